@@ -1,0 +1,177 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Binario: the services of an urban-mobility platform and the libraries they share.
+///
+/// Layout (see `../shared/ARCHITECTURE.md`): `Shared/` holds the libraries every service uses,
+/// `Services/` one folder per executable, `Tests/` unit and end-to-end tests, `proto/` the contract.
+/// Benchmarks live in their own package under `Benchmarks/` so their heavy extras (HTTP/2 baseline)
+/// stay out of this build.
+
+let swiftSettings: [SwiftSetting] = [
+  .swiftLanguageMode(.v6),
+  .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+  name: "Binario",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "BinarioProto", targets: ["BinarioProto"]),
+    .library(name: "BinarioTransport", targets: ["BinarioTransport"]),
+    .library(name: "BinarioStorage", targets: ["BinarioStorage"]),
+    .library(name: "BinarioServiceKit", targets: ["BinarioServiceKit"]),
+    .library(name: "BinarioDevCertificates", targets: ["BinarioDevCertificates"]),
+    .library(name: "BinarioEcho", targets: ["BinarioEcho"]),
+    .executable(name: "binario-dev-certs", targets: ["binario-dev-certs"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+    .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+    .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
+    .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+    .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+    .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+    .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    .package(url: "https://github.com/grpc/grpc-swift-2.git", from: "2.4.3"),
+    .package(url: "https://github.com/grpc/grpc-swift-protobuf.git", from: "2.4.1"),
+  ],
+  targets: [
+    // Swift generated from proto/ (committed; `scripts/generate-proto.sh` regenerates it).
+    .target(
+      name: "BinarioProto",
+      dependencies: [
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+      ],
+      path: "Shared/Proto",
+      swiftSettings: swiftSettings
+    ),
+    // The Binario transport: frame layer + GRPCCore client/server transports.
+    .target(
+      name: "BinarioTransport",
+      dependencies: [
+        "BinarioProto",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "NIOTLS", package: "swift-nio"),
+        .product(name: "X509", package: "swift-certificates"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Shared/Transport",
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "BinarioStorage",
+      dependencies: [
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Shared/Storage",
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "BinarioServiceKit",
+      dependencies: [
+        "BinarioProto",
+        "BinarioTransport",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
+      path: "Shared/ServiceKit",
+      swiftSettings: swiftSettings
+    ),
+    // Creating a development CA and per-service leaf certificates (used by the dev tool and tests).
+    .target(
+      name: "BinarioDevCertificates",
+      dependencies: [
+        .product(name: "X509", package: "swift-certificates"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "SwiftASN1", package: "swift-asn1"),
+      ],
+      path: "Shared/DevCertificates",
+      swiftSettings: swiftSettings
+    ),
+    // A small echo service (all four call kinds): transport tests and benchmarks use it.
+    .target(
+      name: "BinarioEcho",
+      dependencies: [
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+      ],
+      path: "Shared/Echo",
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "binario-dev-certs",
+      dependencies: [
+        "BinarioDevCertificates",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "deploy/dev-certs",
+      swiftSettings: swiftSettings
+    ),
+
+    // Tests
+    .testTarget(
+      name: "BinarioTransportTests",
+      dependencies: [
+        "BinarioTransport", "BinarioProto", "BinarioEcho", "BinarioDevCertificates",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "BinarioStorageTests",
+      dependencies: ["BinarioStorage", .product(name: "GRDB", package: "GRDB.swift")],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "BinarioServiceKitTests",
+      dependencies: [
+        "BinarioServiceKit", "BinarioProto", "BinarioTransport", "BinarioDevCertificates",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCInProcessTransport", package: "grpc-swift-2"),
+        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "BinarioDevCertificatesTests",
+      dependencies: [
+        "BinarioDevCertificates",
+        .product(name: "X509", package: "swift-certificates"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+  ]
+)

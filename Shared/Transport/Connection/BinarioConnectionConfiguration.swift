@@ -1,0 +1,40 @@
+/// Limits and timers of one Binario connection, for either side.
+public struct BinarioConnectionConfiguration: Sendable, Hashable {
+  /// Frames above this size are a protocol error: the connection that carried one is closed.
+  /// Senders refuse to send a message that would not fit (`RESOURCE_EXHAUSTED`).
+  public var maximumFrameSize: Int
+  /// After this long without receiving anything, send a `Ping`.
+  public var keepaliveInterval: Duration
+  /// After a `Ping`, close the connection if nothing arrives within this long.
+  public var keepaliveTimeout: Duration
+  /// Close the connection (with `GoAway`) after this long with no open calls. `nil`: never.
+  public var idleTimeout: Duration?
+  /// Per call, how many inbound messages may wait for a slow reader before the connection stops
+  /// reading from the socket (so the sender's TCP window fills and its writes wait).
+  public var inboundBufferHighWatermark: Int
+  public var inboundBufferLowWatermark: Int
+
+  public init(
+    maximumFrameSize: Int = 4 * 1024 * 1024,
+    keepaliveInterval: Duration = .seconds(30),
+    keepaliveTimeout: Duration = .seconds(10),
+    idleTimeout: Duration? = .seconds(300),
+    inboundBufferHighWatermark: Int = 64,
+    inboundBufferLowWatermark: Int = 16
+  ) {
+    self.maximumFrameSize = maximumFrameSize
+    self.keepaliveInterval = keepaliveInterval
+    self.keepaliveTimeout = keepaliveTimeout
+    self.idleTimeout = idleTimeout
+    self.inboundBufferHighWatermark = inboundBufferHighWatermark
+    self.inboundBufferLowWatermark = inboundBufferLowWatermark
+  }
+
+  public static var defaults: Self { Self() }
+
+  /// The largest message payload that fits in a frame, leaving room for the frame's own fields.
+  var maximumPayloadSize: Int { self.maximumFrameSize - frameEnvelopeAllowance }
+}
+
+/// Room kept in a frame for everything but the payload (call id, field tags, lengths).
+let frameEnvelopeAllowance = 64

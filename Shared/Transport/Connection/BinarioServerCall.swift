@@ -1,0 +1,198 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// What happens to a call on the callee's side, in order, on the connection's event loop.
+public enum ServerCallEvent: Sendable {
+  /// One message from the caller.
+  case message(Data)
+  /// The caller sent its last message.
+  case halfClose
+  /// The call ended without the callee ending it: the caller cancelled, the deadline passed
+  /// (the transport has already answered `DEADLINE_EXCEEDED`), or the connection closed.
+  /// Nothing the callee sends afterwards goes anywhere.
+  case cancelled(CallCancellationReason)
+}
+
+/// Why a call was abandoned before it ended normally.
+public enum CallCancellationReason: Sendable, Hashable {
+  case cancelledByPeer
+  case deadlineExceeded
+  case connectionClosed
+}
+
+/// Who opened a call and over what: the peer's proven identity (absent on server-only TLS) and
+/// its address.
+public struct BinarioCallPeer: Sendable, Hashable {
+  public var identity: BinarioPeerIdentity?
+  public var remoteAddress: String
+  public var localAddress: String
+}
+
+/// One call on the callee's side of a connection, as the frame layer sees it: the `Open` frame's
+/// contents, a stream of ``ServerCallEvent``s, and methods to answer.
+///
+/// Answering methods may be called from any thread; they hop to the connection's event loop when
+/// needed. Events are delivered on the event loop to the handler set with ``onEvent(_:)``; events
+/// that arrive before a handler is set are kept and replayed to it.
+public final class BinarioServerCall: Sendable {
+  public let callID: UInt64
+  /// The full method name, e.g. `/binario.identity.v1.Identity/Login`.
+  public let method: String
+  public let metadata: WireMetadata
+  /// The caller's timeout (`timeout_ms`), or `nil` for none. The transport enforces it.
+  public let timeout: Duration?
+  public let peer: BinarioCallPeer
+  public let eventLoop: any EventLoop
+
+  private let state: NIOLoopBoundBox<State>
+  private let connection: NIOLoopBound<ServerConnectionHandler>
+  let writability: ConnectionWritability
+  private let pendingSends = NIOLockedValueBox(PendingSends())
+  /// The largest payload ``sendMessage(_:)`` accepts.
+  public let maximumPayloadSize: Int
+
+  struct State {
+    var handler: (@Sendable (ServerCallEvent) -> Void)?
+    var pendingEvents: [ServerCallEvent] = []
+    var isFinished = false
+    var readPaused = false
+  }
+
+  init(
+    callID: UInt64,
+    open: WireOpen,
+    peer: BinarioCallPeer,
+    connection: ServerConnectionHandler,
+    eventLoop: any EventLoop
+  ) {
+    self.callID = callID
+    self.method = open.method
+    self.metadata = open.metadata
+    self.timeout = open.timeoutMs == 0 ? nil : .milliseconds(Int64(clamping: open.timeoutMs))
+    self.peer = peer
+    self.eventLoop = eventLoop
+    self.state = NIOLoopBoundBox(State(), eventLoop: eventLoop)
+    self.connection = NIOLoopBound(connection, eventLoop: eventLoop)
+    self.writability = connection.writability
+    self.maximumPayloadSize = connection.configuration.maximumPayloadSize
+  }
+
+  /// Sets the receiver of this call's events. Must be called on ``eventLoop``.
+  public func onEvent(_ handler: @escaping @Sendable (ServerCallEvent) -> Void) {
+    let pending = self.state.value.pendingEvents
+    self.state.value.pendingEvents = []
+    self.state.value.handler = handler
+    for event in pending { handler(event) }
+  }
+
+  /// Sends initial metadata (at most once, before any message).
+  public func sendHeaders(_ metadata: WireMetadata) {
+    var frame = WireFrame()
+    frame.callID = self.callID
+    frame.kind = .headers(.with { $0.metadata = metadata })
+    self.send([frame], ends: false)
+  }
+
+  /// Sends one message. Returns `false` (sending nothing) if it is too large for a frame.
+  @discardableResult
+  public func sendMessage(_ payload: Data) -> Bool {
+    guard payload.count <= self.maximumPayloadSize else { return false }
+    var frame = WireFrame()
+    frame.callID = self.callID
+    frame.kind = .message(.with { $0.payload = payload })
+    self.send([frame], ends: false)
+    return true
+  }
+
+  /// Ends the call with a status and trailers.
+  public func end(_ end: WireEnd) {
+    var frame = WireFrame()
+    frame.callID = self.callID
+    frame.kind = .end(end)
+    self.send([frame], ends: true)
+  }
+
+  /// Sends frames now when on the event loop. From elsewhere, frames queue up and one hop to the
+  /// event loop writes everything queued by then with a single flush: a handler answering a
+  /// unary call (headers, message, end) costs one hop, not three.
+  func send(_ frames: [WireFrame], ends: Bool) {
+    if self.eventLoop.inEventLoop {
+      self.sendOnLoop(frames, ends: ends)
+      return
+    }
+    let scheduleDrain = self.pendingSends.withLockedValue { pending -> Bool in
+      pending.frames.append(contentsOf: frames)
+      pending.ends = pending.ends || ends
+      defer { pending.drainScheduled = true }
+      return !pending.drainScheduled
+    }
+    if scheduleDrain {
+      self.eventLoop.execute { self.drainPendingSends() }
+    }
+  }
+
+  private func drainPendingSends() {
+    let (frames, ends) = self.pendingSends.withLockedValue { pending -> ([WireFrame], Bool) in
+      defer { pending = PendingSends() }
+      return (pending.frames, pending.ends)
+    }
+    self.sendOnLoop(frames, ends: ends)
+  }
+
+  private struct PendingSends {
+    var frames: [WireFrame] = []
+    var ends = false
+    var drainScheduled = false
+  }
+
+  private func sendOnLoop(_ frames: [WireFrame], ends: Bool) {
+    guard !self.state.value.isFinished else { return }
+    let connection = self.connection.value
+    connection.writeFrames(frames)
+    if ends {
+      self.finish()
+      connection.callEnded(self.callID)
+    }
+  }
+
+  /// Whether the connection can take more bytes now; writers in Swift concurrency wait with
+  /// ``waitUntilWritable()``.
+  public func waitUntilWritable() async {
+    await self.writability.waitUntilWritable()
+  }
+
+  /// Stops (or resumes) reading the connection while this call's reader is behind.
+  /// Must be called on ``eventLoop``.
+  public func setReadPaused(_ paused: Bool) {
+    guard self.state.value.readPaused != paused, !self.state.value.isFinished else { return }
+    self.state.value.readPaused = paused
+    if paused {
+      self.connection.value.pauseReading()
+    } else {
+      self.connection.value.resumeReading()
+    }
+  }
+
+  // MARK: Driven by the connection handler, on the event loop
+
+  var isFinished: Bool { self.state.value.isFinished }
+
+  func deliver(_ event: ServerCallEvent) {
+    guard !self.state.value.isFinished else { return }
+    if case .cancelled = event { self.finish() }
+    if let handler = self.state.value.handler {
+      handler(event)
+    } else {
+      self.state.value.pendingEvents.append(event)
+    }
+  }
+
+  private func finish() {
+    self.state.value.isFinished = true
+    if self.state.value.readPaused {
+      self.state.value.readPaused = false
+      self.connection.value.resumeReading()
+    }
+  }
+}

@@ -1,0 +1,348 @@
+import Logging
+import NIOCore
+import NIOSSL
+import NIOTLS
+
+/// What both sides of a Binario connection share: the TLS handshake check, keepalive, idle
+/// timeout, `GoAway`, batched flushes, read pausing for backpressure, and closing on protocol
+/// errors.
+///
+/// ``ServerConnectionHandler`` (the callee side) and ``ClientConnectionHandler`` (the caller side)
+/// add the per-call frame handling. Everything here runs on the channel's event loop.
+class FrameConnectionHandler: ChannelDuplexHandler {
+  typealias InboundIn = WireFrame
+  typealias OutboundIn = WireFrame
+  typealias OutboundOut = WireFrame
+
+  let configuration: BinarioConnectionConfiguration
+  let logger: Logger
+  let writability = ConnectionWritability()
+  /// Whether this side requires the peer to present exactly one URI SAN.
+  private let requirePeerIdentity: Bool
+
+  private(set) var context: ChannelHandlerContext?
+  private(set) var peerIdentity: BinarioPeerIdentity?
+  private(set) var isActive = false
+  private(set) var isReady = false
+  private(set) var goAwaySent = false
+  private(set) var goAwayReceived = false
+
+  private var isReading = false
+  private var flushPending = false
+  private var readPausers = 0
+  private var readPending = false
+
+  private var receivedSinceKeepaliveCheck = false
+  private var nextPingNonce: UInt64 = 1
+  private var keepaliveTask: Scheduled<Void>?
+  private var idleTask: Scheduled<Void>?
+  private var graceTask: Scheduled<Void>?
+
+  init(configuration: BinarioConnectionConfiguration, requirePeerIdentity: Bool, logger: Logger) {
+    self.configuration = configuration
+    self.requirePeerIdentity = requirePeerIdentity
+    self.logger = logger
+  }
+
+  // MARK: For subclasses
+
+  /// A frame of a call (`call_id` ≠ 0) arrived.
+  func callFrameReceived(_ frame: WireFrame) throws {}
+  /// The connection is usable: TLS handshake done, peer identity checked.
+  func connectionReady() {}
+  /// The connection is gone; every open call must be ended.
+  func connectionClosed() {}
+  /// The peer sent `GoAway`.
+  func peerWentAway(reason: String) {}
+  /// The number of calls open on this connection (for idle detection and draining).
+  var openCallCount: Int { 0 }
+
+  // MARK: Writing
+
+  /// Writes a frame; the flush happens at the end of the current read burst, or right away when
+  /// not inside one.
+  final func writeFrame(_ frame: WireFrame) {
+    guard let context, self.isActive else { return }
+    context.write(self.wrapOutboundOut(frame), promise: nil)
+    if self.isReading {
+      self.flushPending = true
+    } else {
+      context.flush()
+    }
+  }
+
+  /// Writes several frames with one flush.
+  final func writeFrames(_ frames: some Sequence<WireFrame>) {
+    guard let context, self.isActive else { return }
+    for frame in frames {
+      context.write(self.wrapOutboundOut(frame), promise: nil)
+    }
+    if self.isReading {
+      self.flushPending = true
+    } else {
+      context.flush()
+    }
+  }
+
+  // MARK: Backpressure on reads
+
+  /// Stops reading from the socket until every pauser has resumed; used when a call's reader is
+  /// slower than its peer's writer.
+  final func pauseReading() {
+    self.readPausers += 1
+  }
+
+  final func resumeReading() {
+    guard self.readPausers > 0 else { return }
+    self.readPausers -= 1
+    if self.readPausers == 0, self.readPending, let context {
+      self.readPending = false
+      context.read()
+    }
+  }
+
+  func read(context: ChannelHandlerContext) {
+    if self.readPausers > 0 {
+      self.readPending = true
+    } else {
+      context.read()
+    }
+  }
+
+  // MARK: Lifecycle
+
+  func handlerAdded(context: ChannelHandlerContext) {
+    self.context = context
+    if context.channel.isActive { self.becameActive(context: context) }
+  }
+
+  func handlerRemoved(context: ChannelHandlerContext) {
+    self.context = nil
+  }
+
+  func channelActive(context: ChannelHandlerContext) {
+    self.becameActive(context: context)
+    context.fireChannelActive()
+  }
+
+  private func becameActive(context: ChannelHandlerContext) {
+    guard !self.isActive else { return }
+    self.isActive = true
+    self.scheduleKeepalive()
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    self.isActive = false
+    self.isReady = false
+    self.keepaliveTask?.cancel()
+    self.idleTask?.cancel()
+    self.graceTask?.cancel()
+    self.writability.close()
+    self.connectionClosed()
+    context.fireChannelInactive()
+  }
+
+  func channelWritabilityChanged(context: ChannelHandlerContext) {
+    self.writability.update(isWritable: context.channel.isWritable)
+    context.fireChannelWritabilityChanged()
+  }
+
+  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    if case TLSUserEvent.handshakeCompleted(let negotiated) = event {
+      self.handshakeCompleted(context: context, negotiatedProtocol: negotiated)
+    }
+    context.fireUserInboundEventTriggered(event)
+  }
+
+  private func handshakeCompleted(context: ChannelHandlerContext, negotiatedProtocol: String?) {
+    guard negotiatedProtocol == binarioALPNIdentifier else {
+      self.closeForProtocolError(BinarioProtocolError.wrongApplicationProtocol(negotiatedProtocol))
+      return
+    }
+    if let certificate = try? context.pipeline.syncOperations.nioSSL_peerCertificate() {
+      do {
+        self.peerIdentity = try BinarioPeerIdentity(certificate: certificate)
+      } catch {
+        if self.requirePeerIdentity {
+          self.logger.warning("refusing peer", metadata: ["reason": "\(error)"])
+          self.sendGoAway(reason: "\(error)")
+          context.close(promise: nil)
+          return
+        }
+      }
+    } else if self.requirePeerIdentity {
+      self.logger.warning("refusing peer", metadata: ["reason": "no client certificate"])
+      context.close(promise: nil)
+      return
+    }
+    self.isReady = true
+    self.openCallsChanged()
+    self.connectionReady()
+  }
+
+  func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    if let protocolError = error as? BinarioProtocolError {
+      self.closeForProtocolError(protocolError)
+    } else {
+      self.logger.debug("connection error", metadata: ["error": "\(error)"])
+      context.close(promise: nil)
+    }
+  }
+
+  final func closeForProtocolError(_ error: BinarioProtocolError) {
+    self.logger.warning("closing connection: protocol error", metadata: ["error": "\(error)"])
+    self.sendGoAway(reason: "protocol error: \(error)")
+    self.context?.close(promise: nil)
+  }
+
+  // MARK: Reading
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    let frame = self.unwrapInboundIn(data)
+    self.isReading = true
+    self.receivedSinceKeepaliveCheck = true
+    guard self.isReady else {
+      // TLS delivers application data only after the handshake; a frame before `isReady` means
+      // the handshake check refused the peer and the close is under way.
+      return
+    }
+    do {
+      if frame.callID == 0 {
+        try self.connectionFrameReceived(frame)
+      } else {
+        try self.callFrameReceived(frame)
+      }
+    } catch let error as BinarioProtocolError {
+      self.closeForProtocolError(error)
+    } catch {
+      self.closeForProtocolError(.unexpectedFrame("\(error)"))
+    }
+  }
+
+  func channelReadComplete(context: ChannelHandlerContext) {
+    self.isReading = false
+    if self.flushPending {
+      self.flushPending = false
+      context.flush()
+    }
+    context.fireChannelReadComplete()
+  }
+
+  private func connectionFrameReceived(_ frame: WireFrame) throws {
+    switch frame.kind {
+    case .ping(let ping):
+      var pong = WireFrame()
+      pong.kind = .pong(.with { $0.nonce = ping.nonce })
+      self.writeFrame(pong)
+    case .pong:
+      ()  // Receiving anything counts as liveness.
+    case .goAway(let goAway):
+      self.goAwayReceived = true
+      self.peerWentAway(reason: goAway.reason)
+      self.closeIfDrained()
+    default:
+      throw BinarioProtocolError.unexpectedFrame("call frame with call_id 0")
+    }
+  }
+
+  // MARK: Keepalive, idle, going away
+
+  private func scheduleKeepalive() {
+    guard let context else { return }
+    let loop = context.eventLoop.assumeIsolated()
+    self.keepaliveTask = loop.scheduleTask(in: TimeAmount(self.configuration.keepaliveInterval)) {
+      self.keepaliveCheck()
+    }
+  }
+
+  private func keepaliveCheck() {
+    guard self.isActive, let context else { return }
+    if self.receivedSinceKeepaliveCheck {
+      self.receivedSinceKeepaliveCheck = false
+      self.scheduleKeepalive()
+      return
+    }
+    var ping = WireFrame()
+    ping.kind = .ping(.with { $0.nonce = self.nextPingNonce })
+    self.nextPingNonce &+= 1
+    self.writeFrame(ping)
+    let loop = context.eventLoop.assumeIsolated()
+    self.keepaliveTask = loop.scheduleTask(in: TimeAmount(self.configuration.keepaliveTimeout)) {
+      if self.receivedSinceKeepaliveCheck {
+        self.receivedSinceKeepaliveCheck = false
+        self.scheduleKeepalive()
+      } else {
+        self.logger.info("closing connection: keepalive timed out")
+        self.context?.close(promise: nil)
+      }
+    }
+  }
+
+  /// Subclasses call this whenever a call opens or ends.
+  final func openCallsChanged() {
+    guard let context, self.isActive else { return }
+    if self.openCallCount > 0 {
+      self.idleTask?.cancel()
+      self.idleTask = nil
+    } else {
+      if self.closeIfDrained() { return }
+      if self.idleTask == nil, let idle = self.configuration.idleTimeout {
+        self.idleTask = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(idle)) {
+          self.idleTask = nil
+          guard self.openCallCount == 0 else { return }
+          self.sendGoAway(reason: "idle")
+          self.context?.close(promise: nil)
+        }
+      }
+    }
+  }
+
+  /// After a `GoAway` either way, the connection closes once its last call ends.
+  @discardableResult
+  final func closeIfDrained() -> Bool {
+    guard (self.goAwaySent || self.goAwayReceived), self.openCallCount == 0, let context else { return false }
+    context.close(promise: nil)
+    return true
+  }
+
+  final func sendGoAway(reason: String) {
+    guard !self.goAwaySent else { return }
+    self.goAwaySent = true
+    var frame = WireFrame()
+    frame.kind = .goAway(.with { $0.reason = reason })
+    self.writeFrame(frame)
+  }
+
+  /// Graceful shutdown: `GoAway`, let open calls finish, close after the grace period at most.
+  final func beginGracefulShutdown(gracePeriod: Duration?) {
+    guard let context, self.isActive else { return }
+    self.sendGoAway(reason: "shutting down")
+    if self.closeIfDrained() { return }
+    if let gracePeriod {
+      self.graceTask = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(gracePeriod)) {
+        self.context?.close(promise: nil)
+      }
+    }
+  }
+
+  func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+    if let shutdown = event as? GracefulShutdownEvent {
+      self.beginGracefulShutdown(gracePeriod: shutdown.gracePeriod)
+      promise?.succeed()
+    } else {
+      context.triggerUserOutboundEvent(event, promise: promise)
+    }
+  }
+}
+
+/// Sent down a connection's pipeline to start its graceful shutdown.
+struct GracefulShutdownEvent: Sendable {
+  var gracePeriod: Duration?
+}
+
+extension TimeAmount {
+  init(_ duration: Duration) {
+    let (seconds, attoseconds) = duration.components
+    self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+  }
+}

@@ -1,0 +1,44 @@
+import BinarioProto
+
+/// Short names for the generated wire-protocol messages of `proto/binario/wire/v1/frame.proto`.
+public typealias WireFrame = Binario_Wire_V1_Frame
+public typealias WireOpen = Binario_Wire_V1_Open
+public typealias WireMetadataEntry = Binario_Wire_V1_MetadataEntry
+public typealias WireHeaders = Binario_Wire_V1_Headers
+public typealias WireEnd = Binario_Wire_V1_End
+
+/// The metadata of a call as it travels on the wire: ordered, keys lower-case, `-bin` keys binary.
+public typealias WireMetadata = [Binario_Wire_V1_MetadataEntry]
+
+extension WireMetadata {
+  /// The first text value for `key` (keys are compared as given: wire keys are lower-case).
+  public func firstText(_ key: String) -> String? {
+    for entry in self where entry.key == key {
+      if case .text(let text)? = entry.value { return text }
+    }
+    return nil
+  }
+}
+
+extension WireEnd {
+  /// An `End` with a status code and a message for a person.
+  public init(code: Int32, message: String = "", trailers: WireMetadata = []) {
+    self.init()
+    self.statusCode = code
+    self.statusMessage = message
+    self.trailers = trailers
+  }
+}
+
+/// gRPC's canonical status codes, as they appear in `End.status_code`.
+public enum WireStatusCode {
+  public static let ok: Int32 = 0
+  public static let cancelled: Int32 = 1
+  public static let unknown: Int32 = 2
+  public static let invalidArgument: Int32 = 3
+  public static let deadlineExceeded: Int32 = 4
+  public static let resourceExhausted: Int32 = 8
+  public static let unimplemented: Int32 = 12
+  public static let internalError: Int32 = 13
+  public static let unavailable: Int32 = 14
+}

@@ -1,0 +1,156 @@
+import GRPCCore
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// GRPCCore's `ServerTransport` over the Binario wire protocol: what a service's `GRPCServer`
+/// listens with.
+///
+/// ```swift
+/// let transport = BinarioServerTransport(host: "0.0.0.0", port: 7001, tls: .mutual(...))
+/// let server = GRPCServer(transport: transport, services: [MyService()])
+/// try await server.serve()
+/// ```
+public final class BinarioServerTransport: ServerTransport, Sendable {
+  public typealias Bytes = BinarioBytes
+
+  /// Tuning of the listener and its connections.
+  public struct Configuration: Sendable {
+    public var connection: BinarioConnectionConfiguration
+    /// How long open calls may run on after a graceful shutdown begins before their connections
+    /// are closed. `nil`: wait for them however long they take.
+    public var gracefulShutdownGracePeriod: Duration?
+
+    public init(
+      connection: BinarioConnectionConfiguration = .defaults,
+      gracefulShutdownGracePeriod: Duration? = .seconds(30)
+    ) {
+      self.connection = connection
+      self.gracefulShutdownGracePeriod = gracefulShutdownGracePeriod
+    }
+
+    public static var defaults: Self { Self() }
+  }
+
+  private let host: String
+  private let port: Int
+  private let tls: BinarioTLSConfiguration
+  private let configuration: Configuration
+  private let group: any EventLoopGroup
+  private let logger: Logger
+  private let state = NIOLockedValueBox(State())
+
+  private struct State {
+    var listener: BinarioListener?
+    var addressWaiters: [CheckedContinuation<SocketAddress, any Error>] = []
+    var bindError: (any Error)?
+    var shutdownRequested = false
+  }
+
+  public init(
+    host: String,
+    port: Int,
+    tls: BinarioTLSConfiguration,
+    configuration: Configuration = .defaults,
+    group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+    logger: Logger = Logger(label: "binario.transport.server")
+  ) {
+    self.host = host
+    self.port = port
+    self.tls = tls
+    self.configuration = configuration
+    self.group = group
+    self.logger = logger
+  }
+
+  /// The bound address, once ``listen(streamHandler:)`` has bound it (useful with port 0).
+  public func listeningAddress() async throws -> SocketAddress {
+    try await withCheckedThrowingContinuation { continuation in
+      let result = self.state.withLockedValue { state -> Result<SocketAddress, any Error>? in
+        if let address = state.listener?.localAddress { return .success(address) }
+        if let error = state.bindError { return .failure(error) }
+        state.addressWaiters.append(continuation)
+        return nil
+      }
+      if let result { continuation.resume(with: result) }
+    }
+  }
+
+  public func listen(
+    streamHandler: @escaping @Sendable (
+      _ stream: RPCStream<Inbound, Outbound>,
+      _ context: ServerContext
+    ) async -> Void
+  ) async throws {
+    let (incoming, continuation) = AsyncStream.makeStream(of: ServerStreamAdapter.Accepted.self)
+    let acceptor = GRPCCallAcceptor(incoming: continuation, configuration: self.configuration.connection)
+    let listener: BinarioListener
+    do {
+      listener = try await BinarioListener.bind(
+        host: self.host,
+        port: self.port,
+        tls: self.tls,
+        configuration: self.configuration.connection,
+        group: self.group,
+        logger: self.logger,
+        acceptor: acceptor
+      )
+    } catch {
+      let waiters = self.state.withLockedValue { state in
+        state.bindError = error
+        defer { state.addressWaiters.removeAll() }
+        return state.addressWaiters
+      }
+      for waiter in waiters { waiter.resume(throwing: error) }
+      throw error
+    }
+    let (waiters, shutdownRequested) = self.state.withLockedValue { state in
+      state.listener = listener
+      defer { state.addressWaiters.removeAll() }
+      return (state.addressWaiters, state.shutdownRequested)
+    }
+    if let address = listener.localAddress {
+      for waiter in waiters { waiter.resume(returning: address) }
+    }
+    if shutdownRequested {
+      listener.beginGracefulShutdown(gracePeriod: self.configuration.gracefulShutdownGracePeriod)
+    }
+    // Once every connection is closed no new call can arrive: end the stream of calls so
+    // `listen` returns after the handlers of the last calls finish.
+    Task { [continuation] in
+      await listener.waitUntilClosed()
+      continuation.finish()
+    }
+
+    await withTaskCancellationHandler {
+      await withDiscardingTaskGroup { group in
+        for await accepted in incoming {
+          group.addTask {
+            await streamHandler(accepted.stream, accepted.context)
+          }
+        }
+      }
+    } onCancel: {
+      listener.close()
+    }
+  }
+
+  public func beginGracefulShutdown() {
+    let listener = self.state.withLockedValue { state in
+      state.shutdownRequested = true
+      return state.listener
+    }
+    listener?.beginGracefulShutdown(gracePeriod: self.configuration.gracefulShutdownGracePeriod)
+  }
+}
+
+/// Hands each call to the GRPCCore side of the transport.
+private struct GRPCCallAcceptor: BinarioCallAcceptor {
+  let incoming: AsyncStream<ServerStreamAdapter.Accepted>.Continuation
+  let configuration: BinarioConnectionConfiguration
+
+  func acceptCall(_ call: BinarioServerCall) {
+    self.incoming.yield(ServerStreamAdapter.accept(call, configuration: self.configuration))
+  }
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Regenerates every committed Swift file generated from proto/.
+#
+#   scripts/generate-proto.sh           write the generated files in place
+#   scripts/generate-proto.sh --check   regenerate into a temporary folder and fail if the
+#                                       committed files differ (run by .ci/run)
+#
+# Needs protoc (Debian's protobuf-compiler). The two protoc plugins are built from the
+# swift-protobuf and grpc-swift-protobuf this package resolves, so generated code always
+# matches the runtime it is compiled against.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=write
+[ "${1:-}" = "--check" ] && mode=check
+
+if ! command -v protoc >/dev/null; then
+  echo "protoc not found: apt-get install -y protobuf-compiler" >&2
+  exit 1
+fi
+
+swift build --product protoc-gen-swift >/dev/null
+swift build --product protoc-gen-grpc-swift-2 >/dev/null
+bin=$(swift build --show-bin-path)
+
+# Which protos go where, with which visibility. Paths are relative to proto/.
+# output folder | visibility | protos
+targets=(
+  "Shared/Proto|Public|binario/wire/v1/frame.proto grpc/health/v1/health.proto"
+  "Shared/Echo/Generated|Public|binario/echo/v1/echo.proto"
+  "Tests/BinarioTransportTests/Interop/Generated|Internal|grpc/testing/empty.proto grpc/testing/messages.proto grpc/testing/test.proto"
+)
+
+out_root=.
+if [ "$mode" = check ]; then
+  out_root=$(mktemp -d)
+  trap 'rm -rf "$out_root"' EXIT
+fi
+
+for entry in "${targets[@]}"; do
+  IFS='|' read -r folder visibility protos <<<"$entry"
+  out="$out_root/$folder"
+  if [ "$mode" = write ]; then
+    # Remove stale generated files (a proto renamed or deleted) before writing anew.
+    find "$out" \( -name '*.pb.swift' -o -name '*.grpc.swift' \) -delete 2>/dev/null || true
+  fi
+  mkdir -p "$out"
+  # shellcheck disable=SC2086
+  protoc --proto_path=proto \
+    --plugin=protoc-gen-swift="$bin/protoc-gen-swift" \
+    --plugin=protoc-gen-grpc-swift-2="$bin/protoc-gen-grpc-swift-2" \
+    --swift_out="$out" --swift_opt=Visibility="$visibility" \
+    --grpc-swift-2_out="$out" --grpc-swift-2_opt=Visibility="$visibility" \
+    $protos
+done
+
+if [ "$mode" = check ]; then
+  stale=0
+  for entry in "${targets[@]}"; do
+    IFS='|' read -r folder _ _ <<<"$entry"
+    while IFS= read -r file; do
+      rel=${file#"$out_root/"}
+      if ! cmp -s "$file" "$rel"; then echo "stale: $rel" >&2; stale=1; fi
+    done < <(find "$out_root/$folder" -name '*.swift')
+    while IFS= read -r file; do
+      [ -f "$out_root/$file" ] || { echo "no longer generated: $file" >&2; stale=1; }
+    done < <(find "$folder" \( -name '*.pb.swift' -o -name '*.grpc.swift' \))
+  done
+  if [ $stale -ne 0 ]; then
+    echo "Generated Swift is out of date with proto/: run scripts/generate-proto.sh and commit." >&2
+    exit 1
+  fi
+  echo "generated code is up to date"
+fi
