@@ -136,6 +136,7 @@ let package = Package(
       dependencies: [
         "BinarioTransport", "BinarioProto", "BinarioEcho", "BinarioDevCertificates",
         .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "NIOTLS", package: "swift-nio"),
         .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
         .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         .product(name: "NIOCore", package: "swift-nio"),

@@ -133,3 +133,10 @@ public enum BinarioConnectionError: Error, Sendable, CustomStringConvertible {
     }
   }
 }
+
+extension BinarioClientConnection {
+  /// Returns once the connection can take more bytes (or has closed).
+  public func waitUntilWritable() async {
+    await self.writability.waitUntilWritable()
+  }
+}

@@ -63,7 +63,8 @@ public struct BinarioTLSConfiguration: Sendable {
     )
   }
 
-  func makeServerContext() throws -> NIOSSLContext {
+  /// The NIOSSL context for a listener with this configuration.
+  public func makeServerContext() throws -> NIOSSLContext {
     let chain = try self.loadCertificateChain()
     let key = try self.loadPrivateKey()
     var configuration: TLSConfiguration
@@ -86,7 +87,8 @@ public struct BinarioTLSConfiguration: Sendable {
     return try NIOSSLContext(configuration: configuration)
   }
 
-  func makeClientContext() throws -> NIOSSLContext {
+  /// The NIOSSL context for a client with this configuration.
+  public func makeClientContext() throws -> NIOSSLContext {
     var configuration = TLSConfiguration.makeClientConfiguration()
     configuration.certificateChain = try self.loadCertificateChain().map { .certificate($0) }
     configuration.privateKey = .privateKey(try self.loadPrivateKey())

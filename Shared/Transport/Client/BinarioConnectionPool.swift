@@ -1,0 +1,274 @@
+import Foundation
+import GRPCCore
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// A small pool of connections to one server: connects lazily, spreads calls round-robin,
+/// replaces connections the server sends away, and reconnects with exponential backoff and
+/// jitter while the server is unreachable.
+///
+/// While the server is unreachable a call either fails at once with `UNAVAILABLE` (the default)
+/// or, when it asked to wait for readiness, waits for the next successful connection.
+public final class BinarioConnectionPool: Sendable {
+  /// How the pool connects and reconnects.
+  public struct Configuration: Sendable {
+    /// How many connections calls are spread over.
+    public var size: Int
+    public var connectTimeout: Duration
+    /// The delay before the first reconnection attempt; each failure multiplies it.
+    public var initialBackoff: Duration
+    public var maximumBackoff: Duration
+    public var backoffMultiplier: Double
+    /// Each delay is randomized by up to this fraction, either way.
+    public var backoffJitter: Double
+
+    public init(
+      size: Int = 1,
+      connectTimeout: Duration = .seconds(2),
+      initialBackoff: Duration = .milliseconds(100),
+      maximumBackoff: Duration = .seconds(5),
+      backoffMultiplier: Double = 1.6,
+      backoffJitter: Double = 0.2
+    ) {
+      self.size = max(1, size)
+      self.connectTimeout = connectTimeout
+      self.initialBackoff = initialBackoff
+      self.maximumBackoff = maximumBackoff
+      self.backoffMultiplier = backoffMultiplier
+      self.backoffJitter = backoffJitter
+    }
+
+    public static var defaults: Self { Self() }
+  }
+
+  private enum Slot {
+    case idle
+    case connecting
+    case ready(BinarioClientConnection)
+    /// The last attempt failed; the next one is scheduled.
+    case backingOff(lastError: String)
+  }
+
+  private struct Waiter {
+    var continuation: CheckedContinuation<BinarioClientConnection, any Error>
+    var waitForReady: Bool
+  }
+
+  private struct State {
+    var slots: [Slot]
+    var nextSlot = 0
+    var failures = 0
+    var waiters: [UInt64: Waiter] = [:]
+    var nextWaiterID: UInt64 = 0
+    var isShutDown = false
+  }
+
+  private let host: String
+  private let port: Int
+  private let serverHostname: String?
+  private let tls: NIOSSLContext
+  private let connectionConfiguration: BinarioConnectionConfiguration
+  private let configuration: Configuration
+  private let group: any EventLoopGroup
+  private let logger: Logger
+  private let state: NIOLockedValueBox<State>
+
+  public init(
+    host: String,
+    port: Int,
+    serverHostname: String?,
+    tls: BinarioTLSConfiguration,
+    connection: BinarioConnectionConfiguration = .defaults,
+    configuration: Configuration = .defaults,
+    group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+    logger: Logger = Logger(label: "binario.transport.client")
+  ) throws {
+    self.host = host
+    self.port = port
+    self.serverHostname = serverHostname
+    self.tls = try tls.makeClientContext()
+    self.connectionConfiguration = connection
+    self.configuration = configuration
+    self.group = group
+    self.logger = logger
+    self.state = NIOLockedValueBox(State(slots: Array(repeating: .idle, count: configuration.size)))
+  }
+
+  public var target: String { "\(self.host):\(self.port)" }
+
+  /// A ready connection. Connects if none is ready; while the server is unreachable, throws
+  /// `UNAVAILABLE` at once unless `waitForReady`, in which case it waits for the next successful
+  /// connection (until the calling task is cancelled).
+  public func connection(waitForReady: Bool = false) async throws -> BinarioClientConnection {
+    enum Next {
+      case use(BinarioClientConnection)
+      case connect(slot: Int)
+      case wait
+      case fail(String)
+    }
+    let next = self.state.withLockedValue { state -> Next in
+      if state.isShutDown { return .fail("the client is shutting down") }
+      // Round-robin over ready connections.
+      for offset in 0..<state.slots.count {
+        let index = (state.nextSlot + offset) % state.slots.count
+        if case .ready(let connection) = state.slots[index], connection.isUsable {
+          state.nextSlot = (index + 1) % state.slots.count
+          return .use(connection)
+        }
+      }
+      // No ready connection: start one in an idle slot (lazy connect), or join an attempt.
+      if let idle = state.slots.firstIndex(where: { if case .idle = $0 { return true } else { return false } }) {
+        state.slots[idle] = .connecting
+        return .connect(slot: idle)
+      }
+      if state.slots.contains(where: { if case .connecting = $0 { return true } else { return false } }) {
+        return .wait
+      }
+      if waitForReady { return .wait }
+      let lastError = state.slots.compactMap { slot -> String? in
+        if case .backingOff(let error) = slot { return error } else { return nil }
+      }.first
+      return .fail(lastError ?? "no connection")
+    }
+    switch next {
+    case .use(let connection):
+      return connection
+    case .connect(let slot):
+      self.startConnecting(slot: slot)
+      return try await self.waitForConnection(waitForReady: waitForReady)
+    case .wait:
+      return try await self.waitForConnection(waitForReady: waitForReady)
+    case .fail(let reason):
+      throw RPCError(code: .unavailable, message: "cannot reach \(self.target): \(reason)")
+    }
+  }
+
+  /// Waits for the outcome of the attempt under way: its connection, or (unless
+  /// `waitForReady`) its failure.
+  private func waitForConnection(waitForReady: Bool) async throws -> BinarioClientConnection {
+    let id = self.state.withLockedValue { state -> UInt64 in
+      state.nextWaiterID += 1
+      return state.nextWaiterID
+    }
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let cancelled = self.state.withLockedValue { state -> Bool in
+          if Task.isCancelled { return true }
+          state.waiters[id] = Waiter(continuation: continuation, waitForReady: waitForReady)
+          return false
+        }
+        if cancelled { continuation.resume(throwing: CancellationError()) }
+      }
+    } onCancel: {
+      let waiter = self.state.withLockedValue { $0.waiters.removeValue(forKey: id) }
+      waiter?.continuation.resume(throwing: CancellationError())
+    }
+  }
+
+  private func startConnecting(slot: Int) {
+    let pool = self
+    Task {
+      do {
+        let connection = try await BinarioClientConnection.connect(
+          host: pool.host,
+          port: pool.port,
+          serverHostname: pool.serverHostname,
+          tls: pool.tls,
+          configuration: pool.connectionConfiguration,
+          connectTimeout: pool.configuration.connectTimeout,
+          group: pool.group,
+          logger: pool.logger,
+          onUnusable: { pool.connectionBecameUnusable(slot: slot) }
+        )
+        pool.connected(slot: slot, connection)
+      } catch {
+        pool.connectFailed(slot: slot, error)
+      }
+    }
+  }
+
+  private func connected(slot: Int, _ connection: BinarioClientConnection) {
+    let (waiters, shutDown) = self.state.withLockedValue { state in
+      state.failures = 0
+      if state.isShutDown { return ([Waiter](), true) }
+      state.slots[slot] = .ready(connection)
+      defer { state.waiters.removeAll() }
+      return (Array(state.waiters.values), false)
+    }
+    if shutDown {
+      connection.close()
+      return
+    }
+    for waiter in waiters { waiter.continuation.resume(returning: connection) }
+  }
+
+  private func connectFailed(slot: Int, _ error: any Error) {
+    let reason = "\(error)"
+    let (waiters, delay) = self.state.withLockedValue { state -> ([Waiter], Duration?) in
+      guard !state.isShutDown else { return ([], nil) }
+      state.slots[slot] = .backingOff(lastError: reason)
+      state.failures += 1
+      let delay = self.backoff(afterFailures: state.failures)
+      // Waiters that asked to wait for readiness stay for the next attempt; the others fail now.
+      let failing = state.waiters.filter { !$0.value.waitForReady }
+      for id in failing.keys { state.waiters.removeValue(forKey: id) }
+      return (Array(failing.values), delay)
+    }
+    self.logger.debug("connection attempt failed", metadata: ["target": "\(self.target)", "error": "\(reason)"])
+    let failure = RPCError(code: .unavailable, message: "cannot reach \(self.target): \(reason)")
+    for waiter in waiters { waiter.continuation.resume(throwing: failure) }
+    if let delay {
+      self.group.next().scheduleTask(in: TimeAmount(delay)) {
+        self.retry(slot: slot)
+      }
+    }
+  }
+
+  private func retry(slot: Int) {
+    let start = self.state.withLockedValue { state -> Bool in
+      guard !state.isShutDown, case .backingOff = state.slots[slot] else { return false }
+      state.slots[slot] = .connecting
+      return true
+    }
+    if start { self.startConnecting(slot: slot) }
+  }
+
+  private func connectionBecameUnusable(slot: Int) {
+    self.state.withLockedValue { state in
+      if case .ready(let connection) = state.slots[slot], !connection.isUsable {
+        state.slots[slot] = .idle
+      }
+    }
+  }
+
+  /// The delay before the next attempt after `failures` consecutive failures.
+  func backoff(afterFailures failures: Int) -> Duration {
+    let base = Double(self.configuration.initialBackoff.components.seconds)
+      + Double(self.configuration.initialBackoff.components.attoseconds) / 1e18
+    let cap = Double(self.configuration.maximumBackoff.components.seconds)
+      + Double(self.configuration.maximumBackoff.components.attoseconds) / 1e18
+    let grown = min(cap, base * pow(self.configuration.backoffMultiplier, Double(max(0, failures - 1))))
+    let jitter = self.configuration.backoffJitter
+    let factor = jitter > 0 ? Double.random(in: (1 - jitter)...(1 + jitter)) : 1
+    return .nanoseconds(Int64(grown * factor * 1e9))
+  }
+
+  /// Sends `GoAway` on every connection; open calls finish, new calls fail with `UNAVAILABLE`.
+  public func shutDown() {
+    let (connections, waiters) = self.state.withLockedValue { state in
+      state.isShutDown = true
+      let connections = state.slots.compactMap { slot -> BinarioClientConnection? in
+        if case .ready(let connection) = slot { return connection } else { return nil }
+      }
+      state.slots = state.slots.map { _ in .idle }
+      defer { state.waiters.removeAll() }
+      return (connections, Array(state.waiters.values))
+    }
+    for connection in connections { connection.close() }
+    let error = RPCError(code: .unavailable, message: "the client is shutting down")
+    for waiter in waiters { waiter.continuation.resume(throwing: error) }
+  }
+}

@@ -1,0 +1,81 @@
+import BinarioEcho
+import BinarioTransport
+import GRPCCore
+import GRPCProtobuf
+import Testing
+
+/// A service whose handlers wait until the call is cancelled and report that they saw it.
+private struct WaitingEchoService: Binario_Echo_V1_Echo.SimpleServiceProtocol {
+  let started: AsyncStream<Void>.Continuation
+  let sawCancellation: AsyncStream<Void>.Continuation
+
+  func get(request: Binario_Echo_V1_EchoRequest, context: ServerContext) async throws -> Binario_Echo_V1_EchoResponse {
+    self.started.yield()
+    try? await context.cancellation.cancelled
+    self.sawCancellation.yield()
+    throw RPCError(code: .cancelled, message: "gave up")
+  }
+
+  func expand(request: Binario_Echo_V1_EchoRequest, response: RPCWriter<Binario_Echo_V1_EchoResponse>, context: ServerContext) async throws {
+    try await response.write(.with { $0.text = "first" })
+    self.started.yield()
+    try? await context.cancellation.cancelled
+    self.sawCancellation.yield()
+  }
+
+  func collect(request: RPCAsyncSequence<Binario_Echo_V1_EchoRequest, any Error>, context: ServerContext) async throws -> Binario_Echo_V1_EchoResponse {
+    throw RPCError(code: .unimplemented, message: "not used")
+  }
+
+  func update(request: RPCAsyncSequence<Binario_Echo_V1_EchoRequest, any Error>, response: RPCWriter<Binario_Echo_V1_EchoResponse>, context: ServerContext) async throws {
+    throw RPCError(code: .unimplemented, message: "not used")
+  }
+}
+
+@Suite("Deadlines and cancellation")
+struct DeadlineAndCancellationTests {
+  @Test func aPassedDeadlineGivesDeadlineExceededAndTheHandlerSeesCancellation() async throws {
+    let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
+    let (cancelled, cancelledContinuation) = AsyncStream.makeStream(of: Void.self)
+    let service = WaitingEchoService(started: startedContinuation, sawCancellation: cancelledContinuation)
+    try await withTestServer(services: [service]) { port, _ in
+      try await withTestClient(port: port) { client, _ in
+        let echo = Binario_Echo_V1_Echo.Client(wrapping: client)
+        var options = CallOptions.defaults
+        options.timeout = .milliseconds(200)
+        let error = await #expect(throws: RPCError.self) {
+          _ = try await echo.get(.with { $0.text = "wait" }, options: options)
+        }
+        #expect(error?.code == .deadlineExceeded)
+        var startedIterator = started.makeAsyncIterator()
+        _ = await startedIterator.next()
+        var cancelledIterator = cancelled.makeAsyncIterator()
+        let sawIt: Void? = await cancelledIterator.next()
+        #expect(sawIt != nil)
+      }
+    }
+  }
+
+  @Test func clientCancellationReachesTheServerHandler() async throws {
+    let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
+    let (cancelled, cancelledContinuation) = AsyncStream.makeStream(of: Void.self)
+    let service = WaitingEchoService(started: startedContinuation, sawCancellation: cancelledContinuation)
+    try await withTestServer(services: [service]) { port, _ in
+      try await withTestClient(port: port) { client, _ in
+        let echo = Binario_Echo_V1_Echo.Client(wrapping: client)
+        let call = Task {
+          try await echo.expand(.with { $0.text = "wait" }) { response in
+            for try await _ in response.messages {}
+          }
+        }
+        var startedIterator = started.makeAsyncIterator()
+        _ = await startedIterator.next()
+        call.cancel()
+        _ = await call.result
+        var cancelledIterator = cancelled.makeAsyncIterator()
+        let sawIt: Void? = await cancelledIterator.next()
+        #expect(sawIt != nil)
+      }
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import BinarioEcho
+import BinarioTransport
+import GRPCCore
+import GRPCProtobuf
+import Testing
+
+@Suite("Graceful shutdown, server loss and reconnection")
+struct ShutdownAndReconnectTests {
+  @Test func gracefulShutdownLetsInFlightCallsFinishAndRefusesNewOnes() async throws {
+    let (service, started, gate) = GatedEchoService.make()
+    let transport = BinarioServerTransport(host: "127.0.0.1", port: 0, tls: TestPKI.serverTLS)
+    let server = GRPCServer(transport: transport, services: [service])
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask { try await server.serve() }
+      let port = try await transport.listeningAddress().port!
+      try await withTestClient(port: port) { client, _ in
+        let echo = Binario_Echo_V1_Echo.Client(wrapping: client)
+        let inFlight = Task { try await echo.get(.with { $0.text = "hold" }) }
+        _ = await started.first()
+
+        server.beginGracefulShutdown()
+        let refused = await #expect(throws: RPCError.self) {
+          _ = try await echo.get(.with { $0.text = "new" })
+        }
+        #expect(refused?.code == .unavailable)
+
+        gate.yield()
+        let reply = try await inFlight.value
+        #expect(reply.text == "hold")
+      }
+      try await group.waitForAll()
+    }
+  }
+
+  @Test func losingTheServerMidCallGivesUnavailableQuicklyAndTheSameClientRecovers() async throws {
+    let (service, started, _) = GatedEchoService.make()
+    let first = BinarioServerTransport(host: "127.0.0.1", port: 0, tls: TestPKI.serverTLS)
+    let firstServer = Task { try await GRPCServer(transport: first, services: [service]).serve() }
+    let port = try await first.listeningAddress().port!
+
+    try await withTestClient(port: port) { client, _ in
+      let echo = Binario_Echo_V1_Echo.Client(wrapping: client)
+      let inFlight = Task { try await echo.get(.with { $0.text = "hold" }) }
+      _ = await started.first()
+
+      // The server goes away abruptly: every connection closes without GoAway.
+      let lostAt = ContinuousClock.now
+      firstServer.cancel()
+      let error = await #expect(throws: RPCError.self) { _ = try await inFlight.value }
+      #expect(error?.code == .unavailable)
+      #expect(ContinuousClock.now - lostAt < .seconds(1))
+      _ = await firstServer.result
+
+      // Back on the same port: the next call on the same client succeeds.
+      try await withTestServer(services: [EchoService()], port: port) { _, _ in
+        let reply = try await echo.get(.with { $0.text = "welcome back" })
+        #expect(reply.text == "welcome back")
+      }
+    }
+  }
+
+  @Test func callsFailFastWhileTheServerIsDown() async throws {
+    // A port with nothing listening: bind one, note it, stop it.
+    let port = try await withTestServer { port, _ in port }
+    try await withTestClient(port: port) { client, _ in
+      let start = ContinuousClock.now
+      let error = await #expect(throws: RPCError.self) {
+        _ = try await Binario_Echo_V1_Echo.Client(wrapping: client).get(.init())
+      }
+      #expect(error?.code == .unavailable)
+      #expect(ContinuousClock.now - start < .seconds(1))
+    }
+  }
+}
