@@ -20,16 +20,25 @@ struct BadInputTests {
     withUnsafeBytes(of: length.bigEndian) { Array($0) }
   }
 
-  @Test(arguments: [
-    ("oversized frame", BadInputTests.prefix(5 * 1024 * 1024) + [UInt8](repeating: 0, count: 1024)),
-    ("undecodable frame", BadInputTests.prefix(6) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]),
-    ("random bytes", (0..<4096).map { _ in UInt8.random(in: 0...255) }),
-    ("open with call id 0", BadInputTests.prefix(6) + [0x12, 0x04, 0x0A, 0x02, 0x2F, 0x78]),
-  ])
-  func aBrokenFrameOverTLSClosesThatConnection(_ label: String, _ bytes: [UInt8]) async throws {
+  enum BrokenInput: String, CaseIterable, Sendable {
+    case oversizedFrame, undecodableFrame, randomBytes, openWithCallIDZero
+
+    var bytes: [UInt8] {
+      switch self {
+      case .oversizedFrame: return BadInputTests.prefix(5 * 1024 * 1024) + [UInt8](repeating: 0, count: 1024)
+      case .undecodableFrame: return BadInputTests.prefix(6) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+      case .randomBytes: return (0..<4096).map { _ in UInt8.random(in: 0...255) }
+      // Frame{ open { method: "/x" } } with no call_id.
+      case .openWithCallIDZero: return BadInputTests.prefix(6) + [0x12, 0x04, 0x0A, 0x02, 0x2F, 0x78]
+      }
+    }
+  }
+
+  @Test(arguments: BrokenInput.allCases)
+  func aBrokenFrameOverTLSClosesThatConnection(_ input: BrokenInput) async throws {
     try await withTestServer { port, _ in
       let connection = try await RawConnection.connect(port: port, tls: TestPKI.clientTLS())
-      try await connection.write(bytes)
+      try await connection.write(input.bytes)
       await connection.waitUntilClosed()
       try await self.expectServerStillServes(port: port)
     }
@@ -75,7 +84,7 @@ enum FrameCall {
       host: "127.0.0.1",
       port: port,
       serverHostname: nil,
-      tls: TestPKI.clientTLS().makeClientContext()
+      tls: TestPKI.clientTLS().makeClientContext(verifyHostname: false)
     )
     defer { connection.closeNow() }
     let (events, continuation) = AsyncStream.makeStream(of: ClientCallEvent.self)

@@ -26,12 +26,22 @@ struct PeerIdentityTests {
     }
   }
 
-  @Test(arguments: [
-    ("no URI SAN", TestPKI.material.noURIClient),
-    ("two URI SANs", TestPKI.material.twoURIClient),
-    ("another CA", TestPKI.material.otherCAClient),
-  ])
-  func aCertificateThatIdentifiesNobodyIsRefusedWhileOthersAreServed(_ label: String, _ leaf: DevLeafCertificate) async throws {
+  enum Misfit: String, CaseIterable, Sendable {
+    case noURISAN, twoURISANs, anotherCA
+
+    var leaf: DevLeafCertificate {
+      switch self {
+      case .noURISAN: return TestPKI.material.noURIClient
+      case .twoURISANs: return TestPKI.material.twoURIClient
+      case .anotherCA: return TestPKI.material.otherCAClient
+      }
+    }
+  }
+
+  @Test(arguments: Misfit.allCases)
+  func aCertificateThatIdentifiesNobodyIsRefusedWhileOthersAreServed(_ misfit: Misfit) async throws {
+    let label = misfit.rawValue
+    let leaf = misfit.leaf
     try await withTestServer(services: [WhoAmIService()]) { port, _ in
       try await withTestClient(port: port, tls: TestPKI.clientTLS(leaf)) { client, _ in
         let error = await #expect(throws: RPCError.self, "\(label)") {

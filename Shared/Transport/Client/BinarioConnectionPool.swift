@@ -89,7 +89,7 @@ public final class BinarioConnectionPool: Sendable {
     self.host = host
     self.port = port
     self.serverHostname = serverHostname
-    self.tls = try tls.makeClientContext()
+    self.tls = try tls.makeClientContext(verifyHostname: serverHostname != nil)
     self.connectionConfiguration = connection
     self.configuration = configuration
     self.group = group

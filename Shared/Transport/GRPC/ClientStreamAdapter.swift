@@ -44,7 +44,7 @@ final class ClientStreamAdapter: Sendable {
       delegate: demand
     )
     self.source = produced.source
-    self.inbound = RPCAsyncSequence(wrapping: produced.sequence)
+    self.inbound = RPCAsyncSequence(wrapping: CancellationAsRPCError(base: produced.sequence))
     demand.adapter.withLockedValue { $0 = self }
   }
 
@@ -202,5 +202,29 @@ private struct RequestWriter: ClosableRPCWriterProtocol {
 
   func finish(throwing error: any Error) async {
     self.adapter.cancelIfOpen()
+  }
+}
+
+/// Reports the caller's task cancellation as gRPC's `CANCELLED` instead of a bare
+/// `CancellationError`, which GRPCCore would turn into `UNKNOWN`.
+private struct CancellationAsRPCError<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
+where Base.Element: Sendable {
+  typealias Element = Base.Element
+  let base: Base
+
+  struct AsyncIterator: AsyncIteratorProtocol {
+    var base: Base.AsyncIterator
+
+    mutating func next() async throws -> Element? {
+      do {
+        return try await self.base.next()
+      } catch is CancellationError {
+        throw RPCError(code: .cancelled, message: "the call was cancelled by the caller")
+      }
+    }
+  }
+
+  func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(base: self.base.makeAsyncIterator())
   }
 }

@@ -88,8 +88,15 @@ public struct BinarioTLSConfiguration: Sendable {
   }
 
   /// The NIOSSL context for a client with this configuration.
-  public func makeClientContext() throws -> NIOSSLContext {
+  ///
+  /// - Parameter verifyHostname: check that the server's certificate names the host connected
+  ///   to (a DNS SAN). Off when connecting by IP address: the chain to the trusted CA is still
+  ///   checked, and the server's workload identity is its URI SAN, not an address.
+  public func makeClientContext(verifyHostname: Bool = true) throws -> NIOSSLContext {
     var configuration = TLSConfiguration.makeClientConfiguration()
+    if !verifyHostname {
+      configuration.certificateVerification = .noHostnameVerification
+    }
     configuration.certificateChain = try self.loadCertificateChain().map { .certificate($0) }
     configuration.privateKey = .privateKey(try self.loadPrivateKey())
     if let trustRoots {
