@@ -6,15 +6,17 @@ import X509
 /// A development certificate authority: signs leaf certificates for the gateway and services.
 ///
 /// Keys are ECDSA P-256; everything is PEM (certificates as `CERTIFICATE`, keys as PKCS#8
-/// `PRIVATE KEY`), which NIOSSL reads directly.
+/// `PRIVATE KEY`), which NIOSSL reads directly. Validity periods start an hour in the past so
+/// that a peer whose clock runs a little behind still accepts freshly made certificates.
 public struct DevCertificateAuthority: Sendable {
   public let certificatePEM: String
   public let privateKeyPEM: String
-  private let certificate: Certificate
+  let certificate: Certificate
   private let privateKey: P256.Signing.PrivateKey
 
-  /// Creates a new self-signed CA, valid from an hour ago (to tolerate clock skew) for
-  /// `validity`.
+  /// Creates a new self-signed CA: basicConstraints CA:true (critical), keyUsage
+  /// keyCertSign + cRLSign (critical) and a subjectKeyIdentifier, valid from an hour ago for
+  /// `validity` (10 years by default).
   public static func create(
     commonName: String = "Binario Development CA",
     validity: Duration = .seconds(10 * 365 * 86_400)
@@ -22,13 +24,13 @@ public struct DevCertificateAuthority: Sendable {
     let key = P256.Signing.PrivateKey()
     let signingKey = Certificate.PrivateKey(key)
     let name = try DistinguishedName { CommonName(commonName) }
-    let now = Date()
+    let (notBefore, notAfter) = try validityPeriod(validity)
     let certificate = try Certificate(
       version: .v3,
       serialNumber: Certificate.SerialNumber(),
       publicKey: signingKey.publicKey,
-      notValidBefore: now.addingTimeInterval(-3600),
-      notValidAfter: now.addingTimeInterval(validity.seconds),
+      notValidBefore: notBefore,
+      notValidAfter: notAfter,
       issuer: name,
       subject: name,
       signatureAlgorithm: .ecdsaWithSHA256,
@@ -42,7 +44,10 @@ public struct DevCertificateAuthority: Sendable {
     return try DevCertificateAuthority(certificate: certificate, privateKey: key)
   }
 
-  /// Loads an existing CA.
+  /// Loads an existing CA from its certificate and private key (P-256, PKCS#8 or SEC1 PEM).
+  ///
+  /// Throws ``DevCertificateError`` when either does not parse, when the key does not belong to
+  /// the certificate, or when the certificate is not a CA certificate.
   public init(certificatePEM: String, privateKeyPEM: String) throws {
     let certificate: Certificate
     let key: P256.Signing.PrivateKey
@@ -59,6 +64,9 @@ public struct DevCertificateAuthority: Sendable {
     guard certificate.publicKey == Certificate.PrivateKey(key).publicKey else {
       throw DevCertificateError.mismatchedKey
     }
+    guard case .isCertificateAuthority = try? certificate.extensions.basicConstraints else {
+      throw DevCertificateError.notACertificateAuthority(subject: "\(certificate.subject)")
+    }
     try self.init(certificate: certificate, privateKey: key)
   }
 
@@ -69,13 +77,18 @@ public struct DevCertificateAuthority: Sendable {
     self.privateKeyPEM = privateKey.pemRepresentation
   }
 
-  /// Issues a leaf certificate for both TLS server and client use.
+  /// Issues a leaf certificate, with a fresh key, for both TLS server and client use.
+  ///
+  /// Extensions: basicConstraints CA:false (critical), keyUsage digitalSignature (critical),
+  /// extendedKeyUsage serverAuth + clientAuth, subjectAlternativeName, authorityKeyIdentifier.
+  /// The serial number is random.
   ///
   /// - Parameters:
   ///   - uriSANs: the workload identities, e.g. `["spiffe://binario/identity"]`. A workload
   ///     certificate has exactly one; other counts are for testing refusals.
   ///   - dnsSANs: the names clients connect to.
   ///   With both lists empty the certificate has no subjectAlternativeName extension at all.
+  ///   - validity: how long the certificate is valid, counted from an hour ago (1 year by default).
   public func issue(
     commonName: String,
     uriSANs: [String],
@@ -86,13 +99,13 @@ public struct DevCertificateAuthority: Sendable {
     let publicKey = Certificate.PrivateKey(key).publicKey
     let names = uriSANs.map { GeneralName.uniformResourceIdentifier($0) } + dnsSANs.map { GeneralName.dnsName($0) }
     let authorityKeyID = try self.certificate.extensions.subjectKeyIdentifier?.keyIdentifier
-    let now = Date()
+    let (notBefore, notAfter) = try Self.validityPeriod(validity)
     let certificate = try Certificate(
       version: .v3,
       serialNumber: Certificate.SerialNumber(),
       publicKey: publicKey,
-      notValidBefore: now.addingTimeInterval(-3600),
-      notValidAfter: now.addingTimeInterval(validity.seconds),
+      notValidBefore: notBefore,
+      notValidAfter: notAfter,
       issuer: self.certificate.subject,
       subject: try DistinguishedName { CommonName(commonName) },
       signatureAlgorithm: .ecdsaWithSHA256,
@@ -114,35 +127,19 @@ public struct DevCertificateAuthority: Sendable {
       privateKeyPEM: key.pemRepresentation
     )
   }
-}
 
-/// A leaf certificate and its private key, as PEM.
-public struct DevLeafCertificate: Sendable {
-  /// The leaf only (the CA certificate is distributed separately as the trust root).
-  public let certificatePEM: String
-  public let privateKeyPEM: String
-
-  public init(certificatePEM: String, privateKeyPEM: String) {
-    self.certificatePEM = certificatePEM
-    self.privateKeyPEM = privateKeyPEM
+  /// Whether `leaf` carries this CA's signature.
+  func signed(_ leaf: Certificate) -> Bool {
+    leaf.issuer == self.certificate.subject
+      && self.certificate.publicKey.isValidSignature(leaf.signature, for: leaf)
   }
-}
 
-/// Development PKI material that cannot be used.
-public enum DevCertificateError: Error, CustomStringConvertible, Sendable {
-  case unreadable(what: String, reason: String)
-  case mismatchedKey
-
-  public var description: String {
-    switch self {
-    case .unreadable(let what, let reason): return "cannot read the \(what): \(reason)"
-    case .mismatchedKey: return "the CA private key does not belong to the CA certificate"
+  private static func validityPeriod(_ validity: Duration) throws -> (notBefore: Date, notAfter: Date) {
+    guard validity > .zero else {
+      throw DevCertificateError.invalidValidity(validity)
     }
-  }
-}
-
-extension Duration {
-  fileprivate var seconds: TimeInterval {
-    TimeInterval(self.components.seconds) + TimeInterval(self.components.attoseconds) / 1e18
+    let now = Date()
+    let seconds = TimeInterval(validity.components.seconds) + TimeInterval(validity.components.attoseconds) / 1e18
+    return (now.addingTimeInterval(-3600), now.addingTimeInterval(seconds))
   }
 }

@@ -1,0 +1,45 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Benchmarks of the Binario transport against gRPC over HTTP/2.
+///
+/// A package of its own so that the HTTP/2 baseline (grpc-swift-nio-transport, nio-http2, a second
+/// BoringSSL) never enters the main package's build. Run from the repository root:
+///
+///     swift run -c release --package-path Benchmarks transport-bench
+let package = Package(
+  name: "BinarioBenchmarks",
+  platforms: [.macOS(.v15)],
+  dependencies: [
+    .package(name: "Binario", path: ".."),
+    .package(url: "https://github.com/grpc/grpc-swift-nio-transport.git", from: "2.9.2"),
+    .package(url: "https://github.com/grpc/grpc-swift-2.git", from: "2.4.3"),
+    .package(url: "https://github.com/grpc/grpc-swift-protobuf.git", from: "2.4.1"),
+    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+    .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+  ],
+  targets: [
+    .executableTarget(
+      name: "transport-bench",
+      dependencies: [
+        .product(name: "BinarioTransport", package: "Binario"),
+        .product(name: "BinarioEcho", package: "Binario"),
+        .product(name: "BinarioDevCertificates", package: "Binario"),
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+        .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ],
+      path: "Sources/TransportBench",
+      swiftSettings: [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+      ]
+    ),
+  ]
+)

@@ -1,0 +1,90 @@
+import Logging
+
+/// The settings every Binario service process starts from.
+///
+/// Each stored property is one setting with one name, used alike as the config file's JSON key,
+/// after `BINARIO_` in UPPER_SNAKE as an environment variable, and in kebab-case as a flag
+/// (`maxFrameSize`, `BINARIO_MAX_FRAME_SIZE`, `--max-frame-size`); ``ConfigurationSetting`` lists
+/// them. ``load(serviceName:options:environment:)`` layers flags over environment over file over
+/// ``defaults(serviceName:)``. Encoding a configuration gives a valid config file.
+public struct ServiceConfiguration: Codable, Sendable, Hashable {
+  /// Whether the gRPC listener asks callers for a certificate.
+  public enum ClientAuthentication: String, Codable, Sendable, Hashable, CaseIterable {
+    /// Mutual TLS: callers must present a certificate from the trusted CA. Between services.
+    case required
+    /// Server-only TLS, for the gateway's public side.
+    case none
+  }
+
+  /// Names the process in logs (the root logger's label) and metrics.
+  public var serviceName: String
+  /// Address the gRPC listener binds to.
+  public var host: String
+  /// Port of the gRPC listener; 0 lets the system pick one.
+  public var port: Int
+  /// Path of this process's PEM certificate chain.
+  public var tlsCertificate: String?
+  /// Path of the PEM private key matching ``tlsCertificate``.
+  public var tlsPrivateKey: String?
+  /// Path of the PEM certificates of the CA that peers' certificates must chain to.
+  public var tlsTrustedCA: String?
+  public var tlsClientAuthentication: ClientAuthentication
+  /// Where the service keeps its database and other files. Unless set, `data/<serviceName>`.
+  public var dataDirectory: String
+  public var logLevel: Logger.Level
+  public var logFormat: LogFormat
+  /// Address the Prometheus `/metrics` endpoint binds to.
+  public var metricsHost: String
+  /// Port of the `/metrics` endpoint; `nil` turns the endpoint off, 0 lets the system pick one.
+  public var metricsPort: Int?
+  /// Seconds that open calls may run on after a graceful shutdown begins; then they are cancelled.
+  public var shutdownGracePeriod: Double
+  /// Largest frame, in bytes, the transport accepts or sends.
+  public var maxFrameSize: Int
+
+  public init(
+    serviceName: String,
+    host: String = "127.0.0.1",
+    port: Int = 0,
+    tlsCertificate: String? = nil,
+    tlsPrivateKey: String? = nil,
+    tlsTrustedCA: String? = nil,
+    tlsClientAuthentication: ClientAuthentication = .required,
+    dataDirectory: String? = nil,
+    logLevel: Logger.Level = .info,
+    logFormat: LogFormat = .human,
+    metricsHost: String = "127.0.0.1",
+    metricsPort: Int? = nil,
+    shutdownGracePeriod: Double = 20,
+    maxFrameSize: Int = 4 * 1024 * 1024
+  ) {
+    self.serviceName = serviceName
+    self.host = host
+    self.port = port
+    self.tlsCertificate = tlsCertificate
+    self.tlsPrivateKey = tlsPrivateKey
+    self.tlsTrustedCA = tlsTrustedCA
+    self.tlsClientAuthentication = tlsClientAuthentication
+    self.dataDirectory = dataDirectory ?? Self.defaultDataDirectory(serviceName: serviceName)
+    self.logLevel = logLevel
+    self.logFormat = logFormat
+    self.metricsHost = metricsHost
+    self.metricsPort = metricsPort
+    self.shutdownGracePeriod = shutdownGracePeriod
+    self.maxFrameSize = maxFrameSize
+  }
+
+  /// The configuration used where no file, environment variable or flag says otherwise.
+  public static func defaults(serviceName: String) -> Self {
+    Self(serviceName: serviceName)
+  }
+
+  static func defaultDataDirectory(serviceName: String) -> String {
+    "data/\(serviceName)"
+  }
+
+  /// ``shutdownGracePeriod`` as a `Duration`.
+  public var shutdownGracePeriodDuration: Duration {
+    .nanoseconds(Int64((self.shutdownGracePeriod * 1e9).rounded()))
+  }
+}

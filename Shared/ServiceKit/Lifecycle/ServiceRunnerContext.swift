@@ -1,0 +1,49 @@
+import Logging
+import Prometheus
+import ServiceLifecycle
+import Synchronization
+
+/// What a service's setup closure gets from ``ServiceRunner``: the configuration, a logger, the
+/// health statuses, the metrics registry, and a way to run more lifecycle services.
+public final class ServiceRunnerContext: Sendable {
+  public let configuration: ServiceConfiguration
+  /// The process's root logger (label: the service name).
+  public let logger: Logger
+  /// The runner marks the server (`""`) and every registered service `SERVING` before it starts
+  /// and all `NOT_SERVING` when shutdown begins; change them in between as the service sees fit.
+  public let health: HealthStatusProvider
+  /// The registry `/metrics` serves.
+  public let metricsRegistry: PrometheusCollectorRegistry
+
+  private let added = Mutex<[ServiceGroupConfiguration.ServiceConfiguration]>([])
+
+  init(
+    configuration: ServiceConfiguration,
+    logger: Logger,
+    health: HealthStatusProvider,
+    metricsRegistry: PrometheusCollectorRegistry
+  ) {
+    self.configuration = configuration
+    self.logger = logger
+    self.health = health
+    self.metricsRegistry = metricsRegistry
+  }
+
+  /// Runs `service` beside the gRPC server (a ``GRPCClientService`` to call other services, a
+  /// background job). It starts before the server and is shut down gracefully after the server
+  /// has drained. If it returns early the process shuts down gracefully; if it throws, the
+  /// process stops.
+  public func addService(_ service: any Service, name: String) {
+    let configuration = ServiceGroupConfiguration.ServiceConfiguration(
+      service: service,
+      successTerminationBehavior: .gracefullyShutdownGroup,
+      failureTerminationBehavior: .cancelGroup,
+      serviceName: name
+    )
+    self.added.withLock { $0.append(configuration) }
+  }
+
+  var addedServices: [ServiceGroupConfiguration.ServiceConfiguration] {
+    self.added.withLock { $0 }
+  }
+}

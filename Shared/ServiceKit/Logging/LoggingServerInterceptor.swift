@@ -1,0 +1,86 @@
+import GRPCCore
+import Logging
+
+/// Logs each call once it ends (method, status code, duration) with its request id.
+///
+/// The id comes from the `request-id` request metadata or is generated; it is added to the
+/// request metadata the handler sees, echoed in the response's initial metadata, and bound to
+/// ``RequestID/current`` while the handler and its response producer run.
+/// Successful calls log at `successLevel`, failed ones at `failureLevel`, except server faults
+/// (`INTERNAL`, `UNKNOWN`, `DATA_LOSS`) at `.error`.
+public struct LoggingServerInterceptor: ServerInterceptor {
+  private let logger: Logger
+  private let successLevel: Logger.Level
+  private let failureLevel: Logger.Level
+
+  public init(logger: Logger, successLevel: Logger.Level = .debug, failureLevel: Logger.Level = .info) {
+    self.logger = logger
+    self.successLevel = successLevel
+    self.failureLevel = failureLevel
+  }
+
+  public func intercept<Input: Sendable, Output: Sendable>(
+    request: StreamingServerRequest<Input>,
+    context: ServerContext,
+    next: @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
+  ) async throws -> StreamingServerResponse<Output> {
+    var request = request
+    let requestID: String
+    if let given = request.metadata[stringValues: RequestID.metadataKey].first(where: { !$0.isEmpty }) {
+      requestID = given
+    } else {
+      requestID = RequestID.generate()
+      request.metadata.addString(requestID, forKey: RequestID.metadataKey)
+    }
+
+    let start = ContinuousClock.now
+    var callLogger = self.logger
+    callLogger[metadataKey: RequestID.metadataKey] = .string(requestID)
+    callLogger[metadataKey: "rpc.method"] = .string(context.descriptor.fullyQualifiedMethod)
+    callLogger[metadataKey: "rpc.peer"] = .string(context.remotePeer)
+    let logger = callLogger
+    let (successLevel, failureLevel) = (self.successLevel, self.failureLevel)
+
+    var response = try await RequestID.$current.withValue(requestID) {
+      try await observingCallCompletion(request: request, context: context, next: next) { outcome in
+        let duration = ContinuousClock.now - start
+        let level: Logger.Level
+        switch outcome.code {
+        case .ok: level = successLevel
+        case .internalError, .unknown, .dataLoss: level = .error
+        default: level = failureLevel
+        }
+        logger.log(
+          level: level,
+          "call ended",
+          metadata: [
+            "rpc.code": .string(outcome.name),
+            "rpc.duration_ms": .stringConvertible(Self.milliseconds(duration)),
+          ]
+        )
+      }
+    }
+    if case .success(var contents) = response.accepted {
+      contents.metadata.replaceOrAddString(requestID, forKey: RequestID.metadataKey)
+      let producer = contents.producer
+      contents.producer = { writer in
+        try await RequestID.$current.withValue(requestID) { try await producer(writer) }
+      }
+      response.accepted = .success(contents)
+    }
+    return response
+  }
+
+  private static func milliseconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return (Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded(toPlaces: 3)
+  }
+}
+
+extension Double {
+  fileprivate func rounded(toPlaces places: Int) -> Double {
+    var scale = 1.0
+    for _ in 0..<places { scale *= 10 }
+    return (self * scale).rounded() / scale
+  }
+}

@@ -1,0 +1,36 @@
+import Logging
+
+/// Installs the process-wide log handler from the configuration.
+public enum ServiceLogging {
+  /// A handler in `format` at `level`; what ``bootstrap(level:format:writer:)`` installs, and
+  /// what tests construct directly.
+  public static func makeHandler(
+    label: String,
+    level: Logger.Level,
+    format: LogFormat,
+    writer: any LogLineWriter = FileDescriptorLogWriter.standardError,
+    metadataProvider: Logger.MetadataProvider? = RequestID.metadataProvider
+  ) -> any LogHandler {
+    switch format {
+    case .human:
+      return HumanLogHandler(label: label, logLevel: level, writer: writer, metadataProvider: metadataProvider)
+    case .json:
+      return JSONLogHandler(label: label, logLevel: level, writer: writer, metadataProvider: metadataProvider)
+    }
+  }
+
+  /// Bootstraps swift-log's `LoggingSystem`. swift-log allows this once per process: call it from
+  /// `main` (``ServiceRunner/run(options:serviceName:environment:transport:services:)`` does), never from tests.
+  public static func bootstrap(
+    level: Logger.Level,
+    format: LogFormat,
+    writer: any LogLineWriter = FileDescriptorLogWriter.standardError
+  ) {
+    LoggingSystem.bootstrap(
+      { label, provider in
+        Self.makeHandler(label: label, level: level, format: format, writer: writer, metadataProvider: provider)
+      },
+      metadataProvider: RequestID.metadataProvider
+    )
+  }
+}

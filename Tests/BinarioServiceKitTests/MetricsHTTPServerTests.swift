@@ -1,0 +1,62 @@
+import Logging
+import Prometheus
+import ServiceLifecycle
+import Testing
+
+@testable import BinarioServiceKit
+
+@Suite("Metrics HTTP endpoint")
+struct MetricsHTTPServerTests {
+  @Test("GET /metrics serves the registry in Prometheus text format; other paths are 404; it closes cleanly", .timeLimit(.minutes(1)))
+  func servesMetrics() async throws {
+    let registry = PrometheusCollectorRegistry()
+    registry.makeCounter(
+      descriptor: MetricNameDescriptor(metricName: "rides", unitName: "total", helpText: "Rides booked."),
+      labels: [("zone", "milano")]
+    ).increment(by: Int64(3))
+    let server = MetricsHTTPServer(host: "127.0.0.1", port: 0, registry: registry, logger: Logger(label: "test"))
+    let group = ServiceGroup(services: [server], logger: Logger(label: "test"))
+
+    try await withThrowingTaskGroup(of: Void.self) { tasks in
+      tasks.addTask { try await group.run() }
+      let address = try await server.listeningAddress()
+      #expect(address.port != 0)
+
+      let metrics = try await exchangeHTTP("GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n", with: address)
+      #expect(metrics.hasPrefix("HTTP/1.1 200 OK\r\n"))
+      #expect(metrics.lowercased().contains("content-type: text/plain; version=0.0.4"))
+      #expect(metrics.contains("\r\n\r\n# HELP rides_total Rides booked.\n# TYPE rides_total counter\n"))
+      #expect(metrics.contains(#"rides_total{zone="milano"} 3"#))
+
+      let other = try await exchangeHTTP("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n", with: address)
+      #expect(other.hasPrefix("HTTP/1.1 404 Not Found\r\n"))
+
+      let post = try await exchangeHTTP("POST /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n", with: address)
+      #expect(post.hasPrefix("HTTP/1.1 405 Method Not Allowed\r\n"))
+
+      await group.triggerGracefulShutdown()
+      try await tasks.next()  // run() returned: the endpoint has closed
+
+      await #expect(throws: (any Error).self) {
+        _ = try await exchangeHTTP("GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n", with: address)
+      }
+    }
+  }
+
+  @Test("a port already in use is an error naming the metrics settings", .timeLimit(.minutes(1)))
+  func bindFailure() async throws {
+    let first = MetricsHTTPServer(host: "127.0.0.1", port: 0, registry: PrometheusCollectorRegistry(), logger: Logger(label: "test"))
+    let group = ServiceGroup(services: [first], logger: Logger(label: "test"))
+    try await withThrowingTaskGroup(of: Void.self) { tasks in
+      tasks.addTask { try await group.run() }
+      let taken = try #require(try await first.listeningAddress().port)
+
+      let second = MetricsHTTPServer(host: "127.0.0.1", port: taken, registry: PrometheusCollectorRegistry(), logger: Logger(label: "test"))
+      let error = await #expect(throws: MetricsServerError.self) { try await second.run() }
+      #expect(error?.description.contains("metricsPort") == true)
+
+      await group.triggerGracefulShutdown()
+      try await tasks.next()
+    }
+  }
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build and tests need, if they are missing:
+#   libsqlite3-dev     GRDB links SQLite
+#   protobuf-compiler  protoc, to regenerate (and check) the Swift generated from proto/
+#   openssl            inspecting certificates by hand
+set -euo pipefail
+
+needed=(libsqlite3-dev protobuf-compiler openssl)
+missing=()
+for package in "${needed[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "Installing Debian packages: ${missing[*]}"
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
