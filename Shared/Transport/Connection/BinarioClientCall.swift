@@ -64,7 +64,7 @@ public final class BinarioClientCall: Sendable {
   @discardableResult
   public func send(_ payload: Data) -> Bool {
     guard payload.count <= self.maximumPayloadSize else { return false }
-    self.onLoop(queuing: payload.count) { $0.sendMessage(payload, callID: self.callID) }
+    self.onLoop { $0.sendMessage(payload, callID: self.callID) }
     return true
   }
 
@@ -75,7 +75,7 @@ public final class BinarioClientCall: Sendable {
 
   /// Sends one message and, if `halfClose`, the end of the caller's messages, in one batch.
   public func send(_ payload: Data?, halfClose: Bool) {
-    self.onLoop(queuing: payload?.count ?? 0) { connection in
+    self.onLoop { connection in
       if let payload { connection.sendMessage(payload, callID: self.callID) }
       if halfClose { connection.sendHalfClose(callID: self.callID) }
     }
@@ -97,17 +97,11 @@ public final class BinarioClientCall: Sendable {
     self.connection.value.setReadPaused(paused, callID: self.callID)
   }
 
-  /// Runs `body` on the event loop; `queuing` bytes count against the connection's room until
-  /// the loop has written them, so writers waiting for room don't outrun the loop.
-  private func onLoop(queuing bytes: Int = 0, _ body: @escaping @Sendable (ClientConnectionHandler) -> Void) {
+  private func onLoop(_ body: @escaping @Sendable (ClientConnectionHandler) -> Void) {
     if self.eventLoop.inEventLoop {
       body(self.connection.value)
     } else {
-      self.writability.queued(bytes)
-      self.eventLoop.execute {
-        body(self.connection.value)
-        self.writability.dequeued(bytes)
-      }
+      self.eventLoop.execute { body(self.connection.value) }
     }
   }
 }

@@ -121,11 +121,8 @@ public final class BinarioServerCall: Sendable {
       self.sendOnLoop(frames, ends: ends)
       return
     }
-    let bytes = frames.reduce(0) { $0 + $1.payloadSize }
-    self.writability.queued(bytes)
     let scheduleDrain = self.pendingSends.withLockedValue { pending -> Bool in
       pending.frames.append(contentsOf: frames)
-      pending.bytes += bytes
       pending.ends = pending.ends || ends
       defer { pending.drainScheduled = true }
       return !pending.drainScheduled
@@ -136,17 +133,15 @@ public final class BinarioServerCall: Sendable {
   }
 
   private func drainPendingSends() {
-    let (frames, ends, bytes) = self.pendingSends.withLockedValue { pending -> ([WireFrame], Bool, Int) in
+    let (frames, ends) = self.pendingSends.withLockedValue { pending -> ([WireFrame], Bool) in
       defer { pending = PendingSends() }
-      return (pending.frames, pending.ends, pending.bytes)
+      return (pending.frames, pending.ends)
     }
     self.sendOnLoop(frames, ends: ends)
-    self.writability.dequeued(bytes)
   }
 
   private struct PendingSends {
     var frames: [WireFrame] = []
-    var bytes = 0
     var ends = false
     var drainScheduled = false
   }
@@ -161,9 +156,8 @@ public final class BinarioServerCall: Sendable {
     }
   }
 
-  /// Whether the connection takes more bytes right now. When it doesn't, the peer is reading
-  /// slower than this side writes: wait with ``waitUntilWritable()`` instead of queueing more.
-  public var isWritable: Bool { self.writability.isChannelWritable }
+  /// Whether the connection takes more bytes right now.
+  public var isWritable: Bool { self.writability.isWritable }
 
   /// Returns once the connection can take more bytes (or has closed).
   public func waitUntilWritable() async {

@@ -87,7 +87,7 @@ class FrameConnectionHandler: ChannelDuplexHandler {
   // MARK: Backpressure on reads
 
   /// Stops reading from the socket until every pauser has resumed; used when a call's reader is
-  /// slower than its peer's writer. The peer's TCP window then fills and its writes wait.
+  /// slower than its peer's writer.
   final func pauseReading() {
     self.readPausers += 1
   }
@@ -143,7 +143,7 @@ class FrameConnectionHandler: ChannelDuplexHandler {
   }
 
   func channelWritabilityChanged(context: ChannelHandlerContext) {
-    self.writability.update(channelWritable: context.channel.isWritable)
+    self.writability.update(isWritable: context.channel.isWritable)
     context.fireChannelWritabilityChanged()
   }
 

@@ -42,14 +42,3 @@ public enum WireStatusCode {
   public static let internalError: Int32 = 13
   public static let unavailable: Int32 = 14
 }
-
-extension WireFrame {
-  /// The size of the message payload this frame carries (0 for frames without one).
-  var payloadSize: Int {
-    switch self.kind {
-    case .message(let message)?: return message.payload.count
-    case .open(let open)?: return open.hasPayload ? open.payload.count : 0
-    default: return 0
-    }
-  }
-}
