@@ -42,7 +42,9 @@ struct DeadlineAndCancellationTests {
       try await withTestClient(port: port) { client, _ in
         let echo = Binario_Echo_V1_Echo.Client(wrapping: client)
         var options = CallOptions.defaults
-        options.timeout = .milliseconds(200)
+        // Long enough that the handler starts first even on a loaded machine (it must, for the
+        // test to see it cancelled); the call then runs until the deadline ends it.
+        options.timeout = .seconds(1)
         let error = await #expect(throws: RPCError.self) {
           _ = try await echo.get(.with { $0.text = "wait" }, options: options)
         }
