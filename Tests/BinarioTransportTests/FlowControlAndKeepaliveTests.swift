@@ -60,7 +60,7 @@ struct FlowControlAndKeepaliveTests {
     )
   }
 
-  @Test(.disabled("Open bug: a paused read of a full TLS connection does not resume reliably; the writer is bounded (blocks after ~61 of 2,000 messages) but the drain stalls. Fix in the transport, then enable."))
+  @Test(.disabled("Open bug: resuming a paused read of a full TLS connection can stall, and off-loop writers can outrun the event loop. Fix in the transport, then enable."))
   func aReaderThatStopsReadingStopsTheWriterInsteadOfGrowingBuffers() async throws {
     let total = 2_000
     let messageSize = 64 * 1024  // 125 MiB in all: far more than any socket buffer.
