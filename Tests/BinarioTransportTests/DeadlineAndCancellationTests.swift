@@ -49,10 +49,8 @@ struct DeadlineAndCancellationTests {
           _ = try await echo.get(.with { $0.text = "wait" }, options: options)
         }
         #expect(error?.code == .deadlineExceeded)
-        var startedIterator = started.makeAsyncIterator()
-        _ = await startedIterator.next()
-        var cancelledIterator = cancelled.makeAsyncIterator()
-        let sawIt: Void? = await cancelledIterator.next()
+        _ = await started.first()
+        let sawIt: Void? = await cancelled.first()
         #expect(sawIt != nil)
       }
     }
@@ -70,12 +68,10 @@ struct DeadlineAndCancellationTests {
             for try await _ in response.messages {}
           }
         }
-        var startedIterator = started.makeAsyncIterator()
-        _ = await startedIterator.next()
+        _ = await started.first()
         call.cancel()
         _ = await call.result
-        var cancelledIterator = cancelled.makeAsyncIterator()
-        let sawIt: Void? = await cancelledIterator.next()
+        let sawIt: Void? = await cancelled.first()
         #expect(sawIt != nil)
       }
     }

@@ -17,6 +17,8 @@ final class ServerConnectionHandler: FrameConnectionHandler {
   private let acceptor: any BinarioCallAcceptor
   private var calls: [UInt64: BinarioServerCall] = [:]
   private var deadlines: [UInt64: Scheduled<Void>] = [:]
+  /// Who is calling, worked out once per connection rather than per call.
+  private var peer: BinarioCallPeer?
 
   init(
     acceptor: any BinarioCallAcceptor,
@@ -64,12 +66,7 @@ final class ServerConnectionHandler: FrameConnectionHandler {
       self.writeFrame(end)
       return
     }
-    guard let context else { return }
-    let peer = BinarioCallPeer(
-      identity: self.peerIdentity,
-      remoteAddress: context.channel.remoteAddress?.description ?? "unknown",
-      localAddress: context.channel.localAddress?.description ?? "unknown"
-    )
+    guard let context, let peer = self.peer else { return }
     let call = BinarioServerCall(callID: id, open: open, peer: peer, connection: self, eventLoop: context.eventLoop)
     self.calls[id] = call
     if let timeout = call.timeout {
@@ -102,6 +99,15 @@ final class ServerConnectionHandler: FrameConnectionHandler {
     guard self.calls.removeValue(forKey: id) != nil else { return }
     self.deadlines.removeValue(forKey: id)?.cancel()
     self.openCallsChanged()
+  }
+
+  override func connectionReady() {
+    guard let context else { return }
+    self.peer = BinarioCallPeer(
+      identity: self.peerIdentity,
+      remoteAddress: context.channel.remoteAddress?.description ?? "unknown",
+      localAddress: context.channel.localAddress?.description ?? "unknown"
+    )
   }
 
   override func connectionClosed() {
