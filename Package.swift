@@ -23,7 +23,14 @@ let package = Package(
     .library(name: "BinarioServiceKit", targets: ["BinarioServiceKit"]),
     .library(name: "BinarioDevCertificates", targets: ["BinarioDevCertificates"]),
     .library(name: "BinarioEcho", targets: ["BinarioEcho"]),
+    .library(name: "BinarioAuth", targets: ["BinarioAuth"]),
+    .library(name: "IdentityService", targets: ["IdentityService"]),
+    .executable(name: "identity", targets: ["identity"]),
     .executable(name: "binario-dev-certs", targets: ["binario-dev-certs"]),
+    .executable(name: "binario-echo-server", targets: ["binario-echo-server"]),
+    .executable(name: "binario", targets: ["binario"]),
+    .library(name: "GatewayService", targets: ["GatewayService"]),
+    .executable(name: "gateway", targets: ["gateway"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
@@ -40,6 +47,7 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     .package(url: "https://github.com/grpc/grpc-swift-2.git", from: "2.4.3"),
     .package(url: "https://github.com/grpc/grpc-swift-protobuf.git", from: "2.4.1"),
+    .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
   ],
   targets: [
     // Swift generated from proto/ (committed; `scripts/generate-proto.sh` regenerates it).
@@ -120,6 +128,51 @@ let package = Package(
       path: "Shared/Echo",
       swiftSettings: swiftSettings
     ),
+    // Access tokens (sign/verify), caller identity from the gateway, and each method's access level.
+    .target(
+      name: "BinarioAuth",
+      dependencies: [
+        "BinarioProto",
+        "BinarioTransport",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      path: "Shared/Auth",
+      swiftSettings: swiftSettings
+    ),
+    // Identity: accounts, sessions, profiles, roles, friends, emergency contacts, signing keys.
+    .target(
+      name: "IdentityService",
+      dependencies: [
+        "BinarioAuth",
+        "BinarioProto",
+        "BinarioStorage",
+        "BinarioServiceKit",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "_CryptoExtras", package: "swift-crypto"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Services/Identity/Service",
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "identity",
+      dependencies: [
+        "IdentityService",
+        "BinarioAuth",
+        "BinarioServiceKit",
+        "BinarioStorage",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Services/Identity/Main",
+      swiftSettings: swiftSettings
+    ),
     .executableTarget(
       name: "binario-dev-certs",
       dependencies: [
@@ -129,12 +182,72 @@ let package = Package(
       path: "deploy/dev-certs",
       swiftSettings: swiftSettings
     ),
+    .executableTarget(
+      name: "binario-echo-server",
+      dependencies: [
+        "BinarioServiceKit", "BinarioEcho",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "deploy/echo-server",
+      swiftSettings: swiftSettings
+    ),
+    // The command-line client: every feature, through the gateway.
+    .executableTarget(
+      name: "binario",
+      dependencies: [
+        "BinarioProto", "BinarioTransport",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "CLI",
+      swiftSettings: swiftSettings
+    ),
+    // The gateway: routes, checks and forwards client calls on the frame layer.
+    .target(
+      name: "GatewayService",
+      dependencies: [
+        "BinarioAuth",
+        "BinarioServiceKit",
+        "BinarioProto",
+        "BinarioTransport",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ],
+      path: "Services/Gateway/Service",
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "gateway",
+      dependencies: [
+        "GatewayService",
+        "BinarioServiceKit",
+        "BinarioTransport",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ],
+      path: "Services/Gateway/Main",
+      swiftSettings: swiftSettings
+    ),
 
     // Tests
+    // What several test targets share: running this package's executables as real processes.
+    .target(
+      name: "BinarioTestSupport",
+      path: "Tests/Support",
+      swiftSettings: swiftSettings
+    ),
     .testTarget(
       name: "BinarioTransportTests",
       dependencies: [
-        "BinarioTransport", "BinarioProto", "BinarioEcho", "BinarioDevCertificates",
+        "BinarioTransport", "BinarioProto", "BinarioEcho", "BinarioDevCertificates", "BinarioTestSupport",
         .product(name: "GRPCCore", package: "grpc-swift-2"),
         .product(name: "NIOTLS", package: "swift-nio"),
         .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
@@ -166,11 +279,62 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "BinarioAuthTests",
+      dependencies: [
+        "BinarioAuth", "BinarioProto", "BinarioTransport",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCInProcessTransport", package: "grpc-swift-2"),
+        .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "IdentityServiceTests",
+      dependencies: [
+        "IdentityService", "BinarioAuth", "BinarioProto", "BinarioStorage", "BinarioServiceKit", "BinarioTransport",
+        "BinarioDevCertificates",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCInProcessTransport", package: "grpc-swift-2"),
+        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "GatewayServiceTests",
+      dependencies: [
+        "GatewayService", "BinarioTransport", "BinarioProto", "BinarioEcho", "BinarioDevCertificates",
+        "BinarioServiceKit", "BinarioAuth", "BinarioStorage", "IdentityService",
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "BinarioDevCertificatesTests",
       dependencies: [
         "BinarioDevCertificates",
         .product(name: "X509", package: "swift-certificates"),
         .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    // The suite as real processes (identity, gateway) on loopback with real TLS and SQLite files.
+    .testTarget(
+      name: "EndToEndTests",
+      dependencies: [
+        "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTestSupport",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
       ],
       swiftSettings: swiftSettings
     ),

@@ -18,6 +18,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
     .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
   ],
   targets: [
     .executableTarget(
@@ -36,6 +37,29 @@ let package = Package(
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ],
       path: "Sources/TransportBench",
+      swiftSettings: [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+      ]
+    ),
+    .executableTarget(
+      name: "gateway-bench",
+      dependencies: [
+        .product(name: "GatewayService", package: "Binario"),
+        .product(name: "IdentityService", package: "Binario"),
+        .product(name: "BinarioAuth", package: "Binario"),
+        .product(name: "BinarioProto", package: "Binario"),
+        .product(name: "BinarioStorage", package: "Binario"),
+        .product(name: "BinarioTransport", package: "Binario"),
+        .product(name: "BinarioDevCertificates", package: "Binario"),
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Sources/GatewayBench",
       swiftSettings: [
         .swiftLanguageMode(.v6),
         .enableUpcomingFeature("ExistentialAny"),

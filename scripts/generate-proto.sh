@@ -26,7 +26,7 @@ bin=$(swift build --show-bin-path)
 # Which protos go where, with which visibility. Paths are relative to proto/.
 # output folder | visibility | protos
 targets=(
-  "Shared/Proto|Public|binario/wire/v1/frame.proto grpc/health/v1/health.proto"
+  "Shared/Proto|Public|binario/wire/v1/frame.proto grpc/health/v1/health.proto binario/identity/v1/identity.proto"
   "Shared/Echo/Generated|Public|binario/echo/v1/echo.proto"
   "Tests/BinarioTransportTests/Interop/Generated|Internal|grpc/testing/empty.proto grpc/testing/messages.proto grpc/testing/test.proto"
 )

@@ -18,8 +18,19 @@ private struct WaitingEchoService: Binario_Echo_V1_Echo.SimpleServiceProtocol {
 
   func expand(request: Binario_Echo_V1_EchoRequest, response: RPCWriter<Binario_Echo_V1_EchoResponse>, context: ServerContext) async throws {
     try await response.write(.with { $0.text = "first" })
-    self.started.yield()
-    try? await context.cancellation.cancelled
+    if request.text == "use the handler" {
+      // GRPCCore's own way: a handler called when the RPC is cancelled.
+      let (cancelled, cancelledContinuation) = AsyncStream.makeStream(of: Void.self)
+      await withRPCCancellationHandler {
+        self.started.yield()
+        _ = await cancelled.first()
+      } onCancelRPC: {
+        cancelledContinuation.yield()
+      }
+    } else {
+      self.started.yield()
+      try? await context.cancellation.cancelled
+    }
     self.sawCancellation.yield()
   }
 
@@ -65,6 +76,27 @@ struct DeadlineAndCancellationTests {
         let echo = Binario_Echo_V1_Echo.Client(wrapping: client)
         let call = Task {
           try await echo.expand(.with { $0.text = "wait" }) { response in
+            for try await _ in response.messages {}
+          }
+        }
+        _ = await started.first()
+        call.cancel()
+        _ = await call.result
+        let sawIt: Void? = await cancelled.first()
+        #expect(sawIt != nil)
+      }
+    }
+  }
+
+  @Test(.timeLimit(.minutes(1))) func clientCancellationFiresGRPCsRPCCancellationHandler() async throws {
+    let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
+    let (cancelled, cancelledContinuation) = AsyncStream.makeStream(of: Void.self)
+    let service = WaitingEchoService(started: startedContinuation, sawCancellation: cancelledContinuation)
+    try await withTestServer(services: [service]) { port, _ in
+      try await withTestClient(port: port) { client, _ in
+        let echo = Binario_Echo_V1_Echo.Client(wrapping: client)
+        let call = Task {
+          try await echo.expand(.with { $0.text = "use the handler" }) { response in
             for try await _ in response.messages {}
           }
         }

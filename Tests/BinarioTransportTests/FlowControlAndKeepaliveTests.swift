@@ -35,6 +35,39 @@ private final class FloodingAcceptor: BinarioCallAcceptor {
   }
 }
 
+/// Counts a call's messages while its reads start paused; answers the count (as the status
+/// message) once the caller half-closes.
+private final class PausedCountingAcceptor: BinarioCallAcceptor {
+  private let call = Mutex<BinarioServerCall?>(nil)
+  private let opened: AsyncStream<Void>
+  private let openedContinuation: AsyncStream<Void>.Continuation
+
+  init() {
+    (self.opened, self.openedContinuation) = AsyncStream.makeStream(of: Void.self)
+  }
+
+  func acceptCall(_ call: BinarioServerCall) {
+    call.setReadPaused(true)
+    self.call.withLock { $0 = call }
+    self.openedContinuation.yield()
+    let count = Atomic<Int>(0)
+    call.onEvent { event in
+      switch event {
+      case .message: count.add(1, ordering: .relaxed)
+      case .halfClose: call.end(WireEnd(code: WireStatusCode.ok, message: "\(count.load(ordering: .relaxed))"))
+      case .cancelled: ()
+      }
+    }
+  }
+
+  /// Lets the server read the call on.
+  func resume() async {
+    await self.opened.first()
+    guard let call = self.call.withLock({ $0 }) else { return }
+    try? await call.eventLoop.submit { call.setReadPaused(false) }.get()
+  }
+}
+
 @Suite("Backpressure, keepalive and idle connections")
 struct FlowControlAndKeepaliveTests {
   private func bind(
@@ -60,10 +93,9 @@ struct FlowControlAndKeepaliveTests {
     )
   }
 
-  @Test(.disabled("Open bug: resuming a paused read of a full TLS connection can stall, and off-loop writers can outrun the event loop. Fix in the transport, then enable."))
-  func aReaderThatStopsReadingStopsTheWriterInsteadOfGrowingBuffers() async throws {
-    let total = 2_000
-    let messageSize = 64 * 1024  // 125 MiB in all: far more than any socket buffer.
+  @Test func aCallerThatStopsReadingStopsTheServersWriterAndThenGetsEverything() async throws {
+    let total = 1_000
+    let messageSize = 64 * 1024  // 62.5 MiB in all: far more than any socket buffer.
     let (blocked, blockedContinuation) = AsyncStream.makeStream(of: Int.self)
     let acceptor = FloodingAcceptor(total: total, messageSize: messageSize, blockedAfter: blockedContinuation)
     let (listener, port) = try await self.bind(acceptor: acceptor)
@@ -83,19 +115,47 @@ struct FlowControlAndKeepaliveTests {
     // The client stops reading the socket before anything arrives.
     try await call.eventLoop.submit { call.setReadPaused(true) }.get()
 
-    // The writer finds the connection full long before it has sent everything.
+    // The writer finds the call unwritable long before it has sent everything.
     let sentWhenBlocked = await blocked.first() ?? total
     #expect(sentWhenBlocked < 400, "sent \(sentWhenBlocked) messages of 64 KiB before the connection filled up")
     #expect(received.load(ordering: .relaxed) < sentWhenBlocked)
 
-    // Reading again should drain everything, in full. Known issue: after a paused read of a
-    // full TLS connection is resumed, the reader gets what was buffered and then stalls. Until
-    // that is fixed the call is cancelled here rather than left to the keepalive timeout.
+    // Reading again drains everything, in full, and the call ends normally.
     try await call.eventLoop.submit { call.setReadPaused(false) }.get()
-    call.cancel()
-    withKnownIssue("resuming a paused read of a full TLS connection stalls") {
-      #expect(received.load(ordering: .relaxed) == total)
+    #expect(await ended.first() == WireStatusCode.ok)
+    #expect(received.load(ordering: .relaxed) == total)
+  }
+
+  @Test func aServerThatStopsReadingStopsTheCallersWriterAndThenGetsEverything() async throws {
+    let total = 1_000
+    let messageSize = 64 * 1024
+    let acceptor = PausedCountingAcceptor()
+    let (listener, port) = try await self.bind(acceptor: acceptor)
+    defer { listener.close() }
+    let connection = try await self.connect(port: port)
+    defer { connection.closeNow() }
+
+    let (ended, endedContinuation) = AsyncStream.makeStream(of: WireEnd.self)
+    let call = connection.openCall(BinarioCallRequest(method: "/count")) { event in
+      if case .end(let end) = event { endedContinuation.yield(end) }
     }
+    let payload = Data(count: messageSize)
+    var sentWhenBlocked: Int?
+    for sent in 0..<total {
+      if sentWhenBlocked == nil, !call.isWritable {
+        sentWhenBlocked = sent
+        // The server has read only part of what was sent; now let it read on.
+        await acceptor.resume()
+      }
+      await call.waitUntilWritable()
+      call.send(payload)
+    }
+    call.halfClose()
+    let blockedAt = try #require(sentWhenBlocked, "the caller never had to wait for a server that was not reading")
+    #expect(blockedAt < 400, "sent \(blockedAt) messages of 64 KiB before the connection filled up")
+    let end = await ended.first()
+    #expect(end?.statusCode == WireStatusCode.ok)
+    #expect(end?.statusMessage == "\(total)")
   }
 
   @Test func aPeerThatNeverAnswersPingsIsDisconnected() async throws {

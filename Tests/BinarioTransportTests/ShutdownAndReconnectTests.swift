@@ -71,4 +71,39 @@ struct ShutdownAndReconnectTests {
       #expect(ContinuousClock.now - start < .seconds(1))
     }
   }
+
+  @Test func waitingForTheAddressOfATransportThatWillNeverListenEnds() async throws {
+    let shutDown = BinarioServerTransport(host: "127.0.0.1", port: 0, tls: TestPKI.serverTLS)
+    let waiting = Task { try await shutDown.listeningAddress() }
+    shutDown.beginGracefulShutdown()
+    let error = await #expect(throws: RPCError.self) { _ = try await waiting.value }
+    #expect(error?.code == .unavailable)
+
+    let neverStarted = BinarioServerTransport(host: "127.0.0.1", port: 0, tls: TestPKI.serverTLS)
+    let cancelled = Task { try await neverStarted.listeningAddress() }
+    cancelled.cancel()
+    await #expect(throws: CancellationError.self) { _ = try await cancelled.value }
+  }
+
+  @Test func listeningOnAPortInUseIsAnErrorNotACrash() async throws {
+    try await withTestServer { port, _ in
+      let second = BinarioServerTransport(host: "127.0.0.1", port: port, tls: TestPKI.serverTLS)
+      await #expect(throws: (any Error).self) {
+        try await GRPCServer(transport: second, services: [EchoService()]).serve()
+      }
+      await #expect(throws: (any Error).self) { _ = try await second.listeningAddress() }
+    }
+  }
+
+  @Test(.timeLimit(.minutes(1))) func aClientWhoseBodyThrowsStopsInsteadOfWaitingForever() async throws {
+    struct GivingUp: Error {}
+    try await withTestServer { port, _ in
+      await #expect(throws: GivingUp.self) {
+        try await withTestClient(port: port) { client, _ in
+          _ = try await Binario_Echo_V1_Echo.Client(wrapping: client).get(.with { $0.text = "hello" })
+          throw GivingUp()
+        }
+      }
+    }
+  }
 }

@@ -35,7 +35,7 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable {
   public static let configFileEnvironmentVariable = "BINARIO_CONFIG"
 
   /// Splits camelCase, keeping a run of capitals together: `tlsTrustedCA` → tls, Trusted, CA.
-  private static func words(of key: String) -> [String] {
+  static func words(of key: String) -> [String] {
     var words: [String] = []
     var current = ""
     var previousWasLowercase = false

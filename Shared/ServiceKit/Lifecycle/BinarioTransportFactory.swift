@@ -1,4 +1,4 @@
-// The only file of ServiceKit that knows the Binario transport: the rest takes any `ServerTransport`.
+// With FrameListenerService.swift, the only files of ServiceKit that know the Binario transport: the rest takes any `ServerTransport`.
 
 import BinarioTransport
 import GRPCCore

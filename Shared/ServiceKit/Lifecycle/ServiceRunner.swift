@@ -36,24 +36,84 @@ public enum ServiceRunner {
       options: options,
       environment: environment
     )
-    ServiceLogging.bootstrap(level: configuration.logLevel, format: configuration.logFormat)
-    let registry = PrometheusCollectorRegistry()
-    ServiceMetrics.bootstrap(registry: registry)
-    let logger = Logger(label: configuration.serviceName)
-    do {
-      let assembled = try await Self.assemble(
+    try await Self.runProcess(configuration: configuration) { logger, registry in
+      try await Self.assemble(
         configuration: configuration,
         logger: logger,
         metricsRegistry: registry,
         transport: transport,
         services: services
-      )
-      try await assembled.run()
+      ).run()
+    }
+  }
+
+  /// What every process does around its services: bootstraps logging and metrics for the
+  /// process, runs `body`, and logs how it stopped.
+  static func runProcess(
+    configuration: ServiceConfiguration,
+    _ body: (Logger, PrometheusCollectorRegistry) async throws -> Void
+  ) async throws {
+    ServiceLogging.bootstrap(level: configuration.logLevel, format: configuration.logFormat)
+    let registry = PrometheusCollectorRegistry()
+    ServiceMetrics.bootstrap(registry: registry)
+    let logger = Logger(label: configuration.serviceName)
+    do {
+      try await body(logger, registry)
       logger.info("stopped")
     } catch {
       logger.critical("stopped with an error", metadata: ["error": "\(error)"])
       throw error
     }
+  }
+
+  static func logStarting(_ configuration: ServiceConfiguration, logger: Logger) {
+    logger.info(
+      "starting",
+      metadata: [
+        "host": "\(configuration.host)",
+        "port": "\(configuration.port)",
+        "client-authentication": "\(configuration.tlsClientAuthentication.rawValue)",
+        "data-directory": "\(configuration.dataDirectory)",
+        "metrics": "\(configuration.metricsPort.map { "\(configuration.metricsHost):\($0)" } ?? "off")",
+      ]
+    )
+  }
+
+  /// The `/metrics` endpoint as a member of the service group, if a metrics port is set.
+  static func metricsEndpoint(
+    _ configuration: ServiceConfiguration,
+    registry: PrometheusCollectorRegistry,
+    logger: Logger
+  ) -> (server: MetricsHTTPServer, member: ServiceGroupConfiguration.ServiceConfiguration)? {
+    guard let metricsPort = configuration.metricsPort else { return nil }
+    let server = MetricsHTTPServer(host: configuration.metricsHost, port: metricsPort, registry: registry, logger: logger)
+    let member = ServiceGroupConfiguration.ServiceConfiguration(
+      service: server,
+      successTerminationBehavior: .gracefullyShutdownGroup,
+      failureTerminationBehavior: .cancelGroup,
+      serviceName: "metrics-http"
+    )
+    return (server, member)
+  }
+
+  /// The process's service group: `members` start in order and shut down in reverse, on
+  /// SIGTERM/SIGINT when `handlesSignals`.
+  static func serviceGroup(
+    _ members: [ServiceGroupConfiguration.ServiceConfiguration],
+    configuration: ServiceConfiguration,
+    handlesSignals: Bool,
+    logger: Logger
+  ) -> ServiceGroup {
+    var groupConfiguration = ServiceGroupConfiguration(
+      services: members,
+      gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [],
+      cancellationSignals: [],
+      logger: logger
+    )
+    // A backstop: servers cancel their own calls at the grace period; this catches services
+    // that ignore shutdown.
+    groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriodDuration + .seconds(10)
+    return ServiceGroup(configuration: groupConfiguration)
   }
 
   /// ``run(options:serviceName:environment:transport:services:)`` with a bare transport maker
@@ -89,16 +149,7 @@ public enum ServiceRunner {
     handlesSignals: Bool = true,
     services: (ServiceRunnerContext) async throws -> [any RegistrableRPCService]
   ) async throws -> AssembledService {
-    logger.info(
-      "starting",
-      metadata: [
-        "host": "\(configuration.host)",
-        "port": "\(configuration.port)",
-        "client-authentication": "\(configuration.tlsClientAuthentication.rawValue)",
-        "data-directory": "\(configuration.dataDirectory)",
-        "metrics": "\(configuration.metricsPort.map { "\(configuration.metricsHost):\($0)" } ?? "off")",
-      ]
-    )
+    Self.logStarting(configuration, logger: logger)
     let health = HealthStatusProvider()
     let context = ServiceRunnerContext(
       configuration: configuration,
@@ -116,7 +167,7 @@ public enum ServiceRunner {
     let interceptors: [any ServerInterceptor] = [
       LoggingServerInterceptor(logger: logger),
       MetricsServerInterceptor(registry: metricsRegistry),
-    ]
+    ] + context.addedInterceptors
     router.registerInterceptors(pipeline: interceptors.map { .apply($0, to: .all) })
 
     health.setStatus(.serving, forService: "")
@@ -135,25 +186,8 @@ public enum ServiceRunner {
       listeningAddress: listeningAddress
     )
 
-    var members: [ServiceGroupConfiguration.ServiceConfiguration] = []
-    var metricsServer: MetricsHTTPServer?
-    if let metricsPort = configuration.metricsPort {
-      let server = MetricsHTTPServer(
-        host: configuration.metricsHost,
-        port: metricsPort,
-        registry: metricsRegistry,
-        logger: logger
-      )
-      metricsServer = server
-      members.append(
-        .init(
-          service: server,
-          successTerminationBehavior: .gracefullyShutdownGroup,
-          failureTerminationBehavior: .cancelGroup,
-          serviceName: "metrics-http"
-        )
-      )
-    }
+    let metrics = Self.metricsEndpoint(configuration, registry: metricsRegistry, logger: logger)
+    var members = metrics.map { [$0.member] } ?? []
     members += context.addedServices
     members.append(
       .init(
@@ -164,20 +198,10 @@ public enum ServiceRunner {
       )
     )
 
-    var groupConfiguration = ServiceGroupConfiguration(
-      services: members,
-      gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [],
-      cancellationSignals: [],
-      logger: logger
-    )
-    // A backstop: the server cancels its own calls at the grace period; this catches services
-    // added by the service that ignore shutdown.
-    groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriodDuration + .seconds(10)
-
     return AssembledService(
-      serviceGroup: ServiceGroup(configuration: groupConfiguration),
+      serviceGroup: Self.serviceGroup(members, configuration: configuration, handlesSignals: handlesSignals, logger: logger),
       health: health,
-      metricsServer: metricsServer,
+      metricsServer: metrics?.server,
       reportListeningAddress: listeningAddress
     )
   }

@@ -1,3 +1,4 @@
+import GRPCCore
 import Logging
 import Prometheus
 import ServiceLifecycle
@@ -14,19 +15,24 @@ public final class ServiceRunnerContext: Sendable {
   public let health: HealthStatusProvider
   /// The registry `/metrics` serves.
   public let metricsRegistry: PrometheusCollectorRegistry
+  /// The service's own settings, when it declared some (``AdditionalSetting``).
+  public let additionalSettings: AdditionalSettingValues
 
   private let added = Mutex<[ServiceGroupConfiguration.ServiceConfiguration]>([])
+  private let interceptors = Mutex<[any ServerInterceptor]>([])
 
   init(
     configuration: ServiceConfiguration,
     logger: Logger,
     health: HealthStatusProvider,
-    metricsRegistry: PrometheusCollectorRegistry
+    metricsRegistry: PrometheusCollectorRegistry,
+    additionalSettings: AdditionalSettingValues = AdditionalSettingValues()
   ) {
     self.configuration = configuration
     self.logger = logger
     self.health = health
     self.metricsRegistry = metricsRegistry
+    self.additionalSettings = additionalSettings
   }
 
   /// Runs `service` beside the gRPC server (a ``GRPCClientService`` to call other services, a
@@ -41,6 +47,17 @@ public final class ServiceRunnerContext: Sendable {
       serviceName: name
     )
     self.added.withLock { $0.append(configuration) }
+  }
+
+  /// Adds a server interceptor for every method (an access check, say). Interceptors run in the
+  /// order added, inside the runner's own logging and metrics interceptors, so what they refuse
+  /// is logged and counted.
+  public func addInterceptor(_ interceptor: any ServerInterceptor) {
+    self.interceptors.withLock { $0.append(interceptor) }
+  }
+
+  var addedInterceptors: [any ServerInterceptor] {
+    self.interceptors.withLock { $0 }
   }
 
   var addedServices: [ServiceGroupConfiguration.ServiceConfiguration] {

@@ -25,26 +25,5 @@ struct RPCOutcome: Sendable, Hashable {
   var isOK: Bool { self.code == .ok }
 
   /// The canonical upper-snake name (`OK`, `NOT_FOUND`, …), as gRPC tooling prints it.
-  var name: String {
-    switch self.code {
-    case .ok: return "OK"
-    case .cancelled: return "CANCELLED"
-    case .unknown: return "UNKNOWN"
-    case .invalidArgument: return "INVALID_ARGUMENT"
-    case .deadlineExceeded: return "DEADLINE_EXCEEDED"
-    case .notFound: return "NOT_FOUND"
-    case .alreadyExists: return "ALREADY_EXISTS"
-    case .permissionDenied: return "PERMISSION_DENIED"
-    case .resourceExhausted: return "RESOURCE_EXHAUSTED"
-    case .failedPrecondition: return "FAILED_PRECONDITION"
-    case .aborted: return "ABORTED"
-    case .outOfRange: return "OUT_OF_RANGE"
-    case .unimplemented: return "UNIMPLEMENTED"
-    case .internalError: return "INTERNAL"
-    case .unavailable: return "UNAVAILABLE"
-    case .dataLoss: return "DATA_LOSS"
-    case .unauthenticated: return "UNAUTHENTICATED"
-    default: return "CODE_\(self.code.rawValue)"
-    }
-  }
+  var name: String { StatusCodeName.of(self.code) }
 }

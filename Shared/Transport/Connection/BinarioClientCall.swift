@@ -44,6 +44,7 @@ public final class BinarioClientCall: Sendable {
   public let eventLoop: any EventLoop
   private let connection: NIOLoopBound<ClientConnectionHandler>
   private let writability: ConnectionWritability
+  let outbound: OutboundFrameQueue
   /// The largest payload ``send(_:)`` accepts.
   public let maximumPayloadSize: Int
 
@@ -51,12 +52,14 @@ public final class BinarioClientCall: Sendable {
     callID: UInt64,
     connection: NIOLoopBound<ClientConnectionHandler>,
     writability: ConnectionWritability,
+    outboundQueueLimit: Int,
     maximumPayloadSize: Int
   ) {
     self.callID = callID
     self.eventLoop = connection.eventLoop
     self.connection = connection
     self.writability = writability
+    self.outbound = OutboundFrameQueue(limit: outboundQueueLimit)
     self.maximumPayloadSize = maximumPayloadSize
   }
 
@@ -64,20 +67,40 @@ public final class BinarioClientCall: Sendable {
   @discardableResult
   public func send(_ payload: Data) -> Bool {
     guard payload.count <= self.maximumPayloadSize else { return false }
-    self.onLoop { $0.sendMessage(payload, callID: self.callID) }
+    self.send(payload, halfClose: false)
     return true
   }
 
   /// Tells the callee no more messages follow.
   public func halfClose() {
-    self.onLoop { $0.sendHalfClose(callID: self.callID) }
+    self.send(nil, halfClose: true)
   }
 
   /// Sends one message and, if `halfClose`, the end of the caller's messages, in one batch.
+  ///
+  /// Inside the connection's read burst the frames are written at once (they leave with the
+  /// burst's flush); otherwise they queue up and leave with one task on the event loop and one
+  /// flush (see ``OutboundFrameQueue``). ``waitUntilWritable()`` waits while that queue is full.
   public func send(_ payload: Data?, halfClose: Bool) {
-    self.onLoop { connection in
-      if let payload { connection.sendMessage(payload, callID: self.callID) }
-      if halfClose { connection.sendHalfClose(callID: self.callID) }
+    var frames: [WireFrame] = []
+    if let payload {
+      var frame = WireFrame()
+      frame.callID = self.callID
+      frame.kind = .message(.with { $0.payload = payload })
+      frames.append(frame)
+    }
+    if halfClose {
+      var frame = WireFrame()
+      frame.callID = self.callID
+      frame.kind = .halfClose(.init())
+      frames.append(frame)
+    }
+    if self.eventLoop.inEventLoop, self.connection.value.isInReadBurst {
+      self.connection.value.sendCallFrames(self.outbound.takeAll() + frames, callID: self.callID)
+    } else if self.outbound.enqueue(frames, bytes: payload?.count ?? 0) {
+      self.eventLoop.execute {
+        self.connection.value.sendCallFrames(self.outbound.takeAll(), callID: self.callID)
+      }
     }
   }
 
@@ -86,8 +109,14 @@ public final class BinarioClientCall: Sendable {
     self.onLoop { $0.cancelCall(self.callID, end: WireEnd(code: WireStatusCode.cancelled, message: "cancelled by the caller")) }
   }
 
-  /// Returns once the connection can take more bytes (or has closed).
+  /// Whether this call may send more right now without waiting: its queue ahead of the event
+  /// loop has room and the connection takes more bytes.
+  public var isWritable: Bool { self.outbound.hasRoom && self.writability.isWritable }
+
+  /// Returns once this call may send more (or is over): writers that wait here after each
+  /// message never make either side buffer without bound.
   public func waitUntilWritable() async {
+    await self.outbound.waitForRoom()
     await self.writability.waitUntilWritable()
   }
 

@@ -97,13 +97,14 @@ public final class BinarioClientConnection: Sendable {
       callID: id,
       connection: self.handler,
       writability: self.writability,
+      outboundQueueLimit: self.configuration.outboundQueueLimit,
       maximumPayloadSize: self.configuration.maximumPayloadSize
     )
     if self.eventLoop.inEventLoop {
-      self.handler.value.openCall(id: id, request: request, onEvent: onEvent)
+      self.handler.value.openCall(id: id, request: request, outbound: call.outbound, onEvent: onEvent)
     } else {
       self.eventLoop.execute {
-        self.handler.value.openCall(id: id, request: request, onEvent: onEvent)
+        self.handler.value.openCall(id: id, request: request, outbound: call.outbound, onEvent: onEvent)
       }
     }
     return call

@@ -13,6 +13,9 @@ public struct BinarioConnectionConfiguration: Sendable, Hashable {
   /// reading from the socket (so the sender's TCP window fills and its writes wait).
   public var inboundBufferHighWatermark: Int
   public var inboundBufferLowWatermark: Int
+  /// Per call, how many bytes of messages a writer outside the event loop may queue before its
+  /// `waitUntilWritable()` waits for the loop to write them.
+  public var outboundQueueLimit: Int
 
   public init(
     maximumFrameSize: Int = 4 * 1024 * 1024,
@@ -20,7 +23,8 @@ public struct BinarioConnectionConfiguration: Sendable, Hashable {
     keepaliveTimeout: Duration = .seconds(10),
     idleTimeout: Duration? = .seconds(300),
     inboundBufferHighWatermark: Int = 64,
-    inboundBufferLowWatermark: Int = 16
+    inboundBufferLowWatermark: Int = 16,
+    outboundQueueLimit: Int = 256 * 1024
   ) {
     self.maximumFrameSize = maximumFrameSize
     self.keepaliveInterval = keepaliveInterval
@@ -28,6 +32,7 @@ public struct BinarioConnectionConfiguration: Sendable, Hashable {
     self.idleTimeout = idleTimeout
     self.inboundBufferHighWatermark = inboundBufferHighWatermark
     self.inboundBufferLowWatermark = inboundBufferLowWatermark
+    self.outboundQueueLimit = outboundQueueLimit
   }
 
   public static var defaults: Self { Self() }

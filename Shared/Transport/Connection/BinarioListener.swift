@@ -57,7 +57,10 @@ public final class BinarioListener: Sendable {
             acceptor: acceptor,
             configuration: configuration,
             requirePeerIdentity: requireIdentity,
-            logger: logger
+            logger: logger,
+            listenerShutdown: {
+              connections.withLockedValue { set in set.shuttingDown.map(GracefulShutdownEvent.init) }
+            }
           )
           try addFrameHandlers(
             to: channel.pipeline.syncOperations,
@@ -82,7 +85,14 @@ public final class BinarioListener: Sendable {
         }
       }
 
-    let serverChannel = try await bootstrap.bind(host: host, port: port).get()
+    let serverChannel: any Channel
+    do {
+      serverChannel = try await bootstrap.bind(host: host, port: port).get()
+    } catch {
+      // Nothing was accepted, so nothing is left to close.
+      allClosed.succeed()
+      throw error
+    }
     serverChannel.closeFuture.whenComplete { _ in
       let done = connections.withLockedValue { set -> Bool in
         set.listenerClosed = true
@@ -108,6 +118,10 @@ public final class BinarioListener: Sendable {
   /// Stops accepting connections and sends `GoAway` on every open one: new calls are refused
   /// with `UNAVAILABLE`, open calls may finish. After `gracePeriod` (if given) connections still
   /// open are closed.
+  ///
+  /// Every `Open` handled after this returns is refused, even one a connection reads before its
+  /// event loop gets to the `GoAway` (NIO runs a socket's reads before tasks queued from other
+  /// threads).
   public func beginGracefulShutdown(gracePeriod: Duration? = nil) {
     let channels = self.connections.withLockedValue { set -> [any Channel] in
       set.shuttingDown = .some(gracePeriod)

@@ -48,7 +48,7 @@ public final class BinarioServerCall: Sendable {
   private let state: NIOLoopBoundBox<State>
   private let connection: NIOLoopBound<ServerConnectionHandler>
   let writability: ConnectionWritability
-  private let pendingSends = NIOLockedValueBox(PendingSends())
+  private let outbound: OutboundFrameQueue
   /// The largest payload ``sendMessage(_:)`` accepts.
   public let maximumPayloadSize: Int
 
@@ -75,6 +75,7 @@ public final class BinarioServerCall: Sendable {
     self.state = NIOLoopBoundBox(State(), eventLoop: eventLoop)
     self.connection = NIOLoopBound(connection, eventLoop: eventLoop)
     self.writability = connection.writability
+    self.outbound = OutboundFrameQueue(limit: connection.configuration.outboundQueueLimit)
     self.maximumPayloadSize = connection.configuration.maximumPayloadSize
   }
 
@@ -113,54 +114,40 @@ public final class BinarioServerCall: Sendable {
     self.send([frame], ends: true)
   }
 
-  /// Sends frames now when on the event loop. From elsewhere, frames queue up and one hop to the
-  /// event loop writes everything queued by then with a single flush: a handler answering a
-  /// unary call (headers, message, end) costs one hop, not three.
+  /// Sends frames now when the connection is in a read burst (they leave with its flush).
+  /// Otherwise, on the loop or off it, frames queue up and one task on the event loop writes
+  /// everything queued by then with a single flush (see ``OutboundFrameQueue``): a handler
+  /// answering a unary call (headers, message, end) costs one flush, not three, even when its
+  /// task runs on the event loop itself.
   func send(_ frames: [WireFrame], ends: Bool) {
-    if self.eventLoop.inEventLoop {
-      self.sendOnLoop(frames, ends: ends)
+    if self.eventLoop.inEventLoop, self.connection.value.isInReadBurst {
+      self.sendOnLoop(self.outbound.takeAll() + frames)
       return
     }
-    let scheduleDrain = self.pendingSends.withLockedValue { pending -> Bool in
-      pending.frames.append(contentsOf: frames)
-      pending.ends = pending.ends || ends
-      defer { pending.drainScheduled = true }
-      return !pending.drainScheduled
-    }
-    if scheduleDrain {
-      self.eventLoop.execute { self.drainPendingSends() }
+    let bytes = frames.reduce(0) { $0 + $1.payloadSize }
+    if self.outbound.enqueue(frames, bytes: bytes) {
+      self.eventLoop.execute { self.sendOnLoop(self.outbound.takeAll()) }
     }
   }
 
-  private func drainPendingSends() {
-    let (frames, ends) = self.pendingSends.withLockedValue { pending -> ([WireFrame], Bool) in
-      defer { pending = PendingSends() }
-      return (pending.frames, pending.ends)
-    }
-    self.sendOnLoop(frames, ends: ends)
-  }
-
-  private struct PendingSends {
-    var frames: [WireFrame] = []
-    var ends = false
-    var drainScheduled = false
-  }
-
-  private func sendOnLoop(_ frames: [WireFrame], ends: Bool) {
-    guard !self.state.value.isFinished else { return }
+  private func sendOnLoop(_ frames: [WireFrame]) {
+    guard !frames.isEmpty, !self.state.value.isFinished else { return }
     let connection = self.connection.value
     connection.writeFrames(frames)
-    if ends {
+    if frames.contains(where: \.isEnd) {
       self.finish()
       connection.callEnded(self.callID)
     }
   }
 
-  /// Whether the connection takes more bytes right now.
-  public var isWritable: Bool { self.writability.isWritable }
+  /// Whether this call may send more right now without waiting: its queue ahead of the event
+  /// loop has room and the connection takes more bytes.
+  public var isWritable: Bool { self.outbound.hasRoom && self.writability.isWritable }
 
-  /// Returns once the connection can take more bytes (or has closed).
+  /// Returns once this call may send more (or is over): writers that wait here after each
+  /// message never make either side buffer without bound.
   public func waitUntilWritable() async {
+    await self.outbound.waitForRoom()
     await self.writability.waitUntilWritable()
   }
 
@@ -192,6 +179,7 @@ public final class BinarioServerCall: Sendable {
 
   private func finish() {
     self.state.value.isFinished = true
+    self.outbound.close()
     if self.state.value.readPaused {
       self.state.value.readPaused = false
       self.connection.value.resumeReading()

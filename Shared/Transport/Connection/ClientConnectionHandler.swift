@@ -8,6 +8,8 @@ import NIOCore
 final class ClientConnectionHandler: FrameConnectionHandler {
   private struct CallState {
     var onEvent: @Sendable (ClientCallEvent) -> Void
+    /// The call's frames queued outside the event loop; closed when the call ends.
+    var outbound: OutboundFrameQueue
     var deadline: Scheduled<Void>?
     var readPaused = false
   }
@@ -26,9 +28,11 @@ final class ClientConnectionHandler: FrameConnectionHandler {
   func openCall(
     id: UInt64,
     request: BinarioCallRequest,
+    outbound: OutboundFrameQueue,
     onEvent: @escaping @Sendable (ClientCallEvent) -> Void
   ) {
     guard self.acceptsNewCalls, let context else {
+      outbound.close()
       onEvent(.end(WireEnd(code: WireStatusCode.unavailable, message: "connection is closing; retry")))
       return
     }
@@ -41,6 +45,7 @@ final class ClientConnectionHandler: FrameConnectionHandler {
     var frames: [WireFrame] = []
     if let first = request.firstMessage {
       guard first.count <= self.configuration.maximumPayloadSize else {
+        outbound.close()
         onEvent(.end(Self.messageTooLarge(first.count, limit: self.configuration.maximumPayloadSize)))
         return
       }
@@ -69,7 +74,7 @@ final class ClientConnectionHandler: FrameConnectionHandler {
     openFrame.kind = .open(open)
     frames.insert(openFrame, at: 0)
 
-    var state = CallState(onEvent: onEvent)
+    var state = CallState(onEvent: onEvent, outbound: outbound)
     if let timeout = request.timeout {
       state.deadline = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) {
         self.cancelCall(id, end: WireEnd(code: WireStatusCode.deadlineExceeded, message: "deadline exceeded"))
@@ -87,20 +92,10 @@ final class ClientConnectionHandler: FrameConnectionHandler {
     )
   }
 
-  func sendMessage(_ payload: Data, callID: UInt64) {
-    guard self.calls[callID] != nil else { return }
-    var frame = WireFrame()
-    frame.callID = callID
-    frame.kind = .message(.with { $0.payload = payload })
-    self.writeFrame(frame)
-  }
-
-  func sendHalfClose(callID: UInt64) {
-    guard self.calls[callID] != nil else { return }
-    var frame = WireFrame()
-    frame.callID = callID
-    frame.kind = .halfClose(.init())
-    self.writeFrame(frame)
+  /// Writes frames of an open call (its messages and half-close); dropped if the call is over.
+  func sendCallFrames(_ frames: [WireFrame], callID: UInt64) {
+    guard !frames.isEmpty, self.calls[callID] != nil else { return }
+    self.writeFrames(frames)
   }
 
   /// Tells the callee to abandon the call and ends it locally with `end`.
@@ -124,6 +119,7 @@ final class ClientConnectionHandler: FrameConnectionHandler {
   private func remove(_ id: UInt64) -> CallState? {
     guard let state = self.calls.removeValue(forKey: id) else { return nil }
     state.deadline?.cancel()
+    state.outbound.close()
     if state.readPaused { self.resumeReading() }
     self.openCallsChanged()
     return state
@@ -164,6 +160,7 @@ final class ClientConnectionHandler: FrameConnectionHandler {
     let end = WireEnd(code: WireStatusCode.unavailable, message: "connection to the server was lost")
     for (_, state) in calls {
       state.deadline?.cancel()
+      state.outbound.close()
       state.onEvent(.end(end))
     }
   }

@@ -29,6 +29,8 @@ class FrameConnectionHandler: ChannelDuplexHandler {
 
   private var isReading = false
   private var flushPending = false
+  private var framesSinceFlush = 0
+  private var pendingShutdown: GracefulShutdownEvent?
   private var readPausers = 0
   private var readPending = false
 
@@ -64,25 +66,62 @@ class FrameConnectionHandler: ChannelDuplexHandler {
   final func writeFrame(_ frame: WireFrame) {
     guard let context, self.isActive else { return }
     context.write(self.wrapOutboundOut(frame), promise: nil)
-    if self.isReading {
-      self.flushPending = true
-    } else {
-      context.flush()
-    }
+    self.flushAfterWriting(frames: 1, context: context)
   }
 
   /// Writes several frames with one flush.
   final func writeFrames(_ frames: some Sequence<WireFrame>) {
     guard let context, self.isActive else { return }
+    var count = 0
     for frame in frames {
       context.write(self.wrapOutboundOut(frame), promise: nil)
+      count += 1
     }
-    if self.isReading {
-      self.flushPending = true
-    } else {
-      context.flush()
+    self.flushAfterWriting(frames: count, context: context)
+  }
+
+  /// Inside a read burst, frames wait for the burst's end to leave with one flush, unless
+  /// ``flushEveryFrames`` have piled up: then they leave at once, so the peer can work on the
+  /// first answers while this side works on the rest of the burst (both sides busy at once,
+  /// instead of taking turns on whole bursts). Outside a burst they leave at once: callers
+  /// batch a call's frames themselves (``OutboundFrameQueue``).
+  private func flushAfterWriting(frames: Int, context: ChannelHandlerContext) {
+    self.flushPending = true
+    guard self.isReading else {
+      self.flushIfPending()
+      return
+    }
+    self.framesSinceFlush += frames
+    if self.framesSinceFlush >= Self.flushEveryFrames {
+      self.framesSinceFlush = 0
+      self.flushIfPending()
     }
   }
+
+  private func flushIfPending() {
+    guard self.flushPending, let context = self.context else { return }
+    self.flushPending = false
+    context.flush()
+  }
+
+  /// Closes the connection after flushing what was written in the current read burst (a last
+  /// `End` or `GoAway`).
+  final func closeConnection() {
+    self.flushIfPending()
+    self.context?.close(promise: nil)
+  }
+
+  func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+    self.flushIfPending()
+    context.close(mode: mode, promise: promise)
+  }
+
+  /// Whether this connection is handling a read burst right now (frames written now leave
+  /// with the burst's flush).
+  var isInReadBurst: Bool { self.isReading }
+
+  /// How many frames written during one read burst leave together at most.
+  static let flushEveryFrames = 32
 
   // MARK: Backpressure on reads
 
@@ -129,6 +168,10 @@ class FrameConnectionHandler: ChannelDuplexHandler {
     guard !self.isActive else { return }
     self.isActive = true
     self.scheduleKeepalive()
+    if let pending = self.pendingShutdown {
+      self.pendingShutdown = nil
+      self.beginGracefulShutdown(gracePeriod: pending.gracePeriod)
+    }
   }
 
   func channelInactive(context: ChannelHandlerContext) {
@@ -166,13 +209,13 @@ class FrameConnectionHandler: ChannelDuplexHandler {
         if self.requirePeerIdentity {
           self.logger.warning("refusing peer", metadata: ["reason": "\(error)"])
           self.sendGoAway(reason: "\(error)")
-          context.close(promise: nil)
+          self.closeConnection()
           return
         }
       }
     } else if self.requirePeerIdentity {
       self.logger.warning("refusing peer", metadata: ["reason": "no client certificate"])
-      context.close(promise: nil)
+      self.closeConnection()
       return
     }
     self.isReady = true
@@ -185,14 +228,14 @@ class FrameConnectionHandler: ChannelDuplexHandler {
       self.closeForProtocolError(protocolError)
     } else {
       self.logger.debug("connection error", metadata: ["error": "\(error)"])
-      context.close(promise: nil)
+      self.closeConnection()
     }
   }
 
   final func closeForProtocolError(_ error: BinarioProtocolError) {
     self.logger.warning("closing connection: protocol error", metadata: ["error": "\(error)"])
     self.sendGoAway(reason: "protocol error: \(error)")
-    self.context?.close(promise: nil)
+    self.closeConnection()
   }
 
   // MARK: Reading
@@ -221,10 +264,8 @@ class FrameConnectionHandler: ChannelDuplexHandler {
 
   func channelReadComplete(context: ChannelHandlerContext) {
     self.isReading = false
-    if self.flushPending {
-      self.flushPending = false
-      context.flush()
-    }
+    self.framesSinceFlush = 0
+    self.flushIfPending()
     context.fireChannelReadComplete()
   }
 
@@ -273,7 +314,7 @@ class FrameConnectionHandler: ChannelDuplexHandler {
         self.scheduleKeepalive()
       } else {
         self.logger.info("closing connection: keepalive timed out")
-        self.context?.close(promise: nil)
+        self.closeConnection()
       }
     }
   }
@@ -291,7 +332,7 @@ class FrameConnectionHandler: ChannelDuplexHandler {
           self.idleTask = nil
           guard self.openCallCount == 0 else { return }
           self.sendGoAway(reason: "idle")
-          self.context?.close(promise: nil)
+          self.closeConnection()
         }
       }
     }
@@ -300,8 +341,8 @@ class FrameConnectionHandler: ChannelDuplexHandler {
   /// After a `GoAway` either way, the connection closes once its last call ends.
   @discardableResult
   final func closeIfDrained() -> Bool {
-    guard (self.goAwaySent || self.goAwayReceived), self.openCallCount == 0, let context else { return false }
-    context.close(promise: nil)
+    guard (self.goAwaySent || self.goAwayReceived), self.openCallCount == 0, self.context != nil else { return false }
+    self.closeConnection()
     return true
   }
 
@@ -315,12 +356,16 @@ class FrameConnectionHandler: ChannelDuplexHandler {
 
   /// Graceful shutdown: `GoAway`, let open calls finish, close after the grace period at most.
   final func beginGracefulShutdown(gracePeriod: Duration?) {
-    guard let context, self.isActive else { return }
+    guard let context, self.isActive else {
+      // Accepted while the listener shuts down, before the channel is active: apply it then.
+      self.pendingShutdown = GracefulShutdownEvent(gracePeriod: gracePeriod)
+      return
+    }
     self.sendGoAway(reason: "shutting down")
     if self.closeIfDrained() { return }
     if let gracePeriod {
       self.graceTask = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(gracePeriod)) {
-        self.context?.close(promise: nil)
+        self.closeConnection()
       }
     }
   }

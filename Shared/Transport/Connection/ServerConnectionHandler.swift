@@ -19,14 +19,19 @@ final class ServerConnectionHandler: FrameConnectionHandler {
   private var deadlines: [UInt64: Scheduled<Void>] = [:]
   /// Who is calling, worked out once per connection rather than per call.
   private var peer: BinarioCallPeer?
+  /// Whether the listener has begun shutting down (asked at each `Open`, so no call slips in
+  /// between the listener's decision and this connection's `GoAway`).
+  private let listenerShutdown: @Sendable () -> GracefulShutdownEvent?
 
   init(
     acceptor: any BinarioCallAcceptor,
     configuration: BinarioConnectionConfiguration,
     requirePeerIdentity: Bool,
-    logger: Logger
+    logger: Logger,
+    listenerShutdown: @escaping @Sendable () -> GracefulShutdownEvent? = { nil }
   ) {
     self.acceptor = acceptor
+    self.listenerShutdown = listenerShutdown
     super.init(configuration: configuration, requirePeerIdentity: requirePeerIdentity, logger: logger)
   }
 
@@ -59,11 +64,14 @@ final class ServerConnectionHandler: FrameConnectionHandler {
     guard self.calls[id] == nil else {
       throw BinarioProtocolError.unexpectedFrame("Open for call \(id), which is already open")
     }
-    if self.goAwaySent {
+    let shutdown = self.goAwaySent ? nil : self.listenerShutdown()
+    if self.goAwaySent || shutdown != nil {
       var end = WireFrame()
       end.callID = id
       end.kind = .end(WireEnd(code: WireStatusCode.unavailable, message: "server is shutting down; retry"))
       self.writeFrame(end)
+      // The listener's shutdown event is still on its way to this connection: apply it now.
+      if let shutdown { self.beginGracefulShutdown(gracePeriod: shutdown.gracePeriod) }
       return
     }
     guard let context, let peer = self.peer else { return }

@@ -37,8 +37,30 @@ public enum WireStatusCode {
   public static let unknown: Int32 = 2
   public static let invalidArgument: Int32 = 3
   public static let deadlineExceeded: Int32 = 4
+  public static let notFound: Int32 = 5
+  public static let alreadyExists: Int32 = 6
+  public static let permissionDenied: Int32 = 7
   public static let resourceExhausted: Int32 = 8
+  public static let failedPrecondition: Int32 = 9
   public static let unimplemented: Int32 = 12
   public static let internalError: Int32 = 13
   public static let unavailable: Int32 = 14
+  public static let unauthenticated: Int32 = 16
+}
+
+extension WireFrame {
+  /// Whether this frame ends its call (`End`).
+  var isEnd: Bool {
+    if case .end = self.kind { return true }
+    return false
+  }
+
+  /// The bytes of message payload the frame carries (what outbound queues count).
+  var payloadSize: Int {
+    switch self.kind {
+    case .message(let message): return message.payload.count
+    case .open(let open): return open.payload.count
+    default: return 0
+    }
+  }
 }

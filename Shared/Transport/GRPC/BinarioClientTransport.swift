@@ -57,15 +57,21 @@ public final class BinarioClientTransport: ClientTransport, Sendable {
 
   public var retryThrottle: RetryThrottle? { nil }
 
-  /// Runs until ``beginGracefulShutdown()``. Connections are made lazily by the first calls.
+  /// Runs until ``beginGracefulShutdown()``, or until the running task is cancelled (then it
+  /// shuts down the same way: `withGRPCClient` cancels it when its body throws, and must not
+  /// wait forever). Connections are made lazily by the first calls.
   public func connect() async throws {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let alreadyRequested = self.shutdown.withLockedValue { state -> Bool in
-        if state.requested { return true }
-        state.waiter = continuation
-        return false
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let alreadyRequested = self.shutdown.withLockedValue { state -> Bool in
+          if state.requested { return true }
+          state.waiter = continuation
+          return false
+        }
+        if alreadyRequested { continuation.resume() }
       }
-      if alreadyRequested { continuation.resume() }
+    } onCancel: {
+      self.beginGracefulShutdown()
     }
   }
 

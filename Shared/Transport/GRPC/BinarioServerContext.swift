@@ -6,6 +6,10 @@ public struct BinarioServerContext: ServerContext.TransportSpecific {
   /// The caller's proven identity: the URI SAN of its client certificate (e.g.
   /// `spiffe://binario/gateway`). `nil` on a listener that doesn't ask for client certificates.
   public var peerIdentity: BinarioPeerIdentity?
+
+  public init(peerIdentity: BinarioPeerIdentity?) {
+    self.peerIdentity = peerIdentity
+  }
 }
 
 extension ServerContext {

@@ -43,7 +43,7 @@ public final class BinarioServerTransport: ServerTransport, Sendable {
 
   private struct State {
     var listener: BinarioListener?
-    var addressWaiters: [CheckedContinuation<SocketAddress, any Error>] = []
+    var addressWaiters: [UInt64: CheckedContinuation<SocketAddress, any Error>] = [:]
     var bindError: (any Error)?
     var shutdownRequested = false
   }
@@ -65,17 +65,33 @@ public final class BinarioServerTransport: ServerTransport, Sendable {
   }
 
   /// The bound address, once ``listen(streamHandler:)`` has bound it (useful with port 0).
+  ///
+  /// Throws the bind error if binding failed, `UNAVAILABLE` if the transport was shut down
+  /// before it listened, and `CancellationError` if the waiting task is cancelled.
   public func listeningAddress() async throws -> SocketAddress {
-    try await withCheckedThrowingContinuation { continuation in
-      let result = self.state.withLockedValue { state -> Result<SocketAddress, any Error>? in
-        if let address = state.listener?.localAddress { return .success(address) }
-        if let error = state.bindError { return .failure(error) }
-        state.addressWaiters.append(continuation)
-        return nil
+    let waiterID = UInt64.random(in: .min ... .max)
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let result = self.state.withLockedValue { state -> Result<SocketAddress, any Error>? in
+          if let address = state.listener?.localAddress { return .success(address) }
+          if let error = state.bindError { return .failure(error) }
+          if state.shutdownRequested { return .failure(Self.shutDownBeforeListening) }
+          if Task.isCancelled { return .failure(CancellationError()) }
+          state.addressWaiters[waiterID] = continuation
+          return nil
+        }
+        if let result { continuation.resume(with: result) }
       }
-      if let result { continuation.resume(with: result) }
+    } onCancel: {
+      let waiter = self.state.withLockedValue { $0.addressWaiters.removeValue(forKey: waiterID) }
+      waiter?.resume(throwing: CancellationError())
     }
   }
+
+  private static let shutDownBeforeListening = RPCError(
+    code: .unavailable,
+    message: "the transport was shut down before it was listening"
+  )
 
   public func listen(
     streamHandler: @escaping @Sendable (
@@ -102,7 +118,7 @@ public final class BinarioServerTransport: ServerTransport, Sendable {
         defer { state.addressWaiters.removeAll() }
         return state.addressWaiters
       }
-      for waiter in waiters { waiter.resume(throwing: error) }
+      for waiter in waiters.values { waiter.resume(throwing: error) }
       throw error
     }
     let (waiters, shutdownRequested) = self.state.withLockedValue { state in
@@ -111,7 +127,7 @@ public final class BinarioServerTransport: ServerTransport, Sendable {
       return (state.addressWaiters, state.shutdownRequested)
     }
     if let address = listener.localAddress {
-      for waiter in waiters { waiter.resume(returning: address) }
+      for waiter in waiters.values { waiter.resume(returning: address) }
     }
     if shutdownRequested {
       listener.beginGracefulShutdown(gracePeriod: self.configuration.gracefulShutdownGracePeriod)
@@ -127,7 +143,7 @@ public final class BinarioServerTransport: ServerTransport, Sendable {
       await withDiscardingTaskGroup { group in
         for await accepted in incoming {
           group.addTask {
-            await streamHandler(accepted.stream, accepted.context)
+            await accepted.run(streamHandler)
           }
         }
       }
@@ -137,10 +153,15 @@ public final class BinarioServerTransport: ServerTransport, Sendable {
   }
 
   public func beginGracefulShutdown() {
-    let listener = self.state.withLockedValue { state in
+    let (listener, waiters) = self.state.withLockedValue {
+      state -> (BinarioListener?, [UInt64: CheckedContinuation<SocketAddress, any Error>]) in
       state.shutdownRequested = true
-      return state.listener
+      // Waiters for an address the transport will never have.
+      guard state.listener == nil else { return (state.listener, [:]) }
+      defer { state.addressWaiters = [:] }
+      return (nil, state.addressWaiters)
     }
+    for waiter in waiters.values { waiter.resume(throwing: Self.shutDownBeforeListening) }
     listener?.beginGracefulShutdown(gracePeriod: self.configuration.gracefulShutdownGracePeriod)
   }
 }

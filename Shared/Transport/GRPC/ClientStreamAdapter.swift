@@ -11,14 +11,13 @@ import NIOCore
 final class ClientStreamAdapter: Sendable {
   typealias Inbound = RPCAsyncSequence<RPCResponsePart<BinarioBytes>, any Error>
   typealias Outbound = RPCWriter<RPCRequestPart<BinarioBytes>>.Closable
-  private typealias Producer = NIOThrowingAsyncSequenceProducer<
-    RPCResponsePart<BinarioBytes>, any Error,
-    NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark, ResponseDemand
-  >
 
   private struct RequestState {
     var metadata: Metadata?
     var pending: [Data] = []
+    var pendingBytes = 0
+    /// Writers waiting for the call to open because `pending` is full.
+    var openWaiters: [CheckedContinuation<Void, Never>] = []
     var halfClosed = false
     var openScheduled = false
     var call: BinarioClientCall?
@@ -27,25 +26,25 @@ final class ClientStreamAdapter: Sendable {
 
   private let connection: BinarioClientConnection
   private let method: String
-  private let source: Producer.Source
+  private let source: InboundPartBuffer<RPCResponsePart<BinarioBytes>>
   private let state = NIOLockedValueBox(RequestState())
   let inbound: Inbound
 
   init(connection: BinarioClientConnection, descriptor: MethodDescriptor) {
     self.connection = connection
     self.method = "/\(descriptor.fullyQualifiedMethod)"
-    let demand = ResponseDemand()
-    let produced = Producer.makeSequence(
-      backPressureStrategy: .init(
-        lowWatermark: connection.configuration.inboundBufferLowWatermark,
-        highWatermark: connection.configuration.inboundBufferHighWatermark
-      ),
-      finishOnDeinit: false,
-      delegate: demand
+    let state = self.state
+    self.source = InboundPartBuffer(
+      highWatermark: connection.configuration.inboundBufferHighWatermark,
+      lowWatermark: connection.configuration.inboundBufferLowWatermark,
+      resumeReading: {
+        guard let call = state.withLockedValue({ $0.call }) else { return }
+        call.eventLoop.execute { call.setReadPaused(false) }
+      },
+      // GRPCCore would report a bare CancellationError as UNKNOWN.
+      cancellationError: { RPCError(code: .cancelled, message: "the call was cancelled by the caller") }
     )
-    self.source = produced.source
-    self.inbound = RPCAsyncSequence(wrapping: CancellationAsRPCError(base: produced.sequence))
-    demand.adapter.withLockedValue { $0 = self }
+    self.inbound = RPCAsyncSequence(wrapping: InboundPartSequence(buffer: self.source))
   }
 
   var outbound: Outbound { RPCWriter.Closable(wrapping: RequestWriter(adapter: self)) }
@@ -67,13 +66,39 @@ final class ClientStreamAdapter: Sendable {
         self.endLocally(ClientConnectionHandler.messageTooLarge(bytes.count, limit: limit))
         throw RPCError(code: .resourceExhausted, message: "request message of \(bytes.count) bytes is larger than the limit of \(limit) bytes")
       }
-      let call = self.state.withLockedValue { state -> BinarioClientCall? in
-        if state.call == nil { state.pending.append(bytes.data) }
-        return state.call
+      let (call, pendingFull) = self.state.withLockedValue { state -> (BinarioClientCall?, Bool) in
+        guard state.call == nil else { return (state.call, false) }
+        state.pending.append(bytes.data)
+        state.pendingBytes += bytes.count
+        return (nil, state.pendingBytes >= self.connection.configuration.outboundQueueLimit)
       }
-      call?.send(bytes.data)
-      await self.connection.waitUntilWritable()
+      if let call {
+        call.send(bytes.data)
+        await call.waitUntilWritable()
+      } else if pendingFull {
+        await self.waitUntilOpened()
+      }
     }
+  }
+
+  /// Returns once the call is open on the connection (or over).
+  private func waitUntilOpened() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let resumeNow = self.state.withLockedValue { state -> Bool in
+        if state.call != nil || state.isOver { return true }
+        state.openWaiters.append(continuation)
+        return false
+      }
+      if resumeNow { continuation.resume() }
+    }
+  }
+
+  private func resumeOpenWaiters() {
+    let waiters = self.state.withLockedValue { state in
+      defer { state.openWaiters = [] }
+      return state.openWaiters
+    }
+    for waiter in waiters { waiter.resume() }
   }
 
   fileprivate func finishRequests() {
@@ -84,12 +109,11 @@ final class ClientStreamAdapter: Sendable {
     call?.halfClose()
   }
 
+  /// Opens the call in a task of its own on the event loop, even when already on it: the
+  /// request parts the caller writes before that task runs (a unary call's message and end of
+  /// input) then travel in the `Open` frame.
   private func scheduleOpen() {
-    if self.connection.eventLoop.inEventLoop {
-      self.open()
-    } else {
-      self.connection.eventLoop.execute { self.open() }
-    }
+    self.connection.eventLoop.execute { self.open() }
   }
 
   /// Runs on the event loop: opens the call with everything gathered so far.
@@ -98,6 +122,7 @@ final class ClientStreamAdapter: Sendable {
       guard !state.isOver, let metadata = state.metadata else { return nil }
       defer {
         state.pending.removeAll()
+        state.pendingBytes = 0
         state.halfClosed = false
       }
       return (metadata, state.pending, state.halfClosed)
@@ -110,13 +135,21 @@ final class ClientStreamAdapter: Sendable {
     for message in pending.dropFirst() { call.send(message) }
     if halfClosed && pending.count > 1 { call.halfClose() }
     // Parts written while the call was being opened.
-    let (late, lateHalfClose) = self.state.withLockedValue { state -> ([Data], Bool) in
+    let (late, lateHalfClose, endedMeanwhile) = self.state.withLockedValue { state -> ([Data], Bool, Bool) in
       state.call = call
       defer {
         state.pending.removeAll()
+        state.pendingBytes = 0
         state.halfClosed = false
       }
-      return (state.pending, state.halfClosed)
+      return (state.pending, state.halfClosed, state.isOver)
+    }
+    self.resumeOpenWaiters()
+    // The caller gave up while the Open frame was on its way: the callee must hear of it too,
+    // or its handler would wait for messages that never come.
+    guard !endedMeanwhile else {
+      call.cancel()
+      return
     }
     for message in late { call.send(message) }
     if lateHalfClose { call.halfClose() }
@@ -129,7 +162,7 @@ final class ClientStreamAdapter: Sendable {
     case .headers(let metadata):
       _ = self.source.yield(.metadata(Metadata(wire: metadata)))
     case .message(let payload):
-      if self.source.yield(.message(BinarioBytes(payload))) == .stopProducing {
+      if self.source.yield(.message(BinarioBytes(payload))) == .pauseReading {
         self.state.withLockedValue { $0.call }?.setReadPaused(true)
       }
     case .end(let end):
@@ -139,11 +172,6 @@ final class ClientStreamAdapter: Sendable {
     }
   }
 
-  fileprivate func resumeReading() {
-    guard let call = self.state.withLockedValue({ $0.call }) else { return }
-    call.eventLoop.execute { call.setReadPaused(false) }
-  }
-
   /// Ends the call here with `end` (and tells the server, if it knows of the call).
   private func endLocally(_ end: WireEnd) {
     let call = self.state.withLockedValue { state -> BinarioClientCall? in
@@ -151,9 +179,12 @@ final class ClientStreamAdapter: Sendable {
       state.isOver = true
       return state.call
     }
-    call?.cancel()
+    // The local status first: cancelling the call ends it (on the event loop, maybe at once)
+    // with CANCELLED, which must not overtake the reason the call really ended.
     _ = self.source.yield(.status(Status(wire: end), [:]))
     self.source.finish()
+    call?.cancel()
+    self.resumeOpenWaiters()
   }
 
   /// Called when the caller is done with the stream: a call still open is cancelled.
@@ -164,23 +195,7 @@ final class ClientStreamAdapter: Sendable {
       return state.call
     }
     call?.cancel()
-  }
-}
-
-/// Resumes reading when the response reader catches up.
-private final class ResponseDemand: NIOAsyncSequenceProducerDelegate {
-  let adapter = NIOLockedValueBox<ClientStreamAdapter?>(nil)
-
-  func produceMore() {
-    self.adapter.withLockedValue { $0 }?.resumeReading()
-  }
-
-  func didTerminate() {
-    let adapter = self.adapter.withLockedValue { adapter in
-      defer { adapter = nil }
-      return adapter
-    }
-    adapter?.resumeReading()
+    self.resumeOpenWaiters()
   }
 }
 
@@ -202,29 +217,5 @@ private struct RequestWriter: ClosableRPCWriterProtocol {
 
   func finish(throwing error: any Error) async {
     self.adapter.cancelIfOpen()
-  }
-}
-
-/// Reports the caller's task cancellation as gRPC's `CANCELLED` instead of a bare
-/// `CancellationError`, which GRPCCore would turn into `UNKNOWN`.
-private struct CancellationAsRPCError<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
-where Base.Element: Sendable {
-  typealias Element = Base.Element
-  let base: Base
-
-  struct AsyncIterator: AsyncIteratorProtocol {
-    var base: Base.AsyncIterator
-
-    mutating func next() async throws -> Element? {
-      do {
-        return try await self.base.next()
-      } catch is CancellationError {
-        throw RPCError(code: .cancelled, message: "the call was cancelled by the caller")
-      }
-    }
-  }
-
-  func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(base: self.base.makeAsyncIterator())
   }
 }

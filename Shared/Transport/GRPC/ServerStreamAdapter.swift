@@ -1,5 +1,6 @@
 import Foundation
 import GRPCCore
+import NIOConcurrencyHelpers
 import NIOCore
 import Synchronization
 
@@ -12,7 +13,23 @@ enum ServerStreamAdapter {
 
   struct Accepted: Sendable {
     var stream: RPCStream<Inbound, Outbound>
+    /// The context, but for its cancellation handle: that one must be made (and bound to the
+    /// handler's task) by ``run(_:)``.
     var context: ServerContext
+    var cancellation: CancellationRelay
+
+    /// Runs `handler` for this call in the calling task, with the call's cancellation handle
+    /// bound the way GRPCCore expects (so `withRPCCancellationHandler` fires too).
+    func run(
+      _ handler: (RPCStream<Inbound, Outbound>, ServerContext) async -> Void
+    ) async {
+      await withServerContextRPCCancellationHandle { handle in
+        var context = self.context
+        context.cancellation = handle
+        self.cancellation.attach(handle)
+        await handler(self.stream, context)
+      }
+    }
   }
 
   /// Wires `call` up; runs on the call's event loop, inside `acceptCall`.
@@ -23,28 +40,23 @@ enum ServerStreamAdapter {
     let descriptor =
       MethodDescriptor(wirePath: call.method)
       ?? MethodDescriptor(fullyQualifiedService: "", method: call.method)
-    let produced = NIOThrowingAsyncSequenceProducer.makeSequence(
-      elementType: RPCRequestPart<BinarioBytes>.self,
-      backPressureStrategy: NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark(
-        lowWatermark: configuration.inboundBufferLowWatermark,
-        highWatermark: configuration.inboundBufferHighWatermark
-      ),
-      finishOnDeinit: false,
-      delegate: ReadPausingDelegate(setPaused: call.setReadPaused, eventLoop: call.eventLoop)
+    let source = InboundPartBuffer<RPCRequestPart<BinarioBytes>>(
+      highWatermark: configuration.inboundBufferHighWatermark,
+      lowWatermark: configuration.inboundBufferLowWatermark,
+      resumeReading: { call.eventLoop.execute { call.setReadPaused(false) } }
     )
-    let source = produced.source
     var metadata = Metadata(wire: call.metadata)
     if let timeout = call.timeout {
       metadata.addString("\(timeout.roundedUpMilliseconds)m", forKey: Metadata.grpcTimeoutKey)
     }
     _ = source.yield(.metadata(metadata))
 
-    let cancellation = ServerContext.RPCCancellationHandle()
+    let cancellation = CancellationRelay()
     let writer = ServerResponseWriter(call: call)
     call.onEvent { event in
       switch event {
       case .message(let payload):
-        if source.yield(.message(BinarioBytes(payload))) == .stopProducing {
+        if source.yield(.message(BinarioBytes(payload))) == .pauseReading {
           call.setReadPaused(true)
         }
       case .halfClose:
@@ -58,7 +70,7 @@ enum ServerStreamAdapter {
         case .deadlineExceeded: error = RPCError(code: .deadlineExceeded, message: "deadline exceeded")
         case .connectionClosed: error = RPCError(code: .unavailable, message: "the caller's connection closed")
         }
-        source.finish(error)
+        source.finish(throwing: error)
       }
     }
 
@@ -66,29 +78,42 @@ enum ServerStreamAdapter {
       descriptor: descriptor,
       remotePeer: call.peer.remoteAddress,
       localPeer: call.peer.localAddress,
-      cancellation: cancellation
+      cancellation: ServerContext.RPCCancellationHandle()
     )
     context.transportSpecific = BinarioServerContext(peerIdentity: call.peer.identity)
     let stream = RPCStream(
       descriptor: descriptor,
-      inbound: RPCAsyncSequence(wrapping: produced.sequence),
+      inbound: RPCAsyncSequence(wrapping: InboundPartSequence(buffer: source)),
       outbound: RPCWriter.Closable(wrapping: writer)
     )
-    return Accepted(stream: stream, context: context)
+    return Accepted(stream: stream, context: context, cancellation: cancellation)
   }
 }
 
-/// Resumes reading the connection when a slow reader has caught up.
-struct ReadPausingDelegate: NIOAsyncSequenceProducerDelegate {
-  let setPaused: @Sendable (Bool) -> Void
-  let eventLoop: any EventLoop
-
-  func produceMore() {
-    self.eventLoop.execute { self.setPaused(false) }
+/// Passes the transport's "this call is cancelled" to the handle GRPCCore binds to the handler's
+/// task, which only exists once that task runs: a cancellation that comes first is kept.
+final class CancellationRelay: Sendable {
+  private struct State {
+    var handle: ServerContext.RPCCancellationHandle?
+    var cancelled = false
   }
 
-  func didTerminate() {
-    self.eventLoop.execute { self.setPaused(false) }
+  private let state = NIOLockedValueBox(State())
+
+  func attach(_ handle: ServerContext.RPCCancellationHandle) {
+    let cancelled = self.state.withLockedValue { state in
+      state.handle = handle
+      return state.cancelled
+    }
+    if cancelled { handle.cancel() }
+  }
+
+  func cancel() {
+    let handle = self.state.withLockedValue { state in
+      state.cancelled = true
+      return state.handle
+    }
+    handle?.cancel()
   }
 }
 

@@ -17,8 +17,10 @@ public struct BinarioTLSConfiguration: Sendable {
     case pem(String)
   }
 
-  public var certificateChain: Source
-  public var privateKey: Source
+  /// This side's certificate and key. Only a client of a server-only listener (the gateway's
+  /// public side) goes without: see ``client(trustRoots:)``.
+  public var certificateChain: Source?
+  public var privateKey: Source?
   /// The CA that peers' certificates must chain to. `nil` on a server means no client
   /// certificate is asked for; on a client, the system's default trust store is used.
   public var trustRoots: Source?
@@ -28,8 +30,8 @@ public struct BinarioTLSConfiguration: Sendable {
   public var minimumTLSVersion: TLSVersion
 
   public init(
-    certificateChain: Source,
-    privateKey: Source,
+    certificateChain: Source?,
+    privateKey: Source?,
     trustRoots: Source?,
     requireClientCertificate: Bool,
     minimumTLSVersion: TLSVersion = .tlsv13
@@ -58,6 +60,18 @@ public struct BinarioTLSConfiguration: Sendable {
       certificateChain: certificateChain,
       privateKey: privateKey,
       trustRoots: nil,
+      requireClientCertificate: false,
+      minimumTLSVersion: .tlsv12
+    )
+  }
+
+  /// A client that presents no certificate and trusts `trustRoots` (TLS 1.2 or later): what
+  /// apps and the command-line client use to reach the gateway's public side.
+  public static func client(trustRoots: Source) -> Self {
+    Self(
+      certificateChain: nil,
+      privateKey: nil,
+      trustRoots: trustRoots,
       requireClientCertificate: false,
       minimumTLSVersion: .tlsv12
     )
@@ -97,8 +111,10 @@ public struct BinarioTLSConfiguration: Sendable {
     if !verifyHostname {
       configuration.certificateVerification = .noHostnameVerification
     }
-    configuration.certificateChain = try self.loadCertificateChain().map { .certificate($0) }
-    configuration.privateKey = .privateKey(try self.loadPrivateKey())
+    if self.certificateChain != nil || self.privateKey != nil {
+      configuration.certificateChain = try self.loadCertificateChain().map { .certificate($0) }
+      configuration.privateKey = .privateKey(try self.loadPrivateKey())
+    }
     if let trustRoots {
       configuration.trustRoots = .certificates(try Self.loadCertificates(trustRoots, what: "trust roots"))
     }
@@ -108,17 +124,19 @@ public struct BinarioTLSConfiguration: Sendable {
   }
 
   private func loadCertificateChain() throws -> [NIOSSLCertificate] {
-    try Self.loadCertificates(self.certificateChain, what: "certificate chain")
+    guard let certificateChain else { throw BinarioTLSError.missing("certificate chain") }
+    return try Self.loadCertificates(certificateChain, what: "certificate chain")
   }
 
   private func loadPrivateKey() throws -> NIOSSLPrivateKey {
+    guard let privateKey else { throw BinarioTLSError.missing("private key") }
     do {
-      switch self.privateKey {
+      switch privateKey {
       case .file(let path): return try NIOSSLPrivateKey(file: path, format: .pem)
       case .pem(let pem): return try NIOSSLPrivateKey(bytes: Array(pem.utf8), format: .pem)
       }
     } catch {
-      throw BinarioTLSError.unreadable(what: "private key", source: self.privateKey.displayName, underlying: "\(error)")
+      throw BinarioTLSError.unreadable(what: "private key", source: privateKey.displayName, underlying: "\(error)")
     }
   }
 
@@ -152,6 +170,7 @@ extension BinarioTLSConfiguration.Source {
 public enum BinarioTLSError: Error, CustomStringConvertible, Sendable {
   case unreadable(what: String, source: String, underlying: String)
   case missingTrustRoots
+  case missing(String)
 
   public var description: String {
     switch self {
@@ -159,6 +178,8 @@ public enum BinarioTLSError: Error, CustomStringConvertible, Sendable {
       return "cannot read the TLS \(what) from \(source): \(underlying)"
     case .missingTrustRoots:
       return "mutual TLS needs trusted CA certificates (trustRoots) to verify peers"
+    case .missing(let what):
+      return "TLS needs a \(what) on this side, and none was configured"
     }
   }
 }

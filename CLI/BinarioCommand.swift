@@ -1,0 +1,25 @@
+import ArgumentParser
+
+/// `binario`: drives every feature of the platform through the gateway.
+@main
+struct BinarioCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "binario",
+    abstract: "The Binario command-line client: talks to the platform through its gateway.",
+    discussion: """
+      Start the suite with scripts/run-local.sh, then for example:
+        binario register --email ada@example.com --first-name Ada --last-name Lovelace \\
+          --phone +393331234567 --birth-date 1990-12-10 --gender female
+        binario confirm --email ada@example.com --from-outbox
+        binario login --email ada@example.com
+        binario me
+      Passwords are read from the terminal (or BINARIO_PASSWORD / --password-stdin in scripts).
+      """,
+    subcommands: [
+      RegisterCommand.self, ConfirmCommand.self, ResendConfirmationCommand.self,
+      LoginCommand.self, RefreshCommand.self, LogoutCommand.self,
+      MeCommand.self, PasswordCommand.self, EmailCommand.self, DeleteAccountCommand.self,
+      FriendsCommand.self, EmergencyCommand.self, AdminCommand.self, KeysCommand.self,
+    ]
+  )
+}

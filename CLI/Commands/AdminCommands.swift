@@ -1,0 +1,99 @@
+import ArgumentParser
+import BinarioProto
+
+struct AdminCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "admin",
+    abstract: "Administration (admin role needed).",
+    subcommands: [CreateDriver.self, Grant.self, Revoke.self, Outbox.self]
+  )
+
+  struct CreateDriver: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Create a driver account.")
+    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var password: PasswordOptions
+    @Option var email: String
+    @Option var firstName: String
+    @Option var lastName: String
+    @Option(help: "E.164, e.g. +393331234567") var phone: String
+    @Option(help: "YYYY-MM-DD") var birthDate: String
+    @Option(help: "female, male, other or prefer-not-to-say") var gender: String
+
+    func call(_ gateway: Gateway) async throws {
+      let metadata = try await gateway.signedIn()
+      let request = try Binario_Identity_V1_CreateDriverRequest.with {
+        $0.email = self.email
+        $0.password = try self.password.read(prompt: "The driver's password: ")
+        $0.firstName = self.firstName
+        $0.lastName = self.lastName
+        $0.phone = self.phone
+        $0.birthDate = self.birthDate
+        $0.gender = Binario_Identity_V1_Gender(displayName: self.gender) ?? .unspecified
+      }
+      let response = try await gateway.identity.createDriver(request, metadata: metadata, options: gateway.options)
+      Print.profile(response.profile)
+    }
+  }
+
+  struct Grant: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Grant a role to an account.")
+    @OptionGroup var gateway: GatewayOptions
+    @Option var email: String
+    @Option(help: "passenger, driver or admin") var role: String
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.identity.grantRole(
+        .with {
+          $0.account = .with { $0.email = self.email }
+          $0.role = Binario_Identity_V1_Role(displayName: self.role) ?? .unspecified
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
+      Print.profile(response.profile)
+    }
+  }
+
+  struct Revoke: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Revoke a role from an account.")
+    @OptionGroup var gateway: GatewayOptions
+    @Option var email: String
+    @Option(help: "passenger, driver or admin") var role: String
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.identity.revokeRole(
+        .with {
+          $0.account = .with { $0.email = self.email }
+          $0.role = Binario_Identity_V1_Role(displayName: self.role) ?? .unspecified
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
+      Print.profile(response.profile)
+    }
+  }
+
+  struct Outbox: GatewayCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "What the outbox recorded (emails, SMS, WhatsApp), newest first."
+    )
+    @OptionGroup var gateway: GatewayOptions
+    @Option(help: "Only messages to this address or number.") var recipient: String = ""
+    @Option var limit: UInt32 = 20
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.identity.listOutboxMessages(
+        .with {
+          $0.recipient = self.recipient
+          $0.limit = self.limit
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
+      for message in response.messages {
+        print("\(Print.date(message.createdAt))  \(message.channel.displayName) to \(message.recipient): \(message.subject)")
+        print("  " + message.body.replacingOccurrences(of: "\n", with: "\n  "))
+      }
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import BinarioProto
+
+struct EmergencyCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "emergency",
+    abstract: "Your emergency contacts, and sending an alert with your position.",
+    subcommands: [List.self, Add.self, Update.self, Remove.self, Alert.self],
+    defaultSubcommand: List.self
+  )
+
+  struct List: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "List your emergency contacts.")
+    @OptionGroup var gateway: GatewayOptions
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.identity.listEmergencyContacts(
+        .init(),
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
+      if response.contacts.isEmpty { print("no emergency contacts yet") }
+      for contact in response.contacts { Print.contact(contact) }
+    }
+  }
+
+  struct Add: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Add an emergency contact.")
+    @OptionGroup var gateway: GatewayOptions
+    @Option var name: String
+    @Option(help: "E.164, e.g. +393331234567") var phone: String
+    @Option(help: "sms or whatsapp") var channel: String
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.identity.addEmergencyContact(
+        .with {
+          $0.name = self.name
+          $0.phone = self.phone
+          $0.channel = Binario_Identity_V1_ContactChannel(displayName: self.channel) ?? .unspecified
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
+      Print.contact(response.contact)
+    }
+  }
+
+  struct Update: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Change an emergency contact.")
+    @OptionGroup var gateway: GatewayOptions
+    @Argument var contactID: String
+    @Option var name: String?
+    @Option var phone: String?
+    @Option(help: "sms or whatsapp") var channel: String?
+
+    func call(_ gateway: Gateway) async throws {
+      var request = Binario_Identity_V1_UpdateEmergencyContactRequest()
+      request.contactID = self.contactID
+      if let name { request.name = name }
+      if let phone { request.phone = phone }
+      if let channel { request.channel = Binario_Identity_V1_ContactChannel(displayName: channel) ?? .unspecified }
+      let response = try await gateway.identity.updateEmergencyContact(
+        request,
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
+      Print.contact(response.contact)
+    }
+  }
+
+  struct Remove: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Remove an emergency contact.")
+    @OptionGroup var gateway: GatewayOptions
+    @Argument var contactID: String
+
+    func call(_ gateway: Gateway) async throws {
+      _ = try await gateway.identity.removeEmergencyContact(
+        .with { $0.contactID = self.contactID },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
+      print("contact removed")
+    }
+  }
+
+  struct Alert: GatewayCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Send your position to your emergency contacts (signed out: to 112)."
+    )
+    @OptionGroup var gateway: GatewayOptions
+    @Option var latitude: Double
+    @Option var longitude: Double
+    @Option var note: String = ""
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.identity.sendEmergencyAlert(
+        .with {
+          $0.latitude = self.latitude
+          $0.longitude = self.longitude
+          $0.note = self.note
+        },
+        metadata: try await gateway.signedInIfAny(),
+        options: gateway.options
+      )
+      for message in response.messages {
+        print("to \(message.recipientName) \(message.recipientPhone) via \(message.channel.displayName):")
+        print("  \(message.text)")
+        print("  open: \(message.deepLink)")
+      }
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import BinarioProto
+
+struct FriendsCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "friends",
+    abstract: "Your friends and friend requests.",
+    subcommands: [List.self, Requests.self, Request.self, Accept.self, Reject.self, Remove.self],
+    defaultSubcommand: List.self
+  )
+
+  struct List: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "List your friends.")
+    @OptionGroup var gateway: GatewayOptions
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.identity.listFriends(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+      if response.friends.isEmpty { print("no friends yet") }
+      for friend in response.friends { print(Print.user(friend)) }
+    }
+  }
+
+  struct Requests: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "List friend requests to and from you.")
+    @OptionGroup var gateway: GatewayOptions
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.identity.listFriendRequests(
+        .init(),
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
+      print("incoming:")
+      for request in response.incoming { print("  \(request.requestID)  from \(Print.user(request.from))") }
+      print("outgoing:")
+      for request in response.outgoing { print("  \(request.requestID)  to \(Print.user(request.to))") }
+    }
+  }
+
+  struct Request: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Ask someone, by email, to be your friend.")
+    @OptionGroup var gateway: GatewayOptions
+    @Option var email: String
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.identity.sendFriendRequest(
+        .with { $0.email = self.email },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
+      print("friend request \(response.request.requestID) sent to \(self.email)")
+    }
+  }
+
+  struct Accept: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Accept a friend request.")
+    @OptionGroup var gateway: GatewayOptions
+    @Argument(help: "The request id (see 'binario friends requests').") var requestID: String
+
+    func call(_ gateway: Gateway) async throws {
+      try await respond(gateway, requestID: self.requestID, accept: true)
+      print("you are now friends")
+    }
+  }
+
+  struct Reject: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Reject a friend request.")
+    @OptionGroup var gateway: GatewayOptions
+    @Argument(help: "The request id (see 'binario friends requests').") var requestID: String
+
+    func call(_ gateway: Gateway) async throws {
+      try await respond(gateway, requestID: self.requestID, accept: false)
+      print("request rejected")
+    }
+  }
+
+  struct Remove: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Remove a friend.")
+    @OptionGroup var gateway: GatewayOptions
+    @Argument(help: "The friend's user id (see 'binario friends').") var userID: String
+
+    func call(_ gateway: Gateway) async throws {
+      _ = try await gateway.identity.removeFriend(
+        .with { $0.userID = self.userID },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
+      print("friend removed")
+    }
+  }
+}
+
+private func respond(_ gateway: Gateway, requestID: String, accept: Bool) async throws {
+  _ = try await gateway.identity.respondToFriendRequest(
+    .with {
+      $0.requestID = requestID
+      $0.accept = accept
+    },
+    metadata: try await gateway.signedIn(),
+    options: gateway.options
+  )
+}

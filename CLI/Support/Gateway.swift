@@ -1,0 +1,89 @@
+import BinarioProto
+import BinarioTransport
+import Foundation
+import GRPCCore
+import SwiftProtobuf
+
+/// A connection to the gateway for the length of one command, with the signed-in session's
+/// token attached to calls that need it.
+struct Gateway {
+  let identity: Binario_Identity_V1_Identity.Client<BinarioClientTransport>
+  let sessionFile: SessionFile
+  let options: CallOptions
+
+  /// Connects (lazily: the first call dials), runs `body`, then closes the connection.
+  static func with<Result: Sendable>(
+    _ gatewayOptions: GatewayOptions,
+    _ body: (Gateway) async throws -> Result
+  ) async throws -> Result {
+    let (host, port) = try gatewayOptions.endpoint()
+    guard FileManager.default.fileExists(atPath: gatewayOptions.caFile) else {
+      throw CLIError(
+        "the CA file \(gatewayOptions.caFile) does not exist: pass --ca (or set BINARIO_CA) to the CA that signed the gateway's certificate"
+      )
+    }
+    let transport = try BinarioClientTransport(
+      host: host,
+      port: port,
+      tls: .client(trustRoots: .file(gatewayOptions.caFile))
+    )
+    var options = CallOptions.defaults
+    if gatewayOptions.timeoutSeconds > 0 {
+      options.timeout = .milliseconds(Int64(gatewayOptions.timeoutSeconds * 1000))
+    }
+    return try await withGRPCClient(transport: transport) { client in
+      try await body(
+        Gateway(
+          identity: Binario_Identity_V1_Identity.Client(wrapping: client),
+          sessionFile: SessionFile(path: gatewayOptions.sessionFile),
+          options: options
+        )
+      )
+    }
+  }
+
+  /// Metadata carrying the signed-in session's access token, refreshed first if it is about to
+  /// expire. Throws when nobody is signed in.
+  func signedIn() async throws -> Metadata {
+    guard var session = try self.sessionFile.load() else {
+      throw CLIError("not signed in: run 'binario login --email <address>' first")
+    }
+    if session.accessTokenExpiresAt.timeIntervalSinceNow < 30 {
+      session = try await self.refresh(session)
+    }
+    return ["authorization": "Bearer \(session.accessToken)"]
+  }
+
+  /// The token metadata if someone is signed in, else none (for public methods that behave
+  /// differently for a signed-in caller).
+  func signedInIfAny() async throws -> Metadata {
+    guard try self.sessionFile.load() != nil else { return [:] }
+    return try await self.signedIn()
+  }
+
+  /// Trades the session's refresh token for a new pair and stores it.
+  @discardableResult
+  func refresh(_ session: StoredSession) async throws -> StoredSession {
+    let response = try await self.identity.refresh(
+      .with { $0.refreshToken = session.refreshToken },
+      options: self.options
+    )
+    let renewed = StoredSession(tokens: response.tokens, email: session.email)
+    try self.sessionFile.save(renewed)
+    return renewed
+  }
+}
+
+extension StoredSession {
+  init(tokens: Binario_Identity_V1_TokenPair, email: String) {
+    self.init(
+      userID: tokens.userID,
+      email: email,
+      roles: tokens.roles.map(\.displayName),
+      accessToken: tokens.accessToken,
+      accessTokenExpiresAt: tokens.accessTokenExpiresAt.date,
+      refreshToken: tokens.refreshToken,
+      refreshTokenExpiresAt: tokens.refreshTokenExpiresAt.date
+    )
+  }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+
+/// A subcommand that talks to the gateway. Conformers implement ``call(_:)``; failures print
+/// the status and the fields at fault (never a stack trace) and exit with status 1.
+protocol GatewayCommand: AsyncParsableCommand {
+  var gateway: GatewayOptions { get }
+  func call(_ gateway: Gateway) async throws
+}
+
+extension GatewayCommand {
+  func run() async throws {
+    do {
+      try await Gateway.with(self.gateway) { try await self.call($0) }
+    } catch let error as ValidationError {
+      throw error
+    } catch let error as ExitCode {
+      throw error
+    } catch let error as CLIError {
+      FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+      throw ExitCode.failure
+    } catch {
+      FileHandle.standardError.write(Data((ErrorReport.describe(error) + "\n").utf8))
+      throw ExitCode.failure
+    }
+  }
+}

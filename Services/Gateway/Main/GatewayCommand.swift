@@ -1,0 +1,69 @@
+import ArgumentParser
+import BinarioServiceKit
+import BinarioTransport
+import GatewayService
+import Logging
+
+/// `gateway`: the front door. Listens for clients with server-only TLS, checks each call's
+/// access token and rate limit, and forwards it over mutual TLS to the service that owns the
+/// method's proto package.
+@main
+struct GatewayCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "gateway",
+    abstract: "Binario's gateway: routes, checks and forwards client calls to the services.",
+    discussion: """
+      Every setting can also come from the JSON config file (--config) or a BINARIO_* environment \
+      variable; flags win over the environment, which wins over the file.
+
+      Clients connect with TLS (no client certificate); the gateway reaches the services with \
+      mutual TLS, presenting --upstream-tls-certificate (default: --tls-certificate), which must \
+      carry the URI SAN spiffe://binario/gateway. Client authentication defaults to none here.
+
+      Example, with development certificates from `swift run binario-dev-certs --out .dev/certs`:
+
+      gateway --port 7100 --tls-certificate .dev/certs/gateway.pem \
+      --tls-private-key .dev/certs/gateway.key --tls-trusted-ca .dev/certs/ca.pem \
+      --upstream identity=127.0.0.1:7101
+      """
+  )
+
+  @OptionGroup var options: ServiceOptions
+  @OptionGroup var gatewayOptions: GatewayOptions
+
+  func run() async throws {
+    var defaults = ServiceConfiguration.defaults(serviceName: "gateway")
+    defaults.port = GatewaySettings.defaultPort
+    defaults.tlsClientAuthentication = .none
+    try await ServiceRunner.runServices(
+      options: self.options,
+      defaults: defaults,
+      additionalSettings: self.gatewayOptions.additionalSettings
+    ) { context in
+      let settings = try GatewaySettings(from: context.configuration, additional: context.additionalSettings)
+      let gateway = try Gateway(
+        configuration: settings.gateway,
+        metrics: GatewayMetrics(registry: context.metricsRegistry),
+        logger: context.logger
+      )
+      context.logger.info(
+        "routing",
+        metadata: [
+          "upstreams": "\(settings.gateway.routing.upstreamNames.map { "\($0)=\(settings.gateway.routing.upstreams[$0]!)" })",
+          "rate-limit": "\(settings.gateway.rateLimit.map(\.description) ?? "off")",
+        ]
+      )
+      for (index, service) in gateway.backgroundServices.enumerated() {
+        context.addService(service, name: "gateway-identity-\(index)")
+      }
+      let listener = try FrameListenerService(
+        configuration: context.configuration,
+        acceptor: gateway.acceptor,
+        logger: context.logger,
+        onShutdown: { gateway.enterShutdown() },
+        afterClose: { gateway.shutDownUpstreams() }
+      )
+      context.addService(listener, name: "gateway-listener")
+    }
+  }
+}

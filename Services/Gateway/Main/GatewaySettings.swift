@@ -1,0 +1,74 @@
+import BinarioServiceKit
+import BinarioTransport
+import GatewayService
+
+/// The gateway's settings, checked: ServiceKit's common ones plus its own (``GatewayOptions``).
+struct GatewaySettings {
+  enum Key {
+    static let upstream = "upstream"
+    static let route = "route"
+    static let rateLimit = "rateLimit"
+    static let upstreamTLSCertificate = "upstreamTLSCertificate"
+    static let upstreamTLSPrivateKey = "upstreamTLSPrivateKey"
+  }
+
+  static let defaultPort = 7100
+
+  var gateway: GatewayConfiguration
+
+  init(from configuration: ServiceConfiguration, additional: AdditionalSettingValues) throws {
+    let upstreams = try additional.parsed(Key.upstream) { text -> (String, UpstreamAddress) in
+      let (name, value) = try Self.pair(text, "name=host:port (e.g. identity=127.0.0.1:7101)")
+      return (name, try UpstreamAddress(parsing: value))
+    }
+    guard !upstreams.isEmpty else {
+      throw ConfigurationError(
+        setting: Key.upstream,
+        source: .defaults,
+        reason: "the gateway needs at least one upstream; add --upstream identity=127.0.0.1:7101"
+      )
+    }
+    let routes = try additional.parsed(Key.route) { text in
+      try Self.pair(text, "package=upstream (e.g. binario.geo_offers.v1=geo-offers)")
+    }
+    let routing: RoutingTable
+    do {
+      routing = try RoutingTable(
+        upstreams: Dictionary(upstreams, uniquingKeysWith: { _, last in last }),
+        routes: Dictionary(routes, uniquingKeysWith: { _, last in last })
+      )
+    } catch {
+      throw ConfigurationError(setting: Key.route, source: .defaults, reason: error.message)
+    }
+
+    var rateLimit: RateLimit?
+    if let text = try additional.value(Key.rateLimit), text.lowercased() != "off" {
+      rateLimit = try additional.parsed(Key.rateLimit) { try RateLimit(parsing: $0) }.first
+    }
+
+    let purpose = "mutual TLS to the upstreams"
+    guard let certificate = try additional.value(Key.upstreamTLSCertificate) ?? configuration.tlsCertificate else {
+      throw ConfigurationError(setting: Key.upstreamTLSCertificate, source: .defaults, reason: "\(purpose) needs a certificate; set --tls-certificate or --upstream-tls-certificate")
+    }
+    guard let privateKey = try additional.value(Key.upstreamTLSPrivateKey) ?? configuration.tlsPrivateKey else {
+      throw ConfigurationError(setting: Key.upstreamTLSPrivateKey, source: .defaults, reason: "\(purpose) needs a private key; set --tls-private-key or --upstream-tls-private-key")
+    }
+    guard let trustedCA = configuration.tlsTrustedCA else {
+      throw ConfigurationError(setting: ConfigurationSetting.tlsTrustedCA.key, source: .defaults, reason: "\(purpose) needs the deployment CA; set --tls-trusted-ca")
+    }
+    self.gateway = GatewayConfiguration(
+      routing: routing,
+      upstreamTLS: .mutual(certificateChain: .file(certificate), privateKey: .file(privateKey), trustRoots: .file(trustedCA)),
+      rateLimit: rateLimit,
+      connection: BinarioConnectionConfiguration(maximumFrameSize: configuration.maxFrameSize)
+    )
+  }
+
+  private static func pair(_ text: String, _ expected: String) throws(GatewayConfigurationError) -> (String, String) {
+    guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex else {
+      throw GatewayConfigurationError("\"\(text)\" is not \(expected)")
+    }
+    return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+  }
+}
+

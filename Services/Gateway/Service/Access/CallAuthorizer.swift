@@ -1,0 +1,31 @@
+import BinarioAuth
+import BinarioTransport
+
+/// Decides, on the event loop and without suspending, whether a call may go through the
+/// gateway: from its method and its `authorization` metadata, the only metadata the gateway reads.
+///
+/// ``AccessPolicyAuthorizer`` is the gateway's; tests substitute their own.
+public protocol CallAuthorizer: Sendable {
+  func authorize(method: String, authorization: String?) -> AuthorizationDecision
+}
+
+/// What a ``CallAuthorizer`` decided.
+public enum AuthorizationDecision: Sendable, Hashable {
+  /// Forward the call, on behalf of this token's bearer (`nil`: signed out, on a public method).
+  case allow(VerifiedAccessToken?)
+  /// Refuse it with this status.
+  case deny(GatewayRefusal)
+}
+
+/// A call the gateway answers itself, with a status code and a message for a person.
+public struct GatewayRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+  public var code: Int32
+  public var message: String
+
+  public init(code: Int32, message: String) {
+    self.code = code
+    self.message = message
+  }
+
+  public var description: String { "status \(self.code): \(self.message)" }
+}

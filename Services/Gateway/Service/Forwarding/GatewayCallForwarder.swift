@@ -1,0 +1,142 @@
+import BinarioAuth
+import BinarioProto
+import BinarioTransport
+import Logging
+import NIOCore
+
+/// The gateway's call acceptor: for each call a client opens, on the event loop, it picks the
+/// upstream that owns the method's proto package, checks the caller's access and rate limit,
+/// rewrites the caller metadata, and relays the call (``ForwardedCall``), or answers it itself:
+/// health, unknown routes, refusals.
+public final class GatewayCallForwarder: BinarioCallAcceptor {
+  /// The most metadata (keys and values, in bytes) a client may send. Much more could push the
+  /// forwarded `Open` frame over the upstream's frame limit, and a frame over the limit closes the
+  /// whole upstream connection, other clients' calls included.
+  static let maximumMetadataSize = 64 * 1024
+
+  /// The method after which the caller's session is revoked at the gateway at once.
+  static let logoutMethod = "/" + Binario_Identity_V1_Identity.Method.Logout.descriptor.fullyQualifiedMethod
+
+  private let routing: RoutingTable
+  private let upstreams: [String: UpstreamConnections]
+  private let authorizer: any CallAuthorizer
+  private let rateLimiter: RateLimiter?
+  private let revokedSessions: RevokedSessions
+  private let health: GatewayHealth
+  private let metrics: GatewayMetrics?
+  private let logger: Logger
+
+  init(
+    routing: RoutingTable,
+    upstreams: [String: UpstreamConnections],
+    authorizer: any CallAuthorizer,
+    rateLimiter: RateLimiter?,
+    revokedSessions: RevokedSessions,
+    health: GatewayHealth,
+    metrics: GatewayMetrics?,
+    logger: Logger
+  ) {
+    self.routing = routing
+    self.upstreams = upstreams
+    self.authorizer = authorizer
+    self.rateLimiter = rateLimiter
+    self.revokedSessions = revokedSessions
+    self.health = health
+    self.metrics = metrics
+    self.logger = logger
+  }
+
+  public func acceptCall(_ call: BinarioServerCall) {
+    let metadata = call.metadata
+    let requestID = GatewayRequestID.take(
+      clientValue: metadata.firstText(GatewayRequestID.key) ?? metadata.firstText(GatewayRequestID.serviceKitKey)
+    )
+
+    if GatewayHealth.handles(call.method) {
+      self.health.accept(call, log: self.log(requestID, call.method, upstream: "gateway"))
+      return
+    }
+
+    guard let upstreamName = self.routing.upstream(forMethod: call.method),
+      let upstream = self.upstreams[upstreamName]
+    else {
+      self.refuse(
+        call,
+        GatewayRefusal(code: WireStatusCode.unimplemented, message: "no service behind this gateway serves \(call.method)"),
+        log: self.log(requestID, call.method, upstream: "gateway")
+      )
+      return
+    }
+    let log = self.log(requestID, call.method, upstream: upstreamName)
+
+    let metadataSize = metadata.reduce(0) { $0 + $1.key.utf8.count + $1.valueSize }
+    guard metadataSize <= Self.maximumMetadataSize else {
+      self.refuse(
+        call,
+        GatewayRefusal(
+          code: WireStatusCode.resourceExhausted,
+          message: "the call's metadata is \(metadataSize) bytes; the gateway takes at most \(Self.maximumMetadataSize)"
+        ),
+        log: log
+      )
+      return
+    }
+
+    let decision = self.authorizer.authorize(method: call.method, authorization: metadata.firstText("authorization"))
+    let clientIP = ClientAddress.ip(fromPeerDescription: call.peer.remoteAddress)
+    let caller: VerifiedAccessToken?
+    switch decision {
+    case .allow(let allowed): caller = allowed
+    case .deny: caller = nil
+    }
+
+    if let rateLimiter = self.rateLimiter, !rateLimiter.allow(caller.map { "user:\($0.userID)" } ?? "ip:\(clientIP)") {
+      self.refuse(
+        call,
+        GatewayRefusal(
+          code: WireStatusCode.resourceExhausted,
+          message: "rate limit exceeded (\(rateLimiter.limit.ratePerSecond) calls per second per client); slow down and retry"
+        ),
+        log: log
+      )
+      return
+    }
+    if case .deny(let refusal) = decision {
+      self.refuse(call, refusal, log: log)
+      return
+    }
+
+    var onOK: (@Sendable () -> Void)?
+    if call.method == Self.logoutMethod, let caller {
+      let revoked = self.revokedSessions
+      onOK = { revoked.revoke(CollectionOfOne(caller.sessionID), until: caller.expiresAt) }
+    }
+    ForwardedCall.start(
+      call,
+      upstream: upstream,
+      metadata: ForwardedMetadata.make(from: metadata, requestID: requestID, caller: caller, clientIP: clientIP),
+      log: log,
+      onOK: onOK
+    )
+  }
+
+  private func log(_ requestID: String, _ method: String, upstream: String) -> CallLog {
+    CallLog(logger: self.logger, metrics: self.metrics, requestID: requestID, method: method, upstream: upstream)
+  }
+
+  private func refuse(_ call: BinarioServerCall, _ refusal: GatewayRefusal, log: CallLog) {
+    call.end(WireEnd(code: refusal.code, message: refusal.message, trailers: [.text(GatewayRequestID.key, log.requestID)]))
+    log.ended(code: refusal.code, message: refusal.message)
+  }
+}
+
+extension WireMetadataEntry {
+  /// The size of the value in bytes.
+  fileprivate var valueSize: Int {
+    switch self.value {
+    case .text(let text)?: return text.utf8.count
+    case .binary(let data)?: return data.count
+    case nil: return 0
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import BinarioTransport
+
+/// Everything the gateway needs besides its collaborators: where upstreams are and how to reach
+/// them, rate limits, and health-check timings. (Where it listens, and with what certificate,
+/// is the listener's business: ServiceKit's configuration.)
+public struct GatewayConfiguration: Sendable {
+  public var routing: RoutingTable
+  /// Mutual TLS to upstreams, with the gateway's certificate (`spiffe://binario/gateway`).
+  public var upstreamTLS: BinarioTLSConfiguration
+  /// `nil`: no rate limits.
+  public var rateLimit: RateLimit?
+  public var connection: BinarioConnectionConfiguration
+  /// Per event loop, per upstream.
+  public var upstreamPool: BinarioConnectionPool.Configuration
+  /// How long an upstream's health answer is reused.
+  public var healthCacheDuration: Duration
+  /// How long the gateway waits for an upstream's health answer before taking it as down.
+  public var healthCheckTimeout: Duration
+  /// How often an open `Watch` re-checks the upstreams.
+  public var healthWatchInterval: Duration
+  /// Between attempts to fetch identity's keys or follow its revocation feed.
+  public var identityRetry: RetryBackoff
+  /// The least time between two key fetches caused by tokens naming unknown keys.
+  public var minimumKeyRefreshInterval: Duration
+
+  public init(
+    routing: RoutingTable,
+    upstreamTLS: BinarioTLSConfiguration,
+    rateLimit: RateLimit? = nil,
+    connection: BinarioConnectionConfiguration = .defaults,
+    upstreamPool: BinarioConnectionPool.Configuration = .defaults,
+    healthCacheDuration: Duration = .seconds(1),
+    healthCheckTimeout: Duration = .seconds(1),
+    healthWatchInterval: Duration = .seconds(2),
+    identityRetry: RetryBackoff = RetryBackoff(),
+    minimumKeyRefreshInterval: Duration = .seconds(10)
+  ) {
+    self.routing = routing
+    self.upstreamTLS = upstreamTLS
+    self.rateLimit = rateLimit
+    self.connection = connection
+    self.upstreamPool = upstreamPool
+    self.healthCacheDuration = healthCacheDuration
+    self.healthCheckTimeout = healthCheckTimeout
+    self.healthWatchInterval = healthWatchInterval
+    self.identityRetry = identityRetry
+    self.minimumKeyRefreshInterval = minimumKeyRefreshInterval
+  }
+}

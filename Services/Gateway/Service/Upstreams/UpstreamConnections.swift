@@ -1,0 +1,117 @@
+import BinarioTransport
+import GRPCCore
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// The gateway's connections to one upstream service, over mutual TLS with the gateway's
+/// certificate: one ``BinarioConnectionPool`` per event loop, so a forwarded call's upstream half
+/// runs on the same loop as its client half and no frame hops threads.
+///
+/// Each loop remembers its last ready connection, so opening a call is synchronous while the
+/// upstream is up; only when none is ready does a task ask the pool (which fails fast with
+/// `UNAVAILABLE` while the upstream is down, and reconnects with backoff in the background).
+public final class UpstreamConnections: Sendable {
+  public let name: String
+  public let address: UpstreamAddress
+
+  private struct LoopPool: Sendable {
+    let pool: BinarioConnectionPool
+    /// The last ready connection; read and written on the loop only.
+    let cached: NIOLoopBoundBox<BinarioClientConnection?>
+  }
+
+  /// Built once, read without locks: one pool per loop of the group.
+  private let loopPools: [ObjectIdentifier: LoopPool]
+  /// For calls on a loop outside the group (not the case in the gateway; kept for safety).
+  private let sharedPool: BinarioConnectionPool
+
+  public init(
+    name: String,
+    address: UpstreamAddress,
+    tls: BinarioTLSConfiguration,
+    connection: BinarioConnectionConfiguration,
+    pool: BinarioConnectionPool.Configuration,
+    group: any EventLoopGroup,
+    logger: Logger
+  ) throws {
+    self.name = name
+    self.address = address
+    let serverHostname = (try? SocketAddress(ipAddress: address.host, port: 0)) == nil ? address.host : nil
+    var loopPools: [ObjectIdentifier: LoopPool] = [:]
+    for loop in group.makeIterator() {
+      let loopPool = try BinarioConnectionPool(
+        host: address.host,
+        port: address.port,
+        serverHostname: serverHostname,
+        tls: tls,
+        connection: connection,
+        configuration: pool,
+        group: loop,
+        logger: logger
+      )
+      loopPools[ObjectIdentifier(loop)] = LoopPool(
+        pool: loopPool,
+        cached: .makeEmptyBox(valueType: BinarioClientConnection.self, eventLoop: loop)
+      )
+    }
+    self.loopPools = loopPools
+    self.sharedPool = try BinarioConnectionPool(
+      host: address.host,
+      port: address.port,
+      serverHostname: serverHostname,
+      tls: tls,
+      connection: connection,
+      configuration: pool,
+      group: group,
+      logger: logger
+    )
+  }
+
+  /// Hands a ready connection to `body` on `loop`: at once when one is ready, otherwise after
+  /// asking the pool. A failure carries `UNAVAILABLE` and a message naming the upstream.
+  /// Must be called on `loop`.
+  func withConnection(
+    on loop: any EventLoop,
+    _ body: @escaping @Sendable (Result<BinarioClientConnection, UpstreamCallError>) -> Void
+  ) {
+    let loopPool = self.loopPools[ObjectIdentifier(loop)]
+    if let loopPool, let connection = loopPool.cached.value, connection.isUsable {
+      body(.success(connection))
+      return
+    }
+    let pool = loopPool?.pool ?? self.sharedPool
+    let name = self.name
+    Task {
+      let result: Result<BinarioClientConnection, UpstreamCallError>
+      do {
+        result = .success(try await pool.connection())
+      } catch let error as RPCError {
+        result = .failure(UpstreamCallError(code: WireStatusCode.unavailable, message: "upstream \(name) is unavailable: \(error.message)"))
+      } catch {
+        result = .failure(UpstreamCallError(code: WireStatusCode.unavailable, message: "upstream \(name) is unavailable: \(error)"))
+      }
+      loop.execute {
+        if let loopPool, case .success(let connection) = result { loopPool.cached.value = connection }
+        body(result)
+      }
+    }
+  }
+
+  /// A ready connection, from any context.
+  func connection(on loop: any EventLoop) async throws(UpstreamCallError) -> BinarioClientConnection {
+    let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<BinarioClientConnection, UpstreamCallError>, Never>) in
+      loop.execute {
+        self.withConnection(on: loop) { continuation.resume(returning: $0) }
+      }
+    }
+    return try result.get()
+  }
+
+  /// Sends `GoAway` on every connection: open calls finish, new ones fail.
+  public func shutDown() {
+    for loopPool in self.loopPools.values { loopPool.pool.shutDown() }
+    self.sharedPool.shutDown()
+  }
+}

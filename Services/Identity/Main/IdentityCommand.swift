@@ -1,0 +1,36 @@
+import ArgumentParser
+import BinarioAuth
+import BinarioServiceKit
+import Foundation
+import IdentityService
+
+/// The identity process: accounts, sessions and tokens, profiles, roles, friends, emergency
+/// contacts. Listens on the Binario transport (mutual TLS), keeps `identity.sqlite` in its data
+/// directory, and creates its signing key (and, if configured, the first admin) at first start.
+@main
+struct IdentityCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "identity",
+    abstract: "Binario's identity service."
+  )
+
+  @OptionGroup var options: ServiceOptions
+  @OptionGroup var identity: IdentityOptions
+
+  func run() async throws {
+    let environment = ProcessInfo.processInfo.environment
+    let policy = try identity.policy(environment: environment)
+    let admin = try identity.admin(environment: environment)
+    try await ServiceRunner.run(options: options, serviceName: "identity", transport: .binario) { context in
+      let store = try IdentityStore(directory: context.configuration.dataDirectory)
+      let domain = try await IdentityDomain.start(store: store, policy: policy)
+      if let admin {
+        if let created = try await domain.ensureFirstAdmin(email: admin.email, password: admin.password) {
+          context.logger.notice("made the first admin", metadata: ["email": "\(created.email)"])
+        }
+      }
+      context.addInterceptor(AuthorizationServerInterceptor(policy: .identity.merging(.health)))
+      return [IdentityHandler(domain: domain, logger: context.logger)]
+    }
+  }
+}

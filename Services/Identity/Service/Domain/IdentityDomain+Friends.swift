@@ -1,0 +1,62 @@
+import Foundation
+
+extension IdentityDomain {
+  /// Asks the account at `email` to become the caller's friend.
+  ///
+  /// `INVALID_ARGUMENT` for a malformed address or the caller's own; `NOT_FOUND` when no account
+  /// has the address; `ALREADY_EXISTS` when already friends or already asked;
+  /// `FAILED_PRECONDITION` when the other has already asked the caller (answer that request).
+  public func sendFriendRequest(userID: String, email rawEmail: String) async throws -> FriendRequest {
+    let caller = try await callerAccount(userID)
+    var check = InputValidation()
+    let email = check.email(rawEmail, field: "email")
+    if email == caller.email { check.fail("email", "you cannot send a friend request to yourself") }
+    try check.finish()
+    guard let other = try await store.account(email: email) else {
+      throw IdentityError.notFound("no account has the address \(email)")
+    }
+    if try await store.areFriends(caller.id, other.id) {
+      throw IdentityError.alreadyExists("you and \(email) are already friends")
+    }
+    if try await store.hasPendingFriendRequest(from: other.id, to: caller.id) {
+      throw IdentityError.failedPrecondition("\(email) has already asked you; accept their request instead")
+    }
+    do {
+      return try await store.insertFriendRequest(id: Self.newID(), from: caller.id, to: other.id, at: clock.now())
+    } catch StoreConflict.duplicate {
+      throw IdentityError.alreadyExists("you have already asked \(email)")
+    }
+  }
+
+  /// The caller's pending requests, incoming and outgoing.
+  public func friendRequests(userID: String) async throws -> FriendRequests {
+    _ = try await callerAccount(userID)
+    return try await store.friendRequests(of: userID)
+  }
+
+  /// Accepts or rejects a request addressed to the caller. Anyone else gets `NOT_FOUND`: a request
+  /// is not theirs to see.
+  public func respondToFriendRequest(userID: String, requestID rawID: String, accept: Bool) async throws {
+    let requestID = rawID.trimmingCharacters(in: .whitespaces)
+    guard !requestID.isEmpty else { throw IdentityError.invalid("request_id", "a request id is required") }
+    guard let request = try await store.friendRequest(id: requestID), request.to.userID == userID else {
+      throw IdentityError.notFound("no friend request \(requestID) is addressed to you")
+    }
+    try await store.resolveFriendRequest(request, accept: accept, at: clock.now())
+  }
+
+  /// The caller's friends.
+  public func friends(userID: String) async throws -> [UserSummary] {
+    _ = try await callerAccount(userID)
+    return try await store.friends(of: userID)
+  }
+
+  /// Ends a friendship of the caller's (both ways).
+  public func removeFriend(userID: String, friendID rawID: String) async throws {
+    let friendID = rawID.trimmingCharacters(in: .whitespaces)
+    guard !friendID.isEmpty else { throw IdentityError.invalid("user_id", "a user id is required") }
+    guard try await store.removeFriendship(userID, friendID) else {
+      throw IdentityError.notFound("\(friendID) is not among your friends")
+    }
+  }
+}

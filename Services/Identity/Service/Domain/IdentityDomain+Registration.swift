@@ -1,0 +1,147 @@
+import BinarioAuth
+import Foundation
+
+extension IdentityDomain {
+  /// Creates an unconfirmed passenger account and emails it a confirmation code.
+  ///
+  /// `INVALID_ARGUMENT` naming each bad field; `ALREADY_EXISTS` for an address already registered.
+  public func register(_ details: PersonalDetails) async throws -> Account {
+    let now = clock.now()
+    let details = try validated(details, today: now)
+    let account = try await createAccount(details, roles: [.passenger], confirmed: false, now: now)
+    return account
+  }
+
+  /// Confirms `email` with `code`: a new account's address, or the pending address of a ChangeEmail.
+  public func confirmEmail(email rawEmail: String, code rawCode: String) async throws {
+    var check = InputValidation()
+    let email = check.email(rawEmail, field: "email")
+    let code = rawCode.trimmingCharacters(in: .whitespaces)
+    if code.count != 6 || !code.allSatisfy(\.isASCIIDigit) {
+      check.fail("code", "the code is the 6 digits from the confirmation email")
+    }
+    try check.finish()
+
+    guard let confirmation = try await store.confirmation(email: email) else {
+      throw IdentityError.invalid("code", "the code is wrong")
+    }
+    guard confirmation.failedAttempts < policy.confirmationAttempts else {
+      throw IdentityError.failedPrecondition("too many wrong codes for \(email); ask for a new code")
+    }
+    guard clock.now() < confirmation.expiresAt else {
+      throw IdentityError.failedPrecondition("the code for \(email) has expired; ask for a new code")
+    }
+    let expected = Array(confirmation.codeHash.utf8)
+    let given = Array(SecretToken.hash(code, context: email).utf8)
+    guard PasswordHasher.constantTimeEqual(expected, given) else {
+      try await store.recordWrongCode(accountID: confirmation.accountID)
+      throw IdentityError.invalid("code", "the code is wrong")
+    }
+    do {
+      try await store.completeConfirmation(accountID: confirmation.accountID, email: email)
+    } catch StoreConflict.emailTaken {
+      throw IdentityError.alreadyExists("another account has taken \(email) meanwhile")
+    }
+  }
+
+  /// Sends a new code to `email` if an account waits for that address to be confirmed; otherwise
+  /// does nothing. Answers the same either way, so it cannot be used to probe for accounts.
+  public func resendConfirmation(email rawEmail: String) async throws {
+    var check = InputValidation()
+    let email = check.email(rawEmail, field: "email")
+    try check.finish()
+    let now = clock.now()
+    if let account = try await store.account(email: email), !account.emailConfirmed {
+      try await sendConfirmation(to: email, accountID: account.id, firstName: account.firstName, now: now, replace: true)
+    } else if let account = try await store.account(pendingEmail: email) {
+      try await sendConfirmation(to: email, accountID: account.id, firstName: account.firstName, now: now, replace: true)
+    }
+  }
+
+  // MARK: - Shared with CreateDriver and ChangeEmail
+
+  /// Checks every field of `details` at once; returns them normalized (address lower-cased,
+  /// names trimmed, phone without spaces).
+  func validated(_ details: PersonalDetails, today: Date) throws(IdentityError) -> PersonalDetails {
+    var check = InputValidation()
+    var result = details
+    result.email = check.email(details.email, field: "email")
+    check.password(details.password, field: "password", email: result.email)
+    result.firstName = check.requiredText(details.firstName, field: "first_name", what: "a first name")
+    result.lastName = check.requiredText(details.lastName, field: "last_name", what: "a last name")
+    result.phone = check.phone(details.phone, field: "phone")
+    result.birthDate = check.birthDate(details.birthDate, field: "birth_date", today: today)
+    check.gender(details.gender, field: "gender")
+    try check.finish()
+    return result
+  }
+
+  /// Stores a new account (and, unless `confirmed`, a confirmation of its address, which it then
+  /// emails).
+  func createAccount(_ details: PersonalDetails, roles: Set<Role>, confirmed: Bool, now: Date) async throws -> Account {
+    if try await store.account(email: details.email) != nil {
+      throw IdentityError.alreadyExists("an account with the address \(details.email) already exists")
+    }
+    let account = Account(
+      id: Self.newID(),
+      email: details.email,
+      emailConfirmed: confirmed,
+      pendingEmail: nil,
+      firstName: details.firstName,
+      lastName: details.lastName,
+      phone: details.phone,
+      birthDate: details.birthDate,
+      gender: details.gender,
+      roles: roles,
+      createdAt: now
+    )
+    let code = SecretToken.newConfirmationCode()
+    do {
+      try await store.insertAccount(
+        account,
+        passwordHash: hasher.hash(details.password),
+        confirmation: confirmed ? nil : confirmation(code: code, for: account.id, email: account.email, now: now)
+      )
+    } catch StoreConflict.emailTaken {
+      throw IdentityError.alreadyExists("an account with the address \(details.email) already exists")
+    }
+    if !confirmed {
+      try await emailCode(code, to: account.email, firstName: account.firstName)
+    }
+    return account
+  }
+
+  /// A new code for `email`, stored (replacing the account's previous one) and emailed.
+  func sendConfirmation(to email: String, accountID: String, firstName: String, now: Date, replace: Bool) async throws {
+    let code = SecretToken.newConfirmationCode()
+    try await store.replaceConfirmation(confirmation(code: code, for: accountID, email: email, now: now))
+    try await emailCode(code, to: email, firstName: firstName)
+  }
+
+  func confirmation(code: String, for accountID: String, email: String, now: Date) -> PendingConfirmation {
+    PendingConfirmation(
+      accountID: accountID,
+      email: email,
+      codeHash: SecretToken.hash(code, context: email),
+      expiresAt: now.addingTimeInterval(policy.confirmationCodeLifetime)
+    )
+  }
+
+  /// Emails `code` to `email`.
+  func emailCode(_ code: String, to email: String, firstName: String) async throws {
+    let hours = Int(policy.confirmationCodeLifetime / 3600)
+    try await emailSender.send(
+      Email(
+        to: email,
+        subject: "Your Binario confirmation code: \(code)",
+        body: """
+          Hello \(firstName),
+
+          your Binario confirmation code is \(code). It confirms the address \(email) and is valid for \(hours) hours.
+
+          If you did not ask for it, ignore this message.
+          """
+      )
+    )
+  }
+}

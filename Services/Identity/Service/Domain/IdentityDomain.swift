@@ -1,0 +1,102 @@
+import BinarioAuth
+import Foundation
+
+/// Identity's domain logic: accounts, sign-in and sessions, profiles, roles, friends, emergency
+/// contacts and signing keys. Pure Swift: it knows neither gRPC nor SQL. It reads the time only
+/// from its ``IdentityClock``, keeps data through ``IdentityStore``, and sends messages through
+/// the ``EmailSender`` and ``OutboxMessageSender`` it is given.
+///
+/// The operations live in extensions, one file per area (`IdentityDomain+Registration.swift`,
+/// `+SignIn`, `+Profile`, `+Friends`, `+EmergencyContacts`, `+Administration`, `+Revocations`).
+/// They throw ``IdentityError`` for anything a caller did wrong; any other error is a fault.
+public final class IdentityDomain: Sendable {
+  let store: IdentityStore
+  let clock: any IdentityClock
+  let policy: IdentityPolicy
+  let hasher: PasswordHasher
+  let emailSender: any EmailSender
+  let messageSender: any OutboxMessageSender
+  /// Every revocation is published here for `WatchRevocations`.
+  public let revocations: RevocationBroadcaster
+  /// Every key, oldest first; the newest signs.
+  let signingKeys: [SigningKey]
+  let signer: AccessTokenSigner
+
+  /// Loads the signing keys, creating the first key pair if the database has none.
+  ///
+  /// - Parameters:
+  ///   - emailSender: By default ``OutboxEmailSender`` on `store`.
+  ///   - messageSender: By default ``OutboxTextMessageSender`` on `store`.
+  public static func start(
+    store: IdentityStore,
+    clock: any IdentityClock = SystemClock(),
+    policy: IdentityPolicy = IdentityPolicy(),
+    emailSender: (any EmailSender)? = nil,
+    messageSender: (any OutboxMessageSender)? = nil
+  ) async throws -> IdentityDomain {
+    let now = clock.now()
+    let keys = try await store.signingKeysCreatingFirst { SigningKey.generate(at: now) }
+    return IdentityDomain(
+      store: store,
+      clock: clock,
+      policy: policy,
+      emailSender: emailSender ?? OutboxEmailSender(store: store, clock: clock),
+      messageSender: messageSender ?? OutboxTextMessageSender(store: store, clock: clock),
+      signingKeys: keys
+    )
+  }
+
+  private init(
+    store: IdentityStore,
+    clock: any IdentityClock,
+    policy: IdentityPolicy,
+    emailSender: any EmailSender,
+    messageSender: any OutboxMessageSender,
+    signingKeys: [SigningKey]
+  ) {
+    precondition(!signingKeys.isEmpty, "identity needs a signing key")
+    self.store = store
+    self.clock = clock
+    self.policy = policy
+    self.hasher = PasswordHasher(parameters: policy.scrypt)
+    self.emailSender = emailSender
+    self.messageSender = messageSender
+    self.revocations = RevocationBroadcaster()
+    self.signingKeys = signingKeys
+    let current = signingKeys[signingKeys.count - 1]
+    self.signer = AccessTokenSigner(keyID: current.id, privateKey: current.privateKey)
+  }
+
+  /// The public keys that verify access tokens.
+  public var publishedSigningKeys: [PublishedSigningKey] {
+    signingKeys.map {
+      PublishedSigningKey(id: $0.id, algorithm: "EdDSA", publicKey: $0.publicKey, createdAt: $0.createdAt)
+    }
+  }
+
+  /// A verifier for the tokens this identity issues, on its clock (for tests and in-process use).
+  public var accessTokenVerifier: AccessTokenVerifier {
+    let clock = self.clock
+    return AccessTokenVerifier(
+      keys: Dictionary(uniqueKeysWithValues: signingKeys.map { ($0.id, $0.privateKey.publicKey) }),
+      now: { clock.now() }
+    )
+  }
+
+  /// The signed-in caller's account; `UNAUTHENTICATED` if it no longer exists.
+  func callerAccount(_ userID: String) async throws -> Account {
+    guard let account = try await store.account(id: userID) else {
+      throw IdentityError.unauthenticated("your account no longer exists")
+    }
+    return account
+  }
+
+  /// Records that `sessionIDs` ended now and tells the watchers.
+  func publishRevocation(_ sessionIDs: [String], at now: Date) {
+    revocations.publish(SessionRevocation(sessionIDs: sessionIDs, revokedAt: now))
+  }
+
+  static func newID() -> String {
+    UUID().uuidString.lowercased()
+  }
+}

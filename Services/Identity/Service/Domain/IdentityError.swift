@@ -1,0 +1,49 @@
+import Foundation
+
+/// Why an identity operation was refused. Each case maps to one gRPC status code in the handler
+/// layer; every message is for a person and never contains a secret.
+public enum IdentityError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// Bad input, naming each bad field (→ `INVALID_ARGUMENT` with a `BadRequest`).
+  case invalid([FieldProblem])
+  /// → `ALREADY_EXISTS`
+  case alreadyExists(String)
+  /// → `NOT_FOUND`
+  case notFound(String)
+  /// Wrong credentials, an unusable refresh token, no caller (→ `UNAUTHENTICATED`).
+  case unauthenticated(String)
+  /// The operation does not apply in the current state (→ `FAILED_PRECONDITION`).
+  case failedPrecondition(String)
+  /// → `PERMISSION_DENIED`
+  case permissionDenied(String)
+  /// Too many failed sign-ins for this address; try again at `until` (→ `RESOURCE_EXHAUSTED`).
+  case throttled(until: Date)
+
+  /// One bad field.
+  public static func invalid(_ field: String, _ description: String) -> IdentityError {
+    .invalid([FieldProblem(field: field, description: description)])
+  }
+
+  public var description: String {
+    switch self {
+    case .invalid(let problems):
+      return "invalid request: " + problems.map { "\($0.field): \($0.description)" }.joined(separator: "; ")
+    case .alreadyExists(let message), .notFound(let message), .unauthenticated(let message),
+      .failedPrecondition(let message), .permissionDenied(let message):
+      return message
+    case .throttled(let until):
+      return "too many failed sign-ins; try again after \(until.ISO8601Format())"
+    }
+  }
+}
+
+/// One bad field of a request: its name as in the proto (`email`, `new_password`) and what is
+/// wrong with it.
+public struct FieldProblem: Sendable, Hashable {
+  public var field: String
+  public var description: String
+
+  public init(field: String, description: String) {
+    self.field = field
+    self.description = description
+  }
+}

@@ -1,0 +1,106 @@
+import Crypto
+import Foundation
+import _CryptoExtras
+
+/// Hashes and checks passwords with scrypt, a memory-hard KDF.
+///
+/// A hash is stored as text: `scrypt$<N>$<r>$<p>$<salt>$<key>` (salt: 16 random bytes per hash;
+/// key: 32 bytes; both base64). Verification derives with the parameters in the hash, then
+/// compares in constant time.
+///
+/// Deriving takes about 100 ms with ``ScryptParameters/production`` and blocks the calling thread
+/// meanwhile.
+public struct PasswordHasher: Sendable {
+  public let parameters: ScryptParameters
+  /// A hash of a random password with ``parameters``: ``verifyAgainstNothing(_:)`` checks against
+  /// it so that an unknown email costs what a wrong password costs.
+  private let dummyHash: String
+
+  public init(parameters: ScryptParameters) {
+    precondition(parameters.isValid, "invalid scrypt parameters \(parameters)")
+    self.parameters = parameters
+    self.dummyHash = Self.hash(UUID().uuidString, parameters: parameters)
+  }
+
+  /// A new salted hash of `password`.
+  public func hash(_ password: String) -> String {
+    Self.hash(password, parameters: self.parameters)
+  }
+
+  /// Whether `password` matches `storedHash`. A malformed stored hash matches nothing.
+  public func verify(_ password: String, against storedHash: String) -> Bool {
+    guard let stored = StoredHash(storedHash),
+      let derived = Self.derive(password, salt: stored.salt, parameters: stored.parameters, length: stored.key.count)
+    else { return false }
+    return Self.constantTimeEqual(derived, stored.key)
+  }
+
+  /// Spends the time of one verification and answers `false`: for a sign-in with an unknown email.
+  public func verifyAgainstNothing(_ password: String) -> Bool {
+    _ = self.verify(password, against: self.dummyHash)
+    return false
+  }
+
+  /// Whether `storedHash` was made with other parameters than ``parameters`` (rehash on the next
+  /// successful sign-in).
+  public func needsRehash(_ storedHash: String) -> Bool {
+    StoredHash(storedHash)?.parameters != self.parameters
+  }
+
+  // MARK: -
+
+  private static func hash(_ password: String, parameters: ScryptParameters) -> String {
+    var salt = [UInt8](repeating: 0, count: 16)
+    var generator = SystemRandomNumberGenerator()
+    for index in salt.indices { salt[index] = generator.next() }
+    guard let key = derive(password, salt: salt, parameters: parameters, length: 32) else {
+      preconditionFailure("scrypt refused valid parameters \(parameters)")
+    }
+    return [
+      "scrypt", "\(parameters.rounds)", "\(parameters.blockSize)", "\(parameters.parallelism)",
+      Data(salt).base64EncodedString(), Data(key).base64EncodedString(),
+    ].joined(separator: "$")
+  }
+
+  private static func derive(_ password: String, salt: [UInt8], parameters: ScryptParameters, length: Int) -> [UInt8]? {
+    guard parameters.isValid else { return nil }
+    guard
+      let key = try? KDF.Scrypt.deriveKey(
+        from: Array(password.utf8),
+        salt: salt,
+        outputByteCount: length,
+        rounds: parameters.rounds,
+        blockSize: parameters.blockSize,
+        parallelism: parameters.parallelism
+      )
+    else { return nil }
+    return key.withUnsafeBytes { Array($0) }
+  }
+
+  /// Compares without returning early, so the time taken does not tell how many bytes matched.
+  static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    var difference: UInt8 = 0
+    for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
+    return difference == 0
+  }
+
+  /// The parts of a stored hash.
+  private struct StoredHash {
+    var parameters: ScryptParameters
+    var salt: [UInt8]
+    var key: [UInt8]
+
+    init?(_ text: String) {
+      let parts = text.split(separator: "$", omittingEmptySubsequences: false)
+      guard parts.count == 6, parts[0] == "scrypt",
+        let rounds = Int(parts[1]), let blockSize = Int(parts[2]), let parallelism = Int(parts[3]),
+        let salt = Data(base64Encoded: String(parts[4])), let key = Data(base64Encoded: String(parts[5])),
+        !key.isEmpty
+      else { return nil }
+      self.parameters = ScryptParameters(rounds: rounds, blockSize: blockSize, parallelism: parallelism)
+      self.salt = Array(salt)
+      self.key = Array(key)
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import BinarioProto
+import GRPCCore
+
+extension IdentityHandler {
+  public func sendFriendRequest(
+    request: Binario_Identity_V1_SendFriendRequestRequest,
+    context: ServerContext
+  ) async throws -> Binario_Identity_V1_SendFriendRequestResponse {
+    try await handle("SendFriendRequest") {
+      let sent = try await domain.sendFriendRequest(userID: try caller().userID, email: request.email)
+      return .with { $0.request = Binario_Identity_V1_FriendRequest(sent) }
+    }
+  }
+
+  public func listFriendRequests(
+    request: Binario_Identity_V1_ListFriendRequestsRequest,
+    context: ServerContext
+  ) async throws -> Binario_Identity_V1_ListFriendRequestsResponse {
+    try await handle("ListFriendRequests") {
+      let requests = try await domain.friendRequests(userID: try caller().userID)
+      return .with {
+        $0.incoming = requests.incoming.map(Binario_Identity_V1_FriendRequest.init)
+        $0.outgoing = requests.outgoing.map(Binario_Identity_V1_FriendRequest.init)
+      }
+    }
+  }
+
+  public func respondToFriendRequest(
+    request: Binario_Identity_V1_RespondToFriendRequestRequest,
+    context: ServerContext
+  ) async throws -> Binario_Identity_V1_RespondToFriendRequestResponse {
+    try await handle("RespondToFriendRequest") {
+      try await domain.respondToFriendRequest(
+        userID: try caller().userID, requestID: request.requestID, accept: request.accept)
+      return .init()
+    }
+  }
+
+  public func listFriends(
+    request: Binario_Identity_V1_ListFriendsRequest,
+    context: ServerContext
+  ) async throws -> Binario_Identity_V1_ListFriendsResponse {
+    try await handle("ListFriends") {
+      let friends = try await domain.friends(userID: try caller().userID)
+      return .with { $0.friends = friends.map(Binario_Identity_V1_UserSummary.init) }
+    }
+  }
+
+  public func removeFriend(
+    request: Binario_Identity_V1_RemoveFriendRequest,
+    context: ServerContext
+  ) async throws -> Binario_Identity_V1_RemoveFriendResponse {
+    try await handle("RemoveFriend") {
+      try await domain.removeFriend(userID: try caller().userID, friendID: request.userID)
+      return .init()
+    }
+  }
+}

@@ -1,0 +1,190 @@
+import BinarioAuth
+import BinarioProto
+import Foundation
+import SwiftProtobuf
+
+// Translations between identity's proto messages and its domain values.
+
+extension Gender {
+  /// `nil` for unspecified or unknown values.
+  init?(proto: Binario_Identity_V1_Gender) {
+    switch proto {
+    case .female: self = .female
+    case .male: self = .male
+    case .other: self = .other
+    case .preferNotToSay: self = .preferNotToSay
+    case .unspecified, .UNRECOGNIZED: return nil
+    }
+  }
+
+  var proto: Binario_Identity_V1_Gender {
+    switch self {
+    case .female: return .female
+    case .male: return .male
+    case .other: return .other
+    case .preferNotToSay: return .preferNotToSay
+    }
+  }
+}
+
+extension ContactChannel {
+  /// `nil` for unspecified or unknown values.
+  init?(proto: Binario_Identity_V1_ContactChannel) {
+    switch proto {
+    case .sms: self = .sms
+    case .whatsapp: self = .whatsApp
+    case .unspecified, .UNRECOGNIZED: return nil
+    }
+  }
+
+  var proto: Binario_Identity_V1_ContactChannel {
+    switch self {
+    case .sms: return .sms
+    case .whatsApp: return .whatsapp
+    }
+  }
+}
+
+extension OutboxChannel {
+  var proto: Binario_Identity_V1_OutboxChannel {
+    switch self {
+    case .email: return .email
+    case .sms: return .sms
+    case .whatsApp: return .whatsapp
+    }
+  }
+}
+
+extension Role {
+  /// `nil` for unspecified or unknown values.
+  init?(proto: Binario_Identity_V1_Role) {
+    switch proto {
+    case .passenger: self = .passenger
+    case .driver: self = .driver
+    case .admin: self = .admin
+    case .unspecified, .UNRECOGNIZED: return nil
+    }
+  }
+
+  var proto: Binario_Identity_V1_Role {
+    switch self {
+    case .passenger: return .passenger
+    case .driver: return .driver
+    case .admin: return .admin
+    }
+  }
+}
+
+extension Binario_Identity_V1_Profile {
+  init(_ account: Account) {
+    self.init()
+    self.userID = account.id
+    self.email = account.email
+    self.emailConfirmed = account.emailConfirmed
+    self.pendingEmail = account.pendingEmail ?? ""
+    self.firstName = account.firstName
+    self.lastName = account.lastName
+    self.phone = account.phone
+    self.birthDate = account.birthDate
+    self.gender = account.gender?.proto ?? .unspecified
+    self.roles = account.roles.sorted().map(\.proto)
+    self.createdAt = Google_Protobuf_Timestamp(date: account.createdAt)
+  }
+}
+
+extension Binario_Identity_V1_UserSummary {
+  init(_ summary: UserSummary) {
+    self.init()
+    self.userID = summary.userID
+    self.email = summary.email
+    self.firstName = summary.firstName
+    self.lastName = summary.lastName
+  }
+}
+
+extension Binario_Identity_V1_TokenPair {
+  init(_ tokens: TokenPair) {
+    self.init()
+    self.accessToken = tokens.accessToken
+    self.accessTokenExpiresAt = Google_Protobuf_Timestamp(date: tokens.accessTokenExpiresAt)
+    self.refreshToken = tokens.refreshToken
+    self.refreshTokenExpiresAt = Google_Protobuf_Timestamp(date: tokens.refreshTokenExpiresAt)
+    self.userID = tokens.userID
+    self.roles = tokens.roles.sorted().map(\.proto)
+  }
+}
+
+extension Binario_Identity_V1_FriendRequest {
+  init(_ request: FriendRequest) {
+    self.init()
+    self.requestID = request.id
+    self.from = Binario_Identity_V1_UserSummary(request.from)
+    self.to = Binario_Identity_V1_UserSummary(request.to)
+    self.createdAt = Google_Protobuf_Timestamp(date: request.createdAt)
+  }
+}
+
+extension Binario_Identity_V1_EmergencyContact {
+  init(_ contact: EmergencyContact) {
+    self.init()
+    self.contactID = contact.id
+    self.name = contact.name
+    self.phone = contact.phone
+    self.channel = contact.channel.proto
+  }
+}
+
+extension Binario_Identity_V1_EmergencyAlertMessage {
+  init(_ alert: EmergencyAlert) {
+    self.init()
+    self.recipientName = alert.recipientName
+    self.recipientPhone = alert.recipientPhone
+    self.channel = alert.channel.proto
+    self.text = alert.text
+    self.mapsLink = alert.mapsLink
+    self.deepLink = alert.deepLink
+  }
+}
+
+extension Binario_Identity_V1_OutboxMessage {
+  init(_ message: OutboxMessage) {
+    self.init()
+    self.messageID = message.id
+    self.channel = message.channel.proto
+    self.recipient = message.recipient
+    self.subject = message.subject
+    self.body = message.body
+    self.createdAt = Google_Protobuf_Timestamp(date: message.createdAt)
+  }
+}
+
+extension Binario_Identity_V1_SigningKey {
+  init(_ key: PublishedSigningKey) {
+    self.init()
+    self.keyID = key.id
+    self.algorithm = key.algorithm
+    self.publicKey = key.publicKey
+    self.createdAt = Google_Protobuf_Timestamp(date: key.createdAt)
+  }
+}
+
+extension PersonalDetails {
+  init(
+    email: String, password: String, firstName: String, lastName: String, phone: String, birthDate: String,
+    gender: Binario_Identity_V1_Gender
+  ) {
+    self.init(
+      email: email, password: password, firstName: firstName, lastName: lastName, phone: phone,
+      birthDate: birthDate, gender: Gender(proto: gender))
+  }
+}
+
+extension AccountReference {
+  init?(_ selector: Binario_Identity_V1_AccountSelector) {
+    switch selector.account {
+    case .userID(let id): self = .id(id)
+    case .email(let email): self = .email(email)
+    case nil: return nil
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import BinarioStorage
+import GRDB
+
+/// Identity's database schema, one migration per shipped change (append, never edit).
+///
+/// Times are stored as REAL seconds since 1970 (UTC). Everything personal hangs off `account`
+/// with `ON DELETE CASCADE`, so deleting an account row removes its roles, confirmation,
+/// sessions, refresh tokens, friend requests, friendships and emergency contacts;
+/// `session_revocation` deliberately has no foreign key: the gateway must keep refusing a deleted
+/// account's tokens, and a random session id is not personal data.
+public enum IdentityMigrations {
+  public static let all = DatabaseMigrations()
+    .add("v1-identity") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE account (
+            id TEXT PRIMARY KEY NOT NULL,
+            email TEXT NOT NULL UNIQUE,
+            email_confirmed INTEGER NOT NULL DEFAULT 0,
+            pending_email TEXT,
+            password_hash TEXT NOT NULL,
+            first_name TEXT NOT NULL,
+            last_name TEXT NOT NULL,
+            phone TEXT NOT NULL,
+            birth_date TEXT NOT NULL,
+            gender TEXT,
+            created_at REAL NOT NULL
+          );
+          CREATE TABLE account_role (
+            account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            role TEXT NOT NULL,
+            PRIMARY KEY (account_id, role)
+          );
+          CREATE INDEX account_role_by_role ON account_role(role);
+          CREATE TABLE email_confirmation (
+            account_id TEXT PRIMARY KEY NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            email TEXT NOT NULL,
+            code_hash TEXT NOT NULL,
+            expires_at REAL NOT NULL,
+            failed_attempts INTEGER NOT NULL DEFAULT 0
+          );
+          CREATE INDEX email_confirmation_by_email ON email_confirmation(email);
+          CREATE TABLE login_failure (
+            email TEXT PRIMARY KEY NOT NULL,
+            failures INTEGER NOT NULL,
+            locked_until REAL
+          );
+          CREATE TABLE session (
+            id TEXT PRIMARY KEY NOT NULL,
+            account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            created_at REAL NOT NULL,
+            revoked_at REAL
+          );
+          CREATE INDEX session_by_account ON session(account_id);
+          CREATE TABLE refresh_token (
+            token_hash TEXT PRIMARY KEY NOT NULL,
+            session_id TEXT NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+            created_at REAL NOT NULL,
+            expires_at REAL NOT NULL,
+            used_at REAL
+          );
+          CREATE INDEX refresh_token_by_session ON refresh_token(session_id);
+          CREATE TABLE session_revocation (
+            session_id TEXT PRIMARY KEY NOT NULL,
+            revoked_at REAL NOT NULL
+          );
+          CREATE INDEX session_revocation_by_time ON session_revocation(revoked_at);
+          CREATE TABLE friend_request (
+            id TEXT PRIMARY KEY NOT NULL,
+            from_account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            to_account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            created_at REAL NOT NULL,
+            UNIQUE (from_account_id, to_account_id)
+          );
+          CREATE INDEX friend_request_by_addressee ON friend_request(to_account_id);
+          CREATE TABLE friendship (
+            account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            friend_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (account_id, friend_id)
+          );
+          CREATE TABLE emergency_contact (
+            id TEXT PRIMARY KEY NOT NULL,
+            account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            phone TEXT NOT NULL,
+            channel TEXT NOT NULL,
+            created_at REAL NOT NULL
+          );
+          CREATE INDEX emergency_contact_by_account ON emergency_contact(account_id);
+          CREATE TABLE outbox (
+            id TEXT PRIMARY KEY NOT NULL,
+            channel TEXT NOT NULL,
+            recipient TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            body TEXT NOT NULL,
+            created_at REAL NOT NULL
+          );
+          CREATE INDEX outbox_by_recipient ON outbox(recipient, created_at);
+          CREATE INDEX outbox_by_time ON outbox(created_at);
+          CREATE TABLE signing_key (
+            id TEXT PRIMARY KEY NOT NULL,
+            public_key BLOB NOT NULL,
+            private_key BLOB NOT NULL,
+            created_at REAL NOT NULL
+          );
+          """
+      )
+    }
+}

@@ -1,0 +1,194 @@
+import BinarioAuth
+import Foundation
+import GRDB
+
+extension IdentityStore {
+  /// A new account with its roles and, if given, the confirmation of its address.
+  /// - Throws: ``StoreConflict/emailTaken`` when another account has the address.
+  public func insertAccount(
+    _ account: Account,
+    passwordHash: String,
+    confirmation: PendingConfirmation?
+  ) async throws {
+    do {
+      try await pool.write { db in
+        try db.execute(
+          sql: """
+            INSERT INTO account (id, email, email_confirmed, pending_email, password_hash, first_name,
+              last_name, phone, birth_date, gender, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+          arguments: [
+            account.id, account.email, account.emailConfirmed, account.pendingEmail, passwordHash,
+            account.firstName, account.lastName, account.phone, account.birthDate, account.gender?.rawValue,
+            account.createdAt.storedValue,
+          ]
+        )
+        try Self.writeRoles(account.roles, of: account.id, db)
+        if let confirmation {
+          try Self.writeConfirmation(confirmation, db)
+        }
+      }
+    } catch let error as DatabaseError where error.isUniqueViolation {
+      throw StoreConflict.emailTaken
+    }
+  }
+
+  public func account(id: String) async throws -> Account? {
+    try await pool.read { db in try Self.fetchAccount(db, where: "id = ?", id) }
+  }
+
+  /// The account whose (confirmed or not) address is `email` (normalized).
+  public func account(email: String) async throws -> Account? {
+    try await pool.read { db in try Self.fetchAccount(db, where: "email = ?", email) }
+  }
+
+  /// The account waiting to change its address to `email` (normalized), if any.
+  public func account(pendingEmail email: String) async throws -> Account? {
+    try await pool.read { db in try Self.fetchAccount(db, where: "pending_email = ?", email) }
+  }
+
+  /// The account and its password hash, by id.
+  public func credentials(accountID: String) async throws -> (account: Account, passwordHash: String)? {
+    try await pool.read { db in
+      guard let account = try Self.fetchAccount(db, where: "id = ?", accountID),
+        let hash = try String.fetchOne(db, sql: "SELECT password_hash FROM account WHERE id = ?", arguments: [accountID])
+      else { return nil }
+      return (account, hash)
+    }
+  }
+
+  /// The account and its password hash, by address.
+  public func credentials(email: String) async throws -> (account: Account, passwordHash: String)? {
+    try await pool.read { db in
+      guard let account = try Self.fetchAccount(db, where: "email = ?", email),
+        let hash = try String.fetchOne(db, sql: "SELECT password_hash FROM account WHERE id = ?", arguments: [account.id])
+      else { return nil }
+      return (account, hash)
+    }
+  }
+
+  /// Writes the profile fields of `account` (names, phone, birth date, gender).
+  public func updateProfile(_ account: Account) async throws {
+    try await pool.write { db in
+      try db.execute(
+        sql: """
+          UPDATE account SET first_name = ?, last_name = ?, phone = ?, birth_date = ?, gender = ?
+          WHERE id = ?
+          """,
+        arguments: [
+          account.firstName, account.lastName, account.phone, account.birthDate, account.gender?.rawValue, account.id,
+        ]
+      )
+    }
+  }
+
+  public func setPasswordHash(_ hash: String, accountID: String) async throws {
+    try await pool.write { db in
+      try db.execute(sql: "UPDATE account SET password_hash = ? WHERE id = ?", arguments: [hash, accountID])
+    }
+  }
+
+  /// Sets the address waiting for confirmation and its confirmation, in one transaction.
+  public func setPendingEmail(_ email: String, accountID: String, confirmation: PendingConfirmation) async throws {
+    try await pool.write { db in
+      try db.execute(sql: "UPDATE account SET pending_email = ? WHERE id = ?", arguments: [email, accountID])
+      try Self.writeConfirmation(confirmation, db)
+    }
+  }
+
+  /// Replaces the account's roles.
+  public func setRoles(_ roles: Set<Role>, accountID: String) async throws {
+    try await pool.write { db in try Self.writeRoles(roles, of: accountID, db) }
+  }
+
+  /// Removes `role` from the account, unless that would leave no admin at all.
+  /// - Returns: `false` (nothing changed) when the account is the last admin and `role` is admin.
+  public func removeRole(_ role: Role, accountID: String) async throws -> Bool {
+    try await pool.write { db in
+      if role == .admin {
+        let admins = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account_role WHERE role = 'admin'") ?? 0
+        let isAdmin = try Bool.fetchOne(
+          db, sql: "SELECT EXISTS (SELECT 1 FROM account_role WHERE account_id = ? AND role = 'admin')",
+          arguments: [accountID]) ?? false
+        if isAdmin && admins <= 1 { return false }
+      }
+      try db.execute(
+        sql: "DELETE FROM account_role WHERE account_id = ? AND role = ?", arguments: [accountID, role.rawValue])
+      return true
+    }
+  }
+
+  public func adminExists() async throws -> Bool {
+    try await pool.read { db in
+      try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM account_role WHERE role = 'admin')") ?? false
+    }
+  }
+
+  /// Deletes the account and everything personal about it: its rows in every table (by cascade),
+  /// outbox messages addressed to its addresses, and its sign-in failures. Its open sessions are
+  /// recorded as revoked at `now` first.
+  /// - Returns: The sessions revoked.
+  public func deleteAccount(id: String, at now: Date) async throws -> [String] {
+    try await pool.write { db in
+      guard let account = try Self.fetchAccount(db, where: "id = ?", id) else { return [] }
+      let revoked = try Self.revokeSessions(db, accountID: id, except: nil, at: now)
+      let addresses = [account.email, account.pendingEmail].compactMap { $0 }
+      for address in addresses {
+        try db.execute(sql: "DELETE FROM outbox WHERE recipient = ?", arguments: [address])
+        try db.execute(sql: "DELETE FROM login_failure WHERE email = ?", arguments: [address])
+      }
+      try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [id])
+      return revoked
+    }
+  }
+
+  // MARK: - Rows
+
+  static func writeRoles(_ roles: Set<Role>, of accountID: String, _ db: Database) throws {
+    try db.execute(sql: "DELETE FROM account_role WHERE account_id = ?", arguments: [accountID])
+    for role in roles.sorted() {
+      try db.execute(
+        sql: "INSERT INTO account_role (account_id, role) VALUES (?, ?)", arguments: [accountID, role.rawValue])
+    }
+  }
+
+  /// `condition` is a constant SQL fragment from this file; the value is an argument.
+  static func fetchAccount(_ db: Database, where condition: String, _ value: String) throws -> Account? {
+    guard
+      let row = try Row.fetchOne(
+        db,
+        sql: """
+          SELECT id, email, email_confirmed, pending_email, first_name, last_name, phone, birth_date,
+            gender, created_at
+          FROM account WHERE \(condition)
+          """,
+        arguments: [value]
+      )
+    else { return nil }
+    let id: String = row["id"]
+    let roleNames = try String.fetchAll(
+      db, sql: "SELECT role FROM account_role WHERE account_id = ?", arguments: [id])
+    return Account(
+      id: id,
+      email: row["email"],
+      emailConfirmed: row["email_confirmed"],
+      pendingEmail: row["pending_email"],
+      firstName: row["first_name"],
+      lastName: row["last_name"],
+      phone: row["phone"],
+      birthDate: row["birth_date"],
+      gender: (row["gender"] as String?).flatMap(Gender.init(rawValue:)),
+      roles: Role.parse(roleNames),
+      createdAt: Date(stored: row["created_at"])
+    )
+  }
+
+  static func summary(_ db: Database, accountID: String) throws -> UserSummary? {
+    guard
+      let row = try Row.fetchOne(
+        db, sql: "SELECT id, email, first_name, last_name FROM account WHERE id = ?", arguments: [accountID])
+    else { return nil }
+    return UserSummary(userID: row["id"], email: row["email"], firstName: row["first_name"], lastName: row["last_name"])
+  }
+}

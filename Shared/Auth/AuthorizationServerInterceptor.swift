@@ -1,0 +1,77 @@
+import BinarioTransport
+import GRPCCore
+
+/// A service's own access check on every call, after the gateway's (defense in depth), and the
+/// place where the handler's ``CallerIdentity/current`` is bound.
+///
+/// For each call it looks up the method in the ``MethodAccessPolicy``, reads the caller (only
+/// from the gateway's certificate identity, see ``CallerIdentity``), and refuses with:
+/// - `PERMISSION_DENIED` for a method the policy does not list (fail closed), an internal method
+///   called by a peer not allowed to, or a caller lacking the role;
+/// - `UNAUTHENTICATED` for a method that needs a signed-in caller when there is none.
+public struct AuthorizationServerInterceptor: ServerInterceptor {
+  private let policy: MethodAccessPolicy
+  private let trustedGateway: String
+  private let peerIdentity: @Sendable (ServerContext) -> String?
+
+  /// - Parameters:
+  ///   - policy: The access rules of the methods this server serves.
+  ///   - trustedGateway: The certificate identity whose caller metadata is believed.
+  ///   - peerIdentity: How to learn the caller's certificate identity; by default the Binario
+  ///     transport's (`BinarioServerContext.peerIdentity`). Other transports know none.
+  public init(
+    policy: MethodAccessPolicy,
+    trustedGateway: String = WorkloadIdentity.gateway,
+    peerIdentity: @escaping @Sendable (ServerContext) -> String? = { $0.binarioPeerIdentity?.uri }
+  ) {
+    self.policy = policy
+    self.trustedGateway = trustedGateway
+    self.peerIdentity = peerIdentity
+  }
+
+  /// The caller of a call with `metadata` on a connection from `peer`, if it is allowed to call
+  /// the method; throws the `RPCError` to refuse it with otherwise.
+  public func authorize(method: MethodDescriptor, metadata: Metadata, peer: String?) throws(RPCError) -> CallerIdentity? {
+    guard let access = self.policy.access(for: method) else {
+      throw RPCError(code: .permissionDenied, message: "\(method.fullyQualifiedMethod) has no declared access level")
+    }
+    let caller = CallerIdentity(metadata: metadata, peerIdentity: peer, trustedGateway: self.trustedGateway)
+    switch access {
+    case .internal(let allowedPeers):
+      guard let peer, allowedPeers.contains(peer) else {
+        throw RPCError(
+          code: .permissionDenied,
+          message: "\(method.fullyQualifiedMethod) is an internal method; \(peer ?? "an unidentified peer") may not call it"
+        )
+      }
+    case .level(let level):
+      if level.requiresSignIn && caller == nil {
+        throw RPCError(code: .unauthenticated, message: "sign in to call \(method.method)")
+      }
+      guard level.admits(roles: caller?.roles) else {
+        throw RPCError(code: .permissionDenied, message: "\(method.method) needs the \(level.rawValue) role")
+      }
+    }
+    return caller
+  }
+
+  public func intercept<Input: Sendable, Output: Sendable>(
+    request: StreamingServerRequest<Input>,
+    context: ServerContext,
+    next: @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
+  ) async throws -> StreamingServerResponse<Output> {
+    let caller = try self.authorize(method: context.descriptor, metadata: request.metadata, peer: self.peerIdentity(context))
+    var response = try await CallerIdentity.$current.withValue(caller) {
+      try await next(request, context)
+    }
+    // A streaming handler runs in the response's producer, after `next` returned: bind it there too.
+    if case .success(var contents) = response.accepted {
+      let producer = contents.producer
+      contents.producer = { writer in
+        try await CallerIdentity.$current.withValue(caller) { try await producer(writer) }
+      }
+      response.accepted = .success(contents)
+    }
+    return response
+  }
+}

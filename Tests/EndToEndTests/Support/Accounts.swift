@@ -1,0 +1,71 @@
+import BinarioProto
+import BinarioTransport
+import GRPCCore
+
+typealias IdentityClient = Binario_Identity_V1_Identity.Client<BinarioClientTransport>
+
+/// Metadata carrying an access token, as a client sends it to the gateway.
+func bearer(_ tokens: Binario_Identity_V1_TokenPair) -> Metadata {
+  ["authorization": "Bearer \(tokens.accessToken)"]
+}
+
+extension IdentityClient {
+  /// Signs the first admin in (configured when the suite started).
+  func signInAdmin() async throws -> Binario_Identity_V1_TokenPair {
+    try await self.login(
+      .with {
+        $0.email = RunningSuite.adminEmail
+        $0.password = RunningSuite.adminPassword
+      }
+    ).tokens
+  }
+
+  /// The newest confirmation code emailed to `email`, read from the outbox by the admin.
+  func confirmationCode(for email: String, admin: Binario_Identity_V1_TokenPair) async throws -> String {
+    let outbox = try await self.listOutboxMessages(
+      .with {
+        $0.recipient = email
+        $0.limit = 10
+      },
+      metadata: bearer(admin)
+    )
+    for message in outbox.messages where message.channel == .email {
+      let words = message.body.split(whereSeparator: { !$0.isNumber })
+      if let code = words.first(where: { $0.count == 6 }) { return String(code) }
+    }
+    throw RPCError(code: .notFound, message: "no confirmation code for \(email) in the outbox")
+  }
+
+  /// Registers, confirms and signs in a passenger; returns their tokens.
+  func signUp(
+    email: String,
+    password: String = "a-good-password-1",
+    firstName: String = "Ada",
+    admin: Binario_Identity_V1_TokenPair
+  ) async throws -> Binario_Identity_V1_TokenPair {
+    _ = try await self.register(
+      .with {
+        $0.email = email
+        $0.password = password
+        $0.firstName = firstName
+        $0.lastName = "Lovelace"
+        $0.phone = "+393331234567"
+        $0.birthDate = "1990-12-10"
+        $0.gender = .female
+      }
+    )
+    let code = try await self.confirmationCode(for: email, admin: admin)
+    _ = try await self.confirmEmail(
+      .with {
+        $0.email = email
+        $0.code = code
+      }
+    )
+    return try await self.login(
+      .with {
+        $0.email = email
+        $0.password = password
+      }
+    ).tokens
+  }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import IdentityService
+import Testing
+
+@Suite("Emergency contacts and alerts")
+struct EmergencyContactsTests {
+  @Test("add, list, update, remove: only the owner's")
+  func crud() async throws {
+    let identity = try await TestIdentity()
+    let ada = try await identity.confirmedAccount("ada@example.com")
+    let eve = try await identity.confirmedAccount("eve@example.com", firstName: "Eve")
+
+    let mum = try await identity.domain.addEmergencyContact(userID: ada.id, name: " Mum ", phone: "+39 333 000 0000", channel: .sms)
+    #expect(mum.name == "Mum" && mum.phone == "+393330000000")
+    let dad = try await identity.domain.addEmergencyContact(userID: ada.id, name: "Dad", phone: "+393331111111", channel: .whatsApp)
+    #expect(try await identity.domain.emergencyContacts(userID: ada.id) == [mum, dad])
+    #expect(try await identity.domain.emergencyContacts(userID: eve.id).isEmpty)
+
+    let updated = try await identity.domain.updateEmergencyContact(
+      userID: ada.id, contactID: mum.id, changes: EmergencyContactChanges(channel: .some(.whatsApp)))
+    #expect(updated.channel == .whatsApp && updated.name == "Mum")
+
+    let eveUpdates = await identityError {
+      _ = try await identity.domain.updateEmergencyContact(userID: eve.id, contactID: mum.id, changes: EmergencyContactChanges(name: "Eve's"))
+    }
+    #expect(eveUpdates?.code == "notFound")
+    let eveRemoves = await identityError { try await identity.domain.removeEmergencyContact(userID: eve.id, contactID: mum.id) }
+    #expect(eveRemoves?.code == "notFound")
+
+    try await identity.domain.removeEmergencyContact(userID: ada.id, contactID: mum.id)
+    #expect(try await identity.domain.emergencyContacts(userID: ada.id) == [dad])
+  }
+
+  @Test("bad contacts name every bad field")
+  func validation() async throws {
+    let identity = try await TestIdentity()
+    let ada = try await identity.confirmedAccount("ada@example.com")
+    let error = await identityError { _ = try await identity.domain.addEmergencyContact(userID: ada.id, name: "", phone: "333", channel: nil) }
+    #expect(error?.fields == ["channel", "name", "phone"])
+    let contact = try await identity.domain.addEmergencyContact(userID: ada.id, name: "Mum", phone: "+393330000000", channel: .sms)
+    let update = await identityError {
+      _ = try await identity.domain.updateEmergencyContact(
+        userID: ada.id, contactID: contact.id, changes: EmergencyContactChanges(phone: "x", channel: .some(nil)))
+    }
+    #expect(update?.fields == ["channel", "phone"])
+  }
+
+  @Test("an alert goes to each contact with the position and a deep link, and is recorded")
+  func alertToContacts() async throws {
+    let identity = try await TestIdentity()
+    let ada = try await identity.confirmedAccount("ada@example.com")
+    _ = try await identity.domain.addEmergencyContact(userID: ada.id, name: "Mum", phone: "+393330000000", channel: .sms)
+    _ = try await identity.domain.addEmergencyContact(userID: ada.id, name: "Dad", phone: "+393331111111", channel: .whatsApp)
+
+    let alerts = try await identity.domain.sendEmergencyAlert(userID: ada.id, latitude: 45.4642, longitude: 9.19, note: "Fell & hurt ankle")
+    #expect(alerts.count == 2)
+    let sms = alerts[0]
+    #expect(sms.mapsLink == "https://maps.google.com/?q=45.464200,9.190000")
+    #expect(sms.text.contains("Ada Lovelace") && sms.text.contains("Fell & hurt ankle") && sms.text.contains(sms.mapsLink))
+    #expect(sms.deepLink.hasPrefix("sms:+393330000000?body=EMERGENCY%3A%20Ada%20Lovelace"))
+    #expect(sms.deepLink.contains("Fell%20%26%20hurt%20ankle"))
+    let whatsApp = alerts[1]
+    #expect(whatsApp.deepLink.hasPrefix("https://wa.me/393331111111?text=EMERGENCY"))
+    #expect(whatsApp.channel == .whatsApp)
+
+    let recorded = try await identity.store.outboxMessages(recipient: "+393331111111", limit: 5)
+    #expect(recorded.map(\.channel) == [.whatsApp])
+    #expect(recorded.first?.body == whatsApp.text)
+  }
+
+  @Test("signed out (or without contacts) the alert goes to 112")
+  func alertTo112() async throws {
+    let identity = try await TestIdentity()
+    let alerts = try await identity.domain.sendEmergencyAlert(userID: nil, latitude: -33.5, longitude: -70.25, note: "")
+    #expect(alerts.count == 1)
+    #expect(alerts[0].recipientPhone == "112")
+    #expect(alerts[0].deepLink.hasPrefix("sms:112?body="))
+    #expect(alerts[0].mapsLink == "https://maps.google.com/?q=-33.500000,-70.250000")
+    #expect(try await identity.store.outboxMessages(recipient: "112", limit: 5).count == 1)
+
+    let ada = try await identity.confirmedAccount("ada@example.com")
+    let lonely = try await identity.domain.sendEmergencyAlert(userID: ada.id, latitude: 0, longitude: 0, note: "help")
+    #expect(lonely.map(\.recipientPhone) == ["112"])
+  }
+
+  @Test(
+    "positions outside the globe are refused",
+    arguments: [(91.0, 0.0, ["latitude"]), (-90.5, 0.0, ["latitude"]), (0.0, 180.01, ["longitude"]), (Double.nan, Double.infinity, ["latitude", "longitude"])])
+  func badPosition(latitude: Double, longitude: Double, fields: [String]) async throws {
+    let identity = try await TestIdentity()
+    let error = await identityError { _ = try await identity.domain.sendEmergencyAlert(userID: nil, latitude: latitude, longitude: longitude, note: "") }
+    #expect(error?.fields == fields)
+  }
+
+  @Test("percent-encoding keeps only unreserved characters")
+  func encoding() {
+    #expect(EmergencyAlertComposer.percentEncoded("a b&c=d?é/~._-") == "a%20b%26c%3Dd%3F%C3%A9%2F~._-")
+  }
+}

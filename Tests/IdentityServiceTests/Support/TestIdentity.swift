@@ -1,0 +1,90 @@
+import BinarioAuth
+import BinarioStorage
+import Foundation
+import IdentityService
+import Testing
+
+/// A fresh identity for one test: a temporary database, a manual clock, cheap scrypt.
+struct TestIdentity {
+  let database: TemporaryDatabase
+  let store: IdentityStore
+  let clock: ManualClock
+  let domain: IdentityDomain
+
+  init(policy: IdentityPolicy = .forTests) async throws {
+    self.database = try TemporaryDatabase(migrations: IdentityMigrations.all)
+    self.store = IdentityStore(pool: database.pool)
+    self.clock = ManualClock()
+    self.domain = try await IdentityDomain.start(store: store, clock: clock, policy: policy)
+  }
+
+  static let password = "correct horse 42"
+
+  static func details(
+    email: String,
+    password: String = TestIdentity.password,
+    firstName: String = "Ada",
+    lastName: String = "Lovelace"
+  ) -> PersonalDetails {
+    PersonalDetails(
+      email: email, password: password, firstName: firstName, lastName: lastName,
+      phone: "+393331234567", birthDate: "1990-05-17", gender: .female)
+  }
+
+  /// The confirmation code most recently emailed to `email`, read from the outbox.
+  func latestCode(to email: String) async throws -> String {
+    let messages = try await store.outboxMessages(recipient: email, limit: 1)
+    let message = try #require(messages.first, "no email to \(email) in the outbox")
+    let code = try #require(
+      message.subject.split(separator: " ").last.map(String.init), "no code in \(message.subject)")
+    #expect(message.body.contains(code))
+    return code
+  }
+
+  /// Registers and confirms an account; returns it.
+  @discardableResult
+  func confirmedAccount(_ email: String, firstName: String = "Ada", lastName: String = "Lovelace") async throws -> Account {
+    let account = try await domain.register(Self.details(email: email, firstName: firstName, lastName: lastName))
+    try await domain.confirmEmail(email: email, code: try await latestCode(to: email))
+    return try await domain.me(userID: account.id)
+  }
+
+  /// A confirmed account, signed in.
+  func signedIn(_ email: String, firstName: String = "Ada") async throws -> TokenPair {
+    try await confirmedAccount(email, firstName: firstName)
+    return try await domain.login(email: email, password: Self.password)
+  }
+}
+
+/// The error `body` throws, as an ``IdentityError``; records an issue if it throws none or another.
+func identityError(_ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async -> IdentityError? {
+  do {
+    try await body()
+    Issue.record("expected an IdentityError, got success", sourceLocation: sourceLocation)
+  } catch let error as IdentityError {
+    return error
+  } catch {
+    Issue.record("expected an IdentityError, got \(error)", sourceLocation: sourceLocation)
+  }
+  return nil
+}
+
+extension IdentityError {
+  /// The fields named by `.invalid`, sorted.
+  var fields: [String] {
+    if case .invalid(let problems) = self { return problems.map(\.field).sorted() }
+    return []
+  }
+
+  var code: String {
+    switch self {
+    case .invalid: return "invalid"
+    case .alreadyExists: return "alreadyExists"
+    case .notFound: return "notFound"
+    case .unauthenticated: return "unauthenticated"
+    case .failedPrecondition: return "failedPrecondition"
+    case .permissionDenied: return "permissionDenied"
+    case .throttled: return "throttled"
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Synchronization
+
+/// A service executable of this package running as its own process, for tests that need a real
+/// process to lose (`kill -9`) or restart.
+///
+/// It starts the product with `--log-format json` and learns where it listens from its
+/// `listening` log event, so tests can pass `--port 0` and wait on the event, not on time.
+public final class ServiceProcess: Sendable {
+  /// Why a service process could not be used.
+  public struct Failure: Error, CustomStringConvertible {
+    public var description: String
+  }
+
+  public let executableName: String
+  /// `host:port` from the process's `listening` event.
+  public let address: String
+  private let process: Process
+
+  /// The port part of ``address``.
+  public var port: Int { Int(self.address.split(separator: ":").last ?? "") ?? 0 }
+  public var processIdentifier: Int32 { self.process.processIdentifier }
+
+  private init(executableName: String, address: String, process: Process) {
+    self.executableName = executableName
+    self.address = address
+    self.process = process
+  }
+
+  /// The folder holding this package's built products (where the test bundle itself was built).
+  public static var productsFolder: URL {
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  }
+
+  /// Starts `executableName` from ``productsFolder`` with `arguments` (plus `--log-format json`)
+  /// and returns once it logs that it is listening. Fails if it exits first.
+  public static func start(
+    _ executableName: String,
+    arguments: [String],
+    environment: [String: String] = [:]
+  ) async throws -> ServiceProcess {
+    let process = Process()
+    process.executableURL = Self.productsFolder.appendingPathComponent(executableName)
+    process.arguments = arguments + ["--log-format", "json"]
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let standardError = Pipe()
+    process.standardError = standardError
+    process.standardOutput = FileHandle.nullDevice
+
+    let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+    let splitter = LineSplitter(continuation: continuation)
+    standardError.fileHandleForReading.readabilityHandler = { handle in
+      let data = handle.availableData
+      if data.isEmpty {
+        handle.readabilityHandler = nil
+        continuation.finish()
+      } else {
+        splitter.append(data)
+      }
+    }
+    try process.run()
+
+    var seen: [String] = []
+    for await line in lines {
+      seen.append(line)
+      if let address = Self.listeningAddress(inLogLine: line) {
+        // Keep draining the pipe so the process never blocks on a full stderr.
+        Task { for await _ in lines {} }
+        return ServiceProcess(executableName: executableName, address: address, process: process)
+      }
+    }
+    process.waitUntilExit()
+    throw Failure(
+      description: "\(executableName) exited (status \(process.terminationStatus)) before listening:\n"
+        + seen.suffix(20).joined(separator: "\n")
+    )
+  }
+
+  private static func listeningAddress(inLogLine line: String) -> String? {
+    guard let data = line.data(using: .utf8),
+      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      object["message"] as? String == "listening"
+    else { return nil }
+    let metadata = object["metadata"] as? [String: Any] ?? object
+    return metadata["address"] as? String
+  }
+
+  /// `kill -9`: the process is gone at once, its sockets closed by the kernel.
+  public func kill() {
+    Foundation.kill(self.process.processIdentifier, SIGKILL)
+    self.process.waitUntilExit()
+  }
+
+  /// SIGTERM, then waits for the process to exit; returns its exit status.
+  @discardableResult
+  public func terminate() -> Int32 {
+    self.process.terminate()
+    self.process.waitUntilExit()
+    return self.process.terminationStatus
+  }
+
+  deinit {
+    if self.process.isRunning { Foundation.kill(self.process.processIdentifier, SIGKILL) }
+  }
+}
+
+/// Turns chunks of bytes into lines.
+private final class LineSplitter: Sendable {
+  private let buffer = Mutex(Data())
+  private let continuation: AsyncStream<String>.Continuation
+
+  init(continuation: AsyncStream<String>.Continuation) {
+    self.continuation = continuation
+  }
+
+  func append(_ data: Data) {
+    let lines = self.buffer.withLock { buffer -> [String] in
+      buffer.append(data)
+      var lines: [String] = []
+      while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+        buffer.removeSubrange(buffer.startIndex...newline)
+      }
+      return lines
+    }
+    for line in lines { self.continuation.yield(line) }
+  }
+}

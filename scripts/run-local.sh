@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Builds and starts the whole suite on this machine, each service its own process:
+#   installs missing Debian packages, builds, creates development certificates (.dev/certs),
+#   data folders (.dev/data/<service>), the first admin and a demo passenger, then prints where
+#   the gateway listens. Ctrl-C stops everything cleanly (SIGTERM, graceful shutdown).
+#
+#   scripts/run-local.sh            build (debug) and run
+#   scripts/run-local.sh --release  build with optimizations first (slower build, faster hashing)
+#
+# Ports: gateway 7100, identity 7101 (metrics on 9100, 9101). Logs: .dev/logs/<process>.log.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+configuration=debug
+[ "${1:-}" = "--release" ] && configuration=release
+
+scripts/install-system-packages.sh
+echo "Building ($configuration)..."
+swift build -c "$configuration"
+bin=$(swift build -c "$configuration" --show-bin-path)
+
+dev=.dev
+certs=$dev/certs
+mkdir -p "$dev/data" "$dev/logs"
+"$bin/binario-dev-certs" --out "$certs" >/dev/null
+
+admin_email=${BINARIO_ADMIN_EMAIL:-admin@binario.local}
+admin_password_file=$dev/admin-password
+if [ ! -s "$admin_password_file" ]; then
+  # A fresh random password for this machine's first admin, readable by its owner only.
+  (umask 077 && head -c 18 /dev/urandom | base64 | tr -d '/+=' > "$admin_password_file")
+fi
+admin_password=$(cat "$admin_password_file")
+
+pids=()
+stop_all() {
+  trap - INT TERM EXIT
+  if [ ${#pids[@]} -gt 0 ]; then
+    echo
+    echo "Stopping..."
+    kill -TERM "${pids[@]}" 2>/dev/null || true
+    wait "${pids[@]}" 2>/dev/null || true
+  fi
+  echo "Stopped."
+}
+trap stop_all INT TERM EXIT
+
+# start <name> <port> <metrics port> [extra flags...]: starts a process and waits until it
+# logs that it is listening (or exits, which ends the script with its log).
+start() {
+  local name=$1 port=$2 metrics=$3
+  shift 3
+  local log=$dev/logs/$name.log
+  mkdir -p "$dev/data/$name"
+  "$bin/$name" \
+    --host 127.0.0.1 --port "$port" \
+    --tls-certificate "$certs/$name.pem" --tls-private-key "$certs/$name.key" --tls-trusted-ca "$certs/ca.pem" \
+    --data-directory "$dev/data/$name" --metrics-host 127.0.0.1 --metrics-port "$metrics" \
+    --log-format human "$@" >"$log" 2>&1 &
+  local pid=$!
+  pids+=("$pid")
+  until grep -q "listening" "$log" 2>/dev/null; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "$name failed to start; its log ($log):" >&2
+      tail -n 30 "$log" >&2
+      exit 1
+    fi
+    sleep 0.2
+  done
+  echo "  $name listening on 127.0.0.1:$port (log: $log)"
+}
+
+echo "Starting the suite..."
+BINARIO_ADMIN_EMAIL=$admin_email BINARIO_ADMIN_PASSWORD=$admin_password \
+  start identity 7101 9101
+start gateway 7100 9100 --tls-client-authentication none --upstream identity=127.0.0.1:7101
+
+export BINARIO_GATEWAY=localhost:7100 BINARIO_CA=$PWD/$certs/ca.pem
+cli() { "$bin/binario" "$@"; }
+
+# The admin's session, which `binario confirm --from-outbox` and admin commands use.
+printf '%s\n' "$admin_password" | cli login --email "$admin_email" --password-stdin --session "$dev/admin-session.json" >/dev/null
+
+# A demo passenger, registered and confirmed through the gateway like any user.
+demo_email=ada@example.com
+demo_password=correct-horse-42
+if printf '%s\n' "$demo_password" | cli register --password-stdin --email "$demo_email" --first-name Ada \
+  --last-name Lovelace --phone +393331234567 --birth-date 1990-12-10 --gender female >/dev/null 2>&1; then
+  cli confirm --email "$demo_email" --from-outbox >/dev/null
+fi
+
+cat <<INFO
+
+Binario is running. The gateway listens on localhost:7100 (TLS; CA: $certs/ca.pem).
+
+  Command-line client:   $bin/binario --help
+  First admin:           $admin_email (password in $admin_password_file; session in $dev/admin-session.json)
+  Demo passenger:        $demo_email / $demo_password
+  Try:                   BINARIO_PASSWORD=$demo_password $bin/binario login --email $demo_email
+                         $bin/binario me
+  Metrics:               http://127.0.0.1:9100/metrics (gateway), :9101 (identity)
+
+Press Ctrl-C to stop.
+INFO
+
+wait -n "${pids[@]}" || true
+echo "A process exited; see .dev/logs." >&2
