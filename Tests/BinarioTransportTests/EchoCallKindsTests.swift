@@ -87,4 +87,42 @@ struct EchoCallKindsTests {
       }
     }
   }
+
+  /// Requests written while their call is still being opened on the event loop must keep their
+  /// order: a message, then the end of input. With a queue limit of one byte every request makes
+  /// its writer wait for the `Open`, which is when a half-close could overtake the message (the
+  /// server then saw an empty request stream: "Empty stream.").
+  @Test func requestsWrittenWhileTheCallOpensKeepTheirOrder() async throws {
+    var connection = BinarioConnectionConfiguration.defaults
+    connection.outboundQueueLimit = 1
+    try await withTestServer { port, _ in
+      try await withTestClient(port: port, connection: connection) { client, _ in
+        let echo = Binario_Echo_V1_Echo.Client(wrapping: client)
+        let failures = try await withThrowingTaskGroup(of: String?.self) { group in
+          for index in 0..<400 {
+            group.addTask {
+              do {
+                if index.isMultiple(of: 2) {
+                  let reply = try await echo.get(.with { $0.text = "call \(index)" })
+                  return reply.text == "call \(index)" ? nil : "call \(index): \(reply.text)"
+                }
+                let reply = try await echo.collect(
+                  request: StreamingClientRequest { writer in
+                    for word in ["a", "b", "c"] { try await writer.write(.with { $0.text = "\(word)\(index)" }) }
+                  }
+                )
+                return reply.text == "a\(index) b\(index) c\(index)" ? nil : "collect \(index): \(reply.text)"
+              } catch {
+                return "call \(index): \(error)"
+              }
+            }
+          }
+          var failures: [String] = []
+          for try await failure in group { if let failure { failures.append(failure) } }
+          return failures
+        }
+        #expect(failures.isEmpty, "\(failures.count) calls failed, e.g. \(failures.prefix(3))")
+      }
+    }
+  }
 }

@@ -50,6 +50,10 @@ public final class BinarioConnectionPool: Sendable {
     case ready(BinarioClientConnection)
     /// The last attempt failed; the next one is scheduled.
     case backingOff(lastError: String)
+
+    var isIdle: Bool { if case .idle = self { true } else { false } }
+    var isConnecting: Bool { if case .connecting = self { true } else { false } }
+    var lastError: String? { if case .backingOff(let error) = self { error } else { nil } }
   }
 
   private struct Waiter {
@@ -64,6 +68,22 @@ public final class BinarioConnectionPool: Sendable {
     var waiters: [UInt64: Waiter] = [:]
     var nextWaiterID: UInt64 = 0
     var isShutDown = false
+
+    /// The next ready connection, round-robin; a connection that can take no new calls frees
+    /// its slot for a new one.
+    mutating func takeReadyConnection() -> BinarioClientConnection? {
+      for offset in 0..<self.slots.count {
+        let index = (self.nextSlot + offset) % self.slots.count
+        guard case .ready(let connection) = self.slots[index] else { continue }
+        guard connection.isUsable else {
+          self.slots[index] = .idle
+          continue
+        }
+        self.nextSlot = (index + 1) % self.slots.count
+        return connection
+      }
+      return nil
+    }
   }
 
   private let host: String
@@ -103,68 +123,53 @@ public final class BinarioConnectionPool: Sendable {
   /// `UNAVAILABLE` at once unless `waitForReady`, in which case it waits for the next successful
   /// connection (until the calling task is cancelled).
   public func connection(waitForReady: Bool = false) async throws -> BinarioClientConnection {
-    enum Next {
-      case use(BinarioClientConnection)
-      case connect(slot: Int)
-      case wait
-      case fail(String)
-    }
-    let next = self.state.withLockedValue { state -> Next in
-      if state.isShutDown { return .fail("the client is shutting down") }
-      // Round-robin over ready connections.
-      for offset in 0..<state.slots.count {
-        let index = (state.nextSlot + offset) % state.slots.count
-        if case .ready(let connection) = state.slots[index], connection.isUsable {
-          state.nextSlot = (index + 1) % state.slots.count
-          return .use(connection)
-        }
-      }
-      // No ready connection: start one in an idle slot (lazy connect), or join an attempt.
-      if let idle = state.slots.firstIndex(where: { if case .idle = $0 { return true } else { return false } }) {
-        state.slots[idle] = .connecting
-        return .connect(slot: idle)
-      }
-      if state.slots.contains(where: { if case .connecting = $0 { return true } else { return false } }) {
-        return .wait
-      }
-      if waitForReady { return .wait }
-      let lastError = state.slots.compactMap { slot -> String? in
-        if case .backingOff(let error) = slot { return error } else { return nil }
-      }.first
-      return .fail(lastError ?? "no connection")
-    }
-    switch next {
-    case .use(let connection):
-      return connection
-    case .connect(let slot):
-      self.startConnecting(slot: slot)
-      return try await self.waitForConnection(waitForReady: waitForReady)
-    case .wait:
-      return try await self.waitForConnection(waitForReady: waitForReady)
-    case .fail(let reason):
-      throw RPCError(code: .unavailable, message: "cannot reach \(self.target): \(reason)")
-    }
-  }
-
-  /// Waits for the outcome of the attempt under way: its connection, or (unless
-  /// `waitForReady`) its failure.
-  private func waitForConnection(waitForReady: Bool) async throws -> BinarioClientConnection {
+    if let ready = self.state.withLockedValue({ $0.takeReadyConnection() }) { return ready }
     let id = self.state.withLockedValue { state -> UInt64 in
       state.nextWaiterID += 1
       return state.nextWaiterID
     }
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        let cancelled = self.state.withLockedValue { state -> Bool in
-          if Task.isCancelled { return true }
-          state.waiters[id] = Waiter(continuation: continuation, waitForReady: waitForReady)
-          return false
-        }
-        if cancelled { continuation.resume(throwing: CancellationError()) }
+        self.connectOrWait(id: id, waiter: Waiter(continuation: continuation, waitForReady: waitForReady))
       }
     } onCancel: {
       let waiter = self.state.withLockedValue { $0.waiters.removeValue(forKey: id) }
       waiter?.continuation.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Decides, in one critical section with registering `waiter`, whether a connection is
+  /// ready, one must be started, an attempt under way will do, or the call fails now. (Deciding
+  /// first and registering after would let the attempt finish in between and leave the waiter
+  /// waiting for an outcome that was already announced.)
+  private func connectOrWait(id: UInt64, waiter: Waiter) {
+    enum Next {
+      case use(BinarioClientConnection)
+      case connect(slot: Int)
+      case wait
+      case fail(any Error)
+    }
+    let next = self.state.withLockedValue { state -> Next in
+      if state.isShutDown { return .fail(RPCError(code: .unavailable, message: "the client is shutting down")) }
+      if Task.isCancelled { return .fail(CancellationError()) }
+      if let ready = state.takeReadyConnection() { return .use(ready) }
+      // No ready connection: start one in an idle slot (lazy connect), or join an attempt.
+      var outcome = Next.wait
+      if let idle = state.slots.firstIndex(where: \.isIdle) {
+        state.slots[idle] = .connecting
+        outcome = .connect(slot: idle)
+      } else if !state.slots.contains(where: \.isConnecting) && !waiter.waitForReady {
+        let lastError = state.slots.lazy.compactMap(\.lastError).first
+        return .fail(RPCError(code: .unavailable, message: "cannot reach \(self.target): \(lastError ?? "no connection")"))
+      }
+      state.waiters[id] = waiter
+      return outcome
+    }
+    switch next {
+    case .use(let connection): waiter.continuation.resume(returning: connection)
+    case .fail(let error): waiter.continuation.resume(throwing: error)
+    case .connect(let slot): self.startConnecting(slot: slot)
+    case .wait: ()
     }
   }
 

@@ -134,25 +134,32 @@ final class ClientStreamAdapter: Sendable {
     let call = self.connection.openCall(request) { [self] event in self.received(event) }
     for message in pending.dropFirst() { call.send(message) }
     if halfClosed && pending.count > 1 { call.halfClose() }
-    // Parts written while the call was being opened.
-    let (late, lateHalfClose, endedMeanwhile) = self.state.withLockedValue { state -> ([Data], Bool, Bool) in
-      state.call = call
-      defer {
-        state.pending.removeAll()
-        state.pendingBytes = 0
-        state.halfClosed = false
+    // Parts written while the call was being opened go out before the call is published: once
+    // writers see it they send on it directly, and nothing of theirs may overtake these (a
+    // half-close ahead of the message it follows would leave the server an empty request).
+    var endedMeanwhile = false
+    while true {
+      let late = self.state.withLockedValue { state -> (messages: [Data], halfClose: Bool)? in
+        if state.isOver || (state.pending.isEmpty && !state.halfClosed) {
+          state.call = call
+          endedMeanwhile = state.isOver
+          return nil
+        }
+        defer {
+          state.pending.removeAll()
+          state.pendingBytes = 0
+          state.halfClosed = false
+        }
+        return (state.pending, state.halfClosed)
       }
-      return (state.pending, state.halfClosed, state.isOver)
+      guard let late else { break }
+      for message in late.messages { call.send(message) }
+      if late.halfClose { call.halfClose() }
     }
     self.resumeOpenWaiters()
     // The caller gave up while the Open frame was on its way: the callee must hear of it too,
     // or its handler would wait for messages that never come.
-    guard !endedMeanwhile else {
-      call.cancel()
-      return
-    }
-    for message in late { call.send(message) }
-    if lateHalfClose { call.halfClose() }
+    if endedMeanwhile { call.cancel() }
   }
 
   // MARK: Responses (on the event loop)
