@@ -16,6 +16,11 @@ public struct BinarioConnectionConfiguration: Sendable, Hashable {
   /// Per call, how many bytes of messages a writer outside the event loop may queue before its
   /// `waitUntilWritable()` waits for the loop to write them.
   public var outboundQueueLimit: Int
+  /// Whether frames written outside a read burst wait for the end of the event loop's current
+  /// batch of tasks to leave together, with one flush (one TLS record and one `write` for every
+  /// call answered in that batch), instead of each leaving with its own flush. Under load this
+  /// halves the CPU a call costs; a lone call waits one more turn of the loop (a few µs).
+  public var coalescesFlushes: Bool
 
   public init(
     maximumFrameSize: Int = 4 * 1024 * 1024,
@@ -24,7 +29,8 @@ public struct BinarioConnectionConfiguration: Sendable, Hashable {
     idleTimeout: Duration? = .seconds(300),
     inboundBufferHighWatermark: Int = 64,
     inboundBufferLowWatermark: Int = 16,
-    outboundQueueLimit: Int = 256 * 1024
+    outboundQueueLimit: Int = 256 * 1024,
+    coalescesFlushes: Bool = true
   ) {
     self.maximumFrameSize = maximumFrameSize
     self.keepaliveInterval = keepaliveInterval
@@ -33,6 +39,7 @@ public struct BinarioConnectionConfiguration: Sendable, Hashable {
     self.inboundBufferHighWatermark = inboundBufferHighWatermark
     self.inboundBufferLowWatermark = inboundBufferLowWatermark
     self.outboundQueueLimit = outboundQueueLimit
+    self.coalescesFlushes = coalescesFlushes
   }
 
   public static var defaults: Self { Self() }

@@ -29,6 +29,8 @@ class FrameConnectionHandler: ChannelDuplexHandler {
 
   private var isReading = false
   private var flushPending = false
+  /// A task that flushes at the end of the loop's current batch is queued.
+  private var flushTaskQueued = false
   private var framesSinceFlush = 0
   private var pendingShutdown: GracefulShutdownEvent?
   private var readPausers = 0
@@ -83,17 +85,32 @@ class FrameConnectionHandler: ChannelDuplexHandler {
   /// Inside a read burst, frames wait for the burst's end to leave with one flush, unless
   /// ``flushEveryFrames`` have piled up: then they leave at once, so the peer can work on the
   /// first answers while this side works on the rest of the burst (both sides busy at once,
-  /// instead of taking turns on whole bursts). Outside a burst they leave at once: callers
-  /// batch a call's frames themselves (``OutboundFrameQueue``).
+  /// instead of taking turns on whole bursts). Outside a burst (a task answering a call) they
+  /// wait for a flush queued behind the loop's current tasks, so the answers of every call
+  /// written in this batch leave together (see
+  /// ``BinarioConnectionConfiguration/coalescesFlushes``).
   private func flushAfterWriting(frames: Int, context: ChannelHandlerContext) {
     self.flushPending = true
     guard self.isReading else {
-      self.flushIfPending()
+      self.flushOutsideReadBurst(context: context)
       return
     }
     self.framesSinceFlush += frames
     if self.framesSinceFlush >= Self.flushEveryFrames {
       self.framesSinceFlush = 0
+      self.flushIfPending()
+    }
+  }
+
+  private func flushOutsideReadBurst(context: ChannelHandlerContext) {
+    guard self.configuration.coalescesFlushes else {
+      self.flushIfPending()
+      return
+    }
+    guard !self.flushTaskQueued else { return }
+    self.flushTaskQueued = true
+    context.eventLoop.assumeIsolated().execute {
+      self.flushTaskQueued = false
       self.flushIfPending()
     }
   }
