@@ -42,6 +42,7 @@ stop_all() {
     wait "${pids[@]}" 2>/dev/null || true
   fi
   echo "Stopped."
+  exit 0
 }
 trap stop_all INT TERM EXIT
 
@@ -105,3 +106,4 @@ INFO
 
 wait -n "${pids[@]}" || true
 echo "A process exited; see .dev/logs." >&2
+exit 1
