@@ -188,3 +188,21 @@ struct AccessTests {
     }
   }
 }
+
+@Suite("Reading the bearer token")
+struct BearerTokenTests {
+  @Test(arguments: [
+    ("Bearer abc.def.ghi", "abc.def.ghi"),
+    ("bearer abc", "abc"),
+    ("BEARER \t abc \t", "abc"),
+    ("Bearer  a b ", "a b"),
+  ])
+  func theTokenAfterTheScheme(authorization: String, token: String) {
+    #expect(AccessPolicyAuthorizer.bearerToken(authorization) == token)
+  }
+
+  @Test(arguments: ["", "Bearer", "Bearer ", "Bearer    ", "Basic abc", "Bearer\tabc", "Bearer\0abc", "Bearerabc", "Béarer abc"])
+  func notABearerToken(authorization: String) {
+    #expect(AccessPolicyAuthorizer.bearerToken(authorization) == nil)
+  }
+}

@@ -78,9 +78,10 @@ public final class BinarioClientCall: Sendable {
 
   /// Sends one message and, if `halfClose`, the end of the caller's messages, in one batch.
   ///
-  /// Inside the connection's read burst the frames are written at once (they leave with the
-  /// burst's flush); otherwise they queue up and leave with one task on the event loop and one
-  /// flush (see ``OutboundFrameQueue``). ``waitUntilWritable()`` waits while that queue is full.
+  /// On the event loop, when the connection batches flushes
+  /// (``FrameConnectionHandler/batchesWritesOnLoop``), the frames are written at once; otherwise
+  /// they queue up and leave with one task on the event loop and one flush (see
+  /// ``OutboundFrameQueue``). ``waitUntilWritable()`` waits while that queue is full.
   public func send(_ payload: Data?, halfClose: Bool) {
     var frames: [WireFrame] = []
     if let payload {
@@ -95,7 +96,11 @@ public final class BinarioClientCall: Sendable {
       frame.kind = .halfClose(.init())
       frames.append(frame)
     }
-    if self.eventLoop.inEventLoop, self.connection.value.isInReadBurst {
+    // A call opened from another thread is open on the loop only once its opening task ran;
+    // until then frames take the queue, whose task runs after the opening one.
+    if self.eventLoop.inEventLoop, self.connection.value.batchesWritesOnLoop,
+      self.connection.value.isOpen(self.callID)
+    {
       self.connection.value.sendCallFrames(self.outbound.takeAll() + frames, callID: self.callID)
     } else if self.outbound.enqueue(frames, bytes: payload?.count ?? 0) {
       self.eventLoop.execute {

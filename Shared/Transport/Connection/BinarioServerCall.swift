@@ -114,13 +114,13 @@ public final class BinarioServerCall: Sendable {
     self.send([frame], ends: true)
   }
 
-  /// Sends frames now when the connection is in a read burst (they leave with its flush).
-  /// Otherwise, on the loop or off it, frames queue up and one task on the event loop writes
-  /// everything queued by then with a single flush (see ``OutboundFrameQueue``): a handler
-  /// answering a unary call (headers, message, end) costs one flush, not three, even when its
-  /// task runs on the event loop itself.
+  /// On the event loop, frames are written at once when the connection batches their flush
+  /// (``FrameConnectionHandler/batchesWritesOnLoop``). Otherwise frames queue up and one task on
+  /// the event loop writes everything queued by then with a single flush (see
+  /// ``OutboundFrameQueue``): a handler answering a unary call (headers, message, end) costs one
+  /// flush, not three, wherever its task runs.
   func send(_ frames: [WireFrame], ends: Bool) {
-    if self.eventLoop.inEventLoop, self.connection.value.isInReadBurst {
+    if self.eventLoop.inEventLoop, self.connection.value.batchesWritesOnLoop {
       self.sendOnLoop(self.outbound.takeAll() + frames)
       return
     }

@@ -92,6 +92,9 @@ final class ClientConnectionHandler: FrameConnectionHandler {
     )
   }
 
+  /// Whether the call is open here (its `Open` written, its end not yet seen).
+  func isOpen(_ callID: UInt64) -> Bool { self.calls[callID] != nil }
+
   /// Writes frames of an open call (its messages and half-close); dropped if the call is over.
   func sendCallFrames(_ frames: [WireFrame], callID: UInt64) {
     guard !frames.isEmpty, self.calls[callID] != nil else { return }

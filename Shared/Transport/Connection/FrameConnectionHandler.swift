@@ -133,9 +133,11 @@ class FrameConnectionHandler: ChannelDuplexHandler {
     context.close(mode: mode, promise: promise)
   }
 
-  /// Whether this connection is handling a read burst right now (frames written now leave
-  /// with the burst's flush).
-  var isInReadBurst: Bool { self.isReading }
+  /// Whether frames written on the event loop right now leave together with others, with one
+  /// flush: inside a read burst they leave with the burst's flush, and with
+  /// ``BinarioConnectionConfiguration/coalescesFlushes`` with the flush queued behind the loop's
+  /// current tasks. Writers on the loop then write at once instead of queueing a task of their own.
+  var batchesWritesOnLoop: Bool { self.isReading || self.configuration.coalescesFlushes }
 
   /// How many frames written during one read burst leave together at most.
   static let flushEveryFrames = 32

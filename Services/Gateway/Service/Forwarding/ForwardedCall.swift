@@ -24,6 +24,8 @@ final class ForwardedCall {
   private let onOK: (@Sendable () -> Void)?
   private var state = State.waiting([])
   private var sentHeaders = false
+  /// An upstream connection has been asked for (once per call).
+  private var upstreamRequested = false
   /// Client reads are paused because the upstream connection is full.
   private var clientReadsPaused = false
   /// Upstream reads are paused because the client connection is full.
@@ -45,8 +47,9 @@ final class ForwardedCall {
 
   /// Starts relaying `call`; runs on its event loop, inside `acceptCall`.
   ///
-  /// The upstream call opens once the current read burst is processed, so the first message and
-  /// half-close that arrived in the client's `Open` go upstream in one `Open` frame too.
+  /// The upstream call opens once the client has half-closed or the current read burst is
+  /// processed, whichever comes first, so the first message and half-close that arrived in the
+  /// client's `Open` go upstream in one `Open` frame too.
   static func start(
     _ call: BinarioServerCall,
     upstream: UpstreamConnections,
@@ -65,7 +68,8 @@ final class ForwardedCall {
   // MARK: Opening the upstream call
 
   private func openUpstream() {
-    guard case .waiting = self.state else { return }
+    guard case .waiting = self.state, !self.upstreamRequested else { return }
+    self.upstreamRequested = true
     let bound = self.bound
     self.upstream.withConnection(on: self.call.eventLoop) { result in
       bound.value.connected(result)
@@ -122,10 +126,17 @@ final class ForwardedCall {
   private func clientEvent(_ event: ServerCallEvent) {
     switch self.state {
     case .waiting(var events):
-      if case .cancelled(let reason) = event {
+      switch event {
+      case .cancelled(let reason):
         self.state = .done
         self.clientGaveUp(reason)
-      } else {
+      case .halfClose:
+        // The client has sent all it will send (a unary call's `Open` carries it all): open
+        // the upstream call now rather than a turn of the loop later.
+        events.append(event)
+        self.state = .waiting(events)
+        self.openUpstream()
+      case .message:
         events.append(event)
         self.state = .waiting(events)
       }
