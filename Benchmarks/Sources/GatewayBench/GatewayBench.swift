@@ -15,7 +15,8 @@ import NIOPosix
 
 /// `gateway-bench`: logins per second, and token-checked calls (`Identity/GetMe`) per second
 /// through the gateway versus the same call made directly to identity (with the gateway's
-/// certificate and caller metadata, as the gateway forwards it), at 1 and 64 in flight.
+/// certificate and caller metadata, as the gateway forwards it), at 1 and 64 in flight; and, as
+/// the floor of the gateway's latency, a health check the gateway answers itself.
 ///
 /// Identity, the gateway and the load all run in this one process over real TLS on loopback, on
 /// NIO's shared event loops: the figures compare the two paths on the same machine and
@@ -44,15 +45,15 @@ struct GatewayBench: AsyncParsableCommand {
     var medians: [String: Double] = [:]
     var p50s: [String: Double] = [:]
     for inFlight in [1, 64] {
-      var results: [String: [LoadResult]] = ["gateway": [], "direct": []]
+      var results: [String: [LoadResult]] = [:]
       for _ in 0..<self.runs {
-        for path in ["gateway", "direct"] {
-          let result = try await setup.measureGetMe(path: path, inFlight: inFlight, for: duration)
+        for path in BenchPath.allCases.map(\.rawValue) {
+          let result = try await setup.measure(BenchPath(rawValue: path)!, inFlight: inFlight, for: duration)
           if let failure = result.firstFailure { print("warning: \(result.failures) failed calls (\(path)): \(failure)") }
           results[path, default: []].append(result)
         }
       }
-      for path in ["gateway", "direct"] {
+      for path in BenchPath.allCases.map(\.rawValue) {
         let sorted = results[path]!.sorted { $0.callsPerSecond < $1.callsPerSecond }
         let median = sorted[sorted.count / 2]
         medians["\(path)-\(inFlight)"] = median.callsPerSecond
@@ -191,7 +192,7 @@ struct BenchSetup {
     try await FrameCallLoad.run(self.loginRequest, on: self.toGateway, concurrency: inFlight, for: duration)
   }
 
-  func measureGetMe(path: String, inFlight: Int, for duration: Duration) async throws -> LoadResult {
+  func measure(_ path: BenchPath, inFlight: Int, for duration: Duration) async throws -> LoadResult {
     let payload = try Binario_Identity_V1_GetMeRequest().serializedData()
     let method = "/binario.identity.v1.Identity/GetMe"
     var metadata = WireMetadata()
@@ -201,19 +202,26 @@ struct BenchSetup {
       entry.value = .text(value)
       return entry
     }
-    if path == "gateway" {
+    switch path {
+    case .gatewayHealth:
+      let health = try Grpc_Health_V1_HealthCheckRequest().serializedData()
+      return try await FrameCallLoad.run(
+        BinarioCallRequest(method: "/grpc.health.v1.Health/Check", firstMessage: health, halfClose: true),
+        on: self.toGateway, concurrency: inFlight, for: duration)
+    case .gateway:
       metadata.append(entry("authorization", "Bearer \(self.accessToken)"))
       return try await FrameCallLoad.run(
         BinarioCallRequest(method: method, metadata: metadata, firstMessage: payload, halfClose: true),
         on: self.toGateway, concurrency: inFlight, for: duration)
+    case .direct:
+      // What the gateway forwards: the caller as metadata, on a connection with its certificate.
+      metadata.append(entry("x-user-id", self.userID))
+      metadata.append(entry("x-roles", "passenger"))
+      metadata.append(entry("x-session-id", "bench"))
+      return try await FrameCallLoad.run(
+        BinarioCallRequest(method: method, metadata: metadata, firstMessage: payload, halfClose: true),
+        on: self.toIdentity, concurrency: inFlight, for: duration)
     }
-    // What the gateway forwards: the caller as metadata, on a connection with its certificate.
-    metadata.append(entry("x-user-id", self.userID))
-    metadata.append(entry("x-roles", "passenger"))
-    metadata.append(entry("x-session-id", "bench"))
-    return try await FrameCallLoad.run(
-      BinarioCallRequest(method: method, metadata: metadata, firstMessage: payload, halfClose: true),
-      on: self.toIdentity, concurrency: inFlight, for: duration)
   }
 
   func stop() async {
@@ -228,6 +236,17 @@ struct BenchSetup {
     self.identityServer.beginGracefulShutdown()
     _ = try? await self.identityTask.value
   }
+}
+
+/// The ways a call is measured.
+enum BenchPath: String, CaseIterable {
+  /// `Identity/GetMe` through the gateway: token check, then forwarded to identity.
+  case gateway
+  /// The same call straight to identity, with the metadata the gateway would forward.
+  case direct
+  /// `grpc.health.v1.Health/Check`, which the gateway answers itself (upstream status cached):
+  /// the cost of the hop to the gateway and back, without an upstream.
+  case gatewayHealth = "gateway-health"
 }
 
 struct BenchError: Error, CustomStringConvertible {
