@@ -19,7 +19,8 @@ public struct BinarioConnectionConfiguration: Sendable, Hashable {
   /// Whether frames written outside a read burst wait for the end of the event loop's current
   /// batch of tasks to leave together, with one flush (one TLS record and one `write` for every
   /// call answered in that batch), instead of each leaving with its own flush. Under load this
-  /// halves the CPU a call costs; a lone call waits one more turn of the loop (a few µs).
+  /// saves CPU per call (the README's benchmark section has the figures); a lone call waits for
+  /// the loop to finish its current tasks (a few µs).
   public var coalescesFlushes: Bool
 
   public init(
