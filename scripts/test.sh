@@ -8,7 +8,28 @@ cd "$(dirname "$0")/.."
 scripts/install-system-packages.sh
 scripts/generate-proto.sh --check
 swift build --build-tests
-# A hung test must fail the run rather than eat CI's time.
+
+# A hung test must fail the run rather than eat CI's time, and say which test it was.
 # Serially: the end-to-end tests start real processes, and timing-sensitive tests (deadlines,
 # "unavailable within a second") should not compete with each other for two cores.
-timeout 1200 swift test --skip-build --no-parallel
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+timeout 1200 stdbuf -oL -eL swift test --skip-build --no-parallel 2>&1 | tee "$log" || status=${PIPESTATUS[0]}
+if [ "$status" = 124 ]; then
+  echo "error: the tests did not finish within 20 minutes; started and never finished:" >&2
+  awk '
+    # Swift Testing prints "◇ Test NAME started." and "✔ Test NAME [with N test cases] passed ...";
+    # the cases of a parameterized test print only their start.
+    /◇ Test .* started\.$/ {
+      name = $0; sub(/^.*◇ Test /, "", name); sub(/ started\.$/, "", name)
+      if (name != "run" && name !~ /^case /) open[name] = 1
+    }
+    /[✔✘] Test .* (passed|failed)/ {
+      name = $0; sub(/^.*[✔✘] Test /, "", name); sub(/ (with [0-9]+ test cases )?(passed|failed).*$/, "", name)
+      delete open[name]
+    }
+    END { for (name in open) print "  " name }
+  ' "$log" >&2
+fi
+exit "$status"
