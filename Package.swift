@@ -250,6 +250,7 @@ let package = Package(
         "BinarioTransport", "BinarioProto", "BinarioEcho", "BinarioDevCertificates", "BinarioTestSupport",
         .product(name: "GRPCCore", package: "grpc-swift-2"),
         .product(name: "NIOTLS", package: "swift-nio"),
+        .product(name: "NIOEmbedded", package: "swift-nio"),
         .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
         .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         .product(name: "NIOCore", package: "swift-nio"),
