@@ -47,10 +47,10 @@ struct GatewayBench: AsyncParsableCommand {
     for inFlight in [1, 64] {
       var results: [String: [LoadResult]] = [:]
       for _ in 0..<self.runs {
-        for path in BenchPath.allCases.map(\.rawValue) {
-          let result = try await setup.measure(BenchPath(rawValue: path)!, inFlight: inFlight, for: duration)
-          if let failure = result.firstFailure { print("warning: \(result.failures) failed calls (\(path)): \(failure)") }
-          results[path, default: []].append(result)
+        for path in BenchPath.allCases {
+          let result = try await setup.measure(path, inFlight: inFlight, for: duration)
+          if let failure = result.firstFailure { print("warning: \(result.failures) failed calls (\(path.rawValue)): \(failure)") }
+          results[path.rawValue, default: []].append(result)
         }
       }
       for path in BenchPath.allCases.map(\.rawValue) {
