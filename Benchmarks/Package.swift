@@ -21,9 +21,23 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
   ],
   targets: [
+    // What both benchmarks measure with: getrusage figures, the executor flag.
+    .target(
+      name: "BenchSupport",
+      dependencies: [
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/BenchSupport",
+      swiftSettings: [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+      ]
+    ),
     .executableTarget(
       name: "transport-bench",
       dependencies: [
+        "BenchSupport",
+        .product(name: "BinarioServiceKit", package: "Binario"),
         .product(name: "BinarioTransport", package: "Binario"),
         .product(name: "BinarioEcho", package: "Binario"),
         .product(name: "BinarioDevCertificates", package: "Binario"),
@@ -45,7 +59,9 @@ let package = Package(
     .executableTarget(
       name: "gateway-bench",
       dependencies: [
+        "BenchSupport",
         .product(name: "GatewayService", package: "Binario"),
+        .product(name: "BinarioServiceKit", package: "Binario"),
         .product(name: "IdentityService", package: "Binario"),
         .product(name: "BinarioAuth", package: "Binario"),
         .product(name: "BinarioProto", package: "Binario"),

@@ -33,22 +33,24 @@ struct ShutdownAndReconnectTests {
   }
 
   @Test func losingTheServerMidCallGivesUnavailableQuicklyAndTheSameClientRecovers() async throws {
-    let (service, started, _) = GatedEchoService.make()
+    let (service, started, gate) = GatedEchoService.make()
     let first = BinarioServerTransport(host: "127.0.0.1", port: 0, tls: TestPKI.serverTLS)
     let firstServer = Task { try await GRPCServer(transport: first, services: [service]).serve() }
     let port = try await first.listeningAddress().port!
 
     try await withTestClient(port: port) { client, _ in
       let echo = Binario_Echo_V1_Echo.Client(wrapping: client)
-      let inFlight = Task { try await echo.get(.with { $0.text = "hold" }) }
+      let inFlight = Task { try await echo.get(.with { $0.text = "hold through cancellation" }) }
       _ = await started.first()
 
-      // The server goes away abruptly: every connection closes without GoAway.
+      // The server goes away abruptly while the handler is still busy: every connection closes
+      // without GoAway.
       let lostAt = ContinuousClock.now
       firstServer.cancel()
       let error = await #expect(throws: RPCError.self) { _ = try await inFlight.value }
       #expect(error?.code == .unavailable)
       #expect(ContinuousClock.now - lostAt < .seconds(1))
+      gate.yield()  // the handler ends; its answer has no connection to go to
       _ = await firstServer.result
 
       // Back on the same port: the next call on the same client succeeds.

@@ -1,3 +1,4 @@
+import BenchSupport
 import BinarioTransport
 import Foundation
 import NIOCore
@@ -11,6 +12,18 @@ struct LoadResult: Sendable {
   var latencies: [UInt64]
   /// The status message of the first failure, if any.
   var firstFailure: String?
+  /// What the whole process (load, gateway and identity) used meanwhile.
+  var usage: ResourceUsage?
+
+  /// Process CPU time per call, in µs.
+  var cpuPerCall: Double? {
+    self.usage.map { Double($0.cpuMicroseconds) / Double(max(self.calls + self.failures, 1)) }
+  }
+
+  /// Process context switches per call.
+  var contextSwitchesPerCall: Double? {
+    self.usage.map { Double($0.contextSwitches) / Double(max(self.calls + self.failures, 1)) }
+  }
 
   var callsPerSecond: Double {
     let (seconds, attoseconds) = self.elapsed.components
@@ -56,6 +69,18 @@ final class FrameCallLoad {
     on connection: BinarioClientConnection,
     concurrency: Int,
     for duration: Duration
+  ) async throws -> LoadResult {
+    let before = ResourceUsage.ofThisProcess()
+    var result = try await Self.run(request, on: connection, concurrency: concurrency, duration: duration)
+    result.usage = ResourceUsage.ofThisProcess().since(before)
+    return result
+  }
+
+  private static func run(
+    _ request: BinarioCallRequest,
+    on connection: BinarioClientConnection,
+    concurrency: Int,
+    duration: Duration
   ) async throws -> LoadResult {
     let finished = connection.eventLoop.makePromise(of: LoadResult.self)
     connection.eventLoop.execute {

@@ -1,7 +1,9 @@
 import ArgumentParser
+import BenchSupport
 import BinarioAuth
 import BinarioDevCertificates
 import BinarioProto
+import BinarioServiceKit
 import BinarioStorage
 import BinarioTransport
 import Foundation
@@ -22,7 +24,7 @@ import NIOPosix
 /// NIO's shared event loops: the figures compare the two paths on the same machine and
 /// include the gateway's CPU; they are not the figures of separate processes.
 @main
-struct GatewayBench: AsyncParsableCommand {
+struct GatewayBench: ParsableCommand, Sendable {
   static let configuration = CommandConfiguration(
     commandName: "gateway-bench",
     abstract: "Logins/s, and token-checked calls through the gateway versus directly to identity."
@@ -31,34 +33,47 @@ struct GatewayBench: AsyncParsableCommand {
   @Option(help: "Seconds per measured case.") var seconds: Double = 3
   @Option(help: "Runs per case (alternating gateway and direct).") var runs: Int = 3
   @Option(help: "Seconds of logins to measure.") var loginSeconds: Double = 3
+  @Option(help: "The paths to measure (gateway, direct, gateway-health); all by default.")
+  var paths: [BenchPath] = BenchPath.allCases
+  @Option(help: "The numbers of calls in flight to measure at.") var inFlight: [Int] = [1, 64]
+  @OptionGroup var executor: ExecutorOptions
+  @Flag(help: "Run the gateway on an event loop of its own (named NIO-ELT-…, one thread), to profile it apart.")
+  var isolatedGateway = false
 
-  func run() async throws {
-    let setup = try await BenchSetup.start()
+  func run() throws {
+    try EventLoopConcurrency.run(installing: self.executor.nioExecutor) { try await self.measure() }
+  }
+
+  func measure() async throws {
+    let setup = try await BenchSetup.start(
+      gatewayGroup: self.isolatedGateway ? MultiThreadedEventLoopGroup(numberOfThreads: 1) : MultiThreadedEventLoopGroup.singleton)
     let duration = Duration.milliseconds(Int64(self.seconds * 1000))
 
     let logins = try await setup.measureLogins(for: .milliseconds(Int64(self.loginSeconds * 1000)), inFlight: 4)
     print("logins: \(Int(logins.callsPerSecond)) per second (4 in flight, identity's production password hashing), p50 \(Int(logins.percentile(0.5))) µs")
 
     print("")
-    print("| path | in flight | calls/s | p50 µs | p99 µs |")
-    print("|---|---:|---:|---:|---:|")
+    print("| path | in flight | calls/s | p50 µs | p99 µs | CPU µs/call | switches/call |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     var medians: [String: Double] = [:]
     var p50s: [String: Double] = [:]
-    for inFlight in [1, 64] {
+    for inFlight in self.inFlight {
       var results: [String: [LoadResult]] = [:]
       for _ in 0..<self.runs {
-        for path in BenchPath.allCases {
+        for path in self.paths {
           let result = try await setup.measure(path, inFlight: inFlight, for: duration)
           if let failure = result.firstFailure { print("warning: \(result.failures) failed calls (\(path.rawValue)): \(failure)") }
           results[path.rawValue, default: []].append(result)
         }
       }
-      for path in BenchPath.allCases.map(\.rawValue) {
+      for path in self.paths.map(\.rawValue) {
         let sorted = results[path]!.sorted { $0.callsPerSecond < $1.callsPerSecond }
         let median = sorted[sorted.count / 2]
         medians["\(path)-\(inFlight)"] = median.callsPerSecond
         p50s["\(path)-\(inFlight)"] = median.percentile(0.5)
-        print("| \(path) | \(inFlight) | \(Int(median.callsPerSecond)) | \(Int(median.percentile(0.5))) | \(Int(median.percentile(0.99))) |")
+        let cpu = median.cpuPerCall.map { String(Int($0)) } ?? "-"
+        let switches = median.contextSwitchesPerCall.map { String(format: "%.1f", $0) } ?? "-"
+        print("| \(path) | \(inFlight) | \(Int(median.callsPerSecond)) | \(Int(median.percentile(0.5))) | \(Int(median.percentile(0.99))) | \(cpu) | \(switches) |")
       }
     }
     print("")
@@ -86,7 +101,7 @@ struct BenchSetup {
   let email: String
   let password: String
 
-  static func start() async throws -> BenchSetup {
+  static func start(gatewayGroup: any EventLoopGroup) async throws -> BenchSetup {
     var quiet = Logger(label: "gateway-bench")
     quiet.logLevel = .error
     let ca = try DevCertificateAuthority.create(commonName: "Gateway Bench CA")
@@ -124,6 +139,7 @@ struct BenchSetup {
         routing: try RoutingTable(upstreams: ["identity": UpstreamAddress(host: "127.0.0.1", port: identityPort)]),
         upstreamTLS: mutual(gatewayLeaf)
       ),
+      group: gatewayGroup,
       logger: quiet
     )
     let services = gateway.backgroundServices
@@ -137,6 +153,7 @@ struct BenchSetup {
       host: "127.0.0.1",
       port: 0,
       tls: .serverOnly(certificateChain: .pem(gatewayLeaf.certificatePEM), privateKey: .pem(gatewayLeaf.privateKeyPEM)),
+      group: gatewayGroup,
       logger: quiet,
       acceptor: gateway.acceptor
     )
@@ -239,7 +256,7 @@ struct BenchSetup {
 }
 
 /// The ways a call is measured.
-enum BenchPath: String, CaseIterable {
+enum BenchPath: String, CaseIterable, ExpressibleByArgument {
   /// `Identity/GetMe` through the gateway: token check, then forwarded to identity.
   case gateway
   /// The same call straight to identity, with the metadata the gateway would forward.

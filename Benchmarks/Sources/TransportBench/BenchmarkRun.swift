@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// What `run` was asked to measure.
@@ -58,7 +59,7 @@ struct BenchmarkRun: Sendable {
     do {
       for kind in self.settings.kinds {
         let executor = self.settings.executor
-        servers[kind] = try await AsyncMain.offloaded {
+        servers[kind] = try await offloaded {
           try ServerProcess.launch(kind: kind, certificateDirectory: certificateDirectory, executor: executor)
         }
       }
@@ -82,13 +83,13 @@ struct BenchmarkRun: Sendable {
       kind: kind, port: server.port, certificates: certificates, payloadSize: self.settings.payloadSize
     ) { load in
       _ = try await load.run(concurrency: inFlight, for: self.settings.warmup)
-      let serverBefore = try await AsyncMain.offloaded { try server.resourceUsage() }
+      let serverBefore = try await offloaded { try server.resourceUsage() }
       let machineBefore = MachineLoad.now()
       let clientBefore = ResourceUsage.ofThisProcess()
       let result = try await load.run(concurrency: inFlight, for: self.settings.duration)
       let clientAfter = ResourceUsage.ofThisProcess()
       let machineAfter = MachineLoad.now()
-      let serverAfter = try await AsyncMain.offloaded { try server.resourceUsage() }
+      let serverAfter = try await offloaded { try server.resourceUsage() }
       var machineBusy: Int64?
       if let machineBefore, let machineAfter {
         machineBusy = machineAfter.busyMicroseconds - machineBefore.busyMicroseconds

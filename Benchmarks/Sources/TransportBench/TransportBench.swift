@@ -4,7 +4,7 @@ import ArgumentParser
 /// and GRPCCore on HTTP/2, with client and server in separate processes.
 ///
 /// The root command is synchronous on purpose: installing NIO's event loops as Swift
-/// concurrency's global executor must happen before any task starts (see ``AsyncMain``).
+/// concurrency's global executor must happen before any task starts (see `EventLoopConcurrency` in BinarioServiceKit).
 @main
 struct TransportBench: ParsableCommand {
   static let configuration = CommandConfiguration(

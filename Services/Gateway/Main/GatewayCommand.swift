@@ -8,7 +8,7 @@ import Logging
 /// access token and rate limit, and forwards it over mutual TLS to the service that owns the
 /// method's proto package.
 @main
-struct GatewayCommand: AsyncParsableCommand {
+struct GatewayCommand: EventLoopCommand {
   static let configuration = CommandConfiguration(
     commandName: "gateway",
     abstract: "Binario's gateway: routes, checks and forwards client calls to the services.",
@@ -31,7 +31,7 @@ struct GatewayCommand: AsyncParsableCommand {
   @OptionGroup var options: ServiceOptions
   @OptionGroup var gatewayOptions: GatewayOptions
 
-  func run() async throws {
+  func runOnEventLoops() async throws {
     var defaults = ServiceConfiguration.defaults(serviceName: "gateway")
     defaults.port = GatewaySettings.defaultPort
     defaults.tlsClientAuthentication = .none

@@ -8,7 +8,7 @@ import IdentityService
 /// contacts. Listens on the Binario transport (mutual TLS), keeps `identity.sqlite` in its data
 /// directory, and creates its signing key (and, if configured, the first admin) at first start.
 @main
-struct IdentityCommand: AsyncParsableCommand {
+struct IdentityCommand: EventLoopCommand {
   static let configuration = CommandConfiguration(
     commandName: "identity",
     abstract: "Binario's identity service."
@@ -17,7 +17,7 @@ struct IdentityCommand: AsyncParsableCommand {
   @OptionGroup var options: ServiceOptions
   @OptionGroup var identity: IdentityOptions
 
-  func run() async throws {
+  func runOnEventLoops() async throws {
     let environment = ProcessInfo.processInfo.environment
     let policy = try identity.policy(environment: environment)
     let admin = try identity.admin(environment: environment)

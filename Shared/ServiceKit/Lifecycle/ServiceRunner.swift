@@ -4,12 +4,13 @@ import Logging
 import Prometheus
 import ServiceLifecycle
 
-/// The bootstrap every service executable's `main` calls.
+/// The bootstrap every service executable's `main` calls, from an ``EventLoopCommand`` (so the
+/// process's tasks run on NIO's event loops, see ``EventLoopConcurrency``).
 ///
 /// ```swift
-/// @main struct Identity: AsyncParsableCommand {
+/// @main struct Identity: EventLoopCommand {
 ///   @OptionGroup var options: ServiceOptions
-///   func run() async throws {
+///   func runOnEventLoops() async throws {
 ///     try await ServiceRunner.run(options: options, serviceName: "identity", transport: .binario) { context in
 ///       [IdentityService(store: try Store(directory: context.configuration.dataDirectory))]
 ///     }

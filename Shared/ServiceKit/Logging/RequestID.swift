@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 
 /// The id that ties together the log lines of one call, across services.
@@ -13,10 +14,26 @@ public enum RequestID {
   /// The id of the call the current task serves, if any.
   @TaskLocal public static var current: String?
 
-  /// A fresh random id.
+  /// A fresh id, unique across processes: a lowercase version-4 UUID whose first half is drawn
+  /// at random once per process and whose second half counts.
+  ///
+  /// `UUID()` opens and reads `/dev/urandom` for every id on Linux: about 10 µs of system calls
+  /// on each call a gateway forwards. An id only has to be unique, not unguessable.
   public static func generate() -> String {
-    UUID().uuidString.lowercased()
+    let count = Self.counter.add(1, ordering: .relaxed).newValue
+    let prefix = Self.processPrefix
+    func byte(_ value: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> (56 - 8 * index)) }
+    let uuid = UUID(uuid: (
+      byte(prefix, 0), byte(prefix, 1), byte(prefix, 2), byte(prefix, 3),
+      byte(prefix, 4), byte(prefix, 5), byte(prefix, 6) & 0x0F | 0x40, byte(prefix, 7),
+      byte(count, 0) & 0x3F | 0x80, byte(count, 1), byte(count, 2), byte(count, 3),
+      byte(count, 4), byte(count, 5), byte(count, 6), byte(count, 7)
+    ))
+    return uuid.uuidString.lowercased()
   }
+
+  private static let processPrefix = UInt64.random(in: .min ... .max)
+  private static let counter = Atomic<UInt64>(0)
 
   /// Adds ``current`` to every log line written while it is bound.
   public static let metadataProvider = Logger.MetadataProvider {

@@ -142,7 +142,8 @@ public final class BinarioServerTransport: ServerTransport, Sendable {
     await withTaskCancellationHandler {
       await withDiscardingTaskGroup { group in
         for await accepted in incoming {
-          group.addTask {
+          // On the call's own loop: see `EventLoopTaskExecutor`.
+          group.addTask(executorPreference: accepted.executor) {
             await accepted.run(streamHandler)
           }
         }

@@ -17,6 +17,8 @@ enum ServerStreamAdapter {
     /// handler's task) by ``run(_:)``.
     var context: ServerContext
     var cancellation: CancellationRelay
+    /// Runs the handler's task on the call's event loop.
+    var executor: EventLoopTaskExecutor
 
     /// Runs `handler` for this call in the calling task, with the call's cancellation handle
     /// bound the way GRPCCore expects (so `withRPCCancellationHandler` fires too).
@@ -86,7 +88,12 @@ enum ServerStreamAdapter {
       inbound: RPCAsyncSequence(wrapping: InboundPartSequence(buffer: source)),
       outbound: RPCWriter.Closable(wrapping: writer)
     )
-    return Accepted(stream: stream, context: context, cancellation: cancellation)
+    return Accepted(
+      stream: stream,
+      context: context,
+      cancellation: cancellation,
+      executor: EventLoopTaskExecutor(call.eventLoop)
+    )
   }
 }
 

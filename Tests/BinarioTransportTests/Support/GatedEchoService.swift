@@ -2,7 +2,8 @@ import BinarioEcho
 import GRPCCore
 
 /// An echo service whose unary handler tells the test it started, then holds the call until
-/// the test opens the gate (or the call is cancelled).
+/// the test opens the gate (or the call is cancelled; `"hold through cancellation"` holds on
+/// even then, like a handler still busy when its server is lost).
 struct GatedEchoService: Binario_Echo_V1_Echo.SimpleServiceProtocol {
   let started: AsyncStream<Void>.Continuation
   let gate: AsyncStream<Void>
@@ -17,6 +18,10 @@ struct GatedEchoService: Binario_Echo_V1_Echo.SimpleServiceProtocol {
     if request.text == "hold" {
       self.started.yield()
       for await _ in self.gate { break }
+    } else if request.text == "hold through cancellation" {
+      self.started.yield()
+      let gate = self.gate
+      await Task { for await _ in gate { break } }.value
     }
     return .with { $0.text = request.text }
   }

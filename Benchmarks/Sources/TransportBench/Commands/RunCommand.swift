@@ -1,3 +1,5 @@
+import BinarioServiceKit
+import BenchSupport
 import ArgumentParser
 import Foundation
 
@@ -55,7 +57,7 @@ struct RunCommand: ParsableCommand {
       payloadSize: self.payloadSize,
       executor: self.executor.executor
     )
-    try AsyncMain.run(installingNIOExecutor: self.executor.nioExecutor) {
+    try EventLoopConcurrency.run(installing: self.executor.nioExecutor) {
       try await BenchmarkRun(settings: settings).execute()
     }
   }

@@ -1,3 +1,5 @@
+import BinarioServiceKit
+import BenchSupport
 import ArgumentParser
 import Foundation
 
@@ -20,7 +22,7 @@ struct ServeCommand: ParsableCommand {
   func run() throws {
     let certificates = try BenchCertificates.read(from: URL(fileURLWithPath: self.certificateDirectory))
     let kind = self.kind
-    try AsyncMain.run(installingNIOExecutor: self.executor.nioExecutor) {
+    try EventLoopConcurrency.run(installing: self.executor.nioExecutor) {
       try await EchoServers.serve(kind: kind, certificates: certificates) { port in
         ServerControl.announceAndServeRequests(port: port)
       }

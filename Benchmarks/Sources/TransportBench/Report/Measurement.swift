@@ -1,3 +1,5 @@
+import BenchSupport
+
 /// One measured run of one case (transport × calls in flight): throughput, latency, and the
 /// CPU time both processes spent per call.
 struct Measurement: Sendable {

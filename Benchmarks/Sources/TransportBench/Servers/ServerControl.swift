@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// The line protocol between the benchmark (parent) and a server child, on the child's

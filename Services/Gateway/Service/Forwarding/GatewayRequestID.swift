@@ -1,4 +1,4 @@
-import Foundation
+import BinarioServiceKit
 
 /// The request id the gateway gives every call: the client's `x-request-id` (or `request-id`)
 /// when it is sane, a fresh random one otherwise. It travels upstream under both keys (services'
@@ -14,7 +14,7 @@ enum GatewayRequestID {
   /// The client's id if sane (1–128 characters of letters, digits, `-`, `_`, `.`, `:`), else a new one.
   static func take(clientValue: String?) -> String {
     if let clientValue, self.isSane(clientValue) { return clientValue }
-    return UUID().uuidString.lowercased()
+    return RequestID.generate()
   }
 
   static func isSane(_ value: String) -> Bool {

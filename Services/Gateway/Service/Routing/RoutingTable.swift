@@ -26,11 +26,12 @@ public struct RoutingTable: Sendable {
   /// The upstream that owns `package`, or `nil` when no route leads anywhere.
   public func upstream(forPackage package: String) -> String? {
     if let explicit = self.routes[package] { return explicit }
-    let parts = package.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 3, parts[0] == "binario", parts[2].first == "v", parts[2].count > 1,
-      parts[2].dropFirst().allSatisfy(\.isNumber)
+    // Read as UTF-8 bytes: this runs for every call the gateway forwards.
+    let parts = package.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].elementsEqual("binario".utf8), parts[2].first == UInt8(ascii: "v"),
+      parts[2].count > 1, parts[2].dropFirst().allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
     else { return nil }
-    let name = parts[1].contains("_") ? parts[1].replacingOccurrences(of: "_", with: "-") : String(parts[1])
+    let name = String(decoding: parts[1].map { $0 == UInt8(ascii: "_") ? UInt8(ascii: "-") : $0 }, as: UTF8.self)
     return self.upstreams[name] != nil ? name : nil
   }
 

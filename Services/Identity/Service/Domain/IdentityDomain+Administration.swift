@@ -77,7 +77,7 @@ extension IdentityDomain {
       roles: [.passenger, .admin],
       createdAt: now
     )
-    try await store.insertAccount(account, passwordHash: hasher.hash(password), confirmation: nil)
+    try await store.insertAccount(account, passwordHash: await hasher.inBackground { $0.hash(password) }, confirmation: nil)
     return account
   }
 

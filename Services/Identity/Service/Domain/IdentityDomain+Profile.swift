@@ -41,7 +41,7 @@ extension IdentityDomain {
     let now = clock.now()
     _ = try await checkPassword(
       current, email: account.email, now: now, wrongPassword: .invalid("current_password", "the password is wrong"))
-    try await store.setPasswordHash(hasher.hash(new), accountID: account.id)
+    try await store.setPasswordHash(await hasher.inBackground { $0.hash(new) }, accountID: account.id)
     let ended = try await store.revokeSessions(accountID: account.id, except: sessionID, at: now)
     publishRevocation(ended, at: now)
   }

@@ -99,7 +99,7 @@ extension IdentityDomain {
     do {
       try await store.insertAccount(
         account,
-        passwordHash: hasher.hash(details.password),
+        passwordHash: await hasher.inBackground { $0.hash(details.password) },
         confirmation: confirmed ? nil : confirmation(code: code, for: account.id, email: account.email, now: now)
       )
     } catch StoreConflict.emailTaken {

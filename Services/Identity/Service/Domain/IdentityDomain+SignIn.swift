@@ -82,11 +82,9 @@ extension IdentityDomain {
       throw IdentityError.throttled(until: lockedUntil)
     }
     let credentials = try await store.credentials(email: email)
-    let matches: Bool
-    if let credentials {
-      matches = hasher.verify(password, against: credentials.passwordHash)
-    } else {
-      matches = hasher.verifyAgainstNothing(password)
+    let storedHash = credentials?.passwordHash
+    let matches = await hasher.inBackground { hasher in
+      storedHash.map { hasher.verify(password, against: $0) } ?? hasher.verifyAgainstNothing(password)
     }
     guard matches, let credentials else {
       let throttle = policy.loginThrottle
@@ -97,7 +95,7 @@ extension IdentityDomain {
       try await store.clearLoginFailures(email: email)
     }
     if hasher.needsRehash(credentials.passwordHash) {
-      try await store.setPasswordHash(hasher.hash(password), accountID: credentials.account.id)
+      try await store.setPasswordHash(await hasher.inBackground { $0.hash(password) }, accountID: credentials.account.id)
     }
     return credentials.account
   }

@@ -1,4 +1,5 @@
 import Crypto
+import Dispatch
 import Foundation
 import _CryptoExtras
 
@@ -9,7 +10,7 @@ import _CryptoExtras
 /// compares in constant time.
 ///
 /// Deriving takes about 100 ms with ``ScryptParameters/production`` and blocks the calling thread
-/// meanwhile.
+/// meanwhile: from a request's task, call it through ``inBackground(_:)``.
 public struct PasswordHasher: Sendable {
   public let parameters: ScryptParameters
   /// A hash of a random password with ``parameters``: ``verifyAgainstNothing(_:)`` checks against
@@ -45,6 +46,19 @@ public struct PasswordHasher: Sendable {
   /// successful sign-in).
   public func needsRehash(_ storedHash: String) -> Bool {
     StoredHash(storedHash)?.parameters != self.parameters
+  }
+
+  /// Runs `work` with this hasher on a Dispatch worker thread and waits for it there.
+  ///
+  /// A request's task runs on its connection's event loop, which must not stop for the 100 ms of
+  /// a derivation: every other call on the connection would wait. Dispatch runs CPU-bound work
+  /// about one job per core at a time and queues the rest.
+  public func inBackground<T: Sendable>(_ work: @escaping @Sendable (PasswordHasher) -> T) async -> T {
+    await withCheckedContinuation { continuation in
+      DispatchQueue.global(qos: .userInitiated).async {
+        continuation.resume(returning: work(self))
+      }
+    }
   }
 
   // MARK: -

@@ -35,22 +35,22 @@ extension IdentityStore {
   }
 
   public func account(id: String) async throws -> Account? {
-    try await pool.read { db in try Self.fetchAccount(db, where: "id = ?", id) }
+    try pool.readOnCurrentThread { db in try Self.fetchAccount(db, where: "id = ?", id) }
   }
 
   /// The account whose (confirmed or not) address is `email` (normalized).
   public func account(email: String) async throws -> Account? {
-    try await pool.read { db in try Self.fetchAccount(db, where: "email = ?", email) }
+    try pool.readOnCurrentThread { db in try Self.fetchAccount(db, where: "email = ?", email) }
   }
 
   /// The account waiting to change its address to `email` (normalized), if any.
   public func account(pendingEmail email: String) async throws -> Account? {
-    try await pool.read { db in try Self.fetchAccount(db, where: "pending_email = ?", email) }
+    try pool.readOnCurrentThread { db in try Self.fetchAccount(db, where: "pending_email = ?", email) }
   }
 
   /// The account and its password hash, by id.
   public func credentials(accountID: String) async throws -> (account: Account, passwordHash: String)? {
-    try await pool.read { db in
+    try pool.readOnCurrentThread { db in
       guard let account = try Self.fetchAccount(db, where: "id = ?", accountID),
         let hash = try String.fetchOne(db, sql: "SELECT password_hash FROM account WHERE id = ?", arguments: [accountID])
       else { return nil }
@@ -60,7 +60,7 @@ extension IdentityStore {
 
   /// The account and its password hash, by address.
   public func credentials(email: String) async throws -> (account: Account, passwordHash: String)? {
-    try await pool.read { db in
+    try pool.readOnCurrentThread { db in
       guard let account = try Self.fetchAccount(db, where: "email = ?", email),
         let hash = try String.fetchOne(db, sql: "SELECT password_hash FROM account WHERE id = ?", arguments: [account.id])
       else { return nil }
@@ -120,7 +120,7 @@ extension IdentityStore {
   }
 
   public func adminExists() async throws -> Bool {
-    try await pool.read { db in
+    try pool.readOnCurrentThread { db in
       try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM account_role WHERE role = 'admin')") ?? false
     }
   }

@@ -9,7 +9,7 @@ extension IdentityStore {
 
   /// The pending confirmation of `email` (normalized), if any.
   public func confirmation(email: String) async throws -> PendingConfirmation? {
-    try await pool.read { db in
+    try pool.readOnCurrentThread { db in
       try Row.fetchOne(
         db,
         sql: """

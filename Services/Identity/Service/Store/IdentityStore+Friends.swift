@@ -18,12 +18,12 @@ extension IdentityStore {
   }
 
   public func friendRequest(id: String) async throws -> FriendRequest? {
-    try await pool.read { db in try Self.fetchFriendRequests(db, where: "r.id = ?", id).first }
+    try pool.readOnCurrentThread { db in try Self.fetchFriendRequests(db, where: "r.id = ?", id).first }
   }
 
   /// The pending request from `from` to `to`, if any.
   public func hasPendingFriendRequest(from: String, to: String) async throws -> Bool {
-    try await pool.read { db in
+    try pool.readOnCurrentThread { db in
       try Bool.fetchOne(
         db, sql: "SELECT EXISTS (SELECT 1 FROM friend_request WHERE from_account_id = ? AND to_account_id = ?)",
         arguments: [from, to]) ?? false
@@ -31,7 +31,7 @@ extension IdentityStore {
   }
 
   public func friendRequests(of accountID: String) async throws -> FriendRequests {
-    try await pool.read { db in
+    try pool.readOnCurrentThread { db in
       FriendRequests(
         incoming: try Self.fetchFriendRequests(db, where: "r.to_account_id = ?", accountID),
         outgoing: try Self.fetchFriendRequests(db, where: "r.from_account_id = ?", accountID)
@@ -57,7 +57,7 @@ extension IdentityStore {
   }
 
   public func areFriends(_ a: String, _ b: String) async throws -> Bool {
-    try await pool.read { db in
+    try pool.readOnCurrentThread { db in
       try Bool.fetchOne(
         db, sql: "SELECT EXISTS (SELECT 1 FROM friendship WHERE account_id = ? AND friend_id = ?)",
         arguments: [a, b]) ?? false
@@ -66,7 +66,7 @@ extension IdentityStore {
 
   /// The account's friends, by name.
   public func friends(of accountID: String) async throws -> [UserSummary] {
-    try await pool.read { db in
+    try pool.readOnCurrentThread { db in
       try Row.fetchAll(
         db,
         sql: """

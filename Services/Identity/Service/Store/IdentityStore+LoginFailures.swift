@@ -4,7 +4,7 @@ import GRDB
 extension IdentityStore {
   /// The failed sign-ins recorded for `email` (normalized).
   public func loginFailures(email: String) async throws -> LoginFailures {
-    try await pool.read { db in
+    try pool.readOnCurrentThread { db in
       guard
         let row = try Row.fetchOne(
           db, sql: "SELECT failures, locked_until FROM login_failure WHERE email = ?", arguments: [email])

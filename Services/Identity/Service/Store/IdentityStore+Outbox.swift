@@ -16,7 +16,7 @@ extension IdentityStore {
 
   /// Recorded messages, newest first; only those to `recipient` when given.
   public func outboxMessages(recipient: String?, limit: Int) async throws -> [OutboxMessage] {
-    try await pool.read { db in
+    try pool.readOnCurrentThread { db in
       let rows: [Row]
       if let recipient {
         rows = try Row.fetchAll(

@@ -82,7 +82,7 @@ extension IdentityStore {
 
   /// Whether the session exists and has not ended.
   public func isSessionOpen(id: String) async throws -> Bool {
-    try await pool.read { db in
+    try pool.readOnCurrentThread { db in
       try Bool.fetchOne(
         db, sql: "SELECT EXISTS (SELECT 1 FROM session WHERE id = ? AND revoked_at IS NULL)", arguments: [id]) ?? false
     }
@@ -90,7 +90,7 @@ extension IdentityStore {
 
   /// Sessions revoked at or after `since`, oldest first.
   public func revocations(since: Date) async throws -> [SessionRevocation] {
-    try await pool.read { db in
+    try pool.readOnCurrentThread { db in
       try Row.fetchAll(
         db,
         sql: "SELECT session_id, revoked_at FROM session_revocation WHERE revoked_at >= ? ORDER BY revoked_at",

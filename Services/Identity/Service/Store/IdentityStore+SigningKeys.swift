@@ -5,7 +5,7 @@ import GRDB
 extension IdentityStore {
   /// Every signing key, oldest first.
   public func signingKeys() async throws -> [SigningKey] {
-    try await pool.read { db in
+    try pool.readOnCurrentThread { db in
       try Row.fetchAll(db, sql: "SELECT id, private_key, created_at FROM signing_key ORDER BY created_at, id").map { row in
         SigningKey(
           id: row["id"],

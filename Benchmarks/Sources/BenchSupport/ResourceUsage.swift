@@ -6,18 +6,18 @@ import Darwin
 
 /// CPU time and context switches of a whole process (all threads), from `getrusage(RUSAGE_SELF)`.
 ///
-/// The parent (client) reads its own; a server child reports its own over the control pipe
-/// (``ServerControl``), so both sides are exact `getrusage` figures.
-struct ResourceUsage: Sendable {
-  var userMicroseconds: Int64
-  var systemMicroseconds: Int64
-  var voluntaryContextSwitches: Int64
-  var involuntaryContextSwitches: Int64
+/// A benchmark reads its own; transport-bench's server children report theirs over their control
+/// pipe, so both sides are exact `getrusage` figures.
+public struct ResourceUsage: Sendable {
+  public var userMicroseconds: Int64
+  public var systemMicroseconds: Int64
+  public var voluntaryContextSwitches: Int64
+  public var involuntaryContextSwitches: Int64
 
-  var cpuMicroseconds: Int64 { self.userMicroseconds + self.systemMicroseconds }
-  var contextSwitches: Int64 { self.voluntaryContextSwitches + self.involuntaryContextSwitches }
+  public var cpuMicroseconds: Int64 { self.userMicroseconds + self.systemMicroseconds }
+  public var contextSwitches: Int64 { self.voluntaryContextSwitches + self.involuntaryContextSwitches }
 
-  static func ofThisProcess() -> ResourceUsage {
+  public static func ofThisProcess() -> ResourceUsage {
     var usage = rusage()
     #if os(Linux)
     getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
@@ -34,7 +34,7 @@ struct ResourceUsage: Sendable {
   }
 
   /// What was used between `earlier` and `self`.
-  func since(_ earlier: ResourceUsage) -> ResourceUsage {
+  public func since(_ earlier: ResourceUsage) -> ResourceUsage {
     ResourceUsage(
       userMicroseconds: self.userMicroseconds - earlier.userMicroseconds,
       systemMicroseconds: self.systemMicroseconds - earlier.systemMicroseconds,
@@ -46,11 +46,11 @@ struct ResourceUsage: Sendable {
   // MARK: One line of text, for the control pipe
 
   /// `usage <user µs> <system µs> <voluntary switches> <involuntary switches>`
-  var line: String {
+  public var line: String {
     "usage \(self.userMicroseconds) \(self.systemMicroseconds) \(self.voluntaryContextSwitches) \(self.involuntaryContextSwitches)"
   }
 
-  init?(line: String) {
+  public init?(line: String) {
     let fields = line.split(separator: " ")
     guard fields.count == 5, fields[0] == "usage" else { return nil }
     let numbers = fields.dropFirst().compactMap { Int64($0) }
@@ -63,7 +63,7 @@ struct ResourceUsage: Sendable {
     )
   }
 
-  init(userMicroseconds: Int64, systemMicroseconds: Int64, voluntaryContextSwitches: Int64, involuntaryContextSwitches: Int64) {
+  public init(userMicroseconds: Int64, systemMicroseconds: Int64, voluntaryContextSwitches: Int64, involuntaryContextSwitches: Int64) {
     self.userMicroseconds = userMicroseconds
     self.systemMicroseconds = systemMicroseconds
     self.voluntaryContextSwitches = voluntaryContextSwitches

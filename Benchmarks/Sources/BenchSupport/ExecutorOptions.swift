@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// Which executor runs Swift concurrency in the client and server processes.
-enum ConcurrencyExecutor: Sendable {
+public enum ConcurrencyExecutor: Sendable {
   /// NIO's event loops, installed as the global executor: tasks and channel I/O share threads,
   /// so resuming a task after an event-loop callback costs no thread switch.
   case nioEventLoops
@@ -9,14 +9,14 @@ enum ConcurrencyExecutor: Sendable {
   case swiftDefault
 
   /// The same choice, as arguments for a server child.
-  var arguments: [String] {
+  public var arguments: [String] {
     switch self {
     case .nioEventLoops: return ["--nio-executor"]
     case .swiftDefault: return ["--no-nio-executor"]
     }
   }
 
-  var description: String {
+  public var description: String {
     switch self {
     case .nioEventLoops: return "NIO event loops installed as the global executor"
     case .swiftDefault: return "Swift's default global executor"
@@ -24,14 +24,16 @@ enum ConcurrencyExecutor: Sendable {
   }
 }
 
-/// The `--[no-]nio-executor` flag, shared by `run` and `serve`.
-struct ExecutorOptions: ParsableArguments {
+/// The `--[no-]nio-executor` flag, shared by the benchmarks' commands.
+public struct ExecutorOptions: ParsableArguments, Sendable {
+  public init() {}
+
   @Flag(
     name: .customLong("nio-executor"),
     inversion: .prefixedNo,
-    help: "Install NIO's event loops as Swift concurrency's global executor (in client and server processes)."
+    help: "Install NIO's event loops as Swift concurrency's global executor, as the services do (in client and server processes)."
   )
-  var nioExecutor = true
+  public var nioExecutor = true
 
-  var executor: ConcurrencyExecutor { self.nioExecutor ? .nioEventLoops : .swiftDefault }
+  public var executor: ConcurrencyExecutor { self.nioExecutor ? .nioEventLoops : .swiftDefault }
 }
