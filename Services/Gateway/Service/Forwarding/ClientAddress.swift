@@ -10,9 +10,7 @@ enum ClientAddress {
     if let slash = rest.lastIndex(of: "/") {
       rest = rest[rest.index(after: slash)...]
     }
-    if let colon = rest.lastIndex(of: ":"),
-      rest.utf8[rest.index(after: colon)...].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
-    {
+    if let colon = rest.lastIndex(of: ":"), rest.utf8[rest.index(after: colon)...].allSatisfy(\.isASCIIDigit) {
       rest = rest[..<colon]
     }
     return rest.isEmpty ? description : String(rest)

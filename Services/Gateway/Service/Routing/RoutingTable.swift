@@ -29,7 +29,7 @@ public struct RoutingTable: Sendable {
     // Read as UTF-8 bytes: this runs for every call the gateway forwards.
     let parts = package.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0].elementsEqual("binario".utf8), parts[2].first == UInt8(ascii: "v"),
-      parts[2].count > 1, parts[2].dropFirst().allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+      parts[2].count > 1, parts[2].dropFirst().allSatisfy(\.isASCIIDigit)
     else { return nil }
     let name = String(decoding: parts[1].map { $0 == UInt8(ascii: "_") ? UInt8(ascii: "-") : $0 }, as: UTF8.self)
     return self.upstreams[name] != nil ? name : nil
