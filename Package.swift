@@ -31,6 +31,7 @@ let package = Package(
     .executable(name: "binario", targets: ["binario"]),
     .library(name: "GatewayService", targets: ["GatewayService"]),
     .executable(name: "gateway", targets: ["gateway"]),
+    .library(name: "BinarioTestSupport", targets: ["BinarioTestSupport"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
@@ -239,9 +240,14 @@ let package = Package(
     ),
 
     // Tests
-    // What several test targets share: running this package's executables as real processes.
+    // What tests and gateway-bench share: this package's executables as real processes, up to
+    // the whole suite (`RunningSuite`), and the identity client's account helpers.
     .target(
       name: "BinarioTestSupport",
+      dependencies: [
+        "BinarioDevCertificates", "BinarioProto", "BinarioTransport",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+      ],
       path: "Tests/Support",
       swiftSettings: swiftSettings
     ),

@@ -1,12 +1,14 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// Benchmarks of the Binario transport against gRPC over HTTP/2.
+/// Benchmarks: the Binario transport against gRPC over HTTP/2 (`transport-bench`), and the
+/// gateway against calling identity directly (`gateway-bench`).
 ///
 /// A package of its own so that the HTTP/2 baseline (grpc-swift-nio-transport, nio-http2, a second
 /// BoringSSL) never enters the main package's build. Run from the repository root:
 ///
 ///     swift run -c release --package-path Benchmarks transport-bench
+///     swift run -c release --package-path Benchmarks gateway-bench
 let package = Package(
   name: "BinarioBenchmarks",
   platforms: [.macOS(.v15)],
@@ -60,19 +62,18 @@ let package = Package(
       name: "gateway-bench",
       dependencies: [
         "BenchSupport",
-        .product(name: "GatewayService", package: "Binario"),
+        // The executables under test: depending on them builds them beside gateway-bench,
+        // which starts them as processes.
+        .product(name: "identity", package: "Binario"),
+        .product(name: "gateway", package: "Binario"),
+        .product(name: "BinarioTestSupport", package: "Binario"),
         .product(name: "BinarioServiceKit", package: "Binario"),
-        .product(name: "IdentityService", package: "Binario"),
-        .product(name: "BinarioAuth", package: "Binario"),
         .product(name: "BinarioProto", package: "Binario"),
-        .product(name: "BinarioStorage", package: "Binario"),
         .product(name: "BinarioTransport", package: "Binario"),
-        .product(name: "BinarioDevCertificates", package: "Binario"),
         .product(name: "GRPCCore", package: "grpc-swift-2"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Sources/GatewayBench",

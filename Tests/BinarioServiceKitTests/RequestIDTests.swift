@@ -1,4 +1,4 @@
-import BinarioServiceKit
+@testable import BinarioServiceKit
 import Foundation
 import Testing
 
@@ -12,6 +12,14 @@ struct RequestIDTests {
       #expect(id == id.lowercased())
       #expect(uuid.uuid.6 >> 4 == 4, "version 4: \(id)")
       #expect(uuid.uuid.8 >> 6 == 0b10, "RFC 4122 variant: \(id)")
+    }
+  }
+
+  @Test func theTextIsFoundationsUUIDStringInLowercase() {
+    for _ in 0..<100 {
+      let uuid = UUID()
+      let bytes = withUnsafeBytes(of: uuid.uuid) { Array($0) }
+      #expect(RequestID.uuidText(bytes) == uuid.uuidString.lowercased())
     }
   }
 

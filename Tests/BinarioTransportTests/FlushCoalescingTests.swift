@@ -11,7 +11,9 @@ import Testing
 struct FlushCoalescingTests {
   @Test(arguments: [true, false])
   func callsAnsweredInOneTurnShareOneFlush(coalesces: Bool) throws {
-    let connection = try ConnectionUnderTest(coalescesFlushes: coalesces)
+    var configuration = BinarioConnectionConfiguration.defaults
+    configuration.coalescesFlushes = coalesces
+    let connection = try EmbeddedServerConnection(configuration: configuration)
     for id in [1, 3] as [UInt64] {
       var open = WireFrame()
       open.callID = id
@@ -33,57 +35,5 @@ struct FlushCoalescingTests {
     }
     let ends = try connection.writtenFrames().filter(\.isEnd).map(\.callID)
     #expect(ends == [1, 3])
-  }
-}
-
-/// A server connection handler on an embedded channel whose TLS handshake is declared done.
-private struct ConnectionUnderTest {
-  let loop = EmbeddedEventLoop()
-  let channel: EmbeddedChannel
-  let acceptor = RecordingAcceptor()
-  let flushes = FlushCounter()
-
-  init(coalescesFlushes: Bool) throws {
-    self.channel = EmbeddedChannel(loop: self.loop)
-    var configuration = BinarioConnectionConfiguration.defaults
-    configuration.coalescesFlushes = coalescesFlushes
-    let handler = ServerConnectionHandler(
-      acceptor: self.acceptor,
-      configuration: configuration,
-      requirePeerIdentity: false,
-      logger: .init(label: "flush-test")
-    )
-    try self.channel.pipeline.syncOperations.addHandlers([self.flushes, handler])
-    try self.channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
-    self.channel.pipeline.fireUserInboundEventTriggered(
-      TLSUserEvent.handshakeCompleted(negotiatedProtocol: binarioALPNIdentifier)
-    )
-  }
-
-  func writtenFrames() throws -> [WireFrame] {
-    var frames: [WireFrame] = []
-    while let frame = try self.channel.readOutbound(as: WireFrame.self) { frames.append(frame) }
-    return frames
-  }
-}
-
-private final class RecordingAcceptor: BinarioCallAcceptor {
-  private let accepted = NIOLockedValueBox<[BinarioServerCall]>([])
-  var calls: [BinarioServerCall] { self.accepted.withLockedValue { $0 } }
-
-  func acceptCall(_ call: BinarioServerCall) {
-    self.accepted.withLockedValue { $0.append(call) }
-  }
-}
-
-/// Counts the flushes that pass towards the socket.
-private final class FlushCounter: ChannelOutboundHandler, Sendable {
-  typealias OutboundIn = WireFrame
-  private let counted = NIOLockedValueBox(0)
-  var count: Int { self.counted.withLockedValue { $0 } }
-
-  func flush(context: ChannelHandlerContext) {
-    self.counted.withLockedValue { $0 += 1 }
-    context.flush()
   }
 }

@@ -1,4 +1,5 @@
 import BinarioProto
+import BinarioTestSupport
 import Foundation
 import GRPCCore
 import Testing

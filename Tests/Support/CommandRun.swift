@@ -21,7 +21,7 @@ public struct CommandRun: Sendable {
     defer { try? FileManager.default.removeItem(at: folder) }
     let files = ["in", "out", "err"].map { folder.appendingPathComponent($0) }
     try Data(standardInput.utf8).write(to: files[0])
-    for file in files.dropFirst() { FileManager.default.createFile(atPath: file.path, contents: nil) }
+    for file in files.dropFirst() { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
     let input = try FileHandle(forReadingFrom: files[0])
     let output = try FileHandle(forWritingTo: files[1])
     let errors = try FileHandle(forWritingTo: files[2])

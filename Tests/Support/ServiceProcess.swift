@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// A service executable of this package running as its own process, for tests that need a real
-/// process to lose (`kill -9`) or restart.
+/// process to lose (`kill -9`) or restart, and for benchmarks of the processes as deployed.
 ///
 /// It starts the product with `--log-format json` and learns where it listens from its
 /// `listening` log event, so tests can pass `--port 0` and wait on the event, not on time.
@@ -27,9 +27,15 @@ public final class ServiceProcess: Sendable {
     self.process = process
   }
 
-  /// The folder holding this package's built products (where the test bundle itself was built).
+  /// The folder holding this package's built products: where the running executable (the test
+  /// bundle, or a benchmark that depends on the products) was built.
   public static var productsFolder: URL {
-    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    #if os(Linux)
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    #else
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0])
+    #endif
+    return executable.deletingLastPathComponent()
   }
 
   /// Starts `executableName` from ``productsFolder`` with `arguments` (plus `--log-format json`)

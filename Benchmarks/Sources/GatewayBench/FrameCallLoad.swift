@@ -12,17 +12,24 @@ struct LoadResult: Sendable {
   var latencies: [UInt64]
   /// The status message of the first failure, if any.
   var firstFailure: String?
-  /// What the whole process (load, gateway and identity) used meanwhile.
-  var usage: ResourceUsage?
+  /// What each process (the load, the gateway, identity) used meanwhile, by name.
+  var usage: [String: ProcessUsage] = [:]
 
-  /// Process CPU time per call, in µs.
-  var cpuPerCall: Double? {
-    self.usage.map { Double($0.cpuMicroseconds) / Double(max(self.calls + self.failures, 1)) }
+  /// A process's CPU time per call, in µs.
+  func cpuPerCall(_ process: String) -> Double? {
+    self.usage[process].map { Double($0.cpuNanoseconds) / 1000 / Double(max(self.calls + self.failures, 1)) }
   }
 
-  /// Process context switches per call.
+  /// All processes' CPU time per call, in µs.
+  var totalCPUPerCall: Double? {
+    guard !self.usage.isEmpty else { return nil }
+    return Double(self.usage.values.reduce(0) { $0 + $1.cpuNanoseconds }) / 1000 / Double(max(self.calls + self.failures, 1))
+  }
+
+  /// All processes' context switches per call.
   var contextSwitchesPerCall: Double? {
-    self.usage.map { Double($0.contextSwitches) / Double(max(self.calls + self.failures, 1)) }
+    guard !self.usage.isEmpty else { return nil }
+    return Double(self.usage.values.reduce(0) { $0 + $1.contextSwitches }) / Double(max(self.calls + self.failures, 1))
   }
 
   var callsPerSecond: Double {
@@ -64,15 +71,21 @@ final class FrameCallLoad {
     self.latencies.reserveCapacity(1 << 16)
   }
 
+  /// Runs the load; `processes` (name → pid) are the processes whose usage the result reports.
   static func run(
     _ request: BinarioCallRequest,
     on connection: BinarioClientConnection,
     concurrency: Int,
-    for duration: Duration
+    for duration: Duration,
+    measuring processes: [String: Int32] = [:]
   ) async throws -> LoadResult {
-    let before = ResourceUsage.ofThisProcess()
+    let before = processes.compactMapValues { ProcessUsage.of(processIdentifier: $0) }
     var result = try await Self.run(request, on: connection, concurrency: concurrency, duration: duration)
-    result.usage = ResourceUsage.ofThisProcess().since(before)
+    for (name, pid) in processes {
+      if let earlier = before[name], let now = ProcessUsage.of(processIdentifier: pid) {
+        result.usage[name] = now.since(earlier)
+      }
+    }
     return result
   }
 

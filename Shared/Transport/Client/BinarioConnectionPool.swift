@@ -138,6 +138,21 @@ public final class BinarioConnectionPool: Sendable {
     }
   }
 
+  /// A connection that is ready now, without connecting or waiting; `nil` if none is.
+  public func readyConnection() -> BinarioClientConnection? {
+    self.state.withLockedValue { $0.takeReadyConnection() }
+  }
+
+  /// Ends the backoff of slots waiting to reconnect and connects them now: for a caller that
+  /// knows the server is back (another pool just reached it).
+  public func retryNow() {
+    let slots = self.state.withLockedValue { state -> [Int] in
+      state.failures = 0
+      return state.slots.indices.filter { state.slots[$0].lastError != nil }
+    }
+    for slot in slots { self.retry(slot: slot) }
+  }
+
   /// Decides, in one critical section with registering `waiter`, whether a connection is
   /// ready, one must be started, an attempt under way will do, or the call fails now. (Deciding
   /// first and registering after would let the attempt finish in between and leave the waiter

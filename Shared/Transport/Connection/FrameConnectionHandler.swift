@@ -40,6 +40,8 @@ class FrameConnectionHandler: ChannelDuplexHandler {
   private var nextPingNonce: UInt64 = 1
   private var keepaliveTask: Scheduled<Void>?
   private var idleTask: Scheduled<Void>?
+  /// When the last call ended, while none is open.
+  private var idleSince: NIODeadline?
   private var graceTask: Scheduled<Void>?
 
   init(configuration: BinarioConnectionConfiguration, requirePeerIdentity: Bool, logger: Logger) {
@@ -339,20 +341,33 @@ class FrameConnectionHandler: ChannelDuplexHandler {
   }
 
   /// Subclasses call this whenever a call opens or ends.
+  ///
+  /// Idleness is tracked with a timestamp rather than a timer per idle spell: a connection
+  /// whose calls come one at a time is idle between every two of them, and scheduling and
+  /// cancelling a timer each time costs more than the rest of the bookkeeping of a call.
   final func openCallsChanged() {
-    guard let context, self.isActive else { return }
+    guard self.isActive else { return }
     if self.openCallCount > 0 {
-      self.idleTask?.cancel()
-      self.idleTask = nil
+      self.idleSince = nil
     } else {
       if self.closeIfDrained() { return }
-      if self.idleTask == nil, let idle = self.configuration.idleTimeout {
-        self.idleTask = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(idle)) {
-          self.idleTask = nil
-          guard self.openCallCount == 0 else { return }
-          self.sendGoAway(reason: "idle")
-          self.closeConnection()
-        }
+      self.idleSince = self.context?.eventLoop.now
+      if self.idleTask == nil { self.scheduleIdleCheck() }
+    }
+  }
+
+  /// Checks, when the idle timeout since ``idleSince`` has passed, whether the connection is
+  /// still idle: then it goes away; otherwise the check waits for the next idle spell.
+  private func scheduleIdleCheck() {
+    guard let context, let idle = self.configuration.idleTimeout, let since = self.idleSince else { return }
+    self.idleTask = context.eventLoop.assumeIsolated().scheduleTask(deadline: since + TimeAmount(idle)) {
+      self.idleTask = nil
+      guard self.openCallCount == 0, let since = self.idleSince else { return }
+      if context.eventLoop.now >= since + TimeAmount(idle) {
+        self.sendGoAway(reason: "idle")
+        self.closeConnection()
+      } else {
+        self.scheduleIdleCheck()
       }
     }
   }

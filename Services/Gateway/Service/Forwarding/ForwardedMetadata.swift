@@ -2,10 +2,13 @@ import BinarioAuth
 import BinarioTransport
 
 /// The metadata a forwarded call carries upstream: the client's, minus anything that claims an
-/// identity or a request id (only the gateway may say who is calling), plus the gateway's own.
+/// identity or a request id (only the gateway may say who is calling) and the bearer token, plus
+/// the gateway's own.
 enum ForwardedMetadata {
-  /// Keys a client may not set: the gateway sets them after verifying the caller.
-  static let callerKeys = Set(CallerIdentity.MetadataKey.all)
+  /// Keys a client may not set: the gateway sets them after verifying the caller. The access
+  /// token itself stays at the gateway: services learn the caller from these, and a token that
+  /// never reaches them cannot leak from their logs.
+  static let callerKeys = Set(CallerIdentity.MetadataKey.all + ["authorization"])
   /// Keys the gateway replaces with its own values.
   static let gatewayKeys: Set<String> = [
     GatewayRequestID.key, GatewayRequestID.serviceKitKey, "x-forwarded-for",

@@ -1,5 +1,6 @@
 import BinarioServiceKit
 import Prometheus
+import Synchronization
 
 /// What the gateway records for Prometheus:
 ///
@@ -8,23 +9,37 @@ import Prometheus
 /// - `gateway_call_duration_seconds{upstream}`: from the call's `Open` to its `End`.
 public final class GatewayMetrics: Sendable {
   private let registry: PrometheusCollectorRegistry
+  /// The metrics already made, by labels: asking the registry takes its lock and builds the
+  /// label set on every call, which the gateway would do for each call it forwards.
+  private let made = Mutex<(counters: [CounterLabels: Counter], histograms: [String: DurationHistogram])>(([:], [:]))
+
+  private struct CounterLabels: Hashable {
+    var upstream: String
+    var code: Int32
+  }
 
   public init(registry: PrometheusCollectorRegistry) {
     self.registry = registry
   }
 
   func record(upstream: String, code: Int32, duration: Duration?) {
-    self.registry.makeCounter(
-      descriptor: Self.calls,
-      labels: [("upstream", upstream), ("code", StatusCodeName.of(code))]
-    ).increment()
-    if let duration {
-      self.registry.makeDurationHistogram(
+    let (counter, histogram) = self.made.withLock { made in
+      let labels = CounterLabels(upstream: upstream, code: code)
+      let counter = made.counters[labels] ?? self.registry.makeCounter(
+        descriptor: Self.calls,
+        labels: [("upstream", upstream), ("code", StatusCodeName.of(code))]
+      )
+      made.counters[labels] = counter
+      let histogram = made.histograms[upstream] ?? self.registry.makeDurationHistogram(
         descriptor: Self.latency,
         labels: [("upstream", upstream)],
         buckets: MetricsServerInterceptor.latencyBuckets
-      ).record(duration)
+      )
+      made.histograms[upstream] = histogram
+      return (counter, histogram)
     }
+    counter.increment()
+    if let duration { histogram.record(duration) }
   }
 
   // `MetricNameDescriptor` is not `Sendable`, so these are made on use rather than stored.

@@ -84,7 +84,7 @@ public final class UpstreamConnections: Sendable {
     let pool = loopPool?.pool ?? self.sharedPool
     let name = self.name
     Task {
-      let result: Result<BinarioClientConnection, UpstreamCallError>
+      var result: Result<BinarioClientConnection, UpstreamCallError>
       do {
         result = .success(try await pool.connection())
       } catch let error as RPCError {
@@ -92,11 +92,28 @@ public final class UpstreamConnections: Sendable {
       } catch {
         result = .failure(UpstreamCallError(code: WireStatusCode.unavailable, message: "upstream \(name) is unavailable: \(error)"))
       }
+      if case .failure = result, let sibling = self.readyConnectionOnAnotherLoop(than: pool) {
+        // This loop's pool is still backing off from the upstream's outage while another
+        // loop's has reached it again: the call crosses loops rather than fail, and this
+        // loop's pool reconnects now instead of at the end of its backoff.
+        result = .success(sibling)
+        pool.retryNow()
+      }
+      let outcome = result
       loop.execute {
-        if let loopPool, case .success(let connection) = result { loopPool.cached.value = connection }
-        body(result)
+        if let loopPool, case .success(let connection) = outcome, connection.eventLoop === loop {
+          loopPool.cached.value = connection
+        }
+        body(outcome)
       }
     }
+  }
+
+  private func readyConnectionOnAnotherLoop(than pool: BinarioConnectionPool) -> BinarioClientConnection? {
+    for other in self.loopPools.values where other.pool !== pool {
+      if let connection = other.pool.readyConnection(), connection.isUsable { return connection }
+    }
+    return nil
   }
 
   /// A ready connection, from any context.

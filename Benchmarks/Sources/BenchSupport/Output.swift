@@ -2,8 +2,8 @@ import Foundation
 
 /// Writes lines straight to stdout (unbuffered `write(2)`), so progress shows at once even when
 /// stdout is a pipe, and a server child's replies reach the parent without a flush.
-enum Output {
-  static func line(_ text: String = "") {
+public enum Output {
+  public static func line(_ text: String = "") {
     try? FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8))
   }
 }

@@ -2,16 +2,17 @@ import BinarioProto
 import BinarioTransport
 import GRPCCore
 
-typealias IdentityClient = Binario_Identity_V1_Identity.Client<BinarioClientTransport>
+/// Identity's generated client over the Binario transport.
+public typealias IdentityClient = Binario_Identity_V1_Identity.Client<BinarioClientTransport>
 
 /// Metadata carrying an access token, as a client sends it to the gateway.
-func bearer(_ tokens: Binario_Identity_V1_TokenPair) -> Metadata {
+public func bearer(_ tokens: Binario_Identity_V1_TokenPair) -> Metadata {
   ["authorization": "Bearer \(tokens.accessToken)"]
 }
 
 extension IdentityClient {
   /// Signs the first admin in (configured when the suite started).
-  func signInAdmin() async throws -> Binario_Identity_V1_TokenPair {
+  public func signInAdmin() async throws -> Binario_Identity_V1_TokenPair {
     try await self.login(
       .with {
         $0.email = RunningSuite.adminEmail
@@ -21,7 +22,7 @@ extension IdentityClient {
   }
 
   /// The newest confirmation code emailed to `email`, read from the outbox by the admin.
-  func confirmationCode(for email: String, admin: Binario_Identity_V1_TokenPair) async throws -> String {
+  public func confirmationCode(for email: String, admin: Binario_Identity_V1_TokenPair) async throws -> String {
     let outbox = try await self.listOutboxMessages(
       .with {
         $0.recipient = email
@@ -37,7 +38,7 @@ extension IdentityClient {
   }
 
   /// Registers, confirms and signs in a passenger; returns their tokens.
-  func signUp(
+  public func signUp(
     email: String,
     password: String = "a-good-password-1",
     firstName: String = "Ada",

@@ -1,6 +1,5 @@
 import BinarioDevCertificates
 import BinarioProto
-import BinarioTestSupport
 import BinarioTransport
 import Foundation
 import Synchronization
@@ -8,27 +7,46 @@ import GRPCCore
 
 /// The suite as separate processes on loopback: `identity` and `gateway` with development
 /// certificates and SQLite files in a temporary folder, as `scripts/run-local.sh` starts them.
-final class RunningSuite: Sendable {
-  static let adminEmail = "admin@binario.test"
-  static let adminPassword = "admin-password-123"
+/// The end-to-end tests and `gateway-bench` run against it.
+public final class RunningSuite: Sendable {
+  public static let adminEmail = "admin@binario.test"
+  public static let adminPassword = "admin-password-123"
 
-  let folder: URL
+  /// Flags added to each process's command line, after the suite's own.
+  public struct ExtraFlags: Sendable {
+    public var identity: [String]
+    public var gateway: [String]
+
+    public init(identity: [String] = [], gateway: [String] = []) {
+      self.identity = identity
+      self.gateway = gateway
+    }
+  }
+
+  public let folder: URL
+  private let extraFlags: ExtraFlags
   private let processes: Mutex<[String: ServiceProcess]>
 
-  var certificates: URL { self.folder.appendingPathComponent("certs") }
-  var caFile: String { self.certificates.appendingPathComponent("ca.pem").path }
-  var gatewayPort: Int { self.processes.withLock { $0["gateway"]!.port } }
-  var identityPort: Int { self.processes.withLock { $0["identity"]!.port } }
+  public var certificates: URL { self.folder.appendingPathComponent("certs") }
+  public var caFile: String { self.certificates.appendingPathComponent("ca.pem").path }
+  public var gatewayPort: Int { self.processes.withLock { $0["gateway"]!.port } }
+  public var identityPort: Int { self.processes.withLock { $0["identity"]!.port } }
+  /// The process ids of the running services, by executable name.
+  public var processIdentifiers: [String: Int32] { self.processes.withLock { $0.mapValues(\.processIdentifier) } }
 
-  private init(folder: URL) {
+  private init(folder: URL, extraFlags: ExtraFlags) {
     self.folder = folder
+    self.extraFlags = extraFlags
     self.processes = Mutex([:])
   }
 
   /// Starts identity, then the gateway routing to it; runs `body`; stops both and removes the folder.
-  static func with<Result: Sendable>(_ body: (RunningSuite) async throws -> Result) async throws -> Result {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("binario-e2e-\(UUID().uuidString)")
-    let suite = RunningSuite(folder: folder)
+  public static func with<Result: Sendable>(
+    extraFlags: ExtraFlags = ExtraFlags(),
+    _ body: (RunningSuite) async throws -> Result
+  ) async throws -> Result {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("binario-suite-\(UUID().uuidString)")
+    let suite = RunningSuite(folder: folder, extraFlags: extraFlags)
     defer {
       suite.stopAll()
       try? FileManager.default.removeItem(at: folder)
@@ -52,10 +70,10 @@ final class RunningSuite: Sendable {
   }
 
   /// Starts identity on `port` (0: any) with its data folder (kept across restarts).
-  func startIdentity(port: Int) async throws {
+  public func startIdentity(port: Int) async throws {
     let process = try await ServiceProcess.start(
       "identity",
-      arguments: self.commonFlags("identity") + ["--port", "\(port)"],
+      arguments: self.commonFlags("identity") + ["--port", "\(port)"] + self.extraFlags.identity,
       environment: ["BINARIO_ADMIN_EMAIL": Self.adminEmail, "BINARIO_ADMIN_PASSWORD": Self.adminPassword]
     )
     self.processes.withLock { $0["identity"] = process }
@@ -67,14 +85,14 @@ final class RunningSuite: Sendable {
       arguments: self.commonFlags("gateway") + [
         "--port", "0", "--tls-client-authentication", "none",
         "--upstream", "identity=127.0.0.1:\(self.identityPort)",
-      ]
+      ] + self.extraFlags.gateway
     )
     self.processes.withLock { $0["gateway"] = process }
   }
 
   /// Returns once the gateway reports identity serving (its health `Watch`), so a call made
   /// next does not meet the gateway's reconnect backoff.
-  func waitUntilTheGatewaySeesIdentityServing() async throws {
+  public func waitUntilTheGatewaySeesIdentityServing() async throws {
     let transport = try BinarioClientTransport(
       host: "127.0.0.1",
       port: self.gatewayPort,
@@ -89,7 +107,7 @@ final class RunningSuite: Sendable {
   }
 
   /// `kill -9` of identity: whatever it acknowledged must be on disk already.
-  func killIdentity() {
+  public func killIdentity() {
     self.processes.withLock { $0["identity"] }?.kill()
   }
 
@@ -102,7 +120,7 @@ final class RunningSuite: Sendable {
   }
 
   /// A client of the gateway's public side, as an app would be: no client certificate.
-  func withGatewayClient<Result: Sendable>(
+  public func withGatewayClient<Result: Sendable>(
     _ body: (Binario_Identity_V1_Identity.Client<BinarioClientTransport>) async throws -> Result
   ) async throws -> Result {
     let transport = try BinarioClientTransport(
@@ -117,7 +135,7 @@ final class RunningSuite: Sendable {
   }
 
   /// A client straight to identity (around the gateway) holding `certificate`'s identity.
-  func withDirectIdentityClient<Result: Sendable>(
+  public func withDirectIdentityClient<Result: Sendable>(
     as certificate: String,
     _ body: (Binario_Identity_V1_Identity.Client<BinarioClientTransport>) async throws -> Result
   ) async throws -> Result {
