@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// Prints progress while measuring and, at the end, the table, the lead's targets and the two
