@@ -33,10 +33,6 @@ public struct ProcessUsage: Sendable {
     return usage
   }
 
-  public static func ofThisProcess() -> ProcessUsage? {
-    Self.of(processIdentifier: ProcessInfo.processInfo.processIdentifier)
-  }
-
   /// What was used between `earlier` and `self`.
   public func since(_ earlier: ProcessUsage) -> ProcessUsage {
     ProcessUsage(

@@ -35,22 +35,22 @@ public enum RequestID {
   /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, lowercase. Foundation's `uuidString` formats
   /// through `sprintf` on Linux, a measurable share of the gateway's time per call.
   static func uuidText(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    return String(unsafeUninitializedCapacity: 36) { text in
+    String(unsafeUninitializedCapacity: 36) { text in
       var at = 0
       for (index, byte) in bytes.enumerated() {
         if index == 4 || index == 6 || index == 8 || index == 10 {
           text[at] = UInt8(ascii: "-")
           at += 1
         }
-        text[at] = digits[Int(byte >> 4)]
-        text[at + 1] = digits[Int(byte & 0x0F)]
+        text[at] = Self.hexDigits[Int(byte >> 4)]
+        text[at + 1] = Self.hexDigits[Int(byte & 0x0F)]
         at += 2
       }
       return at
     }
   }
 
+  private static let hexDigits = Array("0123456789abcdef".utf8)
   private static let processPrefix = UInt64.random(in: .min ... .max)
   private static let counter = Atomic<UInt64>(0)
 

@@ -22,24 +22,27 @@ public final class GatewayMetrics: Sendable {
     self.registry = registry
   }
 
-  func record(upstream: String, code: Int32, duration: Duration?) {
+  func record(upstream: String, code: Int32, duration: Duration) {
     let (counter, histogram) = self.made.withLock { made in
       let labels = CounterLabels(upstream: upstream, code: code)
-      let counter = made.counters[labels] ?? self.registry.makeCounter(
+      if let counter = made.counters[labels], let histogram = made.histograms[upstream] {
+        return (counter, histogram)
+      }
+      let counter = self.registry.makeCounter(
         descriptor: Self.calls,
         labels: [("upstream", upstream), ("code", StatusCodeName.of(code))]
       )
-      made.counters[labels] = counter
-      let histogram = made.histograms[upstream] ?? self.registry.makeDurationHistogram(
+      let histogram = self.registry.makeDurationHistogram(
         descriptor: Self.latency,
         labels: [("upstream", upstream)],
         buckets: MetricsServerInterceptor.latencyBuckets
       )
+      made.counters[labels] = counter
       made.histograms[upstream] = histogram
       return (counter, histogram)
     }
     counter.increment()
-    if let duration { histogram.record(duration) }
+    histogram.record(duration)
   }
 
   // `MetricNameDescriptor` is not `Sendable`, so these are made on use rather than stored.
