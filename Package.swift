@@ -28,6 +28,7 @@ let package = Package(
     .executable(name: "identity", targets: ["identity"]),
     .executable(name: "binario-dev-certs", targets: ["binario-dev-certs"]),
     .executable(name: "binario-echo-server", targets: ["binario-echo-server"]),
+    .executable(name: "binario-probe", targets: ["binario-probe"]),
     .executable(name: "binario", targets: ["binario"]),
     .library(name: "GatewayService", targets: ["GatewayService"]),
     .executable(name: "gateway", targets: ["gateway"]),
@@ -88,9 +89,13 @@ let package = Package(
       path: "Shared/Storage",
       swiftSettings: swiftSettings
     ),
+    // The Swift runtime's global-executor hook, by address: NIO's event loops as the executor
+    // also when the Swift runtime is linked statically (the container image).
+    .target(name: "BinarioConcurrencyHook", path: "Shared/ConcurrencyHook"),
     .target(
       name: "BinarioServiceKit",
       dependencies: [
+        "BinarioConcurrencyHook",
         "BinarioProto",
         "BinarioTransport",
         .product(name: "GRPCCore", package: "grpc-swift-2"),
@@ -191,6 +196,18 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "deploy/echo-server",
+      swiftSettings: swiftSettings
+    ),
+    // Asks a process's /livez or /readyz: container health checks without curl in the image.
+    .executableTarget(
+      name: "binario-probe",
+      dependencies: [
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
+      path: "deploy/probe",
       swiftSettings: swiftSettings
     ),
     // The command-line client: every feature, through the gateway.

@@ -3,9 +3,10 @@
 #   libsqlite3-dev     GRDB links SQLite
 #   protobuf-compiler  protoc, to regenerate (and check) the Swift generated from proto/
 #   openssl            inspecting certificates by hand
+# and any further packages named as arguments (deploy/container-test.sh: podman runc).
 set -euo pipefail
 
-needed=(libsqlite3-dev protobuf-compiler openssl)
+needed=(libsqlite3-dev protobuf-compiler openssl "$@")
 missing=()
 for package in "${needed[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs missing system packages, checks that the committed generated
-# Swift matches proto/, builds everything (services, tools, tests), then runs every unit and
-# end-to-end test in one `swift test`.
+# Swift matches proto/, builds everything (services, tools, tests), runs every unit and
+# end-to-end test in one `swift test`, checks deploy/ offline (scripts/check-deploy.sh), then
+# runs the suite in containers under podman from a release build (deploy/container-test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,4 +33,7 @@ if [ "$status" = 124 ]; then
     END { for (name in open) print "  " name }
   ' "$log" >&2
 fi
-exit "$status"
+[ "$status" = 0 ] || exit "$status"
+
+scripts/check-deploy.sh
+deploy/container-test.sh

@@ -77,7 +77,7 @@ public enum DevCertificateSet {
     try write(to: URL(fileURLWithPath: directoryPath, isDirectory: true), names: names, force: force)
   }
 
-  private static func validate(_ names: [String]) throws {
+  static func validate(_ names: [String]) throws {
     let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-_.")
     var seen: Set<String> = []
     for name in names {

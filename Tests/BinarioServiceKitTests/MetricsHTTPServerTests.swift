@@ -43,6 +43,60 @@ struct MetricsHTTPServerTests {
     }
   }
 
+  @Test("/livez is 200; /readyz is 200 while every check passes, else 503 naming the failing checks", .timeLimit(.minutes(1)))
+  func probes() async throws {
+    let readiness = Readiness()
+    let listener = ListenerState()
+    readiness.add("server", listener: listener)
+    let server = MetricsHTTPServer(
+      host: "127.0.0.1", port: 0, registry: PrometheusCollectorRegistry(), readiness: readiness, logger: Logger(label: "test")
+    )
+    let group = ServiceGroup(services: [server], logger: Logger(label: "test"))
+
+    try await withThrowingTaskGroup(of: Void.self) { tasks in
+      tasks.addTask { try await group.run() }
+      let address = try await server.listeningAddress()
+      func get(_ path: String, method: String = "GET") async throws -> String {
+        try await exchangeHTTP("\(method) \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n", with: address)
+      }
+
+      let live = try await get("/livez")
+      #expect(live.hasPrefix("HTTP/1.1 200 OK\r\n"))
+      #expect(live.hasSuffix("\r\n\r\nok\n"))
+
+      let starting = try await get("/readyz")
+      #expect(starting.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
+      #expect(starting.hasSuffix("\r\n\r\nnot ready\nserver: starting\n"))
+      #expect(starting.lowercased().contains("cache-control: no-store"))
+
+      listener.advance(to: .listening)
+      let ready = try await get("/readyz")
+      #expect(ready.hasPrefix("HTTP/1.1 200 OK\r\n"))
+      #expect(ready.hasSuffix("\r\n\r\nready\n"))
+      let head = try await get("/readyz?verbose", method: "HEAD")
+      #expect(head.hasPrefix("HTTP/1.1 200 OK\r\n"))
+      #expect(head.hasSuffix("\r\n\r\n"))  // no body
+
+      readiness.add("cache") { "still loading" }
+      let twoFailing = try await get("/readyz")
+      #expect(twoFailing.hasPrefix("HTTP/1.1 200 OK\r\n") == false)
+      #expect(twoFailing.hasSuffix("not ready\ncache: still loading\n"))
+
+      listener.advance(to: .draining)
+      listener.advance(to: .listening)  // phases only move forward
+      #expect(listener.phase == .draining)
+      let draining = try await get("/readyz")
+      #expect(draining.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
+      #expect(draining.hasSuffix("not ready\nserver: draining (graceful shutdown)\ncache: still loading\n"))
+
+      let post = try await exchangeHTTP("POST /livez HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n", with: address)
+      #expect(post.hasPrefix("HTTP/1.1 405 Method Not Allowed\r\n"))
+
+      await group.triggerGracefulShutdown()
+      try await tasks.next()
+    }
+  }
+
   @Test("a port already in use is an error naming the metrics settings", .timeLimit(.minutes(1)))
   func bindFailure() async throws {
     let first = MetricsHTTPServer(host: "127.0.0.1", port: 0, registry: PrometheusCollectorRegistry(), logger: Logger(label: "test"))

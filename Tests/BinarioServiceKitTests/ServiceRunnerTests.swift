@@ -70,6 +70,100 @@ struct ServiceRunnerTests {
     )
   }
 
+  @Test("/readyz is 200 once the server listens and 503 from the start of graceful shutdown, while open calls finish", .timeLimit(.minutes(1)))
+  func readinessFollowsTheServer() async throws {
+    let inProcess = InProcessTransport()
+    let writer = CollectingLogWriter()
+    let logger = Logger(label: "identity") { JSONLogHandler(label: $0, logLevel: .debug, writer: writer) }
+    let client = GRPCClient(transport: inProcess.client)
+    let (release, releaseCall) = AsyncStream.makeStream(of: Void.self)
+
+    let assembled = try await ServiceRunner.assemble(
+      configuration: ServiceConfiguration(serviceName: "identity", metricsPort: 0),
+      logger: logger,
+      metricsRegistry: PrometheusCollectorRegistry(),
+      transport: ServerTransportFactory(makeTransport: { _, _ in inProcess.server }, listeningAddress: { _ in "in-process" }),
+      handlesSignals: false
+    ) { context in
+      context.addService(GRPCClientService(client: client), name: "client")
+      return [StringsService(release: release)]
+    }
+
+    try await withThrowingTaskGroup(of: Void.self) { tasks in
+      tasks.addTask { try await assembled.run() }
+      let metrics = try #require(try await assembled.metricsServer?.listeningAddress())
+      @Sendable func readyz() async throws -> String {
+        try await exchangeHTTP("GET /readyz HTTP/1.1\r\nHost: localhost\r\n\r\n", with: metrics)
+      }
+      // The server reports its address (and so turns ready) just before it logs it.
+      _ = await writer.firstLine { $0.contains(#""message":"listening""#) }
+      #expect(try await readyz().hasPrefix("HTTP/1.1 200 OK\r\n"))
+
+      // A server stream held open by the handler: the server drains it after shutdown begins.
+      try await client.serverStreaming(
+        request: ClientRequest(message: "ab"),
+        descriptor: StringsService.expand,
+        serializer: StringSerializer(),
+        deserializer: StringDeserializer(),
+        options: .defaults
+      ) { response in
+        var messages = response.messages.makeAsyncIterator()
+        #expect(try await messages.next() == "a")
+        await assembled.triggerGracefulShutdown()
+        _ = await writer.firstLine { $0.contains("graceful shutdown: no new calls") }
+        let draining = try await readyz()
+        #expect(draining.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
+        #expect(draining.contains("grpc-server: draining (graceful shutdown)"))
+        #expect(draining.contains("grpc-health: grpc.health.v1 reports the server NOT_SERVING"))
+        releaseCall.yield()
+        #expect(try await messages.next() == "b")
+        #expect(try await messages.next() == nil)
+      }
+      try await tasks.next()  // everything stopped
+    }
+  }
+
+  @Test("graceful-shutdown actions run as shutdown begins: a stream they end does not hold the server for its grace period", .timeLimit(.minutes(1)))
+  func gracefulShutdownActionsEndLongStreams() async throws {
+    let inProcess = InProcessTransport()
+    let client = GRPCClient(transport: inProcess.client)
+    let (release, releaseCall) = AsyncStream.makeStream(of: Void.self)
+    // An hour's grace: only the action can end the held call in time.
+    let configuration = ServiceConfiguration(serviceName: "identity", shutdownGracePeriod: 3600)
+
+    let assembled = try await ServiceRunner.assemble(
+      configuration: configuration,
+      logger: Logger(label: "test"),
+      metricsRegistry: PrometheusCollectorRegistry(),
+      transport: ServerTransportFactory(makeTransport: { _, _ in inProcess.server }, listeningAddress: { _ in "in-process" }),
+      handlesSignals: false
+    ) { context in
+      context.addService(GRPCClientService(client: client), name: "client")
+      context.onGracefulShutdown { releaseCall.finish() }
+      return [StringsService(release: release)]
+    }
+
+    try await withThrowingTaskGroup(of: Void.self) { tasks in
+      tasks.addTask { try await assembled.run() }
+      let received = try await client.serverStreaming(
+        request: ClientRequest(message: "ab"),
+        descriptor: StringsService.expand,
+        serializer: StringSerializer(),
+        deserializer: StringDeserializer(),
+        options: .defaults
+      ) { response in
+        var messages: [String] = []
+        for try await message in response.messages {
+          messages.append(message)
+          if messages.count == 1 { await assembled.triggerGracefulShutdown() }
+        }
+        return messages
+      }
+      #expect(received == ["a", "b"])  // the call ended normally, not cancelled
+      try await tasks.next()  // and the process stopped without waiting out the grace period
+    }
+  }
+
   @Test("the logging interceptor makes a request id when the caller sends none", .timeLimit(.minutes(1)))
   func generatedRequestID() async throws {
     let writer = CollectingLogWriter()

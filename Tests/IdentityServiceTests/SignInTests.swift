@@ -141,4 +141,22 @@ struct SignInTests {
     #expect(feed.recentlyRevoked == [recent.sessionID])
     #expect(feed.rememberUntil == identity.clock.now().addingTimeInterval(300))
   }
+
+  @Test("closing the feeds at shutdown ends every open feed, and later ones at once")
+  func closingTheFeeds() async throws {
+    let identity = try await TestIdentity()
+    let feed = try await identity.domain.revocationFeed()
+    var updates = feed.updates.makeAsyncIterator()
+    #expect(identity.domain.revocations.subscriberCount == 1)
+
+    identity.domain.revocations.close()
+    #expect(await updates.next() == nil)
+    #expect(identity.domain.revocations.subscriberCount == 0)
+
+    let late = try await identity.domain.revocationFeed()
+    var lateUpdates = late.updates.makeAsyncIterator()
+    #expect(await lateUpdates.next() == nil)
+    identity.domain.revocations.publish(SessionRevocation(sessionIDs: ["s"], revokedAt: identity.clock.now()))
+    #expect(identity.domain.revocations.subscriberCount == 0)
+  }
 }

@@ -13,6 +13,10 @@ struct DevCertsCommand: ParsableCommand {
       \(DevCertificateSet.processNames.joined(separator: ", ")). \
       An existing CA in the folder is kept, so certificates made earlier stay trusted; \
       only missing or unusable certificates are made. Keys are written with permissions 0600.
+
+      With --kubernetes-secrets FILE it also writes one kubernetes.io/tls Secret per process \
+      (binario-<process>-tls, keys tls.crt, tls.key, ca.crt: what deploy/kubernetes mounts), \
+      for `kubectl apply -f FILE`.
       """
   )
 
@@ -22,6 +26,24 @@ struct DevCertsCommand: ParsableCommand {
   @Flag(name: .long, help: "Create a new CA and new certificates even if usable ones exist.")
   var force = false
 
+  @Option(
+    name: .customLong("kubernetes-secrets"),
+    help: ArgumentHelp("Also write the certificates as Kubernetes Secrets to this YAML file (mode 0600).", valueName: "file")
+  )
+  var kubernetesSecrets: String?
+
+  @Option(name: .long, help: "The namespace of those Secrets.")
+  var namespace: String = "binario"
+
+  func validate() throws {
+    let label = Set("abcdefghijklmnopqrstuvwxyz0123456789-")
+    guard !namespace.isEmpty, namespace.count <= 63, namespace.allSatisfy(label.contains),
+      namespace.first != "-", namespace.last != "-"
+    else {
+      throw ValidationError("--namespace must be a DNS label (lower-case letters, digits and '-'), not \"\(namespace)\"")
+    }
+  }
+
   func run() throws {
     let directory = URL(fileURLWithPath: out, isDirectory: true).standardizedFileURL
     do {
@@ -29,6 +51,11 @@ struct DevCertsCommand: ParsableCommand {
       print("Development certificates in \(directory.path):")
       for line in summary {
         print("  \(line)")
+      }
+      if let kubernetesSecrets {
+        let file = URL(fileURLWithPath: kubernetesSecrets).standardizedFileURL
+        try DevCertificateSet.writeKubernetesSecrets(from: directory, to: file, namespace: namespace)
+        print("Kubernetes Secrets (namespace \(namespace)) in \(file.path): kubectl apply -f \(kubernetesSecrets)")
       }
     } catch let error as DevCertificateError {
       FileHandle.standardError.write(Data("binario-dev-certs: \(error.description)\n".utf8))

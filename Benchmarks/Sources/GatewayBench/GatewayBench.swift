@@ -39,6 +39,15 @@ struct GatewayBench: ParsableCommand, Sendable {
       Output.line("  this process (pid \(ProcessInfo.processInfo.processIdentifier)) the client; \(ProcessInfo.processInfo.activeProcessorCount) cores; TLS on loopback")
       Output.line("  each case: \(self.runs) runs of \(self.seconds) s, paths alternating within a run; the median run by calls/s is shown")
       Output.line()
+      func memory(_ moment: String, peak: Bool) {
+        let figures = ["identity", "gateway"].compactMap { name -> String? in
+          guard let pid = pids[name], let memory = ProcessMemory.of(processIdentifier: pid) else { return nil }
+          let shown = ProcessMemory.mebibytes(memory.residentBytes)
+          return peak ? "\(name) \(shown), peak \(ProcessMemory.mebibytes(memory.peakResidentBytes))" : "\(name) \(shown)"
+        }
+        if !figures.isEmpty { Output.line("resident memory \(moment): \(figures.joined(separator: "; "))") }
+      }
+      memory("idle, after start", peak: false)
 
       let logins = try await suite.measureLogins(for: .milliseconds(Int64(self.loginSeconds * 1000)), inFlight: 4)
       Output.line("logins: \(Int(logins.callsPerSecond)) per second (4 in flight, identity's production password hashing), p50 \(Int(logins.percentile(0.5))) µs")
@@ -86,6 +95,7 @@ struct GatewayBench: ParsableCommand, Sendable {
         let ratio = gateway.callsPerSecond / max(direct.callsPerSecond, 1e-9)
         Output.line("gateway/direct throughput ratio at 64 in flight: \(String(format: "%.2f", ratio))")
       }
+      memory("after the load (peak: the most held at any time)", peak: true)
     }
   }
 }

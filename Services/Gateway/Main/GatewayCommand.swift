@@ -63,7 +63,9 @@ struct GatewayCommand: EventLoopCommand {
         onShutdown: { gateway.enterShutdown() },
         afterClose: { gateway.shutDownUpstreams() }
       )
-      context.addService(listener, name: "gateway-listener")
+      // `/readyz` follows the listener only, not the upstreams: were an upstream down to take
+      // every gateway replica out of its load balancer, calls to the other upstreams would fail too.
+      context.addServer(listener, name: "gateway-listener")
     }
   }
 }

@@ -29,6 +29,9 @@ struct IdentityCommand: EventLoopCommand {
           context.logger.notice("made the first admin", metadata: ["email": "\(created.email)"])
         }
       }
+      // The gateways' revocation feeds would otherwise hold the drain open for the whole grace
+      // period; ended, each gateway subscribes again (to this process once it is back).
+      context.onGracefulShutdown { domain.revocations.close() }
       context.addInterceptor(AuthorizationServerInterceptor(policy: .identity.merging(.health)))
       return [IdentityHandler(domain: domain, logger: context.logger)]
     }

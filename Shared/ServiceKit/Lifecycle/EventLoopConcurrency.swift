@@ -1,4 +1,5 @@
 import ArgumentParser
+import BinarioConcurrencyHook
 import Dispatch
 import NIOConcurrencyHelpers
 import NIOCore
@@ -26,7 +27,8 @@ public enum EventLoopConcurrency {
     _ body: @escaping @Sendable () async throws -> Void
   ) throws {
     if installing {
-      guard NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor() else {
+      guard NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor() || installThroughLinkedHook()
+      else {
         throw InstallationFailed()
       }
     }
@@ -44,10 +46,29 @@ public enum EventLoopConcurrency {
     try outcome.withLockedValue { $0 }.get()
   }
 
+  /// The Swift runtime's hook for enqueueing global jobs: `(job, original) -> Void`.
+  private typealias EnqueueGlobalHook = @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void
+
+  /// What NIO's installer does, through the hook's address as linked rather than `dlsym`, which
+  /// cannot see it when the Swift runtime is linked statically (see `ConcurrencyHook.h`). Jobs go
+  /// to the singleton group's current loop when enqueued from one (`any()` prefers it), else to
+  /// the next loop. Returns false if a hook is already installed.
+  private static func installThroughLinkedHook() -> Bool {
+    let hookAddress = binario_swift_task_enqueueGlobal_hook_address()
+    guard hookAddress.pointee == nil else { return false }
+    let enqueueOnEventLoop: EnqueueGlobalHook = { job, _ in
+      MultiThreadedEventLoopGroup.singleton.any().enqueue(ExecutorJob(job))
+    }
+    // A thin function is one code pointer, as the runtime expects. A plain store: this runs
+    // before any task exists, and the runtime reads the hook only on threads started later.
+    hookAddress.pointee = unsafeBitCast(enqueueOnEventLoop, to: UnsafeMutableRawPointer.self)
+    return true
+  }
+
   /// NIO's event loops could not become the global executor.
   public struct InstallationFailed: Error, CustomStringConvertible {
     public var description: String {
-      "could not install NIO's event loops as Swift concurrency's global executor (a task had already started)"
+      "could not install NIO's event loops as Swift concurrency's global executor (another hook was installed first)"
     }
   }
 }

@@ -26,6 +26,8 @@ public final class FrameListenerService: Service, Sendable {
   private let onShutdown: @Sendable () -> Void
   private let afterClose: @Sendable () -> Void
   private let boundAddress = OnceValue<SocketAddress>()
+  /// Listening once bound, draining from graceful shutdown on, closed once every connection is.
+  public let state = ListenerState()
 
   public init(
     host: String,
@@ -92,18 +94,21 @@ public final class FrameListenerService: Service, Sendable {
       )
     } catch {
       self.boundAddress.resolve(.failure(error))
+      self.state.advance(to: .closed)
       self.afterClose()
       throw error
     }
+    self.state.advance(to: .listening)
     if let address = listener.localAddress {
       self.boundAddress.resolve(.success(address))
       self.logger.notice("listening", metadata: ["address": "\(Self.display(address))"])
     }
-    let (onShutdown, gracePeriod, logger) = (self.onShutdown, self.gracePeriod, self.logger)
+    let (onShutdown, gracePeriod, logger, state) = (self.onShutdown, self.gracePeriod, self.logger, self.state)
     await withTaskCancellationHandler {
       await withGracefulShutdownHandler {
         await listener.waitUntilClosed()
       } onGracefulShutdown: {
+        state.advance(to: .draining)
         logger.info(
           "graceful shutdown: no new calls; open calls may finish",
           metadata: ["grace-period": "\(gracePeriod.map { "\($0)" } ?? "unlimited")"]
@@ -114,6 +119,7 @@ public final class FrameListenerService: Service, Sendable {
     } onCancel: {
       listener.close()
     }
+    self.state.advance(to: .closed)
     self.afterClose()
     logger.info("listener closed")
   }

@@ -11,23 +11,32 @@ public struct GRPCServerService<Transport: ServerTransport>: Service {
   private let server: GRPCServer<Transport>
   private let gracePeriod: Duration?
   private let health: HealthStatusProvider?
+  private let state: ListenerState?
+  private let onShutdown: @Sendable () -> Void
   private let logger: Logger
   private let listeningAddress: (@Sendable () async throws -> String)?
 
   /// - Parameters:
   ///   - gracePeriod: How long open calls may run after graceful shutdown begins; `nil`: no limit.
   ///   - health: Statuses to turn `NOT_SERVING` when shutdown begins.
+  ///   - state: Follows the server: listening once `listeningAddress` reports (at once without
+  ///     one), draining when shutdown begins, closed when it stopped.
+  ///   - onShutdown: Runs when shutdown begins, before the server waits for open calls.
   ///   - listeningAddress: Reports where the transport listens, once bound; it is logged.
   public init(
     server: GRPCServer<Transport>,
     gracePeriod: Duration?,
     health: HealthStatusProvider? = nil,
+    state: ListenerState? = nil,
+    onShutdown: @escaping @Sendable () -> Void = {},
     logger: Logger,
     listeningAddress: (@Sendable () async throws -> String)? = nil
   ) {
+    self.onShutdown = onShutdown
     self.server = server
     self.gracePeriod = gracePeriod
     self.health = health
+    self.state = state
     self.logger = logger
     self.listeningAddress = listeningAddress
   }
@@ -39,7 +48,10 @@ public struct GRPCServerService<Transport: ServerTransport>: Service {
   }
 
   public func run() async throws {
-    let (server, health, logger, gracePeriod) = (self.server, self.health, self.logger, self.gracePeriod)
+    let (server, health, logger, gracePeriod, state) = (self.server, self.health, self.logger, self.gracePeriod, self.state)
+    let onShutdown = self.onShutdown
+    if self.listeningAddress == nil { state?.advance(to: .listening) }
+    defer { state?.advance(to: .closed) }
     try await withThrowingTaskGroup(of: Event.self) { group in
       group.addTask {
         do {
@@ -52,11 +64,13 @@ public struct GRPCServerService<Transport: ServerTransport>: Service {
 
       group.addTask {
         try await gracefulShutdown()
+        state?.advance(to: .draining)
+        health?.enterShutdown()
+        onShutdown()
         logger.info(
           "graceful shutdown: no new calls; open calls may finish",
           metadata: ["grace-period": "\(gracePeriod.map { "\($0)" } ?? "unlimited")"]
         )
-        health?.enterShutdown()
         server.beginGracefulShutdown()
         guard let gracePeriod else {
           // No limit: wait for the server, however long it takes (this task is cancelled then).
@@ -70,6 +84,7 @@ public struct GRPCServerService<Transport: ServerTransport>: Service {
         group.addTask {
           do {
             let address = try await Self.cancellable(listeningAddress)
+            state?.advance(to: .listening)
             logger.notice("listening", metadata: ["address": "\(address)"])
           } catch {
             // A bind failure surfaces from `serve()`; this is only the report.

@@ -8,7 +8,9 @@ extension ServiceRunner {
   /// frame layer with a ``FrameListenerService``): loads the configuration (flags > environment >
   /// file > `defaults`, with the service's ``AdditionalSetting``s), bootstraps logging and
   /// metrics, lets `setup` add the process's services with
-  /// ``ServiceRunnerContext/addService(_:name:)``, and runs them with the `/metrics` endpoint
+  /// ``ServiceRunnerContext/addService(_:name:)`` (its server with
+  /// ``ServiceRunnerContext/addServer(_:name:)``, which `/readyz` follows), and runs them with the
+  /// `/metrics` endpoint
   /// until SIGTERM or SIGINT, then shuts down gracefully (in reverse order: add the server last
   /// so it drains first). Returns once everything has stopped.
   ///
@@ -58,7 +60,8 @@ extension ServiceRunner {
     )
     try await setup(context)
 
-    let members = (Self.metricsEndpoint(configuration, registry: metricsRegistry, logger: logger).map { [$0.member] } ?? [])
+    let metrics = Self.metricsEndpoint(configuration, registry: metricsRegistry, readiness: context.readiness, logger: logger)
+    let members = (metrics.map { [$0.member] } ?? [])
       + context.addedServices
     return Self.serviceGroup(members, configuration: configuration, handlesSignals: handlesSignals, logger: logger)
   }

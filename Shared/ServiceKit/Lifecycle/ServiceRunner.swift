@@ -80,14 +80,22 @@ public enum ServiceRunner {
     )
   }
 
-  /// The `/metrics` endpoint as a member of the service group, if a metrics port is set.
+  /// The `/metrics`, `/livez` and `/readyz` endpoint as a member of the service group, if a
+  /// metrics port is set.
   static func metricsEndpoint(
     _ configuration: ServiceConfiguration,
     registry: PrometheusCollectorRegistry,
+    readiness: Readiness,
     logger: Logger
   ) -> (server: MetricsHTTPServer, member: ServiceGroupConfiguration.ServiceConfiguration)? {
     guard let metricsPort = configuration.metricsPort else { return nil }
-    let server = MetricsHTTPServer(host: configuration.metricsHost, port: metricsPort, registry: registry, logger: logger)
+    let server = MetricsHTTPServer(
+      host: configuration.metricsHost,
+      port: metricsPort,
+      registry: registry,
+      readiness: readiness,
+      logger: logger
+    )
     let member = ServiceGroupConfiguration.ServiceConfiguration(
       service: server,
       successTerminationBehavior: .gracefullyShutdownGroup,
@@ -139,6 +147,10 @@ public enum ServiceRunner {
   /// touching process-wide state (logging, metrics bootstrap): for tests, and for mains that
   /// bootstrap themselves. With `handlesSignals`, SIGTERM and SIGINT begin graceful shutdown.
   ///
+  /// `/readyz` passes while the server listens, is not draining, and `grpc.health` reports the
+  /// whole server (`""`) `SERVING`, and every check the service added to
+  /// ``ServiceRunnerContext/readiness`` passes.
+  ///
   /// The group holds, in start order, the `/metrics` endpoint (if ``ServiceConfiguration/metricsPort``
   /// is set), the services added with ``ServiceRunnerContext/addService(_:name:)``, and the gRPC
   /// server; graceful shutdown runs in reverse order, so the server drains first.
@@ -175,6 +187,11 @@ public enum ServiceRunner {
     for name in Set(router.methods.map(\.service.fullyQualifiedService)) {
       health.setStatus(.serving, forService: name)
     }
+    let listenerState = ListenerState()
+    context.readiness.add("grpc-server", listener: listenerState)
+    context.readiness.add("grpc-health") {
+      health.status(forService: "") == .serving ? nil : "grpc.health.v1 reports the server NOT_SERVING"
+    }
 
     let listeningAddress = transport.listeningAddress.map { report in
       { @Sendable in try await report(serverTransport) }
@@ -183,11 +200,13 @@ public enum ServiceRunner {
       server: GRPCServer(transport: serverTransport, router: router),
       gracePeriod: configuration.shutdownGracePeriodDuration,
       health: health,
+      state: listenerState,
+      onShutdown: { context.runGracefulShutdownActions() },
       logger: logger,
       listeningAddress: listeningAddress
     )
 
-    let metrics = Self.metricsEndpoint(configuration, registry: metricsRegistry, logger: logger)
+    let metrics = Self.metricsEndpoint(configuration, registry: metricsRegistry, readiness: context.readiness, logger: logger)
     var members = metrics.map { [$0.member] } ?? []
     members += context.addedServices
     members.append(

@@ -17,9 +17,12 @@ public final class ServiceRunnerContext: Sendable {
   public let metricsRegistry: PrometheusCollectorRegistry
   /// The service's own settings, when it declared some (``AdditionalSetting``).
   public let additionalSettings: AdditionalSettingValues
+  /// What `/readyz` checks. The runner adds the server's checks; add a service's own here.
+  public let readiness = Readiness()
 
   private let added = Mutex<[ServiceGroupConfiguration.ServiceConfiguration]>([])
   private let interceptors = Mutex<[any ServerInterceptor]>([])
+  private let shutdownActions = Mutex<[@Sendable () -> Void]>([])
 
   init(
     configuration: ServiceConfiguration,
@@ -47,6 +50,24 @@ public final class ServiceRunnerContext: Sendable {
       serviceName: name
     )
     self.added.withLock { $0.append(configuration) }
+  }
+
+  /// Runs `listener` as the process's call server (a frame-layer server: the gateway), like
+  /// ``addService(_:name:)``, and makes `/readyz` pass only while it listens and is not draining.
+  public func addServer(_ listener: FrameListenerService, name: String) {
+    self.readiness.add(name, listener: listener.state)
+    self.addService(listener, name: name)
+  }
+
+  /// Runs `action` when graceful shutdown begins, as the server stops taking calls and before it
+  /// waits for open ones: end what would otherwise stay open until the grace period runs out
+  /// (a feed's long-lived server streams, say), so the process stops as soon as its calls are done.
+  public func onGracefulShutdown(_ action: @escaping @Sendable () -> Void) {
+    self.shutdownActions.withLock { $0.append(action) }
+  }
+
+  func runGracefulShutdownActions() {
+    for action in self.shutdownActions.withLock({ $0 }) { action() }
   }
 
   /// Adds a server interceptor for every method (an access check, say). Interceptors run in the

@@ -2,20 +2,27 @@ import NIOCore
 import NIOHTTP1
 import Prometheus
 
-/// Answers one HTTP/1.1 request per connection: `GET /metrics` (or `HEAD`) with the registry in
-/// Prometheus text format, 405 for other methods there, 404 elsewhere; then closes the connection.
+/// Answers one HTTP/1.1 request per connection, then closes it:
+/// - `GET /metrics`: the registry in Prometheus text format;
+/// - `GET /livez`: 200 `ok` (the process answers);
+/// - `GET /readyz`: 200 `ready`, or 503 with one line per failing ``Readiness`` check;
+///
+/// `HEAD` as `GET` without the body, 405 for other methods on those paths, 404 elsewhere.
 final class MetricsHTTPHandler: ChannelInboundHandler {
   typealias InboundIn = HTTPServerRequestPart
   typealias OutboundOut = HTTPServerResponsePart
 
   static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+  static let textContentType = "text/plain; charset=utf-8"
 
   private let registry: PrometheusCollectorRegistry
+  private let readiness: Readiness
   private var head: HTTPRequestHead?
   private var responded = false
 
-  init(registry: PrometheusCollectorRegistry) {
+  init(registry: PrometheusCollectorRegistry, readiness: Readiness) {
     self.registry = registry
+    self.readiness = readiness
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -31,38 +38,49 @@ final class MetricsHTTPHandler: ChannelInboundHandler {
     }
   }
 
-  private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+  private struct Response {
+    var status: HTTPResponseStatus
+    var contentType = MetricsHTTPHandler.textContentType
+    var body: [UInt8]
+    var allow: String?
+  }
+
+  private func response(for head: HTTPRequestHead) -> Response {
     let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+    guard ["/metrics", "/livez", "/readyz"].contains(path) else {
+      return Response(status: .notFound, body: Array("not found; try /metrics, /livez or /readyz\n".utf8))
+    }
+    guard head.method == .GET || head.method == .HEAD else {
+      return Response(status: .methodNotAllowed, body: Array("method not allowed\n".utf8), allow: "GET, HEAD")
+    }
+    switch path {
+    case "/metrics":
+      return Response(status: .ok, contentType: Self.contentType, body: self.registry.emitToBuffer())
+    case "/livez":
+      return Response(status: .ok, body: Array("ok\n".utf8))
+    default:
+      let failures = self.readiness.failures()
+      if failures.isEmpty {
+        return Response(status: .ok, body: Array("ready\n".utf8))
+      }
+      return Response(status: .serviceUnavailable, body: Array(("not ready\n" + failures.map { "\($0)\n" }.joined()).utf8))
+    }
+  }
+
+  private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+    let response = self.response(for: head)
     var headers = HTTPHeaders()
     headers.add(name: "connection", value: "close")
-    let status: HTTPResponseStatus
-    var body = context.channel.allocator.buffer(capacity: 0)
+    headers.add(name: "content-type", value: response.contentType)
+    headers.add(name: "content-length", value: String(response.body.count))
+    if let allow = response.allow { headers.add(name: "allow", value: allow) }
+    // Probes must see the current state, never a cached one.
+    headers.add(name: "cache-control", value: "no-store")
 
-    if path == "/metrics" {
-      switch head.method {
-      case .GET, .HEAD:
-        status = .ok
-        let text = self.registry.emitToBuffer()
-        headers.add(name: "content-type", value: Self.contentType)
-        headers.add(name: "content-length", value: String(text.count))
-        if head.method == .GET { body.writeBytes(text) }
-      default:
-        status = .methodNotAllowed
-        headers.add(name: "allow", value: "GET, HEAD")
-        body.writeString("method not allowed\n")
-      }
-    } else {
-      status = .notFound
-      body.writeString("not found; metrics are at /metrics\n")
-    }
-    if status != .ok {
-      headers.add(name: "content-type", value: "text/plain; charset=utf-8")
-      headers.add(name: "content-length", value: String(body.readableBytes))
-    }
-
-    let responseHead = HTTPResponseHead(version: head.version, status: status, headers: headers)
+    let responseHead = HTTPResponseHead(version: head.version, status: response.status, headers: headers)
     context.write(self.wrapOutboundOut(.head(responseHead)), promise: nil)
-    if body.readableBytes > 0 {
+    if head.method != .HEAD, !response.body.isEmpty {
+      let body = context.channel.allocator.buffer(bytes: response.body)
       context.write(self.wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
     }
     context.writeAndFlush(self.wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in

@@ -6,14 +6,19 @@ import Prometheus
 import ServiceLifecycle
 import Synchronization
 
-/// The `GET /metrics` endpoint Prometheus scrapes, as a lifecycle `Service`.
+/// The process's HTTP endpoint for operators, as a lifecycle `Service`: `GET /metrics` for
+/// Prometheus, `GET /livez` (200 while the process answers) and `GET /readyz` (200 while every
+/// ``Readiness`` check passes, else 503 naming the failing ones) for probes.
 ///
 /// `run()` binds, serves until graceful shutdown or cancellation, then closes the listener and any
 /// open connection. Each connection gets one response and is closed (`connection: close`).
+/// ``ServiceRunner`` starts it first and stops it last, so `/readyz` answers 503 while the
+/// process drains.
 public final class MetricsHTTPServer: Service, Sendable {
   private let host: String
   private let port: Int
   private let registry: PrometheusCollectorRegistry
+  private let readiness: Readiness
   private let group: any EventLoopGroup
   private let logger: Logger
   private let boundAddress = OnceValue<SocketAddress>()
@@ -23,12 +28,14 @@ public final class MetricsHTTPServer: Service, Sendable {
     host: String,
     port: Int,
     registry: PrometheusCollectorRegistry,
+    readiness: Readiness = Readiness(),
     group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
     logger: Logger
   ) {
     self.host = host
     self.port = port
     self.registry = registry
+    self.readiness = readiness
     self.group = group
     self.logger = logger
   }
@@ -43,11 +50,11 @@ public final class MetricsHTTPServer: Service, Sendable {
     do {
       channel = try await ServerBootstrap(group: self.group)
         .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-        .childChannelInitializer { [registry, weak self] child in
+        .childChannelInitializer { [registry, readiness, weak self] child in
           self?.track(child)
           return child.eventLoop.makeCompletedFuture {
             try child.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-            try child.pipeline.syncOperations.addHandler(MetricsHTTPHandler(registry: registry))
+            try child.pipeline.syncOperations.addHandler(MetricsHTTPHandler(registry: registry, readiness: readiness))
           }
         }
         .bind(host: self.host, port: self.port)
@@ -59,7 +66,7 @@ public final class MetricsHTTPServer: Service, Sendable {
     }
     if let address = channel.localAddress {
       self.boundAddress.resolve(.success(address))
-      self.logger.info("metrics endpoint listening", metadata: ["address": "\(address)", "path": "/metrics"])
+      self.logger.info("metrics endpoint listening", metadata: ["address": "\(address)", "paths": "/metrics /livez /readyz"])
     }
 
     await withTaskCancellationOrGracefulShutdownHandler {

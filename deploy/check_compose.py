@@ -1,0 +1,72 @@
+"""Checks docker-compose.yml, as podman-compose resolves it, against what the README promises.
+
+Reads the resolved file (`podman-compose config`) on standard input and exits 1 naming each
+broken rule: the services and their order, only the gateway's port published, BINARIO_* settings
+only, one named volume per stateful service, health checks on /readyz, depends_on conditions,
+restart policies, the hardening every container shares, and no admin password in the file.
+Usage: podman-compose config | python deploy/check_compose.py docker-compose.yml
+(the file itself as the argument: the password must be a ${...} there, not a value).
+"""
+
+import sys
+
+import yaml
+
+SERVICES = {"certs", "identity", "gateway"}
+# service -> (metrics port its health check asks, the service it waits on and how)
+LONG_RUNNING = {
+    "identity": ("9101", ("certs", "service_completed_successfully")),
+    "gateway": ("9100", ("identity", "service_healthy")),
+}
+STATEFUL = {"identity": "identity-data"}
+
+compose = yaml.safe_load(sys.stdin)
+problems = []
+
+
+def check(condition, message):
+    if not condition:
+        problems.append(message)
+
+
+services = compose.get("services", {})
+check(set(services) == SERVICES, f"services are {sorted(services)}, expected {sorted(SERVICES)}")
+
+for name, service in services.items():
+    check(service.get("read_only") is True, f"{name}: read_only must be true")
+    check(service.get("cap_drop") == ["ALL"], f"{name}: cap_drop must be [ALL]")
+    check("no-new-privileges:true" in service.get("security_opt", []), f"{name}: needs security_opt no-new-privileges:true")
+    check(service.get("image", "").startswith("binario:"), f"{name}: must run the suite's image, not {service.get('image')}")
+    check(name == "gateway" or not service.get("ports"), f"{name}: only the gateway publishes a port")
+    for key in service.get("environment", {}) or {}:
+        check(key.startswith("BINARIO_"), f"{name}: setting {key} is not a BINARIO_* variable")
+
+for name, (metrics_port, (dependency, condition)) in LONG_RUNNING.items():
+    service = services.get(name, {})
+    environment = service.get("environment", {}) or {}
+    test = " ".join(service.get("healthcheck", {}).get("test", []))
+    check(f"http://127.0.0.1:{metrics_port}/readyz" in test, f"{name}: health check must ask /readyz on {metrics_port}, is {test!r}")
+    check(environment.get("BINARIO_METRICS_PORT") == metrics_port, f"{name}: BINARIO_METRICS_PORT must be {metrics_port}")
+    depends = service.get("depends_on", {}).get(dependency, {})
+    check(depends.get("condition") == condition, f"{name}: must depend on {dependency} with condition {condition}")
+    check(service.get("restart") == "unless-stopped", f"{name}: restart must be unless-stopped")
+    grace = float(environment.get("BINARIO_SHUTDOWN_GRACE_PERIOD", "20"))
+    stop = service.get("stop_grace_period", "10s")
+    check(stop.endswith("s") and float(stop[:-1]) >= grace + 10, f"{name}: stop_grace_period {stop} must be at least the shutdown grace + 10 s")
+
+ports = services.get("gateway", {}).get("ports", [])
+check(len(ports) == 1 and str(ports[0]).endswith(":7100"), f"gateway: must publish exactly its port 7100, publishes {ports}")
+
+for name, volume in STATEFUL.items():
+    mounts = services.get(name, {}).get("volumes", [])
+    check(any(str(mount).startswith(f"{volume}:/var/lib/binario") for mount in mounts), f"{name}: its data must be in the named volume {volume}")
+    check(volume in compose.get("volumes", {}), f"volume {volume} is not declared")
+
+raw = yaml.safe_load(open(sys.argv[1]))
+admin_password = str(raw["services"]["identity"]["environment"].get("BINARIO_ADMIN_PASSWORD", ""))
+check(admin_password.startswith("${") and admin_password.endswith("}"), "identity: BINARIO_ADMIN_PASSWORD must come from the environment (${...}), not be written in the file")
+
+if problems:
+    print("docker-compose.yml:", *problems, sep="\n  ", file=sys.stderr)
+    sys.exit(1)
+print(f"docker-compose.yml: {len(services)} services as expected")

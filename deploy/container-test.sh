@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# The suite in real containers, without a Docker engine: builds the release executables
+# (statically linked Swift runtime, as deploy/Dockerfile does), assembles the runtime image from
+# them (the executables, the shared libraries they link, /bin/sh for health checks, CA
+# certificates, a non-root user: the Dockerfile's runtime stage, with this machine's Debian 12
+# libraries), runs docker-compose.yml under podman (podman-compose), and drives it:
+#
+#   1. certs, identity and gateway start in compose's order; each waits on the one before to be
+#      healthy, by compose's own health check (`podman healthcheck run`: /readyz);
+#   2. register → confirm → login → me through the published gateway port with the binario CLI;
+#   3. identity gets SIGTERM: it must drain (log its graceful shutdown, exit 0 well within its
+#      grace period) while the gateway answers UNAVAILABLE for it;
+#   4. identity starts again on the same volume: the account and its password are still there.
+#
+# It prints the image size, each process's idle RSS and the cold start time, and fails, naming
+# the reason, if podman cannot run containers here: it never passes by skipping.
+#
+#   deploy/container-test.sh            (about 1 minute after the release build)
+#   deploy/container-test.sh --keep     leave the containers running afterwards
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+keep=false
+[ "${1:-}" = "--keep" ] && keep=true
+
+say() { printf '\n== %s\n' "$*"; }
+fail() {
+  echo "container-test: FAILED: $*" >&2
+  exit 1
+}
+
+scripts/install-system-packages.sh podman runc
+scripts/install-python-tools.sh
+# This machine kind needs runc and explicit rlimits (see the file); the system's podman
+# configuration stays untouched.
+export CONTAINERS_CONF=$root/deploy/podman/containers.conf
+podman info >/dev/null 2>&1 || fail "podman cannot run here: $(podman info 2>&1 | tail -n 3)"
+
+say "Release build (static Swift runtime)"
+tools=(gateway identity binario binario-dev-certs binario-probe)
+swift build -c release --static-swift-stdlib 2>&1 | tail -n 1
+bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+
+say "Assembling the runtime image binario:local"
+work=$(mktemp -d)
+project=binario-container-test
+compose() {
+  "$root/.tools/venv/bin/podman-compose" --project-name "$project" --file "$root/docker-compose.yml" "$@"
+}
+cleanup() {
+  if [ "$keep" = false ]; then
+    compose down --volumes --timeout 5 >/dev/null 2>&1 || true
+    rm -rf "$work"
+  fi
+}
+trap cleanup EXIT
+
+rootfs=$work/rootfs
+mkdir -p "$rootfs/usr/local/bin" "$rootfs/etc/ssl/certs" "$rootfs/bin"
+for tool in "${tools[@]}"; do
+  install -s -m 0755 "$bin/$tool" "$rootfs/usr/local/bin/"  # stripped, as in deploy/Dockerfile
+done
+cp /bin/dash "$rootfs/bin/sh"  # health checks are CMD-SHELL
+# Every shared library the executables and the shell link, at the same paths.
+for file in "$rootfs/usr/local/bin/"* "$rootfs/bin/sh"; do
+  ldd "$file" | grep -o '/[^ ]*' || true
+done | sort -u | while read -r library; do
+  mkdir -p "$rootfs$(dirname "$library")"
+  cp -L "$library" "$rootfs$library"
+done
+cp -L /etc/ssl/certs/ca-certificates.crt "$rootfs/etc/ssl/certs/"
+printf 'root:x:0:0:root:/root:/usr/sbin/nologin\nbinario:x:10001:10001::/var/lib/binario:/usr/sbin/nologin\n' >"$rootfs/etc/passwd"
+printf 'root:x:0:\nbinario:x:10001:\n' >"$rootfs/etc/group"
+install -d -m 1777 "$rootfs/tmp"
+install -d -o 10001 -g 10001 -m 0750 "$rootfs/var/lib/binario" "$rootfs/etc/binario/certs"
+podman rmi --force binario:local >/dev/null 2>&1 || true
+tar -C "$rootfs" --numeric-owner -c . | podman import \
+  --change 'USER 10001:10001' \
+  --change 'WORKDIR /var/lib/binario' \
+  --change 'ENV PATH=/usr/local/bin:/usr/bin:/bin' \
+  --change 'CMD ["gateway", "--help"]' \
+  - binario:local >/dev/null
+image_bytes=$(podman image inspect --format '{{.Size}}' binario:local)
+echo "binario:local: $((image_bytes / 1024 / 1024)) MiB"
+
+# A free port for the gateway, so a suite running from scripts/run-local.sh is not in the way.
+gateway_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+export BINARIO_GATEWAY_PORT=$gateway_port
+export BINARIO_ADMIN_EMAIL=admin@binario.local
+BINARIO_ADMIN_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
+export BINARIO_ADMIN_PASSWORD
+export BINARIO_IMAGE=binario:local
+
+container() { echo "${project}_$1_1"; }
+
+# wait_healthy <service> <seconds>: runs the service's compose health check until it passes.
+wait_healthy() {
+  local name deadline
+  name=$(container "$1")
+  deadline=$((SECONDS + $2))
+  until podman healthcheck run "$name" >/dev/null 2>&1; do
+    if [ "$(podman inspect --format '{{.State.Running}}' "$name" 2>/dev/null)" != true ]; then
+      podman logs "$name" 2>&1 | tail -n 20 >&2
+      fail "$1 stopped before it was healthy"
+    fi
+    [ $SECONDS -lt "$deadline" ] || fail "$1 was not healthy within $2 s; its log: $(podman logs "$name" 2>&1 | tail -n 20)"
+    sleep 0.5
+  done
+}
+
+say "Starting docker-compose.yml under podman (project $project, gateway on port $gateway_port)"
+compose down --volumes --timeout 5 >/dev/null 2>&1 || true
+started=$(date +%s.%N)
+# podman-compose does not wait on depends_on conditions: start each service once the one it
+# depends on is done (certs: exited 0) or healthy.
+compose up --detach --no-build certs >/dev/null
+certs_status=$(podman wait "$(container certs)")
+[ "$certs_status" = 0 ] || fail "certs exited with $certs_status: $(podman logs "$(container certs)" 2>&1)"
+compose up --detach --no-build --no-deps identity >/dev/null
+wait_healthy identity 60
+compose up --detach --no-build --no-deps gateway >/dev/null
+wait_healthy gateway 60
+cold_start=$(python3 -c "print(f'{$(date +%s.%N) - $started:.1f}')")
+echo "cold start, from no containers to all healthy: $cold_start s"
+
+say "Idle RSS per process"
+for service in identity gateway; do
+  pid=$(podman inspect --format '{{.State.Pid}}' "$(container "$service")")
+  echo "$service: $(awk '/^VmRSS/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$pid/status")"
+done
+
+say "register → confirm → login → me through the published gateway port"
+podman cp "$(container certs):/etc/binario/certs/ca.pem" "$work/ca.pem"
+export BINARIO_GATEWAY=localhost:$gateway_port BINARIO_CA=$work/ca.pem
+cli() { BINARIO_SESSION=$work/session.json "$bin/binario" "$@"; }
+printf '%s\n' "$BINARIO_ADMIN_PASSWORD" |
+  BINARIO_SESSION=$work/admin-session.json "$bin/binario" login --email "$BINARIO_ADMIN_EMAIL" --password-stdin >/dev/null
+email=grace.$RANDOM@example.com
+password=container-test-password-1
+printf '%s\n' "$password" | cli register --password-stdin --email "$email" --first-name Grace --last-name Hopper \
+  --phone +393331234567 --birth-date 1906-12-09 --gender female
+cli confirm --email "$email" --from-outbox --admin-session "$work/admin-session.json"
+BINARIO_PASSWORD=$password cli login --email "$email"
+me_before=$(cli me)
+echo "$me_before"
+grep -q "$email" <<<"$me_before" || fail "'me' did not show $email"
+
+say "SIGTERM to identity: it drains and stops"
+stopping=$(date +%s.%N)
+podman stop --time 30 "$(container identity)" >/dev/null
+stop_seconds=$(python3 -c "print(f'{$(date +%s.%N) - $stopping:.1f}')")
+exit_code=$(podman inspect --format '{{.State.ExitCode}}' "$(container identity)")
+identity_log=$(podman logs "$(container identity)" 2>&1)
+[ "$exit_code" = 0 ] || fail "identity exited with $exit_code after SIGTERM; log: $(tail -n 20 <<<"$identity_log")"
+grep -q '"graceful shutdown: no new calls; open calls may finish"' <<<"$identity_log" ||
+  fail "identity did not log its graceful shutdown"
+grep -q '"message":"stopped"' <<<"$identity_log" || fail "identity did not log that it stopped"
+python3 -c "import sys; sys.exit(0 if $stop_seconds < 20 else 1)" ||
+  fail "identity took $stop_seconds s to stop: its grace period ran out instead of it draining"
+echo "identity stopped gracefully in $stop_seconds s (exit 0)"
+if unavailable=$(cli me 2>&1); then
+  fail "'me' succeeded while identity was stopped"
+fi
+grep -q 'unavailable' <<<"$unavailable" || fail "with identity stopped, 'me' failed otherwise than UNAVAILABLE: $unavailable"
+echo "with identity stopped the gateway answers: $unavailable"
+
+say "identity starts again on the same volume"
+podman start "$(container identity)" >/dev/null
+wait_healthy identity 60
+BINARIO_PASSWORD=$password cli login --email "$email"
+me_after=$(cli me)
+[ "$me_after" = "$me_before" ] || fail "the account changed across the restart: before: $me_before; after: $me_after"
+echo "the account is still there: login with its password works and 'me' is unchanged"
+
+say "container test passed (image $((image_bytes / 1024 / 1024)) MiB, cold start $cold_start s)"
+if [ "$keep" = true ]; then
+  echo "Containers left running (project $project): BINARIO_GATEWAY=localhost:$gateway_port BINARIO_CA=$work/ca.pem"
+  echo "Stop them with: CONTAINERS_CONF=$CONTAINERS_CONF .tools/venv/bin/podman-compose -p $project down --volumes"
+fi
