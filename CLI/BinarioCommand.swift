@@ -20,6 +20,7 @@ struct BinarioCommand: AsyncParsableCommand {
       LoginCommand.self, RefreshCommand.self, LogoutCommand.self,
       MeCommand.self, PasswordCommand.self, EmailCommand.self, DeleteAccountCommand.self,
       FriendsCommand.self, EmergencyCommand.self, AdminCommand.self, KeysCommand.self,
+      HealthCommand.self,
     ]
   )
 }

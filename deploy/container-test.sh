@@ -168,6 +168,9 @@ echo "with identity stopped the gateway answers: $unavailable"
 say "identity starts again on the same volume"
 podman start "$(container identity)" >/dev/null
 wait_healthy identity 60
+# The gateway reconnects on its own (its pool backs off up to 5 s while identity is away); its
+# health watch says when it has.
+cli health --service identity --wait 30
 BINARIO_PASSWORD=$password cli login --email "$email"
 me_after=$(cli me)
 [ "$me_after" = "$me_before" ] || fail "the account changed across the restart: before: $me_before; after: $me_after"

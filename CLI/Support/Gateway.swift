@@ -8,6 +8,8 @@ import SwiftProtobuf
 /// token attached to calls that need it.
 struct Gateway {
   let identity: Binario_Identity_V1_Identity.Client<BinarioClientTransport>
+  /// The gateway's own health service (it answers for itself and its upstreams).
+  let health: Grpc_Health_V1_Health.Client<BinarioClientTransport>
   let sessionFile: SessionFile
   let options: CallOptions
 
@@ -35,6 +37,7 @@ struct Gateway {
       try await body(
         Gateway(
           identity: Binario_Identity_V1_Identity.Client(wrapping: client),
+          health: Grpc_Health_V1_Health.Client(wrapping: client),
           sessionFile: SessionFile(path: gatewayOptions.sessionFile),
           options: options
         )

@@ -6,9 +6,19 @@ import Testing
 /// exit statuses, what it prints, and the session file it keeps.
 @Suite("The command-line client, end to end through the gateway", .serialized)
 struct CommandLineClientTests {
-  @Test func registerConfirmLoginMeLogoutAndTheKeptTokenIsRefused() async throws {
+  @Test func healthRegisterConfirmLoginMeLogoutAndTheKeptTokenIsRefused() async throws {
     try await RunningSuite.with { suite in
       let cli = CommandLine(suite: suite)
+      let health = try await cli.run(["health"])
+      #expect(health.status == 0, "\(health.standardError)")
+      #expect(health.standardOutput == "the suite: SERVING\n")
+      let identityHealth = try await cli.run(["health", "--service", "identity", "--wait", "30"])
+      #expect(identityHealth.status == 0, "\(identityHealth.standardError)")
+      #expect(identityHealth.standardOutput == "identity: SERVING\n")
+      let unknown = try await cli.run(["health", "--service", "nowhere"])
+      #expect(unknown.status != 0)
+      #expect(unknown.standardError.contains("[notFound]"), "\(unknown.standardError)")
+
       let adminSession = cli.file("admin-session.json")
       let admin = try await cli.run(
         ["login", "--email", RunningSuite.adminEmail, "--password-stdin", "--session", adminSession],
