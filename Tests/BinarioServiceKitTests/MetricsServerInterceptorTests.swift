@@ -51,13 +51,7 @@ struct MetricsServerInterceptorTests {
       services: [StringsService(release: release)],
       interceptors: [MetricsServerInterceptor(registry: registry)]
     ) { client throws in
-      try await client.serverStreaming(
-        request: ClientRequest(message: "ab"),
-        descriptor: StringsService.expand,
-        serializer: StringSerializer(),
-        deserializer: StringDeserializer(),
-        options: .defaults
-      ) { response throws in
+      try await client.expand("ab") { response throws in
         var received: [String] = []
         for try await message in response.messages {
           received.append(message)

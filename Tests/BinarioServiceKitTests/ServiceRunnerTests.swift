@@ -100,13 +100,7 @@ struct ServiceRunnerTests {
       #expect(try await readyz().hasPrefix("HTTP/1.1 200 OK\r\n"))
 
       // A server stream held open by the handler: the server drains it after shutdown begins.
-      try await client.serverStreaming(
-        request: ClientRequest(message: "ab"),
-        descriptor: StringsService.expand,
-        serializer: StringSerializer(),
-        deserializer: StringDeserializer(),
-        options: .defaults
-      ) { response in
+      try await client.expand("ab") { response in
         var messages = response.messages.makeAsyncIterator()
         #expect(try await messages.next() == "a")
         await assembled.triggerGracefulShutdown()
@@ -145,13 +139,7 @@ struct ServiceRunnerTests {
 
     try await withThrowingTaskGroup(of: Void.self) { tasks in
       tasks.addTask { try await assembled.run() }
-      let received = try await client.serverStreaming(
-        request: ClientRequest(message: "ab"),
-        descriptor: StringsService.expand,
-        serializer: StringSerializer(),
-        deserializer: StringDeserializer(),
-        options: .defaults
-      ) { response in
+      let received = try await client.expand("ab") { response in
         var messages: [String] = []
         for try await message in response.messages {
           messages.append(message)

@@ -83,7 +83,9 @@ public final class BinarioServerCall: Sendable {
   public func onEvent(_ handler: @escaping @Sendable (ServerCallEvent) -> Void) {
     let pending = self.state.value.pendingEvents
     self.state.value.pendingEvents = []
-    self.state.value.handler = handler
+    // A call already over only hands over what it had: kept, the handler (which usually
+    // captures the call) and the call would keep each other alive.
+    if !self.state.value.isFinished { self.state.value.handler = handler }
     for event in pending { handler(event) }
   }
 
@@ -169,8 +171,9 @@ public final class BinarioServerCall: Sendable {
 
   func deliver(_ event: ServerCallEvent) {
     guard !self.state.value.isFinished else { return }
+    let handler = self.state.value.handler
     if case .cancelled = event { self.finish() }
-    if let handler = self.state.value.handler {
+    if let handler {
       handler(event)
     } else {
       self.state.value.pendingEvents.append(event)
@@ -179,6 +182,9 @@ public final class BinarioServerCall: Sendable {
 
   private func finish() {
     self.state.value.isFinished = true
+    // The handler usually captures this call: dropping it breaks the cycle, so the call (and
+    // whatever its handler holds) is freed once the connection forgets it.
+    self.state.value.handler = nil
     self.outbound.close()
     if self.state.value.readPaused {
       self.state.value.readPaused = false

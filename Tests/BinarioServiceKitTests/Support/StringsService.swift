@@ -112,4 +112,19 @@ extension GRPCClient {
       options: .defaults
     ) { $0 }
   }
+
+  /// Calls `test.Strings/Expand` with `message` and hands the response stream to `body`.
+  func expand<Result: Sendable>(
+    _ message: String,
+    _ body: @Sendable @escaping (StreamingClientResponse<String>) async throws -> Result
+  ) async throws -> Result {
+    try await self.serverStreaming(
+      request: ClientRequest(message: message),
+      descriptor: StringsService.expand,
+      serializer: StringSerializer(),
+      deserializer: StringDeserializer(),
+      options: .defaults,
+      onResponse: body
+    )
+  }
 }
