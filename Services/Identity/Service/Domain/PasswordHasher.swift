@@ -48,14 +48,27 @@ public struct PasswordHasher: Sendable {
     StoredHash(storedHash)?.parameters != self.parameters
   }
 
-  /// Runs `work` with this hasher on a Dispatch worker thread and waits for it there.
+  /// How many derivations run at once, process-wide: one per core, at most 4. Each holds
+  /// 32 MiB with the production parameters (128 · N · r bytes), so this bounds identity's memory
+  /// whatever the machine (a container sees every core of its node); further sign-ins wait.
+  public static let maximumConcurrentDerivations = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4)
+
+  private static let derivations: OperationQueue = {
+    let queue = OperationQueue()
+    queue.name = "binario.password-hashing"
+    queue.maxConcurrentOperationCount = maximumConcurrentDerivations
+    queue.qualityOfService = .userInitiated
+    return queue
+  }()
+
+  /// Runs `work` with this hasher on a worker thread, at most
+  /// ``maximumConcurrentDerivations`` at a time, and waits for it there.
   ///
   /// A request's task runs on its connection's event loop, which must not stop for the 100 ms of
-  /// a derivation: every other call on the connection would wait. Dispatch runs CPU-bound work
-  /// about one job per core at a time and queues the rest.
+  /// a derivation: every other call on the connection would wait.
   public func inBackground<T: Sendable>(_ work: @escaping @Sendable (PasswordHasher) -> T) async -> T {
     await withCheckedContinuation { continuation in
-      DispatchQueue.global(qos: .userInitiated).async {
+      Self.derivations.addOperation {
         continuation.resume(returning: work(self))
       }
     }
