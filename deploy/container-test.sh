@@ -15,7 +15,7 @@
 # It prints the image size, each process's idle RSS and the cold start time, and fails, naming
 # the reason, if podman cannot run containers here: it never passes by skipping.
 #
-#   deploy/container-test.sh            (about 1 minute after the release build)
+#   deploy/container-test.sh            (about 1.5 minutes after the release build)
 #   deploy/container-test.sh --keep     leave the containers running afterwards
 set -euo pipefail
 cd "$(dirname "$0")/.."
