@@ -357,7 +357,10 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTestSupport",
+        "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTestSupport", "BinarioServiceKit",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "GRPCCore", package: "grpc-swift-2"),
         .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
       ],
