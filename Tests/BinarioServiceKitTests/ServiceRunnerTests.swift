@@ -3,6 +3,8 @@ import GRPCCore
 import GRPCInProcessTransport
 import Logging
 import Prometheus
+import ServiceLifecycle
+import Synchronization
 import Testing
 
 @testable import BinarioServiceKit
@@ -152,6 +154,26 @@ struct ServiceRunnerTests {
     }
   }
 
+  @Test("a process without a GRPCCore server runs its graceful-shutdown actions before its server drains", .timeLimit(.minutes(1)))
+  func gracefulShutdownActionsWithoutAGRPCServer() async throws {
+    let order = Mutex<[String]>([])
+    let group = try await ServiceRunner.assembleServices(
+      configuration: ServiceConfiguration(serviceName: "gateway"),
+      logger: Logger(label: "test"),
+      metricsRegistry: PrometheusCollectorRegistry(),
+      handlesSignals: false
+    ) { context in
+      context.addService(DrainingServer { order.withLock { $0.append("server drained") } }, name: "server")
+      context.onGracefulShutdown { order.withLock { $0.append("action") } }
+    }
+    try await withThrowingTaskGroup(of: Void.self) { tasks in
+      tasks.addTask { try await group.run() }
+      await group.triggerGracefulShutdown()
+      try await tasks.next()
+    }
+    #expect(order.withLock { $0 } == ["action", "server drained"])
+  }
+
   @Test("the logging interceptor makes a request id when the caller sends none", .timeLimit(.minutes(1)))
   func generatedRequestID() async throws {
     let writer = CollectingLogWriter()
@@ -169,5 +191,15 @@ struct ServiceRunnerTests {
     #expect(lines.first?.contains(#""level":"debug""#) == true)
     #expect(lines.last?.contains(#""rpc.code":"PERMISSION_DENIED""#) == true)
     #expect(lines.last?.contains(#""level":"info""#) == true)
+  }
+}
+
+/// Stands in for a frame-layer server: runs until graceful shutdown, then reports its drain.
+private struct DrainingServer: Service {
+  let drained: @Sendable () -> Void
+
+  func run() async throws {
+    try await gracefulShutdown()
+    self.drained()
   }
 }

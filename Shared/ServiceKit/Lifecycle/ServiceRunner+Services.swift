@@ -61,8 +61,13 @@ extension ServiceRunner {
     try await setup(context)
 
     let metrics = Self.metricsEndpoint(configuration, registry: metricsRegistry, readiness: context.readiness, logger: logger)
-    let members = (metrics.map { [$0.member] } ?? [])
-      + context.addedServices
+    let shutdownActions = ServiceGroupConfiguration.ServiceConfiguration(
+      service: GracefulShutdownActions(context: context),
+      successTerminationBehavior: .ignore,
+      failureTerminationBehavior: .cancelGroup,
+      serviceName: "graceful-shutdown-actions"
+    )
+    let members = (metrics.map { [$0.member] } ?? []) + context.addedServices + [shutdownActions]
     return Self.serviceGroup(members, configuration: configuration, handlesSignals: handlesSignals, logger: logger)
   }
 }

@@ -59,8 +59,8 @@ public final class ServiceRunnerContext: Sendable {
     self.addService(listener, name: name)
   }
 
-  /// Runs `action` when graceful shutdown begins, as the server stops taking calls and before it
-  /// waits for open ones: end what would otherwise stay open until the grace period runs out
+  /// Runs `action` when graceful shutdown begins, before the server waits for open calls (a
+  /// GRPCCore server as it stops taking calls; a frame-layer server just before its drain): end what would otherwise stay open until the grace period runs out
   /// (a feed's long-lived server streams, say), so the process stops as soon as its calls are done.
   public func onGracefulShutdown(_ action: @escaping @Sendable () -> Void) {
     self.shutdownActions.withLock { $0.append(action) }
