@@ -24,6 +24,7 @@ let package = Package(
     .library(name: "BinarioDevCertificates", targets: ["BinarioDevCertificates"]),
     .library(name: "BinarioEcho", targets: ["BinarioEcho"]),
     .library(name: "BinarioAuth", targets: ["BinarioAuth"]),
+    .library(name: "BinarioPayments", targets: ["BinarioPayments"]),
     .library(name: "IdentityService", targets: ["IdentityService"]),
     .executable(name: "identity", targets: ["identity"]),
     .executable(name: "binario-dev-certs", targets: ["binario-dev-certs"]),
@@ -50,6 +51,7 @@ let package = Package(
     .package(url: "https://github.com/grpc/grpc-swift-2.git", from: "2.4.3"),
     .package(url: "https://github.com/grpc/grpc-swift-protobuf.git", from: "2.4.1"),
     .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
   ],
   targets: [
     // Swift generated from proto/ (committed; `scripts/generate-proto.sh` regenerates it).
@@ -148,11 +150,20 @@ let package = Package(
       path: "Shared/Auth",
       swiftSettings: swiftSettings
     ),
-    // Identity: accounts, sessions, profiles, roles, friends, emergency contacts, signing keys.
+    // The narrow payment interface (tokenise a card, charge a token) and its recording test
+    // implementation: identity, ticketing and dispatch pay through it.
+    .target(
+      name: "BinarioPayments",
+      path: "Shared/Payments",
+      swiftSettings: swiftSettings
+    ),
+    // Identity: accounts, sessions, profiles, roles, friends, emergency contacts, signing keys,
+    // password reset, Google sign-in, payment methods, administration.
     .target(
       name: "IdentityService",
       dependencies: [
         "BinarioAuth",
+        "BinarioPayments",
         "BinarioProto",
         "BinarioStorage",
         "BinarioServiceKit",
@@ -162,6 +173,9 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "_CryptoExtras", package: "swift-crypto"),
+        .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Services/Identity/Service",

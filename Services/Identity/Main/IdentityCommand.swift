@@ -4,8 +4,9 @@ import BinarioServiceKit
 import Foundation
 import IdentityService
 
-/// The identity process: accounts, sessions and tokens, profiles, roles, friends, emergency
-/// contacts. Listens on the Binario transport (mutual TLS), keeps `identity.sqlite` in its data
+/// The identity process: accounts, sessions and tokens (password, reset, Google), profiles and
+/// phone verification, roles, friends and contacts, emergency contacts, payment methods,
+/// administration. Listens on the Binario transport (mutual TLS), keeps `identity.sqlite` in its data
 /// directory, and creates its signing key (and, if configured, the first admin) at first start.
 @main
 struct IdentityCommand: EventLoopCommand {
@@ -21,9 +22,14 @@ struct IdentityCommand: EventLoopCommand {
     let environment = ProcessInfo.processInfo.environment
     let policy = try identity.policy(environment: environment)
     let admin = try identity.admin(environment: environment)
+    let google = try identity.googleSignIn(environment: environment)
     try await ServiceRunner.run(options: options, serviceName: "identity", transport: .binario) { context in
       let store = try IdentityStore(directory: context.configuration.dataDirectory)
-      let domain = try await IdentityDomain.start(store: store, policy: policy)
+      let domain = try await IdentityDomain.start(
+        store: store, policy: policy, googleSignIn: google.map { OpenIDConnectVerifier(configuration: $0) })
+      if let google {
+        context.logger.notice("sign-in with Google enabled", metadata: ["google.client_id": "\(google.clientID)"])
+      }
       if let admin {
         if let created = try await domain.ensureFirstAdmin(email: admin.email, password: admin.password) {
           context.logger.notice("made the first admin", metadata: ["email": "\(created.email)"])

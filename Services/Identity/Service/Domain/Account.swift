@@ -9,16 +9,26 @@ public struct Account: Sendable, Hashable {
   public var emailConfirmed: Bool
   /// A new address waiting for confirmation (ChangeEmail), if any.
   public var pendingEmail: String?
+  /// The name shown to others (required).
   public var firstName: String
+  /// Empty when not given (optional, as are phone, birth date and gender).
   public var lastName: String
-  /// E.164, or empty for the bootstrap admin.
+  /// E.164, or empty when not given.
   public var phone: String
-  /// `YYYY-MM-DD`, or empty for the bootstrap admin.
+  /// Whether ``phone`` was verified with the code sent to it.
+  public var phoneVerified: Bool
+  /// `YYYY-MM-DD`, or empty when not given.
   public var birthDate: String
-  /// `nil` for the bootstrap admin, who never stated one.
+  /// `nil` when not given.
   public var gender: Gender?
   public var roles: Set<Role>
   public var createdAt: Date
+  /// Disabled by an admin: cannot sign in.
+  public var disabled: Bool
+  /// `false` for an account made by signing in with Google that never set a password.
+  public var hasPassword: Bool
+  /// The external providers linked for signing in (`google`), sorted.
+  public var linkedProviders: [String]
 
   public init(
     id: String,
@@ -31,7 +41,11 @@ public struct Account: Sendable, Hashable {
     birthDate: String,
     gender: Gender?,
     roles: Set<Role>,
-    createdAt: Date
+    createdAt: Date,
+    phoneVerified: Bool = false,
+    disabled: Bool = false,
+    hasPassword: Bool = true,
+    linkedProviders: [String] = []
   ) {
     self.id = id
     self.email = email
@@ -44,6 +58,20 @@ public struct Account: Sendable, Hashable {
     self.gender = gender
     self.roles = roles
     self.createdAt = createdAt
+    self.phoneVerified = phoneVerified
+    self.disabled = disabled
+    self.hasPassword = hasPassword
+    self.linkedProviders = linkedProviders
+  }
+
+  /// The first and last name, as others see it.
+  public var displayName: String {
+    lastName.isEmpty ? firstName : "\(firstName) \(lastName)"
+  }
+
+  /// The phone, if verified.
+  public var verifiedPhone: String? {
+    phoneVerified && !phone.isEmpty ? phone : nil
   }
 
   /// What other users may see of this account (a friend, a friend request).

@@ -6,28 +6,47 @@ extension IdentityDomain {
     try await callerAccount(userID)
   }
 
-  /// Changes the given fields of the caller's profile; each is checked as at registration.
+  /// Changes the given fields of the caller's profile; each is checked as at registration. A new
+  /// phone counts as unverified until the code texted to it is entered (VerifyPhone).
   public func updateMe(userID: String, changes: ProfileChanges) async throws -> Account {
-    var account = try await callerAccount(userID)
+    try await applyProfileChanges(changes, to: try await callerAccount(userID))
+  }
+
+  /// Checks and stores `changes` to `account`; texts a code to a new phone.
+  func applyProfileChanges(_ changes: ProfileChanges, to original: Account) async throws -> Account {
+    var account = original
     var check = InputValidation()
+    let now = clock.now()
     if let firstName = changes.firstName {
       account.firstName = check.requiredText(firstName, field: "first_name", what: "a first name")
     }
     if let lastName = changes.lastName {
-      account.lastName = check.requiredText(lastName, field: "last_name", what: "a last name")
+      account.lastName = check.optionalText(lastName, field: "last_name", what: "the last name")
     }
     if let phone = changes.phone {
-      account.phone = check.phone(phone, field: "phone")
+      account.phone = check.optionalPhone(phone, field: "phone")
     }
     if let birthDate = changes.birthDate {
-      account.birthDate = check.birthDate(birthDate, field: "birth_date", today: clock.now())
+      account.birthDate = check.optionalBirthDate(birthDate, field: "birth_date", today: now)
     }
     if let gender = changes.gender {
-      check.gender(gender, field: "gender")
       account.gender = gender
     }
     try check.finish()
-    try await store.updateProfile(account)
+    var phoneCode: String?
+    var verification: PhoneVerification?
+    if account.phone != original.phone {
+      account.phoneVerified = false
+      if !account.phone.isEmpty {
+        let code = SecretToken.newConfirmationCode()
+        phoneCode = code
+        verification = phoneVerification(code: code, for: account.id, phone: account.phone, now: now)
+      }
+    }
+    try await store.updateProfile(account, phoneVerification: verification)
+    if let phoneCode {
+      try await textPhoneCode(phoneCode, to: account.phone)
+    }
     return account
   }
 

@@ -2,7 +2,8 @@ import BinarioAuth
 import Foundation
 
 extension IdentityDomain {
-  /// Creates an unconfirmed passenger account and emails it a confirmation code.
+  /// Creates an unconfirmed passenger account and emails it a confirmation code (and, when a phone
+  /// is given, texts the phone a code of its own).
   ///
   /// `INVALID_ARGUMENT` naming each bad field; `ALREADY_EXISTS` for an address already registered.
   public func register(_ details: PersonalDetails) async throws -> Account {
@@ -38,7 +39,7 @@ extension IdentityDomain {
       throw IdentityError.invalid("code", "the code is wrong")
     }
     do {
-      try await store.completeConfirmation(accountID: confirmation.accountID, email: email)
+      try await store.completeConfirmation(accountID: confirmation.accountID, email: email, at: clock.now())
     } catch StoreConflict.emailTaken {
       throw IdentityError.alreadyExists("another account has taken \(email) meanwhile")
     }
@@ -61,17 +62,16 @@ extension IdentityDomain {
   // MARK: - Shared with CreateDriver and ChangeEmail
 
   /// Checks every field of `details` at once; returns them normalized (address lower-cased,
-  /// names trimmed, phone without spaces).
+  /// names trimmed, phone without spaces). Only email, password and first name are required.
   func validated(_ details: PersonalDetails, today: Date) throws(IdentityError) -> PersonalDetails {
     var check = InputValidation()
     var result = details
     result.email = check.email(details.email, field: "email")
     check.password(details.password, field: "password", email: result.email)
     result.firstName = check.requiredText(details.firstName, field: "first_name", what: "a first name")
-    result.lastName = check.requiredText(details.lastName, field: "last_name", what: "a last name")
-    result.phone = check.phone(details.phone, field: "phone")
-    result.birthDate = check.birthDate(details.birthDate, field: "birth_date", today: today)
-    check.gender(details.gender, field: "gender")
+    result.lastName = check.optionalText(details.lastName, field: "last_name", what: "the last name")
+    result.phone = check.optionalPhone(details.phone, field: "phone")
+    result.birthDate = check.optionalBirthDate(details.birthDate, field: "birth_date", today: today)
     try check.finish()
     return result
   }
@@ -96,17 +96,23 @@ extension IdentityDomain {
       createdAt: now
     )
     let code = SecretToken.newConfirmationCode()
+    let phoneCode = SecretToken.newConfirmationCode()
     do {
       try await store.insertAccount(
         account,
         passwordHash: await hasher.inBackground { $0.hash(details.password) },
-        confirmation: confirmed ? nil : confirmation(code: code, for: account.id, email: account.email, now: now)
+        confirmation: confirmed ? nil : confirmation(code: code, for: account.id, email: account.email, now: now),
+        phoneVerification: account.phone.isEmpty
+          ? nil : phoneVerification(code: phoneCode, for: account.id, phone: account.phone, now: now)
       )
     } catch StoreConflict.emailTaken {
       throw IdentityError.alreadyExists("an account with the address \(details.email) already exists")
     }
     if !confirmed {
       try await emailCode(code, to: account.email, firstName: account.firstName)
+    }
+    if !account.phone.isEmpty {
+      try await textPhoneCode(phoneCode, to: account.phone)
     }
     return account
   }

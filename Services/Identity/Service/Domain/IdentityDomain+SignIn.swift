@@ -7,7 +7,8 @@ extension IdentityDomain {
   /// A wrong password and an unknown address give the same `UNAUTHENTICATED` after the same work
   /// (a hash against a dummy for an unknown address). An unconfirmed address gives
   /// `FAILED_PRECONDITION` (only with the right password). Repeated failures lock the address
-  /// (``LoginThrottle``): `RESOURCE_EXHAUSTED` until the lock ends.
+  /// (``LoginThrottle``): `RESOURCE_EXHAUSTED` until the lock ends. A disabled account gives
+  /// `PERMISSION_DENIED` (only with the right password).
   public func login(email rawEmail: String, password: String) async throws -> TokenPair {
     var check = InputValidation()
     let email = InputValidation.normalizedEmail(rawEmail)
@@ -17,6 +18,7 @@ extension IdentityDomain {
 
     let now = clock.now()
     let account = try await checkPassword(password, email: email, now: now)
+    try refuseIfDisabled(account)
     guard account.emailConfirmed else {
       throw IdentityError.failedPrecondition(
         "confirm your address first: enter the code sent to \(account.email), or ask for a new one")
@@ -41,6 +43,13 @@ extension IdentityDomain {
     switch outcome {
     case .rotated(let accountID, let sessionID):
       let account = try await callerAccount(accountID)
+      if account.disabled {
+        // Disabling ends every session, so only a refresh racing it lands here.
+        if try await store.revokeSession(id: sessionID, accountID: accountID, at: now) {
+          publishRevocation([sessionID], at: now)
+        }
+        throw IdentityError.unauthenticated("this account has been disabled by an administrator")
+      }
       return try issueTokens(
         for: account, sessionID: sessionID, refreshToken: newToken, refreshTokenExpiresAt: newExpiry, now: now)
     case .reused(let accountID, let sessionID):
@@ -82,11 +91,13 @@ extension IdentityDomain {
       throw IdentityError.throttled(until: lockedUntil)
     }
     let credentials = try await store.credentials(email: email)
-    let storedHash = credentials?.passwordHash
+    // An account that signs in only with an external provider has no hash: it gets the same
+    // work and the same answer as an unknown address.
+    let storedHash = credentials.flatMap { $0.passwordHash.isEmpty ? nil : $0.passwordHash }
     let matches = await hasher.inBackground { hasher in
       storedHash.map { hasher.verify(password, against: $0) } ?? hasher.verifyAgainstNothing(password)
     }
-    guard matches, let credentials else {
+    guard matches, let credentials, storedHash != nil else {
       let throttle = policy.loginThrottle
       try await store.recordLoginFailure(email: email) { throttle.lock(afterFailures: $0, at: now) }
       throw wrongPassword
@@ -98,6 +109,13 @@ extension IdentityDomain {
       try await store.setPasswordHash(await hasher.inBackground { $0.hash(password) }, accountID: credentials.account.id)
     }
     return credentials.account
+  }
+
+  /// `PERMISSION_DENIED` for a disabled account.
+  func refuseIfDisabled(_ account: Account) throws(IdentityError) {
+    if account.disabled {
+      throw .permissionDenied("this account has been disabled by an administrator; contact support")
+    }
   }
 
   /// A new session for `account` with its first token pair.

@@ -1,13 +1,17 @@
 import BinarioAuth
+import BinarioPayments
 import Foundation
 
-/// Identity's domain logic: accounts, sign-in and sessions, profiles, roles, friends, emergency
-/// contacts and signing keys. Pure Swift: it knows neither gRPC nor SQL. It reads the time only
+/// Identity's domain logic: accounts, sign-in (password, reset, Google) and sessions, profiles
+/// and phone verification, roles, friends and contacts, emergency contacts, payment methods,
+/// administration and signing keys. Pure Swift: it knows neither gRPC nor SQL. It reads the time only
 /// from its ``IdentityClock``, keeps data through ``IdentityStore``, and sends messages through
 /// the ``EmailSender`` and ``OutboxMessageSender`` it is given.
 ///
 /// The operations live in extensions, one file per area (`IdentityDomain+Registration.swift`,
-/// `+SignIn`, `+Profile`, `+Friends`, `+EmergencyContacts`, `+Administration`, `+Revocations`).
+/// `+SignIn`, `+PasswordReset`, `+ExternalSignIn`, `+Profile`, `+PhoneVerification`, `+Friends`,
+/// `+Contacts`, `+EmergencyContacts`, `+PaymentMethods`, `+Administration`, `+ServiceLookups`,
+/// `+Revocations`).
 /// They throw ``IdentityError`` for anything a caller did wrong; any other error is a fault.
 public final class IdentityDomain: Sendable {
   let store: IdentityStore
@@ -16,6 +20,10 @@ public final class IdentityDomain: Sendable {
   let hasher: PasswordHasher
   let emailSender: any EmailSender
   let messageSender: any OutboxMessageSender
+  /// Tokenises cards for ``addPaymentMethod(userID:card:makeDefault:)``.
+  let paymentProvider: any PaymentProvider
+  /// Checks Google ID tokens; `nil` when Google sign-in is not configured.
+  let googleSignIn: (any ExternalIdentityVerifier)?
   /// Every revocation is published here for `WatchRevocations`.
   public let revocations: RevocationBroadcaster
   /// Every key, oldest first; the newest signs.
@@ -27,12 +35,16 @@ public final class IdentityDomain: Sendable {
   /// - Parameters:
   ///   - emailSender: By default ``OutboxEmailSender`` on `store`.
   ///   - messageSender: By default ``OutboxTextMessageSender`` on `store`.
+  ///   - paymentProvider: By default ``BinarioPayments/TestPaymentProvider``.
+  ///   - googleSignIn: Google sign-in, if configured.
   public static func start(
     store: IdentityStore,
     clock: any IdentityClock = SystemClock(),
     policy: IdentityPolicy = IdentityPolicy(),
     emailSender: (any EmailSender)? = nil,
-    messageSender: (any OutboxMessageSender)? = nil
+    messageSender: (any OutboxMessageSender)? = nil,
+    paymentProvider: any PaymentProvider = TestPaymentProvider(),
+    googleSignIn: (any ExternalIdentityVerifier)? = nil
   ) async throws -> IdentityDomain {
     let now = clock.now()
     let keys = try await store.signingKeysCreatingFirst { SigningKey.generate(at: now) }
@@ -42,6 +54,8 @@ public final class IdentityDomain: Sendable {
       policy: policy,
       emailSender: emailSender ?? OutboxEmailSender(store: store, clock: clock),
       messageSender: messageSender ?? OutboxTextMessageSender(store: store, clock: clock),
+      paymentProvider: paymentProvider,
+      googleSignIn: googleSignIn,
       signingKeys: keys
     )
   }
@@ -52,6 +66,8 @@ public final class IdentityDomain: Sendable {
     policy: IdentityPolicy,
     emailSender: any EmailSender,
     messageSender: any OutboxMessageSender,
+    paymentProvider: any PaymentProvider,
+    googleSignIn: (any ExternalIdentityVerifier)?,
     signingKeys: [SigningKey]
   ) {
     precondition(!signingKeys.isEmpty, "identity needs a signing key")
@@ -61,6 +77,8 @@ public final class IdentityDomain: Sendable {
     self.hasher = PasswordHasher(parameters: policy.scrypt)
     self.emailSender = emailSender
     self.messageSender = messageSender
+    self.paymentProvider = paymentProvider
+    self.googleSignIn = googleSignIn
     self.revocations = RevocationBroadcaster()
     self.signingKeys = signingKeys
     let current = signingKeys[signingKeys.count - 1]

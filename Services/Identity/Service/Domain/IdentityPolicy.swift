@@ -15,6 +15,21 @@ public struct IdentityPolicy: Sendable, Hashable {
   public var loginThrottle: LoginThrottle
   /// Most emergency contacts one account may have.
   public var maximumEmergencyContacts: Int
+  /// How long a phone verification code is valid.
+  public var phoneCodeLifetime: TimeInterval
+  /// The least time between two codes texted to one account.
+  public var phoneCodeResendInterval: TimeInterval
+  /// How long a password reset link is valid.
+  public var passwordResetLifetime: TimeInterval
+  /// The least time between two reset emails to one account (more requests are answered alike
+  /// but send nothing).
+  public var passwordResetInterval: TimeInterval
+  /// The page a reset link opens; the token is appended as `?token=...`.
+  public var passwordResetLink: String
+  /// Most payment cards one account may keep.
+  public var maximumPaymentMethods: Int
+  /// Most contacts pending registration one account may keep.
+  public var maximumPendingContacts: Int
 
   public init(
     accessTokenLifetime: TimeInterval = 5 * 60,
@@ -23,7 +38,14 @@ public struct IdentityPolicy: Sendable, Hashable {
     confirmationAttempts: Int = 5,
     scrypt: ScryptParameters = .production,
     loginThrottle: LoginThrottle = LoginThrottle(),
-    maximumEmergencyContacts: Int = 10
+    maximumEmergencyContacts: Int = 10,
+    phoneCodeLifetime: TimeInterval = 10 * 60,
+    phoneCodeResendInterval: TimeInterval = 60,
+    passwordResetLifetime: TimeInterval = 3600,
+    passwordResetInterval: TimeInterval = 60,
+    passwordResetLink: String = "https://localhost:7100/reset-password",
+    maximumPaymentMethods: Int = 10,
+    maximumPendingContacts: Int = 500
   ) {
     self.accessTokenLifetime = accessTokenLifetime
     self.refreshTokenLifetime = refreshTokenLifetime
@@ -32,6 +54,13 @@ public struct IdentityPolicy: Sendable, Hashable {
     self.scrypt = scrypt
     self.loginThrottle = loginThrottle
     self.maximumEmergencyContacts = maximumEmergencyContacts
+    self.phoneCodeLifetime = phoneCodeLifetime
+    self.phoneCodeResendInterval = phoneCodeResendInterval
+    self.passwordResetLifetime = passwordResetLifetime
+    self.passwordResetInterval = passwordResetInterval
+    self.passwordResetLink = passwordResetLink
+    self.maximumPaymentMethods = maximumPaymentMethods
+    self.maximumPendingContacts = maximumPendingContacts
   }
 
   /// The defaults with scrypt made cheap.

@@ -61,6 +61,26 @@ public struct InputValidation: Sendable {
     return text
   }
 
+  /// Empty after trimming, or at most `maxLength` characters; returns it trimmed.
+  @discardableResult
+  public mutating func optionalText(_ raw: String, field: String, what: String, maxLength: Int = 100) -> String {
+    let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+    if text.count > maxLength { fail(field, "\(what) is longer than \(maxLength) characters") }
+    return text
+  }
+
+  /// Empty (not given), or a phone as ``phone(_:field:)`` checks it.
+  @discardableResult
+  public mutating func optionalPhone(_ raw: String, field: String) -> String {
+    raw.allSatisfy(\.isWhitespace) ? "" : phone(raw, field: field)
+  }
+
+  /// Empty (not given), or a birth date as ``birthDate(_:field:today:)`` checks it.
+  @discardableResult
+  public mutating func optionalBirthDate(_ raw: String, field: String, today: Date) -> String {
+    raw.allSatisfy(\.isWhitespace) ? "" : birthDate(raw, field: field, today: today)
+  }
+
   /// E.164: `+`, then 8 to 15 digits, the first not 0. Spaces are tolerated and removed.
   @discardableResult
   public mutating func phone(_ raw: String, field: String) -> String {
@@ -93,9 +113,14 @@ public struct InputValidation: Sendable {
     return text
   }
 
-  /// A stated gender.
-  public mutating func gender(_ gender: Gender?, field: String) {
-    if gender == nil { fail(field, "a gender is required (prefer-not-to-say is one)") }
+  /// 6 digits, as sent by email or SMS; returns them trimmed.
+  @discardableResult
+  public mutating func code(_ raw: String, field: String, sentBy: String) -> String {
+    let code = raw.trimmingCharacters(in: .whitespaces)
+    if code.count != 6 || !code.allSatisfy(\.isASCIIDigit) {
+      fail(field, "the code is the 6 digits from the \(sentBy)")
+    }
+    return code
   }
 
   // MARK: - Shapes

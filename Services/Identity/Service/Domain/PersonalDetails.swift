@@ -1,4 +1,8 @@
 /// What a person states about themselves when an account is created (Register, CreateDriver).
+///
+/// Email, password and first name (the name shown to others) are required; the rest is optional
+/// and empty (or `nil`) when not given, since the apps ask for different things: MOQA for name,
+/// surname, birth date and gender, SubscribeME for a name only, myTaxiService for a phone.
 public struct PersonalDetails: Sendable, Hashable {
   public var email: String
   public var password: String
@@ -8,7 +12,7 @@ public struct PersonalDetails: Sendable, Hashable {
   public var phone: String
   /// `YYYY-MM-DD`.
   public var birthDate: String
-  /// `nil`: not specified (refused).
+  /// `nil`: not given.
   public var gender: Gender?
 
   public init(
@@ -28,15 +32,27 @@ public struct PersonalDetails: Sendable, Hashable {
     self.birthDate = birthDate
     self.gender = gender
   }
+
+  /// The names of the fields it changes, as in the proto.
+  public var fieldNames: [String] {
+    var names: [String] = []
+    if firstName != nil { names.append("first_name") }
+    if lastName != nil { names.append("last_name") }
+    if phone != nil { names.append("phone") }
+    if birthDate != nil { names.append("birth_date") }
+    if gender != nil { names.append("gender") }
+    return names
+  }
 }
 
-/// Changes to a profile (UpdateMe): `nil` leaves a field as it is.
+/// Changes to a profile (UpdateMe, UpdateAccount): `nil` leaves a field as it is; an empty
+/// optional field (or `.some(nil)` gender) removes it.
 public struct ProfileChanges: Sendable, Hashable {
   public var firstName: String?
   public var lastName: String?
   public var phone: String?
   public var birthDate: String?
-  /// `.some(nil)`: the caller sent "unspecified" (refused).
+  /// `.some(nil)`: the caller sent "unspecified", which removes it.
   public var gender: Gender??
 
   public init(
@@ -51,5 +67,16 @@ public struct ProfileChanges: Sendable, Hashable {
     self.phone = phone
     self.birthDate = birthDate
     self.gender = gender
+  }
+
+  /// The names of the fields it changes, as in the proto.
+  public var fieldNames: [String] {
+    var names: [String] = []
+    if firstName != nil { names.append("first_name") }
+    if lastName != nil { names.append("last_name") }
+    if phone != nil { names.append("phone") }
+    if birthDate != nil { names.append("birth_date") }
+    if gender != nil { names.append("gender") }
+    return names
   }
 }

@@ -12,7 +12,8 @@ extension IdentityHandler {
       let account = try await domain.createDriver(
         PersonalDetails(
           email: request.email, password: request.password, firstName: request.firstName,
-          lastName: request.lastName, phone: request.phone, birthDate: request.birthDate, gender: request.gender)
+          lastName: request.lastName, phone: request.phone, birthDate: request.birthDate, gender: request.gender),
+        by: try caller().userID
       )
       return .with { $0.profile = Binario_Identity_V1_Profile(account) }
     }
@@ -25,7 +26,8 @@ extension IdentityHandler {
     try await handle("GrantRole") {
       try requireAdmin()
       let account = try await domain.grantRole(
-        Role(proto: request.role), to: request.hasAccount ? AccountReference(request.account) : nil)
+        Role(proto: request.role), to: request.hasAccount ? AccountReference(request.account) : nil,
+        by: try caller().userID)
       return .with { $0.profile = Binario_Identity_V1_Profile(account) }
     }
   }
@@ -37,7 +39,8 @@ extension IdentityHandler {
     try await handle("RevokeRole") {
       try requireAdmin()
       let account = try await domain.revokeRole(
-        Role(proto: request.role), from: request.hasAccount ? AccountReference(request.account) : nil)
+        Role(proto: request.role), from: request.hasAccount ? AccountReference(request.account) : nil,
+        by: try caller().userID)
       return .with { $0.profile = Binario_Identity_V1_Profile(account) }
     }
   }
@@ -50,6 +53,109 @@ extension IdentityHandler {
       try requireAdmin()
       let messages = try await domain.outboxMessages(recipient: request.recipient, limit: Int(request.limit))
       return .with { $0.messages = messages.map(Binario_Identity_V1_OutboxMessage.init) }
+    }
+  }
+
+  public func listAccounts(
+    request: Binario_Identity_V1_ListAccountsRequest,
+    context: ServerContext
+  ) async throws -> Binario_Identity_V1_ListAccountsResponse {
+    try await handle("ListAccounts") {
+      try requireAdmin()
+      let after: String?
+      if request.pageToken.isEmpty {
+        after = nil
+      } else if let decoded = PageToken.decode(request.pageToken) {
+        after = decoded
+      } else {
+        throw IdentityError.invalid("page_token", "this page token did not come from ListAccounts")
+      }
+      let role: Role? = request.role == .unspecified ? nil : Role(proto: request.role)
+      if request.role != .unspecified && role == nil {
+        throw IdentityError.invalid("role", "unknown role \(request.role.rawValue)")
+      }
+      let page = try await domain.listAccounts(
+        AccountSearch(query: request.query, role: role, pageSize: Int(request.pageSize), afterEmail: after))
+      return .with {
+        $0.accounts = page.accounts.map(Binario_Identity_V1_Profile.init)
+        $0.nextPageToken = page.nextAfterEmail.map(PageToken.encode) ?? ""
+      }
+    }
+  }
+
+  public func getAccount(
+    request: Binario_Identity_V1_GetAccountRequest,
+    context: ServerContext
+  ) async throws -> Binario_Identity_V1_GetAccountResponse {
+    try await handle("GetAccount") {
+      try requireAdmin()
+      let account = try await domain.account(request.hasAccount ? AccountReference(request.account) : nil)
+      return .with { $0.profile = Binario_Identity_V1_Profile(account) }
+    }
+  }
+
+  public func updateAccount(
+    request: Binario_Identity_V1_UpdateAccountRequest,
+    context: ServerContext
+  ) async throws -> Binario_Identity_V1_UpdateAccountResponse {
+    try await handle("UpdateAccount") {
+      try requireAdmin()
+      let changes = ProfileChanges(
+        firstName: request.hasFirstName ? request.firstName : nil,
+        lastName: request.hasLastName ? request.lastName : nil,
+        phone: request.hasPhone ? request.phone : nil,
+        birthDate: request.hasBirthDate ? request.birthDate : nil,
+        gender: request.hasGender ? .some(Gender(proto: request.gender)) : nil
+      )
+      let account = try await domain.updateAccount(
+        request.hasAccount ? AccountReference(request.account) : nil, changes: changes, by: try caller().userID)
+      return .with { $0.profile = Binario_Identity_V1_Profile(account) }
+    }
+  }
+
+  public func disableAccount(
+    request: Binario_Identity_V1_DisableAccountRequest,
+    context: ServerContext
+  ) async throws -> Binario_Identity_V1_DisableAccountResponse {
+    try await handle("DisableAccount") {
+      try requireAdmin()
+      let account = try await domain.disableAccount(
+        request.hasAccount ? AccountReference(request.account) : nil, reason: request.reason, by: try caller().userID)
+      return .with { $0.profile = Binario_Identity_V1_Profile(account) }
+    }
+  }
+
+  public func enableAccount(
+    request: Binario_Identity_V1_EnableAccountRequest,
+    context: ServerContext
+  ) async throws -> Binario_Identity_V1_EnableAccountResponse {
+    try await handle("EnableAccount") {
+      try requireAdmin()
+      let account = try await domain.enableAccount(
+        request.hasAccount ? AccountReference(request.account) : nil, by: try caller().userID)
+      return .with { $0.profile = Binario_Identity_V1_Profile(account) }
+    }
+  }
+
+  public func deleteDriver(
+    request: Binario_Identity_V1_DeleteDriverRequest,
+    context: ServerContext
+  ) async throws -> Binario_Identity_V1_DeleteDriverResponse {
+    try await handle("DeleteDriver") {
+      try requireAdmin()
+      try await domain.deleteDriver(request.hasAccount ? AccountReference(request.account) : nil, by: try caller().userID)
+      return .init()
+    }
+  }
+
+  public func listAuditEntries(
+    request: Binario_Identity_V1_ListAuditEntriesRequest,
+    context: ServerContext
+  ) async throws -> Binario_Identity_V1_ListAuditEntriesResponse {
+    try await handle("ListAuditEntries") {
+      try requireAdmin()
+      let entries = try await domain.auditEntries(targetID: request.targetUserID, limit: Int(request.limit))
+      return .with { $0.entries = entries.map(Binario_Identity_V1_AuditEntry.init) }
     }
   }
 

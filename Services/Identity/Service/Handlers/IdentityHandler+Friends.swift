@@ -41,8 +41,13 @@ extension IdentityHandler {
     context: ServerContext
   ) async throws -> Binario_Identity_V1_ListFriendsResponse {
     try await handle("ListFriends") {
-      let friends = try await domain.friends(userID: try caller().userID)
-      return .with { $0.friends = friends.map(Binario_Identity_V1_UserSummary.init) }
+      let userID = try caller().userID
+      let friends = try await domain.friends(userID: userID)
+      let pending = try await domain.pendingContacts(userID: userID)
+      return .with {
+        $0.friends = friends.map(Binario_Identity_V1_UserSummary.init)
+        $0.pendingContacts = pending.map(Binario_Identity_V1_PendingContact.init)
+      }
     }
   }
 
@@ -52,6 +57,30 @@ extension IdentityHandler {
   ) async throws -> Binario_Identity_V1_RemoveFriendResponse {
     try await handle("RemoveFriend") {
       try await domain.removeFriend(userID: try caller().userID, friendID: request.userID)
+      return .init()
+    }
+  }
+
+  public func addContact(
+    request: Binario_Identity_V1_AddContactRequest,
+    context: ServerContext
+  ) async throws -> Binario_Identity_V1_AddContactResponse {
+    try await handle("AddContact") {
+      switch try await domain.addContact(userID: try caller().userID, name: request.name, email: request.email) {
+      case .pending(let contact):
+        return .with { $0.pendingContact = Binario_Identity_V1_PendingContact(contact) }
+      case .friendRequestSent(let friendRequest):
+        return .with { $0.friendRequest = Binario_Identity_V1_FriendRequest(friendRequest) }
+      }
+    }
+  }
+
+  public func removeContact(
+    request: Binario_Identity_V1_RemoveContactRequest,
+    context: ServerContext
+  ) async throws -> Binario_Identity_V1_RemoveContactResponse {
+    try await handle("RemoveContact") {
+      try await domain.removeContact(userID: try caller().userID, contactID: request.contactID)
       return .init()
     }
   }

@@ -60,4 +60,24 @@ extension IdentityHandler {
       return .init()
     }
   }
+
+  public func verifyPhone(
+    request: Binario_Identity_V1_VerifyPhoneRequest,
+    context: ServerContext
+  ) async throws -> Binario_Identity_V1_VerifyPhoneResponse {
+    try await handle("VerifyPhone") {
+      let account = try await domain.verifyPhone(userID: try caller().userID, code: request.code)
+      return .with { $0.profile = Binario_Identity_V1_Profile(account) }
+    }
+  }
+
+  public func resendPhoneCode(
+    request: Binario_Identity_V1_ResendPhoneCodeRequest,
+    context: ServerContext
+  ) async throws -> Binario_Identity_V1_ResendPhoneCodeResponse {
+    try await handle("ResendPhoneCode") {
+      try await domain.resendPhoneCode(userID: try caller().userID)
+      return .init()
+    }
+  }
 }

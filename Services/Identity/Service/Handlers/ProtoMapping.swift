@@ -89,6 +89,60 @@ extension Binario_Identity_V1_Profile {
     self.gender = account.gender?.proto ?? .unspecified
     self.roles = account.roles.sorted().map(\.proto)
     self.createdAt = Google_Protobuf_Timestamp(date: account.createdAt)
+    self.phoneVerified = account.phoneVerified
+    self.disabled = account.disabled
+    self.passwordSet = account.hasPassword
+    self.linkedProviders = account.linkedProviders
+  }
+}
+
+extension Binario_Identity_V1_AccountRecord {
+  init(_ account: Account) {
+    self.init()
+    self.userID = account.id
+    self.displayName = account.displayName
+    self.email = account.email
+    self.roles = account.roles.sorted().map(\.proto)
+    self.verifiedPhone = account.verifiedPhone ?? ""
+    self.disabled = account.disabled
+  }
+}
+
+extension Binario_Identity_V1_PaymentMethod {
+  /// What a user sees of a card: never its provider token.
+  init(_ method: PaymentMethod) {
+    self.init()
+    self.paymentMethodID = method.id
+    self.brand = method.brand
+    self.last4 = method.last4
+    self.expiryMonth = UInt32(method.expiryMonth)
+    self.expiryYear = UInt32(method.expiryYear)
+    self.isDefault = method.isDefault
+    self.createdAt = Google_Protobuf_Timestamp(date: method.createdAt)
+  }
+}
+
+extension Binario_Identity_V1_PendingContact {
+  init(_ contact: PendingContact) {
+    self.init()
+    self.contactID = contact.id
+    self.name = contact.name
+    self.email = contact.email
+    self.createdAt = Google_Protobuf_Timestamp(date: contact.createdAt)
+  }
+}
+
+extension Binario_Identity_V1_AuditEntry {
+  init(_ entry: AuditEntry) {
+    self.init()
+    self.entryID = entry.id
+    self.actorUserID = entry.actorID
+    self.actorEmail = entry.actorEmail
+    self.action = entry.action.rawValue
+    self.targetUserID = entry.targetID
+    self.targetEmail = entry.targetEmail
+    self.detail = entry.detail
+    self.at = Google_Protobuf_Timestamp(date: entry.at)
   }
 }
 

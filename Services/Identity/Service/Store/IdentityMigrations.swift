@@ -7,7 +7,8 @@ import GRDB
 /// with `ON DELETE CASCADE`, so deleting an account row removes its roles, confirmation,
 /// sessions, refresh tokens, friend requests, friendships and emergency contacts;
 /// `session_revocation` deliberately has no foreign key: the gateway must keep refusing a deleted
-/// account's tokens, and a random session id is not personal data.
+/// account's tokens, and a random session id is not personal data. `audit_entry` has none either:
+/// what an admin did stays on record after the account it touched is gone.
 public enum IdentityMigrations {
   public static let all = DatabaseMigrations()
     .add("v1-identity") { db in
@@ -104,6 +105,72 @@ public enum IdentityMigrations {
             private_key BLOB NOT NULL,
             created_at REAL NOT NULL
           );
+          """
+      )
+    }
+    .add("v2-identity-complete") { db in
+      // An empty password_hash marks an account that signs in only with an external provider.
+      try db.execute(
+        sql: """
+          ALTER TABLE account ADD COLUMN phone_verified INTEGER NOT NULL DEFAULT 0;
+          ALTER TABLE account ADD COLUMN disabled_at REAL;
+          CREATE INDEX account_by_pending_email ON account(pending_email);
+          CREATE TABLE phone_verification (
+            account_id TEXT PRIMARY KEY NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            phone TEXT NOT NULL,
+            code_hash TEXT NOT NULL,
+            sent_at REAL NOT NULL,
+            expires_at REAL NOT NULL
+          );
+          CREATE TABLE password_reset (
+            token_hash TEXT PRIMARY KEY NOT NULL,
+            account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            created_at REAL NOT NULL,
+            expires_at REAL NOT NULL,
+            used_at REAL
+          );
+          CREATE INDEX password_reset_by_account ON password_reset(account_id, created_at);
+          CREATE TABLE external_login (
+            provider TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (provider, subject)
+          );
+          CREATE INDEX external_login_by_account ON external_login(account_id);
+          CREATE TABLE payment_method (
+            id TEXT PRIMARY KEY NOT NULL,
+            account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            provider_token TEXT NOT NULL,
+            brand TEXT NOT NULL,
+            last4 TEXT NOT NULL,
+            expiry_month INTEGER NOT NULL,
+            expiry_year INTEGER NOT NULL,
+            is_default INTEGER NOT NULL,
+            created_at REAL NOT NULL
+          );
+          CREATE INDEX payment_method_by_account ON payment_method(account_id, created_at);
+          CREATE TABLE pending_contact (
+            id TEXT PRIMARY KEY NOT NULL,
+            account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            email TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            UNIQUE (account_id, email)
+          );
+          CREATE INDEX pending_contact_by_email ON pending_contact(email);
+          CREATE TABLE audit_entry (
+            id TEXT PRIMARY KEY NOT NULL,
+            actor_id TEXT NOT NULL,
+            actor_email TEXT NOT NULL,
+            action TEXT NOT NULL,
+            target_id TEXT NOT NULL,
+            target_email TEXT NOT NULL,
+            detail TEXT NOT NULL,
+            at REAL NOT NULL
+          );
+          CREATE INDEX audit_entry_by_time ON audit_entry(at);
+          CREATE INDEX audit_entry_by_target ON audit_entry(target_id, at);
           """
       )
     }

@@ -8,25 +8,36 @@ extension IdentityStore {
   public func insertAccount(
     _ account: Account,
     passwordHash: String,
-    confirmation: PendingConfirmation?
+    confirmation: PendingConfirmation?,
+    phoneVerification: PhoneVerification? = nil,
+    externalLogin: ExternalLogin? = nil
   ) async throws {
     do {
       try await pool.write { db in
         try db.execute(
           sql: """
             INSERT INTO account (id, email, email_confirmed, pending_email, password_hash, first_name,
-              last_name, phone, birth_date, gender, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              last_name, phone, phone_verified, birth_date, gender, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
           arguments: [
             account.id, account.email, account.emailConfirmed, account.pendingEmail, passwordHash,
-            account.firstName, account.lastName, account.phone, account.birthDate, account.gender?.rawValue,
-            account.createdAt.storedValue,
+            account.firstName, account.lastName, account.phone, account.phoneVerified, account.birthDate,
+            account.gender?.rawValue, account.createdAt.storedValue,
           ]
         )
         try Self.writeRoles(account.roles, of: account.id, db)
         if let confirmation {
           try Self.writeConfirmation(confirmation, db)
+        }
+        if let phoneVerification {
+          try Self.writePhoneVerification(phoneVerification, db)
+        }
+        if let externalLogin {
+          try Self.writeExternalLogin(externalLogin, db)
+        }
+        if account.emailConfirmed {
+          try Self.befriendPendingContacts(db, accountID: account.id, at: account.createdAt)
         }
       }
     } catch let error as DatabaseError where error.isUniqueViolation {
@@ -68,18 +79,27 @@ extension IdentityStore {
     }
   }
 
-  /// Writes the profile fields of `account` (names, phone, birth date, gender).
-  public func updateProfile(_ account: Account) async throws {
+  /// Writes the profile fields of `account` (names, phone and whether it is verified, birth
+  /// date, gender); with `phoneVerification`, also stores that code (replacing any earlier one),
+  /// and without it forgets any code waiting for a phone the account no longer has.
+  public func updateProfile(_ account: Account, phoneVerification: PhoneVerification? = nil) async throws {
     try await pool.write { db in
       try db.execute(
         sql: """
-          UPDATE account SET first_name = ?, last_name = ?, phone = ?, birth_date = ?, gender = ?
+          UPDATE account SET first_name = ?, last_name = ?, phone = ?, phone_verified = ?, birth_date = ?, gender = ?
           WHERE id = ?
           """,
         arguments: [
-          account.firstName, account.lastName, account.phone, account.birthDate, account.gender?.rawValue, account.id,
+          account.firstName, account.lastName, account.phone, account.phoneVerified, account.birthDate,
+          account.gender?.rawValue, account.id,
         ]
       )
+      if let phoneVerification {
+        try Self.writePhoneVerification(phoneVerification, db)
+      } else {
+        try db.execute(
+          sql: "DELETE FROM phone_verification WHERE account_id = ? AND phone != ?", arguments: [account.id, account.phone])
+      }
     }
   }
 
@@ -128,16 +148,23 @@ extension IdentityStore {
   /// Deletes the account and everything personal about it: its rows in every table (by cascade),
   /// outbox messages addressed to its addresses, and its sign-in failures. Its open sessions are
   /// recorded as revoked at `now` first.
+  /// With `audit`, records it in the same transaction.
   /// - Returns: The sessions revoked.
-  public func deleteAccount(id: String, at now: Date) async throws -> [String] {
+  public func deleteAccount(id: String, at now: Date, audit: AuditEntry? = nil) async throws -> [String] {
     try await pool.write { db in
       guard let account = try Self.fetchAccount(db, where: "id = ?", id) else { return [] }
+      if let audit { try Self.writeAuditEntry(audit, db) }
       let revoked = try Self.revokeSessions(db, accountID: id, except: nil, at: now)
       let addresses = [account.email, account.pendingEmail].compactMap { $0 }
       for address in addresses {
         try db.execute(sql: "DELETE FROM outbox WHERE recipient = ?", arguments: [address])
         try db.execute(sql: "DELETE FROM login_failure WHERE email = ?", arguments: [address])
       }
+      if !account.phone.isEmpty {
+        try db.execute(sql: "DELETE FROM outbox WHERE recipient = ?", arguments: [account.phone])
+      }
+      try db.execute(
+        sql: "DELETE FROM login_failure WHERE email = ?", arguments: [IdentityDomain.phoneCodeThrottleKey(accountID: id)])
       try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [id])
       return revoked
     }
@@ -155,22 +182,23 @@ extension IdentityStore {
 
   /// `condition` is a constant SQL fragment from this file; the value is an argument.
   static func fetchAccount(_ db: Database, where condition: String, _ value: String) throws -> Account? {
-    guard
-      let row = try Row.fetchOne(
-        db,
-        sql: """
-          SELECT id, email, email_confirmed, pending_email, first_name, last_name, phone, birth_date,
-            gender, created_at
-          FROM account WHERE \(condition)
-          """,
-        arguments: [value]
-      )
-    else { return nil }
-    let id: String = row["id"]
-    let roleNames = try String.fetchAll(
-      db, sql: "SELECT role FROM account_role WHERE account_id = ?", arguments: [id])
+    try Row.fetchOne(db, sql: accountSelect + " WHERE \(condition)", arguments: [value]).map(account(from:))
+  }
+
+  /// One query per account: its roles and linked providers come as comma-separated lists.
+  static let accountSelect = """
+    SELECT id, email, email_confirmed, pending_email, first_name, last_name, phone, phone_verified,
+      birth_date, gender, created_at, disabled_at IS NOT NULL AS disabled, password_hash != '' AS has_password,
+      (SELECT group_concat(role) FROM account_role WHERE account_id = account.id) AS roles,
+      (SELECT group_concat(provider) FROM external_login WHERE account_id = account.id) AS providers
+    FROM account
+    """
+
+  static func account(from row: Row) -> Account {
+    let roles: String? = row["roles"]
+    let providers: String? = row["providers"]
     return Account(
-      id: id,
+      id: row["id"],
       email: row["email"],
       emailConfirmed: row["email_confirmed"],
       pendingEmail: row["pending_email"],
@@ -179,8 +207,12 @@ extension IdentityStore {
       phone: row["phone"],
       birthDate: row["birth_date"],
       gender: (row["gender"] as String?).flatMap(Gender.init(rawValue:)),
-      roles: Role.parse(roleNames),
-      createdAt: Date(stored: row["created_at"])
+      roles: Role.parse((roles ?? "").split(separator: ",").map(String.init)),
+      createdAt: Date(stored: row["created_at"]),
+      phoneVerified: row["phone_verified"],
+      disabled: row["disabled"],
+      hasPassword: row["has_password"],
+      linkedProviders: (providers ?? "").split(separator: ",").map(String.init).sorted()
     )
   }
 

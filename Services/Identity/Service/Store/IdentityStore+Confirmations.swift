@@ -31,9 +31,10 @@ extension IdentityStore {
   }
 
   /// Marks `email` confirmed for the account and forgets the confirmation: the account's own
-  /// address becomes confirmed, or its pending address becomes its address.
+  /// address becomes confirmed, or its pending address becomes its address. Whoever saved that
+  /// address as a contact becomes the account's friend.
   /// - Throws: ``StoreConflict/emailTaken`` when, meanwhile, another account took the pending address.
-  public func completeConfirmation(accountID: String, email: String) async throws {
+  public func completeConfirmation(accountID: String, email: String, at now: Date) async throws {
     do {
       try await pool.write { db in
         try db.execute(
@@ -47,6 +48,7 @@ extension IdentityStore {
           arguments: [email, email, accountID, email, email]
         )
         try db.execute(sql: "DELETE FROM email_confirmation WHERE account_id = ?", arguments: [accountID])
+        try Self.befriendPendingContacts(db, accountID: accountID, at: now)
       }
     } catch let error as DatabaseError where error.isUniqueViolation {
       throw StoreConflict.emailTaken

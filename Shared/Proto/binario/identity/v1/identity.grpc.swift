@@ -1,4 +1,5 @@
-/// Identity: accounts, sign-in and sessions, profiles, roles, friends and emergency contacts.
+/// Identity: accounts, sign-in and sessions, profiles and phone verification, roles, friends and
+/// contacts, emergency contacts, payment methods, and account administration.
 ///
 /// Every method's access level (who may call it through the gateway) is declared once, in
 /// Shared/Auth's MethodAccessPolicy, next to the method's generated descriptor; the comment on
@@ -107,6 +108,45 @@ public enum Binario_Identity_V1_Identity: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "RequestPasswordReset" metadata.
+        public enum RequestPasswordReset: Sendable {
+            /// Request type for "RequestPasswordReset".
+            public typealias Input = Binario_Identity_V1_RequestPasswordResetRequest
+            /// Response type for "RequestPasswordReset".
+            public typealias Output = Binario_Identity_V1_RequestPasswordResetResponse
+            /// Descriptor for "RequestPasswordReset".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "RequestPasswordReset",
+                type: .unary
+            )
+        }
+        /// Namespace for "ResetPassword" metadata.
+        public enum ResetPassword: Sendable {
+            /// Request type for "ResetPassword".
+            public typealias Input = Binario_Identity_V1_ResetPasswordRequest
+            /// Response type for "ResetPassword".
+            public typealias Output = Binario_Identity_V1_ResetPasswordResponse
+            /// Descriptor for "ResetPassword".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "ResetPassword",
+                type: .unary
+            )
+        }
+        /// Namespace for "LoginWithGoogle" metadata.
+        public enum LoginWithGoogle: Sendable {
+            /// Request type for "LoginWithGoogle".
+            public typealias Input = Binario_Identity_V1_LoginWithGoogleRequest
+            /// Response type for "LoginWithGoogle".
+            public typealias Output = Binario_Identity_V1_LoginWithGoogleResponse
+            /// Descriptor for "LoginWithGoogle".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "LoginWithGoogle",
+                type: .unary
+            )
+        }
         /// Namespace for "SendEmergencyAlert" metadata.
         public enum SendEmergencyAlert: Sendable {
             /// Request type for "SendEmergencyAlert".
@@ -198,6 +238,32 @@ public enum Binario_Identity_V1_Identity: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "VerifyPhone" metadata.
+        public enum VerifyPhone: Sendable {
+            /// Request type for "VerifyPhone".
+            public typealias Input = Binario_Identity_V1_VerifyPhoneRequest
+            /// Response type for "VerifyPhone".
+            public typealias Output = Binario_Identity_V1_VerifyPhoneResponse
+            /// Descriptor for "VerifyPhone".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "VerifyPhone",
+                type: .unary
+            )
+        }
+        /// Namespace for "ResendPhoneCode" metadata.
+        public enum ResendPhoneCode: Sendable {
+            /// Request type for "ResendPhoneCode".
+            public typealias Input = Binario_Identity_V1_ResendPhoneCodeRequest
+            /// Response type for "ResendPhoneCode".
+            public typealias Output = Binario_Identity_V1_ResendPhoneCodeResponse
+            /// Descriptor for "ResendPhoneCode".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "ResendPhoneCode",
+                type: .unary
+            )
+        }
         /// Namespace for "SendFriendRequest" metadata.
         public enum SendFriendRequest: Sendable {
             /// Request type for "SendFriendRequest".
@@ -263,6 +329,32 @@ public enum Binario_Identity_V1_Identity: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "AddContact" metadata.
+        public enum AddContact: Sendable {
+            /// Request type for "AddContact".
+            public typealias Input = Binario_Identity_V1_AddContactRequest
+            /// Response type for "AddContact".
+            public typealias Output = Binario_Identity_V1_AddContactResponse
+            /// Descriptor for "AddContact".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "AddContact",
+                type: .unary
+            )
+        }
+        /// Namespace for "RemoveContact" metadata.
+        public enum RemoveContact: Sendable {
+            /// Request type for "RemoveContact".
+            public typealias Input = Binario_Identity_V1_RemoveContactRequest
+            /// Response type for "RemoveContact".
+            public typealias Output = Binario_Identity_V1_RemoveContactResponse
+            /// Descriptor for "RemoveContact".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "RemoveContact",
+                type: .unary
+            )
+        }
         /// Namespace for "AddEmergencyContact" metadata.
         public enum AddEmergencyContact: Sendable {
             /// Request type for "AddEmergencyContact".
@@ -312,6 +404,58 @@ public enum Binario_Identity_V1_Identity: Sendable {
             public static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
                 method: "RemoveEmergencyContact",
+                type: .unary
+            )
+        }
+        /// Namespace for "AddPaymentMethod" metadata.
+        public enum AddPaymentMethod: Sendable {
+            /// Request type for "AddPaymentMethod".
+            public typealias Input = Binario_Identity_V1_AddPaymentMethodRequest
+            /// Response type for "AddPaymentMethod".
+            public typealias Output = Binario_Identity_V1_AddPaymentMethodResponse
+            /// Descriptor for "AddPaymentMethod".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "AddPaymentMethod",
+                type: .unary
+            )
+        }
+        /// Namespace for "ListPaymentMethods" metadata.
+        public enum ListPaymentMethods: Sendable {
+            /// Request type for "ListPaymentMethods".
+            public typealias Input = Binario_Identity_V1_ListPaymentMethodsRequest
+            /// Response type for "ListPaymentMethods".
+            public typealias Output = Binario_Identity_V1_ListPaymentMethodsResponse
+            /// Descriptor for "ListPaymentMethods".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "ListPaymentMethods",
+                type: .unary
+            )
+        }
+        /// Namespace for "RemovePaymentMethod" metadata.
+        public enum RemovePaymentMethod: Sendable {
+            /// Request type for "RemovePaymentMethod".
+            public typealias Input = Binario_Identity_V1_RemovePaymentMethodRequest
+            /// Response type for "RemovePaymentMethod".
+            public typealias Output = Binario_Identity_V1_RemovePaymentMethodResponse
+            /// Descriptor for "RemovePaymentMethod".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "RemovePaymentMethod",
+                type: .unary
+            )
+        }
+        /// Namespace for "SetDefaultPaymentMethod" metadata.
+        public enum SetDefaultPaymentMethod: Sendable {
+            /// Request type for "SetDefaultPaymentMethod".
+            public typealias Input = Binario_Identity_V1_SetDefaultPaymentMethodRequest
+            /// Response type for "SetDefaultPaymentMethod".
+            public typealias Output = Binario_Identity_V1_SetDefaultPaymentMethodResponse
+            /// Descriptor for "SetDefaultPaymentMethod".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "SetDefaultPaymentMethod",
                 type: .unary
             )
         }
@@ -367,6 +511,97 @@ public enum Binario_Identity_V1_Identity: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "ListAccounts" metadata.
+        public enum ListAccounts: Sendable {
+            /// Request type for "ListAccounts".
+            public typealias Input = Binario_Identity_V1_ListAccountsRequest
+            /// Response type for "ListAccounts".
+            public typealias Output = Binario_Identity_V1_ListAccountsResponse
+            /// Descriptor for "ListAccounts".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "ListAccounts",
+                type: .unary
+            )
+        }
+        /// Namespace for "GetAccount" metadata.
+        public enum GetAccount: Sendable {
+            /// Request type for "GetAccount".
+            public typealias Input = Binario_Identity_V1_GetAccountRequest
+            /// Response type for "GetAccount".
+            public typealias Output = Binario_Identity_V1_GetAccountResponse
+            /// Descriptor for "GetAccount".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "GetAccount",
+                type: .unary
+            )
+        }
+        /// Namespace for "UpdateAccount" metadata.
+        public enum UpdateAccount: Sendable {
+            /// Request type for "UpdateAccount".
+            public typealias Input = Binario_Identity_V1_UpdateAccountRequest
+            /// Response type for "UpdateAccount".
+            public typealias Output = Binario_Identity_V1_UpdateAccountResponse
+            /// Descriptor for "UpdateAccount".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "UpdateAccount",
+                type: .unary
+            )
+        }
+        /// Namespace for "DisableAccount" metadata.
+        public enum DisableAccount: Sendable {
+            /// Request type for "DisableAccount".
+            public typealias Input = Binario_Identity_V1_DisableAccountRequest
+            /// Response type for "DisableAccount".
+            public typealias Output = Binario_Identity_V1_DisableAccountResponse
+            /// Descriptor for "DisableAccount".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "DisableAccount",
+                type: .unary
+            )
+        }
+        /// Namespace for "EnableAccount" metadata.
+        public enum EnableAccount: Sendable {
+            /// Request type for "EnableAccount".
+            public typealias Input = Binario_Identity_V1_EnableAccountRequest
+            /// Response type for "EnableAccount".
+            public typealias Output = Binario_Identity_V1_EnableAccountResponse
+            /// Descriptor for "EnableAccount".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "EnableAccount",
+                type: .unary
+            )
+        }
+        /// Namespace for "DeleteDriver" metadata.
+        public enum DeleteDriver: Sendable {
+            /// Request type for "DeleteDriver".
+            public typealias Input = Binario_Identity_V1_DeleteDriverRequest
+            /// Response type for "DeleteDriver".
+            public typealias Output = Binario_Identity_V1_DeleteDriverResponse
+            /// Descriptor for "DeleteDriver".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "DeleteDriver",
+                type: .unary
+            )
+        }
+        /// Namespace for "ListAuditEntries" metadata.
+        public enum ListAuditEntries: Sendable {
+            /// Request type for "ListAuditEntries".
+            public typealias Input = Binario_Identity_V1_ListAuditEntriesRequest
+            /// Response type for "ListAuditEntries".
+            public typealias Output = Binario_Identity_V1_ListAuditEntriesResponse
+            /// Descriptor for "ListAuditEntries".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "ListAuditEntries",
+                type: .unary
+            )
+        }
         /// Namespace for "WatchRevocations" metadata.
         public enum WatchRevocations: Sendable {
             /// Request type for "WatchRevocations".
@@ -380,6 +615,45 @@ public enum Binario_Identity_V1_Identity: Sendable {
                 type: .serverStreaming
             )
         }
+        /// Namespace for "LookupAccounts" metadata.
+        public enum LookupAccounts: Sendable {
+            /// Request type for "LookupAccounts".
+            public typealias Input = Binario_Identity_V1_LookupAccountsRequest
+            /// Response type for "LookupAccounts".
+            public typealias Output = Binario_Identity_V1_LookupAccountsResponse
+            /// Descriptor for "LookupAccounts".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "LookupAccounts",
+                type: .unary
+            )
+        }
+        /// Namespace for "AreFriends" metadata.
+        public enum AreFriends: Sendable {
+            /// Request type for "AreFriends".
+            public typealias Input = Binario_Identity_V1_AreFriendsRequest
+            /// Response type for "AreFriends".
+            public typealias Output = Binario_Identity_V1_AreFriendsResponse
+            /// Descriptor for "AreFriends".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "AreFriends",
+                type: .unary
+            )
+        }
+        /// Namespace for "GetDefaultPaymentMethod" metadata.
+        public enum GetDefaultPaymentMethod: Sendable {
+            /// Request type for "GetDefaultPaymentMethod".
+            public typealias Input = Binario_Identity_V1_GetDefaultPaymentMethodRequest
+            /// Response type for "GetDefaultPaymentMethod".
+            public typealias Output = Binario_Identity_V1_GetDefaultPaymentMethodResponse
+            /// Descriptor for "GetDefaultPaymentMethod".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "GetDefaultPaymentMethod",
+                type: .unary
+            )
+        }
         /// Descriptors for all methods in the "binario.identity.v1.Identity" service.
         public static let descriptors: [GRPCCore.MethodDescriptor] = [
             Register.descriptor,
@@ -388,6 +662,9 @@ public enum Binario_Identity_V1_Identity: Sendable {
             Login.descriptor,
             Refresh.descriptor,
             GetSigningKeys.descriptor,
+            RequestPasswordReset.descriptor,
+            ResetPassword.descriptor,
+            LoginWithGoogle.descriptor,
             SendEmergencyAlert.descriptor,
             Logout.descriptor,
             GetMe.descriptor,
@@ -395,20 +672,38 @@ public enum Binario_Identity_V1_Identity: Sendable {
             ChangePassword.descriptor,
             ChangeEmail.descriptor,
             DeleteMe.descriptor,
+            VerifyPhone.descriptor,
+            ResendPhoneCode.descriptor,
             SendFriendRequest.descriptor,
             ListFriendRequests.descriptor,
             RespondToFriendRequest.descriptor,
             ListFriends.descriptor,
             RemoveFriend.descriptor,
+            AddContact.descriptor,
+            RemoveContact.descriptor,
             AddEmergencyContact.descriptor,
             ListEmergencyContacts.descriptor,
             UpdateEmergencyContact.descriptor,
             RemoveEmergencyContact.descriptor,
+            AddPaymentMethod.descriptor,
+            ListPaymentMethods.descriptor,
+            RemovePaymentMethod.descriptor,
+            SetDefaultPaymentMethod.descriptor,
             CreateDriver.descriptor,
             GrantRole.descriptor,
             RevokeRole.descriptor,
             ListOutboxMessages.descriptor,
-            WatchRevocations.descriptor
+            ListAccounts.descriptor,
+            GetAccount.descriptor,
+            UpdateAccount.descriptor,
+            DisableAccount.descriptor,
+            EnableAccount.descriptor,
+            DeleteDriver.descriptor,
+            ListAuditEntries.descriptor,
+            WatchRevocations.descriptor,
+            LookupAccounts.descriptor,
+            AreFriends.descriptor,
+            GetDefaultPaymentMethod.descriptor
         ]
     }
 }
@@ -443,7 +738,8 @@ extension Binario_Identity_V1_Identity {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Creates an unconfirmed passenger account and sends a confirmation code by email.
+        /// > Creates an unconfirmed passenger account and sends a confirmation code by email (and, when a
+        /// > phone is given, another code by SMS). Only email, password and first_name are required.
         /// > ALREADY_EXISTS for an email already registered; INVALID_ARGUMENT naming each bad field.
         ///
         /// - Parameters:
@@ -552,6 +848,64 @@ extension Binario_Identity_V1_Identity {
             request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_GetSigningKeysRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_GetSigningKeysResponse>
+
+        /// Handle the "RequestPasswordReset" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Emails a single-use link that sets a new password. Answers OK whether or not the address
+        /// > is registered, so it cannot be used to probe for accounts.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_RequestPasswordResetRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_RequestPasswordResetResponse` messages.
+        func requestPasswordReset(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_RequestPasswordResetRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_RequestPasswordResetResponse>
+
+        /// Handle the "ResetPassword" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Sets a new password with the token from the reset email and ends every session of the
+        /// > account. UNAUTHENTICATED for an unknown, used or expired token.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_ResetPasswordRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_ResetPasswordResponse` messages.
+        func resetPassword(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_ResetPasswordRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_ResetPasswordResponse>
+
+        /// Handle the "LoginWithGoogle" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Signs in with an OpenID Connect ID token from Google: the account with that verified
+        /// > address, created on first use and linked to the provider's subject. UNAUTHENTICATED for a
+        /// > token that does not verify; FAILED_PRECONDITION when Google sign-in is not configured.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_LoginWithGoogleRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_LoginWithGoogleResponse` messages.
+        func loginWithGoogle(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_LoginWithGoogleRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_LoginWithGoogleResponse>
 
         /// Handle the "SendEmergencyAlert" method.
         ///
@@ -672,6 +1026,42 @@ extension Binario_Identity_V1_Identity {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_DeleteMeResponse>
 
+        /// Handle the "VerifyPhone" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Marks the caller's phone verified with the code sent to it by SMS.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_VerifyPhoneRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_VerifyPhoneResponse` messages.
+        func verifyPhone(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_VerifyPhoneRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_VerifyPhoneResponse>
+
+        /// Handle the "ResendPhoneCode" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Sends a new code to the caller's unverified phone (at most one a minute).
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_ResendPhoneCodeRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_ResendPhoneCodeResponse` messages.
+        func resendPhoneCode(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_ResendPhoneCodeRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_ResendPhoneCodeResponse>
+
         /// Handle the "SendFriendRequest" method.
         ///
         /// - Parameters:
@@ -742,6 +1132,40 @@ extension Binario_Identity_V1_Identity {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_RemoveFriendResponse>
 
+        /// Handle the "AddContact" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves a person by name and email. Someone not registered yet is listed among the caller's
+        /// > friends as pending registration and becomes a friend when they register and confirm that
+        /// > address; someone registered is sent a friend request instead.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_AddContactRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_AddContactResponse` messages.
+        func addContact(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_AddContactRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_AddContactResponse>
+
+        /// Handle the "RemoveContact" method.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_RemoveContactRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_RemoveContactResponse` messages.
+        func removeContact(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_RemoveContactRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_RemoveContactResponse>
+
         /// Handle the "AddEmergencyContact" method.
         ///
         /// - Parameters:
@@ -797,6 +1221,71 @@ extension Binario_Identity_V1_Identity {
             request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_RemoveEmergencyContactRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_RemoveEmergencyContactResponse>
+
+        /// Handle the "AddPaymentMethod" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Payment cards on file, kept as the payment provider's token: never the number or the code.
+        /// > The first card added is the default.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_AddPaymentMethodRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_AddPaymentMethodResponse` messages.
+        func addPaymentMethod(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_AddPaymentMethodRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_AddPaymentMethodResponse>
+
+        /// Handle the "ListPaymentMethods" method.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_ListPaymentMethodsRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_ListPaymentMethodsResponse` messages.
+        func listPaymentMethods(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_ListPaymentMethodsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_ListPaymentMethodsResponse>
+
+        /// Handle the "RemovePaymentMethod" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Removing the default makes the newest remaining card the default.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_RemovePaymentMethodRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_RemovePaymentMethodResponse` messages.
+        func removePaymentMethod(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_RemovePaymentMethodRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_RemovePaymentMethodResponse>
+
+        /// Handle the "SetDefaultPaymentMethod" method.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_SetDefaultPaymentMethodRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_SetDefaultPaymentMethodResponse` messages.
+        func setDefaultPaymentMethod(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_SetDefaultPaymentMethodRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_SetDefaultPaymentMethodResponse>
 
         /// Handle the "CreateDriver" method.
         ///
@@ -866,6 +1355,125 @@ extension Binario_Identity_V1_Identity {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_ListOutboxMessagesResponse>
 
+        /// Handle the "ListAccounts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Accounts by email, name and role, ordered by email, a page at a time.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_ListAccountsRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_ListAccountsResponse` messages.
+        func listAccounts(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_ListAccountsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_ListAccountsResponse>
+
+        /// Handle the "GetAccount" method.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_GetAccountRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_GetAccountResponse` messages.
+        func getAccount(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_GetAccountRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_GetAccountResponse>
+
+        /// Handle the "UpdateAccount" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Changes profile fields of any account; a new phone must be verified again.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_UpdateAccountRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_UpdateAccountResponse` messages.
+        func updateAccount(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_UpdateAccountRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_UpdateAccountResponse>
+
+        /// Handle the "DisableAccount" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A disabled account cannot sign in, and its sessions end at once.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_DisableAccountRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_DisableAccountResponse` messages.
+        func disableAccount(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_DisableAccountRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_DisableAccountResponse>
+
+        /// Handle the "EnableAccount" method.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_EnableAccountRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_EnableAccountResponse` messages.
+        func enableAccount(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_EnableAccountRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_EnableAccountResponse>
+
+        /// Handle the "DeleteDriver" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes a driver's account (FAILED_PRECONDITION for any account without the driver role,
+        /// > or with the admin role).
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_DeleteDriverRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_DeleteDriverResponse` messages.
+        func deleteDriver(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_DeleteDriverRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_DeleteDriverResponse>
+
+        /// Handle the "ListAuditEntries" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every admin action (who, when, what), newest first.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_ListAuditEntriesRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_ListAuditEntriesResponse` messages.
+        func listAuditEntries(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_ListAuditEntriesRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_ListAuditEntriesResponse>
+
         /// Handle the "WatchRevocations" method.
         ///
         /// > Source IDL Documentation:
@@ -884,6 +1492,63 @@ extension Binario_Identity_V1_Identity {
             request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_WatchRevocationsRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_WatchRevocationsResponse>
+
+        /// Handle the "LookupAccounts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Accounts by ids and emails, for services that show people or check them (scheduling,
+        /// > ticketing, dispatch). Unknown ids and emails are left out of the answer.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_LookupAccountsRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_LookupAccountsResponse` messages.
+        func lookupAccounts(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_LookupAccountsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_LookupAccountsResponse>
+
+        /// Handle the "AreFriends" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Whether two accounts are friends (scheduling's itinerary invites, ticketing's shared
+        /// > subscriptions).
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_AreFriendsRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_AreFriendsResponse` messages.
+        func areFriends(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_AreFriendsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_AreFriendsResponse>
+
+        /// Handle the "GetDefaultPaymentMethod" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A user's default payment card with its provider token, for the services that charge
+        /// > (ticketing, dispatch). NOT_FOUND for an unknown user; no method when none is on file.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_GetDefaultPaymentMethodRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_GetDefaultPaymentMethodResponse` messages.
+        func getDefaultPaymentMethod(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_GetDefaultPaymentMethodRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_GetDefaultPaymentMethodResponse>
     }
 
     /// Service protocol for the "binario.identity.v1.Identity" service.
@@ -902,7 +1567,8 @@ extension Binario_Identity_V1_Identity {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Creates an unconfirmed passenger account and sends a confirmation code by email.
+        /// > Creates an unconfirmed passenger account and sends a confirmation code by email (and, when a
+        /// > phone is given, another code by SMS). Only email, password and first_name are required.
         /// > ALREADY_EXISTS for an email already registered; INVALID_ARGUMENT naming each bad field.
         ///
         /// - Parameters:
@@ -1011,6 +1677,64 @@ extension Binario_Identity_V1_Identity {
             request: GRPCCore.ServerRequest<Binario_Identity_V1_GetSigningKeysRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_GetSigningKeysResponse>
+
+        /// Handle the "RequestPasswordReset" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Emails a single-use link that sets a new password. Answers OK whether or not the address
+        /// > is registered, so it cannot be used to probe for accounts.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_RequestPasswordResetRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_RequestPasswordResetResponse` message.
+        func requestPasswordReset(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_RequestPasswordResetRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_RequestPasswordResetResponse>
+
+        /// Handle the "ResetPassword" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Sets a new password with the token from the reset email and ends every session of the
+        /// > account. UNAUTHENTICATED for an unknown, used or expired token.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_ResetPasswordRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_ResetPasswordResponse` message.
+        func resetPassword(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_ResetPasswordRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_ResetPasswordResponse>
+
+        /// Handle the "LoginWithGoogle" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Signs in with an OpenID Connect ID token from Google: the account with that verified
+        /// > address, created on first use and linked to the provider's subject. UNAUTHENTICATED for a
+        /// > token that does not verify; FAILED_PRECONDITION when Google sign-in is not configured.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_LoginWithGoogleRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_LoginWithGoogleResponse` message.
+        func loginWithGoogle(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_LoginWithGoogleRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_LoginWithGoogleResponse>
 
         /// Handle the "SendEmergencyAlert" method.
         ///
@@ -1131,6 +1855,42 @@ extension Binario_Identity_V1_Identity {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_DeleteMeResponse>
 
+        /// Handle the "VerifyPhone" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Marks the caller's phone verified with the code sent to it by SMS.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_VerifyPhoneRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_VerifyPhoneResponse` message.
+        func verifyPhone(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_VerifyPhoneRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_VerifyPhoneResponse>
+
+        /// Handle the "ResendPhoneCode" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Sends a new code to the caller's unverified phone (at most one a minute).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_ResendPhoneCodeRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_ResendPhoneCodeResponse` message.
+        func resendPhoneCode(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_ResendPhoneCodeRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_ResendPhoneCodeResponse>
+
         /// Handle the "SendFriendRequest" method.
         ///
         /// - Parameters:
@@ -1201,6 +1961,40 @@ extension Binario_Identity_V1_Identity {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_RemoveFriendResponse>
 
+        /// Handle the "AddContact" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves a person by name and email. Someone not registered yet is listed among the caller's
+        /// > friends as pending registration and becomes a friend when they register and confirm that
+        /// > address; someone registered is sent a friend request instead.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_AddContactRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_AddContactResponse` message.
+        func addContact(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_AddContactRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_AddContactResponse>
+
+        /// Handle the "RemoveContact" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_RemoveContactRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_RemoveContactResponse` message.
+        func removeContact(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_RemoveContactRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_RemoveContactResponse>
+
         /// Handle the "AddEmergencyContact" method.
         ///
         /// - Parameters:
@@ -1256,6 +2050,71 @@ extension Binario_Identity_V1_Identity {
             request: GRPCCore.ServerRequest<Binario_Identity_V1_RemoveEmergencyContactRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_RemoveEmergencyContactResponse>
+
+        /// Handle the "AddPaymentMethod" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Payment cards on file, kept as the payment provider's token: never the number or the code.
+        /// > The first card added is the default.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_AddPaymentMethodRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_AddPaymentMethodResponse` message.
+        func addPaymentMethod(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_AddPaymentMethodRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_AddPaymentMethodResponse>
+
+        /// Handle the "ListPaymentMethods" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_ListPaymentMethodsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_ListPaymentMethodsResponse` message.
+        func listPaymentMethods(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_ListPaymentMethodsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_ListPaymentMethodsResponse>
+
+        /// Handle the "RemovePaymentMethod" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Removing the default makes the newest remaining card the default.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_RemovePaymentMethodRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_RemovePaymentMethodResponse` message.
+        func removePaymentMethod(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_RemovePaymentMethodRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_RemovePaymentMethodResponse>
+
+        /// Handle the "SetDefaultPaymentMethod" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_SetDefaultPaymentMethodRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_SetDefaultPaymentMethodResponse` message.
+        func setDefaultPaymentMethod(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_SetDefaultPaymentMethodRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_SetDefaultPaymentMethodResponse>
 
         /// Handle the "CreateDriver" method.
         ///
@@ -1325,6 +2184,125 @@ extension Binario_Identity_V1_Identity {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_ListOutboxMessagesResponse>
 
+        /// Handle the "ListAccounts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Accounts by email, name and role, ordered by email, a page at a time.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_ListAccountsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_ListAccountsResponse` message.
+        func listAccounts(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_ListAccountsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_ListAccountsResponse>
+
+        /// Handle the "GetAccount" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_GetAccountRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_GetAccountResponse` message.
+        func getAccount(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_GetAccountRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_GetAccountResponse>
+
+        /// Handle the "UpdateAccount" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Changes profile fields of any account; a new phone must be verified again.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_UpdateAccountRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_UpdateAccountResponse` message.
+        func updateAccount(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_UpdateAccountRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_UpdateAccountResponse>
+
+        /// Handle the "DisableAccount" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A disabled account cannot sign in, and its sessions end at once.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_DisableAccountRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_DisableAccountResponse` message.
+        func disableAccount(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_DisableAccountRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_DisableAccountResponse>
+
+        /// Handle the "EnableAccount" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_EnableAccountRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_EnableAccountResponse` message.
+        func enableAccount(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_EnableAccountRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_EnableAccountResponse>
+
+        /// Handle the "DeleteDriver" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes a driver's account (FAILED_PRECONDITION for any account without the driver role,
+        /// > or with the admin role).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_DeleteDriverRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_DeleteDriverResponse` message.
+        func deleteDriver(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_DeleteDriverRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_DeleteDriverResponse>
+
+        /// Handle the "ListAuditEntries" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every admin action (who, when, what), newest first.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_ListAuditEntriesRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_ListAuditEntriesResponse` message.
+        func listAuditEntries(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_ListAuditEntriesRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_ListAuditEntriesResponse>
+
         /// Handle the "WatchRevocations" method.
         ///
         /// > Source IDL Documentation:
@@ -1343,6 +2321,63 @@ extension Binario_Identity_V1_Identity {
             request: GRPCCore.ServerRequest<Binario_Identity_V1_WatchRevocationsRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_WatchRevocationsResponse>
+
+        /// Handle the "LookupAccounts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Accounts by ids and emails, for services that show people or check them (scheduling,
+        /// > ticketing, dispatch). Unknown ids and emails are left out of the answer.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_LookupAccountsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_LookupAccountsResponse` message.
+        func lookupAccounts(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_LookupAccountsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_LookupAccountsResponse>
+
+        /// Handle the "AreFriends" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Whether two accounts are friends (scheduling's itinerary invites, ticketing's shared
+        /// > subscriptions).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_AreFriendsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_AreFriendsResponse` message.
+        func areFriends(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_AreFriendsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_AreFriendsResponse>
+
+        /// Handle the "GetDefaultPaymentMethod" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A user's default payment card with its provider token, for the services that charge
+        /// > (ticketing, dispatch). NOT_FOUND for an unknown user; no method when none is on file.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_GetDefaultPaymentMethodRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_GetDefaultPaymentMethodResponse` message.
+        func getDefaultPaymentMethod(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_GetDefaultPaymentMethodRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_GetDefaultPaymentMethodResponse>
     }
 
     /// Simple service protocol for the "binario.identity.v1.Identity" service.
@@ -1359,7 +2394,8 @@ extension Binario_Identity_V1_Identity {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Creates an unconfirmed passenger account and sends a confirmation code by email.
+        /// > Creates an unconfirmed passenger account and sends a confirmation code by email (and, when a
+        /// > phone is given, another code by SMS). Only email, password and first_name are required.
         /// > ALREADY_EXISTS for an email already registered; INVALID_ARGUMENT naming each bad field.
         ///
         /// - Parameters:
@@ -1468,6 +2504,64 @@ extension Binario_Identity_V1_Identity {
             request: Binario_Identity_V1_GetSigningKeysRequest,
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Identity_V1_GetSigningKeysResponse
+
+        /// Handle the "RequestPasswordReset" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Emails a single-use link that sets a new password. Answers OK whether or not the address
+        /// > is registered, so it cannot be used to probe for accounts.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_RequestPasswordResetRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_RequestPasswordResetResponse` to respond with.
+        func requestPasswordReset(
+            request: Binario_Identity_V1_RequestPasswordResetRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_RequestPasswordResetResponse
+
+        /// Handle the "ResetPassword" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Sets a new password with the token from the reset email and ends every session of the
+        /// > account. UNAUTHENTICATED for an unknown, used or expired token.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_ResetPasswordRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_ResetPasswordResponse` to respond with.
+        func resetPassword(
+            request: Binario_Identity_V1_ResetPasswordRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_ResetPasswordResponse
+
+        /// Handle the "LoginWithGoogle" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Signs in with an OpenID Connect ID token from Google: the account with that verified
+        /// > address, created on first use and linked to the provider's subject. UNAUTHENTICATED for a
+        /// > token that does not verify; FAILED_PRECONDITION when Google sign-in is not configured.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_LoginWithGoogleRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_LoginWithGoogleResponse` to respond with.
+        func loginWithGoogle(
+            request: Binario_Identity_V1_LoginWithGoogleRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_LoginWithGoogleResponse
 
         /// Handle the "SendEmergencyAlert" method.
         ///
@@ -1588,6 +2682,42 @@ extension Binario_Identity_V1_Identity {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Identity_V1_DeleteMeResponse
 
+        /// Handle the "VerifyPhone" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Marks the caller's phone verified with the code sent to it by SMS.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_VerifyPhoneRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_VerifyPhoneResponse` to respond with.
+        func verifyPhone(
+            request: Binario_Identity_V1_VerifyPhoneRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_VerifyPhoneResponse
+
+        /// Handle the "ResendPhoneCode" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Sends a new code to the caller's unverified phone (at most one a minute).
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_ResendPhoneCodeRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_ResendPhoneCodeResponse` to respond with.
+        func resendPhoneCode(
+            request: Binario_Identity_V1_ResendPhoneCodeRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_ResendPhoneCodeResponse
+
         /// Handle the "SendFriendRequest" method.
         ///
         /// - Parameters:
@@ -1658,6 +2788,40 @@ extension Binario_Identity_V1_Identity {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Identity_V1_RemoveFriendResponse
 
+        /// Handle the "AddContact" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves a person by name and email. Someone not registered yet is listed among the caller's
+        /// > friends as pending registration and becomes a friend when they register and confirm that
+        /// > address; someone registered is sent a friend request instead.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_AddContactRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_AddContactResponse` to respond with.
+        func addContact(
+            request: Binario_Identity_V1_AddContactRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_AddContactResponse
+
+        /// Handle the "RemoveContact" method.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_RemoveContactRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_RemoveContactResponse` to respond with.
+        func removeContact(
+            request: Binario_Identity_V1_RemoveContactRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_RemoveContactResponse
+
         /// Handle the "AddEmergencyContact" method.
         ///
         /// - Parameters:
@@ -1713,6 +2877,71 @@ extension Binario_Identity_V1_Identity {
             request: Binario_Identity_V1_RemoveEmergencyContactRequest,
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Identity_V1_RemoveEmergencyContactResponse
+
+        /// Handle the "AddPaymentMethod" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Payment cards on file, kept as the payment provider's token: never the number or the code.
+        /// > The first card added is the default.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_AddPaymentMethodRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_AddPaymentMethodResponse` to respond with.
+        func addPaymentMethod(
+            request: Binario_Identity_V1_AddPaymentMethodRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_AddPaymentMethodResponse
+
+        /// Handle the "ListPaymentMethods" method.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_ListPaymentMethodsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_ListPaymentMethodsResponse` to respond with.
+        func listPaymentMethods(
+            request: Binario_Identity_V1_ListPaymentMethodsRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_ListPaymentMethodsResponse
+
+        /// Handle the "RemovePaymentMethod" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Removing the default makes the newest remaining card the default.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_RemovePaymentMethodRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_RemovePaymentMethodResponse` to respond with.
+        func removePaymentMethod(
+            request: Binario_Identity_V1_RemovePaymentMethodRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_RemovePaymentMethodResponse
+
+        /// Handle the "SetDefaultPaymentMethod" method.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_SetDefaultPaymentMethodRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_SetDefaultPaymentMethodResponse` to respond with.
+        func setDefaultPaymentMethod(
+            request: Binario_Identity_V1_SetDefaultPaymentMethodRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_SetDefaultPaymentMethodResponse
 
         /// Handle the "CreateDriver" method.
         ///
@@ -1782,6 +3011,125 @@ extension Binario_Identity_V1_Identity {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Identity_V1_ListOutboxMessagesResponse
 
+        /// Handle the "ListAccounts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Accounts by email, name and role, ordered by email, a page at a time.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_ListAccountsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_ListAccountsResponse` to respond with.
+        func listAccounts(
+            request: Binario_Identity_V1_ListAccountsRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_ListAccountsResponse
+
+        /// Handle the "GetAccount" method.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_GetAccountRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_GetAccountResponse` to respond with.
+        func getAccount(
+            request: Binario_Identity_V1_GetAccountRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_GetAccountResponse
+
+        /// Handle the "UpdateAccount" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Changes profile fields of any account; a new phone must be verified again.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_UpdateAccountRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_UpdateAccountResponse` to respond with.
+        func updateAccount(
+            request: Binario_Identity_V1_UpdateAccountRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_UpdateAccountResponse
+
+        /// Handle the "DisableAccount" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A disabled account cannot sign in, and its sessions end at once.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_DisableAccountRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_DisableAccountResponse` to respond with.
+        func disableAccount(
+            request: Binario_Identity_V1_DisableAccountRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_DisableAccountResponse
+
+        /// Handle the "EnableAccount" method.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_EnableAccountRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_EnableAccountResponse` to respond with.
+        func enableAccount(
+            request: Binario_Identity_V1_EnableAccountRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_EnableAccountResponse
+
+        /// Handle the "DeleteDriver" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes a driver's account (FAILED_PRECONDITION for any account without the driver role,
+        /// > or with the admin role).
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_DeleteDriverRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_DeleteDriverResponse` to respond with.
+        func deleteDriver(
+            request: Binario_Identity_V1_DeleteDriverRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_DeleteDriverResponse
+
+        /// Handle the "ListAuditEntries" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every admin action (who, when, what), newest first.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_ListAuditEntriesRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_ListAuditEntriesResponse` to respond with.
+        func listAuditEntries(
+            request: Binario_Identity_V1_ListAuditEntriesRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_ListAuditEntriesResponse
+
         /// Handle the "WatchRevocations" method.
         ///
         /// > Source IDL Documentation:
@@ -1801,6 +3149,63 @@ extension Binario_Identity_V1_Identity {
             response: GRPCCore.RPCWriter<Binario_Identity_V1_WatchRevocationsResponse>,
             context: GRPCCore.ServerContext
         ) async throws
+
+        /// Handle the "LookupAccounts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Accounts by ids and emails, for services that show people or check them (scheduling,
+        /// > ticketing, dispatch). Unknown ids and emails are left out of the answer.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_LookupAccountsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_LookupAccountsResponse` to respond with.
+        func lookupAccounts(
+            request: Binario_Identity_V1_LookupAccountsRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_LookupAccountsResponse
+
+        /// Handle the "AreFriends" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Whether two accounts are friends (scheduling's itinerary invites, ticketing's shared
+        /// > subscriptions).
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_AreFriendsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_AreFriendsResponse` to respond with.
+        func areFriends(
+            request: Binario_Identity_V1_AreFriendsRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_AreFriendsResponse
+
+        /// Handle the "GetDefaultPaymentMethod" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A user's default payment card with its provider token, for the services that charge
+        /// > (ticketing, dispatch). NOT_FOUND for an unknown user; no method when none is on file.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_GetDefaultPaymentMethodRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_GetDefaultPaymentMethodResponse` to respond with.
+        func getDefaultPaymentMethod(
+            request: Binario_Identity_V1_GetDefaultPaymentMethodRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_GetDefaultPaymentMethodResponse
     }
 }
 
@@ -1869,6 +3274,39 @@ extension Binario_Identity_V1_Identity.StreamingServiceProtocol {
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_GetSigningKeysResponse>(),
             handler: { request, context in
                 try await self.getSigningKeys(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.RequestPasswordReset.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_RequestPasswordResetRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_RequestPasswordResetResponse>(),
+            handler: { request, context in
+                try await self.requestPasswordReset(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.ResetPassword.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_ResetPasswordRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_ResetPasswordResponse>(),
+            handler: { request, context in
+                try await self.resetPassword(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.LoginWithGoogle.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_LoginWithGoogleRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_LoginWithGoogleResponse>(),
+            handler: { request, context in
+                try await self.loginWithGoogle(
                     request: request,
                     context: context
                 )
@@ -1952,6 +3390,28 @@ extension Binario_Identity_V1_Identity.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.VerifyPhone.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_VerifyPhoneRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_VerifyPhoneResponse>(),
+            handler: { request, context in
+                try await self.verifyPhone(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.ResendPhoneCode.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_ResendPhoneCodeRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_ResendPhoneCodeResponse>(),
+            handler: { request, context in
+                try await self.resendPhoneCode(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Identity_V1_Identity.Method.SendFriendRequest.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_SendFriendRequestRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_SendFriendRequestResponse>(),
@@ -2007,6 +3467,28 @@ extension Binario_Identity_V1_Identity.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.AddContact.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_AddContactRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_AddContactResponse>(),
+            handler: { request, context in
+                try await self.addContact(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.RemoveContact.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_RemoveContactRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_RemoveContactResponse>(),
+            handler: { request, context in
+                try await self.removeContact(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Identity_V1_Identity.Method.AddEmergencyContact.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_AddEmergencyContactRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_AddEmergencyContactResponse>(),
@@ -2045,6 +3527,50 @@ extension Binario_Identity_V1_Identity.StreamingServiceProtocol {
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_RemoveEmergencyContactResponse>(),
             handler: { request, context in
                 try await self.removeEmergencyContact(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.AddPaymentMethod.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_AddPaymentMethodRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_AddPaymentMethodResponse>(),
+            handler: { request, context in
+                try await self.addPaymentMethod(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.ListPaymentMethods.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_ListPaymentMethodsRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_ListPaymentMethodsResponse>(),
+            handler: { request, context in
+                try await self.listPaymentMethods(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.RemovePaymentMethod.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_RemovePaymentMethodRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_RemovePaymentMethodResponse>(),
+            handler: { request, context in
+                try await self.removePaymentMethod(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.SetDefaultPaymentMethod.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_SetDefaultPaymentMethodRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_SetDefaultPaymentMethodResponse>(),
+            handler: { request, context in
+                try await self.setDefaultPaymentMethod(
                     request: request,
                     context: context
                 )
@@ -2095,11 +3621,121 @@ extension Binario_Identity_V1_Identity.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.ListAccounts.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_ListAccountsRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_ListAccountsResponse>(),
+            handler: { request, context in
+                try await self.listAccounts(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.GetAccount.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_GetAccountRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_GetAccountResponse>(),
+            handler: { request, context in
+                try await self.getAccount(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.UpdateAccount.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_UpdateAccountRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_UpdateAccountResponse>(),
+            handler: { request, context in
+                try await self.updateAccount(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.DisableAccount.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_DisableAccountRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_DisableAccountResponse>(),
+            handler: { request, context in
+                try await self.disableAccount(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.EnableAccount.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_EnableAccountRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_EnableAccountResponse>(),
+            handler: { request, context in
+                try await self.enableAccount(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.DeleteDriver.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_DeleteDriverRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_DeleteDriverResponse>(),
+            handler: { request, context in
+                try await self.deleteDriver(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.ListAuditEntries.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_ListAuditEntriesRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_ListAuditEntriesResponse>(),
+            handler: { request, context in
+                try await self.listAuditEntries(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Identity_V1_Identity.Method.WatchRevocations.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_WatchRevocationsRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_WatchRevocationsResponse>(),
             handler: { request, context in
                 try await self.watchRevocations(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.LookupAccounts.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_LookupAccountsRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_LookupAccountsResponse>(),
+            handler: { request, context in
+                try await self.lookupAccounts(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.AreFriends.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_AreFriendsRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_AreFriendsResponse>(),
+            handler: { request, context in
+                try await self.areFriends(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.GetDefaultPaymentMethod.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_GetDefaultPaymentMethodRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_GetDefaultPaymentMethodResponse>(),
+            handler: { request, context in
+                try await self.getDefaultPaymentMethod(
                     request: request,
                     context: context
                 )
@@ -2171,6 +3807,39 @@ extension Binario_Identity_V1_Identity.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_GetSigningKeysResponse> {
         let response = try await self.getSigningKeys(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func requestPasswordReset(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_RequestPasswordResetRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_RequestPasswordResetResponse> {
+        let response = try await self.requestPasswordReset(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func resetPassword(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_ResetPasswordRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_ResetPasswordResponse> {
+        let response = try await self.resetPassword(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func loginWithGoogle(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_LoginWithGoogleRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_LoginWithGoogleResponse> {
+        let response = try await self.loginWithGoogle(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -2254,6 +3923,28 @@ extension Binario_Identity_V1_Identity.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
+    public func verifyPhone(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_VerifyPhoneRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_VerifyPhoneResponse> {
+        let response = try await self.verifyPhone(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func resendPhoneCode(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_ResendPhoneCodeRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_ResendPhoneCodeResponse> {
+        let response = try await self.resendPhoneCode(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
     public func sendFriendRequest(
         request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_SendFriendRequestRequest>,
         context: GRPCCore.ServerContext
@@ -2309,6 +4000,28 @@ extension Binario_Identity_V1_Identity.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
+    public func addContact(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_AddContactRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_AddContactResponse> {
+        let response = try await self.addContact(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func removeContact(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_RemoveContactRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_RemoveContactResponse> {
+        let response = try await self.removeContact(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
     public func addEmergencyContact(
         request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_AddEmergencyContactRequest>,
         context: GRPCCore.ServerContext
@@ -2347,6 +4060,50 @@ extension Binario_Identity_V1_Identity.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_RemoveEmergencyContactResponse> {
         let response = try await self.removeEmergencyContact(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func addPaymentMethod(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_AddPaymentMethodRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_AddPaymentMethodResponse> {
+        let response = try await self.addPaymentMethod(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func listPaymentMethods(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_ListPaymentMethodsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_ListPaymentMethodsResponse> {
+        let response = try await self.listPaymentMethods(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func removePaymentMethod(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_RemovePaymentMethodRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_RemovePaymentMethodResponse> {
+        let response = try await self.removePaymentMethod(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func setDefaultPaymentMethod(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_SetDefaultPaymentMethodRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_SetDefaultPaymentMethodResponse> {
+        let response = try await self.setDefaultPaymentMethod(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -2397,6 +4154,83 @@ extension Binario_Identity_V1_Identity.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
+    public func listAccounts(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_ListAccountsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_ListAccountsResponse> {
+        let response = try await self.listAccounts(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func getAccount(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_GetAccountRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_GetAccountResponse> {
+        let response = try await self.getAccount(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func updateAccount(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_UpdateAccountRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_UpdateAccountResponse> {
+        let response = try await self.updateAccount(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func disableAccount(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_DisableAccountRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_DisableAccountResponse> {
+        let response = try await self.disableAccount(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func enableAccount(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_EnableAccountRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_EnableAccountResponse> {
+        let response = try await self.enableAccount(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func deleteDriver(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_DeleteDriverRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_DeleteDriverResponse> {
+        let response = try await self.deleteDriver(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func listAuditEntries(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_ListAuditEntriesRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_ListAuditEntriesResponse> {
+        let response = try await self.listAuditEntries(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
     public func watchRevocations(
         request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_WatchRevocationsRequest>,
         context: GRPCCore.ServerContext
@@ -2406,6 +4240,39 @@ extension Binario_Identity_V1_Identity.ServiceProtocol {
             context: context
         )
         return response
+    }
+
+    public func lookupAccounts(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_LookupAccountsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_LookupAccountsResponse> {
+        let response = try await self.lookupAccounts(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func areFriends(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_AreFriendsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_AreFriendsResponse> {
+        let response = try await self.areFriends(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func getDefaultPaymentMethod(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_GetDefaultPaymentMethodRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_GetDefaultPaymentMethodResponse> {
+        let response = try await self.getDefaultPaymentMethod(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
     }
 }
 
@@ -2483,6 +4350,45 @@ extension Binario_Identity_V1_Identity.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_GetSigningKeysResponse> {
         return GRPCCore.ServerResponse<Binario_Identity_V1_GetSigningKeysResponse>(
             message: try await self.getSigningKeys(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func requestPasswordReset(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_RequestPasswordResetRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_RequestPasswordResetResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_RequestPasswordResetResponse>(
+            message: try await self.requestPasswordReset(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func resetPassword(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_ResetPasswordRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_ResetPasswordResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_ResetPasswordResponse>(
+            message: try await self.resetPassword(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func loginWithGoogle(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_LoginWithGoogleRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_LoginWithGoogleResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_LoginWithGoogleResponse>(
+            message: try await self.loginWithGoogle(
                 request: request.message,
                 context: context
             ),
@@ -2581,6 +4487,32 @@ extension Binario_Identity_V1_Identity.SimpleServiceProtocol {
         )
     }
 
+    public func verifyPhone(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_VerifyPhoneRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_VerifyPhoneResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_VerifyPhoneResponse>(
+            message: try await self.verifyPhone(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func resendPhoneCode(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_ResendPhoneCodeRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_ResendPhoneCodeResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_ResendPhoneCodeResponse>(
+            message: try await self.resendPhoneCode(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
     public func sendFriendRequest(
         request: GRPCCore.ServerRequest<Binario_Identity_V1_SendFriendRequestRequest>,
         context: GRPCCore.ServerContext
@@ -2646,6 +4578,32 @@ extension Binario_Identity_V1_Identity.SimpleServiceProtocol {
         )
     }
 
+    public func addContact(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_AddContactRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_AddContactResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_AddContactResponse>(
+            message: try await self.addContact(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func removeContact(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_RemoveContactRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_RemoveContactResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_RemoveContactResponse>(
+            message: try await self.removeContact(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
     public func addEmergencyContact(
         request: GRPCCore.ServerRequest<Binario_Identity_V1_AddEmergencyContactRequest>,
         context: GRPCCore.ServerContext
@@ -2691,6 +4649,58 @@ extension Binario_Identity_V1_Identity.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_RemoveEmergencyContactResponse> {
         return GRPCCore.ServerResponse<Binario_Identity_V1_RemoveEmergencyContactResponse>(
             message: try await self.removeEmergencyContact(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func addPaymentMethod(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_AddPaymentMethodRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_AddPaymentMethodResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_AddPaymentMethodResponse>(
+            message: try await self.addPaymentMethod(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func listPaymentMethods(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_ListPaymentMethodsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_ListPaymentMethodsResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_ListPaymentMethodsResponse>(
+            message: try await self.listPaymentMethods(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func removePaymentMethod(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_RemovePaymentMethodRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_RemovePaymentMethodResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_RemovePaymentMethodResponse>(
+            message: try await self.removePaymentMethod(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func setDefaultPaymentMethod(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_SetDefaultPaymentMethodRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_SetDefaultPaymentMethodResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_SetDefaultPaymentMethodResponse>(
+            message: try await self.setDefaultPaymentMethod(
                 request: request.message,
                 context: context
             ),
@@ -2750,6 +4760,97 @@ extension Binario_Identity_V1_Identity.SimpleServiceProtocol {
         )
     }
 
+    public func listAccounts(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_ListAccountsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_ListAccountsResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_ListAccountsResponse>(
+            message: try await self.listAccounts(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func getAccount(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_GetAccountRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_GetAccountResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_GetAccountResponse>(
+            message: try await self.getAccount(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func updateAccount(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_UpdateAccountRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_UpdateAccountResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_UpdateAccountResponse>(
+            message: try await self.updateAccount(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func disableAccount(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_DisableAccountRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_DisableAccountResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_DisableAccountResponse>(
+            message: try await self.disableAccount(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func enableAccount(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_EnableAccountRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_EnableAccountResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_EnableAccountResponse>(
+            message: try await self.enableAccount(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func deleteDriver(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_DeleteDriverRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_DeleteDriverResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_DeleteDriverResponse>(
+            message: try await self.deleteDriver(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func listAuditEntries(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_ListAuditEntriesRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_ListAuditEntriesResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_ListAuditEntriesResponse>(
+            message: try await self.listAuditEntries(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
     public func watchRevocations(
         request: GRPCCore.ServerRequest<Binario_Identity_V1_WatchRevocationsRequest>,
         context: GRPCCore.ServerContext
@@ -2764,6 +4865,45 @@ extension Binario_Identity_V1_Identity.SimpleServiceProtocol {
                 )
                 return [:]
             }
+        )
+    }
+
+    public func lookupAccounts(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_LookupAccountsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_LookupAccountsResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_LookupAccountsResponse>(
+            message: try await self.lookupAccounts(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func areFriends(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_AreFriendsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_AreFriendsResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_AreFriendsResponse>(
+            message: try await self.areFriends(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func getDefaultPaymentMethod(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_GetDefaultPaymentMethodRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_GetDefaultPaymentMethodResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_GetDefaultPaymentMethodResponse>(
+            message: try await self.getDefaultPaymentMethod(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
         )
     }
 }
@@ -2785,7 +4925,8 @@ extension Binario_Identity_V1_Identity {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Creates an unconfirmed passenger account and sends a confirmation code by email.
+        /// > Creates an unconfirmed passenger account and sends a confirmation code by email (and, when a
+        /// > phone is given, another code by SMS). Only email, password and first_name are required.
         /// > ALREADY_EXISTS for an email already registered; INVALID_ARGUMENT naming each bad field.
         ///
         /// - Parameters:
@@ -2923,6 +5064,79 @@ extension Binario_Identity_V1_Identity {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_GetSigningKeysResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_GetSigningKeysResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "RequestPasswordReset" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Emails a single-use link that sets a new password. Answers OK whether or not the address
+        /// > is registered, so it cannot be used to probe for accounts.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_RequestPasswordResetRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_RequestPasswordResetRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_RequestPasswordResetResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func requestPasswordReset<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_RequestPasswordResetRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_RequestPasswordResetRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_RequestPasswordResetResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_RequestPasswordResetResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ResetPassword" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Sets a new password with the token from the reset email and ends every session of the
+        /// > account. UNAUTHENTICATED for an unknown, used or expired token.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_ResetPasswordRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_ResetPasswordRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_ResetPasswordResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func resetPassword<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_ResetPasswordRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_ResetPasswordRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_ResetPasswordResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ResetPasswordResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "LoginWithGoogle" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Signs in with an OpenID Connect ID token from Google: the account with that verified
+        /// > address, created on first use and linked to the provider's subject. UNAUTHENTICATED for a
+        /// > token that does not verify; FAILED_PRECONDITION when Google sign-in is not configured.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_LoginWithGoogleRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_LoginWithGoogleRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_LoginWithGoogleResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func loginWithGoogle<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_LoginWithGoogleRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_LoginWithGoogleRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_LoginWithGoogleResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_LoginWithGoogleResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "SendEmergencyAlert" method.
@@ -3079,6 +5293,52 @@ extension Binario_Identity_V1_Identity {
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_DeleteMeResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
+        /// Call the "VerifyPhone" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Marks the caller's phone verified with the code sent to it by SMS.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_VerifyPhoneRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_VerifyPhoneRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_VerifyPhoneResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func verifyPhone<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_VerifyPhoneRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_VerifyPhoneRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_VerifyPhoneResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_VerifyPhoneResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ResendPhoneCode" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Sends a new code to the caller's unverified phone (at most one a minute).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_ResendPhoneCodeRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_ResendPhoneCodeRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_ResendPhoneCodeResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func resendPhoneCode<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_ResendPhoneCodeRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_ResendPhoneCodeRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_ResendPhoneCodeResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ResendPhoneCodeResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
         /// Call the "SendFriendRequest" method.
         ///
         /// - Parameters:
@@ -3174,6 +5434,50 @@ extension Binario_Identity_V1_Identity {
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_RemoveFriendResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
+        /// Call the "AddContact" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves a person by name and email. Someone not registered yet is listed among the caller's
+        /// > friends as pending registration and becomes a friend when they register and confirm that
+        /// > address; someone registered is sent a friend request instead.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_AddContactRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_AddContactRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_AddContactResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func addContact<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_AddContactRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_AddContactRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_AddContactResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_AddContactResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "RemoveContact" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_RemoveContactRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_RemoveContactRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_RemoveContactResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func removeContact<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_RemoveContactRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_RemoveContactRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_RemoveContactResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_RemoveContactResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
         /// Call the "AddEmergencyContact" method.
         ///
         /// - Parameters:
@@ -3248,6 +5552,91 @@ extension Binario_Identity_V1_Identity {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_RemoveEmergencyContactResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_RemoveEmergencyContactResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "AddPaymentMethod" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Payment cards on file, kept as the payment provider's token: never the number or the code.
+        /// > The first card added is the default.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_AddPaymentMethodRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_AddPaymentMethodRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_AddPaymentMethodResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func addPaymentMethod<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_AddPaymentMethodRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_AddPaymentMethodRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_AddPaymentMethodResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_AddPaymentMethodResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ListPaymentMethods" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_ListPaymentMethodsRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_ListPaymentMethodsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_ListPaymentMethodsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func listPaymentMethods<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_ListPaymentMethodsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_ListPaymentMethodsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_ListPaymentMethodsResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ListPaymentMethodsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "RemovePaymentMethod" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Removing the default makes the newest remaining card the default.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_RemovePaymentMethodRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_RemovePaymentMethodRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_RemovePaymentMethodResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func removePaymentMethod<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_RemovePaymentMethodRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_RemovePaymentMethodRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_RemovePaymentMethodResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_RemovePaymentMethodResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "SetDefaultPaymentMethod" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_SetDefaultPaymentMethodRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_SetDefaultPaymentMethodRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_SetDefaultPaymentMethodResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func setDefaultPaymentMethod<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_SetDefaultPaymentMethodRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_SetDefaultPaymentMethodRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_SetDefaultPaymentMethodResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_SetDefaultPaymentMethodResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "CreateDriver" method.
@@ -3338,6 +5727,160 @@ extension Binario_Identity_V1_Identity {
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ListOutboxMessagesResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
+        /// Call the "ListAccounts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Accounts by email, name and role, ordered by email, a page at a time.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_ListAccountsRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_ListAccountsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_ListAccountsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func listAccounts<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_ListAccountsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_ListAccountsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_ListAccountsResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ListAccountsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "GetAccount" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_GetAccountRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_GetAccountRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_GetAccountResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func getAccount<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_GetAccountRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_GetAccountRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_GetAccountResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_GetAccountResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "UpdateAccount" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Changes profile fields of any account; a new phone must be verified again.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_UpdateAccountRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_UpdateAccountRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_UpdateAccountResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func updateAccount<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_UpdateAccountRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_UpdateAccountRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_UpdateAccountResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_UpdateAccountResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "DisableAccount" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A disabled account cannot sign in, and its sessions end at once.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_DisableAccountRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_DisableAccountRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_DisableAccountResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func disableAccount<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_DisableAccountRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_DisableAccountRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_DisableAccountResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_DisableAccountResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "EnableAccount" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_EnableAccountRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_EnableAccountRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_EnableAccountResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func enableAccount<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_EnableAccountRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_EnableAccountRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_EnableAccountResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_EnableAccountResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "DeleteDriver" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes a driver's account (FAILED_PRECONDITION for any account without the driver role,
+        /// > or with the admin role).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_DeleteDriverRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_DeleteDriverRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_DeleteDriverResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func deleteDriver<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_DeleteDriverRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_DeleteDriverRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_DeleteDriverResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_DeleteDriverResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ListAuditEntries" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every admin action (who, when, what), newest first.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_ListAuditEntriesRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_ListAuditEntriesRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_ListAuditEntriesResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func listAuditEntries<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_ListAuditEntriesRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_ListAuditEntriesRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_ListAuditEntriesResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ListAuditEntriesResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
         /// Call the "WatchRevocations" method.
         ///
         /// > Source IDL Documentation:
@@ -3360,6 +5903,78 @@ extension Binario_Identity_V1_Identity {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_WatchRevocationsResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Binario_Identity_V1_WatchRevocationsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "LookupAccounts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Accounts by ids and emails, for services that show people or check them (scheduling,
+        /// > ticketing, dispatch). Unknown ids and emails are left out of the answer.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_LookupAccountsRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_LookupAccountsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_LookupAccountsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func lookupAccounts<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_LookupAccountsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_LookupAccountsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_LookupAccountsResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_LookupAccountsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "AreFriends" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Whether two accounts are friends (scheduling's itinerary invites, ticketing's shared
+        /// > subscriptions).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_AreFriendsRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_AreFriendsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_AreFriendsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func areFriends<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_AreFriendsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_AreFriendsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_AreFriendsResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_AreFriendsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "GetDefaultPaymentMethod" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A user's default payment card with its provider token, for the services that charge
+        /// > (ticketing, dispatch). NOT_FOUND for an unknown user; no method when none is on file.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_GetDefaultPaymentMethodRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_GetDefaultPaymentMethodRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_GetDefaultPaymentMethodResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func getDefaultPaymentMethod<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_GetDefaultPaymentMethodRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_GetDefaultPaymentMethodRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_GetDefaultPaymentMethodResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_GetDefaultPaymentMethodResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
     }
 
@@ -3387,7 +6002,8 @@ extension Binario_Identity_V1_Identity {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Creates an unconfirmed passenger account and sends a confirmation code by email.
+        /// > Creates an unconfirmed passenger account and sends a confirmation code by email (and, when a
+        /// > phone is given, another code by SMS). Only email, password and first_name are required.
         /// > ALREADY_EXISTS for an email already registered; INVALID_ARGUMENT naming each bad field.
         ///
         /// - Parameters:
@@ -3586,6 +6202,112 @@ extension Binario_Identity_V1_Identity {
             try await self.client.unary(
                 request: request,
                 descriptor: Binario_Identity_V1_Identity.Method.GetSigningKeys.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "RequestPasswordReset" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Emails a single-use link that sets a new password. Answers OK whether or not the address
+        /// > is registered, so it cannot be used to probe for accounts.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_RequestPasswordResetRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_RequestPasswordResetRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_RequestPasswordResetResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func requestPasswordReset<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_RequestPasswordResetRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_RequestPasswordResetRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_RequestPasswordResetResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_RequestPasswordResetResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.RequestPasswordReset.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "ResetPassword" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Sets a new password with the token from the reset email and ends every session of the
+        /// > account. UNAUTHENTICATED for an unknown, used or expired token.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_ResetPasswordRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_ResetPasswordRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_ResetPasswordResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func resetPassword<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_ResetPasswordRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_ResetPasswordRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_ResetPasswordResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ResetPasswordResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.ResetPassword.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "LoginWithGoogle" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Signs in with an OpenID Connect ID token from Google: the account with that verified
+        /// > address, created on first use and linked to the provider's subject. UNAUTHENTICATED for a
+        /// > token that does not verify; FAILED_PRECONDITION when Google sign-in is not configured.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_LoginWithGoogleRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_LoginWithGoogleRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_LoginWithGoogleResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func loginWithGoogle<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_LoginWithGoogleRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_LoginWithGoogleRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_LoginWithGoogleResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_LoginWithGoogleResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.LoginWithGoogle.descriptor,
                 serializer: serializer,
                 deserializer: deserializer,
                 options: options,
@@ -3824,6 +6546,74 @@ extension Binario_Identity_V1_Identity {
             )
         }
 
+        /// Call the "VerifyPhone" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Marks the caller's phone verified with the code sent to it by SMS.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_VerifyPhoneRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_VerifyPhoneRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_VerifyPhoneResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func verifyPhone<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_VerifyPhoneRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_VerifyPhoneRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_VerifyPhoneResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_VerifyPhoneResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.VerifyPhone.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "ResendPhoneCode" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Sends a new code to the caller's unverified phone (at most one a minute).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_ResendPhoneCodeRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_ResendPhoneCodeRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_ResendPhoneCodeResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func resendPhoneCode<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_ResendPhoneCodeRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_ResendPhoneCodeRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_ResendPhoneCodeResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ResendPhoneCodeResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.ResendPhoneCode.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
         /// Call the "SendFriendRequest" method.
         ///
         /// - Parameters:
@@ -3974,6 +6764,72 @@ extension Binario_Identity_V1_Identity {
             )
         }
 
+        /// Call the "AddContact" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves a person by name and email. Someone not registered yet is listed among the caller's
+        /// > friends as pending registration and becomes a friend when they register and confirm that
+        /// > address; someone registered is sent a friend request instead.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_AddContactRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_AddContactRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_AddContactResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func addContact<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_AddContactRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_AddContactRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_AddContactResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_AddContactResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.AddContact.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "RemoveContact" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_RemoveContactRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_RemoveContactRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_RemoveContactResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func removeContact<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_RemoveContactRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_RemoveContactRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_RemoveContactResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_RemoveContactResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.RemoveContact.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
         /// Call the "AddEmergencyContact" method.
         ///
         /// - Parameters:
@@ -4087,6 +6943,135 @@ extension Binario_Identity_V1_Identity {
             try await self.client.unary(
                 request: request,
                 descriptor: Binario_Identity_V1_Identity.Method.RemoveEmergencyContact.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "AddPaymentMethod" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Payment cards on file, kept as the payment provider's token: never the number or the code.
+        /// > The first card added is the default.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_AddPaymentMethodRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_AddPaymentMethodRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_AddPaymentMethodResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func addPaymentMethod<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_AddPaymentMethodRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_AddPaymentMethodRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_AddPaymentMethodResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_AddPaymentMethodResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.AddPaymentMethod.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "ListPaymentMethods" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_ListPaymentMethodsRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_ListPaymentMethodsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_ListPaymentMethodsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func listPaymentMethods<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_ListPaymentMethodsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_ListPaymentMethodsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_ListPaymentMethodsResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ListPaymentMethodsResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.ListPaymentMethods.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "RemovePaymentMethod" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Removing the default makes the newest remaining card the default.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_RemovePaymentMethodRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_RemovePaymentMethodRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_RemovePaymentMethodResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func removePaymentMethod<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_RemovePaymentMethodRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_RemovePaymentMethodRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_RemovePaymentMethodResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_RemovePaymentMethodResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.RemovePaymentMethod.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "SetDefaultPaymentMethod" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_SetDefaultPaymentMethodRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_SetDefaultPaymentMethodRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_SetDefaultPaymentMethodResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func setDefaultPaymentMethod<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_SetDefaultPaymentMethodRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_SetDefaultPaymentMethodRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_SetDefaultPaymentMethodResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_SetDefaultPaymentMethodResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.SetDefaultPaymentMethod.descriptor,
                 serializer: serializer,
                 deserializer: deserializer,
                 options: options,
@@ -4226,6 +7211,237 @@ extension Binario_Identity_V1_Identity {
             )
         }
 
+        /// Call the "ListAccounts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Accounts by email, name and role, ordered by email, a page at a time.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_ListAccountsRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_ListAccountsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_ListAccountsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func listAccounts<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_ListAccountsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_ListAccountsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_ListAccountsResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ListAccountsResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.ListAccounts.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "GetAccount" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_GetAccountRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_GetAccountRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_GetAccountResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func getAccount<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_GetAccountRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_GetAccountRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_GetAccountResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_GetAccountResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.GetAccount.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "UpdateAccount" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Changes profile fields of any account; a new phone must be verified again.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_UpdateAccountRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_UpdateAccountRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_UpdateAccountResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func updateAccount<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_UpdateAccountRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_UpdateAccountRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_UpdateAccountResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_UpdateAccountResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.UpdateAccount.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "DisableAccount" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A disabled account cannot sign in, and its sessions end at once.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_DisableAccountRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_DisableAccountRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_DisableAccountResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func disableAccount<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_DisableAccountRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_DisableAccountRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_DisableAccountResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_DisableAccountResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.DisableAccount.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "EnableAccount" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_EnableAccountRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_EnableAccountRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_EnableAccountResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func enableAccount<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_EnableAccountRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_EnableAccountRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_EnableAccountResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_EnableAccountResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.EnableAccount.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "DeleteDriver" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes a driver's account (FAILED_PRECONDITION for any account without the driver role,
+        /// > or with the admin role).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_DeleteDriverRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_DeleteDriverRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_DeleteDriverResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func deleteDriver<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_DeleteDriverRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_DeleteDriverRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_DeleteDriverResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_DeleteDriverResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.DeleteDriver.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "ListAuditEntries" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every admin action (who, when, what), newest first.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_ListAuditEntriesRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_ListAuditEntriesRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_ListAuditEntriesResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func listAuditEntries<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_ListAuditEntriesRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_ListAuditEntriesRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_ListAuditEntriesResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ListAuditEntriesResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.ListAuditEntries.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
         /// Call the "WatchRevocations" method.
         ///
         /// > Source IDL Documentation:
@@ -4258,6 +7474,111 @@ extension Binario_Identity_V1_Identity {
                 onResponse: handleResponse
             )
         }
+
+        /// Call the "LookupAccounts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Accounts by ids and emails, for services that show people or check them (scheduling,
+        /// > ticketing, dispatch). Unknown ids and emails are left out of the answer.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_LookupAccountsRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_LookupAccountsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_LookupAccountsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func lookupAccounts<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_LookupAccountsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_LookupAccountsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_LookupAccountsResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_LookupAccountsResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.LookupAccounts.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "AreFriends" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Whether two accounts are friends (scheduling's itinerary invites, ticketing's shared
+        /// > subscriptions).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_AreFriendsRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_AreFriendsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_AreFriendsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func areFriends<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_AreFriendsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_AreFriendsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_AreFriendsResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_AreFriendsResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.AreFriends.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "GetDefaultPaymentMethod" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A user's default payment card with its provider token, for the services that charge
+        /// > (ticketing, dispatch). NOT_FOUND for an unknown user; no method when none is on file.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_GetDefaultPaymentMethodRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_GetDefaultPaymentMethodRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_GetDefaultPaymentMethodResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func getDefaultPaymentMethod<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_GetDefaultPaymentMethodRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_GetDefaultPaymentMethodRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_GetDefaultPaymentMethodResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_GetDefaultPaymentMethodResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.GetDefaultPaymentMethod.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
     }
 }
 
@@ -4268,7 +7589,8 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Creates an unconfirmed passenger account and sends a confirmation code by email.
+    /// > Creates an unconfirmed passenger account and sends a confirmation code by email (and, when a
+    /// > phone is given, another code by SMS). Only email, password and first_name are required.
     /// > ALREADY_EXISTS for an email already registered; INVALID_ARGUMENT naming each bad field.
     ///
     /// - Parameters:
@@ -4439,6 +7761,97 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_GetSigningKeysRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_GetSigningKeysResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "RequestPasswordReset" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Emails a single-use link that sets a new password. Answers OK whether or not the address
+    /// > is registered, so it cannot be used to probe for accounts.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_RequestPasswordResetRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func requestPasswordReset<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_RequestPasswordResetRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_RequestPasswordResetResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.requestPasswordReset(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_RequestPasswordResetRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_RequestPasswordResetResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ResetPassword" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Sets a new password with the token from the reset email and ends every session of the
+    /// > account. UNAUTHENTICATED for an unknown, used or expired token.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_ResetPasswordRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func resetPassword<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_ResetPasswordRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ResetPasswordResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.resetPassword(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_ResetPasswordRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_ResetPasswordResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "LoginWithGoogle" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Signs in with an OpenID Connect ID token from Google: the account with that verified
+    /// > address, created on first use and linked to the provider's subject. UNAUTHENTICATED for a
+    /// > token that does not verify; FAILED_PRECONDITION when Google sign-in is not configured.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_LoginWithGoogleRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func loginWithGoogle<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_LoginWithGoogleRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_LoginWithGoogleResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.loginWithGoogle(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_LoginWithGoogleRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_LoginWithGoogleResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -4640,6 +8053,64 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
         )
     }
 
+    /// Call the "VerifyPhone" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Marks the caller's phone verified with the code sent to it by SMS.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_VerifyPhoneRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func verifyPhone<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_VerifyPhoneRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_VerifyPhoneResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.verifyPhone(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_VerifyPhoneRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_VerifyPhoneResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ResendPhoneCode" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Sends a new code to the caller's unverified phone (at most one a minute).
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_ResendPhoneCodeRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func resendPhoneCode<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_ResendPhoneCodeRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ResendPhoneCodeResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.resendPhoneCode(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_ResendPhoneCodeRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_ResendPhoneCodeResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "SendFriendRequest" method.
     ///
     /// - Parameters:
@@ -4765,6 +8236,62 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
         )
     }
 
+    /// Call the "AddContact" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Saves a person by name and email. Someone not registered yet is listed among the caller's
+    /// > friends as pending registration and becomes a friend when they register and confirm that
+    /// > address; someone registered is sent a friend request instead.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_AddContactRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func addContact<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_AddContactRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_AddContactResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.addContact(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_AddContactRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_AddContactResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "RemoveContact" method.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_RemoveContactRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func removeContact<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_RemoveContactRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_RemoveContactResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.removeContact(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_RemoveContactRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_RemoveContactResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "AddEmergencyContact" method.
     ///
     /// - Parameters:
@@ -4860,6 +8387,115 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_RemoveEmergencyContactRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_RemoveEmergencyContactResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "AddPaymentMethod" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Payment cards on file, kept as the payment provider's token: never the number or the code.
+    /// > The first card added is the default.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_AddPaymentMethodRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func addPaymentMethod<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_AddPaymentMethodRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_AddPaymentMethodResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.addPaymentMethod(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_AddPaymentMethodRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_AddPaymentMethodResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListPaymentMethods" method.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_ListPaymentMethodsRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listPaymentMethods<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_ListPaymentMethodsRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ListPaymentMethodsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.listPaymentMethods(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_ListPaymentMethodsRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_ListPaymentMethodsResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "RemovePaymentMethod" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Removing the default makes the newest remaining card the default.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_RemovePaymentMethodRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func removePaymentMethod<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_RemovePaymentMethodRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_RemovePaymentMethodResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.removePaymentMethod(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_RemovePaymentMethodRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_RemovePaymentMethodResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "SetDefaultPaymentMethod" method.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_SetDefaultPaymentMethodRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func setDefaultPaymentMethod<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_SetDefaultPaymentMethodRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_SetDefaultPaymentMethodResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.setDefaultPaymentMethod(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_SetDefaultPaymentMethodRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_SetDefaultPaymentMethodResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -4977,6 +8613,202 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
         )
     }
 
+    /// Call the "ListAccounts" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Accounts by email, name and role, ordered by email, a page at a time.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_ListAccountsRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listAccounts<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_ListAccountsRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ListAccountsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.listAccounts(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_ListAccountsRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_ListAccountsResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetAccount" method.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_GetAccountRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getAccount<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_GetAccountRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_GetAccountResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.getAccount(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_GetAccountRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_GetAccountResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "UpdateAccount" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Changes profile fields of any account; a new phone must be verified again.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_UpdateAccountRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func updateAccount<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_UpdateAccountRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_UpdateAccountResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.updateAccount(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_UpdateAccountRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_UpdateAccountResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DisableAccount" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > A disabled account cannot sign in, and its sessions end at once.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_DisableAccountRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func disableAccount<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_DisableAccountRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_DisableAccountResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.disableAccount(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_DisableAccountRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_DisableAccountResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "EnableAccount" method.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_EnableAccountRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func enableAccount<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_EnableAccountRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_EnableAccountResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.enableAccount(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_EnableAccountRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_EnableAccountResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DeleteDriver" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Deletes a driver's account (FAILED_PRECONDITION for any account without the driver role,
+    /// > or with the admin role).
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_DeleteDriverRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func deleteDriver<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_DeleteDriverRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_DeleteDriverResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.deleteDriver(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_DeleteDriverRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_DeleteDriverResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListAuditEntries" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Every admin action (who, when, what), newest first.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_ListAuditEntriesRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listAuditEntries<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_ListAuditEntriesRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ListAuditEntriesResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.listAuditEntries(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_ListAuditEntriesRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_ListAuditEntriesResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "WatchRevocations" method.
     ///
     /// > Source IDL Documentation:
@@ -5004,6 +8836,96 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
             onResponse: handleResponse
         )
     }
+
+    /// Call the "LookupAccounts" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Accounts by ids and emails, for services that show people or check them (scheduling,
+    /// > ticketing, dispatch). Unknown ids and emails are left out of the answer.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_LookupAccountsRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func lookupAccounts<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_LookupAccountsRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_LookupAccountsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.lookupAccounts(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_LookupAccountsRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_LookupAccountsResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "AreFriends" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Whether two accounts are friends (scheduling's itinerary invites, ticketing's shared
+    /// > subscriptions).
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_AreFriendsRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func areFriends<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_AreFriendsRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_AreFriendsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.areFriends(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_AreFriendsRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_AreFriendsResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetDefaultPaymentMethod" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > A user's default payment card with its provider token, for the services that charge
+    /// > (ticketing, dispatch). NOT_FOUND for an unknown user; no method when none is on file.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_GetDefaultPaymentMethodRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getDefaultPaymentMethod<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_GetDefaultPaymentMethodRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_GetDefaultPaymentMethodResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.getDefaultPaymentMethod(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_GetDefaultPaymentMethodRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_GetDefaultPaymentMethodResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
 }
 
 // Helpers providing sugared APIs for 'ClientProtocol' methods.
@@ -5013,7 +8935,8 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Creates an unconfirmed passenger account and sends a confirmation code by email.
+    /// > Creates an unconfirmed passenger account and sends a confirmation code by email (and, when a
+    /// > phone is given, another code by SMS). Only email, password and first_name are required.
     /// > ALREADY_EXISTS for an email already registered; INVALID_ARGUMENT naming each bad field.
     ///
     /// - Parameters:
@@ -5207,6 +9130,109 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
             metadata: metadata
         )
         return try await self.getSigningKeys(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "RequestPasswordReset" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Emails a single-use link that sets a new password. Answers OK whether or not the address
+    /// > is registered, so it cannot be used to probe for accounts.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func requestPasswordReset<Result>(
+        _ message: Binario_Identity_V1_RequestPasswordResetRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_RequestPasswordResetResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_RequestPasswordResetRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.requestPasswordReset(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ResetPassword" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Sets a new password with the token from the reset email and ends every session of the
+    /// > account. UNAUTHENTICATED for an unknown, used or expired token.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func resetPassword<Result>(
+        _ message: Binario_Identity_V1_ResetPasswordRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ResetPasswordResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_ResetPasswordRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.resetPassword(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "LoginWithGoogle" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Signs in with an OpenID Connect ID token from Google: the account with that verified
+    /// > address, created on first use and linked to the provider's subject. UNAUTHENTICATED for a
+    /// > token that does not verify; FAILED_PRECONDITION when Google sign-in is not configured.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func loginWithGoogle<Result>(
+        _ message: Binario_Identity_V1_LoginWithGoogleRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_LoginWithGoogleResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_LoginWithGoogleRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.loginWithGoogle(
             request: request,
             options: options,
             onResponse: handleResponse
@@ -5437,6 +9463,72 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
         )
     }
 
+    /// Call the "VerifyPhone" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Marks the caller's phone verified with the code sent to it by SMS.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func verifyPhone<Result>(
+        _ message: Binario_Identity_V1_VerifyPhoneRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_VerifyPhoneResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_VerifyPhoneRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.verifyPhone(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ResendPhoneCode" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Sends a new code to the caller's unverified phone (at most one a minute).
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func resendPhoneCode<Result>(
+        _ message: Binario_Identity_V1_ResendPhoneCodeRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ResendPhoneCodeResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_ResendPhoneCodeRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.resendPhoneCode(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "SendFriendRequest" method.
     ///
     /// - Parameters:
@@ -5582,6 +9674,70 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
         )
     }
 
+    /// Call the "AddContact" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Saves a person by name and email. Someone not registered yet is listed among the caller's
+    /// > friends as pending registration and becomes a friend when they register and confirm that
+    /// > address; someone registered is sent a friend request instead.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func addContact<Result>(
+        _ message: Binario_Identity_V1_AddContactRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_AddContactResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_AddContactRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.addContact(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "RemoveContact" method.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func removeContact<Result>(
+        _ message: Binario_Identity_V1_RemoveContactRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_RemoveContactResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_RemoveContactRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.removeContact(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "AddEmergencyContact" method.
     ///
     /// - Parameters:
@@ -5692,6 +9848,131 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
             metadata: metadata
         )
         return try await self.removeEmergencyContact(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "AddPaymentMethod" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Payment cards on file, kept as the payment provider's token: never the number or the code.
+    /// > The first card added is the default.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func addPaymentMethod<Result>(
+        _ message: Binario_Identity_V1_AddPaymentMethodRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_AddPaymentMethodResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_AddPaymentMethodRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.addPaymentMethod(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListPaymentMethods" method.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listPaymentMethods<Result>(
+        _ message: Binario_Identity_V1_ListPaymentMethodsRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ListPaymentMethodsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_ListPaymentMethodsRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.listPaymentMethods(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "RemovePaymentMethod" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Removing the default makes the newest remaining card the default.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func removePaymentMethod<Result>(
+        _ message: Binario_Identity_V1_RemovePaymentMethodRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_RemovePaymentMethodResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_RemovePaymentMethodRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.removePaymentMethod(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "SetDefaultPaymentMethod" method.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func setDefaultPaymentMethod<Result>(
+        _ message: Binario_Identity_V1_SetDefaultPaymentMethodRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_SetDefaultPaymentMethodResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_SetDefaultPaymentMethodRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.setDefaultPaymentMethod(
             request: request,
             options: options,
             onResponse: handleResponse
@@ -5826,6 +10107,230 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
         )
     }
 
+    /// Call the "ListAccounts" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Accounts by email, name and role, ordered by email, a page at a time.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listAccounts<Result>(
+        _ message: Binario_Identity_V1_ListAccountsRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ListAccountsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_ListAccountsRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.listAccounts(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetAccount" method.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getAccount<Result>(
+        _ message: Binario_Identity_V1_GetAccountRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_GetAccountResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_GetAccountRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.getAccount(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "UpdateAccount" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Changes profile fields of any account; a new phone must be verified again.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func updateAccount<Result>(
+        _ message: Binario_Identity_V1_UpdateAccountRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_UpdateAccountResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_UpdateAccountRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.updateAccount(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DisableAccount" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > A disabled account cannot sign in, and its sessions end at once.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func disableAccount<Result>(
+        _ message: Binario_Identity_V1_DisableAccountRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_DisableAccountResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_DisableAccountRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.disableAccount(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "EnableAccount" method.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func enableAccount<Result>(
+        _ message: Binario_Identity_V1_EnableAccountRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_EnableAccountResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_EnableAccountRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.enableAccount(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DeleteDriver" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Deletes a driver's account (FAILED_PRECONDITION for any account without the driver role,
+    /// > or with the admin role).
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func deleteDriver<Result>(
+        _ message: Binario_Identity_V1_DeleteDriverRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_DeleteDriverResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_DeleteDriverRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.deleteDriver(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListAuditEntries" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Every admin action (who, when, what), newest first.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listAuditEntries<Result>(
+        _ message: Binario_Identity_V1_ListAuditEntriesRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_ListAuditEntriesResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_ListAuditEntriesRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.listAuditEntries(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "WatchRevocations" method.
     ///
     /// > Source IDL Documentation:
@@ -5852,6 +10357,108 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
             metadata: metadata
         )
         return try await self.watchRevocations(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "LookupAccounts" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Accounts by ids and emails, for services that show people or check them (scheduling,
+    /// > ticketing, dispatch). Unknown ids and emails are left out of the answer.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func lookupAccounts<Result>(
+        _ message: Binario_Identity_V1_LookupAccountsRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_LookupAccountsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_LookupAccountsRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.lookupAccounts(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "AreFriends" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Whether two accounts are friends (scheduling's itinerary invites, ticketing's shared
+    /// > subscriptions).
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func areFriends<Result>(
+        _ message: Binario_Identity_V1_AreFriendsRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_AreFriendsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_AreFriendsRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.areFriends(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetDefaultPaymentMethod" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > A user's default payment card with its provider token, for the services that charge
+    /// > (ticketing, dispatch). NOT_FOUND for an unknown user; no method when none is on file.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getDefaultPaymentMethod<Result>(
+        _ message: Binario_Identity_V1_GetDefaultPaymentMethodRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_GetDefaultPaymentMethodResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_GetDefaultPaymentMethodRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.getDefaultPaymentMethod(
             request: request,
             options: options,
             onResponse: handleResponse

@@ -1,0 +1,84 @@
+import BinarioPayments
+import Foundation
+
+extension IdentityDomain {
+  /// Tokenises a card with the payment provider and keeps what it hands back (token, brand, last
+  /// four digits, expiry); the card number and security code are never stored. The first card,
+  /// or one added with `makeDefault`, becomes the default.
+  ///
+  /// `INVALID_ARGUMENT` naming each bad card field; `FAILED_PRECONDITION` for a declined card or
+  /// when the account already has ``IdentityPolicy/maximumPaymentMethods`` cards.
+  public func addPaymentMethod(userID: String, card: PaymentCard, makeDefault: Bool) async throws -> PaymentMethod {
+    let account = try await callerAccount(userID)
+    let now = clock.now()
+    let token: CardToken
+    do {
+      token = try await paymentProvider.tokenize(card, currentMonth: Self.month(of: now))
+    } catch .invalidCard(let problems) {
+      throw IdentityError.invalid(problems.map { FieldProblem(field: $0.field.protoName, description: $0.description) })
+    } catch .declined(let reason) {
+      throw IdentityError.failedPrecondition(reason)
+    }
+    let method = PaymentMethod(
+      id: Self.newID(), providerToken: token.token, brand: token.brand, last4: token.last4,
+      expiryMonth: token.expiryMonth, expiryYear: token.expiryYear, isDefault: false, createdAt: now)
+    guard
+      let stored = try await store.insertPaymentMethod(
+        method, accountID: account.id, makeDefault: makeDefault, limit: policy.maximumPaymentMethods)
+    else {
+      throw IdentityError.failedPrecondition(
+        "you already have \(policy.maximumPaymentMethods) cards; remove one before adding another")
+    }
+    return stored
+  }
+
+  /// The caller's cards, the default first.
+  public func paymentMethods(userID: String) async throws -> [PaymentMethod] {
+    _ = try await callerAccount(userID)
+    return try await store.paymentMethods(accountID: userID)
+  }
+
+  /// Removes a card of the caller's; if it was the default, the newest remaining card becomes it.
+  public func removePaymentMethod(userID: String, paymentMethodID rawID: String) async throws {
+    let id = try Self.requiredID(rawID, field: "payment_method_id", what: "a payment method id")
+    guard try await store.removePaymentMethod(id: id, accountID: userID) else {
+      throw IdentityError.notFound("you have no payment method \(id)")
+    }
+  }
+
+  /// Makes a card of the caller's their default.
+  public func setDefaultPaymentMethod(userID: String, paymentMethodID rawID: String) async throws -> PaymentMethod {
+    let id = try Self.requiredID(rawID, field: "payment_method_id", what: "a payment method id")
+    guard let method = try await store.setDefaultPaymentMethod(id: id, accountID: userID) else {
+      throw IdentityError.notFound("you have no payment method \(id)")
+    }
+    return method
+  }
+
+  /// The month `date` falls in (UTC).
+  static func month(of date: Date) -> CalendarMonth {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    let parts = calendar.dateComponents([.year, .month], from: date)
+    return CalendarMonth(year: parts.year ?? 1970, month: parts.month ?? 1)
+  }
+
+  /// A trimmed, non-empty id, or `INVALID_ARGUMENT` naming `field`.
+  static func requiredID(_ raw: String, field: String, what: String) throws(IdentityError) -> String {
+    let id = raw.trimmingCharacters(in: .whitespaces)
+    guard !id.isEmpty else { throw .invalid(field, "\(what) is required") }
+    return id
+  }
+}
+
+extension CardProblem.Field {
+  /// The field's name in `AddPaymentMethodRequest`.
+  var protoName: String {
+    switch self {
+    case .number: return "card_number"
+    case .expiryMonth: return "expiry_month"
+    case .expiryYear: return "expiry_year"
+    case .securityCode: return "security_code"
+    }
+  }
+}

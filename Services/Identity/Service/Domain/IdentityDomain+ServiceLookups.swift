@@ -1,0 +1,34 @@
+import Foundation
+
+extension IdentityDomain {
+  /// Accounts by ids and emails, for other services; unknown ones are left out. At most 500 of
+  /// each per call.
+  public func lookupAccounts(ids rawIDs: [String], emails rawEmails: [String]) async throws -> [Account] {
+    var check = InputValidation()
+    if rawIDs.count > 500 { check.fail("user_ids", "at most 500 ids per call") }
+    if rawEmails.count > 500 { check.fail("emails", "at most 500 emails per call") }
+    try check.finish()
+    let ids = rawIDs.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    let emails = rawEmails.map(InputValidation.normalizedEmail).filter { !$0.isEmpty }
+    return try await store.accounts(ids: ids, emails: emails)
+  }
+
+  /// Whether two accounts are friends.
+  public func areFriends(_ rawA: String, _ rawB: String) async throws -> Bool {
+    var check = InputValidation()
+    let a = rawA.trimmingCharacters(in: .whitespaces)
+    let b = rawB.trimmingCharacters(in: .whitespaces)
+    if a.isEmpty { check.fail("user_id", "a user id is required") }
+    if b.isEmpty { check.fail("other_user_id", "a user id is required") }
+    try check.finish()
+    return try await store.areFriends(a, b)
+  }
+
+  /// A user's default card with its provider token (`nil` when none); `NOT_FOUND` for an
+  /// unknown user.
+  public func defaultPaymentMethod(userID rawID: String) async throws -> PaymentMethod? {
+    let id = try Self.requiredID(rawID, field: "user_id", what: "a user id")
+    guard try await store.account(id: id) != nil else { throw IdentityError.notFound("no account \(id)") }
+    return try await store.defaultPaymentMethod(accountID: id)
+  }
+}

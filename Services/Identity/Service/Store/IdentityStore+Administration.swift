@@ -1,0 +1,88 @@
+import BinarioAuth
+import Foundation
+import GRDB
+
+extension IdentityStore {
+  /// A page of accounts matching `search`, ordered by email.
+  public func accounts(matching search: AccountSearch) async throws -> AccountPage {
+    try pool.readOnCurrentThread { db in
+      var conditions: [String] = []
+      var arguments: [any DatabaseValueConvertible] = []
+      let query = search.query.lowercased()
+      if !query.isEmpty {
+        let pattern = "%" + Self.escapedForLike(query) + "%"
+        conditions.append(
+          "(email LIKE ? ESCAPE '\\' OR lower(first_name) LIKE ? ESCAPE '\\' OR lower(last_name) LIKE ? ESCAPE '\\')")
+        arguments += [pattern, pattern, pattern]
+      }
+      if let role = search.role {
+        conditions.append("EXISTS (SELECT 1 FROM account_role WHERE account_id = account.id AND role = ?)")
+        arguments.append(role.rawValue)
+      }
+      if let after = search.afterEmail {
+        conditions.append("email > ?")
+        arguments.append(after)
+      }
+      let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+      arguments.append(search.pageSize + 1)
+      var accounts = try Row.fetchAll(
+        db, sql: Self.accountSelect + whereClause + " ORDER BY email LIMIT ?",
+        arguments: StatementArguments(arguments)
+      ).map(Self.account(from:))
+      var next: String?
+      if accounts.count > search.pageSize {
+        accounts.removeLast()
+        next = accounts.last?.email
+      }
+      return AccountPage(accounts: accounts, nextAfterEmail: next)
+    }
+  }
+
+  /// Disables the account and revokes its sessions, recording `audit`, in one transaction.
+  /// - Returns: The sessions revoked.
+  public func disableAccount(id: String, at now: Date, audit: AuditEntry) async throws -> [String] {
+    try await pool.write { db in
+      try db.execute(
+        sql: "UPDATE account SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL", arguments: [now.storedValue, id])
+      let revoked = try Self.revokeSessions(db, accountID: id, except: nil, at: now)
+      try Self.writeAuditEntry(audit, db)
+      return revoked
+    }
+  }
+
+  /// Enables the account, recording `audit`, in one transaction.
+  public func enableAccount(id: String, audit: AuditEntry) async throws {
+    try await pool.write { db in
+      try db.execute(sql: "UPDATE account SET disabled_at = NULL WHERE id = ?", arguments: [id])
+      try Self.writeAuditEntry(audit, db)
+    }
+  }
+
+  /// Accounts by ids and emails (normalized), each once.
+  public func accounts(ids: [String], emails: [String]) async throws -> [Account] {
+    try pool.readOnCurrentThread { db in
+      var seen = Set<String>()
+      var found: [Account] = []
+      for id in ids {
+        if let account = try Self.fetchAccount(db, where: "id = ?", id), seen.insert(account.id).inserted {
+          found.append(account)
+        }
+      }
+      for email in emails {
+        if let account = try Self.fetchAccount(db, where: "email = ?", email), seen.insert(account.id).inserted {
+          found.append(account)
+        }
+      }
+      return found
+    }
+  }
+
+  static func escapedForLike(_ text: String) -> String {
+    var escaped = ""
+    for character in text {
+      if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+      escaped.append(character)
+    }
+    return escaped
+  }
+}
