@@ -8,8 +8,7 @@ struct BinarioCommand: AsyncParsableCommand {
     abstract: "The Binario command-line client: talks to the platform through its gateway.",
     discussion: """
       Start the suite with scripts/run-local.sh, then for example:
-        binario register --email ada@example.com --first-name Ada --last-name Lovelace \\
-          --phone +393331234567 --birth-date 1990-12-10 --gender female
+        binario register --email ada@example.com --first-name Ada --phone +393331234567
         binario confirm --email ada@example.com --from-outbox
         binario login --email ada@example.com
         binario me
@@ -18,8 +17,9 @@ struct BinarioCommand: AsyncParsableCommand {
     subcommands: [
       RegisterCommand.self, ConfirmCommand.self, ResendConfirmationCommand.self,
       LoginCommand.self, RefreshCommand.self, LogoutCommand.self,
-      MeCommand.self, PasswordCommand.self, EmailCommand.self, DeleteAccountCommand.self,
-      FriendsCommand.self, EmergencyCommand.self, AdminCommand.self, KeysCommand.self,
+      MeCommand.self, PhoneCommand.self, PasswordCommand.self, PasswordResetCommand.self, EmailCommand.self,
+      DeleteAccountCommand.self, FriendsCommand.self, CardsCommand.self, EmergencyCommand.self, AdminCommand.self,
+      KeysCommand.self,
       HealthCommand.self,
     ]
   )

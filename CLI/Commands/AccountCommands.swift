@@ -6,16 +6,26 @@ import GRPCCore
 struct RegisterCommand: GatewayCommand {
   static let configuration = CommandConfiguration(
     commandName: "register",
-    abstract: "Create an account; a confirmation code is sent to the email address."
+    abstract: "Create an account; a confirmation code is sent to the email address.",
+    discussion: """
+      Only --email, --first-name and the password (10+ characters with a letter and a digit) are \
+      required. A phone gets its own code by SMS: verify it with 'binario phone verify'.
+      """
   )
   @OptionGroup var gateway: GatewayOptions
   @OptionGroup var password: PasswordOptions
   @Option var email: String
-  @Option var firstName: String
-  @Option var lastName: String
-  @Option(help: "E.164, e.g. +393331234567") var phone: String
-  @Option(help: "YYYY-MM-DD") var birthDate: String
-  @Option(help: "female, male, other or prefer-not-to-say") var gender: String
+  @Option(help: "The name shown to others.") var firstName: String
+  @Option var lastName: String = ""
+  @Option(help: "E.164, e.g. +393331234567") var phone: String = ""
+  @Option(help: "YYYY-MM-DD") var birthDate: String = ""
+  @Option(help: "female, male, other or prefer-not-to-say") var gender: String?
+
+  func validate() throws {
+    if let gender, Binario_Identity_V1_Gender(displayName: gender) == nil {
+      throw ValidationError("--gender is female, male, other or prefer-not-to-say")
+    }
+  }
 
   func call(_ gateway: Gateway) async throws {
     let request = try Binario_Identity_V1_RegisterRequest.with {
@@ -25,10 +35,12 @@ struct RegisterCommand: GatewayCommand {
       $0.lastName = self.lastName
       $0.phone = self.phone
       $0.birthDate = self.birthDate
-      $0.gender = Binario_Identity_V1_Gender(displayName: self.gender) ?? .unspecified
+      $0.gender = self.gender.flatMap(Binario_Identity_V1_Gender.init(displayName:)) ?? .unspecified
     }
     let response = try await gateway.identity.register(request, options: gateway.options)
-    print("registered \(self.email) (user id \(response.userID)); a confirmation code is on its way by email")
+    var sent = "a confirmation code is on its way by email"
+    if !self.phone.isEmpty { sent += ", and a phone code by SMS" }
+    print("registered \(self.email) (user id \(response.userID)); \(sent)")
   }
 }
 
@@ -107,21 +119,41 @@ struct ResendConfirmationCommand: GatewayCommand {
 struct LoginCommand: GatewayCommand {
   static let configuration = CommandConfiguration(
     commandName: "login",
-    abstract: "Sign in; the session's tokens are kept in the session file (readable by you only)."
+    abstract: "Sign in; the session's tokens are kept in the session file (readable by you only).",
+    discussion: """
+      With --email, signs in with the password. With --google-id-token, signs in with an ID token \
+      from Google's sign-in (the account with that verified address, created on first use).
+      """
   )
   @OptionGroup var gateway: GatewayOptions
   @OptionGroup var password: PasswordOptions
-  @Option var email: String
+  @Option var email: String?
+  @Option(help: "An ID token (JWT) from Google's sign-in.") var googleIdToken: String?
+
+  func validate() throws {
+    if (self.email == nil) == (self.googleIdToken == nil) {
+      throw ValidationError("give either --email (with a password) or --google-id-token")
+    }
+  }
 
   func call(_ gateway: Gateway) async throws {
-    let request = try Binario_Identity_V1_LoginRequest.with {
-      $0.email = self.email
-      $0.password = try self.password.read()
+    let tokens: Binario_Identity_V1_TokenPair
+    var note = ""
+    if let googleIdToken {
+      let response = try await gateway.identity.loginWithGoogle(.with { $0.idToken = googleIdToken }, options: gateway.options)
+      tokens = response.tokens
+      if response.created { note = "; your account was created" }
+    } else {
+      let request = try Binario_Identity_V1_LoginRequest.with {
+        $0.email = self.email ?? ""
+        $0.password = try self.password.read()
+      }
+      tokens = try await gateway.identity.login(request, options: gateway.options).tokens
     }
-    let response = try await gateway.identity.login(request, options: gateway.options)
-    try gateway.sessionFile.save(StoredSession(tokens: response.tokens, email: self.email))
-    let roles = response.tokens.roles.map(\.displayName).joined(separator: ", ")
-    print("signed in as \(self.email) (\(roles)); session kept in \(gateway.sessionFile.path)")
+    let email = try await gateway.identity.getMe(.init(), metadata: bearer(tokens.accessToken), options: gateway.options).profile.email
+    try gateway.sessionFile.save(StoredSession(tokens: tokens, email: email))
+    let roles = tokens.roles.map(\.displayName).joined(separator: ", ")
+    print("signed in as \(email) (\(roles))\(note); session kept in \(gateway.sessionFile.path)")
   }
 }
 

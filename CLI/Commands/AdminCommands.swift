@@ -5,7 +5,7 @@ struct AdminCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "admin",
     abstract: "Administration (admin role needed).",
-    subcommands: [CreateDriver.self, Grant.self, Revoke.self, Outbox.self]
+    subcommands: [CreateDriver.self, Grant.self, Revoke.self, Outbox.self, AdminUsersCommand.self]
   )
 
   struct CreateDriver: GatewayCommand {
@@ -14,10 +14,10 @@ struct AdminCommand: AsyncParsableCommand {
     @OptionGroup var password: PasswordOptions
     @Option var email: String
     @Option var firstName: String
-    @Option var lastName: String
-    @Option(help: "E.164, e.g. +393331234567") var phone: String
-    @Option(help: "YYYY-MM-DD") var birthDate: String
-    @Option(help: "female, male, other or prefer-not-to-say") var gender: String
+    @Option var lastName: String = ""
+    @Option(help: "E.164, e.g. +393331234567") var phone: String = ""
+    @Option(help: "YYYY-MM-DD") var birthDate: String = ""
+    @Option(help: "female, male, other or prefer-not-to-say") var gender: String?
 
     func call(_ gateway: Gateway) async throws {
       let metadata = try await gateway.signedIn()
@@ -28,7 +28,7 @@ struct AdminCommand: AsyncParsableCommand {
         $0.lastName = self.lastName
         $0.phone = self.phone
         $0.birthDate = self.birthDate
-        $0.gender = Binario_Identity_V1_Gender(displayName: self.gender) ?? .unspecified
+        $0.gender = self.gender.flatMap(Binario_Identity_V1_Gender.init(displayName:)) ?? .unspecified
       }
       let response = try await gateway.identity.createDriver(request, metadata: metadata, options: gateway.options)
       Print.profile(response.profile)

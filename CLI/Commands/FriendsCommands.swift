@@ -4,19 +4,25 @@ import BinarioProto
 struct FriendsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "friends",
-    abstract: "Your friends and friend requests.",
-    subcommands: [List.self, Requests.self, Request.self, Accept.self, Reject.self, Remove.self],
+    abstract: "Your friends, friend requests, and contacts waiting to register.",
+    subcommands: [
+      List.self, Requests.self, Request.self, Accept.self, Reject.self, Remove.self, AddContact.self,
+      RemoveContact.self,
+    ],
     defaultSubcommand: List.self
   )
 
   struct List: GatewayCommand {
-    static let configuration = CommandConfiguration(abstract: "List your friends.")
+    static let configuration = CommandConfiguration(abstract: "List your friends and contacts waiting to register.")
     @OptionGroup var gateway: GatewayOptions
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.identity.listFriends(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
-      if response.friends.isEmpty { print("no friends yet") }
+      if response.friends.isEmpty && response.pendingContacts.isEmpty { print("no friends yet") }
       for friend in response.friends { print(Print.user(friend)) }
+      for contact in response.pendingContacts {
+        print("\(contact.name) <\(contact.email)>  (pending registration)  [\(contact.contactID)]")
+      }
     }
   }
 
@@ -86,6 +92,54 @@ struct FriendsCommand: AsyncParsableCommand {
         options: gateway.options
       )
       print("friend removed")
+    }
+  }
+}
+
+extension FriendsCommand {
+  struct AddContact: GatewayCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "add-contact",
+      abstract: "Save someone by name and email.",
+      discussion: """
+        Someone not registered yet is listed as pending registration and becomes your friend when \
+        they sign up with that address; someone registered is sent a friend request.
+        """
+    )
+    @OptionGroup var gateway: GatewayOptions
+    @Option var name: String
+    @Option var email: String
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.identity.addContact(
+        .with {
+          $0.name = self.name
+          $0.email = self.email
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
+      switch response.outcome {
+      case .pendingContact(let contact):
+        print("saved \(contact.name) <\(contact.email)>, pending registration [\(contact.contactID)]")
+      case .friendRequest(let request):
+        print("\(self.email) is registered: friend request \(request.requestID) sent")
+      case nil:
+        print("saved")
+      }
+    }
+  }
+
+  struct RemoveContact: GatewayCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "remove-contact", abstract: "Remove a contact waiting to register.")
+    @OptionGroup var gateway: GatewayOptions
+    @Argument(help: "The contact's id (see 'binario friends').") var contactID: String
+
+    func call(_ gateway: Gateway) async throws {
+      _ = try await gateway.identity.removeContact(
+        .with { $0.contactID = self.contactID }, metadata: try await gateway.signedIn(), options: gateway.options)
+      print("contact removed")
     }
   }
 }

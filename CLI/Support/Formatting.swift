@@ -81,14 +81,18 @@ enum Print {
       "email:      \(profile.email)\(profile.emailConfirmed ? "" : " (not confirmed)")",
     ]
     if !profile.pendingEmail.isEmpty { lines.append("new email:  \(profile.pendingEmail) (waiting for confirmation)") }
+    let phone = profile.phone.isEmpty ? "-" : profile.phone + (profile.phoneVerified ? " (verified)" : " (not verified)")
     lines += [
       "name:       \(profile.firstName) \(profile.lastName)",
-      "phone:      \(profile.phone)",
-      "born:       \(profile.birthDate)",
+      "phone:      \(phone)",
+      "born:       \(profile.birthDate.isEmpty ? "-" : profile.birthDate)",
       "gender:     \(profile.gender.displayName)",
       "roles:      \(profile.roles.map(\.displayName).joined(separator: ", "))",
       "since:      \(Self.date(profile.createdAt))",
     ]
+    if !profile.linkedProviders.isEmpty { lines.append("sign-in:    \(profile.linkedProviders.joined(separator: ", "))") }
+    if !profile.passwordSet { lines.append("password:   none set (reset one with 'binario password forgot')") }
+    if profile.disabled { lines.append("status:     DISABLED by an administrator") }
     print(lines.joined(separator: "\n"))
   }
 
@@ -98,6 +102,12 @@ enum Print {
 
   static func contact(_ contact: Binario_Identity_V1_EmergencyContact) {
     print("\(contact.contactID)  \(contact.name)  \(contact.phone)  via \(contact.channel.displayName)")
+  }
+
+  static func card(_ method: Binario_Identity_V1_PaymentMethod) -> String {
+    let expiry = String(format: "%02d/%04d", method.expiryMonth, method.expiryYear)
+    return "\(method.paymentMethodID)  \(method.brand) ending \(method.last4)  expires \(expiry)"
+      + (method.isDefault ? "  (default)" : "")
   }
 
   static func date(_ timestamp: Google_Protobuf_Timestamp) -> String {

@@ -54,7 +54,7 @@ struct Gateway {
     if session.accessTokenExpiresAt.timeIntervalSinceNow < 30 {
       session = try await self.refresh(session)
     }
-    return ["authorization": "Bearer \(session.accessToken)"]
+    return bearer(session.accessToken)
   }
 
   /// The token metadata if someone is signed in, else none (for public methods that behave
@@ -89,4 +89,9 @@ extension StoredSession {
       refreshTokenExpiresAt: tokens.refreshTokenExpiresAt.date
     )
   }
+}
+
+/// Metadata carrying an access token, as the gateway expects it.
+func bearer(_ accessToken: String) -> Metadata {
+  ["authorization": "Bearer \(accessToken)"]
 }

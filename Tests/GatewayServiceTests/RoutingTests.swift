@@ -1,3 +1,4 @@
+import BinarioServiceKit
 import GatewayService
 import Testing
 
@@ -32,9 +33,9 @@ struct RoutingTests {
   @Test func addressesParse() throws {
     #expect(try UpstreamAddress(parsing: "identity:7101") == UpstreamAddress(host: "identity", port: 7101))
     #expect(try UpstreamAddress(parsing: "[::1]:7101") == UpstreamAddress(host: "::1", port: 7101))
-    #expect(throws: GatewayConfigurationError.self) { try UpstreamAddress(parsing: "identity") }
-    #expect(throws: GatewayConfigurationError.self) { try UpstreamAddress(parsing: ":7101") }
-    #expect(throws: GatewayConfigurationError.self) { try UpstreamAddress(parsing: "identity:0") }
+    #expect(throws: ServiceAddressError.self) { try UpstreamAddress(parsing: "identity") }
+    #expect(throws: ServiceAddressError.self) { try UpstreamAddress(parsing: ":7101") }
+    #expect(throws: ServiceAddressError.self) { try UpstreamAddress(parsing: "identity:0") }
   }
 
   @Test func methodPathsSplitIntoServiceAndPackage() {

@@ -1,7 +1,7 @@
 import ServiceLifecycle
 
 /// A service process ready to run, as
-/// ``ServiceRunner/assemble(configuration:logger:metricsRegistry:transport:handlesSignals:services:)``
+/// ``ServiceRunner/assemble(configuration:additionalSettings:logger:metricsRegistry:transport:handlesSignals:services:)``
 /// builds it.
 public struct AssembledService: Sendable {
   /// Runs the `/metrics` endpoint, added services and the gRPC server; shuts them down on the

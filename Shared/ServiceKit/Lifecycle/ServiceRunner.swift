@@ -28,18 +28,21 @@ public enum ServiceRunner {
   public static func run<Transport: ServerTransport>(
     options: ServiceOptions,
     serviceName: String,
+    additionalSettings: [AdditionalSetting] = [],
     environment: [String: String] = ProcessInfo.processInfo.environment,
     transport: ServerTransportFactory<Transport>,
     services: (ServiceRunnerContext) async throws -> [any RegistrableRPCService]
   ) async throws {
-    let configuration = try ServiceConfiguration.load(
-      serviceName: serviceName,
+    let (configuration, additional) = try ServiceConfiguration.load(
+      defaults: .defaults(serviceName: serviceName),
       options: options,
+      additionalSettings: additionalSettings,
       environment: environment
     )
     try await Self.runProcess(configuration: configuration) { logger, registry in
       try await Self.assemble(
         configuration: configuration,
+        additionalSettings: additional,
         logger: logger,
         metricsRegistry: registry,
         transport: transport,
@@ -125,7 +128,7 @@ public enum ServiceRunner {
     return ServiceGroup(configuration: groupConfiguration)
   }
 
-  /// ``run(options:serviceName:environment:transport:services:)`` with a bare transport maker
+  /// ``run(options:serviceName:additionalSettings:environment:transport:services:)`` with a bare transport maker
   /// (the listening address is then not logged).
   public static func run<Transport: ServerTransport>(
     options: ServiceOptions,
@@ -143,7 +146,7 @@ public enum ServiceRunner {
     )
   }
 
-  /// Builds everything ``run(options:serviceName:environment:transport:services:)`` runs, without
+  /// Builds everything ``run(options:serviceName:additionalSettings:environment:transport:services:)`` runs, without
   /// touching process-wide state (logging, metrics bootstrap): for tests, and for mains that
   /// bootstrap themselves. With `handlesSignals`, SIGTERM and SIGINT begin graceful shutdown.
   ///
@@ -156,6 +159,7 @@ public enum ServiceRunner {
   /// server; graceful shutdown runs in reverse order, so the server drains first.
   public static func assemble<Transport: ServerTransport>(
     configuration: ServiceConfiguration,
+    additionalSettings: AdditionalSettingValues = AdditionalSettingValues(),
     logger: Logger,
     metricsRegistry: PrometheusCollectorRegistry,
     transport: ServerTransportFactory<Transport>,
@@ -168,7 +172,8 @@ public enum ServiceRunner {
       configuration: configuration,
       logger: logger,
       health: health,
-      metricsRegistry: metricsRegistry
+      metricsRegistry: metricsRegistry,
+      additionalSettings: additionalSettings
     )
     let rpcServices = try await services(context) + [HealthService(provider: health)]
     let serverTransport = try transport.makeTransport(configuration, logger)

@@ -1,0 +1,79 @@
+import ArgumentParser
+import BinarioProto
+
+/// `binario password forgot|reset`: getting back in without the password.
+struct PasswordResetCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "password",
+    abstract: "Reset a forgotten password (change a known one with 'binario change-password').",
+    subcommands: [Forgot.self, Reset.self]
+  )
+
+  struct Forgot: GatewayCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Email a single-use link that sets a new password.",
+      discussion: "The answer is the same whether or not the address has an account."
+    )
+    @OptionGroup var gateway: GatewayOptions
+    @Option var email: String
+
+    func call(_ gateway: Gateway) async throws {
+      _ = try await gateway.identity.requestPasswordReset(.with { $0.email = self.email }, options: gateway.options)
+      print("if \(self.email) has an account, a reset link is on its way")
+    }
+  }
+
+  struct Reset: GatewayCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Set a new password with the token from the reset link; every session of the account ends.",
+      discussion: "The new password is read like any other (terminal, BINARIO_NEW_PASSWORD, or --password-stdin)."
+    )
+    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var password: PasswordOptions
+    @Option(help: "The token from the reset link (after ?token=).") var token: String
+
+    func call(_ gateway: Gateway) async throws {
+      let newPassword = try self.password.read(prompt: "New password: ", environmentVariable: "BINARIO_NEW_PASSWORD")
+      _ = try await gateway.identity.resetPassword(
+        .with {
+          $0.token = self.token
+          $0.newPassword = newPassword
+        },
+        options: gateway.options
+      )
+      try? gateway.sessionFile.delete()
+      print("password set; every session of the account has ended, so sign in again")
+    }
+  }
+}
+
+/// `binario phone verify|resend`.
+struct PhoneCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "phone",
+    abstract: "Verify your phone with the code sent to it by SMS.",
+    subcommands: [Verify.self, Resend.self]
+  )
+
+  struct Verify: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Enter the 6-digit code texted to your phone.")
+    @OptionGroup var gateway: GatewayOptions
+    @Option var code: String
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.identity.verifyPhone(
+        .with { $0.code = self.code }, metadata: try await gateway.signedIn(), options: gateway.options)
+      print("\(response.profile.phone) is verified")
+    }
+  }
+
+  struct Resend: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Text a new code to your phone (at most one a minute).")
+    @OptionGroup var gateway: GatewayOptions
+
+    func call(_ gateway: Gateway) async throws {
+      _ = try await gateway.identity.resendPhoneCode(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+      print("a new code is on its way by SMS")
+    }
+  }
+}

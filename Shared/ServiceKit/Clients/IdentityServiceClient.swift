@@ -1,0 +1,48 @@
+import ArgumentParser
+import BinarioProto
+import BinarioTransport
+import GRPCCore
+
+/// Identity's generated client over the Binario transport: what another service calls identity's
+/// internal methods with (`LookupAccounts`, `AreFriends`, `GetDefaultPaymentMethod`).
+public typealias IdentityServiceClient = Binario_Identity_V1_Identity.Client<BinarioClientTransport>
+
+/// The `--identity-address` setting of a service that calls identity. Add it to the service's
+/// command with `@OptionGroup var identityAddress: IdentityAddressOption` and pass
+/// ``additionalSettings`` to ``ServiceRunner/run(options:serviceName:additionalSettings:environment:transport:services:)``;
+/// then, in the setup closure:
+///
+/// ```swift
+/// let identity = try context.identityClient()
+/// ```
+public struct IdentityAddressOption: ParsableArguments {
+  /// The key in the config file; `BINARIO_IDENTITY_ADDRESS` in the environment.
+  public static let key = "identityAddress"
+
+  @Option(
+    name: .customLong("identity-address"),
+    help: ArgumentHelp("Where identity listens (host:port). (BINARIO_IDENTITY_ADDRESS)", valueName: "host:port"))
+  public var identityAddress: String?
+
+  public init() {}
+
+  public var additionalSettings: [AdditionalSetting] {
+    [AdditionalSetting(key: Self.key, flagValue: identityAddress)]
+  }
+}
+
+extension ServiceRunnerContext {
+  /// Identity's client at the address of the `identityAddress` setting (``IdentityAddressOption``),
+  /// presenting this process's certificate; it runs beside the server.
+  /// - Throws: ``ConfigurationError`` when the address is missing or malformed, or TLS is not configured.
+  public func identityClient() throws -> IdentityServiceClient {
+    guard
+      let address = try additionalSettings.parsed(IdentityAddressOption.key, { try ServiceAddress(parsing: $0) }).first
+    else {
+      throw ConfigurationError(
+        setting: IdentityAddressOption.key, source: .defaults,
+        reason: "set --identity-address (BINARIO_IDENTITY_ADDRESS) to where identity listens, e.g. identity:7101")
+    }
+    return IdentityServiceClient(wrapping: try serviceClient(at: address, name: "identity"))
+  }
+}

@@ -1,0 +1,37 @@
+import BinarioTransport
+import GRPCCore
+import NIOCore
+
+extension ServiceRunnerContext {
+  /// A gRPC client to another service of the suite over the Binario transport, presenting this
+  /// process's own certificate (``ServiceConfiguration/tlsCertificate`` and key, verifying the
+  /// peer against ``ServiceConfiguration/tlsTrustedCA``). Its connections run as a lifecycle
+  /// service beside the server (``GRPCClientService``): it works from the first call the server
+  /// takes until after the server has drained.
+  ///
+  /// - Parameter name: Names the lifecycle service (`identity-client`).
+  /// - Throws: ``ConfigurationError`` when the certificate, key or CA is not configured.
+  public func serviceClient(at address: ServiceAddress, name: String) throws -> GRPCClient<BinarioClientTransport> {
+    let purpose = "calling \(name) over mutual TLS"
+    guard let certificate = configuration.tlsCertificate else {
+      throw ConfigurationError.missing(.tlsCertificate, needed: purpose)
+    }
+    guard let privateKey = configuration.tlsPrivateKey else {
+      throw ConfigurationError.missing(.tlsPrivateKey, needed: purpose)
+    }
+    guard let trustedCA = configuration.tlsTrustedCA else {
+      throw ConfigurationError.missing(.tlsTrustedCA, needed: purpose)
+    }
+    let transport = try BinarioClientTransport(
+      host: address.host,
+      port: address.port,
+      serverHostname: (try? SocketAddress(ipAddress: address.host, port: 0)) == nil ? address.host : nil,
+      tls: .mutual(certificateChain: .file(certificate), privateKey: .file(privateKey), trustRoots: .file(trustedCA)),
+      connection: BinarioConnectionConfiguration(maximumFrameSize: configuration.maxFrameSize),
+      logger: logger
+    )
+    let client = GRPCClient(transport: transport)
+    addService(GRPCClientService(client: client), name: "\(name)-client")
+    return client
+  }
+}
