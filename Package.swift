@@ -278,6 +278,11 @@ let package = Package(
       dependencies: [
         "BinarioDevCertificates", "BinarioProto", "BinarioTransport",
         .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "_CryptoExtras", package: "swift-crypto"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       path: "Tests/Support",
       swiftSettings: swiftSettings
@@ -329,10 +334,19 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "BinarioPaymentsTests",
+      dependencies: ["BinarioPayments"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "IdentityServiceTests",
       dependencies: [
         "IdentityService", "BinarioAuth", "BinarioProto", "BinarioStorage", "BinarioServiceKit", "BinarioTransport",
-        "BinarioDevCertificates",
+        "BinarioDevCertificates", "BinarioPayments", "BinarioTestSupport",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "_CryptoExtras", package: "swift-crypto"),
         .product(name: "GRPCCore", package: "grpc-swift-2"),
         .product(name: "GRPCInProcessTransport", package: "grpc-swift-2"),
         .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),

@@ -45,7 +45,9 @@ public struct TestPaymentProvider: PaymentProvider {
     }
     if !(2000...2099).contains(card.expiryYear) {
       problems.append(CardProblem(field: .expiryYear, description: "the expiry year has four digits, e.g. 2029"))
-    } else if monthOK, CalendarMonth(year: card.expiryYear, month: card.expiryMonth) < currentMonth {
+    } else if card.expiryYear < currentMonth.year
+      || (monthOK && CalendarMonth(year: card.expiryYear, month: card.expiryMonth) < currentMonth)
+    {
       problems.append(CardProblem(field: .expiryYear, description: "the card has expired"))
     }
     let codeLength = brand == "amex" ? 4 : 3
@@ -58,7 +60,7 @@ public struct TestPaymentProvider: PaymentProvider {
   }
 
   /// The Luhn checksum every card number carries in its last digit.
-  static func passesLuhn(_ digits: String) -> Bool {
+  public static func passesLuhn(_ digits: String) -> Bool {
     var sum = 0
     for (index, character) in digits.reversed().enumerated() {
       guard var digit = character.wholeNumberValue else { return false }

@@ -13,6 +13,7 @@ enum IdentityTestPKI {
     let identity: DevLeafCertificate
     let gateway: DevLeafCertificate
     let dispatch: DevLeafCertificate
+    let ticketing: DevLeafCertificate
   }
 
   static let material: Material = {
@@ -22,7 +23,8 @@ enum IdentityTestPKI {
         ca: ca,
         identity: try ca.issue(commonName: "identity", uriSANs: ["spiffe://binario/identity"], dnsSANs: ["localhost"]),
         gateway: try ca.issue(commonName: "gateway", uriSANs: ["spiffe://binario/gateway"], dnsSANs: []),
-        dispatch: try ca.issue(commonName: "dispatch", uriSANs: ["spiffe://binario/dispatch"], dnsSANs: [])
+        dispatch: try ca.issue(commonName: "dispatch", uriSANs: ["spiffe://binario/dispatch"], dnsSANs: []),
+        ticketing: try ca.issue(commonName: "ticketing", uriSANs: ["spiffe://binario/ticketing"], dnsSANs: [])
       )
     } catch {
       fatalError("cannot create test certificates: \(error)")

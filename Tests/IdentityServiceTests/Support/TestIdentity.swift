@@ -11,11 +11,11 @@ struct TestIdentity {
   let clock: ManualClock
   let domain: IdentityDomain
 
-  init(policy: IdentityPolicy = .forTests) async throws {
+  init(policy: IdentityPolicy = .forTests, googleSignIn: (any ExternalIdentityVerifier)? = nil) async throws {
     self.database = try TemporaryDatabase(migrations: IdentityMigrations.all)
     self.store = IdentityStore(pool: database.pool)
     self.clock = ManualClock()
-    self.domain = try await IdentityDomain.start(store: store, clock: clock, policy: policy)
+    self.domain = try await IdentityDomain.start(store: store, clock: clock, policy: policy, googleSignIn: googleSignIn)
   }
 
   static let password = "correct horse 42"
@@ -39,6 +39,20 @@ struct TestIdentity {
       message.subject.split(separator: " ").last.map(String.init), "no code in \(message.subject)")
     #expect(message.body.contains(code))
     return code
+  }
+
+  /// The newest message the outbox holds for `recipient` (an address or a phone).
+  func latestMessage(to recipient: String) async throws -> OutboxMessage {
+    let messages = try await store.outboxMessages(recipient: recipient, limit: 1)
+    return try #require(messages.first, "no message to \(recipient) in the outbox")
+  }
+
+  /// The 6-digit code in the newest text message to `phone`.
+  func latestPhoneCode(to phone: String) async throws -> String {
+    let message = try await latestMessage(to: phone)
+    #expect(message.channel == .sms)
+    let words = message.body.split(whereSeparator: { !$0.isNumber })
+    return try #require(words.first(where: { $0.count == 6 }).map(String.init), "no code in \(message.body)")
   }
 
   /// Registers and confirms an account; returns it.

@@ -16,11 +16,17 @@ public actor OpenIDKeySet {
   private var cached: JWTKeyCollection?
   private var fetchedAt: ContinuousClock.Instant?
   private var maxAge: Duration = .seconds(3600)
-  private let minimumRefetchInterval: Duration = .seconds(60)
+  private let minimumRefetchInterval: Duration
 
-  public init(source: OpenIDProviderConfiguration.KeySource, httpClient: HTTPClient = .shared) {
+  /// - Parameter minimumRefetchInterval: The least time between two fetches for unknown keys.
+  public init(
+    source: OpenIDProviderConfiguration.KeySource,
+    httpClient: HTTPClient = .shared,
+    minimumRefetchInterval: Duration = .seconds(60)
+  ) {
     self.source = source
     self.httpClient = httpClient
+    self.minimumRefetchInterval = minimumRefetchInterval
   }
 
   /// The keys, loading or fetching them if they are missing or stale.
@@ -31,8 +37,8 @@ public actor OpenIDKeySet {
     return try await load()
   }
 
-  /// The keys fetched anew, if the last fetch is more than a minute old and they come from a
-  /// URL; `nil` otherwise.
+  /// The keys fetched anew, if the last fetch is older than the minimum refetch interval and they
+  /// come from a URL; `nil` otherwise.
   public func refreshedKeys() async throws -> JWTKeyCollection? {
     guard case .url = source else { return nil }
     if let fetchedAt, fetchedAt.duration(to: .now) < minimumRefetchInterval { return nil }
