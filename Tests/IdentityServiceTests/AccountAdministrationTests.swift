@@ -138,3 +138,29 @@ struct ServiceLookupTests {
     #expect(empty?.fields == ["other_user_id", "user_id"])
   }
 }
+
+@Suite("A disabled account's calls")
+struct DisabledAccountCallsTests {
+  @Test("a disabled account's still-valid token is refused by identity itself, before the gateway hears of it")
+  func refusedAtOnce() async throws {
+    let identity = try await TestIdentity()
+    let admin = try #require(try await identity.domain.ensureFirstAdmin(email: "root@example.com", password: "root password 1"))
+    let ada = try await identity.signedIn("ada@example.com")
+    _ = try await identity.domain.disableAccount(.id(ada.userID), reason: "", by: admin.id)
+    let me = await identityError { _ = try await identity.domain.me(userID: ada.userID) }
+    #expect(me?.code == "unauthenticated")
+    let cards = await identityError { _ = try await identity.domain.paymentMethods(userID: ada.userID) }
+    #expect(cards?.code == "unauthenticated")
+  }
+
+  @Test("Google sign-in to a disabled account is PERMISSION_DENIED")
+  func googleRefused() async throws {
+    let setup = try await GoogleSignInTests.Setup.make()
+    defer { Task { await setup.server.stop() } }
+    let admin = try #require(try await setup.identity.domain.ensureFirstAdmin(email: "root@example.com", password: "root password 1"))
+    let first = try await setup.identity.domain.loginWithGoogle(idToken: try await setup.token())
+    _ = try await setup.identity.domain.disableAccount(.id(first.tokens.userID), reason: "", by: admin.id)
+    let error = await identityError { _ = try await setup.identity.domain.loginWithGoogle(idToken: try await setup.token()) }
+    #expect(error?.code == "permissionDenied")
+  }
+}

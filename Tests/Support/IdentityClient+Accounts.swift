@@ -37,6 +37,27 @@ extension IdentityClient {
     throw RPCError(code: .notFound, message: "no confirmation code for \(email) in the outbox")
   }
 
+  /// The newest phone verification code texted to `phone`, read from the outbox by the admin.
+  public func phoneCode(for phone: String, admin: Binario_Identity_V1_TokenPair) async throws -> String {
+    let outbox = try await self.listOutboxMessages(.with { $0.recipient = phone; $0.limit = 10 }, metadata: bearer(admin))
+    for message in outbox.messages where message.channel == .sms {
+      let words = message.body.split(whereSeparator: { !$0.isNumber })
+      if let code = words.first(where: { $0.count == 6 }) { return String(code) }
+    }
+    throw RPCError(code: .notFound, message: "no phone code for \(phone) in the outbox")
+  }
+
+  /// The token of the newest password reset link emailed to `email`, read from the outbox by the admin.
+  public func passwordResetToken(for email: String, admin: Binario_Identity_V1_TokenPair) async throws -> String {
+    let outbox = try await self.listOutboxMessages(.with { $0.recipient = email; $0.limit = 10 }, metadata: bearer(admin))
+    for message in outbox.messages where message.channel == .email {
+      if let range = message.body.range(of: "?token=") {
+        return String(message.body[range.upperBound...].prefix { !$0.isWhitespace })
+      }
+    }
+    throw RPCError(code: .notFound, message: "no reset link for \(email) in the outbox")
+  }
+
   /// Registers, confirms and signs in a passenger; returns their tokens.
   public func signUp(
     email: String,

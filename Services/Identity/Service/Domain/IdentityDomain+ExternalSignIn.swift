@@ -32,7 +32,10 @@ extension IdentityDomain {
     }
     if let existing = try await store.account(email: person.email) {
       try await store.linkExternalLogin(login(existing.id), confirmingUnconfirmedAddress: !existing.emailConfirmed)
-      return (try await callerAccount(existing.id), false)
+      guard let linked = try await store.account(id: existing.id) else {
+        throw IdentityError.unauthenticated("the account was deleted meanwhile; sign in again")
+      }
+      return (linked, false)
     }
     let localPart = String(person.email.split(separator: "@").first ?? "")
     let firstName = [person.givenName, person.name, localPart]

@@ -42,7 +42,9 @@ extension IdentityDomain {
     )
     switch outcome {
     case .rotated(let accountID, let sessionID):
-      let account = try await callerAccount(accountID)
+      guard let account = try await store.account(id: accountID) else {
+        throw IdentityError.unauthenticated("your account no longer exists")
+      }
       if account.disabled {
         // Disabling ends every session, so only a refresh racing it lands here.
         if try await store.revokeSession(id: sessionID, accountID: accountID, at: now) {

@@ -101,10 +101,15 @@ public final class IdentityDomain: Sendable {
     )
   }
 
-  /// The signed-in caller's account; `UNAUTHENTICATED` if it no longer exists.
+  /// The signed-in caller's account; `UNAUTHENTICATED` if it no longer exists or has been
+  /// disabled. (Disabling also revokes the account's sessions, which the gateway learns from the
+  /// revocation feed; this check makes the refusal immediate even before the feed arrives.)
   func callerAccount(_ userID: String) async throws -> Account {
     guard let account = try await store.account(id: userID) else {
       throw IdentityError.unauthenticated("your account no longer exists")
+    }
+    if account.disabled {
+      throw IdentityError.unauthenticated("this account has been disabled by an administrator")
     }
     return account
   }
