@@ -223,8 +223,8 @@ struct PasswordCommand: GatewayCommand {
 
   func call(_ gateway: Gateway) async throws {
     let metadata = try await gateway.signedIn()
-    let current = try PasswordOptions().read(prompt: "Current password: ", environmentVariable: "BINARIO_PASSWORD")
-    let new = try PasswordOptions().read(prompt: "New password: ", environmentVariable: "BINARIO_NEW_PASSWORD")
+    let current = try readSecret(prompt: "Current password: ", environmentVariable: "BINARIO_PASSWORD")
+    let new = try readSecret(prompt: "New password: ", environmentVariable: "BINARIO_NEW_PASSWORD")
     _ = try await gateway.identity.changePassword(
       .with {
         $0.currentPassword = current

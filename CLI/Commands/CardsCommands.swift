@@ -41,8 +41,8 @@ struct CardsCommand: AsyncParsableCommand {
       guard parts.count == 2, let month = UInt32(parts[0]), let year = UInt32(parts[1]) else {
         throw ValidationError("--expiry is MM/YYYY, e.g. 12/2030")
       }
-      let number = try PasswordOptions().read(prompt: "Card number: ", environmentVariable: "BINARIO_CARD_NUMBER")
-      let code = try PasswordOptions().read(prompt: "Security code: ", environmentVariable: "BINARIO_CARD_SECURITY_CODE")
+      let number = try readSecret(prompt: "Card number: ", environmentVariable: "BINARIO_CARD_NUMBER")
+      let code = try readSecret(prompt: "Security code: ", environmentVariable: "BINARIO_CARD_SECURITY_CODE")
       let response = try await gateway.identity.addPaymentMethod(
         .with {
           $0.cardNumber = number

@@ -14,8 +14,14 @@ struct PasswordOptions: ParsableArguments {
       }
       return line
     }
-    if let password = ProcessInfo.processInfo.environment[environmentVariable] { return password }
-    guard let typed = getpass(prompt) else { throw CLIError("no password given") }
-    return String(cString: typed)
+    return try readSecret(prompt: prompt, environmentVariable: environmentVariable)
   }
+}
+
+/// A secret from `environmentVariable`, else typed at the terminal without echo. (A
+/// `PasswordOptions()` made by hand must not be read: its flag was never parsed.)
+func readSecret(prompt: String, environmentVariable: String) throws -> String {
+  if let secret = ProcessInfo.processInfo.environment[environmentVariable] { return secret }
+  guard let typed = getpass(prompt) else { throw CLIError("nothing given for \(prompt.trimmingCharacters(in: .punctuationCharacters.union(.whitespaces)))") }
+  return String(cString: typed)
 }

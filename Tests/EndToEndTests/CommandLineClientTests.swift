@@ -6,8 +6,16 @@ import Testing
 /// exit statuses, what it prints, and the session file it keeps.
 @Suite("The command-line client, end to end through the gateway", .serialized)
 struct CommandLineClientTests {
-  @Test func healthRegisterConfirmLoginMeLogoutAndTheKeptTokenIsRefused() async throws {
-    try await RunningSuite.with { suite in
+  @Test func healthRegisterConfirmLoginMeEveryIdentityCommandLogoutAndTheKeptTokenIsRefused() async throws {
+    let provider = try await TestOpenIDProvider.make()
+    let keys = try await StaticHTTPServer.start()
+    defer { Task { await keys.stop() } }
+    keys.serve(try provider.jwks(), at: "/certs")
+    let flags = RunningSuite.ExtraFlags(identity: [
+      "--google-client-id", TestOpenIDProvider.clientID, "--google-issuer", TestOpenIDProvider.issuer,
+      "--google-keys-url", keys.url("/certs"),
+    ])
+    try await RunningSuite.with(extraFlags: flags) { suite in
       let cli = CommandLine(suite: suite)
       let health = try await cli.run(["health"])
       #expect(health.status == 0, "\(health.standardError)")
@@ -55,6 +63,12 @@ struct CommandLineClientTests {
       #expect(me.status == 0, "\(me.standardError)")
       #expect(me.standardOutput.contains(email))
       #expect(me.standardOutput.contains("Grace"))
+      #expect(me.standardOutput.contains("+393331234567 (not verified)"))
+
+      try await phoneAndCards(cli, adminSession: adminSession)
+      try await contactsAndRecovery(cli, adminSession: adminSession)
+      try await google(cli, provider: provider)
+      try await administration(cli, adminSession: adminSession)
 
       // Keep a copy of the signed-in session, sign out, then try the copy: the gateway must
       // refuse its access token at once, not when it expires.
@@ -75,8 +89,128 @@ struct CommandLineClientTests {
   }
 }
 
+extension CommandLineClientTests {
+  /// The newest 6-digit code sent to `recipient`, as the admin reads it with `admin outbox`.
+  func code(_ cli: CommandLine, to recipient: String, adminSession: String) async throws -> String {
+    let outbox = try await cli.run(["admin", "outbox", "--recipient", recipient, "--limit", "1", "--session", adminSession])
+    #expect(outbox.status == 0, "\(outbox.standardError)")
+    let words = outbox.standardOutput.split(whereSeparator: { !$0.isNumber })
+    return try #require(words.first { $0.count == 6 }.map(String.init), "no code in \(outbox.standardOutput)")
+  }
+
+  func phoneAndCards(_ cli: CommandLine, adminSession: String) async throws {
+    let wrong = try await cli.run(["phone", "verify", "--code", "12"])
+    #expect(wrong.status != 0 && wrong.standardError.contains("code:"), "\(wrong.standardError)")
+    let code = try await code(cli, to: "+393331234567", adminSession: adminSession)
+    let verified = try await cli.run(["phone", "verify", "--code", code])
+    #expect(verified.status == 0, "\(verified.standardError)")
+    #expect(verified.standardOutput == "+393331234567 is verified\n")
+
+    let card = ["BINARIO_CARD_NUMBER": "4242 4242 4242 4242", "BINARIO_CARD_SECURITY_CODE": "123"]
+    let added = try await cli.run(["cards", "add", "--expiry", "12/2040"], environment: card)
+    #expect(added.status == 0, "\(added.standardError)")
+    #expect(added.standardOutput.contains("visa ending 4242  expires 12/2040  (default)"))
+    let declined = try await cli.run(
+      ["cards", "add", "--expiry", "12/2040"],
+      environment: ["BINARIO_CARD_NUMBER": "4000000000000002", "BINARIO_CARD_SECURITY_CODE": "123"])
+    #expect(declined.status != 0 && declined.standardError.contains("[failedPrecondition]"), "\(declined.standardError)")
+    let second = try await cli.run(
+      ["cards", "add", "--expiry", "01/2041", "--make-default"],
+      environment: ["BINARIO_CARD_NUMBER": "5555555555554444", "BINARIO_CARD_SECURITY_CODE": "321"])
+    #expect(second.status == 0, "\(second.standardError)")
+    let list = try await cli.run(["cards", "list"])
+    let lines = list.standardOutput.split(separator: "\n")
+    #expect(lines.count == 2 && lines[0].contains("mastercard ending 4444") && lines[0].hasSuffix("(default)"))
+    let visaID = String(try #require(lines.last?.split(separator: " ").first))
+    let chosen = try await cli.run(["cards", "default", visaID])
+    #expect(chosen.status == 0 && chosen.standardOutput.contains("visa ending 4242"), "\(chosen.standardError)")
+    let mastercardID = String(try #require(lines.first?.split(separator: " ").first))
+    let removed = try await cli.run(["cards", "remove", mastercardID])
+    #expect(removed.status == 0, "\(removed.standardError)")
+  }
+
+  func contactsAndRecovery(_ cli: CommandLine, adminSession: String) async throws {
+    let saved = try await cli.run(["friends", "add-contact", "--name", "Kay", "--email", "kay@example.com"])
+    #expect(saved.status == 0, "\(saved.standardError)")
+    #expect(saved.standardOutput.hasPrefix("saved Kay <kay@example.com>, pending registration"))
+    let friends = try await cli.run(["friends"])
+    #expect(friends.standardOutput.contains("Kay <kay@example.com>  (pending registration)"))
+
+    // Kay signs up (only the required fields), confirms, and forgets her password.
+    let kaySession = cli.file("kay-session.json")
+    let registered = try await cli.run(
+      ["register", "--email", "kay@example.com", "--first-name", "Kay", "--password-stdin"],
+      standardInput: "kays-password-1\n")
+    #expect(registered.status == 0, "\(registered.standardError)")
+    _ = try await cli.run(["confirm", "--email", "kay@example.com", "--from-outbox", "--admin-session", adminSession])
+    let nowFriends = try await cli.run(["friends"])
+    #expect(nowFriends.standardOutput.contains("Kay  <kay@example.com>"), "\(nowFriends.standardOutput)")
+    #expect(!nowFriends.standardOutput.contains("pending"))
+
+    let forgot = try await cli.run(["password", "forgot", "--email", "kay@example.com"])
+    #expect(forgot.status == 0, "\(forgot.standardError)")
+    let outbox = try await cli.run(["admin", "outbox", "--recipient", "kay@example.com", "--limit", "1", "--session", adminSession])
+    let link = try #require(outbox.standardOutput.range(of: "?token="))
+    let token = String(outbox.standardOutput[link.upperBound...].prefix { !$0.isWhitespace })
+    let reset = try await cli.run(
+      ["password", "reset", "--token", token, "--session", kaySession],
+      environment: ["BINARIO_NEW_PASSWORD": "kays-new-password-2"])
+    #expect(reset.status == 0, "\(reset.standardError)")
+    let login = try await cli.run(
+      ["login", "--email", "kay@example.com", "--session", kaySession], environment: ["BINARIO_PASSWORD": "kays-new-password-2"])
+    #expect(login.status == 0, "\(login.standardError)")
+    let changed = try await cli.run(
+      ["change-password", "--session", kaySession],
+      environment: ["BINARIO_PASSWORD": "kays-new-password-2", "BINARIO_NEW_PASSWORD": "kays-third-password-3"])
+    #expect(changed.status == 0, "\(changed.standardError)")
+  }
+
+  func google(_ cli: CommandLine, provider: TestOpenIDProvider) async throws {
+    let token = try await provider.idToken(.init(subject: "g-42", email: "lin@gmail.com"))
+    let session = cli.file("lin-session.json")
+    let login = try await cli.run(["login", "--google-id-token", token, "--session", session])
+    #expect(login.status == 0, "\(login.standardError)")
+    #expect(login.standardOutput.hasPrefix("signed in as lin@gmail.com (passenger); your account was created"))
+    let me = try await cli.run(["me", "--session", session])
+    #expect(me.standardOutput.contains("sign-in:    google"))
+    let both = try await cli.run(["login", "--google-id-token", token, "--email", "lin@gmail.com"])
+    #expect(both.status != 0)
+  }
+
+  func administration(_ cli: CommandLine, adminSession: String) async throws {
+    func admin(_ arguments: [String]) async throws -> CommandRun {
+      let run = try await cli.run(["admin"] + arguments + ["--session", adminSession])
+      #expect(run.status == 0, "\(arguments): \(run.standardError)")
+      return run
+    }
+    let list = try await admin(["users", "list", "--query", "kay"])
+    #expect(list.standardOutput.hasPrefix("kay@example.com  Kay   [passenger]"), "\(list.standardOutput)")
+    let show = try await admin(["users", "show", "--email", "kay@example.com"])
+    #expect(show.standardOutput.contains("user id:"))
+    let update = try await admin(["users", "update", "--email", "kay@example.com", "--last-name", "Kane"])
+    #expect(update.standardOutput.contains("name:       Kay Kane"))
+    _ = try await admin(["users", "disable", "--email", "kay@example.com", "--reason", "test"])
+    let refused = try await cli.run(
+      ["login", "--email", "kay@example.com", "--session", cli.file("kay-session.json")],
+      environment: ["BINARIO_PASSWORD": "kays-third-password-3"])
+    #expect(refused.status != 0 && refused.standardError.contains("[permissionDenied]"), "\(refused.standardError)")
+    _ = try await admin(["users", "enable", "--email", "kay@example.com"])
+    _ = try await cli.run(
+      ["admin", "create-driver", "--email", "dan@example.com", "--first-name", "Dan", "--password-stdin", "--session", adminSession],
+      standardInput: "dans-password-1\n")
+    let notDriver = try await cli.run(["admin", "users", "delete", "--email", "kay@example.com", "--session", adminSession])
+    #expect(notDriver.status != 0 && notDriver.standardError.contains("[failedPrecondition]"))
+    _ = try await admin(["users", "delete", "--email", "dan@example.com"])
+    let audit = try await admin(["users", "audit"])
+    let actions = audit.standardOutput.split(separator: "\n").map { $0.split(separator: " ")[2] }
+    #expect(actions == ["delete-driver", "create-driver", "enable-account", "disable-account", "update-account"], "\(audit.standardOutput)")
+    let missing = try await cli.run(["admin", "users", "show", "--session", adminSession])
+    #expect(missing.status != 0 && missing.standardError.contains("--email or --user-id"))
+  }
+}
+
 /// Runs `binario` against one running suite, with a session file in the suite's folder.
-private struct CommandLine {
+struct CommandLine {
   let suite: RunningSuite
 
   var session: String { self.file("session.json") }

@@ -10,7 +10,9 @@ struct PasswordResetTests {
     #expect(message.subject == "Reset your Binario password")
     let link = try #require(message.body.split(separator: "\n").first { $0.contains("?token=") })
     #expect(link.hasPrefix("https://localhost:7100/reset-password?token="))
-    return String(link.split(separator: "=", maxSplits: 1)[1])
+    let token = String(link.split(separator: "=", maxSplits: 1)[1])
+    #expect(token.count == 64 && token.allSatisfy(\.isHexDigit))
+    return token
   }
 
   @Test("forgot → link by email → new password; every session ends, the old password stops working")

@@ -15,7 +15,7 @@ extension IdentityDomain {
     {
       return
     }
-    let token = SecretToken.newRefreshToken()
+    let token = SecretToken.newResetToken()
     try await store.insertPasswordReset(
       tokenHash: SecretToken.hash(token, context: "password-reset"), accountID: account.id, at: now,
       expiresAt: now.addingTimeInterval(policy.passwordResetLifetime))

@@ -2,13 +2,24 @@ import Crypto
 import Foundation
 
 /// Random secrets handed to a client and kept only as a hash: refresh tokens (32 random bytes,
-/// base64url) and email confirmation codes (6 digits).
+/// base64url), password reset tokens (32 random bytes, hex) and confirmation codes (6 digits).
 public enum SecretToken {
   /// A new refresh token: 32 random bytes, base64url without padding (43 characters).
   public static func newRefreshToken() -> String {
     var generator = SystemRandomNumberGenerator()
     let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
     return base64URL(bytes)
+  }
+
+  /// A new password reset token: 32 random bytes in lower-case hex (64 characters). Hex, so
+  /// it never starts with `-` (a command line would take it for an option) and survives any
+  /// mail client's link detection.
+  public static func newResetToken() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<32).map { _ in
+      let byte = UInt8.random(in: 0...255, using: &generator)
+      return (byte < 16 ? "0" : "") + String(byte, radix: 16)
+    }.joined()
   }
 
   /// A new 6-digit confirmation code, uniformly drawn (`000000`-`999999`).
