@@ -3,7 +3,7 @@
 
     check_rendered.py VARIANT RENDERED.yaml     e.g. check_rendered.py overlays/production out.yaml
 
-VARIANT is base, overlays/development or overlays/production. Prints the number of documents
+VARIANT is base, overlays/development, overlays/development-with-google or overlays/production. Prints the number of documents
 on success; otherwise one line per failure on stderr, and exits 1.
 
 What it checks: the kinds and names rendered (kubernetes-validate only warns on a kind it has no
@@ -56,6 +56,12 @@ EXPECTED_CERT_MANAGER = [
     "Certificate/binario-identity-tls",
 ]
 
+# components/google-sign-in.
+EXPECTED_GOOGLE_SIGN_IN = [
+    "ConfigMap/binario-google-sign-in",
+    "NetworkPolicy/allow-identity-egress-to-https",
+]
+
 VARIANTS = {
     "base": {
         "objects": EXPECTED_BASE,
@@ -65,6 +71,12 @@ VARIANTS = {
     },
     "overlays/development": {
         "objects": [o for o in EXPECTED_BASE if o != "PodDisruptionBudget/gateway"],
+        "gateway_replicas": 1,
+        "gateway_service_type": "ClusterIP",
+        "image": re.compile(r"binario:local"),
+    },
+    "overlays/development-with-google": {
+        "objects": [o for o in EXPECTED_BASE if o != "PodDisruptionBudget/gateway"] + EXPECTED_GOOGLE_SIGN_IN,
         "gateway_replicas": 1,
         "gateway_service_type": "ClusterIP",
         "image": re.compile(r"binario:local"),
