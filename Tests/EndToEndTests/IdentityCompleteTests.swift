@@ -30,6 +30,7 @@ struct IdentityCompleteTests {
         try await contactBecomesFriend(identity, sam, admin: admin)
         try await administration(identity, admin: admin)
         try await internalMethodsAreNotRouted(identity, sam)
+        try await badInputNamesTheField(identity, sam, admin: admin)
       }
     }
   }
@@ -223,6 +224,38 @@ struct IdentityCompleteTests {
     // Passengers reach none of it.
     let passenger = await #expect(throws: RPCError.self) { _ = try await identity.listAccounts(.init(), metadata: bearer(tina)) }
     #expect(passenger?.code == .permissionDenied || passenger?.code == .unauthenticated)
+  }
+
+  /// Each new method's bad input, through the gateway: INVALID_ARGUMENT naming the fields.
+  func badInputNamesTheField(
+    _ identity: IdentityClient, _ sam: Binario_Identity_V1_TokenPair, admin: Binario_Identity_V1_TokenPair
+  ) async throws {
+    let cases: [(fields: [String], call: () async throws -> Void)] = [
+      (["email"], { _ = try await identity.requestPasswordReset(.with { $0.email = "nope" }) }),
+      (["new_password", "token"], { _ = try await identity.resetPassword(.with { $0.newPassword = "short" }) }),
+      (["id_token"], { _ = try await identity.loginWithGoogle(.init()) }),
+      (["code"], { _ = try await identity.verifyPhone(.with { $0.code = "abcdef" }, metadata: bearer(sam)) }),
+      (["email", "name"], { _ = try await identity.addContact(.with { $0.email = "x@" }, metadata: bearer(sam)) }),
+      (["contact_id"], { _ = try await identity.removeContact(.init(), metadata: bearer(sam)) }),
+      (["payment_method_id"], { _ = try await identity.setDefaultPaymentMethod(.init(), metadata: bearer(sam)) }),
+      (["payment_method_id"], { _ = try await identity.removePaymentMethod(.init(), metadata: bearer(sam)) }),
+      (["birth_date", "phone"], {
+        _ = try await identity.updateMe(.with { $0.phone = "0039"; $0.birthDate = "31/12/1990" }, metadata: bearer(sam))
+      }),
+      (["page_size"], { _ = try await identity.listAccounts(.with { $0.pageSize = 1000 }, metadata: bearer(admin)) }),
+      (["account"], { _ = try await identity.getAccount(.init(), metadata: bearer(admin)) }),
+      (["account"], { _ = try await identity.disableAccount(.init(), metadata: bearer(admin)) }),
+      (["account.email"], { _ = try await identity.enableAccount(.with { $0.account = .with { $0.email = " " } }, metadata: bearer(admin)) }),
+      (["first_name"], {
+        _ = try await identity.updateAccount(
+          .with { $0.account = .with { $0.email = "sam@example.com" }; $0.firstName = "" }, metadata: bearer(admin))
+      }),
+    ]
+    for (fields, call) in cases {
+      let error = await #expect(throws: RPCError.self) { try await call() }
+      #expect(error?.code == .invalidArgument, "\(fields)")
+      #expect(error?.fieldViolations.map(\.field).sorted() == fields, "\(fields)")
+    }
   }
 
   func internalMethodsAreNotRouted(_ identity: IdentityClient, _ sam: Binario_Identity_V1_TokenPair) async throws {
