@@ -56,7 +56,7 @@ struct AdminUsersCommand: AsyncParsableCommand {
       if response.accounts.isEmpty { print("no accounts match") }
       for account in response.accounts {
         let roles = account.roles.map(\.displayName).joined(separator: ",")
-        print("\(account.email)  \(account.firstName) \(account.lastName)  [\(roles)]\(account.disabled ? "  DISABLED" : "")  \(account.userID)")
+        print("\(account.email)  \(Print.name(account.firstName, account.lastName))  [\(roles)]\(account.disabled ? "  DISABLED" : "")  \(account.userID)")
       }
       if !response.nextPageToken.isEmpty { print("more: --page-token \(response.nextPageToken)") }
     }

@@ -83,7 +83,7 @@ enum Print {
     if !profile.pendingEmail.isEmpty { lines.append("new email:  \(profile.pendingEmail) (waiting for confirmation)") }
     let phone = profile.phone.isEmpty ? "-" : profile.phone + (profile.phoneVerified ? " (verified)" : " (not verified)")
     lines += [
-      "name:       \(profile.firstName) \(profile.lastName)",
+      "name:       \(Self.name(profile.firstName, profile.lastName))",
       "phone:      \(phone)",
       "born:       \(profile.birthDate.isEmpty ? "-" : profile.birthDate)",
       "gender:     \(profile.gender.displayName)",
@@ -97,7 +97,12 @@ enum Print {
   }
 
   static func user(_ user: Binario_Identity_V1_UserSummary) -> String {
-    "\(user.firstName) \(user.lastName) <\(user.email)>  [\(user.userID)]"
+    "\(Self.name(user.firstName, user.lastName)) <\(user.email)>  [\(user.userID)]"
+  }
+
+  /// First and last name, without a dangling space when there is no last name.
+  static func name(_ first: String, _ last: String) -> String {
+    last.isEmpty ? first : "\(first) \(last)"
   }
 
   static func contact(_ contact: Binario_Identity_V1_EmergencyContact) {
