@@ -1,3 +1,4 @@
+import BinarioAuth
 import Crypto
 import Foundation
 
@@ -8,7 +9,7 @@ public enum SecretToken {
   public static func newRefreshToken() -> String {
     var generator = SystemRandomNumberGenerator()
     let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    return base64URL(bytes)
+    return Base64URL.encode(bytes)
   }
 
   /// A new password reset token: 32 random bytes in lower-case hex (64 characters). Hex, so
@@ -40,12 +41,5 @@ public enum SecretToken {
       let hex = String(byte, radix: 16)
       return byte < 16 ? "0" + hex : hex
     }.joined()
-  }
-
-  static func base64URL(_ bytes: [UInt8]) -> String {
-    Data(bytes).base64EncodedString()
-      .replacingOccurrences(of: "+", with: "-")
-      .replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
   }
 }

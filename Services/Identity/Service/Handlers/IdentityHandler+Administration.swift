@@ -100,13 +100,7 @@ extension IdentityHandler {
   ) async throws -> Binario_Identity_V1_UpdateAccountResponse {
     try await handle("UpdateAccount") {
       try requireAdmin()
-      let changes = ProfileChanges(
-        firstName: request.hasFirstName ? request.firstName : nil,
-        lastName: request.hasLastName ? request.lastName : nil,
-        phone: request.hasPhone ? request.phone : nil,
-        birthDate: request.hasBirthDate ? request.birthDate : nil,
-        gender: request.hasGender ? .some(Gender(proto: request.gender)) : nil
-      )
+      let changes = ProfileChanges(request)
       let account = try await domain.updateAccount(
         request.hasAccount ? AccountReference(request.account) : nil, changes: changes, by: try caller().userID)
       return .with { $0.profile = Binario_Identity_V1_Profile(account) }

@@ -17,13 +17,7 @@ extension IdentityHandler {
     context: ServerContext
   ) async throws -> Binario_Identity_V1_UpdateMeResponse {
     try await handle("UpdateMe") {
-      let changes = ProfileChanges(
-        firstName: request.hasFirstName ? request.firstName : nil,
-        lastName: request.hasLastName ? request.lastName : nil,
-        phone: request.hasPhone ? request.phone : nil,
-        birthDate: request.hasBirthDate ? request.birthDate : nil,
-        gender: request.hasGender ? .some(Gender(proto: request.gender)) : nil
-      )
+      let changes = ProfileChanges(request)
       let account = try await domain.updateMe(userID: try caller().userID, changes: changes)
       return .with { $0.profile = Binario_Identity_V1_Profile(account) }
     }

@@ -242,3 +242,33 @@ extension AccountReference {
     }
   }
 }
+
+/// The optional profile fields `UpdateMeRequest` and `UpdateAccountRequest` share.
+protocol ProfileChangeRequest {
+  var hasFirstName: Bool { get }
+  var firstName: String { get }
+  var hasLastName: Bool { get }
+  var lastName: String { get }
+  var hasPhone: Bool { get }
+  var phone: String { get }
+  var hasBirthDate: Bool { get }
+  var birthDate: String { get }
+  var hasGender: Bool { get }
+  var gender: Binario_Identity_V1_Gender { get }
+}
+
+extension Binario_Identity_V1_UpdateMeRequest: ProfileChangeRequest {}
+extension Binario_Identity_V1_UpdateAccountRequest: ProfileChangeRequest {}
+
+extension ProfileChanges {
+  /// The fields the request sets; an unspecified gender removes it.
+  init(_ request: some ProfileChangeRequest) {
+    self.init(
+      firstName: request.hasFirstName ? request.firstName : nil,
+      lastName: request.hasLastName ? request.lastName : nil,
+      phone: request.hasPhone ? request.phone : nil,
+      birthDate: request.hasBirthDate ? request.birthDate : nil,
+      gender: request.hasGender ? .some(Gender(proto: request.gender)) : nil
+    )
+  }
+}
