@@ -54,6 +54,7 @@ struct PhoneVerificationTests {
     }
     let locked = await identityError { _ = try await identity.domain.verifyPhone(userID: ada.id, code: code) }
     #expect(locked?.code == "throttled")
+    #expect(locked?.description.hasPrefix("too many wrong codes; try again after") == true)
     identity.clock.advance(by: 61)
     #expect(try await identity.domain.verifyPhone(userID: ada.id, code: code).phoneVerified)
   }
@@ -80,6 +81,7 @@ struct PhoneVerificationTests {
     let first = try await identity.latestPhoneCode(to: "+393331234567")
     let soon = await identityError { try await identity.domain.resendPhoneCode(userID: ada.id) }
     #expect(soon?.code == "throttled")
+    #expect(soon?.description.hasPrefix("a code was sent to +393331234567 moments ago; try again after") == true)
     identity.clock.advance(by: 60)
     try await identity.domain.resendPhoneCode(userID: ada.id)
     let second = try await identity.latestPhoneCode(to: "+393331234567")

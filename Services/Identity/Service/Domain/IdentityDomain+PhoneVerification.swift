@@ -20,7 +20,7 @@ extension IdentityDomain {
     let throttleKey = Self.phoneCodeThrottleKey(accountID: account.id)
     let failures = try await store.loginFailures(email: throttleKey)
     if let lockedUntil = failures.lockedUntil, lockedUntil > now {
-      throw IdentityError.throttled(until: lockedUntil)
+      throw IdentityError.throttled(until: lockedUntil, reason: "too many wrong codes")
     }
     guard let pending = try await store.phoneVerification(accountID: account.id), pending.phone == account.phone else {
       throw IdentityError.failedPrecondition("no code is waiting for \(account.phone); ask for a new one")
@@ -55,7 +55,9 @@ extension IdentityDomain {
     if let pending = try await store.phoneVerification(accountID: account.id),
       now < pending.sentAt.addingTimeInterval(policy.phoneCodeResendInterval)
     {
-      throw IdentityError.throttled(until: pending.sentAt.addingTimeInterval(policy.phoneCodeResendInterval))
+      throw IdentityError.throttled(
+        until: pending.sentAt.addingTimeInterval(policy.phoneCodeResendInterval),
+        reason: "a code was sent to \(account.phone) moments ago")
     }
     let code = SecretToken.newConfirmationCode()
     try await store.replacePhoneVerification(phoneVerification(code: code, for: account.id, phone: account.phone, now: now))

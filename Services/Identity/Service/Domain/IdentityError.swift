@@ -15,8 +15,9 @@ public enum IdentityError: Error, Sendable, Hashable, CustomStringConvertible {
   case failedPrecondition(String)
   /// → `PERMISSION_DENIED`
   case permissionDenied(String)
-  /// Too many failed sign-ins for this address; try again at `until` (→ `RESOURCE_EXHAUSTED`).
-  case throttled(until: Date)
+  /// Too many attempts (failed sign-ins for this address, wrong phone codes, codes asked for);
+  /// try again at `until` (→ `RESOURCE_EXHAUSTED`). `reason` says which, for a person.
+  case throttled(until: Date, reason: String = "too many failed sign-ins for this address")
 
   /// One bad field.
   public static func invalid(_ field: String, _ description: String) -> IdentityError {
@@ -30,8 +31,8 @@ public enum IdentityError: Error, Sendable, Hashable, CustomStringConvertible {
     case .alreadyExists(let message), .notFound(let message), .unauthenticated(let message),
       .failedPrecondition(let message), .permissionDenied(let message):
       return message
-    case .throttled(let until):
-      return "too many failed sign-ins; try again after \(until.ISO8601Format())"
+    case .throttled(let until, let reason):
+      return "\(reason); try again after \(until.ISO8601Format())"
     }
   }
 }

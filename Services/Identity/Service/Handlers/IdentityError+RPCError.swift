@@ -19,11 +19,8 @@ extension IdentityError {
       return RPCError(code: .failedPrecondition, message: message)
     case .permissionDenied(let message):
       return RPCError(code: .permissionDenied, message: message)
-    case .throttled(let until):
-      return RPCError(
-        code: .resourceExhausted,
-        message: "too many failed sign-ins for this address; try again after \(until.ISO8601Format())"
-      )
+    case .throttled:
+      return RPCError(code: .resourceExhausted, message: description)
     }
   }
 }
