@@ -7,7 +7,8 @@
 #
 # Needs protoc (Debian's protobuf-compiler). The two protoc plugins are built from the
 # swift-protobuf and grpc-swift-protobuf this package resolves, so generated code always
-# matches the runtime it is compiled against.
+# matches the runtime it is compiled against. The gateway's HTTP/JSON route table comes from the
+# protos' google.api.http annotations, through a Python generator in the project's pinned venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,8 +55,20 @@ for entry in "${targets[@]}"; do
     $protos
 done
 
+# The gateway's HTTP/JSON route table, from the google.api.http annotations of the services'
+# protos (scripts/front-door/generate_routes.py, in the project's pinned Python venv).
+scripts/install-python-tools.sh
+service_protos=(binario/identity/v1/identity.proto)
+routes=Services/Gateway/Service/FrontDoor/Generated/HTTPRouteTable+Generated.swift
+descriptors=$(mktemp)
+trap 'rm -f "$descriptors"; if [ "$mode" = check ]; then rm -rf "$out_root"; fi' EXIT
+protoc --proto_path=proto --include_imports --include_source_info --descriptor_set_out="$descriptors" "${service_protos[@]}"
+mkdir -p "$(dirname "$out_root/$routes")"
+.tools/venv/bin/python scripts/front-door/generate_routes.py "$descriptors" "$out_root/$routes"
+
 if [ "$mode" = check ]; then
   stale=0
+  if ! cmp -s "$out_root/$routes" "$routes"; then echo "stale: $routes" >&2; stale=1; fi
   for entry in "${targets[@]}"; do
     IFS='|' read -r folder _ _ <<<"$entry"
     while IFS= read -r file; do

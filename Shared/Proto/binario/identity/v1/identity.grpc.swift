@@ -5,6 +5,10 @@
 /// Shared/Auth's MethodAccessPolicy, next to the method's generated descriptor; the comment on
 /// each method repeats it for readers of this file.
 ///
+/// HTTP/JSON: each public method declares its route (google.api.http); the gateway's HTTP front
+/// door, its route table and the OpenAPI document are generated from these. Internal methods
+/// have none.
+///
 /// Caller identity: a service reads the signed-in user from the `x-user-id`, `x-roles` and
 /// `x-session-id` metadata, which it accepts only from the gateway's certificate identity.
 

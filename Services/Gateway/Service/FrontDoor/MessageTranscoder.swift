@@ -1,0 +1,124 @@
+import Foundation
+import SwiftProtobuf
+
+/// Turns an HTTP request into a method's request message and its answers into JSON, with
+/// proto3's canonical JSON mapping (swift-protobuf's JSON coding). The gateway forwards the
+/// binary message it makes here exactly as a Binario client would have sent it.
+public protocol MessageTranscoding: Sendable {
+  /// The request message, binary: the JSON `body` (all of it, or none when empty) with each
+  /// parameter (a path variable or a query parameter, by field path) set on top.
+  /// - Throws: ``TranscodingError`` naming the field or saying what is wrong with the JSON.
+  func request(body: [UInt8], parameters: [(field: String, value: String, kind: HTTPRoute.ParameterKind)]) throws(TranscodingError) -> [UInt8]
+
+  /// One answer message, binary, as canonical JSON (fields in lowerCamelCase, defaults left out).
+  func responseJSON(_ message: [UInt8]) throws(TranscodingError) -> [UInt8]
+}
+
+/// Why an HTTP request could not become a request message.
+public struct TranscodingError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The field at fault (proto name, dotted), or empty for the body as a whole.
+  public var field: String
+  public var reason: String
+
+  public var description: String { field.isEmpty ? reason : "\(field): \(reason)" }
+}
+
+/// ``MessageTranscoding`` for one method's request and response types.
+public struct MessageTranscoder<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>: MessageTranscoding {
+  public init() {}
+
+  public func request(
+    body: [UInt8],
+    parameters: [(field: String, value: String, kind: HTTPRoute.ParameterKind)]
+  ) throws(TranscodingError) -> [UInt8] {
+    var object: [String: Any] = [:]
+    if !body.isEmpty {
+      guard let parsed = try? JSONSerialization.jsonObject(with: Data(body)), let dictionary = parsed as? [String: Any] else {
+        throw TranscodingError(field: "", reason: "the body must be a JSON object")
+      }
+      object = dictionary
+    }
+    for parameter in parameters {
+      let value: Any
+      switch parameter.kind {
+      case .string:
+        value = parameter.value
+      case .number:
+        guard let number = Double(parameter.value), number.isFinite else {
+          throw TranscodingError(field: parameter.field, reason: "\"\(parameter.value)\" is not a number")
+        }
+        value = number == number.rounded() && abs(number) < 1e15 ? Int64(number) as Any : number
+      case .bool:
+        guard let flag = Bool(parameter.value) else {
+          throw TranscodingError(field: parameter.field, reason: "\"\(parameter.value)\" is not true or false")
+        }
+        value = flag
+      }
+      Self.set(value, at: parameter.field.split(separator: ".").map(String.init), in: &object)
+    }
+    let json: Data
+    do {
+      json = try JSONSerialization.data(withJSONObject: object)
+    } catch {
+      throw TranscodingError(field: "", reason: "the request could not be encoded")
+    }
+    do {
+      let message = try Request(jsonUTF8Data: json)
+      return try message.serializedBytes()
+    } catch let error as SwiftProtobuf.JSONDecodingError {
+      throw TranscodingError(field: "", reason: Self.describe(error))
+    } catch {
+      throw TranscodingError(field: "", reason: "the request does not fit \(Request.protoMessageName): \(error)")
+    }
+  }
+
+  public func responseJSON(_ message: [UInt8]) throws(TranscodingError) -> [UInt8] {
+    do {
+      return Array(try Response(serializedBytes: message).jsonUTF8Data())
+    } catch {
+      throw TranscodingError(field: "", reason: "the answer is not a \(Response.protoMessageName): \(error)")
+    }
+  }
+
+  /// Sets `value` at the (proto-named) `path`, making the objects on the way; a parameter wins
+  /// over the same field in the body.
+  static func set(_ value: Any, at path: [String], in object: inout [String: Any]) {
+    guard let first = path.first else { return }
+    let camel = lowerCamel(first)
+    if path.count == 1 {
+      if camel != first { object[camel] = nil }
+      object[first] = value
+      return
+    }
+    var inner = (object[first] as? [String: Any]) ?? (object[camel] as? [String: Any]) ?? [:]
+    set(value, at: Array(path.dropFirst()), in: &inner)
+    if camel != first { object[camel] = nil }
+    object[first] = inner
+  }
+
+  static func lowerCamel(_ name: String) -> String {
+    var result = ""
+    var upper = false
+    for character in name {
+      if character == "_" {
+        upper = true
+      } else {
+        result.append(upper ? Character(character.uppercased()) : character)
+        upper = false
+      }
+    }
+    return result
+  }
+
+  static func describe(_ error: SwiftProtobuf.JSONDecodingError) -> String {
+    switch error {
+    case .unknownField(let name): return "the request has no field \"\(name)\""
+    case .malformedNumber: return "a number is malformed"
+    case .malformedBool: return "a boolean is malformed"
+    case .malformedString: return "a string is malformed"
+    case .unrecognizedEnumValue: return "an enum value is not one of the documented names"
+    case .truncated: return "the JSON is truncated"
+    default: return "the JSON does not fit the request (\(error))"
+    }
+  }
+}

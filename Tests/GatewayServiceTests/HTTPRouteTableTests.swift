@@ -1,0 +1,121 @@
+import BinarioAuth
+import BinarioProto
+import GRPCCore
+import GatewayService
+import SwiftProtobuf
+import Testing
+
+@Suite("HTTP/JSON routes from the protos' google.api.http annotations")
+struct HTTPRouteTableTests {
+  let table = HTTPRouteTable()
+
+  @Test("every public identity method has exactly one route; internal methods have none")
+  func everyPublicMethod() {
+    let policy = MethodAccessPolicy.identity
+    let routed = Dictionary(grouping: table.routes, by: \.rpc)
+    for method in Binario_Identity_V1_Identity.Method.descriptors {
+      let path = "/" + method.fullyQualifiedMethod
+      switch policy.access(for: method) {
+      case .internal?, nil:
+        #expect(routed[path] == nil, "\(path) is internal but has a route")
+      case .level?:
+        #expect(routed[path]?.count == 1, "\(path) has \(routed[path]?.count ?? 0) routes")
+      }
+    }
+    // No two routes answer the same verb and path.
+    let keys = table.routes.map { "\($0.verb.rawValue) \($0.template)" }
+    #expect(Set(keys).count == keys.count)
+  }
+
+  @Test("a request finds its route and the path's values; a wrong verb is told which are allowed")
+  func matching() throws {
+    guard case .route(let register, let none) = table.match(verb: .post, path: "/v1/accounts") else {
+      Issue.record("POST /v1/accounts found nothing")
+      return
+    }
+    #expect(register.rpc == "/binario.identity.v1.Identity/Register" && none.isEmpty)
+    guard case .route(let disable, let values) = table.match(verb: .post, path: "/v1/admin/accounts/abc%2Fdef:disable") else {
+      Issue.record("the disable route found nothing")
+      return
+    }
+    #expect(disable.rpc == "/binario.identity.v1.Identity/DisableAccount")
+    #expect(values == ["account.user_id": "abc/def"])
+    guard case .route(let get, _) = table.match(verb: .get, path: "/v1/admin/accounts/abc") else {
+      Issue.record("GET account found nothing")
+      return
+    }
+    #expect(get.rpc == "/binario.identity.v1.Identity/GetAccount")
+    guard case .verbNotAllowed(let allowed) = table.match(verb: .put, path: "/v1/me") else {
+      Issue.record("PUT /v1/me should be 405")
+      return
+    }
+    #expect(Set(allowed) == [.get, .patch])
+    guard case .notFound = table.match(verb: .get, path: "/v1/nowhere") else {
+      Issue.record("GET /v1/nowhere should be 404")
+      return
+    }
+    guard case .notFound = table.match(verb: .post, path: "/v1/admin/accounts/abc:explode") else {
+      Issue.record("an unknown custom verb should be 404")
+      return
+    }
+  }
+
+  @Test("templates the gateway cannot serve are refused with a reason")
+  func badTemplates() {
+    for template in ["v1/x", "/v1/{name=shelves/*}", "/v1/**", "/v1//x", "/v1/{}"] {
+      #expect(throws: HTTPPathTemplateError.self) { try HTTPPathTemplate(parsing: template) }
+    }
+  }
+
+  @Test("body, path and query become the binary request; parameters win over the body")
+  func requestTranscoding() throws {
+    let route = try #require(table.routes.first { $0.rpc.hasSuffix("/UpdateAccount") })
+    let body = Array(#"{"lastName": "Turner", "phone": "+393331234567", "account": {"userId": "ignored"}}"#.utf8)
+    let bytes = try route.transcoder.request(body: body, parameters: [("account.user_id", "u-1", .string)])
+    let request = try Binario_Identity_V1_UpdateAccountRequest(serializedBytes: bytes)
+    #expect(request.account.userID == "u-1")
+    #expect(request.lastName == "Turner" && request.hasLastName && !request.hasFirstName)
+    #expect(request.phone == "+393331234567")
+
+    let list = try #require(table.routes.first { $0.rpc.hasSuffix("/ListAccounts") })
+    let query = try Binario_Identity_V1_ListAccountsRequest(
+      serializedBytes: try list.transcoder.request(
+        body: [], parameters: [("page_size", "20", .number), ("role", "ROLE_DRIVER", .string), ("query", "ada", .string)]))
+    #expect(query.pageSize == 20 && query.role == .driver && query.query == "ada")
+  }
+
+  @Test("bad JSON, unknown fields and malformed parameters are refused with what is wrong")
+  func badRequests() throws {
+    let route = try #require(table.routes.first { $0.rpc.hasSuffix("/Register") })
+    #expect(throws: TranscodingError.self) { try route.transcoder.request(body: Array("[1]".utf8), parameters: []) }
+    #expect(throws: TranscodingError.self) { try route.transcoder.request(body: Array("{".utf8), parameters: []) }
+    do {
+      _ = try route.transcoder.request(body: Array(#"{"emial": "x"}"#.utf8), parameters: [])
+      Issue.record("an unknown field was accepted")
+    } catch {
+      #expect(error.reason.contains("emial"))
+    }
+    let list = try #require(table.routes.first { $0.rpc.hasSuffix("/ListAccounts") })
+    do {
+      _ = try list.transcoder.request(body: [], parameters: [("page_size", "many", .number)])
+      Issue.record("a malformed number was accepted")
+    } catch {
+      #expect(error.field == "page_size")
+    }
+  }
+
+  @Test("answers become canonical JSON")
+  func responseTranscoding() throws {
+    let route = try #require(table.routes.first { $0.rpc.hasSuffix("/GetMe") })
+    let answer = Binario_Identity_V1_GetMeResponse.with {
+      $0.profile = .with {
+        $0.userID = "u-1"
+        $0.email = "ada@example.com"
+        $0.phoneVerified = true
+        $0.roles = [.passenger]
+      }
+    }
+    let json = String(decoding: try route.transcoder.responseJSON(try answer.serializedBytes()), as: UTF8.self)
+    #expect(json == #"{"profile":{"userId":"u-1","email":"ada@example.com","roles":["ROLE_PASSENGER"],"phoneVerified":true}}"#)
+  }
+}
