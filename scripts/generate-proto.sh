@@ -60,15 +60,25 @@ done
 scripts/install-python-tools.sh
 service_protos=(binario/identity/v1/identity.proto)
 routes=Services/Gateway/Service/FrontDoor/Generated/HTTPRouteTable+Generated.swift
+openapi=Services/Gateway/Service/FrontDoor/Generated/OpenAPIDocument+Generated.swift
 descriptors=$(mktemp)
-trap 'rm -f "$descriptors"; if [ "$mode" = check ]; then rm -rf "$out_root"; fi' EXIT
+openapi_json=$(mktemp --suffix=.json)
+trap 'rm -f "$descriptors" "$openapi_json"; if [ "$mode" = check ]; then rm -rf "$out_root"; fi' EXIT
 protoc --proto_path=proto --include_imports --include_source_info --descriptor_set_out="$descriptors" "${service_protos[@]}"
 mkdir -p "$(dirname "$out_root/$routes")"
-.tools/venv/bin/python scripts/front-door/generate_routes.py "$descriptors" "$out_root/$routes"
+.tools/venv/bin/python scripts/front-door/generate_routes.py \
+  "$descriptors" "$out_root/$routes" "$out_root/$openapi" "$openapi_json"
+if ! .tools/venv/bin/openapi-spec-validator "$openapi_json" >/dev/null; then
+  .tools/venv/bin/openapi-spec-validator "$openapi_json" >&2 || true
+  echo "the generated OpenAPI document is not valid OpenAPI 3.1" >&2
+  exit 1
+fi
 
 if [ "$mode" = check ]; then
   stale=0
-  if ! cmp -s "$out_root/$routes" "$routes"; then echo "stale: $routes" >&2; stale=1; fi
+  for file in "$routes" "$openapi"; do
+    if ! cmp -s "$out_root/$file" "$file"; then echo "stale: $file" >&2; stale=1; fi
+  done
   for entry in "${targets[@]}"; do
     IFS='|' read -r folder _ _ <<<"$entry"
     while IFS= read -r file; do

@@ -1,4 +1,5 @@
 import BinarioAuth
+import Foundation
 import BinarioProto
 import GRPCCore
 import GatewayService
@@ -117,5 +118,25 @@ struct HTTPRouteTableTests {
     }
     let json = String(decoding: try route.transcoder.responseJSON(try answer.serializedBytes()), as: UTF8.self)
     #expect(json == #"{"profile":{"userId":"u-1","email":"ada@example.com","roles":["ROLE_PASSENGER"],"phoneVerified":true}}"#)
+  }
+}
+
+@Suite("The generated OpenAPI document")
+struct OpenAPIDocumentTests {
+  @Test("it documents every route with its verb, and every reference resolves")
+  func everyRoute() throws {
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.generatedJSON.utf8)) as? [String: Any])
+    #expect(document["openapi"] as? String == "3.1.0")
+    let paths = try #require(document["paths"] as? [String: [String: Any]])
+    for route in HTTPRouteTable().routes {
+      let operation = paths[route.template.description]?[route.verb.rawValue.lowercased()] as? [String: Any]
+      #expect(operation != nil, "\(route.verb.rawValue) \(route.template) is not documented")
+    }
+    let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+    #expect(schemas["Error"] != nil)
+    let references = OpenAPIDocument.generatedJSON.matches(of: /"\$ref": "#\/components\/schemas\/([^"]+)"/).map { String($0.1) }
+    #expect(!references.isEmpty)
+    for name in Set(references) { #expect(schemas[name] != nil, "\(name) is referenced but not defined") }
   }
 }

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Generates the gateway's HTTP/JSON route table from the protos' google.api.http annotations.
+"""Generates the gateway's HTTP/JSON route table and OpenAPI document from the protos'
+google.api.http annotations.
 
-    generate_routes.py DESCRIPTOR_SET OUT.swift
+    generate_routes.py DESCRIPTOR_SET ROUTES.swift OPENAPI.swift [OPENAPI.json]
+
+OPENAPI.json, if given, receives the document as plain JSON too (for validators).
 
 DESCRIPTOR_SET is `protoc --include_imports --include_source_info --descriptor_set_out` of the
 service protos. Every method with a `google.api.http` option becomes one route: its verb and path
@@ -11,6 +14,7 @@ option (an internal one) gets no route. scripts/generate-proto.sh runs this and 
 committed output is current.
 """
 
+import json
 import re
 import sys
 
@@ -84,7 +88,152 @@ def swift_string(text):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def main(descriptor_set, output):
+ENUM_JSON = {FieldType.TYPE_ENUM}
+SCALAR_SCHEMAS = {
+    FieldType.TYPE_BOOL: {"type": "boolean"},
+    FieldType.TYPE_STRING: {"type": "string"},
+    FieldType.TYPE_BYTES: {"type": "string", "contentEncoding": "base64"},
+    FieldType.TYPE_INT32: {"type": "integer", "format": "int32"},
+    FieldType.TYPE_SINT32: {"type": "integer", "format": "int32"},
+    FieldType.TYPE_SFIXED32: {"type": "integer", "format": "int32"},
+    FieldType.TYPE_UINT32: {"type": "integer", "format": "int64", "minimum": 0, "maximum": 4294967295},
+    FieldType.TYPE_FIXED32: {"type": "integer", "format": "int64", "minimum": 0, "maximum": 4294967295},
+    FieldType.TYPE_INT64: {"type": "string", "format": "int64", "pattern": "^-?[0-9]+$"},
+    FieldType.TYPE_SINT64: {"type": "string", "format": "int64", "pattern": "^-?[0-9]+$"},
+    FieldType.TYPE_SFIXED64: {"type": "string", "format": "int64", "pattern": "^-?[0-9]+$"},
+    FieldType.TYPE_UINT64: {"type": "string", "format": "uint64", "pattern": "^[0-9]+$"},
+    FieldType.TYPE_FIXED64: {"type": "string", "format": "uint64", "pattern": "^[0-9]+$"},
+    FieldType.TYPE_DOUBLE: {"type": "number", "format": "double"},
+    FieldType.TYPE_FLOAT: {"type": "number", "format": "float"},
+}
+WELL_KNOWN = {
+    ".google.protobuf.Timestamp": {"type": "string", "format": "date-time"},
+    ".google.protobuf.Duration": {"type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?s$"},
+    ".google.protobuf.Empty": {"type": "object", "additionalProperties": False},
+}
+ERROR_SCHEMA = {
+    "type": "object",
+    "description": "Why a call failed: the gRPC status code's name, a message for a person, and each bad field.",
+    "required": ["code", "message"],
+    "properties": {
+        "code": {"type": "string", "enum": [
+            "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+            "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+            "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"]},
+        "message": {"type": "string"},
+        "fieldViolations": {"type": "array", "items": {
+            "type": "object",
+            "required": ["field", "description"],
+            "properties": {"field": {"type": "string"}, "description": {"type": "string"}},
+        }},
+        "requestId": {"type": "string"},
+    },
+}
+
+
+def component_name(full_name):
+    """`.binario.identity.v1.RegisterRequest` -> `binario.identity.v1.RegisterRequest`."""
+    return full_name.lstrip(".")
+
+
+def enums_by_name(files):
+    found = {}
+
+    def walk(prefix, message):
+        for enum in message.enum_type:
+            found[f"{prefix}.{message.name}.{enum.name}"] = enum
+        for nested in message.nested_type:
+            walk(f"{prefix}.{message.name}", nested)
+
+    for proto in files:
+        for enum in proto.enum_type:
+            found[f".{proto.package}.{enum.name}"] = enum
+        for message in proto.message_type:
+            walk(f".{proto.package}", message)
+    return found
+
+
+class OpenAPIBuilder:
+    def __init__(self, files):
+        self.messages = messages_by_name(files)
+        self.enums = enums_by_name(files)
+        self.schemas = {"Error": ERROR_SCHEMA}
+
+    def field_schema(self, field):
+        if field.type == FieldType.TYPE_MESSAGE:
+            entry = self.messages[field.type_name]
+            if entry.options.map_entry:
+                key, value = entry.field
+                return {"type": "object", "additionalProperties": self.field_schema(value)}
+            schema = self.reference(field.type_name)
+        elif field.type == FieldType.TYPE_ENUM:
+            enum = self.enums[field.type_name]
+            schema = {"type": "string", "enum": [value.name for value in enum.value]}
+        else:
+            schema = dict(SCALAR_SCHEMAS[field.type])
+        if field.label == FieldType.LABEL_REPEATED:
+            return {"type": "array", "items": schema}
+        return schema
+
+    def reference(self, full_name):
+        if full_name in WELL_KNOWN:
+            return dict(WELL_KNOWN[full_name])
+        name = component_name(full_name)
+        if name not in self.schemas:
+            self.schemas[name] = {}  # placeholder against cycles
+            message = self.messages[full_name]
+            properties = {field.json_name: self.field_schema(field) for field in message.field}
+            schema = {"type": "object", "properties": properties, "additionalProperties": False}
+            oneofs = [o.name for o in message.oneof_decl if not o.name.startswith("_")]
+            if oneofs:
+                schema["description"] = "At most one field of each of: " + ", ".join(oneofs) + "."
+            self.schemas[name] = schema
+        return {"$ref": f"#/components/schemas/{name}"}
+
+    def operation(self, route, method_name, service_name):
+        parameters = []
+        variables = re.findall(r"\{([^}]+)\}", route["template"])
+        for variable in variables:
+            parameters.append({"name": variable, "in": "path", "required": True,
+                               "schema": kind_schema(route["fields"][variable])})
+        if not route["body"]:
+            for path, kind in sorted(route["fields"].items()):
+                if path not in variables:
+                    parameters.append({"name": path, "in": "query", "required": False, "schema": kind_schema(kind)})
+        operation = {
+            "operationId": f"{service_name}_{method_name}",
+            "tags": [service_name],
+            "summary": first_sentence(route["summary"]) or method_name,
+            "description": route["summary"] or method_name,
+            "security": [{}, {"bearer": []}],
+            "responses": {
+                "200": {"description": "OK", "content": {
+                    ("text/event-stream" if route["streaming"] else "application/json"): {
+                        "schema": self.reference(route["response_type"])}}},
+                "default": {"description": "The call failed.", "content": {
+                    "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+            },
+        }
+        if route["streaming"]:
+            operation["description"] += " Served as Server-Sent Events: one event per message."
+        if parameters:
+            operation["parameters"] = parameters
+        if route["body"]:
+            operation["requestBody"] = {"required": True, "content": {
+                "application/json": {"schema": self.reference(route["request_type"])}}}
+        return operation
+
+
+def kind_schema(kind):
+    return {"string": {"type": "string"}, "number": {"type": "number"}, "bool": {"type": "boolean"}}[kind]
+
+
+def first_sentence(text):
+    match = re.match(r"(.+?[.;:])(\s|$)", text)
+    return (match.group(1) if match else text)[:120]
+
+
+def main(descriptor_set, output, openapi_output, openapi_json=None):
     files = descriptor_pb2.FileDescriptorSet.FromString(open(descriptor_set, "rb").read()).file
     messages = messages_by_name(files)
     routes = []
@@ -112,6 +261,10 @@ def main(descriptor_set, output):
                 if verb == "get" and rule.body:
                     raise SystemExit(f"{service.name}.{method.name}: a GET route takes no body")
                 routes.append({
+                    "service": service.name,
+                    "method": method.name,
+                    "request_type": method.input_type,
+                    "response_type": method.output_type,
                     "verb": verb,
                     "template": template,
                     "body": rule.body,
@@ -152,8 +305,46 @@ def main(descriptor_set, output):
     with open(output, "w") as out:
         out.write("\n".join(lines))
 
+    builder = OpenAPIBuilder(files)
+    paths = {}
+    for route in sorted(routes, key=lambda r: (r["template"], r["verb"])):
+        paths.setdefault(route["template"], {})[route["verb"]] = builder.operation(route, route["method"], route["service"])
+    document = {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Binario",
+            "version": "v1",
+            "description": "The HTTP/JSON front door of Binario's gateway, generated from the services' protos "
+                           "(google.api.http). Bodies and answers use proto3's canonical JSON mapping. Sign in with "
+                           "POST /v1/sessions and send the access token as Authorization: Bearer.",
+        },
+        "servers": [{"url": "/"}],
+        "paths": paths,
+        "components": {
+            "schemas": dict(sorted(builder.schemas.items())),
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}},
+        },
+    }
+    text = json.dumps(document, indent=2, sort_keys=False, ensure_ascii=False)
+    if openapi_json:
+        with open(openapi_json, "w") as out:
+            out.write(text + "\n")
+    with open(openapi_output, "w") as out:
+        out.write("\n".join([
+            "// Generated by scripts/generate-proto.sh (scripts/front-door/generate_routes.py) from the",
+            "// google.api.http annotations in proto/. Do not edit.",
+            "",
+            "extension OpenAPIDocument {",
+            "  /// The OpenAPI 3.1 document of every HTTP/JSON route, as JSON.",
+            "  public static let generatedJSON = #\"\"\"",
+            text,
+            "\"\"\"#",
+            "}",
+            "",
+        ]))
+
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (4, 5):
         raise SystemExit(__doc__)
-    main(sys.argv[1], sys.argv[2])
+    main(*sys.argv[1:])
