@@ -58,16 +58,18 @@ done
 # The gateway's HTTP/JSON route table, from the google.api.http annotations of the services'
 # protos (scripts/front-door/generate_routes.py, in the project's pinned Python venv).
 scripts/install-python-tools.sh
-service_protos=(binario/identity/v1/identity.proto)
+service_protos=(binario/identity/v1/identity.proto grpc/health/v1/health.proto)
 routes=Services/Gateway/Service/FrontDoor/Generated/HTTPRouteTable+Generated.swift
 openapi=Services/Gateway/Service/FrontDoor/Generated/OpenAPIDocument+Generated.swift
+reflection=Services/Gateway/Service/FrontDoor/Generated/ProtoDescriptors+Generated.swift
 descriptors=$(mktemp)
 openapi_json=$(mktemp --suffix=.json)
 trap 'rm -f "$descriptors" "$openapi_json"; if [ "$mode" = check ]; then rm -rf "$out_root"; fi' EXIT
 protoc --proto_path=proto --include_imports --include_source_info --descriptor_set_out="$descriptors" "${service_protos[@]}"
 mkdir -p "$(dirname "$out_root/$routes")"
-.tools/venv/bin/python scripts/front-door/generate_routes.py \
-  "$descriptors" "$out_root/$routes" "$out_root/$openapi" "$openapi_json"
+.tools/venv/bin/python scripts/front-door/generate_routes.py "$descriptors" \
+  --routes "$out_root/$routes" --openapi "$out_root/$openapi" --openapi-json "$openapi_json" \
+  --descriptors "$out_root/$reflection"
 if ! .tools/venv/bin/openapi-spec-validator "$openapi_json" >/dev/null; then
   .tools/venv/bin/openapi-spec-validator "$openapi_json" >&2 || true
   echo "the generated OpenAPI document is not valid OpenAPI 3.1" >&2
@@ -76,7 +78,7 @@ fi
 
 if [ "$mode" = check ]; then
   stale=0
-  for file in "$routes" "$openapi"; do
+  for file in "$routes" "$openapi" "$reflection"; do
     if ! cmp -s "$out_root/$file" "$file"; then echo "stale: $file" >&2; stale=1; fi
   done
   for entry in "${targets[@]}"; do

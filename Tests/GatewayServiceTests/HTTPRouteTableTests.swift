@@ -140,3 +140,24 @@ struct OpenAPIDocumentTests {
     for name in Set(references) { #expect(schemas[name] != nil, "\(name) is referenced but not defined") }
   }
 }
+
+@Suite("The proto descriptors for server reflection")
+struct ProtoDescriptorsTests {
+  @Test("identity's and health's files decode, each after the files it imports")
+  func importOrder() throws {
+    let files = try ProtoDescriptors.files()
+    var seen = Set<String>()
+    for file in files {
+      for dependency in file.dependency {
+        #expect(seen.contains(dependency), "\(file.name) comes before its import \(dependency)")
+      }
+      seen.insert(file.name)
+    }
+    let identity = try #require(files.first { $0.name == "binario/identity/v1/identity.proto" })
+    #expect(identity.service.map(\.name) == ["Identity"])
+    #expect(identity.service[0].method.count == Binario_Identity_V1_Identity.Method.descriptors.count)
+    #expect(files.contains { $0.package == "grpc.health.v1" })
+    // Source comments are left out: the files are for machines.
+    #expect(files.allSatisfy { !$0.hasSourceCodeInfo })
+  }
+}
