@@ -92,7 +92,6 @@ def swift_string(text):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-ENUM_JSON = {FieldType.TYPE_ENUM}
 SCALAR_SCHEMAS = {
     FieldType.TYPE_BOOL: {"type": "boolean"},
     FieldType.TYPE_STRING: {"type": "string"},

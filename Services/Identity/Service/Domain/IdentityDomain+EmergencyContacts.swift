@@ -34,8 +34,7 @@ extension IdentityDomain {
     contactID rawID: String,
     changes: EmergencyContactChanges
   ) async throws -> EmergencyContact {
-    let contactID = rawID.trimmingCharacters(in: .whitespaces)
-    guard !contactID.isEmpty else { throw IdentityError.invalid("contact_id", "a contact id is required") }
+    let contactID = try Self.requiredID(rawID, field: "contact_id", what: "a contact id")
     guard var contact = try await store.emergencyContact(id: contactID, accountID: userID) else {
       throw IdentityError.notFound("you have no emergency contact \(contactID)")
     }
@@ -53,8 +52,7 @@ extension IdentityDomain {
   }
 
   public func removeEmergencyContact(userID: String, contactID rawID: String) async throws {
-    let contactID = rawID.trimmingCharacters(in: .whitespaces)
-    guard !contactID.isEmpty else { throw IdentityError.invalid("contact_id", "a contact id is required") }
+    let contactID = try Self.requiredID(rawID, field: "contact_id", what: "a contact id")
     guard try await store.deleteEmergencyContact(id: contactID, accountID: userID) else {
       throw IdentityError.notFound("you have no emergency contact \(contactID)")
     }

@@ -37,8 +37,7 @@ extension IdentityDomain {
   /// Accepts or rejects a request addressed to the caller. Anyone else gets `NOT_FOUND`: a request
   /// is not theirs to see.
   public func respondToFriendRequest(userID: String, requestID rawID: String, accept: Bool) async throws {
-    let requestID = rawID.trimmingCharacters(in: .whitespaces)
-    guard !requestID.isEmpty else { throw IdentityError.invalid("request_id", "a request id is required") }
+    let requestID = try Self.requiredID(rawID, field: "request_id", what: "a request id")
     guard let request = try await store.friendRequest(id: requestID), request.to.userID == userID else {
       throw IdentityError.notFound("no friend request \(requestID) is addressed to you")
     }
@@ -53,8 +52,7 @@ extension IdentityDomain {
 
   /// Ends a friendship of the caller's (both ways).
   public func removeFriend(userID: String, friendID rawID: String) async throws {
-    let friendID = rawID.trimmingCharacters(in: .whitespaces)
-    guard !friendID.isEmpty else { throw IdentityError.invalid("user_id", "a user id is required") }
+    let friendID = try Self.requiredID(rawID, field: "user_id", what: "a user id")
     guard try await store.removeFriendship(userID, friendID) else {
       throw IdentityError.notFound("\(friendID) is not among your friends")
     }

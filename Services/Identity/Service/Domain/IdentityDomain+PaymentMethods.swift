@@ -62,13 +62,6 @@ extension IdentityDomain {
     let parts = calendar.dateComponents([.year, .month], from: date)
     return CalendarMonth(year: parts.year ?? 1970, month: parts.month ?? 1)
   }
-
-  /// A trimmed, non-empty id, or `INVALID_ARGUMENT` naming `field`.
-  static func requiredID(_ raw: String, field: String, what: String) throws(IdentityError) -> String {
-    let id = raw.trimmingCharacters(in: .whitespaces)
-    guard !id.isEmpty else { throw .invalid(field, "\(what) is required") }
-    return id
-  }
 }
 
 extension CardProblem.Field {

@@ -17,10 +17,7 @@ extension IdentityDomain {
   public func confirmEmail(email rawEmail: String, code rawCode: String) async throws {
     var check = InputValidation()
     let email = check.email(rawEmail, field: "email")
-    let code = rawCode.trimmingCharacters(in: .whitespaces)
-    if code.count != 6 || !code.allSatisfy(\.isASCIIDigit) {
-      check.fail("code", "the code is the 6 digits from the confirmation email")
-    }
+    let code = check.code(rawCode, field: "code", sentBy: "confirmation email")
     try check.finish()
 
     guard let confirmation = try await store.confirmation(email: email) else {

@@ -119,6 +119,13 @@ public final class IdentityDomain: Sendable {
     revocations.publish(SessionRevocation(sessionIDs: sessionIDs, revokedAt: now))
   }
 
+  /// A trimmed, non-empty id, or `INVALID_ARGUMENT` naming `field`.
+  static func requiredID(_ raw: String, field: String, what: String) throws(IdentityError) -> String {
+    let id = raw.trimmingCharacters(in: .whitespaces)
+    guard !id.isEmpty else { throw .invalid(field, "\(what) is required") }
+    return id
+  }
+
   static func newID() -> String {
     UUID().uuidString.lowercased()
   }

@@ -26,7 +26,7 @@ extension IdentityHandler {
     try await handle("GrantRole") {
       try requireAdmin()
       let account = try await domain.grantRole(
-        Role(proto: request.role), to: request.hasAccount ? AccountReference(request.account) : nil,
+        Role(proto: request.role), to: request.accountReference,
         by: try caller().userID)
       return .with { $0.profile = Binario_Identity_V1_Profile(account) }
     }
@@ -39,7 +39,7 @@ extension IdentityHandler {
     try await handle("RevokeRole") {
       try requireAdmin()
       let account = try await domain.revokeRole(
-        Role(proto: request.role), from: request.hasAccount ? AccountReference(request.account) : nil,
+        Role(proto: request.role), from: request.accountReference,
         by: try caller().userID)
       return .with { $0.profile = Binario_Identity_V1_Profile(account) }
     }
@@ -89,7 +89,7 @@ extension IdentityHandler {
   ) async throws -> Binario_Identity_V1_GetAccountResponse {
     try await handle("GetAccount") {
       try requireAdmin()
-      let account = try await domain.account(request.hasAccount ? AccountReference(request.account) : nil)
+      let account = try await domain.account(request.accountReference)
       return .with { $0.profile = Binario_Identity_V1_Profile(account) }
     }
   }
@@ -102,7 +102,7 @@ extension IdentityHandler {
       try requireAdmin()
       let changes = ProfileChanges(request)
       let account = try await domain.updateAccount(
-        request.hasAccount ? AccountReference(request.account) : nil, changes: changes, by: try caller().userID)
+        request.accountReference, changes: changes, by: try caller().userID)
       return .with { $0.profile = Binario_Identity_V1_Profile(account) }
     }
   }
@@ -114,7 +114,7 @@ extension IdentityHandler {
     try await handle("DisableAccount") {
       try requireAdmin()
       let account = try await domain.disableAccount(
-        request.hasAccount ? AccountReference(request.account) : nil, reason: request.reason, by: try caller().userID)
+        request.accountReference, reason: request.reason, by: try caller().userID)
       return .with { $0.profile = Binario_Identity_V1_Profile(account) }
     }
   }
@@ -126,7 +126,7 @@ extension IdentityHandler {
     try await handle("EnableAccount") {
       try requireAdmin()
       let account = try await domain.enableAccount(
-        request.hasAccount ? AccountReference(request.account) : nil, by: try caller().userID)
+        request.accountReference, by: try caller().userID)
       return .with { $0.profile = Binario_Identity_V1_Profile(account) }
     }
   }
@@ -137,7 +137,7 @@ extension IdentityHandler {
   ) async throws -> Binario_Identity_V1_DeleteDriverResponse {
     try await handle("DeleteDriver") {
       try requireAdmin()
-      try await domain.deleteDriver(request.hasAccount ? AccountReference(request.account) : nil, by: try caller().userID)
+      try await domain.deleteDriver(request.accountReference, by: try caller().userID)
       return .init()
     }
   }

@@ -272,3 +272,24 @@ extension ProfileChanges {
     )
   }
 }
+
+/// The admin requests that name an account with an `AccountSelector`.
+protocol AccountTargetingRequest {
+  var hasAccount: Bool { get }
+  var account: Binario_Identity_V1_AccountSelector { get }
+}
+
+extension AccountTargetingRequest {
+  /// The account named, or `nil` when the request names none (the domain says which field).
+  var accountReference: AccountReference? {
+    hasAccount ? AccountReference(account) : nil
+  }
+}
+
+extension Binario_Identity_V1_GrantRoleRequest: AccountTargetingRequest {}
+extension Binario_Identity_V1_RevokeRoleRequest: AccountTargetingRequest {}
+extension Binario_Identity_V1_GetAccountRequest: AccountTargetingRequest {}
+extension Binario_Identity_V1_UpdateAccountRequest: AccountTargetingRequest {}
+extension Binario_Identity_V1_DisableAccountRequest: AccountTargetingRequest {}
+extension Binario_Identity_V1_EnableAccountRequest: AccountTargetingRequest {}
+extension Binario_Identity_V1_DeleteDriverRequest: AccountTargetingRequest {}

@@ -31,6 +31,7 @@ public actor OpenIDKeySet {
 
   /// The keys, loading or fetching them if they are missing or stale.
   public func keys() async throws -> JWTKeyCollection {
+    if let cached, case .file = source { return cached }
     if let cached, let fetchedAt, fetchedAt.duration(to: .now) < maxAge {
       return cached
     }
@@ -50,7 +51,6 @@ public actor OpenIDKeySet {
     switch source {
     case .file(let path):
       json = try String(contentsOfFile: path, encoding: .utf8)
-      maxAge = .seconds(Int64.max / 2)
     case .url(let url):
       let response = try await httpClient.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
       guard response.status == .ok else {

@@ -61,22 +61,12 @@ extension IdentityStore {
 
   /// The account and its password hash, by id.
   public func credentials(accountID: String) async throws -> (account: Account, passwordHash: String)? {
-    try pool.readOnCurrentThread { db in
-      guard let account = try Self.fetchAccount(db, where: "id = ?", accountID),
-        let hash = try String.fetchOne(db, sql: "SELECT password_hash FROM account WHERE id = ?", arguments: [accountID])
-      else { return nil }
-      return (account, hash)
-    }
+    try pool.readOnCurrentThread { db in try Self.fetchCredentials(db, where: "id = ?", accountID) }
   }
 
   /// The account and its password hash, by address.
   public func credentials(email: String) async throws -> (account: Account, passwordHash: String)? {
-    try pool.readOnCurrentThread { db in
-      guard let account = try Self.fetchAccount(db, where: "email = ?", email),
-        let hash = try String.fetchOne(db, sql: "SELECT password_hash FROM account WHERE id = ?", arguments: [account.id])
-      else { return nil }
-      return (account, hash)
-    }
+    try pool.readOnCurrentThread { db in try Self.fetchCredentials(db, where: "email = ?", email) }
   }
 
   /// Writes the profile fields of `account` (names, phone and whether it is verified, birth
@@ -185,13 +175,22 @@ extension IdentityStore {
     try Row.fetchOne(db, sql: accountSelect + " WHERE \(condition)", arguments: [value]).map(account(from:))
   }
 
+  /// The account with its password hash, in the same one query.
+  static func fetchCredentials(_ db: Database, where condition: String, _ value: String) throws -> (account: Account, passwordHash: String)? {
+    guard let row = try Row.fetchOne(db, sql: credentialsSelect + " WHERE \(condition)", arguments: [value]) else {
+      return nil
+    }
+    return (account(from: row), row["password_hash"])
+  }
+
   /// One query per account: its roles and linked providers come as comma-separated lists.
-  static let accountSelect = """
-    SELECT id, email, email_confirmed, pending_email, first_name, last_name, phone, phone_verified,
+  static let accountSelect = "SELECT \(accountColumns) FROM account"
+  static let credentialsSelect = "SELECT \(accountColumns), password_hash FROM account"
+  static let accountColumns = """
+    id, email, email_confirmed, pending_email, first_name, last_name, phone, phone_verified,
       birth_date, gender, created_at, disabled_at IS NOT NULL AS disabled, password_hash != '' AS has_password,
       (SELECT group_concat(role) FROM account_role WHERE account_id = account.id) AS roles,
       (SELECT group_concat(provider) FROM external_login WHERE account_id = account.id) AS providers
-    FROM account
     """
 
   static func account(from row: Row) -> Account {

@@ -58,22 +58,21 @@ extension IdentityStore {
     }
   }
 
-  /// Accounts by ids and emails (normalized), each once.
+  /// Accounts by ids and emails (normalized), each once: those found by id first, in the
+  /// order asked, then those found by email. Two queries, whatever the number asked.
   public func accounts(ids: [String], emails: [String]) async throws -> [Account] {
     try pool.readOnCurrentThread { db in
+      func fetch(_ column: String, _ values: [String]) throws -> [String: Account] {
+        guard !values.isEmpty else { return [:] }
+        let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
+        let rows = try Row.fetchAll(
+          db, sql: Self.accountSelect + " WHERE \(column) IN (\(placeholders))", arguments: StatementArguments(values))
+        return Dictionary(rows.map(Self.account(from:)).map { (column == "id" ? $0.id : $0.email, $0) }) { first, _ in first }
+      }
+      let byID = try fetch("id", ids)
+      let byEmail = try fetch("email", emails)
       var seen = Set<String>()
-      var found: [Account] = []
-      for id in ids {
-        if let account = try Self.fetchAccount(db, where: "id = ?", id), seen.insert(account.id).inserted {
-          found.append(account)
-        }
-      }
-      for email in emails {
-        if let account = try Self.fetchAccount(db, where: "email = ?", email), seen.insert(account.id).inserted {
-          found.append(account)
-        }
-      }
-      return found
+      return (ids.compactMap { byID[$0] } + emails.compactMap { byEmail[$0] }).filter { seen.insert($0.id).inserted }
     }
   }
 
