@@ -52,6 +52,10 @@ let package = Package(
     .package(url: "https://github.com/grpc/grpc-swift-protobuf.git", from: "2.4.1"),
     .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
     .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    // The gateway's standard front doors: gRPC over HTTP/2, and HTTP/JSON.
+    .package(url: "https://github.com/grpc/grpc-swift-nio-transport.git", from: "2.9.2"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
   ],
   targets: [
     // Swift generated from proto/ (committed; `scripts/generate-proto.sh` regenerates it).
@@ -252,6 +256,13 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Prometheus", package: "swift-prometheus"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
+        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "HummingbirdTLS", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
       ],
       path: "Services/Gateway/Service",
       swiftSettings: swiftSettings

@@ -27,7 +27,7 @@ bin=$(swift build --show-bin-path)
 # Which protos go where, with which visibility. Paths are relative to proto/.
 # output folder | visibility | protos
 targets=(
-  "Shared/Proto|Public|binario/wire/v1/frame.proto grpc/health/v1/health.proto binario/identity/v1/identity.proto"
+  "Shared/Proto|Public|binario/wire/v1/frame.proto grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto binario/identity/v1/identity.proto"
   "Shared/Echo/Generated|Public|binario/echo/v1/echo.proto"
   "Tests/BinarioTransportTests/Interop/Generated|Internal|grpc/testing/empty.proto grpc/testing/messages.proto grpc/testing/test.proto"
 )
@@ -58,7 +58,7 @@ done
 # The gateway's HTTP/JSON route table, from the google.api.http annotations of the services'
 # protos (scripts/front-door/generate_routes.py, in the project's pinned Python venv).
 scripts/install-python-tools.sh
-service_protos=(binario/identity/v1/identity.proto grpc/health/v1/health.proto)
+service_protos=(binario/identity/v1/identity.proto grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto)
 routes=Services/Gateway/Service/FrontDoor/Generated/HTTPRouteTable+Generated.swift
 openapi=Services/Gateway/Service/FrontDoor/Generated/OpenAPIDocument+Generated.swift
 reflection=Services/Gateway/Service/FrontDoor/Generated/ProtoDescriptors+Generated.swift

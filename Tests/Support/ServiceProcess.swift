@@ -15,15 +15,28 @@ public final class ServiceProcess: Sendable {
   public let executableName: String
   /// `host:port` from the process's `listening` event.
   public let address: String
+  /// `host:port` of each of its other listeners (the gateway's `grpc` and `http` front doors),
+  /// from their `listening` events' `listener` key.
+  public let listenerAddresses: [String: String]
   private let process: Process
 
   /// The port part of ``address``.
-  public var port: Int { Int(self.address.split(separator: ":").last ?? "") ?? 0 }
+  public var port: Int { Self.port(of: self.address) }
   public var processIdentifier: Int32 { self.process.processIdentifier }
 
-  private init(executableName: String, address: String, process: Process) {
+  /// The port of the listener named `listener`, 0 if it has none.
+  public func port(of listener: String) -> Int {
+    self.listenerAddresses[listener].map(Self.port(of:)) ?? 0
+  }
+
+  private static func port(of address: String) -> Int {
+    Int(address.split(separator: ":").last ?? "") ?? 0
+  }
+
+  private init(executableName: String, address: String, listenerAddresses: [String: String], process: Process) {
     self.executableName = executableName
     self.address = address
+    self.listenerAddresses = listenerAddresses
     self.process = process
   }
 
@@ -39,11 +52,13 @@ public final class ServiceProcess: Sendable {
   }
 
   /// Starts `executableName` from ``productsFolder`` with `arguments` (plus `--log-format json`)
-  /// and returns once it logs that it is listening. Fails if it exits first.
+  /// and returns once it logs that it is listening, and that each of `listeners` is. Fails if
+  /// it exits first.
   public static func start(
     _ executableName: String,
     arguments: [String],
-    environment: [String: String] = [:]
+    environment: [String: String] = [:],
+    listeners: Set<String> = []
   ) async throws -> ServiceProcess {
     let process = Process()
     process.executableURL = Self.productsFolder.appendingPathComponent(executableName)
@@ -67,12 +82,16 @@ public final class ServiceProcess: Sendable {
     try process.run()
 
     var seen: [String] = []
+    var main: String?
+    var others: [String: String] = [:]
     for await line in lines {
       seen.append(line)
-      if let address = Self.listeningAddress(inLogLine: line) {
+      guard let (listener, address) = Self.listeningAddress(inLogLine: line) else { continue }
+      if let listener { others[listener] = address } else { main = address }
+      if let main, listeners.isSubset(of: others.keys) {
         // Keep draining the pipe so the process never blocks on a full stderr.
         Task { for await _ in lines {} }
-        return ServiceProcess(executableName: executableName, address: address, process: process)
+        return ServiceProcess(executableName: executableName, address: main, listenerAddresses: others, process: process)
       }
     }
     process.waitUntilExit()
@@ -82,13 +101,15 @@ public final class ServiceProcess: Sendable {
     )
   }
 
-  private static func listeningAddress(inLogLine line: String) -> String? {
+  /// The listener's name (`nil` for the main listener) and address of a `listening` event.
+  private static func listeningAddress(inLogLine line: String) -> (String?, String)? {
     guard let data = line.data(using: .utf8),
       let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
       object["message"] as? String == "listening"
     else { return nil }
     let metadata = object["metadata"] as? [String: Any] ?? object
-    return metadata["address"] as? String
+    guard let address = metadata["address"] as? String else { return nil }
+    return (metadata["listener"] as? String, address)
   }
 
   /// `kill -9`: the process is gone at once, its sockets closed by the kernel.

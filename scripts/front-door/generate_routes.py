@@ -81,6 +81,12 @@ def scalar_fields(message, messages, prefix="", depth=0):
             yield path, KINDS[field.type]
 
 
+def has_string_field(message, name):
+    """Whether `message` has a singular string field called `name` (a stream's resume cursor)."""
+    return any(field.name == name and field.type == field.TYPE_STRING and field.label != field.LABEL_REPEATED
+               for field in message.field)
+
+
 def comment(proto, path):
     for location in proto.source_code_info.location:
         if list(location.path) == path:
@@ -219,6 +225,9 @@ class OpenAPIBuilder:
         }
         if route["streaming"]:
             operation["description"] += " Served as Server-Sent Events: one event per message."
+            if route["resumable"]:
+                operation["description"] += (" Each event's id is the message's cursor; reconnect with Last-Event-ID "
+                                             "to resume after it.")
         if parameters:
             operation["parameters"] = parameters
         if route["body"]:
@@ -264,8 +273,6 @@ def main(descriptor_set, output, openapi_output, openapi_json=None, descriptors_
     messages = messages_by_name(files)
     routes = []
     for proto in files:
-        if not proto.package.startswith("binario."):
-            continue
         for service_index, service in enumerate(proto.service):
             for method_index, method in enumerate(service.method):
                 if not method.options.HasExtension(annotations_pb2.http):
@@ -298,6 +305,8 @@ def main(descriptor_set, output, openapi_output, openapi_json=None, descriptors_
                     "request": swift_type(method.input_type, files),
                     "response": swift_type(method.output_type, files),
                     "streaming": method.server_streaming,
+                    "resumable": method.server_streaming and has_string_field(request, "cursor")
+                    and has_string_field(messages[method.output_type], "cursor"),
                     "fields": fields,
                     "summary": comment(proto, [6, service_index, 2, method_index]),
                 })
@@ -322,6 +331,7 @@ def main(descriptor_set, output, openapi_output, openapi_json=None, descriptors_
             f"      body: {swift_string(route['body'])},",
             f"      rpc: {swift_string(route['rpc'])},",
             f"      serverStreaming: {'true' if route['streaming'] else 'false'},",
+            f"      resumesAtCursor: {'true' if route['resumable'] else 'false'},",
             f"      parameterKinds: [{fields or ':'}],",
             f"      transcoder: MessageTranscoder<{route['request']}, {route['response']}>(),",
             f"      summary: {swift_string(route['summary'])}",

@@ -51,6 +51,8 @@ struct GatewayCommand: EventLoopCommand {
         metadata: [
           "upstreams": "\(settings.gateway.routing.upstreamNames.map { "\($0)=\(settings.gateway.routing.upstreams[$0]!)" })",
           "rate-limit": "\(settings.gateway.rateLimit.map(\.description) ?? "off")",
+          "grpc-port": "\(settings.grpcPort.map(String.init) ?? "off")",
+          "http-port": "\(settings.httpPort.map(String.init) ?? "off")",
         ]
       )
       for (index, service) in gateway.backgroundServices.enumerated() {
@@ -63,9 +65,45 @@ struct GatewayCommand: EventLoopCommand {
         onShutdown: { gateway.enterShutdown() },
         afterClose: { gateway.shutDownUpstreams() }
       )
+      if let port = settings.grpcPort {
+        let grpc = try GRPCFrontDoor(
+          host: context.configuration.host,
+          port: port,
+          certificateChain: try Self.required(context.configuration.tlsCertificate, "--tls-certificate"),
+          privateKey: try Self.required(context.configuration.tlsPrivateKey, "--tls-private-key"),
+          maximumMessageSize: context.configuration.maxFrameSize,
+          gateway: gateway,
+          logger: context.logger
+        )
+        context.addService(grpc, name: "gateway-grpc-front-door")
+      }
+      if let port = settings.httpPort {
+        let http = try HTTPFrontDoor(
+          configuration: HTTPFrontDoor.Configuration(
+            host: context.configuration.host,
+            port: port,
+            certificateChain: try Self.required(context.configuration.tlsCertificate, "--tls-certificate"),
+            privateKey: try Self.required(context.configuration.tlsPrivateKey, "--tls-private-key"),
+            corsOrigins: settings.corsOrigins,
+            documentationFolder: settings.docsFolder,
+            maximumMessageSize: context.configuration.maxFrameSize
+          ),
+          gateway: gateway,
+          logger: context.logger
+        )
+        context.addService(http, name: "gateway-http-front-door")
+      }
       // `/readyz` follows the listener only, not the upstreams: were an upstream down to take
       // every gateway replica out of its load balancer, calls to the other upstreams would fail too.
       context.addServer(listener, name: "gateway-listener")
     }
+  }
+
+  /// The front doors present the gateway's own certificate, which the Binario listener needs too.
+  private static func required(_ path: String?, _ flag: String) throws -> String {
+    guard let path else {
+      throw ConfigurationError(setting: flag, source: .defaults, reason: "the gateway's front doors need \(flag)")
+    }
+    return path
   }
 }

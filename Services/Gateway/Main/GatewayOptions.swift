@@ -25,11 +25,47 @@ struct GatewayOptions: ParsableArguments {
   @Option(
     name: .customLong("rate-limit"),
     help: ArgumentHelp(
-      "Calls per second per client (user, else IP), optionally /burst; off disables. (BINARIO_RATE_LIMIT)",
+      "Calls per second per client (user, else IP), optionally /burst, on every front door (default 50/100); off disables. (BINARIO_RATE_LIMIT)",
       valueName: "rate[/burst]|off"
     )
   )
   var rateLimit: String?
+
+  @Option(
+    name: .customLong("grpc-port"),
+    help: ArgumentHelp(
+      "The gRPC (HTTP/2, TLS) front door's port (default 7110; 0: any; off: none). (BINARIO_GRPC_PORT)",
+      valueName: "port|off"
+    )
+  )
+  var grpcPort: String?
+
+  @Option(
+    name: .customLong("http-port"),
+    help: ArgumentHelp(
+      "The HTTP/JSON (HTTPS) front door's port, with /openapi.json and /docs (default 7443; 0: any; off: none). (BINARIO_HTTP_PORT)",
+      valueName: "port|off"
+    )
+  )
+  var httpPort: String?
+
+  @Option(
+    name: .customLong("cors-origin"),
+    help: ArgumentHelp(
+      "A web origin allowed to call the HTTP/JSON front door from a browser, repeatable (e.g. https://app.example.com). (BINARIO_CORS_ORIGIN)",
+      valueName: "origin"
+    )
+  )
+  var corsOrigin: [String] = []
+
+  @Option(
+    name: .customLong("docs-folder"),
+    help: ArgumentHelp(
+      "The Swagger UI distribution served at /docs (scripts/install-swagger-ui.sh puts it in .tools/swagger-ui). (BINARIO_DOCS_FOLDER)",
+      valueName: "folder"
+    )
+  )
+  var docsFolder: String?
 
   @Option(
     name: .customLong("upstream-tls-certificate"),
@@ -54,6 +90,10 @@ struct GatewayOptions: ParsableArguments {
       AdditionalSetting(key: GatewaySettings.Key.upstream, flagValues: self.upstream),
       AdditionalSetting(key: GatewaySettings.Key.route, flagValues: self.route),
       AdditionalSetting(key: GatewaySettings.Key.rateLimit, flagValue: self.rateLimit),
+      AdditionalSetting(key: GatewaySettings.Key.grpcPort, flagValue: self.grpcPort),
+      AdditionalSetting(key: GatewaySettings.Key.httpPort, flagValue: self.httpPort),
+      AdditionalSetting(key: GatewaySettings.Key.corsOrigin, flagValues: self.corsOrigin),
+      AdditionalSetting(key: GatewaySettings.Key.docsFolder, flagValue: self.docsFolder),
       AdditionalSetting(key: GatewaySettings.Key.upstreamTLSCertificate, flagValue: self.upstreamTLSCertificate),
       AdditionalSetting(key: GatewaySettings.Key.upstreamTLSPrivateKey, flagValue: self.upstreamTLSPrivateKey),
     ]

@@ -8,13 +8,25 @@ struct GatewaySettings {
     static let upstream = "upstream"
     static let route = "route"
     static let rateLimit = "rateLimit"
+    static let grpcPort = "grpcPort"
+    static let httpPort = "httpPort"
+    static let corsOrigin = "corsOrigin"
+    static let docsFolder = "docsFolder"
     static let upstreamTLSCertificate = "upstreamTLSCertificate"
     static let upstreamTLSPrivateKey = "upstreamTLSPrivateKey"
   }
 
   static let defaultPort = 7100
+  static let defaultGRPCPort = 7110
+  static let defaultHTTPPort = 7443
 
   var gateway: GatewayConfiguration
+  /// The gRPC front door's port; `nil` when it is off.
+  var grpcPort: Int?
+  /// The HTTP/JSON front door's port; `nil` when it is off.
+  var httpPort: Int?
+  var corsOrigins: [String]
+  var docsFolder: String?
 
   init(from configuration: ServiceConfiguration, additional: AdditionalSettingValues) throws {
     let upstreams = try additional.parsed(Key.upstream) { text -> (String, UpstreamAddress) in
@@ -41,10 +53,19 @@ struct GatewaySettings {
       throw ConfigurationError(setting: Key.route, source: .defaults, reason: error.message)
     }
 
-    var rateLimit: RateLimit?
-    if let text = try additional.value(Key.rateLimit), text.lowercased() != "off" {
-      rateLimit = try additional.parsed(Key.rateLimit) { try RateLimit(parsing: $0) }.first
+    var rateLimit: RateLimit? = .default
+    if let text = try additional.value(Key.rateLimit) {
+      rateLimit = text.lowercased() == "off" ? nil : try additional.parsed(Key.rateLimit) { try RateLimit(parsing: $0) }.first
     }
+    self.grpcPort = try Self.port(Key.grpcPort, default: Self.defaultGRPCPort, in: additional)
+    self.httpPort = try Self.port(Key.httpPort, default: Self.defaultHTTPPort, in: additional)
+    self.corsOrigins = try additional.parsed(Key.corsOrigin) { text throws(GatewayConfigurationError) -> String in
+      guard text == "*" || text.hasPrefix("https://") || text.hasPrefix("http://"), !text.hasSuffix("/") else {
+        throw GatewayConfigurationError("\"\(text)\" is not a web origin: write scheme://host[:port] without a path (e.g. https://app.example.com)")
+      }
+      return text
+    }
+    self.docsFolder = try additional.value(Key.docsFolder)
 
     let purpose = "mutual TLS to the upstreams"
     guard let certificate = try additional.value(Key.upstreamTLSCertificate) ?? configuration.tlsCertificate else {
@@ -62,6 +83,18 @@ struct GatewaySettings {
       rateLimit: rateLimit,
       connection: BinarioConnectionConfiguration(maximumFrameSize: configuration.maxFrameSize)
     )
+  }
+
+  /// A front door's port: `off` for none, else 0...65535.
+  private static func port(_ key: String, default defaultPort: Int, in additional: AdditionalSettingValues) throws -> Int? {
+    guard let text = try additional.value(key) else { return defaultPort }
+    if text.lowercased() == "off" { return nil }
+    return try additional.parsed(key) { text throws(GatewayConfigurationError) -> Int in
+      guard let port = Int(text), (0...65535).contains(port) else {
+        throw GatewayConfigurationError("\"\(text)\" is not a port: write 0...65535, or off")
+      }
+      return port
+    }.first
   }
 
   private static func pair(_ text: String, _ expected: String) throws(GatewayConfigurationError) -> (String, String) {

@@ -105,6 +105,26 @@ public final class Gateway: Sendable {
     )
   }
 
+  /// The HTTP/JSON routes of the methods this gateway routes, and of its own health.
+  public var httpRoutes: HTTPRouteTable {
+    let routing = self.configuration.routing
+    return HTTPRouteTable(routes: HTTPRouteTable.generated.filter { route in
+      guard let package = MethodPath(route.rpc)?.package else { return false }
+      return package == "grpc.health.v1" || routing.upstream(forPackage: package) != nil
+    })
+  }
+
+  /// Server reflection over the services this gateway routes, the gateway's health and
+  /// reflection itself.
+  func serverReflection() throws -> ServerReflection {
+    let routing = self.configuration.routing
+    return try ServerReflection(files: ProtoDescriptors.files()) { service in
+      guard let dot = service.lastIndex(of: ".") else { return false }
+      let package = String(service[..<dot])
+      return package == "grpc.health.v1" || package == "grpc.reflection.v1" || routing.upstream(forPackage: package) != nil
+    }
+  }
+
   /// Health turns NOT_SERVING and health watches end, so they do not hold the listener's
   /// graceful shutdown open.
   public func enterShutdown() {

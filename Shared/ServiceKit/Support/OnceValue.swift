@@ -2,7 +2,7 @@ import Synchronization
 
 /// A result that is set once and awaited by any number of tasks (a bound address, say).
 /// Waiters that are cancelled stop waiting with `CancellationError`.
-final class OnceValue<Value: Sendable>: Sendable {
+public final class OnceValue<Value: Sendable>: Sendable {
   private enum State {
     case pending(waiters: [UInt64: CheckedContinuation<Value, any Error>], nextID: UInt64)
     case resolved(Result<Value, any Error>)
@@ -10,10 +10,10 @@ final class OnceValue<Value: Sendable>: Sendable {
 
   private let state = Mutex(State.pending(waiters: [:], nextID: 0))
 
-  init() {}
+  public init() {}
 
   /// Sets the result and wakes the waiters; later calls are ignored.
-  func resolve(_ result: Result<Value, any Error>) {
+  public func resolve(_ result: Result<Value, any Error>) {
     let waiters: [CheckedContinuation<Value, any Error>] = self.state.withLock { state in
       guard case .pending(let waiters, _) = state else { return [] }
       state = .resolved(result)
@@ -22,7 +22,7 @@ final class OnceValue<Value: Sendable>: Sendable {
     for waiter in waiters { waiter.resume(with: result) }
   }
 
-  var value: Value {
+  public var value: Value {
     get async throws {
       let id: UInt64? = self.state.withLock { state in
         guard case .pending(let waiters, let nextID) = state else { return nil }

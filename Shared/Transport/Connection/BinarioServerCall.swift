@@ -27,6 +27,12 @@ public struct BinarioCallPeer: Sendable, Hashable {
   public var identity: BinarioPeerIdentity?
   public var remoteAddress: String
   public var localAddress: String
+
+  public init(identity: BinarioPeerIdentity?, remoteAddress: String, localAddress: String) {
+    self.identity = identity
+    self.remoteAddress = remoteAddress
+    self.localAddress = localAddress
+  }
 }
 
 /// One call on the callee's side of a connection, as the frame layer sees it: the `Open` frame's

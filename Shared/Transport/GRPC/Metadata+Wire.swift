@@ -6,7 +6,7 @@ extension Metadata {
   static let grpcTimeoutKey = "grpc-timeout"
 
   /// GRPCCore metadata from wire entries; `-bin` keys carry binary values.
-  init(wire entries: WireMetadata) {
+  public init(wire entries: WireMetadata) {
     self.init()
     self.reserveCapacity(entries.count)
     for entry in entries {
@@ -20,7 +20,7 @@ extension Metadata {
 
   /// Wire entries from GRPCCore metadata, leaving out `grpc-timeout` (the frame's `timeout_ms`
   /// carries it). Keys are lower-cased as the protocol requires.
-  func wireEntries() -> WireMetadata {
+  public func wireEntries() -> WireMetadata {
     var entries = WireMetadata()
     entries.reserveCapacity(self.count)
     for (key, value) in self {
@@ -38,7 +38,7 @@ extension Metadata {
   }
 
   /// The `grpc-timeout` GRPCCore puts in a request's metadata when a call has a deadline.
-  var grpcTimeout: Duration? {
+  public var grpcTimeout: Duration? {
     guard let value = self[stringValues: Self.grpcTimeoutKey].first(where: { _ in true }),
       value.count >= 2, let amount = Int64(value.dropLast())
     else { return nil }
@@ -55,7 +55,7 @@ extension Metadata {
 }
 
 extension Status {
-  init(wire end: WireEnd) {
+  public init(wire end: WireEnd) {
     let code = Status.Code(rawValue: Int(end.statusCode)) ?? .unknown
     self.init(code: code, message: end.statusMessage)
   }

@@ -21,10 +21,14 @@ public enum AuthorizationDecision: Sendable, Hashable {
 public struct GatewayRefusal: Error, Sendable, Hashable, CustomStringConvertible {
   public var code: Int32
   public var message: String
+  /// When the client may try again (rate limits): sent as gRPC's `grpc-retry-pushback-ms`
+  /// trailer, and as `Retry-After` over HTTP.
+  public var retryAfter: Duration?
 
-  public init(code: Int32, message: String) {
+  public init(code: Int32, message: String, retryAfter: Duration? = nil) {
     self.code = code
     self.message = message
+    self.retryAfter = retryAfter
   }
 
   public var description: String { "status \(self.code): \(self.message)" }

@@ -16,7 +16,7 @@ final class ForwardedCall {
     case done
   }
 
-  private let call: BinarioServerCall
+  private let call: any GatewayClientCall
   private let upstream: UpstreamConnections
   private let metadata: WireMetadata
   private let log: CallLog
@@ -32,7 +32,7 @@ final class ForwardedCall {
   private var upstreamReadsPaused = false
 
   private init(
-    call: BinarioServerCall,
+    call: any GatewayClientCall,
     upstream: UpstreamConnections,
     metadata: WireMetadata,
     log: CallLog,
@@ -51,7 +51,7 @@ final class ForwardedCall {
   /// processed, whichever comes first, so the first message and half-close that arrived in the
   /// client's `Open` go upstream in one `Open` frame too.
   static func start(
-    _ call: BinarioServerCall,
+    _ call: any GatewayClientCall,
     upstream: UpstreamConnections,
     metadata: WireMetadata,
     log: CallLog,

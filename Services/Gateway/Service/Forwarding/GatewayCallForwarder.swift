@@ -12,7 +12,10 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
   /// The most metadata (keys and values, in bytes) a client may send. Much more could push the
   /// forwarded `Open` frame over the upstream's frame limit, and a frame over the limit closes the
   /// whole upstream connection, other clients' calls included.
-  static let maximumMetadataSize = 64 * 1024
+  public static let maximumMetadataSize = 64 * 1024
+
+  /// gRPC's retry hint: milliseconds until the client may try again.
+  public static let retryPushbackKey = "grpc-retry-pushback-ms"
 
   /// The method after which the caller's session is revoked at the gateway at once.
   static let logoutMethod = "/" + Binario_Identity_V1_Identity.Method.Logout.descriptor.fullyQualifiedMethod
@@ -47,6 +50,11 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
   }
 
   public func acceptCall(_ call: BinarioServerCall) {
+    self.accept(call)
+  }
+
+  /// Takes a call from any front door. Runs on the call's event loop.
+  public func accept(_ call: any GatewayClientCall) {
     let metadata = call.metadata
     let requestID = GatewayRequestID.take(
       clientValue: metadata.firstText(GatewayRequestID.key) ?? metadata.firstText(GatewayRequestID.serviceKitKey)
@@ -90,12 +98,13 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
     case .deny: caller = nil
     }
 
-    if let rateLimiter = self.rateLimiter, !rateLimiter.allow(caller.map { "user:\($0.userID)" } ?? "ip:\(clientIP)") {
+    if let rateLimiter = self.rateLimiter, let wait = rateLimiter.take(caller.map { "user:\($0.userID)" } ?? "ip:\(clientIP)") {
       self.refuse(
         call,
         GatewayRefusal(
           code: WireStatusCode.resourceExhausted,
-          message: "rate limit exceeded (\(rateLimiter.limit.ratePerSecond) calls per second per client); slow down and retry"
+          message: "rate limit exceeded (\(rateLimiter.limit.ratePerSecond) calls per second per client); slow down and retry",
+          retryAfter: wait
         ),
         log: log
       )
@@ -124,8 +133,14 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
     CallLog(logger: self.logger, metrics: self.metrics, requestID: requestID, method: method, upstream: upstream)
   }
 
-  private func refuse(_ call: BinarioServerCall, _ refusal: GatewayRefusal, log: CallLog) {
-    call.end(WireEnd(code: refusal.code, message: refusal.message, trailers: [.text(GatewayRequestID.key, log.requestID)]))
+  private func refuse(_ call: any GatewayClientCall, _ refusal: GatewayRefusal, log: CallLog) {
+    var trailers: WireMetadata = [.text(GatewayRequestID.key, log.requestID)]
+    if let wait = refusal.retryAfter {
+      let (seconds, attoseconds) = wait.components
+      let milliseconds = max(1, seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+      trailers.append(.text(Self.retryPushbackKey, "\(milliseconds)"))
+    }
+    call.end(WireEnd(code: refusal.code, message: refusal.message, trailers: trailers))
     log.ended(code: refusal.code, message: refusal.message)
   }
 }

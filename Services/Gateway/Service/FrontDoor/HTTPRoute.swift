@@ -23,6 +23,10 @@ public struct HTTPRoute: Sendable {
   /// The method, `/binario.identity.v1.Identity/Register`: what the gateway forwards to.
   public let rpc: String
   public let serverStreaming: Bool
+  /// A server-streaming method whose request and response messages have a string `cursor`:
+  /// each Server-Sent Event's id is the message's cursor, and `Last-Event-ID` sets the
+  /// request's, so a client that reconnects resumes where it left off.
+  public let resumesAtCursor: Bool
   /// The request's singular scalar fields (dotted paths) a path or query parameter may set.
   public let parameterKinds: [String: ParameterKind]
   public let transcoder: any MessageTranscoding
@@ -36,6 +40,7 @@ public struct HTTPRoute: Sendable {
     body: String,
     rpc: String,
     serverStreaming: Bool,
+    resumesAtCursor: Bool = false,
     parameterKinds: [String: ParameterKind],
     transcoder: any MessageTranscoding,
     summary: String
@@ -49,6 +54,7 @@ public struct HTTPRoute: Sendable {
     self.body = body
     self.rpc = rpc
     self.serverStreaming = serverStreaming
+    self.resumesAtCursor = resumesAtCursor
     self.parameterKinds = parameterKinds
     self.transcoder = transcoder
     self.summary = summary

@@ -40,7 +40,7 @@ final class GatewayHealth: Sendable {
   }
 
   /// Answers a health call. Runs on the call's event loop, inside `acceptCall`.
-  func accept(_ call: BinarioServerCall, log: CallLog) {
+  func accept(_ call: any GatewayClientCall, log: CallLog) {
     let request = NIOLoopBoundBox<Data?>.makeBoxSendingValue(nil, eventLoop: call.eventLoop)
     call.onEvent { event in
       switch event {
@@ -91,7 +91,7 @@ final class GatewayHealth: Sendable {
     self.checker.areServing(targets, on: loop) { completion($0 ? .serving : .notServing) }
   }
 
-  private func check(_ call: BinarioServerCall, service: String, log: CallLog) {
+  private func check(_ call: any GatewayClientCall, service: String, log: CallLog) {
     self.status(of: service, on: call.eventLoop) { status in
       if status == .serviceUnknown {
         Self.end(call, log: log, code: WireStatusCode.notFound, message: "the gateway knows no service \"\(service)\"")
@@ -103,7 +103,7 @@ final class GatewayHealth: Sendable {
     }
   }
 
-  private func watch(_ call: BinarioServerCall, service: String, log: CallLog) {
+  private func watch(_ call: any GatewayClientCall, service: String, log: CallLog) {
     let watch = HealthWatch(call: call, log: log)
     let admitted = self.state.withLock { state -> Bool in
       guard !state.isShutDown else { return false }
@@ -148,16 +148,16 @@ final class GatewayHealth: Sendable {
     }
   }
 
-  private static func sendHeaders(_ call: BinarioServerCall, log: CallLog) {
+  private static func sendHeaders(_ call: any GatewayClientCall, log: CallLog) {
     call.sendHeaders([.text(GatewayRequestID.key, log.requestID)])
   }
 
-  private static func send(_ status: ServingStatus, on call: BinarioServerCall) {
+  private static func send(_ status: ServingStatus, on call: any GatewayClientCall) {
     let response = Grpc_Health_V1_HealthCheckResponse.with { $0.status = status }
     if let data = try? response.serializedData() { call.sendMessage(data) }
   }
 
-  private static func end(_ call: BinarioServerCall, log: CallLog, code: Int32, message: String) {
+  private static func end(_ call: any GatewayClientCall, log: CallLog, code: Int32, message: String) {
     call.end(WireEnd(code: code, message: message, trailers: [.text(GatewayRequestID.key, log.requestID)]))
     log.ended(code: code, message: message)
   }
@@ -166,11 +166,11 @@ final class GatewayHealth: Sendable {
 /// One open `Watch`: its call and the timer of its next re-check. Used on the call's event loop
 /// only, apart from the immutable `call` and `log`.
 final class HealthWatch: Sendable {
-  let call: BinarioServerCall
+  let call: any GatewayClientCall
   let log: CallLog
   private let timer: NIOLoopBoundBox<(active: Bool, next: Scheduled<Void>?)>
 
-  init(call: BinarioServerCall, log: CallLog) {
+  init(call: any GatewayClientCall, log: CallLog) {
     self.call = call
     self.log = log
     self.timer = .makeBoxSendingValue((true, nil), eventLoop: call.eventLoop)

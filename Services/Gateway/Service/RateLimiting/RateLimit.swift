@@ -23,5 +23,9 @@ public struct RateLimit: Sendable, Hashable, CustomStringConvertible {
     self.init(ratePerSecond: rate, burst: burst)
   }
 
+  /// The limit a gateway applies when none is configured: generous for a person or an app,
+  /// low enough that one client cannot take a service's capacity from the others.
+  public static let `default` = RateLimit(ratePerSecond: 50, burst: 100)
+
   public var description: String { "\(self.ratePerSecond)/s, burst \(self.burst)" }
 }

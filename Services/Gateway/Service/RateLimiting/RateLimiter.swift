@@ -18,6 +18,12 @@ public final class RateLimiter: Sendable {
 
   /// Takes a token from `key`'s bucket; `false` when it is empty.
   public func allow(_ key: String) -> Bool {
+    self.take(key) == nil
+  }
+
+  /// Takes a token from `key`'s bucket: `nil` when it took one, else how long until the bucket
+  /// holds one again (the retry hint a refusal carries).
+  public func take(_ key: String) -> Duration? {
     let now = self.clock.uptime
     let limit = self.limit
     return self.buckets.withLock { buckets in

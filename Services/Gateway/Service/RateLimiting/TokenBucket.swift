@@ -3,12 +3,13 @@ struct TokenBucket: Sendable {
   var tokens: Double
   var updated: Duration
 
-  /// Refills for the time elapsed, then takes one token if there is one.
-  mutating func take(at now: Duration, limit: RateLimit) -> Bool {
+  /// Refills for the time elapsed, then takes one token if there is one: `nil` when it took
+  /// one, else how long until the next token.
+  mutating func take(at now: Duration, limit: RateLimit) -> Duration? {
     self.refill(at: now, limit: limit)
-    guard self.tokens >= 1 else { return false }
+    guard self.tokens >= 1 else { return .seconds((1 - self.tokens) / limit.ratePerSecond) }
     self.tokens -= 1
-    return true
+    return nil
   }
 
   mutating func refill(at now: Duration, limit: RateLimit) {

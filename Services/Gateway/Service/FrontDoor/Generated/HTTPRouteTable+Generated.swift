@@ -12,6 +12,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/AddContact",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["email": .string, "name": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_AddContactRequest, Binario_Identity_V1_AddContactResponse>(),
       summary: "Saves a person by name and email. Someone not registered yet is listed among the caller's friends as pending registration and becomes a friend when they register and confirm that address; someone registered is sent a friend request instead."
@@ -22,6 +23,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/AddEmergencyContact",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["channel": .string, "name": .string, "phone": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_AddEmergencyContactRequest, Binario_Identity_V1_AddEmergencyContactResponse>(),
       summary: ""
@@ -32,6 +34,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/AddPaymentMethod",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["card_number": .string, "expiry_month": .number, "expiry_year": .number, "make_default": .bool, "security_code": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_AddPaymentMethodRequest, Binario_Identity_V1_AddPaymentMethodResponse>(),
       summary: "Payment cards on file, kept as the payment provider's token: never the number or the code. The first card added is the default."
@@ -42,6 +45,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/ChangeEmail",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["new_email": .string, "password": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_ChangeEmailRequest, Binario_Identity_V1_ChangeEmailResponse>(),
       summary: "Needs the password; the new address takes effect once confirmed with ConfirmEmail."
@@ -52,6 +56,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/ChangePassword",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["current_password": .string, "new_password": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_ChangePasswordRequest, Binario_Identity_V1_ChangePasswordResponse>(),
       summary: "Needs the current password; ends the caller's other sessions."
@@ -62,6 +67,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/ConfirmEmail",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["code": .string, "email": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_ConfirmEmailRequest, Binario_Identity_V1_ConfirmEmailResponse>(),
       summary: "Confirms an address with the code sent to it: a new account's address, or the new address of a ChangeEmail."
@@ -72,6 +78,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/CreateDriver",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["birth_date": .string, "email": .string, "first_name": .string, "gender": .string, "last_name": .string, "password": .string, "phone": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_CreateDriverRequest, Binario_Identity_V1_CreateDriverResponse>(),
       summary: "Creates a confirmed account with the driver role."
@@ -82,6 +89,7 @@ extension HTTPRouteTable {
       body: "",
       rpc: "/binario.identity.v1.Identity/DeleteDriver",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["account.email": .string, "account.user_id": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_DeleteDriverRequest, Binario_Identity_V1_DeleteDriverResponse>(),
       summary: "Deletes a driver's account (FAILED_PRECONDITION for any account without the driver role, or with the admin role)."
@@ -92,6 +100,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/DeleteMe",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["password": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_DeleteMeRequest, Binario_Identity_V1_DeleteMeResponse>(),
       summary: "Needs the password; removes the account's personal data and ends all its sessions."
@@ -102,6 +111,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/DisableAccount",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["account.email": .string, "account.user_id": .string, "reason": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_DisableAccountRequest, Binario_Identity_V1_DisableAccountResponse>(),
       summary: "A disabled account cannot sign in, and its sessions end at once."
@@ -112,6 +122,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/EnableAccount",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["account.email": .string, "account.user_id": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_EnableAccountRequest, Binario_Identity_V1_EnableAccountResponse>(),
       summary: ""
@@ -122,6 +133,7 @@ extension HTTPRouteTable {
       body: "",
       rpc: "/binario.identity.v1.Identity/GetAccount",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["account.email": .string, "account.user_id": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_GetAccountRequest, Binario_Identity_V1_GetAccountResponse>(),
       summary: ""
@@ -132,6 +144,7 @@ extension HTTPRouteTable {
       body: "",
       rpc: "/binario.identity.v1.Identity/GetMe",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: [:],
       transcoder: MessageTranscoder<Binario_Identity_V1_GetMeRequest, Binario_Identity_V1_GetMeResponse>(),
       summary: ""
@@ -142,6 +155,7 @@ extension HTTPRouteTable {
       body: "",
       rpc: "/binario.identity.v1.Identity/GetSigningKeys",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: [:],
       transcoder: MessageTranscoder<Binario_Identity_V1_GetSigningKeysRequest, Binario_Identity_V1_GetSigningKeysResponse>(),
       summary: "The public keys that verify access tokens (like a JWKS document)."
@@ -152,6 +166,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/GrantRole",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["account.email": .string, "account.user_id": .string, "role": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_GrantRoleRequest, Binario_Identity_V1_GrantRoleResponse>(),
       summary: "Granting or revoking a role ends the account's sessions, so the change applies at once."
@@ -162,6 +177,7 @@ extension HTTPRouteTable {
       body: "",
       rpc: "/binario.identity.v1.Identity/ListAccounts",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["page_size": .number, "page_token": .string, "query": .string, "role": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_ListAccountsRequest, Binario_Identity_V1_ListAccountsResponse>(),
       summary: "Accounts by email, name and role, ordered by email, a page at a time."
@@ -172,6 +188,7 @@ extension HTTPRouteTable {
       body: "",
       rpc: "/binario.identity.v1.Identity/ListAuditEntries",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["limit": .number, "target_user_id": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_ListAuditEntriesRequest, Binario_Identity_V1_ListAuditEntriesResponse>(),
       summary: "Every admin action (who, when, what), newest first."
@@ -182,6 +199,7 @@ extension HTTPRouteTable {
       body: "",
       rpc: "/binario.identity.v1.Identity/ListEmergencyContacts",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: [:],
       transcoder: MessageTranscoder<Binario_Identity_V1_ListEmergencyContactsRequest, Binario_Identity_V1_ListEmergencyContactsResponse>(),
       summary: ""
@@ -192,6 +210,7 @@ extension HTTPRouteTable {
       body: "",
       rpc: "/binario.identity.v1.Identity/ListFriendRequests",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: [:],
       transcoder: MessageTranscoder<Binario_Identity_V1_ListFriendRequestsRequest, Binario_Identity_V1_ListFriendRequestsResponse>(),
       summary: ""
@@ -202,6 +221,7 @@ extension HTTPRouteTable {
       body: "",
       rpc: "/binario.identity.v1.Identity/ListFriends",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: [:],
       transcoder: MessageTranscoder<Binario_Identity_V1_ListFriendsRequest, Binario_Identity_V1_ListFriendsResponse>(),
       summary: ""
@@ -212,6 +232,7 @@ extension HTTPRouteTable {
       body: "",
       rpc: "/binario.identity.v1.Identity/ListOutboxMessages",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["limit": .number, "recipient": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_ListOutboxMessagesRequest, Binario_Identity_V1_ListOutboxMessagesResponse>(),
       summary: "What the outbox recorded (emails, SMS, WhatsApp messages), newest first."
@@ -222,6 +243,7 @@ extension HTTPRouteTable {
       body: "",
       rpc: "/binario.identity.v1.Identity/ListPaymentMethods",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: [:],
       transcoder: MessageTranscoder<Binario_Identity_V1_ListPaymentMethodsRequest, Binario_Identity_V1_ListPaymentMethodsResponse>(),
       summary: ""
@@ -232,6 +254,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/Login",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["email": .string, "password": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_LoginRequest, Binario_Identity_V1_LoginResponse>(),
       summary: "Signs in: an access token (short-lived JWT) and a refresh token (opaque, single use). UNAUTHENTICATED for a wrong password or unknown email alike; FAILED_PRECONDITION while the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled."
@@ -242,6 +265,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/LoginWithGoogle",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["id_token": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_LoginWithGoogleRequest, Binario_Identity_V1_LoginWithGoogleResponse>(),
       summary: "Signs in with an OpenID Connect ID token from Google: the account with that verified address, created on first use and linked to the provider's subject. UNAUTHENTICATED for a token that does not verify; FAILED_PRECONDITION when Google sign-in is not configured."
@@ -252,6 +276,7 @@ extension HTTPRouteTable {
       body: "",
       rpc: "/binario.identity.v1.Identity/Logout",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: [:],
       transcoder: MessageTranscoder<Binario_Identity_V1_LogoutRequest, Binario_Identity_V1_LogoutResponse>(),
       summary: "Ends the caller's current session: its access token is refused from now on."
@@ -262,6 +287,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/Refresh",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["refresh_token": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_RefreshRequest, Binario_Identity_V1_RefreshResponse>(),
       summary: "Trades a refresh token for a new pair. Presenting a refresh token that was already traded revokes its whole session."
@@ -272,6 +298,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/Register",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["birth_date": .string, "email": .string, "first_name": .string, "gender": .string, "last_name": .string, "password": .string, "phone": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_RegisterRequest, Binario_Identity_V1_RegisterResponse>(),
       summary: "Creates an unconfirmed passenger account and sends a confirmation code by email (and, when a phone is given, another code by SMS). Only email, password and first_name are required. ALREADY_EXISTS for an email already registered; INVALID_ARGUMENT naming each bad field."
@@ -282,6 +309,7 @@ extension HTTPRouteTable {
       body: "",
       rpc: "/binario.identity.v1.Identity/RemoveContact",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["contact_id": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_RemoveContactRequest, Binario_Identity_V1_RemoveContactResponse>(),
       summary: ""
@@ -292,6 +320,7 @@ extension HTTPRouteTable {
       body: "",
       rpc: "/binario.identity.v1.Identity/RemoveEmergencyContact",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["contact_id": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_RemoveEmergencyContactRequest, Binario_Identity_V1_RemoveEmergencyContactResponse>(),
       summary: ""
@@ -302,6 +331,7 @@ extension HTTPRouteTable {
       body: "",
       rpc: "/binario.identity.v1.Identity/RemoveFriend",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["user_id": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_RemoveFriendRequest, Binario_Identity_V1_RemoveFriendResponse>(),
       summary: ""
@@ -312,6 +342,7 @@ extension HTTPRouteTable {
       body: "",
       rpc: "/binario.identity.v1.Identity/RemovePaymentMethod",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["payment_method_id": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_RemovePaymentMethodRequest, Binario_Identity_V1_RemovePaymentMethodResponse>(),
       summary: "Removing the default makes the newest remaining card the default."
@@ -322,6 +353,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/RequestPasswordReset",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["email": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_RequestPasswordResetRequest, Binario_Identity_V1_RequestPasswordResetResponse>(),
       summary: "Emails a single-use link that sets a new password. Answers OK whether or not the address is registered, so it cannot be used to probe for accounts."
@@ -332,6 +364,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/ResendConfirmation",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["email": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_ResendConfirmationRequest, Binario_Identity_V1_ResendConfirmationResponse>(),
       summary: "Sends a new confirmation code (the previous one stops working). Answers OK whether or not the address is registered, so it cannot be used to probe for accounts."
@@ -342,6 +375,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/ResendPhoneCode",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: [:],
       transcoder: MessageTranscoder<Binario_Identity_V1_ResendPhoneCodeRequest, Binario_Identity_V1_ResendPhoneCodeResponse>(),
       summary: "Sends a new code to the caller's unverified phone (at most one a minute)."
@@ -352,6 +386,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/ResetPassword",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["new_password": .string, "token": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_ResetPasswordRequest, Binario_Identity_V1_ResetPasswordResponse>(),
       summary: "Sets a new password with the token from the reset email and ends every session of the account. UNAUTHENTICATED for an unknown, used or expired token."
@@ -362,6 +397,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/RespondToFriendRequest",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["accept": .bool, "request_id": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_RespondToFriendRequestRequest, Binario_Identity_V1_RespondToFriendRequestResponse>(),
       summary: ""
@@ -372,6 +408,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/RevokeRole",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["account.email": .string, "account.user_id": .string, "role": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_RevokeRoleRequest, Binario_Identity_V1_RevokeRoleResponse>(),
       summary: ""
@@ -382,6 +419,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/SendEmergencyAlert",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["latitude": .number, "longitude": .number, "note": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_SendEmergencyAlertRequest, Binario_Identity_V1_SendEmergencyAlertResponse>(),
       summary: "Composes an alert with the caller's position for each of their emergency contacts and records it in the outbox; signed out, one alert addressed to the emergency number 112."
@@ -392,6 +430,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/SendFriendRequest",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["email": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_SendFriendRequestRequest, Binario_Identity_V1_SendFriendRequestResponse>(),
       summary: ""
@@ -402,6 +441,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/SetDefaultPaymentMethod",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["payment_method_id": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_SetDefaultPaymentMethodRequest, Binario_Identity_V1_SetDefaultPaymentMethodResponse>(),
       summary: ""
@@ -412,6 +452,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/UpdateAccount",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["account.email": .string, "account.user_id": .string, "birth_date": .string, "first_name": .string, "gender": .string, "last_name": .string, "phone": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_UpdateAccountRequest, Binario_Identity_V1_UpdateAccountResponse>(),
       summary: "Changes profile fields of any account; a new phone must be verified again."
@@ -422,6 +463,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/UpdateEmergencyContact",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["channel": .string, "contact_id": .string, "name": .string, "phone": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_UpdateEmergencyContactRequest, Binario_Identity_V1_UpdateEmergencyContactResponse>(),
       summary: ""
@@ -432,6 +474,7 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/UpdateMe",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["birth_date": .string, "first_name": .string, "gender": .string, "last_name": .string, "phone": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_UpdateMeRequest, Binario_Identity_V1_UpdateMeResponse>(),
       summary: ""
@@ -442,9 +485,32 @@ extension HTTPRouteTable {
       body: "*",
       rpc: "/binario.identity.v1.Identity/VerifyPhone",
       serverStreaming: false,
+      resumesAtCursor: false,
       parameterKinds: ["code": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_VerifyPhoneRequest, Binario_Identity_V1_VerifyPhoneResponse>(),
       summary: "Marks the caller's phone verified with the code sent to it by SMS."
+    ),
+    HTTPRoute(
+      verb: .get,
+      template: "/v1/health",
+      body: "",
+      rpc: "/grpc.health.v1.Health/Check",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["service": .string],
+      transcoder: MessageTranscoder<Grpc_Health_V1_HealthCheckRequest, Grpc_Health_V1_HealthCheckResponse>(),
+      summary: "If the requested service is unknown, the call will fail with status NOT_FOUND."
+    ),
+    HTTPRoute(
+      verb: .get,
+      template: "/v1/health:watch",
+      body: "",
+      rpc: "/grpc.health.v1.Health/Watch",
+      serverStreaming: true,
+      resumesAtCursor: false,
+      parameterKinds: ["service": .string],
+      transcoder: MessageTranscoder<Grpc_Health_V1_HealthCheckRequest, Grpc_Health_V1_HealthCheckResponse>(),
+      summary: "Performs a watch for the serving status of the requested service. The server will immediately send back a message indicating the current serving status.  It will then subsequently send a new message whenever the service's serving status changes.  If the requested service is unknown when the call is received, the server will send a message setting the serving status to SERVICE_UNKNOWN but will *not* terminate the call.  If at some future point, the serving status of the service becomes known, the server will send a new message with the service's serving status.  If the call terminates with status UNIMPLEMENTED, then clients should assume this method is not supported and should not call it.  If the call fails with any other status (including OK), clients should retry the call with appropriate exponential backoff."
     ),
   ]
 }

@@ -1333,6 +1333,102 @@ extension OpenAPIDocument {
         ]
       }
     },
+    "/v1/health": {
+      "get": {
+        "operationId": "Health_Check",
+        "tags": [
+          "Health"
+        ],
+        "summary": "If the requested service is unknown, the call will fail with status NOT_FOUND.",
+        "description": "If the requested service is unknown, the call will fail with status NOT_FOUND.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/grpc.health.v1.HealthCheckResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "service",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/health:watch": {
+      "get": {
+        "operationId": "Health_Watch",
+        "tags": [
+          "Health"
+        ],
+        "summary": "Performs a watch for the serving status of the requested service.",
+        "description": "Performs a watch for the serving status of the requested service. The server will immediately send back a message indicating the current serving status.  It will then subsequently send a new message whenever the service's serving status changes.  If the requested service is unknown when the call is received, the server will send a message setting the serving status to SERVICE_UNKNOWN but will *not* terminate the call.  If at some future point, the serving status of the service becomes known, the server will send a new message with the service's serving status.  If the call terminates with status UNIMPLEMENTED, then clients should assume this method is not supported and should not call it.  If the call fails with any other status (including OK), clients should retry the call with appropriate exponential backoff. Served as Server-Sent Events: one event per message.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "$ref": "#/components/schemas/grpc.health.v1.HealthCheckResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "service",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
     "/v1/me": {
       "get": {
         "operationId": "Identity_GetMe",
@@ -3377,6 +3473,21 @@ extension OpenAPIDocument {
         "properties": {
           "profile": {
             "$ref": "#/components/schemas/binario.identity.v1.Profile"
+          }
+        },
+        "additionalProperties": false
+      },
+      "grpc.health.v1.HealthCheckResponse": {
+        "type": "object",
+        "properties": {
+          "status": {
+            "type": "string",
+            "enum": [
+              "UNKNOWN",
+              "SERVING",
+              "NOT_SERVING",
+              "SERVICE_UNKNOWN"
+            ]
           }
         },
         "additionalProperties": false

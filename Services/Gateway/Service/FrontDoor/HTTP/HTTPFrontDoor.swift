@@ -1,0 +1,119 @@
+import BinarioServiceKit
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import ServiceLifecycle
+
+/// The gateway's HTTP/JSON front door: HTTPS (HTTP/1.1) on its own port, served by Hummingbird,
+/// answering with ``HTTPFrontDoorResponder``: every annotated method's resource-style route,
+/// `/openapi.json` and the `/docs` page.
+public final class HTTPFrontDoor: Service, Sendable {
+  /// How the front door is set up beyond the gateway itself.
+  public struct Configuration: Sendable {
+    public var host: String
+    public var port: Int
+    /// PEM files the listener presents (the gateway's own).
+    public var certificateChain: String
+    public var privateKey: String
+    /// Web origins allowed to call from a browser (`*` for any).
+    public var corsOrigins: [String]
+    /// Swagger UI's distribution, for `/docs`; `nil` serves no page.
+    public var documentationFolder: String?
+    /// The largest request body and message either way.
+    public var maximumMessageSize: Int
+    /// The deadline of a unary call.
+    public var requestTimeout: Duration
+    /// The most bytes of request headers, and the most header fields.
+    public var maximumHeaderBytes: Int
+    public var maximumHeaderFields: Int
+
+    public init(
+      host: String,
+      port: Int,
+      certificateChain: String,
+      privateKey: String,
+      corsOrigins: [String] = [],
+      documentationFolder: String? = nil,
+      maximumMessageSize: Int,
+      requestTimeout: Duration = .seconds(30),
+      maximumHeaderBytes: Int = GatewayCallForwarder.maximumMetadataSize,
+      maximumHeaderFields: Int = 100
+    ) {
+      self.host = host
+      self.port = port
+      self.certificateChain = certificateChain
+      self.privateKey = privateKey
+      self.corsOrigins = corsOrigins
+      self.documentationFolder = documentationFolder
+      self.maximumMessageSize = maximumMessageSize
+      self.requestTimeout = requestTimeout
+      self.maximumHeaderBytes = maximumHeaderBytes
+      self.maximumHeaderFields = maximumHeaderFields
+    }
+  }
+
+  private let application: Application<HTTPFrontDoorResponder>
+  private let boundPort = OnceValue<Int>()
+
+  public init(
+    configuration: Configuration,
+    gateway: Gateway,
+    group: MultiThreadedEventLoopGroup = .singleton,
+    logger: Logger
+  ) throws {
+    let responder = HTTPFrontDoorResponder(
+      routes: gateway.httpRoutes,
+      forwarder: gateway.acceptor,
+      crossOrigin: CrossOriginPolicy(allowedOrigins: Set(configuration.corsOrigins)),
+      documentation: try configuration.documentationFolder.map { folder throws(GatewayConfigurationError) in
+        try DocumentationPage(folder: folder)
+      },
+      openAPI: ByteBuffer(string: OpenAPIDocument.generatedJSON),
+      maximumMessageSize: configuration.maximumMessageSize,
+      requestTimeout: configuration.requestTimeout
+    )
+    var tls = TLSConfiguration.makeServerConfiguration(
+      certificateChain: try NIOSSLCertificate.fromPEMFile(configuration.certificateChain).map { .certificate($0) },
+      privateKey: .privateKey(try NIOSSLPrivateKey(file: configuration.privateKey, format: .pem))
+    )
+    tls.minimumTLSVersion = .tlsv12
+    tls.applicationProtocols = ["http/1.1"]
+    let http1 = HTTP1Channel.Configuration(
+      httpDecoderConfiguration: .init(
+        maxHeaderFieldSize: configuration.maximumHeaderBytes,
+        maxHeaderListSize: configuration.maximumHeaderBytes,
+        maxHeaderFieldCount: configuration.maximumHeaderFields
+      )
+    )
+    let boundPort = self.boundPort
+    self.application = Application(
+      responder: responder,
+      server: try .tls(.http1(configuration: http1), tlsConfiguration: tls),
+      configuration: ApplicationConfiguration(
+        address: .hostname(configuration.host, port: configuration.port),
+        serverName: nil
+      ),
+      onServerRunning: { channel in
+        let port = channel.localAddress?.port ?? 0
+        boundPort.resolve(.success(port))
+        logger.notice("listening", metadata: ["listener": "http", "address": "\(configuration.host):\(port)"])
+      },
+      eventLoopGroupProvider: .shared(group),
+      logger: logger
+    )
+  }
+
+  /// The port the front door is bound to, once it is.
+  public func listeningPort() async throws -> Int {
+    try await self.boundPort.value
+  }
+
+  public func run() async throws {
+    try await self.application.run()
+  }
+}

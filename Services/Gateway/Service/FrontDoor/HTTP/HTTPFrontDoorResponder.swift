@@ -1,0 +1,246 @@
+import BinarioTransport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// A request's context on the HTTP/JSON front door: Hummingbird's, plus the connection, whose
+/// event loop the forwarded call runs on and whose peer is the client address.
+public struct FrontDoorRequestContext: RequestContext {
+  public var coreContext: CoreRequestContextStorage
+  public let channel: any Channel
+
+  public init(source: ApplicationRequestContextSource) {
+    self.coreContext = .init(source: source)
+    self.channel = source.channel
+  }
+}
+
+/// Answers every HTTP request to the front door: `/openapi.json`, the `/docs` page, CORS
+/// preflights, and each route of ``HTTPRouteTable`` — transcoded to the method's binary request,
+/// forwarded through ``GatewayCallForwarder`` like any other call, and the answer transcoded
+/// back to JSON (or streamed as Server-Sent Events).
+struct HTTPFrontDoorResponder: HTTPResponder {
+  typealias Context = FrontDoorRequestContext
+
+  static let lastEventID = HTTPField.Name("Last-Event-ID")!
+  static let requestID = HTTPField.Name("X-Request-Id")!
+  /// Request headers that become call metadata, by metadata key.
+  static let forwardedHeaders: [(HTTPField.Name, String)] = [
+    (.authorization, "authorization"),
+    (HTTPField.Name("X-Request-Id")!, "x-request-id"),
+    (HTTPField.Name("traceparent")!, "traceparent"),
+    (HTTPField.Name("tracestate")!, "tracestate"),
+  ]
+
+  let routes: HTTPRouteTable
+  let forwarder: GatewayCallForwarder
+  let crossOrigin: CrossOriginPolicy
+  let documentation: DocumentationPage?
+  let openAPI: ByteBuffer
+  /// The largest request body, and message either way.
+  let maximumMessageSize: Int
+  /// The deadline of a unary call made over HTTP.
+  let requestTimeout: Duration
+
+  func respond(to request: Request, context: Context) async throws -> Response {
+    let origin = request.headers[.origin]
+    var response: Response
+    if request.method == .options {
+      response = self.crossOrigin.preflight(origin: origin)
+    } else {
+      response = try await self.answer(request, context: context)
+    }
+    self.crossOrigin.decorate(&response, origin: origin)
+    return response
+  }
+
+  private func answer(_ request: Request, context: Context) async throws -> Response {
+    let path = request.uri.path
+    if path == "/openapi.json", request.method == .get || request.method == .head {
+      var headers = HTTPFields()
+      headers[.contentType] = "application/json"
+      return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: self.openAPI))
+    }
+    if path == "/docs" || path.hasPrefix("/docs/") {
+      guard let documentation = self.documentation else {
+        return Self.error(
+          HTTPErrorBody(code: WireStatusCode.notFound, message: "this gateway serves no documentation page (start it with --docs-folder)", requestID: nil)
+        )
+      }
+      let name = path == "/docs" ? Substring("") : path.dropFirst("/docs/".count)
+      return documentation.response(for: name)
+        ?? Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "the documentation page has no \(path)", requestID: nil))
+    }
+    guard let verb = HTTPRoute.Verb(rawValue: request.method.rawValue) else {
+      return Self.error(HTTPErrorBody(code: WireStatusCode.unimplemented, message: "the front door takes no \(request.method.rawValue) requests", requestID: nil))
+    }
+    switch self.routes.match(verb: verb, path: Substring(path)) {
+    case .notFound:
+      return Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "no route \(path); see /openapi.json", requestID: nil))
+    case .verbNotAllowed(let allowed):
+      var response = Self.error(
+        HTTPErrorBody(code: WireStatusCode.unimplemented, message: "\(path) takes \(allowed.map(\.rawValue).joined(separator: ", "))", requestID: nil),
+        status: .methodNotAllowed
+      )
+      response.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
+      return response
+    case .route(let route, let pathValues):
+      return try await self.forward(request, route: route, pathValues: pathValues, context: context)
+    }
+  }
+
+  // MARK: Forwarding
+
+  private func forward(_ request: Request, route: HTTPRoute, pathValues: [String: String], context: Context) async throws -> Response {
+    let message: [UInt8]
+    switch await self.requestMessage(request, route: route, pathValues: pathValues) {
+    case .message(let built): message = built
+    case .refused(let refusal): return refusal
+    }
+
+    var metadata = WireMetadata()
+    for (name, key) in Self.forwardedHeaders {
+      if let value = request.headers[name] { metadata.append(.text(key, value)) }
+    }
+    let channel = context.channel
+    let call = BridgedClientCall(
+      method: route.rpc,
+      metadata: metadata,
+      timeout: route.serverStreaming ? nil : self.requestTimeout,
+      peer: BinarioCallPeer(
+        identity: nil,
+        remoteAddress: channel.remoteAddress?.description ?? "",
+        localAddress: channel.localAddress?.description ?? ""
+      ),
+      eventLoop: channel.eventLoop,
+      maximumPayloadSize: self.maximumMessageSize
+    )
+    let forwarder = self.forwarder
+    let payload = Data(message)
+    call.eventLoop.execute {
+      forwarder.accept(call)
+      call.deliver(.message(payload))
+      call.deliver(.halfClose)
+    }
+
+    var responses = call.responses.makeAsyncIterator()
+    if route.serverStreaming {
+      return await ServerSentEvents.response(for: call, responses: responses, route: route)
+    }
+    var requestID: String?
+    var answer: Data?
+    while let part = await responses.next() {
+      switch part {
+      case .headers(let headers):
+        requestID = headers.firstText(GatewayRequestID.key) ?? requestID
+      case .message(let data):
+        answer = data
+        call.responseWritten(bytes: data.count)
+      case .end(let end):
+        requestID = requestID ?? end.trailers.firstText(GatewayRequestID.key)
+        guard end.statusCode == WireStatusCode.ok else { return Self.error(HTTPErrorBody(end: end, requestID: requestID), end: end) }
+        guard let answer else {
+          return Self.error(HTTPErrorBody(code: WireStatusCode.internalError, message: "\(route.rpc) ended OK without an answer", requestID: requestID))
+        }
+        let json: [UInt8]
+        do {
+          json = try route.transcoder.responseJSON(Array(answer))
+        } catch {
+          return Self.error(HTTPErrorBody(code: WireStatusCode.internalError, message: "the answer does not decode: \(error)", requestID: requestID))
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        if let requestID { headers[Self.requestID] = requestID }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
+      }
+    }
+    // The stream finished without an end: the client went away.
+    return Self.error(HTTPErrorBody(code: WireStatusCode.cancelled, message: "the call was cancelled", requestID: requestID))
+  }
+
+  /// The method's binary request from the body, the path variables and the query, or the
+  /// refusal to send instead.
+  private enum RequestMessage {
+    case message([UInt8])
+    case refused(Response)
+  }
+
+  private func requestMessage(_ request: Request, route: HTTPRoute, pathValues: [String: String]) async -> RequestMessage {
+    var parameters: [(field: String, value: String, kind: HTTPRoute.ParameterKind)] = []
+    for (field, value) in pathValues {
+      parameters.append((field, value, route.parameterKinds[field] ?? .string))
+    }
+    for (name, value) in Self.queryItems(request.uri.query) {
+      guard route.body != "*", let kind = route.parameterKinds[name], pathValues[name] == nil else {
+        let reason = route.body == "*" ? "the request is the JSON body; this route takes no query parameters" : "not a field of the request"
+        return .refused(Self.invalidArgument(field: name, reason))
+      }
+      parameters.append((name, value, kind))
+    }
+    if route.resumesAtCursor, let lastEventID = request.headers[Self.lastEventID] {
+      parameters.append(("cursor", lastEventID, .string))
+    }
+
+    var body: [UInt8] = []
+    if !route.body.isEmpty {
+      do {
+        let buffer = try await request.body.collect(upTo: self.maximumMessageSize)
+        body = Array(buffer.readableBytesView)
+      } catch {
+        return .refused(
+          Self.error(
+            HTTPErrorBody(code: WireStatusCode.resourceExhausted, message: "the body is larger than \(self.maximumMessageSize) bytes", requestID: nil),
+            status: .contentTooLarge
+          )
+        )
+      }
+      if !body.isEmpty, let type = request.headers[.contentType], !type.lowercased().hasPrefix("application/json") {
+        return .refused(
+          Self.error(
+            HTTPErrorBody(code: WireStatusCode.invalidArgument, message: "the body must be application/json, not \(type)", requestID: nil),
+            status: .unsupportedMediaType
+          )
+        )
+      }
+    }
+    do throws(TranscodingError) {
+      return .message(try route.transcoder.request(body: body, parameters: parameters))
+    } catch {
+      return .refused(Self.invalidArgument(field: error.field, error.reason))
+    }
+  }
+
+  /// The query's `name=value` pairs, `+` and percent-escapes decoded.
+  static func queryItems(_ query: String?) -> [(String, String)] {
+    guard let query, !query.isEmpty else { return [] }
+    return query.split(separator: "&").map { pair in
+      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      func decode(_ text: Substring) -> String {
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+      }
+      return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
+    }
+  }
+
+  // MARK: Errors
+
+  static func invalidArgument(field: String, _ reason: String) -> Response {
+    let message = field.isEmpty ? reason : "\(field): \(reason)"
+    let violations = field.isEmpty ? [] : [HTTPErrorBody.FieldViolation(field: field, description: reason)]
+    return Self.error(HTTPErrorBody(code: WireStatusCode.invalidArgument, message: message, fieldViolations: violations, requestID: nil))
+  }
+
+  /// A JSON error answer; `end`'s retry hint becomes `Retry-After`.
+  static func error(_ body: HTTPErrorBody, end: WireEnd? = nil, status: HTTPResponse.Status? = nil) -> Response {
+    var headers = HTTPFields()
+    headers[.contentType] = "application/json"
+    if let requestID = body.requestId { headers[Self.requestID] = requestID }
+    if let milliseconds = end?.trailers.firstText(GatewayCallForwarder.retryPushbackKey).flatMap(Int.init) {
+      headers[.retryAfter] = "\(max(1, (milliseconds + 999) / 1000))"
+    }
+    let status = status ?? HTTPErrorBody.httpStatus(for: body.statusCode)
+    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.json())))
+  }
+}
