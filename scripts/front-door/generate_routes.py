@@ -81,6 +81,17 @@ def scalar_fields(message, messages, prefix="", depth=0):
             yield path, KINDS[field.type]
 
 
+def openapi_variable(variable):
+    """A path variable's name in the OpenAPI document: a nested field's dots become underscores
+    (`account.user_id` -> `account_user_id`), since common OpenAPI tools cannot template dotted
+    names. The gateway matches the path by position, so the name is only documentation."""
+    return variable.replace(".", "_")
+
+
+def openapi_path(template):
+    return re.sub(r"\{([^}]+)\}", lambda match: "{" + openapi_variable(match.group(1)) + "}", template)
+
+
 def has_string_field(message, name):
     """Whether `message` has a singular string field called `name` (a stream's resume cursor)."""
     return any(field.name == name and field.type == field.TYPE_STRING and field.label != field.LABEL_REPEATED
@@ -203,7 +214,7 @@ class OpenAPIBuilder:
         parameters = []
         variables = re.findall(r"\{([^}]+)\}", route["template"])
         for variable in variables:
-            parameters.append({"name": variable, "in": "path", "required": True,
+            parameters.append({"name": openapi_variable(variable), "in": "path", "required": True,
                                "schema": kind_schema(route["fields"][variable])})
         if not route["body"]:
             for path, kind in sorted(route["fields"].items()):
@@ -344,7 +355,7 @@ def main(descriptor_set, output, openapi_output, openapi_json=None, descriptors_
     builder = OpenAPIBuilder(files)
     paths = {}
     for route in sorted(routes, key=lambda r: (r["template"], r["verb"])):
-        paths.setdefault(route["template"], {})[route["verb"]] = builder.operation(route, route["method"], route["service"])
+        paths.setdefault(openapi_path(route["template"]), {})[route["verb"]] = builder.operation(route, route["method"], route["service"])
     document = {
         "openapi": "3.1.0",
         "info": {

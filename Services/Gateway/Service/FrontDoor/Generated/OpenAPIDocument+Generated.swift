@@ -233,7 +233,7 @@ extension OpenAPIDocument {
         ]
       }
     },
-    "/v1/admin/accounts/{account.user_id}": {
+    "/v1/admin/accounts/{account_user_id}": {
       "get": {
         "operationId": "Identity_GetAccount",
         "tags": [
@@ -271,7 +271,7 @@ extension OpenAPIDocument {
         },
         "parameters": [
           {
-            "name": "account.user_id",
+            "name": "account_user_id",
             "in": "path",
             "required": true,
             "schema": {
@@ -325,7 +325,7 @@ extension OpenAPIDocument {
         },
         "parameters": [
           {
-            "name": "account.user_id",
+            "name": "account_user_id",
             "in": "path",
             "required": true,
             "schema": {
@@ -345,7 +345,7 @@ extension OpenAPIDocument {
         }
       }
     },
-    "/v1/admin/accounts/{account.user_id}:disable": {
+    "/v1/admin/accounts/{account_user_id}:disable": {
       "post": {
         "operationId": "Identity_DisableAccount",
         "tags": [
@@ -383,7 +383,7 @@ extension OpenAPIDocument {
         },
         "parameters": [
           {
-            "name": "account.user_id",
+            "name": "account_user_id",
             "in": "path",
             "required": true,
             "schema": {
@@ -403,7 +403,7 @@ extension OpenAPIDocument {
         }
       }
     },
-    "/v1/admin/accounts/{account.user_id}:enable": {
+    "/v1/admin/accounts/{account_user_id}:enable": {
       "post": {
         "operationId": "Identity_EnableAccount",
         "tags": [
@@ -441,7 +441,7 @@ extension OpenAPIDocument {
         },
         "parameters": [
           {
-            "name": "account.user_id",
+            "name": "account_user_id",
             "in": "path",
             "required": true,
             "schema": {
@@ -565,7 +565,7 @@ extension OpenAPIDocument {
         }
       }
     },
-    "/v1/admin/drivers/{account.user_id}": {
+    "/v1/admin/drivers/{account_user_id}": {
       "delete": {
         "operationId": "Identity_DeleteDriver",
         "tags": [
@@ -603,7 +603,7 @@ extension OpenAPIDocument {
         },
         "parameters": [
           {
-            "name": "account.user_id",
+            "name": "account_user_id",
             "in": "path",
             "required": true,
             "schema": {

@@ -16,7 +16,6 @@ struct DocumentationPage: Sendable {
     "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
     "swagger-ui-standalone-preset.js": "text/javascript; charset=utf-8",
     "favicon-32x32.png": "image/png",
-    "favicon-16x16.png": "image/png",
   ]
 
   /// Everything the page serves by name under `/docs/`, with its content type.
@@ -88,7 +87,8 @@ struct DocumentationPage: Sendable {
         responseInterceptor: function (response) {
           try {
             const signIn = response.url.endsWith("/v1/sessions") && response.status === 200;
-            const token = signIn && response.body && response.body.accessToken;
+            const tokens = signIn && response.body && response.body.tokens;
+            const token = tokens && tokens.accessToken;
             if (token) { ui.preauthorizeApiKey("bearer", token); }
           } catch (error) { console.warn("could not authorize with the new token", error); }
           return response;

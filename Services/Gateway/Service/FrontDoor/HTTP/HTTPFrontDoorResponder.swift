@@ -57,7 +57,7 @@ struct HTTPFrontDoorResponder: HTTPResponder {
 
   private func answer(_ request: Request, context: Context) async throws -> Response {
     let path = request.uri.path
-    if path == "/openapi.json", request.method == .get || request.method == .head {
+    if path == "/openapi.json", request.method == .get {
       var headers = HTTPFields()
       headers[.contentType] = "application/json"
       return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: self.openAPI))
@@ -72,19 +72,19 @@ struct HTTPFrontDoorResponder: HTTPResponder {
       return documentation.response(for: name)
         ?? Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "the documentation page has no \(path)", requestID: nil))
     }
-    guard let verb = HTTPRoute.Verb(rawValue: request.method.rawValue) else {
-      return Self.error(HTTPErrorBody(code: WireStatusCode.unimplemented, message: "the front door takes no \(request.method.rawValue) requests", requestID: nil))
-    }
-    switch self.routes.match(verb: verb, path: Substring(path)) {
+    // A verb no route has (HEAD, TRACE, ...) is matched as GET to learn whether the path exists.
+    let verb = HTTPRoute.Verb(rawValue: request.method.rawValue)
+    switch self.routes.match(verb: verb ?? .get, path: Substring(path)) {
     case .notFound:
       return Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "no route \(path); see /openapi.json", requestID: nil))
+    case .route where verb == nil:
+      let allowed = HTTPRoute.Verb.allCases.filter { candidate in
+        if case .route = self.routes.match(verb: candidate, path: Substring(path)) { return true }
+        return false
+      }
+      return Self.verbNotAllowed(path, allowed: allowed)
     case .verbNotAllowed(let allowed):
-      var response = Self.error(
-        HTTPErrorBody(code: WireStatusCode.unimplemented, message: "\(path) takes \(allowed.map(\.rawValue).joined(separator: ", "))", requestID: nil),
-        status: .methodNotAllowed
-      )
-      response.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
-      return response
+      return Self.verbNotAllowed(path, allowed: allowed)
     case .route(let route, let pathValues):
       return try await self.forward(request, route: route, pathValues: pathValues, context: context)
     }
@@ -225,6 +225,16 @@ struct HTTPFrontDoorResponder: HTTPResponder {
   }
 
   // MARK: Errors
+
+  static func verbNotAllowed(_ path: String, allowed: [HTTPRoute.Verb]) -> Response {
+    let verbs = allowed.map(\.rawValue).joined(separator: ", ")
+    var response = Self.error(
+      HTTPErrorBody(code: WireStatusCode.unimplemented, message: "\(path) takes \(verbs)", requestID: nil),
+      status: .methodNotAllowed
+    )
+    response.headers[.allow] = verbs
+    return response
+  }
 
   static func invalidArgument(field: String, _ reason: String) -> Response {
     let message = field.isEmpty ? reason : "\(field): \(reason)"

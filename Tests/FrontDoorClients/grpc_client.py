@@ -1,0 +1,155 @@
+"""A standard gRPC client (grpcio) against the gateway's gRPC front door, as an app developer
+would write one: stubs generated from proto/ with grpcio-tools, TLS with the deployment's CA.
+
+Run by the end-to-end FrontDoorTests (Swift), which start the suite and pass its address:
+
+    .tools/venv/bin/python Tests/FrontDoorClients/grpc_client.py --address localhost:7110 \
+        --ca .dev/certs/ca.pem --admin-email admin@... --admin-password ...
+
+Checks register -> confirm -> login -> GetMe; INVALID_ARGUMENT with BadRequest details
+(grpcio-status); a deadline exceeded on a stream that never ends by itself; an admin method and
+an internal method refused; health; and server reflection listing the services. Exits non-zero,
+naming the failed check, on any difference.
+"""
+
+import argparse
+import importlib
+import pathlib
+import re
+import sys
+import tempfile
+import uuid
+
+import grpc
+from google.rpc import error_details_pb2
+from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
+from grpc_status import rpc_status
+from grpc_tools import protoc
+
+HEALTH_CHECK = "/grpc.health.v1.Health/Check"
+HEALTH_WATCH = "/grpc.health.v1.Health/Watch"
+SERVING = b"\x08\x01"  # HealthCheckResponse{status: SERVING}
+
+
+def generate_stubs(proto_root, out):
+    """identity's messages and stub from proto/ (google.api's come from googleapis-common-protos;
+    health is called by hand, since a generated `grpc` package would hide grpcio's)."""
+    well_known = pathlib.Path(protoc.__file__).parent / "_proto"
+    arguments = ["protoc", f"-I{proto_root}", f"-I{well_known}", f"--python_out={out}", f"--grpc_python_out={out}",
+                 "binario/identity/v1/identity.proto"]
+    if protoc.main(arguments) != 0:
+        raise SystemExit("grpcio-tools could not generate identity's stubs")
+    sys.path.insert(0, str(out))
+
+
+def expect_code(call, code, what):
+    """Runs `call`, which must fail with `code`; returns the error."""
+    try:
+        call()
+    except grpc.RpcError as error:
+        if error.code() != code:
+            raise AssertionError(f"{what}: expected {code.name}, got {error.code().name}: {error.details()}")
+        return error
+    raise AssertionError(f"{what}: expected {code.name}, the call succeeded")
+
+
+def newest_code(identity, pb, admin, recipient):
+    outbox = identity.ListOutboxMessages(pb.ListOutboxMessagesRequest(recipient=recipient, limit=10),
+                                         metadata=[("authorization", f"Bearer {admin}")])
+    for message in outbox.messages:
+        match = re.search(r"\b(\d{6})\b", message.body)
+        if match:
+            return match.group(1)
+    raise AssertionError(f"no code for {recipient} in the outbox")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--address", required=True)
+    parser.add_argument("--ca", required=True)
+    parser.add_argument("--proto", default=str(pathlib.Path(__file__).resolve().parents[2] / "proto"))
+    parser.add_argument("--admin-email", required=True)
+    parser.add_argument("--admin-password", required=True)
+    arguments = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as stubs:
+        generate_stubs(arguments.proto, stubs)
+        pb = importlib.import_module("binario.identity.v1.identity_pb2")
+        stubs_module = importlib.import_module("binario.identity.v1.identity_pb2_grpc")
+
+        credentials = grpc.ssl_channel_credentials(root_certificates=pathlib.Path(arguments.ca).read_bytes())
+        with grpc.secure_channel(arguments.address, credentials) as channel:
+            identity = stubs_module.IdentityStub(channel)
+
+            # Health, from the gateway itself.
+            check = channel.unary_unary(HEALTH_CHECK, request_serializer=None, response_deserializer=None)
+            assert check(b"", timeout=10) == SERVING, "health: the gateway is not SERVING"
+            print("ok: health SERVING")
+
+            # Register -> confirm -> login -> GetMe.
+            email = f"grpcio-{uuid.uuid4().hex[:8]}@example.com"
+            password = "a-good-password-1"
+            identity.Register(pb.RegisterRequest(email=email, password=password, first_name="Grace"), timeout=10)
+            admin = identity.Login(pb.LoginRequest(email=arguments.admin_email, password=arguments.admin_password),
+                                   timeout=10).tokens.access_token
+            identity.ConfirmEmail(pb.ConfirmEmailRequest(email=email, code=newest_code(identity, pb, admin, email)),
+                                  timeout=10)
+            response, call = identity.Login.with_call(pb.LoginRequest(email=email, password=password), timeout=10)
+            token = response.tokens.access_token
+            assert any(key == "x-request-id" for key, _ in call.initial_metadata()), "no x-request-id in the headers"
+            me = identity.GetMe(pb.GetMeRequest(), metadata=[("authorization", f"Bearer {token}")], timeout=10)
+            assert me.profile.email == email, f"GetMe: expected {email}, got {me.profile.email}"
+            print("ok: register -> confirm -> login -> GetMe")
+
+            # INVALID_ARGUMENT with BadRequest details naming the fields.
+            error = expect_code(lambda: identity.Register(pb.RegisterRequest(email="not-an-email", password="short"),
+                                                          timeout=10),
+                                grpc.StatusCode.INVALID_ARGUMENT, "bad sign-up")
+            status = rpc_status.from_call(error)
+            assert status is not None, "INVALID_ARGUMENT without grpc-status-details-bin"
+            fields = set()
+            for detail in status.details:
+                bad_request = error_details_pb2.BadRequest()
+                if detail.Unpack(bad_request):
+                    fields.update(violation.field for violation in bad_request.field_violations)
+            assert {"email", "password"} <= fields, f"BadRequest names {sorted(fields)}"
+            print(f"ok: INVALID_ARGUMENT with BadRequest for {sorted(fields)}")
+
+            # A deadline: Watch never ends by itself, so only the deadline ends it.
+            watch = channel.unary_stream(HEALTH_WATCH, request_serializer=None, response_deserializer=None)
+
+            def watch_until_deadline():
+                for _ in watch(b"", timeout=0.5):
+                    pass
+
+            expect_code(watch_until_deadline, grpc.StatusCode.DEADLINE_EXCEEDED, "Watch with a deadline")
+            print("ok: DEADLINE_EXCEEDED")
+
+            # Refusals: an admin method for a passenger, an internal method for anyone, no token.
+            passenger = [("authorization", f"Bearer {token}")]
+            expect_code(lambda: identity.ListAccounts(pb.ListAccountsRequest(), metadata=passenger, timeout=10),
+                        grpc.StatusCode.PERMISSION_DENIED, "ListAccounts as a passenger")
+            expect_code(lambda: identity.LookupAccounts(pb.LookupAccountsRequest(emails=[email]),
+                                                        metadata=[("authorization", f"Bearer {admin}")], timeout=10),
+                        grpc.StatusCode.PERMISSION_DENIED, "the internal LookupAccounts")
+            expect_code(lambda: identity.GetMe(pb.GetMeRequest(), timeout=10),
+                        grpc.StatusCode.UNAUTHENTICATED, "GetMe without a token")
+            print("ok: admin and internal methods refused, no token unauthenticated")
+
+            # Server reflection: the services, and a file by symbol without the protos.
+            database = ProtoReflectionDescriptorDatabase(channel)
+            services = set(database.get_services())
+            expected = {"binario.identity.v1.Identity", "grpc.health.v1.Health"}
+            assert expected <= services, f"reflection lists {sorted(services)}"
+            described = database.FindFileContainingSymbol("binario.identity.v1.Identity")
+            assert described.name == "binario/identity/v1/identity.proto", described.name
+            assert any(method.name == "GetMe" for service in described.service for method in service.method)
+            print(f"ok: reflection lists {sorted(services)}")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except AssertionError as failure:
+        print(f"FAILED: {failure}", file=sys.stderr)
+        sys.exit(1)
