@@ -115,8 +115,16 @@ def main():
             assert {"email", "password"} <= fields, f"BadRequest names {sorted(fields)}"
             print(f"ok: INVALID_ARGUMENT with BadRequest for {sorted(fields)}")
 
-            # A deadline: Watch never ends by itself, so only the deadline ends it.
+            # Server streaming and cancellation: Watch sends SERVING at once, then waits; the
+            # client cancels it.
             watch = channel.unary_stream(HEALTH_WATCH, request_serializer=None, response_deserializer=None)
+            stream = watch(b"", timeout=10)
+            assert next(stream) == SERVING, "Watch: the first message is not SERVING"
+            stream.cancel()
+            expect_code(lambda: next(stream), grpc.StatusCode.CANCELLED, "Watch after cancel")
+            print("ok: server streaming, then cancelled by the client")
+
+            # A deadline: Watch never ends by itself, so only the deadline ends it.
 
             def watch_until_deadline():
                 for _ in watch(b"", timeout=0.5):

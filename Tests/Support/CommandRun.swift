@@ -16,6 +16,21 @@ public struct CommandRun: Sendable {
     environment: [String: String] = [:],
     standardInput: String = ""
   ) async throws -> CommandRun {
+    try await Self.run(
+      executable: ServiceProcess.productsFolder.appendingPathComponent(executableName),
+      arguments,
+      environment: environment,
+      standardInput: standardInput
+    )
+  }
+
+  /// Runs the program at `executable` (a script's interpreter, a tool) the same way.
+  public static func run(
+    executable: URL,
+    _ arguments: [String],
+    environment: [String: String] = [:],
+    standardInput: String = ""
+  ) async throws -> CommandRun {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("binario-run-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -28,7 +43,7 @@ public struct CommandRun: Sendable {
     defer { for handle in [input, output, errors] { try? handle.close() } }
 
     let process = Process()
-    process.executableURL = ServiceProcess.productsFolder.appendingPathComponent(executableName)
+    process.executableURL = executable
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     process.standardInput = input

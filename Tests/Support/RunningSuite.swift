@@ -30,6 +30,16 @@ public final class RunningSuite: Sendable {
   public var certificates: URL { self.folder.appendingPathComponent("certs") }
   public var caFile: String { self.certificates.appendingPathComponent("ca.pem").path }
   public var gatewayPort: Int { self.processes.withLock { $0["gateway"]!.port } }
+  /// The gateway's gRPC (HTTP/2) front door.
+  public var gatewayGRPCPort: Int { self.processes.withLock { $0["gateway"]!.port(of: "grpc") } }
+  /// The gateway's HTTP/JSON front door.
+  public var gatewayHTTPPort: Int { self.processes.withLock { $0["gateway"]!.port(of: "http") } }
+
+  /// This package's folder (the tests' tools live under it: `.tools/`, `proto/`).
+  public static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  /// Swagger UI, as `scripts/install-swagger-ui.sh` installs it.
+  public static let documentationFolder = packageRoot.appendingPathComponent(".tools/swagger-ui")
   public var identityPort: Int { self.processes.withLock { $0["identity"]!.port } }
   /// The process ids of the running services, by executable name.
   public var processIdentifiers: [String: Int32] { self.processes.withLock { $0.mapValues(\.processIdentifier) } }
@@ -79,13 +89,21 @@ public final class RunningSuite: Sendable {
     self.processes.withLock { $0["identity"] = process }
   }
 
+  /// The gateway with every front door on a free port. Rate limits are off (tests make calls
+  /// as fast as they can; a test of the limit passes its own `--rate-limit`); the docs page is
+  /// served when Swagger UI is installed.
   private func startGateway() async throws {
+    var flags = [
+      "--port", "0", "--grpc-port", "0", "--http-port", "0", "--tls-client-authentication", "none",
+      "--upstream", "identity=127.0.0.1:\(self.identityPort)", "--rate-limit", "off",
+    ]
+    if FileManager.default.fileExists(atPath: Self.documentationFolder.appendingPathComponent("swagger-ui-bundle.js").path) {
+      flags += ["--docs-folder", Self.documentationFolder.path]
+    }
     let process = try await ServiceProcess.start(
       "gateway",
-      arguments: self.commonFlags("gateway") + [
-        "--port", "0", "--tls-client-authentication", "none",
-        "--upstream", "identity=127.0.0.1:\(self.identityPort)",
-      ] + self.extraFlags.gateway
+      arguments: self.commonFlags("gateway") + flags + self.extraFlags.gateway,
+      listeners: ["grpc", "http"]
     )
     self.processes.withLock { $0["gateway"] = process }
   }

@@ -56,9 +56,13 @@ final class GatewayHealth: Sendable {
         } else {
           self.watch(call, service: decoded.service, log: log)
         }
-      case .cancelled:
+      case .cancelled(let reason):
         self.state.withLock { $0.watches.removeValue(forKey: ObjectIdentifier(call)) }?.stop()
-        log.ended(code: WireStatusCode.cancelled, message: "the client cancelled the call")
+        if reason == .deadlineExceeded {
+          log.ended(code: WireStatusCode.deadlineExceeded, message: "deadline exceeded")
+        } else {
+          log.ended(code: WireStatusCode.cancelled, message: "the client cancelled the call")
+        }
       }
     }
   }

@@ -1,0 +1,234 @@
+import AsyncHTTPClient
+import BinarioTestSupport
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+import Testing
+
+/// The gateway's standard front doors on one suite start: HTTP/JSON with an HTTP client (the
+/// flow, each error's status and body, an SSE stream, CORS, the documents), then the standard
+/// clients — Python's grpcio over gRPC/HTTP/2, Swagger UI in headless Chromium, and
+/// schemathesis against the served OpenAPI document.
+@Suite("The gateway's front doors, end to end", .serialized)
+struct FrontDoorTests {
+  static let webOrigin = "https://app.binario.test"
+
+  @Test func httpJSONGRPCDocsPageAndSchemathesis() async throws {
+    let tools = try FrontDoorTools()
+    let flags = RunningSuite.ExtraFlags(gateway: ["--cors-origin", Self.webOrigin])
+    try await RunningSuite.with(extraFlags: flags) { suite in
+      try await suite.waitUntilTheGatewaySeesIdentityServing()
+      let http = try FrontDoorHTTP(port: suite.gatewayHTTPPort, caFile: suite.caFile)
+      do {
+        try await Self.everyFrontDoor(suite, http, tools)
+      } catch {
+        try? await http.client.shutdown()
+        throw error
+      }
+      try await http.client.shutdown()
+    }
+  }
+
+  static func everyFrontDoor(_ suite: RunningSuite, _ http: FrontDoorHTTP, _ tools: FrontDoorTools) async throws {
+    do {
+
+      let admin = try await http.signIn(email: RunningSuite.adminEmail, password: RunningSuite.adminPassword)
+      let passenger = try await Self.signUp(http, email: "json@example.com", admin: admin)
+      try await Self.errors(http, passenger: passenger)
+      try await Self.serverSentEvents(http)
+      try await Self.crossOriginAndDocuments(http)
+
+      // The standard clients, as people would run them.
+      let grpc = try await tools.python(
+        "Tests/FrontDoorClients/grpc_client.py",
+        ["--address", "localhost:\(suite.gatewayGRPCPort)", "--ca", suite.caFile,
+         "--admin-email", RunningSuite.adminEmail, "--admin-password", RunningSuite.adminPassword]
+      )
+      #expect(grpc.status == 0, "grpcio: \(grpc.standardOutput)\(grpc.standardError)")
+
+      _ = try await Self.signUp(http, email: "docs@example.com", admin: admin)
+      let docs = try await tools.python(
+        "Tests/FrontDoorClients/docs_page.py",
+        ["--url", "https://localhost:\(suite.gatewayHTTPPort)/docs", "--email", "docs@example.com", "--password", "a-good-password-1"]
+      )
+      #expect(docs.status == 0, "docs page: \(docs.standardOutput)\(docs.standardError)")
+
+      // Last: it signs its own user out, changes passwords and deletes things.
+      let fuzzed = try await Self.signUp(http, email: "fuzz@example.com", admin: admin)
+      let schemathesis = try await tools.schemathesis(port: suite.gatewayHTTPPort, caFile: suite.caFile, token: fuzzed)
+      #expect(schemathesis.status == 0, "schemathesis: \(schemathesis.standardOutput.suffix(6000))\(schemathesis.standardError)")
+    }
+  }
+
+  /// Register → confirm (the code from the outbox, read by the admin) → sign in → GetMe →
+  /// UpdateMe, all as JSON; returns the access token.
+  static func signUp(_ http: FrontDoorHTTP, email: String, admin: String) async throws -> String {
+    let registered = try await http.call(.POST, "/v1/accounts", body: ["email": email, "password": "a-good-password-1", "firstName": "Jay"])
+    #expect(registered.status == .ok, "register: \(registered.text)")
+    #expect((registered.json["userId"] as? String)?.isEmpty == false)
+
+    let outbox = try await http.call(.GET, "/v1/admin/outbox-messages?recipient=\(email)&limit=5", token: admin)
+    let bodies = (outbox.json["messages"] as? [[String: Any]] ?? []).compactMap { $0["body"] as? String }
+    let codes = bodies.compactMap { $0.firstMatch(of: /\b(\d{6})\b/).map { String($0.1) } }
+    let code = try #require(codes.first, "no code in \(outbox.text)")
+    let confirmed = try await http.call(.POST, "/v1/accounts:confirmEmail", body: ["email": email, "code": String(code)])
+    #expect(confirmed.status == .ok, "confirm: \(confirmed.text)")
+
+    let token = try await http.signIn(email: email, password: "a-good-password-1")
+    let me = try await http.call(.GET, "/v1/me", token: token)
+    #expect(me.status == .ok)
+    #expect((me.json["profile"] as? [String: Any])?["email"] as? String == email)
+    let updated = try await http.call(.PATCH, "/v1/me", token: token, body: ["lastName": "Doe"])
+    #expect((updated.json["profile"] as? [String: Any])?["lastName"] as? String == "Doe", "UpdateMe: \(updated.text)")
+    #expect(me.headers.first(name: "x-request-id")?.isEmpty == false)
+    return token
+  }
+
+  /// Each failure under its HTTP status, with the JSON error body.
+  static func errors(_ http: FrontDoorHTTP, passenger: String) async throws {
+    let invalid = try await http.call(.POST, "/v1/accounts", body: ["email": "not-an-email", "password": "short"])
+    #expect(invalid.status == .badRequest)
+    #expect(invalid.json["code"] as? String == "INVALID_ARGUMENT")
+    let fields = Set((invalid.json["fieldViolations"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String })
+    #expect(fields.isSuperset(of: ["email", "password"]), "\(invalid.text)")
+    #expect((invalid.json["requestId"] as? String)?.isEmpty == false)
+
+    let signedOut = try await http.call(.GET, "/v1/me")
+    #expect(signedOut.status == .unauthorized && signedOut.json["code"] as? String == "UNAUTHENTICATED")
+    let forged = try await http.call(.GET, "/v1/me", token: "not.a.token")
+    #expect(forged.status == .unauthorized)
+    let notAdmin = try await http.call(.GET, "/v1/admin/accounts", token: passenger)
+    #expect(notAdmin.status == .forbidden && notAdmin.json["code"] as? String == "PERMISSION_DENIED")
+    let duplicate = try await http.call(.POST, "/v1/accounts", body: ["email": "json@example.com", "password": "a-good-password-1", "firstName": "Jay"])
+    #expect(duplicate.status == .conflict && duplicate.json["code"] as? String == "ALREADY_EXISTS", "\(duplicate.text)")
+    let noRoute = try await http.call(.GET, "/v1/nowhere")
+    #expect(noRoute.status == .notFound && noRoute.json["code"] as? String == "NOT_FOUND")
+    let wrongVerb = try await http.call(.DELETE, "/v1/accounts")
+    #expect(wrongVerb.status == .methodNotAllowed && wrongVerb.headers.first(name: "allow") == "POST")
+    let badJSON = try await http.call(.POST, "/v1/sessions", rawBody: "{\"email\": ")
+    #expect(badJSON.status == .badRequest && badJSON.json["code"] as? String == "INVALID_ARGUMENT")
+    let unknownField = try await http.call(.POST, "/v1/sessions", body: ["email": "a@example.com", "favouriteColour": "red"])
+    #expect(unknownField.status == .badRequest, "\(unknownField.text)")
+    let unknownQuery = try await http.call(.GET, "/v1/me?colour=red", token: passenger)
+    #expect(unknownQuery.status == .badRequest && (unknownQuery.json["fieldViolations"] as? [[String: Any]])?.first?["field"] as? String == "colour")
+    let tooLarge = try await http.call(.POST, "/v1/sessions", rawBody: "{\"email\": \"" + String(repeating: "a", count: 5 << 20) + "\"}")
+    #expect(tooLarge.status == .payloadTooLarge)
+  }
+
+  /// A server-streaming method as Server-Sent Events: health `Watch` sends the status at once.
+  static func serverSentEvents(_ http: FrontDoorHTTP) async throws {
+    var request = HTTPClientRequest(url: http.url("/v1/health:watch"))
+    request.headers.add(name: "accept", value: "text/event-stream")
+    let response = try await http.client.execute(request, timeout: .seconds(30))
+    #expect(response.status == .ok)
+    #expect(response.headers.first(name: "content-type") == "text/event-stream")
+    var received = ""
+    for try await chunk in response.body {
+      received += String(buffer: chunk)
+      if received.contains("\n\n") { break }  // one whole event; leaving cancels the stream
+    }
+    #expect(received.hasPrefix("id: 1\nevent: message\ndata: {\"status\":\"SERVING\"}\n\n"), "\(received)")
+  }
+
+  static func crossOriginAndDocuments(_ http: FrontDoorHTTP) async throws {
+    var preflight = HTTPClientRequest(url: http.url("/v1/sessions"))
+    preflight.method = .OPTIONS
+    preflight.headers.add(name: "origin", value: Self.webOrigin)
+    preflight.headers.add(name: "access-control-request-method", value: "POST")
+    let allowed = try await http.client.execute(preflight, timeout: .seconds(30))
+    #expect(allowed.status == .noContent)
+    #expect(allowed.headers.first(name: "access-control-allow-origin") == Self.webOrigin)
+    #expect(allowed.headers.first(name: "access-control-allow-headers")?.contains("authorization") == true)
+    preflight.headers.replaceOrAdd(name: "origin", value: "https://elsewhere.example")
+    let refused = try await http.client.execute(preflight, timeout: .seconds(30))
+    #expect(refused.headers.first(name: "access-control-allow-origin") == nil)
+
+    let document = try await http.call(.GET, "/openapi.json")
+    #expect(document.json["openapi"] as? String == "3.1.0")
+    let paths = document.json["paths"] as? [String: Any] ?? [:]
+    #expect(paths["/v1/sessions"] != nil && paths["/v1/me"] != nil && paths["/v1/admin/accounts/{account_user_id}"] != nil)
+    #expect(document.headers.first(name: "strict-transport-security")?.hasPrefix("max-age=") == true)
+    let page = try await http.call(.GET, "/docs")
+    #expect(page.status == .ok && page.text.contains("swagger-ui-bundle.js"), "is Swagger UI installed? scripts/install-swagger-ui.sh")
+  }
+}
+
+/// An HTTPS client of the front door that trusts the suite's CA.
+struct FrontDoorHTTP {
+  struct Answer {
+    var status: HTTPResponseStatus
+    var headers: HTTPHeaders
+    var text: String
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(self.text.utf8)) as? [String: Any]) ?? [:] }
+  }
+
+  let client: HTTPClient
+  let port: Int
+
+  init(port: Int, caFile: String) throws {
+    var tls = TLSConfiguration.makeClientConfiguration()
+    tls.trustRoots = .file(caFile)
+    self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(tlsConfiguration: tls))
+    self.port = port
+  }
+
+  func url(_ path: String) -> String { "https://localhost:\(self.port)\(path)" }
+
+  func call(_ method: HTTPMethod, _ path: String, token: String? = nil, body: [String: String]? = nil, rawBody: String? = nil) async throws -> Answer {
+    var request = HTTPClientRequest(url: self.url(path))
+    request.method = method
+    if let token { request.headers.add(name: "authorization", value: "Bearer \(token)") }
+    let text = try body.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) } ?? rawBody
+    if let text {
+      request.headers.add(name: "content-type", value: "application/json")
+      request.body = .bytes(ByteBuffer(string: text))
+    }
+    let response = try await self.client.execute(request, timeout: .seconds(30))
+    let collected = try await response.body.collect(upTo: 1 << 20)
+    return Answer(status: response.status, headers: response.headers, text: String(buffer: collected))
+  }
+
+  func signIn(email: String, password: String) async throws -> String {
+    let answer = try await self.call(.POST, "/v1/sessions", body: ["email": email, "password": password])
+    let tokens = answer.json["tokens"] as? [String: Any]
+    return try #require(tokens?["accessToken"] as? String, "sign-in of \(email): \(answer.text)")
+  }
+}
+
+/// The Python tools the front doors' tests drive (`scripts/install-python-tools.sh`), and
+/// Debian's chromium for the docs page (`scripts/test.sh` installs both).
+struct FrontDoorTools {
+  let python: URL
+
+  init() throws {
+    self.python = RunningSuite.packageRoot.appendingPathComponent(".tools/venv/bin/python")
+    try #require(
+      FileManager.default.isExecutableFile(atPath: self.python.path),
+      "the front doors' tests need the project's Python tools: run scripts/install-python-tools.sh"
+    )
+  }
+
+  func python(_ script: String, _ arguments: [String]) async throws -> CommandRun {
+    try await CommandRun.run(executable: self.python, [RunningSuite.packageRoot.appendingPathComponent(script).path] + arguments)
+  }
+
+  /// schemathesis against the served document, bounded in examples and time: no server error,
+  /// no answer outside the schema, no undocumented status or content type.
+  func schemathesis(port: Int, caFile: String, token: String) async throws -> CommandRun {
+    try await CommandRun.run(
+      executable: self.python.deletingLastPathComponent().appendingPathComponent("st"),
+      [
+        "run", "https://localhost:\(port)/openapi.json", "--tls-verify", caFile,
+        "--header", "Authorization: Bearer \(token)",
+        "--checks", "not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance",
+        "--phases", "examples,coverage,fuzzing", "--max-examples", "5", "--max-time", "60", "--workers", "1",
+        "--generation-deterministic", "--no-color",
+        // A stream that never ends by itself; and the calls that would end the token's session.
+        "--exclude-path-regex", "health:watch",
+        "--exclude-operation-id", "Identity_Logout", "--exclude-operation-id", "Identity_DeleteMe",
+      ],
+      environment: ["PYTHONUNBUFFERED": "1"]
+    )
+  }
+}
