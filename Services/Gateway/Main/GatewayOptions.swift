@@ -1,5 +1,6 @@
 import ArgumentParser
 import BinarioServiceKit
+import GatewayService
 
 /// The gateway's own flags, beside ServiceKit's ``ServiceOptions``. Each is also a config-file key
 /// and a `BINARIO_*` environment variable (comma-separated for lists).

@@ -1,34 +1,34 @@
 import BinarioServiceKit
 import BinarioTransport
-import GatewayService
 
-/// The gateway's settings, checked: ServiceKit's common ones plus its own (``GatewayOptions``).
-struct GatewaySettings {
-  enum Key {
-    static let upstream = "upstream"
-    static let route = "route"
-    static let rateLimit = "rateLimit"
-    static let grpcPort = "grpcPort"
-    static let httpPort = "httpPort"
-    static let corsOrigin = "corsOrigin"
-    static let docsFolder = "docsFolder"
-    static let upstreamTLSCertificate = "upstreamTLSCertificate"
-    static let upstreamTLSPrivateKey = "upstreamTLSPrivateKey"
+/// The gateway's settings, checked: ServiceKit's common ones plus its own (the `gateway`
+/// command's `GatewayOptions`: upstreams, routes, rate limit, front doors).
+public struct GatewaySettings: Sendable {
+  public enum Key {
+    public static let upstream = "upstream"
+    public static let route = "route"
+    public static let rateLimit = "rateLimit"
+    public static let grpcPort = "grpcPort"
+    public static let httpPort = "httpPort"
+    public static let corsOrigin = "corsOrigin"
+    public static let docsFolder = "docsFolder"
+    public static let upstreamTLSCertificate = "upstreamTLSCertificate"
+    public static let upstreamTLSPrivateKey = "upstreamTLSPrivateKey"
   }
 
-  static let defaultPort = 7100
-  static let defaultGRPCPort = 7110
-  static let defaultHTTPPort = 7443
+  public static let defaultPort = 7100
+  public static let defaultGRPCPort = 7110
+  public static let defaultHTTPPort = 7443
 
-  var gateway: GatewayConfiguration
+  public var gateway: GatewayConfiguration
   /// The gRPC front door's port; `nil` when it is off.
-  var grpcPort: Int?
+  public var grpcPort: Int?
   /// The HTTP/JSON front door's port; `nil` when it is off.
-  var httpPort: Int?
-  var corsOrigins: [String]
-  var docsFolder: String?
+  public var httpPort: Int?
+  public var corsOrigins: [String]
+  public var docsFolder: String?
 
-  init(from configuration: ServiceConfiguration, additional: AdditionalSettingValues) throws {
+  public init(from configuration: ServiceConfiguration, additional: AdditionalSettingValues) throws {
     let upstreams = try additional.parsed(Key.upstream) { text -> (String, UpstreamAddress) in
       let (name, value) = try Self.pair(text, "name=host:port (e.g. identity=127.0.0.1:7101)")
       return (name, try UpstreamAddress(parsing: value))
