@@ -55,7 +55,8 @@ for name, (metrics_port, (dependency, condition)) in LONG_RUNNING.items():
     check(stop.endswith("s") and float(stop[:-1]) >= grace + 10, f"{name}: stop_grace_period {stop} must be at least the shutdown grace + 10 s")
 
 ports = services.get("gateway", {}).get("ports", [])
-check(len(ports) == 1 and str(ports[0]).endswith(":7100"), f"gateway: must publish exactly its port 7100, publishes {ports}")
+published = sorted(str(port).rsplit(":", 1)[-1] for port in ports)
+check(published == ["7100", "7110", "7443"], f"gateway: must publish exactly its front doors 7100, 7110 and 7443, publishes {ports}")
 
 for name, volume in STATEFUL.items():
     mounts = services.get(name, {}).get("volumes", [])

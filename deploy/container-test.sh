@@ -30,7 +30,7 @@ fail() {
   exit 1
 }
 
-scripts/install-system-packages.sh podman runc
+scripts/install-system-packages.sh podman runc curl
 scripts/install-python-tools.sh
 # This machine kind needs runc and explicit rlimits (see the file); the system's podman
 # configuration stays untouched.
@@ -70,6 +70,9 @@ done | sort -u | while read -r library; do
   cp -L "$library" "$rootfs$library"
 done
 cp -L /etc/ssl/certs/ca-certificates.crt "$rootfs/etc/ssl/certs/"
+scripts/install-swagger-ui.sh  # the gateway's /docs page, as the Dockerfile's docs stage adds it
+mkdir -p "$rootfs/usr/share/binario"
+cp -r .tools/swagger-ui "$rootfs/usr/share/binario/swagger-ui"
 printf 'root:x:0:0:root:/root:/usr/sbin/nologin\nbinario:x:10001:10001::/var/lib/binario:/usr/sbin/nologin\n' >"$rootfs/etc/passwd"
 printf 'root:x:0:\nbinario:x:10001:\n' >"$rootfs/etc/group"
 install -d -m 1777 "$rootfs/tmp"
@@ -84,9 +87,12 @@ tar -C "$rootfs" --numeric-owner -c . | podman import \
 image_bytes=$(podman image inspect --format '{{.Size}}' binario:local)
 echo "binario:local: $((image_bytes / 1024 / 1024)) MiB"
 
-# A free port for the gateway, so a suite running from scripts/run-local.sh is not in the way.
-gateway_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-export BINARIO_GATEWAY_PORT=$gateway_port
+# Free ports for the gateway's front doors, so a suite running from scripts/run-local.sh is not
+# in the way.
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+gateway_port=$(free_port)
+http_port=$(free_port)
+export BINARIO_GATEWAY_PORT=$gateway_port BINARIO_GATEWAY_GRPC_PORT=$(free_port) BINARIO_GATEWAY_HTTP_PORT=$http_port
 export BINARIO_ADMIN_EMAIL=admin@binario.local
 BINARIO_ADMIN_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
 export BINARIO_ADMIN_PASSWORD
@@ -145,6 +151,13 @@ BINARIO_PASSWORD=$password cli login --email "$email"
 me_before=$(cli me)
 echo "$me_before"
 grep -q "$email" <<<"$me_before" || fail "'me' did not show $email"
+
+say "the HTTP/JSON front door and its docs page"
+health=$(curl --silent --show-error --cacert "$work/ca.pem" "https://localhost:$http_port/v1/health")
+echo "GET /v1/health: $health"
+[ "$health" = '{"status":"SERVING"}' ] || fail "the HTTP/JSON front door answered $health"
+curl --silent --fail --cacert "$work/ca.pem" "https://localhost:$http_port/docs/swagger-ui-bundle.js" >/dev/null ||
+  fail "the image's gateway serves no Swagger UI at /docs"
 
 say "SIGTERM to identity: it drains and stops"
 stopping=$(date +%s.%N)

@@ -7,7 +7,7 @@
 #   scripts/run-local.sh            build (debug) and run
 #   scripts/run-local.sh --release  build with optimizations first (slower build, faster hashing)
 #
-# Ports: gateway 7100, identity 7101 (metrics on 9100, 9101). Logs: .dev/logs/<process>.log.
+# Ports: gateway 7100 (gRPC 7110, HTTPS/JSON 7443), identity 7101 (metrics on 9100, 9101). Logs: .dev/logs/<process>.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -74,7 +74,9 @@ start() {
 echo "Starting the suite..."
 BINARIO_ADMIN_EMAIL=$admin_email BINARIO_ADMIN_PASSWORD=$admin_password \
   start identity 7101 9101
-start gateway 7100 9100 --tls-client-authentication none --upstream identity=127.0.0.1:7101
+scripts/install-swagger-ui.sh
+start gateway 7100 9100 --tls-client-authentication none --upstream identity=127.0.0.1:7101 \
+  --grpc-port 7110 --http-port 7443 --docs-folder .tools/swagger-ui
 
 export BINARIO_GATEWAY=localhost:7100 BINARIO_CA=$PWD/$certs/ca.pem
 cli() { "$bin/binario" "$@"; }
@@ -92,7 +94,12 @@ fi
 
 cat <<INFO
 
-Binario is running. The gateway listens on localhost:7100 (TLS; CA: $certs/ca.pem).
+Binario is running. The gateway's front doors (TLS; CA: $certs/ca.pem):
+
+  Binario protocol:      localhost:7100   (the binario CLI, services' own clients)
+  gRPC over HTTP/2:      localhost:7110   (grpcio, grpc-swift, grpcurl; server reflection on)
+  HTTPS with JSON:       https://localhost:7443/v1/...   (OpenAPI: /openapi.json)
+  API docs to try:       https://localhost:7443/docs
 
   Command-line client:   $bin/binario --help
   First admin:           $admin_email (password in $admin_password_file; session in $dev/admin-session.json)

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# The test command: installs missing system packages, checks that the committed generated
+# The test command: installs missing system packages, the pinned Python tools and Swagger UI,
+# checks that the committed generated
 # Swift matches proto/, builds everything (services, tools, tests), runs every unit and
 # end-to-end test in one `swift test`, checks deploy/ offline (scripts/check-deploy.sh), then
 # runs the suite in containers under podman from a release build (deploy/container-test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-system-packages.sh
+# chromium and chromium-driver: the gateway's docs page is loaded in headless Chromium.
+scripts/install-system-packages.sh chromium chromium-driver
+# The front doors' tests drive grpcio, schemathesis and Selenium, and the docs page serves
+# Swagger UI.
+scripts/install-python-tools.sh
+scripts/install-swagger-ui.sh
 scripts/generate-proto.sh --check
 swift build --build-tests
 

@@ -9,7 +9,7 @@ struct PasswordResetTests {
     let message = try await identity.latestMessage(to: email)
     #expect(message.subject == "Reset your Binario password")
     let link = try #require(message.body.split(separator: "\n").first { $0.contains("?token=") })
-    #expect(link.hasPrefix("https://localhost:7100/reset-password?token="))
+    #expect(link.hasPrefix("https://localhost:7443/reset-password?token="))
     let token = String(link.split(separator: "=", maxSplits: 1)[1])
     #expect(token.count == 64 && token.allSatisfy(\.isHexDigit))
     return token

@@ -43,7 +43,7 @@ public struct IdentityPolicy: Sendable, Hashable {
     phoneCodeResendInterval: TimeInterval = 60,
     passwordResetLifetime: TimeInterval = 3600,
     passwordResetInterval: TimeInterval = 60,
-    passwordResetLink: String = "https://localhost:7100/reset-password",
+    passwordResetLink: String = "https://localhost:7443/reset-password",
     maximumPaymentMethods: Int = 10,
     maximumPendingContacts: Int = 500
   ) {
