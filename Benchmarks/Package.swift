@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// Benchmarks: the Binario transport against gRPC over HTTP/2 (`transport-bench`), and the
-/// gateway against calling identity directly (`gateway-bench`).
+/// gateway against calling identity directly, through each of its front doors (`gateway-bench`).
 ///
 /// A package of its own so that the HTTP/2 baseline (grpc-swift-nio-transport, nio-http2, a second
 /// BoringSSL) never enters the main package's build. Run from the repository root:
@@ -21,6 +21,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
     .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
   ],
   targets: [
     // What both benchmarks measure with: getrusage figures, the executor flag.
@@ -71,9 +72,12 @@ let package = Package(
         .product(name: "BinarioProto", package: "Binario"),
         .product(name: "BinarioTransport", package: "Binario"),
         .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Sources/GatewayBench",

@@ -1,19 +1,27 @@
+import AsyncHTTPClient
 import BinarioProto
 import BinarioTestSupport
 import BinarioTransport
 import Foundation
 import GRPCCore
+import GRPCNIOTransportHTTP2Posix
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOSSL
 
 /// The suite under load: `identity` and `gateway` running as processes (``RunningSuite``), a
-/// signed-in passenger, and this process's two frame-layer connections: one to the gateway as an
-/// app connects (server-only TLS), one straight to identity with the gateway's certificate.
+/// signed-in passenger, and this process's clients: two frame-layer connections (one to the
+/// gateway as an app connects, server-only TLS; one straight to identity with the gateway's
+/// certificate), a standard gRPC client of the gateway's HTTP/2 front door (one connection), and
+/// an HTTPS client of its HTTP/JSON front door (a pool of HTTP/1.1 connections, one per call in
+/// flight).
 struct BenchSuite {
   let suite: RunningSuite
   let toGateway: BinarioClientConnection
   let toIdentity: BinarioClientConnection
+  let grpc: Binario_Identity_V1_Identity.Client<HTTP2ClientTransport.Posix>
+  let http: HTTPClient
   let userID: String
   let accessToken: String
   static let email = "bench@example.com"
@@ -58,8 +66,31 @@ struct BenchSuite {
         toGateway.close()
         toIdentity.close()
       }
-      try await body(
-        BenchSuite(suite: suite, toGateway: toGateway, toIdentity: toIdentity, userID: userID, accessToken: accessToken))
+      let grpcTransport = try HTTP2ClientTransport.Posix(
+        target: .ipv4(address: "127.0.0.1", port: suite.gatewayGRPCPort),
+        transportSecurity: .tls { tls in
+          tls.trustRoots = .certificates([.file(path: suite.caFile, format: .pem)])
+        },
+        config: .defaults { $0.http2.authority = "localhost" }
+      )
+      var tls = TLSConfiguration.makeClientConfiguration()
+      tls.trustRoots = .file(suite.caFile)
+      var httpConfiguration = HTTPClient.Configuration(tlsConfiguration: tls)
+      httpConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+      let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
+      do {
+        try await withGRPCClient(transport: grpcTransport) { client in
+          try await body(
+            BenchSuite(
+              suite: suite, toGateway: toGateway, toIdentity: toIdentity,
+              grpc: Binario_Identity_V1_Identity.Client(wrapping: client), http: http,
+              userID: userID, accessToken: accessToken))
+        }
+      } catch {
+        try? await http.shutdown()
+        throw error
+      }
+      try await http.shutdown()
     }
   }
 
@@ -76,6 +107,27 @@ struct BenchSuite {
   }
 
   func measure(_ path: BenchPath, inFlight: Int, for duration: Duration) async throws -> LoadResult {
+    switch path {
+    case .grpc:
+      let (client, token) = (self.grpc, self.accessToken)
+      return await AsyncCallLoad.run(concurrency: inFlight, for: duration, measuring: self.processIdentifiers) {
+        _ = try await client.getMe(.init(), metadata: ["authorization": "Bearer \(token)"])
+      }
+    case .httpJSON:
+      var request = HTTPClientRequest(url: "https://localhost:\(self.suite.gatewayHTTPPort)/v1/me")
+      request.headers.add(name: "authorization", value: "Bearer \(self.accessToken)")
+      let (client, prepared) = (self.http, request)
+      return await AsyncCallLoad.run(concurrency: inFlight, for: duration, measuring: self.processIdentifiers) {
+        let response = try await client.execute(prepared, timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 16)
+        guard response.status == .ok else { throw BenchError(message: "GET /v1/me: \(response.status): \(String(buffer: body))") }
+      }
+    case .gateway, .direct, .gatewayHealth:
+      return try await self.measureFrames(path, inFlight: inFlight, for: duration)
+    }
+  }
+
+  private func measureFrames(_ path: BenchPath, inFlight: Int, for duration: Duration) async throws -> LoadResult {
     let payload = try Binario_Identity_V1_GetMeRequest().serializedData()
     let method = "/binario.identity.v1.Identity/GetMe"
     var metadata = WireMetadata()
@@ -96,6 +148,8 @@ struct BenchSuite {
       metadata.append(entry("authorization", "Bearer \(self.accessToken)"))
       request = BinarioCallRequest(method: method, metadata: metadata, firstMessage: payload, halfClose: true)
       connection = self.toGateway
+    case .grpc, .httpJSON:
+      preconditionFailure("not a frame-layer path")
     case .direct:
       // What the gateway forwards: the caller as metadata, on a connection with its certificate.
       metadata.append(entry("x-user-id", self.userID))

@@ -5,8 +5,9 @@ import Foundation
 
 /// `gateway-bench`: logins per second, and token-checked calls (`Identity/GetMe`) per second
 /// through the gateway versus the same call made directly to identity (with the gateway's
-/// certificate and caller metadata, as the gateway forwards it), at 1 and 64 in flight; and, as
-/// the floor of the gateway's latency, a health check the gateway answers itself.
+/// certificate and caller metadata, as the gateway forwards it), at 1 and 64 in flight; as the
+/// floor of the gateway's latency, a health check the gateway answers itself; and the same
+/// signed-in GetMe through each standard front door (gRPC over HTTP/2, HTTP/JSON).
 ///
 /// Identity and the gateway are the `identity` and `gateway` executables built beside this one,
 /// started as `scripts/run-local.sh` starts them (separate processes, real TLS on loopback, a
@@ -22,7 +23,7 @@ struct GatewayBench: ParsableCommand, Sendable {
   @Option(help: "Seconds per measured case.") var seconds: Double = 3
   @Option(help: "Runs per case (the paths alternate within each run); the median run is shown.") var runs: Int = 5
   @Option(help: "Seconds of logins to measure.") var loginSeconds: Double = 3
-  @Option(help: "The paths to measure (gateway, direct, gateway-health); all by default.")
+  @Option(help: "The paths to measure (gateway, direct, gateway-health, grpc, http-json); all by default.")
   var paths: [BenchPath] = BenchPath.allCases
   @Option(help: "The numbers of calls in flight to measure at.") var inFlight: [Int] = [1, 64]
 
@@ -91,6 +92,17 @@ struct GatewayBench: ParsableCommand, Sendable {
         let each = addedAtOneInFlight.map { String(Int($0.rounded())) }.joined(separator: ", ")
         Output.line("gateway adds \(Int(median.rounded())) µs to p50 at 1 in flight (target: at most 150; median of the runs' differences: \(each))")
       }
+      // The standard front doors against the Binario one: the gateway's CPU per call.
+      for inFlight in self.inFlight {
+        guard let binario = medians["gateway-\(inFlight)"]?.cpuPerCall("gateway") else { continue }
+        if let grpc = medians["grpc-\(inFlight)"]?.cpuPerCall("gateway") {
+          Output.line("gRPC front door: gateway CPU \(String(format: "%.2f", grpc / max(binario, 1e-9)))× the Binario front door's at \(inFlight) in flight (target: at most 1.5×)")
+        }
+        if let http = medians["http-json-\(inFlight)"] {
+          let ratio = (http.cpuPerCall("gateway") ?? 0) / max(binario, 1e-9)
+          Output.line("HTTP/JSON front door: gateway CPU \(String(format: "%.2f", ratio))× the Binario front door's at \(inFlight) in flight; p50 \(Int(http.percentile(0.5))) µs\(inFlight == 1 ? " (target: under 1000)" : "")")
+        }
+      }
       if let gateway = medians["gateway-64"], let direct = medians["direct-64"] {
         let ratio = gateway.callsPerSecond / max(direct.callsPerSecond, 1e-9)
         Output.line("gateway/direct throughput ratio at 64 in flight: \(String(format: "%.2f", ratio))")
@@ -109,6 +121,10 @@ enum BenchPath: String, CaseIterable, ExpressibleByArgument {
   /// `grpc.health.v1.Health/Check`, which the gateway answers itself (upstream status cached):
   /// the cost of the hop to the gateway and back, without an upstream.
   case gatewayHealth = "gateway-health"
+  /// `Identity/GetMe` through the gRPC (HTTP/2) front door, with grpc-swift's standard client.
+  case grpc
+  /// `GET /v1/me` through the HTTP/JSON front door, with AsyncHTTPClient.
+  case httpJSON = "http-json"
 }
 
 struct BenchError: Error, CustomStringConvertible {
