@@ -57,7 +57,11 @@ struct BridgedClientCallTests {
     call.end(WireEnd(code: WireStatusCode.ok))
     call.end(WireEnd(code: WireStatusCode.internalError))
     var parts: [String] = []
-    for await part in call.responses {
+    // One batch: everything sent in one turn arrives together.
+    let batch = await call.nextResponses()
+    #expect(batch.count == 3)
+    #expect(await call.nextResponses().isEmpty)
+    for part in batch {
       switch part {
       case .headers(let headers): parts.append("headers(\(headers.firstText("x-request-id") ?? ""))")
       case .message(let data): parts.append("message(\(data.count))")
@@ -78,7 +82,7 @@ struct BridgedClientCallTests {
     await loop.advanceTime(by: .milliseconds(1))
     #expect(events.all == ["cancelled(deadlineExceeded)"])
     var ends: [Int32] = []
-    for await case .end(let end) in call.responses { ends.append(end.statusCode) }
+    for case .end(let end) in await call.nextResponses() { ends.append(end.statusCode) }
     #expect(ends == [WireStatusCode.deadlineExceeded])
     try await loop.shutdownGracefully()
   }
@@ -91,12 +95,26 @@ struct BridgedClientCallTests {
     call.clientCancelled()
     await loop.run()
     #expect(events.all == ["cancelled(cancelledByPeer)"])
-    var count = 0
-    for await _ in call.responses { count += 1 }
-    #expect(count == 0)
+    #expect(await call.nextResponses().isEmpty)
     call.deliver(.halfClose)  // after the end: dropped
     await loop.run()
     #expect(events.all == ["cancelled(cancelledByPeer)"])
+    try await loop.shutdownGracefully()
+  }
+
+  @Test func aWaitingFrontDoorWakesForTheAnswer() async throws {
+    let loop = NIOAsyncTestingEventLoop()
+    let call = self.makeCall(on: loop)
+    async let first = call.nextResponses()
+    try await loop.submit { call.sendHeaders([]) }.get()
+    let headers = await first
+    #expect(headers.count == 1)
+    async let rest = call.nextResponses()
+    try await loop.submit { call.end(WireEnd(code: WireStatusCode.ok)) }.get()
+    guard case .end? = await rest.first else {
+      Issue.record("the end did not wake the front door")
+      return
+    }
     try await loop.shutdownGracefully()
   }
 

@@ -29,6 +29,9 @@ public final class GRPCFrontDoor: Service, Sendable {
   private let transport: Transport
   private let forwarder: GatewayCallForwarder
   private let reflection: ServerReflection
+  /// Methods whose request is not a client stream (unary, server streaming), by path: their one
+  /// message is read before the call is forwarded, in the stream's own task.
+  private let singleRequestMethods: Set<String>
   private let group: MultiThreadedEventLoopGroup
   private let maximumMessageSize: Int
   private let logger: Logger
@@ -56,6 +59,16 @@ public final class GRPCFrontDoor: Service, Sendable {
     )
     self.forwarder = gateway.acceptor
     self.reflection = try gateway.serverReflection()
+    var singleRequestMethods: Set<String> = []
+    for file in try ProtoDescriptors.files() {
+      let prefix = file.package.isEmpty ? "" : file.package + "."
+      for service in file.service {
+        for method in service.method where !method.clientStreaming {
+          singleRequestMethods.insert("/\(prefix)\(service.name)/\(method.name)")
+        }
+      }
+    }
+    self.singleRequestMethods = singleRequestMethods
     self.group = group
     self.maximumMessageSize = maximumMessageSize
     self.logger = logger
@@ -120,9 +133,33 @@ public final class GRPCFrontDoor: Service, Sendable {
       maximumPayloadSize: self.maximumMessageSize
     )
     let forwarder = self.forwarder
+    if self.singleRequestMethods.contains(method) {
+      // The request is one message: read it (and the half-close) here, then hand the call over
+      // with it in one hop, so it goes upstream in one frame; then answer from this same task.
+      var messages: [Data] = []
+      do {
+        while let part = try await inbound.next() {
+          if case .message(let bytes) = part { messages.append(bytes.withUnsafeBytes { Data($0) }) }
+        }
+      } catch {
+        await stream.outbound.finish(throwing: error)
+        return
+      }
+      call.eventLoop.execute {
+        forwarder.accept(call)
+        for message in messages { call.deliver(.message(message)) }
+        call.deliver(.halfClose)
+      }
+      await withRPCCancellationHandler {
+        await Self.writeResponses(of: call, to: stream.outbound)
+      } onCancelRPC: {
+        call.clientCancelled()
+      }
+      return
+    }
+
     call.eventLoop.execute { forwarder.accept(call) }
     let requests = TaskHandOff(inbound)
-
     await withRPCCancellationHandler {
       await withDiscardingTaskGroup { tasks in
         tasks.addTask { await Self.readRequests(from: requests, into: call) }
@@ -155,21 +192,28 @@ public final class GRPCFrontDoor: Service, Sendable {
   private static func writeResponses(of call: BridgedClientCall, to outbound: Outbound) async {
     var sentHeaders = false
     do {
-      for await response in call.responses {
-        switch response {
-        case .headers(let headers):
-          sentHeaders = true
-          try await outbound.write(.metadata(Metadata(wire: headers)))
-        case .message(let payload):
-          if !sentHeaders {
+      // Each batch in one write: a unary answer costs one hop to the stream's event loop.
+      while case let batch = await call.nextResponses(), !batch.isEmpty {
+        var parts: [RPCResponsePart<GRPCNIOTransportBytes>] = []
+        var bytes = 0
+        for response in batch {
+          switch response {
+          case .headers(let headers):
             sentHeaders = true
-            try await outbound.write(.metadata([:]))
+            parts.append(.metadata(Metadata(wire: headers)))
+          case .message(let payload):
+            if !sentHeaders {
+              sentHeaders = true
+              parts.append(.metadata([:]))
+            }
+            parts.append(.message(GRPCNIOTransportBytes(payload)))
+            bytes += payload.count
+          case .end(let end):
+            parts.append(.status(Status(wire: end), Metadata(wire: end.trailers)))
           }
-          try await outbound.write(.message(GRPCNIOTransportBytes(payload)))
-          call.responseWritten(bytes: payload.count)
-        case .end(let end):
-          try await outbound.write(.status(Status(wire: end), Metadata(wire: end.trailers)))
         }
+        try await outbound.write(contentsOf: parts)
+        if bytes > 0 { call.responseWritten(bytes: bytes) }
       }
       await outbound.finish()
     } catch {

@@ -124,7 +124,7 @@ struct HTTPFrontDoorResponder: HTTPResponder {
       call.deliver(.halfClose)
     }
 
-    var responses = call.responses.makeAsyncIterator()
+    var responses = BridgedResponseReader(call)
     if route.serverStreaming {
       return await ServerSentEvents.response(for: call, responses: responses, route: route)
     }

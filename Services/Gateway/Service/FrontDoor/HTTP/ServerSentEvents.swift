@@ -13,9 +13,7 @@ import NIOCore
 /// like a unary call; one that fails later ends the stream with an `error` event carrying the
 /// same JSON error body.
 enum ServerSentEvents {
-  typealias Responses = AsyncStream<BridgedClientCall.Response>.Iterator
-
-  static func response(for call: BridgedClientCall, responses: Responses, route: HTTPRoute) async -> Response {
+  static func response(for call: BridgedClientCall, responses: BridgedResponseReader, route: HTTPRoute) async -> Response {
     var responses = responses
     var requestID: String?
     // The first part decides the HTTP status: headers (or a message) open the stream; an end
@@ -45,13 +43,13 @@ enum ServerSentEvents {
     headers[.contentType] = "text/event-stream"
     headers[.cacheControl] = "no-cache"
     if let requestID { headers[HTTPFrontDoorResponder.requestID] = requestID }
-    let handOff = TaskHandOff((responses, first))
+    let (rest, opening) = (responses, first)
     let streamRequestID = requestID
     return Response(
       status: .ok,
       headers: headers,
       body: ResponseBody { writer in
-        var (responses, pending) = handOff.value
+        var (responses, pending) = (rest, opening)
         var position = 0
         do {
           while true {

@@ -8,13 +8,15 @@ import Synchronization
 /// any other.
 ///
 /// The front door feeds the client's side in with ``deliver(_:)`` (waiting on
-/// ``waitWhileReadsPaused()`` before reading the client's next message) and writes what arrives
-/// on ``responses`` to the client, calling ``responseWritten(bytes:)`` after each message: that
-/// is how ``isWritable`` learns the client keeps up. When the client goes away it calls
-/// ``clientCancelled()``. The call enforces its own deadline.
+/// ``waitWhileReadsPaused()`` before reading the client's next message) and writes what
+/// ``nextResponses()`` gives to the client, calling ``responseWritten(bytes:)`` after each
+/// message: that is how ``isWritable`` learns the client keeps up. When the client goes away it
+/// calls ``clientCancelled()``. The call enforces its own deadline.
+///
+/// Answers come in batches, everything sent since the front door last asked: a unary answer
+/// (headers, message, end) sent in one turn of the event loop reaches the client in one write.
 public final class BridgedClientCall: GatewayClientCall {
-  /// What the gateway answers, in order; the stream finishes after `.end`, or when the client
-  /// cancelled.
+  /// What the gateway answers, in order; nothing follows `.end`, or the client's cancellation.
   public enum Response: Sendable {
     case headers(WireMetadata)
     case message(Data)
@@ -30,8 +32,6 @@ public final class BridgedClientCall: GatewayClientCall {
   public let peer: BinarioCallPeer
   public let eventLoop: any EventLoop
   public let maximumPayloadSize: Int
-  public let responses: AsyncStream<Response>
-  private let continuation: AsyncStream<Response>.Continuation
   private let state = Mutex(State())
 
   private struct State {
@@ -45,6 +45,10 @@ public final class BridgedClientCall: GatewayClientCall {
     var readsPaused = false
     var readWaiters: [CheckedContinuation<Void, Never>] = []
     var deadline: Scheduled<Void>?
+    /// Answers not yet taken by the front door.
+    var responses: [Response] = []
+    /// The front door waiting for answers.
+    var responseWaiter: CheckedContinuation<[Response], Never>?
   }
 
   public init(
@@ -61,7 +65,6 @@ public final class BridgedClientCall: GatewayClientCall {
     self.peer = peer
     self.eventLoop = eventLoop
     self.maximumPayloadSize = maximumPayloadSize
-    (self.responses, self.continuation) = AsyncStream.makeStream(of: Response.self)
     if let timeout {
       let (seconds, attoseconds) = timeout.components
       let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
@@ -72,6 +75,22 @@ public final class BridgedClientCall: GatewayClientCall {
   }
 
   // MARK: The front door's side
+
+  /// Every answer sent since the last call, in order, waiting for one if there is none yet;
+  /// empty once the answer is over and all of it has been taken.
+  public func nextResponses() async -> [Response] {
+    await withCheckedContinuation { (continuation: CheckedContinuation<[Response], Never>) in
+      let ready = self.state.withLock { state -> [Response]? in
+        guard state.responses.isEmpty, !state.isOver else {
+          defer { state.responses = [] }
+          return state.responses
+        }
+        state.responseWaiter = continuation
+        return nil
+      }
+      if let ready { continuation.resume(returning: ready) }
+    }
+  }
 
   /// One event from the client; hops to the event loop.
   public func deliver(_ event: ServerCallEvent) {
@@ -123,32 +142,32 @@ public final class BridgedClientCall: GatewayClientCall {
   }
 
   public func sendHeaders(_ metadata: WireMetadata) {
-    self.state.withLock { state in
-      guard !state.isOver else { return }
-      self.continuation.yield(.headers(metadata))
+    let waiter = self.state.withLock { state in
+      state.isOver ? nil : Self.answer(.headers(metadata), in: &state)
     }
+    waiter?()
   }
 
   @discardableResult
   public func sendMessage(_ payload: Data) -> Bool {
     guard payload.count <= self.maximumPayloadSize else { return false }
-    self.state.withLock { state in
-      guard !state.isOver else { return }
+    let waiter = self.state.withLock { state -> (() -> Void)? in
+      guard !state.isOver else { return nil }
       state.unwrittenBytes += payload.count
-      self.continuation.yield(.message(payload))
+      return Self.answer(.message(payload), in: &state)
     }
+    waiter?()
     return true
   }
 
   public func end(_ end: WireEnd) {
-    let (deadline, waiters) = self.state.withLock { state -> (Scheduled<Void>?, [CheckedContinuation<Void, Never>]) in
-      guard !state.isOver else { return (nil, []) }
-      self.continuation.yield(.end(end))
+    let (deadline, wake) = self.state.withLock { state -> (Scheduled<Void>?, () -> Void) in
+      guard !state.isOver else { return (nil, {}) }
+      state.responses.append(.end(end))
       return Self.close(&state)
     }
-    self.continuation.finish()
     deadline?.cancel()
-    for waiter in waiters { waiter.resume() }
+    wake()
   }
 
   public var isWritable: Bool {
@@ -198,30 +217,67 @@ public final class BridgedClientCall: GatewayClientCall {
   /// there) and the handler why.
   private func abandon(_ reason: CallCancellationReason, answer: WireEnd?) {
     let work: @Sendable () -> Void = {
-      let (handler, deadline, waiters) = self.state.withLock {
-        state -> ((@Sendable (ServerCallEvent) -> Void)?, Scheduled<Void>?, [CheckedContinuation<Void, Never>]) in
-        guard !state.isOver else { return (nil, nil, []) }
-        if let answer { self.continuation.yield(.end(answer)) }
+      let (handler, deadline, wake) = self.state.withLock {
+        state -> ((@Sendable (ServerCallEvent) -> Void)?, Scheduled<Void>?, () -> Void) in
+        guard !state.isOver else { return (nil, nil, {}) }
+        if let answer { state.responses.append(.end(answer)) }
         let handler = state.handler
         if handler == nil { state.pending.append(.cancelled(reason)) }
-        let (deadline, waiters) = Self.close(&state)
-        return (handler, deadline, waiters)
+        let (deadline, wake) = Self.close(&state)
+        return (handler, deadline, wake)
       }
-      self.continuation.finish()
       deadline?.cancel()
-      for waiter in waiters { waiter.resume() }
+      wake()
       handler?(.cancelled(reason))
     }
     if self.eventLoop.inEventLoop { work() } else { self.eventLoop.execute(work) }
   }
 
-  /// Marks the answer over; returns the deadline to cancel and every waiter to resume.
-  private static func close(_ state: inout State) -> (Scheduled<Void>?, [CheckedContinuation<Void, Never>]) {
+  /// Queues an answer; returns what wakes the front door if it is waiting for one.
+  private static func answer(_ response: Response, in state: inout State) -> (() -> Void)? {
+    state.responses.append(response)
+    guard let waiter = state.responseWaiter else { return nil }
+    state.responseWaiter = nil
+    let batch = state.responses
+    state.responses = []
+    return { waiter.resume(returning: batch) }
+  }
+
+  /// Marks the answer over; returns the deadline to cancel and what wakes every waiter (the
+  /// front door gets the last answers, or learns there are none).
+  private static func close(_ state: inout State) -> (Scheduled<Void>?, () -> Void) {
     state.isOver = true
     let waiters = state.writableWaiters + state.readWaiters
     state.writableWaiters = []
     state.readWaiters = []
-    defer { state.deadline = nil }
-    return (state.deadline, waiters)
+    let responseWaiter = state.responseWaiter
+    state.responseWaiter = nil
+    let batch = state.responses
+    if responseWaiter != nil { state.responses = [] }
+    let deadline = state.deadline
+    state.deadline = nil
+    return (deadline, {
+      for waiter in waiters { waiter.resume() }
+      responseWaiter?.resume(returning: batch)
+    })
+  }
+}
+
+/// A bridged call's answers one at a time, for a front door that handles them one by one.
+struct BridgedResponseReader: Sendable {
+  let call: BridgedClientCall
+  /// The rest of the last batch, last answer first.
+  private var buffered: [BridgedClientCall.Response] = []
+
+  init(_ call: BridgedClientCall) {
+    self.call = call
+  }
+
+  /// The next answer; `nil` once there are no more.
+  mutating func next() async -> BridgedClientCall.Response? {
+    if self.buffered.isEmpty {
+      self.buffered = await self.call.nextResponses().reversed()
+    }
+    return self.buffered.popLast()
   }
 }
