@@ -31,6 +31,11 @@ public struct MessageTranscoder<Request: SwiftProtobuf.Message, Response: SwiftP
     body: [UInt8],
     parameters: [(field: String, value: String, kind: HTTPRoute.ParameterKind)]
   ) throws(TranscodingError) -> [UInt8] {
+    // Without path or query values (most calls) the body is the request as it is: swift-protobuf
+    // reads it directly, without Foundation's JSON round trip.
+    if parameters.isEmpty {
+      return try Self.decode { body.isEmpty ? Request() : try Request(jsonUTF8Bytes: body) }
+    }
     var object: [String: Any] = [:]
     if !body.isEmpty {
       guard let parsed = try? JSONSerialization.jsonObject(with: Data(body)), let dictionary = parsed as? [String: Any] else {
@@ -62,9 +67,13 @@ public struct MessageTranscoder<Request: SwiftProtobuf.Message, Response: SwiftP
     } catch {
       throw TranscodingError(field: "", reason: "the request could not be encoded")
     }
+    return try Self.decode { try Request(jsonUTF8Data: json) }
+  }
+
+  /// The binary form of the request `makeMessage` reads from JSON.
+  private static func decode(_ makeMessage: () throws -> Request) throws(TranscodingError) -> [UInt8] {
     do {
-      let message = try Request(jsonUTF8Data: json)
-      return try message.serializedBytes()
+      return try makeMessage().serializedBytes()
     } catch let error as SwiftProtobuf.JSONDecodingError {
       throw TranscodingError(field: "", reason: Self.describe(error))
     } catch {
