@@ -102,6 +102,26 @@ struct BridgedClientCallTests {
     try await loop.shutdownGracefully()
   }
 
+  /// What a relay holds: the handler captures it, and it holds the call.
+  final class Relay: Sendable {
+    let call: BridgedClientCall
+    init(_ call: BridgedClientCall) { self.call = call }
+  }
+
+  @Test func theEndReleasesTheHandlerAndWhatItHolds() async throws {
+    let loop = NIOAsyncTestingEventLoop()
+    weak var released: Relay?
+    do {
+      let call = self.makeCall(on: loop)
+      let relay = Relay(call)
+      released = relay
+      try await loop.submit { call.onEvent { _ in _ = relay.call } }.get()
+      call.end(WireEnd(code: WireStatusCode.ok))
+    }
+    #expect(released == nil, "the call and its relay keep each other alive after the end")
+    try await loop.shutdownGracefully()
+  }
+
   @Test func aWaitingFrontDoorWakesForTheAnswer() async throws {
     let loop = NIOAsyncTestingEventLoop()
     let call = self.makeCall(on: loop)

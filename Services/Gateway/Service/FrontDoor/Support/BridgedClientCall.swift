@@ -134,7 +134,9 @@ public final class BridgedClientCall: GatewayClientCall {
   public func onEvent(_ handler: @escaping @Sendable (ServerCallEvent) -> Void) {
     self.eventLoop.preconditionInEventLoop()
     let pending = self.state.withLock { state -> [ServerCallEvent] in
-      state.handler = handler
+      // Kept only while the call lasts: the handler holds what relays the call, which holds
+      // this call, and the cycle must end with the call.
+      if !state.isOver { state.handler = handler }
       defer { state.pending = [] }
       return state.pending
     }
@@ -247,6 +249,7 @@ public final class BridgedClientCall: GatewayClientCall {
   /// front door gets the last answers, or learns there are none).
   private static func close(_ state: inout State) -> (Scheduled<Void>?, () -> Void) {
     state.isOver = true
+    state.handler = nil
     let waiters = state.writableWaiters + state.readWaiters
     state.writableWaiters = []
     state.readWaiters = []
