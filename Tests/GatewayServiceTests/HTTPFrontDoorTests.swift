@@ -68,6 +68,29 @@ struct HTTPFrontDoorTests {
     #expect(CrossOriginPolicy(allowedOrigins: ["*"]).allows("https://anything.example"))
   }
 
+  /// Answers every message with fixed JSON.
+  struct FixedJSON: MessageTranscoding {
+    let json: String
+    func request(body: [UInt8], parameters: [(field: String, value: String, kind: HTTPRoute.ParameterKind)]) throws(TranscodingError) -> [UInt8] { [] }
+    func responseJSON(_ message: [UInt8]) throws(TranscodingError) -> [UInt8] { Array(self.json.utf8) }
+  }
+
+  private func streamRoute(resumes: Bool, json: String) -> HTTPRoute {
+    HTTPRoute(
+      verb: .get, template: "/v1/things:watch", body: "", rpc: "/binario.test.v1.Things/Watch",
+      serverStreaming: true, resumesAtCursor: resumes, parameterKinds: ["cursor": .string],
+      transcoder: FixedJSON(json: json), summary: ""
+    )
+  }
+
+  @Test func anEventIsIdentifiedByItsCursorWhereTheStreamResumes() {
+    let json = #"{"cursor":"c-42","name":"x"}"#
+    let resumable = ServerSentEvents.event(Data([1]), route: self.streamRoute(resumes: true, json: json), position: 7)
+    #expect(String(decoding: resumable, as: UTF8.self) == "id: c-42\nevent: message\ndata: \(json)\n\n")
+    let counted = ServerSentEvents.event(Data([1]), route: self.streamRoute(resumes: false, json: json), position: 7)
+    #expect(String(decoding: counted, as: UTF8.self).hasPrefix("id: 7\n"))
+  }
+
   @Test func aRetryHintIsRoundedUpToWholeMilliseconds() {
     // The token bucket's wait is fractional; the hint never says 0.
     var bucket = TokenBucket(tokens: 0.5, updated: .zero)
