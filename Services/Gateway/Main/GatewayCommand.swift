@@ -4,9 +4,9 @@ import BinarioTransport
 import GatewayService
 import Logging
 
-/// `gateway`: the front door. Listens for clients with server-only TLS, checks each call's
-/// access token and rate limit, and forwards it over mutual TLS to the service that owns the
-/// method's proto package.
+/// `gateway`: the front doors. Listens for clients with server-only TLS (Binario, gRPC over
+/// HTTP/2, HTTP/JSON), checks each call's access token and rate limit, and forwards it over
+/// mutual TLS to the service that owns the method's proto package.
 @main
 struct GatewayCommand: EventLoopCommand {
   static let configuration = CommandConfiguration(
@@ -16,9 +16,11 @@ struct GatewayCommand: EventLoopCommand {
       Every setting can also come from the JSON config file (--config) or a BINARIO_* environment \
       variable; flags win over the environment, which wins over the file.
 
-      Clients connect with TLS (no client certificate); the gateway reaches the services with \
-      mutual TLS, presenting --upstream-tls-certificate (default: --tls-certificate), which must \
-      carry the URI SAN spiffe://binario/gateway. Client authentication defaults to none here.
+      Clients connect with TLS (no client certificate) through three front doors: Binario \
+      (--port, 7100), gRPC over HTTP/2 (--grpc-port, 7110) and HTTPS with JSON, /openapi.json \
+      and /docs (--http-port, 7443). The gateway reaches the services with mutual TLS, \
+      presenting --upstream-tls-certificate (default: --tls-certificate), which must carry the \
+      URI SAN spiffe://binario/gateway. Client authentication defaults to none here.
 
       Example, with development certificates from `swift run binario-dev-certs --out .dev/certs`:
 
