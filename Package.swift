@@ -32,6 +32,7 @@ let package = Package(
     .executable(name: "binario-probe", targets: ["binario-probe"]),
     .executable(name: "binario", targets: ["binario"]),
     .library(name: "GatewayService", targets: ["GatewayService"]),
+    .library(name: "SchedulingService", targets: ["SchedulingService"]),
     .executable(name: "gateway", targets: ["gateway"]),
     .library(name: "BinarioTestSupport", targets: ["BinarioTestSupport"]),
   ],
@@ -267,6 +268,12 @@ let package = Package(
       path: "Services/Gateway/Service",
       swiftSettings: swiftSettings
     ),
+    // Scheduling: the timetable (GTFS), live changes, the notification centre, itineraries.
+    .target(
+      name: "SchedulingService",
+      path: "Services/Scheduling/Service",
+      swiftSettings: swiftSettings
+    ),
     .executableTarget(
       name: "gateway",
       dependencies: [
@@ -383,6 +390,11 @@ let package = Package(
         .product(name: "NIOEmbedded", package: "swift-nio"),
         .product(name: "Hummingbird", package: "hummingbird"),
       ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "SchedulingServiceTests",
+      dependencies: ["SchedulingService"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import SchedulingService
+
+@Suite("GTFS static feeds: reading, checking, service days and times past midnight")
+struct GTFSFeedReaderTests {
+  static let demoFolder = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Services/Scheduling/DemoNetwork")
+
+  static func folder(_ url: URL) throws -> [String: [UInt8]] {
+    var files: [String: [UInt8]] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: url.path) where name.hasSuffix(".txt") {
+      files[name] = Array(try Data(contentsOf: url.appendingPathComponent(name)))
+    }
+    return files
+  }
+
+  /// A minimal valid feed, as text per file, for tests to break one piece of.
+  static let minimal: [String: String] = [
+    "agency.txt": "agency_id,agency_name,agency_timezone\nTN,Trenord,Europe/Rome\n",
+    "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,45.0,9.0\nB,Beta,45.1,9.1\n",
+    "routes.txt": "route_id,agency_id,route_short_name,route_type\nR1,TN,R1,2\n",
+    "trips.txt": "route_id,service_id,trip_id,trip_short_name\nR1,S,T1,101\n",
+    "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,23:50:00,23:50:00,A,1\nT1,24:20:00,24:20:00,B,2\n",
+    "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nS,1,1,1,1,1,0,0,20261101,20261231\n",
+    "calendar_dates.txt": "service_id,date,exception_type\nS,20261129,1\nS,20261208,2\n",
+  ]
+
+  static func read(_ changes: [String: String?] = [:]) throws(GTFSError) -> GTFSFeed {
+    var files = Self.minimal
+    for (name, text) in changes { files[name] = text }
+    return try GTFSFeedReader.read(files: files.mapValues { Array($0.utf8) })
+  }
+
+  @Test func theDemoNetworkIsAValidFeedOfTheMilanArea() throws {
+    let feed = try GTFSFeedReader.read(files: Self.folder(Self.demoFolder))
+    let stations = feed.stops.filter { $0.parentStation == nil }
+    #expect(stations.count >= 20)
+    for name in ["Milano Centrale", "Milano Porta Garibaldi", "Milano Cadorna", "Milano Rogoredo", "Malpensa Aeroporto T2", "Como San Giovanni"] {
+      #expect(stations.contains { $0.name == name }, "\(name) is missing")
+    }
+    let centrale = try #require(stations.first { $0.name == "Milano Centrale" })
+    #expect(abs(centrale.latitude - 45.486) < 0.01 && abs(centrale.longitude - 9.204) < 0.01)
+    #expect(feed.routes.count >= 5)
+    // A weekday runs every trip; a Sunday and a holiday (8 December, a Tuesday) only the daily ones.
+    let weekday = feed.trips(on: ServiceDate(year: 2026, month: 11, day: 25)!).count
+    let sunday = feed.trips(on: ServiceDate(year: 2026, month: 11, day: 29)!).count
+    let holiday = feed.trips(on: ServiceDate(year: 2026, month: 12, day: 8)!).count
+    #expect(weekday == feed.trips.count && sunday < weekday && holiday == sunday)
+    // The last S5 reaches Varese at 01:13 the next morning: 25:13:00 of its service day.
+    let late = try #require(feed.stopTimes["S5_24035"]?.last)
+    #expect(late.arrival.secondsSinceServiceDayStart == 25 * 3600 + 13 * 60)
+    #expect(late.arrival.description == "25:13:00")
+  }
+
+  @Test func timesPastMidnightAndCalendarExceptionsBelongToTheServiceDay() throws {
+    let feed = try Self.read()
+    #expect(feed.stopTimes["T1"]?.map(\.arrival.secondsSinceServiceDayStart) == [85_800, 87_600])
+    #expect(feed.runs("S", on: ServiceDate(gtfs: "20261127")!))  // a Friday
+    #expect(!feed.runs("S", on: ServiceDate(gtfs: "20261128")!))  // a Saturday
+    #expect(feed.runs("S", on: ServiceDate(gtfs: "20261129")!))  // a Sunday added by an exception
+    #expect(!feed.runs("S", on: ServiceDate(gtfs: "20261208")!))  // a Tuesday removed by one
+    #expect(!feed.runs("S", on: ServiceDate(gtfs: "20270104")!))  // after the calendar's end
+  }
+
+  @Test func quotedFieldsByteOrderMarksAndCRLFAreRead() throws {
+    let stops = "\u{FEFF}stop_id,stop_name,stop_lat,stop_lon\r\nA,\"Milano, \"\"Centrale\"\"\nBinari\",45.0,9.0\r\nB,Beta,45.1,9.1\r\n"
+    let feed = try Self.read(["stops.txt": stops])
+    #expect(feed.stops.first?.name == "Milano, \"Centrale\"\nBinari")
+    #expect(feed.stops.count == 2)
+  }
+
+  @Test(arguments: [
+    (["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,23:50:00,23:50:00,A,1\nT1,24:2:00,24:20:00,B,2\n"], "stop_times.txt:3:2"),
+    (["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,23:50:00,23:50:00,A,1\nT1,24:20:00,24:20:00,Z,2\n"], "stop_times.txt:3:4"),
+    // Time going back along the trip (its rows in any order: by stop_sequence).
+    (["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,23:40:00,23:40:00,B,2\nT1,23:50:00,23:50:00,A,1\n"], "stop_times.txt:2:2"),
+    (["stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,95.0,9.0\nB,Beta,45.1,9.1\n"], "stops.txt:2:3"),
+    (["stops.txt": "stop_id,stop_name,stop_lon\nA,Alpha,9.0\n"], "stops.txt:1"),
+    (["stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,\"Alpha,45.0,9.0\n"], "stops.txt:2:2"),
+    (["trips.txt": "route_id,service_id,trip_id\nR9,S,T1\n"], "trips.txt:2:1"),
+    (["calendar_dates.txt": "service_id,date,exception_type\nS,20261331,1\n"], "calendar_dates.txt:2:2"),
+    (["routes.txt": nil], "routes.txt"),
+  ] as [([String: String?], String)])
+  func aMalformedFeedNamesTheFileLineAndColumn(changes: [String: String?], place: String) {
+    let error = #expect(throws: GTFSError.self) { try Self.read(changes) }
+    #expect(error?.description.hasPrefix(place + ":") == true, "\(error.map(String.init(describing:)) ?? "no error")")
+  }
+
+  @Test func serviceDatesCountDaysAndWeekdays() throws {
+    let date = try #require(ServiceDate(gtfs: "20261125"))
+    #expect(date.weekday == 3)  // a Wednesday
+    #expect(ServiceDate(daysSinceEpoch: date.daysSinceEpoch) == date)
+    #expect(ServiceDate(daysSinceEpoch: 0).description == "1970-01-01")
+    #expect(date.adding(days: 7).description == "2026-12-02")
+    #expect(ServiceDate(gtfs: "20280229") != nil && ServiceDate(gtfs: "20270229") == nil && ServiceDate(gtfs: "2026-11-25") == nil)
+    #expect(ServiceTime(gtfs: "7:05:00")?.secondsSinceServiceDayStart == 25_500)
+    #expect(ServiceTime(gtfs: "48:00:00") == nil && ServiceTime(gtfs: "12:60:00") == nil)
+  }
+}
