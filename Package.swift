@@ -271,6 +271,10 @@ let package = Package(
     // Scheduling: the timetable (GTFS), live changes, the notification centre, itineraries.
     .target(
       name: "SchedulingService",
+      dependencies: [
+        "BinarioStorage",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
       path: "Services/Scheduling/Service",
       swiftSettings: swiftSettings
     ),
@@ -394,7 +398,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SchedulingServiceTests",
-      dependencies: ["SchedulingService"],
+      dependencies: ["SchedulingService", "BinarioStorage"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -1,0 +1,141 @@
+import GRDB
+
+extension SchedulingStore {
+  /// Replaces the whole timetable with `feed`, in one transaction: readers see the old
+  /// timetable or the new one, never a mix, and a failure leaves the old one as it was.
+  ///
+  /// A platform stop (a stop with a parent station) becomes its station plus its
+  /// `platform_code`; a trip stop at a station itself has no platform.
+  @discardableResult
+  public func replaceTimetable(with feed: GTFSFeed, source: String, importedAt: Double) throws -> TimetableImportSummary {
+    try self.pool.write { db in
+      for table in ["trip_stop", "trip", "service_day", "line", "platform_stop", "station", "timetable_import"] {
+        try db.execute(sql: "DELETE FROM \(table)")
+      }
+      var stationOf: [String: (station: String, platform: String)] = [:]
+      var stations = 0
+      for stop in feed.stops where stop.parentStation == nil {
+        try db.execute(
+          sql: "INSERT INTO station (id, code, name, latitude, longitude) VALUES (?, ?, ?, ?, ?)",
+          arguments: [stop.id, stop.code, stop.name, stop.latitude, stop.longitude]
+        )
+        stationOf[stop.id] = (stop.id, "")
+        stations += 1
+      }
+      for stop in feed.stops {
+        guard let parent = stop.parentStation else { continue }
+        let platform = stop.platformCode ?? ""
+        try db.execute(
+          sql: "INSERT INTO platform_stop (stop_id, station_id, platform) VALUES (?, ?, ?)",
+          arguments: [stop.id, parent, platform]
+        )
+        stationOf[stop.id] = (parent, platform)
+      }
+      for route in feed.routes {
+        try db.execute(
+          sql: "INSERT INTO line (id, short_name, long_name) VALUES (?, ?, ?)",
+          arguments: [route.id, route.shortName, route.longName]
+        )
+      }
+      var serviceDays = 0
+      for serviceID in Set(feed.calendars.map(\.serviceID)).union(feed.calendarExceptions.map(\.serviceID)) {
+        for day in Self.days(of: serviceID, in: feed) {
+          try db.execute(sql: "INSERT INTO service_day (service_id, day) VALUES (?, ?)", arguments: [serviceID, day])
+          serviceDays += 1
+        }
+      }
+      var tripStops = 0
+      let insertStop = try db.makeStatement(
+        sql: "INSERT INTO trip_stop (trip_id, sequence, station_id, platform, arrival, departure) VALUES (?, ?, ?, ?, ?, ?)"
+      )
+      for trip in feed.trips {
+        try db.execute(
+          sql: "INSERT INTO trip (id, line_id, service_id, train_number, headsign) VALUES (?, ?, ?, ?, ?)",
+          arguments: [trip.id, trip.routeID, trip.serviceID, trip.shortName, trip.headsign]
+        )
+        for stopTime in feed.stopTimes[trip.id] ?? [] {
+          let place = stationOf[stopTime.stopID] ?? (stopTime.stopID, "")
+          try insertStop.execute(arguments: [
+            trip.id, stopTime.sequence, place.station, place.platform,
+            stopTime.arrival.secondsSinceServiceDayStart, stopTime.departure.secondsSinceServiceDayStart,
+          ])
+          tripStops += 1
+        }
+      }
+      try db.execute(
+        sql: "INSERT INTO timetable_import (id, imported_at, source) VALUES (1, ?, ?)",
+        arguments: [importedAt, source]
+      )
+      return TimetableImportSummary(
+        stations: stations, lines: feed.routes.count, trips: feed.trips.count, tripStops: tripStops, serviceDays: serviceDays
+      )
+    }
+  }
+
+  /// Whether a timetable has been imported (the demo network is loaded at first start otherwise).
+  public func hasTimetable() throws -> Bool {
+    try self.pool.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM timetable_import)") ?? false }
+  }
+
+  public func stations() throws -> [Station] {
+    try self.pool.read { db in
+      try Row.fetchAll(db, sql: "SELECT id, code, name, latitude, longitude FROM station ORDER BY name").map {
+        Station(id: $0["id"], code: $0["code"], name: $0["name"], latitude: $0["latitude"], longitude: $0["longitude"])
+      }
+    }
+  }
+
+  /// The next `limit` scheduled departures from `stationID` at or after `time` on `date`, in
+  /// time order: runs of `date` itself, and runs of the day before that are still going after
+  /// midnight (their times past 24:00). A run's last stop is not a departure.
+  public func departures(from stationID: String, on date: ServiceDate, after time: ServiceTime, limit: Int) throws -> [ScheduledDeparture] {
+    let day = date.daysSinceEpoch
+    let seconds = time.secondsSinceServiceDayStart
+    return try self.pool.read { db in
+      let rows = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT trip.id AS trip_id, service_day.day AS day, trip.train_number, trip.headsign, line.short_name,
+                 trip_stop.platform, trip_stop.departure,
+                 trip_stop.departure + (service_day.day - ?) * 86400 AS at
+          FROM trip_stop
+          JOIN trip ON trip.id = trip_stop.trip_id
+          JOIN line ON line.id = trip.line_id
+          JOIN service_day ON service_day.service_id = trip.service_id AND service_day.day IN (?, ?)
+          WHERE trip_stop.station_id = ?
+            AND trip_stop.departure + (service_day.day - ?) * 86400 >= ?
+            AND trip_stop.sequence < (SELECT MAX(sequence) FROM trip_stop AS last WHERE last.trip_id = trip.id)
+          ORDER BY at, trip.train_number
+          LIMIT ?
+          """,
+        arguments: [day, day - 1, day, stationID, day, seconds, limit]
+      )
+      return rows.map { row in
+        ScheduledDeparture(
+          tripID: row["trip_id"],
+          serviceDate: ServiceDate(daysSinceEpoch: row["day"]),
+          trainNumber: row["train_number"],
+          lineName: row["short_name"],
+          headsign: row["headsign"],
+          platform: row["platform"],
+          departure: ServiceTime(seconds: row["departure"])
+        )
+      }
+    }
+  }
+
+  /// Every day `serviceID` runs, as days since 1970.
+  private static func days(of serviceID: String, in feed: GTFSFeed) -> Set<Int> {
+    var days: Set<Int> = []
+    if let calendar = feed.calendars.first(where: { $0.serviceID == serviceID }) {
+      for day in calendar.start.daysSinceEpoch...calendar.end.daysSinceEpoch
+      where calendar.weekdays[ServiceDate(daysSinceEpoch: day).weekday - 1] {
+        days.insert(day)
+      }
+    }
+    for exception in feed.calendarExceptions where exception.serviceID == serviceID {
+      if exception.added { days.insert(exception.date.daysSinceEpoch) } else { days.remove(exception.date.daysSinceEpoch) }
+    }
+    return days
+  }
+}
