@@ -57,6 +57,8 @@ let package = Package(
     .package(url: "https://github.com/grpc/grpc-swift-nio-transport.git", from: "2.9.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    // Scheduling reads GTFS feeds from zip archives.
+    .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
   ],
   targets: [
     // Swift generated from proto/ (committed; `scripts/generate-proto.sh` regenerates it).
@@ -274,6 +276,7 @@ let package = Package(
       dependencies: [
         "BinarioStorage",
         .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "ZIPFoundation", package: "ZIPFoundation"),
       ],
       path: "Services/Scheduling/Service",
       swiftSettings: swiftSettings
@@ -398,7 +401,10 @@ let package = Package(
     ),
     .testTarget(
       name: "SchedulingServiceTests",
-      dependencies: ["SchedulingService", "BinarioStorage"],
+      dependencies: [
+        "SchedulingService", "BinarioStorage",
+        .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(

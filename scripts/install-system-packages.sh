@@ -2,11 +2,12 @@
 # Installs the Debian packages the build and tests need, if they are missing:
 #   libsqlite3-dev     GRDB links SQLite
 #   protobuf-compiler  protoc, to regenerate (and check) the Swift generated from proto/
+#   zlib1g-dev         ZIPFoundation (GTFS feeds in zip archives) links zlib
 #   openssl            inspecting certificates by hand
 # and any further packages named as arguments (deploy/container-test.sh: podman runc).
 set -euo pipefail
 
-needed=(libsqlite3-dev protobuf-compiler openssl "$@")
+needed=(libsqlite3-dev protobuf-compiler zlib1g-dev openssl "$@")
 missing=()
 for package in "${needed[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
