@@ -277,6 +277,7 @@ let package = Package(
         "BinarioStorage",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
       ],
       path: "Services/Scheduling/Service",
       swiftSettings: swiftSettings
@@ -404,6 +405,7 @@ let package = Package(
       dependencies: [
         "SchedulingService", "BinarioStorage",
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
       ],
       swiftSettings: swiftSettings
     ),

@@ -29,6 +29,7 @@ bin=$(swift build --show-bin-path)
 targets=(
   "Shared/Proto|Public|binario/wire/v1/frame.proto grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto binario/identity/v1/identity.proto binario/scheduling/v1/scheduling.proto"
   "Shared/Echo/Generated|Public|binario/echo/v1/echo.proto"
+  "Services/Scheduling/Service/Generated|Internal|transit_realtime/gtfs-realtime.proto"
   "Tests/BinarioTransportTests/Interop/Generated|Internal|grpc/testing/empty.proto grpc/testing/messages.proto grpc/testing/test.proto"
 )
 
