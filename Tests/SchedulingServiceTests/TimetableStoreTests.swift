@@ -63,3 +63,40 @@ struct TimetableStoreTests {
     }
   }
 }
+
+@Suite("Live changes in scheduling's database: recorded in order, read back as a run's state")
+struct RunChangeStoreTests {
+  @Test func changesAreRecordedInOrderAndReplayIntoTheRunsState() throws {
+    let database = try TemporaryDatabase(migrations: SchedulingMigrations.all)
+    defer { try? database.remove() }
+    let store = SchedulingStore(pool: database.pool)
+    try store.replaceTimetable(
+      with: try GTFSFeedReader.read(files: GTFSFeedReaderTests.folder(GTFSFeedReaderTests.demoFolder)), source: "demo", importedAt: 0
+    )
+    let wednesday = ServiceDate(year: 2026, month: 11, day: 25)!
+    let saturday = ServiceDate(year: 2026, month: 11, day: 28)!
+    let run = try #require(try store.plannedRun(tripID: "RE_BERGAMO_2600", on: wednesday))
+    #expect(run.stops.map(\.stationID) == ["MI_CENTRALE", "MI_LAMBRATE", "TREVIGLIO", "BERGAMO"])
+    // A weekday-only trip does not run on a Saturday.
+    #expect(try store.plannedRun(tripID: "RE_BERGAMO_2606", on: saturday) == nil)
+
+    let changes: [RunChangeKind] = [.delay(fromSequence: 2, minutes: 15), .platform(sequence: 3, platform: "5"), .delay(fromSequence: 2, minutes: 5)]
+    for (index, kind) in changes.enumerated() {
+      try store.record(
+        RecordedRunChange(
+          id: "c\(index)", tripID: run.tripID, serviceDate: wednesday, kind: kind, reason: "signal failure",
+          changedBy: "admin-1", changedAt: Date(timeIntervalSince1970: 1_795_600_000 + Double(index))
+        )
+      )
+    }
+    let recorded = try store.changes(tripID: run.tripID, on: wednesday)
+    #expect(recorded.map(\.kind) == changes)
+    #expect(recorded.allSatisfy { $0.changedBy == "admin-1" && $0.reason == "signal failure" })
+    let state = RunLiveState(run: run, changes: recorded.map(\.kind))
+    #expect(state.stops.map(\.delayMinutes) == [0, 5, 5, 5] && state.stops[2].platform == "5")
+    #expect(try store.changedRuns(from: wednesday).map(\.tripID) == [run.tripID])
+    #expect(try store.changedRuns(from: wednesday.adding(days: 1)).isEmpty)
+    // Another day's run of the same trip is untouched.
+    #expect(try store.changes(tripID: run.tripID, on: wednesday.adding(days: 1)).isEmpty)
+  }
+}

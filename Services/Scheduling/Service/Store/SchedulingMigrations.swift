@@ -7,7 +7,9 @@ import GRDB
 /// `station`, `platform_stop` (a feed's platform stops, mapped to their station and platform),
 /// `line`, `trip` and `trip_stop`, and `service_day` (every date each service runs, expanded from
 /// calendar and calendar_dates at import). Times of day are INTEGER seconds since the start of
-/// the trip's service day (past 86,400 after midnight), never clock times.
+/// the trip's service day (past 86,400 after midnight), never clock times. `run_change` keeps
+/// every live change admins made to a run (a trip on a service day), in the order made; it
+/// survives timetable imports, which are planned data, not live state.
 public enum SchedulingMigrations {
   public static let all = DatabaseMigrations()
     .add("v1-timetable") { db in
@@ -54,6 +56,20 @@ public enum SchedulingMigrations {
             PRIMARY KEY (trip_id, sequence)
           );
           CREATE INDEX trip_stop_by_station ON trip_stop(station_id, departure);
+          CREATE TABLE run_change (
+            id TEXT PRIMARY KEY NOT NULL,
+            trip_id TEXT NOT NULL,
+            service_day INTEGER NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('delay', 'platform', 'cancellation')),
+            sequence INTEGER NOT NULL,
+            minutes INTEGER NOT NULL DEFAULT 0,
+            platform TEXT NOT NULL DEFAULT '',
+            reason TEXT NOT NULL,
+            changed_by TEXT NOT NULL,
+            changed_at REAL NOT NULL,
+            position INTEGER NOT NULL
+          );
+          CREATE INDEX run_change_by_run ON run_change(trip_id, service_day, position);
           CREATE TABLE timetable_import (
             id INTEGER PRIMARY KEY CHECK (id = 1),
             imported_at REAL NOT NULL,

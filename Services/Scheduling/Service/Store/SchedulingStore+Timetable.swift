@@ -5,7 +5,8 @@ extension SchedulingStore {
   /// timetable or the new one, never a mix, and a failure leaves the old one as it was.
   ///
   /// A platform stop (a stop with a parent station) becomes its station plus its
-  /// `platform_code`; a trip stop at a station itself has no platform.
+  /// `platform_code`; a trip stop at a station itself has no platform. Live changes already
+  /// recorded stay: they belong to runs, which a new timetable may still have.
   @discardableResult
   public func replaceTimetable(with feed: GTFSFeed, source: String, importedAt: Double) throws -> TimetableImportSummary {
     try self.pool.write { db in

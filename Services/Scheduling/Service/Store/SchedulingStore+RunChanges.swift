@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+
+extension SchedulingStore {
+  /// The run of `tripID` on `date` as the timetable plans it; `nil` when the trip does not run
+  /// that day.
+  public func plannedRun(tripID: String, on date: ServiceDate) throws -> PlannedRun? {
+    try self.pool.read { db in
+      guard
+        let trip = try Row.fetchOne(
+          db,
+          sql: """
+            SELECT trip.line_id, trip.train_number FROM trip
+            JOIN service_day ON service_day.service_id = trip.service_id AND service_day.day = ?
+            WHERE trip.id = ?
+            """,
+          arguments: [date.daysSinceEpoch, tripID]
+        )
+      else { return nil }
+      let stops = try Row.fetchAll(
+        db,
+        sql: "SELECT sequence, station_id, platform, arrival, departure FROM trip_stop WHERE trip_id = ? ORDER BY sequence",
+        arguments: [tripID]
+      ).map { row in
+        PlannedRun.Stop(
+          sequence: row["sequence"], stationID: row["station_id"], platform: row["platform"],
+          arrival: ServiceTime(seconds: row["arrival"]), departure: ServiceTime(seconds: row["departure"])
+        )
+      }
+      return PlannedRun(tripID: tripID, serviceDate: date, lineID: trip["line_id"], trainNumber: trip["train_number"], stops: stops)
+    }
+  }
+
+  /// Records a live change after the run's earlier ones; acknowledged once committed.
+  public func record(_ change: RecordedRunChange) throws {
+    let (kind, sequence, minutes, platform): (String, Int, Int, String)
+    switch change.kind {
+    case .delay(let from, let delay): (kind, sequence, minutes, platform) = ("delay", from, delay, "")
+    case .platform(let at, let newPlatform): (kind, sequence, minutes, platform) = ("platform", at, 0, newPlatform)
+    case .cancellation(let from): (kind, sequence, minutes, platform) = ("cancellation", from, 0, "")
+    }
+    try self.pool.write { db in
+      let day = change.serviceDate.daysSinceEpoch
+      let position = try Int.fetchOne(
+        db,
+        sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM run_change WHERE trip_id = ? AND service_day = ?",
+        arguments: [change.tripID, day]
+      ) ?? 1
+      try db.execute(
+        sql: """
+          INSERT INTO run_change (id, trip_id, service_day, kind, sequence, minutes, platform, reason, changed_by, changed_at, position)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          """,
+        arguments: [
+          change.id, change.tripID, day, kind, sequence, minutes, platform, change.reason, change.changedBy,
+          change.changedAt.timeIntervalSince1970, position,
+        ]
+      )
+    }
+  }
+
+  /// Every change made to the run of `tripID` on `date`, in the order made.
+  public func changes(tripID: String, on date: ServiceDate) throws -> [RecordedRunChange] {
+    try self.pool.read { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT id, trip_id, service_day, kind, sequence, minutes, platform, reason, changed_by, changed_at
+          FROM run_change WHERE trip_id = ? AND service_day = ? ORDER BY position
+          """,
+        arguments: [tripID, date.daysSinceEpoch]
+      ).map(Self.recordedChange)
+    }
+  }
+
+  /// The runs with changes on service days from `firstDate` on, as trip and date.
+  public func changedRuns(from firstDate: ServiceDate) throws -> [(tripID: String, serviceDate: ServiceDate)] {
+    try self.pool.read { db in
+      try Row.fetchAll(
+        db,
+        sql: "SELECT DISTINCT trip_id, service_day FROM run_change WHERE service_day >= ? ORDER BY service_day, trip_id",
+        arguments: [firstDate.daysSinceEpoch]
+      ).map { ($0["trip_id"], ServiceDate(daysSinceEpoch: $0["service_day"])) }
+    }
+  }
+
+  private static func recordedChange(_ row: Row) -> RecordedRunChange {
+    let sequence: Int = row["sequence"]
+    let kind: RunChangeKind
+    switch row["kind"] as String {
+    case "delay": kind = .delay(fromSequence: sequence, minutes: row["minutes"])
+    case "platform": kind = .platform(sequence: sequence, platform: row["platform"])
+    default: kind = .cancellation(fromSequence: sequence)
+    }
+    return RecordedRunChange(
+      id: row["id"], tripID: row["trip_id"], serviceDate: ServiceDate(daysSinceEpoch: row["service_day"]), kind: kind,
+      reason: row["reason"], changedBy: row["changed_by"], changedAt: Date(timeIntervalSince1970: row["changed_at"])
+    )
+  }
+}
