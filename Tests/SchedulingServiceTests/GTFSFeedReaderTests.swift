@@ -10,11 +10,7 @@ struct GTFSFeedReaderTests {
     .appendingPathComponent("Services/Scheduling/DemoNetwork")
 
   static func folder(_ url: URL) throws -> [String: [UInt8]] {
-    var files: [String: [UInt8]] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: url.path) where name.hasSuffix(".txt") {
-      files[name] = Array(try Data(contentsOf: url.appendingPathComponent(name)))
-    }
-    return files
+    try GTFSFeedFiles.folder(url.path)
   }
 
   /// A minimal valid feed, as text per file, for tests to break one piece of.

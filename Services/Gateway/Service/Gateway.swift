@@ -107,22 +107,25 @@ public final class Gateway: Sendable {
 
   /// The HTTP/JSON routes of the methods this gateway routes, and of its own health.
   public var httpRoutes: HTTPRouteTable {
-    let routing = self.configuration.routing
-    return HTTPRouteTable(routes: HTTPRouteTable.generated.filter { route in
-      guard let package = MethodPath(route.rpc)?.package else { return false }
-      return package == "grpc.health.v1" || routing.upstream(forPackage: package) != nil
+    HTTPRouteTable(routes: HTTPRouteTable.generated.filter { route in
+      MethodPath(route.rpc).map { self.answers(package: $0.package) } ?? false
     })
   }
 
   /// Server reflection over the services this gateway routes, the gateway's health and
   /// reflection itself.
   func serverReflection() throws -> ServerReflection {
-    let routing = self.configuration.routing
-    return try ServerReflection(files: ProtoDescriptors.files()) { service in
+    try ServerReflection(files: ProtoDescriptors.files()) { service in
       guard let dot = service.lastIndex(of: ".") else { return false }
       let package = String(service[..<dot])
-      return package == "grpc.health.v1" || package == "grpc.reflection.v1" || routing.upstream(forPackage: package) != nil
+      return package == ServerReflection.package || self.answers(package: package)
     }
+  }
+
+  /// Whether calls to `package`'s methods reach anything through this gateway: an upstream's,
+  /// or the gateway's own health.
+  private func answers(package: String) -> Bool {
+    package == GatewayHealth.package || self.configuration.routing.upstream(forPackage: package) != nil
   }
 
   /// Health turns NOT_SERVING and health watches end, so they do not hold the listener's

@@ -16,6 +16,7 @@ import Synchronization
 final class GatewayHealth: Sendable {
   typealias ServingStatus = Grpc_Health_V1_HealthCheckResponse.ServingStatus
 
+  static let package = "grpc.health.v1"
   static let checkMethod = "/grpc.health.v1.Health/Check"
   static let watchMethod = "/grpc.health.v1.Health/Watch"
 

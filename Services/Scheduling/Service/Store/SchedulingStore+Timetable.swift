@@ -40,7 +40,7 @@ extension SchedulingStore {
       }
       var serviceDays = 0
       for serviceID in Set(feed.calendars.map(\.serviceID)).union(feed.calendarExceptions.map(\.serviceID)) {
-        for day in Self.days(of: serviceID, in: feed) {
+        for day in feed.serviceDays(of: serviceID) {
           try db.execute(sql: "INSERT INTO service_day (service_id, day) VALUES (?, ?)", arguments: [serviceID, day])
           serviceDays += 1
         }
@@ -123,20 +123,5 @@ extension SchedulingStore {
         )
       }
     }
-  }
-
-  /// Every day `serviceID` runs, as days since 1970.
-  private static func days(of serviceID: String, in feed: GTFSFeed) -> Set<Int> {
-    var days: Set<Int> = []
-    if let calendar = feed.calendars.first(where: { $0.serviceID == serviceID }) {
-      for day in calendar.start.daysSinceEpoch...calendar.end.daysSinceEpoch
-      where calendar.weekdays[ServiceDate(daysSinceEpoch: day).weekday - 1] {
-        days.insert(day)
-      }
-    }
-    for exception in feed.calendarExceptions where exception.serviceID == serviceID {
-      if exception.added { days.insert(exception.date.daysSinceEpoch) } else { days.remove(exception.date.daysSinceEpoch) }
-    }
-    return days
   }
 }

@@ -28,10 +28,9 @@ public final class GRPCFrontDoor: Service, Sendable {
 
   private let transport: Transport
   private let forwarder: GatewayCallForwarder
+  /// Reflection's answers, and which methods take a single request message (read before the
+  /// call is forwarded, in the stream's own task).
   private let reflection: ServerReflection
-  /// Methods whose request is not a client stream (unary, server streaming), by path: their one
-  /// message is read before the call is forwarded, in the stream's own task.
-  private let singleRequestMethods: Set<String>
   private let group: MultiThreadedEventLoopGroup
   private let maximumMessageSize: Int
   private let logger: Logger
@@ -59,16 +58,6 @@ public final class GRPCFrontDoor: Service, Sendable {
     )
     self.forwarder = gateway.acceptor
     self.reflection = try gateway.serverReflection()
-    var singleRequestMethods: Set<String> = []
-    for file in try ProtoDescriptors.files() {
-      let prefix = file.package.isEmpty ? "" : file.package + "."
-      for service in file.service {
-        for method in service.method where !method.clientStreaming {
-          singleRequestMethods.insert("/\(prefix)\(service.name)/\(method.name)")
-        }
-      }
-    }
-    self.singleRequestMethods = singleRequestMethods
     self.group = group
     self.maximumMessageSize = maximumMessageSize
     self.logger = logger
@@ -133,7 +122,7 @@ public final class GRPCFrontDoor: Service, Sendable {
       maximumPayloadSize: self.maximumMessageSize
     )
     let forwarder = self.forwarder
-    if self.singleRequestMethods.contains(method) {
+    if self.reflection.singleRequestMethods.contains(method) {
       // The request is one message: read it (and the half-close) here, then hand the call over
       // with it in one hop, so it goes upstream in one frame; then answer from this same task.
       var messages: [Data] = []

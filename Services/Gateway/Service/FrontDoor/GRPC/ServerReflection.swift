@@ -9,6 +9,7 @@ struct ServerReflection: Sendable {
   typealias Request = Grpc_Reflection_V1_ServerReflectionRequest
   typealias Response = Grpc_Reflection_V1_ServerReflectionResponse
 
+  static let package = "grpc.reflection.v1"
   static let methods: Set<String> = [
     "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
     "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
@@ -23,6 +24,8 @@ struct ServerReflection: Sendable {
   private let messageTypes: Set<String>
   /// The services listed, sorted.
   let services: [String]
+  /// Every method whose request is a single message (unary or server streaming), by path.
+  let singleRequestMethods: Set<String>
 
   /// - Parameter isExposed: whether a service (fully qualified) is reachable through the
   ///   gateway; only those are listed.
@@ -32,6 +35,7 @@ struct ServerReflection: Sendable {
     var symbols: [String: String] = [:]
     var messageTypes: Set<String> = []
     var services: [String] = []
+    var singleRequestMethods: Set<String> = []
     for file in descriptors {
       files[file.name] = try file.serializedData()
       dependencies[file.name] = file.dependency
@@ -39,7 +43,10 @@ struct ServerReflection: Sendable {
       for service in file.service {
         let name = prefix + service.name
         symbols[name] = file.name
-        for method in service.method { symbols[name + "." + method.name] = file.name }
+        for method in service.method {
+          symbols[name + "." + method.name] = file.name
+          if !method.clientStreaming { singleRequestMethods.insert("/\(name)/\(method.name)") }
+        }
         if isExposed(name) { services.append(name) }
       }
       func addMessages(_ messages: [Google_Protobuf_DescriptorProto], under scope: String) {
@@ -59,6 +66,7 @@ struct ServerReflection: Sendable {
     self.symbols = symbols
     self.messageTypes = messageTypes
     self.services = services.sorted()
+    self.singleRequestMethods = singleRequestMethods
   }
 
   /// The answer to one request on a stream; `sent` holds the files this stream has already sent.

@@ -80,6 +80,22 @@ public struct GTFSFeed: Sendable, Hashable {
     return calendar.start <= date && date <= calendar.end && calendar.weekdays[date.weekday - 1]
   }
 
+  /// Every date `serviceID` runs, as days since 1970: its calendar's weekdays within its dates,
+  /// then the exceptions (the same rule as ``runs(_:on:)``, for a whole service at once).
+  public func serviceDays(of serviceID: String) -> Set<Int> {
+    var days: Set<Int> = []
+    if let calendar = self.calendars.first(where: { $0.serviceID == serviceID }) {
+      for day in calendar.start.daysSinceEpoch...calendar.end.daysSinceEpoch
+      where calendar.weekdays[ServiceDate(daysSinceEpoch: day).weekday - 1] {
+        days.insert(day)
+      }
+    }
+    for exception in self.calendarExceptions where exception.serviceID == serviceID {
+      if exception.added { days.insert(exception.date.daysSinceEpoch) } else { days.remove(exception.date.daysSinceEpoch) }
+    }
+    return days
+  }
+
   /// The trips that run on `date`.
   public func trips(on date: ServiceDate) -> [Trip] {
     self.trips.filter { self.runs($0.serviceID, on: date) }
