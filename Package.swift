@@ -20,6 +20,7 @@ let package = Package(
     .library(name: "BinarioProto", targets: ["BinarioProto"]),
     .library(name: "BinarioTransport", targets: ["BinarioTransport"]),
     .library(name: "BinarioStorage", targets: ["BinarioStorage"]),
+    .library(name: "BinarioDomain", targets: ["BinarioDomain"]),
     .library(name: "BinarioServiceKit", targets: ["BinarioServiceKit"]),
     .library(name: "BinarioDevCertificates", targets: ["BinarioDevCertificates"]),
     .library(name: "BinarioEcho", targets: ["BinarioEcho"]),
@@ -33,6 +34,7 @@ let package = Package(
     .executable(name: "binario", targets: ["binario"]),
     .library(name: "GatewayService", targets: ["GatewayService"]),
     .library(name: "SchedulingService", targets: ["SchedulingService"]),
+    .executable(name: "scheduling", targets: ["scheduling"]),
     .executable(name: "gateway", targets: ["gateway"]),
     .library(name: "BinarioTestSupport", targets: ["BinarioTestSupport"]),
   ],
@@ -98,6 +100,8 @@ let package = Package(
       path: "Shared/Storage",
       swiftSettings: swiftSettings
     ),
+    // What every service's domain layer shares: refusals, input checks, the injected clock.
+    .target(name: "BinarioDomain", path: "Shared/Domain", swiftSettings: swiftSettings),
     // The Swift runtime's global-executor hook, by address: NIO's event loops as the executor
     // also when the Swift runtime is linked statically (the container image).
     .target(name: "BinarioConcurrencyHook", path: "Shared/ConcurrencyHook"),
@@ -105,6 +109,7 @@ let package = Package(
       name: "BinarioServiceKit",
       dependencies: [
         "BinarioConcurrencyHook",
+        "BinarioDomain",
         "BinarioProto",
         "BinarioTransport",
         .product(name: "GRPCCore", package: "grpc-swift-2"),
@@ -170,6 +175,7 @@ let package = Package(
       name: "IdentityService",
       dependencies: [
         "BinarioAuth",
+        "BinarioDomain",
         "BinarioPayments",
         "BinarioProto",
         "BinarioStorage",
@@ -274,12 +280,30 @@ let package = Package(
     .target(
       name: "SchedulingService",
       dependencies: [
+        "BinarioAuth",
+        "BinarioDomain",
+        "BinarioProto",
+        "BinarioServiceKit",
         "BinarioStorage",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         .product(name: "SwiftProtobuf", package: "swift-protobuf"),
       ],
       path: "Services/Scheduling/Service",
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "scheduling",
+      dependencies: [
+        "SchedulingService",
+        "BinarioAuth",
+        "BinarioServiceKit",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Services/Scheduling/Main",
       swiftSettings: swiftSettings
     ),
     .executableTarget(
@@ -367,7 +391,7 @@ let package = Package(
     .testTarget(
       name: "IdentityServiceTests",
       dependencies: [
-        "IdentityService", "BinarioAuth", "BinarioProto", "BinarioStorage", "BinarioServiceKit", "BinarioTransport",
+        "IdentityService", "BinarioAuth", "BinarioDomain", "BinarioProto", "BinarioStorage", "BinarioServiceKit", "BinarioTransport",
         "BinarioDevCertificates", "BinarioPayments", "BinarioTestSupport",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Prometheus", package: "swift-prometheus"),

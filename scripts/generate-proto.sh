@@ -27,7 +27,7 @@ bin=$(swift build --show-bin-path)
 # Which protos go where, with which visibility. Paths are relative to proto/.
 # output folder | visibility | protos
 targets=(
-  "Shared/Proto|Public|binario/wire/v1/frame.proto grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto binario/identity/v1/identity.proto binario/scheduling/v1/scheduling.proto"
+  "Shared/Proto|Public|binario/wire/v1/frame.proto grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto binario/identity/v1/identity.proto binario/scheduling/v1/scheduling.proto binario/scheduling/v1/notifications.proto binario/scheduling/v1/itineraries.proto"
   "Shared/Echo/Generated|Public|binario/echo/v1/echo.proto"
   "Services/Scheduling/Service/Generated|Internal|transit_realtime/gtfs-realtime.proto"
   "Tests/BinarioTransportTests/Interop/Generated|Internal|grpc/testing/empty.proto grpc/testing/messages.proto grpc/testing/test.proto"
@@ -59,9 +59,13 @@ done
 # The gateway's HTTP/JSON route table, from the google.api.http annotations of the services'
 # protos (scripts/front-door/generate_routes.py, in the project's pinned Python venv).
 scripts/install-python-tools.sh
-# A service's proto joins service_protos once the service runs behind the gateway (scheduling's
-# does when its executable joins run-local; until then its routes would lead nowhere).
-service_protos=(binario/identity/v1/identity.proto grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto)
+# A service's protos join service_protos once the service runs behind the gateway (until then
+# their routes would lead nowhere).
+service_protos=(
+  binario/identity/v1/identity.proto
+  binario/scheduling/v1/scheduling.proto binario/scheduling/v1/notifications.proto binario/scheduling/v1/itineraries.proto
+  grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto
+)
 routes=Services/Gateway/Service/FrontDoor/Generated/HTTPRouteTable+Generated.swift
 openapi=Services/Gateway/Service/FrontDoor/Generated/OpenAPIDocument+Generated.swift
 reflection=Services/Gateway/Service/FrontDoor/Generated/ProtoDescriptors+Generated.swift

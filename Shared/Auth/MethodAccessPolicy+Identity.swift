@@ -65,6 +65,7 @@ extension MethodAccessPolicy {
     rules[M.LookupAccounts.descriptor] = .internal(
       allowedPeers: [WorkloadIdentity.scheduling, WorkloadIdentity.ticketing, WorkloadIdentity.dispatch])
     rules[M.AreFriends.descriptor] = .internal(allowedPeers: [WorkloadIdentity.scheduling, WorkloadIdentity.ticketing])
+    rules[M.IsPendingContact.descriptor] = .internal(allowedPeers: [WorkloadIdentity.scheduling])
     rules[M.GetDefaultPaymentMethod.descriptor] = .internal(
       allowedPeers: [WorkloadIdentity.ticketing, WorkloadIdentity.dispatch])
     return MethodAccessPolicy(rules)

@@ -17,7 +17,7 @@ public struct BinarioPeerIdentity: Sendable, Hashable, CustomStringConvertible {
   public var description: String { self.uri }
 
   /// Reads the identity from a verified peer certificate.
-  public init(certificate: NIOSSLCertificate) throws(BinarioPeerIdentityError) {
+  public init(certificate: NIOSSLCertificate) throws(BinarioPeerServiceError) {
     let parsed: Certificate
     do {
       parsed = try Certificate(derEncoded: certificate.toDERBytes())
@@ -42,7 +42,7 @@ public struct BinarioPeerIdentity: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why a peer certificate does not identify a workload.
-public enum BinarioPeerIdentityError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum BinarioPeerServiceError: Error, Hashable, Sendable, CustomStringConvertible {
   case unreadableCertificate
   case uriSANCount(Int)
 

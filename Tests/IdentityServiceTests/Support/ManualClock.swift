@@ -1,9 +1,10 @@
+import BinarioDomain
 import Foundation
 import IdentityService
 import Synchronization
 
 /// A clock the test moves by hand.
-final class ManualClock: IdentityClock {
+final class ManualClock: DomainClock {
   private let current: Mutex<Date>
 
   init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {

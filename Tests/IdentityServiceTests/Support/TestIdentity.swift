@@ -1,4 +1,5 @@
 import BinarioAuth
+import BinarioDomain
 import BinarioStorage
 import Foundation
 import IdentityService
@@ -70,20 +71,20 @@ struct TestIdentity {
   }
 }
 
-/// The error `body` throws, as an ``IdentityError``; records an issue if it throws none or another.
-func identityError(_ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async -> IdentityError? {
+/// The error `body` throws, as an ``ServiceError``; records an issue if it throws none or another.
+func identityError(_ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async -> ServiceError? {
   do {
     try await body()
-    Issue.record("expected an IdentityError, got success", sourceLocation: sourceLocation)
-  } catch let error as IdentityError {
+    Issue.record("expected an ServiceError, got success", sourceLocation: sourceLocation)
+  } catch let error as ServiceError {
     return error
   } catch {
-    Issue.record("expected an IdentityError, got \(error)", sourceLocation: sourceLocation)
+    Issue.record("expected an ServiceError, got \(error)", sourceLocation: sourceLocation)
   }
   return nil
 }
 
-extension IdentityError {
+extension ServiceError {
   /// The fields named by `.invalid`, sorted.
   var fields: [String] {
     if case .invalid(let problems) = self { return problems.map(\.field).sorted() }

@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 
 /// A person as an external sign-in provider vouches for them, from a verified ID token.
@@ -29,6 +30,6 @@ public protocol ExternalIdentityVerifier: Sendable {
 
   /// The person the token vouches for, if it verifies at `now`: its signature against the
   /// provider's keys, its issuer, audience and expiry, and that its email is verified.
-  /// - Throws: ``IdentityError/unauthenticated(_:)`` saying what did not verify.
+  /// - Throws: ``ServiceError/unauthenticated(_:)`` saying what did not verify.
   func verify(idToken: String, now: Date) async throws -> ExternalIdentity
 }

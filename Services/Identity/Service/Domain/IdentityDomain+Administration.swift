@@ -1,4 +1,5 @@
 import BinarioAuth
+import BinarioDomain
 import Foundation
 
 extension IdentityDomain {
@@ -34,7 +35,7 @@ extension IdentityDomain {
     guard let role else { preconditionFailure("checked by resolveAccountForRoleChange") }
     if account.roles.contains(role) {
       guard try await store.removeRole(role, accountID: account.id) else {
-        throw IdentityError.failedPrecondition(
+        throw ServiceError.failedPrecondition(
           "\(account.email) is the last admin; make someone else admin before revoking this role")
       }
       account.roles.remove(role)
@@ -66,7 +67,7 @@ extension IdentityDomain {
   public func updateAccount(_ reference: AccountReference?, changes: ProfileChanges, by actorID: String) async throws -> Account {
     let account = try await resolveAccount(reference)
     guard !changes.fieldNames.isEmpty else {
-      throw IdentityError.invalid("account", "name at least one field to change")
+      throw ServiceError.invalid("account", "name at least one field to change")
     }
     let updated = try await applyProfileChanges(changes, to: account)
     try await audit(.updateAccount, by: actorID, on: updated, detail: changes.fieldNames.joined(separator: ", "))
@@ -81,7 +82,7 @@ extension IdentityDomain {
     let reason = check.optionalText(rawReason, field: "reason", what: "the reason", maxLength: 500)
     try check.finish()
     guard account.id != actorID else {
-      throw IdentityError.failedPrecondition("you cannot disable your own account")
+      throw ServiceError.failedPrecondition("you cannot disable your own account")
     }
     let now = clock.now()
     let revoked = try await store.disableAccount(
@@ -103,10 +104,10 @@ extension IdentityDomain {
   public func deleteDriver(_ reference: AccountReference?, by actorID: String) async throws {
     let account = try await resolveAccount(reference)
     guard account.roles.contains(.driver) else {
-      throw IdentityError.failedPrecondition("\(account.email) is not a driver; only driver accounts are deleted here")
+      throw ServiceError.failedPrecondition("\(account.email) is not a driver; only driver accounts are deleted here")
     }
     guard !account.roles.contains(.admin) else {
-      throw IdentityError.failedPrecondition("\(account.email) is an admin; revoke the admin role first")
+      throw ServiceError.failedPrecondition("\(account.email) is an admin; revoke the admin role first")
     }
     let now = clock.now()
     let entry = try await auditEntry(.deleteDriver, by: actorID, on: account, detail: "")
@@ -187,7 +188,7 @@ extension IdentityDomain {
       account = try await store.account(email: InputValidation.normalizedEmail(email))
     }
     try check.finish()
-    guard let account else { throw IdentityError.notFound("no such account") }
+    guard let account else { throw ServiceError.notFound("no such account") }
     return account
   }
 

@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 
 extension IdentityDomain {
@@ -18,14 +19,14 @@ extension IdentityDomain {
       return .friendRequestSent(try await sendFriendRequest(userID: userID, email: email))
     }
     guard try await store.pendingContactCount(accountID: userID) < policy.maximumPendingContacts else {
-      throw IdentityError.failedPrecondition(
+      throw ServiceError.failedPrecondition(
         "you already have \(policy.maximumPendingContacts) contacts waiting to register; remove some first")
     }
     let contact = PendingContact(id: Self.newID(), name: name, email: email, createdAt: clock.now())
     do {
       try await store.insertPendingContact(contact, accountID: userID)
     } catch StoreConflict.duplicate {
-      throw IdentityError.alreadyExists("you have already saved \(email)")
+      throw ServiceError.alreadyExists("you have already saved \(email)")
     }
     try await emailSender.send(
       Email(
@@ -53,7 +54,7 @@ extension IdentityDomain {
   public func removeContact(userID: String, contactID rawID: String) async throws {
     let id = try Self.requiredID(rawID, field: "contact_id", what: "a contact id")
     guard try await store.removePendingContact(id: id, accountID: userID) else {
-      throw IdentityError.notFound("you have no contact \(id) waiting to register")
+      throw ServiceError.notFound("you have no contact \(id) waiting to register")
     }
   }
 }

@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 
 extension IdentityDomain {
@@ -15,7 +16,7 @@ extension IdentityDomain {
     try check.finish()
     let existing = try await store.emergencyContacts(of: userID)
     guard existing.count < policy.maximumEmergencyContacts else {
-      throw IdentityError.failedPrecondition(
+      throw ServiceError.failedPrecondition(
         "you already have \(existing.count) emergency contacts, the most allowed; remove one first")
     }
     let contact = EmergencyContact(id: Self.newID(), name: name, phone: phone, channel: channel ?? .sms)
@@ -36,7 +37,7 @@ extension IdentityDomain {
   ) async throws -> EmergencyContact {
     let contactID = try Self.requiredID(rawID, field: "contact_id", what: "a contact id")
     guard var contact = try await store.emergencyContact(id: contactID, accountID: userID) else {
-      throw IdentityError.notFound("you have no emergency contact \(contactID)")
+      throw ServiceError.notFound("you have no emergency contact \(contactID)")
     }
     var check = InputValidation()
     if let name = changes.name { contact.name = check.requiredText(name, field: "name", what: "a name") }
@@ -46,7 +47,7 @@ extension IdentityDomain {
     }
     try check.finish()
     guard try await store.updateEmergencyContact(contact, accountID: userID) else {
-      throw IdentityError.notFound("you have no emergency contact \(contactID)")
+      throw ServiceError.notFound("you have no emergency contact \(contactID)")
     }
     return contact
   }
@@ -54,7 +55,7 @@ extension IdentityDomain {
   public func removeEmergencyContact(userID: String, contactID rawID: String) async throws {
     let contactID = try Self.requiredID(rawID, field: "contact_id", what: "a contact id")
     guard try await store.deleteEmergencyContact(id: contactID, accountID: userID) else {
-      throw IdentityError.notFound("you have no emergency contact \(contactID)")
+      throw ServiceError.notFound("you have no emergency contact \(contactID)")
     }
   }
 

@@ -1,4 +1,5 @@
 import BinarioAuth
+import BinarioDomain
 import Foundation
 
 extension IdentityDomain {
@@ -12,10 +13,10 @@ extension IdentityDomain {
   /// - Returns: The tokens, and whether the account was created now.
   public func loginWithGoogle(idToken rawToken: String) async throws -> (tokens: TokenPair, created: Bool) {
     guard let verifier = googleSignIn else {
-      throw IdentityError.failedPrecondition("sign-in with Google is not configured on this server")
+      throw ServiceError.failedPrecondition("sign-in with Google is not configured on this server")
     }
     let idToken = rawToken.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !idToken.isEmpty else { throw IdentityError.invalid("id_token", "an ID token is required") }
+    guard !idToken.isEmpty else { throw ServiceError.invalid("id_token", "an ID token is required") }
     let now = clock.now()
     let person = try await verifier.verify(idToken: idToken, now: now)
     let (account, created) = try await externalAccount(for: person, now: now)
@@ -33,7 +34,7 @@ extension IdentityDomain {
     if let existing = try await store.account(email: person.email) {
       try await store.linkExternalLogin(login(existing.id), confirmingUnconfirmedAddress: !existing.emailConfirmed)
       guard let linked = try await store.account(id: existing.id) else {
-        throw IdentityError.unauthenticated("the account was deleted meanwhile; sign in again")
+        throw ServiceError.unauthenticated("the account was deleted meanwhile; sign in again")
       }
       return (linked, false)
     }

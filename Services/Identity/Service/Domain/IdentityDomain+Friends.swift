@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 
 extension IdentityDomain {
@@ -13,18 +14,18 @@ extension IdentityDomain {
     if email == caller.email { check.fail("email", "you cannot send a friend request to yourself") }
     try check.finish()
     guard let other = try await store.account(email: email) else {
-      throw IdentityError.notFound("no account has the address \(email)")
+      throw ServiceError.notFound("no account has the address \(email)")
     }
     if try await store.areFriends(caller.id, other.id) {
-      throw IdentityError.alreadyExists("you and \(email) are already friends")
+      throw ServiceError.alreadyExists("you and \(email) are already friends")
     }
     if try await store.hasPendingFriendRequest(from: other.id, to: caller.id) {
-      throw IdentityError.failedPrecondition("\(email) has already asked you; accept their request instead")
+      throw ServiceError.failedPrecondition("\(email) has already asked you; accept their request instead")
     }
     do {
       return try await store.insertFriendRequest(id: Self.newID(), from: caller.id, to: other.id, at: clock.now())
     } catch StoreConflict.duplicate {
-      throw IdentityError.alreadyExists("you have already asked \(email)")
+      throw ServiceError.alreadyExists("you have already asked \(email)")
     }
   }
 
@@ -39,7 +40,7 @@ extension IdentityDomain {
   public func respondToFriendRequest(userID: String, requestID rawID: String, accept: Bool) async throws {
     let requestID = try Self.requiredID(rawID, field: "request_id", what: "a request id")
     guard let request = try await store.friendRequest(id: requestID), request.to.userID == userID else {
-      throw IdentityError.notFound("no friend request \(requestID) is addressed to you")
+      throw ServiceError.notFound("no friend request \(requestID) is addressed to you")
     }
     try await store.resolveFriendRequest(request, accept: accept, at: clock.now())
   }
@@ -54,7 +55,7 @@ extension IdentityDomain {
   public func removeFriend(userID: String, friendID rawID: String) async throws {
     let friendID = try Self.requiredID(rawID, field: "user_id", what: "a user id")
     guard try await store.removeFriendship(userID, friendID) else {
-      throw IdentityError.notFound("\(friendID) is not among your friends")
+      throw ServiceError.notFound("\(friendID) is not among your friends")
     }
   }
 }

@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 
 extension IdentityDomain {
@@ -49,13 +50,13 @@ extension IdentityDomain {
     check.password(newPassword, field: "new_password", email: account?.email ?? "")
     try check.finish()
     guard account != nil else {
-      throw IdentityError.unauthenticated("this reset link is not valid, was used, or has expired; ask for a new one")
+      throw ServiceError.unauthenticated("this reset link is not valid, was used, or has expired; ask for a new one")
     }
     let hash = await hasher.inBackground { $0.hash(newPassword) }
     let outcome = try await store.resetPassword(tokenHash: tokenHash, newPasswordHash: hash, at: now)
     switch outcome {
     case .invalid:
-      throw IdentityError.unauthenticated("this reset link is not valid, was used, or has expired; ask for a new one")
+      throw ServiceError.unauthenticated("this reset link is not valid, was used, or has expired; ask for a new one")
     case .reset(_, let revoked):
       publishRevocation(revoked, at: now)
     }

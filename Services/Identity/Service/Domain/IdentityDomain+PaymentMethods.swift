@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioPayments
 import Foundation
 
@@ -15,9 +16,9 @@ extension IdentityDomain {
     do {
       token = try await paymentProvider.tokenize(card, currentMonth: Self.month(of: now))
     } catch .invalidCard(let problems) {
-      throw IdentityError.invalid(problems.map { FieldProblem(field: $0.field.protoName, description: $0.description) })
+      throw ServiceError.invalid(problems.map { FieldProblem(field: $0.field.protoName, description: $0.description) })
     } catch .declined(let reason) {
-      throw IdentityError.failedPrecondition(reason)
+      throw ServiceError.failedPrecondition(reason)
     }
     let method = PaymentMethod(
       id: Self.newID(), providerToken: token.token, brand: token.brand, last4: token.last4,
@@ -26,7 +27,7 @@ extension IdentityDomain {
       let stored = try await store.insertPaymentMethod(
         method, accountID: account.id, makeDefault: makeDefault, limit: policy.maximumPaymentMethods)
     else {
-      throw IdentityError.failedPrecondition(
+      throw ServiceError.failedPrecondition(
         "you already have \(policy.maximumPaymentMethods) cards; remove one before adding another")
     }
     return stored
@@ -42,7 +43,7 @@ extension IdentityDomain {
   public func removePaymentMethod(userID: String, paymentMethodID rawID: String) async throws {
     let id = try Self.requiredID(rawID, field: "payment_method_id", what: "a payment method id")
     guard try await store.removePaymentMethod(id: id, accountID: userID) else {
-      throw IdentityError.notFound("you have no payment method \(id)")
+      throw ServiceError.notFound("you have no payment method \(id)")
     }
   }
 
@@ -50,7 +51,7 @@ extension IdentityDomain {
   public func setDefaultPaymentMethod(userID: String, paymentMethodID rawID: String) async throws -> PaymentMethod {
     let id = try Self.requiredID(rawID, field: "payment_method_id", what: "a payment method id")
     guard let method = try await store.setDefaultPaymentMethod(id: id, accountID: userID) else {
-      throw IdentityError.notFound("you have no payment method \(id)")
+      throw ServiceError.notFound("you have no payment method \(id)")
     }
     return method
   }

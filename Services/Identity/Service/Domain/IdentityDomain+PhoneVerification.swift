@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 
 extension IdentityDomain {
@@ -12,7 +13,7 @@ extension IdentityDomain {
     let code = check.code(rawCode, field: "code", sentBy: "text message")
     try check.finish()
     if account.phone.isEmpty {
-      throw IdentityError.failedPrecondition("your profile has no phone to verify; add one first")
+      throw ServiceError.failedPrecondition("your profile has no phone to verify; add one first")
     }
     if account.phoneVerified { return account }
 
@@ -20,22 +21,22 @@ extension IdentityDomain {
     let throttleKey = Self.phoneCodeThrottleKey(accountID: account.id)
     let failures = try await store.loginFailures(email: throttleKey)
     if let lockedUntil = failures.lockedUntil, lockedUntil > now {
-      throw IdentityError.throttled(until: lockedUntil, reason: "too many wrong codes")
+      throw ServiceError.throttled(until: lockedUntil, reason: "too many wrong codes")
     }
     guard let pending = try await store.phoneVerification(accountID: account.id), pending.phone == account.phone else {
-      throw IdentityError.failedPrecondition("no code is waiting for \(account.phone); ask for a new one")
+      throw ServiceError.failedPrecondition("no code is waiting for \(account.phone); ask for a new one")
     }
     guard now < pending.expiresAt else {
-      throw IdentityError.failedPrecondition("the code for \(account.phone) has expired; ask for a new one")
+      throw ServiceError.failedPrecondition("the code for \(account.phone) has expired; ask for a new one")
     }
     let given = SecretToken.hash(code, context: Self.phoneCodeContext(accountID: account.id, phone: account.phone))
     guard PasswordHasher.constantTimeEqual(Array(pending.codeHash.utf8), Array(given.utf8)) else {
       let throttle = policy.loginThrottle
       try await store.recordLoginFailure(email: throttleKey) { throttle.lock(afterFailures: $0, at: now) }
-      throw IdentityError.invalid("code", "the code is wrong")
+      throw ServiceError.invalid("code", "the code is wrong")
     }
     guard try await store.completePhoneVerification(pending) else {
-      throw IdentityError.failedPrecondition("that code was replaced or used meanwhile; ask for a new one")
+      throw ServiceError.failedPrecondition("that code was replaced or used meanwhile; ask for a new one")
     }
     if failures.count > 0 { try await store.clearLoginFailures(email: throttleKey) }
     return try await callerAccount(userID)
@@ -46,16 +47,16 @@ extension IdentityDomain {
   public func resendPhoneCode(userID: String) async throws {
     let account = try await callerAccount(userID)
     if account.phone.isEmpty {
-      throw IdentityError.failedPrecondition("your profile has no phone to verify; add one first")
+      throw ServiceError.failedPrecondition("your profile has no phone to verify; add one first")
     }
     if account.phoneVerified {
-      throw IdentityError.failedPrecondition("\(account.phone) is already verified")
+      throw ServiceError.failedPrecondition("\(account.phone) is already verified")
     }
     let now = clock.now()
     if let pending = try await store.phoneVerification(accountID: account.id),
       now < pending.sentAt.addingTimeInterval(policy.phoneCodeResendInterval)
     {
-      throw IdentityError.throttled(
+      throw ServiceError.throttled(
         until: pending.sentAt.addingTimeInterval(policy.phoneCodeResendInterval),
         reason: "a code was sent to \(account.phone) moments ago")
     }

@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 
 extension IdentityDomain {
@@ -78,7 +79,7 @@ extension IdentityDomain {
     _ = try await checkPassword(
       password, email: account.email, now: now, wrongPassword: .invalid("password", "the password is wrong"))
     if try await store.account(email: newEmail) != nil {
-      throw IdentityError.alreadyExists("another account uses the address \(newEmail)")
+      throw ServiceError.alreadyExists("another account uses the address \(newEmail)")
     }
     let code = SecretToken.newConfirmationCode()
     try await store.setPendingEmail(
@@ -90,12 +91,12 @@ extension IdentityDomain {
   /// friends and requests, emergency contacts, messages addressed to it); ends all its sessions.
   public func deleteMe(userID: String, password: String) async throws {
     let account = try await callerAccount(userID)
-    guard !password.isEmpty else { throw IdentityError.invalid("password", "the password is required") }
+    guard !password.isEmpty else { throw ServiceError.invalid("password", "the password is required") }
     let now = clock.now()
     _ = try await checkPassword(
       password, email: account.email, now: now, wrongPassword: .invalid("password", "the password is wrong"))
     if account.roles.contains(.admin), try await store.removeRole(.admin, accountID: account.id) == false {
-      throw IdentityError.failedPrecondition("you are the last admin; make someone else admin first")
+      throw ServiceError.failedPrecondition("you are the last admin; make someone else admin first")
     }
     let ended = try await store.deleteAccount(id: account.id, at: now)
     publishRevocation(ended, at: now)

@@ -1,4 +1,5 @@
 import BinarioAuth
+import BinarioDomain
 import Foundation
 
 extension IdentityDomain {
@@ -21,24 +22,24 @@ extension IdentityDomain {
     try check.finish()
 
     guard let confirmation = try await store.confirmation(email: email) else {
-      throw IdentityError.invalid("code", "the code is wrong")
+      throw ServiceError.invalid("code", "the code is wrong")
     }
     guard confirmation.failedAttempts < policy.confirmationAttempts else {
-      throw IdentityError.failedPrecondition("too many wrong codes for \(email); ask for a new code")
+      throw ServiceError.failedPrecondition("too many wrong codes for \(email); ask for a new code")
     }
     guard clock.now() < confirmation.expiresAt else {
-      throw IdentityError.failedPrecondition("the code for \(email) has expired; ask for a new code")
+      throw ServiceError.failedPrecondition("the code for \(email) has expired; ask for a new code")
     }
     let expected = Array(confirmation.codeHash.utf8)
     let given = Array(SecretToken.hash(code, context: email).utf8)
     guard PasswordHasher.constantTimeEqual(expected, given) else {
       try await store.recordWrongCode(accountID: confirmation.accountID)
-      throw IdentityError.invalid("code", "the code is wrong")
+      throw ServiceError.invalid("code", "the code is wrong")
     }
     do {
       try await store.completeConfirmation(accountID: confirmation.accountID, email: email, at: clock.now())
     } catch StoreConflict.emailTaken {
-      throw IdentityError.alreadyExists("another account has taken \(email) meanwhile")
+      throw ServiceError.alreadyExists("another account has taken \(email) meanwhile")
     }
   }
 
@@ -60,7 +61,7 @@ extension IdentityDomain {
 
   /// Checks every field of `details` at once; returns them normalized (address lower-cased,
   /// names trimmed, phone without spaces). Only email, password and first name are required.
-  func validated(_ details: PersonalDetails, today: Date) throws(IdentityError) -> PersonalDetails {
+  func validated(_ details: PersonalDetails, today: Date) throws(ServiceError) -> PersonalDetails {
     var check = InputValidation()
     var result = details
     result.email = check.email(details.email, field: "email")
@@ -77,7 +78,7 @@ extension IdentityDomain {
   /// emails).
   func createAccount(_ details: PersonalDetails, roles: Set<Role>, confirmed: Bool, now: Date) async throws -> Account {
     if try await store.account(email: details.email) != nil {
-      throw IdentityError.alreadyExists("an account with the address \(details.email) already exists")
+      throw ServiceError.alreadyExists("an account with the address \(details.email) already exists")
     }
     let account = Account(
       id: Self.newID(),
@@ -103,7 +104,7 @@ extension IdentityDomain {
           ? nil : phoneVerification(code: phoneCode, for: account.id, phone: account.phone, now: now)
       )
     } catch StoreConflict.emailTaken {
-      throw IdentityError.alreadyExists("an account with the address \(details.email) already exists")
+      throw ServiceError.alreadyExists("an account with the address \(details.email) already exists")
     }
     if !confirmed {
       try await emailCode(code, to: account.email, firstName: account.firstName)

@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 
 extension IdentityDomain {
@@ -24,11 +25,21 @@ extension IdentityDomain {
     return try await store.areFriends(a, b)
   }
 
+  /// Whether `userID` saved `email` as a contact who has not registered yet.
+  public func isPendingContact(userID rawID: String, email rawEmail: String) async throws -> Bool {
+    var check = InputValidation()
+    let id = rawID.trimmingCharacters(in: .whitespaces)
+    if id.isEmpty { check.fail("user_id", "a user id is required") }
+    let email = check.email(rawEmail, field: "email")
+    try check.finish()
+    return try await store.hasPendingContact(accountID: id, email: email)
+  }
+
   /// A user's default card with its provider token (`nil` when none); `NOT_FOUND` for an
   /// unknown user.
   public func defaultPaymentMethod(userID rawID: String) async throws -> PaymentMethod? {
     let id = try Self.requiredID(rawID, field: "user_id", what: "a user id")
-    guard try await store.account(id: id) != nil else { throw IdentityError.notFound("no account \(id)") }
+    guard try await store.account(id: id) != nil else { throw ServiceError.notFound("no account \(id)") }
     return try await store.defaultPaymentMethod(accountID: id)
   }
 }

@@ -1,4 +1,5 @@
 import BinarioAuth
+import BinarioDomain
 import Foundation
 
 extension IdentityDomain {
@@ -20,7 +21,7 @@ extension IdentityDomain {
     let account = try await checkPassword(password, email: email, now: now)
     try refuseIfDisabled(account)
     guard account.emailConfirmed else {
-      throw IdentityError.failedPrecondition(
+      throw ServiceError.failedPrecondition(
         "confirm your address first: enter the code sent to \(account.email), or ask for a new one")
     }
     return try await openSession(for: account, now: now)
@@ -30,7 +31,7 @@ extension IdentityDomain {
   /// session (someone holds a copy).
   public func refresh(refreshToken: String) async throws -> TokenPair {
     let token = refreshToken.trimmingCharacters(in: .whitespaces)
-    guard !token.isEmpty else { throw IdentityError.invalid("refresh_token", "a refresh token is required") }
+    guard !token.isEmpty else { throw ServiceError.invalid("refresh_token", "a refresh token is required") }
     let now = clock.now()
     let newToken = SecretToken.newRefreshToken()
     let newExpiry = now.addingTimeInterval(policy.refreshTokenLifetime)
@@ -43,14 +44,14 @@ extension IdentityDomain {
     switch outcome {
     case .rotated(let accountID, let sessionID):
       guard let account = try await store.account(id: accountID) else {
-        throw IdentityError.unauthenticated("your account no longer exists")
+        throw ServiceError.unauthenticated("your account no longer exists")
       }
       if account.disabled {
         // Disabling ends every session, so only a refresh racing it lands here.
         if try await store.revokeSession(id: sessionID, accountID: accountID, at: now) {
           publishRevocation([sessionID], at: now)
         }
-        throw IdentityError.unauthenticated("this account has been disabled by an administrator")
+        throw ServiceError.unauthenticated("this account has been disabled by an administrator")
       }
       return try issueTokens(
         for: account, sessionID: sessionID, refreshToken: newToken, refreshTokenExpiresAt: newExpiry, now: now)
@@ -58,14 +59,14 @@ extension IdentityDomain {
       if try await store.revokeSession(id: sessionID, accountID: accountID, at: now) {
         publishRevocation([sessionID], at: now)
       }
-      throw IdentityError.unauthenticated(
+      throw ServiceError.unauthenticated(
         "this refresh token was already used, so its session has been ended for safety; sign in again")
     case .expired:
-      throw IdentityError.unauthenticated("the refresh token has expired; sign in again")
+      throw ServiceError.unauthenticated("the refresh token has expired; sign in again")
     case .revoked:
-      throw IdentityError.unauthenticated("this session has ended; sign in again")
+      throw ServiceError.unauthenticated("this session has ended; sign in again")
     case .unknown:
-      throw IdentityError.unauthenticated("the refresh token is not valid; sign in again")
+      throw ServiceError.unauthenticated("the refresh token is not valid; sign in again")
     }
   }
 
@@ -86,11 +87,11 @@ extension IdentityDomain {
     _ password: String,
     email: String,
     now: Date,
-    wrongPassword: IdentityError = .unauthenticated("wrong email or password")
+    wrongPassword: ServiceError = .unauthenticated("wrong email or password")
   ) async throws -> Account {
     let failures = try await store.loginFailures(email: email)
     if let lockedUntil = failures.lockedUntil, lockedUntil > now {
-      throw IdentityError.throttled(until: lockedUntil)
+      throw ServiceError.throttled(until: lockedUntil)
     }
     let credentials = try await store.credentials(email: email)
     // An account that signs in only with an external provider has no hash: it gets the same
@@ -114,7 +115,7 @@ extension IdentityDomain {
   }
 
   /// `PERMISSION_DENIED` for a disabled account.
-  func refuseIfDisabled(_ account: Account) throws(IdentityError) {
+  func refuseIfDisabled(_ account: Account) throws(ServiceError) {
     if account.disabled {
       throw .permissionDenied("this account has been disabled by an administrator; contact support")
     }

@@ -1,21 +1,22 @@
 import BinarioAuth
+import BinarioDomain
 import BinarioPayments
 import Foundation
 
 /// Identity's domain logic: accounts, sign-in (password, reset, Google) and sessions, profiles
 /// and phone verification, roles, friends and contacts, emergency contacts, payment methods,
 /// administration and signing keys. Pure Swift: it knows neither gRPC nor SQL. It reads the time only
-/// from its ``IdentityClock``, keeps data through ``IdentityStore``, and sends messages through
+/// from its ``DomainClock``, keeps data through ``IdentityStore``, and sends messages through
 /// the ``EmailSender`` and ``OutboxMessageSender`` it is given.
 ///
 /// The operations live in extensions, one file per area (`IdentityDomain+Registration.swift`,
 /// `+SignIn`, `+PasswordReset`, `+ExternalSignIn`, `+Profile`, `+PhoneVerification`, `+Friends`,
 /// `+Contacts`, `+EmergencyContacts`, `+PaymentMethods`, `+Administration`, `+ServiceLookups`,
 /// `+Revocations`).
-/// They throw ``IdentityError`` for anything a caller did wrong; any other error is a fault.
+/// They throw ``ServiceError`` for anything a caller did wrong; any other error is a fault.
 public final class IdentityDomain: Sendable {
   let store: IdentityStore
-  let clock: any IdentityClock
+  let clock: any DomainClock
   let policy: IdentityPolicy
   let hasher: PasswordHasher
   let emailSender: any EmailSender
@@ -39,7 +40,7 @@ public final class IdentityDomain: Sendable {
   ///   - googleSignIn: Google sign-in, if configured.
   public static func start(
     store: IdentityStore,
-    clock: any IdentityClock = SystemClock(),
+    clock: any DomainClock = SystemClock(),
     policy: IdentityPolicy = IdentityPolicy(),
     emailSender: (any EmailSender)? = nil,
     messageSender: (any OutboxMessageSender)? = nil,
@@ -62,7 +63,7 @@ public final class IdentityDomain: Sendable {
 
   private init(
     store: IdentityStore,
-    clock: any IdentityClock,
+    clock: any DomainClock,
     policy: IdentityPolicy,
     emailSender: any EmailSender,
     messageSender: any OutboxMessageSender,
@@ -106,10 +107,10 @@ public final class IdentityDomain: Sendable {
   /// revocation feed; this check makes the refusal immediate even before the feed arrives.)
   func callerAccount(_ userID: String) async throws -> Account {
     guard let account = try await store.account(id: userID) else {
-      throw IdentityError.unauthenticated("your account no longer exists")
+      throw ServiceError.unauthenticated("your account no longer exists")
     }
     if account.disabled {
-      throw IdentityError.unauthenticated("this account has been disabled by an administrator")
+      throw ServiceError.unauthenticated("this account has been disabled by an administrator")
     }
     return account
   }
@@ -120,7 +121,7 @@ public final class IdentityDomain: Sendable {
   }
 
   /// A trimmed, non-empty id, or `INVALID_ARGUMENT` naming `field`.
-  static func requiredID(_ raw: String, field: String, what: String) throws(IdentityError) -> String {
+  static func requiredID(_ raw: String, field: String, what: String) throws(ServiceError) -> String {
     let id = raw.trimmingCharacters(in: .whitespaces)
     guard !id.isEmpty else { throw .invalid(field, "\(what) is required") }
     return id

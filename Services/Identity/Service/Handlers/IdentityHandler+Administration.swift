@@ -1,4 +1,5 @@
 import BinarioAuth
+import BinarioDomain
 import BinarioProto
 import GRPCCore
 
@@ -68,11 +69,11 @@ extension IdentityHandler {
       } else if let decoded = PageToken.decode(request.pageToken) {
         after = decoded
       } else {
-        throw IdentityError.invalid("page_token", "this page token did not come from ListAccounts")
+        throw ServiceError.invalid("page_token", "this page token did not come from ListAccounts")
       }
       let role: Role? = request.role == .unspecified ? nil : Role(proto: request.role)
       if request.role != .unspecified && role == nil {
-        throw IdentityError.invalid("role", "unknown role \(request.role.rawValue)")
+        throw ServiceError.invalid("role", "unknown role \(request.role.rawValue)")
       }
       let page = try await domain.listAccounts(
         AccountSearch(query: request.query, role: role, pageSize: Int(request.pageSize), afterEmail: after))

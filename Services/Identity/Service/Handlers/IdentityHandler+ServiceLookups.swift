@@ -24,6 +24,16 @@ extension IdentityHandler {
     }
   }
 
+  public func isPendingContact(
+    request: Binario_Identity_V1_IsPendingContactRequest,
+    context: ServerContext
+  ) async throws -> Binario_Identity_V1_IsPendingContactResponse {
+    try await handle("IsPendingContact") {
+      let pending = try await domain.isPendingContact(userID: request.userID, email: request.email)
+      return .with { $0.pendingContact = pending }
+    }
+  }
+
   public func getDefaultPaymentMethod(
     request: Binario_Identity_V1_GetDefaultPaymentMethodRequest,
     context: ServerContext

@@ -1,5 +1,7 @@
 import BinarioAuth
+import BinarioDomain
 import BinarioProto
+import BinarioServiceKit
 import Foundation
 import GRPCCore
 import Logging
@@ -29,20 +31,9 @@ public struct IdentityHandler: Binario_Identity_V1_Identity.SimpleServiceProtoco
     return caller
   }
 
-  /// Runs `body`, turning ``IdentityError`` into its status and any other error into `INTERNAL`
-  /// (logged here; the caller gets no detail). `RPCError`s pass through.
+  /// Runs `body`, turning ``BinarioDomain/ServiceError`` into its status and any other error
+  /// into `INTERNAL` (logged; the caller gets no detail). `RPCError`s pass through.
   func handle<Result: Sendable>(_ method: String, _ body: () async throws -> Result) async throws -> Result {
-    do {
-      return try await body()
-    } catch let error as IdentityError {
-      throw error.rpcError
-    } catch let error as RPCError {
-      throw error
-    } catch is CancellationError {
-      throw RPCError(code: .cancelled, message: "the call was cancelled")
-    } catch {
-      logger.error("identity failed", metadata: ["rpc.method": "\(method)", "error": "\(error)"])
-      throw RPCError(code: .internalError, message: "identity could not complete \(method); try again later")
-    }
+    try await translatingErrors(service: "identity", method: method, logger: logger, body)
   }
 }

@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 import JWTKit
 
@@ -19,30 +20,30 @@ public struct OpenIDConnectVerifier: ExternalIdentityVerifier {
     let claims = try await verifiedClaims(idToken)
     let skew = configuration.clockSkew
     guard configuration.issuers.contains(claims.iss) else {
-      throw IdentityError.unauthenticated("the ID token was not issued by the configured provider")
+      throw ServiceError.unauthenticated("the ID token was not issued by the configured provider")
     }
     guard claims.aud.value.contains(configuration.clientID) else {
-      throw IdentityError.unauthenticated("the ID token was issued for another application")
+      throw ServiceError.unauthenticated("the ID token was issued for another application")
     }
     guard now < claims.exp.value.addingTimeInterval(skew) else {
-      throw IdentityError.unauthenticated("the ID token has expired; sign in with Google again")
+      throw ServiceError.unauthenticated("the ID token has expired; sign in with Google again")
     }
     if let issuedAt = claims.iat?.value, issuedAt > now.addingTimeInterval(skew) {
-      throw IdentityError.unauthenticated("the ID token was issued in the future")
+      throw ServiceError.unauthenticated("the ID token was issued in the future")
     }
     guard !claims.sub.isEmpty, claims.sub.count <= 255 else {
-      throw IdentityError.unauthenticated("the ID token names no subject")
+      throw ServiceError.unauthenticated("the ID token names no subject")
     }
     guard let rawEmail = claims.email, !rawEmail.isEmpty else {
-      throw IdentityError.unauthenticated("the ID token carries no email address; allow the email scope")
+      throw ServiceError.unauthenticated("the ID token carries no email address; allow the email scope")
     }
     guard claims.emailVerified == true else {
-      throw IdentityError.unauthenticated("the provider has not verified \(rawEmail); verify it with the provider first")
+      throw ServiceError.unauthenticated("the provider has not verified \(rawEmail); verify it with the provider first")
     }
     var check = InputValidation()
     let email = check.email(rawEmail, field: "id_token")
     guard check.problems.isEmpty else {
-      throw IdentityError.unauthenticated("the ID token's email address is not one identity accepts")
+      throw ServiceError.unauthenticated("the ID token's email address is not one identity accepts")
     }
     return ExternalIdentity(
       provider: configuration.provider, subject: claims.sub, email: email, givenName: claims.givenName,
@@ -61,7 +62,7 @@ public struct OpenIDConnectVerifier: ExternalIdentityVerifier {
       {
         return claims
       }
-      throw IdentityError.unauthenticated("the ID token does not verify: \(Self.reason(error))")
+      throw ServiceError.unauthenticated("the ID token does not verify: \(Self.reason(error))")
     }
   }
 

@@ -36,6 +36,15 @@ extension IdentityStore {
     }
   }
 
+  /// Whether the account saved `email` (normalized) as a contact pending registration.
+  public func hasPendingContact(accountID: String, email: String) async throws -> Bool {
+    try pool.readOnCurrentThread { db in
+      try Bool.fetchOne(
+        db, sql: "SELECT EXISTS (SELECT 1 FROM pending_contact WHERE account_id = ? AND email = ?)",
+        arguments: [accountID, email]) ?? false
+    }
+  }
+
   /// Removes a contact of the account. Returns whether it had that contact.
   public func removePendingContact(id: String, accountID: String) async throws -> Bool {
     try await pool.write { db in

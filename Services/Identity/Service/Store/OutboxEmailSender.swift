@@ -1,12 +1,13 @@
+import BinarioDomain
 import Foundation
 
 /// The default ``EmailSender``: records each email in identity's outbox table (channel `email`)
 /// instead of delivering it. Tests and the CLI read it back (`ListOutboxMessages`).
 public struct OutboxEmailSender: EmailSender {
   private let store: IdentityStore
-  private let clock: any IdentityClock
+  private let clock: any DomainClock
 
-  public init(store: IdentityStore, clock: any IdentityClock) {
+  public init(store: IdentityStore, clock: any DomainClock) {
     self.store = store
     self.clock = clock
   }

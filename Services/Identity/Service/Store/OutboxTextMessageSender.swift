@@ -1,12 +1,13 @@
+import BinarioDomain
 import Foundation
 
 /// The default ``OutboxMessageSender``: records each SMS or WhatsApp message in identity's
 /// outbox table (channel `sms` or `whatsapp`, empty subject) instead of delivering it.
 public struct OutboxTextMessageSender: OutboxMessageSender {
   private let store: IdentityStore
-  private let clock: any IdentityClock
+  private let clock: any DomainClock
 
-  public init(store: IdentityStore, clock: any IdentityClock) {
+  public init(store: IdentityStore, clock: any DomainClock) {
     self.store = store
     self.clock = clock
   }

@@ -621,6 +621,100 @@ extension OpenAPIDocument {
         ]
       }
     },
+    "/v1/admin/lines": {
+      "get": {
+        "operationId": "Scheduling_ListLines",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "Every line of the timetable.",
+        "description": "Every line of the timetable.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.ListLinesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/notification-deliveries": {
+      "get": {
+        "operationId": "Notifications_ListDeliveries",
+        "tags": [
+          "Notifications"
+        ],
+        "summary": "What went out on each channel (push, email, SMS), newest first:",
+        "description": "What went out on each channel (push, email, SMS), newest first: the outbox the providers' narrow interfaces record into.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.ListDeliveriesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "user_id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
     "/v1/admin/outbox-messages": {
       "get": {
         "operationId": "Identity_ListOutboxMessages",
@@ -767,6 +861,484 @@ extension OpenAPIDocument {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/binario.identity.v1.RevokeRoleRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/runs": {
+      "post": {
+        "operationId": "Scheduling_CreateRun",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "Adds a run on one service date:",
+        "description": "Adds a run on one service date: a train with its stops (at least two), at stations of the timetable.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.CreateRunResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.CreateRunRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/timetable:import": {
+      "post": {
+        "operationId": "Scheduling_ImportTimetable",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "Replaces the whole timetable with a GTFS static feed (a zip archive's bytes).",
+        "description": "Replaces the whole timetable with a GTFS static feed (a zip archive's bytes). A malformed feed is refused with INVALID_ARGUMENT naming the file, line and column, and changes nothing.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.ImportTimetableResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.ImportTimetableRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/trips/{run_trip_id}/runs/{run_service_date}": {
+      "delete": {
+        "operationId": "Scheduling_RemoveRun",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "Removes a run from its service date (the trip's other dates stay).",
+        "description": "Removes a run from its service date (the trip's other dates stay). Unlike a cancellation, the run is gone from the timetable; its followers are told.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.RemoveRunResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "run_trip_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "run_service_date",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "reason",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      },
+      "put": {
+        "operationId": "Scheduling_UpdateRun",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "Replaces a run's train number, headsign and stops on its service date.",
+        "description": "Replaces a run's train number, headsign and stops on its service date. A run of a trip that runs on other dates too becomes a run of its own for that date (a new trip id, returned); its followers and changes go with it.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.UpdateRunResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "run_trip_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "run_service_date",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.UpdateRunRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/trips/{run_trip_id}/runs/{run_service_date}/changes": {
+      "get": {
+        "operationId": "Scheduling_ListRunChanges",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "Every change made to a run, oldest first.",
+        "description": "Every change made to a run, oldest first.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.ListRunChangesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "run_trip_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "run_service_date",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/admin/trips/{run_trip_id}/runs/{run_service_date}:cancel": {
+      "post": {
+        "operationId": "Scheduling_CancelRun",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "Cancels a run, whole or from a stop on.",
+        "description": "Cancels a run, whole or from a stop on.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.CancelRunResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "run_trip_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "run_service_date",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.CancelRunRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/trips/{run_trip_id}/runs/{run_service_date}:changePlatform": {
+      "post": {
+        "operationId": "Scheduling_ChangePlatform",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "Moves a run's stop to another platform.",
+        "description": "Moves a run's stop to another platform.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.ChangePlatformResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "run_trip_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "run_service_date",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.ChangePlatformRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/trips/{run_trip_id}/runs/{run_service_date}:delay": {
+      "post": {
+        "operationId": "Scheduling_DelayRun",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "Delays a run from a stop on by a number of minutes (0 clears it).",
+        "description": "Delays a run from a stop on by a number of minutes (0 clears it). Every change is recorded with who, when and why, and reaches the run's followers.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.DelayRunResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "run_trip_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "run_service_date",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.DelayRunRequest"
               }
             }
           }
@@ -1333,6 +1905,44 @@ extension OpenAPIDocument {
         ]
       }
     },
+    "/v1/gtfs-realtime": {
+      "get": {
+        "operationId": "Scheduling_GetRealtimeFeed",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "The current GTFS-realtime FeedMessage (version 2.0, FULL_DATASET):",
+        "description": "The current GTFS-realtime FeedMessage (version 2.0, FULL_DATASET): a TripUpdate per run with a live change, with the standard field numbers.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.GetRealtimeFeedResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/health": {
       "get": {
         "operationId": "Health_Check",
@@ -1429,6 +2039,542 @@ extension OpenAPIDocument {
         ]
       }
     },
+    "/v1/itineraries": {
+      "get": {
+        "operationId": "Itineraries_ListItineraries",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "The itineraries the caller organises or has joined (deleted ones left out).",
+        "description": "The itineraries the caller organises or has joined (deleted ones left out).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.ListItinerariesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "Itineraries_CreateItinerary",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "CreateItinerary",
+        "description": "CreateItinerary",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.CreateItineraryResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.CreateItineraryRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/itineraries/{itinerary_id}": {
+      "delete": {
+        "operationId": "Itineraries_DeleteItinerary",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "Deletes an itinerary (organiser only):",
+        "description": "Deletes an itinerary (organiser only): its status becomes deleted and the members are told.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.DeleteItineraryResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      },
+      "get": {
+        "operationId": "Itineraries_GetItinerary",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "One itinerary with its members, invites and events;",
+        "description": "One itinerary with its members, invites and events; organiser and members only.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.GetItineraryResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/itineraries/{itinerary_id}/events": {
+      "post": {
+        "operationId": "Itineraries_AddItineraryEvent",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "Events:",
+        "description": "Events: added, edited and deleted by the organiser or an accepted member.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.AddItineraryEventResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.AddItineraryEventRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/itineraries/{itinerary_id}/events/{event_id}": {
+      "delete": {
+        "operationId": "Itineraries_DeleteItineraryEvent",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "DeleteItineraryEvent",
+        "description": "DeleteItineraryEvent",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.DeleteItineraryEventResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "event_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      },
+      "patch": {
+        "operationId": "Itineraries_UpdateItineraryEvent",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "UpdateItineraryEvent",
+        "description": "UpdateItineraryEvent",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.UpdateItineraryEventResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "event_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.UpdateItineraryEventRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/itineraries/{itinerary_id}/invites": {
+      "post": {
+        "operationId": "Itineraries_InviteToItinerary",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "Invites a friend (by user id) or a contact waiting to register (by email;",
+        "description": "Invites a friend (by user id) or a contact waiting to register (by email; the invite appears once they sign up with it). Organiser only.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.InviteToItineraryResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.InviteToItineraryRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/itineraries/{itinerary_id}:leave": {
+      "post": {
+        "operationId": "Itineraries_LeaveItinerary",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "A member leaves (the organiser deletes instead);",
+        "description": "A member leaves (the organiser deletes instead); the shares are recomputed.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.LeaveItineraryResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.LeaveItineraryRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/journeys": {
+      "get": {
+        "operationId": "Scheduling_SearchJourneys",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "Journeys from one station to another leaving at or after a time:",
+        "description": "Journeys from one station to another leaving at or after a time: direct runs, and journeys with one change where no direct run fits, earliest arrival first, each with its live state.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.SearchJourneysResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "from_station_id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "to_station_id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
     "/v1/me": {
       "get": {
         "operationId": "Identity_GetMe",
@@ -1511,6 +2657,384 @@ extension OpenAPIDocument {
             }
           }
         }
+      }
+    },
+    "/v1/me/followed-runs": {
+      "get": {
+        "operationId": "Scheduling_ListFollowedRuns",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "The runs the caller follows that have not ended yet.",
+        "description": "The runs the caller follows that have not ended yet.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.ListFollowedRunsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/me/itinerary-invites": {
+      "get": {
+        "operationId": "Itineraries_ListItineraryInvites",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "The invites waiting for the caller's answer.",
+        "description": "The invites waiting for the caller's answer.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.ListItineraryInvitesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/me/itinerary-invites/{invite_id}:respond": {
+      "post": {
+        "operationId": "Itineraries_RespondToItineraryInvite",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "Accepts or rejects an invite;",
+        "description": "Accepts or rejects an invite; accepting makes the caller a member and recomputes the shares.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.RespondToItineraryInviteResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "invite_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.RespondToItineraryInviteRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/me/notification-preferences": {
+      "get": {
+        "operationId": "Notifications_GetNotificationPreferences",
+        "tags": [
+          "Notifications"
+        ],
+        "summary": "Which channels the caller's notifications go out on, beside the inbox.",
+        "description": "Which channels the caller's notifications go out on, beside the inbox.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.GetNotificationPreferencesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "put": {
+        "operationId": "Notifications_SetNotificationPreferences",
+        "tags": [
+          "Notifications"
+        ],
+        "summary": "Sets the channels;",
+        "description": "Sets the channels; at least one stays on.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.SetNotificationPreferencesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.SetNotificationPreferencesRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/me/notifications": {
+      "get": {
+        "operationId": "Notifications_ListNotifications",
+        "tags": [
+          "Notifications"
+        ],
+        "summary": "The caller's inbox, newest first, with the unread count.",
+        "description": "The caller's inbox, newest first, with the unread count.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.ListNotificationsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "page_size",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "page_token",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "unread_only",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "boolean"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/me/notifications:markRead": {
+      "post": {
+        "operationId": "Notifications_MarkNotificationsRead",
+        "tags": [
+          "Notifications"
+        ],
+        "summary": "Marks notifications read:",
+        "description": "Marks notifications read: those named, or all of them.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.MarkNotificationsReadResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.MarkNotificationsReadRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/me/notifications:watch": {
+      "get": {
+        "operationId": "Notifications_WatchNotifications",
+        "tags": [
+          "Notifications"
+        ],
+        "summary": "The caller's notifications as they are made, for as long as the call stays open.",
+        "description": "The caller's notifications as they are made, for as long as the call stays open. With a cursor, first every notification made after it (oldest first), then the live ones: nothing twice, nothing lost. Served as Server-Sent Events: one event per message. Each event's id is the message's cursor; reconnect with Last-Event-ID to resume after it.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.WatchNotificationsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "cursor",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
       }
     },
     "/v1/me/phone:resendCode": {
@@ -1607,6 +3131,138 @@ extension OpenAPIDocument {
             }
           }
         }
+      }
+    },
+    "/v1/me/push-devices": {
+      "get": {
+        "operationId": "Notifications_ListPushDevices",
+        "tags": [
+          "Notifications"
+        ],
+        "summary": "ListPushDevices",
+        "description": "ListPushDevices",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.ListPushDevicesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "Notifications_RegisterPushDevice",
+        "tags": [
+          "Notifications"
+        ],
+        "summary": "Registers a phone or browser to push to (again with the same token:",
+        "description": "Registers a phone or browser to push to (again with the same token: updates it).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.RegisterPushDeviceResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.RegisterPushDeviceRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/me/push-devices/{device_id}": {
+      "delete": {
+        "operationId": "Notifications_RemovePushDevice",
+        "tags": [
+          "Notifications"
+        ],
+        "summary": "RemovePushDevice",
+        "description": "RemovePushDevice",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.RemovePushDeviceResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "device_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
       }
     },
     "/v1/me:changeEmail": {
@@ -2253,6 +3909,298 @@ extension OpenAPIDocument {
                 "schema": {
                   "$ref": "#/components/schemas/Error"
                 }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/stations": {
+      "get": {
+        "operationId": "Scheduling_ListStations",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "Every station, by name (optionally only those whose name or code contains `query`).",
+        "description": "Every station, by name (optionally only those whose name or code contains `query`).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.ListStationsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "query",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/stations/{station_id}/departures": {
+      "get": {
+        "operationId": "Scheduling_GetDeparturesBoard",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "A station's next departures (default 10, at most 50), with delays, platform changes and cancellations.",
+        "description": "A station's next departures (default 10, at most 50), with delays, platform changes and cancellations.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.GetDeparturesBoardResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "station_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/trips/{run_trip_id}/runs/{run_service_date}": {
+      "get": {
+        "operationId": "Scheduling_GetRun",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "One run with every stop, scheduled and expected times, platforms and whether it is cancelled.",
+        "description": "One run with every stop, scheduled and expected times, platforms and whether it is cancelled.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.GetRunResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "run_trip_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "run_service_date",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/trips/{run_trip_id}/runs/{run_service_date}:follow": {
+      "post": {
+        "operationId": "Scheduling_FollowRun",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "Follows a run:",
+        "description": "Follows a run: every live change to it reaches the caller as a notification.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.FollowRunResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "run_trip_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "run_service_date",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.FollowRunRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/trips/{run_trip_id}/runs/{run_service_date}:unfollow": {
+      "post": {
+        "operationId": "Scheduling_UnfollowRun",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "UnfollowRun",
+        "description": "UnfollowRun",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.UnfollowRunResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "run_trip_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "run_service_date",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.UnfollowRunRequest"
               }
             }
           }
@@ -3473,6 +5421,1209 @@ extension OpenAPIDocument {
         "properties": {
           "profile": {
             "$ref": "#/components/schemas/binario.identity.v1.Profile"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.AddItineraryEventRequest": {
+        "type": "object",
+        "properties": {
+          "itineraryId": {
+            "type": "string"
+          },
+          "event": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryEvent"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.AddItineraryEventResponse": {
+        "type": "object",
+        "properties": {
+          "event": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryEvent"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.CancelRunRequest": {
+        "type": "object",
+        "properties": {
+          "run": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.RunRef"
+          },
+          "fromSequence": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "reason": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.CancelRunResponse": {
+        "type": "object",
+        "properties": {
+          "run": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Run"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ChangePlatformRequest": {
+        "type": "object",
+        "properties": {
+          "run": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.RunRef"
+          },
+          "sequence": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "platform": {
+            "type": "string"
+          },
+          "reason": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ChangePlatformResponse": {
+        "type": "object",
+        "properties": {
+          "run": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Run"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.CreateItineraryRequest": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "destination": {
+            "type": "string"
+          },
+          "startDate": {
+            "type": "string"
+          },
+          "endDate": {
+            "type": "string"
+          },
+          "estimatedCost": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.CreateItineraryResponse": {
+        "type": "object",
+        "properties": {
+          "itinerary": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Itinerary"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.CreateRunRequest": {
+        "type": "object",
+        "properties": {
+          "serviceDate": {
+            "type": "string"
+          },
+          "lineId": {
+            "type": "string"
+          },
+          "trainNumber": {
+            "type": "string"
+          },
+          "headsign": {
+            "type": "string"
+          },
+          "stops": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.PlannedStop"
+            }
+          },
+          "tripId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.CreateRunResponse": {
+        "type": "object",
+        "properties": {
+          "run": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Run"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.DelayRunRequest": {
+        "type": "object",
+        "properties": {
+          "run": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.RunRef"
+          },
+          "fromSequence": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "minutes": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "reason": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.DelayRunResponse": {
+        "type": "object",
+        "properties": {
+          "run": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Run"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.DeleteItineraryEventResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.DeleteItineraryResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.Delivery": {
+        "type": "object",
+        "properties": {
+          "deliveryId": {
+            "type": "string"
+          },
+          "channel": {
+            "type": "string",
+            "enum": [
+              "DELIVERY_CHANNEL_UNSPECIFIED",
+              "DELIVERY_CHANNEL_PUSH",
+              "DELIVERY_CHANNEL_EMAIL",
+              "DELIVERY_CHANNEL_SMS"
+            ]
+          },
+          "userId": {
+            "type": "string"
+          },
+          "notificationId": {
+            "type": "string"
+          },
+          "address": {
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "body": {
+            "type": "string"
+          },
+          "sentAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.Departure": {
+        "type": "object",
+        "properties": {
+          "run": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Run"
+          },
+          "sequence": {
+            "type": "integer",
+            "format": "int32"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.FollowRunRequest": {
+        "type": "object",
+        "properties": {
+          "run": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.RunRef"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.FollowRunResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.GetDeparturesBoardResponse": {
+        "type": "object",
+        "properties": {
+          "station": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Station"
+          },
+          "departures": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.Departure"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.GetItineraryResponse": {
+        "type": "object",
+        "properties": {
+          "itinerary": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Itinerary"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.GetNotificationPreferencesResponse": {
+        "type": "object",
+        "properties": {
+          "preferences": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.NotificationPreferences"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.GetRealtimeFeedResponse": {
+        "type": "object",
+        "properties": {
+          "feedMessage": {
+            "type": "string",
+            "contentEncoding": "base64"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.GetRunResponse": {
+        "type": "object",
+        "properties": {
+          "run": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Run"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ImportTimetableRequest": {
+        "type": "object",
+        "properties": {
+          "feedZip": {
+            "type": "string",
+            "contentEncoding": "base64"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ImportTimetableResponse": {
+        "type": "object",
+        "properties": {
+          "stations": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "lines": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "trips": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "serviceDays": {
+            "type": "integer",
+            "format": "int32"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.InviteToItineraryRequest": {
+        "type": "object",
+        "properties": {
+          "itineraryId": {
+            "type": "string"
+          },
+          "userId": {
+            "type": "string"
+          },
+          "email": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "description": "At most one field of each of: invitee."
+      },
+      "binario.scheduling.v1.InviteToItineraryResponse": {
+        "type": "object",
+        "properties": {
+          "invite": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryInvite"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.Itinerary": {
+        "type": "object",
+        "properties": {
+          "itineraryId": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "destination": {
+            "type": "string"
+          },
+          "startDate": {
+            "type": "string"
+          },
+          "endDate": {
+            "type": "string"
+          },
+          "estimatedCost": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Money"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "ITINERARY_STATUS_UNSPECIFIED",
+              "ITINERARY_STATUS_ACTIVE",
+              "ITINERARY_STATUS_DELETED"
+            ]
+          },
+          "organiserUserId": {
+            "type": "string"
+          },
+          "members": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryMember"
+            }
+          },
+          "invites": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryInvite"
+            }
+          },
+          "events": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryEvent"
+            }
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ItineraryEvent": {
+        "type": "object",
+        "properties": {
+          "eventId": {
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "place": {
+            "type": "string"
+          },
+          "latitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "longitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "startsAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "endsAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "notes": {
+            "type": "string"
+          },
+          "cost": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Money"
+          },
+          "createdBy": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ItineraryInvite": {
+        "type": "object",
+        "properties": {
+          "inviteId": {
+            "type": "string"
+          },
+          "itineraryId": {
+            "type": "string"
+          },
+          "inviteeUserId": {
+            "type": "string"
+          },
+          "inviteeEmail": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "INVITE_STATUS_UNSPECIFIED",
+              "INVITE_STATUS_PENDING",
+              "INVITE_STATUS_ACCEPTED",
+              "INVITE_STATUS_REJECTED"
+            ]
+          },
+          "invitedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "answeredAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ItineraryMember": {
+        "type": "object",
+        "properties": {
+          "userId": {
+            "type": "string"
+          },
+          "displayName": {
+            "type": "string"
+          },
+          "organiser": {
+            "type": "boolean"
+          },
+          "costShare": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.Journey": {
+        "type": "object",
+        "properties": {
+          "legs": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.JourneyLeg"
+            }
+          },
+          "departure": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "arrival": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.JourneyLeg": {
+        "type": "object",
+        "properties": {
+          "run": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Run"
+          },
+          "boardSequence": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "alightSequence": {
+            "type": "integer",
+            "format": "int32"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.LeaveItineraryRequest": {
+        "type": "object",
+        "properties": {
+          "itineraryId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.LeaveItineraryResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.Line": {
+        "type": "object",
+        "properties": {
+          "lineId": {
+            "type": "string"
+          },
+          "shortName": {
+            "type": "string"
+          },
+          "longName": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ListDeliveriesResponse": {
+        "type": "object",
+        "properties": {
+          "deliveries": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.Delivery"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ListFollowedRunsResponse": {
+        "type": "object",
+        "properties": {
+          "runs": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.Run"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ListItinerariesResponse": {
+        "type": "object",
+        "properties": {
+          "itineraries": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.Itinerary"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ListItineraryInvitesResponse": {
+        "type": "object",
+        "properties": {
+          "invites": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.ListItineraryInvitesResponse.PendingInvite"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ListItineraryInvitesResponse.PendingInvite": {
+        "type": "object",
+        "properties": {
+          "invite": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryInvite"
+          },
+          "itinerary": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Itinerary"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ListLinesResponse": {
+        "type": "object",
+        "properties": {
+          "lines": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.Line"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ListNotificationsResponse": {
+        "type": "object",
+        "properties": {
+          "notifications": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.Notification"
+            }
+          },
+          "nextPageToken": {
+            "type": "string"
+          },
+          "unreadCount": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ListPushDevicesResponse": {
+        "type": "object",
+        "properties": {
+          "devices": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.PushDevice"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ListRunChangesResponse": {
+        "type": "object",
+        "properties": {
+          "changes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.RunChange"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ListStationsResponse": {
+        "type": "object",
+        "properties": {
+          "stations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.Station"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.MarkNotificationsReadRequest": {
+        "type": "object",
+        "properties": {
+          "notificationIds": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "all": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.MarkNotificationsReadResponse": {
+        "type": "object",
+        "properties": {
+          "marked": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "unreadCount": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.Money": {
+        "type": "object",
+        "properties": {
+          "amountMinor": {
+            "type": "string",
+            "format": "int64",
+            "pattern": "^-?[0-9]+$"
+          },
+          "currency": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.Notification": {
+        "type": "object",
+        "properties": {
+          "notificationId": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "NOTIFICATION_KIND_UNSPECIFIED",
+              "NOTIFICATION_KIND_TRIP_DELAY",
+              "NOTIFICATION_KIND_PLATFORM_CHANGE",
+              "NOTIFICATION_KIND_CANCELLATION",
+              "NOTIFICATION_KIND_ITINERARY_INVITE",
+              "NOTIFICATION_KIND_ITINERARY_UPDATE",
+              "NOTIFICATION_KIND_DEAL",
+              "NOTIFICATION_KIND_WELCOME",
+              "NOTIFICATION_KIND_TAXI_UPDATE",
+              "NOTIFICATION_KIND_RENEWAL_REMINDER",
+              "NOTIFICATION_KIND_TICKET",
+              "NOTIFICATION_KIND_GENERAL"
+            ]
+          },
+          "title": {
+            "type": "string"
+          },
+          "body": {
+            "type": "string"
+          },
+          "data": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "read": {
+            "type": "boolean"
+          },
+          "cursor": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.NotificationPreferences": {
+        "type": "object",
+        "properties": {
+          "push": {
+            "type": "boolean"
+          },
+          "email": {
+            "type": "boolean"
+          },
+          "sms": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.PlannedStop": {
+        "type": "object",
+        "properties": {
+          "stationId": {
+            "type": "string"
+          },
+          "platform": {
+            "type": "string"
+          },
+          "arrival": {
+            "type": "string"
+          },
+          "departure": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.PushDevice": {
+        "type": "object",
+        "properties": {
+          "deviceId": {
+            "type": "string"
+          },
+          "platform": {
+            "type": "string",
+            "enum": [
+              "PUSH_PLATFORM_UNSPECIFIED",
+              "PUSH_PLATFORM_FCM",
+              "PUSH_PLATFORM_APNS",
+              "PUSH_PLATFORM_WEB_PUSH"
+            ]
+          },
+          "token": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "registeredAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.RegisterPushDeviceRequest": {
+        "type": "object",
+        "properties": {
+          "platform": {
+            "type": "string",
+            "enum": [
+              "PUSH_PLATFORM_UNSPECIFIED",
+              "PUSH_PLATFORM_FCM",
+              "PUSH_PLATFORM_APNS",
+              "PUSH_PLATFORM_WEB_PUSH"
+            ]
+          },
+          "token": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.RegisterPushDeviceResponse": {
+        "type": "object",
+        "properties": {
+          "device": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.PushDevice"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.RemovePushDeviceResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.RemoveRunResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.RespondToItineraryInviteRequest": {
+        "type": "object",
+        "properties": {
+          "inviteId": {
+            "type": "string"
+          },
+          "accept": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.RespondToItineraryInviteResponse": {
+        "type": "object",
+        "properties": {
+          "invite": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryInvite"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.Run": {
+        "type": "object",
+        "properties": {
+          "run": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.RunRef"
+          },
+          "trainNumber": {
+            "type": "string"
+          },
+          "line": {
+            "type": "string"
+          },
+          "lineName": {
+            "type": "string"
+          },
+          "headsign": {
+            "type": "string"
+          },
+          "stops": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.RunStop"
+            }
+          },
+          "cancelled": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.RunChange": {
+        "type": "object",
+        "properties": {
+          "changeId": {
+            "type": "string"
+          },
+          "run": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.RunRef"
+          },
+          "delay": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.RunChange.Delay"
+          },
+          "platformChange": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.RunChange.PlatformChange"
+          },
+          "cancellation": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.RunChange.Cancellation"
+          },
+          "reason": {
+            "type": "string"
+          },
+          "changedBy": {
+            "type": "string"
+          },
+          "changedAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false,
+        "description": "At most one field of each of: change."
+      },
+      "binario.scheduling.v1.RunChange.Cancellation": {
+        "type": "object",
+        "properties": {
+          "fromSequence": {
+            "type": "integer",
+            "format": "int32"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.RunChange.Delay": {
+        "type": "object",
+        "properties": {
+          "fromSequence": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "minutes": {
+            "type": "integer",
+            "format": "int32"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.RunChange.PlatformChange": {
+        "type": "object",
+        "properties": {
+          "sequence": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "platform": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.RunRef": {
+        "type": "object",
+        "properties": {
+          "tripId": {
+            "type": "string"
+          },
+          "serviceDate": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.RunStop": {
+        "type": "object",
+        "properties": {
+          "sequence": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "station": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Station"
+          },
+          "scheduledArrival": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "scheduledDeparture": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "expectedArrival": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "expectedDeparture": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "scheduledPlatform": {
+            "type": "string"
+          },
+          "platform": {
+            "type": "string"
+          },
+          "platformChanged": {
+            "type": "boolean"
+          },
+          "delayMinutes": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "cancelled": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.SearchJourneysResponse": {
+        "type": "object",
+        "properties": {
+          "journeys": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.Journey"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.SetNotificationPreferencesRequest": {
+        "type": "object",
+        "properties": {
+          "preferences": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.NotificationPreferences"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.SetNotificationPreferencesResponse": {
+        "type": "object",
+        "properties": {
+          "preferences": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.NotificationPreferences"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.Station": {
+        "type": "object",
+        "properties": {
+          "stationId": {
+            "type": "string"
+          },
+          "code": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "latitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "longitude": {
+            "type": "number",
+            "format": "double"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.UnfollowRunRequest": {
+        "type": "object",
+        "properties": {
+          "run": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.RunRef"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.UnfollowRunResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.UpdateItineraryEventRequest": {
+        "type": "object",
+        "properties": {
+          "itineraryId": {
+            "type": "string"
+          },
+          "eventId": {
+            "type": "string"
+          },
+          "event": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryEvent"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.UpdateItineraryEventResponse": {
+        "type": "object",
+        "properties": {
+          "event": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryEvent"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.UpdateRunRequest": {
+        "type": "object",
+        "properties": {
+          "run": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.RunRef"
+          },
+          "trainNumber": {
+            "type": "string"
+          },
+          "headsign": {
+            "type": "string"
+          },
+          "stops": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.PlannedStop"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.UpdateRunResponse": {
+        "type": "object",
+        "properties": {
+          "run": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Run"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.WatchNotificationsResponse": {
+        "type": "object",
+        "properties": {
+          "notification": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Notification"
+          },
+          "cursor": {
+            "type": "string"
           }
         },
         "additionalProperties": false

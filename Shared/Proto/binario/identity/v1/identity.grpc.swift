@@ -645,6 +645,19 @@ public enum Binario_Identity_V1_Identity: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "IsPendingContact" metadata.
+        public enum IsPendingContact: Sendable {
+            /// Request type for "IsPendingContact".
+            public typealias Input = Binario_Identity_V1_IsPendingContactRequest
+            /// Response type for "IsPendingContact".
+            public typealias Output = Binario_Identity_V1_IsPendingContactResponse
+            /// Descriptor for "IsPendingContact".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "IsPendingContact",
+                type: .unary
+            )
+        }
         /// Namespace for "GetDefaultPaymentMethod" metadata.
         public enum GetDefaultPaymentMethod: Sendable {
             /// Request type for "GetDefaultPaymentMethod".
@@ -707,6 +720,7 @@ public enum Binario_Identity_V1_Identity: Sendable {
             WatchRevocations.descriptor,
             LookupAccounts.descriptor,
             AreFriends.descriptor,
+            IsPendingContact.descriptor,
             GetDefaultPaymentMethod.descriptor
         ]
     }
@@ -1534,6 +1548,25 @@ extension Binario_Identity_V1_Identity {
             request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_AreFriendsRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_AreFriendsResponse>
+
+        /// Handle the "IsPendingContact" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Whether a user saved `email` as a contact who has not registered yet (scheduling: an
+        /// > itinerary invite to a contact waits for their account).
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_IsPendingContactRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_IsPendingContactResponse` messages.
+        func isPendingContact(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_IsPendingContactRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_IsPendingContactResponse>
 
         /// Handle the "GetDefaultPaymentMethod" method.
         ///
@@ -2364,6 +2397,25 @@ extension Binario_Identity_V1_Identity {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_AreFriendsResponse>
 
+        /// Handle the "IsPendingContact" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Whether a user saved `email` as a contact who has not registered yet (scheduling: an
+        /// > itinerary invite to a contact waits for their account).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_IsPendingContactRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_IsPendingContactResponse` message.
+        func isPendingContact(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_IsPendingContactRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_IsPendingContactResponse>
+
         /// Handle the "GetDefaultPaymentMethod" method.
         ///
         /// > Source IDL Documentation:
@@ -3192,6 +3244,25 @@ extension Binario_Identity_V1_Identity {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Identity_V1_AreFriendsResponse
 
+        /// Handle the "IsPendingContact" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Whether a user saved `email` as a contact who has not registered yet (scheduling: an
+        /// > itinerary invite to a contact waits for their account).
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_IsPendingContactRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_IsPendingContactResponse` to respond with.
+        func isPendingContact(
+            request: Binario_Identity_V1_IsPendingContactRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_IsPendingContactResponse
+
         /// Handle the "GetDefaultPaymentMethod" method.
         ///
         /// > Source IDL Documentation:
@@ -3735,6 +3806,17 @@ extension Binario_Identity_V1_Identity.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.IsPendingContact.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_IsPendingContactRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_IsPendingContactResponse>(),
+            handler: { request, context in
+                try await self.isPendingContact(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Identity_V1_Identity.Method.GetDefaultPaymentMethod.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_GetDefaultPaymentMethodRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_GetDefaultPaymentMethodResponse>(),
@@ -4262,6 +4344,17 @@ extension Binario_Identity_V1_Identity.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_AreFriendsResponse> {
         let response = try await self.areFriends(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func isPendingContact(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_IsPendingContactRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_IsPendingContactResponse> {
+        let response = try await self.isPendingContact(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -4891,6 +4984,19 @@ extension Binario_Identity_V1_Identity.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_AreFriendsResponse> {
         return GRPCCore.ServerResponse<Binario_Identity_V1_AreFriendsResponse>(
             message: try await self.areFriends(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func isPendingContact(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_IsPendingContactRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_IsPendingContactResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_IsPendingContactResponse>(
+            message: try await self.isPendingContact(
                 request: request.message,
                 context: context
             ),
@@ -5955,6 +6061,30 @@ extension Binario_Identity_V1_Identity {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_AreFriendsResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_AreFriendsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "IsPendingContact" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Whether a user saved `email` as a contact who has not registered yet (scheduling: an
+        /// > itinerary invite to a contact waits for their account).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_IsPendingContactRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_IsPendingContactRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_IsPendingContactResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func isPendingContact<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_IsPendingContactRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_IsPendingContactRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_IsPendingContactResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_IsPendingContactResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "GetDefaultPaymentMethod" method.
@@ -7549,6 +7679,41 @@ extension Binario_Identity_V1_Identity {
             )
         }
 
+        /// Call the "IsPendingContact" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Whether a user saved `email` as a contact who has not registered yet (scheduling: an
+        /// > itinerary invite to a contact waits for their account).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_IsPendingContactRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_IsPendingContactRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_IsPendingContactResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func isPendingContact<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_IsPendingContactRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_IsPendingContactRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_IsPendingContactResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_IsPendingContactResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.IsPendingContact.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
         /// Call the "GetDefaultPaymentMethod" method.
         ///
         /// > Source IDL Documentation:
@@ -8896,6 +9061,36 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_AreFriendsRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_AreFriendsResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "IsPendingContact" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Whether a user saved `email` as a contact who has not registered yet (scheduling: an
+    /// > itinerary invite to a contact waits for their account).
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_IsPendingContactRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func isPendingContact<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_IsPendingContactRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_IsPendingContactResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.isPendingContact(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_IsPendingContactRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_IsPendingContactResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -10429,6 +10624,40 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
             metadata: metadata
         )
         return try await self.areFriends(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "IsPendingContact" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Whether a user saved `email` as a contact who has not registered yet (scheduling: an
+    /// > itinerary invite to a contact waits for their account).
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func isPendingContact<Result>(
+        _ message: Binario_Identity_V1_IsPendingContactRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_IsPendingContactResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_IsPendingContactRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.isPendingContact(
             request: request,
             options: options,
             onResponse: handleResponse

@@ -1,9 +1,9 @@
 /// Scheduling: the railway timetable and every live change to it, the suite's notification
 /// centre, and shared trip itineraries.
 ///
-/// This first part is the timetable: stations, journeys, a trip run's stops, a station's
-/// departures board, following a run, admins' live changes, and the GTFS-realtime feed. The
-/// notification centre and itineraries join this file in the same issue.
+/// This file is the timetable: stations, journeys, a trip run's stops, a station's departures
+/// board, following a run, admins' live changes and timetable edits, and the GTFS-realtime feed.
+/// The notification centre is in notifications.proto, shared itineraries in itineraries.proto.
 ///
 /// A trip is a train run as the timetable plans it (a GTFS trip); a *run* is that trip on one
 /// service date. Times on a run are instants (UTC); a run that goes on after midnight keeps the
@@ -190,6 +190,58 @@ public enum Binario_Scheduling_V1_Scheduling: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "CreateRun" metadata.
+        public enum CreateRun: Sendable {
+            /// Request type for "CreateRun".
+            public typealias Input = Binario_Scheduling_V1_CreateRunRequest
+            /// Response type for "CreateRun".
+            public typealias Output = Binario_Scheduling_V1_CreateRunResponse
+            /// Descriptor for "CreateRun".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Scheduling"),
+                method: "CreateRun",
+                type: .unary
+            )
+        }
+        /// Namespace for "UpdateRun" metadata.
+        public enum UpdateRun: Sendable {
+            /// Request type for "UpdateRun".
+            public typealias Input = Binario_Scheduling_V1_UpdateRunRequest
+            /// Response type for "UpdateRun".
+            public typealias Output = Binario_Scheduling_V1_UpdateRunResponse
+            /// Descriptor for "UpdateRun".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Scheduling"),
+                method: "UpdateRun",
+                type: .unary
+            )
+        }
+        /// Namespace for "RemoveRun" metadata.
+        public enum RemoveRun: Sendable {
+            /// Request type for "RemoveRun".
+            public typealias Input = Binario_Scheduling_V1_RemoveRunRequest
+            /// Response type for "RemoveRun".
+            public typealias Output = Binario_Scheduling_V1_RemoveRunResponse
+            /// Descriptor for "RemoveRun".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Scheduling"),
+                method: "RemoveRun",
+                type: .unary
+            )
+        }
+        /// Namespace for "ListLines" metadata.
+        public enum ListLines: Sendable {
+            /// Request type for "ListLines".
+            public typealias Input = Binario_Scheduling_V1_ListLinesRequest
+            /// Response type for "ListLines".
+            public typealias Output = Binario_Scheduling_V1_ListLinesResponse
+            /// Descriptor for "ListLines".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Scheduling"),
+                method: "ListLines",
+                type: .unary
+            )
+        }
         /// Namespace for "ImportTimetable" metadata.
         public enum ImportTimetable: Sendable {
             /// Request type for "ImportTimetable".
@@ -200,6 +252,32 @@ public enum Binario_Scheduling_V1_Scheduling: Sendable {
             public static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Scheduling"),
                 method: "ImportTimetable",
+                type: .unary
+            )
+        }
+        /// Namespace for "FollowRunFor" metadata.
+        public enum FollowRunFor: Sendable {
+            /// Request type for "FollowRunFor".
+            public typealias Input = Binario_Scheduling_V1_FollowRunForRequest
+            /// Response type for "FollowRunFor".
+            public typealias Output = Binario_Scheduling_V1_FollowRunForResponse
+            /// Descriptor for "FollowRunFor".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Scheduling"),
+                method: "FollowRunFor",
+                type: .unary
+            )
+        }
+        /// Namespace for "UnfollowRunFor" metadata.
+        public enum UnfollowRunFor: Sendable {
+            /// Request type for "UnfollowRunFor".
+            public typealias Input = Binario_Scheduling_V1_UnfollowRunForRequest
+            /// Response type for "UnfollowRunFor".
+            public typealias Output = Binario_Scheduling_V1_UnfollowRunForResponse
+            /// Descriptor for "UnfollowRunFor".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Scheduling"),
+                method: "UnfollowRunFor",
                 type: .unary
             )
         }
@@ -217,7 +295,13 @@ public enum Binario_Scheduling_V1_Scheduling: Sendable {
             ChangePlatform.descriptor,
             CancelRun.descriptor,
             ListRunChanges.descriptor,
-            ImportTimetable.descriptor
+            CreateRun.descriptor,
+            UpdateRun.descriptor,
+            RemoveRun.descriptor,
+            ListLines.descriptor,
+            ImportTimetable.descriptor,
+            FollowRunFor.descriptor,
+            UnfollowRunFor.descriptor
         ]
     }
 }
@@ -464,6 +548,82 @@ extension Binario_Scheduling_V1_Scheduling {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_ListRunChangesResponse>
 
+        /// Handle the "CreateRun" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Adds a run on one service date: a train with its stops (at least two), at stations of the
+        /// > timetable.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_CreateRunRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_CreateRunResponse` messages.
+        func createRun(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_CreateRunRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_CreateRunResponse>
+
+        /// Handle the "UpdateRun" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Replaces a run's train number, headsign and stops on its service date. A run of a trip that
+        /// > runs on other dates too becomes a run of its own for that date (a new trip id, returned);
+        /// > its followers and changes go with it.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_UpdateRunRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_UpdateRunResponse` messages.
+        func updateRun(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_UpdateRunRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_UpdateRunResponse>
+
+        /// Handle the "RemoveRun" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Removes a run from its service date (the trip's other dates stay). Unlike a cancellation,
+        /// > the run is gone from the timetable; its followers are told.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_RemoveRunRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_RemoveRunResponse` messages.
+        func removeRun(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_RemoveRunRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_RemoveRunResponse>
+
+        /// Handle the "ListLines" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every line of the timetable.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_ListLinesRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_ListLinesResponse` messages.
+        func listLines(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_ListLinesRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_ListLinesResponse>
+
         /// Handle the "ImportTimetable" method.
         ///
         /// > Source IDL Documentation:
@@ -482,6 +642,39 @@ extension Binario_Scheduling_V1_Scheduling {
             request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_ImportTimetableRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_ImportTimetableResponse>
+
+        /// Handle the "FollowRunFor" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Makes a user follow (or stop following) a run on their behalf: a ticket's holder follows
+        /// > the runs the ticket is for.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_FollowRunForRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_FollowRunForResponse` messages.
+        func followRunFor(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_FollowRunForRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_FollowRunForResponse>
+
+        /// Handle the "UnfollowRunFor" method.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_UnfollowRunForRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_UnfollowRunForResponse` messages.
+        func unfollowRunFor(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_UnfollowRunForRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_UnfollowRunForResponse>
     }
 
     /// Service protocol for the "binario.scheduling.v1.Scheduling" service.
@@ -712,6 +905,82 @@ extension Binario_Scheduling_V1_Scheduling {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_ListRunChangesResponse>
 
+        /// Handle the "CreateRun" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Adds a run on one service date: a train with its stops (at least two), at stations of the
+        /// > timetable.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_CreateRunRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_CreateRunResponse` message.
+        func createRun(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_CreateRunRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_CreateRunResponse>
+
+        /// Handle the "UpdateRun" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Replaces a run's train number, headsign and stops on its service date. A run of a trip that
+        /// > runs on other dates too becomes a run of its own for that date (a new trip id, returned);
+        /// > its followers and changes go with it.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_UpdateRunRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_UpdateRunResponse` message.
+        func updateRun(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_UpdateRunRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_UpdateRunResponse>
+
+        /// Handle the "RemoveRun" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Removes a run from its service date (the trip's other dates stay). Unlike a cancellation,
+        /// > the run is gone from the timetable; its followers are told.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_RemoveRunRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_RemoveRunResponse` message.
+        func removeRun(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_RemoveRunRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_RemoveRunResponse>
+
+        /// Handle the "ListLines" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every line of the timetable.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_ListLinesRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_ListLinesResponse` message.
+        func listLines(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_ListLinesRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_ListLinesResponse>
+
         /// Handle the "ImportTimetable" method.
         ///
         /// > Source IDL Documentation:
@@ -730,6 +999,39 @@ extension Binario_Scheduling_V1_Scheduling {
             request: GRPCCore.ServerRequest<Binario_Scheduling_V1_ImportTimetableRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_ImportTimetableResponse>
+
+        /// Handle the "FollowRunFor" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Makes a user follow (or stop following) a run on their behalf: a ticket's holder follows
+        /// > the runs the ticket is for.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_FollowRunForRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_FollowRunForResponse` message.
+        func followRunFor(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_FollowRunForRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_FollowRunForResponse>
+
+        /// Handle the "UnfollowRunFor" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_UnfollowRunForRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_UnfollowRunForResponse` message.
+        func unfollowRunFor(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_UnfollowRunForRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_UnfollowRunForResponse>
     }
 
     /// Simple service protocol for the "binario.scheduling.v1.Scheduling" service.
@@ -958,6 +1260,82 @@ extension Binario_Scheduling_V1_Scheduling {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Scheduling_V1_ListRunChangesResponse
 
+        /// Handle the "CreateRun" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Adds a run on one service date: a train with its stops (at least two), at stations of the
+        /// > timetable.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_CreateRunRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_CreateRunResponse` to respond with.
+        func createRun(
+            request: Binario_Scheduling_V1_CreateRunRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_CreateRunResponse
+
+        /// Handle the "UpdateRun" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Replaces a run's train number, headsign and stops on its service date. A run of a trip that
+        /// > runs on other dates too becomes a run of its own for that date (a new trip id, returned);
+        /// > its followers and changes go with it.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_UpdateRunRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_UpdateRunResponse` to respond with.
+        func updateRun(
+            request: Binario_Scheduling_V1_UpdateRunRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_UpdateRunResponse
+
+        /// Handle the "RemoveRun" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Removes a run from its service date (the trip's other dates stay). Unlike a cancellation,
+        /// > the run is gone from the timetable; its followers are told.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_RemoveRunRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_RemoveRunResponse` to respond with.
+        func removeRun(
+            request: Binario_Scheduling_V1_RemoveRunRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_RemoveRunResponse
+
+        /// Handle the "ListLines" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every line of the timetable.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_ListLinesRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_ListLinesResponse` to respond with.
+        func listLines(
+            request: Binario_Scheduling_V1_ListLinesRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_ListLinesResponse
+
         /// Handle the "ImportTimetable" method.
         ///
         /// > Source IDL Documentation:
@@ -976,6 +1354,39 @@ extension Binario_Scheduling_V1_Scheduling {
             request: Binario_Scheduling_V1_ImportTimetableRequest,
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Scheduling_V1_ImportTimetableResponse
+
+        /// Handle the "FollowRunFor" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Makes a user follow (or stop following) a run on their behalf: a ticket's holder follows
+        /// > the runs the ticket is for.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_FollowRunForRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_FollowRunForResponse` to respond with.
+        func followRunFor(
+            request: Binario_Scheduling_V1_FollowRunForRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_FollowRunForResponse
+
+        /// Handle the "UnfollowRunFor" method.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_UnfollowRunForRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_UnfollowRunForResponse` to respond with.
+        func unfollowRunFor(
+            request: Binario_Scheduling_V1_UnfollowRunForRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_UnfollowRunForResponse
     }
 }
 
@@ -1116,11 +1527,77 @@ extension Binario_Scheduling_V1_Scheduling.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Scheduling.Method.CreateRun.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_CreateRunRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_CreateRunResponse>(),
+            handler: { request, context in
+                try await self.createRun(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Scheduling.Method.UpdateRun.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_UpdateRunRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_UpdateRunResponse>(),
+            handler: { request, context in
+                try await self.updateRun(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Scheduling.Method.RemoveRun.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_RemoveRunRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_RemoveRunResponse>(),
+            handler: { request, context in
+                try await self.removeRun(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Scheduling.Method.ListLines.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_ListLinesRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_ListLinesResponse>(),
+            handler: { request, context in
+                try await self.listLines(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Scheduling_V1_Scheduling.Method.ImportTimetable.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_ImportTimetableRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_ImportTimetableResponse>(),
             handler: { request, context in
                 try await self.importTimetable(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Scheduling.Method.FollowRunFor.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_FollowRunForRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_FollowRunForResponse>(),
+            handler: { request, context in
+                try await self.followRunFor(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Scheduling.Method.UnfollowRunFor.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_UnfollowRunForRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_UnfollowRunForResponse>(),
+            handler: { request, context in
+                try await self.unfollowRunFor(
                     request: request,
                     context: context
                 )
@@ -1264,11 +1741,77 @@ extension Binario_Scheduling_V1_Scheduling.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
+    public func createRun(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_CreateRunRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_CreateRunResponse> {
+        let response = try await self.createRun(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func updateRun(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_UpdateRunRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_UpdateRunResponse> {
+        let response = try await self.updateRun(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func removeRun(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_RemoveRunRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_RemoveRunResponse> {
+        let response = try await self.removeRun(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func listLines(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_ListLinesRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_ListLinesResponse> {
+        let response = try await self.listLines(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
     public func importTimetable(
         request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_ImportTimetableRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_ImportTimetableResponse> {
         let response = try await self.importTimetable(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func followRunFor(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_FollowRunForRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_FollowRunForResponse> {
+        let response = try await self.followRunFor(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func unfollowRunFor(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_UnfollowRunForRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_UnfollowRunForResponse> {
+        let response = try await self.unfollowRunFor(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -1435,12 +1978,90 @@ extension Binario_Scheduling_V1_Scheduling.SimpleServiceProtocol {
         )
     }
 
+    public func createRun(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_CreateRunRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_CreateRunResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_CreateRunResponse>(
+            message: try await self.createRun(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func updateRun(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_UpdateRunRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_UpdateRunResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_UpdateRunResponse>(
+            message: try await self.updateRun(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func removeRun(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_RemoveRunRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_RemoveRunResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_RemoveRunResponse>(
+            message: try await self.removeRun(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func listLines(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_ListLinesRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_ListLinesResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_ListLinesResponse>(
+            message: try await self.listLines(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
     public func importTimetable(
         request: GRPCCore.ServerRequest<Binario_Scheduling_V1_ImportTimetableRequest>,
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_ImportTimetableResponse> {
         return GRPCCore.ServerResponse<Binario_Scheduling_V1_ImportTimetableResponse>(
             message: try await self.importTimetable(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func followRunFor(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_FollowRunForRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_FollowRunForResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_FollowRunForResponse>(
+            message: try await self.followRunFor(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func unfollowRunFor(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_UnfollowRunForRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_UnfollowRunForResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_UnfollowRunForResponse>(
+            message: try await self.unfollowRunFor(
                 request: request.message,
                 context: context
             ),
@@ -1738,6 +2359,102 @@ extension Binario_Scheduling_V1_Scheduling {
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ListRunChangesResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
+        /// Call the "CreateRun" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Adds a run on one service date: a train with its stops (at least two), at stations of the
+        /// > timetable.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_CreateRunRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_CreateRunRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_CreateRunResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func createRun<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_CreateRunRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_CreateRunRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_CreateRunResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_CreateRunResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "UpdateRun" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Replaces a run's train number, headsign and stops on its service date. A run of a trip that
+        /// > runs on other dates too becomes a run of its own for that date (a new trip id, returned);
+        /// > its followers and changes go with it.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_UpdateRunRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_UpdateRunRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_UpdateRunResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func updateRun<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_UpdateRunRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_UpdateRunRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_UpdateRunResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_UpdateRunResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "RemoveRun" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Removes a run from its service date (the trip's other dates stay). Unlike a cancellation,
+        /// > the run is gone from the timetable; its followers are told.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_RemoveRunRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_RemoveRunRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_RemoveRunResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func removeRun<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_RemoveRunRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_RemoveRunRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_RemoveRunResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_RemoveRunResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ListLines" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every line of the timetable.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_ListLinesRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_ListLinesRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_ListLinesResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func listLines<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_ListLinesRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_ListLinesRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_ListLinesResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ListLinesResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
         /// Call the "ImportTimetable" method.
         ///
         /// > Source IDL Documentation:
@@ -1760,6 +2477,49 @@ extension Binario_Scheduling_V1_Scheduling {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_ImportTimetableResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ImportTimetableResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "FollowRunFor" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Makes a user follow (or stop following) a run on their behalf: a ticket's holder follows
+        /// > the runs the ticket is for.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_FollowRunForRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_FollowRunForRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_FollowRunForResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func followRunFor<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_FollowRunForRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_FollowRunForRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_FollowRunForResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_FollowRunForResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "UnfollowRunFor" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_UnfollowRunForRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_UnfollowRunForRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_UnfollowRunForResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func unfollowRunFor<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_UnfollowRunForRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_UnfollowRunForRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_UnfollowRunForResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_UnfollowRunForResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
     }
 
@@ -2191,6 +2951,146 @@ extension Binario_Scheduling_V1_Scheduling {
             )
         }
 
+        /// Call the "CreateRun" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Adds a run on one service date: a train with its stops (at least two), at stations of the
+        /// > timetable.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_CreateRunRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_CreateRunRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_CreateRunResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func createRun<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_CreateRunRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_CreateRunRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_CreateRunResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_CreateRunResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Scheduling.Method.CreateRun.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "UpdateRun" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Replaces a run's train number, headsign and stops on its service date. A run of a trip that
+        /// > runs on other dates too becomes a run of its own for that date (a new trip id, returned);
+        /// > its followers and changes go with it.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_UpdateRunRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_UpdateRunRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_UpdateRunResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func updateRun<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_UpdateRunRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_UpdateRunRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_UpdateRunResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_UpdateRunResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Scheduling.Method.UpdateRun.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "RemoveRun" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Removes a run from its service date (the trip's other dates stay). Unlike a cancellation,
+        /// > the run is gone from the timetable; its followers are told.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_RemoveRunRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_RemoveRunRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_RemoveRunResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func removeRun<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_RemoveRunRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_RemoveRunRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_RemoveRunResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_RemoveRunResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Scheduling.Method.RemoveRun.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "ListLines" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every line of the timetable.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_ListLinesRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_ListLinesRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_ListLinesResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func listLines<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_ListLinesRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_ListLinesRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_ListLinesResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ListLinesResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Scheduling.Method.ListLines.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
         /// Call the "ImportTimetable" method.
         ///
         /// > Source IDL Documentation:
@@ -2219,6 +3119,71 @@ extension Binario_Scheduling_V1_Scheduling {
             try await self.client.unary(
                 request: request,
                 descriptor: Binario_Scheduling_V1_Scheduling.Method.ImportTimetable.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "FollowRunFor" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Makes a user follow (or stop following) a run on their behalf: a ticket's holder follows
+        /// > the runs the ticket is for.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_FollowRunForRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_FollowRunForRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_FollowRunForResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func followRunFor<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_FollowRunForRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_FollowRunForRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_FollowRunForResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_FollowRunForResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Scheduling.Method.FollowRunFor.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "UnfollowRunFor" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_UnfollowRunForRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_UnfollowRunForRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_UnfollowRunForResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func unfollowRunFor<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_UnfollowRunForRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_UnfollowRunForRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_UnfollowRunForResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_UnfollowRunForResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Scheduling.Method.UnfollowRunFor.descriptor,
                 serializer: serializer,
                 deserializer: deserializer,
                 options: options,
@@ -2579,6 +3544,126 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
         )
     }
 
+    /// Call the "CreateRun" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Adds a run on one service date: a train with its stops (at least two), at stations of the
+    /// > timetable.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_CreateRunRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func createRun<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_CreateRunRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_CreateRunResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.createRun(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_CreateRunRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_CreateRunResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "UpdateRun" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Replaces a run's train number, headsign and stops on its service date. A run of a trip that
+    /// > runs on other dates too becomes a run of its own for that date (a new trip id, returned);
+    /// > its followers and changes go with it.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_UpdateRunRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func updateRun<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_UpdateRunRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_UpdateRunResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.updateRun(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_UpdateRunRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_UpdateRunResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "RemoveRun" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Removes a run from its service date (the trip's other dates stay). Unlike a cancellation,
+    /// > the run is gone from the timetable; its followers are told.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_RemoveRunRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func removeRun<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_RemoveRunRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_RemoveRunResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.removeRun(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_RemoveRunRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_RemoveRunResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListLines" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Every line of the timetable.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_ListLinesRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listLines<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_ListLinesRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ListLinesResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.listLines(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_ListLinesRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_ListLinesResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "ImportTimetable" method.
     ///
     /// > Source IDL Documentation:
@@ -2604,6 +3689,61 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_ImportTimetableRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_ImportTimetableResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "FollowRunFor" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Makes a user follow (or stop following) a run on their behalf: a ticket's holder follows
+    /// > the runs the ticket is for.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_FollowRunForRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func followRunFor<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_FollowRunForRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_FollowRunForResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.followRunFor(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_FollowRunForRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_FollowRunForResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "UnfollowRunFor" method.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_UnfollowRunForRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func unfollowRunFor<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_UnfollowRunForRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_UnfollowRunForResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.unfollowRunFor(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_UnfollowRunForRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_UnfollowRunForResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -3009,6 +4149,142 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
         )
     }
 
+    /// Call the "CreateRun" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Adds a run on one service date: a train with its stops (at least two), at stations of the
+    /// > timetable.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func createRun<Result>(
+        _ message: Binario_Scheduling_V1_CreateRunRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_CreateRunResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_CreateRunRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.createRun(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "UpdateRun" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Replaces a run's train number, headsign and stops on its service date. A run of a trip that
+    /// > runs on other dates too becomes a run of its own for that date (a new trip id, returned);
+    /// > its followers and changes go with it.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func updateRun<Result>(
+        _ message: Binario_Scheduling_V1_UpdateRunRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_UpdateRunResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_UpdateRunRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.updateRun(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "RemoveRun" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Removes a run from its service date (the trip's other dates stay). Unlike a cancellation,
+    /// > the run is gone from the timetable; its followers are told.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func removeRun<Result>(
+        _ message: Binario_Scheduling_V1_RemoveRunRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_RemoveRunResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_RemoveRunRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.removeRun(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListLines" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Every line of the timetable.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listLines<Result>(
+        _ message: Binario_Scheduling_V1_ListLinesRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ListLinesResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_ListLinesRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.listLines(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "ImportTimetable" method.
     ///
     /// > Source IDL Documentation:
@@ -3037,6 +4313,69 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
             metadata: metadata
         )
         return try await self.importTimetable(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "FollowRunFor" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Makes a user follow (or stop following) a run on their behalf: a ticket's holder follows
+    /// > the runs the ticket is for.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func followRunFor<Result>(
+        _ message: Binario_Scheduling_V1_FollowRunForRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_FollowRunForResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_FollowRunForRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.followRunFor(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "UnfollowRunFor" method.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func unfollowRunFor<Result>(
+        _ message: Binario_Scheduling_V1_UnfollowRunForRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_UnfollowRunForResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_UnfollowRunForRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.unfollowRunFor(
             request: request,
             options: options,
             onResponse: handleResponse

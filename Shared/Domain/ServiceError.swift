@@ -1,8 +1,9 @@
 import Foundation
 
-/// Why an identity operation was refused. Each case maps to one gRPC status code in the handler
-/// layer; every message is for a person and never contains a secret.
-public enum IdentityError: Error, Sendable, Hashable, CustomStringConvertible {
+/// Why a service's domain operation was refused, in every service of the suite. Each case maps
+/// to one gRPC status code (ServiceKit's `ServiceError.rpcError`); every message is for a person
+/// and never contains a secret.
+public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Bad input, naming each bad field (→ `INVALID_ARGUMENT` with a `BadRequest`).
   case invalid([FieldProblem])
   /// → `ALREADY_EXISTS`
@@ -20,7 +21,7 @@ public enum IdentityError: Error, Sendable, Hashable, CustomStringConvertible {
   case throttled(until: Date, reason: String = "too many failed sign-ins for this address")
 
   /// One bad field.
-  public static func invalid(_ field: String, _ description: String) -> IdentityError {
+  public static func invalid(_ field: String, _ description: String) -> ServiceError {
     .invalid([FieldProblem(field: field, description: description)])
   }
 

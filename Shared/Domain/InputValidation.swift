@@ -1,13 +1,13 @@
 import Foundation
 
-/// The checks identity applies to what people type, collecting every problem so one answer
+/// The checks the services apply to what people type, collecting every problem so one answer
 /// names every bad field.
 ///
 /// ```swift
 /// var check = InputValidation()
 /// let email = check.email(details.email, field: "email")
 /// check.password(details.password, field: "password", email: email)
-/// try check.finish()   // throws IdentityError.invalid naming each bad field
+/// try check.finish()   // throws ServiceError.invalid naming each bad field
 /// ```
 public struct InputValidation: Sendable {
   public private(set) var problems: [FieldProblem] = []
@@ -19,8 +19,8 @@ public struct InputValidation: Sendable {
     self.problems.append(FieldProblem(field: field, description: description))
   }
 
-  /// Throws ``IdentityError/invalid(_:)`` if any check failed.
-  public func finish() throws(IdentityError) {
+  /// Throws ``ServiceError/invalid(_:)`` if any check failed.
+  public func finish() throws(ServiceError) {
     if !self.problems.isEmpty { throw .invalid(self.problems) }
   }
 
@@ -125,12 +125,12 @@ public struct InputValidation: Sendable {
 
   // MARK: - Shapes
 
-  /// Trimmed and lower-cased: how identity stores and compares addresses.
+  /// Trimmed and lower-cased: how the suite stores and compares addresses.
   public static func normalizedEmail(_ raw: String) -> String {
     raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
   }
 
-  static func isEmail(_ email: String) -> Bool {
+  public static func isEmail(_ email: String) -> Bool {
     guard email.count <= 254, !email.contains(where: { $0.isWhitespace || $0.isNewline }) else { return false }
     let parts = email.split(separator: "@", omittingEmptySubsequences: false)
     guard parts.count == 2, let local = parts.first, let domain = parts.last else { return false }
@@ -146,21 +146,21 @@ public struct InputValidation: Sendable {
     return labels.last!.count >= 2 && labels.last!.allSatisfy(\.isLetter)
   }
 
-  static func isE164(_ phone: String) -> Bool {
+  public static func isE164(_ phone: String) -> Bool {
     guard phone.first == "+" else { return false }
     let digits = phone.dropFirst()
     return (8...15).contains(digits.count) && digits.allSatisfy(\.isASCIIDigit) && digits.first != "0"
   }
 
   /// The start (UTC) of the day `date` falls on.
-  static func startOfDay(_ date: Date) -> Date {
+  public static func startOfDay(_ date: Date) -> Date {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = TimeZone(identifier: "UTC")!
     return calendar.startOfDay(for: date)
   }
 
   /// The start (UTC) of the day `YYYY-MM-DD`, or `nil` if it is no such day.
-  static func day(_ text: String) -> Date? {
+  public static func day(_ text: String) -> Date? {
     let parts = text.split(separator: "-", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
       parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
@@ -175,7 +175,7 @@ public struct InputValidation: Sendable {
 }
 
 extension Character {
-  var isASCIIDigit: Bool {
+  public var isASCIIDigit: Bool {
     ("0"..."9").contains(self)
   }
 }

@@ -1,11 +1,11 @@
-import BinarioServiceKit
+import BinarioDomain
 import Foundation
 import GRPCCore
 
-extension IdentityError {
+extension ServiceError {
   /// The gRPC status for this refusal: `INVALID_ARGUMENT` carries a `BadRequest` naming each
   /// field (ServiceKit's rich error helper); `RESOURCE_EXHAUSTED` says when to retry.
-  var rpcError: RPCError {
+  public var rpcError: RPCError {
     switch self {
     case .invalid(let problems):
       return .invalidArgument(violations: problems.map { FieldViolation(field: $0.field, description: $0.description) })

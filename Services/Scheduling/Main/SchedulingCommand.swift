@@ -1,0 +1,4 @@
+@main
+struct SchedulingCommand {
+  static func main() {}
+}
