@@ -10,6 +10,11 @@ import GRDB
 /// the trip's service day (past 86,400 after midnight), never clock times. `run_change` keeps
 /// every live change admins made to a run (a trip on a service day), in the order made; it
 /// survives timetable imports, which are planned data, not live state.
+///
+/// "v2-notifications" adds who follows which run, runs an admin removed from a date, the
+/// notification centre (each recipient's notification in `notification`, ordered by `seq`, the
+/// cursor; `notify_request` remembers each dedupe key; preferences, push devices, and `delivery`,
+/// the outbox of what went out on each channel) and shared itineraries.
 public enum SchedulingMigrations {
   public static let all = DatabaseMigrations()
     .add("v1-timetable") { db in
@@ -75,6 +80,117 @@ public enum SchedulingMigrations {
             imported_at REAL NOT NULL,
             source TEXT NOT NULL
           );
+          """
+      )
+    }
+    .add("v2-notifications") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE run_exclusion (
+            trip_id TEXT NOT NULL,
+            day INTEGER NOT NULL,
+            PRIMARY KEY (trip_id, day)
+          );
+          CREATE TABLE run_follower (
+            trip_id TEXT NOT NULL,
+            service_day INTEGER NOT NULL,
+            user_id TEXT NOT NULL,
+            followed_at REAL NOT NULL,
+            PRIMARY KEY (trip_id, service_day, user_id)
+          );
+          CREATE INDEX run_follower_by_user ON run_follower(user_id, service_day);
+          CREATE TABLE notification (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL UNIQUE,
+            user_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            title TEXT NOT NULL,
+            body TEXT NOT NULL,
+            data TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            read_at REAL,
+            push_only INTEGER NOT NULL DEFAULT 0,
+            delivered INTEGER NOT NULL DEFAULT 0
+          );
+          CREATE INDEX notification_by_user ON notification(user_id, seq);
+          CREATE INDEX notification_unread ON notification(user_id) WHERE read_at IS NULL;
+          CREATE INDEX notification_undelivered ON notification(seq) WHERE delivered = 0;
+          CREATE TABLE notify_request (
+            dedupe_key TEXT PRIMARY KEY NOT NULL,
+            notified INTEGER NOT NULL,
+            created_at REAL NOT NULL
+          );
+          CREATE TABLE notification_preference (
+            user_id TEXT PRIMARY KEY NOT NULL,
+            push INTEGER NOT NULL,
+            email INTEGER NOT NULL,
+            sms INTEGER NOT NULL
+          );
+          CREATE TABLE push_device (
+            id TEXT PRIMARY KEY NOT NULL,
+            user_id TEXT NOT NULL,
+            platform TEXT NOT NULL,
+            token TEXT NOT NULL,
+            name TEXT NOT NULL,
+            registered_at REAL NOT NULL,
+            UNIQUE (platform, token)
+          );
+          CREATE INDEX push_device_by_user ON push_device(user_id);
+          CREATE TABLE delivery (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL UNIQUE,
+            channel TEXT NOT NULL CHECK (channel IN ('push', 'email', 'sms')),
+            user_id TEXT NOT NULL,
+            notification_id TEXT NOT NULL,
+            address TEXT NOT NULL,
+            title TEXT NOT NULL,
+            body TEXT NOT NULL,
+            sent_at REAL NOT NULL
+          );
+          CREATE INDEX delivery_by_user ON delivery(user_id, seq);
+          CREATE TABLE itinerary (
+            id TEXT PRIMARY KEY NOT NULL,
+            organiser_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            destination TEXT NOT NULL,
+            start_day INTEGER NOT NULL,
+            end_day INTEGER NOT NULL,
+            cost_minor INTEGER NOT NULL,
+            currency TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('active', 'deleted')),
+            created_at REAL NOT NULL
+          );
+          CREATE INDEX itinerary_by_organiser ON itinerary(organiser_id);
+          CREATE TABLE itinerary_invite (
+            id TEXT PRIMARY KEY NOT NULL,
+            itinerary_id TEXT NOT NULL REFERENCES itinerary(id) ON DELETE CASCADE,
+            invitee_user_id TEXT NOT NULL,
+            invitee_email TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('pending', 'accepted', 'rejected', 'left')),
+            invited_at REAL NOT NULL,
+            answered_at REAL
+          );
+          CREATE UNIQUE INDEX itinerary_invite_user ON itinerary_invite(itinerary_id, invitee_user_id)
+            WHERE invitee_user_id != '';
+          CREATE UNIQUE INDEX itinerary_invite_email ON itinerary_invite(itinerary_id, invitee_email)
+            WHERE invitee_email != '' AND invitee_user_id = '';
+          CREATE INDEX itinerary_invite_by_user ON itinerary_invite(invitee_user_id, status);
+          CREATE INDEX itinerary_invite_by_email ON itinerary_invite(invitee_email) WHERE invitee_user_id = '';
+          CREATE TABLE itinerary_event (
+            id TEXT PRIMARY KEY NOT NULL,
+            itinerary_id TEXT NOT NULL REFERENCES itinerary(id) ON DELETE CASCADE,
+            title TEXT NOT NULL,
+            place TEXT NOT NULL,
+            latitude REAL NOT NULL,
+            longitude REAL NOT NULL,
+            starts_at REAL NOT NULL,
+            ends_at REAL NOT NULL,
+            notes TEXT NOT NULL,
+            cost_minor INTEGER NOT NULL,
+            currency TEXT NOT NULL,
+            created_by TEXT NOT NULL
+          );
+          CREATE INDEX itinerary_event_by_itinerary ON itinerary_event(itinerary_id, starts_at);
           """
       )
     }

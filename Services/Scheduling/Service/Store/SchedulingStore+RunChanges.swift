@@ -10,11 +10,11 @@ extension SchedulingStore {
         let trip = try Row.fetchOne(
           db,
           sql: """
-            SELECT trip.line_id, trip.train_number FROM trip
+            SELECT trip.line_id, trip.train_number, trip.headsign FROM trip
             JOIN service_day ON service_day.service_id = trip.service_id AND service_day.day = ?
-            WHERE trip.id = ?
+            WHERE trip.id = ? AND NOT EXISTS (SELECT 1 FROM run_exclusion WHERE trip_id = trip.id AND day = ?)
             """,
-          arguments: [date.daysSinceEpoch, tripID]
+          arguments: [date.daysSinceEpoch, tripID, date.daysSinceEpoch]
         )
       else { return nil }
       let stops = try Row.fetchAll(
@@ -27,36 +27,56 @@ extension SchedulingStore {
           arrival: ServiceTime(seconds: row["arrival"]), departure: ServiceTime(seconds: row["departure"])
         )
       }
-      return PlannedRun(tripID: tripID, serviceDate: date, lineID: trip["line_id"], trainNumber: trip["train_number"], stops: stops)
+      return PlannedRun(tripID: tripID, serviceDate: date, lineID: trip["line_id"], trainNumber: trip["train_number"], stops: stops,
+        headsign: trip["headsign"])
     }
   }
 
   /// Records a live change after the run's earlier ones; acknowledged once committed.
   public func record(_ change: RecordedRunChange) throws {
+    try self.pool.write { db in try Self.insert(change, db) }
+  }
+
+  /// Records a live change and, in the same transaction, notifies every follower of the run
+  /// with `content`: acknowledged, the change and its notifications are both kept. Returns how
+  /// many followers were notified; `onCommitted` gets their notifications after the commit.
+  public func record(
+    _ change: RecordedRunChange, notifyingFollowersWith content: NotificationContent,
+    onCommitted: @escaping @Sendable ([UserNotification]) -> Void
+  ) async throws -> Int {
+    try await self.pool.write { db in
+      try Self.insert(change, db)
+      let followers = try Self.followers(db, tripID: change.tripID, day: change.serviceDate.daysSinceEpoch)
+      let made = try Self.insertNotifications(
+        db, userIDs: followers, content: content, pushOnly: false, at: change.changedAt)
+      Self.publish(made, from: db, to: onCommitted)
+      return made.count
+    }
+  }
+
+  static func insert(_ change: RecordedRunChange, _ db: Database) throws {
     let (kind, sequence, minutes, platform): (String, Int, Int, String)
     switch change.kind {
     case .delay(let from, let delay): (kind, sequence, minutes, platform) = ("delay", from, delay, "")
     case .platform(let at, let newPlatform): (kind, sequence, minutes, platform) = ("platform", at, 0, newPlatform)
     case .cancellation(let from): (kind, sequence, minutes, platform) = ("cancellation", from, 0, "")
     }
-    try self.pool.write { db in
-      let day = change.serviceDate.daysSinceEpoch
-      let position = try Int.fetchOne(
-        db,
-        sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM run_change WHERE trip_id = ? AND service_day = ?",
-        arguments: [change.tripID, day]
-      ) ?? 1
-      try db.execute(
-        sql: """
-          INSERT INTO run_change (id, trip_id, service_day, kind, sequence, minutes, platform, reason, changed_by, changed_at, position)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-          """,
-        arguments: [
-          change.id, change.tripID, day, kind, sequence, minutes, platform, change.reason, change.changedBy,
-          change.changedAt.timeIntervalSince1970, position,
-        ]
-      )
-    }
+    let day = change.serviceDate.daysSinceEpoch
+    let position = try Int.fetchOne(
+      db,
+      sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM run_change WHERE trip_id = ? AND service_day = ?",
+      arguments: [change.tripID, day]
+    ) ?? 1
+    try db.execute(
+      sql: """
+        INSERT INTO run_change (id, trip_id, service_day, kind, sequence, minutes, platform, reason, changed_by, changed_at, position)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+      arguments: [
+        change.id, change.tripID, day, kind, sequence, minutes, platform, change.reason, change.changedBy,
+        change.changedAt.timeIntervalSince1970, position,
+      ]
+    )
   }
 
   /// Every change made to the run of `tripID` on `date`, in the order made.

@@ -9,8 +9,18 @@ extension SchedulingStore {
   /// recorded stay: they belong to runs, which a new timetable may still have.
   @discardableResult
   public func replaceTimetable(with feed: GTFSFeed, source: String, importedAt: Double) throws -> TimetableImportSummary {
-    try self.pool.write { db in
-      for table in ["trip_stop", "trip", "service_day", "line", "platform_stop", "station", "timetable_import"] {
+    try self.pool.write { db in try Self.replaceTimetable(db, with: feed, source: source, importedAt: importedAt) }
+  }
+
+  /// ``replaceTimetable(with:source:importedAt:)`` without blocking the caller's thread.
+  @discardableResult
+  public func replacingTimetable(with feed: GTFSFeed, source: String, importedAt: Double) async throws -> TimetableImportSummary {
+    try await self.pool.write { db in try Self.replaceTimetable(db, with: feed, source: source, importedAt: importedAt) }
+  }
+
+  static func replaceTimetable(_ db: Database, with feed: GTFSFeed, source: String, importedAt: Double) throws -> TimetableImportSummary {
+    do {
+      for table in ["trip_stop", "trip", "service_day", "run_exclusion", "line", "platform_stop", "station", "timetable_import"] {
         try db.execute(sql: "DELETE FROM \(table)")
       }
       var stationOf: [String: (station: String, platform: String)] = [:]
@@ -104,6 +114,7 @@ extension SchedulingStore {
           JOIN line ON line.id = trip.line_id
           JOIN service_day ON service_day.service_id = trip.service_id AND service_day.day IN (?, ?)
           WHERE trip_stop.station_id = ?
+            AND NOT EXISTS (SELECT 1 FROM run_exclusion WHERE run_exclusion.trip_id = trip.id AND run_exclusion.day = service_day.day)
             AND trip_stop.departure + (service_day.day - ?) * 86400 >= ?
             AND trip_stop.sequence < (SELECT MAX(sequence) FROM trip_stop AS last WHERE last.trip_id = trip.id)
           ORDER BY at, trip.train_number

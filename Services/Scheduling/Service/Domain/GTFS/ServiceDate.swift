@@ -1,3 +1,5 @@
+import Foundation
+
 /// A service day, as GTFS writes it (`YYYYMMDD`): the day a train run belongs to, whatever
 /// clock time its later stops fall on.
 public struct ServiceDate: Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -20,6 +22,13 @@ public struct ServiceDate: Sendable, Hashable, Comparable, CustomStringConvertib
     guard digits.count == 8, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
     func number(_ range: Range<Int>) -> Int { digits[range].reduce(0) { $0 * 10 + Int($1 - 48) } }
     self.init(year: number(0..<4), month: number(4..<6), day: number(6..<8))
+  }
+
+  /// `YYYY-MM-DD`, as the API and its description write dates.
+  public init?(iso text: String) {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2 else { return nil }
+    self.init(gtfs: parts.joined())
   }
 
   /// Days since 1970-01-01 (proleptic Gregorian calendar).
@@ -95,6 +104,12 @@ public struct ServiceTime: Sendable, Hashable, Comparable, CustomStringConvertib
       parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } })
     else { return nil }
     self.secondsSinceServiceDayStart = hours * 3600 + minutes * 60 + seconds
+  }
+
+  /// `HH:MM` or `HH:MM:SS` as an admin types it (hours 0-47, past 24 after midnight).
+  public init?(clock text: String) {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    self.init(gtfs: trimmed.split(separator: ":").count == 2 ? trimmed + ":00" : trimmed)
   }
 
   public static func < (lhs: ServiceTime, rhs: ServiceTime) -> Bool {

@@ -13,6 +13,7 @@ public struct PlannedRun: Sendable, Hashable {
   public var lineID: String
   public var trainNumber: String
   public var stops: [Stop]
+  public var headsign: String = ""
 }
 
 /// A live change an admin made to a run. A `fromSequence` of 0 means from the first stop (a

@@ -28,3 +28,16 @@ public struct ScheduledDeparture: Sendable, Hashable {
   /// Seconds since the start of `serviceDate` (past 86,400 for a run that began the day before).
   public var departure: ServiceTime
 }
+
+/// A line (a GTFS route): `R4`, "Milano Centrale - Bergamo".
+public struct Line: Sendable, Hashable {
+  public var id: String
+  public var shortName: String
+  public var longName: String
+
+  public init(id: String, shortName: String, longName: String) {
+    self.id = id
+    self.shortName = shortName
+    self.longName = longName
+  }
+}

@@ -1,0 +1,174 @@
+import BinarioDomain
+import Foundation
+
+/// The suite's notification centre: every user's inbox, their live streams, delivery
+/// preferences and push devices, and `Notify` for the other services.
+///
+/// A notification is committed to the recipient's inbox before anything else happens to it; the
+/// store then hands it to the ``NotificationBroadcaster`` (live streams) and wakes the
+/// ``DeliveryDispatcher`` (push, email, SMS), so nothing acknowledged is lost to a crash.
+public final class NotificationCentre: Sendable {
+  let store: SchedulingStore
+  let clock: any DomainClock
+  public let broadcaster: NotificationBroadcaster
+  public let dispatcher: DeliveryDispatcher
+
+  /// The most recipients one `Notify` may name.
+  public static let maximumRecipients = 10_000
+
+  public init(
+    store: SchedulingStore,
+    clock: any DomainClock,
+    broadcaster: NotificationBroadcaster = NotificationBroadcaster(),
+    dispatcher: DeliveryDispatcher
+  ) {
+    self.store = store
+    self.clock = clock
+    self.broadcaster = broadcaster
+    self.dispatcher = dispatcher
+  }
+
+  /// What the store calls after each commit that made notifications, in commit order.
+  var onCommitted: @Sendable ([UserNotification]) -> Void {
+    let broadcaster = self.broadcaster
+    let dispatcher = self.dispatcher
+    return { notifications in
+      broadcaster.publish(notifications)
+      dispatcher.wake()
+    }
+  }
+
+  /// What a `Notify` did.
+  public struct NotifyOutcome: Sendable, Hashable {
+    public var notified: Int
+    /// The dedupe key was seen before: nothing was sent this time.
+    public var duplicate: Bool
+  }
+
+  /// Notifies `userIDs` (deduplicated) once per `dedupeKey`.
+  public func notify(
+    userIDs rawIDs: [String], content: NotificationContent, dedupeKey rawKey: String, pushOnly: Bool = false
+  ) async throws -> NotifyOutcome {
+    var check = InputValidation()
+    let userIDs = Self.distinct(rawIDs.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+    if userIDs.isEmpty { check.fail("user_ids", "name at least one user") }
+    if userIDs.count > Self.maximumRecipients { check.fail("user_ids", "at most \(Self.maximumRecipients) users per call") }
+    let content = Self.checked(content, &check)
+    let key = check.requiredText(rawKey, field: "dedupe_key", what: "a dedupe key", maxLength: 200)
+    try check.finish()
+    let made = try await store.notify(
+      userIDs: userIDs, content: content, dedupeKey: key, pushOnly: pushOnly, at: clock.now(), onCommitted: onCommitted)
+    return made.map { NotifyOutcome(notified: $0, duplicate: false) } ?? NotifyOutcome(notified: 0, duplicate: true)
+  }
+
+  /// The user's inbox, newest first, from before `pageToken` (a cursor).
+  public func inbox(userID: String, pageSize: Int, pageToken: String, unreadOnly: Bool) throws -> InboxPage {
+    var check = InputValidation()
+    if pageSize < 0 || pageSize > 100 { check.fail("page_size", "at most 100") }
+    let before = pageToken.isEmpty ? nil : NotificationCursor(pageToken)
+    if !pageToken.isEmpty && before == nil { check.fail("page_token", "not a page token from this service") }
+    try check.finish()
+    return try store.inbox(
+      userID: userID, before: before?.sequence, limit: pageSize == 0 ? 20 : pageSize, unreadOnly: unreadOnly)
+  }
+
+  /// The user's notifications from `cursor` on (all of those made after it, oldest first), then
+  /// each one as it is made, in order: nothing twice, nothing lost. No cursor: only new ones.
+  public func watch(userID: String, after cursorText: String) throws -> AsyncStream<UserNotification> {
+    let cursor: NotificationCursor?
+    if cursorText.isEmpty {
+      cursor = nil
+    } else {
+      guard let parsed = NotificationCursor(cursorText) else {
+        throw ServiceError.invalid("cursor", "not a cursor from this service")
+      }
+      cursor = parsed
+    }
+    // Subscribe before reading the backlog: whatever commits in between is in one or both, and
+    // the live part skips what the backlog already had (publishing follows commit order).
+    let live = broadcaster.subscribe(userID: userID)
+    let backlog = try cursor.map { try store.notifications(userID: userID, after: $0.sequence) } ?? []
+    let (stream, continuation) = AsyncStream.makeStream(of: UserNotification.self)
+    let start = backlog.last?.sequence ?? cursor?.sequence ?? -1
+    for notification in backlog { continuation.yield(notification) }
+    let relay = Task {
+      var last = start
+      for await notification in live where notification.sequence > last {
+        last = notification.sequence
+        continuation.yield(notification)
+      }
+      continuation.finish()
+    }
+    continuation.onTermination = { _ in relay.cancel() }
+    return stream
+  }
+
+  /// Marks the named notifications (or all) read; returns how many changed and the unread count.
+  public func markRead(userID: String, ids: [String], all: Bool) async throws -> (marked: Int, unread: Int) {
+    if !all && ids.isEmpty { throw ServiceError.invalid("notification_ids", "name notifications, or set all") }
+    if ids.count > 500 { throw ServiceError.invalid("notification_ids", "at most 500 per call") }
+    return try await store.markRead(userID: userID, ids: all ? nil : ids, at: clock.now())
+  }
+
+  public func preferences(userID: String) throws -> DeliveryPreferences {
+    try store.preferences(userID: userID) ?? .standard
+  }
+
+  /// Sets the user's channels; `INVALID_ARGUMENT` when all are off.
+  public func setPreferences(userID: String, _ preferences: DeliveryPreferences) async throws -> DeliveryPreferences {
+    guard preferences.hasAnyChannel else {
+      throw ServiceError.invalid("preferences", "keep at least one channel (push, email or SMS) on")
+    }
+    try await store.setPreferences(userID: userID, preferences)
+    return preferences
+  }
+
+  /// Registers a device (the same platform and token again: moves it to this user, renamed).
+  public func registerDevice(userID: String, platform: PushPlatform?, token rawToken: String, name rawName: String)
+    async throws -> PushDevice
+  {
+    var check = InputValidation()
+    if platform == nil { check.fail("platform", "choose FCM, APNs or web push") }
+    let token = check.requiredText(rawToken, field: "token", what: "the device token", maxLength: 4096)
+    let name = check.optionalText(rawName, field: "name", what: "the name")
+    try check.finish()
+    let device = PushDevice(
+      id: UUID().uuidString.lowercased(), userID: userID, platform: platform!, token: token, name: name,
+      registeredAt: clock.now())
+    return try await store.registerDevice(device)
+  }
+
+  public func devices(userID: String) throws -> [PushDevice] {
+    try store.devices(userID: userID)
+  }
+
+  public func removeDevice(userID: String, deviceID rawID: String) async throws {
+    let id = rawID.trimmingCharacters(in: .whitespaces)
+    guard !id.isEmpty else { throw ServiceError.invalid("device_id", "a device id is required") }
+    guard try await store.removeDevice(id: id, userID: userID) else {
+      throw ServiceError.notFound("you have no device \(id)")
+    }
+  }
+
+  /// The outbox, newest first.
+  public func deliveries(userID: String, limit: Int) throws -> [Delivery] {
+    guard (0...500).contains(limit) else { throw ServiceError.invalid("limit", "at most 500") }
+    return try store.deliveries(userID: userID.isEmpty ? nil : userID, limit: limit == 0 ? 50 : limit)
+  }
+
+  static func checked(_ content: NotificationContent, _ check: inout InputValidation) -> NotificationContent {
+    var content = content
+    content.title = check.requiredText(content.title, field: "title", what: "a title", maxLength: 200)
+    content.body = check.optionalText(content.body, field: "body", what: "the body", maxLength: 2000)
+    if content.data.count > 20 { check.fail("data", "at most 20 entries") }
+    for (key, value) in content.data where key.isEmpty || key.count > 64 || value.count > 512 {
+      check.fail("data", "keys are 1 to 64 characters, values at most 512 (\(key.prefix(64)))")
+    }
+    return content
+  }
+
+  static func distinct(_ ids: [String]) -> [String] {
+    var seen = Set<String>()
+    return ids.filter { seen.insert($0).inserted }
+  }
+}

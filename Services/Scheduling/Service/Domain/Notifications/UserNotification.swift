@@ -1,0 +1,84 @@
+import Foundation
+
+/// What a notification is about; the client picks an icon and what to open by it.
+public enum NotificationKind: String, Sendable, Hashable, CaseIterable {
+  case tripDelay = "trip_delay"
+  case platformChange = "platform_change"
+  case cancellation
+  case itineraryInvite = "itinerary_invite"
+  case itineraryUpdate = "itinerary_update"
+  case deal
+  case welcome
+  case taxiUpdate = "taxi_update"
+  case renewalReminder = "renewal_reminder"
+  case ticket
+  case general
+}
+
+/// A notification as a sender writes it, before it has recipients.
+public struct NotificationContent: Sendable, Hashable {
+  public var kind: NotificationKind
+  public var title: String
+  public var body: String
+  /// Ids the client can open (`trip_id`, `service_date`, `itinerary_id`, ...).
+  public var data: [String: String]
+
+  public init(kind: NotificationKind, title: String, body: String, data: [String: String] = [:]) {
+    self.kind = kind
+    self.title = title
+    self.body = body
+    self.data = data
+  }
+}
+
+/// One recipient's notification, as kept in their inbox.
+public struct UserNotification: Sendable, Hashable {
+  public var id: String
+  /// The position in the order notifications were made (suite-wide, increasing): the cursor.
+  public var sequence: Int64
+  public var userID: String
+  public var content: NotificationContent
+  public var createdAt: Date
+  public var read: Bool
+  /// Goes out by push only, whatever the user's preferences (a driver's taxi updates).
+  public var pushOnly: Bool
+
+  public init(
+    id: String, sequence: Int64, userID: String, content: NotificationContent, createdAt: Date, read: Bool,
+    pushOnly: Bool = false
+  ) {
+    self.id = id
+    self.sequence = sequence
+    self.userID = userID
+    self.content = content
+    self.createdAt = createdAt
+    self.read = read
+    self.pushOnly = pushOnly
+  }
+
+  /// The opaque cursor a client resumes after.
+  public var cursor: String { String(self.sequence) }
+}
+
+/// A client's resume point: the ``UserNotification/cursor`` it saw last.
+public struct NotificationCursor: Sendable, Hashable {
+  public var sequence: Int64
+
+  /// `nil` for text that is not a cursor this service gave out.
+  public init?(_ text: String) {
+    guard let sequence = Int64(text), sequence >= 0 else { return nil }
+    self.sequence = sequence
+  }
+
+  public init(sequence: Int64) {
+    self.sequence = sequence
+  }
+}
+
+/// One page of an inbox, newest first.
+public struct InboxPage: Sendable, Hashable {
+  public var notifications: [UserNotification]
+  /// Where the next (older) page starts; `nil` on the last page.
+  public var nextBefore: Int64?
+  public var unreadCount: Int
+}

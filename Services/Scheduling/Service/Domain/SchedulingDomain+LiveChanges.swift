@@ -1,0 +1,101 @@
+import BinarioDomain
+import Foundation
+
+extension SchedulingDomain {
+  /// Delays the run from a stop on (`fromSequence` 0: the first stop) by `minutes` (0 clears it).
+  public func delay(
+    adminID: String, tripID: String, date: String, fromSequence: Int, minutes: Int, reason: String
+  ) async throws -> LiveRun {
+    if !(0...1440).contains(minutes) { throw ServiceError.invalid("minutes", "from 0 (on time) to 1440") }
+    return try await change(adminID: adminID, tripID: tripID, date: date, reason: reason) { run in
+      let from = try Self.stopSequence(fromSequence, of: run, field: "from_sequence", zeroMeansFirst: true)
+      return .delay(fromSequence: from, minutes: minutes)
+    }
+  }
+
+  /// Moves the run's stop `sequence` to `platform`.
+  public func changePlatform(
+    adminID: String, tripID: String, date: String, sequence: Int, platform rawPlatform: String, reason: String
+  ) async throws -> LiveRun {
+    var check = InputValidation()
+    let platform = check.requiredText(rawPlatform, field: "platform", what: "the platform", maxLength: 10)
+    try check.finish()
+    return try await change(adminID: adminID, tripID: tripID, date: date, reason: reason) { run in
+      .platform(sequence: try Self.stopSequence(sequence, of: run, field: "sequence", zeroMeansFirst: false), platform: platform)
+    }
+  }
+
+  /// Cancels the run, whole (`fromSequence` 0) or from a stop on.
+  public func cancel(adminID: String, tripID: String, date: String, fromSequence: Int, reason: String) async throws -> LiveRun {
+    try await change(adminID: adminID, tripID: tripID, date: date, reason: reason) { run in
+      .cancellation(fromSequence: try Self.stopSequence(fromSequence, of: run, field: "from_sequence", zeroMeansFirst: true))
+    }
+  }
+
+  /// Every change made to the run, oldest first.
+  public func changes(tripID rawTrip: String, date rawDate: String) throws -> [RecordedRunChange] {
+    let (tripID, date) = try Self.runRef(tripID: rawTrip, date: rawDate)
+    _ = try liveRun(tripID: tripID, on: date)
+    return try store.changes(tripID: tripID, on: date)
+  }
+
+  /// Records a change to a run and tells its followers, in one transaction.
+  private func change(
+    adminID: String, tripID rawTrip: String, date rawDate: String, reason rawReason: String,
+    _ kind: (LiveRun) throws -> RunChangeKind
+  ) async throws -> LiveRun {
+    let (tripID, date) = try Self.runRef(tripID: rawTrip, date: rawDate)
+    var check = InputValidation()
+    let reason = check.requiredText(rawReason, field: "reason", what: "a reason", maxLength: 500)
+    try check.finish()
+    let before = try liveRun(tripID: tripID, on: date)
+    let change = RecordedRunChange(
+      id: UUID().uuidString.lowercased(), tripID: tripID, serviceDate: date, kind: try kind(before), reason: reason,
+      changedBy: adminID, changedAt: clock.now())
+    let after = try liveRun(before.state.run, adding: change.kind)
+    try await store.record(
+      change, notifyingFollowersWith: Self.notice(of: change, on: after), onCommitted: notifications.onCommitted)
+    return after
+  }
+
+  private func liveRun(_ run: PlannedRun, adding change: RunChangeKind) throws -> LiveRun {
+    let changes = try store.changes(tripID: run.tripID, on: run.serviceDate).map(\.kind) + [change]
+    let live = try liveRun(run)
+    return LiveRun(state: RunLiveState(run: run, changes: changes), line: live.line, stations: live.stations, zone: zone)
+  }
+
+  /// The stop `sequence` of `run`, or `INVALID_ARGUMENT` naming `field`.
+  static func stopSequence(_ sequence: Int, of run: LiveRun, field: String, zeroMeansFirst: Bool) throws -> Int {
+    if sequence == 0, zeroMeansFirst, let first = run.state.stops.first { return first.planned.sequence }
+    guard run.stop(sequence) != nil else {
+      let known = run.state.stops.map { String($0.planned.sequence) }.joined(separator: ", ")
+      throw ServiceError.invalid(field, "the run has no stop \(sequence) (its stops: \(known))")
+    }
+    return sequence
+  }
+
+  /// What a run's followers are told about a change.
+  static func notice(of change: RecordedRunChange, on run: LiveRun) -> NotificationContent {
+    let train = "\(run.line.shortName) \(run.state.run.trainNumber) to \(run.headsign)"
+    let data = ["trip_id": run.tripID, "service_date": run.serviceDate.description, "change_id": change.id]
+    func station(_ sequence: Int) -> String {
+      run.stop(sequence).flatMap { run.stations[$0.planned.stationID]?.name } ?? "stop \(sequence)"
+    }
+    func clock(_ time: ServiceTime) -> String { String(time.description.prefix(5)) }
+    switch change.kind {
+    case .delay(let from, let minutes):
+      let stop = run.stop(from)
+      let when = stop.map { " Leaves \(station(from)) at \(clock($0.expectedDeparture)) instead of \(clock($0.planned.departure))." } ?? ""
+      let title = minutes == 0 ? "\(train) is back on time" : "\(train) is \(minutes) minutes late"
+      return NotificationContent(kind: .tripDelay, title: title, body: "\(change.reason).\(minutes == 0 ? "" : when)", data: data)
+    case .platform(let sequence, let platform):
+      return NotificationContent(
+        kind: .platformChange, title: "\(train): platform \(platform) at \(station(sequence))",
+        body: "Now leaving from platform \(platform). \(change.reason).", data: data)
+    case .cancellation(let from):
+      let first = run.state.stops.first?.planned.sequence
+      let title = from == first ? "\(train) is cancelled" : "\(train) ends at \(station(from))"
+      return NotificationContent(kind: .cancellation, title: title, body: "\(change.reason).", data: data)
+    }
+  }
+}

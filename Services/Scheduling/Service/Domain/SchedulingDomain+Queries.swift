@@ -1,0 +1,117 @@
+import BinarioDomain
+import Foundation
+
+extension SchedulingDomain {
+  /// Every station by name, or those whose name or code contains `query` (any case).
+  public func stations(matching rawQuery: String) -> [Station] {
+    let query = rawQuery.trimmingCharacters(in: .whitespaces)
+    let all = stationsByID.values.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+    guard !query.isEmpty else { return all }
+    return all.filter {
+      $0.name.localizedCaseInsensitiveContains(query) || $0.code.localizedCaseInsensitiveContains(query)
+    }
+  }
+
+  public func lines() -> [Line] {
+    catalog.withLock { Array($0.lines.values) }.sorted { ($0.shortName, $0.id) < ($1.shortName, $1.id) }
+  }
+
+  /// One run, live.
+  public func run(tripID rawTrip: String, date rawDate: String) throws -> LiveRun {
+    let (tripID, date) = try Self.runRef(tripID: rawTrip, date: rawDate)
+    return try liveRun(tripID: tripID, on: date)
+  }
+
+  /// A station's next departures at or after `after` (default now), live; a cancelled stop
+  /// stays on the board, marked.
+  public func departures(stationID rawID: String, after: Date?, limit rawLimit: Int) throws -> (Station, [LiveDeparture]) {
+    var check = InputValidation()
+    let stationID = check.requiredText(rawID, field: "station_id", what: "a station id", maxLength: 100)
+    if !(0...50).contains(rawLimit) { check.fail("limit", "at most 50") }
+    try check.finish()
+    guard let station = stationsByID[stationID] else { throw ServiceError.notFound("no station \(stationID)") }
+    let (date, time) = zone.serviceTime(at: after ?? clock.now())
+    // Delays can move a later-scheduled train ahead of the earliest; a few more than asked cover it.
+    let limit = rawLimit == 0 ? 10 : rawLimit
+    let scheduled = try store.departures(from: stationID, on: date, after: time, limit: limit)
+    var board: [LiveDeparture] = []
+    for departure in scheduled {
+      guard let planned = try store.plannedRun(tripID: departure.tripID, on: departure.serviceDate) else { continue }
+      let run = try liveRun(planned)
+      guard let stop = run.state.stops.first(where: { $0.planned.stationID == stationID && $0.planned.departure == departure.departure })
+      else { continue }
+      board.append(LiveDeparture(run: run, sequence: stop.planned.sequence))
+    }
+    return (station, board)
+  }
+
+  /// Journeys from one station to another leaving at or after `after` (default now): direct
+  /// runs, and journeys with one change where direct ones do not fill `limit` or arrive later,
+  /// earliest arrival first. A journey whose boarding or alighting stop is cancelled is left out.
+  public func journeys(from rawFrom: String, to rawTo: String, after: Date?, limit rawLimit: Int) throws -> [Journey] {
+    var check = InputValidation()
+    let from = check.requiredText(rawFrom, field: "from_station_id", what: "a station id", maxLength: 100)
+    let to = check.requiredText(rawTo, field: "to_station_id", what: "a station id", maxLength: 100)
+    if !(0...20).contains(rawLimit) { check.fail("limit", "at most 20") }
+    if !from.isEmpty && from == to { check.fail("to_station_id", "the destination is the departure station") }
+    try check.finish()
+    let stations = stationsByID
+    if stations[from] == nil { throw ServiceError.notFound("no station \(from)") }
+    if stations[to] == nil { throw ServiceError.notFound("no station \(to)") }
+    let limit = rawLimit == 0 ? 5 : rawLimit
+    let (date, time) = zone.serviceTime(at: after ?? clock.now())
+    let earliest = time.secondsSinceServiceDayStart
+    var runs: [RunKey: LiveRun] = [:]
+    func leg(_ planned: PlannedLeg) throws -> LiveLeg? {
+      let key = RunKey(tripID: planned.tripID, serviceDate: planned.serviceDate)
+      if runs[key] == nil {
+        guard let run = try store.plannedRun(tripID: planned.tripID, on: planned.serviceDate) else { return nil }
+        runs[key] = try liveRun(run)
+      }
+      return LiveLeg(run: runs[key]!, boardSequence: planned.boardSequence, alightSequence: planned.alightSequence)
+    }
+    var journeys: [Journey] = []
+    for planned in try store.directLegs(from: from, to: to, on: date, after: earliest, limit: limit * 2) {
+      if let leg = try leg(planned), leg.isRunning { journeys.append(Journey(legs: [leg])) }
+    }
+    journeys.sort { $0.arrival < $1.arrival }
+    journeys = Array(journeys.prefix(limit))
+    let latestDirect = journeys.count == limit ? journeys.last?.arrival : nil
+    var seen = Set<[RunKey]>()
+    for (first, second) in try store.oneChangeLegs(
+      from: from, to: to, on: date, after: earliest, minimumTransfer: Self.minimumTransfer, limit: limit)
+    {
+      guard let one = try leg(first), let two = try leg(second), one.isRunning, two.isRunning,
+        let reach = one.arrival, let leave = two.departure, leave.timeIntervalSince(reach) >= Double(Self.minimumTransfer)
+      else { continue }
+      let journey = Journey(legs: [one, two])
+      if let latestDirect, journey.arrival >= latestDirect { continue }
+      // One journey per pair of runs: the earliest change between them.
+      let key = [RunKey(tripID: first.tripID, serviceDate: first.serviceDate), RunKey(tripID: second.tripID, serviceDate: second.serviceDate)]
+      guard seen.insert(key).inserted else { continue }
+      journeys.append(journey)
+    }
+    // Of journeys arriving at the same time, the one leaving latest.
+    journeys.sort { ($0.arrival, -$0.departure.timeIntervalSince1970) < ($1.arrival, -$1.departure.timeIntervalSince1970) }
+    return Array(journeys.prefix(limit))
+  }
+
+  /// The serialized GTFS-realtime `FeedMessage` of runs changed from yesterday's service day on.
+  public func realtimeFeed() throws -> [UInt8] {
+    let now = clock.now()
+    let runs = try store.changedRuns(from: zone.serviceTime(at: now).date.adding(days: -1)).compactMap { run in
+      try store.plannedRun(tripID: run.tripID, on: run.serviceDate).map { planned in
+        RunLiveState(run: planned, changes: try store.changes(tripID: run.tripID, on: run.serviceDate).map(\.kind))
+      }
+    }
+    let platformStops = catalog.withLock { $0.platformStops }
+    let builder = RealtimeFeedBuilder { platformStops[PlatformKey(stationID: $0, platform: $1)] }
+    return try builder.feed(of: runs, at: UInt64(max(0, now.timeIntervalSince1970)))
+  }
+}
+
+/// A run: a trip on a service date.
+struct RunKey: Hashable {
+  var tripID: String
+  var serviceDate: ServiceDate
+}

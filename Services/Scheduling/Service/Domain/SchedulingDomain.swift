@@ -1,0 +1,85 @@
+import BinarioDomain
+import Foundation
+import Synchronization
+
+/// Scheduling's timetable logic: stations, journeys, runs and departures boards with their live
+/// state, following runs, admins' live changes and run edits, GTFS imports and the
+/// GTFS-realtime feed. Pure Swift: it knows neither gRPC nor SQL. It reads the time only from its
+/// ``BinarioDomain/DomainClock`` and tells people through the ``NotificationCentre``.
+///
+/// The operations live in extensions, one file per area (`SchedulingDomain+Queries.swift`,
+/// `+Following`, `+LiveChanges`, `+RunEditing`, `+Import`). They throw
+/// ``BinarioDomain/ServiceError`` for anything a caller did wrong; any other error is a fault.
+public final class SchedulingDomain: Sendable {
+  let store: SchedulingStore
+  let clock: any DomainClock
+  let zone: ServiceDayZone
+  public let notifications: NotificationCentre
+  /// Stations, lines and platform stops, read once per timetable (they change only on import).
+  let catalog: Mutex<TimetableCatalog>
+
+  /// The shortest change between two trains, in seconds.
+  static let minimumTransfer = 5 * 60
+
+  public init(
+    store: SchedulingStore, clock: any DomainClock, zone: ServiceDayZone, notifications: NotificationCentre
+  ) throws {
+    self.store = store
+    self.clock = clock
+    self.zone = zone
+    self.notifications = notifications
+    self.catalog = Mutex(try TimetableCatalog(store: store))
+  }
+
+  func reloadCatalog() throws {
+    let fresh = try TimetableCatalog(store: store)
+    catalog.withLock { $0 = fresh }
+  }
+
+  var stationsByID: [String: Station] { catalog.withLock { $0.stations } }
+
+  /// The service date and time it is now.
+  var serviceNow: (date: ServiceDate, time: ServiceTime) { zone.serviceTime(at: clock.now()) }
+
+  /// The run's live view; `NOT_FOUND` when the trip does not run that date.
+  func liveRun(tripID: String, on date: ServiceDate) throws -> LiveRun {
+    guard let run = try store.plannedRun(tripID: tripID, on: date) else {
+      throw ServiceError.notFound("trip \(tripID) does not run on \(date)")
+    }
+    return try liveRun(run)
+  }
+
+  func liveRun(_ run: PlannedRun) throws -> LiveRun {
+    let changes = try store.changes(tripID: run.tripID, on: run.serviceDate).map(\.kind)
+    let catalog = catalog.withLock { $0 }
+    return LiveRun(
+      state: RunLiveState(run: run, changes: changes),
+      line: catalog.lines[run.lineID] ?? Line(id: run.lineID, shortName: run.lineID, longName: ""),
+      stations: catalog.stations,
+      zone: zone)
+  }
+
+  /// A run reference checked: a trip id and a `YYYY-MM-DD` date.
+  static func runRef(tripID rawTrip: String, date rawDate: String, field: String = "run") throws -> (String, ServiceDate) {
+    var check = InputValidation()
+    let tripID = check.requiredText(rawTrip, field: "\(field).trip_id", what: "a trip id", maxLength: 200)
+    let date = ServiceDate(iso: rawDate)
+    if date == nil { check.fail("\(field).service_date", "a date as YYYY-MM-DD, not \"\(rawDate)\"") }
+    try check.finish()
+    return (tripID, date!)
+  }
+}
+
+/// The parts of the timetable that change only when it is replaced: stations, lines and the
+/// feed's platform stops.
+struct TimetableCatalog: Sendable {
+  var stations: [String: Station]
+  var lines: [String: Line]
+  var platformStops: [PlatformKey: String]
+
+  init(store: SchedulingStore) throws {
+    self.stations = Dictionary(uniqueKeysWithValues: try store.stations().map { ($0.id, $0) })
+    self.lines = Dictionary(uniqueKeysWithValues: try store.lines().map { ($0.id, $0) })
+    self.platformStops = try store.platformStops()
+  }
+}
