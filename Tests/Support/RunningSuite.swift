@@ -5,8 +5,8 @@ import Foundation
 import Synchronization
 import GRPCCore
 
-/// The suite as separate processes on loopback: `identity` and `gateway` with development
-/// certificates and SQLite files in a temporary folder, as `scripts/run-local.sh` starts them.
+/// The suite as separate processes on loopback: `identity`, `scheduling` (with the demo
+/// network) and `gateway` with development certificates and SQLite files in a temporary folder, as `scripts/run-local.sh` starts them.
 /// The end-to-end tests and `gateway-bench` run against it.
 public final class RunningSuite: Sendable {
   public static let adminEmail = "admin@binario.test"
@@ -15,10 +15,12 @@ public final class RunningSuite: Sendable {
   /// Flags added to each process's command line, after the suite's own.
   public struct ExtraFlags: Sendable {
     public var identity: [String]
+    public var scheduling: [String]
     public var gateway: [String]
 
-    public init(identity: [String] = [], gateway: [String] = []) {
+    public init(identity: [String] = [], scheduling: [String] = [], gateway: [String] = []) {
       self.identity = identity
+      self.scheduling = scheduling
       self.gateway = gateway
     }
   }
@@ -41,6 +43,9 @@ public final class RunningSuite: Sendable {
   /// Swagger UI, as `scripts/install-swagger-ui.sh` installs it.
   public static let documentationFolder = packageRoot.appendingPathComponent(".tools/swagger-ui")
   public var identityPort: Int { self.processes.withLock { $0["identity"]!.port } }
+  public var schedulingPort: Int { self.processes.withLock { $0["scheduling"]!.port } }
+  /// The demo network scheduling loads at first start.
+  public static let demoNetworkFolder = packageRoot.appendingPathComponent("Services/Scheduling/DemoNetwork")
   /// The process ids of the running services, by executable name.
   public var processIdentifiers: [String: Int32] { self.processes.withLock { $0.mapValues(\.processIdentifier) } }
 
@@ -50,7 +55,8 @@ public final class RunningSuite: Sendable {
     self.processes = Mutex([:])
   }
 
-  /// Starts identity, then the gateway routing to it; runs `body`; stops both and removes the folder.
+  /// Starts identity, scheduling, then the gateway routing to them; runs `body`; stops them all
+  /// and removes the folder.
   public static func with<Result: Sendable>(
     extraFlags: ExtraFlags = ExtraFlags(),
     _ body: (RunningSuite) async throws -> Result
@@ -63,6 +69,7 @@ public final class RunningSuite: Sendable {
     }
     _ = try DevCertificateSet.write(to: suite.certificates)
     try await suite.startIdentity(port: 0)
+    try await suite.startScheduling(port: 0)
     try await suite.startGateway()
     return try await body(suite)
   }
@@ -89,13 +96,27 @@ public final class RunningSuite: Sendable {
     self.processes.withLock { $0["identity"] = process }
   }
 
+  /// Starts scheduling on `port` (0: any) with its data folder (kept across restarts), the demo
+  /// network loaded at first start, calling identity.
+  public func startScheduling(port: Int) async throws {
+    let process = try await ServiceProcess.start(
+      "scheduling",
+      arguments: self.commonFlags("scheduling") + [
+        "--port", "\(port)", "--identity-address", "127.0.0.1:\(self.identityPort)",
+        "--timetable-folder", Self.demoNetworkFolder.path,
+      ] + self.extraFlags.scheduling
+    )
+    self.processes.withLock { $0["scheduling"] = process }
+  }
+
   /// The gateway with every front door on a free port. Rate limits are off (tests make calls
   /// as fast as they can; a test of the limit passes its own `--rate-limit`); the docs page is
   /// served when Swagger UI is installed.
   private func startGateway() async throws {
     var flags = [
       "--port", "0", "--grpc-port", "0", "--http-port", "0", "--tls-client-authentication", "none",
-      "--upstream", "identity=127.0.0.1:\(self.identityPort)", "--rate-limit", "off",
+      "--upstream", "identity=127.0.0.1:\(self.identityPort)",
+      "--upstream", "scheduling=127.0.0.1:\(self.schedulingPort)", "--rate-limit", "off",
     ]
     if FileManager.default.fileExists(atPath: Self.documentationFolder.appendingPathComponent("swagger-ui-bundle.js").path) {
       flags += ["--docs-folder", Self.documentationFolder.path]
@@ -111,6 +132,11 @@ public final class RunningSuite: Sendable {
   /// Returns once the gateway reports identity serving (its health `Watch`), so a call made
   /// next does not meet the gateway's reconnect backoff.
   public func waitUntilTheGatewaySeesIdentityServing() async throws {
+    try await self.waitUntilTheGatewaySeesServing("identity")
+  }
+
+  /// Returns once the gateway reports the upstream `service` serving (its health `Watch`).
+  public func waitUntilTheGatewaySeesServing(_ service: String) async throws {
     let transport = try BinarioClientTransport(
       host: "127.0.0.1",
       port: self.gatewayPort,
@@ -118,7 +144,7 @@ public final class RunningSuite: Sendable {
       tls: .client(trustRoots: .file(self.caFile))
     )
     try await withGRPCClient(transport: transport) { client in
-      try await Grpc_Health_V1_Health.Client(wrapping: client).watch(.with { $0.service = "identity" }) { response in
+      try await Grpc_Health_V1_Health.Client(wrapping: client).watch(.with { $0.service = service }) { response in
         for try await update in response.messages where update.status == .serving { return }
       }
     }
@@ -129,12 +155,17 @@ public final class RunningSuite: Sendable {
     self.processes.withLock { $0["identity"] }?.kill()
   }
 
+  /// `kill -9` of scheduling.
+  public func killScheduling() {
+    self.processes.withLock { $0["scheduling"] }?.kill()
+  }
+
   private func stopAll() {
     let all = self.processes.withLock { processes in
       defer { processes = [:] }
       return processes
     }
-    for name in ["gateway", "identity"] { all[name]?.terminate() }
+    for name in ["gateway", "scheduling", "identity"] { all[name]?.terminate() }
   }
 
   /// A client of the gateway's public side, as an app would be: no client certificate.
@@ -150,6 +181,39 @@ public final class RunningSuite: Sendable {
     return try await withGRPCClient(transport: transport) { client in
       try await body(Binario_Identity_V1_Identity.Client(wrapping: client))
     }
+  }
+
+  /// A connection to the gateway's public side (no client certificate), for any service's
+  /// generated client: `Binario_Scheduling_V1_Scheduling.Client(wrapping: client)`.
+  public func withGatewayConnection<Result: Sendable>(
+    _ body: (GRPCClient<BinarioClientTransport>) async throws -> Result
+  ) async throws -> Result {
+    let transport = try BinarioClientTransport(
+      host: "127.0.0.1",
+      port: self.gatewayPort,
+      serverHostname: "localhost",
+      tls: .client(trustRoots: .file(self.caFile))
+    )
+    return try await withGRPCClient(transport: transport) { client in try await body(client) }
+  }
+
+  /// A connection straight to scheduling (around the gateway) holding `certificate`'s identity.
+  public func withDirectSchedulingConnection<Result: Sendable>(
+    as certificate: String,
+    _ body: (GRPCClient<BinarioClientTransport>) async throws -> Result
+  ) async throws -> Result {
+    let certificates = self.certificates.path
+    let transport = try BinarioClientTransport(
+      host: "127.0.0.1",
+      port: self.schedulingPort,
+      serverHostname: "scheduling",
+      tls: .mutual(
+        certificateChain: .file("\(certificates)/\(certificate).pem"),
+        privateKey: .file("\(certificates)/\(certificate).key"),
+        trustRoots: .file(self.caFile)
+      )
+    )
+    return try await withGRPCClient(transport: transport) { client in try await body(client) }
   }
 
   /// A client straight to identity (around the gateway) holding `certificate`'s identity.

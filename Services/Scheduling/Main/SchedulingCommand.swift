@@ -1,4 +1,56 @@
+import ArgumentParser
+import BinarioAuth
+import BinarioDomain
+import BinarioServiceKit
+import Foundation
+import SchedulingService
+
+/// The scheduling process: the timetable and its live changes, the suite's notification centre,
+/// shared itineraries. Listens on the Binario transport (mutual TLS), keeps `scheduling.sqlite`
+/// in its data directory, loads the timetable folder at first start, and calls identity (who
+/// people are, who is whose friend) with its own certificate.
 @main
-struct SchedulingCommand {
-  static func main() {}
+struct SchedulingCommand: EventLoopCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "scheduling",
+    abstract: "Binario's scheduling service: timetable, live changes, notifications, itineraries."
+  )
+
+  @OptionGroup var options: ServiceOptions
+  @OptionGroup var identityAddress: IdentityAddressOption
+  @OptionGroup var scheduling: SchedulingOptions
+
+  func runOnEventLoops() async throws {
+    let environment = ProcessInfo.processInfo.environment
+    let folder = try scheduling.folder(environment: environment)
+    let zone = try scheduling.zone(environment: environment)
+    try await ServiceRunner.run(
+      options: options, serviceName: "scheduling", additionalSettings: identityAddress.additionalSettings,
+      transport: .binario
+    ) { context in
+      let store = try SchedulingStore(directory: context.configuration.dataDirectory)
+      let clock = SystemClock()
+      let directory = IdentityAccountDirectory(identity: try context.identityClient())
+      let dispatcher = DeliveryDispatcher(
+        store: store, directory: directory, push: OutboxPushProvider(store: store, clock: clock),
+        email: OutboxEmailProvider(store: store, clock: clock), text: OutboxTextProvider(store: store, clock: clock),
+        logger: context.logger)
+      let centre = NotificationCentre(store: store, clock: clock, dispatcher: dispatcher)
+      let domain = try SchedulingDomain(store: store, clock: clock, zone: zone, notifications: centre)
+      if let folder, let loaded = try await domain.importIfEmpty(folder: folder) {
+        context.logger.notice(
+          "loaded the timetable at first start",
+          metadata: ["folder": "\(folder)", "stations": "\(loaded.stations)", "trips": "\(loaded.trips)"])
+      }
+      context.addService(BackgroundJobService { await dispatcher.run() }, name: "notification-deliveries")
+      // Open notification streams would otherwise hold the drain open for the whole grace period;
+      // ended, clients reconnect with their cursor and miss nothing.
+      context.onGracefulShutdown { centre.broadcaster.close() }
+      context.addInterceptor(AuthorizationServerInterceptor(policy: .scheduling.merging(.health)))
+      return [
+        SchedulingHandler(domain: domain, logger: context.logger),
+        NotificationsHandler(centre: centre, logger: context.logger),
+      ]
+    }
+  }
 }

@@ -15,7 +15,7 @@ public typealias IdentityServiceClient = Binario_Identity_V1_Identity.Client<Bin
 /// ```swift
 /// let identity = try context.identityClient()
 /// ```
-public struct IdentityAddressOption: ParsableArguments {
+public struct IdentityAddressOption: ParsableArguments, Sendable {
   /// The key in the config file; `BINARIO_IDENTITY_ADDRESS` in the environment.
   public static let key = "identityAddress"
 

@@ -1,0 +1,157 @@
+import BinarioAuth
+import BinarioDomain
+import BinarioProto
+import BinarioServiceKit
+import Foundation
+import GRPCCore
+import Logging
+import SwiftProtobuf
+
+/// The gRPC face of the notification centre (`binario.scheduling.v1.Notifications`): the
+/// signed-in user's inbox, live stream, preferences and devices; admins' outbox; and the
+/// internal `Notify` every service sends through.
+public struct NotificationsHandler: Binario_Scheduling_V1_Notifications.SimpleServiceProtocol {
+  let centre: NotificationCentre
+  let logger: Logger
+
+  public init(centre: NotificationCentre, logger: Logger = Logger(label: "scheduling")) {
+    self.centre = centre
+    self.logger = logger
+  }
+
+  func handle<Result: Sendable>(_ method: String, _ body: () async throws -> Result) async throws -> Result {
+    try await translatingErrors(service: "scheduling", method: method, logger: logger, body)
+  }
+
+  public func listNotifications(
+    request: Binario_Scheduling_V1_ListNotificationsRequest, context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_ListNotificationsResponse {
+    try await handle("ListNotifications") {
+      let page = try centre.inbox(
+        userID: try caller().userID, pageSize: Int(clamping: request.pageSize), pageToken: request.pageToken,
+        unreadOnly: request.unreadOnly)
+      return .with {
+        $0.notifications = page.notifications.map(Binario_Scheduling_V1_Notification.init)
+        $0.nextPageToken = page.nextBefore.map(String.init) ?? ""
+        $0.unreadCount = UInt32(clamping: page.unreadCount)
+      }
+    }
+  }
+
+  public func watchNotifications(
+    request: Binario_Scheduling_V1_WatchNotificationsRequest,
+    response: RPCWriter<Binario_Scheduling_V1_WatchNotificationsResponse>,
+    context: ServerContext
+  ) async throws {
+    let centre = self.centre
+    let stream = try await handle("WatchNotifications") {
+      try centre.watch(userID: try caller().userID, after: request.cursor)
+    }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for await notification in stream {
+          try await response.write(
+            .with {
+              $0.notification = Binario_Scheduling_V1_Notification(notification)
+              $0.cursor = notification.cursor
+            })
+        }
+      }
+      group.addTask { try await context.cancellation.cancelled }
+      defer { group.cancelAll() }
+      do {
+        try await group.next()
+      } catch is CancellationError {
+        return
+      }
+    }
+  }
+
+  public func markNotificationsRead(
+    request: Binario_Scheduling_V1_MarkNotificationsReadRequest, context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_MarkNotificationsReadResponse {
+    try await handle("MarkNotificationsRead") {
+      let (marked, unread) = try await centre.markRead(
+        userID: try caller().userID, ids: request.notificationIds, all: request.all)
+      return .with {
+        $0.marked = UInt32(clamping: marked)
+        $0.unreadCount = UInt32(clamping: unread)
+      }
+    }
+  }
+
+  public func getNotificationPreferences(
+    request: Binario_Scheduling_V1_GetNotificationPreferencesRequest, context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_GetNotificationPreferencesResponse {
+    try await handle("GetNotificationPreferences") {
+      let preferences = try centre.preferences(userID: try caller().userID)
+      return .with { $0.preferences = Binario_Scheduling_V1_NotificationPreferences(preferences) }
+    }
+  }
+
+  public func setNotificationPreferences(
+    request: Binario_Scheduling_V1_SetNotificationPreferencesRequest, context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_SetNotificationPreferencesResponse {
+    try await handle("SetNotificationPreferences") {
+      let wanted = request.preferences
+      let saved = try await centre.setPreferences(
+        userID: try caller().userID, DeliveryPreferences(push: wanted.push, email: wanted.email, sms: wanted.sms))
+      return .with { $0.preferences = Binario_Scheduling_V1_NotificationPreferences(saved) }
+    }
+  }
+
+  public func registerPushDevice(
+    request: Binario_Scheduling_V1_RegisterPushDeviceRequest, context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_RegisterPushDeviceResponse {
+    try await handle("RegisterPushDevice") {
+      let device = try await centre.registerDevice(
+        userID: try caller().userID, platform: PushPlatform(request.platform), token: request.token, name: request.name)
+      return .with { $0.device = Binario_Scheduling_V1_PushDevice(device) }
+    }
+  }
+
+  public func listPushDevices(
+    request: Binario_Scheduling_V1_ListPushDevicesRequest, context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_ListPushDevicesResponse {
+    try await handle("ListPushDevices") {
+      let devices = try centre.devices(userID: try caller().userID)
+      return .with { $0.devices = devices.map(Binario_Scheduling_V1_PushDevice.init) }
+    }
+  }
+
+  public func removePushDevice(
+    request: Binario_Scheduling_V1_RemovePushDeviceRequest, context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_RemovePushDeviceResponse {
+    try await handle("RemovePushDevice") {
+      try await centre.removeDevice(userID: try caller().userID, deviceID: request.deviceID)
+      return .init()
+    }
+  }
+
+  public func listDeliveries(
+    request: Binario_Scheduling_V1_ListDeliveriesRequest, context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_ListDeliveriesResponse {
+    try await handle("ListDeliveries") {
+      let deliveries = try centre.deliveries(userID: request.userID, limit: Int(clamping: request.limit))
+      return .with { $0.deliveries = deliveries.map(Binario_Scheduling_V1_Delivery.init) }
+    }
+  }
+
+  public func notify(
+    request: Binario_Scheduling_V1_NotifyRequest, context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_NotifyResponse {
+    try await handle("Notify") {
+      guard let kind = NotificationKind(request.kind) else {
+        throw ServiceError.invalid("kind", "choose a notification kind")
+      }
+      let outcome = try await centre.notify(
+        userIDs: request.userIds,
+        content: NotificationContent(kind: kind, title: request.title, body: request.body, data: request.data),
+        dedupeKey: request.dedupeKey, pushOnly: request.pushOnly)
+      return .with {
+        $0.notified = UInt32(clamping: outcome.notified)
+        $0.duplicate = outcome.duplicate
+      }
+    }
+  }
+}

@@ -1,0 +1,216 @@
+import BinarioProto
+import Foundation
+import SwiftProtobuf
+
+// Domain values as proto messages, and back. Instants are Timestamps; dates `YYYY-MM-DD`.
+
+extension Binario_Scheduling_V1_Station {
+  init(_ station: Station) {
+    self.init()
+    stationID = station.id
+    code = station.code
+    name = station.name
+    latitude = station.latitude
+    longitude = station.longitude
+  }
+}
+
+extension Binario_Scheduling_V1_Line {
+  init(_ line: Line) {
+    self.init()
+    lineID = line.id
+    shortName = line.shortName
+    longName = line.longName
+  }
+}
+
+extension Binario_Scheduling_V1_RunRef {
+  init(tripID: String, serviceDate: ServiceDate) {
+    self.init()
+    self.tripID = tripID
+    self.serviceDate = serviceDate.description
+  }
+}
+
+extension Binario_Scheduling_V1_Run {
+  init(_ run: LiveRun) {
+    self.init()
+    self.run = Binario_Scheduling_V1_RunRef(tripID: run.tripID, serviceDate: run.serviceDate)
+    trainNumber = run.state.run.trainNumber
+    line = run.line.shortName
+    lineName = run.line.longName
+    headsign = run.headsign
+    cancelled = run.state.isCancelled
+    stops = run.state.stops.map { stop in
+      .with {
+        $0.sequence = Int32(stop.planned.sequence)
+        let stationID = stop.planned.stationID
+        $0.station = run.stations[stationID].map(Binario_Scheduling_V1_Station.init) ?? .with { $0.stationID = stationID }
+        $0.scheduledArrival = Google_Protobuf_Timestamp(date: run.instant(stop.planned.arrival))
+        $0.scheduledDeparture = Google_Protobuf_Timestamp(date: run.instant(stop.planned.departure))
+        $0.expectedArrival = Google_Protobuf_Timestamp(date: run.instant(stop.expectedArrival))
+        $0.expectedDeparture = Google_Protobuf_Timestamp(date: run.instant(stop.expectedDeparture))
+        $0.scheduledPlatform = stop.planned.platform
+        $0.platform = stop.platform
+        $0.platformChanged = stop.platformChanged
+        $0.delayMinutes = Int32(stop.delayMinutes)
+        $0.cancelled = stop.cancelled
+      }
+    }
+  }
+}
+
+extension Binario_Scheduling_V1_Journey {
+  init(_ journey: Journey) {
+    self.init()
+    legs = journey.legs.map { leg in
+      .with {
+        $0.run = Binario_Scheduling_V1_Run(leg.run)
+        $0.boardSequence = Int32(leg.boardSequence)
+        $0.alightSequence = Int32(leg.alightSequence)
+      }
+    }
+    departure = Google_Protobuf_Timestamp(date: journey.departure)
+    arrival = Google_Protobuf_Timestamp(date: journey.arrival)
+  }
+}
+
+extension Binario_Scheduling_V1_RunChange {
+  init(_ change: RecordedRunChange) {
+    self.init()
+    changeID = change.id
+    run = Binario_Scheduling_V1_RunRef(tripID: change.tripID, serviceDate: change.serviceDate)
+    switch change.kind {
+    case .delay(let from, let minutes):
+      delay = .with {
+        $0.fromSequence = Int32(from)
+        $0.minutes = Int32(minutes)
+      }
+    case .platform(let sequence, let platform):
+      platformChange = .with {
+        $0.sequence = Int32(sequence)
+        $0.platform = platform
+      }
+    case .cancellation(let from):
+      cancellation = .with { $0.fromSequence = Int32(from) }
+    }
+    reason = change.reason
+    changedBy = change.changedBy
+    changedAt = Google_Protobuf_Timestamp(date: change.changedAt)
+  }
+}
+
+extension RunStopInput {
+  init(_ stop: Binario_Scheduling_V1_PlannedStop) {
+    self.init(stationID: stop.stationID, platform: stop.platform, arrival: stop.arrival, departure: stop.departure)
+  }
+}
+
+// MARK: - Notifications
+
+extension NotificationKind {
+  init?(_ kind: Binario_Scheduling_V1_NotificationKind) {
+    switch kind {
+    case .tripDelay: self = .tripDelay
+    case .platformChange: self = .platformChange
+    case .cancellation: self = .cancellation
+    case .itineraryInvite: self = .itineraryInvite
+    case .itineraryUpdate: self = .itineraryUpdate
+    case .deal: self = .deal
+    case .welcome: self = .welcome
+    case .taxiUpdate: self = .taxiUpdate
+    case .renewalReminder: self = .renewalReminder
+    case .ticket: self = .ticket
+    case .general: self = .general
+    case .unspecified, .UNRECOGNIZED: return nil
+    }
+  }
+
+  var proto: Binario_Scheduling_V1_NotificationKind {
+    switch self {
+    case .tripDelay: .tripDelay
+    case .platformChange: .platformChange
+    case .cancellation: .cancellation
+    case .itineraryInvite: .itineraryInvite
+    case .itineraryUpdate: .itineraryUpdate
+    case .deal: .deal
+    case .welcome: .welcome
+    case .taxiUpdate: .taxiUpdate
+    case .renewalReminder: .renewalReminder
+    case .ticket: .ticket
+    case .general: .general
+    }
+  }
+}
+
+extension Binario_Scheduling_V1_Notification {
+  init(_ notification: UserNotification) {
+    self.init()
+    notificationID = notification.id
+    kind = notification.content.kind.proto
+    title = notification.content.title
+    body = notification.content.body
+    data = notification.content.data
+    createdAt = Google_Protobuf_Timestamp(date: notification.createdAt)
+    read = notification.read
+    cursor = notification.cursor
+  }
+}
+
+extension Binario_Scheduling_V1_NotificationPreferences {
+  init(_ preferences: DeliveryPreferences) {
+    self.init()
+    push = preferences.push
+    email = preferences.email
+    sms = preferences.sms
+  }
+}
+
+extension PushPlatform {
+  init?(_ platform: Binario_Scheduling_V1_PushPlatform) {
+    switch platform {
+    case .fcm: self = .fcm
+    case .apns: self = .apns
+    case .webPush: self = .webPush
+    case .unspecified, .UNRECOGNIZED: return nil
+    }
+  }
+
+  var proto: Binario_Scheduling_V1_PushPlatform {
+    switch self {
+    case .fcm: .fcm
+    case .apns: .apns
+    case .webPush: .webPush
+    }
+  }
+}
+
+extension Binario_Scheduling_V1_PushDevice {
+  init(_ device: PushDevice) {
+    self.init()
+    deviceID = device.id
+    platform = device.platform.proto
+    token = device.token
+    name = device.name
+    registeredAt = Google_Protobuf_Timestamp(date: device.registeredAt)
+  }
+}
+
+extension Binario_Scheduling_V1_Delivery {
+  init(_ delivery: Delivery) {
+    self.init()
+    deliveryID = delivery.id
+    channel =
+      switch delivery.channel {
+      case .push: .push
+      case .email: .email
+      case .sms: .sms
+      }
+    userID = delivery.userID
+    notificationID = delivery.notificationID
+    address = delivery.address
+    title = delivery.title
+    body = delivery.body
+    sentAt = Google_Protobuf_Timestamp(date: delivery.sentAt)
+  }
+}

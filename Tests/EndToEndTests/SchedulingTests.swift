@@ -1,0 +1,185 @@
+import AsyncHTTPClient
+import BinarioProto
+import BinarioTestSupport
+import BinarioTransport
+import Foundation
+import GRPCCore
+import NIOCore
+import NIOSSL
+import Testing
+
+/// Scheduling through the gateway over TLS, on one suite start: the demo network's boards and
+/// runs, following a run and its live changes reaching the follower's open stream and inbox,
+/// resuming a stream at its cursor, admin-only and internal-only methods refused, a malformed
+/// feed refused without a change, the board over HTTP/JSON and notifications over SSE, and an
+/// acknowledged delay surviving `kill -9`.
+@Suite("Scheduling, end to end through the gateway", .serialized)
+struct SchedulingTests {
+  typealias Scheduling = Binario_Scheduling_V1_Scheduling.Client<BinarioClientTransport>
+  typealias Notifications = Binario_Scheduling_V1_Notifications.Client<BinarioClientTransport>
+
+  @Test func liveChangesReachFollowersAndSurviveAKill() async throws {
+    try await RunningSuite.with { suite in
+      try await suite.withGatewayConnection { connection in
+        let identity = Binario_Identity_V1_Identity.Client(wrapping: connection)
+        let scheduling = Scheduling(wrapping: connection)
+        let notifications = Notifications(wrapping: connection)
+        let admin = try await identity.signInAdmin()
+        let passenger = try await identity.signUp(email: "follower@example.com", admin: admin)
+
+        // The demo network's busiest station has departures now, whatever the time of day.
+        let board = try await scheduling.getDeparturesBoard(.with { $0.stationID = "MI_CENTRALE"; $0.limit = 5 })
+        #expect(board.station.name == "Milano Centrale")
+        let departure = try #require(board.departures.first)
+        let run = departure.run.run
+        #expect(departure.run.stops.count >= 2)
+
+        try await scheduling.followRun(.with { $0.run = run }, metadata: bearer(passenger))
+        let followed = try await scheduling.listFollowedRuns(.init(), metadata: bearer(passenger))
+        #expect(followed.runs.map(\.run) == [run])
+
+        // A passenger may not change the timetable.
+        let denied = await #expect(throws: RPCError.self) {
+          _ = try await scheduling.delayRun(
+            .with { $0.run = run; $0.minutes = 5; $0.reason = "no" }, metadata: bearer(passenger))
+        }
+        #expect(denied?.code == .permissionDenied)
+
+        // The follower's stream, from the start of their (empty) inbox: the delay reaches it.
+        let first = try await Self.firstNotifications(notifications, passenger, after: "0", count: 1) {
+          let delayed = try await scheduling.delayRun(
+            .with { $0.run = run; $0.minutes = 12; $0.reason = "Signal failure at Lambrate" }, metadata: bearer(admin))
+          #expect(delayed.run.stops.allSatisfy { $0.delayMinutes == 12 })
+        }
+        let delay = try #require(first.first)
+        #expect(delay.notification.kind == .tripDelay)
+        #expect(delay.notification.title.contains("12 minutes late"))
+        #expect(delay.notification.data["trip_id"] == run.tripID)
+        let inbox = try await notifications.listNotifications(.init(), metadata: bearer(passenger))
+        #expect(inbox.notifications.map(\.notificationID) == [delay.notification.notificationID])
+        #expect(inbox.unreadCount == 1)
+
+        // Disconnected, the follower misses a platform change; reconnecting with the cursor
+        // they saw last brings exactly that, nothing twice.
+        let sequence = departure.sequence
+        _ = try await scheduling.changePlatform(
+          .with { $0.run = run; $0.sequence = sequence; $0.platform = "21"; $0.reason = "Track works" },
+          metadata: bearer(admin))
+        let missed = try await Self.firstNotifications(notifications, passenger, after: delay.cursor, count: 1) {}
+        #expect(missed.map(\.notification.kind) == [.platformChange])
+        let history = try await scheduling.listRunChanges(.with { $0.run = run }, metadata: bearer(admin))
+        #expect(history.changes.count == 2)
+        #expect(history.changes.first?.reason == "Signal failure at Lambrate")
+
+        // Notify is for the suite's services: not through the gateway, not with the gateway's
+        // own certificate; a service's retry with the same key notifies nobody twice.
+        let throughGateway = await #expect(throws: RPCError.self) {
+          _ = try await notifications.notify(Self.notice(to: "anyone"), metadata: bearer(admin))
+        }
+        #expect(throughGateway?.code == .permissionDenied || throughGateway?.code == .unimplemented)
+        let me = try await identity.getMe(.init(), metadata: bearer(passenger)).profile
+        try await suite.withDirectSchedulingConnection(as: "gateway") { direct in
+          let refused = await #expect(throws: RPCError.self) {
+            _ = try await Notifications(wrapping: direct).notify(Self.notice(to: me.userID))
+          }
+          #expect(refused?.code == .permissionDenied)
+        }
+        try await suite.withDirectSchedulingConnection(as: "ticketing") { direct in
+          let once = try await Notifications(wrapping: direct).notify(Self.notice(to: me.userID))
+          let again = try await Notifications(wrapping: direct).notify(Self.notice(to: me.userID))
+          #expect(once.notified == 1 && !once.duplicate)
+          #expect(again.notified == 0 && again.duplicate)
+        }
+        #expect(try await notifications.listNotifications(.init(), metadata: bearer(passenger)).unreadCount == 3)
+
+        // A malformed feed is refused with the file at fault and changes nothing.
+        let malformed = await #expect(throws: RPCError.self) {
+          _ = try await scheduling.importTimetable(.with { $0.feedZip = Data("not a zip".utf8) }, metadata: bearer(admin))
+        }
+        #expect(malformed?.code == .invalidArgument)
+        let unchanged = try await scheduling.getDeparturesBoard(.with { $0.stationID = "MI_CENTRALE"; $0.limit = 5 })
+        #expect(unchanged.departures.map(\.run.run) == board.departures.map(\.run.run))
+
+        // The board over HTTP/JSON, and the inbox's stream as Server-Sent Events.
+        try await Self.overHTTP(suite, stationBoard: board, passenger: passenger.accessToken, cursor: delay.cursor)
+
+        // kill -9 after acknowledged changes: they and their notifications are on disk.
+        let port = suite.schedulingPort
+        suite.killScheduling()
+        try await suite.startScheduling(port: port)
+        try await suite.waitUntilTheGatewaySeesServing("scheduling")
+        let again = try await scheduling.getRun(.with { $0.run = run })
+        #expect(again.run.stops.first(where: { $0.sequence == sequence })?.platform == "21")
+        #expect(again.run.stops.allSatisfy { $0.delayMinutes == 12 })
+        let kept = try await notifications.listNotifications(.init(), metadata: bearer(passenger))
+        #expect(kept.notifications.count == 3)
+      }
+    }
+  }
+
+  static func notice(to userID: String) -> Binario_Scheduling_V1_NotifyRequest {
+    .with {
+      $0.userIds = [userID]
+      $0.kind = .ticket
+      $0.title = "Your ticket is ready"
+      $0.dedupeKey = "ticketing:test:\(userID)"
+    }
+  }
+
+  /// Opens the user's notification stream after `cursor`, runs `action`, and returns the first
+  /// `count` notifications the stream brings.
+  static func firstNotifications(
+    _ notifications: Notifications, _ tokens: Binario_Identity_V1_TokenPair, after cursor: String, count: Int,
+    action: @Sendable () async throws -> Void
+  ) async throws -> [Binario_Scheduling_V1_WatchNotificationsResponse] {
+    try await withThrowingTaskGroup(of: [Binario_Scheduling_V1_WatchNotificationsResponse].self) { group in
+      group.addTask {
+        try await notifications.watchNotifications(.with { $0.cursor = cursor }, metadata: bearer(tokens)) { response in
+          var received: [Binario_Scheduling_V1_WatchNotificationsResponse] = []
+          for try await message in response.messages {
+            received.append(message)
+            if received.count == count { break }
+          }
+          return received
+        }
+      }
+      // The stream starts after the cursor, so what the action causes arrives whether or not
+      // the stream was open yet.
+      try await action()
+      let received = try await group.next() ?? []
+      group.cancelAll()
+      return received
+    }
+  }
+
+  static func overHTTP(
+    _ suite: RunningSuite, stationBoard: Binario_Scheduling_V1_GetDeparturesBoardResponse, passenger: String,
+    cursor: String
+  ) async throws {
+    var tls = TLSConfiguration.makeClientConfiguration()
+    tls.trustRoots = .file(suite.caFile)
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(tlsConfiguration: tls))
+    defer { _ = client.shutdown() }
+    let base = "https://localhost:\(suite.gatewayHTTPPort)"
+    let board = try await client.execute(HTTPClientRequest(url: "\(base)/v1/stations/MI_CENTRALE/departures?limit=3"), timeout: .seconds(30))
+    #expect(board.status == .ok)
+    let body = try await board.body.collect(upTo: 1 << 20)
+    let json = try JSONSerialization.jsonObject(with: Data(String(buffer: body).utf8)) as? [String: Any]
+    let departures = json?["departures"] as? [[String: Any]] ?? []
+    #expect(departures.count == 3)
+    #expect((json?["station"] as? [String: Any])?["name"] as? String == "Milano Centrale")
+
+    var watch = HTTPClientRequest(url: "\(base)/v1/me/notifications:watch")
+    watch.headers.add(name: "accept", value: "text/event-stream")
+    watch.headers.add(name: "authorization", value: "Bearer \(passenger)")
+    watch.headers.add(name: "last-event-id", value: cursor)
+    let stream = try await client.execute(watch, timeout: .seconds(30))
+    #expect(stream.status == .ok)
+    var received = ""
+    for try await chunk in stream.body {
+      received += String(buffer: chunk)
+      if received.contains("\n\n") { break }
+    }
+    #expect(received.contains("PLATFORM_CHANGE"), "\(received)")
+  }
+}
