@@ -59,11 +59,11 @@ done
 # The gateway's HTTP/JSON route table, from the google.api.http annotations of the services'
 # protos (scripts/front-door/generate_routes.py, in the project's pinned Python venv).
 scripts/install-python-tools.sh
-# A service's protos join service_protos once the service runs behind the gateway (until then
-# their routes would lead nowhere).
+# A service's protos join service_protos once the service serves them behind the gateway (until
+# then their routes would lead nowhere; itineraries.proto joins when scheduling serves it).
 service_protos=(
   binario/identity/v1/identity.proto
-  binario/scheduling/v1/scheduling.proto binario/scheduling/v1/notifications.proto binario/scheduling/v1/itineraries.proto
+  binario/scheduling/v1/scheduling.proto binario/scheduling/v1/notifications.proto
   grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto
 )
 routes=Services/Gateway/Service/FrontDoor/Generated/HTTPRouteTable+Generated.swift

@@ -7,7 +7,8 @@
 #   scripts/run-local.sh            build (debug) and run
 #   scripts/run-local.sh --release  build with optimizations first (slower build, faster hashing)
 #
-# Ports: gateway 7100 (gRPC 7110, HTTPS/JSON 7443), identity 7101 (metrics on 9100, 9101). Logs: .dev/logs/<process>.log.
+# Ports: gateway 7100 (gRPC 7110, HTTPS/JSON 7443), identity 7101, scheduling 7102 (metrics on 9100,
+# 9101, 9102). Logs: .dev/logs/<process>.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -74,8 +75,11 @@ start() {
 echo "Starting the suite..."
 BINARIO_ADMIN_EMAIL=$admin_email BINARIO_ADMIN_PASSWORD=$admin_password \
   start identity 7101 9101
+# The demo network (Services/Scheduling/DemoNetwork) is loaded at scheduling's first start.
+start scheduling 7102 9102 --identity-address 127.0.0.1:7101 --timetable-folder Services/Scheduling/DemoNetwork
 scripts/install-swagger-ui.sh
 start gateway 7100 9100 --tls-client-authentication none --upstream identity=127.0.0.1:7101 \
+  --upstream scheduling=127.0.0.1:7102 \
   --grpc-port 7110 --http-port 7443 --docs-folder .tools/swagger-ui
 
 export BINARIO_GATEWAY=localhost:7100 BINARIO_CA=$PWD/$certs/ca.pem
@@ -106,7 +110,8 @@ Binario is running. The gateway's front doors (TLS; CA: $certs/ca.pem):
   Demo passenger:        $demo_email / $demo_password
   Try:                   BINARIO_PASSWORD=$demo_password $bin/binario login --email $demo_email
                          $bin/binario me
-  Metrics:               http://127.0.0.1:9100/metrics (gateway), :9101 (identity)
+  Departures:            curl --cacert $certs/ca.pem https://localhost:7443/v1/stations/MI_CENTRALE/departures
+  Metrics:               http://127.0.0.1:9100/metrics (gateway), :9101 (identity), :9102 (scheduling)
 
 Press Ctrl-C to stop.
 INFO

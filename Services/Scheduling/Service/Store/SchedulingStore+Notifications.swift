@@ -203,7 +203,7 @@ extension SchedulingStore {
   public func devices(userIDs: [String]) throws -> [PushDevice] {
     try pool.read { db in
       let select = try db.cachedStatement(
-        sql: "SELECT id, user_id, platform, token, name, registered_at FROM push_device WHERE user_id = ? ORDER BY registered_at, id")
+        sql: "SELECT id, user_id, platform, token, name, registered_at FROM push_device WHERE user_id = ? ORDER BY registered_at, rowid")
       var devices: [PushDevice] = []
       for userID in userIDs {
         devices += try Row.fetchAll(select, arguments: [userID]).compactMap { row in

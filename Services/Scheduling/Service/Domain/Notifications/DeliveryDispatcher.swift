@@ -92,12 +92,14 @@ public final class DeliveryDispatcher: Sendable {
     if needsContact {
       for account in try await directory.accounts(ids: userIDs) { contacts[account.userID] = account }
     }
+    var gone = Set<PushDevice>()
     for notification in batch {
       let chosen = notification.pushOnly ? DeliveryPreferences(push: true, email: false, sms: false)
         : (preferences[notification.userID] ?? .standard)
       if chosen.push {
-        for device in devices[notification.userID] ?? [] {
+        for device in devices[notification.userID] ?? [] where !gone.contains(device) {
           if try await push.push(notification, to: device) == .tokenGone {
+            gone.insert(device)
             try await store.removeDevice(platform: device.platform, token: device.token)
             logger.info("dropped a push device its provider reports gone", metadata: ["device.id": "\(device.id)"])
           }

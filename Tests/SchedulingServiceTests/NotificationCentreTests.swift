@@ -1,0 +1,139 @@
+import BinarioDomain
+import BinarioStorage
+import Foundation
+import Synchronization
+import Testing
+
+@testable import SchedulingService
+
+/// The notification centre on a real database, with recording providers and a manual clock.
+@Suite("The notification centre: idempotent Notify, streams that resume at a cursor, deliveries by preference")
+struct NotificationCentreTests {
+  final class Clock: DomainClock {
+    let now_ = Mutex(Date(timeIntervalSince1970: 1_790_000_000))
+    func now() -> Date { now_.withLock { $0 } }
+  }
+
+  /// What the providers were asked to send, in order.
+  final class Sent: Sendable {
+    let items = Mutex<[String]>([])
+    func add(_ item: String) { items.withLock { $0.append(item) } }
+    var all: [String] { items.withLock { $0 } }
+  }
+
+  struct RecordingPush: PushProvider {
+    let sent: Sent
+    let goneTokens: Set<String>
+    func push(_ notification: UserNotification, to device: PushDevice) async throws -> PushOutcome {
+      sent.add("push \(device.token): \(notification.content.title)")
+      return goneTokens.contains(device.token) ? .tokenGone : .sent
+    }
+  }
+
+  struct RecordingEmail: NotificationEmailProvider {
+    let sent: Sent
+    func email(_ notification: UserNotification, to address: String) async throws {
+      sent.add("email \(address): \(notification.content.title)")
+    }
+  }
+
+  struct RecordingText: NotificationTextProvider {
+    let sent: Sent
+    func text(_ notification: UserNotification, to phone: String) async throws {
+      sent.add("sms \(phone): \(notification.content.title)")
+    }
+  }
+
+  struct Directory: AccountDirectory {
+    func accounts(ids userIDs: [String]) async throws -> [AccountContact] {
+      userIDs.map { AccountContact(userID: $0, displayName: $0, email: "\($0)@example.com", verifiedPhone: "+39333\($0.count)") }
+    }
+    func account(email: String) async throws -> AccountContact? { nil }
+    func areFriends(_ userID: String, _ otherUserID: String) async throws -> Bool { false }
+    func isPendingContact(userID: String, email: String) async throws -> Bool { false }
+  }
+
+  private func withCentre(goneTokens: Set<String> = [], _ body: (NotificationCentre, Sent, SchedulingStore) async throws -> Void)
+    async throws
+  {
+    let database = try TemporaryDatabase(migrations: SchedulingMigrations.all)
+    defer { try? database.remove() }
+    let store = SchedulingStore(pool: database.pool)
+    let sent = Sent()
+    let dispatcher = DeliveryDispatcher(
+      store: store, directory: Directory(), push: RecordingPush(sent: sent, goneTokens: goneTokens),
+      email: RecordingEmail(sent: sent), text: RecordingText(sent: sent))
+    try await body(NotificationCentre(store: store, clock: Clock(), dispatcher: dispatcher), sent, store)
+  }
+
+  private func content(_ title: String) -> NotificationContent {
+    NotificationContent(kind: .ticket, title: title, body: "", data: ["ticket_id": "t1"])
+  }
+
+  @Test func notifyIsIdempotentOnItsDedupeKeyAndChecksItsInput() async throws {
+    try await withCentre { centre, _, _ in
+      let first = try await centre.notify(userIDs: ["ada", "bob", "ada"], content: content("Hi"), dedupeKey: "k1")
+      #expect(first == .init(notified: 2, duplicate: false))
+      let again = try await centre.notify(userIDs: ["ada", "bob"], content: content("Hi"), dedupeKey: "k1")
+      #expect(again == .init(notified: 0, duplicate: true))
+      #expect(try centre.inbox(userID: "ada", pageSize: 0, pageToken: "", unreadOnly: false).notifications.count == 1)
+      let refused = await #expect(throws: ServiceError.self) {
+        _ = try await centre.notify(userIDs: [], content: content(" "), dedupeKey: "")
+      }
+      guard case .invalid(let problems) = refused else { return }
+      #expect(Set(problems.map(\.field)) == ["user_ids", "title", "dedupe_key"])
+    }
+  }
+
+  @Test func aStreamResumesAfterItsCursorThenGoesLiveWithNothingTwice() async throws {
+    try await withCentre { centre, _, _ in
+      for index in 1...3 { _ = try await centre.notify(userIDs: ["ada"], content: content("n\(index)"), dedupeKey: "k\(index)") }
+      let inbox = try centre.inbox(userID: "ada", pageSize: 0, pageToken: "", unreadOnly: false)
+      #expect(inbox.notifications.map(\.content.title) == ["n3", "n2", "n1"])
+      let afterFirst = inbox.notifications.last!.cursor
+      var stream = try centre.watch(userID: "ada", after: afterFirst).makeAsyncIterator()
+      #expect(await stream.next()?.content.title == "n2")
+      #expect(await stream.next()?.content.title == "n3")
+      _ = try await centre.notify(userIDs: ["ada", "bob"], content: content("n4"), dedupeKey: "k4")
+      #expect(await stream.next()?.content.title == "n4")
+      #expect(centre.broadcaster.subscriberCount == 1)
+    }
+  }
+
+  @Test func aPageOfTheInboxAndMarkingRead() async throws {
+    try await withCentre { centre, _, _ in
+      for index in 1...5 { _ = try await centre.notify(userIDs: ["ada"], content: content("n\(index)"), dedupeKey: "k\(index)") }
+      let page = try centre.inbox(userID: "ada", pageSize: 2, pageToken: "", unreadOnly: false)
+      #expect(page.notifications.map(\.content.title) == ["n5", "n4"])
+      let next = try centre.inbox(userID: "ada", pageSize: 2, pageToken: String(page.nextBefore!), unreadOnly: false)
+      #expect(next.notifications.map(\.content.title) == ["n3", "n2"])
+      let marked = try await centre.markRead(userID: "ada", ids: [page.notifications[0].id], all: false)
+      #expect(marked == (1, 4))
+      #expect(try await centre.markRead(userID: "ada", ids: [], all: true) == (4, 0))
+    }
+  }
+
+  @Test func deliveriesFollowPreferencesDevicesAndPushOnlyAndDropGoneTokens() async throws {
+    try await withCentre(goneTokens: ["old-phone"]) { centre, sent, store in
+      _ = try await centre.registerDevice(userID: "ada", platform: .fcm, token: "pixel", name: "Pixel")
+      _ = try await centre.registerDevice(userID: "ada", platform: .apns, token: "old-phone", name: "Old")
+      let refused = await #expect(throws: ServiceError.self) {
+        _ = try await centre.setPreferences(userID: "bob", DeliveryPreferences(push: false, email: false, sms: false))
+      }
+      #expect(refused != nil)
+      _ = try await centre.setPreferences(userID: "bob", DeliveryPreferences(push: false, email: false, sms: true))
+      _ = try await centre.notify(userIDs: ["ada", "bob"], content: content("Delay"), dedupeKey: "d1")
+      _ = try await centre.notify(userIDs: ["ada"], content: content("Taxi"), dedupeKey: "t1", pushOnly: true)
+      #expect(try await centre.dispatcher.deliverWaiting() == 3)
+      #expect(
+        sent.all == [
+          "push pixel: Delay", "push old-phone: Delay", "email ada@example.com: Delay", "sms +393333: Delay",
+          "push pixel: Taxi",
+        ])
+      #expect(try centre.devices(userID: "ada").map(\.token) == ["pixel"])
+      // Delivered once: another pass sends nothing again.
+      #expect(try await centre.dispatcher.deliverWaiting() == 0)
+      #expect(try store.undeliveredNotifications(limit: 10).isEmpty)
+    }
+  }
+}
