@@ -172,15 +172,7 @@ public final class RunningSuite: Sendable {
   public func withGatewayClient<Result: Sendable>(
     _ body: (Binario_Identity_V1_Identity.Client<BinarioClientTransport>) async throws -> Result
   ) async throws -> Result {
-    let transport = try BinarioClientTransport(
-      host: "127.0.0.1",
-      port: self.gatewayPort,
-      serverHostname: "localhost",
-      tls: .client(trustRoots: .file(self.caFile))
-    )
-    return try await withGRPCClient(transport: transport) { client in
-      try await body(Binario_Identity_V1_Identity.Client(wrapping: client))
-    }
+    try await self.withGatewayConnection { client in try await body(Binario_Identity_V1_Identity.Client(wrapping: client)) }
   }
 
   /// A connection to the gateway's public side (no client certificate), for any service's
@@ -202,18 +194,24 @@ public final class RunningSuite: Sendable {
     as certificate: String,
     _ body: (GRPCClient<BinarioClientTransport>) async throws -> Result
   ) async throws -> Result {
+    try await withGRPCClient(transport: try self.directTransport(to: "scheduling", port: self.schedulingPort, as: certificate)) {
+      client in try await body(client)
+    }
+  }
+
+  /// A mutual-TLS transport straight to a service, presenting `certificate`'s identity.
+  private func directTransport(to service: String, port: Int, as certificate: String) throws -> BinarioClientTransport {
     let certificates = self.certificates.path
-    let transport = try BinarioClientTransport(
+    return try BinarioClientTransport(
       host: "127.0.0.1",
-      port: self.schedulingPort,
-      serverHostname: "scheduling",
+      port: port,
+      serverHostname: service,
       tls: .mutual(
         certificateChain: .file("\(certificates)/\(certificate).pem"),
         privateKey: .file("\(certificates)/\(certificate).key"),
         trustRoots: .file(self.caFile)
       )
     )
-    return try await withGRPCClient(transport: transport) { client in try await body(client) }
   }
 
   /// A client straight to identity (around the gateway) holding `certificate`'s identity.
@@ -221,17 +219,7 @@ public final class RunningSuite: Sendable {
     as certificate: String,
     _ body: (Binario_Identity_V1_Identity.Client<BinarioClientTransport>) async throws -> Result
   ) async throws -> Result {
-    let certificates = self.certificates.path
-    let transport = try BinarioClientTransport(
-      host: "127.0.0.1",
-      port: self.identityPort,
-      serverHostname: "identity",
-      tls: .mutual(
-        certificateChain: .file("\(certificates)/\(certificate).pem"),
-        privateKey: .file("\(certificates)/\(certificate).key"),
-        trustRoots: .file(self.caFile)
-      )
-    )
+    let transport = try self.directTransport(to: "identity", port: self.identityPort, as: certificate)
     return try await withGRPCClient(transport: transport) { client in
       try await body(Binario_Identity_V1_Identity.Client(wrapping: client))
     }
