@@ -60,10 +60,10 @@ done
 # protos (scripts/front-door/generate_routes.py, in the project's pinned Python venv).
 scripts/install-python-tools.sh
 # A service's protos join service_protos once the service serves them behind the gateway (until
-# then their routes would lead nowhere; itineraries.proto joins when scheduling serves it).
+# then their routes would lead nowhere).
 service_protos=(
   binario/identity/v1/identity.proto
-  binario/scheduling/v1/scheduling.proto binario/scheduling/v1/notifications.proto
+  binario/scheduling/v1/scheduling.proto binario/scheduling/v1/notifications.proto binario/scheduling/v1/itineraries.proto
   grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto
 )
 routes=Services/Gateway/Service/FrontDoor/Generated/HTTPRouteTable+Generated.swift

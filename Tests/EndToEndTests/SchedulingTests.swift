@@ -117,6 +117,111 @@ struct SchedulingTests {
     }
   }
 
+  typealias Itineraries = Binario_Scheduling_V1_Itineraries.Client<BinarioClientTransport>
+
+  /// Itineraries through the gateway: only friends are invited; a stranger can neither see nor
+  /// change one (NOT_FOUND); an invite to a contact who has not registered appears once they
+  /// do; joining splits the cost; events are the members' to change.
+  @Test func itinerariesAreTheirMembersAloneAndInvitesWaitForAccounts() async throws {
+    try await RunningSuite.with { suite in
+      try await suite.withGatewayConnection { connection in
+        let identity = Binario_Identity_V1_Identity.Client(wrapping: connection)
+        let itineraries = Itineraries(wrapping: connection)
+        let notifications = Notifications(wrapping: connection)
+        let admin = try await identity.signInAdmin()
+        let organiser = try await identity.signUp(email: "olga@example.com", firstName: "Olga", admin: admin)
+        let friend = try await identity.signUp(email: "fred@example.com", firstName: "Fred", admin: admin)
+        let stranger = try await identity.signUp(email: "sam@example.com", firstName: "Sam", admin: admin)
+        let request = try await identity.sendFriendRequest(.with { $0.email = "fred@example.com" }, metadata: bearer(organiser))
+        _ = try await identity.respondToFriendRequest(
+          .with { $0.requestID = request.request.requestID; $0.accept = true }, metadata: bearer(friend))
+        _ = try await identity.addContact(.with { $0.name = "Kay"; $0.email = "kay@example.com" }, metadata: bearer(organiser))
+
+        let created = try await itineraries.createItinerary(
+          .with {
+            $0.name = "Lake Como weekend"
+            $0.destination = "Bellagio"
+            $0.startDate = "2027-05-01"
+            $0.endDate = "2027-05-02"
+            $0.estimatedCost = .with { $0.amountMinor = 10_001; $0.currency = "EUR" }
+          }, metadata: bearer(organiser)
+        ).itinerary
+        let id = created.itineraryID
+
+        // Only friends: a stranger is refused; the friend and the contact by email are invited.
+        let notFriends = await #expect(throws: RPCError.self) {
+          _ = try await itineraries.inviteToItinerary(
+            .with { $0.itineraryID = id; $0.email = "sam@example.com" }, metadata: bearer(organiser))
+        }
+        #expect(notFriends?.code == .failedPrecondition)
+        let fredID = try await identity.getMe(.init(), metadata: bearer(friend)).profile.userID
+        _ = try await itineraries.inviteToItinerary(.with { $0.itineraryID = id; $0.userID = fredID }, metadata: bearer(organiser))
+        let toKay = try await itineraries.inviteToItinerary(
+          .with { $0.itineraryID = id; $0.email = "kay@example.com" }, metadata: bearer(organiser)).invite
+        #expect(toKay.inviteeUserID.isEmpty && toKay.status == .pending)
+
+        // A stranger cannot see, change or delete it: to them it does not exist.
+        for attempt in [
+          { _ = try await itineraries.getItinerary(.with { $0.itineraryID = id }, metadata: bearer(stranger)) },
+          {
+            _ = try await itineraries.addItineraryEvent(
+              .with { $0.itineraryID = id; $0.event.title = "Crash"; $0.event.startsAt = .init(date: Date()) },
+              metadata: bearer(stranger))
+          },
+          { _ = try await itineraries.deleteItinerary(.with { $0.itineraryID = id }, metadata: bearer(stranger)) },
+        ] as [@Sendable () async throws -> Void] {
+          let refused = await #expect(throws: RPCError.self) { try await attempt() }
+          #expect(refused?.code == .notFound)
+        }
+        // Invited but not yet joined: the friend sees the invite (and its notification), not the plan.
+        let invites = try await itineraries.listItineraryInvites(.init(), metadata: bearer(friend)).invites
+        #expect(invites.map(\.itinerary.name) == ["Lake Como weekend"])
+        let inbox = try await notifications.listNotifications(.init(), metadata: bearer(friend))
+        #expect(inbox.notifications.first?.kind == .itineraryInvite)
+        let notYet = await #expect(throws: RPCError.self) {
+          _ = try await itineraries.getItinerary(.with { $0.itineraryID = id }, metadata: bearer(friend))
+        }
+        #expect(notYet?.code == .notFound)
+
+        // Joining splits the estimated cost; the member may add events, the stranger still not.
+        _ = try await itineraries.respondToItineraryInvite(
+          .with { $0.inviteID = invites[0].invite.inviteID; $0.accept = true }, metadata: bearer(friend))
+        let joined = try await itineraries.getItinerary(.with { $0.itineraryID = id }, metadata: bearer(friend)).itinerary
+        #expect(joined.members.map(\.costShare.amountMinor) == [5_001, 5_000])
+        #expect(joined.members.map(\.displayName).first?.hasPrefix("Olga") == true)
+        let event = try await itineraries.addItineraryEvent(
+          .with {
+            $0.itineraryID = id
+            $0.event.title = "Villa Melzi gardens"
+            $0.event.place = "Bellagio"
+            $0.event.latitude = 45.9830
+            $0.event.longitude = 9.2570
+            $0.event.startsAt = .init(date: Date(timeIntervalSince1970: 1_809_000_000))
+            $0.event.cost = .with { $0.amountMinor = 1_000; $0.currency = "EUR" }
+          }, metadata: bearer(friend)
+        ).event
+        let organiserInbox = try await notifications.listNotifications(.init(), metadata: bearer(organiser))
+        #expect(organiserInbox.notifications.map(\.title).contains { $0.contains("Villa Melzi gardens") })
+
+        // Kay registers with the invited address: the invite is theirs now.
+        let kay = try await identity.signUp(email: "kay@example.com", firstName: "Kay", admin: admin)
+        let kaysInvites = try await itineraries.listItineraryInvites(.init(), metadata: bearer(kay)).invites
+        #expect(kaysInvites.map(\.invite.inviteID) == [toKay.inviteID])
+        _ = try await itineraries.respondToItineraryInvite(
+          .with { $0.inviteID = toKay.inviteID; $0.accept = true }, metadata: bearer(kay))
+        let three = try await itineraries.getItinerary(.with { $0.itineraryID = id }, metadata: bearer(organiser)).itinerary
+        #expect(three.members.map(\.costShare.amountMinor) == [3_334, 3_334, 3_333])
+        #expect(three.events.map(\.eventID) == [event.eventID])
+
+        // The organiser deletes it: gone for everyone, and the members are told.
+        _ = try await itineraries.deleteItinerary(.with { $0.itineraryID = id }, metadata: bearer(organiser))
+        #expect(try await itineraries.listItineraries(.init(), metadata: bearer(kay)).itineraries.isEmpty)
+        let told = try await notifications.listNotifications(.init(), metadata: bearer(kay))
+        #expect(told.notifications.first?.title == "Lake Como weekend was cancelled")
+      }
+    }
+  }
+
   static func notice(to userID: String) -> Binario_Scheduling_V1_NotifyRequest {
     .with {
       $0.userIds = [userID]

@@ -37,6 +37,7 @@ struct SchedulingCommand: EventLoopCommand {
         logger: context.logger)
       let centre = NotificationCentre(store: store, clock: clock, dispatcher: dispatcher)
       let domain = try SchedulingDomain(store: store, clock: clock, zone: zone, notifications: centre)
+      let planner = ItineraryPlanner(store: store, clock: clock, directory: directory, notifications: centre)
       if let folder, let loaded = try await domain.importIfEmpty(folder: folder) {
         context.logger.notice(
           "loaded the timetable at first start",
@@ -50,6 +51,7 @@ struct SchedulingCommand: EventLoopCommand {
       return [
         SchedulingHandler(domain: domain, logger: context.logger),
         NotificationsHandler(centre: centre, logger: context.logger),
+        ItinerariesHandler(planner: planner, logger: context.logger),
       ]
     }
   }

@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioProto
 import Foundation
 import SwiftProtobuf
@@ -212,5 +213,89 @@ extension Binario_Scheduling_V1_Delivery {
     title = delivery.title
     body = delivery.body
     sentAt = Google_Protobuf_Timestamp(date: delivery.sentAt)
+  }
+}
+
+// MARK: - Itineraries
+
+extension Binario_Scheduling_V1_Money {
+  init(_ money: Money) {
+    self.init()
+    amountMinor = money.amountMinor
+    currency = money.currency
+  }
+}
+
+extension Binario_Scheduling_V1_Itinerary {
+  /// Without members, invites or events.
+  init(summary itinerary: Itinerary) {
+    self.init()
+    itineraryID = itinerary.id
+    name = itinerary.name
+    destination = itinerary.destination
+    startDate = itinerary.startDate.description
+    endDate = itinerary.endDate.description
+    estimatedCost = Binario_Scheduling_V1_Money(itinerary.estimatedCost)
+    status = itinerary.status == .active ? .active : .deleted
+    organiserUserID = itinerary.organiserID
+    createdAt = Google_Protobuf_Timestamp(date: itinerary.createdAt)
+  }
+
+  init(_ details: ItineraryDetails) {
+    self.init(summary: details.itinerary)
+    members = details.members.map { member in
+      .with {
+        $0.userID = member.userID
+        $0.displayName = member.displayName
+        $0.organiser = member.organiser
+        $0.costShare = Binario_Scheduling_V1_Money(member.costShare)
+      }
+    }
+    invites = details.invites.map(Binario_Scheduling_V1_ItineraryInvite.init)
+    events = details.events.map(Binario_Scheduling_V1_ItineraryEvent.init)
+  }
+}
+
+extension Binario_Scheduling_V1_ItineraryInvite {
+  init(_ invite: ItineraryInvite) {
+    self.init()
+    inviteID = invite.id
+    itineraryID = invite.itineraryID
+    inviteeUserID = invite.inviteeUserID
+    inviteeEmail = invite.inviteeEmail
+    status =
+      switch invite.status {
+      case .pending: .pending
+      case .accepted: .accepted
+      case .rejected: .rejected
+      case .left: .left
+      }
+    invitedAt = Google_Protobuf_Timestamp(date: invite.invitedAt)
+    if let answered = invite.answeredAt { answeredAt = Google_Protobuf_Timestamp(date: answered) }
+  }
+}
+
+extension Binario_Scheduling_V1_ItineraryEvent {
+  init(_ event: ItineraryEvent) {
+    self.init()
+    eventID = event.id
+    title = event.title
+    place = event.place
+    latitude = event.latitude
+    longitude = event.longitude
+    startsAt = Google_Protobuf_Timestamp(date: event.startsAt)
+    endsAt = Google_Protobuf_Timestamp(date: event.endsAt)
+    notes = event.notes
+    cost = Binario_Scheduling_V1_Money(event.cost)
+    createdBy = event.createdBy
+  }
+}
+
+extension ItineraryEventDraft {
+  init(_ event: Binario_Scheduling_V1_ItineraryEvent) {
+    self.init(
+      title: event.title, place: event.place, latitude: event.latitude, longitude: event.longitude,
+      startsAt: event.hasStartsAt ? event.startsAt.date : nil, endsAt: event.hasEndsAt ? event.endsAt.date : nil,
+      notes: event.notes, cost: Money(amountMinor: event.cost.amountMinor, currency: event.cost.currency))
   }
 }

@@ -491,6 +491,127 @@ extension HTTPRouteTable {
       summary: "Marks the caller's phone verified with the code sent to it by SMS."
     ),
     HTTPRoute(
+      verb: .post,
+      template: "/v1/itineraries/{itinerary_id}/events",
+      body: "*",
+      rpc: "/binario.scheduling.v1.Itineraries/AddItineraryEvent",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["event.cost.amount_minor": .string, "event.cost.currency": .string, "event.created_by": .string, "event.event_id": .string, "event.latitude": .number, "event.longitude": .number, "event.notes": .string, "event.place": .string, "event.title": .string, "itinerary_id": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_AddItineraryEventRequest, Binario_Scheduling_V1_AddItineraryEventResponse>(),
+      summary: "Events: added, edited and deleted by the organiser or an accepted member."
+    ),
+    HTTPRoute(
+      verb: .post,
+      template: "/v1/itineraries",
+      body: "*",
+      rpc: "/binario.scheduling.v1.Itineraries/CreateItinerary",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["destination": .string, "end_date": .string, "estimated_cost.amount_minor": .string, "estimated_cost.currency": .string, "name": .string, "start_date": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_CreateItineraryRequest, Binario_Scheduling_V1_CreateItineraryResponse>(),
+      summary: ""
+    ),
+    HTTPRoute(
+      verb: .delete,
+      template: "/v1/itineraries/{itinerary_id}",
+      body: "",
+      rpc: "/binario.scheduling.v1.Itineraries/DeleteItinerary",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["itinerary_id": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_DeleteItineraryRequest, Binario_Scheduling_V1_DeleteItineraryResponse>(),
+      summary: "Deletes an itinerary (organiser only): its status becomes deleted and the members are told."
+    ),
+    HTTPRoute(
+      verb: .delete,
+      template: "/v1/itineraries/{itinerary_id}/events/{event_id}",
+      body: "",
+      rpc: "/binario.scheduling.v1.Itineraries/DeleteItineraryEvent",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["event_id": .string, "itinerary_id": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_DeleteItineraryEventRequest, Binario_Scheduling_V1_DeleteItineraryEventResponse>(),
+      summary: ""
+    ),
+    HTTPRoute(
+      verb: .get,
+      template: "/v1/itineraries/{itinerary_id}",
+      body: "",
+      rpc: "/binario.scheduling.v1.Itineraries/GetItinerary",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["itinerary_id": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_GetItineraryRequest, Binario_Scheduling_V1_GetItineraryResponse>(),
+      summary: "One itinerary with its members, invites and events; organiser and members only."
+    ),
+    HTTPRoute(
+      verb: .post,
+      template: "/v1/itineraries/{itinerary_id}/invites",
+      body: "*",
+      rpc: "/binario.scheduling.v1.Itineraries/InviteToItinerary",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["email": .string, "itinerary_id": .string, "user_id": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_InviteToItineraryRequest, Binario_Scheduling_V1_InviteToItineraryResponse>(),
+      summary: "Invites a friend (by user id) or a contact waiting to register (by email; the invite appears once they sign up with it). Organiser only."
+    ),
+    HTTPRoute(
+      verb: .post,
+      template: "/v1/itineraries/{itinerary_id}:leave",
+      body: "*",
+      rpc: "/binario.scheduling.v1.Itineraries/LeaveItinerary",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["itinerary_id": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_LeaveItineraryRequest, Binario_Scheduling_V1_LeaveItineraryResponse>(),
+      summary: "A member leaves (the organiser deletes instead); the shares are recomputed."
+    ),
+    HTTPRoute(
+      verb: .get,
+      template: "/v1/itineraries",
+      body: "",
+      rpc: "/binario.scheduling.v1.Itineraries/ListItineraries",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: [:],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_ListItinerariesRequest, Binario_Scheduling_V1_ListItinerariesResponse>(),
+      summary: "The itineraries the caller organises or has joined (deleted ones left out)."
+    ),
+    HTTPRoute(
+      verb: .get,
+      template: "/v1/me/itinerary-invites",
+      body: "",
+      rpc: "/binario.scheduling.v1.Itineraries/ListItineraryInvites",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: [:],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_ListItineraryInvitesRequest, Binario_Scheduling_V1_ListItineraryInvitesResponse>(),
+      summary: "The invites waiting for the caller's answer."
+    ),
+    HTTPRoute(
+      verb: .post,
+      template: "/v1/me/itinerary-invites/{invite_id}:respond",
+      body: "*",
+      rpc: "/binario.scheduling.v1.Itineraries/RespondToItineraryInvite",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["accept": .bool, "invite_id": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_RespondToItineraryInviteRequest, Binario_Scheduling_V1_RespondToItineraryInviteResponse>(),
+      summary: "Accepts or rejects an invite; accepting makes the caller a member and recomputes the shares."
+    ),
+    HTTPRoute(
+      verb: .patch,
+      template: "/v1/itineraries/{itinerary_id}/events/{event_id}",
+      body: "*",
+      rpc: "/binario.scheduling.v1.Itineraries/UpdateItineraryEvent",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["event.cost.amount_minor": .string, "event.cost.currency": .string, "event.created_by": .string, "event.event_id": .string, "event.latitude": .number, "event.longitude": .number, "event.notes": .string, "event.place": .string, "event.title": .string, "event_id": .string, "itinerary_id": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_UpdateItineraryEventRequest, Binario_Scheduling_V1_UpdateItineraryEventResponse>(),
+      summary: ""
+    ),
+    HTTPRoute(
       verb: .get,
       template: "/v1/me/notification-preferences",
       body: "",

@@ -2039,6 +2039,478 @@ extension OpenAPIDocument {
         ]
       }
     },
+    "/v1/itineraries": {
+      "get": {
+        "operationId": "Itineraries_ListItineraries",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "The itineraries the caller organises or has joined (deleted ones left out).",
+        "description": "The itineraries the caller organises or has joined (deleted ones left out).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.ListItinerariesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "Itineraries_CreateItinerary",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "CreateItinerary",
+        "description": "CreateItinerary",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.CreateItineraryResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.CreateItineraryRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/itineraries/{itinerary_id}": {
+      "delete": {
+        "operationId": "Itineraries_DeleteItinerary",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "Deletes an itinerary (organiser only):",
+        "description": "Deletes an itinerary (organiser only): its status becomes deleted and the members are told.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.DeleteItineraryResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      },
+      "get": {
+        "operationId": "Itineraries_GetItinerary",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "One itinerary with its members, invites and events;",
+        "description": "One itinerary with its members, invites and events; organiser and members only.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.GetItineraryResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/itineraries/{itinerary_id}/events": {
+      "post": {
+        "operationId": "Itineraries_AddItineraryEvent",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "Events:",
+        "description": "Events: added, edited and deleted by the organiser or an accepted member.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.AddItineraryEventResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.AddItineraryEventRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/itineraries/{itinerary_id}/events/{event_id}": {
+      "delete": {
+        "operationId": "Itineraries_DeleteItineraryEvent",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "DeleteItineraryEvent",
+        "description": "DeleteItineraryEvent",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.DeleteItineraryEventResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "event_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      },
+      "patch": {
+        "operationId": "Itineraries_UpdateItineraryEvent",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "UpdateItineraryEvent",
+        "description": "UpdateItineraryEvent",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.UpdateItineraryEventResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "event_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.UpdateItineraryEventRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/itineraries/{itinerary_id}/invites": {
+      "post": {
+        "operationId": "Itineraries_InviteToItinerary",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "Invites a friend (by user id) or a contact waiting to register (by email;",
+        "description": "Invites a friend (by user id) or a contact waiting to register (by email; the invite appears once they sign up with it). Organiser only.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.InviteToItineraryResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.InviteToItineraryRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/itineraries/{itinerary_id}:leave": {
+      "post": {
+        "operationId": "Itineraries_LeaveItinerary",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "A member leaves (the organiser deletes instead);",
+        "description": "A member leaves (the organiser deletes instead); the shares are recomputed.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.LeaveItineraryResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.LeaveItineraryRequest"
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/journeys": {
       "get": {
         "operationId": "Scheduling_SearchJourneys",
@@ -2219,6 +2691,102 @@ extension OpenAPIDocument {
                 "schema": {
                   "$ref": "#/components/schemas/Error"
                 }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/me/itinerary-invites": {
+      "get": {
+        "operationId": "Itineraries_ListItineraryInvites",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "The invites waiting for the caller's answer.",
+        "description": "The invites waiting for the caller's answer.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.ListItineraryInvitesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/me/itinerary-invites/{invite_id}:respond": {
+      "post": {
+        "operationId": "Itineraries_RespondToItineraryInvite",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "Accepts or rejects an invite;",
+        "description": "Accepts or rejects an invite; accepting makes the caller a member and recomputes the shares.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.RespondToItineraryInviteResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "invite_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.RespondToItineraryInviteRequest"
               }
             }
           }
@@ -4857,6 +5425,27 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.scheduling.v1.AddItineraryEventRequest": {
+        "type": "object",
+        "properties": {
+          "itineraryId": {
+            "type": "string"
+          },
+          "event": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryEvent"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.AddItineraryEventResponse": {
+        "type": "object",
+        "properties": {
+          "event": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryEvent"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.scheduling.v1.CancelRunRequest": {
         "type": "object",
         "properties": {
@@ -4906,6 +5495,36 @@ extension OpenAPIDocument {
         "properties": {
           "run": {
             "$ref": "#/components/schemas/binario.scheduling.v1.Run"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.CreateItineraryRequest": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "destination": {
+            "type": "string"
+          },
+          "startDate": {
+            "type": "string"
+          },
+          "endDate": {
+            "type": "string"
+          },
+          "estimatedCost": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.CreateItineraryResponse": {
+        "type": "object",
+        "properties": {
+          "itinerary": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Itinerary"
           }
         },
         "additionalProperties": false
@@ -4973,6 +5592,16 @@ extension OpenAPIDocument {
             "$ref": "#/components/schemas/binario.scheduling.v1.Run"
           }
         },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.DeleteItineraryEventResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.DeleteItineraryResponse": {
+        "type": "object",
+        "properties": {},
         "additionalProperties": false
       },
       "binario.scheduling.v1.Delivery": {
@@ -5054,6 +5683,15 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.scheduling.v1.GetItineraryResponse": {
+        "type": "object",
+        "properties": {
+          "itinerary": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Itinerary"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.scheduling.v1.GetNotificationPreferencesResponse": {
         "type": "object",
         "properties": {
@@ -5114,6 +5752,182 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.scheduling.v1.InviteToItineraryRequest": {
+        "type": "object",
+        "properties": {
+          "itineraryId": {
+            "type": "string"
+          },
+          "userId": {
+            "type": "string"
+          },
+          "email": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "description": "At most one field of each of: invitee."
+      },
+      "binario.scheduling.v1.InviteToItineraryResponse": {
+        "type": "object",
+        "properties": {
+          "invite": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryInvite"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.Itinerary": {
+        "type": "object",
+        "properties": {
+          "itineraryId": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "destination": {
+            "type": "string"
+          },
+          "startDate": {
+            "type": "string"
+          },
+          "endDate": {
+            "type": "string"
+          },
+          "estimatedCost": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Money"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "ITINERARY_STATUS_UNSPECIFIED",
+              "ITINERARY_STATUS_ACTIVE",
+              "ITINERARY_STATUS_DELETED"
+            ]
+          },
+          "organiserUserId": {
+            "type": "string"
+          },
+          "members": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryMember"
+            }
+          },
+          "invites": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryInvite"
+            }
+          },
+          "events": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryEvent"
+            }
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ItineraryEvent": {
+        "type": "object",
+        "properties": {
+          "eventId": {
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "place": {
+            "type": "string"
+          },
+          "latitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "longitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "startsAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "endsAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "notes": {
+            "type": "string"
+          },
+          "cost": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Money"
+          },
+          "createdBy": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ItineraryInvite": {
+        "type": "object",
+        "properties": {
+          "inviteId": {
+            "type": "string"
+          },
+          "itineraryId": {
+            "type": "string"
+          },
+          "inviteeUserId": {
+            "type": "string"
+          },
+          "inviteeEmail": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "INVITE_STATUS_UNSPECIFIED",
+              "INVITE_STATUS_PENDING",
+              "INVITE_STATUS_ACCEPTED",
+              "INVITE_STATUS_REJECTED",
+              "INVITE_STATUS_LEFT"
+            ]
+          },
+          "invitedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "answeredAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ItineraryMember": {
+        "type": "object",
+        "properties": {
+          "userId": {
+            "type": "string"
+          },
+          "displayName": {
+            "type": "string"
+          },
+          "organiser": {
+            "type": "boolean"
+          },
+          "costShare": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.scheduling.v1.Journey": {
         "type": "object",
         "properties": {
@@ -5151,6 +5965,20 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.scheduling.v1.LeaveItineraryRequest": {
+        "type": "object",
+        "properties": {
+          "itineraryId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.LeaveItineraryResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
       "binario.scheduling.v1.Line": {
         "type": "object",
         "properties": {
@@ -5186,6 +6014,42 @@ extension OpenAPIDocument {
             "items": {
               "$ref": "#/components/schemas/binario.scheduling.v1.Run"
             }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ListItinerariesResponse": {
+        "type": "object",
+        "properties": {
+          "itineraries": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.Itinerary"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ListItineraryInvitesResponse": {
+        "type": "object",
+        "properties": {
+          "invites": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.ListItineraryInvitesResponse.PendingInvite"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ListItineraryInvitesResponse.PendingInvite": {
+        "type": "object",
+        "properties": {
+          "invite": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryInvite"
+          },
+          "itinerary": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Itinerary"
           }
         },
         "additionalProperties": false
@@ -5288,6 +6152,20 @@ extension OpenAPIDocument {
             "format": "int64",
             "minimum": 0,
             "maximum": 4294967295
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.Money": {
+        "type": "object",
+        "properties": {
+          "amountMinor": {
+            "type": "string",
+            "format": "int64",
+            "pattern": "^-?[0-9]+$"
+          },
+          "currency": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -5439,6 +6317,27 @@ extension OpenAPIDocument {
       "binario.scheduling.v1.RemoveRunResponse": {
         "type": "object",
         "properties": {},
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.RespondToItineraryInviteRequest": {
+        "type": "object",
+        "properties": {
+          "inviteId": {
+            "type": "string"
+          },
+          "accept": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.RespondToItineraryInviteResponse": {
+        "type": "object",
+        "properties": {
+          "invite": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryInvite"
+          }
+        },
         "additionalProperties": false
       },
       "binario.scheduling.v1.Run": {
@@ -5662,6 +6561,30 @@ extension OpenAPIDocument {
       "binario.scheduling.v1.UnfollowRunResponse": {
         "type": "object",
         "properties": {},
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.UpdateItineraryEventRequest": {
+        "type": "object",
+        "properties": {
+          "itineraryId": {
+            "type": "string"
+          },
+          "eventId": {
+            "type": "string"
+          },
+          "event": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryEvent"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.UpdateItineraryEventResponse": {
+        "type": "object",
+        "properties": {
+          "event": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryEvent"
+          }
+        },
         "additionalProperties": false
       },
       "binario.scheduling.v1.UpdateRunRequest": {

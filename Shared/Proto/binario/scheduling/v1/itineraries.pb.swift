@@ -72,6 +72,9 @@ public nonisolated enum Binario_Scheduling_V1_InviteStatus: SwiftProtobuf.Enum, 
   case pending // = 1
   case accepted // = 2
   case rejected // = 3
+
+  /// accepted, then left
+  case left // = 4
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -84,6 +87,7 @@ public nonisolated enum Binario_Scheduling_V1_InviteStatus: SwiftProtobuf.Enum, 
     case 1: self = .pending
     case 2: self = .accepted
     case 3: self = .rejected
+    case 4: self = .left
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -94,6 +98,7 @@ public nonisolated enum Binario_Scheduling_V1_InviteStatus: SwiftProtobuf.Enum, 
     case .pending: return 1
     case .accepted: return 2
     case .rejected: return 3
+    case .left: return 4
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -104,6 +109,7 @@ public nonisolated enum Binario_Scheduling_V1_InviteStatus: SwiftProtobuf.Enum, 
     .pending,
     .accepted,
     .rejected,
+    .left,
   ]
 
 }
@@ -728,7 +734,7 @@ nonisolated extension Binario_Scheduling_V1_ItineraryStatus: SwiftProtobuf._Prot
 }
 
 nonisolated extension Binario_Scheduling_V1_InviteStatus: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0INVITE_STATUS_UNSPECIFIED\0\u{1}INVITE_STATUS_PENDING\0\u{1}INVITE_STATUS_ACCEPTED\0\u{1}INVITE_STATUS_REJECTED\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0INVITE_STATUS_UNSPECIFIED\0\u{1}INVITE_STATUS_PENDING\0\u{1}INVITE_STATUS_ACCEPTED\0\u{1}INVITE_STATUS_REJECTED\0\u{1}INVITE_STATUS_LEFT\0")
 }
 
 nonisolated extension Binario_Scheduling_V1_Money: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {

@@ -1,0 +1,142 @@
+import BinarioDomain
+import Foundation
+
+/// A shared trip plan: its organiser invites friends, and the members share events and cost.
+public struct Itinerary: Sendable, Hashable {
+  public enum Status: String, Sendable, Hashable {
+    case active, deleted
+  }
+
+  public var id: String
+  public var organiserID: String
+  public var name: String
+  public var destination: String
+  public var startDate: ServiceDate
+  public var endDate: ServiceDate
+  public var estimatedCost: Money
+  public var status: Status
+  public var createdAt: Date
+
+  public init(
+    id: String, organiserID: String, name: String, destination: String, startDate: ServiceDate, endDate: ServiceDate,
+    estimatedCost: Money, status: Status, createdAt: Date
+  ) {
+    self.id = id
+    self.organiserID = organiserID
+    self.name = name
+    self.destination = destination
+    self.startDate = startDate
+    self.endDate = endDate
+    self.estimatedCost = estimatedCost
+    self.status = status
+    self.createdAt = createdAt
+  }
+}
+
+/// An invitation to an itinerary: to a friend, or to a contact by email until they register.
+public struct ItineraryInvite: Sendable, Hashable {
+  public enum Status: String, Sendable, Hashable {
+    case pending, accepted, rejected
+    /// Accepted, then left.
+    case left
+  }
+
+  public var id: String
+  public var itineraryID: String
+  /// Empty while an invite by email waits for that person's account.
+  public var inviteeUserID: String
+  /// Set for an invite by email.
+  public var inviteeEmail: String
+  public var status: Status
+  public var invitedAt: Date
+  public var answeredAt: Date?
+
+  public init(
+    id: String, itineraryID: String, inviteeUserID: String, inviteeEmail: String, status: Status, invitedAt: Date,
+    answeredAt: Date?
+  ) {
+    self.id = id
+    self.itineraryID = itineraryID
+    self.inviteeUserID = inviteeUserID
+    self.inviteeEmail = inviteeEmail
+    self.status = status
+    self.invitedAt = invitedAt
+    self.answeredAt = answeredAt
+  }
+}
+
+/// Something planned on an itinerary: a visit, a dinner, a train.
+public struct ItineraryEvent: Sendable, Hashable {
+  public var id: String
+  public var itineraryID: String
+  public var title: String
+  public var place: String
+  public var latitude: Double
+  public var longitude: Double
+  public var startsAt: Date
+  public var endsAt: Date
+  public var notes: String
+  public var cost: Money
+  public var createdBy: String
+
+  public init(
+    id: String, itineraryID: String, title: String, place: String, latitude: Double, longitude: Double, startsAt: Date,
+    endsAt: Date, notes: String, cost: Money, createdBy: String
+  ) {
+    self.id = id
+    self.itineraryID = itineraryID
+    self.title = title
+    self.place = place
+    self.latitude = latitude
+    self.longitude = longitude
+    self.startsAt = startsAt
+    self.endsAt = endsAt
+    self.notes = notes
+    self.cost = cost
+    self.createdBy = createdBy
+  }
+}
+
+/// What an event's author writes.
+public struct ItineraryEventDraft: Sendable, Hashable {
+  public var title: String
+  public var place: String
+  public var latitude: Double
+  public var longitude: Double
+  public var startsAt: Date?
+  public var endsAt: Date?
+  public var notes: String
+  public var cost: Money
+
+  public init(
+    title: String, place: String, latitude: Double, longitude: Double, startsAt: Date?, endsAt: Date?, notes: String,
+    cost: Money
+  ) {
+    self.title = title
+    self.place = place
+    self.latitude = latitude
+    self.longitude = longitude
+    self.startsAt = startsAt
+    self.endsAt = endsAt
+    self.notes = notes
+    self.cost = cost
+  }
+}
+
+/// An itinerary as one of its people sees it: members with their cost shares, invites, events.
+public struct ItineraryDetails: Sendable {
+  public struct Member: Sendable, Hashable {
+    public var userID: String
+    public var displayName: String
+    public var organiser: Bool
+    public var costShare: Money
+  }
+
+  public var itinerary: Itinerary
+  /// The organiser first, then members in the order they joined.
+  public var members: [Member]
+  /// Every invite for the organiser; a member's own only.
+  public var invites: [ItineraryInvite]
+  /// By start time.
+  public var events: [ItineraryEvent]
+}
