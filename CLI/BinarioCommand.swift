@@ -12,13 +12,16 @@ struct BinarioCommand: AsyncParsableCommand {
         binario confirm --email ada@example.com --from-outbox
         binario login --email ada@example.com
         binario me
+        binario trips board MI_CENTRALE
+        binario notifications watch
       Passwords are read from the terminal (or BINARIO_PASSWORD / --password-stdin in scripts).
       """,
     subcommands: [
       RegisterCommand.self, ConfirmCommand.self, ResendConfirmationCommand.self,
       LoginCommand.self, RefreshCommand.self, LogoutCommand.self,
       MeCommand.self, PhoneCommand.self, PasswordCommand.self, PasswordResetCommand.self, EmailCommand.self,
-      DeleteAccountCommand.self, FriendsCommand.self, CardsCommand.self, EmergencyCommand.self, AdminCommand.self,
+      DeleteAccountCommand.self, FriendsCommand.self, CardsCommand.self, EmergencyCommand.self,
+      TripsCommand.self, NotificationsCommand.self, ItinerariesCommand.self, AdminCommand.self,
       KeysCommand.self,
       HealthCommand.self,
     ]

@@ -68,8 +68,7 @@ struct ConfirmCommand: GatewayCommand {
   func call(_ gateway: Gateway) async throws {
     var code = self.code ?? ""
     if self.fromOutbox {
-      let admin = Gateway(
-        identity: gateway.identity, health: gateway.health, sessionFile: SessionFile(path: self.adminSession), options: gateway.options)
+      let admin = gateway.with(sessionFile: SessionFile(path: self.adminSession))
       let outbox = try await gateway.identity.listOutboxMessages(
         .with {
           $0.recipient = self.email

@@ -5,7 +5,10 @@ struct AdminCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "admin",
     abstract: "Administration (admin role needed).",
-    subcommands: [CreateDriver.self, Grant.self, Revoke.self, Outbox.self, AdminUsersCommand.self]
+    subcommands: [
+      CreateDriver.self, Grant.self, Revoke.self, Outbox.self, AdminUsersCommand.self, AdminTripsCommand.self,
+      AdminDeliveriesCommand.self,
+    ]
   )
 
   struct CreateDriver: GatewayCommand {

@@ -8,9 +8,12 @@ import SwiftProtobuf
 /// token attached to calls that need it.
 struct Gateway {
   let identity: Binario_Identity_V1_Identity.Client<BinarioClientTransport>
+  let scheduling: Binario_Scheduling_V1_Scheduling.Client<BinarioClientTransport>
+  let notifications: Binario_Scheduling_V1_Notifications.Client<BinarioClientTransport>
+  let itineraries: Binario_Scheduling_V1_Itineraries.Client<BinarioClientTransport>
   /// The gateway's own health service (it answers for itself and its upstreams).
   let health: Grpc_Health_V1_Health.Client<BinarioClientTransport>
-  let sessionFile: SessionFile
+  private(set) var sessionFile: SessionFile
   let options: CallOptions
 
   /// Connects (lazily: the first call dials), runs `body`, then closes the connection.
@@ -37,12 +40,22 @@ struct Gateway {
       try await body(
         Gateway(
           identity: Binario_Identity_V1_Identity.Client(wrapping: client),
+          scheduling: Binario_Scheduling_V1_Scheduling.Client(wrapping: client),
+          notifications: Binario_Scheduling_V1_Notifications.Client(wrapping: client),
+          itineraries: Binario_Scheduling_V1_Itineraries.Client(wrapping: client),
           health: Grpc_Health_V1_Health.Client(wrapping: client),
           sessionFile: SessionFile(path: gatewayOptions.sessionFile),
           options: options
         )
       )
     }
+  }
+
+  /// The same connection with another session (an admin's, say).
+  func with(sessionFile: SessionFile) -> Gateway {
+    var other = self
+    other.sessionFile = sessionFile
+    return other
   }
 
   /// Metadata carrying the signed-in session's access token, refreshed first if it is about to

@@ -210,6 +210,75 @@ extension CommandLineClientTests {
 }
 
 /// Runs `binario` against one running suite, with a session file in the suite's folder.
+extension CommandLineClientTests {
+  /// Scheduling's commands: a passenger follows a run from the board and watches their
+  /// notifications while an admin delays it; the history, deliveries and an itinerary.
+  @Test func tripsNotificationsAdminTripsAndItineraries() async throws {
+    try await RunningSuite.with { suite in
+      let cli = CommandLine(suite: suite)
+      let adminSession = cli.file("admin-session.json")
+      let admin = try await cli.run(
+        ["login", "--email", RunningSuite.adminEmail, "--password-stdin", "--session", adminSession],
+        standardInput: RunningSuite.adminPassword + "\n")
+      #expect(admin.status == 0, "\(admin.standardError)")
+      let email = "rider@example.com"
+      let registered = try await cli.run(
+        ["register", "--password-stdin", "--email", email, "--first-name", "Rita", "--phone", "+393331234567"],
+        standardInput: "a-good-password-1\n")
+      #expect(registered.status == 0, "\(registered.standardError)")
+      #expect(try await cli.run(["confirm", "--email", email, "--from-outbox", "--admin-session", adminSession]).status == 0)
+      #expect(try await cli.run(["login", "--email", email], environment: ["BINARIO_PASSWORD": "a-good-password-1"]).status == 0)
+
+      let stations = try await cli.run(["trips", "stations", "Bergamo"])
+      #expect(stations.standardOutput.hasPrefix("BERGAMO  Bergamo"), "\(stations.standardOutput)\(stations.standardError)")
+      let board = try await cli.run(["trips", "board", "MI_CENTRALE", "--limit", "3"])
+      #expect(board.status == 0, "\(board.standardError)")
+      #expect(board.standardOutput.hasPrefix("Departures from Milano Centrale\n"))
+      // The first departure's "[trip date]".
+      let firstLine = board.standardOutput.split(separator: "\n")[1]
+      let reference = try #require(firstLine.split(separator: "[").last?.split(separator: "]").first).split(separator: " ")
+      let (trip, date) = (String(reference[0]), String(reference[1]))
+      #expect(try await cli.run(["trips", "follow", trip, "--date", date]).standardOutput == "following \(trip) on \(date)\n")
+      let shown = try await cli.run(["trips", "show", trip, "--date", date])
+      #expect(shown.standardOutput.contains("1. "), "\(shown.standardOutput)")
+
+      // The watch starts from the beginning of the (empty) inbox, so the delay reaches it
+      // whether the admin's command runs before or after the stream opens.
+      async let watched = cli.run(["notifications", "watch", "--cursor", "0", "--count", "1"])
+      let delayed = try await cli.run(
+        ["trips", "delay", trip, "--date", date, "--minutes", "7", "--reason", "Late crew", "--session", adminSession].withAdminPrefix)
+      #expect(delayed.status == 0, "\(delayed.standardError)")
+      #expect(delayed.standardOutput.contains("(+7 → "), "\(delayed.standardOutput)")
+      let watch = try await watched
+      #expect(watch.status == 0, "\(watch.standardError)")
+      #expect(watch.standardOutput.contains("[tripDelay]") && watch.standardOutput.contains("7 minutes late"), "\(watch.standardOutput)")
+
+      let passengerDelay = try await cli.run(["admin", "trips", "delay", trip, "--date", date, "--minutes", "1", "--reason", "x"])
+      #expect(passengerDelay.status != 0 && passengerDelay.standardError.contains("[permissionDenied]"))
+      let history = try await cli.run(["trips", "history", trip, "--date", date, "--session", adminSession].withAdminPrefix)
+      #expect(history.standardOutput.contains("delay 7 min from stop") && history.standardOutput.contains("Late crew"))
+      let list = try await cli.run(["notifications", "list"])
+      #expect(list.standardOutput.hasPrefix("1 unread\n"), "\(list.standardOutput)")
+      #expect(try await cli.run(["notifications", "read", "--all"]).standardOutput == "marked 1 read; 0 unread\n")
+      let preferences = try await cli.run(["notifications", "preferences", "--push", "off", "--email", "off"])
+      #expect(preferences.status != 0 && preferences.standardError.contains("at least one channel"), "\(preferences.standardError)")
+      let device = try await cli.run(["notifications", "devices", "add", "--platform", "fcm", "--token", "tok-123", "--name", "Pixel"])
+      #expect(device.status == 0, "\(device.standardError)")
+
+      let created = try await cli.run(
+        ["itineraries", "create", "--name", "Bergamo Alta", "--destination", "Bergamo", "--start", "2027-04-10",
+         "--end", "2027-04-10", "--cost", "45.50"])
+      #expect(created.status == 0, "\(created.standardError)")
+      #expect(created.standardOutput.contains("organiser Rita") && created.standardOutput.contains("share 45.50 EUR"), "\(created.standardOutput)")
+    }
+  }
+}
+
+extension Array where Element == String {
+  /// `trips ...` as the admin's command: `admin trips ...`.
+  var withAdminPrefix: [String] { ["admin"] + self }
+}
+
 struct CommandLine {
   let suite: RunningSuite
 

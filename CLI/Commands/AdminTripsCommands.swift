@@ -1,0 +1,152 @@
+import ArgumentParser
+import BinarioProto
+import Foundation
+
+struct AdminTripsCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "trips",
+    abstract: "Live changes and edits to the timetable; each reaches the run's followers.",
+    subcommands: [Delay.self, Platform.self, Cancel.self, History.self, Remove.self, Lines.self, Import.self]
+  )
+
+  struct Delay: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Delay a run from a stop on (0 minutes clears it).")
+    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var run: TripsCommand.RunOptions
+    @Option(help: "Minutes late.") var minutes: Int32
+    @Option(help: "From this stop on (its sequence); default the first.") var fromStop: Int32 = 0
+    @Option(help: "Why, for the travellers.") var reason: String
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.scheduling.delayRun(
+        .with {
+          $0.run = self.run.ref
+          $0.minutes = self.minutes
+          $0.fromSequence = self.fromStop
+          $0.reason = self.reason
+        }, metadata: try await gateway.signedIn(), options: gateway.options)
+      Print.run(response.run)
+    }
+  }
+
+  struct Platform: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Move a run's stop to another platform.")
+    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var run: TripsCommand.RunOptions
+    @Option(help: "The stop's sequence (see 'binario trips show').") var stop: Int32
+    @Option(help: "The new platform.") var platform: String
+    @Option(help: "Why, for the travellers.") var reason: String
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.scheduling.changePlatform(
+        .with {
+          $0.run = self.run.ref
+          $0.sequence = self.stop
+          $0.platform = self.platform
+          $0.reason = self.reason
+        }, metadata: try await gateway.signedIn(), options: gateway.options)
+      Print.run(response.run)
+    }
+  }
+
+  struct Cancel: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Cancel a run, whole or from a stop on.")
+    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var run: TripsCommand.RunOptions
+    @Option(help: "From this stop on (its sequence); default the whole run.") var fromStop: Int32 = 0
+    @Option(help: "Why, for the travellers.") var reason: String
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.scheduling.cancelRun(
+        .with {
+          $0.run = self.run.ref
+          $0.fromSequence = self.fromStop
+          $0.reason = self.reason
+        }, metadata: try await gateway.signedIn(), options: gateway.options)
+      Print.run(response.run)
+    }
+  }
+
+  struct History: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Every change made to a run: who, when, what and why.")
+    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var run: TripsCommand.RunOptions
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.scheduling.listRunChanges(
+        .with { $0.run = self.run.ref }, metadata: try await gateway.signedIn(), options: gateway.options)
+      if response.changes.isEmpty { print("no changes") }
+      for change in response.changes {
+        let what: String
+        switch change.change {
+        case .delay(let delay)?: what = "delay \(delay.minutes) min from stop \(delay.fromSequence)"
+        case .platformChange(let move)?: what = "platform \(move.platform) at stop \(move.sequence)"
+        case .cancellation(let cancel)?:
+          what = cancel.fromSequence == 0 ? "cancelled" : "cancelled from stop \(cancel.fromSequence)"
+        case nil: what = "?"
+        }
+        print("\(Print.date(change.changedAt))  \(what)  by \(change.changedBy): \(change.reason)")
+      }
+    }
+  }
+
+  struct Remove: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Take a run out of the timetable for its date.")
+    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var run: TripsCommand.RunOptions
+    @Option(help: "Why, for the travellers.") var reason: String = ""
+
+    func call(_ gateway: Gateway) async throws {
+      _ = try await gateway.scheduling.removeRun(
+        .with {
+          $0.run = self.run.ref
+          $0.reason = self.reason
+        }, metadata: try await gateway.signedIn(), options: gateway.options)
+      print("removed \(self.run.tripID) on \(self.run.date)")
+    }
+  }
+
+  struct Lines: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "The timetable's lines.")
+    @OptionGroup var gateway: GatewayOptions
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.scheduling.listLines(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+      for line in response.lines { print("\(line.lineID)  \(line.shortName)  \(line.longName)") }
+    }
+  }
+
+  struct Import: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Replace the whole timetable with a zipped GTFS feed.")
+    @OptionGroup var gateway: GatewayOptions
+    @Argument(help: "The feed's .zip file.") var zip: String
+
+    func call(_ gateway: Gateway) async throws {
+      guard let bytes = FileManager.default.contents(atPath: self.zip) else {
+        throw ValidationError("cannot read \(self.zip)")
+      }
+      let response = try await gateway.scheduling.importTimetable(
+        .with { $0.feedZip = bytes }, metadata: try await gateway.signedIn(), options: gateway.options)
+      print("imported \(response.stations) stations, \(response.lines) lines, \(response.trips) trips, \(response.serviceDays) service days")
+    }
+  }
+}
+
+struct AdminDeliveriesCommand: GatewayCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "deliveries", abstract: "What notifications went out on push, email and SMS (the outbox), newest first.")
+  @OptionGroup var gateway: GatewayOptions
+  @Option(help: "Only this user's (their id).") var user: String = ""
+  @Option(help: "How many (1-500).") var limit: UInt32 = 50
+
+  func call(_ gateway: Gateway) async throws {
+    let response = try await gateway.notifications.listDeliveries(
+      .with {
+        $0.userID = self.user
+        $0.limit = self.limit
+      }, metadata: try await gateway.signedIn(), options: gateway.options)
+    for delivery in response.deliveries {
+      print("\(Print.date(delivery.sentAt))  \(String(describing: delivery.channel))  \(delivery.address)  \(delivery.title)")
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import BinarioProto
+import Foundation
+import SwiftProtobuf
+
+/// How the timetable, notifications and itineraries print. Times are shown in the timetable's
+/// zone (Europe/Rome; `BINARIO_TIMEZONE` to change it).
+extension Print {
+  static let timetableZone =
+    TimeZone(identifier: ProcessInfo.processInfo.environment["BINARIO_TIMEZONE"] ?? "Europe/Rome") ?? .current
+
+  /// `08:42`.
+  static func clock(_ timestamp: Google_Protobuf_Timestamp) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timetableZone
+    let parts = calendar.dateComponents([.hour, .minute], from: timestamp.date)
+    return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+  }
+
+  /// `08:42` or `08:42 (+12 → 08:54)`.
+  static func departure(_ stop: Binario_Scheduling_V1_RunStop) -> String {
+    if stop.cancelled { return "\(clock(stop.scheduledDeparture)) cancelled" }
+    guard stop.delayMinutes != 0 else { return clock(stop.scheduledDeparture) }
+    return "\(clock(stop.scheduledDeparture)) (+\(stop.delayMinutes) → \(clock(stop.expectedDeparture)))"
+  }
+
+  static func platform(_ stop: Binario_Scheduling_V1_RunStop) -> String {
+    if stop.platform.isEmpty { return "" }
+    return stop.platformChanged ? "platform \(stop.platform) (was \(stop.scheduledPlatform))" : "platform \(stop.platform)"
+  }
+
+  /// `R4 2301 to Bergamo  [trip R4_2301 2026-11-25]`.
+  static func train(_ run: Binario_Scheduling_V1_Run) -> String {
+    "\(run.line) \(run.trainNumber) to \(run.headsign)\(run.cancelled ? "  CANCELLED" : "")  [\(run.run.tripID) \(run.run.serviceDate)]"
+  }
+
+  static func run(_ run: Binario_Scheduling_V1_Run) {
+    print(train(run))
+    for stop in run.stops {
+      let arrival = stop.delayMinutes == 0 ? clock(stop.scheduledArrival) : clock(stop.expectedArrival)
+      let line = "  \(stop.sequence). \(arrival)  \(departure(stop))  \(stop.station.name)  \(platform(stop))"
+      print(stop.cancelled ? line + "  (not calling)" : line)
+    }
+  }
+
+  static func notification(_ notification: Binario_Scheduling_V1_Notification) {
+    print(notificationText(notification), terminator: "")
+  }
+
+  /// A notification's lines, each ending in a newline.
+  static func notificationText(_ notification: Binario_Scheduling_V1_Notification) -> String {
+    let kind = String(describing: notification.kind)
+    let data = notification.data.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    var text = "\(notification.read ? " " : "*") \(date(notification.createdAt))  [\(kind)] \(notification.title)\n"
+    if !notification.body.isEmpty { text += "    \(notification.body)\n" }
+    text += "    \(data.isEmpty ? "" : data + "  ")(id \(notification.notificationID), cursor \(notification.cursor))\n"
+    return text
+  }
+
+  static func money(_ money: Binario_Scheduling_V1_Money) -> String {
+    let units = money.amountMinor
+    return String(format: "%lld.%02lld %@", units / 100, abs(units % 100), money.currency)
+  }
+
+  static func itinerary(_ itinerary: Binario_Scheduling_V1_Itinerary) {
+    print("\(itinerary.name) — \(itinerary.destination), \(itinerary.startDate) to \(itinerary.endDate)  [\(itinerary.itineraryID)]")
+    print("  estimated cost \(money(itinerary.estimatedCost))")
+    for member in itinerary.members {
+      print("  \(member.organiser ? "organiser" : "member   ") \(member.displayName)  share \(money(member.costShare))")
+    }
+    for invite in itinerary.invites {
+      let who = invite.inviteeUserID.isEmpty ? invite.inviteeEmail + " (not registered yet)" : invite.inviteeUserID
+      print("  invite \(invite.inviteID)  \(who)  \(String(describing: invite.status))")
+    }
+    for event in itinerary.events {
+      print("  event \(event.eventID)  \(date(event.startsAt))  \(event.title)  \(event.place)  \(money(event.cost))")
+    }
+  }
+}
