@@ -12,13 +12,16 @@ import sys
 
 import yaml
 
-SERVICES = {"certs", "identity", "gateway"}
-# service -> (metrics port its health check asks, the service it waits on and how)
+SERVICES = {"certs", "identity", "scheduling", "gateway"}
+# service -> (metrics port its health check asks, the services it waits on and how)
 LONG_RUNNING = {
-    "identity": ("9101", ("certs", "service_completed_successfully")),
-    "gateway": ("9100", ("identity", "service_healthy")),
+    "identity": ("9101", {"certs": "service_completed_successfully"}),
+    "scheduling": ("9102", {"certs": "service_completed_successfully", "identity": "service_healthy"}),
+    "gateway": ("9100", {"identity": "service_healthy", "scheduling": "service_healthy"}),
 }
-STATEFUL = {"identity": "identity-data"}
+STATEFUL = {"identity": "identity-data", "scheduling": "scheduling-data"}
+# service -> the upstream address the gateway routes its package to
+UPSTREAMS = {"identity": "identity:7101", "scheduling": "scheduling:7102"}
 
 compose = yaml.safe_load(sys.stdin)
 problems = []
@@ -41,14 +44,15 @@ for name, service in services.items():
     for key in service.get("environment", {}) or {}:
         check(key.startswith("BINARIO_"), f"{name}: setting {key} is not a BINARIO_* variable")
 
-for name, (metrics_port, (dependency, condition)) in LONG_RUNNING.items():
+for name, (metrics_port, dependencies) in LONG_RUNNING.items():
     service = services.get(name, {})
     environment = service.get("environment", {}) or {}
     test = " ".join(service.get("healthcheck", {}).get("test", []))
     check(f"http://127.0.0.1:{metrics_port}/readyz" in test, f"{name}: health check must ask /readyz on {metrics_port}, is {test!r}")
     check(environment.get("BINARIO_METRICS_PORT") == metrics_port, f"{name}: BINARIO_METRICS_PORT must be {metrics_port}")
-    depends = service.get("depends_on", {}).get(dependency, {})
-    check(depends.get("condition") == condition, f"{name}: must depend on {dependency} with condition {condition}")
+    for dependency, condition in dependencies.items():
+        depends = service.get("depends_on", {}).get(dependency, {})
+        check(depends.get("condition") == condition, f"{name}: must depend on {dependency} with condition {condition}")
     check(service.get("restart") == "unless-stopped", f"{name}: restart must be unless-stopped")
     grace = float(environment.get("BINARIO_SHUTDOWN_GRACE_PERIOD", "20"))
     stop = service.get("stop_grace_period", "10s")
@@ -62,6 +66,13 @@ for name, volume in STATEFUL.items():
     mounts = services.get(name, {}).get("volumes", [])
     check(any(str(mount).startswith(f"{volume}:/var/lib/binario") for mount in mounts), f"{name}: its data must be in the named volume {volume}")
     check(volume in compose.get("volumes", {}), f"volume {volume} is not declared")
+
+upstreams = set(str(services.get("gateway", {}).get("environment", {}).get("BINARIO_UPSTREAM", "")).split(","))
+for name, address in UPSTREAMS.items():
+    check(f"{name}={address}" in upstreams, f"gateway: BINARIO_UPSTREAM must route {name}={address}")
+scheduling = services.get("scheduling", {}).get("environment", {}) or {}
+check(scheduling.get("BINARIO_IDENTITY_ADDRESS") == "identity:7101", "scheduling: BINARIO_IDENTITY_ADDRESS must be identity:7101")
+check(scheduling.get("BINARIO_TIMETABLE_FOLDER") == "/usr/share/binario/demo-network", "scheduling: must load the image's demo network at first start")
 
 raw = yaml.safe_load(open(sys.argv[1]))
 admin_password = str(raw["services"]["identity"]["environment"].get("BINARIO_ADMIN_PASSWORD", ""))

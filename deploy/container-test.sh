@@ -5,9 +5,10 @@
 # certificates, a non-root user: the Dockerfile's runtime stage, with this machine's Debian 12
 # libraries), runs docker-compose.yml under podman (podman-compose), and drives it:
 #
-#   1. certs, identity and gateway start in compose's order; each waits on the one before to be
-#      healthy, by compose's own health check (`podman healthcheck run`: /readyz);
-#   2. register → confirm → login → me through the published gateway port with the binario CLI;
+#   1. certs, identity, scheduling and gateway start in compose's order; each waits on the one
+#      before to be healthy, by compose's own health check (`podman healthcheck run`: /readyz);
+#   2. register → confirm → login → me through the published gateway port with the binario CLI,
+#      and the demo network's departures board (scheduling loaded it from the image);
 #   3. identity gets SIGTERM: it must drain (log its graceful shutdown, exit 0 well within its
 #      grace period) while the gateway answers UNAVAILABLE for it;
 #   4. identity starts again on the same volume: the account and its password are still there.
@@ -38,7 +39,7 @@ export CONTAINERS_CONF=$root/deploy/podman/containers.conf
 podman info >/dev/null 2>&1 || fail "podman cannot run here: $(podman info 2>&1 | tail -n 3)"
 
 say "Release build (static Swift runtime)"
-tools=(gateway identity binario binario-dev-certs binario-probe)
+tools=(gateway identity scheduling binario binario-dev-certs binario-probe)
 swift build -c release --static-swift-stdlib 2>&1 | tail -n 1
 bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 
@@ -73,6 +74,8 @@ cp -L /etc/ssl/certs/ca-certificates.crt "$rootfs/etc/ssl/certs/"
 scripts/install-swagger-ui.sh  # the gateway's /docs page, as the Dockerfile's docs stage adds it
 mkdir -p "$rootfs/usr/share/binario"
 cp -r .tools/swagger-ui "$rootfs/usr/share/binario/swagger-ui"
+mkdir -p "$rootfs/usr/share/binario/demo-network"  # scheduling's first-start timetable, as the Dockerfile copies it
+cp Services/Scheduling/DemoNetwork/*.txt "$rootfs/usr/share/binario/demo-network/"
 printf 'root:x:0:0:root:/root:/usr/sbin/nologin\nbinario:x:10001:10001::/var/lib/binario:/usr/sbin/nologin\n' >"$rootfs/etc/passwd"
 printf 'root:x:0:\nbinario:x:10001:\n' >"$rootfs/etc/group"
 install -d -m 1777 "$rootfs/tmp"
@@ -125,13 +128,15 @@ certs_status=$(podman wait "$(container certs)")
 [ "$certs_status" = 0 ] || fail "certs exited with $certs_status: $(podman logs "$(container certs)" 2>&1)"
 compose up --detach --no-build --no-deps identity >/dev/null
 wait_healthy identity 60
+compose up --detach --no-build --no-deps scheduling >/dev/null
+wait_healthy scheduling 60
 compose up --detach --no-build --no-deps gateway >/dev/null
 wait_healthy gateway 60
 cold_start=$(python3 -c "print(f'{$(date +%s.%N) - $started:.1f}')")
 echo "cold start, from no containers to all healthy: $cold_start s"
 
 say "Idle RSS per process"
-for service in identity gateway; do
+for service in identity scheduling gateway; do
   pid=$(podman inspect --format '{{.State.Pid}}' "$(container "$service")")
   echo "$service: $(awk '/^VmRSS/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$pid/status")"
 done
@@ -158,6 +163,9 @@ echo "GET /v1/health: $health"
 [ "$health" = '{"status":"SERVING"}' ] || fail "the HTTP/JSON front door answered $health"
 curl --silent --fail --cacert "$work/ca.pem" "https://localhost:$http_port/docs/swagger-ui-bundle.js" >/dev/null ||
   fail "the image's gateway serves no Swagger UI at /docs"
+board=$(cli trips board MI_CENTRALE --limit 3)
+echo "$board"
+grep -q "^Departures from Milano Centrale" <<<"$board" || fail "scheduling's demo network is not there: $board"
 
 say "SIGTERM to identity: it drains and stops"
 stopping=$(date +%s.%N)

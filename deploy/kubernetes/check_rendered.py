@@ -47,6 +47,13 @@ EXPECTED_BASE = [
     "Service/identity-headless",
     "NetworkPolicy/allow-identity-ingress-from-callers",
     "NetworkPolicy/allow-gateway-egress-to-identity",
+    # scheduling/
+    "StatefulSet/scheduling",
+    "Service/scheduling",
+    "Service/scheduling-headless",
+    "NetworkPolicy/allow-scheduling-ingress-from-callers",
+    "NetworkPolicy/allow-gateway-egress-to-scheduling",
+    "NetworkPolicy/allow-scheduling-egress-to-identity",
 ]
 EXPECTED_CERT_MANAGER = [
     "Issuer/binario-selfsigned",
@@ -54,6 +61,7 @@ EXPECTED_CERT_MANAGER = [
     "Issuer/binario-ca",
     "Certificate/binario-gateway-tls",
     "Certificate/binario-identity-tls",
+    "Certificate/binario-scheduling-tls",
 ]
 
 # components/google-sign-in.
