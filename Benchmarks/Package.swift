@@ -1,14 +1,16 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// Benchmarks: the Binario transport against gRPC over HTTP/2 (`transport-bench`), and the
-/// gateway against calling identity directly, through each of its front doors (`gateway-bench`).
+/// Benchmarks: the Binario transport against gRPC over HTTP/2 (`transport-bench`), the gateway
+/// against calling identity directly, through each of its front doors (`gateway-bench`), and
+/// scheduling's notification fan-out and departures board (`scheduling-bench`).
 ///
 /// A package of its own so that the HTTP/2 baseline (grpc-swift-nio-transport, nio-http2, a second
 /// BoringSSL) never enters the main package's build. Run from the repository root:
 ///
 ///     swift run -c release --package-path Benchmarks transport-bench
 ///     swift run -c release --package-path Benchmarks gateway-bench
+///     swift run -c release --package-path Benchmarks scheduling-bench
 let package = Package(
   name: "BinarioBenchmarks",
   platforms: [.macOS(.v15)],
@@ -66,6 +68,7 @@ let package = Package(
         // The executables under test: depending on them builds them beside gateway-bench,
         // which starts them as processes.
         .product(name: "identity", package: "Binario"),
+        .product(name: "scheduling", package: "Binario"),
         .product(name: "gateway", package: "Binario"),
         .product(name: "BinarioTestSupport", package: "Binario"),
         .product(name: "BinarioServiceKit", package: "Binario"),
@@ -81,6 +84,29 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Sources/GatewayBench",
+      swiftSettings: [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+      ]
+    ),
+    .executableTarget(
+      name: "scheduling-bench",
+      dependencies: [
+        "BenchSupport",
+        // The executables under test, built beside scheduling-bench, which starts them.
+        .product(name: "identity", package: "Binario"),
+        .product(name: "scheduling", package: "Binario"),
+        .product(name: "gateway", package: "Binario"),
+        .product(name: "BinarioTestSupport", package: "Binario"),
+        .product(name: "BinarioServiceKit", package: "Binario"),
+        .product(name: "BinarioProto", package: "Binario"),
+        .product(name: "BinarioTransport", package: "Binario"),
+        .product(name: "BinarioAuth", package: "Binario"),
+        .product(name: "IdentityService", package: "Binario"),
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/SchedulingBench",
       swiftSettings: [
         .swiftLanguageMode(.v6),
         .enableUpcomingFeature("ExistentialAny"),

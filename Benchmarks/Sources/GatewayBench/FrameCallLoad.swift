@@ -3,49 +3,6 @@ import BinarioTransport
 import Foundation
 import NIOCore
 
-/// What one load run measured.
-struct LoadResult: Sendable {
-  var calls: Int
-  var failures: Int
-  var elapsed: Duration
-  /// Per-call latencies, in nanoseconds.
-  var latencies: [UInt64]
-  /// The status message of the first failure, if any.
-  var firstFailure: String?
-  /// What each process (the load, the gateway, identity) used meanwhile, by name.
-  var usage: [String: ProcessUsage] = [:]
-
-  /// A process's CPU time per call, in µs.
-  func cpuPerCall(_ process: String) -> Double? {
-    self.usage[process].map { Double($0.cpuNanoseconds) / 1000 / Double(max(self.calls + self.failures, 1)) }
-  }
-
-  /// All processes' CPU time per call, in µs.
-  var totalCPUPerCall: Double? {
-    guard !self.usage.isEmpty else { return nil }
-    return Double(self.usage.values.reduce(0) { $0 + $1.cpuNanoseconds }) / 1000 / Double(max(self.calls + self.failures, 1))
-  }
-
-  /// All processes' context switches per call.
-  var contextSwitchesPerCall: Double? {
-    guard !self.usage.isEmpty else { return nil }
-    return Double(self.usage.values.reduce(0) { $0 + $1.contextSwitches }) / Double(max(self.calls + self.failures, 1))
-  }
-
-  var callsPerSecond: Double {
-    let (seconds, attoseconds) = self.elapsed.components
-    return Double(self.calls) / max(Double(seconds) + Double(attoseconds) / 1e18, 1e-9)
-  }
-
-  /// Nearest-rank percentile, in µs.
-  func percentile(_ fraction: Double) -> Double {
-    let sorted = self.latencies.sorted()
-    guard !sorted.isEmpty else { return 0 }
-    let rank = Int((fraction * Double(sorted.count)).rounded(.up))
-    return Double(sorted[min(max(rank, 1), sorted.count) - 1]) / 1000
-  }
-}
-
 /// Keeps `concurrency` copies of one unary call in flight on one frame-layer connection for a
 /// while, entirely on the connection's event loop: when a call ends, the next one opens at once.
 final class FrameCallLoad {

@@ -6,22 +6,19 @@ extension SchedulingStore {
   /// that day.
   public func plannedRun(tripID: String, on date: ServiceDate) throws -> PlannedRun? {
     try self.pool.read { db in
-      guard
-        let trip = try Row.fetchOne(
-          db,
-          sql: """
-            SELECT trip.line_id, trip.train_number, trip.headsign FROM trip
-            JOIN service_day ON service_day.service_id = trip.service_id AND service_day.day = ?
-            WHERE trip.id = ? AND NOT EXISTS (SELECT 1 FROM run_exclusion WHERE trip_id = trip.id AND day = ?)
-            """,
-          arguments: [date.daysSinceEpoch, tripID, date.daysSinceEpoch]
-        )
-      else { return nil }
-      let stops = try Row.fetchAll(
-        db,
-        sql: "SELECT sequence, station_id, platform, arrival, departure FROM trip_stop WHERE trip_id = ? ORDER BY sequence",
-        arguments: [tripID]
-      ).map { row in
+      // Cached statements: a departures board asks this for every train on it.
+      let tripQuery = try db.cachedStatement(
+        sql: """
+          SELECT trip.line_id, trip.train_number, trip.headsign FROM trip
+          JOIN service_day ON service_day.service_id = trip.service_id AND service_day.day = ?
+          WHERE trip.id = ? AND NOT EXISTS (SELECT 1 FROM run_exclusion WHERE trip_id = trip.id AND day = ?)
+          """)
+      guard let trip = try Row.fetchOne(tripQuery, arguments: [date.daysSinceEpoch, tripID, date.daysSinceEpoch]) else {
+        return nil
+      }
+      let stopsQuery = try db.cachedStatement(
+        sql: "SELECT sequence, station_id, platform, arrival, departure FROM trip_stop WHERE trip_id = ? ORDER BY sequence")
+      let stops = try Row.fetchAll(stopsQuery, arguments: [tripID]).map { row in
         PlannedRun.Stop(
           sequence: row["sequence"], stationID: row["station_id"], platform: row["platform"],
           arrival: ServiceTime(seconds: row["arrival"]), departure: ServiceTime(seconds: row["departure"])
@@ -82,14 +79,12 @@ extension SchedulingStore {
   /// Every change made to the run of `tripID` on `date`, in the order made.
   public func changes(tripID: String, on date: ServiceDate) throws -> [RecordedRunChange] {
     try self.pool.read { db in
-      try Row.fetchAll(
-        db,
+      let query = try db.cachedStatement(
         sql: """
           SELECT id, trip_id, service_day, kind, sequence, minutes, platform, reason, changed_by, changed_at
           FROM run_change WHERE trip_id = ? AND service_day = ? ORDER BY position
-          """,
-        arguments: [tripID, date.daysSinceEpoch]
-      ).map(Self.recordedChange)
+          """)
+      return try Row.fetchAll(query, arguments: [tripID, date.daysSinceEpoch]).map(Self.recordedChange)
     }
   }
 

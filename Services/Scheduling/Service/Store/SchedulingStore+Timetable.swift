@@ -103,8 +103,7 @@ extension SchedulingStore {
     let day = date.daysSinceEpoch
     let seconds = time.secondsSinceServiceDayStart
     return try self.pool.read { db in
-      let rows = try Row.fetchAll(
-        db,
+      let query = try db.cachedStatement(
         sql: """
           SELECT trip.id AS trip_id, service_day.day AS day, trip.train_number, trip.headsign, line.short_name,
                  trip_stop.platform, trip_stop.departure,
@@ -119,9 +118,8 @@ extension SchedulingStore {
             AND trip_stop.sequence < (SELECT MAX(sequence) FROM trip_stop AS last WHERE last.trip_id = trip.id)
           ORDER BY at, trip.train_number
           LIMIT ?
-          """,
-        arguments: [day, day - 1, day, stationID, day, seconds, limit]
-      )
+          """)
+      let rows = try Row.fetchAll(query, arguments: [day, day - 1, day, stationID, day, seconds, limit])
       return rows.map { row in
         ScheduledDeparture(
           tripID: row["trip_id"],

@@ -7,14 +7,23 @@ public struct LiveRun: Sendable {
   public let line: Line
   /// Every station the run calls at, by id.
   public let stations: [String: Station]
-  public let zone: ServiceDayZone
+  /// The instant the run's service day counts its times from (computed once: a calendar
+  /// computation per stop and time would dominate a departures board).
+  public let dayStart: Date
+
+  public init(state: RunLiveState, line: Line, stations: [String: Station], zone: ServiceDayZone) {
+    self.state = state
+    self.line = line
+    self.stations = stations
+    self.dayStart = zone.start(of: state.run.serviceDate)
+  }
 
   public var tripID: String { self.state.run.tripID }
   public var serviceDate: ServiceDate { self.state.run.serviceDate }
 
   /// The instant of `time` on the run's service day.
   public func instant(_ time: ServiceTime) -> Date {
-    self.zone.instant(of: time, on: self.state.run.serviceDate)
+    self.dayStart.addingTimeInterval(Double(time.secondsSinceServiceDayStart))
   }
 
   /// The stop with `sequence`, if the run has it.

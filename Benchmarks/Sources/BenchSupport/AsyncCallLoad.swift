@@ -1,13 +1,12 @@
-import BenchSupport
 import Foundation
 import Synchronization
 
 /// Keeps `concurrency` calls in flight for a while through an async client (the gRPC and
 /// HTTP/JSON front doors' standard clients): each of `concurrency` tasks makes its next call as
 /// soon as its last one ends.
-enum AsyncCallLoad {
+public enum AsyncCallLoad {
   /// Runs the load; `processes` (name → pid) are the processes whose usage the result reports.
-  static func run(
+  public static func run(
     concurrency: Int,
     for duration: Duration,
     measuring processes: [String: Int32],
