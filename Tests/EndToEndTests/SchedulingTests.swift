@@ -7,6 +7,7 @@ import GRPCCore
 import NIOCore
 import NIOSSL
 import Testing
+import ZIPFoundation
 
 /// Scheduling through the gateway over TLS, on one suite start: the demo network's boards and
 /// runs, following a run and its live changes reaching the follower's open stream and inbox,
@@ -113,8 +114,58 @@ struct SchedulingTests {
         #expect(again.run.stops.allSatisfy { $0.delayMinutes == 12 })
         let kept = try await notifications.listNotifications(.init(), metadata: bearer(passenger))
         #expect(kept.notifications.count == 3)
+
+        try await Self.importANightTrainWithCalendarExceptions(scheduling, admin: admin)
       }
     }
+  }
+
+  /// An admin replaces the timetable with a small feed through the gateway: a night train whose
+  /// second stop is past 24:00, a service with a date taken out and one added.
+  static func importANightTrainWithCalendarExceptions(
+    _ scheduling: Scheduling, admin: Binario_Identity_V1_TokenPair
+  ) async throws {
+    let feed: [String: String] = [
+      "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nTN,Trenord,https://www.trenord.it,Europe/Rome\n",
+      "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,45.48,9.20\nB,Beta,45.69,9.67\n",
+      "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nL1,TN,S9,Alpha - Beta,2\n",
+      "trips.txt": "route_id,service_id,trip_id,trip_headsign,trip_short_name\nL1,NIGHT,N1,Beta,9001\n",
+      "stop_times.txt":
+        "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nN1,23:50:00,23:50:00,A,1\nN1,24:20:00,24:20:00,B,2\n",
+      // Weekdays of 4-10 January 2027; not on Epiphany (the 6th), and on Saturday the 9th too.
+      "calendar.txt":
+        "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nNIGHT,1,1,1,1,1,0,0,20270104,20270110\n",
+      "calendar_dates.txt": "service_id,date,exception_type\nNIGHT,20270106,2\nNIGHT,20270109,1\n",
+    ]
+    let archive = try Archive(data: Data(), accessMode: .create)
+    for (name, text) in feed.sorted(by: { $0.key < $1.key }) {
+      let data = Data(text.utf8)
+      try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) {
+        position, size in data.subdata(in: Int(position)..<Int(position) + size)
+      }
+    }
+    let imported = try await scheduling.importTimetable(
+      .with { $0.feedZip = try #require(archive.data) }, metadata: bearer(admin))
+    #expect(imported.stations == 2 && imported.lines == 1 && imported.trips == 1 && imported.serviceDays == 5)
+
+    // Past midnight: the second stop belongs to the service day the train left on.
+    let tuesday = try await scheduling.getRun(.with { $0.run.tripID = "N1"; $0.run.serviceDate = "2027-01-05" }).run
+    #expect(tuesday.stops.map(\.station.name) == ["Alpha", "Beta"])
+    #expect(tuesday.stops[0].scheduledDeparture.date == Date(timeIntervalSince1970: 1_799_189_400))  // 2027-01-05T22:50Z
+    #expect(tuesday.stops[1].scheduledArrival.date == Date(timeIntervalSince1970: 1_799_191_200))  // 2027-01-05T23:20Z
+    let epiphany = await #expect(throws: RPCError.self) {
+      _ = try await scheduling.getRun(.with { $0.run.tripID = "N1"; $0.run.serviceDate = "2027-01-06" })
+    }
+    #expect(epiphany?.code == .notFound)
+    _ = try await scheduling.getRun(.with { $0.run.tripID = "N1"; $0.run.serviceDate = "2027-01-09" })
+    // From Alpha after Tuesday's train: the next is Thursday's (none on Epiphany).
+    let board = try await scheduling.getDeparturesBoard(
+      .with {
+        $0.stationID = "A"
+        $0.after = .init(date: Date(timeIntervalSince1970: 1_799_189_401))
+        $0.limit = 1
+      })
+    #expect(board.departures.map(\.run.run.serviceDate) == ["2027-01-07"])
   }
 
   typealias Itineraries = Binario_Scheduling_V1_Itineraries.Client<BinarioClientTransport>

@@ -26,7 +26,7 @@ struct SchedulingBench: ParsableCommand, Sendable {
     abstract: "A delay fanned out to many followers' streams; the departures board's rate and p99."
   )
 
-  @Option(help: "Followers, each with an open notification stream.") var followers: Int = 10_000
+  @Option(help: "Followers, each with an open notification stream (0: only the departures board).") var followers: Int = 10_000
   @Option(help: "Client connections to the gateway the streams share.") var connections: Int = 8
   @Option(help: "Delays measured (after one warm-up).") var rounds: Int = 3
   @Option(help: "Seconds per departures-board case.") var seconds: Double = 3
@@ -45,9 +45,11 @@ struct SchedulingBench: ParsableCommand, Sendable {
       Output.line("  identity (pid \(pids["identity"] ?? 0)) as their own processes; this process the clients; \(ProcessInfo.processInfo.activeProcessorCount) cores; TLS on loopback")
       let signer = try await Self.identitySigner(suite)
       let admin = try await suite.withGatewayClient { try await $0.signInAdmin() }
-      try await FanOut.measure(
-        suite: suite, signer: signer, admin: admin.accessToken, followers: self.followers,
-        connections: self.connections, rounds: self.rounds)
+      if self.followers > 0 {
+        try await FanOut.measure(
+          suite: suite, signer: signer, admin: admin.accessToken, followers: self.followers,
+          connections: self.connections, rounds: self.rounds)
+      }
       try await BoardLoad.measure(suite: suite, seconds: self.seconds, inFlight: self.inFlight)
       let memory = ["gateway", "scheduling"].compactMap { name -> String? in
         guard let pid = pids[name], let figures = ProcessMemory.of(processIdentifier: pid) else { return nil }

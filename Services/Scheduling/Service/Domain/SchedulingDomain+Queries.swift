@@ -31,13 +31,11 @@ extension SchedulingDomain {
     try check.finish()
     guard let station = stationsByID[stationID] else { throw ServiceError.notFound("no station \(stationID)") }
     let (date, time) = zone.serviceTime(at: after ?? clock.now())
-    // Delays can move a later-scheduled train ahead of the earliest; a few more than asked cover it.
     let limit = rawLimit == 0 ? 10 : rawLimit
-    let scheduled = try store.departures(from: stationID, on: date, after: time, limit: limit)
+    let catalog = catalog.withLock { $0 }
     var board: [LiveDeparture] = []
-    for departure in scheduled {
-      guard let planned = try store.plannedRun(tripID: departure.tripID, on: departure.serviceDate) else { continue }
-      let run = try liveRun(planned)
+    for (departure, planned, changes) in try store.departureRuns(from: stationID, on: date, after: time, limit: limit) {
+      let run = liveRun(planned, changes: changes, catalog: catalog)
       guard let stop = run.state.stops.first(where: { $0.planned.stationID == stationID && $0.planned.departure == departure.departure })
       else { continue }
       board.append(LiveDeparture(run: run, sequence: stop.planned.sequence))
@@ -61,27 +59,36 @@ extension SchedulingDomain {
     let limit = rawLimit == 0 ? 5 : rawLimit
     let (date, time) = zone.serviceTime(at: after ?? clock.now())
     let earliest = time.secondsSinceServiceDayStart
-    var runs: [RunKey: LiveRun] = [:]
-    func leg(_ planned: PlannedLeg) throws -> LiveLeg? {
+    let direct = try store.directLegs(from: from, to: to, on: date, after: earliest, limit: limit * 2)
+    let withChange = try store.oneChangeLegs(
+      from: from, to: to, on: date, after: earliest, minimumTransfer: Self.minimumTransfer, limit: limit)
+    // Every run any candidate uses, live, in one read.
+    var keys: [RunKey] = []
+    var seenKeys = Set<RunKey>()
+    for planned in direct + withChange.flatMap({ [$0.0, $0.1] }) {
       let key = RunKey(tripID: planned.tripID, serviceDate: planned.serviceDate)
-      if runs[key] == nil {
-        guard let run = try store.plannedRun(tripID: planned.tripID, on: planned.serviceDate) else { return nil }
-        runs[key] = try liveRun(run)
+      if seenKeys.insert(key).inserted { keys.append(key) }
+    }
+    let catalog = catalog.withLock { $0 }
+    var runs: [RunKey: LiveRun] = [:]
+    for (planned, changes) in try store.runsWithChanges(keys.map { ($0.tripID, $0.serviceDate) }) {
+      runs[RunKey(tripID: planned.tripID, serviceDate: planned.serviceDate)] = liveRun(planned, changes: changes, catalog: catalog)
+    }
+    func leg(_ planned: PlannedLeg) -> LiveLeg? {
+      runs[RunKey(tripID: planned.tripID, serviceDate: planned.serviceDate)].map {
+        LiveLeg(run: $0, boardSequence: planned.boardSequence, alightSequence: planned.alightSequence)
       }
-      return LiveLeg(run: runs[key]!, boardSequence: planned.boardSequence, alightSequence: planned.alightSequence)
     }
     var journeys: [Journey] = []
-    for planned in try store.directLegs(from: from, to: to, on: date, after: earliest, limit: limit * 2) {
-      if let leg = try leg(planned), leg.isRunning { journeys.append(Journey(legs: [leg])) }
+    for planned in direct {
+      if let leg = leg(planned), leg.isRunning { journeys.append(Journey(legs: [leg])) }
     }
     journeys.sort { $0.arrival < $1.arrival }
     journeys = Array(journeys.prefix(limit))
     let latestDirect = journeys.count == limit ? journeys.last?.arrival : nil
     var seen = Set<[RunKey]>()
-    for (first, second) in try store.oneChangeLegs(
-      from: from, to: to, on: date, after: earliest, minimumTransfer: Self.minimumTransfer, limit: limit)
-    {
-      guard let one = try leg(first), let two = try leg(second), one.isRunning, two.isRunning,
+    for (first, second) in withChange {
+      guard let one = leg(first), let two = leg(second), one.isRunning, two.isRunning,
         let reach = one.arrival, let leave = two.departure, leave.timeIntervalSince(reach) >= Double(Self.minimumTransfer)
       else { continue }
       let journey = Journey(legs: [one, two])

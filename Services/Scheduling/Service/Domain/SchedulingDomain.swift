@@ -50,10 +50,12 @@ public final class SchedulingDomain: Sendable {
   }
 
   func liveRun(_ run: PlannedRun) throws -> LiveRun {
-    let changes = try store.changes(tripID: run.tripID, on: run.serviceDate).map(\.kind)
-    let catalog = catalog.withLock { $0 }
-    return LiveRun(
-      state: RunLiveState(run: run, changes: changes),
+    liveRun(run, changes: try store.changes(tripID: run.tripID, on: run.serviceDate), catalog: catalog.withLock { $0 })
+  }
+
+  func liveRun(_ run: PlannedRun, changes: [RecordedRunChange], catalog: TimetableCatalog) -> LiveRun {
+    LiveRun(
+      state: RunLiveState(run: run, changes: changes.map(\.kind)),
       line: catalog.lines[run.lineID] ?? Line(id: run.lineID, shortName: run.lineID, longName: ""),
       stations: catalog.stations,
       zone: zone)

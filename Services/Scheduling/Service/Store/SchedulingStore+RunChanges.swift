@@ -5,28 +5,51 @@ extension SchedulingStore {
   /// The run of `tripID` on `date` as the timetable plans it; `nil` when the trip does not run
   /// that day.
   public func plannedRun(tripID: String, on date: ServiceDate) throws -> PlannedRun? {
+    try self.pool.read { db in try Self.plannedRun(db, tripID: tripID, on: date) }
+  }
+
+  /// Each run as planned with its changes, in one read (a board, a journey search); runs that
+  /// do not exist are left out.
+  public func runsWithChanges(_ runs: [(tripID: String, serviceDate: ServiceDate)]) throws -> [(PlannedRun, [RecordedRunChange])] {
     try self.pool.read { db in
-      // Cached statements: a departures board asks this for every train on it.
-      let tripQuery = try db.cachedStatement(
-        sql: """
-          SELECT trip.line_id, trip.train_number, trip.headsign FROM trip
-          JOIN service_day ON service_day.service_id = trip.service_id AND service_day.day = ?
-          WHERE trip.id = ? AND NOT EXISTS (SELECT 1 FROM run_exclusion WHERE trip_id = trip.id AND day = ?)
-          """)
-      guard let trip = try Row.fetchOne(tripQuery, arguments: [date.daysSinceEpoch, tripID, date.daysSinceEpoch]) else {
-        return nil
+      try runs.compactMap { run in
+        try Self.plannedRun(db, tripID: run.tripID, on: run.serviceDate).map {
+          ($0, try Self.changes(db, tripID: run.tripID, on: run.serviceDate))
+        }
       }
-      let stopsQuery = try db.cachedStatement(
-        sql: "SELECT sequence, station_id, platform, arrival, departure FROM trip_stop WHERE trip_id = ? ORDER BY sequence")
-      let stops = try Row.fetchAll(stopsQuery, arguments: [tripID]).map { row in
-        PlannedRun.Stop(
-          sequence: row["sequence"], stationID: row["station_id"], platform: row["platform"],
-          arrival: ServiceTime(seconds: row["arrival"]), departure: ServiceTime(seconds: row["departure"])
-        )
-      }
-      return PlannedRun(tripID: tripID, serviceDate: date, lineID: trip["line_id"], trainNumber: trip["train_number"], stops: stops,
-        headsign: trip["headsign"])
     }
+  }
+
+  // Cached statements and columns by position: a departures board asks these for every train
+  // on it, and GRDB's lookup by column name lower-cases the name on every access.
+  static func plannedRun(_ db: Database, tripID: String, on date: ServiceDate) throws -> PlannedRun? {
+    let tripQuery = try db.cachedStatement(
+      sql: """
+        SELECT trip.line_id, trip.train_number, trip.headsign FROM trip
+        JOIN service_day ON service_day.service_id = trip.service_id AND service_day.day = ?
+        WHERE trip.id = ? AND NOT EXISTS (SELECT 1 FROM run_exclusion WHERE trip_id = trip.id AND day = ?)
+        """)
+    guard let trip = try Row.fetchOne(tripQuery, arguments: [date.daysSinceEpoch, tripID, date.daysSinceEpoch]) else {
+      return nil
+    }
+    let stopsQuery = try db.cachedStatement(
+      sql: "SELECT sequence, station_id, platform, arrival, departure FROM trip_stop WHERE trip_id = ? ORDER BY sequence")
+    let stops = try Row.fetchAll(stopsQuery, arguments: [tripID]).map { row in
+      PlannedRun.Stop(
+        sequence: row[0], stationID: row[1], platform: row[2], arrival: ServiceTime(seconds: row[3]),
+        departure: ServiceTime(seconds: row[4]))
+    }
+    return PlannedRun(
+      tripID: tripID, serviceDate: date, lineID: trip[0], trainNumber: trip[1], stops: stops, headsign: trip[2])
+  }
+
+  static func changes(_ db: Database, tripID: String, on date: ServiceDate) throws -> [RecordedRunChange] {
+    let query = try db.cachedStatement(
+      sql: """
+        SELECT id, trip_id, service_day, kind, sequence, minutes, platform, reason, changed_by, changed_at
+        FROM run_change WHERE trip_id = ? AND service_day = ? ORDER BY position
+        """)
+    return try Row.fetchAll(query, arguments: [tripID, date.daysSinceEpoch]).map(Self.recordedChange)
   }
 
   /// Records a live change after the run's earlier ones; acknowledged once committed.
@@ -78,14 +101,7 @@ extension SchedulingStore {
 
   /// Every change made to the run of `tripID` on `date`, in the order made.
   public func changes(tripID: String, on date: ServiceDate) throws -> [RecordedRunChange] {
-    try self.pool.read { db in
-      let query = try db.cachedStatement(
-        sql: """
-          SELECT id, trip_id, service_day, kind, sequence, minutes, platform, reason, changed_by, changed_at
-          FROM run_change WHERE trip_id = ? AND service_day = ? ORDER BY position
-          """)
-      return try Row.fetchAll(query, arguments: [tripID, date.daysSinceEpoch]).map(Self.recordedChange)
-    }
+    try self.pool.read { db in try Self.changes(db, tripID: tripID, on: date) }
   }
 
   /// The runs with changes on service days from `firstDate` on, as trip and date.
@@ -100,16 +116,17 @@ extension SchedulingStore {
   }
 
   private static func recordedChange(_ row: Row) -> RecordedRunChange {
-    let sequence: Int = row["sequence"]
+    // Columns: id, trip_id, service_day, kind, sequence, minutes, platform, reason, changed_by, changed_at.
+    let sequence: Int = row[4]
     let kind: RunChangeKind
-    switch row["kind"] as String {
-    case "delay": kind = .delay(fromSequence: sequence, minutes: row["minutes"])
-    case "platform": kind = .platform(sequence: sequence, platform: row["platform"])
+    switch row[3] as String {
+    case "delay": kind = .delay(fromSequence: sequence, minutes: row[5])
+    case "platform": kind = .platform(sequence: sequence, platform: row[6])
     default: kind = .cancellation(fromSequence: sequence)
     }
     return RecordedRunChange(
-      id: row["id"], tripID: row["trip_id"], serviceDate: ServiceDate(daysSinceEpoch: row["service_day"]), kind: kind,
-      reason: row["reason"], changedBy: row["changed_by"], changedAt: Date(timeIntervalSince1970: row["changed_at"])
+      id: row[0], tripID: row[1], serviceDate: ServiceDate(daysSinceEpoch: row[2]), kind: kind, reason: row[7],
+      changedBy: row[8], changedAt: Date(timeIntervalSince1970: row[9])
     )
   }
 }

@@ -100,10 +100,44 @@ extension SchedulingStore {
   /// time order: runs of `date` itself, and runs of the day before that are still going after
   /// midnight (their times past 24:00). A run's last stop is not a departure.
   public func departures(from stationID: String, on date: ServiceDate, after time: ServiceTime, limit: Int) throws -> [ScheduledDeparture] {
+    try self.pool.read { db in try Self.departures(db, from: stationID, on: date, after: time, limit: limit) }
+  }
+
+  /// The next `limit` departures from `stationID` at or after `time` on `date`, going on into
+  /// the following service days (up to a week) when that day has fewer, each with its run as
+  /// planned and its changes, in one read: what a departures board shows.
+  public func departureRuns(from stationID: String, on date: ServiceDate, after time: ServiceTime, limit: Int) throws
+    -> [(departure: ScheduledDeparture, run: PlannedRun, changes: [RecordedRunChange])]
+  {
+    try self.pool.read { db in
+      var found: [ScheduledDeparture] = []
+      var seen = Set<ScheduledDeparture>()
+      for offset in 0..<7 {
+        let day = date.adding(days: offset)
+        for departure in try Self.departures(
+          db, from: stationID, on: day, after: offset == 0 ? time : ServiceTime(seconds: 0), limit: limit)
+        where seen.insert(departure).inserted {
+          found.append(departure)
+        }
+        // Enough, unless the day's last ones run past midnight, where the next day's first ones
+        // may come before them.
+        let nextDayStarts = day.adding(days: 1).daysSinceEpoch * 86_400
+        if found.count >= limit, (found.map(\.absoluteDeparture).max() ?? 0) < nextDayStarts { break }
+      }
+      found.sort { ($0.absoluteDeparture, $0.trainNumber) < ($1.absoluteDeparture, $1.trainNumber) }
+      return try found.prefix(limit).compactMap { departure in
+        guard let run = try Self.plannedRun(db, tripID: departure.tripID, on: departure.serviceDate) else { return nil }
+        return (departure, run, try Self.changes(db, tripID: departure.tripID, on: departure.serviceDate))
+      }
+    }
+  }
+
+  static func departures(_ db: Database, from stationID: String, on date: ServiceDate, after time: ServiceTime, limit: Int) throws
+    -> [ScheduledDeparture]
+  {
     let day = date.daysSinceEpoch
     let seconds = time.secondsSinceServiceDayStart
-    return try self.pool.read { db in
-      let query = try db.cachedStatement(
+    let query = try db.cachedStatement(
         sql: """
           SELECT trip.id AS trip_id, service_day.day AS day, trip.train_number, trip.headsign, line.short_name,
                  trip_stop.platform, trip_stop.departure,
@@ -120,17 +154,17 @@ extension SchedulingStore {
           LIMIT ?
           """)
       let rows = try Row.fetchAll(query, arguments: [day, day - 1, day, stationID, day, seconds, limit])
+      // Columns by position (see the SELECT).
       return rows.map { row in
         ScheduledDeparture(
-          tripID: row["trip_id"],
-          serviceDate: ServiceDate(daysSinceEpoch: row["day"]),
-          trainNumber: row["train_number"],
-          lineName: row["short_name"],
-          headsign: row["headsign"],
-          platform: row["platform"],
-          departure: ServiceTime(seconds: row["departure"])
+          tripID: row[0],
+          serviceDate: ServiceDate(daysSinceEpoch: row[1]),
+          trainNumber: row[2],
+          lineName: row[4],
+          headsign: row[3],
+          platform: row[5],
+          departure: ServiceTime(seconds: row[6])
         )
       }
-    }
   }
 }

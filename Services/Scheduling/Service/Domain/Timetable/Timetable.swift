@@ -27,6 +27,11 @@ public struct ScheduledDeparture: Sendable, Hashable {
   public var platform: String
   /// Seconds since the start of `serviceDate` (past 86,400 for a run that began the day before).
   public var departure: ServiceTime
+
+  /// Seconds from the epoch's service day on: orders departures of different service days.
+  public var absoluteDeparture: Int {
+    self.serviceDate.daysSinceEpoch * 86_400 + self.departure.secondsSinceServiceDayStart
+  }
 }
 
 /// A line (a GTFS route): `R4`, "Milano Centrale - Bergamo".
