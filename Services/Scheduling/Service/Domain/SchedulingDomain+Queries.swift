@@ -44,7 +44,7 @@ extension SchedulingDomain {
   }
 
   /// Journeys from one station to another leaving at or after `after` (default now): direct
-  /// runs, and journeys with one change where direct ones do not fill `limit` or arrive later,
+  /// runs, and journeys with one change where direct ones (within a day) do not fill `limit`,
   /// earliest arrival first. A journey whose boarding or alighting stop is cancelled is left out.
   public func journeys(from rawFrom: String, to rawTo: String, after: Date?, limit rawLimit: Int) throws -> [Journey] {
     var check = InputValidation()
@@ -85,19 +85,19 @@ extension SchedulingDomain {
     }
     journeys.sort { $0.arrival < $1.arrival }
     journeys = Array(journeys.prefix(limit))
-    let latestDirect = journeys.count == limit ? journeys.last?.arrival : nil
+    // Journeys with a change only where direct runs do not fill the answer.
+    var changing: [Journey] = []
     var seen = Set<[RunKey]>()
-    for (first, second) in withChange {
+    for (first, second) in withChange where journeys.count < limit {
       guard let one = leg(first), let two = leg(second), one.isRunning, two.isRunning,
         let reach = one.arrival, let leave = two.departure, leave.timeIntervalSince(reach) >= Double(Self.minimumTransfer)
       else { continue }
-      let journey = Journey(legs: [one, two])
-      if let latestDirect, journey.arrival >= latestDirect { continue }
       // One journey per pair of runs: the earliest change between them.
       let key = [RunKey(tripID: first.tripID, serviceDate: first.serviceDate), RunKey(tripID: second.tripID, serviceDate: second.serviceDate)]
       guard seen.insert(key).inserted else { continue }
-      journeys.append(journey)
+      changing.append(Journey(legs: [one, two]))
     }
+    journeys += changing.prefix(limit - journeys.count)
     // Of journeys arriving at the same time, the one leaving latest.
     journeys.sort { ($0.arrival, -$0.departure.timeIntervalSince1970) < ($1.arrival, -$1.departure.timeIntervalSince1970) }
     return Array(journeys.prefix(limit))

@@ -34,7 +34,8 @@ extension Binario_Scheduling_V1_RunRef {
 }
 
 extension Binario_Scheduling_V1_Run {
-  init(_ run: LiveRun) {
+  /// The run with its stops, all of them or those from stop `sequence` on.
+  init(_ run: LiveRun, fromSequence first: Int = .min) {
     self.init()
     self.run = Binario_Scheduling_V1_RunRef(tripID: run.tripID, serviceDate: run.serviceDate)
     trainNumber = run.state.run.trainNumber
@@ -42,7 +43,7 @@ extension Binario_Scheduling_V1_Run {
     lineName = run.line.longName
     headsign = run.headsign
     cancelled = run.state.isCancelled
-    stops = run.state.stops.map { stop in
+    stops = run.state.stops.filter { $0.planned.sequence >= first }.map { stop in
       .with {
         $0.sequence = Int32(stop.planned.sequence)
         let stationID = stop.planned.stationID

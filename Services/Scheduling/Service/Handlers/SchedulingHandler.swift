@@ -64,7 +64,7 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
         $0.station = Binario_Scheduling_V1_Station(station)
         $0.departures = departures.map { departure in
           .with {
-            $0.run = Binario_Scheduling_V1_Run(departure.run)
+            $0.run = Binario_Scheduling_V1_Run(departure.run, fromSequence: departure.sequence)
             $0.sequence = Int32(departure.sequence)
           }
         }
@@ -106,7 +106,7 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
   ) async throws -> Binario_Scheduling_V1_ListFollowedRunsResponse {
     try await handle("ListFollowedRuns") {
       let runs = try domain.followedRuns(userID: try caller().userID)
-      return .with { $0.runs = runs.map(Binario_Scheduling_V1_Run.init) }
+      return .with { $0.runs = runs.map { Binario_Scheduling_V1_Run($0) } }
     }
   }
 

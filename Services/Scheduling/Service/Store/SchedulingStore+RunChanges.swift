@@ -20,8 +20,29 @@ extension SchedulingStore {
     }
   }
 
-  // Cached statements and columns by position: a departures board asks these for every train
-  // on it, and GRDB's lookup by column name lower-cases the name on every access.
+  /// A trip with its stops, from the cache or read (and cached) in `db`'s transaction, which
+  /// began under cache generation `generation`.
+  func trip(_ db: Database, _ tripID: String, readAt generation: Int) throws -> TripCache.Trip? {
+    if let cached = trips.trip(tripID) { return cached }
+    let query = try db.cachedStatement(sql: "SELECT line_id, train_number, headsign FROM trip WHERE id = ?")
+    guard let row = try Row.fetchOne(query, arguments: [tripID]) else { return nil }
+    let trip = TripCache.Trip(lineID: row[0], trainNumber: row[1], headsign: row[2], stops: try Self.stops(db, tripID: tripID))
+    trips.insert(trip, for: tripID, readAt: generation)
+    return trip
+  }
+
+  static func stops(_ db: Database, tripID: String) throws -> [PlannedRun.Stop] {
+    let stopsQuery = try db.cachedStatement(
+      sql: "SELECT sequence, station_id, platform, arrival, departure FROM trip_stop WHERE trip_id = ? ORDER BY sequence")
+    return try Row.fetchAll(stopsQuery, arguments: [tripID]).map { row in
+      PlannedRun.Stop(
+        sequence: row[0], stationID: row[1], platform: row[2], arrival: ServiceTime(seconds: row[3]),
+        departure: ServiceTime(seconds: row[4]))
+    }
+  }
+
+  // Cached statements and columns by position: a journey search asks these for every train it
+  // considers, and GRDB's lookup by column name lower-cases the name on every access.
   static func plannedRun(_ db: Database, tripID: String, on date: ServiceDate) throws -> PlannedRun? {
     let tripQuery = try db.cachedStatement(
       sql: """
@@ -32,15 +53,9 @@ extension SchedulingStore {
     guard let trip = try Row.fetchOne(tripQuery, arguments: [date.daysSinceEpoch, tripID, date.daysSinceEpoch]) else {
       return nil
     }
-    let stopsQuery = try db.cachedStatement(
-      sql: "SELECT sequence, station_id, platform, arrival, departure FROM trip_stop WHERE trip_id = ? ORDER BY sequence")
-    let stops = try Row.fetchAll(stopsQuery, arguments: [tripID]).map { row in
-      PlannedRun.Stop(
-        sequence: row[0], stationID: row[1], platform: row[2], arrival: ServiceTime(seconds: row[3]),
-        departure: ServiceTime(seconds: row[4]))
-    }
     return PlannedRun(
-      tripID: tripID, serviceDate: date, lineID: trip[0], trainNumber: trip[1], stops: stops, headsign: trip[2])
+      tripID: tripID, serviceDate: date, lineID: trip[0], trainNumber: trip[1], stops: try stops(db, tripID: tripID),
+      headsign: trip[2])
   }
 
   static func changes(_ db: Database, tripID: String, on date: ServiceDate) throws -> [RecordedRunChange] {

@@ -138,7 +138,7 @@ extension SchedulingStore {
     tripID: String, lineID: String, trainNumber: String, headsign: String, on date: ServiceDate, stops: [RunStopDraft]
   ) async throws {
     do {
-      try await pool.write { db in
+      try await writingTrips { db in
         try Self.insertRun(db, tripID: tripID, lineID: lineID, trainNumber: trainNumber, headsign: headsign, on: date, stops: stops)
       }
     } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
@@ -171,7 +171,7 @@ extension SchedulingStore {
 
   /// Rewrites a run in place: a trip that runs on that one date only.
   public func rewriteRun(tripID: String, trainNumber: String, headsign: String, stops: [RunStopDraft]?) async throws {
-    try await pool.write { db in
+    try await writingTrips { db in
       try db.execute(
         sql: "UPDATE trip SET train_number = ?, headsign = ? WHERE id = ?", arguments: [trainNumber, headsign, tripID])
       if let stops {
@@ -188,7 +188,7 @@ extension SchedulingStore {
     stops: [RunStopDraft]
   ) async throws {
     let day = date.daysSinceEpoch
-    try await pool.write { db in
+    try await writingTrips { db in
       try db.execute(sql: "INSERT INTO run_exclusion (trip_id, day) VALUES (?, ?)", arguments: [tripID, day])
       try Self.insertRun(db, tripID: newTripID, lineID: lineID, trainNumber: trainNumber, headsign: headsign, on: date, stops: stops)
       try db.execute(
@@ -205,7 +205,7 @@ extension SchedulingStore {
     onCommitted: @escaping @Sendable ([UserNotification]) -> Void
   ) async throws {
     let day = date.daysSinceEpoch
-    try await pool.write { db in
+    try await writingTrips { db in
       let days = try Int.fetchOne(
         db,
         sql: "SELECT COUNT(*) FROM service_day JOIN trip ON trip.service_id = service_day.service_id WHERE trip.id = ?",

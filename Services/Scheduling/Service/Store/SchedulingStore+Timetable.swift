@@ -9,13 +9,14 @@ extension SchedulingStore {
   /// recorded stay: they belong to runs, which a new timetable may still have.
   @discardableResult
   public func replaceTimetable(with feed: GTFSFeed, source: String, importedAt: Double) throws -> TimetableImportSummary {
-    try self.pool.write { db in try Self.replaceTimetable(db, with: feed, source: source, importedAt: importedAt) }
+    defer { trips.invalidate() }
+    return try self.pool.write { db in try Self.replaceTimetable(db, with: feed, source: source, importedAt: importedAt) }
   }
 
   /// ``replaceTimetable(with:source:importedAt:)`` without blocking the caller's thread.
   @discardableResult
   public func replacingTimetable(with feed: GTFSFeed, source: String, importedAt: Double) async throws -> TimetableImportSummary {
-    try await self.pool.write { db in try Self.replaceTimetable(db, with: feed, source: source, importedAt: importedAt) }
+    try await writingTrips { db in try Self.replaceTimetable(db, with: feed, source: source, importedAt: importedAt) }
   }
 
   static func replaceTimetable(_ db: Database, with feed: GTFSFeed, source: String, importedAt: Double) throws -> TimetableImportSummary {
@@ -109,7 +110,8 @@ extension SchedulingStore {
   public func departureRuns(from stationID: String, on date: ServiceDate, after time: ServiceTime, limit: Int) throws
     -> [(departure: ScheduledDeparture, run: PlannedRun, changes: [RecordedRunChange])]
   {
-    try self.pool.read { db in
+    let generation = trips.generation
+    return try self.pool.read { db in
       var found: [ScheduledDeparture] = []
       var seen = Set<ScheduledDeparture>()
       for offset in 0..<7 {
@@ -125,8 +127,12 @@ extension SchedulingStore {
         if found.count >= limit, (found.map(\.absoluteDeparture).max() ?? 0) < nextDayStarts { break }
       }
       found.sort { ($0.absoluteDeparture, $0.trainNumber) < ($1.absoluteDeparture, $1.trainNumber) }
+      // The departures query has checked that each run exists on its date.
       return try found.prefix(limit).compactMap { departure in
-        guard let run = try Self.plannedRun(db, tripID: departure.tripID, on: departure.serviceDate) else { return nil }
+        guard let trip = try self.trip(db, departure.tripID, readAt: generation) else { return nil }
+        let run = PlannedRun(
+          tripID: departure.tripID, serviceDate: departure.serviceDate, lineID: trip.lineID,
+          trainNumber: trip.trainNumber, stops: trip.stops, headsign: trip.headsign)
         return (departure, run, try Self.changes(db, tripID: departure.tripID, on: departure.serviceDate))
       }
     }
@@ -135,36 +141,35 @@ extension SchedulingStore {
   static func departures(_ db: Database, from stationID: String, on date: ServiceDate, after time: ServiceTime, limit: Int) throws
     -> [ScheduledDeparture]
   {
-    let day = date.daysSinceEpoch
-    let seconds = time.secondsSinceServiceDayStart
+    // Two index range scans on (station_id, departure), each stopping after `limit` rows (SQLite
+    // sorts only trains leaving at the same time by number): the day's own runs from `time`,
+    // and the day before's still going after midnight (their times past 24:00). Merged here.
     let query = try db.cachedStatement(
-        sql: """
-          SELECT trip.id AS trip_id, service_day.day AS day, trip.train_number, trip.headsign, line.short_name,
-                 trip_stop.platform, trip_stop.departure,
-                 trip_stop.departure + (service_day.day - ?) * 86400 AS at
-          FROM trip_stop
-          JOIN trip ON trip.id = trip_stop.trip_id
-          JOIN line ON line.id = trip.line_id
-          JOIN service_day ON service_day.service_id = trip.service_id AND service_day.day IN (?, ?)
-          WHERE trip_stop.station_id = ?
-            AND NOT EXISTS (SELECT 1 FROM run_exclusion WHERE run_exclusion.trip_id = trip.id AND run_exclusion.day = service_day.day)
-            AND trip_stop.departure + (service_day.day - ?) * 86400 >= ?
-            AND trip_stop.sequence < (SELECT MAX(sequence) FROM trip_stop AS last WHERE last.trip_id = trip.id)
-          ORDER BY at, trip.train_number
-          LIMIT ?
-          """)
-      let rows = try Row.fetchAll(query, arguments: [day, day - 1, day, stationID, day, seconds, limit])
+      sql: """
+        SELECT trip.id, trip.train_number, trip.headsign, line.short_name, trip_stop.platform, trip_stop.departure
+        FROM trip_stop INDEXED BY trip_stop_by_station
+        JOIN trip ON trip.id = trip_stop.trip_id
+        JOIN line ON line.id = trip.line_id
+        WHERE trip_stop.station_id = ? AND trip_stop.departure >= ?
+          AND EXISTS (SELECT 1 FROM service_day WHERE service_day.service_id = trip.service_id AND service_day.day = ?)
+          AND NOT EXISTS (SELECT 1 FROM run_exclusion WHERE run_exclusion.trip_id = trip.id AND run_exclusion.day = ?)
+          AND trip_stop.sequence < (SELECT MAX(sequence) FROM trip_stop AS last WHERE last.trip_id = trip.id)
+        ORDER BY trip_stop.departure, trip.train_number
+        LIMIT ?
+        """)
+    var found: [ScheduledDeparture] = []
+    for (serviceDate, from) in [(date, time.secondsSinceServiceDayStart), (date.adding(days: -1), time.secondsSinceServiceDayStart + 86_400)] {
+      let day = serviceDate.daysSinceEpoch
       // Columns by position (see the SELECT).
-      return rows.map { row in
-        ScheduledDeparture(
-          tripID: row[0],
-          serviceDate: ServiceDate(daysSinceEpoch: row[1]),
-          trainNumber: row[2],
-          lineName: row[4],
-          headsign: row[3],
-          platform: row[5],
-          departure: ServiceTime(seconds: row[6])
-        )
+      for row in try Row.fetchAll(query, arguments: [stationID, from, day, day, limit]) {
+        found.append(
+          ScheduledDeparture(
+            tripID: row[0], serviceDate: serviceDate, trainNumber: row[1], lineName: row[3], headsign: row[2],
+            platform: row[4], departure: ServiceTime(seconds: row[5])))
       }
+    }
+    found.sort { ($0.absoluteDeparture, $0.trainNumber) < ($1.absoluteDeparture, $1.trainNumber) }
+    return Array(found.prefix(limit))
   }
+
 }

@@ -774,7 +774,7 @@ extension HTTPRouteTable {
       resumesAtCursor: false,
       parameterKinds: ["limit": .number, "station_id": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_GetDeparturesBoardRequest, Binario_Scheduling_V1_GetDeparturesBoardResponse>(),
-      summary: "A station's next departures (default 10, at most 50), with delays, platform changes and cancellations."
+      summary: "A station's next departures (default 10, at most 50), with delays, platform changes and cancellations; each run with its stops from this station on. GetRun has every stop."
     ),
     HTTPRoute(
       verb: .get,

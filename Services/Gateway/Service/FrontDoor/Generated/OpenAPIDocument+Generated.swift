@@ -3969,8 +3969,8 @@ extension OpenAPIDocument {
         "tags": [
           "Scheduling"
         ],
-        "summary": "A station's next departures (default 10, at most 50), with delays, platform changes and cancellations.",
-        "description": "A station's next departures (default 10, at most 50), with delays, platform changes and cancellations.",
+        "summary": "A station's next departures (default 10, at most 50), with delays, platform changes and cancellations;",
+        "description": "A station's next departures (default 10, at most 50), with delays, platform changes and cancellations; each run with its stops from this station on. GetRun has every stop.",
         "security": [
           {},
           {

@@ -392,7 +392,7 @@ extension Binario_Scheduling_V1_Scheduling {
         /// > Source IDL Documentation:
         /// >
         /// > A station's next departures (default 10, at most 50), with delays, platform changes and
-        /// > cancellations.
+        /// > cancellations; each run with its stops from this station on. GetRun has every stop.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Scheduling_V1_GetDeparturesBoardRequest` messages.
@@ -749,7 +749,7 @@ extension Binario_Scheduling_V1_Scheduling {
         /// > Source IDL Documentation:
         /// >
         /// > A station's next departures (default 10, at most 50), with delays, platform changes and
-        /// > cancellations.
+        /// > cancellations; each run with its stops from this station on. GetRun has every stop.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_GetDeparturesBoardRequest` message.
@@ -1104,7 +1104,7 @@ extension Binario_Scheduling_V1_Scheduling {
         /// > Source IDL Documentation:
         /// >
         /// > A station's next departures (default 10, at most 50), with delays, platform changes and
-        /// > cancellations.
+        /// > cancellations; each run with its stops from this station on. GetRun has every stop.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Scheduling_V1_GetDeparturesBoardRequest` message.
@@ -2158,7 +2158,7 @@ extension Binario_Scheduling_V1_Scheduling {
         /// > Source IDL Documentation:
         /// >
         /// > A station's next departures (default 10, at most 50), with delays, platform changes and
-        /// > cancellations.
+        /// > cancellations; each run with its stops from this station on. GetRun has every stop.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_GetDeparturesBoardRequest` message.
@@ -2651,7 +2651,7 @@ extension Binario_Scheduling_V1_Scheduling {
         /// > Source IDL Documentation:
         /// >
         /// > A station's next departures (default 10, at most 50), with delays, platform changes and
-        /// > cancellations.
+        /// > cancellations; each run with its stops from this station on. GetRun has every stop.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_GetDeparturesBoardRequest` message.
@@ -3289,7 +3289,7 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
     /// > Source IDL Documentation:
     /// >
     /// > A station's next departures (default 10, at most 50), with delays, platform changes and
-    /// > cancellations.
+    /// > cancellations; each run with its stops from this station on. GetRun has every stop.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Scheduling_V1_GetDeparturesBoardRequest` message.
@@ -3858,7 +3858,7 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
     /// > Source IDL Documentation:
     /// >
     /// > A station's next departures (default 10, at most 50), with delays, platform changes and
-    /// > cancellations.
+    /// > cancellations; each run with its stops from this station on. GetRun has every stop.
     ///
     /// - Parameters:
     ///   - message: request message to send.

@@ -268,7 +268,7 @@ public nonisolated struct Binario_Scheduling_V1_Departure: Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// with its stops
+  /// with its stops from the board's station on (the calling points)
   public var run: Binario_Scheduling_V1_Run {
     get {_run ?? Binario_Scheduling_V1_Run()}
     set {_run = newValue}

@@ -1,0 +1,108 @@
+import BinarioDomain
+import BinarioStorage
+import Foundation
+import Synchronization
+import Testing
+
+@testable import SchedulingService
+
+/// The timetable's domain on the demo network, at a fixed instant: boards, journeys, run edits
+/// seen at once by the next board (the store's trip cache), changes reaching followers.
+@Suite("The timetable's domain: boards, journeys, run edits, changes reaching followers")
+struct SchedulingDomainTests {
+  /// Wednesday 25 November 2026, 08:00 in Milan.
+  struct FixedClock: DomainClock {
+    func now() -> Date { Date(timeIntervalSince1970: 1_795_590_000) }
+  }
+
+  struct NoAccounts: AccountDirectory {
+    func accounts(ids userIDs: [String]) async throws -> [AccountContact] { [] }
+    func account(email: String) async throws -> AccountContact? { nil }
+    func areFriends(_ userID: String, _ otherUserID: String) async throws -> Bool { false }
+    func isPendingContact(userID: String, email: String) async throws -> Bool { false }
+  }
+
+  struct Outbox: PushProvider, NotificationEmailProvider, NotificationTextProvider {
+    func push(_ notification: UserNotification, to device: PushDevice) async throws -> PushOutcome { .sent }
+    func email(_ notification: UserNotification, to address: String) async throws {}
+    func text(_ notification: UserNotification, to phone: String) async throws {}
+  }
+
+  private func withDomain(_ body: (SchedulingDomain) async throws -> Void) async throws {
+    let database = try TemporaryDatabase(migrations: SchedulingMigrations.all)
+    defer { try? database.remove() }
+    let store = SchedulingStore(pool: database.pool)
+    let dispatcher = DeliveryDispatcher(store: store, directory: NoAccounts(), push: Outbox(), email: Outbox(), text: Outbox())
+    let centre = NotificationCentre(store: store, clock: FixedClock(), dispatcher: dispatcher)
+    let domain = try SchedulingDomain(
+      store: store, clock: FixedClock(), zone: ServiceDayZone(identifier: "Europe/Rome")!, notifications: centre)
+    #expect(try await domain.importIfEmpty(folder: GTFSFeedReaderTests.demoFolder.path) != nil)
+    #expect(try await domain.importIfEmpty(folder: GTFSFeedReaderTests.demoFolder.path) == nil)
+    try await body(domain)
+  }
+
+  @Test func aBoardShowsTheNextDeparturesInOrderWithTheirCallingPoints() async throws {
+    try await withDomain { domain in
+      let (station, board) = try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 5)
+      #expect(station.name == "Milano Centrale")
+      #expect(board.count == 5)
+      let times = board.compactMap { departure in departure.run.stop(departure.sequence).map { departure.run.instant($0.planned.departure) } }
+      #expect(times == times.sorted() && times.allSatisfy { $0 >= FixedClock().now() })
+      let unknown = await #expect(throws: ServiceError.self) { _ = try domain.departures(stationID: "NOWHERE", after: nil, limit: 5) }
+      #expect(unknown == .notFound("no station NOWHERE"))
+    }
+  }
+
+  @Test func anEditedRunIsWhatTheNextBoardShows() async throws {
+    try await withDomain { domain in
+      let first = try #require(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).1.first)
+      let edited = try await domain.updateRun(
+        tripID: first.run.tripID, date: first.run.serviceDate.description, trainNumber: "99999", headsign: "Edited",
+        stops: [])
+      // The trip runs on other dates too: this date's run became a trip of its own.
+      #expect(edited.tripID == "\(first.run.tripID)@\(first.run.serviceDate)")
+      let board = try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 10).1
+      #expect(board.map(\.run.tripID).contains(edited.tripID))
+      #expect(!board.map(\.run.tripID).contains(first.run.tripID))
+      #expect(board.first { $0.run.tripID == edited.tripID }?.run.headsign == "Edited")
+      let again = try await domain.updateRun(
+        tripID: edited.tripID, date: first.run.serviceDate.description, trainNumber: "", headsign: "Edited twice", stops: [])
+      #expect(again.tripID == edited.tripID)
+      #expect(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 10).1.first { $0.run.tripID == edited.tripID }?.run.headsign == "Edited twice")
+    }
+  }
+
+  @Test func journeysAreDirectOrWithOneChangeEarliestArrivalFirst() async throws {
+    try await withDomain { domain in
+      let direct = try domain.journeys(from: "MI_CENTRALE", to: "BERGAMO", after: nil, limit: 3)
+      #expect(!direct.isEmpty && direct.allSatisfy { $0.legs.count == 1 })
+      #expect(direct.map(\.arrival) == direct.map(\.arrival).sorted())
+      let changing = try domain.journeys(from: "MALPENSA_T1", to: "BERGAMO", after: nil, limit: 2)
+      #expect(!changing.isEmpty && changing.allSatisfy { $0.legs.count == 2 })
+      for journey in changing {
+        let change = journey.legs[1].departure!.timeIntervalSince(journey.legs[0].arrival!)
+        #expect(change >= 300)
+      }
+    }
+  }
+
+  @Test func aDelayIsRecordedAndReachesTheRunsFollowersOnly() async throws {
+    try await withDomain { domain in
+      let run = try #require(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).1.first).run
+      try await domain.follow(userID: "ada", tripID: run.tripID, date: run.serviceDate.description)
+      let delayed = try await domain.delay(
+        adminID: "admin", tripID: run.tripID, date: run.serviceDate.description, fromSequence: 0, minutes: 9,
+        reason: "Signal failure")
+      #expect(delayed.state.stops.allSatisfy { $0.delayMinutes == 9 })
+      let inbox = try domain.notifications.inbox(userID: "ada", pageSize: 0, pageToken: "", unreadOnly: true)
+      #expect(inbox.notifications.map(\.content.kind) == [.tripDelay])
+      #expect(inbox.notifications.first?.content.data["trip_id"] == run.tripID)
+      #expect(try domain.notifications.inbox(userID: "bob", pageSize: 0, pageToken: "", unreadOnly: false).notifications.isEmpty)
+      let refused = await #expect(throws: ServiceError.self) {
+        _ = try await domain.delay(adminID: "admin", tripID: run.tripID, date: run.serviceDate.description, fromSequence: 99, minutes: 1, reason: "x")
+      }
+      guard case .invalid(let problems) = refused else { return }
+      #expect(problems.map(\.field) == ["from_sequence"])
+    }
+  }
+}
