@@ -89,11 +89,14 @@ struct SchedulingDomainTests {
   @Test func aDelayIsRecordedAndReachesTheRunsFollowersOnly() async throws {
     try await withDomain { domain in
       let run = try #require(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).1.first).run
+      #expect(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).1.first?.run.state.isChanged == false)
       try await domain.follow(userID: "ada", tripID: run.tripID, date: run.serviceDate.description)
       let delayed = try await domain.delay(
         adminID: "admin", tripID: run.tripID, date: run.serviceDate.description, fromSequence: 0, minutes: 9,
         reason: "Signal failure")
       #expect(delayed.state.stops.allSatisfy { $0.delayMinutes == 9 })
+      // The board computed before the delay is not shown again.
+      #expect(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).1.first?.run.state.stops.first?.delayMinutes == 9)
       let inbox = try domain.notifications.inbox(userID: "ada", pageSize: 0, pageToken: "", unreadOnly: true)
       #expect(inbox.notifications.map(\.content.kind) == [.tripDelay])
       #expect(inbox.notifications.first?.content.data["trip_id"] == run.tripID)

@@ -30,16 +30,25 @@ extension SchedulingDomain {
     if !(0...50).contains(rawLimit) { check.fail("limit", "at most 50") }
     try check.finish()
     guard let station = stationsByID[stationID] else { throw ServiceError.notFound("no station \(stationID)") }
-    let (date, time) = zone.serviceTime(at: after ?? clock.now())
+    let instant = after ?? clock.now()
     let limit = rawLimit == 0 ? 10 : rawLimit
+    let key = DepartureBoardCache.Key(stationID: stationID, limit: limit)
+    let version = store.timetableVersion
+    if let board = boards.board(for: key, at: instant, version: version) { return (station, board) }
+    let (date, time) = zone.serviceTime(at: instant)
     let catalog = catalog.withLock { $0 }
     var board: [LiveDeparture] = []
+    var firstDeparture = Date.distantFuture
     for (departure, planned, changes) in try store.departureRuns(from: stationID, on: date, after: time, limit: limit) {
       let run = liveRun(planned, changes: changes, catalog: catalog)
       guard let stop = run.state.stops.first(where: { $0.planned.stationID == stationID && $0.planned.departure == departure.departure })
       else { continue }
       board.append(LiveDeparture(run: run, sequence: stop.planned.sequence))
+      firstDeparture = min(firstDeparture, run.instant(departure.departure))
     }
+    // A board with fewer trains than asked looked as far ahead as it does; later it would look
+    // further, so only a full one is kept.
+    boards.keep(board, for: key, at: instant, version: version, validUntil: board.count == limit ? firstDeparture : instant)
     return (station, board)
   }
 

@@ -17,6 +17,7 @@ public final class SchedulingDomain: Sendable {
   public let notifications: NotificationCentre
   /// Stations, lines and platform stops, read once per timetable (they change only on import).
   let catalog: Mutex<TimetableCatalog>
+  let boards = DepartureBoardCache()
 
   /// The shortest change between two trains, in seconds.
   static let minimumTransfer = 5 * 60

@@ -69,6 +69,7 @@ extension SchedulingStore {
 
   /// Records a live change after the run's earlier ones; acknowledged once committed.
   public func record(_ change: RecordedRunChange) throws {
+    defer { timetableChanged() }
     try self.pool.write { db in try Self.insert(change, db) }
   }
 
@@ -79,7 +80,8 @@ extension SchedulingStore {
     _ change: RecordedRunChange, notifyingFollowersWith content: NotificationContent,
     onCommitted: @escaping @Sendable ([UserNotification]) -> Void
   ) async throws -> Int {
-    try await self.pool.write { db in
+    defer { timetableChanged() }
+    return try await self.pool.write { db in
       try Self.insert(change, db)
       let followers = try Self.followers(db, tripID: change.tripID, day: change.serviceDate.daysSinceEpoch)
       let made = try Self.insertNotifications(

@@ -9,7 +9,10 @@ extension SchedulingStore {
   /// recorded stay: they belong to runs, which a new timetable may still have.
   @discardableResult
   public func replaceTimetable(with feed: GTFSFeed, source: String, importedAt: Double) throws -> TimetableImportSummary {
-    defer { trips.invalidate() }
+    defer {
+      trips.invalidate()
+      timetableChanged()
+    }
     return try self.pool.write { db in try Self.replaceTimetable(db, with: feed, source: source, importedAt: importedAt) }
   }
 

@@ -1,6 +1,7 @@
 import BinarioStorage
 import Foundation
 import GRDB
+import Synchronization
 
 /// Scheduling's database: the only code of the service that writes SQL. Every value reaches
 /// SQLite as a statement argument; each method is one transaction, committed when it returns.
@@ -8,6 +9,15 @@ public final class SchedulingStore: Sendable {
   let pool: DatabasePool
   /// Trips and their stops as last read; every write to them invalidates it.
   let trips = TripCache()
+  private let version = Atomic<Int>(0)
+
+  /// Goes up after every commit that changes what a run looks like (a live change, a run edit,
+  /// an import): what a cache of computed boards checks. Read it before reading what it covers.
+  public var timetableVersion: Int { version.load(ordering: .acquiring) }
+
+  func timetableChanged() {
+    version.add(1, ordering: .releasing)
+  }
 
   /// Uses an open database that has ``SchedulingMigrations/all`` applied.
   public init(pool: DatabasePool) {
@@ -16,7 +26,10 @@ public final class SchedulingStore: Sendable {
 
   /// Runs a write that changes trips or their stops, then drops the cached trips.
   func writingTrips<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-    defer { trips.invalidate() }
+    defer {
+      trips.invalidate()
+      timetableChanged()
+    }
     return try await pool.write(body)
   }
 
