@@ -43,7 +43,8 @@ struct SchedulingDomainTests {
 
   @Test func aBoardShowsTheNextDeparturesInOrderWithTheirCallingPoints() async throws {
     try await withDomain { domain in
-      let (station, board) = try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 5)
+      let result = try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 5)
+      let (station, board) = (result.station, result.departures)
       #expect(station.name == "Milano Centrale")
       #expect(board.count == 5)
       let times = board.compactMap { departure in departure.run.stop(departure.sequence).map { departure.run.instant($0.planned.departure) } }
@@ -55,20 +56,20 @@ struct SchedulingDomainTests {
 
   @Test func anEditedRunIsWhatTheNextBoardShows() async throws {
     try await withDomain { domain in
-      let first = try #require(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).1.first)
+      let first = try #require(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).departures.first)
       let edited = try await domain.updateRun(
         tripID: first.run.tripID, date: first.run.serviceDate.description, trainNumber: "99999", headsign: "Edited",
         stops: [])
       // The trip runs on other dates too: this date's run became a trip of its own.
       #expect(edited.tripID == "\(first.run.tripID)@\(first.run.serviceDate)")
-      let board = try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 10).1
+      let board = try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 10).departures
       #expect(board.map(\.run.tripID).contains(edited.tripID))
       #expect(!board.map(\.run.tripID).contains(first.run.tripID))
       #expect(board.first { $0.run.tripID == edited.tripID }?.run.headsign == "Edited")
       let again = try await domain.updateRun(
         tripID: edited.tripID, date: first.run.serviceDate.description, trainNumber: "", headsign: "Edited twice", stops: [])
       #expect(again.tripID == edited.tripID)
-      #expect(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 10).1.first { $0.run.tripID == edited.tripID }?.run.headsign == "Edited twice")
+      #expect(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 10).departures.first { $0.run.tripID == edited.tripID }?.run.headsign == "Edited twice")
     }
   }
 
@@ -88,15 +89,18 @@ struct SchedulingDomainTests {
 
   @Test func aDelayIsRecordedAndReachesTheRunsFollowersOnly() async throws {
     try await withDomain { domain in
-      let run = try #require(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).1.first).run
-      #expect(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).1.first?.run.state.isChanged == false)
+      let run = try #require(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).departures.first).run
+      let before = try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1)
+      #expect(before.departures.first?.run.state.isChanged == false)
+      // Asked again unchanged, the same board.
+      #expect(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).edition == before.edition)
       try await domain.follow(userID: "ada", tripID: run.tripID, date: run.serviceDate.description)
       let delayed = try await domain.delay(
         adminID: "admin", tripID: run.tripID, date: run.serviceDate.description, fromSequence: 0, minutes: 9,
         reason: "Signal failure")
       #expect(delayed.state.stops.allSatisfy { $0.delayMinutes == 9 })
       // The board computed before the delay is not shown again.
-      #expect(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).1.first?.run.state.stops.first?.delayMinutes == 9)
+      #expect(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).departures.first?.run.state.stops.first?.delayMinutes == 9)
       let inbox = try domain.notifications.inbox(userID: "ada", pageSize: 0, pageToken: "", unreadOnly: true)
       #expect(inbox.notifications.map(\.content.kind) == [.tripDelay])
       #expect(inbox.notifications.first?.content.data["trip_id"] == run.tripID)

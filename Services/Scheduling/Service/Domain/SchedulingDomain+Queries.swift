@@ -24,7 +24,7 @@ extension SchedulingDomain {
 
   /// A station's next departures at or after `after` (default now), live; a cancelled stop
   /// stays on the board, marked.
-  public func departures(stationID rawID: String, after: Date?, limit rawLimit: Int) throws -> (Station, [LiveDeparture]) {
+  public func departures(stationID rawID: String, after: Date?, limit rawLimit: Int) throws -> DepartureBoard {
     var check = InputValidation()
     let stationID = check.requiredText(rawID, field: "station_id", what: "a station id", maxLength: 100)
     if !(0...50).contains(rawLimit) { check.fail("limit", "at most 50") }
@@ -34,22 +34,23 @@ extension SchedulingDomain {
     let limit = rawLimit == 0 ? 10 : rawLimit
     let key = DepartureBoardCache.Key(stationID: stationID, limit: limit)
     let version = store.timetableVersion
-    if let board = boards.board(for: key, at: instant, version: version) { return (station, board) }
+    if let board = boards.board(for: key, at: instant, version: version) { return board }
     let (date, time) = zone.serviceTime(at: instant)
     let catalog = catalog.withLock { $0 }
-    var board: [LiveDeparture] = []
+    var departures: [LiveDeparture] = []
     var firstDeparture = Date.distantFuture
     for (departure, planned, changes) in try store.departureRuns(from: stationID, on: date, after: time, limit: limit) {
       let run = liveRun(planned, changes: changes, catalog: catalog)
       guard let stop = run.state.stops.first(where: { $0.planned.stationID == stationID && $0.planned.departure == departure.departure })
       else { continue }
-      board.append(LiveDeparture(run: run, sequence: stop.planned.sequence))
+      departures.append(LiveDeparture(run: run, sequence: stop.planned.sequence))
       firstDeparture = min(firstDeparture, run.instant(departure.departure))
     }
+    let board = DepartureBoard(station: station, departures: departures, edition: boards.nextEdition())
     // A board with fewer trains than asked looked as far ahead as it does; later it would look
     // further, so only a full one is kept.
-    boards.keep(board, for: key, at: instant, version: version, validUntil: board.count == limit ? firstDeparture : instant)
-    return (station, board)
+    boards.keep(board, for: key, at: instant, version: version, validUntil: departures.count == limit ? firstDeparture : instant)
+    return board
   }
 
   /// Journeys from one station to another leaving at or after `after` (default now): direct

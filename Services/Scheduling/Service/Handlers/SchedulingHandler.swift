@@ -6,6 +6,7 @@ import Foundation
 import GRPCCore
 import Logging
 import SwiftProtobuf
+import Synchronization
 
 /// The gRPC face of the timetable: translates `binario.scheduling.v1.Scheduling` messages to
 /// ``SchedulingDomain`` calls and its errors to statuses. Register it behind
@@ -15,6 +16,8 @@ import SwiftProtobuf
 public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceProtocol {
   let domain: SchedulingDomain
   let logger: Logger
+  /// The last response of each board, reused while the domain returns the same edition.
+  let renderedBoards = RenderedBoards()
 
   public init(domain: SchedulingDomain, logger: Logger = Logger(label: "scheduling")) {
     self.domain = domain
@@ -57,15 +60,17 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
     request: Binario_Scheduling_V1_GetDeparturesBoardRequest, context: ServerContext
   ) async throws -> Binario_Scheduling_V1_GetDeparturesBoardResponse {
     try await handle("GetDeparturesBoard") {
-      let (station, departures) = try domain.departures(
+      let board = try domain.departures(
         stationID: request.stationID, after: request.hasAfter ? request.after.date : nil,
         limit: Int(clamping: request.limit))
-      return .with {
-        $0.station = Binario_Scheduling_V1_Station(station)
-        $0.departures = departures.map { departure in
-          .with {
-            $0.run = Binario_Scheduling_V1_Run(departure.run, fromSequence: departure.sequence)
-            $0.sequence = Int32(departure.sequence)
+      return renderedBoards.rendered(board) { board in
+        .with {
+          $0.station = Binario_Scheduling_V1_Station(board.station)
+          $0.departures = board.departures.map { departure in
+            .with {
+              $0.run = Binario_Scheduling_V1_Run(departure.run, fromSequence: departure.sequence)
+              $0.sequence = Int32(departure.sequence)
+            }
           }
         }
       }
@@ -245,5 +250,21 @@ extension SchedulingHandler {
     let id = raw.trimmingCharacters(in: .whitespaces)
     guard !id.isEmpty else { throw ServiceError.invalid("user_id", "a user id is required") }
     return id
+  }
+}
+
+/// The departures boards' responses as last rendered, by station: a board the domain shows
+/// again (same edition) is not built again.
+final class RenderedBoards: Sendable {
+  private let last = Mutex<[String: (edition: Int, response: Binario_Scheduling_V1_GetDeparturesBoardResponse)]>([:])
+
+  func rendered(
+    _ board: DepartureBoard, _ render: (DepartureBoard) -> Binario_Scheduling_V1_GetDeparturesBoardResponse
+  ) -> Binario_Scheduling_V1_GetDeparturesBoardResponse {
+    let key = "\(board.station.id)\u{0}\(board.departures.count)"
+    if let kept = last.withLock({ $0[key] }), kept.edition == board.edition { return kept.response }
+    let response = render(board)
+    last.withLock { $0[key] = (board.edition, response) }
+    return response
   }
 }

@@ -17,13 +17,19 @@ final class DepartureBoardCache: Sendable {
     var computedAt: Date
     /// The board's first scheduled departure: later than this, a train has left the board.
     var validUntil: Date
-    var board: [LiveDeparture]
+    var board: DepartureBoard
   }
 
   private let entries = Mutex<[Key: Entry]>([:])
+  private let editions = Atomic<Int>(0)
+
+  /// A number no board computed before had: a new board's ``DepartureBoard/edition``.
+  func nextEdition() -> Int {
+    editions.add(1, ordering: .relaxed).newValue
+  }
 
   /// The cached board for `key` if it is still exact at `instant` under `version`.
-  func board(for key: Key, at instant: Date, version: Int) -> [LiveDeparture]? {
+  func board(for key: Key, at instant: Date, version: Int) -> DepartureBoard? {
     entries.withLock { entries in
       guard let entry = entries[key], entry.version == version, entry.computedAt <= instant, instant <= entry.validUntil
       else { return nil }
@@ -33,8 +39,16 @@ final class DepartureBoardCache: Sendable {
 
   /// Keeps a board computed at `instant` from what the store held at `version` (read before
   /// the board was).
-  func keep(_ board: [LiveDeparture], for key: Key, at instant: Date, version: Int, validUntil: Date) {
+  func keep(_ board: DepartureBoard, for key: Key, at instant: Date, version: Int, validUntil: Date) {
     guard validUntil > instant else { return }
     entries.withLock { $0[key] = Entry(version: version, computedAt: instant, validUntil: validUntil, board: board) }
   }
+}
+
+/// A station's next departures, live. Boards with the same ``edition`` are the same board (one
+/// computation, shown again while exact), so whoever renders it may render it once.
+public struct DepartureBoard: Sendable {
+  public let station: Station
+  public let departures: [LiveDeparture]
+  public let edition: Int
 }
