@@ -39,6 +39,9 @@ enum FanOut {
           .with { $0.run = run }, metadata: metadata(index))
       }
       Output.line("followed \(run.tripID) on \(run.serviceDate): \(followers) FollowRun calls in \(seconds(ContinuousClock.now - followStarted)) s")
+      if let pid = suite.processIdentifiers["scheduling"], let figures = ProcessMemory.of(processIdentifier: pid) {
+        Output.line("scheduling's resident memory before the streams: \(ProcessMemory.mebibytes(figures.residentBytes))")
+      }
 
       let receipts = Receipts(followers: followers)
       try await withThrowingTaskGroup(of: Void.self) { streams in
@@ -61,6 +64,11 @@ enum FanOut {
         _ = try await delay(scheduling, run, minutes: 1, admin: admin)
         await receipts.waitForAll(count: 1)
         Output.line("warm-up: \(followers) streams open and notified \(seconds(ContinuousClock.now - opening)) s after the first opened")
+        let memory = ["gateway", "scheduling"].compactMap { name -> String? in
+          guard let pid = suite.processIdentifiers[name], let figures = ProcessMemory.of(processIdentifier: pid) else { return nil }
+          return "\(name) \(ProcessMemory.mebibytes(figures.residentBytes))"
+        }
+        Output.line("resident memory with the streams open: \(memory.joined(separator: "; "))")
 
         Output.line()
         Output.line("| round | acknowledged ms | last follower ms | p50 ms | p99 ms | scheduling CPU ms | gateway CPU ms |")

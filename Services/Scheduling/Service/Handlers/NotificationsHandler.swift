@@ -44,26 +44,23 @@ public struct NotificationsHandler: Binario_Scheduling_V1_Notifications.SimpleSe
     context: ServerContext
   ) async throws {
     let centre = self.centre
-    let stream = try await handle("WatchNotifications") {
+    let feed = try await handle("WatchNotifications") {
       try centre.watch(userID: try caller().userID, after: request.cursor)
     }
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      group.addTask {
-        for await notification in stream {
-          try await response.write(
-            .with {
-              $0.notification = Binario_Scheduling_V1_Notification(notification)
-              $0.cursor = notification.cursor
-            })
-        }
+    // gRPC signals an abandoned call through the context's handle, not by cancelling this
+    // task: ending the feed then ends the loop. (No task of its own per stream: thousands stay
+    // open at once.) However the call ends, its subscription goes with it.
+    defer { feed.end() }
+    try await withRPCCancellationHandler {
+      for await notification in feed {
+        try await response.write(
+          .with {
+            $0.notification = Binario_Scheduling_V1_Notification(notification)
+            $0.cursor = notification.cursor
+          })
       }
-      group.addTask { try await context.cancellation.cancelled }
-      defer { group.cancelAll() }
-      do {
-        try await group.next()
-      } catch is CancellationError {
-        return
-      }
+    } onCancelRPC: {
+      feed.end()
     }
   }
 

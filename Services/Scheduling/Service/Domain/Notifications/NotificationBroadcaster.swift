@@ -24,6 +24,12 @@ public final class NotificationBroadcaster: Sendable {
   /// The notifications published for `userID` from now on. The stream ends when its reader
   /// stops, at ``close()``, or when the reader falls ``capacity`` behind.
   public func subscribe(userID: String) -> AsyncStream<UserNotification> {
+    subscription(userID: userID).stream
+  }
+
+  /// ``subscribe(userID:)`` with the continuation, which ends the stream when finished (an
+  /// abandoned call's).
+  public func subscription(userID: String) -> (stream: AsyncStream<UserNotification>, continuation: AsyncStream<UserNotification>.Continuation) {
     let (stream, continuation) = AsyncStream.makeStream(
       of: UserNotification.self, bufferingPolicy: .bufferingOldest(self.capacity))
     let id = UUID()
@@ -35,7 +41,7 @@ public final class NotificationBroadcaster: Sendable {
     }
     guard subscribed else {
       continuation.finish()
-      return stream
+      return (stream, continuation)
     }
     continuation.onTermination = { [weak self] _ in
       self?.state.withLock { state in
@@ -44,7 +50,7 @@ public final class NotificationBroadcaster: Sendable {
         if state.subscribers[userID]?.isEmpty == true { state.subscribers[userID] = nil }
       }
     }
-    return stream
+    return (stream, continuation)
   }
 
   /// Sends each notification to its recipient's streams. Call it in commit order (the store

@@ -74,7 +74,7 @@ public final class NotificationCentre: Sendable {
 
   /// The user's notifications from `cursor` on (all of those made after it, oldest first), then
   /// each one as it is made, in order: nothing twice, nothing lost. No cursor: only new ones.
-  public func watch(userID: String, after cursorText: String) throws -> AsyncStream<UserNotification> {
+  public func watch(userID: String, after cursorText: String) throws -> NotificationFeed {
     let cursor: NotificationCursor?
     if cursorText.isEmpty {
       cursor = nil
@@ -85,22 +85,18 @@ public final class NotificationCentre: Sendable {
       cursor = parsed
     }
     // Subscribe before reading the backlog: whatever commits in between is in one or both, and
-    // the live part skips what the backlog already had (publishing follows commit order).
-    let live = broadcaster.subscribe(userID: userID)
-    let backlog = try cursor.map { try store.notifications(userID: userID, after: $0.sequence) } ?? []
-    let (stream, continuation) = AsyncStream.makeStream(of: UserNotification.self)
-    let start = backlog.last?.sequence ?? cursor?.sequence ?? -1
-    for notification in backlog { continuation.yield(notification) }
-    let relay = Task {
-      var last = start
-      for await notification in live where notification.sequence > last {
-        last = notification.sequence
-        continuation.yield(notification)
-      }
-      continuation.finish()
+    // the feed skips in the live part what the backlog already had (publishing follows commit
+    // order).
+    let (live, ending) = broadcaster.subscription(userID: userID)
+    let backlog: [UserNotification]
+    do {
+      backlog = try cursor.map { try store.notifications(userID: userID, after: $0.sequence) } ?? []
+    } catch {
+      ending.finish()
+      throw error
     }
-    continuation.onTermination = { _ in relay.cancel() }
-    return stream
+    return NotificationFeed(
+      backlog: backlog, live: live, ending: ending, after: backlog.last?.sequence ?? cursor?.sequence ?? -1)
   }
 
   /// Marks the named notifications (or all) read; returns how many changed and the unread count.
