@@ -45,12 +45,14 @@ struct SchedulingBench: ParsableCommand, Sendable {
       Output.line("  identity (pid \(pids["identity"] ?? 0)) as their own processes; this process the clients; \(ProcessInfo.processInfo.activeProcessorCount) cores; TLS on loopback")
       let signer = try await Self.identitySigner(suite)
       let admin = try await suite.withGatewayClient { try await $0.signInAdmin() }
+      // The board first: after the fan-out, scheduling's delivery job is still sending the
+      // notifications out for a while, and would share the cores with the board's calls.
+      try await BoardLoad.measure(suite: suite, seconds: self.seconds, inFlight: self.inFlight)
       if self.followers > 0 {
         try await FanOut.measure(
           suite: suite, signer: signer, admin: admin.accessToken, followers: self.followers,
           connections: self.connections, rounds: self.rounds)
       }
-      try await BoardLoad.measure(suite: suite, seconds: self.seconds, inFlight: self.inFlight)
       let memory = ["gateway", "scheduling"].compactMap { name -> String? in
         guard let pid = pids[name], let figures = ProcessMemory.of(processIdentifier: pid) else { return nil }
         return "\(name) \(ProcessMemory.mebibytes(figures.residentBytes)) (peak \(ProcessMemory.mebibytes(figures.peakResidentBytes)))"
