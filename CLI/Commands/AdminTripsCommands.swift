@@ -6,14 +6,18 @@ struct AdminTripsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "trips",
     abstract: "Live changes and edits to the timetable; each reaches the run's followers.",
-    subcommands: [Delay.self, Platform.self, Cancel.self, History.self, Remove.self, Lines.self, Import.self]
+    subcommands: [
+      Delay.self, Platform.self, Cancel.self, History.self, Create.self, Update.self, Remove.self, Lines.self, Import.self,
+    ]
   )
 
   struct Delay: GatewayCommand {
-    static let configuration = CommandConfiguration(abstract: "Delay a run from a stop on (0 minutes clears it).")
+    static let configuration = CommandConfiguration(
+      abstract: "Delay a run from a stop on by minutes (0 clears it) or to a new departure time.")
     @OptionGroup var gateway: GatewayOptions
     @OptionGroup var run: TripsCommand.RunOptions
-    @Option(help: "Minutes late.") var minutes: Int32
+    @Option(help: "Minutes late.") var minutes: Int32 = 0
+    @Option(help: "Instead of --minutes: the new departure time from that stop, HH:MM.") var newDeparture: String = ""
     @Option(help: "From this stop on (its sequence); default the first.") var fromStop: Int32 = 0
     @Option(help: "Why, for the travellers.") var reason: String
 
@@ -22,6 +26,7 @@ struct AdminTripsCommand: AsyncParsableCommand {
         .with {
           $0.run = self.run.ref
           $0.minutes = self.minutes
+          $0.newDeparture = self.newDeparture
           $0.fromSequence = self.fromStop
           $0.reason = self.reason
         }, metadata: try await gateway.signedIn(), options: gateway.options)
@@ -90,6 +95,69 @@ struct AdminTripsCommand: AsyncParsableCommand {
     }
   }
 
+  /// A stop as typed: `STATION@HH:MM`, `STATION@HH:MM-HH:MM` (arrival-departure), with
+  /// `#PLATFORM` after either.
+  static func plannedStop(_ text: String) throws -> Binario_Scheduling_V1_PlannedStop {
+    let (place, platform) = text.split(separator: "#", maxSplits: 1).map(String.init).splitFirst
+    let parts = place.split(separator: "@", maxSplits: 1).map(String.init)
+    guard parts.count == 2, !parts[0].isEmpty else {
+      throw ValidationError("--stop must be STATION@HH:MM or STATION@HH:MM-HH:MM, with #PLATFORM after either, not '\(text)'")
+    }
+    let times = parts[1].split(separator: "-", maxSplits: 1).map(String.init)
+    return .with {
+      $0.stationID = parts[0]
+      $0.arrival = times[0]
+      $0.departure = times.count > 1 ? times[1] : times[0]
+      $0.platform = platform ?? ""
+    }
+  }
+
+  struct Create: GatewayCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Add a run on a date, e.g. --stop MI_CENTRALE@08:05#3 --stop MI_LAMBRATE@08:12-08:13 --stop BERGAMO@08:59.")
+    @OptionGroup var gateway: GatewayOptions
+    @Option(help: "The run's service date, YYYY-MM-DD.") var date: String
+    @Option(help: "The line's id (see 'binario admin trips lines').") var line: String
+    @Option(help: "The train number.") var trainNumber: String
+    @Option(help: "Where it goes; default the last stop's station.") var headsign: String = ""
+    @Option(help: "STATION@HH:MM[-HH:MM][#PLATFORM], in order; at least two.") var stop: [String]
+
+    func call(_ gateway: Gateway) async throws {
+      let stops = try self.stop.map(AdminTripsCommand.plannedStop)
+      let response = try await gateway.scheduling.createRun(
+        .with {
+          $0.serviceDate = self.date
+          $0.lineID = self.line
+          $0.trainNumber = self.trainNumber
+          $0.headsign = self.headsign
+          $0.stops = stops
+        }, metadata: try await gateway.signedIn(), options: gateway.options)
+      Print.run(response.run)
+    }
+  }
+
+  struct Update: GatewayCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Change a run's train number, headsign or stops on its date (a trip that runs on other dates gets a run of its own).")
+    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var run: TripsCommand.RunOptions
+    @Option(help: "A new train number.") var trainNumber: String = ""
+    @Option(help: "A new headsign.") var headsign: String = ""
+    @Option(help: "The new stops, STATION@HH:MM[-HH:MM][#PLATFORM], in order (none: unchanged).") var stop: [String] = []
+
+    func call(_ gateway: Gateway) async throws {
+      let stops = try self.stop.map(AdminTripsCommand.plannedStop)
+      let response = try await gateway.scheduling.updateRun(
+        .with {
+          $0.run = self.run.ref
+          $0.trainNumber = self.trainNumber
+          $0.headsign = self.headsign
+          $0.stops = stops
+        }, metadata: try await gateway.signedIn(), options: gateway.options)
+      Print.run(response.run)
+    }
+  }
+
   struct Remove: GatewayCommand {
     static let configuration = CommandConfiguration(abstract: "Take a run out of the timetable for its date.")
     @OptionGroup var gateway: GatewayOptions
@@ -149,4 +217,9 @@ struct AdminDeliveriesCommand: GatewayCommand {
       print("\(Print.date(delivery.sentAt))  \(String(describing: delivery.channel))  \(delivery.address)  \(delivery.title)")
     }
   }
+}
+
+extension Array where Element == String {
+  /// The first element and the second, if any.
+  fileprivate var splitFirst: (String, String?) { (self.first ?? "", self.count > 1 ? self[1] : nil) }
 }

@@ -253,6 +253,14 @@ extension CommandLineClientTests {
       #expect(watch.status == 0, "\(watch.standardError)")
       #expect(watch.standardOutput.contains("[tripDelay]") && watch.standardOutput.contains("7 minutes late"), "\(watch.standardOutput)")
 
+      let createdRun = try await cli.run(
+        ["trips", "create", "--date", "2027-03-01", "--line", "RE_BERGAMO", "--train-number", "9999",
+         "--stop", "MI_CENTRALE@10:00#7", "--stop", "MI_LAMBRATE@10:07-10:08", "--stop", "BERGAMO@10:50",
+         "--session", adminSession].withAdminPrefix)
+      #expect(createdRun.status == 0, "\(createdRun.standardError)")
+      #expect(createdRun.standardOutput.hasPrefix("R4 9999 to Bergamo"), "\(createdRun.standardOutput)")
+      #expect(createdRun.standardOutput.contains("Milano Lambrate") && createdRun.standardOutput.contains("platform 7"))
+
       let passengerDelay = try await cli.run(["admin", "trips", "delay", trip, "--date", date, "--minutes", "1", "--reason", "x"])
       #expect(passengerDelay.status != 0 && passengerDelay.standardError.contains("[permissionDenied]"))
       let history = try await cli.run(["trips", "history", trip, "--date", date, "--session", adminSession].withAdminPrefix)

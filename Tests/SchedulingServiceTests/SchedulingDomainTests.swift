@@ -110,6 +110,20 @@ struct SchedulingDomainTests {
       }
       guard case .invalid(let problems) = refused else { return }
       #expect(problems.map(\.field) == ["from_sequence"])
+      // To a new departure time: 08:05 becomes 08:21, 16 minutes late from the first stop on.
+      let scheduled = try #require(delayed.state.stops.first?.planned.departure)
+      let later = ServiceTime(seconds: scheduled.secondsSinceServiceDayStart + 16 * 60).description.prefix(5)
+      let retimed = try await domain.delay(
+        adminID: "admin", tripID: run.tripID, date: run.serviceDate.description, fromSequence: 0, minutes: 0,
+        newDeparture: String(later), reason: "Crew change")
+      #expect(retimed.state.stops.allSatisfy { $0.delayMinutes == 16 })
+      let earlier = await #expect(throws: ServiceError.self) {
+        _ = try await domain.delay(
+          adminID: "admin", tripID: run.tripID, date: run.serviceDate.description, fromSequence: 0, minutes: 0,
+          newDeparture: "00:01", reason: "x")
+      }
+      guard case .invalid(let earlierProblems) = earlier else { return }
+      #expect(earlierProblems.map(\.field) == ["new_departure"])
     }
   }
 }

@@ -2,14 +2,29 @@ import BinarioDomain
 import Foundation
 
 extension SchedulingDomain {
-  /// Delays the run from a stop on (`fromSequence` 0: the first stop) by `minutes` (0 clears it).
+  /// Delays the run from a stop on (`fromSequence` 0: the first stop) by `minutes` (0 clears
+  /// it), or, with `newDeparture` (`HH:MM`), to that departure time from the stop.
   public func delay(
-    adminID: String, tripID: String, date: String, fromSequence: Int, minutes: Int, reason: String
+    adminID: String, tripID: String, date: String, fromSequence: Int, minutes: Int, newDeparture: String = "",
+    reason: String
   ) async throws -> LiveRun {
     if !(0...1440).contains(minutes) { throw ServiceError.invalid("minutes", "from 0 (on time) to 1440") }
+    let newTime = newDeparture.isEmpty ? nil : ServiceTime(clock: newDeparture)
+    if !newDeparture.isEmpty {
+      if newTime == nil { throw ServiceError.invalid("new_departure", "a time as HH:MM (past 24:00 after midnight)") }
+      if minutes != 0 { throw ServiceError.invalid("new_departure", "set minutes or new_departure, not both") }
+    }
     return try await change(adminID: adminID, tripID: tripID, date: date, reason: reason) { run in
       let from = try Self.stopSequence(fromSequence, of: run, field: "from_sequence", zeroMeansFirst: true)
-      return .delay(fromSequence: from, minutes: minutes)
+      guard let newTime, let scheduled = run.stop(from)?.planned.departure else {
+        return .delay(fromSequence: from, minutes: minutes)
+      }
+      let late = newTime.secondsSinceServiceDayStart - scheduled.secondsSinceServiceDayStart
+      guard (0...1440 * 60).contains(late) else {
+        throw ServiceError.invalid(
+          "new_departure", "must be from the scheduled departure \(String(scheduled.description.prefix(5))) to a day later")
+      }
+      return .delay(fromSequence: from, minutes: (late + 59) / 60)
     }
   }
 

@@ -123,7 +123,8 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
     try await handle("DelayRun") {
       let run = try await domain.delay(
         adminID: try caller().userID, tripID: request.run.tripID, date: request.run.serviceDate,
-        fromSequence: Int(request.fromSequence), minutes: Int(request.minutes), reason: request.reason)
+        fromSequence: Int(request.fromSequence), minutes: Int(request.minutes), newDeparture: request.newDeparture,
+        reason: request.reason)
       return .with { $0.run = Binario_Scheduling_V1_Run(run) }
     }
   }

@@ -750,9 +750,9 @@ extension HTTPRouteTable {
       rpc: "/binario.scheduling.v1.Scheduling/DelayRun",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["from_sequence": .number, "minutes": .number, "reason": .string, "run.service_date": .string, "run.trip_id": .string],
+      parameterKinds: ["from_sequence": .number, "minutes": .number, "new_departure": .string, "reason": .string, "run.service_date": .string, "run.trip_id": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_DelayRunRequest, Binario_Scheduling_V1_DelayRunResponse>(),
-      summary: "Delays a run from a stop on by a number of minutes (0 clears it). Every change is recorded with who, when and why, and reaches the run's followers."
+      summary: "Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure time. Every change is recorded with who, when and why, and reaches the run's followers."
     ),
     HTTPRoute(
       verb: .post,

@@ -1285,8 +1285,8 @@ extension OpenAPIDocument {
         "tags": [
           "Scheduling"
         ],
-        "summary": "Delays a run from a stop on by a number of minutes (0 clears it).",
-        "description": "Delays a run from a stop on by a number of minutes (0 clears it). Every change is recorded with who, when and why, and reaches the run's followers.",
+        "summary": "Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure time.",
+        "description": "Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure time. Every change is recorded with who, when and why, and reaches the run's followers.",
         "security": [
           {},
           {
@@ -5580,6 +5580,9 @@ extension OpenAPIDocument {
             "format": "int32"
           },
           "reason": {
+            "type": "string"
+          },
+          "newDeparture": {
             "type": "string"
           }
         },

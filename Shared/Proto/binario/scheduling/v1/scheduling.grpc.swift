@@ -479,8 +479,8 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Delays a run from a stop on by a number of minutes (0 clears it). Every change is recorded
-        /// > with who, when and why, and reaches the run's followers.
+        /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
+        /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Scheduling_V1_DelayRunRequest` messages.
@@ -836,8 +836,8 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Delays a run from a stop on by a number of minutes (0 clears it). Every change is recorded
-        /// > with who, when and why, and reaches the run's followers.
+        /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
+        /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_DelayRunRequest` message.
@@ -1191,8 +1191,8 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Delays a run from a stop on by a number of minutes (0 clears it). Every change is recorded
-        /// > with who, when and why, and reaches the run's followers.
+        /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
+        /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Scheduling_V1_DelayRunRequest` message.
@@ -2270,8 +2270,8 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Delays a run from a stop on by a number of minutes (0 clears it). Every change is recorded
-        /// > with who, when and why, and reaches the run's followers.
+        /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
+        /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_DelayRunRequest` message.
@@ -2818,8 +2818,8 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Delays a run from a stop on by a number of minutes (0 clears it). Every change is recorded
-        /// > with who, when and why, and reaches the run's followers.
+        /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
+        /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_DelayRunRequest` message.
@@ -3431,8 +3431,8 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Delays a run from a stop on by a number of minutes (0 clears it). Every change is recorded
-    /// > with who, when and why, and reaches the run's followers.
+    /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
+    /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Scheduling_V1_DelayRunRequest` message.
@@ -4020,8 +4020,8 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Delays a run from a stop on by a number of minutes (0 clears it). Every change is recorded
-    /// > with who, when and why, and reaches the run's followers.
+    /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
+    /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
     ///
     /// - Parameters:
     ///   - message: request message to send.

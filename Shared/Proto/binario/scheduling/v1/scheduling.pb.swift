@@ -686,6 +686,10 @@ public nonisolated struct Binario_Scheduling_V1_DelayRunRequest: Sendable {
 
   public var reason: String = String()
 
+  /// Instead of minutes: the new departure time from that stop, "HH:MM" on the run's service
+  /// date (past 24:00 after midnight), not earlier than the scheduled one.
+  public var newDeparture: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2254,7 +2258,7 @@ nonisolated extension Binario_Scheduling_V1_RunChange.Cancellation: SwiftProtobu
 
 nonisolated extension Binario_Scheduling_V1_DelayRunRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".DelayRunRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{3}from_sequence\0\u{1}minutes\0\u{1}reason\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{3}from_sequence\0\u{1}minutes\0\u{1}reason\0\u{3}new_departure\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2266,6 +2270,7 @@ nonisolated extension Binario_Scheduling_V1_DelayRunRequest: SwiftProtobuf.Messa
       case 2: try { try decoder.decodeSingularInt32Field(value: &self.fromSequence) }()
       case 3: try { try decoder.decodeSingularInt32Field(value: &self.minutes) }()
       case 4: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.newDeparture) }()
       default: break
       }
     }
@@ -2288,6 +2293,9 @@ nonisolated extension Binario_Scheduling_V1_DelayRunRequest: SwiftProtobuf.Messa
     if !self.reason.isEmpty {
       try visitor.visitSingularStringField(value: self.reason, fieldNumber: 4)
     }
+    if !self.newDeparture.isEmpty {
+      try visitor.visitSingularStringField(value: self.newDeparture, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2296,6 +2304,7 @@ nonisolated extension Binario_Scheduling_V1_DelayRunRequest: SwiftProtobuf.Messa
     if lhs.fromSequence != rhs.fromSequence {return false}
     if lhs.minutes != rhs.minutes {return false}
     if lhs.reason != rhs.reason {return false}
+    if lhs.newDeparture != rhs.newDeparture {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
