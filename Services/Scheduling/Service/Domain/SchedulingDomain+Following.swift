@@ -21,8 +21,9 @@ extension SchedulingDomain {
   /// The runs the user follows from yesterday's service day on (a run past midnight is still
   /// going), live.
   public func followedRuns(userID: String) throws -> [LiveRun] {
-    try store.followedRuns(userID: userID, from: serviceNow.date.adding(days: -1)).compactMap { followed in
-      try store.plannedRun(tripID: followed.tripID, on: followed.serviceDate).map(liveRun)
+    let catalog = catalog.withLock { $0 }
+    return try store.runsWithChanges(store.followedRuns(userID: userID, from: serviceNow.date.adding(days: -1))).map {
+      liveRun($0, changes: $1, catalog: catalog)
     }
   }
 }

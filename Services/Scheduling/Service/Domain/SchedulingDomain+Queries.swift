@@ -116,11 +116,8 @@ extension SchedulingDomain {
   /// The serialized GTFS-realtime `FeedMessage` of runs changed from yesterday's service day on.
   public func realtimeFeed() throws -> [UInt8] {
     let now = clock.now()
-    let runs = try store.changedRuns(from: zone.serviceTime(at: now).date.adding(days: -1)).compactMap { run in
-      try store.plannedRun(tripID: run.tripID, on: run.serviceDate).map { planned in
-        RunLiveState(run: planned, changes: try store.changes(tripID: run.tripID, on: run.serviceDate).map(\.kind))
-      }
-    }
+    let changed = try store.changedRuns(from: zone.serviceTime(at: now).date.adding(days: -1))
+    let runs = try store.runsWithChanges(changed).map { RunLiveState(run: $0, changes: $1.map(\.kind)) }
     let platformStops = catalog.withLock { $0.platformStops }
     let builder = RealtimeFeedBuilder { platformStops[PlatformKey(stationID: $0, platform: $1)] }
     return try builder.feed(of: runs, at: UInt64(max(0, now.timeIntervalSince1970)))

@@ -36,11 +36,6 @@ extension SchedulingStore {
     }
   }
 
-  /// The users following a run.
-  public func followers(tripID: String, on date: ServiceDate) throws -> [String] {
-    try pool.read { db in try Self.followers(db, tripID: tripID, day: date.daysSinceEpoch) }
-  }
-
   static func followers(_ db: Database, tripID: String, day: Int) throws -> [String] {
     try String.fetchAll(
       db, sql: "SELECT user_id FROM run_follower WHERE trip_id = ? AND service_day = ? ORDER BY followed_at, user_id",

@@ -124,12 +124,14 @@ extension SchedulingStore {
 
   /// How many service days a trip runs on (1 for a run an admin created).
   public func serviceDayCount(tripID: String) throws -> Int {
-    try pool.read { db in
-      try Int.fetchOne(
-        db,
-        sql: "SELECT COUNT(*) FROM service_day JOIN trip ON trip.service_id = service_day.service_id WHERE trip.id = ?",
-        arguments: [tripID]) ?? 0
-    }
+    try pool.read { db in try Self.serviceDayCount(db, tripID: tripID) }
+  }
+
+  static func serviceDayCount(_ db: Database, tripID: String) throws -> Int {
+    try Int.fetchOne(
+      db,
+      sql: "SELECT COUNT(*) FROM service_day JOIN trip ON trip.service_id = service_day.service_id WHERE trip.id = ?",
+      arguments: [tripID]) ?? 0
   }
 
   /// Adds a trip that runs on one date only (its own service), with its stops.
@@ -206,11 +208,7 @@ extension SchedulingStore {
   ) async throws {
     let day = date.daysSinceEpoch
     try await writingTrips { db in
-      let days = try Int.fetchOne(
-        db,
-        sql: "SELECT COUNT(*) FROM service_day JOIN trip ON trip.service_id = service_day.service_id WHERE trip.id = ?",
-        arguments: [tripID]) ?? 0
-      if days <= 1 {
+      if try Self.serviceDayCount(db, tripID: tripID) <= 1 {
         let serviceID = try String.fetchOne(db, sql: "SELECT service_id FROM trip WHERE id = ?", arguments: [tripID])
         try db.execute(sql: "DELETE FROM trip WHERE id = ?", arguments: [tripID])
         if let serviceID, serviceID == "run:\(tripID)" {

@@ -110,16 +110,22 @@ public final class ItineraryPlanner: Sendable {
   /// The invites waiting for the user's answer, with each itinerary's summary. Invites sent to
   /// the user's address before they registered are theirs from now on.
   public func pendingInvites(userID: String) async throws -> [(ItineraryInvite, Itinerary)] {
-    if let email = try await directory.accounts(ids: [userID]).first?.email, !email.isEmpty {
+    try await claimInvites(of: try await directory.accounts(ids: [userID]).first, userID: userID)
+    return try store.pendingInvites(userID: userID)
+  }
+
+  /// Gives the user the invites sent to their address before they registered.
+  private func claimInvites(of account: AccountContact?, userID: String) async throws {
+    if let email = account?.email, !email.isEmpty {
       try await store.claimEmailInvites(email: email, userID: userID)
     }
-    return try store.pendingInvites(userID: userID)
   }
 
   /// Accepts (joins; the cost shares change) or rejects an invite of the user's; the organiser
   /// is told.
   public func respond(userID: String, inviteID rawID: String, accept: Bool) async throws -> ItineraryInvite {
-    _ = try await pendingInvites(userID: userID)
+    let account = try await directory.accounts(ids: [userID]).first
+    try await claimInvites(of: account, userID: userID)
     let id = rawID.trimmingCharacters(in: .whitespaces)
     guard !id.isEmpty else { throw ServiceError.invalid("invite_id", "an invite id is required") }
     guard var invite = try store.invite(id: id), invite.inviteeUserID == userID,
@@ -128,7 +134,7 @@ public final class ItineraryPlanner: Sendable {
     guard invite.status == .pending else {
       throw ServiceError.failedPrecondition("you already answered this invite (\(invite.status.rawValue))")
     }
-    let name = try await directory.accounts(ids: [userID]).first?.displayName ?? "Your friend"
+    let name = account?.displayName ?? "Your friend"
     let notice = Notice(
       userIDs: [itinerary.organiserID],
       content: NotificationContent(

@@ -21,14 +21,9 @@ public final class NotificationBroadcaster: Sendable {
     self.capacity = capacity
   }
 
-  /// The notifications published for `userID` from now on. The stream ends when its reader
-  /// stops, at ``close()``, or when the reader falls ``capacity`` behind.
-  public func subscribe(userID: String) -> AsyncStream<UserNotification> {
-    subscription(userID: userID).stream
-  }
-
-  /// ``subscribe(userID:)`` with the continuation, which ends the stream when finished (an
-  /// abandoned call's).
+  /// The notifications published for `userID` from now on, and the continuation that ends
+  /// them when finished (an abandoned call's). The stream ends when its reader stops, at
+  /// ``close()``, or when the reader falls ``capacity`` behind.
   public func subscription(userID: String) -> (stream: AsyncStream<UserNotification>, continuation: AsyncStream<UserNotification>.Continuation) {
     let (stream, continuation) = AsyncStream.makeStream(
       of: UserNotification.self, bufferingPolicy: .bufferingOldest(self.capacity))
