@@ -35,6 +35,8 @@ let package = Package(
     .library(name: "GatewayService", targets: ["GatewayService"]),
     .library(name: "SchedulingService", targets: ["SchedulingService"]),
     .executable(name: "scheduling", targets: ["scheduling"]),
+    .library(name: "TicketingService", targets: ["TicketingService"]),
+    .executable(name: "ticketing", targets: ["ticketing"]),
     .executable(name: "gateway", targets: ["gateway"]),
     .library(name: "BinarioTestSupport", targets: ["BinarioTestSupport"]),
   ],
@@ -306,6 +308,39 @@ let package = Package(
       path: "Services/Scheduling/Main",
       swiftSettings: swiftSettings
     ),
+    // Ticketing: fares, tickets, the wallet, validation, subscriptions shared among friends.
+    .target(
+      name: "TicketingService",
+      dependencies: [
+        "BinarioAuth",
+        "BinarioDomain",
+        "BinarioPayments",
+        "BinarioProto",
+        "BinarioServiceKit",
+        "BinarioStorage",
+        "BinarioTransport",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+      ],
+      path: "Services/Ticketing/Service",
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "ticketing",
+      dependencies: [
+        "TicketingService",
+        "BinarioAuth",
+        "BinarioDomain",
+        "BinarioServiceKit",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Services/Ticketing/Main",
+      swiftSettings: swiftSettings
+    ),
     .executableTarget(
       name: "gateway",
       dependencies: [
@@ -431,6 +466,11 @@ let package = Package(
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         .product(name: "SwiftProtobuf", package: "swift-protobuf"),
       ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "TicketingServiceTests",
+      dependencies: ["TicketingService", "BinarioDomain", "BinarioPayments", "BinarioStorage"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

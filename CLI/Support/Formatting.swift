@@ -8,6 +8,7 @@ extension Binario_Identity_V1_Role {
     case .passenger: return "passenger"
     case .driver: return "driver"
     case .admin: return "admin"
+    case .inspector: return "inspector"
     default: return "unknown"
     }
   }
@@ -17,6 +18,7 @@ extension Binario_Identity_V1_Role {
     case "passenger": self = .passenger
     case "driver": self = .driver
     case "admin": self = .admin
+    case "inspector": self = .inspector
     default: return nil
     }
   }

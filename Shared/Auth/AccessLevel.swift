@@ -8,6 +8,8 @@ public enum AccessLevel: String, Sendable, Hashable, CaseIterable {
   case driver
   /// A signed-in account with the admin role.
   case admin
+  /// A signed-in account with the inspector role, or an admin.
+  case inspector
 
   /// Whether this level needs a signed-in caller at all.
   public var requiresSignIn: Bool {
@@ -21,6 +23,7 @@ public enum AccessLevel: String, Sendable, Hashable, CaseIterable {
     case .signedIn: return roles != nil
     case .driver: return roles?.contains(.driver) ?? false
     case .admin: return roles?.contains(.admin) ?? false
+    case .inspector: return roles.map { !$0.isDisjoint(with: [.inspector, .admin]) } ?? false
     }
   }
 }

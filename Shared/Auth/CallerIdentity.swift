@@ -36,6 +36,13 @@ public struct CallerIdentity: Sendable, Hashable {
   /// come through the gateway). Bound by ``AuthorizationServerInterceptor``.
   @TaskLocal public static var current: CallerIdentity?
 
+  /// ``current``, or `UNAUTHENTICATED` ("sign in first") when nobody is signed in: what a handler
+  /// of a signed-in method starts with.
+  public static func signedIn() throws -> CallerIdentity {
+    guard let caller = current else { throw RPCError(code: .unauthenticated, message: "sign in first") }
+    return caller
+  }
+
   /// The bearer of a verified access token (what the gateway forwards).
   public init(token: VerifiedAccessToken) {
     self.init(userID: token.userID, roles: token.roles, sessionID: token.sessionID)

@@ -7,6 +7,8 @@ public enum Role: String, Sendable, Hashable, Codable, CaseIterable, Comparable 
   case driver
   /// Runs the platform: creates drivers, grants and revokes roles, reads the outbox.
   case admin
+  /// Checks tickets on board: validates them (a ride used) and reads their state.
+  case inspector
 
   /// Parses raw role names, skipping names this build does not know (a newer identity may add
   /// roles; an unknown one grants nothing here).
@@ -23,6 +25,7 @@ public enum Role: String, Sendable, Hashable, Codable, CaseIterable, Comparable 
     case .passenger: return 0
     case .driver: return 1
     case .admin: return 2
+    case .inspector: return 3
     }
   }
 }

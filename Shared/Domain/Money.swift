@@ -1,7 +1,7 @@
 import Foundation
 
 /// An amount of money: integer minor units (cents) and an ISO 4217 currency. Never a float.
-public struct Money: Sendable, Hashable, CustomStringConvertible {
+public struct Money: Sendable, Hashable, Codable, CustomStringConvertible {
   public var amountMinor: Int64
   /// Three upper-case letters: `EUR`.
   public var currency: String

@@ -5,10 +5,22 @@
 /// Documented test numbers (the same as Stripe's test mode):
 /// - `4242 4242 4242 4242` (Visa), `5555 5555 5555 4444` (Mastercard), `3782 822463 10005`
 ///   (American Express) are accepted;
-/// - ``declinedCardNumber`` `4000 0000 0000 0002` is declined.
+/// - ``declinedCardNumber`` `4000 0000 0000 0002` is declined;
+/// - ``chargeDeclinedCardNumber`` `4000 0000 0000 0341` is accepted (it can be saved) but every
+///   charge to it is declined (``authorizes(token:)``).
 public struct TestPaymentProvider: PaymentProvider {
   /// The number this provider always declines.
   public static let declinedCardNumber = "4000000000000002"
+  /// A card that can be saved but whose charges are declined.
+  public static let chargeDeclinedCardNumber = "4000000000000341"
+  /// How the token of ``chargeDeclinedCardNumber`` starts.
+  static let chargeDeclinedTokenPrefix = "tok_test_chargeDeclined_"
+
+  /// Whether a charge to the card `token` names goes through: every card this provider
+  /// tokenised but ``chargeDeclinedCardNumber``.
+  public static func authorizes(token: String) -> Bool {
+    !token.hasPrefix(chargeDeclinedTokenPrefix)
+  }
 
   public init() {}
 
@@ -18,7 +30,7 @@ public struct TestPaymentProvider: PaymentProvider {
       throw .declined("the card was declined by its issuer; use another card")
     }
     return CardToken(
-      token: "tok_test_" + Self.randomToken(),
+      token: (number == Self.chargeDeclinedCardNumber ? Self.chargeDeclinedTokenPrefix : "tok_test_") + Self.randomToken(),
       brand: Self.brand(of: number),
       last4: String(number.suffix(4)),
       expiryMonth: card.expiryMonth,

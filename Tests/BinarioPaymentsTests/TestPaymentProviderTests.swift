@@ -30,6 +30,15 @@ struct TestPaymentProviderTests {
     #expect(a.token != b.token)
   }
 
+  @Test("the documented charge-declined number is saved, but its charges are not authorized")
+  func chargeDeclined() async throws {
+    let declining = PaymentCard(number: "4000 0000 0000 0341", expiryMonth: 1, expiryYear: 2030, securityCode: "123")
+    let paying = PaymentCard(number: "4242424242424242", expiryMonth: 1, expiryYear: 2030, securityCode: "123")
+    let declined = try await TestPaymentProvider().tokenize(declining, currentMonth: now)
+    #expect(declined.last4 == "0341" && !TestPaymentProvider.authorizes(token: declined.token))
+    #expect(TestPaymentProvider.authorizes(token: try await TestPaymentProvider().tokenize(paying, currentMonth: now).token))
+  }
+
   @Test("the documented declined number is declined")
   func declined() async throws {
     let card = PaymentCard(number: "4000 0000 0000 0002", expiryMonth: 1, expiryYear: 2030, securityCode: "123")

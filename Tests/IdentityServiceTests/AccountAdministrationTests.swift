@@ -129,10 +129,10 @@ struct ServiceLookupTests {
     let request = try await identity.domain.sendFriendRequest(userID: ada.id, email: "bob@example.com")
     try await identity.domain.respondToFriendRequest(userID: bob.id, requestID: request.id, accept: true)
     #expect(try await identity.domain.areFriends(ada.id, bob.id))
-    #expect(try await identity.domain.defaultPaymentMethod(userID: ada.id) == nil)
+    #expect(try await identity.domain.paymentMethodOnFile(userID: ada.id) == nil)
     let card = try await identity.domain.addPaymentMethod(userID: ada.id, card: PaymentMethodsTests.visa, makeDefault: false)
-    #expect(try await identity.domain.defaultPaymentMethod(userID: ada.id)?.providerToken == card.providerToken)
-    let unknown = await identityError { _ = try await identity.domain.defaultPaymentMethod(userID: "nobody") }
+    #expect(try await identity.domain.paymentMethodOnFile(userID: ada.id)?.providerToken == card.providerToken)
+    let unknown = await identityError { _ = try await identity.domain.paymentMethodOnFile(userID: "nobody") }
     #expect(unknown?.code == "notFound")
     let empty = await identityError { _ = try await identity.domain.areFriends("", " ") }
     #expect(empty?.fields == ["other_user_id", "user_id"])

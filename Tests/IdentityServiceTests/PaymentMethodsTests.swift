@@ -27,7 +27,14 @@ struct PaymentMethodsTests {
 
     let chosen = try await identity.domain.setDefaultPaymentMethod(userID: ada.id, paymentMethodID: visa.id)
     #expect(chosen.isDefault)
-    #expect(try await identity.domain.defaultPaymentMethod(userID: ada.id)?.id == visa.id)
+    #expect(try await identity.domain.paymentMethodOnFile(userID: ada.id)?.id == visa.id)
+    // A charging service may name another of the user's cards, never someone else's.
+    #expect(try await identity.domain.paymentMethodOnFile(userID: ada.id, paymentMethodID: amex.id)?.last4 == "0005")
+    let bob = try await identity.confirmedAccount("bob@example.com")
+    let notBobs = await identityError {
+      _ = try await identity.domain.paymentMethodOnFile(userID: bob.id, paymentMethodID: amex.id)
+    }
+    #expect(notBobs?.code == "notFound")
   }
 
   @Test("removing the default makes the newest remaining card the default")
@@ -38,9 +45,9 @@ struct PaymentMethodsTests {
     identity.clock.advance(by: 1)
     let second = try await identity.domain.addPaymentMethod(userID: ada.id, card: Self.mastercard, makeDefault: false)
     try await identity.domain.removePaymentMethod(userID: ada.id, paymentMethodID: first.id)
-    #expect(try await identity.domain.defaultPaymentMethod(userID: ada.id)?.id == second.id)
+    #expect(try await identity.domain.paymentMethodOnFile(userID: ada.id)?.id == second.id)
     try await identity.domain.removePaymentMethod(userID: ada.id, paymentMethodID: second.id)
-    #expect(try await identity.domain.defaultPaymentMethod(userID: ada.id) == nil)
+    #expect(try await identity.domain.paymentMethodOnFile(userID: ada.id) == nil)
   }
 
   @Test("the card number and security code are never stored")

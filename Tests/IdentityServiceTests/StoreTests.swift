@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioStorage
 import Foundation
 import GRDB

@@ -36,13 +36,18 @@ extension ServiceRunnerContext {
   /// presenting this process's certificate; it runs beside the server.
   /// - Throws: ``ConfigurationError`` when the address is missing or malformed, or TLS is not configured.
   public func identityClient() throws -> IdentityServiceClient {
-    guard
-      let address = try additionalSettings.parsed(IdentityAddressOption.key, { try ServiceAddress(parsing: $0) }).first
-    else {
+    IdentityServiceClient(
+      wrapping: try peerClient(setting: IdentityAddressOption.key, flag: "identity-address", name: "identity", port: 7101))
+  }
+
+  /// A client of the peer at the address of setting `key` (`--flag`, `BINARIO_<KEY>`).
+  func peerClient(setting key: String, flag: String, name: String, port: Int) throws -> GRPCClient<BinarioClientTransport> {
+    guard let address = try additionalSettings.parsed(key, { try ServiceAddress(parsing: $0) }).first else {
+      let variable = "BINARIO_" + flag.uppercased().replacingOccurrences(of: "-", with: "_")
       throw ConfigurationError(
-        setting: IdentityAddressOption.key, source: .defaults,
-        reason: "set --identity-address (BINARIO_IDENTITY_ADDRESS) to where identity listens, e.g. identity:7101")
+        setting: key, source: .defaults,
+        reason: "set --\(flag) (\(variable)) to where \(name) listens, e.g. \(name):\(port)")
     }
-    return IdentityServiceClient(wrapping: try serviceClient(at: address, name: "identity"))
+    return try serviceClient(at: address, name: name)
   }
 }

@@ -35,11 +35,17 @@ extension IdentityDomain {
     return try await store.hasPendingContact(accountID: id, email: email)
   }
 
-  /// A user's default card with its provider token (`nil` when none); `NOT_FOUND` for an
-  /// unknown user.
-  public func defaultPaymentMethod(userID rawID: String) async throws -> PaymentMethod? {
+  /// A user's card with its provider token, for a service that charges it: the default (`nil`
+  /// when none) or the one named; `NOT_FOUND` for an unknown user.
+  /// - Parameter paymentMethodID: Empty for the default; else that method, which must be the
+  ///   user's (`NOT_FOUND` otherwise).
+  public func paymentMethodOnFile(userID rawID: String, paymentMethodID: String = "") async throws -> PaymentMethod? {
     let id = try Self.requiredID(rawID, field: "user_id", what: "a user id")
     guard try await store.account(id: id) != nil else { throw ServiceError.notFound("no account \(id)") }
-    return try await store.defaultPaymentMethod(accountID: id)
+    guard !paymentMethodID.isEmpty else { return try await store.defaultPaymentMethod(accountID: id) }
+    guard let method = try await store.paymentMethods(accountID: id).first(where: { $0.id == paymentMethodID }) else {
+      throw ServiceError.notFound("no payment method \(paymentMethodID) among the user's cards")
+    }
+    return method
   }
 }

@@ -39,7 +39,7 @@ extension IdentityHandler {
     context: ServerContext
   ) async throws -> Binario_Identity_V1_GetDefaultPaymentMethodResponse {
     try await handle("GetDefaultPaymentMethod") {
-      let method = try await domain.defaultPaymentMethod(userID: request.userID)
+      let method = try await domain.paymentMethodOnFile(userID: request.userID, paymentMethodID: request.paymentMethodID)
       return .with { response in
         if let method {
           response.paymentMethod = .with {

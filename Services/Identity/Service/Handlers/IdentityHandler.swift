@@ -25,10 +25,7 @@ public struct IdentityHandler: Binario_Identity_V1_Identity.SimpleServiceProtoco
 
   /// The signed-in caller, or `UNAUTHENTICATED`.
   func caller() throws -> CallerIdentity {
-    guard let caller = CallerIdentity.current else {
-      throw RPCError(code: .unauthenticated, message: "sign in first")
-    }
-    return caller
+    try CallerIdentity.signedIn()
   }
 
   /// Runs `body`, turning ``BinarioDomain/ServiceError`` into its status and any other error

@@ -62,6 +62,7 @@ extension Role {
     case .passenger: self = .passenger
     case .driver: self = .driver
     case .admin: self = .admin
+    case .inspector: self = .inspector
     case .unspecified, .UNRECOGNIZED: return nil
     }
   }
@@ -71,6 +72,7 @@ extension Role {
     case .passenger: return .passenger
     case .driver: return .driver
     case .admin: return .admin
+    case .inspector: return .inspector
     }
   }
 }

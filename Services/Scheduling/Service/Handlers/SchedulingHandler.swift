@@ -239,10 +239,7 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
 
 /// The signed-in caller, or `UNAUTHENTICATED`.
 func caller() throws -> CallerIdentity {
-  guard let caller = CallerIdentity.current else {
-    throw RPCError(code: .unauthenticated, message: "sign in first")
-  }
-  return caller
+  try CallerIdentity.signedIn()
 }
 
 extension SchedulingHandler {

@@ -1677,6 +1677,44 @@ extension OpenAPIDocument {
         }
       }
     },
+    "/v1/fares": {
+      "get": {
+        "operationId": "Tickets_GetFareTable",
+        "tags": [
+          "Tickets"
+        ],
+        "summary": "The fare table:",
+        "description": "The fare table: zone products, carnets, passes and the distance bands of station tickets.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.GetFareTableResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/friend-requests": {
       "get": {
         "operationId": "Identity_ListFriendRequests",
@@ -3133,6 +3171,62 @@ extension OpenAPIDocument {
         }
       }
     },
+    "/v1/me/purchases": {
+      "get": {
+        "operationId": "Tickets_ListPurchases",
+        "tags": [
+          "Tickets"
+        ],
+        "summary": "The caller's purchases, newest first, paged.",
+        "description": "The caller's purchases, newest first, paged.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.ListPurchasesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "page_size",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "page_token",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
     "/v1/me/push-devices": {
       "get": {
         "operationId": "Notifications_ListPushDevices",
@@ -3263,6 +3357,528 @@ extension OpenAPIDocument {
             }
           }
         ]
+      }
+    },
+    "/v1/me/subscription-statistics": {
+      "get": {
+        "operationId": "Subscriptions_GetSubscriptionStatistics",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "Per category:",
+        "description": "Per category: how many subscriptions, the monthly spend and the category's share of it.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.GetSubscriptionStatisticsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/me/subscriptions": {
+      "get": {
+        "operationId": "Subscriptions_ListSubscriptions",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "The caller's own subscriptions and those shared with them, apart.",
+        "description": "The caller's own subscriptions and those shared with them, apart.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.ListSubscriptionsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "Subscriptions_AddSubscription",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "AddSubscription",
+        "description": "AddSubscription",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.AddSubscriptionResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.ticketing.v1.AddSubscriptionRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/me/subscriptions-home": {
+      "get": {
+        "operationId": "Subscriptions_GetSubscriptionsHome",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "What the caller spends per month and per year (per currency;",
+        "description": "What the caller spends per month and per year (per currency; shared subscriptions at the caller's share), how many subscriptions, and the next renewals.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.GetSubscriptionsHomeResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "renewals",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/me/subscriptions/{subscription_id}": {
+      "delete": {
+        "operationId": "Subscriptions_DeleteSubscription",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "Owner only.",
+        "description": "Owner only.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.DeleteSubscriptionResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "subscription_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      },
+      "get": {
+        "operationId": "Subscriptions_GetSubscription",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "GetSubscription",
+        "description": "GetSubscription",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.GetSubscriptionResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "subscription_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      },
+      "put": {
+        "operationId": "Subscriptions_UpdateSubscription",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "Replaces a subscription's details and who it is shared with (owner only).",
+        "description": "Replaces a subscription's details and who it is shared with (owner only).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.UpdateSubscriptionResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "subscription_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.ticketing.v1.UpdateSubscriptionRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/me/subscriptions/{subscription_id}:withdraw": {
+      "post": {
+        "operationId": "Subscriptions_WithdrawFromSubscription",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "A member leaves a subscription shared with them.",
+        "description": "A member leaves a subscription shared with them.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.WithdrawFromSubscriptionResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "subscription_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.ticketing.v1.WithdrawFromSubscriptionRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/me/tickets/{ticket_id}": {
+      "get": {
+        "operationId": "Tickets_GetTicket",
+        "tags": [
+          "Tickets"
+        ],
+        "summary": "One of the caller's tickets with its live state and validations.",
+        "description": "One of the caller's tickets with its live state and validations.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.GetTicketResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "ticket_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/me/tickets/{ticket_id}:refund": {
+      "post": {
+        "operationId": "Tickets_RefundTicket",
+        "tags": [
+          "Tickets"
+        ],
+        "summary": "Refunds an unused ticket before its departure (or of a cancelled run, at any time), to the card it was paid with.",
+        "description": "Refunds an unused ticket before its departure (or of a cancelled run, at any time), to the card it was paid with. A pass is refundable before its first day.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.RefundTicketResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "ticket_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.ticketing.v1.RefundTicketRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/me/wallet": {
+      "get": {
+        "operationId": "Tickets_ListWallet",
+        "tags": [
+          "Tickets"
+        ],
+        "summary": "The caller's valid and upcoming tickets, soonest first, each with its trip's live state.",
+        "description": "The caller's valid and upcoming tickets, soonest first, each with its trip's live state.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.ListWalletResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
       }
     },
     "/v1/me:changeEmail": {
@@ -4019,6 +4635,274 @@ extension OpenAPIDocument {
         ]
       }
     },
+    "/v1/subscription-options": {
+      "get": {
+        "operationId": "Subscriptions_GetSubscriptionOptions",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "The fixed lists to choose from:",
+        "description": "The fixed lists to choose from: service names, plan types, categories and periods.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.GetSubscriptionOptionsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/tickets/validation-keys": {
+      "get": {
+        "operationId": "Tickets_GetValidationKeys",
+        "tags": [
+          "Tickets"
+        ],
+        "summary": "The public keys validation codes are signed with, for offline verification.",
+        "description": "The public keys validation codes are signed with, for offline verification.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.GetValidationKeysResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/tickets:inspect": {
+      "post": {
+        "operationId": "Tickets_InspectTicket",
+        "tags": [
+          "Tickets"
+        ],
+        "summary": "Whether the ticket whose code is shown may travel now (an activated ride, a pass in its dates), without using a ride.",
+        "description": "Whether the ticket whose code is shown may travel now (an activated ride, a pass in its dates), without using a ride.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.InspectTicketResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.ticketing.v1.InspectTicketRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/tickets:purchase": {
+      "post": {
+        "operationId": "Tickets_PurchaseTickets",
+        "tags": [
+          "Tickets"
+        ],
+        "summary": "Pays for a quote with the caller's default card (or `payment_method_id`, another of theirs) and issues its tickets.",
+        "description": "Pays for a quote with the caller's default card (or `payment_method_id`, another of theirs) and issues its tickets. A declined card is FAILED_PRECONDITION and issues nothing; the same `idempotency_key` again returns the first answer and never charges twice.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.PurchaseTicketsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.ticketing.v1.PurchaseTicketsRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/tickets:quote": {
+      "post": {
+        "operationId": "Tickets_QuoteTicket",
+        "tags": [
+          "Tickets"
+        ],
+        "summary": "Prices a product for the caller:",
+        "description": "Prices a product for the caller: a station ticket for a run found in scheduling (one way or return, a class, passengers), a zone ticket, a carnet or a pass. The quote holds its price for 15 minutes.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.QuoteTicketResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.ticketing.v1.QuoteTicketRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/tickets:validate": {
+      "post": {
+        "operationId": "Tickets_ValidateTicket",
+        "tags": [
+          "Tickets"
+        ],
+        "summary": "Marks a ride of the ticket whose code is shown used:",
+        "description": "Marks a ride of the ticket whose code is shown used: a single ride is spent, a carnet loses one, a zone ticket's window (e.g. 90 minutes) starts, a station ticket is valid for its period from now. A ticket with no ride left, refunded, or outside its dates is FAILED_PRECONDITION; a forged or altered code is INVALID_ARGUMENT.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.ValidateTicketResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.ticketing.v1.ValidateTicketRequest"
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/trips/{run_trip_id}/runs/{run_service_date}": {
       "get": {
         "operationId": "Scheduling_GetRun",
@@ -4664,7 +5548,8 @@ extension OpenAPIDocument {
               "ROLE_UNSPECIFIED",
               "ROLE_PASSENGER",
               "ROLE_DRIVER",
-              "ROLE_ADMIN"
+              "ROLE_ADMIN",
+              "ROLE_INSPECTOR"
             ]
           }
         },
@@ -4954,7 +5839,8 @@ extension OpenAPIDocument {
                 "ROLE_UNSPECIFIED",
                 "ROLE_PASSENGER",
                 "ROLE_DRIVER",
-                "ROLE_ADMIN"
+                "ROLE_ADMIN",
+                "ROLE_INSPECTOR"
               ]
             }
           },
@@ -5145,7 +6031,8 @@ extension OpenAPIDocument {
               "ROLE_UNSPECIFIED",
               "ROLE_PASSENGER",
               "ROLE_DRIVER",
-              "ROLE_ADMIN"
+              "ROLE_ADMIN",
+              "ROLE_INSPECTOR"
             ]
           }
         },
@@ -5273,7 +6160,8 @@ extension OpenAPIDocument {
                 "ROLE_UNSPECIFIED",
                 "ROLE_PASSENGER",
                 "ROLE_DRIVER",
-                "ROLE_ADMIN"
+                "ROLE_ADMIN",
+                "ROLE_INSPECTOR"
               ]
             }
           }
@@ -6627,6 +7515,1031 @@ extension OpenAPIDocument {
             "$ref": "#/components/schemas/binario.scheduling.v1.Notification"
           },
           "cursor": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.AddSubscriptionRequest": {
+        "type": "object",
+        "properties": {
+          "details": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.SubscriptionDetails"
+          },
+          "sharedWithUserIds": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.AddSubscriptionResponse": {
+        "type": "object",
+        "properties": {
+          "subscription": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.Subscription"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.CarnetFare": {
+        "type": "object",
+        "properties": {
+          "zones": {
+            "type": "string"
+          },
+          "rides": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "price": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.CarnetRequest": {
+        "type": "object",
+        "properties": {
+          "zones": {
+            "type": "string"
+          },
+          "rides": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.CategoryStatistics": {
+        "type": "object",
+        "properties": {
+          "category": {
+            "type": "string",
+            "enum": [
+              "SUBSCRIPTION_CATEGORY_UNSPECIFIED",
+              "SUBSCRIPTION_CATEGORY_MOVIES_AND_TV",
+              "SUBSCRIPTION_CATEGORY_MUSIC",
+              "SUBSCRIPTION_CATEGORY_SHOPPING",
+              "SUBSCRIPTION_CATEGORY_TECH",
+              "SUBSCRIPTION_CATEGORY_OTHER",
+              "SUBSCRIPTION_CATEGORY_TRANSPORT"
+            ]
+          },
+          "subscriptions": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "monthly": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "shareBasisPoints": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.DeleteSubscriptionResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.DistanceBand": {
+        "type": "object",
+        "properties": {
+          "upToKm": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "secondClass": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "firstClass": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "monthlyPass": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "yearlyPass": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.GetFareTableResponse": {
+        "type": "object",
+        "properties": {
+          "distanceBands": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.DistanceBand"
+            }
+          },
+          "zoneFares": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.ZoneFare"
+            }
+          },
+          "carnets": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.CarnetFare"
+            }
+          },
+          "zones": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "zoneRideMinutes": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "stationRideMinutes": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.GetSubscriptionOptionsResponse": {
+        "type": "object",
+        "properties": {
+          "serviceNames": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "planTypes": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "categories": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "SUBSCRIPTION_CATEGORY_UNSPECIFIED",
+                "SUBSCRIPTION_CATEGORY_MOVIES_AND_TV",
+                "SUBSCRIPTION_CATEGORY_MUSIC",
+                "SUBSCRIPTION_CATEGORY_SHOPPING",
+                "SUBSCRIPTION_CATEGORY_TECH",
+                "SUBSCRIPTION_CATEGORY_OTHER",
+                "SUBSCRIPTION_CATEGORY_TRANSPORT"
+              ]
+            }
+          },
+          "periods": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "SUBSCRIPTION_PERIOD_UNSPECIFIED",
+                "SUBSCRIPTION_PERIOD_WEEKLY",
+                "SUBSCRIPTION_PERIOD_MONTHLY",
+                "SUBSCRIPTION_PERIOD_QUARTERLY",
+                "SUBSCRIPTION_PERIOD_YEARLY"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.GetSubscriptionResponse": {
+        "type": "object",
+        "properties": {
+          "subscription": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.Subscription"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.GetSubscriptionStatisticsResponse": {
+        "type": "object",
+        "properties": {
+          "categories": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.CategoryStatistics"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.GetSubscriptionsHomeResponse": {
+        "type": "object",
+        "properties": {
+          "totals": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.SpendTotal"
+            }
+          },
+          "subscriptions": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "nextRenewals": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.UpcomingRenewal"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.GetTicketResponse": {
+        "type": "object",
+        "properties": {
+          "ticket": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.Ticket"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.GetValidationKeysResponse": {
+        "type": "object",
+        "properties": {
+          "keys": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.ValidationKey"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.InspectTicketRequest": {
+        "type": "object",
+        "properties": {
+          "code": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.InspectTicketResponse": {
+        "type": "object",
+        "properties": {
+          "ticket": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.Ticket"
+          },
+          "mayTravel": {
+            "type": "boolean"
+          },
+          "reason": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.ListPurchasesResponse": {
+        "type": "object",
+        "properties": {
+          "purchases": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.Purchase"
+            }
+          },
+          "nextPageToken": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.ListSubscriptionsResponse": {
+        "type": "object",
+        "properties": {
+          "mine": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.Subscription"
+            }
+          },
+          "sharedWithMe": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.Subscription"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.ListWalletResponse": {
+        "type": "object",
+        "properties": {
+          "tickets": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.Ticket"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.LiveDeparture": {
+        "type": "object",
+        "properties": {
+          "expectedDeparture": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "platform": {
+            "type": "string"
+          },
+          "platformChanged": {
+            "type": "boolean"
+          },
+          "delayMinutes": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "cancelled": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.PassRequest": {
+        "type": "object",
+        "properties": {
+          "period": {
+            "type": "string",
+            "enum": [
+              "PASS_PERIOD_UNSPECIFIED",
+              "PASS_PERIOD_MONTHLY",
+              "PASS_PERIOD_YEARLY"
+            ]
+          },
+          "startDate": {
+            "type": "string"
+          },
+          "zones": {
+            "type": "string"
+          },
+          "fromStationId": {
+            "type": "string"
+          },
+          "toStationId": {
+            "type": "string"
+          },
+          "travelClass": {
+            "type": "string",
+            "enum": [
+              "TRAVEL_CLASS_UNSPECIFIED",
+              "TRAVEL_CLASS_SECOND",
+              "TRAVEL_CLASS_FIRST"
+            ]
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.Purchase": {
+        "type": "object",
+        "properties": {
+          "purchaseId": {
+            "type": "string"
+          },
+          "purchasedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "total": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "cardLast4": {
+            "type": "string"
+          },
+          "tickets": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.Ticket"
+            }
+          },
+          "refunded": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.PurchaseTicketsRequest": {
+        "type": "object",
+        "properties": {
+          "quoteId": {
+            "type": "string"
+          },
+          "idempotencyKey": {
+            "type": "string"
+          },
+          "paymentMethodId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.PurchaseTicketsResponse": {
+        "type": "object",
+        "properties": {
+          "purchase": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.Purchase"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.Quote": {
+        "type": "object",
+        "properties": {
+          "quoteId": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "TICKET_KIND_UNSPECIFIED",
+              "TICKET_KIND_STATION",
+              "TICKET_KIND_ZONE",
+              "TICKET_KIND_CARNET",
+              "TICKET_KIND_PASS"
+            ]
+          },
+          "lines": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.QuoteLine"
+            }
+          },
+          "total": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "expiresAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "passengers": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.QuoteLine": {
+        "type": "object",
+        "properties": {
+          "description": {
+            "type": "string"
+          },
+          "unitPrice": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "quantity": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "amount": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.QuoteTicketRequest": {
+        "type": "object",
+        "properties": {
+          "station": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.StationTicketRequest"
+          },
+          "zone": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.ZoneTicketRequest"
+          },
+          "carnet": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.CarnetRequest"
+          },
+          "pass": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.PassRequest"
+          },
+          "passengers": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          }
+        },
+        "additionalProperties": false,
+        "description": "At most one field of each of: product."
+      },
+      "binario.ticketing.v1.QuoteTicketResponse": {
+        "type": "object",
+        "properties": {
+          "quote": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.Quote"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.RefundTicketRequest": {
+        "type": "object",
+        "properties": {
+          "ticketId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.RefundTicketResponse": {
+        "type": "object",
+        "properties": {
+          "ticket": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.Ticket"
+          },
+          "refunded": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.SpendTotal": {
+        "type": "object",
+        "properties": {
+          "monthly": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "yearly": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.StationTicketRequest": {
+        "type": "object",
+        "properties": {
+          "run": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.TripRun"
+          },
+          "fromStationId": {
+            "type": "string"
+          },
+          "toStationId": {
+            "type": "string"
+          },
+          "returnRun": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.TripRun"
+          },
+          "travelClass": {
+            "type": "string",
+            "enum": [
+              "TRAVEL_CLASS_UNSPECIFIED",
+              "TRAVEL_CLASS_SECOND",
+              "TRAVEL_CLASS_FIRST"
+            ]
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.Subscription": {
+        "type": "object",
+        "properties": {
+          "subscriptionId": {
+            "type": "string"
+          },
+          "details": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.SubscriptionDetails"
+          },
+          "owner": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.SubscriptionMember"
+          },
+          "members": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.SubscriptionMember"
+            }
+          },
+          "yourShare": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "nextRenewal": {
+            "type": "string"
+          },
+          "daysUntilRenewal": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "owned": {
+            "type": "boolean"
+          },
+          "ticketId": {
+            "type": "string"
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.SubscriptionDetails": {
+        "type": "object",
+        "properties": {
+          "serviceName": {
+            "type": "string"
+          },
+          "customServiceName": {
+            "type": "boolean"
+          },
+          "planType": {
+            "type": "string"
+          },
+          "customPlanType": {
+            "type": "boolean"
+          },
+          "startDate": {
+            "type": "string"
+          },
+          "period": {
+            "type": "string",
+            "enum": [
+              "SUBSCRIPTION_PERIOD_UNSPECIFIED",
+              "SUBSCRIPTION_PERIOD_WEEKLY",
+              "SUBSCRIPTION_PERIOD_MONTHLY",
+              "SUBSCRIPTION_PERIOD_QUARTERLY",
+              "SUBSCRIPTION_PERIOD_YEARLY"
+            ]
+          },
+          "price": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "cardLast4": {
+            "type": "string"
+          },
+          "automaticRenewal": {
+            "type": "boolean"
+          },
+          "category": {
+            "type": "string",
+            "enum": [
+              "SUBSCRIPTION_CATEGORY_UNSPECIFIED",
+              "SUBSCRIPTION_CATEGORY_MOVIES_AND_TV",
+              "SUBSCRIPTION_CATEGORY_MUSIC",
+              "SUBSCRIPTION_CATEGORY_SHOPPING",
+              "SUBSCRIPTION_CATEGORY_TECH",
+              "SUBSCRIPTION_CATEGORY_OTHER",
+              "SUBSCRIPTION_CATEGORY_TRANSPORT"
+            ]
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.SubscriptionMember": {
+        "type": "object",
+        "properties": {
+          "userId": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "share": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.Ticket": {
+        "type": "object",
+        "properties": {
+          "ticketId": {
+            "type": "string"
+          },
+          "purchaseId": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "TICKET_KIND_UNSPECIFIED",
+              "TICKET_KIND_STATION",
+              "TICKET_KIND_ZONE",
+              "TICKET_KIND_CARNET",
+              "TICKET_KIND_PASS"
+            ]
+          },
+          "description": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "TICKET_STATUS_UNSPECIFIED",
+              "TICKET_STATUS_VALID",
+              "TICKET_STATUS_USED",
+              "TICKET_STATUS_EXPIRED",
+              "TICKET_STATUS_REFUNDED"
+            ]
+          },
+          "price": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "travelClass": {
+            "type": "string",
+            "enum": [
+              "TRAVEL_CLASS_UNSPECIFIED",
+              "TRAVEL_CLASS_SECOND",
+              "TRAVEL_CLASS_FIRST"
+            ]
+          },
+          "outbound": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.TicketJourney"
+          },
+          "returnJourney": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.TicketJourney"
+          },
+          "zones": {
+            "type": "string"
+          },
+          "ridesTotal": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "ridesUsed": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "validFrom": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "validUntil": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "activeUntil": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "validationCode": {
+            "type": "string"
+          },
+          "refundable": {
+            "type": "boolean"
+          },
+          "passPeriod": {
+            "type": "string",
+            "enum": [
+              "PASS_PERIOD_UNSPECIFIED",
+              "PASS_PERIOD_MONTHLY",
+              "PASS_PERIOD_YEARLY"
+            ]
+          },
+          "validations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.Validation"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.TicketJourney": {
+        "type": "object",
+        "properties": {
+          "run": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.TripRun"
+          },
+          "trainNumber": {
+            "type": "string"
+          },
+          "fromStationId": {
+            "type": "string"
+          },
+          "fromStationName": {
+            "type": "string"
+          },
+          "toStationId": {
+            "type": "string"
+          },
+          "toStationName": {
+            "type": "string"
+          },
+          "scheduledDeparture": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "scheduledArrival": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "live": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.LiveDeparture"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.TripRun": {
+        "type": "object",
+        "properties": {
+          "tripId": {
+            "type": "string"
+          },
+          "serviceDate": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.UpcomingRenewal": {
+        "type": "object",
+        "properties": {
+          "subscriptionId": {
+            "type": "string"
+          },
+          "serviceName": {
+            "type": "string"
+          },
+          "date": {
+            "type": "string"
+          },
+          "daysLeft": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "yourShare": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.UpdateSubscriptionRequest": {
+        "type": "object",
+        "properties": {
+          "subscriptionId": {
+            "type": "string"
+          },
+          "details": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.SubscriptionDetails"
+          },
+          "sharedWithUserIds": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.UpdateSubscriptionResponse": {
+        "type": "object",
+        "properties": {
+          "subscription": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.Subscription"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.ValidateTicketRequest": {
+        "type": "object",
+        "properties": {
+          "code": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.ValidateTicketResponse": {
+        "type": "object",
+        "properties": {
+          "ticket": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.Ticket"
+          },
+          "ride": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "activeUntil": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.Validation": {
+        "type": "object",
+        "properties": {
+          "validatedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "ride": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "activeUntil": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.ValidationKey": {
+        "type": "object",
+        "properties": {
+          "keyId": {
+            "type": "string"
+          },
+          "algorithm": {
+            "type": "string"
+          },
+          "publicKey": {
+            "type": "string",
+            "contentEncoding": "base64"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.WithdrawFromSubscriptionRequest": {
+        "type": "object",
+        "properties": {
+          "subscriptionId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.WithdrawFromSubscriptionResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.ZoneFare": {
+        "type": "object",
+        "properties": {
+          "zones": {
+            "type": "string"
+          },
+          "single": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "monthlyPass": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "yearlyPass": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.ZoneTicketRequest": {
+        "type": "object",
+        "properties": {
+          "zones": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.type.v1.Money": {
+        "type": "object",
+        "properties": {
+          "amountMinor": {
+            "type": "string",
+            "format": "int64",
+            "pattern": "^-?[0-9]+$"
+          },
+          "currency": {
             "type": "string"
           }
         },

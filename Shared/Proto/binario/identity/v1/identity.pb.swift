@@ -45,6 +45,9 @@ public nonisolated enum Binario_Identity_V1_Role: SwiftProtobuf.Enum, Swift.Case
   case passenger // = 1
   case driver // = 2
   case admin // = 3
+
+  /// checks and validates tickets (ticketing)
+  case inspector // = 4
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -57,6 +60,7 @@ public nonisolated enum Binario_Identity_V1_Role: SwiftProtobuf.Enum, Swift.Case
     case 1: self = .passenger
     case 2: self = .driver
     case 3: self = .admin
+    case 4: self = .inspector
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -67,6 +71,7 @@ public nonisolated enum Binario_Identity_V1_Role: SwiftProtobuf.Enum, Swift.Case
     case .passenger: return 1
     case .driver: return 2
     case .admin: return 3
+    case .inspector: return 4
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -77,6 +82,7 @@ public nonisolated enum Binario_Identity_V1_Role: SwiftProtobuf.Enum, Swift.Case
     .passenger,
     .driver,
     .admin,
+    .inspector,
   ]
 
 }
@@ -2265,6 +2271,10 @@ public nonisolated struct Binario_Identity_V1_GetDefaultPaymentMethodRequest: Se
 
   public var userID: String = String()
 
+  /// When set: this payment method of the user's instead of the default (NOT_FOUND when the user
+  /// has no such method).
+  public var paymentMethodID: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2297,7 +2307,7 @@ public nonisolated struct Binario_Identity_V1_GetDefaultPaymentMethodResponse: S
 fileprivate nonisolated let _protobuf_package = "binario.identity.v1"
 
 nonisolated extension Binario_Identity_V1_Role: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ROLE_UNSPECIFIED\0\u{1}ROLE_PASSENGER\0\u{1}ROLE_DRIVER\0\u{1}ROLE_ADMIN\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ROLE_UNSPECIFIED\0\u{1}ROLE_PASSENGER\0\u{1}ROLE_DRIVER\0\u{1}ROLE_ADMIN\0\u{1}ROLE_INSPECTOR\0")
 }
 
 nonisolated extension Binario_Identity_V1_Gender: SwiftProtobuf._ProtoNameProviding {
@@ -6152,7 +6162,7 @@ nonisolated extension Binario_Identity_V1_PaymentMethodOnFile: SwiftProtobuf.Mes
 
 nonisolated extension Binario_Identity_V1_GetDefaultPaymentMethodRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".GetDefaultPaymentMethodRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{3}payment_method_id\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6161,6 +6171,7 @@ nonisolated extension Binario_Identity_V1_GetDefaultPaymentMethodRequest: SwiftP
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.userID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.paymentMethodID) }()
       default: break
       }
     }
@@ -6170,11 +6181,15 @@ nonisolated extension Binario_Identity_V1_GetDefaultPaymentMethodRequest: SwiftP
     if !self.userID.isEmpty {
       try visitor.visitSingularStringField(value: self.userID, fieldNumber: 1)
     }
+    if !self.paymentMethodID.isEmpty {
+      try visitor.visitSingularStringField(value: self.paymentMethodID, fieldNumber: 2)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Identity_V1_GetDefaultPaymentMethodRequest, rhs: Binario_Identity_V1_GetDefaultPaymentMethodRequest) -> Bool {
     if lhs.userID != rhs.userID {return false}
+    if lhs.paymentMethodID != rhs.paymentMethodID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1,8 +1,9 @@
 import Foundation
 
-/// A service day, as GTFS writes it (`YYYYMMDD`): the day a train run belongs to, whatever
-/// clock time its later stops fall on.
-public struct ServiceDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+/// A day of the (proleptic Gregorian) calendar, with no time zone: a timetable's service day, a
+/// subscription's renewal date. Arithmetic is on days since 1970-01-01, so it never meets a
+/// clock change.
+public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible {
   public let year: Int
   public let month: Int
   public let day: Int
@@ -16,7 +17,7 @@ public struct ServiceDate: Sendable, Hashable, Comparable, CustomStringConvertib
     self.day = day
   }
 
-  /// `YYYYMMDD`.
+  /// `YYYYMMDD` (ISO 8601's basic format, as GTFS writes dates).
   public init?(gtfs text: String) {
     let digits = Array(text.utf8)
     guard digits.count == 8, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
@@ -63,9 +64,27 @@ public struct ServiceDate: Sendable, Hashable, Comparable, CustomStringConvertib
     ((self.daysSinceEpoch % 7 + 7) % 7 + 3) % 7 + 1
   }
 
-  public func adding(days: Int) -> ServiceDate { ServiceDate(daysSinceEpoch: self.daysSinceEpoch + days) }
+  public func adding(days: Int) -> CalendarDate { CalendarDate(daysSinceEpoch: self.daysSinceEpoch + days) }
 
-  public static func < (lhs: ServiceDate, rhs: ServiceDate) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }
+  /// The same day `months` months later (or earlier), or the month's last day where it is
+  /// shorter: 2027-01-31 plus one month is 2027-02-28.
+  public func adding(months: Int) -> CalendarDate {
+    let index = self.year * 12 + (self.month - 1) + months
+    let year = index / 12
+    let month = index % 12 + 1
+    return CalendarDate(year: year, month: month, day: min(self.day, Self.days(inMonth: month, of: year)))!
+  }
+
+  /// Days from this date to `other` (negative when `other` is earlier).
+  public func days(until other: CalendarDate) -> Int { other.daysSinceEpoch - self.daysSinceEpoch }
+
+  /// The day `instant` falls on in `zone`.
+  public init(_ instant: Date, in zone: TimeZone) {
+    let seconds = Int((instant.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: instant))).rounded(.down))
+    self.init(daysSinceEpoch: Int((Double(seconds) / 86_400).rounded(.down)))
+  }
+
+  public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }
 
   /// `YYYY-MM-DD`.
   public var description: String {
@@ -85,41 +104,3 @@ public struct ServiceDate: Sendable, Hashable, Comparable, CustomStringConvertib
   }
 }
 
-/// A time within a service day, as seconds from the day's start: GTFS's `HH:MM:SS`, where the
-/// hour may pass 24 for a run that goes on after midnight (`25:10:00` is 01:10 the next
-/// morning, and still belongs to the day the run started). Never stored as a clock time.
-public struct ServiceTime: Sendable, Hashable, Comparable, CustomStringConvertible {
-  public let secondsSinceServiceDayStart: Int
-
-  public init(seconds: Int) {
-    self.secondsSinceServiceDayStart = seconds
-  }
-
-  /// `H:MM:SS` or `HH:MM:SS`, hours 0-47.
-  public init?(gtfs text: String) {
-    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-    guard parts.count == 3, (1...2).contains(parts[0].count), parts[1].count == 2, parts[2].count == 2,
-      let hours = Int(parts[0]), let minutes = Int(parts[1]), let seconds = Int(parts[2]),
-      (0..<48).contains(hours), (0..<60).contains(minutes), (0..<60).contains(seconds),
-      parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } })
-    else { return nil }
-    self.secondsSinceServiceDayStart = hours * 3600 + minutes * 60 + seconds
-  }
-
-  /// `HH:MM` or `HH:MM:SS` as an admin types it (hours 0-47, past 24 after midnight).
-  public init?(clock text: String) {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
-    self.init(gtfs: trimmed.split(separator: ":").count == 2 ? trimmed + ":00" : trimmed)
-  }
-
-  public static func < (lhs: ServiceTime, rhs: ServiceTime) -> Bool {
-    lhs.secondsSinceServiceDayStart < rhs.secondsSinceServiceDayStart
-  }
-
-  /// `HH:MM:SS`, hours past 24 as GTFS writes them.
-  public var description: String {
-    let s = self.secondsSinceServiceDayStart
-    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    return "\(two(s / 3600)):\(two(s / 60 % 60)):\(two(s % 60))"
-  }
-}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import BinarioAuth
+import BinarioDomain
+import BinarioServiceKit
+import Foundation
+import TicketingService
+
+/// The ticketing process: tickets, the wallet and validation, and subscriptions shared among
+/// friends. Listens on the Binario transport (mutual TLS), keeps `ticketing.sqlite` in its data
+/// directory, and calls identity (cards, friends, names) and scheduling (runs, followers,
+/// notifications) with its own certificate.
+@main
+struct TicketingCommand: EventLoopCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "ticketing",
+    abstract: "Binario's ticketing service: tickets, wallet, validation, subscriptions."
+  )
+
+  @OptionGroup var options: ServiceOptions
+  @OptionGroup var identityAddress: IdentityAddressOption
+  @OptionGroup var schedulingAddress: SchedulingAddressOption
+  @OptionGroup var ticketing: TicketingOptions
+
+  func runOnEventLoops() async throws {
+    let environment = ProcessInfo.processInfo.environment
+    let fareTable = try ticketing.fareTableData(environment: environment)
+    let zone = try ticketing.zone(environment: environment)
+    let reminderDays = try ticketing.reminderDays(environment: environment)
+    try await ServiceRunner.run(
+      options: options, serviceName: "ticketing",
+      additionalSettings: identityAddress.additionalSettings + schedulingAddress.additionalSettings, transport: .binario
+    ) { context in
+      let store = try TicketingStore(directory: context.configuration.dataDirectory)
+      let clock = SystemClock()
+      let accounts = IdentityAccounts(identity: try context.identityClient())
+      let scheduling = try context.schedulingClient()
+      let codes = try await SignedTicketCodes.load(from: store, now: clock.now())
+      let domain = TicketingDomain(
+        store: store, clock: clock, timetable: SchedulingTimetable(client: scheduling), accounts: accounts,
+        charger: RecordingCardCharger(store: store, now: { clock.now() }), codes: codes, zone: zone)
+      if let fareTable, try await domain.loadFareTable(fareTable) {
+        context.logger.notice("loaded the fare table", metadata: ["file": "\(ticketing.fareTable ?? environment["BINARIO_FARE_TABLE"] ?? "")"])
+      }
+      let subscriptions = SubscriptionsDomain(store: store, clock: clock, accounts: accounts, zone: zone)
+      let reminders = RenewalReminders(
+        store: store, clock: clock, notifier: SchedulingNotifier(client: scheduling), zone: zone, daysBefore: reminderDays)
+      let logger = context.logger
+      context.addService(
+        BackgroundJobService {
+          await reminders.run(every: .seconds(15 * 60)) { logger.warning("renewal reminders failed; retrying later", metadata: ["error": "\($0)"]) }
+        }, name: "renewal-reminders")
+      context.addService(
+        BackgroundJobService {
+          // Follow changes scheduling did not take at purchase or refund, and quotes nobody bought.
+          while !Task.isCancelled {
+            _ = try? await domain.retryFollowChanges()
+            _ = try? await store.removeQuotes(expiredBefore: clock.now().addingTimeInterval(-86_400))
+            try? await Task.sleep(for: .seconds(30))
+          }
+        }, name: "ticketing-housekeeping")
+      context.addInterceptor(AuthorizationServerInterceptor(policy: .ticketing.merging(.health)))
+      return [
+        TicketsHandler(domain: domain, codes: codes, logger: context.logger),
+        SubscriptionsHandler(domain: subscriptions, logger: context.logger),
+      ]
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import BinarioDomain
+import Foundation
+
+/// The renewal job: a reminder through scheduling's notification centre `daysBefore` days before
+/// each renewal, once per renewal, to the owner and every member; automatic renewals then move
+/// to their next date.
+///
+/// Once per renewal across restarts: a sent reminder is recorded in the database, and its
+/// dedupe key (`ticketing:renewal:<subscription>:<date>`) makes scheduling drop a resend after a
+/// crash between sending and recording.
+public struct RenewalReminders: Sendable {
+  let store: TicketingStore
+  let clock: any DomainClock
+  let notifier: any Notifier
+  let zone: TimeZone
+  public let daysBefore: Int
+
+  public init(store: TicketingStore, clock: any DomainClock, notifier: any Notifier, zone: TimeZone, daysBefore: Int) {
+    self.store = store
+    self.clock = clock
+    self.notifier = notifier
+    self.zone = zone
+    self.daysBefore = daysBefore
+  }
+
+  /// One pass: every reminder due today that was not sent, then every automatic renewal that
+  /// has passed moved on.
+  /// - Returns: How many reminders were sent.
+  @discardableResult
+  public func runOnce() async throws -> Int {
+    let today = CalendarDate(clock.now(), in: zone)
+    var sent = 0
+    for subscription in try await store.subscriptionsDueForReminder(today: today, daysBefore: daysBefore) {
+      let date = subscription.nextRenewal
+      let days = today.days(until: date)
+      let when = days == 0 ? "today" : days == 1 ? "tomorrow" : "in \(days) days (\(date))"
+      let verb = subscription.details.automaticRenewal ? "renews" : "is due"
+      for (userID, share) in subscription.shares {
+        try await notifier.notify(
+          userIDs: [userID], title: "\(subscription.details.serviceName) \(verb) \(when)",
+          body: "Your share: \(share). \(subscription.details.planType), \(subscription.details.period.rawValue).",
+          data: ["subscription_id": subscription.id, "renewal_date": date.description],
+          dedupeKey: "ticketing:renewal:\(subscription.id):\(date):\(userID)")
+      }
+      try await store.recordReminder(subscriptionID: subscription.id, renewal: date, at: clock.now())
+      sent += 1
+    }
+    for subscription in try await store.automaticRenewalsPassed(today: today) {
+      try await store.advanceRenewal(
+        subscriptionID: subscription.id, from: subscription.nextRenewal,
+        to: Subscription.firstRenewal(start: subscription.details.startDate, period: subscription.details.period, onOrAfter: today))
+    }
+    return sent
+  }
+
+  /// Runs a pass every `interval` until cancelled; a failed pass is retried at the next.
+  public func run(every interval: Duration, onError: @Sendable (any Error) -> Void = { _ in }) async {
+    while !Task.isCancelled {
+      do {
+        try await runOnce()
+      } catch {
+        onError(error)
+      }
+      try? await Task.sleep(for: interval)
+    }
+  }
+}

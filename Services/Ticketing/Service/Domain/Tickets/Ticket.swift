@@ -1,0 +1,171 @@
+import BinarioDomain
+import Foundation
+
+/// One passenger's ticket, as sold and as used.
+public struct Ticket: Sendable, Hashable, Codable {
+  public enum Kind: String, Sendable, Hashable, Codable {
+    case station, zone, carnet, pass
+  }
+
+  public enum TravelClass: String, Sendable, Hashable, Codable {
+    case first, second
+  }
+
+  public enum PassPeriod: String, Sendable, Hashable, Codable {
+    case monthly, yearly
+  }
+
+  /// What the ticket is good for now (``status(at:)``).
+  public enum Status: String, Sendable, Hashable {
+    case valid, used, expired, refunded
+  }
+
+  /// One way of a station ticket: a run from one of its stations to a later one.
+  public struct Journey: Sendable, Hashable, Codable {
+    public var run: RunReference
+    public var trainNumber: String
+    public var fromStationID: String
+    public var fromStationName: String
+    public var toStationID: String
+    public var toStationName: String
+    public var departure: Date
+    public var arrival: Date
+  }
+
+  public var id: String
+  public var purchaseID: String
+  public var holderID: String
+  public var kind: Kind
+  public var description: String
+  public var price: Money
+  public var travelClass: TravelClass?
+  public var outbound: Journey?
+  public var returnJourney: Journey?
+  /// The zone range (`Mi1-Mi3`) of a zone ticket, carnet or zone pass.
+  public var zones: String?
+  /// 0 for a pass: any number of rides within its dates.
+  public var ridesTotal: Int
+  public var ridesUsed: Int
+  /// How long a validated ride lasts.
+  public var rideMinutes: Int
+  public var validFrom: Date
+  public var validUntil: Date
+  /// While a validated ride is active.
+  public var activeUntil: Date?
+  public var passPeriod: PassPeriod?
+  public var refundedAt: Date?
+  public var createdAt: Date
+  /// The signed code shown to an inspector (``TicketCodes``).
+  public var validationCode: String
+
+  public func status(at now: Date) -> Status {
+    if refundedAt != nil { return .refunded }
+    if let activeUntil, now < activeUntil { return .valid }
+    if ridesTotal > 0 && ridesUsed >= ridesTotal { return .used }
+    if now >= validUntil { return .expired }
+    return .valid
+  }
+
+  /// The runs a holder follows: the outbound and return runs.
+  public var runs: [RunReference] {
+    [outbound?.run, returnJourney?.run].compactMap { $0 }
+  }
+
+  /// When the ticket is first needed: its first departure, else its first valid day.
+  public var sortKey: Date { outbound?.departure ?? validFrom }
+
+  /// The ticket with one more ride used at `now`, its ride active for ``rideMinutes``.
+  /// - Throws: ``BinarioDomain/ServiceError/failedPrecondition(_:)`` when it may not travel.
+  public func validated(at now: Date) throws(ServiceError) -> Ticket {
+    try checkDates(at: now)
+    if ridesTotal > 0 && ridesUsed >= ridesTotal {
+      let last = activeUntil.map { " (its last ride was active until \($0.ISO8601Format()))" } ?? ""
+      throw .failedPrecondition(
+        ridesTotal == 1 ? "this ticket was already used\(last)" : "every one of this ticket's \(ridesTotal) rides was used\(last)")
+    }
+    var validated = self
+    validated.ridesUsed += 1
+    validated.activeUntil = kind == .pass ? nil : now.addingTimeInterval(TimeInterval(rideMinutes * 60))
+    return validated
+  }
+
+  /// Whether the ticket may travel at `now` without using a ride, and if not why.
+  public func mayTravel(at now: Date) -> (Bool, String) {
+    do {
+      try checkDates(at: now)
+    } catch {
+      return (false, error.description)
+    }
+    if kind == .pass { return (true, "") }
+    if let activeUntil, now < activeUntil { return (true, "") }
+    return (false, ridesUsed == 0 ? "not validated yet" : "its ride ended at \(activeUntil?.ISO8601Format() ?? "-")")
+  }
+
+  private func checkDates(at now: Date) throws(ServiceError) {
+    if refundedAt != nil { throw .failedPrecondition("this ticket was refunded") }
+    if now < validFrom { throw .failedPrecondition("this ticket is valid from \(validFrom.ISO8601Format())") }
+    if now >= validUntil { throw .failedPrecondition("this ticket expired at \(validUntil.ISO8601Format())") }
+  }
+}
+
+/// A ticket's live state: its journeys' runs as scheduling shows them now.
+public struct TicketWithLiveState: Sendable, Hashable {
+  public var ticket: Ticket
+  /// At the boarding stop of the outbound and return runs; `nil` when scheduling could not say.
+  public var outboundLive: TimetableRun.Stop?
+  public var returnLive: TimetableRun.Stop?
+  public var refundable: Bool
+  public var validations: [TicketValidation]
+
+  public init(
+    ticket: Ticket, outboundLive: TimetableRun.Stop?, returnLive: TimetableRun.Stop?, refundable: Bool,
+    validations: [TicketValidation] = []
+  ) {
+    self.ticket = ticket
+    self.outboundLive = outboundLive
+    self.returnLive = returnLive
+    self.refundable = refundable
+    self.validations = validations
+  }
+}
+
+/// A ride an inspector validated.
+public struct TicketValidation: Sendable, Hashable {
+  public var ticketID: String
+  public var ride: Int
+  public var validatedAt: Date
+  public var activeUntil: Date?
+  public var inspectorID: String
+
+  public init(ticketID: String, ride: Int, validatedAt: Date, activeUntil: Date?, inspectorID: String) {
+    self.ticketID = ticketID
+    self.ride = ride
+    self.validatedAt = validatedAt
+    self.activeUntil = activeUntil
+    self.inspectorID = inspectorID
+  }
+}
+
+/// What a validation code says, once its signature is checked.
+public struct TicketCodeClaims: Sendable, Hashable {
+  public var ticketID: String
+  public var holderID: String
+  public var kind: Ticket.Kind
+  public var validFrom: Date
+  public var validUntil: Date
+
+  public init(ticketID: String, holderID: String, kind: Ticket.Kind, validFrom: Date, validUntil: Date) {
+    self.ticketID = ticketID
+    self.holderID = holderID
+    self.kind = kind
+    self.validFrom = validFrom
+    self.validUntil = validUntil
+  }
+}
+
+/// Makes and checks tickets' validation codes (signed with ticketing's key).
+public protocol TicketCodes: Sendable {
+  func code(for claims: TicketCodeClaims) -> String
+  /// - Throws: ``BinarioDomain/ServiceError/invalid(_:)`` for a malformed, forged or altered code.
+  func verify(_ code: String) throws -> TicketCodeClaims
+}

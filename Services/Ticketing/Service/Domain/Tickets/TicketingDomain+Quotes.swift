@@ -1,0 +1,208 @@
+import BinarioDomain
+import Foundation
+
+extension TicketingDomain {
+  /// Prices `request` for `passengers` people and keeps the quote for ``quoteLifetime``.
+  public func quote(userID: String, _ request: QuoteRequest, passengers rawPassengers: Int) async throws -> TicketQuote {
+    let passengers = rawPassengers == 0 ? 1 : rawPassengers
+    guard (1...10).contains(passengers) else { throw ServiceError.invalid("passengers", "1 to 10 passengers") }
+    let table = try await fareTable()
+    let now = clock.now()
+    let priced: (description: String, price: Int64, ticket: Ticket)
+    switch request {
+    case .station(let outbound, let from, let to, let returnRun, let travelClass):
+      priced = try await stationTicket(
+        outbound: outbound, from: from, to: to, returnRun: returnRun, travelClass: travelClass, table: table, now: now)
+    case .zone(let zones):
+      let range = try zoneRange(zones, table: table)
+      let fare = try table.zoneFare(range)
+      priced = (
+        "Zone ticket \(range.name(in: table)), one ride of \(table.zoneRideMinutes) minutes", fare.single,
+        zoneTicket(kind: .zone, zones: range.name(in: table), rides: 1, table: table, now: now)
+      )
+    case .carnet(let zones, let rides):
+      let range = try zoneRange(zones, table: table)
+      guard let carnet = table.carnets.first(where: { ZoneRange(parsing: $0.zones, in: table) == range && $0.rides == rides })
+      else {
+        let offered = table.carnets.map { "\($0.rides) rides \($0.zones)" }.joined(separator: ", ")
+        throw ServiceError.invalid("carnet", "no carnet of \(rides) rides for \(range.name(in: table)); the fare table has \(offered)")
+      }
+      priced = (
+        "Carnet of \(rides) rides, \(range.name(in: table))", carnet.price,
+        zoneTicket(kind: .carnet, zones: range.name(in: table), rides: rides, table: table, now: now)
+      )
+    case .pass(let period, let startDate, let zones, let from, let to, let travelClass):
+      guard passengers == 1 else { throw ServiceError.invalid("passengers", "a pass is personal: one passenger") }
+      priced = try await pass(
+        period: period, startDate: startDate, zones: zones, from: from, to: to, travelClass: travelClass, table: table, now: now)
+    }
+    var ticket = priced.ticket
+    ticket.price = Money(amountMinor: priced.price, currency: table.currency)
+    ticket.description = priced.description
+    let quote = TicketQuote(
+      id: Self.newID("qt"), userID: userID,
+      lines: [TicketQuote.Line(description: priced.description, unitPrice: ticket.price, quantity: passengers)],
+      passengers: passengers, expiresAt: now.addingTimeInterval(Self.quoteLifetime), createdAt: now, ticket: ticket)
+    try await store.insertQuote(quote)
+    return quote
+  }
+
+  private func zoneRange(_ text: String, table: FareTable) throws(ServiceError) -> ZoneRange {
+    guard let range = ZoneRange(parsing: text, in: table) else {
+      throw .invalid(
+        "zones", "\"\(text)\" is not a zone range (e.g. \(table.zones[0])-\(table.zones[min(2, table.zones.count - 1)]))")
+    }
+    return range
+  }
+
+  private func zoneTicket(kind: Ticket.Kind, zones: String, rides: Int, table: FareTable, now: Date) -> Ticket {
+    Self.draft(
+      kind: kind, zones: zones, rides: rides, rideMinutes: table.zoneRideMinutes, validFrom: now,
+      validUntil: now.addingTimeInterval(TimeInterval(table.zoneTicketValidDays) * 86_400), now: now)
+  }
+
+  private func stationTicket(
+    outbound: RunReference, from: String, to: String, returnRun: RunReference?, travelClass: Ticket.TravelClass,
+    table: FareTable, now: Date
+  ) async throws -> (String, Int64, Ticket) {
+    let first = try await journey(outbound, from: from, to: to, field: "station.run", now: now)
+    var back: (journey: Ticket.Journey, metres: Int)?
+    if let returnRun {
+      back = try await journey(returnRun, from: to, to: from, field: "station.return_run", now: now)
+      if back!.journey.departure < first.journey.arrival {
+        throw ServiceError.invalid("station.return_run", "the return run leaves before the outbound run arrives")
+      }
+    }
+    var price: Int64 = 0
+    for leg in [first, back].compactMap({ $0 }) {
+      guard let band = table.band(forMetres: leg.metres) else {
+        throw ServiceError.invalid("station", "\((leg.metres + 999) / 1000) km is beyond the fare table's distance bands")
+      }
+      price += travelClass == .first ? band.firstClass : band.secondClass
+    }
+    let km = (first.metres + 999) / 1000
+    let description =
+      "\(first.journey.fromStationName) → \(first.journey.toStationName), \(back == nil ? "one way" : "return"), "
+      + "\(travelClass == .first ? "1st" : "2nd") class, \(km) km"
+    let lastArrival = back?.journey.arrival ?? first.journey.arrival
+    var ticket = Self.draft(
+      kind: .station, zones: nil, rides: back == nil ? 1 : 2, rideMinutes: table.stationRideMinutes,
+      validFrom: start(of: CalendarDate(iso: outbound.serviceDate)!),
+      validUntil: lastArrival.addingTimeInterval(TimeInterval(table.stationRideMinutes * 60)), now: now)
+    ticket.travelClass = travelClass
+    ticket.outbound = first.journey
+    ticket.returnJourney = back?.journey
+    return (description, price, ticket)
+  }
+
+  /// A run's part from one station to a later one, with its length along the stops between.
+  private func journey(_ reference: RunReference, from: String, to: String, field: String, now: Date) async throws -> (
+    journey: Ticket.Journey, metres: Int
+  ) {
+    var check = InputValidation()
+    if reference.tripID.isEmpty { check.fail("\(field).trip_id", "a trip id is required") }
+    if CalendarDate(iso: reference.serviceDate) == nil { check.fail("\(field).service_date", "a date YYYY-MM-DD is required") }
+    if from.isEmpty { check.fail("station.from_station_id", "a station id is required") }
+    if to.isEmpty { check.fail("station.to_station_id", "a station id is required") }
+    if !from.isEmpty && from == to { check.fail("station.to_station_id", "the destination is the departure station") }
+    try check.finish()
+    let run = try await timetable.run(reference)
+    guard let board = run.stops.firstIndex(where: { $0.stationID == from }) else {
+      throw ServiceError.invalid("station.from_station_id", "\(reference) does not call at \(from)")
+    }
+    guard let alight = run.stops[(board + 1)...].firstIndex(where: { $0.stationID == to }) else {
+      throw ServiceError.invalid("station.to_station_id", "\(reference) does not call at \(to) after \(from)")
+    }
+    let boarding = run.stops[board]
+    let alighting = run.stops[alight]
+    if run.cancelled || boarding.cancelled || alighting.cancelled {
+      throw ServiceError.failedPrecondition("\(reference) is cancelled between \(boarding.stationName) and \(alighting.stationName)")
+    }
+    guard let departure = boarding.scheduledDeparture, let arrival = alighting.scheduledArrival ?? alighting.scheduledDeparture
+    else { throw ServiceError.invalid("station", "\(reference) has no times at these stops") }
+    if (boarding.expectedDeparture ?? departure) <= now {
+      throw ServiceError.failedPrecondition("\(reference) has already left \(boarding.stationName)")
+    }
+    var metres = 0.0
+    for index in board..<alight {
+      metres += Self.metres(run.stops[index], run.stops[index + 1])
+    }
+    let journey = Ticket.Journey(
+      run: reference, trainNumber: run.trainNumber, fromStationID: from, fromStationName: boarding.stationName,
+      toStationID: to, toStationName: alighting.stationName, departure: departure, arrival: arrival)
+    return (journey, Int(metres.rounded(.up)))
+  }
+
+  private func pass(
+    period: Ticket.PassPeriod, startDate rawStart: String, zones: String, from: String, to: String,
+    travelClass: Ticket.TravelClass, table: FareTable, now: Date
+  ) async throws -> (String, Int64, Ticket) {
+    let today = CalendarDate(now, in: zone)
+    let startDate: CalendarDate
+    if rawStart.isEmpty {
+      startDate = today
+    } else if let parsed = CalendarDate(iso: rawStart), parsed >= today, today.days(until: parsed) <= 60 {
+      startDate = parsed
+    } else {
+      throw ServiceError.invalid("pass.start_date", "a date YYYY-MM-DD from today to 60 days ahead")
+    }
+    let end = startDate.adding(months: period == .monthly ? 1 : 12)
+    let periodName = period == .monthly ? "Monthly" : "Yearly"
+    let price: Int64
+    let description: String
+    var zoneName: String?
+    if !zones.isEmpty {
+      let range = try zoneRange(zones, table: table)
+      let fare = try table.zoneFare(range)
+      price = period == .monthly ? fare.monthlyPass : fare.yearlyPass
+      zoneName = range.name(in: table)
+      description = "\(periodName) pass \(range.name(in: table)) from \(startDate)"
+    } else {
+      guard !from.isEmpty, !to.isEmpty, from != to else {
+        throw ServiceError.invalid("pass", "either zones or two different stations (from_station_id, to_station_id)")
+      }
+      let a = try await timetable.station(id: from)
+      let b = try await timetable.station(id: to)
+      let metres = Int(Self.metres(latitude: a.latitude, longitude: a.longitude, b.latitude, b.longitude).rounded(.up))
+      guard let band = table.band(forMetres: metres) else {
+        throw ServiceError.invalid("pass", "\((metres + 999) / 1000) km is beyond the fare table's distance bands")
+      }
+      let basePrice = period == .monthly ? band.monthlyPass : band.yearlyPass
+      // First class costs what the band's single fares say it costs more.
+      price = travelClass == .first ? basePrice * band.firstClass / max(1, band.secondClass) : basePrice
+      description = "\(periodName) pass \(a.name) ↔ \(b.name), \(travelClass == .first ? "1st" : "2nd") class, from \(startDate)"
+    }
+    var ticket = Self.draft(
+      kind: .pass, zones: zoneName, rides: 0, rideMinutes: 0, validFrom: start(of: startDate), validUntil: start(of: end),
+      now: now)
+    ticket.passPeriod = period
+    if zoneName == nil {
+      ticket.travelClass = travelClass
+      ticket.outbound = nil
+    }
+    return (description, price, ticket)
+  }
+
+  static func draft(
+    kind: Ticket.Kind, zones: String?, rides: Int, rideMinutes: Int, validFrom: Date, validUntil: Date, now: Date
+  ) -> Ticket {
+    Ticket(
+      id: "", purchaseID: "", holderID: "", kind: kind, description: "", price: Money(amountMinor: 0, currency: "EUR"),
+      travelClass: nil, outbound: nil, returnJourney: nil, zones: zones, ridesTotal: rides, ridesUsed: 0,
+      rideMinutes: rideMinutes, validFrom: validFrom, validUntil: validUntil, activeUntil: nil, passPeriod: nil,
+      refundedAt: nil, createdAt: now, validationCode: "")
+  }
+
+  static func metres(_ a: TimetableRun.Stop, _ b: TimetableRun.Stop) -> Double {
+    metres(latitude: a.latitude, longitude: a.longitude, b.latitude, b.longitude)
+  }
+
+  /// The great-circle distance (haversine, mean Earth radius).
+  static func metres(latitude: Double, longitude: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
+    let radians = Double.pi / 180
+    let dLat = (latitude2 - latitude) * radians
+    let dLon = (longitude2 - longitude) * radians
+    let h = sin(dLat / 2) * sin(dLat / 2) + cos(latitude * radians) * cos(latitude2 * radians) * sin(dLon / 2) * sin(dLon / 2)
+    return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
+  }
+}

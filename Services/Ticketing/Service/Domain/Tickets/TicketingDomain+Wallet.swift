@@ -1,0 +1,100 @@
+import BinarioDomain
+import Foundation
+
+extension TicketingDomain {
+  /// The holder's tickets that are valid or upcoming, soonest first, with their runs' live
+  /// state. A run scheduling cannot tell about now is shown without it.
+  public func wallet(userID: String) async throws -> [TicketWithLiveState] {
+    let now = clock.now()
+    let tickets = try await store.tickets(holderID: userID, validAfter: now)
+      .filter { $0.status(at: now) == .valid }
+      .sorted { ($0.sortKey, $0.id) < ($1.sortKey, $1.id) }
+    let runs = await liveRuns(Set(tickets.flatMap(\.runs)))
+    return tickets.map { withLiveState($0, runs: runs, now: now) }
+  }
+
+  /// One of the holder's tickets with its live state and validations.
+  public func ticket(userID: String, ticketID: String) async throws -> TicketWithLiveState {
+    let ticket = try await holderTicket(userID: userID, ticketID: ticketID)
+    let runs = await liveRuns(Set(ticket.runs))
+    var shown = withLiveState(ticket, runs: runs, now: clock.now())
+    shown.validations = try await store.validations(ticketID: ticket.id)
+    return shown
+  }
+
+  func holderTicket(userID: String, ticketID: String) async throws -> Ticket {
+    guard let ticket = try await store.ticket(id: ticketID), ticket.holderID == userID else {
+      throw ServiceError.notFound("no ticket \(ticketID) of yours")
+    }
+    return ticket
+  }
+
+  /// Each run as scheduling shows it now, asked all at once; runs it could not tell about are left out.
+  func liveRuns(_ references: Set<RunReference>) async -> [RunReference: TimetableRun] {
+    await withTaskGroup(of: TimetableRun?.self) { group in
+      for reference in references {
+        group.addTask { try? await self.timetable.run(reference) }
+      }
+      var runs: [RunReference: TimetableRun] = [:]
+      for await run in group {
+        if let run { runs[run.run] = run }
+      }
+      return runs
+    }
+  }
+
+  func withLiveState(_ ticket: Ticket, runs: [RunReference: TimetableRun], now: Date) -> TicketWithLiveState {
+    func boarding(_ journey: Ticket.Journey?) -> TimetableRun.Stop? {
+      guard let journey, let run = runs[journey.run],
+        var stop = run.stops.first(where: { $0.stationID == journey.fromStationID })
+      else { return nil }
+      stop.cancelled = stop.cancelled || run.cancelled
+      return stop
+    }
+    let outbound = boarding(ticket.outbound)
+    let back = boarding(ticket.returnJourney)
+    return TicketWithLiveState(
+      ticket: ticket, outboundLive: outbound, returnLive: back,
+      refundable: refundRefusal(ticket, outboundCancelled: outbound?.cancelled ?? false, now: now) == nil)
+  }
+
+  /// Why `ticket` cannot be refunded at `now`, or `nil` when it can.
+  func refundRefusal(_ ticket: Ticket, outboundCancelled: Bool, now: Date) -> String? {
+    if ticket.refundedAt != nil { return "this ticket was refunded already" }
+    if ticket.ridesUsed > 0 { return "this ticket was used" }
+    switch ticket.kind {
+    case .station:
+      if outboundCancelled { return nil }
+      if let departure = ticket.outbound?.departure, departure <= now { return "its train has left" }
+    case .pass:
+      if ticket.validFrom <= now { return "a pass is refundable before its first day only" }
+    case .zone, .carnet:
+      if ticket.validUntil <= now { return "this ticket expired" }
+    }
+    return nil
+  }
+
+  /// Refunds an unused ticket before departure (or of a cancelled run) to the card it was paid
+  /// with; its holder stops following its runs, and a pass leaves the subscriptions.
+  public func refund(userID: String, ticketID: String) async throws -> (TicketWithLiveState, Money) {
+    let ticket = try await holderTicket(userID: userID, ticketID: ticketID)
+    let runs = await liveRuns(Set(ticket.runs))
+    let now = clock.now()
+    let cancelled = ticket.outbound.flatMap { journey in
+      runs[journey.run].map { run in
+        run.cancelled || run.stops.first(where: { $0.stationID == journey.fromStationID })?.cancelled == true
+      }
+    } ?? false
+    if let refusal = refundRefusal(ticket, outboundCancelled: cancelled, now: now) {
+      throw ServiceError.failedPrecondition(refusal)
+    }
+    guard let purchase = try await store.purchase(id: ticket.purchaseID), let chargeID = purchase.chargeID else {
+      throw ServiceError.failedPrecondition("the purchase of this ticket has no charge to refund")
+    }
+    let receipt = try await charger.refund(
+      chargeID: chargeID, amountMinor: ticket.price.amountMinor, reference: "refund-\(ticket.id)")
+    let (refunded, follows) = try await store.markRefunded(ticketID: ticket.id, refundChargeID: receipt.chargeID, at: now)
+    await sendFollowChanges(follows)
+    return (withLiveState(refunded, runs: runs, now: now), ticket.price)
+  }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// A trip run as scheduling names it: a trip on a service date (`YYYY-MM-DD`).
+public struct RunReference: Sendable, Hashable, Codable, CustomStringConvertible {
+  public var tripID: String
+  public var serviceDate: String
+
+  public init(tripID: String, serviceDate: String) {
+    self.tripID = tripID
+    self.serviceDate = serviceDate
+  }
+
+  public var description: String { "\(tripID) on \(serviceDate)" }
+}
+
+/// A run as scheduling shows it, live changes included.
+public struct TimetableRun: Sendable, Hashable {
+  public struct Stop: Sendable, Hashable {
+    public var stationID: String
+    public var stationName: String
+    public var latitude: Double
+    public var longitude: Double
+    public var scheduledArrival: Date?
+    public var scheduledDeparture: Date?
+    public var expectedDeparture: Date?
+    public var platform: String
+    public var platformChanged: Bool
+    public var delayMinutes: Int
+    /// The run does not call here.
+    public var cancelled: Bool
+
+    public init(
+      stationID: String, stationName: String, latitude: Double, longitude: Double, scheduledArrival: Date?,
+      scheduledDeparture: Date?, expectedDeparture: Date?, platform: String, platformChanged: Bool, delayMinutes: Int,
+      cancelled: Bool
+    ) {
+      self.stationID = stationID
+      self.stationName = stationName
+      self.latitude = latitude
+      self.longitude = longitude
+      self.scheduledArrival = scheduledArrival
+      self.scheduledDeparture = scheduledDeparture
+      self.expectedDeparture = expectedDeparture
+      self.platform = platform
+      self.platformChanged = platformChanged
+      self.delayMinutes = delayMinutes
+      self.cancelled = cancelled
+    }
+  }
+
+  public var run: RunReference
+  public var trainNumber: String
+  public var cancelled: Bool
+  public var stops: [Stop]
+
+  public init(run: RunReference, trainNumber: String, cancelled: Bool, stops: [Stop]) {
+    self.run = run
+    self.trainNumber = trainNumber
+    self.cancelled = cancelled
+    self.stops = stops
+  }
+}
+
+/// A station of the timetable.
+public struct TimetableStation: Sendable, Hashable {
+  public var id: String
+  public var name: String
+  public var latitude: Double
+  public var longitude: Double
+
+  public init(id: String, name: String, latitude: Double, longitude: Double) {
+    self.id = id
+    self.name = name
+    self.latitude = latitude
+    self.longitude = longitude
+  }
+}
+
+/// What ticketing asks scheduling (its public `GetRun` and `ListStations`, its internal
+/// `FollowRunFor` and `UnfollowRunFor`).
+public protocol TimetableLookup: Sendable {
+  /// - Throws: ``BinarioDomain/ServiceError/notFound(_:)`` for a station the timetable does not have.
+  func station(id: String) async throws -> TimetableStation
+  /// - Throws: ``BinarioDomain/ServiceError/notFound(_:)`` for a run the timetable does not have.
+  func run(_ run: RunReference) async throws -> TimetableRun
+  /// Makes `userID` follow (or stop following) `run`.
+  func setFollowing(_ following: Bool, userID: String, run: RunReference) async throws
+}
+
+/// A user's card as identity keeps it, with what the provider charges.
+public struct CardOnFile: Sendable, Hashable {
+  public var paymentMethodID: String
+  public var providerToken: String
+  public var last4: String
+
+  public init(paymentMethodID: String, providerToken: String, last4: String) {
+    self.paymentMethodID = paymentMethodID
+    self.providerToken = providerToken
+    self.last4 = last4
+  }
+}
+
+/// What ticketing asks identity (its internal `GetDefaultPaymentMethod`, `AreFriends`,
+/// `LookupAccounts`).
+public protocol AccountLookup: Sendable {
+  /// The user's default card, or the one named (`NOT_FOUND` when it is not theirs); `nil` when
+  /// they have none.
+  func card(userID: String, paymentMethodID: String) async throws -> CardOnFile?
+  func areFriends(_ userID: String, _ otherUserID: String) async throws -> Bool
+  /// Display names by user id; unknown ids are left out.
+  func names(of userIDs: [String]) async throws -> [String: String]
+}
+
+/// Sends a notification through scheduling's notification centre (`Notify`).
+public protocol Notifier: Sendable {
+  /// `dedupeKey` makes a retry notify nobody twice.
+  func notify(userIDs: [String], title: String, body: String, data: [String: String], dedupeKey: String) async throws
+}

@@ -1,0 +1,85 @@
+import BinarioDomain
+import BinarioProto
+import BinarioTransport
+import Foundation
+import GRPCCore
+
+/// ``TimetableLookup`` on scheduling's methods, over the Binario transport with ticketing's
+/// certificate.
+public struct SchedulingTimetable: TimetableLookup {
+  let scheduling: Binario_Scheduling_V1_Scheduling.Client<BinarioClientTransport>
+  /// How long a lookup may take before the wallet shows a ticket without its live state.
+  let timeout: Duration
+
+  public init(client: GRPCClient<BinarioClientTransport>, timeout: Duration = .seconds(2)) {
+    self.scheduling = Binario_Scheduling_V1_Scheduling.Client(wrapping: client)
+    self.timeout = timeout
+  }
+
+  private var options: CallOptions {
+    var options = CallOptions.defaults
+    options.timeout = timeout
+    return options
+  }
+
+  public func run(_ run: RunReference) async throws -> TimetableRun {
+    do {
+      let response = try await scheduling.getRun(
+        .with { $0.run = .with { $0.tripID = run.tripID; $0.serviceDate = run.serviceDate } }, options: options)
+      return TimetableRun(
+        run: run, trainNumber: response.run.trainNumber, cancelled: response.run.cancelled,
+        stops: response.run.stops.map { stop in
+          TimetableRun.Stop(
+            stationID: stop.station.stationID, stationName: stop.station.name, latitude: stop.station.latitude,
+            longitude: stop.station.longitude,
+            scheduledArrival: stop.hasScheduledArrival ? stop.scheduledArrival.date : nil,
+            scheduledDeparture: stop.hasScheduledDeparture ? stop.scheduledDeparture.date : nil,
+            expectedDeparture: stop.hasExpectedDeparture ? stop.expectedDeparture.date : nil, platform: stop.platform,
+            platformChanged: stop.platformChanged, delayMinutes: Int(stop.delayMinutes), cancelled: stop.cancelled)
+        })
+    } catch let error as RPCError where error.code == .notFound || error.code == .invalidArgument {
+      throw ServiceError.notFound("the timetable has no run \(run): \(error.message)")
+    }
+  }
+
+  public func station(id: String) async throws -> TimetableStation {
+    let stations = try await scheduling.listStations(.with { $0.query = id }, options: options).stations
+    guard let station = stations.first(where: { $0.stationID == id }) else {
+      throw ServiceError.notFound("the timetable has no station \(id)")
+    }
+    return TimetableStation(id: station.stationID, name: station.name, latitude: station.latitude, longitude: station.longitude)
+  }
+
+  public func setFollowing(_ following: Bool, userID: String, run: RunReference) async throws {
+    let reference = Binario_Scheduling_V1_RunRef.with {
+      $0.tripID = run.tripID
+      $0.serviceDate = run.serviceDate
+    }
+    if following {
+      _ = try await scheduling.followRunFor(.with { $0.userID = userID; $0.run = reference }, options: options)
+    } else {
+      _ = try await scheduling.unfollowRunFor(.with { $0.userID = userID; $0.run = reference }, options: options)
+    }
+  }
+}
+
+/// ``Notifier`` on scheduling's notification centre (`Notify`).
+public struct SchedulingNotifier: Notifier {
+  let notifications: Binario_Scheduling_V1_Notifications.Client<BinarioClientTransport>
+
+  public init(client: GRPCClient<BinarioClientTransport>) {
+    self.notifications = Binario_Scheduling_V1_Notifications.Client(wrapping: client)
+  }
+
+  public func notify(userIDs: [String], title: String, body: String, data: [String: String], dedupeKey: String) async throws {
+    _ = try await notifications.notify(
+      .with {
+        $0.userIds = userIDs
+        $0.kind = .renewalReminder
+        $0.title = title
+        $0.body = body
+        $0.data = data
+        $0.dedupeKey = dedupeKey
+      })
+  }
+}

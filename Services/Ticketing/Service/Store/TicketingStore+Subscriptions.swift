@@ -1,0 +1,138 @@
+import BinarioDomain
+import Foundation
+import GRDB
+
+extension TicketingStore {
+  func insertSubscription(_ subscription: Subscription) async throws {
+    try await pool.write { db in try Self.insert(subscription, db) }
+  }
+
+  static func insert(_ subscription: Subscription, _ db: Database) throws {
+    let details = subscription.details
+    try db.execute(
+      sql: """
+        INSERT INTO subscription (id, owner_id, service_name, custom_service_name, plan_type, custom_plan_type,
+          start_date, period, price_minor, currency, card_last4, automatic_renewal, category, next_renewal, ticket_id,
+          created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+      arguments: [
+        subscription.id, subscription.ownerID, details.serviceName, details.customServiceName, details.planType,
+        details.customPlanType, details.startDate.description, details.period.rawValue, details.price.amountMinor,
+        details.price.currency, details.cardLast4, details.automaticRenewal, details.category.rawValue,
+        subscription.nextRenewal.description, subscription.ticketID, subscription.createdAt.timeIntervalSince1970,
+      ])
+    try insertMembers(subscription, db)
+  }
+
+  private static func insertMembers(_ subscription: Subscription, _ db: Database) throws {
+    for (position, member) in subscription.memberIDs.enumerated() {
+      try db.execute(
+        sql: "INSERT INTO subscription_member (subscription_id, user_id, position) VALUES (?, ?, ?)",
+        arguments: [subscription.id, member, position])
+    }
+  }
+
+  /// Replaces the details, next renewal and members (a changed renewal date is reminded anew).
+  func replaceSubscription(_ subscription: Subscription) async throws {
+    let details = subscription.details
+    try await pool.write { db in
+      try db.execute(
+        sql: """
+          UPDATE subscription SET service_name = ?, custom_service_name = ?, plan_type = ?, custom_plan_type = ?,
+            start_date = ?, period = ?, price_minor = ?, currency = ?, card_last4 = ?, automatic_renewal = ?,
+            category = ?, next_renewal = ?
+          WHERE id = ?
+          """,
+        arguments: [
+          details.serviceName, details.customServiceName, details.planType, details.customPlanType,
+          details.startDate.description, details.period.rawValue, details.price.amountMinor, details.price.currency,
+          details.cardLast4, details.automaticRenewal, details.category.rawValue, subscription.nextRenewal.description,
+          subscription.id,
+        ])
+      try db.execute(sql: "DELETE FROM subscription_member WHERE subscription_id = ?", arguments: [subscription.id])
+      try Self.insertMembers(subscription, db)
+    }
+  }
+
+  func deleteSubscription(id: String) async throws {
+    try await pool.write { db in try db.execute(sql: "DELETE FROM subscription WHERE id = ?", arguments: [id]) }
+  }
+
+  func removeMember(userID: String, subscriptionID: String) async throws {
+    try await pool.write { db in
+      try db.execute(
+        sql: "DELETE FROM subscription_member WHERE subscription_id = ? AND user_id = ?", arguments: [subscriptionID, userID])
+    }
+  }
+
+  func subscription(id: String) async throws -> Subscription? {
+    try await pool.read { db in try Self.subscriptions(db, where: "s.id = ?", [id]).first }
+  }
+
+  /// Those `userID` owns or is a member of.
+  func subscriptions(visibleTo userID: String) async throws -> [Subscription] {
+    try await pool.read { db in
+      try Self.subscriptions(
+        db, where: "s.owner_id = ? OR s.id IN (SELECT subscription_id FROM subscription_member WHERE user_id = ?)",
+        [userID, userID])
+    }
+  }
+
+  /// Whose next renewal is from `today` to `daysBefore` days ahead and not reminded yet.
+  func subscriptionsDueForReminder(today: CalendarDate, daysBefore: Int) async throws -> [Subscription] {
+    try await pool.read { db in
+      try Self.subscriptions(
+        db,
+        where: """
+          s.next_renewal >= ? AND s.next_renewal <= ? AND s.ticket_id IS NULL
+          AND NOT EXISTS (SELECT 1 FROM renewal_reminder r WHERE r.subscription_id = s.id AND r.renewal_date = s.next_renewal)
+          """,
+        [today.description, today.adding(days: daysBefore).description])
+    }
+  }
+
+  func recordReminder(subscriptionID: String, renewal: CalendarDate, at now: Date) async throws {
+    try await pool.write { db in
+      try db.execute(
+        sql: "INSERT OR IGNORE INTO renewal_reminder (subscription_id, renewal_date, sent_at) VALUES (?, ?, ?)",
+        arguments: [subscriptionID, renewal.description, now.timeIntervalSince1970])
+    }
+  }
+
+  func automaticRenewalsPassed(today: CalendarDate) async throws -> [Subscription] {
+    try await pool.read { db in
+      try Self.subscriptions(db, where: "s.automatic_renewal = 1 AND s.next_renewal < ?", [today.description])
+    }
+  }
+
+  /// Moves a renewal on, unless someone changed it meanwhile.
+  func advanceRenewal(subscriptionID: String, from: CalendarDate, to: CalendarDate) async throws {
+    try await pool.write { db in
+      try db.execute(
+        sql: "UPDATE subscription SET next_renewal = ? WHERE id = ? AND next_renewal = ?",
+        arguments: [to.description, subscriptionID, from.description])
+    }
+  }
+
+  private static func subscriptions(_ db: Database, where condition: String, _ arguments: StatementArguments) throws
+    -> [Subscription]
+  {
+    let rows = try Row.fetchAll(db, sql: "SELECT s.* FROM subscription s WHERE \(condition) ORDER BY s.created_at, s.id", arguments: arguments)
+    return try rows.map { row in
+      let id: String = row["id"]
+      let members = try String.fetchAll(
+        db, sql: "SELECT user_id FROM subscription_member WHERE subscription_id = ? ORDER BY position", arguments: [id])
+      let details = SubscriptionDetails(
+        serviceName: row["service_name"], customServiceName: row["custom_service_name"], planType: row["plan_type"],
+        customPlanType: row["custom_plan_type"], startDate: CalendarDate(iso: row["start_date"])!,
+        period: SubscriptionPeriod(rawValue: row["period"]) ?? .monthly,
+        price: Money(amountMinor: row["price_minor"], currency: row["currency"]), cardLast4: row["card_last4"],
+        automaticRenewal: row["automatic_renewal"], category: SubscriptionCategory(rawValue: row["category"]) ?? .other)
+      return Subscription(
+        id: id, ownerID: row["owner_id"], details: details, memberIDs: members,
+        nextRenewal: CalendarDate(iso: row["next_renewal"])!, ticketID: row["ticket_id"],
+        createdAt: Date(timeIntervalSince1970: row["created_at"]))
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import BinarioStorage
+import Foundation
+import GRDB
+
+/// Ticketing's database: the only code of the service that writes SQL. Every value reaches
+/// SQLite as a statement argument; each method is one transaction, committed when it returns.
+public final class TicketingStore: Sendable {
+  let pool: DatabasePool
+
+  /// Uses an open database that has ``TicketingMigrations/all`` applied.
+  public init(pool: DatabasePool) {
+    self.pool = pool
+  }
+
+  /// Opens (creating and migrating it if needed) `ticketing.sqlite` in `directory`.
+  public convenience init(directory: String) throws {
+    let path = URL(fileURLWithPath: directory).appendingPathComponent("ticketing.sqlite").path
+    self.init(pool: try ServiceDatabase.open(at: path, migrations: TicketingMigrations.all))
+  }
+
+  static let encoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .secondsSince1970
+    encoder.outputFormatting = [.sortedKeys]
+    return encoder
+  }()
+
+  static func json<T: Encodable>(_ value: T) throws -> String {
+    String(decoding: try encoder.encode(value), as: UTF8.self)
+  }
+
+  static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .secondsSince1970
+    return try decoder.decode(type, from: Data(text.utf8))
+  }
+}
