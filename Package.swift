@@ -496,6 +496,7 @@ let package = Package(
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: swiftSettings
     ),

@@ -6,7 +6,7 @@ import Synchronization
 import GRPCCore
 
 /// The suite as separate processes on loopback: `identity`, `scheduling` (with the demo
-/// network) and `gateway` with development certificates and SQLite files in a temporary folder, as `scripts/run-local.sh` starts them.
+/// network), `ticketing` (with the demo fare table) and `gateway` with development certificates and SQLite files in a temporary folder, as `scripts/run-local.sh` starts them.
 /// The end-to-end tests and `gateway-bench` run against it.
 public final class RunningSuite: Sendable {
   public static let adminEmail = "admin@binario.test"
@@ -16,11 +16,13 @@ public final class RunningSuite: Sendable {
   public struct ExtraFlags: Sendable {
     public var identity: [String]
     public var scheduling: [String]
+    public var ticketing: [String]
     public var gateway: [String]
 
-    public init(identity: [String] = [], scheduling: [String] = [], gateway: [String] = []) {
+    public init(identity: [String] = [], scheduling: [String] = [], ticketing: [String] = [], gateway: [String] = []) {
       self.identity = identity
       self.scheduling = scheduling
+      self.ticketing = ticketing
       self.gateway = gateway
     }
   }
@@ -44,6 +46,9 @@ public final class RunningSuite: Sendable {
   public static let documentationFolder = packageRoot.appendingPathComponent(".tools/swagger-ui")
   public var identityPort: Int { self.processes.withLock { $0["identity"]!.port } }
   public var schedulingPort: Int { self.processes.withLock { $0["scheduling"]!.port } }
+  public var ticketingPort: Int { self.processes.withLock { $0["ticketing"]!.port } }
+  /// The demo fare table ticketing loads.
+  public static let demoFareTable = packageRoot.appendingPathComponent("Services/Ticketing/DemoFares/fares.json")
   /// The demo network scheduling loads at first start.
   public static let demoNetworkFolder = packageRoot.appendingPathComponent("Services/Scheduling/DemoNetwork")
   /// The process ids of the running services, by executable name.
@@ -55,7 +60,7 @@ public final class RunningSuite: Sendable {
     self.processes = Mutex([:])
   }
 
-  /// Starts identity, scheduling, then the gateway routing to them; runs `body`; stops them all
+  /// Starts identity, scheduling, ticketing, then the gateway routing to them; runs `body`; stops them all
   /// and removes the folder.
   public static func with<Result: Sendable>(
     extraFlags: ExtraFlags = ExtraFlags(),
@@ -70,6 +75,7 @@ public final class RunningSuite: Sendable {
     _ = try DevCertificateSet.write(to: suite.certificates)
     try await suite.startIdentity(port: 0)
     try await suite.startScheduling(port: 0)
+    try await suite.startTicketing(port: 0)
     try await suite.startGateway()
     return try await body(suite)
   }
@@ -109,6 +115,19 @@ public final class RunningSuite: Sendable {
     self.processes.withLock { $0["scheduling"] = process }
   }
 
+  /// Starts ticketing on `port` (0: any) with its data folder (kept across restarts) and the demo
+  /// fare table, calling identity and scheduling.
+  public func startTicketing(port: Int) async throws {
+    let process = try await ServiceProcess.start(
+      "ticketing",
+      arguments: self.commonFlags("ticketing") + [
+        "--port", "\(port)", "--identity-address", "127.0.0.1:\(self.identityPort)",
+        "--scheduling-address", "127.0.0.1:\(self.schedulingPort)", "--fare-table", Self.demoFareTable.path,
+      ] + self.extraFlags.ticketing
+    )
+    self.processes.withLock { $0["ticketing"] = process }
+  }
+
   /// The gateway with every front door on a free port. Rate limits are off (tests make calls
   /// as fast as they can; a test of the limit passes its own `--rate-limit`); the docs page is
   /// served when Swagger UI is installed.
@@ -116,7 +135,8 @@ public final class RunningSuite: Sendable {
     var flags = [
       "--port", "0", "--grpc-port", "0", "--http-port", "0", "--tls-client-authentication", "none",
       "--upstream", "identity=127.0.0.1:\(self.identityPort)",
-      "--upstream", "scheduling=127.0.0.1:\(self.schedulingPort)", "--rate-limit", "off",
+      "--upstream", "scheduling=127.0.0.1:\(self.schedulingPort)",
+      "--upstream", "ticketing=127.0.0.1:\(self.ticketingPort)", "--rate-limit", "off",
     ]
     if FileManager.default.fileExists(atPath: Self.documentationFolder.appendingPathComponent("swagger-ui-bundle.js").path) {
       flags += ["--docs-folder", Self.documentationFolder.path]
@@ -160,12 +180,17 @@ public final class RunningSuite: Sendable {
     self.processes.withLock { $0["scheduling"] }?.kill()
   }
 
+  /// `kill -9` of ticketing.
+  public func killTicketing() {
+    self.processes.withLock { $0["ticketing"] }?.kill()
+  }
+
   private func stopAll() {
     let all = self.processes.withLock { processes in
       defer { processes = [:] }
       return processes
     }
-    for name in ["gateway", "scheduling", "identity"] { all[name]?.terminate() }
+    for name in ["gateway", "ticketing", "scheduling", "identity"] { all[name]?.terminate() }
   }
 
   /// A client of the gateway's public side, as an app would be: no client certificate.

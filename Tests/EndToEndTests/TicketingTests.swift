@@ -1,0 +1,244 @@
+import AsyncHTTPClient
+import BinarioProto
+import BinarioTestSupport
+import BinarioTransport
+import Foundation
+import GRDB
+import GRPCCore
+import NIOCore
+import NIOSSL
+import Testing
+
+/// Ticketing through the gateway over TLS, on one suite start: a ticket for a demo-network run
+/// bought with an idempotency key (again and concurrently: one charge), the wallet showing the
+/// run's live platform, an admin's delay reaching the holder's stream, a declined card selling
+/// nothing, an inspector validating (a single ride once, a carnet counting down, an altered code
+/// refused), subscriptions shared among friends, and an acknowledged purchase surviving
+/// `kill -9` of ticketing, its retry charging nothing more.
+@Suite("Ticketing, end to end through the gateway", .serialized)
+struct TicketingTests {
+  typealias Tickets = Binario_Ticketing_V1_Tickets.Client<BinarioClientTransport>
+  typealias Subscriptions = Binario_Ticketing_V1_Subscriptions.Client<BinarioClientTransport>
+  typealias Scheduling = Binario_Scheduling_V1_Scheduling.Client<BinarioClientTransport>
+
+  @Test func ticketsSubscriptionsAndAKill() async throws {
+    try await RunningSuite.with { suite in
+      try await suite.waitUntilTheGatewaySeesServing("ticketing")
+      try await suite.withGatewayConnection { connection in
+        let identity = Binario_Identity_V1_Identity.Client(wrapping: connection)
+        let tickets = Tickets(wrapping: connection)
+        let scheduling = Scheduling(wrapping: connection)
+        let admin = try await identity.signInAdmin()
+        let ada = try await identity.signUp(email: "ada@example.com", admin: admin)
+        try await Self.addCard(identity, ada, number: "4242424242424242")
+
+        // A run leaving Milano Centrale in ten minutes or more, to its next stop.
+        let board = try await scheduling.getDeparturesBoard(.with { $0.stationID = "MI_CENTRALE"; $0.limit = 20 })
+        let departure = try #require(
+          board.departures.first { $0.run.stops[0].scheduledDeparture.date > Date().addingTimeInterval(600) })
+        let run = departure.run.run
+        let next = departure.run.stops[1].station.stationID
+        let quote = try await tickets.quoteTicket(
+          .with {
+            $0.station = .with {
+              $0.run = .with { $0.tripID = run.tripID; $0.serviceDate = run.serviceDate }
+              $0.fromStationID = "MI_CENTRALE"
+              $0.toStationID = next
+            }
+            $0.passengers = 2
+          }, metadata: bearer(ada)
+        ).quote
+        #expect(quote.total.currency == "EUR" && quote.total.amountMinor > 0 && quote.passengers == 2)
+
+        // The same key, concurrently and again: one purchase, one charge.
+        let bought = try await withThrowingTaskGroup(of: Binario_Ticketing_V1_Purchase.self) { group in
+          for _ in 0..<3 {
+            group.addTask {
+              try await tickets.purchaseTickets(
+                .with { $0.quoteID = quote.quoteID; $0.idempotencyKey = "ada-key-1" }, metadata: bearer(ada)
+              ).purchase
+            }
+          }
+          return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(bought.map(\.purchaseID)).count == 1 && bought[0].tickets.count == 2)
+        let purchase = bought[0]
+        #expect(try Self.charges(suite) == 1)
+
+        // The wallet shows the run's live platform; an admin's delay reaches the holder's stream.
+        _ = try await scheduling.changePlatform(
+          .with { $0.run = run; $0.sequence = departure.sequence; $0.platform = "24"; $0.reason = "Track works" },
+          metadata: bearer(admin))
+        let wallet = try await tickets.listWallet(.init(), metadata: bearer(ada))
+        #expect(wallet.tickets.count == 2)
+        #expect(wallet.tickets.allSatisfy { $0.outbound.live.platform == "24" && $0.outbound.live.platformChanged })
+        #expect(wallet.tickets.allSatisfy { $0.refundable && $0.status == .valid })
+        let notifications = Binario_Scheduling_V1_Notifications.Client(wrapping: connection)
+        let inbox = try await notifications.listNotifications(.init(), metadata: bearer(ada))
+        #expect(inbox.notifications.map(\.kind) == [.platformChange])
+        let delayed = try await SchedulingTests.firstNotifications(notifications, ada, after: inbox.notifications[0].cursor, count: 1) {
+          _ = try await scheduling.delayRun(.with { $0.run = run; $0.minutes = 7; $0.reason = "Late connection" }, metadata: bearer(admin))
+        }
+        #expect(delayed.map(\.notification.kind) == [.tripDelay])
+        let delayedWallet = try await tickets.listWallet(.init(), metadata: bearer(ada))
+        #expect(delayedWallet.tickets[0].outbound.live.delayMinutes == 7)
+
+        // A card whose charges are declined sells nothing.
+        let bob = try await identity.signUp(email: "bob@example.com", firstName: "Bob", admin: admin)
+        try await Self.addCard(identity, bob, number: "4000000000000341")
+        let bobsQuote = try await tickets.quoteTicket(.with { $0.zone = .with { $0.zones = "Mi1-Mi3" } }, metadata: bearer(bob)).quote
+        #expect(bobsQuote.total.amountMinor == 220)
+        let declined = await #expect(throws: RPCError.self) {
+          _ = try await tickets.purchaseTickets(.with { $0.quoteID = bobsQuote.quoteID; $0.idempotencyKey = "bob-1" }, metadata: bearer(bob))
+        }
+        #expect(declined?.code == .failedPrecondition && declined?.message.contains("declined") == true)
+        #expect(try await tickets.listWallet(.init(), metadata: bearer(bob)).tickets.isEmpty)
+        #expect(try Self.charges(suite) == 2)
+
+        try await Self.validation(identity, tickets, ada: ada, admin: admin)
+        try await Self.subscriptions(identity, Subscriptions(wrapping: connection), ada: ada, bob: bob, admin: admin)
+
+        // kill -9 after the acknowledged purchase: it is there after the restart, and a retry
+        // with its key returns it without charging again.
+        let chargesBefore = try Self.charges(suite)
+        let port = suite.ticketingPort
+        suite.killTicketing()
+        try await suite.startTicketing(port: port)
+        try await suite.waitUntilTheGatewaySeesServing("ticketing")
+        let retried = try await tickets.purchaseTickets(
+          .with { $0.quoteID = quote.quoteID; $0.idempotencyKey = "ada-key-1" }, metadata: bearer(ada))
+        #expect(retried.purchase.purchaseID == purchase.purchaseID)
+        #expect(retried.purchase.tickets.map(\.ticketID) == purchase.tickets.map(\.ticketID))
+        #expect(try Self.charges(suite) == chargesBefore)
+        let history = try await tickets.listPurchases(.init(), metadata: bearer(ada))
+        #expect(history.purchases.contains { $0.purchaseID == purchase.purchaseID })
+
+        // The fare table over HTTP/JSON, as a web page would read it.
+        try await Self.faresOverHTTP(suite)
+      }
+    }
+  }
+
+  static func addCard(_ identity: IdentityClient, _ tokens: Binario_Identity_V1_TokenPair, number: String) async throws {
+    _ = try await identity.addPaymentMethod(
+      .with {
+        $0.cardNumber = number
+        $0.expiryMonth = 12
+        $0.expiryYear = 2035
+        $0.securityCode = "123"
+      }, metadata: bearer(tokens))
+  }
+
+  /// Charges and refunds recorded in ticketing's database (read beside the running service).
+  static func charges(_ suite: RunningSuite) throws -> Int {
+    let path = suite.folder.appendingPathComponent("data/ticketing/ticketing.sqlite").path
+    var configuration = Configuration()
+    configuration.readonly = true
+    let queue = try DatabaseQueue(path: path, configuration: configuration)
+    return try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM charge") ?? 0 }
+  }
+
+  /// An inspector (a role an admin grants) validates: a zone ticket once, a carnet twice, an
+  /// altered code never; a passenger may not validate.
+  static func validation(
+    _ identity: IdentityClient, _ tickets: Tickets, ada: Binario_Identity_V1_TokenPair, admin: Binario_Identity_V1_TokenPair
+  ) async throws {
+    func buy(_ product: (inout Binario_Ticketing_V1_QuoteTicketRequest) -> Void, key: String) async throws -> Binario_Ticketing_V1_Ticket {
+      let quote = try await tickets.quoteTicket(.with(product), metadata: bearer(ada)).quote
+      return try await tickets.purchaseTickets(.with { $0.quoteID = quote.quoteID; $0.idempotencyKey = key }, metadata: bearer(ada))
+        .purchase.tickets[0]
+    }
+    let single = try await buy({ $0.zone = .with { $0.zones = "Mi1-Mi4" } }, key: "ada-zone")
+    let carnet = try await buy({ $0.carnet = .with { $0.zones = "Mi1-Mi3"; $0.rides = 10 } }, key: "ada-carnet")
+    #expect(carnet.price.amountMinor == 1950)
+
+    _ = try await identity.signUp(email: "ines@example.com", firstName: "Ines", admin: admin)
+    _ = try await identity.grantRole(.with { $0.account = .with { $0.email = "ines@example.com" }; $0.role = .inspector }, metadata: bearer(admin))
+    let inspector = try await identity.login(.with { $0.email = "ines@example.com"; $0.password = "a-good-password-1" }).tokens
+    #expect(inspector.roles.contains(.inspector))
+
+    let passengerTries = await #expect(throws: RPCError.self) {
+      _ = try await tickets.validateTicket(.with { $0.code = single.validationCode }, metadata: bearer(ada))
+    }
+    #expect(passengerTries?.code == .permissionDenied)
+    let first = try await tickets.validateTicket(.with { $0.code = single.validationCode }, metadata: bearer(inspector))
+    #expect(first.ride == 1 && first.hasActiveUntil)
+    let inspected = try await tickets.inspectTicket(.with { $0.code = single.validationCode }, metadata: bearer(inspector))
+    #expect(inspected.mayTravel)
+    let reused = await #expect(throws: RPCError.self) {
+      _ = try await tickets.validateTicket(.with { $0.code = single.validationCode }, metadata: bearer(inspector))
+    }
+    #expect(reused?.code == .failedPrecondition)
+    for ride in 1...2 {
+      let used = try await tickets.validateTicket(.with { $0.code = carnet.validationCode }, metadata: bearer(inspector))
+      #expect(used.ride == ride && used.ticket.ridesTotal - used.ticket.ridesUsed == 10 - UInt32(ride))
+    }
+    var altered = Array(carnet.validationCode)
+    let index = altered.count / 4
+    altered[index] = altered[index] == "A" ? "B" : "A"
+    let forged = await #expect(throws: RPCError.self) {
+      _ = try await tickets.validateTicket(.with { $0.code = String(altered) }, metadata: bearer(inspector))
+    }
+    #expect(forged?.code == .invalidArgument)
+    let keys = try await tickets.getValidationKeys(.init())
+    #expect(keys.keys.first?.algorithm == "Ed25519" && keys.keys.first?.publicKey.count == 32)
+  }
+
+  /// Ada shares a subscription with Bob once they are friends; Bob may not edit it but may
+  /// withdraw; a stranger cannot be added; Ada's home adds it up.
+  static func subscriptions(
+    _ identity: IdentityClient, _ subscriptions: Subscriptions, ada: Binario_Identity_V1_TokenPair,
+    bob: Binario_Identity_V1_TokenPair, admin: Binario_Identity_V1_TokenPair
+  ) async throws {
+    let details = Binario_Ticketing_V1_SubscriptionDetails.with {
+      $0.serviceName = "Netflix"
+      $0.planType = "family"
+      $0.startDate = "2026-01-15"
+      $0.period = .monthly
+      $0.price = .with { $0.amountMinor = 2399; $0.currency = "EUR" }
+      $0.automaticRenewal = true
+      $0.category = .moviesAndTv
+    }
+    let notFriends = await #expect(throws: RPCError.self) {
+      _ = try await subscriptions.addSubscription(.with { $0.details = details; $0.sharedWithUserIds = [bob.userID] }, metadata: bearer(ada))
+    }
+    #expect(notFriends?.code == .invalidArgument)
+    let request = try await identity.sendFriendRequest(.with { $0.email = "bob@example.com" }, metadata: bearer(ada)).request
+    _ = try await identity.respondToFriendRequest(.with { $0.requestID = request.requestID; $0.accept = true }, metadata: bearer(bob))
+    let added = try await subscriptions.addSubscription(
+      .with { $0.details = details; $0.sharedWithUserIds = [bob.userID] }, metadata: bearer(ada)
+    ).subscription
+    #expect(added.owner.share.amountMinor == 1200 && added.members.map(\.share.amountMinor) == [1199])
+    #expect(added.members.first?.name.isEmpty == false)
+    let bobs = try await subscriptions.listSubscriptions(.init(), metadata: bearer(bob))
+    #expect(bobs.mine.isEmpty && bobs.sharedWithMe.map(\.subscriptionID) == [added.subscriptionID])
+    #expect(bobs.sharedWithMe[0].yourShare.amountMinor == 1199 && !bobs.sharedWithMe[0].owned)
+    let edit = await #expect(throws: RPCError.self) {
+      _ = try await subscriptions.updateSubscription(
+        .with { $0.subscriptionID = added.subscriptionID; $0.details = details }, metadata: bearer(bob))
+    }
+    #expect(edit?.code == .permissionDenied)
+    _ = try await subscriptions.withdrawFromSubscription(.with { $0.subscriptionID = added.subscriptionID }, metadata: bearer(bob))
+    #expect(try await subscriptions.listSubscriptions(.init(), metadata: bearer(bob)).sharedWithMe.isEmpty)
+    // Ada alone pays it all again: 23.99 a month, 287.88 a year.
+    let home = try await subscriptions.getSubscriptionsHome(.init(), metadata: bearer(ada))
+    #expect(home.subscriptions == 1)
+    #expect(home.totals.map(\.monthly.amountMinor) == [2399] && home.totals.map(\.yearly.amountMinor) == [28_788])
+    let statistics = try await subscriptions.getSubscriptionStatistics(.init(), metadata: bearer(ada))
+    #expect(statistics.categories.map(\.category) == [.moviesAndTv] && statistics.categories[0].shareBasisPoints == 10_000)
+  }
+
+  static func faresOverHTTP(_ suite: RunningSuite) async throws {
+    var tls = TLSConfiguration.makeClientConfiguration()
+    tls.trustRoots = .file(suite.caFile)
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(tlsConfiguration: tls))
+    defer { _ = client.shutdown() }
+    let response = try await client.execute(
+      HTTPClientRequest(url: "https://localhost:\(suite.gatewayHTTPPort)/v1/fares"), timeout: .seconds(30))
+    #expect(response.status == .ok)
+    let body = try await response.body.collect(upTo: 1 << 20)
+    let json = try JSONSerialization.jsonObject(with: Data(String(buffer: body).utf8)) as? [String: Any]
+    let zoneFares = json?["zoneFares"] as? [[String: Any]] ?? []
+    #expect((zoneFares.first?["single"] as? [String: Any])?["amountMinor"] as? String == "220")
+  }
+}
