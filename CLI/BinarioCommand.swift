@@ -21,7 +21,8 @@ struct BinarioCommand: AsyncParsableCommand {
       LoginCommand.self, RefreshCommand.self, LogoutCommand.self,
       MeCommand.self, PhoneCommand.self, PasswordCommand.self, PasswordResetCommand.self, EmailCommand.self,
       DeleteAccountCommand.self, FriendsCommand.self, CardsCommand.self, EmergencyCommand.self,
-      TripsCommand.self, NotificationsCommand.self, ItinerariesCommand.self, AdminCommand.self,
+      TripsCommand.self, NotificationsCommand.self, ItinerariesCommand.self, TicketsCommand.self,
+      SubscriptionsCommand.self, AdminCommand.self,
       KeysCommand.self,
       HealthCommand.self,
     ]

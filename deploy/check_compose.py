@@ -12,16 +12,20 @@ import sys
 
 import yaml
 
-SERVICES = {"certs", "identity", "scheduling", "gateway"}
+SERVICES = {"certs", "identity", "scheduling", "ticketing", "gateway"}
 # service -> (metrics port its health check asks, the services it waits on and how)
 LONG_RUNNING = {
     "identity": ("9101", {"certs": "service_completed_successfully"}),
     "scheduling": ("9102", {"certs": "service_completed_successfully", "identity": "service_healthy"}),
-    "gateway": ("9100", {"identity": "service_healthy", "scheduling": "service_healthy"}),
+    "ticketing": (
+        "9103",
+        {"certs": "service_completed_successfully", "identity": "service_healthy", "scheduling": "service_healthy"},
+    ),
+    "gateway": ("9100", {"identity": "service_healthy", "scheduling": "service_healthy", "ticketing": "service_healthy"}),
 }
-STATEFUL = {"identity": "identity-data", "scheduling": "scheduling-data"}
+STATEFUL = {"identity": "identity-data", "scheduling": "scheduling-data", "ticketing": "ticketing-data"}
 # service -> the upstream address the gateway routes its package to
-UPSTREAMS = {"identity": "identity:7101", "scheduling": "scheduling:7102"}
+UPSTREAMS = {"identity": "identity:7101", "scheduling": "scheduling:7102", "ticketing": "ticketing:7103"}
 
 compose = yaml.safe_load(sys.stdin)
 problems = []
@@ -73,6 +77,10 @@ for name, address in UPSTREAMS.items():
 scheduling = services.get("scheduling", {}).get("environment", {}) or {}
 check(scheduling.get("BINARIO_IDENTITY_ADDRESS") == "identity:7101", "scheduling: BINARIO_IDENTITY_ADDRESS must be identity:7101")
 check(scheduling.get("BINARIO_TIMETABLE_FOLDER") == "/usr/share/binario/demo-network", "scheduling: must load the image's demo network at first start")
+ticketing = services.get("ticketing", {}).get("environment", {}) or {}
+check(ticketing.get("BINARIO_IDENTITY_ADDRESS") == "identity:7101", "ticketing: BINARIO_IDENTITY_ADDRESS must be identity:7101")
+check(ticketing.get("BINARIO_SCHEDULING_ADDRESS") == "scheduling:7102", "ticketing: BINARIO_SCHEDULING_ADDRESS must be scheduling:7102")
+check(ticketing.get("BINARIO_FARE_TABLE") == "/usr/share/binario/demo-fares.json", "ticketing: must load the image's fare table")
 
 raw = yaml.safe_load(open(sys.argv[1]))
 admin_password = str(raw["services"]["identity"]["environment"].get("BINARIO_ADMIN_PASSWORD", ""))

@@ -5,10 +5,11 @@
 # certificates, a non-root user: the Dockerfile's runtime stage, with this machine's Debian 12
 # libraries), runs docker-compose.yml under podman (podman-compose), and drives it:
 #
-#   1. certs, identity, scheduling and gateway start in compose's order; each waits on the one
+#   1. certs, identity, scheduling, ticketing and gateway start in compose's order; each waits on the one
 #      before to be healthy, by compose's own health check (`podman healthcheck run`: /readyz);
 #   2. register → confirm → login → me through the published gateway port with the binario CLI,
-#      and the demo network's departures board (scheduling loaded it from the image);
+#      the demo network's departures board (scheduling loaded it from the image) and the fare
+#      table (ticketing loaded the image's);
 #   3. identity gets SIGTERM: it must drain (log its graceful shutdown, exit 0 well within its
 #      grace period) while the gateway answers UNAVAILABLE for it;
 #   4. identity starts again on the same volume: the account and its password are still there.
@@ -39,7 +40,7 @@ export CONTAINERS_CONF=$root/deploy/podman/containers.conf
 podman info >/dev/null 2>&1 || fail "podman cannot run here: $(podman info 2>&1 | tail -n 3)"
 
 say "Release build (static Swift runtime)"
-tools=(gateway identity scheduling binario binario-dev-certs binario-probe)
+tools=(gateway identity scheduling ticketing binario binario-dev-certs binario-probe)
 swift build -c release --static-swift-stdlib 2>&1 | tail -n 1
 bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 
@@ -76,6 +77,7 @@ mkdir -p "$rootfs/usr/share/binario"
 cp -r .tools/swagger-ui "$rootfs/usr/share/binario/swagger-ui"
 mkdir -p "$rootfs/usr/share/binario/demo-network"  # scheduling's first-start timetable, as the Dockerfile copies it
 cp Services/Scheduling/DemoNetwork/*.txt "$rootfs/usr/share/binario/demo-network/"
+cp Services/Ticketing/DemoFares/fares.json "$rootfs/usr/share/binario/demo-fares.json"  # ticketing's fare table
 printf 'root:x:0:0:root:/root:/usr/sbin/nologin\nbinario:x:10001:10001::/var/lib/binario:/usr/sbin/nologin\n' >"$rootfs/etc/passwd"
 printf 'root:x:0:\nbinario:x:10001:\n' >"$rootfs/etc/group"
 install -d -m 1777 "$rootfs/tmp"
@@ -130,13 +132,15 @@ compose up --detach --no-build --no-deps identity >/dev/null
 wait_healthy identity 60
 compose up --detach --no-build --no-deps scheduling >/dev/null
 wait_healthy scheduling 60
+compose up --detach --no-build --no-deps ticketing >/dev/null
+wait_healthy ticketing 60
 compose up --detach --no-build --no-deps gateway >/dev/null
 wait_healthy gateway 60
 cold_start=$(python3 -c "print(f'{$(date +%s.%N) - $started:.1f}')")
 echo "cold start, from no containers to all healthy: $cold_start s"
 
 say "Idle RSS per process"
-for service in identity scheduling gateway; do
+for service in identity scheduling ticketing gateway; do
   pid=$(podman inspect --format '{{.State.Pid}}' "$(container "$service")")
   echo "$service: $(awk '/^VmRSS/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$pid/status")"
 done
@@ -166,6 +170,9 @@ curl --silent --fail --cacert "$work/ca.pem" "https://localhost:$http_port/docs/
 board=$(cli trips board MI_CENTRALE --limit 3)
 echo "$board"
 grep -q "^Departures from Milano Centrale" <<<"$board" || fail "scheduling's demo network is not there: $board"
+fares=$(curl --silent --show-error --cacert "$work/ca.pem" "https://localhost:$http_port/v1/fares")
+grep -q '"zones":"Mi1-Mi3"' <<<"$fares" || fail "ticketing's fare table is not there: $fares"
+echo "GET /v1/fares: the image's fare table (zone Mi1-Mi3 and $(grep -o '"upToKm"' <<<"$fares" | wc -l) distance bands)"
 
 say "SIGTERM to identity: it drains and stops"
 stopping=$(date +%s.%N)

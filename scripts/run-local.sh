@@ -7,8 +7,8 @@
 #   scripts/run-local.sh            build (debug) and run
 #   scripts/run-local.sh --release  build with optimizations first (slower build, faster hashing)
 #
-# Ports: gateway 7100 (gRPC 7110, HTTPS/JSON 7443), identity 7101, scheduling 7102 (metrics on 9100,
-# 9101, 9102). Logs: .dev/logs/<process>.log.
+# Ports: gateway 7100 (gRPC 7110, HTTPS/JSON 7443), identity 7101, scheduling 7102, ticketing 7103
+# (metrics on 9100, 9101, 9102, 9103). Logs: .dev/logs/<process>.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -77,9 +77,12 @@ BINARIO_ADMIN_EMAIL=$admin_email BINARIO_ADMIN_PASSWORD=$admin_password \
   start identity 7101 9101
 # The demo network (Services/Scheduling/DemoNetwork) is loaded at scheduling's first start.
 start scheduling 7102 9102 --identity-address 127.0.0.1:7101 --timetable-folder Services/Scheduling/DemoNetwork
+# The demo fare table (Services/Ticketing/DemoFares) is loaded when it differs from the one in force.
+start ticketing 7103 9103 --identity-address 127.0.0.1:7101 --scheduling-address 127.0.0.1:7102 \
+  --fare-table Services/Ticketing/DemoFares/fares.json
 scripts/install-swagger-ui.sh
 start gateway 7100 9100 --tls-client-authentication none --upstream identity=127.0.0.1:7101 \
-  --upstream scheduling=127.0.0.1:7102 \
+  --upstream scheduling=127.0.0.1:7102 --upstream ticketing=127.0.0.1:7103 \
   --grpc-port 7110 --http-port 7443 --docs-folder .tools/swagger-ui
 
 export BINARIO_GATEWAY=localhost:7100 BINARIO_CA=$PWD/$certs/ca.pem
@@ -95,6 +98,12 @@ if printf '%s\n' "$demo_password" | cli register --password-stdin --email "$demo
   --last-name Lovelace --phone +393331234567 --birth-date 1990-12-10 --gender female >/dev/null 2>&1; then
   cli confirm --email "$demo_email" --from-outbox >/dev/null
 fi
+# The demo passenger's session, with a test card on file to buy tickets with.
+printf '%s\n' "$demo_password" | cli login --email "$demo_email" --password-stdin --session "$dev/demo-session.json" >/dev/null
+if ! cli cards --session "$dev/demo-session.json" | grep -q 4242; then
+  BINARIO_CARD_NUMBER=4242424242424242 BINARIO_CARD_SECURITY_CODE=123 \
+    cli cards add --expiry 12/2030 --session "$dev/demo-session.json" >/dev/null
+fi
 
 cat <<INFO
 
@@ -107,11 +116,12 @@ Binario is running. The gateway's front doors (TLS; CA: $certs/ca.pem):
 
   Command-line client:   $bin/binario --help
   First admin:           $admin_email (password in $admin_password_file; session in $dev/admin-session.json)
-  Demo passenger:        $demo_email / $demo_password
+  Demo passenger:        $demo_email / $demo_password (session in $dev/demo-session.json, a test card on file)
   Try:                   BINARIO_PASSWORD=$demo_password $bin/binario login --email $demo_email
                          $bin/binario me
   Departures:            curl --cacert $certs/ca.pem https://localhost:7443/v1/stations/MI_CENTRALE/departures
-  Metrics:               http://127.0.0.1:9100/metrics (gateway), :9101 (identity), :9102 (scheduling)
+  Fares:                 curl --cacert $certs/ca.pem https://localhost:7443/v1/fares
+  Metrics:               http://127.0.0.1:9100/metrics (gateway), :9101 (identity), :9102 (scheduling), :9103 (ticketing)
 
 Press Ctrl-C to stop.
 INFO

@@ -11,6 +11,8 @@ struct Gateway {
   let scheduling: Binario_Scheduling_V1_Scheduling.Client<BinarioClientTransport>
   let notifications: Binario_Scheduling_V1_Notifications.Client<BinarioClientTransport>
   let itineraries: Binario_Scheduling_V1_Itineraries.Client<BinarioClientTransport>
+  let tickets: Binario_Ticketing_V1_Tickets.Client<BinarioClientTransport>
+  let subscriptions: Binario_Ticketing_V1_Subscriptions.Client<BinarioClientTransport>
   /// The gateway's own health service (it answers for itself and its upstreams).
   let health: Grpc_Health_V1_Health.Client<BinarioClientTransport>
   private(set) var sessionFile: SessionFile
@@ -43,6 +45,8 @@ struct Gateway {
           scheduling: Binario_Scheduling_V1_Scheduling.Client(wrapping: client),
           notifications: Binario_Scheduling_V1_Notifications.Client(wrapping: client),
           itineraries: Binario_Scheduling_V1_Itineraries.Client(wrapping: client),
+          tickets: Binario_Ticketing_V1_Tickets.Client(wrapping: client),
+          subscriptions: Binario_Ticketing_V1_Subscriptions.Client(wrapping: client),
           health: Grpc_Health_V1_Health.Client(wrapping: client),
           sessionFile: SessionFile(path: gatewayOptions.sessionFile),
           options: options

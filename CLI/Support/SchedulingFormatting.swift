@@ -57,8 +57,16 @@ extension Print {
   }
 
   static func money(_ money: Binario_Scheduling_V1_Money) -> String {
-    let units = money.amountMinor
-    return String(format: "%lld.%02lld %@", units / 100, abs(units % 100), money.currency)
+    amount(money.amountMinor, money.currency)
+  }
+
+  static func money(_ money: Binario_Type_V1_Money) -> String {
+    amount(money.amountMinor, money.currency)
+  }
+
+  /// `12.50 EUR` (minor units are cents: every currency the suite handles has two decimals).
+  static func amount(_ units: Int64, _ currency: String) -> String {
+    String(format: "%@%lld.%02lld %@", units < 0 ? "-" : "", abs(units) / 100, abs(units % 100), currency)
   }
 
   static func itinerary(_ itinerary: Binario_Scheduling_V1_Itinerary) {

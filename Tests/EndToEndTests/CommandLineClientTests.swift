@@ -213,7 +213,7 @@ extension CommandLineClientTests {
 extension CommandLineClientTests {
   /// Scheduling's commands: a passenger follows a run from the board and watches their
   /// notifications while an admin delays it; the history, deliveries and an itinerary.
-  @Test func tripsNotificationsAdminTripsAndItineraries() async throws {
+  @Test func tripsNotificationsAdminTripsItinerariesTicketsAndSubscriptions() async throws {
     try await RunningSuite.with { suite in
       let cli = CommandLine(suite: suite)
       let adminSession = cli.file("admin-session.json")
@@ -278,7 +278,49 @@ extension CommandLineClientTests {
          "--end", "2027-04-10", "--cost", "45.50"])
       #expect(created.status == 0, "\(created.standardError)")
       #expect(created.standardOutput.contains("organiser Rita") && created.standardOutput.contains("share 45.50 EUR"), "\(created.standardOutput)")
+
+      try await Self.ticketsAndSubscriptions(cli, adminSession: adminSession)
     }
+  }
+
+  /// A zone ticket quoted, bought (its key again: the same purchase), shown in the wallet and
+  /// the history, validated once by an admin and refused the second time; a subscription added,
+  /// edited and summed up.
+  static func ticketsAndSubscriptions(_ cli: CommandLine, adminSession: String) async throws {
+    let card = try await cli.run(
+      ["cards", "add", "--expiry", "12/2035"],
+      environment: ["BINARIO_CARD_NUMBER": "4242424242424242", "BINARIO_CARD_SECURITY_CODE": "123"])
+    #expect(card.status == 0, "\(card.standardError)")
+    let quote = try await cli.run(["tickets", "quote", "--zones", "Mi1-Mi3"])
+    #expect(quote.standardOutput.contains("1 × Zone ticket Mi1-Mi3") && quote.standardOutput.contains("total 2.20 EUR"), "\(quote.standardOutput)\(quote.standardError)")
+    let quoteID = try #require(quote.standardOutput.split(separator: "\n").last?.split(separator: " ").dropFirst().first)
+    let bought = try await cli.run(["tickets", "buy", String(quoteID), "--key", "cli-key-1"])
+    #expect(bought.standardOutput.hasPrefix("paid 2.20 EUR with the card ending 4242"), "\(bought.standardOutput)\(bought.standardError)")
+    let again = try await cli.run(["tickets", "buy", String(quoteID), "--key", "cli-key-1"])
+    #expect(again.standardOutput == bought.standardOutput)
+    let ticketID = try #require(bought.standardOutput.split(separator: "[").last?.split(separator: "]").first)
+    let wallet = try await cli.run(["tickets", "wallet"])
+    #expect(wallet.standardOutput.contains("[\(ticketID)]") && wallet.standardOutput.contains("refundable"), "\(wallet.standardOutput)")
+    #expect(try await cli.run(["tickets", "history"]).standardOutput.contains("2.20 EUR (card 4242)"))
+    let shown = try await cli.run(["tickets", "show", String(ticketID)])
+    let code = try #require(shown.standardOutput.split(separator: "\n").last?.split(separator: " ").last)
+    let validated = try await cli.run(["tickets", "validate", String(code), "--session", adminSession])
+    #expect(validated.standardOutput.hasPrefix("valid: ride 1 until "), "\(validated.standardOutput)\(validated.standardError)")
+    let reused = try await cli.run(["tickets", "validate", String(code), "--session", adminSession])
+    #expect(reused.status != 0 && reused.standardError.contains("already used") && reused.standardError.contains("[failedPrecondition]"))
+
+    let added = try await cli.run(
+      ["subscriptions", "add", "--service", "Spotify", "--plan", "student", "--start", "2026-01-10", "--period", "quarterly",
+       "--price", "17.97", "--category", "music"])
+    #expect(added.status == 0, "\(added.standardError)")
+    let subscriptionID = try #require(added.standardOutput.split(separator: "[").last?.split(separator: "]").first)
+    let home = try await cli.run(["subscriptions", "home"])
+    // 17.97 a quarter: 71.88 a year, 5.99 a month.
+    #expect(home.standardOutput.contains("5.99 EUR a month, 71.88 EUR a year"), "\(home.standardOutput)")
+    let edited = try await cli.run(["subscriptions", "edit", String(subscriptionID), "--period", "monthly", "--price", "5.99"])
+    #expect(edited.standardOutput.contains("5.99 EUR monthly"), "\(edited.standardOutput)\(edited.standardError)")
+    let stats = try await cli.run(["subscriptions", "stats"])
+    #expect(stats.standardOutput.contains("music  1  5.99 EUR a month  100.00 %"), "\(stats.standardOutput)")
   }
 }
 

@@ -54,6 +54,13 @@ EXPECTED_BASE = [
     "NetworkPolicy/allow-scheduling-ingress-from-callers",
     "NetworkPolicy/allow-gateway-egress-to-scheduling",
     "NetworkPolicy/allow-scheduling-egress-to-identity",
+    # ticketing/
+    "StatefulSet/ticketing",
+    "Service/ticketing",
+    "Service/ticketing-headless",
+    "NetworkPolicy/allow-ticketing-ingress-from-callers",
+    "NetworkPolicy/allow-gateway-egress-to-ticketing",
+    "NetworkPolicy/allow-ticketing-egress-to-peers",
 ]
 EXPECTED_CERT_MANAGER = [
     "Issuer/binario-selfsigned",
@@ -62,6 +69,7 @@ EXPECTED_CERT_MANAGER = [
     "Certificate/binario-gateway-tls",
     "Certificate/binario-identity-tls",
     "Certificate/binario-scheduling-tls",
+    "Certificate/binario-ticketing-tls",
 ]
 
 # components/google-sign-in.
