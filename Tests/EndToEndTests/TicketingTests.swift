@@ -97,6 +97,7 @@ struct TicketingTests {
 
         try await Self.validation(identity, tickets, ada: ada, admin: admin)
         try await Self.subscriptions(identity, Subscriptions(wrapping: connection), ada: ada, bob: bob, admin: admin)
+        try await Self.renewalReminder(Subscriptions(wrapping: connection), notifications, ada: ada)
 
         // kill -9 after the acknowledged purchase: it is there after the restart, and a retry
         // with its key returns it without charging again.
@@ -193,7 +194,8 @@ struct TicketingTests {
     let details = Binario_Ticketing_V1_SubscriptionDetails.with {
       $0.serviceName = "Netflix"
       $0.planType = "family"
-      $0.startDate = "2026-01-15"
+      // Renewing about 20 days from today whenever the test runs: no reminder due.
+      $0.startDate = Self.romeDate(daysFromToday: -10)
       $0.period = .monthly
       $0.price = .with { $0.amountMinor = 2399; $0.currency = "EUR" }
       $0.automaticRenewal = true
@@ -226,6 +228,40 @@ struct TicketingTests {
     #expect(home.totals.map(\.monthly.amountMinor) == [2399] && home.totals.map(\.yearly.amountMinor) == [28_788])
     let statistics = try await subscriptions.getSubscriptionStatistics(.init(), metadata: bearer(ada))
     #expect(statistics.categories.map(\.category) == [.moviesAndTv] && statistics.categories[0].shareBasisPoints == 10_000)
+  }
+
+  /// A subscription renewing tomorrow gets its reminder through scheduling's notification centre
+  /// (the job runs as soon as a subscription is added), once.
+  static func renewalReminder(
+    _ subscriptions: Subscriptions, _ notifications: Binario_Scheduling_V1_Notifications.Client<BinarioClientTransport>,
+    ada: Binario_Identity_V1_TokenPair
+  ) async throws {
+    let start = romeDate(daysFromToday: 1)
+    let newest = try await notifications.listNotifications(.init(), metadata: bearer(ada)).notifications.first?.cursor ?? "0"
+    let reminded = try await SchedulingTests.firstNotifications(notifications, ada, after: newest, count: 1) {
+      _ = try await subscriptions.addSubscription(
+        .with {
+          $0.details = .with {
+            $0.serviceName = "Spotify"
+            $0.planType = "individual"
+            $0.startDate = start
+            $0.period = .monthly
+            $0.price = .with { $0.amountMinor = 1099; $0.currency = "EUR" }
+            $0.automaticRenewal = true
+            $0.category = .music
+          }
+        }, metadata: bearer(ada))
+    }
+    #expect(reminded.map(\.notification.kind) == [.renewalReminder])
+    #expect(reminded.first?.notification.title == "Spotify renews tomorrow")
+  }
+
+  /// `YYYY-MM-DD` in ticketing's zone, `days` from today.
+  static func romeDate(daysFromToday days: Int) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "Europe/Rome")!
+    let parts = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: days, to: Date())!)
+    return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
   }
 
   static func faresOverHTTP(_ suite: RunningSuite) async throws {

@@ -110,11 +110,10 @@ struct TicketPurchaseTests {
     #expect(try await ticketing.domain.wallet(userID: "bob").isEmpty)
     let charges = try await ticketing.store.charges()
     #expect(charges.count == 1 && !charges[0].approved)
-    // Another of the buyer's cards, named, pays.
+    // The same quote, with a new key and another of the buyer's cards, named, pays.
     try await ticketing.accounts.addCard("bob", id: "pm-visa")
-    let paid = try await ticketing.domain.quote(userID: "bob", .zone(zones: "Mi1-Mi3"), passengers: 1)
-    let purchase = try await ticketing.domain.purchase(userID: "bob", quoteID: paid.id, idempotencyKey: "k2", paymentMethodID: "pm-visa")
-    #expect(purchase.cardLast4 == "4242")
+    let purchase = try await ticketing.domain.purchase(userID: "bob", quoteID: quote.id, idempotencyKey: "k2", paymentMethodID: "pm-visa")
+    #expect(purchase.cardLast4 == "4242" && purchase.tickets.count == 1)
   }
 
   @Test("a purchase interrupted after claiming its key is finished by a retry, charging once")

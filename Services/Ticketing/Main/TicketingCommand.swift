@@ -41,9 +41,10 @@ struct TicketingCommand: EventLoopCommand {
       if let fareTable, try await domain.loadFareTable(fareTable) {
         context.logger.notice("loaded the fare table", metadata: ["file": "\(ticketing.fareTable ?? environment["BINARIO_FARE_TABLE"] ?? "")"])
       }
-      let subscriptions = SubscriptionsDomain(store: store, clock: clock, accounts: accounts, zone: zone)
       let reminders = RenewalReminders(
         store: store, clock: clock, notifier: SchedulingNotifier(client: scheduling), zone: zone, daysBefore: reminderDays)
+      let subscriptions = SubscriptionsDomain(
+        store: store, clock: clock, accounts: accounts, zone: zone, changed: { reminders.wake() })
       let logger = context.logger
       context.addService(
         BackgroundJobService {

@@ -89,7 +89,12 @@ public struct TicketsHandler: Binario_Ticketing_V1_Tickets.SimpleServiceProtocol
       let purchase = try await domain.purchase(
         userID: caller.userID, quoteID: request.quoteID, idempotencyKey: request.idempotencyKey,
         paymentMethodID: request.paymentMethodID)
-      return .with { $0.purchase = .init(purchase, now: now) }
+      let now = self.now
+      return .with {
+        $0.purchase = .init(purchase, now: now)
+        // Refundable as far as the ticket alone says (the wallet also asks the run's state).
+        $0.purchase.tickets = purchase.tickets.map { .init(domain.withLiveState($0, runs: [:], now: now), now: now) }
+      }
     }
   }
 

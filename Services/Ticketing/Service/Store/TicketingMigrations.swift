@@ -5,7 +5,7 @@ import GRDB
 ///
 /// `fare_table` holds the fare table in force (JSON). A `quote` holds a priced product for its
 /// lifetime; a `purchase` claims its buyer's idempotency key (unique per user) before the charge
-/// and records the outcome; `charge` is the default payment implementation's record of every
+/// and records the outcome (a quote is bought at most once, declined attempts aside); `charge` is the default payment implementation's record of every
 /// charge and refund (amount, card's last four digits, status), unique per reference. Each
 /// `ticket` is one passenger's, with its signed validation code; `validation` keeps each ride
 /// used. `run_follow_change` is the outbox of runs a holder starts or stops following in
@@ -39,7 +39,7 @@ public enum TicketingMigrations {
             id TEXT PRIMARY KEY NOT NULL,
             user_id TEXT NOT NULL,
             idempotency_key TEXT NOT NULL,
-            quote_id TEXT NOT NULL UNIQUE,
+            quote_id TEXT NOT NULL,
             status TEXT NOT NULL CHECK (status IN ('pending', 'completed', 'declined')),
             total_minor INTEGER NOT NULL,
             currency TEXT NOT NULL,
@@ -52,6 +52,8 @@ public enum TicketingMigrations {
             UNIQUE (user_id, idempotency_key)
           );
           CREATE INDEX purchase_by_user ON purchase(user_id, created_at DESC, id DESC);
+          -- A quote is sold once; a declined attempt leaves it for another card (and key).
+          CREATE UNIQUE INDEX purchase_of_quote ON purchase(quote_id) WHERE status != 'declined';
           CREATE TABLE charge (
             id TEXT PRIMARY KEY NOT NULL,
             reference TEXT NOT NULL UNIQUE,

@@ -56,7 +56,7 @@ extension TicketingStore {
   public func removeQuotes(expiredBefore cutoff: Date) async throws -> Int {
     try await pool.write { db in
       try db.execute(
-        sql: "DELETE FROM quote WHERE expires_at < ? AND id NOT IN (SELECT quote_id FROM purchase)",
+        sql: "DELETE FROM quote WHERE expires_at < ? AND id NOT IN (SELECT quote_id FROM purchase WHERE status != 'declined')",
         arguments: [cutoff.timeIntervalSince1970])
       return db.changesCount
     }

@@ -8,12 +8,14 @@ import Foundation
 /// Once per renewal across restarts: a sent reminder is recorded in the database, and its
 /// dedupe key (`ticketing:renewal:<subscription>:<date>`) makes scheduling drop a resend after a
 /// crash between sending and recording.
-public struct RenewalReminders: Sendable {
+public final class RenewalReminders: Sendable {
   let store: TicketingStore
   let clock: any DomainClock
   let notifier: any Notifier
   let zone: TimeZone
   public let daysBefore: Int
+  private let wakeups: AsyncStream<Void>
+  private let wakeup: AsyncStream<Void>.Continuation
 
   public init(store: TicketingStore, clock: any DomainClock, notifier: any Notifier, zone: TimeZone, daysBefore: Int) {
     self.store = store
@@ -21,6 +23,12 @@ public struct RenewalReminders: Sendable {
     self.notifier = notifier
     self.zone = zone
     self.daysBefore = daysBefore
+    (self.wakeups, self.wakeup) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+  }
+
+  /// Asks for a pass soon (a subscription was added or changed: its reminder may be due now).
+  public func wake() {
+    wakeup.yield()
   }
 
   /// One pass: every reminder due today that was not sent, then every automatic renewal that
@@ -53,15 +61,24 @@ public struct RenewalReminders: Sendable {
     return sent
   }
 
-  /// Runs a pass every `interval` until cancelled; a failed pass is retried at the next.
-  public func run(every interval: Duration, onError: @Sendable (any Error) -> Void = { _ in }) async {
-    while !Task.isCancelled {
-      do {
-        try await runOnce()
-      } catch {
-        onError(error)
+  /// Runs a pass now, every `interval`, and at each ``wake()``, until cancelled; a failed pass is
+  /// retried at the next.
+  public func run(every interval: Duration, onError: @escaping @Sendable (any Error) -> Void = { _ in }) async {
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        while !Task.isCancelled {
+          self.wake()
+          try? await Task.sleep(for: interval)
+        }
       }
-      try? await Task.sleep(for: interval)
+      for await _ in wakeups {
+        do {
+          try await runOnce()
+        } catch {
+          onError(error)
+        }
+      }
+      group.cancelAll()
     }
   }
 }

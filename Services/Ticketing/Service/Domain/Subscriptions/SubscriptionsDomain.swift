@@ -9,12 +9,18 @@ public final class SubscriptionsDomain: Sendable {
   let accounts: any AccountLookup
   /// The zone whose calendar days renewals fall on.
   let zone: TimeZone
+  /// Called after a subscription is added or changed (the reminder job's ``RenewalReminders/wake()``).
+  let changed: @Sendable () -> Void
 
-  public init(store: TicketingStore, clock: any DomainClock, accounts: any AccountLookup, zone: TimeZone) {
+  public init(
+    store: TicketingStore, clock: any DomainClock, accounts: any AccountLookup, zone: TimeZone,
+    changed: @escaping @Sendable () -> Void = {}
+  ) {
     self.store = store
     self.clock = clock
     self.accounts = accounts
     self.zone = zone
+    self.changed = changed
   }
 
   var today: CalendarDate { CalendarDate(clock.now(), in: zone) }
@@ -60,6 +66,7 @@ public final class SubscriptionsDomain: Sendable {
       id: TicketingDomain.newID("sb"), ownerID: ownerID, details: details, memberIDs: members,
       nextRenewal: Self.nextRenewal(details, today: today), ticketID: nil, createdAt: clock.now())
     try await store.insertSubscription(subscription)
+    changed()
     return subscription
   }
 
@@ -71,6 +78,7 @@ public final class SubscriptionsDomain: Sendable {
     subscription.memberIDs = members
     subscription.nextRenewal = Self.nextRenewal(details, today: today)
     try await store.replaceSubscription(subscription)
+    changed()
     return subscription
   }
 
