@@ -42,7 +42,7 @@ struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Grant a role to an account.")
     @OptionGroup var gateway: GatewayOptions
     @Option var email: String
-    @Option(help: "passenger, driver or admin") var role: String
+    @Option(help: "passenger, driver, admin or inspector") var role: String
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.identity.grantRole(
@@ -61,7 +61,7 @@ struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Revoke a role from an account.")
     @OptionGroup var gateway: GatewayOptions
     @Option var email: String
-    @Option(help: "passenger, driver or admin") var role: String
+    @Option(help: "passenger, driver, admin or inspector") var role: String
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.identity.revokeRole(

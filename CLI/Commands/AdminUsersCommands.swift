@@ -31,7 +31,7 @@ struct AdminUsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List accounts by email, a page at a time.")
     @OptionGroup var gateway: GatewayOptions
     @Option(help: "Part of the email, first or last name.") var query: String = ""
-    @Option(help: "passenger, driver or admin") var role: String?
+    @Option(help: "passenger, driver, admin or inspector") var role: String?
     @Option var pageSize: UInt32 = 50
     @Option(help: "The token printed after the previous page.") var pageToken: String = ""
 
@@ -39,7 +39,7 @@ struct AdminUsersCommand: AsyncParsableCommand {
       var role = Binario_Identity_V1_Role.unspecified
       if let name = self.role {
         guard let parsed = Binario_Identity_V1_Role(displayName: name) else {
-          throw ValidationError("--role is passenger, driver or admin")
+          throw ValidationError("--role is passenger, driver, admin or inspector")
         }
         role = parsed
       }
