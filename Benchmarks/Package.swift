@@ -2,8 +2,9 @@
 import PackageDescription
 
 /// Benchmarks: the Binario transport against gRPC over HTTP/2 (`transport-bench`), the gateway
-/// against calling identity directly, through each of its front doors (`gateway-bench`), and
-/// scheduling's notification fan-out and departures board (`scheduling-bench`).
+/// against calling identity directly, through each of its front doors (`gateway-bench`),
+/// scheduling's notification fan-out and departures board (`scheduling-bench`), and ticketing's
+/// purchases and wallet (`ticketing-bench`).
 ///
 /// A package of its own so that the HTTP/2 baseline (grpc-swift-nio-transport, nio-http2, a second
 /// BoringSSL) never enters the main package's build. Run from the repository root:
@@ -11,6 +12,7 @@ import PackageDescription
 ///     swift run -c release --package-path Benchmarks transport-bench
 ///     swift run -c release --package-path Benchmarks gateway-bench
 ///     swift run -c release --package-path Benchmarks scheduling-bench
+///     swift run -c release --package-path Benchmarks ticketing-bench
 let package = Package(
   name: "BinarioBenchmarks",
   platforms: [.macOS(.v15)],
@@ -107,6 +109,28 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/SchedulingBench",
+      swiftSettings: [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+      ]
+    ),
+    .executableTarget(
+      name: "ticketing-bench",
+      dependencies: [
+        "BenchSupport",
+        // The executables under test, built beside ticketing-bench, which starts them.
+        .product(name: "identity", package: "Binario"),
+        .product(name: "scheduling", package: "Binario"),
+        .product(name: "ticketing", package: "Binario"),
+        .product(name: "gateway", package: "Binario"),
+        .product(name: "BinarioTestSupport", package: "Binario"),
+        .product(name: "BinarioServiceKit", package: "Binario"),
+        .product(name: "BinarioProto", package: "Binario"),
+        .product(name: "BinarioTransport", package: "Binario"),
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/TicketingBench",
       swiftSettings: [
         .swiftLanguageMode(.v6),
         .enableUpcomingFeature("ExistentialAny"),

@@ -1,4 +1,5 @@
 import BinarioPayments
+import BinarioStorage
 import Foundation
 import GRDB
 
@@ -56,7 +57,7 @@ extension TicketingStore {
     approved: Bool, description: String, at now: Date
   ) async throws -> RecordedCharge {
     try await pool.write { db in
-      try db.execute(
+      try db.executeCached(
         sql: """
           INSERT INTO charge (id, reference, kind, refunds_charge_id, amount_minor, currency, card_last4, status,
             description, created_at)
@@ -86,14 +87,12 @@ extension TicketingStore {
 
   func refundedAmount(chargeID: String) async throws -> Int64 {
     try await pool.read { db in
-      try Int64.fetchOne(
-        db, sql: "SELECT COALESCE(SUM(amount_minor), 0) FROM charge WHERE refunds_charge_id = ? AND status = 'approved'",
-        arguments: [chargeID]) ?? 0
+      try Int64.fetchOne(try db.cachedStatement(sql: "SELECT COALESCE(SUM(amount_minor), 0) FROM charge WHERE refunds_charge_id = ? AND status = 'approved'"), arguments: [chargeID]) ?? 0
     }
   }
 
   private static func charges(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [RecordedCharge] {
-    try Row.fetchAll(db, sql: "SELECT * FROM charge WHERE \(condition) ORDER BY created_at, rowid", arguments: arguments).map {
+    try Row.fetchAll(try db.cachedStatement(sql: "SELECT * FROM charge WHERE \(condition) ORDER BY created_at, rowid"), arguments: arguments).map {
       row in
       RecordedCharge(
         receipt: ChargeReceipt(

@@ -1,3 +1,4 @@
+import BinarioStorage
 import BinarioDomain
 import Foundation
 import GRDB
@@ -9,7 +10,7 @@ extension TicketingStore {
 
   static func insert(_ subscription: Subscription, _ db: Database) throws {
     let details = subscription.details
-    try db.execute(
+    try db.executeCached(
       sql: """
         INSERT INTO subscription (id, owner_id, service_name, custom_service_name, plan_type, custom_plan_type,
           start_date, period, price_minor, currency, card_last4, automatic_renewal, category, next_renewal, ticket_id,
@@ -27,7 +28,7 @@ extension TicketingStore {
 
   private static func insertMembers(_ subscription: Subscription, _ db: Database) throws {
     for (position, member) in subscription.memberIDs.enumerated() {
-      try db.execute(
+      try db.executeCached(
         sql: "INSERT INTO subscription_member (subscription_id, user_id, position) VALUES (?, ?, ?)",
         arguments: [subscription.id, member, position])
     }
@@ -37,7 +38,7 @@ extension TicketingStore {
   func replaceSubscription(_ subscription: Subscription) async throws {
     let details = subscription.details
     try await pool.write { db in
-      try db.execute(
+      try db.executeCached(
         sql: """
           UPDATE subscription SET service_name = ?, custom_service_name = ?, plan_type = ?, custom_plan_type = ?,
             start_date = ?, period = ?, price_minor = ?, currency = ?, card_last4 = ?, automatic_renewal = ?,
@@ -50,18 +51,18 @@ extension TicketingStore {
           details.cardLast4, details.automaticRenewal, details.category.rawValue, subscription.nextRenewal.description,
           subscription.id,
         ])
-      try db.execute(sql: "DELETE FROM subscription_member WHERE subscription_id = ?", arguments: [subscription.id])
+      try db.executeCached(sql: "DELETE FROM subscription_member WHERE subscription_id = ?", arguments: [subscription.id])
       try Self.insertMembers(subscription, db)
     }
   }
 
   func deleteSubscription(id: String) async throws {
-    try await pool.write { db in try db.execute(sql: "DELETE FROM subscription WHERE id = ?", arguments: [id]) }
+    try await pool.write { db in try db.executeCached(sql: "DELETE FROM subscription WHERE id = ?", arguments: [id]) }
   }
 
   func removeMember(userID: String, subscriptionID: String) async throws {
     try await pool.write { db in
-      try db.execute(
+      try db.executeCached(
         sql: "DELETE FROM subscription_member WHERE subscription_id = ? AND user_id = ?", arguments: [subscriptionID, userID])
     }
   }
@@ -94,7 +95,7 @@ extension TicketingStore {
 
   func recordReminder(subscriptionID: String, renewal: CalendarDate, at now: Date) async throws {
     try await pool.write { db in
-      try db.execute(
+      try db.executeCached(
         sql: "INSERT OR IGNORE INTO renewal_reminder (subscription_id, renewal_date, sent_at) VALUES (?, ?, ?)",
         arguments: [subscriptionID, renewal.description, now.timeIntervalSince1970])
     }
@@ -109,7 +110,7 @@ extension TicketingStore {
   /// Moves a renewal on, unless someone changed it meanwhile.
   func advanceRenewal(subscriptionID: String, from: CalendarDate, to: CalendarDate) async throws {
     try await pool.write { db in
-      try db.execute(
+      try db.executeCached(
         sql: "UPDATE subscription SET next_renewal = ? WHERE id = ? AND next_renewal = ?",
         arguments: [to.description, subscriptionID, from.description])
     }
@@ -118,11 +119,10 @@ extension TicketingStore {
   private static func subscriptions(_ db: Database, where condition: String, _ arguments: StatementArguments) throws
     -> [Subscription]
   {
-    let rows = try Row.fetchAll(db, sql: "SELECT s.* FROM subscription s WHERE \(condition) ORDER BY s.created_at, s.id", arguments: arguments)
+    let rows = try Row.fetchAll(try db.cachedStatement(sql: "SELECT s.* FROM subscription s WHERE \(condition) ORDER BY s.created_at, s.id"), arguments: arguments)
     return try rows.map { row in
       let id: String = row["id"]
-      let members = try String.fetchAll(
-        db, sql: "SELECT user_id FROM subscription_member WHERE subscription_id = ? ORDER BY position", arguments: [id])
+      let members = try String.fetchAll(try db.cachedStatement(sql: "SELECT user_id FROM subscription_member WHERE subscription_id = ? ORDER BY position"), arguments: [id])
       let details = SubscriptionDetails(
         serviceName: row["service_name"], customServiceName: row["custom_service_name"], planType: row["plan_type"],
         customPlanType: row["custom_plan_type"], startDate: CalendarDate(iso: row["start_date"])!,

@@ -1,3 +1,4 @@
+import BinarioStorage
 import BinarioDomain
 import Foundation
 import GRDB
@@ -6,30 +7,34 @@ extension TicketingStore {
   // MARK: - Fare table and keys
 
   public func fareTable() async throws -> FareTable? {
-    let json = try await pool.read { db in try String.fetchOne(db, sql: "SELECT json FROM fare_table WHERE id = 1") }
-    return try json.map { try FareTable.decode(Data($0.utf8)) }
+    if let table = fareTableInForce.withLock({ $0 }) { return table }
+    let json = try await pool.read { db in try String.fetchOne(try db.cachedStatement(sql: "SELECT json FROM fare_table WHERE id = 1")) }
+    let table = try json.map { try FareTable.decode(Data($0.utf8)) }
+    fareTableInForce.withLock { $0 = table }
+    return table
   }
 
   public func replaceFareTable(_ table: FareTable, at now: Date) async throws {
     let json = String(decoding: table.encoded(), as: UTF8.self)
     try await pool.write { db in
-      try db.execute(
+      try db.executeCached(
         sql: "INSERT OR REPLACE INTO fare_table (id, json, loaded_at) VALUES (1, ?, ?)",
         arguments: [json, now.timeIntervalSince1970])
     }
+    fareTableInForce.withLock { $0 = table }
   }
 
   /// Every validation key, newest first.
   public func validationKeys() async throws -> [(id: String, privateKey: Data)] {
     try await pool.read { db in
-      try Row.fetchAll(db, sql: "SELECT id, private_key FROM validation_key ORDER BY created_at DESC")
+      try Row.fetchAll(try db.cachedStatement(sql: "SELECT id, private_key FROM validation_key ORDER BY created_at DESC"))
         .map { ($0["id"], $0["private_key"]) }
     }
   }
 
   public func insertValidationKey(id: String, privateKey: Data, at now: Date) async throws {
     try await pool.write { db in
-      try db.execute(
+      try db.executeCached(
         sql: "INSERT INTO validation_key (id, private_key, created_at) VALUES (?, ?, ?)",
         arguments: [id, privateKey, now.timeIntervalSince1970])
     }
@@ -40,22 +45,17 @@ extension TicketingStore {
   func insertQuote(_ quote: TicketQuote) async throws {
     let json = try Self.json(quote)
     try await pool.write { db in
-      try db.execute(
+      try db.executeCached(
         sql: "INSERT INTO quote (id, user_id, json, expires_at) VALUES (?, ?, ?, ?)",
         arguments: [quote.id, quote.userID, json, quote.expiresAt.timeIntervalSince1970])
     }
-  }
-
-  func quote(id: String) async throws -> TicketQuote? {
-    let json = try await pool.read { db in try String.fetchOne(db, sql: "SELECT json FROM quote WHERE id = ?", arguments: [id]) }
-    return try json.map { try Self.decode(TicketQuote.self, $0) }
   }
 
   /// Removes quotes that expired before `cutoff` and were never bought.
   @discardableResult
   public func removeQuotes(expiredBefore cutoff: Date) async throws -> Int {
     try await pool.write { db in
-      try db.execute(
+      try db.executeCached(
         sql: "DELETE FROM quote WHERE expires_at < ? AND id NOT IN (SELECT quote_id FROM purchase WHERE status != 'declined')",
         arguments: [cutoff.timeIntervalSince1970])
       return db.changesCount
@@ -69,7 +69,7 @@ extension TicketingStore {
   func insertPendingPurchase(_ purchase: PurchaseRecord, cardToken: String) async throws {
     do {
       try await pool.write { db in
-        try db.execute(
+        try db.executeCached(
           sql: """
             INSERT INTO purchase (id, user_id, idempotency_key, quote_id, status, total_minor, currency,
               payment_method_id, card_token, card_last4, created_at)
@@ -86,15 +86,27 @@ extension TicketingStore {
     }
   }
 
+  /// The purchase the user's key claimed, if any, and the quote: what a purchase starts from, in
+  /// one read.
+  func purchaseAndQuote(userID: String, idempotencyKey: String, quoteID: String) async throws -> (PurchaseRecord?, TicketQuote?) {
+    let (purchase, json) = try await pool.read { db in
+      (
+        try Self.purchases(db, where: "user_id = ? AND idempotency_key = ?", [userID, idempotencyKey]).first,
+        try String.fetchOne(try db.cachedStatement(sql: "SELECT json FROM quote WHERE id = ?"), arguments: [quoteID])
+      )
+    }
+    return (purchase, try json.map { try Self.decode(TicketQuote.self, $0) })
+  }
+
   func cardToken(purchaseID: String) async throws -> String {
     try await pool.read { db in
-      try String.fetchOne(db, sql: "SELECT card_token FROM purchase WHERE id = ?", arguments: [purchaseID]) ?? ""
+      try String.fetchOne(try db.cachedStatement(sql: "SELECT card_token FROM purchase WHERE id = ?"), arguments: [purchaseID]) ?? ""
     }
   }
 
   func markPurchaseDeclined(id: String, failure: String) async throws {
     try await pool.write { db in
-      try db.execute(sql: "UPDATE purchase SET status = 'declined', failure = ? WHERE id = ?", arguments: [failure, id])
+      try db.executeCached(sql: "UPDATE purchase SET status = 'declined', failure = ? WHERE id = ?", arguments: [failure, id])
     }
   }
 
@@ -103,12 +115,12 @@ extension TicketingStore {
   func completePurchase(_ purchase: PurchaseRecord, passSubscription: Subscription?) async throws -> [RunFollowChange] {
     let tickets = try purchase.tickets.map { ($0, try Self.json($0)) }
     return try await pool.write { db in
-      try db.execute(
+      try db.executeCached(
         sql: "UPDATE purchase SET status = 'completed', charge_id = ? WHERE id = ? AND status = 'pending'",
         arguments: [purchase.chargeID, purchase.id])
       guard db.changesCount == 1 else { return [] }
       for (ticket, json) in tickets {
-        try db.execute(
+        try db.executeCached(
           sql: "INSERT INTO ticket (id, purchase_id, holder_id, json, valid_until) VALUES (?, ?, ?, ?, ?)",
           arguments: [ticket.id, ticket.purchaseID, ticket.holderID, json, ticket.validUntil.timeIntervalSince1970])
       }
@@ -121,16 +133,10 @@ extension TicketingStore {
   }
 
   static func recordFollowChange(_ db: Database, userID: String, run: RunReference, following: Bool) throws -> RunFollowChange {
-    try db.execute(
+    try db.executeCached(
       sql: "INSERT INTO run_follow_change (user_id, trip_id, service_date, following) VALUES (?, ?, ?, ?)",
       arguments: [userID, run.tripID, run.serviceDate, following])
     return RunFollowChange(id: db.lastInsertedRowID, userID: userID, run: run, following: following)
-  }
-
-  func purchase(userID: String, idempotencyKey: String) async throws -> PurchaseRecord? {
-    try await pool.read { db in
-      try Self.purchases(db, where: "user_id = ? AND idempotency_key = ?", [userID, idempotencyKey]).first
-    }
   }
 
   func purchase(id: String) async throws -> PurchaseRecord? {
@@ -151,14 +157,11 @@ extension TicketingStore {
   private static func purchases(_ db: Database, where condition: String, _ arguments: StatementArguments, limit: Int = 1000)
     throws -> [PurchaseRecord]
   {
-    let rows = try Row.fetchAll(
-      db,
-      sql: """
+    let rows = try Row.fetchAll(try db.cachedStatement(sql: """
         SELECT p.*, (SELECT COALESCE(SUM(c.amount_minor), 0) FROM charge c
                      WHERE c.refunds_charge_id = p.charge_id AND c.status = 'approved') AS refunded_minor
         FROM purchase p WHERE \(condition) ORDER BY created_at DESC, id DESC LIMIT \(limit)
-        """,
-      arguments: arguments)
+        """), arguments: arguments)
     return try rows.map { row in
       let currency: String = row["currency"]
       return PurchaseRecord(
@@ -188,7 +191,7 @@ extension TicketingStore {
   }
 
   static func tickets(_ db: Database, where condition: String, _ arguments: StatementArguments) throws -> [Ticket] {
-    try Row.fetchAll(db, sql: "SELECT * FROM ticket WHERE \(condition) ORDER BY rowid", arguments: arguments).map(ticket)
+    try Row.fetchAll(try db.cachedStatement(sql: "SELECT * FROM ticket WHERE \(condition) ORDER BY rowid"), arguments: arguments).map(ticket)
   }
 
   /// The ticket as issued (its JSON) with what changed since: rides used, the active ride, a refund.
@@ -210,12 +213,12 @@ extension TicketingStore {
         throw ServiceError.notFound("no ticket \(ticketID)")
       }
       let used = try use(ticket)
-      try db.execute(
+      try db.executeCached(
         sql: "UPDATE ticket SET rides_used = ?, active_until = ? WHERE id = ?",
         arguments: [used.ridesUsed, used.activeUntil?.timeIntervalSince1970, ticketID])
       let validation = TicketValidation(
         ticketID: ticketID, ride: used.ridesUsed, validatedAt: now, activeUntil: used.activeUntil, inspectorID: inspectorID)
-      try db.execute(
+      try db.executeCached(
         sql: "INSERT INTO validation (ticket_id, ride, validated_at, active_until, inspector_id) VALUES (?, ?, ?, ?, ?)",
         arguments: [ticketID, validation.ride, now.timeIntervalSince1970, used.activeUntil?.timeIntervalSince1970, inspectorID])
       return (used, validation)
@@ -224,7 +227,7 @@ extension TicketingStore {
 
   func validations(ticketID: String) async throws -> [TicketValidation] {
     try await pool.read { db in
-      try Row.fetchAll(db, sql: "SELECT * FROM validation WHERE ticket_id = ? ORDER BY ride", arguments: [ticketID]).map { row in
+      try Row.fetchAll(try db.cachedStatement(sql: "SELECT * FROM validation WHERE ticket_id = ? ORDER BY ride"), arguments: [ticketID]).map { row in
         TicketValidation(
           ticketID: row["ticket_id"], ride: row["ride"], validatedAt: Date(timeIntervalSince1970: row["validated_at"]),
           activeUntil: (row["active_until"] as Double?).map(Date.init(timeIntervalSince1970:)), inspectorID: row["inspector_id"])
@@ -236,7 +239,7 @@ extension TicketingStore {
   /// pass's subscription.
   func markRefunded(ticketID: String, refundChargeID: String, at now: Date) async throws -> (Ticket, [RunFollowChange]) {
     try await pool.write { db in
-      try db.execute(
+      try db.executeCached(
         sql: "UPDATE ticket SET refunded_at = ?, refund_charge_id = ? WHERE id = ? AND refunded_at IS NULL",
         arguments: [now.timeIntervalSince1970, refundChargeID, ticketID])
       let changed = db.changesCount == 1
@@ -244,7 +247,7 @@ extension TicketingStore {
         throw ServiceError.notFound("no ticket \(ticketID)")
       }
       guard changed else { return (ticket, []) }
-      try db.execute(sql: "DELETE FROM subscription WHERE ticket_id = ?", arguments: [ticketID])
+      try db.executeCached(sql: "DELETE FROM subscription WHERE ticket_id = ?", arguments: [ticketID])
       // The holder keeps following a run another of their valid tickets is for.
       var changes: [RunFollowChange] = []
       for run in ticket.runs {
@@ -261,7 +264,7 @@ extension TicketingStore {
 
   func pendingFollowChanges() async throws -> [RunFollowChange] {
     try await pool.read { db in
-      try Row.fetchAll(db, sql: "SELECT * FROM run_follow_change WHERE sent = 0 ORDER BY id LIMIT 500").map { row in
+      try Row.fetchAll(try db.cachedStatement(sql: "SELECT * FROM run_follow_change WHERE sent = 0 ORDER BY id LIMIT 500")).map { row in
         RunFollowChange(
           id: row["id"], userID: row["user_id"],
           run: RunReference(tripID: row["trip_id"], serviceDate: row["service_date"]), following: row["following"])
@@ -270,6 +273,6 @@ extension TicketingStore {
   }
 
   func markFollowChangeSent(id: Int64) async throws {
-    try await pool.write { db in try db.execute(sql: "UPDATE run_follow_change SET sent = 1 WHERE id = ?", arguments: [id]) }
+    try await pool.write { db in try db.executeCached(sql: "UPDATE run_follow_change SET sent = 1 WHERE id = ?", arguments: [id]) }
   }
 }

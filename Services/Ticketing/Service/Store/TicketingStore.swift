@@ -1,11 +1,15 @@
 import BinarioStorage
 import Foundation
 import GRDB
+import Synchronization
 
 /// Ticketing's database: the only code of the service that writes SQL. Every value reaches
 /// SQLite as a statement argument; each method is one transaction, committed when it returns.
 public final class TicketingStore: Sendable {
   let pool: DatabasePool
+  /// The fare table in force as last read or written: every quote reads it, and decoding its
+  /// JSON cost more than the rest of a quote.
+  let fareTableInForce = Mutex<FareTable?>(nil)
 
   /// Uses an open database that has ``TicketingMigrations/all`` applied.
   public init(pool: DatabasePool) {

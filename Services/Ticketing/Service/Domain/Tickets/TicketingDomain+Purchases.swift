@@ -24,8 +24,9 @@ extension TicketingDomain {
 
   private func purchaseOnce(userID: String, quoteID: String, key: String, paymentMethodID: String) async throws -> PurchaseRecord {
     var purchase: PurchaseRecord
-    let quote: TicketQuote
-    if let existing = try await store.purchase(userID: userID, idempotencyKey: key) {
+    let cardToken: String
+    let (existing, storedQuote) = try await store.purchaseAndQuote(userID: userID, idempotencyKey: key, quoteID: quoteID)
+    if let existing {
       guard existing.quoteID == quoteID else {
         throw ServiceError.failedPrecondition("this idempotency key was used for another purchase; use a new key")
       }
@@ -34,31 +35,31 @@ extension TicketingDomain {
       case .declined: throw ServiceError.failedPrecondition(existing.failure ?? "the card was declined")
       case .pending: purchase = existing
       }
-      guard let stored = try await store.quote(id: quoteID) else { throw ServiceError.notFound("no quote \(quoteID)") }
-      quote = stored
+      cardToken = try await store.cardToken(purchaseID: purchase.id)
     } else {
-      guard let stored = try await store.quote(id: quoteID), stored.userID == userID else {
+      guard let storedQuote, storedQuote.userID == userID else {
         throw ServiceError.notFound("no quote \(quoteID) of yours: ask for a quote first")
       }
-      quote = stored
       let now = clock.now()
-      if now >= quote.expiresAt {
-        throw ServiceError.failedPrecondition("the quote expired at \(quote.expiresAt.ISO8601Format()); ask for a new one")
+      if now >= storedQuote.expiresAt {
+        throw ServiceError.failedPrecondition("the quote expired at \(storedQuote.expiresAt.ISO8601Format()); ask for a new one")
       }
       guard let card = try await accounts.card(userID: userID, paymentMethodID: paymentMethodID) else {
         throw ServiceError.failedPrecondition("no payment card on file: add one first (binario cards add)")
       }
       purchase = PurchaseRecord(
-        id: Self.newID("pu"), userID: userID, idempotencyKey: key, quoteID: quoteID, status: .pending, total: quote.total,
+        id: Self.newID("pu"), userID: userID, idempotencyKey: key, quoteID: quoteID, status: .pending, total: storedQuote.total,
         paymentMethodID: card.paymentMethodID, cardLast4: card.last4, chargeID: nil, failure: nil, createdAt: now,
-        tickets: [], refunded: Money(amountMinor: 0, currency: quote.total.currency))
+        tickets: [], refunded: Money(amountMinor: 0, currency: storedQuote.total.currency))
       try await store.insertPendingPurchase(purchase, cardToken: card.providerToken)
+      cardToken = card.providerToken
     }
+    guard let quote = storedQuote else { throw ServiceError.notFound("no quote \(quoteID)") }
     let receipt: ChargeReceipt
     do {
       receipt = try await charger.charge(
         ChargeRequest(
-          cardToken: try await store.cardToken(purchaseID: purchase.id), cardLast4: purchase.cardLast4,
+          cardToken: cardToken, cardLast4: purchase.cardLast4,
           amountMinor: purchase.total.amountMinor, currency: purchase.total.currency, reference: purchase.id,
           description: quote.lines.map(\.description).joined(separator: "; ")))
     } catch PaymentError.declined(let reason) {
