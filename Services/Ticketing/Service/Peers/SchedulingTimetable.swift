@@ -63,7 +63,8 @@ public struct SchedulingTimetable: TimetableLookup {
   }
 }
 
-/// ``Notifier`` on scheduling's notification centre (`Notify`).
+/// ``Notifier`` on scheduling's notification centre (`Notify`), for ticketing's renewal reminders
+/// (kind `RENEWAL_REMINDER`).
 public struct SchedulingNotifier: Notifier {
   let notifications: Binario_Scheduling_V1_Notifications.Client<BinarioClientTransport>
 

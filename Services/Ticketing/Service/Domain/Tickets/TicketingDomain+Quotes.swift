@@ -176,10 +176,7 @@ extension TicketingDomain {
       kind: .pass, zones: zoneName, rides: 0, rideMinutes: 0, validFrom: start(of: startDate), validUntil: start(of: end),
       now: now)
     ticket.passPeriod = period
-    if zoneName == nil {
-      ticket.travelClass = travelClass
-      ticket.outbound = nil
-    }
+    if zoneName == nil { ticket.travelClass = travelClass }
     return (description, price, ticket)
   }
 
