@@ -160,6 +160,8 @@ struct TicketPurchaseTests {
     #expect(ticketing.timetable.following.withLock { $0["ada"] } == [])
     let twice = await serviceError { _ = try await ticketing.domain.refund(userID: "ada", ticketID: purchase.tickets[0].id) }
     #expect(twice?.isFailedPrecondition == true)
+    #expect(await serviceError { _ = try await ticketing.domain.ticket(userID: "bob", ticketID: purchase.tickets[0].id) } == .notFound("no ticket \(purchase.tickets[0].id) of yours"))
+    #expect(await serviceError { _ = try await ticketing.domain.ticket(userID: "ada", ticketID: "") }?.isInvalid == true)
     #expect(try await ticketing.domain.purchases(userID: "ada", after: nil, limit: 0).0.first?.refunded.amountMinor == 450)
   }
 

@@ -113,6 +113,7 @@ public final class SubscriptionsDomain: Sendable {
   }
 
   private func visible(userID: String, subscriptionID: String) async throws -> Subscription {
+    if subscriptionID.isEmpty { throw ServiceError.invalid("subscription_id", "a subscription id is required") }
     guard let subscription = try await store.subscription(id: subscriptionID),
       subscription.ownerID == userID || subscription.memberIDs.contains(userID)
     else { throw ServiceError.notFound("no subscription \(subscriptionID) of yours or shared with you") }

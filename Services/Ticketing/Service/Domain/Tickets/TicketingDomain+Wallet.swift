@@ -23,6 +23,7 @@ extension TicketingDomain {
   }
 
   func holderTicket(userID: String, ticketID: String) async throws -> Ticket {
+    if ticketID.isEmpty { throw ServiceError.invalid("ticket_id", "a ticket id is required") }
     guard let ticket = try await store.ticket(id: ticketID), ticket.holderID == userID else {
       throw ServiceError.notFound("no ticket \(ticketID) of yours")
     }
