@@ -64,6 +64,8 @@ extension MethodAccessPolicy {
     // A ticket's holder follows the runs it is for.
     rules[S.FollowRunFor.descriptor] = .internal(allowedPeers: [WorkloadIdentity.ticketing])
     rules[S.UnfollowRunFor.descriptor] = .internal(allowedPeers: [WorkloadIdentity.ticketing])
+    // A wallet's runs, a station's welcome: many runs' live state in one call.
+    rules[S.GetRuns.descriptor] = .internal(allowedPeers: [WorkloadIdentity.ticketing, WorkloadIdentity.geoOffers])
     return MethodAccessPolicy(rules)
   }()
 }

@@ -82,6 +82,16 @@ struct TicketingTests {
         #expect(delayed.map(\.notification.kind) == [.tripDelay])
         let delayedWallet = try await tickets.listWallet(.init(), metadata: bearer(ada))
         #expect(delayedWallet.tickets[0].outbound.live.delayMinutes == 7)
+        // The wallet's batch lookup is scheduling's internal GetRuns: ticketing's, not a client's.
+        let batch = await #expect(throws: RPCError.self) {
+          _ = try await scheduling.getRuns(.with { $0.runs = [run] }, metadata: bearer(admin))
+        }
+        #expect(batch?.code == .permissionDenied || batch?.code == .unimplemented)
+        let asTicketing = try await suite.withDirectSchedulingConnection(as: "ticketing") { direct in
+          try await Scheduling(wrapping: direct).getRuns(
+            .with { $0.runs = [run, .with { $0.tripID = "NO_SUCH_TRIP"; $0.serviceDate = run.serviceDate }] })
+        }
+        #expect(asTicketing.runs.map(\.run) == [run])
 
         // A card whose charges are declined sells nothing.
         let bob = try await identity.signUp(email: "bob@example.com", firstName: "Bob", admin: admin)

@@ -173,7 +173,11 @@ struct TicketPurchaseTests {
       userID: "ada", .station(outbound: run, from: "MONZA", to: "BERGAMO", returnRun: nil, travelClass: .second), passengers: 1)
     _ = try await ticketing.domain.purchase(userID: "ada", quoteID: quote.id, idempotencyKey: "k", paymentMethodID: "")
     #expect(try await ticketing.domain.retryFollowChanges() == 1)
+    // The wallet still answers, without the live state scheduling cannot give.
+    let wallet = try await ticketing.domain.wallet(userID: "ada")
+    #expect(wallet.count == 1 && wallet[0].outboundLive == nil)
     ticketing.timetable.unreachable.store(false, ordering: .relaxed)
+    #expect(try await ticketing.domain.wallet(userID: "ada")[0].outboundLive?.platform == "4")
     #expect(try await ticketing.domain.retryFollowChanges() == 0)
     #expect(ticketing.timetable.following.withLock { $0["ada"] } == [run])
   }

@@ -30,6 +30,11 @@ final class FakeTimetable: TimetableLookup {
     return found
   }
 
+  func runs(_ references: [RunReference]) async throws -> [TimetableRun] {
+    if unreachable.load(ordering: .relaxed) { throw ServiceError.failedPrecondition("scheduling is unreachable") }
+    return runs.withLock { runs in references.compactMap { runs[$0] } }
+  }
+
   func setFollowing(_ following: Bool, userID: String, run: RunReference) async throws {
     if unreachable.load(ordering: .relaxed) { throw ServiceError.failedPrecondition("scheduling is unreachable") }
     self.following.withLock {

@@ -226,6 +226,22 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
     }
   }
 
+  public func getRuns(
+    request: Binario_Scheduling_V1_GetRunsRequest, context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_GetRunsResponse {
+    try await handle("GetRuns") {
+      guard request.runs.count <= 100 else { throw ServiceError.invalid("runs", "at most 100 runs") }
+      let runs = try request.runs.compactMap { reference -> LiveRun? in
+        do {
+          return try domain.run(tripID: reference.tripID, date: reference.serviceDate)
+        } catch ServiceError.notFound(_) {
+          return nil
+        }
+      }
+      return .with { $0.runs = runs.map { Binario_Scheduling_V1_Run($0) } }
+    }
+  }
+
   public func unfollowRunFor(
     request: Binario_Scheduling_V1_UnfollowRunForRequest, context: ServerContext
   ) async throws -> Binario_Scheduling_V1_UnfollowRunForResponse {

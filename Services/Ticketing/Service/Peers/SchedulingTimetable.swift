@@ -24,22 +24,20 @@ public struct SchedulingTimetable: TimetableLookup {
 
   public func run(_ run: RunReference) async throws -> TimetableRun {
     do {
-      let response = try await scheduling.getRun(
-        .with { $0.run = .with { $0.tripID = run.tripID; $0.serviceDate = run.serviceDate } }, options: options)
-      return TimetableRun(
-        run: run, trainNumber: response.run.trainNumber, cancelled: response.run.cancelled,
-        stops: response.run.stops.map { stop in
-          TimetableRun.Stop(
-            stationID: stop.station.stationID, stationName: stop.station.name, latitude: stop.station.latitude,
-            longitude: stop.station.longitude,
-            scheduledArrival: stop.hasScheduledArrival ? stop.scheduledArrival.date : nil,
-            scheduledDeparture: stop.hasScheduledDeparture ? stop.scheduledDeparture.date : nil,
-            expectedDeparture: stop.hasExpectedDeparture ? stop.expectedDeparture.date : nil, platform: stop.platform,
-            platformChanged: stop.platformChanged, delayMinutes: Int(stop.delayMinutes), cancelled: stop.cancelled)
-        })
+      let response = try await scheduling.getRun(.with { $0.run = .init(run) }, options: options)
+      return TimetableRun(response.run)
     } catch let error as RPCError where error.code == .notFound || error.code == .invalidArgument {
       throw ServiceError.notFound("the timetable has no run \(run): \(error.message)")
     }
+  }
+
+  public func runs(_ runs: [RunReference]) async throws -> [TimetableRun] {
+    var found: [TimetableRun] = []
+    for start in stride(from: 0, to: runs.count, by: 100) {
+      let page = runs[start..<min(start + 100, runs.count)].map(Binario_Scheduling_V1_RunRef.init)
+      found += try await scheduling.getRuns(.with { $0.runs = page }, options: options).runs.map(TimetableRun.init)
+    }
+    return found
   }
 
   public func station(id: String) async throws -> TimetableStation {
@@ -51,15 +49,37 @@ public struct SchedulingTimetable: TimetableLookup {
   }
 
   public func setFollowing(_ following: Bool, userID: String, run: RunReference) async throws {
-    let reference = Binario_Scheduling_V1_RunRef.with {
-      $0.tripID = run.tripID
-      $0.serviceDate = run.serviceDate
-    }
+    let reference = Binario_Scheduling_V1_RunRef(run)
     if following {
       _ = try await scheduling.followRunFor(.with { $0.userID = userID; $0.run = reference }, options: options)
     } else {
       _ = try await scheduling.unfollowRunFor(.with { $0.userID = userID; $0.run = reference }, options: options)
     }
+  }
+}
+
+extension Binario_Scheduling_V1_RunRef {
+  init(_ run: RunReference) {
+    self.init()
+    self.tripID = run.tripID
+    self.serviceDate = run.serviceDate
+  }
+}
+
+extension TimetableRun {
+  init(_ run: Binario_Scheduling_V1_Run) {
+    self.init(
+      run: RunReference(tripID: run.run.tripID, serviceDate: run.run.serviceDate), trainNumber: run.trainNumber,
+      cancelled: run.cancelled,
+      stops: run.stops.map { stop in
+        TimetableRun.Stop(
+          stationID: stop.station.stationID, stationName: stop.station.name, latitude: stop.station.latitude,
+          longitude: stop.station.longitude,
+          scheduledArrival: stop.hasScheduledArrival ? stop.scheduledArrival.date : nil,
+          scheduledDeparture: stop.hasScheduledDeparture ? stop.scheduledDeparture.date : nil,
+          expectedDeparture: stop.hasExpectedDeparture ? stop.expectedDeparture.date : nil, platform: stop.platform,
+          platformChanged: stop.platformChanged, delayMinutes: Int(stop.delayMinutes), cancelled: stop.cancelled)
+      })
   }
 }
 

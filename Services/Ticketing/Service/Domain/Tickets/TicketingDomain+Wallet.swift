@@ -30,18 +30,13 @@ extension TicketingDomain {
     return ticket
   }
 
-  /// Each run as scheduling shows it now, asked all at once; runs it could not tell about are left out.
+  /// Each run as scheduling shows it now, in one call; runs it could not tell about (or all,
+  /// when scheduling cannot be reached) are left out.
   func liveRuns(_ references: Set<RunReference>) async -> [RunReference: TimetableRun] {
-    await withTaskGroup(of: TimetableRun?.self) { group in
-      for reference in references {
-        group.addTask { try? await self.timetable.run(reference) }
-      }
-      var runs: [RunReference: TimetableRun] = [:]
-      for await run in group {
-        if let run { runs[run.run] = run }
-      }
-      return runs
-    }
+    guard !references.isEmpty,
+      let runs = try? await timetable.runs(references.sorted { ($0.tripID, $0.serviceDate) < ($1.tripID, $1.serviceDate) })
+    else { return [:] }
+    return Dictionary(runs.map { ($0.run, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
   func withLiveState(_ ticket: Ticket, runs: [RunReference: TimetableRun], now: Date) -> TicketWithLiveState {

@@ -77,8 +77,10 @@ public struct TimetableStation: Sendable, Hashable {
 }
 
 /// What ticketing asks scheduling (its public `GetRun` and `ListStations`, its internal
-/// `FollowRunFor` and `UnfollowRunFor`).
+/// `GetRuns`, `FollowRunFor` and `UnfollowRunFor`).
 public protocol TimetableLookup: Sendable {
+  /// Many runs in one call; those the timetable does not have are left out.
+  func runs(_ runs: [RunReference]) async throws -> [TimetableRun]
   /// - Throws: ``BinarioDomain/ServiceError/notFound(_:)`` for a station the timetable does not have.
   func station(id: String) async throws -> TimetableStation
   /// - Throws: ``BinarioDomain/ServiceError/notFound(_:)`` for a run the timetable does not have.

@@ -281,6 +281,19 @@ public enum Binario_Scheduling_V1_Scheduling: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "GetRuns" metadata.
+        public enum GetRuns: Sendable {
+            /// Request type for "GetRuns".
+            public typealias Input = Binario_Scheduling_V1_GetRunsRequest
+            /// Response type for "GetRuns".
+            public typealias Output = Binario_Scheduling_V1_GetRunsResponse
+            /// Descriptor for "GetRuns".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Scheduling"),
+                method: "GetRuns",
+                type: .unary
+            )
+        }
         /// Descriptors for all methods in the "binario.scheduling.v1.Scheduling" service.
         public static let descriptors: [GRPCCore.MethodDescriptor] = [
             ListStations.descriptor,
@@ -301,7 +314,8 @@ public enum Binario_Scheduling_V1_Scheduling: Sendable {
             ListLines.descriptor,
             ImportTimetable.descriptor,
             FollowRunFor.descriptor,
-            UnfollowRunFor.descriptor
+            UnfollowRunFor.descriptor,
+            GetRuns.descriptor
         ]
     }
 }
@@ -675,6 +689,25 @@ extension Binario_Scheduling_V1_Scheduling {
             request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_UnfollowRunForRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_UnfollowRunForResponse>
+
+        /// Handle the "GetRuns" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Many runs at once, as GetRun shows each (a wallet's tickets, a station's welcome): runs the
+        /// > timetable does not have are left out. At most 100.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_GetRunsRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_GetRunsResponse` messages.
+        func getRuns(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_GetRunsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_GetRunsResponse>
     }
 
     /// Service protocol for the "binario.scheduling.v1.Scheduling" service.
@@ -1032,6 +1065,25 @@ extension Binario_Scheduling_V1_Scheduling {
             request: GRPCCore.ServerRequest<Binario_Scheduling_V1_UnfollowRunForRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_UnfollowRunForResponse>
+
+        /// Handle the "GetRuns" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Many runs at once, as GetRun shows each (a wallet's tickets, a station's welcome): runs the
+        /// > timetable does not have are left out. At most 100.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_GetRunsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_GetRunsResponse` message.
+        func getRuns(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_GetRunsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_GetRunsResponse>
     }
 
     /// Simple service protocol for the "binario.scheduling.v1.Scheduling" service.
@@ -1387,6 +1439,25 @@ extension Binario_Scheduling_V1_Scheduling {
             request: Binario_Scheduling_V1_UnfollowRunForRequest,
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Scheduling_V1_UnfollowRunForResponse
+
+        /// Handle the "GetRuns" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Many runs at once, as GetRun shows each (a wallet's tickets, a station's welcome): runs the
+        /// > timetable does not have are left out. At most 100.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_GetRunsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_GetRunsResponse` to respond with.
+        func getRuns(
+            request: Binario_Scheduling_V1_GetRunsRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_GetRunsResponse
     }
 }
 
@@ -1603,6 +1674,17 @@ extension Binario_Scheduling_V1_Scheduling.StreamingServiceProtocol {
                 )
             }
         )
+        router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Scheduling.Method.GetRuns.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_GetRunsRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_GetRunsResponse>(),
+            handler: { request, context in
+                try await self.getRuns(
+                    request: request,
+                    context: context
+                )
+            }
+        )
     }
 }
 
@@ -1812,6 +1894,17 @@ extension Binario_Scheduling_V1_Scheduling.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_UnfollowRunForResponse> {
         let response = try await self.unfollowRunFor(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func getRuns(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_GetRunsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_GetRunsResponse> {
+        let response = try await self.getRuns(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -2062,6 +2155,19 @@ extension Binario_Scheduling_V1_Scheduling.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_UnfollowRunForResponse> {
         return GRPCCore.ServerResponse<Binario_Scheduling_V1_UnfollowRunForResponse>(
             message: try await self.unfollowRunFor(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func getRuns(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_GetRunsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_GetRunsResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_GetRunsResponse>(
+            message: try await self.getRuns(
                 request: request.message,
                 context: context
             ),
@@ -2520,6 +2626,30 @@ extension Binario_Scheduling_V1_Scheduling {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_UnfollowRunForResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_UnfollowRunForResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "GetRuns" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Many runs at once, as GetRun shows each (a wallet's tickets, a station's welcome): runs the
+        /// > timetable does not have are left out. At most 100.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_GetRunsRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_GetRunsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_GetRunsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func getRuns<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_GetRunsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_GetRunsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_GetRunsResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_GetRunsResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
     }
 
@@ -3190,6 +3320,41 @@ extension Binario_Scheduling_V1_Scheduling {
                 onResponse: handleResponse
             )
         }
+
+        /// Call the "GetRuns" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Many runs at once, as GetRun shows each (a wallet's tickets, a station's welcome): runs the
+        /// > timetable does not have are left out. At most 100.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_GetRunsRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_GetRunsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_GetRunsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func getRuns<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_GetRunsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_GetRunsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_GetRunsResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_GetRunsResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Scheduling.Method.GetRuns.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
     }
 }
 
@@ -3744,6 +3909,36 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_UnfollowRunForRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_UnfollowRunForResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetRuns" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Many runs at once, as GetRun shows each (a wallet's tickets, a station's welcome): runs the
+    /// > timetable does not have are left out. At most 100.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_GetRunsRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getRuns<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_GetRunsRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_GetRunsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.getRuns(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_GetRunsRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_GetRunsResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -4376,6 +4571,40 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
             metadata: metadata
         )
         return try await self.unfollowRunFor(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetRuns" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Many runs at once, as GetRun shows each (a wallet's tickets, a station's welcome): runs the
+    /// > timetable does not have are left out. At most 100.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getRuns<Result>(
+        _ message: Binario_Scheduling_V1_GetRunsRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_GetRunsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_GetRunsRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.getRuns(
             request: request,
             options: options,
             onResponse: handleResponse
