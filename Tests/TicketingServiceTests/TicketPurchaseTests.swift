@@ -180,6 +180,17 @@ struct TicketPurchaseTests {
     #expect(try await ticketing.domain.wallet(userID: "ada")[0].outboundLive?.platform == "4")
     #expect(try await ticketing.domain.retryFollowChanges() == 0)
     #expect(ticketing.timetable.following.withLock { $0["ada"] } == [run])
+
+    // A follow for a run removed from the timetable meanwhile is dropped, not retried for ever.
+    ticketing.timetable.unreachable.store(true, ordering: .relaxed)
+    let other = ticketing.timetable.addRun("R4_2399", date: "2027-03-10", departure: TestTicketing.start.addingTimeInterval(9000))
+    let second = try await ticketing.domain.quote(
+      userID: "ada", .station(outbound: other, from: "MONZA", to: "BERGAMO", returnRun: nil, travelClass: .second), passengers: 1)
+    _ = try await ticketing.domain.purchase(userID: "ada", quoteID: second.id, idempotencyKey: "k2", paymentMethodID: "")
+    ticketing.timetable.runs.withLock { $0[other] = nil }
+    ticketing.timetable.unreachable.store(false, ordering: .relaxed)
+    #expect(try await ticketing.domain.retryFollowChanges() == 0)
+    #expect(ticketing.timetable.following.withLock { $0["ada"] } == [run])
   }
 
   @Test("purchase history is newest first and paged")

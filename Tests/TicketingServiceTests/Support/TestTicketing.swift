@@ -37,6 +37,7 @@ final class FakeTimetable: TimetableLookup {
 
   func setFollowing(_ following: Bool, userID: String, run: RunReference) async throws {
     if unreachable.load(ordering: .relaxed) { throw ServiceError.failedPrecondition("scheduling is unreachable") }
+    if runs.withLock({ $0[run] == nil }) { throw ServiceError.notFound("no run \(run)") }
     self.following.withLock {
       if following { $0[userID, default: []].insert(run) } else { $0[userID]?.remove(run) }
     }

@@ -50,10 +50,14 @@ public struct SchedulingTimetable: TimetableLookup {
 
   public func setFollowing(_ following: Bool, userID: String, run: RunReference) async throws {
     let reference = Binario_Scheduling_V1_RunRef(run)
-    if following {
-      _ = try await scheduling.followRunFor(.with { $0.userID = userID; $0.run = reference }, options: options)
-    } else {
-      _ = try await scheduling.unfollowRunFor(.with { $0.userID = userID; $0.run = reference }, options: options)
+    do {
+      if following {
+        _ = try await scheduling.followRunFor(.with { $0.userID = userID; $0.run = reference }, options: options)
+      } else {
+        _ = try await scheduling.unfollowRunFor(.with { $0.userID = userID; $0.run = reference }, options: options)
+      }
+    } catch let error as RPCError where error.code == .notFound {
+      throw ServiceError.notFound("the timetable has no run \(run): \(error.message)")
     }
   }
 }

@@ -103,11 +103,13 @@ extension TicketingDomain {
   }
 
   /// Tells scheduling about runs to follow or stop following; what fails stays recorded for
-  /// ``retryFollowChanges()``.
+  /// ``retryFollowChanges()``, except a run the timetable no longer has (nothing to follow).
   func sendFollowChanges(_ changes: [RunFollowChange]) async {
     for change in changes {
       do {
-        try await timetable.setFollowing(change.following, userID: change.userID, run: change.run)
+        do {
+          try await timetable.setFollowing(change.following, userID: change.userID, run: change.run)
+        } catch ServiceError.notFound(_) {}
         try await store.markFollowChangeSent(id: change.id)
       } catch {
         // Left for the retry job.

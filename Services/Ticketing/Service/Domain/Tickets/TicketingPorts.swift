@@ -86,6 +86,7 @@ public protocol TimetableLookup: Sendable {
   /// - Throws: ``BinarioDomain/ServiceError/notFound(_:)`` for a run the timetable does not have.
   func run(_ run: RunReference) async throws -> TimetableRun
   /// Makes `userID` follow (or stop following) `run`.
+  /// - Throws: ``BinarioDomain/ServiceError/notFound(_:)`` when the run is no longer in the timetable.
   func setFollowing(_ following: Bool, userID: String, run: RunReference) async throws
 }
 
