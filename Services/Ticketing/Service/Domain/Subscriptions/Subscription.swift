@@ -14,16 +14,6 @@ public enum SubscriptionPeriod: String, Sendable, Hashable, CaseIterable {
     case .yearly: return 1
     }
   }
-
-  /// The renewal after `date`.
-  public func next(after date: CalendarDate) -> CalendarDate {
-    switch self {
-    case .weekly: return date.adding(days: 7)
-    case .monthly: return date.adding(months: 1)
-    case .quarterly: return date.adding(months: 3)
-    case .yearly: return date.adding(months: 12)
-    }
-  }
 }
 
 /// SubscribeME's categories, and Transport (train and transit passes), which SubscribeME does not
@@ -108,8 +98,8 @@ public struct Subscription: Sendable, Hashable {
 
   /// The first renewal on or after `today`, counting from the start date.
   public static func firstRenewal(start: CalendarDate, period: SubscriptionPeriod, onOrAfter today: CalendarDate) -> CalendarDate {
-    var date = period.next(after: start)
     var step = 1
+    var date = renewal(start: start, period: period, number: step)
     while date < today {
       step += 1
       // From the start each time, so month ends do not drift (Jan 31 → Feb 28 → Mar 31).
@@ -118,6 +108,7 @@ public struct Subscription: Sendable, Hashable {
     return date
   }
 
+  /// The `number`th renewal after `start` (1: the first).
   static func renewal(start: CalendarDate, period: SubscriptionPeriod, number: Int) -> CalendarDate {
     switch period {
     case .weekly: return start.adding(days: 7 * number)
