@@ -1,3 +1,4 @@
+import BenchSupport
 import AsyncHTTPClient
 import BinarioProto
 import BinarioTestSupport

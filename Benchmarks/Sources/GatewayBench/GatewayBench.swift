@@ -126,8 +126,3 @@ enum BenchPath: String, CaseIterable, ExpressibleByArgument {
   /// `GET /v1/me` through the HTTP/JSON front door, with AsyncHTTPClient.
   case httpJSON = "http-json"
 }
-
-struct BenchError: Error, CustomStringConvertible {
-  var message: String
-  var description: String { self.message }
-}

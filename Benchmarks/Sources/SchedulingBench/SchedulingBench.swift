@@ -69,10 +69,6 @@ struct SchedulingBench: ParsableCommand, Sendable {
   }
 }
 
-struct BenchError: Error, CustomStringConvertible {
-  var message: String
-  var description: String { self.message }
-}
 
 /// Connections to the gateway's Binario front door, as apps connect (no client certificate).
 func gatewayClients(_ suite: RunningSuite, count: Int) throws -> [GRPCClient<BinarioClientTransport>] {

@@ -150,8 +150,3 @@ final class KeyCounter: Sendable {
   private let counter = Atomic<Int>(0)
   func next() -> String { "bench-\(counter.add(1, ordering: .relaxed).newValue)" }
 }
-
-struct BenchError: Error, CustomStringConvertible {
-  var message: String
-  var description: String { self.message }
-}

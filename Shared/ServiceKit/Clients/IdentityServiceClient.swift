@@ -7,6 +7,19 @@ import GRPCCore
 /// internal methods with (`LookupAccounts`, `AreFriends`, `GetDefaultPaymentMethod`).
 public typealias IdentityServiceClient = Binario_Identity_V1_Identity.Client<BinarioClientTransport>
 
+extension IdentityServiceClient {
+  /// Identity's `LookupAccounts` for any number of ids, asked 500 at a time (its limit per call);
+  /// unknown ids are left out.
+  public func accounts(ids userIDs: [String]) async throws -> [Binario_Identity_V1_AccountRecord] {
+    var found: [Binario_Identity_V1_AccountRecord] = []
+    for start in stride(from: 0, to: userIDs.count, by: 500) {
+      let page = Array(userIDs[start..<min(start + 500, userIDs.count)])
+      found += try await lookupAccounts(.with { $0.userIds = page }).accounts
+    }
+    return found
+  }
+}
+
 /// The `--identity-address` setting of a service that calls identity. Add it to the service's
 /// command with `@OptionGroup var identityAddress: IdentityAddressOption` and pass
 /// ``additionalSettings`` to ``ServiceRunner/run(options:serviceName:additionalSettings:environment:transport:services:)``;

@@ -12,13 +12,7 @@ public struct IdentityAccountDirectory: AccountDirectory {
   }
 
   public func accounts(ids userIDs: [String]) async throws -> [AccountContact] {
-    var found: [AccountContact] = []
-    // Identity answers at most 500 ids per call.
-    for start in stride(from: 0, to: userIDs.count, by: 500) {
-      let response = try await identity.lookupAccounts(.with { $0.userIds = Array(userIDs[start..<min(start + 500, userIDs.count)]) })
-      found += response.accounts.map(AccountContact.init)
-    }
-    return found
+    try await identity.accounts(ids: userIDs).map(AccountContact.init)
   }
 
   public func account(email: String) async throws -> AccountContact? {

@@ -153,13 +153,16 @@ extension Binario_Ticketing_V1_Validation {
 }
 
 extension Binario_Ticketing_V1_Purchase {
-  init(_ purchase: PurchaseRecord, now: Date) {
+  /// - Parameter shown: The tickets with what is known of their state beyond the purchase
+  ///   (default: the tickets alone).
+  init(_ purchase: PurchaseRecord, shown: [TicketWithLiveState]? = nil, now: Date) {
     self.init()
     self.purchaseID = purchase.id
     self.purchasedAt = Google_Protobuf_Timestamp(date: purchase.createdAt)
     self.total = .init(purchase.total)
     self.cardLast4 = purchase.cardLast4
-    self.tickets = purchase.tickets.map { Binario_Ticketing_V1_Ticket($0, now: now) }
+    self.tickets =
+      shown?.map { Binario_Ticketing_V1_Ticket($0, now: now) } ?? purchase.tickets.map { Binario_Ticketing_V1_Ticket($0, now: now) }
     self.refunded = .init(purchase.refunded)
   }
 }

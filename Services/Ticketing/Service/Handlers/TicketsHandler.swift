@@ -90,11 +90,9 @@ public struct TicketsHandler: Binario_Ticketing_V1_Tickets.SimpleServiceProtocol
         userID: caller.userID, quoteID: request.quoteID, idempotencyKey: request.idempotencyKey,
         paymentMethodID: request.paymentMethodID)
       let now = self.now
-      return .with {
-        $0.purchase = .init(purchase, now: now)
-        // Refundable as far as the ticket alone says (the wallet also asks the run's state).
-        $0.purchase.tickets = purchase.tickets.map { .init(domain.withLiveState($0, runs: [:], now: now), now: now) }
-      }
+      // Refundable as far as the ticket alone says (the wallet also asks the run's state).
+      let shown = purchase.tickets.map { domain.withLiveState($0, runs: [:], now: now) }
+      return .with { $0.purchase = .init(purchase, shown: shown, now: now) }
     }
   }
 

@@ -39,11 +39,7 @@ public struct IdentityAccounts: AccountLookup {
   }
 
   public func names(of userIDs: [String]) async throws -> [String: String] {
-    var names: [String: String] = [:]
-    for start in stride(from: 0, to: userIDs.count, by: 500) {
-      let response = try await identity.lookupAccounts(.with { $0.userIds = Array(userIDs[start..<min(start + 500, userIDs.count)]) })
-      for account in response.accounts { names[account.userID] = account.displayName }
-    }
-    return names
+    Dictionary(
+      try await identity.accounts(ids: userIDs).map { ($0.userID, $0.displayName) }, uniquingKeysWith: { first, _ in first })
   }
 }

@@ -76,12 +76,8 @@ extension TicketingDomain {
     let ticket = try await holderTicket(userID: userID, ticketID: ticketID)
     let runs = await liveRuns(Set(ticket.runs))
     let now = clock.now()
-    let cancelled = ticket.outbound.flatMap { journey in
-      runs[journey.run].map { run in
-        run.cancelled || run.stops.first(where: { $0.stationID == journey.fromStationID })?.cancelled == true
-      }
-    } ?? false
-    if let refusal = refundRefusal(ticket, outboundCancelled: cancelled, now: now) {
+    let shown = withLiveState(ticket, runs: runs, now: now)
+    if let refusal = refundRefusal(ticket, outboundCancelled: shown.outboundLive?.cancelled ?? false, now: now) {
       throw ServiceError.failedPrecondition(refusal)
     }
     guard let purchase = try await store.purchase(id: ticket.purchaseID), let chargeID = purchase.chargeID else {
