@@ -37,6 +37,8 @@ let package = Package(
     .executable(name: "scheduling", targets: ["scheduling"]),
     .library(name: "TicketingService", targets: ["TicketingService"]),
     .executable(name: "ticketing", targets: ["ticketing"]),
+    .library(name: "GeoOffersService", targets: ["GeoOffersService"]),
+    .executable(name: "geo-offers", targets: ["geo-offers"]),
     .executable(name: "gateway", targets: ["gateway"]),
     .library(name: "BinarioTestSupport", targets: ["BinarioTestSupport"]),
   ],
@@ -341,6 +343,37 @@ let package = Package(
       path: "Services/Ticketing/Main",
       swiftSettings: swiftSettings
     ),
+    // Geo-offers: deals, route offers and places near a position, nearest stations, welcomes.
+    .target(
+      name: "GeoOffersService",
+      dependencies: [
+        "BinarioAuth",
+        "BinarioDomain",
+        "BinarioProto",
+        "BinarioServiceKit",
+        "BinarioStorage",
+        "BinarioTransport",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+      ],
+      path: "Services/GeoOffers/Service",
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "geo-offers",
+      dependencies: [
+        "GeoOffersService",
+        "BinarioAuth",
+        "BinarioDomain",
+        "BinarioServiceKit",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Services/GeoOffers/Main",
+      swiftSettings: swiftSettings
+    ),
     .executableTarget(
       name: "gateway",
       dependencies: [
@@ -471,6 +504,11 @@ let package = Package(
     .testTarget(
       name: "TicketingServiceTests",
       dependencies: ["TicketingService", "BinarioDomain", "BinarioPayments", "BinarioStorage"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "GeoOffersServiceTests",
+      dependencies: ["GeoOffersService", "BinarioDomain", "BinarioStorage", .product(name: "GRDB", package: "GRDB.swift")],
       swiftSettings: swiftSettings
     ),
     .testTarget(

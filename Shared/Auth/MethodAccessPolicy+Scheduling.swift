@@ -66,6 +66,7 @@ extension MethodAccessPolicy {
     rules[S.UnfollowRunFor.descriptor] = .internal(allowedPeers: [WorkloadIdentity.ticketing])
     // A wallet's runs, a station's welcome: many runs' live state in one call.
     rules[S.GetRuns.descriptor] = .internal(allowedPeers: [WorkloadIdentity.ticketing, WorkloadIdentity.geoOffers])
+    rules[S.WatchStations.descriptor] = .internal(allowedPeers: [WorkloadIdentity.geoOffers])
     return MethodAccessPolicy(rules)
   }()
 }

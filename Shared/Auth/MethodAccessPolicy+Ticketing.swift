@@ -36,6 +36,8 @@ extension MethodAccessPolicy {
     for method in publicMethods { rules[method] = .level(.public) }
     for method in signedInMethods { rules[method] = .level(.signedIn) }
     for method in inspectorMethods { rules[method] = .level(.inspector) }
+    // A station's welcome: geo-offers only.
+    rules[T.ListDepartingTickets.descriptor] = .internal(allowedPeers: [WorkloadIdentity.geoOffers])
     return MethodAccessPolicy(rules)
   }()
 }

@@ -19,6 +19,8 @@ struct TicketingCommand: EventLoopCommand {
   @OptionGroup var options: ServiceOptions
   @OptionGroup var identityAddress: IdentityAddressOption
   @OptionGroup var schedulingAddress: SchedulingAddressOption
+  /// Optional: without it, quotes apply no route offers.
+  @OptionGroup var geoOffersAddress: GeoOffersAddressOption
   @OptionGroup var ticketing: TicketingOptions
 
   func runOnEventLoops() async throws {
@@ -28,16 +30,20 @@ struct TicketingCommand: EventLoopCommand {
     let reminderDays = try ticketing.reminderDays(environment: environment)
     try await ServiceRunner.run(
       options: options, serviceName: "ticketing",
-      additionalSettings: identityAddress.additionalSettings + schedulingAddress.additionalSettings, transport: .binario
+      additionalSettings: identityAddress.additionalSettings + schedulingAddress.additionalSettings
+        + geoOffersAddress.additionalSettings, transport: .binario
     ) { context in
       let store = try TicketingStore(directory: context.configuration.dataDirectory)
       let clock = SystemClock()
       let accounts = IdentityAccounts(identity: try context.identityClient())
       let scheduling = try context.schedulingClient()
       let codes = try await SignedTicketCodes.load(from: store, now: clock.now())
+      let routeOffers: any RouteOfferLookup =
+        context.hasPeerAddress(GeoOffersPeer.self)
+        ? GeoOffersRouteOffers(client: try context.peerClient(GeoOffersPeer.self), logger: context.logger) : NoRouteOffers()
       let domain = TicketingDomain(
         store: store, clock: clock, timetable: SchedulingTimetable(client: scheduling), accounts: accounts,
-        charger: RecordingCardCharger(store: store, now: { clock.now() }), codes: codes, zone: zone)
+        charger: RecordingCardCharger(store: store, now: { clock.now() }), codes: codes, zone: zone, routeOffers: routeOffers)
       if let fareTable, try await domain.loadFareTable(fareTable) {
         context.logger.notice("loaded the fare table", metadata: ["file": "\(ticketing.fareTable ?? environment["BINARIO_FARE_TABLE"] ?? "")"])
       }

@@ -18,6 +18,7 @@ public final class SchedulingDomain: Sendable {
   /// Stations, lines and platform stops, read once per timetable (they change only on import).
   let catalog: Mutex<TimetableCatalog>
   let boards = DepartureBoardCache()
+  let stationWatchers = StationWatchers()
 
   /// The shortest change between two trains, in seconds.
   static let minimumTransfer = 5 * 60
@@ -34,7 +35,16 @@ public final class SchedulingDomain: Sendable {
 
   func reloadCatalog() throws {
     let fresh = try TimetableCatalog(store: store)
-    catalog.withLock { $0 = fresh }
+    let before = catalog.withLock { catalog in
+      defer { catalog = fresh }
+      return catalog.stations
+    }
+    if before != fresh.stations { stationWatchers.publish(stations(matching: "")) }
+  }
+
+  /// Every station now, then every station again each time an import changes them.
+  public func watchStations() -> StationWatch {
+    stationWatchers.watch(current: stations(matching: ""))
   }
 
   var stationsByID: [String: Station] { catalog.withLock { $0.stations } }

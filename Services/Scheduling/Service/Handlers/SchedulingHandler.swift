@@ -242,6 +242,22 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
     }
   }
 
+  public func watchStations(
+    request: Binario_Scheduling_V1_WatchStationsRequest,
+    response: RPCWriter<Binario_Scheduling_V1_WatchStationsResponse>,
+    context: ServerContext
+  ) async throws {
+    let watch = domain.watchStations()
+    defer { watch.end() }
+    try await withRPCCancellationHandler {
+      for await stations in watch.stations {
+        try await response.write(.with { $0.stations = stations.map(Binario_Scheduling_V1_Station.init) })
+      }
+    } onCancelRPC: {
+      watch.end()
+    }
+  }
+
   public func unfollowRunFor(
     request: Binario_Scheduling_V1_UnfollowRunForRequest, context: ServerContext
   ) async throws -> Binario_Scheduling_V1_UnfollowRunForResponse {

@@ -80,6 +80,14 @@ extension Binario_Ticketing_V1_Quote {
     self.total = .init(quote.total)
     self.expiresAt = Google_Protobuf_Timestamp(date: quote.expiresAt)
     self.passengers = UInt32(quote.passengers)
+    if let applied = quote.routeOffer {
+      self.routeOffer = .with {
+        $0.offerID = applied.offer.offerID
+        $0.title = applied.offer.title
+        $0.discountPercent = Int32(applied.offer.discountPercent)
+        $0.fullUnitPrice = .init(applied.fullUnitPrice)
+      }
+    }
   }
 }
 

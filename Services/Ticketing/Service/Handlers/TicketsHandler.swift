@@ -179,6 +179,30 @@ public struct TicketsHandler: Binario_Ticketing_V1_Tickets.SimpleServiceProtocol
       }
     }
   }
+  // MARK: - Internal
+
+  public func listDepartingTickets(
+    request: Binario_Ticketing_V1_ListDepartingTicketsRequest, context: ServerContext
+  ) async throws -> Binario_Ticketing_V1_ListDepartingTicketsResponse {
+    try await handle("ListDepartingTickets") {
+      guard request.hasDepartingAfter, request.hasDepartingBefore, request.departingAfter.date < request.departingBefore.date
+      else {
+        throw ServiceError.invalid("departing_before", "a window: departing_after, then a later departing_before")
+      }
+      let tickets = try await domain.departingTickets(
+        userID: request.userID, stationID: request.stationID,
+        window: request.departingAfter.date..<request.departingBefore.date)
+      return .with {
+        $0.tickets = tickets.map { ticket in
+          .with {
+            $0.ticketID = ticket.ticketID
+            $0.journey = .init(ticket.journey, live: nil)
+          }
+        }
+      }
+    }
+  }
+
 }
 
 /// ListPurchases' page token: where the last page ended, base64url so clients treat it as opaque.
@@ -193,4 +217,5 @@ enum PurchasePageToken {
     guard parts.count == 3, parts[0] == "v1", let seconds = Double(parts[1]) else { return nil }
     return PurchaseCursor(createdAt: Date(timeIntervalSince1970: seconds), id: parts[2])
   }
+
 }

@@ -74,7 +74,7 @@ extension TimetableRun {
   init(_ run: Binario_Scheduling_V1_Run) {
     self.init(
       run: RunReference(tripID: run.run.tripID, serviceDate: run.run.serviceDate), trainNumber: run.trainNumber,
-      cancelled: run.cancelled,
+      line: run.line, cancelled: run.cancelled,
       stops: run.stops.map { stop in
         TimetableRun.Stop(
           stationID: stop.station.stationID, stationName: stop.station.name, latitude: stop.station.latitude,

@@ -517,6 +517,222 @@ extension OpenAPIDocument {
         ]
       }
     },
+    "/v1/admin/deals": {
+      "get": {
+        "operationId": "GeoOffers_ListDeals",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "Deals, active or not, of one shop or of all, newest validity first, paged.",
+        "description": "Deals, active or not, of one shop or of all, newest validity first, paged.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.ListDealsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "page_size",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "page_token",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "shop_id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      },
+      "post": {
+        "operationId": "GeoOffers_CreateDeal",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "CreateDeal",
+        "description": "CreateDeal",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.CreateDealResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.geo_offers.v1.CreateDealRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/deals/{deal_deal_id}": {
+      "put": {
+        "operationId": "GeoOffers_UpdateDeal",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "Replaces a deal's fields (its shop stays).",
+        "description": "Replaces a deal's fields (its shop stays).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.UpdateDealResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "deal_deal_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.geo_offers.v1.UpdateDealRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/deals/{deal_id}": {
+      "delete": {
+        "operationId": "GeoOffers_DeleteDeal",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "DeleteDeal",
+        "description": "DeleteDeal",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.DeleteDealResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "deal_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
     "/v1/admin/drivers": {
       "post": {
         "operationId": "Identity_CreateDriver",
@@ -771,6 +987,214 @@ extension OpenAPIDocument {
         ]
       }
     },
+    "/v1/admin/places": {
+      "get": {
+        "operationId": "GeoOffers_ListPlaces",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "Every place to visit, by name, paged.",
+        "description": "Every place to visit, by name, paged.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.ListPlacesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "page_size",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "page_token",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      },
+      "post": {
+        "operationId": "GeoOffers_CreatePlace",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "CreatePlace",
+        "description": "CreatePlace",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.CreatePlaceResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.geo_offers.v1.CreatePlaceRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/places/{place_place_id}": {
+      "put": {
+        "operationId": "GeoOffers_UpdatePlace",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "UpdatePlace",
+        "description": "UpdatePlace",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.UpdatePlaceResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "place_place_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.geo_offers.v1.UpdatePlaceRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/places/{place_id}": {
+      "delete": {
+        "operationId": "GeoOffers_DeletePlace",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "DeletePlace",
+        "description": "DeletePlace",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.DeletePlaceResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "place_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
     "/v1/admin/roles:grant": {
       "post": {
         "operationId": "Identity_GrantRole",
@@ -867,6 +1291,160 @@ extension OpenAPIDocument {
         }
       }
     },
+    "/v1/admin/route-offers": {
+      "post": {
+        "operationId": "GeoOffers_CreateRouteOffer",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "CreateRouteOffer",
+        "description": "CreateRouteOffer",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.CreateRouteOfferResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.geo_offers.v1.CreateRouteOfferRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/route-offers/{offer_offer_id}": {
+      "put": {
+        "operationId": "GeoOffers_UpdateRouteOffer",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "UpdateRouteOffer",
+        "description": "UpdateRouteOffer",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.UpdateRouteOfferResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "offer_offer_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.geo_offers.v1.UpdateRouteOfferRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/route-offers/{offer_id}": {
+      "delete": {
+        "operationId": "GeoOffers_DeleteRouteOffer",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "DeleteRouteOffer",
+        "description": "DeleteRouteOffer",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.DeleteRouteOfferResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "offer_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
     "/v1/admin/runs": {
       "post": {
         "operationId": "Scheduling_CreateRun",
@@ -913,6 +1491,214 @@ extension OpenAPIDocument {
             }
           }
         }
+      }
+    },
+    "/v1/admin/shops": {
+      "get": {
+        "operationId": "GeoOffers_ListShops",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "Every shop, by name, paged.",
+        "description": "Every shop, by name, paged.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.ListShopsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "page_size",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "page_token",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      },
+      "post": {
+        "operationId": "GeoOffers_CreateShop",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "CreateShop",
+        "description": "CreateShop",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.CreateShopResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.geo_offers.v1.CreateShopRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/shops/{shop_shop_id}": {
+      "put": {
+        "operationId": "GeoOffers_UpdateShop",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "Replaces a shop's fields (its deals move with it).",
+        "description": "Replaces a shop's fields (its deals move with it).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.UpdateShopResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "shop_shop_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.geo_offers.v1.UpdateShopRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/shops/{shop_id}": {
+      "delete": {
+        "operationId": "GeoOffers_DeleteShop",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "Removes a shop and its deals.",
+        "description": "Removes a shop and its deals.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.DeleteShopResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "shop_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
       }
     },
     "/v1/admin/timetable:import": {
@@ -2831,6 +3617,126 @@ extension OpenAPIDocument {
         }
       }
     },
+    "/v1/me/location": {
+      "delete": {
+        "operationId": "GeoOffers_ForgetMyLocation",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "Forgets the caller's last known location and which deals were offered to them.",
+        "description": "Forgets the caller's last known location and which deals were offered to them.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.ForgetMyLocationResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "get": {
+        "operationId": "GeoOffers_GetMyLocation",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "The caller's last known location;",
+        "description": "The caller's last known location; NOT_FOUND when none is kept.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.GetMyLocationResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "GeoOffers_ReportLocation",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "Reports where the caller is.",
+        "description": "Reports where the caller is. The service keeps this position as the caller's last known location (only the newest report is kept) and answers with the deals nearby not offered to the caller recently, the nearest station and its route offers, places to visit nearby, and a welcome when the caller has reached the station of a train they hold a ticket for (once per ticket; it is also sent as a notification, as are the deals offered).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.ReportLocationResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.geo_offers.v1.ReportLocationRequest"
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/me/notification-preferences": {
       "get": {
         "operationId": "Notifications_GetNotificationPreferences",
@@ -4025,6 +4931,206 @@ extension OpenAPIDocument {
         }
       }
     },
+    "/v1/nearby/deals": {
+      "get": {
+        "operationId": "GeoOffers_ListNearbyDeals",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "The deals active now within a radius of a point (default 300 m, at most 50 km), nearest first, at most 100.",
+        "description": "The deals active now within a radius of a point (default 300 m, at most 50 km), nearest first, at most 100.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.ListNearbyDealsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "latitude",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "longitude",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "radius_metres",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/nearby/places": {
+      "get": {
+        "operationId": "GeoOffers_ListNearbyPlaces",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "Places to visit within a radius of a point (default 1 km, at most 50 km), nearest first, at most 100, optionally of one ",
+        "description": "Places to visit within a radius of a point (default 1 km, at most 50 km), nearest first, at most 100, optionally of one category.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.ListNearbyPlacesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "category",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "latitude",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "longitude",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "radius_metres",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/nearby/stations": {
+      "get": {
+        "operationId": "GeoOffers_ListNearestStations",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "The k nearest stations to a point (default 3, at most 20), nearest first, each with its distance as the crow flies, a wa",
+        "description": "The k nearest stations to a point (default 3, at most 20), nearest first, each with its distance as the crow flies, a walking time and a Google Maps walking-directions link.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.ListNearestStationsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "count",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "latitude",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "longitude",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          }
+        ]
+      }
+    },
     "/v1/password-resets": {
       "post": {
         "operationId": "Identity_RequestPasswordReset",
@@ -4309,6 +5415,62 @@ extension OpenAPIDocument {
             }
           }
         }
+      }
+    },
+    "/v1/route-offers": {
+      "get": {
+        "operationId": "GeoOffers_ListRouteOffers",
+        "tags": [
+          "GeoOffers"
+        ],
+        "summary": "Route offers:",
+        "description": "Route offers: those from one station (or every station), active now unless `include_inactive`.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.geo_offers.v1.ListRouteOffersResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "include_inactive",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "boolean"
+            }
+          },
+          {
+            "name": "station_id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
       }
     },
     "/v1/sessions": {
@@ -5148,6 +6310,608 @@ extension OpenAPIDocument {
             "type": "string"
           }
         }
+      },
+      "binario.geo_offers.v1.CreateDealRequest": {
+        "type": "object",
+        "properties": {
+          "deal": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.Deal"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.CreateDealResponse": {
+        "type": "object",
+        "properties": {
+          "deal": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.Deal"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.CreatePlaceRequest": {
+        "type": "object",
+        "properties": {
+          "place": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.Place"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.CreatePlaceResponse": {
+        "type": "object",
+        "properties": {
+          "place": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.Place"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.CreateRouteOfferRequest": {
+        "type": "object",
+        "properties": {
+          "offer": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.RouteOffer"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.CreateRouteOfferResponse": {
+        "type": "object",
+        "properties": {
+          "offer": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.RouteOffer"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.CreateShopRequest": {
+        "type": "object",
+        "properties": {
+          "shop": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.Shop"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.CreateShopResponse": {
+        "type": "object",
+        "properties": {
+          "shop": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.Shop"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.Deal": {
+        "type": "object",
+        "properties": {
+          "dealId": {
+            "type": "string"
+          },
+          "shopId": {
+            "type": "string"
+          },
+          "shopName": {
+            "type": "string"
+          },
+          "description": {
+            "type": "string"
+          },
+          "discountPercent": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "latitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "longitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "validFrom": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "validUntil": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "stationId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.DeleteDealResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.DeletePlaceResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.DeleteRouteOfferResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.DeleteShopResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.ForgetMyLocationResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.GetMyLocationResponse": {
+        "type": "object",
+        "properties": {
+          "location": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.Location"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.ListDealsResponse": {
+        "type": "object",
+        "properties": {
+          "deals": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.geo_offers.v1.Deal"
+            }
+          },
+          "nextPageToken": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.ListNearbyDealsResponse": {
+        "type": "object",
+        "properties": {
+          "deals": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.geo_offers.v1.NearbyDeal"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.ListNearbyPlacesResponse": {
+        "type": "object",
+        "properties": {
+          "places": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.geo_offers.v1.NearbyPlace"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.ListNearestStationsResponse": {
+        "type": "object",
+        "properties": {
+          "stations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.geo_offers.v1.NearestStation"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.ListPlacesResponse": {
+        "type": "object",
+        "properties": {
+          "places": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.geo_offers.v1.Place"
+            }
+          },
+          "nextPageToken": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.ListRouteOffersResponse": {
+        "type": "object",
+        "properties": {
+          "offers": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.geo_offers.v1.RouteOffer"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.ListShopsResponse": {
+        "type": "object",
+        "properties": {
+          "shops": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.geo_offers.v1.Shop"
+            }
+          },
+          "nextPageToken": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.Location": {
+        "type": "object",
+        "properties": {
+          "latitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "longitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "accuracyMetres": {
+            "type": "number",
+            "format": "double"
+          },
+          "reportedAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.NearbyDeal": {
+        "type": "object",
+        "properties": {
+          "deal": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.Deal"
+          },
+          "distanceMetres": {
+            "type": "number",
+            "format": "double"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.NearbyPlace": {
+        "type": "object",
+        "properties": {
+          "place": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.Place"
+          },
+          "distanceMetres": {
+            "type": "number",
+            "format": "double"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.NearestStation": {
+        "type": "object",
+        "properties": {
+          "station": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.Station"
+          },
+          "distanceMetres": {
+            "type": "number",
+            "format": "double"
+          },
+          "walkingMinutes": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "directionsUrl": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.Place": {
+        "type": "object",
+        "properties": {
+          "placeId": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "description": {
+            "type": "string"
+          },
+          "category": {
+            "type": "string",
+            "enum": [
+              "PLACE_CATEGORY_UNSPECIFIED",
+              "PLACE_CATEGORY_MONUMENT",
+              "PLACE_CATEGORY_MUSEUM",
+              "PLACE_CATEGORY_CHURCH",
+              "PLACE_CATEGORY_PARK",
+              "PLACE_CATEGORY_THEATRE",
+              "PLACE_CATEGORY_VIEWPOINT",
+              "PLACE_CATEGORY_NEIGHBOURHOOD",
+              "PLACE_CATEGORY_OTHER"
+            ]
+          },
+          "latitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "longitude": {
+            "type": "number",
+            "format": "double"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.ReportLocationRequest": {
+        "type": "object",
+        "properties": {
+          "latitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "longitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "accuracyMetres": {
+            "type": "number",
+            "format": "double"
+          },
+          "reportedAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.ReportLocationResponse": {
+        "type": "object",
+        "properties": {
+          "deals": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.geo_offers.v1.NearbyDeal"
+            }
+          },
+          "nearestStation": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.NearestStation"
+          },
+          "routeOffers": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.geo_offers.v1.RouteOffer"
+            }
+          },
+          "places": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.geo_offers.v1.NearbyPlace"
+            }
+          },
+          "welcome": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.Welcome"
+          },
+          "stored": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.RouteOffer": {
+        "type": "object",
+        "properties": {
+          "offerId": {
+            "type": "string"
+          },
+          "originStationId": {
+            "type": "string"
+          },
+          "originStationName": {
+            "type": "string"
+          },
+          "destinationStationId": {
+            "type": "string"
+          },
+          "destinationStationName": {
+            "type": "string"
+          },
+          "line": {
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "discountPercent": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "conditions": {
+            "type": "string"
+          },
+          "validFrom": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "validUntil": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.Shop": {
+        "type": "object",
+        "properties": {
+          "shopId": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "description": {
+            "type": "string"
+          },
+          "latitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "longitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "stationId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.Station": {
+        "type": "object",
+        "properties": {
+          "stationId": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "latitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "longitude": {
+            "type": "number",
+            "format": "double"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.UpdateDealRequest": {
+        "type": "object",
+        "properties": {
+          "deal": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.Deal"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.UpdateDealResponse": {
+        "type": "object",
+        "properties": {
+          "deal": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.Deal"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.UpdatePlaceRequest": {
+        "type": "object",
+        "properties": {
+          "place": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.Place"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.UpdatePlaceResponse": {
+        "type": "object",
+        "properties": {
+          "place": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.Place"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.UpdateRouteOfferRequest": {
+        "type": "object",
+        "properties": {
+          "offer": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.RouteOffer"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.UpdateRouteOfferResponse": {
+        "type": "object",
+        "properties": {
+          "offer": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.RouteOffer"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.UpdateShopRequest": {
+        "type": "object",
+        "properties": {
+          "shop": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.Shop"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.UpdateShopResponse": {
+        "type": "object",
+        "properties": {
+          "shop": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.Shop"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.geo_offers.v1.Welcome": {
+        "type": "object",
+        "properties": {
+          "ticketId": {
+            "type": "string"
+          },
+          "station": {
+            "$ref": "#/components/schemas/binario.geo_offers.v1.Station"
+          },
+          "tripId": {
+            "type": "string"
+          },
+          "serviceDate": {
+            "type": "string"
+          },
+          "trainNumber": {
+            "type": "string"
+          },
+          "destinationName": {
+            "type": "string"
+          },
+          "scheduledDeparture": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "expectedDeparture": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "platform": {
+            "type": "string"
+          },
+          "minutesToDeparture": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "message": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
       },
       "binario.identity.v1.AccountSelector": {
         "type": "object",
@@ -7544,6 +9308,25 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.ticketing.v1.AppliedRouteOffer": {
+        "type": "object",
+        "properties": {
+          "offerId": {
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "discountPercent": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "fullUnitPrice": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.ticketing.v1.CarnetFare": {
         "type": "object",
         "properties": {
@@ -8005,6 +9788,9 @@ extension OpenAPIDocument {
             "format": "int64",
             "minimum": 0,
             "maximum": 4294967295
+          },
+          "routeOffer": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.AppliedRouteOffer"
           }
         },
         "additionalProperties": false

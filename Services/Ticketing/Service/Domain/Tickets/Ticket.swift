@@ -30,6 +30,8 @@ public struct Ticket: Sendable, Hashable, Codable {
     public var toStationName: String
     public var departure: Date
     public var arrival: Date
+    /// The run's line short name (not kept by tickets bought before it was recorded).
+    public var line: String? = nil
   }
 
   public var id: String

@@ -30,9 +30,22 @@ public struct TicketQuote: Sendable, Hashable, Codable {
   public var createdAt: Date
   /// One passenger's ticket, without its ids and code yet.
   public var ticket: Ticket
+  /// The route offer whose discount the price includes.
+  public var routeOffer: AppliedRouteOffer? = nil
 
   public var total: Money {
     Money(
       amountMinor: lines.reduce(0) { $0 + $1.amount.amountMinor }, currency: lines.first?.unitPrice.currency ?? ticket.price.currency)
+  }
+}
+
+/// A route offer applied to a quote: the price per passenger before it, and the offer.
+public struct AppliedRouteOffer: Sendable, Hashable, Codable {
+  public var offer: RouteOfferMatch
+  public var fullUnitPrice: Money
+
+  /// `amount` less `percent` %, to the nearest minor unit (halves rounded in the buyer's favour).
+  static func discounted(_ amount: Int64, percent: Int) -> Int64 {
+    (amount * Int64(100 - percent) + 49) / 100
   }
 }

@@ -37,12 +37,24 @@ extension TicketingDomain {
         period: period, startDate: startDate, zones: zones, from: from, to: to, travelClass: travelClass, table: table, now: now)
     }
     var ticket = priced.ticket
-    ticket.price = Money(amountMinor: priced.price, currency: table.currency)
-    ticket.description = priced.description
+    var price = priced.price
+    var description = priced.description
+    var routeOffer: AppliedRouteOffer?
+    if let journey = ticket.outbound,
+      let offer = await routeOffers.bestOffer(
+        from: journey.fromStationID, to: journey.toStationID, line: journey.line ?? "", at: journey.departure)
+    {
+      routeOffer = AppliedRouteOffer(offer: offer, fullUnitPrice: Money(amountMinor: price, currency: table.currency))
+      price = AppliedRouteOffer.discounted(price, percent: offer.discountPercent)
+      description += ", \(offer.title) −\(offer.discountPercent)%"
+    }
+    ticket.price = Money(amountMinor: price, currency: table.currency)
+    ticket.description = description
     let quote = TicketQuote(
       id: Self.newID("qt"), userID: userID,
-      lines: [TicketQuote.Line(description: priced.description, unitPrice: ticket.price, quantity: passengers)],
-      passengers: passengers, expiresAt: now.addingTimeInterval(Self.quoteLifetime), createdAt: now, ticket: ticket)
+      lines: [TicketQuote.Line(description: description, unitPrice: ticket.price, quantity: passengers)],
+      passengers: passengers, expiresAt: now.addingTimeInterval(Self.quoteLifetime), createdAt: now, ticket: ticket,
+      routeOffer: routeOffer)
     try await store.insertQuote(quote)
     return quote
   }
@@ -129,7 +141,7 @@ extension TicketingDomain {
     }
     let journey = Ticket.Journey(
       run: reference, trainNumber: run.trainNumber, fromStationID: from, fromStationName: boarding.stationName,
-      toStationID: to, toStationName: alighting.stationName, departure: departure, arrival: arrival)
+      toStationID: to, toStationName: alighting.stationName, departure: departure, arrival: arrival, line: run.line)
     return (journey, Int(metres.rounded(.up)))
   }
 

@@ -22,6 +22,26 @@ extension TicketingDomain {
     return shown
   }
 
+  /// The holder's station tickets, unused and not refunded, whose next way leaves `stationID`
+  /// (scheduled) within `window`: what geo-offers welcomes them at the station with.
+  public func departingTickets(userID: String, stationID: String, window: Range<Date>) async throws -> [(
+    ticketID: String, journey: Ticket.Journey
+  )] {
+    var check = InputValidation()
+    check.requiredText(userID, field: "user_id", what: "the user's id", maxLength: 200)
+    check.requiredText(stationID, field: "station_id", what: "the station's id", maxLength: 200)
+    try check.finish()
+    return try await store.tickets(holderID: userID, validAfter: window.lowerBound)
+      .filter { $0.kind == .station && $0.refundedAt == nil && $0.ridesUsed < $0.ridesTotal }
+      .compactMap { ticket in
+        // A return ticket whose outbound ride is used leaves next on its way back.
+        let next = [ticket.outbound, ticket.returnJourney].compactMap { $0 }.dropFirst(ticket.ridesUsed).first
+        guard let next, next.fromStationID == stationID, window.contains(next.departure) else { return nil }
+        return (ticket.id, next)
+      }
+      .sorted { ($0.journey.departure, $0.ticketID) < ($1.journey.departure, $1.ticketID) }
+  }
+
   func holderTicket(userID: String, ticketID: String) async throws -> Ticket {
     if ticketID.isEmpty { throw ServiceError.invalid("ticket_id", "a ticket id is required") }
     guard let ticket = try await store.ticket(id: ticketID), ticket.holderID == userID else {

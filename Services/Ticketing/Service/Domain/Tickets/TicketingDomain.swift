@@ -13,6 +13,7 @@ public final class TicketingDomain: Sendable {
   let accounts: any AccountLookup
   let charger: any CardCharger
   let codes: any TicketCodes
+  let routeOffers: any RouteOfferLookup
   /// The time zone of service dates and pass days (Europe/Rome for Trenord).
   let zone: TimeZone
   let inFlight = InFlightPurchases()
@@ -22,8 +23,9 @@ public final class TicketingDomain: Sendable {
 
   public init(
     store: TicketingStore, clock: any DomainClock, timetable: any TimetableLookup, accounts: any AccountLookup,
-    charger: any CardCharger, codes: any TicketCodes, zone: TimeZone
+    charger: any CardCharger, codes: any TicketCodes, zone: TimeZone, routeOffers: any RouteOfferLookup = NoRouteOffers()
   ) {
+    self.routeOffers = routeOffers
     self.store = store
     self.clock = clock
     self.timetable = timetable

@@ -50,12 +50,15 @@ public struct TimetableRun: Sendable, Hashable {
 
   public var run: RunReference
   public var trainNumber: String
+  /// The line's short name, e.g. "RE80".
+  public var line: String
   public var cancelled: Bool
   public var stops: [Stop]
 
-  public init(run: RunReference, trainNumber: String, cancelled: Bool, stops: [Stop]) {
+  public init(run: RunReference, trainNumber: String, line: String = "", cancelled: Bool, stops: [Stop]) {
     self.run = run
     self.trainNumber = trainNumber
+    self.line = line
     self.cancelled = cancelled
     self.stops = stops
   }
@@ -112,6 +115,33 @@ public protocol AccountLookup: Sendable {
   func areFriends(_ userID: String, _ otherUserID: String) async throws -> Bool
   /// Display names by user id; unknown ids are left out.
   func names(of userIDs: [String]) async throws -> [String: String]
+}
+
+/// A route offer that applies to a journey (geo-offers' Trenord offers).
+public struct RouteOfferMatch: Sendable, Hashable, Codable {
+  public var offerID: String
+  public var title: String
+  public var discountPercent: Int
+
+  public init(offerID: String, title: String, discountPercent: Int) {
+    self.offerID = offerID
+    self.title = title
+    self.discountPercent = discountPercent
+  }
+}
+
+/// What geo-offers is asked (its internal `FindRouteOffer`).
+public protocol RouteOfferLookup: Sendable {
+  /// The best offer active at `instant` for a journey from one station to another on `line`;
+  /// `nil` when none applies or none can be asked for (a quote is never refused for it).
+  func bestOffer(from: String, to: String, line: String, at instant: Date) async -> RouteOfferMatch?
+}
+
+/// No route offers: ticketing run without geo-offers.
+public struct NoRouteOffers: RouteOfferLookup {
+  public init() {}
+
+  public func bestOffer(from: String, to: String, line: String, at instant: Date) async -> RouteOfferMatch? { nil }
 }
 
 /// Sends a notification through scheduling's notification centre (`Notify`).

@@ -164,6 +164,19 @@ public enum Binario_Ticketing_V1_Tickets: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "ListDepartingTickets" metadata.
+        public enum ListDepartingTickets: Sendable {
+            /// Request type for "ListDepartingTickets".
+            public typealias Input = Binario_Ticketing_V1_ListDepartingTicketsRequest
+            /// Response type for "ListDepartingTickets".
+            public typealias Output = Binario_Ticketing_V1_ListDepartingTicketsResponse
+            /// Descriptor for "ListDepartingTickets".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.ticketing.v1.Tickets"),
+                method: "ListDepartingTickets",
+                type: .unary
+            )
+        }
         /// Descriptors for all methods in the "binario.ticketing.v1.Tickets" service.
         public static let descriptors: [GRPCCore.MethodDescriptor] = [
             GetFareTable.descriptor,
@@ -175,7 +188,8 @@ public enum Binario_Ticketing_V1_Tickets: Sendable {
             GetTicket.descriptor,
             RefundTicket.descriptor,
             ValidateTicket.descriptor,
-            InspectTicket.descriptor
+            InspectTicket.descriptor,
+            ListDepartingTickets.descriptor
         ]
     }
 }
@@ -394,6 +408,25 @@ extension Binario_Ticketing_V1_Tickets {
             request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_InspectTicketRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_InspectTicketResponse>
+
+        /// Handle the "ListDepartingTickets" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A user's unused, unrefunded station tickets for trains leaving a station between two
+        /// > instants (scheduled departure): what geo-offers welcomes them at the station with.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Ticketing_V1_ListDepartingTicketsRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Ticketing_V1_ListDepartingTicketsResponse` messages.
+        func listDepartingTickets(
+            request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_ListDepartingTicketsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_ListDepartingTicketsResponse>
     }
 
     /// Service protocol for the "binario.ticketing.v1.Tickets" service.
@@ -596,6 +629,25 @@ extension Binario_Ticketing_V1_Tickets {
             request: GRPCCore.ServerRequest<Binario_Ticketing_V1_InspectTicketRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_InspectTicketResponse>
+
+        /// Handle the "ListDepartingTickets" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A user's unused, unrefunded station tickets for trains leaving a station between two
+        /// > instants (scheduled departure): what geo-offers welcomes them at the station with.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_ListDepartingTicketsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Ticketing_V1_ListDepartingTicketsResponse` message.
+        func listDepartingTickets(
+            request: GRPCCore.ServerRequest<Binario_Ticketing_V1_ListDepartingTicketsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_ListDepartingTicketsResponse>
     }
 
     /// Simple service protocol for the "binario.ticketing.v1.Tickets" service.
@@ -796,6 +848,25 @@ extension Binario_Ticketing_V1_Tickets {
             request: Binario_Ticketing_V1_InspectTicketRequest,
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Ticketing_V1_InspectTicketResponse
+
+        /// Handle the "ListDepartingTickets" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A user's unused, unrefunded station tickets for trains leaving a station between two
+        /// > instants (scheduled departure): what geo-offers welcomes them at the station with.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Ticketing_V1_ListDepartingTicketsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Ticketing_V1_ListDepartingTicketsResponse` to respond with.
+        func listDepartingTickets(
+            request: Binario_Ticketing_V1_ListDepartingTicketsRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Ticketing_V1_ListDepartingTicketsResponse
     }
 }
 
@@ -913,6 +984,17 @@ extension Binario_Ticketing_V1_Tickets.StreamingServiceProtocol {
                 )
             }
         )
+        router.registerHandler(
+            forMethod: Binario_Ticketing_V1_Tickets.Method.ListDepartingTickets.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_ListDepartingTicketsRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_ListDepartingTicketsResponse>(),
+            handler: { request, context in
+                try await self.listDepartingTickets(
+                    request: request,
+                    context: context
+                )
+            }
+        )
     }
 }
 
@@ -1023,6 +1105,17 @@ extension Binario_Ticketing_V1_Tickets.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_InspectTicketResponse> {
         let response = try await self.inspectTicket(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func listDepartingTickets(
+        request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_ListDepartingTicketsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_ListDepartingTicketsResponse> {
+        let response = try await self.listDepartingTickets(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -1156,6 +1249,19 @@ extension Binario_Ticketing_V1_Tickets.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_InspectTicketResponse> {
         return GRPCCore.ServerResponse<Binario_Ticketing_V1_InspectTicketResponse>(
             message: try await self.inspectTicket(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func listDepartingTickets(
+        request: GRPCCore.ServerRequest<Binario_Ticketing_V1_ListDepartingTicketsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_ListDepartingTicketsResponse> {
+        return GRPCCore.ServerResponse<Binario_Ticketing_V1_ListDepartingTicketsResponse>(
+            message: try await self.listDepartingTickets(
                 request: request.message,
                 context: context
             ),
@@ -1414,6 +1520,30 @@ extension Binario_Ticketing_V1_Tickets {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_InspectTicketResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_InspectTicketResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ListDepartingTickets" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A user's unused, unrefunded station tickets for trains leaving a station between two
+        /// > instants (scheduled departure): what geo-offers welcomes them at the station with.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_ListDepartingTicketsRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_ListDepartingTicketsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_ListDepartingTicketsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func listDepartingTickets<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_ListDepartingTicketsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_ListDepartingTicketsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_ListDepartingTicketsResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ListDepartingTicketsResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
     }
 
@@ -1785,6 +1915,41 @@ extension Binario_Ticketing_V1_Tickets {
                 onResponse: handleResponse
             )
         }
+
+        /// Call the "ListDepartingTickets" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A user's unused, unrefunded station tickets for trains leaving a station between two
+        /// > instants (scheduled departure): what geo-offers welcomes them at the station with.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_ListDepartingTicketsRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_ListDepartingTicketsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_ListDepartingTicketsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func listDepartingTickets<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_ListDepartingTicketsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_ListDepartingTicketsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_ListDepartingTicketsResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ListDepartingTicketsResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Ticketing_V1_Tickets.Method.ListDepartingTickets.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
     }
 }
 
@@ -2085,6 +2250,36 @@ extension Binario_Ticketing_V1_Tickets.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_InspectTicketRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_InspectTicketResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListDepartingTickets" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > A user's unused, unrefunded station tickets for trains leaving a station between two
+    /// > instants (scheduled departure): what geo-offers welcomes them at the station with.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Ticketing_V1_ListDepartingTicketsRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listDepartingTickets<Result>(
+        request: GRPCCore.ClientRequest<Binario_Ticketing_V1_ListDepartingTicketsRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ListDepartingTicketsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.listDepartingTickets(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_ListDepartingTicketsRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_ListDepartingTicketsResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -2427,6 +2622,40 @@ extension Binario_Ticketing_V1_Tickets.ClientProtocol {
             metadata: metadata
         )
         return try await self.inspectTicket(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListDepartingTickets" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > A user's unused, unrefunded station tickets for trains leaving a station between two
+    /// > instants (scheduled departure): what geo-offers welcomes them at the station with.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listDepartingTickets<Result>(
+        _ message: Binario_Ticketing_V1_ListDepartingTicketsRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ListDepartingTicketsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Ticketing_V1_ListDepartingTicketsRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.listDepartingTickets(
             request: request,
             options: options,
             onResponse: handleResponse

@@ -421,6 +421,35 @@ public nonisolated struct Binario_Ticketing_V1_QuoteLine: Sendable {
   fileprivate var _amount: Binario_Type_V1_Money? = nil
 }
 
+/// A route offer of geo-offers applied to a station ticket's price.
+public nonisolated struct Binario_Ticketing_V1_AppliedRouteOffer: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var offerID: String = String()
+
+  public var title: String = String()
+
+  public var discountPercent: Int32 = 0
+
+  /// the price per passenger before the discount
+  public var fullUnitPrice: Binario_Type_V1_Money {
+    get {_fullUnitPrice ?? Binario_Type_V1_Money()}
+    set {_fullUnitPrice = newValue}
+  }
+  /// Returns true if `fullUnitPrice` has been explicitly set.
+  public var hasFullUnitPrice: Bool {self._fullUnitPrice != nil}
+  /// Clears the value of `fullUnitPrice`. Subsequent reads from it will return its default value.
+  public mutating func clearFullUnitPrice() {self._fullUnitPrice = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _fullUnitPrice: Binario_Type_V1_Money? = nil
+}
+
 public nonisolated struct Binario_Ticketing_V1_Quote: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -430,6 +459,7 @@ public nonisolated struct Binario_Ticketing_V1_Quote: Sendable {
 
   public var kind: Binario_Ticketing_V1_TicketKind = .unspecified
 
+  /// unit prices with any route offer's discount applied
   public var lines: [Binario_Ticketing_V1_QuoteLine] = []
 
   public var total: Binario_Type_V1_Money {
@@ -452,12 +482,23 @@ public nonisolated struct Binario_Ticketing_V1_Quote: Sendable {
 
   public var passengers: UInt32 = 0
 
+  /// unset: none applies
+  public var routeOffer: Binario_Ticketing_V1_AppliedRouteOffer {
+    get {_routeOffer ?? Binario_Ticketing_V1_AppliedRouteOffer()}
+    set {_routeOffer = newValue}
+  }
+  /// Returns true if `routeOffer` has been explicitly set.
+  public var hasRouteOffer: Bool {self._routeOffer != nil}
+  /// Clears the value of `routeOffer`. Subsequent reads from it will return its default value.
+  public mutating func clearRouteOffer() {self._routeOffer = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _total: Binario_Type_V1_Money? = nil
   fileprivate var _expiresAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _routeOffer: Binario_Ticketing_V1_AppliedRouteOffer? = nil
 }
 
 public nonisolated struct Binario_Ticketing_V1_QuoteTicketResponse: Sendable {
@@ -1274,6 +1315,77 @@ public nonisolated struct Binario_Ticketing_V1_GetFareTableResponse: Sendable {
   public init() {}
 }
 
+public nonisolated struct Binario_Ticketing_V1_ListDepartingTicketsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var userID: String = String()
+
+  public var stationID: String = String()
+
+  public var departingAfter: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_departingAfter ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_departingAfter = newValue}
+  }
+  /// Returns true if `departingAfter` has been explicitly set.
+  public var hasDepartingAfter: Bool {self._departingAfter != nil}
+  /// Clears the value of `departingAfter`. Subsequent reads from it will return its default value.
+  public mutating func clearDepartingAfter() {self._departingAfter = nil}
+
+  public var departingBefore: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_departingBefore ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_departingBefore = newValue}
+  }
+  /// Returns true if `departingBefore` has been explicitly set.
+  public var hasDepartingBefore: Bool {self._departingBefore != nil}
+  /// Clears the value of `departingBefore`. Subsequent reads from it will return its default value.
+  public mutating func clearDepartingBefore() {self._departingBefore = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _departingAfter: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _departingBefore: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+}
+
+public nonisolated struct Binario_Ticketing_V1_DepartingTicket: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var ticketID: String = String()
+
+  /// the way that leaves the station (without its live state)
+  public var journey: Binario_Ticketing_V1_TicketJourney {
+    get {_journey ?? Binario_Ticketing_V1_TicketJourney()}
+    set {_journey = newValue}
+  }
+  /// Returns true if `journey` has been explicitly set.
+  public var hasJourney: Bool {self._journey != nil}
+  /// Clears the value of `journey`. Subsequent reads from it will return its default value.
+  public mutating func clearJourney() {self._journey = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _journey: Binario_Ticketing_V1_TicketJourney? = nil
+}
+
+public nonisolated struct Binario_Ticketing_V1_ListDepartingTicketsResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var tickets: [Binario_Ticketing_V1_DepartingTicket] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "binario.ticketing.v1"
@@ -1658,9 +1770,58 @@ nonisolated extension Binario_Ticketing_V1_QuoteLine: SwiftProtobuf.Message, Swi
   }
 }
 
+nonisolated extension Binario_Ticketing_V1_AppliedRouteOffer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AppliedRouteOffer"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}offer_id\0\u{1}title\0\u{3}discount_percent\0\u{3}full_unit_price\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.offerID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.title) }()
+      case 3: try { try decoder.decodeSingularInt32Field(value: &self.discountPercent) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._fullUnitPrice) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.offerID.isEmpty {
+      try visitor.visitSingularStringField(value: self.offerID, fieldNumber: 1)
+    }
+    if !self.title.isEmpty {
+      try visitor.visitSingularStringField(value: self.title, fieldNumber: 2)
+    }
+    if self.discountPercent != 0 {
+      try visitor.visitSingularInt32Field(value: self.discountPercent, fieldNumber: 3)
+    }
+    try { if let v = self._fullUnitPrice {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_AppliedRouteOffer, rhs: Binario_Ticketing_V1_AppliedRouteOffer) -> Bool {
+    if lhs.offerID != rhs.offerID {return false}
+    if lhs.title != rhs.title {return false}
+    if lhs.discountPercent != rhs.discountPercent {return false}
+    if lhs._fullUnitPrice != rhs._fullUnitPrice {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Binario_Ticketing_V1_Quote: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Quote"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}quote_id\0\u{1}kind\0\u{1}lines\0\u{1}total\0\u{3}expires_at\0\u{1}passengers\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}quote_id\0\u{1}kind\0\u{1}lines\0\u{1}total\0\u{3}expires_at\0\u{1}passengers\0\u{3}route_offer\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1674,6 +1835,7 @@ nonisolated extension Binario_Ticketing_V1_Quote: SwiftProtobuf.Message, SwiftPr
       case 4: try { try decoder.decodeSingularMessageField(value: &self._total) }()
       case 5: try { try decoder.decodeSingularMessageField(value: &self._expiresAt) }()
       case 6: try { try decoder.decodeSingularUInt32Field(value: &self.passengers) }()
+      case 7: try { try decoder.decodeSingularMessageField(value: &self._routeOffer) }()
       default: break
       }
     }
@@ -1702,6 +1864,9 @@ nonisolated extension Binario_Ticketing_V1_Quote: SwiftProtobuf.Message, SwiftPr
     if self.passengers != 0 {
       try visitor.visitSingularUInt32Field(value: self.passengers, fieldNumber: 6)
     }
+    try { if let v = self._routeOffer {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1712,6 +1877,7 @@ nonisolated extension Binario_Ticketing_V1_Quote: SwiftProtobuf.Message, SwiftPr
     if lhs._total != rhs._total {return false}
     if lhs._expiresAt != rhs._expiresAt {return false}
     if lhs.passengers != rhs.passengers {return false}
+    if lhs._routeOffer != rhs._routeOffer {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3064,6 +3230,124 @@ nonisolated extension Binario_Ticketing_V1_GetFareTableResponse: SwiftProtobuf.M
     if lhs.zones != rhs.zones {return false}
     if lhs.zoneRideMinutes != rhs.zoneRideMinutes {return false}
     if lhs.stationRideMinutes != rhs.stationRideMinutes {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_ListDepartingTicketsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListDepartingTicketsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{3}station_id\0\u{3}departing_after\0\u{3}departing_before\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.userID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.stationID) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._departingAfter) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._departingBefore) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.userID.isEmpty {
+      try visitor.visitSingularStringField(value: self.userID, fieldNumber: 1)
+    }
+    if !self.stationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.stationID, fieldNumber: 2)
+    }
+    try { if let v = self._departingAfter {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    try { if let v = self._departingBefore {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_ListDepartingTicketsRequest, rhs: Binario_Ticketing_V1_ListDepartingTicketsRequest) -> Bool {
+    if lhs.userID != rhs.userID {return false}
+    if lhs.stationID != rhs.stationID {return false}
+    if lhs._departingAfter != rhs._departingAfter {return false}
+    if lhs._departingBefore != rhs._departingBefore {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_DepartingTicket: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DepartingTicket"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ticket_id\0\u{1}journey\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.ticketID) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._journey) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.ticketID.isEmpty {
+      try visitor.visitSingularStringField(value: self.ticketID, fieldNumber: 1)
+    }
+    try { if let v = self._journey {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_DepartingTicket, rhs: Binario_Ticketing_V1_DepartingTicket) -> Bool {
+    if lhs.ticketID != rhs.ticketID {return false}
+    if lhs._journey != rhs._journey {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_ListDepartingTicketsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListDepartingTicketsResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}tickets\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.tickets) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.tickets.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.tickets, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_ListDepartingTicketsResponse, rhs: Binario_Ticketing_V1_ListDepartingTicketsResponse) -> Bool {
+    if lhs.tickets != rhs.tickets {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

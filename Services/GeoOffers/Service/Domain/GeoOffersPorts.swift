@@ -1,0 +1,103 @@
+import Foundation
+
+/// A trip run as scheduling names it: a trip on a service date (`YYYY-MM-DD`).
+public struct RunReference: Sendable, Hashable, CustomStringConvertible {
+  public var tripID: String
+  public var serviceDate: String
+
+  public init(tripID: String, serviceDate: String) {
+    self.tripID = tripID
+    self.serviceDate = serviceDate
+  }
+
+  public var description: String { "\(tripID) on \(serviceDate)" }
+}
+
+/// A station ticket of a user's for a train leaving a station, as ticketing tells it.
+public struct DepartingTicket: Sendable, Hashable {
+  public var ticketID: String
+  public var run: RunReference
+  public var trainNumber: String
+  public var fromStationID: String
+  public var toStationName: String
+  public var scheduledDeparture: Date
+
+  public init(
+    ticketID: String, run: RunReference, trainNumber: String, fromStationID: String, toStationName: String,
+    scheduledDeparture: Date
+  ) {
+    self.ticketID = ticketID
+    self.run = run
+    self.trainNumber = trainNumber
+    self.fromStationID = fromStationID
+    self.toStationName = toStationName
+    self.scheduledDeparture = scheduledDeparture
+  }
+}
+
+/// What ticketing is asked (its internal `ListDepartingTickets`).
+public protocol TicketLookup: Sendable {
+  /// `userID`'s unused station tickets for trains leaving `stationID` (scheduled) in `window`.
+  func departingTickets(userID: String, stationID: String, in window: Range<Date>) async throws -> [DepartingTicket]
+}
+
+/// A run's live state at one of its stops, as scheduling shows it.
+public struct LiveDeparture: Sendable, Hashable {
+  public var run: RunReference
+  public var stationID: String
+  public var scheduledDeparture: Date?
+  public var expectedDeparture: Date?
+  public var platform: String
+  public var delayMinutes: Int
+  /// The run is cancelled whole, or does not call here.
+  public var cancelled: Bool
+
+  public init(
+    run: RunReference, stationID: String, scheduledDeparture: Date?, expectedDeparture: Date?, platform: String,
+    delayMinutes: Int, cancelled: Bool
+  ) {
+    self.run = run
+    self.stationID = stationID
+    self.scheduledDeparture = scheduledDeparture
+    self.expectedDeparture = expectedDeparture
+    self.platform = platform
+    self.delayMinutes = delayMinutes
+    self.cancelled = cancelled
+  }
+}
+
+/// What scheduling is asked (its internal `GetRuns`).
+public protocol LiveTimetable: Sendable {
+  /// The live departure of `run` from `stationID`; `nil` when the timetable has no such run or
+  /// stop.
+  func departure(of run: RunReference, from stationID: String) async throws -> LiveDeparture?
+}
+
+/// A notification to send through scheduling's notification centre (`Notify`).
+public struct OutgoingNotification: Sendable, Hashable {
+  public enum Kind: Sendable, Hashable {
+    case deal, welcome
+  }
+
+  public var kind: Kind
+  public var userID: String
+  public var title: String
+  public var body: String
+  public var data: [String: String]
+  /// A retry with the same key notifies nobody twice.
+  public var dedupeKey: String
+
+  public init(kind: Kind, userID: String, title: String, body: String, data: [String: String], dedupeKey: String) {
+    self.kind = kind
+    self.userID = userID
+    self.title = title
+    self.body = body
+    self.data = data
+    self.dedupeKey = dedupeKey
+  }
+}
+
+/// Sends notifications (scheduling's `Notify`).
+public protocol Notifier: Sendable {
+  func notify(_ notification: OutgoingNotification) async throws
+}
