@@ -39,4 +39,30 @@ struct MethodAccessPolicyTests {
     let unknown = MethodDescriptor(fullyQualifiedService: "binario.x.v1.X", method: "Y", type: .unary)
     #expect(policy.access(for: unknown) == nil)
   }
+
+  @Test("every method of every service has an access rule; geo-offers' internal method is ticketing's alone")
+  func everyServiceIsComplete() {
+    let services: [(MethodAccessPolicy, [MethodDescriptor])] = [
+      (.scheduling, Binario_Scheduling_V1_Scheduling.Method.descriptors + Binario_Scheduling_V1_Notifications.Method.descriptors
+        + Binario_Scheduling_V1_Itineraries.Method.descriptors),
+      (.ticketing, Binario_Ticketing_V1_Tickets.Method.descriptors + Binario_Ticketing_V1_Subscriptions.Method.descriptors),
+      (.geoOffers, Binario_GeoOffers_V1_GeoOffers.Method.descriptors),
+    ]
+    for (policy, descriptors) in services {
+      let missing = descriptors.filter { policy.access(for: $0) == nil || MethodAccessPolicy.all.access(for: $0) == nil }
+      #expect(missing.isEmpty, "no access rule for \(missing.map(\.fullyQualifiedMethod))")
+    }
+    typealias G = Binario_GeoOffers_V1_GeoOffers.Method
+    #expect(MethodAccessPolicy.geoOffers.access(for: G.FindRouteOffer.descriptor) == .internal(allowedPeers: ["spiffe://binario/ticketing"]))
+    #expect(MethodAccessPolicy.geoOffers.access(for: G.CreateDeal.descriptor) == .level(.admin))
+    #expect(MethodAccessPolicy.geoOffers.access(for: G.ReportLocation.descriptor) == .level(.signedIn))
+    #expect(MethodAccessPolicy.geoOffers.access(for: G.ListNearestStations.descriptor) == .level(.public))
+    #expect(
+      MethodAccessPolicy.ticketing.access(for: Binario_Ticketing_V1_Tickets.Method.ListDepartingTickets.descriptor)
+        == .internal(allowedPeers: ["spiffe://binario/geo-offers"]))
+    #expect(
+      MethodAccessPolicy.scheduling.access(for: Binario_Scheduling_V1_Scheduling.Method.WatchStations.descriptor)
+        == .internal(allowedPeers: ["spiffe://binario/geo-offers"]))
+  }
+
 }

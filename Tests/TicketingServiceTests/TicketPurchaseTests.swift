@@ -208,4 +208,45 @@ struct TicketPurchaseTests {
     #expect(all.map(\.createdAt) == all.map(\.createdAt).sorted(by: >))
     #expect(try await ticketing.domain.purchases(userID: "bob", after: nil, limit: 0).0.isEmpty)
   }
+
+  @Test("a route offer from geo-offers discounts a station ticket; what is paid is what a refund returns")
+  func routeOfferDiscount() async throws {
+    let (ticketing, run) = try await Self.setUp()
+    ticketing.routeOffers.offers.withLock {
+      $0["MI_CENTRALE-BERGAMO"] = RouteOfferMatch(offerID: "ro_1", title: "A day in Bergamo", discountPercent: 20)
+    }
+    // The 50 km band's 5.30 in second class, less 20 %: 4.24 each.
+    let quote = try await ticketing.domain.quote(
+      userID: "ada", .station(outbound: run, from: "MI_CENTRALE", to: "BERGAMO", returnRun: nil, travelClass: .second), passengers: 2)
+    #expect(quote.routeOffer?.offer.offerID == "ro_1" && quote.routeOffer?.fullUnitPrice.amountMinor == 530)
+    #expect(quote.lines.map(\.unitPrice.amountMinor) == [424] && quote.total.amountMinor == 848)
+    #expect(quote.lines[0].description.hasSuffix(", A day in Bergamo −20%"))
+    let purchase = try await ticketing.domain.purchase(userID: "ada", quoteID: quote.id, idempotencyKey: "k1", paymentMethodID: "")
+    #expect(purchase.total.amountMinor == 848)
+    let (_, refunded) = try await ticketing.domain.refund(userID: "ada", ticketID: purchase.tickets[0].id)
+    #expect(refunded.amountMinor == 424)
+    // No offer for Monza: the full fare.
+    let monza = try await ticketing.domain.quote(
+      userID: "ada", .station(outbound: run, from: "MI_CENTRALE", to: "MONZA", returnRun: nil, travelClass: .second), passengers: 1)
+    #expect(monza.routeOffer == nil && monza.total.amountMinor == 290)
+    #expect(AppliedRouteOffer.discounted(290, percent: 15) == 246 && AppliedRouteOffer.discounted(290, percent: 50) == 145)
+  }
+
+  @Test("the tickets a holder has for trains leaving a station within a window, for geo-offers' welcome")
+  func departingTickets() async throws {
+    let (ticketing, run) = try await Self.setUp()
+    let quote = try await ticketing.domain.quote(
+      userID: "ada", .station(outbound: run, from: "MI_CENTRALE", to: "BERGAMO", returnRun: nil, travelClass: .second), passengers: 2)
+    let purchase = try await ticketing.domain.purchase(userID: "ada", quoteID: quote.id, idempotencyKey: "k1", paymentMethodID: "")
+    let now = ticketing.clock.now()
+    let window = now..<now.addingTimeInterval(3 * 3600)
+    let found = try await ticketing.domain.departingTickets(userID: "ada", stationID: "MI_CENTRALE", window: window)
+    #expect(Set(found.map(\.ticketID)) == Set(purchase.tickets.map(\.id)) && found.allSatisfy { $0.journey.run == run })
+    #expect(try await ticketing.domain.departingTickets(userID: "ada", stationID: "MONZA", window: window).isEmpty)
+    #expect(try await ticketing.domain.departingTickets(userID: "ada", stationID: "MI_CENTRALE", window: now..<now.addingTimeInterval(600)).isEmpty)
+    #expect(try await ticketing.domain.departingTickets(userID: "bob", stationID: "MI_CENTRALE", window: window).isEmpty)
+    _ = try await ticketing.domain.refund(userID: "ada", ticketID: purchase.tickets[0].id)
+    #expect(try await ticketing.domain.departingTickets(userID: "ada", stationID: "MI_CENTRALE", window: window).map(\.ticketID) == [purchase.tickets[1].id])
+  }
+
 }

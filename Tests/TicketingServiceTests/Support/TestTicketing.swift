@@ -118,6 +118,15 @@ final class RecordingNotifier: Notifier {
   }
 }
 
+/// Geo-offers' route offers as a table by journey (`from`-`to`).
+final class FakeRouteOffers: RouteOfferLookup {
+  let offers = Mutex<[String: RouteOfferMatch]>([:])
+
+  func bestOffer(from: String, to: String, line: String, at instant: Date) async -> RouteOfferMatch? {
+    offers.withLock { $0["\(from)-\(to)"] }
+  }
+}
+
 /// Ticketing's domain on a temporary database, the demo fare table loaded, its peers faked.
 struct TestTicketing {
   let database: TemporaryDatabase
@@ -125,6 +134,7 @@ struct TestTicketing {
   let clock: ManualClock
   let timetable = FakeTimetable()
   let accounts = FakeAccounts()
+  let routeOffers = FakeRouteOffers()
   let domain: TicketingDomain
   let subscriptions: SubscriptionsDomain
   let codes: SignedTicketCodes
@@ -140,7 +150,8 @@ struct TestTicketing {
     self.codes = try await SignedTicketCodes.load(from: store, now: clock.now())
     self.domain = TicketingDomain(
       store: store, clock: clock, timetable: timetable, accounts: accounts,
-      charger: RecordingCardCharger(store: store, now: { clock.now() }), codes: codes, zone: Self.zone)
+      charger: RecordingCardCharger(store: store, now: { clock.now() }), codes: codes, zone: Self.zone,
+      routeOffers: routeOffers)
     self.subscriptions = SubscriptionsDomain(store: store, clock: clock, accounts: accounts, zone: Self.zone)
     try await domain.loadFareTable(Self.demoFares)
   }

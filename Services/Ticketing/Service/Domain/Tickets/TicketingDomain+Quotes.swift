@@ -175,7 +175,9 @@ extension TicketingDomain {
       }
       let a = try await timetable.station(id: from)
       let b = try await timetable.station(id: to)
-      let metres = Int(Self.metres(latitude: a.latitude, longitude: a.longitude, b.latitude, b.longitude).rounded(.up))
+      let metres = Int(
+        GeoPoint(latitude: a.latitude, longitude: a.longitude).distance(to: GeoPoint(latitude: b.latitude, longitude: b.longitude))
+          .rounded(.up))
       guard let band = table.band(forMetres: metres) else {
         throw ServiceError.invalid("pass", "\((metres + 999) / 1000) km is beyond the fare table's distance bands")
       }
@@ -202,16 +204,8 @@ extension TicketingDomain {
       refundedAt: nil, createdAt: now, validationCode: "")
   }
 
+  /// The great-circle distance between two stops.
   static func metres(_ a: TimetableRun.Stop, _ b: TimetableRun.Stop) -> Double {
-    metres(latitude: a.latitude, longitude: a.longitude, b.latitude, b.longitude)
-  }
-
-  /// The great-circle distance (haversine, mean Earth radius).
-  static func metres(latitude: Double, longitude: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
-    let radians = Double.pi / 180
-    let dLat = (latitude2 - latitude) * radians
-    let dLon = (longitude2 - longitude) * radians
-    let h = sin(dLat / 2) * sin(dLat / 2) + cos(latitude * radians) * cos(latitude2 * radians) * sin(dLon / 2) * sin(dLon / 2)
-    return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
+    GeoPoint(latitude: a.latitude, longitude: a.longitude).distance(to: GeoPoint(latitude: b.latitude, longitude: b.longitude))
   }
 }
