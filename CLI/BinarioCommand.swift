@@ -22,7 +22,8 @@ struct BinarioCommand: AsyncParsableCommand {
       MeCommand.self, PhoneCommand.self, PasswordCommand.self, PasswordResetCommand.self, EmailCommand.self,
       DeleteAccountCommand.self, FriendsCommand.self, CardsCommand.self, EmergencyCommand.self,
       TripsCommand.self, NotificationsCommand.self, ItinerariesCommand.self, TicketsCommand.self,
-      SubscriptionsCommand.self, AdminCommand.self,
+      SubscriptionsCommand.self, HereCommand.self, NearestCommand.self, DealsCommand.self, PlacesCommand.self,
+      RouteOffersCommand.self, LocationCommand.self, AdminCommand.self,
       KeysCommand.self,
       HealthCommand.self,
     ]

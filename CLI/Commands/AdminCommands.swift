@@ -7,7 +7,8 @@ struct AdminCommand: AsyncParsableCommand {
     abstract: "Administration (admin role needed).",
     subcommands: [
       CreateDriver.self, Grant.self, Revoke.self, Outbox.self, AdminUsersCommand.self, AdminTripsCommand.self,
-      AdminDeliveriesCommand.self,
+      AdminDeliveriesCommand.self, AdminShopsCommand.self, AdminDealsCommand.self, AdminPlacesCommand.self,
+      AdminRouteOffersCommand.self,
     ]
   )
 

@@ -81,6 +81,10 @@ struct TicketsCommand: AsyncParsableCommand {
       for line in quote.lines {
         print("\(line.quantity) × \(line.description_p)  \(Print.money(line.unitPrice))")
       }
+      if quote.hasRouteOffer {
+        let offer = quote.routeOffer
+        print("route offer \"\(offer.title)\": −\(offer.discountPercent)% (full fare \(Print.money(offer.fullUnitPrice)) each)")
+      }
       print("total \(Print.money(quote.total)), held until \(Print.clock(quote.expiresAt))")
       print("quote \(quote.quoteID)  (buy it: binario tickets buy \(quote.quoteID))")
     }

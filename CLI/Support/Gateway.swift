@@ -13,6 +13,7 @@ struct Gateway {
   let itineraries: Binario_Scheduling_V1_Itineraries.Client<BinarioClientTransport>
   let tickets: Binario_Ticketing_V1_Tickets.Client<BinarioClientTransport>
   let subscriptions: Binario_Ticketing_V1_Subscriptions.Client<BinarioClientTransport>
+  let geoOffers: Binario_GeoOffers_V1_GeoOffers.Client<BinarioClientTransport>
   /// The gateway's own health service (it answers for itself and its upstreams).
   let health: Grpc_Health_V1_Health.Client<BinarioClientTransport>
   private(set) var sessionFile: SessionFile
@@ -47,6 +48,7 @@ struct Gateway {
           itineraries: Binario_Scheduling_V1_Itineraries.Client(wrapping: client),
           tickets: Binario_Ticketing_V1_Tickets.Client(wrapping: client),
           subscriptions: Binario_Ticketing_V1_Subscriptions.Client(wrapping: client),
+          geoOffers: Binario_GeoOffers_V1_GeoOffers.Client(wrapping: client),
           health: Grpc_Health_V1_Health.Client(wrapping: client),
           sessionFile: SessionFile(path: gatewayOptions.sessionFile),
           options: options

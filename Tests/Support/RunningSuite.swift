@@ -6,7 +6,9 @@ import Synchronization
 import GRPCCore
 
 /// The suite as separate processes on loopback: `identity`, `scheduling` (with the demo
-/// network), `ticketing` (with the demo fare table) and `gateway` with development certificates and SQLite files in a temporary folder, as `scripts/run-local.sh` starts them.
+/// network), `ticketing` (with the demo fare table), `geo-offers` (with the demo shops, deals,
+/// places and route offers) and `gateway` with development certificates and SQLite files in a
+/// temporary folder, as `scripts/run-local.sh` starts them.
 /// The end-to-end tests and `gateway-bench` run against it.
 public final class RunningSuite: Sendable {
   public static let adminEmail = "admin@binario.test"
@@ -17,12 +19,17 @@ public final class RunningSuite: Sendable {
     public var identity: [String]
     public var scheduling: [String]
     public var ticketing: [String]
+    public var geoOffers: [String]
     public var gateway: [String]
 
-    public init(identity: [String] = [], scheduling: [String] = [], ticketing: [String] = [], gateway: [String] = []) {
+    public init(
+      identity: [String] = [], scheduling: [String] = [], ticketing: [String] = [], geoOffers: [String] = [],
+      gateway: [String] = []
+    ) {
       self.identity = identity
       self.scheduling = scheduling
       self.ticketing = ticketing
+      self.geoOffers = geoOffers
       self.gateway = gateway
     }
   }
@@ -47,6 +54,10 @@ public final class RunningSuite: Sendable {
   public var identityPort: Int { self.processes.withLock { $0["identity"]!.port } }
   public var schedulingPort: Int { self.processes.withLock { $0["scheduling"]!.port } }
   public var ticketingPort: Int { self.processes.withLock { $0["ticketing"]!.port } }
+  /// Geo-offers' port, chosen before anything starts: ticketing and geo-offers call each other.
+  public let geoOffersPort: Int
+  /// The demo shops, deals, places and route offers geo-offers loads at first start.
+  public static let demoOffers = packageRoot.appendingPathComponent("Services/GeoOffers/DemoData/offers.json")
   /// The demo fare table ticketing loads.
   public static let demoFareTable = packageRoot.appendingPathComponent("Services/Ticketing/DemoFares/fares.json")
   /// The demo network scheduling loads at first start.
@@ -54,20 +65,21 @@ public final class RunningSuite: Sendable {
   /// The process ids of the running services, by executable name.
   public var processIdentifiers: [String: Int32] { self.processes.withLock { $0.mapValues(\.processIdentifier) } }
 
-  private init(folder: URL, extraFlags: ExtraFlags) {
+  private init(folder: URL, extraFlags: ExtraFlags) throws {
     self.folder = folder
     self.extraFlags = extraFlags
     self.processes = Mutex([:])
+    self.geoOffersPort = try ServiceProcess.unusedPort()
   }
 
-  /// Starts identity, scheduling, ticketing, then the gateway routing to them; runs `body`; stops them all
-  /// and removes the folder.
+  /// Starts identity, scheduling, ticketing, geo-offers, then the gateway routing to them; runs
+  /// `body`; stops them all and removes the folder.
   public static func with<Result: Sendable>(
     extraFlags: ExtraFlags = ExtraFlags(),
     _ body: (RunningSuite) async throws -> Result
   ) async throws -> Result {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("binario-suite-\(UUID().uuidString)")
-    let suite = RunningSuite(folder: folder, extraFlags: extraFlags)
+    let suite = try RunningSuite(folder: folder, extraFlags: extraFlags)
     defer {
       suite.stopAll()
       try? FileManager.default.removeItem(at: folder)
@@ -76,6 +88,7 @@ public final class RunningSuite: Sendable {
     try await suite.startIdentity(port: 0)
     try await suite.startScheduling(port: 0)
     try await suite.startTicketing(port: 0)
+    try await suite.startGeoOffers()
     try await suite.startGateway()
     return try await body(suite)
   }
@@ -123,9 +136,24 @@ public final class RunningSuite: Sendable {
       arguments: self.commonFlags("ticketing") + [
         "--port", "\(port)", "--identity-address", "127.0.0.1:\(self.identityPort)",
         "--scheduling-address", "127.0.0.1:\(self.schedulingPort)", "--fare-table", Self.demoFareTable.path,
+        "--geo-offers-address", "127.0.0.1:\(self.geoOffersPort)",
       ] + self.extraFlags.ticketing
     )
     self.processes.withLock { $0["ticketing"] = process }
+  }
+
+  /// Starts geo-offers on its port with its data folder (kept across restarts) and the demo
+  /// offers, calling scheduling and ticketing.
+  public func startGeoOffers() async throws {
+    let process = try await ServiceProcess.start(
+      "geo-offers",
+      arguments: self.commonFlags("geo-offers") + [
+        "--port", "\(self.geoOffersPort)", "--scheduling-address", "127.0.0.1:\(self.schedulingPort)",
+        "--ticketing-address", "127.0.0.1:\(self.ticketingPort)", "--demo-data", Self.demoOffers.path,
+      ] + self.extraFlags.geoOffers,
+      events: ["stations in step with scheduling"]
+    )
+    self.processes.withLock { $0["geo-offers"] = process }
   }
 
   /// The gateway with every front door on a free port. Rate limits are off (tests make calls
@@ -136,7 +164,8 @@ public final class RunningSuite: Sendable {
       "--port", "0", "--grpc-port", "0", "--http-port", "0", "--tls-client-authentication", "none",
       "--upstream", "identity=127.0.0.1:\(self.identityPort)",
       "--upstream", "scheduling=127.0.0.1:\(self.schedulingPort)",
-      "--upstream", "ticketing=127.0.0.1:\(self.ticketingPort)", "--rate-limit", "off",
+      "--upstream", "ticketing=127.0.0.1:\(self.ticketingPort)",
+      "--upstream", "geo-offers=127.0.0.1:\(self.geoOffersPort)", "--rate-limit", "off",
     ]
     if FileManager.default.fileExists(atPath: Self.documentationFolder.appendingPathComponent("swagger-ui-bundle.js").path) {
       flags += ["--docs-folder", Self.documentationFolder.path]
@@ -190,7 +219,7 @@ public final class RunningSuite: Sendable {
       defer { processes = [:] }
       return processes
     }
-    for name in ["gateway", "ticketing", "scheduling", "identity"] { all[name]?.terminate() }
+    for name in ["gateway", "geo-offers", "ticketing", "scheduling", "identity"] { all[name]?.terminate() }
   }
 
   /// A client of the gateway's public side, as an app would be: no client certificate.
@@ -220,6 +249,16 @@ public final class RunningSuite: Sendable {
     _ body: (GRPCClient<BinarioClientTransport>) async throws -> Result
   ) async throws -> Result {
     try await withGRPCClient(transport: try self.directTransport(to: "scheduling", port: self.schedulingPort, as: certificate)) {
+      client in try await body(client)
+    }
+  }
+
+  /// A connection straight to geo-offers (around the gateway) holding `certificate`'s identity.
+  public func withDirectGeoOffersConnection<Result: Sendable>(
+    as certificate: String,
+    _ body: (GRPCClient<BinarioClientTransport>) async throws -> Result
+  ) async throws -> Result {
+    try await withGRPCClient(transport: try self.directTransport(to: "geo-offers", port: self.geoOffersPort, as: certificate)) {
       client in try await body(client)
     }
   }

@@ -51,14 +51,38 @@ public final class ServiceProcess: Sendable {
     return executable.deletingLastPathComponent()
   }
 
+  /// A loopback TCP port nothing listens on now, for a process whose address others must know
+  /// before it starts (two services that call each other). The kernel hands out ephemeral
+  /// ports in turn across a range of thousands, so another process taking this one before it
+  /// is bound is very unlikely; that process would then fail to start, saying so.
+  public static func unusedPort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+        bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
+      }
+    }
+    guard bound else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+
   /// Starts `executableName` from ``productsFolder`` with `arguments` (plus `--log-format json`)
-  /// and returns once it logs that it is listening, and that each of `listeners` is. Fails if
-  /// it exits first.
+  /// and returns once it logs that it is listening, that each of `listeners` is, and each
+  /// message of `events` (work it does before it is of use: geo-offers' first copy of the
+  /// stations). Fails if it exits first.
   public static func start(
     _ executableName: String,
     arguments: [String],
     environment: [String: String] = [:],
-    listeners: Set<String> = []
+    listeners: Set<String> = [],
+    events: Set<String> = []
   ) async throws -> ServiceProcess {
     let process = Process()
     process.executableURL = Self.productsFolder.appendingPathComponent(executableName)
@@ -84,11 +108,14 @@ public final class ServiceProcess: Sendable {
     var seen: [String] = []
     var main: String?
     var others: [String: String] = [:]
+    var awaited = events
     for await line in lines {
       seen.append(line)
-      guard let (listener, address) = Self.listeningAddress(inLogLine: line) else { continue }
-      if let listener { others[listener] = address } else { main = address }
-      if let main, listeners.isSubset(of: others.keys) {
+      if let message = Self.message(inLogLine: line) { awaited.remove(message) }
+      if let (listener, address) = Self.listeningAddress(inLogLine: line) {
+        if let listener { others[listener] = address } else { main = address }
+      }
+      if let main, listeners.isSubset(of: others.keys), awaited.isEmpty {
         // Keep draining the pipe so the process never blocks on a full stderr.
         Task { for await _ in lines {} }
         return ServiceProcess(executableName: executableName, address: main, listenerAddresses: others, process: process)
@@ -99,6 +126,14 @@ public final class ServiceProcess: Sendable {
       description: "\(executableName) exited (status \(process.terminationStatus)) before listening:\n"
         + seen.suffix(20).joined(separator: "\n")
     )
+  }
+
+  /// A JSON log line's message.
+  private static func message(inLogLine line: String) -> String? {
+    guard let data = line.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+      return nil
+    }
+    return object["message"] as? String
   }
 
   /// The listener's name (`nil` for the main listener) and address of a `listening` event.

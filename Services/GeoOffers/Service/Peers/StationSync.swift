@@ -29,9 +29,8 @@ public struct StationSync: Sendable {
             let stations = message.stations.map {
               GeoStation(id: $0.stationID, name: $0.name, position: .init(latitude: $0.latitude, longitude: $0.longitude))
             }
-            if try await domain.syncStations(stations) {
-              logger.notice("stations updated from scheduling", metadata: ["stations": "\(stations.count)"])
-            }
+            let changed = try await domain.syncStations(stations)
+            logger.notice("stations in step with scheduling", metadata: ["stations": "\(stations.count)", "changed": "\(changed)"])
           }
         }
         pause = .milliseconds(250)
