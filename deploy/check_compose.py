@@ -12,7 +12,7 @@ import sys
 
 import yaml
 
-SERVICES = {"certs", "identity", "scheduling", "ticketing", "gateway"}
+SERVICES = {"certs", "identity", "scheduling", "ticketing", "geo-offers", "gateway"}
 # service -> (metrics port its health check asks, the services it waits on and how)
 LONG_RUNNING = {
     "identity": ("9101", {"certs": "service_completed_successfully"}),
@@ -21,11 +21,33 @@ LONG_RUNNING = {
         "9103",
         {"certs": "service_completed_successfully", "identity": "service_healthy", "scheduling": "service_healthy"},
     ),
-    "gateway": ("9100", {"identity": "service_healthy", "scheduling": "service_healthy", "ticketing": "service_healthy"}),
+    "geo-offers": (
+        "9104",
+        {"certs": "service_completed_successfully", "scheduling": "service_healthy", "ticketing": "service_healthy"},
+    ),
+    "gateway": (
+        "9100",
+        {
+            "identity": "service_healthy",
+            "scheduling": "service_healthy",
+            "ticketing": "service_healthy",
+            "geo-offers": "service_healthy",
+        },
+    ),
 }
-STATEFUL = {"identity": "identity-data", "scheduling": "scheduling-data", "ticketing": "ticketing-data"}
+STATEFUL = {
+    "identity": "identity-data",
+    "scheduling": "scheduling-data",
+    "ticketing": "ticketing-data",
+    "geo-offers": "geo-offers-data",
+}
 # service -> the upstream address the gateway routes its package to
-UPSTREAMS = {"identity": "identity:7101", "scheduling": "scheduling:7102", "ticketing": "ticketing:7103"}
+UPSTREAMS = {
+    "identity": "identity:7101",
+    "scheduling": "scheduling:7102",
+    "ticketing": "ticketing:7103",
+    "geo-offers": "geo-offers:7104",
+}
 
 compose = yaml.safe_load(sys.stdin)
 problems = []
@@ -81,6 +103,11 @@ ticketing = services.get("ticketing", {}).get("environment", {}) or {}
 check(ticketing.get("BINARIO_IDENTITY_ADDRESS") == "identity:7101", "ticketing: BINARIO_IDENTITY_ADDRESS must be identity:7101")
 check(ticketing.get("BINARIO_SCHEDULING_ADDRESS") == "scheduling:7102", "ticketing: BINARIO_SCHEDULING_ADDRESS must be scheduling:7102")
 check(ticketing.get("BINARIO_FARE_TABLE") == "/usr/share/binario/demo-fares.json", "ticketing: must load the image's fare table")
+check(ticketing.get("BINARIO_GEO_OFFERS_ADDRESS") == "geo-offers:7104", "ticketing: BINARIO_GEO_OFFERS_ADDRESS must be geo-offers:7104")
+geo_offers = services.get("geo-offers", {}).get("environment", {}) or {}
+check(geo_offers.get("BINARIO_SCHEDULING_ADDRESS") == "scheduling:7102", "geo-offers: BINARIO_SCHEDULING_ADDRESS must be scheduling:7102")
+check(geo_offers.get("BINARIO_TICKETING_ADDRESS") == "ticketing:7103", "geo-offers: BINARIO_TICKETING_ADDRESS must be ticketing:7103")
+check(geo_offers.get("BINARIO_DEMO_DATA") == "/usr/share/binario/demo-offers.json", "geo-offers: must load the image's demo offers at first start")
 
 raw = yaml.safe_load(open(sys.argv[1]))
 admin_password = str(raw["services"]["identity"]["environment"].get("BINARIO_ADMIN_PASSWORD", ""))

@@ -5,11 +5,13 @@
 # certificates, a non-root user: the Dockerfile's runtime stage, with this machine's Debian 12
 # libraries), runs docker-compose.yml under podman (podman-compose), and drives it:
 #
-#   1. certs, identity, scheduling, ticketing and gateway start in compose's order; each waits on the one
-#      before to be healthy, by compose's own health check (`podman healthcheck run`: /readyz);
+#   1. certs, identity, scheduling, ticketing, geo-offers and gateway start in compose's order; each
+#      waits on the one before to be healthy, by compose's own health check (`podman healthcheck
+#      run`: /readyz);
 #   2. register → confirm → login → me through the published gateway port with the binario CLI,
-#      the demo network's departures board (scheduling loaded it from the image) and the fare
-#      table (ticketing loaded the image's);
+#      the demo network's departures board (scheduling loaded it from the image), the fare
+#      table (ticketing loaded the image's) and the deals at Milano Centrale (geo-offers loaded
+#      the image's demo data and copied scheduling's stations);
 #   3. identity gets SIGTERM: it must drain (log its graceful shutdown, exit 0 well within its
 #      grace period) while the gateway answers UNAVAILABLE for it;
 #   4. identity starts again on the same volume: the account and its password are still there.
@@ -40,7 +42,7 @@ export CONTAINERS_CONF=$root/deploy/podman/containers.conf
 podman info >/dev/null 2>&1 || fail "podman cannot run here: $(podman info 2>&1 | tail -n 3)"
 
 say "Release build (static Swift runtime)"
-tools=(gateway identity scheduling ticketing binario binario-dev-certs binario-probe)
+tools=(gateway identity scheduling ticketing geo-offers binario binario-dev-certs binario-probe)
 swift build -c release --static-swift-stdlib 2>&1 | tail -n 1
 bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 
@@ -78,6 +80,7 @@ cp -r .tools/swagger-ui "$rootfs/usr/share/binario/swagger-ui"
 mkdir -p "$rootfs/usr/share/binario/demo-network"  # scheduling's first-start timetable, as the Dockerfile copies it
 cp Services/Scheduling/DemoNetwork/*.txt "$rootfs/usr/share/binario/demo-network/"
 cp Services/Ticketing/DemoFares/fares.json "$rootfs/usr/share/binario/demo-fares.json"  # ticketing's fare table
+cp Services/GeoOffers/DemoData/offers.json "$rootfs/usr/share/binario/demo-offers.json"  # geo-offers' demo data
 printf 'root:x:0:0:root:/root:/usr/sbin/nologin\nbinario:x:10001:10001::/var/lib/binario:/usr/sbin/nologin\n' >"$rootfs/etc/passwd"
 printf 'root:x:0:\nbinario:x:10001:\n' >"$rootfs/etc/group"
 install -d -m 1777 "$rootfs/tmp"
@@ -134,13 +137,15 @@ compose up --detach --no-build --no-deps scheduling >/dev/null
 wait_healthy scheduling 60
 compose up --detach --no-build --no-deps ticketing >/dev/null
 wait_healthy ticketing 60
+compose up --detach --no-build --no-deps geo-offers >/dev/null
+wait_healthy geo-offers 60
 compose up --detach --no-build --no-deps gateway >/dev/null
 wait_healthy gateway 60
 cold_start=$(python3 -c "print(f'{$(date +%s.%N) - $started:.1f}')")
 echo "cold start, from no containers to all healthy: $cold_start s"
 
 say "Idle RSS per process"
-for service in identity scheduling ticketing gateway; do
+for service in identity scheduling ticketing geo-offers gateway; do
   pid=$(podman inspect --format '{{.State.Pid}}' "$(container "$service")")
   echo "$service: $(awk '/^VmRSS/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$pid/status")"
 done
@@ -173,6 +178,10 @@ grep -q "^Departures from Milano Centrale" <<<"$board" || fail "scheduling's dem
 fares=$(curl --silent --show-error --cacert "$work/ca.pem" "https://localhost:$http_port/v1/fares")
 grep -q '"zones":"Mi1-Mi3"' <<<"$fares" || fail "ticketing's fare table is not there: $fares"
 echo "GET /v1/fares: the image's fare table (zone Mi1-Mi3 and $(grep -o '"upToKm"' <<<"$fares" | wc -l) distance bands)"
+here=$(cli here --latitude 45.4858 --longitude 9.2044 --accuracy 20)
+echo "$here"
+grep -q "Caffè Centrale" <<<"$here" || fail "geo-offers offered no demo deal at Milano Centrale: $here"
+grep -q "Milano Centrale \[MI_CENTRALE\]" <<<"$here" || fail "geo-offers has no copy of scheduling's stations: $here"
 
 say "SIGTERM to identity: it drains and stops"
 stopping=$(date +%s.%N)

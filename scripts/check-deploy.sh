@@ -7,6 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# podman-compose resolves the compose file with podman's help.
+scripts/install-system-packages.sh podman
 scripts/install-python-tools.sh
 tools=.tools/venv/bin
 

@@ -7,8 +7,8 @@
 #   scripts/run-local.sh            build (debug) and run
 #   scripts/run-local.sh --release  build with optimizations first (slower build, faster hashing)
 #
-# Ports: gateway 7100 (gRPC 7110, HTTPS/JSON 7443), identity 7101, scheduling 7102, ticketing 7103
-# (metrics on 9100, 9101, 9102, 9103). Logs: .dev/logs/<process>.log.
+# Ports: gateway 7100 (gRPC 7110, HTTPS/JSON 7443), identity 7101, scheduling 7102, ticketing 7103,
+# geo-offers 7104 (metrics on 9100, 9101, 9102, 9103, 9104). Logs: .dev/logs/<process>.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -78,11 +78,17 @@ BINARIO_ADMIN_EMAIL=$admin_email BINARIO_ADMIN_PASSWORD=$admin_password \
 # The demo network (Services/Scheduling/DemoNetwork) is loaded at scheduling's first start.
 start scheduling 7102 9102 --identity-address 127.0.0.1:7101 --timetable-folder Services/Scheduling/DemoNetwork
 # The demo fare table (Services/Ticketing/DemoFares) is loaded when it differs from the one in force.
+# Ticketing asks geo-offers for route offers (and geo-offers asks ticketing for tickets at a
+# station): it starts first and quotes the full fare until geo-offers answers.
 start ticketing 7103 9103 --identity-address 127.0.0.1:7101 --scheduling-address 127.0.0.1:7102 \
-  --fare-table Services/Ticketing/DemoFares/fares.json
+  --fare-table Services/Ticketing/DemoFares/fares.json --geo-offers-address 127.0.0.1:7104
+# The demo shops, deals, places and route offers (Services/GeoOffers/DemoData) are loaded at
+# geo-offers' first start; it copies scheduling's stations and keeps them in step.
+start geo-offers 7104 9104 --scheduling-address 127.0.0.1:7102 --ticketing-address 127.0.0.1:7103 \
+  --demo-data Services/GeoOffers/DemoData/offers.json
 scripts/install-swagger-ui.sh
 start gateway 7100 9100 --tls-client-authentication none --upstream identity=127.0.0.1:7101 \
-  --upstream scheduling=127.0.0.1:7102 --upstream ticketing=127.0.0.1:7103 \
+  --upstream scheduling=127.0.0.1:7102 --upstream ticketing=127.0.0.1:7103 --upstream geo-offers=127.0.0.1:7104 \
   --grpc-port 7110 --http-port 7443 --docs-folder .tools/swagger-ui
 
 export BINARIO_GATEWAY=localhost:7100 BINARIO_CA=$PWD/$certs/ca.pem
@@ -121,7 +127,10 @@ Binario is running. The gateway's front doors (TLS; CA: $certs/ca.pem):
                          $bin/binario me
   Departures:            curl --cacert $certs/ca.pem https://localhost:7443/v1/stations/MI_CENTRALE/departures
   Fares:                 curl --cacert $certs/ca.pem https://localhost:7443/v1/fares
-  Metrics:               http://127.0.0.1:9100/metrics (gateway), :9101 (identity), :9102 (scheduling), :9103 (ticketing)
+  Nearest stations:      curl --cacert $certs/ca.pem 'https://localhost:7443/v1/nearby/stations?latitude=45.4642&longitude=9.19'
+  Deals at the station:  $bin/binario here --latitude 45.4858 --longitude 9.2044 --session $dev/demo-session.json
+  Metrics:               http://127.0.0.1:9100/metrics (gateway), :9101 (identity), :9102 (scheduling), :9103 (ticketing),
+                         :9104 (geo-offers)
 
 Press Ctrl-C to stop.
 INFO

@@ -61,6 +61,13 @@ EXPECTED_BASE = [
     "NetworkPolicy/allow-ticketing-ingress-from-callers",
     "NetworkPolicy/allow-gateway-egress-to-ticketing",
     "NetworkPolicy/allow-ticketing-egress-to-peers",
+    # geo-offers/
+    "StatefulSet/geo-offers",
+    "Service/geo-offers",
+    "Service/geo-offers-headless",
+    "NetworkPolicy/allow-geo-offers-ingress-from-callers",
+    "NetworkPolicy/allow-gateway-egress-to-geo-offers",
+    "NetworkPolicy/allow-geo-offers-egress-to-peers",
 ]
 EXPECTED_CERT_MANAGER = [
     "Issuer/binario-selfsigned",
@@ -70,6 +77,7 @@ EXPECTED_CERT_MANAGER = [
     "Certificate/binario-identity-tls",
     "Certificate/binario-scheduling-tls",
     "Certificate/binario-ticketing-tls",
+    "Certificate/binario-geo-offers-tls",
 ]
 
 # components/google-sign-in.
@@ -148,6 +156,7 @@ class Checker:
         self.check_services()
         self.check_network_policies()
         self.check_upstreams(config_maps)
+        self.check_peer_addresses()
         self.check_cert_manager()
         return self.failures
 
@@ -409,6 +418,40 @@ class Checker:
                 self.fail(where, f"no NetworkPolicy lets the gateway's pods egress to {app}'s pods on {pod_port}")
             if not self.allows("ingress", app, "gateway", pod_port):
                 self.fail(where, f"no NetworkPolicy lets {app}'s pods accept the gateway on {pod_port}")
+
+    # Each service's BINARIO_<PEER>_ADDRESS (a service it calls) is a Service of this rendering,
+    # and the NetworkPolicies let the caller's pods reach the peer's (egress on the caller,
+    # ingress on the peer).
+    def check_peer_addresses(self):
+        for workload in self.workloads():
+            caller = workload["metadata"]["name"]
+            for container in workload["spec"]["template"]["spec"]["containers"]:
+                for variable in container.get("env") or []:
+                    if not re.fullmatch(r"BINARIO_[A-Z_]+_ADDRESS", variable["name"]) or "value" not in variable:
+                        continue
+                    where = f"{workload['kind']}/{caller} {variable['name']}={variable['value']}"
+                    match = re.fullmatch(r"([a-z0-9.-]+):([0-9]+)", variable["value"])
+                    if not match:
+                        self.fail(where, "is not host:port")
+                        continue
+                    service = self.named("Service", match.group(1).split(".")[0])
+                    port = int(match.group(2))
+                    service_port = next((p for p in (service or {}).get("spec", {}).get("ports") or [] if p["port"] == port), None)
+                    if service is None or service_port is None:
+                        self.fail(where, "no Service with that port in this rendering")
+                        continue
+                    app = (service["spec"].get("selector") or {}).get(NAME_LABEL)
+                    peer = next((w for w in self.workloads() if w["metadata"]["name"] == app), None)
+                    if peer is None:
+                        self.fail(where, f"Service {service['metadata']['name']} selects no workload")
+                        continue
+                    target = service_port.get("targetPort", port)
+                    pod_ports = {p.get("name"): p["containerPort"] for c in peer["spec"]["template"]["spec"]["containers"] for p in c.get("ports") or []}
+                    pod_port = pod_ports.get(target, target)
+                    if not self.allows("egress", caller, app, pod_port):
+                        self.fail(where, f"no NetworkPolicy lets {caller}'s pods egress to {app}'s pods on {pod_port}")
+                    if not self.allows("ingress", app, caller, pod_port):
+                        self.fail(where, f"no NetworkPolicy lets {app}'s pods accept {caller}'s on {pod_port}")
 
     def check_cert_manager(self):
         certificates = self.of_kind("Certificate")
