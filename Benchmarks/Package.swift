@@ -4,7 +4,8 @@ import PackageDescription
 /// Benchmarks: the Binario transport against gRPC over HTTP/2 (`transport-bench`), the gateway
 /// against calling identity directly, through each of its front doors (`gateway-bench`),
 /// scheduling's notification fan-out and departures board (`scheduling-bench`), and ticketing's
-/// purchases and wallet (`ticketing-bench`).
+/// purchases and wallet (`ticketing-bench`), and geo-offers' radius queries, nearest stations
+/// and location reports over a million deals (`geo-bench`).
 ///
 /// A package of its own so that the HTTP/2 baseline (grpc-swift-nio-transport, nio-http2, a second
 /// BoringSSL) never enters the main package's build. Run from the repository root:
@@ -13,6 +14,7 @@ import PackageDescription
 ///     swift run -c release --package-path Benchmarks gateway-bench
 ///     swift run -c release --package-path Benchmarks scheduling-bench
 ///     swift run -c release --package-path Benchmarks ticketing-bench
+///     swift run -c release --package-path Benchmarks geo-bench
 let package = Package(
   name: "BinarioBenchmarks",
   platforms: [.macOS(.v15)],
@@ -131,6 +133,31 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/TicketingBench",
+      swiftSettings: [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+      ]
+    ),
+    .executableTarget(
+      name: "geo-bench",
+      dependencies: [
+        "BenchSupport",
+        // The executables under test, built beside geo-bench, which starts them.
+        .product(name: "identity", package: "Binario"),
+        .product(name: "scheduling", package: "Binario"),
+        .product(name: "ticketing", package: "Binario"),
+        .product(name: "geo-offers", package: "Binario"),
+        .product(name: "gateway", package: "Binario"),
+        .product(name: "BinarioTestSupport", package: "Binario"),
+        .product(name: "BinarioServiceKit", package: "Binario"),
+        .product(name: "BinarioDomain", package: "Binario"),
+        .product(name: "BinarioProto", package: "Binario"),
+        .product(name: "BinarioTransport", package: "Binario"),
+        .product(name: "GeoOffersService", package: "Binario"),
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/GeoBench",
       swiftSettings: [
         .swiftLanguageMode(.v6),
         .enableUpcomingFeature("ExistentialAny"),

@@ -73,9 +73,11 @@ public final class RunningSuite: Sendable {
   }
 
   /// Starts identity, scheduling, ticketing, geo-offers, then the gateway routing to them; runs
-  /// `body`; stops them all and removes the folder.
+  /// `body`; stops them all and removes the folder. `prepare` runs first, with the data folder
+  /// of each service (`data/<name>`) still empty: a benchmark's database written beforehand.
   public static func with<Result: Sendable>(
     extraFlags: ExtraFlags = ExtraFlags(),
+    prepare: (_ dataFolder: (String) -> URL) async throws -> Void = { _ in },
     _ body: (RunningSuite) async throws -> Result
   ) async throws -> Result {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("binario-suite-\(UUID().uuidString)")
@@ -85,6 +87,7 @@ public final class RunningSuite: Sendable {
       try? FileManager.default.removeItem(at: folder)
     }
     _ = try DevCertificateSet.write(to: suite.certificates)
+    try await prepare { folder.appendingPathComponent("data/\($0)") }
     try await suite.startIdentity(port: 0)
     try await suite.startScheduling(port: 0)
     try await suite.startTicketing(port: 0)

@@ -77,7 +77,7 @@ extension GeoOffersDomain {
         id: Self.newID("ro"), originStationID: $0.origin, destinationStationID: $0.destination, line: $0.line, title: $0.title,
         discountPercent: $0.discountPercent, conditions: $0.conditions, validFrom: from, validUntil: until)
     }
-    try await store.loadDemoData(shops: shops, deals: deals, places: places, routeOffers: offers, source: source, at: now)
+    try await store.insertAll(shops: shops, deals: deals, places: places, routeOffers: offers, demoSource: source, at: now)
     return true
   }
 }

@@ -90,7 +90,7 @@ extension GeoOffersStore {
   }
 
   static func insertShop(_ db: Database, _ shop: Shop) throws {
-    try db.execute(
+    try db.executeCached(
       sql: "INSERT INTO shop (id, name, description, latitude, longitude, station_id) VALUES (?, ?, ?, ?, ?, ?)",
       arguments: [shop.id, shop.name, shop.description, shop.position.latitude, shop.position.longitude, shop.stationID])
   }
@@ -170,10 +170,10 @@ extension GeoOffersStore {
 
   static func insertDeal(_ db: Database, id: String, _ draft: DealDraft, validFrom: Date, validUntil: Date) throws -> Deal? {
     guard
-      let shop = try Row.fetchOne(db, sql: "SELECT seq, latitude, longitude FROM shop WHERE id = ?", arguments: [draft.shopID])
+      let shop = try Row.fetchOne(db.cachedStatement(sql: "SELECT seq, latitude, longitude FROM shop WHERE id = ?"), arguments: [draft.shopID])
     else { return nil }
     let position = GeoPoint(latitude: shop[1], longitude: shop[2])
-    try db.execute(
+    try db.executeCached(
       sql: """
         INSERT INTO deal (id, shop_seq, description, discount_percent, valid_from, valid_until, latitude, longitude)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -212,7 +212,7 @@ extension GeoOffersStore {
 
   static func deal(_ db: Database, id: String) throws -> Deal? {
     try Row.fetchOne(
-      db, sql: "SELECT \(dealColumns) FROM deal t JOIN shop s ON s.seq = t.shop_seq WHERE t.id = ?", arguments: [id]
+      db.cachedStatement(sql: "SELECT \(dealColumns) FROM deal t JOIN shop s ON s.seq = t.shop_seq WHERE t.id = ?"), arguments: [id]
     ).map { deal($0, GeoPoint(latitude: $0[1], longitude: $0[2])) }
   }
 
@@ -402,18 +402,21 @@ extension GeoOffersStore {
     }
   }
 
-  /// Adds demo data in one transaction and records that it was loaded from `source`.
-  public func loadDemoData(
-    shops: [Shop], deals: [(id: String, draft: DealDraft, from: Date, until: Date)], places: [Place], routeOffers: [RouteOffer],
-    source: String, at instant: Date
+  /// Adds shops, their deals, places and route offers in one transaction (the demo data, or a
+  /// bulk import); with `demoSource`, also records that the demo data was loaded from it.
+  public func insertAll(
+    shops: [Shop], deals: [(id: String, draft: DealDraft, from: Date, until: Date)], places: [Place] = [],
+    routeOffers: [RouteOffer] = [], demoSource: String? = nil, at instant: Date
   ) async throws {
     try await pool.write { db in
       for shop in shops { try Self.insertShop(db, shop) }
       for deal in deals { _ = try Self.insertDeal(db, id: deal.id, deal.draft, validFrom: deal.from, validUntil: deal.until) }
       for place in places { try Self.insertPlace(db, place) }
       for offer in routeOffers { try Self.insertRouteOffer(db, offer) }
-      try db.execute(
-        sql: "INSERT OR REPLACE INTO demo_data (id, source, loaded_at) VALUES (1, ?, ?)", arguments: [source, Self.instant(instant)])
+      if let demoSource {
+        try db.execute(
+          sql: "INSERT OR REPLACE INTO demo_data (id, source, loaded_at) VALUES (1, ?, ?)", arguments: [demoSource, Self.instant(instant)])
+      }
     }
   }
 }
