@@ -1,17 +1,5 @@
+import BinarioDomain
 import Foundation
-
-/// A trip run as scheduling names it: a trip on a service date (`YYYY-MM-DD`).
-public struct RunReference: Sendable, Hashable, CustomStringConvertible {
-  public var tripID: String
-  public var serviceDate: String
-
-  public init(tripID: String, serviceDate: String) {
-    self.tripID = tripID
-    self.serviceDate = serviceDate
-  }
-
-  public var description: String { "\(tripID) on \(serviceDate)" }
-}
 
 /// A station ticket of a user's for a train leaving a station, as ticketing tells it.
 public struct DepartingTicket: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioProto
 import BinarioTransport
 import Foundation

@@ -1,17 +1,5 @@
+import BinarioDomain
 import Foundation
-
-/// A trip run as scheduling names it: a trip on a service date (`YYYY-MM-DD`).
-public struct RunReference: Sendable, Hashable, Codable, CustomStringConvertible {
-  public var tripID: String
-  public var serviceDate: String
-
-  public init(tripID: String, serviceDate: String) {
-    self.tripID = tripID
-    self.serviceDate = serviceDate
-  }
-
-  public var description: String { "\(tripID) on \(serviceDate)" }
-}
 
 /// A run as scheduling shows it, live changes included.
 public struct TimetableRun: Sendable, Hashable {
