@@ -41,6 +41,22 @@ struct SchedulingDomainTests {
     try await body(domain)
   }
 
+  @Test func aStationWatchGetsEveryStationThenEveryChangeOfThem() async throws {
+    try await withDomain { domain in
+      let watch = domain.watchStations()
+      var updates = watch.stations.makeAsyncIterator()
+      let first = try #require(await updates.next())
+      #expect(first.count >= 20 && first.contains { $0.id == "MI_CENTRALE" })
+      // An import of a feed with two stations sends those two.
+      _ = try await domain.importTimetable(try GTFSFeedReaderTests.read(), source: "test")
+      let second = try #require(await updates.next())
+      #expect(second.map(\.id).sorted() == ["A", "B"])
+      watch.end()
+      #expect(await updates.next() == nil)
+      #expect(domain.stationWatchers.count == 0)
+    }
+  }
+
   @Test func aBoardShowsTheNextDeparturesInOrderWithTheirCallingPoints() async throws {
     try await withDomain { domain in
       let result = try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 5)
