@@ -280,7 +280,46 @@ extension CommandLineClientTests {
       #expect(created.standardOutput.contains("organiser Rita") && created.standardOutput.contains("share 45.50 EUR"), "\(created.standardOutput)")
 
       try await Self.ticketsAndSubscriptions(cli, adminSession: adminSession)
+      try await Self.geoOffers(cli, adminSession: adminSession)
     }
+  }
+
+  /// An admin's shop, deal, place and route offer; a passenger here by Milano Cadorna offered the
+  /// deal once, shown the place and the nearest station with its offer; bad coordinates refused.
+  static func geoOffers(_ cli: CommandLine, adminSession: String) async throws {
+    let shop = try await cli.run(
+      ["admin", "shops", "create", "--name", "Edicola Cadorna", "--latitude", "45.4681", "--longitude", "9.1756", "--station", "MI_CADORNA",
+       "--session", adminSession])
+    #expect(shop.standardOutput.hasPrefix("Edicola Cadorna  45.46810, 9.17560 at MI_CADORNA  [sh_"), "\(shop.standardOutput)\(shop.standardError)")
+    let shopID = try #require(shop.standardOutput.split(separator: "[").last?.split(separator: "]").first)
+    let deal = try await cli.run(
+      ["admin", "deals", "create", "--shop", String(shopID), "--description", "Two papers for one", "--discount", "50",
+       "--session", adminSession])
+    #expect(deal.standardOutput.hasPrefix("50% off at Edicola Cadorna: Two papers for one"), "\(deal.standardOutput)\(deal.standardError)")
+    let place = try await cli.run(
+      ["admin", "places", "create", "--name", "Chiostro di Cadorna", "--category", "monument", "--latitude", "45.4685", "--longitude", "9.1760",
+       "--session", adminSession])
+    #expect(place.status == 0, "\(place.standardError)")
+    let offer = try await cli.run(
+      ["admin", "route-offers", "create", "--from", "MI_CADORNA", "--line", "S9", "--title", "Cadorna weekends", "--discount", "12",
+       "--session", adminSession])
+    #expect(offer.standardOutput.hasPrefix("  12% off: Cadorna weekends (Milano Cadorna → any station on the S9"), "\(offer.standardOutput)\(offer.standardError)")
+    let passenger = try await cli.run(["admin", "shops", "create", "--name", "x", "--latitude", "45", "--longitude", "9"])
+    #expect(passenger.status != 0 && passenger.standardError.contains("[permissionDenied]"), "\(passenger.standardError)")
+
+    let here = try await cli.run(["here", "--latitude", "45.4681", "--longitude", "9.1757", "--accuracy", "10"])
+    let text = here.standardOutput
+    #expect(text.contains("50% off at Edicola Cadorna, 8 m: Two papers for one"), "\(text)\(here.standardError)")
+    #expect(text.contains("Milano Cadorna [MI_CADORNA]") && text.contains("https://www.google.com/maps/dir/?api=1&origin=45.468100%2C9.175700"), "\(text)")
+    #expect(text.contains("12% off: Cadorna weekends") && text.contains("Chiostro di Cadorna (monument)"), "\(text)")
+    let again = try await cli.run(["here", "--latitude", "45.4681", "--longitude", "9.1757"])
+    #expect(again.standardOutput.hasPrefix("No new deals here."), "\(again.standardOutput)")
+    let nearest = try await cli.run(["nearest", "--latitude", "45.4642", "--longitude", "9.1900", "--count", "2"])
+    #expect(nearest.standardOutput.hasPrefix("  Milano Cadorna [MI_CADORNA], 1.2 km, 15 min on foot"), "\(nearest.standardOutput)")
+    #expect(try await cli.run(["location"]).standardOutput.hasPrefix("45.468100, 9.175700 (±0 m) at "))
+    #expect(try await cli.run(["location", "forget"]).standardOutput == "forgotten\n")
+    let bad = try await cli.run(["deals", "--latitude", "95", "--longitude", "9"])
+    #expect(bad.status != 0 && bad.standardError.contains("latitude: 95.0 is not a latitude"), "\(bad.standardError)")
   }
 
   /// A zone ticket quoted, bought (its key again: the same purchase), shown in the wallet and
