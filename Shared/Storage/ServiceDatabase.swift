@@ -48,6 +48,10 @@ public enum ServiceDatabase {
     grdbConfiguration.readonly = configuration.readOnly
     grdbConfiguration.busyMode = .timeout(configuration.busyTimeout.timeInterval)
     grdbConfiguration.label = URL(fileURLWithPath: path).lastPathComponent
+    let memoryMapBytes = configuration.memoryMapBytes
+    if memoryMapBytes > 0 {
+      grdbConfiguration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = \(memoryMapBytes)") }
+    }
 
     let pool: DatabasePool
     do {
@@ -70,10 +74,11 @@ public enum ServiceDatabase {
     migrations: DatabaseMigrations,
     busyTimeout: Duration = .seconds(5),
     readOnly: Bool = false,
+    memoryMapBytes: Int = 0,
     logger: Logger = Logger(label: "binario.storage")
   ) throws -> DatabasePool {
     try open(
-      DatabaseConfiguration(path: path, busyTimeout: busyTimeout, readOnly: readOnly),
+      DatabaseConfiguration(path: path, busyTimeout: busyTimeout, readOnly: readOnly, memoryMapBytes: memoryMapBytes),
       migrations: migrations,
       logger: logger
     )

@@ -46,6 +46,17 @@ struct ServiceDatabaseTests {
     #expect(busyTimeout == 2_500)
   }
 
+  @Test func aMemoryMapIsAskedForOnEveryConnectionOnlyWhenConfigured() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("binario-mmap-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let mapped = try ServiceDatabase.open(
+      at: folder.appendingPathComponent("mapped.sqlite").path, migrations: accountMigrations, memoryMapBytes: 1 << 26)
+    #expect(try mapped.read { db in try Int.fetchOne(db, sql: "PRAGMA mmap_size") } == 1 << 26)
+    #expect(try mapped.write { db in try Int.fetchOne(db, sql: "PRAGMA mmap_size") } == 1 << 26)
+    let plain = try ServiceDatabase.open(at: folder.appendingPathComponent("plain.sqlite").path, migrations: accountMigrations)
+    #expect(try plain.read { db in try Int.fetchOne(db, sql: "PRAGMA mmap_size") } == 0)
+  }
+
   @Test func foreignKeysAreEnforced() throws {
     let database = try TemporaryDatabase(migrations: accountMigrations)
 

@@ -13,10 +13,12 @@ public final class GeoOffersStore: Sendable {
     self.pool = pool
   }
 
-  /// Opens (creating and migrating it if needed) `geo-offers.sqlite` in `directory`.
+  /// Opens (creating and migrating it if needed) `geo-offers.sqlite` in `directory`. Radius
+  /// queries read the R*Trees and their rows at random: the file is read through a memory map
+  /// of up to 1 GiB (a million deals take about 300 MB).
   public convenience init(directory: String) throws {
     let path = URL(fileURLWithPath: directory).appendingPathComponent("geo-offers.sqlite").path
-    self.init(pool: try ServiceDatabase.open(at: path, migrations: GeoOffersMigrations.all))
+    self.init(pool: try ServiceDatabase.open(at: path, migrations: GeoOffersMigrations.all, memoryMapBytes: 1 << 30))
   }
 
   // MARK: - Radius queries
