@@ -6,6 +6,10 @@ import Foundation
 public struct ProcessMemory: Sendable {
   public var residentBytes: Int64
   public var peakResidentBytes: Int64
+  /// Of ``residentBytes``: anonymous memory (the process's own heap and stacks, `RssAnon`), as
+  /// against pages of files it maps (`RssFile`: a database read through a memory map, counted
+  /// once per mapping although the kernel holds each page once, and given back under pressure).
+  public var anonymousBytes: Int64 = 0
 
   public static func of(processIdentifier: Int32) -> ProcessMemory? {
     guard let status = try? String(contentsOfFile: "/proc/\(processIdentifier)/status", encoding: .utf8) else { return nil }
@@ -14,7 +18,8 @@ public struct ProcessMemory: Sendable {
       return Int64(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
     }
     guard let resident = kilobytes("VmRSS"), let peak = kilobytes("VmHWM") else { return nil }
-    return ProcessMemory(residentBytes: resident * 1024, peakResidentBytes: peak * 1024)
+    return ProcessMemory(
+      residentBytes: resident * 1024, peakResidentBytes: peak * 1024, anonymousBytes: (kilobytes("RssAnon") ?? 0) * 1024)
   }
 
   /// `12.3 MiB`.

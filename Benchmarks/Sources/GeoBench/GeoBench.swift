@@ -216,7 +216,9 @@ struct GeoBench: ParsableCommand, Sendable {
       if let pid = suite.processIdentifiers["geo-offers"], let memory = ProcessMemory.of(processIdentifier: pid) {
         Output.line()
         Output.line(
-          "geo-offers' resident memory at the end: \(ProcessMemory.mebibytes(memory.residentBytes)) (peak \(ProcessMemory.mebibytes(memory.peakResidentBytes)))")
+          "geo-offers' resident memory at the end: \(ProcessMemory.mebibytes(memory.residentBytes)) "
+            + "(peak \(ProcessMemory.mebibytes(memory.peakResidentBytes))), of which its own (anonymous) "
+            + "\(ProcessMemory.mebibytes(memory.anonymousBytes)); the rest is the database file mapped by each connection")
       }
     }
   }
