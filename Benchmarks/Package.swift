@@ -70,9 +70,11 @@ let package = Package(
       dependencies: [
         "BenchSupport",
         // The executables under test: depending on them builds them beside gateway-bench,
-        // which starts them as processes.
+        // which starts them as processes (the whole suite, as RunningSuite starts it).
         .product(name: "identity", package: "Binario"),
         .product(name: "scheduling", package: "Binario"),
+        .product(name: "ticketing", package: "Binario"),
+        .product(name: "geo-offers", package: "Binario"),
         .product(name: "gateway", package: "Binario"),
         .product(name: "BinarioTestSupport", package: "Binario"),
         .product(name: "BinarioServiceKit", package: "Binario"),
@@ -97,9 +99,12 @@ let package = Package(
       name: "scheduling-bench",
       dependencies: [
         "BenchSupport",
-        // The executables under test, built beside scheduling-bench, which starts them.
+        // The executables under test, built beside scheduling-bench, which starts them (the
+        // whole suite, as RunningSuite starts it).
         .product(name: "identity", package: "Binario"),
         .product(name: "scheduling", package: "Binario"),
+        .product(name: "ticketing", package: "Binario"),
+        .product(name: "geo-offers", package: "Binario"),
         .product(name: "gateway", package: "Binario"),
         .product(name: "BinarioTestSupport", package: "Binario"),
         .product(name: "BinarioServiceKit", package: "Binario"),
@@ -120,10 +125,12 @@ let package = Package(
       name: "ticketing-bench",
       dependencies: [
         "BenchSupport",
-        // The executables under test, built beside ticketing-bench, which starts them.
+        // The executables under test, built beside ticketing-bench, which starts them (the
+        // whole suite, as RunningSuite starts it).
         .product(name: "identity", package: "Binario"),
         .product(name: "scheduling", package: "Binario"),
         .product(name: "ticketing", package: "Binario"),
+        .product(name: "geo-offers", package: "Binario"),
         .product(name: "gateway", package: "Binario"),
         .product(name: "BinarioTestSupport", package: "Binario"),
         .product(name: "BinarioServiceKit", package: "Binario"),
