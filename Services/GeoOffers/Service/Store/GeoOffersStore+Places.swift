@@ -69,16 +69,6 @@ extension GeoOffersStore {
     }
   }
 
-  /// Stations within `radius` of `point`, nearest first.
-  public func stations(within radius: Double, of point: GeoPoint, limit: Int) async throws -> [Nearby<GeoStation>] {
-    try await pool.read { db in
-      try Self.within(
-        db, point: point, radius: radius, limit: limit,
-        select: "SELECT t.seq, t.latitude, t.longitude, t.id, t.name FROM station_box b JOIN station t ON t.seq = b.seq"
-      ) { row, position in GeoStation(id: row[3], name: row[4], position: position) }
-    }
-  }
-
   static func station(_ row: Row) -> GeoStation {
     GeoStation(id: row[0], name: row[1], position: GeoPoint(latitude: row[2], longitude: row[3]))
   }
@@ -119,14 +109,6 @@ extension GeoOffersStore {
     try await pool.write { db in
       try db.execute(sql: "DELETE FROM shop WHERE id = ?", arguments: [id])
       return db.changesCount > 0
-    }
-  }
-
-  public func shop(id: String) async throws -> Shop? {
-    try await pool.read { db in
-      try Row.fetchOne(
-        db, sql: "SELECT id, name, description, latitude, longitude, station_id FROM shop WHERE id = ?", arguments: [id]
-      ).map(Self.shop)
     }
   }
 
@@ -206,17 +188,13 @@ extension GeoOffersStore {
     }
   }
 
-  public func deal(id: String) async throws -> Deal? {
-    try await pool.read { db in try Self.deal(db, id: id) }
-  }
-
   static func deal(_ db: Database, id: String) throws -> Deal? {
     try Row.fetchOne(
       db.cachedStatement(sql: "SELECT \(dealColumns) FROM deal t JOIN shop s ON s.seq = t.shop_seq WHERE t.id = ?"), arguments: [id]
     ).map { deal($0, GeoPoint(latitude: $0[1], longitude: $0[2])) }
   }
 
-  /// Deals (of one shop, or all) by the instant they end, latest first, after `cursor` (the
+  /// Deals (of one shop, or all), the newest first, after `cursor` (the
   /// last deal's `seq`), at most `limit`.
   public func deals(shopID: String?, afterSeq cursor: Int64?, limit: Int) async throws -> [(seq: Int64, deal: Deal)] {
     try await pool.read { db in

@@ -125,7 +125,7 @@ extension HTTPRouteTable {
       resumesAtCursor: false,
       parameterKinds: ["page_size": .number, "page_token": .string, "shop_id": .string],
       transcoder: MessageTranscoder<Binario_GeoOffers_V1_ListDealsRequest, Binario_GeoOffers_V1_ListDealsResponse>(),
-      summary: "Deals, active or not, of one shop or of all, newest validity first, paged."
+      summary: "Deals, active or not, of one shop or of all, the newest first, paged."
     ),
     HTTPRoute(
       verb: .get,

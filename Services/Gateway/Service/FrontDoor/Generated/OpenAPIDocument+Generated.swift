@@ -523,8 +523,8 @@ extension OpenAPIDocument {
         "tags": [
           "GeoOffers"
         ],
-        "summary": "Deals, active or not, of one shop or of all, newest validity first, paged.",
-        "description": "Deals, active or not, of one shop or of all, newest validity first, paged.",
+        "summary": "Deals, active or not, of one shop or of all, the newest first, paged.",
+        "description": "Deals, active or not, of one shop or of all, the newest first, paged.",
         "security": [
           {},
           {

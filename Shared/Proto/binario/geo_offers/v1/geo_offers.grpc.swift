@@ -639,7 +639,7 @@ extension Binario_GeoOffers_V1_GeoOffers {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Deals, active or not, of one shop or of all, newest validity first, paged.
+        /// > Deals, active or not, of one shop or of all, the newest first, paged.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_GeoOffers_V1_ListDealsRequest` messages.
@@ -1039,7 +1039,7 @@ extension Binario_GeoOffers_V1_GeoOffers {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Deals, active or not, of one shop or of all, newest validity first, paged.
+        /// > Deals, active or not, of one shop or of all, the newest first, paged.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_GeoOffers_V1_ListDealsRequest` message.
@@ -1437,7 +1437,7 @@ extension Binario_GeoOffers_V1_GeoOffers {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Deals, active or not, of one shop or of all, newest validity first, paged.
+        /// > Deals, active or not, of one shop or of all, the newest first, paged.
         ///
         /// - Parameters:
         ///   - request: A `Binario_GeoOffers_V1_ListDealsRequest` message.
@@ -2729,7 +2729,7 @@ extension Binario_GeoOffers_V1_GeoOffers {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Deals, active or not, of one shop or of all, newest validity first, paged.
+        /// > Deals, active or not, of one shop or of all, the newest first, paged.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_GeoOffers_V1_ListDealsRequest` message.
@@ -3406,7 +3406,7 @@ extension Binario_GeoOffers_V1_GeoOffers {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Deals, active or not, of one shop or of all, newest validity first, paged.
+        /// > Deals, active or not, of one shop or of all, the newest first, paged.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_GeoOffers_V1_ListDealsRequest` message.
@@ -4096,7 +4096,7 @@ extension Binario_GeoOffers_V1_GeoOffers.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Deals, active or not, of one shop or of all, newest validity first, paged.
+    /// > Deals, active or not, of one shop or of all, the newest first, paged.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_GeoOffers_V1_ListDealsRequest` message.
@@ -4796,7 +4796,7 @@ extension Binario_GeoOffers_V1_GeoOffers.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Deals, active or not, of one shop or of all, newest validity first, paged.
+    /// > Deals, active or not, of one shop or of all, the newest first, paged.
     ///
     /// - Parameters:
     ///   - message: request message to send.
