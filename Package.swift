@@ -39,6 +39,7 @@ let package = Package(
     .executable(name: "ticketing", targets: ["ticketing"]),
     .library(name: "GeoOffersService", targets: ["GeoOffersService"]),
     .executable(name: "geo-offers", targets: ["geo-offers"]),
+    .library(name: "DispatchService", targets: ["DispatchService"]),
     .executable(name: "gateway", targets: ["gateway"]),
     .library(name: "BinarioTestSupport", targets: ["BinarioTestSupport"]),
   ],
@@ -374,6 +375,13 @@ let package = Package(
       path: "Services/GeoOffers/Main",
       swiftSettings: swiftSettings
     ),
+    // Dispatch (issue #17, being built): so far its domain's taxi zones.
+    .target(
+      name: "DispatchService",
+      dependencies: ["BinarioDomain"],
+      path: "Services/Dispatch/Service",
+      swiftSettings: swiftSettings
+    ),
     .executableTarget(
       name: "gateway",
       dependencies: [
@@ -509,6 +517,11 @@ let package = Package(
     .testTarget(
       name: "GeoOffersServiceTests",
       dependencies: ["GeoOffersService", "BinarioDomain", "BinarioStorage", .product(name: "GRDB", package: "GRDB.swift")],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "DispatchServiceTests",
+      dependencies: ["DispatchService", "BinarioDomain"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
