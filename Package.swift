@@ -40,6 +40,7 @@ let package = Package(
     .library(name: "GeoOffersService", targets: ["GeoOffersService"]),
     .executable(name: "geo-offers", targets: ["geo-offers"]),
     .library(name: "DispatchService", targets: ["DispatchService"]),
+    .executable(name: "dispatch", targets: ["dispatch"]),
     .executable(name: "gateway", targets: ["gateway"]),
     .library(name: "BinarioTestSupport", targets: ["BinarioTestSupport"]),
   ],
@@ -375,11 +376,36 @@ let package = Package(
       path: "Services/GeoOffers/Main",
       swiftSettings: swiftSettings
     ),
-    // Dispatch (issue #17, being built): so far its domain's taxi zones.
+    // Dispatch: taxis on demand (zones' fair queues, rides, drivers' offers, the control room).
     .target(
       name: "DispatchService",
-      dependencies: ["BinarioDomain"],
+      dependencies: [
+        "BinarioAuth",
+        "BinarioDomain",
+        "BinarioPayments",
+        "BinarioProto",
+        "BinarioServiceKit",
+        "BinarioStorage",
+        "BinarioTransport",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+      ],
       path: "Services/Dispatch/Service",
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "dispatch",
+      dependencies: [
+        "DispatchService",
+        "BinarioAuth",
+        "BinarioDomain",
+        "BinarioServiceKit",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Services/Dispatch/Main",
       swiftSettings: swiftSettings
     ),
     .executableTarget(
@@ -521,7 +547,10 @@ let package = Package(
     ),
     .testTarget(
       name: "DispatchServiceTests",
-      dependencies: ["DispatchService", "BinarioDomain"],
+      dependencies: [
+        "DispatchService", "BinarioDomain", "BinarioPayments", "BinarioStorage",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(

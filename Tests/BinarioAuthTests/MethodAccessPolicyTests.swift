@@ -40,13 +40,14 @@ struct MethodAccessPolicyTests {
     #expect(policy.access(for: unknown) == nil)
   }
 
-  @Test("every method of every service has an access rule; geo-offers' internal method is ticketing's alone")
+  @Test("every method of every service has an access rule; geo-offers' internal method is ticketing's alone; drivers' methods need the driver role")
   func everyServiceIsComplete() {
     let services: [(MethodAccessPolicy, [MethodDescriptor])] = [
       (.scheduling, Binario_Scheduling_V1_Scheduling.Method.descriptors + Binario_Scheduling_V1_Notifications.Method.descriptors
         + Binario_Scheduling_V1_Itineraries.Method.descriptors),
       (.ticketing, Binario_Ticketing_V1_Tickets.Method.descriptors + Binario_Ticketing_V1_Subscriptions.Method.descriptors),
       (.geoOffers, Binario_GeoOffers_V1_GeoOffers.Method.descriptors),
+      (.dispatch, Binario_Dispatch_V1_Dispatch.Method.descriptors),
     ]
     for (policy, descriptors) in services {
       let missing = descriptors.filter { policy.access(for: $0) == nil || MethodAccessPolicy.all.access(for: $0) == nil }
@@ -57,6 +58,11 @@ struct MethodAccessPolicyTests {
     #expect(MethodAccessPolicy.geoOffers.access(for: G.CreateDeal.descriptor) == .level(.admin))
     #expect(MethodAccessPolicy.geoOffers.access(for: G.ReportLocation.descriptor) == .level(.signedIn))
     #expect(MethodAccessPolicy.geoOffers.access(for: G.ListNearestStations.descriptor) == .level(.public))
+    typealias D = Binario_Dispatch_V1_Dispatch.Method
+    #expect(MethodAccessPolicy.dispatch.access(for: D.WatchJobs.descriptor) == .level(.driver))
+    #expect(MethodAccessPolicy.dispatch.access(for: D.AcceptOffer.descriptor) == .level(.driver))
+    #expect(MethodAccessPolicy.dispatch.access(for: D.WatchMonitor.descriptor) == .level(.admin))
+    #expect(MethodAccessPolicy.dispatch.access(for: D.RequestRide.descriptor) == .level(.signedIn))
     #expect(
       MethodAccessPolicy.ticketing.access(for: Binario_Ticketing_V1_Tickets.Method.ListDepartingTickets.descriptor)
         == .internal(allowedPeers: ["spiffe://binario/geo-offers"]))

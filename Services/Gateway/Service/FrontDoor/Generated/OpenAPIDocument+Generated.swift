@@ -1701,6 +1701,272 @@ extension OpenAPIDocument {
         ]
       }
     },
+    "/v1/admin/taxi-monitor": {
+      "get": {
+        "operationId": "Dispatch_GetMonitorSnapshot",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "The control room as it is:",
+        "description": "The control room as it is: per zone, the queue, waiting requests and rides in progress.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.GetMonitorSnapshotResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/taxi-monitor:watch": {
+      "get": {
+        "operationId": "Dispatch_WatchMonitor",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "The control room live:",
+        "description": "The control room live: a snapshot first, then a new one after every change (coalesced: a slow reader gets the latest, never a backlog). Served as Server-Sent Events: one event per message.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.WatchMonitorResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/taxis": {
+      "get": {
+        "operationId": "Dispatch_ListTaxis",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "Every taxi by code, with its driver and state.",
+        "description": "Every taxi by code, with its driver and state.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.ListTaxisResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "Dispatch_CreateTaxi",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "CreateTaxi",
+        "description": "CreateTaxi",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.CreateTaxiResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.CreateTaxiRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/taxis/{code}": {
+      "delete": {
+        "operationId": "Dispatch_DeleteTaxi",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "FAILED_PRECONDITION while the taxi has a ride or an offer.",
+        "description": "FAILED_PRECONDITION while the taxi has a ride or an offer.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.DeleteTaxiResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "code",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/admin/taxis/{taxi_code}": {
+      "patch": {
+        "operationId": "Dispatch_UpdateTaxi",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "Changes a taxi's plate or capacity, or links it to a driver (an account with the driver role, created with identity's Cr",
+        "description": "Changes a taxi's plate or capacity, or links it to a driver (an account with the driver role, created with identity's CreateDriver) or unlinks it.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.UpdateTaxiResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "taxi_code",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.UpdateTaxiRequest"
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/admin/timetable:import": {
       "post": {
         "operationId": "Scheduling_ImportTimetable",
@@ -2225,6 +2491,526 @@ extension OpenAPIDocument {
             }
           }
         ]
+      }
+    },
+    "/v1/driver/availability": {
+      "post": {
+        "operationId": "Dispatch_SetAvailability",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "Available (joins the tail of its zone's queue) or unavailable with a reason (leaves it;",
+        "description": "Available (joins the tail of its zone's queue) or unavailable with a reason (leaves it; a pending offer goes to the next taxi). FAILED_PRECONDITION while on a ride, or without a known position when becoming available.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.SetAvailabilityResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.SetAvailabilityRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/driver/jobs:watch": {
+      "get": {
+        "operationId": "Dispatch_WatchJobs",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "The caller's jobs as they come:",
+        "description": "The caller's jobs as they come: first the pending offer and current ride, if any, then each offer, withdrawal, cancellation and change, for as long as the call stays open. Served as Server-Sent Events: one event per message.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.WatchJobsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/driver/offers/{offer_id}:accept": {
+      "post": {
+        "operationId": "Dispatch_AcceptOffer",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "Takes the offered job:",
+        "description": "Takes the offered job: the taxi is allocated and leaves its queue. FAILED_PRECONDITION when the offer was withdrawn or has expired.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.AcceptOfferResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "offer_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.AcceptOfferRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/driver/offers/{offer_id}:reject": {
+      "post": {
+        "operationId": "Dispatch_RejectOffer",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "Declines the offered job:",
+        "description": "Declines the offered job: the taxi goes to the tail of its zone's queue and the next taxi is offered the job.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.RejectOfferResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "offer_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.RejectOfferRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/driver/position": {
+      "post": {
+        "operationId": "Dispatch_ReportPosition",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "Where the caller's taxi is (every few seconds).",
+        "description": "Where the caller's taxi is (every few seconds). A taxi that enters another zone moves to the tail of that zone's queue; on a ride, the distance driven grows.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.ReportPositionResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.ReportPositionRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/driver/rides/{ride_id}:arrived": {
+      "post": {
+        "operationId": "Dispatch_ReportArrived",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "The taxi is at the pickup:",
+        "description": "The taxi is at the pickup: the passenger is told.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.ReportArrivedResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "ride_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.ReportArrivedRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/driver/rides/{ride_id}:complete": {
+      "post": {
+        "operationId": "Dispatch_CompleteRide",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "The passenger is at the destination:",
+        "description": "The passenger is at the destination: the fare for the distance driven is charged and the taxi joins the tail of its zone's queue.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.CompleteRideResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "ride_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.CompleteRideRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/driver/rides/{ride_id}:delay": {
+      "post": {
+        "operationId": "Dispatch_ReportDelay",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "The taxi will be late by this many minutes:",
+        "description": "The taxi will be late by this many minutes: the estimate moves and the passenger is told.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.ReportDelayResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "ride_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.ReportDelayRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/driver/rides/{ride_id}:start": {
+      "post": {
+        "operationId": "Dispatch_StartRide",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "The passenger is on board;",
+        "description": "The passenger is on board; they gave the driver their ride's code (PERMISSION_DENIED for another code).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.StartRideResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "ride_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.StartRideRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/driver/taxi": {
+      "get": {
+        "operationId": "Dispatch_GetMyTaxi",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "The caller's taxi:",
+        "description": "The caller's taxi: its availability, zone, place in the queue, pending offer and ride.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.GetMyTaxiResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
       }
     },
     "/v1/emergency-alerts": {
@@ -5835,6 +6621,482 @@ extension OpenAPIDocument {
         }
       }
     },
+    "/v1/taxi/places": {
+      "get": {
+        "operationId": "Dispatch_ListSavedPlaces",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "ListSavedPlaces",
+        "description": "ListSavedPlaces",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.ListSavedPlacesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/taxi/places/{name}": {
+      "delete": {
+        "operationId": "Dispatch_DeleteSavedPlace",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "DeleteSavedPlace",
+        "description": "DeleteSavedPlace",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.DeleteSavedPlaceResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "name",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/taxi/places/{place_name}": {
+      "put": {
+        "operationId": "Dispatch_SavePlace",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "Saves a named place of the caller's (\"home\", \"work\") at a position;",
+        "description": "Saves a named place of the caller's (\"home\", \"work\") at a position; a request may then name it as its address. Saving a name again moves it.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.SavePlaceResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "place_name",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.SavePlaceRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/taxi/recent-addresses": {
+      "get": {
+        "operationId": "Dispatch_ListRecentAddresses",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "The addresses the caller was picked up at or taken to lately, newest first, to pick from.",
+        "description": "The addresses the caller was picked up at or taken to lately, newest first, to pick from.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.ListRecentAddressesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/taxi/rides": {
+      "get": {
+        "operationId": "Dispatch_ListMyRides",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "The caller's rides, newest first, a page at a time, with what each cost.",
+        "description": "The caller's rides, newest first, a page at a time, with what each cost.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.ListMyRidesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "page_size",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "page_token",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      },
+      "post": {
+        "operationId": "Dispatch_RequestRide",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "Calls a taxi now.",
+        "description": "Calls a taxi now. The pickup is a position or an address (resolved from the caller's saved places and the city's address gazetteer; NOT_FOUND asks for a position). Needs a verified phone and a payment method on file (FAILED_PRECONDITION names what is missing); the cancellation fee is held on the default card until the ride ends. The answer is the ride, searching; WatchRide follows it. A retry with the same idempotency key returns the same ride.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.RequestRideResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.RequestRideRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/taxi/rides/{ride_id}": {
+      "get": {
+        "operationId": "Dispatch_GetRide",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "One of the caller's rides.",
+        "description": "One of the caller's rides.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.GetRideResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "ride_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/taxi/rides/{ride_id}:cancel": {
+      "post": {
+        "operationId": "Dispatch_CancelRide",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "Cancels one of the caller's rides that has not started:",
+        "description": "Cancels one of the caller's rides that has not started: free within 30 seconds of the request, else the cancellation fee is charged. The driver is told.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.CancelRideResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "ride_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.CancelRideRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/taxi/rides/{ride_id}:watch": {
+      "get": {
+        "operationId": "Dispatch_WatchRide",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "One of the caller's rides as it changes:",
+        "description": "One of the caller's rides as it changes: first as it is, then after every change, until it ends (completed, cancelled, or no taxi found). Served as Server-Sent Events: one event per message.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.WatchRideResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "ride_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/taxi/zones": {
+      "get": {
+        "operationId": "Dispatch_ListZones",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "The city's taxi zones with their borders and neighbours, and the tariff.",
+        "description": "The city's taxi zones with their borders and neighbours, and the tariff.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.ListZonesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/tickets/validation-keys": {
       "get": {
         "operationId": "Tickets_GetValidationKeys",
@@ -6310,6 +7572,739 @@ extension OpenAPIDocument {
             "type": "string"
           }
         }
+      },
+      "binario.dispatch.v1.AcceptOfferRequest": {
+        "type": "object",
+        "properties": {
+          "offerId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.AcceptOfferResponse": {
+        "type": "object",
+        "properties": {
+          "ride": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.CancelRideRequest": {
+        "type": "object",
+        "properties": {
+          "rideId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.CancelRideResponse": {
+        "type": "object",
+        "properties": {
+          "ride": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.CompleteRideRequest": {
+        "type": "object",
+        "properties": {
+          "rideId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.CompleteRideResponse": {
+        "type": "object",
+        "properties": {
+          "ride": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.CreateTaxiRequest": {
+        "type": "object",
+        "properties": {
+          "taxi": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Taxi"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.CreateTaxiResponse": {
+        "type": "object",
+        "properties": {
+          "taxi": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Taxi"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.DeleteSavedPlaceResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.DeleteTaxiResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.GetMonitorSnapshotResponse": {
+        "type": "object",
+        "properties": {
+          "snapshot": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.MonitorSnapshot"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.GetMyTaxiResponse": {
+        "type": "object",
+        "properties": {
+          "taxi": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Taxi"
+          },
+          "offer": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Offer"
+          },
+          "ride": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.GetRideResponse": {
+        "type": "object",
+        "properties": {
+          "ride": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.ListMyRidesResponse": {
+        "type": "object",
+        "properties": {
+          "rides": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+            }
+          },
+          "nextPageToken": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.ListRecentAddressesResponse": {
+        "type": "object",
+        "properties": {
+          "places": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.dispatch.v1.Place"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.ListSavedPlacesResponse": {
+        "type": "object",
+        "properties": {
+          "places": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.dispatch.v1.SavedPlace"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.ListTaxisResponse": {
+        "type": "object",
+        "properties": {
+          "taxis": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.dispatch.v1.Taxi"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.ListZonesResponse": {
+        "type": "object",
+        "properties": {
+          "zones": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.dispatch.v1.Zone"
+            }
+          },
+          "tariff": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Tariff"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.Location": {
+        "type": "object",
+        "properties": {
+          "position": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Position"
+          },
+          "address": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "description": "At most one field of each of: where."
+      },
+      "binario.dispatch.v1.MonitorSnapshot": {
+        "type": "object",
+        "properties": {
+          "zones": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.dispatch.v1.ZoneMonitor"
+            }
+          },
+          "otherTaxis": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.dispatch.v1.Taxi"
+            }
+          },
+          "takenAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.Offer": {
+        "type": "object",
+        "properties": {
+          "offerId": {
+            "type": "string"
+          },
+          "ride": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+          },
+          "expiresAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "distanceMetres": {
+            "type": "number",
+            "format": "double"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.OfferWithdrawn": {
+        "type": "object",
+        "properties": {
+          "offerId": {
+            "type": "string"
+          },
+          "reason": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.Place": {
+        "type": "object",
+        "properties": {
+          "position": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Position"
+          },
+          "address": {
+            "type": "string"
+          },
+          "zoneId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.Position": {
+        "type": "object",
+        "properties": {
+          "latitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "longitude": {
+            "type": "number",
+            "format": "double"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.RejectOfferRequest": {
+        "type": "object",
+        "properties": {
+          "offerId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.RejectOfferResponse": {
+        "type": "object",
+        "properties": {
+          "taxi": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Taxi"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.ReportArrivedRequest": {
+        "type": "object",
+        "properties": {
+          "rideId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.ReportArrivedResponse": {
+        "type": "object",
+        "properties": {
+          "ride": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.ReportDelayRequest": {
+        "type": "object",
+        "properties": {
+          "rideId": {
+            "type": "string"
+          },
+          "minutes": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.ReportDelayResponse": {
+        "type": "object",
+        "properties": {
+          "ride": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.ReportPositionRequest": {
+        "type": "object",
+        "properties": {
+          "position": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Position"
+          },
+          "reportedAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.ReportPositionResponse": {
+        "type": "object",
+        "properties": {
+          "taxi": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Taxi"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.RequestRideRequest": {
+        "type": "object",
+        "properties": {
+          "pickup": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Location"
+          },
+          "destination": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Location"
+          },
+          "passengers": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "idempotencyKey": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.RequestRideResponse": {
+        "type": "object",
+        "properties": {
+          "ride": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.Ride": {
+        "type": "object",
+        "properties": {
+          "rideId": {
+            "type": "string"
+          },
+          "state": {
+            "type": "string",
+            "enum": [
+              "RIDE_STATE_UNSPECIFIED",
+              "RIDE_STATE_SEARCHING",
+              "RIDE_STATE_ALLOCATED",
+              "RIDE_STATE_ARRIVED",
+              "RIDE_STATE_IN_PROGRESS",
+              "RIDE_STATE_COMPLETED",
+              "RIDE_STATE_CANCELLED",
+              "RIDE_STATE_NO_TAXI"
+            ]
+          },
+          "pickup": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Place"
+          },
+          "destination": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Place"
+          },
+          "passengers": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "requestedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "taxiCode": {
+            "type": "string"
+          },
+          "taxiPlate": {
+            "type": "string"
+          },
+          "estimatedPickupAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "passengerCode": {
+            "type": "string"
+          },
+          "delayed": {
+            "type": "boolean"
+          },
+          "arrivedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "startedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "endedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "distanceMetres": {
+            "type": "number",
+            "format": "double"
+          },
+          "fare": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "cancellationFee": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "cardLast4": {
+            "type": "string"
+          },
+          "estimatedFare": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "passengerName": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.SavePlaceRequest": {
+        "type": "object",
+        "properties": {
+          "place": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.SavedPlace"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.SavePlaceResponse": {
+        "type": "object",
+        "properties": {
+          "place": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.SavedPlace"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.SavedPlace": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "position": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Position"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.SetAvailabilityRequest": {
+        "type": "object",
+        "properties": {
+          "available": {
+            "type": "boolean"
+          },
+          "reason": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.SetAvailabilityResponse": {
+        "type": "object",
+        "properties": {
+          "taxi": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Taxi"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.StartRideRequest": {
+        "type": "object",
+        "properties": {
+          "rideId": {
+            "type": "string"
+          },
+          "passengerCode": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.StartRideResponse": {
+        "type": "object",
+        "properties": {
+          "ride": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.Tariff": {
+        "type": "object",
+        "properties": {
+          "baseFare": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "perKilometre": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "detourFactor": {
+            "type": "number",
+            "format": "double"
+          },
+          "cancellationFee": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "freeCancellationSeconds": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.Taxi": {
+        "type": "object",
+        "properties": {
+          "code": {
+            "type": "string"
+          },
+          "plate": {
+            "type": "string"
+          },
+          "capacity": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "driverUserId": {
+            "type": "string"
+          },
+          "driverName": {
+            "type": "string"
+          },
+          "state": {
+            "type": "string",
+            "enum": [
+              "TAXI_STATE_UNSPECIFIED",
+              "TAXI_STATE_UNAVAILABLE",
+              "TAXI_STATE_WAITING",
+              "TAXI_STATE_OFFERED",
+              "TAXI_STATE_BUSY"
+            ]
+          },
+          "unavailableReason": {
+            "type": "string"
+          },
+          "position": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Position"
+          },
+          "positionReportedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "zoneId": {
+            "type": "string"
+          },
+          "queuePosition": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.UpdateTaxiRequest": {
+        "type": "object",
+        "properties": {
+          "taxi": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Taxi"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.UpdateTaxiResponse": {
+        "type": "object",
+        "properties": {
+          "taxi": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Taxi"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.WatchJobsResponse": {
+        "type": "object",
+        "properties": {
+          "offer": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Offer"
+          },
+          "offerWithdrawn": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.OfferWithdrawn"
+          },
+          "ride": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+          },
+          "taxi": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Taxi"
+          }
+        },
+        "additionalProperties": false,
+        "description": "At most one field of each of: event."
+      },
+      "binario.dispatch.v1.WatchMonitorResponse": {
+        "type": "object",
+        "properties": {
+          "snapshot": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.MonitorSnapshot"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.WatchRideResponse": {
+        "type": "object",
+        "properties": {
+          "ride": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.Zone": {
+        "type": "object",
+        "properties": {
+          "zoneId": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "border": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.dispatch.v1.Position"
+            }
+          },
+          "neighbourZoneIds": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.ZoneMonitor": {
+        "type": "object",
+        "properties": {
+          "zoneId": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "queue": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.dispatch.v1.Taxi"
+            }
+          },
+          "waiting": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+            }
+          },
+          "inProgress": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+            }
+          }
+        },
+        "additionalProperties": false
       },
       "binario.geo_offers.v1.CreateDealRequest": {
         "type": "object",

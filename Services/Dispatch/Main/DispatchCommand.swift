@@ -1,0 +1,65 @@
+import ArgumentParser
+import BinarioAuth
+import BinarioDomain
+import BinarioServiceKit
+import DispatchService
+import Foundation
+
+/// The dispatch process: taxis on demand. Listens on the Binario transport (mutual TLS), keeps
+/// `dispatch.sqlite` in its data directory, and calls identity (accounts, cards) and scheduling
+/// (notifications) with its own certificate. Beside the server run the offer timeouts, the
+/// checks for late and silent taxis, the settlement of ended rides and the notification outbox.
+@main
+struct DispatchCommand: EventLoopCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "dispatch",
+    abstract: "Binario's dispatch service: taxis on demand, fair zone queues, drivers' offers and the control room."
+  )
+
+  @OptionGroup var options: ServiceOptions
+  @OptionGroup var identityAddress: IdentityAddressOption
+  @OptionGroup var schedulingAddress: SchedulingAddressOption
+  @OptionGroup var dispatch: DispatchOptions
+
+  func runOnEventLoops() async throws {
+    let environment = ProcessInfo.processInfo.environment
+    let settings = try dispatch.settings(environment: environment)
+    let zones = try dispatch.zoneMap(environment: environment)
+    let gazetteer = try dispatch.gazetteer(environment: environment)
+    try await ServiceRunner.run(
+      options: options, serviceName: "dispatch",
+      additionalSettings: identityAddress.additionalSettings + schedulingAddress.additionalSettings, transport: .binario
+    ) { context in
+      let store = try DispatchStore(directory: context.configuration.dataDirectory)
+      let clock = SystemClock()
+      let logger = context.logger
+      let domain = DispatchDomain(
+        store: store, clock: clock, zones: zones, accounts: IdentityAccountDirectory(identity: try context.identityClient()),
+        payments: RecordingRidePayments(store: store, now: { clock.now() }),
+        geocoder: SavedPlacesAndGazetteer(store: store, gazetteer: gazetteer), settings: settings, logger: logger)
+      logger.notice(
+        "taxi zones loaded", metadata: ["zones": "\(zones.zones.count)", "addresses": "\(gazetteer.count)"])
+      let notifier = SchedulingRideNotifier(client: try context.schedulingClient())
+      context.addService(BackgroundJobService { await domain.runOutbox(through: notifier) }, name: "notification-outbox")
+      context.addService(BackgroundJobService { await OfferTimeouts(domain: domain, logger: logger).run() }, name: "offer-timeouts")
+      context.addService(
+        BackgroundJobService {
+          // Late and silent taxis every 15 s; ended rides left unsettled (a crash, a provider
+          // that failed) at start and every minute.
+          var round = 0
+          while !Task.isCancelled {
+            do {
+              if round % 4 == 0 { try await domain.settleEndedRides() }
+              try await domain.runChecks()
+            } catch {
+              logger.warning("the ride checks failed; retrying later", metadata: ["error": "\(error)"])
+            }
+            round += 1
+            try? await Task.sleep(for: .seconds(15))
+          }
+        }, name: "ride-checks")
+      context.addInterceptor(AuthorizationServerInterceptor(policy: .dispatch.merging(.health)))
+      return [DispatchHandler(domain: domain, logger: logger)]
+    }
+  }
+}

@@ -1,0 +1,130 @@
+import ArgumentParser
+import DispatchService
+import Foundation
+
+/// Dispatch's own settings, beside ServiceKit's common ones and the peers' addresses. Each is a
+/// flag, or else a `BINARIO_*` environment variable (flags win).
+struct DispatchOptions: ParsableArguments {
+  @Option(
+    name: .customLong("zones"),
+    help: ArgumentHelp(
+      "The city's taxi zones (JSON polygons; the repository's Services/Dispatch/DemoData/zones.json is Milan in nine). (BINARIO_ZONES)",
+      valueName: "file"))
+  var zones: String?
+
+  @Option(
+    name: .customLong("addresses"),
+    help: ArgumentHelp(
+      "The address gazetteer a request's street address is looked up in (JSON; the demo's is Services/Dispatch/DemoData/addresses.json). (BINARIO_ADDRESSES)",
+      valueName: "file"))
+  var addresses: String?
+
+  @Option(
+    name: .customLong("tariff"),
+    help: ArgumentHelp(
+      "Fares and the cancellation fee (JSON: currency, baseFareMinor, perKilometreMinor, detourFactor, cancellationFeeMinor, freeCancellationSeconds); default EUR 3.50 + 1.20/km, fee 5.00 after 30 s. (BINARIO_TARIFF)",
+      valueName: "file"))
+  var tariff: String?
+
+  @Option(
+    name: .customLong("offer-timeout"),
+    help: ArgumentHelp("How long (seconds) a driver has to answer an offer; default 20. (BINARIO_OFFER_TIMEOUT)", valueName: "seconds"))
+  var offerTimeout: Double?
+
+  @Option(
+    name: .customLong("delay-grace"),
+    help: ArgumentHelp(
+      "How long (minutes) past its estimate a taxi that has not arrived is late; default 5. (BINARIO_DELAY_GRACE)", valueName: "minutes"))
+  var delayGrace: Double?
+
+  @Option(
+    name: .customLong("missed-offers-alert"),
+    help: ArgumentHelp(
+      "Offers let expire in a row before a taxi is made unavailable and the admins alerted; default 3. (BINARIO_MISSED_OFFERS_ALERT)",
+      valueName: "count"))
+  var missedOffersAlert: Int?
+
+  @Option(
+    name: .customLong("position-silence"),
+    help: ArgumentHelp(
+      "How long (minutes) a taxi on a ride may go without reporting its position before the admins are alerted; default 5. (BINARIO_POSITION_SILENCE)",
+      valueName: "minutes"))
+  var positionSilence: Double?
+
+  @Option(
+    name: .customLong("alert-emails"),
+    help: ArgumentHelp(
+      "The admins alerted when a request finds no taxi, a driver stops answering or a taxi on a ride goes silent (comma-separated account emails). (BINARIO_ALERT_EMAILS)",
+      valueName: "emails"))
+  var alertEmails: String?
+
+  @Option(
+    name: .customLong("dispatch-zone"),
+    help: ArgumentHelp("The time zone of the clock times in notifications; default Europe/Rome. (BINARIO_DISPATCH_ZONE)", valueName: "zone"))
+  var zone: String?
+
+  func read(_ flag: String?, _ variable: String, _ name: String, environment: [String: String]) throws -> (path: String, data: Data)? {
+    guard let path = flag ?? environment[variable], !path.isEmpty else { return nil }
+    guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(name) \(path) cannot be read") }
+    return (path, data)
+  }
+
+  func zoneMap(environment: [String: String]) throws -> ZoneMap {
+    guard let file = try read(zones, "BINARIO_ZONES", "zones", environment: environment) else {
+      throw ValidationError("set --zones (BINARIO_ZONES) to the city's taxi zones, e.g. Services/Dispatch/DemoData/zones.json")
+    }
+    do {
+      return try ZoneMap.decode(file.data)
+    } catch {
+      throw ValidationError("zones \(file.path): \(error)")
+    }
+  }
+
+  func gazetteer(environment: [String: String]) throws -> AddressGazetteer {
+    guard let file = try read(addresses, "BINARIO_ADDRESSES", "addresses", environment: environment) else {
+      return AddressGazetteer(addresses: [:])
+    }
+    do {
+      return try AddressGazetteer.decode(file.data)
+    } catch {
+      throw ValidationError("addresses \(file.path): \(error)")
+    }
+  }
+
+  func settings(environment: [String: String]) throws -> DispatchSettings {
+    var settings = DispatchSettings()
+    func number(_ flag: Double?, _ variable: String, _ name: String, range: ClosedRange<Double>) throws -> Double? {
+      guard let value = try flag ?? environment[variable].map({ text -> Double in
+        guard let number = Double(text) else { throw ValidationError("\(name) must be a number, not \(text)") }
+        return number
+      }) else { return nil }
+      guard value.isFinite, range.contains(value) else {
+        throw ValidationError("\(name) must be \(range.lowerBound.formatted()) to \(range.upperBound.formatted())")
+      }
+      return value
+    }
+    if let value = try number(offerTimeout, "BINARIO_OFFER_TIMEOUT", "offer-timeout", range: 0.1...600) { settings.offerTimeout = value }
+    if let value = try number(delayGrace, "BINARIO_DELAY_GRACE", "delay-grace", range: 0...120) { settings.delayGrace = value * 60 }
+    if let value = try number(missedOffersAlert.map(Double.init), "BINARIO_MISSED_OFFERS_ALERT", "missed-offers-alert", range: 1...100) {
+      settings.missedOffersAlert = Int(value)
+    }
+    if let value = try number(positionSilence, "BINARIO_POSITION_SILENCE", "position-silence", range: 0.1...600) {
+      settings.positionSilenceAlert = value * 60
+    }
+    settings.alertEmails = (alertEmails ?? environment["BINARIO_ALERT_EMAILS"] ?? "").split(separator: ",")
+      .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    if let file = try read(tariff, "BINARIO_TARIFF", "tariff", environment: environment) {
+      do {
+        settings.tariff = try JSONDecoder().decode(Tariff.self, from: file.data)
+      } catch {
+        throw ValidationError("tariff \(file.path): \(error)")
+      }
+    }
+    let zoneName = zone ?? environment["BINARIO_DISPATCH_ZONE"] ?? "Europe/Rome"
+    guard let timeZone = TimeZone(identifier: zoneName) else {
+      throw ValidationError("dispatch-zone must be a time zone such as Europe/Rome, not \(zoneName)")
+    }
+    settings.zone = timeZone
+    return settings
+  }
+}

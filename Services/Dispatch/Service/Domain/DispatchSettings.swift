@@ -1,0 +1,48 @@
+import BinarioDomain
+import Foundation
+
+/// How fares are made: base + per kilometre, in one currency. Loaded as data (`tariff.json`).
+public struct Tariff: Sendable, Hashable, Codable {
+  public var currency = "EUR"
+  public var baseFareMinor: Int64 = 350
+  public var perKilometreMinor: Int64 = 120
+  /// Streets are longer than the great circle: an estimate multiplies by this.
+  public var detourFactor = 1.3
+  /// Held at request; taken for a cancellation after the free period, or a reservation deleted
+  /// in its last minutes.
+  public var cancellationFeeMinor: Int64 = 500
+  public var freeCancellationSeconds: Int = 30
+
+  public init() {}
+
+  /// The fare for `metres` (rounded to the minor unit).
+  public func fare(metres: Double) -> Int64 {
+    baseFareMinor + Int64((Double(perKilometreMinor) * metres / 1000).rounded())
+  }
+
+  /// The estimate of a trip from `origin` to `destination`.
+  public func estimate(from origin: GeoPoint, to destination: GeoPoint) -> Int64 {
+    fare(metres: origin.distance(to: destination) * detourFactor)
+  }
+}
+
+/// Dispatch's timing and limits.
+public struct DispatchSettings: Sendable {
+  /// How long a driver has to answer an offer.
+  public var offerTimeout: TimeInterval = 20
+  /// A ride is late once its estimated pickup plus this has passed without the taxi arriving.
+  public var delayGrace: TimeInterval = 5 * 60
+  /// Offers let expire in a row before the admins are alerted and the taxi is made unavailable.
+  public var missedOffersAlert = 3
+  /// An active ride whose taxi has not reported for this long alerts the admins.
+  public var positionSilenceAlert: TimeInterval = 5 * 60
+  /// Average speed in town, for the wait estimate.
+  public var citySpeedKmh = 25.0
+  /// Admins alerted when something goes wrong (their account emails).
+  public var alertEmails: [String] = []
+  public var tariff = Tariff()
+  /// The city's time zone: the clock times in notifications.
+  public var zone = TimeZone(identifier: "Europe/Rome")!
+
+  public init() {}
+}

@@ -1,0 +1,128 @@
+import BinarioDomain
+import BinarioPayments
+import Foundation
+
+/// What the background jobs do, each on the injected clock and idempotent across restarts.
+extension DispatchDomain {
+  /// Marks late rides delayed and tells their passengers (the estimate plus the grace passed
+  /// without the taxi arriving), and alerts the admins once per ride whose taxi stopped
+  /// reporting its position. Returns how many rides changed.
+  @discardableResult
+  public func runChecks() async throws -> Int {
+    let now = clock.now()
+    let grace = settings.delayGrace
+    let silence = settings.positionSilenceAlert
+    return try await commit { tx in
+      var changed = 0
+      for var ride in try tx.openRides() where ride.state.isActive {
+        var touched = false
+        if ride.state == .allocated, !ride.delayed, let estimate = ride.estimatedPickupAt, now > estimate.addingTimeInterval(grace) {
+          ride.delayed = true
+          ride.estimatedPickupAt = now.addingTimeInterval(grace)
+          try tx.enqueue(self.passengerMessage(ride, event: "delayed"))
+          touched = true
+        }
+        if !ride.positionAlerted, let code = ride.taxiCode, let taxi = try tx.taxi(code: code) {
+          let lastHeard = max(taxi.positionAt ?? .distantPast, ride.allocatedAt ?? .distantPast)
+          if now.timeIntervalSince(lastHeard) > silence {
+            ride.positionAlerted = true
+            try tx.enqueue(
+              OutboxMessage(
+                dedupeKey: "dispatch:alert:silent:\(ride.id)", audience: .admins, userID: "", title: "Taxi \(code) is silent",
+                body: "Taxi \(code), on ride \(ride.id), has not reported its position for \(Int(silence / 60)) minutes.",
+                data: ["alert": "position_silence", "taxi_code": code, "ride_id": ride.id]))
+            touched = true
+          }
+        }
+        if touched {
+          try tx.save(ride)
+          tx.record(.rideChanged(ride))
+          changed += 1
+        }
+      }
+      return changed
+    }
+  }
+
+  /// Settles every ended ride whose money is not settled (after a crash, or a provider that
+  /// failed). Returns how many were settled.
+  @discardableResult
+  public func settleEndedRides() async throws -> Int {
+    var settled = 0
+    for ride in try await store.read({ tx in try tx.unsettledRides() }) {
+      if await settle(rideID: ride.id) { settled += 1 }
+    }
+    return settled
+  }
+
+  /// Settles an ended ride: its fare (completed) or cancellation fee is charged and the hold
+  /// released. Every payment carries a reference, so settling twice charges nothing twice.
+  /// Returns whether it is settled; a failure is logged and retried by ``settleEndedRides()``.
+  @discardableResult
+  func settle(rideID: String) async -> Bool {
+    do {
+      guard var ride = try await store.read({ tx in try tx.ride(id: rideID) }), !ride.settled, !ride.state.isOpen else {
+        return true
+      }
+      let amount: Int64 = ride.state == .completed ? ride.fareMinor ?? 0 : ride.cancellationFeeMinor ?? 0
+      if amount > 0 {
+        let what = ride.state == .completed ? "fare" : "cancellation fee"
+        _ = try await payments.charge(
+          ChargeRequest(
+            cardToken: ride.cardToken, cardLast4: ride.cardLast4, amountMinor: amount, currency: ride.currency,
+            reference: "ride:\(ride.id):\(ride.state == .completed ? "fare" : "fee")", description: "Binario taxi: \(what), ride \(ride.id)"))
+      }
+      try await payments.release(holdID: ride.holdID, reference: "ride:\(ride.id):release")
+      ride.settled = true
+      let settledRide = ride
+      try await commit { tx in
+        try tx.save(settledRide)
+        tx.record(.rideChanged(settledRide))
+      }
+      return true
+    } catch {
+      logger.warning("settling a ride failed; retrying later", metadata: ["ride_id": "\(rideID)", "error": "\(error)"])
+      return false
+    }
+  }
+
+  /// Sends what the outbox holds, oldest first, removing each once scheduling has it. Admin
+  /// alerts go to the accounts of ``DispatchSettings/alertEmails``. Returns how many were sent;
+  /// stops at the first failure (to retry later).
+  @discardableResult
+  public func sendOutbox(through notifier: any RideNotifier) async throws -> Int {
+    var sent = 0
+    var admins: [String]?
+    while true {
+      let batch = try await store.outbox(limit: 50)
+      if batch.isEmpty { return sent }
+      for message in batch {
+        let recipients: [String]
+        switch message.audience {
+        case .user: recipients = [message.userID]
+        case .admins:
+          if admins == nil { admins = try await accounts.userIDs(emails: settings.alertEmails) }
+          recipients = admins ?? []
+        }
+        if !recipients.isEmpty { try await notifier.notify(userIDs: recipients, message) }
+        try await store.removeFromOutbox(message)
+        sent += 1
+      }
+    }
+  }
+
+  /// Sends the outbox after every change, and every `retry` when sending fails, until the task
+  /// is cancelled.
+  public func runOutbox(through notifier: any RideNotifier, retry: Duration = .seconds(5)) async {
+    var signals = outboxSignal.stream.makeAsyncIterator()
+    while !Task.isCancelled {
+      do {
+        try await sendOutbox(through: notifier)
+        guard await signals.next() != nil else { return }
+      } catch {
+        logger.warning("sending notifications failed; retrying", metadata: ["error": "\(error)"])
+        try? await Task.sleep(for: retry)
+      }
+    }
+  }
+}

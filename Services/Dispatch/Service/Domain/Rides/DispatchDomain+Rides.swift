@@ -1,0 +1,249 @@
+import BinarioDomain
+import BinarioPayments
+import Foundation
+
+/// Where a passenger wants to be picked up or taken: a position, or an address.
+public enum RideLocation: Sendable, Hashable {
+  case position(GeoPoint)
+  case address(String)
+}
+
+/// A passenger's rides: the request, watching it, cancelling it, the history.
+extension DispatchDomain {
+  /// The most passengers a request may carry.
+  public static let maximumPassengers = 4
+
+  /// Calls a taxi now. Needs a verified phone and a card on file; holds the cancellation fee on
+  /// the card, then offers the job to the first taxi. A retry with the same idempotency key
+  /// answers the ride the first call made.
+  public func requestRide(
+    passengerUserID: String, pickup: RideLocation?, destination: RideLocation?, passengers: Int, idempotencyKey: String
+  ) async throws -> Ride {
+    var check = InputValidation()
+    let count = passengers == 0 ? 1 : passengers
+    if !(1...Self.maximumPassengers).contains(count) {
+      check.fail("passengers", "a taxi takes 1 to \(Self.maximumPassengers) passengers")
+    }
+    let key = idempotencyKey.trimmingCharacters(in: .whitespaces)
+    if key.count > 100 { check.fail("idempotency_key", "an idempotency key has at most 100 characters") }
+    if pickup == nil { check.fail("pickup", "a pickup position or address is required") }
+    try check.finish()
+    let requestKey = key.isEmpty ? Self.newID("key") : key
+    if let earlier = try await store.read({ tx in try tx.ride(passengerUserID: passengerUserID, idempotencyKey: requestKey) }) {
+      return earlier
+    }
+    let from = try await resolve(pickup!, field: "pickup", userID: passengerUserID)
+    guard !from.zoneID.isEmpty else {
+      throw ServiceError.invalid("pickup", "the pickup is outside the city's taxi zones")
+    }
+    var to: RidePlace?
+    if let destination { to = try await resolve(destination, field: "destination", userID: passengerUserID) }
+    if let open = try await store.read({ tx in try tx.openRide(passengerUserID: passengerUserID) }) {
+      throw ServiceError.failedPrecondition("you already have ride \(open.id) open; cancel it or wait for it to end")
+    }
+    let (name, card) = try await passengerReadiness(passengerUserID)
+    let tariff = settings.tariff
+    let hold = try await payments.hold(
+      ChargeRequest(
+        cardToken: card.token, cardLast4: card.last4, amountMinor: tariff.cancellationFeeMinor, currency: tariff.currency,
+        reference: "ride-hold:\(passengerUserID):\(requestKey)", description: "Binario taxi: cancellation fee held"))
+    let now = clock.now()
+    var ride = Ride(
+      id: Self.newID("ride"), passengerUserID: passengerUserID, passengerName: name, idempotencyKey: requestKey,
+      state: .searching, pickup: from, destination: to, passengers: count, requestedAt: now,
+      passengerCode: String(format: "%04d", Int.random(in: 0...9999)), currency: tariff.currency, cardToken: card.token,
+      cardLast4: card.last4, holdID: hold.chargeID)
+    if let to { ride.estimatedFareMinor = tariff.estimate(from: from.position, to: to.position) }
+    let prepared = ride
+    let outcome: Result<Ride, ServiceError> = try await commit { tx in
+      if let earlier = try tx.ride(passengerUserID: passengerUserID, idempotencyKey: requestKey) { return .success(earlier) }
+      if let open = try tx.openRide(passengerUserID: passengerUserID) {
+        return .failure(.failedPrecondition("you already have ride \(open.id) open; cancel it or wait for it to end"))
+      }
+      var inserted = try tx.insertRide(prepared)
+      tx.record(.rideChanged(inserted))
+      try self.offerNext(&inserted, tx, now: now)
+      return .success(inserted)
+    }
+    switch outcome {
+    case .success(let ride):
+      return ride.state.isOpen ? ride : try await self.ride(id: ride.id, passengerUserID: passengerUserID)
+    case .failure(let refusal):
+      try? await payments.release(holdID: hold.chargeID, reference: "ride-hold-release:\(passengerUserID):\(requestKey)")
+      throw refusal
+    }
+  }
+
+  /// The passenger's name, and their default card, or FAILED_PRECONDITION naming what is missing.
+  func passengerReadiness(_ userID: String) async throws -> (name: String, card: CardOnFile) {
+    guard let account = try await accounts.accounts([userID]).first else {
+      throw ServiceError.notFound("your account no longer exists")
+    }
+    let card = try await accounts.defaultCard(userID: userID)
+    var missing: [String] = []
+    if !account.hasVerifiedPhone { missing.append("a verified phone (add one with UpdateMe and confirm it with VerifyPhone)") }
+    if card == nil { missing.append("a payment method on file (add a card with AddPaymentMethod)") }
+    guard missing.isEmpty, let card else {
+      throw ServiceError.failedPrecondition("before your first ride you need " + missing.joined(separator: " and "))
+    }
+    return (account.displayName, card)
+  }
+
+  /// A location as a place with its zone; an address is looked up (NOT_FOUND asks for a position).
+  func resolve(_ location: RideLocation, field: String, userID: String) async throws -> RidePlace {
+    switch location {
+    case .position(let point):
+      var check = InputValidation()
+      _ = check.position(latitude: point.latitude, longitude: point.longitude, field: field)
+      try check.finish()
+      return RidePlace(position: point, address: "", zoneID: zones.zone(containing: point)?.id ?? "")
+    case .address(let raw):
+      let address = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !address.isEmpty, address.count <= 200 else {
+        throw ServiceError.invalid(field, "an address has 1 to 200 characters")
+      }
+      guard let point = try await geocoder.position(of: address, userID: userID) else {
+        throw ServiceError.notFound("\(field): the address \"\(address)\" is not known; give a position (latitude and longitude) instead")
+      }
+      return RidePlace(position: point, address: address, zoneID: zones.zone(containing: point)?.id ?? "")
+    }
+  }
+
+  /// One of the passenger's rides.
+  public func ride(id: String, passengerUserID: String) async throws -> Ride {
+    guard let ride = try await store.read({ tx in try tx.ride(id: id) }), ride.passengerUserID == passengerUserID else {
+      throw ServiceError.notFound("no ride \(id) of yours")
+    }
+    return ride
+  }
+
+  /// Cancels a ride that has not started: free within the free period after the request, else
+  /// the cancellation fee is taken. A taxi on its way gets its place in the queue back and its
+  /// driver is told.
+  public func cancelRide(id: String, passengerUserID: String) async throws -> Ride {
+    let now = clock.now()
+    let tariff = settings.tariff
+    let ride = try await commitThenRefuse { tx -> Result<Ride, ServiceError> in
+      guard var ride = try tx.ride(id: id), ride.passengerUserID == passengerUserID else {
+        throw ServiceError.notFound("no ride \(id) of yours")
+      }
+      switch ride.state {
+      case .searching, .allocated, .arrived: break
+      case .inProgress: return .failure(.failedPrecondition("the ride \(id) has started; it ends at the destination"))
+      case .completed, .cancelled, .noTaxi: return .failure(.failedPrecondition("the ride \(id) has ended already"))
+      }
+      let free = now.timeIntervalSince(ride.requestedAt) <= Double(tariff.freeCancellationSeconds)
+      if let offer = try tx.pendingOffer(rideSeq: ride.seq) {
+        try tx.answer(offerID: offer.id, .withdrawn, at: now)
+        tx.record(.offerWithdrawn(offerID: offer.id, taxiCode: offer.taxiCode, reason: "cancelled"))
+        try self.recordTaxi(tx, offer.taxiCode)
+      }
+      let taxiCode = ride.state.isActive ? ride.taxiCode : nil
+      ride.state = .cancelled
+      ride.endedAt = now
+      ride.cancellationFeeMinor = free ? 0 : tariff.cancellationFeeMinor
+      try tx.save(ride)
+      tx.record(.rideChanged(ride))
+      if let taxiCode, let taxi = try tx.taxi(code: taxiCode) {
+        if taxi.available, taxi.zoneID != nil {
+          let accepted = try tx.offers(where: "ride_seq = ? AND state = 'accepted'", [ride.seq]).first
+          if let place = accepted?.queueSeq { try tx.rejoin(code: taxiCode, queueSeq: place) } else { try tx.joinTail(code: taxiCode) }
+        }
+        try self.recordTaxi(tx, taxiCode)
+        if let driver = taxi.driverUserID {
+          try tx.enqueue(
+            OutboxMessage(
+              dedupeKey: "dispatch:driver:cancelled:\(ride.id)", audience: .user, userID: driver, title: "Ride cancelled",
+              body: "The passenger at \(Self.describe(ride.pickup)) cancelled; you are back in the queue.",
+              data: ["ride_id": ride.id, "event": "cancelled"], pushOnly: true))
+        }
+      }
+      try self.offerWaitingRides(tx, now: now)
+      return .success(ride)
+    }
+    return try await self.ride(id: ride.id, passengerUserID: passengerUserID)
+  }
+
+  /// The passenger's rides, newest first.
+  public func rides(passengerUserID: String, pageSize: Int, pageToken: String) async throws -> (rides: [Ride], nextPageToken: String) {
+    let size = pageSize == 0 ? 20 : min(max(pageSize, 1), 100)
+    var before: Int64?
+    if !pageToken.isEmpty {
+      guard let seq = Int64(pageToken), seq > 0 else { throw ServiceError.invalid("page_token", "not a page token of this list") }
+      before = seq
+    }
+    let beforeSeq = before
+    let page = try await store.read { tx in try tx.rides(passengerUserID: passengerUserID, beforeSeq: beforeSeq, limit: size + 1) }
+    let rides = Array(page.prefix(size))
+    return (rides, page.count > size ? String(rides.last!.seq) : "")
+  }
+
+  /// Addresses of the passenger's recent rides, newest first (at most 10).
+  public func recentAddresses(passengerUserID: String) async throws -> [RidePlace] {
+    try await store.read { tx in try tx.recentAddresses(passengerUserID: passengerUserID, limit: 10) }
+  }
+
+  // MARK: - Saved places
+
+  public func savePlace(userID: String, name rawName: String, position: GeoPoint) async throws -> SavedPlace {
+    var check = InputValidation()
+    let name = check.requiredText(rawName.lowercased(), field: "place.name", what: "a name", maxLength: 40)
+    _ = check.position(latitude: position.latitude, longitude: position.longitude, field: "place.position")
+    try check.finish()
+    let place = SavedPlace(name: name, position: position)
+    try await store.savePlace(userID: userID, place)
+    return place
+  }
+
+  public func savedPlaces(userID: String) async throws -> [SavedPlace] {
+    try await store.savedPlaces(userID: userID)
+  }
+
+  public func deleteSavedPlace(userID: String, name: String) async throws {
+    guard try await store.deleteSavedPlace(userID: userID, name: name.lowercased()) else {
+      throw ServiceError.notFound("no saved place \(name)")
+    }
+  }
+
+  // MARK: - Messages
+
+  /// The passenger's notification (kind TAXI_UPDATE) of a ride's event.
+  func passengerMessage(_ ride: Ride, event: String) -> OutboxMessage {
+    let title: String
+    let body: String
+    let clock = ride.estimatedPickupAt.map { clockTime($0) } ?? ""
+    switch event {
+    case "allocated":
+      title = "Taxi \(ride.taxiCode ?? "") is on its way"
+      body = "Taxi \(ride.taxiCode ?? "") (\(ride.taxiPlate)) will be at \(Self.describe(ride.pickup)) at about \(clock). Your code for the driver: \(ride.passengerCode)."
+    case "delayed":
+      title = "Your taxi is late"
+      body = "Taxi \(ride.taxiCode ?? "") is delayed; it should now reach you at about \(clock)."
+    case "arrived":
+      title = "Your taxi is here"
+      body = "Taxi \(ride.taxiCode ?? "") (\(ride.taxiPlate)) is waiting at \(Self.describe(ride.pickup)). Your code: \(ride.passengerCode)."
+    case "no_taxi":
+      title = "No taxi found"
+      body = "No taxi near \(Self.describe(ride.pickup)) could take your ride; nothing was charged. Please try again in a few minutes."
+    default:
+      title = "Ride update"
+      body = "Your ride \(ride.id) is \(ride.state.rawValue)."
+    }
+    return OutboxMessage(
+      dedupeKey: "dispatch:ride:\(ride.id):\(event)\(event == "delayed" ? ":\(Int(ride.estimatedPickupAt?.timeIntervalSince1970 ?? 0))" : "")",
+      audience: .user, userID: ride.passengerUserID, title: title, body: body,
+      data: ["ride_id": ride.id, "event": event, "taxi_code": ride.taxiCode ?? ""])
+  }
+
+  static func describe(_ place: RidePlace) -> String {
+    place.address.isEmpty ? String(format: "%.5f, %.5f", place.position.latitude, place.position.longitude) : place.address
+  }
+
+  /// `14:05` in the city's time zone.
+  func clockTime(_ date: Date) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = settings.zone
+    let parts = calendar.dateComponents([.hour, .minute], from: date)
+    return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+  }
+}

@@ -1,0 +1,126 @@
+import BinarioDomain
+import Foundation
+
+/// Where a ride's state stands. The open states (``isOpen``) hold the passenger (one open ride
+/// each); the active ones (``isActive``) hold a taxi.
+public enum RideState: String, Sendable, Hashable, CaseIterable {
+  /// Looking for a taxi: offered to one taxi at a time, or waiting for one to be free to ask.
+  case searching
+  /// A driver accepted: the taxi is on its way.
+  case allocated
+  /// The taxi is at the pickup.
+  case arrived
+  /// The passenger is on board.
+  case inProgress = "in_progress"
+  case completed
+  case cancelled
+  /// No taxi in the pickup zone or its neighbours took it.
+  case noTaxi = "no_taxi"
+
+  public var isOpen: Bool { self == .searching || isActive }
+  public var isActive: Bool { self == .allocated || self == .arrived || self == .inProgress }
+}
+
+/// A resolved pickup or destination: its position, the address it was asked by (empty for a
+/// bare position) and its zone (empty outside every zone).
+public struct RidePlace: Sendable, Hashable {
+  public var position: GeoPoint
+  public var address: String
+  public var zoneID: String
+
+  public init(position: GeoPoint, address: String, zoneID: String) {
+    self.position = position
+    self.address = address
+    self.zoneID = zoneID
+  }
+}
+
+/// A passenger's call for a taxi, from the request to its end.
+public struct Ride: Sendable, Hashable {
+  /// The row's key: what offers point at.
+  var seq: Int64 = 0
+  public var id: String
+  public var passengerUserID: String
+  public var passengerName: String
+  public var idempotencyKey: String
+  public var state: RideState
+  public var pickup: RidePlace
+  public var destination: RidePlace?
+  public var passengers: Int
+  public var requestedAt: Date
+  public var taxiCode: String?
+  public var taxiPlate: String = ""
+  public var allocatedAt: Date?
+  public var estimatedPickupAt: Date?
+  /// What the passenger tells the driver at the pickup (R4).
+  public var passengerCode: String
+  public var delayed = false
+  public var arrivedAt: Date?
+  public var startedAt: Date?
+  public var endedAt: Date?
+  /// The distance driven with the passenger on board, from the driver's position reports.
+  public var distanceMetres: Double = 0
+  /// The last position counted into ``distanceMetres``.
+  var lastPosition: GeoPoint?
+  var lastPositionAt: Date?
+  public var currency: String
+  public var estimatedFareMinor: Int64?
+  public var fareMinor: Int64?
+  public var cancellationFeeMinor: Int64?
+  /// The provider's token of the card the fee is held on (never the card number).
+  var cardToken: String
+  public var cardLast4: String
+  /// The hold of the cancellation fee, released or taken when the ride ends.
+  var holdID: String
+  /// Whether the money of an ended ride is settled (fare charged or fee taken, hold released).
+  var settled = false
+  /// Whether the admins were alerted that its taxi stopped reporting.
+  var positionAlerted = false
+
+  public init(
+    id: String, passengerUserID: String, passengerName: String, idempotencyKey: String, state: RideState,
+    pickup: RidePlace, destination: RidePlace?, passengers: Int, requestedAt: Date, passengerCode: String,
+    currency: String, cardToken: String, cardLast4: String, holdID: String
+  ) {
+    self.id = id
+    self.passengerUserID = passengerUserID
+    self.passengerName = passengerName
+    self.idempotencyKey = idempotencyKey
+    self.state = state
+    self.pickup = pickup
+    self.destination = destination
+    self.passengers = passengers
+    self.requestedAt = requestedAt
+    self.passengerCode = passengerCode
+    self.currency = currency
+    self.cardToken = cardToken
+    self.cardLast4 = cardLast4
+    self.holdID = holdID
+  }
+}
+
+/// A job offered to one taxi, until accepted, rejected, expired or withdrawn.
+public struct Offer: Sendable, Hashable {
+  public enum State: String, Sendable, Hashable {
+    case pending, accepted, rejected, expired
+    /// The passenger cancelled, or the taxi became unavailable or was deleted.
+    case withdrawn
+  }
+
+  public var id: String
+  var rideSeq: Int64
+  public var taxiCode: String
+  public var state: State
+  /// The taxi's place in its queue when offered: given back if the passenger cancels.
+  var queueSeq: Int64?
+  /// From the taxi to the pickup, when offered.
+  public var distanceMetres: Double
+  public var offeredAt: Date
+  public var expiresAt: Date
+}
+
+/// An offer with the ride it is for, as a driver sees it.
+public struct OfferedJob: Sendable, Hashable {
+  public var offer: Offer
+  public var ride: Ride
+}

@@ -1,0 +1,175 @@
+import BinarioDomain
+import BinarioProto
+import Foundation
+import SwiftProtobuf
+
+// Domain values as proto messages, and back. Instants are Timestamps; money is minor units.
+
+
+extension Binario_Dispatch_V1_Position {
+  init(_ point: GeoPoint) {
+    self.init()
+    self.latitude = point.latitude
+    self.longitude = point.longitude
+  }
+
+  var point: GeoPoint { GeoPoint(latitude: latitude, longitude: longitude) }
+}
+
+extension Binario_Type_V1_Money {
+  init(minor: Int64, currency: String) {
+    self.init()
+    self.amountMinor = minor
+    self.currency = currency
+  }
+}
+
+extension Binario_Dispatch_V1_Zone {
+  init(_ zone: Zone, neighbours: [String]) {
+    self.init()
+    self.zoneID = zone.id
+    self.name = zone.name
+    self.border = zone.polygon.map(Binario_Dispatch_V1_Position.init)
+    self.neighbourZoneIds = neighbours
+  }
+}
+
+extension Binario_Dispatch_V1_Tariff {
+  init(_ tariff: Tariff) {
+    self.init()
+    self.baseFare = .init(minor: tariff.baseFareMinor, currency: tariff.currency)
+    self.perKilometre = .init(minor: tariff.perKilometreMinor, currency: tariff.currency)
+    self.detourFactor = tariff.detourFactor
+    self.cancellationFee = .init(minor: tariff.cancellationFeeMinor, currency: tariff.currency)
+    self.freeCancellationSeconds = UInt32(tariff.freeCancellationSeconds)
+  }
+}
+
+extension Binario_Dispatch_V1_Location {
+  var domain: RideLocation? {
+    switch self.where {
+    case .position(let position): return .position(position.point)
+    case .address(let address): return .address(address)
+    case nil: return nil
+    }
+  }
+}
+
+extension Binario_Dispatch_V1_Place {
+  init(_ place: RidePlace) {
+    self.init()
+    self.position = .init(place.position)
+    self.address = place.address
+    self.zoneID = place.zoneID
+  }
+}
+
+extension Binario_Dispatch_V1_RideState {
+  init(_ state: RideState) {
+    switch state {
+    case .searching: self = .searching
+    case .allocated: self = .allocated
+    case .arrived: self = .arrived
+    case .inProgress: self = .inProgress
+    case .completed: self = .completed
+    case .cancelled: self = .cancelled
+    case .noTaxi: self = .noTaxi
+    }
+  }
+}
+
+extension Binario_Dispatch_V1_Ride {
+  init(_ ride: Ride) {
+    self.init()
+    self.rideID = ride.id
+    self.state = .init(ride.state)
+    self.pickup = .init(ride.pickup)
+    if let destination = ride.destination { self.destination = .init(destination) }
+    self.passengers = UInt32(ride.passengers)
+    self.requestedAt = .init(date: ride.requestedAt)
+    self.taxiCode = ride.taxiCode ?? ""
+    self.taxiPlate = ride.taxiPlate
+    if let estimate = ride.estimatedPickupAt { self.estimatedPickupAt = .init(date: estimate) }
+    self.passengerCode = ride.passengerCode
+    self.delayed = ride.delayed
+    if let arrived = ride.arrivedAt { self.arrivedAt = .init(date: arrived) }
+    if let started = ride.startedAt { self.startedAt = .init(date: started) }
+    if let ended = ride.endedAt { self.endedAt = .init(date: ended) }
+    self.distanceMetres = ride.distanceMetres.rounded()
+    if let fare = ride.fareMinor { self.fare = .init(minor: fare, currency: ride.currency) }
+    if let fee = ride.cancellationFeeMinor { self.cancellationFee = .init(minor: fee, currency: ride.currency) }
+    self.cardLast4 = ride.cardLast4
+    if let estimate = ride.estimatedFareMinor { self.estimatedFare = .init(minor: estimate, currency: ride.currency) }
+    self.passengerName = ride.passengerName
+  }
+
+  /// As the driver sees it: the passenger's code is theirs to tell, not the driver's to read.
+  init(forDriver ride: Ride) {
+    self.init(ride)
+    self.passengerCode = ""
+    self.cardLast4 = ""
+  }
+}
+
+extension Binario_Dispatch_V1_TaxiState {
+  init(_ state: Taxi.State) {
+    switch state {
+    case .unavailable: self = .unavailable
+    case .waiting: self = .waiting
+    case .offered: self = .offered
+    case .busy: self = .busy
+    }
+  }
+}
+
+extension Binario_Dispatch_V1_Taxi {
+  init(_ taxi: Taxi, driverName: String = "") {
+    self.init()
+    self.code = taxi.code
+    self.plate = taxi.plate
+    self.capacity = UInt32(taxi.capacity)
+    self.driverUserID = taxi.driverUserID ?? ""
+    self.driverName = driverName
+    self.state = .init(taxi.state)
+    self.unavailableReason = taxi.available ? (taxi.zoneID == nil && !taxi.onRide ? "outside every zone" : "") : taxi.unavailableReason
+    if let position = taxi.position { self.position = .init(position) }
+    if let at = taxi.positionAt { self.positionReportedAt = .init(date: at) }
+    self.zoneID = taxi.zoneID ?? ""
+    self.queuePosition = UInt32(taxi.queuePosition)
+  }
+}
+
+extension Binario_Dispatch_V1_Offer {
+  init(_ job: OfferedJob) {
+    self.init()
+    self.offerID = job.offer.id
+    self.ride = .init(forDriver: job.ride)
+    self.expiresAt = .init(date: job.offer.expiresAt)
+    self.distanceMetres = job.offer.distanceMetres.rounded()
+  }
+}
+
+extension Binario_Dispatch_V1_SavedPlace {
+  init(_ place: SavedPlace) {
+    self.init()
+    self.name = place.name
+    self.position = .init(place.position)
+  }
+}
+
+extension Binario_Dispatch_V1_MonitorSnapshot {
+  init(_ snapshot: MonitorSnapshot) {
+    self.init()
+    self.zones = snapshot.zones.map { zone in
+      .with {
+        $0.zoneID = zone.zone.id
+        $0.name = zone.zone.name
+        $0.queue = zone.queue.map { Binario_Dispatch_V1_Taxi($0) }
+        $0.waiting = zone.waiting.map { Binario_Dispatch_V1_Ride(forDriver: $0) }
+        $0.inProgress = zone.inProgress.map { Binario_Dispatch_V1_Ride(forDriver: $0) }
+      }
+    }
+    self.otherTaxis = snapshot.otherTaxis.map { Binario_Dispatch_V1_Taxi($0) }
+    self.takenAt = .init(date: snapshot.takenAt)
+  }
+}

@@ -1,0 +1,136 @@
+import BinarioStorage
+import GRDB
+
+/// Dispatch's database schema, one migration per shipped change (append, never edit).
+///
+/// The rules that must hold whatever runs at once are the schema's too, as partial unique
+/// indexes: a taxi has at most one pending offer and one active ride, a ride at most one pending
+/// offer, a passenger at most one open ride. Every transition is one write transaction, so a
+/// crash (kill -9) leaves the state before or after it, never between.
+///
+/// `taxi.queue_seq` orders a zone's queue (smallest first: the head); joining the tail takes the
+/// next value of `queue_counter`. A taxi is queued exactly when it is available, in a zone and not
+/// on a ride. `offer.queue_seq` remembers the taxi's place when it was offered the job, to give it
+/// back when the passenger cancels. `outbox` holds notifications written with the change that
+/// caused them, sent after commit and deleted once scheduling has them. Instants are REAL seconds
+/// since 1970; money is integer minor units.
+public enum DispatchMigrations {
+  public static let all = DatabaseMigrations()
+    .add("v1-dispatch") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE taxi (
+            code TEXT PRIMARY KEY NOT NULL,
+            plate TEXT NOT NULL UNIQUE,
+            capacity INTEGER NOT NULL,
+            driver_user_id TEXT UNIQUE,
+            available INTEGER NOT NULL DEFAULT 0,
+            unavailable_reason TEXT NOT NULL DEFAULT 'not signed on yet',
+            latitude REAL,
+            longitude REAL,
+            position_at REAL,
+            zone_id TEXT,
+            queue_seq INTEGER UNIQUE,
+            missed_offers INTEGER NOT NULL DEFAULT 0
+          );
+          CREATE INDEX taxi_queue ON taxi(zone_id, queue_seq) WHERE queue_seq IS NOT NULL;
+          CREATE TABLE queue_counter (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            last INTEGER NOT NULL
+          );
+          INSERT INTO queue_counter (id, last) VALUES (1, 0);
+          CREATE TABLE ride (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            passenger_user_id TEXT NOT NULL,
+            passenger_name TEXT NOT NULL,
+            idempotency_key TEXT NOT NULL,
+            state TEXT NOT NULL,
+            pickup_latitude REAL NOT NULL,
+            pickup_longitude REAL NOT NULL,
+            pickup_address TEXT NOT NULL,
+            pickup_zone_id TEXT NOT NULL,
+            destination_latitude REAL,
+            destination_longitude REAL,
+            destination_address TEXT NOT NULL DEFAULT '',
+            destination_zone_id TEXT NOT NULL DEFAULT '',
+            passengers INTEGER NOT NULL,
+            requested_at REAL NOT NULL,
+            taxi_code TEXT,
+            taxi_plate TEXT NOT NULL DEFAULT '',
+            allocated_at REAL,
+            estimated_pickup_at REAL,
+            passenger_code TEXT NOT NULL,
+            delayed INTEGER NOT NULL DEFAULT 0,
+            arrived_at REAL,
+            started_at REAL,
+            ended_at REAL,
+            distance_metres REAL NOT NULL DEFAULT 0,
+            last_latitude REAL,
+            last_longitude REAL,
+            last_position_at REAL,
+            currency TEXT NOT NULL,
+            estimated_fare_minor INTEGER,
+            fare_minor INTEGER,
+            cancellation_fee_minor INTEGER,
+            card_token TEXT NOT NULL,
+            card_last4 TEXT NOT NULL,
+            hold_id TEXT NOT NULL,
+            settled INTEGER NOT NULL DEFAULT 0,
+            position_alerted INTEGER NOT NULL DEFAULT 0,
+            UNIQUE (passenger_user_id, idempotency_key)
+          );
+          CREATE UNIQUE INDEX ride_active_taxi ON ride(taxi_code) WHERE state IN ('allocated', 'arrived', 'in_progress');
+          CREATE UNIQUE INDEX ride_open_passenger ON ride(passenger_user_id)
+            WHERE state IN ('searching', 'allocated', 'arrived', 'in_progress');
+          CREATE INDEX ride_by_passenger ON ride(passenger_user_id, seq);
+          CREATE INDEX ride_open ON ride(state, seq) WHERE state IN ('searching', 'allocated', 'arrived', 'in_progress');
+          CREATE INDEX ride_unsettled ON ride(seq) WHERE settled = 0 AND state IN ('completed', 'cancelled', 'no_taxi');
+          CREATE TABLE offer (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            ride_seq INTEGER NOT NULL REFERENCES ride(seq),
+            taxi_code TEXT NOT NULL,
+            state TEXT NOT NULL,
+            queue_seq INTEGER,
+            distance_metres REAL NOT NULL,
+            offered_at REAL NOT NULL,
+            expires_at REAL NOT NULL,
+            answered_at REAL
+          );
+          CREATE UNIQUE INDEX offer_pending_taxi ON offer(taxi_code) WHERE state = 'pending';
+          CREATE UNIQUE INDEX offer_pending_ride ON offer(ride_seq) WHERE state = 'pending';
+          CREATE INDEX offer_expiry ON offer(expires_at) WHERE state = 'pending';
+          CREATE INDEX offer_by_ride ON offer(ride_seq, taxi_code);
+          CREATE TABLE payment (
+            id TEXT PRIMARY KEY NOT NULL,
+            reference TEXT NOT NULL UNIQUE,
+            kind TEXT NOT NULL,
+            hold_id TEXT,
+            amount_minor INTEGER NOT NULL,
+            currency TEXT NOT NULL,
+            card_last4 TEXT NOT NULL,
+            approved INTEGER NOT NULL,
+            description TEXT NOT NULL,
+            created_at REAL NOT NULL
+          );
+          CREATE TABLE saved_place (
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            latitude REAL NOT NULL,
+            longitude REAL NOT NULL,
+            PRIMARY KEY (user_id, name)
+          ) WITHOUT ROWID;
+          CREATE TABLE outbox (
+            seq INTEGER PRIMARY KEY,
+            dedupe_key TEXT NOT NULL UNIQUE,
+            audience TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            title TEXT NOT NULL,
+            body TEXT NOT NULL,
+            data TEXT NOT NULL,
+            push_only INTEGER NOT NULL
+          );
+          """)
+    }
+}

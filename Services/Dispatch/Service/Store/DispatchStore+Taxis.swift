@@ -1,0 +1,137 @@
+import BinarioDomain
+import Foundation
+import GRDB
+
+extension DispatchTransaction {
+  static let taxiColumns = """
+    t.code, t.plate, t.capacity, t.driver_user_id, t.available, t.unavailable_reason, t.latitude, t.longitude,
+    t.position_at, t.zone_id, t.queue_seq, t.missed_offers,
+    EXISTS (SELECT 1 FROM offer o WHERE o.taxi_code = t.code AND o.state = 'pending') AS has_offer,
+    EXISTS (SELECT 1 FROM ride r WHERE r.taxi_code = t.code AND r.state IN ('allocated', 'arrived', 'in_progress')) AS on_ride,
+    CASE WHEN t.queue_seq IS NULL THEN 0
+      ELSE (SELECT COUNT(*) FROM taxi q WHERE q.zone_id = t.zone_id AND q.queue_seq <= t.queue_seq) END AS queue_position
+    """
+
+  static func taxi(_ row: Row) -> Taxi {
+    var taxi = Taxi(code: row["code"], plate: row["plate"], capacity: row["capacity"], driverUserID: row["driver_user_id"])
+    taxi.available = row["available"]
+    taxi.unavailableReason = row["unavailable_reason"]
+    if let latitude: Double = row["latitude"], let longitude: Double = row["longitude"] {
+      taxi.position = GeoPoint(latitude: latitude, longitude: longitude)
+    }
+    taxi.positionAt = DispatchStore.date(row["position_at"] as Double?)
+    taxi.zoneID = row["zone_id"]
+    taxi.queueSeq = row["queue_seq"]
+    taxi.missedOffers = row["missed_offers"]
+    taxi.hasPendingOffer = row["has_offer"]
+    taxi.onRide = row["on_ride"]
+    taxi.queuePosition = row["queue_position"]
+    return taxi
+  }
+
+  func taxis(where condition: String = "1", _ arguments: StatementArguments = [], orderBy: String = "t.code") throws -> [Taxi] {
+    try Row.fetchAll(
+      db.cachedStatement(sql: "SELECT \(Self.taxiColumns) FROM taxi t WHERE \(condition) ORDER BY \(orderBy)"),
+      arguments: arguments
+    ).map(Self.taxi)
+  }
+
+  public func taxi(code: String) throws -> Taxi? {
+    try taxis(where: "t.code = ?", [code]).first
+  }
+
+  public func taxi(driverUserID: String) throws -> Taxi? {
+    try taxis(where: "t.driver_user_id = ?", [driverUserID]).first
+  }
+
+  public func allTaxis() throws -> [Taxi] {
+    try taxis()
+  }
+
+  /// Every queued taxi, by zone and from the head.
+  public func queuedTaxis() throws -> [Taxi] {
+    try taxis(where: "t.queue_seq IS NOT NULL", orderBy: "t.zone_id, t.queue_seq")
+  }
+
+  public func insertTaxi(_ taxi: Taxi) throws {
+    try db.execute(
+      sql: "INSERT INTO taxi (code, plate, capacity, driver_user_id) VALUES (?, ?, ?, ?)",
+      arguments: [taxi.code, taxi.plate, taxi.capacity, taxi.driverUserID])
+  }
+
+  public func updateTaxiDetails(code: String, plate: String, capacity: Int, driverUserID: String?) throws {
+    try db.execute(
+      sql: "UPDATE taxi SET plate = ?, capacity = ?, driver_user_id = ? WHERE code = ?",
+      arguments: [plate, capacity, driverUserID, code])
+  }
+
+  public func deleteTaxi(code: String) throws {
+    try db.execute(sql: "DELETE FROM taxi WHERE code = ?", arguments: [code])
+  }
+
+  /// Whether a taxi with `plate`, or one driven by `driverUserID`, exists other than `code`.
+  public func taxiCode(plate: String) throws -> String? {
+    try String.fetchOne(db, sql: "SELECT code FROM taxi WHERE plate = ?", arguments: [plate])
+  }
+
+  public func taxiCode(driverUserID: String) throws -> String? {
+    try String.fetchOne(db, sql: "SELECT code FROM taxi WHERE driver_user_id = ?", arguments: [driverUserID])
+  }
+
+  public func setAvailability(code: String, available: Bool, reason: String) throws {
+    try db.executeCached(
+      sql: "UPDATE taxi SET available = ?, unavailable_reason = ? WHERE code = ?", arguments: [available, reason, code])
+  }
+
+  public func setPosition(code: String, _ position: GeoPoint, at instant: Date, zoneID: String?) throws {
+    try db.executeCached(
+      sql: "UPDATE taxi SET latitude = ?, longitude = ?, position_at = ?, zone_id = ? WHERE code = ?",
+      arguments: [position.latitude, position.longitude, DispatchStore.seconds(instant), zoneID, code])
+  }
+
+  public func setMissedOffers(code: String, _ count: Int) throws {
+    try db.executeCached(sql: "UPDATE taxi SET missed_offers = ? WHERE code = ?", arguments: [count, code])
+  }
+
+  /// Puts the taxi at the tail of its zone's queue (also when it was queued already).
+  public func joinTail(code: String) throws {
+    try db.executeCached(sql: "UPDATE queue_counter SET last = last + 1 WHERE id = 1")
+    try db.executeCached(
+      sql: "UPDATE taxi SET queue_seq = (SELECT last FROM queue_counter WHERE id = 1) WHERE code = ?", arguments: [code])
+  }
+
+  /// Gives the taxi back a place it held (a cancelled job's taxi returns where it was).
+  public func rejoin(code: String, queueSeq: Int64) throws {
+    try db.executeCached(sql: "UPDATE taxi SET queue_seq = ? WHERE code = ?", arguments: [queueSeq, code])
+  }
+
+  public func leaveQueue(code: String) throws {
+    try db.executeCached(sql: "UPDATE taxi SET queue_seq = NULL WHERE code = ?", arguments: [code])
+  }
+
+  /// The taxi to offer `ride` to in `zoneID`: the nearest the head of the queue that holds no
+  /// pending offer, seats the passengers, and was not offered this ride before.
+  public func candidate(for ride: Ride, in zoneID: String) throws -> Taxi? {
+    try taxis(
+      where: """
+        t.zone_id = ? AND t.queue_seq IS NOT NULL AND t.capacity >= ?
+          AND NOT EXISTS (SELECT 1 FROM offer o WHERE o.taxi_code = t.code AND o.state = 'pending')
+          AND NOT EXISTS (SELECT 1 FROM offer o WHERE o.ride_seq = ? AND o.taxi_code = t.code)
+        """,
+      [zoneID, ride.passengers, ride.seq], orderBy: "t.queue_seq LIMIT 1"
+    ).first
+  }
+
+  /// Whether some queued taxi of `zoneIDs` could still take `ride` once free of its own offer.
+  public func hasBusyCandidate(for ride: Ride, in zoneIDs: [String]) throws -> Bool {
+    guard !zoneIDs.isEmpty else { return false }
+    let marks = zoneIDs.map { _ in "?" }.joined(separator: ", ")
+    return try Bool.fetchOne(
+      db,
+      sql: """
+        SELECT EXISTS (SELECT 1 FROM taxi t WHERE t.zone_id IN (\(marks)) AND t.queue_seq IS NOT NULL AND t.capacity >= ?
+          AND NOT EXISTS (SELECT 1 FROM offer o WHERE o.ride_seq = ? AND o.taxi_code = t.code))
+        """,
+      arguments: StatementArguments(zoneIDs) + [ride.passengers, ride.seq]) ?? false
+  }
+}

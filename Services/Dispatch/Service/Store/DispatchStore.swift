@@ -1,0 +1,75 @@
+import BinarioDomain
+import BinarioStorage
+import Foundation
+import GRDB
+
+/// Dispatch's database: the only code of the service that writes SQL. Every value reaches SQLite
+/// as a statement argument.
+///
+/// A state change is one ``transaction(_:)``: the domain's decision runs inside SQLite's single
+/// write transaction, so concurrent requests, answers and timeouts are applied one after another
+/// and a crash keeps all of a change or none of it.
+public final class DispatchStore: Sendable {
+  let pool: DatabasePool
+
+  /// Uses an open database that has ``DispatchMigrations/all`` applied.
+  public init(pool: DatabasePool) {
+    self.pool = pool
+  }
+
+  /// Opens (creating and migrating it if needed) `dispatch.sqlite` in `directory`.
+  public convenience init(directory: String) throws {
+    let path = URL(fileURLWithPath: directory).appendingPathComponent("dispatch.sqlite").path
+    self.init(pool: try ServiceDatabase.open(at: path, migrations: DispatchMigrations.all))
+  }
+
+  /// Runs `body` in one write transaction, committed when it returns; answers its result and the
+  /// changes it recorded (``DispatchTransaction/record(_:)``), to publish once committed.
+  public func transaction<Result: Sendable>(
+    _ body: @escaping @Sendable (DispatchTransaction) throws -> Result
+  ) async throws -> (result: Result, changes: [DispatchChange]) {
+    try await pool.write { db in
+      let transaction = DispatchTransaction(db)
+      let result = try body(transaction)
+      return (result, transaction.changes)
+    }
+  }
+
+  /// Runs `body` on a consistent snapshot.
+  public func read<Result: Sendable>(_ body: @escaping @Sendable (DispatchTransaction) throws -> Result) async throws -> Result {
+    try await pool.read { db in try body(DispatchTransaction(db)) }
+  }
+
+  static func seconds(_ date: Date) -> Double { date.timeIntervalSince1970 }
+  static func seconds(_ date: Date?) -> Double? { date?.timeIntervalSince1970 }
+  static func date(_ seconds: Double?) -> Date? { seconds.map(Date.init(timeIntervalSince1970:)) }
+  static func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
+}
+
+/// A change a transaction made that someone is watching for: published after commit.
+public enum DispatchChange: Sendable, Hashable {
+  /// A job offered to a taxi.
+  case offerMade(OfferedJob)
+  /// An offer that is no longer pending, and why ("expired", "rejected", "cancelled", ...).
+  case offerWithdrawn(offerID: String, taxiCode: String, reason: String)
+  /// A ride as it is now.
+  case rideChanged(Ride)
+  /// A taxi as it is now (availability, zone, queue).
+  case taxiChanged(Taxi)
+}
+
+/// One transaction's view of the database: reads and writes of taxis, rides, offers and the
+/// outbox. Made by ``DispatchStore`` for the length of one transaction; not to be kept.
+public final class DispatchTransaction {
+  let db: Database
+  private(set) var changes: [DispatchChange] = []
+
+  init(_ db: Database) {
+    self.db = db
+  }
+
+  /// Remembers a change to publish once the transaction commits.
+  public func record(_ change: DispatchChange) {
+    changes.append(change)
+  }
+}

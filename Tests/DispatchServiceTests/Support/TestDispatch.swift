@@ -1,0 +1,121 @@
+import BinarioDomain
+import BinarioPayments
+import BinarioStorage
+import Foundation
+import Synchronization
+
+@testable import DispatchService
+
+/// Accounts and cards as identity would answer, set by hand.
+final class FakeAccounts: AccountDirectory {
+  let known = Mutex<[String: (account: AccountSummary, email: String, card: CardOnFile?)]>([:])
+
+  func add(_ userID: String, name: String, verifiedPhone: Bool = true, card: Bool = true, driver: Bool = false, email: String? = nil) {
+    known.withLock {
+      $0[userID] = (
+        AccountSummary(userID: userID, displayName: name, hasVerifiedPhone: verifiedPhone, isDriver: driver, disabled: false),
+        email ?? "\(userID)@example.com",
+        card ? CardOnFile(token: "tok_visa_\(userID)", last4: "4242") : nil
+      )
+    }
+  }
+
+  func accounts(_ userIDs: [String]) async throws -> [AccountSummary] {
+    known.withLock { known in userIDs.compactMap { known[$0]?.account } }
+  }
+
+  func userIDs(emails: [String]) async throws -> [String] {
+    known.withLock { known in known.filter { emails.contains($0.value.email) }.map(\.key).sorted() }
+  }
+
+  func defaultCard(userID: String) async throws -> CardOnFile? {
+    known.withLock { $0[userID]?.card }
+  }
+}
+
+/// Every notification sent, with its recipients, in order.
+final class RecordingRideNotifier: RideNotifier {
+  let sent = Mutex<[(userIDs: [String], message: OutboxMessage)]>([])
+
+  func notify(userIDs: [String], _ message: OutboxMessage) async throws {
+    sent.withLock { $0.append((userIDs, message)) }
+  }
+
+  func messages(to userID: String) -> [OutboxMessage] {
+    sent.withLock { $0.filter { $0.userIDs.contains(userID) }.map(\.message) }
+  }
+}
+
+/// Dispatch's domain on a temporary database, a manual clock, fake identity and the real
+/// recording payments, with Milan's nine demo zones and the demo addresses.
+struct TestDispatch {
+  let database: TemporaryDatabase
+  let store: DispatchStore
+  let clock: ManualClock
+  let accounts = FakeAccounts()
+  let notifier = RecordingRideNotifier()
+  let domain: DispatchDomain
+
+  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+  static let zones = try! ZoneMap.decode(Data(contentsOf: repository.appendingPathComponent("Services/Dispatch/DemoData/zones.json")))
+  static let gazetteer = try! AddressGazetteer.decode(
+    Data(contentsOf: repository.appendingPathComponent("Services/Dispatch/DemoData/addresses.json")))
+
+  // Places in the demo zones.
+  static let duomo = GeoPoint(latitude: 45.46419, longitude: 9.18960)  // C
+  static let centrale = GeoPoint(latitude: 45.48558, longitude: 9.20320)  // C
+  static let brera = GeoPoint(latitude: 45.47190, longitude: 9.18790)  // C
+  static let bicocca = GeoPoint(latitude: 45.51370, longitude: 9.21120)  // NE
+  static let isola = GeoPoint(latitude: 45.50290, longitude: 9.17540)  // N
+  static let lodi = GeoPoint(latitude: 45.44540, longitude: 9.21050)  // E
+  static let abbiategrasso = GeoPoint(latitude: 45.43180, longitude: 9.18010)  // S
+  static let sanSiro = GeoPoint(latitude: 45.47810, longitude: 9.12390)  // W
+
+  init(settings: DispatchSettings = DispatchSettings()) throws {
+    database = try TemporaryDatabase(migrations: DispatchMigrations.all)
+    store = DispatchStore(pool: database.pool)
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+    self.clock = clock
+    var settings = settings
+    settings.alertEmails = ["admin@example.com"]
+    domain = DispatchDomain(
+      store: store, clock: clock, zones: Self.zones, accounts: accounts,
+      payments: RecordingRidePayments(store: store, now: { clock.now() }),
+      geocoder: SavedPlacesAndGazetteer(store: store, gazetteer: Self.gazetteer), settings: settings)
+    accounts.add("admin", name: "Ada Admin", email: "admin@example.com")
+  }
+
+  /// A taxi `code` driven by `driver-<code>`, available at `position`.
+  @discardableResult
+  func taxi(_ code: String, at position: GeoPoint, capacity: Int = 4) async throws -> Taxi {
+    accounts.add("driver-\(code)", name: "Driver \(code)", driver: true)
+    _ = try await domain.createTaxi(code: code, plate: "PL\(code)", capacity: capacity, driverUserID: "driver-\(code)")
+    _ = try await domain.reportPosition(driverUserID: "driver-\(code)", position: position, reportedAt: nil)
+    return try await domain.setAvailability(driverUserID: "driver-\(code)", available: true, reason: "")
+  }
+
+  /// A passenger `id` with a verified phone and a card.
+  func passenger(_ id: String) {
+    accounts.add(id, name: "Passenger \(id)")
+  }
+
+  func request(_ passenger: String, at position: GeoPoint, key: String = "", passengers: Int = 1) async throws -> Ride {
+    try await domain.requestRide(
+      passengerUserID: passenger, pickup: .position(position), destination: nil, passengers: passengers, idempotencyKey: key)
+  }
+
+  /// The taxi's pending offer, if any.
+  func offer(of code: String) async throws -> OfferedJob? {
+    try await domain.myTaxi(driverUserID: "driver-\(code)").offer
+  }
+
+  /// Codes of zone `id`'s queue, head first.
+  func queue(_ zoneID: String) async throws -> [String] {
+    try await domain.monitorSnapshot().zones.first { $0.zone.id == zoneID }!.queue.map(\.code)
+  }
+
+  func ride(_ id: String) async throws -> Ride {
+    try await store.read { tx in try tx.ride(id: id) }!
+  }
+}
