@@ -86,9 +86,15 @@ start ticketing 7103 9103 --identity-address 127.0.0.1:7101 --scheduling-address
 # geo-offers' first start; it copies scheduling's stations and keeps them in step.
 start geo-offers 7104 9104 --scheduling-address 127.0.0.1:7102 --ticketing-address 127.0.0.1:7103 \
   --demo-data Services/GeoOffers/DemoData/offers.json
+# Dispatch: Milan's nine taxi zones and the demo area's street addresses (Services/Dispatch/DemoData);
+# the first admin is alerted when a request finds no taxi or a driver stops answering.
+start dispatch 7105 9105 --identity-address 127.0.0.1:7101 --scheduling-address 127.0.0.1:7102 \
+  --zones Services/Dispatch/DemoData/zones.json --addresses Services/Dispatch/DemoData/addresses.json \
+  --alert-emails "$admin_email"
 scripts/install-swagger-ui.sh
 start gateway 7100 9100 --tls-client-authentication none --upstream identity=127.0.0.1:7101 \
   --upstream scheduling=127.0.0.1:7102 --upstream ticketing=127.0.0.1:7103 --upstream geo-offers=127.0.0.1:7104 \
+  --upstream dispatch=127.0.0.1:7105 \
   --grpc-port 7110 --http-port 7443 --docs-folder .tools/swagger-ui
 
 export BINARIO_GATEWAY=localhost:7100 BINARIO_CA=$PWD/$certs/ca.pem
@@ -110,6 +116,31 @@ if ! cli cards --session "$dev/demo-session.json" | grep -q 4242; then
   BINARIO_CARD_NUMBER=4242424242424242 BINARIO_CARD_SECURITY_CODE=123 \
     cli cards add --expiry 12/2030 --session "$dev/demo-session.json" >/dev/null
 fi
+# Its phone verified (the SMS code from the outbox; a new one if that expired): a taxi needs it.
+if cli me --session "$dev/demo-session.json" | grep -q 'not verified'; then
+  if ! cli phone verify --from-outbox --session "$dev/demo-session.json" >/dev/null 2>&1; then
+    cli phone resend --session "$dev/demo-session.json" >/dev/null
+    cli phone verify --from-outbox --session "$dev/demo-session.json" >/dev/null
+  fi
+fi
+
+# Three demo taxis in the centre and the north, each with a driver signed in, at a position and
+# available; their sessions are .dev/driver-<n>-session.json.
+driver_password=drive-safely-42
+demo_taxi() {
+  local n=$1 plate=$2 latitude=$3 longitude=$4
+  local session=$dev/driver-$n-session.json
+  local admin=(--session "$dev/admin-session.json")
+  cli admin taxis add --code "MI-00$n" --plate "$plate" "${admin[@]}" >/dev/null 2>&1 || true
+  printf '%s\n' "$driver_password" | cli admin drivers add --password-stdin --email "driver$n@binario.local" \
+    --first-name Driver --last-name "$n" --phone "+39333000000$n" --taxi "MI-00$n" "${admin[@]}" >/dev/null 2>&1 || true
+  printf '%s\n' "$driver_password" | cli login --email "driver$n@binario.local" --password-stdin --session "$session" >/dev/null
+  cli driver position --latitude "$latitude" --longitude "$longitude" --session "$session" >/dev/null
+  cli driver available --session "$session" >/dev/null
+}
+demo_taxi 1 AB001CD 45.46419 9.18960
+demo_taxi 2 AB002CD 45.47190 9.18790
+demo_taxi 3 AB003CD 45.50290 9.17540
 
 cat <<INFO
 
@@ -129,8 +160,12 @@ Binario is running. The gateway's front doors (TLS; CA: $certs/ca.pem):
   Fares:                 curl --cacert $certs/ca.pem https://localhost:7443/v1/fares
   Nearest stations:      curl --cacert $certs/ca.pem 'https://localhost:7443/v1/nearby/stations?latitude=45.4642&longitude=9.19'
   Deals at the station:  $bin/binario here --latitude 45.4858 --longitude 9.2044 --session $dev/demo-session.json
+  A taxi:                $bin/binario taxi request --address "Piazza del Duomo 1" --watch --session $dev/demo-session.json
+                         (taxis MI-001..3 wait in the centre; drivers driver1..3@binario.local / $driver_password:
+                         $bin/binario driver jobs --session $dev/driver-1-session.json)
+  Control room:          $bin/binario admin monitor --watch --session $dev/admin-session.json
   Metrics:               http://127.0.0.1:9100/metrics (gateway), :9101 (identity), :9102 (scheduling), :9103 (ticketing),
-                         :9104 (geo-offers)
+                         :9104 (geo-offers), :9105 (dispatch)
 
 Press Ctrl-C to stop.
 INFO

@@ -8,7 +8,8 @@ struct AdminCommand: AsyncParsableCommand {
     subcommands: [
       CreateDriver.self, Grant.self, Revoke.self, Outbox.self, AdminUsersCommand.self, AdminTripsCommand.self,
       AdminDeliveriesCommand.self, AdminShopsCommand.self, AdminDealsCommand.self, AdminPlacesCommand.self,
-      AdminRouteOffersCommand.self,
+      AdminRouteOffersCommand.self, AdminTaxisCommand.self, AdminDriversCommand.self, AdminZonesCommand.self,
+      AdminMonitorCommand.self,
     ]
   )
 

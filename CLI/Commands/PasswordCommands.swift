@@ -56,13 +56,40 @@ struct PhoneCommand: AsyncParsableCommand {
   )
 
   struct Verify: GatewayCommand {
-    static let configuration = CommandConfiguration(abstract: "Enter the 6-digit code texted to your phone.")
+    static let configuration = CommandConfiguration(
+      abstract: "Enter the 6-digit code texted to your phone.",
+      discussion: """
+        In development, --from-outbox reads the newest code texted to your phone from identity's \
+        outbox, using the admin session the local suite keeps in .dev/admin-session.json.
+        """)
     @OptionGroup var gateway: GatewayOptions
-    @Option var code: String
+    @Option var code: String?
+    @Flag(help: "Development only: read the code from the outbox.") var fromOutbox = false
+    @Option(help: "The admin session used by --from-outbox.") var adminSession = ".dev/admin-session.json"
+
+    func validate() throws {
+      if (self.code == nil) == !self.fromOutbox { throw ValidationError("give either --code or --from-outbox") }
+    }
 
     func call(_ gateway: Gateway) async throws {
+      let metadata = try await gateway.signedIn()
+      var code = self.code ?? ""
+      if self.fromOutbox {
+        let phone = try await gateway.identity.getMe(.init(), metadata: metadata, options: gateway.options).profile.phone
+        guard !phone.isEmpty else { throw CLIError("your account has no phone; add one with binario me --phone") }
+        let admin = gateway.with(sessionFile: SessionFile(path: self.adminSession))
+        let outbox = try await gateway.identity.listOutboxMessages(
+          .with {
+            $0.recipient = phone
+            $0.limit = 20
+          }, metadata: try await admin.signedIn(), options: gateway.options)
+        guard let found = outbox.messages.lazy.compactMap({ ConfirmationCode.find(in: $0.body) }).first else {
+          throw CLIError("no code for \(phone) in the outbox")
+        }
+        code = found
+      }
       let response = try await gateway.identity.verifyPhone(
-        .with { $0.code = self.code }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.code = code }, metadata: metadata, options: gateway.options)
       print("\(response.profile.phone) is verified")
     }
   }

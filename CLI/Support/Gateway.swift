@@ -14,6 +14,7 @@ struct Gateway {
   let tickets: Binario_Ticketing_V1_Tickets.Client<BinarioClientTransport>
   let subscriptions: Binario_Ticketing_V1_Subscriptions.Client<BinarioClientTransport>
   let geoOffers: Binario_GeoOffers_V1_GeoOffers.Client<BinarioClientTransport>
+  let dispatch: Binario_Dispatch_V1_Dispatch.Client<BinarioClientTransport>
   /// The gateway's own health service (it answers for itself and its upstreams).
   let health: Grpc_Health_V1_Health.Client<BinarioClientTransport>
   private(set) var sessionFile: SessionFile
@@ -49,6 +50,7 @@ struct Gateway {
           tickets: Binario_Ticketing_V1_Tickets.Client(wrapping: client),
           subscriptions: Binario_Ticketing_V1_Subscriptions.Client(wrapping: client),
           geoOffers: Binario_GeoOffers_V1_GeoOffers.Client(wrapping: client),
+          dispatch: Binario_Dispatch_V1_Dispatch.Client(wrapping: client),
           health: Grpc_Health_V1_Health.Client(wrapping: client),
           sessionFile: SessionFile(path: gatewayOptions.sessionFile),
           options: options

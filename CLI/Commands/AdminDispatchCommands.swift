@@ -1,0 +1,229 @@
+import ArgumentParser
+import BinarioProto
+import Foundation
+import SwiftProtobuf
+
+extension Gateway {
+  /// The user id of the account with `email` (an admin's lookup).
+  func userID(email: String) async throws -> String {
+    try await identity.getAccount(.with { $0.account = .with { $0.email = email } }, metadata: try await signedIn(), options: options)
+      .profile.userID
+  }
+}
+
+/// `binario admin taxis list|add|edit|delete`.
+struct AdminTaxisCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "taxis", abstract: "The fleet: list, add, edit and delete taxis, link them to drivers.",
+    subcommands: [List.self, Add.self, Edit.self, Delete.self], defaultSubcommand: List.self)
+
+  struct List: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Every taxi, with its driver and state.")
+    @OptionGroup var gateway: GatewayOptions
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.dispatch.listTaxis(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+      if response.taxis.isEmpty { print("no taxis") }
+      response.taxis.forEach(Print.taxi)
+    }
+  }
+
+  struct Add: GatewayCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Add a taxi.", discussion: "binario admin taxis add --code MI-001 --plate AB123CD --driver-email driver@example.com")
+    @OptionGroup var gateway: GatewayOptions
+    @Option(help: "The company's code for it (its id).") var code: String
+    @Option var plate: String
+    @Option(help: "Seats for passengers (default 4).") var capacity: UInt32 = 4
+    @Option(help: "The driver's account email (a driver account; see admin drivers add).") var driverEmail: String?
+
+    func call(_ gateway: Gateway) async throws {
+      var driver = ""
+      if let driverEmail { driver = try await gateway.userID(email: driverEmail) }
+      let response = try await gateway.dispatch.createTaxi(
+        .with {
+          $0.taxi = .with {
+            $0.code = code
+            $0.plate = plate
+            $0.capacity = capacity
+            $0.driverUserID = driver
+          }
+        }, metadata: try await gateway.signedIn(), options: gateway.options)
+      Print.taxi(response.taxi)
+    }
+  }
+
+  struct Edit: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Change a taxi's plate, capacity or driver.")
+    @OptionGroup var gateway: GatewayOptions
+    @Argument(help: "The taxi's code.") var code: String
+    @Option var plate: String?
+    @Option var capacity: UInt32?
+    @Option(help: "Link it to this driver's account.") var driverEmail: String?
+    @Flag(help: "Unlink its driver.") var noDriver = false
+
+    func call(_ gateway: Gateway) async throws {
+      let current = try await gateway.dispatch.listTaxis(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+        .taxis.first { $0.code.caseInsensitiveCompare(code) == .orderedSame }
+      guard let current else { throw CLIError("no taxi \(code)") }
+      var driver = current.driverUserID
+      if noDriver { driver = "" } else if let driverEmail { driver = try await gateway.userID(email: driverEmail) }
+      let response = try await gateway.dispatch.updateTaxi(
+        .with {
+          $0.taxi = .with {
+            $0.code = code
+            $0.plate = plate ?? ""
+            $0.capacity = capacity ?? 0
+            $0.driverUserID = driver
+          }
+        }, metadata: try await gateway.signedIn(), options: gateway.options)
+      Print.taxi(response.taxi)
+    }
+  }
+
+  struct Delete: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Delete a taxi that is not on a job.")
+    @OptionGroup var gateway: GatewayOptions
+    @Argument(help: "The taxi's code.") var code: String
+
+    func call(_ gateway: Gateway) async throws {
+      _ = try await gateway.dispatch.deleteTaxi(.with { $0.code = code }, metadata: try await gateway.signedIn(), options: gateway.options)
+      print("taxi \(code) deleted")
+    }
+  }
+}
+
+/// `binario admin drivers list|add|delete`: driver accounts (identity) and their taxis (dispatch).
+struct AdminDriversCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "drivers", abstract: "Driver accounts and the taxis they drive: list, add (optionally with a taxi), delete.",
+    subcommands: [List.self, Add.self, Delete.self], defaultSubcommand: List.self)
+
+  struct List: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Every driver account, with its taxi.")
+    @OptionGroup var gateway: GatewayOptions
+
+    func call(_ gateway: Gateway) async throws {
+      let metadata = try await gateway.signedIn()
+      let taxis = try await gateway.dispatch.listTaxis(.init(), metadata: metadata, options: gateway.options).taxis
+      var token = ""
+      var printed = 0
+      repeat {
+        let page = try await gateway.identity.listAccounts(
+          .with {
+            $0.role = .driver
+            $0.pageSize = 200
+            $0.pageToken = token
+          }, metadata: metadata, options: gateway.options)
+        for account in page.accounts {
+          let taxi = taxis.first { $0.driverUserID == account.userID }
+          print("\(account.email) \(Print.name(account.firstName, account.lastName)) [\(account.userID)]: "
+            + (taxi.map { "taxi \($0.code), \(Print.taxiState($0.state))" } ?? "no taxi"))
+          printed += 1
+        }
+        token = page.nextPageToken
+      } while !token.isEmpty
+      if printed == 0 { print("no drivers") }
+    }
+  }
+
+  struct Add: GatewayCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Create a driver account (identity) and link it to a taxi.",
+      discussion: "binario admin drivers add --email dino@example.com --first-name Dino --phone +393330000001 --taxi MI-001")
+    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var password: PasswordOptions
+    @Option var email: String
+    @Option var firstName: String
+    @Option var lastName: String = ""
+    @Option(help: "E.164, e.g. +393331234567") var phone: String = ""
+    @Option(help: "The taxi they drive (its code).") var taxi: String?
+
+    func call(_ gateway: Gateway) async throws {
+      let metadata = try await gateway.signedIn()
+      let profile = try await gateway.identity.createDriver(
+        try .with {
+          $0.email = email
+          $0.password = try password.read(prompt: "The driver's password: ")
+          $0.firstName = firstName
+          $0.lastName = lastName
+          $0.phone = phone
+        }, metadata: metadata, options: gateway.options
+      ).profile
+      print("driver \(profile.email) [\(profile.userID)] created")
+      if let taxi {
+        let linked = try await gateway.dispatch.updateTaxi(
+          .with {
+            $0.taxi = .with {
+              $0.code = taxi
+              $0.driverUserID = profile.userID
+            }
+          }, metadata: metadata, options: gateway.options)
+        Print.taxi(linked.taxi)
+      }
+    }
+  }
+
+  struct Delete: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Unlink a driver from their taxi and delete their account.")
+    @OptionGroup var gateway: GatewayOptions
+    @Option var email: String
+
+    func call(_ gateway: Gateway) async throws {
+      let metadata = try await gateway.signedIn()
+      let userID = try await gateway.userID(email: email)
+      let taxis = try await gateway.dispatch.listTaxis(.init(), metadata: metadata, options: gateway.options).taxis
+      for taxi in taxis where taxi.driverUserID == userID {
+        _ = try await gateway.dispatch.updateTaxi(
+          .with { $0.taxi = .with { $0.code = taxi.code; $0.driverUserID = "" } }, metadata: metadata, options: gateway.options)
+        print("taxi \(taxi.code) has no driver now")
+      }
+      _ = try await gateway.identity.deleteDriver(
+        .with { $0.account = .with { $0.userID = userID } }, metadata: metadata, options: gateway.options)
+      print("the driver's account is deleted")
+    }
+  }
+}
+
+/// `binario admin zones`: the taxi zones and the tariff.
+struct AdminZonesCommand: GatewayCommand {
+  static let configuration = CommandConfiguration(commandName: "zones", abstract: "The city's taxi zones, their neighbours, and the tariff.")
+  @OptionGroup var gateway: GatewayOptions
+
+  func call(_ gateway: Gateway) async throws {
+    let response = try await gateway.dispatch.listZones(.init(), options: gateway.options)
+    for zone in response.zones {
+      print("\(zone.zoneID) \(zone.name): \(zone.border.count) corners; neighbours \(zone.neighbourZoneIds.joined(separator: ", "))")
+    }
+    let tariff = response.tariff
+    print("Tariff: \(Print.money(tariff.baseFare)) + \(Print.money(tariff.perKilometre))/km (estimates ×\(tariff.detourFactor)); "
+      + "cancellation fee \(Print.money(tariff.cancellationFee)) after \(tariff.freeCancellationSeconds) s")
+  }
+}
+
+/// `binario admin monitor [--watch]`: the control room.
+struct AdminMonitorCommand: GatewayCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "monitor", abstract: "The control room: every zone's queue, waiting requests and rides under way (live with --watch).")
+  @OptionGroup var gateway: GatewayOptions
+  @Flag(help: "Print a new picture after every change (Ctrl-C to stop).") var watch = false
+  @Option(help: "With --watch: stop after this many pictures.") var count: Int?
+
+  func call(_ gateway: Gateway) async throws {
+    let metadata = try await gateway.signedIn()
+    guard watch else {
+      Print.monitor(try await gateway.dispatch.getMonitorSnapshot(.init(), metadata: metadata, options: gateway.options).snapshot)
+      return
+    }
+    var options = gateway.options
+    options.timeout = nil
+    try await gateway.dispatch.watchMonitor(.init(), metadata: metadata, options: options) { response in
+      var printed = 0
+      for try await message in response.messages {
+        FileHandle.standardOutput.write(Data(Print.monitorText(message.snapshot).utf8))
+        printed += 1
+        if let count, printed >= count { return }
+      }
+    }
+  }
+}

@@ -1,0 +1,206 @@
+import ArgumentParser
+import BinarioProto
+import Foundation
+import SwiftProtobuf
+
+/// `binario driver ...`: a driver's taxi, availability, position, offers and rides.
+struct DriverCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "driver",
+    abstract: "Drive a taxi: availability, position, offers as they arrive, accept or reject, the ride to its end.",
+    subcommands: [
+      Status.self, Available.self, Unavailable.self, Position.self, Jobs.self, Accept.self, Reject.self, Delay.self, Arrived.self,
+      Start.self, Complete.self,
+    ])
+
+  struct Status: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Your taxi, its place in the queue, its offer and ride.")
+    @OptionGroup var gateway: GatewayOptions
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.dispatch.getMyTaxi(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+      Print.taxi(response.taxi)
+      if response.hasOffer { Print.offer(response.offer) }
+      if response.hasRide { Print.ride(response.ride) }
+    }
+  }
+
+  struct Available: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Take jobs: join the tail of your zone's queue.")
+    @OptionGroup var gateway: GatewayOptions
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.dispatch.setAvailability(
+        .with { $0.available = true }, metadata: try await gateway.signedIn(), options: gateway.options)
+      Print.taxi(response.taxi)
+    }
+  }
+
+  struct Unavailable: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Stop taking jobs, saying why.")
+    @OptionGroup var gateway: GatewayOptions
+    @Option(help: "Why: break, end of shift, ...") var reason: String
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.dispatch.setAvailability(
+        .with { $0.reason = reason }, metadata: try await gateway.signedIn(), options: gateway.options)
+      Print.taxi(response.taxi)
+    }
+  }
+
+  struct Position: GatewayCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Report where your taxi is.", discussion: "binario driver position --latitude 45.4642 --longitude 9.1900")
+    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var position: PositionOptions
+
+    func call(_ gateway: Gateway) async throws {
+      let response = try await gateway.dispatch.reportPosition(
+        .with { $0.position = .with { $0.latitude = position.latitude; $0.longitude = position.longitude } },
+        metadata: try await gateway.signedIn(), options: gateway.options)
+      Print.taxi(response.taxi)
+    }
+  }
+
+  struct Jobs: GatewayCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Print offers, withdrawals and your ride's changes as they arrive (Ctrl-C to stop).",
+      discussion: "binario driver jobs --accept --count 1   (accepts the first offer and stops)")
+    @OptionGroup var gateway: GatewayOptions
+    @Flag(help: "Accept each offer as it arrives.") var accept = false
+    @Flag(help: "Reject each offer as it arrives.") var reject = false
+    @Option(help: "Stop after this many offers.") var count: Int?
+
+    func validate() throws {
+      if accept && reject { throw ValidationError("--accept or --reject, not both") }
+    }
+
+    func call(_ gateway: Gateway) async throws {
+      let metadata = try await gateway.signedIn()
+      var options = gateway.options
+      options.timeout = nil
+      FileHandle.standardOutput.write(Data("waiting for jobs (Ctrl-C to stop)\n".utf8))
+      try await gateway.dispatch.watchJobs(.init(), metadata: metadata, options: options) { response in
+        var offers = 0
+        for try await message in response.messages {
+          switch message.event {
+          case .offer(let offer):
+            Self.write("OFFER \(offer.offerID): pick up at \(Print.place(offer.ride.pickup)), \(Print.distance(offer.distanceMetres)) away, answer by \(Print.date(offer.expiresAt))")
+            offers += 1
+            if accept || reject {
+              do {
+                // A fresh token: the stream may have been open longer than one lives.
+                let metadata = try await gateway.signedIn()
+                if accept {
+                  let ride = try await gateway.dispatch.acceptOffer(.with { $0.offerID = offer.offerID }, metadata: metadata, options: gateway.options).ride
+                  Self.write("accepted: ride \(ride.rideID), passenger \(ride.passengerName)")
+                } else {
+                  _ = try await gateway.dispatch.rejectOffer(.with { $0.offerID = offer.offerID }, metadata: metadata, options: gateway.options)
+                  Self.write("rejected \(offer.offerID)")
+                }
+              } catch {
+                Self.write(ErrorReport.describe(error))
+              }
+            }
+            if let count, offers >= count { return }
+          case .offerWithdrawn(let withdrawn):
+            Self.write("offer \(withdrawn.offerID) withdrawn: \(withdrawn.reason)")
+          case .ride(let ride):
+            Self.write("ride \(ride.rideID): \(Print.rideState(ride.state))")
+          case .taxi(let taxi):
+            Self.write("taxi \(taxi.code): \(Print.taxiState(taxi.state))" + (taxi.queuePosition > 0 ? ", #\(taxi.queuePosition) in zone \(taxi.zoneID)" : ""))
+          case nil:
+            break
+          }
+        }
+      }
+    }
+
+    /// Unbuffered: each line reaches the screen (or a pipe) as it comes.
+    static func write(_ line: String) {
+      FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+  }
+
+  struct Accept: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Take an offered job.")
+    @OptionGroup var gateway: GatewayOptions
+    @Argument(help: "The offer's id.") var offerID: String
+
+    func call(_ gateway: Gateway) async throws {
+      Print.ride(
+        try await gateway.dispatch.acceptOffer(.with { $0.offerID = offerID }, metadata: try await gateway.signedIn(), options: gateway.options)
+          .ride)
+    }
+  }
+
+  struct Reject: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Decline an offered job (your taxi goes to the tail of the queue).")
+    @OptionGroup var gateway: GatewayOptions
+    @Argument(help: "The offer's id.") var offerID: String
+
+    func call(_ gateway: Gateway) async throws {
+      Print.taxi(
+        try await gateway.dispatch.rejectOffer(.with { $0.offerID = offerID }, metadata: try await gateway.signedIn(), options: gateway.options)
+          .taxi)
+    }
+  }
+
+  struct Delay: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "Tell the passenger you will be late.")
+    @OptionGroup var gateway: GatewayOptions
+    @Argument(help: "The ride's id.") var rideID: String
+    @Option(help: "How many minutes late (1 to 120).") var minutes: UInt32
+
+    func call(_ gateway: Gateway) async throws {
+      Print.ride(
+        try await gateway.dispatch.reportDelay(
+          .with {
+            $0.rideID = rideID
+            $0.minutes = minutes
+          }, metadata: try await gateway.signedIn(), options: gateway.options
+        ).ride)
+    }
+  }
+
+  struct Arrived: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "You are at the pickup (the passenger is told).")
+    @OptionGroup var gateway: GatewayOptions
+    @Argument(help: "The ride's id.") var rideID: String
+
+    func call(_ gateway: Gateway) async throws {
+      Print.ride(
+        try await gateway.dispatch.reportArrived(.with { $0.rideID = rideID }, metadata: try await gateway.signedIn(), options: gateway.options)
+          .ride)
+    }
+  }
+
+  struct Start: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "The passenger is on board; give the code they told you.")
+    @OptionGroup var gateway: GatewayOptions
+    @Argument(help: "The ride's id.") var rideID: String
+    @Option(help: "The passenger's code.") var code: String
+
+    func call(_ gateway: Gateway) async throws {
+      Print.ride(
+        try await gateway.dispatch.startRide(
+          .with {
+            $0.rideID = rideID
+            $0.passengerCode = code
+          }, metadata: try await gateway.signedIn(), options: gateway.options
+        ).ride)
+    }
+  }
+
+  struct Complete: GatewayCommand {
+    static let configuration = CommandConfiguration(abstract: "The passenger is at the destination: the fare is charged.")
+    @OptionGroup var gateway: GatewayOptions
+    @Argument(help: "The ride's id.") var rideID: String
+
+    func call(_ gateway: Gateway) async throws {
+      Print.ride(
+        try await gateway.dispatch.completeRide(.with { $0.rideID = rideID }, metadata: try await gateway.signedIn(), options: gateway.options)
+          .ride)
+    }
+  }
+}
