@@ -7,7 +7,7 @@ import GRPCCore
 
 /// The suite as separate processes on loopback: `identity`, `scheduling` (with the demo
 /// network), `ticketing` (with the demo fare table), `geo-offers` (with the demo shops, deals,
-/// places and route offers) and `gateway` with development certificates and SQLite files in a
+/// places and route offers), `dispatch` (with Milan's taxi zones) and `gateway` with development certificates and SQLite files in a
 /// temporary folder, as `scripts/run-local.sh` starts them.
 /// The end-to-end tests and `gateway-bench` run against it.
 public final class RunningSuite: Sendable {
@@ -20,16 +20,18 @@ public final class RunningSuite: Sendable {
     public var scheduling: [String]
     public var ticketing: [String]
     public var geoOffers: [String]
+    public var dispatch: [String]
     public var gateway: [String]
 
     public init(
       identity: [String] = [], scheduling: [String] = [], ticketing: [String] = [], geoOffers: [String] = [],
-      gateway: [String] = []
+      dispatch: [String] = [], gateway: [String] = []
     ) {
       self.identity = identity
       self.scheduling = scheduling
       self.ticketing = ticketing
       self.geoOffers = geoOffers
+      self.dispatch = dispatch
       self.gateway = gateway
     }
   }
@@ -56,6 +58,11 @@ public final class RunningSuite: Sendable {
   public var ticketingPort: Int { self.processes.withLock { $0["ticketing"]!.port } }
   /// Geo-offers' port, chosen before anything starts: ticketing and geo-offers call each other.
   public let geoOffersPort: Int
+  /// Dispatch's port, chosen before anything starts: a test restarts it there after `kill -9`.
+  public let dispatchPort: Int
+  /// Milan's taxi zones and the demo area's addresses dispatch loads.
+  public static let demoZones = packageRoot.appendingPathComponent("Services/Dispatch/DemoData/zones.json")
+  public static let demoAddresses = packageRoot.appendingPathComponent("Services/Dispatch/DemoData/addresses.json")
   /// The demo shops, deals, places and route offers geo-offers loads at first start.
   public static let demoOffers = packageRoot.appendingPathComponent("Services/GeoOffers/DemoData/offers.json")
   /// The demo fare table ticketing loads.
@@ -70,6 +77,7 @@ public final class RunningSuite: Sendable {
     self.extraFlags = extraFlags
     self.processes = Mutex([:])
     self.geoOffersPort = try ServiceProcess.unusedPort()
+    self.dispatchPort = try ServiceProcess.unusedPort()
   }
 
   /// Starts identity, scheduling, ticketing, geo-offers, then the gateway routing to them; runs
@@ -92,6 +100,7 @@ public final class RunningSuite: Sendable {
     try await suite.startScheduling(port: 0)
     try await suite.startTicketing(port: 0)
     try await suite.startGeoOffers()
+    try await suite.startDispatch()
     try await suite.startGateway()
     return try await body(suite)
   }
@@ -159,6 +168,20 @@ public final class RunningSuite: Sendable {
     self.processes.withLock { $0["geo-offers"] = process }
   }
 
+  /// Starts dispatch on its port with its data folder (kept across restarts), Milan's zones and
+  /// the demo addresses, calling identity and scheduling; the suite's admin is alerted.
+  public func startDispatch() async throws {
+    let process = try await ServiceProcess.start(
+      "dispatch",
+      arguments: self.commonFlags("dispatch") + [
+        "--port", "\(self.dispatchPort)", "--identity-address", "127.0.0.1:\(self.identityPort)",
+        "--scheduling-address", "127.0.0.1:\(self.schedulingPort)", "--zones", Self.demoZones.path,
+        "--addresses", Self.demoAddresses.path, "--alert-emails", Self.adminEmail,
+      ] + self.extraFlags.dispatch
+    )
+    self.processes.withLock { $0["dispatch"] = process }
+  }
+
   /// The gateway with every front door on a free port. Rate limits are off (tests make calls
   /// as fast as they can; a test of the limit passes its own `--rate-limit`); the docs page is
   /// served when Swagger UI is installed.
@@ -168,7 +191,8 @@ public final class RunningSuite: Sendable {
       "--upstream", "identity=127.0.0.1:\(self.identityPort)",
       "--upstream", "scheduling=127.0.0.1:\(self.schedulingPort)",
       "--upstream", "ticketing=127.0.0.1:\(self.ticketingPort)",
-      "--upstream", "geo-offers=127.0.0.1:\(self.geoOffersPort)", "--rate-limit", "off",
+      "--upstream", "geo-offers=127.0.0.1:\(self.geoOffersPort)",
+      "--upstream", "dispatch=127.0.0.1:\(self.dispatchPort)", "--rate-limit", "off",
     ]
     if FileManager.default.fileExists(atPath: Self.documentationFolder.appendingPathComponent("swagger-ui-bundle.js").path) {
       flags += ["--docs-folder", Self.documentationFolder.path]
@@ -212,6 +236,11 @@ public final class RunningSuite: Sendable {
     self.processes.withLock { $0["scheduling"] }?.kill()
   }
 
+  /// `kill -9` of dispatch.
+  public func killDispatch() {
+    self.processes.withLock { $0["dispatch"] }?.kill()
+  }
+
   /// `kill -9` of ticketing.
   public func killTicketing() {
     self.processes.withLock { $0["ticketing"] }?.kill()
@@ -222,7 +251,7 @@ public final class RunningSuite: Sendable {
       defer { processes = [:] }
       return processes
     }
-    for name in ["gateway", "geo-offers", "ticketing", "scheduling", "identity"] { all[name]?.terminate() }
+    for name in ["gateway", "dispatch", "geo-offers", "ticketing", "scheduling", "identity"] { all[name]?.terminate() }
   }
 
   /// A client of the gateway's public side, as an app would be: no client certificate.
