@@ -9,7 +9,8 @@ extension MethodAccessPolicy {
     let passengerMethods: [MethodDescriptor] = [
       D.RequestRide.descriptor, D.GetRide.descriptor, D.WatchRide.descriptor, D.CancelRide.descriptor,
       D.ListMyRides.descriptor, D.ListRecentAddresses.descriptor, D.SavePlace.descriptor, D.ListSavedPlaces.descriptor,
-      D.DeleteSavedPlace.descriptor,
+      D.DeleteSavedPlace.descriptor, D.CreateReservation.descriptor, D.UpdateReservation.descriptor,
+      D.DeleteReservation.descriptor, D.ListReservations.descriptor,
     ]
     let driverMethods: [MethodDescriptor] = [
       D.GetMyTaxi.descriptor, D.SetAvailability.descriptor, D.ReportPosition.descriptor, D.WatchJobs.descriptor,

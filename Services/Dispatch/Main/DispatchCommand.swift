@@ -44,12 +44,13 @@ struct DispatchCommand: EventLoopCommand {
       context.addService(BackgroundJobService { await OfferTimeouts(domain: domain, logger: logger).run() }, name: "offer-timeouts")
       context.addService(
         BackgroundJobService {
-          // Late and silent taxis every 15 s; ended rides left unsettled (a crash, a provider
-          // that failed) at start and every minute.
+          // Reservations due and late or silent taxis every 15 s; ended rides left unsettled (a
+          // crash, a provider that failed) at start and every minute.
           var round = 0
           while !Task.isCancelled {
             do {
               if round % 4 == 0 { try await domain.settleEndedRides() }
+              try await domain.dispatchDueReservations()
               try await domain.runChecks()
             } catch {
               logger.warning("the ride checks failed; retrying later", metadata: ["error": "\(error)"])

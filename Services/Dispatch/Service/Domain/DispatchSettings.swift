@@ -38,6 +38,19 @@ public struct DispatchSettings: Sendable {
   public var positionSilenceAlert: TimeInterval = 5 * 60
   /// Average speed in town, for the wait estimate.
   public var citySpeedKmh = 25.0
+  /// How far ahead a reservation must be made.
+  public var reservationLeadTime: TimeInterval = 2 * 3600
+  /// A reservation may be edited until this long before its meeting time.
+  public var reservationEditCutoff: TimeInterval = 30 * 60
+  /// A reservation's taxi is allocated this long before the meeting time; deleting it later
+  /// costs the cancellation fee.
+  public var reservationAllocationLead: TimeInterval = 10 * 60
+  /// Shared reservations are matched when their meeting times are at most this far apart.
+  public var sharingWindow: TimeInterval = 15 * 60
+  /// The seats a shared ride may fill.
+  public var sharedCapacity = 4
+  /// A ride called now blocks the passenger's reservations within this long, and the other way.
+  public var openRideHorizon: TimeInterval = 3600
   /// Admins alerted when something goes wrong (their account emails).
   public var alertEmails: [String] = []
   public var tariff = Tariff()

@@ -101,6 +101,8 @@ extension Binario_Dispatch_V1_Ride {
     self.cardLast4 = ride.cardLast4
     if let estimate = ride.estimatedFareMinor { self.estimatedFare = .init(minor: estimate, currency: ride.currency) }
     self.passengerName = ride.passengerName
+    self.route = ride.route.map(Binario_Dispatch_V1_Stop.init)
+    self.reservationID = ride.reservationID
   }
 
   /// As the driver sees it: the passenger's code is theirs to tell, not the driver's to read.
@@ -171,5 +173,38 @@ extension Binario_Dispatch_V1_MonitorSnapshot {
     }
     self.otherTaxis = snapshot.otherTaxis.map { Binario_Dispatch_V1_Taxi($0) }
     self.takenAt = .init(date: snapshot.takenAt)
+  }
+}
+
+extension Binario_Dispatch_V1_Stop {
+  init(_ stop: RouteStop) {
+    self.init()
+    self.kind = stop.kind == .pickup ? .pickup : .dropOff
+    self.place = .init(stop.place)
+    self.passengerName = stop.passengerName
+    self.passengers = UInt32(stop.passengers)
+    self.reservationID = stop.reservationID
+  }
+}
+
+extension Binario_Dispatch_V1_Reservation {
+  init(_ reservation: Reservation, sharingWith: Int, editableUntil: Date) {
+    self.init()
+    self.reservationID = reservation.id
+    switch reservation.state {
+    case .scheduled: self.state = .scheduled
+    case .dispatched: self.state = .dispatched
+    case .cancelled: self.state = .cancelled
+    }
+    self.pickup = .init(reservation.pickup)
+    self.destination = .init(reservation.destination)
+    self.passengers = UInt32(reservation.passengers)
+    self.meetingAt = .init(date: reservation.meetingAt)
+    self.shared = reservation.shared
+    self.sharingWith = UInt32(sharingWith)
+    self.fare = .init(minor: reservation.fareMinor, currency: reservation.currency)
+    self.rideID = reservation.rideID ?? ""
+    self.editableUntil = .init(date: editableUntil)
+    if let fee = reservation.cancellationFeeMinor { self.cancellationFee = .init(minor: fee, currency: reservation.currency) }
   }
 }

@@ -133,4 +133,46 @@ public enum DispatchMigrations {
           );
           """)
     }
+    .add("v2-reservations") { db in
+      // Reservations, and shared ones' groups: one ride per group, its members the group's
+      // reservations. `ends_at` is the meeting time plus the trip's estimate: what overlaps.
+      try db.execute(
+        sql: """
+          CREATE TABLE reservation (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            passenger_user_id TEXT NOT NULL,
+            passenger_name TEXT NOT NULL,
+            idempotency_key TEXT NOT NULL,
+            state TEXT NOT NULL,
+            pickup_latitude REAL NOT NULL,
+            pickup_longitude REAL NOT NULL,
+            pickup_address TEXT NOT NULL,
+            pickup_zone_id TEXT NOT NULL,
+            destination_latitude REAL NOT NULL,
+            destination_longitude REAL NOT NULL,
+            destination_address TEXT NOT NULL,
+            destination_zone_id TEXT NOT NULL,
+            passengers INTEGER NOT NULL,
+            meeting_at REAL NOT NULL,
+            ends_at REAL NOT NULL,
+            shared INTEGER NOT NULL,
+            group_id TEXT,
+            currency TEXT NOT NULL,
+            fare_minor INTEGER NOT NULL,
+            card_token TEXT NOT NULL,
+            card_last4 TEXT NOT NULL,
+            ride_id TEXT,
+            created_at REAL NOT NULL,
+            cancelled_at REAL,
+            cancellation_fee_minor INTEGER,
+            UNIQUE (passenger_user_id, idempotency_key)
+          );
+          CREATE INDEX reservation_due ON reservation(meeting_at) WHERE state = 'scheduled';
+          CREATE INDEX reservation_by_passenger ON reservation(passenger_user_id, meeting_at);
+          CREATE INDEX reservation_by_group ON reservation(group_id, meeting_at, seq) WHERE group_id IS NOT NULL;
+          ALTER TABLE ride ADD COLUMN reservation_id TEXT NOT NULL DEFAULT '';
+          ALTER TABLE ride ADD COLUMN group_id TEXT;
+          """)
+    }
 }

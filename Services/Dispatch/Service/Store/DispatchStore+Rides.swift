@@ -35,6 +35,8 @@ extension DispatchTransaction {
     ride.cancellationFeeMinor = row["cancellation_fee_minor"]
     ride.settled = row["settled"]
     ride.positionAlerted = row["position_alerted"]
+    ride.reservationID = row["reservation_id"]
+    ride.groupID = row["group_id"]
     return ride
   }
 
@@ -93,15 +95,15 @@ extension DispatchTransaction {
         INSERT INTO ride (id, passenger_user_id, passenger_name, idempotency_key, state, pickup_latitude, pickup_longitude,
           pickup_address, pickup_zone_id, destination_latitude, destination_longitude, destination_address,
           destination_zone_id, passengers, requested_at, passenger_code, currency, estimated_fare_minor, card_token,
-          card_last4, hold_id)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          card_last4, hold_id, reservation_id, group_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
         ride.id, ride.passengerUserID, ride.passengerName, ride.idempotencyKey, ride.state.rawValue,
         ride.pickup.position.latitude, ride.pickup.position.longitude, ride.pickup.address, ride.pickup.zoneID,
         ride.destination?.position.latitude, ride.destination?.position.longitude, ride.destination?.address ?? "",
         ride.destination?.zoneID ?? "", ride.passengers, DispatchStore.seconds(ride.requestedAt), ride.passengerCode,
-        ride.currency, ride.estimatedFareMinor, ride.cardToken, ride.cardLast4, ride.holdID,
+        ride.currency, ride.estimatedFareMinor, ride.cardToken, ride.cardLast4, ride.holdID, ride.reservationID, ride.groupID,
       ])
     var inserted = ride
     inserted.seq = db.lastInsertedRowID
@@ -114,7 +116,8 @@ extension DispatchTransaction {
       sql: """
         UPDATE ride SET state = ?, taxi_code = ?, taxi_plate = ?, allocated_at = ?, estimated_pickup_at = ?, delayed = ?,
           arrived_at = ?, started_at = ?, ended_at = ?, distance_metres = ?, last_latitude = ?, last_longitude = ?,
-          last_position_at = ?, fare_minor = ?, cancellation_fee_minor = ?, card_last4 = ?, settled = ?, position_alerted = ?
+          last_position_at = ?, fare_minor = ?, cancellation_fee_minor = ?, card_last4 = ?, settled = ?, position_alerted = ?,
+          passengers = ?, passenger_user_id = ?, passenger_name = ?, estimated_fare_minor = ?
         WHERE seq = ?
         """,
       arguments: [
@@ -122,7 +125,8 @@ extension DispatchTransaction {
         DispatchStore.seconds(ride.estimatedPickupAt), ride.delayed, DispatchStore.seconds(ride.arrivedAt),
         DispatchStore.seconds(ride.startedAt), DispatchStore.seconds(ride.endedAt), ride.distanceMetres,
         ride.lastPosition?.latitude, ride.lastPosition?.longitude, DispatchStore.seconds(ride.lastPositionAt), ride.fareMinor,
-        ride.cancellationFeeMinor, ride.cardLast4, ride.settled, ride.positionAlerted, ride.seq,
+        ride.cancellationFeeMinor, ride.cardLast4, ride.settled, ride.positionAlerted, ride.passengers, ride.passengerUserID,
+        ride.passengerName, ride.estimatedFareMinor, ride.seq,
       ])
   }
 

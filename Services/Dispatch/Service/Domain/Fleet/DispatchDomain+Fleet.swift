@@ -108,7 +108,11 @@ extension DispatchDomain {
       let offer = try tx.pendingOffer(taxiCode: taxi.code).flatMap { offer in
         try tx.ride(seq: offer.rideSeq).map { OfferedJob(offer: offer, ride: $0) }
       }
-      return (taxi, offer, try tx.activeRide(taxiCode: taxi.code))
+      var ride = try tx.activeRide(taxiCode: taxi.code)
+      if let groupID = ride?.groupID { ride?.route = SharedRoute.plan(try tx.members(groupID: groupID)) }
+      var job = offer
+      if let groupID = job?.ride.groupID { job?.ride.route = SharedRoute.plan(try tx.members(groupID: groupID)) }
+      return (taxi, job, ride)
     }
   }
 

@@ -111,6 +111,7 @@ extension DispatchDomain {
   /// Offers a searching ride (that holds no pending offer) to the next taxi, or leaves it waiting
   /// for a busy one, or ends it with no taxi.
   func offerNext(_ ride: inout Ride, _ tx: DispatchTransaction, now: Date) throws {
+    if let groupID = ride.groupID, ride.route.isEmpty { ride.route = SharedRoute.plan(try tx.members(groupID: groupID)) }
     let zoneIDs = [ride.pickup.zoneID] + (zones.neighbours[ride.pickup.zoneID] ?? [])
     for zoneID in zoneIDs {
       guard let taxi = try tx.candidate(for: ride, in: zoneID) else { continue }

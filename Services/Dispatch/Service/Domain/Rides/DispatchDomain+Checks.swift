@@ -65,7 +65,15 @@ extension DispatchDomain {
         return true
       }
       let amount: Int64 = ride.state == .completed ? ride.fareMinor ?? 0 : ride.cancellationFeeMinor ?? 0
-      if amount > 0 {
+      if ride.state == .completed, let groupID = ride.groupID {
+        // Each member of a shared ride pays their share, on their own card.
+        for member in try await store.read({ tx in try tx.members(groupID: groupID) }) where member.fareMinor > 0 {
+          _ = try await payments.charge(
+            ChargeRequest(
+              cardToken: member.cardToken, cardLast4: member.cardLast4, amountMinor: member.fareMinor, currency: member.currency,
+              reference: "ride:\(ride.id):share:\(member.id)", description: "Binario taxi: your share of shared ride \(ride.id)"))
+        }
+      } else if amount > 0 {
         let what = ride.state == .completed ? "fare" : "cancellation fee"
         _ = try await payments.charge(
           ChargeRequest(

@@ -49,7 +49,12 @@ extension DispatchDomain {
     let ride = try await driverRide(driverUserID, rideID, allowed: [.inProgress]) { ride, tx in
       ride.state = .completed
       ride.endedAt = now
-      ride.fareMinor = tariff.fare(metres: ride.distanceMetres)
+      // A shared ride costs its members their agreed shares; any other the distance driven.
+      if let groupID = ride.groupID {
+        ride.fareMinor = try tx.members(groupID: groupID).map(\.fareMinor).reduce(0, +)
+      } else {
+        ride.fareMinor = tariff.fare(metres: ride.distanceMetres)
+      }
       try tx.save(ride)
       if let code = ride.taxiCode, let taxi = try tx.taxi(code: code), taxi.available, taxi.zoneID != nil {
         try tx.joinTail(code: code)

@@ -60,6 +60,12 @@ extension DispatchDomain {
       if let open = try tx.openRide(passengerUserID: passengerUserID) {
         return .failure(.failedPrecondition("you already have ride \(open.id) open; cancel it or wait for it to end"))
       }
+      if let booked = try tx.overlappingReservations(
+        passengerUserID: passengerUserID, from: now, to: now.addingTimeInterval(self.settings.openRideHorizon)
+      ).first {
+        return .failure(
+          .failedPrecondition("your reservation \(booked.id) at \(self.clockTime(booked.meetingAt)) is due; delete it or wait for it"))
+      }
       var inserted = try tx.insertRide(prepared)
       tx.record(.rideChanged(inserted))
       try self.offerNext(&inserted, tx, now: now)
@@ -110,11 +116,22 @@ extension DispatchDomain {
   }
 
   /// One of the passenger's rides.
+  /// One of the passenger's rides: theirs, or the shared ride their reservation is in.
   public func ride(id: String, passengerUserID: String) async throws -> Ride {
-    guard let ride = try await store.read({ tx in try tx.ride(id: id) }), ride.passengerUserID == passengerUserID else {
-      throw ServiceError.notFound("no ride \(id) of yours")
+    let found = try await store.read { tx -> Ride? in
+      guard var ride = try tx.ride(id: id) else { return nil }
+      if let groupID = ride.groupID {
+        let members = try tx.reservations(where: "group_id = ?", [groupID])
+        guard ride.passengerUserID == passengerUserID || members.contains(where: { $0.passengerUserID == passengerUserID }) else {
+          return nil
+        }
+        ride.route = SharedRoute.plan(members.filter { $0.state != .cancelled })
+        return ride
+      }
+      return ride.passengerUserID == passengerUserID ? ride : nil
     }
-    return ride
+    guard let found else { throw ServiceError.notFound("no ride \(id) of yours") }
+    return found
   }
 
   /// Cancels a ride that has not started: free within the free period after the request, else
@@ -133,32 +150,13 @@ extension DispatchDomain {
       case .completed, .cancelled, .noTaxi: return .failure(.failedPrecondition("the ride \(id) has ended already"))
       }
       let free = now.timeIntervalSince(ride.requestedAt) <= Double(tariff.freeCancellationSeconds)
-      if let offer = try tx.pendingOffer(rideSeq: ride.seq) {
-        try tx.answer(offerID: offer.id, .withdrawn, at: now)
-        tx.record(.offerWithdrawn(offerID: offer.id, taxiCode: offer.taxiCode, reason: "cancelled"))
-        try self.recordTaxi(tx, offer.taxiCode)
+      try self.cancel(&ride, fee: free ? 0 : tariff.cancellationFeeMinor, tx, now: now)
+      // The reservations it was booked as are cancelled with it.
+      for var member in try tx.reservations(where: "ride_id = ? AND state = 'dispatched'", [ride.id]) {
+        member.state = .cancelled
+        member.cancelledAt = now
+        try tx.save(member)
       }
-      let taxiCode = ride.state.isActive ? ride.taxiCode : nil
-      ride.state = .cancelled
-      ride.endedAt = now
-      ride.cancellationFeeMinor = free ? 0 : tariff.cancellationFeeMinor
-      try tx.save(ride)
-      tx.record(.rideChanged(ride))
-      if let taxiCode, let taxi = try tx.taxi(code: taxiCode) {
-        if taxi.available, taxi.zoneID != nil {
-          let accepted = try tx.offers(where: "ride_seq = ? AND state = 'accepted'", [ride.seq]).first
-          if let place = accepted?.queueSeq { try tx.rejoin(code: taxiCode, queueSeq: place) } else { try tx.joinTail(code: taxiCode) }
-        }
-        try self.recordTaxi(tx, taxiCode)
-        if let driver = taxi.driverUserID {
-          try tx.enqueue(
-            OutboxMessage(
-              dedupeKey: "dispatch:driver:cancelled:\(ride.id)", audience: .user, userID: driver, title: "Ride cancelled",
-              body: "The passenger at \(Self.describe(ride.pickup)) cancelled; you are back in the queue.",
-              data: ["ride_id": ride.id, "event": "cancelled"], pushOnly: true))
-        }
-      }
-      try self.offerWaitingRides(tx, now: now)
       return .success(ride)
     }
     return try await self.ride(id: ride.id, passengerUserID: passengerUserID)

@@ -76,6 +76,13 @@ public struct Ride: Sendable, Hashable {
   var settled = false
   /// Whether the admins were alerted that its taxi stopped reporting.
   var positionAlerted = false
+  /// The reservation it was booked as (empty for a ride called now); for a shared ride, the
+  /// first member's.
+  public var reservationID = ""
+  /// A shared ride's group: its members are the group's reservations.
+  public var groupID: String?
+  /// A shared ride's stops in order (filled by reads that show it).
+  public var route: [RouteStop] = []
 
   public init(
     id: String, passengerUserID: String, passengerName: String, idempotencyKey: String, state: RideState,

@@ -41,6 +41,17 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .post,
+      template: "/v1/taxi/reservations",
+      body: "*",
+      rpc: "/binario.dispatch.v1.Dispatch/CreateReservation",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["destination.address": .string, "destination.position.latitude": .number, "destination.position.longitude": .number, "idempotency_key": .string, "passengers": .number, "pickup.address": .string, "pickup.position.latitude": .number, "pickup.position.longitude": .number, "shared": .bool],
+      transcoder: MessageTranscoder<Binario_Dispatch_V1_CreateReservationRequest, Binario_Dispatch_V1_CreateReservationResponse>(),
+      summary: "Books a taxi for later: origin, destination, meeting time (at least the lead time ahead, 2 hours by default), passengers. With sharing on, it is matched with other shared reservations from the same zone to the same zone at about the same time, while everyone fits the taxi; each passenger's share of the fare is recomputed and sent when someone joins or leaves. The taxi is allocated 10 minutes before the meeting time. A passenger's reservations and rides never overlap (FAILED_PRECONDITION)."
+    ),
+    HTTPRoute(
+      verb: .post,
       template: "/v1/admin/taxis",
       body: "*",
       rpc: "/binario.dispatch.v1.Dispatch/CreateTaxi",
@@ -49,6 +60,17 @@ extension HTTPRouteTable {
       parameterKinds: ["taxi.capacity": .number, "taxi.code": .string, "taxi.driver_name": .string, "taxi.driver_user_id": .string, "taxi.plate": .string, "taxi.position.latitude": .number, "taxi.position.longitude": .number, "taxi.queue_position": .number, "taxi.state": .string, "taxi.unavailable_reason": .string, "taxi.zone_id": .string],
       transcoder: MessageTranscoder<Binario_Dispatch_V1_CreateTaxiRequest, Binario_Dispatch_V1_CreateTaxiResponse>(),
       summary: ""
+    ),
+    HTTPRoute(
+      verb: .delete,
+      template: "/v1/taxi/reservations/{reservation_id}",
+      body: "",
+      rpc: "/binario.dispatch.v1.Dispatch/DeleteReservation",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["reservation_id": .string],
+      transcoder: MessageTranscoder<Binario_Dispatch_V1_DeleteReservationRequest, Binario_Dispatch_V1_DeleteReservationResponse>(),
+      summary: "Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after."
     ),
     HTTPRoute(
       verb: .delete,
@@ -126,6 +148,17 @@ extension HTTPRouteTable {
       parameterKinds: [:],
       transcoder: MessageTranscoder<Binario_Dispatch_V1_ListRecentAddressesRequest, Binario_Dispatch_V1_ListRecentAddressesResponse>(),
       summary: "The addresses the caller was picked up at or taken to lately, newest first, to pick from."
+    ),
+    HTTPRoute(
+      verb: .get,
+      template: "/v1/taxi/reservations",
+      body: "",
+      rpc: "/binario.dispatch.v1.Dispatch/ListReservations",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: [:],
+      transcoder: MessageTranscoder<Binario_Dispatch_V1_ListReservationsRequest, Binario_Dispatch_V1_ListReservationsResponse>(),
+      summary: "The caller's reservations to come (and those dispatched, with their ride), soonest first."
     ),
     HTTPRoute(
       verb: .get,
@@ -247,6 +280,17 @@ extension HTTPRouteTable {
       parameterKinds: ["passenger_code": .string, "ride_id": .string],
       transcoder: MessageTranscoder<Binario_Dispatch_V1_StartRideRequest, Binario_Dispatch_V1_StartRideResponse>(),
       summary: "The passenger is on board; they gave the driver their ride's code (PERMISSION_DENIED for another code)."
+    ),
+    HTTPRoute(
+      verb: .patch,
+      template: "/v1/taxi/reservations/{reservation_id}",
+      body: "*",
+      rpc: "/binario.dispatch.v1.Dispatch/UpdateReservation",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["destination.address": .string, "destination.position.latitude": .number, "destination.position.longitude": .number, "passengers": .number, "pickup.address": .string, "pickup.position.latitude": .number, "pickup.position.longitude": .number, "reservation_id": .string, "shared": .bool],
+      transcoder: MessageTranscoder<Binario_Dispatch_V1_UpdateReservationRequest, Binario_Dispatch_V1_UpdateReservationResponse>(),
+      summary: "Changes a reservation until its edit deadline (30 minutes before the meeting by default)."
     ),
     HTTPRoute(
       verb: .patch,

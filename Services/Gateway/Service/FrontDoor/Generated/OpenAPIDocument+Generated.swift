@@ -6803,6 +6803,194 @@ extension OpenAPIDocument {
         }
       }
     },
+    "/v1/taxi/reservations": {
+      "get": {
+        "operationId": "Dispatch_ListReservations",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "The caller's reservations to come (and those dispatched, with their ride), soonest first.",
+        "description": "The caller's reservations to come (and those dispatched, with their ride), soonest first.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.ListReservationsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "Dispatch_CreateReservation",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "Books a taxi for later:",
+        "description": "Books a taxi for later: origin, destination, meeting time (at least the lead time ahead, 2 hours by default), passengers. With sharing on, it is matched with other shared reservations from the same zone to the same zone at about the same time, while everyone fits the taxi; each passenger's share of the fare is recomputed and sent when someone joins or leaves. The taxi is allocated 10 minutes before the meeting time. A passenger's reservations and rides never overlap (FAILED_PRECONDITION).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.CreateReservationResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.CreateReservationRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/taxi/reservations/{reservation_id}": {
+      "delete": {
+        "operationId": "Dispatch_DeleteReservation",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "Deletes a reservation:",
+        "description": "Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.DeleteReservationResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "reservation_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      },
+      "patch": {
+        "operationId": "Dispatch_UpdateReservation",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "Changes a reservation until its edit deadline (30 minutes before the meeting by default).",
+        "description": "Changes a reservation until its edit deadline (30 minutes before the meeting by default).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.UpdateReservationResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "reservation_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.UpdateReservationRequest"
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/taxi/rides": {
       "get": {
         "operationId": "Dispatch_ListMyRides",
@@ -7627,6 +7815,43 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.dispatch.v1.CreateReservationRequest": {
+        "type": "object",
+        "properties": {
+          "pickup": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Location"
+          },
+          "destination": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Location"
+          },
+          "meetingAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "passengers": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "shared": {
+            "type": "boolean"
+          },
+          "idempotencyKey": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.CreateReservationResponse": {
+        "type": "object",
+        "properties": {
+          "reservation": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Reservation"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.dispatch.v1.CreateTaxiRequest": {
         "type": "object",
         "properties": {
@@ -7641,6 +7866,15 @@ extension OpenAPIDocument {
         "properties": {
           "taxi": {
             "$ref": "#/components/schemas/binario.dispatch.v1.Taxi"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.DeleteReservationResponse": {
+        "type": "object",
+        "properties": {
+          "reservation": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Reservation"
           }
         },
         "additionalProperties": false
@@ -7710,6 +7944,18 @@ extension OpenAPIDocument {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/binario.dispatch.v1.Place"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.ListReservationsResponse": {
+        "type": "object",
+        "properties": {
+          "reservations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.dispatch.v1.Reservation"
             }
           }
         },
@@ -7962,6 +8208,62 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.dispatch.v1.Reservation": {
+        "type": "object",
+        "properties": {
+          "reservationId": {
+            "type": "string"
+          },
+          "state": {
+            "type": "string",
+            "enum": [
+              "RESERVATION_STATE_UNSPECIFIED",
+              "RESERVATION_STATE_SCHEDULED",
+              "RESERVATION_STATE_DISPATCHED",
+              "RESERVATION_STATE_CANCELLED"
+            ]
+          },
+          "pickup": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Place"
+          },
+          "destination": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Place"
+          },
+          "passengers": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "meetingAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "shared": {
+            "type": "boolean"
+          },
+          "sharingWith": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "fare": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "rideId": {
+            "type": "string"
+          },
+          "editableUntil": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "cancellationFee": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.dispatch.v1.Ride": {
         "type": "object",
         "properties": {
@@ -8043,6 +8345,15 @@ extension OpenAPIDocument {
           },
           "passengerName": {
             "type": "string"
+          },
+          "route": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.dispatch.v1.Stop"
+            }
+          },
+          "reservationId": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -8115,6 +8426,35 @@ extension OpenAPIDocument {
         "properties": {
           "ride": {
             "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.Stop": {
+        "type": "object",
+        "properties": {
+          "kind": {
+            "type": "string",
+            "enum": [
+              "KIND_UNSPECIFIED",
+              "KIND_PICKUP",
+              "KIND_DROP_OFF"
+            ]
+          },
+          "place": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Place"
+          },
+          "passengerName": {
+            "type": "string"
+          },
+          "passengers": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "reservationId": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -8193,6 +8533,43 @@ extension OpenAPIDocument {
             "format": "int64",
             "minimum": 0,
             "maximum": 4294967295
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.UpdateReservationRequest": {
+        "type": "object",
+        "properties": {
+          "reservationId": {
+            "type": "string"
+          },
+          "pickup": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Location"
+          },
+          "destination": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Location"
+          },
+          "meetingAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "passengers": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "shared": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.UpdateReservationResponse": {
+        "type": "object",
+        "properties": {
+          "reservation": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Reservation"
           }
         },
         "additionalProperties": false

@@ -99,6 +99,58 @@ public enum Binario_Dispatch_V1_Dispatch: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "CreateReservation" metadata.
+        public enum CreateReservation: Sendable {
+            /// Request type for "CreateReservation".
+            public typealias Input = Binario_Dispatch_V1_CreateReservationRequest
+            /// Response type for "CreateReservation".
+            public typealias Output = Binario_Dispatch_V1_CreateReservationResponse
+            /// Descriptor for "CreateReservation".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.dispatch.v1.Dispatch"),
+                method: "CreateReservation",
+                type: .unary
+            )
+        }
+        /// Namespace for "UpdateReservation" metadata.
+        public enum UpdateReservation: Sendable {
+            /// Request type for "UpdateReservation".
+            public typealias Input = Binario_Dispatch_V1_UpdateReservationRequest
+            /// Response type for "UpdateReservation".
+            public typealias Output = Binario_Dispatch_V1_UpdateReservationResponse
+            /// Descriptor for "UpdateReservation".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.dispatch.v1.Dispatch"),
+                method: "UpdateReservation",
+                type: .unary
+            )
+        }
+        /// Namespace for "DeleteReservation" metadata.
+        public enum DeleteReservation: Sendable {
+            /// Request type for "DeleteReservation".
+            public typealias Input = Binario_Dispatch_V1_DeleteReservationRequest
+            /// Response type for "DeleteReservation".
+            public typealias Output = Binario_Dispatch_V1_DeleteReservationResponse
+            /// Descriptor for "DeleteReservation".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.dispatch.v1.Dispatch"),
+                method: "DeleteReservation",
+                type: .unary
+            )
+        }
+        /// Namespace for "ListReservations" metadata.
+        public enum ListReservations: Sendable {
+            /// Request type for "ListReservations".
+            public typealias Input = Binario_Dispatch_V1_ListReservationsRequest
+            /// Response type for "ListReservations".
+            public typealias Output = Binario_Dispatch_V1_ListReservationsResponse
+            /// Descriptor for "ListReservations".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.dispatch.v1.Dispatch"),
+                method: "ListReservations",
+                type: .unary
+            )
+        }
         /// Namespace for "ListMyRides" metadata.
         public enum ListMyRides: Sendable {
             /// Request type for "ListMyRides".
@@ -379,6 +431,10 @@ public enum Binario_Dispatch_V1_Dispatch: Sendable {
             GetRide.descriptor,
             WatchRide.descriptor,
             CancelRide.descriptor,
+            CreateReservation.descriptor,
+            UpdateReservation.descriptor,
+            DeleteReservation.descriptor,
+            ListReservations.descriptor,
             ListMyRides.descriptor,
             ListRecentAddresses.descriptor,
             SavePlace.descriptor,
@@ -525,6 +581,83 @@ extension Binario_Dispatch_V1_Dispatch {
             request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_CancelRideRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_CancelRideResponse>
+
+        /// Handle the "CreateReservation" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Books a taxi for later: origin, destination, meeting time (at least the lead time ahead,
+        /// > 2 hours by default), passengers. With sharing on, it is matched with other shared
+        /// > reservations from the same zone to the same zone at about the same time, while everyone
+        /// > fits the taxi; each passenger's share of the fare is recomputed and sent when someone joins
+        /// > or leaves. The taxi is allocated 10 minutes before the meeting time. A passenger's
+        /// > reservations and rides never overlap (FAILED_PRECONDITION).
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Dispatch_V1_CreateReservationRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Dispatch_V1_CreateReservationResponse` messages.
+        func createReservation(
+            request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_CreateReservationRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_CreateReservationResponse>
+
+        /// Handle the "UpdateReservation" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Changes a reservation until its edit deadline (30 minutes before the meeting by default).
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Dispatch_V1_UpdateReservationRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Dispatch_V1_UpdateReservationResponse` messages.
+        func updateReservation(
+            request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_UpdateReservationRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_UpdateReservationResponse>
+
+        /// Handle the "DeleteReservation" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Dispatch_V1_DeleteReservationRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Dispatch_V1_DeleteReservationResponse` messages.
+        func deleteReservation(
+            request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_DeleteReservationRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_DeleteReservationResponse>
+
+        /// Handle the "ListReservations" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's reservations to come (and those dispatched, with their ride), soonest first.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Dispatch_V1_ListReservationsRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Dispatch_V1_ListReservationsResponse` messages.
+        func listReservations(
+            request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_ListReservationsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_ListReservationsResponse>
 
         /// Handle the "ListMyRides" method.
         ///
@@ -1012,6 +1145,83 @@ extension Binario_Dispatch_V1_Dispatch {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_CancelRideResponse>
 
+        /// Handle the "CreateReservation" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Books a taxi for later: origin, destination, meeting time (at least the lead time ahead,
+        /// > 2 hours by default), passengers. With sharing on, it is matched with other shared
+        /// > reservations from the same zone to the same zone at about the same time, while everyone
+        /// > fits the taxi; each passenger's share of the fare is recomputed and sent when someone joins
+        /// > or leaves. The taxi is allocated 10 minutes before the meeting time. A passenger's
+        /// > reservations and rides never overlap (FAILED_PRECONDITION).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_CreateReservationRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Dispatch_V1_CreateReservationResponse` message.
+        func createReservation(
+            request: GRPCCore.ServerRequest<Binario_Dispatch_V1_CreateReservationRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_CreateReservationResponse>
+
+        /// Handle the "UpdateReservation" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Changes a reservation until its edit deadline (30 minutes before the meeting by default).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_UpdateReservationRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Dispatch_V1_UpdateReservationResponse` message.
+        func updateReservation(
+            request: GRPCCore.ServerRequest<Binario_Dispatch_V1_UpdateReservationRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_UpdateReservationResponse>
+
+        /// Handle the "DeleteReservation" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_DeleteReservationRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Dispatch_V1_DeleteReservationResponse` message.
+        func deleteReservation(
+            request: GRPCCore.ServerRequest<Binario_Dispatch_V1_DeleteReservationRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_DeleteReservationResponse>
+
+        /// Handle the "ListReservations" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's reservations to come (and those dispatched, with their ride), soonest first.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_ListReservationsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Dispatch_V1_ListReservationsResponse` message.
+        func listReservations(
+            request: GRPCCore.ServerRequest<Binario_Dispatch_V1_ListReservationsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_ListReservationsResponse>
+
         /// Handle the "ListMyRides" method.
         ///
         /// > Source IDL Documentation:
@@ -1497,6 +1707,83 @@ extension Binario_Dispatch_V1_Dispatch {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Dispatch_V1_CancelRideResponse
 
+        /// Handle the "CreateReservation" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Books a taxi for later: origin, destination, meeting time (at least the lead time ahead,
+        /// > 2 hours by default), passengers. With sharing on, it is matched with other shared
+        /// > reservations from the same zone to the same zone at about the same time, while everyone
+        /// > fits the taxi; each passenger's share of the fare is recomputed and sent when someone joins
+        /// > or leaves. The taxi is allocated 10 minutes before the meeting time. A passenger's
+        /// > reservations and rides never overlap (FAILED_PRECONDITION).
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Dispatch_V1_CreateReservationRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Dispatch_V1_CreateReservationResponse` to respond with.
+        func createReservation(
+            request: Binario_Dispatch_V1_CreateReservationRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Dispatch_V1_CreateReservationResponse
+
+        /// Handle the "UpdateReservation" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Changes a reservation until its edit deadline (30 minutes before the meeting by default).
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Dispatch_V1_UpdateReservationRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Dispatch_V1_UpdateReservationResponse` to respond with.
+        func updateReservation(
+            request: Binario_Dispatch_V1_UpdateReservationRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Dispatch_V1_UpdateReservationResponse
+
+        /// Handle the "DeleteReservation" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Dispatch_V1_DeleteReservationRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Dispatch_V1_DeleteReservationResponse` to respond with.
+        func deleteReservation(
+            request: Binario_Dispatch_V1_DeleteReservationRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Dispatch_V1_DeleteReservationResponse
+
+        /// Handle the "ListReservations" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's reservations to come (and those dispatched, with their ride), soonest first.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Dispatch_V1_ListReservationsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Dispatch_V1_ListReservationsResponse` to respond with.
+        func listReservations(
+            request: Binario_Dispatch_V1_ListReservationsRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Dispatch_V1_ListReservationsResponse
+
         /// Handle the "ListMyRides" method.
         ///
         /// > Source IDL Documentation:
@@ -1938,6 +2225,50 @@ extension Binario_Dispatch_V1_Dispatch.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Dispatch_V1_Dispatch.Method.CreateReservation.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_CreateReservationRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_CreateReservationResponse>(),
+            handler: { request, context in
+                try await self.createReservation(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Dispatch_V1_Dispatch.Method.UpdateReservation.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_UpdateReservationRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_UpdateReservationResponse>(),
+            handler: { request, context in
+                try await self.updateReservation(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Dispatch_V1_Dispatch.Method.DeleteReservation.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_DeleteReservationRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_DeleteReservationResponse>(),
+            handler: { request, context in
+                try await self.deleteReservation(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Dispatch_V1_Dispatch.Method.ListReservations.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_ListReservationsRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_ListReservationsResponse>(),
+            handler: { request, context in
+                try await self.listReservations(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Dispatch_V1_Dispatch.Method.ListMyRides.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_ListMyRidesRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_ListMyRidesResponse>(),
@@ -2223,6 +2554,50 @@ extension Binario_Dispatch_V1_Dispatch.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_CancelRideResponse> {
         let response = try await self.cancelRide(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func createReservation(
+        request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_CreateReservationRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_CreateReservationResponse> {
+        let response = try await self.createReservation(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func updateReservation(
+        request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_UpdateReservationRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_UpdateReservationResponse> {
+        let response = try await self.updateReservation(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func deleteReservation(
+        request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_DeleteReservationRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_DeleteReservationResponse> {
+        let response = try await self.deleteReservation(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func listReservations(
+        request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_ListReservationsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_ListReservationsResponse> {
+        let response = try await self.listReservations(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -2526,6 +2901,58 @@ extension Binario_Dispatch_V1_Dispatch.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_CancelRideResponse> {
         return GRPCCore.ServerResponse<Binario_Dispatch_V1_CancelRideResponse>(
             message: try await self.cancelRide(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func createReservation(
+        request: GRPCCore.ServerRequest<Binario_Dispatch_V1_CreateReservationRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_CreateReservationResponse> {
+        return GRPCCore.ServerResponse<Binario_Dispatch_V1_CreateReservationResponse>(
+            message: try await self.createReservation(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func updateReservation(
+        request: GRPCCore.ServerRequest<Binario_Dispatch_V1_UpdateReservationRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_UpdateReservationResponse> {
+        return GRPCCore.ServerResponse<Binario_Dispatch_V1_UpdateReservationResponse>(
+            message: try await self.updateReservation(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func deleteReservation(
+        request: GRPCCore.ServerRequest<Binario_Dispatch_V1_DeleteReservationRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_DeleteReservationResponse> {
+        return GRPCCore.ServerResponse<Binario_Dispatch_V1_DeleteReservationResponse>(
+            message: try await self.deleteReservation(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func listReservations(
+        request: GRPCCore.ServerRequest<Binario_Dispatch_V1_ListReservationsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_ListReservationsResponse> {
+        return GRPCCore.ServerResponse<Binario_Dispatch_V1_ListReservationsResponse>(
+            message: try await self.listReservations(
                 request: request.message,
                 context: context
             ),
@@ -2947,6 +3374,103 @@ extension Binario_Dispatch_V1_Dispatch {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_CancelRideResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_CancelRideResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "CreateReservation" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Books a taxi for later: origin, destination, meeting time (at least the lead time ahead,
+        /// > 2 hours by default), passengers. With sharing on, it is matched with other shared
+        /// > reservations from the same zone to the same zone at about the same time, while everyone
+        /// > fits the taxi; each passenger's share of the fare is recomputed and sent when someone joins
+        /// > or leaves. The taxi is allocated 10 minutes before the meeting time. A passenger's
+        /// > reservations and rides never overlap (FAILED_PRECONDITION).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_CreateReservationRequest` message.
+        ///   - serializer: A serializer for `Binario_Dispatch_V1_CreateReservationRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Dispatch_V1_CreateReservationResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func createReservation<Result>(
+            request: GRPCCore.ClientRequest<Binario_Dispatch_V1_CreateReservationRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Dispatch_V1_CreateReservationRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_CreateReservationResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_CreateReservationResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "UpdateReservation" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Changes a reservation until its edit deadline (30 minutes before the meeting by default).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_UpdateReservationRequest` message.
+        ///   - serializer: A serializer for `Binario_Dispatch_V1_UpdateReservationRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Dispatch_V1_UpdateReservationResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func updateReservation<Result>(
+            request: GRPCCore.ClientRequest<Binario_Dispatch_V1_UpdateReservationRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Dispatch_V1_UpdateReservationRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_UpdateReservationResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_UpdateReservationResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "DeleteReservation" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_DeleteReservationRequest` message.
+        ///   - serializer: A serializer for `Binario_Dispatch_V1_DeleteReservationRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Dispatch_V1_DeleteReservationResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func deleteReservation<Result>(
+            request: GRPCCore.ClientRequest<Binario_Dispatch_V1_DeleteReservationRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Dispatch_V1_DeleteReservationRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_DeleteReservationResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_DeleteReservationResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ListReservations" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's reservations to come (and those dispatched, with their ride), soonest first.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_ListReservationsRequest` message.
+        ///   - serializer: A serializer for `Binario_Dispatch_V1_ListReservationsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Dispatch_V1_ListReservationsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func listReservations<Result>(
+            request: GRPCCore.ClientRequest<Binario_Dispatch_V1_ListReservationsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Dispatch_V1_ListReservationsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_ListReservationsResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_ListReservationsResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "ListMyRides" method.
@@ -3619,6 +4143,147 @@ extension Binario_Dispatch_V1_Dispatch {
             try await self.client.unary(
                 request: request,
                 descriptor: Binario_Dispatch_V1_Dispatch.Method.CancelRide.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "CreateReservation" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Books a taxi for later: origin, destination, meeting time (at least the lead time ahead,
+        /// > 2 hours by default), passengers. With sharing on, it is matched with other shared
+        /// > reservations from the same zone to the same zone at about the same time, while everyone
+        /// > fits the taxi; each passenger's share of the fare is recomputed and sent when someone joins
+        /// > or leaves. The taxi is allocated 10 minutes before the meeting time. A passenger's
+        /// > reservations and rides never overlap (FAILED_PRECONDITION).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_CreateReservationRequest` message.
+        ///   - serializer: A serializer for `Binario_Dispatch_V1_CreateReservationRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Dispatch_V1_CreateReservationResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func createReservation<Result>(
+            request: GRPCCore.ClientRequest<Binario_Dispatch_V1_CreateReservationRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Dispatch_V1_CreateReservationRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_CreateReservationResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_CreateReservationResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Dispatch_V1_Dispatch.Method.CreateReservation.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "UpdateReservation" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Changes a reservation until its edit deadline (30 minutes before the meeting by default).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_UpdateReservationRequest` message.
+        ///   - serializer: A serializer for `Binario_Dispatch_V1_UpdateReservationRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Dispatch_V1_UpdateReservationResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func updateReservation<Result>(
+            request: GRPCCore.ClientRequest<Binario_Dispatch_V1_UpdateReservationRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Dispatch_V1_UpdateReservationRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_UpdateReservationResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_UpdateReservationResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Dispatch_V1_Dispatch.Method.UpdateReservation.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "DeleteReservation" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_DeleteReservationRequest` message.
+        ///   - serializer: A serializer for `Binario_Dispatch_V1_DeleteReservationRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Dispatch_V1_DeleteReservationResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func deleteReservation<Result>(
+            request: GRPCCore.ClientRequest<Binario_Dispatch_V1_DeleteReservationRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Dispatch_V1_DeleteReservationRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_DeleteReservationResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_DeleteReservationResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Dispatch_V1_Dispatch.Method.DeleteReservation.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "ListReservations" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's reservations to come (and those dispatched, with their ride), soonest first.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_ListReservationsRequest` message.
+        ///   - serializer: A serializer for `Binario_Dispatch_V1_ListReservationsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Dispatch_V1_ListReservationsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func listReservations<Result>(
+            request: GRPCCore.ClientRequest<Binario_Dispatch_V1_ListReservationsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Dispatch_V1_ListReservationsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_ListReservationsResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_ListReservationsResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Dispatch_V1_Dispatch.Method.ListReservations.descriptor,
                 serializer: serializer,
                 deserializer: deserializer,
                 options: options,
@@ -4489,6 +5154,127 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
         )
     }
 
+    /// Call the "CreateReservation" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Books a taxi for later: origin, destination, meeting time (at least the lead time ahead,
+    /// > 2 hours by default), passengers. With sharing on, it is matched with other shared
+    /// > reservations from the same zone to the same zone at about the same time, while everyone
+    /// > fits the taxi; each passenger's share of the fare is recomputed and sent when someone joins
+    /// > or leaves. The taxi is allocated 10 minutes before the meeting time. A passenger's
+    /// > reservations and rides never overlap (FAILED_PRECONDITION).
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Dispatch_V1_CreateReservationRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func createReservation<Result>(
+        request: GRPCCore.ClientRequest<Binario_Dispatch_V1_CreateReservationRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_CreateReservationResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.createReservation(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_CreateReservationRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_CreateReservationResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "UpdateReservation" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Changes a reservation until its edit deadline (30 minutes before the meeting by default).
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Dispatch_V1_UpdateReservationRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func updateReservation<Result>(
+        request: GRPCCore.ClientRequest<Binario_Dispatch_V1_UpdateReservationRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_UpdateReservationResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.updateReservation(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_UpdateReservationRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_UpdateReservationResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DeleteReservation" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Dispatch_V1_DeleteReservationRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func deleteReservation<Result>(
+        request: GRPCCore.ClientRequest<Binario_Dispatch_V1_DeleteReservationRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_DeleteReservationResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.deleteReservation(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_DeleteReservationRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_DeleteReservationResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListReservations" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The caller's reservations to come (and those dispatched, with their ride), soonest first.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Dispatch_V1_ListReservationsRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listReservations<Result>(
+        request: GRPCCore.ClientRequest<Binario_Dispatch_V1_ListReservationsRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_ListReservationsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.listReservations(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_ListReservationsRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_ListReservationsResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "ListMyRides" method.
     ///
     /// > Source IDL Documentation:
@@ -5260,6 +6046,143 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
             metadata: metadata
         )
         return try await self.cancelRide(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "CreateReservation" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Books a taxi for later: origin, destination, meeting time (at least the lead time ahead,
+    /// > 2 hours by default), passengers. With sharing on, it is matched with other shared
+    /// > reservations from the same zone to the same zone at about the same time, while everyone
+    /// > fits the taxi; each passenger's share of the fare is recomputed and sent when someone joins
+    /// > or leaves. The taxi is allocated 10 minutes before the meeting time. A passenger's
+    /// > reservations and rides never overlap (FAILED_PRECONDITION).
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func createReservation<Result>(
+        _ message: Binario_Dispatch_V1_CreateReservationRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_CreateReservationResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Dispatch_V1_CreateReservationRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.createReservation(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "UpdateReservation" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Changes a reservation until its edit deadline (30 minutes before the meeting by default).
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func updateReservation<Result>(
+        _ message: Binario_Dispatch_V1_UpdateReservationRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_UpdateReservationResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Dispatch_V1_UpdateReservationRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.updateReservation(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DeleteReservation" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func deleteReservation<Result>(
+        _ message: Binario_Dispatch_V1_DeleteReservationRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_DeleteReservationResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Dispatch_V1_DeleteReservationRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.deleteReservation(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListReservations" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The caller's reservations to come (and those dispatched, with their ride), soonest first.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listReservations<Result>(
+        _ message: Binario_Dispatch_V1_ListReservationsRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_ListReservationsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Dispatch_V1_ListReservationsRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.listReservations(
             request: request,
             options: options,
             onResponse: handleResponse

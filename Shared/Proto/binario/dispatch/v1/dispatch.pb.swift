@@ -102,6 +102,52 @@ public nonisolated enum Binario_Dispatch_V1_RideState: SwiftProtobuf.Enum, Swift
 
 }
 
+public nonisolated enum Binario_Dispatch_V1_ReservationState: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+
+  /// Booked; the taxi is allocated 10 minutes before the meeting time.
+  case scheduled // = 1
+
+  /// Its ride exists (see ride_id): the taxi is being allocated, or came.
+  case dispatched // = 2
+  case cancelled // = 3
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .scheduled
+    case 2: self = .dispatched
+    case 3: self = .cancelled
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .scheduled: return 1
+    case .dispatched: return 2
+    case .cancelled: return 3
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Binario_Dispatch_V1_ReservationState] = [
+    .unspecified,
+    .scheduled,
+    .dispatched,
+    .cancelled,
+  ]
+
+}
+
 public nonisolated enum Binario_Dispatch_V1_TaxiState: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -485,11 +531,393 @@ public nonisolated struct Binario_Dispatch_V1_Ride: @unchecked Sendable {
     set {_uniqueStorage()._passengerName = newValue}
   }
 
+  /// A shared ride: every passenger's pickup and drop-off in the order to drive them (updated
+  /// when someone joins or leaves). Empty for a ride of one party.
+  public var route: [Binario_Dispatch_V1_Stop] {
+    get {_storage._route}
+    set {_uniqueStorage()._route = newValue}
+  }
+
+  /// The reservation it was booked as (empty for a ride called now).
+  public var reservationID: String {
+    get {_storage._reservationID}
+    set {_uniqueStorage()._reservationID = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// A stop of a shared ride's route.
+public nonisolated struct Binario_Dispatch_V1_Stop: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var kind: Binario_Dispatch_V1_Stop.Kind = .unspecified
+
+  public var place: Binario_Dispatch_V1_Place {
+    get {_place ?? Binario_Dispatch_V1_Place()}
+    set {_place = newValue}
+  }
+  /// Returns true if `place` has been explicitly set.
+  public var hasPlace: Bool {self._place != nil}
+  /// Clears the value of `place`. Subsequent reads from it will return its default value.
+  public mutating func clearPlace() {self._place = nil}
+
+  public var passengerName: String = String()
+
+  public var passengers: UInt32 = 0
+
+  public var reservationID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum Kind: SwiftProtobuf.Enum, Swift.CaseIterable {
+    public typealias RawValue = Int
+    case unspecified // = 0
+    case pickup // = 1
+    case dropOff // = 2
+    case UNRECOGNIZED(Int)
+
+    public init() {
+      self = .unspecified
+    }
+
+    public init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .unspecified
+      case 1: self = .pickup
+      case 2: self = .dropOff
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    public var rawValue: Int {
+      switch self {
+      case .unspecified: return 0
+      case .pickup: return 1
+      case .dropOff: return 2
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    public static let allCases: [Binario_Dispatch_V1_Stop.Kind] = [
+      .unspecified,
+      .pickup,
+      .dropOff,
+    ]
+
+  }
+
+  public init() {}
+
+  fileprivate var _place: Binario_Dispatch_V1_Place? = nil
+}
+
+public nonisolated struct Binario_Dispatch_V1_Reservation: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var reservationID: String {
+    get {_storage._reservationID}
+    set {_uniqueStorage()._reservationID = newValue}
+  }
+
+  public var state: Binario_Dispatch_V1_ReservationState {
+    get {_storage._state}
+    set {_uniqueStorage()._state = newValue}
+  }
+
+  public var pickup: Binario_Dispatch_V1_Place {
+    get {_storage._pickup ?? Binario_Dispatch_V1_Place()}
+    set {_uniqueStorage()._pickup = newValue}
+  }
+  /// Returns true if `pickup` has been explicitly set.
+  public var hasPickup: Bool {_storage._pickup != nil}
+  /// Clears the value of `pickup`. Subsequent reads from it will return its default value.
+  public mutating func clearPickup() {_uniqueStorage()._pickup = nil}
+
+  public var destination: Binario_Dispatch_V1_Place {
+    get {_storage._destination ?? Binario_Dispatch_V1_Place()}
+    set {_uniqueStorage()._destination = newValue}
+  }
+  /// Returns true if `destination` has been explicitly set.
+  public var hasDestination: Bool {_storage._destination != nil}
+  /// Clears the value of `destination`. Subsequent reads from it will return its default value.
+  public mutating func clearDestination() {_uniqueStorage()._destination = nil}
+
+  public var passengers: UInt32 {
+    get {_storage._passengers}
+    set {_uniqueStorage()._passengers = newValue}
+  }
+
+  public var meetingAt: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_storage._meetingAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_uniqueStorage()._meetingAt = newValue}
+  }
+  /// Returns true if `meetingAt` has been explicitly set.
+  public var hasMeetingAt: Bool {_storage._meetingAt != nil}
+  /// Clears the value of `meetingAt`. Subsequent reads from it will return its default value.
+  public mutating func clearMeetingAt() {_uniqueStorage()._meetingAt = nil}
+
+  public var shared: Bool {
+    get {_storage._shared}
+    set {_uniqueStorage()._shared = newValue}
+  }
+
+  /// Shared: how many other passengers ride along so far.
+  public var sharingWith: UInt32 {
+    get {_storage._sharingWith}
+    set {_uniqueStorage()._sharingWith = newValue}
+  }
+
+  /// This passenger's fare: their share when shared, else the estimate.
+  public var fare: Binario_Type_V1_Money {
+    get {_storage._fare ?? Binario_Type_V1_Money()}
+    set {_uniqueStorage()._fare = newValue}
+  }
+  /// Returns true if `fare` has been explicitly set.
+  public var hasFare: Bool {_storage._fare != nil}
+  /// Clears the value of `fare`. Subsequent reads from it will return its default value.
+  public mutating func clearFare() {_uniqueStorage()._fare = nil}
+
+  /// Once dispatched.
+  public var rideID: String {
+    get {_storage._rideID}
+    set {_uniqueStorage()._rideID = newValue}
+  }
+
+  public var editableUntil: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_storage._editableUntil ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_uniqueStorage()._editableUntil = newValue}
+  }
+  /// Returns true if `editableUntil` has been explicitly set.
+  public var hasEditableUntil: Bool {_storage._editableUntil != nil}
+  /// Clears the value of `editableUntil`. Subsequent reads from it will return its default value.
+  public mutating func clearEditableUntil() {_uniqueStorage()._editableUntil = nil}
+
+  /// Deleted in the last minutes before the meeting: the fee charged.
+  public var cancellationFee: Binario_Type_V1_Money {
+    get {_storage._cancellationFee ?? Binario_Type_V1_Money()}
+    set {_uniqueStorage()._cancellationFee = newValue}
+  }
+  /// Returns true if `cancellationFee` has been explicitly set.
+  public var hasCancellationFee: Bool {_storage._cancellationFee != nil}
+  /// Clears the value of `cancellationFee`. Subsequent reads from it will return its default value.
+  public mutating func clearCancellationFee() {_uniqueStorage()._cancellationFee = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+public nonisolated struct Binario_Dispatch_V1_CreateReservationRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var pickup: Binario_Dispatch_V1_Location {
+    get {_pickup ?? Binario_Dispatch_V1_Location()}
+    set {_pickup = newValue}
+  }
+  /// Returns true if `pickup` has been explicitly set.
+  public var hasPickup: Bool {self._pickup != nil}
+  /// Clears the value of `pickup`. Subsequent reads from it will return its default value.
+  public mutating func clearPickup() {self._pickup = nil}
+
+  public var destination: Binario_Dispatch_V1_Location {
+    get {_destination ?? Binario_Dispatch_V1_Location()}
+    set {_destination = newValue}
+  }
+  /// Returns true if `destination` has been explicitly set.
+  public var hasDestination: Bool {self._destination != nil}
+  /// Clears the value of `destination`. Subsequent reads from it will return its default value.
+  public mutating func clearDestination() {self._destination = nil}
+
+  public var meetingAt: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_meetingAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_meetingAt = newValue}
+  }
+  /// Returns true if `meetingAt` has been explicitly set.
+  public var hasMeetingAt: Bool {self._meetingAt != nil}
+  /// Clears the value of `meetingAt`. Subsequent reads from it will return its default value.
+  public mutating func clearMeetingAt() {self._meetingAt = nil}
+
+  /// 1 to 4; 0 means 1.
+  public var passengers: UInt32 = 0
+
+  public var shared: Bool = false
+
+  public var idempotencyKey: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _pickup: Binario_Dispatch_V1_Location? = nil
+  fileprivate var _destination: Binario_Dispatch_V1_Location? = nil
+  fileprivate var _meetingAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+}
+
+public nonisolated struct Binario_Dispatch_V1_CreateReservationResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var reservation: Binario_Dispatch_V1_Reservation {
+    get {_reservation ?? Binario_Dispatch_V1_Reservation()}
+    set {_reservation = newValue}
+  }
+  /// Returns true if `reservation` has been explicitly set.
+  public var hasReservation: Bool {self._reservation != nil}
+  /// Clears the value of `reservation`. Subsequent reads from it will return its default value.
+  public mutating func clearReservation() {self._reservation = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _reservation: Binario_Dispatch_V1_Reservation? = nil
+}
+
+/// Set what changes.
+public nonisolated struct Binario_Dispatch_V1_UpdateReservationRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var reservationID: String = String()
+
+  public var pickup: Binario_Dispatch_V1_Location {
+    get {_pickup ?? Binario_Dispatch_V1_Location()}
+    set {_pickup = newValue}
+  }
+  /// Returns true if `pickup` has been explicitly set.
+  public var hasPickup: Bool {self._pickup != nil}
+  /// Clears the value of `pickup`. Subsequent reads from it will return its default value.
+  public mutating func clearPickup() {self._pickup = nil}
+
+  public var destination: Binario_Dispatch_V1_Location {
+    get {_destination ?? Binario_Dispatch_V1_Location()}
+    set {_destination = newValue}
+  }
+  /// Returns true if `destination` has been explicitly set.
+  public var hasDestination: Bool {self._destination != nil}
+  /// Clears the value of `destination`. Subsequent reads from it will return its default value.
+  public mutating func clearDestination() {self._destination = nil}
+
+  public var meetingAt: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_meetingAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_meetingAt = newValue}
+  }
+  /// Returns true if `meetingAt` has been explicitly set.
+  public var hasMeetingAt: Bool {self._meetingAt != nil}
+  /// Clears the value of `meetingAt`. Subsequent reads from it will return its default value.
+  public mutating func clearMeetingAt() {self._meetingAt = nil}
+
+  public var passengers: UInt32 = 0
+
+  public var shared: Bool {
+    get {_shared ?? false}
+    set {_shared = newValue}
+  }
+  /// Returns true if `shared` has been explicitly set.
+  public var hasShared: Bool {self._shared != nil}
+  /// Clears the value of `shared`. Subsequent reads from it will return its default value.
+  public mutating func clearShared() {self._shared = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _pickup: Binario_Dispatch_V1_Location? = nil
+  fileprivate var _destination: Binario_Dispatch_V1_Location? = nil
+  fileprivate var _meetingAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _shared: Bool? = nil
+}
+
+public nonisolated struct Binario_Dispatch_V1_UpdateReservationResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var reservation: Binario_Dispatch_V1_Reservation {
+    get {_reservation ?? Binario_Dispatch_V1_Reservation()}
+    set {_reservation = newValue}
+  }
+  /// Returns true if `reservation` has been explicitly set.
+  public var hasReservation: Bool {self._reservation != nil}
+  /// Clears the value of `reservation`. Subsequent reads from it will return its default value.
+  public mutating func clearReservation() {self._reservation = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _reservation: Binario_Dispatch_V1_Reservation? = nil
+}
+
+public nonisolated struct Binario_Dispatch_V1_DeleteReservationRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var reservationID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Dispatch_V1_DeleteReservationResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var reservation: Binario_Dispatch_V1_Reservation {
+    get {_reservation ?? Binario_Dispatch_V1_Reservation()}
+    set {_reservation = newValue}
+  }
+  /// Returns true if `reservation` has been explicitly set.
+  public var hasReservation: Bool {self._reservation != nil}
+  /// Clears the value of `reservation`. Subsequent reads from it will return its default value.
+  public mutating func clearReservation() {self._reservation = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _reservation: Binario_Dispatch_V1_Reservation? = nil
+}
+
+public nonisolated struct Binario_Dispatch_V1_ListReservationsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Dispatch_V1_ListReservationsResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var reservations: [Binario_Dispatch_V1_Reservation] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 public nonisolated struct Binario_Dispatch_V1_RequestRideRequest: Sendable {
@@ -1575,6 +2003,10 @@ nonisolated extension Binario_Dispatch_V1_RideState: SwiftProtobuf._ProtoNamePro
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0RIDE_STATE_UNSPECIFIED\0\u{1}RIDE_STATE_SEARCHING\0\u{1}RIDE_STATE_ALLOCATED\0\u{1}RIDE_STATE_ARRIVED\0\u{1}RIDE_STATE_IN_PROGRESS\0\u{1}RIDE_STATE_COMPLETED\0\u{1}RIDE_STATE_CANCELLED\0\u{1}RIDE_STATE_NO_TAXI\0")
 }
 
+nonisolated extension Binario_Dispatch_V1_ReservationState: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0RESERVATION_STATE_UNSPECIFIED\0\u{1}RESERVATION_STATE_SCHEDULED\0\u{1}RESERVATION_STATE_DISPATCHED\0\u{1}RESERVATION_STATE_CANCELLED\0")
+}
+
 nonisolated extension Binario_Dispatch_V1_TaxiState: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0TAXI_STATE_UNSPECIFIED\0\u{1}TAXI_STATE_UNAVAILABLE\0\u{1}TAXI_STATE_WAITING\0\u{1}TAXI_STATE_OFFERED\0\u{1}TAXI_STATE_BUSY\0")
 }
@@ -1879,7 +2311,7 @@ nonisolated extension Binario_Dispatch_V1_Place: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Ride"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ride_id\0\u{1}state\0\u{1}pickup\0\u{1}destination\0\u{1}passengers\0\u{3}requested_at\0\u{3}taxi_code\0\u{3}taxi_plate\0\u{3}estimated_pickup_at\0\u{3}passenger_code\0\u{1}delayed\0\u{3}arrived_at\0\u{3}started_at\0\u{3}ended_at\0\u{3}distance_metres\0\u{1}fare\0\u{3}cancellation_fee\0\u{3}card_last4\0\u{3}estimated_fare\0\u{3}passenger_name\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ride_id\0\u{1}state\0\u{1}pickup\0\u{1}destination\0\u{1}passengers\0\u{3}requested_at\0\u{3}taxi_code\0\u{3}taxi_plate\0\u{3}estimated_pickup_at\0\u{3}passenger_code\0\u{1}delayed\0\u{3}arrived_at\0\u{3}started_at\0\u{3}ended_at\0\u{3}distance_metres\0\u{1}fare\0\u{3}cancellation_fee\0\u{3}card_last4\0\u{3}estimated_fare\0\u{3}passenger_name\0\u{1}route\0\u{3}reservation_id\0")
 
   fileprivate class _StorageClass {
     var _rideID: String = String()
@@ -1902,6 +2334,8 @@ nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProt
     var _cardLast4: String = String()
     var _estimatedFare: Binario_Type_V1_Money? = nil
     var _passengerName: String = String()
+    var _route: [Binario_Dispatch_V1_Stop] = []
+    var _reservationID: String = String()
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -1932,6 +2366,8 @@ nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProt
       _cardLast4 = source._cardLast4
       _estimatedFare = source._estimatedFare
       _passengerName = source._passengerName
+      _route = source._route
+      _reservationID = source._reservationID
     }
   }
 
@@ -1970,6 +2406,8 @@ nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProt
         case 18: try { try decoder.decodeSingularStringField(value: &_storage._cardLast4) }()
         case 19: try { try decoder.decodeSingularMessageField(value: &_storage._estimatedFare) }()
         case 20: try { try decoder.decodeSingularStringField(value: &_storage._passengerName) }()
+        case 21: try { try decoder.decodeRepeatedMessageField(value: &_storage._route) }()
+        case 22: try { try decoder.decodeSingularStringField(value: &_storage._reservationID) }()
         default: break
         }
       }
@@ -2042,6 +2480,12 @@ nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProt
       if !_storage._passengerName.isEmpty {
         try visitor.visitSingularStringField(value: _storage._passengerName, fieldNumber: 20)
       }
+      if !_storage._route.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._route, fieldNumber: 21)
+      }
+      if !_storage._reservationID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._reservationID, fieldNumber: 22)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2071,10 +2515,516 @@ nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProt
         if _storage._cardLast4 != rhs_storage._cardLast4 {return false}
         if _storage._estimatedFare != rhs_storage._estimatedFare {return false}
         if _storage._passengerName != rhs_storage._passengerName {return false}
+        if _storage._route != rhs_storage._route {return false}
+        if _storage._reservationID != rhs_storage._reservationID {return false}
         return true
       }
       if !storagesAreEqual {return false}
     }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_Stop: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Stop"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}place\0\u{3}passenger_name\0\u{1}passengers\0\u{3}reservation_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.kind) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._place) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.passengerName) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.passengers) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.reservationID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.kind != .unspecified {
+      try visitor.visitSingularEnumField(value: self.kind, fieldNumber: 1)
+    }
+    try { if let v = self._place {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if !self.passengerName.isEmpty {
+      try visitor.visitSingularStringField(value: self.passengerName, fieldNumber: 3)
+    }
+    if self.passengers != 0 {
+      try visitor.visitSingularUInt32Field(value: self.passengers, fieldNumber: 4)
+    }
+    if !self.reservationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.reservationID, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_Stop, rhs: Binario_Dispatch_V1_Stop) -> Bool {
+    if lhs.kind != rhs.kind {return false}
+    if lhs._place != rhs._place {return false}
+    if lhs.passengerName != rhs.passengerName {return false}
+    if lhs.passengers != rhs.passengers {return false}
+    if lhs.reservationID != rhs.reservationID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_Stop.Kind: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0KIND_UNSPECIFIED\0\u{1}KIND_PICKUP\0\u{1}KIND_DROP_OFF\0")
+}
+
+nonisolated extension Binario_Dispatch_V1_Reservation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Reservation"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reservation_id\0\u{1}state\0\u{1}pickup\0\u{1}destination\0\u{1}passengers\0\u{3}meeting_at\0\u{1}shared\0\u{3}sharing_with\0\u{1}fare\0\u{3}ride_id\0\u{3}editable_until\0\u{3}cancellation_fee\0")
+
+  fileprivate class _StorageClass {
+    var _reservationID: String = String()
+    var _state: Binario_Dispatch_V1_ReservationState = .unspecified
+    var _pickup: Binario_Dispatch_V1_Place? = nil
+    var _destination: Binario_Dispatch_V1_Place? = nil
+    var _passengers: UInt32 = 0
+    var _meetingAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+    var _shared: Bool = false
+    var _sharingWith: UInt32 = 0
+    var _fare: Binario_Type_V1_Money? = nil
+    var _rideID: String = String()
+    var _editableUntil: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+    var _cancellationFee: Binario_Type_V1_Money? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _reservationID = source._reservationID
+      _state = source._state
+      _pickup = source._pickup
+      _destination = source._destination
+      _passengers = source._passengers
+      _meetingAt = source._meetingAt
+      _shared = source._shared
+      _sharingWith = source._sharingWith
+      _fare = source._fare
+      _rideID = source._rideID
+      _editableUntil = source._editableUntil
+      _cancellationFee = source._cancellationFee
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._reservationID) }()
+        case 2: try { try decoder.decodeSingularEnumField(value: &_storage._state) }()
+        case 3: try { try decoder.decodeSingularMessageField(value: &_storage._pickup) }()
+        case 4: try { try decoder.decodeSingularMessageField(value: &_storage._destination) }()
+        case 5: try { try decoder.decodeSingularUInt32Field(value: &_storage._passengers) }()
+        case 6: try { try decoder.decodeSingularMessageField(value: &_storage._meetingAt) }()
+        case 7: try { try decoder.decodeSingularBoolField(value: &_storage._shared) }()
+        case 8: try { try decoder.decodeSingularUInt32Field(value: &_storage._sharingWith) }()
+        case 9: try { try decoder.decodeSingularMessageField(value: &_storage._fare) }()
+        case 10: try { try decoder.decodeSingularStringField(value: &_storage._rideID) }()
+        case 11: try { try decoder.decodeSingularMessageField(value: &_storage._editableUntil) }()
+        case 12: try { try decoder.decodeSingularMessageField(value: &_storage._cancellationFee) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._reservationID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._reservationID, fieldNumber: 1)
+      }
+      if _storage._state != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._state, fieldNumber: 2)
+      }
+      try { if let v = _storage._pickup {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+      } }()
+      try { if let v = _storage._destination {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+      } }()
+      if _storage._passengers != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._passengers, fieldNumber: 5)
+      }
+      try { if let v = _storage._meetingAt {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+      } }()
+      if _storage._shared != false {
+        try visitor.visitSingularBoolField(value: _storage._shared, fieldNumber: 7)
+      }
+      if _storage._sharingWith != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._sharingWith, fieldNumber: 8)
+      }
+      try { if let v = _storage._fare {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+      } }()
+      if !_storage._rideID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._rideID, fieldNumber: 10)
+      }
+      try { if let v = _storage._editableUntil {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
+      } }()
+      try { if let v = _storage._cancellationFee {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 12)
+      } }()
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_Reservation, rhs: Binario_Dispatch_V1_Reservation) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._reservationID != rhs_storage._reservationID {return false}
+        if _storage._state != rhs_storage._state {return false}
+        if _storage._pickup != rhs_storage._pickup {return false}
+        if _storage._destination != rhs_storage._destination {return false}
+        if _storage._passengers != rhs_storage._passengers {return false}
+        if _storage._meetingAt != rhs_storage._meetingAt {return false}
+        if _storage._shared != rhs_storage._shared {return false}
+        if _storage._sharingWith != rhs_storage._sharingWith {return false}
+        if _storage._fare != rhs_storage._fare {return false}
+        if _storage._rideID != rhs_storage._rideID {return false}
+        if _storage._editableUntil != rhs_storage._editableUntil {return false}
+        if _storage._cancellationFee != rhs_storage._cancellationFee {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_CreateReservationRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CreateReservationRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}pickup\0\u{1}destination\0\u{3}meeting_at\0\u{1}passengers\0\u{1}shared\0\u{3}idempotency_key\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._pickup) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._destination) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._meetingAt) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.passengers) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.shared) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._pickup {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._destination {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._meetingAt {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    if self.passengers != 0 {
+      try visitor.visitSingularUInt32Field(value: self.passengers, fieldNumber: 4)
+    }
+    if self.shared != false {
+      try visitor.visitSingularBoolField(value: self.shared, fieldNumber: 5)
+    }
+    if !self.idempotencyKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_CreateReservationRequest, rhs: Binario_Dispatch_V1_CreateReservationRequest) -> Bool {
+    if lhs._pickup != rhs._pickup {return false}
+    if lhs._destination != rhs._destination {return false}
+    if lhs._meetingAt != rhs._meetingAt {return false}
+    if lhs.passengers != rhs.passengers {return false}
+    if lhs.shared != rhs.shared {return false}
+    if lhs.idempotencyKey != rhs.idempotencyKey {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_CreateReservationResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CreateReservationResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}reservation\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._reservation) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._reservation {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_CreateReservationResponse, rhs: Binario_Dispatch_V1_CreateReservationResponse) -> Bool {
+    if lhs._reservation != rhs._reservation {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_UpdateReservationRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".UpdateReservationRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reservation_id\0\u{1}pickup\0\u{1}destination\0\u{3}meeting_at\0\u{1}passengers\0\u{1}shared\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.reservationID) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._pickup) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._destination) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._meetingAt) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.passengers) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self._shared) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.reservationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.reservationID, fieldNumber: 1)
+    }
+    try { if let v = self._pickup {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._destination {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    try { if let v = self._meetingAt {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
+    if self.passengers != 0 {
+      try visitor.visitSingularUInt32Field(value: self.passengers, fieldNumber: 5)
+    }
+    try { if let v = self._shared {
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 6)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_UpdateReservationRequest, rhs: Binario_Dispatch_V1_UpdateReservationRequest) -> Bool {
+    if lhs.reservationID != rhs.reservationID {return false}
+    if lhs._pickup != rhs._pickup {return false}
+    if lhs._destination != rhs._destination {return false}
+    if lhs._meetingAt != rhs._meetingAt {return false}
+    if lhs.passengers != rhs.passengers {return false}
+    if lhs._shared != rhs._shared {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_UpdateReservationResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".UpdateReservationResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}reservation\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._reservation) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._reservation {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_UpdateReservationResponse, rhs: Binario_Dispatch_V1_UpdateReservationResponse) -> Bool {
+    if lhs._reservation != rhs._reservation {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_DeleteReservationRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DeleteReservationRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reservation_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.reservationID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.reservationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.reservationID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_DeleteReservationRequest, rhs: Binario_Dispatch_V1_DeleteReservationRequest) -> Bool {
+    if lhs.reservationID != rhs.reservationID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_DeleteReservationResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DeleteReservationResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}reservation\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._reservation) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._reservation {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_DeleteReservationResponse, rhs: Binario_Dispatch_V1_DeleteReservationResponse) -> Bool {
+    if lhs._reservation != rhs._reservation {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_ListReservationsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListReservationsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_ListReservationsRequest, rhs: Binario_Dispatch_V1_ListReservationsRequest) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_ListReservationsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListReservationsResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}reservations\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.reservations) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.reservations.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.reservations, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_ListReservationsResponse, rhs: Binario_Dispatch_V1_ListReservationsResponse) -> Bool {
+    if lhs.reservations != rhs.reservations {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
