@@ -12,7 +12,7 @@ import sys
 
 import yaml
 
-SERVICES = {"certs", "identity", "scheduling", "ticketing", "geo-offers", "gateway"}
+SERVICES = {"certs", "identity", "scheduling", "ticketing", "geo-offers", "dispatch", "gateway"}
 # service -> (metrics port its health check asks, the services it waits on and how)
 LONG_RUNNING = {
     "identity": ("9101", {"certs": "service_completed_successfully"}),
@@ -25,6 +25,10 @@ LONG_RUNNING = {
         "9104",
         {"certs": "service_completed_successfully", "scheduling": "service_healthy", "ticketing": "service_healthy"},
     ),
+    "dispatch": (
+        "9105",
+        {"certs": "service_completed_successfully", "identity": "service_healthy", "scheduling": "service_healthy"},
+    ),
     "gateway": (
         "9100",
         {
@@ -32,6 +36,7 @@ LONG_RUNNING = {
             "scheduling": "service_healthy",
             "ticketing": "service_healthy",
             "geo-offers": "service_healthy",
+            "dispatch": "service_healthy",
         },
     ),
 }
@@ -40,6 +45,7 @@ STATEFUL = {
     "scheduling": "scheduling-data",
     "ticketing": "ticketing-data",
     "geo-offers": "geo-offers-data",
+    "dispatch": "dispatch-data",
 }
 # service -> the upstream address the gateway routes its package to
 UPSTREAMS = {
@@ -47,6 +53,7 @@ UPSTREAMS = {
     "scheduling": "scheduling:7102",
     "ticketing": "ticketing:7103",
     "geo-offers": "geo-offers:7104",
+    "dispatch": "dispatch:7105",
 }
 
 compose = yaml.safe_load(sys.stdin)
@@ -108,6 +115,11 @@ geo_offers = services.get("geo-offers", {}).get("environment", {}) or {}
 check(geo_offers.get("BINARIO_SCHEDULING_ADDRESS") == "scheduling:7102", "geo-offers: BINARIO_SCHEDULING_ADDRESS must be scheduling:7102")
 check(geo_offers.get("BINARIO_TICKETING_ADDRESS") == "ticketing:7103", "geo-offers: BINARIO_TICKETING_ADDRESS must be ticketing:7103")
 check(geo_offers.get("BINARIO_DEMO_DATA") == "/usr/share/binario/demo-offers.json", "geo-offers: must load the image's demo offers at first start")
+dispatch = services.get("dispatch", {}).get("environment", {}) or {}
+check(dispatch.get("BINARIO_IDENTITY_ADDRESS") == "identity:7101", "dispatch: BINARIO_IDENTITY_ADDRESS must be identity:7101")
+check(dispatch.get("BINARIO_SCHEDULING_ADDRESS") == "scheduling:7102", "dispatch: BINARIO_SCHEDULING_ADDRESS must be scheduling:7102")
+check(dispatch.get("BINARIO_ZONES") == "/usr/share/binario/taxi-zones.json", "dispatch: must load the image's taxi zones")
+check(dispatch.get("BINARIO_ADDRESSES") == "/usr/share/binario/taxi-addresses.json", "dispatch: must load the image's street addresses")
 
 raw = yaml.safe_load(open(sys.argv[1]))
 admin_password = str(raw["services"]["identity"]["environment"].get("BINARIO_ADMIN_PASSWORD", ""))

@@ -86,6 +86,9 @@ struct DriverCommand: AsyncParsableCommand {
           switch message.event {
           case .offer(let offer):
             Self.write("OFFER \(offer.offerID): pick up at \(Print.place(offer.ride.pickup)), \(Print.distance(offer.distanceMetres)) away, answer by \(Print.date(offer.expiresAt))")
+            for (index, stop) in offer.ride.route.enumerated() {
+              Self.write("  \(index + 1). \(stop.kind == .pickup ? "pick up" : "drop off") \(stop.passengerName) (\(stop.passengers)) at \(Print.place(stop.place))")
+            }
             offers += 1
             if accept || reject {
               do {
@@ -106,7 +109,10 @@ struct DriverCommand: AsyncParsableCommand {
           case .offerWithdrawn(let withdrawn):
             Self.write("offer \(withdrawn.offerID) withdrawn: \(withdrawn.reason)")
           case .ride(let ride):
-            Self.write("ride \(ride.rideID): \(Print.rideState(ride.state))")
+            Self.write("ride \(ride.rideID): \(Print.rideState(ride.state))" + (ride.route.isEmpty ? "" : ", \(ride.route.count) stops"))
+            for (index, stop) in ride.route.enumerated() {
+              Self.write("  \(index + 1). \(stop.kind == .pickup ? "pick up" : "drop off") \(stop.passengerName) (\(stop.passengers)) at \(Print.place(stop.place))")
+            }
           case .taxi(let taxi):
             Self.write("taxi \(taxi.code): \(Print.taxiState(taxi.state))" + (taxi.queuePosition > 0 ? ", #\(taxi.queuePosition) in zone \(taxi.zoneID)" : ""))
           case nil:

@@ -29,7 +29,9 @@ struct TaxiCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "taxi",
     abstract: "Call a taxi, follow it, cancel it, and your rides' history.",
-    subcommands: [Request.self, Show.self, Cancel.self, Watch.self, History.self, Addresses.self, Places.self])
+    subcommands: [
+      Request.self, Show.self, Cancel.self, Watch.self, Reserve.self, Reservations.self, History.self, Addresses.self, Places.self,
+    ])
 
   struct Request: GatewayCommand {
     static let configuration = CommandConfiguration(
@@ -120,6 +122,95 @@ struct TaxiCommand: AsyncParsableCommand {
           last = ride
           if states.contains(ride.state) { return }
         }
+      }
+    }
+  }
+
+  struct Reserve: GatewayCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Book a taxi for later (at least two hours ahead); --shared to share it and its fare.",
+      discussion: """
+        binario taxi reserve --address "Piazza del Duomo 1" --to-address "Piazza dell'Ateneo Nuovo 1" --at 2026-12-01T08:30:00Z --shared
+        """)
+    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var pickup: LocationOptions
+    @Option(name: .customLong("to-latitude")) var toLatitude: Double?
+    @Option(name: .customLong("to-longitude")) var toLongitude: Double?
+    @Option(name: .customLong("to-address"), help: "Where to, as an address or a saved place.") var toAddress: String?
+    @Option(help: "The meeting time, ISO 8601 (2026-12-01T08:30:00Z or with an offset).") var at: String
+    @Option(help: "1 to 4.") var passengers: UInt32 = 1
+    @Flag(help: "Share the taxi with others going the same way at about the same time.") var shared = false
+    @Option(help: "Your key for this booking: running the command again with it returns the same reservation.") var idempotencyKey: String?
+
+    func call(_ gateway: Gateway) async throws {
+      guard let pickup = try self.pickup.location("pickup"),
+        let destination = try LocationOptions.location(latitude: toLatitude, longitude: toLongitude, address: toAddress, "destination")
+      else { throw ValidationError("give the pickup (--address, or --latitude and --longitude) and the destination (--to-...)") }
+      guard let meeting = try? Date(at, strategy: .iso8601) else { throw ValidationError("--at: an ISO 8601 time, e.g. 2026-12-01T08:30:00Z") }
+      let response = try await gateway.dispatch.createReservation(
+        .with {
+          $0.pickup = pickup
+          $0.destination = destination
+          $0.meetingAt = .init(date: meeting)
+          $0.passengers = passengers
+          $0.shared = shared
+          $0.idempotencyKey = idempotencyKey ?? UUID().uuidString
+        }, metadata: try await gateway.signedIn(), options: gateway.options)
+      Print.reservation(response.reservation)
+    }
+  }
+
+  /// `binario taxi reservations [delete|edit]`.
+  struct Reservations: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Your reservations: list them, change one (until 30 minutes before), delete one.",
+      subcommands: [List.self, Edit.self, Delete.self], defaultSubcommand: List.self)
+
+    struct List: GatewayCommand {
+      static let configuration = CommandConfiguration(abstract: "Your reservations, soonest first.")
+      @OptionGroup var gateway: GatewayOptions
+
+      func call(_ gateway: Gateway) async throws {
+        let response = try await gateway.dispatch.listReservations(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+        if response.reservations.isEmpty { print("no reservations") }
+        response.reservations.forEach(Print.reservation)
+      }
+    }
+
+    struct Edit: GatewayCommand {
+      static let configuration = CommandConfiguration(abstract: "Change a reservation's time, passengers or sharing.")
+      @OptionGroup var gateway: GatewayOptions
+      @Argument(help: "The reservation's id.") var reservationID: String
+      @Option(help: "A new meeting time, ISO 8601.") var at: String?
+      @Option(help: "1 to 4.") var passengers: UInt32?
+      @Option(help: "true or false.") var shared: Bool?
+
+      func call(_ gateway: Gateway) async throws {
+        var meeting: Date?
+        if let at {
+          guard let parsed = try? Date(at, strategy: .iso8601) else { throw ValidationError("--at: an ISO 8601 time") }
+          meeting = parsed
+        }
+        let response = try await gateway.dispatch.updateReservation(
+          .with {
+            $0.reservationID = reservationID
+            if let meeting { $0.meetingAt = .init(date: meeting) }
+            $0.passengers = passengers ?? 0
+            if let shared { $0.shared = shared }
+          }, metadata: try await gateway.signedIn(), options: gateway.options)
+        Print.reservation(response.reservation)
+      }
+    }
+
+    struct Delete: GatewayCommand {
+      static let configuration = CommandConfiguration(abstract: "Delete a reservation (the fee applies in its last 10 minutes).")
+      @OptionGroup var gateway: GatewayOptions
+      @Argument(help: "The reservation's id.") var reservationID: String
+
+      func call(_ gateway: Gateway) async throws {
+        let response = try await gateway.dispatch.deleteReservation(
+          .with { $0.reservationID = reservationID }, metadata: try await gateway.signedIn(), options: gateway.options)
+        Print.reservation(response.reservation)
       }
     }
   }

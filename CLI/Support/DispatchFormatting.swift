@@ -48,10 +48,34 @@ extension Print {
     if ride.hasFare {
       print("  \(distance(ride.distanceMetres)) driven, fare \(money(ride.fare))" + (ride.cardLast4.isEmpty ? "" : " on the card ending \(ride.cardLast4)"))
     }
+    for (index, stop) in ride.route.enumerated() {
+      print("  \(index + 1). \(stop.kind == .pickup ? "pick up" : "drop off") \(stop.passengerName) (\(stop.passengers)) at \(place(stop.place))")
+    }
     if ride.hasCancellationFee {
       print(ride.cancellationFee.amountMinor == 0 ? "  cancelled free of charge" : "  cancellation fee \(money(ride.cancellationFee))")
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  static func reservation(_ reservation: Binario_Dispatch_V1_Reservation) {
+    let state: String
+    switch reservation.state {
+    case .scheduled: state = "booked"
+    case .dispatched: state = "taxi being allocated (ride \(reservation.rideID))"
+    case .cancelled: state = "deleted"
+    default: state = "unknown"
+    }
+    print("\(reservation.reservationID): \(state), meeting at \(date(reservation.meetingAt))")
+    print("  from \(place(reservation.pickup)) to \(place(reservation.destination)), \(reservation.passengers) passenger(s)")
+    if reservation.shared {
+      print("  shared with \(reservation.sharingWith) other passenger(s) so far; your share \(money(reservation.fare))")
+    } else {
+      print("  estimated fare \(money(reservation.fare))")
+    }
+    if reservation.state == .scheduled { print("  can be changed until \(date(reservation.editableUntil))") }
+    if reservation.hasCancellationFee {
+      print(reservation.cancellationFee.amountMinor == 0 ? "  deleted free of charge" : "  deletion fee \(money(reservation.cancellationFee))")
+    }
   }
 
   static func taxiState(_ state: Binario_Dispatch_V1_TaxiState) -> String {
