@@ -68,6 +68,13 @@ EXPECTED_BASE = [
     "NetworkPolicy/allow-geo-offers-ingress-from-callers",
     "NetworkPolicy/allow-gateway-egress-to-geo-offers",
     "NetworkPolicy/allow-geo-offers-egress-to-peers",
+    # dispatch/
+    "StatefulSet/dispatch",
+    "Service/dispatch",
+    "Service/dispatch-headless",
+    "NetworkPolicy/allow-dispatch-ingress-from-callers",
+    "NetworkPolicy/allow-gateway-egress-to-dispatch",
+    "NetworkPolicy/allow-dispatch-egress-to-peers",
 ]
 EXPECTED_CERT_MANAGER = [
     "Issuer/binario-selfsigned",
@@ -78,6 +85,7 @@ EXPECTED_CERT_MANAGER = [
     "Certificate/binario-scheduling-tls",
     "Certificate/binario-ticketing-tls",
     "Certificate/binario-geo-offers-tls",
+    "Certificate/binario-dispatch-tls",
 ]
 
 # components/google-sign-in.
