@@ -5,7 +5,8 @@ import PackageDescription
 /// against calling identity directly, through each of its front doors (`gateway-bench`),
 /// scheduling's notification fan-out and departures board (`scheduling-bench`), and ticketing's
 /// purchases and wallet (`ticketing-bench`), and geo-offers' radius queries, nearest stations
-/// and location reports over a million deals (`geo-bench`).
+/// and location reports over a million deals (`geo-bench`), and dispatch's offers to a thousand
+/// taxis reporting their positions (`dispatch-bench`).
 ///
 /// A package of its own so that the HTTP/2 baseline (grpc-swift-nio-transport, nio-http2, a second
 /// BoringSSL) never enters the main package's build. Run from the repository root:
@@ -15,6 +16,7 @@ import PackageDescription
 ///     swift run -c release --package-path Benchmarks scheduling-bench
 ///     swift run -c release --package-path Benchmarks ticketing-bench
 ///     swift run -c release --package-path Benchmarks geo-bench
+///     swift run -c release --package-path Benchmarks dispatch-bench
 let package = Package(
   name: "BinarioBenchmarks",
   platforms: [.macOS(.v15)],
@@ -75,6 +77,7 @@ let package = Package(
         .product(name: "scheduling", package: "Binario"),
         .product(name: "ticketing", package: "Binario"),
         .product(name: "geo-offers", package: "Binario"),
+        .product(name: "dispatch", package: "Binario"),
         .product(name: "gateway", package: "Binario"),
         .product(name: "BinarioTestSupport", package: "Binario"),
         .product(name: "BinarioServiceKit", package: "Binario"),
@@ -105,6 +108,7 @@ let package = Package(
         .product(name: "scheduling", package: "Binario"),
         .product(name: "ticketing", package: "Binario"),
         .product(name: "geo-offers", package: "Binario"),
+        .product(name: "dispatch", package: "Binario"),
         .product(name: "gateway", package: "Binario"),
         .product(name: "BinarioTestSupport", package: "Binario"),
         .product(name: "BinarioServiceKit", package: "Binario"),
@@ -131,6 +135,7 @@ let package = Package(
         .product(name: "scheduling", package: "Binario"),
         .product(name: "ticketing", package: "Binario"),
         .product(name: "geo-offers", package: "Binario"),
+        .product(name: "dispatch", package: "Binario"),
         .product(name: "gateway", package: "Binario"),
         .product(name: "BinarioTestSupport", package: "Binario"),
         .product(name: "BinarioServiceKit", package: "Binario"),
@@ -154,6 +159,7 @@ let package = Package(
         .product(name: "scheduling", package: "Binario"),
         .product(name: "ticketing", package: "Binario"),
         .product(name: "geo-offers", package: "Binario"),
+        .product(name: "dispatch", package: "Binario"),
         .product(name: "gateway", package: "Binario"),
         .product(name: "BinarioTestSupport", package: "Binario"),
         .product(name: "BinarioServiceKit", package: "Binario"),
@@ -165,6 +171,30 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/GeoBench",
+      swiftSettings: [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+      ]
+    ),
+      .executableTarget(
+      name: "dispatch-bench",
+      dependencies: [
+        "BenchSupport",
+        // The executables under test, built beside dispatch-bench, which starts them.
+        .product(name: "identity", package: "Binario"),
+        .product(name: "scheduling", package: "Binario"),
+        .product(name: "ticketing", package: "Binario"),
+        .product(name: "geo-offers", package: "Binario"),
+        .product(name: "dispatch", package: "Binario"),
+        .product(name: "gateway", package: "Binario"),
+        .product(name: "BinarioTestSupport", package: "Binario"),
+        .product(name: "BinarioServiceKit", package: "Binario"),
+        .product(name: "BinarioProto", package: "Binario"),
+        .product(name: "BinarioTransport", package: "Binario"),
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/DispatchBench",
       swiftSettings: [
         .swiftLanguageMode(.v6),
         .enableUpcomingFeature("ExistentialAny"),

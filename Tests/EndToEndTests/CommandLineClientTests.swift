@@ -281,7 +281,62 @@ extension CommandLineClientTests {
 
       try await Self.ticketsAndSubscriptions(cli, adminSession: adminSession)
       try await Self.geoOffers(cli, adminSession: adminSession)
+      try await Self.taxis(cli, adminSession: adminSession)
     }
+  }
+
+  /// An admin's taxi and driver; the driver placed, available and accepting from `driver jobs`;
+  /// the passenger (phone verified from the outbox, a card on file) calls a taxi by address and
+  /// watches it allocated, is driven and charged; the roles hold.
+  static func taxis(_ cli: CommandLine, adminSession: String) async throws {
+    let taxi = try await cli.run(["admin", "taxis", "add", "--code", "MI-T1", "--plate", "TT111TT", "--session", adminSession])
+    #expect(taxi.standardOutput.hasPrefix("MI-T1 TT111TT, 4 seats: unavailable"), "\(taxi.standardOutput)\(taxi.standardError)")
+    let driver = try await cli.run(
+      ["admin", "drivers", "add", "--password-stdin", "--email", "dino@example.com", "--first-name", "Dino", "--taxi", "MI-T1",
+       "--session", adminSession], standardInput: "a-driver-password-1\n")
+    #expect(driver.standardOutput.contains("driver dino@example.com"), "\(driver.standardOutput)\(driver.standardError)")
+    let drivers = try await cli.run(["admin", "drivers", "--session", adminSession])
+    #expect(drivers.standardOutput.contains("dino@example.com Dino") && drivers.standardOutput.contains("taxi MI-T1"), "\(drivers.standardOutput)")
+    let driverSession = cli.file("driver-session.json")
+    #expect(
+      try await cli.run(["login", "--email", "dino@example.com", "--password-stdin", "--session", driverSession],
+        standardInput: "a-driver-password-1\n").status == 0)
+    _ = try await cli.run(["driver", "position", "--latitude", "45.4719", "--longitude", "9.1879", "--session", driverSession])
+    let available = try await cli.run(["driver", "available", "--session", driverSession])
+    #expect(available.standardOutput.contains("waiting, zone C, #1 in the queue"), "\(available.standardOutput)\(available.standardError)")
+
+    // The passenger is neither a driver nor the control room.
+    let notDriver = try await cli.run(["driver", "available"])
+    #expect(notDriver.status != 0 && notDriver.standardError.contains("[permissionDenied]"), "\(notDriver.standardError)")
+    let notAdmin = try await cli.run(["admin", "monitor"])
+    #expect(notAdmin.status != 0 && notAdmin.standardError.contains("[permissionDenied]"), "\(notAdmin.standardError)")
+    let unready = try await cli.run(["taxi", "request", "--address", "Piazza del Duomo 1"])
+    #expect(unready.standardError.contains("a verified phone"), "\(unready.standardError)")
+    let verified = try await cli.run(["phone", "verify", "--from-outbox", "--admin-session", adminSession])
+    #expect(verified.status == 0, "\(verified.standardError)")
+
+    // The driver's stream shows the offer (also one made before it opened) and accepts it.
+    async let jobs = cli.run(["driver", "jobs", "--accept", "--count", "1", "--session", driverSession])
+    let request = try await cli.run(["taxi", "request", "--address", "piazza del duomo 1, Milano", "--to-address", "Piazza Duca d'Aosta 1", "--watch"])
+    #expect(request.status == 0, "\(request.standardError)")
+    #expect(request.standardOutput.contains("allocated: taxi MI-T1 (TT111TT)"), "\(request.standardOutput)")
+    let rideID = String(try #require(request.standardOutput.split(separator: ":").first))
+    let code = String(try #require(request.standardOutput.components(separatedBy: "your code ").last?.prefix(4)))
+    let accepted = try await jobs
+    #expect(accepted.standardOutput.contains("OFFER ") && accepted.standardOutput.contains("accepted: ride \(rideID), passenger Rita"), "\(accepted.standardOutput)")
+    let monitor = try await cli.run(["admin", "monitor", "--session", adminSession])
+    #expect(monitor.standardOutput.contains("allocated: \(rideID) with taxi MI-T1"), "\(monitor.standardOutput)")
+
+    let wrong = try await cli.run(["driver", "start", rideID, "--code", code == "0000" ? "1111" : "0000", "--session", driverSession])
+    #expect(wrong.status != 0 && wrong.standardError.contains("[permissionDenied]"), "\(wrong.standardError)")
+    #expect(try await cli.run(["driver", "start", rideID, "--code", code, "--session", driverSession]).status == 0)
+    _ = try await cli.run(["driver", "position", "--latitude", "45.48558", "--longitude", "9.20320", "--session", driverSession])
+    let completed = try await cli.run(["driver", "complete", rideID, "--session", driverSession])
+    #expect(completed.standardOutput.contains("completed") && completed.standardOutput.contains("km driven, fare "), "\(completed.standardOutput)\(completed.standardError)")
+    let history = try await cli.run(["taxi", "history"])
+    #expect(history.standardOutput.contains("\(rideID): completed") && history.standardOutput.contains("on the card ending 4242"), "\(history.standardOutput)")
+    let zones = try await cli.run(["admin", "zones"])
+    #expect(zones.standardOutput.split(separator: "\n").count == 10 && zones.standardOutput.contains("Tariff: 3.50 EUR + 1.20 EUR/km"), "\(zones.standardOutput)")
   }
 
   /// An admin's shop, deal, place and route offer; a passenger here by Milano Cadorna offered the

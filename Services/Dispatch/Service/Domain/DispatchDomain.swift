@@ -46,9 +46,9 @@ public final class DispatchDomain: Sendable {
   /// Runs a change in one transaction, publishes what it changed once committed, and settles the
   /// rides it ended.
   func commit<Result: Sendable>(_ body: @escaping @Sendable (DispatchTransaction) throws -> Result) async throws -> Result {
-    let (result, changes) = try await store.transaction(body)
+    let (result, changes, enqueued) = try await store.transaction(body)
     if !changes.isEmpty { feeds.publish(changes) }
-    outboxSignal.continuation.yield()
+    if enqueued { outboxSignal.continuation.yield() }
     // A ride that ended is settled at once (a failure is retried by the settlement job).
     for case .rideChanged(let ride) in changes where !ride.state.isOpen && !ride.settled {
       await settle(rideID: ride.id)

@@ -34,6 +34,7 @@ public struct OutboxMessage: Sendable, Hashable {
 extension DispatchTransaction {
   /// Queues a notification (once per dedupe key).
   public func enqueue(_ message: OutboxMessage) throws {
+    enqueued = true
     let data = String(decoding: try JSONSerialization.data(withJSONObject: message.data, options: [.sortedKeys]), as: UTF8.self)
     try db.executeCached(
       sql: """

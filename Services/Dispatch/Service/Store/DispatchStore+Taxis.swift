@@ -40,6 +40,20 @@ extension DispatchTransaction {
     try taxis(where: "t.code = ?", [code]).first
   }
 
+  /// The taxi of a driver as a position report needs it: without its offer or queue rank (`onRide`
+  /// is true only for a ride in progress, whose distance grows).
+  public func taxiForReport(driverUserID: String) throws -> Taxi? {
+    try Row.fetchOne(
+      db.cachedStatement(
+        sql: """
+          SELECT t.code, t.plate, t.capacity, t.driver_user_id, t.available, t.unavailable_reason, t.latitude, t.longitude,
+            t.position_at, t.zone_id, t.queue_seq, t.missed_offers, 0 AS has_offer,
+            EXISTS (SELECT 1 FROM ride r WHERE r.taxi_code = t.code AND r.state = 'in_progress') AS on_ride, 0 AS queue_position
+          FROM taxi t WHERE t.driver_user_id = ?
+          """), arguments: [driverUserID]
+    ).map(Self.taxi)
+  }
+
   public func taxi(driverUserID: String) throws -> Taxi? {
     try taxis(where: "t.driver_user_id = ?", [driverUserID]).first
   }

@@ -27,17 +27,18 @@ public final class DispatchStore: Sendable {
   /// changes it recorded (``DispatchTransaction/record(_:)``), to publish once committed.
   public func transaction<Result: Sendable>(
     _ body: @escaping @Sendable (DispatchTransaction) throws -> Result
-  ) async throws -> (result: Result, changes: [DispatchChange]) {
+  ) async throws -> (result: Result, changes: [DispatchChange], enqueued: Bool) {
     try await pool.write { db in
       let transaction = DispatchTransaction(db)
       let result = try body(transaction)
-      return (result, transaction.changes)
+      return (result, transaction.changes, transaction.enqueued)
     }
   }
 
-  /// Runs `body` on a consistent snapshot.
-  public func read<Result: Sendable>(_ body: @escaping @Sendable (DispatchTransaction) throws -> Result) async throws -> Result {
-    try await pool.read { db in try body(DispatchTransaction(db)) }
+  /// Runs `body` on a consistent snapshot, on the calling thread (short, indexed reads only:
+  /// see `readOnCurrentThread`).
+  public func read<Result: Sendable>(_ body: (DispatchTransaction) throws -> Result) async throws -> Result {
+    try pool.readOnCurrentThread { db in try body(DispatchTransaction(db)) }
   }
 
   static func seconds(_ date: Date) -> Double { date.timeIntervalSince1970 }
@@ -63,6 +64,8 @@ public enum DispatchChange: Sendable, Hashable {
 public final class DispatchTransaction {
   let db: Database
   private(set) var changes: [DispatchChange] = []
+  /// Whether a notification was queued in the outbox.
+  var enqueued = false
 
   init(_ db: Database) {
     self.db = db

@@ -159,23 +159,24 @@ extension DispatchDomain {
     try check.finish()
     let zoneID = zones.zone(containing: position)?.id
     return try await commit { tx in
-      var taxi = try self.driverTaxi(tx, driverUserID)
+      guard var taxi = try tx.taxiForReport(driverUserID: driverUserID) else {
+        throw ServiceError.notFound("no taxi is linked to your account; ask an admin to link one")
+      }
       if let last = taxi.positionAt, instant < last { return taxi }
       try tx.setPosition(code: taxi.code, position, at: instant, zoneID: zoneID)
-      if var ride = try tx.activeRide(taxiCode: taxi.code), ride.state == .inProgress {
+      if taxi.onRide, var ride = try tx.activeRide(taxiCode: taxi.code), ride.state == .inProgress {
         if let last = ride.lastPosition { ride.distanceMetres += last.distance(to: position) }
         ride.lastPosition = position
         ride.lastPositionAt = instant
         try tx.save(ride)
       }
       guard zoneID != taxi.zoneID else {
-        taxi.position = position
-        taxi.positionAt = instant
-        return taxi
+        // Nothing a queue or a stream shows changed: answered without ranking the queue.
+        return try tx.taxi(code: taxi.code) ?? taxi
       }
       if zoneID == nil {
         try tx.leaveQueue(code: taxi.code)
-      } else if taxi.available && !taxi.onRide {
+      } else if taxi.available, try tx.activeRide(taxiCode: taxi.code) == nil {
         try tx.joinTail(code: taxi.code)
         try self.offerWaitingRides(tx, now: now)
       }

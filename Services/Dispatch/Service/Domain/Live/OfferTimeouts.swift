@@ -20,7 +20,10 @@ public struct OfferTimeouts: Sendable {
   public func run() async {
     while !Task.isCancelled {
       do {
-        try await domain.expireDueOffers()
+        // A read first (on this thread): the write only when something is due.
+        if let next = try await domain.nextOfferExpiry(), next <= domain.clock.now() {
+          try await domain.expireDueOffers()
+        }
         let wait = try await domain.nextOfferExpiry().map { $0.timeIntervalSince(domain.clock.now()) } ?? .infinity
         try? await Task.sleep(for: min(poll, .milliseconds(Int(max(0, min(wait, 3600)) * 1000))))
       } catch {

@@ -82,10 +82,13 @@ extension DispatchDomain {
 
   /// The passenger's name, and their default card, or FAILED_PRECONDITION naming what is missing.
   func passengerReadiness(_ userID: String) async throws -> (name: String, card: CardOnFile) {
-    guard let account = try await accounts.accounts([userID]).first else {
+    // Both asked of identity at once.
+    async let found = accounts.accounts([userID])
+    async let onFile = accounts.defaultCard(userID: userID)
+    guard let account = try await found.first else {
       throw ServiceError.notFound("your account no longer exists")
     }
-    let card = try await accounts.defaultCard(userID: userID)
+    let card = try await onFile
     var missing: [String] = []
     if !account.hasVerifiedPhone { missing.append("a verified phone (add one with UpdateMe and confirm it with VerifyPhone)") }
     if card == nil { missing.append("a payment method on file (add a card with AddPaymentMethod)") }
