@@ -19,6 +19,7 @@ import sys
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -44,14 +45,42 @@ def main():
         wait = WebDriverWait(driver, 30)
         driver.get(arguments.url)
         wait.until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, ".opblock")))
-        paths = {element.get_attribute("data-path") for element in driver.find_elements(By.CSS_SELECTOR, ".opblock-summary-path")}
+
+        def listed():
+            return {element.get_attribute("data-path") for element in driver.find_elements(By.CSS_SELECTOR, ".opblock-summary-path")}
+
+        # Swagger UI renders only the operations near the viewport: scroll down a step at a time
+        # (one step per poll of the wait) until every operation looked for has been rendered.
+        paths = set()
+
+        def scrolled_until_listed(_):
+            paths.update(listed())
+            if all(path in paths for path in EXPECTED_OPERATIONS):
+                return True
+            driver.execute_script("window.scrollBy(0, 700)")
+            return False
+
+        try:
+            wait.until(scrolled_until_listed)
+        except TimeoutException:
+            pass
         missing = [path for path in EXPECTED_OPERATIONS if path not in paths]
         assert not missing, f"the page does not list {missing} (it lists {sorted(p for p in paths if p)})"
         assert "Binario" in driver.find_element(By.CSS_SELECTOR, ".info .title").text
         print(f"ok: /docs lists {len(paths)} paths, identity's among them")
 
         # Sign in through the page: POST /v1/sessions, "Try it out", the body, "Execute".
-        block = driver.find_element(By.ID, "operations-Identity-Identity_Login")
+        driver.execute_script("window.scrollTo(0, 0)")
+
+        def scrolled_until_present(_):
+            found = driver.find_elements(By.ID, "operations-Identity-Identity_Login")
+            if found:
+                return found[0]
+            driver.execute_script("window.scrollBy(0, 700)")
+            return False
+
+        block = wait.until(scrolled_until_present)
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", block)
         block.find_element(By.CSS_SELECTOR, ".opblock-summary").click()
         wait.until(lambda _: block.find_elements(By.CSS_SELECTOR, ".try-out__btn"))
         block.find_element(By.CSS_SELECTOR, ".try-out__btn").click()

@@ -52,6 +52,25 @@ struct DispatchOptions: ParsableArguments {
   var positionSilence: Double?
 
   @Option(
+    name: .customLong("reservation-lead"),
+    help: ArgumentHelp("How far ahead (minutes) a reservation must be made; default 120. (BINARIO_RESERVATION_LEAD)", valueName: "minutes"))
+  var reservationLead: Double?
+
+  @Option(
+    name: .customLong("reservation-edit-cutoff"),
+    help: ArgumentHelp(
+      "Until how long (minutes) before its meeting time a reservation may be changed; default 30. (BINARIO_RESERVATION_EDIT_CUTOFF)",
+      valueName: "minutes"))
+  var reservationEditCutoff: Double?
+
+  @Option(
+    name: .customLong("sharing-window"),
+    help: ArgumentHelp(
+      "How far apart (minutes) the meeting times of shared reservations matched together may be; default 15. (BINARIO_SHARING_WINDOW)",
+      valueName: "minutes"))
+  var sharingWindow: Double?
+
+  @Option(
     name: .customLong("alert-emails"),
     help: ArgumentHelp(
       "The admins alerted when a request finds no taxi, a driver stops answering or a taxi on a ride goes silent (comma-separated account emails). (BINARIO_ALERT_EMAILS)",
@@ -110,6 +129,15 @@ struct DispatchOptions: ParsableArguments {
     }
     if let value = try number(positionSilence, "BINARIO_POSITION_SILENCE", "position-silence", range: 0.1...600) {
       settings.positionSilenceAlert = value * 60
+    }
+    if let value = try number(reservationLead, "BINARIO_RESERVATION_LEAD", "reservation-lead", range: 15...(60 * 24 * 30)) {
+      settings.reservationLeadTime = value * 60
+    }
+    if let value = try number(reservationEditCutoff, "BINARIO_RESERVATION_EDIT_CUTOFF", "reservation-edit-cutoff", range: 10...(60 * 24)) {
+      settings.reservationEditCutoff = value * 60
+    }
+    if let value = try number(sharingWindow, "BINARIO_SHARING_WINDOW", "sharing-window", range: 0...240) {
+      settings.sharingWindow = value * 60
     }
     settings.alertEmails = (alertEmails ?? environment["BINARIO_ALERT_EMAILS"] ?? "").split(separator: ",")
       .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
