@@ -40,7 +40,7 @@ let package = Package(
     .library(name: "GeoOffersService", targets: ["GeoOffersService"]),
     .executable(name: "geo-offers", targets: ["geo-offers"]),
     .library(name: "DispatchService", targets: ["DispatchService"]),
-    .executable(name: "dispatch", targets: ["dispatch"]),
+    .executable(name: "dispatch", targets: ["DispatchMain"]),
     .executable(name: "gateway", targets: ["gateway"]),
     .library(name: "BinarioTestSupport", targets: ["BinarioTestSupport"]),
   ],
@@ -395,8 +395,10 @@ let package = Package(
       path: "Services/Dispatch/Service",
       swiftSettings: swiftSettings
     ),
+    // Not named "dispatch" like its product: SwiftPM names an executable's entry point
+    // `<module>_main`, and `dispatch_main` is libdispatch's, which a static link refuses twice.
     .executableTarget(
-      name: "dispatch",
+      name: "DispatchMain",
       dependencies: [
         "DispatchService",
         "BinarioAuth",

@@ -42,7 +42,7 @@ export CONTAINERS_CONF=$root/deploy/podman/containers.conf
 podman info >/dev/null 2>&1 || fail "podman cannot run here: $(podman info 2>&1 | tail -n 3)"
 
 say "Release build (static Swift runtime)"
-tools=(gateway identity scheduling ticketing geo-offers binario binario-dev-certs binario-probe)
+tools=(gateway identity scheduling ticketing geo-offers dispatch binario binario-dev-certs binario-probe)
 swift build -c release --static-swift-stdlib 2>&1 | tail -n 1
 bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 
@@ -81,6 +81,8 @@ mkdir -p "$rootfs/usr/share/binario/demo-network"  # scheduling's first-start ti
 cp Services/Scheduling/DemoNetwork/*.txt "$rootfs/usr/share/binario/demo-network/"
 cp Services/Ticketing/DemoFares/fares.json "$rootfs/usr/share/binario/demo-fares.json"  # ticketing's fare table
 cp Services/GeoOffers/DemoData/offers.json "$rootfs/usr/share/binario/demo-offers.json"  # geo-offers' demo data
+cp Services/Dispatch/DemoData/zones.json "$rootfs/usr/share/binario/taxi-zones.json"  # dispatch's zones and addresses
+cp Services/Dispatch/DemoData/addresses.json "$rootfs/usr/share/binario/taxi-addresses.json"
 printf 'root:x:0:0:root:/root:/usr/sbin/nologin\nbinario:x:10001:10001::/var/lib/binario:/usr/sbin/nologin\n' >"$rootfs/etc/passwd"
 printf 'root:x:0:\nbinario:x:10001:\n' >"$rootfs/etc/group"
 install -d -m 1777 "$rootfs/tmp"
@@ -139,13 +141,15 @@ compose up --detach --no-build --no-deps ticketing >/dev/null
 wait_healthy ticketing 60
 compose up --detach --no-build --no-deps geo-offers >/dev/null
 wait_healthy geo-offers 60
+compose up --detach --no-build --no-deps dispatch >/dev/null
+wait_healthy dispatch 60
 compose up --detach --no-build --no-deps gateway >/dev/null
 wait_healthy gateway 60
 cold_start=$(python3 -c "print(f'{$(date +%s.%N) - $started:.1f}')")
 echo "cold start, from no containers to all healthy: $cold_start s"
 
 say "Idle RSS per process"
-for service in identity scheduling ticketing geo-offers gateway; do
+for service in identity scheduling ticketing geo-offers dispatch gateway; do
   pid=$(podman inspect --format '{{.State.Pid}}' "$(container "$service")")
   echo "$service: $(awk '/^VmRSS/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$pid/status")"
 done
@@ -182,6 +186,12 @@ here=$(cli here --latitude 45.4858 --longitude 9.2044 --accuracy 20)
 echo "$here"
 grep -q "Caffè Centrale" <<<"$here" || fail "geo-offers offered no demo deal at Milano Centrale: $here"
 grep -q "Milano Centrale \[MI_CENTRALE\]" <<<"$here" || fail "geo-offers has no copy of scheduling's stations: $here"
+zones=$(cli admin zones)
+echo "$zones"
+grep -q "^C Centro" <<<"$zones" || fail "dispatch has not the image's taxi zones: $zones"
+unready=$(cli taxi request --address "Piazza del Duomo 1" 2>&1 || true)
+echo "taxi request (no verified phone, no card yet): $unready"
+grep -q "a verified phone" <<<"$unready" || fail "dispatch did not refuse a passenger without a verified phone: $unready"
 
 say "SIGTERM to identity: it drains and stops"
 stopping=$(date +%s.%N)

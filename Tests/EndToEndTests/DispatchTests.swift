@@ -90,6 +90,10 @@ struct DispatchTests {
           _ = try await jobsB.next { if case .ride(let ride) = $0 { ride.state == .cancelled } else { false } }
           let ended = try await rideFeed.next { $0.state == .cancelled }
           #expect(ended.cancellationFee.amountMinor == 0)
+
+          // Unlinked from the taxi, driver B stops hearing of its jobs: the stream ends.
+          _ = try await dispatch.updateTaxi(.with { $0.taxi = .with { $0.code = "MI-B"; $0.driverUserID = "" } }, metadata: bearer(admin))
+          await #expect(throws: RPCError.self) { _ = try await jobsB.next { _ in false } }
           group.cancelAll()
         }
         let history = try await dispatch.listMyRides(.init(), metadata: bearer(ada)).rides

@@ -22,10 +22,10 @@ struct DispatchCommand: EventLoopCommand {
   @OptionGroup var dispatch: DispatchOptions
 
   func runOnEventLoops() async throws {
-    let environment = ProcessInfo.processInfo.environment
-    let settings = try dispatch.settings(environment: environment)
-    let zones = try dispatch.zoneMap(environment: environment)
-    let gazetteer = try dispatch.gazetteer(environment: environment)
+    let reader = OwnSettingReader()
+    let settings = try dispatch.settings(reader)
+    let zones = try dispatch.zoneMap(reader)
+    let gazetteer = try dispatch.gazetteer(reader)
     try await ServiceRunner.run(
       options: options, serviceName: "dispatch",
       additionalSettings: identityAddress.additionalSettings + schedulingAddress.additionalSettings, transport: .binario

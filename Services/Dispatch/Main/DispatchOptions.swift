@@ -1,4 +1,5 @@
 import ArgumentParser
+import BinarioServiceKit
 import DispatchService
 import Foundation
 
@@ -82,14 +83,8 @@ struct DispatchOptions: ParsableArguments {
     help: ArgumentHelp("The time zone of the clock times in notifications; default Europe/Rome. (BINARIO_DISPATCH_ZONE)", valueName: "zone"))
   var zone: String?
 
-  func read(_ flag: String?, _ variable: String, _ name: String, environment: [String: String]) throws -> (path: String, data: Data)? {
-    guard let path = flag ?? environment[variable], !path.isEmpty else { return nil }
-    guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(name) \(path) cannot be read") }
-    return (path, data)
-  }
-
-  func zoneMap(environment: [String: String]) throws -> ZoneMap {
-    guard let file = try read(zones, "BINARIO_ZONES", "zones", environment: environment) else {
+  func zoneMap(_ settings: OwnSettingReader) throws -> ZoneMap {
+    guard let file = try settings.file(zones, "BINARIO_ZONES", name: "zones") else {
       throw ValidationError("set --zones (BINARIO_ZONES) to the city's taxi zones, e.g. Services/Dispatch/DemoData/zones.json")
     }
     do {
@@ -99,10 +94,8 @@ struct DispatchOptions: ParsableArguments {
     }
   }
 
-  func gazetteer(environment: [String: String]) throws -> AddressGazetteer {
-    guard let file = try read(addresses, "BINARIO_ADDRESSES", "addresses", environment: environment) else {
-      return AddressGazetteer(addresses: [:])
-    }
+  func gazetteer(_ settings: OwnSettingReader) throws -> AddressGazetteer {
+    guard let file = try settings.file(addresses, "BINARIO_ADDRESSES", name: "addresses") else { return AddressGazetteer(addresses: [:]) }
     do {
       return try AddressGazetteer.decode(file.data)
     } catch {
@@ -110,49 +103,38 @@ struct DispatchOptions: ParsableArguments {
     }
   }
 
-  func settings(environment: [String: String]) throws -> DispatchSettings {
+  func settings(_ reader: OwnSettingReader) throws -> DispatchSettings {
     var settings = DispatchSettings()
-    func number(_ flag: Double?, _ variable: String, _ name: String, range: ClosedRange<Double>) throws -> Double? {
-      guard let value = try flag ?? environment[variable].map({ text -> Double in
-        guard let number = Double(text) else { throw ValidationError("\(name) must be a number, not \(text)") }
-        return number
-      }) else { return nil }
-      guard value.isFinite, range.contains(value) else {
-        throw ValidationError("\(name) must be \(range.lowerBound.formatted()) to \(range.upperBound.formatted())")
-      }
-      return value
+    if let value = try reader.number(offerTimeout, "BINARIO_OFFER_TIMEOUT", name: "offer-timeout", in: 0.1...600) {
+      settings.offerTimeout = value
     }
-    if let value = try number(offerTimeout, "BINARIO_OFFER_TIMEOUT", "offer-timeout", range: 0.1...600) { settings.offerTimeout = value }
-    if let value = try number(delayGrace, "BINARIO_DELAY_GRACE", "delay-grace", range: 0...120) { settings.delayGrace = value * 60 }
-    if let value = try number(missedOffersAlert.map(Double.init), "BINARIO_MISSED_OFFERS_ALERT", "missed-offers-alert", range: 1...100) {
-      settings.missedOffersAlert = Int(value)
+    if let value = try reader.number(delayGrace, "BINARIO_DELAY_GRACE", name: "delay-grace", in: 0...120) { settings.delayGrace = value * 60 }
+    if let value = try reader.integer(missedOffersAlert, "BINARIO_MISSED_OFFERS_ALERT", name: "missed-offers-alert", in: 1...100) {
+      settings.missedOffersAlert = value
     }
-    if let value = try number(positionSilence, "BINARIO_POSITION_SILENCE", "position-silence", range: 0.1...600) {
+    if let value = try reader.number(positionSilence, "BINARIO_POSITION_SILENCE", name: "position-silence", in: 0.1...600) {
       settings.positionSilenceAlert = value * 60
     }
-    if let value = try number(reservationLead, "BINARIO_RESERVATION_LEAD", "reservation-lead", range: 15...(60 * 24 * 30)) {
+    if let value = try reader.number(reservationLead, "BINARIO_RESERVATION_LEAD", name: "reservation-lead", in: 15...(60 * 24 * 30)) {
       settings.reservationLeadTime = value * 60
     }
-    if let value = try number(reservationEditCutoff, "BINARIO_RESERVATION_EDIT_CUTOFF", "reservation-edit-cutoff", range: 10...(60 * 24)) {
+    if let value = try reader.number(
+      reservationEditCutoff, "BINARIO_RESERVATION_EDIT_CUTOFF", name: "reservation-edit-cutoff", in: 10...(60 * 24))
+    {
       settings.reservationEditCutoff = value * 60
     }
-    if let value = try number(sharingWindow, "BINARIO_SHARING_WINDOW", "sharing-window", range: 0...240) {
+    if let value = try reader.number(sharingWindow, "BINARIO_SHARING_WINDOW", name: "sharing-window", in: 0...240) {
       settings.sharingWindow = value * 60
     }
-    settings.alertEmails = (alertEmails ?? environment["BINARIO_ALERT_EMAILS"] ?? "").split(separator: ",")
-      .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    if let file = try read(tariff, "BINARIO_TARIFF", "tariff", environment: environment) {
+    settings.alertEmails = reader.list(alertEmails, "BINARIO_ALERT_EMAILS")
+    if let file = try reader.file(tariff, "BINARIO_TARIFF", name: "tariff") {
       do {
         settings.tariff = try JSONDecoder().decode(Tariff.self, from: file.data)
       } catch {
         throw ValidationError("tariff \(file.path): \(error)")
       }
     }
-    let zoneName = zone ?? environment["BINARIO_DISPATCH_ZONE"] ?? "Europe/Rome"
-    guard let timeZone = TimeZone(identifier: zoneName) else {
-      throw ValidationError("dispatch-zone must be a time zone such as Europe/Rome, not \(zoneName)")
-    }
-    settings.zone = timeZone
+    settings.zone = try reader.timeZone(zone, "BINARIO_DISPATCH_ZONE", name: "dispatch-zone")
     return settings
   }
 }

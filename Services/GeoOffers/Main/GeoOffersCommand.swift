@@ -22,9 +22,9 @@ struct GeoOffersCommand: EventLoopCommand {
   @OptionGroup var geoOffers: GeoOffersOptions
 
   func runOnEventLoops() async throws {
-    let environment = ProcessInfo.processInfo.environment
-    let settings = try geoOffers.settings(environment: environment)
-    let demoData = try geoOffers.demoDataFile(environment: environment)
+    let reader = OwnSettingReader()
+    let settings = try geoOffers.settings(reader)
+    let demoData = try geoOffers.demoDataFile(reader)
     try await ServiceRunner.run(
       options: options, serviceName: "geo-offers",
       additionalSettings: schedulingAddress.additionalSettings + ticketingAddress.additionalSettings, transport: .binario

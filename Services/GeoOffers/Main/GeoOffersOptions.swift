@@ -1,4 +1,5 @@
 import ArgumentParser
+import BinarioServiceKit
 import Foundation
 import GeoOffersService
 
@@ -39,41 +40,25 @@ struct GeoOffersOptions: ParsableArguments {
     help: ArgumentHelp("The time zone of a welcome's times; default Europe/Rome. (BINARIO_GEO_OFFERS_ZONE)", valueName: "zone"))
   var zone: String?
 
-  func demoDataFile(environment: [String: String]) throws -> (path: String, data: Data)? {
-    guard let path = demoData ?? environment["BINARIO_DEMO_DATA"], !path.isEmpty else { return nil }
-    guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("demo-data \(path) cannot be read") }
-    return (path, data)
+  func demoDataFile(_ reader: OwnSettingReader) throws -> (path: String, data: Data)? {
+    try reader.file(demoData, "BINARIO_DEMO_DATA", name: "demo-data")
   }
 
-  func settings(environment: [String: String]) throws -> GeoOffersSettings {
+  func settings(_ reader: OwnSettingReader) throws -> GeoOffersSettings {
     var settings = GeoOffersSettings()
-    func metres(_ flag: Double?, _ variable: String, _ name: String, range: ClosedRange<Double>) throws -> Double? {
-      guard let value = try flag ?? environment[variable].map({ text -> Double in
-        guard let number = Double(text) else { throw ValidationError("\(name) must be a number, not \(text)") }
-        return number
-      }) else { return nil }
-      guard value.isFinite, range.contains(value) else {
-        throw ValidationError("\(name) must be \(Int(range.lowerBound)) to \(Int(range.upperBound))")
-      }
-      return value
-    }
-    if let value = try metres(dealRadius, "BINARIO_DEAL_RADIUS", "deal-radius", range: 1...50_000) {
+    if let value = try reader.number(dealRadius, "BINARIO_DEAL_RADIUS", name: "deal-radius", in: 1...50_000) {
       settings.dealRadiusMetres = value
     }
-    if let hours = try metres(dealRepeatAfter, "BINARIO_DEAL_REPEAT_AFTER", "deal-repeat-after", range: 0...(24 * 365)) {
+    if let hours = try reader.number(dealRepeatAfter, "BINARIO_DEAL_REPEAT_AFTER", name: "deal-repeat-after", in: 0...(24 * 365)) {
       settings.noRepeatPeriod = hours * 3600
     }
-    if let value = try metres(stationRadius, "BINARIO_STATION_RADIUS", "station-radius", range: 1...5_000) {
+    if let value = try reader.number(stationRadius, "BINARIO_STATION_RADIUS", name: "station-radius", in: 1...5_000) {
       settings.stationRadiusMetres = value
     }
-    if let value = try metres(placesRadius, "BINARIO_PLACES_RADIUS", "places-radius", range: 1...50_000) {
+    if let value = try reader.number(placesRadius, "BINARIO_PLACES_RADIUS", name: "places-radius", in: 1...50_000) {
       settings.placesRadiusMetres = value
     }
-    let zoneName = zone ?? environment["BINARIO_GEO_OFFERS_ZONE"] ?? "Europe/Rome"
-    guard let timeZone = TimeZone(identifier: zoneName) else {
-      throw ValidationError("geo-offers-zone must be a time zone such as Europe/Rome, not \(zoneName)")
-    }
-    settings.zone = timeZone
+    settings.zone = try reader.timeZone(zone, "BINARIO_GEO_OFFERS_ZONE", name: "geo-offers-zone")
     return settings
   }
 }

@@ -24,10 +24,10 @@ struct TicketingCommand: EventLoopCommand {
   @OptionGroup var ticketing: TicketingOptions
 
   func runOnEventLoops() async throws {
-    let environment = ProcessInfo.processInfo.environment
-    let fareTable = try ticketing.fareTableData(environment: environment)
-    let zone = try ticketing.zone(environment: environment)
-    let reminderDays = try ticketing.reminderDays(environment: environment)
+    let reader = OwnSettingReader()
+    let fareTable = try ticketing.fareTableData(reader)
+    let zone = try ticketing.zone(reader)
+    let reminderDays = try ticketing.reminderDays(reader)
     try await ServiceRunner.run(
       options: options, serviceName: "ticketing",
       additionalSettings: identityAddress.additionalSettings + schedulingAddress.additionalSettings
@@ -45,7 +45,7 @@ struct TicketingCommand: EventLoopCommand {
         store: store, clock: clock, timetable: SchedulingTimetable(client: scheduling), accounts: accounts,
         charger: RecordingCardCharger(store: store, now: { clock.now() }), codes: codes, zone: zone, routeOffers: routeOffers)
       if let fareTable, try await domain.loadFareTable(fareTable) {
-        context.logger.notice("loaded the fare table", metadata: ["file": "\(ticketing.fareTable ?? environment["BINARIO_FARE_TABLE"] ?? "")"])
+        context.logger.notice("loaded the fare table", metadata: ["file": "\(ticketing.fareTable ?? reader.environment["BINARIO_FARE_TABLE"] ?? "")"])
       }
       let reminders = RenewalReminders(
         store: store, clock: clock, notifier: SchedulingNotifier(client: scheduling), zone: zone, daysBefore: reminderDays)

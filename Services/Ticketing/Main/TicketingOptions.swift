@@ -1,4 +1,5 @@
 import ArgumentParser
+import BinarioServiceKit
 import Foundation
 
 /// Ticketing's own settings, beside ServiceKit's common ones and the peers' addresses. Each is a
@@ -23,27 +24,15 @@ struct TicketingOptions: ParsableArguments {
     help: ArgumentHelp("How many days before a subscription renews its reminder goes out; default 3. (BINARIO_RENEWAL_REMINDER_DAYS)", valueName: "days"))
   var renewalReminderDays: Int?
 
-  func fareTableData(environment: [String: String]) throws -> Data? {
-    guard let path = fareTable ?? environment["BINARIO_FARE_TABLE"], !path.isEmpty else { return nil }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw ValidationError("fare-table \(path) cannot be read")
-    }
-    return data
+  func fareTableData(_ reader: OwnSettingReader) throws -> Data? {
+    try reader.file(fareTable, "BINARIO_FARE_TABLE", name: "fare-table")?.data
   }
 
-  func zone(environment: [String: String]) throws -> TimeZone {
-    let name = ticketingZone ?? environment["BINARIO_TICKETING_ZONE"] ?? "Europe/Rome"
-    guard let zone = TimeZone(identifier: name) else {
-      throw ValidationError("ticketing-zone must be a time zone such as Europe/Rome, not \(name)")
-    }
-    return zone
+  func zone(_ reader: OwnSettingReader) throws -> TimeZone {
+    try reader.timeZone(ticketingZone, "BINARIO_TICKETING_ZONE", name: "ticketing-zone")
   }
 
-  func reminderDays(environment: [String: String]) throws -> Int {
-    guard let days = renewalReminderDays ?? environment["BINARIO_RENEWAL_REMINDER_DAYS"].map({ Int($0) ?? -1 }) else {
-      return 3
-    }
-    guard (0...60).contains(days) else { throw ValidationError("renewal-reminder-days must be 0 to 60") }
-    return days
+  func reminderDays(_ reader: OwnSettingReader) throws -> Int {
+    try reader.integer(renewalReminderDays, "BINARIO_RENEWAL_REMINDER_DAYS", name: "renewal-reminder-days", in: 0...60) ?? 3
   }
 }

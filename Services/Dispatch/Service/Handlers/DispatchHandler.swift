@@ -250,6 +250,8 @@ public struct DispatchHandler: Binario_Dispatch_V1_Dispatch.SimpleServiceProtoco
     if let offer = mine.offer { try await response.write(.with { $0.offer = .init(offer) }) }
     try await withRPCCancellationHandler {
       for await event in feed.events {
+        // A driver unlinked from the taxi stops hearing of its jobs.
+        if case .taxi(let taxi) = event, taxi.driverUserID != userID { return }
         try await response.write(
           .with {
             switch event {
