@@ -40,6 +40,7 @@ let package = Package(
     .library(name: "GeoOffersService", targets: ["GeoOffersService"]),
     .executable(name: "geo-offers", targets: ["geo-offers"]),
     .library(name: "DispatchService", targets: ["DispatchService"]),
+    .library(name: "TelemetryService", targets: ["TelemetryService"]),
     .executable(name: "dispatch", targets: ["DispatchMain"]),
     .executable(name: "gateway", targets: ["gateway"]),
     .library(name: "BinarioTestSupport", targets: ["BinarioTestSupport"]),
@@ -410,6 +411,14 @@ let package = Package(
       path: "Services/Dispatch/Main",
       swiftSettings: swiftSettings
     ),
+    // Telemetry (issue #18, being built): so far its domain's measures, statistics and the
+    // ARPA Lombardia importers.
+    .target(
+      name: "TelemetryService",
+      dependencies: ["BinarioDomain"],
+      path: "Services/Telemetry/Service",
+      swiftSettings: swiftSettings
+    ),
     .executableTarget(
       name: "gateway",
       dependencies: [
@@ -545,6 +554,11 @@ let package = Package(
     .testTarget(
       name: "GeoOffersServiceTests",
       dependencies: ["GeoOffersService", "BinarioDomain", "BinarioStorage", .product(name: "GRDB", package: "GRDB.swift")],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "TelemetryServiceTests",
+      dependencies: ["TelemetryService", "BinarioDomain"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

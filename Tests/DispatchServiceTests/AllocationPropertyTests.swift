@@ -140,19 +140,6 @@ struct AllocationPropertyTests {
   }
 }
 
-/// A small seeded generator (SplitMix64): the same cases on every run, and another seed for more.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// A value tasks share.
 final class Recorder<Value: Sendable>: Sendable {
   let value: Mutex<Value>

@@ -1,0 +1,51 @@
+import Foundation
+
+/// A series' point for a chart: one time bucket's minimum, mean and maximum.
+public struct BucketPoint: Sendable, Hashable {
+  /// The bucket's start.
+  public var start: Date
+  public var count: Int
+  public var minimum: Double
+  public var mean: Double
+  public var maximum: Double
+}
+
+/// Downsampling a series to at most N points: the range is cut into N equal time buckets (at
+/// least one second each) and each non-empty bucket becomes one point. Readings come in any order.
+public struct TimeBuckets: Sendable, Hashable {
+  public var range: Range<Date>
+  /// Seconds per bucket.
+  public var width: TimeInterval
+
+  /// Buckets covering `range` in at most `maximumPoints` of equal whole-second width.
+  public init(range: Range<Date>, maximumPoints: Int) {
+    self.range = range
+    let span = range.upperBound.timeIntervalSince(range.lowerBound)
+    self.width = Swift.max(1, (span / Double(Swift.max(1, maximumPoints))).rounded(.up))
+  }
+
+  /// The bucket a reading at `instant` falls in; `nil` outside the range.
+  public func index(of instant: Date) -> Int? {
+    guard range.contains(instant) else { return nil }
+    return Int(instant.timeIntervalSince(range.lowerBound) / width)
+  }
+
+  /// The points of `readings` (time, value), in time order.
+  public func points<Readings: Sequence<(Date, Double)>>(_ readings: Readings) -> [BucketPoint] {
+    var buckets: [Int: (count: Int, minimum: Double, sum: Double, maximum: Double)] = [:]
+    for (instant, value) in readings {
+      guard let index = index(of: instant) else { continue }
+      if let bucket = buckets[index] {
+        buckets[index] = (bucket.count + 1, Swift.min(bucket.minimum, value), bucket.sum + value, Swift.max(bucket.maximum, value))
+      } else {
+        buckets[index] = (1, value, value, value)
+      }
+    }
+    return buckets.keys.sorted().map { index in
+      let bucket = buckets[index]!
+      return BucketPoint(
+        start: range.lowerBound.addingTimeInterval(Double(index) * width), count: bucket.count, minimum: bucket.minimum,
+        mean: bucket.sum / Double(bucket.count), maximum: bucket.maximum)
+    }
+  }
+}
