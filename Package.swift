@@ -411,11 +411,11 @@ let package = Package(
       path: "Services/Dispatch/Main",
       swiftSettings: swiftSettings
     ),
-    // Telemetry (issue #18, being built): so far its domain's measures, statistics and the
-    // ARPA Lombardia importers.
+    // Telemetry (issue #18, being built): so far its domain's measures, statistics, the ARPA
+    // Lombardia importers and the readings' store.
     .target(
       name: "TelemetryService",
-      dependencies: ["BinarioDomain"],
+      dependencies: ["BinarioDomain", "BinarioStorage", .product(name: "GRDB", package: "GRDB.swift")],
       path: "Services/Telemetry/Service",
       swiftSettings: swiftSettings
     ),
@@ -558,7 +558,7 @@ let package = Package(
     ),
     .testTarget(
       name: "TelemetryServiceTests",
-      dependencies: ["TelemetryService", "BinarioDomain"],
+      dependencies: ["TelemetryService", "BinarioDomain", "BinarioStorage"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -1,0 +1,41 @@
+import BinarioDomain
+import Foundation
+
+/// Storing a board's readings: each reading is checked on its own (a bad one is refused with
+/// its reason while the rest of the batch is stored), then the batch is committed at once;
+/// idempotent per (device, time), and a stored reading never changes.
+public struct ReadingIngest: Sendable {
+  let store: TelemetryStore
+  let clock: any DomainClock
+  /// How far after the server's clock a reading's time may be (a board's clock drifts).
+  public var allowedSkew: TimeInterval = 300
+  /// The most readings one batch may carry.
+  public static let maximumBatch = 10_000
+
+  public init(store: TelemetryStore, clock: any DomainClock) {
+    self.store = store
+    self.clock = clock
+  }
+
+  /// Stores a batch of a device's readings; answered once committed.
+  public func upload(deviceID: String, _ readings: [Reading]) async throws -> IngestOutcome {
+    guard readings.count <= Self.maximumBatch else {
+      throw ServiceError.invalid("readings", "a batch holds at most \(Self.maximumBatch) readings; send the rest in another")
+    }
+    guard let device = try await store.deviceSeq(id: deviceID) else { throw ServiceError.notFound("no device \(deviceID)") }
+    let now = clock.now()
+    var refused: [(index: Int, reason: String)] = []
+    var valid: [(index: Int, reading: Reading)] = []
+    valid.reserveCapacity(readings.count)
+    for (index, reading) in readings.enumerated() {
+      if let problem = reading.problem(now: now, allowedSkew: allowedSkew) {
+        refused.append((index, problem))
+      } else {
+        valid.append((index, reading))
+      }
+    }
+    var outcome = valid.isEmpty ? IngestOutcome() : try await store.store(deviceSeq: device, valid)
+    outcome.rejected = (refused + outcome.rejected).sorted { $0.index < $1.index }
+    return outcome
+  }
+}

@@ -1,0 +1,63 @@
+import BinarioStorage
+import GRDB
+
+/// Telemetry's database schema, one migration per shipped change (append, never edit).
+///
+/// A `reading` is keyed by its device's `seq` and its time in milliseconds (`WITHOUT ROWID`: the
+/// key is the row's place, so a device's readings lie together in time order, and a resend finds
+/// the stored reading in one lookup). Each measure is a nullable column; a stored reading is
+/// never updated. Positions are degrees; instants milliseconds since 1970.
+public enum TelemetryMigrations {
+  public static let all = DatabaseMigrations()
+    .add("v1-telemetry") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE device (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            owner_user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            created_at REAL NOT NULL
+          );
+          CREATE INDEX device_by_owner ON device(owner_user_id, name);
+          CREATE TABLE reading (
+            device_seq INTEGER NOT NULL REFERENCES device(seq) ON DELETE CASCADE,
+            time_ms INTEGER NOT NULL,
+            latitude REAL NOT NULL,
+            longitude REAL NOT NULL,
+            altitude REAL,
+            temperature REAL,
+            humidity REAL,
+            pressure REAL,
+            altitude_measured REAL,
+            tvoc REAL,
+            eco2 REAL,
+            pm0_5 REAL,
+            pm1 REAL,
+            pm2_5 REAL,
+            pm4 REAL,
+            pm10 REAL,
+            PRIMARY KEY (device_seq, time_ms)
+          ) WITHOUT ROWID;
+          """)
+    }
+}
+
+extension Measure {
+  /// The measure's column in `reading`.
+  var column: String {
+    switch self {
+    case .temperature: return "temperature"
+    case .humidity: return "humidity"
+    case .pressure: return "pressure"
+    case .altitude: return "altitude_measured"
+    case .tvoc: return "tvoc"
+    case .eco2: return "eco2"
+    case .pm0_5: return "pm0_5"
+    case .pm1: return "pm1"
+    case .pm2_5: return "pm2_5"
+    case .pm4: return "pm4"
+    case .pm10: return "pm10"
+    }
+  }
+}

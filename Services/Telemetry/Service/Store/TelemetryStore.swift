@@ -1,0 +1,99 @@
+import BinarioDomain
+import BinarioStorage
+import Foundation
+import GRDB
+
+/// Telemetry's database: the only code of the service that writes SQL. Every value reaches SQLite
+/// as a statement argument; each method is one transaction, committed when it returns.
+public final class TelemetryStore: Sendable {
+  let pool: DatabasePool
+
+  /// Uses an open database that has ``TelemetryMigrations/all`` applied.
+  public init(pool: DatabasePool) {
+    self.pool = pool
+  }
+
+  /// Opens (creating and migrating it if needed) `telemetry.sqlite` in `directory`.
+  public convenience init(directory: String) throws {
+    let path = URL(fileURLWithPath: directory).appendingPathComponent("telemetry.sqlite").path
+    self.init(pool: try ServiceDatabase.open(at: path, migrations: TelemetryMigrations.all))
+  }
+
+  /// A device's row key, or `nil` when there is no such device.
+  public func deviceSeq(id: String) async throws -> Int64? {
+    try pool.readOnCurrentThread { db in try Int64.fetchOne(db, sql: "SELECT seq FROM device WHERE id = ?", arguments: [id]) }
+  }
+
+  public func insertDevice(id: String, ownerUserID: String, name: String, at instant: Date) async throws {
+    try await pool.write { db in
+      try db.execute(
+        sql: "INSERT INTO device (id, owner_user_id, name, created_at) VALUES (?, ?, ?, ?)",
+        arguments: [id, ownerUserID, name, instant.timeIntervalSince1970])
+    }
+  }
+
+  /// Stores `readings` of a device in one transaction: each new (device, time) is inserted; one
+  /// already stored with the same position and values is a duplicate; one stored with others is
+  /// rejected (a stored reading never changes). `rejected` carries the batch indexes already
+  /// refused by validation, which are skipped.
+  public func store(deviceSeq: Int64, _ readings: [(index: Int, reading: Reading)]) async throws -> IngestOutcome {
+    let columns = Measure.allCases.map(\.column)
+    let insertSQL = """
+      INSERT INTO reading (device_seq, time_ms, latitude, longitude, altitude, \(columns.joined(separator: ", ")))
+      VALUES (?, ?, ?, ?, ?, \(columns.map { _ in "?" }.joined(separator: ", ")))
+      ON CONFLICT (device_seq, time_ms) DO NOTHING
+      """
+    let existingSQL = "SELECT latitude, longitude, altitude, \(columns.joined(separator: ", ")) FROM reading WHERE device_seq = ? AND time_ms = ?"
+    return try await pool.write { db in
+      var outcome = IngestOutcome()
+      let insert = try db.cachedStatement(sql: insertSQL)
+      let existing = try db.cachedStatement(sql: existingSQL)
+      for (index, reading) in readings {
+        let time = reading.timeMilliseconds
+        var arguments: [(any DatabaseValueConvertible)?] = [
+          deviceSeq, time, reading.position.latitude, reading.position.longitude, reading.altitude,
+        ]
+        for measure in Measure.allCases { arguments.append(reading.values[measure]) }
+        try insert.execute(arguments: StatementArguments(arguments))
+        if db.changesCount > 0 {
+          outcome.stored += 1
+          continue
+        }
+        guard let row = try Row.fetchOne(existing, arguments: [deviceSeq, time]) else { continue }
+        var same = row[0] as Double == reading.position.latitude && row[1] as Double == reading.position.longitude
+          && row[2] as Double? == reading.altitude
+        for (offset, measure) in Measure.allCases.enumerated() where same {
+          same = row[3 + offset] as Double? == reading.values[measure]
+        }
+        if same {
+          outcome.duplicates += 1
+        } else {
+          outcome.rejected.append(
+            (index, "a reading of this device at \(reading.time) is stored with other values; stored readings never change"))
+        }
+      }
+      return outcome
+    }
+  }
+
+  /// A device's readings of `measure` in `range`, in time order.
+  public func series(deviceSeq: Int64, measure: Measure, in range: Range<Date>) async throws -> [(Date, Double)] {
+    try pool.readOnCurrentThread { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT time_ms, \(measure.column) FROM reading
+          WHERE device_seq = ? AND time_ms >= ? AND time_ms < ? AND \(measure.column) IS NOT NULL ORDER BY time_ms
+          """,
+        arguments: [deviceSeq, Int64(range.lowerBound.timeIntervalSince1970 * 1000), Int64(range.upperBound.timeIntervalSince1970 * 1000)]
+      ).map { (Date(timeIntervalSince1970: Double($0[0] as Int64) / 1000), $0[1] as Double) }
+    }
+  }
+
+  /// How many readings a device has.
+  public func readingCount(deviceSeq: Int64) async throws -> Int {
+    try pool.readOnCurrentThread { db in
+      try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reading WHERE device_seq = ?", arguments: [deviceSeq]) ?? 0
+    }
+  }
+}
