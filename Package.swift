@@ -415,7 +415,10 @@ let package = Package(
     // Lombardia importers and the readings' store.
     .target(
       name: "TelemetryService",
-      dependencies: ["BinarioDomain", "BinarioStorage", .product(name: "GRDB", package: "GRDB.swift")],
+      dependencies: [
+        "BinarioDomain", "BinarioStorage", .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
       path: "Services/Telemetry/Service",
       swiftSettings: swiftSettings
     ),

@@ -6,20 +6,40 @@ import GRDB
 /// A `reading` is keyed by its device's `seq` and its time in milliseconds (`WITHOUT ROWID`: the
 /// key is the row's place, so a device's readings lie together in time order, and a resend finds
 /// the stored reading in one lookup). Each measure is a nullable column; a stored reading is
-/// never updated. Positions are degrees; instants milliseconds since 1970.
+/// never updated. Positions are degrees; instants milliseconds since 1970. A device holds the
+/// SHA-256 of its upload token, never the token. A device is its owner's, or its campaign's
+/// members' to see; a public campaign's devices are everyone's.
 public enum TelemetryMigrations {
   public static let all = DatabaseMigrations()
     .add("v1-telemetry") { db in
       try db.execute(
         sql: """
+          CREATE TABLE campaign (
+            id TEXT PRIMARY KEY NOT NULL,
+            owner_user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            public INTEGER NOT NULL,
+            created_at REAL NOT NULL
+          );
+          CREATE TABLE campaign_member (
+            campaign_id TEXT NOT NULL REFERENCES campaign(id) ON DELETE CASCADE,
+            user_id TEXT NOT NULL,
+            PRIMARY KEY (campaign_id, user_id)
+          ) WITHOUT ROWID;
+          CREATE INDEX campaign_member_by_user ON campaign_member(user_id);
           CREATE TABLE device (
             seq INTEGER PRIMARY KEY,
             id TEXT NOT NULL UNIQUE,
             owner_user_id TEXT NOT NULL,
             name TEXT NOT NULL,
+            campaign_id TEXT REFERENCES campaign(id) ON DELETE SET NULL,
+            -- SHA-256 of the device token (never the token); NULL once revoked.
+            token_hash BLOB UNIQUE,
+            token_issued_at REAL,
             created_at REAL NOT NULL
           );
           CREATE INDEX device_by_owner ON device(owner_user_id, name);
+          CREATE INDEX device_by_campaign ON device(campaign_id);
           CREATE TABLE reading (
             device_seq INTEGER NOT NULL REFERENCES device(seq) ON DELETE CASCADE,
             time_ms INTEGER NOT NULL,

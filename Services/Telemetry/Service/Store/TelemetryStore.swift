@@ -24,14 +24,6 @@ public final class TelemetryStore: Sendable {
     try pool.readOnCurrentThread { db in try Int64.fetchOne(db, sql: "SELECT seq FROM device WHERE id = ?", arguments: [id]) }
   }
 
-  public func insertDevice(id: String, ownerUserID: String, name: String, at instant: Date) async throws {
-    try await pool.write { db in
-      try db.execute(
-        sql: "INSERT INTO device (id, owner_user_id, name, created_at) VALUES (?, ?, ?, ?)",
-        arguments: [id, ownerUserID, name, instant.timeIntervalSince1970])
-    }
-  }
-
   /// Stores `readings` of a device in one transaction: each new (device, time) is inserted; one
   /// already stored with the same position and values is a duplicate; one stored with others is
   /// rejected (a stored reading never changes). `rejected` carries the batch indexes already
