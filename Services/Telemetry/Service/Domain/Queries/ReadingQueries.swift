@@ -1,0 +1,108 @@
+import BinarioDomain
+import Foundation
+
+/// What the map, the chart and the dispersion table ask of a user's readings: one device the user
+/// may see, or all of the user's own devices.
+public struct ReadingQueries: Sendable {
+  let store: TelemetryStore
+  let registry: DeviceRegistry
+
+  /// The most points a map answer holds; beyond, the readings are sampled evenly in time.
+  public static let mapLimit = 5_000
+  /// The most points a chart asks for.
+  public static let maximumSeriesPoints = 2_000
+  /// The most cells of an interpolated grid.
+  public static let maximumGridCells = 10_000
+
+  public init(store: TelemetryStore, registry: DeviceRegistry) {
+    self.store = store
+    self.registry = registry
+  }
+
+  /// The devices asked about: `deviceID`, which `userID` must be able to see, or the user's own.
+  func devices(userID: String, deviceID: String?) async throws -> [Int64] {
+    guard let deviceID, !deviceID.isEmpty else { return try await store.deviceSeqs(ownerUserID: userID) }
+    try await registry.checkVisible(userID: userID, deviceID: deviceID)
+    return [try await store.deviceSeq(id: deviceID)].compactMap { $0 }
+  }
+
+  static func checked(_ range: Range<Date>) throws -> Range<Date> {
+    guard range.lowerBound < range.upperBound else { throw ServiceError.invalid("to", "the range must end after it starts") }
+    return range
+  }
+
+  /// One measure over a range, downsampled to at most `maximumPoints` time buckets.
+  public func series(userID: String, deviceID: String?, measure: Measure, in range: Range<Date>, maximumPoints: Int) async throws
+    -> (buckets: TimeBuckets, points: [BucketPoint])
+  {
+    let range = try Self.checked(range)
+    let points = maximumPoints == 0 ? 500 : maximumPoints
+    guard (1...Self.maximumSeriesPoints).contains(points) else {
+      throw ServiceError.invalid("max_points", "a series has 1 to \(Self.maximumSeriesPoints) points")
+    }
+    let buckets = TimeBuckets(range: range, maximumPoints: points)
+    let values = try await store.values(deviceSeqs: try await devices(userID: userID, deviceID: deviceID), measure: measure, in: range)
+    return (buckets, buckets.points(values))
+  }
+
+  /// Count, extremes, mean and quartiles of a measure over a range; `nil` when there are no values.
+  public func statistics(userID: String, deviceID: String?, measure: Measure, in range: Range<Date>) async throws -> Summary? {
+    let range = try Self.checked(range)
+    let values = try await store.values(deviceSeqs: try await devices(userID: userID, deviceID: deviceID), measure: measure, in: range)
+    return Summary(values.lazy.map(\.1))
+  }
+
+  /// Readings of a measure in a box and a range: all of them up to ``mapLimit``, else that many
+  /// sampled evenly in time; and whether they were sampled.
+  public func map(userID: String, deviceID: String?, measure: Measure, within box: GeoBox, in range: Range<Date>) async throws
+    -> (points: [MapPoint], total: Int)
+  {
+    let range = try Self.checked(range)
+    let points = try await store.mapPoints(
+      deviceSeqs: try await devices(userID: userID, deviceID: deviceID), measure: measure, within: box, in: range
+    ).sorted { $0.time < $1.time }
+    return (Self.sample(points, limit: Self.mapLimit), points.count)
+  }
+
+  /// At most `limit` of `items`, evenly spread.
+  static func sample<Item>(_ items: [Item], limit: Int) -> [Item] {
+    guard items.count > limit else { return items }
+    return (0..<limit).map { items[$0 * items.count / limit] }
+  }
+
+  /// The measure interpolated over the box (inverse distance weighting of the readings in the
+  /// box and range), `rows` × `columns` cells (at most ``maximumGridCells``).
+  public func grid(
+    userID: String, deviceID: String?, measure: Measure, within box: GeoBox, in range: Range<Date>, rows: Int, columns: Int
+  ) async throws -> InterpolatedGrid {
+    guard rows >= 1, columns >= 1, rows * columns <= Self.maximumGridCells else {
+      throw ServiceError.invalid("rows", "a grid has 1 to \(Self.maximumGridCells) cells (rows × columns)")
+    }
+    let points = try await map(userID: userID, deviceID: deviceID, measure: measure, within: box, in: range).points
+    return InterpolatedGrid(points: points.map { ($0.position, $0.value) }, box: box, rows: rows, columns: columns)
+  }
+
+  /// Each measure's latest value of a device the user may see.
+  public func latest(userID: String, deviceID: String) async throws -> [Measure: (time: Date, value: Double)] {
+    guard let seq = try await devices(userID: userID, deviceID: deviceID).first else { throw ServiceError.notFound("no device \(deviceID)") }
+    return try await store.latest(deviceSeq: seq)
+  }
+
+  /// A device's readings in a range as CSV: `time` (ISO 8601, UTC), `latitude`, `longitude`,
+  /// `position_altitude` (the GPS's), then one column per measure (empty where the reading has
+  /// none; `altitude` is the barometric one the board measures).
+  public func csv(userID: String, deviceID: String, in range: Range<Date>) async throws -> String {
+    guard let seq = try await devices(userID: userID, deviceID: deviceID).first else { throw ServiceError.notFound("no device \(deviceID)") }
+    let readings = try await store.readings(deviceSeq: seq, in: try Self.checked(range))
+    var lines = [(["time", "latitude", "longitude", "position_altitude"] + Measure.allCases.map(\.rawValue)).joined(separator: ",")]
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    for reading in readings {
+      let fields =
+        [formatter.string(from: reading.time), "\(reading.position.latitude)", "\(reading.position.longitude)", reading.altitude.map { "\($0)" } ?? ""]
+        + Measure.allCases.map { reading.values[$0].map { "\($0)" } ?? "" }
+      lines.append(fields.joined(separator: ","))
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

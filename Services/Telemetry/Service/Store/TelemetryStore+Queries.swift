@@ -1,0 +1,105 @@
+import BinarioDomain
+import Foundation
+import GRDB
+
+/// A reading's position and one measure's value, for the map.
+public struct MapPoint: Sendable, Hashable {
+  public var deviceID: String
+  public var time: Date
+  public var position: GeoPoint
+  public var value: Double
+}
+
+extension TelemetryStore {
+  static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+
+  /// The row keys of a user's own devices.
+  public func deviceSeqs(ownerUserID: String) async throws -> [Int64] {
+    try pool.readOnCurrentThread { db in
+      try Int64.fetchAll(db, sql: "SELECT seq FROM device WHERE owner_user_id = ? ORDER BY seq", arguments: [ownerUserID])
+    }
+  }
+
+  /// The values of `measure` of the devices `seqs` in `range` (time, value), each device's in
+  /// time order.
+  public func values(deviceSeqs seqs: [Int64], measure: Measure, in range: Range<Date>) async throws -> [(Date, Double)] {
+    try pool.readOnCurrentThread { db in
+      let statement = try db.cachedStatement(
+        sql: """
+          SELECT time_ms, \(measure.column) FROM reading
+          WHERE device_seq = ? AND time_ms >= ? AND time_ms < ? AND \(measure.column) IS NOT NULL ORDER BY time_ms
+          """)
+      var values: [(Date, Double)] = []
+      for seq in seqs {
+        let rows = try Row.fetchCursor(statement, arguments: [seq, Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)])
+        while let row = try rows.next() {
+          values.append((Date(timeIntervalSince1970: Double(row[0] as Int64) / 1000), row[1]))
+        }
+      }
+      return values
+    }
+  }
+
+  /// The readings of `measure` of the devices `seqs` within `box` and `range`.
+  public func mapPoints(deviceSeqs seqs: [Int64], measure: Measure, within box: GeoBox, in range: Range<Date>) async throws -> [MapPoint] {
+    try pool.readOnCurrentThread { db in
+      let statement = try db.cachedStatement(
+        sql: """
+          SELECT d.id, r.time_ms, r.latitude, r.longitude, r.\(measure.column) FROM reading r JOIN device d ON d.seq = r.device_seq
+          WHERE r.device_seq = ? AND r.time_ms >= ? AND r.time_ms < ? AND r.\(measure.column) IS NOT NULL
+            AND r.latitude BETWEEN ? AND ? AND r.longitude BETWEEN ? AND ?
+          ORDER BY r.time_ms
+          """)
+      var points: [MapPoint] = []
+      for seq in seqs {
+        let rows = try Row.fetchCursor(
+          statement,
+          arguments: [
+            seq, Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound), box.minLatitude, box.maxLatitude,
+            box.minLongitude, box.maxLongitude,
+          ])
+        while let row = try rows.next() {
+          points.append(
+            MapPoint(
+              deviceID: row[0], time: Date(timeIntervalSince1970: Double(row[1] as Int64) / 1000),
+              position: GeoPoint(latitude: row[2], longitude: row[3]), value: row[4]))
+        }
+      }
+      return points
+    }
+  }
+
+  /// Each measure's latest value of a device, with its time.
+  public func latest(deviceSeq: Int64) async throws -> [Measure: (time: Date, value: Double)] {
+    try pool.readOnCurrentThread { db in
+      var latest: [Measure: (time: Date, value: Double)] = [:]
+      for measure in Measure.allCases {
+        if let row = try Row.fetchOne(
+          db,
+          sql: "SELECT time_ms, \(measure.column) FROM reading WHERE device_seq = ? AND \(measure.column) IS NOT NULL ORDER BY time_ms DESC LIMIT 1",
+          arguments: [deviceSeq])
+        {
+          latest[measure] = (Date(timeIntervalSince1970: Double(row[0] as Int64) / 1000), row[1])
+        }
+      }
+      return latest
+    }
+  }
+
+  /// A device's readings in `range`, in time order (the CSV export).
+  public func readings(deviceSeq: Int64, in range: Range<Date>) async throws -> [Reading] {
+    try pool.readOnCurrentThread { db in
+      try Row.fetchAll(
+        db,
+        sql: "SELECT * FROM reading WHERE device_seq = ? AND time_ms >= ? AND time_ms < ? ORDER BY time_ms",
+        arguments: [deviceSeq, Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)]
+      ).map { row in
+        var values: [Measure: Double] = [:]
+        for measure in Measure.allCases { values[measure] = row[measure.column] }
+        return Reading(
+          time: Date(timeIntervalSince1970: Double(row["time_ms"] as Int64) / 1000),
+          position: GeoPoint(latitude: row["latitude"], longitude: row["longitude"]), altitude: row["altitude"], values: values)
+      }
+    }
+  }
+}
