@@ -8,7 +8,9 @@ import GRDB
 /// the stored reading in one lookup). Each measure is a nullable column; a stored reading is
 /// never updated. Positions are degrees; instants milliseconds since 1970. A device holds the
 /// SHA-256 of its upload token, never the token. A device is its owner's, or its campaign's
-/// members' to see; a public campaign's devices are everyone's.
+/// members' to see; a public campaign's devices are everyone's. `reference_sensor` and
+/// `reference_measurement` are ARPA Lombardia's stations and values as last imported (the
+/// provider may correct a value: an import replaces it).
 public enum TelemetryMigrations {
   public static let all = DatabaseMigrations()
     .add("v1-telemetry") { db in
@@ -58,6 +60,30 @@ public enum TelemetryMigrations {
             pm4 REAL,
             pm10 REAL,
             PRIMARY KEY (device_seq, time_ms)
+          ) WITHOUT ROWID;
+          CREATE TABLE reference_sensor (
+            sensor_id TEXT PRIMARY KEY NOT NULL,
+            type_name TEXT NOT NULL,
+            unit TEXT NOT NULL,
+            station_id TEXT NOT NULL,
+            station_name TEXT NOT NULL,
+            elevation REAL,
+            province TEXT NOT NULL,
+            municipality TEXT NOT NULL,
+            historical INTEGER NOT NULL,
+            start_date REAL,
+            stop_date REAL,
+            latitude REAL NOT NULL,
+            longitude REAL NOT NULL,
+            network TEXT NOT NULL,
+            measure TEXT
+          );
+          CREATE INDEX reference_sensor_by_position ON reference_sensor(latitude, longitude);
+          CREATE TABLE reference_measurement (
+            sensor_id TEXT NOT NULL,
+            time_ms INTEGER NOT NULL,
+            value REAL NOT NULL,
+            PRIMARY KEY (sensor_id, time_ms)
           ) WITHOUT ROWID;
           """)
     }

@@ -82,6 +82,18 @@ public struct ReadingQueries: Sendable {
     return InterpolatedGrid(points: points.map { ($0.position, $0.value) }, box: box, rows: rows, columns: columns)
   }
 
+  /// Pearson's r of two measures of the same readings (a device, or the user's own) on shared
+  /// time buckets; `nil` below two shared buckets or without variation.
+  public func correlate(
+    userID: String, deviceID: String?, _ first: Measure, _ second: Measure, in range: Range<Date>, maximumPoints: Int
+  ) async throws -> (r: Double?, buckets: Int) {
+    let (_, a) = try await series(userID: userID, deviceID: deviceID, measure: first, in: range, maximumPoints: maximumPoints)
+    let (_, b) = try await series(userID: userID, deviceID: deviceID, measure: second, in: range, maximumPoints: maximumPoints)
+    let means = Dictionary(uniqueKeysWithValues: b.map { ($0.start, $0.mean) })
+    let pairs = a.compactMap { point in means[point.start].map { (point.mean, $0) } }
+    return (pearsonCorrelation(pairs), pairs.count)
+  }
+
   /// Each measure's latest value of a device the user may see.
   public func latest(userID: String, deviceID: String) async throws -> [Measure: (time: Date, value: Double)] {
     guard let seq = try await devices(userID: userID, deviceID: deviceID).first else { throw ServiceError.notFound("no device \(deviceID)") }

@@ -1,0 +1,93 @@
+import BinarioDomain
+import Foundation
+import GRDB
+
+extension TelemetryStore {
+  /// Adds or replaces sensors; answers how many were new.
+  public func upsert(_ sensors: [ReferenceSensor]) async throws -> Int {
+    try await pool.write { db in
+      var added = 0
+      for sensor in sensors {
+        let existed = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM reference_sensor WHERE sensor_id = ?)", arguments: [sensor.sensorID]) ?? false
+        try db.execute(
+          sql: """
+            INSERT OR REPLACE INTO reference_sensor (sensor_id, type_name, unit, station_id, station_name, elevation, province, municipality,
+              historical, start_date, stop_date, latitude, longitude, network, measure)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+          arguments: [
+            sensor.sensorID, sensor.typeName, sensor.unit, sensor.stationID, sensor.stationName, sensor.elevation, sensor.province,
+            sensor.municipality, sensor.historical, sensor.startDate?.timeIntervalSince1970, sensor.stopDate?.timeIntervalSince1970,
+            sensor.position.latitude, sensor.position.longitude, sensor.network.rawValue, sensor.measure?.rawValue,
+          ])
+        if !existed { added += 1 }
+      }
+      return added
+    }
+  }
+
+  /// Adds measurements (a value already there for the sensor and time is replaced: the provider
+  /// corrects its data); answers how many were new.
+  public func upsert(_ measurements: [ReferenceMeasurement]) async throws -> Int {
+    try await pool.write { db in
+      let before = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reference_measurement") ?? 0
+      let statement = try db.cachedStatement(
+        sql: """
+          INSERT INTO reference_measurement (sensor_id, time_ms, value) VALUES (?, ?, ?)
+          ON CONFLICT (sensor_id, time_ms) DO UPDATE SET value = excluded.value
+          """)
+      for measurement in measurements {
+        try statement.execute(arguments: [measurement.sensorID, Self.milliseconds(measurement.time), measurement.value])
+      }
+      return (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reference_measurement") ?? 0) - before
+    }
+  }
+
+  /// When a sensor's newest stored measurement is (an incremental fetch asks only for later ones).
+  public func newestMeasurement(sensorID: String) async throws -> Date? {
+    try pool.readOnCurrentThread { db in
+      try Int64.fetchOne(db, sql: "SELECT MAX(time_ms) FROM reference_measurement WHERE sensor_id = ?", arguments: [sensorID])
+        .map { Date(timeIntervalSince1970: Double($0) / 1000) }
+    }
+  }
+
+  /// Sensors whose station is in `box` (optionally of one measure).
+  public func referenceSensors(within box: GeoBox, measure: Measure? = nil) async throws -> [ReferenceSensor] {
+    try pool.readOnCurrentThread { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT * FROM reference_sensor WHERE latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?
+            AND (? IS NULL OR measure = ?) ORDER BY station_name, sensor_id
+          """,
+        arguments: [box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude, measure?.rawValue, measure?.rawValue]
+      ).map(Self.referenceSensor)
+    }
+  }
+
+  public func referenceSensor(id: String) async throws -> ReferenceSensor? {
+    try pool.readOnCurrentThread { db in
+      try Row.fetchOne(db, sql: "SELECT * FROM reference_sensor WHERE sensor_id = ?", arguments: [id]).map(Self.referenceSensor)
+    }
+  }
+
+  /// A sensor's values in `range`, in time order.
+  public func referenceValues(sensorID: String, in range: Range<Date>) async throws -> [(Date, Double)] {
+    try pool.readOnCurrentThread { db in
+      try Row.fetchAll(
+        db, sql: "SELECT time_ms, value FROM reference_measurement WHERE sensor_id = ? AND time_ms >= ? AND time_ms < ? ORDER BY time_ms",
+        arguments: [sensorID, Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)]
+      ).map { (Date(timeIntervalSince1970: Double($0[0] as Int64) / 1000), $0[1] as Double) }
+    }
+  }
+
+  static func referenceSensor(_ row: Row) -> ReferenceSensor {
+    ReferenceSensor(
+      sensorID: row["sensor_id"], typeName: row["type_name"], unit: row["unit"], stationID: row["station_id"],
+      stationName: row["station_name"], elevation: row["elevation"], province: row["province"], municipality: row["municipality"],
+      historical: row["historical"], startDate: (row["start_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
+      stopDate: (row["stop_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
+      position: GeoPoint(latitude: row["latitude"], longitude: row["longitude"]),
+      network: ReferenceSensor.Network(rawValue: row["network"]) ?? .airQuality)
+  }
+}
