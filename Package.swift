@@ -418,6 +418,9 @@ let package = Package(
       dependencies: [
         "BinarioDomain", "BinarioStorage", .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
       ],
       path: "Services/Telemetry/Service",
       swiftSettings: swiftSettings
@@ -561,7 +564,7 @@ let package = Package(
     ),
     .testTarget(
       name: "TelemetryServiceTests",
-      dependencies: ["TelemetryService", "BinarioDomain", "BinarioStorage"],
+      dependencies: ["TelemetryService", "BinarioDomain", "BinarioStorage", "BinarioTestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -79,6 +79,13 @@ public enum TelemetryMigrations {
             measure TEXT
           );
           CREATE INDEX reference_sensor_by_position ON reference_sensor(latitude, longitude);
+          CREATE TABLE reference_fetch (
+            source TEXT PRIMARY KEY NOT NULL,
+            newest_ms INTEGER,
+            last_success_at REAL,
+            last_failure_at REAL,
+            last_error TEXT
+          );
           CREATE TABLE reference_measurement (
             sensor_id TEXT NOT NULL,
             time_ms INTEGER NOT NULL,

@@ -91,3 +91,49 @@ extension TelemetryStore {
       network: ReferenceSensor.Network(rawValue: row["network"]) ?? .airQuality)
   }
 }
+
+/// The state of a source's fetches: where the next incremental fetch starts, and how the last
+/// ones went.
+public struct FetchState: Sendable, Hashable {
+  public var newest: Date?
+  public var lastSuccess: Date?
+  public var lastFailure: Date?
+  public var lastError: String?
+}
+
+extension TelemetryStore {
+  public func fetchState(source: String) async throws -> FetchState {
+    try pool.readOnCurrentThread { db in
+      guard let row = try Row.fetchOne(db, sql: "SELECT * FROM reference_fetch WHERE source = ?", arguments: [source]) else {
+        return FetchState()
+      }
+      return FetchState(
+        newest: (row["newest_ms"] as Int64?).map { Date(timeIntervalSince1970: Double($0) / 1000) },
+        lastSuccess: (row["last_success_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+        lastFailure: (row["last_failure_at"] as Double?).map(Date.init(timeIntervalSince1970:)), lastError: row["last_error"])
+    }
+  }
+
+  public func recordFetch(source: String, newest: Date?, at instant: Date) async throws {
+    try await pool.write { db in
+      try db.execute(
+        sql: """
+          INSERT INTO reference_fetch (source, newest_ms, last_success_at) VALUES (?, ?, ?)
+          ON CONFLICT (source) DO UPDATE SET newest_ms = COALESCE(MAX(excluded.newest_ms, COALESCE(newest_ms, excluded.newest_ms)), newest_ms),
+            last_success_at = excluded.last_success_at
+          """,
+        arguments: [source, newest.map(Self.milliseconds), instant.timeIntervalSince1970])
+    }
+  }
+
+  public func recordFetchFailure(source: String, error: String, at instant: Date) async throws {
+    try await pool.write { db in
+      try db.execute(
+        sql: """
+          INSERT INTO reference_fetch (source, last_failure_at, last_error) VALUES (?, ?, ?)
+          ON CONFLICT (source) DO UPDATE SET last_failure_at = excluded.last_failure_at, last_error = excluded.last_error
+          """,
+        arguments: [source, instant.timeIntervalSince1970, error])
+    }
+  }
+}

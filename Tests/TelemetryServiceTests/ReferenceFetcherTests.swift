@@ -1,0 +1,50 @@
+import BinarioDomain
+import BinarioStorage
+import BinarioTestSupport
+import Foundation
+import Testing
+
+@testable import TelemetryService
+
+@Suite("Fetching from the open-data portal")
+struct ReferenceFetcherTests {
+  static func rows(hours: Range<Int>) -> String {
+    "[" + hours.map { hour in
+      "{\"idsensore\":\"5504\",\"data\":\"2023-01-01T\(String(format: "%02d", hour)):00:00.000\",\"valore\":\"\(10 + hour)\",\"stato\":\"VA\"}"
+    }.joined(separator: ",") + "]"
+  }
+
+  @Test("a catalogue whole, measurements incrementally (only what is newer), a failure recorded and never fatal")
+  func fetches() async throws {
+    let server = try await StaticHTTPServer.start()
+    let database = try TemporaryDatabase(migrations: TelemetryMigrations.all)
+    let store = TelemetryStore(pool: database.pool)
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_672_617_600))
+    let registry = DeviceRegistry(store: store, clock: clock)
+    let reference = ReferenceData(store: store, queries: ReadingQueries(store: store, registry: registry))
+    let fetcher = ReferenceFetcher(reference: reference, store: store, downloader: HTTPReferenceDownloader(), clock: clock)
+
+    server.serve(ArpaImportTests.catalogueJSON, at: "/resource/ib47-atvt.json?$limit=5000")
+    let stations = ReferenceSource(name: "air-stations", url: server.url("/resource/ib47-atvt.json?$limit=5000"), kind: .catalogue)
+    #expect(try await fetcher.fetch(stations).added == 2)
+
+    let values = ReferenceSource(name: "air-values", url: server.url("/resource/nicp-bhqi.json?idsensore=5504"), kind: .measurements)
+    server.serve(Self.rows(hours: 0..<12), at: "/resource/nicp-bhqi.json?idsensore=5504")
+    #expect(try await fetcher.fetch(values).added == 12)
+    // The next fetch asks only for what is later than 11:00 (the portal's standard time).
+    let next = try await fetcher.url(for: values)
+    #expect(next.contains("idsensore=5504") && next.contains("$where=data%20%3E%20'2023-01-01T11:00:00'"), "\(next)")
+    server.serve(Self.rows(hours: 12..<24), at: String(next.dropFirst(server.url("").count)))
+    #expect(try await fetcher.fetch(values).added == 12)
+    #expect(try await store.fetchState(source: "air-values").newest == Date(timeIntervalSince1970: 1_672_527_600 + 23 * 3600))
+
+    // A source that fails: the error is recorded, the state kept, the next try starts from it.
+    let broken = ReferenceSource(name: "broken", url: server.url("/nothing-here"), kind: .measurements)
+    await #expect(throws: ServiceError.self) { try await fetcher.fetch(broken) }
+    #expect(try await store.fetchState(source: "broken").lastError?.contains("HTTP 404") == true)
+    #expect(ReferenceFetcher.backoff(failures: 1, period: .seconds(3600)) == .seconds(5))
+    #expect(ReferenceFetcher.backoff(failures: 4, period: .seconds(3600)) == .seconds(40))
+    #expect(ReferenceFetcher.backoff(failures: 30, period: .seconds(3600)) == .seconds(3600))
+    await server.stop()
+  }
+}
