@@ -217,29 +217,21 @@ struct DispatchTests {
   }
 }
 
-/// A driver's `WatchJobs` stream read in the background: each event in order.
-struct JobFeed {
-  let iterator: Iterator
+/// A server stream read in the background: each element in order, for the test to wait on.
+final class StreamFeed<Element: Sendable>: @unchecked Sendable {
+  // Only the test's own task calls `next`, one call at a time: `iterator` is never shared.
+  private var iterator: AsyncThrowingStream<Element, any Error>.Iterator
 
-  final class Iterator: @unchecked Sendable {
-    // Only the test's own task reads it, one call at a time.
-    var base: AsyncThrowingStream<Binario_Dispatch_V1_WatchJobsResponse.OneOf_Event, any Error>.Iterator
-
-    init(_ base: AsyncThrowingStream<Binario_Dispatch_V1_WatchJobsResponse.OneOf_Event, any Error>.Iterator) {
-      self.base = base
-    }
-  }
-
-  init(_ dispatch: DispatchTests.Dispatch, _ driver: DispatchTests.Tokens, group: inout ThrowingTaskGroup<Void, any Error>) {
-    let (stream, continuation) = AsyncThrowingStream<Binario_Dispatch_V1_WatchJobsResponse.OneOf_Event, any Error>.makeStream()
-    iterator = Iterator(stream.makeAsyncIterator())
+  /// Reads what `open` yields (calling its `yield` for each element) in a task of `group`.
+  init(
+    group: inout ThrowingTaskGroup<Void, any Error>,
+    _ open: @escaping @Sendable (@escaping @Sendable (Element) -> Void) async throws -> Void
+  ) {
+    let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
+    iterator = stream.makeAsyncIterator()
     group.addTask {
       do {
-        try await dispatch.watchJobs(.init(), metadata: bearer(driver)) { response in
-          for try await message in response.messages {
-            if let event = message.event { continuation.yield(event) }
-          }
-        }
+        try await open { continuation.yield($0) }
         continuation.finish()
       } catch {
         continuation.finish(throwing: error)
@@ -247,49 +239,36 @@ struct JobFeed {
     }
   }
 
-  /// The next event that satisfies `matching` (earlier ones are skipped).
-  func next(
-    _ matching: (Binario_Dispatch_V1_WatchJobsResponse.OneOf_Event) -> Bool
-  ) async throws -> Binario_Dispatch_V1_WatchJobsResponse.OneOf_Event {
-    while let event = try await iterator.base.next() {
-      if matching(event) { return event }
+  /// The next element that satisfies `matching` (earlier ones are skipped); throws when the
+  /// stream ends first.
+  func next(_ matching: (Element) -> Bool) async throws -> Element {
+    while let element = try await iterator.next() {
+      if matching(element) { return element }
     }
-    throw RPCError(code: .unavailable, message: "the driver's stream ended")
+    throw RPCError(code: .unavailable, message: "the stream ended")
   }
 }
 
-/// A passenger's `WatchRide` stream read in the background.
-struct RideFeed {
-  let iterator: Iterator
-
-  final class Iterator: @unchecked Sendable {
-    // Only the test's own task reads it, one call at a time.
-    var base: AsyncThrowingStream<Binario_Dispatch_V1_Ride, any Error>.Iterator
-
-    init(_ base: AsyncThrowingStream<Binario_Dispatch_V1_Ride, any Error>.Iterator) {
-      self.base = base
-    }
-  }
-
-  init(_ dispatch: DispatchTests.Dispatch, _ passenger: DispatchTests.Tokens, rideID: String, group: inout ThrowingTaskGroup<Void, any Error>) {
-    let (stream, continuation) = AsyncThrowingStream<Binario_Dispatch_V1_Ride, any Error>.makeStream()
-    iterator = Iterator(stream.makeAsyncIterator())
-    group.addTask {
-      do {
-        try await dispatch.watchRide(.with { $0.rideID = rideID }, metadata: bearer(passenger)) { response in
-          for try await message in response.messages { continuation.yield(message.ride) }
-        }
-        continuation.finish()
-      } catch {
-        continuation.finish(throwing: error)
+/// A driver's `WatchJobs` events.
+func JobFeed(
+  _ dispatch: DispatchTests.Dispatch, _ driver: DispatchTests.Tokens, group: inout ThrowingTaskGroup<Void, any Error>
+) -> StreamFeed<Binario_Dispatch_V1_WatchJobsResponse.OneOf_Event> {
+  StreamFeed(group: &group) { yield in
+    try await dispatch.watchJobs(.init(), metadata: bearer(driver)) { response in
+      for try await message in response.messages {
+        if let event = message.event { yield(event) }
       }
     }
   }
+}
 
-  func next(_ matching: (Binario_Dispatch_V1_Ride) -> Bool) async throws -> Binario_Dispatch_V1_Ride {
-    while let ride = try await iterator.base.next() {
-      if matching(ride) { return ride }
+/// A passenger's `WatchRide` changes.
+func RideFeed(
+  _ dispatch: DispatchTests.Dispatch, _ passenger: DispatchTests.Tokens, rideID: String, group: inout ThrowingTaskGroup<Void, any Error>
+) -> StreamFeed<Binario_Dispatch_V1_Ride> {
+  StreamFeed(group: &group) { yield in
+    try await dispatch.watchRide(.with { $0.rideID = rideID }, metadata: bearer(passenger)) { response in
+      for try await message in response.messages { yield(message.ride) }
     }
-    throw RPCError(code: .unavailable, message: "the ride's stream ended")
   }
 }

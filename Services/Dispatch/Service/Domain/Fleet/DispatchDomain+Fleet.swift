@@ -159,7 +159,7 @@ extension DispatchDomain {
     try check.finish()
     let zoneID = zones.zone(containing: position)?.id
     return try await commit { tx in
-      guard var taxi = try tx.taxiForReport(driverUserID: driverUserID) else {
+      guard let taxi = try tx.taxiForReport(driverUserID: driverUserID) else {
         throw ServiceError.notFound("no taxi is linked to your account; ask an admin to link one")
       }
       if let last = taxi.positionAt, instant < last { return taxi }

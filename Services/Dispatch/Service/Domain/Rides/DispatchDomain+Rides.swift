@@ -165,6 +165,37 @@ extension DispatchDomain {
     return try await self.ride(id: ride.id, passengerUserID: passengerUserID)
   }
 
+  /// Cancels an open ride (not started) in a transaction: its pending offer is withdrawn, a taxi
+  /// on its way gets its place back and its driver is told; `fee` is what its settlement takes.
+  func cancel(_ ride: inout Ride, fee: Int64, _ tx: DispatchTransaction, now: Date) throws {
+    if let offer = try tx.pendingOffer(rideSeq: ride.seq) {
+      try tx.answer(offerID: offer.id, .withdrawn, at: now)
+      tx.record(.offerWithdrawn(offerID: offer.id, taxiCode: offer.taxiCode, reason: "cancelled"))
+      try recordTaxi(tx, offer.taxiCode)
+    }
+    let taxiCode = ride.state.isActive ? ride.taxiCode : nil
+    ride.state = .cancelled
+    ride.endedAt = now
+    ride.cancellationFeeMinor = fee
+    try tx.save(ride)
+    tx.record(.rideChanged(ride))
+    if let taxiCode, let taxi = try tx.taxi(code: taxiCode) {
+      if taxi.available, taxi.zoneID != nil {
+        let accepted = try tx.offers(where: "ride_seq = ? AND state = 'accepted'", [ride.seq]).first
+        if let place = accepted?.queueSeq { try tx.rejoin(code: taxiCode, queueSeq: place) } else { try tx.joinTail(code: taxiCode) }
+      }
+      try recordTaxi(tx, taxiCode)
+      if let driver = taxi.driverUserID {
+        try tx.enqueue(
+          OutboxMessage(
+            dedupeKey: "dispatch:driver:cancelled:\(ride.id)", audience: .user, userID: driver, title: "Ride cancelled",
+            body: "The passenger at \(Self.describe(ride.pickup)) cancelled; you are back in the queue.",
+            data: ["ride_id": ride.id, "event": "cancelled"], pushOnly: true))
+      }
+    }
+    try offerWaitingRides(tx, now: now)
+  }
+
   /// The passenger's rides, newest first.
   public func rides(passengerUserID: String, pageSize: Int, pageToken: String) async throws -> (rides: [Ride], nextPageToken: String) {
     let size = pageSize == 0 ? 20 : min(max(pageSize, 1), 100)
