@@ -55,6 +55,14 @@ struct DispatchTests {
         #expect(monitor?.code == .permissionDenied)
 
         try await withThrowingTaskGroup(of: Void.self) { group in
+          // The control room, live: a picture now, a new one after each change.
+          let monitor = StreamFeed<Binario_Dispatch_V1_MonitorSnapshot>(group: &group) { yield in
+            try await dispatch.watchMonitor(.init(), metadata: bearer(admin)) { response in
+              for try await message in response.messages { yield(message.snapshot) }
+            }
+          }
+          let first = try await monitor.next { _ in true }
+          #expect(first.zones.first { $0.zoneID == "C" }?.queue.map(\.code) == ["MI-A", "MI-B"])
           let jobsA = JobFeed(dispatch, a, group: &group)
           let jobsB = JobFeed(dispatch, b, group: &group)
           _ = try await jobsA.next { if case .taxi = $0 { true } else { false } }
@@ -80,6 +88,8 @@ struct DispatchTests {
           // The passenger watching sees the taxi, its estimate and their code.
           let seen = try await rideFeed.next { $0.state == .allocated }
           #expect(seen.taxiCode == "MI-B" && seen.passengerCode.count == 4 && seen.hasEstimatedPickupAt)
+          let live = try await monitor.next { $0.zones.first { $0.zoneID == "C" }?.inProgress.isEmpty == false }
+          #expect(live.zones.first { $0.zoneID == "C" }?.inProgress.map(\.rideID) == [ride.rideID])
           let control = try await dispatch.getMonitorSnapshot(.init(), metadata: bearer(admin)).snapshot.zones.first { $0.zoneID == "C" }
           #expect(control?.queue.map(\.code) == ["MI-A"])
           #expect(control?.inProgress.map(\.rideID) == [ride.rideID])

@@ -385,6 +385,7 @@ public struct DispatchHandler: Binario_Dispatch_V1_Dispatch.SimpleServiceProtoco
     defer { feed.end() }
     try await withRPCCancellationHandler {
       var last: MonitorSnapshot?
+      var signals = feed.signals.makeAsyncIterator()
       repeat {
         let snapshot = try await handle("WatchMonitor") { try await domain.monitorSnapshot() }
         // Positions alone do not change the control room's picture; skip a snapshot equal but
@@ -395,7 +396,7 @@ public struct DispatchHandler: Binario_Dispatch_V1_Dispatch.SimpleServiceProtoco
         }
         last = snapshot
         try await response.write(.with { $0.snapshot = .init(snapshot) })
-      } while await feed.signals.first(where: { true }) != nil
+      } while await signals.next() != nil
     } onCancelRPC: {
       feed.end()
     }
