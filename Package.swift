@@ -42,6 +42,7 @@ let package = Package(
     .library(name: "DispatchService", targets: ["DispatchService"]),
     .library(name: "TelemetryService", targets: ["TelemetryService"]),
     .executable(name: "dispatch", targets: ["DispatchMain"]),
+    .executable(name: "telemetry", targets: ["TelemetryMain"]),
     .executable(name: "gateway", targets: ["gateway"]),
     .library(name: "BinarioTestSupport", targets: ["BinarioTestSupport"]),
   ],
@@ -411,18 +412,37 @@ let package = Package(
       path: "Services/Dispatch/Main",
       swiftSettings: swiftSettings
     ),
-    // Telemetry (issue #18, being built): so far its domain's measures, statistics, the ARPA
-    // Lombardia importers and the readings' store.
     .target(
       name: "TelemetryService",
       dependencies: [
-        "BinarioDomain", "BinarioStorage", .product(name: "GRDB", package: "GRDB.swift"),
+        "BinarioAuth",
+        "BinarioDomain",
+        "BinarioProto",
+        "BinarioServiceKit",
+        "BinarioStorage",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
       ],
       path: "Services/Telemetry/Service",
+      swiftSettings: swiftSettings
+    ),
+    // The executable is `telemetry`; its target has another name, as dispatch's does.
+    .executableTarget(
+      name: "TelemetryMain",
+      dependencies: [
+        "TelemetryService",
+        "BinarioAuth",
+        "BinarioDomain",
+        "BinarioServiceKit",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Services/Telemetry/Main",
       swiftSettings: swiftSettings
     ),
     .executableTarget(

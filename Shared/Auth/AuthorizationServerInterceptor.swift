@@ -8,7 +8,8 @@ import GRPCCore
 /// from the gateway's certificate identity, see ``CallerIdentity``), and refuses with:
 /// - `PERMISSION_DENIED` for a method the policy does not list (fail closed), an internal method
 ///   called by a peer not allowed to, or a caller lacking the role;
-/// - `UNAUTHENTICATED` for a method that needs a signed-in caller when there is none.
+/// - `UNAUTHENTICATED` for a method that needs a signed-in caller when there is none, or a device
+///   method called without a device token (``DeviceCredential``).
 public struct AuthorizationServerInterceptor: ServerInterceptor {
   private let policy: MethodAccessPolicy
   private let trustedGateway: String
@@ -44,6 +45,11 @@ public struct AuthorizationServerInterceptor: ServerInterceptor {
           message: "\(method.fullyQualifiedMethod) is an internal method; \(peer ?? "an unidentified peer") may not call it"
         )
       }
+    case .level(.device):
+      guard DeviceCredential.token(metadata: metadata, peerIdentity: peer, trustedGateway: self.trustedGateway) != nil else {
+        throw RPCError(code: .unauthenticated, message: "\(method.method) takes a device token: send authorization: Device <token>")
+      }
+      return nil
     case .level(let level):
       if level.requiresSignIn && caller == nil {
         throw RPCError(code: .unauthenticated, message: "sign in to call \(method.method)")
@@ -60,15 +66,22 @@ public struct AuthorizationServerInterceptor: ServerInterceptor {
     context: ServerContext,
     next: @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
   ) async throws -> StreamingServerResponse<Output> {
-    let caller = try self.authorize(method: context.descriptor, metadata: request.metadata, peer: self.peerIdentity(context))
+    let peer = self.peerIdentity(context)
+    let caller = try self.authorize(method: context.descriptor, metadata: request.metadata, peer: peer)
+    // Only a device method sees a device token.
+    let deviceToken =
+      self.policy.access(for: context.descriptor) == .level(.device)
+      ? DeviceCredential.token(metadata: request.metadata, peerIdentity: peer, trustedGateway: self.trustedGateway) : nil
     var response = try await CallerIdentity.$current.withValue(caller) {
-      try await next(request, context)
+      try await DeviceCredential.$current.withValue(deviceToken) { try await next(request, context) }
     }
     // A streaming handler runs in the response's producer, after `next` returned: bind it there too.
     if case .success(var contents) = response.accepted {
       let producer = contents.producer
       contents.producer = { writer in
-        try await CallerIdentity.$current.withValue(caller) { try await producer(writer) }
+        try await CallerIdentity.$current.withValue(caller) {
+          try await DeviceCredential.$current.withValue(deviceToken) { try await producer(writer) }
+        }
       }
       response.accepted = .success(contents)
     }

@@ -42,6 +42,7 @@ public struct MethodAccessPolicy: Sendable {
 
   /// The whole suite's table: every service's methods.
   public static var all: MethodAccessPolicy {
-    MethodAccessPolicy.identity.merging(.scheduling).merging(.ticketing).merging(.geoOffers).merging(.dispatch).merging(.health)
+    MethodAccessPolicy.identity.merging(.scheduling).merging(.ticketing).merging(.geoOffers).merging(.dispatch).merging(.telemetry)
+      .merging(.health)
   }
 }

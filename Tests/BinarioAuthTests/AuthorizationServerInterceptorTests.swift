@@ -86,6 +86,39 @@ struct AuthorizationServerInterceptorTests {
     #expect(try await call(M.WatchRevocations.descriptor, metadata: [:], peer: nil) == .refused(.permissionDenied))
   }
 
+  @Test("a device method runs only with a device token forwarded by the gateway, and sees it; no other method sees one")
+  func deviceMethod() async throws {
+    typealias T = Binario_Telemetry_V1_Telemetry.Method
+    let interceptor = AuthorizationServerInterceptor(policy: .telemetry)
+    /// The device token the handler saw (`.some(nil)`: none), or `.none` when refused.
+    func seen(_ method: MethodDescriptor, _ metadata: Metadata, peer: String?) async throws -> String?? {
+      try await withServerContextRPCCancellationHandle { handle in
+        var context = ServerContext(descriptor: method, remotePeer: "test", localPeer: "test", cancellation: handle)
+        context.transportSpecific = BinarioServerContext(peerIdentity: peer.map(BinarioPeerIdentity.init(uri:)))
+        let request = StreamingServerRequest<Int>(metadata: metadata, messages: RPCAsyncSequence(wrapping: AsyncThrowingStream { $0.finish() }))
+        let response: StreamingServerResponse<String?>
+        do {
+          response = try await interceptor.intercept(request: request, context: context) { _, _ in
+            StreamingServerResponse(single: ServerResponse(message: DeviceCredential.current))
+          }
+        } catch {
+          return .none
+        }
+        let collector = TokenCollector()
+        _ = try await response.accepted.get().producer(RPCWriter(wrapping: collector))
+        return .some(collector.values.first ?? nil)
+      }
+    }
+    var device: Metadata = [:]
+    device.addString("bdt_x", forKey: DeviceCredential.metadataKey)
+    #expect(try await seen(T.UploadReadings.descriptor, device, peer: WorkloadIdentity.gateway) == .some("bdt_x"))
+    #expect(try await seen(T.UploadReadings.descriptor, device, peer: "spiffe://binario/dispatch") == .none, "only the gateway forwards tokens")
+    #expect(try await seen(T.UploadReadings.descriptor, userMetadata(), peer: WorkloadIdentity.gateway) == .none, "a user is not a device")
+    var both = userMetadata()
+    both.addString("bdt_x", forKey: DeviceCredential.metadataKey)
+    #expect(try await seen(T.ListDevices.descriptor, both, peer: WorkloadIdentity.gateway) == .some(nil), "other methods never see a token")
+  }
+
   @Test("a method without a declared level is refused")
   func undeclaredMethod() async throws {
     let unknown = MethodDescriptor(fullyQualifiedService: "binario.x.v1.X", method: "Y", type: .unary)
@@ -108,6 +141,13 @@ final class Collector: RPCWriterProtocol, Sendable {
   func write(contentsOf elements: some Sequence<CallerIdentity?>) async throws {
     storage.withLock { $0.append(contentsOf: elements) }
   }
+}
+
+final class TokenCollector: RPCWriterProtocol, Sendable {
+  private let storage = Mutex<[String?]>([])
+  var values: [String?] { storage.withLock { $0 } }
+  func write(_ element: String?) async throws { storage.withLock { $0.append(element) } }
+  func write(contentsOf elements: some Sequence<String?>) async throws { storage.withLock { $0.append(contentsOf: elements) } }
 }
 
 import Synchronization

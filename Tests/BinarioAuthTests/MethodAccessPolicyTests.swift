@@ -48,6 +48,7 @@ struct MethodAccessPolicyTests {
       (.ticketing, Binario_Ticketing_V1_Tickets.Method.descriptors + Binario_Ticketing_V1_Subscriptions.Method.descriptors),
       (.geoOffers, Binario_GeoOffers_V1_GeoOffers.Method.descriptors),
       (.dispatch, Binario_Dispatch_V1_Dispatch.Method.descriptors),
+      (.telemetry, Binario_Telemetry_V1_Telemetry.Method.descriptors),
     ]
     for (policy, descriptors) in services {
       let missing = descriptors.filter { policy.access(for: $0) == nil || MethodAccessPolicy.all.access(for: $0) == nil }
@@ -63,6 +64,11 @@ struct MethodAccessPolicyTests {
     #expect(MethodAccessPolicy.dispatch.access(for: D.AcceptOffer.descriptor) == .level(.driver))
     #expect(MethodAccessPolicy.dispatch.access(for: D.WatchMonitor.descriptor) == .level(.admin))
     #expect(MethodAccessPolicy.dispatch.access(for: D.RequestRide.descriptor) == .level(.signedIn))
+    typealias T = Binario_Telemetry_V1_Telemetry.Method
+    #expect(MethodAccessPolicy.telemetry.access(for: T.UploadReadings.descriptor) == .level(.device))
+    #expect(MethodAccessPolicy.telemetry.access(for: T.StreamReadings.descriptor) == .level(.device))
+    let deviceMethods = Binario_Telemetry_V1_Telemetry.Method.descriptors.filter { MethodAccessPolicy.all.access(for: $0) == .level(.device) }
+    #expect(Set(deviceMethods) == [T.UploadReadings.descriptor, T.StreamReadings.descriptor], "only the upload methods take a device token")
     #expect(
       MethodAccessPolicy.ticketing.access(for: Binario_Ticketing_V1_Tickets.Method.ListDepartingTickets.descriptor)
         == .internal(allowedPeers: ["spiffe://binario/geo-offers"]))

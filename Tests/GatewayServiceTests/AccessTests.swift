@@ -206,3 +206,42 @@ struct BearerTokenTests {
     #expect(AccessPolicyAuthorizer.bearerToken(authorization) == nil)
   }
 }
+
+@Suite("Access: device tokens reach the upload methods and nothing else")
+struct DeviceAccessTests {
+  let clock = ManualGatewayClock()
+  var authorizer: AccessPolicyAuthorizer {
+    AccessPolicyAuthorizer(policy: .all, keys: SigningKeyStore(clock: clock), revokedSessions: RevokedSessions(clock: clock), clock: clock)
+  }
+  let upload = "/binario.telemetry.v1.Telemetry/UploadReadings"
+  let token = "bdt_" + String(repeating: "Zz9-_", count: 8) + "abc"
+
+  @Test func aWellShapedDeviceTokenIsForwardedToAnUploadMethod() {
+    #expect(authorizer.authorize(method: upload, authorization: "Device \(token)") == .allowDevice(token: token))
+    #expect(authorizer.authorize(method: upload, authorization: "device  \(token) ") == .allowDevice(token: token))
+    #expect(authorizer.authorize(method: "/binario.telemetry.v1.Telemetry/StreamReadings", authorization: "Device \(token)") == .allowDevice(token: token))
+  }
+
+  @Test func uploadMethodsRefuseEverythingButADeviceToken() {
+    for authorization in [nil, "Bearer a.b.c", "Device bdt_short", "Device " + token + "x"] {
+      guard case .deny(let refusal) = authorizer.authorize(method: upload, authorization: authorization) else {
+        Issue.record("\(authorization ?? "no authorization") was let through")
+        continue
+      }
+      #expect(refusal.code == WireStatusCode.unauthenticated)
+    }
+  }
+
+  @Test func aDeviceTokenOpensNothingElse() {
+    for method in [
+      "/binario.telemetry.v1.Telemetry/ListDevices", "/binario.telemetry.v1.Telemetry/ListReferenceSensors",
+      "/binario.identity.v1.Identity/Login", "/binario.telemetry.v1.Telemetry/ImportReferenceData",
+    ] {
+      guard case .deny(let refusal) = authorizer.authorize(method: method, authorization: "Device \(token)") else {
+        Issue.record("a device token opened \(method)")
+        continue
+      }
+      #expect(refusal.code == WireStatusCode.unauthenticated)
+    }
+  }
+}

@@ -45,6 +45,23 @@ struct MetadataTests {
     }
   }
 
+  @Test func aDeviceMethodsTokenIsForwardedAndAClientsOwnIsDropped() async throws {
+    let token = "bdt_" + String(repeating: "a", count: 43)
+    let authorizer = StubAuthorizer { _, authorization in authorization == nil ? .allow(nil) : .allowDevice(token: token) }
+    try await withUpstream(services: [ProbeService(events: EventRecorder())]) { upstream in
+      try await withGateway(upstreams: ["echo": upstream.port], authorizer: authorizer) { gateway in
+        try await withGatewayClient(gateway) { client in
+          let forged = try await metadataSeenUpstream(client, sending: ["x-device-token": "bdt_forged"])
+          #expect(forged["x-device-token"] == nil, "only the gateway says which device token a call carries")
+          let device = try await metadataSeenUpstream(client, sending: ["authorization": .string("Device \(token)"), "x-device-token": "bdt_forged"])
+          #expect(device["x-device-token"] == [token])
+          #expect(device["authorization"] == nil)
+          #expect(device["x-user-id"] == nil)
+        }
+      }
+    }
+  }
+
   @Test func aSaneRequestIDFromTheClientIsKept() async throws {
     try await withUpstream(services: [ProbeService(events: EventRecorder())]) { upstream in
       try await withGateway(upstreams: ["echo": upstream.port]) { gateway in

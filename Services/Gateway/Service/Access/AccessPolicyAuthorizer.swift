@@ -11,6 +11,9 @@ import Foundation
 ///   bearer; with an invalid one (malformed, forged, expired, revoked): `UNAUTHENTICATED`.
 /// - Signed-in, driver and admin methods: `UNAUTHENTICATED` without a valid token,
 ///   `PERMISSION_DENIED` when the bearer lacks the role.
+/// - Device methods: only with `authorization: Device <token>` of a token's shape, forwarded
+///   for the service to check (``DeviceCredential``); a device token on any other method,
+///   or an account's token on a device method: `UNAUTHENTICATED`.
 /// - Before identity's keys are loaded, a call that carries a token: `UNAVAILABLE`.
 public struct AccessPolicyAuthorizer: CallAuthorizer {
   public let policy: MethodAccessPolicy
@@ -34,6 +37,22 @@ public struct AccessPolicyAuthorizer: CallAuthorizer {
       return .deny(
         GatewayRefusal(code: WireStatusCode.permissionDenied, message: "\(method) is internal to the services; the gateway does not forward it")
       )
+    }
+    if let authorization, let deviceToken = DeviceCredential.token(fromAuthorization: authorization) {
+      guard level == .device else {
+        return .deny(
+          GatewayRefusal(
+            code: WireStatusCode.unauthenticated,
+            message: "a device token only uploads its device's readings; \(method) needs authorization: Bearer <access token>"))
+      }
+      guard DeviceCredential.looksValid(deviceToken) else {
+        return .deny(GatewayRefusal(code: WireStatusCode.unauthenticated, message: "the device token is malformed (bdt_ and 43 characters)"))
+      }
+      return .allowDevice(token: deviceToken)
+    }
+    if level == .device {
+      return .deny(
+        GatewayRefusal(code: WireStatusCode.unauthenticated, message: "\(method) takes a device token: send authorization: Device <token>"))
     }
     guard let authorization else {
       if level.requiresSignIn {

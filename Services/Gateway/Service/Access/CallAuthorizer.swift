@@ -13,6 +13,9 @@ public protocol CallAuthorizer: Sendable {
 public enum AuthorizationDecision: Sendable, Hashable {
   /// Forward the call, on behalf of this token's bearer (`nil`: signed out, on a public method).
   case allow(VerifiedAccessToken?)
+  /// Forward the call to a device method with this device token (its shape checked; the service
+  /// that issued it checks the rest).
+  case allowDevice(token: String)
   /// Refuse it with this status.
   case deny(GatewayRefusal)
 }

@@ -3,12 +3,12 @@ import BinarioTransport
 
 /// The metadata a forwarded call carries upstream: the client's, minus anything that claims an
 /// identity or a request id (only the gateway may say who is calling) and the bearer token, plus
-/// the gateway's own.
+/// the gateway's own: the verified caller, or a device method's device token.
 enum ForwardedMetadata {
   /// Keys a client may not set: the gateway sets them after verifying the caller. The access
   /// token itself stays at the gateway: services learn the caller from these, and a token that
   /// never reaches them cannot leak from their logs.
-  static let callerKeys = Set(CallerIdentity.MetadataKey.all + ["authorization"])
+  static let callerKeys = Set(CallerIdentity.MetadataKey.all + [DeviceCredential.metadataKey, "authorization"])
   /// Keys the gateway replaces with its own values.
   static let gatewayKeys: Set<String> = [
     GatewayRequestID.key, GatewayRequestID.serviceKitKey, "x-forwarded-for",
@@ -18,6 +18,7 @@ enum ForwardedMetadata {
     from client: WireMetadata,
     requestID: String,
     caller: VerifiedAccessToken?,
+    deviceToken: String? = nil,
     clientIP: String
   ) -> WireMetadata {
     var forwarded = WireMetadata()
@@ -33,6 +34,9 @@ enum ForwardedMetadata {
       forwarded.append(.text(CallerIdentity.MetadataKey.userID, caller.userID))
       forwarded.append(.text(CallerIdentity.MetadataKey.roles, caller.roles.sorted().map(\.rawValue).joined(separator: ",")))
       forwarded.append(.text(CallerIdentity.MetadataKey.sessionID, caller.sessionID))
+    }
+    if let deviceToken {
+      forwarded.append(.text(DeviceCredential.metadataKey, deviceToken))
     }
     return forwarded
   }

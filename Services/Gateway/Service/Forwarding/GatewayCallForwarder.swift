@@ -92,13 +92,16 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
 
     let decision = self.authorizer.authorize(method: call.method, authorization: metadata.firstText("authorization"))
     let clientIP = ClientAddress.ip(fromPeerDescription: call.peer.remoteAddress)
-    let caller: VerifiedAccessToken?
+    var caller: VerifiedAccessToken?
+    var deviceToken: String?
     switch decision {
     case .allow(let allowed): caller = allowed
-    case .deny: caller = nil
+    case .allowDevice(let token): deviceToken = token
+    case .deny: break
     }
 
-    if let rateLimiter = self.rateLimiter, let wait = rateLimiter.take(caller.map { "user:\($0.userID)" } ?? "ip:\(clientIP)") {
+    let rateKey = caller.map { "user:\($0.userID)" } ?? deviceToken.map { "device:\($0)" } ?? "ip:\(clientIP)"
+    if let rateLimiter = self.rateLimiter, let wait = rateLimiter.take(rateKey) {
       self.refuse(
         call,
         GatewayRefusal(
@@ -123,7 +126,7 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
     ForwardedCall.start(
       call,
       upstream: upstream,
-      metadata: ForwardedMetadata.make(from: metadata, requestID: requestID, caller: caller, clientIP: clientIP),
+      metadata: ForwardedMetadata.make(from: metadata, requestID: requestID, caller: caller, deviceToken: deviceToken, clientIP: clientIP),
       log: log,
       onOK: onOK
     )

@@ -93,6 +93,22 @@ extension TelemetryStore {
     }
   }
 
+  /// The campaigns `userID` belongs to, and the public ones, by name.
+  public func campaigns(visibleTo userID: String) async throws -> [Campaign] {
+    let ids = try pool.readOnCurrentThread { db in
+      try String.fetchAll(
+        db,
+        sql: """
+          SELECT c.id FROM campaign c
+          WHERE c.public = 1 OR EXISTS (SELECT 1 FROM campaign_member m WHERE m.campaign_id = c.id AND m.user_id = ?)
+          ORDER BY c.name, c.id
+          """, arguments: [userID])
+    }
+    var campaigns: [Campaign] = []
+    for id in ids { if let campaign = try await campaign(id: id) { campaigns.append(campaign) } }
+    return campaigns
+  }
+
   public func addMember(campaignID: String, userID: String) async throws {
     try await pool.write { db in
       try db.execute(sql: "INSERT OR IGNORE INTO campaign_member (campaign_id, user_id) VALUES (?, ?)", arguments: [campaignID, userID])

@@ -7285,6 +7285,1260 @@ extension OpenAPIDocument {
         }
       }
     },
+    "/v1/telemetry/campaigns": {
+      "get": {
+        "operationId": "Telemetry_ListCampaigns",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "The campaigns the caller belongs to, and the public ones.",
+        "description": "The campaigns the caller belongs to, and the public ones.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.ListCampaignsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "Telemetry_CreateCampaign",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "A new measurement campaign, the caller its owner and first member.",
+        "description": "A new measurement campaign, the caller its owner and first member.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.CreateCampaignResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.telemetry.v1.CreateCampaignRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/telemetry/campaigns/{campaign_id}/members": {
+      "post": {
+        "operationId": "Telemetry_AddCampaignMember",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "The campaign's owner adds a member (an account id).",
+        "description": "The campaign's owner adds a member (an account id).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.AddCampaignMemberResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "campaign_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.telemetry.v1.AddCampaignMemberRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/telemetry/correlation": {
+      "get": {
+        "operationId": "Telemetry_CorrelateMeasures",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Pearson's r of two measures over a range on their shared time buckets.",
+        "description": "Pearson's r of two measures over a range on their shared time buckets.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.CorrelateMeasuresResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "device_id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "first",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "max_points",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "second",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/telemetry/devices": {
+      "get": {
+        "operationId": "Telemetry_ListDevices",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "The devices the caller sees:",
+        "description": "The devices the caller sees: their own, their campaigns' and public campaigns'.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.ListDevicesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "Telemetry_RegisterDevice",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Registers a board;",
+        "description": "Registers a board; the answer holds its device token, shown this once.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.RegisterDeviceResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.telemetry.v1.RegisterDeviceRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/telemetry/devices/{device_id}": {
+      "delete": {
+        "operationId": "Telemetry_DeleteDevice",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Deletes the caller's device with all its readings (the only way a reading is deleted).",
+        "description": "Deletes the caller's device with all its readings (the only way a reading is deleted).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.DeleteDeviceResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "device_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/telemetry/devices/{device_id}/export": {
+      "get": {
+        "operationId": "Telemetry_ExportReadings",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "A visible device's readings in a range as CSV:",
+        "description": "A visible device's readings in a range as CSV: time, latitude, longitude, position_altitude, then one column per measure.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.ExportReadingsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "device_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/telemetry/devices/{device_id}/latest": {
+      "get": {
+        "operationId": "Telemetry_GetLatest",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Each measure's latest value of a visible device (what a dashboard shows first).",
+        "description": "Each measure's latest value of a visible device (what a dashboard shows first).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.GetLatestResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "device_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/telemetry/devices/{device_id}:revoke-token": {
+      "post": {
+        "operationId": "Telemetry_RevokeDeviceToken",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Revokes the caller's device's token:",
+        "description": "Revokes the caller's device's token: no upload until a new one is made.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.RevokeDeviceTokenResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "device_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.telemetry.v1.RevokeDeviceTokenRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/telemetry/devices/{device_id}:rotate-token": {
+      "post": {
+        "operationId": "Telemetry_RotateDeviceToken",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "A new token for the caller's device;",
+        "description": "A new token for the caller's device; the old one stops working at once.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.RotateDeviceTokenResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "device_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.telemetry.v1.RotateDeviceTokenRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/telemetry/devices/{device_id}:set-campaign": {
+      "post": {
+        "operationId": "Telemetry_SetDeviceCampaign",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Puts the caller's device in a campaign they belong to, or (empty `campaign_id`) takes it out.",
+        "description": "Puts the caller's device in a campaign they belong to, or (empty `campaign_id`) takes it out.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.SetDeviceCampaignResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "device_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.telemetry.v1.SetDeviceCampaignRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/telemetry/grid": {
+      "get": {
+        "operationId": "Telemetry_GetGrid",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "A measure interpolated over a box (inverse distance weighting of the readings in the box and range), rows × columns cell",
+        "description": "A measure interpolated over a box (inverse distance weighting of the readings in the box and range), rows × columns cells, at most 10,000; a cell without a reading near is empty.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.GetGridResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "columns",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "device_id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "east",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "measure",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "north",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "rows",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "south",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "west",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/telemetry/map": {
+      "get": {
+        "operationId": "Telemetry_GetMap",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Readings of a measure within a box and a range, each with its position and value (at most 5,000;",
+        "description": "Readings of a measure within a box and a range, each with its position and value (at most 5,000; beyond, that many sampled evenly in time), with the reference stations' mean for the measure in the same box and range.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.GetMapResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "device_id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "east",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "measure",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "north",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "south",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "west",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/telemetry/readings:upload": {
+      "post": {
+        "operationId": "Telemetry_UploadReadings",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Stores a batch of the token's device's readings (at most 10,000).",
+        "description": "Stores a batch of the token's device's readings (at most 10,000). Each reading is checked on its own: a bad one is refused with its reason while the rest are stored. A reading already stored with the same values is not stored twice; one stored with other values is refused (stored readings never change). Answered once committed.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.UploadReadingsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.telemetry.v1.UploadReadingsRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/telemetry/reference/compare": {
+      "get": {
+        "operationId": "Telemetry_CompareWithReference",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "The caller's series beside a reference sensor's over the same range, on the same time buckets, with Pearson's r on the b",
+        "description": "The caller's series beside a reference sensor's over the same range, on the same time buckets, with Pearson's r on the buckets both have.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.CompareWithReferenceResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "device_id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "max_points",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "measure",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "sensor_id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/telemetry/reference/sensors": {
+      "get": {
+        "operationId": "Telemetry_ListReferenceSensors",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Reference stations' sensors within a radius of a point (default 10 km, at most 100 km), nearest first, optionally only t",
+        "description": "Reference stations' sensors within a radius of a point (default 10 km, at most 100 km), nearest first, optionally only those of one measure.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.ListReferenceSensorsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "latitude",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "longitude",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "measure",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "radius_metres",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/telemetry/reference/sources": {
+      "get": {
+        "operationId": "Telemetry_ListReferenceSources",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "The configured portal sources, each with how its last fetch went.",
+        "description": "The configured portal sources, each with how its last fetch went.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.ListReferenceSourcesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/telemetry/reference:fetch": {
+      "post": {
+        "operationId": "Telemetry_FetchReferenceData",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Fetches the configured portal sources now (or only `source`), incrementally.",
+        "description": "Fetches the configured portal sources now (or only `source`), incrementally.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.FetchReferenceDataResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.telemetry.v1.FetchReferenceDataRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/telemetry/reference:import": {
+      "post": {
+        "operationId": "Telemetry_ImportReferenceData",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Imports a reference file in one of the portal's formats (a station catalogue as JSON, CSV or GeoJSON;",
+        "description": "Imports a reference file in one of the portal's formats (a station catalogue as JSON, CSV or GeoJSON; measurements as JSON or CSV); idempotent.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.ImportReferenceDataResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.telemetry.v1.ImportReferenceDataRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/telemetry/series": {
+      "get": {
+        "operationId": "Telemetry_GetSeries",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "One measure over a range, of one visible device (`device_id`) or all the caller's own, in time order, downsampled to at ",
+        "description": "One measure over a range, of one visible device (`device_id`) or all the caller's own, in time order, downsampled to at most `max_points` time buckets (default 500, at most 2,000), each with its minimum, mean and maximum.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.GetSeriesResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "device_id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "max_points",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "measure",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/telemetry/statistics": {
+      "get": {
+        "operationId": "Telemetry_GetStatistics",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Count, minimum, maximum, mean and the quartiles of a measure over a range.",
+        "description": "Count, minimum, maximum, mean and the quartiles of a measure over a range. Quartiles are exact, by linear interpolation between order statistics (Hyndman and Fan's definition 7, R's and NumPy's default).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.GetStatisticsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "device_id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "measure",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
     "/v1/tickets/validation-keys": {
       "get": {
         "operationId": "Tickets_GetValidationKeys",
@@ -11652,6 +12906,827 @@ extension OpenAPIDocument {
           },
           "cursor": {
             "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.AddCampaignMemberRequest": {
+        "type": "object",
+        "properties": {
+          "campaignId": {
+            "type": "string"
+          },
+          "userId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.AddCampaignMemberResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.Campaign": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "ownerUserId": {
+            "type": "string"
+          },
+          "public": {
+            "type": "boolean"
+          },
+          "memberUserIds": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.CompareWithReferenceResponse": {
+        "type": "object",
+        "properties": {
+          "points": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.ComparedPoint"
+            }
+          },
+          "correlation": {
+            "type": "number",
+            "format": "double"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.ComparedPoint": {
+        "type": "object",
+        "properties": {
+          "start": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "mine": {
+            "type": "number",
+            "format": "double"
+          },
+          "reference": {
+            "type": "number",
+            "format": "double"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.CorrelateMeasuresResponse": {
+        "type": "object",
+        "properties": {
+          "correlation": {
+            "type": "number",
+            "format": "double"
+          },
+          "buckets": {
+            "type": "integer",
+            "format": "int32"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.CreateCampaignRequest": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "public": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.CreateCampaignResponse": {
+        "type": "object",
+        "properties": {
+          "campaign": {
+            "$ref": "#/components/schemas/binario.telemetry.v1.Campaign"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.DeleteDeviceResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.Device": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "ownerUserId": {
+            "type": "string"
+          },
+          "campaignId": {
+            "type": "string"
+          },
+          "hasToken": {
+            "type": "boolean"
+          },
+          "tokenIssuedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "mine": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.ExportReadingsResponse": {
+        "type": "object",
+        "properties": {
+          "csv": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.FetchReferenceDataRequest": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.FetchReferenceDataResponse": {
+        "type": "object",
+        "properties": {
+          "sources": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.FetchedSource"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.FetchedSource": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "type": "string"
+          },
+          "read": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "added": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "skipped": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "error": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.GetGridResponse": {
+        "type": "object",
+        "properties": {
+          "rows": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "columns": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "cells": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.GridCell"
+            }
+          },
+          "unit": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.GetLatestResponse": {
+        "type": "object",
+        "properties": {
+          "values": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.LatestValue"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.GetMapResponse": {
+        "type": "object",
+        "properties": {
+          "points": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.MapPoint"
+            }
+          },
+          "total": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "sampled": {
+            "type": "boolean"
+          },
+          "reference": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.ReferenceValue"
+            }
+          },
+          "unit": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.GetSeriesResponse": {
+        "type": "object",
+        "properties": {
+          "points": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.SeriesPoint"
+            }
+          },
+          "bucketMilliseconds": {
+            "type": "string",
+            "format": "int64",
+            "pattern": "^-?[0-9]+$"
+          },
+          "unit": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.GetStatisticsResponse": {
+        "type": "object",
+        "properties": {
+          "count": {
+            "type": "string",
+            "format": "int64",
+            "pattern": "^-?[0-9]+$"
+          },
+          "min": {
+            "type": "number",
+            "format": "double"
+          },
+          "max": {
+            "type": "number",
+            "format": "double"
+          },
+          "mean": {
+            "type": "number",
+            "format": "double"
+          },
+          "q1": {
+            "type": "number",
+            "format": "double"
+          },
+          "median": {
+            "type": "number",
+            "format": "double"
+          },
+          "q3": {
+            "type": "number",
+            "format": "double"
+          },
+          "unit": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.GridCell": {
+        "type": "object",
+        "properties": {
+          "row": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "column": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "value": {
+            "type": "number",
+            "format": "double"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.ImportReferenceDataRequest": {
+        "type": "object",
+        "properties": {
+          "kind": {
+            "type": "string",
+            "enum": [
+              "KIND_UNSPECIFIED",
+              "KIND_CATALOGUE",
+              "KIND_MEASUREMENTS"
+            ]
+          },
+          "network": {
+            "type": "string"
+          },
+          "data": {
+            "type": "string",
+            "contentEncoding": "base64"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.ImportReferenceDataResponse": {
+        "type": "object",
+        "properties": {
+          "read": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "added": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "skipped": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "problems": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.LatestValue": {
+        "type": "object",
+        "properties": {
+          "measure": {
+            "type": "string",
+            "enum": [
+              "MEASURE_UNSPECIFIED",
+              "MEASURE_TEMPERATURE",
+              "MEASURE_HUMIDITY",
+              "MEASURE_PRESSURE",
+              "MEASURE_ALTITUDE",
+              "MEASURE_TVOC",
+              "MEASURE_ECO2",
+              "MEASURE_PM0_5",
+              "MEASURE_PM1",
+              "MEASURE_PM2_5",
+              "MEASURE_PM4",
+              "MEASURE_PM10"
+            ]
+          },
+          "time": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "value": {
+            "type": "number",
+            "format": "double"
+          },
+          "unit": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.ListCampaignsResponse": {
+        "type": "object",
+        "properties": {
+          "campaigns": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.Campaign"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.ListDevicesResponse": {
+        "type": "object",
+        "properties": {
+          "devices": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.Device"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.ListReferenceSensorsResponse": {
+        "type": "object",
+        "properties": {
+          "sensors": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.NearbyReferenceSensor"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.ListReferenceSourcesResponse": {
+        "type": "object",
+        "properties": {
+          "sources": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.ReferenceSource"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.MapPoint": {
+        "type": "object",
+        "properties": {
+          "time": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "latitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "longitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "value": {
+            "type": "number",
+            "format": "double"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.NearbyReferenceSensor": {
+        "type": "object",
+        "properties": {
+          "sensor": {
+            "$ref": "#/components/schemas/binario.telemetry.v1.ReferenceSensor"
+          },
+          "distanceMetres": {
+            "type": "number",
+            "format": "double"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.Reading": {
+        "type": "object",
+        "properties": {
+          "time": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "latitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "longitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "positionAltitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "temperature": {
+            "type": "number",
+            "format": "double"
+          },
+          "humidity": {
+            "type": "number",
+            "format": "double"
+          },
+          "pressure": {
+            "type": "number",
+            "format": "double"
+          },
+          "altitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "tvoc": {
+            "type": "number",
+            "format": "double"
+          },
+          "eco2": {
+            "type": "number",
+            "format": "double"
+          },
+          "pm05": {
+            "type": "number",
+            "format": "double"
+          },
+          "pm1": {
+            "type": "number",
+            "format": "double"
+          },
+          "pm25": {
+            "type": "number",
+            "format": "double"
+          },
+          "pm4": {
+            "type": "number",
+            "format": "double"
+          },
+          "pm10": {
+            "type": "number",
+            "format": "double"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.ReferenceSensor": {
+        "type": "object",
+        "properties": {
+          "sensorId": {
+            "type": "string"
+          },
+          "typeName": {
+            "type": "string"
+          },
+          "unit": {
+            "type": "string"
+          },
+          "stationId": {
+            "type": "string"
+          },
+          "stationName": {
+            "type": "string"
+          },
+          "elevation": {
+            "type": "number",
+            "format": "double"
+          },
+          "province": {
+            "type": "string"
+          },
+          "municipality": {
+            "type": "string"
+          },
+          "historical": {
+            "type": "boolean"
+          },
+          "latitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "longitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "network": {
+            "type": "string"
+          },
+          "measure": {
+            "type": "string",
+            "enum": [
+              "MEASURE_UNSPECIFIED",
+              "MEASURE_TEMPERATURE",
+              "MEASURE_HUMIDITY",
+              "MEASURE_PRESSURE",
+              "MEASURE_ALTITUDE",
+              "MEASURE_TVOC",
+              "MEASURE_ECO2",
+              "MEASURE_PM0_5",
+              "MEASURE_PM1",
+              "MEASURE_PM2_5",
+              "MEASURE_PM4",
+              "MEASURE_PM10"
+            ]
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.ReferenceSource": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "url": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string"
+          },
+          "network": {
+            "type": "string"
+          },
+          "lastFetchedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "lastFailedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "lastError": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.ReferenceValue": {
+        "type": "object",
+        "properties": {
+          "sensor": {
+            "$ref": "#/components/schemas/binario.telemetry.v1.ReferenceSensor"
+          },
+          "mean": {
+            "type": "number",
+            "format": "double"
+          },
+          "count": {
+            "type": "integer",
+            "format": "int32"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.RegisterDeviceRequest": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.RegisterDeviceResponse": {
+        "type": "object",
+        "properties": {
+          "device": {
+            "$ref": "#/components/schemas/binario.telemetry.v1.Device"
+          },
+          "token": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.RejectedReading": {
+        "type": "object",
+        "properties": {
+          "index": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "reason": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.RevokeDeviceTokenRequest": {
+        "type": "object",
+        "properties": {
+          "deviceId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.RevokeDeviceTokenResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.RotateDeviceTokenRequest": {
+        "type": "object",
+        "properties": {
+          "deviceId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.RotateDeviceTokenResponse": {
+        "type": "object",
+        "properties": {
+          "token": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.SeriesPoint": {
+        "type": "object",
+        "properties": {
+          "start": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "count": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "min": {
+            "type": "number",
+            "format": "double"
+          },
+          "mean": {
+            "type": "number",
+            "format": "double"
+          },
+          "max": {
+            "type": "number",
+            "format": "double"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.SetDeviceCampaignRequest": {
+        "type": "object",
+        "properties": {
+          "deviceId": {
+            "type": "string"
+          },
+          "campaignId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.SetDeviceCampaignResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.UploadReadingsRequest": {
+        "type": "object",
+        "properties": {
+          "readings": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.Reading"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.UploadReadingsResponse": {
+        "type": "object",
+        "properties": {
+          "stored": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "duplicates": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "accepted": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "rejected": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.RejectedReading"
+            }
           }
         },
         "additionalProperties": false

@@ -76,6 +76,11 @@ public struct DeviceRegistry: Sendable {
     return campaign
   }
 
+  /// The campaigns `userID` belongs to, and the public ones.
+  public func campaigns(visibleTo userID: String) async throws -> [Campaign] {
+    try await store.campaigns(visibleTo: userID)
+  }
+
   /// The campaign's owner adds a member.
   public func addMember(ownerUserID: String, campaignID: String, userID: String) async throws {
     guard let campaign = try await store.campaign(id: campaignID), campaign.ownerUserID == ownerUserID else {

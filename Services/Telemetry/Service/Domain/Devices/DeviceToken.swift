@@ -1,3 +1,4 @@
+import BinarioAuth
 import Crypto
 import Foundation
 
@@ -25,8 +26,6 @@ public enum DeviceToken {
 
   /// Whether `text` is shaped like a token (before any lookup).
   public static func looksValid(_ text: String) -> Bool {
-    text.hasPrefix(prefix) && text.utf8.count == prefix.utf8.count + 43
-      && text.utf8.dropFirst(prefix.utf8.count).allSatisfy { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (48...57).contains($0)
-        || (65...90).contains($0) || (97...122).contains($0) }
+    DeviceCredential.looksValid(text)
   }
 }

@@ -23,6 +23,15 @@ public struct ReadingIngest: Sendable {
       throw ServiceError.invalid("readings", "a batch holds at most \(Self.maximumBatch) readings; send the rest in another")
     }
     guard let device = try await store.deviceSeq(id: deviceID) else { throw ServiceError.notFound("no device \(deviceID)") }
+    return try await upload(deviceSeq: device, readings)
+  }
+
+  /// Stores a batch of the readings of the device whose row key is `device` (as a device token
+  /// names it, ``DeviceRegistry/device(forToken:)``); answered once committed.
+  public func upload(deviceSeq device: Int64, _ readings: [Reading]) async throws -> IngestOutcome {
+    guard readings.count <= Self.maximumBatch else {
+      throw ServiceError.invalid("readings", "a batch holds at most \(Self.maximumBatch) readings; send the rest in another")
+    }
     let now = clock.now()
     var refused: [(index: Int, reason: String)] = []
     var valid: [(index: Int, reading: Reading)] = []

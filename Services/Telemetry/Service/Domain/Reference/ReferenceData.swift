@@ -67,6 +67,20 @@ public struct ReferenceData: Sendable {
     return byStart.values.sorted { $0.start < $1.start }
   }
 
+  /// Each reference sensor of `measure` in the box with its mean over the range (the map's red
+  /// circles beside the board's); sensors without a measurement in the range are left out.
+  public func stationMeans(measure: Measure, within box: GeoBox, in range: Range<Date>) async throws
+    -> [(sensor: ReferenceSensor, mean: Double, count: Int)]
+  {
+    var means: [(sensor: ReferenceSensor, mean: Double, count: Int)] = []
+    for sensor in try await store.referenceSensors(within: box, measure: measure) {
+      let values = try await store.referenceValues(sensorID: sensor.sensorID, in: range)
+      guard !values.isEmpty else { continue }
+      means.append((sensor, values.reduce(0) { $0 + $1.1 } / Double(values.count), values.count))
+    }
+    return means
+  }
+
   /// Pearson's r of two aligned series on the buckets both have; `nil` below two shared buckets.
   public static func correlation(_ points: [ComparedPoint]) -> Double? {
     pearsonCorrelation(points.compactMap { point in point.mine.flatMap { mine in point.reference.map { (mine, $0) } } })

@@ -1,0 +1,40 @@
+import ArgumentParser
+import BinarioAuth
+import BinarioDomain
+import BinarioServiceKit
+import Foundation
+import TelemetryService
+
+/// The telemetry process: sensor boards' readings and the regional reference stations. Listens
+/// on the Binario transport (mutual TLS) and keeps `telemetry.sqlite` in its data directory; it
+/// calls no other service. Beside the server runs the scheduled fetch of the configured
+/// open-data portal sources (with async-http-client), retried with backoff, never fatal.
+@main
+struct TelemetryCommand: EventLoopCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "telemetry",
+    abstract: "Binario's telemetry service: sensor boards' readings beside the regional reference stations."
+  )
+
+  @OptionGroup var options: ServiceOptions
+  @OptionGroup var telemetry: TelemetryOptions
+
+  func runOnEventLoops() async throws {
+    let reader = OwnSettingReader()
+    let sources = try telemetry.referenceSources(reader)
+    let fetchPeriod = try telemetry.fetchPeriod(reader)
+    try await ServiceRunner.run(options: options, serviceName: "telemetry", transport: .binario) { context in
+      let store = try TelemetryStore(directory: context.configuration.dataDirectory)
+      let logger = context.logger
+      let domain = TelemetryDomain(
+        store: store, clock: SystemClock(), downloader: HTTPReferenceDownloader(), sources: sources, logger: logger)
+      if !sources.isEmpty {
+        logger.notice(
+          "fetching reference data", metadata: ["sources": "\(sources.map(\.name).joined(separator: ","))", "every": "\(fetchPeriod)"])
+        context.addService(BackgroundJobService { await domain.fetcher.run(sources, every: fetchPeriod) }, name: "reference-fetch")
+      }
+      context.addInterceptor(AuthorizationServerInterceptor(policy: .telemetry.merging(.health)))
+      return [TelemetryHandler(domain: domain, logger: logger)]
+    }
+  }
+}

@@ -1,0 +1,434 @@
+import BinarioAuth
+import BinarioDomain
+import BinarioProto
+import BinarioServiceKit
+import Foundation
+import GRPCCore
+import Logging
+import SwiftProtobuf
+
+/// The gRPC face of telemetry: translates `binario.telemetry.v1.Telemetry` messages to
+/// ``TelemetryDomain`` calls and its errors to statuses. Register it behind
+/// ``BinarioAuth/AuthorizationServerInterceptor`` with ``BinarioAuth/MethodAccessPolicy/telemetry``:
+/// the upload methods then run only with a device token (``BinarioAuth/DeviceCredential``),
+/// which is checked here against the hashes the store keeps.
+public struct TelemetryHandler: Binario_Telemetry_V1_Telemetry.SimpleServiceProtocol {
+  let domain: TelemetryDomain
+  let logger: Logger
+
+  public init(domain: TelemetryDomain, logger: Logger = Logger(label: "telemetry")) {
+    self.domain = domain
+    self.logger = logger
+  }
+
+  func handle<Result: Sendable>(_ method: String, _ body: () async throws -> Result) async throws -> Result {
+    try await translatingErrors(service: "telemetry", method: method, logger: logger, body)
+  }
+
+  /// The device the call's token uploads for.
+  func uploadingDevice() async throws -> Int64 {
+    guard let token = DeviceCredential.current else {
+      throw ServiceError.unauthenticated("send the device's token: authorization: Device <token>")
+    }
+    return try await domain.registry.device(forToken: token).seq
+  }
+
+  // MARK: - Device token
+
+  public func uploadReadings(
+    request: Binario_Telemetry_V1_UploadReadingsRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_UploadReadingsResponse {
+    try await handle("UploadReadings") {
+      let device = try await uploadingDevice()
+      return .init(try await domain.ingest.upload(deviceSeq: device, request.readings.map(Reading.init)))
+    }
+  }
+
+  public func streamReadings(
+    request: RPCAsyncSequence<Binario_Telemetry_V1_StreamReadingsRequest, any Error>, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_UploadReadingsResponse {
+    try await handle("StreamReadings") {
+      // The token is checked once, when the stream opens; each message is committed before the
+      // next is read, so a board's connection is never ahead of what is stored by more than one.
+      let device = try await uploadingDevice()
+      var total = IngestOutcome()
+      var index = 0
+      for try await message in request {
+        let outcome = try await domain.ingest.upload(deviceSeq: device, message.readings.map(Reading.init))
+        total.stored += outcome.stored
+        total.duplicates += outcome.duplicates
+        total.rejected += outcome.rejected.map { (index: $0.index + index, reason: $0.reason) }
+        index += message.readings.count
+      }
+      return .init(total)
+    }
+  }
+
+  // MARK: - Public
+
+  public func listReferenceSensors(
+    request: Binario_Telemetry_V1_ListReferenceSensorsRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_ListReferenceSensorsResponse {
+    try await handle("ListReferenceSensors") {
+      var check = InputValidation()
+      if !(request.latitude.isFinite && (-90...90).contains(request.latitude)) { check.fail("latitude", "must be -90 to 90") }
+      if !(request.longitude.isFinite && (-180...180).contains(request.longitude)) { check.fail("longitude", "must be -180 to 180") }
+      let radius = request.radiusMetres == 0 ? 10_000 : request.radiusMetres
+      if !(radius.isFinite && (1...100_000).contains(radius)) { check.fail("radius_metres", "must be 1 to 100,000 metres") }
+      try check.finish()
+      let sensors = try await domain.reference.sensors(
+        near: GeoPoint(latitude: request.latitude, longitude: request.longitude), radiusMetres: radius, measure: Measure(request.measure))
+      return .with {
+        $0.sensors = sensors.map { found in
+          .with {
+            $0.sensor = .init(found.sensor)
+            $0.distanceMetres = found.distance
+          }
+        }
+      }
+    }
+  }
+
+  // MARK: - Devices and campaigns
+
+  public func registerDevice(
+    request: Binario_Telemetry_V1_RegisterDeviceRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_RegisterDeviceResponse {
+    try await handle("RegisterDevice") {
+      let caller = try CallerIdentity.signedIn()
+      let (device, token) = try await domain.registry.register(ownerUserID: caller.userID, name: request.name)
+      return .with {
+        $0.device = .init(device, callerID: caller.userID)
+        $0.token = token
+      }
+    }
+  }
+
+  public func listDevices(
+    request: Binario_Telemetry_V1_ListDevicesRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_ListDevicesResponse {
+    try await handle("ListDevices") {
+      let caller = try CallerIdentity.signedIn()
+      let devices = try await domain.registry.devices(visibleTo: caller.userID)
+      return .with { $0.devices = devices.map { .init($0, callerID: caller.userID) } }
+    }
+  }
+
+  public func rotateDeviceToken(
+    request: Binario_Telemetry_V1_RotateDeviceTokenRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_RotateDeviceTokenResponse {
+    try await handle("RotateDeviceToken") {
+      let caller = try CallerIdentity.signedIn()
+      let token = try await domain.registry.rotateToken(ownerUserID: caller.userID, deviceID: request.deviceID)
+      return .with { $0.token = token }
+    }
+  }
+
+  public func revokeDeviceToken(
+    request: Binario_Telemetry_V1_RevokeDeviceTokenRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_RevokeDeviceTokenResponse {
+    try await handle("RevokeDeviceToken") {
+      try await domain.registry.revokeToken(ownerUserID: try CallerIdentity.signedIn().userID, deviceID: request.deviceID)
+      return .init()
+    }
+  }
+
+  public func deleteDevice(
+    request: Binario_Telemetry_V1_DeleteDeviceRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_DeleteDeviceResponse {
+    try await handle("DeleteDevice") {
+      try await domain.registry.delete(ownerUserID: try CallerIdentity.signedIn().userID, deviceID: request.deviceID)
+      return .init()
+    }
+  }
+
+  public func setDeviceCampaign(
+    request: Binario_Telemetry_V1_SetDeviceCampaignRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_SetDeviceCampaignResponse {
+    try await handle("SetDeviceCampaign") {
+      try await domain.registry.setCampaign(
+        ownerUserID: try CallerIdentity.signedIn().userID, deviceID: request.deviceID,
+        campaignID: request.campaignID.isEmpty ? nil : request.campaignID)
+      return .init()
+    }
+  }
+
+  public func createCampaign(
+    request: Binario_Telemetry_V1_CreateCampaignRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_CreateCampaignResponse {
+    try await handle("CreateCampaign") {
+      let campaign = try await domain.registry.createCampaign(
+        ownerUserID: try CallerIdentity.signedIn().userID, name: request.name, isPublic: request.public)
+      return .with { $0.campaign = .init(campaign) }
+    }
+  }
+
+  public func listCampaigns(
+    request: Binario_Telemetry_V1_ListCampaignsRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_ListCampaignsResponse {
+    try await handle("ListCampaigns") {
+      let campaigns = try await domain.registry.campaigns(visibleTo: try CallerIdentity.signedIn().userID)
+      return .with { $0.campaigns = campaigns.map(Binario_Telemetry_V1_Campaign.init) }
+    }
+  }
+
+  public func addCampaignMember(
+    request: Binario_Telemetry_V1_AddCampaignMemberRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_AddCampaignMemberResponse {
+    try await handle("AddCampaignMember") {
+      var check = InputValidation()
+      let member = check.requiredText(request.userID, field: "user_id", what: "the member's account id", maxLength: 100)
+      try check.finish()
+      try await domain.registry.addMember(ownerUserID: try CallerIdentity.signedIn().userID, campaignID: request.campaignID, userID: member)
+      return .init()
+    }
+  }
+
+  // MARK: - Queries
+
+  public func getSeries(
+    request: Binario_Telemetry_V1_GetSeriesRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_GetSeriesResponse {
+    try await handle("GetSeries") {
+      let caller = try CallerIdentity.signedIn()
+      let measure = try Measure.required(request.measure)
+      let range = try domain.range(from: request.hasFrom ? request.from.date : nil, to: request.hasTo ? request.to.date : nil)
+      let (buckets, points) = try await domain.queries.series(
+        userID: caller.userID, deviceID: request.deviceID, measure: measure, in: range, maximumPoints: Int(request.maxPoints))
+      return .with {
+        $0.unit = measure.unit
+        $0.bucketMilliseconds = Int64((buckets.width * 1000).rounded())
+        $0.points = points.map { point in
+          .with {
+            $0.start = Google_Protobuf_Timestamp(date: point.start)
+            $0.count = Int32(clamping: point.count)
+            $0.min = point.minimum
+            $0.mean = point.mean
+            $0.max = point.maximum
+          }
+        }
+      }
+    }
+  }
+
+  public func getStatistics(
+    request: Binario_Telemetry_V1_GetStatisticsRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_GetStatisticsResponse {
+    try await handle("GetStatistics") {
+      let caller = try CallerIdentity.signedIn()
+      let measure = try Measure.required(request.measure)
+      let range = try domain.range(from: request.hasFrom ? request.from.date : nil, to: request.hasTo ? request.to.date : nil)
+      let summary = try await domain.queries.statistics(userID: caller.userID, deviceID: request.deviceID, measure: measure, in: range)
+      return .with {
+        $0.unit = measure.unit
+        guard let summary else { return }
+        $0.count = Int64(summary.count)
+        $0.min = summary.minimum
+        $0.max = summary.maximum
+        $0.mean = summary.mean
+        $0.q1 = summary.firstQuartile
+        $0.median = summary.median
+        $0.q3 = summary.thirdQuartile
+      }
+    }
+  }
+
+  public func getMap(request: Binario_Telemetry_V1_GetMapRequest, context: ServerContext) async throws -> Binario_Telemetry_V1_GetMapResponse {
+    try await handle("GetMap") {
+      let caller = try CallerIdentity.signedIn()
+      let measure = try Measure.required(request.measure)
+      let box = try GeoBox.checked(south: request.south, west: request.west, north: request.north, east: request.east)
+      let range = try domain.range(from: request.hasFrom ? request.from.date : nil, to: request.hasTo ? request.to.date : nil)
+      let (points, total) = try await domain.queries.map(
+        userID: caller.userID, deviceID: request.deviceID, measure: measure, within: box, in: range)
+      let reference = try await domain.reference.stationMeans(measure: measure, within: box, in: range)
+      return .with {
+        $0.unit = measure.unit
+        $0.total = Int32(clamping: total)
+        $0.sampled = total > points.count
+        $0.points = points.map { point in
+          .with {
+            $0.time = Google_Protobuf_Timestamp(date: point.time)
+            $0.latitude = point.position.latitude
+            $0.longitude = point.position.longitude
+            $0.value = point.value
+          }
+        }
+        $0.reference = reference.map { station in
+          .with {
+            $0.sensor = .init(station.sensor)
+            $0.mean = station.mean
+            $0.count = Int32(clamping: station.count)
+          }
+        }
+      }
+    }
+  }
+
+  public func getGrid(request: Binario_Telemetry_V1_GetGridRequest, context: ServerContext) async throws -> Binario_Telemetry_V1_GetGridResponse {
+    try await handle("GetGrid") {
+      let caller = try CallerIdentity.signedIn()
+      let measure = try Measure.required(request.measure)
+      let box = try GeoBox.checked(south: request.south, west: request.west, north: request.north, east: request.east)
+      let range = try domain.range(from: request.hasFrom ? request.from.date : nil, to: request.hasTo ? request.to.date : nil)
+      let grid = try await domain.queries.grid(
+        userID: caller.userID, deviceID: request.deviceID, measure: measure, within: box, in: range,
+        rows: Int(request.rows == 0 ? 20 : request.rows), columns: Int(request.columns == 0 ? 20 : request.columns))
+      return .with {
+        $0.unit = measure.unit
+        $0.rows = Int32(grid.rows)
+        $0.columns = Int32(grid.columns)
+        for row in 0..<grid.rows {
+          for column in 0..<grid.columns {
+            guard let value = grid.value(row: row, column: column) else { continue }
+            $0.cells.append(
+              .with {
+                $0.row = Int32(row)
+                $0.column = Int32(column)
+                $0.value = value
+              })
+          }
+        }
+      }
+    }
+  }
+
+  public func getLatest(
+    request: Binario_Telemetry_V1_GetLatestRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_GetLatestResponse {
+    try await handle("GetLatest") {
+      let latest = try await domain.queries.latest(userID: try CallerIdentity.signedIn().userID, deviceID: request.deviceID)
+      return .with {
+        $0.values = Measure.allCases.compactMap { measure in
+          latest[measure].map { found in
+            .with {
+              $0.measure = measure.proto
+              $0.time = Google_Protobuf_Timestamp(date: found.time)
+              $0.value = found.value
+              $0.unit = measure.unit
+            }
+          }
+        }
+      }
+    }
+  }
+
+  public func exportReadings(
+    request: Binario_Telemetry_V1_ExportReadingsRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_ExportReadingsResponse {
+    try await handle("ExportReadings") {
+      let range = try domain.range(from: request.hasFrom ? request.from.date : nil, to: request.hasTo ? request.to.date : nil)
+      let csv = try await domain.queries.csv(userID: try CallerIdentity.signedIn().userID, deviceID: request.deviceID, in: range)
+      return .with { $0.csv = csv }
+    }
+  }
+
+  public func compareWithReference(
+    request: Binario_Telemetry_V1_CompareWithReferenceRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_CompareWithReferenceResponse {
+    try await handle("CompareWithReference") {
+      let caller = try CallerIdentity.signedIn()
+      let measure = try Measure.required(request.measure)
+      let range = try domain.range(from: request.hasFrom ? request.from.date : nil, to: request.hasTo ? request.to.date : nil)
+      let points = try await domain.reference.compare(
+        userID: caller.userID, deviceID: request.deviceID, measure: measure, sensorID: request.sensorID, in: range,
+        maximumPoints: Int(request.maxPoints))
+      return .with {
+        $0.points = points.map { point in
+          .with {
+            $0.start = Google_Protobuf_Timestamp(date: point.start)
+            if let mine = point.mine { $0.mine = mine }
+            if let reference = point.reference { $0.reference = reference }
+          }
+        }
+        if let r = ReferenceData.correlation(points) { $0.correlation = r }
+      }
+    }
+  }
+
+  public func correlateMeasures(
+    request: Binario_Telemetry_V1_CorrelateMeasuresRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_CorrelateMeasuresResponse {
+    try await handle("CorrelateMeasures") {
+      let caller = try CallerIdentity.signedIn()
+      let first = try Measure.required(request.first, field: "first")
+      let second = try Measure.required(request.second, field: "second")
+      let range = try domain.range(from: request.hasFrom ? request.from.date : nil, to: request.hasTo ? request.to.date : nil)
+      let (r, buckets) = try await domain.queries.correlate(
+        userID: caller.userID, deviceID: request.deviceID, first, second, in: range, maximumPoints: Int(request.maxPoints))
+      return .with {
+        if let r { $0.correlation = r }
+        $0.buckets = Int32(clamping: buckets)
+      }
+    }
+  }
+
+  // MARK: - Admin
+
+  public func importReferenceData(
+    request: Binario_Telemetry_V1_ImportReferenceDataRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_ImportReferenceDataResponse {
+    try await handle("ImportReferenceData") {
+      guard !request.data.isEmpty else { throw ServiceError.invalid("data", "send the file's contents") }
+      switch request.kind {
+      case .catalogue:
+        let network: ReferenceSensor.Network
+        switch request.network {
+        case "", "air_quality": network = .airQuality
+        case "weather": network = .weather
+        default: throw ServiceError.invalid("network", "is air_quality or weather")
+        }
+        return .init(try await domain.reference.importCatalogue(request.data, network: network))
+      case .measurements:
+        return .init(try await domain.reference.importMeasurements(request.data))
+      case .unspecified, .UNRECOGNIZED:
+        throw ServiceError.invalid("kind", "is KIND_CATALOGUE or KIND_MEASUREMENTS")
+      }
+    }
+  }
+
+  public func fetchReferenceData(
+    request: Binario_Telemetry_V1_FetchReferenceDataRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_FetchReferenceDataResponse {
+    try await handle("FetchReferenceData") {
+      let results = try await domain.fetchNow(source: request.source)
+      return .with {
+        $0.sources = results.map { result in
+          .with {
+            $0.source = result.source.name
+            switch result.outcome {
+            case .success(let outcome):
+              $0.read = Int32(clamping: outcome.read)
+              $0.added = Int32(clamping: outcome.added)
+              $0.skipped = Int32(clamping: outcome.skipped)
+            case .failure(let error):
+              $0.error = "\(error)"
+            }
+          }
+        }
+      }
+    }
+  }
+
+  public func listReferenceSources(
+    request: Binario_Telemetry_V1_ListReferenceSourcesRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_ListReferenceSourcesResponse {
+    try await handle("ListReferenceSources") {
+      var sources: [Binario_Telemetry_V1_ReferenceSource] = []
+      for source in domain.sources {
+        let state = try await domain.store.fetchState(source: source.name)
+        sources.append(
+          .with {
+            $0.name = source.name
+            $0.url = source.url
+            $0.kind = source.kind.rawValue
+            $0.network = source.network.rawValue
+            if let success = state.lastSuccess { $0.lastFetchedAt = Google_Protobuf_Timestamp(date: success) }
+            if let failure = state.lastFailure { $0.lastFailedAt = Google_Protobuf_Timestamp(date: failure) }
+            $0.lastError = state.lastError ?? ""
+          })
+      }
+      return .with { $0.sources = sources }
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import GRPCCore
+
+/// A sensor board's device token, on a call to a ``AccessLevel/device`` method.
+///
+/// A board sends `authorization: Device <token>`. The gateway checks the token's shape only (the
+/// token's hash is kept by the service that issued it, and nowhere else) and forwards it as
+/// ``metadataKey``, dropping any such entry a client sent itself; it forwards no device token to
+/// any other method. A service believes the entry only from the gateway's connection, as it does
+/// ``CallerIdentity``, and looks the token up itself: an unknown, revoked or rotated token is
+/// refused there with `UNAUTHENTICATED`.
+public enum DeviceCredential {
+  /// The metadata the gateway forwards the token in.
+  public static let metadataKey = "x-device-token"
+  /// The `authorization` scheme a board uses.
+  public static let scheme = "Device"
+
+  /// The token of the call being handled (bound by ``AuthorizationServerInterceptor`` on device
+  /// methods), or `nil`.
+  @TaskLocal public static var current: String?
+
+  /// The token of `Device <token>` (scheme case-insensitive, blanks around the token ignored), or
+  /// `nil` when `authorization` is not of that scheme.
+  public static func token(fromAuthorization authorization: String) -> String? {
+    let bytes = Array(authorization.utf8)
+    let prefix = Array("device ".utf8)
+    guard bytes.count > prefix.count else { return nil }
+    for (byte, expected) in zip(bytes, prefix) {
+      let matches = expected == UInt8(ascii: " ") ? byte == expected : byte | 0x20 == expected
+      guard matches else { return nil }
+    }
+    let token = String(decoding: bytes[prefix.count...], as: UTF8.self).trimmingCharacters(in: [" ", "\t"])
+    return token.isEmpty ? nil : token
+  }
+
+  /// The forwarded token in `metadata`, only when `peerIdentity` is `trustedGateway` and there is
+  /// exactly one.
+  public static func token(metadata: Metadata, peerIdentity: String?, trustedGateway: String = WorkloadIdentity.gateway) -> String? {
+    guard let peerIdentity, peerIdentity == trustedGateway else { return nil }
+    let tokens = Array(metadata[stringValues: metadataKey])
+    guard tokens.count == 1, let token = tokens.first, !token.isEmpty else { return nil }
+    return token
+  }
+
+  /// Whether `text` has the shape of a device token: `bdt_` and 43 base64url characters. The
+  /// gateway refuses anything else before it is forwarded.
+  public static func looksValid(_ text: String) -> Bool {
+    let prefix = "bdt_"
+    return text.hasPrefix(prefix) && text.utf8.count == prefix.utf8.count + 43
+      && text.utf8.dropFirst(prefix.utf8.count).allSatisfy {
+        $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0)
+      }
+  }
+}
