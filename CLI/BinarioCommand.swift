@@ -23,7 +23,8 @@ struct BinarioCommand: AsyncParsableCommand {
       DeleteAccountCommand.self, FriendsCommand.self, CardsCommand.self, EmergencyCommand.self,
       TripsCommand.self, NotificationsCommand.self, ItinerariesCommand.self, TicketsCommand.self,
       SubscriptionsCommand.self, HereCommand.self, NearestCommand.self, DealsCommand.self, PlacesCommand.self,
-      RouteOffersCommand.self, LocationCommand.self, TaxiCommand.self, DriverCommand.self, AdminCommand.self,
+      RouteOffersCommand.self, LocationCommand.self, TaxiCommand.self, DriverCommand.self, DevicesCommand.self,
+      CampaignsCommand.self, ReadingsCommand.self, ReferenceCommand.self, SimulateBoardCommand.self, AdminCommand.self,
       KeysCommand.self,
       HealthCommand.self,
     ]

@@ -12,7 +12,7 @@ import sys
 
 import yaml
 
-SERVICES = {"certs", "identity", "scheduling", "ticketing", "geo-offers", "dispatch", "gateway"}
+SERVICES = {"certs", "identity", "scheduling", "ticketing", "geo-offers", "dispatch", "telemetry", "gateway"}
 # service -> (metrics port its health check asks, the services it waits on and how)
 LONG_RUNNING = {
     "identity": ("9101", {"certs": "service_completed_successfully"}),
@@ -29,6 +29,7 @@ LONG_RUNNING = {
         "9105",
         {"certs": "service_completed_successfully", "identity": "service_healthy", "scheduling": "service_healthy"},
     ),
+    "telemetry": ("9106", {"certs": "service_completed_successfully"}),
     "gateway": (
         "9100",
         {
@@ -37,6 +38,7 @@ LONG_RUNNING = {
             "ticketing": "service_healthy",
             "geo-offers": "service_healthy",
             "dispatch": "service_healthy",
+            "telemetry": "service_healthy",
         },
     ),
 }
@@ -46,6 +48,7 @@ STATEFUL = {
     "ticketing": "ticketing-data",
     "geo-offers": "geo-offers-data",
     "dispatch": "dispatch-data",
+    "telemetry": "telemetry-data",
 }
 # service -> the upstream address the gateway routes its package to
 UPSTREAMS = {
@@ -54,6 +57,7 @@ UPSTREAMS = {
     "ticketing": "ticketing:7103",
     "geo-offers": "geo-offers:7104",
     "dispatch": "dispatch:7105",
+    "telemetry": "telemetry:7106",
 }
 
 compose = yaml.safe_load(sys.stdin)

@@ -42,7 +42,7 @@ export CONTAINERS_CONF=$root/deploy/podman/containers.conf
 podman info >/dev/null 2>&1 || fail "podman cannot run here: $(podman info 2>&1 | tail -n 3)"
 
 say "Release build (static Swift runtime)"
-tools=(gateway identity scheduling ticketing geo-offers dispatch binario binario-dev-certs binario-probe)
+tools=(gateway identity scheduling ticketing geo-offers dispatch telemetry binario binario-dev-certs binario-probe)
 swift build -c release --static-swift-stdlib 2>&1 | tail -n 1
 bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 
@@ -143,13 +143,15 @@ compose up --detach --no-build --no-deps geo-offers >/dev/null
 wait_healthy geo-offers 60
 compose up --detach --no-build --no-deps dispatch >/dev/null
 wait_healthy dispatch 60
+compose up --detach --no-build --no-deps telemetry >/dev/null
+wait_healthy telemetry 60
 compose up --detach --no-build --no-deps gateway >/dev/null
 wait_healthy gateway 60
 cold_start=$(python3 -c "print(f'{$(date +%s.%N) - $started:.1f}')")
 echo "cold start, from no containers to all healthy: $cold_start s"
 
 say "Idle RSS per process"
-for service in identity scheduling ticketing geo-offers dispatch gateway; do
+for service in identity scheduling ticketing geo-offers dispatch telemetry gateway; do
   pid=$(podman inspect --format '{{.State.Pid}}' "$(container "$service")")
   echo "$service: $(awk '/^VmRSS/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$pid/status")"
 done
@@ -192,6 +194,17 @@ grep -q "^C Centro" <<<"$zones" || fail "dispatch has not the image's taxi zones
 unready=$(cli taxi request --address "Piazza del Duomo 1" 2>&1 || true)
 echo "taxi request (no verified phone, no card yet): $unready"
 grep -q "a verified phone" <<<"$unready" || fail "dispatch did not refuse a passenger without a verified phone: $unready"
+
+devices=$(cli devices add "Container board" --save-token "$work/board.token")
+echo "$devices"
+grep -q "device token" <<<"$devices" || fail "telemetry registered no board: $devices"
+printf 'time,latitude,longitude,pm2.5,humidity\n2024-01-15T08:00:00Z,45.47,9.19,21.5,70\n2024-01-15T08:00:30Z,45.47,9.19,22.5,170\n' >"$work/walk.csv"
+uploaded=$(cli readings upload "$work/walk.csv" --token-file "$work/board.token")
+echo "$uploaded"
+grep -q "^1 of 2 readings accepted" <<<"$uploaded" || fail "telemetry did not store one reading and refuse the other: $uploaded"
+stats=$(cli readings stats --measure pm2.5 --from 2024-01-15 --to 2024-01-16)
+echo "$stats"
+grep -q "^count 1 " <<<"$stats" || fail "telemetry's statistics did not count the stored reading: $stats"
 
 say "SIGTERM to identity: it drains and stops"
 stopping=$(date +%s.%N)

@@ -8,7 +8,7 @@
 #   scripts/run-local.sh --release  build with optimizations first (slower build, faster hashing)
 #
 # Ports: gateway 7100 (gRPC 7110, HTTPS/JSON 7443), identity 7101, scheduling 7102, ticketing 7103,
-# geo-offers 7104 (metrics on 9100, 9101, 9102, 9103, 9104). Logs: .dev/logs/<process>.log.
+# geo-offers 7104, dispatch 7105, telemetry 7106 (metrics on 9100 to 9106). Logs: .dev/logs/<process>.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -91,10 +91,13 @@ start geo-offers 7104 9104 --scheduling-address 127.0.0.1:7102 --ticketing-addre
 start dispatch 7105 9105 --identity-address 127.0.0.1:7101 --scheduling-address 127.0.0.1:7102 \
   --zones Services/Dispatch/DemoData/zones.json --addresses Services/Dispatch/DemoData/addresses.json \
   --alert-emails "$admin_email"
+# Telemetry: sensor boards' readings beside the regional reference stations (its demo data is
+# imported through the gateway below, as a user would).
+start telemetry 7106 9106
 scripts/install-swagger-ui.sh
 start gateway 7100 9100 --tls-client-authentication none --upstream identity=127.0.0.1:7101 \
   --upstream scheduling=127.0.0.1:7102 --upstream ticketing=127.0.0.1:7103 --upstream geo-offers=127.0.0.1:7104 \
-  --upstream dispatch=127.0.0.1:7105 \
+  --upstream dispatch=127.0.0.1:7105 --upstream telemetry=127.0.0.1:7106 \
   --grpc-port 7110 --http-port 7443 --docs-folder .tools/swagger-ui
 
 export BINARIO_GATEWAY=localhost:7100 BINARIO_CA=$PWD/$certs/ca.pem
@@ -142,6 +145,21 @@ demo_taxi 1 AB001CD 45.46419 9.18960
 demo_taxi 2 AB002CD 45.47190 9.18790
 demo_taxi 3 AB003CD 45.50290 9.17540
 
+# A small reference fixture (Services/Telemetry/DemoData: ARPA Lombardia's stations in Milan and
+# their measurements of 15 January 2024, in the portal's formats), and a demo board of the demo
+# passenger's with a walk's readings of that morning; its token is in .dev/demo-board.token.
+telemetry_demo=Services/Telemetry/DemoData
+admin=(--session "$dev/admin-session.json")
+cli reference import "$telemetry_demo/air-quality-stations.csv" --catalogue --network air_quality "${admin[@]}" >/dev/null
+cli reference import "$telemetry_demo/weather-stations.json" --catalogue --network weather "${admin[@]}" >/dev/null
+cli reference import "$telemetry_demo/measurements-2024-01-15.csv" --measurements "${admin[@]}" >/dev/null
+demo=(--session "$dev/demo-session.json")
+if [ ! -s "$dev/demo-board.token" ] || ! cli devices list "${demo[@]}" | grep -q "Demo board"; then
+  rm -f "$dev/demo-board.token"
+  cli devices add "Demo board" --save-token "$dev/demo-board.token" "${demo[@]}" >/dev/null
+fi
+cli readings upload "$telemetry_demo/board-walk-2024-01-15.csv" --token-file "$dev/demo-board.token" >/dev/null
+
 cat <<INFO
 
 Binario is running. The gateway's front doors (TLS; CA: $certs/ca.pem):
@@ -164,8 +182,12 @@ Binario is running. The gateway's front doors (TLS; CA: $certs/ca.pem):
                          (taxis MI-001..3 wait in the centre; drivers driver1..3@binario.local / $driver_password:
                          $bin/binario driver jobs --session $dev/driver-1-session.json)
   Control room:          $bin/binario admin monitor --watch --session $dev/admin-session.json
+  Air quality:           $bin/binario readings stats --measure pm2.5 --from 2024-01-15 --to 2024-01-16 --session $dev/demo-session.json
+                         $bin/binario reference compare --sensor 5505 --measure pm2.5 --from 2024-01-15T08:00:00Z \\
+                           --to 2024-01-15T12:00:00Z --points 8 --session $dev/demo-session.json
+                         $bin/binario simulate-board --token-file $dev/demo-board.token --latitude 45.4642 --longitude 9.19
   Metrics:               http://127.0.0.1:9100/metrics (gateway), :9101 (identity), :9102 (scheduling), :9103 (ticketing),
-                         :9104 (geo-offers), :9105 (dispatch)
+                         :9104 (geo-offers), :9105 (dispatch), :9106 (telemetry)
 
 Press Ctrl-C to stop.
 INFO

@@ -15,6 +15,7 @@ struct Gateway {
   let subscriptions: Binario_Ticketing_V1_Subscriptions.Client<BinarioClientTransport>
   let geoOffers: Binario_GeoOffers_V1_GeoOffers.Client<BinarioClientTransport>
   let dispatch: Binario_Dispatch_V1_Dispatch.Client<BinarioClientTransport>
+  let telemetry: Binario_Telemetry_V1_Telemetry.Client<BinarioClientTransport>
   /// The gateway's own health service (it answers for itself and its upstreams).
   let health: Grpc_Health_V1_Health.Client<BinarioClientTransport>
   private(set) var sessionFile: SessionFile
@@ -51,6 +52,7 @@ struct Gateway {
           subscriptions: Binario_Ticketing_V1_Subscriptions.Client(wrapping: client),
           geoOffers: Binario_GeoOffers_V1_GeoOffers.Client(wrapping: client),
           dispatch: Binario_Dispatch_V1_Dispatch.Client(wrapping: client),
+          telemetry: Binario_Telemetry_V1_Telemetry.Client(wrapping: client),
           health: Grpc_Health_V1_Health.Client(wrapping: client),
           sessionFile: SessionFile(path: gatewayOptions.sessionFile),
           options: options

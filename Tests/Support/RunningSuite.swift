@@ -7,8 +7,8 @@ import GRPCCore
 
 /// The suite as separate processes on loopback: `identity`, `scheduling` (with the demo
 /// network), `ticketing` (with the demo fare table), `geo-offers` (with the demo shops, deals,
-/// places and route offers), `dispatch` (with Milan's taxi zones) and `gateway` with development certificates and SQLite files in a
-/// temporary folder, as `scripts/run-local.sh` starts them.
+/// places and route offers), `dispatch` (with Milan's taxi zones), `telemetry` and `gateway` with
+/// development certificates and SQLite files in a temporary folder, as `scripts/run-local.sh` starts them.
 /// The end-to-end tests and `gateway-bench` run against it.
 public final class RunningSuite: Sendable {
   public static let adminEmail = "admin@binario.test"
@@ -21,17 +21,19 @@ public final class RunningSuite: Sendable {
     public var ticketing: [String]
     public var geoOffers: [String]
     public var dispatch: [String]
+    public var telemetry: [String]
     public var gateway: [String]
 
     public init(
       identity: [String] = [], scheduling: [String] = [], ticketing: [String] = [], geoOffers: [String] = [],
-      dispatch: [String] = [], gateway: [String] = []
+      dispatch: [String] = [], telemetry: [String] = [], gateway: [String] = []
     ) {
       self.identity = identity
       self.scheduling = scheduling
       self.ticketing = ticketing
       self.geoOffers = geoOffers
       self.dispatch = dispatch
+      self.telemetry = telemetry
       self.gateway = gateway
     }
   }
@@ -60,6 +62,8 @@ public final class RunningSuite: Sendable {
   public let geoOffersPort: Int
   /// Dispatch's port, chosen before anything starts: a test restarts it there after `kill -9`.
   public let dispatchPort: Int
+  /// Telemetry's port, chosen before anything starts: a test restarts it there after `kill -9`.
+  public let telemetryPort: Int
   /// Milan's taxi zones and the demo area's addresses dispatch loads.
   public static let demoZones = packageRoot.appendingPathComponent("Services/Dispatch/DemoData/zones.json")
   public static let demoAddresses = packageRoot.appendingPathComponent("Services/Dispatch/DemoData/addresses.json")
@@ -78,6 +82,7 @@ public final class RunningSuite: Sendable {
     self.processes = Mutex([:])
     self.geoOffersPort = try ServiceProcess.unusedPort()
     self.dispatchPort = try ServiceProcess.unusedPort()
+    self.telemetryPort = try ServiceProcess.unusedPort()
   }
 
   /// Starts identity, scheduling, ticketing, geo-offers, then the gateway routing to them; runs
@@ -101,6 +106,7 @@ public final class RunningSuite: Sendable {
     try await suite.startTicketing(port: 0)
     try await suite.startGeoOffers()
     try await suite.startDispatch()
+    try await suite.startTelemetry()
     try await suite.startGateway()
     return try await body(suite)
   }
@@ -182,6 +188,13 @@ public final class RunningSuite: Sendable {
     self.processes.withLock { $0["dispatch"] = process }
   }
 
+  /// Starts telemetry on its port with its data folder (kept across restarts).
+  public func startTelemetry() async throws {
+    let process = try await ServiceProcess.start(
+      "telemetry", arguments: self.commonFlags("telemetry") + ["--port", "\(self.telemetryPort)"] + self.extraFlags.telemetry)
+    self.processes.withLock { $0["telemetry"] = process }
+  }
+
   /// The gateway with every front door on a free port. Rate limits are off (tests make calls
   /// as fast as they can; a test of the limit passes its own `--rate-limit`); the docs page is
   /// served when Swagger UI is installed.
@@ -192,7 +205,8 @@ public final class RunningSuite: Sendable {
       "--upstream", "scheduling=127.0.0.1:\(self.schedulingPort)",
       "--upstream", "ticketing=127.0.0.1:\(self.ticketingPort)",
       "--upstream", "geo-offers=127.0.0.1:\(self.geoOffersPort)",
-      "--upstream", "dispatch=127.0.0.1:\(self.dispatchPort)", "--rate-limit", "off",
+      "--upstream", "dispatch=127.0.0.1:\(self.dispatchPort)", "--upstream", "telemetry=127.0.0.1:\(self.telemetryPort)",
+      "--rate-limit", "off",
     ]
     if FileManager.default.fileExists(atPath: Self.documentationFolder.appendingPathComponent("swagger-ui-bundle.js").path) {
       flags += ["--docs-folder", Self.documentationFolder.path]
@@ -241,6 +255,11 @@ public final class RunningSuite: Sendable {
     self.processes.withLock { $0["dispatch"] }?.kill()
   }
 
+  /// `kill -9` of telemetry.
+  public func killTelemetry() {
+    self.processes.withLock { $0["telemetry"] }?.kill()
+  }
+
   /// `kill -9` of ticketing.
   public func killTicketing() {
     self.processes.withLock { $0["ticketing"] }?.kill()
@@ -251,7 +270,7 @@ public final class RunningSuite: Sendable {
       defer { processes = [:] }
       return processes
     }
-    for name in ["gateway", "dispatch", "geo-offers", "ticketing", "scheduling", "identity"] { all[name]?.terminate() }
+    for name in ["gateway", "telemetry", "dispatch", "geo-offers", "ticketing", "scheduling", "identity"] { all[name]?.terminate() }
   }
 
   /// A client of the gateway's public side, as an app would be: no client certificate.

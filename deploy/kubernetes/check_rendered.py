@@ -75,6 +75,13 @@ EXPECTED_BASE = [
     "NetworkPolicy/allow-dispatch-ingress-from-callers",
     "NetworkPolicy/allow-gateway-egress-to-dispatch",
     "NetworkPolicy/allow-dispatch-egress-to-peers",
+    # telemetry/
+    "StatefulSet/telemetry",
+    "Service/telemetry",
+    "Service/telemetry-headless",
+    "NetworkPolicy/allow-telemetry-ingress-from-callers",
+    "NetworkPolicy/allow-gateway-egress-to-telemetry",
+    "NetworkPolicy/allow-telemetry-egress-to-https",
 ]
 EXPECTED_CERT_MANAGER = [
     "Issuer/binario-selfsigned",
@@ -86,6 +93,7 @@ EXPECTED_CERT_MANAGER = [
     "Certificate/binario-ticketing-tls",
     "Certificate/binario-geo-offers-tls",
     "Certificate/binario-dispatch-tls",
+    "Certificate/binario-telemetry-tls",
 ]
 
 # components/google-sign-in.
