@@ -17,6 +17,7 @@ import PackageDescription
 ///     swift run -c release --package-path Benchmarks ticketing-bench
 ///     swift run -c release --package-path Benchmarks geo-bench
 ///     swift run -c release --package-path Benchmarks dispatch-bench
+///     swift run -c release --package-path Benchmarks telemetry-bench
 let package = Package(
   name: "BinarioBenchmarks",
   platforms: [.macOS(.v15)],
@@ -26,6 +27,7 @@ let package = Package(
     .package(url: "https://github.com/grpc/grpc-swift-2.git", from: "2.4.3"),
     .package(url: "https://github.com/grpc/grpc-swift-protobuf.git", from: "2.4.1"),
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
     .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -175,6 +177,34 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/GeoBench",
+      swiftSettings: [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+      ]
+    ),
+    .executableTarget(
+      name: "telemetry-bench",
+      dependencies: [
+        "BenchSupport",
+        // The executables under test, built beside telemetry-bench, which starts them.
+        .product(name: "identity", package: "Binario"),
+        .product(name: "scheduling", package: "Binario"),
+        .product(name: "ticketing", package: "Binario"),
+        .product(name: "geo-offers", package: "Binario"),
+        .product(name: "dispatch", package: "Binario"),
+        .product(name: "telemetry", package: "Binario"),
+        .product(name: "gateway", package: "Binario"),
+        .product(name: "BinarioTestSupport", package: "Binario"),
+        .product(name: "BinarioServiceKit", package: "Binario"),
+        .product(name: "BinarioDomain", package: "Binario"),
+        .product(name: "BinarioProto", package: "Binario"),
+        .product(name: "BinarioTransport", package: "Binario"),
+        .product(name: "TelemetryService", package: "Binario"),
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/TelemetryBench",
       swiftSettings: [
         .swiftLanguageMode(.v6),
         .enableUpcomingFeature("ExistentialAny"),

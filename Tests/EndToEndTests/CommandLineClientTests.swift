@@ -282,7 +282,55 @@ extension CommandLineClientTests {
       try await Self.ticketsAndSubscriptions(cli, adminSession: adminSession)
       try await Self.geoOffers(cli, adminSession: adminSession)
       try await Self.taxis(cli, adminSession: adminSession)
+      try await Self.telemetry(cli, adminSession: adminSession)
     }
+  }
+
+  /// A board registered (its token saved), readings uploaded from the demo walk (and a bad one
+  /// refused), statistics, the reference stations imported by the admin and compared, a simulated
+  /// board streaming, and the device token useless for anything else.
+  static func telemetry(_ cli: CommandLine, adminSession: String) async throws {
+    let demo = RunningSuite.packageRoot.appendingPathComponent("Services/Telemetry/DemoData").path
+    let tokenFile = cli.file("board.token")
+    let added = try await cli.run(["devices", "add", "Bike board", "--save-token", tokenFile])
+    #expect(added.standardOutput.contains("Bike board  yours, private") && added.standardOutput.contains("device token (shown once"), "\(added.standardOutput)\(added.standardError)")
+    let deviceID = String(try #require(added.standardOutput.split(separator: " ").first))
+    let uploaded = try await cli.run(["readings", "upload", "\(demo)/board-walk-2024-01-15.csv", "--token-file", tokenFile])
+    #expect(uploaded.standardOutput == "480 of 480 readings accepted: 480 stored, 0 already stored\n", "\(uploaded.standardOutput)\(uploaded.standardError)")
+    let bad = try await cli.run(
+      ["readings", "upload", "-", "--token-file", tokenFile],
+      standardInput: "time,latitude,longitude,humidity\n2024-01-15T13:00:00Z,45.47,9.19,101\n2024-01-15T13:00:30Z,45.47,9.19,55\n")
+    #expect(bad.standardOutput.contains("1 of 2 readings accepted") && bad.standardOutput.contains("reading 1 refused: humidity 101.0 % is outside 0…100 %"), "\(bad.standardOutput)\(bad.standardError)")
+    let withSession = try await cli.run(["readings", "upload", "\(demo)/board-walk-2024-01-15.csv", "--token", "bdt_nope"])
+    #expect(withSession.status != 0 && withSession.standardError.contains("[unauthenticated]"), "\(withSession.standardError)")
+    let stats = try await cli.run(["readings", "stats", "--measure", "pm2.5", "--from", "2024-01-15", "--to", "2024-01-16"])
+    #expect(stats.standardOutput.hasPrefix("count 480  min "), "\(stats.standardOutput)\(stats.standardError)")
+    let latest = try await cli.run(["readings", "latest", deviceID])
+    #expect(latest.standardOutput.contains("humidity  55.00 %  at 2024-01-15T13:00:30Z"), "\(latest.standardOutput)")
+
+    let notAdmin = try await cli.run(["reference", "import", "\(demo)/air-quality-stations.csv", "--catalogue"])
+    #expect(notAdmin.status != 0 && notAdmin.standardError.contains("[permissionDenied]"), "\(notAdmin.standardError)")
+    let catalogue = try await cli.run(["reference", "import", "\(demo)/air-quality-stations.csv", "--catalogue", "--session", adminSession])
+    #expect(catalogue.standardOutput == "read 6, added 6, skipped 0\n", "\(catalogue.standardOutput)\(catalogue.standardError)")
+    let weather = try await cli.run(
+      ["reference", "import", "\(demo)/weather-stations.json", "--catalogue", "--network", "weather", "--session", adminSession])
+    #expect(weather.standardOutput == "read 3, added 3, skipped 0\n", "\(weather.standardOutput)\(weather.standardError)")
+    let values = try await cli.run(["reference", "import", "\(demo)/measurements-2024-01-15.csv", "--measurements", "--session", adminSession])
+    #expect(values.standardOutput.hasPrefix("read 166, added 166, skipped 2\n"), "\(values.standardOutput)\(values.standardError)")
+    let stations = try await cli.run(["reference", "stations", "--latitude", "45.4719", "--longitude", "9.1879", "--radius", "1000"])
+    #expect(stations.standardOutput.contains("2001  Temperatura (°C) → temperature  at Milano Brera, Milano"), "\(stations.standardOutput)")
+    let compared = try await cli.run(
+      ["reference", "compare", "--sensor", "5505", "--measure", "pm2.5", "--from", "2024-01-15T08:00:00Z", "--to", "2024-01-15T12:00:00Z",
+       "--points", "4"])
+    #expect(compared.standardOutput.split(separator: "\n").count == 6 && compared.standardOutput.contains("r = "), "\(compared.standardOutput)\(compared.standardError)")
+
+    let simulated = try await cli.run(
+      ["simulate-board", "--token-file", tokenFile, "--latitude", "45.4642", "--longitude", "9.19", "--count", "3", "--interval", "0"])
+    #expect(simulated.standardOutput.hasSuffix("3 of 3 readings accepted: 3 stored, 0 already stored\n"), "\(simulated.standardOutput)\(simulated.standardError)")
+    let listed = try await cli.run(["devices", "list"])
+    #expect(listed.standardOutput == "\(deviceID)  Bike board  yours, private\n", "\(listed.standardOutput)")
+    let exported = try await cli.run(["readings", "export", deviceID, "--from", "2024-01-15", "--to", "2024-01-16", "--output", cli.file("walk.csv")])
+    #expect(exported.standardOutput == "wrote 481 readings to \(cli.file("walk.csv"))\n", "\(exported.standardOutput)\(exported.standardError)")
   }
 
   /// An admin's taxi and driver; the driver placed, available and accepting from `driver jobs`;

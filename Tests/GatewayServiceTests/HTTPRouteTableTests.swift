@@ -134,6 +134,11 @@ struct OpenAPIDocumentTests {
       let documented = route.template.description.replacing(/\{([^}]+)\}/) { "{" + $0.1.replacingOccurrences(of: ".", with: "_") + "}" }
       let operation = paths[documented]?[route.verb.rawValue.lowercased()] as? [String: Any]
       #expect(operation != nil, "\(route.verb.rawValue) \(route.template) is not documented")
+      // A board's upload takes its device token, everything else an account's bearer token (or
+      // none): as the access policy says.
+      let schemes = Set(((operation?["security"] as? [[String: Any]]) ?? []).flatMap(\.keys))
+      let isDevice = MethodAccessPolicy.all.access(forPath: route.rpc) == .level(.device)
+      #expect(schemes == (isDevice ? ["deviceToken"] : ["bearer"]), "\(route.rpc) documents \(schemes)")
     }
     let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
     #expect(schemas["Error"] != nil)

@@ -20,7 +20,7 @@ struct ReadingIngestTests {
   }
 
   func reading(_ second: Int, pm10: Double = 20, humidity: Double? = 50) -> Reading {
-    var values: [Measure: Double] = [.pm10: pm10]
+    var values: MeasureValues = [.pm10: pm10]
     if let humidity { values[.humidity] = humidity }
     return Reading(
       time: clock.now().addingTimeInterval(Double(second) - 3600), position: GeoPoint(latitude: 45.47, longitude: 9.19), values: values)

@@ -47,4 +47,13 @@ struct ReferenceFetcherTests {
     #expect(ReferenceFetcher.backoff(failures: 30, period: .seconds(3600)) == .seconds(3600))
     await server.stop()
   }
+
+  @Test("the example sources file decodes: a catalogue of the air-quality network, and measurements (network left out)")
+  func exampleSources() throws {
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Services/Telemetry/DemoData/reference-sources.example.json")
+    let sources = try JSONDecoder().decode([ReferenceSource].self, from: Data(contentsOf: file))
+    #expect(sources.map(\.kind) == [.catalogue, .measurements])
+    #expect(sources.allSatisfy { $0.network == .airQuality && $0.url.hasPrefix("https://www.dati.lombardia.it/resource/") })
+  }
 }

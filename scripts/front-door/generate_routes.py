@@ -26,6 +26,10 @@ from google.api import annotations_pb2, http_pb2
 from google.protobuf import descriptor_pb2
 
 VERBS = ("get", "put", "post", "delete", "patch")
+# The methods a sensor board calls with its device token (Shared/Auth's AccessLevel.device), not
+# an account's bearer token: their operations name the deviceToken scheme. The gateway's tests
+# check this list against MethodAccessPolicy.all.
+DEVICE_TOKEN_METHODS = {"/binario.telemetry.v1.Telemetry/UploadReadings"}
 FieldType = descriptor_pb2.FieldDescriptorProto
 # How a path or query value (always text) becomes the field's JSON value.
 KINDS = {
@@ -225,7 +229,7 @@ class OpenAPIBuilder:
             "tags": [service_name],
             "summary": first_sentence(route["summary"]) or method_name,
             "description": route["summary"] or method_name,
-            "security": [{}, {"bearer": []}],
+            "security": [{"deviceToken": []}] if route["rpc"] in DEVICE_TOKEN_METHODS else [{}, {"bearer": []}],
             "responses": {
                 "200": {"description": "OK", "content": {
                     ("text/event-stream" if route["streaming"] else "application/json"): {
@@ -363,13 +367,19 @@ def main(descriptor_set, output, openapi_output, openapi_json=None, descriptors_
             "version": "v1",
             "description": "The HTTP/JSON front door of Binario's gateway, generated from the services' protos "
                            "(google.api.http). Bodies and answers use proto3's canonical JSON mapping. Sign in with "
-                           "POST /v1/sessions and send the access token as Authorization: Bearer.",
+                           "POST /v1/sessions and send the access token as Authorization: Bearer; a sensor board "
+                           "uploads with its device token as Authorization: Device.",
         },
         "servers": [{"url": "/"}],
         "paths": paths,
         "components": {
             "schemas": dict(sorted(builder.schemas.items())),
-            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}},
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"},
+                "deviceToken": {"type": "apiKey", "in": "header", "name": "Authorization",
+                                "description": "A sensor board's device token: Authorization: Device bdt_… "
+                                               "(RegisterDevice shows it once). It opens the upload methods only."},
+            },
         },
     }
     text = json.dumps(document, indent=2, sort_keys=False, ensure_ascii=False)

@@ -53,8 +53,7 @@ extension Reading {
   /// implausible only if the measures are (a board without a clock fix is a board bug, kept
   /// visible rather than guessed).
   init(_ proto: Binario_Telemetry_V1_Reading) {
-    var values: [Measure: Double] = [:]
-    values.reserveCapacity(4)
+    var values = MeasureValues()
     if proto.hasTemperature { values[.temperature] = proto.temperature }
     if proto.hasHumidity { values[.humidity] = proto.humidity }
     if proto.hasPressure { values[.pressure] = proto.pressure }

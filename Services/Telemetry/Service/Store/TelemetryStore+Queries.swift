@@ -2,6 +2,12 @@ import BinarioDomain
 import Foundation
 import GRDB
 
+#if canImport(GRDBSQLite)
+  import GRDBSQLite
+#else
+  import SQLite3
+#endif
+
 /// A reading's position and one measure's value, for the map.
 public struct MapPoint: Sendable, Hashable {
   public var deviceID: String
@@ -31,12 +37,48 @@ extension TelemetryStore {
           """)
       var values: [(Date, Double)] = []
       for seq in seqs {
-        let rows = try Row.fetchCursor(statement, arguments: [seq, Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)])
-        while let row = try rows.next() {
-          values.append((Date(timeIntervalSince1970: Double(row[0] as Int64) / 1000), row[1]))
+        try Self.eachRow(statement, [seq, Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)]) { row in
+          values.append((Date(timeIntervalSince1970: Double(sqlite3_column_int64(row, 0)) / 1000), sqlite3_column_double(row, 1)))
         }
       }
       return values
+    }
+  }
+
+  /// The values alone of `measure` of the devices `seqs` in `range`, in no particular order (what
+  /// statistics need).
+  public func measureValues(deviceSeqs seqs: [Int64], measure: Measure, in range: Range<Date>) async throws -> [Double] {
+    try pool.readOnCurrentThread { db in
+      let statement = try db.cachedStatement(
+        sql: """
+          SELECT \(measure.column) FROM reading
+          WHERE device_seq = ? AND time_ms >= ? AND time_ms < ? AND \(measure.column) IS NOT NULL
+          """)
+      var values: [Double] = []
+      for seq in seqs {
+        try Self.eachRow(statement, [seq, Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)]) { row in
+          values.append(sqlite3_column_double(row, 0))
+        }
+      }
+      return values
+    }
+  }
+
+  /// Runs `statement` with `arguments`, handing each row to `body` as SQLite's own statement
+  /// (read it with `sqlite3_column_*`): a query over a million readings spends its time in
+  /// SQLite, not in building a `Row` per reading.
+  static func eachRow(_ statement: Statement, _ arguments: StatementArguments, _ body: (OpaquePointer) throws -> Void) throws {
+    try statement.setArguments(arguments)
+    let handle = statement.sqliteStatement
+    defer { sqlite3_reset(handle) }
+    while true {
+      let code = sqlite3_step(handle)
+      if code == SQLITE_DONE { return }
+      guard code == SQLITE_ROW else {
+        throw DatabaseError(
+          resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))), sql: statement.sql)
+      }
+      try body(handle)
     }
   }
 
@@ -94,7 +136,7 @@ extension TelemetryStore {
         sql: "SELECT * FROM reading WHERE device_seq = ? AND time_ms >= ? AND time_ms < ? ORDER BY time_ms",
         arguments: [deviceSeq, Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)]
       ).map { row in
-        var values: [Measure: Double] = [:]
+        var values = MeasureValues()
         for measure in Measure.allCases { values[measure] = row[measure.column] }
         return Reading(
           time: Date(timeIntervalSince1970: Double(row["time_ms"] as Int64) / 1000),

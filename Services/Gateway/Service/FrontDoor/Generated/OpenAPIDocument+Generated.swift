@@ -9,7 +9,7 @@ extension OpenAPIDocument {
   "info": {
     "title": "Binario",
     "version": "v1",
-    "description": "The HTTP/JSON front door of Binario's gateway, generated from the services' protos (google.api.http). Bodies and answers use proto3's canonical JSON mapping. Sign in with POST /v1/sessions and send the access token as Authorization: Bearer."
+    "description": "The HTTP/JSON front door of Binario's gateway, generated from the services' protos (google.api.http). Bodies and answers use proto3's canonical JSON mapping. Sign in with POST /v1/sessions and send the access token as Authorization: Bearer; a sensor board uploads with its device token as Authorization: Device."
   },
   "servers": [
     {
@@ -8102,9 +8102,8 @@ extension OpenAPIDocument {
         "summary": "Stores a batch of the token's device's readings (at most 10,000).",
         "description": "Stores a batch of the token's device's readings (at most 10,000). Each reading is checked on its own: a bad one is refused with its reason while the rest are stored. A reading already stored with the same values is not stored twice; one stored with other values is refused (stored readings never change). Answered once committed.",
         "security": [
-          {},
           {
-            "bearer": []
+            "deviceToken": []
           }
         ],
         "responses": {
@@ -14799,6 +14798,12 @@ extension OpenAPIDocument {
         "type": "http",
         "scheme": "bearer",
         "bearerFormat": "JWT"
+      },
+      "deviceToken": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "Authorization",
+        "description": "A sensor board's device token: Authorization: Device bdt_… (RegisterDevice shows it once). It opens the upload methods only."
       }
     }
   }

@@ -48,8 +48,7 @@ public struct ReadingQueries: Sendable {
   /// Count, extremes, mean and quartiles of a measure over a range; `nil` when there are no values.
   public func statistics(userID: String, deviceID: String?, measure: Measure, in range: Range<Date>) async throws -> Summary? {
     let range = try Self.checked(range)
-    let values = try await store.values(deviceSeqs: try await devices(userID: userID, deviceID: deviceID), measure: measure, in: range)
-    return Summary(values.lazy.map(\.1))
+    return Summary(try await store.measureValues(deviceSeqs: try await devices(userID: userID, deviceID: deviceID), measure: measure, in: range))
   }
 
   /// Readings of a measure in a box and a range: all of them up to ``mapLimit``, else that many

@@ -6,9 +6,9 @@ public struct Reading: Sendable, Hashable {
   public var time: Date
   public var position: GeoPoint
   public var altitude: Double?
-  public var values: [Measure: Double]
+  public var values: MeasureValues
 
-  public init(time: Date, position: GeoPoint, altitude: Double? = nil, values: [Measure: Double]) {
+  public init(time: Date, position: GeoPoint, altitude: Double? = nil, values: MeasureValues) {
     self.time = time
     self.position = position
     self.altitude = altitude

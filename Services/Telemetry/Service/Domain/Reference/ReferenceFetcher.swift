@@ -25,6 +25,15 @@ public struct ReferenceSource: Sendable, Hashable, Codable {
     self.kind = kind
     self.network = network
   }
+
+  /// A sources file's entry: `network` may be left out (air quality).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      name: try container.decode(String.self, forKey: .name), url: try container.decode(String.self, forKey: .url),
+      kind: try container.decode(Kind.self, forKey: .kind),
+      network: try container.decodeIfPresent(ReferenceSensor.Network.self, forKey: .network) ?? .airQuality)
+  }
 }
 
 /// Getting a URL's body: the one thing the fetcher needs of HTTP.

@@ -32,17 +32,19 @@ public struct TimeBuckets: Sendable, Hashable {
 
   /// The points of `readings` (time, value), in time order.
   public func points<Readings: Sequence<(Date, Double)>>(_ readings: Readings) -> [BucketPoint] {
-    var buckets: [Int: (count: Int, minimum: Double, sum: Double, maximum: Double)] = [:]
+    // One slot per bucket (at most the points asked for, and one for a range that is not a
+    // whole number of buckets): a million readings are summed without a dictionary lookup each.
+    let count = Int((range.upperBound.timeIntervalSince(range.lowerBound) / width).rounded(.up)) + 1
+    var buckets = [(count: Int, minimum: Double, sum: Double, maximum: Double)](repeating: (0, 0, 0, 0), count: count)
     for (instant, value) in readings {
       guard let index = index(of: instant) else { continue }
-      if let bucket = buckets[index] {
-        buckets[index] = (bucket.count + 1, Swift.min(bucket.minimum, value), bucket.sum + value, Swift.max(bucket.maximum, value))
-      } else {
-        buckets[index] = (1, value, value, value)
-      }
+      let bucket = buckets[index]
+      buckets[index] =
+        bucket.count == 0
+        ? (1, value, value, value) : (bucket.count + 1, Swift.min(bucket.minimum, value), bucket.sum + value, Swift.max(bucket.maximum, value))
     }
-    return buckets.keys.sorted().map { index in
-      let bucket = buckets[index]!
+    return buckets.indices.filter { buckets[$0].count > 0 }.map { index in
+      let bucket = buckets[index]
       return BucketPoint(
         start: range.lowerBound.addingTimeInterval(Double(index) * width), count: bucket.count, minimum: bucket.minimum,
         mean: bucket.sum / Double(bucket.count), maximum: bucket.maximum)
