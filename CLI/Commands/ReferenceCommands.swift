@@ -148,8 +148,11 @@ struct SimulateBoardCommand: GatewayCommand {
     let response = try await gateway.telemetry.streamReadings(metadata: metadata, options: gateway.options) { writer in
       var board = SimulatedBoard(latitude: start.latitude, longitude: start.longitude)
       var sent = 0
+      var last = Date.distantPast
       while count.map({ sent < $0 }) ?? true {
-        let reading = board.next(at: Date())
+        // A reading is identified by its device and millisecond: never two in one.
+        last = max(Date(), last.addingTimeInterval(0.001))
+        let reading = board.next(at: last)
         try await writer.write(.with { $0.readings = [reading] })
         sent += 1
         print("sent \(Print.date(reading.time))  \(String(format: "%.5f, %.5f", reading.latitude, reading.longitude))  pm2.5 \(Print.value(reading.pm25)) µg/m³  \(Print.value(reading.temperature)) °C")
