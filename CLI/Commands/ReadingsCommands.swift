@@ -68,10 +68,7 @@ struct ReadingsCommand: AsyncParsableCommand {
       request.deviceID = selection.device ?? ""
       request.measure = measure.proto
       request.maxPoints = points
-      try selection.range.apply { from, to in
-        if let from { request.from = from }
-        if let to { request.to = to }
-      }
+      try selection.range.apply(to: &request, from: \.from, to: \.to)
       let response = try await gateway.telemetry.getSeries(request, metadata: try await gateway.signedIn(), options: gateway.options)
       if response.points.isEmpty { print("no readings") }
       for point in response.points {
@@ -95,10 +92,7 @@ struct ReadingsCommand: AsyncParsableCommand {
       request.deviceID = selection.device ?? ""
       request.measure = measure.proto
       (request.south, request.west, request.north, request.east) = (box.south, box.west, box.north, box.east)
-      try selection.range.apply { from, to in
-        if let from { request.from = from }
-        if let to { request.to = to }
-      }
+      try selection.range.apply(to: &request, from: \.from, to: \.to)
       let response = try await gateway.telemetry.getMap(request, metadata: try await gateway.signedIn(), options: gateway.options)
       print("\(response.total) readings in the box\(response.sampled ? " (\(response.points.count) sampled)" : "")")
       for point in response.points.prefix(limit) {
@@ -124,10 +118,7 @@ struct ReadingsCommand: AsyncParsableCommand {
       var request = Binario_Telemetry_V1_GetStatisticsRequest()
       request.deviceID = selection.device ?? ""
       request.measure = measure.proto
-      try selection.range.apply { from, to in
-        if let from { request.from = from }
-        if let to { request.to = to }
-      }
+      try selection.range.apply(to: &request, from: \.from, to: \.to)
       let s = try await gateway.telemetry.getStatistics(request, metadata: try await gateway.signedIn(), options: gateway.options)
       guard s.count > 0 else {
         print("no readings")
@@ -167,10 +158,7 @@ struct ReadingsCommand: AsyncParsableCommand {
       request.first = measure.proto
       request.second = other.proto
       request.maxPoints = points
-      try selection.range.apply { from, to in
-        if let from { request.from = from }
-        if let to { request.to = to }
-      }
+      try selection.range.apply(to: &request, from: \.from, to: \.to)
       let response = try await gateway.telemetry.correlateMeasures(request, metadata: try await gateway.signedIn(), options: gateway.options)
       print(response.hasCorrelation ? "r = \(String(format: "%.3f", response.correlation)) over \(response.buckets) buckets" : "not enough shared buckets (\(response.buckets))")
     }
@@ -188,10 +176,7 @@ struct ReadingsCommand: AsyncParsableCommand {
     func call(_ gateway: Gateway) async throws {
       var request = Binario_Telemetry_V1_ExportReadingsRequest()
       request.deviceID = device
-      try range.apply { from, to in
-        if let from { request.from = from }
-        if let to { request.to = to }
-      }
+      try range.apply(to: &request, from: \.from, to: \.to)
       let response = try await gateway.telemetry.exportReadings(request, metadata: try await gateway.signedIn(), options: gateway.options)
       if let output {
         try Data(response.csv.utf8).write(to: URL(fileURLWithPath: output))

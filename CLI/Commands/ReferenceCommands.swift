@@ -51,10 +51,7 @@ struct ReferenceCommand: AsyncParsableCommand {
       request.measure = measure.proto
       request.sensorID = sensor
       request.maxPoints = points
-      try selection.range.apply { from, to in
-        if let from { request.from = from }
-        if let to { request.to = to }
-      }
+      try selection.range.apply(to: &request, from: \.from, to: \.to)
       let response = try await gateway.telemetry.compareWithReference(request, metadata: try await gateway.signedIn(), options: gateway.options)
       print("bucket start            mine      reference")
       for point in response.points {

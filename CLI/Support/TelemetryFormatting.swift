@@ -36,9 +36,14 @@ struct TimeRangeOptions: ParsableArguments {
     throw ValidationError("\(option): a day (2024-01-15) or an ISO 8601 instant (2024-01-15T08:00:00Z), not \(text)")
   }
 
-  func apply(_ set: (Google_Protobuf_Timestamp?, Google_Protobuf_Timestamp?) -> Void) throws {
-    set(try from.map { Google_Protobuf_Timestamp(date: try Self.instant($0, option: "--from")) },
-        try to.map { Google_Protobuf_Timestamp(date: try Self.instant($0, option: "--to")) })
+  /// Sets the request's `from` and `to` to the options given (a field left unset lets the service
+  /// choose: now, a day before).
+  func apply<Request>(
+    to request: inout Request, from fromField: WritableKeyPath<Request, Google_Protobuf_Timestamp>,
+    to toField: WritableKeyPath<Request, Google_Protobuf_Timestamp>
+  ) throws {
+    if let from { request[keyPath: fromField] = Google_Protobuf_Timestamp(date: try Self.instant(from, option: "--from")) }
+    if let to { request[keyPath: toField] = Google_Protobuf_Timestamp(date: try Self.instant(to, option: "--to")) }
   }
 }
 

@@ -46,14 +46,77 @@ struct TelemetryTests {
   }
 
   @Test func boardsReadingsReferenceStationsAndKillNine() async throws {
-    try await RunningSuite.with { suite in
-      try await suite.waitUntilTheGatewaySeesServing("telemetry")
-      let ada = try await suite.withGatewayConnection { connection in
-        try await Self.devicesUploadsAndQueries(Identity(wrapping: connection), Telemetry(wrapping: connection))
+    // The open-data portal, played by a local server: a station catalogue and a measurements
+    // dataset, which telemetry fetches at start, and a source that fails.
+    let portal = try await StaticHTTPServer.start()
+    portal.serve(try String(contentsOf: Self.demoData.appendingPathComponent("weather-stations.json"), encoding: .utf8), at: "/resource/weather-stations.json")
+    portal.serve(
+      #"[{"idsensore":"2001","data":"2024-01-16T09:00:00.000","valore":"4.5","stato":"VA"},{"idsensore":"2001","data":"2024-01-16T10:00:00.000","valore":"-9999","stato":"VA"}]"#,
+      at: "/resource/weather-values.json")
+    let sources = FileManager.default.temporaryDirectory.appendingPathComponent("telemetry-sources-\(UUID().uuidString).json")
+    try Data(
+      """
+      [{"name": "weather-stations", "kind": "catalogue", "network": "weather", "url": "\(portal.url("/resource/weather-stations.json"))"},
+       {"name": "weather-values", "kind": "measurements", "url": "\(portal.url("/resource/weather-values.json"))"},
+       {"name": "broken", "kind": "measurements", "url": "\(portal.url("/resource/gone.json"))"}]
+      """.utf8
+    ).write(to: sources)
+    defer { try? FileManager.default.removeItem(at: sources) }
+    do {
+      try await RunningSuite.with(extraFlags: .init(telemetry: ["--reference-sources", sources.path])) { suite in
+        try await suite.waitUntilTheGatewaySeesServing("telemetry")
+        let ada = try await suite.withGatewayConnection { connection in
+          let (identity, telemetry) = (Identity(wrapping: connection), Telemetry(wrapping: connection))
+          let ada = try await Self.devicesUploadsAndQueries(identity, telemetry)
+          try await Self.portalSources(identity, telemetry, portal: portal)
+          return ada
+        }
+        try await Self.httpFrontDoor(suite, token: ada.token)
+        try await Self.killNineAfterAnAcknowledgedBatch(suite, token: ada.token, deviceID: ada.deviceID)
       }
-      try await Self.httpFrontDoor(suite, token: ada.token)
-      try await Self.killNineAfterAnAcknowledgedBatch(suite, token: ada.token, deviceID: ada.deviceID)
+    } catch {
+      await portal.stop()
+      throw error
     }
+    await portal.stop()
+  }
+
+  /// The configured sources: fetched at start (a failing one recorded, never fatal), then one on
+  /// demand.
+  static func portalSources(_ identity: Identity, _ telemetry: Telemetry, portal: StaticHTTPServer) async throws {
+    let admin = try await identity.signInAdmin()
+    // The fetch at start runs beside the server and tells nobody: its record is the event.
+    let deadline = ContinuousClock.now + .seconds(30)
+    var listed: [Binario_Telemetry_V1_ReferenceSource] = []
+    while ContinuousClock.now < deadline {
+      listed = try await telemetry.listReferenceSources(.init(), metadata: bearer(admin)).sources
+      if listed.count == 3, listed[0].hasLastFetchedAt, listed[1].hasLastFetchedAt, listed[2].hasLastFailedAt { break }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    #expect(listed.map(\.name) == ["weather-stations", "weather-values", "broken"])
+    #expect(listed.prefix(2).allSatisfy { $0.hasLastFetchedAt && $0.lastError.isEmpty }, "\(listed)")
+    #expect(listed.last?.lastError.contains("HTTP 404") == true, "\(listed)")
+    let brera = try await telemetry.listReferenceSensors(
+      .with {
+        $0.latitude = 45.47172
+        $0.longitude = 9.18796
+        $0.radiusMetres = 100
+        $0.measure = .temperature
+      })
+    #expect(brera.sensors.map(\.sensor.sensorID) == ["2001"] && brera.sensors.first?.sensor.network == "weather")
+
+    let now = try await telemetry.fetchReferenceData(.with { $0.source = "weather-stations" }, metadata: bearer(admin))
+    #expect(now.sources.map(\.source) == ["weather-stations"] && now.sources.first?.read == 3 && now.sources.first?.error == "")
+    let broken = try await telemetry.fetchReferenceData(.with { $0.source = "broken" }, metadata: bearer(admin))
+    #expect(broken.sources.first?.error.contains("HTTP 404") == true)
+    let unknown = await #expect(throws: RPCError.self) {
+      _ = try await telemetry.fetchReferenceData(.with { $0.source = "nope" }, metadata: bearer(admin))
+    }
+    #expect(unknown?.code == .notFound)
+    let notAdmin = await #expect(throws: RPCError.self) {
+      _ = try await telemetry.listReferenceSources(.init(), metadata: bearer(try await identity.signUp(email: "eve@example.com", admin: admin)))
+    }
+    #expect(notAdmin?.code == .permissionDenied)
   }
 
   static func devicesUploadsAndQueries(_ identity: Identity, _ telemetry: Telemetry) async throws -> (token: String, deviceID: String) {
@@ -199,6 +262,30 @@ struct TelemetryTests {
         ($0.south, $0.west, $0.north, $0.east) = (45.46, 9.18, 45.48, 9.21)
       }, metadata: bearer(ada))
     #expect(map.total == 1_005 && !map.sampled && map.reference.map(\.sensor.sensorID) == ["5505"])
+    let grid = try await telemetry.getGrid(
+      .with {
+        $0.measure = .temperature
+        $0.from = from
+        $0.to = to
+        ($0.south, $0.west, $0.north, $0.east) = (45.46, 9.18, 45.48, 9.21)
+        ($0.rows, $0.columns) = (10, 10)
+      }, metadata: bearer(ada))
+    #expect(grid.rows == 10 && !grid.cells.isEmpty && grid.cells.allSatisfy { (3...6).contains($0.value) })
+    let tooBig = await #expect(throws: RPCError.self) {
+      _ = try await telemetry.getGrid(
+        .with { $0.measure = .temperature; ($0.south, $0.west, $0.north, $0.east) = (45.46, 9.18, 45.48, 9.21); ($0.rows, $0.columns) = (200, 200) },
+        metadata: bearer(ada))
+    }
+    #expect(tooBig?.code == .invalidArgument)
+    let correlated = try await telemetry.correlateMeasures(
+      .with {
+        $0.first = .pm25
+        $0.second = .temperature
+        $0.from = from
+        $0.to = to
+        $0.maxPoints = 50
+      }, metadata: bearer(ada))
+    #expect(correlated.hasCorrelation && correlated.buckets >= 10 && abs(correlated.correlation) <= 1)
     let badBox = await #expect(throws: RPCError.self) {
       _ = try await telemetry.getMap(.with { $0.measure = .pm25; ($0.south, $0.west, $0.north, $0.east) = (45.5, 9.18, 45.4, 9.21) }, metadata: bearer(ada))
     }
