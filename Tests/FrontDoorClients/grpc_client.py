@@ -8,7 +8,8 @@ Run by the end-to-end FrontDoorTests (Swift), which start the suite and pass its
 
 Checks register -> confirm -> login -> GetMe; INVALID_ARGUMENT with BadRequest details
 (grpcio-status); a deadline exceeded on a stream that never ends by itself; an admin method and
-an internal method refused; health; and server reflection listing the services. Exits non-zero,
+an internal method refused; health; a sensor board's device token uploading (unary and client
+streaming) and opening nothing else; and server reflection listing the services. Exits non-zero,
 naming the failed check, on any difference.
 """
 
@@ -32,13 +33,14 @@ SERVING = b"\x08\x01"  # HealthCheckResponse{status: SERVING}
 
 
 def generate_stubs(proto_root, out):
-    """identity's messages and stub from proto/ (google.api's come from googleapis-common-protos;
-    health is called by hand, since a generated `grpc` package would hide grpcio's)."""
+    """identity's and telemetry's messages and stubs from proto/ (google.api's come from
+    googleapis-common-protos; health is called by hand, since a generated `grpc` package would
+    hide grpcio's)."""
     well_known = pathlib.Path(protoc.__file__).parent / "_proto"
     arguments = ["protoc", f"-I{proto_root}", f"-I{well_known}", f"--python_out={out}", f"--grpc_python_out={out}",
-                 "binario/identity/v1/identity.proto"]
+                 "binario/identity/v1/identity.proto", "binario/telemetry/v1/telemetry.proto"]
     if protoc.main(arguments) != 0:
-        raise SystemExit("grpcio-tools could not generate identity's stubs")
+        raise SystemExit("grpcio-tools could not generate the stubs")
     sys.path.insert(0, str(out))
 
 
@@ -143,6 +145,33 @@ def main():
             expect_code(lambda: identity.GetMe(pb.GetMeRequest(), timeout=10),
                         grpc.StatusCode.UNAUTHENTICATED, "GetMe without a token")
             print("ok: admin and internal methods refused, no token unauthenticated")
+
+            # A sensor board: its device token uploads, unary and client streaming, and opens
+            # nothing else; an account's token uploads nothing.
+            telemetry_pb = importlib.import_module("binario.telemetry.v1.telemetry_pb2")
+            telemetry = importlib.import_module("binario.telemetry.v1.telemetry_pb2_grpc").TelemetryStub(channel)
+            board = telemetry.RegisterDevice(telemetry_pb.RegisterDeviceRequest(name="grpcio board"), metadata=passenger,
+                                             timeout=10)
+            device = [("authorization", f"Device {board.token}")]
+
+            def reading(second):
+                value = telemetry_pb.Reading(latitude=45.47, longitude=9.19, pm10=20.0 + second)
+                value.time.FromSeconds(1705305600 + second)
+                return value
+
+            uploaded = telemetry.UploadReadings(telemetry_pb.UploadReadingsRequest(readings=[reading(0), reading(1)]),
+                                                metadata=device, timeout=10)
+            assert uploaded.stored == 2, f"UploadReadings: {uploaded}"
+            streamed = telemetry.StreamReadings(
+                iter([telemetry_pb.StreamReadingsRequest(readings=[reading(second)]) for second in range(2, 5)]),
+                metadata=device, timeout=10)
+            assert streamed.stored == 3 and not streamed.rejected, f"StreamReadings: {streamed}"
+            expect_code(lambda: identity.GetMe(pb.GetMeRequest(), metadata=device, timeout=10),
+                        grpc.StatusCode.UNAUTHENTICATED, "GetMe with a device token")
+            expect_code(lambda: telemetry.UploadReadings(telemetry_pb.UploadReadingsRequest(readings=[reading(9)]),
+                                                         metadata=passenger, timeout=10),
+                        grpc.StatusCode.UNAUTHENTICATED, "UploadReadings with an account's token")
+            print("ok: a device token uploads (unary and client streaming) and opens nothing else")
 
             # Server reflection: the services, and a file by symbol without the protos.
             database = ProtoReflectionDescriptorDatabase(channel)
