@@ -59,4 +59,30 @@ struct ReadingIngestTests {
     let seq = try #require(try await store.deviceSeq(id: "dev_1"))
     #expect(try await store.series(deviceSeq: seq, measure: .pm10, in: Date.distantPast..<Date.distantFuture).map(\.1) == [20, 20, 20])
   }
+
+  @Test("a device deleted while its board streams: the next upload is refused as unauthenticated, nothing stored")
+  func deletedMidStream() async throws {
+    let seq = try #require(try await store.deviceSeq(id: "dev_1"))
+    #expect(try await ingest.upload(deviceSeq: seq, [reading(0)]).stored == 1)
+    try await store.deleteDevice(id: "dev_1")
+    let refused = await #expect(throws: ServiceError.self) { _ = try await ingest.upload(deviceSeq: seq, [reading(1)]) }
+    guard case .unauthenticated = refused else {
+      Issue.record("expected unauthenticated, got \(String(describing: refused))")
+      return
+    }
+    #expect(try await store.readingCount(deviceSeq: seq) == 0)
+  }
+
+  @Test("a reading's values: set, read, removed, counted, compared and listed in the measures' order")
+  func measureValues() {
+    var values: MeasureValues = [.pm10: 12, .temperature: -3.5]
+    #expect(values[.pm10] == 12 && values[.temperature] == -3.5 && values[.humidity] == nil && values.count == 2)
+    values[.humidity] = 0
+    values[.pm10] = nil
+    #expect(values[.humidity] == 0 && values[.pm10] == nil && values.count == 2 && !values.isEmpty)
+    #expect(values.map(\.measure) == [.temperature, .humidity])
+    #expect(values == MeasureValues([.humidity: 0, .temperature: -3.5]) && values != [.humidity: 0, .temperature: -3.4])
+    #expect(MeasureValues().isEmpty && Set([values, MeasureValues([.humidity: 0, .temperature: -3.5])]).count == 1)
+    #expect(Measure.allCases.map(\.slot) == Array(0..<11))
+  }
 }

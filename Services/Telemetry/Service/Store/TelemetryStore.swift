@@ -63,6 +63,10 @@ public final class TelemetryStore: Sendable {
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
         guard code == SQLITE_DONE else {
+          if ResultCode(rawValue: sqlite3_extended_errcode(db.sqliteConnection)) == .SQLITE_CONSTRAINT_FOREIGNKEY {
+            // Its owner deleted the device while a board was still streaming to it.
+            throw ServiceError.unauthenticated("this device was deleted by its owner; its token uploads nothing any more")
+          }
           throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: insertSQL)
         }
         if db.changesCount > 0 {
