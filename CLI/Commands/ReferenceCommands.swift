@@ -109,17 +109,63 @@ struct ReferenceCommand: AsyncParsableCommand {
     }
   }
 
-  struct Sources: GatewayCommand {
-    static let configuration = CommandConfiguration(commandName: "sources", abstract: "The configured portal sources and their last fetch (admin).")
-    @OptionGroup var gateway: GatewayOptions
+  struct Sources: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "sources", abstract: "The open-data portal sources fetched on a schedule (admin): list, add or change, remove.",
+      subcommands: [List.self, Save.self, Remove.self], defaultSubcommand: List.self)
 
-    func call(_ gateway: Gateway) async throws {
-      let response = try await gateway.telemetry.listReferenceSources(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
-      if response.sources.isEmpty { print("no sources configured (telemetry --reference-sources FILE)") }
-      for source in response.sources {
-        let fetched = source.hasLastFetchedAt ? "fetched \(Print.date(source.lastFetchedAt))" : "never fetched"
-        let failed = source.lastError.isEmpty ? "" : "; last failure \(Print.date(source.lastFailedAt)): \(source.lastError)"
-        print("\(source.name)  \(source.kind) \(source.network)  \(fetched)\(failed)\n  \(source.url)")
+    struct List: GatewayCommand {
+      static let configuration = CommandConfiguration(commandName: "list", abstract: "Each source with its last fetch and the next.")
+      @OptionGroup var gateway: GatewayOptions
+
+      func call(_ gateway: Gateway) async throws {
+        let response = try await gateway.telemetry.listReferenceSources(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+        if response.sources.isEmpty { print("no sources (binario reference sources add ..., or telemetry --reference-sources FILE)") }
+        for source in response.sources {
+          let fetched = source.hasLastFetchedAt ? "fetched \(Print.date(source.lastFetchedAt))" : "never fetched"
+          let failed =
+            source.consecutiveFailures == 0
+            ? "" : "; \(source.consecutiveFailures) failed, the last at \(Print.date(source.lastFailedAt)): \(source.lastError)"
+          print(
+            "\(source.name)  \(source.kind) \(source.network)\(source.configured ? " (in the settings)" : "")  \(fetched)\(failed); "
+              + "next \(Print.date(source.nextFetchAt))\n  \(source.url)")
+        }
+      }
+    }
+
+    struct Save: GatewayCommand {
+      static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add a source, or change a saved one (by its name).",
+        discussion: """
+          binario reference sources add --name arpa-air-today --kind measurements \\
+            --url 'https://www.dati.lombardia.it/resource/ykhg-b8rs.json?$limit=50000'
+          """)
+      @OptionGroup var gateway: GatewayOptions
+      @Option(help: "Its name (letters, digits, - and _).") var name: String
+      @Option(help: "The dataset's endpoint with its query parameters.") var url: String
+      @Option(help: "catalogue or measurements.") var kind: String
+      @Option(help: "A catalogue's network: air_quality or weather.") var network = "air_quality"
+
+      func call(_ gateway: Gateway) async throws {
+        let saved = try await gateway.telemetry.saveReferenceSource(
+          .with {
+            $0.name = name
+            $0.url = url
+            $0.kind = kind
+            $0.network = network
+          }, metadata: try await gateway.signedIn(), options: gateway.options)
+        print("saved \(saved.source.name): fetched from \(Print.date(saved.source.nextFetchAt)) on, every period")
+      }
+    }
+
+    struct Remove: GatewayCommand {
+      static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a saved source (what it imported stays).")
+      @OptionGroup var gateway: GatewayOptions
+      @Argument(help: "Its name.") var name: String
+
+      func call(_ gateway: Gateway) async throws {
+        _ = try await gateway.telemetry.deleteReferenceSource(.with { $0.name = name }, metadata: try await gateway.signedIn(), options: gateway.options)
+        print("removed \(name)")
       }
     }
   }

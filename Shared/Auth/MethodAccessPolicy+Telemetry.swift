@@ -17,6 +17,7 @@ extension MethodAccessPolicy {
     ]
     let adminMethods: [MethodDescriptor] = [
       T.ImportReferenceData.descriptor, T.FetchReferenceData.descriptor, T.ListReferenceSources.descriptor,
+      T.SaveReferenceSource.descriptor, T.DeleteReferenceSource.descriptor,
     ]
     var rules: [MethodDescriptor: MethodAccess] = [:]
     for method in deviceMethods { rules[method] = .level(.device) }

@@ -113,6 +113,34 @@ struct TelemetryTests {
       _ = try await telemetry.fetchReferenceData(.with { $0.source = "nope" }, metadata: bearer(admin))
     }
     #expect(unknown?.code == .notFound)
+
+    // An admin manages a source of their own: saved, fetched on demand, listed, removed; one in
+    // the settings stays.
+    // (Any query: the schedule may fetch it first, and then this fetch asks only for newer rows.)
+    portal.serve(
+      #"[{"idsensore":"2002","data":"2024-01-16T09:00:00.000","valore":"81","stato":"VA"}]"#, atAnyQueryOf: "/resource/brera-values.json")
+    let saved = try await telemetry.saveReferenceSource(
+      .with {
+        $0.name = "brera-values"
+        $0.kind = "measurements"
+        $0.url = portal.url("/resource/brera-values.json")
+      }, metadata: bearer(admin)).source
+    #expect(saved.name == "brera-values" && !saved.configured)
+    let fetchedSaved = try await telemetry.fetchReferenceData(.with { $0.source = "brera-values" }, metadata: bearer(admin))
+    #expect(fetchedSaved.sources.first?.error == "" && fetchedSaved.sources.first?.read == 1, "\(fetchedSaved)")
+    let withSaved = try await telemetry.listReferenceSources(.init(), metadata: bearer(admin)).sources
+    #expect(withSaved.map(\.name) == ["weather-stations", "weather-values", "broken", "brera-values"])
+    #expect(withSaved.map(\.configured) == [true, true, true, false] && withSaved.last?.hasLastFetchedAt == true)
+    let badURL = await #expect(throws: RPCError.self) {
+      _ = try await telemetry.saveReferenceSource(.with { $0.name = "x"; $0.kind = "catalogue"; $0.url = "not a url" }, metadata: bearer(admin))
+    }
+    #expect(badURL?.code == .invalidArgument && badURL?.message.contains("url") == true)
+    let configuredOne = await #expect(throws: RPCError.self) {
+      _ = try await telemetry.deleteReferenceSource(.with { $0.name = "weather-stations" }, metadata: bearer(admin))
+    }
+    #expect(configuredOne?.code == .failedPrecondition)
+    _ = try await telemetry.deleteReferenceSource(.with { $0.name = "brera-values" }, metadata: bearer(admin))
+    #expect(try await telemetry.listReferenceSources(.init(), metadata: bearer(admin)).sources.count == 3)
     let notAdmin = await #expect(throws: RPCError.self) {
       _ = try await telemetry.listReferenceSources(.init(), metadata: bearer(try await identity.signUp(email: "eve@example.com", admin: admin)))
     }

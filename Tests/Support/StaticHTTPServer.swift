@@ -7,7 +7,7 @@ import Synchronization
 /// sign-in provider's published keys, say) and counts the requests it answered.
 public final class StaticHTTPServer: Sendable {
   private final class State: Sendable {
-    let mutex = Mutex<(bodies: [String: String], requests: Int)>(([:], 0))
+    let mutex = Mutex<(bodies: [String: String], anyQuery: [String: String], requests: Int)>(([:], [:], 0))
   }
 
   private let channel: any Channel
@@ -27,6 +27,12 @@ public final class StaticHTTPServer: Sendable {
   /// Sets what `GET path` answers (200, `application/json`, `Cache-Control: max-age=3600`).
   public func serve(_ body: String, at path: String) {
     state.mutex.withLock { $0.bodies[path] = body }
+  }
+
+  /// Sets what `GET path?<any query>` answers, when no ``serve(_:at:)`` names the whole request
+  /// (a client adding its own query parameters, an incremental fetch's filter say).
+  public func serve(_ body: String, atAnyQueryOf path: String) {
+    state.mutex.withLock { $0.anyQuery[path] = body }
   }
 
   public static func start() async throws -> StaticHTTPServer {
@@ -66,7 +72,7 @@ public final class StaticHTTPServer: Sendable {
       guard case .head(let head) = unwrapInboundIn(data) else { return }
       let body = state.mutex.withLock { state -> String? in
         state.requests += 1
-        return state.bodies[head.uri]
+        return state.bodies[head.uri] ?? state.anyQuery[String(head.uri.prefix { $0 != "?" })]
       }
       var headers = HTTPHeaders([("content-type", "application/json"), ("cache-control", "public, max-age=3600")])
       let bytes = Array((body ?? "not found").utf8)

@@ -56,4 +56,53 @@ struct ReferenceFetcherTests {
     #expect(sources.map(\.kind) == [.catalogue, .measurements])
     #expect(sources.allSatisfy { $0.network == .airQuality && $0.url.hasPrefix("https://www.dati.lombardia.it/resource/") })
   }
+
+  @Test("sources fall due by their stored state: at once, a period after a success, after a backoff when failing; admins save and delete theirs")
+  func schedule() async throws {
+    let server = try await StaticHTTPServer.start()
+    let database = try TemporaryDatabase(migrations: TelemetryMigrations.all)
+    let store = TelemetryStore(pool: database.pool)
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_672_617_600))
+    let registry = DeviceRegistry(store: store, clock: clock)
+    let reference = ReferenceData(store: store, queries: ReadingQueries(store: store, registry: registry))
+    let fetcher = ReferenceFetcher(reference: reference, store: store, downloader: HTTPReferenceDownloader(), clock: clock)
+    server.serve(ArpaImportTests.catalogueJSON, at: "/stations.json")
+    let configured = ReferenceSource(name: "stations", url: server.url("/stations.json"), kind: .catalogue)
+    let sources = ReferenceSources(store: store, clock: clock, configured: [configured])
+    let hour = Duration.seconds(3600)
+
+    // Never fetched: due at once; then a period later.
+    var next = await fetcher.fetchDue(sources, period: hour)
+    #expect(next == clock.now().addingTimeInterval(3600))
+    #expect(server.requestCount == 1)
+    clock.advance(by: 1_800)
+    #expect(await fetcher.fetchDue(sources, period: hour) == next && server.requestCount == 1)
+
+    // An admin's source that fails: retried after 5 s, then 10 s; the configured one is untouched.
+    try await sources.save(ReferenceSource(name: "values", url: server.url("/missing.json"), kind: .measurements))
+    next = await fetcher.fetchDue(sources, period: hour)
+    #expect(next == clock.now().addingTimeInterval(5) && server.requestCount == 2)
+    clock.advance(by: 5)
+    next = await fetcher.fetchDue(sources, period: hour)
+    #expect(next == clock.now().addingTimeInterval(10) && server.requestCount == 3)
+    #expect(try await store.fetchState(source: "values").consecutiveFailures == 2)
+    // Once it is there, it succeeds and falls back to the period.
+    server.serve(Self.rows(hours: 0..<2), at: "/missing.json")
+    clock.advance(by: 10)
+    _ = await fetcher.fetchDue(sources, period: hour)
+    let state = try await store.fetchState(source: "values")
+    #expect(state.consecutiveFailures == 0 && ReferenceFetcher.nextFetch(state, period: hour) == clock.now().addingTimeInterval(3600))
+
+    // What an admin may do with sources.
+    #expect(try await sources.all().map(\.source.name) == ["stations", "values"])
+    #expect(try await sources.all().map(\.configured) == [true, false])
+    await #expect(throws: ServiceError.self) { try await sources.save(ReferenceSource(name: "stations", url: "https://example.org/x", kind: .catalogue)) }
+    await #expect(throws: ServiceError.self) { try await sources.save(ReferenceSource(name: "bad name!", url: "https://example.org/x", kind: .catalogue)) }
+    await #expect(throws: ServiceError.self) { try await sources.save(ReferenceSource(name: "x", url: "ftp://example.org/x", kind: .catalogue)) }
+    await #expect(throws: ServiceError.self) { try await sources.delete(name: "stations") }
+    try await sources.delete(name: "values")
+    await #expect(throws: ServiceError.self) { try await sources.delete(name: "values") }
+    #expect(try await sources.all().map(\.source.name) == ["stations"])
+    await server.stop()
+  }
 }

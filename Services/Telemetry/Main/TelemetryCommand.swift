@@ -7,8 +7,9 @@ import TelemetryService
 
 /// The telemetry process: sensor boards' readings and the regional reference stations. Listens
 /// on the Binario transport (mutual TLS) and keeps `telemetry.sqlite` in its data directory; it
-/// calls no other service. Beside the server runs the scheduled fetch of the configured
-/// open-data portal sources (with async-http-client), retried with backoff, never fatal.
+/// calls no other service. Beside the server runs the scheduled fetch of the open-data portal
+/// sources (configured, and saved by admins; with async-http-client), retried with backoff, never
+/// fatal.
 @main
 struct TelemetryCommand: EventLoopCommand {
   static let configuration = CommandConfiguration(
@@ -27,12 +28,12 @@ struct TelemetryCommand: EventLoopCommand {
       let store = try TelemetryStore(directory: context.configuration.dataDirectory)
       let logger = context.logger
       let domain = TelemetryDomain(
-        store: store, clock: SystemClock(), downloader: HTTPReferenceDownloader(), sources: sources, logger: logger)
-      if !sources.isEmpty {
-        logger.notice(
-          "fetching reference data", metadata: ["sources": "\(sources.map(\.name).joined(separator: ","))", "every": "\(fetchPeriod)"])
-        context.addService(BackgroundJobService { await domain.fetcher.run(sources, every: fetchPeriod) }, name: "reference-fetch")
-      }
+        store: store, clock: SystemClock(), downloader: HTTPReferenceDownloader(), sources: sources, fetchPeriod: fetchPeriod,
+        logger: logger)
+      logger.notice(
+        "fetching reference data as it falls due",
+        metadata: ["configured": "\(sources.map(\.name).joined(separator: ","))", "every": "\(fetchPeriod)"])
+      context.addService(BackgroundJobService { await domain.fetcher.run(domain.sources, every: domain.fetchPeriod) }, name: "reference-fetch")
       context.addInterceptor(AuthorizationServerInterceptor(policy: .telemetry.merging(.health)))
       return [TelemetryHandler(domain: domain, logger: logger)]
     }

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 
 /// Telemetry's domain in one place, for the handler and the process: devices and campaigns,
-/// ingest, the queries, the reference stations, and the fetches of the configured portal sources.
+/// ingest, the queries, the reference stations, and the portal sources with their fetches.
 public struct TelemetryDomain: Sendable {
   public let store: TelemetryStore
   public let clock: any DomainClock
@@ -12,12 +12,14 @@ public struct TelemetryDomain: Sendable {
   public let queries: ReadingQueries
   public let reference: ReferenceData
   public let fetcher: ReferenceFetcher
-  /// The portal endpoints fetched on a schedule and on demand.
-  public let sources: [ReferenceSource]
+  /// The portal endpoints fetched on a schedule and on demand: configured, and saved by admins.
+  public let sources: ReferenceSources
+  /// How often each source is fetched.
+  public let fetchPeriod: Duration
 
   public init(
     store: TelemetryStore, clock: any DomainClock, downloader: any ReferenceDownloader, sources: [ReferenceSource],
-    logger: Logger = Logger(label: "telemetry")
+    fetchPeriod: Duration = .seconds(3600), logger: Logger = Logger(label: "telemetry")
   ) {
     self.store = store
     self.clock = clock
@@ -26,7 +28,8 @@ public struct TelemetryDomain: Sendable {
     self.queries = ReadingQueries(store: store, registry: registry)
     self.reference = ReferenceData(store: store, queries: queries)
     self.fetcher = ReferenceFetcher(reference: reference, store: store, downloader: downloader, clock: clock, logger: logger)
-    self.sources = sources
+    self.sources = ReferenceSources(store: store, clock: clock, configured: sources)
+    self.fetchPeriod = fetchPeriod
   }
 
   /// A time range from a request: `to` defaults to now, `from` to a day before `to`.
@@ -37,12 +40,15 @@ public struct TelemetryDomain: Sendable {
     return start..<end
   }
 
-  /// Fetches the configured sources now (or only the one named), each reported on its own.
+  /// Fetches the sources now (or only the one named), each reported on its own.
   public func fetchNow(source name: String?) async throws -> [(source: ReferenceSource, outcome: Result<ReferenceData.ImportOutcome, any Error>)] {
-    let chosen = sources.filter { name == nil || name == "" || $0.name == name }
+    let all = try await sources.all().map(\.source)
+    let chosen = all.filter { name == nil || name == "" || $0.name == name }
     guard !chosen.isEmpty else {
       throw ServiceError.notFound(
-        sources.isEmpty ? "no reference sources are configured (--reference-sources)" : "no reference source \(name ?? "")")
+        all.isEmpty
+          ? "no reference sources: configure them (--reference-sources) or save one (SaveReferenceSource)"
+          : "no reference source \(name ?? "")")
     }
     var results: [(source: ReferenceSource, outcome: Result<ReferenceData.ImportOutcome, any Error>)] = []
     for source in chosen {

@@ -415,20 +415,54 @@ public struct TelemetryHandler: Binario_Telemetry_V1_Telemetry.SimpleServiceProt
   ) async throws -> Binario_Telemetry_V1_ListReferenceSourcesResponse {
     try await handle("ListReferenceSources") {
       var sources: [Binario_Telemetry_V1_ReferenceSource] = []
-      for source in domain.sources {
-        let state = try await domain.store.fetchState(source: source.name)
-        sources.append(
-          .with {
-            $0.name = source.name
-            $0.url = source.url
-            $0.kind = source.kind.rawValue
-            $0.network = source.network.rawValue
-            if let success = state.lastSuccess { $0.lastFetchedAt = Google_Protobuf_Timestamp(date: success) }
-            if let failure = state.lastFailure { $0.lastFailedAt = Google_Protobuf_Timestamp(date: failure) }
-            $0.lastError = state.lastError ?? ""
-          })
+      for (source, configured) in try await domain.sources.all() {
+        sources.append(try await described(source, configured: configured))
       }
       return .with { $0.sources = sources }
+    }
+  }
+
+  public func saveReferenceSource(
+    request: Binario_Telemetry_V1_SaveReferenceSourceRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_SaveReferenceSourceResponse {
+    try await handle("SaveReferenceSource") {
+      guard let kind = ReferenceSource.Kind(rawValue: request.kind) else {
+        throw ServiceError.invalid("kind", "is catalogue or measurements")
+      }
+      guard let network = request.network.isEmpty ? .airQuality : ReferenceSensor.Network(rawValue: request.network) else {
+        throw ServiceError.invalid("network", "is air_quality or weather")
+      }
+      let source = ReferenceSource(name: request.name, url: request.url, kind: kind, network: network)
+      try await domain.sources.save(source)
+      let saved = try await described(source, configured: false)
+      return .with { $0.source = saved }
+    }
+  }
+
+  public func deleteReferenceSource(
+    request: Binario_Telemetry_V1_DeleteReferenceSourceRequest, context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_DeleteReferenceSourceResponse {
+    try await handle("DeleteReferenceSource") {
+      try await domain.sources.delete(name: request.name)
+      return .init()
+    }
+  }
+
+  /// A source with how its fetches went and when it is next due.
+  func described(_ source: ReferenceSource, configured: Bool) async throws -> Binario_Telemetry_V1_ReferenceSource {
+    let state = try await domain.store.fetchState(source: source.name)
+    let next = ReferenceFetcher.nextFetch(state, period: domain.fetchPeriod)
+    return .with {
+      $0.name = source.name
+      $0.url = source.url
+      $0.kind = source.kind.rawValue
+      $0.network = source.network.rawValue
+      $0.configured = configured
+      if let success = state.lastSuccess { $0.lastFetchedAt = Google_Protobuf_Timestamp(date: success) }
+      if let failure = state.lastFailure { $0.lastFailedAt = Google_Protobuf_Timestamp(date: failure) }
+      $0.lastError = state.lastError ?? ""
+      $0.consecutiveFailures = Int32(clamping: state.consecutiveFailures)
+      $0.nextFetchAt = Google_Protobuf_Timestamp(date: max(next, domain.clock.now()))
     }
   }
 }

@@ -94,6 +94,22 @@ public enum TelemetryMigrations {
           ) WITHOUT ROWID;
           """)
     }
+    // The portal sources an admin manages through the API (beside those configured in the
+    // service's settings), and how many fetches of a source failed in a row (its backoff, kept
+    // across restarts).
+    .add("v2-reference-sources") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE reference_source (
+            name TEXT PRIMARY KEY NOT NULL,
+            url TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            network TEXT NOT NULL,
+            saved_at REAL NOT NULL
+          );
+          ALTER TABLE reference_fetch ADD COLUMN consecutive_failures INTEGER NOT NULL DEFAULT 0;
+          """)
+    }
 }
 
 extension Measure {

@@ -99,6 +99,8 @@ public struct FetchState: Sendable, Hashable {
   public var lastSuccess: Date?
   public var lastFailure: Date?
   public var lastError: String?
+  /// Failed fetches since the last that succeeded.
+  public var consecutiveFailures = 0
 }
 
 extension TelemetryStore {
@@ -110,7 +112,8 @@ extension TelemetryStore {
       return FetchState(
         newest: (row["newest_ms"] as Int64?).map { Date(timeIntervalSince1970: Double($0) / 1000) },
         lastSuccess: (row["last_success_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
-        lastFailure: (row["last_failure_at"] as Double?).map(Date.init(timeIntervalSince1970:)), lastError: row["last_error"])
+        lastFailure: (row["last_failure_at"] as Double?).map(Date.init(timeIntervalSince1970:)), lastError: row["last_error"],
+        consecutiveFailures: row["consecutive_failures"])
     }
   }
 
@@ -120,7 +123,7 @@ extension TelemetryStore {
         sql: """
           INSERT INTO reference_fetch (source, newest_ms, last_success_at) VALUES (?, ?, ?)
           ON CONFLICT (source) DO UPDATE SET newest_ms = COALESCE(MAX(excluded.newest_ms, COALESCE(newest_ms, excluded.newest_ms)), newest_ms),
-            last_success_at = excluded.last_success_at
+            last_success_at = excluded.last_success_at, consecutive_failures = 0
           """,
         arguments: [source, newest.map(Self.milliseconds), instant.timeIntervalSince1970])
     }
@@ -130,10 +133,46 @@ extension TelemetryStore {
     try await pool.write { db in
       try db.execute(
         sql: """
-          INSERT INTO reference_fetch (source, last_failure_at, last_error) VALUES (?, ?, ?)
-          ON CONFLICT (source) DO UPDATE SET last_failure_at = excluded.last_failure_at, last_error = excluded.last_error
+          INSERT INTO reference_fetch (source, last_failure_at, last_error, consecutive_failures) VALUES (?, ?, ?, 1)
+          ON CONFLICT (source) DO UPDATE SET last_failure_at = excluded.last_failure_at, last_error = excluded.last_error,
+            consecutive_failures = consecutive_failures + 1
           """,
         arguments: [source, instant.timeIntervalSince1970, error])
+    }
+  }
+
+  // MARK: - Sources an admin manages
+
+  /// The sources saved through the API, by name.
+  public func savedSources() async throws -> [ReferenceSource] {
+    try pool.readOnCurrentThread { db in
+      try Row.fetchAll(db, sql: "SELECT * FROM reference_source ORDER BY name").map { row in
+        ReferenceSource(
+          name: row["name"], url: row["url"], kind: ReferenceSource.Kind(rawValue: row["kind"]) ?? .measurements,
+          network: ReferenceSensor.Network(rawValue: row["network"]) ?? .airQuality)
+      }
+    }
+  }
+
+  /// Saves a source (a new one, or another URL, kind or network for a saved one).
+  public func save(_ source: ReferenceSource, at instant: Date) async throws {
+    try await pool.write { db in
+      try db.execute(
+        sql: """
+          INSERT INTO reference_source (name, url, kind, network, saved_at) VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT (name) DO UPDATE SET url = excluded.url, kind = excluded.kind, network = excluded.network, saved_at = excluded.saved_at
+          """,
+        arguments: [source.name, source.url, source.kind.rawValue, source.network.rawValue, instant.timeIntervalSince1970])
+    }
+  }
+
+  /// Deletes a saved source and its fetch state (what it imported stays); whether there was one.
+  public func deleteSource(name: String) async throws -> Bool {
+    try await pool.write { db in
+      try db.execute(sql: "DELETE FROM reference_source WHERE name = ?", arguments: [name])
+      let deleted = db.changesCount > 0
+      if deleted { try db.execute(sql: "DELETE FROM reference_fetch WHERE source = ?", arguments: [name]) }
+      return deleted
     }
   }
 }

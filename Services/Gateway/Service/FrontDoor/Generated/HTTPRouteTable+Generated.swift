@@ -1525,6 +1525,17 @@ extension HTTPRouteTable {
       summary: "Deletes the caller's device with all its readings (the only way a reading is deleted)."
     ),
     HTTPRoute(
+      verb: .delete,
+      template: "/v1/telemetry/reference/sources/{name}",
+      body: "",
+      rpc: "/binario.telemetry.v1.Telemetry/DeleteReferenceSource",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["name": .string],
+      transcoder: MessageTranscoder<Binario_Telemetry_V1_DeleteReferenceSourceRequest, Binario_Telemetry_V1_DeleteReferenceSourceResponse>(),
+      summary: "Deletes a saved source (what it imported stays); one in the service's settings is refused."
+    ),
+    HTTPRoute(
       verb: .get,
       template: "/v1/telemetry/devices/{device_id}/export",
       body: "",
@@ -1544,7 +1555,7 @@ extension HTTPRouteTable {
       resumesAtCursor: false,
       parameterKinds: ["source": .string],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_FetchReferenceDataRequest, Binario_Telemetry_V1_FetchReferenceDataResponse>(),
-      summary: "Fetches the configured portal sources now (or only `source`), incrementally."
+      summary: "Fetches the portal sources now (or only `source`), incrementally."
     ),
     HTTPRoute(
       verb: .get,
@@ -1654,7 +1665,7 @@ extension HTTPRouteTable {
       resumesAtCursor: false,
       parameterKinds: [:],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_ListReferenceSourcesRequest, Binario_Telemetry_V1_ListReferenceSourcesResponse>(),
-      summary: "The configured portal sources, each with how its last fetch went."
+      summary: "The portal sources (those in the service's settings, then those saved here), each with how its fetches went and when it is next due."
     ),
     HTTPRoute(
       verb: .post,
@@ -1688,6 +1699,17 @@ extension HTTPRouteTable {
       parameterKinds: ["device_id": .string],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_RotateDeviceTokenRequest, Binario_Telemetry_V1_RotateDeviceTokenResponse>(),
       summary: "A new token for the caller's device; the old one stops working at once."
+    ),
+    HTTPRoute(
+      verb: .post,
+      template: "/v1/telemetry/reference/sources",
+      body: "*",
+      rpc: "/binario.telemetry.v1.Telemetry/SaveReferenceSource",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["kind": .string, "name": .string, "network": .string, "url": .string],
+      transcoder: MessageTranscoder<Binario_Telemetry_V1_SaveReferenceSourceRequest, Binario_Telemetry_V1_SaveReferenceSourceResponse>(),
+      summary: "Saves a portal source (a dataset endpoint with its query parameters), new or changed; it is fetched on the schedule from then on (and at once with FetchReferenceData)."
     ),
     HTTPRoute(
       verb: .post,

@@ -8290,8 +8290,8 @@ extension OpenAPIDocument {
         "tags": [
           "Telemetry"
         ],
-        "summary": "The configured portal sources, each with how its last fetch went.",
-        "description": "The configured portal sources, each with how its last fetch went.",
+        "summary": "The portal sources (those in the service's settings, then those saved here), each with how its fetches went and when it ",
+        "description": "The portal sources (those in the service's settings, then those saved here), each with how its fetches went and when it is next due.",
         "security": [
           {},
           {
@@ -8320,6 +8320,100 @@ extension OpenAPIDocument {
             }
           }
         }
+      },
+      "post": {
+        "operationId": "Telemetry_SaveReferenceSource",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Saves a portal source (a dataset endpoint with its query parameters), new or changed;",
+        "description": "Saves a portal source (a dataset endpoint with its query parameters), new or changed; it is fetched on the schedule from then on (and at once with FetchReferenceData).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.SaveReferenceSourceResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.telemetry.v1.SaveReferenceSourceRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/telemetry/reference/sources/{name}": {
+      "delete": {
+        "operationId": "Telemetry_DeleteReferenceSource",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Deletes a saved source (what it imported stays);",
+        "description": "Deletes a saved source (what it imported stays); one in the service's settings is refused.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.DeleteReferenceSourceResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "name",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
       }
     },
     "/v1/telemetry/reference:fetch": {
@@ -8328,8 +8422,8 @@ extension OpenAPIDocument {
         "tags": [
           "Telemetry"
         ],
-        "summary": "Fetches the configured portal sources now (or only `source`), incrementally.",
-        "description": "Fetches the configured portal sources now (or only `source`), incrementally.",
+        "summary": "Fetches the portal sources now (or only `source`), incrementally.",
+        "description": "Fetches the portal sources now (or only `source`), incrementally.",
         "security": [
           {},
           {
@@ -13024,6 +13118,11 @@ extension OpenAPIDocument {
         "properties": {},
         "additionalProperties": false
       },
+      "binario.telemetry.v1.DeleteReferenceSourceResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
       "binario.telemetry.v1.Device": {
         "type": "object",
         "properties": {
@@ -13564,6 +13663,17 @@ extension OpenAPIDocument {
           },
           "lastError": {
             "type": "string"
+          },
+          "configured": {
+            "type": "boolean"
+          },
+          "nextFetchAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "consecutiveFailures": {
+            "type": "integer",
+            "format": "int32"
           }
         },
         "additionalProperties": false
@@ -13647,6 +13757,33 @@ extension OpenAPIDocument {
         "properties": {
           "token": {
             "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.SaveReferenceSourceRequest": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "url": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string"
+          },
+          "network": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.SaveReferenceSourceResponse": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "$ref": "#/components/schemas/binario.telemetry.v1.ReferenceSource"
           }
         },
         "additionalProperties": false

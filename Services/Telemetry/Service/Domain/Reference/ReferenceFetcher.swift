@@ -113,32 +113,47 @@ public struct ReferenceFetcher: Sendable {
     }
   }
 
-  /// Fetches every source every `period`, each retried after a failure with a backoff that grows
-  /// from 5 s and doubles up to the period; runs until the task is cancelled.
-  public func run(_ sources: [ReferenceSource], every period: Duration) async {
-    await withTaskGroup(of: Void.self) { group in
-      for source in sources {
-        group.addTask {
-          var failures = 0
-          while !Task.isCancelled {
-            do {
-              let outcome = try await fetch(source)
-              failures = 0
-              logger.info(
-                "fetched reference data",
-                metadata: ["source": "\(source.name)", "read": "\(outcome.read)", "added": "\(outcome.added)", "skipped": "\(outcome.skipped)"])
-              try? await Task.sleep(for: period)
-            } catch {
-              failures += 1
-              let pause = Self.backoff(failures: failures, period: period)
-              logger.warning(
-                "fetching reference data failed; retrying",
-                metadata: ["source": "\(source.name)", "error": "\(error)", "retry_in": "\(pause)"])
-              try? await Task.sleep(for: pause)
-            }
-          }
+  /// When a source is next due: at once if it was never fetched; after failures, the backoff from
+  /// the last one; otherwise `period` after the last success. Read from the stored fetch state,
+  /// so a restart neither refetches what is fresh nor forgets a backoff.
+  public static func nextFetch(_ state: FetchState, period: Duration) -> Date {
+    if state.consecutiveFailures > 0, let failed = state.lastFailure {
+      return failed.addingTimeInterval(backoff(failures: state.consecutiveFailures, period: period).timeInterval)
+    }
+    return state.lastSuccess?.addingTimeInterval(period.timeInterval) ?? .distantPast
+  }
+
+  /// Fetches each source that is due now (one after the other; a failure is recorded and
+  /// logged, never thrown); returns when the next one is due.
+  @discardableResult
+  public func fetchDue(_ sources: ReferenceSources, period: Duration) async -> Date {
+    var next = Date.distantFuture
+    for (source, _) in (try? await sources.all()) ?? [] {
+      var state = (try? await store.fetchState(source: source.name)) ?? FetchState()
+      if Self.nextFetch(state, period: period) <= clock.now() {
+        do {
+          let outcome = try await fetch(source)
+          logger.info(
+            "fetched reference data",
+            metadata: ["source": "\(source.name)", "read": "\(outcome.read)", "added": "\(outcome.added)", "skipped": "\(outcome.skipped)"])
+        } catch {
+          logger.warning("fetching reference data failed; retrying later", metadata: ["source": "\(source.name)", "error": "\(error)"])
         }
+        state = (try? await store.fetchState(source: source.name)) ?? state
       }
+      next = min(next, Self.nextFetch(state, period: period))
+    }
+    return next
+  }
+
+  /// Fetches the sources as they fall due until the task is cancelled: each every `period`, one
+  /// that failed after 5 s, doubling up to the period. It looks at least every 30 s, so a source
+  /// an admin saves is fetched within that.
+  public func run(_ sources: ReferenceSources, every period: Duration) async {
+    while !Task.isCancelled {
+      let next = await fetchDue(sources, period: period)
+      let wait = min(max(next.timeIntervalSince(clock.now()), 0.05), 30)
+      try? await Task.sleep(for: .milliseconds(Int64(wait * 1000)))
     }
   }
 
@@ -155,5 +170,13 @@ public struct ReferenceFetcher: Sendable {
     return String(
       format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0,
       parts.second ?? 0)
+  }
+}
+
+extension Duration {
+  /// In seconds.
+  var timeInterval: TimeInterval {
+    let (seconds, attoseconds) = components
+    return Double(seconds) + Double(attoseconds) / 1e18
   }
 }

@@ -334,6 +334,32 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "SaveReferenceSource" metadata.
+        public enum SaveReferenceSource: Sendable {
+            /// Request type for "SaveReferenceSource".
+            public typealias Input = Binario_Telemetry_V1_SaveReferenceSourceRequest
+            /// Response type for "SaveReferenceSource".
+            public typealias Output = Binario_Telemetry_V1_SaveReferenceSourceResponse
+            /// Descriptor for "SaveReferenceSource".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.telemetry.v1.Telemetry"),
+                method: "SaveReferenceSource",
+                type: .unary
+            )
+        }
+        /// Namespace for "DeleteReferenceSource" metadata.
+        public enum DeleteReferenceSource: Sendable {
+            /// Request type for "DeleteReferenceSource".
+            public typealias Input = Binario_Telemetry_V1_DeleteReferenceSourceRequest
+            /// Response type for "DeleteReferenceSource".
+            public typealias Output = Binario_Telemetry_V1_DeleteReferenceSourceResponse
+            /// Descriptor for "DeleteReferenceSource".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.telemetry.v1.Telemetry"),
+                method: "DeleteReferenceSource",
+                type: .unary
+            )
+        }
         /// Descriptors for all methods in the "binario.telemetry.v1.Telemetry" service.
         public static let descriptors: [GRPCCore.MethodDescriptor] = [
             UploadReadings.descriptor,
@@ -358,7 +384,9 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
             CorrelateMeasures.descriptor,
             ImportReferenceData.descriptor,
             FetchReferenceData.descriptor,
-            ListReferenceSources.descriptor
+            ListReferenceSources.descriptor,
+            SaveReferenceSource.descriptor,
+            DeleteReferenceSource.descriptor
         ]
     }
 }
@@ -788,7 +816,7 @@ extension Binario_Telemetry_V1_Telemetry {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Fetches the configured portal sources now (or only `source`), incrementally.
+        /// > Fetches the portal sources now (or only `source`), incrementally.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Telemetry_V1_FetchReferenceDataRequest` messages.
@@ -806,7 +834,8 @@ extension Binario_Telemetry_V1_Telemetry {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The configured portal sources, each with how its last fetch went.
+        /// > The portal sources (those in the service's settings, then those saved here), each with how
+        /// > its fetches went and when it is next due.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Telemetry_V1_ListReferenceSourcesRequest` messages.
@@ -819,6 +848,43 @@ extension Binario_Telemetry_V1_Telemetry {
             request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_ListReferenceSourcesRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_ListReferenceSourcesResponse>
+
+        /// Handle the "SaveReferenceSource" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves a portal source (a dataset endpoint with its query parameters), new or changed; it is
+        /// > fetched on the schedule from then on (and at once with FetchReferenceData).
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Telemetry_V1_SaveReferenceSourceRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Telemetry_V1_SaveReferenceSourceResponse` messages.
+        func saveReferenceSource(
+            request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_SaveReferenceSourceRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_SaveReferenceSourceResponse>
+
+        /// Handle the "DeleteReferenceSource" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes a saved source (what it imported stays); one in the service's settings is refused.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Telemetry_V1_DeleteReferenceSourceRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Telemetry_V1_DeleteReferenceSourceResponse` messages.
+        func deleteReferenceSource(
+            request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_DeleteReferenceSourceRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_DeleteReferenceSourceResponse>
     }
 
     /// Service protocol for the "binario.telemetry.v1.Telemetry" service.
@@ -1232,7 +1298,7 @@ extension Binario_Telemetry_V1_Telemetry {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Fetches the configured portal sources now (or only `source`), incrementally.
+        /// > Fetches the portal sources now (or only `source`), incrementally.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Telemetry_V1_FetchReferenceDataRequest` message.
@@ -1250,7 +1316,8 @@ extension Binario_Telemetry_V1_Telemetry {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The configured portal sources, each with how its last fetch went.
+        /// > The portal sources (those in the service's settings, then those saved here), each with how
+        /// > its fetches went and when it is next due.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Telemetry_V1_ListReferenceSourcesRequest` message.
@@ -1263,6 +1330,43 @@ extension Binario_Telemetry_V1_Telemetry {
             request: GRPCCore.ServerRequest<Binario_Telemetry_V1_ListReferenceSourcesRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_ListReferenceSourcesResponse>
+
+        /// Handle the "SaveReferenceSource" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves a portal source (a dataset endpoint with its query parameters), new or changed; it is
+        /// > fetched on the schedule from then on (and at once with FetchReferenceData).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_SaveReferenceSourceRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Telemetry_V1_SaveReferenceSourceResponse` message.
+        func saveReferenceSource(
+            request: GRPCCore.ServerRequest<Binario_Telemetry_V1_SaveReferenceSourceRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_SaveReferenceSourceResponse>
+
+        /// Handle the "DeleteReferenceSource" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes a saved source (what it imported stays); one in the service's settings is refused.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_DeleteReferenceSourceRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Telemetry_V1_DeleteReferenceSourceResponse` message.
+        func deleteReferenceSource(
+            request: GRPCCore.ServerRequest<Binario_Telemetry_V1_DeleteReferenceSourceRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_DeleteReferenceSourceResponse>
     }
 
     /// Simple service protocol for the "binario.telemetry.v1.Telemetry" service.
@@ -1674,7 +1778,7 @@ extension Binario_Telemetry_V1_Telemetry {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Fetches the configured portal sources now (or only `source`), incrementally.
+        /// > Fetches the portal sources now (or only `source`), incrementally.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Telemetry_V1_FetchReferenceDataRequest` message.
@@ -1692,7 +1796,8 @@ extension Binario_Telemetry_V1_Telemetry {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The configured portal sources, each with how its last fetch went.
+        /// > The portal sources (those in the service's settings, then those saved here), each with how
+        /// > its fetches went and when it is next due.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Telemetry_V1_ListReferenceSourcesRequest` message.
@@ -1705,6 +1810,43 @@ extension Binario_Telemetry_V1_Telemetry {
             request: Binario_Telemetry_V1_ListReferenceSourcesRequest,
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Telemetry_V1_ListReferenceSourcesResponse
+
+        /// Handle the "SaveReferenceSource" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves a portal source (a dataset endpoint with its query parameters), new or changed; it is
+        /// > fetched on the schedule from then on (and at once with FetchReferenceData).
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Telemetry_V1_SaveReferenceSourceRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Telemetry_V1_SaveReferenceSourceResponse` to respond with.
+        func saveReferenceSource(
+            request: Binario_Telemetry_V1_SaveReferenceSourceRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Telemetry_V1_SaveReferenceSourceResponse
+
+        /// Handle the "DeleteReferenceSource" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes a saved source (what it imported stays); one in the service's settings is refused.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Telemetry_V1_DeleteReferenceSourceRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Telemetry_V1_DeleteReferenceSourceResponse` to respond with.
+        func deleteReferenceSource(
+            request: Binario_Telemetry_V1_DeleteReferenceSourceRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Telemetry_V1_DeleteReferenceSourceResponse
     }
 }
 
@@ -1965,6 +2107,28 @@ extension Binario_Telemetry_V1_Telemetry.StreamingServiceProtocol {
                 )
             }
         )
+        router.registerHandler(
+            forMethod: Binario_Telemetry_V1_Telemetry.Method.SaveReferenceSource.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_SaveReferenceSourceRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_SaveReferenceSourceResponse>(),
+            handler: { request, context in
+                try await self.saveReferenceSource(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Telemetry_V1_Telemetry.Method.DeleteReferenceSource.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_DeleteReferenceSourceRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_DeleteReferenceSourceResponse>(),
+            handler: { request, context in
+                try await self.deleteReferenceSource(
+                    request: request,
+                    context: context
+                )
+            }
+        )
     }
 }
 
@@ -2218,6 +2382,28 @@ extension Binario_Telemetry_V1_Telemetry.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_ListReferenceSourcesResponse> {
         let response = try await self.listReferenceSources(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func saveReferenceSource(
+        request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_SaveReferenceSourceRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_SaveReferenceSourceResponse> {
+        let response = try await self.saveReferenceSource(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func deleteReferenceSource(
+        request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_DeleteReferenceSourceRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_DeleteReferenceSourceResponse> {
+        let response = try await self.deleteReferenceSource(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -2520,6 +2706,32 @@ extension Binario_Telemetry_V1_Telemetry.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_ListReferenceSourcesResponse> {
         return GRPCCore.ServerResponse<Binario_Telemetry_V1_ListReferenceSourcesResponse>(
             message: try await self.listReferenceSources(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func saveReferenceSource(
+        request: GRPCCore.ServerRequest<Binario_Telemetry_V1_SaveReferenceSourceRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_SaveReferenceSourceResponse> {
+        return GRPCCore.ServerResponse<Binario_Telemetry_V1_SaveReferenceSourceResponse>(
+            message: try await self.saveReferenceSource(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func deleteReferenceSource(
+        request: GRPCCore.ServerRequest<Binario_Telemetry_V1_DeleteReferenceSourceRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_DeleteReferenceSourceResponse> {
+        return GRPCCore.ServerResponse<Binario_Telemetry_V1_DeleteReferenceSourceResponse>(
+            message: try await self.deleteReferenceSource(
                 request: request.message,
                 context: context
             ),
@@ -3045,7 +3257,7 @@ extension Binario_Telemetry_V1_Telemetry {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Fetches the configured portal sources now (or only `source`), incrementally.
+        /// > Fetches the portal sources now (or only `source`), incrementally.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Telemetry_V1_FetchReferenceDataRequest` message.
@@ -3068,7 +3280,8 @@ extension Binario_Telemetry_V1_Telemetry {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The configured portal sources, each with how its last fetch went.
+        /// > The portal sources (those in the service's settings, then those saved here), each with how
+        /// > its fetches went and when it is next due.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Telemetry_V1_ListReferenceSourcesRequest` message.
@@ -3085,6 +3298,53 @@ extension Binario_Telemetry_V1_Telemetry {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_ListReferenceSourcesResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_ListReferenceSourcesResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "SaveReferenceSource" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves a portal source (a dataset endpoint with its query parameters), new or changed; it is
+        /// > fetched on the schedule from then on (and at once with FetchReferenceData).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_SaveReferenceSourceRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_SaveReferenceSourceRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_SaveReferenceSourceResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func saveReferenceSource<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_SaveReferenceSourceRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_SaveReferenceSourceRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_SaveReferenceSourceResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_SaveReferenceSourceResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "DeleteReferenceSource" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes a saved source (what it imported stays); one in the service's settings is refused.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_DeleteReferenceSourceRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_DeleteReferenceSourceRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_DeleteReferenceSourceResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func deleteReferenceSource<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_DeleteReferenceSourceRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_DeleteReferenceSourceRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_DeleteReferenceSourceResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_DeleteReferenceSourceResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
     }
 
@@ -3843,7 +4103,7 @@ extension Binario_Telemetry_V1_Telemetry {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Fetches the configured portal sources now (or only `source`), incrementally.
+        /// > Fetches the portal sources now (or only `source`), incrementally.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Telemetry_V1_FetchReferenceDataRequest` message.
@@ -3877,7 +4137,8 @@ extension Binario_Telemetry_V1_Telemetry {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The configured portal sources, each with how its last fetch went.
+        /// > The portal sources (those in the service's settings, then those saved here), each with how
+        /// > its fetches went and when it is next due.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Telemetry_V1_ListReferenceSourcesRequest` message.
@@ -3900,6 +4161,75 @@ extension Binario_Telemetry_V1_Telemetry {
             try await self.client.unary(
                 request: request,
                 descriptor: Binario_Telemetry_V1_Telemetry.Method.ListReferenceSources.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "SaveReferenceSource" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves a portal source (a dataset endpoint with its query parameters), new or changed; it is
+        /// > fetched on the schedule from then on (and at once with FetchReferenceData).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_SaveReferenceSourceRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_SaveReferenceSourceRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_SaveReferenceSourceResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func saveReferenceSource<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_SaveReferenceSourceRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_SaveReferenceSourceRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_SaveReferenceSourceResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_SaveReferenceSourceResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Telemetry_V1_Telemetry.Method.SaveReferenceSource.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "DeleteReferenceSource" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes a saved source (what it imported stays); one in the service's settings is refused.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_DeleteReferenceSourceRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_DeleteReferenceSourceRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_DeleteReferenceSourceResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func deleteReferenceSource<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_DeleteReferenceSourceRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_DeleteReferenceSourceRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_DeleteReferenceSourceResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_DeleteReferenceSourceResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Telemetry_V1_Telemetry.Method.DeleteReferenceSource.descriptor,
                 serializer: serializer,
                 deserializer: deserializer,
                 options: options,
@@ -4542,7 +4872,7 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Fetches the configured portal sources now (or only `source`), incrementally.
+    /// > Fetches the portal sources now (or only `source`), incrementally.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Telemetry_V1_FetchReferenceDataRequest` message.
@@ -4571,7 +4901,8 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > The configured portal sources, each with how its last fetch went.
+    /// > The portal sources (those in the service's settings, then those saved here), each with how
+    /// > its fetches went and when it is next due.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Telemetry_V1_ListReferenceSourcesRequest` message.
@@ -4591,6 +4922,65 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_ListReferenceSourcesRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_ListReferenceSourcesResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "SaveReferenceSource" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Saves a portal source (a dataset endpoint with its query parameters), new or changed; it is
+    /// > fetched on the schedule from then on (and at once with FetchReferenceData).
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Telemetry_V1_SaveReferenceSourceRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func saveReferenceSource<Result>(
+        request: GRPCCore.ClientRequest<Binario_Telemetry_V1_SaveReferenceSourceRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_SaveReferenceSourceResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.saveReferenceSource(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_SaveReferenceSourceRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_SaveReferenceSourceResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DeleteReferenceSource" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Deletes a saved source (what it imported stays); one in the service's settings is refused.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Telemetry_V1_DeleteReferenceSourceRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func deleteReferenceSource<Result>(
+        request: GRPCCore.ClientRequest<Binario_Telemetry_V1_DeleteReferenceSourceRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_DeleteReferenceSourceResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.deleteReferenceSource(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_DeleteReferenceSourceRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_DeleteReferenceSourceResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -5315,7 +5705,7 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Fetches the configured portal sources now (or only `source`), incrementally.
+    /// > Fetches the portal sources now (or only `source`), incrementally.
     ///
     /// - Parameters:
     ///   - message: request message to send.
@@ -5348,7 +5738,8 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > The configured portal sources, each with how its last fetch went.
+    /// > The portal sources (those in the service's settings, then those saved here), each with how
+    /// > its fetches went and when it is next due.
     ///
     /// - Parameters:
     ///   - message: request message to send.
@@ -5371,6 +5762,73 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
             metadata: metadata
         )
         return try await self.listReferenceSources(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "SaveReferenceSource" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Saves a portal source (a dataset endpoint with its query parameters), new or changed; it is
+    /// > fetched on the schedule from then on (and at once with FetchReferenceData).
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func saveReferenceSource<Result>(
+        _ message: Binario_Telemetry_V1_SaveReferenceSourceRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_SaveReferenceSourceResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Telemetry_V1_SaveReferenceSourceRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.saveReferenceSource(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DeleteReferenceSource" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Deletes a saved source (what it imported stays); one in the service's settings is refused.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func deleteReferenceSource<Result>(
+        _ message: Binario_Telemetry_V1_DeleteReferenceSourceRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_DeleteReferenceSourceResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Telemetry_V1_DeleteReferenceSourceRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.deleteReferenceSource(
             request: request,
             options: options,
             onResponse: handleResponse

@@ -1514,12 +1514,27 @@ public nonisolated struct Binario_Telemetry_V1_ReferenceSource: Sendable {
 
   public var lastError: String = String()
 
+  /// in the service's settings (not changed through the API)
+  public var configured: Bool = false
+
+  public var nextFetchAt: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_nextFetchAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_nextFetchAt = newValue}
+  }
+  /// Returns true if `nextFetchAt` has been explicitly set.
+  public var hasNextFetchAt: Bool {self._nextFetchAt != nil}
+  /// Clears the value of `nextFetchAt`. Subsequent reads from it will return its default value.
+  public mutating func clearNextFetchAt() {self._nextFetchAt = nil}
+
+  public var consecutiveFailures: Int32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _lastFetchedAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
   fileprivate var _lastFailedAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _nextFetchAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
 }
 
 public nonisolated struct Binario_Telemetry_V1_ListReferenceSourcesResponse: Sendable {
@@ -1528,6 +1543,71 @@ public nonisolated struct Binario_Telemetry_V1_ListReferenceSourcesResponse: Sen
   // methods supported on all messages.
 
   public var sources: [Binario_Telemetry_V1_ReferenceSource] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Telemetry_V1_SaveReferenceSourceRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// letters, digits, - and _
+  public var name: String = String()
+
+  /// absolute http(s), with the dataset's query parameters
+  public var url: String = String()
+
+  /// "catalogue" or "measurements"
+  public var kind: String = String()
+
+  /// a catalogue's: "air_quality" (default) or "weather"
+  public var network: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Telemetry_V1_SaveReferenceSourceResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var source: Binario_Telemetry_V1_ReferenceSource {
+    get {_source ?? Binario_Telemetry_V1_ReferenceSource()}
+    set {_source = newValue}
+  }
+  /// Returns true if `source` has been explicitly set.
+  public var hasSource: Bool {self._source != nil}
+  /// Clears the value of `source`. Subsequent reads from it will return its default value.
+  public mutating func clearSource() {self._source = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _source: Binario_Telemetry_V1_ReferenceSource? = nil
+}
+
+public nonisolated struct Binario_Telemetry_V1_DeleteReferenceSourceRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var name: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Telemetry_V1_DeleteReferenceSourceResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -3896,7 +3976,7 @@ nonisolated extension Binario_Telemetry_V1_ListReferenceSourcesRequest: SwiftPro
 
 nonisolated extension Binario_Telemetry_V1_ReferenceSource: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ReferenceSource"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}url\0\u{1}kind\0\u{1}network\0\u{3}last_fetched_at\0\u{3}last_failed_at\0\u{3}last_error\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}url\0\u{1}kind\0\u{1}network\0\u{3}last_fetched_at\0\u{3}last_failed_at\0\u{3}last_error\0\u{1}configured\0\u{3}next_fetch_at\0\u{3}consecutive_failures\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3911,6 +3991,9 @@ nonisolated extension Binario_Telemetry_V1_ReferenceSource: SwiftProtobuf.Messag
       case 5: try { try decoder.decodeSingularMessageField(value: &self._lastFetchedAt) }()
       case 6: try { try decoder.decodeSingularMessageField(value: &self._lastFailedAt) }()
       case 7: try { try decoder.decodeSingularStringField(value: &self.lastError) }()
+      case 8: try { try decoder.decodeSingularBoolField(value: &self.configured) }()
+      case 9: try { try decoder.decodeSingularMessageField(value: &self._nextFetchAt) }()
+      case 10: try { try decoder.decodeSingularInt32Field(value: &self.consecutiveFailures) }()
       default: break
       }
     }
@@ -3942,6 +4025,15 @@ nonisolated extension Binario_Telemetry_V1_ReferenceSource: SwiftProtobuf.Messag
     if !self.lastError.isEmpty {
       try visitor.visitSingularStringField(value: self.lastError, fieldNumber: 7)
     }
+    if self.configured != false {
+      try visitor.visitSingularBoolField(value: self.configured, fieldNumber: 8)
+    }
+    try { if let v = self._nextFetchAt {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+    } }()
+    if self.consecutiveFailures != 0 {
+      try visitor.visitSingularInt32Field(value: self.consecutiveFailures, fieldNumber: 10)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3953,6 +4045,9 @@ nonisolated extension Binario_Telemetry_V1_ReferenceSource: SwiftProtobuf.Messag
     if lhs._lastFetchedAt != rhs._lastFetchedAt {return false}
     if lhs._lastFailedAt != rhs._lastFailedAt {return false}
     if lhs.lastError != rhs.lastError {return false}
+    if lhs.configured != rhs.configured {return false}
+    if lhs._nextFetchAt != rhs._nextFetchAt {return false}
+    if lhs.consecutiveFailures != rhs.consecutiveFailures {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3983,6 +4078,134 @@ nonisolated extension Binario_Telemetry_V1_ListReferenceSourcesResponse: SwiftPr
 
   public static func ==(lhs: Binario_Telemetry_V1_ListReferenceSourcesResponse, rhs: Binario_Telemetry_V1_ListReferenceSourcesResponse) -> Bool {
     if lhs.sources != rhs.sources {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_SaveReferenceSourceRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SaveReferenceSourceRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}url\0\u{1}kind\0\u{1}network\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.url) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.kind) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.network) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
+    }
+    if !self.url.isEmpty {
+      try visitor.visitSingularStringField(value: self.url, fieldNumber: 2)
+    }
+    if !self.kind.isEmpty {
+      try visitor.visitSingularStringField(value: self.kind, fieldNumber: 3)
+    }
+    if !self.network.isEmpty {
+      try visitor.visitSingularStringField(value: self.network, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_SaveReferenceSourceRequest, rhs: Binario_Telemetry_V1_SaveReferenceSourceRequest) -> Bool {
+    if lhs.name != rhs.name {return false}
+    if lhs.url != rhs.url {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.network != rhs.network {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_SaveReferenceSourceResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SaveReferenceSourceResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}source\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._source) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._source {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_SaveReferenceSourceResponse, rhs: Binario_Telemetry_V1_SaveReferenceSourceResponse) -> Bool {
+    if lhs._source != rhs._source {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_DeleteReferenceSourceRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DeleteReferenceSourceRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_DeleteReferenceSourceRequest, rhs: Binario_Telemetry_V1_DeleteReferenceSourceRequest) -> Bool {
+    if lhs.name != rhs.name {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_DeleteReferenceSourceResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DeleteReferenceSourceResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_DeleteReferenceSourceResponse, rhs: Binario_Telemetry_V1_DeleteReferenceSourceResponse) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
