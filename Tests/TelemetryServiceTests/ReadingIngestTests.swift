@@ -85,4 +85,45 @@ struct ReadingIngestTests {
     #expect(MeasureValues().isEmpty && Set([values, MeasureValues([.humidity: 0, .temperature: -3.5])]).count == 1)
     #expect(Measure.allCases.map(\.slot) == Array(0..<11))
   }
+
+  @Test("a stream's readings are stored as they come, refusals counted from the stream's first reading; a resent stream stores nothing")
+  func streaming() async throws {
+    let seq = try #require(try await store.deviceSeq(id: "dev_1"))
+    let stream: @Sendable (_ add: @Sendable ([Reading]) async throws -> Void) async throws -> Void = { add in
+      for second in 0..<50 { try await add([reading(second, humidity: second == 7 ? 140 : 50)]) }
+      try await add((50..<60).map { reading($0) })
+    }
+    let outcome = try await ingest.upload(deviceSeq: seq, streaming: stream)
+    #expect(outcome.stored == 59 && outcome.rejected.map(\.index) == [7])
+    let again = try await ingest.upload(deviceSeq: seq, streaming: stream)
+    #expect(again.stored == 0 && again.duplicates == 59 && again.rejected.map(\.index) == [7])
+  }
+
+  @Test("a stream that breaks: what came before is stored, then the failure is thrown")
+  func brokenStream() async throws {
+    struct Broken: Error {}
+    let seq = try #require(try await store.deviceSeq(id: "dev_1"))
+    await #expect(throws: Broken.self) {
+      _ = try await ingest.upload(deviceSeq: seq) { add in
+        for second in 0..<5 { try await add([reading(second)]) }
+        throw Broken()
+      }
+    }
+    #expect(try await store.readingCount(deviceSeq: seq) == 5)
+  }
+
+  @Test("pending readings: taken all at once, in order; the reader stops once the committer has")
+  func pendingReadings() async throws {
+    let pending = PendingReadings(limit: 4)
+    let reader = Task {
+      for second in 0..<6 { try await pending.add([reading(second)]) }
+      pending.finish()
+    }
+    var taken: [Reading] = []
+    while let readings = try await pending.take(maximum: 100) { taken += readings }
+    try await reader.value
+    #expect(taken == (0..<6).map { reading($0) })
+    pending.close()
+    await #expect(throws: CancellationError.self) { try await pending.add([reading(9)]) }
+  }
 }

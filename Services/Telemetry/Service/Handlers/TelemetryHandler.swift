@@ -48,19 +48,12 @@ public struct TelemetryHandler: Binario_Telemetry_V1_Telemetry.SimpleServiceProt
     request: RPCAsyncSequence<Binario_Telemetry_V1_StreamReadingsRequest, any Error>, context: ServerContext
   ) async throws -> Binario_Telemetry_V1_UploadReadingsResponse {
     try await handle("StreamReadings") {
-      // The token is checked once, when the stream opens; each message is committed before the
-      // next is read, so a board's connection is never ahead of what is stored by more than one.
+      // The token is checked once, when the stream opens.
       let device = try await uploadingDevice()
-      var total = IngestOutcome()
-      var index = 0
-      for try await message in request {
-        let outcome = try await domain.ingest.upload(deviceSeq: device, message.readings.map(Reading.init))
-        total.stored += outcome.stored
-        total.duplicates += outcome.duplicates
-        total.rejected += outcome.rejected.map { (index: $0.index + index, reason: $0.reason) }
-        index += message.readings.count
+      let outcome = try await domain.ingest.upload(deviceSeq: device) { add in
+        for try await message in request { try await add(message.readings.map(Reading.init)) }
       }
-      return .init(total)
+      return .init(outcome)
     }
   }
 

@@ -47,4 +47,37 @@ public struct ReadingIngest: Sendable {
     outcome.rejected = (refused + outcome.rejected).sorted { $0.index < $1.index }
     return outcome
   }
+
+  /// Stores a stream's readings as they come: whatever has gathered while the last commit ran is
+  /// committed next, in one transaction (a board sending a reading a second gets each committed
+  /// at once; one sending faster, in groups). `send` reads the stream and hands each message's
+  /// readings to the closure it is given. Returns, once all is committed, the totals; a refused
+  /// reading's index counts from the stream's first.
+  public func upload(
+    deviceSeq device: Int64, streaming send: @escaping @Sendable (_ add: @Sendable ([Reading]) async throws -> Void) async throws -> Void
+  ) async throws -> IngestOutcome {
+    let pending = PendingReadings(limit: Self.maximumBatch)
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask {
+        do {
+          try await send { try await pending.add($0) }
+          pending.finish()
+        } catch {
+          pending.finish(error)
+        }
+      }
+      defer { pending.close() }
+      var total = IngestOutcome()
+      var offset = 0
+      while let readings = try await pending.take(maximum: Self.maximumBatch) {
+        let outcome = try await upload(deviceSeq: device, readings)
+        total.stored += outcome.stored
+        total.duplicates += outcome.duplicates
+        total.rejected += outcome.rejected.map { (index: $0.index + offset, reason: $0.reason) }
+        offset += readings.count
+      }
+      try await group.waitForAll()
+      return total
+    }
+  }
 }
