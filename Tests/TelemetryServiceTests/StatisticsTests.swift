@@ -49,6 +49,27 @@ struct StatisticsTests {
     }
   }
 
+  @Test("selection gives what sorting gives, on orders that trouble a quickselect", arguments: ["sorted", "reversed", "equal", "organ pipe", "sawtooth", "two values"])
+  func selectionAgainstSorting(order: String) throws {
+    let n = 20_001
+    let values: [Double] = (0..<n).map { i in
+      switch order {
+      case "sorted": return Double(i)
+      case "reversed": return Double(n - i)
+      case "equal": return 7
+      case "organ pipe": return Double(min(i, n - i))
+      case "sawtooth": return Double(i % 60) + 0.5
+      default: return i % 2 == 0 ? 1 : 2
+      }
+    }
+    let summary = try #require(Summary(values))
+    let sorted = values.sorted()
+    #expect(summary.firstQuartile == Summary.quantile(sorted, 0.25))
+    #expect(summary.median == Summary.quantile(sorted, 0.5))
+    #expect(summary.thirdQuartile == Summary.quantile(sorted, 0.75))
+    #expect(summary.minimum == sorted.first && summary.maximum == sorted.last)
+  }
+
   /// The k-th smallest value (0-based), by counting rather than sorting.
   static func orderStatistic(_ values: [Double], _ k: Int) -> Double {
     for candidate in Set(values) {
