@@ -443,9 +443,10 @@ extension Binario_Telemetry_V1_Telemetry {
         /// > Source IDL Documentation:
         /// >
         /// > The same, one or a few readings per message, for a board sending as it measures (a phone's
-        /// > one reading a second): each message's readings are committed before the next message is
-        /// > read, and the answer, once the client ends the stream, totals them (a refused reading's index
-        /// > counts from the stream's first reading). gRPC only: HTTP/JSON has no client streams.
+        /// > one reading a second): readings are committed as they come (in groups when they come faster
+        /// > than a commit), and the answer, once the client ends the stream and all is committed, totals
+        /// > them (a refused reading's index counts from the stream's first reading). gRPC and the Binario
+        /// > protocol only: HTTP/JSON has no client streams.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Telemetry_V1_StreamReadingsRequest` messages.
@@ -925,9 +926,10 @@ extension Binario_Telemetry_V1_Telemetry {
         /// > Source IDL Documentation:
         /// >
         /// > The same, one or a few readings per message, for a board sending as it measures (a phone's
-        /// > one reading a second): each message's readings are committed before the next message is
-        /// > read, and the answer, once the client ends the stream, totals them (a refused reading's index
-        /// > counts from the stream's first reading). gRPC only: HTTP/JSON has no client streams.
+        /// > one reading a second): readings are committed as they come (in groups when they come faster
+        /// > than a commit), and the answer, once the client ends the stream and all is committed, totals
+        /// > them (a refused reading's index counts from the stream's first reading). gRPC and the Binario
+        /// > protocol only: HTTP/JSON has no client streams.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Telemetry_V1_StreamReadingsRequest` messages.
@@ -1405,9 +1407,10 @@ extension Binario_Telemetry_V1_Telemetry {
         /// > Source IDL Documentation:
         /// >
         /// > The same, one or a few readings per message, for a board sending as it measures (a phone's
-        /// > one reading a second): each message's readings are committed before the next message is
-        /// > read, and the answer, once the client ends the stream, totals them (a refused reading's index
-        /// > counts from the stream's first reading). gRPC only: HTTP/JSON has no client streams.
+        /// > one reading a second): readings are committed as they come (in groups when they come faster
+        /// > than a commit), and the answer, once the client ends the stream and all is committed, totals
+        /// > them (a refused reading's index counts from the stream's first reading). gRPC and the Binario
+        /// > protocol only: HTTP/JSON has no client streams.
         ///
         /// - Parameters:
         ///   - request: A stream of `Binario_Telemetry_V1_StreamReadingsRequest` messages.
@@ -2784,9 +2787,10 @@ extension Binario_Telemetry_V1_Telemetry {
         /// > Source IDL Documentation:
         /// >
         /// > The same, one or a few readings per message, for a board sending as it measures (a phone's
-        /// > one reading a second): each message's readings are committed before the next message is
-        /// > read, and the answer, once the client ends the stream, totals them (a refused reading's index
-        /// > counts from the stream's first reading). gRPC only: HTTP/JSON has no client streams.
+        /// > one reading a second): readings are committed as they come (in groups when they come faster
+        /// > than a commit), and the answer, once the client ends the stream and all is committed, totals
+        /// > them (a refused reading's index counts from the stream's first reading). gRPC and the Binario
+        /// > protocol only: HTTP/JSON has no client streams.
         ///
         /// - Parameters:
         ///   - request: A streaming request producing `Binario_Telemetry_V1_StreamReadingsRequest` messages.
@@ -3410,9 +3414,10 @@ extension Binario_Telemetry_V1_Telemetry {
         /// > Source IDL Documentation:
         /// >
         /// > The same, one or a few readings per message, for a board sending as it measures (a phone's
-        /// > one reading a second): each message's readings are committed before the next message is
-        /// > read, and the answer, once the client ends the stream, totals them (a refused reading's index
-        /// > counts from the stream's first reading). gRPC only: HTTP/JSON has no client streams.
+        /// > one reading a second): readings are committed as they come (in groups when they come faster
+        /// > than a commit), and the answer, once the client ends the stream and all is committed, totals
+        /// > them (a refused reading's index counts from the stream's first reading). gRPC and the Binario
+        /// > protocol only: HTTP/JSON has no client streams.
         ///
         /// - Parameters:
         ///   - request: A streaming request producing `Binario_Telemetry_V1_StreamReadingsRequest` messages.
@@ -4279,9 +4284,10 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
     /// > Source IDL Documentation:
     /// >
     /// > The same, one or a few readings per message, for a board sending as it measures (a phone's
-    /// > one reading a second): each message's readings are committed before the next message is
-    /// > read, and the answer, once the client ends the stream, totals them (a refused reading's index
-    /// > counts from the stream's first reading). gRPC only: HTTP/JSON has no client streams.
+    /// > one reading a second): readings are committed as they come (in groups when they come faster
+    /// > than a commit), and the answer, once the client ends the stream and all is committed, totals
+    /// > them (a refused reading's index counts from the stream's first reading). gRPC and the Binario
+    /// > protocol only: HTTP/JSON has no client streams.
     ///
     /// - Parameters:
     ///   - request: A streaming request producing `Binario_Telemetry_V1_StreamReadingsRequest` messages.
@@ -5031,9 +5037,10 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
     /// > Source IDL Documentation:
     /// >
     /// > The same, one or a few readings per message, for a board sending as it measures (a phone's
-    /// > one reading a second): each message's readings are committed before the next message is
-    /// > read, and the answer, once the client ends the stream, totals them (a refused reading's index
-    /// > counts from the stream's first reading). gRPC only: HTTP/JSON has no client streams.
+    /// > one reading a second): readings are committed as they come (in groups when they come faster
+    /// > than a commit), and the answer, once the client ends the stream and all is committed, totals
+    /// > them (a refused reading's index counts from the stream's first reading). gRPC and the Binario
+    /// > protocol only: HTTP/JSON has no client streams.
     ///
     /// - Parameters:
     ///   - metadata: Additional metadata to send, defaults to empty.
