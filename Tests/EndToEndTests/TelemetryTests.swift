@@ -245,6 +245,8 @@ struct TelemetryTests {
     let shared = try await telemetry.listDevices(.init(), metadata: bearer(bob)).devices
     #expect(shared.map(\.id) == [deviceID] && shared.first?.mine == false)
     #expect(try await telemetry.getLatest(.with { $0.deviceID = deviceID }, metadata: bearer(bob)).values.count == 3)
+    let noDevice = await #expect(throws: RPCError.self) { _ = try await telemetry.getLatest(.init(), metadata: bearer(ada)) }
+    #expect(noDevice?.code == .invalidArgument && noDevice?.message.contains("device_id") == true)
     let notBobs = await #expect(throws: RPCError.self) {
       _ = try await telemetry.rotateDeviceToken(.with { $0.deviceID = deviceID }, metadata: bearer(bob))
     }

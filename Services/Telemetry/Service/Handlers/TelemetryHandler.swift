@@ -25,6 +25,12 @@ public struct TelemetryHandler: Binario_Telemetry_V1_Telemetry.SimpleServiceProt
     try await translatingErrors(service: "telemetry", method: method, logger: logger, body)
   }
 
+  /// A request's id field, which must not be empty (INVALID_ARGUMENT naming it).
+  func required(_ value: String, _ field: String) throws -> String {
+    guard !value.isEmpty else { throw ServiceError.invalid(field, "is required") }
+    return value
+  }
+
   /// The device the call's token uploads for.
   func uploadingDevice() async throws -> Int64 {
     guard let token = DeviceCredential.current else {
@@ -112,7 +118,7 @@ public struct TelemetryHandler: Binario_Telemetry_V1_Telemetry.SimpleServiceProt
   ) async throws -> Binario_Telemetry_V1_RotateDeviceTokenResponse {
     try await handle("RotateDeviceToken") {
       let caller = try CallerIdentity.signedIn()
-      let token = try await domain.registry.rotateToken(ownerUserID: caller.userID, deviceID: request.deviceID)
+      let token = try await domain.registry.rotateToken(ownerUserID: caller.userID, deviceID: try required(request.deviceID, "device_id"))
       return .with { $0.token = token }
     }
   }
@@ -121,7 +127,7 @@ public struct TelemetryHandler: Binario_Telemetry_V1_Telemetry.SimpleServiceProt
     request: Binario_Telemetry_V1_RevokeDeviceTokenRequest, context: ServerContext
   ) async throws -> Binario_Telemetry_V1_RevokeDeviceTokenResponse {
     try await handle("RevokeDeviceToken") {
-      try await domain.registry.revokeToken(ownerUserID: try CallerIdentity.signedIn().userID, deviceID: request.deviceID)
+      try await domain.registry.revokeToken(ownerUserID: try CallerIdentity.signedIn().userID, deviceID: try required(request.deviceID, "device_id"))
       return .init()
     }
   }
@@ -130,7 +136,7 @@ public struct TelemetryHandler: Binario_Telemetry_V1_Telemetry.SimpleServiceProt
     request: Binario_Telemetry_V1_DeleteDeviceRequest, context: ServerContext
   ) async throws -> Binario_Telemetry_V1_DeleteDeviceResponse {
     try await handle("DeleteDevice") {
-      try await domain.registry.delete(ownerUserID: try CallerIdentity.signedIn().userID, deviceID: request.deviceID)
+      try await domain.registry.delete(ownerUserID: try CallerIdentity.signedIn().userID, deviceID: try required(request.deviceID, "device_id"))
       return .init()
     }
   }
@@ -140,7 +146,7 @@ public struct TelemetryHandler: Binario_Telemetry_V1_Telemetry.SimpleServiceProt
   ) async throws -> Binario_Telemetry_V1_SetDeviceCampaignResponse {
     try await handle("SetDeviceCampaign") {
       try await domain.registry.setCampaign(
-        ownerUserID: try CallerIdentity.signedIn().userID, deviceID: request.deviceID,
+        ownerUserID: try CallerIdentity.signedIn().userID, deviceID: try required(request.deviceID, "device_id"),
         campaignID: request.campaignID.isEmpty ? nil : request.campaignID)
       return .init()
     }
@@ -172,7 +178,7 @@ public struct TelemetryHandler: Binario_Telemetry_V1_Telemetry.SimpleServiceProt
       var check = InputValidation()
       let member = check.requiredText(request.userID, field: "user_id", what: "the member's account id", maxLength: 100)
       try check.finish()
-      try await domain.registry.addMember(ownerUserID: try CallerIdentity.signedIn().userID, campaignID: request.campaignID, userID: member)
+      try await domain.registry.addMember(ownerUserID: try CallerIdentity.signedIn().userID, campaignID: try required(request.campaignID, "campaign_id"), userID: member)
       return .init()
     }
   }
@@ -290,7 +296,7 @@ public struct TelemetryHandler: Binario_Telemetry_V1_Telemetry.SimpleServiceProt
     request: Binario_Telemetry_V1_GetLatestRequest, context: ServerContext
   ) async throws -> Binario_Telemetry_V1_GetLatestResponse {
     try await handle("GetLatest") {
-      let latest = try await domain.queries.latest(userID: try CallerIdentity.signedIn().userID, deviceID: request.deviceID)
+      let latest = try await domain.queries.latest(userID: try CallerIdentity.signedIn().userID, deviceID: try required(request.deviceID, "device_id"))
       return .with {
         $0.values = Measure.allCases.compactMap { measure in
           latest[measure].map { found in
@@ -311,7 +317,7 @@ public struct TelemetryHandler: Binario_Telemetry_V1_Telemetry.SimpleServiceProt
   ) async throws -> Binario_Telemetry_V1_ExportReadingsResponse {
     try await handle("ExportReadings") {
       let range = try domain.range(from: request.hasFrom ? request.from.date : nil, to: request.hasTo ? request.to.date : nil)
-      let csv = try await domain.queries.csv(userID: try CallerIdentity.signedIn().userID, deviceID: request.deviceID, in: range)
+      let csv = try await domain.queries.csv(userID: try CallerIdentity.signedIn().userID, deviceID: try required(request.deviceID, "device_id"), in: range)
       return .with { $0.csv = csv }
     }
   }
@@ -324,7 +330,7 @@ public struct TelemetryHandler: Binario_Telemetry_V1_Telemetry.SimpleServiceProt
       let measure = try Measure.required(request.measure)
       let range = try domain.range(from: request.hasFrom ? request.from.date : nil, to: request.hasTo ? request.to.date : nil)
       let points = try await domain.reference.compare(
-        userID: caller.userID, deviceID: request.deviceID, measure: measure, sensorID: request.sensorID, in: range,
+        userID: caller.userID, deviceID: request.deviceID, measure: measure, sensorID: try required(request.sensorID, "sensor_id"), in: range,
         maximumPoints: Int(request.maxPoints))
       return .with {
         $0.points = points.map { point in
@@ -436,7 +442,7 @@ public struct TelemetryHandler: Binario_Telemetry_V1_Telemetry.SimpleServiceProt
     request: Binario_Telemetry_V1_DeleteReferenceSourceRequest, context: ServerContext
   ) async throws -> Binario_Telemetry_V1_DeleteReferenceSourceResponse {
     try await handle("DeleteReferenceSource") {
-      try await domain.sources.delete(name: request.name)
+      try await domain.sources.delete(name: try required(request.name, "name"))
       return .init()
     }
   }
