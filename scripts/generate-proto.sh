@@ -15,8 +15,8 @@ cd "$(dirname "$0")/.."
 mode=write
 [ "${1:-}" = "--check" ] && mode=check
 
-if ! command -v protoc >/dev/null; then
-  echo "protoc not found: apt-get install -y protobuf-compiler" >&2
+if ! command -v protoc >/dev/null || ! command -v protoc-c >/dev/null; then
+  echo "protoc or protoc-c not found: scripts/install-system-packages.sh installs them" >&2
   exit 1
 fi
 
@@ -85,8 +85,20 @@ if ! .tools/venv/bin/openapi-spec-validator "$openapi_json" >/dev/null; then
   exit 1
 fi
 
+# The C device client's frame code (clients/c), by Debian's protoc-c from a proto2 rendering of
+# the wire protocol's file (the same bytes on the wire; protoc-c 1.4 takes no proto3 `optional`).
+c_generated=clients/c/generated
+c_proto=$(mktemp -d)
+mkdir -p "$c_proto/binario/wire/v1" "$out_root/$c_generated"
+python3 scripts/c-client/proto2_for_protoc_c.py proto/binario/wire/v1/frame.proto "$c_proto/binario/wire/v1/frame.proto"
+protoc-c --c_out="$out_root/$c_generated" -I"$c_proto" binario/wire/v1/frame.proto
+rm -rf "$c_proto"
+
 if [ "$mode" = check ]; then
   stale=0
+  for file in "$c_generated/binario/wire/v1/frame.pb-c.c" "$c_generated/binario/wire/v1/frame.pb-c.h"; do
+    if ! cmp -s "$out_root/$file" "$file"; then echo "stale: $file" >&2; stale=1; fi
+  done
   for file in "$routes" "$openapi" "$reflection"; do
     if ! cmp -s "$out_root/$file" "$file"; then echo "stale: $file" >&2; stale=1; fi
   done

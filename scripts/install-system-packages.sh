@@ -4,10 +4,13 @@
 #   protobuf-compiler  protoc, to regenerate (and check) the Swift generated from proto/
 #   zlib1g-dev         ZIPFoundation (GTFS feeds in zip archives) links zlib
 #   openssl            inspecting certificates by hand
+#   cmake, pkg-config, libprotobuf-c-dev, protobuf-c-compiler, libcmocka-dev, libssl-dev
+#                      the C device client (clients/c): its build, protobuf-c, its tests, TLS
 # and any further packages named as arguments (deploy/container-test.sh: podman runc).
 set -euo pipefail
 
-needed=(libsqlite3-dev protobuf-compiler zlib1g-dev openssl "$@")
+needed=(libsqlite3-dev protobuf-compiler zlib1g-dev openssl cmake pkg-config libprotobuf-c-dev protobuf-c-compiler libcmocka-dev
+  libssl-dev "$@")
 missing=()
 for package in "${needed[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs missing system packages, the pinned Python tools and Swagger UI,
-# checks that the committed generated
-# Swift matches proto/, builds everything (services, tools, tests), runs every unit and
+# checks that the committed generated code matches proto/, builds and tests the C device client,
+# builds everything Swift (services, tools, tests), runs every unit and
 # end-to-end test in one `swift test`, checks deploy/ offline (scripts/check-deploy.sh), then
 # runs the suite in containers under podman from a release build (deploy/container-test.sh).
 set -euo pipefail
@@ -14,6 +14,12 @@ scripts/install-system-packages.sh chromium chromium-driver
 scripts/install-python-tools.sh
 scripts/install-swagger-ui.sh
 scripts/generate-proto.sh --check
+
+# The C device client (clients/c): built with AddressSanitizer and UBSan, its cmocka tests.
+cmake -S clients/c -B .build/c -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build .build/c
+(cd .build/c && ctest --output-on-failure --verbose | grep -E '^[0-9]+: \[|tests passed|tests failed')
+
 swift build --build-tests
 
 # A hung test must fail the run rather than eat CI's time, and say which test it was.
