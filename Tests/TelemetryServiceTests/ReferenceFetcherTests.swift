@@ -8,6 +8,33 @@ import Testing
 
 @Suite("Fetching from the open-data portal")
 struct ReferenceFetcherTests {
+  /// A local server playing the portal, a store on a temporary database, and a fetcher on a
+  /// manual clock. The database is removed when the fixture goes away: a test ends by stopping
+  /// the server, which keeps it until then.
+  struct Fixture {
+    let server: StaticHTTPServer
+    let database: TemporaryDatabase
+    let store: TelemetryStore
+    let clock: ManualClock
+    let fetcher: ReferenceFetcher
+
+    func stop() async {
+      await server.stop()
+      try? database.remove()
+    }
+  }
+
+  static func fixture() async throws -> Fixture {
+    let server = try await StaticHTTPServer.start()
+    let database = try TemporaryDatabase(migrations: TelemetryMigrations.all)
+    let store = TelemetryStore(pool: database.pool)
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_672_617_600))
+    let registry = DeviceRegistry(store: store, clock: clock)
+    let reference = ReferenceData(store: store, queries: ReadingQueries(store: store, registry: registry))
+    let fetcher = ReferenceFetcher(reference: reference, store: store, downloader: HTTPReferenceDownloader(), clock: clock)
+    return Fixture(server: server, database: database, store: store, clock: clock, fetcher: fetcher)
+  }
+
   static func rows(hours: Range<Int>) -> String {
     "[" + hours.map { hour in
       "{\"idsensore\":\"5504\",\"data\":\"2023-01-01T\(String(format: "%02d", hour)):00:00.000\",\"valore\":\"\(10 + hour)\",\"stato\":\"VA\"}"
@@ -16,13 +43,8 @@ struct ReferenceFetcherTests {
 
   @Test("a catalogue whole, measurements incrementally (only what is newer), a failure recorded and never fatal")
   func fetches() async throws {
-    let server = try await StaticHTTPServer.start()
-    let database = try TemporaryDatabase(migrations: TelemetryMigrations.all)
-    let store = TelemetryStore(pool: database.pool)
-    let clock = ManualClock(Date(timeIntervalSince1970: 1_672_617_600))
-    let registry = DeviceRegistry(store: store, clock: clock)
-    let reference = ReferenceData(store: store, queries: ReadingQueries(store: store, registry: registry))
-    let fetcher = ReferenceFetcher(reference: reference, store: store, downloader: HTTPReferenceDownloader(), clock: clock)
+    let fixture = try await Self.fixture()
+    let (server, store, fetcher) = (fixture.server, fixture.store, fixture.fetcher)
 
     server.serve(ArpaImportTests.catalogueJSON, at: "/resource/ib47-atvt.json?$limit=5000")
     let stations = ReferenceSource(name: "air-stations", url: server.url("/resource/ib47-atvt.json?$limit=5000"), kind: .catalogue)
@@ -45,7 +67,7 @@ struct ReferenceFetcherTests {
     #expect(ReferenceFetcher.backoff(failures: 1, period: .seconds(3600)) == .seconds(5))
     #expect(ReferenceFetcher.backoff(failures: 4, period: .seconds(3600)) == .seconds(40))
     #expect(ReferenceFetcher.backoff(failures: 30, period: .seconds(3600)) == .seconds(3600))
-    await server.stop()
+    await fixture.stop()
   }
 
   @Test("the example sources file decodes: a catalogue of the air-quality network, and measurements (network left out)")
@@ -59,13 +81,8 @@ struct ReferenceFetcherTests {
 
   @Test("sources fall due by their stored state: at once, a period after a success, after a backoff when failing; admins save and delete theirs")
   func schedule() async throws {
-    let server = try await StaticHTTPServer.start()
-    let database = try TemporaryDatabase(migrations: TelemetryMigrations.all)
-    let store = TelemetryStore(pool: database.pool)
-    let clock = ManualClock(Date(timeIntervalSince1970: 1_672_617_600))
-    let registry = DeviceRegistry(store: store, clock: clock)
-    let reference = ReferenceData(store: store, queries: ReadingQueries(store: store, registry: registry))
-    let fetcher = ReferenceFetcher(reference: reference, store: store, downloader: HTTPReferenceDownloader(), clock: clock)
+    let fixture = try await Self.fixture()
+    let (server, store, clock, fetcher) = (fixture.server, fixture.store, fixture.clock, fixture.fetcher)
     server.serve(ArpaImportTests.catalogueJSON, at: "/stations.json")
     let configured = ReferenceSource(name: "stations", url: server.url("/stations.json"), kind: .catalogue)
     let sources = ReferenceSources(store: store, clock: clock, configured: [configured])
@@ -103,6 +120,6 @@ struct ReferenceFetcherTests {
     try await sources.delete(name: "values")
     await #expect(throws: ServiceError.self) { try await sources.delete(name: "values") }
     #expect(try await sources.all().map(\.source.name) == ["stations"])
-    await server.stop()
+    await fixture.stop()
   }
 }
