@@ -11,8 +11,8 @@ import GRPCCore
 public enum DeviceCredential {
   /// The metadata the gateway forwards the token in.
   public static let metadataKey = "x-device-token"
-  /// The `authorization` scheme a board uses.
-  public static let scheme = "Device"
+  /// What every device token starts with.
+  public static let tokenPrefix = "bdt_"
 
   /// The token of the call being handled (bound by ``AuthorizationServerInterceptor`` on device
   /// methods), or `nil`.
@@ -21,15 +21,7 @@ public enum DeviceCredential {
   /// The token of `Device <token>` (scheme case-insensitive, blanks around the token ignored), or
   /// `nil` when `authorization` is not of that scheme.
   public static func token(fromAuthorization authorization: String) -> String? {
-    let bytes = Array(authorization.utf8)
-    let prefix = Array("device ".utf8)
-    guard bytes.count > prefix.count else { return nil }
-    for (byte, expected) in zip(bytes, prefix) {
-      let matches = expected == UInt8(ascii: " ") ? byte == expected : byte | 0x20 == expected
-      guard matches else { return nil }
-    }
-    let token = String(decoding: bytes[prefix.count...], as: UTF8.self).trimmingCharacters(in: [" ", "\t"])
-    return token.isEmpty ? nil : token
+    AuthorizationCredentials.after(scheme: "device", in: authorization)
   }
 
   /// The forwarded token in `metadata`, only when `peerIdentity` is `trustedGateway` and there is
@@ -44,7 +36,7 @@ public enum DeviceCredential {
   /// Whether `text` has the shape of a device token: `bdt_` and 43 base64url characters. The
   /// gateway refuses anything else before it is forwarded.
   public static func looksValid(_ text: String) -> Bool {
-    let prefix = "bdt_"
+    let prefix = tokenPrefix
     return text.hasPrefix(prefix) && text.utf8.count == prefix.utf8.count + 43
       && text.utf8.dropFirst(prefix.utf8.count).allSatisfy {
         $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0)

@@ -35,8 +35,8 @@ struct ReadingIngestTests {
     #expect(again.stored == 0 && again.duplicates == 100 && again.accepted == 100)
     let seq = try #require(try await store.deviceSeq(id: "dev_1"))
     #expect(try await store.readingCount(deviceSeq: seq) == 100)
-    let series = try await store.series(
-      deviceSeq: seq, measure: .pm10, in: clock.now().addingTimeInterval(-7200)..<clock.now())
+    let series = try await store.values(
+      deviceSeqs: [seq], measure: .pm10, in: clock.now().addingTimeInterval(-7200)..<clock.now())
     #expect(series.map(\.1) == (0..<100).map(Double.init))
   }
 
@@ -57,7 +57,7 @@ struct ReadingIngestTests {
     #expect(outcome.rejected[3].reason.contains("stored with other values"))
     await #expect(throws: ServiceError.notFound("no device dev_x")) { try await ingest.upload(deviceID: "dev_x", [reading(0)]) }
     let seq = try #require(try await store.deviceSeq(id: "dev_1"))
-    #expect(try await store.series(deviceSeq: seq, measure: .pm10, in: Date.distantPast..<Date.distantFuture).map(\.1) == [20, 20, 20])
+    #expect(try await store.values(deviceSeqs: [seq], measure: .pm10, in: Date.distantPast..<Date.distantFuture).map(\.1) == [20, 20, 20])
   }
 
   @Test("a device deleted while its board streams: the next upload is refused as unauthenticated, nothing stored")

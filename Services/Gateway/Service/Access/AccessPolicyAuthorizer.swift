@@ -98,24 +98,7 @@ public struct AccessPolicyAuthorizer: CallAuthorizer {
 
   /// The token of `Bearer <token>` (scheme case-insensitive, spaces and tabs around the token
   /// ignored), or `nil`.
-  ///
-  /// Works on the UTF-8 bytes: it runs on every signed-in call, and Foundation's
-  /// `trimmingCharacters(in:)` and `lowercased()` cost more there than the rest of the check.
   public static func bearerToken(_ authorization: String) -> String? {
-    let bytes = Array(authorization.utf8)
-    let scheme = Array("bearer ".utf8)
-    guard bytes.count > scheme.count else { return nil }
-    for (byte, expected) in zip(bytes, scheme) {
-      // `| 0x20` lower-cases an ASCII letter; the space must be exactly a space.
-      let matches = expected == UInt8(ascii: " ") ? byte == expected : byte | 0x20 == expected
-      guard matches else { return nil }
-    }
-    func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-    var start = scheme.count
-    var end = bytes.count
-    while start < end, isBlank(bytes[start]) { start += 1 }
-    while end > start, isBlank(bytes[end - 1]) { end -= 1 }
-    guard start < end else { return nil }
-    return String(decoding: bytes[start..<end], as: UTF8.self)
+    AuthorizationCredentials.after(scheme: "bearer", in: authorization)
   }
 }

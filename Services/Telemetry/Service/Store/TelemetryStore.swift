@@ -90,20 +90,6 @@ public final class TelemetryStore: Sendable {
     }
   }
 
-  /// A device's readings of `measure` in `range`, in time order.
-  public func series(deviceSeq: Int64, measure: Measure, in range: Range<Date>) async throws -> [(Date, Double)] {
-    try pool.readOnCurrentThread { db in
-      try Row.fetchAll(
-        db,
-        sql: """
-          SELECT time_ms, \(measure.column) FROM reading
-          WHERE device_seq = ? AND time_ms >= ? AND time_ms < ? AND \(measure.column) IS NOT NULL ORDER BY time_ms
-          """,
-        arguments: [deviceSeq, Int64(range.lowerBound.timeIntervalSince1970 * 1000), Int64(range.upperBound.timeIntervalSince1970 * 1000)]
-      ).map { (Date(timeIntervalSince1970: Double($0[0] as Int64) / 1000), $0[1] as Double) }
-    }
-  }
-
   /// How many readings a device has.
   public func readingCount(deviceSeq: Int64) async throws -> Int {
     try pool.readOnCurrentThread { db in

@@ -9,7 +9,7 @@ import Foundation
 /// The token is `bdt_` and 32 random bytes in base64url (43 characters): guessing one is hopeless,
 /// so a plain SHA-256 (not a slow password hash) is what is kept and looked up.
 public enum DeviceToken {
-  public static let prefix = "bdt_"
+  public static let prefix = DeviceCredential.tokenPrefix
 
   /// A new token.
   public static func generate() -> String {

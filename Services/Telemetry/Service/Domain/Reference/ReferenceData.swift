@@ -36,7 +36,11 @@ public struct ReferenceData: Sendable {
 
   /// Imports a measurements file (the portal's JSON or CSV).
   public func importMeasurements(_ data: Data) async throws -> ImportOutcome {
-    let outcome = try ArpaImport.measurements(data)
+    try await importMeasurements(try ArpaImport.measurements(data))
+  }
+
+  /// Imports measurements already read from a file.
+  func importMeasurements(_ outcome: ArpaImport.Outcome<ReferenceMeasurement>) async throws -> ImportOutcome {
     let added = try await store.upsert(outcome.items)
     return ImportOutcome(read: outcome.items.count, added: added, skipped: outcome.skipped, problems: outcome.problems)
   }

@@ -103,7 +103,7 @@ public struct ReferenceFetcher: Sendable {
       case .measurements:
         let parsed = try ArpaImport.measurements(data)
         newest = parsed.items.map(\.time).max()
-        outcome = try await reference.importMeasurements(data)
+        outcome = try await reference.importMeasurements(parsed)
       }
       try await store.recordFetch(source: source.name, newest: newest, at: clock.now())
       return outcome
