@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates every committed Swift file generated from proto/.
+# Regenerates every committed file generated from proto/: the Swift messages and stubs, the gateway's
+# route table and OpenAPI document, and the C device client's messages.
 #
 #   scripts/generate-proto.sh           write the generated files in place
 #   scripts/generate-proto.sh --check   regenerate into a temporary folder and fail if the
@@ -85,20 +86,27 @@ if ! .tools/venv/bin/openapi-spec-validator "$openapi_json" >/dev/null; then
   exit 1
 fi
 
-# The C device client's frame code (clients/c), by Debian's protoc-c from a proto2 rendering of
-# the wire protocol's file (the same bytes on the wire; protoc-c 1.4 takes no proto3 `optional`).
+# The C device client's message code (clients/c), by Debian's protoc-c from proto2 renderings of
+# the protos it speaks (the same bytes on the wire; protoc-c 1.4 takes no proto3 `optional`), with
+# the well-known types they import from Debian's libprotobuf-dev.
 c_generated=clients/c/generated
+c_protos=(binario/wire/v1/frame.proto binario/type/v1/money.proto binario/identity/v1/identity.proto
+  binario/dispatch/v1/dispatch.proto binario/telemetry/v1/telemetry.proto google/rpc/status.proto google/rpc/error_details.proto)
 c_proto=$(mktemp -d)
-mkdir -p "$c_proto/binario/wire/v1" "$out_root/$c_generated"
-python3 scripts/c-client/proto2_for_protoc_c.py proto/binario/wire/v1/frame.proto "$c_proto/binario/wire/v1/frame.proto"
-protoc-c --c_out="$out_root/$c_generated" -I"$c_proto" binario/wire/v1/frame.proto
+for proto in "${c_protos[@]}"; do
+  mkdir -p "$c_proto/$(dirname "$proto")"
+  python3 scripts/c-client/proto2_for_protoc_c.py "proto/$proto" "$c_proto/$proto"
+done
+mkdir -p "$c_proto/google/protobuf"
+cp /usr/include/google/protobuf/timestamp.proto /usr/include/google/protobuf/any.proto "$c_proto/google/protobuf/"
+if [ "$mode" = write ]; then rm -rf "$c_generated"; fi
+mkdir -p "$out_root/$c_generated"
+protoc-c --c_out="$out_root/$c_generated" -I"$c_proto" "${c_protos[@]}" google/protobuf/timestamp.proto google/protobuf/any.proto
 rm -rf "$c_proto"
 
 if [ "$mode" = check ]; then
   stale=0
-  for file in "$c_generated/binario/wire/v1/frame.pb-c.c" "$c_generated/binario/wire/v1/frame.pb-c.h"; do
-    if ! cmp -s "$out_root/$file" "$file"; then echo "stale: $file" >&2; stale=1; fi
-  done
+  if ! diff -r "$out_root/$c_generated" "$c_generated" >/dev/null; then echo "stale: $c_generated" >&2; stale=1; fi
   for file in "$routes" "$openapi" "$reflection"; do
     if ! cmp -s "$out_root/$file" "$file"; then echo "stale: $file" >&2; stale=1; fi
   done

@@ -1,18 +1,46 @@
 """Writes a proto3 file as the proto2 file with the same wire format, for protoc-c.
 
-Debian's protoc-c (1.4) does not take proto3's `optional` fields, and the wire protocol's
-`Open.payload` must be one: an empty first message is not the same as none. A proto2 file in which
-every singular field is `optional` encodes and decodes the same bytes (proto3 fields are plain
-optional fields on the wire), and protoc-c gives each a `has_` flag. Only the subset the wire
-protocol's file uses is handled: messages, singular, repeated and oneof fields, comments.
+Debian's protoc-c (1.4) does not take proto3's `optional` fields, which the wire protocol's
+`Open.payload` and the services' messages use (an empty first message is not the same as none; an
+unset temperature is not 0). A proto2 file in which every singular field is `optional` encodes and
+decodes the same bytes (proto3 fields are plain optional fields on the wire), and protoc-c gives
+each a `has_` flag; repeated numbers and enums are marked packed, as proto3 packs them.
 
-    python scripts/c-client/proto2_for_protoc_c.py proto/binario/wire/v1/frame.proto OUT.proto
+Services are left out (a C client names a method by its path, "/binario.telemetry.v1.Telemetry/
+UploadReadings"), and with them the google.api.http annotations and their import, which protoc-c
+would otherwise need descriptor.proto's C code for. Handled: messages, enums, singular, repeated,
+map and oneof fields, comments.
+
+    python scripts/c-client/proto2_for_protoc_c.py proto/binario/telemetry/v1/telemetry.proto OUT.proto
 """
 
 import re
 import sys
 
-FIELD = re.compile(r"(?<![\w.])((?:u?int(?:32|64)|s?fixed(?:32|64)|sint(?:32|64)|bool|string|bytes|double|float|[A-Z][\w.]*)\s+\w+\s*=\s*\d+\s*;)")
+FIELD = re.compile(r"(?<![\w.])((?:u?int(?:32|64)|s?fixed(?:32|64)|sint(?:32|64)|bool|string|bytes|double|float|\.?[A-Za-z_][\w.]*)\s+\w+\s*=\s*\d+)(\s*;)")
+NUMERIC = re.compile(r"u?int(?:32|64)|s?fixed(?:32|64)|sint(?:32|64)|bool|double|float")
+ENUM = re.compile(r"\benum\s+(\w+)\s*\{")
+SERVICE = re.compile(r"^\s*service\s+\w+\s*\{")
+ANNOTATIONS = 'import "google/api/annotations.proto";'
+
+
+def without_services(lines):
+    """The lines outside `service` blocks (braces counted outside comments), and without the
+    google.api.http annotations' import."""
+    kept = []
+    depth = 0
+    for line in lines:
+        code = line.partition("//")[0]
+        if depth == 0 and SERVICE.match(code):
+            depth = code.count("{") - code.count("}")
+            continue
+        if depth > 0:
+            depth += code.count("{") - code.count("}")
+            continue
+        if code.strip() == ANNOTATIONS:
+            continue
+        kept.append(line)
+    return kept
 BLOCK = re.compile(r"\b(message|oneof|enum|service)\s+\w+\s*\{")
 
 
@@ -21,7 +49,9 @@ def convert(text):
     on the lines outside comments; the rest is kept as it is."""
     out = []
     stack = []  # the kinds of the blocks we are in
-    for line in text.splitlines():
+    lines = without_services(text.splitlines())
+    enums = {match.group(1) for line in lines for match in ENUM.finditer(line.partition("//")[0])}
+    for line in lines:
         code, _, comment = line.partition("//")
         if code.strip().startswith('syntax = "proto3"'):
             out.append('syntax = "proto2";' + (" //" + comment if comment else ""))
@@ -44,8 +74,11 @@ def convert(text):
             field = FIELD.match(code, position)
             if field and stack and stack[-1] == "message":
                 before = "".join(pieces).rstrip()
-                qualified = before.endswith("optional") or before.endswith("repeated") or before.endswith("required")
-                pieces.append(("" if qualified else "optional ") + field.group(1))
+                repeated = before.endswith("repeated")
+                qualified = repeated or before.endswith("optional") or before.endswith("required")
+                kind = field.group(1).split()[0]
+                packed = repeated and (NUMERIC.fullmatch(kind) or kind.split(".")[-1] in enums)
+                pieces.append(("" if qualified else "optional ") + field.group(1) + (" [packed = true]" if packed else "") + field.group(2))
                 position = field.end()
                 continue
             pieces.append(code[position])
