@@ -15,20 +15,34 @@ const char *binario_result_message(binario_result result) {
   return "unknown result";
 }
 
-binario_result binario_frame_encode(const Binario__Wire__V1__Frame *frame, uint32_t limit, uint8_t **bytes, size_t *length) {
-  if (frame == NULL || bytes == NULL || length == NULL) return BINARIO_E_INVALID_ARGUMENT;
+binario_result binario_frame_encoded_length(const Binario__Wire__V1__Frame *frame, uint32_t limit, size_t *length) {
+  if (frame == NULL || length == NULL) return BINARIO_E_INVALID_ARGUMENT;
   if (limit == 0) limit = BINARIO_DEFAULT_FRAME_LIMIT;
   size_t size = binario__wire__v1__frame__get_packed_size(frame);
   if (size > limit) return BINARIO_E_FRAME_TOO_LARGE;
-  uint8_t *buffer = malloc(4 + size);
-  if (buffer == NULL) return BINARIO_E_NO_MEMORY;
-  buffer[0] = (uint8_t)(size >> 24);
-  buffer[1] = (uint8_t)(size >> 16);
-  buffer[2] = (uint8_t)(size >> 8);
-  buffer[3] = (uint8_t)size;
-  binario__wire__v1__frame__pack(frame, buffer + 4);
-  *bytes = buffer;
   *length = 4 + size;
+  return BINARIO_OK;
+}
+
+size_t binario_frame_encode_into(const Binario__Wire__V1__Frame *frame, uint8_t *destination) {
+  size_t size = binario__wire__v1__frame__pack(frame, destination + 4);
+  destination[0] = (uint8_t)(size >> 24);
+  destination[1] = (uint8_t)(size >> 16);
+  destination[2] = (uint8_t)(size >> 8);
+  destination[3] = (uint8_t)size;
+  return 4 + size;
+}
+
+binario_result binario_frame_encode(const Binario__Wire__V1__Frame *frame, uint32_t limit, uint8_t **bytes, size_t *length) {
+  if (bytes == NULL) return BINARIO_E_INVALID_ARGUMENT;
+  size_t total = 0;
+  binario_result result = binario_frame_encoded_length(frame, limit, &total);
+  if (result != BINARIO_OK) return result;
+  uint8_t *buffer = malloc(total);
+  if (buffer == NULL) return BINARIO_E_NO_MEMORY;
+  binario_frame_encode_into(frame, buffer);
+  *bytes = buffer;
+  *length = total;
   return BINARIO_OK;
 }
 

@@ -47,6 +47,15 @@ const char *binario_result_message(binario_result result);
  */
 binario_result binario_frame_encode(const Binario__Wire__V1__Frame *frame, uint32_t limit, uint8_t **bytes, size_t *length);
 
+/*
+ * How many bytes `frame` takes encoded (its 4-byte length and protobuf), for
+ * binario_frame_encode_into; BINARIO_E_FRAME_TOO_LARGE when the protobuf is longer than `limit`.
+ */
+binario_result binario_frame_encoded_length(const Binario__Wire__V1__Frame *frame, uint32_t limit, size_t *length);
+
+/* Encodes `frame` at `destination`, which holds binario_frame_encoded_length's bytes; returns them. */
+size_t binario_frame_encode_into(const Binario__Wire__V1__Frame *frame, uint8_t *destination);
+
 /* Frees a frame that binario_frame_reader_next returned (NULL is fine). */
 void binario_frame_free(Binario__Wire__V1__Frame *frame);
 

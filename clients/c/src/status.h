@@ -1,0 +1,10 @@
+/* Internal: filling a binario_status. */
+#ifndef BINARIO_STATUS_INTERNAL_H
+#define BINARIO_STATUS_INTERNAL_H
+
+#include "binario/client.h"
+
+/* Makes `status` a deep copy of `source` (the code alone if memory runs out); returns the code. */
+int binario_status_copy(binario_status *status, const binario_status *source);
+
+#endif
