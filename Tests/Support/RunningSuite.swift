@@ -198,9 +198,9 @@ public final class RunningSuite: Sendable {
   /// The gateway with every front door on a free port. Rate limits are off (tests make calls
   /// as fast as they can; a test of the limit passes its own `--rate-limit`); the docs page is
   /// served when Swagger UI is installed.
-  private func startGateway() async throws {
+  private func startGateway(port: Int = 0) async throws {
     var flags = [
-      "--port", "0", "--grpc-port", "0", "--http-port", "0", "--tls-client-authentication", "none",
+      "--port", "\(port)", "--grpc-port", "0", "--http-port", "0", "--tls-client-authentication", "none",
       "--upstream", "identity=127.0.0.1:\(self.identityPort)",
       "--upstream", "scheduling=127.0.0.1:\(self.schedulingPort)",
       "--upstream", "ticketing=127.0.0.1:\(self.ticketingPort)",
@@ -238,6 +238,18 @@ public final class RunningSuite: Sendable {
         for try await update in response.messages where update.status == .serving { return }
       }
     }
+  }
+
+  /// Stops the gateway gracefully (SIGTERM): clients see it go away, and cannot reach it until
+  /// ``restartGateway()``.
+  public func stopGateway() {
+    self.processes.withLock { $0.removeValue(forKey: "gateway") }?.terminate()
+  }
+
+  /// Starts the gateway again on the Binario port it had (the other doors get new ports), after
+  /// ``stopGateway()``.
+  public func restartGateway(port: Int) async throws {
+    try await self.startGateway(port: port)
   }
 
   /// `kill -9` of identity: whatever it acknowledged must be on disk already.
