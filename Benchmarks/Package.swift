@@ -183,6 +183,30 @@ let package = Package(
       ]
     ),
     .executableTarget(
+      name: "c-client-bench",
+      dependencies: [
+        "BenchSupport",
+        // The executables under test, built beside c-client-bench, which starts them.
+        .product(name: "identity", package: "Binario"),
+        .product(name: "scheduling", package: "Binario"),
+        .product(name: "ticketing", package: "Binario"),
+        .product(name: "geo-offers", package: "Binario"),
+        .product(name: "dispatch", package: "Binario"),
+        .product(name: "telemetry", package: "Binario"),
+        .product(name: "gateway", package: "Binario"),
+        .product(name: "BinarioTestSupport", package: "Binario"),
+        .product(name: "BinarioProto", package: "Binario"),
+        .product(name: "BinarioTransport", package: "Binario"),
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/CClientBench",
+      swiftSettings: [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+      ]
+    ),
+    .executableTarget(
       name: "telemetry-bench",
       dependencies: [
         "BenchSupport",

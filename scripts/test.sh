@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs missing system packages, the pinned Python tools and Swagger UI,
-# checks that the committed generated code matches proto/, builds and tests the C device client,
+# checks that the committed generated code matches proto/, builds and tests the C device client
+# (and fuzzes its frame decoder for a minute),
 # builds everything Swift (services, tools, tests), runs every unit and
 # end-to-end test in one `swift test`, checks deploy/ offline (scripts/check-deploy.sh), then
 # runs the suite in containers under podman from a release build (deploy/container-test.sh).
@@ -19,6 +20,9 @@ scripts/generate-proto.sh --check
 cmake -S clients/c -B .build/c -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build .build/c
 (cd .build/c && ctest --output-on-failure --verbose | grep -E '^[0-9]+: \[|tests passed|tests failed')
+# Its frame decoder under libFuzzer for a minute, from the corpus kept in the repository
+# (scripts/c-client/fuzz.sh SECONDS --keep runs longer and keeps what it finds).
+scripts/c-client/fuzz.sh 60
 
 swift build --build-tests
 

@@ -27,8 +27,11 @@ struct CDeviceClientTests {
 
   /// Runs a C program of `.build/c`; fails the test when a sanitizer reported anything.
   static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:], standardInput: String = "") async throws -> CommandRun {
+    // The test command runs `swift test` under stdbuf, whose LD_PRELOAD the child inherits; ASan
+    // wants to come first, and the preload is nothing to it.
     let run = try await CommandRun.run(
-      executable: build.appendingPathComponent(name), arguments, environment: environment, standardInput: standardInput)
+      executable: build.appendingPathComponent(name), arguments,
+      environment: environment.merging(["ASAN_OPTIONS": "detect_leaks=1:verify_asan_link_order=0"]) { $1 }, standardInput: standardInput)
     #expect(!run.standardError.contains("Sanitizer"), "\(name): \(run.standardError)")
     #expect(!run.standardError.contains("runtime error"), "\(name): \(run.standardError)")
     return run
@@ -168,13 +171,36 @@ struct CDeviceClientTests {
             for try await message in response.messages { yield(message.snapshot) }
           }
         }
-        async let unitRun = Self.run(
-          "binario-taxi",
-          common + ["--email", "mi-c2@drivers.test", "--password-file", password.path, "--track", track.path, "--pace", "0.2", "--accept", "--offers", "1"])
-        // Once the unit has made its taxi available, a passenger asks for a taxi at the Duomo.
-        _ = try await monitor.next { $0.zones.first { $0.zoneID == "C" }?.queue.map(\.code) == ["MI-C2"] }
+        // Awaiting a Task's value ignores cancellation; the stream's end is what the race waits on.
+        let (unitEnded, unitEnding) = AsyncStream<Never>.makeStream()
+        let unit = Task {
+          defer { unitEnding.finish() }
+          return try await Self.run(
+            "binario-taxi",
+            common + ["--email", "mi-c2@drivers.test", "--password-file", password.path, "--track", track.path, "--pace", "0.2", "--accept", "--offers", "1"])
+        }
+        // Once the unit has made its taxi available, a passenger asks for a taxi at the Duomo;
+        // a unit that ends before that fails the test rather than leave it waiting.
+        let queued = try await withThrowingTaskGroup(of: Bool.self) { race in
+          race.addTask {
+            _ = try await monitor.next { $0.zones.first { $0.zoneID == "C" }?.queue.map(\.code) == ["MI-C2"] }
+            return true
+          }
+          race.addTask {
+            for await _ in unitEnded {}
+            return false
+          }
+          defer { race.cancelAll() }
+          return try await race.next() ?? false
+        }
+        guard queued else {
+          let run = try await unit.value
+          Issue.record("binario-taxi ended before its taxi was queued: \(run.standardOutput)\n\(run.standardError)")
+          group.cancelAll()
+          return
+        }
         let ride = try await dispatch.requestRide(DispatchTests.request(at: DispatchTests.duomo), metadata: bearer(passenger)).ride
-        let run = try await unitRun
+        let run = try await unit.value
         #expect(run.status == 0, "\(run.standardOutput)\n\(run.standardError)")
         #expect(run.standardOutput.contains("signed in as mi-c2@drivers.test"), "\(run.standardOutput)")
         #expect(run.standardOutput.contains("at 45.464000,9.189000"), "\(run.standardOutput)")
