@@ -195,6 +195,7 @@ let package = Package(
         .product(name: "telemetry", package: "Binario"),
         .product(name: "gateway", package: "Binario"),
         .product(name: "BinarioTestSupport", package: "Binario"),
+        .product(name: "BinarioServiceKit", package: "Binario"),
         .product(name: "BinarioProto", package: "Binario"),
         .product(name: "BinarioTransport", package: "Binario"),
         .product(name: "GRPCCore", package: "grpc-swift-2"),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BenchSupport
 import BinarioProto
+import BinarioServiceKit
 import BinarioTestSupport
 import BinarioTransport
 import Foundation

@@ -360,7 +360,6 @@ int main(int argc, char **argv) {
   action.sa_handler = stop;
   sigaction(SIGINT, &action, NULL);
   sigaction(SIGTERM, &action, NULL);
-  signal(SIGPIPE, SIG_IGN); /* a write to a closed connection is an error to report, not death */
 
   /* What an earlier run left first. */
   state.spooled = -1;

@@ -418,7 +418,6 @@ int main(int argc, char **argv) {
   action.sa_handler = stop;
   sigaction(SIGINT, &action, NULL);
   sigaction(SIGTERM, &action, NULL);
-  signal(SIGPIPE, SIG_IGN);
 
   if (program_connect(&state.gateway, 30000, &state.connection, &status) != BINARIO_CODE_OK) {
     program_report(program, "connecting", &status);

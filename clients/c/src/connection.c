@@ -52,6 +52,7 @@ struct binario_call {
 struct binario_connection {
   int fd;
   SSL_CTX *context;
+  BIO_METHOD *socket_method;       /* the BIO under TLS: send() without SIGPIPE */
   SSL *tls;
   uint32_t frame_limit;
   uint32_t keepalive_ms;
@@ -573,6 +574,60 @@ int binario_unary(binario_connection *connection, const char *method, const bina
   return result;
 }
 
+/* ---- The socket under TLS -------------------------------------------------------------------- */
+
+/*
+ * OpenSSL's own socket BIO writes with write(), and a write to a connection the peer closed raises
+ * SIGPIPE, which kills a program that did not ignore it. This BIO sends with MSG_NOSIGNAL (where
+ * the platform has it; SO_NOSIGPIPE is set on the socket elsewhere), so a closed connection is an
+ * error the library reports, whatever the program does with its signals.
+ */
+#ifndef MSG_NOSIGNAL
+#define MSG_NOSIGNAL 0
+#endif
+
+static int socket_write(BIO *bio, const char *data, int length) {
+  BIO_clear_retry_flags(bio);
+  ssize_t sent = send((int)(intptr_t)BIO_get_data(bio), data, (size_t)length, MSG_NOSIGNAL);
+  if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) BIO_set_retry_write(bio);
+  return (int)sent;
+}
+
+static int socket_read(BIO *bio, char *data, int length) {
+  BIO_clear_retry_flags(bio);
+  ssize_t received = recv((int)(intptr_t)BIO_get_data(bio), data, (size_t)length, 0);
+  if (received < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) BIO_set_retry_read(bio);
+  return (int)received;
+}
+
+static long socket_control(BIO *bio, int command, long number, void *pointer) {
+  (void)bio;
+  (void)number;
+  (void)pointer;
+  return command == BIO_CTRL_FLUSH ? 1 : 0;
+}
+
+static int socket_create(BIO *bio) {
+  BIO_set_init(bio, 1);
+  return 1;
+}
+
+/* A BIO of that kind on `fd` (which the connection closes itself); NULL when out of memory. */
+static BIO *socket_bio(binario_connection *connection) {
+  if (connection->socket_method == NULL) {
+    connection->socket_method = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "binario socket");
+    if (connection->socket_method == NULL || BIO_meth_set_write(connection->socket_method, socket_write) != 1 ||
+        BIO_meth_set_read(connection->socket_method, socket_read) != 1 ||
+        BIO_meth_set_ctrl(connection->socket_method, socket_control) != 1 ||
+        BIO_meth_set_create(connection->socket_method, socket_create) != 1) {
+      return NULL;
+    }
+  }
+  BIO *bio = BIO_new(connection->socket_method);
+  if (bio != NULL) BIO_set_data(bio, (void *)(intptr_t)connection->fd);
+  return bio;
+}
+
 /* ---- Connecting and closing ------------------------------------------------------------------ */
 
 /* Waits until `fd` is ready for `events` or `deadline` passes: 1 ready, 0 timed out, -1 failed. */
@@ -627,6 +682,9 @@ static int connect_tcp(const binario_connect_options *options, int64_t deadline,
     if (connected == 0) {
       int on = 1;
       setsockopt(candidate, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+#ifdef SO_NOSIGPIPE
+      setsockopt(candidate, SOL_SOCKET, SO_NOSIGPIPE, &on, sizeof on);
+#endif
       fd = candidate;
     } else {
       last_error = errno;
@@ -728,10 +786,12 @@ int binario_connect(const binario_connect_options *options, binario_connection *
   }
   if ((created->context = tls_context(options, status)) == NULL) goto failed;
   if ((created->fd = connect_tcp(options, deadline, status)) < 0) goto failed;
-  if ((created->tls = SSL_new(created->context)) == NULL || SSL_set_fd(created->tls, created->fd) != 1) {
+  BIO *bio = NULL;
+  if ((created->tls = SSL_new(created->context)) == NULL || (bio = socket_bio(created)) == NULL) {
     binario_status_set(status, BINARIO_CODE_RESOURCE_EXHAUSTED, "%s", "out of memory for TLS");
     goto failed;
   }
+  SSL_set_bio(created->tls, bio, bio);
   const char *name = options->server_name != NULL ? options->server_name : options->host;
   unsigned char address[sizeof(struct in6_addr)];
   int is_address = inet_pton(AF_INET, name, address) == 1 || inet_pton(AF_INET6, name, address) == 1;
@@ -772,6 +832,7 @@ void binario_connection_close(binario_connection *connection) {
     }
     SSL_free(connection->tls);
   }
+  BIO_meth_free(connection->socket_method);
   ERR_clear_error();
   if (connection->fd >= 0) close(connection->fd);
   SSL_CTX_free(connection->context);

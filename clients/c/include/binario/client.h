@@ -17,6 +17,8 @@
  *    with binario_connection_events, call binario_connection_process when it is ready (or when
  *    binario_connection_timeout_ms runs out), and take what arrived with binario_call_poll.
  *
+ * A write to a connection the server closed is an error the library reports, never SIGPIPE.
+ *
  * No global state. A connection and its calls are used by one thread at a time
  * (thread-compatible); different connections are independent.
  */
