@@ -38,6 +38,7 @@ typedef enum scenario {
   SCENARIO_SILENT,        /* reads, never answers (not even a Ping) */
   SCENARIO_CLOSE,         /* closes the connection with the call open */
   SCENARIO_NO_ALPN,       /* agrees on no ALPN protocol (a plain TLS server) */
+  SCENARIO_CLIENT_CERT,   /* requires a client certificate from its CA, then answers */
 } scenario;
 
 typedef struct peer {
@@ -48,6 +49,7 @@ typedef struct peer {
   pthread_t thread;
   int pong_nonce;         /* what came back for the server's Ping */
   char ca_file[64];
+  char key_file[64];      /* the certificate's key, for the client's certificate */
 } peer;
 
 static EVP_PKEY *key;
@@ -182,6 +184,9 @@ static void *serve(void *argument) {
       send_answer(ssl, call_id);
       break;
     }
+    case SCENARIO_CLIENT_CERT:
+      send_answer(ssl, call_id);
+      break;
     case SCENARIO_SILENT:
       /* Reads (the client's pings) until the client gives up and closes. */
       for (Binario__Wire__V1__Frame *ignored; (ignored = receive_frame(ssl, reader)) != NULL;) binario_frame_free(ignored);
@@ -208,6 +213,10 @@ static void start(peer *server, scenario what) {
   assert_int_equal(SSL_CTX_use_certificate(server->context, certificate), 1);
   assert_int_equal(SSL_CTX_use_PrivateKey(server->context, key), 1);
   SSL_CTX_set_alpn_select_cb(server->context, select_alpn, server);
+  if (what == SCENARIO_CLIENT_CERT) {
+    X509_STORE_add_cert(SSL_CTX_get_cert_store(server->context), certificate);
+    SSL_CTX_set_verify(server->context, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, NULL);
+  }
   server->listener = socket(AF_INET, SOCK_STREAM, 0);
   struct sockaddr_in address;
   memset(&address, 0, sizeof address);
@@ -223,6 +232,10 @@ static void start(peer *server, scenario what) {
   FILE *file = fdopen(fd, "w");
   PEM_write_X509(file, certificate);
   fclose(file);
+  snprintf(server->key_file, sizeof server->key_file, "/tmp/binario-test-key-XXXXXX");
+  file = fdopen(mkstemp(server->key_file), "w");
+  PEM_write_PrivateKey(file, key, NULL, NULL, 0, NULL, NULL);
+  fclose(file);
   assert_int_equal(pthread_create(&server->thread, NULL, serve, server), 0);
 }
 
@@ -231,11 +244,17 @@ static void stop(peer *server) {
   close(server->listener);
   SSL_CTX_free(server->context);
   unlink(server->ca_file);
+  unlink(server->key_file);
 }
 
 static binario_connection *connect_to(peer *server, uint32_t frame_limit, uint32_t keepalive_ms, binario_status *status) {
   binario_connect_options options;
   memset(&options, 0, sizeof options);
+  if (server->scenario == SCENARIO_CLIENT_CERT) {
+    /* The server's own certificate doubles as the client's: its CA is the server's trust. */
+    options.certificate_file = server->ca_file;
+    options.private_key_file = server->key_file;
+  }
   options.host = "127.0.0.1";
   options.port = server->port;
   options.ca_file = server->ca_file;
@@ -360,6 +379,37 @@ static void another_protocol_is_refused(void **state) {
   stop(&server);
 }
 
+static void a_client_certificate_is_presented(void **state) {
+  (void)state;
+  peer server;
+  start(&server, SCENARIO_CLIENT_CERT);
+  binario_status status = BINARIO_STATUS_INIT;
+  binario_connection *connection = connect_to(&server, 0, 0, &status);
+  assert_non_null(connection);
+  ProtobufCMessage *answer = NULL;
+  Google__Protobuf__Timestamp request = GOOGLE__PROTOBUF__TIMESTAMP__INIT;
+  assert_int_equal(binario_unary(connection, "/test.Peer/Call", NULL, &request.base, &google__protobuf__timestamp__descriptor, &answer, &status),
+                   BINARIO_CODE_OK);
+  protobuf_c_message_free_unpacked(answer, NULL);
+  binario_connection_close(connection);
+  binario_status_clear(&status);
+  stop(&server);
+}
+
+static void a_missing_client_key_is_an_invalid_argument(void **state) {
+  (void)state;
+  binario_connect_options options;
+  memset(&options, 0, sizeof options);
+  options.host = "127.0.0.1";
+  options.port = 9;
+  options.certificate_file = "/nonexistent/client.pem";
+  binario_connection *connection = NULL;
+  binario_status status = BINARIO_STATUS_INIT;
+  assert_int_equal(binario_connect(&options, &connection, &status), BINARIO_CODE_INVALID_ARGUMENT);
+  assert_non_null(strstr(status.message, "client certificate"));
+  binario_status_clear(&status);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(go_away_lets_the_open_call_finish_and_refuses_new_ones),
@@ -368,6 +418,8 @@ int main(void) {
       cmocka_unit_test(an_unanswered_ping_gives_the_connection_up),
       cmocka_unit_test(a_closed_connection_ends_open_calls),
       cmocka_unit_test(another_protocol_is_refused),
+      cmocka_unit_test(a_client_certificate_is_presented),
+      cmocka_unit_test(a_missing_client_key_is_an_invalid_argument),
   };
   return cmocka_run_group_tests(tests, make_certificate, free_certificate);
 }
