@@ -132,3 +132,42 @@ int64_t program_now_ms(void) {
   clock_gettime(CLOCK_REALTIME, &now);
   return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
+
+const char *program_gateway_defaults(program_gateway *gateway) {
+  gateway->ca_file = getenv("BINARIO_CA") != NULL ? getenv("BINARIO_CA") : ".dev/certs/ca.pem";
+  gateway->timeout_ms = 10000;
+  return getenv("BINARIO_GATEWAY") != NULL ? getenv("BINARIO_GATEWAY") : "localhost:7100";
+}
+
+char *program_secret(const char *program, const char *path, const char *variable, const char *option) {
+  if (path != NULL) return program_read_secret(program, path);
+  const char *value = getenv(variable);
+  if (value != NULL && value[0] != '\0') {
+    char *copy = strdup(value);
+    if (copy == NULL) fprintf(stderr, "%s: out of memory\n", program);
+    return copy;
+  }
+  fprintf(stderr, "%s: pass %s FILE or set %s\n", program, option, variable);
+  return NULL;
+}
+
+volatile sig_atomic_t program_stopping = 0;
+
+static void note_stop(int signal_number) {
+  (void)signal_number;
+  program_stopping = 1;
+}
+
+void program_stop_on_signals(void) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = note_stop;
+  sigaction(SIGINT, &action, NULL);
+  sigaction(SIGTERM, &action, NULL);
+}
+
+int64_t program_monotonic_ms(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}

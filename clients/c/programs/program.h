@@ -3,6 +3,7 @@
 #ifndef BINARIO_PROGRAM_H
 #define BINARIO_PROGRAM_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -19,6 +20,24 @@ typedef struct program_gateway {
   const char *server_name;    /* default: localhost for a loopback address, else the host */
   uint32_t timeout_ms;        /* per call (--timeout-ms), and for connecting */
 } program_gateway;
+
+/* The gateway's defaults from the environment, as the CLI reads them: BINARIO_CA (default
+ * .dev/certs/ca.pem) into `gateway`, BINARIO_GATEWAY (default localhost:7100) returned for
+ * program_parse_gateway; a 10 s call deadline. */
+const char *program_gateway_defaults(program_gateway *gateway);
+
+/* A secret from `path` when given (program_read_secret), else from the environment variable
+ * `variable` (copied); free() it. NULL, with a message on stderr naming both ways. */
+char *program_secret(const char *program, const char *path, const char *variable, const char *option);
+
+/* Set once SIGINT or SIGTERM arrived (program_stop_on_signals): finish and exit. */
+extern volatile sig_atomic_t program_stopping;
+
+/* Sets program_stopping on SIGINT and SIGTERM (interrupting a poll or read, without SA_RESTART). */
+void program_stop_on_signals(void);
+
+/* Milliseconds on the monotonic clock, for timeouts and paces. */
+int64_t program_monotonic_ms(void);
 
 /* Parses "HOST:PORT" or "[IPV6]:PORT" into `gateway`; 0, or -1 with a message on stderr. */
 int program_parse_gateway(const char *program, const char *text, program_gateway *gateway);

@@ -10,11 +10,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "binario/client.h"
@@ -23,12 +21,6 @@
 
 static const char program[] = "binario-sensor";
 static const char upload_method[] = "/binario.telemetry.v1.Telemetry/UploadReadings";
-
-static volatile sig_atomic_t stopping = 0;
-static void stop(int signal_number) {
-  (void)signal_number;
-  stopping = 1;
-}
 
 typedef struct sensor {
   program_gateway gateway;
@@ -47,12 +39,6 @@ typedef struct sensor {
   int current_retry_ms;
   int refused;              /* a permanent refusal (token revoked, ...): stop */
 } sensor;
-
-static int64_t monotonic_ms(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-}
 
 static void disconnect(sensor *state) {
   binario_connection_close(state->connection);
@@ -210,7 +196,7 @@ static void note_failure(sensor *state, int code, const binario_status *status, 
   state->offline = 1;
   state->current_retry_ms = state->current_retry_ms == 0 ? state->retry_ms : state->current_retry_ms * 2;
   if (state->current_retry_ms > 300000) state->current_retry_ms = 300000;
-  state->next_retry = monotonic_ms() + state->current_retry_ms;
+  state->next_retry = program_monotonic_ms() + state->current_retry_ms;
 }
 
 /* Sends the spool; on success the sensor is online again. */
@@ -236,7 +222,7 @@ static void deliver(sensor *state, reading *batch, size_t count, reading *scratc
   if (state->offline || state->spooled != 0) {
     spool_append(state, batch, count);
     /* From a file, one failure is enough for this run: the rest waits in the spool too. */
-    if (state->streaming && monotonic_ms() >= state->next_retry) try_spool(state, scratch);
+    if (state->streaming && program_monotonic_ms() >= state->next_retry) try_spool(state, scratch);
     return;
   }
   binario_status status = BINARIO_STATUS_INIT;
@@ -275,9 +261,7 @@ int main(int argc, char **argv) {
   state.batch_size = 500;
   state.interval_ms = 10000;
   state.retry_ms = 5000;
-  state.gateway.timeout_ms = 10000;
-  state.gateway.ca_file = getenv("BINARIO_CA") != NULL ? getenv("BINARIO_CA") : ".dev/certs/ca.pem";
-  const char *gateway = getenv("BINARIO_GATEWAY") != NULL ? getenv("BINARIO_GATEWAY") : "localhost:7100";
+  const char *gateway = program_gateway_defaults(&state.gateway);
   const char *token_file = NULL;
   static const struct option options[] = {
       {"gateway", required_argument, NULL, 'g'}, {"ca", required_argument, NULL, 'c'},
@@ -325,11 +309,8 @@ int main(int argc, char **argv) {
     return PROGRAM_EXIT_USAGE;
   }
   const char *input = optind < argc ? argv[optind] : "-";
-  char *token = token_file != NULL ? program_read_secret(program, token_file) : getenv("BINARIO_DEVICE_TOKEN") != NULL ? strdup(getenv("BINARIO_DEVICE_TOKEN")) : NULL;
-  if (token == NULL) {
-    if (token_file == NULL) fprintf(stderr, "%s: no device token: pass --token-file FILE or set BINARIO_DEVICE_TOKEN\n", program);
-    return PROGRAM_EXIT_USAGE;
-  }
+  char *token = program_secret(program, token_file, "BINARIO_DEVICE_TOKEN", "--token-file");
+  if (token == NULL) return PROGRAM_EXIT_USAGE;
   if (program_parse_gateway(program, gateway, &state.gateway) != 0) {
     free(token);
     return PROGRAM_EXIT_USAGE;
@@ -355,11 +336,7 @@ int main(int argc, char **argv) {
   struct stat input_info;
   state.streaming = fstat(fd, &input_info) == 0 && !S_ISREG(input_info.st_mode);
 
-  struct sigaction action;
-  memset(&action, 0, sizeof action);
-  action.sa_handler = stop;
-  sigaction(SIGINT, &action, NULL);
-  sigaction(SIGTERM, &action, NULL);
+  program_stop_on_signals();
 
   /* What an earlier run left first. */
   state.spooled = -1;
@@ -368,17 +345,17 @@ int main(int argc, char **argv) {
   size_t count = 0;
   int64_t batch_started = 0;
   char error[400];
-  while (!stopping && !state.refused) {
+  while (!program_stopping && !state.refused) {
     int timeout = -1;
     if (state.streaming) {
-      int64_t now = monotonic_ms();
+      int64_t now = program_monotonic_ms();
       int64_t due = count > 0 ? batch_started + state.interval_ms : -1;
       if (state.offline && (due < 0 || state.next_retry < due)) due = state.next_retry;
       timeout = due < 0 ? -1 : due <= now ? 0 : (int)(due - now);
     }
     reading_result result = reading_source_next(source, timeout, &batch[count], error, sizeof error);
     if (result == READING_OK) {
-      if (count++ == 0) batch_started = monotonic_ms();
+      if (count++ == 0) batch_started = program_monotonic_ms();
       if (count == state.batch_size) {
         deliver(&state, batch, count, scratch);
         count = 0;
@@ -387,10 +364,10 @@ int main(int argc, char **argv) {
       fprintf(stderr, "%s: skipped: %s\n", program, error);
       state.invalid++;
     } else if (result == READING_TIMEOUT) {
-      if (count > 0 && monotonic_ms() >= batch_started + state.interval_ms) {
+      if (count > 0 && program_monotonic_ms() >= batch_started + state.interval_ms) {
         deliver(&state, batch, count, scratch);
         count = 0;
-      } else if (state.offline && monotonic_ms() >= state.next_retry) {
+      } else if (state.offline && program_monotonic_ms() >= state.next_retry) {
         try_spool(&state, scratch);
       }
     } else {

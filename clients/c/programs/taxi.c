@@ -11,10 +11,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "binario/client.h"
@@ -23,12 +21,6 @@
 #include "program.h"
 
 static const char program[] = "binario-taxi";
-
-static volatile sig_atomic_t stopping = 0;
-static void stop(int signal_number) {
-  (void)signal_number;
-  stopping = 1;
-}
 
 typedef struct point {
   double latitude;
@@ -53,12 +45,6 @@ typedef struct taxi {
   int on_ride;
   int64_t next_position_at;      /* monotonic ms */
 } taxi;
-
-static int64_t monotonic_ms(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-}
 
 /* ---- The track ------------------------------------------------------------------------------- */
 
@@ -350,9 +336,7 @@ int main(int argc, char **argv) {
   taxi state;
   memset(&state, 0, sizeof state);
   state.pace_ms = 5000;
-  state.gateway.timeout_ms = 10000;
-  state.gateway.ca_file = getenv("BINARIO_CA") != NULL ? getenv("BINARIO_CA") : ".dev/certs/ca.pem";
-  const char *gateway = getenv("BINARIO_GATEWAY") != NULL ? getenv("BINARIO_GATEWAY") : "localhost:7100";
+  const char *gateway = program_gateway_defaults(&state.gateway);
   const char *email = NULL, *password_file = NULL, *track = NULL;
   static const struct option options[] = {
       {"gateway", required_argument, NULL, 'g'}, {"ca", required_argument, NULL, 'c'},
@@ -401,11 +385,8 @@ int main(int argc, char **argv) {
     usage(stderr);
     return PROGRAM_EXIT_USAGE;
   }
-  char *password = password_file != NULL ? program_read_secret(program, password_file) : getenv("BINARIO_PASSWORD") != NULL ? strdup(getenv("BINARIO_PASSWORD")) : NULL;
-  if (password == NULL) {
-    if (password_file == NULL) fprintf(stderr, "%s: no password: pass --password-file FILE or set BINARIO_PASSWORD\n", program);
-    return PROGRAM_EXIT_USAGE;
-  }
+  char *password = program_secret(program, password_file, "BINARIO_PASSWORD", "--password-file");
+  if (password == NULL) return PROGRAM_EXIT_USAGE;
   int exit_status = PROGRAM_EXIT_FAILED;
   binario_call *watch = NULL;
   binario_status status = BINARIO_STATUS_INIT;
@@ -413,11 +394,7 @@ int main(int argc, char **argv) {
     exit_status = PROGRAM_EXIT_USAGE;
     goto done;
   }
-  struct sigaction action;
-  memset(&action, 0, sizeof action);
-  action.sa_handler = stop;
-  sigaction(SIGINT, &action, NULL);
-  sigaction(SIGTERM, &action, NULL);
+  program_stop_on_signals();
 
   if (program_connect(&state.gateway, 30000, &state.connection, &status) != BINARIO_CODE_OK) {
     program_report(program, "connecting", &status);
@@ -429,12 +406,12 @@ int main(int argc, char **argv) {
     goto done;
   }
   fflush(stdout);
-  state.next_position_at = monotonic_ms() + state.pace_ms;
+  state.next_position_at = program_monotonic_ms() + state.pace_ms;
   int keyboard = state.mode == ANSWER_ASK;
   exit_status = PROGRAM_EXIT_OK;
-  while (!stopping && (state.offers_limit == 0 || state.offers_answered < state.offers_limit)) {
+  while (!program_stopping && (state.offers_limit == 0 || state.offers_answered < state.offers_limit)) {
     int moving = state.next_point < state.track_length;
-    int64_t now = monotonic_ms();
+    int64_t now = program_monotonic_ms();
     int timeout = binario_connection_timeout_ms(state.connection);
     if (moving) {
       int until = state.next_position_at <= now ? 0 : (int)(state.next_position_at - now);
@@ -480,11 +457,11 @@ int main(int argc, char **argv) {
       }
       fflush(stdout);
     }
-    if (moving && monotonic_ms() >= state.next_position_at) {
+    if (moving && program_monotonic_ms() >= state.next_position_at) {
       report_position(&state);
       fflush(stdout);
       state.next_position_at += state.pace_ms;
-      if (state.next_position_at < monotonic_ms()) state.next_position_at = monotonic_ms() + state.pace_ms;
+      if (state.next_position_at < program_monotonic_ms()) state.next_position_at = program_monotonic_ms() + state.pace_ms;
     }
   }
   if (!state.on_ride && binario_connection_usable(state.connection, NULL)) set_availability(&state, 0, "end of shift");
