@@ -84,14 +84,14 @@ struct CDeviceClientTests {
       try Data(Self.readingsCSV(from: 0, count: 30).utf8).write(to: first)
       let sent = try await Self.run("binario-sensor", sensor + ["--batch", "7", first.path])
       #expect(sent.status == 0, "\(sent.standardError)")
-      #expect(sent.standardOutput.contains("sent 30 readings: 30 stored, 0 already stored, 0 rejected"), "\(sent.standardOutput)")
+      #expect(sent.standardOutput.contains("sent 30 readings: 30 accepted (30 stored, 0 already stored), 0 rejected"), "\(sent.standardOutput)")
       let again = try await Self.run("binario-sensor", sensor + [first.path])
-      #expect(again.standardOutput.contains("sent 30 readings: 0 stored, 30 already stored"), "\(again.standardOutput)")
+      #expect(again.standardOutput.contains("sent 30 readings: 30 accepted (0 stored, 30 already stored)"), "\(again.standardOutput)")
       let piped = try await Self.run(
         "binario-sensor", sensor + ["-"],
         standardInput: #"{"time": "2024-01-20T09:00:00Z", "latitude": 45.4642, "longitude": 9.19, "pm2.5": 8.5}"# + "\n"
           + #"{"time": "2024-01-20T09:00:01Z", "latitude": 145, "longitude": 9.19}"# + "\nnot a reading\n")
-      #expect(piped.standardOutput.contains("sent 2 readings: 1 stored, 0 already stored, 1 rejected, 1 lines skipped"), "\(piped.standardOutput)")
+      #expect(piped.standardOutput.contains("sent 2 readings: 1 accepted (1 stored, 0 already stored), 1 rejected, 1 lines skipped"), "\(piped.standardOutput)")
       #expect(piped.standardError.contains("not on the globe") && piped.standardError.contains("line 3"), "\(piped.standardError)")
 
       // The gateway stops: the readings wait in the spool (exit 75). Back on the same port, the
@@ -110,7 +110,7 @@ struct CDeviceClientTests {
       try Data(Self.readingsCSV(from: 200, count: 5).utf8).write(to: back)
       let resent = try await Self.run("binario-sensor", sensor + ["--batch", "5", back.path])
       #expect(resent.status == 0, "\(resent.standardError)")
-      #expect(resent.standardOutput.contains("sent 17 readings: 17 stored, 0 already stored"), "\(resent.standardOutput)")
+      #expect(resent.standardOutput.contains("sent 17 readings: 17 accepted (17 stored, 0 already stored)"), "\(resent.standardOutput)")
       #expect(!FileManager.default.fileExists(atPath: spool))
 
       // A revoked token: refused (exit 1), the readings kept for a new token.

@@ -80,8 +80,8 @@ static int upload(sensor *state, const reading *batch, size_t count, binario_sta
     fprintf(stderr, "%s: rejected the reading of %s: %s\n", program, time, rejection->reason != NULL ? rejection->reason : "");
   }
   if (state->streaming) {
-    printf("sent %zu readings: %d stored, %d already stored, %zu rejected\n", count, response->stored, response->duplicates,
-           response->n_rejected);
+    printf("sent %zu readings: %d accepted (%d stored, %d already stored), %zu rejected\n", count, response->accepted, response->stored,
+           response->duplicates, response->n_rejected);
     fflush(stdout);
   }
   protobuf_c_message_free_unpacked(answer, NULL);
@@ -382,7 +382,8 @@ int main(int argc, char **argv) {
   if (!state.refused) deliver(&state, batch, count, scratch);
   else spool_append(&state, batch, count);
 
-  printf("sent %ld readings: %ld stored, %ld already stored, %ld rejected", state.sent, state.stored, state.duplicates, state.rejected);
+  printf("sent %ld readings: %ld accepted (%ld stored, %ld already stored), %ld rejected", state.sent, state.stored + state.duplicates,
+         state.stored, state.duplicates, state.rejected);
   if (state.invalid > 0) printf(", %ld lines skipped", state.invalid);
   printf("\n");
   if (state.spooled != 0) {
