@@ -127,11 +127,6 @@ void program_format_time(int64_t milliseconds, char *buffer, size_t size) {
            utc.tm_min, utc.tm_sec, (int)(milliseconds - seconds * 1000));
 }
 
-int64_t program_now_ms(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_REALTIME, &now);
-  return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-}
 
 const char *program_gateway_defaults(program_gateway *gateway) {
   gateway->ca_file = getenv("BINARIO_CA") != NULL ? getenv("BINARIO_CA") : ".dev/certs/ca.pem";
@@ -170,4 +165,11 @@ int64_t program_monotonic_ms(void) {
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+const char *program_option_name(const struct option *options, int value) {
+  for (; options->name != NULL; options++) {
+    if (options->val == value) return options->name;
+  }
+  return "?";
 }

@@ -3,6 +3,7 @@
 #ifndef BINARIO_PROGRAM_H
 #define BINARIO_PROGRAM_H
 
+#include <getopt.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +37,9 @@ extern volatile sig_atomic_t program_stopping;
 /* Sets program_stopping on SIGINT and SIGTERM (interrupting a poll or read, without SA_RESTART). */
 void program_stop_on_signals(void);
 
+/* The long name of the option whose getopt value is `value` ("batch" for 'b'), for a message. */
+const char *program_option_name(const struct option *options, int value);
+
 /* Milliseconds on the monotonic clock, for timeouts and paces. */
 int64_t program_monotonic_ms(void);
 
@@ -60,8 +64,5 @@ int program_parse_time(const char *text, int64_t *milliseconds);
 
 /* Writes `milliseconds` as "2024-01-15T08:00:00.250Z" (at least 32 bytes). */
 void program_format_time(int64_t milliseconds, char *buffer, size_t size);
-
-/* Milliseconds since 1970 UTC, now. */
-int64_t program_now_ms(void);
 
 #endif

@@ -301,7 +301,7 @@ int main(int argc, char **argv) {
     }
     continue;
   bad_number:
-    fprintf(stderr, "%s: --%s: \"%s\" is out of range\n", program, options[option == 'b' ? 5 : option == 'i' ? 6 : option == 'r' ? 7 : 8].name, optarg);
+    fprintf(stderr, "%s: --%s: \"%s\" is out of range\n", program, program_option_name(options, option), optarg);
     return PROGRAM_EXIT_USAGE;
   }
   if (argc - optind > 1) {

@@ -378,7 +378,7 @@ int main(int argc, char **argv) {
     }
     continue;
   bad_number:
-    fprintf(stderr, "%s: \"%s\" is out of range for its option\n", program, optarg);
+    fprintf(stderr, "%s: --%s: \"%s\" is out of range\n", program, program_option_name(options, option), optarg);
     return PROGRAM_EXIT_USAGE;
   }
   if (email == NULL || track == NULL || optind != argc) {

@@ -12,6 +12,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,10 +101,14 @@ static void end_call(binario_call *call, const binario_status *status) {
 }
 
 /* Breaks the connection: every open call ends with `code` and the message; returns `code`. */
-static int fail_connection(binario_connection *connection, int code, const char *format, const char *detail) {
+static int fail_connection(binario_connection *connection, int code, const char *format, ...) __attribute__((format(printf, 3, 4)));
+static int fail_connection(binario_connection *connection, int code, const char *format, ...) {
   if (connection->failed) return connection->unusable.code;
   connection->failed = 1;
-  binario_status_set(&connection->unusable, code, format, detail);
+  va_list arguments;
+  va_start(arguments, format);
+  binario_status_vset(&connection->unusable, code, format, arguments);
+  va_end(arguments);
   for (binario_call *call = connection->calls; call != NULL; call = call->next) end_call(call, &connection->unusable);
   return code;
 }
@@ -138,7 +143,7 @@ static int queue_frame(binario_connection *connection, const Binario__Wire__V1__
   return BINARIO_CODE_OK;
 }
 
-/* A frame with no payload on `call_id`: Cancel, or a connection-level Pong/Ping. */
+/* Abandons call `call_id` at the server (a Cancel frame). */
 static int queue_cancel(binario_connection *connection, uint64_t call_id) {
   Binario__Wire__V1__Cancel cancel = BINARIO__WIRE__V1__CANCEL__INIT;
   Binario__Wire__V1__Frame frame = BINARIO__WIRE__V1__FRAME__INIT;
@@ -149,6 +154,7 @@ static int queue_cancel(binario_connection *connection, uint64_t call_id) {
   return queue_frame(connection, &frame, NULL);
 }
 
+/* A connection-level Ping (ours, for keepalive) or Pong (answering the server's), with `nonce`. */
 static int queue_ping(binario_connection *connection, int pong, uint64_t nonce) {
   Binario__Wire__V1__Ping ping = BINARIO__WIRE__V1__PING__INIT;
   Binario__Wire__V1__Pong answer = BINARIO__WIRE__V1__PONG__INIT;
@@ -231,7 +237,7 @@ static int receive(binario_connection *connection, Binario__Wire__V1__Frame *fra
     case BINARIO__WIRE__V1__FRAME__KIND_PING:
       if (queue_ping(connection, 1, frame->ping->has_nonce ? frame->ping->nonce : 0) != BINARIO_CODE_OK) {
         binario_frame_free(frame);
-        return fail_connection(connection, BINARIO_CODE_RESOURCE_EXHAUSTED, "%s", "out of memory to answer a ping");
+        return fail_connection(connection, BINARIO_CODE_RESOURCE_EXHAUSTED, "out of memory to answer a ping");
       }
       break;
     case BINARIO__WIRE__V1__FRAME__KIND_PONG:
@@ -260,7 +266,7 @@ static int receive(binario_connection *connection, Binario__Wire__V1__Frame *fra
     received_message *node = malloc(sizeof *node);
     if (node == NULL) {
       binario_frame_free(frame);
-      return fail_connection(connection, BINARIO_CODE_RESOURCE_EXHAUSTED, "%s", "out of memory for a response");
+      return fail_connection(connection, BINARIO_CODE_RESOURCE_EXHAUSTED, "out of memory for a response");
     }
     node->frame = frame;
     node->next = NULL;
@@ -289,14 +295,14 @@ static int read_available(binario_connection *connection) {
       }
       if (error == SSL_ERROR_ZERO_RETURN || (error == SSL_ERROR_SYSCALL && ERR_peek_error() == 0)) {
         ERR_clear_error();
-        return fail_connection(connection, BINARIO_CODE_UNAVAILABLE, "%s", "the server closed the connection");
+        return fail_connection(connection, BINARIO_CODE_UNAVAILABLE, "the server closed the connection");
       }
       char message[256];
       return fail_connection(connection, BINARIO_CODE_UNAVAILABLE, "reading from the server failed: %s", tls_error(message, sizeof message));
     }
     connection->last_received = now_ms();
     binario_result fed = binario_frame_reader_feed(connection->reader, buffer, (size_t)count);
-    if (fed == BINARIO_E_NO_MEMORY) return fail_connection(connection, BINARIO_CODE_RESOURCE_EXHAUSTED, "%s", "out of memory for a frame");
+    if (fed == BINARIO_E_NO_MEMORY) return fail_connection(connection, BINARIO_CODE_RESOURCE_EXHAUSTED, "out of memory for a frame");
     for (;;) {
       Binario__Wire__V1__Frame *frame = NULL;
       binario_result next = binario_frame_reader_next(connection->reader, &frame);
@@ -347,7 +353,7 @@ static int run_timers(binario_connection *connection) {
     end_call(call, &expired);
     binario_status_clear(&expired);
     if (queue_cancel(connection, call->id) != BINARIO_CODE_OK) {
-      return fail_connection(connection, BINARIO_CODE_RESOURCE_EXHAUSTED, "%s", "out of memory to cancel a call");
+      return fail_connection(connection, BINARIO_CODE_RESOURCE_EXHAUSTED, "out of memory to cancel a call");
     }
   }
   if (connection->keepalive_ms == 0) return BINARIO_CODE_OK;
@@ -355,14 +361,12 @@ static int run_timers(binario_connection *connection) {
     if (connection->last_received > connection->ping_sent) {
       connection->ping_sent = 0; /* the server is talking: as good as a Pong */
     } else if (now - connection->ping_sent >= connection->keepalive_ms) {
-      char detail[32];
-      snprintf(detail, sizeof detail, "%u", connection->keepalive_ms);
-      return fail_connection(connection, BINARIO_CODE_UNAVAILABLE, "the server did not answer a ping within %s ms", detail);
+      return fail_connection(connection, BINARIO_CODE_UNAVAILABLE, "the server did not answer a ping within %u ms", connection->keepalive_ms);
     }
   }
   if (connection->ping_sent == 0 && now - connection->last_received >= connection->keepalive_ms) {
     if (queue_ping(connection, 0, ++connection->ping_nonce) != BINARIO_CODE_OK) {
-      return fail_connection(connection, BINARIO_CODE_RESOURCE_EXHAUSTED, "%s", "out of memory for a ping");
+      return fail_connection(connection, BINARIO_CODE_RESOURCE_EXHAUSTED, "out of memory for a ping");
     }
     connection->ping_sent = now;
   }

@@ -42,17 +42,22 @@ static char *copy_text(const char *text) {
   return copy;
 }
 
-int binario_status_set(binario_status *status, int code, const char *format, ...) {
+int binario_status_vset(binario_status *status, int code, const char *format, va_list arguments) {
   if (status == NULL) return code;
   binario_status_clear(status);
   status->code = code;
   char buffer[512];
-  va_list arguments;
-  va_start(arguments, format);
   vsnprintf(buffer, sizeof buffer, format, arguments);
-  va_end(arguments);
   /* Out of memory for the message itself: the code still says what happened. */
   status->message = copy_text(buffer);
+  return code;
+}
+
+int binario_status_set(binario_status *status, int code, const char *format, ...) {
+  va_list arguments;
+  va_start(arguments, format);
+  binario_status_vset(status, code, format, arguments);
+  va_end(arguments);
   return code;
 }
 
