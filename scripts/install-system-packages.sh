@@ -6,11 +6,13 @@
 #   openssl            inspecting certificates by hand
 #   cmake, pkg-config, libprotobuf-c-dev, protobuf-c-compiler, libcmocka-dev, libssl-dev
 #                      the C device client (clients/c): its build, protobuf-c, its tests, TLS
+#   libjs-leaflet, libjs-chart.js, node-qrcode-generator
+#                      the web app's map, charts and QR codes (clients/web), served by the gateway
 # and any further packages named as arguments (deploy/container-test.sh: podman runc).
 set -euo pipefail
 
 needed=(libsqlite3-dev protobuf-compiler zlib1g-dev openssl cmake pkg-config libprotobuf-c-dev protobuf-c-compiler libcmocka-dev
-  libssl-dev "$@")
+  libssl-dev libjs-leaflet libjs-chart.js node-qrcode-generator "$@")
 missing=()
 for package in "${needed[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

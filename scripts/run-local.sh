@@ -98,7 +98,7 @@ scripts/install-swagger-ui.sh
 start gateway 7100 9100 --tls-client-authentication none --upstream identity=127.0.0.1:7101 \
   --upstream scheduling=127.0.0.1:7102 --upstream ticketing=127.0.0.1:7103 --upstream geo-offers=127.0.0.1:7104 \
   --upstream dispatch=127.0.0.1:7105 --upstream telemetry=127.0.0.1:7106 \
-  --grpc-port 7110 --http-port 7443 --docs-folder .tools/swagger-ui
+  --grpc-port 7110 --http-port 7443 --docs-folder .tools/swagger-ui --web-folder clients/web
 
 export BINARIO_GATEWAY=localhost:7100 BINARIO_CA=$PWD/$certs/ca.pem
 cli() { "$bin/binario" "$@"; }
@@ -168,6 +168,7 @@ Binario is running. The gateway's front doors (TLS; CA: $certs/ca.pem):
   Binario protocol:      localhost:7100   (the binario CLI, services' own clients)
   gRPC over HTTP/2:      localhost:7110   (grpcio, grpc-swift, grpcurl; server reflection on)
   HTTPS with JSON:       https://localhost:7443/v1/...   (OpenAPI: /openapi.json)
+  The web app:           https://localhost:7443/   (import $certs/ca.pem into the browser, or accept it)
   API docs to try:       https://localhost:7443/docs
 
   Command-line client:   $bin/binario --help

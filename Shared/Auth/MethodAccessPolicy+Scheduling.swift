@@ -13,6 +13,7 @@ extension MethodAccessPolicy {
       S.SearchJourneys.descriptor,
       S.GetRun.descriptor,
       S.GetDeparturesBoard.descriptor,
+      S.WatchDeparturesBoard.descriptor,
       S.GetRealtimeFeed.descriptor,
     ]
     let signedInMethods: [MethodDescriptor] = [

@@ -88,6 +88,8 @@ struct GatewayCommand: EventLoopCommand {
             privateKey: try Self.required(context.configuration.tlsPrivateKey, "--tls-private-key"),
             corsOrigins: settings.corsOrigins,
             documentationFolder: settings.docsFolder,
+            webFolder: settings.webFolder,
+            webLibrariesFolder: settings.webLibraries,
             maximumMessageSize: context.configuration.maxFrameSize
           ),
           gateway: gateway,

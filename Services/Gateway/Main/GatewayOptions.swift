@@ -69,6 +69,24 @@ struct GatewayOptions: ParsableArguments {
   var docsFolder: String?
 
   @Option(
+    name: .customLong("web-folder"),
+    help: ArgumentHelp(
+      "The web app served at / (the repository's clients/web). (BINARIO_WEB_FOLDER)",
+      valueName: "folder"
+    )
+  )
+  var webFolder: String?
+
+  @Option(
+    name: .customLong("web-libraries"),
+    help: ArgumentHelp(
+      "Where Debian's libjs-leaflet, libjs-chart.js and node-qrcode-generator put their files (default /usr/share/javascript). (BINARIO_WEB_LIBRARIES)",
+      valueName: "folder"
+    )
+  )
+  var webLibraries: String?
+
+  @Option(
     name: .customLong("upstream-tls-certificate"),
     help: ArgumentHelp(
       "PEM certificate presented to upstreams (default: --tls-certificate). (BINARIO_UPSTREAM_TLS_CERTIFICATE)",
@@ -95,6 +113,8 @@ struct GatewayOptions: ParsableArguments {
       AdditionalSetting(key: GatewaySettings.Key.httpPort, flagValue: self.httpPort),
       AdditionalSetting(key: GatewaySettings.Key.corsOrigin, flagValues: self.corsOrigin),
       AdditionalSetting(key: GatewaySettings.Key.docsFolder, flagValue: self.docsFolder),
+      AdditionalSetting(key: GatewaySettings.Key.webFolder, flagValue: self.webFolder),
+      AdditionalSetting(key: GatewaySettings.Key.webLibraries, flagValue: self.webLibraries),
       AdditionalSetting(key: GatewaySettings.Key.upstreamTLSCertificate, flagValue: self.upstreamTLSCertificate),
       AdditionalSetting(key: GatewaySettings.Key.upstreamTLSPrivateKey, flagValue: self.upstreamTLSPrivateKey),
     ]

@@ -12,6 +12,8 @@ public struct GatewaySettings: Sendable {
     public static let httpPort = "httpPort"
     public static let corsOrigin = "corsOrigin"
     public static let docsFolder = "docsFolder"
+    public static let webFolder = "webFolder"
+    public static let webLibraries = "webLibraries"
     public static let upstreamTLSCertificate = "upstreamTLSCertificate"
     public static let upstreamTLSPrivateKey = "upstreamTLSPrivateKey"
   }
@@ -27,6 +29,10 @@ public struct GatewaySettings: Sendable {
   public var httpPort: Int?
   public var corsOrigins: [String]
   public var docsFolder: String?
+  /// The web app's folder (`clients/web`), served at `/`; `nil`: no app.
+  public var webFolder: String?
+  /// Where Debian's JavaScript libraries are, for the web app.
+  public var webLibraries: String
 
   public init(from configuration: ServiceConfiguration, additional: AdditionalSettingValues) throws {
     let upstreams = try additional.parsed(Key.upstream) { text -> (String, UpstreamAddress) in
@@ -66,6 +72,8 @@ public struct GatewaySettings: Sendable {
       return text
     }
     self.docsFolder = try additional.value(Key.docsFolder)
+    self.webFolder = try additional.value(Key.webFolder)
+    self.webLibraries = try additional.value(Key.webLibraries) ?? "/usr/share/javascript"
 
     let purpose = "mutual TLS to the upstreams"
     guard let certificate = try additional.value(Key.upstreamTLSCertificate) ?? configuration.tlsCertificate else {

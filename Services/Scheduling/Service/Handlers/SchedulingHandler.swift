@@ -77,6 +77,42 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
     }
   }
 
+  public func watchDeparturesBoard(
+    request: Binario_Scheduling_V1_WatchDeparturesBoardRequest,
+    response: RPCWriter<Binario_Scheduling_V1_WatchDeparturesBoardResponse>,
+    context: ServerContext
+  ) async throws {
+    let watch = try await handle("WatchDeparturesBoard") {
+      try domain.watchDepartures(stationID: request.stationID, limit: Int(clamping: request.limit))
+    }
+    // As WatchNotifications: an abandoned call ends the wake-ups, which ends the loop.
+    defer { watch.end() }
+    try await withRPCCancellationHandler {
+      var sent: Binario_Scheduling_V1_WatchDeparturesBoardResponse?
+      func send(_ board: DepartureBoard) async throws {
+        let answer = Binario_Scheduling_V1_WatchDeparturesBoardResponse.with {
+          $0.station = Binario_Scheduling_V1_Station(board.station)
+          $0.departures = board.departures.map { departure in
+            .with {
+              $0.run = Binario_Scheduling_V1_Run(departure.run, fromSequence: departure.sequence)
+              $0.sequence = Int32(departure.sequence)
+            }
+          }
+        }
+        // A wake-up is "may have changed": the same board again is not news.
+        guard answer != sent else { return }
+        try await response.write(answer)
+        sent = answer
+      }
+      try await send(watch.first)
+      for await _ in watch.wakeUps {
+        try await send(try await handle("WatchDeparturesBoard") { try watch.current() })
+      }
+    } onCancelRPC: {
+      watch.end()
+    }
+  }
+
   public func getRealtimeFeed(
     request: Binario_Scheduling_V1_GetRealtimeFeedRequest, context: ServerContext
   ) async throws -> Binario_Scheduling_V1_GetRealtimeFeedResponse {

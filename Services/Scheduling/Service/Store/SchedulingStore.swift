@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioStorage
 import Foundation
 import GRDB
@@ -15,8 +16,12 @@ public final class SchedulingStore: Sendable {
   /// an import): what a cache of computed boards checks. Read it before reading what it covers.
   public var timetableVersion: Int { version.load(ordering: .acquiring) }
 
+  /// Signalled after every such commit, once the version is up: what live boards wait on.
+  public let timetableChanges = ChangeSignal()
+
   func timetableChanged() {
     version.add(1, ordering: .releasing)
+    timetableChanges.signal()
   }
 
   /// Uses an open database that has ``SchedulingMigrations/all`` applied.

@@ -1470,6 +1470,17 @@ extension HTTPRouteTable {
       summary: "Replaces a run's train number, headsign and stops on its service date. A run of a trip that runs on other dates too becomes a run of its own for that date (a new trip id, returned); its followers and changes go with it."
     ),
     HTTPRoute(
+      verb: .get,
+      template: "/v1/stations/{station_id}/departures:watch",
+      body: "",
+      rpc: "/binario.scheduling.v1.Scheduling/WatchDeparturesBoard",
+      serverStreaming: true,
+      resumesAtCursor: false,
+      parameterKinds: ["limit": .number, "station_id": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_WatchDeparturesBoardRequest, Binario_Scheduling_V1_WatchDeparturesBoardResponse>(),
+      summary: "A station's departures board now, then again each time it changes: a live change or a run edit touching it, an import, or a train leaving it (checked every 30 s). An answer is sent only when it differs from the last. What a departures screen or a browser page keeps open."
+    ),
+    HTTPRoute(
       verb: .post,
       template: "/v1/telemetry/campaigns/{campaign_id}/members",
       body: "*",

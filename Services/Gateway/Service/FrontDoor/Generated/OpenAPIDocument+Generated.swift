@@ -6583,6 +6583,62 @@ extension OpenAPIDocument {
         ]
       }
     },
+    "/v1/stations/{station_id}/departures:watch": {
+      "get": {
+        "operationId": "Scheduling_WatchDeparturesBoard",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "A station's departures board now, then again each time it changes:",
+        "description": "A station's departures board now, then again each time it changes: a live change or a run edit touching it, an import, or a train leaving it (checked every 30 s). An answer is sent only when it differs from the last. What a departures screen or a browser page keeps open. Served as Server-Sent Events: one event per message.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.WatchDeparturesBoardResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "station_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          }
+        ]
+      }
+    },
     "/v1/subscription-options": {
       "get": {
         "operationId": "Subscriptions_GetSubscriptionOptions",
@@ -12987,6 +13043,21 @@ extension OpenAPIDocument {
         "properties": {
           "run": {
             "$ref": "#/components/schemas/binario.scheduling.v1.Run"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.WatchDeparturesBoardResponse": {
+        "type": "object",
+        "properties": {
+          "station": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Station"
+          },
+          "departures": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.Departure"
+            }
           }
         },
         "additionalProperties": false

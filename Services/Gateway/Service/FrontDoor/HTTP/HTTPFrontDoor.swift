@@ -11,7 +11,7 @@ import ServiceLifecycle
 
 /// The gateway's HTTP/JSON front door: HTTPS (HTTP/1.1) on its own port, served by Hummingbird,
 /// answering with ``HTTPFrontDoorResponder``: every annotated method's resource-style route,
-/// `/openapi.json` and the `/docs` page.
+/// `/openapi.json`, the `/docs` page and the web app.
 public final class HTTPFrontDoor: Service, Sendable {
   /// How the front door is set up beyond the gateway itself.
   public struct Configuration: Sendable {
@@ -24,6 +24,10 @@ public final class HTTPFrontDoor: Service, Sendable {
     public var corsOrigins: [String]
     /// Swagger UI's distribution, for `/docs`; `nil` serves no page.
     public var documentationFolder: String?
+    /// The web app (`clients/web`) served at `/`; `nil` serves none.
+    public var webFolder: String?
+    /// Where the web app's JavaScript libraries are (Debian's `/usr/share/javascript`).
+    public var webLibrariesFolder: String
     /// The largest request body and message either way.
     public var maximumMessageSize: Int
     /// The deadline of a unary call.
@@ -39,6 +43,8 @@ public final class HTTPFrontDoor: Service, Sendable {
       privateKey: String,
       corsOrigins: [String] = [],
       documentationFolder: String? = nil,
+      webFolder: String? = nil,
+      webLibrariesFolder: String = "/usr/share/javascript",
       maximumMessageSize: Int,
       requestTimeout: Duration = .seconds(30),
       maximumHeaderBytes: Int = GatewayCallForwarder.maximumMetadataSize,
@@ -50,6 +56,8 @@ public final class HTTPFrontDoor: Service, Sendable {
       self.privateKey = privateKey
       self.corsOrigins = corsOrigins
       self.documentationFolder = documentationFolder
+      self.webFolder = webFolder
+      self.webLibrariesFolder = webLibrariesFolder
       self.maximumMessageSize = maximumMessageSize
       self.requestTimeout = requestTimeout
       self.maximumHeaderBytes = maximumHeaderBytes
@@ -72,6 +80,9 @@ public final class HTTPFrontDoor: Service, Sendable {
       crossOrigin: CrossOriginPolicy(allowedOrigins: Set(configuration.corsOrigins)),
       documentation: try configuration.documentationFolder.map { folder throws(GatewayConfigurationError) in
         try DocumentationPage(folder: folder)
+      },
+      webApp: try configuration.webFolder.map { folder throws(GatewayConfigurationError) in
+        try WebApp(folder: folder, libraries: configuration.webLibrariesFolder)
       },
       openAPI: ByteBuffer(string: OpenAPIDocument.generatedJSON),
       maximumMessageSize: configuration.maximumMessageSize,

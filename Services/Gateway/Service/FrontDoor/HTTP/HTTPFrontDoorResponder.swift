@@ -16,7 +16,7 @@ public struct FrontDoorRequestContext: RequestContext {
   }
 }
 
-/// Answers every HTTP request to the front door: `/openapi.json`, the `/docs` page, CORS
+/// Answers every HTTP request to the front door: `/openapi.json`, the `/docs` page, the web app, CORS
 /// preflights, and each route of ``HTTPRouteTable`` — transcoded to the method's binary request,
 /// forwarded through ``GatewayCallForwarder`` like any other call, and the answer transcoded
 /// back to JSON (or streamed as Server-Sent Events).
@@ -37,6 +37,7 @@ struct HTTPFrontDoorResponder: HTTPResponder {
   let forwarder: GatewayCallForwarder
   let crossOrigin: CrossOriginPolicy
   let documentation: DocumentationPage?
+  let webApp: WebApp?
   let openAPI: ByteBuffer
   /// The largest request body, and message either way.
   let maximumMessageSize: Int
@@ -71,6 +72,10 @@ struct HTTPFrontDoorResponder: HTTPResponder {
       let name = path == "/docs" ? Substring("") : path.dropFirst("/docs/".count)
       return documentation.response(for: name)
         ?? Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "the documentation page has no \(path)", requestID: nil))
+    }
+    if WebApp.owns(path), request.method == .get || request.method == .head, let webApp = self.webApp {
+      return webApp.response(for: path)
+        ?? Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "the web app has no \(path)", requestID: nil))
     }
     // A verb no route has (HEAD, TRACE, ...) is matched as GET to learn whether the path exists.
     let verb = HTTPRoute.Verb(rawValue: request.method.rawValue)

@@ -86,6 +86,19 @@ public enum Binario_Scheduling_V1_Scheduling: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "WatchDeparturesBoard" metadata.
+        public enum WatchDeparturesBoard: Sendable {
+            /// Request type for "WatchDeparturesBoard".
+            public typealias Input = Binario_Scheduling_V1_WatchDeparturesBoardRequest
+            /// Response type for "WatchDeparturesBoard".
+            public typealias Output = Binario_Scheduling_V1_WatchDeparturesBoardResponse
+            /// Descriptor for "WatchDeparturesBoard".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Scheduling"),
+                method: "WatchDeparturesBoard",
+                type: .serverStreaming
+            )
+        }
         /// Namespace for "GetRealtimeFeed" metadata.
         public enum GetRealtimeFeed: Sendable {
             /// Request type for "GetRealtimeFeed".
@@ -313,6 +326,7 @@ public enum Binario_Scheduling_V1_Scheduling: Sendable {
             SearchJourneys.descriptor,
             GetRun.descriptor,
             GetDeparturesBoard.descriptor,
+            WatchDeparturesBoard.descriptor,
             GetRealtimeFeed.descriptor,
             FollowRun.descriptor,
             UnfollowRun.descriptor,
@@ -433,6 +447,26 @@ extension Binario_Scheduling_V1_Scheduling {
             request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_GetDeparturesBoardRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_GetDeparturesBoardResponse>
+
+        /// Handle the "WatchDeparturesBoard" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A station's departures board now, then again each time it changes: a live change or a run
+        /// > edit touching it, an import, or a train leaving it (checked every 30 s). An answer is sent
+        /// > only when it differs from the last. What a departures screen or a browser page keeps open.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_WatchDeparturesBoardRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_WatchDeparturesBoardResponse` messages.
+        func watchDeparturesBoard(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_WatchDeparturesBoardRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_WatchDeparturesBoardResponse>
 
         /// Handle the "GetRealtimeFeed" method.
         ///
@@ -829,6 +863,26 @@ extension Binario_Scheduling_V1_Scheduling {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_GetDeparturesBoardResponse>
 
+        /// Handle the "WatchDeparturesBoard" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A station's departures board now, then again each time it changes: a live change or a run
+        /// > edit touching it, an import, or a train leaving it (checked every 30 s). An answer is sent
+        /// > only when it differs from the last. What a departures screen or a browser page keeps open.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_WatchDeparturesBoardRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_WatchDeparturesBoardResponse` messages.
+        func watchDeparturesBoard(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_WatchDeparturesBoardRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_WatchDeparturesBoardResponse>
+
         /// Handle the "GetRealtimeFeed" method.
         ///
         /// > Source IDL Documentation:
@@ -1222,6 +1276,27 @@ extension Binario_Scheduling_V1_Scheduling {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Scheduling_V1_GetDeparturesBoardResponse
 
+        /// Handle the "WatchDeparturesBoard" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A station's departures board now, then again each time it changes: a live change or a run
+        /// > edit touching it, an import, or a train leaving it (checked every 30 s). An answer is sent
+        /// > only when it differs from the last. What a departures screen or a browser page keeps open.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_WatchDeparturesBoardRequest` message.
+        ///   - response: A response stream of `Binario_Scheduling_V1_WatchDeparturesBoardResponse` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        func watchDeparturesBoard(
+            request: Binario_Scheduling_V1_WatchDeparturesBoardRequest,
+            response: GRPCCore.RPCWriter<Binario_Scheduling_V1_WatchDeparturesBoardResponse>,
+            context: GRPCCore.ServerContext
+        ) async throws
+
         /// Handle the "GetRealtimeFeed" method.
         ///
         /// > Source IDL Documentation:
@@ -1582,6 +1657,17 @@ extension Binario_Scheduling_V1_Scheduling.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Scheduling.Method.WatchDeparturesBoard.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_WatchDeparturesBoardRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_WatchDeparturesBoardResponse>(),
+            handler: { request, context in
+                try await self.watchDeparturesBoard(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Scheduling_V1_Scheduling.Method.GetRealtimeFeed.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_GetRealtimeFeedRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_GetRealtimeFeedResponse>(),
@@ -1816,6 +1902,17 @@ extension Binario_Scheduling_V1_Scheduling.ServiceProtocol {
             context: context
         )
         return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func watchDeparturesBoard(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_WatchDeparturesBoardRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_WatchDeparturesBoardResponse> {
+        let response = try await self.watchDeparturesBoard(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return response
     }
 
     public func getRealtimeFeed(
@@ -2058,6 +2155,23 @@ extension Binario_Scheduling_V1_Scheduling.SimpleServiceProtocol {
                 context: context
             ),
             metadata: [:]
+        )
+    }
+
+    public func watchDeparturesBoard(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_WatchDeparturesBoardRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_WatchDeparturesBoardResponse> {
+        return GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_WatchDeparturesBoardResponse>(
+            metadata: [:],
+            producer: { writer in
+                try await self.watchDeparturesBoard(
+                    request: request.message,
+                    response: writer,
+                    context: context
+                )
+                return [:]
+            }
         )
     }
 
@@ -2392,6 +2506,31 @@ extension Binario_Scheduling_V1_Scheduling {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_GetDeparturesBoardResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_GetDeparturesBoardResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "WatchDeparturesBoard" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A station's departures board now, then again each time it changes: a live change or a run
+        /// > edit touching it, an import, or a train leaving it (checked every 30 s). An answer is sent
+        /// > only when it differs from the last. What a departures screen or a browser page keeps open.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_WatchDeparturesBoardRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_WatchDeparturesBoardRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_WatchDeparturesBoardResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func watchDeparturesBoard<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_WatchDeparturesBoardRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_WatchDeparturesBoardRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_WatchDeparturesBoardResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Binario_Scheduling_V1_WatchDeparturesBoardResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "GetRealtimeFeed" method.
@@ -2939,6 +3078,40 @@ extension Binario_Scheduling_V1_Scheduling {
             try await self.client.unary(
                 request: request,
                 descriptor: Binario_Scheduling_V1_Scheduling.Method.GetDeparturesBoard.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "WatchDeparturesBoard" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A station's departures board now, then again each time it changes: a live change or a run
+        /// > edit touching it, an import, or a train leaving it (checked every 30 s). An answer is sent
+        /// > only when it differs from the last. What a departures screen or a browser page keeps open.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_WatchDeparturesBoardRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_WatchDeparturesBoardRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_WatchDeparturesBoardResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func watchDeparturesBoard<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_WatchDeparturesBoardRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_WatchDeparturesBoardRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_WatchDeparturesBoardResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Binario_Scheduling_V1_WatchDeparturesBoardResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.serverStreaming(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Scheduling.Method.WatchDeparturesBoard.descriptor,
                 serializer: serializer,
                 deserializer: deserializer,
                 options: options,
@@ -3647,6 +3820,35 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
         )
     }
 
+    /// Call the "WatchDeparturesBoard" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > A station's departures board now, then again each time it changes: a live change or a run
+    /// > edit touching it, an import, or a train leaving it (checked every 30 s). An answer is sent
+    /// > only when it differs from the last. What a departures screen or a browser page keeps open.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_WatchDeparturesBoardRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func watchDeparturesBoard<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_WatchDeparturesBoardRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Binario_Scheduling_V1_WatchDeparturesBoardResponse>) async throws -> Result
+    ) async throws -> Result where Result: Sendable {
+        try await self.watchDeparturesBoard(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_WatchDeparturesBoardRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_WatchDeparturesBoardResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "GetRealtimeFeed" method.
     ///
     /// > Source IDL Documentation:
@@ -4272,6 +4474,39 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
             metadata: metadata
         )
         return try await self.getDeparturesBoard(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "WatchDeparturesBoard" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > A station's departures board now, then again each time it changes: a live change or a run
+    /// > edit touching it, an import, or a train leaving it (checked every 30 s). An answer is sent
+    /// > only when it differs from the last. What a departures screen or a browser page keeps open.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func watchDeparturesBoard<Result>(
+        _ message: Binario_Scheduling_V1_WatchDeparturesBoardRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Binario_Scheduling_V1_WatchDeparturesBoardResponse>) async throws -> Result
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_WatchDeparturesBoardRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.watchDeparturesBoard(
             request: request,
             options: options,
             onResponse: handleResponse

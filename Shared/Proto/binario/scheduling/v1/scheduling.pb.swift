@@ -491,6 +491,44 @@ public nonisolated struct Binario_Scheduling_V1_GetDeparturesBoardResponse: Send
   fileprivate var _station: Binario_Scheduling_V1_Station? = nil
 }
 
+public nonisolated struct Binario_Scheduling_V1_WatchDeparturesBoardRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var stationID: String = String()
+
+  /// 0: 10; at most 50
+  public var limit: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Scheduling_V1_WatchDeparturesBoardResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var station: Binario_Scheduling_V1_Station {
+    get {_station ?? Binario_Scheduling_V1_Station()}
+    set {_station = newValue}
+  }
+  /// Returns true if `station` has been explicitly set.
+  public var hasStation: Bool {self._station != nil}
+  /// Clears the value of `station`. Subsequent reads from it will return its default value.
+  public mutating func clearStation() {self._station = nil}
+
+  public var departures: [Binario_Scheduling_V1_Departure] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _station: Binario_Scheduling_V1_Station? = nil
+}
+
 public nonisolated struct Binario_Scheduling_V1_GetRealtimeFeedRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1991,6 +2029,80 @@ nonisolated extension Binario_Scheduling_V1_GetDeparturesBoardResponse: SwiftPro
   }
 
   public static func ==(lhs: Binario_Scheduling_V1_GetDeparturesBoardResponse, rhs: Binario_Scheduling_V1_GetDeparturesBoardResponse) -> Bool {
+    if lhs._station != rhs._station {return false}
+    if lhs.departures != rhs.departures {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_WatchDeparturesBoardRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".WatchDeparturesBoardRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}station_id\0\u{1}limit\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.stationID) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.limit) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.stationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.stationID, fieldNumber: 1)
+    }
+    if self.limit != 0 {
+      try visitor.visitSingularUInt32Field(value: self.limit, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_WatchDeparturesBoardRequest, rhs: Binario_Scheduling_V1_WatchDeparturesBoardRequest) -> Bool {
+    if lhs.stationID != rhs.stationID {return false}
+    if lhs.limit != rhs.limit {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_WatchDeparturesBoardResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".WatchDeparturesBoardResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}station\0\u{1}departures\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._station) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.departures) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._station {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    if !self.departures.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.departures, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_WatchDeparturesBoardResponse, rhs: Binario_Scheduling_V1_WatchDeparturesBoardResponse) -> Bool {
     if lhs._station != rhs._station {return false}
     if lhs.departures != rhs.departures {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}

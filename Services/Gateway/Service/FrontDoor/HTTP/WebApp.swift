@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The web app (`clients/web`): its page at `/`, its files under `/app/`, and the JavaScript
+/// libraries it uses, from Debian's packages, under `/lib/`.
+///
+/// Every file is read once at start, so no request path reaches the file system: a path is a
+/// key in a dictionary or a 404. Every answer carries a Content-Security-Policy that lets the
+/// page load and call nothing but this origin, and run no inline script or style.
+struct WebApp: Sendable {
+  /// The libraries the app loads, by the path it asks for under `/lib/`, and where Debian's
+  /// packages put them under `--web-libraries` (`/usr/share/javascript`).
+  static let libraries: [(path: String, package: String)] = [
+    ("leaflet/leaflet.js", "libjs-leaflet"),
+    ("leaflet/leaflet.css", "libjs-leaflet"),
+    ("leaflet/images/layers.png", "libjs-leaflet"),
+    ("leaflet/images/layers-2x.png", "libjs-leaflet"),
+    ("leaflet/images/marker-icon.png", "libjs-leaflet"),
+    ("leaflet/images/marker-icon-2x.png", "libjs-leaflet"),
+    ("leaflet/images/marker-shadow.png", "libjs-leaflet"),
+    ("chart.js/chart.min.js", "libjs-chart.js"),
+    ("qrcode-generator/qrcode.js", "node-qrcode-generator"),
+  ]
+
+  /// The most files, and bytes in all, the app's folder may hold: it is read into memory.
+  static let maximumFiles = 500
+  static let maximumBytes = 32 << 20
+
+  static let contentSecurityPolicy = [
+    "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:",
+    "connect-src 'self'", "font-src 'self'", "manifest-src 'self'", "base-uri 'none'", "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].joined(separator: "; ")
+
+  static let contentTypes: [String: String] = [
+    "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
+    "css": "text/css; charset=utf-8", "json": "application/json", "geojson": "application/geo+json",
+    "svg": "image/svg+xml", "png": "image/png", "webmanifest": "application/manifest+json", "txt": "text/plain; charset=utf-8",
+  ]
+
+  private struct File: Sendable {
+    var contentType: String
+    var body: ByteBuffer
+  }
+
+  /// Every file served, by its path (`/`, `/app/js/app.js`, `/lib/leaflet/leaflet.js`).
+  private let files: [String: File]
+
+  /// Reads the app from `folder` and its libraries from `libraries`.
+  /// - Throws: ``GatewayConfigurationError`` naming what is missing (and the package to install).
+  init(folder: String, libraries: String) throws(GatewayConfigurationError) {
+    let root = URL(fileURLWithPath: folder).standardizedFileURL
+    guard let index = FileManager.default.contents(atPath: root.appendingPathComponent("index.html").path) else {
+      throw GatewayConfigurationError("the web app's folder \(folder) has no index.html (the app is clients/web)")
+    }
+    let page = File(contentType: Self.contentTypes["html"]!, body: ByteBuffer(bytes: index))
+    var files = Dictionary(uniqueKeysWithValues: Self.pagePaths.map { ($0, page) })
+    var total = index.count
+    let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+    while let url = walker?.nextObject() as? URL {
+      guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true,
+        let contentType = Self.contentTypes[url.pathExtension.lowercased()]
+      else { continue }
+      let relative = url.standardizedFileURL.path.dropFirst(root.path.count)
+      guard let data = FileManager.default.contents(atPath: url.path) else {
+        throw GatewayConfigurationError("the web app's file \(url.path) cannot be read")
+      }
+      total += data.count
+      guard files.count < Self.maximumFiles, total <= Self.maximumBytes else {
+        throw GatewayConfigurationError(
+          "the web app's folder \(folder) holds more than \(Self.maximumFiles) files or \(Self.maximumBytes >> 20) MiB; is it the right folder?")
+      }
+      files["/app" + relative] = File(contentType: contentType, body: ByteBuffer(bytes: data))
+    }
+    let libraryRoot = URL(fileURLWithPath: libraries)
+    for (path, package) in Self.libraries {
+      guard let data = FileManager.default.contents(atPath: libraryRoot.appendingPathComponent(path).path) else {
+        throw GatewayConfigurationError(
+          "the web app needs \(libraries)/\(path): install Debian's \(package) (scripts/install-system-packages.sh does)")
+      }
+      let type = Self.contentTypes[URL(fileURLWithPath: path).pathExtension] ?? "application/octet-stream"
+      files["/lib/" + path] = File(contentType: type, body: ByteBuffer(bytes: data))
+    }
+    self.files = files
+  }
+
+  /// The paths that open the app's page: `/`, and the links identity's emails carry (a
+  /// password reset opens `/reset-password?token=...`).
+  static let pagePaths = ["/", "/reset-password"]
+
+  /// Whether `path` is one the app answers (a page, `/app/...`, `/lib/...`), found or not.
+  static func owns(_ path: String) -> Bool {
+    pagePaths.contains(path) || path.hasPrefix("/app/") || path.hasPrefix("/lib/")
+  }
+
+  /// The file at `path`, or `nil`.
+  func response(for path: String) -> Response? {
+    guard let file = self.files[path] else { return nil }
+    var headers = HTTPFields()
+    headers[.contentType] = file.contentType
+    // Revalidated each load: the gateway's files change with the gateway, and a stale module
+    // beside a fresh one would break the app.
+    headers[.cacheControl] = "no-cache"
+    headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+    headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+    headers[HTTPField.Name("Cross-Origin-Opener-Policy")!] = "same-origin"
+    return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: file.body))
+  }
+
+  /// The paths served, for tests and the log.
+  var paths: [String] { self.files.keys.sorted() }
+}

@@ -1,0 +1,66 @@
+// Calls to the gateway's HTTP/JSON front door (same origin), with the signed-in user's access
+// token. Every failure is an ApiError carrying the front door's JSON error: its code, message
+// and the fields at fault.
+
+import { session } from "./session.js";
+
+/** A failed call: `code` ("INVALID_ARGUMENT", "UNAUTHENTICATED", ...), a message for a person,
+ * and `fieldViolations` ([{field, description}]) naming each field at fault. */
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body.message || `the gateway answered ${status}`);
+    this.status = status;
+    this.code = body.code || "UNKNOWN";
+    this.fieldViolations = body.fieldViolations || [];
+    this.requestId = body.requestId || "";
+  }
+}
+
+/** A path with its query: `{a: 1, b: undefined}` → `?a=1`; arrays repeat the name. */
+export function withQuery(path, query) {
+  const parts = [];
+  for (const [name, value] of Object.entries(query || {})) {
+    if (value === undefined || value === null || value === "") continue;
+    for (const one of Array.isArray(value) ? value : [value]) {
+      parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(one)}`);
+    }
+  }
+  return parts.length ? `${path}?${parts.join("&")}` : path;
+}
+
+/** One path segment, escaped. */
+export const segment = (value) => encodeURIComponent(String(value));
+
+async function send(method, path, body, token) {
+  const headers = { accept: "application/json" };
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (failure) {
+    throw new ApiError(0, { code: "UNAVAILABLE", message: "the gateway cannot be reached; check the connection" });
+  }
+  const text = await response.text();
+  let json = {};
+  try { json = text ? JSON.parse(text) : {}; } catch { json = { message: text }; }
+  if (!response.ok) throw new ApiError(response.status, json);
+  return json;
+}
+
+/** Calls `method path` with `body` (JSON) as the signed-in user (when there is one). An expired
+ * access token is refreshed once and the call made again. */
+export async function api(method, path, body) {
+  const token = await session.accessToken();
+  try {
+    return await send(method, path, body, token);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== "UNAUTHENTICATED" || !token) throw error;
+    const fresh = await session.refreshed();
+    if (!fresh) throw error;
+    return send(method, path, body, fresh);
+  }
+}
+
+/** The same, without any token: sign-up, sign-in and the like. */
+export const publicApi = (method, path, body) => send(method, path, body, null);

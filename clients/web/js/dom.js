@@ -1,0 +1,134 @@
+// Building the page: elements from data (text is always text, never parsed as HTML), forms
+// that show each field's error beside it, and the formats of times and money.
+
+import { ApiError } from "./api.js";
+
+/** `h("p", {class: "x", onclick: f}, "text", child)`: an element with attributes, listeners
+ * (`on...`) and children (strings become text nodes; null and false are skipped). */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith("on") && typeof value === "function") element.addEventListener(name.slice(2), value);
+    else if (name === "dataset") Object.assign(element.dataset, value);
+    else element.setAttribute(name, value === true ? "" : String(value));
+  }
+  append(element, children);
+  return element;
+}
+
+function append(element, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces everything in `element` with `children`. */
+export function replace(element, ...children) {
+  element.replaceChildren();
+  append(element, children);
+  return element;
+}
+
+let fieldCounter = 0;
+
+/** A labelled input: `field("Email", {name: "email", type: "email", required: true})`. The
+ * `name` is the request's field, so the server's field violations find their input. */
+export function field(label, attributes, hint) {
+  const id = `field-${++fieldCounter}`;
+  const control = attributes.options
+    ? h("select", { id, name: attributes.name, required: attributes.required },
+      attributes.options.map(([value, text]) => h("option", { value, selected: value === attributes.value }, text)))
+    : h("input", { id, ...attributes, "aria-describedby": `${id}-error${hint ? ` ${id}-hint` : ""}` });
+  return h("div", { class: "field" },
+    h("label", { for: id }, label),
+    control,
+    hint ? h("small", { id: `${id}-hint`, class: "hint" }, hint) : null,
+    h("small", { id: `${id}-error`, class: "field-error", "data-error-for": attributes.name, "aria-live": "polite" }));
+}
+
+/** A form: `submit(values)` runs on submit with the fields' values (busy while it runs); an
+ * ApiError's message shows in the form's alert and each field violation beside its input. */
+export function form(label, children, submitText, submit, extraAttributes = {}) {
+  const alert = h("p", { class: "form-alert", role: "alert" });
+  const button = h("button", { type: "submit" }, submitText);
+  const element = h("form", { "aria-label": label, novalidate: true, ...extraAttributes }, children, alert, button);
+  element.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(element);
+    const values = Object.fromEntries(new FormData(element).entries());
+    button.disabled = true;
+    element.setAttribute("aria-busy", "true");
+    try {
+      await submit(values, element);
+    } catch (error) {
+      showError(element, error);
+    } finally {
+      button.disabled = false;
+      element.removeAttribute("aria-busy");
+    }
+  });
+  return element;
+}
+
+function clearErrors(formElement) {
+  for (const slot of formElement.querySelectorAll("[data-error-for]")) slot.textContent = "";
+  for (const input of formElement.querySelectorAll("[aria-invalid]")) input.removeAttribute("aria-invalid");
+  formElement.querySelector(".form-alert").textContent = "";
+}
+
+/** Shows `error` in a form: its message, and each field at fault beside its input. */
+export function showError(formElement, error) {
+  const alert = formElement.querySelector(".form-alert");
+  alert.textContent = error instanceof ApiError ? error.message : `Something went wrong: ${error.message}`;
+  if (!(error instanceof ApiError)) console.warn(error);
+  for (const violation of (error.fieldViolations || [])) {
+    const name = violation.field.split(".").pop().replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+    const slot = formElement.querySelector(`[data-error-for="${CSS.escape(name)}"]`)
+      || formElement.querySelector(`[data-error-for="${CSS.escape(violation.field)}"]`);
+    if (!slot) continue;
+    slot.textContent = violation.description;
+    const input = formElement.querySelector(`[name="${CSS.escape(slot.dataset.errorFor)}"]`);
+    if (input) input.setAttribute("aria-invalid", "true");
+  }
+}
+
+/** A message for a person in the page's live region (screen readers hear it). */
+export function announce(text) {
+  const region = document.getElementById("announcer");
+  if (region) region.textContent = text;
+}
+
+/** A failure in a section of a page (not a form). */
+export function failure(error) {
+  if (!(error instanceof ApiError)) console.warn(error);
+  return h("p", { class: "failure", role: "alert" }, error.message || String(error));
+}
+
+// ---- Formats: the demo network runs on Milan's time. ----
+
+export const zone = "Europe/Rome";
+const timeFormat = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: zone });
+const dateTimeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: zone });
+const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: zone });
+
+export const time = (iso) => (iso ? timeFormat.format(new Date(iso)) : "");
+export const dateTime = (iso) => (iso ? dateTimeFormat.format(new Date(iso)) : "");
+export const date = (iso) => (iso ? dateFormat.format(new Date(iso)) : "");
+
+/** Money as the proto's JSON has it: `{amountMinor: "1250", currency: "EUR"}` (int64 is a string). */
+export function money(value) {
+  if (!value) return "";
+  const currency = value.currency || "EUR";
+  const digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits;
+  return new Intl.NumberFormat("en-GB", { style: "currency", currency }).format(Number(value.amountMinor || 0) / 10 ** digits);
+}
+
+/** An enum value for people: "TICKET_STATUS_VALID" → "valid". */
+export const enumText = (value, prefix) => String(value || "").replace(prefix, "").replace(/_/g, " ").toLowerCase();
+
+/** Today's date in Milan, YYYY-MM-DD. */
+export function today() {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(new Date());
+}

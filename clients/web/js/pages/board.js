@@ -1,0 +1,62 @@
+// A station's departures board, live: delays, platform changes and cancellations as they are
+// made, each changed row highlighted, without a reload (WatchDeparturesBoard over SSE).
+
+import { api, segment } from "../api.js";
+import { openStream } from "../events.js";
+import { h, replace, failure, announce } from "../dom.js";
+import { runKey, stopTime, platform, status, followedKeys, followButton, destination } from "./runs.js";
+
+const defaultStation = "MI_CENTRALE";
+
+export async function show(main, { params }) {
+  const stationId = params.station || defaultStation;
+  const stations = (await api("GET", "/v1/stations")).stations || [];
+  const picker = h("select", { id: "station", name: "station" },
+    stations.map((station) => h("option", { value: station.stationId, selected: station.stationId === stationId }, station.name)));
+  picker.addEventListener("change", () => { location.hash = `#/board/${encodeURIComponent(picker.value)}`; });
+  const heading = main.querySelector("h1");
+  const connection = h("p", { class: "connection", role: "status" }, "Connecting…");
+  const table = h("table", { class: "board", id: "board", "aria-describedby": "board-caption" });
+  main.append(h("div", { class: "toolbar" }, h("label", { for: "station" }, "Station"), picker), connection, table);
+
+  const followed = await followedKeys().catch(() => new Set());
+  let previous = new Map();
+
+  const stream = openStream(`/v1/stations/${segment(stationId)}/departures:watch?limit=12`, {
+    signedIn: false,
+    onState(state) { connection.textContent = state === "open" ? "Live" : "Reconnecting…"; },
+    onError(error) { replace(table); main.append(failure(error)); },
+    onMessage(message) {
+      heading.textContent = `Departures from ${message.station.name}`;
+      const next = new Map();
+      const changes = [];
+      const rows = (message.departures || []).map((departure) => {
+        const run = departure.run;
+        const stop = run.stops.find((candidate) => candidate.sequence === departure.sequence) || run.stops[0];
+        const key = runKey(run.run);
+        const signature = JSON.stringify([run.cancelled, stop.cancelled, stop.delayMinutes, stop.platform]);
+        next.set(key, signature);
+        const changed = previous.size > 0 && previous.has(key) && previous.get(key) !== signature;
+        const label = `${run.line} ${run.trainNumber} to ${destination(run)}`;
+        if (changed) changes.push(`${label}: ${status(run, stop).textContent}, platform ${stop.platform || "to be announced"}`);
+        return h("tr", {
+          class: [changed ? "changed" : "", run.cancelled || stop.cancelled ? "cancelled" : "", stop.delayMinutes > 0 ? "delayed" : ""].join(" ").trim(),
+          dataset: { trip: run.run.tripId, date: run.run.serviceDate },
+        },
+          h("td", {}, stopTime(stop)),
+          h("td", {}, h("a", { href: `#/trips/${encodeURIComponent(run.run.tripId)}/${run.run.serviceDate}` }, `${run.line} ${run.trainNumber}`)),
+          h("td", {}, destination(run)),
+          h("td", {}, platform(stop)),
+          h("td", {}, status(run, stop)),
+          h("td", {}, followButton(run.run, followed, label)));
+      });
+      previous = next;
+      replace(table,
+        h("caption", { id: "board-caption" }, `Next ${rows.length} departures, updated as they change`),
+        h("thead", {}, h("tr", {}, ["Time", "Train", "To", "Platform", "Status", ""].map((title) => h("th", { scope: "col" }, title)))),
+        h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: 6 }, "No more departures today."))));
+      if (changes.length) announce(changes.join(". "));
+    },
+  });
+  return () => stream.close();
+}

@@ -1,0 +1,80 @@
+// How a train run is drawn, wherever one is shown: its times with the delay, its platform
+// with a change marked, a cancellation, and following it.
+
+import { api, segment } from "../api.js";
+import { session } from "../session.js";
+import { h, time, announce } from "../dom.js";
+
+/** `{tripId, serviceDate}` as one key. */
+export const runKey = (ref) => `${ref.tripId}/${ref.serviceDate}`;
+
+export function runPath(ref) {
+  return `/v1/trips/${segment(ref.tripId)}/runs/${segment(ref.serviceDate)}`;
+}
+
+/** The scheduled time, and the expected one beside it when the train is late. */
+export function stopTime(stop, which = "Departure") {
+  const scheduled = stop[`scheduled${which}`];
+  const expected = stop[`expected${which}`];
+  if (!scheduled) return "";
+  const late = stop.delayMinutes > 0;
+  return h("span", { class: "stop-time" },
+    h("time", { datetime: scheduled, class: late ? "scheduled late" : "scheduled" }, time(scheduled)),
+    late ? h("time", { datetime: expected, class: "expected", "aria-label": `expected ${time(expected)}` }, time(expected)) : null);
+}
+
+/** The platform now, and the one it replaced. */
+export function platform(stop) {
+  if (!stop.platform) return h("span", { class: "platform unknown" }, "–");
+  return stop.platformChanged
+    ? h("span", { class: "platform changed", title: `Platform changed from ${stop.scheduledPlatform}` },
+      stop.platform, h("span", { class: "visually-hidden" }, ` (changed from ${stop.scheduledPlatform})`),
+      h("s", { "aria-hidden": "true" }, stop.scheduledPlatform))
+    : h("span", { class: "platform" }, stop.platform);
+}
+
+/** On time, late by N minutes, or cancelled. */
+export function status(run, stop) {
+  if (run.cancelled || stop.cancelled) return h("span", { class: "status cancelled" }, "Cancelled");
+  if (stop.delayMinutes > 0) return h("span", { class: "status delayed" }, `${stop.delayMinutes} min late`);
+  return h("span", { class: "status on-time" }, "On time");
+}
+
+/** The runs the signed-in user follows, as keys. */
+export async function followedKeys() {
+  if (!session.user) return new Set();
+  const answer = await api("GET", "/v1/me/followed-runs");
+  return new Set((answer.runs || []).map((run) => runKey(run.run)));
+}
+
+/** A button that follows (or stops following) a run; `followed` is the shared set of keys. */
+export function followButton(ref, followed, label) {
+  if (!session.user) return null;
+  const key = runKey(ref);
+  const button = h("button", { type: "button", class: "secondary follow", "aria-pressed": String(followed.has(key)) });
+  const draw = () => {
+    const on = followed.has(key);
+    button.textContent = on ? "Following" : "Follow";
+    button.setAttribute("aria-pressed", String(on));
+    button.setAttribute("aria-label", `${on ? "Stop following" : "Follow"} ${label}`);
+  };
+  button.addEventListener("click", async () => {
+    const on = followed.has(key);
+    button.disabled = true;
+    try {
+      await api("POST", `${runPath(ref)}:${on ? "unfollow" : "follow"}`, {});
+      if (on) followed.delete(key); else followed.add(key);
+      announce(on ? `No longer following ${label}` : `Following ${label}: its changes reach your notifications`);
+      draw();
+    } catch (error) {
+      announce(error.message);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  draw();
+  return button;
+}
+
+/** Where a run ends. */
+export const destination = (run) => run.headsign || (run.stops && run.stops.length ? run.stops[run.stops.length - 1].station.name : "");

@@ -1,0 +1,120 @@
+// The wallet: valid tickets with their validation code as a QR code and each train's live
+// state, buying from a quote (a card on file pays; the purchase carries an idempotency key so
+// a retry never charges twice), and the purchase history.
+
+import { api, withQuery, segment } from "../api.js";
+import { h, replace, field, form, failure, announce, money, dateTime, enumText, today } from "../dom.js";
+import { qrCanvas } from "../qr.js";
+
+function ticketCard(ticket) {
+  const journey = ticket.outbound;
+  const live = journey && journey.live;
+  const usable = ticket.status === "TICKET_STATUS_VALID";
+  return h("li", { class: "card ticket", dataset: { ticket: ticket.ticketId } },
+    h("h3", {}, ticket.description),
+    h("p", {}, h("span", { class: `status ${usable ? "on-time" : "cancelled"}` }, enumText(ticket.status, "TICKET_STATUS_")),
+      " · ", money(ticket.price),
+      ticket.ridesTotal ? ` · ${ticket.ridesTotal - (ticket.ridesUsed || 0)} of ${ticket.ridesTotal} rides left` : "",
+      ticket.validUntil ? ` · valid until ${dateTime(ticket.validUntil)}` : ""),
+    journey ? h("p", {}, `${journey.fromStationName} → ${journey.toStationName}, train ${journey.trainNumber}, `,
+      dateTime(journey.scheduledDeparture),
+      live ? h("span", { class: "live" },
+        live.cancelled ? " · cancelled" : "",
+        live.delayMinutes > 0 ? ` · ${live.delayMinutes} min late` : "",
+        live.platform ? ` · platform ${live.platform}${live.platformChanged ? " (changed)" : ""}` : "") : null) : null,
+    usable ? h("figure", {}, qrCanvas(ticket.validationCode, `Validation code of ${ticket.description}`),
+      h("figcaption", {}, "Show this code to the inspector or at the gate.")) : null);
+}
+
+export async function show(main, { query }) {
+  const tickets = h("ol", { id: "tickets", class: "cards" });
+  const buying = h("section", { id: "buy", "aria-labelledby": "buy-heading" });
+  const historyList = h("ol", { id: "purchases", class: "purchases" });
+  main.append(h("h2", {}, "Your tickets"), tickets, buying, h("h2", {}, "History"), historyList);
+
+  async function loadTickets() {
+    const wallet = await api("GET", "/v1/me/wallet");
+    const list = wallet.tickets || [];
+    replace(tickets, list.length ? list.map(ticketCard) : h("li", { class: "empty" }, "No tickets yet."));
+  }
+  async function loadHistory() {
+    const answer = await api("GET", "/v1/me/purchases?page_size=20");
+    replace(historyList, (answer.purchases || []).map((purchase) => h("li", {},
+      dateTime(purchase.purchasedAt), ` — ${money(purchase.total)}, card ending ${purchase.cardLast4}: `,
+      purchase.tickets.map((ticket) => ticket.description).join("; "),
+      purchase.refunded && Number(purchase.refunded.amountMinor) > 0 ? ` (refunded ${money(purchase.refunded)})` : "")));
+  }
+
+  async function drawBuying() {
+    const [cards, fares] = await Promise.all([api("GET", "/v1/payment-methods"), api("GET", "/v1/fares")]);
+    const methods = cards.paymentMethods || [];
+    const quoteBox = h("div", { id: "quote", "aria-live": "polite" });
+    const zones = [...new Set((fares.zoneFares || []).map((fare) => fare.zones))];
+    const carnets = fares.carnets || [];
+    const products = [
+      ["zone", "Zone ticket (one ride)"], ["carnet", "Carnet"], ["monthly", "Monthly pass"], ["yearly", "Yearly pass"],
+    ];
+    if (query.trip) products.unshift(["station", `Train ${query.trip} from ${query.from} to ${query.to}`]);
+    replace(buying, h("h2", { id: "buy-heading" }, "Buy a ticket"),
+      methods.length ? null : cardForm(drawBuying),
+      form("Quote", [
+        field("Ticket", { name: "product", options: products, value: query.trip ? "station" : "zone" }),
+        field("Zones", { name: "zones", options: zones.map((zone) => [zone, zone]), value: "Mi1-Mi3" }, "For zone tickets, carnets and passes."),
+        field("Carnet", { name: "carnet", options: carnets.map((carnet) => [`${carnet.zones}|${carnet.rides}`, `${carnet.rides} rides, ${carnet.zones}, ${money(carnet.price)}`]) }),
+        field("Passengers", { name: "passengers", type: "number", min: 1, max: 10, value: "1" }),
+      ], "Get a price", async (values) => {
+        const body = { passengers: Number(values.passengers) || 1 };
+        if (values.product === "station") {
+          body.station = { run: { tripId: query.trip, serviceDate: query.date || today() }, fromStationId: query.from, toStationId: query.to };
+        } else if (values.product === "zone") {
+          body.zone = { zones: values.zones };
+        } else if (values.product === "carnet") {
+          const [zonesOfCarnet, rides] = (values.carnet || "|").split("|");
+          body.carnet = { zones: zonesOfCarnet, rides: Number(rides) };
+        } else {
+          body.pass = { period: values.product === "monthly" ? "PASS_PERIOD_MONTHLY" : "PASS_PERIOD_YEARLY", zones: values.zones };
+        }
+        const quote = (await api("POST", "/v1/tickets:quote", body)).quote;
+        showQuote(quoteBox, quote, methods);
+      }, { id: "quote-form", class: "inline" }),
+      quoteBox);
+  }
+
+  function showQuote(box, quote, methods) {
+    // One key per quote: pressing Pay again after a failure retries the same purchase.
+    const idempotencyKey = crypto.randomUUID();
+    const card = methods.find((method) => method.isDefault) || methods[0];
+    const payForm = form("Pay", [], card ? `Pay ${money(quote.total)} with the card ending ${card.last4}` : "Add a card first", async () => {
+      const purchase = (await api("POST", "/v1/tickets:purchase", { quoteId: quote.quoteId, idempotencyKey })).purchase;
+      announce(`Bought: ${purchase.tickets.map((ticket) => ticket.description).join("; ")}`);
+      replace(box, h("p", { role: "status", class: "bought" }, `Paid ${money(purchase.total)}. Your tickets are in the wallet.`));
+      await Promise.all([loadTickets(), loadHistory()]);
+    }, { id: "pay-form" });
+    replace(box,
+      h("table", { class: "quote" }, h("tbody", {}, (quote.lines || []).map((line) => h("tr", {},
+        h("td", {}, line.description), h("td", {}, `${line.quantity} × ${money(line.unitPrice)}`), h("td", {}, money(line.amount))))),
+      h("tfoot", {}, h("tr", {}, h("th", { scope: "row", colspan: 2 }, "Total"), h("td", {}, money(quote.total))))),
+      h("p", { class: "hint" }, `This price is held until ${dateTime(quote.expiresAt)}.`),
+      payForm);
+  }
+
+  function cardForm(then) {
+    return form("Add a card", [
+      field("Card number", { name: "cardNumber", inputmode: "numeric", autocomplete: "cc-number", required: true }),
+      field("Expiry month", { name: "expiryMonth", type: "number", min: 1, max: 12, autocomplete: "cc-exp-month", required: true }),
+      field("Expiry year", { name: "expiryYear", type: "number", min: 2024, max: 2100, autocomplete: "cc-exp-year", required: true }),
+      field("Security code", { name: "securityCode", inputmode: "numeric", autocomplete: "cc-csc", required: true }),
+    ], "Add the card", async (values) => {
+      await api("POST", "/v1/payment-methods", {
+        cardNumber: values.cardNumber.replace(/\s+/g, ""), expiryMonth: Number(values.expiryMonth),
+        expiryYear: Number(values.expiryYear), securityCode: values.securityCode,
+      });
+      announce("Card added");
+      await then();
+    }, { id: "card-form", class: "inline" });
+  }
+
+  for (const [load, where] of [[loadTickets, tickets], [drawBuying, buying], [loadHistory, historyList]]) {
+    try { await load(); } catch (error) { where.append(failure(error)); }
+  }
+}
