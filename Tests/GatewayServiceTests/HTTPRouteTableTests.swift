@@ -85,6 +85,23 @@ struct HTTPRouteTableTests {
     #expect(query.pageSize == 20 && query.role == .driver && query.query == "ada")
   }
 
+  @Test("a Timestamp in the query is written as RFC 3339, as proto3's JSON writes it")
+  func timestampsInTheQuery() throws {
+    let statistics = try #require(table.routes.first { $0.rpc.hasSuffix("/GetStatistics") })
+    #expect(statistics.parameterKinds["from"] == .string && statistics.parameterKinds["to"] == .string)
+    let request = try Binario_Telemetry_V1_GetStatisticsRequest(
+      serializedBytes: try statistics.transcoder.request(
+        body: [], parameters: [("measure", "MEASURE_PM2_5", .string), ("from", "2024-01-15T07:00:00Z", .string), ("to", "2024-01-15T13:30:00.5Z", .string)]))
+    #expect(request.measure == .pm25)
+    #expect(request.from.seconds == 1_705_302_000 && request.to.seconds == 1_705_325_400 && request.to.nanos == 500_000_000)
+    do {
+      _ = try statistics.transcoder.request(body: [], parameters: [("from", "yesterday", .string)])
+      Issue.record("a time that is not RFC 3339 was accepted")
+    } catch {
+      #expect(error.description.contains("from") || error.reason.lowercased().contains("timestamp"), "\(error)")
+    }
+  }
+
   @Test("bad JSON, unknown fields and malformed parameters are refused with what is wrong")
   func badRequests() throws {
     let route = try #require(table.routes.first { $0.rpc.hasSuffix("/Register") })

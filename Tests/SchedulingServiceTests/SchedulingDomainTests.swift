@@ -57,6 +57,27 @@ struct SchedulingDomainTests {
     }
   }
 
+  @Test func aWatchedBoardWakesOnEveryLiveChangeAndStopsWhenEnded() async throws {
+    try await withDomain { domain in
+      // A recheck interval longer than the test: every wake-up here comes from a change.
+      let watch = try domain.watchDepartures(stationID: "MI_CENTRALE", limit: 3, recheckInterval: .seconds(3600))
+      let run = try #require(watch.first.departures.first).run
+      #expect(domain.store.timetableChanges.watcherCount == 1)
+      var wakeUps = watch.wakeUps.makeAsyncIterator()
+      _ = try await domain.delay(
+        adminID: "admin", tripID: run.tripID, date: run.serviceDate.description, fromSequence: 0, minutes: 7, reason: "Fog")
+      #expect(await wakeUps.next() != nil)
+      let delayed = try watch.current()
+      #expect(delayed.departures.first { $0.run.tripID == run.tripID }?.run.state.stops.first?.delayMinutes == 7)
+      #expect(delayed.edition != watch.first.edition)
+      watch.end()
+      #expect(await wakeUps.next() == nil)
+      #expect(domain.store.timetableChanges.watcherCount == 0)
+      let unknown = await #expect(throws: ServiceError.self) { _ = try domain.watchDepartures(stationID: "NOWHERE", limit: 3) }
+      #expect(unknown == .notFound("no station NOWHERE"))
+    }
+  }
+
   @Test func aBoardShowsTheNextDeparturesInOrderWithTheirCallingPoints() async throws {
     try await withDomain { domain in
       let result = try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 5)

@@ -55,6 +55,16 @@ public final class RunningSuite: Sendable {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   /// Swagger UI, as `scripts/install-swagger-ui.sh` installs it.
   public static let documentationFolder = packageRoot.appendingPathComponent(".tools/swagger-ui")
+  /// The web app the gateway serves at `/`.
+  public static let webFolder = packageRoot.appendingPathComponent("clients/web")
+  /// Where Debian's libjs packages put the web app's libraries (`scripts/install-system-packages.sh`).
+  public static let webLibrariesFolder = URL(fileURLWithPath: "/usr/share/javascript")
+  /// Whether the web app's libraries are installed, so the gateway can serve it.
+  public static var webAppLibrariesInstalled: Bool {
+    ["leaflet/leaflet.js", "chart.js/chart.min.js", "qrcode-generator/qrcode.js"].allSatisfy {
+      FileManager.default.fileExists(atPath: webLibrariesFolder.appendingPathComponent($0).path)
+    }
+  }
   public var identityPort: Int { self.processes.withLock { $0["identity"]!.port } }
   public var schedulingPort: Int { self.processes.withLock { $0["scheduling"]!.port } }
   public var ticketingPort: Int { self.processes.withLock { $0["ticketing"]!.port } }
@@ -197,7 +207,7 @@ public final class RunningSuite: Sendable {
 
   /// The gateway with every front door on a free port. Rate limits are off (tests make calls
   /// as fast as they can; a test of the limit passes its own `--rate-limit`); the docs page is
-  /// served when Swagger UI is installed.
+  /// served when Swagger UI is installed, the web app when its libraries are.
   private func startGateway(port: Int = 0) async throws {
     var flags = [
       "--port", "\(port)", "--grpc-port", "0", "--http-port", "0", "--tls-client-authentication", "none",
@@ -210,6 +220,9 @@ public final class RunningSuite: Sendable {
     ]
     if FileManager.default.fileExists(atPath: Self.documentationFolder.appendingPathComponent("swagger-ui-bundle.js").path) {
       flags += ["--docs-folder", Self.documentationFolder.path]
+    }
+    if Self.webAppLibrariesInstalled {
+      flags += ["--web-folder", Self.webFolder.path, "--web-libraries", Self.webLibrariesFolder.path]
     }
     let process = try await ServiceProcess.start(
       "gateway",

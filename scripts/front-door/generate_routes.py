@@ -72,13 +72,20 @@ def messages_by_name(files):
     return found
 
 
+# Well-known message types proto3's JSON writes as one string, settable from a query.
+STRING_WELL_KNOWN_TYPES = {".google.protobuf.Timestamp": "timestamp", ".google.protobuf.Duration": "duration"}
+
+
 def scalar_fields(message, messages, prefix="", depth=0):
-    """(field path, JSON kind) of every singular scalar field, nested messages included (2 deep)."""
+    """(field path, JSON kind) of every singular scalar field, nested messages included (2 deep),
+    and of every Timestamp and Duration, which proto3's JSON writes as a string (RFC 3339, "1.5s")."""
     for field in message.field:
         if field.label == FieldType.LABEL_REPEATED:
             continue
         path = prefix + field.name
-        if field.type == FieldType.TYPE_MESSAGE:
+        if field.type_name in STRING_WELL_KNOWN_TYPES:
+            yield path, STRING_WELL_KNOWN_TYPES[field.type_name]
+        elif field.type == FieldType.TYPE_MESSAGE:
             if depth < 2 and not field.type_name.startswith(".google.protobuf."):
                 yield from scalar_fields(messages[field.type_name], messages, path + ".", depth + 1)
         else:
@@ -252,7 +259,13 @@ class OpenAPIBuilder:
 
 
 def kind_schema(kind):
-    return {"string": {"type": "string"}, "number": {"type": "number"}, "bool": {"type": "boolean"}}[kind]
+    return {"string": {"type": "string"}, "number": {"type": "number"}, "bool": {"type": "boolean"},
+            "timestamp": {"type": "string", "format": "date-time"}, "duration": {"type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?s$"}}[kind]
+
+
+def swift_kind(kind):
+    """The gateway's ParameterKind: a Timestamp or Duration goes into the JSON as a string."""
+    return "string" if kind in ("timestamp", "duration") else kind
 
 
 def first_sentence(text):
@@ -338,7 +351,7 @@ def main(descriptor_set, output, openapi_output, openapi_json=None, descriptors_
         "  public static let generated: [HTTPRoute] = [",
     ]
     for route in routes:
-        fields = ", ".join(f"{swift_string(path)}: .{kind}" for path, kind in sorted(route["fields"].items()))
+        fields = ", ".join(f"{swift_string(path)}: .{swift_kind(kind)}" for path, kind in sorted(route["fields"].items()))
         lines += [
             "    HTTPRoute(",
             f"      verb: .{route['verb']},",

@@ -90,7 +90,8 @@ struct GatewayCommand: EventLoopCommand {
             documentationFolder: settings.docsFolder,
             webFolder: settings.webFolder,
             webLibrariesFolder: settings.webLibraries,
-            maximumMessageSize: context.configuration.maxFrameSize
+            maximumMessageSize: context.configuration.maxFrameSize,
+            shutdownGracePeriod: context.configuration.shutdownGracePeriodDuration
           ),
           gateway: gateway,
           logger: context.logger

@@ -31,9 +31,9 @@ export function withQuery(path, query) {
 /** One path segment, escaped. */
 export const segment = (value) => encodeURIComponent(String(value));
 
-async function send(method, path, body, token) {
+async function send(method, path, body, token, scheme = "Bearer") {
   const headers = { accept: "application/json" };
-  if (token) headers.authorization = `Bearer ${token}`;
+  if (token) headers.authorization = `${scheme} ${token}`;
   if (body !== undefined) headers["content-type"] = "application/json";
   let response;
   try {
@@ -64,3 +64,6 @@ export async function api(method, path, body) {
 
 /** The same, without any token: sign-up, sign-in and the like. */
 export const publicApi = (method, path, body) => send(method, path, body, null);
+
+/** A sensor board's call, with its device token rather than a person's session. */
+export const deviceApi = (method, path, body, deviceToken) => send(method, path, body, deviceToken, "Device");

@@ -11,6 +11,12 @@ import * as trips from "./pages/trips.js";
 import * as notifications from "./pages/notifications.js";
 import * as wallet from "./pages/wallet.js";
 import * as adminTrips from "./pages/admin-trips.js";
+import * as subscriptions from "./pages/subscriptions.js";
+import * as air from "./pages/air.js";
+import * as nearby from "./pages/nearby.js";
+import * as itineraries from "./pages/itineraries.js";
+import * as driver from "./pages/driver.js";
+import * as controlRoom from "./pages/control-room.js";
 
 /** Each page: its address pattern, its title, who may open it, and its module's `show`. */
 const pages = [
@@ -24,7 +30,14 @@ const pages = [
   { path: "trips/:trip/:date", title: "Trip", show: trips.showTrip },
   { path: "notifications", title: "Notifications", show: notifications.show, signedIn: true },
   { path: "wallet", title: "Wallet", show: wallet.show, signedIn: true },
+  { path: "subscriptions", title: "Subscriptions", show: subscriptions.show, signedIn: true },
+  { path: "itineraries", title: "Itineraries", show: itineraries.show, signedIn: true },
+  { path: "itineraries/:id", title: "Itinerary", show: itineraries.showOne, signedIn: true },
+  { path: "air", title: "Air quality", show: air.show, signedIn: true },
+  { path: "nearby", title: "Nearby", show: nearby.show, signedIn: true },
+  { path: "driver", title: "Driver", show: driver.show, role: "ROLE_DRIVER" },
   { path: "admin/trips", title: "Timetable changes", show: adminTrips.show, role: "ROLE_ADMIN" },
+  { path: "admin/control-room", title: "Taxi control room", show: controlRoom.show, role: "ROLE_ADMIN" },
 ];
 
 /** The menu: [label, address, who sees it]. */
@@ -32,8 +45,14 @@ const menu = [
   ["Departures", "#/board", "anyone"],
   ["Find a train", "#/journeys", "anyone"],
   ["Wallet", "#/wallet", "signedIn"],
+  ["Subscriptions", "#/subscriptions", "signedIn"],
+  ["Itineraries", "#/itineraries", "signedIn"],
+  ["Air quality", "#/air", "signedIn"],
+  ["Nearby", "#/nearby", "signedIn"],
   ["Notifications", "#/notifications", "signedIn"],
+  ["Driver", "#/driver", "ROLE_DRIVER"],
   ["Timetable", "#/admin/trips", "ROLE_ADMIN"],
+  ["Control room", "#/admin/control-room", "ROLE_ADMIN"],
 ];
 
 const state = { cleanup: null, unread: 0, stream: null };

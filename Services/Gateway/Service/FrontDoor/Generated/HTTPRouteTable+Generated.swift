@@ -46,7 +46,7 @@ extension HTTPRouteTable {
       rpc: "/binario.dispatch.v1.Dispatch/CreateReservation",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["destination.address": .string, "destination.position.latitude": .number, "destination.position.longitude": .number, "idempotency_key": .string, "passengers": .number, "pickup.address": .string, "pickup.position.latitude": .number, "pickup.position.longitude": .number, "shared": .bool],
+      parameterKinds: ["destination.address": .string, "destination.position.latitude": .number, "destination.position.longitude": .number, "idempotency_key": .string, "meeting_at": .string, "passengers": .number, "pickup.address": .string, "pickup.position.latitude": .number, "pickup.position.longitude": .number, "shared": .bool],
       transcoder: MessageTranscoder<Binario_Dispatch_V1_CreateReservationRequest, Binario_Dispatch_V1_CreateReservationResponse>(),
       summary: "Books a taxi for later: origin, destination, meeting time (at least the lead time ahead, 2 hours by default), passengers. With sharing on, it is matched with other shared reservations from the same zone to the same zone at about the same time, while everyone fits the taxi; each passenger's share of the fare is recomputed and sent when someone joins or leaves. The taxi is allocated 10 minutes before the meeting time. A passenger's reservations and rides never overlap (FAILED_PRECONDITION)."
     ),
@@ -57,7 +57,7 @@ extension HTTPRouteTable {
       rpc: "/binario.dispatch.v1.Dispatch/CreateTaxi",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["taxi.capacity": .number, "taxi.code": .string, "taxi.driver_name": .string, "taxi.driver_user_id": .string, "taxi.plate": .string, "taxi.position.latitude": .number, "taxi.position.longitude": .number, "taxi.queue_position": .number, "taxi.state": .string, "taxi.unavailable_reason": .string, "taxi.zone_id": .string],
+      parameterKinds: ["taxi.capacity": .number, "taxi.code": .string, "taxi.driver_name": .string, "taxi.driver_user_id": .string, "taxi.plate": .string, "taxi.position.latitude": .number, "taxi.position.longitude": .number, "taxi.position_reported_at": .string, "taxi.queue_position": .number, "taxi.state": .string, "taxi.unavailable_reason": .string, "taxi.zone_id": .string],
       transcoder: MessageTranscoder<Binario_Dispatch_V1_CreateTaxiRequest, Binario_Dispatch_V1_CreateTaxiResponse>(),
       summary: ""
     ),
@@ -233,7 +233,7 @@ extension HTTPRouteTable {
       rpc: "/binario.dispatch.v1.Dispatch/ReportPosition",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["position.latitude": .number, "position.longitude": .number],
+      parameterKinds: ["position.latitude": .number, "position.longitude": .number, "reported_at": .string],
       transcoder: MessageTranscoder<Binario_Dispatch_V1_ReportPositionRequest, Binario_Dispatch_V1_ReportPositionResponse>(),
       summary: "Where the caller's taxi is (every few seconds). A taxi that enters another zone moves to the tail of that zone's queue; on a ride, the distance driven grows."
     ),
@@ -288,7 +288,7 @@ extension HTTPRouteTable {
       rpc: "/binario.dispatch.v1.Dispatch/UpdateReservation",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["destination.address": .string, "destination.position.latitude": .number, "destination.position.longitude": .number, "passengers": .number, "pickup.address": .string, "pickup.position.latitude": .number, "pickup.position.longitude": .number, "reservation_id": .string, "shared": .bool],
+      parameterKinds: ["destination.address": .string, "destination.position.latitude": .number, "destination.position.longitude": .number, "meeting_at": .string, "passengers": .number, "pickup.address": .string, "pickup.position.latitude": .number, "pickup.position.longitude": .number, "reservation_id": .string, "shared": .bool],
       transcoder: MessageTranscoder<Binario_Dispatch_V1_UpdateReservationRequest, Binario_Dispatch_V1_UpdateReservationResponse>(),
       summary: "Changes a reservation until its edit deadline (30 minutes before the meeting by default)."
     ),
@@ -299,7 +299,7 @@ extension HTTPRouteTable {
       rpc: "/binario.dispatch.v1.Dispatch/UpdateTaxi",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["taxi.capacity": .number, "taxi.code": .string, "taxi.driver_name": .string, "taxi.driver_user_id": .string, "taxi.plate": .string, "taxi.position.latitude": .number, "taxi.position.longitude": .number, "taxi.queue_position": .number, "taxi.state": .string, "taxi.unavailable_reason": .string, "taxi.zone_id": .string],
+      parameterKinds: ["taxi.capacity": .number, "taxi.code": .string, "taxi.driver_name": .string, "taxi.driver_user_id": .string, "taxi.plate": .string, "taxi.position.latitude": .number, "taxi.position.longitude": .number, "taxi.position_reported_at": .string, "taxi.queue_position": .number, "taxi.state": .string, "taxi.unavailable_reason": .string, "taxi.zone_id": .string],
       transcoder: MessageTranscoder<Binario_Dispatch_V1_UpdateTaxiRequest, Binario_Dispatch_V1_UpdateTaxiResponse>(),
       summary: "Changes a taxi's plate or capacity, or links it to a driver (an account with the driver role, created with identity's CreateDriver) or unlinks it."
     ),
@@ -343,7 +343,7 @@ extension HTTPRouteTable {
       rpc: "/binario.geo_offers.v1.GeoOffers/CreateDeal",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["deal.deal_id": .string, "deal.description": .string, "deal.discount_percent": .number, "deal.latitude": .number, "deal.longitude": .number, "deal.shop_id": .string, "deal.shop_name": .string, "deal.station_id": .string],
+      parameterKinds: ["deal.deal_id": .string, "deal.description": .string, "deal.discount_percent": .number, "deal.latitude": .number, "deal.longitude": .number, "deal.shop_id": .string, "deal.shop_name": .string, "deal.station_id": .string, "deal.valid_from": .string, "deal.valid_until": .string],
       transcoder: MessageTranscoder<Binario_GeoOffers_V1_CreateDealRequest, Binario_GeoOffers_V1_CreateDealResponse>(),
       summary: ""
     ),
@@ -365,7 +365,7 @@ extension HTTPRouteTable {
       rpc: "/binario.geo_offers.v1.GeoOffers/CreateRouteOffer",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["offer.conditions": .string, "offer.destination_station_id": .string, "offer.destination_station_name": .string, "offer.discount_percent": .number, "offer.line": .string, "offer.offer_id": .string, "offer.origin_station_id": .string, "offer.origin_station_name": .string, "offer.title": .string],
+      parameterKinds: ["offer.conditions": .string, "offer.destination_station_id": .string, "offer.destination_station_name": .string, "offer.discount_percent": .number, "offer.line": .string, "offer.offer_id": .string, "offer.origin_station_id": .string, "offer.origin_station_name": .string, "offer.title": .string, "offer.valid_from": .string, "offer.valid_until": .string],
       transcoder: MessageTranscoder<Binario_GeoOffers_V1_CreateRouteOfferRequest, Binario_GeoOffers_V1_CreateRouteOfferResponse>(),
       summary: ""
     ),
@@ -530,7 +530,7 @@ extension HTTPRouteTable {
       rpc: "/binario.geo_offers.v1.GeoOffers/ReportLocation",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["accuracy_metres": .number, "latitude": .number, "longitude": .number],
+      parameterKinds: ["accuracy_metres": .number, "latitude": .number, "longitude": .number, "reported_at": .string],
       transcoder: MessageTranscoder<Binario_GeoOffers_V1_ReportLocationRequest, Binario_GeoOffers_V1_ReportLocationResponse>(),
       summary: "Reports where the caller is. The service keeps this position as the caller's last known location (only the newest report is kept) and answers with the deals nearby not offered to the caller recently, the nearest station and its route offers, places to visit nearby, and a welcome when the caller has reached the station of a train they hold a ticket for (once per ticket; it is also sent as a notification, as are the deals offered)."
     ),
@@ -541,7 +541,7 @@ extension HTTPRouteTable {
       rpc: "/binario.geo_offers.v1.GeoOffers/UpdateDeal",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["deal.deal_id": .string, "deal.description": .string, "deal.discount_percent": .number, "deal.latitude": .number, "deal.longitude": .number, "deal.shop_id": .string, "deal.shop_name": .string, "deal.station_id": .string],
+      parameterKinds: ["deal.deal_id": .string, "deal.description": .string, "deal.discount_percent": .number, "deal.latitude": .number, "deal.longitude": .number, "deal.shop_id": .string, "deal.shop_name": .string, "deal.station_id": .string, "deal.valid_from": .string, "deal.valid_until": .string],
       transcoder: MessageTranscoder<Binario_GeoOffers_V1_UpdateDealRequest, Binario_GeoOffers_V1_UpdateDealResponse>(),
       summary: "Replaces a deal's fields (its shop stays)."
     ),
@@ -563,7 +563,7 @@ extension HTTPRouteTable {
       rpc: "/binario.geo_offers.v1.GeoOffers/UpdateRouteOffer",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["offer.conditions": .string, "offer.destination_station_id": .string, "offer.destination_station_name": .string, "offer.discount_percent": .number, "offer.line": .string, "offer.offer_id": .string, "offer.origin_station_id": .string, "offer.origin_station_name": .string, "offer.title": .string],
+      parameterKinds: ["offer.conditions": .string, "offer.destination_station_id": .string, "offer.destination_station_name": .string, "offer.discount_percent": .number, "offer.line": .string, "offer.offer_id": .string, "offer.origin_station_id": .string, "offer.origin_station_name": .string, "offer.title": .string, "offer.valid_from": .string, "offer.valid_until": .string],
       transcoder: MessageTranscoder<Binario_GeoOffers_V1_UpdateRouteOfferRequest, Binario_GeoOffers_V1_UpdateRouteOfferResponse>(),
       summary: ""
     ),
@@ -1069,7 +1069,7 @@ extension HTTPRouteTable {
       rpc: "/binario.scheduling.v1.Itineraries/AddItineraryEvent",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["event.cost.amount_minor": .string, "event.cost.currency": .string, "event.created_by": .string, "event.event_id": .string, "event.latitude": .number, "event.longitude": .number, "event.notes": .string, "event.place": .string, "event.title": .string, "itinerary_id": .string],
+      parameterKinds: ["event.cost.amount_minor": .string, "event.cost.currency": .string, "event.created_by": .string, "event.ends_at": .string, "event.event_id": .string, "event.latitude": .number, "event.longitude": .number, "event.notes": .string, "event.place": .string, "event.starts_at": .string, "event.title": .string, "itinerary_id": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_AddItineraryEventRequest, Binario_Scheduling_V1_AddItineraryEventResponse>(),
       summary: "Events: added, edited and deleted by the organiser or an accepted member."
     ),
@@ -1179,7 +1179,7 @@ extension HTTPRouteTable {
       rpc: "/binario.scheduling.v1.Itineraries/UpdateItineraryEvent",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["event.cost.amount_minor": .string, "event.cost.currency": .string, "event.created_by": .string, "event.event_id": .string, "event.latitude": .number, "event.longitude": .number, "event.notes": .string, "event.place": .string, "event.title": .string, "event_id": .string, "itinerary_id": .string],
+      parameterKinds: ["event.cost.amount_minor": .string, "event.cost.currency": .string, "event.created_by": .string, "event.ends_at": .string, "event.event_id": .string, "event.latitude": .number, "event.longitude": .number, "event.notes": .string, "event.place": .string, "event.starts_at": .string, "event.title": .string, "event_id": .string, "itinerary_id": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_UpdateItineraryEventRequest, Binario_Scheduling_V1_UpdateItineraryEventResponse>(),
       summary: ""
     ),
@@ -1344,7 +1344,7 @@ extension HTTPRouteTable {
       rpc: "/binario.scheduling.v1.Scheduling/GetDeparturesBoard",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["limit": .number, "station_id": .string],
+      parameterKinds: ["after": .string, "limit": .number, "station_id": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_GetDeparturesBoardRequest, Binario_Scheduling_V1_GetDeparturesBoardResponse>(),
       summary: "A station's next departures (default 10, at most 50), with delays, platform changes and cancellations; each run with its stops from this station on. GetRun has every stop."
     ),
@@ -1443,7 +1443,7 @@ extension HTTPRouteTable {
       rpc: "/binario.scheduling.v1.Scheduling/SearchJourneys",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["from_station_id": .string, "limit": .number, "to_station_id": .string],
+      parameterKinds: ["departure_after": .string, "from_station_id": .string, "limit": .number, "to_station_id": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_SearchJourneysRequest, Binario_Scheduling_V1_SearchJourneysResponse>(),
       summary: "Journeys from one station to another leaving at or after a time: direct runs, and journeys with one change where no direct run fits, earliest arrival first, each with its live state."
     ),
@@ -1498,7 +1498,7 @@ extension HTTPRouteTable {
       rpc: "/binario.telemetry.v1.Telemetry/CompareWithReference",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["device_id": .string, "max_points": .number, "measure": .string, "sensor_id": .string],
+      parameterKinds: ["device_id": .string, "from": .string, "max_points": .number, "measure": .string, "sensor_id": .string, "to": .string],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_CompareWithReferenceRequest, Binario_Telemetry_V1_CompareWithReferenceResponse>(),
       summary: "The caller's series beside a reference sensor's over the same range, on the same time buckets, with Pearson's r on the buckets both have."
     ),
@@ -1509,7 +1509,7 @@ extension HTTPRouteTable {
       rpc: "/binario.telemetry.v1.Telemetry/CorrelateMeasures",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["device_id": .string, "first": .string, "max_points": .number, "second": .string],
+      parameterKinds: ["device_id": .string, "first": .string, "from": .string, "max_points": .number, "second": .string, "to": .string],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_CorrelateMeasuresRequest, Binario_Telemetry_V1_CorrelateMeasuresResponse>(),
       summary: "Pearson's r of two measures over a range on their shared time buckets."
     ),
@@ -1553,7 +1553,7 @@ extension HTTPRouteTable {
       rpc: "/binario.telemetry.v1.Telemetry/ExportReadings",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["device_id": .string],
+      parameterKinds: ["device_id": .string, "from": .string, "to": .string],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_ExportReadingsRequest, Binario_Telemetry_V1_ExportReadingsResponse>(),
       summary: "A visible device's readings in a range as CSV: time, latitude, longitude, position_altitude, then one column per measure."
     ),
@@ -1575,7 +1575,7 @@ extension HTTPRouteTable {
       rpc: "/binario.telemetry.v1.Telemetry/GetGrid",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["columns": .number, "device_id": .string, "east": .number, "measure": .string, "north": .number, "rows": .number, "south": .number, "west": .number],
+      parameterKinds: ["columns": .number, "device_id": .string, "east": .number, "from": .string, "measure": .string, "north": .number, "rows": .number, "south": .number, "to": .string, "west": .number],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_GetGridRequest, Binario_Telemetry_V1_GetGridResponse>(),
       summary: "A measure interpolated over a box (inverse distance weighting of the readings in the box and range), rows × columns cells, at most 10,000; a cell without a reading near is empty."
     ),
@@ -1597,7 +1597,7 @@ extension HTTPRouteTable {
       rpc: "/binario.telemetry.v1.Telemetry/GetMap",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["device_id": .string, "east": .number, "measure": .string, "north": .number, "south": .number, "west": .number],
+      parameterKinds: ["device_id": .string, "east": .number, "from": .string, "measure": .string, "north": .number, "south": .number, "to": .string, "west": .number],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_GetMapRequest, Binario_Telemetry_V1_GetMapResponse>(),
       summary: "Readings of a measure within a box and a range, each with its position and value (at most 5,000; beyond, that many sampled evenly in time), with the reference stations' mean for the measure in the same box and range."
     ),
@@ -1608,7 +1608,7 @@ extension HTTPRouteTable {
       rpc: "/binario.telemetry.v1.Telemetry/GetSeries",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["device_id": .string, "max_points": .number, "measure": .string],
+      parameterKinds: ["device_id": .string, "from": .string, "max_points": .number, "measure": .string, "to": .string],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_GetSeriesRequest, Binario_Telemetry_V1_GetSeriesResponse>(),
       summary: "One measure over a range, of one visible device (`device_id`) or all the caller's own, in time order, downsampled to at most `max_points` time buckets (default 500, at most 2,000), each with its minimum, mean and maximum."
     ),
@@ -1619,7 +1619,7 @@ extension HTTPRouteTable {
       rpc: "/binario.telemetry.v1.Telemetry/GetStatistics",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["device_id": .string, "measure": .string],
+      parameterKinds: ["device_id": .string, "from": .string, "measure": .string, "to": .string],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_GetStatisticsRequest, Binario_Telemetry_V1_GetStatisticsResponse>(),
       summary: "Count, minimum, maximum, mean and the quartiles of a measure over a range. Quartiles are exact, by linear interpolation between order statistics (Hyndman and Fan's definition 7, R's and NumPy's default)."
     ),

@@ -4159,6 +4159,15 @@ extension OpenAPIDocument {
         },
         "parameters": [
           {
+            "name": "departure_after",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
             "name": "from_station_id",
             "in": "query",
             "required": false,
@@ -6573,6 +6582,15 @@ extension OpenAPIDocument {
             }
           },
           {
+            "name": "after",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
             "name": "limit",
             "in": "query",
             "required": false,
@@ -7537,6 +7555,15 @@ extension OpenAPIDocument {
             }
           },
           {
+            "name": "from",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
             "name": "max_points",
             "in": "query",
             "required": false,
@@ -7550,6 +7577,15 @@ extension OpenAPIDocument {
             "required": false,
             "schema": {
               "type": "string"
+            }
+          },
+          {
+            "name": "to",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "format": "date-time"
             }
           }
         ]
@@ -7730,6 +7766,24 @@ extension OpenAPIDocument {
             "required": true,
             "schema": {
               "type": "string"
+            }
+          },
+          {
+            "name": "from",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
+            "name": "to",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "format": "date-time"
             }
           }
         ]
@@ -8019,6 +8073,15 @@ extension OpenAPIDocument {
             }
           },
           {
+            "name": "from",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
             "name": "measure",
             "in": "query",
             "required": false,
@@ -8048,6 +8111,15 @@ extension OpenAPIDocument {
             "required": false,
             "schema": {
               "type": "number"
+            }
+          },
+          {
+            "name": "to",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "format": "date-time"
             }
           },
           {
@@ -8115,6 +8187,15 @@ extension OpenAPIDocument {
             }
           },
           {
+            "name": "from",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
             "name": "measure",
             "in": "query",
             "required": false,
@@ -8136,6 +8217,15 @@ extension OpenAPIDocument {
             "required": false,
             "schema": {
               "type": "number"
+            }
+          },
+          {
+            "name": "to",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "format": "date-time"
             }
           },
           {
@@ -8242,6 +8332,15 @@ extension OpenAPIDocument {
             }
           },
           {
+            "name": "from",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
             "name": "max_points",
             "in": "query",
             "required": false,
@@ -8263,6 +8362,15 @@ extension OpenAPIDocument {
             "required": false,
             "schema": {
               "type": "string"
+            }
+          },
+          {
+            "name": "to",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "format": "date-time"
             }
           }
         ]
@@ -8614,6 +8722,15 @@ extension OpenAPIDocument {
             }
           },
           {
+            "name": "from",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
             "name": "max_points",
             "in": "query",
             "required": false,
@@ -8627,6 +8744,15 @@ extension OpenAPIDocument {
             "required": false,
             "schema": {
               "type": "string"
+            }
+          },
+          {
+            "name": "to",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "format": "date-time"
             }
           }
         ]
@@ -8678,11 +8804,29 @@ extension OpenAPIDocument {
             }
           },
           {
+            "name": "from",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
             "name": "measure",
             "in": "query",
             "required": false,
             "schema": {
               "type": "string"
+            }
+          },
+          {
+            "name": "to",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "format": "date-time"
             }
           }
         ]

@@ -35,6 +35,9 @@ public final class HTTPFrontDoor: Service, Sendable {
     /// The most bytes of request headers, and the most header fields.
     public var maximumHeaderBytes: Int
     public var maximumHeaderFields: Int
+    /// How long open requests (a Server-Sent Events stream, say) may run once graceful shutdown
+    /// begins; then they are cut off. `nil`: no limit.
+    public var shutdownGracePeriod: Duration?
 
     public init(
       host: String,
@@ -48,7 +51,8 @@ public final class HTTPFrontDoor: Service, Sendable {
       maximumMessageSize: Int,
       requestTimeout: Duration = .seconds(30),
       maximumHeaderBytes: Int = GatewayCallForwarder.maximumMetadataSize,
-      maximumHeaderFields: Int = 100
+      maximumHeaderFields: Int = 100,
+      shutdownGracePeriod: Duration? = .seconds(20)
     ) {
       self.host = host
       self.port = port
@@ -62,11 +66,14 @@ public final class HTTPFrontDoor: Service, Sendable {
       self.requestTimeout = requestTimeout
       self.maximumHeaderBytes = maximumHeaderBytes
       self.maximumHeaderFields = maximumHeaderFields
+      self.shutdownGracePeriod = shutdownGracePeriod
     }
   }
 
   private let application: Application<HTTPFrontDoorResponder>
   private let boundPort = OnceValue<Int>()
+  private let shutdownGracePeriod: Duration?
+  private let openStreams: OpenStreams
 
   public init(
     configuration: Configuration,
@@ -74,6 +81,8 @@ public final class HTTPFrontDoor: Service, Sendable {
     group: MultiThreadedEventLoopGroup = .singleton,
     logger: Logger
   ) throws {
+    let openStreams = OpenStreams()
+    self.openStreams = openStreams
     let responder = HTTPFrontDoorResponder(
       routes: gateway.httpRoutes,
       forwarder: gateway.acceptor,
@@ -84,6 +93,7 @@ public final class HTTPFrontDoor: Service, Sendable {
       webApp: try configuration.webFolder.map { folder throws(GatewayConfigurationError) in
         try WebApp(folder: folder, libraries: configuration.webLibrariesFolder)
       },
+      openStreams: openStreams,
       openAPI: ByteBuffer(string: OpenAPIDocument.generatedJSON),
       maximumMessageSize: configuration.maximumMessageSize,
       requestTimeout: configuration.requestTimeout
@@ -102,6 +112,7 @@ public final class HTTPFrontDoor: Service, Sendable {
       )
     )
     let boundPort = self.boundPort
+    self.shutdownGracePeriod = configuration.shutdownGracePeriod
     self.application = Application(
       responder: responder,
       server: try .tls(.http1(configuration: http1), tlsConfiguration: tls),
@@ -124,7 +135,26 @@ public final class HTTPFrontDoor: Service, Sendable {
     try await self.boundPort.value
   }
 
+  /// Serves until graceful shutdown; then ends every Server-Sent Events stream (its client
+  /// told to reconnect), lets unary calls finish for the grace period, and cuts off what is
+  /// still open (Hummingbird alone would wait for every connection to end).
   public func run() async throws {
-    try await self.application.run()
+    let (application, openStreams, grace) = (self.application, self.openStreams, self.shutdownGracePeriod)
+    // Each task says whether the front door is done when it returns.
+    try await withThrowingTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        try await application.run()
+        return true
+      }
+      group.addTask {
+        try await gracefulShutdown()
+        openStreams.endAll()
+        guard let grace else { return false }
+        try await Task.sleep(for: grace)
+        return true
+      }
+      while let done = try await group.next(), !done {}
+      group.cancelAll()
+    }
   }
 }

@@ -38,6 +38,8 @@ struct HTTPFrontDoorResponder: HTTPResponder {
   let crossOrigin: CrossOriginPolicy
   let documentation: DocumentationPage?
   let webApp: WebApp?
+  /// The Server-Sent Events streams open now, ended together at shutdown.
+  let openStreams: OpenStreams
   let openAPI: ByteBuffer
   /// The largest request body, and message either way.
   let maximumMessageSize: Int
@@ -131,7 +133,11 @@ struct HTTPFrontDoorResponder: HTTPResponder {
 
     var responses = BridgedResponseReader(call)
     if route.serverStreaming {
-      return await ServerSentEvents.response(for: call, responses: responses, route: route)
+      // A browser tab that closes ends its stream's connection without a word: that cancels
+      // the call, which would otherwise stay open upstream (nothing is written to notice the
+      // closed socket until the next message) and hold up the gateway's graceful shutdown.
+      channel.closeFuture.whenComplete { _ in call.clientCancelled() }
+      return await ServerSentEvents.response(for: call, responses: responses, route: route, openStreams: self.openStreams)
     }
     var requestID: String?
     var answer: Data?

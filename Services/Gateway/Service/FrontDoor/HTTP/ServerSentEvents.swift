@@ -12,8 +12,17 @@ import NIOCore
 /// A call that fails before its first message answers with the JSON error and its HTTP status,
 /// like a unary call; one that fails later ends the stream with an `error` event carrying the
 /// same JSON error body.
+///
+/// A stream with nothing to say for ``keepAliveInterval`` gets a comment line: proxies keep an
+/// idle stream open, and a client that went away without a word (a closed tab) is found out by
+/// the write failing, which cancels its call. Graceful shutdown ends every open stream through
+/// ``OpenStreams``.
 enum ServerSentEvents {
-  static func response(for call: BridgedClientCall, responses: BridgedResponseReader, route: HTTPRoute) async -> Response {
+  static let keepAliveInterval = TimeAmount.seconds(15)
+
+  static func response(
+    for call: BridgedClientCall, responses: BridgedResponseReader, route: HTTPRoute, openStreams: OpenStreams
+  ) async -> Response {
     var responses = responses
     var requestID: String?
     // The first part decides the HTTP status: headers (or a message) open the stream; an end
@@ -51,14 +60,25 @@ enum ServerSentEvents {
       body: ResponseBody { writer in
         var (responses, pending) = (rest, opening)
         var position = 0
+        openStreams.add(call)
+        defer { openStreams.remove(call) }
         do {
+          // Cancelled (the front door's grace period is over), the call ends: the wait below
+          // is not cancellable by itself.
+          try await withTaskCancellationHandler {
           while true {
             let next: BridgedClientCall.Response?
             if let waiting = pending {
               next = waiting
               pending = nil
             } else {
-              next = await responses.next()
+              switch await responses.next(idle: Self.keepAliveInterval) {
+              case .response(let part): next = part
+              case .finished: next = nil
+              case .idle:
+                try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                continue
+              }
             }
             guard let part = next else { break }
             switch part {
@@ -75,6 +95,9 @@ enum ServerSentEvents {
                 try await writer.write(ByteBuffer(string: "event: error\ndata: " + String(decoding: body, as: UTF8.self) + "\n\n"))
               }
             }
+          }
+          } onCancel: {
+            call.clientCancelled()
           }
           try await writer.finish(nil)
         } catch {

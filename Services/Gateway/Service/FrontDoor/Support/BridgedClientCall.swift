@@ -106,6 +106,27 @@ public final class BridgedClientCall: GatewayClientCall {
     self.abandon(.cancelledByPeer, answer: nil)
   }
 
+  /// The gateway is shutting down: the call ends now, the client told `UNAVAILABLE` so that
+  /// it reconnects (to another replica, or to this one once it is back).
+  public func gatewayShuttingDown() {
+    self.abandon(
+      .connectionClosed,
+      answer: WireEnd(code: WireStatusCode.unavailable, message: "the gateway is shutting down; reconnect"))
+  }
+
+  /// Resumes a front door waiting in ``nextResponses()`` with no answers (the call goes on), so
+  /// it can do something else (write a keep-alive) and wait again.
+  func wakeWaitingReader() {
+    let waiter = self.state.withLock { state -> CheckedContinuation<[Response], Never>? in
+      defer { state.responseWaiter = nil }
+      return state.responses.isEmpty ? state.responseWaiter : nil
+    }
+    waiter?.resume(returning: [])
+  }
+
+  /// Whether the answer is over: nothing more will come.
+  var isOver: Bool { self.state.withLock { $0.isOver } }
+
   /// Returns while the gateway wants the client's messages (at once unless paused).
   public func waitWhileReadsPaused() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -282,5 +303,25 @@ struct BridgedResponseReader: Sendable {
       self.buffered = await self.call.nextResponses().reversed()
     }
     return self.buffered.popLast()
+  }
+
+  enum Waited {
+    case response(BridgedClientCall.Response)
+    /// Nothing came for the idle time; the call goes on.
+    case idle
+    case finished
+  }
+
+  /// The next answer, or ``Waited/idle`` when none comes within `idle`.
+  mutating func next(idle: TimeAmount) async -> Waited {
+    if self.buffered.isEmpty {
+      let call = self.call
+      let timer = call.eventLoop.scheduleTask(in: idle) { call.wakeWaitingReader() }
+      let batch = await call.nextResponses()
+      timer.cancel()
+      if batch.isEmpty { return call.isOver ? .finished : .idle }
+      self.buffered = batch.reversed()
+    }
+    return self.buffered.popLast().map { .response($0) } ?? .finished
   }
 }

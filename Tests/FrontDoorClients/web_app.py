@@ -1,0 +1,458 @@
+"""The web app (clients/web) in headless Chromium (Debian's chromium and chromium-driver, driven
+by Selenium) against a running suite, as its people use it:
+
+- a traveller signs up, confirms with the emailed code and signs in; the demo station's board
+  shows the next trains; they follow one;
+- an admin delays that train from the admin page: the traveller's board and unread count show it
+  without a reload, and a platform change then arrives in their open notification list;
+- the traveller adds a card, buys a ticket and finds it in the wallet with a QR code, which
+  zbarimg decodes to a code the inspectors' InspectTicket accepts;
+- subscriptions, itineraries, nearby deals and stations;
+- uploading a board's readings draws the chart (with the reference station's line) and the map;
+- a driver rejects an offer, and the control room shows their taxi move to the tail of the queue;
+- a forgotten password is reset through the emailed link; the board on a phone-sized screen.
+
+No page may log a console error. A screenshot of every page goes to --screenshots.
+
+Run by the end-to-end WebAppTests (Swift), which start the suite and pass its address:
+
+    .tools/venv/bin/python Tests/FrontDoorClients/web_app.py --url https://localhost:7443 \
+        --ca .dev/certs/ca.pem --admin-email admin@binario.test --admin-password ... \
+        --readings Services/Telemetry/DemoData/board-walk-2024-01-15.csv --screenshots /tmp/shots
+
+The dev CA is not in Chromium's trust store, so certificate errors are ignored for this one
+loopback origin; the setup calls made over HTTP (the admin's outbox, a passenger asking for a
+taxi) verify the gateway against --ca.
+"""
+
+import argparse
+import base64
+import json
+import pathlib
+import re
+import ssl
+import subprocess
+import sys
+import tempfile
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+PASSWORD = "a-good-password-1"
+DUOMO = (45.46419, 9.18960)
+BRERA = (45.47190, 9.18790)
+
+
+class Gateway:
+    """JSON calls to the front door for the setup a person would do elsewhere (their email,
+    another person's phone)."""
+
+    def __init__(self, url, ca):
+        self.url = url
+        self.context = ssl.create_default_context(cafile=ca)
+
+    def call(self, method, path, body=None, token=None, scheme="Bearer"):
+        request = urllib.request.Request(self.url + path, method=method,
+                                         data=None if body is None else json.dumps(body).encode())
+        request.add_header("content-type", "application/json")
+        if token:
+            request.add_header("authorization", f"{scheme} {token}")
+        try:
+            with urllib.request.urlopen(request, context=self.context, timeout=30) as response:
+                return json.loads(response.read() or b"{}")
+        except urllib.error.HTTPError as error:
+            raise AssertionError(f"{method} {path} answered {error.code}: {error.read().decode()}") from None
+
+    def sign_in(self, email, password):
+        return self.call("POST", "/v1/sessions", {"email": email, "password": password})["tokens"]["accessToken"]
+
+    def outbox(self, admin, recipient):
+        answer = self.call("GET", f"/v1/admin/outbox-messages?recipient={urllib.parse.quote(recipient)}&limit=10", token=admin)
+        return [message["body"] for message in answer.get("messages", [])]
+
+    def code(self, admin, recipient):
+        for body in self.outbox(admin, recipient):
+            found = re.search(r"\b(\d{6})\b", body)
+            if found:
+                return found.group(1)
+        raise AssertionError(f"no code for {recipient} in the outbox")
+
+
+class Browser:
+    """One person's Chromium: its own tab, storage and console."""
+
+    def __init__(self, arguments, name, size=(1280, 900)):
+        options = webdriver.ChromeOptions()
+        options.binary_location = arguments.chromium
+        for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--ignore-certificate-errors",
+                     "--disable-gpu", f"--window-size={size[0]},{size[1]}", "--lang=en-GB"]:
+            options.add_argument(flag)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        self.name = name
+        self.driver = webdriver.Chrome(service=Service(arguments.chromedriver), options=options)
+        self.wait = WebDriverWait(self.driver, 30)
+        self.base = arguments.url
+        self.shots = pathlib.Path(arguments.screenshots)
+        self.errors = []
+
+    def open(self, fragment):
+        """Goes to a page of the app by its #fragment (no reload once the app is loaded)."""
+        if self.driver.current_url.startswith(self.base + "/"):
+            self.driver.execute_script("location.hash = arguments[0]", fragment)
+        else:
+            self.driver.get(f"{self.base}/{fragment}")
+
+    def until(self, condition, what):
+        try:
+            return self.wait.until(lambda _: condition())
+        except TimeoutException:
+            # What the person would see: the page's alerts, and a screenshot beside the others.
+            alerts = "; ".join(element.text for element in self.driver.find_elements(By.CSS_SELECTOR, "[role=alert]") if element.text)
+            self.driver.save_screenshot(str(self.shots / f"FAILED-{self.name}.png"))
+            raise AssertionError(f"{self.name}: {what} (page: {self.driver.current_url}; alerts: {alerts or 'none'})") from None
+
+    def find(self, css):
+        return self.until(lambda: self.driver.find_elements(By.CSS_SELECTOR, css), f"no {css}")[0]
+
+    def fill(self, form_css, values, submit=True):
+        form = self.find(form_css)
+        for name, value in values.items():
+            element = form.find_element(By.NAME, name)
+            if element.tag_name == "select":
+                Select(element).select_by_value(value)
+            else:
+                element.clear()
+                element.send_keys(value)
+        if submit:
+            form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        return form
+
+    def text(self, css):
+        return " ".join(element.text for element in self.driver.find_elements(By.CSS_SELECTOR, css))
+
+    def shot(self, name):
+        """A screenshot of the page (its full height) as NAME.png."""
+        height = self.driver.execute_script("return Math.min(document.documentElement.scrollHeight, 4000)")
+        width = self.driver.get_window_size()["width"]
+        self.driver.set_window_size(width, max(height + 120, 600))
+        self.driver.save_screenshot(str(self.shots / f"{name}.png"))
+        self.driver.set_window_size(width, 900 if width > 500 else 844)
+        self.check_console(name)
+
+    def check_console(self, where):
+        for entry in self.driver.get_log("browser"):
+            if entry["level"] == "SEVERE":
+                self.errors.append(f"{self.name} on {where}: {entry['message']}")
+
+    def sign_in(self, email, password):
+        self.open("#/sign-in")
+        self.fill("#sign-in-form", {"email": email, "password": password})
+        self.until(lambda: self.driver.find_elements(By.ID, "sign-out"), f"{email} is not signed in")
+
+    def mark_loaded(self):
+        """Marks this page load: a reload would lose the mark."""
+        self.driver.execute_script("window.__loadedOnce = true")
+
+    def still_loaded(self):
+        return self.driver.execute_script("return window.__loadedOnce === true")
+
+    def quit(self):
+        self.check_console("the end")
+        self.driver.quit()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True, help="the front door, https://localhost:PORT")
+    parser.add_argument("--ca", required=True)
+    parser.add_argument("--admin-email", required=True)
+    parser.add_argument("--admin-password", required=True)
+    parser.add_argument("--readings", required=True, help="a board's readings CSV to upload")
+    parser.add_argument("--reference-folder", required=True, help="the ARPA demo files (stations, measurements)")
+    parser.add_argument("--screenshots", required=True)
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    parser.add_argument("--zbarimg", default="/usr/bin/zbarimg")
+    arguments = parser.parse_args()
+    pathlib.Path(arguments.screenshots).mkdir(parents=True, exist_ok=True)
+    gateway = Gateway(arguments.url, arguments.ca)
+    admin_token = gateway.sign_in(arguments.admin_email, arguments.admin_password)
+
+    browsers = []
+    try:
+        traveller = Browser(arguments, "traveller")
+        admin = Browser(arguments, "admin")
+        browsers += [traveller, admin]
+        email = f"web-{uuid.uuid4().hex[:8]}@example.com"
+        sign_up_and_in(traveller, gateway, admin_token, email)
+        trip = board_and_live_changes(traveller, admin, arguments)
+        wallet(traveller, gateway, admin_token, arguments.zbarimg)
+        subscriptions_and_itineraries(traveller)
+        air_quality(traveller, gateway, admin_token, arguments)
+        nearby(traveller)
+        driver = Browser(arguments, "driver")
+        browsers.append(driver)
+        control_room(admin, driver, gateway, admin_token)
+        password_reset(traveller, gateway, admin_token, email)
+        phone(arguments, trip)
+        errors = [error for browser in browsers for error in browser.errors]
+        assert not errors, "console errors:\n  " + "\n  ".join(errors)
+        print(f"ok: every page, no console errors; screenshots in {arguments.screenshots}")
+    finally:
+        for browser in browsers:
+            try:
+                browser.quit()
+            except Exception as error:  # noqa: BLE001 - quitting must not hide the failure
+                print(f"could not close {browser.name}: {error}", file=sys.stderr)
+
+
+def sign_up_and_in(traveller, gateway, admin_token, email):
+    traveller.open("#/sign-up")
+    traveller.fill("#sign-up-form", {"email": "not-an-email", "password": PASSWORD, "firstName": "Web"})
+    traveller.until(lambda: "email" in traveller.text('[data-error-for="email"]'), "a bad email is not named beside its field")
+    traveller.shot("sign-up")
+    traveller.fill("#sign-up-form", {"email": email})
+    traveller.find("#confirm-form")
+    traveller.fill("#confirm-form", {"code": gateway.code(admin_token, email)})
+    traveller.find("#sign-in-form")
+    traveller.shot("sign-in")
+    traveller.fill("#sign-in-form", {"password": PASSWORD})
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#board tbody tr[data-trip]"), "the board shows no trains")
+    assert email in traveller.text("#who"), "the header does not say who is signed in"
+    print("ok: signed up, confirmed with the emailed code, signed in")
+
+
+def board_and_live_changes(traveller, admin, arguments):
+    rows = traveller.driver.find_elements(By.CSS_SELECTOR, "#board tbody tr[data-trip]")
+    assert len(rows) >= 3, f"the demo station's board shows {len(rows)} trains"
+    assert "Milano Centrale" in traveller.text("h1")
+    first = rows[0]
+    trip, service_date = first.get_attribute("data-trip"), first.get_attribute("data-date")
+    first.find_element(By.CSS_SELECTOR, "button.follow").click()
+    traveller.until(lambda: traveller.driver.find_element(By.CSS_SELECTOR, f'#board tr[data-trip="{trip}"] button.follow')
+                    .get_attribute("aria-pressed") == "true", "following the train did not take")
+    traveller.shot("board")
+    traveller.mark_loaded()
+
+    admin.sign_in(arguments.admin_email, arguments.admin_password)
+    admin.open("#/admin/trips")
+    admin.find(f'#admin-runs tr[data-trip="{trip}"] button.change-run').click()
+    admin.fill("#delay-form", {"minutes": "17", "reason": "Signal failure at Lambrate"})
+    admin.until(lambda: "delay 17 min" in admin.text("#run-editor .changes"), "the delay is not in the run's changes")
+    admin.shot("admin-timetable")
+
+    row = f'#board tr[data-trip="{trip}"]'
+    traveller.until(lambda: "17 min late" in traveller.text(row), "the traveller's board does not show the delay")
+    assert "delayed" in traveller.driver.find_element(By.CSS_SELECTOR, row).get_attribute("class")
+    traveller.until(lambda: traveller.text("#unread") not in ("", "0"), "the unread count does not show the new notification")
+    assert traveller.still_loaded(), "the board was reloaded"
+    traveller.shot("board-delayed")
+
+    traveller.open("#/notifications")
+    traveller.until(lambda: "17 minutes late" in traveller.text("#notifications"), "the notification list does not show the delay")
+    admin.fill("#platform-form", {"platform": "21", "reason": "Track works"})
+    traveller.until(lambda: "21" in traveller.text("#notifications li:first-child"),
+                    "a platform change does not arrive in the open notification list")
+    assert traveller.still_loaded(), "the notifications page was reloaded"
+    traveller.shot("notifications")
+    traveller.open(f"#/trips/{trip}/{service_date}")
+    traveller.until(lambda: "21" in traveller.text("table.stops .platform.changed"), "the trip's page does not show the new platform")
+    traveller.shot("trip")
+    traveller.open("#/journeys")
+    traveller.fill("#journey-form", {"fromStationId": "MI_CENTRALE", "toStationId": "BERGAMO"})
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#journeys li.card"), "no journeys from Milano Centrale to Bergamo")
+    traveller.shot("journeys")
+    print(f"ok: {trip} delayed and moved by the admin; the traveller's board and notifications showed both live")
+    return trip
+
+
+def wallet(traveller, gateway, admin_token, zbarimg):
+    traveller.open("#/wallet")
+    traveller.fill("#card-form", {"cardNumber": "4242 4242 4242 4242", "expiryMonth": "12", "expiryYear": "2030", "securityCode": "123"})
+    traveller.until(lambda: not traveller.driver.find_elements(By.CSS_SELECTOR, "#card-form"), "the card form stays after adding a card")
+    traveller.fill("#quote-form", {"product": "zone", "zones": "Mi1-Mi3"})
+    pay = traveller.find("#pay-form button[type=submit]")
+    assert "4242" in pay.text, f"the pay button does not name the card: {pay.text}"
+    pay.click()
+    canvas = traveller.find("#tickets canvas.qr")
+    code = canvas.get_attribute("data-code")
+    with tempfile.TemporaryDirectory() as folder:
+        image = pathlib.Path(folder) / "qr.png"
+        image.write_bytes(canvas.screenshot_as_png)
+        decoded = subprocess.run([zbarimg, "--quiet", "--raw", str(image)], capture_output=True, text=True)
+    assert decoded.returncode == 0, f"zbarimg read no QR code: {decoded.stderr}"
+    assert decoded.stdout.strip() == code, "the QR code does not hold the ticket's validation code"
+    # The inspectors' check reads the scanned code as this very ticket (signed by ticketing).
+    ticket = traveller.find("#tickets li[data-ticket]").get_attribute("data-ticket")
+    inspected = gateway.call("POST", "/v1/tickets:inspect", {"code": decoded.stdout.strip()}, token=admin_token)
+    assert inspected.get("ticket", {}).get("ticketId") == ticket, f"the inspectors' check does not read the scanned code as the ticket: {inspected}"
+    assert "Mi1-Mi3" in traveller.text("#purchases"), "the purchase is not in the history"
+    traveller.shot("wallet")
+    print("ok: bought a ticket; its QR code scans to a code the inspectors accept")
+
+
+def subscriptions_and_itineraries(traveller):
+    traveller.open("#/subscriptions")
+    traveller.fill("#subscription-form", {"serviceName": "Netflix", "planType": "family", "price": "23.99",
+                                          "category": "SUBSCRIPTION_CATEGORY_MOVIES_AND_TV"})
+    traveller.until(lambda: "23.99" in traveller.text("#subscription-home .monthly"), "the monthly figure does not include the subscription")
+    traveller.fill("#subscription-form", {"serviceName": "Spotify", "planType": "individual", "price": "10.99",
+                                          "category": "SUBSCRIPTION_CATEGORY_MUSIC"})
+    traveller.until(lambda: "34.98" in traveller.text("#subscription-home .monthly"), "the monthly figure does not add up")
+    traveller.until(lambda: traveller.driver.execute_script(
+        "const chart = window.Chart.getChart(document.getElementById('category-chart'));"
+        "return chart ? chart.data.datasets[0].data.length : 0") == 2, "the per-category chart does not show two categories")
+    assert "419.76" in traveller.text("#subscription-home .yearly"), "the yearly figure is not twelve months"
+    traveller.shot("subscriptions")
+
+    traveller.open("#/itineraries")
+    traveller.fill("#itinerary-form", {"name": "Lake Como", "destination": "Bellagio", "startDate": "05012027",
+                                       "endDate": "05022027", "cost": "180"})
+    traveller.find("#event-form")
+    traveller.fill("#event-form", {"title": "Ferry to Bellagio", "place": "Varenna", "startsAt": "05012027\t1030AM", "cost": "9.20"})
+    traveller.until(lambda: "Ferry to Bellagio" in traveller.text("#itinerary-events"), "the event is not in the itinerary")
+    traveller.fill("#invite-form", {"name": "Friend", "email": "friend-of-web@example.com"})
+    traveller.until(lambda: "friend-of-web@example.com" in traveller.text("#itinerary-invites-sent"), "the invite is not listed")
+    traveller.shot("itinerary")
+    print("ok: subscriptions add up per month and year with the chart; an itinerary with an event and an invite")
+
+
+def air_quality(traveller, gateway, admin_token, arguments):
+    folder = pathlib.Path(arguments.reference_folder)
+    for kind, name in [("KIND_CATALOGUE", "air-quality-stations.csv"), ("KIND_MEASUREMENTS", "measurements-2024-01-15.csv")]:
+        data = base64.b64encode((folder / name).read_bytes()).decode()
+        gateway.call("POST", "/v1/telemetry/reference:import", {"kind": kind, "network": "air_quality", "data": data}, token=admin_token)
+
+    traveller.open("#/air")
+    traveller.fill("#device-form", {"name": "Bike board"})
+    token = traveller.find("#new-token").text
+    assert len(token) > 20, "no device token shown"
+    upload = traveller.find("#upload-form")
+    upload.find_element(By.ID, "readings-file").send_keys(str(pathlib.Path(arguments.readings).resolve()))
+    upload.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    rows = sum(1 for _ in open(arguments.readings)) - 1
+    traveller.until(lambda: f"{rows} stored" in traveller.text("#upload-form .upload-report"), "the upload does not report every reading stored")
+    traveller.fill("#air-form", {"from": "01152024\t0700AM", "to": "01152024\t0100PM"})
+    traveller.until(lambda: int(traveller.driver.find_element(By.ID, "air-chart").get_attribute("data-points") or 0) > 5,
+                    "the chart has no series")
+    traveller.until(lambda: int(traveller.driver.find_element(By.ID, "air-chart").get_attribute("data-reference-points") or 0) > 0,
+                    "the chart has no reference station's line")
+    traveller.until(lambda: len(traveller.driver.find_elements(By.CSS_SELECTOR, "#air-map path.reading")) > 20,
+                    "the map draws no readings")
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#air-map path.reference-station"),
+                    "the map draws no reference station")
+    assert "Median" in traveller.text("#quartiles"), "no quartile table"
+    traveller.shot("air-quality")
+    print("ok: uploaded a board's readings; the chart (with the reference line), the map and the quartiles are drawn")
+
+
+def nearby(traveller):
+    traveller.open("#/nearby?lat=45.4858&lon=9.2044")
+    traveller.until(lambda: "Milano Centrale" in traveller.text("#nearest-stations"), "the nearest station is not Milano Centrale")
+    link = traveller.find("#nearest-stations a[target=_blank]").get_attribute("href")
+    assert link.startswith("https://www.google.com/maps/dir/"), f"the directions link is {link}"
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#nearby-deals li"), "no deals near Milano Centrale")
+    traveller.shot("nearby")
+    print("ok: nearby deals and the nearest stations with directions")
+
+
+def control_room(admin, driver, gateway, admin_token):
+    # Two drivers with taxis in the centre's queue, and a passenger ready to call one.
+    drivers = []
+    for code, place in [("MI-W1", DUOMO), ("MI-W2", BRERA)]:
+        email = f"{code.lower()}@drivers.test"
+        profile = gateway.call("POST", "/v1/admin/drivers", {"email": email, "password": PASSWORD, "firstName": "Driver", "lastName": code},
+                               token=admin_token)["profile"]
+        gateway.call("POST", "/v1/admin/taxis", {"taxi": {"code": code, "plate": f"P{code}", "driverUserId": profile["userId"]}}, token=admin_token)
+        token = gateway.sign_in(email, PASSWORD)
+        gateway.call("POST", "/v1/driver/position", {"position": {"latitude": place[0], "longitude": place[1]}}, token=token)
+        gateway.call("POST", "/v1/driver/availability", {"available": True}, token=token)
+        drivers.append(email)
+    passenger = f"rider-{uuid.uuid4().hex[:6]}@example.com"
+    phone = "+393339876543"
+    gateway.call("POST", "/v1/accounts", {"email": passenger, "password": PASSWORD, "firstName": "Rider", "phone": phone})
+    gateway.call("POST", "/v1/accounts:confirmEmail", {"email": passenger, "code": gateway.code(admin_token, passenger)})
+    rider = gateway.sign_in(passenger, PASSWORD)
+    gateway.call("POST", "/v1/me/phone:verify", {"code": gateway.code(admin_token, phone)}, token=rider)
+    gateway.call("POST", "/v1/payment-methods", {"cardNumber": "4242424242424242", "expiryMonth": 12, "expiryYear": 2030, "securityCode": "123"}, token=rider)
+
+    admin.open("#/admin/control-room")
+    queue = '#zones [data-zone="C"] ol.queue li'
+
+    def queue_codes():
+        return [element.get_attribute("data-taxi") for element in admin.driver.find_elements(By.CSS_SELECTOR, queue)]
+
+    admin.until(lambda: queue_codes() == ["MI-W1", "MI-W2"], f"the centre's queue is not MI-W1, MI-W2: {queue_codes()}")
+    admin.mark_loaded()
+
+    driver.sign_in(drivers[0], PASSWORD)
+    driver.open("#/driver")
+    driver.until(lambda: "MI-W1" in driver.text("#my-taxi h2"), "the driver's page does not show their taxi")
+    gateway.call("POST", "/v1/taxi/rides", {"pickup": {"position": {"latitude": DUOMO[0], "longitude": DUOMO[1]}, "address": "Piazza del Duomo 1"},
+                                            "idempotencyKey": str(uuid.uuid4())}, token=rider)
+    driver.until(lambda: driver.driver.find_elements(By.CSS_SELECTOR, "#offer-list .offer"), "the offer does not reach the driver's page")
+    driver.shot("driver-offer")
+    admin.until(lambda: admin.driver.find_elements(By.CSS_SELECTOR, f'{queue}.offered[data-taxi="MI-W1"]'),
+                "the control room does not show MI-W1 holding the offer")
+    driver.find("#offer-list .offer button.reject").click()
+    admin.until(lambda: queue_codes()[-1:] == ["MI-W1"] and queue_codes()[0] == "MI-W2",
+                f"MI-W1 did not move to the tail of the queue: {queue_codes()}")
+    assert admin.still_loaded(), "the control room was reloaded"
+    driver.until(lambda: "2 in the queue" in driver.text("#taxi-state") or not driver.driver.find_elements(By.CSS_SELECTOR, "#offer-list .offer"),
+                 "the offer stays on the driver's page")
+    driver.shot("driver")
+    admin.shot("control-room")
+    print("ok: the driver rejected the offer; the control room showed their taxi move to the tail of the queue")
+
+
+def password_reset(traveller, gateway, admin_token, email):
+    traveller.find("#sign-out").click()
+    traveller.find("#sign-in-form")
+    traveller.open("#/password-reset")
+    traveller.fill("#reset-request-form", {"email": email})
+    traveller.until(lambda: "on its way" in traveller.text("main [role=status]"), "no word that the link is on its way")
+    link = next((re.search(r"\?token=(\S+)", body) for body in gateway.outbox(admin_token, email) if "?token=" in body), None)
+    assert link, "no reset link in the outbox"
+    traveller.driver.get(f"{traveller.base}/reset-password?token={link.group(1)}")
+    traveller.fill("#reset-complete-form", {"newPassword": "a-new-password-2"})
+    traveller.find("#sign-in-form")
+    traveller.shot("password-reset-done")
+    traveller.sign_in(email, "a-new-password-2")
+    print("ok: reset the password through the emailed link and signed in with the new one")
+
+
+def phone(arguments, trip):
+    small = Browser(arguments, "phone", size=(390, 844))
+    try:
+        small.open("#/board/MI_CENTRALE")
+        small.until(lambda: small.driver.find_elements(By.CSS_SELECTOR, "#board tbody tr[data-trip]"), "the board on a phone shows no trains")
+        width = small.driver.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 390, f"the board is {width}px wide on a 390px screen"
+        menu = small.find("#menu-button")
+        assert menu.is_displayed(), "no menu button on a phone"
+        menu.click()
+        small.until(lambda: small.driver.find_element(By.ID, "site-nav").is_displayed(), "the menu does not open")
+        small.shot("phone-board")
+        print(f"ok: the board and the menu on a phone-sized screen (following {trip} elsewhere)")
+    finally:
+        small.quit()
+        if small.errors:
+            raise AssertionError("console errors on the phone:\n  " + "\n  ".join(small.errors))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except AssertionError as failure:
+        print(f"FAILED: {failure}", file=sys.stderr)
+        sys.exit(1)
+    except Exception as failure:  # noqa: BLE001 - a Selenium error is a failure too, said briefly
+        print(f"FAILED: {type(failure).__name__}: {str(failure).splitlines()[0] if str(failure) else ''}", file=sys.stderr)
+        sys.exit(1)

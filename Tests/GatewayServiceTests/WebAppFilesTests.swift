@@ -1,0 +1,89 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Testing
+
+@testable import GatewayService
+
+/// The web app's files as the gateway serves them: read once, found by path only, each answer
+/// with the Content-Security-Policy that allows nothing from elsewhere.
+@Suite("The web app's files at the HTTP/JSON front door")
+struct WebAppFilesTests {
+  /// A web app folder and a libraries folder, as Debian lays them out, in a temporary folder.
+  struct Folders {
+    let root: URL
+    var app: URL { root.appendingPathComponent("web") }
+    var libraries: URL { root.appendingPathComponent("javascript") }
+
+    init(leaving missing: String? = nil) throws {
+      root = FileManager.default.temporaryDirectory.appendingPathComponent("web-app-\(UUID().uuidString)")
+      try write("<!doctype html><title>app</title>", to: app.appendingPathComponent("index.html"))
+      try write("export const x = 1;", to: app.appendingPathComponent("js/app.js"))
+      try write("{}", to: app.appendingPathComponent("data/base-map.geojson"))
+      try write("secret", to: app.appendingPathComponent("notes.swp"))
+      for (path, _) in WebApp.libraries where path != missing {
+        try write("/* \(path) */", to: libraries.appendingPathComponent(path))
+      }
+    }
+
+    private func write(_ text: String, to url: URL) throws {
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(text.utf8).write(to: url)
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: root) }
+  }
+
+  @Test func servesThePageItsFilesAndItsLibrariesWithTheirTypes() throws {
+    let folders = try Folders()
+    defer { folders.remove() }
+    let app = try WebApp(folder: folders.app.path, libraries: folders.libraries.path)
+    for (path, type) in [
+      ("/", "text/html; charset=utf-8"), ("/reset-password", "text/html; charset=utf-8"),
+      ("/app/js/app.js", "text/javascript; charset=utf-8"), ("/app/data/base-map.geojson", "application/geo+json"),
+      ("/lib/leaflet/leaflet.css", "text/css; charset=utf-8"), ("/lib/qrcode-generator/qrcode.js", "text/javascript; charset=utf-8"),
+      ("/lib/leaflet/images/layers.png", "image/png"),
+    ] {
+      let response = try #require(app.response(for: path), "\(path) is not served")
+      #expect(response.status == .ok)
+      #expect(response.headers[.contentType] == type, "\(path)")
+      #expect(response.headers[.contentSecurityPolicy] == WebApp.contentSecurityPolicy)
+    }
+  }
+
+  @Test func nothingElseIsServedNorReachedThroughThePath() throws {
+    let folders = try Folders()
+    defer { folders.remove() }
+    let app = try WebApp(folder: folders.app.path, libraries: folders.libraries.path)
+    for path in [
+      "/app/notes.swp", "/app/index", "/app/../web/index.html", "/app/js/../js/app.js", "/lib/leaflet/leaflet.esm.js",
+      "/lib/../../etc/passwd", "/app/", "/index.html",
+    ] {
+      #expect(app.response(for: path) == nil, "\(path) was served")
+    }
+    #expect(WebApp.owns("/app/anything") && WebApp.owns("/lib/x") && WebApp.owns("/") && !WebApp.owns("/v1/me"))
+  }
+
+  @Test func thePolicyAllowsNothingFromElsewhere() {
+    let policy = WebApp.contentSecurityPolicy
+    #expect(policy.contains("default-src 'none'"))
+    for directive in ["script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'", "base-uri 'none'"] {
+      #expect(policy.contains(directive), "\(directive)")
+    }
+    #expect(!policy.contains("unsafe-inline") && !policy.contains("unsafe-eval") && !policy.contains("https:") && !policy.contains("*"))
+  }
+
+  @Test func aMissingLibraryNamesTheDebianPackage() throws {
+    let folders = try Folders(leaving: "chart.js/chart.min.js")
+    defer { folders.remove() }
+    do {
+      _ = try WebApp(folder: folders.app.path, libraries: folders.libraries.path)
+      Issue.record("the app started without Chart.js")
+    } catch {
+      #expect(error.message.contains("libjs-chart.js"), "\(error.message)")
+    }
+    #expect(throws: GatewayConfigurationError.self) {
+      _ = try WebApp(folder: folders.root.appendingPathComponent("nowhere").path, libraries: folders.libraries.path)
+    }
+  }
+}

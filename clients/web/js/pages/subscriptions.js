@@ -1,0 +1,127 @@
+// SubscriptionME: what the signed-in user spends on subscriptions per month and per year, the
+// next renewals, the spending per category as a chart, and the subscriptions they own or share.
+
+import { api, segment } from "../api.js";
+import { h, replace, field, form, failure, announce, money, enumText, today } from "../dom.js";
+import { chart, colours } from "../charts.js";
+
+const categoryText = (category) => enumText(category, "SUBSCRIPTION_CATEGORY_");
+const periodText = (period) => enumText(period, "SUBSCRIPTION_PERIOD_");
+
+export async function show(main) {
+  const home = h("section", { id: "subscription-home", "aria-labelledby": "home-heading" });
+  const statistics = h("section", { id: "subscription-statistics", "aria-labelledby": "statistics-heading" });
+  const lists = h("section", { id: "subscription-list" });
+  const adding = h("section", { id: "subscription-add" });
+  main.append(home, statistics, lists, adding);
+
+  async function loadHome() {
+    const answer = await api("GET", "/v1/me/subscriptions-home?renewals=5");
+    const totals = answer.totals || [];
+    replace(home, h("h2", { id: "home-heading" }, "Your spending"),
+      h("dl", { class: "figures" }, totals.length ? totals.flatMap((total) => [
+        h("div", {}, h("dt", {}, "Per month"), h("dd", { class: "monthly" }, money(total.monthly))),
+        h("div", {}, h("dt", {}, "Per year"), h("dd", { class: "yearly" }, money(total.yearly))),
+      ]) : h("div", {}, h("dt", {}, "Per month"), h("dd", {}, money({ amountMinor: "0", currency: "EUR" })))),
+      h("p", {}, `${answer.subscriptions || 0} subscriptions`),
+      h("h3", {}, "Next renewals"),
+      h("ol", { id: "renewals" }, (answer.nextRenewals || []).map((renewal) =>
+        h("li", {}, `${renewal.serviceName}: ${renewal.date} (in ${renewal.daysLeft} days), ${money(renewal.yourShare)}`))));
+  }
+
+  async function loadStatistics() {
+    const answer = await api("GET", "/v1/me/subscription-statistics");
+    const categories = answer.categories || [];
+    const canvas = h("canvas", { id: "category-chart", role: "img", "aria-label": "Monthly spending per category" });
+    replace(statistics, h("h2", { id: "statistics-heading" }, "Per category"),
+      categories.length ? h("div", { class: "chart-box" }, canvas) : h("p", { class: "empty" }, "No subscriptions yet."),
+      categories.length ? h("table", { class: "compact" },
+        h("caption", {}, "Monthly spending per category"),
+        h("thead", {}, h("tr", {}, ["Category", "Subscriptions", "Per month", "Share"].map((title) => h("th", { scope: "col" }, title)))),
+        h("tbody", {}, categories.map((entry) => h("tr", {},
+          h("th", { scope: "row" }, categoryText(entry.category)), h("td", {}, entry.subscriptions), h("td", {}, money(entry.monthly)),
+          h("td", {}, `${((entry.shareBasisPoints || 0) / 100).toFixed(1)}%`))))) : null);
+    if (categories.length) {
+      chart(canvas, {
+        type: "doughnut",
+        data: {
+          labels: categories.map((entry) => categoryText(entry.category)),
+          datasets: [{ data: categories.map((entry) => Number(entry.monthly.amountMinor) / 100), backgroundColor: colours.palette }],
+        },
+        options: { plugins: { legend: { position: "right" } } },
+      });
+    }
+  }
+
+  function subscriptionItem(subscription) {
+    const details = subscription.details;
+    const members = subscription.members || [];
+    const remove = subscription.owned
+      ? h("button", { type: "button", class: "secondary", onclick: () => act("DELETE", `/v1/me/subscriptions/${segment(subscription.subscriptionId)}`, `${details.serviceName} removed`) }, "Remove")
+      : h("button", { type: "button", class: "secondary", onclick: () => act("POST", `/v1/me/subscriptions/${segment(subscription.subscriptionId)}:withdraw`, `You left ${details.serviceName}`, {}) }, "Leave");
+    return h("li", { class: "card", dataset: { subscription: subscription.subscriptionId } },
+      h("h3", {}, `${details.serviceName}${details.planType ? ` · ${details.planType}` : ""}`),
+      h("p", {}, `${money(details.price)} ${periodText(details.period)}, ${categoryText(details.category)}`),
+      h("p", {}, `Your share: ${money(subscription.yourShare)} · renews ${subscription.nextRenewal} (in ${subscription.daysUntilRenewal} days)`),
+      members.length ? h("p", {}, "Shared with ", members.map((member) => `${member.name} (${money(member.share)})`).join(", ")) : null,
+      subscription.owned ? null : h("p", {}, `Owned by ${subscription.owner.name}`),
+      remove);
+  }
+
+  async function act(method, path, done, body) {
+    try {
+      await api(method, path, body);
+      announce(done);
+      await reload();
+    } catch (error) {
+      lists.append(failure(error));
+    }
+  }
+
+  async function loadLists() {
+    const answer = await api("GET", "/v1/me/subscriptions");
+    replace(lists,
+      h("h2", {}, "Yours"), h("ol", { class: "cards", id: "my-subscriptions" }, (answer.mine || []).map(subscriptionItem)),
+      (answer.sharedWithMe || []).length ? [h("h2", {}, "Shared with you"),
+        h("ol", { class: "cards", id: "shared-subscriptions" }, answer.sharedWithMe.map(subscriptionItem))] : null);
+  }
+
+  async function drawAdding() {
+    const [options, friends] = await Promise.all([api("GET", "/v1/subscription-options"), api("GET", "/v1/friends")]);
+    const names = h("datalist", { id: "service-names" }, (options.serviceNames || []).map((name) => h("option", { value: name })));
+    const plans = h("datalist", { id: "plan-types" }, (options.planTypes || []).map((name) => h("option", { value: name })));
+    const friendBoxes = (friends.friends || []).map((friend) => h("label", { class: "check" },
+      h("input", { type: "checkbox", name: "share", value: friend.userId }), ` ${friend.firstName || ""} ${friend.lastName || ""}`.trimEnd()));
+    replace(adding, h("h2", {}, "Add a subscription"), names, plans, form("Add a subscription", [
+      field("Service", { name: "serviceName", list: "service-names", required: true, placeholder: "Netflix" }),
+      field("Plan", { name: "planType", list: "plan-types", placeholder: "family" }),
+      field("Started", { name: "startDate", type: "date", required: true, value: today() }),
+      field("Every", { name: "period", options: (options.periods || []).map((period) => [period, periodText(period)]), value: "SUBSCRIPTION_PERIOD_MONTHLY" }),
+      field("Price (€)", { name: "price", type: "number", step: "0.01", min: "0", required: true }),
+      field("Category", { name: "category", options: (options.categories || []).map((category) => [category, categoryText(category)]) }),
+      friendBoxes.length ? h("fieldset", {}, h("legend", {}, "Share with"), friendBoxes) : null,
+    ], "Add", async (values, element) => {
+      const shared = [...element.querySelectorAll('input[name="share"]:checked')].map((box) => box.value);
+      await api("POST", "/v1/me/subscriptions", {
+        details: {
+          serviceName: values.serviceName, customServiceName: !(options.serviceNames || []).includes(values.serviceName),
+          planType: values.planType, customPlanType: !!values.planType && !(options.planTypes || []).includes(values.planType),
+          startDate: values.startDate, period: values.period, category: values.category, automaticRenewal: true,
+          price: { amountMinor: String(Math.round(Number(values.price) * 100)), currency: "EUR" },
+        },
+        sharedWithUserIds: shared,
+      });
+      announce(`${values.serviceName} added`);
+      element.reset();
+      await reload();
+    }, { id: "subscription-form", class: "inline" }));
+  }
+
+  async function reload() {
+    for (const [load, where] of [[loadHome, home], [loadStatistics, statistics], [loadLists, lists]]) {
+      try { await load(); } catch (error) { replace(where, failure(error)); }
+    }
+  }
+  await reload();
+  try { await drawAdding(); } catch (error) { adding.append(failure(error)); }
+}
