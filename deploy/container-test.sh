@@ -172,12 +172,16 @@ me_before=$(cli me)
 echo "$me_before"
 grep -q "$email" <<<"$me_before" || fail "'me' did not show $email"
 
-say "the HTTP/JSON front door and its docs page"
+say "the HTTP/JSON front door, its docs page and the web app"
 health=$(curl --silent --show-error --cacert "$work/ca.pem" "https://localhost:$http_port/v1/health")
 echo "GET /v1/health: $health"
 [ "$health" = '{"status":"SERVING"}' ] || fail "the HTTP/JSON front door answered $health"
 curl --silent --fail --cacert "$work/ca.pem" "https://localhost:$http_port/docs/swagger-ui-bundle.js" >/dev/null ||
   fail "the image's gateway serves no Swagger UI at /docs"
+for path in / /app/js/app.js /lib/leaflet/leaflet.js /lib/chart.js/chart.min.js /lib/qrcode-generator/qrcode.js; do
+  curl --silent --fail --cacert "$work/ca.pem" "https://localhost:$http_port$path" >/dev/null ||
+    fail "the image's gateway does not serve the web app's $path"
+done
 board=$(cli trips board MI_CENTRALE --limit 3)
 echo "$board"
 grep -q "^Departures from Milano Centrale" <<<"$board" || fail "scheduling's demo network is not there: $board"

@@ -8,13 +8,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# chromium and chromium-driver: the gateway's docs page is loaded in headless Chromium.
-scripts/install-system-packages.sh chromium chromium-driver
+# chromium and chromium-driver: the gateway's docs page and the web app are loaded in headless
+# Chromium; zbar-tools: the web app's test reads the wallet's QR code with zbarimg.
+scripts/install-system-packages.sh chromium chromium-driver zbar-tools
 # The front doors' tests drive grpcio, schemathesis and Selenium, and the docs page serves
 # Swagger UI.
 scripts/install-python-tools.sh
 scripts/install-swagger-ui.sh
 scripts/generate-proto.sh --check
+python3 scripts/web/make_base_map.py --check
 
 # The C device client (clients/c): built with AddressSanitizer and UBSan, its cmocka tests.
 cmake -S clients/c -B .build/c -DCMAKE_BUILD_TYPE=Debug >/dev/null

@@ -132,3 +132,31 @@ export const enumText = (value, prefix) => String(value || "").replace(prefix, "
 export function today() {
   return new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(new Date());
 }
+
+/** A `datetime-local` input's value ("2027-05-01T10:30"), read as Milan's time, as an instant.
+ * (The input has no zone; the app shows every time in Milan's, so it reads them so too.) */
+export function fromZonedInput(value) {
+  const [datePart, timePart = "00:00"] = value.split("T");
+  const [year, month, day] = datePart.split("-").map(Number);
+  const [hour, minute] = timePart.split(":").map(Number);
+  const wall = Date.UTC(year, month - 1, day, hour, minute);
+  // The zone's offset at that wall time (twice: the first guess may sit across a DST change).
+  let instant = wall - offsetAt(wall);
+  instant = wall - offsetAt(instant);
+  return new Date(instant);
+}
+
+/** An instant as a `datetime-local` value in Milan's time. */
+export function toZonedInput(instant) {
+  const wall = new Date(instant.getTime() + offsetAt(instant.getTime()));
+  return wall.toISOString().slice(0, 16);
+}
+
+/** Milan's offset from UTC at `instant` (ms). */
+function offsetAt(instant) {
+  const parts = Object.fromEntries(new Intl.DateTimeFormat("en-US", {
+    timeZone: zone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit",
+  }).formatToParts(new Date(instant)).map((part) => [part.type, part.value]));
+  const asUTC = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return asUTC - Math.floor(instant / 1000) * 1000;
+}

@@ -4,7 +4,7 @@
 // station's red one); the quartile table; and the boards, with uploading a readings file.
 
 import { api, deviceApi, withQuery, segment } from "../api.js";
-import { h, replace, field, form, failure, announce, dateTime } from "../dom.js";
+import { h, replace, field, form, failure, announce, dateTime, fromZonedInput, toZonedInput } from "../dom.js";
 import { baseMapIn, valueColour } from "../maps.js";
 import { chart, colours } from "../charts.js";
 import { parseReadings } from "../readings-file.js";
@@ -17,17 +17,17 @@ const measures = [
   ["MEASURE_ECO2", "eCO₂", [400, 2000]],
 ];
 const milan = { south: 45.3, west: 8.95, north: 45.65, east: 9.45 };
-const localInput = (instant) => new Date(instant.getTime() - instant.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 
 export async function show(main, { query }) {
   const devices = (await api("GET", "/v1/telemetry/devices")).devices || [];
   const mine = devices.filter((device) => device.mine);
   // Open on the day of the newest reading of the user's boards (else the last day).
-  let end = new Date();
+  let end = null;
   for (const device of mine.slice(0, 5)) {
     const latest = await api("GET", `/v1/telemetry/devices/${segment(device.id)}/latest`).catch(() => ({ values: [] }));
-    for (const value of latest.values || []) if (value.time && new Date(value.time) < end) end = new Date(value.time);
+    for (const value of latest.values || []) if (value.time && (!end || new Date(value.time) > end)) end = new Date(value.time);
   }
+  end = end || new Date();
   if (query.to) end = new Date(query.to);
   const start = query.from ? new Date(query.from) : new Date(end.getTime() - 24 * 3600_000);
   end = new Date(end.getTime() + 60_000);
@@ -41,8 +41,8 @@ export async function show(main, { query }) {
 
   const controls = form("Readings", [
     field("Measure", { name: "measure", options: measures.map(([value, name]) => [value, name]), value: query.measure || "MEASURE_PM2_5" }),
-    field("From", { name: "from", type: "datetime-local", value: localInput(start), required: true }),
-    field("To", { name: "to", type: "datetime-local", value: localInput(end), required: true }),
+    field("From", { name: "from", type: "datetime-local", value: toZonedInput(start), required: true }),
+    field("To", { name: "to", type: "datetime-local", value: toZonedInput(end), required: true }),
   ], "Show", (values) => draw(values), { id: "air-form", class: "inline" });
   main.append(controls, summary,
     h("div", { class: "air-grid" },
@@ -59,8 +59,8 @@ export async function show(main, { query }) {
   async function draw(values) {
     const measure = values.measure;
     const [, name, scale] = measures.find(([value]) => value === measure);
-    const from = new Date(values.from).toISOString();
-    const to = new Date(values.to).toISOString();
+    const from = fromZonedInput(values.from).toISOString();
+    const to = fromZonedInput(values.to).toISOString();
     const range = { measure, from, to };
     const [mapAnswer, statistics, series] = await Promise.all([
       api("GET", withQuery("/v1/telemetry/map", { ...range, ...milan })),

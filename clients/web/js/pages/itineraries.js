@@ -2,7 +2,7 @@
 // cost) and invites; inviting a friend or a contact by email; answering invites.
 
 import { api, segment } from "../api.js";
-import { h, replace, field, form, failure, announce, dateTime, money, enumText } from "../dom.js";
+import { h, replace, field, form, failure, announce, dateTime, money, enumText, fromZonedInput } from "../dom.js";
 
 const euros = (text) => ({ amountMinor: String(Math.round(Number(text || 0) * 100)), currency: "EUR" });
 
@@ -70,15 +70,15 @@ export async function showOne(main, { params }) {
       field("Starts", { name: "startsAt", type: "datetime-local", required: true }),
       field("Cost (€)", { name: "cost", type: "number", step: "0.01", min: "0" }),
     ], "Add", async (values) => {
-      await api("POST", `${path}/events`, { event: { title: values.title, place: values.place, startsAt: new Date(values.startsAt).toISOString(), cost: euros(values.cost) } });
+      await api("POST", `${path}/events`, { event: { title: values.title, place: values.place, startsAt: fromZonedInput(values.startsAt).toISOString(), cost: euros(values.cost) } });
       announce(`${values.title} added`);
       await reload();
     }, { id: "event-form", class: "inline" }),
     h("h2", {}, "Members"),
     h("ul", { id: "itinerary-members" }, (itinerary.members || []).map((member) => h("li", {},
       member.displayName, member.organiser ? " (organiser)" : "", member.costShare ? ` — share ${money(member.costShare)}` : ""))),
-    (itinerary.invites || []).length ? [h("h2", {}, "Invites"), h("ul", { id: "itinerary-invites-sent" }, itinerary.invites.map((invite) => h("li", {},
-      invite.inviteeEmail || invite.inviteeUserId, ` — ${enumText(invite.status, "INVITE_STATUS_")}`)))] : null,
+    (itinerary.invites || []).length ? h("section", {}, h("h2", {}, "Invites"), h("ul", { id: "itinerary-invites-sent" }, itinerary.invites.map((invite) => h("li", {},
+      invite.inviteeEmail || invite.inviteeUserId, ` — ${enumText(invite.status, "INVITE_STATUS_")}`)))) : null,
     inviteForm(path, await api("GET", "/v1/friends").catch(() => ({})), reload));
 }
 
@@ -104,5 +104,4 @@ function inviteForm(path, friends, reload) {
     announce("Invited");
     await reload();
   }, { id: "invite-form", class: "inline" });
-}
 }

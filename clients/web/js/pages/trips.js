@@ -1,7 +1,7 @@
 // Finding a train between two stations, and one run with all its stops.
 
 import { api, withQuery } from "../api.js";
-import { h, replace, field, form, failure, dateTime } from "../dom.js";
+import { h, replace, field, form, failure, dateTime, fromZonedInput } from "../dom.js";
 import { runPath, stopTime, platform, status, followedKeys, followButton, destination } from "./runs.js";
 
 export async function showSearch(main, { query }) {
@@ -11,7 +11,7 @@ export async function showSearch(main, { query }) {
   const search = async (values) => {
     const answer = await api("GET", withQuery("/v1/journeys", {
       from_station_id: values.fromStationId, to_station_id: values.toStationId, limit: 5,
-      departure_after: values.after ? new Date(values.after).toISOString() : undefined,
+      departure_after: values.after ? fromZonedInput(values.after).toISOString() : undefined,
     }));
     const journeys = answer.journeys || [];
     replace(results, h("h2", {}, journeys.length ? "Journeys" : "No journeys found"),
