@@ -208,6 +208,8 @@ def main():
     parser.add_argument("--zbarimg", default="/usr/bin/zbarimg")
     arguments = parser.parse_args()
     pathlib.Path(arguments.screenshots).mkdir(parents=True, exist_ok=True)
+    for old in pathlib.Path(arguments.screenshots).glob("*.png"):
+        old.unlink()
     gateway = Gateway(arguments.url, arguments.ca)
     admin_token = gateway.sign_in(arguments.admin_email, arguments.admin_password)
 

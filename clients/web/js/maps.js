@@ -12,8 +12,9 @@ async function baseFeatures() {
   return baseMap;
 }
 
-/** A map in `element` over the base map, centred on Milan; `label` names it for screen readers. */
-export async function baseMapIn(element, label, { center = [45.4642, 9.19], zoom = 12 } = {}) {
+/** A map in `element` over the base map, centred on Milan (or fitted to the taxi zones);
+ * `label` names it for screen readers. */
+export async function baseMapIn(element, label, { center = [45.4642, 9.19], zoom = 12, fitZones = false } = {}) {
   element.setAttribute("role", "region");
   element.setAttribute("aria-label", label);
   const map = window.L.map(element, { center, zoom, zoomSnap: 0.5, attributionControl: true });
@@ -32,6 +33,10 @@ export async function baseMapIn(element, label, { center = [45.4642, 9.19], zoom
     style: { stroke: false, fill: false },
     onEachFeature: (feature, layer) => layer.bindTooltip(feature.properties.id, { permanent: true, direction: "center", className: "zone-label" }),
   }).addTo(map);
+  if (fitZones) {
+    const zones = window.L.geoJSON({ type: "FeatureCollection", features: features.features.filter((feature) => feature.properties.kind === "zone") });
+    map.fitBounds(zones.getBounds(), { padding: [8, 8] });
+  }
   // A map drawn while its box was still being laid out measures itself again once shown.
   setTimeout(() => map.invalidateSize(), 0);
   return map;

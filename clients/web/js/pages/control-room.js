@@ -17,7 +17,7 @@ export async function show(main) {
   const others = h("section", { id: "other-taxis" });
   main.append(connection, mapElement, h("p", { class: "hint" }, "Green: waiting in a queue; orange: holding an offer; blue: on a ride; grey: unavailable."),
     h("h2", {}, "Zones"), zones, others);
-  const map = await baseMapIn(mapElement, "Map of the taxis", { zoom: 12 });
+  const map = await baseMapIn(mapElement, "Map of the taxis", { fitZones: true });
   const layer = window.L.layerGroup().addTo(map);
 
   function taxiLabel(taxi) {
