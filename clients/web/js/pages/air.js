@@ -4,7 +4,7 @@
 // station's red one); the quartile table; and the boards, with uploading a readings file.
 
 import { api, deviceApi, withQuery, segment } from "../api.js";
-import { h, replace, field, form, failure, announce, dateTime, fromZonedInput, toZonedInput } from "../dom.js";
+import { h, replace, field, form, failure, announce, dateTime, time, fromZonedInput, toZonedInput } from "../dom.js";
 import { baseMapIn, valueColour } from "../maps.js";
 import { chart, colours } from "../charts.js";
 import { parseReadings } from "../readings-file.js";
@@ -21,13 +21,20 @@ const milan = { south: 45.3, west: 8.95, north: 45.65, east: 9.45 };
 export async function show(main, { query }) {
   const devices = (await api("GET", "/v1/telemetry/devices")).devices || [];
   const mine = devices.filter((device) => device.mine);
-  // Open on the day of the newest reading of the user's boards (else the last day).
+  // Open on the day of the newest reading of the measure shown (else of any), from the user's boards.
+  const shownMeasure = query.measure || "MEASURE_PM2_5";
   let end = null;
+  let endOfMeasure = null;
   for (const device of mine.slice(0, 5)) {
     const latest = await api("GET", `/v1/telemetry/devices/${segment(device.id)}/latest`).catch(() => ({ values: [] }));
-    for (const value of latest.values || []) if (value.time && (!end || new Date(value.time) > end)) end = new Date(value.time);
+    for (const value of latest.values || []) {
+      if (!value.time) continue;
+      const time = new Date(value.time);
+      if (!end || time > end) end = time;
+      if (value.measure === shownMeasure && (!endOfMeasure || time > endOfMeasure)) endOfMeasure = time;
+    }
   }
-  end = end || new Date();
+  end = endOfMeasure || end || new Date();
   if (query.to) end = new Date(query.to);
   const start = query.from ? new Date(query.from) : new Date(end.getTime() - 24 * 3600_000);
   end = new Date(end.getTime() + 60_000);
@@ -40,7 +47,7 @@ export async function show(main, { query }) {
   const deviceSection = h("section", { id: "devices", "aria-labelledby": "devices-heading" });
 
   const controls = form("Readings", [
-    field("Measure", { name: "measure", options: measures.map(([value, name]) => [value, name]), value: query.measure || "MEASURE_PM2_5" }),
+    field("Measure", { name: "measure", options: measures.map(([value, name]) => [value, name]), value: shownMeasure }),
     field("From", { name: "from", type: "datetime-local", value: toZonedInput(start), required: true }),
     field("To", { name: "to", type: "datetime-local", value: toZonedInput(end), required: true }),
   ], "Show", (values) => draw(values), { id: "air-form", class: "inline" });
@@ -113,11 +120,22 @@ export async function show(main, { query }) {
     if (sensor) {
       const compared = await api("GET", withQuery("/v1/telemetry/reference/compare", { ...range, sensor_id: sensor.sensor.sensorId, max_points: 48 }));
       referenceLine = (compared.points || []).filter((point) => point.reference !== undefined).map((point) => ({ x: Date.parse(point.start), y: point.reference }));
-      replace(chartNote, `Red: ${sensor.sensor.stationName} (${(sensor.distanceMetres / 1000).toFixed(1)} km away)`,
+      const station = `${sensor.sensor.stationName} (${(sensor.distanceMetres / 1000).toFixed(1)} km away)`;
+      replace(chartNote, referenceLine.length ? `Red: ${station}` : `${station} has no values in this range`,
         compared.correlation !== undefined ? `; correlation with your boards r = ${compared.correlation.toFixed(2)}` : "", ".");
     } else {
       replace(chartNote, "No reference station measures this nearby.");
     }
+    if (!mineLine.length && !referenceLine.length) {
+      const existing = window.Chart.getChart(chartCanvas);
+      if (existing) existing.destroy();
+      replace(chartNote, "No readings of this measure in this range.");
+      chartCanvas.dataset.points = "0";
+      chartCanvas.dataset.referencePoints = "0";
+      return;
+    }
+    const instants = [...mineLine, ...referenceLine].map((point) => point.x);
+    const spansDays = Math.max(...instants) - Math.min(...instants) > 20 * 3600_000;
     chart(chartCanvas, {
       type: "line",
       data: {
@@ -129,7 +147,7 @@ export async function show(main, { query }) {
       options: {
         parsing: false,
         scales: {
-          x: { type: "linear", ticks: { callback: (value) => new Date(value).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "Europe/Rome" }) } },
+          x: { type: "linear", ticks: { callback: (value) => (spansDays ? dateTime : time)(new Date(value).toISOString()) } },
           y: { title: { display: true, text: unit } },
         },
       },

@@ -2,7 +2,7 @@
 // state, buying from a quote (a card on file pays; the purchase carries an idempotency key so
 // a retry never charges twice), and the purchase history.
 
-import { api, withQuery, segment } from "../api.js";
+import { api } from "../api.js";
 import { h, replace, field, form, failure, announce, money, dateTime, enumText, today } from "../dom.js";
 import { qrCanvas } from "../qr.js";
 
