@@ -77,6 +77,13 @@ cp -L /etc/ssl/certs/ca-certificates.crt "$rootfs/etc/ssl/certs/"
 scripts/install-swagger-ui.sh  # the gateway's /docs page, as the Dockerfile's docs stage adds it
 mkdir -p "$rootfs/usr/share/binario"
 cp -r .tools/swagger-ui "$rootfs/usr/share/binario/swagger-ui"
+# The web app, and the libraries the Dockerfile installs from Debian (libjs-leaflet,
+# libjs-chart.js, node-qrcode-generator), symlinks resolved.
+cp -r clients/web "$rootfs/usr/share/binario/web"
+mkdir -p "$rootfs/usr/share/javascript"
+for library in leaflet chart.js qrcode-generator; do
+  cp -rL "/usr/share/javascript/$library" "$rootfs/usr/share/javascript/"
+done
 mkdir -p "$rootfs/usr/share/binario/demo-network"  # scheduling's first-start timetable, as the Dockerfile copies it
 cp Services/Scheduling/DemoNetwork/*.txt "$rootfs/usr/share/binario/demo-network/"
 cp Services/Ticketing/DemoFares/fares.json "$rootfs/usr/share/binario/demo-fares.json"  # ticketing's fare table
