@@ -66,12 +66,7 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
       return renderedBoards.rendered(board) { board in
         .with {
           $0.station = Binario_Scheduling_V1_Station(board.station)
-          $0.departures = board.departures.map { departure in
-            .with {
-              $0.run = Binario_Scheduling_V1_Run(departure.run, fromSequence: departure.sequence)
-              $0.sequence = Int32(departure.sequence)
-            }
-          }
+          $0.departures = Self.departures(of: board)
         }
       }
     }
@@ -92,12 +87,7 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
       func send(_ board: DepartureBoard) async throws {
         let answer = Binario_Scheduling_V1_WatchDeparturesBoardResponse.with {
           $0.station = Binario_Scheduling_V1_Station(board.station)
-          $0.departures = board.departures.map { departure in
-            .with {
-              $0.run = Binario_Scheduling_V1_Run(departure.run, fromSequence: departure.sequence)
-              $0.sequence = Int32(departure.sequence)
-            }
-          }
+          $0.departures = Self.departures(of: board)
         }
         // A wake-up is "may have changed": the same board again is not news.
         guard answer != sent else { return }
@@ -110,6 +100,16 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
       }
     } onCancelRPC: {
       watch.end()
+    }
+  }
+
+  /// A board's departures as the protos have them: each run with its stops from the station on.
+  static func departures(of board: DepartureBoard) -> [Binario_Scheduling_V1_Departure] {
+    board.departures.map { departure in
+      .with {
+        $0.run = Binario_Scheduling_V1_Run(departure.run, fromSequence: departure.sequence)
+        $0.sequence = Int32(departure.sequence)
+      }
     }
   }
 
