@@ -185,7 +185,7 @@ echo "GET /v1/health: $health"
 [ "$health" = '{"status":"SERVING"}' ] || fail "the HTTP/JSON front door answered $health"
 curl --silent --fail --cacert "$work/ca.pem" "https://localhost:$http_port/docs/swagger-ui-bundle.js" >/dev/null ||
   fail "the image's gateway serves no Swagger UI at /docs"
-for path in / /app/js/app.js /lib/leaflet/leaflet.js /lib/chart.js/chart.min.js /lib/qrcode-generator/qrcode.js; do
+for path in / /app/js/app.js /lib/leaflet/leaflet.min.js /lib/chart.js/chart.min.js /lib/qrcode-generator/qrcode.js; do
   curl --silent --fail --cacert "$work/ca.pem" "https://localhost:$http_port$path" >/dev/null ||
     fail "the image's gateway does not serve the web app's $path"
 done

@@ -24,6 +24,7 @@ struct WebAppFilesTests {
       for (path, _) in WebApp.libraries where path != missing {
         try write("/* \(path) */", to: libraries.appendingPathComponent(path))
       }
+      try write("gzip of leaflet", to: libraries.appendingPathComponent("leaflet/leaflet.min.js.gz"))
     }
 
     private func write(_ text: String, to url: URL) throws {
@@ -56,12 +57,27 @@ struct WebAppFilesTests {
     defer { folders.remove() }
     let app = try WebApp(folder: folders.app.path, libraries: folders.libraries.path)
     for path in [
-      "/app/notes.swp", "/app/index", "/app/../web/index.html", "/app/js/../js/app.js", "/lib/leaflet/leaflet.esm.js",
+      "/app/notes.swp", "/app/index", "/app/../web/index.html", "/app/js/../js/app.js", "/lib/leaflet/leaflet.esm.js", "/lib/leaflet/leaflet.js", "/lib/leaflet/leaflet.min.js.gz",
       "/lib/../../etc/passwd", "/app/", "/index.html",
     ] {
       #expect(app.response(for: path) == nil, "\(path) was served")
     }
     #expect(WebApp.owns("/app/anything") && WebApp.owns("/lib/x") && WebApp.owns("/") && !WebApp.owns("/v1/me"))
+  }
+
+  @Test func aLibraryDebianShipsCompressedGoesCompressedToWhoeverTakesGzip() throws {
+    let folders = try Folders()
+    defer { folders.remove() }
+    let app = try WebApp(folder: folders.app.path, libraries: folders.libraries.path)
+    let compressed = try #require(app.response(for: "/lib/leaflet/leaflet.min.js", acceptEncoding: "gzip, deflate, br"))
+    #expect(compressed.headers[.contentEncoding] == "gzip" && compressed.headers[.vary] == "Accept-Encoding")
+    for refusing in [nil, "br", "gzip;q=0", "identity"] {
+      let plain = try #require(app.response(for: "/lib/leaflet/leaflet.min.js", acceptEncoding: refusing))
+      #expect(plain.headers[.contentEncoding] == nil, "\(refusing ?? "no Accept-Encoding")")
+    }
+    // A file with no compressed copy goes as it is.
+    #expect(app.response(for: "/lib/chart.js/chart.min.js", acceptEncoding: "gzip")?.headers[.contentEncoding] == nil)
+    #expect(WebApp.acceptsGzip("deflate, gzip;q=0.5") && WebApp.acceptsGzip("*") && !WebApp.acceptsGzip("*;q=0"))
   }
 
   @Test func thePolicyAllowsNothingFromElsewhere() {

@@ -61,7 +61,7 @@ public final class RunningSuite: Sendable {
   public static let webLibrariesFolder = URL(fileURLWithPath: "/usr/share/javascript")
   /// Whether the web app's libraries are installed, so the gateway can serve it.
   public static var webAppLibrariesInstalled: Bool {
-    ["leaflet/leaflet.js", "chart.js/chart.min.js", "qrcode-generator/qrcode.js"].allSatisfy {
+    ["leaflet/leaflet.min.js", "chart.js/chart.min.js", "qrcode-generator/qrcode.js"].allSatisfy {
       FileManager.default.fileExists(atPath: webLibrariesFolder.appendingPathComponent($0).path)
     }
   }
