@@ -1,7 +1,7 @@
 // The web app's shell: the menu for who is signed in, the pages by the address's #fragment,
 // the unread count and the live notifications stream while someone is signed in.
 
-import { api, publicApi } from "./api.js";
+import { api } from "./api.js";
 import { session } from "./session.js";
 import { openStream } from "./events.js";
 import { h, replace, announce } from "./dom.js";
@@ -85,7 +85,6 @@ async function route() {
   const found = location.hash && location.hash !== "#/" ? match(location.hash) : null;
   if (!found) {
     location.replace(session.user ? "#/board" : "#/sign-in");
-    if (!location.hash || location.hash === "#/") return;
     return;
   }
   const { page, params, query } = found;
@@ -221,5 +220,4 @@ async function enrichUser() {
   }
 }
 
-export { publicApi };
 start();

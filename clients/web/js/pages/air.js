@@ -25,8 +25,9 @@ export async function show(main, { query }) {
   const shownMeasure = query.measure || "MEASURE_PM2_5";
   let end = null;
   let endOfMeasure = null;
-  for (const device of mine.slice(0, 5)) {
-    const latest = await api("GET", `/v1/telemetry/devices/${segment(device.id)}/latest`).catch(() => ({ values: [] }));
+  const latests = await Promise.all(mine.slice(0, 5).map((device) =>
+    api("GET", `/v1/telemetry/devices/${segment(device.id)}/latest`).catch(() => ({ values: [] }))));
+  for (const latest of latests) {
     for (const value of latest.values || []) {
       if (!value.time) continue;
       const time = new Date(value.time);

@@ -35,6 +35,4 @@ final class OpenStreams: Sendable {
     }
     for call in calls { call.gatewayShuttingDown() }
   }
-
-  var count: Int { self.state.withLock { $0.calls.count } }
 }

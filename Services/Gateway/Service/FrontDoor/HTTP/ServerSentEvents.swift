@@ -66,36 +66,36 @@ enum ServerSentEvents {
           // Cancelled (the front door's grace period is over), the call ends: the wait below
           // is not cancellable by itself.
           try await withTaskCancellationHandler {
-          while true {
-            let next: BridgedClientCall.Response?
-            if let waiting = pending {
-              next = waiting
-              pending = nil
-            } else {
-              switch await responses.next(idle: Self.keepAliveInterval) {
-              case .response(let part): next = part
-              case .finished: next = nil
-              case .idle:
-                try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+            while true {
+              let next: BridgedClientCall.Response?
+              if let waiting = pending {
+                next = waiting
+                pending = nil
+              } else {
+                switch await responses.next(idle: Self.keepAliveInterval) {
+                case .response(let part): next = part
+                case .finished: next = nil
+                case .idle:
+                  try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                  continue
+                }
+              }
+              guard let part = next else { break }
+              switch part {
+              case .headers:
                 continue
+              case .message(let data):
+                position += 1
+                let event = Self.event(data, route: route, position: position)
+                try await writer.write(ByteBuffer(bytes: event))
+                call.responseWritten(bytes: data.count)
+              case .end(let end):
+                if end.statusCode != WireStatusCode.ok {
+                  let body = HTTPErrorBody(end: end, requestID: streamRequestID).json()
+                  try await writer.write(ByteBuffer(string: "event: error\ndata: " + String(decoding: body, as: UTF8.self) + "\n\n"))
+                }
               }
             }
-            guard let part = next else { break }
-            switch part {
-            case .headers:
-              continue
-            case .message(let data):
-              position += 1
-              let event = Self.event(data, route: route, position: position)
-              try await writer.write(ByteBuffer(bytes: event))
-              call.responseWritten(bytes: data.count)
-            case .end(let end):
-              if end.statusCode != WireStatusCode.ok {
-                let body = HTTPErrorBody(end: end, requestID: streamRequestID).json()
-                try await writer.write(ByteBuffer(string: "event: error\ndata: " + String(decoding: body, as: UTF8.self) + "\n\n"))
-              }
-            }
-          }
           } onCancel: {
             call.clientCancelled()
           }

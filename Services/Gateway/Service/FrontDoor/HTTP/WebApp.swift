@@ -131,7 +131,4 @@ struct WebApp: Sendable {
       return quality > 0
     }
   }
-
-  /// The paths served, for tests and the log.
-  var paths: [String] { self.files.keys.sorted() }
 }

@@ -118,8 +118,9 @@ public final class BridgedClientCall: GatewayClientCall {
   /// it can do something else (write a keep-alive) and wait again.
   func wakeWaitingReader() {
     let waiter = self.state.withLock { state -> CheckedContinuation<[Response], Never>? in
-      defer { state.responseWaiter = nil }
-      return state.responses.isEmpty ? state.responseWaiter : nil
+      guard state.responses.isEmpty, let waiter = state.responseWaiter else { return nil }
+      state.responseWaiter = nil
+      return waiter
     }
     waiter?.resume(returning: [])
   }
