@@ -20,6 +20,7 @@ let package = Package(
     .library(name: "BinarioProto", targets: ["BinarioProto"]),
     .library(name: "BinarioTransport", targets: ["BinarioTransport"]),
     .library(name: "BinarioStorage", targets: ["BinarioStorage"]),
+    .library(name: "BinarioTracing", targets: ["BinarioTracing"]),
     .library(name: "BinarioDomain", targets: ["BinarioDomain"]),
     .library(name: "BinarioServiceKit", targets: ["BinarioServiceKit"]),
     .library(name: "BinarioDevCertificates", targets: ["BinarioDevCertificates"]),
@@ -69,6 +70,10 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     // Scheduling reads GTFS feeds from zip archives.
     .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
+    // Traces: the API every library speaks, W3C trace context, and the OTLP exporter.
+    .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+    .package(url: "https://github.com/swift-otel/swift-w3c-trace-context.git", from: "1.0.0"),
+    .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0"),
   ],
   targets: [
     // Swift generated from proto/ (committed; `scripts/generate-proto.sh` regenerates it).
@@ -99,9 +104,22 @@ let package = Package(
       path: "Shared/Transport",
       swiftSettings: swiftSettings
     ),
+    // W3C trace context without exporting: ids for every call, its log lines and its onward calls.
+    .target(
+      name: "BinarioTracing",
+      dependencies: [
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
+        .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Shared/Tracing",
+      swiftSettings: swiftSettings
+    ),
     .target(
       name: "BinarioStorage",
       dependencies: [
+        "BinarioTracing",
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -118,6 +136,9 @@ let package = Package(
       dependencies: [
         "BinarioConcurrencyHook",
         "BinarioDomain",
+        "BinarioTracing",
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
+        .product(name: "OTel", package: "swift-otel"),
         "BinarioProto",
         "BinarioTransport",
         .product(name: "GRPCCore", package: "grpc-swift-2"),
@@ -264,6 +285,8 @@ let package = Package(
       dependencies: [
         "BinarioAuth",
         "BinarioServiceKit",
+        "BinarioTracing",
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
         "BinarioProto",
         "BinarioTransport",
         .product(name: "GRPCCore", package: "grpc-swift-2"),
@@ -493,13 +516,20 @@ let package = Package(
     ),
     .testTarget(
       name: "BinarioStorageTests",
-      dependencies: ["BinarioStorage", .product(name: "GRDB", package: "GRDB.swift")],
+      dependencies: [
+        "BinarioStorage", "BinarioTracing", .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
+        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(
       name: "BinarioServiceKitTests",
       dependencies: [
-        "BinarioServiceKit", "BinarioProto", "BinarioTransport", "BinarioDevCertificates",
+        "BinarioServiceKit", "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTracing",
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
+        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+        .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
         .product(name: "GRPCCore", package: "grpc-swift-2"),
         .product(name: "GRPCInProcessTransport", package: "grpc-swift-2"),
         .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),

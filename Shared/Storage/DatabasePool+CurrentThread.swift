@@ -1,8 +1,8 @@
 import GRDB
 
 extension DatabasePool {
-  /// Runs `body` in a read-only transaction on the calling thread, as GRDB's synchronous `read`
-  /// does, from sync or async code alike.
+  /// Runs `body` in a read-only transaction on the calling thread, from sync or async code alike:
+  /// what a handler's per-call reads use.
   ///
   /// GRDB's async `read` hops to its pool's queue for a reader, then to the reader's queue, and
   /// back to the caller's executor after each: four thread switches for one read, each a wake-up
@@ -10,8 +10,30 @@ extension DatabasePool {
   /// the caller is instead; the caller's thread is busy meanwhile, so keep it to short, indexed
   /// reads. With WAL, readers never wait for the writer: the time taken is the read's own work.
   ///
+  /// The transaction (a snapshot across all of `body`'s statements, as GRDB's `read` gives) is
+  /// begun and committed with statements compiled once per reader connection. GRDB's own `read`
+  /// compiles `BEGIN` and `COMMIT` anew on every call, and compiling runs its statement
+  /// authorizer: measured, that was a tenth of identity's CPU per `GetMe`.
+  ///
   /// Writes stay on GRDB's async `write`: a write may wait for the writer lock.
   public func readOnCurrentThread<T>(_ body: (Database) throws -> T) throws -> T {
-    try self.read(body)
+    try self.unsafeRead { db in
+      try db.executeCached(sql: "BEGIN DEFERRED TRANSACTION")
+      let result: T
+      do {
+        result = try body(db)
+      } catch {
+        try? db.executeCached(sql: "ROLLBACK TRANSACTION")
+        throw error
+      }
+      do {
+        try db.executeCached(sql: "COMMIT TRANSACTION")
+      } catch {
+        // Never hand the reader back inside a transaction.
+        try? db.executeCached(sql: "ROLLBACK TRANSACTION")
+        throw error
+      }
+      return result
+    }
   }
 }

@@ -55,12 +55,14 @@ struct ConfigurationTests {
       .tlsPrivateKey: "/k.pem", .tlsTrustedCA: "/ca.pem", .tlsClientAuthentication: "none",
       .dataDirectory: "/var/lib/dispatch", .logLevel: "trace", .logFormat: "json",
       .metricsHost: "0.0.0.0", .metricsPort: "9100", .shutdownGracePeriod: "2.5", .maxFrameSize: "65536",
+      .otlpEndpoint: "http://collector:4318",
     ]
     let expected = ServiceConfiguration(
       serviceName: "dispatch", host: "0.0.0.0", port: 7001, tlsCertificate: "/c.pem",
       tlsPrivateKey: "/k.pem", tlsTrustedCA: "/ca.pem", tlsClientAuthentication: .none,
       dataDirectory: "/var/lib/dispatch", logLevel: .trace, logFormat: .json,
-      metricsHost: "0.0.0.0", metricsPort: 9100, shutdownGracePeriod: 2.5, maxFrameSize: 65536
+      metricsHost: "0.0.0.0", metricsPort: 9100, shutdownGracePeriod: 2.5, maxFrameSize: 65536,
+      otlpEndpoint: "http://collector:4318"
     )
     #expect(Set(values.keys) == Set(ConfigurationSetting.allCases))
 
@@ -120,6 +122,33 @@ struct ConfigurationTests {
       serviceName: "x", options: try ServiceOptions.parse(["--config", file]), environment: ["BINARIO_METRICS_PORT": "off"]
     )
     #expect(configuration.metricsPort == nil)
+  }
+
+  @Test("span export is off unless an OTLP endpoint is set, here or in OpenTelemetry's own variables")
+  func otlpEndpoint() throws {
+    let none = try ServiceConfiguration.load(serviceName: "x", options: try ServiceOptions.parse([]), environment: [:])
+    #expect(none.otlpEndpoint == nil)
+    #expect(ServiceTracing.export(configuration: none, environment: [:]) == .off)
+    #expect(
+      ServiceTracing.export(configuration: none, environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"])
+        == .otlp(endpoint: "http://c:4318"))
+
+    let set = try ServiceConfiguration.load(
+      serviceName: "x", options: try ServiceOptions.parse(["--otlp-endpoint", "https://collector.example:4318/"]), environment: [:]
+    )
+    #expect(ServiceTracing.export(configuration: set, environment: [:]) == .otlp(endpoint: "https://collector.example:4318/"))
+    let off = try ServiceConfiguration.load(
+      serviceName: "x", options: try ServiceOptions.parse(["--otlp-endpoint", "off"]), environment: ["BINARIO_OTLP_ENDPOINT": "http://c:4318"]
+    )
+    #expect(off.otlpEndpoint == nil)
+
+    for bad in ["collector:4318", "ftp://collector", "http://", "http://collector :4318"] {
+      let error = try #require(throws: ConfigurationError.self) {
+        try ServiceConfiguration.load(serviceName: "x", options: try ServiceOptions.parse(["--otlp-endpoint", bad]), environment: [:])
+      }
+      #expect(error.setting == "otlpEndpoint")
+      #expect(error.description.contains("http://"))
+    }
   }
 
   @Test("a bad environment variable is named with its setting")

@@ -188,7 +188,7 @@ struct ServiceRunnerTests {
     }
     let lines = writer.lines
     #expect(lines.count == 2)
-    #expect(lines.first?.contains(#""level":"debug""#) == true)
+    #expect(lines.first?.contains(#""level":"info""#) == true)
     #expect(lines.last?.contains(#""rpc.code":"PERMISSION_DENIED""#) == true)
     #expect(lines.last?.contains(#""level":"info""#) == true)
   }

@@ -7,7 +7,8 @@ extension ServiceRunnerContext {
   /// process's own certificate (``ServiceConfiguration/tlsCertificate`` and key, verifying the
   /// peer against ``ServiceConfiguration/tlsTrustedCA``). Its connections run as a lifecycle
   /// service beside the server (``GRPCClientService``): it works from the first call the server
-  /// takes until after the server has drained.
+  /// takes until after the server has drained. Each call is a client span of the current trace
+  /// (``TracingClientInterceptor``).
   ///
   /// - Parameter name: Names the lifecycle service (`identity-client`).
   /// - Throws: ``ConfigurationError`` when the certificate, key or CA is not configured.
@@ -30,7 +31,10 @@ extension ServiceRunnerContext {
       connection: BinarioConnectionConfiguration(maximumFrameSize: configuration.maxFrameSize),
       logger: logger
     )
-    let client = GRPCClient(transport: transport)
+    let client = GRPCClient(
+      transport: transport,
+      interceptors: [TracingClientInterceptor(serverAddress: address.host, serverPort: address.port)]
+    )
     addService(GRPCClientService(client: client), name: "\(name)-client")
     return client
   }

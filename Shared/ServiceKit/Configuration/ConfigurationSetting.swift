@@ -17,6 +17,7 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable {
   case metricsPort
   case shutdownGracePeriod
   case maxFrameSize
+  case otlpEndpoint
 
   /// The key in the JSON config file (camelCase, as the property).
   public var key: String { self.rawValue }
@@ -69,6 +70,7 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable {
     case .metricsPort: configuration.metricsPort = try value.optionalInteger(in: 0...65535, "a port number")
     case .shutdownGracePeriod: configuration.shutdownGracePeriod = try value.seconds(in: 0...3600)
     case .maxFrameSize: configuration.maxFrameSize = try value.integer(in: 1024...(1 << 30), "a size in bytes")
+    case .otlpEndpoint: configuration.otlpEndpoint = try value.optionalURL(schemes: ["http", "https"])
     }
   }
 }

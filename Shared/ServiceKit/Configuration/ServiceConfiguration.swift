@@ -41,6 +41,9 @@ public struct ServiceConfiguration: Codable, Sendable, Hashable {
   public var shutdownGracePeriod: Double
   /// Largest frame, in bytes, the transport accepts or sends.
   public var maxFrameSize: Int
+  /// Base URL of an OpenTelemetry collector's OTLP/HTTP receiver (`http://collector:4318`) that
+  /// spans are exported to; `nil` (the default) exports none. See ``ServiceTracing``.
+  public var otlpEndpoint: String?
 
   public init(
     serviceName: String,
@@ -56,7 +59,8 @@ public struct ServiceConfiguration: Codable, Sendable, Hashable {
     metricsHost: String = "127.0.0.1",
     metricsPort: Int? = nil,
     shutdownGracePeriod: Double = 20,
-    maxFrameSize: Int = 4 * 1024 * 1024
+    maxFrameSize: Int = 4 * 1024 * 1024,
+    otlpEndpoint: String? = nil
   ) {
     self.serviceName = serviceName
     self.host = host
@@ -72,6 +76,7 @@ public struct ServiceConfiguration: Codable, Sendable, Hashable {
     self.metricsPort = metricsPort
     self.shutdownGracePeriod = shutdownGracePeriod
     self.maxFrameSize = maxFrameSize
+    self.otlpEndpoint = otlpEndpoint
   }
 
   /// The configuration used where no file, environment variable or flag says otherwise.

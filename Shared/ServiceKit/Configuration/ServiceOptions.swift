@@ -98,6 +98,15 @@ public struct ServiceOptions: ParsableArguments, Sendable {
   )
   public var maxFrameSize: String?
 
+  @Option(
+    name: .customLong("otlp-endpoint"),
+    help: ArgumentHelp(
+      "Export spans over OTLP/HTTP to this collector; off (the default) exports none. (BINARIO_OTLP_ENDPOINT)",
+      valueName: "url|off"
+    )
+  )
+  public var otlpEndpoint: String?
+
   public init() {}
 
   /// The flag's value for `setting`, if the flag was given.
@@ -117,6 +126,7 @@ public struct ServiceOptions: ParsableArguments, Sendable {
     case .metricsPort: return self.metricsPort
     case .shutdownGracePeriod: return self.shutdownGracePeriod
     case .maxFrameSize: return self.maxFrameSize
+    case .otlpEndpoint: return self.otlpEndpoint
     }
   }
 }

@@ -40,6 +40,24 @@ enum SettingValue: Sendable {
     }
   }
 
+  /// An absolute URL with one of `schemes` and a host; `off`, empty text or JSON `null` for none.
+  func optionalURL(schemes: [String]) throws(Invalid) -> String? {
+    let text: String
+    switch self {
+    case .text(let value), .json(.string(let value)): text = value
+    case .json(.null): return nil
+    default: throw self.refuse("a URL or off")
+    }
+    if text.isEmpty || text.lowercased() == "off" { return nil }
+    let expected = "a URL starting \(schemes.map { "\($0)://" }.joined(separator: " or ")) with a host, or off"
+    guard let separator = text.range(of: "://"), schemes.contains(text[..<separator.lowerBound].lowercased()) else {
+      throw self.refuse(expected)
+    }
+    let host = text[separator.upperBound...].prefix { $0 != "/" && $0 != ":" }
+    guard !host.isEmpty, !text.contains(where: \.isWhitespace) else { throw self.refuse(expected) }
+    return text
+  }
+
   func integer(in range: ClosedRange<Int>, _ what: String) throws(Invalid) -> Int {
     guard let parsed = self.parsedInteger, range.contains(parsed) else {
       throw self.refuse("\(what) (an integer from \(range.lowerBound) to \(range.upperBound))")

@@ -28,7 +28,7 @@ extension ServiceRunner {
       additionalSettings: additionalSettings,
       environment: environment
     )
-    try await Self.runProcess(configuration: configuration) { logger, registry in
+    try await Self.runProcess(configuration: configuration, environment: environment) { logger, registry in
       try await Self.assembleServices(
         configuration: configuration,
         additionalSettings: additional,

@@ -39,7 +39,7 @@ public enum ServiceRunner {
       additionalSettings: additionalSettings,
       environment: environment
     )
-    try await Self.runProcess(configuration: configuration) { logger, registry in
+    try await Self.runProcess(configuration: configuration, environment: environment) { logger, registry in
       try await Self.assemble(
         configuration: configuration,
         additionalSettings: additional,
@@ -51,10 +51,12 @@ public enum ServiceRunner {
     }
   }
 
-  /// What every process does around its services: bootstraps logging and metrics for the
-  /// process, runs `body`, and logs how it stopped.
+  /// What every process does around its services: bootstraps logging, metrics and tracing for
+  /// the process, runs `body` (beside the span exporter, when traces are exported), and logs how
+  /// it stopped.
   static func runProcess(
     configuration: ServiceConfiguration,
+    environment: [String: String],
     _ body: (Logger, PrometheusCollectorRegistry) async throws -> Void
   ) async throws {
     ServiceLogging.bootstrap(level: configuration.logLevel, format: configuration.logFormat)
@@ -62,11 +64,41 @@ public enum ServiceRunner {
     ServiceMetrics.bootstrap(registry: registry)
     let logger = Logger(label: configuration.serviceName)
     do {
-      try await body(logger, registry)
+      let exporter = try ServiceTracing.bootstrap(configuration: configuration, environment: environment, logger: logger)
+      try await Self.running(exporter, logger: logger) { try await body(logger, registry) }
       logger.info("stopped")
     } catch {
       logger.critical("stopped with an error", metadata: ["error": "\(error)"])
       throw error
+    }
+  }
+
+  /// Runs `body` with `exporter` running beside it; once `body` is over (every server has
+  /// drained), shuts the exporter down gracefully so it sends the spans it still holds.
+  static func running(
+    _ exporter: (any Service)?,
+    logger: Logger,
+    _ body: () async throws -> Void
+  ) async throws {
+    guard let exporter else { return try await body() }
+    let group = ServiceGroup(
+      configuration: ServiceGroupConfiguration(
+        services: [.init(service: exporter, serviceName: "otlp-span-exporter")],
+        gracefulShutdownSignals: [],
+        cancellationSignals: [],
+        logger: logger
+      )
+    )
+    try await withThrowingTaskGroup(of: Void.self) { tasks in
+      tasks.addTask { try await group.run() }
+      do {
+        try await body()
+      } catch {
+        await group.triggerGracefulShutdown()
+        throw error
+      }
+      await group.triggerGracefulShutdown()
+      try await tasks.waitForAll()
     }
   }
 
@@ -182,7 +214,9 @@ public enum ServiceRunner {
     for service in rpcServices {
       service.registerMethods(with: &router)
     }
+    // Tracing first: the call's log line and metrics are taken inside its span.
     let interceptors: [any ServerInterceptor] = [
+      TracingServerInterceptor(),
       LoggingServerInterceptor(logger: logger),
       MetricsServerInterceptor(registry: metricsRegistry),
     ] + context.addedInterceptors

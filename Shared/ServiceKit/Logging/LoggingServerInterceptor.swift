@@ -6,14 +6,15 @@ import Logging
 /// The id comes from the `request-id` request metadata or is generated; it is added to the
 /// request metadata the handler sees, echoed in the response's initial metadata, and bound to
 /// ``RequestID/current`` while the handler and its response producer run.
-/// Successful calls log at `successLevel`, failed ones at `failureLevel`, except server faults
-/// (`INTERNAL`, `UNKNOWN`, `DATA_LOSS`) at `.error`.
+/// Successful calls log at `successLevel` and failed ones at `failureLevel` (both `info` by
+/// default: one line per call, the service's access log), except server faults (`INTERNAL`,
+/// `UNKNOWN`, `DATA_LOSS`) at `.error`. `--log-level notice` keeps only the faults.
 public struct LoggingServerInterceptor: ServerInterceptor {
   private let logger: Logger
   private let successLevel: Logger.Level
   private let failureLevel: Logger.Level
 
-  public init(logger: Logger, successLevel: Logger.Level = .debug, failureLevel: Logger.Level = .info) {
+  public init(logger: Logger, successLevel: Logger.Level = .info, failureLevel: Logger.Level = .info) {
     self.logger = logger
     self.successLevel = successLevel
     self.failureLevel = failureLevel

@@ -1,4 +1,6 @@
+import BinarioTracing
 import Logging
+import OTel
 
 /// Installs the process-wide log handler from the configuration.
 public enum ServiceLogging {
@@ -9,7 +11,7 @@ public enum ServiceLogging {
     level: Logger.Level,
     format: LogFormat,
     writer: any LogLineWriter = FileDescriptorLogWriter.standardError,
-    metadataProvider: Logger.MetadataProvider? = RequestID.metadataProvider
+    metadataProvider: Logger.MetadataProvider? = ServiceLogging.metadataProvider
   ) -> any LogHandler {
     switch format {
     case .human:
@@ -30,7 +32,23 @@ public enum ServiceLogging {
       { label, provider in
         Self.makeHandler(label: label, level: level, format: format, writer: writer, metadataProvider: provider)
       },
-      metadataProvider: RequestID.metadataProvider
+      metadataProvider: Self.metadataProvider
     )
+  }
+
+  /// What every line written inside a call gets: its request id, and its trace and span ids
+  /// (`trace_id`, `span_id`, `trace_flags`), whichever tracer the process runs (``ServiceTracing``).
+  public static let metadataProvider = Logger.MetadataProvider.multiplex([
+    RequestID.metadataProvider,
+    TraceLogMetadata.provider,
+    OTel.makeLoggingMetadataProvider(configuration: Self.otelFields),
+  ])!
+
+  private static var otelFields: OTel.Configuration.LoggingMetadataProviderConfiguration {
+    var fields = OTel.Configuration.LoggingMetadataProviderConfiguration.default
+    fields.traceIDKey = TraceLogMetadata.traceIDKey
+    fields.spanIDKey = TraceLogMetadata.spanIDKey
+    fields.traceFlagsKey = TraceLogMetadata.traceFlagsKey
+    return fields
   }
 }

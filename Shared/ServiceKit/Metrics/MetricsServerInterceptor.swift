@@ -1,5 +1,6 @@
 import GRPCCore
 import Prometheus
+import Synchronization
 
 /// Records every call the server handles into a Prometheus registry:
 ///
@@ -10,7 +11,7 @@ import Prometheus
 ///   status, bucketed from 100 µs to 10 s.
 ///
 /// Works for all four call kinds: the status is taken when the response producer finishes.
-public struct MetricsServerInterceptor: ServerInterceptor {
+public final class MetricsServerInterceptor: ServerInterceptor {
   /// The latency histogram's upper bounds.
   public static let latencyBuckets: [Duration] = [
     .microseconds(100), .microseconds(250), .microseconds(500),
@@ -21,6 +22,16 @@ public struct MetricsServerInterceptor: ServerInterceptor {
   ]
 
   private let registry: PrometheusCollectorRegistry
+  /// The metrics already made, by method: asking the registry takes its lock and hashes the
+  /// label set of each metric on every call.
+  private let made = Mutex<[String: MethodMetrics]>([:])
+
+  /// One method's metrics: its latency histogram and its counters by status code.
+  private struct MethodMetrics {
+    var latency: DurationHistogram
+    var calls: [Status.Code: Counter] = [:]
+    var errors: [Status.Code: Counter] = [:]
+  }
 
   /// - Parameter registry: Where the metrics live; the one the `/metrics` endpoint serves.
   public init(registry: PrometheusCollectorRegistry) {
@@ -34,20 +45,33 @@ public struct MetricsServerInterceptor: ServerInterceptor {
   ) async throws -> StreamingServerResponse<Output> {
     let start = ContinuousClock.now
     let method = context.descriptor.fullyQualifiedMethod
-    let registry = self.registry
     return try await observingCallCompletion(request: request, context: context, next: next) { outcome in
-      let elapsed = ContinuousClock.now - start
-      let labels = [("method", method), ("code", outcome.name)]
-      registry.makeCounter(descriptor: Self.calls, labels: labels).increment()
-      if !outcome.isOK {
-        registry.makeCounter(descriptor: Self.errors, labels: labels).increment()
-      }
-      registry.makeDurationHistogram(
-        descriptor: Self.latency,
-        labels: [("method", method)],
-        buckets: Self.latencyBuckets
-      ).record(elapsed)
+      self.record(method: method, outcome: outcome, elapsed: ContinuousClock.now - start)
     }
+  }
+
+  private func record(method: String, outcome: RPCOutcome, elapsed: Duration) {
+    let (latency, calls, errors) = self.made.withLock { made in
+      var metrics =
+        made[method]
+        ?? MethodMetrics(
+          latency: self.registry.makeDurationHistogram(
+            descriptor: Self.latency, labels: [("method", method)], buckets: Self.latencyBuckets))
+      let code = outcome.code
+      let labels = [("method", method), ("code", outcome.name)]
+      let calls = metrics.calls[code] ?? self.registry.makeCounter(descriptor: Self.calls, labels: labels)
+      metrics.calls[code] = calls
+      var errors: Counter?
+      if !outcome.isOK {
+        errors = metrics.errors[code] ?? self.registry.makeCounter(descriptor: Self.errors, labels: labels)
+        metrics.errors[code] = errors
+      }
+      made[method] = metrics
+      return (metrics.latency, calls, errors)
+    }
+    calls.increment()
+    errors?.increment()
+    latency.record(elapsed)
   }
 
   // `MetricNameDescriptor` is not `Sendable`, so these are made on use rather than stored.

@@ -45,6 +45,7 @@ public enum WireStatusCode {
   public static let unimplemented: Int32 = 12
   public static let internalError: Int32 = 13
   public static let unavailable: Int32 = 14
+  public static let dataLoss: Int32 = 15
   public static let unauthenticated: Int32 = 16
 }
 

@@ -1,10 +1,13 @@
 import BinarioServiceKit
+import BinarioTracing
 import GRPCCore
+import Tracing
 
 /// `test.Strings`: one method of each call kind, with ways to fail.
 ///
 /// - `Echo` (unary) returns its message; `fail:<n>` throws an `RPCError` with code n, `boom`
-///   throws an error that is not an `RPCError`. It answers `RequestID.current` for `request-id?`.
+///   throws an error that is not an `RPCError`. It answers `RequestID.current` for `request-id?`
+///   and the current span's `traceparent` (``PropagatingTracer``'s) for `traceparent?`.
 /// - `Collect` (client streaming) joins the messages.
 /// - `Expand` (server streaming) sends each character, then waits for `release` (if given)
 ///   before ending.
@@ -31,6 +34,10 @@ struct StringsService: RegistrableRPCService {
       let message = try await ServerRequest(stream: request).message
       if message == "request-id?" {
         return StreamingServerResponse(single: ServerResponse(message: RequestID.current ?? "none"))
+      }
+      if message == "traceparent?" {
+        let trace = ServiceContext.current?.traceContext?.traceParentHeaderValue
+        return StreamingServerResponse(single: ServerResponse(message: trace ?? "none"))
       }
       if message == "boom" { throw NotAnRPCError() }
       if message.hasPrefix("fail:"), let raw = Int(message.dropFirst(5)), let code = RPCError.Code(Status.Code(rawValue: raw)!) {

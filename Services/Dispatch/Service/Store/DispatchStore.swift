@@ -10,11 +10,12 @@ import GRDB
 /// write transaction, so concurrent requests, answers and timeouts are applied one after another
 /// and a crash keeps all of a change or none of it.
 public final class DispatchStore: Sendable {
-  let pool: DatabasePool
+  /// The database, each transaction a span of the call it serves.
+  let pool: TracedDatabasePool
 
   /// Uses an open database that has ``DispatchMigrations/all`` applied.
   public init(pool: DatabasePool) {
-    self.pool = pool
+    self.pool = TracedDatabasePool(pool)
   }
 
   /// Opens (creating and migrating it if needed) `dispatch.sqlite` in `directory`.

@@ -1,9 +1,11 @@
 import BinarioServiceKit
+import BinarioTracing
 import BinarioTransport
 import Logging
+import Tracing
 
-/// The log line and metrics of one call at the gateway, with its request id, method and
-/// upstream on every line.
+/// The log lines, metrics and span of one call at the gateway, with its request id, method,
+/// upstream, trace and span ids on every line.
 struct CallLog: Sendable {
   let logger: Logger
   let metrics: GatewayMetrics?
@@ -12,25 +14,34 @@ struct CallLog: Sendable {
   /// The upstream the call goes to; `gateway` for calls the gateway answers itself.
   let upstream: String
   let started: ContinuousClock.Instant
+  /// The call's server span at the gateway, ended by ``ended(code:message:)``.
+  let span: any Span
+  /// The span's log fields, taken once: gateway code runs on event loops, outside any task
+  /// that could carry the span as its `ServiceContext`.
+  private let traceFields: Logger.Metadata
 
-  init(logger: Logger, metrics: GatewayMetrics?, requestID: String, method: String, upstream: String) {
+  init(logger: Logger, metrics: GatewayMetrics?, requestID: String, method: String, upstream: String, span: any Span) {
     self.logger = logger
     self.metrics = metrics
     self.requestID = requestID
     self.method = method
     self.upstream = upstream
     self.started = .now
+    self.span = span
+    self.traceFields = ServiceContext.$current.withValue(span.context) { ServiceLogging.metadataProvider.get() }
   }
 
-  /// The call is over with `code`: logged at debug when OK, at info otherwise.
+  /// The call is over with `code`: one line at info (the gateway's access log), its metrics, and
+  /// the end of its span.
   func ended(code: Int32, message: String) {
     let duration = ContinuousClock.now - self.started
     self.metrics?.record(upstream: self.upstream, code: code, duration: duration)
     self.logger.log(
-      level: code == WireStatusCode.ok ? .debug : .info,
+      level: .info,
       "call ended",
       metadata: self.metadata(code: code, message: message, duration: duration)
     )
+    GatewaySpan.end(self.span, code: code, requestID: self.requestID, upstream: self.upstream)
   }
 
   /// Another line about the call.
@@ -39,11 +50,11 @@ struct CallLog: Sendable {
   }
 
   private var baseMetadata: Logger.Metadata {
-    [
-      GatewayRequestID.serviceKitKey: .string(self.requestID),
-      "rpc.method": .string(self.method),
-      "upstream": .string(self.upstream),
-    ]
+    var metadata = self.traceFields
+    metadata[GatewayRequestID.serviceKitKey] = .string(self.requestID)
+    metadata["rpc.method"] = .string(self.method)
+    metadata["upstream"] = .string(self.upstream)
+    return metadata
   }
 
   private func metadata(code: Int32, message: String, duration: Duration) -> Logger.Metadata {

@@ -1,4 +1,5 @@
 import BinarioAuth
+import BinarioTracing
 import BinarioTransport
 
 /// The metadata a forwarded call carries upstream: the client's, minus anything that claims an
@@ -9,9 +10,10 @@ enum ForwardedMetadata {
   /// token itself stays at the gateway: services learn the caller from these, and a token that
   /// never reaches them cannot leak from their logs.
   static let callerKeys = Set(CallerIdentity.MetadataKey.all + [DeviceCredential.metadataKey, "authorization"])
-  /// Keys the gateway replaces with its own values.
+  /// Keys the gateway replaces with its own values (the trace context: its own span's, injected
+  /// by the forwarder, which continues the client's).
   static let gatewayKeys: Set<String> = [
-    GatewayRequestID.key, GatewayRequestID.serviceKitKey, "x-forwarded-for",
+    GatewayRequestID.key, GatewayRequestID.serviceKitKey, "x-forwarded-for", TraceHeaders.traceParent, TraceHeaders.traceState,
   ]
 
   static func make(

@@ -3,6 +3,7 @@ import BinarioProto
 import BinarioTransport
 import Logging
 import NIOCore
+import Tracing
 
 /// The gateway's call acceptor: for each call a client opens, on the event loop, it picks the
 /// upstream that owns the method's proto package, checks the caller's access and rate limit,
@@ -28,6 +29,7 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
   private let health: GatewayHealth
   private let metrics: GatewayMetrics?
   private let logger: Logger
+  private let tracer: any Tracer
 
   init(
     routing: RoutingTable,
@@ -37,7 +39,8 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
     revokedSessions: RevokedSessions,
     health: GatewayHealth,
     metrics: GatewayMetrics?,
-    logger: Logger
+    logger: Logger,
+    tracer: any Tracer = InstrumentationSystem.tracer
   ) {
     self.routing = routing
     self.upstreams = upstreams
@@ -47,6 +50,7 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
     self.health = health
     self.metrics = metrics
     self.logger = logger
+    self.tracer = tracer
   }
 
   public func acceptCall(_ call: BinarioServerCall) {
@@ -59,9 +63,10 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
     let requestID = GatewayRequestID.take(
       clientValue: metadata.firstText(GatewayRequestID.key) ?? metadata.firstText(GatewayRequestID.serviceKitKey)
     )
+    let span = GatewaySpan.start(for: call, tracer: self.tracer)
 
     if GatewayHealth.handles(call.method) {
-      self.health.accept(call, log: self.log(requestID, call.method, upstream: "gateway"))
+      self.health.accept(call, log: self.log(requestID, call.method, upstream: "gateway", span: span))
       return
     }
 
@@ -71,11 +76,11 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
       self.refuse(
         call,
         GatewayRefusal(code: WireStatusCode.unimplemented, message: "no service behind this gateway serves \(call.method)"),
-        log: self.log(requestID, call.method, upstream: "gateway")
+        log: self.log(requestID, call.method, upstream: "gateway", span: span)
       )
       return
     }
-    let log = self.log(requestID, call.method, upstream: upstreamName)
+    let log = self.log(requestID, call.method, upstream: upstreamName, span: span)
 
     let metadataSize = metadata.reduce(0) { $0 + $1.key.utf8.count + $1.valueSize }
     guard metadataSize <= Self.maximumMetadataSize else {
@@ -123,17 +128,20 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
       let revoked = self.revokedSessions
       onOK = { revoked.revoke(CollectionOfOne(caller.sessionID), until: caller.expiresAt) }
     }
+    var forwarded = ForwardedMetadata.make(
+      from: metadata, requestID: requestID, caller: caller, deviceToken: deviceToken, clientIP: clientIP)
+    self.tracer.inject(span.context, into: &forwarded, using: WireMetadataInjector())
     ForwardedCall.start(
       call,
       upstream: upstream,
-      metadata: ForwardedMetadata.make(from: metadata, requestID: requestID, caller: caller, deviceToken: deviceToken, clientIP: clientIP),
+      metadata: forwarded,
       log: log,
       onOK: onOK
     )
   }
 
-  private func log(_ requestID: String, _ method: String, upstream: String) -> CallLog {
-    CallLog(logger: self.logger, metrics: self.metrics, requestID: requestID, method: method, upstream: upstream)
+  private func log(_ requestID: String, _ method: String, upstream: String, span: any Span) -> CallLog {
+    CallLog(logger: self.logger, metrics: self.metrics, requestID: requestID, method: method, upstream: upstream, span: span)
   }
 
   private func refuse(_ call: any GatewayClientCall, _ refusal: GatewayRefusal, log: CallLog) {

@@ -6,11 +6,12 @@ import GRDB
 /// Geo-offers' database: the only code of the service that writes SQL. Every value reaches
 /// SQLite as a statement argument; each method is one transaction, committed when it returns.
 public final class GeoOffersStore: Sendable {
-  let pool: DatabasePool
+  /// The database, each transaction a span of the call it serves.
+  let pool: TracedDatabasePool
 
   /// Uses an open database that has ``GeoOffersMigrations/all`` applied.
   public init(pool: DatabasePool) {
-    self.pool = pool
+    self.pool = TracedDatabasePool(pool)
   }
 
   /// Opens (creating and migrating it if needed) `geo-offers.sqlite` in `directory`. Radius

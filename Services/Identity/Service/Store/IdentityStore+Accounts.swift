@@ -172,12 +172,12 @@ extension IdentityStore {
 
   /// `condition` is a constant SQL fragment from this file; the value is an argument.
   static func fetchAccount(_ db: Database, where condition: String, _ value: String) throws -> Account? {
-    try Row.fetchOne(db, sql: accountSelect + " WHERE \(condition)", arguments: [value]).map(account(from:))
+    try Row.fetchOne(db.cachedStatement(sql: accountSelect + " WHERE \(condition)"), arguments: [value]).map(account(from:))
   }
 
   /// The account with its password hash, in the same one query.
   static func fetchCredentials(_ db: Database, where condition: String, _ value: String) throws -> (account: Account, passwordHash: String)? {
-    guard let row = try Row.fetchOne(db, sql: credentialsSelect + " WHERE \(condition)", arguments: [value]) else {
+    guard let row = try Row.fetchOne(db.cachedStatement(sql: credentialsSelect + " WHERE \(condition)"), arguments: [value]) else {
       return nil
     }
     return (account(from: row), row["password_hash"])
@@ -218,7 +218,7 @@ extension IdentityStore {
   static func summary(_ db: Database, accountID: String) throws -> UserSummary? {
     guard
       let row = try Row.fetchOne(
-        db, sql: "SELECT id, email, first_name, last_name FROM account WHERE id = ?", arguments: [accountID])
+        db.cachedStatement(sql: "SELECT id, email, first_name, last_name FROM account WHERE id = ?"), arguments: [accountID])
     else { return nil }
     return UserSummary(userID: row["id"], email: row["email"], firstName: row["first_name"], lastName: row["last_name"])
   }

@@ -8,11 +8,12 @@ import GRDB
 /// string (quotes, `'; DROP TABLE account; --`) is stored and returned literally. Each method is
 /// one transaction: when it returns, its change has committed.
 public final class IdentityStore: Sendable {
-  let pool: DatabasePool
+  /// The database, each transaction a span of the call it serves.
+  let pool: TracedDatabasePool
 
   /// Uses an open database that has ``IdentityMigrations/all`` applied.
   public init(pool: DatabasePool) {
-    self.pool = pool
+    self.pool = TracedDatabasePool(pool)
   }
 
   /// Opens (creating and migrating it if needed) `identity.sqlite` in `directory`.

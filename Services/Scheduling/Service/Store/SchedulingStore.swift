@@ -7,7 +7,8 @@ import Synchronization
 /// Scheduling's database: the only code of the service that writes SQL. Every value reaches
 /// SQLite as a statement argument; each method is one transaction, committed when it returns.
 public final class SchedulingStore: Sendable {
-  let pool: DatabasePool
+  /// The database, each transaction a span of the call it serves.
+  let pool: TracedDatabasePool
   /// Trips and their stops as last read; every write to them invalidates it.
   let trips = TripCache()
   private let version = Atomic<Int>(0)
@@ -26,7 +27,7 @@ public final class SchedulingStore: Sendable {
 
   /// Uses an open database that has ``SchedulingMigrations/all`` applied.
   public init(pool: DatabasePool) {
-    self.pool = pool
+    self.pool = TracedDatabasePool(pool)
   }
 
   /// Runs a write that changes trips or their stops, then drops the cached trips.

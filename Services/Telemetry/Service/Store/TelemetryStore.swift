@@ -12,11 +12,12 @@ import GRDB
 /// Telemetry's database: the only code of the service that writes SQL. Every value reaches SQLite
 /// as a statement argument; each method is one transaction, committed when it returns.
 public final class TelemetryStore: Sendable {
-  let pool: DatabasePool
+  /// The database, each transaction a span of the call it serves.
+  let pool: TracedDatabasePool
 
   /// Uses an open database that has ``TelemetryMigrations/all`` applied.
   public init(pool: DatabasePool) {
-    self.pool = pool
+    self.pool = TracedDatabasePool(pool)
   }
 
   /// Opens (creating and migrating it if needed) `telemetry.sqlite` in `directory`.

@@ -6,14 +6,15 @@ import Synchronization
 /// Ticketing's database: the only code of the service that writes SQL. Every value reaches
 /// SQLite as a statement argument; each method is one transaction, committed when it returns.
 public final class TicketingStore: Sendable {
-  let pool: DatabasePool
+  /// The database, each transaction a span of the call it serves.
+  let pool: TracedDatabasePool
   /// The fare table in force as last read or written: every quote reads it, and decoding its
   /// JSON cost more than the rest of a quote.
   let fareTableInForce = Mutex<FareTable?>(nil)
 
   /// Uses an open database that has ``TicketingMigrations/all`` applied.
   public init(pool: DatabasePool) {
-    self.pool = pool
+    self.pool = TracedDatabasePool(pool)
   }
 
   /// Opens (creating and migrating it if needed) `ticketing.sqlite` in `directory`.

@@ -1,0 +1,54 @@
+import BinarioTracing
+import GRPCCore
+import Tracing
+
+/// A span for every call the server handles, continuing the caller's trace.
+///
+/// It reads `traceparent`/`tracestate` from the request metadata (a malformed value starts a new
+/// trace, never an error), starts a server span named for the method, binds it as the current
+/// `ServiceContext` while the handler and its response producer run (so log lines, database
+/// transactions and onward calls belong to it), and ends it with the call's status. It must run
+/// before the logging interceptor so that the call's own log line carries the span's ids.
+public struct TracingServerInterceptor: ServerInterceptor {
+  private let tracer: any Tracer
+
+  /// - Parameter tracer: By default the one bootstrapped for the process (``ServiceTracing``).
+  public init(tracer: any Tracer = InstrumentationSystem.tracer) {
+    self.tracer = tracer
+  }
+
+  public func intercept<Input: Sendable, Output: Sendable>(
+    request: StreamingServerRequest<Input>,
+    context: ServerContext,
+    next: @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
+  ) async throws -> StreamingServerResponse<Output> {
+    var parent = ServiceContext.current ?? .topLevel
+    self.tracer.extract(request.metadata, into: &parent, using: MetadataExtractor())
+    let method = context.descriptor.fullyQualifiedMethod
+    let span = self.tracer.startSpan(method, context: parent, ofKind: .server)
+    if span.isRecording {
+      span.updateAttributes { attributes in
+        attributes[SpanAttributeName.rpcSystem] = "grpc"
+        attributes[SpanAttributeName.rpcMethod] = method
+        attributes[SpanAttributeName.clientAddress] = context.remotePeer
+        if let peer = context.binarioPeerIdentity?.uri {
+          attributes[SpanAttributeName.peerIdentity] = peer
+        }
+      }
+    }
+    let spanContext = span.context
+    var response = try await ServiceContext.$current.withValue(spanContext) {
+      try await observingCallCompletion(request: request, context: context, next: next) { outcome in
+        CallSpan.end(span, outcome: outcome, kind: .server)
+      }
+    }
+    if case .success(var contents) = response.accepted {
+      let producer = contents.producer
+      contents.producer = { writer in
+        try await ServiceContext.$current.withValue(spanContext) { try await producer(writer) }
+      }
+      response.accepted = .success(contents)
+    }
+    return response
+  }
+}

@@ -1,0 +1,107 @@
+import BinarioTracing
+import GRDB
+import Tracing
+
+/// A service's `DatabasePool` with a span around every transaction: what stores hold.
+///
+/// It has the shape of the GRDB calls stores make (`read`, `write`, sync and async, and
+/// ``readOnCurrentThread(_:)``), so a store's SQL reads as plain GRDB. Each transaction is a
+/// client span of the current trace named `read <file>` or `write <file>`, with the semantic
+/// conventions' `db.system.name` (`sqlite`), `db.namespace` (the file) and `db.operation.name`.
+/// Anything else GRDB offers is on ``underlying``.
+public struct TracedDatabasePool: Sendable {
+  public let underlying: DatabasePool
+  private let tracer: any Tracer
+  private let readName: String
+  private let writeName: String
+  private let namespace: String
+
+  /// - Parameter tracer: By default the process's (``InstrumentationSystem``), read once here.
+  public init(_ pool: DatabasePool, tracer: any Tracer = InstrumentationSystem.tracer) {
+    self.underlying = pool
+    self.tracer = tracer
+    let label = pool.configuration.label ?? "database"
+    self.namespace = label
+    self.readName = "read " + label
+    self.writeName = "write " + label
+  }
+
+  public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    let span = self.start(.read)
+    defer { span.end() }
+    return try self.recording(span) { try self.underlying.read(body) }
+  }
+
+  public func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+    let span = self.start(.read)
+    defer { span.end() }
+    do {
+      return try await self.underlying.read(body)
+    } catch {
+      Self.failed(span, error)
+      throw error
+    }
+  }
+
+  /// A read on the calling thread (``GRDB/DatabasePool/readOnCurrentThread(_:)``).
+  public func readOnCurrentThread<T>(_ body: (Database) throws -> T) throws -> T {
+    let span = self.start(.read)
+    defer { span.end() }
+    return try self.recording(span) { try self.underlying.readOnCurrentThread(body) }
+  }
+
+  public func write<T>(_ body: (Database) throws -> T) throws -> T {
+    let span = self.start(.write)
+    defer { span.end() }
+    return try self.recording(span) { try self.underlying.write(body) }
+  }
+
+  public func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+    let span = self.start(.write)
+    defer { span.end() }
+    do {
+      return try await self.underlying.write(body)
+    } catch {
+      Self.failed(span, error)
+      throw error
+    }
+  }
+
+  public func close() throws {
+    try self.underlying.close()
+  }
+
+  private static func failed(_ span: any Span, _ error: any Error) {
+    span.recordError(error)
+    span.setStatus(SpanStatus(code: .error))
+  }
+
+  private enum Operation: String {
+    case read, write
+  }
+
+  private func start(_ operation: Operation) -> any Span {
+    let span = self.tracer.startSpan(
+      operation == .read ? self.readName : self.writeName,
+      context: ServiceContext.current ?? .topLevel,
+      ofKind: .client
+    )
+    if span.isRecording {
+      span.updateAttributes { attributes in
+        attributes[SpanAttributeName.databaseSystem] = "sqlite"
+        attributes[SpanAttributeName.databaseNamespace] = self.namespace
+        attributes[SpanAttributeName.databaseOperation] = operation.rawValue
+      }
+    }
+    return span
+  }
+
+  private func recording<T>(_ span: any Span, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch {
+      Self.failed(span, error)
+      throw error
+    }
+  }
+}
