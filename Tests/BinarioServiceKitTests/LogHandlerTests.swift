@@ -27,7 +27,7 @@ struct LogHandlerTests {
     let writer = CollectingLogWriter()
     var logger = jsonLogger(writer)
     logger[metadataKey: "service"] = "identity"
-    let message = "quote \" backslash \\ newline \n tab \t bell \u{07} accent é"
+    let message = "quote \" backslash \\ newline \n tab \t bell \u{07} accent é sep \u{2028} para \u{2029} euro € train 🚆"
 
     logger.info(
       "\(message)",
@@ -41,6 +41,9 @@ struct LogHandlerTests {
     let lines = writer.lines
     try #require(lines.count == 1)
     #expect(!lines[0].contains("\n"))
+    // Escaped so the line is also JavaScript; other multi-byte characters pass as they are.
+    #expect(lines[0].contains(#"sep \u2028 para \u2029 euro € train 🚆"#))
+    #expect(lines[0].contains(#"bell \u0007 accent"#))
     let object = try parse(lines[0])
     #expect(object["timestamp"] as? String == "2025-03-01T08:15:02.042Z")
     #expect(object["level"] as? String == "info")

@@ -63,6 +63,8 @@ public enum ServiceRunner {
     let registry = PrometheusCollectorRegistry()
     ServiceMetrics.bootstrap(registry: registry)
     let logger = Logger(label: configuration.serviceName)
+    // Lines held for a loop's batch must not die with the process.
+    defer { FileDescriptorLogWriter.standardError.flush() }
     do {
       let exporter = try ServiceTracing.bootstrap(configuration: configuration, environment: environment, logger: logger)
       try await Self.running(exporter, logger: logger) { try await body(logger, registry) }

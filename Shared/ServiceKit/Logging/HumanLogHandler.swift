@@ -45,8 +45,7 @@ public struct HumanLogHandler: LogHandler {
       line.append(" error=")
       line.append(Self.quotedIfNeeded(String(describing: error)))
     }
-    let merged = LogFields.merge(handler: self.metadata, provider: self.metadataProvider, event: event.metadata)
-    for (key, value) in LogFields.flatten(merged) {
+    for (key, value) in LogFields.merged(handler: self.metadata, provider: self.metadataProvider, event: event.metadata) {
       line.append(" ")
       line.append(key)
       line.append("=")
@@ -69,8 +68,6 @@ public struct HumanLogHandler: LogHandler {
   private static func quotedIfNeeded(_ value: String) -> String {
     let needsQuotes = value.isEmpty || value.contains { $0.isWhitespace || $0 == "\"" || $0 == "=" }
     guard needsQuotes else { return value }
-    var quoted = ""
-    JSONLineEncoding.appendString(value, to: &quoted)
-    return quoted
+    return JSONLineEncoding.quoted(value)
   }
 }

@@ -38,26 +38,27 @@ public struct JSONLogHandler: LogHandler {
   }
 
   public func log(event: LogEvent) {
-    var line = "{\"timestamp\":\""
-    line.append(LogTimestamp.format(self.now()))
-    line.append("\",\"level\":\"")
-    line.append(event.level.rawValue)
-    line.append("\",\"label\":")
+    var line: [UInt8] = []
+    line.reserveCapacity(512)
+    line.append(contentsOf: #"{"timestamp":""#.utf8)
+    LogTimestamp.append(self.now(), to: &line)
+    line.append(contentsOf: #"","level":""#.utf8)
+    line.append(contentsOf: event.level.rawValue.utf8)
+    line.append(contentsOf: #"","label":"#.utf8)
     JSONLineEncoding.appendString(self.label, to: &line)
-    line.append(",\"message\":")
+    line.append(contentsOf: #","message":"#.utf8)
     JSONLineEncoding.appendString(event.message.description, to: &line)
     if let error = event.error {
-      line.append(",\"error\":")
+      line.append(contentsOf: #","error":"#.utf8)
       JSONLineEncoding.appendString(String(describing: error), to: &line)
     }
-    let merged = LogFields.merge(handler: self.metadata, provider: self.metadataProvider, event: event.metadata)
-    for (key, value) in LogFields.flatten(merged) {
-      line.append(",")
+    for (key, value) in LogFields.merged(handler: self.metadata, provider: self.metadataProvider, event: event.metadata) {
+      line.append(UInt8(ascii: ","))
       JSONLineEncoding.appendString(Self.fixedFields.contains(key) ? "metadata." + key : key, to: &line)
-      line.append(":")
+      line.append(UInt8(ascii: ":"))
       JSONLineEncoding.appendValue(value, to: &line)
     }
-    line.append("}")
-    self.writer.write(line: line)
+    line.append(UInt8(ascii: "}"))
+    self.writer.write(bytes: line, urgent: event.level >= .warning)
   }
 }

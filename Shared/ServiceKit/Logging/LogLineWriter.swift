@@ -5,30 +5,107 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
 import Synchronization
 
 /// Where finished log lines go. Each call receives one complete line, without its newline.
 public protocol LogLineWriter: Sendable {
   func write(line: String)
+  /// The same for a line in UTF-8; `urgent` asks for it to be written before this returns.
+  func write(bytes: [UInt8], urgent: Bool)
 }
 
-/// Writes lines to a file descriptor (standard error by default), one whole line per `write(2)`
-/// sequence, so lines from concurrent tasks never interleave.
+extension LogLineWriter {
+  public func write(bytes: [UInt8], urgent: Bool) {
+    self.write(line: String(decoding: bytes, as: UTF8.self))
+  }
+}
+
+/// Writes lines to a file descriptor (standard error by default), whole lines only, so lines
+/// from concurrent tasks never interleave.
+///
+/// A line logged on one of NIO's event loops (where every service's calls run) is held until
+/// that loop's current batch of work is done, then written with the others of the batch in one
+/// `write(2)`. Under load that turns one system call per call into one per batch: a write to a
+/// pipe whose reader sleeps (a container runtime's log collector) costs more than building the
+/// line. Lines at `warning` and above, and lines from other threads, are written at once, after
+/// what their thread still holds, so nothing is reordered on a thread and a line that precedes a
+/// crash is on disk. ``flush()`` writes what the calling thread holds (the runner calls it as the
+/// process ends).
 public final class FileDescriptorLogWriter: LogLineWriter {
   /// Standard error: logs stay out of standard output, which tools may read.
   public static let standardError = FileDescriptorLogWriter(fileDescriptor: 2)
   public static let standardOutput = FileDescriptorLogWriter(fileDescriptor: 1)
 
+  /// Past this many bytes held, a loop's lines are written without waiting for its batch to end.
+  static let heldBytesLimit = 64 * 1024
+
   private let fileDescriptor: Int32
   private let lock = Mutex(())
+  /// Each event loop thread's held lines.
+  private let held = ThreadSpecificVariable<HeldLines>()
+
+  /// The lines one thread holds, and whether a write is already queued on its loop.
+  ///
+  /// `@unchecked Sendable` is safe: an instance lives in one thread's thread-specific variable
+  /// and is only reached from that thread; the write queued with `execute` runs on the same
+  /// loop, which is that one thread.
+  private final class HeldLines: @unchecked Sendable {
+    var bytes: [UInt8] = []
+    var writeQueued = false
+  }
 
   public init(fileDescriptor: Int32) {
     self.fileDescriptor = fileDescriptor
   }
 
   public func write(line: String) {
-    var bytes = Array(line.utf8)
-    bytes.append(UInt8(ascii: "\n"))
+    self.write(bytes: Array(line.utf8), urgent: false)
+  }
+
+  public func write(bytes: [UInt8], urgent: Bool) {
+    guard !urgent, let loop = MultiThreadedEventLoopGroup.currentEventLoop else {
+      var bytes = bytes
+      if let held = self.held.currentValue, !held.bytes.isEmpty {
+        bytes = held.bytes + bytes
+        held.bytes.removeAll(keepingCapacity: true)
+      }
+      bytes.append(UInt8(ascii: "\n"))
+      self.writeNow(bytes)
+      return
+    }
+    let held = self.heldLines()
+    held.bytes.append(contentsOf: bytes)
+    held.bytes.append(UInt8(ascii: "\n"))
+    if held.bytes.count >= Self.heldBytesLimit {
+      self.flush()
+    } else if !held.writeQueued {
+      held.writeQueued = true
+      loop.execute {
+        held.writeQueued = false
+        self.flush()
+      }
+    }
+  }
+
+  /// Writes what the calling thread holds.
+  public func flush() {
+    guard let held = self.held.currentValue, !held.bytes.isEmpty else { return }
+    let bytes = held.bytes
+    held.bytes.removeAll(keepingCapacity: true)
+    self.writeNow(bytes)
+  }
+
+  private func heldLines() -> HeldLines {
+    if let held = self.held.currentValue { return held }
+    let held = HeldLines()
+    self.held.currentValue = held
+    return held
+  }
+
+  private func writeNow(_ bytes: [UInt8]) {
     self.lock.withLock { _ in
       bytes.withUnsafeBytes { buffer in
         var offset = 0

@@ -35,12 +35,7 @@ public struct LoggingServerInterceptor: ServerInterceptor {
     }
 
     let start = ContinuousClock.now
-    var callLogger = self.logger
-    callLogger[metadataKey: RequestID.metadataKey] = .string(requestID)
-    callLogger[metadataKey: "rpc.method"] = .string(context.descriptor.fullyQualifiedMethod)
-    callLogger[metadataKey: "rpc.peer"] = .string(context.remotePeer)
-    let logger = callLogger
-    let (successLevel, failureLevel) = (self.successLevel, self.failureLevel)
+    let (logger, successLevel, failureLevel) = (self.logger, self.successLevel, self.failureLevel)
 
     var response = try await RequestID.$current.withValue(requestID) {
       try await observingCallCompletion(request: request, context: context, next: next) { outcome in
@@ -55,6 +50,9 @@ public struct LoggingServerInterceptor: ServerInterceptor {
           level: level,
           "call ended",
           metadata: [
+            RequestID.metadataKey: .string(requestID),
+            "rpc.method": .string(context.descriptor.fullyQualifiedMethod),
+            "rpc.peer": .string(context.remotePeer),
             "rpc.code": .string(outcome.name),
             "rpc.duration_ms": .stringConvertible(Self.milliseconds(duration)),
           ]
