@@ -23,11 +23,18 @@ public final class RunningSuite: Sendable {
     public var dispatch: [String]
     public var telemetry: [String]
     public var gateway: [String]
+    /// Flags for every process (before its own extra ones).
+    public var all: [String]
+    /// Environment variables set for every process.
+    public var environment: [String: String]
 
     public init(
       identity: [String] = [], scheduling: [String] = [], ticketing: [String] = [], geoOffers: [String] = [],
-      dispatch: [String] = [], telemetry: [String] = [], gateway: [String] = []
+      dispatch: [String] = [], telemetry: [String] = [], gateway: [String] = [], all: [String] = [],
+      environment: [String: String] = [:]
     ) {
+      self.all = all
+      self.environment = environment
       self.identity = identity
       self.scheduling = scheduling
       self.ticketing = ticketing
@@ -130,7 +137,7 @@ public final class RunningSuite: Sendable {
       "--tls-trusted-ca", "\(certificates)/ca.pem",
       "--data-directory", self.folder.appendingPathComponent("data/\(name)").path,
       "--metrics-port", "off",
-    ]
+    ] + self.extraFlags.all
   }
 
   /// Starts identity on `port` (0: any) with its data folder (kept across restarts).
@@ -138,7 +145,8 @@ public final class RunningSuite: Sendable {
     let process = try await ServiceProcess.start(
       "identity",
       arguments: self.commonFlags("identity") + ["--port", "\(port)"] + self.extraFlags.identity,
-      environment: ["BINARIO_ADMIN_EMAIL": Self.adminEmail, "BINARIO_ADMIN_PASSWORD": Self.adminPassword]
+      environment: self.extraFlags.environment.merging(
+        ["BINARIO_ADMIN_EMAIL": Self.adminEmail, "BINARIO_ADMIN_PASSWORD": Self.adminPassword]) { $1 }
     )
     self.processes.withLock { $0["identity"] = process }
   }
@@ -151,7 +159,8 @@ public final class RunningSuite: Sendable {
       arguments: self.commonFlags("scheduling") + [
         "--port", "\(port)", "--identity-address", "127.0.0.1:\(self.identityPort)",
         "--timetable-folder", Self.demoNetworkFolder.path,
-      ] + self.extraFlags.scheduling
+      ] + self.extraFlags.scheduling,
+      environment: self.extraFlags.environment
     )
     self.processes.withLock { $0["scheduling"] = process }
   }
@@ -165,7 +174,8 @@ public final class RunningSuite: Sendable {
         "--port", "\(port)", "--identity-address", "127.0.0.1:\(self.identityPort)",
         "--scheduling-address", "127.0.0.1:\(self.schedulingPort)", "--fare-table", Self.demoFareTable.path,
         "--geo-offers-address", "127.0.0.1:\(self.geoOffersPort)",
-      ] + self.extraFlags.ticketing
+      ] + self.extraFlags.ticketing,
+      environment: self.extraFlags.environment
     )
     self.processes.withLock { $0["ticketing"] = process }
   }
@@ -179,6 +189,7 @@ public final class RunningSuite: Sendable {
         "--port", "\(self.geoOffersPort)", "--scheduling-address", "127.0.0.1:\(self.schedulingPort)",
         "--ticketing-address", "127.0.0.1:\(self.ticketingPort)", "--demo-data", Self.demoOffers.path,
       ] + self.extraFlags.geoOffers,
+      environment: self.extraFlags.environment,
       events: ["stations in step with scheduling"]
     )
     self.processes.withLock { $0["geo-offers"] = process }
@@ -193,7 +204,8 @@ public final class RunningSuite: Sendable {
         "--port", "\(self.dispatchPort)", "--identity-address", "127.0.0.1:\(self.identityPort)",
         "--scheduling-address", "127.0.0.1:\(self.schedulingPort)", "--zones", Self.demoZones.path,
         "--addresses", Self.demoAddresses.path, "--alert-emails", Self.adminEmail,
-      ] + self.extraFlags.dispatch
+      ] + self.extraFlags.dispatch,
+      environment: self.extraFlags.environment
     )
     self.processes.withLock { $0["dispatch"] = process }
   }
@@ -201,7 +213,8 @@ public final class RunningSuite: Sendable {
   /// Starts telemetry on its port with its data folder (kept across restarts).
   public func startTelemetry() async throws {
     let process = try await ServiceProcess.start(
-      "telemetry", arguments: self.commonFlags("telemetry") + ["--port", "\(self.telemetryPort)"] + self.extraFlags.telemetry)
+      "telemetry", arguments: self.commonFlags("telemetry") + ["--port", "\(self.telemetryPort)"] + self.extraFlags.telemetry,
+      environment: self.extraFlags.environment)
     self.processes.withLock { $0["telemetry"] = process }
   }
 
@@ -227,6 +240,7 @@ public final class RunningSuite: Sendable {
     let process = try await ServiceProcess.start(
       "gateway",
       arguments: self.commonFlags("gateway") + flags + self.extraFlags.gateway,
+      environment: self.extraFlags.environment,
       listeners: ["grpc", "http"]
     )
     self.processes.withLock { $0["gateway"] = process }
