@@ -1,6 +1,7 @@
 import ArgumentParser
 import BenchSupport
 import BinarioServiceKit
+import BinarioTestSupport
 import Foundation
 
 /// `gateway-bench`: logins per second, and token-checked calls (`Identity/GetMe`) per second
@@ -26,6 +27,10 @@ struct GatewayBench: ParsableCommand, Sendable {
   @Option(help: "The paths to measure (gateway, direct, gateway-health, grpc, http-json); all by default.")
   var paths: [BenchPath] = BenchPath.allCases
   @Option(help: "The numbers of calls in flight to measure at.") var inFlight: [Int] = [1, 64]
+  @Option(
+    help: "off: spans carry trace context only (the default deployment); export: identity and the gateway export every span over OTLP to a receiver in this process; compare: both, one suite after the other, and the CPU tracing adds."
+  )
+  var tracing: TracingMode = .off
 
   func run() throws {
     // The client's tasks run on NIO's event loops, as the services' do.
@@ -33,7 +38,38 @@ struct GatewayBench: ParsableCommand, Sendable {
   }
 
   func measure() async throws {
-    try await BenchSuite.with { suite in
+    switch self.tracing {
+    case .off:
+      _ = try await self.measure(exportingTo: nil)
+    case .export, .compare:
+      let receiver = try await OTLPTraceReceiver.start()
+      var off: [String: LoadResult] = [:]
+      if self.tracing == .compare {
+        Output.line("## spans not exported (trace context only)")
+        off = try await self.measure(exportingTo: nil)
+        Output.line()
+        Output.line("## every span exported over OTLP/HTTP (protobuf) to a receiver in this process")
+      }
+      let exported = try await self.measure(exportingTo: receiver.endpoint)
+      await receiver.stop()
+      guard self.tracing == .compare else { return }
+      Output.line()
+      for (key, without) in off.sorted(by: { $0.key < $1.key }) {
+        guard let with = exported[key] else { continue }
+        let added = ["gateway", "identity"].compactMap { process -> String? in
+          guard let before = without.cpuPerCall(process), let after = with.cpuPerCall(process), before > 0 else { return nil }
+          return "\(process) \(Int(before.rounded())) → \(Int(after.rounded())) µs (\(after >= before ? "+" : "")\(Int((after - before).rounded())))"
+        }
+        Output.line("exporting spans, CPU per call, \(key) in flight: \(added.joined(separator: "; ")) (target: at most +15)")
+      }
+    }
+  }
+
+  /// Starts the suite (exporting spans to `endpoint` if given), measures, prints the table;
+  /// returns each path's median run by `path-inFlight`.
+  func measure(exportingTo endpoint: String?) async throws -> [String: LoadResult] {
+    var medians: [String: LoadResult] = [:]
+    try await BenchSuite.with(exportingTo: endpoint) { suite in
       let duration = Duration.milliseconds(Int64(self.seconds * 1000))
       let pids = suite.processIdentifiers
       Output.line("gateway-bench: the gateway (pid \(pids["gateway"] ?? 0)) and identity (pid \(pids["identity"] ?? 0)) as their own processes,")
@@ -56,7 +92,6 @@ struct GatewayBench: ParsableCommand, Sendable {
       Output.line()
       Output.line("| path | in flight | calls/s | p50 µs | p99 µs | CPU µs/call: client | gateway | identity | total | switches/call |")
       Output.line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-      var medians: [String: LoadResult] = [:]
       var addedAtOneInFlight: [Double] = []
       for inFlight in self.inFlight {
         var results: [BenchPath: [LoadResult]] = [:]
@@ -109,7 +144,12 @@ struct GatewayBench: ParsableCommand, Sendable {
       }
       memory("after the load (peak: the most held at any time)", peak: true)
     }
+    return medians
   }
+}
+
+enum TracingMode: String, CaseIterable, ExpressibleByArgument {
+  case off, export, compare
 }
 
 /// The ways a call is measured.
