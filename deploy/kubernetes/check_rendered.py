@@ -3,8 +3,9 @@
 
     check_rendered.py VARIANT RENDERED.yaml     e.g. check_rendered.py overlays/production out.yaml
 
-VARIANT is base, overlays/development, overlays/development-with-google or overlays/production. Prints the number of documents
-on success; otherwise one line per failure on stderr, and exits 1.
+VARIANT is base, overlays/development, overlays/development-with-google,
+overlays/development-with-tracing or overlays/production. Prints the number of documents on
+success; otherwise one line per failure on stderr, and exits 1.
 
 What it checks: the kinds and names rendered (kubernetes-validate only warns on a kind it has no
 schema for), the cert-manager objects (no schema offline), and the suite's own rules: pod and
@@ -102,6 +103,11 @@ EXPECTED_GOOGLE_SIGN_IN = [
     "NetworkPolicy/allow-identity-egress-to-https",
 ]
 
+EXPECTED_TRACING = [
+    "ConfigMap/binario-tracing",
+    "NetworkPolicy/allow-egress-to-otel-collector",
+]
+
 VARIANTS = {
     "base": {
         "objects": EXPECTED_BASE,
@@ -120,6 +126,13 @@ VARIANTS = {
         "gateway_replicas": 1,
         "gateway_service_type": "ClusterIP",
         "image": re.compile(r"binario:local"),
+    },
+    "overlays/development-with-tracing": {
+        "objects": [o for o in EXPECTED_BASE if o != "PodDisruptionBudget/gateway"] + EXPECTED_TRACING,
+        "gateway_replicas": 1,
+        "gateway_service_type": "ClusterIP",
+        "image": re.compile(r"binario:local"),
+        "exports_spans": True,
     },
     "overlays/production": {
         "objects": EXPECTED_BASE + EXPECTED_CERT_MANAGER,
@@ -174,7 +187,25 @@ class Checker:
         self.check_upstreams(config_maps)
         self.check_peer_addresses()
         self.check_cert_manager()
+        self.check_span_export(config_maps)
         return self.failures
+
+    # With the tracing component, every process gets the collector's address from binario-tracing.
+    def check_span_export(self, config_maps):
+        exports = self.expected.get("exports_spans", False)
+        for workload in self.workloads():
+            name = workload["metadata"]["name"]
+            env = [e for c in workload["spec"]["template"]["spec"]["containers"] for e in c.get("env") or []]
+            entries = [e for e in env if e.get("name") == "BINARIO_OTLP_ENDPOINT"]
+            if not exports:
+                if entries:
+                    self.fail(f"{workload['kind']}/{name}", "sets BINARIO_OTLP_ENDPOINT without the tracing component")
+                continue
+            source = (entries[0].get("valueFrom") or {}).get("configMapKeyRef") if len(entries) == 1 else None
+            if not source or source.get("name") != "binario-tracing" or source.get("key") != "BINARIO_OTLP_ENDPOINT":
+                self.fail(f"{workload['kind']}/{name}", "needs BINARIO_OTLP_ENDPOINT once, from ConfigMap binario-tracing")
+        if exports and not (config_maps.get("binario-tracing") or {}).get("BINARIO_OTLP_ENDPOINT", "").startswith("http"):
+            self.fail(self.variant, "ConfigMap binario-tracing needs BINARIO_OTLP_ENDPOINT, an http(s) URL")
 
     # The objects rendered, as kind/name, against the expected list.
     def check_objects(self):

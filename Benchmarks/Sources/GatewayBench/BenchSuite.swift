@@ -37,12 +37,16 @@ struct BenchSuite {
 
   /// Starts the suite, signs the bench passenger up, connects, runs `body`, then stops it all.
   /// With `endpoint`, every process exports its spans there over OTLP/HTTP.
-  static func with(exportingTo endpoint: String? = nil, _ body: (BenchSuite) async throws -> Void) async throws {
+  static func with(
+    exportingTo endpoint: String? = nil,
+    environment: [String: String] = [:],
+    _ body: (BenchSuite) async throws -> Void
+  ) async throws {
     // As deployed, except: no per-client rate limit (the load is one client), and access tokens
     // that outlive the run.
     let flags = RunningSuite.ExtraFlags(
       identity: ["--access-token-lifetime", "3600"], gateway: ["--rate-limit", "off"],
-      all: endpoint.map { ["--otlp-endpoint", $0] } ?? [])
+      all: endpoint.map { ["--otlp-endpoint", $0] } ?? [], environment: environment)
     try await RunningSuite.with(extraFlags: flags) { suite in
       try await suite.waitUntilTheGatewaySeesIdentityServing()
       let (accessToken, userID) = try await suite.withGatewayClient { identity in

@@ -31,6 +31,8 @@ struct GatewayBench: ParsableCommand, Sendable {
     help: "off: spans carry trace context only (the default deployment); export: identity and the gateway export every span over OTLP to a receiver in this process; compare: both, one suite after the other, and the CPU tracing adds."
   )
   var tracing: TracingMode = .off
+  @Option(help: "With --tracing export or compare: the share of new traces sampled (OTEL_TRACES_SAMPLER=parentbased_traceidratio); every one by default.")
+  var sampledRatio: Double?
 
   func run() throws {
     // The client's tasks run on NIO's event loops, as the services' do.
@@ -50,6 +52,7 @@ struct GatewayBench: ParsableCommand, Sendable {
         Output.line()
         Output.line("## every span exported over OTLP/HTTP (protobuf) to a receiver in this process")
       }
+      if let ratio = self.sampledRatio { Output.line("(a share of \(ratio) of new traces sampled)") }
       let exported = try await self.measure(exportingTo: receiver.endpoint)
       await receiver.stop()
       guard self.tracing == .compare else { return }
@@ -69,7 +72,8 @@ struct GatewayBench: ParsableCommand, Sendable {
   /// returns each path's median run by `path-inFlight`.
   func measure(exportingTo endpoint: String?) async throws -> [String: LoadResult] {
     var medians: [String: LoadResult] = [:]
-    try await BenchSuite.with(exportingTo: endpoint) { suite in
+    let sampler = self.sampledRatio.map { ["OTEL_TRACES_SAMPLER": "parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG": "\($0)"] }
+    try await BenchSuite.with(exportingTo: endpoint, environment: endpoint == nil ? [:] : sampler ?? [:]) { suite in
       let duration = Duration.milliseconds(Int64(self.seconds * 1000))
       let pids = suite.processIdentifiers
       Output.line("gateway-bench: the gateway (pid \(pids["gateway"] ?? 0)) and identity (pid \(pids["identity"] ?? 0)) as their own processes,")
