@@ -25,6 +25,7 @@ struct BenchSuite {
   let http: HTTPClient
   let userID: String
   let accessToken: String
+  let quietLogger: Logger
   static let email = "bench@example.com"
   static let password = "correct horse 42"
 
@@ -92,7 +93,7 @@ struct BenchSuite {
             BenchSuite(
               suite: suite, toGateway: toGateway, toIdentity: toIdentity,
               grpc: Binario_Identity_V1_Identity.Client(wrapping: client), http: http,
-              userID: userID, accessToken: accessToken))
+              userID: userID, accessToken: accessToken, quietLogger: quiet))
         }
       } catch {
         try? await http.shutdown()

@@ -1,7 +1,9 @@
 import ArgumentParser
 import BenchSupport
+import BinarioProto
 import BinarioServiceKit
 import BinarioTestSupport
+import GRPCCore
 import Foundation
 
 /// `gateway-bench`: logins per second, and token-checked calls (`Identity/GetMe`) per second
@@ -33,6 +35,8 @@ struct GatewayBench: ParsableCommand, Sendable {
   var tracing: TracingMode = .off
   @Option(help: "With --tracing export or compare: the share of new traces sampled (OTEL_TRACES_SAMPLER=parentbased_traceidratio); every one by default.")
   var sampledRatio: Double?
+  @Flag(help: "Also measure each service's simplest read, called straight at the service (the direct path's method).")
+  var reads = false
 
   func run() throws {
     // The client's tasks run on NIO's event loops, as the services' do.
@@ -146,9 +150,45 @@ struct GatewayBench: ParsableCommand, Sendable {
         let ratio = gateway.callsPerSecond / max(direct.callsPerSecond, 1e-9)
         Output.line("gateway/direct throughput ratio at 64 in flight: \(String(format: "%.2f", ratio))")
       }
+      if self.reads {
+        try await self.measureReads(suite, duration: duration, into: &medians)
+      }
       memory("after the load (peak: the most held at any time)", peak: true)
     }
     return medians
+  }
+}
+
+extension GatewayBench {
+  /// The table of ``ServiceRead``s: each service's CPU per call for its simplest read.
+  func measureReads(_ suite: BenchSuite, duration: Duration, into medians: inout [String: LoadResult]) async throws {
+    try await suite.suite.withGatewayConnection { connection in
+      // GetMyLocation reads a location the passenger reported.
+      _ = try await Binario_GeoOffers_V1_GeoOffers.Client(wrapping: connection).reportLocation(
+        .with { $0.latitude = 45.4853; $0.longitude = 9.2041 }, metadata: ["authorization": "Bearer \(suite.accessToken)"])
+    }
+    Output.line()
+    Output.line("Each service's simplest read, straight at the service with the caller the gateway would forward:")
+    Output.line()
+    Output.line("| service | method | in flight | calls/s | p50 µs | p99 µs | CPU µs/call: service | client |")
+    Output.line("|---|---|---:|---:|---:|---:|---:|---:|")
+    for inFlight in self.inFlight {
+      for read in ServiceRead.all {
+        var results: [LoadResult] = []
+        for _ in 0..<self.runs {
+          let result = try await suite.measure(read, inFlight: inFlight, for: duration)
+          if let failure = result.firstFailure { Output.line("warning: \(result.failures) failed calls (\(read.method)): \(failure)") }
+          results.append(result)
+        }
+        let median = results.sorted { $0.callsPerSecond < $1.callsPerSecond }[results.count / 2]
+        medians["read-\(read.service)-\(inFlight)"] = median
+        func cpu(_ value: Double?) -> String { value.map { String(Int($0.rounded())) } ?? "-" }
+        Output.line(
+          "| \(read.service) | \(read.method.split(separator: "/").last ?? "") | \(inFlight) | \(Int(median.callsPerSecond)) "
+            + "| \(Int(median.percentile(0.5))) | \(Int(median.percentile(0.99))) | \(cpu(median.cpuPerCall(read.service))) "
+            + "| \(cpu(median.cpuPerCall("client"))) |")
+      }
+    }
   }
 }
 

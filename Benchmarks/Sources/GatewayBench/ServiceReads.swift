@@ -1,0 +1,69 @@
+import BenchSupport
+import BinarioProto
+import BinarioTransport
+import Foundation
+import SwiftProtobuf
+
+/// Each service's simplest read for a signed-in passenger, called straight at the service as
+/// the gateway would forward it (the gateway's certificate, the caller as metadata): the same
+/// method as the `direct` path, so every service's server CPU per call compares with identity's
+/// `GetMe`.
+struct ServiceRead: Sendable {
+  var service: String
+  var method: String
+  var request: Data
+
+  static let all: [ServiceRead] = [
+    ServiceRead(service: "identity", method: "/binario.identity.v1.Identity/GetMe", request: Binario_Identity_V1_GetMeRequest()),
+    ServiceRead(
+      service: "scheduling", method: "/binario.scheduling.v1.Scheduling/ListFollowedRuns",
+      request: Binario_Scheduling_V1_ListFollowedRunsRequest()),
+    ServiceRead(service: "ticketing", method: "/binario.ticketing.v1.Tickets/ListPurchases", request: Binario_Ticketing_V1_ListPurchasesRequest()),
+    ServiceRead(
+      service: "geo-offers", method: "/binario.geo_offers.v1.GeoOffers/GetMyLocation", request: Binario_GeoOffers_V1_GetMyLocationRequest()),
+    ServiceRead(service: "dispatch", method: "/binario.dispatch.v1.Dispatch/ListSavedPlaces", request: Binario_Dispatch_V1_ListSavedPlacesRequest()),
+    ServiceRead(service: "telemetry", method: "/binario.telemetry.v1.Telemetry/ListDevices", request: Binario_Telemetry_V1_ListDevicesRequest()),
+  ]
+
+  init(service: String, method: String, request: some SwiftProtobuf.Message) {
+    self.service = service
+    self.method = method
+    self.request = try! request.serializedData()
+  }
+}
+
+extension BenchSuite {
+  /// The port `service` listens on.
+  func port(of service: String) -> Int {
+    switch service {
+    case "identity": return self.suite.identityPort
+    case "scheduling": return self.suite.schedulingPort
+    case "ticketing": return self.suite.ticketingPort
+    case "geo-offers": return self.suite.geoOffersPort
+    case "dispatch": return self.suite.dispatchPort
+    default: return self.suite.telemetryPort
+    }
+  }
+
+  /// `read` at `inFlight` calls in flight for `duration`, on a connection of its own.
+  func measure(_ read: ServiceRead, inFlight: Int, for duration: Duration) async throws -> LoadResult {
+    let certificates = self.suite.certificates.path
+    let asGateway = BinarioTLSConfiguration.mutual(
+      certificateChain: .file("\(certificates)/gateway.pem"),
+      privateKey: .file("\(certificates)/gateway.key"),
+      trustRoots: .file(self.suite.caFile))
+    let connection = try await BinarioClientConnection.connect(
+      host: "127.0.0.1", port: self.port(of: read.service), serverHostname: read.service,
+      tls: try asGateway.makeClientContext(), logger: self.quietLogger)
+    defer { connection.close() }
+    var metadata = WireMetadata()
+    for (key, value) in [("x-user-id", self.userID), ("x-roles", "passenger"), ("x-session-id", "bench")] {
+      var entry = WireMetadataEntry()
+      entry.key = key
+      entry.value = .text(value)
+      metadata.append(entry)
+    }
+    let request = BinarioCallRequest(method: read.method, metadata: metadata, firstMessage: read.request, halfClose: true)
+    return try await FrameCallLoad.run(request, on: connection, concurrency: inFlight, for: duration, measuring: self.processIdentifiers)
+  }
+}
