@@ -26,21 +26,22 @@ public struct TracedDatabasePool: Sendable {
     self.writeName = "write " + label
   }
 
+  /// A read-only transaction, as ``readOnCurrentThread(_:)``.
   public func read<T>(_ body: (Database) throws -> T) throws -> T {
-    let span = self.start(.read)
-    defer { span.end() }
-    return try self.recording(span) { try self.underlying.read(body) }
+    try self.readOnCurrentThread(body)
   }
 
+  /// A read on the calling thread, as ``readOnCurrentThread(_:)``: never GRDB's async `read`.
+  ///
+  /// GRDB's async `read` holds its reader until the awaiting task resumes, and a task resumes on
+  /// an event loop (NIO's loops are the global executor). A synchronous read waits for a free
+  /// reader on its own thread. With both on the loops, five async reads in flight (GRDB's
+  /// readers) and one synchronous read per loop waiting for a reader deadlock the process: the
+  /// readers are released only by tasks no loop is free to run. Measured: dispatch, 64
+  /// `ListSavedPlaces` in flight, hung for good. Reading on the calling thread never holds a
+  /// reader across an await, so every wait is for another thread's read already running.
   public func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-    let span = self.start(.read)
-    defer { span.end() }
-    do {
-      return try await self.underlying.read(body)
-    } catch {
-      Self.failed(span, error)
-      throw error
-    }
+    try self.readOnCurrentThread(body)
   }
 
   /// A read on the calling thread (``GRDB/DatabasePool/readOnCurrentThread(_:)``).
