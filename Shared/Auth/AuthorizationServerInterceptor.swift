@@ -33,7 +33,16 @@ public struct AuthorizationServerInterceptor: ServerInterceptor {
   /// The caller of a call with `metadata` on a connection from `peer`, if it is allowed to call
   /// the method; throws the `RPCError` to refuse it with otherwise.
   public func authorize(method: MethodDescriptor, metadata: Metadata, peer: String?) throws(RPCError) -> CallerIdentity? {
-    guard let access = self.policy.access(for: method) else {
+    try self.authorize(method: method, access: self.policy.access(for: method), metadata: metadata, peer: peer)
+  }
+
+  private func authorize(
+    method: MethodDescriptor,
+    access: MethodAccess?,
+    metadata: Metadata,
+    peer: String?
+  ) throws(RPCError) -> CallerIdentity? {
+    guard let access else {
       throw RPCError(code: .permissionDenied, message: "\(method.fullyQualifiedMethod) has no declared access level")
     }
     let caller = CallerIdentity(metadata: metadata, peerIdentity: peer, trustedGateway: self.trustedGateway)
@@ -67,10 +76,11 @@ public struct AuthorizationServerInterceptor: ServerInterceptor {
     next: @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
   ) async throws -> StreamingServerResponse<Output> {
     let peer = self.peerIdentity(context)
-    let caller = try self.authorize(method: context.descriptor, metadata: request.metadata, peer: peer)
+    let access = self.policy.access(for: context.descriptor)
+    let caller = try self.authorize(method: context.descriptor, access: access, metadata: request.metadata, peer: peer)
     // Only a device method sees a device token.
     let deviceToken =
-      self.policy.access(for: context.descriptor) == .level(.device)
+      access == .level(.device)
       ? DeviceCredential.token(metadata: request.metadata, peerIdentity: peer, trustedGateway: self.trustedGateway) : nil
     var response = try await CallerIdentity.$current.withValue(caller) {
       try await DeviceCredential.$current.withValue(deviceToken) { try await next(request, context) }

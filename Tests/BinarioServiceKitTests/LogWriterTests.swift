@@ -40,7 +40,7 @@ struct LogWriterTests {
     }
   }
 
-  @Test("lines logged on an event loop leave together once the loop's batch is done")
+  @Test("lines logged on an event loop leave together, at the latest after the holding time")
   func batchedOnTheLoop() async throws {
     let pipe = try Pipe()
     let writer = FileDescriptorLogWriter(fileDescriptor: pipe.write)
@@ -51,9 +51,19 @@ struct LogWriterTests {
       return pipe.drain()
     }.get()
     #expect(seenInside == "")
-    // The write was queued behind this task: a later task on the loop runs after it.
-    try await loop.submit {}.get()
+    // The write is scheduled on the loop after the holding time: a task scheduled later runs after it.
+    try await loop.scheduleTask(in: FileDescriptorLogWriter.holdingTime + .milliseconds(1)) {}.futureResult.get()
     #expect(pipe.drain() == "one\ntwo\n")
+  }
+
+  @Test("flushing every loop writes what each holds")
+  func flushAll() async throws {
+    let pipe = try Pipe()
+    let writer = FileDescriptorLogWriter(fileDescriptor: pipe.write)
+    let loop = MultiThreadedEventLoopGroup.singleton.next()
+    try await loop.submit { writer.write(line: "held") }.get()
+    await writer.flushAll()
+    #expect(pipe.drain() == "held\n")
   }
 
   @Test("a warning is written at once, after the lines its thread held")
@@ -67,7 +77,7 @@ struct LogWriterTests {
       return pipe.drain()
     }.get()
     #expect(seenInside == "info\nwarning\n")
-    try await loop.submit {}.get()
+    try await loop.scheduleTask(in: FileDescriptorLogWriter.holdingTime + .milliseconds(1)) {}.futureResult.get()
     #expect(pipe.drain() == "")
   }
 

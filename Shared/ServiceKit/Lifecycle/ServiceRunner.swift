@@ -63,14 +63,15 @@ public enum ServiceRunner {
     let registry = PrometheusCollectorRegistry()
     ServiceMetrics.bootstrap(registry: registry)
     let logger = Logger(label: configuration.serviceName)
-    // Lines held for a loop's batch must not die with the process.
-    defer { FileDescriptorLogWriter.standardError.flush() }
+    // Lines the loops hold for a shared write must not die with the process.
     do {
       let exporter = try ServiceTracing.bootstrap(configuration: configuration, environment: environment, logger: logger)
       try await Self.running(exporter, logger: logger) { try await body(logger, registry) }
       logger.info("stopped")
+      await FileDescriptorLogWriter.standardError.flushAll()
     } catch {
       logger.critical("stopped with an error", metadata: ["error": "\(error)"])
+      await FileDescriptorLogWriter.standardError.flushAll()
       throw error
     }
   }

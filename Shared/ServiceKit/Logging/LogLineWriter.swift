@@ -26,21 +26,23 @@ extension LogLineWriter {
 /// Writes lines to a file descriptor (standard error by default), whole lines only, so lines
 /// from concurrent tasks never interleave.
 ///
-/// A line logged on one of NIO's event loops (where every service's calls run) is held until
-/// that loop's current batch of work is done, then written with the others of the batch in one
-/// `write(2)`. Under load that turns one system call per call into one per batch: a write to a
-/// pipe whose reader sleeps (a container runtime's log collector) costs more than building the
-/// line. Lines at `warning` and above, and lines from other threads, are written at once, after
-/// what their thread still holds, so nothing is reordered on a thread and a line that precedes a
-/// crash is on disk. ``flush()`` writes what the calling thread holds (the runner calls it as the
-/// process ends).
+/// A line logged on one of NIO's event loops (where every service's calls run) is held for at
+/// most ``holdingTime`` (or until 64 KiB are held), then written with the others that loop
+/// logged meanwhile in one `write(2)`. Under load that turns one system call per call into one
+/// per millisecond: a write to a pipe whose reader sleeps (a container runtime's log collector)
+/// wakes that reader, which costs more than building the line. Lines at `warning` and above, and
+/// lines from other threads, are written at once, after what their thread still holds, so
+/// nothing is reordered on a thread and a line that precedes a crash is out. ``flushAll()``
+/// writes what every loop holds (the runner awaits it as the process ends).
 public final class FileDescriptorLogWriter: LogLineWriter {
   /// Standard error: logs stay out of standard output, which tools may read.
   public static let standardError = FileDescriptorLogWriter(fileDescriptor: 2)
   public static let standardOutput = FileDescriptorLogWriter(fileDescriptor: 1)
 
-  /// Past this many bytes held, a loop's lines are written without waiting for its batch to end.
+  /// Past this many bytes held, a loop's lines are written at once.
   static let heldBytesLimit = 64 * 1024
+  /// The longest a line waits for others to share its write.
+  public static let holdingTime = TimeAmount.milliseconds(1)
 
   private let fileDescriptor: Int32
   private let lock = Mutex(())
@@ -83,11 +85,19 @@ public final class FileDescriptorLogWriter: LogLineWriter {
       self.flush()
     } else if !held.writeQueued {
       held.writeQueued = true
-      loop.execute {
+      loop.scheduleTask(in: Self.holdingTime) {
         held.writeQueued = false
         self.flush()
       }
     }
+  }
+
+  /// Writes what every event loop of NIO's singleton group holds, then what this thread holds.
+  public func flushAll() async {
+    for loop in MultiThreadedEventLoopGroup.singleton.makeIterator() {
+      try? await loop.submit { self.flush() }.get()
+    }
+    self.flush()
   }
 
   /// Writes what the calling thread holds.

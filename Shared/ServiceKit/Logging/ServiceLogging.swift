@@ -1,6 +1,7 @@
 import BinarioTracing
 import Logging
 import OTel
+import Tracing
 
 /// Installs the process-wide log handler from the configuration.
 public enum ServiceLogging {
@@ -38,11 +39,16 @@ public enum ServiceLogging {
 
   /// What every line written inside a call gets: its request id, and its trace and span ids
   /// (`trace_id`, `span_id`, `trace_flags`), whichever tracer the process runs (``ServiceTracing``).
-  public static let metadataProvider = Logger.MetadataProvider.multiplex([
-    RequestID.metadataProvider,
-    TraceLogMetadata.provider,
-    OTel.makeLoggingMetadataProvider(configuration: Self.otelFields),
-  ])!
+  /// One provider, not a multiplex of three: each would build and merge a dictionary per line.
+  public static let metadataProvider = Logger.MetadataProvider {
+    let context = ServiceContext.current
+    var fields = context?.traceContext != nil ? TraceLogMetadata.fields(of: context) : Self.otelProvider.get()
+    if let requestID = RequestID.current { fields[RequestID.metadataKey] = .string(requestID) }
+    return fields
+  }
+
+  /// swift-otel's, for the spans of its tracer (when traces are exported).
+  private static let otelProvider = OTel.makeLoggingMetadataProvider(configuration: Self.otelFields)
 
   private static var otelFields: OTel.Configuration.LoggingMetadataProviderConfiguration {
     var fields = OTel.Configuration.LoggingMetadataProviderConfiguration.default
