@@ -38,7 +38,7 @@ extension DispatchTransaction {
 
   /// When the next pending offer expires.
   public func nextOfferExpiry() throws -> Date? {
-    try Double.fetchOne(db, sql: "SELECT MIN(expires_at) FROM offer WHERE state = 'pending'").map(DispatchStore.date)
+    try Double.fetchOne(db.cachedStatement(sql: "SELECT MIN(expires_at) FROM offer WHERE state = 'pending'")).map(DispatchStore.date)
   }
 
   public func insertOffer(_ offer: Offer) throws {

@@ -49,7 +49,7 @@ extension DispatchStore {
   /// The oldest queued notifications.
   public func outbox(limit: Int) async throws -> [OutboxMessage] {
     try await pool.read { db in
-      try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY seq LIMIT ?", arguments: [limit]).map { row in
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM outbox ORDER BY seq LIMIT ?"), arguments: [limit]).map { row in
         let json = (row["data"] as String).data(using: .utf8) ?? Data()
         var message = OutboxMessage(
           dedupeKey: row["dedupe_key"], audience: OutboxMessage.Audience(rawValue: row["audience"]) ?? .admins,

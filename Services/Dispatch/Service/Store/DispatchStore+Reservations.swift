@@ -54,9 +54,7 @@ extension DispatchTransaction {
   /// A scheduled shared group `reservation` may join: same pickup and destination zones, a
   /// member's meeting time within `window` of it, room for its passengers in `capacity`.
   public func joinableGroup(for reservation: Reservation, window: TimeInterval, capacity: Int) throws -> String? {
-    try String.fetchOne(
-      db,
-      sql: """
+    try String.fetchOne(db.cachedStatement(sql: """
         SELECT group_id FROM reservation
         WHERE group_id IS NOT NULL AND state = 'scheduled' AND shared = 1 AND id <> ?
           AND pickup_zone_id = ? AND destination_zone_id = ? AND meeting_at BETWEEN ? AND ?
@@ -66,7 +64,7 @@ extension DispatchTransaction {
           AND m.id <> ?) + ? <= ?
         ORDER BY MIN(meeting_at)
         LIMIT 1
-        """,
+        """),
       arguments: [
         reservation.id, reservation.pickup.zoneID, reservation.destination.zoneID,
         DispatchStore.seconds(reservation.meetingAt.addingTimeInterval(-window)),

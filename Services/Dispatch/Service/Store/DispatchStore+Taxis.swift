@@ -85,11 +85,11 @@ extension DispatchTransaction {
 
   /// Whether a taxi with `plate`, or one driven by `driverUserID`, exists other than `code`.
   public func taxiCode(plate: String) throws -> String? {
-    try String.fetchOne(db, sql: "SELECT code FROM taxi WHERE plate = ?", arguments: [plate])
+    try String.fetchOne(db.cachedStatement(sql: "SELECT code FROM taxi WHERE plate = ?"), arguments: [plate])
   }
 
   public func taxiCode(driverUserID: String) throws -> String? {
-    try String.fetchOne(db, sql: "SELECT code FROM taxi WHERE driver_user_id = ?", arguments: [driverUserID])
+    try String.fetchOne(db.cachedStatement(sql: "SELECT code FROM taxi WHERE driver_user_id = ?"), arguments: [driverUserID])
   }
 
   public func setAvailability(code: String, available: Bool, reason: String) throws {

@@ -52,8 +52,7 @@ extension GeoOffersStore {
 
   public func location(userID: String) async throws -> UserLocation? {
     try await pool.read { db in
-      try Row.fetchOne(
-        db, sql: "SELECT latitude, longitude, accuracy_metres, reported_at FROM user_location WHERE user_id = ?",
+      try Row.fetchOne(db.cachedStatement(sql: "SELECT latitude, longitude, accuracy_metres, reported_at FROM user_location WHERE user_id = ?"),
         arguments: [userID]
       ).map {
         UserLocation(position: GeoPoint(latitude: $0[0], longitude: $0[1]), accuracyMetres: $0[2], reportedAt: Self.date($0[3]))

@@ -22,7 +22,7 @@ extension GeoOffersStore {
   @discardableResult
   public func replaceStations(_ stations: [GeoStation]) async throws -> Bool {
     try await pool.write { db in
-      let current = try Row.fetchAll(db, sql: "SELECT id, name, latitude, longitude FROM station").map {
+      let current = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, name, latitude, longitude FROM station")).map {
         GeoStation(id: $0[0], name: $0[1], position: GeoPoint(latitude: $0[2], longitude: $0[3]))
       }
       guard Set(current) != Set(stations) else { return false }
@@ -39,7 +39,7 @@ extension GeoOffersStore {
 
   public func stations() async throws -> [GeoStation] {
     try await pool.read { db in
-      try Row.fetchAll(db, sql: "SELECT id, name, latitude, longitude FROM station ORDER BY name, id").map(Self.station)
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT id, name, latitude, longitude FROM station ORDER BY name, id")).map(Self.station)
     }
   }
 
@@ -88,7 +88,7 @@ extension GeoOffersStore {
   /// Replaces a shop's fields and moves its deals with it. Returns `false` when there is no such shop.
   public func updateShop(_ shop: Shop) async throws -> Bool {
     try await pool.write { db in
-      guard let seq = try Int64.fetchOne(db, sql: "SELECT seq FROM shop WHERE id = ?", arguments: [shop.id]) else {
+      guard let seq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM shop WHERE id = ?"), arguments: [shop.id]) else {
         return false
       }
       try db.execute(
@@ -97,7 +97,7 @@ extension GeoOffersStore {
       try db.execute(
         sql: "UPDATE deal SET latitude = ?, longitude = ? WHERE shop_seq = ?",
         arguments: [shop.position.latitude, shop.position.longitude, seq])
-      for dealSeq in try Int64.fetchAll(db, sql: "SELECT seq FROM deal WHERE shop_seq = ?", arguments: [seq]) {
+      for dealSeq in try Int64.fetchAll(db.cachedStatement(sql: "SELECT seq FROM deal WHERE shop_seq = ?"), arguments: [seq]) {
         try Self.index(db, box: "deal_box", seq: dealSeq, at: shop.position)
       }
       return true
@@ -115,12 +115,10 @@ extension GeoOffersStore {
   /// Shops by name after `cursor`, at most `limit`.
   public func shops(after cursor: NamePageCursor?, limit: Int) async throws -> [Shop] {
     try await pool.read { db in
-      try Row.fetchAll(
-        db,
-        sql: """
+      try Row.fetchAll(db.cachedStatement(sql: """
           SELECT id, name, description, latitude, longitude, station_id FROM shop
           WHERE (name, id) > (?, ?) ORDER BY name, id LIMIT ?
-          """,
+          """),
         arguments: [cursor?.name ?? "", cursor?.id ?? "", limit]
       ).map(Self.shop)
     }
@@ -244,7 +242,7 @@ extension GeoOffersStore {
 
   public func updatePlace(_ place: Place) async throws -> Bool {
     try await pool.write { db in
-      guard let seq = try Int64.fetchOne(db, sql: "SELECT seq FROM place WHERE id = ?", arguments: [place.id]) else {
+      guard let seq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM place WHERE id = ?"), arguments: [place.id]) else {
         return false
       }
       try db.execute(
@@ -266,12 +264,10 @@ extension GeoOffersStore {
 
   public func places(after cursor: NamePageCursor?, limit: Int) async throws -> [Place] {
     try await pool.read { db in
-      try Row.fetchAll(
-        db,
-        sql: """
+      try Row.fetchAll(db.cachedStatement(sql: """
           SELECT seq, latitude, longitude, id, name, description, category FROM place
           WHERE (name, id) > (?, ?) ORDER BY name, id LIMIT ?
-          """,
+          """),
         arguments: [cursor?.name ?? "", cursor?.id ?? "", limit]
       ).map { Self.place($0, GeoPoint(latitude: $0[1], longitude: $0[2])) }
     }
@@ -371,12 +367,10 @@ extension GeoOffersStore {
   /// Whether demo data (or any shop, place or route offer) was ever loaded.
   public func hasOwnData() async throws -> Bool {
     try await pool.read { db in
-      try Bool.fetchOne(
-        db,
-        sql: """
+      try Bool.fetchOne(db.cachedStatement(sql: """
           SELECT EXISTS (SELECT 1 FROM demo_data) OR EXISTS (SELECT 1 FROM shop) OR EXISTS (SELECT 1 FROM place)
             OR EXISTS (SELECT 1 FROM route_offer)
-          """) ?? false
+          """)) ?? false
     }
   }
 

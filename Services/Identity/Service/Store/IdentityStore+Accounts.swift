@@ -117,9 +117,8 @@ extension IdentityStore {
   public func removeRole(_ role: Role, accountID: String) async throws -> Bool {
     try await pool.write { db in
       if role == .admin {
-        let admins = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account_role WHERE role = 'admin'") ?? 0
-        let isAdmin = try Bool.fetchOne(
-          db, sql: "SELECT EXISTS (SELECT 1 FROM account_role WHERE account_id = ? AND role = 'admin')",
+        let admins = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM account_role WHERE role = 'admin'")) ?? 0
+        let isAdmin = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM account_role WHERE account_id = ? AND role = 'admin')"),
           arguments: [accountID]) ?? false
         if isAdmin && admins <= 1 { return false }
       }
@@ -131,7 +130,7 @@ extension IdentityStore {
 
   public func adminExists() async throws -> Bool {
     try pool.readOnCurrentThread { db in
-      try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM account_role WHERE role = 'admin')") ?? false
+      try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM account_role WHERE role = 'admin')")) ?? false
     }
   }
 

@@ -10,13 +10,11 @@ extension IdentityStore {
   /// The pending confirmation of `email` (normalized), if any.
   public func confirmation(email: String) async throws -> PendingConfirmation? {
     try pool.readOnCurrentThread { db in
-      try Row.fetchOne(
-        db,
-        sql: """
+      try Row.fetchOne(db.cachedStatement(sql: """
           SELECT account_id, email, code_hash, expires_at, failed_attempts
           FROM email_confirmation WHERE email = ?
           ORDER BY expires_at DESC LIMIT 1
-          """,
+          """),
         arguments: [email]
       ).map(Self.confirmation(from:))
     }

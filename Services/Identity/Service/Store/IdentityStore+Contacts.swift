@@ -18,19 +18,17 @@ extension IdentityStore {
 
   public func pendingContactCount(accountID: String) async throws -> Int {
     try pool.readOnCurrentThread { db in
-      try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pending_contact WHERE account_id = ?", arguments: [accountID]) ?? 0
+      try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM pending_contact WHERE account_id = ?"), arguments: [accountID]) ?? 0
     }
   }
 
   /// The account's contacts pending registration, by name.
   public func pendingContacts(accountID: String) async throws -> [PendingContact] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(
-        db,
-        sql: """
+      try Row.fetchAll(db.cachedStatement(sql: """
           SELECT id, name, email, created_at FROM pending_contact WHERE account_id = ?
           ORDER BY name COLLATE NOCASE, email
-          """,
+          """),
         arguments: [accountID]
       ).map { PendingContact(id: $0["id"], name: $0["name"], email: $0["email"], createdAt: Date(stored: $0["created_at"])) }
     }
@@ -39,8 +37,7 @@ extension IdentityStore {
   /// Whether the account saved `email` (normalized) as a contact pending registration.
   public func hasPendingContact(accountID: String, email: String) async throws -> Bool {
     try pool.readOnCurrentThread { db in
-      try Bool.fetchOne(
-        db, sql: "SELECT EXISTS (SELECT 1 FROM pending_contact WHERE account_id = ? AND email = ?)",
+      try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM pending_contact WHERE account_id = ? AND email = ?)"),
         arguments: [accountID, email]) ?? false
     }
   }
@@ -55,10 +52,9 @@ extension IdentityStore {
 
   /// Turns every contact saved with the account's (just confirmed) address into a friendship.
   static func befriendPendingContacts(_ db: Database, accountID: String, at now: Date) throws {
-    guard let email = try String.fetchOne(db, sql: "SELECT email FROM account WHERE id = ?", arguments: [accountID])
+    guard let email = try String.fetchOne(db.cachedStatement(sql: "SELECT email FROM account WHERE id = ?"), arguments: [accountID])
     else { return }
-    let savers = try String.fetchAll(
-      db, sql: "SELECT account_id FROM pending_contact WHERE email = ? AND account_id != ?", arguments: [email, accountID])
+    let savers = try String.fetchAll(db.cachedStatement(sql: "SELECT account_id FROM pending_contact WHERE email = ? AND account_id != ?"), arguments: [email, accountID])
     for saver in savers {
       for (account, friend) in [(saver, accountID), (accountID, saver)] {
         try db.execute(

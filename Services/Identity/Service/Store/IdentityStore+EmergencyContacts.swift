@@ -13,9 +13,7 @@ extension IdentityStore {
   /// The account's contacts, oldest first.
   public func emergencyContacts(of accountID: String) async throws -> [EmergencyContact] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(
-        db,
-        sql: "SELECT id, name, phone, channel FROM emergency_contact WHERE account_id = ? ORDER BY created_at, rowid",
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT id, name, phone, channel FROM emergency_contact WHERE account_id = ? ORDER BY created_at, rowid"),
         arguments: [accountID]
       ).map(Self.contact(from:))
     }
@@ -24,8 +22,7 @@ extension IdentityStore {
   /// The contact, only if it belongs to `accountID`.
   public func emergencyContact(id: String, accountID: String) async throws -> EmergencyContact? {
     try pool.readOnCurrentThread { db in
-      try Row.fetchOne(
-        db, sql: "SELECT id, name, phone, channel FROM emergency_contact WHERE id = ? AND account_id = ?",
+      try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name, phone, channel FROM emergency_contact WHERE id = ? AND account_id = ?"),
         arguments: [id, accountID]
       ).map(Self.contact(from:))
     }

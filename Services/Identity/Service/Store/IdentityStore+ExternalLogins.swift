@@ -6,8 +6,7 @@ extension IdentityStore {
   public func account(provider: String, subject: String) async throws -> Account? {
     try pool.readOnCurrentThread { db in
       guard
-        let accountID = try String.fetchOne(
-          db, sql: "SELECT account_id FROM external_login WHERE provider = ? AND subject = ?",
+        let accountID = try String.fetchOne(db.cachedStatement(sql: "SELECT account_id FROM external_login WHERE provider = ? AND subject = ?"),
           arguments: [provider, subject])
       else { return nil }
       return try Self.fetchAccount(db, where: "id = ?", accountID)

@@ -24,8 +24,7 @@ extension IdentityStore {
   /// The pending request from `from` to `to`, if any.
   public func hasPendingFriendRequest(from: String, to: String) async throws -> Bool {
     try pool.readOnCurrentThread { db in
-      try Bool.fetchOne(
-        db, sql: "SELECT EXISTS (SELECT 1 FROM friend_request WHERE from_account_id = ? AND to_account_id = ?)",
+      try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM friend_request WHERE from_account_id = ? AND to_account_id = ?)"),
         arguments: [from, to]) ?? false
     }
   }
@@ -58,8 +57,7 @@ extension IdentityStore {
 
   public func areFriends(_ a: String, _ b: String) async throws -> Bool {
     try pool.readOnCurrentThread { db in
-      try Bool.fetchOne(
-        db, sql: "SELECT EXISTS (SELECT 1 FROM friendship WHERE account_id = ? AND friend_id = ?)",
+      try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM friendship WHERE account_id = ? AND friend_id = ?)"),
         arguments: [a, b]) ?? false
     }
   }
@@ -67,14 +65,12 @@ extension IdentityStore {
   /// The account's friends, by name.
   public func friends(of accountID: String) async throws -> [UserSummary] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(
-        db,
-        sql: """
+      try Row.fetchAll(db.cachedStatement(sql: """
           SELECT a.id, a.email, a.first_name, a.last_name
           FROM friendship f JOIN account a ON a.id = f.friend_id
           WHERE f.account_id = ?
           ORDER BY a.first_name, a.last_name, a.id
-          """,
+          """),
         arguments: [accountID]
       ).map { UserSummary(userID: $0["id"], email: $0["email"], firstName: $0["first_name"], lastName: $0["last_name"]) }
     }

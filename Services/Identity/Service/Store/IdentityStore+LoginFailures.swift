@@ -6,8 +6,7 @@ extension IdentityStore {
   public func loginFailures(email: String) async throws -> LoginFailures {
     try pool.readOnCurrentThread { db in
       guard
-        let row = try Row.fetchOne(
-          db, sql: "SELECT failures, locked_until FROM login_failure WHERE email = ?", arguments: [email])
+        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT failures, locked_until FROM login_failure WHERE email = ?"), arguments: [email])
       else { return LoginFailures() }
       return LoginFailures(count: row["failures"], lockedUntil: (row["locked_until"] as Double?).map(Date.init(stored:)))
     }
@@ -27,8 +26,7 @@ extension IdentityStore {
           ON CONFLICT (email) DO UPDATE SET failures = failures + 1
           """,
         arguments: [email])
-      let row = try Row.fetchOne(
-        db, sql: "SELECT failures, locked_until FROM login_failure WHERE email = ?", arguments: [email])!
+      let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT failures, locked_until FROM login_failure WHERE email = ?"), arguments: [email])!
       let count: Int = row["failures"]
       var lockedUntil = (row["locked_until"] as Double?).map(Date.init(stored:))
       if let newLock = lock(count) {

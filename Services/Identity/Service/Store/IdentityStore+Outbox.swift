@@ -19,20 +19,16 @@ extension IdentityStore {
     try pool.readOnCurrentThread { db in
       let rows: [Row]
       if let recipient {
-        rows = try Row.fetchAll(
-          db,
-          sql: """
+        rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT id, channel, recipient, subject, body, created_at FROM outbox WHERE recipient = ?
             ORDER BY created_at DESC, rowid DESC LIMIT ?
-            """,
+            """),
           arguments: [recipient, limit])
       } else {
-        rows = try Row.fetchAll(
-          db,
-          sql: """
+        rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT id, channel, recipient, subject, body, created_at FROM outbox
             ORDER BY created_at DESC, rowid DESC LIMIT ?
-            """,
+            """),
           arguments: [limit])
       }
       return rows.map { row in

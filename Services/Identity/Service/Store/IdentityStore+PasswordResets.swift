@@ -22,8 +22,7 @@ extension IdentityStore {
   /// When the account's newest reset token was made, if it has one.
   public func latestPasswordReset(accountID: String) async throws -> Date? {
     try pool.readOnCurrentThread { db in
-      try Double.fetchOne(
-        db, sql: "SELECT MAX(created_at) FROM password_reset WHERE account_id = ?", arguments: [accountID]
+      try Double.fetchOne(db.cachedStatement(sql: "SELECT MAX(created_at) FROM password_reset WHERE account_id = ?"), arguments: [accountID]
       ).map(Date.init(stored:))
     }
   }
@@ -32,9 +31,7 @@ extension IdentityStore {
   public func passwordResetAccount(tokenHash: String, at now: Date) async throws -> Account? {
     try pool.readOnCurrentThread { db in
       guard
-        let accountID = try String.fetchOne(
-          db,
-          sql: "SELECT account_id FROM password_reset WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?",
+        let accountID = try String.fetchOne(db.cachedStatement(sql: "SELECT account_id FROM password_reset WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?"),
           arguments: [tokenHash, now.storedValue])
       else { return nil }
       return try Self.fetchAccount(db, where: "id = ?", accountID)
@@ -47,9 +44,7 @@ extension IdentityStore {
   public func resetPassword(tokenHash: String, newPasswordHash: String, at now: Date) async throws -> PasswordResetOutcome {
     try await pool.write { db in
       guard
-        let accountID = try String.fetchOne(
-          db,
-          sql: "SELECT account_id FROM password_reset WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?",
+        let accountID = try String.fetchOne(db.cachedStatement(sql: "SELECT account_id FROM password_reset WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?"),
           arguments: [tokenHash, now.storedValue])
       else { return .invalid }
       try db.execute(

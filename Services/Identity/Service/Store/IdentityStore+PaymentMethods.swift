@@ -8,8 +8,7 @@ extension IdentityStore {
     _ method: PaymentMethod, accountID: String, makeDefault: Bool, limit: Int
   ) async throws -> PaymentMethod? {
     try await pool.write { db in
-      let count = try Int.fetchOne(
-        db, sql: "SELECT COUNT(*) FROM payment_method WHERE account_id = ?", arguments: [accountID]) ?? 0
+      let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM payment_method WHERE account_id = ?"), arguments: [accountID]) ?? 0
       guard count < limit else { return nil }
       var method = method
       method.isDefault = makeDefault || count == 0
@@ -66,8 +65,7 @@ extension IdentityStore {
   public func setDefaultPaymentMethod(id: String, accountID: String) async throws -> PaymentMethod? {
     try await pool.write { db in
       guard
-        try Bool.fetchOne(
-          db, sql: "SELECT EXISTS (SELECT 1 FROM payment_method WHERE id = ? AND account_id = ?)",
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM payment_method WHERE id = ? AND account_id = ?)"),
           arguments: [id, accountID]) == true
       else { return nil }
       try db.execute(

@@ -10,9 +10,7 @@ extension IdentityStore {
   /// The code waiting to verify the account's phone, if any.
   public func phoneVerification(accountID: String) async throws -> PhoneVerification? {
     try pool.readOnCurrentThread { db in
-      try Row.fetchOne(
-        db,
-        sql: "SELECT account_id, phone, code_hash, sent_at, expires_at FROM phone_verification WHERE account_id = ?",
+      try Row.fetchOne(db.cachedStatement(sql: "SELECT account_id, phone, code_hash, sent_at, expires_at FROM phone_verification WHERE account_id = ?"),
         arguments: [accountID]
       ).map {
         PhoneVerification(

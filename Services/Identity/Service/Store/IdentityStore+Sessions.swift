@@ -42,13 +42,11 @@ extension IdentityStore {
   ) async throws -> RefreshRotation {
     try await pool.write { db in
       guard
-        let row = try Row.fetchOne(
-          db,
-          sql: """
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT t.session_id, t.expires_at, t.used_at, s.account_id, s.revoked_at
             FROM refresh_token t JOIN session s ON s.id = t.session_id
             WHERE t.token_hash = ?
-            """,
+            """),
           arguments: [oldHash])
       else { return .unknown }
       let sessionID: String = row["session_id"]
@@ -66,8 +64,7 @@ extension IdentityStore {
   /// Ends one session of `accountID`. Returns whether an open session ended.
   public func revokeSession(id: String, accountID: String, at now: Date) async throws -> Bool {
     try await pool.write { db in
-      let open = try Bool.fetchOne(
-        db, sql: "SELECT EXISTS (SELECT 1 FROM session WHERE id = ? AND account_id = ? AND revoked_at IS NULL)",
+      let open = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM session WHERE id = ? AND account_id = ? AND revoked_at IS NULL)"),
         arguments: [id, accountID]) ?? false
       guard open else { return false }
       try Self.markRevoked(db, sessionIDs: [id], at: now)
@@ -83,25 +80,21 @@ extension IdentityStore {
   /// Whether the session exists and has not ended.
   public func isSessionOpen(id: String) async throws -> Bool {
     try pool.readOnCurrentThread { db in
-      try Bool.fetchOne(
-        db, sql: "SELECT EXISTS (SELECT 1 FROM session WHERE id = ? AND revoked_at IS NULL)", arguments: [id]) ?? false
+      try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM session WHERE id = ? AND revoked_at IS NULL)"), arguments: [id]) ?? false
     }
   }
 
   /// Sessions revoked at or after `since`, oldest first.
   public func revocations(since: Date) async throws -> [SessionRevocation] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(
-        db,
-        sql: "SELECT session_id, revoked_at FROM session_revocation WHERE revoked_at >= ? ORDER BY revoked_at",
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT session_id, revoked_at FROM session_revocation WHERE revoked_at >= ? ORDER BY revoked_at"),
         arguments: [since.storedValue]
       ).map { SessionRevocation(sessionIDs: [$0["session_id"]], revokedAt: Date(stored: $0["revoked_at"])) }
     }
   }
 
   static func revokeSessions(_ db: Database, accountID: String, except keep: String?, at now: Date) throws -> [String] {
-    let open = try String.fetchAll(
-      db, sql: "SELECT id FROM session WHERE account_id = ? AND revoked_at IS NULL AND id IS NOT ?",
+    let open = try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM session WHERE account_id = ? AND revoked_at IS NULL AND id IS NOT ?"),
       arguments: [accountID, keep])
     try markRevoked(db, sessionIDs: open, at: now)
     return open

@@ -6,7 +6,7 @@ extension IdentityStore {
   /// Every signing key, oldest first.
   public func signingKeys() async throws -> [SigningKey] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(db, sql: "SELECT id, private_key, created_at FROM signing_key ORDER BY created_at, id").map { row in
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT id, private_key, created_at FROM signing_key ORDER BY created_at, id")).map { row in
         SigningKey(
           id: row["id"],
           privateKey: try Curve25519.Signing.PrivateKey(rawRepresentation: row["private_key"] as Data),
@@ -20,7 +20,7 @@ extension IdentityStore {
   /// processes starting at once on one file do not both create one).
   public func signingKeysCreatingFirst(_ makeKey: @escaping @Sendable () -> SigningKey) async throws -> [SigningKey] {
     try await pool.write { db in
-      let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM signing_key") ?? 0
+      let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM signing_key")) ?? 0
       if count == 0 {
         let key = makeKey()
         try db.execute(

@@ -25,20 +25,17 @@ extension SchedulingStore {
   /// The runs the user follows on service days from `firstDate` on, by date then trip.
   public func followedRuns(userID: String, from firstDate: ServiceDate) throws -> [(tripID: String, serviceDate: ServiceDate)] {
     try pool.read { db in
-      try Row.fetchAll(
-        db,
-        sql: """
+      try Row.fetchAll(db.cachedStatement(sql: """
           SELECT trip_id, service_day FROM run_follower WHERE user_id = ? AND service_day >= ?
           ORDER BY service_day, followed_at
-          """,
+          """),
         arguments: [userID, firstDate.daysSinceEpoch]
       ).map { ($0["trip_id"], ServiceDate(daysSinceEpoch: $0["service_day"])) }
     }
   }
 
   static func followers(_ db: Database, tripID: String, day: Int) throws -> [String] {
-    try String.fetchAll(
-      db, sql: "SELECT user_id FROM run_follower WHERE trip_id = ? AND service_day = ? ORDER BY followed_at, user_id",
+    try String.fetchAll(db.cachedStatement(sql: "SELECT user_id FROM run_follower WHERE trip_id = ? AND service_day = ? ORDER BY followed_at, user_id"),
       arguments: [tripID, day])
   }
 }

@@ -30,20 +30,18 @@ extension SchedulingStore {
 
   public func itinerary(id: String) throws -> Itinerary? {
     try pool.read { db in
-      try Row.fetchOne(db, sql: "SELECT * FROM itinerary WHERE id = ?", arguments: [id]).map(Self.itinerary)
+      try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM itinerary WHERE id = ?"), arguments: [id]).map(Self.itinerary)
     }
   }
 
   /// The active itineraries the user organises or has joined, by start date.
   public func itineraries(ofUser userID: String) throws -> [Itinerary] {
     try pool.read { db in
-      try Row.fetchAll(
-        db,
-        sql: """
+      try Row.fetchAll(db.cachedStatement(sql: """
           SELECT * FROM itinerary WHERE status = 'active' AND (organiser_id = ? OR id IN (
             SELECT itinerary_id FROM itinerary_invite WHERE invitee_user_id = ? AND status = 'accepted'))
           ORDER BY start_day, created_at
-          """,
+          """),
         arguments: [userID, userID]
       ).map(Self.itinerary)
     }
@@ -52,15 +50,14 @@ extension SchedulingStore {
   /// Every invite of an itinerary, oldest first.
   public func invites(itineraryID: String) throws -> [ItineraryInvite] {
     try pool.read { db in
-      try Row.fetchAll(
-        db, sql: "SELECT * FROM itinerary_invite WHERE itinerary_id = ? ORDER BY invited_at, rowid", arguments: [itineraryID]
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM itinerary_invite WHERE itinerary_id = ? ORDER BY invited_at, rowid"), arguments: [itineraryID]
       ).map(Self.invite)
     }
   }
 
   public func invite(id: String) throws -> ItineraryInvite? {
     try pool.read { db in
-      try Row.fetchOne(db, sql: "SELECT * FROM itinerary_invite WHERE id = ?", arguments: [id]).map(Self.invite)
+      try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM itinerary_invite WHERE id = ?"), arguments: [id]).map(Self.invite)
     }
   }
 
@@ -112,18 +109,16 @@ extension SchedulingStore {
   /// The user's pending invites to active itineraries, oldest first.
   public func pendingInvites(userID: String) throws -> [(ItineraryInvite, Itinerary)] {
     try pool.read { db in
-      try Row.fetchAll(
-        db,
-        sql: """
+      try Row.fetchAll(db.cachedStatement(sql: """
           SELECT itinerary_invite.* FROM itinerary_invite
           JOIN itinerary ON itinerary.id = itinerary_invite.itinerary_id AND itinerary.status = 'active'
           WHERE itinerary_invite.invitee_user_id = ? AND itinerary_invite.status = 'pending'
           ORDER BY itinerary_invite.invited_at, itinerary_invite.rowid
-          """,
+          """),
         arguments: [userID]
       ).compactMap { row in
         let invite = Self.invite(row)
-        guard let itinerary = try Row.fetchOne(db, sql: "SELECT * FROM itinerary WHERE id = ?", arguments: [invite.itineraryID])
+        guard let itinerary = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM itinerary WHERE id = ?"), arguments: [invite.itineraryID])
         else { return nil }
         return (invite, Self.itinerary(itinerary))
       }
@@ -192,8 +187,7 @@ extension SchedulingStore {
   /// An itinerary's events by start time.
   public func events(itineraryID: String) throws -> [ItineraryEvent] {
     try pool.read { db in
-      try Row.fetchAll(
-        db, sql: "SELECT * FROM itinerary_event WHERE itinerary_id = ? ORDER BY starts_at, rowid", arguments: [itineraryID]
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM itinerary_event WHERE itinerary_id = ? ORDER BY starts_at, rowid"), arguments: [itineraryID]
       ).map { row in
         ItineraryEvent(
           id: row["id"], itineraryID: row["itinerary_id"], title: row["title"], place: row["place"],

@@ -10,7 +10,7 @@ extension SchedulingStore {
     onCommitted: @escaping @Sendable ([UserNotification]) -> Void
   ) async throws -> Int? {
     try await pool.write { db in
-      if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM notify_request WHERE dedupe_key = ?)", arguments: [dedupeKey])
+      if try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM notify_request WHERE dedupe_key = ?)"), arguments: [dedupeKey])
         == true
       {
         return nil
@@ -72,8 +72,7 @@ extension SchedulingStore {
         arguments: [userID, before ?? Int64.max, limit + 1])
       let notifications = try rows.prefix(limit).map(Self.notification)
       let unread =
-        try Int.fetchOne(
-          db, sql: "SELECT COUNT(*) FROM notification WHERE user_id = ? AND read_at IS NULL", arguments: [userID]) ?? 0
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM notification WHERE user_id = ? AND read_at IS NULL"), arguments: [userID]) ?? 0
       return InboxPage(
         notifications: notifications, nextBefore: rows.count > limit ? notifications.last?.sequence : nil,
         unreadCount: unread)
@@ -83,12 +82,10 @@ extension SchedulingStore {
   /// The user's notifications made after `sequence`, oldest first.
   public func notifications(userID: String, after sequence: Int64) throws -> [UserNotification] {
     try pool.read { db in
-      try Row.fetchAll(
-        db,
-        sql: """
+      try Row.fetchAll(db.cachedStatement(sql: """
           SELECT seq, id, user_id, kind, title, body, data, created_at, read_at, push_only FROM notification
           WHERE user_id = ? AND seq > ? ORDER BY seq
-          """,
+          """),
         arguments: [userID, sequence]
       ).map(Self.notification)
     }
@@ -113,8 +110,7 @@ extension SchedulingStore {
         marked = db.changesCount
       }
       let unread =
-        try Int.fetchOne(
-          db, sql: "SELECT COUNT(*) FROM notification WHERE user_id = ? AND read_at IS NULL", arguments: [userID]) ?? 0
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM notification WHERE user_id = ? AND read_at IS NULL"), arguments: [userID]) ?? 0
       return (marked, unread)
     }
   }
@@ -122,12 +118,10 @@ extension SchedulingStore {
   /// Up to `limit` notifications not yet sent out on their channels, oldest first.
   public func undeliveredNotifications(limit: Int) throws -> [UserNotification] {
     try pool.read { db in
-      try Row.fetchAll(
-        db,
-        sql: """
+      try Row.fetchAll(db.cachedStatement(sql: """
           SELECT seq, id, user_id, kind, title, body, data, created_at, read_at, push_only FROM notification
           WHERE delivered = 0 ORDER BY seq LIMIT ?
-          """,
+          """),
         arguments: [limit]
       ).map(Self.notification)
     }
@@ -186,8 +180,7 @@ extension SchedulingStore {
           device.registeredAt.timeIntervalSince1970,
         ])
       let id =
-        try String.fetchOne(
-          db, sql: "SELECT id FROM push_device WHERE platform = ? AND token = ?",
+        try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM push_device WHERE platform = ? AND token = ?"),
           arguments: [device.platform.rawValue, device.token]) ?? device.id
       var saved = device
       saved.id = id

@@ -99,9 +99,7 @@ extension SchedulingStore {
     case .cancellation(let from): (kind, sequence, minutes, platform) = ("cancellation", from, 0, "")
     }
     let day = change.serviceDate.daysSinceEpoch
-    let position = try Int.fetchOne(
-      db,
-      sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM run_change WHERE trip_id = ? AND service_day = ?",
+    let position = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM run_change WHERE trip_id = ? AND service_day = ?"),
       arguments: [change.tripID, day]
     ) ?? 1
     try db.execute(
@@ -124,9 +122,7 @@ extension SchedulingStore {
   /// The runs with changes on service days from `firstDate` on, as trip and date.
   public func changedRuns(from firstDate: ServiceDate) throws -> [(tripID: String, serviceDate: ServiceDate)] {
     try self.pool.read { db in
-      try Row.fetchAll(
-        db,
-        sql: "SELECT DISTINCT trip_id, service_day FROM run_change WHERE service_day >= ? ORDER BY service_day, trip_id",
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT trip_id, service_day FROM run_change WHERE service_day >= ? ORDER BY service_day, trip_id"),
         arguments: [firstDate.daysSinceEpoch]
       ).map { ($0["trip_id"], ServiceDate(daysSinceEpoch: $0["service_day"])) }
     }

@@ -28,7 +28,7 @@ extension SchedulingStore {
   /// Every line, by short name.
   public func lines() throws -> [Line] {
     try pool.read { db in
-      try Row.fetchAll(db, sql: "SELECT id, short_name, long_name FROM line ORDER BY short_name, id").map {
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT id, short_name, long_name FROM line ORDER BY short_name, id")).map {
         Line(id: $0["id"], shortName: $0["short_name"], longName: $0["long_name"])
       }
     }
@@ -38,7 +38,7 @@ extension SchedulingStore {
   public func platformStops() throws -> [PlatformKey: String] {
     try pool.read { db in
       var stops: [PlatformKey: String] = [:]
-      for row in try Row.fetchAll(db, sql: "SELECT stop_id, station_id, platform FROM platform_stop") {
+      for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT stop_id, station_id, platform FROM platform_stop")) {
         stops[PlatformKey(stationID: row["station_id"], platform: row["platform"])] = row["stop_id"]
       }
       return stops
@@ -53,9 +53,7 @@ extension SchedulingStore {
   {
     let day = date.daysSinceEpoch
     return try pool.read { db in
-      try Row.fetchAll(
-        db,
-        sql: """
+      try Row.fetchAll(db.cachedStatement(sql: """
           SELECT a.trip_id, d.day, a.sequence AS board, b.sequence AS alight
           FROM trip_stop a
           JOIN trip_stop b ON b.trip_id = a.trip_id AND b.sequence > a.sequence AND b.station_id = ?
@@ -66,7 +64,7 @@ extension SchedulingStore {
             AND NOT EXISTS (SELECT 1 FROM run_exclusion e WHERE e.trip_id = trip.id AND e.day = d.day)
           ORDER BY b.arrival + (d.day - ?) * 86400, a.departure + (d.day - ?) * 86400 DESC
           LIMIT ?
-          """,
+          """),
         arguments: [destination, day - 1, day, origin, day, earliest, earliest, day, day, limit]
       ).map { PlannedLeg(tripID: $0["trip_id"], serviceDate: ServiceDate(daysSinceEpoch: $0["day"]), boardSequence: $0["board"], alightSequence: $0["alight"]) }
     }
@@ -81,9 +79,7 @@ extension SchedulingStore {
   ) throws -> [(PlannedLeg, PlannedLeg)] {
     let day = date.daysSinceEpoch
     return try pool.read { db in
-      try Row.fetchAll(
-        db,
-        sql: """
+      try Row.fetchAll(db.cachedStatement(sql: """
           SELECT a.trip_id AS trip1, d1.day AS day1, a.sequence AS board1, x1.sequence AS alight1,
                  x2.trip_id AS trip2, d2.day AS day2, x2.sequence AS board2, b.sequence AS alight2,
                  b.arrival + (d2.day - ?) * 86400 AS arrives
@@ -104,7 +100,7 @@ extension SchedulingStore {
             AND NOT EXISTS (SELECT 1 FROM run_exclusion e WHERE e.trip_id = t2.id AND e.day = d2.day)
           ORDER BY arrives, a.departure + (d1.day - ?) * 86400 DESC
           LIMIT ?
-          """,
+          """),
         arguments: [
           day, day - 1, day, origin, destination, day - 1, day, day + 1, origin, day, earliest, earliest, day, day,
           minimumTransfer, day, day, destination, day, limit * 8,
@@ -128,9 +124,7 @@ extension SchedulingStore {
   }
 
   static func serviceDayCount(_ db: Database, tripID: String) throws -> Int {
-    try Int.fetchOne(
-      db,
-      sql: "SELECT COUNT(*) FROM service_day JOIN trip ON trip.service_id = service_day.service_id WHERE trip.id = ?",
+    try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM service_day JOIN trip ON trip.service_id = service_day.service_id WHERE trip.id = ?"),
       arguments: [tripID]) ?? 0
   }
 
@@ -209,7 +203,7 @@ extension SchedulingStore {
     let day = date.daysSinceEpoch
     try await writingTrips { db in
       if try Self.serviceDayCount(db, tripID: tripID) <= 1 {
-        let serviceID = try String.fetchOne(db, sql: "SELECT service_id FROM trip WHERE id = ?", arguments: [tripID])
+        let serviceID = try String.fetchOne(db.cachedStatement(sql: "SELECT service_id FROM trip WHERE id = ?"), arguments: [tripID])
         try db.execute(sql: "DELETE FROM trip WHERE id = ?", arguments: [tripID])
         if let serviceID, serviceID == "run:\(tripID)" {
           try db.execute(sql: "DELETE FROM service_day WHERE service_id = ?", arguments: [serviceID])

@@ -89,12 +89,12 @@ extension SchedulingStore {
 
   /// Whether a timetable has been imported (the demo network is loaded at first start otherwise).
   public func hasTimetable() throws -> Bool {
-    try self.pool.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM timetable_import)") ?? false }
+    try self.pool.read { db in try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM timetable_import)")) ?? false }
   }
 
   public func stations() throws -> [Station] {
     try self.pool.read { db in
-      try Row.fetchAll(db, sql: "SELECT id, code, name, latitude, longitude FROM station ORDER BY name").map {
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT id, code, name, latitude, longitude FROM station ORDER BY name")).map {
         Station(id: $0["id"], code: $0["code"], name: $0["name"], latitude: $0["latitude"], longitude: $0["longitude"])
       }
     }

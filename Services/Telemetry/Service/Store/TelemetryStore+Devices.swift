@@ -18,13 +18,13 @@ extension TelemetryStore {
   }
 
   public func device(id: String) async throws -> Device? {
-    try pool.readOnCurrentThread { db in try Row.fetchOne(db, sql: "SELECT * FROM device WHERE id = ?", arguments: [id]).map(Self.device) }
+    try pool.readOnCurrentThread { db in try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM device WHERE id = ?"), arguments: [id]).map(Self.device) }
   }
 
   /// The device whose token hashes to `hash`, with its row key.
   public func device(tokenHash hash: Data) async throws -> (seq: Int64, device: Device)? {
     try pool.readOnCurrentThread { db in
-      try Row.fetchOne(db, sql: "SELECT * FROM device WHERE token_hash = ?", arguments: [hash]).map { ($0["seq"], Self.device($0)) }
+      try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM device WHERE token_hash = ?"), arguments: [hash]).map { ($0["seq"], Self.device($0)) }
     }
   }
 
@@ -87,8 +87,8 @@ extension TelemetryStore {
 
   public func campaign(id: String) async throws -> Campaign? {
     try pool.readOnCurrentThread { db in
-      guard let row = try Row.fetchOne(db, sql: "SELECT * FROM campaign WHERE id = ?", arguments: [id]) else { return nil }
-      let members = try String.fetchAll(db, sql: "SELECT user_id FROM campaign_member WHERE campaign_id = ? ORDER BY user_id", arguments: [id])
+      guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM campaign WHERE id = ?"), arguments: [id]) else { return nil }
+      let members = try String.fetchAll(db.cachedStatement(sql: "SELECT user_id FROM campaign_member WHERE campaign_id = ? ORDER BY user_id"), arguments: [id])
       return Campaign(id: row["id"], ownerUserID: row["owner_user_id"], name: row["name"], isPublic: row["public"], memberUserIDs: members)
     }
   }
@@ -96,13 +96,11 @@ extension TelemetryStore {
   /// The campaigns `userID` belongs to, and the public ones, by name.
   public func campaigns(visibleTo userID: String) async throws -> [Campaign] {
     let ids = try pool.readOnCurrentThread { db in
-      try String.fetchAll(
-        db,
-        sql: """
+      try String.fetchAll(db.cachedStatement(sql: """
           SELECT c.id FROM campaign c
           WHERE c.public = 1 OR EXISTS (SELECT 1 FROM campaign_member m WHERE m.campaign_id = c.id AND m.user_id = ?)
           ORDER BY c.name, c.id
-          """, arguments: [userID])
+          """), arguments: [userID])
     }
     var campaigns: [Campaign] = []
     for id in ids { if let campaign = try await campaign(id: id) { campaigns.append(campaign) } }

@@ -22,7 +22,7 @@ extension TelemetryStore {
   /// The row keys of a user's own devices.
   public func deviceSeqs(ownerUserID: String) async throws -> [Int64] {
     try pool.readOnCurrentThread { db in
-      try Int64.fetchAll(db, sql: "SELECT seq FROM device WHERE owner_user_id = ? ORDER BY seq", arguments: [ownerUserID])
+      try Int64.fetchAll(db.cachedStatement(sql: "SELECT seq FROM device WHERE owner_user_id = ? ORDER BY seq"), arguments: [ownerUserID])
     }
   }
 
@@ -131,9 +131,7 @@ extension TelemetryStore {
   /// A device's readings in `range`, in time order (the CSV export).
   public func readings(deviceSeq: Int64, in range: Range<Date>) async throws -> [Reading] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(
-        db,
-        sql: "SELECT * FROM reading WHERE device_seq = ? AND time_ms >= ? AND time_ms < ? ORDER BY time_ms",
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM reading WHERE device_seq = ? AND time_ms >= ? AND time_ms < ? ORDER BY time_ms"),
         arguments: [deviceSeq, Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)]
       ).map { row in
         var values = MeasureValues()

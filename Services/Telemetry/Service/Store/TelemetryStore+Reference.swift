@@ -8,7 +8,7 @@ extension TelemetryStore {
     try await pool.write { db in
       var added = 0
       for sensor in sensors {
-        let existed = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM reference_sensor WHERE sensor_id = ?)", arguments: [sensor.sensorID]) ?? false
+        let existed = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM reference_sensor WHERE sensor_id = ?)"), arguments: [sensor.sensorID]) ?? false
         try db.execute(
           sql: """
             INSERT OR REPLACE INTO reference_sensor (sensor_id, type_name, unit, station_id, station_name, elevation, province, municipality,
@@ -30,7 +30,7 @@ extension TelemetryStore {
   /// corrects its data); answers how many were new.
   public func upsert(_ measurements: [ReferenceMeasurement]) async throws -> Int {
     try await pool.write { db in
-      let before = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reference_measurement") ?? 0
+      let before = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM reference_measurement")) ?? 0
       let statement = try db.cachedStatement(
         sql: """
           INSERT INTO reference_measurement (sensor_id, time_ms, value) VALUES (?, ?, ?)
@@ -39,14 +39,14 @@ extension TelemetryStore {
       for measurement in measurements {
         try statement.execute(arguments: [measurement.sensorID, Self.milliseconds(measurement.time), measurement.value])
       }
-      return (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reference_measurement") ?? 0) - before
+      return (try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM reference_measurement")) ?? 0) - before
     }
   }
 
   /// When a sensor's newest stored measurement is (an incremental fetch asks only for later ones).
   public func newestMeasurement(sensorID: String) async throws -> Date? {
     try pool.readOnCurrentThread { db in
-      try Int64.fetchOne(db, sql: "SELECT MAX(time_ms) FROM reference_measurement WHERE sensor_id = ?", arguments: [sensorID])
+      try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(time_ms) FROM reference_measurement WHERE sensor_id = ?"), arguments: [sensorID])
         .map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
   }
@@ -54,12 +54,10 @@ extension TelemetryStore {
   /// Sensors whose station is in `box` (optionally of one measure).
   public func referenceSensors(within box: GeoBox, measure: Measure? = nil) async throws -> [ReferenceSensor] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(
-        db,
-        sql: """
+      try Row.fetchAll(db.cachedStatement(sql: """
           SELECT * FROM reference_sensor WHERE latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?
             AND (? IS NULL OR measure = ?) ORDER BY station_name, sensor_id
-          """,
+          """),
         arguments: [box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude, measure?.rawValue, measure?.rawValue]
       ).map(Self.referenceSensor)
     }
@@ -67,15 +65,14 @@ extension TelemetryStore {
 
   public func referenceSensor(id: String) async throws -> ReferenceSensor? {
     try pool.readOnCurrentThread { db in
-      try Row.fetchOne(db, sql: "SELECT * FROM reference_sensor WHERE sensor_id = ?", arguments: [id]).map(Self.referenceSensor)
+      try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM reference_sensor WHERE sensor_id = ?"), arguments: [id]).map(Self.referenceSensor)
     }
   }
 
   /// A sensor's values in `range`, in time order.
   public func referenceValues(sensorID: String, in range: Range<Date>) async throws -> [(Date, Double)] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(
-        db, sql: "SELECT time_ms, value FROM reference_measurement WHERE sensor_id = ? AND time_ms >= ? AND time_ms < ? ORDER BY time_ms",
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT time_ms, value FROM reference_measurement WHERE sensor_id = ? AND time_ms >= ? AND time_ms < ? ORDER BY time_ms"),
         arguments: [sensorID, Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)]
       ).map { (Date(timeIntervalSince1970: Double($0[0] as Int64) / 1000), $0[1] as Double) }
     }
@@ -106,7 +103,7 @@ public struct FetchState: Sendable, Hashable {
 extension TelemetryStore {
   public func fetchState(source: String) async throws -> FetchState {
     try pool.readOnCurrentThread { db in
-      guard let row = try Row.fetchOne(db, sql: "SELECT * FROM reference_fetch WHERE source = ?", arguments: [source]) else {
+      guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM reference_fetch WHERE source = ?"), arguments: [source]) else {
         return FetchState()
       }
       return FetchState(
@@ -146,7 +143,7 @@ extension TelemetryStore {
   /// The sources saved through the API, by name.
   public func savedSources() async throws -> [ReferenceSource] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(db, sql: "SELECT * FROM reference_source ORDER BY name").map { row in
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM reference_source ORDER BY name")).map { row in
         ReferenceSource(
           name: row["name"], url: row["url"], kind: ReferenceSource.Kind(rawValue: row["kind"]) ?? .measurements,
           network: ReferenceSensor.Network(rawValue: row["network"]) ?? .airQuality)

@@ -28,7 +28,7 @@ public final class TelemetryStore: Sendable {
 
   /// A device's row key, or `nil` when there is no such device.
   public func deviceSeq(id: String) async throws -> Int64? {
-    try pool.readOnCurrentThread { db in try Int64.fetchOne(db, sql: "SELECT seq FROM device WHERE id = ?", arguments: [id]) }
+    try pool.readOnCurrentThread { db in try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM device WHERE id = ?"), arguments: [id]) }
   }
 
   /// Stores `readings` of a device in one transaction: each new (device, time) is inserted; one
@@ -94,7 +94,7 @@ public final class TelemetryStore: Sendable {
   /// How many readings a device has.
   public func readingCount(deviceSeq: Int64) async throws -> Int {
     try pool.readOnCurrentThread { db in
-      try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reading WHERE device_seq = ?", arguments: [deviceSeq]) ?? 0
+      try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM reading WHERE device_seq = ?"), arguments: [deviceSeq]) ?? 0
     }
   }
 }
