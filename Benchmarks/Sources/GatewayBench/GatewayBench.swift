@@ -63,7 +63,13 @@ struct GatewayBench: ParsableCommand, Sendable {
       Output.line()
       for (key, without) in off.sorted(by: { $0.key < $1.key }) {
         guard let with = exported[key] else { continue }
-        let added = ["gateway", "identity"].compactMap { process -> String? in
+        // A read's row is its service's; a path's, the gateway's and identity's.
+        var processes = ["gateway", "identity"]
+        if key.hasPrefix("read-") {
+          let serviceAndInFlight = key.dropFirst("read-".count)
+          processes = [String(serviceAndInFlight[..<serviceAndInFlight.lastIndex(of: "-")!])]
+        }
+        let added = processes.compactMap { process -> String? in
           guard let before = without.cpuPerCall(process), let after = with.cpuPerCall(process), before > 0 else { return nil }
           return "\(process) \(Int(before.rounded())) → \(Int(after.rounded())) µs (\(after >= before ? "+" : "")\(Int((after - before).rounded())))"
         }
