@@ -51,7 +51,7 @@ public struct HumanLogHandler: LogHandler {
       line.append("=")
       line.append(Self.quotedIfNeeded(Self.render(value)))
     }
-    self.writer.write(line: line)
+    self.writer.write(bytes: Array(line.utf8), urgent: event.level >= .warning)
   }
 
   private static func render(_ value: Logger.MetadataValue) -> String {
