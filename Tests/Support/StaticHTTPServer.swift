@@ -37,15 +37,7 @@ public final class StaticHTTPServer: Sendable {
 
   public static func start() async throws -> StaticHTTPServer {
     let state = State()
-    let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-      .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-      .childChannelInitializer { channel in
-        channel.pipeline.configureHTTPServerPipeline().flatMap {
-          channel.pipeline.addHandler(Handler(state: state))
-        }
-      }
-      .bind(host: "127.0.0.1", port: 0)
-      .get()
+    let channel = try await LoopbackHTTPListener.bind { Handler(state: state) }
     return StaticHTTPServer(channel: channel, state: state)
   }
 
