@@ -31,17 +31,28 @@ public struct TracedDatabasePool: Sendable {
     try self.readOnCurrentThread(body)
   }
 
-  /// A read on the calling thread, as ``readOnCurrentThread(_:)``: never GRDB's async `read`.
+  /// A read-only transaction on one of GRDB's reader threads, for reads too long to hold an
+  /// event loop (short, indexed reads use ``readOnCurrentThread(_:)``).
   ///
-  /// GRDB's async `read` holds its reader until the awaiting task resumes, and a task resumes on
-  /// an event loop (NIO's loops are the global executor). A synchronous read waits for a free
-  /// reader on its own thread. With both on the loops, five async reads in flight (GRDB's
-  /// readers) and one synchronous read per loop waiting for a reader deadlock the process: the
-  /// readers are released only by tasks no loop is free to run. Measured: dispatch, 64
-  /// `ListSavedPlaces` in flight, hung for good. Reading on the calling thread never holds a
-  /// reader across an await, so every wait is for another thread's read already running.
-  public func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-    try self.readOnCurrentThread(body)
+  /// Not GRDB's async `read`: that one keeps its reader until the awaiting task resumes, and a
+  /// task resumes on an event loop (NIO's loops are the global executor), while a synchronous
+  /// read blocks its loop until a reader is free. With both in use, the readers can end up held
+  /// by tasks that only a blocked loop could run: measured, dispatch hung for good under 64
+  /// `ListSavedPlaces` in flight. Here `body` runs and the reader is released on GRDB's reader
+  /// queue; the task is resumed with the result after.
+  public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    let span = self.start(.read)
+    defer { span.end() }
+    do {
+      return try await withCheckedThrowingContinuation { continuation in
+        self.underlying.asyncRead { database in
+          continuation.resume(with: Result { try body(database.get()) })
+        }
+      }
+    } catch {
+      Self.failed(span, error)
+      throw error
+    }
   }
 
   /// A read on the calling thread (``GRDB/DatabasePool/readOnCurrentThread(_:)``).

@@ -26,7 +26,7 @@ extension DispatchStore {
   }
 
   public func savedPlaces(userID: String) async throws -> [SavedPlace] {
-    try await pool.read { db in
+    try pool.readOnCurrentThread { db in
       try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM saved_place WHERE user_id = ? ORDER BY name"), arguments: [userID]).map {
         SavedPlace(name: $0["name"], position: GeoPoint(latitude: $0["latitude"], longitude: $0["longitude"]))
       }

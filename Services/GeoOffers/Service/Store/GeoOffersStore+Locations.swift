@@ -51,7 +51,7 @@ extension GeoOffersStore {
   }
 
   public func location(userID: String) async throws -> UserLocation? {
-    try await pool.read { db in
+    try pool.readOnCurrentThread { db in
       try Row.fetchOne(db.cachedStatement(sql: "SELECT latitude, longitude, accuracy_metres, reported_at FROM user_location WHERE user_id = ?"),
         arguments: [userID]
       ).map {

@@ -52,7 +52,8 @@ extension TelemetryStore {
   /// The devices `userID` may see: their own, their campaigns', and public campaigns', by name.
   public func visibleDevices(userID: String) async throws -> [Device] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(db, sql: "SELECT d.* FROM device d WHERE \(Self.visible) ORDER BY d.name, d.id", arguments: [userID, userID])
+      // `visible` is a constant: the statement is compiled once per connection.
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT d.* FROM device d WHERE \(Self.visible) ORDER BY d.name, d.id"), arguments: [userID, userID])
         .map(Self.device)
     }
   }

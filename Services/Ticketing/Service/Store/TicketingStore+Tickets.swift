@@ -144,7 +144,7 @@ extension TicketingStore {
   }
 
   func completedPurchases(userID: String, after cursor: PurchaseCursor?, limit: Int) async throws -> [PurchaseRecord] {
-    try await pool.read { db in
+    try pool.readOnCurrentThread { db in
       if let cursor {
         return try Self.purchases(
           db, where: "user_id = ? AND status = 'completed' AND (created_at < ? OR (created_at = ? AND id < ?))",
