@@ -16,7 +16,7 @@ struct TracingTests {
   static let clientTrace = "4bf92f3577b34da6a3ce929d0e0e4736"
   static let clientSpan = "00f067aa0ba902b7"
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.timeLimit(.minutes(3)))
   func oneTraceAcrossTheGatewayAndTwoServices() async throws {
     let receiver = try await OTLPTraceReceiver.start()
     let flags = RunningSuite.ExtraFlags(
