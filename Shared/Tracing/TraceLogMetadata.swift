@@ -18,7 +18,4 @@ public enum TraceLogMetadata {
       Self.traceFlagsKey: .string(String(trace.flags.rawValue)),
     ]
   }
-
-  /// Adds the current span's fields to every line written inside it.
-  public static let provider = Logger.MetadataProvider { Self.fields(of: ServiceContext.current) }
 }

@@ -3,7 +3,7 @@ import GRPCCore
 import Tracing
 
 /// Ending a call's span the way the RPC semantic conventions ask.
-enum CallSpan {
+public enum CallSpan {
   /// Sets the status code attribute and, for a failure, the span's error status, then ends it.
   ///
   /// A client span is an error for any code but `OK`; a server span only for the codes that mean
@@ -20,13 +20,14 @@ enum CallSpan {
   }
 
   static func isError(_ code: Status.Code, kind: SpanKind) -> Bool {
-    switch (code, kind) {
-    case (.ok, _): return false
-    case (.unknown, _), (.deadlineExceeded, _), (.unimplemented, _), (.internalError, _), (.unavailable, _),
-      (.dataLoss, _):
-      return true
-    case (_, .server): return false
-    default: return true
+    code != .ok && (kind != .server || Self.isServerFault(code))
+  }
+
+  /// The codes that mean the server failed: a server span's error status (the gateway's too).
+  public static func isServerFault(_ code: Status.Code) -> Bool {
+    switch code {
+    case .unknown, .deadlineExceeded, .unimplemented, .internalError, .unavailable, .dataLoss: return true
+    default: return false
     }
   }
 }

@@ -1,4 +1,5 @@
 import BinarioServiceKit
+import GRPCCore
 import BinarioTracing
 import BinarioTransport
 import Tracing
@@ -23,8 +24,7 @@ enum GatewaySpan {
   }
 
   /// Ends `span` with the call's status; an error status only for codes that mean a server
-  /// failed (`UNKNOWN`, `DEADLINE_EXCEEDED`, `UNIMPLEMENTED`, `INTERNAL`, `UNAVAILABLE`,
-  /// `DATA_LOSS`), as for any server span.
+  /// failed (``CallSpan/isServerFault(_:)``), as for any server span.
   static func end(_ span: any Span, code: Int32, requestID: String, upstream: String) {
     if span.isRecording {
       span.updateAttributes { attributes in
@@ -32,20 +32,10 @@ enum GatewaySpan {
         attributes[SpanAttributeName.requestID] = requestID
         attributes[SpanAttributeName.upstream] = upstream
       }
-      if Self.isServerFault(code) {
+      if let status = Status.Code(rawValue: Int(code)), CallSpan.isServerFault(status) {
         span.setStatus(SpanStatus(code: .error, message: StatusCodeName.of(code)))
       }
     }
     span.end()
-  }
-
-  static func isServerFault(_ code: Int32) -> Bool {
-    switch code {
-    case WireStatusCode.unknown, WireStatusCode.deadlineExceeded, WireStatusCode.unimplemented,
-      WireStatusCode.internalError, WireStatusCode.unavailable, WireStatusCode.dataLoss:
-      return true
-    default:
-      return false
-    }
   }
 }
