@@ -46,6 +46,7 @@ let package = Package(
     .executable(name: "telemetry", targets: ["TelemetryMain"]),
     .executable(name: "gateway", targets: ["gateway"]),
     .library(name: "BinarioTestSupport", targets: ["BinarioTestSupport"]),
+    .library(name: "BinarioFuzzTargets", targets: ["BinarioFuzzTargets"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
@@ -98,6 +99,8 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "NIOTLS", package: "swift-nio"),
+        // Only for the fuzzers' frame layer without sockets (`Fuzzing/FrameLayerFuzzing.swift`).
+        .product(name: "NIOEmbedded", package: "swift-nio"),
         .product(name: "X509", package: "swift-certificates"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -485,6 +488,14 @@ let package = Package(
     // Tests
     // What tests and gateway-bench share: this package's executables as real processes, up to
     // the whole suite (`RunningSuite`), and the identity client's account helpers.
+    // Every parser of a stranger's bytes as a function of bytes: what `Fuzz/`'s libFuzzer program
+    // drives and `FuzzRegressionTests` replays.
+    .target(
+      name: "BinarioFuzzTargets",
+      dependencies: ["BinarioTransport", "GatewayService", "SchedulingService", "TelemetryService"],
+      path: "Fuzz/Targets",
+      swiftSettings: swiftSettings
+    ),
     .target(
       name: "BinarioTestSupport",
       dependencies: [
@@ -497,6 +508,11 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       path: "Tests/Support",
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "FuzzRegressionTests",
+      dependencies: ["BinarioFuzzTargets"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

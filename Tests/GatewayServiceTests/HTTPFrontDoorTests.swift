@@ -49,10 +49,10 @@ struct HTTPFrontDoorTests {
   }
 
   @Test func queryValuesAreDecoded() {
-    let items = HTTPFrontDoorResponder.queryItems("recipient=ada%40example.com&query=Ada+Lovelace&empty=&flag")
+    let items = HTTPRoute.queryItems("recipient=ada%40example.com&query=Ada+Lovelace&empty=&flag")
     #expect(items.map(\.0) == ["recipient", "query", "empty", "flag"])
     #expect(items.map(\.1) == ["ada@example.com", "Ada Lovelace", "", ""])
-    #expect(HTTPFrontDoorResponder.queryItems(nil).isEmpty)
+    #expect(HTTPRoute.queryItems(nil).isEmpty)
   }
 
   @Test func onlyConfiguredOriginsGetCORSHeadersButEveryAnswerGetsHSTS() {

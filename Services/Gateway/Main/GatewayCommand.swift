@@ -55,13 +55,17 @@ struct GatewayCommand: EventLoopCommand {
           "rate-limit": "\(settings.gateway.rateLimit.map(\.description) ?? "off")",
           "grpc-port": "\(settings.grpcPort.map(String.init) ?? "off")",
           "http-port": "\(settings.httpPort.map(String.init) ?? "off")",
+          "connection-limit": "\(settings.frontDoorLimits.connections.perClient)/\(settings.frontDoorLimits.connections.total)",
         ]
       )
       for (index, service) in gateway.backgroundServices.enumerated() {
         context.addService(service, name: "gateway-identity-\(index)")
       }
+      let limits = settings.frontDoorLimits
       let listener = try FrameListenerService(
         configuration: context.configuration,
+        connection: limits.binarioConnection(maximumFrameSize: context.configuration.maxFrameSize),
+        connectionLimiter: ConnectionLimiter(limits: limits.connections),
         acceptor: gateway.acceptor,
         logger: context.logger,
         onShutdown: { gateway.enterShutdown() },
@@ -74,6 +78,7 @@ struct GatewayCommand: EventLoopCommand {
           certificateChain: try Self.required(context.configuration.tlsCertificate, "--tls-certificate"),
           privateKey: try Self.required(context.configuration.tlsPrivateKey, "--tls-private-key"),
           maximumMessageSize: context.configuration.maxFrameSize,
+          limits: limits,
           gateway: gateway,
           logger: context.logger
         )
@@ -91,7 +96,8 @@ struct GatewayCommand: EventLoopCommand {
             webFolder: settings.webFolder,
             webLibrariesFolder: settings.webLibraries,
             maximumMessageSize: context.configuration.maxFrameSize,
-            shutdownGracePeriod: context.configuration.shutdownGracePeriodDuration
+            shutdownGracePeriod: context.configuration.shutdownGracePeriodDuration,
+            limits: limits
           ),
           gateway: gateway,
           logger: context.logger

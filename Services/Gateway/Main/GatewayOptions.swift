@@ -104,6 +104,33 @@ struct GatewayOptions: ParsableArguments {
   )
   var upstreamTLSPrivateKey: String?
 
+  @Option(
+    name: .customLong("connection-limit"),
+    help: ArgumentHelp(
+      "Connections kept open from one IP address, and in all, on each front door (default 256/16384); more are closed at once. (BINARIO_CONNECTION_LIMIT)",
+      valueName: "per-client[/total]"
+    )
+  )
+  var connectionLimit: String?
+
+  @Option(
+    name: .customLong("slow-client-timeout"),
+    help: ArgumentHelp(
+      "Seconds a client may take to finish its TLS handshake and to send a whole frame or HTTP request, and an HTTP connection may sit idle (default 30). (BINARIO_SLOW_CLIENT_TIMEOUT)",
+      valueName: "seconds"
+    )
+  )
+  var slowClientTimeout: String?
+
+  @Option(
+    name: .customLong("calls-per-connection"),
+    help: ArgumentHelp(
+      "Calls one client connection may have open at once on the Binario and gRPC doors (default 100). (BINARIO_CALLS_PER_CONNECTION)",
+      valueName: "count"
+    )
+  )
+  var callsPerConnection: String?
+
   var additionalSettings: [AdditionalSetting] {
     [
       AdditionalSetting(key: GatewaySettings.Key.upstream, flagValues: self.upstream),
@@ -117,6 +144,9 @@ struct GatewayOptions: ParsableArguments {
       AdditionalSetting(key: GatewaySettings.Key.webLibraries, flagValue: self.webLibraries),
       AdditionalSetting(key: GatewaySettings.Key.upstreamTLSCertificate, flagValue: self.upstreamTLSCertificate),
       AdditionalSetting(key: GatewaySettings.Key.upstreamTLSPrivateKey, flagValue: self.upstreamTLSPrivateKey),
+      AdditionalSetting(key: GatewaySettings.Key.connectionLimit, flagValue: self.connectionLimit),
+      AdditionalSetting(key: GatewaySettings.Key.slowClientTimeout, flagValue: self.slowClientTimeout),
+      AdditionalSetting(key: GatewaySettings.Key.callsPerConnection, flagValue: self.callsPerConnection),
     ]
   }
 }

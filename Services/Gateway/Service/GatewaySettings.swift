@@ -16,6 +16,9 @@ public struct GatewaySettings: Sendable {
     public static let webLibraries = "webLibraries"
     public static let upstreamTLSCertificate = "upstreamTLSCertificate"
     public static let upstreamTLSPrivateKey = "upstreamTLSPrivateKey"
+    public static let connectionLimit = "connectionLimit"
+    public static let slowClientTimeout = "slowClientTimeout"
+    public static let callsPerConnection = "callsPerConnection"
   }
 
   public static let defaultPort = 7100
@@ -33,6 +36,8 @@ public struct GatewaySettings: Sendable {
   public var webFolder: String?
   /// Where Debian's JavaScript libraries are, for the web app.
   public var webLibraries: String
+  /// What one client may hold on each front door.
+  public var frontDoorLimits: FrontDoorLimits
 
   public init(from configuration: ServiceConfiguration, additional: AdditionalSettingValues) throws {
     let upstreams = try additional.parsed(Key.upstream) { text -> (String, UpstreamAddress) in
@@ -75,6 +80,27 @@ public struct GatewaySettings: Sendable {
     self.webFolder = try additional.value(Key.webFolder)
     self.webLibraries = try additional.value(Key.webLibraries) ?? "/usr/share/javascript"
 
+    self.frontDoorLimits = .defaults
+    if let limits = try additional.parsed(Key.connectionLimit, Self.connectionLimits).first {
+      self.frontDoorLimits.connections = limits
+    }
+    if let seconds = try additional.parsed(Key.slowClientTimeout, { text throws(GatewayConfigurationError) -> Double in
+      guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+        throw GatewayConfigurationError("\"\(text)\" is not a number of seconds from 0 to 3600 (e.g. 30 or 0.5)")
+      }
+      return seconds
+    }).first {
+      self.frontDoorLimits.slowClientTimeout = .milliseconds(Int64(seconds * 1000))
+    }
+    if let calls = try additional.parsed(Key.callsPerConnection, { text throws(GatewayConfigurationError) -> Int in
+      guard let calls = Int(text), calls > 0 else {
+        throw GatewayConfigurationError("\"\(text)\" is not a number of calls above 0")
+      }
+      return calls
+    }).first {
+      self.frontDoorLimits.callsPerConnection = calls
+    }
+
     let purpose = "mutual TLS to the upstreams"
     guard let certificate = try additional.value(Key.upstreamTLSCertificate) ?? configuration.tlsCertificate else {
       throw ConfigurationError(setting: Key.upstreamTLSCertificate, source: .defaults, reason: "\(purpose) needs a certificate; set --tls-certificate or --upstream-tls-certificate")
@@ -103,6 +129,19 @@ public struct GatewaySettings: Sendable {
       }
       return port
     }.first
+  }
+
+  /// `per-client[/total]`, e.g. `256/16384`.
+  private static func connectionLimits(_ text: String) throws(GatewayConfigurationError) -> ConnectionLimiter.Limits {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard (1...2).contains(parts.count), let perClient = Int(parts[0]), perClient > 0 else {
+      throw GatewayConfigurationError("\"\(text)\" is not per-client[/total] connections (e.g. 256/16384)")
+    }
+    let total = parts.count == 2 ? Int(parts[1]) : max(perClient, ConnectionLimiter.Limits.defaults.total)
+    guard let total, total >= perClient else {
+      throw GatewayConfigurationError("\"\(text)\": the total must be a number at least the per-client limit")
+    }
+    return ConnectionLimiter.Limits(perClient: perClient, total: total)
   }
 
   private static func pair(_ text: String, _ expected: String) throws(GatewayConfigurationError) -> (String, String) {

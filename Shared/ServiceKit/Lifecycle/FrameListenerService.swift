@@ -19,6 +19,7 @@ public final class FrameListenerService: Service, Sendable {
   private let port: Int
   private let tls: BinarioTLSConfiguration
   private let connection: BinarioConnectionConfiguration
+  private let connectionLimiter: ConnectionLimiter
   private let gracePeriod: Duration?
   private let acceptor: any BinarioCallAcceptor
   private let group: any EventLoopGroup
@@ -34,6 +35,7 @@ public final class FrameListenerService: Service, Sendable {
     port: Int,
     tls: BinarioTLSConfiguration,
     connection: BinarioConnectionConfiguration = .defaults,
+    connectionLimiter: ConnectionLimiter = ConnectionLimiter(),
     gracePeriod: Duration?,
     acceptor: any BinarioCallAcceptor,
     group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
@@ -45,6 +47,7 @@ public final class FrameListenerService: Service, Sendable {
     self.port = port
     self.tls = tls
     self.connection = connection
+    self.connectionLimiter = connectionLimiter
     self.gracePeriod = gracePeriod
     self.acceptor = acceptor
     self.group = group
@@ -54,9 +57,12 @@ public final class FrameListenerService: Service, Sendable {
   }
 
   /// The listener built from the configuration's `host`, `port`, `tls*`, `maxFrameSize` and
-  /// `shutdownGracePeriod` settings.
+  /// `shutdownGracePeriod` settings; `connection`, when given, replaces the connections' limits
+  /// (its frame size included).
   public convenience init(
     configuration: ServiceConfiguration,
+    connection: BinarioConnectionConfiguration? = nil,
+    connectionLimiter: ConnectionLimiter = ConnectionLimiter(),
     acceptor: any BinarioCallAcceptor,
     logger: Logger,
     onShutdown: @escaping @Sendable () -> Void = {},
@@ -66,7 +72,8 @@ public final class FrameListenerService: Service, Sendable {
       host: configuration.host,
       port: configuration.port,
       tls: try BinarioTLSConfiguration(serverSettingsFrom: configuration),
-      connection: BinarioConnectionConfiguration(maximumFrameSize: configuration.maxFrameSize),
+      connection: connection ?? BinarioConnectionConfiguration(maximumFrameSize: configuration.maxFrameSize),
+      connectionLimiter: connectionLimiter,
       gracePeriod: configuration.shutdownGracePeriodDuration,
       acceptor: acceptor,
       logger: logger,
@@ -88,6 +95,7 @@ public final class FrameListenerService: Service, Sendable {
         port: self.port,
         tls: self.tls,
         configuration: self.connection,
+        connectionLimiter: self.connectionLimiter,
         group: self.group,
         logger: self.logger,
         acceptor: self.acceptor

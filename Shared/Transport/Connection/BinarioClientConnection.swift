@@ -68,7 +68,7 @@ public final class BinarioClientConnection: Sendable {
             isServer: false,
             serverHostname: serverHostname,
             connectionHandler: handler,
-            maximumFrameSize: configuration.maximumFrameSize
+            configuration: configuration
           )
         }
       }

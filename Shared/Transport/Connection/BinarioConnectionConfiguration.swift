@@ -22,6 +22,14 @@ public struct BinarioConnectionConfiguration: Sendable, Hashable {
   /// saves CPU per call (the README's benchmark section has the figures); a lone call waits for
   /// the loop to finish its current tasks (a few µs).
   public var coalescesFlushes: Bool
+  /// Close a connection whose TLS handshake takes longer than this, and one on which a frame's
+  /// first bytes wait longer than this for the rest (a peer dribbling bytes to hold it). `nil`:
+  /// no limit.
+  public var slowPeerTimeout: Duration?
+  /// The most calls a peer may have open at once on one connection; an `Open` beyond it is
+  /// answered `RESOURCE_EXHAUSTED` at once. `nil`: no limit (services' own listeners, where the
+  /// gateway multiplexes many clients' calls on few connections).
+  public var maximumConcurrentCalls: Int?
 
   public init(
     maximumFrameSize: Int = 4 * 1024 * 1024,
@@ -31,7 +39,9 @@ public struct BinarioConnectionConfiguration: Sendable, Hashable {
     inboundBufferHighWatermark: Int = 64,
     inboundBufferLowWatermark: Int = 16,
     outboundQueueLimit: Int = 256 * 1024,
-    coalescesFlushes: Bool = true
+    coalescesFlushes: Bool = true,
+    slowPeerTimeout: Duration? = .seconds(30),
+    maximumConcurrentCalls: Int? = nil
   ) {
     self.maximumFrameSize = maximumFrameSize
     self.keepaliveInterval = keepaliveInterval
@@ -41,6 +51,8 @@ public struct BinarioConnectionConfiguration: Sendable, Hashable {
     self.inboundBufferLowWatermark = inboundBufferLowWatermark
     self.outboundQueueLimit = outboundQueueLimit
     self.coalescesFlushes = coalescesFlushes
+    self.slowPeerTimeout = slowPeerTimeout
+    self.maximumConcurrentCalls = maximumConcurrentCalls
   }
 
   public static var defaults: Self { Self() }

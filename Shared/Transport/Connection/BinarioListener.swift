@@ -30,13 +30,14 @@ public final class BinarioListener: Sendable {
 
   /// Binds `host:port` (port 0 picks a free port) and starts accepting connections.
   ///
-  /// - Parameter requirePeerIdentity: refuse peers whose certificate doesn't carry exactly one
-  ///   URI SAN. Defaults to whether `tls` requires client certificates.
+  /// - Parameter connectionLimiter: how many connections are kept open, from one client and in
+  ///   all; beyond them a new connection is closed at once.
   public static func bind(
     host: String,
     port: Int,
     tls: BinarioTLSConfiguration,
     configuration: BinarioConnectionConfiguration = .defaults,
+    connectionLimiter: ConnectionLimiter = ConnectionLimiter(),
     group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
     logger: Logger = Logger(label: "binario.transport.server"),
     acceptor: any BinarioCallAcceptor
@@ -49,6 +50,11 @@ public final class BinarioListener: Sendable {
     let bootstrap = ServerBootstrap(group: group)
       .serverChannelOption(.backlog, value: 256)
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+      .serverChannelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+          try channel.pipeline.syncOperations.addHandler(connectionLimiter.handler())
+        }
+      }
       .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
       .childChannelOption(.maxMessagesPerRead, value: 16)
       .childChannelInitializer { channel in
@@ -68,7 +74,7 @@ public final class BinarioListener: Sendable {
             isServer: true,
             serverHostname: nil,
             connectionHandler: handler,
-            maximumFrameSize: configuration.maximumFrameSize
+            configuration: configuration
           )
           let id = ObjectIdentifier(channel)
           let shutdown = connections.withLockedValue { set -> Duration?? in

@@ -74,6 +74,16 @@ final class ServerConnectionHandler: FrameConnectionHandler {
       if let shutdown { self.beginGracefulShutdown(gracePeriod: shutdown.gracePeriod) }
       return
     }
+    if let limit = self.configuration.maximumConcurrentCalls, self.calls.count >= limit {
+      var end = WireFrame()
+      end.callID = id
+      end.kind = .end(
+        WireEnd(
+          code: WireStatusCode.resourceExhausted,
+          message: "\(limit) calls are open on this connection, the most it takes; wait for one to end, or open another connection"))
+      self.writeFrame(end)
+      return
+    }
     guard let context, let peer = self.peer else { return }
     let call = BinarioServerCall(callID: id, open: open, peer: peer, connection: self, eventLoop: context.eventLoop)
     self.calls[id] = call

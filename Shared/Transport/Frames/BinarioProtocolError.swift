@@ -11,6 +11,9 @@ public enum BinarioProtocolError: Error, Hashable, Sendable, CustomStringConvert
   case unexpectedFrame(String)
   /// The TLS peer negotiated an application protocol other than `binario/1`.
   case wrongApplicationProtocol(String?)
+  /// A frame began arriving and did not complete within the receiver's time (a peer dribbling
+  /// bytes to hold the connection).
+  case frameTooSlow(Duration)
 
   public var description: String {
     switch self {
@@ -24,6 +27,8 @@ public enum BinarioProtocolError: Error, Hashable, Sendable, CustomStringConvert
       return "unexpected frame: \(what)"
     case .wrongApplicationProtocol(let proto):
       return "peer negotiated application protocol \(proto ?? "none"), expected binario/1"
+    case .frameTooSlow(let limit):
+      return "a frame did not arrive whole within \(limit)"
     }
   }
 }

@@ -8,17 +8,24 @@ let framePrefixSize = 4
 ///
 /// The length prefix is checked against the limit *before* any of the frame is buffered, so a
 /// peer announcing a huge frame costs nothing: the decoder throws and the connection closes.
+/// A frame must arrive whole within `completionTimeout` of its first bytes; a peer dribbling
+/// one (slowloris) has its connection closed with a protocol error.
 final class FrameDecoder: ByteToMessageDecoder {
   typealias InboundOut = WireFrame
 
   private let maximumFrameSize: Int
+  private let completionTimeout: Duration?
+  /// Running while part of a frame is buffered.
+  private var partialFrameTimer: Scheduled<Void>?
 
-  init(maximumFrameSize: Int) {
+  init(maximumFrameSize: Int, completionTimeout: Duration? = nil) {
     self.maximumFrameSize = maximumFrameSize
+    self.completionTimeout = completionTimeout
   }
 
   func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
     guard let length = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self) else {
+      self.partialFrameBuffered(context: context, buffered: buffer.readableBytes)
       return .needMoreData
     }
     let frameLength = Int(length)
@@ -26,8 +33,11 @@ final class FrameDecoder: ByteToMessageDecoder {
       throw BinarioProtocolError.frameTooLarge(length: frameLength, limit: self.maximumFrameSize)
     }
     guard buffer.readableBytes >= framePrefixSize + frameLength else {
+      self.partialFrameBuffered(context: context, buffered: buffer.readableBytes)
       return .needMoreData
     }
+    self.partialFrameTimer?.cancel()
+    self.partialFrameTimer = nil
     buffer.moveReaderIndex(forwardBy: framePrefixSize)
     let body = buffer.readSlice(length: frameLength)!
     let frame: WireFrame
@@ -53,6 +63,20 @@ final class FrameDecoder: ByteToMessageDecoder {
       throw BinarioProtocolError.truncatedFrame(missingBytes: max(missing, 1))
     }
     return .needMoreData
+  }
+
+  func decoderRemoved(context: ChannelHandlerContext) {
+    self.partialFrameTimer?.cancel()
+    self.partialFrameTimer = nil
+  }
+
+  /// Starts the completion clock when a frame's first bytes wait for the rest.
+  private func partialFrameBuffered(context: ChannelHandlerContext, buffered: Int) {
+    guard buffered > 0, self.partialFrameTimer == nil, let timeout = self.completionTimeout else { return }
+    let context = NIOLoopBound(context, eventLoop: context.eventLoop)
+    self.partialFrameTimer = context.value.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+      context.value.fireErrorCaught(BinarioProtocolError.frameTooSlow(timeout))
+    }
   }
 }
 

@@ -44,6 +44,7 @@ public final class GRPCFrontDoor: Service, Sendable {
     certificateChain: String,
     privateKey: String,
     maximumMessageSize: Int,
+    limits: FrontDoorLimits = .defaults,
     gateway: Gateway,
     group: MultiThreadedEventLoopGroup = .singleton,
     logger: Logger
@@ -53,6 +54,19 @@ public final class GRPCFrontDoor: Service, Sendable {
       transportSecurity: .tls(certificateChain: [.file(path: certificateChain, format: .pem)], privateKey: .file(path: privateKey, format: .pem)),
       config: .defaults { config in
         config.rpc.maxRequestPayloadSize = maximumMessageSize
+        config.http2.maxConcurrentStreams = limits.callsPerConnection
+        config.connection.maxIdleTime = limits.idleTimeout
+        let connectionLimiter = ConnectionLimiter(limits: limits.connections)
+        config.channelDebuggingCallbacks.onBindTCPListener = { listener in
+          listener.eventLoop.makeCompletedFuture {
+            try listener.pipeline.syncOperations.addHandler(connectionLimiter.handler(), position: .first)
+          }
+        }
+        config.channelDebuggingCallbacks.onAcceptTCPConnection = { connection in
+          connection.eventLoop.makeCompletedFuture {
+            try connection.pipeline.syncOperations.addHandler(TLSHandshakeTimeoutHandler(timeout: limits.slowClientTimeout))
+          }
+        }
       },
       eventLoopGroup: group
     )

@@ -1,4 +1,5 @@
 import BinarioServiceKit
+import BinarioTransport
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -38,6 +39,8 @@ public final class HTTPFrontDoor: Service, Sendable {
     /// How long open requests (a Server-Sent Events stream, say) may run once graceful shutdown
     /// begins; then they are cut off. `nil`: no limit.
     public var shutdownGracePeriod: Duration?
+    /// What one client may hold: connections, and how slowly it may send.
+    public var limits: FrontDoorLimits
 
     public init(
       host: String,
@@ -52,7 +55,8 @@ public final class HTTPFrontDoor: Service, Sendable {
       requestTimeout: Duration = .seconds(30),
       maximumHeaderBytes: Int = GatewayCallForwarder.maximumMetadataSize,
       maximumHeaderFields: Int = 100,
-      shutdownGracePeriod: Duration? = .seconds(20)
+      shutdownGracePeriod: Duration? = .seconds(20),
+      limits: FrontDoorLimits = .defaults
     ) {
       self.host = host
       self.port = port
@@ -67,6 +71,7 @@ public final class HTTPFrontDoor: Service, Sendable {
       self.maximumHeaderBytes = maximumHeaderBytes
       self.maximumHeaderFields = maximumHeaderFields
       self.shutdownGracePeriod = shutdownGracePeriod
+      self.limits = limits
     }
   }
 
@@ -104,7 +109,9 @@ public final class HTTPFrontDoor: Service, Sendable {
     )
     tls.minimumTLSVersion = .tlsv12
     tls.applicationProtocols = ["http/1.1"]
+    let slowClientTimeout = configuration.limits.slowClientTimeout
     let http1 = HTTP1Channel.Configuration(
+      additionalChannelHandlers: [RequestArrivalTimeoutHandler(timeout: slowClientTimeout)],
       httpDecoderConfiguration: .init(
         maxHeaderFieldSize: configuration.maximumHeaderBytes,
         maxHeaderListSize: configuration.maximumHeaderBytes,
@@ -112,6 +119,7 @@ public final class HTTPFrontDoor: Service, Sendable {
       )
     )
     let boundPort = self.boundPort
+    let connectionLimiter = ConnectionLimiter(limits: configuration.limits.connections)
     self.shutdownGracePeriod = configuration.shutdownGracePeriod
     self.application = Application(
       responder: responder,
@@ -121,6 +129,8 @@ public final class HTTPFrontDoor: Service, Sendable {
         serverName: nil
       ),
       onServerRunning: { channel in
+        // Before the acceptor, to see each accepted connection first.
+        try? await channel.pipeline.addHandler(connectionLimiter.handler(), position: .first).get()
         let port = channel.localAddress?.port ?? 0
         boundPort.resolve(.success(port))
         logger.notice("listening", metadata: ["listener": "http", "address": "\(configuration.host):\(port)"])

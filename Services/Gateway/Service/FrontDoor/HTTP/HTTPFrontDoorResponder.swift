@@ -178,21 +178,6 @@ struct HTTPFrontDoorResponder: HTTPResponder {
   }
 
   private func requestMessage(_ request: Request, route: HTTPRoute, pathValues: [String: String]) async -> RequestMessage {
-    var parameters: [(field: String, value: String, kind: HTTPRoute.ParameterKind)] = []
-    for (field, value) in pathValues {
-      parameters.append((field, value, route.parameterKinds[field] ?? .string))
-    }
-    for (name, value) in Self.queryItems(request.uri.query) {
-      guard route.body != "*", let kind = route.parameterKinds[name], pathValues[name] == nil else {
-        let reason = route.body == "*" ? "the request is the JSON body; this route takes no query parameters" : "not a field of the request"
-        return .refused(Self.invalidArgument(field: name, reason))
-      }
-      parameters.append((name, value, kind))
-    }
-    if route.resumesAtCursor, let lastEventID = request.headers[Self.lastEventID] {
-      parameters.append(("cursor", lastEventID, .string))
-    }
-
     var body: [UInt8] = []
     if !route.body.isEmpty {
       do {
@@ -216,22 +201,11 @@ struct HTTPFrontDoorResponder: HTTPResponder {
       }
     }
     do throws(TranscodingError) {
-      return .message(try route.transcoder.request(body: body, parameters: parameters))
+      return .message(
+        try route.requestMessage(
+          pathValues: pathValues, query: request.uri.query, lastEventID: request.headers[Self.lastEventID], body: body))
     } catch {
       return .refused(Self.invalidArgument(field: error.field, error.reason))
-    }
-  }
-
-  /// The query's `name=value` pairs, `+` and percent-escapes decoded.
-  static func queryItems(_ query: String?) -> [(String, String)] {
-    guard let query, !query.isEmpty else { return [] }
-    return query.split(separator: "&").map { pair in
-      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      func decode(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
-      }
-      return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
     }
   }
 

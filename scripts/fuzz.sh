@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Fuzzes every parser of a stranger's bytes in the Swift services with libFuzzer under
+# AddressSanitizer: the frame layer, the gateway's metadata and tokens, the HTTP/JSON door, the
+# GTFS importer and the open-data importers (the targets are in Fuzz/Targets/FuzzTarget.swift).
+#
+#   scripts/fuzz.sh [SECONDS] [--keep] [TARGET ...]
+#
+# SECONDS: how long each target runs (default 30, as the test command runs it). --keep: merge
+# what the run found into the kept corpus, Fuzz/Corpus/TARGET (commit it). TARGETs: which (default
+# all). A crash stops the run; its input is saved as .build/fuzz/crash-TARGET-*: make it a
+# regression test by moving it to Fuzz/Regressions/TARGET/ under a name that says what broke.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=30
+keep=
+targets=()
+for argument in "$@"; do
+  case "$argument" in
+    --keep) keep=1 ;;
+    [0-9]*) seconds=$argument ;;
+    *) targets+=("$argument") ;;
+  esac
+done
+if [ ${#targets[@]} = 0 ]; then
+  targets=(frames gateway-metadata access-token http-json gtfs open-data)
+fi
+
+scratch="$PWD/.build/fuzz"
+log=$(mktemp)
+found=$(mktemp -d)
+trap 'rm -rf "$log" "$found"' EXIT
+build=(swift build --package-path Fuzz --scratch-path "$scratch" --sanitize fuzzer --sanitize address --product binario-fuzz)
+if ! "${build[@]}" >"$log" 2>&1; then
+  cat "$log" >&2
+  exit 1
+fi
+program="$("${build[@]}" --show-bin-path)/binario-fuzz"
+
+total_runs=0
+for target in "${targets[@]}"; do
+  corpus=Fuzz/Corpus/$target
+  mkdir -p "$found/$target"
+  status=0
+  # New inputs go to a temporary folder (the first), the kept corpus is read (the second).
+  BINARIO_FUZZ_TARGET=$target "$program" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -max_len=65536 -print_final_stats=1 -artifact_prefix="$scratch/crash-$target-" \
+    "$found/$target" "$corpus" >"$log" 2>&1 || status=$?
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+  added=$(sed -n 's/^stat::new_units_added: *//p' "$log")
+  rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log")
+  if [ "$status" -ne 0 ]; then
+    tail -60 "$log" >&2
+    echo "fuzz: $target failed; the input is in $scratch (crash-$target-*)" >&2
+    exit "$status"
+  fi
+  printf 'fuzz: %-17s %9s runs in %ss, %4s new inputs, peak %s MB\n' "$target" "${runs:-?}" "$seconds" "${added:-?}" "${rss:-?}"
+  total_runs=$((total_runs + ${runs:-0}))
+  if [ -n "$keep" ]; then
+    BINARIO_FUZZ_TARGET=$target "$program" -merge=1 -max_len=65536 "$corpus" "$found/$target" 2>&1 |
+      grep -E 'MERGE-OUTER: [0-9]+ new files' || true
+  fi
+done
+echo "fuzz: ${#targets[@]} targets, $total_runs runs, no crash"
