@@ -131,6 +131,15 @@ struct GatewayOptions: ParsableArguments {
   )
   var callsPerConnection: String?
 
+  @Option(
+    name: .customLong("idle-timeout"),
+    help: ArgumentHelp(
+      "Seconds a Binario or gRPC door connection may stay open with no call before it is closed (default 300). (BINARIO_IDLE_TIMEOUT)",
+      valueName: "seconds"
+    )
+  )
+  var idleTimeout: String?
+
   var additionalSettings: [AdditionalSetting] {
     [
       AdditionalSetting(key: GatewaySettings.Key.upstream, flagValues: self.upstream),
@@ -147,6 +156,7 @@ struct GatewayOptions: ParsableArguments {
       AdditionalSetting(key: GatewaySettings.Key.connectionLimit, flagValue: self.connectionLimit),
       AdditionalSetting(key: GatewaySettings.Key.slowClientTimeout, flagValue: self.slowClientTimeout),
       AdditionalSetting(key: GatewaySettings.Key.callsPerConnection, flagValue: self.callsPerConnection),
+      AdditionalSetting(key: GatewaySettings.Key.idleTimeout, flagValue: self.idleTimeout),
     ]
   }
 }

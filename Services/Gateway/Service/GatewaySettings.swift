@@ -19,6 +19,7 @@ public struct GatewaySettings: Sendable {
     public static let connectionLimit = "connectionLimit"
     public static let slowClientTimeout = "slowClientTimeout"
     public static let callsPerConnection = "callsPerConnection"
+    public static let idleTimeout = "idleTimeout"
   }
 
   public static let defaultPort = 7100
@@ -84,13 +85,11 @@ public struct GatewaySettings: Sendable {
     if let limits = try additional.parsed(Key.connectionLimit, Self.connectionLimits).first {
       self.frontDoorLimits.connections = limits
     }
-    if let seconds = try additional.parsed(Key.slowClientTimeout, { text throws(GatewayConfigurationError) -> Double in
-      guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
-        throw GatewayConfigurationError("\"\(text)\" is not a number of seconds from 0 to 3600 (e.g. 30 or 0.5)")
-      }
-      return seconds
-    }).first {
-      self.frontDoorLimits.slowClientTimeout = .milliseconds(Int64(seconds * 1000))
+    if let timeout = try additional.parsed(Key.slowClientTimeout, Self.seconds).first {
+      self.frontDoorLimits.slowClientTimeout = timeout
+    }
+    if let timeout = try additional.parsed(Key.idleTimeout, Self.seconds).first {
+      self.frontDoorLimits.idleTimeout = timeout
     }
     if let calls = try additional.parsed(Key.callsPerConnection, { text throws(GatewayConfigurationError) -> Int in
       guard let calls = Int(text), calls > 0 else {
@@ -129,6 +128,14 @@ public struct GatewaySettings: Sendable {
       }
       return port
     }.first
+  }
+
+  /// A duration in seconds, above 0 and at most an hour: `30`, `0.5`.
+  private static func seconds(_ text: String) throws(GatewayConfigurationError) -> Duration {
+    guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+      throw GatewayConfigurationError("\"\(text)\" is not a number of seconds above 0 and at most 3600 (e.g. 30 or 0.5)")
+    }
+    return .milliseconds(Int64(seconds * 1000))
   }
 
   /// `per-client[/total]`, e.g. `256/16384`.

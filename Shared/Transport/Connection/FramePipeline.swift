@@ -17,7 +17,7 @@ func addFrameHandlers(
     try pipeline.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: serverHostname))
   }
   if let timeout = configuration.slowPeerTimeout {
-    try pipeline.addHandler(TLSHandshakeTimeoutHandler(timeout: timeout))
+    try pipeline.addHandler(ConnectionStartTimeoutHandler(timeout: timeout))
   }
   try pipeline.addHandler(
     ByteToMessageHandler(

@@ -94,3 +94,4 @@ private final class AcceptedConnectionHandler: ChannelInboundHandler, Sendable {
     context.fireChannelRead(data)
   }
 }
+

@@ -65,6 +65,20 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
     )
     let span = GatewaySpan.start(for: call, tracer: self.tracer)
 
+    // Before anything else, health included: whatever a call is for, this much is refused.
+    let metadataSize = metadata.reduce(0) { $0 + $1.key.utf8.count + $1.valueSize }
+    guard metadataSize <= Self.maximumMetadataSize else {
+      self.refuse(
+        call,
+        GatewayRefusal(
+          code: WireStatusCode.resourceExhausted,
+          message: "the call's metadata is \(metadataSize) bytes; the gateway takes at most \(Self.maximumMetadataSize)"
+        ),
+        log: self.log(requestID, call.method, upstream: "gateway", span: span)
+      )
+      return
+    }
+
     if GatewayHealth.handles(call.method) {
       self.health.accept(call, log: self.log(requestID, call.method, upstream: "gateway", span: span))
       return
@@ -81,19 +95,6 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
       return
     }
     let log = self.log(requestID, call.method, upstream: upstreamName, span: span)
-
-    let metadataSize = metadata.reduce(0) { $0 + $1.key.utf8.count + $1.valueSize }
-    guard metadataSize <= Self.maximumMetadataSize else {
-      self.refuse(
-        call,
-        GatewayRefusal(
-          code: WireStatusCode.resourceExhausted,
-          message: "the call's metadata is \(metadataSize) bytes; the gateway takes at most \(Self.maximumMetadataSize)"
-        ),
-        log: log
-      )
-      return
-    }
 
     let decision = self.authorizer.authorize(method: call.method, authorization: metadata.firstText("authorization"))
     let clientIP = ClientAddress.ip(fromPeerDescription: call.peer.remoteAddress)

@@ -13,8 +13,7 @@ public struct FrontDoorLimits: Sendable, Hashable {
   /// Calls one connection may have open at once on the Binario door (more are answered
   /// `RESOURCE_EXHAUSTED`) and streams on the gRPC door (HTTP/2's `MAX_CONCURRENT_STREAMS`).
   public var callsPerConnection: Int
-  /// How long a gRPC door connection may stay open with no call (Binario door connections: its
-  /// own idle timeout, five minutes too).
+  /// How long a Binario or gRPC door connection may stay open with no call.
   public var idleTimeout: Duration
 
   public init(connections: ConnectionLimiter.Limits, slowClientTimeout: Duration, callsPerConnection: Int, idleTimeout: Duration = .seconds(300)) {

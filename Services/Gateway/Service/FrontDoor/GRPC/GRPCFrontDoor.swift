@@ -6,6 +6,7 @@ import GRPCNIOTransportHTTP2Posix
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 import ServiceLifecycle
 import SwiftProtobuf
 
@@ -56,15 +57,24 @@ public final class GRPCFrontDoor: Service, Sendable {
         config.rpc.maxRequestPayloadSize = maximumMessageSize
         config.http2.maxConcurrentStreams = limits.callsPerConnection
         config.connection.maxIdleTime = limits.idleTimeout
+        // An idle connection is closed gracefully: GOAWAY and a PING the client must answer. One
+        // that never answers (or never even sent its preface) is closed by keepalive instead.
+        config.connection.keepalive = .init(
+          time: limits.idleTimeout, timeout: limits.slowClientTimeout, clientBehavior: .defaults)
         let connectionLimiter = ConnectionLimiter(limits: limits.connections)
         config.channelDebuggingCallbacks.onBindTCPListener = { listener in
           listener.eventLoop.makeCompletedFuture {
             try listener.pipeline.syncOperations.addHandler(connectionLimiter.handler(), position: .first)
           }
         }
+        // The TLS handshake and the client's HTTP/2 preface (24 bytes) within the slow-client
+        // timeout: until the preface, HTTP/2 can neither go idle nor ping.
         config.channelDebuggingCallbacks.onAcceptTCPConnection = { connection in
           connection.eventLoop.makeCompletedFuture {
-            try connection.pipeline.syncOperations.addHandler(TLSHandshakeTimeoutHandler(timeout: limits.slowClientTimeout))
+            let pipeline = connection.pipeline.syncOperations
+            try pipeline.addHandler(
+              ConnectionStartTimeoutHandler(timeout: limits.slowClientTimeout, requiredBytes: 24),
+              position: .after(try pipeline.handler(type: NIOSSLServerHandler.self)))
           }
         }
       },

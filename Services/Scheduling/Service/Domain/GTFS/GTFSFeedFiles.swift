@@ -25,10 +25,19 @@ public enum GTFSFeedFiles {
 
   /// The `.txt` files of a zip archive, at its top level or in one folder inside it (some
   /// publishers zip the folder). Entries over `maximumFileSize` are refused.
+  ///
+  /// The archive is read from a temporary file, not from memory: ZIPFoundation's in-memory
+  /// archives trap on an entry whose offsets point past the end (found by the `gtfs` fuzzer,
+  /// `Fuzz/Regressions/gtfs/zip-central-directory-range`), where a file just reads nothing.
   public static func zip(_ bytes: [UInt8], maximumFileSize: Int = 256 << 20) throws(GTFSError) -> [String: [UInt8]] {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("binario-feed-\(UUID().uuidString).zip")
+    guard FileManager.default.createFile(atPath: file.path, contents: Data(bytes)) else {
+      throw GTFSError(file: "feed.zip", reason: "the archive could not be written to \(file.deletingLastPathComponent().path)")
+    }
+    defer { try? FileManager.default.removeItem(at: file) }
     let archive: Archive
     do {
-      archive = try Archive(data: Data(bytes), accessMode: .read)
+      archive = try Archive(url: file, accessMode: .read)
     } catch {
       throw GTFSError(file: "feed.zip", reason: "not a zip archive")
     }
