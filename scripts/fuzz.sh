@@ -30,6 +30,8 @@ scratch="$PWD/.build/fuzz"
 log=$(mktemp)
 found=$(mktemp -d)
 trap 'rm -rf "$log" "$found"' EXIT
+# A build plan from before a source file was removed fails with "missing inputs": plan anew.
+rm -f "$scratch/debug.yaml"
 build=(swift build --package-path Fuzz --scratch-path "$scratch" --sanitize fuzzer --sanitize address --product binario-fuzz)
 if ! "${build[@]}" >"$log" 2>&1; then
   cat "$log" >&2

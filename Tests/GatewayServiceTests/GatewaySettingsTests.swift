@@ -18,6 +18,10 @@ struct GatewaySettingsTests {
         AdditionalSetting(key: GatewaySettings.Key.grpcPort, flagValue: values["grpcPort"] ?? nil),
         AdditionalSetting(key: GatewaySettings.Key.httpPort, flagValue: values["httpPort"] ?? nil),
         AdditionalSetting(key: GatewaySettings.Key.corsOrigin, flagValues: (values["corsOrigin"] ?? nil).map { [$0] } ?? []),
+        AdditionalSetting(key: GatewaySettings.Key.connectionLimit, flagValue: values["connectionLimit"] ?? nil),
+        AdditionalSetting(key: GatewaySettings.Key.slowClientTimeout, flagValue: values["slowClientTimeout"] ?? nil),
+        AdditionalSetting(key: GatewaySettings.Key.callsPerConnection, flagValue: values["callsPerConnection"] ?? nil),
+        AdditionalSetting(key: GatewaySettings.Key.idleTimeout, flagValue: values["idleTimeout"] ?? nil),
       ],
       environment: [:]
     )
@@ -30,6 +34,20 @@ struct GatewaySettingsTests {
     #expect(defaults.grpcPort == GatewaySettings.defaultGRPCPort)
     #expect(defaults.httpPort == GatewaySettings.defaultHTTPPort)
     #expect(defaults.corsOrigins.isEmpty)
+    #expect(defaults.frontDoorLimits == .defaults)
+  }
+
+  @Test func frontDoorLimitsCanBeSet() throws {
+    let set = try self.settings(["connectionLimit": "8/100", "slowClientTimeout": "0.5", "callsPerConnection": "20", "idleTimeout": "60"])
+    #expect(set.frontDoorLimits.connections == .init(perClient: 8, total: 100))
+    #expect(set.frontDoorLimits.slowClientTimeout == .milliseconds(500))
+    #expect(set.frontDoorLimits.callsPerConnection == 20 && set.frontDoorLimits.idleTimeout == .seconds(60))
+    let perClientOnly = try self.settings(["connectionLimit": "8"])
+    #expect(perClientOnly.frontDoorLimits.connections == .init(perClient: 8, total: 16_384))
+    for (key, value) in [("connectionLimit", "8/4"), ("connectionLimit", "0"), ("slowClientTimeout", "0"), ("callsPerConnection", "none")] {
+      let error = #expect(throws: ConfigurationError.self) { try self.settings([key: value]) }
+      #expect(error?.setting == key)
+    }
   }
 
   @Test func eachCanBeTurnedOffOrSet() throws {
