@@ -121,6 +121,7 @@ let package = Package(
     .target(
       name: "BinarioStorage",
       dependencies: [
+        "BinarioDomain",
         "BinarioTracing",
         .product(name: "Tracing", package: "swift-distributed-tracing"),
         .product(name: "GRDB", package: "GRDB.swift"),

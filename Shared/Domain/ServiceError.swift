@@ -19,6 +19,9 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Too many attempts (failed sign-ins for this address, wrong phone codes, codes asked for);
   /// try again at `until` (→ `RESOURCE_EXHAUSTED`). `reason` says which, for a person.
   case throttled(until: Date, reason: String = "too many failed sign-ins for this address")
+  /// The service's storage cannot grow (its disk is full): nothing was written, and the same
+  /// request may be retried once space is freed (→ `RESOURCE_EXHAUSTED`).
+  case storageFull(String)
 
   /// One bad field.
   public static func invalid(_ field: String, _ description: String) -> ServiceError {
@@ -30,7 +33,7 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     case .invalid(let problems):
       return "invalid request: " + problems.map { "\($0.field): \($0.description)" }.joined(separator: "; ")
     case .alreadyExists(let message), .notFound(let message), .unauthenticated(let message),
-      .failedPrecondition(let message), .permissionDenied(let message):
+      .failedPrecondition(let message), .permissionDenied(let message), .storageFull(let message):
       return message
     case .throttled(let until, let reason):
       return "\(reason); try again after \(until.ISO8601Format())"

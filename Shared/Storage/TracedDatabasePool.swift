@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioTracing
 import GRDB
 import Tracing
@@ -9,6 +10,11 @@ import Tracing
 /// client span of the current trace named `read <file>` or `write <file>`, with the semantic
 /// conventions' `db.system.name` (`sqlite`), `db.namespace` (the file) and `db.operation.name`.
 /// Anything else GRDB offers is on ``underlying``.
+///
+/// A write that fails because the disk is full (`SQLITE_FULL`) throws
+/// ``BinarioDomain/ServiceError/storageFull(_:)``: the caller hears `RESOURCE_EXHAUSTED` and may
+/// retry once space is freed. SQLite rolls the transaction back and carries on, so reads, health
+/// and later writes need nothing done.
 public struct TracedDatabasePool: Sendable {
   public let underlying: DatabasePool
   private let tracer: any Tracer
@@ -65,7 +71,13 @@ public struct TracedDatabasePool: Sendable {
   public func write<T>(_ body: (Database) throws -> T) throws -> T {
     let span = self.start(.write)
     defer { span.end() }
-    return try self.recording(span) { try self.underlying.write(body) }
+    return try self.recording(span) {
+      do {
+        return try self.underlying.write(body)
+      } catch {
+        throw self.storageFull(error) ?? error
+      }
+    }
   }
 
   public func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
@@ -75,8 +87,14 @@ public struct TracedDatabasePool: Sendable {
       return try await self.underlying.write(body)
     } catch {
       Self.failed(span, error)
-      throw error
+      throw self.storageFull(error) ?? error
     }
+  }
+
+  /// The refusal a full disk gets, for `error` when that is what it is.
+  private func storageFull(_ error: any Error) -> ServiceError? {
+    guard let error = error as? DatabaseError, error.resultCode == .SQLITE_FULL else { return nil }
+    return .storageFull("the service's storage (\(self.namespace)) is full: nothing was written; retry once space is freed")
   }
 
   public func close() throws {

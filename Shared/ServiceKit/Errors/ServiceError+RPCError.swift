@@ -21,6 +21,8 @@ extension ServiceError {
       return RPCError(code: .permissionDenied, message: message)
     case .throttled:
       return RPCError(code: .resourceExhausted, message: description)
+    case .storageFull(let message):
+      return RPCError(code: .resourceExhausted, message: message)
     }
   }
 }

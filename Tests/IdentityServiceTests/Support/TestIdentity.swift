@@ -100,6 +100,7 @@ extension ServiceError {
     case .failedPrecondition: return "failedPrecondition"
     case .permissionDenied: return "permissionDenied"
     case .throttled: return "throttled"
+    case .storageFull: return "storageFull"
     }
   }
 }
