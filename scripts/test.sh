@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs missing system packages, the pinned Python tools and Swagger UI,
 # checks that the committed generated code matches proto/, builds and tests the C device client
-# (and fuzzes its frame decoder for a minute),
+# (and fuzzes its frame decoder for a minute), fuzzes the Swift parsers (30 s each),
 # builds everything Swift (services, tools, tests), runs every unit and
 # end-to-end test in one `swift test`, checks deploy/ offline (scripts/check-deploy.sh), then
 # runs the suite in containers under podman from a release build (deploy/container-test.sh).
@@ -25,6 +25,10 @@ cmake --build .build/c
 # Its frame decoder under libFuzzer for a minute, from the corpus kept in the repository
 # (scripts/c-client/fuzz.sh SECONDS --keep runs longer and keeps what it finds).
 scripts/c-client/fuzz.sh 60
+# Every Swift parser of a stranger's bytes (frames, the gateway's metadata and tokens, HTTP/JSON,
+# the GTFS and open-data importers) under libFuzzer and AddressSanitizer, 30 s a target, from the
+# corpus kept in Fuzz/Corpus (scripts/fuzz.sh SECONDS --keep runs longer and keeps what it finds).
+scripts/fuzz.sh 30
 
 swift build --build-tests
 
