@@ -32,7 +32,10 @@ found=$(mktemp -d)
 trap 'rm -rf "$log" "$found"' EXIT
 # A build plan from before a source file was removed fails with "missing inputs": plan anew.
 rm -f "$scratch/debug.yaml"
-build=(swift build --package-path Fuzz --scratch-path "$scratch" --sanitize fuzzer --sanitize address --product binario-fuzz)
+# `--sanitize` gives swiftc one -sanitize flag per sanitizer, and the last one wins: the combined
+# flag after them keeps libFuzzer's coverage in the Swift modules (C modules take both either way).
+build=(swift build --package-path Fuzz --scratch-path "$scratch" --sanitize fuzzer --sanitize address
+  -Xswiftc -sanitize=fuzzer,address --product binario-fuzz)
 if ! "${build[@]}" >"$log" 2>&1; then
   cat "$log" >&2
   exit 1
@@ -45,7 +48,7 @@ for target in "${targets[@]}"; do
   mkdir -p "$found/$target"
   status=0
   # New inputs go to a temporary folder (the first), the kept corpus is read (the second).
-  BINARIO_FUZZ_TARGET=$target "$program" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  BINARIO_FUZZ_TARGET=$target LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt" "$program" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$scratch/crash-$target-" \
     "$found/$target" "$corpus" >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

@@ -55,14 +55,14 @@ struct ConfigurationTests {
       .tlsPrivateKey: "/k.pem", .tlsTrustedCA: "/ca.pem", .tlsClientAuthentication: "none",
       .dataDirectory: "/var/lib/dispatch", .logLevel: "trace", .logFormat: "json",
       .metricsHost: "0.0.0.0", .metricsPort: "9100", .shutdownGracePeriod: "2.5", .maxFrameSize: "65536",
-      .otlpEndpoint: "http://collector:4318",
+      .otlpEndpoint: "http://collector:4318", .keepaliveInterval: "5", .keepaliveTimeout: "0.5",
     ]
     let expected = ServiceConfiguration(
       serviceName: "dispatch", host: "0.0.0.0", port: 7001, tlsCertificate: "/c.pem",
       tlsPrivateKey: "/k.pem", tlsTrustedCA: "/ca.pem", tlsClientAuthentication: .none,
       dataDirectory: "/var/lib/dispatch", logLevel: .trace, logFormat: .json,
       metricsHost: "0.0.0.0", metricsPort: 9100, shutdownGracePeriod: 2.5, maxFrameSize: 65536,
-      otlpEndpoint: "http://collector:4318"
+      otlpEndpoint: "http://collector:4318", keepaliveInterval: 5, keepaliveTimeout: 0.5
     )
     #expect(Set(values.keys) == Set(ConfigurationSetting.allCases))
 

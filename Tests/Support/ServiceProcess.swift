@@ -77,16 +77,26 @@ public final class ServiceProcess: Sendable {
   /// and returns once it logs that it is listening, that each of `listeners` is, and each
   /// message of `events` (work it does before it is of use: geo-offers' first copy of the
   /// stations). Fails if it exits first.
+  ///
+  /// - Parameter networkNamespace: Runs it in this network namespace (`ip netns exec`, which
+  ///   becomes the program itself).
   public static func start(
     _ executableName: String,
     arguments: [String],
     environment: [String: String] = [:],
     listeners: Set<String> = [],
-    events: Set<String> = []
+    events: Set<String> = [],
+    networkNamespace: String? = nil
   ) async throws -> ServiceProcess {
     let process = Process()
-    process.executableURL = Self.productsFolder.appendingPathComponent(executableName)
-    process.arguments = arguments + ["--log-format", "json"]
+    let executable = Self.productsFolder.appendingPathComponent(executableName)
+    if let networkNamespace {
+      process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
+      process.arguments = ["netns", "exec", networkNamespace, executable.path] + arguments + ["--log-format", "json"]
+    } else {
+      process.executableURL = executable
+      process.arguments = arguments + ["--log-format", "json"]
+    }
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let standardError = Pipe()
     process.standardError = standardError

@@ -64,7 +64,7 @@ struct GatewayCommand: EventLoopCommand {
       let limits = settings.frontDoorLimits
       let listener = try FrameListenerService(
         configuration: context.configuration,
-        connection: limits.binarioConnection(maximumFrameSize: context.configuration.maxFrameSize),
+        connection: limits.binarioConnection(context.configuration.connection),
         connectionLimiter: ConnectionLimiter(limits: limits.connections),
         acceptor: gateway.acceptor,
         logger: context.logger,

@@ -114,7 +114,7 @@ public struct GatewaySettings: Sendable {
       routing: routing,
       upstreamTLS: .mutual(certificateChain: .file(certificate), privateKey: .file(privateKey), trustRoots: .file(trustedCA)),
       rateLimit: rateLimit,
-      connection: BinarioConnectionConfiguration(maximumFrameSize: configuration.maxFrameSize)
+      connection: configuration.connection
     )
   }
 

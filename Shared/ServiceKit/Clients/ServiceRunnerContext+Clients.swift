@@ -28,7 +28,7 @@ extension ServiceRunnerContext {
       port: address.port,
       serverHostname: (try? SocketAddress(ipAddress: address.host, port: 0)) == nil ? address.host : nil,
       tls: .mutual(certificateChain: .file(certificate), privateKey: .file(privateKey), trustRoots: .file(trustedCA)),
-      connection: BinarioConnectionConfiguration(maximumFrameSize: configuration.maxFrameSize),
+      connection: configuration.connection,
       logger: logger
     )
     let client = GRPCClient(

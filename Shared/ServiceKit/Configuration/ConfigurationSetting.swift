@@ -18,6 +18,8 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable {
   case shutdownGracePeriod
   case maxFrameSize
   case otlpEndpoint
+  case keepaliveInterval
+  case keepaliveTimeout
 
   /// The key in the JSON config file (camelCase, as the property).
   public var key: String { self.rawValue }
@@ -71,6 +73,8 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable {
     case .shutdownGracePeriod: configuration.shutdownGracePeriod = try value.seconds(in: 0...3600)
     case .maxFrameSize: configuration.maxFrameSize = try value.integer(in: 1024...(1 << 30), "a size in bytes")
     case .otlpEndpoint: configuration.otlpEndpoint = try value.optionalURL(schemes: ["http", "https"])
+    case .keepaliveInterval: configuration.keepaliveInterval = try value.seconds(in: 0.1...3600)
+    case .keepaliveTimeout: configuration.keepaliveTimeout = try value.seconds(in: 0.1...3600)
     }
   }
 }

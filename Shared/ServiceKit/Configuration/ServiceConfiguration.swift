@@ -1,3 +1,4 @@
+import BinarioTransport
 import Logging
 
 /// The settings every Binario service process starts from.
@@ -44,6 +45,12 @@ public struct ServiceConfiguration: Codable, Sendable, Hashable {
   /// Base URL of an OpenTelemetry collector's OTLP/HTTP receiver (`http://collector:4318`) that
   /// spans are exported to; `nil` (the default) exports none. See ``ServiceTracing``.
   public var otlpEndpoint: String?
+  /// Seconds without receiving anything on a Binario connection (listener's or client's) before
+  /// a `Ping` is sent.
+  public var keepaliveInterval: Double
+  /// Seconds a `Ping` may wait for anything to arrive before the connection is taken for dead and
+  /// closed: its calls fail `UNAVAILABLE`, and a client connects anew.
+  public var keepaliveTimeout: Double
 
   public init(
     serviceName: String,
@@ -60,7 +67,9 @@ public struct ServiceConfiguration: Codable, Sendable, Hashable {
     metricsPort: Int? = nil,
     shutdownGracePeriod: Double = 20,
     maxFrameSize: Int = 4 * 1024 * 1024,
-    otlpEndpoint: String? = nil
+    otlpEndpoint: String? = nil,
+    keepaliveInterval: Double = 30,
+    keepaliveTimeout: Double = 10
   ) {
     self.serviceName = serviceName
     self.host = host
@@ -77,6 +86,8 @@ public struct ServiceConfiguration: Codable, Sendable, Hashable {
     self.shutdownGracePeriod = shutdownGracePeriod
     self.maxFrameSize = maxFrameSize
     self.otlpEndpoint = otlpEndpoint
+    self.keepaliveInterval = keepaliveInterval
+    self.keepaliveTimeout = keepaliveTimeout
   }
 
   /// The configuration used where no file, environment variable or flag says otherwise.
@@ -86,6 +97,16 @@ public struct ServiceConfiguration: Codable, Sendable, Hashable {
 
   static func defaultDataDirectory(serviceName: String) -> String {
     "data/\(serviceName)"
+  }
+
+  /// Every Binario connection's limits and timers under these settings: the frame size and
+  /// keepalive.
+  public var connection: BinarioConnectionConfiguration {
+    BinarioConnectionConfiguration(
+      maximumFrameSize: self.maxFrameSize,
+      keepaliveInterval: .milliseconds(Int64(self.keepaliveInterval * 1000)),
+      keepaliveTimeout: .milliseconds(Int64(self.keepaliveTimeout * 1000))
+    )
   }
 
   /// ``shutdownGracePeriod`` as a `Duration`.

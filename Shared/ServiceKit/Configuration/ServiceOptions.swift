@@ -107,6 +107,24 @@ public struct ServiceOptions: ParsableArguments, Sendable {
   )
   public var otlpEndpoint: String?
 
+  @Option(
+    name: .customLong("keepalive-interval"),
+    help: ArgumentHelp(
+      "Seconds without receiving anything on a connection before it is pinged (default 30). (BINARIO_KEEPALIVE_INTERVAL)",
+      valueName: "seconds"
+    )
+  )
+  public var keepaliveInterval: String?
+
+  @Option(
+    name: .customLong("keepalive-timeout"),
+    help: ArgumentHelp(
+      "Seconds a ping may go unanswered before the connection is closed as dead (default 10). (BINARIO_KEEPALIVE_TIMEOUT)",
+      valueName: "seconds"
+    )
+  )
+  public var keepaliveTimeout: String?
+
   public init() {}
 
   /// The flag's value for `setting`, if the flag was given.
@@ -127,6 +145,8 @@ public struct ServiceOptions: ParsableArguments, Sendable {
     case .shutdownGracePeriod: return self.shutdownGracePeriod
     case .maxFrameSize: return self.maxFrameSize
     case .otlpEndpoint: return self.otlpEndpoint
+    case .keepaliveInterval: return self.keepaliveInterval
+    case .keepaliveTimeout: return self.keepaliveTimeout
     }
   }
 }

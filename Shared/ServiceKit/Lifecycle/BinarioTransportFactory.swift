@@ -16,7 +16,7 @@ extension ServerTransportFactory where Transport == BinarioServerTransport {
           port: configuration.port,
           tls: try BinarioTLSConfiguration(serverSettingsFrom: configuration),
           configuration: BinarioServerTransport.Configuration(
-            connection: BinarioConnectionConfiguration(maximumFrameSize: configuration.maxFrameSize),
+            connection: configuration.connection,
             gracefulShutdownGracePeriod: configuration.shutdownGracePeriodDuration
           ),
           logger: logger

@@ -56,9 +56,9 @@ public final class FrameListenerService: Service, Sendable {
     self.afterClose = afterClose
   }
 
-  /// The listener built from the configuration's `host`, `port`, `tls*`, `maxFrameSize` and
-  /// `shutdownGracePeriod` settings; `connection`, when given, replaces the connections' limits
-  /// (its frame size included).
+  /// The listener built from the configuration's `host`, `port`, `tls*`, `maxFrameSize`,
+  /// `keepalive*` and `shutdownGracePeriod` settings; `connection`, when given, replaces the
+  /// connections' limits and timers.
   public convenience init(
     configuration: ServiceConfiguration,
     connection: BinarioConnectionConfiguration? = nil,
@@ -72,7 +72,7 @@ public final class FrameListenerService: Service, Sendable {
       host: configuration.host,
       port: configuration.port,
       tls: try BinarioTLSConfiguration(serverSettingsFrom: configuration),
-      connection: connection ?? BinarioConnectionConfiguration(maximumFrameSize: configuration.maxFrameSize),
+      connection: connection ?? configuration.connection,
       connectionLimiter: connectionLimiter,
       gracePeriod: configuration.shutdownGracePeriodDuration,
       acceptor: acceptor,

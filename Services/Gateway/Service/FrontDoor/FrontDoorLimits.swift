@@ -25,13 +25,12 @@ public struct FrontDoorLimits: Sendable, Hashable {
 
   public static let defaults = FrontDoorLimits(connections: .defaults, slowClientTimeout: .seconds(30), callsPerConnection: 100)
 
-  /// The Binario door's connections under these limits.
-  public func binarioConnection(maximumFrameSize: Int) -> BinarioConnectionConfiguration {
-    BinarioConnectionConfiguration(
-      maximumFrameSize: maximumFrameSize,
-      idleTimeout: self.idleTimeout,
-      slowPeerTimeout: self.slowClientTimeout,
-      maximumConcurrentCalls: self.callsPerConnection
-    )
+  /// The Binario door's connections: `base` (frame size, keepalive) under these limits.
+  public func binarioConnection(_ base: BinarioConnectionConfiguration) -> BinarioConnectionConfiguration {
+    var connection = base
+    connection.idleTimeout = self.idleTimeout
+    connection.slowPeerTimeout = self.slowClientTimeout
+    connection.maximumConcurrentCalls = self.callsPerConnection
+    return connection
   }
 }

@@ -32,17 +32,6 @@ public struct PersonalDetails: Sendable, Hashable {
     self.birthDate = birthDate
     self.gender = gender
   }
-
-  /// The names of the fields it changes, as in the proto.
-  public var fieldNames: [String] {
-    var names: [String] = []
-    if firstName != nil { names.append("first_name") }
-    if lastName != nil { names.append("last_name") }
-    if phone != nil { names.append("phone") }
-    if birthDate != nil { names.append("birth_date") }
-    if gender != nil { names.append("gender") }
-    return names
-  }
 }
 
 /// Changes to a profile (UpdateMe, UpdateAccount): `nil` leaves a field as it is; an empty
