@@ -62,7 +62,8 @@ for target in "${targets[@]}"; do
   printf 'fuzz: %-17s %9s runs in %ss, %4s new inputs, peak %s MB\n' "$target" "${runs:-?}" "$seconds" "${added:-?}" "${rss:-?}"
   total_runs=$((total_runs + ${runs:-0}))
   if [ -n "$keep" ]; then
-    BINARIO_FUZZ_TARGET=$target "$program" -merge=1 -max_len=65536 "$corpus" "$found/$target" 2>&1 |
+    BINARIO_FUZZ_TARGET=$target LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt" "$program" -merge=1 \
+      -max_len=65536 -artifact_prefix="$scratch/crash-$target-" "$corpus" "$found/$target" 2>&1 |
       grep -E 'MERGE-OUTER: [0-9]+ new files' || true
   fi
 done
