@@ -108,8 +108,10 @@ struct PartitionTests {
     // answer is UNAVAILABLE.
     for (name, call) in calls {
       var answers: [RPCError.Code] = []
+      var lastMessage = ""
       for _ in 0..<8 {
-        let (code, took) = await Self.timed(call)
+        let (code, took, message) = await Self.timed(call)
+        lastMessage = message
         #expect(took < Self.deadline + Self.margin, "\(name): a call took \(took) with a \(Self.deadline) deadline")
         let answer = try #require(code, "\(name): a call succeeded across the partition")
         answers.append(answer)
@@ -117,7 +119,7 @@ struct PartitionTests {
       }
       #expect(answers.last == .unavailable, "\(name): \(answers)")
       #expect(answers.allSatisfy { $0 == .unavailable || $0 == .deadlineExceeded }, "\(name): \(answers)")
-      print("partition: \(name): \(answers.map { "\($0)" }.joined(separator: ", "))")
+      print("partition: \(name): \(answers.map { "\($0)" }.joined(separator: ", ")) (\"\(lastMessage)\")")
     }
 
     try namespace.heal()
@@ -136,16 +138,16 @@ struct PartitionTests {
     }
   }
 
-  /// The call's error code (`nil`: it succeeded) and how long it took.
-  static func timed(_ call: @Sendable () async throws -> Void) async -> (code: RPCError.Code?, took: Duration) {
+  /// The call's error code (`nil`: it succeeded) and message, and how long it took.
+  static func timed(_ call: @Sendable () async throws -> Void) async -> (code: RPCError.Code?, took: Duration, message: String) {
     let started = ContinuousClock.now
     do {
       try await call()
-      return (nil, ContinuousClock.now - started)
+      return (nil, ContinuousClock.now - started, "")
     } catch let error as RPCError {
-      return (error.code, ContinuousClock.now - started)
+      return (error.code, ContinuousClock.now - started, error.message)
     } catch {
-      return (.unknown, ContinuousClock.now - started)
+      return (.unknown, ContinuousClock.now - started, "\(error)")
     }
   }
 }
