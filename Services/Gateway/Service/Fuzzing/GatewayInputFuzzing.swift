@@ -95,9 +95,7 @@ public struct GatewayInputFuzzing: Sendable {
     let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
     let query = path.count > 1 ? String(path[1]) : nil
     guard case .route(let route, let pathValues) = self.routes.match(verb: verb, path: path.first ?? "") else { return }
-    if let request = try? route.requestMessage(pathValues: pathValues, query: query, lastEventID: lastEventID, body: body) {
-      _ = request
-    }
+    _ = try? route.requestMessage(pathValues: pathValues, query: query, lastEventID: lastEventID, body: body)
     _ = try? route.transcoder.responseJSON(body)
   }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import ZIPFoundation
 
 /// A GTFS feed's files by name, as ``GTFSFeedReader`` reads them: from a folder, or from a zip
 /// archive (how operators publish feeds, and how an admin uploads one).
@@ -24,25 +23,17 @@ public enum GTFSFeedFiles {
   }
 
   /// The `.txt` files of a zip archive, at its top level or in one folder inside it (some
-  /// publishers zip the folder). Entries over `maximumFileSize` are refused.
-  ///
-  /// The archive is read from a temporary file, not from memory: ZIPFoundation's in-memory
-  /// archives trap on an entry whose offsets point past the end (found by the `gtfs` fuzzer,
-  /// `Fuzz/Regressions/gtfs/zip-central-directory-range`), where a file just reads nothing.
+  /// publishers zip the folder). Entries over `maximumFileSize` are refused. Read with
+  /// ``ZipArchive``, which checks every offset and size against the archive's bytes.
   public static func zip(_ bytes: [UInt8], maximumFileSize: Int = 256 << 20) throws(GTFSError) -> [String: [UInt8]] {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("binario-feed-\(UUID().uuidString).zip")
-    guard FileManager.default.createFile(atPath: file.path, contents: Data(bytes)) else {
-      throw GTFSError(file: "feed.zip", reason: "the archive could not be written to \(file.deletingLastPathComponent().path)")
-    }
-    defer { try? FileManager.default.removeItem(at: file) }
-    let archive: Archive
+    let archive: ZipArchive
     do {
-      archive = try Archive(url: file, accessMode: .read)
+      archive = try ZipArchive(bytes)
     } catch {
-      throw GTFSError(file: "feed.zip", reason: "not a zip archive")
+      throw GTFSError(file: "feed.zip", reason: error.reason)
     }
     var files: [String: [UInt8]] = [:]
-    for entry in archive where entry.type == .file {
+    for entry in archive.entries where !entry.isDirectory {
       let name = String(entry.path.split(separator: "/").last ?? "")
       guard name.hasSuffix(".txt"), !name.hasPrefix(".") else { continue }
       guard entry.uncompressedSize <= maximumFileSize else {
@@ -52,12 +43,14 @@ public enum GTFSFeedFiles {
       var data = Data()
       do {
         // The header's size may lie (a zip bomb): the bytes themselves are counted too.
-        _ = try archive.extract(entry) { chunk in
+        try archive.extract(entry) { chunk in
           guard data.count + chunk.count <= maximumFileSize else { throw GTFSFileTooLarge() }
           data.append(chunk)
         }
       } catch is GTFSFileTooLarge {
         throw GTFSError(file: name, reason: "more than \(maximumFileSize) bytes once unpacked")
+      } catch let damaged as ZipArchive.Damaged {
+        throw GTFSError(file: name, reason: "the archive's entry is damaged: \(damaged.reason)")
       } catch {
         throw GTFSError(file: name, reason: "the archive's entry is damaged")
       }
