@@ -48,7 +48,7 @@ for target in "${targets[@]}"; do
   mkdir -p "$found/$target"
   status=0
   # New inputs go to a temporary folder (the first), the kept corpus is read (the second).
-  BINARIO_FUZZ_TARGET=$target LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt" "$program" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  BINARIO_FUZZ_TARGET=$target "$program" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$scratch/crash-$target-" \
     "$found/$target" "$corpus" >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
@@ -62,7 +62,7 @@ for target in "${targets[@]}"; do
   printf 'fuzz: %-17s %9s runs in %ss, %4s new inputs, peak %s MB\n' "$target" "${runs:-?}" "$seconds" "${added:-?}" "${rss:-?}"
   total_runs=$((total_runs + ${runs:-0}))
   if [ -n "$keep" ]; then
-    BINARIO_FUZZ_TARGET=$target LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt" "$program" -merge=1 \
+    BINARIO_FUZZ_TARGET=$target "$program" -merge=1 \
       -max_len=65536 -artifact_prefix="$scratch/crash-$target-" "$corpus" "$found/$target" 2>&1 |
       grep -E 'MERGE-OUTER: [0-9]+ new files' || true
   fi
