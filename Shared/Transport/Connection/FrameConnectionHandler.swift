@@ -418,10 +418,3 @@ class FrameConnectionHandler: ChannelDuplexHandler {
 struct GracefulShutdownEvent: Sendable {
   var gracePeriod: Duration?
 }
-
-extension TimeAmount {
-  init(_ duration: Duration) {
-    let (seconds, attoseconds) = duration.components
-    self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-  }
-}

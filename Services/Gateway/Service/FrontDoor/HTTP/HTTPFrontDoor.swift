@@ -110,12 +110,11 @@ public final class HTTPFrontDoor: Service, Sendable {
     tls.minimumTLSVersion = .tlsv12
     tls.applicationProtocols = ["http/1.1"]
     let slowClientTimeout = configuration.limits.slowClientTimeout
-    let (idleSeconds, idleAttoseconds) = configuration.limits.idleTimeout.components
     let http1 = HTTP1Channel.Configuration(
       additionalChannelHandlers: [RequestArrivalTimeoutHandler(timeout: slowClientTimeout)],
       // Hummingbird's own idle close, behind the arrival timeout: it never cuts an answer that
       // is streaming (Server-Sent Events).
-      idleTimeout: .nanoseconds(idleSeconds * 1_000_000_000 + idleAttoseconds / 1_000_000_000),
+      idleTimeout: TimeAmount(configuration.limits.idleTimeout),
       httpDecoderConfiguration: .init(
         maxHeaderFieldSize: configuration.maximumHeaderBytes,
         maxHeaderListSize: configuration.maximumHeaderBytes,

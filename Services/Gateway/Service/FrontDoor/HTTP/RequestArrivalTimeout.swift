@@ -19,8 +19,7 @@ final class RequestArrivalTimeoutHandler: ChannelDuplexHandler, RemovableChannel
   private var awaitingAnswers = 0
 
   init(timeout: Duration) {
-    let (seconds, attoseconds) = timeout.components
-    self.timeout = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    self.timeout = TimeAmount(timeout)
   }
 
   func handlerAdded(context: ChannelHandlerContext) {
