@@ -47,6 +47,7 @@ let package = Package(
     .executable(name: "gateway", targets: ["gateway"]),
     .library(name: "BinarioTestSupport", targets: ["BinarioTestSupport"]),
     .library(name: "BinarioFuzzTargets", targets: ["BinarioFuzzTargets"]),
+    .executable(name: "binario-chaos", targets: ["binario-chaos"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
@@ -497,6 +498,25 @@ let package = Package(
       path: "Fuzz/Targets",
       swiftSettings: swiftSettings
     ),
+    // The chaos run: the suite under load while processes are killed (`scripts/chaos.sh`, and
+    // `ChaosTests` in the test command).
+    .target(
+      name: "BinarioChaos",
+      dependencies: [
+        "BinarioProto", "BinarioTransport", "BinarioTestSupport",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+      ],
+      path: "Chaos/Run",
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "binario-chaos",
+      dependencies: ["BinarioChaos", "BinarioTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      path: "Chaos/Command",
+      swiftSettings: swiftSettings
+    ),
     .target(
       name: "BinarioTestSupport",
       dependencies: [
@@ -655,7 +675,7 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTestSupport", "BinarioServiceKit",
+        "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTestSupport", "BinarioServiceKit", "BinarioChaos",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Prometheus", package: "swift-prometheus"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

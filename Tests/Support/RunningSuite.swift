@@ -304,6 +304,30 @@ public final class RunningSuite: Sendable {
     self.processes.withLock { $0["ticketing"] }?.kill()
   }
 
+  /// Every process of the suite, in the order it starts them.
+  public static let processNames = ["identity", "scheduling", "ticketing", "geo-offers", "dispatch", "telemetry", "gateway"]
+
+  /// `kill -9` of the process named `name` (one of ``processNames``), then starts it again on
+  /// the port it had with its data folder, returning once it listens: a crash and a restart,
+  /// as a supervisor would do it.
+  public func killAndRestart(_ name: String) async throws {
+    guard let process = self.processes.withLock({ $0[name] }) else {
+      throw ServiceProcess.Failure(description: "no process \(name) is running")
+    }
+    let port = process.port
+    process.kill()
+    switch name {
+    case "identity": try await self.startIdentity(port: port)
+    case "scheduling": try await self.startScheduling(port: port)
+    case "ticketing": try await self.startTicketing(port: port)
+    case "geo-offers": try await self.startGeoOffers()
+    case "dispatch": try await self.startDispatch()
+    case "telemetry": try await self.startTelemetry()
+    case "gateway": try await self.startGateway(port: port)
+    default: throw ServiceProcess.Failure(description: "\(name) is not a process of the suite")
+    }
+  }
+
   private func stopAll() {
     let all = self.processes.withLock { processes in
       defer { processes = [:] }

@@ -1,0 +1,90 @@
+import GRPCCore
+import Synchronization
+
+/// Makes a call again until the suite answers it, as a patient client does while a process is
+/// down: only failures a restart cures (`UNAVAILABLE`, `DEADLINE_EXCEEDED`, ...) are retried,
+/// each counted; any other answer is the caller's to judge.
+struct Acknowledgement: Sendable {
+  /// Past this instant an unanswered write is given up (and reported as unsettled).
+  let settleBy: ContinuousClock.Instant
+  let failures: FailureTally
+
+  /// Every call's deadline: a call to a process that died waits no longer than this.
+  static let options: CallOptions = {
+    var options = CallOptions.defaults
+    options.timeout = .seconds(10)
+    return options
+  }()
+
+  /// The codes a restart cures. `UNAUTHENTICATED` is cured by signing in again.
+  static let retried: Set<RPCError.Code> = [.unavailable, .deadlineExceeded, .aborted, .resourceExhausted, .unknown, .cancelled]
+
+  /// The answer to `call`, made as `person` (signing in again when the token is refused), or
+  /// `nil` when ``settleBy`` passed first. `retried` is set when an attempt failed first.
+  func untilAnswered<Answer: Sendable>(
+    as person: Person? = nil, retried: inout Bool, _ call: (Metadata) async throws -> Answer
+  ) async throws -> Answer? {
+    var backoff = Duration.milliseconds(50)
+    while ContinuousClock.now < settleBy {
+      do {
+        return try await call(await person?.metadata() ?? [:])
+      } catch let error as RPCError where Self.retried.contains(error.code) || (error.code == .unauthenticated && person != nil) {
+        retried = true
+        failures.add(error.code)
+        if error.code == .unauthenticated { try? await person?.signIn() }
+      }
+      try await Task.sleep(for: backoff)
+      backoff = min(backoff * 2, .seconds(1))
+    }
+    return nil
+  }
+
+  func untilAnswered<Answer: Sendable>(as person: Person? = nil, _ call: (Metadata) async throws -> Answer) async throws -> Answer? {
+    var retried = false
+    return try await untilAnswered(as: person, retried: &retried, call)
+  }
+}
+
+/// Failed attempts by status code, across the run.
+final class FailureTally: Sendable {
+  private let counts = Mutex<[String: Int]>([:])
+
+  func add(_ code: RPCError.Code) {
+    counts.withLock { $0[String(describing: code), default: 0] += 1 }
+  }
+
+  var snapshot: [String: Int] { counts.withLock { $0 } }
+}
+
+/// The figures and broken promises one load gathers while it runs.
+final class Findings: Sendable {
+  private let state = Mutex<(counts: [String: Int], violations: [String])>(([:], []))
+
+  func count(_ name: String, _ amount: Int = 1) {
+    state.withLock { $0.counts[name, default: 0] += amount }
+  }
+
+  func broken(_ violation: String) {
+    state.withLock { $0.violations.append(violation) }
+  }
+
+  /// A write the suite never answered, though every process was up again for the run's
+  /// settle limit: a promise broken too.
+  func unanswered(_ what: String) {
+    broken("\(what): no answer within the settle limit")
+  }
+
+  func value(_ name: String) -> Int { state.withLock { $0.counts[name] ?? 0 } }
+  var violations: [String] { state.withLock { $0.violations } }
+}
+
+/// A value behind a lock, shareable by reference: what a load's tasks record as they go.
+final class Locked<Value: Sendable>: Sendable {
+  private let mutex: Mutex<Value>
+
+  init(_ value: Value) { self.mutex = Mutex(value) }
+
+  func withLock<Result>(_ body: (inout sending Value) throws -> sending Result) rethrows -> sending Result {
+    try mutex.withLock(body)
+  }
+}

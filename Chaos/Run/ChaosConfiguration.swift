@@ -1,0 +1,50 @@
+import BinarioTestSupport
+
+/// What a chaos run does: how long the load runs, how often a process dies, how many people
+/// make the load, and which processes may be killed.
+public struct ChaosConfiguration: Sendable {
+  /// How long the load runs while processes are killed (the settling and the checks come after).
+  public var duration: Duration
+  /// The seconds between one restart and the next kill, drawn at random from this range.
+  public var killInterval: ClosedRange<Double>
+  /// Passengers: each buys tickets, edits a subscription, reports where they are, uploads a
+  /// board's readings, calls taxis and follows two trains.
+  public var passengers: Int
+  /// Taxi drivers taking the passengers' rides.
+  public var drivers: Int
+  /// The processes that may be killed (``RunningSuite/processNames`` by default).
+  public var victims: [String]
+  /// Seeds the choice of victims and intervals, so a run's kill sequence can be repeated.
+  public var seed: UInt64
+  /// After the load stops, how long writes still unanswered may take to be acknowledged and
+  /// notifications to arrive, before the run gives up on them (and reports them).
+  public var settleLimit: Duration
+
+  public init(
+    duration: Duration = .seconds(60), killInterval: ClosedRange<Double> = 2...4, passengers: Int = 4, drivers: Int = 3,
+    victims: [String] = RunningSuite.processNames, seed: UInt64 = 1, settleLimit: Duration = .seconds(120)
+  ) {
+    self.duration = duration
+    self.killInterval = killInterval
+    self.passengers = passengers
+    self.drivers = drivers
+    self.victims = victims
+    self.seed = seed
+    self.settleLimit = settleLimit
+  }
+}
+
+/// SplitMix64: a small generator with a seed, so a run's choices can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { self.state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

@@ -1,0 +1,20 @@
+import BinarioChaos
+import BinarioTestSupport
+import Testing
+
+/// The chaos run's short form: 40 seconds of mixed load through the gateway while a process is
+/// killed every 2 to 3 seconds (each of the seven at least once) and restarted. Every
+/// acknowledged write must be there exactly once afterwards, and every follower's stream must
+/// have brought each notification once. `scripts/chaos.sh` runs the long form.
+@Suite("Chaos: kill -9 under load", .serialized, .timeLimit(.minutes(8)))
+struct ChaosTests {
+  @Test func acknowledgedWritesSurviveRandomKills() async throws {
+    let report = try await ChaosRun(ChaosConfiguration(duration: .seconds(40), killInterval: 2...3, seed: 22)).run()
+    print(report)
+    #expect(report.violations.isEmpty, "\(report.violations.joined(separator: "\n"))")
+    #expect(Set(report.kills.keys) == Set(RunningSuite.processNames), "killed only \(report.kills)")
+    for section in report.sections {
+      #expect(section.counts.first.map { $0.1 > 0 } == true, "\(section.name): nothing was written")
+    }
+  }
+}
