@@ -30,7 +30,7 @@ struct Acknowledgement: Sendable {
         return try await call(await person?.metadata() ?? [:])
       } catch let error as RPCError where Self.retried.contains(error.code) || (error.code == .unauthenticated && person != nil) {
         retried = true
-        failures.add(error.code)
+        failures.add(error)
         if error.code == .unauthenticated { try? await person?.signIn() }
       }
       try await Task.sleep(for: backoff)
@@ -45,12 +45,13 @@ struct Acknowledgement: Sendable {
   }
 }
 
-/// Failed attempts by status code, across the run.
+/// Failed attempts by status code and message, across the run: what clients were told while
+/// processes were down.
 final class FailureTally: Sendable {
   private let counts = Mutex<[String: Int]>([:])
 
-  func add(_ code: RPCError.Code) {
-    counts.withLock { $0[String(describing: code), default: 0] += 1 }
+  func add(_ error: RPCError) {
+    counts.withLock { $0["\(error.code): \(error.message)", default: 0] += 1 }
   }
 
   var snapshot: [String: Int] { counts.withLock { $0 } }

@@ -17,9 +17,13 @@ public struct ChaosReport: Sendable, CustomStringConvertible {
   }
 
   public var duration: Duration
+  /// The gateway's address (`127.0.0.1:PORT`): the only one its clients know, and the only one
+  /// their errors may name.
+  public var gatewayAddress: String
   /// Kills per process.
   public var kills: [String: Int]
-  /// Failed attempts the load retried, by status code.
+  /// Failed attempts the load retried, by status code and message ("unavailable: the
+  /// ticketing service is unavailable; try again shortly").
   public var retriedFailures: [String: Int]
   public var sections: [Section]
 
@@ -31,10 +35,9 @@ public struct ChaosReport: Sendable, CustomStringConvertible {
     var lines = [
       "chaos run: \(Int(seconds.rounded())) s of load, \(totalKills) kills ("
         + kills.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")",
-      "failed attempts retried: "
-        + (retriedFailures.isEmpty
-          ? "none" : retriedFailures.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")),
+      "failed attempts retried: \(retriedFailures.values.reduce(0, +))"
     ]
+    lines += retriedFailures.sorted { $0.value > $1.value }.map { "  \($0.value) × \($0.key)" }
     for section in sections {
       lines.append("\(section.name): " + section.counts.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
       lines += section.violations.map { "  BROKEN: \($0)" }

@@ -28,6 +28,9 @@ public struct ChaosRun: Sendable {
 
   private func run(on suite: RunningSuite, log: @escaping @Sendable (String) -> Void) async throws -> ChaosReport {
     try await waitUntilEveryServiceIsServing(suite)
+    log(
+      "listening: gateway \(suite.gatewayPort), identity \(suite.identityPort), scheduling \(suite.schedulingPort), "
+        + "ticketing \(suite.ticketingPort), geo-offers \(suite.geoOffersPort), dispatch \(suite.dispatchPort), telemetry \(suite.telemetryPort)")
     return try await suite.withGatewayConnection { connection in
       let clients = Clients(connection)
       log("making \(configuration.passengers) passengers and \(configuration.drivers) drivers")
@@ -70,7 +73,7 @@ public struct ChaosRun: Sendable {
         sections.append(try await followers.check(settleBy: acknowledgement.settleBy))
         following.cancelAll()
         return ChaosReport(
-          duration: configuration.duration, kills: kills, retriedFailures: acknowledgement.failures.snapshot, sections: sections)
+          duration: configuration.duration, gatewayAddress: "127.0.0.1:\(suite.gatewayPort)", kills: kills, retriedFailures: acknowledgement.failures.snapshot, sections: sections)
       }
     }
   }

@@ -56,7 +56,7 @@ struct TrainDelays: ChaosLoad {
         return .acknowledged(retried: retried)
       } catch let error as RPCError where Acknowledgement.retried.contains(error.code) || error.code == .unauthenticated {
         retried = true
-        acknowledgement.failures.add(error.code)
+        acknowledgement.failures.add(error)
         if error.code == .unauthenticated { try? await admin.signIn() }
       } catch let error as RPCError {
         return .refused(error)

@@ -8,7 +8,8 @@ extension ServiceRunnerContext {
   /// peer against ``ServiceConfiguration/tlsTrustedCA``). Its connections run as a lifecycle
   /// service beside the server (``GRPCClientService``): it works from the first call the server
   /// takes until after the server has drained. Each call is a client span of the current trace
-  /// (``TracingClientInterceptor``).
+  /// (``TracingClientInterceptor``). When `name` cannot be reached, or goes away during a call,
+  /// the caller's `UNAVAILABLE` names it, and its address and the reason go to the log.
   ///
   /// - Parameter name: Names the lifecycle service (`identity-client`).
   /// - Throws: ``ConfigurationError`` when the certificate, key or CA is not configured.
@@ -29,7 +30,8 @@ extension ServiceRunnerContext {
       serverHostname: (try? SocketAddress(ipAddress: address.host, port: 0)) == nil ? address.host : nil,
       tls: .mutual(certificateChain: .file(certificate), privateKey: .file(privateKey), trustRoots: .file(trustedCA)),
       connection: configuration.connection,
-      logger: logger
+      logger: logger,
+      peerName: name
     )
     let client = GRPCClient(
       transport: transport,

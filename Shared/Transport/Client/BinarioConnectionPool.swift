@@ -94,8 +94,14 @@ public final class BinarioConnectionPool: Sendable {
   private let configuration: Configuration
   private let group: any EventLoopGroup
   private let logger: Logger
+  /// The service connected to, as the caller's own clients know it (`scheduling`).
+  public let peerName: String?
   private let state: NIOLockedValueBox<State>
 
+  /// - Parameter peerName: The service at `host` (`scheduling`), for a caller that is itself a
+  ///   server (a service, the gateway): its `UNAVAILABLE` errors then name the service and
+  ///   leave its address and the reason to this pool's log (at warning), since the caller's
+  ///   own clients can do nothing with them. `nil`: errors say "cannot reach HOST:PORT: reason".
   public init(
     host: String,
     port: Int,
@@ -104,8 +110,10 @@ public final class BinarioConnectionPool: Sendable {
     connection: BinarioConnectionConfiguration = .defaults,
     configuration: Configuration = .defaults,
     group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-    logger: Logger = Logger(label: "binario.transport.client")
+    logger: Logger = Logger(label: "binario.transport.client"),
+    peerName: String? = nil
   ) throws {
+    self.peerName = peerName
     self.host = host
     self.port = port
     self.serverHostname = serverHostname
@@ -175,7 +183,7 @@ public final class BinarioConnectionPool: Sendable {
         outcome = .connect(slot: idle)
       } else if !state.slots.contains(where: \.isConnecting) && !waiter.waitForReady {
         let lastError = state.slots.lazy.compactMap(\.lastError).first
-        return .fail(RPCError(code: .unavailable, message: "cannot reach \(self.target): \(lastError ?? "no connection")"))
+        return .fail(self.unreachable(lastError ?? "no connection"))
       }
       state.waiters[id] = waiter
       return outcome
@@ -201,6 +209,7 @@ public final class BinarioConnectionPool: Sendable {
           connectTimeout: pool.configuration.connectTimeout,
           group: pool.group,
           logger: pool.logger,
+          peerName: pool.peerName,
           onUnusable: { pool.connectionBecameUnusable(slot: slot) }
         )
         pool.connected(slot: slot, connection)
@@ -226,7 +235,7 @@ public final class BinarioConnectionPool: Sendable {
   }
 
   private func connectFailed(slot: Int, _ error: any Error) {
-    let reason = "\(error)"
+    let reason = ConnectFailureReason.describe(error)
     let (waiters, delay) = self.state.withLockedValue { state -> ([Waiter], Duration?) in
       guard !state.isShutDown else { return ([], nil) }
       state.slots[slot] = .backingOff(lastError: reason)
@@ -237,14 +246,24 @@ public final class BinarioConnectionPool: Sendable {
       for id in failing.keys { state.waiters.removeValue(forKey: id) }
       return (Array(failing.values), delay)
     }
-    self.logger.debug("connection attempt failed", metadata: ["target": "\(self.target)", "error": "\(reason)"])
-    let failure = RPCError(code: .unavailable, message: "cannot reach \(self.target): \(reason)")
+    self.logger.log(
+      level: self.peerName == nil ? .debug : .warning, "connection attempt failed",
+      metadata: ["peer": "\(self.peerName ?? "")", "target": "\(self.target)", "error": "\(reason)"])
+    let failure = self.unreachable(reason)
     for waiter in waiters { waiter.continuation.resume(throwing: failure) }
     if let delay {
       self.group.next().scheduleTask(in: TimeAmount(delay)) {
         self.retry(slot: slot)
       }
     }
+  }
+
+  /// The `UNAVAILABLE` a call gets while no connection can be made.
+  private func unreachable(_ reason: String) -> RPCError {
+    if let peerName = self.peerName {
+      return RPCError(code: .unavailable, message: "the \(peerName) service is unavailable; try again shortly")
+    }
+    return RPCError(code: .unavailable, message: "cannot reach \(self.target): \(reason)")
   }
 
   private func retry(slot: Int) {

@@ -31,6 +31,9 @@ public final class BinarioClientConnection: Sendable {
   /// - Parameters:
   ///   - serverHostname: the name the server's certificate must carry (a DNS SAN). `nil` when
   ///     connecting by IP address: then only the chain to the trusted CA is checked.
+  ///   - peerName: the service connected to (`scheduling`): calls open when the connection goes
+  ///     end with `UNAVAILABLE` naming it, for a relay or a service whose own clients would be
+  ///     misled by "the server". `nil` for a direct client.
   ///   - onUnusable: called (on the event loop) once the connection takes no new calls: the
   ///     server sent `GoAway` or the connection closed.
   public static func connect(
@@ -42,6 +45,7 @@ public final class BinarioClientConnection: Sendable {
     connectTimeout: Duration = .seconds(2),
     group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
     logger: Logger = Logger(label: "binario.transport.client"),
+    peerName: String? = nil,
     onUnusable: (@Sendable () -> Void)? = nil
   ) async throws -> BinarioClientConnection {
     let ready = group.next().makePromise(of: BinarioClientConnection.self)
@@ -55,6 +59,7 @@ public final class BinarioClientConnection: Sendable {
             requirePeerIdentity: false,
             logger: logger
           )
+          handler.peerName = peerName
           let connection = BinarioClientConnection(channel: channel, handler: handler, configuration: configuration)
           handler.onReady = { ready.succeed(connection) }
           handler.onUnusable = {

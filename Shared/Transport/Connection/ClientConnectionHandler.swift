@@ -19,6 +19,9 @@ final class ClientConnectionHandler: FrameConnectionHandler {
   /// closed).
   var onUnusable: (() -> Void)?
   var onReady: (() -> Void)?
+  /// The service at the other end as the caller's own clients know it (`scheduling`), for the
+  /// `UNAVAILABLE` its open calls end with when the connection goes; `nil`: "the server".
+  var peerName: String?
 
   override var openCallCount: Int { self.calls.count }
 
@@ -160,7 +163,9 @@ final class ClientConnectionHandler: FrameConnectionHandler {
     self.onUnusable?()
     let calls = self.calls
     self.calls.removeAll()
-    let end = WireEnd(code: WireStatusCode.unavailable, message: "connection to the server was lost")
+    let end = WireEnd(
+      code: WireStatusCode.unavailable,
+      message: self.peerName.map { "the \($0) service went away during the call; try again" } ?? "connection to the server was lost")
     for (_, state) in calls {
       state.deadline?.cancel()
       state.outbound.close()

@@ -26,8 +26,12 @@ public final class BinarioClientTransport: ClientTransport, Sendable {
     var waiter: CheckedContinuation<Void, Never>?
   }
 
-  /// - Parameter serverHostname: the DNS name the server's certificate must carry; defaults to
-  ///   `host` unless `host` is an IP address (then only the CA chain is checked).
+  /// - Parameters:
+  ///   - serverHostname: the DNS name the server's certificate must carry; defaults to `host`
+  ///     unless `host` is an IP address (then only the CA chain is checked).
+  ///   - peerName: the service called (`scheduling`), when the caller is itself a service: its
+  ///     `UNAVAILABLE` errors name the service rather than its address
+  ///     (``BinarioConnectionPool/peerName``).
   public init(
     host: String,
     port: Int,
@@ -36,7 +40,8 @@ public final class BinarioClientTransport: ClientTransport, Sendable {
     connection: BinarioConnectionConfiguration = .defaults,
     pool: BinarioConnectionPool.Configuration = .defaults,
     group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-    logger: Logger = Logger(label: "binario.transport.client")
+    logger: Logger = Logger(label: "binario.transport.client"),
+    peerName: String? = nil
   ) throws {
     let hostname = serverHostname ?? (Self.isIPAddress(host) ? nil : host)
     self.pool = try BinarioConnectionPool(
@@ -47,7 +52,8 @@ public final class BinarioClientTransport: ClientTransport, Sendable {
       connection: connection,
       configuration: pool,
       group: group,
-      logger: logger
+      logger: logger,
+      peerName: peerName
     )
   }
 

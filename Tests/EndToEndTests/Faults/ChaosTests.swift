@@ -1,5 +1,6 @@
 import BinarioChaos
 import BinarioTestSupport
+import Foundation
 import Testing
 
 /// The chaos run's short form: 40 seconds of mixed load through the gateway while a process is
@@ -13,6 +14,11 @@ struct ChaosTests {
     print(report)
     #expect(report.violations.isEmpty, "\(report.violations.joined(separator: "\n"))")
     #expect(Set(report.kills.keys) == Set(RunningSuite.processNames), "killed only \(report.kills)")
+    // While a service was down, clients heard which one it was, never its address (the
+    // gateway's own address and "the server" are for when the gateway itself was down).
+    for failure in report.retriedFailures.keys {
+      #expect(!failure.replacingOccurrences(of: report.gatewayAddress, with: "the gateway").contains("127.0.0.1"), "\(failure)")
+    }
     for section in report.sections {
       #expect(section.counts.first.map { $0.1 > 0 } == true, "\(section.name): nothing was written")
     }

@@ -97,7 +97,7 @@ struct FullDiskTests {
 
   /// Writes zeros to `file` until the file system has no byte left.
   static func fill(_ file: URL) {
-    FileManager.default.createFile(atPath: file.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: file.path, contents: nil)
     guard let handle = FileHandle(forWritingAtPath: file.path) else { return }
     defer { try? handle.close() }
     for size in [1 << 20, 4096, 1] {

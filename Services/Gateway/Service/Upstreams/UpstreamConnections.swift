@@ -49,7 +49,8 @@ public final class UpstreamConnections: Sendable {
         connection: connection,
         configuration: pool,
         group: loop,
-        logger: logger
+        logger: logger,
+        peerName: name
       )
       loopPools[ObjectIdentifier(loop)] = LoopPool(
         pool: loopPool,
@@ -65,7 +66,8 @@ public final class UpstreamConnections: Sendable {
       connection: connection,
       configuration: pool,
       group: group,
-      logger: logger
+      logger: logger,
+      peerName: name
     )
   }
 
@@ -87,17 +89,18 @@ public final class UpstreamConnections: Sendable {
       var result: Result<BinarioClientConnection, UpstreamCallError>
       do {
         result = .success(try await pool.connection())
-      } catch let error as RPCError {
-        result = .failure(UpstreamCallError(code: WireStatusCode.unavailable, message: "upstream \(name) is unavailable: \(error.message)"))
       } catch {
-        result = .failure(UpstreamCallError(code: WireStatusCode.unavailable, message: "upstream \(name) is unavailable: \(error)"))
-      }
-      if case .failure = result, let sibling = self.readyConnectionOnAnotherLoop(than: pool) {
-        // This loop's pool is still backing off from the upstream's outage while another
-        // loop's has reached it again: the call crosses loops rather than fail, and this
-        // loop's pool reconnects now instead of at the end of its backoff.
-        result = .success(sibling)
-        pool.retryNow()
+        if let sibling = self.readyConnectionOnAnotherLoop(than: pool) {
+          // This loop's pool is still backing off from the upstream's outage while another
+          // loop's has reached it again: the call crosses loops rather than fail, and this
+          // loop's pool reconnects now instead of at the end of its backoff.
+          result = .success(sibling)
+          pool.retryNow()
+        } else {
+          // The pool's error names the upstream; its address and the reason are in the log.
+          let message = (error as? RPCError)?.message ?? "the \(name) service is unavailable; try again shortly"
+          result = .failure(UpstreamCallError(code: WireStatusCode.unavailable, message: message))
+        }
       }
       let outcome = result
       loop.execute {
