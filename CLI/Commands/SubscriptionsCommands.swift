@@ -91,6 +91,8 @@ struct SubscriptionsCommand: AsyncParsableCommand {
       discussion: "binario subscriptions add --service Netflix --plan family --start 2026-01-15 --period monthly --price 23.99 --category movies-and-tv --share-with FRIEND-USER-ID")
     @OptionGroup var gateway: GatewayOptions
     @OptionGroup var details: DetailOptions
+    @Option(help: "Your key for this subscription: running the command again with it returns the one it added.")
+    var idempotencyKey: String?
 
     func call(_ gateway: Gateway) async throws {
       var proto = Binario_Ticketing_V1_SubscriptionDetails()
@@ -100,6 +102,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
         .with {
           $0.details = proto
           $0.sharedWithUserIds = details.shareWith
+          $0.idempotencyKey = idempotencyKey ?? UUID().uuidString
         }, metadata: try await gateway.signedIn(), options: gateway.options)
       Print.subscription(response.subscription)
     }

@@ -23,6 +23,9 @@ struct ChaosCommand: AsyncParsableCommand {
   @Option(help: "Taxi drivers.")
   var drivers: Int = 3
 
+  @Option(help: "The share of calls made with a deadline of a few milliseconds, whose retry must not do the write twice (0 to 1).")
+  var impatience: Double = 0.1
+
   @Option(help: "Seeds the choice of victims and intervals.")
   var seed: UInt64 = 1
 
@@ -31,6 +34,7 @@ struct ChaosCommand: AsyncParsableCommand {
 
   func validate() throws {
     guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
+    guard (0...1).contains(impatience) else { throw ValidationError("--impatience must be from 0 to 1") }
     guard passengers > 0, drivers > 0 else { throw ValidationError("--passengers and --drivers must be positive") }
     guard killInterval != nil else { throw ValidationError("--kill-every must be seconds, or MIN-MAX seconds (2-4)") }
     if let victims {
@@ -50,7 +54,8 @@ struct ChaosCommand: AsyncParsableCommand {
 
   func run() async throws {
     var configuration = ChaosConfiguration(
-      duration: .seconds(seconds), killInterval: killInterval!, passengers: passengers, drivers: drivers, seed: seed)
+      duration: .seconds(seconds), killInterval: killInterval!, passengers: passengers, drivers: drivers, impatience: impatience,
+      seed: seed)
     if let victims { configuration.victims = victims.split(separator: ",").map(String.init) }
     let started = Date()
     let report = try await ChaosRun(configuration).run { line in

@@ -4,12 +4,19 @@ import Synchronization
 /// Makes a call again until the suite answers it, as a patient client does while a process is
 /// down: only failures a restart cures (`UNAVAILABLE`, `DEADLINE_EXCEEDED`, ...) are retried,
 /// each counted; any other answer is the caller's to judge.
+///
+/// Some attempts are impatient: made with a deadline of a few milliseconds, so that the suite
+/// may well do the write while the client hears `DEADLINE_EXCEEDED` and tries again. A kill
+/// rarely lands between a commit and its answer; an impatient client makes that case common,
+/// and the retry must then find the write done, not do it twice.
 struct Acknowledgement: Sendable {
   /// Past this instant an unanswered write is given up (and reported as unsettled).
   let settleBy: ContinuousClock.Instant
   let failures: FailureTally
+  /// The share of attempts made impatiently (the first three of a call at most).
+  let impatience: Double
 
-  /// Every call's deadline: a call to a process that died waits no longer than this.
+  /// A call's deadline: a call to a process that died waits no longer than this.
   static let options: CallOptions = {
     var options = CallOptions.defaults
     options.timeout = .seconds(10)
@@ -19,15 +26,26 @@ struct Acknowledgement: Sendable {
   /// The codes a restart cures. `UNAUTHENTICATED` is cured by signing in again.
   static let retried: Set<RPCError.Code> = [.unavailable, .deadlineExceeded, .aborted, .resourceExhausted, .unknown, .cancelled]
 
-  /// The answer to `call`, made as `person` (signing in again when the token is refused), or
-  /// `nil` when ``settleBy`` passed first. `retried` is set when an attempt failed first.
+  /// The options for attempt `attempt` (from 1): now and then an impatient deadline.
+  func options(attempt: Int) -> CallOptions {
+    guard attempt <= 3, Double.random(in: 0..<1) < impatience else { return Self.options }
+    var options = Self.options
+    options.timeout = .milliseconds(Int.random(in: 1...30))
+    return options
+  }
+
+  /// The answer to `call` (given the metadata to send and the call's options), made as `person`
+  /// (signing in again when the token is refused), or `nil` when ``settleBy`` passed first.
+  /// `retried` is set when an attempt failed first.
   func untilAnswered<Answer: Sendable>(
-    as person: Person? = nil, retried: inout Bool, _ call: (Metadata) async throws -> Answer
+    as person: Person? = nil, retried: inout Bool, _ call: (Metadata, CallOptions) async throws -> Answer
   ) async throws -> Answer? {
     var backoff = Duration.milliseconds(50)
+    var attempt = 0
     while ContinuousClock.now < settleBy {
+      attempt += 1
       do {
-        return try await call(await person?.metadata() ?? [:])
+        return try await call(await person?.metadata() ?? [:], options(attempt: attempt))
       } catch let error as RPCError where Self.retried.contains(error.code) || (error.code == .unauthenticated && person != nil) {
         retried = true
         failures.add(error)
@@ -39,7 +57,9 @@ struct Acknowledgement: Sendable {
     return nil
   }
 
-  func untilAnswered<Answer: Sendable>(as person: Person? = nil, _ call: (Metadata) async throws -> Answer) async throws -> Answer? {
+  func untilAnswered<Answer: Sendable>(
+    as person: Person? = nil, _ call: (Metadata, CallOptions) async throws -> Answer
+  ) async throws -> Answer? {
     var retried = false
     return try await untilAnswered(as: person, retried: &retried, call)
   }

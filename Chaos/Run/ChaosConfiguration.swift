@@ -7,13 +7,16 @@ public struct ChaosConfiguration: Sendable {
   public var duration: Duration
   /// The seconds between one restart and the next kill, drawn at random from this range.
   public var killInterval: ClosedRange<Double>
-  /// Passengers: each buys tickets, edits a subscription, reports where they are, uploads a
+  /// Passengers: each buys tickets, adds, edits and removes subscriptions, reports where they are, uploads a
   /// board's readings, calls taxis and follows two trains.
   public var passengers: Int
   /// Taxi drivers taking the passengers' rides.
   public var drivers: Int
   /// The processes that may be killed (``RunningSuite/processNames`` by default).
   public var victims: [String]
+  /// The share of calls made with a deadline of a few milliseconds (``Acknowledgement``): the
+  /// suite may do what the client hears failed, and the client's retry must not do it twice.
+  public var impatience: Double
   /// Seeds the choice of victims and intervals, so a run's kill sequence can be repeated.
   public var seed: UInt64
   /// After the load stops, how long writes still unanswered may take to be acknowledged and
@@ -22,8 +25,10 @@ public struct ChaosConfiguration: Sendable {
 
   public init(
     duration: Duration = .seconds(60), killInterval: ClosedRange<Double> = 2...4, passengers: Int = 4, drivers: Int = 3,
-    victims: [String] = RunningSuite.processNames, seed: UInt64 = 1, settleLimit: Duration = .seconds(120)
+    victims: [String] = RunningSuite.processNames, impatience: Double = 0.1, seed: UInt64 = 1,
+    settleLimit: Duration = .seconds(120)
   ) {
+    self.impatience = impatience
     self.duration = duration
     self.killInterval = killInterval
     self.passengers = passengers

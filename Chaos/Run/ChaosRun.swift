@@ -5,7 +5,7 @@ import GRPCCore
 
 /// A chaos run: the whole suite under a steady mixed load through the gateway (ticket
 /// purchases, train delays followed on notification streams, location reports, taxi requests
-/// and accepts, sensor readings, subscription edits) while ``ProcessKiller`` kills a random
+/// and accepts, sensor readings, subscription changes) while ``ProcessKiller`` kills a random
 /// process every few seconds and restarts it. Then, with every process up, each load checks
 /// that what the suite acknowledged is there exactly once; the report gives the counts and
 /// every broken promise.
@@ -37,7 +37,8 @@ public struct ChaosRun: Sendable {
       let cast = try await Cast.make(clients, passengers: configuration.passengers, drivers: configuration.drivers)
       let started = ContinuousClock.now
       let stop = started + configuration.duration
-      let acknowledgement = Acknowledgement(settleBy: stop + configuration.settleLimit, failures: FailureTally())
+      let acknowledgement = Acknowledgement(
+        settleBy: stop + configuration.settleLimit, failures: FailureTally(), impatience: configuration.impatience)
       let data = { (service: String, file: String) in suite.folder.appendingPathComponent("data/\(service)/\(file)") }
       let loads: [any ChaosLoad] = [
         TicketPurchases(
@@ -48,7 +49,7 @@ public struct ChaosRun: Sendable {
           clients: clients, passengers: cast.passengers, drivers: cast.drivers, acknowledgement: acknowledgement,
           database: data("dispatch", "dispatch.sqlite")),
         SensorReadings(clients: clients, passengers: cast.passengers, acknowledgement: acknowledgement),
-        SubscriptionEdits(clients: clients, passengers: cast.passengers, acknowledgement: acknowledgement),
+        SubscriptionChanges(clients: clients, passengers: cast.passengers, acknowledgement: acknowledgement),
       ]
       let followers = NotificationFollowers(clients: clients, passengers: cast.passengers)
 

@@ -60,6 +60,29 @@ struct SubscriptionsTests {
     }
   }
 
+  @Test("an add retried with its idempotency key adds nothing and returns the subscription as it is now; another owner's same key is theirs")
+  func idempotentAdd() async throws {
+    let ticketing = try await TestTicketing()
+    let book = ticketing.subscriptions
+    let draft = Self.draft("Netflix", .monthly, 1799, start: "2027-01-15", category: .moviesAndTV)
+    let first = try await book.add(ownerID: "ada", draft, idempotencyKey: "key-1")
+    // Two retries racing: one subscription.
+    async let again = book.add(ownerID: "ada", draft, idempotencyKey: "key-1")
+    async let racing = book.add(ownerID: "ada", draft, idempotencyKey: "key-1")
+    #expect(try await [again.id, racing.id] == [first.id, first.id])
+    let edited = try await book.update(
+      userID: "ada", subscriptionID: first.id, Self.draft("Netflix", .monthly, 2399, start: "2027-01-15", category: .moviesAndTV))
+    #expect(try await book.add(ownerID: "ada", draft, idempotencyKey: "key-1").details.price == edited.details.price)
+    // Another owner, the same key: a subscription of their own. No key: every call adds.
+    let bobs = try await book.add(ownerID: "bob", draft, idempotencyKey: "key-1")
+    #expect(bobs.id != first.id)
+    _ = try await book.add(ownerID: "ada", draft)
+    _ = try await book.add(ownerID: "ada", draft)
+    #expect(try await book.list(userID: "ada").mine.count == 3)
+    let long = await serviceError { _ = try await book.add(ownerID: "ada", draft, idempotencyKey: String(repeating: "k", count: 101)) }
+    #expect(long?.description.contains("idempotency_key") == true)
+  }
+
   @Test("only friends are shared with; a member cannot edit or delete but can withdraw")
   func sharing() async throws {
     let (ticketing, all) = try await Self.setUp()

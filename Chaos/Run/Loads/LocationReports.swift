@@ -31,10 +31,10 @@ struct LocationReports: ChaosLoad {
       var retried = false
       do {
         guard
-          try await acknowledgement.untilAnswered(as: passenger.person, retried: &retried, { metadata in
+          try await acknowledgement.untilAnswered(as: passenger.person, retried: &retried, { metadata, options in
             try await clients.geoOffers.reportLocation(
               .with { $0.latitude = place.latitude; $0.longitude = place.longitude; $0.accuracyMetres = 10 }, metadata: metadata,
-              options: Acknowledgement.options)
+              options: options)
           }) != nil
         else {
           findings.unanswered("passenger \(passenger.index)'s report \(step)")

@@ -53,8 +53,8 @@ struct SensorReadings: ChaosLoad {
       var retried = false
       do {
         guard
-          let answer = try await acknowledgement.untilAnswered(retried: &retried, { _ in
-            try await clients.telemetry.uploadReadings(.with { $0.readings = readings }, metadata: device, options: Acknowledgement.options)
+          let answer = try await acknowledgement.untilAnswered(retried: &retried, { _, options in
+            try await clients.telemetry.uploadReadings(.with { $0.readings = readings }, metadata: device, options: options)
           })
         else {
           findings.unanswered("board \(passenger.index)'s batch from reading \(first)")

@@ -55,12 +55,12 @@ struct TaxiRides: ChaosLoad {
       let ride: Ride
       do {
         guard
-          let answer = try await acknowledgement.untilAnswered(as: passenger.person, retried: &retried, { metadata in
+          let answer = try await acknowledgement.untilAnswered(as: passenger.person, retried: &retried, { metadata, options in
             try await clients.dispatch.requestRide(
               .with {
                 $0.pickup = .with { $0.position = .with { $0.latitude = Cast.duomo.latitude; $0.longitude = Cast.duomo.longitude } }
                 $0.idempotencyKey = key
-              }, metadata: metadata, options: Acknowledgement.options
+              }, metadata: metadata, options: options
             ).ride
           })
         else { return findings.unanswered("the ride request \(key)") }
@@ -83,8 +83,8 @@ struct TaxiRides: ChaosLoad {
     let began = ContinuousClock.now
     while true {
       guard
-        let ride = try await acknowledgement.untilAnswered(as: passenger.person, { metadata in
-          try await clients.dispatch.getRide(.with { $0.rideID = rideID }, metadata: metadata, options: Acknowledgement.options).ride
+        let ride = try await acknowledgement.untilAnswered(as: passenger.person, { metadata, options in
+          try await clients.dispatch.getRide(.with { $0.rideID = rideID }, metadata: metadata, options: options).ride
         })
       else { return findings.unanswered("following ride \(rideID)") }
       switch ride.state {
@@ -109,8 +109,8 @@ struct TaxiRides: ChaosLoad {
 
   private func cancel(_ rideID: String, of passenger: Passenger) async throws {
     do {
-      _ = try await acknowledgement.untilAnswered(as: passenger.person, { metadata in
-        try await clients.dispatch.cancelRide(.with { $0.rideID = rideID }, metadata: metadata, options: Acknowledgement.options)
+      _ = try await acknowledgement.untilAnswered(as: passenger.person, { metadata, options in
+        try await clients.dispatch.cancelRide(.with { $0.rideID = rideID }, metadata: metadata, options: options)
       })
     } catch let error as RPCError where error.code == .failedPrecondition {
       // Started, or ended, meanwhile (or an earlier attempt cancelled it): the ride says which.
@@ -122,15 +122,15 @@ struct TaxiRides: ChaosLoad {
   private func drive(as driver: Person, taxi: String) async throws {
     while riding.withLock({ $0 > 0 }) {
       guard
-        let mine = try await acknowledgement.untilAnswered(as: driver, { metadata in
-          try await clients.dispatch.getMyTaxi(.init(), metadata: metadata, options: Acknowledgement.options)
+        let mine = try await acknowledgement.untilAnswered(as: driver, { metadata, options in
+          try await clients.dispatch.getMyTaxi(.init(), metadata: metadata, options: options)
         })
       else { return findings.unanswered("driver \(taxi)'s look at their taxi") }
       do {
         if mine.hasOffer, !mine.offer.offerID.isEmpty {
           let offer = mine.offer
-          if let ride = try await acknowledgement.untilAnswered(as: driver, { metadata in
-            try await clients.dispatch.acceptOffer(.with { $0.offerID = offer.offerID }, metadata: metadata, options: Acknowledgement.options).ride
+          if let ride = try await acknowledgement.untilAnswered(as: driver, { metadata, options in
+            try await clients.dispatch.acceptOffer(.with { $0.offerID = offer.offerID }, metadata: metadata, options: options).ride
           }) {
             findings.count("accepted")
             _ = acceptedBy.withLock { $0[ride.rideID, default: []].insert(ride.taxiCode) }
@@ -139,8 +139,8 @@ struct TaxiRides: ChaosLoad {
         } else if mine.hasRide, !mine.ride.rideID.isEmpty {
           try await advance(mine.ride, as: driver)
         } else if mine.taxi.state == .unavailable {
-          _ = try await acknowledgement.untilAnswered(as: driver, { metadata in
-            try await clients.dispatch.setAvailability(.with { $0.available = true }, metadata: metadata, options: Acknowledgement.options)
+          _ = try await acknowledgement.untilAnswered(as: driver, { metadata, options in
+            try await clients.dispatch.setAvailability(.with { $0.available = true }, metadata: metadata, options: options)
           })
         }
       } catch let error as RPCError where error.code == .failedPrecondition || error.code == .notFound {
@@ -155,14 +155,14 @@ struct TaxiRides: ChaosLoad {
     guard let code = codes.withLock({ $0[ride.rideID] }) else { return }
     let id = ride.rideID
     let dispatch = clients.dispatch
-    _ = try await acknowledgement.untilAnswered(as: driver) { metadata -> Void in
+    _ = try await acknowledgement.untilAnswered(as: driver) { metadata, options -> Void in
       switch ride.state {
       case .allocated:
-        _ = try await dispatch.reportArrived(.with { $0.rideID = id }, metadata: metadata, options: Acknowledgement.options)
+        _ = try await dispatch.reportArrived(.with { $0.rideID = id }, metadata: metadata, options: options)
       case .arrived:
-        _ = try await dispatch.startRide(.with { $0.rideID = id; $0.passengerCode = code }, metadata: metadata, options: Acknowledgement.options)
+        _ = try await dispatch.startRide(.with { $0.rideID = id; $0.passengerCode = code }, metadata: metadata, options: options)
       case .inProgress:
-        _ = try await dispatch.completeRide(.with { $0.rideID = id }, metadata: metadata, options: Acknowledgement.options)
+        _ = try await dispatch.completeRide(.with { $0.rideID = id }, metadata: metadata, options: options)
       default:
         break
       }

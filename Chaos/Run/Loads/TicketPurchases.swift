@@ -35,17 +35,17 @@ struct TicketPurchases: ChaosLoad {
       var retried = false
       attempts: while true {
         guard
-          let quote = try await acknowledgement.untilAnswered(as: passenger.person, retried: &retried, { metadata in
+          let quote = try await acknowledgement.untilAnswered(as: passenger.person, retried: &retried, { metadata, options in
             try await clients.tickets.quoteTicket(
-              .with { $0.zone = .with { $0.zones = "Mi1-Mi3" } }, metadata: metadata, options: Acknowledgement.options
+              .with { $0.zone = .with { $0.zones = "Mi1-Mi3" } }, metadata: metadata, options: options
             ).quote
           })
         else { findings.unanswered("purchase with key \(key)"); break attempts }
         do {
           guard
-            let purchase = try await acknowledgement.untilAnswered(as: passenger.person, retried: &retried, { metadata in
+            let purchase = try await acknowledgement.untilAnswered(as: passenger.person, retried: &retried, { metadata, options in
               try await clients.tickets.purchaseTickets(
-                .with { $0.quoteID = quote.quoteID; $0.idempotencyKey = key }, metadata: metadata, options: Acknowledgement.options
+                .with { $0.quoteID = quote.quoteID; $0.idempotencyKey = key }, metadata: metadata, options: options
               ).purchase
             })
           else { findings.unanswered("purchase with key \(key)"); break attempts }

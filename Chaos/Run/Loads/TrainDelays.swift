@@ -45,14 +45,16 @@ struct TrainDelays: ChaosLoad {
 
   private func delay(_ run: Binario_Scheduling_V1_RunRef, minutes: Int, reason: String) async throws -> Outcome {
     var retried = false
+    var attempt = 0
     while ContinuousClock.now < acknowledgement.settleBy {
+      attempt += 1
       do {
         _ = try await clients.scheduling.delayRun(
           .with {
             $0.run = run
             $0.minutes = Int32(minutes)
             $0.reason = reason
-          }, metadata: await admin.metadata(), options: Acknowledgement.options)
+          }, metadata: await admin.metadata(), options: acknowledgement.options(attempt: attempt))
         return .acknowledged(retried: retried)
       } catch let error as RPCError where Acknowledgement.retried.contains(error.code) || error.code == .unauthenticated {
         retried = true
@@ -63,8 +65,8 @@ struct TrainDelays: ChaosLoad {
       }
       // Was it recorded before the answer was lost?
       guard
-        let changes = try await acknowledgement.untilAnswered(as: admin, { metadata in
-          try await clients.scheduling.listRunChanges(.with { $0.run = run }, metadata: metadata, options: Acknowledgement.options).changes
+        let changes = try await acknowledgement.untilAnswered(as: admin, { metadata, options in
+          try await clients.scheduling.listRunChanges(.with { $0.run = run }, metadata: metadata, options: options).changes
         })
       else { return .unanswered }
       if changes.contains(where: { $0.reason == reason }) { return .acknowledged(retried: true) }

@@ -43,7 +43,8 @@ public struct SubscriptionsHandler: Binario_Ticketing_V1_Subscriptions.SimpleSer
   ) async throws -> Binario_Ticketing_V1_AddSubscriptionResponse {
     try await handle("AddSubscription") {
       let caller = try CallerIdentity.signedIn()
-      let added = try await domain.add(ownerID: caller.userID, .init(request.details, sharedWith: request.sharedWithUserIds))
+      let added = try await domain.add(
+        ownerID: caller.userID, .init(request.details, sharedWith: request.sharedWithUserIds), idempotencyKey: request.idempotencyKey)
       let shown = await shown([added], for: caller.userID)[0]
       return .with { $0.subscription = shown }
     }

@@ -11,7 +11,8 @@ import GRDB
 /// used. `run_follow_change` is the outbox of runs a holder starts or stops following in
 /// scheduling. `validation_key` holds the Ed25519 keys codes are signed with.
 ///
-/// Subscriptions: `subscription` (owner, details, next renewal; a pass's ticket), its
+/// Subscriptions: `subscription` (owner, details, next renewal; a pass's ticket; the adding
+/// call's idempotency key), its
 /// `subscription_member`s, and `renewal_reminder`, each reminder sent. Dates are `YYYY-MM-DD`
 /// text, instants REAL seconds since 1970, money INTEGER minor units with a currency.
 public enum TicketingMigrations {
@@ -129,6 +130,15 @@ public enum TicketingMigrations {
             sent_at REAL NOT NULL,
             PRIMARY KEY (subscription_id, renewal_date)
           );
+          """)
+    }
+    .add("v2-subscription-idempotency-key") { db in
+      // The client's key of the AddSubscription that made it, unique per owner: a retry finds it.
+      try db.execute(
+        sql: """
+          ALTER TABLE subscription ADD COLUMN idempotency_key TEXT;
+          CREATE UNIQUE INDEX subscription_by_owner_key ON subscription(owner_id, idempotency_key)
+            WHERE idempotency_key IS NOT NULL;
           """)
     }
 }

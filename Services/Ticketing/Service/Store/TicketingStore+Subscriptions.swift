@@ -4,24 +4,36 @@ import Foundation
 import GRDB
 
 extension TicketingStore {
-  func insertSubscription(_ subscription: Subscription) async throws {
-    try await pool.write { db in try Self.insert(subscription, db) }
+  /// Inserts `subscription`, or, when the owner added one with `idempotencyKey` before, returns
+  /// that one (as it is now) and inserts nothing: checked and written in one transaction, so two
+  /// racing retries add one.
+  func insertSubscription(_ subscription: Subscription, idempotencyKey: String?) async throws -> (Subscription, inserted: Bool) {
+    try await pool.write { db in
+      if let idempotencyKey,
+        let earlier = try Self.subscriptions(db, where: "s.owner_id = ? AND s.idempotency_key = ?", [subscription.ownerID, idempotencyKey]).first
+      {
+        return (earlier, false)
+      }
+      try Self.insert(subscription, db, idempotencyKey: idempotencyKey)
+      return (subscription, true)
+    }
   }
 
-  static func insert(_ subscription: Subscription, _ db: Database) throws {
+  static func insert(_ subscription: Subscription, _ db: Database, idempotencyKey: String? = nil) throws {
     let details = subscription.details
     try db.executeCached(
       sql: """
         INSERT INTO subscription (id, owner_id, service_name, custom_service_name, plan_type, custom_plan_type,
           start_date, period, price_minor, currency, card_last4, automatic_renewal, category, next_renewal, ticket_id,
-          created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          created_at, idempotency_key)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
         subscription.id, subscription.ownerID, details.serviceName, details.customServiceName, details.planType,
         details.customPlanType, details.startDate.description, details.period.rawValue, details.price.amountMinor,
         details.price.currency, details.cardLast4, details.automaticRenewal, details.category.rawValue,
         subscription.nextRenewal.description, subscription.ticketID, subscription.createdAt.timeIntervalSince1970,
+        idempotencyKey,
       ])
     try insertMembers(subscription, db)
   }

@@ -92,6 +92,9 @@ export async function show(main) {
     const plans = h("datalist", { id: "plan-types" }, (options.planTypes || []).map((name) => h("option", { value: name })));
     const friendBoxes = (friends.friends || []).map((friend) => h("label", { class: "check" },
       h("input", { type: "checkbox", name: "share", value: friend.userId }), ` ${friend.firstName || ""} ${friend.lastName || ""}`.trimEnd()));
+    // One key per subscription meant: a second submit of the same form (a retry after a lost
+    // answer) returns the one added; a new key once it is added.
+    let addKey = crypto.randomUUID();
     replace(adding, h("h2", {}, "Add a subscription"), names, plans, form("Add a subscription", [
       field("Service", { name: "serviceName", list: "service-names", required: true, placeholder: "Netflix" }),
       field("Plan", { name: "planType", list: "plan-types", placeholder: "family" }),
@@ -110,7 +113,9 @@ export async function show(main) {
           price: { amountMinor: String(Math.round(Number(values.price) * 100)), currency: "EUR" },
         },
         sharedWithUserIds: shared,
+        idempotencyKey: addKey,
       });
+      addKey = crypto.randomUUID();
       announce(`${values.serviceName} added`);
       element.reset();
       await reload();

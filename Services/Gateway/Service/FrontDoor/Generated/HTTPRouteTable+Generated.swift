@@ -1751,9 +1751,9 @@ extension HTTPRouteTable {
       rpc: "/binario.ticketing.v1.Subscriptions/AddSubscription",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["details.automatic_renewal": .bool, "details.card_last4": .string, "details.category": .string, "details.custom_plan_type": .bool, "details.custom_service_name": .bool, "details.period": .string, "details.plan_type": .string, "details.price.amount_minor": .string, "details.price.currency": .string, "details.service_name": .string, "details.start_date": .string],
+      parameterKinds: ["details.automatic_renewal": .bool, "details.card_last4": .string, "details.category": .string, "details.custom_plan_type": .bool, "details.custom_service_name": .bool, "details.period": .string, "details.plan_type": .string, "details.price.amount_minor": .string, "details.price.currency": .string, "details.service_name": .string, "details.start_date": .string, "idempotency_key": .string],
       transcoder: MessageTranscoder<Binario_Ticketing_V1_AddSubscriptionRequest, Binario_Ticketing_V1_AddSubscriptionResponse>(),
-      summary: ""
+      summary: "Records a subscription of the caller's, shared with friends of theirs. The same `idempotency_key` again returns the subscription it added (as it is now) and adds nothing."
     ),
     HTTPRoute(
       verb: .delete,

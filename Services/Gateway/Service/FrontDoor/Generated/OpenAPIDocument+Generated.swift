@@ -5140,8 +5140,8 @@ extension OpenAPIDocument {
         "tags": [
           "Subscriptions"
         ],
-        "summary": "AddSubscription",
-        "description": "AddSubscription",
+        "summary": "Records a subscription of the caller's, shared with friends of theirs.",
+        "description": "Records a subscription of the caller's, shared with friends of theirs. The same `idempotency_key` again returns the subscription it added (as it is now) and adds nothing.",
         "security": [
           {},
           {
@@ -14093,6 +14093,9 @@ extension OpenAPIDocument {
             "items": {
               "type": "string"
             }
+          },
+          "idempotencyKey": {
+            "type": "string"
           }
         },
         "additionalProperties": false

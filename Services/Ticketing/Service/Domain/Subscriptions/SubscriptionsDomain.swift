@@ -60,14 +60,18 @@ public final class SubscriptionsDomain: Sendable {
     }
   }
 
-  public func add(ownerID: String, _ draft: Draft) async throws -> Subscription {
+  /// Adds the owner's subscription; with an `idempotencyKey` the owner used before, returns the
+  /// subscription that call added (as it is now) and adds nothing.
+  public func add(ownerID: String, _ draft: Draft, idempotencyKey rawKey: String = "") async throws -> Subscription {
+    let key = rawKey.trimmingCharacters(in: .whitespaces)
+    if key.count > 100 { throw ServiceError.invalid("idempotency_key", "an idempotency key has at most 100 characters") }
     let (details, members) = try await checked(draft, ownerID: ownerID)
     let subscription = Subscription(
       id: TicketingDomain.newID("sb"), ownerID: ownerID, details: details, memberIDs: members,
       nextRenewal: Self.nextRenewal(details, today: today), ticketID: nil, createdAt: clock.now())
-    try await store.insertSubscription(subscription)
-    changed()
-    return subscription
+    let (stored, inserted) = try await store.insertSubscription(subscription, idempotencyKey: key.isEmpty ? nil : key)
+    if inserted { changed() }
+    return stored
   }
 
   /// The owner replaces the details and who it is shared with.

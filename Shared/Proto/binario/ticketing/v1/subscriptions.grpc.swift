@@ -209,6 +209,11 @@ extension Binario_Ticketing_V1_Subscriptions {
 
         /// Handle the "AddSubscription" method.
         ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Records a subscription of the caller's, shared with friends of theirs. The same
+        /// > `idempotency_key` again returns the subscription it added (as it is now) and adds nothing.
+        ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Ticketing_V1_AddSubscriptionRequest` messages.
         ///   - context: Context providing information about the RPC.
@@ -377,6 +382,11 @@ extension Binario_Ticketing_V1_Subscriptions {
 
         /// Handle the "AddSubscription" method.
         ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Records a subscription of the caller's, shared with friends of theirs. The same
+        /// > `idempotency_key` again returns the subscription it added (as it is now) and adds nothing.
+        ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Ticketing_V1_AddSubscriptionRequest` message.
         ///   - context: Context providing information about the RPC.
@@ -542,6 +552,11 @@ extension Binario_Ticketing_V1_Subscriptions {
         ) async throws -> Binario_Ticketing_V1_GetSubscriptionOptionsResponse
 
         /// Handle the "AddSubscription" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Records a subscription of the caller's, shared with friends of theirs. The same
+        /// > `idempotency_key` again returns the subscription it added (as it is now) and adds nothing.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Ticketing_V1_AddSubscriptionRequest` message.
@@ -1048,6 +1063,11 @@ extension Binario_Ticketing_V1_Subscriptions {
 
         /// Call the "AddSubscription" method.
         ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Records a subscription of the caller's, shared with friends of theirs. The same
+        /// > `idempotency_key` again returns the subscription it added (as it is now) and adds nothing.
+        ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Ticketing_V1_AddSubscriptionRequest` message.
         ///   - serializer: A serializer for `Binario_Ticketing_V1_AddSubscriptionRequest` messages.
@@ -1279,6 +1299,11 @@ extension Binario_Ticketing_V1_Subscriptions {
         }
 
         /// Call the "AddSubscription" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Records a subscription of the caller's, shared with friends of theirs. The same
+        /// > `idempotency_key` again returns the subscription it added (as it is now) and adds nothing.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Ticketing_V1_AddSubscriptionRequest` message.
@@ -1579,6 +1604,11 @@ extension Binario_Ticketing_V1_Subscriptions.ClientProtocol {
 
     /// Call the "AddSubscription" method.
     ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Records a subscription of the caller's, shared with friends of theirs. The same
+    /// > `idempotency_key` again returns the subscription it added (as it is now) and adds nothing.
+    ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Ticketing_V1_AddSubscriptionRequest` message.
     ///   - options: Options to apply to this RPC.
@@ -1840,6 +1870,11 @@ extension Binario_Ticketing_V1_Subscriptions.ClientProtocol {
     }
 
     /// Call the "AddSubscription" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Records a subscription of the caller's, shared with friends of theirs. The same
+    /// > `idempotency_key` again returns the subscription it added (as it is now) and adds nothing.
     ///
     /// - Parameters:
     ///   - message: request message to send.

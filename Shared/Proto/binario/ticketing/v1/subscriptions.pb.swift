@@ -329,6 +329,10 @@ public nonisolated struct Binario_Ticketing_V1_AddSubscriptionRequest: Sendable 
   /// friends of the caller
   public var sharedWithUserIds: [String] = []
 
+  /// Chosen by the client, unique per subscription it means to add (a UUID); optional, but
+  /// without it a retry after a lost answer may add the subscription twice.
+  public var idempotencyKey: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -982,7 +986,7 @@ nonisolated extension Binario_Ticketing_V1_GetSubscriptionOptionsResponse: Swift
 
 nonisolated extension Binario_Ticketing_V1_AddSubscriptionRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AddSubscriptionRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}details\0\u{3}shared_with_user_ids\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}details\0\u{3}shared_with_user_ids\0\u{3}idempotency_key\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -992,6 +996,7 @@ nonisolated extension Binario_Ticketing_V1_AddSubscriptionRequest: SwiftProtobuf
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._details) }()
       case 2: try { try decoder.decodeRepeatedStringField(value: &self.sharedWithUserIds) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
       default: break
       }
     }
@@ -1008,12 +1013,16 @@ nonisolated extension Binario_Ticketing_V1_AddSubscriptionRequest: SwiftProtobuf
     if !self.sharedWithUserIds.isEmpty {
       try visitor.visitRepeatedStringField(value: self.sharedWithUserIds, fieldNumber: 2)
     }
+    if !self.idempotencyKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Ticketing_V1_AddSubscriptionRequest, rhs: Binario_Ticketing_V1_AddSubscriptionRequest) -> Bool {
     if lhs._details != rhs._details {return false}
     if lhs.sharedWithUserIds != rhs.sharedWithUserIds {return false}
+    if lhs.idempotencyKey != rhs.idempotencyKey {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
