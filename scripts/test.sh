@@ -2,9 +2,10 @@
 # The test command: installs missing system packages, the pinned Python tools and Swagger UI,
 # checks that the committed generated code matches proto/, builds and tests the C device client
 # (and fuzzes its frame decoder for a minute), fuzzes the Swift parsers (30 s each),
-# builds everything Swift (services, tools, tests), runs every unit and
-# end-to-end test in one `swift test`, checks deploy/ offline (scripts/check-deploy.sh), then
-# runs the suite in containers under podman from a release build (deploy/container-test.sh).
+# builds everything Swift (services, tools, tests), runs every unit and end-to-end test in one
+# `swift test` (among them the chaos run's 40-second form, ChaosTests), checks deploy/ offline
+# (scripts/check-deploy.sh), then runs the suite in containers under podman from a release
+# build (deploy/container-test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -20,6 +20,7 @@ struct AdminTripsCommand: AsyncParsableCommand {
     @Option(help: "Instead of --minutes: the new departure time from that stop, HH:MM.") var newDeparture: String = ""
     @Option(help: "From this stop on (its sequence); default the first.") var fromStop: Int32 = 0
     @Option(help: "Why, for the travellers.") var reason: String
+    @OptionGroup var key: ChangeKeyOption
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.scheduling.delayRun(
@@ -29,6 +30,7 @@ struct AdminTripsCommand: AsyncParsableCommand {
           $0.newDeparture = self.newDeparture
           $0.fromSequence = self.fromStop
           $0.reason = self.reason
+          $0.idempotencyKey = self.key.value
         }, metadata: try await gateway.signedIn(), options: gateway.options)
       Print.run(response.run)
     }
@@ -41,6 +43,7 @@ struct AdminTripsCommand: AsyncParsableCommand {
     @Option(help: "The stop's sequence (see 'binario trips show').") var stop: Int32
     @Option(help: "The new platform.") var platform: String
     @Option(help: "Why, for the travellers.") var reason: String
+    @OptionGroup var key: ChangeKeyOption
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.scheduling.changePlatform(
@@ -49,6 +52,7 @@ struct AdminTripsCommand: AsyncParsableCommand {
           $0.sequence = self.stop
           $0.platform = self.platform
           $0.reason = self.reason
+          $0.idempotencyKey = self.key.value
         }, metadata: try await gateway.signedIn(), options: gateway.options)
       Print.run(response.run)
     }
@@ -60,6 +64,7 @@ struct AdminTripsCommand: AsyncParsableCommand {
     @OptionGroup var run: TripsCommand.RunOptions
     @Option(help: "From this stop on (its sequence); default the whole run.") var fromStop: Int32 = 0
     @Option(help: "Why, for the travellers.") var reason: String
+    @OptionGroup var key: ChangeKeyOption
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.scheduling.cancelRun(
@@ -67,6 +72,7 @@ struct AdminTripsCommand: AsyncParsableCommand {
           $0.run = self.run.ref
           $0.fromSequence = self.fromStop
           $0.reason = self.reason
+          $0.idempotencyKey = self.key.value
         }, metadata: try await gateway.signedIn(), options: gateway.options)
       Print.run(response.run)
     }
@@ -222,4 +228,12 @@ struct AdminDeliveriesCommand: GatewayCommand {
 extension Array where Element == String {
   /// The first element and the second, if any.
   fileprivate var splitFirst: (String, String?) { (self.first ?? "", self.count > 1 ? self[1] : nil) }
+}
+
+/// `--idempotency-key` of a live change: the same admin's key again changes nothing more.
+struct ChangeKeyOption: ParsableArguments {
+  @Option(help: "Your key for this change: running the command again with it changes nothing more (default: a new one).")
+  var idempotencyKey: String?
+
+  var value: String { idempotencyKey ?? UUID().uuidString }
 }

@@ -59,9 +59,14 @@ struct ChaosCommand: AsyncParsableCommand {
     if let victims { configuration.victims = victims.split(separator: ",").map(String.init) }
     let started = Date()
     let report = try await ChaosRun(configuration).run { line in
-      print("[\(String(format: "%6.1f", Date().timeIntervalSince(started)))s] \(line)")
+      Self.write("[\(String(format: "%6.1f", Date().timeIntervalSince(started)))s] \(line)")
     }
-    print(report)
+    Self.write("\(report)")
     if !report.violations.isEmpty { throw ExitCode(1) }
+  }
+
+  /// A line to standard output at once (`print` buffers when the output is a file).
+  private static func write(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
   }
 }

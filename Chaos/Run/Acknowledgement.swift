@@ -1,3 +1,4 @@
+import Foundation
 import GRPCCore
 import Synchronization
 
@@ -71,7 +72,9 @@ final class FailureTally: Sendable {
   private let counts = Mutex<[String: Int]>([:])
 
   func add(_ error: RPCError) {
-    counts.withLock { $0["\(error.code): \(error.message)", default: 0] += 1 }
+    // "the access token expired at 2026-11-26T17:10:28Z": one line for them all.
+    let message = error.message.replacingOccurrences(of: #"\d{4}-\d\d-\d\dT[\d:.]+Z"#, with: "<time>", options: .regularExpression)
+    counts.withLock { $0["\(error.code): \(message)", default: 0] += 1 }
   }
 
   var snapshot: [String: Int] { counts.withLock { $0 } }

@@ -71,19 +71,13 @@ struct Cast: Sendable {
       let tokens = try await identity.signUp(email: email, password: password, firstName: "Passenger\(index)", admin: adminTokens)
       let code = try await identity.phoneCode(for: "+393331234567", admin: adminTokens)
       _ = try await identity.verifyPhone(.with { $0.code = code }, metadata: bearer(tokens))
-      _ = try await identity.addPaymentMethod(
-        .with {
-          $0.cardNumber = "4242424242424242"
-          $0.expiryMonth = 12
-          $0.expiryYear = 2035
-          $0.securityCode = "123"
-        }, metadata: bearer(tokens))
+      try await identity.addCard(to: tokens)
       for run in runs { _ = try await clients.scheduling.followRun(.with { $0.run = run }, metadata: bearer(tokens)) }
       let device = try await clients.telemetry.registerDevice(.with { $0.name = "board \(index)" }, metadata: bearer(tokens))
       let details = Binario_Ticketing_V1_SubscriptionDetails.with {
         $0.serviceName = "Netflix"
         $0.planType = "family"
-        $0.startDate = Self.romeDate(daysFromToday: -10)
+        $0.startDate = romeDate(daysFromToday: -10)
         $0.period = .monthly
         $0.price = .with { $0.amountMinor = 1000; $0.currency = "EUR" }
         $0.automaticRenewal = true
@@ -119,13 +113,5 @@ struct Cast: Sendable {
       drivers.append(Person(email: email, password: password, tokens: tokens, identity: identity))
     }
     return Cast(admin: admin, passengers: passengers, drivers: drivers, runs: runs)
-  }
-
-  /// `YYYY-MM-DD` in Rome, `days` from today.
-  static func romeDate(daysFromToday days: Int) -> String {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "Europe/Rome")!
-    let parts = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: days, to: Date())!)
-    return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
   }
 }

@@ -223,7 +223,7 @@ struct DispatchTests {
   static func makeReady(_ identity: Identity, _ passenger: Tokens, admin: Tokens) async throws {
     let code = try await identity.phoneCode(for: "+393331234567", admin: admin)
     _ = try await identity.verifyPhone(.with { $0.code = code }, metadata: bearer(passenger))
-    try await TicketingTests.addCard(identity, passenger, number: "4242424242424242")
+    try await identity.addCard(to: passenger)
   }
 }
 

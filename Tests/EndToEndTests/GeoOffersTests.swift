@@ -40,7 +40,7 @@ struct GeoOffersTests {
         let notifications = Notifications(wrapping: connection)
         let admin = try await identity.signInAdmin()
         let ada = try await identity.signUp(email: "ada@example.com", admin: admin)
-        try await TicketingTests.addCard(identity, ada, number: "4242424242424242")
+        try await identity.addCard(to: ada)
 
         // A train from Milano Centrale to Como in 30 minutes, made by an admin so that the test
         // does not depend on the hour it runs at.

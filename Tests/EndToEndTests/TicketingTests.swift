@@ -30,7 +30,7 @@ struct TicketingTests {
         let scheduling = Scheduling(wrapping: connection)
         let admin = try await identity.signInAdmin()
         let ada = try await identity.signUp(email: "ada@example.com", admin: admin)
-        try await Self.addCard(identity, ada, number: "4242424242424242")
+        try await identity.addCard(to: ada)
 
         // A run leaving Milano Centrale in ten minutes or more, to its next stop.
         let board = try await scheduling.getDeparturesBoard(.with { $0.stationID = "MI_CENTRALE"; $0.limit = 20 })
@@ -95,7 +95,7 @@ struct TicketingTests {
 
         // A card whose charges are declined sells nothing.
         let bob = try await identity.signUp(email: "bob@example.com", firstName: "Bob", admin: admin)
-        try await Self.addCard(identity, bob, number: "4000000000000341")
+        try await identity.addCard(number: "4000000000000341", to: bob)
         let bobsQuote = try await tickets.quoteTicket(.with { $0.zone = .with { $0.zones = "Mi1-Mi3" } }, metadata: bearer(bob)).quote
         #expect(bobsQuote.total.amountMinor == 220)
         let declined = await #expect(throws: RPCError.self) {
@@ -128,16 +128,6 @@ struct TicketingTests {
         try await Self.faresOverHTTP(suite)
       }
     }
-  }
-
-  static func addCard(_ identity: IdentityClient, _ tokens: Binario_Identity_V1_TokenPair, number: String) async throws {
-    _ = try await identity.addPaymentMethod(
-      .with {
-        $0.cardNumber = number
-        $0.expiryMonth = 12
-        $0.expiryYear = 2035
-        $0.securityCode = "123"
-      }, metadata: bearer(tokens))
   }
 
   /// Charges and refunds recorded in ticketing's database (read beside the running service).
@@ -205,7 +195,7 @@ struct TicketingTests {
       $0.serviceName = "Netflix"
       $0.planType = "family"
       // Renewing about 20 days from today whenever the test runs: no reminder due.
-      $0.startDate = Self.romeDate(daysFromToday: -10)
+      $0.startDate = romeDate(daysFromToday: -10)
       $0.period = .monthly
       $0.price = .with { $0.amountMinor = 2399; $0.currency = "EUR" }
       $0.automaticRenewal = true
@@ -264,14 +254,6 @@ struct TicketingTests {
     }
     #expect(reminded.map(\.notification.kind) == [.renewalReminder])
     #expect(reminded.first?.notification.title == "Spotify renews tomorrow")
-  }
-
-  /// `YYYY-MM-DD` in ticketing's zone, `days` from today.
-  static func romeDate(daysFromToday days: Int) -> String {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "Europe/Rome")!
-    let parts = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: days, to: Date())!)
-    return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
   }
 
   static func faresOverHTTP(_ suite: RunningSuite) async throws {

@@ -163,4 +163,35 @@ struct SchedulingDomainTests {
       #expect(earlierProblems.map(\.field) == ["new_departure"])
     }
   }
+
+  @Test func aLiveChangeRetriedWithItsKeyIsMadeOnceAndNotifiesOnce() async throws {
+    try await withDomain { domain in
+      let run = try #require(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).departures.first).run
+      let (trip, date) = (run.tripID, run.serviceDate.description)
+      try await domain.follow(userID: "ada", tripID: trip, date: date)
+      let first = try await domain.delay(
+        adminID: "admin", tripID: trip, date: date, fromSequence: 0, minutes: 5, reason: "Late crew", idempotencyKey: "k1")
+      // The same key again, even racing itself: nothing more recorded, nobody notified again.
+      async let again = domain.delay(
+        adminID: "admin", tripID: trip, date: date, fromSequence: 0, minutes: 5, reason: "Late crew", idempotencyKey: "k1")
+      async let racing = domain.delay(
+        adminID: "admin", tripID: trip, date: date, fromSequence: 0, minutes: 5, reason: "Late crew", idempotencyKey: "k1")
+      #expect(try await [again, racing].map { $0.state.stops.map(\.delayMinutes) } == [first.state.stops.map(\.delayMinutes), first.state.stops.map(\.delayMinutes)])
+      // A platform change under its own key, then the delay's key again: the answer is the run as it is now.
+      let sequence = try #require(first.state.stops.first?.planned.sequence)
+      _ = try await domain.changePlatform(
+        adminID: "admin", tripID: trip, date: date, sequence: sequence, platform: "9", reason: "Works", idempotencyKey: "k2")
+      let now = try await domain.delay(
+        adminID: "admin", tripID: trip, date: date, fromSequence: 0, minutes: 5, reason: "Late crew", idempotencyKey: "k1")
+      #expect(now.state.stops.first?.platform == "9")
+      #expect(try domain.changes(tripID: trip, date: date).map(\.reason) == ["Late crew", "Works"])
+      let inbox = try domain.notifications.inbox(userID: "ada", pageSize: 0, pageToken: "", unreadOnly: false)
+      #expect(inbox.notifications.map(\.content.kind) == [.platformChange, .tripDelay])
+      // Another admin's same key is theirs; no key, every call counts.
+      _ = try await domain.cancel(adminID: "other-admin", tripID: trip, date: date, fromSequence: 0, reason: "Strike", idempotencyKey: "k1")
+      _ = try await domain.delay(adminID: "admin", tripID: trip, date: date, fromSequence: 0, minutes: 6, reason: "More")
+      _ = try await domain.delay(adminID: "admin", tripID: trip, date: date, fromSequence: 0, minutes: 6, reason: "More")
+      #expect(try domain.changes(tripID: trip, date: date).count == 5)
+    }
+  }
 }

@@ -1,5 +1,6 @@
 import BinarioProto
 import BinarioTransport
+import Foundation
 import GRPCCore
 
 /// Identity's generated client over the Binario transport.
@@ -90,4 +91,24 @@ extension IdentityClient {
       }
     ).tokens
   }
+
+  /// Adds a card to the signed-in account: by default one the test payment provider approves
+  /// (`4000000000000341` is approved here and declined when charged).
+  public func addCard(number: String = "4242424242424242", to tokens: Binario_Identity_V1_TokenPair) async throws {
+    _ = try await self.addPaymentMethod(
+      .with {
+        $0.cardNumber = number
+        $0.expiryMonth = 12
+        $0.expiryYear = 2035
+        $0.securityCode = "123"
+      }, metadata: bearer(tokens))
+  }
+}
+
+/// `YYYY-MM-DD` in Rome (the zone ticketing's calendar days fall in), `days` from today.
+public func romeDate(daysFromToday days: Int) -> String {
+  var calendar = Calendar(identifier: .gregorian)
+  calendar.timeZone = TimeZone(identifier: "Europe/Rome")!
+  let parts = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: days, to: Date())!)
+  return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
 }

@@ -97,13 +97,7 @@ struct TicketingBench: ParsableCommand, Sendable {
     _ identity: IdentityClient, email: String, admin: Binario_Identity_V1_TokenPair
   ) async throws -> Binario_Identity_V1_TokenPair {
     let tokens = try await identity.signUp(email: email, admin: admin)
-    _ = try await identity.addPaymentMethod(
-      .with {
-        $0.cardNumber = "4242424242424242"
-        $0.expiryMonth = 12
-        $0.expiryYear = 2035
-        $0.securityCode = "123"
-      }, metadata: bearer(tokens))
+    try await identity.addCard(to: tokens)
     return tokens
   }
 

@@ -2,11 +2,10 @@ import BinarioProto
 import GRPCCore
 import Synchronization
 
-/// The admin keeps delaying the two followed trains, each delay with a reason of its own. A
-/// delay has no idempotency key, so after a failed attempt the admin first reads the run's
-/// changes and tries again only if the delay is not among them. Afterwards each acknowledged
-/// delay is in its run's changes exactly once. (Every delay notifies the followers:
-/// ``NotificationFollowers`` checks their streams.)
+/// The admin keeps delaying the two followed trains, each delay with a reason and an
+/// idempotency key of its own, retried with the key until acknowledged. Afterwards each
+/// acknowledged delay is in its run's changes exactly once. (Every delay notifies the
+/// followers: ``NotificationFollowers`` checks their streams.)
 struct TrainDelays: ChaosLoad {
   let name = "train delays"
   let clients: Clients
@@ -23,55 +22,27 @@ struct TrainDelays: ChaosLoad {
       number += 1
       let run = runs[number % runs.count]
       let reason = "chaos delay \(number)"
-      switch try await delay(run, minutes: number % 30 + 1, reason: reason) {
-      case .acknowledged(let retried):
+      var retried = false
+      do {
+        guard
+          try await acknowledgement.untilAnswered(as: admin, retried: &retried, { metadata, options in
+            try await clients.scheduling.delayRun(
+              .with {
+                $0.run = run
+                $0.minutes = Int32(number % 30 + 1)
+                $0.reason = reason
+                $0.idempotencyKey = "delay-\(number)"
+              }, metadata: metadata, options: options)
+          }) != nil
+        else { return findings.unanswered("the delay \"\(reason)\"") }
         findings.count("acknowledged")
         if retried { findings.count("acknowledged after a failed attempt") }
         acknowledged.withLock { $0[run.tripID, default: []].append(reason) }
-      case .unanswered:
-        return findings.unanswered("the delay \"\(reason)\"")
-      case .refused(let error):
+      } catch let error as RPCError {
         findings.broken("the delay \"\(reason)\" refused: \(error.code): \(error.message)")
       }
       try await Task.sleep(for: Self.pace)
     }
-  }
-
-  private enum Outcome {
-    case acknowledged(retried: Bool)
-    case unanswered
-    case refused(RPCError)
-  }
-
-  private func delay(_ run: Binario_Scheduling_V1_RunRef, minutes: Int, reason: String) async throws -> Outcome {
-    var retried = false
-    var attempt = 0
-    while ContinuousClock.now < acknowledgement.settleBy {
-      attempt += 1
-      do {
-        _ = try await clients.scheduling.delayRun(
-          .with {
-            $0.run = run
-            $0.minutes = Int32(minutes)
-            $0.reason = reason
-          }, metadata: await admin.metadata(), options: acknowledgement.options(attempt: attempt))
-        return .acknowledged(retried: retried)
-      } catch let error as RPCError where Acknowledgement.retried.contains(error.code) || error.code == .unauthenticated {
-        retried = true
-        acknowledgement.failures.add(error)
-        if error.code == .unauthenticated { try? await admin.signIn() }
-      } catch let error as RPCError {
-        return .refused(error)
-      }
-      // Was it recorded before the answer was lost?
-      guard
-        let changes = try await acknowledgement.untilAnswered(as: admin, { metadata, options in
-          try await clients.scheduling.listRunChanges(.with { $0.run = run }, metadata: metadata, options: options).changes
-        })
-      else { return .unanswered }
-      if changes.contains(where: { $0.reason == reason }) { return .acknowledged(retried: true) }
-    }
-    return .unanswered
   }
 
   func check() async throws -> ChaosReport.Section {

@@ -4,13 +4,13 @@ import Foundation
 import Testing
 
 /// The chaos run's short form: 40 seconds of mixed load through the gateway while a process is
-/// killed every 2 to 3 seconds (each of the seven at least once) and restarted. Every
+/// killed every 1.5 to 2.5 seconds (each of the seven at least once) and restarted. Every
 /// acknowledged write must be there exactly once afterwards, and every follower's stream must
 /// have brought each notification once. `scripts/chaos.sh` runs the long form.
 @Suite("Chaos: kill -9 under load", .serialized, .timeLimit(.minutes(8)))
 struct ChaosTests {
   @Test func acknowledgedWritesSurviveRandomKills() async throws {
-    let report = try await ChaosRun(ChaosConfiguration(duration: .seconds(40), killInterval: 2...3, seed: 22)).run()
+    let report = try await ChaosRun(ChaosConfiguration(duration: .seconds(40), killInterval: 1.5...2.5, seed: 22)).run()
     print(report)
     #expect(report.violations.isEmpty, "\(report.violations.joined(separator: "\n"))")
     #expect(Set(report.kills.keys) == Set(RunningSuite.processNames), "killed only \(report.kills)")

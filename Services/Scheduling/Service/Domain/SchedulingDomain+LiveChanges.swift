@@ -6,7 +6,7 @@ extension SchedulingDomain {
   /// it), or, with `newDeparture` (`HH:MM`), to that departure time from the stop.
   public func delay(
     adminID: String, tripID: String, date: String, fromSequence: Int, minutes: Int, newDeparture: String = "",
-    reason: String
+    reason: String, idempotencyKey: String = ""
   ) async throws -> LiveRun {
     if !(0...1440).contains(minutes) { throw ServiceError.invalid("minutes", "from 0 (on time) to 1440") }
     let newTime = newDeparture.isEmpty ? nil : ServiceTime(clock: newDeparture)
@@ -14,7 +14,7 @@ extension SchedulingDomain {
       if newTime == nil { throw ServiceError.invalid("new_departure", "a time as HH:MM (past 24:00 after midnight)") }
       if minutes != 0 { throw ServiceError.invalid("new_departure", "set minutes or new_departure, not both") }
     }
-    return try await change(adminID: adminID, tripID: tripID, date: date, reason: reason) { run in
+    return try await change(adminID: adminID, tripID: tripID, date: date, reason: reason, idempotencyKey: idempotencyKey) { run in
       let from = try Self.stopSequence(fromSequence, of: run, field: "from_sequence", zeroMeansFirst: true)
       guard let newTime, let scheduled = run.stop(from)?.planned.departure else {
         return .delay(fromSequence: from, minutes: minutes)
@@ -30,19 +30,22 @@ extension SchedulingDomain {
 
   /// Moves the run's stop `sequence` to `platform`.
   public func changePlatform(
-    adminID: String, tripID: String, date: String, sequence: Int, platform rawPlatform: String, reason: String
+    adminID: String, tripID: String, date: String, sequence: Int, platform rawPlatform: String, reason: String,
+    idempotencyKey: String = ""
   ) async throws -> LiveRun {
     var check = InputValidation()
     let platform = check.requiredText(rawPlatform, field: "platform", what: "the platform", maxLength: 10)
     try check.finish()
-    return try await change(adminID: adminID, tripID: tripID, date: date, reason: reason) { run in
+    return try await change(adminID: adminID, tripID: tripID, date: date, reason: reason, idempotencyKey: idempotencyKey) { run in
       .platform(sequence: try Self.stopSequence(sequence, of: run, field: "sequence", zeroMeansFirst: false), platform: platform)
     }
   }
 
   /// Cancels the run, whole (`fromSequence` 0) or from a stop on.
-  public func cancel(adminID: String, tripID: String, date: String, fromSequence: Int, reason: String) async throws -> LiveRun {
-    try await change(adminID: adminID, tripID: tripID, date: date, reason: reason) { run in
+  public func cancel(
+    adminID: String, tripID: String, date: String, fromSequence: Int, reason: String, idempotencyKey: String = ""
+  ) async throws -> LiveRun {
+    try await change(adminID: adminID, tripID: tripID, date: date, reason: reason, idempotencyKey: idempotencyKey) { run in
       .cancellation(fromSequence: try Self.stopSequence(fromSequence, of: run, field: "from_sequence", zeroMeansFirst: true))
     }
   }
@@ -54,22 +57,32 @@ extension SchedulingDomain {
     return try store.changes(tripID: tripID, on: date)
   }
 
-  /// Records a change to a run and tells its followers, in one transaction.
+  /// Records a change to a run and tells its followers, in one transaction. A change its admin
+  /// already made with `idempotencyKey` is not made again: the answer is that run as it is now.
   private func change(
-    adminID: String, tripID rawTrip: String, date rawDate: String, reason rawReason: String,
+    adminID: String, tripID rawTrip: String, date rawDate: String, reason rawReason: String, idempotencyKey rawKey: String,
     _ kind: (LiveRun) throws -> RunChangeKind
   ) async throws -> LiveRun {
     let (tripID, date) = try Self.runRef(tripID: rawTrip, date: rawDate)
     var check = InputValidation()
     let reason = check.requiredText(rawReason, field: "reason", what: "a reason", maxLength: 500)
+    let key = check.optionalText(rawKey, field: "idempotency_key", what: "an idempotency key", maxLength: 100)
     try check.finish()
+    if !key.isEmpty, let earlier = try store.change(by: adminID, idempotencyKey: key) {
+      return try liveRun(tripID: earlier.tripID, on: earlier.serviceDate)
+    }
     let before = try liveRun(tripID: tripID, on: date)
     let change = RecordedRunChange(
       id: UUID().uuidString.lowercased(), tripID: tripID, serviceDate: date, kind: try kind(before), reason: reason,
       changedBy: adminID, changedAt: clock.now())
     let after = try liveRun(before.state.run, adding: change.kind)
-    try await store.record(
-      change, notifyingFollowersWith: Self.notice(of: change, on: after), onCommitted: notifications.onCommitted)
+    let recorded = try await store.record(
+      change, idempotencyKey: key.isEmpty ? nil : key, notifyingFollowersWith: Self.notice(of: change, on: after),
+      onCommitted: notifications.onCommitted)
+    if let earlier = recorded.earlier {
+      // The same key raced this call in: that one's change stands.
+      return try liveRun(tripID: earlier.tripID, on: earlier.serviceDate)
+    }
     return after
   }
 

@@ -160,7 +160,7 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
       let run = try await domain.delay(
         adminID: try caller().userID, tripID: request.run.tripID, date: request.run.serviceDate,
         fromSequence: Int(request.fromSequence), minutes: Int(request.minutes), newDeparture: request.newDeparture,
-        reason: request.reason)
+        reason: request.reason, idempotencyKey: request.idempotencyKey)
       return .with { $0.run = Binario_Scheduling_V1_Run(run) }
     }
   }
@@ -171,7 +171,8 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
     try await handle("ChangePlatform") {
       let run = try await domain.changePlatform(
         adminID: try caller().userID, tripID: request.run.tripID, date: request.run.serviceDate,
-        sequence: Int(request.sequence), platform: request.platform, reason: request.reason)
+        sequence: Int(request.sequence), platform: request.platform, reason: request.reason,
+        idempotencyKey: request.idempotencyKey)
       return .with { $0.run = Binario_Scheduling_V1_Run(run) }
     }
   }
@@ -182,7 +183,7 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
     try await handle("CancelRun") {
       let run = try await domain.cancel(
         adminID: try caller().userID, tripID: request.run.tripID, date: request.run.serviceDate,
-        fromSequence: Int(request.fromSequence), reason: request.reason)
+        fromSequence: Int(request.fromSequence), reason: request.reason, idempotencyKey: request.idempotencyKey)
       return .with { $0.run = Binario_Scheduling_V1_Run(run) }
     }
   }

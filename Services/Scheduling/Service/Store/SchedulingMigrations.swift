@@ -14,7 +14,8 @@ import GRDB
 /// "v2-notifications" adds who follows which run, runs an admin removed from a date, the
 /// notification centre (each recipient's notification in `notification`, ordered by `seq`, the
 /// cursor; `notify_request` remembers each dedupe key; preferences, push devices, and `delivery`,
-/// the outbox of what went out on each channel) and shared itineraries.
+/// the outbox of what went out on each channel) and shared itineraries. "v3" keeps the admin's
+/// idempotency key of each live change.
 public enum SchedulingMigrations {
   public static let all = DatabaseMigrations()
     .add("v1-timetable") { db in
@@ -193,5 +194,13 @@ public enum SchedulingMigrations {
           CREATE INDEX itinerary_event_by_itinerary ON itinerary_event(itinerary_id, starts_at);
           """
       )
+    }
+    .add("v3-run-change-idempotency-key") { db in
+      // The admin's key of the call that made a live change, unique per admin: a retry finds it.
+      try db.execute(
+        sql: """
+          ALTER TABLE run_change ADD COLUMN idempotency_key TEXT;
+          CREATE UNIQUE INDEX run_change_by_key ON run_change(changed_by, idempotency_key) WHERE idempotency_key IS NOT NULL;
+          """)
     }
 }

@@ -76,22 +76,42 @@ extension SchedulingStore {
   /// Records a live change and, in the same transaction, notifies every follower of the run
   /// with `content`: acknowledged, the change and its notifications are both kept. Returns how
   /// many followers were notified; `onCommitted` gets their notifications after the commit.
+  /// With an `idempotencyKey` its admin used before, records nothing and returns that change.
   public func record(
-    _ change: RecordedRunChange, notifyingFollowersWith content: NotificationContent,
+    _ change: RecordedRunChange, idempotencyKey: String? = nil, notifyingFollowersWith content: NotificationContent,
     onCommitted: @escaping @Sendable ([UserNotification]) -> Void
-  ) async throws -> Int {
+  ) async throws -> (notified: Int, earlier: RecordedRunChange?) {
     defer { timetableChanged() }
     return try await self.pool.write { db in
-      try Self.insert(change, db)
+      if let idempotencyKey, let earlier = try Self.change(db, by: change.changedBy, idempotencyKey: idempotencyKey) {
+        return (0, earlier)
+      }
+      try Self.insert(change, db, idempotencyKey: idempotencyKey)
       let followers = try Self.followers(db, tripID: change.tripID, day: change.serviceDate.daysSinceEpoch)
       let made = try Self.insertNotifications(
         db, userIDs: followers, content: content, pushOnly: false, at: change.changedAt)
       Self.publish(made, from: db, to: onCommitted)
-      return made.count
+      return (made.count, nil)
     }
   }
 
-  static func insert(_ change: RecordedRunChange, _ db: Database) throws {
+  /// The change `changedBy` made with `idempotencyKey`, if any.
+  public func change(by changedBy: String, idempotencyKey: String) throws -> RecordedRunChange? {
+    try self.pool.read { db in try Self.change(db, by: changedBy, idempotencyKey: idempotencyKey) }
+  }
+
+  static func change(_ db: Database, by changedBy: String, idempotencyKey: String) throws -> RecordedRunChange? {
+    try Row.fetchOne(
+      db.cachedStatement(
+        sql: """
+          SELECT id, trip_id, service_day, kind, sequence, minutes, platform, reason, changed_by, changed_at
+          FROM run_change WHERE changed_by = ? AND idempotency_key = ?
+          """),
+      arguments: [changedBy, idempotencyKey]
+    ).map(Self.recordedChange)
+  }
+
+  static func insert(_ change: RecordedRunChange, _ db: Database, idempotencyKey: String? = nil) throws {
     let (kind, sequence, minutes, platform): (String, Int, Int, String)
     switch change.kind {
     case .delay(let from, let delay): (kind, sequence, minutes, platform) = ("delay", from, delay, "")
@@ -104,12 +124,13 @@ extension SchedulingStore {
     ) ?? 1
     try db.execute(
       sql: """
-        INSERT INTO run_change (id, trip_id, service_day, kind, sequence, minutes, platform, reason, changed_by, changed_at, position)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO run_change (id, trip_id, service_day, kind, sequence, minutes, platform, reason, changed_by, changed_at, position,
+          idempotency_key)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
         change.id, change.tripID, day, kind, sequence, minutes, platform, change.reason, change.changedBy,
-        change.changedAt.timeIntervalSince1970, position,
+        change.changedAt.timeIntervalSince1970, position, idempotencyKey,
       ]
     )
   }

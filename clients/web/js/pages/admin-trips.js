@@ -46,6 +46,9 @@ export async function show(main, { query }) {
         change.delay ? `delay ${change.delay.minutes} min` : change.platformChange ? `platform ${change.platformChange.platform}` : "cancelled",
         change.reason ? ` (${change.reason})` : "")));
     }
+    // A key per change meant: a form sent again (a retry after a lost answer) changes nothing
+    // more; a new key once the change is made.
+    const keys = { delay: crypto.randomUUID(), platform: crypto.randomUUID(), cancel: crypto.randomUUID() };
     replace(editor,
       h("h2", {}, `Change ${label}`),
       h("p", {}, `At ${stop.station.name}: `, stopTime(stop), " ", platform(stop), " ", status(run, stop)),
@@ -53,21 +56,24 @@ export async function show(main, { query }) {
         field("Minutes late", { name: "minutes", type: "number", min: 0, max: 1440, required: true, value: "10" }, "0 clears the delay."),
         field("Reason", { name: "reason", required: true, placeholder: "Signal failure" }),
       ], "Delay the train", async (values) => {
-        await api("POST", `${path}:delay`, { fromSequence: stop.sequence, minutes: Number(values.minutes), reason: values.reason });
+        await api("POST", `${path}:delay`, { fromSequence: stop.sequence, minutes: Number(values.minutes), reason: values.reason, idempotencyKey: keys.delay });
+        keys.delay = crypto.randomUUID();
         await done(`${values.minutes} minutes late`);
       }, { id: "delay-form", class: "inline" }),
       form("Platform", [
         field("New platform", { name: "platform", required: true }),
         field("Reason", { name: "reason", required: true, placeholder: "Track works" }),
       ], "Change the platform", async (values) => {
-        await api("POST", `${path}:changePlatform`, { sequence: stop.sequence, platform: values.platform, reason: values.reason });
+        await api("POST", `${path}:changePlatform`, { sequence: stop.sequence, platform: values.platform, reason: values.reason, idempotencyKey: keys.platform });
+        keys.platform = crypto.randomUUID();
         await done(`now from platform ${values.platform}`);
       }, { id: "platform-form", class: "inline" }),
       form("Cancel", [
         field("From", { name: "from", options: [["here", `${stop.station.name} on`], ["whole", "the whole run"]] }),
         field("Reason", { name: "reason", required: true, placeholder: "Strike" }),
       ], "Cancel the train", async (values) => {
-        await api("POST", `${path}:cancel`, { fromSequence: values.from === "whole" ? 0 : stop.sequence, reason: values.reason });
+        await api("POST", `${path}:cancel`, { fromSequence: values.from === "whole" ? 0 : stop.sequence, reason: values.reason, idempotencyKey: keys.cancel });
+        keys.cancel = crypto.randomUUID();
         await done("cancelled");
       }, { id: "cancel-form", class: "inline" }),
       h("h3", {}, "Changes so far"), log);

@@ -1289,7 +1289,7 @@ extension HTTPRouteTable {
       rpc: "/binario.scheduling.v1.Scheduling/CancelRun",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["from_sequence": .number, "reason": .string, "run.service_date": .string, "run.trip_id": .string],
+      parameterKinds: ["from_sequence": .number, "idempotency_key": .string, "reason": .string, "run.service_date": .string, "run.trip_id": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_CancelRunRequest, Binario_Scheduling_V1_CancelRunResponse>(),
       summary: "Cancels a run, whole or from a stop on."
     ),
@@ -1300,7 +1300,7 @@ extension HTTPRouteTable {
       rpc: "/binario.scheduling.v1.Scheduling/ChangePlatform",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["platform": .string, "reason": .string, "run.service_date": .string, "run.trip_id": .string, "sequence": .number],
+      parameterKinds: ["idempotency_key": .string, "platform": .string, "reason": .string, "run.service_date": .string, "run.trip_id": .string, "sequence": .number],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_ChangePlatformRequest, Binario_Scheduling_V1_ChangePlatformResponse>(),
       summary: "Moves a run's stop to another platform."
     ),
@@ -1322,9 +1322,9 @@ extension HTTPRouteTable {
       rpc: "/binario.scheduling.v1.Scheduling/DelayRun",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["from_sequence": .number, "minutes": .number, "new_departure": .string, "reason": .string, "run.service_date": .string, "run.trip_id": .string],
+      parameterKinds: ["from_sequence": .number, "idempotency_key": .string, "minutes": .number, "new_departure": .string, "reason": .string, "run.service_date": .string, "run.trip_id": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_DelayRunRequest, Binario_Scheduling_V1_DelayRunResponse>(),
-      summary: "Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure time. Every change is recorded with who, when and why, and reaches the run's followers."
+      summary: "Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure time. Every change is recorded with who, when and why, and reaches the run's followers. Each of the three live changes takes an optional `idempotency_key`: the same admin's key again records nothing, notifies nobody, and answers with the run as it is now."
     ),
     HTTPRoute(
       verb: .post,

@@ -2338,7 +2338,7 @@ extension OpenAPIDocument {
           "Scheduling"
         ],
         "summary": "Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure time.",
-        "description": "Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure time. Every change is recorded with who, when and why, and reaches the run's followers.",
+        "description": "Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure time. Every change is recorded with who, when and why, and reaches the run's followers. Each of the three live changes takes an optional `idempotency_key`: the same admin's key again records nothing, notifies nobody, and answers with the run as it is now.",
         "security": [
           {},
           {
@@ -12029,6 +12029,9 @@ extension OpenAPIDocument {
           },
           "reason": {
             "type": "string"
+          },
+          "idempotencyKey": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -12056,6 +12059,9 @@ extension OpenAPIDocument {
             "type": "string"
           },
           "reason": {
+            "type": "string"
+          },
+          "idempotencyKey": {
             "type": "string"
           }
         },
@@ -12154,6 +12160,9 @@ extension OpenAPIDocument {
             "type": "string"
           },
           "newDeparture": {
+            "type": "string"
+          },
+          "idempotencyKey": {
             "type": "string"
           }
         },

@@ -543,6 +543,8 @@ extension Binario_Scheduling_V1_Scheduling {
         /// >
         /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
         /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
+        /// > Each of the three live changes takes an optional `idempotency_key`: the same admin's key
+        /// > again records nothing, notifies nobody, and answers with the run as it is now.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Scheduling_V1_DelayRunRequest` messages.
@@ -958,6 +960,8 @@ extension Binario_Scheduling_V1_Scheduling {
         /// >
         /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
         /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
+        /// > Each of the three live changes takes an optional `idempotency_key`: the same admin's key
+        /// > again records nothing, notifies nobody, and answers with the run as it is now.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_DelayRunRequest` message.
@@ -1372,6 +1376,8 @@ extension Binario_Scheduling_V1_Scheduling {
         /// >
         /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
         /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
+        /// > Each of the three live changes takes an optional `idempotency_key`: the same admin's key
+        /// > again records nothing, notifies nobody, and answers with the run as it is now.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Scheduling_V1_DelayRunRequest` message.
@@ -2628,6 +2634,8 @@ extension Binario_Scheduling_V1_Scheduling {
         /// >
         /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
         /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
+        /// > Each of the three live changes takes an optional `idempotency_key`: the same admin's key
+        /// > again records nothing, notifies nobody, and answers with the run as it is now.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_DelayRunRequest` message.
@@ -3258,6 +3266,8 @@ extension Binario_Scheduling_V1_Scheduling {
         /// >
         /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
         /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
+        /// > Each of the three live changes takes an optional `idempotency_key`: the same admin's key
+        /// > again records nothing, notifies nobody, and answers with the run as it is now.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_DelayRunRequest` message.
@@ -3968,6 +3978,8 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
     /// >
     /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
     /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
+    /// > Each of the three live changes takes an optional `idempotency_key`: the same admin's key
+    /// > again records nothing, notifies nobody, and answers with the run as it is now.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Scheduling_V1_DelayRunRequest` message.
@@ -4648,6 +4660,8 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
     /// >
     /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
     /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
+    /// > Each of the three live changes takes an optional `idempotency_key`: the same admin's key
+    /// > again records nothing, notifies nobody, and answers with the run as it is now.
     ///
     /// - Parameters:
     ///   - message: request message to send.

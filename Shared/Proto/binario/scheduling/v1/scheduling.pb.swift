@@ -774,6 +774,10 @@ public nonisolated struct Binario_Scheduling_V1_DelayRunRequest: Sendable {
   /// date (past 24:00 after midnight), not earlier than the scheduled one.
   public var newDeparture: String = String()
 
+  /// Chosen by the client, unique per change it means (a UUID); optional, but without it a retry
+  /// after a lost answer records the change, and notifies the followers, twice.
+  public var idempotencyKey: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -822,6 +826,10 @@ public nonisolated struct Binario_Scheduling_V1_ChangePlatformRequest: Sendable 
 
   public var reason: String = String()
 
+  /// Chosen by the client, unique per change it means (a UUID); optional, but without it a retry
+  /// after a lost answer records the change, and notifies the followers, twice.
+  public var idempotencyKey: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -868,6 +876,10 @@ public nonisolated struct Binario_Scheduling_V1_CancelRunRequest: Sendable {
   public var fromSequence: Int32 = 0
 
   public var reason: String = String()
+
+  /// Chosen by the client, unique per change it means (a UUID); optional, but without it a retry
+  /// after a lost answer records the change, and notifies the followers, twice.
+  public var idempotencyKey: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2525,7 +2537,7 @@ nonisolated extension Binario_Scheduling_V1_RunChange.Cancellation: SwiftProtobu
 
 nonisolated extension Binario_Scheduling_V1_DelayRunRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".DelayRunRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{3}from_sequence\0\u{1}minutes\0\u{1}reason\0\u{3}new_departure\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{3}from_sequence\0\u{1}minutes\0\u{1}reason\0\u{3}new_departure\0\u{3}idempotency_key\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2538,6 +2550,7 @@ nonisolated extension Binario_Scheduling_V1_DelayRunRequest: SwiftProtobuf.Messa
       case 3: try { try decoder.decodeSingularInt32Field(value: &self.minutes) }()
       case 4: try { try decoder.decodeSingularStringField(value: &self.reason) }()
       case 5: try { try decoder.decodeSingularStringField(value: &self.newDeparture) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
       default: break
       }
     }
@@ -2563,6 +2576,9 @@ nonisolated extension Binario_Scheduling_V1_DelayRunRequest: SwiftProtobuf.Messa
     if !self.newDeparture.isEmpty {
       try visitor.visitSingularStringField(value: self.newDeparture, fieldNumber: 5)
     }
+    if !self.idempotencyKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2572,6 +2588,7 @@ nonisolated extension Binario_Scheduling_V1_DelayRunRequest: SwiftProtobuf.Messa
     if lhs.minutes != rhs.minutes {return false}
     if lhs.reason != rhs.reason {return false}
     if lhs.newDeparture != rhs.newDeparture {return false}
+    if lhs.idempotencyKey != rhs.idempotencyKey {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2613,7 +2630,7 @@ nonisolated extension Binario_Scheduling_V1_DelayRunResponse: SwiftProtobuf.Mess
 
 nonisolated extension Binario_Scheduling_V1_ChangePlatformRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ChangePlatformRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{1}sequence\0\u{1}platform\0\u{1}reason\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{1}sequence\0\u{1}platform\0\u{1}reason\0\u{3}idempotency_key\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2625,6 +2642,7 @@ nonisolated extension Binario_Scheduling_V1_ChangePlatformRequest: SwiftProtobuf
       case 2: try { try decoder.decodeSingularInt32Field(value: &self.sequence) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.platform) }()
       case 4: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
       default: break
       }
     }
@@ -2647,6 +2665,9 @@ nonisolated extension Binario_Scheduling_V1_ChangePlatformRequest: SwiftProtobuf
     if !self.reason.isEmpty {
       try visitor.visitSingularStringField(value: self.reason, fieldNumber: 4)
     }
+    if !self.idempotencyKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2655,6 +2676,7 @@ nonisolated extension Binario_Scheduling_V1_ChangePlatformRequest: SwiftProtobuf
     if lhs.sequence != rhs.sequence {return false}
     if lhs.platform != rhs.platform {return false}
     if lhs.reason != rhs.reason {return false}
+    if lhs.idempotencyKey != rhs.idempotencyKey {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2696,7 +2718,7 @@ nonisolated extension Binario_Scheduling_V1_ChangePlatformResponse: SwiftProtobu
 
 nonisolated extension Binario_Scheduling_V1_CancelRunRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".CancelRunRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{3}from_sequence\0\u{1}reason\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{3}from_sequence\0\u{1}reason\0\u{3}idempotency_key\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2707,6 +2729,7 @@ nonisolated extension Binario_Scheduling_V1_CancelRunRequest: SwiftProtobuf.Mess
       case 1: try { try decoder.decodeSingularMessageField(value: &self._run) }()
       case 2: try { try decoder.decodeSingularInt32Field(value: &self.fromSequence) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
       default: break
       }
     }
@@ -2726,6 +2749,9 @@ nonisolated extension Binario_Scheduling_V1_CancelRunRequest: SwiftProtobuf.Mess
     if !self.reason.isEmpty {
       try visitor.visitSingularStringField(value: self.reason, fieldNumber: 3)
     }
+    if !self.idempotencyKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2733,6 +2759,7 @@ nonisolated extension Binario_Scheduling_V1_CancelRunRequest: SwiftProtobuf.Mess
     if lhs._run != rhs._run {return false}
     if lhs.fromSequence != rhs.fromSequence {return false}
     if lhs.reason != rhs.reason {return false}
+    if lhs.idempotencyKey != rhs.idempotencyKey {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
