@@ -114,4 +114,11 @@ struct Cast: Sendable {
     }
     return Cast(admin: admin, passengers: passengers, drivers: drivers, runs: runs)
   }
+
+  /// Signs everyone in again.
+  func signInAgain() async throws {
+    try await admin.signIn()
+    for passenger in passengers { try await passenger.person.signIn() }
+    for driver in drivers { try await driver.signIn() }
+  }
 }

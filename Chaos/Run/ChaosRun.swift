@@ -69,12 +69,15 @@ public struct ChaosRun: Sendable {
         }
         log("checking")
         try await waitUntilEveryServiceIsServing(suite)
+        // Fresh tokens: a long run's last ones may expire while the checks read.
+        try await cast.signInAgain()
         var sections: [ChaosReport.Section] = []
         for load in loads { sections.append(try await load.check()) }
         sections.append(try await followers.check(settleBy: acknowledgement.settleBy))
         following.cancelAll()
         return ChaosReport(
-          duration: configuration.duration, gatewayAddress: "127.0.0.1:\(suite.gatewayPort)", kills: kills, retriedFailures: acknowledgement.failures.snapshot, sections: sections)
+          duration: configuration.duration, gatewayAddress: "127.0.0.1:\(suite.gatewayPort)", kills: kills,
+          retriedFailures: acknowledgement.failures.snapshot, sections: sections)
       }
     }
   }

@@ -1,6 +1,5 @@
 import BinarioProto
 import GRPCCore
-import Synchronization
 
 /// Passengers walk through the centre reporting where they are, each report retried until
 /// acknowledged. Afterwards geo-offers knows each passenger at their last acknowledged place.

@@ -2,7 +2,6 @@ import BinarioProto
 import Foundation
 import GRPCCore
 import SwiftProtobuf
-import Synchronization
 
 /// Each passenger's board uploads batches of readings with its device token, each batch retried
 /// until acknowledged, and now and then sends an acknowledged batch again (as a board does that

@@ -2,7 +2,6 @@ import BinarioProto
 import Foundation
 import GRDB
 import GRPCCore
-import Synchronization
 
 /// Passengers call taxis, each request with its own idempotency key, retried with it until
 /// acknowledged; drivers accept the offers. Every other ride the passenger cancels once a taxi

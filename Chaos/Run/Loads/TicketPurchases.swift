@@ -2,7 +2,6 @@ import BinarioProto
 import Foundation
 import GRDB
 import GRPCCore
-import Synchronization
 
 /// Passengers buy zone tickets, each purchase with its own idempotency key, retried with the
 /// same key until acknowledged. Afterwards every acknowledged purchase is in its buyer's

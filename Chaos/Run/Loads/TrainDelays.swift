@@ -1,6 +1,5 @@
 import BinarioProto
 import GRPCCore
-import Synchronization
 
 /// The admin keeps delaying the two followed trains, each delay with a reason and an
 /// idempotency key of its own, retried with the key until acknowledged. Afterwards each
