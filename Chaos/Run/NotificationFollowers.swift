@@ -95,14 +95,10 @@ final class NotificationFollowers: Sendable {
   }
 
   private func inbox(of passenger: Passenger) async throws -> [String] {
-    var ids: [String] = []
-    var page = ""
-    repeat {
+    try await allPages { token in
       let answer = try await clients.notifications.listNotifications(
-        .with { $0.pageSize = 100; $0.pageToken = page }, metadata: await passenger.person.metadata())
-      ids += answer.notifications.map(\.notificationID)
-      page = answer.nextPageToken
-    } while !page.isEmpty
-    return ids
+        .with { $0.pageSize = 100; $0.pageToken = token }, metadata: await passenger.person.metadata())
+      return (answer.notifications.map(\.notificationID), answer.nextPageToken)
+    }
   }
 }

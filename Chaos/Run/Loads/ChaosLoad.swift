@@ -14,4 +14,25 @@ extension ChaosLoad {
   /// The pause between one person's writes: a steady load that leaves the two cores to the
   /// processes restarting.
   static var pace: Duration { .milliseconds(100) }
+
+  /// Runs `body` for every passenger at once; returns when all are done.
+  func eachAtOnce(_ passengers: [Passenger], _ body: @escaping @Sendable (Passenger) async throws -> Void) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for passenger in passengers { group.addTask { try await body(passenger) } }
+      try await group.waitForAll()
+    }
+  }
+}
+
+/// Every item of a paged list, `page(token)` answering one page's items and the next token
+/// (empty after the last page).
+func allPages<Item>(_ page: (String) async throws -> ([Item], String)) async throws -> [Item] {
+  var items: [Item] = []
+  var token = ""
+  repeat {
+    let (more, next) = try await page(token)
+    items += more
+    token = next
+  } while !token.isEmpty
+  return items
 }

@@ -13,12 +13,7 @@ struct LocationReports: ChaosLoad {
   private let lastPlace = Locked<[String: (latitude: Double, longitude: Double)]>([:])
 
   func run(until stop: ContinuousClock.Instant) async throws {
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      for passenger in passengers {
-        group.addTask { try await self.walk(as: passenger, until: stop) }
-      }
-      try await group.waitForAll()
-    }
+    try await eachAtOnce(passengers) { passenger in try await self.walk(as: passenger, until: stop) }
   }
 
   private func walk(as passenger: Passenger, until stop: ContinuousClock.Instant) async throws {

@@ -21,12 +21,7 @@ struct SensorReadings: ChaosLoad {
   static let spacing = 0.5
 
   func run(until stop: ContinuousClock.Instant) async throws {
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      for passenger in passengers {
-        group.addTask { try await self.upload(from: passenger, until: stop) }
-      }
-      try await group.waitForAll()
-    }
+    try await eachAtOnce(passengers) { passenger in try await self.upload(from: passenger, until: stop) }
   }
 
   private func reading(_ number: Int, _ passenger: Passenger) -> Binario_Telemetry_V1_Reading {

@@ -20,12 +20,7 @@ struct SubscriptionChanges: ChaosLoad {
     held.withLock { held in
       for passenger in passengers { held[passenger.person.userID] = [passenger.subscriptionID: passenger.subscription.price.amountMinor] }
     }
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      for passenger in passengers {
-        group.addTask { try await self.change(as: passenger, until: stop) }
-      }
-      try await group.waitForAll()
-    }
+    try await eachAtOnce(passengers) { passenger in try await self.change(as: passenger, until: stop) }
   }
 
   private func change(as passenger: Passenger, until stop: ContinuousClock.Instant) async throws {

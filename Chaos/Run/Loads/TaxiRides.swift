@@ -174,14 +174,11 @@ struct TaxiRides: ChaosLoad {
     let requested = self.requested.withLock { $0 }
     var listed = 0
     for passenger in passengers {
-      var ids: [String] = []
-      var page = ""
-      repeat {
+      let ids = try await allPages { token in
         let answer = try await clients.dispatch.listMyRides(
-          .with { $0.pageSize = 100; $0.pageToken = page }, metadata: await passenger.person.metadata())
-        ids += answer.rides.map(\.rideID)
-        page = answer.nextPageToken
-      } while !page.isEmpty
+          .with { $0.pageSize = 100; $0.pageToken = token }, metadata: await passenger.person.metadata())
+        return (answer.rides.map(\.rideID), answer.nextPageToken)
+      }
       listed += ids.count
       let times = Dictionary(ids.map { ($0, 1) }, uniquingKeysWith: +)
       let told = requested[passenger.person.userID] ?? []

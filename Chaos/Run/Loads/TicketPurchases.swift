@@ -18,12 +18,7 @@ struct TicketPurchases: ChaosLoad {
   private let acknowledged = Locked<[String: [String]]>([:])
 
   func run(until stop: ContinuousClock.Instant) async throws {
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      for passenger in passengers {
-        group.addTask { try await self.buy(as: passenger, until: stop) }
-      }
-      try await group.waitForAll()
-    }
+    try await eachAtOnce(passengers) { passenger in try await self.buy(as: passenger, until: stop) }
   }
 
   private func buy(as passenger: Passenger, until stop: ContinuousClock.Instant) async throws {
@@ -67,14 +62,11 @@ struct TicketPurchases: ChaosLoad {
     let acknowledged = self.acknowledged.withLock { $0 }
     var listed = 0
     for passenger in passengers {
-      var ids: [String] = []
-      var page = ""
-      repeat {
+      let ids = try await allPages { token in
         let answer = try await clients.tickets.listPurchases(
-          .with { $0.pageSize = 100; $0.pageToken = page }, metadata: await passenger.person.metadata())
-        ids += answer.purchases.map(\.purchaseID)
-        page = answer.nextPageToken
-      } while !page.isEmpty
+          .with { $0.pageSize = 100; $0.pageToken = token }, metadata: await passenger.person.metadata())
+        return (answer.purchases.map(\.purchaseID), answer.nextPageToken)
+      }
       listed += ids.count
       let times = Dictionary(ids.map { ($0, 1) }, uniquingKeysWith: +)
       for id in acknowledged[passenger.person.userID] ?? [] where times[id] != 1 {
