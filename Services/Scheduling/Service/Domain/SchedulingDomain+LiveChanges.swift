@@ -68,6 +68,8 @@ extension SchedulingDomain {
     let reason = check.requiredText(rawReason, field: "reason", what: "a reason", maxLength: 500)
     let key = check.optionalText(rawKey, field: "idempotency_key", what: "an idempotency key", maxLength: 100)
     try check.finish()
+    // A retry is answered before the change is worked out again: the run may have changed
+    // since, so that the change would no longer apply.
     if !key.isEmpty, let earlier = try store.change(by: adminID, idempotencyKey: key) {
       return try liveRun(tripID: earlier.tripID, on: earlier.serviceDate)
     }
@@ -76,10 +78,10 @@ extension SchedulingDomain {
       id: UUID().uuidString.lowercased(), tripID: tripID, serviceDate: date, kind: try kind(before), reason: reason,
       changedBy: adminID, changedAt: clock.now())
     let after = try liveRun(before.state.run, adding: change.kind)
-    let recorded = try await store.record(
+    let earlier = try await store.record(
       change, idempotencyKey: key.isEmpty ? nil : key, notifyingFollowersWith: Self.notice(of: change, on: after),
       onCommitted: notifications.onCommitted)
-    if let earlier = recorded.earlier {
+    if let earlier {
       // The same key raced this call in: that one's change stands.
       return try liveRun(tripID: earlier.tripID, on: earlier.serviceDate)
     }

@@ -74,24 +74,24 @@ extension SchedulingStore {
   }
 
   /// Records a live change and, in the same transaction, notifies every follower of the run
-  /// with `content`: acknowledged, the change and its notifications are both kept. Returns how
-  /// many followers were notified; `onCommitted` gets their notifications after the commit.
-  /// With an `idempotencyKey` its admin used before, records nothing and returns that change.
+  /// with `content`: acknowledged, the change and its notifications are both kept;
+  /// `onCommitted` gets the notifications after the commit. With an `idempotencyKey` its admin
+  /// used before, records nothing and returns that earlier change (`nil`: recorded).
   public func record(
     _ change: RecordedRunChange, idempotencyKey: String? = nil, notifyingFollowersWith content: NotificationContent,
     onCommitted: @escaping @Sendable ([UserNotification]) -> Void
-  ) async throws -> (notified: Int, earlier: RecordedRunChange?) {
+  ) async throws -> RecordedRunChange? {
     defer { timetableChanged() }
     return try await self.pool.write { db in
       if let idempotencyKey, let earlier = try Self.change(db, by: change.changedBy, idempotencyKey: idempotencyKey) {
-        return (0, earlier)
+        return earlier
       }
       try Self.insert(change, db, idempotencyKey: idempotencyKey)
       let followers = try Self.followers(db, tripID: change.tripID, day: change.serviceDate.daysSinceEpoch)
       let made = try Self.insertNotifications(
         db, userIDs: followers, content: content, pushOnly: false, at: change.changedAt)
       Self.publish(made, from: db, to: onCommitted)
-      return (made.count, nil)
+      return nil
     }
   }
 

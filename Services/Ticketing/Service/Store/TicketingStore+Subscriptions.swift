@@ -9,14 +9,21 @@ extension TicketingStore {
   /// racing retries add one.
   func insertSubscription(_ subscription: Subscription, idempotencyKey: String?) async throws -> (Subscription, inserted: Bool) {
     try await pool.write { db in
-      if let idempotencyKey,
-        let earlier = try Self.subscriptions(db, where: "s.owner_id = ? AND s.idempotency_key = ?", [subscription.ownerID, idempotencyKey]).first
-      {
+      if let idempotencyKey, let earlier = try Self.subscription(db, ownerID: subscription.ownerID, idempotencyKey: idempotencyKey) {
         return (earlier, false)
       }
       try Self.insert(subscription, db, idempotencyKey: idempotencyKey)
       return (subscription, true)
     }
+  }
+
+  /// The subscription the owner added with `idempotencyKey`, as it is now.
+  func subscription(ownerID: String, idempotencyKey: String) async throws -> Subscription? {
+    try await pool.read { db in try Self.subscription(db, ownerID: ownerID, idempotencyKey: idempotencyKey) }
+  }
+
+  private static func subscription(_ db: Database, ownerID: String, idempotencyKey: String) throws -> Subscription? {
+    try subscriptions(db, where: "s.owner_id = ? AND s.idempotency_key = ?", [ownerID, idempotencyKey]).first
   }
 
   static func insert(_ subscription: Subscription, _ db: Database, idempotencyKey: String? = nil) throws {

@@ -65,6 +65,8 @@ public final class SubscriptionsDomain: Sendable {
   public func add(ownerID: String, _ draft: Draft, idempotencyKey rawKey: String = "") async throws -> Subscription {
     let key = rawKey.trimmingCharacters(in: .whitespaces)
     if key.count > 100 { throw ServiceError.invalid("idempotency_key", "an idempotency key has at most 100 characters") }
+    // A retry is answered before the draft is checked again (which asks identity about friends).
+    if !key.isEmpty, let earlier = try await store.subscription(ownerID: ownerID, idempotencyKey: key) { return earlier }
     let (details, members) = try await checked(draft, ownerID: ownerID)
     let subscription = Subscription(
       id: TicketingDomain.newID("sb"), ownerID: ownerID, details: details, memberIDs: members,
