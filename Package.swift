@@ -3,697 +3,285 @@ import PackageDescription
 
 /// Binario: the services of an urban-mobility platform and the libraries they share.
 ///
-/// Layout (see `../shared/ARCHITECTURE.md`): `Shared/` holds the libraries every service uses,
-/// `Services/` one folder per executable, `Tests/` unit and end-to-end tests, `proto/` the contract.
-/// Benchmarks live in their own package under `Benchmarks/` so their heavy extras (HTTP/2 baseline)
-/// stay out of this build.
+/// Read it as four lists: the shared libraries (`Shared/`), the services (`Services/`, one
+/// `service(...)` line each), the tools, and the test targets. `docs/architecture.md` explains the
+/// layout; `docs/adding-a-service.md` lists everything a new service needs besides its line here.
+/// Benchmarks and fuzzers are packages of their own (`Benchmarks/`, `Fuzz/`), built differently.
 
-let swiftSettings: [SwiftSetting] = [
-  .swiftLanguageMode(.v6),
-  .enableUpcomingFeature("ExistentialAny"),
+// MARK: - Dependencies, named once
+
+let packageDependencies: [Package.Dependency] = [
+  .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+  .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+  .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
+  .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+  .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+  .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+  .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+  .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+  .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+  .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+  .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+  .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+  .package(url: "https://github.com/grpc/grpc-swift-2.git", from: "2.4.3"),
+  .package(url: "https://github.com/grpc/grpc-swift-protobuf.git", from: "2.4.1"),
+  .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+  .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+  // The gateway's standard front doors: gRPC over HTTP/2, and HTTP/JSON.
+  .package(url: "https://github.com/grpc/grpc-swift-nio-transport.git", from: "2.9.2"),
+  .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+  .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+  // Scheduling inflates GTFS zip entries with it (its own reader walks the archive).
+  .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
+  // Traces: the API every library speaks, W3C trace context, and the OTLP exporter.
+  .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+  .package(url: "https://github.com/swift-otel/swift-w3c-trace-context.git", from: "1.0.0"),
+  .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0"),
 ]
+
+extension Target.Dependency {
+  static let argumentParser = product(name: "ArgumentParser", package: "swift-argument-parser")
+  static let asyncHTTPClient = product(name: "AsyncHTTPClient", package: "async-http-client")
+  static let crypto = product(name: "Crypto", package: "swift-crypto")
+  static let cryptoExtras = product(name: "_CryptoExtras", package: "swift-crypto")
+  static let grdb = product(name: "GRDB", package: "GRDB.swift")
+  static let grpcCore = product(name: "GRPCCore", package: "grpc-swift-2")
+  static let grpcInProcessTransport = product(name: "GRPCInProcessTransport", package: "grpc-swift-2")
+  static let grpcHTTP2Transport = product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport")
+  static let grpcProtobuf = product(name: "GRPCProtobuf", package: "grpc-swift-protobuf")
+  static let httpTypes = product(name: "HTTPTypes", package: "swift-http-types")
+  static let hummingbird = product(name: "Hummingbird", package: "hummingbird")
+  static let hummingbirdCore = product(name: "HummingbirdCore", package: "hummingbird")
+  static let hummingbirdTLS = product(name: "HummingbirdTLS", package: "hummingbird")
+  static let inMemoryTracing = product(name: "InMemoryTracing", package: "swift-distributed-tracing")
+  static let jwtKit = product(name: "JWTKit", package: "jwt-kit")
+  static let logging = product(name: "Logging", package: "swift-log")
+  static let metrics = product(name: "Metrics", package: "swift-metrics")
+  static let nioConcurrencyHelpers = product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+  static let nioCore = product(name: "NIOCore", package: "swift-nio")
+  static let nioEmbedded = product(name: "NIOEmbedded", package: "swift-nio")
+  static let nioHTTP1 = product(name: "NIOHTTP1", package: "swift-nio")
+  static let nioPosix = product(name: "NIOPosix", package: "swift-nio")
+  static let nioSSL = product(name: "NIOSSL", package: "swift-nio-ssl")
+  static let nioTLS = product(name: "NIOTLS", package: "swift-nio")
+  static let otel = product(name: "OTel", package: "swift-otel")
+  static let prometheus = product(name: "Prometheus", package: "swift-prometheus")
+  static let serviceLifecycle = product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+  static let swiftASN1 = product(name: "SwiftASN1", package: "swift-asn1")
+  static let swiftProtobuf = product(name: "SwiftProtobuf", package: "swift-protobuf")
+  static let tracing = product(name: "Tracing", package: "swift-distributed-tracing")
+  static let w3cTraceContext = product(name: "W3CTraceContext", package: "swift-w3c-trace-context")
+  static let x509 = product(name: "X509", package: "swift-certificates")
+  static let zipFoundation = product(name: "ZIPFoundation", package: "ZIPFoundation")
+}
+
+// MARK: - Shared libraries (Shared/)
+
+let sharedLibraries: [Target] = [
+  // Swift generated from proto/ (committed; `scripts/generate-proto.sh` regenerates it).
+  .target(name: "BinarioProto", dependencies: [.swiftProtobuf, .grpcCore, .grpcProtobuf], path: "Shared/Proto"),
+  // The Binario transport: frame layer + GRPCCore client/server transports. NIOEmbedded only for
+  // the fuzzers' frame layer without sockets (`Fuzzing/FrameLayerFuzzing.swift`).
+  .target(
+    name: "BinarioTransport",
+    dependencies: ["BinarioProto", .grpcCore, .swiftProtobuf, .nioCore, .nioPosix, .nioSSL, .nioTLS, .nioEmbedded, .x509, .logging],
+    path: "Shared/Transport"
+  ),
+  // W3C trace context without exporting: ids for every call, its log lines and its onward calls.
+  .target(name: "BinarioTracing", dependencies: [.tracing, .w3cTraceContext, .logging], path: "Shared/Tracing"),
+  // What every service's domain layer shares: refusals, input checks, the injected clock.
+  .target(name: "BinarioDomain", path: "Shared/Domain"),
+  .target(name: "BinarioStorage", dependencies: ["BinarioDomain", "BinarioTracing", .tracing, .grdb, .logging], path: "Shared/Storage"),
+  // The Swift runtime's global-executor hook, by address: NIO's event loops as the executor
+  // also when the Swift runtime is linked statically (the container image). C, not Swift.
+  .target(name: "BinarioConcurrencyHook", path: "Shared/ConcurrencyHook"),
+  // Bootstrapping a service: configuration, logging, metrics, traces, health, shutdown, errors.
+  .target(
+    name: "BinarioServiceKit",
+    dependencies: [
+      "BinarioConcurrencyHook", "BinarioDomain", "BinarioTracing", "BinarioProto", "BinarioTransport",
+      .tracing, .otel, .grpcCore, .grpcProtobuf, .argumentParser, .logging, .metrics, .prometheus,
+      .serviceLifecycle, .nioCore, .nioPosix, .nioConcurrencyHelpers, .nioHTTP1,
+    ],
+    path: "Shared/ServiceKit"
+  ),
+  // The development CA and per-process certificates (the dev tool and tests make them).
+  .target(name: "BinarioDevCertificates", dependencies: [.x509, .crypto, .swiftASN1], path: "Shared/DevCertificates"),
+  // A small echo service (all four call kinds): transport tests and benchmarks use it.
+  .target(name: "BinarioEcho", dependencies: [.grpcCore, .grpcProtobuf, .swiftProtobuf], path: "Shared/Echo"),
+  // Access tokens (sign/verify), caller identity from the gateway, and each method's access level.
+  .target(name: "BinarioAuth", dependencies: ["BinarioProto", "BinarioTransport", .grpcCore, .jwtKit, .crypto], path: "Shared/Auth"),
+  // The narrow payment interface and its recording development provider.
+  .target(name: "BinarioPayments", path: "Shared/Payments"),
+]
+
+// MARK: - Services (Services/)
+
+/// A service's three targets: the library `<name>Service` (`Services/<name>/Service`: handlers,
+/// domain, store, peers), the executable `<name>Main` (`Services/<name>/Main`, only wiring; its
+/// product is the process's name) and the unit tests `<name>ServiceTests`. Every service library
+/// gets what all of them use; `uses` adds its own.
+struct Service {
+  let name: String
+  let product: String
+  let uses: [Target.Dependency]
+  let mainUses: [Target.Dependency]
+  let testUses: [Target.Dependency]
+
+  static let everyServiceUses: [Target.Dependency] = [
+    "BinarioAuth", "BinarioDomain", "BinarioProto", "BinarioServiceKit", "BinarioStorage", "BinarioTransport",
+    .grpcCore, .grdb, .logging, .swiftProtobuf,
+  ]
+
+  var targets: [Target] {
+    [
+      .target(name: "\(name)Service", dependencies: Self.everyServiceUses + uses, path: "Services/\(name)/Service"),
+      .executableTarget(
+        name: "\(name)Main",
+        dependencies: [.target(name: "\(name)Service"), "BinarioAuth", "BinarioDomain", "BinarioServiceKit", .argumentParser, .logging] + mainUses,
+        path: "Services/\(name)/Main"
+      ),
+      .testTarget(
+        name: "\(name)ServiceTests",
+        dependencies: [.target(name: "\(name)Service"), "BinarioTestSupport"] + Self.everyServiceUses + testUses
+      ),
+    ]
+  }
+
+  var products: [Product] {
+    [.library(name: "\(name)Service", targets: ["\(name)Service"]), .executable(name: product, targets: ["\(name)Main"])]
+  }
+}
+
+func service(
+  _ name: String,
+  product: String,
+  uses: [Target.Dependency] = [],
+  mainUses: [Target.Dependency] = [],
+  testUses: [Target.Dependency] = []
+) -> Service {
+  Service(name: name, product: product, uses: uses, mainUses: mainUses, testUses: testUses)
+}
+
+let services: [Service] = [
+  // Accounts, sessions, profiles, roles, friends, emergency contacts, cards, signing keys.
+  service(
+    "Identity", product: "identity", uses: ["BinarioPayments", .grpcProtobuf, .crypto, .cryptoExtras, .jwtKit, .asyncHTTPClient, .nioCore],
+    mainUses: ["BinarioStorage"],
+    testUses: ["BinarioDevCertificates", "BinarioPayments", .prometheus, .jwtKit, .cryptoExtras, .grpcInProcessTransport, .grpcProtobuf, .crypto]
+  ),
+  // The timetable (GTFS), live changes, the notification centre, itineraries.
+  service("Scheduling", product: "scheduling", uses: [.zipFoundation], testUses: [.zipFoundation]),
+  // Fares, tickets, the wallet, validation, subscriptions shared among friends.
+  service("Ticketing", product: "ticketing", uses: ["BinarioPayments", .crypto], testUses: ["BinarioPayments"]),
+  // Deals, route offers and places near a position, nearest stations, welcomes.
+  service("GeoOffers", product: "geo-offers"),
+  // Taxis on demand: zones' fair queues, rides, drivers' offers, the control room.
+  service("Dispatch", product: "dispatch", uses: ["BinarioPayments"], testUses: ["BinarioPayments"]),
+  // Sensor boards' readings, campaigns, the regional reference stations.
+  service("Telemetry", product: "telemetry", uses: [.crypto, .asyncHTTPClient, .nioCore]),
+  // The front doors: routes, checks and forwards client calls on the frame layer.
+  service(
+    "Gateway", product: "gateway",
+    uses: [
+      "BinarioTracing", .tracing, .nioCore, .nioPosix, .nioSSL, .prometheus, .serviceLifecycle, .grpcHTTP2Transport, .grpcProtobuf,
+      .hummingbird, .hummingbirdCore, .hummingbirdTLS, .httpTypes,
+    ],
+    mainUses: ["BinarioTransport", .serviceLifecycle],
+    testUses: [
+      "BinarioEcho", "BinarioDevCertificates", "IdentityService", .crypto, .prometheus, .grpcProtobuf, .nioCore, .nioPosix,
+      .nioEmbedded, .hummingbird,
+    ]
+  ),
+]
+
+// MARK: - Tools
+
+let tools: [Target] = [
+  // The command-line client: every feature, through the gateway.
+  .executableTarget(
+    name: "binario", dependencies: ["BinarioProto", "BinarioTransport", .grpcCore, .grpcProtobuf, .swiftProtobuf, .argumentParser],
+    path: "CLI"
+  ),
+  .executableTarget(name: "binario-dev-certs", dependencies: ["BinarioDevCertificates", .argumentParser], path: "deploy/dev-certs"),
+  .executableTarget(name: "binario-echo-server", dependencies: ["BinarioServiceKit", "BinarioEcho", .argumentParser], path: "deploy/echo-server"),
+  // Asks a process's /livez or /readyz: container health checks without curl in the image.
+  .executableTarget(name: "binario-probe", dependencies: [.argumentParser, .nioCore, .nioPosix, .nioHTTP1], path: "deploy/probe"),
+  // Every parser of a stranger's bytes as a function of bytes: what `Fuzz/`'s libFuzzer program
+  // drives and `FuzzRegressionTests` replays.
+  .target(
+    name: "BinarioFuzzTargets", dependencies: ["BinarioTransport", "GatewayService", "SchedulingService", "TelemetryService"],
+    path: "Fuzz/Targets"
+  ),
+  // The chaos run: the suite under load while processes are killed (`scripts/chaos.sh`, and
+  // `ChaosTests` in the test command).
+  .target(
+    name: "BinarioChaos", dependencies: ["BinarioProto", "BinarioTransport", "BinarioTestSupport", .grpcCore, .grdb, .swiftProtobuf],
+    path: "Chaos/Run"
+  ),
+  .executableTarget(name: "binario-chaos", dependencies: ["BinarioChaos", "BinarioTestSupport", .argumentParser], path: "Chaos/Command"),
+]
+
+// MARK: - Tests
+
+let testTargets: [Target] = [
+  // What tests, the chaos run and gateway-bench share: this package's executables as real
+  // processes, up to the whole suite (`RunningSuite`), and the identity client's account helpers.
+  .target(
+    name: "BinarioTestSupport",
+    dependencies: ["BinarioDevCertificates", "BinarioProto", "BinarioTransport", .grpcCore, .jwtKit, .cryptoExtras, .nioCore, .nioPosix, .nioHTTP1],
+    path: "Tests/Support"
+  ),
+  .testTarget(name: "FuzzRegressionTests", dependencies: ["BinarioFuzzTargets"]),
+  .testTarget(
+    name: "BinarioTransportTests",
+    dependencies: [
+      "BinarioTransport", "BinarioProto", "BinarioEcho", "BinarioDevCertificates", "BinarioTestSupport",
+      .grpcCore, .grpcProtobuf, .swiftProtobuf, .nioCore, .nioPosix, .nioSSL, .nioTLS, .nioEmbedded,
+    ]
+  ),
+  .testTarget(name: "BinarioStorageTests", dependencies: ["BinarioStorage", "BinarioTracing", .grdb, .tracing, .inMemoryTracing]),
+  .testTarget(
+    name: "BinarioServiceKitTests",
+    dependencies: [
+      "BinarioServiceKit", "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTracing",
+      .tracing, .inMemoryTracing, .w3cTraceContext, .grpcCore, .grpcInProcessTransport, .grpcProtobuf, .logging, .metrics,
+      .serviceLifecycle, .nioCore, .nioPosix,
+    ]
+  ),
+  .testTarget(
+    name: "BinarioAuthTests",
+    dependencies: ["BinarioAuth", "BinarioProto", "BinarioTransport", .grpcCore, .grpcInProcessTransport, .jwtKit, .crypto]
+  ),
+  .testTarget(name: "BinarioPaymentsTests", dependencies: ["BinarioPayments"]),
+  .testTarget(name: "BinarioDevCertificatesTests", dependencies: ["BinarioDevCertificates", .x509, .crypto]),
+  // The suite as real processes on loopback with real TLS and SQLite files.
+  .testTarget(
+    name: "EndToEndTests",
+    dependencies: [
+      "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTestSupport", "BinarioServiceKit", "BinarioChaos",
+      .logging, .prometheus, .serviceLifecycle, .grpcCore, .grpcProtobuf, .asyncHTTPClient, .nioSSL, .nioHTTP1, .zipFoundation,
+      .grdb, .nioCore, .swiftProtobuf, .grpcHTTP2Transport, .nioPosix, .nioTLS, .nioConcurrencyHelpers,
+    ]
+  ),
+]
+
+// MARK: - The package
 
 let package = Package(
   name: "Binario",
   platforms: [.macOS(.v15)],
   products: [
-    .library(name: "BinarioProto", targets: ["BinarioProto"]),
-    .library(name: "BinarioTransport", targets: ["BinarioTransport"]),
-    .library(name: "BinarioStorage", targets: ["BinarioStorage"]),
-    .library(name: "BinarioTracing", targets: ["BinarioTracing"]),
-    .library(name: "BinarioDomain", targets: ["BinarioDomain"]),
-    .library(name: "BinarioServiceKit", targets: ["BinarioServiceKit"]),
-    .library(name: "BinarioDevCertificates", targets: ["BinarioDevCertificates"]),
-    .library(name: "BinarioEcho", targets: ["BinarioEcho"]),
-    .library(name: "BinarioAuth", targets: ["BinarioAuth"]),
-    .library(name: "BinarioPayments", targets: ["BinarioPayments"]),
-    .library(name: "IdentityService", targets: ["IdentityService"]),
-    .executable(name: "identity", targets: ["identity"]),
-    .executable(name: "binario-dev-certs", targets: ["binario-dev-certs"]),
-    .executable(name: "binario-echo-server", targets: ["binario-echo-server"]),
-    .executable(name: "binario-probe", targets: ["binario-probe"]),
-    .executable(name: "binario", targets: ["binario"]),
-    .library(name: "GatewayService", targets: ["GatewayService"]),
-    .library(name: "SchedulingService", targets: ["SchedulingService"]),
-    .executable(name: "scheduling", targets: ["scheduling"]),
-    .library(name: "TicketingService", targets: ["TicketingService"]),
-    .executable(name: "ticketing", targets: ["ticketing"]),
-    .library(name: "GeoOffersService", targets: ["GeoOffersService"]),
-    .executable(name: "geo-offers", targets: ["geo-offers"]),
-    .library(name: "DispatchService", targets: ["DispatchService"]),
-    .library(name: "TelemetryService", targets: ["TelemetryService"]),
-    .executable(name: "dispatch", targets: ["DispatchMain"]),
-    .executable(name: "telemetry", targets: ["TelemetryMain"]),
-    .executable(name: "gateway", targets: ["gateway"]),
-    .library(name: "BinarioTestSupport", targets: ["BinarioTestSupport"]),
-    .library(name: "BinarioFuzzTargets", targets: ["BinarioFuzzTargets"]),
-    .executable(name: "binario-chaos", targets: ["binario-chaos"]),
-  ],
-  dependencies: [
-    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
-    .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
-    .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
-    .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
-    .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
-    .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
-    .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
-    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-    .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
-    .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-    .package(url: "https://github.com/grpc/grpc-swift-2.git", from: "2.4.3"),
-    .package(url: "https://github.com/grpc/grpc-swift-protobuf.git", from: "2.4.1"),
-    .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
-    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-    // The gateway's standard front doors: gRPC over HTTP/2, and HTTP/JSON.
-    .package(url: "https://github.com/grpc/grpc-swift-nio-transport.git", from: "2.9.2"),
-    .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
-    .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
-    // Scheduling reads GTFS feeds from zip archives.
-    .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
-    // Traces: the API every library speaks, W3C trace context, and the OTLP exporter.
-    .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
-    .package(url: "https://github.com/swift-otel/swift-w3c-trace-context.git", from: "1.0.0"),
-    .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0"),
-  ],
-  targets: [
-    // Swift generated from proto/ (committed; `scripts/generate-proto.sh` regenerates it).
-    .target(
-      name: "BinarioProto",
-      dependencies: [
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
-      ],
-      path: "Shared/Proto",
-      swiftSettings: swiftSettings
-    ),
-    // The Binario transport: frame layer + GRPCCore client/server transports.
-    .target(
-      name: "BinarioTransport",
-      dependencies: [
-        "BinarioProto",
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        .product(name: "NIOTLS", package: "swift-nio"),
-        // Only for the fuzzers' frame layer without sockets (`Fuzzing/FrameLayerFuzzing.swift`).
-        .product(name: "NIOEmbedded", package: "swift-nio"),
-        .product(name: "X509", package: "swift-certificates"),
-        .product(name: "Logging", package: "swift-log"),
-      ],
-      path: "Shared/Transport",
-      swiftSettings: swiftSettings
-    ),
-    // W3C trace context without exporting: ids for every call, its log lines and its onward calls.
-    .target(
-      name: "BinarioTracing",
-      dependencies: [
-        .product(name: "Tracing", package: "swift-distributed-tracing"),
-        .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
-        .product(name: "Logging", package: "swift-log"),
-      ],
-      path: "Shared/Tracing",
-      swiftSettings: swiftSettings
-    ),
-    .target(
-      name: "BinarioStorage",
-      dependencies: [
-        "BinarioDomain",
-        "BinarioTracing",
-        .product(name: "Tracing", package: "swift-distributed-tracing"),
-        .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "Logging", package: "swift-log"),
-      ],
-      path: "Shared/Storage",
-      swiftSettings: swiftSettings
-    ),
-    // What every service's domain layer shares: refusals, input checks, the injected clock.
-    .target(name: "BinarioDomain", path: "Shared/Domain", swiftSettings: swiftSettings),
-    // The Swift runtime's global-executor hook, by address: NIO's event loops as the executor
-    // also when the Swift runtime is linked statically (the container image).
-    .target(name: "BinarioConcurrencyHook", path: "Shared/ConcurrencyHook"),
-    .target(
-      name: "BinarioServiceKit",
-      dependencies: [
-        "BinarioConcurrencyHook",
-        "BinarioDomain",
-        "BinarioTracing",
-        .product(name: "Tracing", package: "swift-distributed-tracing"),
-        .product(name: "OTel", package: "swift-otel"),
-        "BinarioProto",
-        "BinarioTransport",
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "Metrics", package: "swift-metrics"),
-        .product(name: "Prometheus", package: "swift-prometheus"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-        .product(name: "NIOHTTP1", package: "swift-nio"),
-      ],
-      path: "Shared/ServiceKit",
-      swiftSettings: swiftSettings
-    ),
-    // Creating a development CA and per-service leaf certificates (used by the dev tool and tests).
-    .target(
-      name: "BinarioDevCertificates",
-      dependencies: [
-        .product(name: "X509", package: "swift-certificates"),
-        .product(name: "Crypto", package: "swift-crypto"),
-        .product(name: "SwiftASN1", package: "swift-asn1"),
-      ],
-      path: "Shared/DevCertificates",
-      swiftSettings: swiftSettings
-    ),
-    // A small echo service (all four call kinds): transport tests and benchmarks use it.
-    .target(
-      name: "BinarioEcho",
-      dependencies: [
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-      ],
-      path: "Shared/Echo",
-      swiftSettings: swiftSettings
-    ),
-    // Access tokens (sign/verify), caller identity from the gateway, and each method's access level.
-    .target(
-      name: "BinarioAuth",
-      dependencies: [
-        "BinarioProto",
-        "BinarioTransport",
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "JWTKit", package: "jwt-kit"),
-        .product(name: "Crypto", package: "swift-crypto"),
-      ],
-      path: "Shared/Auth",
-      swiftSettings: swiftSettings
-    ),
-    // The narrow payment interface (tokenise a card, charge a token) and its recording test
-    // implementation: identity, ticketing and dispatch pay through it.
-    .target(
-      name: "BinarioPayments",
-      path: "Shared/Payments",
-      swiftSettings: swiftSettings
-    ),
-    // Identity: accounts, sessions, profiles, roles, friends, emergency contacts, signing keys,
-    // password reset, Google sign-in, payment methods, administration.
-    .target(
-      name: "IdentityService",
-      dependencies: [
-        "BinarioAuth",
-        "BinarioDomain",
-        "BinarioPayments",
-        "BinarioProto",
-        "BinarioStorage",
-        "BinarioServiceKit",
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-        .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "Crypto", package: "swift-crypto"),
-        .product(name: "_CryptoExtras", package: "swift-crypto"),
-        .product(name: "JWTKit", package: "jwt-kit"),
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "Logging", package: "swift-log"),
-      ],
-      path: "Services/Identity/Service",
-      swiftSettings: swiftSettings
-    ),
-    .executableTarget(
-      name: "identity",
-      dependencies: [
-        "IdentityService",
-        "BinarioAuth",
-        "BinarioServiceKit",
-        "BinarioStorage",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "Logging", package: "swift-log"),
-      ],
-      path: "Services/Identity/Main",
-      swiftSettings: swiftSettings
-    ),
-    .executableTarget(
-      name: "binario-dev-certs",
-      dependencies: [
-        "BinarioDevCertificates",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
-      path: "deploy/dev-certs",
-      swiftSettings: swiftSettings
-    ),
-    .executableTarget(
-      name: "binario-echo-server",
-      dependencies: [
-        "BinarioServiceKit", "BinarioEcho",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
-      path: "deploy/echo-server",
-      swiftSettings: swiftSettings
-    ),
-    // Asks a process's /livez or /readyz: container health checks without curl in the image.
-    .executableTarget(
-      name: "binario-probe",
-      dependencies: [
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "NIOHTTP1", package: "swift-nio"),
-      ],
-      path: "deploy/probe",
-      swiftSettings: swiftSettings
-    ),
-    // The command-line client: every feature, through the gateway.
-    .executableTarget(
-      name: "binario",
-      dependencies: [
-        "BinarioProto", "BinarioTransport",
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
-      path: "CLI",
-      swiftSettings: swiftSettings
-    ),
-    // The gateway: routes, checks and forwards client calls on the frame layer.
-    .target(
-      name: "GatewayService",
-      dependencies: [
-        "BinarioAuth",
-        "BinarioServiceKit",
-        "BinarioTracing",
-        .product(name: "Tracing", package: "swift-distributed-tracing"),
-        "BinarioProto",
-        "BinarioTransport",
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "Prometheus", package: "swift-prometheus"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
-        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
-        .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "HummingbirdCore", package: "hummingbird"),
-        .product(name: "HummingbirdTLS", package: "hummingbird"),
-        .product(name: "HTTPTypes", package: "swift-http-types"),
-      ],
-      path: "Services/Gateway/Service",
-      swiftSettings: swiftSettings
-    ),
-    // Scheduling: the timetable (GTFS), live changes, the notification centre, itineraries.
-    .target(
-      name: "SchedulingService",
-      dependencies: [
-        "BinarioAuth",
-        "BinarioDomain",
-        "BinarioProto",
-        "BinarioServiceKit",
-        "BinarioStorage",
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-      ],
-      path: "Services/Scheduling/Service",
-      swiftSettings: swiftSettings
-    ),
-    .executableTarget(
-      name: "scheduling",
-      dependencies: [
-        "SchedulingService",
-        "BinarioAuth",
-        "BinarioServiceKit",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "Logging", package: "swift-log"),
-      ],
-      path: "Services/Scheduling/Main",
-      swiftSettings: swiftSettings
-    ),
-    // Ticketing: fares, tickets, the wallet, validation, subscriptions shared among friends.
-    .target(
-      name: "TicketingService",
-      dependencies: [
-        "BinarioAuth",
-        "BinarioDomain",
-        "BinarioPayments",
-        "BinarioProto",
-        "BinarioServiceKit",
-        "BinarioStorage",
-        "BinarioTransport",
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "Crypto", package: "swift-crypto"),
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-      ],
-      path: "Services/Ticketing/Service",
-      swiftSettings: swiftSettings
-    ),
-    .executableTarget(
-      name: "ticketing",
-      dependencies: [
-        "TicketingService",
-        "BinarioAuth",
-        "BinarioDomain",
-        "BinarioServiceKit",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "Logging", package: "swift-log"),
-      ],
-      path: "Services/Ticketing/Main",
-      swiftSettings: swiftSettings
-    ),
-    // Geo-offers: deals, route offers and places near a position, nearest stations, welcomes.
-    .target(
-      name: "GeoOffersService",
-      dependencies: [
-        "BinarioAuth",
-        "BinarioDomain",
-        "BinarioProto",
-        "BinarioServiceKit",
-        "BinarioStorage",
-        "BinarioTransport",
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-      ],
-      path: "Services/GeoOffers/Service",
-      swiftSettings: swiftSettings
-    ),
-    .executableTarget(
-      name: "geo-offers",
-      dependencies: [
-        "GeoOffersService",
-        "BinarioAuth",
-        "BinarioDomain",
-        "BinarioServiceKit",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "Logging", package: "swift-log"),
-      ],
-      path: "Services/GeoOffers/Main",
-      swiftSettings: swiftSettings
-    ),
-    // Dispatch: taxis on demand (zones' fair queues, rides, drivers' offers, the control room).
-    .target(
-      name: "DispatchService",
-      dependencies: [
-        "BinarioAuth",
-        "BinarioDomain",
-        "BinarioPayments",
-        "BinarioProto",
-        "BinarioServiceKit",
-        "BinarioStorage",
-        "BinarioTransport",
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-      ],
-      path: "Services/Dispatch/Service",
-      swiftSettings: swiftSettings
-    ),
-    // Not named "dispatch" like its product: SwiftPM names an executable's entry point
-    // `<module>_main`, and `dispatch_main` is libdispatch's, which a static link refuses twice.
-    .executableTarget(
-      name: "DispatchMain",
-      dependencies: [
-        "DispatchService",
-        "BinarioAuth",
-        "BinarioDomain",
-        "BinarioServiceKit",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "Logging", package: "swift-log"),
-      ],
-      path: "Services/Dispatch/Main",
-      swiftSettings: swiftSettings
-    ),
-    .target(
-      name: "TelemetryService",
-      dependencies: [
-        "BinarioAuth",
-        "BinarioDomain",
-        "BinarioProto",
-        "BinarioServiceKit",
-        "BinarioStorage",
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "Crypto", package: "swift-crypto"),
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-      ],
-      path: "Services/Telemetry/Service",
-      swiftSettings: swiftSettings
-    ),
-    // The executable is `telemetry`; its target has another name, as dispatch's does.
-    .executableTarget(
-      name: "TelemetryMain",
-      dependencies: [
-        "TelemetryService",
-        "BinarioAuth",
-        "BinarioDomain",
-        "BinarioServiceKit",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "Logging", package: "swift-log"),
-      ],
-      path: "Services/Telemetry/Main",
-      swiftSettings: swiftSettings
-    ),
-    .executableTarget(
-      name: "gateway",
-      dependencies: [
-        "GatewayService",
-        "BinarioServiceKit",
-        "BinarioTransport",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-      ],
-      path: "Services/Gateway/Main",
-      swiftSettings: swiftSettings
-    ),
-
-    // Tests
-    // What tests and gateway-bench share: this package's executables as real processes, up to
-    // the whole suite (`RunningSuite`), and the identity client's account helpers.
-    // Every parser of a stranger's bytes as a function of bytes: what `Fuzz/`'s libFuzzer program
-    // drives and `FuzzRegressionTests` replays.
-    .target(
-      name: "BinarioFuzzTargets",
-      dependencies: ["BinarioTransport", "GatewayService", "SchedulingService", "TelemetryService"],
-      path: "Fuzz/Targets",
-      swiftSettings: swiftSettings
-    ),
-    // The chaos run: the suite under load while processes are killed (`scripts/chaos.sh`, and
-    // `ChaosTests` in the test command).
-    .target(
-      name: "BinarioChaos",
-      dependencies: [
-        "BinarioProto", "BinarioTransport", "BinarioTestSupport",
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-      ],
-      path: "Chaos/Run",
-      swiftSettings: swiftSettings
-    ),
-    .executableTarget(
-      name: "binario-chaos",
-      dependencies: ["BinarioChaos", "BinarioTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-      path: "Chaos/Command",
-      swiftSettings: swiftSettings
-    ),
-    .target(
-      name: "BinarioTestSupport",
-      dependencies: [
-        "BinarioDevCertificates", "BinarioProto", "BinarioTransport",
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "JWTKit", package: "jwt-kit"),
-        .product(name: "_CryptoExtras", package: "swift-crypto"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "NIOHTTP1", package: "swift-nio"),
-      ],
-      path: "Tests/Support",
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "FuzzRegressionTests",
-      dependencies: ["BinarioFuzzTargets"],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "BinarioTransportTests",
-      dependencies: [
-        "BinarioTransport", "BinarioProto", "BinarioEcho", "BinarioDevCertificates", "BinarioTestSupport",
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "NIOTLS", package: "swift-nio"),
-        .product(name: "NIOEmbedded", package: "swift-nio"),
-        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "NIOSSL", package: "swift-nio-ssl"),
-      ],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "BinarioStorageTests",
-      dependencies: [
-        "BinarioStorage", "BinarioTracing", .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "Tracing", package: "swift-distributed-tracing"),
-        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-      ],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "BinarioServiceKitTests",
-      dependencies: [
-        "BinarioServiceKit", "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTracing",
-        .product(name: "Tracing", package: "swift-distributed-tracing"),
-        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-        .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "GRPCInProcessTransport", package: "grpc-swift-2"),
-        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "Metrics", package: "swift-metrics"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-      ],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "BinarioAuthTests",
-      dependencies: [
-        "BinarioAuth", "BinarioProto", "BinarioTransport",
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "GRPCInProcessTransport", package: "grpc-swift-2"),
-        .product(name: "JWTKit", package: "jwt-kit"),
-        .product(name: "Crypto", package: "swift-crypto"),
-      ],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "BinarioPaymentsTests",
-      dependencies: ["BinarioPayments"],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "IdentityServiceTests",
-      dependencies: [
-        "IdentityService", "BinarioAuth", "BinarioDomain", "BinarioProto", "BinarioStorage", "BinarioServiceKit", "BinarioTransport",
-        "BinarioDevCertificates", "BinarioPayments", "BinarioTestSupport",
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "Prometheus", package: "swift-prometheus"),
-        .product(name: "JWTKit", package: "jwt-kit"),
-        .product(name: "_CryptoExtras", package: "swift-crypto"),
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "GRPCInProcessTransport", package: "grpc-swift-2"),
-        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-        .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "Crypto", package: "swift-crypto"),
-      ],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "GatewayServiceTests",
-      dependencies: [
-        "GatewayService", "BinarioTransport", "BinarioProto", "BinarioEcho", "BinarioDevCertificates",
-        "BinarioServiceKit", "BinarioAuth", "BinarioStorage", "IdentityService",
-        .product(name: "Crypto", package: "swift-crypto"),
-        .product(name: "Prometheus", package: "swift-prometheus"),
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "NIOEmbedded", package: "swift-nio"),
-        .product(name: "Hummingbird", package: "hummingbird"),
-      ],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "SchedulingServiceTests",
-      dependencies: [
-        "SchedulingService", "BinarioStorage",
-        .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-      ],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "TicketingServiceTests",
-      dependencies: ["TicketingService", "BinarioDomain", "BinarioPayments", "BinarioStorage"],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "GeoOffersServiceTests",
-      dependencies: ["GeoOffersService", "BinarioDomain", "BinarioStorage", .product(name: "GRDB", package: "GRDB.swift")],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "TelemetryServiceTests",
-      dependencies: ["TelemetryService", "BinarioDomain", "BinarioStorage", "BinarioTestSupport"],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "DispatchServiceTests",
-      dependencies: [
-        "DispatchService", "BinarioDomain", "BinarioPayments", "BinarioStorage",
-        .product(name: "GRDB", package: "GRDB.swift"),
-      ],
-      swiftSettings: swiftSettings
-    ),
-    .testTarget(
-      name: "BinarioDevCertificatesTests",
-      dependencies: [
-        "BinarioDevCertificates",
-        .product(name: "X509", package: "swift-certificates"),
-        .product(name: "Crypto", package: "swift-crypto"),
-      ],
-      swiftSettings: swiftSettings
-    ),
-    // The suite as real processes (identity, gateway) on loopback with real TLS and SQLite files.
-    .testTarget(
-      name: "EndToEndTests",
-      dependencies: [
-        "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTestSupport", "BinarioServiceKit", "BinarioChaos",
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "Prometheus", package: "swift-prometheus"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        .product(name: "NIOHTTP1", package: "swift-nio"),
-        .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-        .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "NIOTLS", package: "swift-nio"),
-        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-      ],
-      swiftSettings: swiftSettings
-    ),
-  ]
+    "BinarioProto", "BinarioTransport", "BinarioStorage", "BinarioTracing", "BinarioDomain", "BinarioServiceKit",
+    "BinarioDevCertificates", "BinarioEcho", "BinarioAuth", "BinarioPayments", "BinarioTestSupport", "BinarioFuzzTargets",
+  ].map { Product.library(name: $0, targets: [$0]) }
+    + services.flatMap(\.products)
+    + ["binario", "binario-dev-certs", "binario-echo-server", "binario-probe", "binario-chaos"].map { Product.executable(name: $0, targets: [$0]) },
+  dependencies: packageDependencies,
+  targets: sharedLibraries + services.flatMap(\.targets) + tools + testTargets
 )
+
+// Every Swift target: Swift 6 language mode, `any` spelled out.
+for target in package.targets where target.name != "BinarioConcurrencyHook" {
+  target.swiftSettings = (target.swiftSettings ?? []) + [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
+}

@@ -1,23 +1,48 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// Benchmarks: the Binario transport against gRPC over HTTP/2 (`transport-bench`), the gateway
-/// against calling identity directly, through each of its front doors (`gateway-bench`),
-/// scheduling's notification fan-out and departures board (`scheduling-bench`), and ticketing's
-/// purchases and wallet (`ticketing-bench`), and geo-offers' radius queries, nearest stations
-/// and location reports over a million deals (`geo-bench`), and dispatch's offers to a thousand
-/// taxis reporting their positions (`dispatch-bench`).
+/// Benchmarks, one program each: the Binario transport against gRPC over HTTP/2
+/// (`transport-bench`), the gateway against calling a service directly and through each front
+/// door (`gateway-bench`), and each service's own hot paths (`scheduling-bench`, `ticketing-bench`,
+/// `geo-bench`, `dispatch-bench`, `telemetry-bench`), and the C device client (`c-client-bench`).
 ///
 /// A package of its own so that the HTTP/2 baseline (grpc-swift-nio-transport, nio-http2, a second
-/// BoringSSL) never enters the main package's build. Run from the repository root:
-///
-///     swift run -c release --package-path Benchmarks transport-bench
-///     swift run -c release --package-path Benchmarks gateway-bench
-///     swift run -c release --package-path Benchmarks scheduling-bench
-///     swift run -c release --package-path Benchmarks ticketing-bench
-///     swift run -c release --package-path Benchmarks geo-bench
-///     swift run -c release --package-path Benchmarks dispatch-bench
-///     swift run -c release --package-path Benchmarks telemetry-bench
+/// BoringSSL) never enters the main package's build. Run from the repository root, e.g.
+/// `swift run -c release --package-path Benchmarks gateway-bench`; `README.md` lists them all.
+
+extension Target.Dependency {
+  static let argumentParser = product(name: "ArgumentParser", package: "swift-argument-parser")
+  static let asyncHTTPClient = product(name: "AsyncHTTPClient", package: "async-http-client")
+  static let grpcCore = product(name: "GRPCCore", package: "grpc-swift-2")
+  static let grpcHTTP2Transport = product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport")
+  static let grpcProtobuf = product(name: "GRPCProtobuf", package: "grpc-swift-protobuf")
+  static let logging = product(name: "Logging", package: "swift-log")
+  static let nioConcurrencyHelpers = product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+  static let nioCore = product(name: "NIOCore", package: "swift-nio")
+  static let nioPosix = product(name: "NIOPosix", package: "swift-nio")
+  static let nioSSL = product(name: "NIOSSL", package: "swift-nio-ssl")
+  static let swiftProtobuf = product(name: "SwiftProtobuf", package: "swift-protobuf")
+
+  /// A product of the main package.
+  static func binario(_ name: String) -> Self { .product(name: name, package: "Binario") }
+}
+
+/// The processes a whole-suite benchmark starts (as `RunningSuite` starts them): depending on
+/// them builds them beside it, in release.
+let theSuite: [Target.Dependency] = ["identity", "scheduling", "ticketing", "geo-offers", "dispatch", "telemetry", "gateway"].map {
+  .binario($0)
+}
+/// What every whole-suite benchmark drives it with.
+let suiteClient: [Target.Dependency] = [
+  "BenchSupport", .binario("BinarioTestSupport"), .binario("BinarioServiceKit"), .binario("BinarioProto"),
+  .binario("BinarioTransport"), .grpcCore, .argumentParser,
+]
+
+/// A benchmark that starts the whole suite: `name` in `Sources/<folder>`, with `uses` beside it.
+func suiteBenchmark(_ name: String, folder: String, uses: [Target.Dependency] = []) -> Target {
+  .executableTarget(name: name, dependencies: suiteClient + theSuite + uses, path: "Sources/\(folder)")
+}
+
 let package = Package(
   name: "BinarioBenchmarks",
   platforms: [.macOS(.v15)],
@@ -34,231 +59,33 @@ let package = Package(
     .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
   ],
   targets: [
-    // What both benchmarks measure with: getrusage figures, the executor flag.
-    .target(
-      name: "BenchSupport",
-      dependencies: [
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
-      path: "Sources/BenchSupport",
-      swiftSettings: [
-        .swiftLanguageMode(.v6),
-        .enableUpcomingFeature("ExistentialAny"),
-      ]
-    ),
+    // What every benchmark measures with: getrusage figures, the executor flag.
+    .target(name: "BenchSupport", dependencies: [.argumentParser], path: "Sources/BenchSupport"),
     .executableTarget(
       name: "transport-bench",
       dependencies: [
-        "BenchSupport",
-        .product(name: "BinarioServiceKit", package: "Binario"),
-        .product(name: "BinarioTransport", package: "Binario"),
-        .product(name: "BinarioEcho", package: "Binario"),
-        .product(name: "BinarioDevCertificates", package: "Binario"),
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
-        .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        "BenchSupport", .binario("BinarioServiceKit"), .binario("BinarioTransport"), .binario("BinarioEcho"),
+        .binario("BinarioDevCertificates"), .grpcCore, .grpcProtobuf, .grpcHTTP2Transport, .argumentParser,
+        .nioConcurrencyHelpers, .nioCore, .nioPosix, .nioSSL,
       ],
-      path: "Sources/TransportBench",
-      swiftSettings: [
-        .swiftLanguageMode(.v6),
-        .enableUpcomingFeature("ExistentialAny"),
-      ]
+      path: "Sources/TransportBench"
     ),
-    .executableTarget(
-      name: "gateway-bench",
-      dependencies: [
-        "BenchSupport",
-        // The executables under test: depending on them builds them beside gateway-bench,
-        // which starts them as processes (the whole suite, as RunningSuite starts it).
-        .product(name: "identity", package: "Binario"),
-        .product(name: "scheduling", package: "Binario"),
-        .product(name: "ticketing", package: "Binario"),
-        .product(name: "geo-offers", package: "Binario"),
-        .product(name: "dispatch", package: "Binario"),
-        .product(name: "telemetry", package: "Binario"),
-        .product(name: "gateway", package: "Binario"),
-        .product(name: "BinarioTestSupport", package: "Binario"),
-        .product(name: "BinarioServiceKit", package: "Binario"),
-        .product(name: "BinarioProto", package: "Binario"),
-        .product(name: "BinarioTransport", package: "Binario"),
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        .product(name: "Logging", package: "swift-log"),
-      ],
-      path: "Sources/GatewayBench",
-      swiftSettings: [
-        .swiftLanguageMode(.v6),
-        .enableUpcomingFeature("ExistentialAny"),
-      ]
+    suiteBenchmark(
+      "gateway-bench", folder: "GatewayBench",
+      uses: [.grpcHTTP2Transport, .asyncHTTPClient, .nioConcurrencyHelpers, .nioCore, .nioSSL, .logging]
     ),
-    .executableTarget(
-      name: "scheduling-bench",
-      dependencies: [
-        "BenchSupport",
-        // The executables under test, built beside scheduling-bench, which starts them (the
-        // whole suite, as RunningSuite starts it).
-        .product(name: "identity", package: "Binario"),
-        .product(name: "scheduling", package: "Binario"),
-        .product(name: "ticketing", package: "Binario"),
-        .product(name: "geo-offers", package: "Binario"),
-        .product(name: "dispatch", package: "Binario"),
-        .product(name: "telemetry", package: "Binario"),
-        .product(name: "gateway", package: "Binario"),
-        .product(name: "BinarioTestSupport", package: "Binario"),
-        .product(name: "BinarioServiceKit", package: "Binario"),
-        .product(name: "BinarioProto", package: "Binario"),
-        .product(name: "BinarioTransport", package: "Binario"),
-        .product(name: "BinarioAuth", package: "Binario"),
-        .product(name: "IdentityService", package: "Binario"),
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
-      path: "Sources/SchedulingBench",
-      swiftSettings: [
-        .swiftLanguageMode(.v6),
-        .enableUpcomingFeature("ExistentialAny"),
-      ]
+    suiteBenchmark("scheduling-bench", folder: "SchedulingBench", uses: [.binario("BinarioAuth"), .binario("IdentityService")]),
+    suiteBenchmark("ticketing-bench", folder: "TicketingBench"),
+    suiteBenchmark("geo-bench", folder: "GeoBench", uses: [.binario("BinarioDomain"), .binario("GeoOffersService")]),
+    suiteBenchmark("c-client-bench", folder: "CClientBench"),
+    suiteBenchmark(
+      "telemetry-bench", folder: "TelemetryBench", uses: [.binario("BinarioDomain"), .binario("TelemetryService"), .swiftProtobuf]
     ),
-    .executableTarget(
-      name: "ticketing-bench",
-      dependencies: [
-        "BenchSupport",
-        // The executables under test, built beside ticketing-bench, which starts them (the
-        // whole suite, as RunningSuite starts it).
-        .product(name: "identity", package: "Binario"),
-        .product(name: "scheduling", package: "Binario"),
-        .product(name: "ticketing", package: "Binario"),
-        .product(name: "geo-offers", package: "Binario"),
-        .product(name: "dispatch", package: "Binario"),
-        .product(name: "telemetry", package: "Binario"),
-        .product(name: "gateway", package: "Binario"),
-        .product(name: "BinarioTestSupport", package: "Binario"),
-        .product(name: "BinarioServiceKit", package: "Binario"),
-        .product(name: "BinarioProto", package: "Binario"),
-        .product(name: "BinarioTransport", package: "Binario"),
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
-      path: "Sources/TicketingBench",
-      swiftSettings: [
-        .swiftLanguageMode(.v6),
-        .enableUpcomingFeature("ExistentialAny"),
-      ]
-    ),
-    .executableTarget(
-      name: "geo-bench",
-      dependencies: [
-        "BenchSupport",
-        // The executables under test, built beside geo-bench, which starts them.
-        .product(name: "identity", package: "Binario"),
-        .product(name: "scheduling", package: "Binario"),
-        .product(name: "ticketing", package: "Binario"),
-        .product(name: "geo-offers", package: "Binario"),
-        .product(name: "dispatch", package: "Binario"),
-        .product(name: "telemetry", package: "Binario"),
-        .product(name: "gateway", package: "Binario"),
-        .product(name: "BinarioTestSupport", package: "Binario"),
-        .product(name: "BinarioServiceKit", package: "Binario"),
-        .product(name: "BinarioDomain", package: "Binario"),
-        .product(name: "BinarioProto", package: "Binario"),
-        .product(name: "BinarioTransport", package: "Binario"),
-        .product(name: "GeoOffersService", package: "Binario"),
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
-      path: "Sources/GeoBench",
-      swiftSettings: [
-        .swiftLanguageMode(.v6),
-        .enableUpcomingFeature("ExistentialAny"),
-      ]
-    ),
-    .executableTarget(
-      name: "c-client-bench",
-      dependencies: [
-        "BenchSupport",
-        // The executables under test, built beside c-client-bench, which starts them.
-        .product(name: "identity", package: "Binario"),
-        .product(name: "scheduling", package: "Binario"),
-        .product(name: "ticketing", package: "Binario"),
-        .product(name: "geo-offers", package: "Binario"),
-        .product(name: "dispatch", package: "Binario"),
-        .product(name: "telemetry", package: "Binario"),
-        .product(name: "gateway", package: "Binario"),
-        .product(name: "BinarioTestSupport", package: "Binario"),
-        .product(name: "BinarioServiceKit", package: "Binario"),
-        .product(name: "BinarioProto", package: "Binario"),
-        .product(name: "BinarioTransport", package: "Binario"),
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
-      path: "Sources/CClientBench",
-      swiftSettings: [
-        .swiftLanguageMode(.v6),
-        .enableUpcomingFeature("ExistentialAny"),
-      ]
-    ),
-    .executableTarget(
-      name: "telemetry-bench",
-      dependencies: [
-        "BenchSupport",
-        // The executables under test, built beside telemetry-bench, which starts them.
-        .product(name: "identity", package: "Binario"),
-        .product(name: "scheduling", package: "Binario"),
-        .product(name: "ticketing", package: "Binario"),
-        .product(name: "geo-offers", package: "Binario"),
-        .product(name: "dispatch", package: "Binario"),
-        .product(name: "telemetry", package: "Binario"),
-        .product(name: "gateway", package: "Binario"),
-        .product(name: "BinarioTestSupport", package: "Binario"),
-        .product(name: "BinarioServiceKit", package: "Binario"),
-        .product(name: "BinarioDomain", package: "Binario"),
-        .product(name: "BinarioProto", package: "Binario"),
-        .product(name: "BinarioTransport", package: "Binario"),
-        .product(name: "TelemetryService", package: "Binario"),
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
-      path: "Sources/TelemetryBench",
-      swiftSettings: [
-        .swiftLanguageMode(.v6),
-        .enableUpcomingFeature("ExistentialAny"),
-      ]
-    ),
-      .executableTarget(
-      name: "dispatch-bench",
-      dependencies: [
-        "BenchSupport",
-        // The executables under test, built beside dispatch-bench, which starts them.
-        .product(name: "identity", package: "Binario"),
-        .product(name: "scheduling", package: "Binario"),
-        .product(name: "ticketing", package: "Binario"),
-        .product(name: "geo-offers", package: "Binario"),
-        .product(name: "dispatch", package: "Binario"),
-        .product(name: "telemetry", package: "Binario"),
-        .product(name: "gateway", package: "Binario"),
-        .product(name: "BinarioTestSupport", package: "Binario"),
-        .product(name: "BinarioServiceKit", package: "Binario"),
-        .product(name: "BinarioProto", package: "Binario"),
-        .product(name: "BinarioTransport", package: "Binario"),
-        .product(name: "GRPCCore", package: "grpc-swift-2"),
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
-      path: "Sources/DispatchBench",
-      swiftSettings: [
-        .swiftLanguageMode(.v6),
-        .enableUpcomingFeature("ExistentialAny"),
-      ]
-    ),
+    suiteBenchmark("dispatch-bench", folder: "DispatchBench"),
   ]
 )
+
+// Every target: Swift 6 language mode, `any` spelled out.
+for target in package.targets {
+  target.swiftSettings = (target.swiftSettings ?? []) + [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
+}

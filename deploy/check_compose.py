@@ -1,4 +1,4 @@
-"""Checks docker-compose.yml, as podman-compose resolves it, against what the README promises.
+"""Checks docker-compose.yml, as podman-compose resolves it, against what deploy/README.md promises.
 
 Reads the resolved file (`podman-compose config`) on standard input and exits 1 naming each
 broken rule: the services and their order, only the gateway's port published, BINARIO_* settings

@@ -19,7 +19,7 @@ public struct BinarioConnectionConfiguration: Sendable, Hashable {
   /// Whether frames written outside a read burst wait for the end of the event loop's current
   /// batch of tasks to leave together, with one flush (one TLS record and one `write` for every
   /// call answered in that batch), instead of each leaving with its own flush. Under load this
-  /// saves CPU per call (the README's benchmark section has the figures); a lone call waits for
+  /// saves CPU per call (Benchmarks/RESULTS.md has the figures); a lone call waits for
   /// the loop to finish its current tasks (a few µs).
   public var coalescesFlushes: Bool
   /// Close a connection whose TLS handshake takes longer than this, and one on which a frame's

@@ -11,7 +11,7 @@ import NIOCore
 ///
 /// It does what `NIOThrowingAsyncSequenceProducer` did here, for one reader and without its
 /// general machinery: a lock, a ring buffer and at most one continuation. Per call that is
-/// measurably cheaper (see the README's benchmark notes), and every unary call pays it twice.
+/// measurably cheaper (see Benchmarks/RESULTS.md), and every unary call pays it twice.
 final class InboundPartBuffer<Element: Sendable>: Sendable {
   enum YieldResult {
     case keepReading

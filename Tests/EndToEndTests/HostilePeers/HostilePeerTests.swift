@@ -16,8 +16,8 @@ import Testing
 /// (slowloris), thousands of calls or streams on one connection, oversized and deeply nested JSON
 /// bodies, huge metadata. Each must get a clear answer or a closed connection while a
 /// well-behaved client (from another address) keeps being served, and the gateway's resident
-/// memory must stay bounded; each prints its figures (`hostile peer:` lines, the README's
-/// "Reliability" table).
+/// memory must stay bounded; each prints its figures (`hostile peer:` lines, the
+/// table in docs/reliability.md).
 ///
 /// Attackers pace their bytes with sleeps (that is what a slowloris is); what the test waits for
 /// is the server closing their connections, with generous limits.
