@@ -166,7 +166,9 @@ func service(
 let services: [Service] = [
   // Accounts, sessions, profiles, roles, friends, emergency contacts, cards, signing keys.
   service(
-    "Identity", product: "identity", uses: ["BinarioPayments", .grpcProtobuf, .crypto, .cryptoExtras, .jwtKit, .asyncHTTPClient, .nioCore],
+    "Identity",
+    product: "identity",
+    uses: ["BinarioPayments", .grpcProtobuf, .crypto, .cryptoExtras, .jwtKit, .asyncHTTPClient, .nioCore],
     mainUses: ["BinarioStorage"],
     testUses: ["BinarioDevCertificates", "BinarioPayments", .prometheus, .jwtKit, .cryptoExtras, .grpcInProcessTransport, .grpcProtobuf, .crypto]
   ),
@@ -182,7 +184,8 @@ let services: [Service] = [
   service("Telemetry", product: "telemetry", uses: [.crypto, .asyncHTTPClient, .nioCore]),
   // The front doors: routes, checks and forwards client calls on the frame layer.
   service(
-    "Gateway", product: "gateway",
+    "Gateway",
+    product: "gateway",
     uses: [
       "BinarioTracing", .tracing, .nioCore, .nioPosix, .nioSSL, .prometheus, .serviceLifecycle, .grpcHTTP2Transport, .grpcProtobuf,
       .hummingbird, .hummingbirdCore, .hummingbirdTLS, .httpTypes,
@@ -200,7 +203,8 @@ let services: [Service] = [
 let tools: [Target] = [
   // The command-line client: every feature, through the gateway.
   .executableTarget(
-    name: "binario", dependencies: ["BinarioProto", "BinarioTransport", .grpcCore, .grpcProtobuf, .swiftProtobuf, .argumentParser],
+    name: "binario",
+    dependencies: ["BinarioProto", "BinarioTransport", .grpcCore, .grpcProtobuf, .swiftProtobuf, .argumentParser],
     path: "CLI"
   ),
   .executableTarget(name: "binario-dev-certs", dependencies: ["BinarioDevCertificates", .argumentParser], path: "deploy/dev-certs"),
@@ -210,13 +214,15 @@ let tools: [Target] = [
   // Every parser of a stranger's bytes as a function of bytes: what `Fuzz/`'s libFuzzer program
   // drives and `FuzzRegressionTests` replays.
   .target(
-    name: "BinarioFuzzTargets", dependencies: ["BinarioTransport", "GatewayService", "SchedulingService", "TelemetryService"],
+    name: "BinarioFuzzTargets",
+    dependencies: ["BinarioTransport", "GatewayService", "SchedulingService", "TelemetryService"],
     path: "Fuzz/Targets"
   ),
   // The chaos run: the suite under load while processes are killed (`scripts/chaos.sh`, and
   // `ChaosTests` in the test command).
   .target(
-    name: "BinarioChaos", dependencies: ["BinarioProto", "BinarioTransport", "BinarioTestSupport", .grpcCore, .grdb, .swiftProtobuf],
+    name: "BinarioChaos",
+    dependencies: ["BinarioProto", "BinarioTransport", "BinarioTestSupport", .grpcCore, .grdb, .swiftProtobuf],
     path: "Chaos/Run"
   ),
   .executableTarget(name: "binario-chaos", dependencies: ["BinarioChaos", "BinarioTestSupport", .argumentParser], path: "Chaos/Command"),

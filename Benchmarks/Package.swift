@@ -71,7 +71,8 @@ let package = Package(
       path: "Sources/TransportBench"
     ),
     suiteBenchmark(
-      "gateway-bench", folder: "GatewayBench",
+      "gateway-bench",
+      folder: "GatewayBench",
       uses: [.grpcHTTP2Transport, .asyncHTTPClient, .nioConcurrencyHelpers, .nioCore, .nioSSL, .logging]
     ),
     suiteBenchmark("scheduling-bench", folder: "SchedulingBench", uses: [.binario("BinarioAuth"), .binario("IdentityService")]),
@@ -79,7 +80,9 @@ let package = Package(
     suiteBenchmark("geo-bench", folder: "GeoBench", uses: [.binario("BinarioDomain"), .binario("GeoOffersService")]),
     suiteBenchmark("c-client-bench", folder: "CClientBench"),
     suiteBenchmark(
-      "telemetry-bench", folder: "TelemetryBench", uses: [.binario("BinarioDomain"), .binario("TelemetryService"), .swiftProtobuf]
+      "telemetry-bench",
+      folder: "TelemetryBench",
+      uses: [.binario("BinarioDomain"), .binario("TelemetryService"), .swiftProtobuf]
     ),
     suiteBenchmark("dispatch-bench", folder: "DispatchBench"),
   ]

@@ -12,13 +12,13 @@ let package = Package(
   name: "BinarioFuzz",
   platforms: [.macOS(.v15)],
   dependencies: [
-    .package(name: "Binario", path: ".."),
+    .package(name: "Binario", path: "..")
   ],
   targets: [
     .executableTarget(
       name: "binario-fuzz",
       dependencies: [
-        .product(name: "BinarioFuzzTargets", package: "Binario"),
+        .product(name: "BinarioFuzzTargets", package: "Binario")
       ],
       path: "Driver",
       swiftSettings: [
@@ -26,6 +26,6 @@ let package = Package(
         // libFuzzer brings `main`.
         .unsafeFlags(["-parse-as-library"]),
       ]
-    ),
+    )
   ]
 )

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The suite in real containers, without a Docker engine: builds the release executables
-# (statically linked Swift runtime, as deploy/Dockerfile does), assembles the runtime image from
+# (statically linked Swift runtime, as deploy/Dockerfile does; deploy/build-release.sh), assembles the runtime image from
 # them (the executables, the shared libraries they link, /bin/sh for health checks, CA
 # certificates, a non-root user: the Dockerfile's runtime stage, with this machine's Debian 12
 # libraries), runs docker-compose.yml under podman (podman-compose), and drives it:
@@ -41,10 +41,9 @@ scripts/install-python-tools.sh
 export CONTAINERS_CONF=$root/deploy/podman/containers.conf
 podman info >/dev/null 2>&1 || fail "podman cannot run here: $(podman info 2>&1 | tail -n 3)"
 
-say "Release build (static Swift runtime)"
+say "Release build (static Swift runtime; deploy/build-release.sh)"
 tools=(gateway identity scheduling ticketing geo-offers dispatch telemetry binario binario-dev-certs binario-probe)
-swift build -c release --static-swift-stdlib 2>&1 | tail -n 1
-bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+bin=$(deploy/build-release.sh 2> >(tail -n 1 >&2))
 
 say "Assembling the runtime image binario:local"
 work=$(mktemp -d)

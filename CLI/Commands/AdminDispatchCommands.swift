@@ -14,8 +14,11 @@ extension Gateway {
 /// `binario admin taxis list|add|edit|delete`.
 struct AdminTaxisCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "taxis", abstract: "The fleet: list, add, edit and delete taxis, link them to drivers.",
-    subcommands: [List.self, Add.self, Edit.self, Delete.self], defaultSubcommand: List.self)
+    commandName: "taxis",
+    abstract: "The fleet: list, add, edit and delete taxis, link them to drivers.",
+    subcommands: [List.self, Add.self, Edit.self, Delete.self],
+    defaultSubcommand: List.self
+  )
 
   struct List: GatewayCommand {
     static let configuration = CommandConfiguration(abstract: "Every taxi, with its driver and state.")
@@ -30,7 +33,9 @@ struct AdminTaxisCommand: AsyncParsableCommand {
 
   struct Add: GatewayCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Add a taxi.", discussion: "binario admin taxis add --code MI-001 --plate AB123CD --driver-email driver@example.com")
+      abstract: "Add a taxi.",
+      discussion: "binario admin taxis add --code MI-001 --plate AB123CD --driver-email driver@example.com"
+    )
     @OptionGroup var gateway: GatewayOptions
     @Option(help: "The company's code for it (its id).") var code: String
     @Option var plate: String
@@ -48,7 +53,10 @@ struct AdminTaxisCommand: AsyncParsableCommand {
             $0.capacity = capacity
             $0.driverUserID = driver
           }
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       Print.taxi(response.taxi)
     }
   }
@@ -76,7 +84,10 @@ struct AdminTaxisCommand: AsyncParsableCommand {
             $0.capacity = capacity ?? 0
             $0.driverUserID = driver
           }
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       Print.taxi(response.taxi)
     }
   }
@@ -96,8 +107,11 @@ struct AdminTaxisCommand: AsyncParsableCommand {
 /// `binario admin drivers list|add|delete`: driver accounts (identity) and their taxis (dispatch).
 struct AdminDriversCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "drivers", abstract: "Driver accounts and the taxis they drive: list, add (optionally with a taxi), delete.",
-    subcommands: [List.self, Add.self, Delete.self], defaultSubcommand: List.self)
+    commandName: "drivers",
+    abstract: "Driver accounts and the taxis they drive: list, add (optionally with a taxi), delete.",
+    subcommands: [List.self, Add.self, Delete.self],
+    defaultSubcommand: List.self
+  )
 
   struct List: GatewayCommand {
     static let configuration = CommandConfiguration(abstract: "Every driver account, with its taxi.")
@@ -114,11 +128,16 @@ struct AdminDriversCommand: AsyncParsableCommand {
             $0.role = .driver
             $0.pageSize = 200
             $0.pageToken = token
-          }, metadata: metadata, options: gateway.options)
+          },
+          metadata: metadata,
+          options: gateway.options
+        )
         for account in page.accounts {
           let taxi = taxis.first { $0.driverUserID == account.userID }
-          print("\(account.email) \(Print.name(account.firstName, account.lastName)) [\(account.userID)]: "
-            + (taxi.map { "taxi \($0.code), \(Print.taxiState($0.state))" } ?? "no taxi"))
+          print(
+            "\(account.email) \(Print.name(account.firstName, account.lastName)) [\(account.userID)]: "
+              + (taxi.map { "taxi \($0.code), \(Print.taxiState($0.state))" } ?? "no taxi")
+          )
           printed += 1
         }
         token = page.nextPageToken
@@ -130,7 +149,8 @@ struct AdminDriversCommand: AsyncParsableCommand {
   struct Add: GatewayCommand {
     static let configuration = CommandConfiguration(
       abstract: "Create a driver account (identity) and link it to a taxi.",
-      discussion: "binario admin drivers add --email dino@example.com --first-name Dino --phone +393330000001 --taxi MI-001")
+      discussion: "binario admin drivers add --email dino@example.com --first-name Dino --phone +393330000001 --taxi MI-001"
+    )
     @OptionGroup var gateway: GatewayOptions
     @OptionGroup var password: PasswordOptions
     @Option var email: String
@@ -148,7 +168,9 @@ struct AdminDriversCommand: AsyncParsableCommand {
           $0.firstName = firstName
           $0.lastName = lastName
           $0.phone = phone
-        }, metadata: metadata, options: gateway.options
+        },
+        metadata: metadata,
+        options: gateway.options
       ).profile
       print("driver \(profile.email) [\(profile.userID)] created")
       if let taxi {
@@ -158,7 +180,10 @@ struct AdminDriversCommand: AsyncParsableCommand {
               $0.code = taxi
               $0.driverUserID = profile.userID
             }
-          }, metadata: metadata, options: gateway.options)
+          },
+          metadata: metadata,
+          options: gateway.options
+        )
         Print.taxi(linked.taxi)
       }
     }
@@ -175,11 +200,22 @@ struct AdminDriversCommand: AsyncParsableCommand {
       let taxis = try await gateway.dispatch.listTaxis(.init(), metadata: metadata, options: gateway.options).taxis
       for taxi in taxis where taxi.driverUserID == userID {
         _ = try await gateway.dispatch.updateTaxi(
-          .with { $0.taxi = .with { $0.code = taxi.code; $0.driverUserID = "" } }, metadata: metadata, options: gateway.options)
+          .with {
+            $0.taxi = .with {
+              $0.code = taxi.code
+              $0.driverUserID = ""
+            }
+          },
+          metadata: metadata,
+          options: gateway.options
+        )
         print("taxi \(taxi.code) has no driver now")
       }
       _ = try await gateway.identity.deleteDriver(
-        .with { $0.account = .with { $0.userID = userID } }, metadata: metadata, options: gateway.options)
+        .with { $0.account = .with { $0.userID = userID } },
+        metadata: metadata,
+        options: gateway.options
+      )
       print("the driver's account is deleted")
     }
   }
@@ -196,15 +232,19 @@ struct AdminZonesCommand: GatewayCommand {
       print("\(zone.zoneID) \(zone.name): \(zone.border.count) corners; neighbours \(zone.neighbourZoneIds.joined(separator: ", "))")
     }
     let tariff = response.tariff
-    print("Tariff: \(Print.money(tariff.baseFare)) + \(Print.money(tariff.perKilometre))/km (estimates ×\(tariff.detourFactor)); "
-      + "cancellation fee \(Print.money(tariff.cancellationFee)) after \(tariff.freeCancellationSeconds) s")
+    print(
+      "Tariff: \(Print.money(tariff.baseFare)) + \(Print.money(tariff.perKilometre))/km (estimates ×\(tariff.detourFactor)); "
+        + "cancellation fee \(Print.money(tariff.cancellationFee)) after \(tariff.freeCancellationSeconds) s"
+    )
   }
 }
 
 /// `binario admin monitor [--watch]`: the control room.
 struct AdminMonitorCommand: GatewayCommand {
   static let configuration = CommandConfiguration(
-    commandName: "monitor", abstract: "The control room: every zone's queue, waiting requests and rides under way (live with --watch).")
+    commandName: "monitor",
+    abstract: "The control room: every zone's queue, waiting requests and rides under way (live with --watch)."
+  )
   @OptionGroup var gateway: GatewayOptions
   @Flag(help: "Print a new picture after every change (Ctrl-C to stop).") var watch = false
   @Option(help: "With --watch: stop after this many pictures.") var count: Int?

@@ -31,8 +31,11 @@ func everyPage<Item>(_ fetch: (String) async throws -> (items: [Item], next: Str
 /// `binario admin shops create|update|delete|list`.
 struct AdminShopsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "shops", abstract: "Shops whose deals are offered nearby.", subcommands: [Create.self, Update.self, Delete.self, List.self],
-    defaultSubcommand: List.self)
+    commandName: "shops",
+    abstract: "Shops whose deals are offered nearby.",
+    subcommands: [Create.self, Update.self, Delete.self, List.self],
+    defaultSubcommand: List.self
+  )
 
   struct Fields: ParsableArguments {
     @Option var name: String
@@ -59,12 +62,18 @@ struct AdminShopsCommand: AsyncParsableCommand {
 
   struct Create: GatewayCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Add a shop.", discussion: "binario admin shops create --name \"Caffè Centrale\" --latitude 45.4856 --longitude 9.2040 --station MI_CENTRALE")
+      abstract: "Add a shop.",
+      discussion: "binario admin shops create --name \"Caffè Centrale\" --latitude 45.4856 --longitude 9.2040 --station MI_CENTRALE"
+    )
     @OptionGroup var gateway: GatewayOptions
     @OptionGroup var fields: Fields
 
     func call(_ gateway: Gateway) async throws {
-      let shop = try await gateway.geoOffers.createShop(.with { $0.shop = fields.shop() }, metadata: try await gateway.signedIn(), options: gateway.options).shop
+      let shop = try await gateway.geoOffers.createShop(
+        .with { $0.shop = fields.shop() },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      ).shop
       AdminShopsCommand.show(shop)
     }
   }
@@ -76,7 +85,11 @@ struct AdminShopsCommand: AsyncParsableCommand {
     @OptionGroup var fields: Fields
 
     func call(_ gateway: Gateway) async throws {
-      let shop = try await gateway.geoOffers.updateShop(.with { $0.shop = fields.shop(id: shopID) }, metadata: try await gateway.signedIn(), options: gateway.options).shop
+      let shop = try await gateway.geoOffers.updateShop(
+        .with { $0.shop = fields.shop(id: shopID) },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      ).shop
       AdminShopsCommand.show(shop)
     }
   }
@@ -99,7 +112,14 @@ struct AdminShopsCommand: AsyncParsableCommand {
     func call(_ gateway: Gateway) async throws {
       let metadata = try await gateway.signedIn()
       let shops = try await everyPage { token in
-        let page = try await gateway.geoOffers.listShops(.with { $0.pageToken = token; $0.pageSize = 500 }, metadata: metadata, options: gateway.options)
+        let page = try await gateway.geoOffers.listShops(
+          .with {
+            $0.pageToken = token
+            $0.pageSize = 500
+          },
+          metadata: metadata,
+          options: gateway.options
+        )
         return (page.shops, page.nextPageToken)
       }
       if shops.isEmpty { print("no shops") }
@@ -111,8 +131,11 @@ struct AdminShopsCommand: AsyncParsableCommand {
 /// `binario admin deals create|update|delete|list`.
 struct AdminDealsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "deals", abstract: "Shops' deals.", subcommands: [Create.self, Update.self, Delete.self, List.self],
-    defaultSubcommand: List.self)
+    commandName: "deals",
+    abstract: "Shops' deals.",
+    subcommands: [Create.self, Update.self, Delete.self, List.self],
+    defaultSubcommand: List.self
+  )
 
   struct Fields: ParsableArguments {
     @Option var description: String
@@ -133,19 +156,25 @@ struct AdminDealsCommand: AsyncParsableCommand {
   }
 
   static func show(_ deal: Binario_GeoOffers_V1_Deal) {
-    print("\(deal.discountPercent)% off at \(deal.shopName): \(deal.description_p), \(Print.date(deal.validFrom)) to \(Print.date(deal.validUntil))  [\(deal.dealID)]")
+    print(
+      "\(deal.discountPercent)% off at \(deal.shopName): \(deal.description_p), \(Print.date(deal.validFrom)) to \(Print.date(deal.validUntil))  [\(deal.dealID)]"
+    )
   }
 
   struct Create: GatewayCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Add a deal to a shop.", discussion: "binario admin deals create --shop SHOP-ID --description \"Any travel guide\" --discount 15 --until 2027-01-31")
+      abstract: "Add a deal to a shop.",
+      discussion: "binario admin deals create --shop SHOP-ID --description \"Any travel guide\" --discount 15 --until 2027-01-31"
+    )
     @OptionGroup var gateway: GatewayOptions
     @Option(help: "The shop's id (see 'binario admin shops').") var shop: String
     @OptionGroup var fields: Fields
 
     func call(_ gateway: Gateway) async throws {
       let deal = try fields.deal(shopID: shop)
-      AdminDealsCommand.show(try await gateway.geoOffers.createDeal(.with { $0.deal = deal }, metadata: try await gateway.signedIn(), options: gateway.options).deal)
+      AdminDealsCommand.show(
+        try await gateway.geoOffers.createDeal(.with { $0.deal = deal }, metadata: try await gateway.signedIn(), options: gateway.options).deal
+      )
     }
   }
 
@@ -157,7 +186,9 @@ struct AdminDealsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let deal = try fields.deal(id: dealID)
-      AdminDealsCommand.show(try await gateway.geoOffers.updateDeal(.with { $0.deal = deal }, metadata: try await gateway.signedIn(), options: gateway.options).deal)
+      AdminDealsCommand.show(
+        try await gateway.geoOffers.updateDeal(.with { $0.deal = deal }, metadata: try await gateway.signedIn(), options: gateway.options).deal
+      )
     }
   }
 
@@ -183,7 +214,10 @@ struct AdminDealsCommand: AsyncParsableCommand {
         .with {
           $0.shopID = shop ?? ""
           $0.pageSize = limit
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       if page.deals.isEmpty { print("no deals") }
       page.deals.forEach(AdminDealsCommand.show)
     }
@@ -193,8 +227,11 @@ struct AdminDealsCommand: AsyncParsableCommand {
 /// `binario admin places create|update|delete|list`.
 struct AdminPlacesCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "places", abstract: "Places to visit.", subcommands: [Create.self, Update.self, Delete.self, List.self],
-    defaultSubcommand: List.self)
+    commandName: "places",
+    abstract: "Places to visit.",
+    subcommands: [Create.self, Update.self, Delete.self, List.self],
+    defaultSubcommand: List.self
+  )
 
   struct Fields: ParsableArguments {
     @Option var name: String
@@ -223,13 +260,17 @@ struct AdminPlacesCommand: AsyncParsableCommand {
 
   struct Create: GatewayCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Add a place to visit.", discussion: "binario admin places create --name \"Pinacoteca di Brera\" --category museum --latitude 45.4719 --longitude 9.1879")
+      abstract: "Add a place to visit.",
+      discussion: "binario admin places create --name \"Pinacoteca di Brera\" --category museum --latitude 45.4719 --longitude 9.1879"
+    )
     @OptionGroup var gateway: GatewayOptions
     @OptionGroup var fields: Fields
 
     func call(_ gateway: Gateway) async throws {
       let place = try fields.place()
-      AdminPlacesCommand.show(try await gateway.geoOffers.createPlace(.with { $0.place = place }, metadata: try await gateway.signedIn(), options: gateway.options).place)
+      AdminPlacesCommand.show(
+        try await gateway.geoOffers.createPlace(.with { $0.place = place }, metadata: try await gateway.signedIn(), options: gateway.options).place
+      )
     }
   }
 
@@ -241,7 +282,9 @@ struct AdminPlacesCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let place = try fields.place(id: placeID)
-      AdminPlacesCommand.show(try await gateway.geoOffers.updatePlace(.with { $0.place = place }, metadata: try await gateway.signedIn(), options: gateway.options).place)
+      AdminPlacesCommand.show(
+        try await gateway.geoOffers.updatePlace(.with { $0.place = place }, metadata: try await gateway.signedIn(), options: gateway.options).place
+      )
     }
   }
 
@@ -263,7 +306,14 @@ struct AdminPlacesCommand: AsyncParsableCommand {
     func call(_ gateway: Gateway) async throws {
       let metadata = try await gateway.signedIn()
       let places = try await everyPage { token in
-        let page = try await gateway.geoOffers.listPlaces(.with { $0.pageToken = token; $0.pageSize = 500 }, metadata: metadata, options: gateway.options)
+        let page = try await gateway.geoOffers.listPlaces(
+          .with {
+            $0.pageToken = token
+            $0.pageSize = 500
+          },
+          metadata: metadata,
+          options: gateway.options
+        )
         return (page.places, page.nextPageToken)
       }
       if places.isEmpty { print("no places") }
@@ -275,7 +325,10 @@ struct AdminPlacesCommand: AsyncParsableCommand {
 /// `binario admin route-offers create|update|delete` (listing is public: `binario route-offers`).
 struct AdminRouteOffersCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "route-offers", abstract: "Trenord's offers on routes from a station.", subcommands: [Create.self, Update.self, Delete.self])
+    commandName: "route-offers",
+    abstract: "Trenord's offers on routes from a station.",
+    subcommands: [Create.self, Update.self, Delete.self]
+  )
 
   struct Fields: ParsableArguments {
     @Option(help: "The origin station's id.") var from: String
@@ -304,13 +357,18 @@ struct AdminRouteOffersCommand: AsyncParsableCommand {
 
   struct Create: GatewayCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Add a route offer.", discussion: "binario admin route-offers create --from MI_GARIBALDI --line RE80 --title \"Lake Como\" --discount 15")
+      abstract: "Add a route offer.",
+      discussion: "binario admin route-offers create --from MI_GARIBALDI --line RE80 --title \"Lake Como\" --discount 15"
+    )
     @OptionGroup var gateway: GatewayOptions
     @OptionGroup var fields: Fields
 
     func call(_ gateway: Gateway) async throws {
       let offer = try fields.offer()
-      Print.routeOffer(try await gateway.geoOffers.createRouteOffer(.with { $0.offer = offer }, metadata: try await gateway.signedIn(), options: gateway.options).offer)
+      Print.routeOffer(
+        try await gateway.geoOffers.createRouteOffer(.with { $0.offer = offer }, metadata: try await gateway.signedIn(), options: gateway.options)
+          .offer
+      )
     }
   }
 
@@ -322,7 +380,10 @@ struct AdminRouteOffersCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let offer = try fields.offer(id: offerID)
-      Print.routeOffer(try await gateway.geoOffers.updateRouteOffer(.with { $0.offer = offer }, metadata: try await gateway.signedIn(), options: gateway.options).offer)
+      Print.routeOffer(
+        try await gateway.geoOffers.updateRouteOffer(.with { $0.offer = offer }, metadata: try await gateway.signedIn(), options: gateway.options)
+          .offer
+      )
     }
   }
 
@@ -332,7 +393,11 @@ struct AdminRouteOffersCommand: AsyncParsableCommand {
     @Argument var offerID: String
 
     func call(_ gateway: Gateway) async throws {
-      _ = try await gateway.geoOffers.deleteRouteOffer(.with { $0.offerID = offerID }, metadata: try await gateway.signedIn(), options: gateway.options)
+      _ = try await gateway.geoOffers.deleteRouteOffer(
+        .with { $0.offerID = offerID },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("removed \(offerID)")
     }
   }

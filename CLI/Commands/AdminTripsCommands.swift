@@ -13,7 +13,8 @@ struct AdminTripsCommand: AsyncParsableCommand {
 
   struct Delay: GatewayCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Delay a run from a stop on by minutes (0 clears it) or to a new departure time.")
+      abstract: "Delay a run from a stop on by minutes (0 clears it) or to a new departure time."
+    )
     @OptionGroup var gateway: GatewayOptions
     @OptionGroup var run: TripsCommand.RunOptions
     @Option(help: "Minutes late.") var minutes: Int32 = 0
@@ -31,7 +32,10 @@ struct AdminTripsCommand: AsyncParsableCommand {
           $0.fromSequence = self.fromStop
           $0.reason = self.reason
           $0.idempotencyKey = self.key.value
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       Print.run(response.run)
     }
   }
@@ -53,7 +57,10 @@ struct AdminTripsCommand: AsyncParsableCommand {
           $0.platform = self.platform
           $0.reason = self.reason
           $0.idempotencyKey = self.key.value
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       Print.run(response.run)
     }
   }
@@ -73,7 +80,10 @@ struct AdminTripsCommand: AsyncParsableCommand {
           $0.fromSequence = self.fromStop
           $0.reason = self.reason
           $0.idempotencyKey = self.key.value
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       Print.run(response.run)
     }
   }
@@ -85,7 +95,10 @@ struct AdminTripsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.scheduling.listRunChanges(
-        .with { $0.run = self.run.ref }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.run = self.run.ref },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       if response.changes.isEmpty { print("no changes") }
       for change in response.changes {
         let what: String
@@ -120,7 +133,8 @@ struct AdminTripsCommand: AsyncParsableCommand {
 
   struct Create: GatewayCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Add a run on a date, e.g. --stop MI_CENTRALE@08:05#3 --stop MI_LAMBRATE@08:12-08:13 --stop BERGAMO@08:59.")
+      abstract: "Add a run on a date, e.g. --stop MI_CENTRALE@08:05#3 --stop MI_LAMBRATE@08:12-08:13 --stop BERGAMO@08:59."
+    )
     @OptionGroup var gateway: GatewayOptions
     @Option(help: "The run's service date, YYYY-MM-DD.") var date: String
     @Option(help: "The line's id (see 'binario admin trips lines').") var line: String
@@ -137,14 +151,18 @@ struct AdminTripsCommand: AsyncParsableCommand {
           $0.trainNumber = self.trainNumber
           $0.headsign = self.headsign
           $0.stops = stops
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       Print.run(response.run)
     }
   }
 
   struct Update: GatewayCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Change a run's train number, headsign or stops on its date (a trip that runs on other dates gets a run of its own).")
+      abstract: "Change a run's train number, headsign or stops on its date (a trip that runs on other dates gets a run of its own)."
+    )
     @OptionGroup var gateway: GatewayOptions
     @OptionGroup var run: TripsCommand.RunOptions
     @Option(help: "A new train number.") var trainNumber: String = ""
@@ -159,7 +177,10 @@ struct AdminTripsCommand: AsyncParsableCommand {
           $0.trainNumber = self.trainNumber
           $0.headsign = self.headsign
           $0.stops = stops
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       Print.run(response.run)
     }
   }
@@ -175,7 +196,10 @@ struct AdminTripsCommand: AsyncParsableCommand {
         .with {
           $0.run = self.run.ref
           $0.reason = self.reason
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("removed \(self.run.tripID) on \(self.run.date)")
     }
   }
@@ -200,7 +224,10 @@ struct AdminTripsCommand: AsyncParsableCommand {
         throw ValidationError("cannot read \(self.zip)")
       }
       let response = try await gateway.scheduling.importTimetable(
-        .with { $0.feedZip = bytes }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.feedZip = bytes },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("imported \(response.stations) stations, \(response.lines) lines, \(response.trips) trips, \(response.serviceDays) service days")
     }
   }
@@ -208,7 +235,9 @@ struct AdminTripsCommand: AsyncParsableCommand {
 
 struct AdminDeliveriesCommand: GatewayCommand {
   static let configuration = CommandConfiguration(
-    commandName: "deliveries", abstract: "What notifications went out on push, email and SMS (the outbox), newest first.")
+    commandName: "deliveries",
+    abstract: "What notifications went out on push, email and SMS (the outbox), newest first."
+  )
   @OptionGroup var gateway: GatewayOptions
   @Option(help: "Only this user's (their id).") var user: String = ""
   @Option(help: "How many (1-500).") var limit: UInt32 = 50
@@ -218,7 +247,10 @@ struct AdminDeliveriesCommand: GatewayCommand {
       .with {
         $0.userID = self.user
         $0.limit = self.limit
-      }, metadata: try await gateway.signedIn(), options: gateway.options)
+      },
+      metadata: try await gateway.signedIn(),
+      options: gateway.options
+    )
     for delivery in response.deliveries {
       print("\(Print.date(delivery.sentAt))  \(String(describing: delivery.channel))  \(delivery.address)  \(delivery.title)")
     }

@@ -56,7 +56,9 @@ struct AdminUsersCommand: AsyncParsableCommand {
       if response.accounts.isEmpty { print("no accounts match") }
       for account in response.accounts {
         let roles = account.roles.map(\.displayName).joined(separator: ",")
-        print("\(account.email)  \(Print.name(account.firstName, account.lastName))  [\(roles)]\(account.disabled ? "  DISABLED" : "")  \(account.userID)")
+        print(
+          "\(account.email)  \(Print.name(account.firstName, account.lastName))  [\(roles)]\(account.disabled ? "  DISABLED" : "")  \(account.userID)"
+        )
       }
       if !response.nextPageToken.isEmpty { print("more: --page-token \(response.nextPageToken)") }
     }
@@ -69,14 +71,18 @@ struct AdminUsersCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.identity.getAccount(
-        .with { $0.account = self.account.selector }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.account = self.account.selector },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       Print.profile(response.profile)
     }
   }
 
   struct Update: GatewayCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Change an account's profile fields (an empty value removes an optional one).")
+      abstract: "Change an account's profile fields (an empty value removes an optional one)."
+    )
     @OptionGroup var gateway: GatewayOptions
     @OptionGroup var account: AccountSelection
     @Option var firstName: String?
@@ -94,7 +100,10 @@ struct AdminUsersCommand: AsyncParsableCommand {
       if let birthDate { request.birthDate = birthDate }
       if let gender { request.gender = Binario_Identity_V1_Gender(displayName: gender) ?? .unspecified }
       let response = try await gateway.identity.updateAccount(
-        request, metadata: try await gateway.signedIn(), options: gateway.options)
+        request,
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       Print.profile(response.profile)
     }
   }
@@ -111,7 +120,9 @@ struct AdminUsersCommand: AsyncParsableCommand {
           $0.account = self.account.selector
           $0.reason = self.reason
         },
-        metadata: try await gateway.signedIn(), options: gateway.options)
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("\(response.profile.email) is disabled; its sessions have ended")
     }
   }
@@ -123,7 +134,10 @@ struct AdminUsersCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.identity.enableAccount(
-        .with { $0.account = self.account.selector }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.account = self.account.selector },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("\(response.profile.email) is enabled")
     }
   }
@@ -135,7 +149,10 @@ struct AdminUsersCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.identity.deleteDriver(
-        .with { $0.account = self.account.selector }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.account = self.account.selector },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("the driver's account is deleted")
     }
   }
@@ -152,7 +169,9 @@ struct AdminUsersCommand: AsyncParsableCommand {
           $0.targetUserID = self.userID
           $0.limit = self.limit
         },
-        metadata: try await gateway.signedIn(), options: gateway.options)
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       if response.entries.isEmpty { print("nothing recorded") }
       for entry in response.entries {
         let detail = entry.detail.isEmpty ? "" : "  (\(entry.detail))"

@@ -17,7 +17,10 @@ struct CardsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.identity.listPaymentMethods(
-        .init(), metadata: try await gateway.signedIn(), options: gateway.options)
+        .init(),
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       if response.paymentMethods.isEmpty { print("no cards on file") }
       for method in response.paymentMethods { print(Print.card(method)) }
     }
@@ -65,7 +68,10 @@ struct CardsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.identity.removePaymentMethod(
-        .with { $0.paymentMethodID = self.id }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.paymentMethodID = self.id },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("removed \(self.id)")
     }
   }
@@ -77,7 +83,10 @@ struct CardsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.identity.setDefaultPaymentMethod(
-        .with { $0.paymentMethodID = self.id }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.paymentMethodID = self.id },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("default: " + Print.card(response.paymentMethod))
     }
   }

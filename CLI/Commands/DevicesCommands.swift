@@ -12,14 +12,20 @@ struct DevicesCommand: AsyncParsableCommand {
 
   struct Add: GatewayCommand {
     static let configuration = CommandConfiguration(
-      commandName: "add", abstract: "Register a board; prints its device token, shown this once.",
-      discussion: "binario devices add \"Bike board\" --save-token .dev/bike-board.token")
+      commandName: "add",
+      abstract: "Register a board; prints its device token, shown this once.",
+      discussion: "binario devices add \"Bike board\" --save-token .dev/bike-board.token"
+    )
     @OptionGroup var gateway: GatewayOptions
     @Argument(help: "A name for the board.") var name: String
     @Option(name: .customLong("save-token"), help: "Also write the token to this file (readable by you only).") var saveToken: String?
 
     func call(_ gateway: Gateway) async throws {
-      let response = try await gateway.telemetry.registerDevice(.with { $0.name = name }, metadata: try await gateway.signedIn(), options: gateway.options)
+      let response = try await gateway.telemetry.registerDevice(
+        .with { $0.name = name },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       Print.device(response.device)
       print("device token (shown once; the board uploads with it): \(response.token)")
       if let saveToken {
@@ -48,7 +54,10 @@ struct DevicesCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.telemetry.rotateDeviceToken(
-        .with { $0.deviceID = device }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.deviceID = device },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("new device token (shown once): \(response.token)")
     }
   }
@@ -59,15 +68,21 @@ struct DevicesCommand: AsyncParsableCommand {
     @Argument(help: "The device id.") var device: String
 
     func call(_ gateway: Gateway) async throws {
-      _ = try await gateway.telemetry.revokeDeviceToken(.with { $0.deviceID = device }, metadata: try await gateway.signedIn(), options: gateway.options)
+      _ = try await gateway.telemetry.revokeDeviceToken(
+        .with { $0.deviceID = device },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("revoked: \(device) uploads nothing until you rotate its token")
     }
   }
 
   struct Share: GatewayCommand {
     static let configuration = CommandConfiguration(
-      commandName: "share", abstract: "Put your board in a campaign you belong to (its members see its readings), or take it out.",
-      discussion: "binario devices share dev_… --campaign cmp_…   |   binario devices share dev_… --private")
+      commandName: "share",
+      abstract: "Put your board in a campaign you belong to (its members see its readings), or take it out.",
+      discussion: "binario devices share dev_… --campaign cmp_…   |   binario devices share dev_… --private"
+    )
     @OptionGroup var gateway: GatewayOptions
     @Argument(help: "The device id.") var device: String
     @Option(help: "The campaign id.") var campaign: String?
@@ -82,7 +97,10 @@ struct DevicesCommand: AsyncParsableCommand {
         .with {
           $0.deviceID = device
           $0.campaignID = campaign ?? ""
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print(campaign.map { "\(device) is in campaign \($0)" } ?? "\(device) is private")
     }
   }
@@ -102,8 +120,10 @@ struct DevicesCommand: AsyncParsableCommand {
 /// `binario campaigns`: shared measurement campaigns.
 struct CampaignsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "campaigns", abstract: "Measurement campaigns: their members see the boards put in them; a public one is everyone's.",
-    subcommands: [Create.self, List.self, AddMember.self])
+    commandName: "campaigns",
+    abstract: "Measurement campaigns: their members see the boards put in them; a public one is everyone's.",
+    subcommands: [Create.self, List.self, AddMember.self]
+  )
 
   struct Create: GatewayCommand {
     static let configuration = CommandConfiguration(commandName: "create", abstract: "A new campaign, you its owner.")
@@ -116,7 +136,10 @@ struct CampaignsCommand: AsyncParsableCommand {
         .with {
           $0.name = name
           $0.public = isPublic
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("\(response.campaign.id)  \(response.campaign.name)\(response.campaign.public ? "  (public)" : "")")
     }
   }
@@ -145,7 +168,10 @@ struct CampaignsCommand: AsyncParsableCommand {
         .with {
           $0.campaignID = campaign
           $0.userID = user
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("\(user) is a member of \(campaign)")
     }
   }

@@ -11,7 +11,8 @@ struct DriverCommand: AsyncParsableCommand {
     subcommands: [
       Status.self, Available.self, Unavailable.self, Position.self, Jobs.self, Accept.self, Reject.self, Delay.self, Arrived.self,
       Start.self, Complete.self,
-    ])
+    ]
+  )
 
   struct Status: GatewayCommand {
     static let configuration = CommandConfiguration(abstract: "Your taxi, its place in the queue, its offer and ride.")
@@ -31,7 +32,10 @@ struct DriverCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.dispatch.setAvailability(
-        .with { $0.available = true }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.available = true },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       Print.taxi(response.taxi)
     }
   }
@@ -43,21 +47,33 @@ struct DriverCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.dispatch.setAvailability(
-        .with { $0.reason = reason }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.reason = reason },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       Print.taxi(response.taxi)
     }
   }
 
   struct Position: GatewayCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Report where your taxi is.", discussion: "binario driver position --latitude 45.4642 --longitude 9.1900")
+      abstract: "Report where your taxi is.",
+      discussion: "binario driver position --latitude 45.4642 --longitude 9.1900"
+    )
     @OptionGroup var gateway: GatewayOptions
     @OptionGroup var position: PositionOptions
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.dispatch.reportPosition(
-        .with { $0.position = .with { $0.latitude = position.latitude; $0.longitude = position.longitude } },
-        metadata: try await gateway.signedIn(), options: gateway.options)
+        .with {
+          $0.position = .with {
+            $0.latitude = position.latitude
+            $0.longitude = position.longitude
+          }
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       Print.taxi(response.taxi)
     }
   }
@@ -65,7 +81,8 @@ struct DriverCommand: AsyncParsableCommand {
   struct Jobs: GatewayCommand {
     static let configuration = CommandConfiguration(
       abstract: "Print offers, withdrawals and your ride's changes as they arrive (Ctrl-C to stop).",
-      discussion: "binario driver jobs --accept --count 1   (accepts the first offer and stops)")
+      discussion: "binario driver jobs --accept --count 1   (accepts the first offer and stops)"
+    )
     @OptionGroup var gateway: GatewayOptions
     @Flag(help: "Accept each offer as it arrives.") var accept = false
     @Flag(help: "Reject each offer as it arrives.") var reject = false
@@ -85,9 +102,13 @@ struct DriverCommand: AsyncParsableCommand {
         for try await message in response.messages {
           switch message.event {
           case .offer(let offer):
-            Self.write("OFFER \(offer.offerID): pick up at \(Print.place(offer.ride.pickup)), \(Print.distance(offer.distanceMetres)) away, answer by \(Print.date(offer.expiresAt))")
+            Self.write(
+              "OFFER \(offer.offerID): pick up at \(Print.place(offer.ride.pickup)), \(Print.distance(offer.distanceMetres)) away, answer by \(Print.date(offer.expiresAt))"
+            )
             for (index, stop) in offer.ride.route.enumerated() {
-              Self.write("  \(index + 1). \(stop.kind == .pickup ? "pick up" : "drop off") \(stop.passengerName) (\(stop.passengers)) at \(Print.place(stop.place))")
+              Self.write(
+                "  \(index + 1). \(stop.kind == .pickup ? "pick up" : "drop off") \(stop.passengerName) (\(stop.passengers)) at \(Print.place(stop.place))"
+              )
             }
             offers += 1
             if accept || reject {
@@ -95,7 +116,11 @@ struct DriverCommand: AsyncParsableCommand {
                 // A fresh token: the stream may have been open longer than one lives.
                 let metadata = try await gateway.signedIn()
                 if accept {
-                  let ride = try await gateway.dispatch.acceptOffer(.with { $0.offerID = offer.offerID }, metadata: metadata, options: gateway.options).ride
+                  let ride = try await gateway.dispatch.acceptOffer(
+                    .with { $0.offerID = offer.offerID },
+                    metadata: metadata,
+                    options: gateway.options
+                  ).ride
                   Self.write("accepted: ride \(ride.rideID), passenger \(ride.passengerName)")
                 } else {
                   _ = try await gateway.dispatch.rejectOffer(.with { $0.offerID = offer.offerID }, metadata: metadata, options: gateway.options)
@@ -111,10 +136,14 @@ struct DriverCommand: AsyncParsableCommand {
           case .ride(let ride):
             Self.write("ride \(ride.rideID): \(Print.rideState(ride.state))" + (ride.route.isEmpty ? "" : ", \(ride.route.count) stops"))
             for (index, stop) in ride.route.enumerated() {
-              Self.write("  \(index + 1). \(stop.kind == .pickup ? "pick up" : "drop off") \(stop.passengerName) (\(stop.passengers)) at \(Print.place(stop.place))")
+              Self.write(
+                "  \(index + 1). \(stop.kind == .pickup ? "pick up" : "drop off") \(stop.passengerName) (\(stop.passengers)) at \(Print.place(stop.place))"
+              )
             }
           case .taxi(let taxi):
-            Self.write("taxi \(taxi.code): \(Print.taxiState(taxi.state))" + (taxi.queuePosition > 0 ? ", #\(taxi.queuePosition) in zone \(taxi.zoneID)" : ""))
+            Self.write(
+              "taxi \(taxi.code): \(Print.taxiState(taxi.state))" + (taxi.queuePosition > 0 ? ", #\(taxi.queuePosition) in zone \(taxi.zoneID)" : "")
+            )
           case nil:
             break
           }
@@ -136,7 +165,8 @@ struct DriverCommand: AsyncParsableCommand {
     func call(_ gateway: Gateway) async throws {
       Print.ride(
         try await gateway.dispatch.acceptOffer(.with { $0.offerID = offerID }, metadata: try await gateway.signedIn(), options: gateway.options)
-          .ride)
+          .ride
+      )
     }
   }
 
@@ -148,7 +178,8 @@ struct DriverCommand: AsyncParsableCommand {
     func call(_ gateway: Gateway) async throws {
       Print.taxi(
         try await gateway.dispatch.rejectOffer(.with { $0.offerID = offerID }, metadata: try await gateway.signedIn(), options: gateway.options)
-          .taxi)
+          .taxi
+      )
     }
   }
 
@@ -164,8 +195,11 @@ struct DriverCommand: AsyncParsableCommand {
           .with {
             $0.rideID = rideID
             $0.minutes = minutes
-          }, metadata: try await gateway.signedIn(), options: gateway.options
-        ).ride)
+          },
+          metadata: try await gateway.signedIn(),
+          options: gateway.options
+        ).ride
+      )
     }
   }
 
@@ -177,7 +211,8 @@ struct DriverCommand: AsyncParsableCommand {
     func call(_ gateway: Gateway) async throws {
       Print.ride(
         try await gateway.dispatch.reportArrived(.with { $0.rideID = rideID }, metadata: try await gateway.signedIn(), options: gateway.options)
-          .ride)
+          .ride
+      )
     }
   }
 
@@ -193,8 +228,11 @@ struct DriverCommand: AsyncParsableCommand {
           .with {
             $0.rideID = rideID
             $0.passengerCode = code
-          }, metadata: try await gateway.signedIn(), options: gateway.options
-        ).ride)
+          },
+          metadata: try await gateway.signedIn(),
+          options: gateway.options
+        ).ride
+      )
     }
   }
 
@@ -206,7 +244,8 @@ struct DriverCommand: AsyncParsableCommand {
     func call(_ gateway: Gateway) async throws {
       Print.ride(
         try await gateway.dispatch.completeRide(.with { $0.rideID = rideID }, metadata: try await gateway.signedIn(), options: gateway.options)
-          .ride)
+          .ride
+      )
     }
   }
 }

@@ -132,13 +132,18 @@ extension FriendsCommand {
 
   struct RemoveContact: GatewayCommand {
     static let configuration = CommandConfiguration(
-      commandName: "remove-contact", abstract: "Remove a contact waiting to register.")
+      commandName: "remove-contact",
+      abstract: "Remove a contact waiting to register."
+    )
     @OptionGroup var gateway: GatewayOptions
     @Argument(help: "The contact's id (see 'binario friends').") var contactID: String
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.identity.removeContact(
-        .with { $0.contactID = self.contactID }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.contactID = self.contactID },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("contact removed")
     }
   }

@@ -14,8 +14,10 @@ struct PositionOptions: ParsableArguments {
 struct HereCommand: GatewayCommand {
   static let configuration = CommandConfiguration(
     commandName: "here",
-    abstract: "Tell Binario where you are: deals nearby (each offered once a day), the nearest station and its offers, places to visit, a welcome at your train's station.",
-    discussion: "binario here --latitude 45.4861 --longitude 9.2045 --accuracy 15")
+    abstract:
+      "Tell Binario where you are: deals nearby (each offered once a day), the nearest station and its offers, places to visit, a welcome at your train's station.",
+    discussion: "binario here --latitude 45.4861 --longitude 9.2045 --accuracy 15"
+  )
   @OptionGroup var gateway: GatewayOptions
   @OptionGroup var position: PositionOptions
   @Option(help: "How precise the position is, in metres (0: unknown).") var accuracy: Double = 0
@@ -26,7 +28,10 @@ struct HereCommand: GatewayCommand {
         $0.latitude = position.latitude
         $0.longitude = position.longitude
         $0.accuracyMetres = accuracy
-      }, metadata: try await gateway.signedIn(), options: gateway.options)
+      },
+      metadata: try await gateway.signedIn(),
+      options: gateway.options
+    )
     if report.hasWelcome { print(report.welcome.message) }
     print(report.deals.isEmpty ? "No new deals here." : "Deals near you:")
     report.deals.forEach(Print.nearbyDeal)
@@ -45,8 +50,10 @@ struct HereCommand: GatewayCommand {
 /// `binario nearest`: the nearest stations with walking directions.
 struct NearestCommand: GatewayCommand {
   static let configuration = CommandConfiguration(
-    commandName: "nearest", abstract: "The stations nearest a point, with walking directions (a Google Maps link).",
-    discussion: "binario nearest --latitude 45.4642 --longitude 9.1900 --count 3")
+    commandName: "nearest",
+    abstract: "The stations nearest a point, with walking directions (a Google Maps link).",
+    discussion: "binario nearest --latitude 45.4642 --longitude 9.1900 --count 3"
+  )
   @OptionGroup var gateway: GatewayOptions
   @OptionGroup var position: PositionOptions
   @Option(help: "How many (1 to 20).") var count: UInt32 = 3
@@ -57,7 +64,9 @@ struct NearestCommand: GatewayCommand {
         $0.latitude = position.latitude
         $0.longitude = position.longitude
         $0.count = count
-      }, options: gateway.options)
+      },
+      options: gateway.options
+    )
     if response.stations.isEmpty { print("no stations") }
     response.stations.forEach(Print.nearestStation)
   }
@@ -66,8 +75,10 @@ struct NearestCommand: GatewayCommand {
 /// `binario deals`: deals active near a point (nothing recorded).
 struct DealsCommand: GatewayCommand {
   static let configuration = CommandConfiguration(
-    commandName: "deals", abstract: "Deals active near a point, nearest first.",
-    discussion: "binario deals --latitude 45.4861 --longitude 9.2045 --radius 500")
+    commandName: "deals",
+    abstract: "Deals active near a point, nearest first.",
+    discussion: "binario deals --latitude 45.4861 --longitude 9.2045 --radius 500"
+  )
   @OptionGroup var gateway: GatewayOptions
   @OptionGroup var position: PositionOptions
   @Option(help: "Metres (default 300).") var radius: Double = 0
@@ -78,7 +89,9 @@ struct DealsCommand: GatewayCommand {
         $0.latitude = position.latitude
         $0.longitude = position.longitude
         $0.radiusMetres = radius
-      }, options: gateway.options)
+      },
+      options: gateway.options
+    )
     if response.deals.isEmpty { print("no deals here") }
     response.deals.forEach(Print.nearbyDeal)
   }
@@ -87,8 +100,10 @@ struct DealsCommand: GatewayCommand {
 /// `binario places`: places to visit near a point.
 struct PlacesCommand: GatewayCommand {
   static let configuration = CommandConfiguration(
-    commandName: "places", abstract: "Places to visit near a point, nearest first.",
-    discussion: "binario places --latitude 45.4642 --longitude 9.1900 --radius 1500 --category museum")
+    commandName: "places",
+    abstract: "Places to visit near a point, nearest first.",
+    discussion: "binario places --latitude 45.4642 --longitude 9.1900 --radius 1500 --category museum"
+  )
   @OptionGroup var gateway: GatewayOptions
   @OptionGroup var position: PositionOptions
   @Option(help: "Metres (default 1000).") var radius: Double = 0
@@ -114,8 +129,10 @@ struct PlacesCommand: GatewayCommand {
 /// `binario route-offers`: Trenord's offers from a station.
 struct RouteOffersCommand: GatewayCommand {
   static let configuration = CommandConfiguration(
-    commandName: "route-offers", abstract: "Route offers from a station (or every station), active now.",
-    discussion: "binario route-offers --station MI_CENTRALE")
+    commandName: "route-offers",
+    abstract: "Route offers from a station (or every station), active now.",
+    discussion: "binario route-offers --station MI_CENTRALE"
+  )
   @OptionGroup var gateway: GatewayOptions
   @Option(help: "A station id (default: every station).") var station: String?
   @Flag(help: "Also those not yet or no longer valid.") var all = false
@@ -125,7 +142,9 @@ struct RouteOffersCommand: GatewayCommand {
       .with {
         $0.stationID = station ?? ""
         $0.includeInactive = all
-      }, options: gateway.options)
+      },
+      options: gateway.options
+    )
     if response.offers.isEmpty { print("no route offers") }
     response.offers.forEach(Print.routeOffer)
   }
@@ -134,8 +153,11 @@ struct RouteOffersCommand: GatewayCommand {
 /// `binario location show|forget`.
 struct LocationCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "location", abstract: "The last position of yours Binario keeps: show it, or forget it.",
-    subcommands: [Show.self, Forget.self], defaultSubcommand: Show.self)
+    commandName: "location",
+    abstract: "The last position of yours Binario keeps: show it, or forget it.",
+    subcommands: [Show.self, Forget.self],
+    defaultSubcommand: Show.self
+  )
 
   struct Show: GatewayCommand {
     static let configuration = CommandConfiguration(abstract: "Your last known location.")
@@ -144,7 +166,9 @@ struct LocationCommand: AsyncParsableCommand {
     func call(_ gateway: Gateway) async throws {
       let location = try await gateway.geoOffers.getMyLocation(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
         .location
-      print(String(format: "%.6f, %.6f (±%.0f m) at %@", location.latitude, location.longitude, location.accuracyMetres, Print.date(location.reportedAt)))
+      print(
+        String(format: "%.6f, %.6f (±%.0f m) at %@", location.latitude, location.longitude, location.accuracyMetres, Print.date(location.reportedAt))
+      )
     }
   }
 

@@ -19,7 +19,10 @@ struct ItinerariesCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.itineraries.listItineraries(
-        .init(), metadata: try await gateway.signedIn(), options: gateway.options)
+        .init(),
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       if response.itineraries.isEmpty { print("no itineraries") }
       for itinerary in response.itineraries { Print.itinerary(itinerary) }
     }
@@ -46,7 +49,10 @@ struct ItinerariesCommand: AsyncParsableCommand {
             $0.amountMinor = minorUnits(self.cost)
             $0.currency = self.currency
           }
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       Print.itinerary(response.itinerary)
     }
   }
@@ -58,7 +64,10 @@ struct ItinerariesCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.itineraries.getItinerary(
-        .with { $0.itineraryID = self.itineraryID }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.itineraryID = self.itineraryID },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       Print.itinerary(response.itinerary)
     }
   }
@@ -70,14 +79,18 @@ struct ItinerariesCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.itineraries.deleteItinerary(
-        .with { $0.itineraryID = self.itineraryID }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.itineraryID = self.itineraryID },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("deleted")
     }
   }
 
   struct Invite: GatewayCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Invite a friend (--user) or a contact by email who may not be registered yet (--email).")
+      abstract: "Invite a friend (--user) or a contact by email who may not be registered yet (--email)."
+    )
     @OptionGroup var gateway: GatewayOptions
     @Argument var itineraryID: String
     @Option(help: "A friend's user id.") var user: String?
@@ -90,7 +103,10 @@ struct ItinerariesCommand: AsyncParsableCommand {
           $0.itineraryID = self.itineraryID
           if let user = self.user { $0.userID = user }
           if let email = self.email { $0.email = email }
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("invite \(response.invite.inviteID) sent")
     }
   }
@@ -101,7 +117,10 @@ struct ItinerariesCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.itineraries.listItineraryInvites(
-        .init(), metadata: try await gateway.signedIn(), options: gateway.options)
+        .init(),
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       if response.invites.isEmpty { print("no invites") }
       for pending in response.invites {
         let trip = pending.itinerary
@@ -139,14 +158,19 @@ struct ItinerariesCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.itineraries.leaveItinerary(
-        .with { $0.itineraryID = self.itineraryID }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.itineraryID = self.itineraryID },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("left")
     }
   }
 
   struct Event: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "An itinerary's events (organiser and members).", subcommands: [Add.self, Update.self, Remove.self])
+      abstract: "An itinerary's events (organiser and members).",
+      subcommands: [Add.self, Update.self, Remove.self]
+    )
 
     struct Fields: ParsableArguments {
       @Option var title: String
@@ -187,7 +211,10 @@ struct ItinerariesCommand: AsyncParsableCommand {
           .with {
             $0.itineraryID = self.itineraryID
             $0.event = try self.fields.event()
-          }, metadata: try await gateway.signedIn(), options: gateway.options)
+          },
+          metadata: try await gateway.signedIn(),
+          options: gateway.options
+        )
         print("event \(response.event.eventID) added")
       }
     }
@@ -205,7 +232,10 @@ struct ItinerariesCommand: AsyncParsableCommand {
             $0.itineraryID = self.itineraryID
             $0.eventID = self.eventID
             $0.event = try self.fields.event()
-          }, metadata: try await gateway.signedIn(), options: gateway.options)
+          },
+          metadata: try await gateway.signedIn(),
+          options: gateway.options
+        )
         print("event \(self.eventID) updated")
       }
     }
@@ -221,7 +251,10 @@ struct ItinerariesCommand: AsyncParsableCommand {
           .with {
             $0.itineraryID = self.itineraryID
             $0.eventID = self.eventID
-          }, metadata: try await gateway.signedIn(), options: gateway.options)
+          },
+          metadata: try await gateway.signedIn(),
+          options: gateway.options
+        )
         print("event \(self.eventID) removed")
       }
     }
@@ -233,7 +266,10 @@ private func respond(_ gateway: Gateway, _ inviteID: String, accept: Bool) async
     .with {
       $0.inviteID = inviteID
       $0.accept = accept
-    }, metadata: try await gateway.signedIn(), options: gateway.options)
+    },
+    metadata: try await gateway.signedIn(),
+    options: gateway.options
+  )
 }
 
 /// `12.50` → 1250 (minor units), rounded to the cent.

@@ -23,7 +23,10 @@ struct NotificationsCommand: AsyncParsableCommand {
           $0.unreadOnly = self.unread
           $0.pageSize = self.pageSize
           $0.pageToken = self.page
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("\(response.unreadCount) unread")
       for notification in response.notifications { Print.notification(notification) }
       if !response.nextPageToken.isEmpty { print("more: --page \(response.nextPageToken)") }
@@ -33,7 +36,8 @@ struct NotificationsCommand: AsyncParsableCommand {
   struct Watch: GatewayCommand {
     static let configuration = CommandConfiguration(
       abstract: "Print each notification as it arrives, until interrupted.",
-      discussion: "With --cursor, first everything after that cursor (each notification prints its own).")
+      discussion: "With --cursor, first everything after that cursor (each notification prints its own)."
+    )
     @OptionGroup var gateway: GatewayOptions
     @Option(help: "Resume after this notification's cursor.") var cursor: String = ""
     @Option(help: "Stop after this many notifications (for scripts); default: until interrupted.") var count: Int?
@@ -44,7 +48,9 @@ struct NotificationsCommand: AsyncParsableCommand {
       let metadata = try await gateway.signedIn()
       FileHandle.standardOutput.write(Data("watching your notifications (Ctrl-C to stop)\n".utf8))
       try await gateway.notifications.watchNotifications(
-        .with { $0.cursor = self.cursor }, metadata: metadata, options: options
+        .with { $0.cursor = self.cursor },
+        metadata: metadata,
+        options: options
       ) { response in
         var printed = 0
         for try await message in response.messages {
@@ -69,14 +75,18 @@ struct NotificationsCommand: AsyncParsableCommand {
         .with {
           $0.notificationIds = self.ids
           $0.all = self.all
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("marked \(response.marked) read; \(response.unreadCount) unread")
     }
   }
 
   struct Preferences: GatewayCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Show, or set, the channels your notifications go out on (at least one stays on).")
+      abstract: "Show, or set, the channels your notifications go out on (at least one stays on)."
+    )
     @OptionGroup var gateway: GatewayOptions
     @Option(help: "on or off") var push: Switch?
     @Option(help: "on or off") var email: Switch?
@@ -90,14 +100,18 @@ struct NotificationsCommand: AsyncParsableCommand {
     func call(_ gateway: Gateway) async throws {
       let metadata = try await gateway.signedIn()
       var preferences = try await gateway.notifications.getNotificationPreferences(
-        .init(), metadata: metadata, options: gateway.options
+        .init(),
+        metadata: metadata,
+        options: gateway.options
       ).preferences
       if self.push != nil || self.email != nil || self.sms != nil {
         if let push { preferences.push = push.isOn }
         if let email { preferences.email = email.isOn }
         if let sms { preferences.sms = sms.isOn }
         preferences = try await gateway.notifications.setNotificationPreferences(
-          .with { $0.preferences = preferences }, metadata: metadata, options: gateway.options
+          .with { $0.preferences = preferences },
+          metadata: metadata,
+          options: gateway.options
         ).preferences
       }
       func state(_ on: Bool) -> String { on ? "on" : "off" }
@@ -118,7 +132,10 @@ struct NotificationsCommand: AsyncParsableCommand {
 
       func call(_ gateway: Gateway) async throws {
         let response = try await gateway.notifications.listPushDevices(
-          .init(), metadata: try await gateway.signedIn(), options: gateway.options)
+          .init(),
+          metadata: try await gateway.signedIn(),
+          options: gateway.options
+        )
         if response.devices.isEmpty { print("no push devices") }
         for device in response.devices {
           print("\(device.deviceID)  \(device.name)  \(String(describing: device.platform))  \(device.token.prefix(16))…")
@@ -149,7 +166,10 @@ struct NotificationsCommand: AsyncParsableCommand {
               }
             $0.token = self.token
             $0.name = self.name
-          }, metadata: try await gateway.signedIn(), options: gateway.options)
+          },
+          metadata: try await gateway.signedIn(),
+          options: gateway.options
+        )
         print("registered device \(response.device.deviceID)")
       }
     }
@@ -161,7 +181,10 @@ struct NotificationsCommand: AsyncParsableCommand {
 
       func call(_ gateway: Gateway) async throws {
         _ = try await gateway.notifications.removePushDevice(
-          .with { $0.deviceID = self.deviceID }, metadata: try await gateway.signedIn(), options: gateway.options)
+          .with { $0.deviceID = self.deviceID },
+          metadata: try await gateway.signedIn(),
+          options: gateway.options
+        )
         print("removed device \(self.deviceID)")
       }
     }

@@ -61,7 +61,8 @@ struct PhoneCommand: AsyncParsableCommand {
       discussion: """
         In development, --from-outbox reads the newest code texted to your phone from identity's \
         outbox, using the admin session the local suite keeps in .dev/admin-session.json.
-        """)
+        """
+    )
     @OptionGroup var gateway: GatewayOptions
     @Option var code: String?
     @Flag(help: "Development only: read the code from the outbox.") var fromOutbox = false
@@ -82,14 +83,20 @@ struct PhoneCommand: AsyncParsableCommand {
           .with {
             $0.recipient = phone
             $0.limit = 20
-          }, metadata: try await admin.signedIn(), options: gateway.options)
+          },
+          metadata: try await admin.signedIn(),
+          options: gateway.options
+        )
         guard let found = outbox.messages.lazy.compactMap({ ConfirmationCode.find(in: $0.body) }).first else {
           throw CLIError("no code for \(phone) in the outbox")
         }
         code = found
       }
       let response = try await gateway.identity.verifyPhone(
-        .with { $0.code = code }, metadata: metadata, options: gateway.options)
+        .with { $0.code = code },
+        metadata: metadata,
+        options: gateway.options
+      )
       print("\(response.profile.phone) is verified")
     }
   }

@@ -20,13 +20,15 @@ struct ReadingsCommand: AsyncParsableCommand {
 
   struct Upload: GatewayCommand {
     static let configuration = CommandConfiguration(
-      commandName: "upload", abstract: "Upload readings from a CSV or JSON file (or - for stdin), in batches of 1,000, with the board's device token.",
+      commandName: "upload",
+      abstract: "Upload readings from a CSV or JSON file (or - for stdin), in batches of 1,000, with the board's device token.",
       discussion: """
         CSV: a header with time, latitude, longitude, optional position_altitude, then measure columns
         (temperature, humidity, pressure, altitude, tvoc, eco2, pm0.5, pm1, pm2.5, pm4, pm10); JSON:
         an array of objects with the same keys.
           binario readings upload walk.csv --token-file .dev/bike-board.token
-        """)
+        """
+    )
     @OptionGroup var gateway: GatewayOptions
     @OptionGroup var device: DeviceTokenOptions
     @Argument(help: "The file, or - for standard input.") var file: String
@@ -39,7 +41,7 @@ struct ReadingsCommand: AsyncParsableCommand {
       let metadata = try device.metadata()
       var total = Binario_Telemetry_V1_UploadReadingsResponse()
       for start in stride(from: 0, to: readings.count, by: max(1, min(batchSize, 10_000))) {
-        let batch = Array(readings[start..<min(readings.count, start + batchSize)])
+        let batch = Array(readings[start ..< min(readings.count, start + batchSize)])
         let response = try await gateway.telemetry.uploadReadings(.with { $0.readings = batch }, metadata: metadata, options: gateway.options)
         total.stored += response.stored
         total.duplicates += response.duplicates
@@ -56,8 +58,10 @@ struct ReadingsCommand: AsyncParsableCommand {
 
   struct Series: GatewayCommand {
     static let configuration = CommandConfiguration(
-      commandName: "series", abstract: "One measure over time in buckets (min, mean, max), for a chart.",
-      discussion: "binario readings series --measure pm2.5 --from 2024-01-15 --to 2024-01-16 --points 24")
+      commandName: "series",
+      abstract: "One measure over time in buckets (min, mean, max), for a chart.",
+      discussion: "binario readings series --measure pm2.5 --from 2024-01-15 --to 2024-01-16 --points 24"
+    )
     @OptionGroup var gateway: GatewayOptions
     @Option(help: "The measure.") var measure: MeasureArgument
     @OptionGroup var selection: Selection
@@ -72,15 +76,19 @@ struct ReadingsCommand: AsyncParsableCommand {
       let response = try await gateway.telemetry.getSeries(request, metadata: try await gateway.signedIn(), options: gateway.options)
       if response.points.isEmpty { print("no readings") }
       for point in response.points {
-        print("\(Print.date(point.start))  n=\(point.count)  min \(Print.value(point.min))  mean \(Print.value(point.mean))  max \(Print.value(point.max)) \(response.unit)")
+        print(
+          "\(Print.date(point.start))  n=\(point.count)  min \(Print.value(point.min))  mean \(Print.value(point.mean))  max \(Print.value(point.max)) \(response.unit)"
+        )
       }
     }
   }
 
   struct Map: GatewayCommand {
     static let configuration = CommandConfiguration(
-      commandName: "map", abstract: "Readings of a measure in a box, with the reference stations' means there.",
-      discussion: "binario readings map --measure pm10 --box 45.40,9.10,45.55,9.30 --from 2024-01-15 --to 2024-01-16")
+      commandName: "map",
+      abstract: "Readings of a measure in a box, with the reference stations' means there.",
+      discussion: "binario readings map --measure pm10 --box 45.40,9.10,45.55,9.30 --from 2024-01-15 --to 2024-01-16"
+    )
     @OptionGroup var gateway: GatewayOptions
     @Option(help: "The measure.") var measure: MeasureArgument
     @Option(help: "south,west,north,east in degrees.") var box: BoxArgument
@@ -101,15 +109,19 @@ struct ReadingsCommand: AsyncParsableCommand {
       if response.points.count > limit { print("  … \(response.points.count - limit) more") }
       if !response.reference.isEmpty { print("reference stations:") }
       for station in response.reference {
-        print("  \(station.sensor.stationName) (\(station.sensor.latitude), \(station.sensor.longitude))  mean \(Print.value(station.mean)) \(station.sensor.unit) over \(station.count) measurements")
+        print(
+          "  \(station.sensor.stationName) (\(station.sensor.latitude), \(station.sensor.longitude))  mean \(Print.value(station.mean)) \(station.sensor.unit) over \(station.count) measurements"
+        )
       }
     }
   }
 
   struct Stats: GatewayCommand {
     static let configuration = CommandConfiguration(
-      commandName: "stats", abstract: "Count, minimum, quartiles, maximum and mean of a measure (exact; quartiles by R's and NumPy's default).",
-      discussion: "binario readings stats --measure temperature --from 2024-01-15 --to 2024-01-16")
+      commandName: "stats",
+      abstract: "Count, minimum, quartiles, maximum and mean of a measure (exact; quartiles by R's and NumPy's default).",
+      discussion: "binario readings stats --measure temperature --from 2024-01-15 --to 2024-01-16"
+    )
     @OptionGroup var gateway: GatewayOptions
     @Option(help: "The measure.") var measure: MeasureArgument
     @OptionGroup var selection: Selection
@@ -124,7 +136,9 @@ struct ReadingsCommand: AsyncParsableCommand {
         print("no readings")
         return
       }
-      print("count \(s.count)  min \(Print.value(s.min))  Q1 \(Print.value(s.q1))  median \(Print.value(s.median))  Q3 \(Print.value(s.q3))  max \(Print.value(s.max))  mean \(Print.value(s.mean)) \(s.unit)")
+      print(
+        "count \(s.count)  min \(Print.value(s.min))  Q1 \(Print.value(s.q1))  median \(Print.value(s.median))  Q3 \(Print.value(s.q3))  max \(Print.value(s.max))  mean \(Print.value(s.mean)) \(s.unit)"
+      )
     }
   }
 
@@ -134,7 +148,11 @@ struct ReadingsCommand: AsyncParsableCommand {
     @Argument(help: "The device id.") var device: String
 
     func call(_ gateway: Gateway) async throws {
-      let response = try await gateway.telemetry.getLatest(.with { $0.deviceID = device }, metadata: try await gateway.signedIn(), options: gateway.options)
+      let response = try await gateway.telemetry.getLatest(
+        .with { $0.deviceID = device },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       if response.values.isEmpty { print("no readings yet") }
       for value in response.values {
         print("\(MeasureArgument.name(value.measure))  \(Print.value(value.value)) \(value.unit)  at \(Print.date(value.time))")
@@ -144,8 +162,10 @@ struct ReadingsCommand: AsyncParsableCommand {
 
   struct Correlate: GatewayCommand {
     static let configuration = CommandConfiguration(
-      commandName: "correlate", abstract: "Pearson's r of two measures on shared time buckets.",
-      discussion: "binario readings correlate --measure pm2.5 --with humidity --from 2024-01-15 --to 2024-01-16")
+      commandName: "correlate",
+      abstract: "Pearson's r of two measures on shared time buckets.",
+      discussion: "binario readings correlate --measure pm2.5 --with humidity --from 2024-01-15 --to 2024-01-16"
+    )
     @OptionGroup var gateway: GatewayOptions
     @Option(help: "The first measure.") var measure: MeasureArgument
     @Option(name: .customLong("with"), help: "The second measure.") var other: MeasureArgument
@@ -160,14 +180,19 @@ struct ReadingsCommand: AsyncParsableCommand {
       request.maxPoints = points
       try selection.range.apply(to: &request, from: \.from, to: \.to)
       let response = try await gateway.telemetry.correlateMeasures(request, metadata: try await gateway.signedIn(), options: gateway.options)
-      print(response.hasCorrelation ? "r = \(String(format: "%.3f", response.correlation)) over \(response.buckets) buckets" : "not enough shared buckets (\(response.buckets))")
+      print(
+        response.hasCorrelation
+          ? "r = \(String(format: "%.3f", response.correlation)) over \(response.buckets) buckets" : "not enough shared buckets (\(response.buckets))"
+      )
     }
   }
 
   struct Export: GatewayCommand {
     static let configuration = CommandConfiguration(
-      commandName: "export", abstract: "A board's readings as CSV.",
-      discussion: "binario readings export dev_… --from 2024-01-15 --to 2024-01-16 --output walk.csv")
+      commandName: "export",
+      abstract: "A board's readings as CSV.",
+      discussion: "binario readings export dev_… --from 2024-01-15 --to 2024-01-16 --output walk.csv"
+    )
     @OptionGroup var gateway: GatewayOptions
     @Argument(help: "The device id.") var device: String
     @OptionGroup var range: TimeRangeOptions

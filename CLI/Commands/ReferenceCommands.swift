@@ -13,8 +13,10 @@ struct ReferenceCommand: AsyncParsableCommand {
 
   struct Stations: GatewayCommand {
     static let configuration = CommandConfiguration(
-      commandName: "stations", abstract: "Reference sensors near a point, nearest first.",
-      discussion: "binario reference stations --latitude 45.4642 --longitude 9.19 --radius 20000 --measure pm10")
+      commandName: "stations",
+      abstract: "Reference sensors near a point, nearest first.",
+      discussion: "binario reference stations --latitude 45.4642 --longitude 9.19 --radius 20000 --measure pm10"
+    )
     @OptionGroup var gateway: GatewayOptions
     @OptionGroup var position: PositionOptions
     @Option(help: "Metres (default 10,000).") var radius: Double = 0
@@ -27,7 +29,9 @@ struct ReferenceCommand: AsyncParsableCommand {
           $0.longitude = position.longitude
           $0.radiusMetres = radius
           $0.measure = measure?.proto ?? .unspecified
-        }, options: gateway.options)
+        },
+        options: gateway.options
+      )
       if response.sensors.isEmpty { print("no reference sensors there") }
       for found in response.sensors {
         print("\(String(format: "%6.0f m", found.distanceMetres))  \(Print.referenceSensor(found.sensor))")
@@ -37,8 +41,10 @@ struct ReferenceCommand: AsyncParsableCommand {
 
   struct Compare: GatewayCommand {
     static let configuration = CommandConfiguration(
-      commandName: "compare", abstract: "Your series of a measure beside a reference sensor's, on the same buckets, with Pearson's r.",
-      discussion: "binario reference compare --sensor 10283 --measure pm10 --from 2024-01-15 --to 2024-01-16 --points 24")
+      commandName: "compare",
+      abstract: "Your series of a measure beside a reference sensor's, on the same buckets, with Pearson's r.",
+      discussion: "binario reference compare --sensor 10283 --measure pm10 --from 2024-01-15 --to 2024-01-16 --points 24"
+    )
     @OptionGroup var gateway: GatewayOptions
     @Option(help: "The reference sensor id (reference stations lists them).") var sensor: String
     @Option(help: "The measure.") var measure: MeasureArgument
@@ -65,11 +71,13 @@ struct ReferenceCommand: AsyncParsableCommand {
 
   struct Import: GatewayCommand {
     static let configuration = CommandConfiguration(
-      commandName: "import", abstract: "Import a file as the open-data portal publishes it (admin): a station catalogue or measurements.",
+      commandName: "import",
+      abstract: "Import a file as the open-data portal publishes it (admin): a station catalogue or measurements.",
       discussion: """
         binario reference import stations.csv --catalogue --network air_quality
         binario reference import measurements.json --measurements
-        """)
+        """
+    )
     @OptionGroup var gateway: GatewayOptions
     @Argument(help: "The file (JSON, CSV or GeoJSON).") var file: String
     @Flag(help: "What the file holds.") var kind: Kind
@@ -86,7 +94,10 @@ struct ReferenceCommand: AsyncParsableCommand {
           $0.kind = kind == .catalogue ? .catalogue : .measurements
           $0.network = network
           $0.data = data
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("read \(response.read), added \(response.added), skipped \(response.skipped)")
       for problem in response.problems { print("  \(problem)") }
     }
@@ -94,25 +105,35 @@ struct ReferenceCommand: AsyncParsableCommand {
 
   struct Fetch: GatewayCommand {
     static let configuration = CommandConfiguration(
-      commandName: "fetch", abstract: "Fetch the configured portal sources now (admin), incrementally.")
+      commandName: "fetch",
+      abstract: "Fetch the configured portal sources now (admin), incrementally."
+    )
     @OptionGroup var gateway: GatewayOptions
     @Option(help: "Only this source.") var source: String?
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.telemetry.fetchReferenceData(
-        .with { $0.source = source ?? "" }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.source = source ?? "" },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       for fetched in response.sources {
-        print(fetched.error.isEmpty
-          ? "\(fetched.source): read \(fetched.read), added \(fetched.added), skipped \(fetched.skipped)"
-          : "\(fetched.source): failed: \(fetched.error)")
+        print(
+          fetched.error.isEmpty
+            ? "\(fetched.source): read \(fetched.read), added \(fetched.added), skipped \(fetched.skipped)"
+            : "\(fetched.source): failed: \(fetched.error)"
+        )
       }
     }
   }
 
   struct Sources: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "sources", abstract: "The open-data portal sources fetched on a schedule (admin): list, add or change, remove.",
-      subcommands: [List.self, Save.self, Remove.self], defaultSubcommand: List.self)
+      commandName: "sources",
+      abstract: "The open-data portal sources fetched on a schedule (admin): list, add or change, remove.",
+      subcommands: [List.self, Save.self, Remove.self],
+      defaultSubcommand: List.self
+    )
 
     struct List: GatewayCommand {
       static let configuration = CommandConfiguration(commandName: "list", abstract: "Each source with its last fetch and the next.")
@@ -128,18 +149,21 @@ struct ReferenceCommand: AsyncParsableCommand {
             ? "" : "; \(source.consecutiveFailures) failed, the last at \(Print.date(source.lastFailedAt)): \(source.lastError)"
           print(
             "\(source.name)  \(source.kind) \(source.network)\(source.configured ? " (in the settings)" : "")  \(fetched)\(failed); "
-              + "next \(Print.date(source.nextFetchAt))\n  \(source.url)")
+              + "next \(Print.date(source.nextFetchAt))\n  \(source.url)"
+          )
         }
       }
     }
 
     struct Save: GatewayCommand {
       static let configuration = CommandConfiguration(
-        commandName: "add", abstract: "Add a source, or change a saved one (by its name).",
+        commandName: "add",
+        abstract: "Add a source, or change a saved one (by its name).",
         discussion: """
           binario reference sources add --name arpa-air-today --kind measurements \\
             --url 'https://www.dati.lombardia.it/resource/ykhg-b8rs.json?$limit=50000'
-          """)
+          """
+      )
       @OptionGroup var gateway: GatewayOptions
       @Option(help: "Its name (letters, digits, - and _).") var name: String
       @Option(help: "The dataset's endpoint with its query parameters.") var url: String
@@ -153,7 +177,10 @@ struct ReferenceCommand: AsyncParsableCommand {
             $0.url = url
             $0.kind = kind
             $0.network = network
-          }, metadata: try await gateway.signedIn(), options: gateway.options)
+          },
+          metadata: try await gateway.signedIn(),
+          options: gateway.options
+        )
         print("saved \(saved.source.name): fetched from \(Print.date(saved.source.nextFetchAt)) on, every period")
       }
     }
@@ -164,7 +191,11 @@ struct ReferenceCommand: AsyncParsableCommand {
       @Argument(help: "Its name.") var name: String
 
       func call(_ gateway: Gateway) async throws {
-        _ = try await gateway.telemetry.deleteReferenceSource(.with { $0.name = name }, metadata: try await gateway.signedIn(), options: gateway.options)
+        _ = try await gateway.telemetry.deleteReferenceSource(
+          .with { $0.name = name },
+          metadata: try await gateway.signedIn(),
+          options: gateway.options
+        )
         print("removed \(name)")
       }
     }
@@ -176,7 +207,8 @@ struct SimulateBoardCommand: GatewayCommand {
   static let configuration = CommandConfiguration(
     commandName: "simulate-board",
     abstract: "Stream a simulated board's readings, one a second, with its device token (Ctrl-C or --count ends it).",
-    discussion: "binario simulate-board --token-file .dev/bike-board.token --latitude 45.4642 --longitude 9.19 --count 60")
+    discussion: "binario simulate-board --token-file .dev/bike-board.token --latitude 45.4642 --longitude 9.19 --count 60"
+  )
   @OptionGroup var gateway: GatewayOptions
   @OptionGroup var device: DeviceTokenOptions
   @OptionGroup var position: PositionOptions
@@ -198,7 +230,9 @@ struct SimulateBoardCommand: GatewayCommand {
         let reading = board.next(at: last)
         try await writer.write(.with { $0.readings = [reading] })
         sent += 1
-        print("sent \(Print.date(reading.time))  \(String(format: "%.5f, %.5f", reading.latitude, reading.longitude))  pm2.5 \(Print.value(reading.pm25)) µg/m³  \(Print.value(reading.temperature)) °C")
+        print(
+          "sent \(Print.date(reading.time))  \(String(format: "%.5f, %.5f", reading.latitude, reading.longitude))  pm2.5 \(Print.value(reading.pm25)) µg/m³  \(Print.value(reading.temperature)) °C"
+        )
         if count.map({ sent < $0 }) ?? true { try await Task.sleep(for: .seconds(interval)) }
       }
     }
@@ -217,11 +251,11 @@ struct SimulatedBoard {
   var generator = SystemRandomNumberGenerator()
 
   mutating func next(at time: Date) -> Binario_Telemetry_V1_Reading {
-    latitude += Double.random(in: -0.00003...0.00003, using: &generator)
-    longitude += Double.random(in: -0.00004...0.00004, using: &generator)
-    temperature = min(35, max(-5, temperature + Double.random(in: -0.1...0.1, using: &generator)))
-    humidity = min(95, max(20, humidity + Double.random(in: -0.5...0.5, using: &generator)))
-    pm25 = min(150, max(1, pm25 + Double.random(in: -1...1, using: &generator)))
+    latitude += Double.random(in: -0.00003 ... 0.00003, using: &generator)
+    longitude += Double.random(in: -0.00004 ... 0.00004, using: &generator)
+    temperature = min(35, max(-5, temperature + Double.random(in: -0.1 ... 0.1, using: &generator)))
+    humidity = min(95, max(20, humidity + Double.random(in: -0.5 ... 0.5, using: &generator)))
+    pm25 = min(150, max(1, pm25 + Double.random(in: -1 ... 1, using: &generator)))
     var reading = Binario_Telemetry_V1_Reading()
     reading.time = Google_Protobuf_Timestamp(date: time)
     reading.latitude = latitude

@@ -75,7 +75,10 @@ struct SubscriptionsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.subscriptions.listSubscriptions(
-        .init(), metadata: try await gateway.signedIn(), options: gateway.options)
+        .init(),
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("Mine:")
       if response.mine.isEmpty { print("  none") }
       for subscription in response.mine { Print.subscription(subscription) }
@@ -88,7 +91,9 @@ struct SubscriptionsCommand: AsyncParsableCommand {
   struct Add: GatewayCommand {
     static let configuration = CommandConfiguration(
       abstract: "Record a subscription.",
-      discussion: "binario subscriptions add --service Netflix --plan family --start 2026-01-15 --period monthly --price 23.99 --category movies-and-tv --share-with FRIEND-USER-ID")
+      discussion:
+        "binario subscriptions add --service Netflix --plan family --start 2026-01-15 --period monthly --price 23.99 --category movies-and-tv --share-with FRIEND-USER-ID"
+    )
     @OptionGroup var gateway: GatewayOptions
     @OptionGroup var details: DetailOptions
     @Option(help: "Your key for this subscription: running the command again with it returns the one it added.")
@@ -103,7 +108,10 @@ struct SubscriptionsCommand: AsyncParsableCommand {
           $0.details = proto
           $0.sharedWithUserIds = details.shareWith
           $0.idempotencyKey = idempotencyKey ?? UUID().uuidString
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       Print.subscription(response.subscription)
     }
   }
@@ -117,7 +125,9 @@ struct SubscriptionsCommand: AsyncParsableCommand {
     func call(_ gateway: Gateway) async throws {
       let metadata = try await gateway.signedIn()
       let current = try await gateway.subscriptions.getSubscription(
-        .with { $0.subscriptionID = subscriptionID }, metadata: metadata, options: gateway.options
+        .with { $0.subscriptionID = subscriptionID },
+        metadata: metadata,
+        options: gateway.options
       ).subscription
       var proto = current.details
       try details.apply(to: &proto)
@@ -127,7 +137,10 @@ struct SubscriptionsCommand: AsyncParsableCommand {
           $0.subscriptionID = subscriptionID
           $0.details = proto
           $0.sharedWithUserIds = members
-        }, metadata: metadata, options: gateway.options)
+        },
+        metadata: metadata,
+        options: gateway.options
+      )
       Print.subscription(response.subscription)
     }
   }
@@ -139,7 +152,10 @@ struct SubscriptionsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.subscriptions.deleteSubscription(
-        .with { $0.subscriptionID = subscriptionID }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.subscriptionID = subscriptionID },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("deleted")
     }
   }
@@ -151,7 +167,10 @@ struct SubscriptionsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.subscriptions.withdrawFromSubscription(
-        .with { $0.subscriptionID = subscriptionID }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.subscriptionID = subscriptionID },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("withdrawn")
     }
   }
@@ -163,7 +182,10 @@ struct SubscriptionsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let home = try await gateway.subscriptions.getSubscriptionsHome(
-        .with { $0.renewals = renewals }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.renewals = renewals },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("\(home.subscriptions) subscription\(home.subscriptions == 1 ? "" : "s")")
       for total in home.totals {
         print("  \(Print.money(total.monthly)) a month, \(Print.money(total.yearly)) a year")
@@ -182,7 +204,10 @@ struct SubscriptionsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let statistics = try await gateway.subscriptions.getSubscriptionStatistics(
-        .init(), metadata: try await gateway.signedIn(), options: gateway.options)
+        .init(),
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       if statistics.categories.isEmpty { print("no subscriptions") }
       for category in statistics.categories {
         let share = String(format: "%.2f %%", Double(category.shareBasisPoints) / 100)
@@ -212,8 +237,13 @@ extension Print {
   static func subscription(_ subscription: Binario_Ticketing_V1_Subscription) {
     let details = subscription.details
     let period = SubscriptionsCommand.DetailOptions.periods.first { $0.value == details.period }?.key ?? ""
-    print("  \(details.serviceName) (\(details.planType), \(category(details.category)))  \(money(details.price)) \(period)  [\(subscription.subscriptionID)]")
-    var facts = ["next \(subscription.nextRenewal) (\(subscription.daysUntilRenewal) days)", details.automaticRenewal ? "renews automatically" : "renewed by hand"]
+    print(
+      "  \(details.serviceName) (\(details.planType), \(category(details.category)))  \(money(details.price)) \(period)  [\(subscription.subscriptionID)]"
+    )
+    var facts = [
+      "next \(subscription.nextRenewal) (\(subscription.daysUntilRenewal) days)",
+      details.automaticRenewal ? "renews automatically" : "renewed by hand",
+    ]
     if !subscription.members.isEmpty {
       let members = ([subscription.owner] + subscription.members).map { "\($0.name.isEmpty ? $0.userID : $0.name) \(money($0.share))" }
       facts.append("shared: " + members.joined(separator: ", "))

@@ -17,7 +17,12 @@ struct LocationOptions: ParsableArguments {
     switch (latitude, longitude, address) {
     case (nil, nil, nil): return nil
     case (let latitude?, let longitude?, nil):
-      return .with { $0.position = .with { $0.latitude = latitude; $0.longitude = longitude } }
+      return .with {
+        $0.position = .with {
+          $0.latitude = latitude
+          $0.longitude = longitude
+        }
+      }
     case (nil, nil, let address?): return .with { $0.address = address }
     default: throw ValidationError("give the \(what) as --latitude and --longitude, or as --address")
     }
@@ -31,7 +36,8 @@ struct TaxiCommand: AsyncParsableCommand {
     abstract: "Call a taxi, follow it, cancel it, and your rides' history.",
     subcommands: [
       Request.self, Show.self, Cancel.self, Watch.self, Reserve.self, Reservations.self, History.self, Addresses.self, Places.self,
-    ])
+    ]
+  )
 
   struct Request: GatewayCommand {
     static let configuration = CommandConfiguration(
@@ -39,7 +45,8 @@ struct TaxiCommand: AsyncParsableCommand {
       discussion: """
         binario taxi request --address "Piazza del Duomo 1" --to-address "Piazza Duca d'Aosta 1"
         binario taxi request --latitude 45.4642 --longitude 9.1900 --passengers 2 --watch
-        """)
+        """
+    )
     @OptionGroup var gateway: GatewayOptions
     @OptionGroup var pickup: LocationOptions
     @Option(name: .customLong("to-latitude")) var toLatitude: Double?
@@ -62,7 +69,10 @@ struct TaxiCommand: AsyncParsableCommand {
           if let destination { $0.destination = destination }
           $0.passengers = passengers
           $0.idempotencyKey = idempotencyKey ?? UUID().uuidString
-        }, metadata: metadata, options: gateway.options)
+        },
+        metadata: metadata,
+        options: gateway.options
+      )
       FileHandle.standardOutput.write(Data(Print.rideText(response.ride).utf8))
       if watch { try await Watch.follow(response.ride.rideID, gateway: gateway, until: [.allocated, .noTaxi, .cancelled]) }
     }
@@ -75,20 +85,23 @@ struct TaxiCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       Print.ride(
-        try await gateway.dispatch.getRide(.with { $0.rideID = rideID }, metadata: try await gateway.signedIn(), options: gateway.options).ride)
+        try await gateway.dispatch.getRide(.with { $0.rideID = rideID }, metadata: try await gateway.signedIn(), options: gateway.options).ride
+      )
     }
   }
 
   struct Cancel: GatewayCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Cancel a ride that has not started: free within 30 seconds of the request, else the cancellation fee.")
+      abstract: "Cancel a ride that has not started: free within 30 seconds of the request, else the cancellation fee."
+    )
     @OptionGroup var gateway: GatewayOptions
     @Argument(help: "The ride's id.") var rideID: String
 
     func call(_ gateway: Gateway) async throws {
       Print.ride(
         try await gateway.dispatch.cancelRide(.with { $0.rideID = rideID }, metadata: try await gateway.signedIn(), options: gateway.options)
-          .ride)
+          .ride
+      )
     }
   }
 
@@ -131,7 +144,8 @@ struct TaxiCommand: AsyncParsableCommand {
       abstract: "Book a taxi for later (at least two hours ahead); --shared to share it and its fare.",
       discussion: """
         binario taxi reserve --address "Piazza del Duomo 1" --to-address "Piazza dell'Ateneo Nuovo 1" --at 2026-12-01T08:30:00Z --shared
-        """)
+        """
+    )
     @OptionGroup var gateway: GatewayOptions
     @OptionGroup var pickup: LocationOptions
     @Option(name: .customLong("to-latitude")) var toLatitude: Double?
@@ -155,7 +169,10 @@ struct TaxiCommand: AsyncParsableCommand {
           $0.passengers = passengers
           $0.shared = shared
           $0.idempotencyKey = idempotencyKey ?? UUID().uuidString
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       Print.reservation(response.reservation)
     }
   }
@@ -164,7 +181,9 @@ struct TaxiCommand: AsyncParsableCommand {
   struct Reservations: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Your reservations: list them, change one (until 30 minutes before), delete one.",
-      subcommands: [List.self, Edit.self, Delete.self], defaultSubcommand: List.self)
+      subcommands: [List.self, Edit.self, Delete.self],
+      defaultSubcommand: List.self
+    )
 
     struct List: GatewayCommand {
       static let configuration = CommandConfiguration(abstract: "Your reservations, soonest first.")
@@ -197,7 +216,10 @@ struct TaxiCommand: AsyncParsableCommand {
             if let meeting { $0.meetingAt = .init(date: meeting) }
             $0.passengers = passengers ?? 0
             if let shared { $0.shared = shared }
-          }, metadata: try await gateway.signedIn(), options: gateway.options)
+          },
+          metadata: try await gateway.signedIn(),
+          options: gateway.options
+        )
         Print.reservation(response.reservation)
       }
     }
@@ -209,7 +231,10 @@ struct TaxiCommand: AsyncParsableCommand {
 
       func call(_ gateway: Gateway) async throws {
         let response = try await gateway.dispatch.deleteReservation(
-          .with { $0.reservationID = reservationID }, metadata: try await gateway.signedIn(), options: gateway.options)
+          .with { $0.reservationID = reservationID },
+          metadata: try await gateway.signedIn(),
+          options: gateway.options
+        )
         Print.reservation(response.reservation)
       }
     }
@@ -222,7 +247,10 @@ struct TaxiCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.dispatch.listMyRides(
-        .with { $0.pageSize = limit }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.pageSize = limit },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       if response.rides.isEmpty { print("no rides yet") }
       response.rides.forEach(Print.ride)
     }
@@ -243,7 +271,9 @@ struct TaxiCommand: AsyncParsableCommand {
   struct Places: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Your saved places (home, work): a request's --address may name them.",
-      subcommands: [List.self, Save.self, Delete.self], defaultSubcommand: List.self)
+      subcommands: [List.self, Save.self, Delete.self],
+      defaultSubcommand: List.self
+    )
 
     struct List: GatewayCommand {
       static let configuration = CommandConfiguration(abstract: "Your saved places.")
@@ -257,7 +287,10 @@ struct TaxiCommand: AsyncParsableCommand {
     }
 
     struct Save: GatewayCommand {
-      static let configuration = CommandConfiguration(abstract: "Save (or move) a named place.", discussion: "binario taxi places save home --latitude 45.4719 --longitude 9.1879")
+      static let configuration = CommandConfiguration(
+        abstract: "Save (or move) a named place.",
+        discussion: "binario taxi places save home --latitude 45.4719 --longitude 9.1879"
+      )
       @OptionGroup var gateway: GatewayOptions
       @Argument(help: "Its name.") var name: String
       @OptionGroup var position: PositionOptions
@@ -267,9 +300,15 @@ struct TaxiCommand: AsyncParsableCommand {
           .with {
             $0.place = .with {
               $0.name = name
-              $0.position = .with { $0.latitude = position.latitude; $0.longitude = position.longitude }
+              $0.position = .with {
+                $0.latitude = position.latitude
+                $0.longitude = position.longitude
+              }
             }
-          }, metadata: try await gateway.signedIn(), options: gateway.options)
+          },
+          metadata: try await gateway.signedIn(),
+          options: gateway.options
+        )
         print("saved \(response.place.name)")
       }
     }

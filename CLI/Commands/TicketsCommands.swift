@@ -15,7 +15,8 @@ struct TicketsCommand: AsyncParsableCommand {
 
   struct Quote: GatewayCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Price a ticket (held 15 minutes): a station ticket for a trip (--trip --date --from --to), a zone ticket (--zones), a carnet (--zones --rides) or a pass (--pass).",
+      abstract:
+        "Price a ticket (held 15 minutes): a station ticket for a trip (--trip --date --from --to), a zone ticket (--zones), a carnet (--zones --rides) or a pass (--pass).",
       discussion: """
         binario tickets quote --trip R4_2301 --date 2026-11-25 --from MI_CENTRALE --to BERGAMO --passengers 2
         binario tickets quote --trip R4_2301 --date 2026-11-25 --from MI_CENTRALE --to BERGAMO --return-trip R4_2350 --return-date 2026-11-25 --first-class
@@ -23,7 +24,8 @@ struct TicketsCommand: AsyncParsableCommand {
         binario tickets quote --zones Mi1-Mi3 --rides 10
         binario tickets quote --pass monthly --zones Mi1-Mi4 --start 2026-12-01
         binario tickets quote --pass yearly --from MONZA --to MI_CENTRALE
-        """)
+        """
+    )
     @OptionGroup var gateway: GatewayOptions
     @Option(help: "A trip id (see 'binario trips board' or 'trips search').") var trip: String?
     @Option(help: "The trip's service date, YYYY-MM-DD.") var date: String?
@@ -60,17 +62,26 @@ struct TicketsCommand: AsyncParsableCommand {
       } else if let trip {
         guard let date, let from, let to else { throw ValidationError("a station ticket needs --date, --from and --to") }
         request.station = .with {
-          $0.run = .with { $0.tripID = trip; $0.serviceDate = date }
+          $0.run = .with {
+            $0.tripID = trip
+            $0.serviceDate = date
+          }
           $0.fromStationID = from
           $0.toStationID = to
           if let returnTrip {
-            $0.returnRun = .with { $0.tripID = returnTrip; $0.serviceDate = returnDate ?? date }
+            $0.returnRun = .with {
+              $0.tripID = returnTrip
+              $0.serviceDate = returnDate ?? date
+            }
           }
           $0.travelClass = travelClass
         }
       } else if let zones {
         if let rides {
-          request.carnet = .with { $0.zones = zones; $0.rides = rides }
+          request.carnet = .with {
+            $0.zones = zones
+            $0.rides = rides
+          }
         } else {
           request.zone = .with { $0.zones = zones }
         }
@@ -93,7 +104,8 @@ struct TicketsCommand: AsyncParsableCommand {
   struct Buy: GatewayCommand {
     static let configuration = CommandConfiguration(
       abstract: "Pay for a quote with your default card (or --card) and get its tickets.",
-      discussion: "Pass --key to retry safely: the same key never charges twice. Without it a new key is made and printed.")
+      discussion: "Pass --key to retry safely: the same key never charges twice. Without it a new key is made and printed."
+    )
     @OptionGroup var gateway: GatewayOptions
     @Argument(help: "The quote id from 'binario tickets quote'.") var quoteID: String
     @Option(help: "The idempotency key (default: a new one, printed).") var key: String?
@@ -107,7 +119,9 @@ struct TicketsCommand: AsyncParsableCommand {
           $0.quoteID = quoteID
           $0.idempotencyKey = key
           $0.paymentMethodID = card ?? ""
-        }, metadata: try await gateway.signedIn(), options: gateway.options
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
       ).purchase
       print("paid \(Print.money(purchase.total)) with the card ending \(purchase.cardLast4)  [purchase \(purchase.purchaseID)]")
       for ticket in purchase.tickets { Print.ticket(ticket) }
@@ -136,7 +150,10 @@ struct TicketsCommand: AsyncParsableCommand {
         .with {
           $0.pageSize = pageSize
           $0.pageToken = pageToken ?? ""
-        }, metadata: try await gateway.signedIn(), options: gateway.options)
+        },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       if page.purchases.isEmpty { print("no purchases") }
       for purchase in page.purchases {
         let refunded = purchase.refunded.amountMinor > 0 ? ", \(Print.money(purchase.refunded)) refunded" : ""
@@ -154,7 +171,9 @@ struct TicketsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let ticket = try await gateway.tickets.getTicket(
-        .with { $0.ticketID = ticketID }, metadata: try await gateway.signedIn(), options: gateway.options
+        .with { $0.ticketID = ticketID },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
       ).ticket
       Print.ticket(ticket)
       for validation in ticket.validations {
@@ -171,7 +190,10 @@ struct TicketsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.tickets.refundTicket(
-        .with { $0.ticketID = ticketID }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.ticketID = ticketID },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("refunded \(Print.money(response.refunded)) to your card")
     }
   }
@@ -183,7 +205,10 @@ struct TicketsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.tickets.validateTicket(
-        .with { $0.code = code }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.code = code },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       let until = response.hasActiveUntil ? " until \(Print.clock(response.activeUntil))" : ""
       print("valid: ride \(response.ride)\(until)")
       Print.ticket(response.ticket)
@@ -197,7 +222,10 @@ struct TicketsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.tickets.inspectTicket(
-        .with { $0.code = code }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.code = code },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print(response.mayTravel ? "may travel" : "may not travel: \(response.reason)")
       Print.ticket(response.ticket)
     }
@@ -211,7 +239,9 @@ struct TicketsCommand: AsyncParsableCommand {
       let table = try await gateway.tickets.getFareTable(.init(), options: gateway.options)
       print("Station tickets by distance (2nd / 1st class, monthly / yearly pass):")
       for band in table.distanceBands {
-        print("  up to \(band.upToKm) km  \(Print.money(band.secondClass)) / \(Print.money(band.firstClass))  \(Print.money(band.monthlyPass)) / \(Print.money(band.yearlyPass))")
+        print(
+          "  up to \(band.upToKm) km  \(Print.money(band.secondClass)) / \(Print.money(band.firstClass))  \(Print.money(band.monthlyPass)) / \(Print.money(band.yearlyPass))"
+        )
       }
       print("Zones \(table.zones.joined(separator: " ")): a ride lasts \(table.zoneRideMinutes) minutes")
       for fare in table.zoneFares {

@@ -60,7 +60,8 @@ struct TripsCommand: AsyncParsableCommand {
           let alight = leg.run.stops.first { $0.sequence == leg.alightSequence }
           print(
             "  \(Print.train(leg.run))\n    \(board.map { "\(Print.departure($0)) \($0.station.name) \(Print.platform($0))" } ?? "")"
-              + "\n    \(alight.map { "\(Print.clock($0.expectedArrival)) \($0.station.name)" } ?? "")")
+              + "\n    \(alight.map { "\(Print.clock($0.expectedArrival)) \($0.station.name)" } ?? "")"
+          )
         }
       }
     }
@@ -87,7 +88,9 @@ struct TripsCommand: AsyncParsableCommand {
         .with {
           $0.stationID = self.station
           $0.limit = self.limit
-        }, options: gateway.options)
+        },
+        options: gateway.options
+      )
       print("Departures from \(response.station.name)")
       for departure in response.departures {
         guard let stop = departure.run.stops.first(where: { $0.sequence == departure.sequence }) else { continue }
@@ -103,7 +106,10 @@ struct TripsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.scheduling.followRun(
-        .with { $0.run = self.run.ref }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.run = self.run.ref },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("following \(self.run.tripID) on \(self.run.date)")
     }
   }
@@ -115,7 +121,10 @@ struct TripsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.scheduling.unfollowRun(
-        .with { $0.run = self.run.ref }, metadata: try await gateway.signedIn(), options: gateway.options)
+        .with { $0.run = self.run.ref },
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       print("no longer following \(self.run.tripID) on \(self.run.date)")
     }
   }
@@ -126,7 +135,10 @@ struct TripsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.scheduling.listFollowedRuns(
-        .init(), metadata: try await gateway.signedIn(), options: gateway.options)
+        .init(),
+        metadata: try await gateway.signedIn(),
+        options: gateway.options
+      )
       if response.runs.isEmpty { print("you follow no runs") }
       for run in response.runs { Print.run(run) }
     }

@@ -46,7 +46,10 @@ extension Print {
     if !ride.passengerName.isEmpty && ride.passengerCode.isEmpty { print("  passenger: \(ride.passengerName)") }
     if ride.hasEstimatedFare && ride.state != .completed { print("  estimated fare \(money(ride.estimatedFare))") }
     if ride.hasFare {
-      print("  \(distance(ride.distanceMetres)) driven, fare \(money(ride.fare))" + (ride.cardLast4.isEmpty ? "" : " on the card ending \(ride.cardLast4)"))
+      print(
+        "  \(distance(ride.distanceMetres)) driven, fare \(money(ride.fare))"
+          + (ride.cardLast4.isEmpty ? "" : " on the card ending \(ride.cardLast4)")
+      )
     }
     for (index, stop) in ride.route.enumerated() {
       print("  \(index + 1). \(stop.kind == .pickup ? "pick up" : "drop off") \(stop.passengerName) (\(stop.passengers)) at \(place(stop.place))")
@@ -101,7 +104,8 @@ extension Print {
     let ride = offer.ride
     print(
       "OFFER \(offer.offerID): pick up at \(place(ride.pickup)), \(distance(offer.distanceMetres)) away, \(ride.passengers) passenger(s)"
-        + (ride.hasDestination ? " to \(place(ride.destination))" : "") + "; answer by \(date(offer.expiresAt))")
+        + (ride.hasDestination ? " to \(place(ride.destination))" : "") + "; answer by \(date(offer.expiresAt))"
+    )
   }
 
   static func monitor(_ snapshot: Binario_Dispatch_V1_MonitorSnapshot) {
@@ -113,13 +117,15 @@ extension Print {
     for zone in snapshot.zones {
       lines.append(
         "  \(zone.zoneID) \(zone.name): queue [\(zone.queue.map(\.code).joined(separator: ", "))]"
-          + ", \(zone.waiting.count) waiting, \(zone.inProgress.count) under way")
+          + ", \(zone.waiting.count) waiting, \(zone.inProgress.count) under way"
+      )
       for ride in zone.waiting { lines.append("    waiting: \(ride.rideID) at \(place(ride.pickup))") }
       for ride in zone.inProgress { lines.append("    \(rideState(ride.state)): \(ride.rideID) with taxi \(ride.taxiCode)") }
     }
     for taxi in snapshot.otherTaxis {
       lines.append(
-        "  off the queues: \(taxi.code) \(taxiState(taxi.state))" + (taxi.unavailableReason.isEmpty ? "" : " (\(taxi.unavailableReason))"))
+        "  off the queues: \(taxi.code) \(taxiState(taxi.state))" + (taxi.unavailableReason.isEmpty ? "" : " (\(taxi.unavailableReason))")
+      )
     }
     return lines.joined(separator: "\n") + "\n"
   }

@@ -33,7 +33,7 @@ struct GatewayOptions: ParsableArguments {
   /// The gateway's host and port.
   func endpoint() throws -> (host: String, port: Int) {
     guard let colon = self.gateway.lastIndex(of: ":"),
-      let port = Int(self.gateway[self.gateway.index(after: colon)...]), (1...65535).contains(port)
+      let port = Int(self.gateway[self.gateway.index(after: colon)...]), (1 ... 65535).contains(port)
     else {
       throw ValidationError("--gateway must be host:port, got '\(self.gateway)'")
     }

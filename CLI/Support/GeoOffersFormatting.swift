@@ -26,7 +26,10 @@ extension Print {
 
   static func routeOffer(_ offer: Binario_GeoOffers_V1_RouteOffer) {
     var route = offer.originStationName.isEmpty ? offer.originStationID : offer.originStationName
-    route += " → " + (offer.destinationStationID.isEmpty ? "any station" : (offer.destinationStationName.isEmpty ? offer.destinationStationID : offer.destinationStationName))
+    route +=
+      " → "
+      + (offer.destinationStationID.isEmpty
+        ? "any station" : (offer.destinationStationName.isEmpty ? offer.destinationStationID : offer.destinationStationName))
     if !offer.line.isEmpty { route += " on the \(offer.line)" }
     print("  \(offer.discountPercent)% off: \(offer.title) (\(route), until \(date(offer.validUntil)))  [\(offer.offerID)]")
     if !offer.conditions.isEmpty { print("    \(offer.conditions)") }

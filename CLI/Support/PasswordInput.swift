@@ -22,6 +22,8 @@ struct PasswordOptions: ParsableArguments {
 /// `PasswordOptions()` made by hand must not be read: its flag was never parsed.)
 func readSecret(prompt: String, environmentVariable: String) throws -> String {
   if let secret = ProcessInfo.processInfo.environment[environmentVariable] { return secret }
-  guard let typed = getpass(prompt) else { throw CLIError("nothing given for \(prompt.trimmingCharacters(in: .punctuationCharacters.union(.whitespaces)))") }
+  guard let typed = getpass(prompt) else {
+    throw CLIError("nothing given for \(prompt.trimmingCharacters(in: .punctuationCharacters.union(.whitespaces)))")
+  }
   return String(cString: typed)
 }

@@ -35,7 +35,11 @@ enum ReadingFile {
     return try rows.enumerated().map { index, object in
       var row: [String: String] = [:]
       for (key, value) in object {
-        if let number = value as? NSNumber { row[key.lowercased()] = number.stringValue } else if let text = value as? String { row[key.lowercased()] = text }
+        if let number = value as? NSNumber {
+          row[key.lowercased()] = number.stringValue
+        } else if let text = value as? String {
+          row[key.lowercased()] = text
+        }
       }
       return try reading(row, at: "reading \(index + 1)")
     }

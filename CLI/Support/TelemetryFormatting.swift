@@ -39,7 +39,8 @@ struct TimeRangeOptions: ParsableArguments {
   /// Sets the request's `from` and `to` to the options given (a field left unset lets the service
   /// choose: now, a day before).
   func apply<Request>(
-    to request: inout Request, from fromField: WritableKeyPath<Request, Google_Protobuf_Timestamp>,
+    to request: inout Request,
+    from fromField: WritableKeyPath<Request, Google_Protobuf_Timestamp>,
     to toField: WritableKeyPath<Request, Google_Protobuf_Timestamp>
   ) throws {
     if let from { request[keyPath: fromField] = Google_Protobuf_Timestamp(date: try Self.instant(from, option: "--from")) }
@@ -68,7 +69,9 @@ struct DeviceTokenOptions: ParsableArguments {
   func metadata() throws -> Metadata {
     var token = self.token
     if token == nil, let tokenFile {
-      guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else { throw ValidationError("--token-file: cannot read \(tokenFile)") }
+      guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
+        throw ValidationError("--token-file: cannot read \(tokenFile)")
+      }
       token = text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
     token = token ?? ProcessInfo.processInfo.environment["BINARIO_DEVICE_TOKEN"]

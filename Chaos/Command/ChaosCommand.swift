@@ -8,8 +8,10 @@ import Foundation
 struct ChaosCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "binario-chaos",
-    abstract: "Runs the whole suite under a mixed load while killing a random process every few seconds, then checks that every acknowledged write is there exactly once.",
-    discussion: "Exits 1 when a promise was broken. The suite's executables are taken from this program's own folder.")
+    abstract:
+      "Runs the whole suite under a mixed load while killing a random process every few seconds, then checks that every acknowledged write is there exactly once.",
+    discussion: "Exits 1 when a promise was broken. The suite's executables are taken from this program's own folder."
+  )
 
   @Option(help: "Seconds of load while processes are killed.")
   var seconds: Int = 60
@@ -34,7 +36,7 @@ struct ChaosCommand: AsyncParsableCommand {
 
   func validate() throws {
     guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
-    guard (0...1).contains(impatience) else { throw ValidationError("--impatience must be from 0 to 1") }
+    guard (0 ... 1).contains(impatience) else { throw ValidationError("--impatience must be from 0 to 1") }
     guard passengers > 0, drivers > 0 else { throw ValidationError("--passengers and --drivers must be positive") }
     guard killInterval != nil else { throw ValidationError("--kill-every must be seconds, or MIN-MAX seconds (2-4)") }
     if let victims {
@@ -49,13 +51,18 @@ struct ChaosCommand: AsyncParsableCommand {
     guard parts.count == killEvery.split(separator: "-").count, let low = parts.first, let high = parts.last, low > 0, low <= high,
       parts.count <= 2
     else { return nil }
-    return low...high
+    return low ... high
   }
 
   func run() async throws {
     var configuration = ChaosConfiguration(
-      duration: .seconds(seconds), killInterval: killInterval!, passengers: passengers, drivers: drivers, impatience: impatience,
-      seed: seed)
+      duration: .seconds(seconds),
+      killInterval: killInterval!,
+      passengers: passengers,
+      drivers: drivers,
+      impatience: impatience,
+      seed: seed
+    )
     if let victims { configuration.victims = victims.split(separator: ",").map(String.init) }
     let started = Date()
     let report = try await ChaosRun(configuration).run { line in

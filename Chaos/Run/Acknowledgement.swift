@@ -29,9 +29,9 @@ struct Acknowledgement: Sendable {
 
   /// The options for attempt `attempt` (from 1): now and then an impatient deadline.
   func options(attempt: Int) -> CallOptions {
-    guard attempt <= 3, Double.random(in: 0..<1) < impatience else { return Self.options }
+    guard attempt <= 3, Double.random(in: 0 ..< 1) < impatience else { return Self.options }
     var options = Self.options
-    options.timeout = .milliseconds(Int.random(in: 1...30))
+    options.timeout = .milliseconds(Int.random(in: 1 ... 30))
     return options
   }
 
@@ -39,7 +39,9 @@ struct Acknowledgement: Sendable {
   /// (signing in again when the token is refused), or `nil` when ``settleBy`` passed first.
   /// `retried` is set when an attempt failed first.
   func untilAnswered<Answer: Sendable>(
-    as person: Person? = nil, retried: inout Bool, _ call: (Metadata, CallOptions) async throws -> Answer
+    as person: Person? = nil,
+    retried: inout Bool,
+    _ call: (Metadata, CallOptions) async throws -> Answer
   ) async throws -> Answer? {
     var backoff = Duration.milliseconds(50)
     var attempt = 0
@@ -59,7 +61,8 @@ struct Acknowledgement: Sendable {
   }
 
   func untilAnswered<Answer: Sendable>(
-    as person: Person? = nil, _ call: (Metadata, CallOptions) async throws -> Answer
+    as person: Person? = nil,
+    _ call: (Metadata, CallOptions) async throws -> Answer
   ) async throws -> Answer? {
     var retried = false
     return try await untilAnswered(as: person, retried: &retried, call)

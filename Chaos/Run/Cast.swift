@@ -57,7 +57,12 @@ struct Cast: Sendable {
     let adminTokens = try await identity.signInAdmin()
     let admin = Person(email: RunningSuite.adminEmail, password: RunningSuite.adminPassword, tokens: adminTokens, identity: identity)
 
-    let board = try await clients.scheduling.getDeparturesBoard(.with { $0.stationID = "MI_CENTRALE"; $0.limit = 40 })
+    let board = try await clients.scheduling.getDeparturesBoard(
+      .with {
+        $0.stationID = "MI_CENTRALE"
+        $0.limit = 40
+      }
+    )
     var runs: [Binario_Scheduling_V1_RunRef] = []
     for departure in board.departures where departure.run.stops[0].scheduledDeparture.date > Date().addingTimeInterval(20 * 60) {
       if !runs.contains(where: { $0.tripID == departure.run.run.tripID }) { runs.append(departure.run.run) }
@@ -66,7 +71,7 @@ struct Cast: Sendable {
     guard runs.count == 2 else { throw RPCError(code: .failedPrecondition, message: "the demo board has no two runs leaving 20 minutes from now") }
 
     var passengers: [Passenger] = []
-    for index in 0..<count {
+    for index in 0 ..< count {
       let email = "chaos-passenger-\(index)@example.com"
       let tokens = try await identity.signUp(email: email, password: password, firstName: "Passenger\(index)", admin: adminTokens)
       let code = try await identity.phoneCode(for: "+393331234567", admin: adminTokens)
@@ -79,20 +84,28 @@ struct Cast: Sendable {
         $0.planType = "family"
         $0.startDate = romeDate(daysFromToday: -10)
         $0.period = .monthly
-        $0.price = .with { $0.amountMinor = 1000; $0.currency = "EUR" }
+        $0.price = .with {
+          $0.amountMinor = 1000
+          $0.currency = "EUR"
+        }
         $0.automaticRenewal = true
         $0.category = .moviesAndTv
       }
       let subscription = try await clients.subscriptions.addSubscription(.with { $0.details = details }, metadata: bearer(tokens))
       passengers.append(
         Passenger(
-          index: index, person: Person(email: email, password: password, tokens: tokens, identity: identity),
-          deviceID: device.device.id, deviceToken: device.token, subscriptionID: subscription.subscription.subscriptionID,
-          subscription: details))
+          index: index,
+          person: Person(email: email, password: password, tokens: tokens, identity: identity),
+          deviceID: device.device.id,
+          deviceToken: device.token,
+          subscriptionID: subscription.subscription.subscriptionID,
+          subscription: details
+        )
+      )
     }
 
     var drivers: [Person] = []
-    for index in 0..<driverCount {
+    for index in 0 ..< driverCount {
       let code = "CH-\(index)"
       let email = "ch-\(index)@drivers.test"
       let profile = try await identity.createDriver(
@@ -101,14 +114,35 @@ struct Cast: Sendable {
           $0.password = password
           $0.firstName = "Driver"
           $0.lastName = code
-        }, metadata: bearer(adminTokens)
+        },
+        metadata: bearer(adminTokens)
       ).profile
       _ = try await clients.dispatch.createTaxi(
-        .with { $0.taxi = .with { $0.code = code; $0.plate = "P\(code)"; $0.driverUserID = profile.userID } }, metadata: bearer(adminTokens))
-      let tokens = try await identity.login(.with { $0.email = email; $0.password = password }).tokens
+        .with {
+          $0.taxi = .with {
+            $0.code = code
+            $0.plate = "P\(code)"
+            $0.driverUserID = profile.userID
+          }
+        },
+        metadata: bearer(adminTokens)
+      )
+      let tokens = try await identity.login(
+        .with {
+          $0.email = email
+          $0.password = password
+        }
+      ).tokens
       let place = driverPlaces[index % driverPlaces.count]
       _ = try await clients.dispatch.reportPosition(
-        .with { $0.position = .with { $0.latitude = place.0; $0.longitude = place.1 } }, metadata: bearer(tokens))
+        .with {
+          $0.position = .with {
+            $0.latitude = place.0
+            $0.longitude = place.1
+          }
+        },
+        metadata: bearer(tokens)
+      )
       _ = try await clients.dispatch.setAvailability(.with { $0.available = true }, metadata: bearer(tokens))
       drivers.append(Person(email: email, password: password, tokens: tokens, identity: identity))
     }

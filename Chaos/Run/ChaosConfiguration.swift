@@ -24,8 +24,13 @@ public struct ChaosConfiguration: Sendable {
   public var settleLimit: Duration
 
   public init(
-    duration: Duration = .seconds(60), killInterval: ClosedRange<Double> = 2...4, passengers: Int = 4, drivers: Int = 3,
-    victims: [String] = RunningSuite.processNames, impatience: Double = 0.1, seed: UInt64 = 1,
+    duration: Duration = .seconds(60),
+    killInterval: ClosedRange<Double> = 2 ... 4,
+    passengers: Int = 4,
+    drivers: Int = 3,
+    victims: [String] = RunningSuite.processNames,
+    impatience: Double = 0.1,
+    seed: UInt64 = 1,
     settleLimit: Duration = .seconds(120)
   ) {
     self.impatience = impatience

@@ -35,7 +35,7 @@ public struct ChaosReport: Sendable, CustomStringConvertible {
     var lines = [
       "chaos run: \(Int(seconds.rounded())) s of load, \(totalKills) kills ("
         + kills.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")",
-      "failed attempts retried: \(retriedFailures.values.reduce(0, +))"
+      "failed attempts retried: \(retriedFailures.values.reduce(0, +))",
     ]
     lines += retriedFailures.sorted { $0.value > $1.value }.map { "  \($0.value) × \($0.key)" }
     for section in sections {

@@ -30,7 +30,8 @@ public struct ChaosRun: Sendable {
     try await waitUntilEveryServiceIsServing(suite)
     log(
       "listening: gateway \(suite.gatewayPort), identity \(suite.identityPort), scheduling \(suite.schedulingPort), "
-        + "ticketing \(suite.ticketingPort), geo-offers \(suite.geoOffersPort), dispatch \(suite.dispatchPort), telemetry \(suite.telemetryPort)")
+        + "ticketing \(suite.ticketingPort), geo-offers \(suite.geoOffersPort), dispatch \(suite.dispatchPort), telemetry \(suite.telemetryPort)"
+    )
     return try await suite.withGatewayConnection { connection in
       let clients = Clients(connection)
       log("making \(configuration.passengers) passengers and \(configuration.drivers) drivers")
@@ -38,16 +39,27 @@ public struct ChaosRun: Sendable {
       let started = ContinuousClock.now
       let stop = started + configuration.duration
       let acknowledgement = Acknowledgement(
-        settleBy: stop + configuration.settleLimit, failures: FailureTally(), impatience: configuration.impatience)
+        settleBy: stop + configuration.settleLimit,
+        failures: FailureTally(),
+        impatience: configuration.impatience
+      )
       let data = { (service: String, file: String) in suite.folder.appendingPathComponent("data/\(service)/\(file)") }
       let loads: [any ChaosLoad] = [
         TicketPurchases(
-          clients: clients, passengers: cast.passengers, acknowledgement: acknowledgement, database: data("ticketing", "ticketing.sqlite")),
+          clients: clients,
+          passengers: cast.passengers,
+          acknowledgement: acknowledgement,
+          database: data("ticketing", "ticketing.sqlite")
+        ),
         TrainDelays(clients: clients, admin: cast.admin, runs: cast.runs, acknowledgement: acknowledgement),
         LocationReports(clients: clients, passengers: cast.passengers, acknowledgement: acknowledgement),
         TaxiRides(
-          clients: clients, passengers: cast.passengers, drivers: cast.drivers, acknowledgement: acknowledgement,
-          database: data("dispatch", "dispatch.sqlite")),
+          clients: clients,
+          passengers: cast.passengers,
+          drivers: cast.drivers,
+          acknowledgement: acknowledgement,
+          database: data("dispatch", "dispatch.sqlite")
+        ),
         SensorReadings(clients: clients, passengers: cast.passengers, acknowledgement: acknowledgement),
         SubscriptionChanges(clients: clients, passengers: cast.passengers, acknowledgement: acknowledgement),
       ]
@@ -76,8 +88,12 @@ public struct ChaosRun: Sendable {
         sections.append(try await followers.check(settleBy: acknowledgement.settleBy))
         following.cancelAll()
         return ChaosReport(
-          duration: configuration.duration, gatewayAddress: "127.0.0.1:\(suite.gatewayPort)", kills: kills,
-          retriedFailures: acknowledgement.failures.snapshot, sections: sections)
+          duration: configuration.duration,
+          gatewayAddress: "127.0.0.1:\(suite.gatewayPort)",
+          kills: kills,
+          retriedFailures: acknowledgement.failures.snapshot,
+          sections: sections
+        )
       }
     }
   }

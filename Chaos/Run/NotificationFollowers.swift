@@ -79,25 +79,37 @@ final class NotificationFollowers: Sendable {
       let missing = inbox.filter { got[$0] == nil }
       let twice = got.filter { $0.value > 1 }
       let unknown = Set(before.keys).subtracting(inbox)
-      if !missing.isEmpty { violations.append("passenger \(passenger.index)'s stream never brought \(missing.count) of their \(inbox.count) notifications") }
+      if !missing.isEmpty {
+        violations.append("passenger \(passenger.index)'s stream never brought \(missing.count) of their \(inbox.count) notifications")
+      }
       if !twice.isEmpty { violations.append("passenger \(passenger.index)'s stream brought \(twice.count) notifications more than once") }
       if !unknown.isEmpty {
         let named = seen.withLock { seen in unknown.sorted().prefix(3).map { seen[$0] ?? $0 } }
         violations.append(
-          "passenger \(passenger.index)'s stream brought \(unknown.count) notifications their inbox does not have: \(named.joined(separator: "; "))")
+          "passenger \(passenger.index)'s stream brought \(unknown.count) notifications their inbox does not have: \(named.joined(separator: "; "))"
+        )
       }
     }
     let delivered = received.withLock { $0.values.reduce(0) { $0 + $1.values.reduce(0, +) } }
     return ChaosReport.Section(
       name: "followers' streams",
-      counts: [("notifications in the inboxes", inboxes), ("delivered by the streams", delivered), ("streams reopened at their cursor", reopened.withLock { $0 })],
-      violations: violations)
+      counts: [
+        ("notifications in the inboxes", inboxes), ("delivered by the streams", delivered),
+        ("streams reopened at their cursor", reopened.withLock { $0 }),
+      ],
+      violations: violations
+    )
   }
 
   private func inbox(of passenger: Passenger) async throws -> [String] {
     try await allPages { token in
       let answer = try await clients.notifications.listNotifications(
-        .with { $0.pageSize = 100; $0.pageToken = token }, metadata: await passenger.person.metadata())
+        .with {
+          $0.pageSize = 100
+          $0.pageToken = token
+        },
+        metadata: await passenger.person.metadata()
+      )
       return (answer.notifications.map(\.notificationID), answer.nextPageToken)
     }
   }

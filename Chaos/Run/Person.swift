@@ -23,6 +23,12 @@ actor Person {
   func metadata() -> Metadata { bearer(tokens) }
 
   func signIn() async throws {
-    tokens = try await identity.login(.with { $0.email = email; $0.password = password }, options: Acknowledgement.options).tokens
+    tokens = try await identity.login(
+      .with {
+        $0.email = email
+        $0.password = password
+      },
+      options: Acknowledgement.options
+    ).tokens
   }
 }

@@ -1,6 +1,6 @@
 @_spi(Fuzzing) import BinarioTransport
-@_spi(Fuzzing) import GatewayService
 import Foundation
+@_spi(Fuzzing) import GatewayService
 import SchedulingService
 import TelemetryService
 
@@ -59,7 +59,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
       guard parts.count == 4 else { return }
       let text = { (bytes: [UInt8]) in String(decoding: bytes, as: UTF8.self) }
       Self.gateway.httpRequest(
-        verb: text(parts[0]), target: text(parts[1]), lastEventID: parts[2].isEmpty ? nil : text(parts[2]), body: parts[3])
+        verb: text(parts[0]),
+        target: text(parts[1]),
+        lastEventID: parts[2].isEmpty ? nil : text(parts[2]),
+        body: parts[3]
+      )
     case .gtfs:
       if input.starts(with: [0x50, 0x4B]) {  // "PK": a zip archive
         guard let files = try? GTFSFeedFiles.zip(input, maximumFileSize: 1 << 20) else { return }

@@ -21,6 +21,6 @@ public enum AuthorizationCredentials {
     while start < end, isBlank(bytes[start]) { start += 1 }
     while end > start, isBlank(bytes[end - 1]) { end -= 1 }
     guard start < end else { return nil }
-    return String(decoding: bytes[start..<end], as: UTF8.self)
+    return String(decoding: bytes[start ..< end], as: UTF8.self)
   }
 }

@@ -39,7 +39,7 @@ public enum DeviceCredential {
     let prefix = tokenPrefix
     return text.hasPrefix(prefix) && text.utf8.count == prefix.utf8.count + 43
       && text.utf8.dropFirst(prefix.utf8.count).allSatisfy {
-        $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0)
+        $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (48 ... 57).contains($0) || (65 ... 90).contains($0) || (97 ... 122).contains($0)
       }
   }
 }

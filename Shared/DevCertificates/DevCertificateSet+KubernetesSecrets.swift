@@ -49,7 +49,10 @@ extension DevCertificateSet {
     do {
       return try String(contentsOf: url, encoding: .utf8)
     } catch {
-      throw DevCertificateError.unreadable(what: "file \(url.path)", reason: "\(error.localizedDescription) (run binario-dev-certs --out on that folder first)")
+      throw DevCertificateError.unreadable(
+        what: "file \(url.path)",
+        reason: "\(error.localizedDescription) (run binario-dev-certs --out on that folder first)"
+      )
     }
   }
 }

@@ -83,7 +83,9 @@ public enum DevCertificateSet {
     for name in names {
       if name.isEmpty || name.first == "." || !name.allSatisfy(allowed.contains) {
         throw DevCertificateError.invalidProcessName(
-          name, reason: "use lower-case letters, digits, '-', '_' and '.', not starting with '.'")
+          name,
+          reason: "use lower-case letters, digits, '-', '_' and '.', not starting with '.'"
+        )
       }
       if name == "ca" {
         throw DevCertificateError.invalidProcessName(name, reason: "its files would overwrite the CA's")

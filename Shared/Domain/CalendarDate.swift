@@ -9,7 +9,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
   public let day: Int
 
   public init?(year: Int, month: Int, day: Int) {
-    guard (1...9999).contains(year), (1...12).contains(month), (1...Self.days(inMonth: month, of: year)).contains(day) else {
+    guard (1 ... 9999).contains(year), (1 ... 12).contains(month), (1 ... Self.days(inMonth: month, of: year)).contains(day) else {
       return nil
     }
     self.year = year
@@ -22,7 +22,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     let digits = Array(text.utf8)
     guard digits.count == 8, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
     func number(_ range: Range<Int>) -> Int { digits[range].reduce(0) { $0 * 10 + Int($1 - 48) } }
-    self.init(year: number(0..<4), month: number(4..<6), day: number(6..<8))
+    self.init(year: number(0 ..< 4), month: number(4 ..< 6), day: number(6 ..< 8))
   }
 
   /// `YYYY-MM-DD`, as the API and its description write dates.
@@ -103,4 +103,3 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     }
   }
 }
-

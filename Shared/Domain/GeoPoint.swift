@@ -24,7 +24,8 @@ public struct GeoPoint: Sendable, Hashable, Codable, CustomStringConvertible {
     let radians = Double.pi / 180
     let dLat = (other.latitude - latitude) * radians
     let dLon = (other.longitude - longitude) * radians
-    let h = sin(dLat / 2) * sin(dLat / 2)
+    let h =
+      sin(dLat / 2) * sin(dLat / 2)
       + cos(latitude * radians) * cos(other.latitude * radians) * sin(dLon / 2) * sin(dLon / 2)
     return 2 * Self.earthRadiusMetres * asin(min(1, h.squareRoot()))
   }
@@ -93,10 +94,10 @@ extension InputValidation {
   @discardableResult
   public mutating func position(latitude: Double, longitude: Double, field: String = "") -> GeoPoint {
     let prefix = field.isEmpty ? "" : field + "."
-    if !latitude.isFinite || !(-90...90).contains(latitude) {
+    if !latitude.isFinite || !(-90 ... 90).contains(latitude) {
       fail(prefix + "latitude", "\(latitude) is not a latitude (-90 to 90 degrees)")
     }
-    if !longitude.isFinite || !(-180...180).contains(longitude) {
+    if !longitude.isFinite || !(-180 ... 180).contains(longitude) {
       fail(prefix + "longitude", "\(longitude) is not a longitude (-180 to 180 degrees)")
     }
     return GeoPoint(latitude: latitude, longitude: longitude)

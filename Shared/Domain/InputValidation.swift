@@ -44,7 +44,9 @@ public struct InputValidation: Sendable {
     if !password.contains(where: \.isNumber) { reasons.append("a digit") }
     if !reasons.isEmpty {
       fail(field, "the password needs " + reasons.joined(separator: ", "))
-    } else if !email.isEmpty, password.lowercased().contains(email.lowercased()) || password.lowercased() == email.split(separator: "@").first.map({ $0.lowercased() }) {
+    } else if !email.isEmpty,
+      password.lowercased().contains(email.lowercased()) || password.lowercased() == email.split(separator: "@").first.map({ $0.lowercased() })
+    {
       fail(field, "the password must not be the email address")
     }
   }
@@ -149,7 +151,7 @@ public struct InputValidation: Sendable {
   public static func isE164(_ phone: String) -> Bool {
     guard phone.first == "+" else { return false }
     let digits = phone.dropFirst()
-    return (8...15).contains(digits.count) && digits.allSatisfy(\.isASCIIDigit) && digits.first != "0"
+    return (8 ... 15).contains(digits.count) && digits.allSatisfy(\.isASCIIDigit) && digits.first != "0"
   }
 
   /// The start (UTC) of the day `date` falls on.
@@ -176,6 +178,6 @@ public struct InputValidation: Sendable {
 
 extension Character {
   public var isASCIIDigit: Bool {
-    ("0"..."9").contains(self)
+    ("0" ... "9").contains(self)
   }
 }

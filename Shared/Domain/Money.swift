@@ -13,7 +13,7 @@ public struct Money: Sendable, Hashable, Codable, CustomStringConvertible {
 
   /// Whether `code` looks like an ISO 4217 currency code (three letters A-Z).
   public static func isCurrencyCode(_ code: String) -> Bool {
-    code.utf8.count == 3 && code.utf8.allSatisfy { (65...90).contains($0) }
+    code.utf8.count == 3 && code.utf8.allSatisfy { (65 ... 90).contains($0) }
   }
 
   /// The amount split into `parts` shares that add up to it exactly: the first
@@ -21,7 +21,7 @@ public struct Money: Sendable, Hashable, Codable, CustomStringConvertible {
   public func split(into parts: Int) -> [Money] {
     guard parts > 0 else { return [] }
     let (share, remainder) = self.amountMinor.quotientAndRemainder(dividingBy: Int64(parts))
-    return (0..<parts).map { Money(amountMinor: share + ($0 < remainder ? 1 : 0), currency: self.currency) }
+    return (0 ..< parts).map { Money(amountMinor: share + ($0 < remainder ? 1 : 0), currency: self.currency) }
   }
 
   /// `12.50 EUR`, for people.

@@ -41,10 +41,12 @@ public struct EchoService: Binario_Echo_V1_Echo.SimpleServiceProtocol {
     context: ServerContext
   ) async throws {
     for try await message in request {
-      try await response.write(.with {
-        $0.text = message.text
-        $0.payload = message.payload
-      })
+      try await response.write(
+        .with {
+          $0.text = message.text
+          $0.payload = message.payload
+        }
+      )
     }
   }
 }

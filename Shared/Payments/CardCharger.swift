@@ -29,7 +29,12 @@ public struct ChargeRequest: Sendable, Hashable {
   public var description: String
 
   public init(
-    cardToken: String, cardLast4: String, amountMinor: Int64, currency: String, reference: String, description: String
+    cardToken: String,
+    cardLast4: String,
+    amountMinor: Int64,
+    currency: String,
+    reference: String,
+    description: String
   ) {
     self.cardToken = cardToken
     self.cardLast4 = cardLast4

@@ -45,17 +45,17 @@ public struct TestPaymentProvider: PaymentProvider {
     let brand = brand(of: number)
     if number.isEmpty {
       problems.append(CardProblem(field: .number, description: "a card number is required"))
-    } else if !number.allSatisfy({ $0.isASCII && $0.isNumber }) || !(12...19).contains(number.count) {
+    } else if !number.allSatisfy({ $0.isASCII && $0.isNumber }) || !(12 ... 19).contains(number.count) {
       problems.append(CardProblem(field: .number, description: "a card number is 12 to 19 digits"))
     } else if !passesLuhn(number) {
       problems.append(CardProblem(field: .number, description: "this is not a valid card number (check the digits)"))
     }
     var monthOK = true
-    if !(1...12).contains(card.expiryMonth) {
+    if !(1 ... 12).contains(card.expiryMonth) {
       problems.append(CardProblem(field: .expiryMonth, description: "the expiry month is 1 to 12"))
       monthOK = false
     }
-    if !(2000...2099).contains(card.expiryYear) {
+    if !(2000 ... 2099).contains(card.expiryYear) {
       problems.append(CardProblem(field: .expiryYear, description: "the expiry year has four digits, e.g. 2029"))
     } else if card.expiryYear < currentMonth.year
       || (monthOK && CalendarMonth(year: card.expiryYear, month: card.expiryMonth) < currentMonth)
@@ -65,7 +65,8 @@ public struct TestPaymentProvider: PaymentProvider {
     let codeLength = brand == "amex" ? 4 : 3
     if card.securityCode.count != codeLength || !card.securityCode.allSatisfy({ $0.isASCII && $0.isNumber }) {
       problems.append(
-        CardProblem(field: .securityCode, description: "the security code is the \(codeLength) digits on the card"))
+        CardProblem(field: .securityCode, description: "the security code is the \(codeLength) digits on the card")
+      )
     }
     if !problems.isEmpty { throw .invalidCard(problems) }
     return number
@@ -90,7 +91,7 @@ public struct TestPaymentProvider: PaymentProvider {
     let two = Int(number.prefix(2)) ?? -1
     let four = Int(number.prefix(4)) ?? -1
     if number.hasPrefix("4") { return "visa" }
-    if (51...55).contains(two) || (2221...2720).contains(four) { return "mastercard" }
+    if (51 ... 55).contains(two) || (2221 ... 2720).contains(four) { return "mastercard" }
     if two == 34 || two == 37 { return "amex" }
     return "card"
   }
@@ -98,6 +99,6 @@ public struct TestPaymentProvider: PaymentProvider {
   static func randomToken() -> String {
     let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
     var generator = SystemRandomNumberGenerator()
-    return String((0..<24).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+    return String((0 ..< 24).map { _ in alphabet[Int.random(in: 0 ..< alphabet.count, using: &generator)] })
   }
 }

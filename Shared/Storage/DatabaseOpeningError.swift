@@ -33,9 +33,11 @@ public struct DatabaseOpeningError: Error, CustomStringConvertible, Sendable, Eq
     let detail: String
     switch reason {
     case .newerDatabase(let unknown):
-      detail = "it was migrated by a newer version of the service (unknown migrations: \(unknown.joined(separator: ", "))); run that version, or restore an older copy"
+      detail =
+        "it was migrated by a newer version of the service (unknown migrations: \(unknown.joined(separator: ", "))); run that version, or restore an older copy"
     case .skippedMigrations(let skipped):
-      detail = "it lacks \(skipped.joined(separator: ", ")) although it has later migrations; new migrations must be appended at the end of the list, not inserted"
+      detail =
+        "it lacks \(skipped.joined(separator: ", ")) although it has later migrations; new migrations must be appended at the end of the list, not inserted"
     case .duplicateMigration(let identifier):
       detail = "the migration \(identifier) is registered twice"
     case .notMigrated(let missing):

@@ -2,6 +2,7 @@ import BinarioAuth
 import BinarioProto
 import BinarioTransport
 import GRPCCore
+import Synchronization
 import Testing
 
 @Suite("Authorization interceptor")
@@ -82,7 +83,10 @@ struct AuthorizationServerInterceptorTests {
   @Test("an internal method only for the peers allowed to call it")
   func internalMethod() async throws {
     #expect(try await call(M.WatchRevocations.descriptor, metadata: [:], peer: WorkloadIdentity.gateway) == .admitted(nil))
-    #expect(try await call(M.WatchRevocations.descriptor, metadata: userMetadata(roles: "admin"), peer: "spiffe://binario/dispatch") == .refused(.permissionDenied))
+    #expect(
+      try await call(M.WatchRevocations.descriptor, metadata: userMetadata(roles: "admin"), peer: "spiffe://binario/dispatch")
+        == .refused(.permissionDenied)
+    )
     #expect(try await call(M.WatchRevocations.descriptor, metadata: [:], peer: nil) == .refused(.permissionDenied))
   }
 
@@ -149,5 +153,3 @@ final class TokenCollector: RPCWriterProtocol, Sendable {
   func write(_ element: String?) async throws { storage.withLock { $0.append(element) } }
   func write(contentsOf elements: some Sequence<String?>) async throws { storage.withLock { $0.append(contentsOf: elements) } }
 }
-
-import Synchronization

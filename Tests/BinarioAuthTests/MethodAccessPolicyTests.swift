@@ -43,8 +43,11 @@ struct MethodAccessPolicyTests {
   @Test("every method of every service has an access rule; geo-offers' internal method is ticketing's alone; drivers' methods need the driver role")
   func everyServiceIsComplete() {
     let services: [(MethodAccessPolicy, [MethodDescriptor])] = [
-      (.scheduling, Binario_Scheduling_V1_Scheduling.Method.descriptors + Binario_Scheduling_V1_Notifications.Method.descriptors
-        + Binario_Scheduling_V1_Itineraries.Method.descriptors),
+      (
+        .scheduling,
+        Binario_Scheduling_V1_Scheduling.Method.descriptors + Binario_Scheduling_V1_Notifications.Method.descriptors
+          + Binario_Scheduling_V1_Itineraries.Method.descriptors
+      ),
       (.ticketing, Binario_Ticketing_V1_Tickets.Method.descriptors + Binario_Ticketing_V1_Subscriptions.Method.descriptors),
       (.geoOffers, Binario_GeoOffers_V1_GeoOffers.Method.descriptors),
       (.dispatch, Binario_Dispatch_V1_Dispatch.Method.descriptors),
@@ -71,10 +74,12 @@ struct MethodAccessPolicyTests {
     #expect(Set(deviceMethods) == [T.UploadReadings.descriptor, T.StreamReadings.descriptor], "only the upload methods take a device token")
     #expect(
       MethodAccessPolicy.ticketing.access(for: Binario_Ticketing_V1_Tickets.Method.ListDepartingTickets.descriptor)
-        == .internal(allowedPeers: ["spiffe://binario/geo-offers"]))
+        == .internal(allowedPeers: ["spiffe://binario/geo-offers"])
+    )
     #expect(
       MethodAccessPolicy.scheduling.access(for: Binario_Scheduling_V1_Scheduling.Method.WatchStations.descriptor)
-        == .internal(allowedPeers: ["spiffe://binario/geo-offers"]))
+        == .internal(allowedPeers: ["spiffe://binario/geo-offers"])
+    )
   }
 
 }

@@ -50,7 +50,8 @@ struct DevCertificateAuthorityTests {
     #expect(try certificate.extensions.extendedKeyUsage == ExtendedKeyUsage([.serverAuth, .clientAuth]))
     #expect(
       try certificate.extensions.authorityKeyIdentifier?.keyIdentifier
-        == caCertificate.extensions.subjectKeyIdentifier?.keyIdentifier)
+        == caCertificate.extensions.subjectKeyIdentifier?.keyIdentifier
+    )
     #expect(leaf.privateKeyPEM.hasPrefix("-----BEGIN PRIVATE KEY-----"))
     let key = try P256.Signing.PrivateKey(pemRepresentation: leaf.privateKeyPEM)
     #expect(certificate.publicKey == Certificate.PublicKey(key.publicKey))
@@ -58,7 +59,7 @@ struct DevCertificateAuthorityTests {
 
   @Test func serialNumbersAreRandom() throws {
     let ca = try DevCertificateAuthority.create()
-    let serials = try (0..<4).map { _ in
+    let serials = try (0 ..< 4).map { _ in
       try Certificate(pemEncoded: ca.issue(commonName: "svc", uriSANs: []).certificatePEM).serialNumber
     }
     #expect(Set(serials).count == 4)
@@ -67,13 +68,17 @@ struct DevCertificateAuthorityTests {
   @Test func theSANHoldsExactlyTheNamesAskedFor() throws {
     let ca = try DevCertificateAuthority.create()
     let leaf = try ca.issue(
-      commonName: "ticketing", uriSANs: ["spiffe://binario/ticketing"], dnsSANs: ["ticketing", "localhost"])
+      commonName: "ticketing",
+      uriSANs: ["spiffe://binario/ticketing"],
+      dnsSANs: ["ticketing", "localhost"]
+    )
     let names = try #require(try Certificate(pemEncoded: leaf.certificatePEM).extensions.subjectAlternativeNames)
 
     #expect(
       Array(names) == [
         .uniformResourceIdentifier("spiffe://binario/ticketing"), .dnsName("ticketing"), .dnsName("localhost"),
-      ])
+      ]
+    )
   }
 
   @Test func dnsNamesDefaultToLocalhost() throws {

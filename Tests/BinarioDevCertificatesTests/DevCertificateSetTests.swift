@@ -10,7 +10,8 @@ struct DevCertificateSetTests {
     #expect(
       DevCertificateSet.processNames == [
         "gateway", "identity", "ticketing", "scheduling", "geo-offers", "dispatch", "telemetry",
-      ])
+      ]
+    )
     #expect(DevCertificateSet.spiffeID(for: "dispatch") == "spiffe://binario/dispatch")
   }
 
@@ -20,7 +21,9 @@ struct DevCertificateSetTests {
       try DevCertificateSet.write(to: directory)
 
       let ca = try DevCertificateAuthority(
-        certificatePEM: read(directory, "ca.pem"), privateKeyPEM: read(directory, "ca.key"))
+        certificatePEM: read(directory, "ca.pem"),
+        privateKeyPEM: read(directory, "ca.key")
+      )
       #expect(try permissions(directory, "ca.key") == 0o600)
       for name in DevCertificateSet.processNames {
         let certificate = try Certificate(pemEncoded: read(directory, "\(name).pem"))
@@ -30,7 +33,8 @@ struct DevCertificateSetTests {
         #expect(try permissions(directory, "\(name).pem") == 0o644)
         let names = try #require(try certificate.extensions.subjectAlternativeNames)
         #expect(
-          Array(names) == [.uniformResourceIdentifier("spiffe://binario/\(name)"), .dnsName(name), .dnsName("localhost")])
+          Array(names) == [.uniformResourceIdentifier("spiffe://binario/\(name)"), .dnsName(name), .dnsName("localhost")]
+        )
         #expect(try await verify(certificate, trusting: ca))
       }
       let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
@@ -105,14 +109,19 @@ struct DevCertificateSetTests {
       let caCertificate = try Certificate(pemEncoded: read(folder, "ca.pem"))
       let leafKey = P256.Signing.PrivateKey()
       let expired = try Certificate(
-        version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey),
-        notValidBefore: Date(timeIntervalSinceNow: -7_200), notValidAfter: Date(timeIntervalSinceNow: -3_600),
-        issuer: caCertificate.subject, subject: try DistinguishedName { CommonName("identity") },
+        version: .v3,
+        serialNumber: .init(),
+        publicKey: .init(leafKey.publicKey),
+        notValidBefore: Date(timeIntervalSinceNow: -7_200),
+        notValidAfter: Date(timeIntervalSinceNow: -3_600),
+        issuer: caCertificate.subject,
+        subject: try DistinguishedName { CommonName("identity") },
         signatureAlgorithm: .ecdsaWithSHA256,
         extensions: try Certificate.Extensions {
           SubjectAlternativeNames([.uniformResourceIdentifier("spiffe://binario/identity")])
         },
-        issuerPrivateKey: .init(caKey))
+        issuerPrivateKey: .init(caKey)
+      )
       try Data(expired.serializeAsPEM().pemString.utf8).write(to: folder.appendingPathComponent("identity.pem"))
       try Data(leafKey.pemRepresentation.utf8).write(to: folder.appendingPathComponent("identity.key"))
 

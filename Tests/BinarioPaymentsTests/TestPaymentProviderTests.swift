@@ -11,10 +11,13 @@ struct TestPaymentProviderTests {
       ("4242 4242 4242 4242", "visa", "4242", "123"),
       ("5555-5555-5555-4444", "mastercard", "4444", "123"),
       ("378282246310005", "amex", "0005", "1234"),
-    ])
+    ]
+  )
   func accepted(number: String, brand: String, last4: String, code: String) async throws {
     let token = try await TestPaymentProvider().tokenize(
-      PaymentCard(number: number, expiryMonth: 6, expiryYear: 2027, securityCode: code), currentMonth: now)
+      PaymentCard(number: number, expiryMonth: 6, expiryYear: 2027, securityCode: code),
+      currentMonth: now
+    )
     #expect(token.brand == brand)
     #expect(token.last4 == last4)
     #expect(token.token.hasPrefix("tok_test_"))
@@ -64,10 +67,14 @@ struct TestPaymentProviderTests {
   func expiry() async throws {
     let provider = TestPaymentProvider()
     _ = try await provider.tokenize(
-      PaymentCard(number: "4242424242424242", expiryMonth: 6, expiryYear: 2027, securityCode: "123"), currentMonth: now)
+      PaymentCard(number: "4242424242424242", expiryMonth: 6, expiryYear: 2027, securityCode: "123"),
+      currentMonth: now
+    )
     await #expect(throws: PaymentError.self) {
       _ = try await provider.tokenize(
-        PaymentCard(number: "4242424242424242", expiryMonth: 5, expiryYear: 2027, securityCode: "123"), currentMonth: now)
+        PaymentCard(number: "4242424242424242", expiryMonth: 5, expiryYear: 2027, securityCode: "123"),
+        currentMonth: now
+      )
     }
   }
 

@@ -57,7 +57,10 @@ struct BinarioTransportFactoryTests {
   @Test("server-only TLS needs no trusted CA and asks no client certificate")
   func serverOnly() throws {
     let configuration = ServiceConfiguration(
-      serviceName: "gateway", tlsCertificate: "/c.pem", tlsPrivateKey: "/k.pem", tlsClientAuthentication: .none
+      serviceName: "gateway",
+      tlsCertificate: "/c.pem",
+      tlsPrivateKey: "/k.pem",
+      tlsClientAuthentication: .none
     )
     let tls = try BinarioTLSConfiguration(serverSettingsFrom: configuration)
     #expect(!tls.requireClientCertificate)

@@ -58,23 +58,39 @@ struct ConfigurationTests {
       .otlpEndpoint: "http://collector:4318", .keepaliveInterval: "5", .keepaliveTimeout: "0.5",
     ]
     let expected = ServiceConfiguration(
-      serviceName: "dispatch", host: "0.0.0.0", port: 7001, tlsCertificate: "/c.pem",
-      tlsPrivateKey: "/k.pem", tlsTrustedCA: "/ca.pem", tlsClientAuthentication: .none,
-      dataDirectory: "/var/lib/dispatch", logLevel: .trace, logFormat: .json,
-      metricsHost: "0.0.0.0", metricsPort: 9100, shutdownGracePeriod: 2.5, maxFrameSize: 65536,
-      otlpEndpoint: "http://collector:4318", keepaliveInterval: 5, keepaliveTimeout: 0.5
+      serviceName: "dispatch",
+      host: "0.0.0.0",
+      port: 7001,
+      tlsCertificate: "/c.pem",
+      tlsPrivateKey: "/k.pem",
+      tlsTrustedCA: "/ca.pem",
+      tlsClientAuthentication: .none,
+      dataDirectory: "/var/lib/dispatch",
+      logLevel: .trace,
+      logFormat: .json,
+      metricsHost: "0.0.0.0",
+      metricsPort: 9100,
+      shutdownGracePeriod: 2.5,
+      maxFrameSize: 65536,
+      otlpEndpoint: "http://collector:4318",
+      keepaliveInterval: 5,
+      keepaliveTimeout: 0.5
     )
     #expect(Set(values.keys) == Set(ConfigurationSetting.allCases))
 
     let arguments = values.flatMap { [$0.key.flag, $0.value] }
     let fromFlags = try ServiceConfiguration.load(
-      serviceName: "x", options: try ServiceOptions.parse(arguments), environment: [:]
+      serviceName: "x",
+      options: try ServiceOptions.parse(arguments),
+      environment: [:]
     )
     #expect(fromFlags == expected)
 
     let environment = Dictionary(uniqueKeysWithValues: values.map { ($0.key.environmentVariable, $0.value) })
     let fromEnvironment = try ServiceConfiguration.load(
-      serviceName: "x", options: try ServiceOptions.parse([]), environment: environment
+      serviceName: "x",
+      options: try ServiceOptions.parse([]),
+      environment: environment
     )
     #expect(fromEnvironment == expected)
   }
@@ -91,12 +107,19 @@ struct ConfigurationTests {
   @Test("an encoded configuration is a config file that loads back to it")
   func encodedConfigurationLoadsBack() throws {
     let original = ServiceConfiguration(
-      serviceName: "geo-offers", port: 7005, tlsCertificate: "/c.pem", tlsClientAuthentication: .none,
-      logLevel: .notice, metricsPort: 0, shutdownGracePeriod: 0.5
+      serviceName: "geo-offers",
+      port: 7005,
+      tlsCertificate: "/c.pem",
+      tlsClientAuthentication: .none,
+      logLevel: .notice,
+      metricsPort: 0,
+      shutdownGracePeriod: 0.5
     )
     let file = try configFile(String(decoding: try JSONEncoder().encode(original), as: UTF8.self))
     let loaded = try ServiceConfiguration.load(
-      serviceName: "other", options: try ServiceOptions.parse(["--config", file]), environment: [:]
+      serviceName: "other",
+      options: try ServiceOptions.parse(["--config", file]),
+      environment: [:]
     )
     #expect(loaded == original)
   }
@@ -105,12 +128,16 @@ struct ConfigurationTests {
   func dataDirectoryDefault() throws {
     let file = try configFile(#"{"serviceName": "telemetry"}"#)
     let derived = try ServiceConfiguration.load(
-      serviceName: "x", options: try ServiceOptions.parse(["--config", file]), environment: [:]
+      serviceName: "x",
+      options: try ServiceOptions.parse(["--config", file]),
+      environment: [:]
     )
     #expect(derived.dataDirectory == "data/telemetry")
 
     let explicit = try ServiceConfiguration.load(
-      serviceName: "x", options: try ServiceOptions.parse(["--config", file, "--data-directory", "/srv"]), environment: [:]
+      serviceName: "x",
+      options: try ServiceOptions.parse(["--config", file, "--data-directory", "/srv"]),
+      environment: [:]
     )
     #expect(explicit.dataDirectory == "/srv")
   }
@@ -119,7 +146,9 @@ struct ConfigurationTests {
   func metricsOff() throws {
     let file = try configFile(#"{"metricsPort": 9100}"#)
     let configuration = try ServiceConfiguration.load(
-      serviceName: "x", options: try ServiceOptions.parse(["--config", file]), environment: ["BINARIO_METRICS_PORT": "off"]
+      serviceName: "x",
+      options: try ServiceOptions.parse(["--config", file]),
+      environment: ["BINARIO_METRICS_PORT": "off"]
     )
     #expect(configuration.metricsPort == nil)
   }
@@ -131,14 +160,19 @@ struct ConfigurationTests {
     #expect(ServiceTracing.export(configuration: none, environment: [:]) == .off)
     #expect(
       ServiceTracing.export(configuration: none, environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"])
-        == .otlp(endpoint: "http://c:4318"))
+        == .otlp(endpoint: "http://c:4318")
+    )
 
     let set = try ServiceConfiguration.load(
-      serviceName: "x", options: try ServiceOptions.parse(["--otlp-endpoint", "https://collector.example:4318/"]), environment: [:]
+      serviceName: "x",
+      options: try ServiceOptions.parse(["--otlp-endpoint", "https://collector.example:4318/"]),
+      environment: [:]
     )
     #expect(ServiceTracing.export(configuration: set, environment: [:]) == .otlp(endpoint: "https://collector.example:4318/"))
     let off = try ServiceConfiguration.load(
-      serviceName: "x", options: try ServiceOptions.parse(["--otlp-endpoint", "off"]), environment: ["BINARIO_OTLP_ENDPOINT": "http://c:4318"]
+      serviceName: "x",
+      options: try ServiceOptions.parse(["--otlp-endpoint", "off"]),
+      environment: ["BINARIO_OTLP_ENDPOINT": "http://c:4318"]
     )
     #expect(off.otlpEndpoint == nil)
 
@@ -167,7 +201,9 @@ struct ConfigurationTests {
   func badFlagValue() throws {
     let error = try #require(throws: ConfigurationError.self) {
       try ServiceConfiguration.load(
-        serviceName: "x", options: try ServiceOptions.parse(["--metrics-port", "70000"]), environment: [:]
+        serviceName: "x",
+        options: try ServiceOptions.parse(["--metrics-port", "70000"]),
+        environment: [:]
       )
     }
     #expect(error.setting == "metricsPort")

@@ -1,12 +1,13 @@
+import BinarioServiceKit
+import NIOCore
+import NIOPosix
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import BinarioServiceKit
-import NIOCore
-import NIOPosix
-import Testing
 
 /// `FileDescriptorLogWriter` writing into a pipe this test reads without blocking.
 @Suite("The log line writer")

@@ -49,7 +49,11 @@ struct MetricsHTTPServerTests {
     let listener = ListenerState()
     readiness.add("server", listener: listener)
     let server = MetricsHTTPServer(
-      host: "127.0.0.1", port: 0, registry: PrometheusCollectorRegistry(), readiness: readiness, logger: Logger(label: "test")
+      host: "127.0.0.1",
+      port: 0,
+      registry: PrometheusCollectorRegistry(),
+      readiness: readiness,
+      logger: Logger(label: "test")
     )
     let group = ServiceGroup(services: [server], logger: Logger(label: "test"))
 

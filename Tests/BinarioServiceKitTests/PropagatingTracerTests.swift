@@ -55,7 +55,7 @@ struct PropagatingTracerTests {
     let root = self.tracer.startSpan("root", context: .topLevel, ofKind: .server)
     let rootTrace = try #require(root.context.traceContext)
     var spanIDs: Set<String> = [rootTrace.spanID.description]
-    for _ in 0..<1000 {
+    for _ in 0 ..< 1000 {
       let child = self.tracer.startSpan("child", context: root.context, ofKind: .internal)
       let trace = try #require(child.context.traceContext)
       #expect(trace.traceID == rootTrace.traceID)

@@ -1,11 +1,12 @@
-@testable import BinarioServiceKit
 import Foundation
 import Testing
+
+@testable import BinarioServiceKit
 
 @Suite("Request ids")
 struct RequestIDTests {
   @Test func generatedIDsAreDistinctLowercaseVersion4UUIDs() throws {
-    let ids = (0..<1_000).map { _ in RequestID.generate() }
+    let ids = (0 ..< 1_000).map { _ in RequestID.generate() }
     #expect(Set(ids).count == ids.count)
     for id in ids.prefix(20) {
       let uuid = try #require(UUID(uuidString: id))
@@ -16,7 +17,7 @@ struct RequestIDTests {
   }
 
   @Test func theTextIsFoundationsUUIDStringInLowercase() {
-    for _ in 0..<100 {
+    for _ in 0 ..< 100 {
       let uuid = UUID()
       let bytes = withUnsafeBytes(of: uuid.uuid) { Array($0) }
       #expect(RequestID.uuidText(bytes) == uuid.uuidString.lowercased())
@@ -25,8 +26,8 @@ struct RequestIDTests {
 
   @Test func idsFromManyThreadsAtOnceAreDistinct() async {
     let ids = await withTaskGroup(of: [String].self) { group in
-      for _ in 0..<8 {
-        group.addTask { (0..<500).map { _ in RequestID.generate() } }
+      for _ in 0 ..< 8 {
+        group.addTask { (0 ..< 500).map { _ in RequestID.generate() } }
       }
       return await group.reduce(into: []) { $0 += $1 }
     }

@@ -14,7 +14,8 @@ struct TracingInterceptorTests {
   @Test("a call continues the caller's traceparent: same trace, new span, flags kept", .timeLimit(.minutes(1)))
   func continuesTrace() async throws {
     let seen = try await withInProcessServer(
-      services: [StringsService()], interceptors: [TracingServerInterceptor(tracer: PropagatingTracer())]
+      services: [StringsService()],
+      interceptors: [TracingServerInterceptor(tracer: PropagatingTracer())]
     ) { client in
       try await client.echo("traceparent?", metadata: ["traceparent": .string(Self.parent)])
     }
@@ -26,14 +27,17 @@ struct TracingInterceptorTests {
 
   @Test(
     "a malformed or absent traceparent starts a new trace, never an error",
-    arguments: ["", "garbage", "00-00000000000000000000000000000000-b7ad6b7169203331-01",
+    arguments: [
+      "", "garbage", "00-00000000000000000000000000000000-b7ad6b7169203331-01",
       "00-0AF7651916CD43DD8448EB211C80319C-b7ad6b7169203331-01", "01-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01x",
-      "00-0af7651916cd43dd8448eb211c80319c-0000000000000000-01", nil]
+      "00-0af7651916cd43dd8448eb211c80319c-0000000000000000-01", nil,
+    ]
   )
   func replacesMalformed(header: String?) async throws {
     let metadata: Metadata = header.map { ["traceparent": .string($0)] } ?? [:]
     let seen = try await withInProcessServer(
-      services: [StringsService()], interceptors: [TracingServerInterceptor(tracer: PropagatingTracer())]
+      services: [StringsService()],
+      interceptors: [TracingServerInterceptor(tracer: PropagatingTracer())]
     ) { client in
       try await client.echo("traceparent?", metadata: metadata)
     }
@@ -67,7 +71,9 @@ struct TracingInterceptorTests {
     let tracer = InMemoryTracer()
     let transport = InProcessTransport()
     try await withGRPCServer(
-      transport: transport.server, services: [StringsService()], interceptors: [TracingServerInterceptor(tracer: tracer)]
+      transport: transport.server,
+      services: [StringsService()],
+      interceptors: [TracingServerInterceptor(tracer: tracer)]
     ) { _ in
       try await withGRPCClient(
         transport: transport.client,

@@ -13,7 +13,8 @@ private let accountMigrations = DatabaseMigrations()
   .add("v2-create-sessions") { db in
     try db.execute(sql: "INSERT INTO migration_run VALUES ('v2-create-sessions')")
     try db.execute(
-      sql: "CREATE TABLE session (id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL REFERENCES account(id))")
+      sql: "CREATE TABLE session (id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL REFERENCES account(id))"
+    )
   }
 
 private func migrationRuns(_ pool: DatabasePool) throws -> [String] {
@@ -35,8 +36,10 @@ struct ServiceDatabaseTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("binario-db-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     let pool = try ServiceDatabase.open(
-      at: directory.appendingPathComponent("service.sqlite").path, migrations: DatabaseMigrations(),
-      busyTimeout: .milliseconds(2_500))
+      at: directory.appendingPathComponent("service.sqlite").path,
+      migrations: DatabaseMigrations(),
+      busyTimeout: .milliseconds(2_500)
+    )
     defer { try? pool.close() }
 
     let (synchronous, busyTimeout) = try pool.write { db in
@@ -50,7 +53,10 @@ struct ServiceDatabaseTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("binario-mmap-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     let mapped = try ServiceDatabase.open(
-      at: folder.appendingPathComponent("mapped.sqlite").path, migrations: accountMigrations, memoryMapBytes: 1 << 26)
+      at: folder.appendingPathComponent("mapped.sqlite").path,
+      migrations: accountMigrations,
+      memoryMapBytes: 1 << 26
+    )
     #expect(try mapped.read { db in try Int.fetchOne(db, sql: "PRAGMA mmap_size") } == 1 << 26)
     #expect(try mapped.write { db in try Int.fetchOne(db, sql: "PRAGMA mmap_size") } == 1 << 26)
     let plain = try ServiceDatabase.open(at: folder.appendingPathComponent("plain.sqlite").path, migrations: accountMigrations)
@@ -118,7 +124,8 @@ struct ServiceDatabaseTests {
     let database = try TemporaryDatabase(migrations: v1.add("v3") { db in try db.execute(sql: "CREATE TABLE c (x)") })
     try database.pool.close()
 
-    let inserted = v1
+    let inserted =
+      v1
       .add("v2") { db in try db.execute(sql: "CREATE TABLE b (x)") }
       .add("v3") { db in try db.execute(sql: "CREATE TABLE c (x)") }
     #expect(throws: DatabaseOpeningError(path: database.path, reason: .skippedMigrations(["v2"]))) {

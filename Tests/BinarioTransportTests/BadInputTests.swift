@@ -27,7 +27,7 @@ struct BadInputTests {
       switch self {
       case .oversizedFrame: return BadInputTests.prefix(5 * 1024 * 1024) + [UInt8](repeating: 0, count: 1024)
       case .undecodableFrame: return BadInputTests.prefix(6) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
-      case .randomBytes: return (0..<4096).map { _ in UInt8.random(in: 0...255) }
+      case .randomBytes: return (0 ..< 4096).map { _ in UInt8.random(in: 0 ... 255) }
       // Frame{ open { method: "/x" } } with no call_id.
       case .openWithCallIDZero: return BadInputTests.prefix(6) + [0x12, 0x04, 0x0A, 0x02, 0x2F, 0x78]
       }

@@ -35,7 +35,12 @@ struct CallLifetimeTests {
   static func open(_ id: UInt64, halfClose: Bool) -> WireFrame {
     var frame = WireFrame()
     frame.callID = id
-    frame.kind = .open(.with { $0.method = "/test.v1.Test/Call"; $0.halfClose = halfClose })
+    frame.kind = .open(
+      .with {
+        $0.method = "/test.v1.Test/Call"
+        $0.halfClose = halfClose
+      }
+    )
     return frame
   }
 

@@ -48,7 +48,8 @@ struct ConnectionLimitTests {
     let channel = EmbeddedChannel(loop: loop)
     let errors = ErrorRecorder()
     try channel.pipeline.syncOperations.addHandler(
-      ByteToMessageHandler(FrameDecoder(maximumFrameSize: 1024, completionTimeout: .seconds(30))))
+      ByteToMessageHandler(FrameDecoder(maximumFrameSize: 1024, completionTimeout: .seconds(30)))
+    )
     try channel.pipeline.syncOperations.addHandler(errors)
     try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
     try channel.writeInbound(ByteBuffer(bytes: [0, 0, 0, 100, 0x08]))
@@ -62,10 +63,11 @@ struct ConnectionLimitTests {
     let patient = EmbeddedChannel(loop: loop)
     let none = ErrorRecorder()
     try patient.pipeline.syncOperations.addHandler(
-      ByteToMessageHandler(FrameDecoder(maximumFrameSize: 1024, completionTimeout: .seconds(30))))
+      ByteToMessageHandler(FrameDecoder(maximumFrameSize: 1024, completionTimeout: .seconds(30)))
+    )
     try patient.pipeline.syncOperations.addHandler(none)
     try patient.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
-    for _ in 0..<3 {
+    for _ in 0 ..< 3 {
       try patient.writeInbound(ByteBuffer(bytes: [0, 0, 0, 2, 0x08, 0x01]))
       loop.advanceTime(by: .seconds(60))
     }
@@ -75,7 +77,7 @@ struct ConnectionLimitTests {
 
   @Test func callsPastTheLimitOnOneConnectionAreRefusedAtOnce() throws {
     let connection = try EmbeddedServerConnection(configuration: .init(maximumConcurrentCalls: 2))
-    for id in 1...3 {
+    for id in 1 ... 3 {
       var open = WireFrame()
       open.callID = UInt64(id)
       open.kind = .open(.with { $0.method = "/binario.echo.v1.Echo/Get" })

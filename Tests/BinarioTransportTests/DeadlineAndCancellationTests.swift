@@ -35,11 +35,16 @@ private struct WaitingEchoService: Binario_Echo_V1_Echo.SimpleServiceProtocol {
     self.sawCancellation.yield(request.text)
   }
 
-  func collect(request: RPCAsyncSequence<Binario_Echo_V1_EchoRequest, any Error>, context: ServerContext) async throws -> Binario_Echo_V1_EchoResponse {
+  func collect(request: RPCAsyncSequence<Binario_Echo_V1_EchoRequest, any Error>, context: ServerContext) async throws -> Binario_Echo_V1_EchoResponse
+  {
     throw RPCError(code: .unimplemented, message: "not used")
   }
 
-  func update(request: RPCAsyncSequence<Binario_Echo_V1_EchoRequest, any Error>, response: RPCWriter<Binario_Echo_V1_EchoResponse>, context: ServerContext) async throws {
+  func update(
+    request: RPCAsyncSequence<Binario_Echo_V1_EchoRequest, any Error>,
+    response: RPCWriter<Binario_Echo_V1_EchoResponse>,
+    context: ServerContext
+  ) async throws {
     throw RPCError(code: .unimplemented, message: "not used")
   }
 }
@@ -58,7 +63,7 @@ struct DeadlineAndCancellationTests {
       try await withTestClient(port: port) { client, _ in
         let echo = Binario_Echo_V1_Echo.Client(wrapping: client)
         var timeout = Duration.milliseconds(200)
-        for attempt in 1...8 {
+        for attempt in 1 ... 8 {
           var options = CallOptions.defaults
           options.timeout = timeout
           let label = "wait \(attempt)"

@@ -73,7 +73,7 @@ struct EchoCallKindsTests {
       try await withTestClient(port: port) { client, _ in
         let echo = Binario_Echo_V1_Echo.Client(wrapping: client)
         let mismatches = try await withThrowingTaskGroup(of: Bool.self) { group in
-          for index in 0..<1000 {
+          for index in 0 ..< 1000 {
             group.addTask {
               let reply = try await echo.get(.with { $0.text = "call \(index)" })
               return reply.text == "call \(index)"
@@ -99,7 +99,7 @@ struct EchoCallKindsTests {
       try await withTestClient(port: port, connection: connection) { client, _ in
         let echo = Binario_Echo_V1_Echo.Client(wrapping: client)
         let failures = try await withThrowingTaskGroup(of: String?.self) { group in
-          for index in 0..<400 {
+          for index in 0 ..< 400 {
             group.addTask {
               do {
                 if index.isMultiple(of: 2) {

@@ -21,7 +21,7 @@ private final class FloodingAcceptor: BinarioCallAcceptor {
     let (total, payload, blockedAfter) = (self.total, Data(count: self.messageSize), self.blockedAfter)
     Task {
       var reported = false
-      for sent in 0..<total {
+      for sent in 0 ..< total {
         if !call.isWritable, !reported {
           reported = true
           blockedAfter.yield(sent)
@@ -141,7 +141,7 @@ struct FlowControlAndKeepaliveTests {
     }
     let payload = Data(count: messageSize)
     var sentWhenBlocked: Int?
-    for sent in 0..<total {
+    for sent in 0 ..< total {
       if sentWhenBlocked == nil, !call.isWritable {
         sentWhenBlocked = sent
         // The server has read only part of what was sent; now let it read on.
@@ -162,7 +162,10 @@ struct FlowControlAndKeepaliveTests {
     var configuration = BinarioConnectionConfiguration.defaults
     configuration.keepaliveInterval = .milliseconds(50)
     configuration.keepaliveTimeout = .milliseconds(50)
-    let (listener, port) = try await self.bind(configuration: configuration, acceptor: FloodingAcceptor(total: 0, messageSize: 0, blockedAfter: AsyncStream.makeStream(of: Int.self).continuation))
+    let (listener, port) = try await self.bind(
+      configuration: configuration,
+      acceptor: FloodingAcceptor(total: 0, messageSize: 0, blockedAfter: AsyncStream.makeStream(of: Int.self).continuation)
+    )
     defer { listener.close() }
     // A raw TLS peer: it completes the handshake, then stays silent.
     let silent = try await RawConnection.connect(port: port, tls: TestPKI.clientTLS())
@@ -172,7 +175,10 @@ struct FlowControlAndKeepaliveTests {
   @Test func aConnectionWithNoCallsIsClosedAfterTheIdleTimeout() async throws {
     var configuration = BinarioConnectionConfiguration.defaults
     configuration.idleTimeout = .milliseconds(100)
-    let (listener, port) = try await self.bind(configuration: configuration, acceptor: FloodingAcceptor(total: 0, messageSize: 0, blockedAfter: AsyncStream.makeStream(of: Int.self).continuation))
+    let (listener, port) = try await self.bind(
+      configuration: configuration,
+      acceptor: FloodingAcceptor(total: 0, messageSize: 0, blockedAfter: AsyncStream.makeStream(of: Int.self).continuation)
+    )
     defer { listener.close() }
     let connection = try await self.connect(port: port)
     // The client answers pings (it is a real Binario peer): only idleness closes it.

@@ -17,7 +17,12 @@ struct FlushCoalescingTests {
     for id in [1, 3] as [UInt64] {
       var open = WireFrame()
       open.callID = id
-      open.kind = .open(.with { $0.method = "/test.v1.Test/Call"; $0.halfClose = true })
+      open.kind = .open(
+        .with {
+          $0.method = "/test.v1.Test/Call"
+          $0.halfClose = true
+        }
+      )
       try connection.channel.writeInbound(open)
     }
     #expect(connection.acceptor.calls.count == 2)

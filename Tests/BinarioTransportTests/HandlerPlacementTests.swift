@@ -17,7 +17,7 @@ struct HandlerPlacementTests {
       try await withTestClient(port: port) { client, _ in
         let echo = Binario_Echo_V1_Echo.Client(wrapping: client)
         // Several calls: a resumption that landed on another thread by chance would show in one.
-        for _ in 0..<20 {
+        for _ in 0 ..< 20 {
           let reply = try await echo.get(.with { $0.text = "where" })
           #expect(reply.text == "on one event loop throughout")
         }
@@ -30,7 +30,7 @@ struct HandlerPlacementTests {
     try await withTestServer(services: [LoopReportingService(recorder: loops)]) { port, _ in
       try await withTestClient(port: port, pool: .init(size: 1)) { client, _ in
         let echo = Binario_Echo_V1_Echo.Client(wrapping: client)
-        for _ in 0..<10 { _ = try await echo.get(.with { $0.text = "where" }) }
+        for _ in 0 ..< 10 { _ = try await echo.get(.with { $0.text = "where" }) }
       }
     }
     #expect(loops.distinctCount == 1)

@@ -16,7 +16,12 @@ struct IdleTimeoutTests {
   private static func unaryCall(_ id: UInt64, on connection: EmbeddedServerConnection) throws {
     var open = WireFrame()
     open.callID = id
-    open.kind = .open(.with { $0.method = "/test.v1.Test/Call"; $0.halfClose = true })
+    open.kind = .open(
+      .with {
+        $0.method = "/test.v1.Test/Call"
+        $0.halfClose = true
+      }
+    )
     try connection.channel.writeInbound(open)
     connection.acceptor.calls.last!.end(WireEnd(code: WireStatusCode.ok))
     connection.loop.run()

@@ -11,8 +11,13 @@ private struct WhoAmIService: Binario_Echo_V1_Echo.SimpleServiceProtocol {
     .with { $0.text = context.binarioPeerIdentity?.uri ?? "nobody" }
   }
   func expand(request: Binario_Echo_V1_EchoRequest, response: RPCWriter<Binario_Echo_V1_EchoResponse>, context: ServerContext) async throws {}
-  func collect(request: RPCAsyncSequence<Binario_Echo_V1_EchoRequest, any Error>, context: ServerContext) async throws -> Binario_Echo_V1_EchoResponse { .init() }
-  func update(request: RPCAsyncSequence<Binario_Echo_V1_EchoRequest, any Error>, response: RPCWriter<Binario_Echo_V1_EchoResponse>, context: ServerContext) async throws {}
+  func collect(request: RPCAsyncSequence<Binario_Echo_V1_EchoRequest, any Error>, context: ServerContext) async throws -> Binario_Echo_V1_EchoResponse
+  { .init() }
+  func update(
+    request: RPCAsyncSequence<Binario_Echo_V1_EchoRequest, any Error>,
+    response: RPCWriter<Binario_Echo_V1_EchoResponse>,
+    context: ServerContext
+  ) async throws {}
 }
 
 @Suite("Peer identity from the client certificate")

@@ -27,27 +27,27 @@ struct AllocationPropertyTests {
     TestDispatch.bicocca, TestDispatch.lodi,
   ]
   static let taxis = ["T0", "T1", "T2", "T3", "T4", "T5"]
-  static let passengers = (0..<10).map { "p\($0)" }
+  static let passengers = (0 ..< 10).map { "p\($0)" }
 
   static func operations(seed: UInt64, count: Int) -> [Operation] {
     var random = SeededGenerator(state: seed)
-    return (0..<count).map { _ in
-      let taxi = Int.random(in: 0..<taxis.count, using: &random)
-      let passenger = Int.random(in: 0..<passengers.count, using: &random)
-      switch Int.random(in: 0..<100, using: &random) {
-      case 0..<25: return .request(passenger: passenger, at: Int.random(in: 0..<places.count, using: &random))
-      case 25..<45: return .accept(taxi: taxi)
-      case 45..<55: return .reject(taxi: taxi)
-      case 55..<65: return .timeout(seconds: Double.random(in: 0...25, using: &random))
-      case 65..<75: return .cancel(passenger: passenger)
-      case 75..<87: return .finish(taxi: taxi)
-      case 87..<94: return .availability(taxi: taxi, available: Bool.random(using: &random))
-      default: return .move(taxi: taxi, to: Int.random(in: 0..<places.count, using: &random))
+    return (0 ..< count).map { _ in
+      let taxi = Int.random(in: 0 ..< taxis.count, using: &random)
+      let passenger = Int.random(in: 0 ..< passengers.count, using: &random)
+      switch Int.random(in: 0 ..< 100, using: &random) {
+      case 0 ..< 25: return .request(passenger: passenger, at: Int.random(in: 0 ..< places.count, using: &random))
+      case 25 ..< 45: return .accept(taxi: taxi)
+      case 45 ..< 55: return .reject(taxi: taxi)
+      case 55 ..< 65: return .timeout(seconds: Double.random(in: 0 ... 25, using: &random))
+      case 65 ..< 75: return .cancel(passenger: passenger)
+      case 75 ..< 87: return .finish(taxi: taxi)
+      case 87 ..< 94: return .availability(taxi: taxi, available: Bool.random(using: &random))
+      default: return .move(taxi: taxi, to: Int.random(in: 0 ..< places.count, using: &random))
       }
     }
   }
 
-  @Test("no taxi allocated twice, no job to two taxis, under random concurrent interleavings", arguments: 1...12)
+  @Test("no taxi allocated twice, no job to two taxis, under random concurrent interleavings", arguments: 1 ... 12)
   func neverTwice(seed: UInt64) async throws {
     let test = try TestDispatch()
     for (index, code) in Self.taxis.enumerated() {
@@ -60,7 +60,7 @@ struct AllocationPropertyTests {
 
     for batch in stride(from: 0, to: operations.count, by: 8) {
       await withTaskGroup(of: Void.self) { group in
-        for operation in operations[batch..<min(batch + 8, operations.count)] {
+        for operation in operations[batch ..< min(batch + 8, operations.count)] {
           group.addTask {
             do {
               try await Self.run(operation, on: test, accepted: accepted)
@@ -119,21 +119,29 @@ struct AllocationPropertyTests {
       var problems: [String] = []
       func rows(_ sql: String) throws -> [String] { try String.fetchAll(tx.db, sql: sql) }
       problems += try rows(
-        "SELECT 'taxi ' || taxi_code || ' has ' || COUNT(*) || ' active rides' FROM ride WHERE state IN ('allocated', 'arrived', 'in_progress') GROUP BY taxi_code HAVING COUNT(*) > 1")
+        "SELECT 'taxi ' || taxi_code || ' has ' || COUNT(*) || ' active rides' FROM ride WHERE state IN ('allocated', 'arrived', 'in_progress') GROUP BY taxi_code HAVING COUNT(*) > 1"
+      )
       problems += try rows(
-        "SELECT 'ride ' || id || ' is active without a taxi' FROM ride WHERE state IN ('allocated', 'arrived', 'in_progress') AND taxi_code IS NULL")
+        "SELECT 'ride ' || id || ' is active without a taxi' FROM ride WHERE state IN ('allocated', 'arrived', 'in_progress') AND taxi_code IS NULL"
+      )
       problems += try rows(
-        "SELECT 'ride ' || r.id || ' was accepted ' || COUNT(*) || ' times' FROM offer o JOIN ride r ON r.seq = o.ride_seq WHERE o.state = 'accepted' GROUP BY o.ride_seq HAVING COUNT(*) > 1")
+        "SELECT 'ride ' || r.id || ' was accepted ' || COUNT(*) || ' times' FROM offer o JOIN ride r ON r.seq = o.ride_seq WHERE o.state = 'accepted' GROUP BY o.ride_seq HAVING COUNT(*) > 1"
+      )
       problems += try rows(
-        "SELECT 'ride ' || r.id || ' is active with another taxi than its accepted offer' FROM ride r JOIN offer o ON o.ride_seq = r.seq AND o.state = 'accepted' WHERE r.state IN ('allocated', 'arrived', 'in_progress', 'completed') AND r.taxi_code <> o.taxi_code")
+        "SELECT 'ride ' || r.id || ' is active with another taxi than its accepted offer' FROM ride r JOIN offer o ON o.ride_seq = r.seq AND o.state = 'accepted' WHERE r.state IN ('allocated', 'arrived', 'in_progress', 'completed') AND r.taxi_code <> o.taxi_code"
+      )
       problems += try rows(
-        "SELECT 'offer ' || o.id || ' pends for a ride that is ' || r.state FROM offer o JOIN ride r ON r.seq = o.ride_seq WHERE o.state = 'pending' AND r.state <> 'searching'")
+        "SELECT 'offer ' || o.id || ' pends for a ride that is ' || r.state FROM offer o JOIN ride r ON r.seq = o.ride_seq WHERE o.state = 'pending' AND r.state <> 'searching'"
+      )
       problems += try rows(
-        "SELECT 'taxi ' || o.taxi_code || ' holds an offer while on a ride' FROM offer o WHERE o.state = 'pending' AND EXISTS (SELECT 1 FROM ride r WHERE r.taxi_code = o.taxi_code AND r.state IN ('allocated', 'arrived', 'in_progress'))")
+        "SELECT 'taxi ' || o.taxi_code || ' holds an offer while on a ride' FROM offer o WHERE o.state = 'pending' AND EXISTS (SELECT 1 FROM ride r WHERE r.taxi_code = o.taxi_code AND r.state IN ('allocated', 'arrived', 'in_progress'))"
+      )
       problems += try rows(
-        "SELECT 'taxi ' || code || ' is queued but not free' FROM taxi t WHERE queue_seq IS NOT NULL AND (available = 0 OR zone_id IS NULL OR EXISTS (SELECT 1 FROM ride r WHERE r.taxi_code = t.code AND r.state IN ('allocated', 'arrived', 'in_progress')))")
+        "SELECT 'taxi ' || code || ' is queued but not free' FROM taxi t WHERE queue_seq IS NOT NULL AND (available = 0 OR zone_id IS NULL OR EXISTS (SELECT 1 FROM ride r WHERE r.taxi_code = t.code AND r.state IN ('allocated', 'arrived', 'in_progress')))"
+      )
       problems += try rows(
-        "SELECT 'passenger ' || passenger_user_id || ' has ' || COUNT(*) || ' open rides' FROM ride WHERE state IN ('searching', 'allocated', 'arrived', 'in_progress') GROUP BY passenger_user_id HAVING COUNT(*) > 1")
+        "SELECT 'passenger ' || passenger_user_id || ' has ' || COUNT(*) || ' open rides' FROM ride WHERE state IN ('searching', 'allocated', 'arrived', 'in_progress') GROUP BY passenger_user_id HAVING COUNT(*) > 1"
+      )
       return problems
     }
     #expect(problems == [])

@@ -104,7 +104,7 @@ struct AllocationTests {
   @Test("a zone with no free taxi sends the request to its neighbours, nearest first; one that waits for a busy taxi gets it")
   func neighbours() async throws {
     let test = try TestDispatch()
-    // Nobody in C; a taxi in W (San Siro), and one in N (Isola), which is nearer C's centre... 
+    // Nobody in C; a taxi in W (San Siro), and one in N (Isola), which is nearer C's centre...
     try await test.taxi("W1", at: TestDispatch.sanSiro)
     try await test.taxi("N1", at: TestDispatch.isola)
     test.passenger("pat")

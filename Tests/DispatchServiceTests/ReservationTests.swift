@@ -9,12 +9,23 @@ struct ReservationTests {
   static let hour: TimeInterval = 3600
 
   func reserve(
-    _ test: TestDispatch, _ passenger: String, from: GeoPoint = TestDispatch.duomo, to: GeoPoint = TestDispatch.bicocca,
-    in seconds: TimeInterval = 3 * hour, passengers: Int = 1, shared: Bool = false
+    _ test: TestDispatch,
+    _ passenger: String,
+    from: GeoPoint = TestDispatch.duomo,
+    to: GeoPoint = TestDispatch.bicocca,
+    in seconds: TimeInterval = 3 * hour,
+    passengers: Int = 1,
+    shared: Bool = false
   ) async throws -> Reservation {
     try await test.domain.createReservation(
-      passengerUserID: passenger, pickup: .position(from), destination: .position(to),
-      meetingAt: test.clock.now().addingTimeInterval(seconds), passengers: passengers, shared: shared, idempotencyKey: "")
+      passengerUserID: passenger,
+      pickup: .position(from),
+      destination: .position(to),
+      meetingAt: test.clock.now().addingTimeInterval(seconds),
+      passengers: passengers,
+      shared: shared,
+      idempotencyKey: ""
+    )
   }
 
   @Test("at least two hours ahead; allocated ten minutes before the meeting by the job; never twice")
@@ -48,13 +59,26 @@ struct ReservationTests {
     test.passenger("pat")
     let first = try await reserve(test, "pat", in: 3 * Self.hour)
     let moved = try await test.domain.updateReservation(
-      id: first.id, passengerUserID: "pat", pickup: nil, destination: .position(TestDispatch.lodi), meetingAt: nil, passengers: 2,
-      shared: nil)
+      id: first.id,
+      passengerUserID: "pat",
+      pickup: nil,
+      destination: .position(TestDispatch.lodi),
+      meetingAt: nil,
+      passengers: 2,
+      shared: nil
+    )
     #expect(moved.passengers == 2 && moved.destination.zoneID == "E")
     test.clock.set(first.meetingAt.addingTimeInterval(-29 * 60))
     await #expect(throws: ServiceError.self) {
       try await test.domain.updateReservation(
-        id: first.id, passengerUserID: "pat", pickup: nil, destination: nil, meetingAt: nil, passengers: 1, shared: nil)
+        id: first.id,
+        passengerUserID: "pat",
+        pickup: nil,
+        destination: nil,
+        meetingAt: nil,
+        passengers: 1,
+        shared: nil
+      )
     }
     let free = try await test.domain.deleteReservation(id: first.id, passengerUserID: "pat")
     #expect(free.cancellationFeeMinor == 0)
@@ -81,7 +105,11 @@ struct ReservationTests {
     }
     _ = try await reserve(test, "pat", in: 5 * Self.hour)
     test.clock.set(booked.meetingAt.addingTimeInterval(-30 * 60))
-    await #expect(throws: ServiceError.failedPrecondition("your reservation \(booked.id) at \(test.domain.clockTime(booked.meetingAt)) is due; delete it or wait for it")) {
+    await #expect(
+      throws: ServiceError.failedPrecondition(
+        "your reservation \(booked.id) at \(test.domain.clockTime(booked.meetingAt)) is due; delete it or wait for it"
+      )
+    ) {
       try await test.request("pat", at: TestDispatch.duomo)
     }
   }
@@ -97,7 +125,13 @@ struct ReservationTests {
     #expect(alone == tariff.estimate(from: TestDispatch.duomo, to: TestDispatch.bicocca))
     // Ben: from the same zone (C) to the same zone (NE), ten minutes later: matched.
     let ben = try await reserve(
-      test, "ben", from: TestDispatch.brera, to: GeoPoint(latitude: 45.5200, longitude: 9.2200), in: 3 * Self.hour + 600, shared: true)
+      test,
+      "ben",
+      from: TestDispatch.brera,
+      to: GeoPoint(latitude: 45.5200, longitude: 9.2200),
+      in: 3 * Self.hour + 600,
+      shared: true
+    )
     #expect(ben.groupID == ann.groupID)
     let group = try await test.domain.reservations(passengerUserID: "ann") + test.domain.reservations(passengerUserID: "ben")
     let shares = Dictionary(uniqueKeysWithValues: group.map { ($0.passengerUserID, $0.fareMinor) })
@@ -119,7 +153,13 @@ struct ReservationTests {
 
     // Ben comes back; the group is dispatched as one ride with the route, each pays their share.
     let back = try await reserve(
-      test, "ben", from: TestDispatch.brera, to: GeoPoint(latitude: 45.5200, longitude: 9.2200), in: 3 * Self.hour + 600, shared: true)
+      test,
+      "ben",
+      from: TestDispatch.brera,
+      to: GeoPoint(latitude: 45.5200, longitude: 9.2200),
+      in: 3 * Self.hour + 600,
+      shared: true
+    )
     #expect(back.groupID == ann.groupID)
     _ = try await test.domain.deleteReservation(id: cat.id, passengerUserID: "cat")
     test.clock.set(ann.meetingAt.addingTimeInterval(-10 * 60))
@@ -142,15 +182,38 @@ struct ReservationTests {
   func sharesAddUp() {
     var random = SeededGenerator(state: 42)
     let tariff = Tariff()
-    for _ in 0..<200 {
-      let members = (0..<Int.random(in: 1...4, using: &random)).map { index in
+    for _ in 0 ..< 200 {
+      let members = (0 ..< Int.random(in: 1 ... 4, using: &random)).map { index in
         Reservation(
-          id: "r\(index)", passengerUserID: "u\(index)", passengerName: "U\(index)", idempotencyKey: "", state: .scheduled,
-          pickup: RidePlace(position: GeoPoint(latitude: .random(in: 45.44...45.49, using: &random), longitude: .random(in: 9.13...9.21, using: &random)), address: "", zoneID: "C"),
-          destination: RidePlace(position: GeoPoint(latitude: .random(in: 45.49...45.54, using: &random), longitude: .random(in: 9.21...9.28, using: &random)), address: "", zoneID: "NE"),
-          passengers: Int.random(in: 1...2, using: &random), meetingAt: Date(timeIntervalSince1970: Double(index)), endsAt: Date(),
-          shared: true, groupID: "g", currency: "EUR", fareMinor: 0, cardToken: "", cardLast4: "", rideID: nil, createdAt: Date(),
-          cancelledAt: nil, cancellationFeeMinor: nil)
+          id: "r\(index)",
+          passengerUserID: "u\(index)",
+          passengerName: "U\(index)",
+          idempotencyKey: "",
+          state: .scheduled,
+          pickup: RidePlace(
+            position: GeoPoint(latitude: .random(in: 45.44 ... 45.49, using: &random), longitude: .random(in: 9.13 ... 9.21, using: &random)),
+            address: "",
+            zoneID: "C"
+          ),
+          destination: RidePlace(
+            position: GeoPoint(latitude: .random(in: 45.49 ... 45.54, using: &random), longitude: .random(in: 9.21 ... 9.28, using: &random)),
+            address: "",
+            zoneID: "NE"
+          ),
+          passengers: Int.random(in: 1 ... 2, using: &random),
+          meetingAt: Date(timeIntervalSince1970: Double(index)),
+          endsAt: Date(),
+          shared: true,
+          groupID: "g",
+          currency: "EUR",
+          fareMinor: 0,
+          cardToken: "",
+          cardLast4: "",
+          rideID: nil,
+          createdAt: Date(),
+          cancelledAt: nil,
+          cancellationFeeMinor: nil
+        )
       }
       let shares = SharedRoute.shares(members, tariff: tariff)
       let total = tariff.fare(metres: SharedRoute.length(SharedRoute.plan(members)) * tariff.detourFactor)

@@ -13,12 +13,15 @@ struct RideTests {
     test.accounts.add("new", name: "New Comer", verifiedPhone: false, card: false)
     await #expect(
       throws: ServiceError.failedPrecondition(
-        "before your first ride you need a verified phone (add one with UpdateMe and confirm it with VerifyPhone) and a payment method on file (add a card with AddPaymentMethod)")
+        "before your first ride you need a verified phone (add one with UpdateMe and confirm it with VerifyPhone) and a payment method on file (add a card with AddPaymentMethod)"
+      )
     ) {
       try await test.request("new", at: TestDispatch.duomo)
     }
     test.accounts.add("new", name: "New Comer", verifiedPhone: true, card: false)
-    await #expect(throws: ServiceError.failedPrecondition("before your first ride you need a payment method on file (add a card with AddPaymentMethod)")) {
+    await #expect(
+      throws: ServiceError.failedPrecondition("before your first ride you need a payment method on file (add a card with AddPaymentMethod)")
+    ) {
       try await test.request("new", at: TestDispatch.duomo)
     }
     #expect(try await test.offer(of: "A") == nil)
@@ -57,8 +60,12 @@ struct RideTests {
     test.passenger("pat")
     _ = try await test.domain.savePlace(userID: "pat", name: "Home", position: TestDispatch.brera)
     let home = try await test.domain.requestRide(
-      passengerUserID: "pat", pickup: .address("home"), destination: .address("piazza duca d'aosta 1, Milano"), passengers: 2,
-      idempotencyKey: "a")
+      passengerUserID: "pat",
+      pickup: .address("home"),
+      destination: .address("piazza duca d'aosta 1, Milano"),
+      passengers: 2,
+      idempotencyKey: "a"
+    )
     #expect(home.pickup.position == TestDispatch.brera)
     #expect(home.pickup.zoneID == "C")
     #expect(home.destination?.position == TestDispatch.centrale)
@@ -68,7 +75,12 @@ struct RideTests {
       throws: ServiceError.notFound("pickup: the address \"Via Inesistente 99\" is not known; give a position (latitude and longitude) instead")
     ) {
       try await test.domain.requestRide(
-        passengerUserID: "pat", pickup: .address("Via Inesistente 99"), destination: nil, passengers: 1, idempotencyKey: "b")
+        passengerUserID: "pat",
+        pickup: .address("Via Inesistente 99"),
+        destination: nil,
+        passengers: 1,
+        idempotencyKey: "b"
+      )
     }
     let recent = try await test.domain.recentAddresses(passengerUserID: "pat")
     #expect(recent.map(\.address) == ["piazza duca d'aosta 1, Milano", "home"])
@@ -137,7 +149,10 @@ struct RideTests {
     _ = try await test.domain.reportPosition(driverUserID: "driver-A", position: TestDispatch.centrale, reportedAt: nil)
     // A stale report (older than the last) counts nothing.
     _ = try await test.domain.reportPosition(
-      driverUserID: "driver-A", position: TestDispatch.sanSiro, reportedAt: test.clock.now().addingTimeInterval(-30))
+      driverUserID: "driver-A",
+      position: TestDispatch.sanSiro,
+      reportedAt: test.clock.now().addingTimeInterval(-30)
+    )
     let done = try await test.domain.completeRide(driverUserID: "driver-A", rideID: ride.id)
     let driven = TestDispatch.duomo.distance(to: TestDispatch.brera) + TestDispatch.brera.distance(to: TestDispatch.centrale)
     #expect(abs(done.distanceMetres - driven) < 1)
@@ -191,7 +206,10 @@ struct RideTests {
     #expect(try await test.queue("N") == ["N1", "A"])
     #expect(try await test.queue("C").isEmpty)
     let away = try await test.domain.reportPosition(
-      driverUserID: "driver-A", position: GeoPoint(latitude: 45.6270, longitude: 8.7112), reportedAt: nil)
+      driverUserID: "driver-A",
+      position: GeoPoint(latitude: 45.6270, longitude: 8.7112),
+      reportedAt: nil
+    )
     #expect(away.zoneID == nil)
     #expect(away.state == .unavailable)
     #expect(try await test.queue("N") == ["N1"])

@@ -27,10 +27,13 @@ struct ZoneMapTests {
   @Test("neighbours are the zones that touch, nearest first; corners count")
   func neighbours() {
     let map = Self.demo
-    #expect(map.neighbours["C"] == ["E", "N", "S", "W", "NE", "NW", "SE", "SW"].sorted { a, b in
-      let centre = map.zone(id: "C")!.centre
-      return (centre.distance(to: map.zone(id: a)!.centre), a) < (centre.distance(to: map.zone(id: b)!.centre), b)
-    })
+    #expect(
+      map.neighbours["C"]
+        == ["E", "N", "S", "W", "NE", "NW", "SE", "SW"].sorted { a, b in
+          let centre = map.zone(id: "C")!.centre
+          return (centre.distance(to: map.zone(id: a)!.centre), a) < (centre.distance(to: map.zone(id: b)!.centre), b)
+        }
+    )
     #expect(Set(map.neighbours["NW"] ?? []) == ["N", "W", "C"])
     #expect(map.neighbours["NW"]?.last == "C")
     #expect(!(map.neighbours["SE"] ?? []).contains("NW"))
@@ -40,8 +43,10 @@ struct ZoneMapTests {
   func concave() throws {
     // An L: the square 0..2 × 0..2 without its top-right quarter.
     let l = Zone(
-      id: "L", name: "L",
-      polygon: [(0, 0), (0, 2), (1, 2), (1, 1), (2, 1), (2, 0)].map { GeoPoint(latitude: $0.0, longitude: $0.1) })
+      id: "L",
+      name: "L",
+      polygon: [(0, 0), (0, 2), (1, 2), (1, 1), (2, 1), (2, 0)].map { GeoPoint(latitude: $0.0, longitude: $0.1) }
+    )
     #expect(l.contains(GeoPoint(latitude: 0.5, longitude: 1.5)))
     #expect(l.contains(GeoPoint(latitude: 1.5, longitude: 0.5)))
     #expect(!l.contains(GeoPoint(latitude: 1.5, longitude: 1.5)))
@@ -53,12 +58,16 @@ struct ZoneMapTests {
   func malformed() {
     let bad = Data(
       #"{"zones": [{"id": "A", "name": "a", "polygon": [[45, 9], [45, 9.1]]}, {"id": "A", "name": "b", "polygon": [[95, 9], [45, 9.1], [45.1, 9]]}]}"#
-        .utf8)
+        .utf8
+    )
     #expect(throws: ServiceError.self) { _ = try ZoneMap.decode(bad) }
     do {
       _ = try ZoneMap.decode(bad)
     } catch let error as ServiceError {
-      guard case .invalid(let problems) = error else { Issue.record("\(error)"); return }
+      guard case .invalid(let problems) = error else {
+        Issue.record("\(error)")
+        return
+      }
       #expect(problems.map(\.field) == ["zones[0].polygon", "zones[1].id", "zones[1].polygon[0].latitude"])
     } catch {
       Issue.record("\(error)")

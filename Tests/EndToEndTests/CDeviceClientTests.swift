@@ -17,7 +17,11 @@ private let cClientIsBuilt = FileManager.default.isExecutableFile(atPath: cClien
 /// request makes. Everything C runs built with AddressSanitizer and UBSan: an error or a leak
 /// fails its process. The binaries come from `.build/c`, which the test command
 /// (scripts/test.sh) builds before `swift test`.
-@Suite("The C device client against the suite", .serialized, .enabled(if: cClientIsBuilt, "build clients/c into .build/c first (scripts/test.sh does)"))
+@Suite(
+  "The C device client against the suite",
+  .serialized,
+  .enabled(if: cClientIsBuilt, "build clients/c into .build/c first (scripts/test.sh does)")
+)
 struct CDeviceClientTests {
   typealias Telemetry = Binario_Telemetry_V1_Telemetry.Client<BinarioClientTransport>
   typealias Identity = Binario_Identity_V1_Identity.Client<BinarioClientTransport>
@@ -30,8 +34,11 @@ struct CDeviceClientTests {
     // The test command runs `swift test` under stdbuf, whose LD_PRELOAD the child inherits; ASan
     // wants to come first, and the preload is nothing to it.
     let run = try await CommandRun.run(
-      executable: build.appendingPathComponent(name), arguments,
-      environment: environment.merging(["ASAN_OPTIONS": "detect_leaks=1:verify_asan_link_order=0"]) { $1 }, standardInput: standardInput)
+      executable: build.appendingPathComponent(name),
+      arguments,
+      environment: environment.merging(["ASAN_OPTIONS": "detect_leaks=1:verify_asan_link_order=0"]) { $1 },
+      standardInput: standardInput
+    )
     #expect(!run.standardError.contains("Sanitizer"), "\(name): \(run.standardError)")
     #expect(!run.standardError.contains("runtime error"), "\(name): \(run.standardError)")
     return run
@@ -41,7 +48,7 @@ struct CDeviceClientTests {
   static func readingsCSV(from first: Int, count: Int) -> String {
     var lines = ["time,latitude,longitude,temperature,pm2.5"]
     let start = Date(timeIntervalSince1970: 1_705_737_600)
-    for index in first..<(first + count) {
+    for index in first ..< (first + count) {
       let time = start.addingTimeInterval(Double(index)).formatted(.iso8601)
       lines.append("\(time),45.4642,9.19,\(3 + Double(index) / 10),\(10 + index % 7)")
     }
@@ -67,11 +74,13 @@ struct CDeviceClientTests {
 
       // The library's integration tests.
       let library = try await Self.run(
-        "test_suite_calls", [],
+        "test_suite_calls",
+        [],
         environment: [
           "BINARIO_TEST_GATEWAY": gateway, "BINARIO_TEST_CA": suite.caFile,
           "BINARIO_TEST_DEVICE_TOKEN": token, "BINARIO_TEST_DRIVER_TOKEN": driver.accessToken,
-        ])
+        ]
+      )
       #expect(library.status == 0, "\(library.standardOutput)\n\(library.standardError)")
       #expect((library.standardOutput + library.standardError).contains("[  PASSED  ] 8 test(s)."), "\(library.standardOutput)")
 
@@ -88,10 +97,15 @@ struct CDeviceClientTests {
       let again = try await Self.run("binario-sensor", sensor + [first.path])
       #expect(again.standardOutput.contains("sent 30 readings: 30 accepted (0 stored, 30 already stored)"), "\(again.standardOutput)")
       let piped = try await Self.run(
-        "binario-sensor", sensor + ["-"],
+        "binario-sensor",
+        sensor + ["-"],
         standardInput: #"{"time": "2024-01-20T09:00:00Z", "latitude": 45.4642, "longitude": 9.19, "pm2.5": 8.5}"# + "\n"
-          + #"{"time": "2024-01-20T09:00:01Z", "latitude": 145, "longitude": 9.19}"# + "\nnot a reading\n")
-      #expect(piped.standardOutput.contains("sent 2 readings: 1 accepted (1 stored, 0 already stored), 1 rejected, 1 lines skipped"), "\(piped.standardOutput)")
+          + #"{"time": "2024-01-20T09:00:01Z", "latitude": 145, "longitude": 9.19}"# + "\nnot a reading\n"
+      )
+      #expect(
+        piped.standardOutput.contains("sent 2 readings: 1 accepted (1 stored, 0 already stored), 1 rejected, 1 lines skipped"),
+        "\(piped.standardOutput)"
+      )
       #expect(piped.standardError.contains("not on the globe") && piped.standardError.contains("line 3"), "\(piped.standardError)")
 
       // The gateway stops: the readings wait in the spool (exit 75). Back on the same port, the
@@ -131,7 +145,9 @@ struct CDeviceClientTests {
             $0.measure = .temperature
             $0.from = Google_Protobuf_Timestamp(date: Date(timeIntervalSince1970: 1_705_737_000))
             $0.to = Google_Protobuf_Timestamp(date: Date(timeIntervalSince1970: 1_705_800_000))
-          }, metadata: bearer(owner))
+          },
+          metadata: bearer(owner)
+        )
         #expect(statistics.count == 47)
       }
 
@@ -142,14 +158,30 @@ struct CDeviceClientTests {
   /// binario-taxi: a driver's unit becomes available, gets the offer of a passenger's request
   /// and accepts it; the first driver (the library tests') takes a break so the offer is its.
   static func taxi(
-    _ suite: RunningSuite, common: [String], folder: URL, admin: Binario_Identity_V1_TokenPair, driver: Binario_Identity_V1_TokenPair
+    _ suite: RunningSuite,
+    common: [String],
+    folder: URL,
+    admin: Binario_Identity_V1_TokenPair,
+    driver: Binario_Identity_V1_TokenPair
   ) async throws {
     try await suite.withGatewayConnection { connection in
       let identity = Identity(wrapping: connection)
       let dispatch = Dispatch(wrapping: connection)
-      _ = try await dispatch.setAvailability(.with { $0.available = false; $0.reason = "break" }, metadata: bearer(driver))
+      _ = try await dispatch.setAvailability(
+        .with {
+          $0.available = false
+          $0.reason = "break"
+        },
+        metadata: bearer(driver)
+      )
       let unit = try await DispatchTests.driver(identity, dispatch, admin: admin, taxi: "MI-C2", at: DispatchTests.duomo)
-      _ = try await dispatch.setAvailability(.with { $0.available = false; $0.reason = "off" }, metadata: bearer(unit))
+      _ = try await dispatch.setAvailability(
+        .with {
+          $0.available = false
+          $0.reason = "off"
+        },
+        metadata: bearer(unit)
+      )
       let passenger = try await identity.signUp(email: "rider@example.com", admin: admin)
       try await DispatchTests.makeReady(identity, passenger, admin: admin)
 
@@ -177,7 +209,10 @@ struct CDeviceClientTests {
           defer { unitEnding.finish() }
           return try await Self.run(
             "binario-taxi",
-            common + ["--email", "mi-c2@drivers.test", "--password-file", password.path, "--track", track.path, "--pace", "0.2", "--accept", "--offers", "1"])
+            common + [
+              "--email", "mi-c2@drivers.test", "--password-file", password.path, "--track", track.path, "--pace", "0.2", "--accept", "--offers", "1",
+            ]
+          )
         }
         // Once the unit has made its taxi available, a passenger asks for a taxi at the Duomo;
         // a unit that ends before that fails the test rather than leave it waiting.

@@ -112,11 +112,13 @@ extension CommandLineClientTests {
     #expect(added.standardOutput.contains("visa ending 4242  expires 12/2040  (default)"))
     let declined = try await cli.run(
       ["cards", "add", "--expiry", "12/2040"],
-      environment: ["BINARIO_CARD_NUMBER": "4000000000000002", "BINARIO_CARD_SECURITY_CODE": "123"])
+      environment: ["BINARIO_CARD_NUMBER": "4000000000000002", "BINARIO_CARD_SECURITY_CODE": "123"]
+    )
     #expect(declined.status != 0 && declined.standardError.contains("[failedPrecondition]"), "\(declined.standardError)")
     let second = try await cli.run(
       ["cards", "add", "--expiry", "01/2041", "--make-default"],
-      environment: ["BINARIO_CARD_NUMBER": "5555555555554444", "BINARIO_CARD_SECURITY_CODE": "321"])
+      environment: ["BINARIO_CARD_NUMBER": "5555555555554444", "BINARIO_CARD_SECURITY_CODE": "321"]
+    )
     #expect(second.status == 0, "\(second.standardError)")
     let list = try await cli.run(["cards", "list"])
     let lines = list.standardOutput.split(separator: "\n")
@@ -140,7 +142,8 @@ extension CommandLineClientTests {
     let kaySession = cli.file("kay-session.json")
     let registered = try await cli.run(
       ["register", "--email", "kay@example.com", "--first-name", "Kay", "--password-stdin"],
-      standardInput: "kays-password-1\n")
+      standardInput: "kays-password-1\n"
+    )
     #expect(registered.status == 0, "\(registered.standardError)")
     _ = try await cli.run(["confirm", "--email", "kay@example.com", "--from-outbox", "--admin-session", adminSession])
     let nowFriends = try await cli.run(["friends"])
@@ -154,14 +157,18 @@ extension CommandLineClientTests {
     let token = String(outbox.standardOutput[link.upperBound...].prefix { !$0.isWhitespace })
     let reset = try await cli.run(
       ["password", "reset", "--token", token, "--session", kaySession],
-      environment: ["BINARIO_NEW_PASSWORD": "kays-new-password-2"])
+      environment: ["BINARIO_NEW_PASSWORD": "kays-new-password-2"]
+    )
     #expect(reset.status == 0, "\(reset.standardError)")
     let login = try await cli.run(
-      ["login", "--email", "kay@example.com", "--session", kaySession], environment: ["BINARIO_PASSWORD": "kays-new-password-2"])
+      ["login", "--email", "kay@example.com", "--session", kaySession],
+      environment: ["BINARIO_PASSWORD": "kays-new-password-2"]
+    )
     #expect(login.status == 0, "\(login.standardError)")
     let changed = try await cli.run(
       ["change-password", "--session", kaySession],
-      environment: ["BINARIO_PASSWORD": "kays-new-password-2", "BINARIO_NEW_PASSWORD": "kays-third-password-3"])
+      environment: ["BINARIO_PASSWORD": "kays-new-password-2", "BINARIO_NEW_PASSWORD": "kays-third-password-3"]
+    )
     #expect(changed.status == 0, "\(changed.standardError)")
   }
 
@@ -192,12 +199,14 @@ extension CommandLineClientTests {
     _ = try await admin(["users", "disable", "--email", "kay@example.com", "--reason", "test"])
     let refused = try await cli.run(
       ["login", "--email", "kay@example.com", "--session", cli.file("kay-session.json")],
-      environment: ["BINARIO_PASSWORD": "kays-third-password-3"])
+      environment: ["BINARIO_PASSWORD": "kays-third-password-3"]
+    )
     #expect(refused.status != 0 && refused.standardError.contains("[permissionDenied]"), "\(refused.standardError)")
     _ = try await admin(["users", "enable", "--email", "kay@example.com"])
     _ = try await cli.run(
       ["admin", "create-driver", "--email", "dan@example.com", "--first-name", "Dan", "--password-stdin", "--session", adminSession],
-      standardInput: "dans-password-1\n")
+      standardInput: "dans-password-1\n"
+    )
     let notDriver = try await cli.run(["admin", "users", "delete", "--email", "kay@example.com", "--session", adminSession])
     #expect(notDriver.status != 0 && notDriver.standardError.contains("[failedPrecondition]"))
     _ = try await admin(["users", "delete", "--email", "dan@example.com"])
@@ -219,12 +228,14 @@ extension CommandLineClientTests {
       let adminSession = cli.file("admin-session.json")
       let admin = try await cli.run(
         ["login", "--email", RunningSuite.adminEmail, "--password-stdin", "--session", adminSession],
-        standardInput: RunningSuite.adminPassword + "\n")
+        standardInput: RunningSuite.adminPassword + "\n"
+      )
       #expect(admin.status == 0, "\(admin.standardError)")
       let email = "rider@example.com"
       let registered = try await cli.run(
         ["register", "--password-stdin", "--email", email, "--first-name", "Rita", "--phone", "+393331234567"],
-        standardInput: "a-good-password-1\n")
+        standardInput: "a-good-password-1\n"
+      )
       #expect(registered.status == 0, "\(registered.standardError)")
       #expect(try await cli.run(["confirm", "--email", email, "--from-outbox", "--admin-session", adminSession]).status == 0)
       #expect(try await cli.run(["login", "--email", email], environment: ["BINARIO_PASSWORD": "a-good-password-1"]).status == 0)
@@ -246,7 +257,8 @@ extension CommandLineClientTests {
       // whether the admin's command runs before or after the stream opens.
       async let watched = cli.run(["notifications", "watch", "--cursor", "0", "--count", "1"])
       let delayed = try await cli.run(
-        ["trips", "delay", trip, "--date", date, "--minutes", "7", "--reason", "Late crew", "--session", adminSession].withAdminPrefix)
+        ["trips", "delay", trip, "--date", date, "--minutes", "7", "--reason", "Late crew", "--session", adminSession].withAdminPrefix
+      )
       #expect(delayed.status == 0, "\(delayed.standardError)")
       #expect(delayed.standardOutput.contains("(+7 → "), "\(delayed.standardOutput)")
       let watch = try await watched
@@ -254,9 +266,12 @@ extension CommandLineClientTests {
       #expect(watch.standardOutput.contains("[tripDelay]") && watch.standardOutput.contains("7 minutes late"), "\(watch.standardOutput)")
 
       let createdRun = try await cli.run(
-        ["trips", "create", "--date", "2027-03-01", "--line", "RE_BERGAMO", "--train-number", "9999",
-         "--stop", "MI_CENTRALE@10:00#7", "--stop", "MI_LAMBRATE@10:07-10:08", "--stop", "BERGAMO@10:50",
-         "--session", adminSession].withAdminPrefix)
+        [
+          "trips", "create", "--date", "2027-03-01", "--line", "RE_BERGAMO", "--train-number", "9999",
+          "--stop", "MI_CENTRALE@10:00#7", "--stop", "MI_LAMBRATE@10:07-10:08", "--stop", "BERGAMO@10:50",
+          "--session", adminSession,
+        ].withAdminPrefix
+      )
       #expect(createdRun.status == 0, "\(createdRun.standardError)")
       #expect(createdRun.standardOutput.hasPrefix("R4 9999 to Bergamo"), "\(createdRun.standardOutput)")
       #expect(createdRun.standardOutput.contains("Milano Lambrate") && createdRun.standardOutput.contains("platform 7"))
@@ -274,8 +289,10 @@ extension CommandLineClientTests {
       #expect(device.status == 0, "\(device.standardError)")
 
       let created = try await cli.run(
-        ["itineraries", "create", "--name", "Bergamo Alta", "--destination", "Bergamo", "--start", "2027-04-10",
-         "--end", "2027-04-10", "--cost", "45.50"])
+        [
+          "itineraries", "create", "--name", "Bergamo Alta", "--destination", "Bergamo", "--start", "2027-04-10",
+          "--end", "2027-04-10", "--cost", "45.50",
+        ])
       #expect(created.status == 0, "\(created.standardError)")
       #expect(created.standardOutput.contains("organiser Rita") && created.standardOutput.contains("share 45.50 EUR"), "\(created.standardOutput)")
 
@@ -293,14 +310,25 @@ extension CommandLineClientTests {
     let demo = RunningSuite.packageRoot.appendingPathComponent("Services/Telemetry/DemoData").path
     let tokenFile = cli.file("board.token")
     let added = try await cli.run(["devices", "add", "Bike board", "--save-token", tokenFile])
-    #expect(added.standardOutput.contains("Bike board  yours, private") && added.standardOutput.contains("device token (shown once"), "\(added.standardOutput)\(added.standardError)")
+    #expect(
+      added.standardOutput.contains("Bike board  yours, private") && added.standardOutput.contains("device token (shown once"),
+      "\(added.standardOutput)\(added.standardError)"
+    )
     let deviceID = String(try #require(added.standardOutput.split(separator: " ").first))
     let uploaded = try await cli.run(["readings", "upload", "\(demo)/board-walk-2024-01-15.csv", "--token-file", tokenFile])
-    #expect(uploaded.standardOutput == "480 of 480 readings accepted: 480 stored, 0 already stored\n", "\(uploaded.standardOutput)\(uploaded.standardError)")
+    #expect(
+      uploaded.standardOutput == "480 of 480 readings accepted: 480 stored, 0 already stored\n",
+      "\(uploaded.standardOutput)\(uploaded.standardError)"
+    )
     let bad = try await cli.run(
       ["readings", "upload", "-", "--token-file", tokenFile],
-      standardInput: "time,latitude,longitude,humidity\n2024-01-15T13:00:00Z,45.47,9.19,101\n2024-01-15T13:00:30Z,45.47,9.19,55\n")
-    #expect(bad.standardOutput.contains("1 of 2 readings accepted") && bad.standardOutput.contains("reading 1 refused: humidity 101.0 % is outside 0…100 %"), "\(bad.standardOutput)\(bad.standardError)")
+      standardInput: "time,latitude,longitude,humidity\n2024-01-15T13:00:00Z,45.47,9.19,101\n2024-01-15T13:00:30Z,45.47,9.19,55\n"
+    )
+    #expect(
+      bad.standardOutput.contains("1 of 2 readings accepted")
+        && bad.standardOutput.contains("reading 1 refused: humidity 101.0 % is outside 0…100 %"),
+      "\(bad.standardOutput)\(bad.standardError)"
+    )
     let withSession = try await cli.run(["readings", "upload", "\(demo)/board-walk-2024-01-15.csv", "--token", "bdt_nope"])
     #expect(withSession.status != 0 && withSession.standardError.contains("[unauthenticated]"), "\(withSession.standardError)")
     let stats = try await cli.run(["readings", "stats", "--measure", "pm2.5", "--from", "2024-01-15", "--to", "2024-01-16"])
@@ -320,13 +348,21 @@ extension CommandLineClientTests {
     let stations = try await cli.run(["reference", "stations", "--latitude", "45.4719", "--longitude", "9.1879", "--radius", "1000"])
     #expect(stations.standardOutput.contains("2001  Temperatura (°C) → temperature  at Milano Brera, Milano"), "\(stations.standardOutput)")
     let compared = try await cli.run(
-      ["reference", "compare", "--sensor", "5505", "--measure", "pm2.5", "--from", "2024-01-15T08:00:00Z", "--to", "2024-01-15T12:00:00Z",
-       "--points", "4"])
-    #expect(compared.standardOutput.split(separator: "\n").count == 6 && compared.standardOutput.contains("r = "), "\(compared.standardOutput)\(compared.standardError)")
+      [
+        "reference", "compare", "--sensor", "5505", "--measure", "pm2.5", "--from", "2024-01-15T08:00:00Z", "--to", "2024-01-15T12:00:00Z",
+        "--points", "4",
+      ])
+    #expect(
+      compared.standardOutput.split(separator: "\n").count == 6 && compared.standardOutput.contains("r = "),
+      "\(compared.standardOutput)\(compared.standardError)"
+    )
 
     let simulated = try await cli.run(
       ["simulate-board", "--token-file", tokenFile, "--latitude", "45.4642", "--longitude", "9.19", "--count", "3", "--interval", "0"])
-    #expect(simulated.standardOutput.hasSuffix("3 of 3 readings accepted: 3 stored, 0 already stored\n"), "\(simulated.standardOutput)\(simulated.standardError)")
+    #expect(
+      simulated.standardOutput.hasSuffix("3 of 3 readings accepted: 3 stored, 0 already stored\n"),
+      "\(simulated.standardOutput)\(simulated.standardError)"
+    )
     let listed = try await cli.run(["devices", "list"])
     #expect(listed.standardOutput == "\(deviceID)  Bike board  yours, private\n", "\(listed.standardOutput)")
     let exported = try await cli.run(["readings", "export", deviceID, "--from", "2024-01-15", "--to", "2024-01-16", "--output", cli.file("walk.csv")])
@@ -340,15 +376,22 @@ extension CommandLineClientTests {
     let taxi = try await cli.run(["admin", "taxis", "add", "--code", "MI-T1", "--plate", "TT111TT", "--session", adminSession])
     #expect(taxi.standardOutput.hasPrefix("MI-T1 TT111TT, 4 seats: unavailable"), "\(taxi.standardOutput)\(taxi.standardError)")
     let driver = try await cli.run(
-      ["admin", "drivers", "add", "--password-stdin", "--email", "dino@example.com", "--first-name", "Dino", "--taxi", "MI-T1",
-       "--session", adminSession], standardInput: "a-driver-password-1\n")
+      [
+        "admin", "drivers", "add", "--password-stdin", "--email", "dino@example.com", "--first-name", "Dino", "--taxi", "MI-T1",
+        "--session", adminSession,
+      ],
+      standardInput: "a-driver-password-1\n"
+    )
     #expect(driver.standardOutput.contains("driver dino@example.com"), "\(driver.standardOutput)\(driver.standardError)")
     let drivers = try await cli.run(["admin", "drivers", "--session", adminSession])
     #expect(drivers.standardOutput.contains("dino@example.com Dino") && drivers.standardOutput.contains("taxi MI-T1"), "\(drivers.standardOutput)")
     let driverSession = cli.file("driver-session.json")
     #expect(
-      try await cli.run(["login", "--email", "dino@example.com", "--password-stdin", "--session", driverSession],
-        standardInput: "a-driver-password-1\n").status == 0)
+      try await cli.run(
+        ["login", "--email", "dino@example.com", "--password-stdin", "--session", driverSession],
+        standardInput: "a-driver-password-1\n"
+      ).status == 0
+    )
     _ = try await cli.run(["driver", "position", "--latitude", "45.4719", "--longitude", "9.1879", "--session", driverSession])
     let available = try await cli.run(["driver", "available", "--session", driverSession])
     #expect(available.standardOutput.contains("waiting, zone C, #1 in the queue"), "\(available.standardOutput)\(available.standardError)")
@@ -365,13 +408,18 @@ extension CommandLineClientTests {
 
     // The driver's stream shows the offer (also one made before it opened) and accepts it.
     async let jobs = cli.run(["driver", "jobs", "--accept", "--count", "1", "--session", driverSession])
-    let request = try await cli.run(["taxi", "request", "--address", "piazza del duomo 1, Milano", "--to-address", "Piazza Duca d'Aosta 1", "--watch"])
+    let request = try await cli.run([
+      "taxi", "request", "--address", "piazza del duomo 1, Milano", "--to-address", "Piazza Duca d'Aosta 1", "--watch",
+    ])
     #expect(request.status == 0, "\(request.standardError)")
     #expect(request.standardOutput.contains("allocated: taxi MI-T1 (TT111TT)"), "\(request.standardOutput)")
     let rideID = String(try #require(request.standardOutput.split(separator: ":").first))
     let code = String(try #require(request.standardOutput.components(separatedBy: "your code ").last?.prefix(4)))
     let accepted = try await jobs
-    #expect(accepted.standardOutput.contains("OFFER ") && accepted.standardOutput.contains("accepted: ride \(rideID), passenger Rita"), "\(accepted.standardOutput)")
+    #expect(
+      accepted.standardOutput.contains("OFFER ") && accepted.standardOutput.contains("accepted: ride \(rideID), passenger Rita"),
+      "\(accepted.standardOutput)"
+    )
     let monitor = try await cli.run(["admin", "monitor", "--session", adminSession])
     #expect(monitor.standardOutput.contains("allocated: \(rideID) with taxi MI-T1"), "\(monitor.standardOutput)")
 
@@ -380,40 +428,63 @@ extension CommandLineClientTests {
     #expect(try await cli.run(["driver", "start", rideID, "--code", code, "--session", driverSession]).status == 0)
     _ = try await cli.run(["driver", "position", "--latitude", "45.48558", "--longitude", "9.20320", "--session", driverSession])
     let completed = try await cli.run(["driver", "complete", rideID, "--session", driverSession])
-    #expect(completed.standardOutput.contains("completed") && completed.standardOutput.contains("km driven, fare "), "\(completed.standardOutput)\(completed.standardError)")
+    #expect(
+      completed.standardOutput.contains("completed") && completed.standardOutput.contains("km driven, fare "),
+      "\(completed.standardOutput)\(completed.standardError)"
+    )
     let history = try await cli.run(["taxi", "history"])
-    #expect(history.standardOutput.contains("\(rideID): completed") && history.standardOutput.contains("on the card ending 4242"), "\(history.standardOutput)")
+    #expect(
+      history.standardOutput.contains("\(rideID): completed") && history.standardOutput.contains("on the card ending 4242"),
+      "\(history.standardOutput)"
+    )
     let zones = try await cli.run(["admin", "zones"])
-    #expect(zones.standardOutput.split(separator: "\n").count == 10 && zones.standardOutput.contains("Tariff: 3.50 EUR + 1.20 EUR/km"), "\(zones.standardOutput)")
+    #expect(
+      zones.standardOutput.split(separator: "\n").count == 10 && zones.standardOutput.contains("Tariff: 3.50 EUR + 1.20 EUR/km"),
+      "\(zones.standardOutput)"
+    )
   }
 
   /// An admin's shop, deal, place and route offer; a passenger here by Milano Cadorna offered the
   /// deal once, shown the place and the nearest station with its offer; bad coordinates refused.
   static func geoOffers(_ cli: CommandLine, adminSession: String) async throws {
     let shop = try await cli.run(
-      ["admin", "shops", "create", "--name", "Edicola Cadorna", "--latitude", "45.4681", "--longitude", "9.1756", "--station", "MI_CADORNA",
-       "--session", adminSession])
+      [
+        "admin", "shops", "create", "--name", "Edicola Cadorna", "--latitude", "45.4681", "--longitude", "9.1756", "--station", "MI_CADORNA",
+        "--session", adminSession,
+      ])
     #expect(shop.standardOutput.hasPrefix("Edicola Cadorna  45.46810, 9.17560 at MI_CADORNA  [sh_"), "\(shop.standardOutput)\(shop.standardError)")
     let shopID = try #require(shop.standardOutput.split(separator: "[").last?.split(separator: "]").first)
     let deal = try await cli.run(
-      ["admin", "deals", "create", "--shop", String(shopID), "--description", "Two papers for one", "--discount", "50",
-       "--session", adminSession])
+      [
+        "admin", "deals", "create", "--shop", String(shopID), "--description", "Two papers for one", "--discount", "50",
+        "--session", adminSession,
+      ])
     #expect(deal.standardOutput.hasPrefix("50% off at Edicola Cadorna: Two papers for one"), "\(deal.standardOutput)\(deal.standardError)")
     let place = try await cli.run(
-      ["admin", "places", "create", "--name", "Chiostro di Cadorna", "--category", "monument", "--latitude", "45.4685", "--longitude", "9.1760",
-       "--session", adminSession])
+      [
+        "admin", "places", "create", "--name", "Chiostro di Cadorna", "--category", "monument", "--latitude", "45.4685", "--longitude", "9.1760",
+        "--session", adminSession,
+      ])
     #expect(place.status == 0, "\(place.standardError)")
     let offer = try await cli.run(
-      ["admin", "route-offers", "create", "--from", "MI_CADORNA", "--line", "S9", "--title", "Cadorna weekends", "--discount", "12",
-       "--session", adminSession])
-    #expect(offer.standardOutput.hasPrefix("  12% off: Cadorna weekends (Milano Cadorna → any station on the S9"), "\(offer.standardOutput)\(offer.standardError)")
+      [
+        "admin", "route-offers", "create", "--from", "MI_CADORNA", "--line", "S9", "--title", "Cadorna weekends", "--discount", "12",
+        "--session", adminSession,
+      ])
+    #expect(
+      offer.standardOutput.hasPrefix("  12% off: Cadorna weekends (Milano Cadorna → any station on the S9"),
+      "\(offer.standardOutput)\(offer.standardError)"
+    )
     let passenger = try await cli.run(["admin", "shops", "create", "--name", "x", "--latitude", "45", "--longitude", "9"])
     #expect(passenger.status != 0 && passenger.standardError.contains("[permissionDenied]"), "\(passenger.standardError)")
 
     let here = try await cli.run(["here", "--latitude", "45.4681", "--longitude", "9.1757", "--accuracy", "10"])
     let text = here.standardOutput
     #expect(text.contains("50% off at Edicola Cadorna, 8 m: Two papers for one"), "\(text)\(here.standardError)")
-    #expect(text.contains("Milano Cadorna [MI_CADORNA]") && text.contains("https://www.google.com/maps/dir/?api=1&origin=45.468100%2C9.175700"), "\(text)")
+    #expect(
+      text.contains("Milano Cadorna [MI_CADORNA]") && text.contains("https://www.google.com/maps/dir/?api=1&origin=45.468100%2C9.175700"),
+      "\(text)"
+    )
     #expect(text.contains("12% off: Cadorna weekends") && text.contains("Chiostro di Cadorna (monument)"), "\(text)")
     let again = try await cli.run(["here", "--latitude", "45.4681", "--longitude", "9.1757"])
     #expect(again.standardOutput.hasPrefix("No new deals here."), "\(again.standardOutput)")
@@ -431,10 +502,14 @@ extension CommandLineClientTests {
   static func ticketsAndSubscriptions(_ cli: CommandLine, adminSession: String) async throws {
     let card = try await cli.run(
       ["cards", "add", "--expiry", "12/2035"],
-      environment: ["BINARIO_CARD_NUMBER": "4242424242424242", "BINARIO_CARD_SECURITY_CODE": "123"])
+      environment: ["BINARIO_CARD_NUMBER": "4242424242424242", "BINARIO_CARD_SECURITY_CODE": "123"]
+    )
     #expect(card.status == 0, "\(card.standardError)")
     let quote = try await cli.run(["tickets", "quote", "--zones", "Mi1-Mi3"])
-    #expect(quote.standardOutput.contains("1 × Zone ticket Mi1-Mi3") && quote.standardOutput.contains("total 2.20 EUR"), "\(quote.standardOutput)\(quote.standardError)")
+    #expect(
+      quote.standardOutput.contains("1 × Zone ticket Mi1-Mi3") && quote.standardOutput.contains("total 2.20 EUR"),
+      "\(quote.standardOutput)\(quote.standardError)"
+    )
     let quoteID = try #require(quote.standardOutput.split(separator: "\n").last?.split(separator: " ").dropFirst().first)
     let bought = try await cli.run(["tickets", "buy", String(quoteID), "--key", "cli-key-1"])
     #expect(bought.standardOutput.hasPrefix("paid 2.20 EUR with the card ending 4242"), "\(bought.standardOutput)\(bought.standardError)")
@@ -452,8 +527,10 @@ extension CommandLineClientTests {
     #expect(reused.status != 0 && reused.standardError.contains("already used") && reused.standardError.contains("[failedPrecondition]"))
 
     let added = try await cli.run(
-      ["subscriptions", "add", "--service", "Spotify", "--plan", "student", "--start", "2026-01-10", "--period", "quarterly",
-       "--price", "17.97", "--category", "music"])
+      [
+        "subscriptions", "add", "--service", "Spotify", "--plan", "student", "--start", "2026-01-10", "--period", "quarterly",
+        "--price", "17.97", "--category", "music",
+      ])
     #expect(added.status == 0, "\(added.standardError)")
     let subscriptionID = try #require(added.standardOutput.split(separator: "[").last?.split(separator: "]").first)
     let home = try await cli.run(["subscriptions", "home"])

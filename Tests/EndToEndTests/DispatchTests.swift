@@ -102,7 +102,15 @@ struct DispatchTests {
           #expect(ended.cancellationFee.amountMinor == 0)
 
           // Unlinked from the taxi, driver B stops hearing of its jobs: the stream ends.
-          _ = try await dispatch.updateTaxi(.with { $0.taxi = .with { $0.code = "MI-B"; $0.driverUserID = "" } }, metadata: bearer(admin))
+          _ = try await dispatch.updateTaxi(
+            .with {
+              $0.taxi = .with {
+                $0.code = "MI-B"
+                $0.driverUserID = ""
+              }
+            },
+            metadata: bearer(admin)
+          )
           await #expect(throws: RPCError.self) { _ = try await jobsB.next { _ in false } }
           group.cancelAll()
         }
@@ -126,7 +134,7 @@ struct DispatchTests {
           drivers.append(try await Self.driver(identity, dispatch, admin: admin, taxi: "MI-\(index)", at: place))
         }
         var passengers: [Tokens] = []
-        for index in 0..<6 {
+        for index in 0 ..< 6 {
           let passenger = try await identity.signUp(email: "p\(index)@example.com", admin: admin)
           try await Self.makeReady(identity, passenger, admin: admin)
           passengers.append(passenger)
@@ -148,7 +156,7 @@ struct DispatchTests {
           }
           for driver in drivers {
             group.addTask {
-              for _ in 0..<20 {
+              for _ in 0 ..< 20 {
                 if let offer = try? await dispatch.getMyTaxi(.init(), metadata: bearer(driver)).offer, !offer.offerID.isEmpty {
                   _ = try? await dispatch.acceptOffer(.with { $0.offerID = offer.offerID }, metadata: bearer(driver))
                 }
@@ -179,7 +187,8 @@ struct DispatchTests {
         #expect(Set(acknowledged).isSubset(of: stored), "acknowledged \(acknowledged), stored \(stored)")
         let doubled = try String.fetchAll(
           db,
-          sql: "SELECT taxi_code FROM ride WHERE state IN ('allocated', 'arrived', 'in_progress') GROUP BY taxi_code HAVING COUNT(*) > 1")
+          sql: "SELECT taxi_code FROM ride WHERE state IN ('allocated', 'arrived', 'in_progress') GROUP BY taxi_code HAVING COUNT(*) > 1"
+        )
         #expect(doubled.isEmpty)
         let accepted = try String.fetchAll(db, sql: "SELECT ride_seq FROM offer WHERE state = 'accepted' GROUP BY ride_seq HAVING COUNT(*) > 1")
         #expect(accepted.isEmpty)
@@ -191,7 +200,12 @@ struct DispatchTests {
 
   static func request(at place: (latitude: Double, longitude: Double), key: String = UUID().uuidString) -> Binario_Dispatch_V1_RequestRideRequest {
     .with {
-      $0.pickup = .with { $0.position = .with { $0.latitude = place.latitude; $0.longitude = place.longitude } }
+      $0.pickup = .with {
+        $0.position = .with {
+          $0.latitude = place.latitude
+          $0.longitude = place.longitude
+        }
+      }
       $0.idempotencyKey = key
     }
   }
@@ -199,7 +213,11 @@ struct DispatchTests {
   /// A driver account (identity's CreateDriver) linked to a new taxi, signed in, at `place` and
   /// available.
   static func driver(
-    _ identity: Identity, _ dispatch: Dispatch, admin: Tokens, taxi code: String, at place: (latitude: Double, longitude: Double)
+    _ identity: Identity,
+    _ dispatch: Dispatch,
+    admin: Tokens,
+    taxi code: String,
+    at place: (latitude: Double, longitude: Double)
   ) async throws -> Tokens {
     let email = "\(code.lowercased())@drivers.test"
     let profile = try await identity.createDriver(
@@ -208,13 +226,34 @@ struct DispatchTests {
         $0.password = "a-driver-password-1"
         $0.firstName = "Driver"
         $0.lastName = code
-      }, metadata: bearer(admin)
+      },
+      metadata: bearer(admin)
     ).profile
     _ = try await dispatch.createTaxi(
-      .with { $0.taxi = .with { $0.code = code; $0.plate = "P\(code)"; $0.driverUserID = profile.userID } }, metadata: bearer(admin))
-    let tokens = try await identity.login(.with { $0.email = email; $0.password = "a-driver-password-1" }).tokens
+      .with {
+        $0.taxi = .with {
+          $0.code = code
+          $0.plate = "P\(code)"
+          $0.driverUserID = profile.userID
+        }
+      },
+      metadata: bearer(admin)
+    )
+    let tokens = try await identity.login(
+      .with {
+        $0.email = email
+        $0.password = "a-driver-password-1"
+      }
+    ).tokens
     _ = try await dispatch.reportPosition(
-      .with { $0.position = .with { $0.latitude = place.latitude; $0.longitude = place.longitude } }, metadata: bearer(tokens))
+      .with {
+        $0.position = .with {
+          $0.latitude = place.latitude
+          $0.longitude = place.longitude
+        }
+      },
+      metadata: bearer(tokens)
+    )
     _ = try await dispatch.setAvailability(.with { $0.available = true }, metadata: bearer(tokens))
     return tokens
   }
@@ -261,7 +300,9 @@ final class StreamFeed<Element: Sendable>: @unchecked Sendable {
 
 /// A driver's `WatchJobs` events.
 func JobFeed(
-  _ dispatch: DispatchTests.Dispatch, _ driver: DispatchTests.Tokens, group: inout ThrowingTaskGroup<Void, any Error>
+  _ dispatch: DispatchTests.Dispatch,
+  _ driver: DispatchTests.Tokens,
+  group: inout ThrowingTaskGroup<Void, any Error>
 ) -> StreamFeed<Binario_Dispatch_V1_WatchJobsResponse.OneOf_Event> {
   StreamFeed(group: &group) { yield in
     try await dispatch.watchJobs(.init(), metadata: bearer(driver)) { response in
@@ -274,7 +315,10 @@ func JobFeed(
 
 /// A passenger's `WatchRide` changes.
 func RideFeed(
-  _ dispatch: DispatchTests.Dispatch, _ passenger: DispatchTests.Tokens, rideID: String, group: inout ThrowingTaskGroup<Void, any Error>
+  _ dispatch: DispatchTests.Dispatch,
+  _ passenger: DispatchTests.Tokens,
+  rideID: String,
+  group: inout ThrowingTaskGroup<Void, any Error>
 ) -> StreamFeed<Binario_Dispatch_V1_Ride> {
   StreamFeed(group: &group) { yield in
     try await dispatch.watchRide(.with { $0.rideID = rideID }, metadata: bearer(passenger)) { response in

@@ -42,8 +42,10 @@ struct FrontDoorTests {
       // The standard clients, as people would run them.
       let grpc = try await tools.python(
         "Tests/FrontDoorClients/grpc_client.py",
-        ["--address", "localhost:\(suite.gatewayGRPCPort)", "--ca", suite.caFile,
-         "--admin-email", RunningSuite.adminEmail, "--admin-password", RunningSuite.adminPassword]
+        [
+          "--address", "localhost:\(suite.gatewayGRPCPort)", "--ca", suite.caFile,
+          "--admin-email", RunningSuite.adminEmail, "--admin-password", RunningSuite.adminPassword,
+        ]
       )
       #expect(grpc.status == 0, "grpcio: \(grpc.standardOutput)\(grpc.standardError)")
 
@@ -100,7 +102,11 @@ struct FrontDoorTests {
     #expect(forged.status == .unauthorized)
     let notAdmin = try await http.call(.GET, "/v1/admin/accounts", token: passenger)
     #expect(notAdmin.status == .forbidden && notAdmin.json["code"] as? String == "PERMISSION_DENIED")
-    let duplicate = try await http.call(.POST, "/v1/accounts", body: ["email": "json@example.com", "password": "a-good-password-1", "firstName": "Jay"])
+    let duplicate = try await http.call(
+      .POST,
+      "/v1/accounts",
+      body: ["email": "json@example.com", "password": "a-good-password-1", "firstName": "Jay"]
+    )
     #expect(duplicate.status == .conflict && duplicate.json["code"] as? String == "ALREADY_EXISTS", "\(duplicate.text)")
     let noRoute = try await http.call(.GET, "/v1/nowhere")
     #expect(noRoute.status == .notFound && noRoute.json["code"] as? String == "NOT_FOUND")
@@ -175,7 +181,8 @@ struct FrontDoorHTTP {
 
   func url(_ path: String) -> String { "https://localhost:\(self.port)\(path)" }
 
-  func call(_ method: HTTPMethod, _ path: String, token: String? = nil, body: [String: String]? = nil, rawBody: String? = nil) async throws -> Answer {
+  func call(_ method: HTTPMethod, _ path: String, token: String? = nil, body: [String: String]? = nil, rawBody: String? = nil) async throws -> Answer
+  {
     var request = HTTPClientRequest(url: self.url(path))
     request.method = method
     if let token { request.headers.add(name: "authorization", value: "Bearer \(token)") }

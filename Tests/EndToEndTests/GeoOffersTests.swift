@@ -48,43 +48,74 @@ struct GeoOffersTests {
         let quote = try await tickets.quoteTicket(
           .with {
             $0.station = .with {
-              $0.run = .with { $0.tripID = run.run.tripID; $0.serviceDate = run.run.serviceDate }
+              $0.run = .with {
+                $0.tripID = run.run.tripID
+                $0.serviceDate = run.run.serviceDate
+              }
               $0.fromStationID = "MI_CENTRALE"
               $0.toStationID = "COMO_SG"
             }
-          }, metadata: bearer(ada)
+          },
+          metadata: bearer(ada)
         ).quote
         // The demo's route offer from Centrale on every route: 5 % off, asked of geo-offers.
         #expect(quote.routeOffer.title == "Off-peak from Centrale" && quote.routeOffer.discountPercent == 5)
         #expect(quote.total.amountMinor == (quote.routeOffer.fullUnitPrice.amountMinor * 95 + 49) / 100)
         let ticket = try await tickets.purchaseTickets(
-          .with { $0.quoteID = quote.quoteID; $0.idempotencyKey = "ada-como" }, metadata: bearer(ada)
+          .with {
+            $0.quoteID = quote.quoteID
+            $0.idempotencyKey = "ada-como"
+          },
+          metadata: bearer(ada)
         ).purchase.tickets[0]
         _ = try await scheduling.changePlatform(
-          .with { $0.run = run.run; $0.sequence = run.stops[0].sequence; $0.platform = "4"; $0.reason = "Track works" },
-          metadata: bearer(admin))
+          .with {
+            $0.run = run.run
+            $0.sequence = run.stops[0].sequence
+            $0.platform = "4"
+            $0.reason = "Track works"
+          },
+          metadata: bearer(admin)
+        )
 
         // Walking towards the station: 700 m away, no welcome; at the entrance, one welcome
         // with the live platform, and the station's deals.
         let away = Self.nearCentrale(north: -700)
         let far = try await geo.reportLocation(
-          .with { $0.latitude = away.latitude; $0.longitude = away.longitude; $0.accuracyMetres = 20 }, metadata: bearer(ada))
+          .with {
+            $0.latitude = away.latitude
+            $0.longitude = away.longitude
+            $0.accuracyMetres = 20
+          },
+          metadata: bearer(ada)
+        )
         #expect(!far.hasWelcome && far.nearestStation.station.stationID == "MI_CENTRALE")
         let entrance = Self.nearCentrale(north: -60)
         let arrived = try await geo.reportLocation(
-          .with { $0.latitude = entrance.latitude; $0.longitude = entrance.longitude; $0.accuracyMetres = 20 }, metadata: bearer(ada))
+          .with {
+            $0.latitude = entrance.latitude
+            $0.longitude = entrance.longitude
+            $0.accuracyMetres = 20
+          },
+          metadata: bearer(ada)
+        )
         #expect(arrived.welcome.ticketID == ticket.ticketID && arrived.welcome.platform == "4")
         #expect(arrived.welcome.message.hasPrefix("Welcome to Milano Centrale — your "))
         #expect(arrived.welcome.message.contains(" to Como San Giovanni leaves from platform 4 in "), "\(arrived.welcome.message)")
-        #expect((25...30).contains(arrived.welcome.minutesToDeparture), "\(arrived.welcome.minutesToDeparture)")
+        #expect((25 ... 30).contains(arrived.welcome.minutesToDeparture), "\(arrived.welcome.minutesToDeparture)")
         let dealShops = Set(arrived.deals.map(\.deal.shopName))
         #expect(dealShops.isSuperset(of: ["Caffè Centrale", "Libreria del Binario"]), "\(dealShops)")
         #expect(arrived.routeOffers.map(\.title).contains("Off-peak from Centrale"))
         #expect(arrived.places.map(\.place.name).contains("Grattacielo Pirelli"))
 
         let again = try await geo.reportLocation(
-          .with { $0.latitude = Self.centrale.latitude; $0.longitude = Self.centrale.longitude; $0.accuracyMetres = 10 },
-          metadata: bearer(ada))
+          .with {
+            $0.latitude = Self.centrale.latitude
+            $0.longitude = Self.centrale.longitude
+            $0.accuracyMetres = 10
+          },
+          metadata: bearer(ada)
+        )
         #expect(!again.hasWelcome && again.deals.isEmpty)
         let inbox = try await notifications.listNotifications(.with { $0.pageSize = 50 }, metadata: bearer(ada)).notifications
         let welcomes = inbox.filter { $0.kind == .welcome }
@@ -96,8 +127,13 @@ struct GeoOffersTests {
         // Bob holds no ticket: the deals, no welcome.
         let bob = try await identity.signUp(email: "bob@example.com", firstName: "Bob", admin: admin)
         let bobs = try await geo.reportLocation(
-          .with { $0.latitude = Self.centrale.latitude; $0.longitude = Self.centrale.longitude; $0.accuracyMetres = 10 },
-          metadata: bearer(bob))
+          .with {
+            $0.latitude = Self.centrale.latitude
+            $0.longitude = Self.centrale.longitude
+            $0.accuracyMetres = 10
+          },
+          metadata: bearer(bob)
+        )
         #expect(!bobs.hasWelcome && !bobs.deals.isEmpty)
 
         try await Self.refusals(geo, bob: bob)
@@ -110,7 +146,11 @@ struct GeoOffersTests {
 
   /// An admin's run of line R_COMO leaving Milano Centrale `minutes` from now (on today's
   /// service date in Rome, past 24:00 after midnight), calling at Monza and Como San Giovanni.
-  static func trainToComo(_ scheduling: Scheduling, admin: Binario_Identity_V1_TokenPair, inMinutes minutes: Int) async throws
+  static func trainToComo(
+    _ scheduling: Scheduling,
+    admin: Binario_Identity_V1_TokenPair,
+    inMinutes minutes: Int
+  ) async throws
     -> Binario_Scheduling_V1_Run
   {
     var calendar = Calendar(identifier: .gregorian)
@@ -126,31 +166,72 @@ struct GeoOffersTests {
         $0.lineID = "R_COMO"
         $0.trainNumber = "9901"
         $0.stops = [
-          .with { $0.stationID = "MI_CENTRALE"; $0.platform = "7"; $0.departure = clock(departure) },
-          .with { $0.stationID = "MONZA"; $0.arrival = clock(departure + 15); $0.departure = clock(departure + 16) },
-          .with { $0.stationID = "COMO_SG"; $0.arrival = clock(departure + 45) },
+          .with {
+            $0.stationID = "MI_CENTRALE"
+            $0.platform = "7"
+            $0.departure = clock(departure)
+          },
+          .with {
+            $0.stationID = "MONZA"
+            $0.arrival = clock(departure + 15)
+            $0.departure = clock(departure + 16)
+          },
+          .with {
+            $0.stationID = "COMO_SG"
+            $0.arrival = clock(departure + 45)
+          },
         ]
-      }, metadata: bearer(admin)
+      },
+      metadata: bearer(admin)
     ).run
   }
 
   /// Bad coordinates name each field; a passenger may not create deals.
   static func refusals(_ geo: GeoOffers, bob: Binario_Identity_V1_TokenPair) async throws {
     let bad = await #expect(throws: RPCError.self) {
-      _ = try await geo.reportLocation(.with { $0.latitude = 123; $0.longitude = -200 }, metadata: bearer(bob))
+      _ = try await geo.reportLocation(
+        .with {
+          $0.latitude = 123
+          $0.longitude = -200
+        },
+        metadata: bearer(bob)
+      )
     }
     #expect(bad?.code == .invalidArgument)
     #expect(bad?.fieldViolations.map(\.field) == ["latitude", "longitude"], "\(String(describing: bad))")
     let nearest = await #expect(throws: RPCError.self) {
-      _ = try await geo.listNearestStations(.with { $0.latitude = .nan; $0.longitude = 9 })
+      _ = try await geo.listNearestStations(
+        .with {
+          $0.latitude = .nan
+          $0.longitude = 9
+        }
+      )
     }
     #expect(nearest?.code == .invalidArgument && nearest?.message.contains("latitude") == true)
     let passenger = await #expect(throws: RPCError.self) {
-      _ = try await geo.createShop(.with { $0.shop = .with { $0.name = "Mine"; $0.latitude = 45; $0.longitude = 9 } }, metadata: bearer(bob))
+      _ = try await geo.createShop(
+        .with {
+          $0.shop = .with {
+            $0.name = "Mine"
+            $0.latitude = 45
+            $0.longitude = 9
+          }
+        },
+        metadata: bearer(bob)
+      )
     }
     #expect(passenger?.code == .permissionDenied)
     let deal = await #expect(throws: RPCError.self) {
-      _ = try await geo.createDeal(.with { $0.deal = .with { $0.shopID = "sh_x"; $0.description_p = "x"; $0.discountPercent = 50 } }, metadata: bearer(bob))
+      _ = try await geo.createDeal(
+        .with {
+          $0.deal = .with {
+            $0.shopID = "sh_x"
+            $0.description_p = "x"
+            $0.discountPercent = 50
+          }
+        },
+        metadata: bearer(bob)
+      )
     }
     #expect(deal?.code == .permissionDenied)
   }
@@ -158,41 +239,99 @@ struct GeoOffersTests {
   /// An admin's shop and deal by Milano Cadorna are offered there; deleting the shop removes it.
   static func adminDeal(_ geo: GeoOffers, admin: Binario_Identity_V1_TokenPair, bob: Binario_Identity_V1_TokenPair) async throws {
     let shop = try await geo.createShop(
-      .with { $0.shop = .with { $0.name = "Edicola Cadorna"; $0.latitude = 45.46810; $0.longitude = 9.17560; $0.stationID = "MI_CADORNA" } },
+      .with {
+        $0.shop = .with {
+          $0.name = "Edicola Cadorna"
+          $0.latitude = 45.46810
+          $0.longitude = 9.17560
+          $0.stationID = "MI_CADORNA"
+        }
+      },
       metadata: bearer(admin)
     ).shop
     let deal = try await geo.createDeal(
-      .with { $0.deal = .with { $0.shopID = shop.shopID; $0.description_p = "Two newspapers for one"; $0.discountPercent = 50 } },
+      .with {
+        $0.deal = .with {
+          $0.shopID = shop.shopID
+          $0.description_p = "Two newspapers for one"
+          $0.discountPercent = 50
+        }
+      },
       metadata: bearer(admin)
     ).deal
-    let near = try await geo.listNearbyDeals(.with { $0.latitude = 45.46802; $0.longitude = 9.17550; $0.radiusMetres = 50 })
+    let near = try await geo.listNearbyDeals(
+      .with {
+        $0.latitude = 45.46802
+        $0.longitude = 9.17550
+        $0.radiusMetres = 50
+      }
+    )
     #expect(near.deals.map(\.deal.dealID) == [deal.dealID])
-    let offered = try await geo.reportLocation(.with { $0.latitude = 45.46802; $0.longitude = 9.17550 }, metadata: bearer(bob))
+    let offered = try await geo.reportLocation(
+      .with {
+        $0.latitude = 45.46802
+        $0.longitude = 9.17550
+      },
+      metadata: bearer(bob)
+    )
     #expect(offered.deals.first?.deal.dealID == deal.dealID)
     _ = try await geo.deleteShop(.with { $0.shopID = shop.shopID }, metadata: bearer(admin))
-    #expect(try await geo.listNearbyDeals(.with { $0.latitude = 45.46802; $0.longitude = 9.17550; $0.radiusMetres = 50 }).deals.isEmpty)
+    #expect(
+      try await geo.listNearbyDeals(
+        .with {
+          $0.latitude = 45.46802
+          $0.longitude = 9.17550
+          $0.radiusMetres = 50
+        }
+      ).deals.isEmpty
+    )
   }
 
   /// The internal methods answer their one caller only, never the gateway.
   static func internalMethods(
-    _ suite: RunningSuite, geo: GeoOffers, tickets: Tickets, admin: Binario_Identity_V1_TokenPair
+    _ suite: RunningSuite,
+    geo: GeoOffers,
+    tickets: Tickets,
+    admin: Binario_Identity_V1_TokenPair
   ) async throws {
     let find = await #expect(throws: RPCError.self) {
-      _ = try await geo.findRouteOffer(.with { $0.fromStationID = "MI_CENTRALE"; $0.toStationID = "BERGAMO" }, metadata: bearer(admin))
+      _ = try await geo.findRouteOffer(
+        .with {
+          $0.fromStationID = "MI_CENTRALE"
+          $0.toStationID = "BERGAMO"
+        },
+        metadata: bearer(admin)
+      )
     }
     #expect(find?.code == .permissionDenied || find?.code == .unimplemented)
     let departing = await #expect(throws: RPCError.self) {
-      _ = try await tickets.listDepartingTickets(.with { $0.userID = "x"; $0.stationID = "MI_CENTRALE" }, metadata: bearer(admin))
+      _ = try await tickets.listDepartingTickets(
+        .with {
+          $0.userID = "x"
+          $0.stationID = "MI_CENTRALE"
+        },
+        metadata: bearer(admin)
+      )
     }
     #expect(departing?.code == .permissionDenied || departing?.code == .unimplemented)
     let asGateway = await #expect(throws: RPCError.self) {
       try await suite.withDirectGeoOffersConnection(as: "gateway") { direct in
-        _ = try await GeoOffers(wrapping: direct).findRouteOffer(.with { $0.fromStationID = "MI_CENTRALE"; $0.toStationID = "BERGAMO" })
+        _ = try await GeoOffers(wrapping: direct).findRouteOffer(
+          .with {
+            $0.fromStationID = "MI_CENTRALE"
+            $0.toStationID = "BERGAMO"
+          }
+        )
       }
     }
     #expect(asGateway?.code == .permissionDenied)
     let asTicketing = try await suite.withDirectGeoOffersConnection(as: "ticketing") { direct in
-      try await GeoOffers(wrapping: direct).findRouteOffer(.with { $0.fromStationID = "MI_CENTRALE"; $0.toStationID = "BERGAMO" })
+      try await GeoOffers(wrapping: direct).findRouteOffer(
+        .with {
+          $0.fromStationID = "MI_CENTRALE"
+          $0.toStationID = "BERGAMO"
+        }
+      )
     }
     #expect(asTicketing.found && asTicketing.offer.discountPercent == 20)
   }
@@ -205,7 +344,8 @@ struct GeoOffersTests {
     defer { _ = client.shutdown() }
     let response = try await client.execute(
       HTTPClientRequest(url: "https://localhost:\(suite.gatewayHTTPPort)/v1/nearby/stations?latitude=45.4642&longitude=9.19&count=2"),
-      timeout: .seconds(30))
+      timeout: .seconds(30)
+    )
     #expect(response.status == .ok)
     let body = try await response.body.collect(upTo: 1 << 20)
     let json = try JSONSerialization.jsonObject(with: Data(String(buffer: body).utf8)) as? [String: Any]

@@ -37,19 +37,37 @@ struct IdentityCompleteTests {
 
   /// SubscribeME's form: a name, an email and a password.
   func signUpMinimally(_ identity: IdentityClient, admin: Binario_Identity_V1_TokenPair) async throws -> Binario_Identity_V1_TokenPair {
-    _ = try await identity.register(.with {
-      $0.email = "sam@example.com"
-      $0.password = "a-good-password-1"
-      $0.firstName = "Sam"
-    })
+    _ = try await identity.register(
+      .with {
+        $0.email = "sam@example.com"
+        $0.password = "a-good-password-1"
+        $0.firstName = "Sam"
+      }
+    )
     let code = try await identity.confirmationCode(for: "sam@example.com", admin: admin)
-    _ = try await identity.confirmEmail(.with { $0.email = "sam@example.com"; $0.code = code })
-    let tokens = try await identity.login(.with { $0.email = "sam@example.com"; $0.password = "a-good-password-1" }).tokens
+    _ = try await identity.confirmEmail(
+      .with {
+        $0.email = "sam@example.com"
+        $0.code = code
+      }
+    )
+    let tokens = try await identity.login(
+      .with {
+        $0.email = "sam@example.com"
+        $0.password = "a-good-password-1"
+      }
+    ).tokens
     let me = try await identity.getMe(.init(), metadata: bearer(tokens)).profile
     #expect(me.lastName.isEmpty && me.phone.isEmpty && me.birthDate.isEmpty && me.gender == .unspecified)
     // A short password is still refused, naming the field (10+ characters, stricter than SubscribeME's 6).
     let weak = await #expect(throws: RPCError.self) {
-      _ = try await identity.register(.with { $0.email = "x@example.com"; $0.password = "123456"; $0.firstName = "X" })
+      _ = try await identity.register(
+        .with {
+          $0.email = "x@example.com"
+          $0.password = "123456"
+          $0.firstName = "X"
+        }
+      )
     }
     #expect(weak?.code == .invalidArgument)
     return tokens
@@ -72,16 +90,31 @@ struct IdentityCompleteTests {
     _ = try await identity.requestPasswordReset(.with { $0.email = "rita@example.com" })
     _ = try await identity.requestPasswordReset(.with { $0.email = "nobody@example.com" })
     let token = try await identity.passwordResetToken(for: "rita@example.com", admin: admin)
-    _ = try await identity.resetPassword(.with { $0.token = token; $0.newPassword = "a-new-password-2" })
+    _ = try await identity.resetPassword(
+      .with {
+        $0.token = token
+        $0.newPassword = "a-new-password-2"
+      }
+    )
     let refresh = await #expect(throws: RPCError.self) {
       _ = try await identity.refresh(.with { $0.refreshToken = before.refreshToken })
     }
     #expect(refresh?.code == .unauthenticated)
     let reused = await #expect(throws: RPCError.self) {
-      _ = try await identity.resetPassword(.with { $0.token = token; $0.newPassword = "a-third-password-3" })
+      _ = try await identity.resetPassword(
+        .with {
+          $0.token = token
+          $0.newPassword = "a-third-password-3"
+        }
+      )
     }
     #expect(reused?.code == .unauthenticated)
-    _ = try await identity.login(.with { $0.email = "rita@example.com"; $0.password = "a-new-password-2" })
+    _ = try await identity.login(
+      .with {
+        $0.email = "rita@example.com"
+        $0.password = "a-new-password-2"
+      }
+    )
   }
 
   func signInWithGoogle(_ identity: IdentityClient, provider: TestOpenIDProvider) async throws {
@@ -109,7 +142,8 @@ struct IdentityCompleteTests {
         $0.expiryMonth = 12
         $0.expiryYear = 2040
         $0.securityCode = "123"
-      }, metadata: bearer(sam)
+      },
+      metadata: bearer(sam)
     ).paymentMethod
     #expect(visa.isDefault && visa.brand == "visa" && visa.last4 == "4242")
     let mastercard = try await identity.addPaymentMethod(
@@ -118,7 +152,8 @@ struct IdentityCompleteTests {
         $0.expiryMonth = 1
         $0.expiryYear = 2041
         $0.securityCode = "321"
-      }, metadata: bearer(sam)
+      },
+      metadata: bearer(sam)
     ).paymentMethod
     _ = try await identity.setDefaultPaymentMethod(.with { $0.paymentMethodID = mastercard.paymentMethodID }, metadata: bearer(sam))
     let listed = try await identity.listPaymentMethods(.init(), metadata: bearer(sam)).paymentMethods
@@ -131,7 +166,9 @@ struct IdentityCompleteTests {
           $0.expiryMonth = 1
           $0.expiryYear = 2040
           $0.securityCode = "123"
-        }, metadata: bearer(sam))
+        },
+        metadata: bearer(sam)
+      )
     }
     #expect(declined?.code == .failedPrecondition)
     let malformed = await #expect(throws: RPCError.self) {
@@ -144,9 +181,17 @@ struct IdentityCompleteTests {
   }
 
   func contactBecomesFriend(
-    _ identity: IdentityClient, _ sam: Binario_Identity_V1_TokenPair, admin: Binario_Identity_V1_TokenPair
+    _ identity: IdentityClient,
+    _ sam: Binario_Identity_V1_TokenPair,
+    admin: Binario_Identity_V1_TokenPair
   ) async throws {
-    let added = try await identity.addContact(.with { $0.name = "Tina"; $0.email = "tina@example.com" }, metadata: bearer(sam))
+    let added = try await identity.addContact(
+      .with {
+        $0.name = "Tina"
+        $0.email = "tina@example.com"
+      },
+      metadata: bearer(sam)
+    )
     guard case .pendingContact(let contact) = added.outcome else {
       Issue.record("expected a pending contact, got \(added)")
       return
@@ -158,7 +203,13 @@ struct IdentityCompleteTests {
     #expect(friends.pendingContacts.isEmpty)
     #expect(friends.friends.map(\.userID) == [tina.userID])
     // A registered address gets a friend request instead.
-    let request = try await identity.addContact(.with { $0.name = "Rita"; $0.email = "rita@example.com" }, metadata: bearer(sam))
+    let request = try await identity.addContact(
+      .with {
+        $0.name = "Rita"
+        $0.email = "rita@example.com"
+      },
+      metadata: bearer(sam)
+    )
     guard case .friendRequest = request.outcome else {
       Issue.record("expected a friend request, got \(request)")
       return
@@ -166,37 +217,67 @@ struct IdentityCompleteTests {
   }
 
   func administration(_ identity: IdentityClient, admin: Binario_Identity_V1_TokenPair) async throws {
-    let page = try await identity.listAccounts(.with { $0.query = "example.com"; $0.pageSize = 2 }, metadata: bearer(admin))
+    let page = try await identity.listAccounts(
+      .with {
+        $0.query = "example.com"
+        $0.pageSize = 2
+      },
+      metadata: bearer(admin)
+    )
     #expect(page.accounts.count == 2 && !page.nextPageToken.isEmpty)
     let next = try await identity.listAccounts(
-      .with { $0.query = "example.com"; $0.pageSize = 2; $0.pageToken = page.nextPageToken }, metadata: bearer(admin))
+      .with {
+        $0.query = "example.com"
+        $0.pageSize = 2
+        $0.pageToken = page.nextPageToken
+      },
+      metadata: bearer(admin)
+    )
     #expect(Set(next.accounts.map(\.email)).isDisjoint(with: page.accounts.map(\.email)))
     let badToken = await #expect(throws: RPCError.self) {
       _ = try await identity.listAccounts(.with { $0.pageToken = "not-ours" }, metadata: bearer(admin))
     }
     #expect(badToken?.fieldViolations.map(\.field) == ["page_token"])
 
-    let tina = try await identity.login(.with { $0.email = "tina@example.com"; $0.password = "a-good-password-1" }).tokens
+    let tina = try await identity.login(
+      .with {
+        $0.email = "tina@example.com"
+        $0.password = "a-good-password-1"
+      }
+    ).tokens
     let edited = try await identity.updateAccount(
       .with {
         $0.account = .with { $0.email = "tina@example.com" }
         $0.lastName = "Turner"
-      }, metadata: bearer(admin)
+      },
+      metadata: bearer(admin)
     ).profile
     #expect(edited.lastName == "Turner")
     _ = try await identity.disableAccount(
       .with {
         $0.account = .with { $0.email = "tina@example.com" }
         $0.reason = "chargeback"
-      }, metadata: bearer(admin))
+      },
+      metadata: bearer(admin)
+    )
     let refused = await #expect(throws: RPCError.self) { _ = try await identity.getMe(.init(), metadata: bearer(tina)) }
     #expect(refused?.code == .unauthenticated)
     let login = await #expect(throws: RPCError.self) {
-      _ = try await identity.login(.with { $0.email = "tina@example.com"; $0.password = "a-good-password-1" })
+      _ = try await identity.login(
+        .with {
+          $0.email = "tina@example.com"
+          $0.password = "a-good-password-1"
+        }
+      )
     }
     #expect(login?.code == .permissionDenied)
     _ = try await identity.enableAccount(.with { $0.account = .with { $0.email = "tina@example.com" } }, metadata: bearer(admin))
-    _ = try await identity.login(.with { $0.email = "tina@example.com"; $0.password = "a-good-password-1" })
+    _ = try await identity.login(
+      .with {
+        $0.email = "tina@example.com"
+        $0.password = "a-good-password-1"
+      }
+    )
 
     let driver = try await identity.createDriver(
       .with {
@@ -204,7 +285,8 @@ struct IdentityCompleteTests {
         $0.password = "a-driver-password-1"
         $0.firstName = "Dan"
         $0.phone = "+393339876543"
-      }, metadata: bearer(admin)
+      },
+      metadata: bearer(admin)
     ).profile
     let notDriver = await #expect(throws: RPCError.self) {
       _ = try await identity.deleteDriver(.with { $0.account = .with { $0.email = "tina@example.com" } }, metadata: bearer(admin))
@@ -228,7 +310,9 @@ struct IdentityCompleteTests {
 
   /// Each new method's bad input, through the gateway: INVALID_ARGUMENT naming the fields.
   func badInputNamesTheField(
-    _ identity: IdentityClient, _ sam: Binario_Identity_V1_TokenPair, admin: Binario_Identity_V1_TokenPair
+    _ identity: IdentityClient,
+    _ sam: Binario_Identity_V1_TokenPair,
+    admin: Binario_Identity_V1_TokenPair
   ) async throws {
     let cases: [(fields: [String], call: () async throws -> Void)] = [
       (["email"], { _ = try await identity.requestPasswordReset(.with { $0.email = "nope" }) }),
@@ -239,17 +323,34 @@ struct IdentityCompleteTests {
       (["contact_id"], { _ = try await identity.removeContact(.init(), metadata: bearer(sam)) }),
       (["payment_method_id"], { _ = try await identity.setDefaultPaymentMethod(.init(), metadata: bearer(sam)) }),
       (["payment_method_id"], { _ = try await identity.removePaymentMethod(.init(), metadata: bearer(sam)) }),
-      (["birth_date", "phone"], {
-        _ = try await identity.updateMe(.with { $0.phone = "0039"; $0.birthDate = "31/12/1990" }, metadata: bearer(sam))
-      }),
+      (
+        ["birth_date", "phone"],
+        {
+          _ = try await identity.updateMe(
+            .with {
+              $0.phone = "0039"
+              $0.birthDate = "31/12/1990"
+            },
+            metadata: bearer(sam)
+          )
+        }
+      ),
       (["page_size"], { _ = try await identity.listAccounts(.with { $0.pageSize = 1000 }, metadata: bearer(admin)) }),
       (["account"], { _ = try await identity.getAccount(.init(), metadata: bearer(admin)) }),
       (["account"], { _ = try await identity.disableAccount(.init(), metadata: bearer(admin)) }),
       (["account.email"], { _ = try await identity.enableAccount(.with { $0.account = .with { $0.email = " " } }, metadata: bearer(admin)) }),
-      (["first_name"], {
-        _ = try await identity.updateAccount(
-          .with { $0.account = .with { $0.email = "sam@example.com" }; $0.firstName = "" }, metadata: bearer(admin))
-      }),
+      (
+        ["first_name"],
+        {
+          _ = try await identity.updateAccount(
+            .with {
+              $0.account = .with { $0.email = "sam@example.com" }
+              $0.firstName = ""
+            },
+            metadata: bearer(admin)
+          )
+        }
+      ),
     ]
     for (fields, call) in cases {
       let error = await #expect(throws: RPCError.self) { try await call() }
@@ -261,7 +362,15 @@ struct IdentityCompleteTests {
   func internalMethodsAreNotRouted(_ identity: IdentityClient, _ sam: Binario_Identity_V1_TokenPair) async throws {
     let calls: [() async throws -> Void] = [
       { _ = try await identity.lookupAccounts(.with { $0.emails = ["sam@example.com"] }, metadata: bearer(sam)) },
-      { _ = try await identity.areFriends(.with { $0.userID = sam.userID; $0.otherUserID = "x" }, metadata: bearer(sam)) },
+      {
+        _ = try await identity.areFriends(
+          .with {
+            $0.userID = sam.userID
+            $0.otherUserID = "x"
+          },
+          metadata: bearer(sam)
+        )
+      },
       { _ = try await identity.getDefaultPaymentMethod(.with { $0.userID = sam.userID }, metadata: bearer(sam)) },
     ]
     for call in calls {

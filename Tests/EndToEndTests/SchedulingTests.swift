@@ -29,7 +29,12 @@ struct SchedulingTests {
         let passenger = try await identity.signUp(email: "follower@example.com", admin: admin)
 
         // The demo network's busiest station has departures now, whatever the time of day.
-        let board = try await scheduling.getDeparturesBoard(.with { $0.stationID = "MI_CENTRALE"; $0.limit = 5 })
+        let board = try await scheduling.getDeparturesBoard(
+          .with {
+            $0.stationID = "MI_CENTRALE"
+            $0.limit = 5
+          }
+        )
         #expect(board.station.name == "Milano Centrale")
         let departure = try #require(board.departures.first)
         let run = departure.run.run
@@ -42,14 +47,26 @@ struct SchedulingTests {
         // A passenger may not change the timetable.
         let denied = await #expect(throws: RPCError.self) {
           _ = try await scheduling.delayRun(
-            .with { $0.run = run; $0.minutes = 5; $0.reason = "no" }, metadata: bearer(passenger))
+            .with {
+              $0.run = run
+              $0.minutes = 5
+              $0.reason = "no"
+            },
+            metadata: bearer(passenger)
+          )
         }
         #expect(denied?.code == .permissionDenied)
 
         // The follower's stream, from the start of their (empty) inbox: the delay reaches it.
         let first = try await Self.firstNotifications(notifications, passenger, after: "0", count: 1) {
           let delayed = try await scheduling.delayRun(
-            .with { $0.run = run; $0.minutes = 12; $0.reason = "Signal failure at Lambrate" }, metadata: bearer(admin))
+            .with {
+              $0.run = run
+              $0.minutes = 12
+              $0.reason = "Signal failure at Lambrate"
+            },
+            metadata: bearer(admin)
+          )
           #expect(delayed.run.stops.allSatisfy { $0.delayMinutes == 12 })
         }
         let delay = try #require(first.first)
@@ -64,8 +81,14 @@ struct SchedulingTests {
         // they saw last brings exactly that, nothing twice.
         let sequence = departure.sequence
         _ = try await scheduling.changePlatform(
-          .with { $0.run = run; $0.sequence = sequence; $0.platform = "21"; $0.reason = "Track works" },
-          metadata: bearer(admin))
+          .with {
+            $0.run = run
+            $0.sequence = sequence
+            $0.platform = "21"
+            $0.reason = "Track works"
+          },
+          metadata: bearer(admin)
+        )
         let missed = try await Self.firstNotifications(notifications, passenger, after: delay.cursor, count: 1) {}
         #expect(missed.map(\.notification.kind) == [.platformChange])
         let history = try await scheduling.listRunChanges(.with { $0.run = run }, metadata: bearer(admin))
@@ -98,7 +121,12 @@ struct SchedulingTests {
           _ = try await scheduling.importTimetable(.with { $0.feedZip = Data("not a zip".utf8) }, metadata: bearer(admin))
         }
         #expect(malformed?.code == .invalidArgument)
-        let unchanged = try await scheduling.getDeparturesBoard(.with { $0.stationID = "MI_CENTRALE"; $0.limit = 5 })
+        let unchanged = try await scheduling.getDeparturesBoard(
+          .with {
+            $0.stationID = "MI_CENTRALE"
+            $0.limit = 5
+          }
+        )
         #expect(unchanged.departures.map(\.run.run) == board.departures.map(\.run.run))
 
         // The board over HTTP/JSON, and the inbox's stream as Server-Sent Events.
@@ -123,7 +151,8 @@ struct SchedulingTests {
   /// An admin replaces the timetable with a small feed through the gateway: a night train whose
   /// second stop is past 24:00, a service with a date taken out and one added.
   static func importANightTrainWithCalendarExceptions(
-    _ scheduling: Scheduling, admin: Binario_Identity_V1_TokenPair
+    _ scheduling: Scheduling,
+    admin: Binario_Identity_V1_TokenPair
   ) async throws {
     let feed: [String: String] = [
       "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nTN,Trenord,https://www.trenord.it,Europe/Rome\n",
@@ -141,30 +170,49 @@ struct SchedulingTests {
     for (name, text) in feed.sorted(by: { $0.key < $1.key }) {
       let data = Data(text.utf8)
       try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) {
-        position, size in data.subdata(in: Int(position)..<Int(position) + size)
+        position,
+        size in data.subdata(in: Int(position) ..< Int(position) + size)
       }
     }
     let imported = try await scheduling.importTimetable(
-      .with { $0.feedZip = try #require(archive.data) }, metadata: bearer(admin))
+      .with { $0.feedZip = try #require(archive.data) },
+      metadata: bearer(admin)
+    )
     #expect(imported.stations == 2 && imported.lines == 1 && imported.trips == 1 && imported.serviceDays == 5)
 
     // Past midnight: the second stop belongs to the service day the train left on.
-    let tuesday = try await scheduling.getRun(.with { $0.run.tripID = "N1"; $0.run.serviceDate = "2027-01-05" }).run
+    let tuesday = try await scheduling.getRun(
+      .with {
+        $0.run.tripID = "N1"
+        $0.run.serviceDate = "2027-01-05"
+      }
+    ).run
     #expect(tuesday.stops.map(\.station.name) == ["Alpha", "Beta"])
     #expect(tuesday.stops[0].scheduledDeparture.date == Date(timeIntervalSince1970: 1_799_189_400))  // 2027-01-05T22:50Z
     #expect(tuesday.stops[1].scheduledArrival.date == Date(timeIntervalSince1970: 1_799_191_200))  // 2027-01-05T23:20Z
     let epiphany = await #expect(throws: RPCError.self) {
-      _ = try await scheduling.getRun(.with { $0.run.tripID = "N1"; $0.run.serviceDate = "2027-01-06" })
+      _ = try await scheduling.getRun(
+        .with {
+          $0.run.tripID = "N1"
+          $0.run.serviceDate = "2027-01-06"
+        }
+      )
     }
     #expect(epiphany?.code == .notFound)
-    _ = try await scheduling.getRun(.with { $0.run.tripID = "N1"; $0.run.serviceDate = "2027-01-09" })
+    _ = try await scheduling.getRun(
+      .with {
+        $0.run.tripID = "N1"
+        $0.run.serviceDate = "2027-01-09"
+      }
+    )
     // From Alpha after Tuesday's train: the next is Thursday's (none on Epiphany).
     let board = try await scheduling.getDeparturesBoard(
       .with {
         $0.stationID = "A"
         $0.after = .init(date: Date(timeIntervalSince1970: 1_799_189_401))
         $0.limit = 1
-      })
+      }
+    )
     #expect(board.departures.map(\.run.run.serviceDate) == ["2027-01-07"])
   }
 
@@ -185,8 +233,19 @@ struct SchedulingTests {
         let stranger = try await identity.signUp(email: "sam@example.com", firstName: "Sam", admin: admin)
         let request = try await identity.sendFriendRequest(.with { $0.email = "fred@example.com" }, metadata: bearer(organiser))
         _ = try await identity.respondToFriendRequest(
-          .with { $0.requestID = request.request.requestID; $0.accept = true }, metadata: bearer(friend))
-        _ = try await identity.addContact(.with { $0.name = "Kay"; $0.email = "kay@example.com" }, metadata: bearer(organiser))
+          .with {
+            $0.requestID = request.request.requestID
+            $0.accept = true
+          },
+          metadata: bearer(friend)
+        )
+        _ = try await identity.addContact(
+          .with {
+            $0.name = "Kay"
+            $0.email = "kay@example.com"
+          },
+          metadata: bearer(organiser)
+        )
 
         let created = try await itineraries.createItinerary(
           .with {
@@ -194,21 +253,41 @@ struct SchedulingTests {
             $0.destination = "Bellagio"
             $0.startDate = "2027-05-01"
             $0.endDate = "2027-05-02"
-            $0.estimatedCost = .with { $0.amountMinor = 10_001; $0.currency = "EUR" }
-          }, metadata: bearer(organiser)
+            $0.estimatedCost = .with {
+              $0.amountMinor = 10_001
+              $0.currency = "EUR"
+            }
+          },
+          metadata: bearer(organiser)
         ).itinerary
         let id = created.itineraryID
 
         // Only friends: a stranger is refused; the friend and the contact by email are invited.
         let notFriends = await #expect(throws: RPCError.self) {
           _ = try await itineraries.inviteToItinerary(
-            .with { $0.itineraryID = id; $0.email = "sam@example.com" }, metadata: bearer(organiser))
+            .with {
+              $0.itineraryID = id
+              $0.email = "sam@example.com"
+            },
+            metadata: bearer(organiser)
+          )
         }
         #expect(notFriends?.code == .failedPrecondition)
         let fredID = try await identity.getMe(.init(), metadata: bearer(friend)).profile.userID
-        _ = try await itineraries.inviteToItinerary(.with { $0.itineraryID = id; $0.userID = fredID }, metadata: bearer(organiser))
+        _ = try await itineraries.inviteToItinerary(
+          .with {
+            $0.itineraryID = id
+            $0.userID = fredID
+          },
+          metadata: bearer(organiser)
+        )
         let toKay = try await itineraries.inviteToItinerary(
-          .with { $0.itineraryID = id; $0.email = "kay@example.com" }, metadata: bearer(organiser)).invite
+          .with {
+            $0.itineraryID = id
+            $0.email = "kay@example.com"
+          },
+          metadata: bearer(organiser)
+        ).invite
         #expect(toKay.inviteeUserID.isEmpty && toKay.status == .pending)
 
         // A stranger cannot see, change or delete it: to them it does not exist.
@@ -216,8 +295,13 @@ struct SchedulingTests {
           { _ = try await itineraries.getItinerary(.with { $0.itineraryID = id }, metadata: bearer(stranger)) },
           {
             _ = try await itineraries.addItineraryEvent(
-              .with { $0.itineraryID = id; $0.event.title = "Crash"; $0.event.startsAt = .init(date: Date()) },
-              metadata: bearer(stranger))
+              .with {
+                $0.itineraryID = id
+                $0.event.title = "Crash"
+                $0.event.startsAt = .init(date: Date())
+              },
+              metadata: bearer(stranger)
+            )
           },
           { _ = try await itineraries.deleteItinerary(.with { $0.itineraryID = id }, metadata: bearer(stranger)) },
         ] as [@Sendable () async throws -> Void] {
@@ -236,7 +320,12 @@ struct SchedulingTests {
 
         // Joining splits the estimated cost; the member may add events, the stranger still not.
         _ = try await itineraries.respondToItineraryInvite(
-          .with { $0.inviteID = invites[0].invite.inviteID; $0.accept = true }, metadata: bearer(friend))
+          .with {
+            $0.inviteID = invites[0].invite.inviteID
+            $0.accept = true
+          },
+          metadata: bearer(friend)
+        )
         let joined = try await itineraries.getItinerary(.with { $0.itineraryID = id }, metadata: bearer(friend)).itinerary
         #expect(joined.members.map(\.costShare.amountMinor) == [5_001, 5_000])
         #expect(joined.members.map(\.displayName).first?.hasPrefix("Olga") == true)
@@ -248,8 +337,12 @@ struct SchedulingTests {
             $0.event.latitude = 45.9830
             $0.event.longitude = 9.2570
             $0.event.startsAt = .init(date: Date(timeIntervalSince1970: 1_809_000_000))
-            $0.event.cost = .with { $0.amountMinor = 1_000; $0.currency = "EUR" }
-          }, metadata: bearer(friend)
+            $0.event.cost = .with {
+              $0.amountMinor = 1_000
+              $0.currency = "EUR"
+            }
+          },
+          metadata: bearer(friend)
         ).event
         let organiserInbox = try await notifications.listNotifications(.init(), metadata: bearer(organiser))
         #expect(organiserInbox.notifications.map(\.title).contains { $0.contains("Villa Melzi gardens") })
@@ -259,7 +352,12 @@ struct SchedulingTests {
         let kaysInvites = try await itineraries.listItineraryInvites(.init(), metadata: bearer(kay)).invites
         #expect(kaysInvites.map(\.invite.inviteID) == [toKay.inviteID])
         _ = try await itineraries.respondToItineraryInvite(
-          .with { $0.inviteID = toKay.inviteID; $0.accept = true }, metadata: bearer(kay))
+          .with {
+            $0.inviteID = toKay.inviteID
+            $0.accept = true
+          },
+          metadata: bearer(kay)
+        )
         let three = try await itineraries.getItinerary(.with { $0.itineraryID = id }, metadata: bearer(organiser)).itinerary
         #expect(three.members.map(\.costShare.amountMinor) == [3_334, 3_334, 3_333])
         #expect(three.events.map(\.eventID) == [event.eventID])
@@ -285,7 +383,10 @@ struct SchedulingTests {
   /// Opens the user's notification stream after `cursor`, runs `action`, and returns the first
   /// `count` notifications the stream brings.
   static func firstNotifications(
-    _ notifications: Notifications, _ tokens: Binario_Identity_V1_TokenPair, after cursor: String, count: Int,
+    _ notifications: Notifications,
+    _ tokens: Binario_Identity_V1_TokenPair,
+    after cursor: String,
+    count: Int,
     action: @Sendable () async throws -> Void
   ) async throws -> [Binario_Scheduling_V1_WatchNotificationsResponse] {
     try await withThrowingTaskGroup(of: [Binario_Scheduling_V1_WatchNotificationsResponse].self) { group in
@@ -309,7 +410,9 @@ struct SchedulingTests {
   }
 
   static func overHTTP(
-    _ suite: RunningSuite, stationBoard: Binario_Scheduling_V1_GetDeparturesBoardResponse, passenger: String,
+    _ suite: RunningSuite,
+    stationBoard: Binario_Scheduling_V1_GetDeparturesBoardResponse,
+    passenger: String,
     cursor: String
   ) async throws {
     var tls = TLSConfiguration.makeClientConfiguration()

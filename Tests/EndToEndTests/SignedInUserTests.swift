@@ -25,13 +25,28 @@ struct SignedInUserTests {
         )
         // Unconfirmed: login is refused with a precondition failure.
         let unconfirmed = await #expect(throws: RPCError.self) {
-          _ = try await identity.login(.with { $0.email = email; $0.password = "a-good-password-1" })
+          _ = try await identity.login(
+            .with {
+              $0.email = email
+              $0.password = "a-good-password-1"
+            }
+          )
         }
         #expect(unconfirmed?.code == .failedPrecondition)
 
         let code = try await identity.confirmationCode(for: email, admin: admin)
-        _ = try await identity.confirmEmail(.with { $0.email = email; $0.code = code })
-        let tokens = try await identity.login(.with { $0.email = email; $0.password = "a-good-password-1" }).tokens
+        _ = try await identity.confirmEmail(
+          .with {
+            $0.email = email
+            $0.code = code
+          }
+        )
+        let tokens = try await identity.login(
+          .with {
+            $0.email = email
+            $0.password = "a-good-password-1"
+          }
+        ).tokens
 
         let me = try await identity.getMe(.init(), metadata: bearer(tokens)).profile
         #expect(me.email == email)
@@ -79,8 +94,18 @@ struct SignedInUserTests {
       try await suite.withGatewayClient { identity in
         let admin = try await identity.signInAdmin()
         let code = try await identity.confirmationCode(for: email, admin: admin)
-        _ = try await identity.confirmEmail(.with { $0.email = email; $0.code = code })
-        let tokens = try await identity.login(.with { $0.email = email; $0.password = "a-good-password-1" }).tokens
+        _ = try await identity.confirmEmail(
+          .with {
+            $0.email = email
+            $0.code = code
+          }
+        )
+        let tokens = try await identity.login(
+          .with {
+            $0.email = email
+            $0.password = "a-good-password-1"
+          }
+        ).tokens
         #expect(try await identity.getMe(.init(), metadata: bearer(tokens)).profile.email == email)
       }
     }
@@ -117,7 +142,12 @@ struct AccessEndToEndTests {
           },
           metadata: bearer(admin)
         )
-        let driver = try await identity.login(.with { $0.email = "dan@example.com"; $0.password = "a-good-password-2" }).tokens
+        let driver = try await identity.login(
+          .with {
+            $0.email = "dan@example.com"
+            $0.password = "a-good-password-2"
+          }
+        ).tokens
         #expect(driver.roles.contains(.driver))
 
         for tokens in [passenger, driver] {

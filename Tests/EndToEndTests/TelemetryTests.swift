@@ -49,10 +49,14 @@ struct TelemetryTests {
     // The open-data portal, played by a local server: a station catalogue and a measurements
     // dataset, which telemetry fetches at start, and a source that fails.
     let portal = try await StaticHTTPServer.start()
-    portal.serve(try String(contentsOf: Self.demoData.appendingPathComponent("weather-stations.json"), encoding: .utf8), at: "/resource/weather-stations.json")
+    portal.serve(
+      try String(contentsOf: Self.demoData.appendingPathComponent("weather-stations.json"), encoding: .utf8),
+      at: "/resource/weather-stations.json"
+    )
     portal.serve(
       #"[{"idsensore":"2001","data":"2024-01-16T09:00:00.000","valore":"4.5","stato":"VA"},{"idsensore":"2001","data":"2024-01-16T10:00:00.000","valore":"-9999","stato":"VA"}]"#,
-      at: "/resource/weather-values.json")
+      at: "/resource/weather-values.json"
+    )
     let sources = FileManager.default.temporaryDirectory.appendingPathComponent("telemetry-sources-\(UUID().uuidString).json")
     try Data(
       """
@@ -102,7 +106,8 @@ struct TelemetryTests {
         $0.longitude = 9.18796
         $0.radiusMetres = 100
         $0.measure = .temperature
-      })
+      }
+    )
     #expect(brera.sensors.map(\.sensor.sensorID) == ["2001"] && brera.sensors.first?.sensor.network == "weather")
 
     let now = try await telemetry.fetchReferenceData(.with { $0.source = "weather-stations" }, metadata: bearer(admin))
@@ -118,13 +123,17 @@ struct TelemetryTests {
     // the settings stays.
     // (Any query: the schedule may fetch it first, and then this fetch asks only for newer rows.)
     portal.serve(
-      #"[{"idsensore":"2002","data":"2024-01-16T09:00:00.000","valore":"81","stato":"VA"}]"#, atAnyQueryOf: "/resource/brera-values.json")
+      #"[{"idsensore":"2002","data":"2024-01-16T09:00:00.000","valore":"81","stato":"VA"}]"#,
+      atAnyQueryOf: "/resource/brera-values.json"
+    )
     let saved = try await telemetry.saveReferenceSource(
       .with {
         $0.name = "brera-values"
         $0.kind = "measurements"
         $0.url = portal.url("/resource/brera-values.json")
-      }, metadata: bearer(admin)).source
+      },
+      metadata: bearer(admin)
+    ).source
     #expect(saved.name == "brera-values" && !saved.configured)
     let fetchedSaved = try await telemetry.fetchReferenceData(.with { $0.source = "brera-values" }, metadata: bearer(admin))
     #expect(fetchedSaved.sources.first?.error == "" && fetchedSaved.sources.first?.read == 1, "\(fetchedSaved)")
@@ -132,7 +141,14 @@ struct TelemetryTests {
     #expect(withSaved.map(\.name) == ["weather-stations", "weather-values", "broken", "brera-values"])
     #expect(withSaved.map(\.configured) == [true, true, true, false] && withSaved.last?.hasLastFetchedAt == true)
     let badURL = await #expect(throws: RPCError.self) {
-      _ = try await telemetry.saveReferenceSource(.with { $0.name = "x"; $0.kind = "catalogue"; $0.url = "not a url" }, metadata: bearer(admin))
+      _ = try await telemetry.saveReferenceSource(
+        .with {
+          $0.name = "x"
+          $0.kind = "catalogue"
+          $0.url = "not a url"
+        },
+        metadata: bearer(admin)
+      )
     }
     #expect(badURL?.code == .invalidArgument && badURL?.message.contains("url") == true)
     let configuredOne = await #expect(throws: RPCError.self) {
@@ -169,7 +185,7 @@ struct TelemetryTests {
     #expect(forged?.code == .unauthenticated)
 
     // A batch: 1,000 good readings and four bad ones, refused one by one.
-    var batch = (0..<1_000).map { reading($0) }
+    var batch = (0 ..< 1_000).map { reading($0) }
     var wet = reading(1_000)
     wet.humidity = 150
     var negative = reading(1_001)
@@ -193,7 +209,7 @@ struct TelemetryTests {
 
     // Streaming, a reading per message: indexes count from the stream's first reading.
     let streamed = try await telemetry.streamReadings(metadata: board) { writer in
-      for index in 1_100..<1_105 { try await writer.write(.with { $0.readings = [reading(index)] }) }
+      for index in 1_100 ..< 1_105 { try await writer.write(.with { $0.readings = [reading(index)] }) }
       var bad = reading(1_105)
       bad.humidity = -3
       try await writer.write(.with { $0.readings = [bad] })
@@ -207,7 +223,9 @@ struct TelemetryTests {
         $0.measure = .pm25
         $0.from = from
         $0.to = to
-      }, metadata: bearer(ada))
+      },
+      metadata: bearer(ada)
+    )
     #expect(stats.count == 1_005 && stats.min == 0 && stats.max == 49 && stats.unit == "µg/m³")
     #expect(stats.q1 <= stats.median && stats.median <= stats.q3)
     let series = try await telemetry.getSeries(
@@ -217,7 +235,9 @@ struct TelemetryTests {
         $0.from = from
         $0.to = to
         $0.maxPoints = 10
-      }, metadata: bearer(ada))
+      },
+      metadata: bearer(ada)
+    )
     #expect(series.points.count <= 10 && series.points.reduce(0) { $0 + Int($1.count) } == 1_005)
     #expect(series.points.map(\.start.seconds) == series.points.map(\.start.seconds).sorted())
     let latest = try await telemetry.getLatest(.with { $0.deviceID = deviceID }, metadata: bearer(ada))
@@ -227,7 +247,9 @@ struct TelemetryTests {
         $0.deviceID = deviceID
         $0.from = from
         $0.to = to
-      }, metadata: bearer(ada))
+      },
+      metadata: bearer(ada)
+    )
     #expect(exported.csv.split(separator: "\n").count == 1_006)
 
     // Bob sees nothing of Ada's until her campaign shares the board with him.
@@ -236,12 +258,31 @@ struct TelemetryTests {
       _ = try await telemetry.getLatest(.with { $0.deviceID = deviceID }, metadata: bearer(bob))
     }
     #expect(hidden?.code == .notFound)
-    let bobsOwn = try await telemetry.getStatistics(.with { $0.measure = .pm25; $0.from = from; $0.to = to }, metadata: bearer(bob))
+    let bobsOwn = try await telemetry.getStatistics(
+      .with {
+        $0.measure = .pm25
+        $0.from = from
+        $0.to = to
+      },
+      metadata: bearer(bob)
+    )
     #expect(bobsOwn.count == 0)
     let bobID = try await identity.getMe(.init(), metadata: bearer(bob)).profile.userID
     let campaign = try await telemetry.createCampaign(.with { $0.name = "Città Studi walks" }, metadata: bearer(ada)).campaign
-    _ = try await telemetry.addCampaignMember(.with { $0.campaignID = campaign.id; $0.userID = bobID }, metadata: bearer(ada))
-    _ = try await telemetry.setDeviceCampaign(.with { $0.deviceID = deviceID; $0.campaignID = campaign.id }, metadata: bearer(ada))
+    _ = try await telemetry.addCampaignMember(
+      .with {
+        $0.campaignID = campaign.id
+        $0.userID = bobID
+      },
+      metadata: bearer(ada)
+    )
+    _ = try await telemetry.setDeviceCampaign(
+      .with {
+        $0.deviceID = deviceID
+        $0.campaignID = campaign.id
+      },
+      metadata: bearer(ada)
+    )
     let shared = try await telemetry.listDevices(.init(), metadata: bearer(bob)).devices
     #expect(shared.map(\.id) == [deviceID] && shared.first?.mine == false)
     #expect(try await telemetry.getLatest(.with { $0.deviceID = deviceID }, metadata: bearer(bob)).values.count == 3)
@@ -256,16 +297,30 @@ struct TelemetryTests {
     // series beside a station's, and the map with the stations' means.
     let catalogue = try Data(contentsOf: demoData.appendingPathComponent("air-quality-stations.csv"))
     let refused = await #expect(throws: RPCError.self) {
-      _ = try await telemetry.importReferenceData(.with { $0.kind = .catalogue; $0.data = catalogue }, metadata: bearer(ada))
+      _ = try await telemetry.importReferenceData(
+        .with {
+          $0.kind = .catalogue
+          $0.data = catalogue
+        },
+        metadata: bearer(ada)
+      )
     }
     #expect(refused?.code == .permissionDenied)
-    let imported = try await telemetry.importReferenceData(.with { $0.kind = .catalogue; $0.data = catalogue }, metadata: bearer(admin))
+    let imported = try await telemetry.importReferenceData(
+      .with {
+        $0.kind = .catalogue
+        $0.data = catalogue
+      },
+      metadata: bearer(admin)
+    )
     #expect(imported.read == 6 && imported.added == 6)
     let measurements = try await telemetry.importReferenceData(
       .with {
         $0.kind = .measurements
         $0.data = try! Data(contentsOf: demoData.appendingPathComponent("measurements-2024-01-15.csv"))
-      }, metadata: bearer(admin))
+      },
+      metadata: bearer(admin)
+    )
     #expect(measurements.skipped == 2 && measurements.added == measurements.read)
     let near = try await telemetry.listReferenceSensors(
       .with {
@@ -273,7 +328,8 @@ struct TelemetryTests {
         $0.longitude = senato.longitude
         $0.radiusMetres = 2_000
         $0.measure = .pm25
-      })
+      }
+    )
     #expect(near.sensors.map(\.sensor.sensorID) == ["5505"])
     let compared = try await telemetry.compareWithReference(
       .with {
@@ -282,7 +338,9 @@ struct TelemetryTests {
         $0.from = Google_Protobuf_Timestamp(date: morning)
         $0.to = Google_Protobuf_Timestamp(date: morning.addingTimeInterval(8 * 3600))
         $0.maxPoints = 8
-      }, metadata: bearer(ada))
+      },
+      metadata: bearer(ada)
+    )
     #expect(compared.points.count == 8 && compared.points.allSatisfy { $0.hasMine && $0.hasReference } && compared.hasCorrelation)
     let map = try await telemetry.getMap(
       .with {
@@ -290,7 +348,9 @@ struct TelemetryTests {
         $0.from = from
         $0.to = to
         ($0.south, $0.west, $0.north, $0.east) = (45.46, 9.18, 45.48, 9.21)
-      }, metadata: bearer(ada))
+      },
+      metadata: bearer(ada)
+    )
     #expect(map.total == 1_005 && !map.sampled && map.reference.map(\.sensor.sensorID) == ["5505"])
     let grid = try await telemetry.getGrid(
       .with {
@@ -299,12 +359,19 @@ struct TelemetryTests {
         $0.to = to
         ($0.south, $0.west, $0.north, $0.east) = (45.46, 9.18, 45.48, 9.21)
         ($0.rows, $0.columns) = (10, 10)
-      }, metadata: bearer(ada))
-    #expect(grid.rows == 10 && !grid.cells.isEmpty && grid.cells.allSatisfy { (3...6).contains($0.value) })
+      },
+      metadata: bearer(ada)
+    )
+    #expect(grid.rows == 10 && !grid.cells.isEmpty && grid.cells.allSatisfy { (3 ... 6).contains($0.value) })
     let tooBig = await #expect(throws: RPCError.self) {
       _ = try await telemetry.getGrid(
-        .with { $0.measure = .temperature; ($0.south, $0.west, $0.north, $0.east) = (45.46, 9.18, 45.48, 9.21); ($0.rows, $0.columns) = (200, 200) },
-        metadata: bearer(ada))
+        .with {
+          $0.measure = .temperature
+          ($0.south, $0.west, $0.north, $0.east) = (45.46, 9.18, 45.48, 9.21)
+          ($0.rows, $0.columns) = (200, 200)
+        },
+        metadata: bearer(ada)
+      )
     }
     #expect(tooBig?.code == .invalidArgument)
     let correlated = try await telemetry.correlateMeasures(
@@ -314,10 +381,18 @@ struct TelemetryTests {
         $0.from = from
         $0.to = to
         $0.maxPoints = 50
-      }, metadata: bearer(ada))
+      },
+      metadata: bearer(ada)
+    )
     #expect(correlated.hasCorrelation && correlated.buckets >= 10 && abs(correlated.correlation) <= 1)
     let badBox = await #expect(throws: RPCError.self) {
-      _ = try await telemetry.getMap(.with { $0.measure = .pm25; ($0.south, $0.west, $0.north, $0.east) = (45.5, 9.18, 45.4, 9.21) }, metadata: bearer(ada))
+      _ = try await telemetry.getMap(
+        .with {
+          $0.measure = .pm25
+          ($0.south, $0.west, $0.north, $0.east) = (45.5, 9.18, 45.4, 9.21)
+        },
+        metadata: bearer(ada)
+      )
     }
     #expect(badBox?.code == .invalidArgument && badBox?.message.contains("north") == true)
 
@@ -342,7 +417,8 @@ struct TelemetryTests {
       request.headers.add(name: "authorization", value: authorization)
       request.headers.add(name: "content-type", value: "application/json")
       request.body = .bytes(
-        ByteBuffer(string: #"{"readings":[{"time":"2024-01-15T20:00:00Z","latitude":45.47,"longitude":9.19,"pm10":31.5}]}"#))
+        ByteBuffer(string: #"{"readings":[{"time":"2024-01-15T20:00:00Z","latitude":45.47,"longitude":9.19,"pm10":31.5}]}"#)
+      )
       let response = try await client.execute(request, timeout: .seconds(30))
       return (response.status, String(buffer: try await response.body.collect(upTo: 1 << 20)))
     }
@@ -362,7 +438,9 @@ struct TelemetryTests {
   static func killNineAfterAnAcknowledgedBatch(_ suite: RunningSuite, token: String, deviceID: String) async throws {
     let acknowledged = try await suite.withGatewayConnection { connection in
       try await Telemetry(wrapping: connection).uploadReadings(
-        .with { $0.readings = (3_000..<4_000).map { reading($0) } }, metadata: device(token))
+        .with { $0.readings = (3_000 ..< 4_000).map { reading($0) } },
+        metadata: device(token)
+      )
     }
     suite.killTelemetry()
     #expect(acknowledged.stored == 1_000)
@@ -371,8 +449,10 @@ struct TelemetryTests {
     let database = try DatabaseQueue(path: suite.folder.appendingPathComponent("data/telemetry/telemetry.sqlite").path, configuration: configuration)
     let stored = try await database.read { db in
       try Int.fetchOne(
-        db, sql: "SELECT COUNT(*) FROM reading JOIN device ON device.seq = reading.device_seq WHERE device.id = ? AND time_ms >= ?",
-        arguments: [deviceID, Int64(morning.addingTimeInterval(3_000 * 30).timeIntervalSince1970 * 1000)]) ?? 0
+        db,
+        sql: "SELECT COUNT(*) FROM reading JOIN device ON device.seq = reading.device_seq WHERE device.id = ? AND time_ms >= ?",
+        arguments: [deviceID, Int64(morning.addingTimeInterval(3_000 * 30).timeIntervalSince1970 * 1000)]
+      ) ?? 0
     }
     #expect(stored == 1_000)
     try await suite.startTelemetry()

@@ -33,29 +33,43 @@ struct TicketingTests {
         try await identity.addCard(to: ada)
 
         // A run leaving Milano Centrale in ten minutes or more, to its next stop.
-        let board = try await scheduling.getDeparturesBoard(.with { $0.stationID = "MI_CENTRALE"; $0.limit = 20 })
+        let board = try await scheduling.getDeparturesBoard(
+          .with {
+            $0.stationID = "MI_CENTRALE"
+            $0.limit = 20
+          }
+        )
         let departure = try #require(
-          board.departures.first { $0.run.stops[0].scheduledDeparture.date > Date().addingTimeInterval(600) })
+          board.departures.first { $0.run.stops[0].scheduledDeparture.date > Date().addingTimeInterval(600) }
+        )
         let run = departure.run.run
         let next = departure.run.stops[1].station.stationID
         let quote = try await tickets.quoteTicket(
           .with {
             $0.station = .with {
-              $0.run = .with { $0.tripID = run.tripID; $0.serviceDate = run.serviceDate }
+              $0.run = .with {
+                $0.tripID = run.tripID
+                $0.serviceDate = run.serviceDate
+              }
               $0.fromStationID = "MI_CENTRALE"
               $0.toStationID = next
             }
             $0.passengers = 2
-          }, metadata: bearer(ada)
+          },
+          metadata: bearer(ada)
         ).quote
         #expect(quote.total.currency == "EUR" && quote.total.amountMinor > 0 && quote.passengers == 2)
 
         // The same key, concurrently and again: one purchase, one charge.
         let bought = try await withThrowingTaskGroup(of: Binario_Ticketing_V1_Purchase.self) { group in
-          for _ in 0..<3 {
+          for _ in 0 ..< 3 {
             group.addTask {
               try await tickets.purchaseTickets(
-                .with { $0.quoteID = quote.quoteID; $0.idempotencyKey = "ada-key-1" }, metadata: bearer(ada)
+                .with {
+                  $0.quoteID = quote.quoteID
+                  $0.idempotencyKey = "ada-key-1"
+                },
+                metadata: bearer(ada)
               ).purchase
             }
           }
@@ -67,8 +81,14 @@ struct TicketingTests {
 
         // The wallet shows the run's live platform; an admin's delay reaches the holder's stream.
         _ = try await scheduling.changePlatform(
-          .with { $0.run = run; $0.sequence = departure.sequence; $0.platform = "24"; $0.reason = "Track works" },
-          metadata: bearer(admin))
+          .with {
+            $0.run = run
+            $0.sequence = departure.sequence
+            $0.platform = "24"
+            $0.reason = "Track works"
+          },
+          metadata: bearer(admin)
+        )
         let wallet = try await tickets.listWallet(.init(), metadata: bearer(ada))
         #expect(wallet.tickets.count == 2)
         #expect(wallet.tickets.allSatisfy { $0.outbound.live.platform == "24" && $0.outbound.live.platformChanged })
@@ -77,7 +97,14 @@ struct TicketingTests {
         let inbox = try await notifications.listNotifications(.init(), metadata: bearer(ada))
         #expect(inbox.notifications.map(\.kind) == [.platformChange])
         let delayed = try await SchedulingTests.firstNotifications(notifications, ada, after: inbox.notifications[0].cursor, count: 1) {
-          _ = try await scheduling.delayRun(.with { $0.run = run; $0.minutes = 7; $0.reason = "Late connection" }, metadata: bearer(admin))
+          _ = try await scheduling.delayRun(
+            .with {
+              $0.run = run
+              $0.minutes = 7
+              $0.reason = "Late connection"
+            },
+            metadata: bearer(admin)
+          )
         }
         #expect(delayed.map(\.notification.kind) == [.tripDelay])
         let delayedWallet = try await tickets.listWallet(.init(), metadata: bearer(ada))
@@ -89,7 +116,16 @@ struct TicketingTests {
         #expect(batch?.code == .permissionDenied || batch?.code == .unimplemented)
         let asTicketing = try await suite.withDirectSchedulingConnection(as: "ticketing") { direct in
           try await Scheduling(wrapping: direct).getRuns(
-            .with { $0.runs = [run, .with { $0.tripID = "NO_SUCH_TRIP"; $0.serviceDate = run.serviceDate }] })
+            .with {
+              $0.runs = [
+                run,
+                .with {
+                  $0.tripID = "NO_SUCH_TRIP"
+                  $0.serviceDate = run.serviceDate
+                },
+              ]
+            }
+          )
         }
         #expect(asTicketing.runs.map(\.run) == [run])
 
@@ -99,7 +135,13 @@ struct TicketingTests {
         let bobsQuote = try await tickets.quoteTicket(.with { $0.zone = .with { $0.zones = "Mi1-Mi3" } }, metadata: bearer(bob)).quote
         #expect(bobsQuote.total.amountMinor == 220)
         let declined = await #expect(throws: RPCError.self) {
-          _ = try await tickets.purchaseTickets(.with { $0.quoteID = bobsQuote.quoteID; $0.idempotencyKey = "bob-1" }, metadata: bearer(bob))
+          _ = try await tickets.purchaseTickets(
+            .with {
+              $0.quoteID = bobsQuote.quoteID
+              $0.idempotencyKey = "bob-1"
+            },
+            metadata: bearer(bob)
+          )
         }
         #expect(declined?.code == .failedPrecondition && declined?.message.contains("declined") == true)
         #expect(try await tickets.listWallet(.init(), metadata: bearer(bob)).tickets.isEmpty)
@@ -117,7 +159,12 @@ struct TicketingTests {
         try await suite.startTicketing(port: port)
         try await suite.waitUntilTheGatewaySeesServing("ticketing")
         let retried = try await tickets.purchaseTickets(
-          .with { $0.quoteID = quote.quoteID; $0.idempotencyKey = "ada-key-1" }, metadata: bearer(ada))
+          .with {
+            $0.quoteID = quote.quoteID
+            $0.idempotencyKey = "ada-key-1"
+          },
+          metadata: bearer(ada)
+        )
         #expect(retried.purchase.purchaseID == purchase.purchaseID)
         #expect(retried.purchase.tickets.map(\.ticketID) == purchase.tickets.map(\.ticketID))
         #expect(try Self.charges(suite) == chargesBefore)
@@ -142,20 +189,48 @@ struct TicketingTests {
   /// An inspector (a role an admin grants) validates: a zone ticket once, a carnet twice, an
   /// altered code never; a passenger may not validate.
   static func validation(
-    _ identity: IdentityClient, _ tickets: Tickets, ada: Binario_Identity_V1_TokenPair, admin: Binario_Identity_V1_TokenPair
+    _ identity: IdentityClient,
+    _ tickets: Tickets,
+    ada: Binario_Identity_V1_TokenPair,
+    admin: Binario_Identity_V1_TokenPair
   ) async throws {
     func buy(_ product: (inout Binario_Ticketing_V1_QuoteTicketRequest) -> Void, key: String) async throws -> Binario_Ticketing_V1_Ticket {
       let quote = try await tickets.quoteTicket(.with(product), metadata: bearer(ada)).quote
-      return try await tickets.purchaseTickets(.with { $0.quoteID = quote.quoteID; $0.idempotencyKey = key }, metadata: bearer(ada))
-        .purchase.tickets[0]
+      return try await tickets.purchaseTickets(
+        .with {
+          $0.quoteID = quote.quoteID
+          $0.idempotencyKey = key
+        },
+        metadata: bearer(ada)
+      )
+      .purchase.tickets[0]
     }
     let single = try await buy({ $0.zone = .with { $0.zones = "Mi1-Mi4" } }, key: "ada-zone")
-    let carnet = try await buy({ $0.carnet = .with { $0.zones = "Mi1-Mi3"; $0.rides = 10 } }, key: "ada-carnet")
+    let carnet = try await buy(
+      {
+        $0.carnet = .with {
+          $0.zones = "Mi1-Mi3"
+          $0.rides = 10
+        }
+      },
+      key: "ada-carnet"
+    )
     #expect(carnet.price.amountMinor == 1950)
 
     _ = try await identity.signUp(email: "ines@example.com", firstName: "Ines", admin: admin)
-    _ = try await identity.grantRole(.with { $0.account = .with { $0.email = "ines@example.com" }; $0.role = .inspector }, metadata: bearer(admin))
-    let inspector = try await identity.login(.with { $0.email = "ines@example.com"; $0.password = "a-good-password-1" }).tokens
+    _ = try await identity.grantRole(
+      .with {
+        $0.account = .with { $0.email = "ines@example.com" }
+        $0.role = .inspector
+      },
+      metadata: bearer(admin)
+    )
+    let inspector = try await identity.login(
+      .with {
+        $0.email = "ines@example.com"
+        $0.password = "a-good-password-1"
+      }
+    ).tokens
     #expect(inspector.roles.contains(.inspector))
 
     let passengerTries = await #expect(throws: RPCError.self) {
@@ -170,7 +245,7 @@ struct TicketingTests {
       _ = try await tickets.validateTicket(.with { $0.code = single.validationCode }, metadata: bearer(inspector))
     }
     #expect(reused?.code == .failedPrecondition)
-    for ride in 1...2 {
+    for ride in 1 ... 2 {
       let used = try await tickets.validateTicket(.with { $0.code = carnet.validationCode }, metadata: bearer(inspector))
       #expect(used.ride == ride && used.ticket.ridesTotal - used.ticket.ridesUsed == 10 - UInt32(ride))
     }
@@ -188,8 +263,11 @@ struct TicketingTests {
   /// Ada shares a subscription with Bob once they are friends; Bob may not edit it but may
   /// withdraw; a stranger cannot be added; Ada's home adds it up.
   static func subscriptions(
-    _ identity: IdentityClient, _ subscriptions: Subscriptions, ada: Binario_Identity_V1_TokenPair,
-    bob: Binario_Identity_V1_TokenPair, admin: Binario_Identity_V1_TokenPair
+    _ identity: IdentityClient,
+    _ subscriptions: Subscriptions,
+    ada: Binario_Identity_V1_TokenPair,
+    bob: Binario_Identity_V1_TokenPair,
+    admin: Binario_Identity_V1_TokenPair
   ) async throws {
     let details = Binario_Ticketing_V1_SubscriptionDetails.with {
       $0.serviceName = "Netflix"
@@ -197,18 +275,37 @@ struct TicketingTests {
       // Renewing about 20 days from today whenever the test runs: no reminder due.
       $0.startDate = romeDate(daysFromToday: -10)
       $0.period = .monthly
-      $0.price = .with { $0.amountMinor = 2399; $0.currency = "EUR" }
+      $0.price = .with {
+        $0.amountMinor = 2399
+        $0.currency = "EUR"
+      }
       $0.automaticRenewal = true
       $0.category = .moviesAndTv
     }
     let notFriends = await #expect(throws: RPCError.self) {
-      _ = try await subscriptions.addSubscription(.with { $0.details = details; $0.sharedWithUserIds = [bob.userID] }, metadata: bearer(ada))
+      _ = try await subscriptions.addSubscription(
+        .with {
+          $0.details = details
+          $0.sharedWithUserIds = [bob.userID]
+        },
+        metadata: bearer(ada)
+      )
     }
     #expect(notFriends?.code == .invalidArgument)
     let request = try await identity.sendFriendRequest(.with { $0.email = "bob@example.com" }, metadata: bearer(ada)).request
-    _ = try await identity.respondToFriendRequest(.with { $0.requestID = request.requestID; $0.accept = true }, metadata: bearer(bob))
+    _ = try await identity.respondToFriendRequest(
+      .with {
+        $0.requestID = request.requestID
+        $0.accept = true
+      },
+      metadata: bearer(bob)
+    )
     let added = try await subscriptions.addSubscription(
-      .with { $0.details = details; $0.sharedWithUserIds = [bob.userID] }, metadata: bearer(ada)
+      .with {
+        $0.details = details
+        $0.sharedWithUserIds = [bob.userID]
+      },
+      metadata: bearer(ada)
     ).subscription
     #expect(added.owner.share.amountMinor == 1200 && added.members.map(\.share.amountMinor) == [1199])
     #expect(added.members.first?.name.isEmpty == false)
@@ -217,7 +314,12 @@ struct TicketingTests {
     #expect(bobs.sharedWithMe[0].yourShare.amountMinor == 1199 && !bobs.sharedWithMe[0].owned)
     let edit = await #expect(throws: RPCError.self) {
       _ = try await subscriptions.updateSubscription(
-        .with { $0.subscriptionID = added.subscriptionID; $0.details = details }, metadata: bearer(bob))
+        .with {
+          $0.subscriptionID = added.subscriptionID
+          $0.details = details
+        },
+        metadata: bearer(bob)
+      )
     }
     #expect(edit?.code == .permissionDenied)
     _ = try await subscriptions.withdrawFromSubscription(.with { $0.subscriptionID = added.subscriptionID }, metadata: bearer(bob))
@@ -233,7 +335,8 @@ struct TicketingTests {
   /// A subscription renewing tomorrow gets its reminder through scheduling's notification centre
   /// (the job runs as soon as a subscription is added), once.
   static func renewalReminder(
-    _ subscriptions: Subscriptions, _ notifications: Binario_Scheduling_V1_Notifications.Client<BinarioClientTransport>,
+    _ subscriptions: Subscriptions,
+    _ notifications: Binario_Scheduling_V1_Notifications.Client<BinarioClientTransport>,
     ada: Binario_Identity_V1_TokenPair
   ) async throws {
     let start = romeDate(daysFromToday: 1)
@@ -246,11 +349,16 @@ struct TicketingTests {
             $0.planType = "individual"
             $0.startDate = start
             $0.period = .monthly
-            $0.price = .with { $0.amountMinor = 1099; $0.currency = "EUR" }
+            $0.price = .with {
+              $0.amountMinor = 1099
+              $0.currency = "EUR"
+            }
             $0.automaticRenewal = true
             $0.category = .music
           }
-        }, metadata: bearer(ada))
+        },
+        metadata: bearer(ada)
+      )
     }
     #expect(reminded.map(\.notification.kind) == [.renewalReminder])
     #expect(reminded.first?.notification.title == "Spotify renews tomorrow")
@@ -262,7 +370,9 @@ struct TicketingTests {
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(tlsConfiguration: tls))
     defer { _ = client.shutdown() }
     let response = try await client.execute(
-      HTTPClientRequest(url: "https://localhost:\(suite.gatewayHTTPPort)/v1/fares"), timeout: .seconds(30))
+      HTTPClientRequest(url: "https://localhost:\(suite.gatewayHTTPPort)/v1/fares"),
+      timeout: .seconds(30)
+    )
     #expect(response.status == .ok)
     let body = try await response.body.collect(upTo: 1 << 20)
     let json = try JSONSerialization.jsonObject(with: Data(String(buffer: body).utf8)) as? [String: Any]

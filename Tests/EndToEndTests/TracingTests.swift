@@ -46,7 +46,12 @@ struct TracingTests {
     let ada = try await identity.signUp(email: "ada@example.com", admin: admin)
 
     // A quote for a run: the gateway calls ticketing, which asks scheduling for the run.
-    let board = try await scheduling.getDeparturesBoard(.with { $0.stationID = "MI_CENTRALE"; $0.limit = 20 })
+    let board = try await scheduling.getDeparturesBoard(
+      .with {
+        $0.stationID = "MI_CENTRALE"
+        $0.limit = 20
+      }
+    )
     let departure = try #require(board.departures.first { $0.run.stops.count > 1 })
     var metadata = bearer(ada)
     metadata.addString("00-\(Self.clientTrace)-\(Self.clientSpan)-01", forKey: "traceparent")
@@ -54,11 +59,16 @@ struct TracingTests {
     _ = try await tickets.quoteTicket(
       .with {
         $0.station = .with {
-          $0.run = .with { $0.tripID = departure.run.run.tripID; $0.serviceDate = departure.run.run.serviceDate }
+          $0.run = .with {
+            $0.tripID = departure.run.run.tripID
+            $0.serviceDate = departure.run.run.serviceDate
+          }
           $0.fromStationID = "MI_CENTRALE"
           $0.toStationID = departure.run.stops[1].station.stationID
         }
-      }, metadata: metadata)
+      },
+      metadata: metadata
+    )
 
     // Each process exports on its own schedule: wait for every span the checks need.
     let trace = await receiver.spans { spans in
@@ -107,7 +117,10 @@ struct TracingTests {
     malformed.addString("trace-test-malformed", forKey: "x-request-id")
     _ = try await identity.getMe(.init(), metadata: malformed)
     let replaced = await receiver.spans { spans in
-      spans.contains { $0.service == "identity" && $0.name == "binario.identity.v1.Identity/GetMe" && $0.traceID == Self.traceID(ofRequest: "trace-test-malformed", in: spans) }
+      spans.contains {
+        $0.service == "identity" && $0.name == "binario.identity.v1.Identity/GetMe"
+          && $0.traceID == Self.traceID(ofRequest: "trace-test-malformed", in: spans)
+      }
     }
     let gatewayRoot = try #require(replaced.first { $0.attributes["binario.request_id"] == "trace-test-malformed" })
     #expect(gatewayRoot.parentSpanID.isEmpty)

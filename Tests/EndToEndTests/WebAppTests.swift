@@ -17,10 +17,12 @@ struct WebAppTests {
     let tools = try FrontDoorTools()
     try #require(
       RunningSuite.webAppLibrariesInstalled,
-      "the web app needs Debian's libjs-leaflet, libjs-chart.js and node-qrcode-generator: run scripts/install-system-packages.sh")
+      "the web app needs Debian's libjs-leaflet, libjs-chart.js and node-qrcode-generator: run scripts/install-system-packages.sh"
+    )
     try #require(
       FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg"),
-      "the web app's test reads QR codes with Debian's zbar-tools: scripts/test.sh installs it")
+      "the web app's test reads QR codes with Debian's zbar-tools: scripts/test.sh installs it"
+    )
     try await RunningSuite.with { suite in
       try await suite.waitUntilTheGatewaySeesServing("dispatch")
       try await suite.waitUntilTheGatewaySeesServing("telemetry")

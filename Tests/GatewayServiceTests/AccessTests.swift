@@ -219,7 +219,9 @@ struct DeviceAccessTests {
   @Test func aWellShapedDeviceTokenIsForwardedToAnUploadMethod() {
     #expect(authorizer.authorize(method: upload, authorization: "Device \(token)") == .allowDevice(token: token))
     #expect(authorizer.authorize(method: upload, authorization: "device  \(token) ") == .allowDevice(token: token))
-    #expect(authorizer.authorize(method: "/binario.telemetry.v1.Telemetry/StreamReadings", authorization: "Device \(token)") == .allowDevice(token: token))
+    #expect(
+      authorizer.authorize(method: "/binario.telemetry.v1.Telemetry/StreamReadings", authorization: "Device \(token)") == .allowDevice(token: token)
+    )
   }
 
   @Test func uploadMethodsRefuseEverythingButADeviceToken() {

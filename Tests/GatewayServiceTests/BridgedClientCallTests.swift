@@ -141,9 +141,12 @@ struct BridgedClientCallTests {
   @Test func writabilityFollowsWhatTheClientHasTaken() async throws {
     let loop = NIOAsyncTestingEventLoop()
     let call = BridgedClientCall(
-      method: "/m.v1.S/M", metadata: [], timeout: nil,
+      method: "/m.v1.S/M",
+      metadata: [],
+      timeout: nil,
       peer: BinarioCallPeer(identity: nil, remoteAddress: "", localAddress: ""),
-      eventLoop: loop, maximumPayloadSize: BridgedClientCall.highWaterBytes
+      eventLoop: loop,
+      maximumPayloadSize: BridgedClientCall.highWaterBytes
     )
     #expect(call.isWritable)
     call.sendMessage(Data(count: BridgedClientCall.highWaterBytes))

@@ -44,25 +44,31 @@ struct EndToEndTests {
         let identity = Binario_Identity_V1_Identity.Client(wrapping: client)
         let email = "ada@example.com"
         let password = "correct horse 42"
-        _ = try await identity.register(.with {
-          $0.email = email
-          $0.password = password
-          $0.firstName = "Ada"
-          $0.lastName = "Lovelace"
-          $0.phone = "+393331234567"
-          $0.birthDate = "1990-05-17"
-          $0.gender = .female
-        })
+        _ = try await identity.register(
+          .with {
+            $0.email = email
+            $0.password = password
+            $0.firstName = "Ada"
+            $0.lastName = "Lovelace"
+            $0.phone = "+393331234567"
+            $0.birthDate = "1990-05-17"
+            $0.gender = .female
+          }
+        )
         let mail = try #require(try await store.outboxMessages(recipient: email, limit: 1).first)
         let code = try #require(mail.subject.split(separator: " ").last.map(String.init))
-        _ = try await identity.confirmEmail(.with {
-          $0.email = email
-          $0.code = code
-        })
-        let tokens = try await identity.login(.with {
-          $0.email = email
-          $0.password = password
-        }).tokens
+        _ = try await identity.confirmEmail(
+          .with {
+            $0.email = email
+            $0.code = code
+          }
+        )
+        let tokens = try await identity.login(
+          .with {
+            $0.email = email
+            $0.password = password
+          }
+        ).tokens
         let bearer: Metadata = ["authorization": .string("Bearer \(tokens.accessToken)")]
         let me = try await identity.getMe(.init(), metadata: bearer)
         #expect(me.profile.email == email)

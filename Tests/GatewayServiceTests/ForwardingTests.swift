@@ -12,10 +12,12 @@ struct ForwardingTests {
       try await withGateway(upstreams: ["echo": upstream.port]) { gateway in
         try await withGatewayClient(gateway) { client in
           let echo = Binario_Echo_V1_Echo.Client(wrapping: client)
-          let reply = try await echo.get(.with {
-            $0.text = "ciao Milano"
-            $0.payload = .init(repeating: 7, count: 10_000)
-          })
+          let reply = try await echo.get(
+            .with {
+              $0.text = "ciao Milano"
+              $0.payload = .init(repeating: 7, count: 10_000)
+            }
+          )
           #expect(reply.text == "ciao Milano")
           #expect(reply.payload.count == 10_000)
         }
@@ -86,7 +88,7 @@ struct ForwardingTests {
         try await withGatewayClient(gateway) { client in
           let echo = Binario_Echo_V1_Echo.Client(wrapping: client)
           let mismatches = try await withThrowingTaskGroup(of: Bool.self) { group in
-            for index in 0..<300 {
+            for index in 0 ..< 300 {
               group.addTask { try await echo.get(.with { $0.text = "call \(index)" }).text == "call \(index)" }
             }
             var mismatches = 0
@@ -130,7 +132,7 @@ struct ForwardingTests {
         // scheduling delay is no sign of waiting.
         var options = CallOptions.defaults
         options.timeout = .seconds(60)
-        for _ in 0..<3 {
+        for _ in 0 ..< 3 {
           let start = ContinuousClock.now
           let error = await #expect(throws: RPCError.self) {
             try await echo.get(.with { $0.text = "anyone?" }, options: options)
@@ -160,7 +162,7 @@ struct ForwardingTests {
           let timeout = try #require(text.split(separator: "\n").first { $0.hasPrefix("grpc-timeout=") })
           let milliseconds = try #require(Int(timeout.dropFirst("grpc-timeout=".count).dropLast()))
           #expect(timeout.hasSuffix("m"))
-          #expect((1...30_000).contains(milliseconds))
+          #expect((1 ... 30_000).contains(milliseconds))
         }
       }
     }

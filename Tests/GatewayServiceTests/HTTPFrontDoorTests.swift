@@ -71,15 +71,23 @@ struct HTTPFrontDoorTests {
   /// Answers every message with fixed JSON.
   struct FixedJSON: MessageTranscoding {
     let json: String
-    func request(body: [UInt8], parameters: [(field: String, value: String, kind: HTTPRoute.ParameterKind)]) throws(TranscodingError) -> [UInt8] { [] }
+    func request(body: [UInt8], parameters: [(field: String, value: String, kind: HTTPRoute.ParameterKind)]) throws(TranscodingError) -> [UInt8] {
+      []
+    }
     func responseJSON(_ message: [UInt8]) throws(TranscodingError) -> [UInt8] { Array(self.json.utf8) }
   }
 
   private func streamRoute(resumes: Bool, json: String) -> HTTPRoute {
     HTTPRoute(
-      verb: .get, template: "/v1/things:watch", body: "", rpc: "/binario.test.v1.Things/Watch",
-      serverStreaming: true, resumesAtCursor: resumes, parameterKinds: ["cursor": .string],
-      transcoder: FixedJSON(json: json), summary: ""
+      verb: .get,
+      template: "/v1/things:watch",
+      body: "",
+      rpc: "/binario.test.v1.Things/Watch",
+      serverStreaming: true,
+      resumesAtCursor: resumes,
+      parameterKinds: ["cursor": .string],
+      transcoder: FixedJSON(json: json),
+      summary: ""
     )
   }
 

@@ -1,6 +1,6 @@
 import BinarioAuth
-import Foundation
 import BinarioProto
+import Foundation
 import GRPCCore
 import GatewayService
 import SwiftProtobuf
@@ -81,7 +81,10 @@ struct HTTPRouteTableTests {
     let list = try #require(table.routes.first { $0.rpc.hasSuffix("/ListAccounts") })
     let query = try Binario_Identity_V1_ListAccountsRequest(
       serializedBytes: try list.transcoder.request(
-        body: [], parameters: [("page_size", "20", .number), ("role", "ROLE_DRIVER", .string), ("query", "ada", .string)]))
+        body: [],
+        parameters: [("page_size", "20", .number), ("role", "ROLE_DRIVER", .string), ("query", "ada", .string)]
+      )
+    )
     #expect(query.pageSize == 20 && query.role == .driver && query.query == "ada")
   }
 
@@ -91,7 +94,10 @@ struct HTTPRouteTableTests {
     #expect(statistics.parameterKinds["from"] == .string && statistics.parameterKinds["to"] == .string)
     let request = try Binario_Telemetry_V1_GetStatisticsRequest(
       serializedBytes: try statistics.transcoder.request(
-        body: [], parameters: [("measure", "MEASURE_PM2_5", .string), ("from", "2024-01-15T07:00:00Z", .string), ("to", "2024-01-15T13:30:00.5Z", .string)]))
+        body: [],
+        parameters: [("measure", "MEASURE_PM2_5", .string), ("from", "2024-01-15T07:00:00Z", .string), ("to", "2024-01-15T13:30:00.5Z", .string)]
+      )
+    )
     #expect(request.measure == .pm25)
     #expect(request.from.seconds == 1_705_302_000 && request.to.seconds == 1_705_325_400 && request.to.nanos == 500_000_000)
     do {
@@ -143,7 +149,8 @@ struct OpenAPIDocumentTests {
   @Test("it documents every route with its verb, and every reference resolves")
   func everyRoute() throws {
     let document = try #require(
-      try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.generatedJSON.utf8)) as? [String: Any])
+      try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.generatedJSON.utf8)) as? [String: Any]
+    )
     #expect(document["openapi"] as? String == "3.1.0")
     let paths = try #require(document["paths"] as? [String: [String: Any]])
     for route in HTTPRouteTable().routes {

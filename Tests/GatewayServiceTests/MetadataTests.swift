@@ -29,13 +29,21 @@ struct MetadataTests {
   }
 
   @Test func theVerifiedCallerReplacesWhatTheClientClaimed() async throws {
-    let caller = VerifiedAccessToken(userID: "u-42", roles: [.passenger, .driver], sessionID: "s-7", tokenID: "t-1", expiresAt: Date().addingTimeInterval(600))
+    let caller = VerifiedAccessToken(
+      userID: "u-42",
+      roles: [.passenger, .driver],
+      sessionID: "s-7",
+      tokenID: "t-1",
+      expiresAt: Date().addingTimeInterval(600)
+    )
     let authorizer = StubAuthorizer { _, _ in .allow(caller) }
     try await withUpstream(services: [ProbeService(events: EventRecorder())]) { upstream in
       try await withGateway(upstreams: ["echo": upstream.port], authorizer: authorizer) { gateway in
         try await withGatewayClient(gateway) { client in
           let seen = try await metadataSeenUpstream(
-            client, sending: ["x-user-id": "admin", "x-roles": "admin", "authorization": "Bearer a.b.c"])
+            client,
+            sending: ["x-user-id": "admin", "x-roles": "admin", "authorization": "Bearer a.b.c"]
+          )
           #expect(seen["x-user-id"] == ["u-42"])
           #expect(seen["x-roles"] == ["passenger,driver"])
           #expect(seen["x-session-id"] == ["s-7"])

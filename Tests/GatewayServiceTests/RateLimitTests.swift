@@ -10,21 +10,21 @@ struct RateLimitTests {
   @Test func aBucketGivesItsBurstThenRefillsWithTime() {
     let clock = ManualGatewayClock()
     let limiter = RateLimiter(limit: RateLimit(ratePerSecond: 2, burst: 3), clock: clock)
-    #expect((0..<3).allSatisfy { _ in limiter.allow("ip:1.2.3.4") })
+    #expect((0 ..< 3).allSatisfy { _ in limiter.allow("ip:1.2.3.4") })
     #expect(!limiter.allow("ip:1.2.3.4"))
     #expect(limiter.allow("ip:5.6.7.8"))
     clock.advance(by: .milliseconds(500))
     #expect(limiter.allow("ip:1.2.3.4"))
     #expect(!limiter.allow("ip:1.2.3.4"))
     clock.advance(by: .seconds(60))
-    #expect((0..<3).allSatisfy { _ in limiter.allow("ip:1.2.3.4") })
+    #expect((0 ..< 3).allSatisfy { _ in limiter.allow("ip:1.2.3.4") })
     #expect(!limiter.allow("ip:1.2.3.4"))
   }
 
   @Test func fullBucketsAreForgottenWhenThereAreMany() {
     let clock = ManualGatewayClock()
     let limiter = RateLimiter(limit: RateLimit(ratePerSecond: 1, burst: 1), clock: clock, pruneThreshold: 10)
-    for index in 0..<10 { #expect(limiter.allow("ip:\(index)")) }
+    for index in 0 ..< 10 { #expect(limiter.allow("ip:\(index)")) }
     clock.advance(by: .seconds(5))
     #expect(limiter.allow("ip:new"))
     #expect(limiter.bucketCount == 1)

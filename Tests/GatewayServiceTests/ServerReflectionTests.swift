@@ -46,7 +46,9 @@ struct ServerReflectionTests {
     #expect(self.ask({ $0.fileContainingSymbol = "binario.nothing.v1.Nope" }, sent: &sent).errorResponse.errorCode == 5)
     #expect(self.ask({ $0.fileByFilename = "nope.proto" }, sent: &sent).errorResponse.errorCode == 5)
     #expect(self.ask({ $0.allExtensionNumbersOfType = "binario.nothing.v1.Nope" }, sent: &sent).errorResponse.errorCode == 5)
-    #expect(self.ask({ $0.allExtensionNumbersOfType = "binario.identity.v1.TokenPair" }, sent: &sent).allExtensionNumbersResponse.extensionNumber.isEmpty)
+    #expect(
+      self.ask({ $0.allExtensionNumbersOfType = "binario.identity.v1.TokenPair" }, sent: &sent).allExtensionNumbersResponse.extensionNumber.isEmpty
+    )
     #expect(self.ask({ _ in }, sent: &sent).errorResponse.errorCode == 3)
   }
 }

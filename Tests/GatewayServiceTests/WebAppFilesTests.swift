@@ -57,7 +57,8 @@ struct WebAppFilesTests {
     defer { folders.remove() }
     let app = try WebApp(folder: folders.app.path, libraries: folders.libraries.path)
     for path in [
-      "/app/notes.swp", "/app/index", "/app/../web/index.html", "/app/js/../js/app.js", "/lib/leaflet/leaflet.esm.js", "/lib/leaflet/leaflet.js", "/lib/leaflet/leaflet.min.js.gz",
+      "/app/notes.swp", "/app/index", "/app/../web/index.html", "/app/js/../js/app.js", "/lib/leaflet/leaflet.esm.js", "/lib/leaflet/leaflet.js",
+      "/lib/leaflet/leaflet.min.js.gz",
       "/lib/../../etc/passwd", "/app/", "/index.html",
     ] {
       #expect(app.response(for: path) == nil, "\(path) was served")

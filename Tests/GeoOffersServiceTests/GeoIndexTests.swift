@@ -44,39 +44,43 @@ struct GeoIndexTests {
     let store = GeoOffersStore(pool: database.pool)
 
     func randomPoint() -> GeoPoint {
-      switch Int.random(in: 0..<4, using: &random) {
+      switch Int.random(in: 0 ..< 4, using: &random) {
       case 0:  // near the antimeridian
         return GeoPoint(
-          latitude: .random(in: -60...60, using: &random),
-          longitude: Bool.random(using: &random) ? .random(in: 179...180, using: &random) : .random(in: -180 ... -179, using: &random))
+          latitude: .random(in: -60 ... 60, using: &random),
+          longitude: Bool.random(using: &random) ? .random(in: 179 ... 180, using: &random) : .random(in: -180 ... -179, using: &random)
+        )
       case 1:  // near a pole
         return GeoPoint(
-          latitude: (Bool.random(using: &random) ? 1 : -1) * .random(in: 88...90, using: &random),
-          longitude: .random(in: -180...180, using: &random))
+          latitude: (Bool.random(using: &random) ? 1 : -1) * .random(in: 88 ... 90, using: &random),
+          longitude: .random(in: -180 ... 180, using: &random)
+        )
       case 2:  // Lombardy, densely
-        return GeoPoint(latitude: .random(in: 45.3...45.7, using: &random), longitude: .random(in: 9.0...9.4, using: &random))
+        return GeoPoint(latitude: .random(in: 45.3 ... 45.7, using: &random), longitude: .random(in: 9.0 ... 9.4, using: &random))
       default:  // anywhere
-        return GeoPoint(latitude: .random(in: -90...90, using: &random), longitude: .random(in: -180...180, using: &random))
+        return GeoPoint(latitude: .random(in: -90 ... 90, using: &random), longitude: .random(in: -180 ... 180, using: &random))
       }
     }
 
     var places: [Place] = []
-    for index in 0..<1_500 {
+    for index in 0 ..< 1_500 {
       let place = Place(id: "p\(index)", name: "Place \(index)", description: "", category: .other, position: randomPoint())
       places.append(place)
       try await store.insertPlace(place)
     }
-    for _ in 0..<300 {
+    for _ in 0 ..< 300 {
       let centre = randomPoint()
-      let radius = [50.0, 1_000, 30_000, 200_000, 2_000_000][Int.random(in: 0..<5, using: &random)]
+      let radius = [50.0, 1_000, 30_000, 200_000, 2_000_000][Int.random(in: 0 ..< 5, using: &random)]
       let indexed = try await store.places(within: radius, of: centre, category: nil, limit: .max)
-      let scanned = places
+      let scanned =
+        places
         .map { ($0, centre.distance(to: $0.position)) }
         .filter { $0.1 <= radius }
         .sorted { ($0.1, Int($0.0.id.dropFirst())!) < ($1.1, Int($1.0.id.dropFirst())!) }
       #expect(
         indexed.map(\.item.id) == scanned.map(\.0.id),
-        "centre \(centre), radius \(radius) m: \(indexed.count) from the tree, \(scanned.count) by scanning")
+        "centre \(centre), radius \(radius) m: \(indexed.count) from the tree, \(scanned.count) by scanning"
+      )
     }
   }
 
@@ -88,7 +92,8 @@ struct GeoIndexTests {
     #expect(nearest[0].walkingMinutes == Int((nearest[0].distanceMetres / (5_000.0 / 60)).rounded(.up)))
     #expect(
       nearest[0].directionsURL
-        == "https://www.google.com/maps/dir/?api=1&origin=45.486000%2C9.200000&destination=45.486060%2C9.204480&travelmode=walking")
+        == "https://www.google.com/maps/dir/?api=1&origin=45.486000%2C9.200000&destination=45.486060%2C9.204480&travelmode=walking"
+    )
     let antipode = try await test.domain.nearestStations(latitude: -45.5, longitude: -170.8, count: 0)
     #expect(antipode.count == 3 && antipode[0].distanceMetres > 19_000_000)
   }

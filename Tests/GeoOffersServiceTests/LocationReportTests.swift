@@ -14,13 +14,25 @@ struct LocationReportTests {
     test.tickets.held.withLock {
       $0[user, default: []].append(
         DepartingTicket(
-          ticketID: ticketID, run: run, trainNumber: "2401", fromStationID: "MI_CENTRALE", toStationName: "Como San Giovanni",
-          scheduledDeparture: departure))
+          ticketID: ticketID,
+          run: run,
+          trainNumber: "2401",
+          fromStationID: "MI_CENTRALE",
+          toStationName: "Como San Giovanni",
+          scheduledDeparture: departure
+        )
+      )
     }
     test.timetable.departures.withLock {
       $0[run] = LiveDeparture(
-        run: run, stationID: "MI_CENTRALE", scheduledDeparture: departure,
-        expectedDeparture: departure.addingTimeInterval(Double(delay) * 60), platform: platform, delayMinutes: delay, cancelled: false)
+        run: run,
+        stationID: "MI_CENTRALE",
+        scheduledDeparture: departure,
+        expectedDeparture: departure.addingTimeInterval(Double(delay) * 60),
+        platform: platform,
+        delayMinutes: delay,
+        cancelled: false
+      )
     }
   }
 
@@ -32,7 +44,13 @@ struct LocationReportTests {
     let nearer = try await test.shopWithDeal("Edicola", at: offset(centrale, north: -20), discount: 10)
     try await test.shopWithDeal("Far away", at: offset(centrale, north: 900))
 
-    let first = try await test.domain.report(userID: "u1", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 10, reportedAt: nil)
+    let first = try await test.domain.report(
+      userID: "u1",
+      latitude: centrale.latitude,
+      longitude: centrale.longitude,
+      accuracyMetres: 10,
+      reportedAt: nil
+    )
     #expect(first.stored && first.deals.map(\.item.id) == [nearer.id, near.id])
     #expect(first.nearestStation?.station.id == "MI_CENTRALE" && (first.nearestStation?.distanceMetres ?? 99) < 1)
     let sent = test.notifier.sent.withLock { $0 }
@@ -40,14 +58,32 @@ struct LocationReportTests {
     #expect(sent[0].body.hasPrefix("10% off at Edicola, 20 m away; 20% off at Caffè Centrale, 50 m away"))
 
     test.clock.advance(by: 600)
-    let again = try await test.domain.report(userID: "u1", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 10, reportedAt: nil)
+    let again = try await test.domain.report(
+      userID: "u1",
+      latitude: centrale.latitude,
+      longitude: centrale.longitude,
+      accuracyMetres: 10,
+      reportedAt: nil
+    )
     #expect(again.deals.isEmpty)
     #expect(test.notifier.sent.withLock { $0.count } == 1)
     // Someone else still gets them; and after the period, so does the first user.
-    let other = try await test.domain.report(userID: "u2", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 10, reportedAt: nil)
+    let other = try await test.domain.report(
+      userID: "u2",
+      latitude: centrale.latitude,
+      longitude: centrale.longitude,
+      accuracyMetres: 10,
+      reportedAt: nil
+    )
     #expect(other.deals.count == 2)
     test.clock.advance(by: 24 * 3600)
-    let later = try await test.domain.report(userID: "u1", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 10, reportedAt: nil)
+    let later = try await test.domain.report(
+      userID: "u1",
+      latitude: centrale.latitude,
+      longitude: centrale.longitude,
+      accuracyMetres: 10,
+      reportedAt: nil
+    )
     #expect(later.deals.count == 2)
   }
 
@@ -55,11 +91,12 @@ struct LocationReportTests {
   func concurrentReports() async throws {
     let test = try await TestGeoOffers()
     let centrale = TestGeoOffers.centrale.position
-    for index in 0..<5 { try await test.shopWithDeal("Shop \(index)", at: offset(centrale, north: Double(index * 30))) }
+    for index in 0 ..< 5 { try await test.shopWithDeal("Shop \(index)", at: offset(centrale, north: Double(index * 30))) }
     let offered = try await withThrowingTaskGroup(of: Int.self) { group in
-      for _ in 0..<8 {
+      for _ in 0 ..< 8 {
         group.addTask {
-          try await test.domain.report(userID: "u1", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 5, reportedAt: nil).deals.count
+          try await test.domain.report(userID: "u1", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 5, reportedAt: nil)
+            .deals.count
         }
       }
       return try await group.reduce(0, +)
@@ -74,12 +111,28 @@ struct LocationReportTests {
     let shop = try await test.domain.createShop(Shop(id: "", name: "Bar", description: "", position: centrale, stationID: "MI_CENTRALE"))
     let now = test.clock.now()
     _ = try await test.domain.createDeal(
-      DealDraft(shopID: shop.id, description: "old", discountPercent: 5, validFrom: now.addingTimeInterval(-7200), validUntil: now.addingTimeInterval(-3600)))
+      DealDraft(
+        shopID: shop.id,
+        description: "old",
+        discountPercent: 5,
+        validFrom: now.addingTimeInterval(-7200),
+        validUntil: now.addingTimeInterval(-3600)
+      )
+    )
     _ = try await test.domain.createDeal(
-      DealDraft(shopID: shop.id, description: "soon", discountPercent: 5, validFrom: now.addingTimeInterval(3600), validUntil: now.addingTimeInterval(7200)))
+      DealDraft(
+        shopID: shop.id,
+        description: "soon",
+        discountPercent: 5,
+        validFrom: now.addingTimeInterval(3600),
+        validUntil: now.addingTimeInterval(7200)
+      )
+    )
     #expect(try await test.domain.nearbyDeals(latitude: centrale.latitude, longitude: centrale.longitude, radius: 0).isEmpty)
     test.clock.advance(by: 3600)
-    #expect(try await test.domain.nearbyDeals(latitude: centrale.latitude, longitude: centrale.longitude, radius: 0).map(\.item.description) == ["soon"])
+    #expect(
+      try await test.domain.nearbyDeals(latitude: centrale.latitude, longitude: centrale.longitude, radius: 0).map(\.item.description) == ["soon"]
+    )
     // The shop moves 2 km away: its deals go with it.
     var moved = shop
     moved.position = offset(centrale, north: 2_000)
@@ -102,7 +155,13 @@ struct LocationReportTests {
     let far = try await test.domain.report(userID: "ada", latitude: away.latitude, longitude: away.longitude, accuracyMetres: 15, reportedAt: nil)
     #expect(far.welcome == nil && test.tickets.calls.load(ordering: .relaxed) == 0)
     let entrance = offset(centrale, north: -80)
-    let arrived = try await test.domain.report(userID: "ada", latitude: entrance.latitude, longitude: entrance.longitude, accuracyMetres: 15, reportedAt: nil)
+    let arrived = try await test.domain.report(
+      userID: "ada",
+      latitude: entrance.latitude,
+      longitude: entrance.longitude,
+      accuracyMetres: 15,
+      reportedAt: nil
+    )
     let welcome = try #require(arrived.welcome)
     #expect(welcome.platform == "4" && welcome.minutesToDeparture == 32)
     // 1,800,000,000 s is 2027-01-15 08:00 UTC: 09:25 in Milan.
@@ -111,7 +170,13 @@ struct LocationReportTests {
     #expect(welcomes.map(\.dedupeKey) == ["geo-offers:welcome:tk_1"] && welcomes[0].body == welcome.message)
 
     test.clock.advance(by: 120)
-    let stillThere = try await test.domain.report(userID: "ada", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 15, reportedAt: nil)
+    let stillThere = try await test.domain.report(
+      userID: "ada",
+      latitude: centrale.latitude,
+      longitude: centrale.longitude,
+      accuracyMetres: 15,
+      reportedAt: nil
+    )
     #expect(stillThere.welcome == nil)
     #expect(test.notifier.sent.withLock { $0.filter { $0.kind == .welcome }.count } == 1)
   }
@@ -120,15 +185,30 @@ struct LocationReportTests {
   func noWelcome() async throws {
     let test = try await TestGeoOffers()
     let centrale = TestGeoOffers.centrale.position
-    #expect(try await test.domain.report(userID: "bob", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 10, reportedAt: nil).welcome == nil)
+    #expect(
+      try await test.domain.report(userID: "bob", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 10, reportedAt: nil)
+        .welcome == nil
+    )
     holdTicket(test, user: "bob", ticketID: "tk_later", minutes: 75)
-    #expect(try await test.domain.report(userID: "bob", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 10, reportedAt: nil).welcome == nil)
+    #expect(
+      try await test.domain.report(userID: "bob", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 10, reportedAt: nil)
+        .welcome == nil
+    )
     holdTicket(test, user: "cy", ticketID: "tk_soon", minutes: 20)
-    #expect(try await test.domain.report(userID: "cy", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 900, reportedAt: nil).welcome == nil)
+    #expect(
+      try await test.domain.report(userID: "cy", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 900, reportedAt: nil)
+        .welcome == nil
+    )
     test.timetable.departures.withLock { $0[run]?.cancelled = true }
-    #expect(try await test.domain.report(userID: "cy", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 10, reportedAt: nil).welcome == nil)
+    #expect(
+      try await test.domain.report(userID: "cy", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 10, reportedAt: nil)
+        .welcome == nil
+    )
     test.timetable.departures.withLock { $0[run]?.cancelled = false }
-    #expect(try await test.domain.report(userID: "cy", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 10, reportedAt: nil).welcome != nil)
+    #expect(
+      try await test.domain.report(userID: "cy", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 10, reportedAt: nil)
+        .welcome != nil
+    )
   }
 
   @Test("bad coordinates name the field; the location is the newest report's; forgetting it")
@@ -137,10 +217,19 @@ struct LocationReportTests {
     let bad = await #expect(throws: ServiceError.self) {
       _ = try await test.domain.report(userID: "u", latitude: 91, longitude: .nan, accuracyMetres: -1, reportedAt: nil)
     }
-    guard case .invalid(let problems) = bad else { Issue.record("expected invalid, got \(String(describing: bad))"); return }
+    guard case .invalid(let problems) = bad else {
+      Issue.record("expected invalid, got \(String(describing: bad))")
+      return
+    }
     #expect(problems.map(\.field) == ["latitude", "longitude", "accuracy_metres"])
     let future = await #expect(throws: ServiceError.self) {
-      _ = try await test.domain.report(userID: "u", latitude: 45, longitude: 9, accuracyMetres: 0, reportedAt: test.clock.now().addingTimeInterval(3600))
+      _ = try await test.domain.report(
+        userID: "u",
+        latitude: 45,
+        longitude: 9,
+        accuracyMetres: 0,
+        reportedAt: test.clock.now().addingTimeInterval(3600)
+      )
     }
     #expect(future == .invalid("reported_at", "\(test.clock.now().addingTimeInterval(3600).ISO8601Format()) is in the future"))
     let radius = await #expect(throws: ServiceError.self) {

@@ -12,8 +12,17 @@ struct OffersAdminTests {
     func offer(_ title: String, destination: String = "", line: String = "", discount: Int) async throws -> RouteOffer {
       try await test.domain.createRouteOffer(
         RouteOffer(
-          id: "", originStationID: "MI_GARIBALDI", destinationStationID: destination, line: line, title: title,
-          discountPercent: discount, conditions: "", validFrom: test.clock.now(), validUntil: test.clock.now().addingTimeInterval(86_400)))
+          id: "",
+          originStationID: "MI_GARIBALDI",
+          destinationStationID: destination,
+          line: line,
+          title: title,
+          discountPercent: discount,
+          conditions: "",
+          validFrom: test.clock.now(),
+          validUntil: test.clock.now().addingTimeInterval(86_400)
+        )
+      )
     }
     let any = try await offer("Any route", discount: 5)
     let lake = try await offer("Lake Como", line: "RE80", discount: 15)
@@ -23,16 +32,31 @@ struct OffersAdminTests {
     #expect(try await test.domain.bestRouteOffer(from: "MI_GARIBALDI", to: "COMO_SG", line: "S5", at: nil)?.id == como.id)
     #expect(try await test.domain.bestRouteOffer(from: "MI_GARIBALDI", to: "MI_CADORNA", line: "S5", at: nil)?.id == any.id)
     #expect(try await test.domain.bestRouteOffer(from: "MI_CENTRALE", to: "COMO_SG", line: "RE80", at: nil) == nil)
-    #expect(try await test.domain.bestRouteOffer(from: "MI_GARIBALDI", to: "COMO_SG", line: "RE80", at: test.clock.now().addingTimeInterval(2 * 86_400)) == nil)
+    #expect(
+      try await test.domain.bestRouteOffer(from: "MI_GARIBALDI", to: "COMO_SG", line: "RE80", at: test.clock.now().addingTimeInterval(2 * 86_400))
+        == nil
+    )
     #expect(try await test.domain.routeOffers(stationID: "MI_GARIBALDI", includeInactive: false).map(\.id) == [lake.id, como.id, any.id])
 
     let unknown = await #expect(throws: ServiceError.self) {
       _ = try await test.domain.createRouteOffer(
         RouteOffer(
-          id: "", originStationID: "NOWHERE", destinationStationID: "", line: "", title: "x", discountPercent: 0, conditions: "",
-          validFrom: test.clock.now(), validUntil: test.clock.now()))
+          id: "",
+          originStationID: "NOWHERE",
+          destinationStationID: "",
+          line: "",
+          title: "x",
+          discountPercent: 0,
+          conditions: "",
+          validFrom: test.clock.now(),
+          validUntil: test.clock.now()
+        )
+      )
     }
-    guard case .invalid(let problems) = unknown else { Issue.record("expected invalid"); return }
+    guard case .invalid(let problems) = unknown else {
+      Issue.record("expected invalid")
+      return
+    }
     #expect(Set(problems.map(\.field)) == ["offer.origin_station_id", "offer.discount_percent", "offer.valid_until"])
   }
 
@@ -40,9 +64,14 @@ struct OffersAdminTests {
   func validation() async throws {
     let test = try await TestGeoOffers()
     let shop = await #expect(throws: ServiceError.self) {
-      _ = try await test.domain.createShop(Shop(id: "", name: " ", description: "", position: GeoPoint(latitude: -91, longitude: 181), stationID: "NOPE"))
+      _ = try await test.domain.createShop(
+        Shop(id: "", name: " ", description: "", position: GeoPoint(latitude: -91, longitude: 181), stationID: "NOPE")
+      )
     }
-    guard case .invalid(let problems) = shop else { Issue.record("expected invalid"); return }
+    guard case .invalid(let problems) = shop else {
+      Issue.record("expected invalid")
+      return
+    }
     #expect(problems.map(\.field) == ["shop.name", "shop.latitude", "shop.longitude", "shop.station_id"])
     let deal = await #expect(throws: ServiceError.self) {
       _ = try await test.domain.createDeal(DealDraft(shopID: "sh_none", description: "x", discountPercent: 20, validFrom: nil, validUntil: nil))
@@ -56,7 +85,8 @@ struct OffersAdminTests {
     let test = try await TestGeoOffers()
     for name in ["Duomo", "Brera", "Castello", "Navigli", "Arco"] {
       _ = try await test.domain.createPlace(
-        Place(id: "", name: name, description: "", category: .monument, position: GeoPoint(latitude: 45.46, longitude: 9.19)))
+        Place(id: "", name: name, description: "", category: .monument, position: GeoPoint(latitude: 45.46, longitude: 9.19))
+      )
     }
     var names: [String] = []
     var token = ""

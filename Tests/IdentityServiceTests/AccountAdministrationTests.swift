@@ -20,9 +20,11 @@ struct AccountAdministrationTests {
   func listAndSearch() async throws {
     let (identity, _) = try await populated()
     let all = try await identity.domain.listAccounts(AccountSearch())
-    #expect(all.accounts.map(\.email) == [
-      "ada@example.com", "bob@example.com", "carla@example.com", "dina@example.com", "root@example.com",
-    ])
+    #expect(
+      all.accounts.map(\.email) == [
+        "ada@example.com", "bob@example.com", "carla@example.com", "dina@example.com", "root@example.com",
+      ]
+    )
     #expect(all.nextAfterEmail == nil)
     let lovelaces = try await identity.domain.listAccounts(AccountSearch(query: "LOVE"))
     #expect(lovelaces.accounts.map(\.email) == ["ada@example.com", "carla@example.com"])
@@ -50,7 +52,10 @@ struct AccountAdministrationTests {
     let (identity, admin) = try await populated()
     let ada = try await identity.domain.account(.email("ADA@example.com"))
     let updated = try await identity.domain.updateAccount(
-      .id(ada.id), changes: ProfileChanges(lastName: "King", phone: "+393330000001"), by: admin.id)
+      .id(ada.id),
+      changes: ProfileChanges(lastName: "King", phone: "+393330000001"),
+      by: admin.id
+    )
     #expect(updated.lastName == "King" && updated.phone == "+393330000001" && !updated.phoneVerified)
     let bad = await identityError {
       _ = try await identity.domain.updateAccount(.id(ada.id), changes: ProfileChanges(firstName: "", phone: "x"), by: admin.id)

@@ -26,9 +26,13 @@ struct AdministrationTests {
     #expect(driver.roles == [.passenger, .driver] && driver.emailConfirmed)
     let tokens = try await identity.domain.login(email: "driver@example.com", password: TestIdentity.password)
     #expect(tokens.roles.contains(.driver))
-    let invalid = await identityError { _ = try await identity.domain.createDriver(TestIdentity.details(email: "bad", password: "x"), by: "admin-id") }
+    let invalid = await identityError {
+      _ = try await identity.domain.createDriver(TestIdentity.details(email: "bad", password: "x"), by: "admin-id")
+    }
     #expect(invalid?.fields == ["email", "password"])
-    let duplicate = await identityError { _ = try await identity.domain.createDriver(TestIdentity.details(email: "driver@example.com"), by: "admin-id") }
+    let duplicate = await identityError {
+      _ = try await identity.domain.createDriver(TestIdentity.details(email: "driver@example.com"), by: "admin-id")
+    }
     #expect(duplicate?.code == "alreadyExists")
   }
 
@@ -79,15 +83,17 @@ struct AdministrationTests {
   @Test("the outbox lists newest first, by recipient, limited")
   func outbox() async throws {
     let identity = try await TestIdentity()
-    for index in 0..<3 {
+    for index in 0 ..< 3 {
       _ = try await identity.domain.register(TestIdentity.details(email: "user\(index)@example.com"))
       identity.clock.advance(by: 1)
     }
     // Each registration emails a confirmation code, then texts a phone code.
     let all = try await identity.domain.outboxMessages(recipient: "", limit: 0)
-    #expect(all.map(\.recipient) == [
-      "+393331234567", "user2@example.com", "+393331234567", "user1@example.com", "+393331234567", "user0@example.com",
-    ])
+    #expect(
+      all.map(\.recipient) == [
+        "+393331234567", "user2@example.com", "+393331234567", "user1@example.com", "+393331234567", "user0@example.com",
+      ]
+    )
     #expect(all.filter { $0.channel == .email }.allSatisfy { $0.subject.hasPrefix("Your Binario confirmation code") })
     #expect(all.filter { $0.channel == .sms }.allSatisfy { $0.body.contains("phone verification code") })
     #expect(try await identity.domain.outboxMessages(recipient: "USER1@example.com", limit: 0).count == 1)

@@ -9,7 +9,10 @@ struct ContactsTests {
     let identity = try await TestIdentity()
     let ada = try await identity.confirmedAccount("ada@example.com")
     let added = try await identity.domain.addContact(userID: ada.id, name: " Charles ", email: "Charles@Example.com")
-    guard case .pending(let contact) = added else { Issue.record("expected a pending contact, got \(added)"); return }
+    guard case .pending(let contact) = added else {
+      Issue.record("expected a pending contact, got \(added)")
+      return
+    }
     #expect(contact.name == "Charles" && contact.email == "charles@example.com")
     #expect(try await identity.domain.pendingContacts(userID: ada.id) == [contact])
     #expect(try await identity.domain.friends(userID: ada.id).isEmpty)
@@ -42,7 +45,10 @@ struct ContactsTests {
     let ada = try await identity.confirmedAccount("ada@example.com")
     let bob = try await identity.confirmedAccount("bob@example.com")
     let added = try await identity.domain.addContact(userID: ada.id, name: "Bob", email: "bob@example.com")
-    guard case .friendRequestSent(let request) = added else { Issue.record("expected a friend request, got \(added)"); return }
+    guard case .friendRequestSent(let request) = added else {
+      Issue.record("expected a friend request, got \(added)")
+      return
+    }
     #expect(request.to.userID == bob.id)
     #expect(try await identity.domain.pendingContacts(userID: ada.id).isEmpty)
   }
@@ -56,7 +62,8 @@ struct ContactsTests {
     let own = await identityError { _ = try await identity.domain.addContact(userID: ada.id, name: "Me", email: "ada@example.com") }
     #expect(own?.fields == ["email"])
     guard case .pending(let contact) = try await identity.domain.addContact(userID: ada.id, name: "Cy", email: "cy@example.com") else {
-      Issue.record("expected a pending contact"); return
+      Issue.record("expected a pending contact")
+      return
     }
     let twice = await identityError { _ = try await identity.domain.addContact(userID: ada.id, name: "Cy", email: "CY@example.com") }
     #expect(twice?.code == "alreadyExists")

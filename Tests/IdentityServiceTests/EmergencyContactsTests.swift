@@ -17,7 +17,10 @@ struct EmergencyContactsTests {
     #expect(try await identity.domain.emergencyContacts(userID: eve.id).isEmpty)
 
     let updated = try await identity.domain.updateEmergencyContact(
-      userID: ada.id, contactID: mum.id, changes: EmergencyContactChanges(channel: .some(.whatsApp)))
+      userID: ada.id,
+      contactID: mum.id,
+      changes: EmergencyContactChanges(channel: .some(.whatsApp))
+    )
     #expect(updated.channel == .whatsApp && updated.name == "Mum")
 
     let eveUpdates = await identityError {
@@ -40,7 +43,10 @@ struct EmergencyContactsTests {
     let contact = try await identity.domain.addEmergencyContact(userID: ada.id, name: "Mum", phone: "+393330000000", channel: .sms)
     let update = await identityError {
       _ = try await identity.domain.updateEmergencyContact(
-        userID: ada.id, contactID: contact.id, changes: EmergencyContactChanges(phone: "x", channel: .some(nil)))
+        userID: ada.id,
+        contactID: contact.id,
+        changes: EmergencyContactChanges(phone: "x", channel: .some(nil))
+      )
     }
     #expect(update?.fields == ["channel", "phone"])
   }
@@ -85,10 +91,15 @@ struct EmergencyContactsTests {
 
   @Test(
     "positions outside the globe are refused",
-    arguments: [(91.0, 0.0, ["latitude"]), (-90.5, 0.0, ["latitude"]), (0.0, 180.01, ["longitude"]), (Double.nan, Double.infinity, ["latitude", "longitude"])])
+    arguments: [
+      (91.0, 0.0, ["latitude"]), (-90.5, 0.0, ["latitude"]), (0.0, 180.01, ["longitude"]), (Double.nan, Double.infinity, ["latitude", "longitude"]),
+    ]
+  )
   func badPosition(latitude: Double, longitude: Double, fields: [String]) async throws {
     let identity = try await TestIdentity()
-    let error = await identityError { _ = try await identity.domain.sendEmergencyAlert(userID: nil, latitude: latitude, longitude: longitude, note: "") }
+    let error = await identityError {
+      _ = try await identity.domain.sendEmergencyAlert(userID: nil, latitude: latitude, longitude: longitude, note: "")
+    }
     #expect(error?.fields == fields)
   }
 

@@ -20,11 +20,16 @@ struct GoogleSignInTests {
       let keys = OpenIDProviderConfiguration.KeySource.url(server.url("/certs"))
       let verifier = OpenIDConnectVerifier(
         configuration: .google(clientID: TestOpenIDProvider.clientID, issuer: TestOpenIDProvider.issuer, keys: keys),
-        keySet: OpenIDKeySet(source: keys, minimumRefetchInterval: minimumRefetchInterval))
+        keySet: OpenIDKeySet(source: keys, minimumRefetchInterval: minimumRefetchInterval)
+      )
       return Setup(provider: provider, server: server, identity: try await TestIdentity(googleSignIn: verifier))
     }
 
-    func token(subject: String = "google-sub-1", email: String = "grace@gmail.com", _ edit: (inout TestOpenIDProvider.Claims) -> Void = { _ in }) async throws -> String {
+    func token(
+      subject: String = "google-sub-1",
+      email: String = "grace@gmail.com",
+      _ edit: (inout TestOpenIDProvider.Claims) -> Void = { _ in }
+    ) async throws -> String {
       var claims = TestOpenIDProvider.Claims(subject: subject, email: email, issuedAt: identity.clock.now())
       edit(&claims)
       return try await provider.idToken(claims)
@@ -143,7 +148,8 @@ struct GoogleSignInTests {
     try provider.jwks().write(to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
     let verifier = OpenIDConnectVerifier(
-      configuration: .google(clientID: TestOpenIDProvider.clientID, issuer: TestOpenIDProvider.issuer, keys: .file(file.path)))
+      configuration: .google(clientID: TestOpenIDProvider.clientID, issuer: TestOpenIDProvider.issuer, keys: .file(file.path))
+    )
     let identity = try await TestIdentity(googleSignIn: verifier)
     let token = try await provider.idToken(.init(subject: "s", email: "lin@gmail.com", issuedAt: identity.clock.now()))
     #expect(try await identity.domain.loginWithGoogle(idToken: token).created)

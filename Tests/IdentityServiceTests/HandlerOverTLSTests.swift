@@ -52,14 +52,16 @@ struct HandlerOverTLSTests {
     try await withIdentityOverTLS(identity) { call in
       try await call.callAs(pki.gateway) { client in
         let error = await rpcError {
-          _ = try await client.register(.with {
-            $0.email = "nope"
-            $0.password = "short"
-            $0.firstName = "Ada"
-            $0.lastName = "Lovelace"
-            $0.phone = "+393331234567"
-            $0.birthDate = "1990-01-01"
-          })
+          _ = try await client.register(
+            .with {
+              $0.email = "nope"
+              $0.password = "short"
+              $0.firstName = "Ada"
+              $0.lastName = "Lovelace"
+              $0.phone = "+393331234567"
+              $0.birthDate = "1990-01-01"
+            }
+          )
         }
         #expect(error?.code == .invalidArgument)
         #expect(error?.fieldViolations.map(\.field).sorted() == ["email", "password"])
@@ -73,30 +75,61 @@ struct HandlerOverTLSTests {
     let identity = try await TestIdentity()
     try await withIdentityOverTLS(identity) { call in
       try await call.callAs(pki.gateway) { client in
-        let registered = try await client.register(.with {
-          $0.email = "ada@example.com"
-          $0.password = TestIdentity.password
-          $0.firstName = "Ada"
-          $0.lastName = "Lovelace"
-          $0.phone = "+393331234567"
-          $0.birthDate = "1990-05-17"
-          $0.gender = .female
-        })
+        let registered = try await client.register(
+          .with {
+            $0.email = "ada@example.com"
+            $0.password = TestIdentity.password
+            $0.firstName = "Ada"
+            $0.lastName = "Lovelace"
+            $0.phone = "+393331234567"
+            $0.birthDate = "1990-05-17"
+            $0.gender = .female
+          }
+        )
         let duplicate = await rpcError {
-          _ = try await client.register(.with { $0.email = "ada@example.com"; $0.password = TestIdentity.password; $0.firstName = "A"; $0.lastName = "B"; $0.phone = "+393331234567"; $0.birthDate = "1990-05-17"; $0.gender = .male })
+          _ = try await client.register(
+            .with {
+              $0.email = "ada@example.com"
+              $0.password = TestIdentity.password
+              $0.firstName = "A"
+              $0.lastName = "B"
+              $0.phone = "+393331234567"
+              $0.birthDate = "1990-05-17"
+              $0.gender = .male
+            }
+          )
         }
         #expect(duplicate?.code == .alreadyExists)
-        let early = await rpcError { _ = try await client.login(.with { $0.email = "ada@example.com"; $0.password = TestIdentity.password }) }
+        let early = await rpcError {
+          _ = try await client.login(
+            .with {
+              $0.email = "ada@example.com"
+              $0.password = TestIdentity.password
+            }
+          )
+        }
         #expect(early?.code == .failedPrecondition)
 
         let code = try await identity.latestCode(to: "ada@example.com")
-        _ = try await client.confirmEmail(.with { $0.email = "ada@example.com"; $0.code = code })
-        let login = try await client.login(.with { $0.email = "ada@example.com"; $0.password = TestIdentity.password })
+        _ = try await client.confirmEmail(
+          .with {
+            $0.email = "ada@example.com"
+            $0.code = code
+          }
+        )
+        let login = try await client.login(
+          .with {
+            $0.email = "ada@example.com"
+            $0.password = TestIdentity.password
+          }
+        )
         #expect(login.tokens.userID == registered.userID)
         #expect(login.tokens.roles == [.passenger])
         let keys = try await client.getSigningKeys(.init())
         let verifier = try AccessTokenVerifier(
-          rawKeys: Dictionary(uniqueKeysWithValues: keys.keys.map { ($0.keyID, $0.publicKey) }), now: { identity.clock.now() })
+          rawKeys: Dictionary(uniqueKeysWithValues: keys.keys.map { ($0.keyID, $0.publicKey) }),
+          now: { identity.clock.now() }
+        )
         let verified = try verifier.verify(login.tokens.accessToken)
 
         let refreshed = try await client.refresh(.with { $0.refreshToken = login.tokens.refreshToken })
@@ -106,10 +139,24 @@ struct HandlerOverTLSTests {
         #expect(afterReplay?.code == .unauthenticated)
         #expect(try await !identity.store.isSessionOpen(id: verified.sessionID))
 
-        for _ in 0..<5 {
-          _ = await rpcError { _ = try await client.login(.with { $0.email = "ada@example.com"; $0.password = "wrong password 1" }) }
+        for _ in 0 ..< 5 {
+          _ = await rpcError {
+            _ = try await client.login(
+              .with {
+                $0.email = "ada@example.com"
+                $0.password = "wrong password 1"
+              }
+            )
+          }
         }
-        let throttled = await rpcError { _ = try await client.login(.with { $0.email = "ada@example.com"; $0.password = TestIdentity.password }) }
+        let throttled = await rpcError {
+          _ = try await client.login(
+            .with {
+              $0.email = "ada@example.com"
+              $0.password = TestIdentity.password
+            }
+          )
+        }
         #expect(throttled?.code == .resourceExhausted)
         #expect(throttled?.message.contains("try again after") == true)
       }
@@ -131,8 +178,12 @@ struct HandlerOverTLSTests {
           #expect(error?.code == .permissionDenied)
           let grant = await rpcError {
             _ = try await client.grantRole(
-              .with { $0.account = .with { $0.email = "ada@example.com" }; $0.role = .admin },
-              metadata: gatewayMetadata(for: tokens))
+              .with {
+                $0.account = .with { $0.email = "ada@example.com" }
+                $0.role = .admin
+              },
+              metadata: gatewayMetadata(for: tokens)
+            )
           }
           #expect(grant?.code == .permissionDenied)
         }
@@ -140,8 +191,12 @@ struct HandlerOverTLSTests {
         #expect(outbox.messages.allSatisfy { $0.channel == .email || $0.channel == .sms })
         #expect(outbox.messages.contains { $0.channel == .email })
         let granted = try await client.grantRole(
-          .with { $0.account = .with { $0.email = "ada@example.com" }; $0.role = .driver },
-          metadata: gatewayMetadata(for: admin))
+          .with {
+            $0.account = .with { $0.email = "ada@example.com" }
+            $0.role = .driver
+          },
+          metadata: gatewayMetadata(for: admin)
+        )
         #expect(granted.profile.roles == [.passenger, .driver])
         let missing = await rpcError { _ = try await client.grantRole(.init(), metadata: gatewayMetadata(for: admin)) }
         #expect(missing?.fieldViolations.map(\.field).sorted() == ["account", "role"])
@@ -192,7 +247,13 @@ struct HandlerOverTLSTests {
         let eveMetadata = gatewayMetadata(for: eve)
         #expect(try await client.listEmergencyContacts(.init(), metadata: eveMetadata).contacts.isEmpty)
         let update = await rpcError {
-          _ = try await client.updateEmergencyContact(.with { $0.contactID = contact.id; $0.name = "Eve" }, metadata: eveMetadata)
+          _ = try await client.updateEmergencyContact(
+            .with {
+              $0.contactID = contact.id
+              $0.name = "Eve"
+            },
+            metadata: eveMetadata
+          )
         }
         #expect(update?.code == .notFound)
         let remove = await rpcError { _ = try await client.removeEmergencyContact(.with { $0.contactID = contact.id }, metadata: eveMetadata) }

@@ -1,7 +1,6 @@
 import BinarioAuth
 import BinarioDevCertificates
 import BinarioProto
-@testable import BinarioServiceKit
 import BinarioTransport
 import Foundation
 import GRPCCore
@@ -9,6 +8,8 @@ import IdentityService
 import Logging
 import Prometheus
 import Testing
+
+@testable import BinarioServiceKit
 
 @Suite("Identity's internal methods: only the services that need each one")
 struct InternalMethodsTests {
@@ -24,7 +25,12 @@ struct InternalMethodsTests {
         let found = try await client.lookupAccounts(.with { $0.emails = ["ada@example.com"] })
         #expect(found.accounts.map(\.userID) == [ada.id])
         #expect(found.accounts.first?.displayName == "Ada Lovelace")
-        let friends = try await client.areFriends(.with { $0.userID = ada.id; $0.otherUserID = "someone" })
+        let friends = try await client.areFriends(
+          .with {
+            $0.userID = ada.id
+            $0.otherUserID = "someone"
+          }
+        )
         #expect(!friends.friends)
         let card = try await client.getDefaultPaymentMethod(.with { $0.userID = ada.id })
         #expect(card.paymentMethod.providerToken.hasPrefix("tok_test_"))
@@ -38,7 +44,14 @@ struct InternalMethodsTests {
         let admin = try await identity.signedIn("root@example.com")
         for attempt in [
           { _ = try await client.lookupAccounts(.with { $0.emails = ["ada@example.com"] }, metadata: gatewayMetadata(for: admin)) },
-          { _ = try await client.areFriends(.with { $0.userID = ada.id; $0.otherUserID = "x" }) },
+          {
+            _ = try await client.areFriends(
+              .with {
+                $0.userID = ada.id
+                $0.otherUserID = "x"
+              }
+            )
+          },
           { _ = try await client.getDefaultPaymentMethod(.with { $0.userID = ada.id }) },
         ] as [() async throws -> Void] {
           let error = await rpcError(attempt)
@@ -48,7 +61,14 @@ struct InternalMethodsTests {
       try await call.callAs(pki.dispatch) { client in
         // Dispatch charges fares, so it reads default cards, but has no use for friendships.
         _ = try await client.getDefaultPaymentMethod(.with { $0.userID = ada.id })
-        let friends = await rpcError { _ = try await client.areFriends(.with { $0.userID = ada.id; $0.otherUserID = "x" }) }
+        let friends = await rpcError {
+          _ = try await client.areFriends(
+            .with {
+              $0.userID = ada.id
+              $0.otherUserID = "x"
+            }
+          )
+        }
         #expect(friends?.code == .permissionDenied)
       }
     }
@@ -64,11 +84,15 @@ struct InternalMethodsTests {
     let identity = try await TestIdentity()
     let ada = try await identity.confirmedAccount("ada@example.com")
     let transport = BinarioServerTransport(
-      host: "127.0.0.1", port: 0,
-      tls: .mutual(certificateChain: .file(path("identity.pem")), privateKey: .file(path("identity.key")), trustRoots: .file(path("ca.pem"))))
+      host: "127.0.0.1",
+      port: 0,
+      tls: .mutual(certificateChain: .file(path("identity.pem")), privateKey: .file(path("identity.key")), trustRoots: .file(path("ca.pem")))
+    )
     let server = GRPCServer(
-      transport: transport, services: [IdentityHandler(domain: identity.domain)],
-      interceptors: [AuthorizationServerInterceptor(policy: .identity)])
+      transport: transport,
+      services: [IdentityHandler(domain: identity.domain)],
+      interceptors: [AuthorizationServerInterceptor(policy: .identity)]
+    )
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { try await server.serve() }
       let port = try await transport.listeningAddress().port!
@@ -79,11 +103,18 @@ struct InternalMethodsTests {
       defaults.tlsTrustedCA = path("ca.pem")
       let option = try IdentityAddressOption.parse(["--identity-address", "localhost:\(port)"])
       let (configuration, additional) = try ServiceConfiguration.load(
-        defaults: defaults, options: try ServiceOptions.parse([]), additionalSettings: option.additionalSettings,
-        environment: [:])
+        defaults: defaults,
+        options: try ServiceOptions.parse([]),
+        additionalSettings: option.additionalSettings,
+        environment: [:]
+      )
       let context = ServiceRunnerContext(
-        configuration: configuration, logger: Logger(label: "test"), health: HealthStatusProvider(),
-        metricsRegistry: PrometheusCollectorRegistry(), additionalSettings: additional)
+        configuration: configuration,
+        logger: Logger(label: "test"),
+        health: HealthStatusProvider(),
+        metricsRegistry: PrometheusCollectorRegistry(),
+        additionalSettings: additional
+      )
 
       let client = try context.identityClient()
 
@@ -102,11 +133,18 @@ struct InternalMethodsTests {
     for flags in [[String](), ["--identity-address", "identity"]] {
       let option = try IdentityAddressOption.parse(flags)
       let (configuration, additional) = try ServiceConfiguration.load(
-        defaults: .defaults(serviceName: "ticketing"), options: try ServiceOptions.parse([]),
-        additionalSettings: option.additionalSettings, environment: [:])
+        defaults: .defaults(serviceName: "ticketing"),
+        options: try ServiceOptions.parse([]),
+        additionalSettings: option.additionalSettings,
+        environment: [:]
+      )
       let context = ServiceRunnerContext(
-        configuration: configuration, logger: Logger(label: "test"), health: HealthStatusProvider(),
-        metricsRegistry: PrometheusCollectorRegistry(), additionalSettings: additional)
+        configuration: configuration,
+        logger: Logger(label: "test"),
+        health: HealthStatusProvider(),
+        metricsRegistry: PrometheusCollectorRegistry(),
+        additionalSettings: additional
+      )
       let error = #expect(throws: ConfigurationError.self) { _ = try context.identityClient() }
       #expect("\(error.map { "\($0)" } ?? "")".contains("identity"))
     }

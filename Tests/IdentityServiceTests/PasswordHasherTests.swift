@@ -37,21 +37,27 @@ struct PasswordHasherTests {
     #expect(ScryptParameters.production.isValid)
   }
 
-  @Test("the emails identity accepts", arguments: [
-    ("ada@example.com", true), ("a.b-c+d@mail.example.co.uk", true), ("ada@example", false), ("@example.com", false),
-    ("ada@@example.com", false), ("ada@ex ample.com", false), ("ada..b@example.com", false), ("ada@-x.com", false),
-    ("ada@example.c0m", false),
-  ])
+  @Test(
+    "the emails identity accepts",
+    arguments: [
+      ("ada@example.com", true), ("a.b-c+d@mail.example.co.uk", true), ("ada@example", false), ("@example.com", false),
+      ("ada@@example.com", false), ("ada@ex ample.com", false), ("ada..b@example.com", false), ("ada@-x.com", false),
+      ("ada@example.c0m", false),
+    ]
+  )
   func emails(email: String, valid: Bool) {
     var check = InputValidation()
     check.email(email, field: "email")
     #expect(check.problems.isEmpty == valid)
   }
 
-  @Test("the phone numbers identity accepts", arguments: [
-    ("+393331234567", true), ("+1 415 555 2671", true), ("+12345678", true), ("393331234567", false), ("+0393331234567", false),
-    ("+1234567", false), ("+1234567890123456", false), ("+39-333", false),
-  ])
+  @Test(
+    "the phone numbers identity accepts",
+    arguments: [
+      ("+393331234567", true), ("+1 415 555 2671", true), ("+12345678", true), ("393331234567", false), ("+0393331234567", false),
+      ("+1234567", false), ("+1234567890123456", false), ("+39-333", false),
+    ]
+  )
   func phones(phone: String, valid: Bool) {
     var check = InputValidation()
     check.phone(phone, field: "phone")

@@ -33,7 +33,7 @@ struct PasswordHashingLimitTests {
     let gate = DispatchSemaphore(value: 0)
 
     await withTaskGroup(of: Bool.self) { group in
-      for index in 0..<(limit * 2 + 1) {
+      for index in 0 ..< (limit * 2 + 1) {
         group.addTask {
           await hasher.inBackground { hasher in
             counts.enter()
@@ -49,7 +49,7 @@ struct PasswordHashingLimitTests {
         seen += 1
         if seen == limit { break }
       }
-      for _ in 0..<(limit * 2 + 1) { gate.signal() }
+      for _ in 0 ..< (limit * 2 + 1) { gate.signal() }
       for await verified in group { #expect(verified) }
     }
     #expect(counts.peak <= limit)
@@ -61,7 +61,12 @@ struct PasswordHashingLimitTests {
 private final class ConcurrencyCounter: Sendable {
   private let counts = Mutex((running: 0, peak: 0))
 
-  func enter() { self.counts.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) } }
+  func enter() {
+    self.counts.withLock {
+      $0.running += 1
+      $0.peak = max($0.peak, $0.running)
+    }
+  }
   func leave() { self.counts.withLock { $0.running -= 1 } }
   var peak: Int { self.counts.withLock { $0.peak } }
 }

@@ -71,19 +71,24 @@ struct PaymentMethodsTests {
       _ = try await identity.domain.addPaymentMethod(
         userID: ada.id,
         card: PaymentCard(number: TestPaymentProvider.declinedCardNumber, expiryMonth: 1, expiryYear: 2030, securityCode: "123"),
-        makeDefault: false)
+        makeDefault: false
+      )
     }
     #expect(declined?.code == "failedPrecondition")
     let malformed = await identityError {
       _ = try await identity.domain.addPaymentMethod(
-        userID: ada.id, card: PaymentCard(number: "1234", expiryMonth: 0, expiryYear: 2020, securityCode: ""),
-        makeDefault: false)
+        userID: ada.id,
+        card: PaymentCard(number: "1234", expiryMonth: 0, expiryYear: 2020, securityCode: ""),
+        makeDefault: false
+      )
     }
     #expect(malformed?.fields == ["card_number", "expiry_month", "expiry_year", "security_code"])
     let expired = await identityError {
       _ = try await identity.domain.addPaymentMethod(
-        userID: ada.id, card: PaymentCard(number: "4242424242424242", expiryMonth: 1, expiryYear: 2026, securityCode: "123"),
-        makeDefault: false)
+        userID: ada.id,
+        card: PaymentCard(number: "4242424242424242", expiryMonth: 1, expiryYear: 2026, securityCode: "123"),
+        makeDefault: false
+      )
     }
     #expect(expired?.fields == ["expiry_year"])
     #expect(try await identity.domain.paymentMethods(userID: ada.id).isEmpty)

@@ -10,8 +10,15 @@ struct PhoneVerificationTests {
     let identity = try await TestIdentity()
     let account = try await identity.domain.register(
       PersonalDetails(
-        email: "sam@example.com", password: TestIdentity.password, firstName: "Sam", lastName: "", phone: "",
-        birthDate: "", gender: nil))
+        email: "sam@example.com",
+        password: TestIdentity.password,
+        firstName: "Sam",
+        lastName: "",
+        phone: "",
+        birthDate: "",
+        gender: nil
+      )
+    )
     #expect(account.lastName.isEmpty && account.phone.isEmpty && account.birthDate.isEmpty && account.gender == nil)
     try await identity.domain.confirmEmail(email: "sam@example.com", code: try await identity.latestCode(to: "sam@example.com"))
     _ = try await identity.domain.login(email: "sam@example.com", password: TestIdentity.password)
@@ -48,7 +55,7 @@ struct PhoneVerificationTests {
     let ada = try await identity.confirmedAccount("ada@example.com")
     let code = try await identity.latestPhoneCode(to: "+393331234567")
     let wrong = code == "000000" ? "111111" : "000000"
-    for _ in 0..<5 {
+    for _ in 0 ..< 5 {
       let error = await identityError { _ = try await identity.domain.verifyPhone(userID: ada.id, code: wrong) }
       #expect(error?.fields == ["code"])
     }
@@ -116,7 +123,9 @@ struct PhoneVerificationTests {
     let identity = try await TestIdentity()
     let ada = try await identity.confirmedAccount("ada@example.com")
     let cleared = try await identity.domain.updateMe(
-      userID: ada.id, changes: ProfileChanges(lastName: " ", birthDate: "", gender: .some(nil)))
+      userID: ada.id,
+      changes: ProfileChanges(lastName: " ", birthDate: "", gender: .some(nil))
+    )
     #expect(cleared.lastName.isEmpty && cleared.birthDate.isEmpty && cleared.gender == nil)
     #expect(try await identity.domain.me(userID: ada.id) == cleared)
   }

@@ -11,7 +11,9 @@ struct ProfileTests {
     let identity = try await TestIdentity()
     let ada = try await identity.confirmedAccount("ada@example.com")
     let updated = try await identity.domain.updateMe(
-      userID: ada.id, changes: ProfileChanges(lastName: "  Byron ", phone: "+44 20 7946 0958", gender: .some(.other)))
+      userID: ada.id,
+      changes: ProfileChanges(lastName: "  Byron ", phone: "+44 20 7946 0958", gender: .some(.other))
+    )
     #expect(updated.firstName == "Ada")
     #expect(updated.lastName == "Byron")
     #expect(updated.phone == "+442079460958")
@@ -21,7 +23,8 @@ struct ProfileTests {
     let error = await identityError {
       _ = try await identity.domain.updateMe(
         userID: ada.id,
-        changes: ProfileChanges(firstName: "", phone: "12", birthDate: "yesterday", gender: .some(nil)))
+        changes: ProfileChanges(firstName: "", phone: "12", birthDate: "yesterday", gender: .some(nil))
+      )
     }
     #expect(error?.fields == ["birth_date", "first_name", "phone"])
     #expect(try await identity.domain.me(userID: ada.id) == updated)
@@ -42,17 +45,29 @@ struct ProfileTests {
 
     let wrong = await identityError {
       try await identity.domain.changePassword(
-        userID: here.userID, sessionID: here.sessionID, current: "not it 12345", new: "brand new pass 7")
+        userID: here.userID,
+        sessionID: here.sessionID,
+        current: "not it 12345",
+        new: "brand new pass 7"
+      )
     }
     #expect(wrong?.fields == ["current_password"])
     let weak = await identityError {
       try await identity.domain.changePassword(
-        userID: here.userID, sessionID: here.sessionID, current: TestIdentity.password, new: "weak")
+        userID: here.userID,
+        sessionID: here.sessionID,
+        current: TestIdentity.password,
+        new: "weak"
+      )
     }
     #expect(weak?.fields == ["new_password"])
 
     try await identity.domain.changePassword(
-      userID: here.userID, sessionID: here.sessionID, current: TestIdentity.password, new: "brand new pass 7")
+      userID: here.userID,
+      sessionID: here.sessionID,
+      current: TestIdentity.password,
+      new: "brand new pass 7"
+    )
     #expect(try await identity.store.isSessionOpen(id: here.sessionID))
     #expect(try await !identity.store.isSessionOpen(id: elsewhere.sessionID))
     _ = try await identity.domain.login(email: "ada@example.com", password: "brand new pass 7")

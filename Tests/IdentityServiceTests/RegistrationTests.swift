@@ -46,8 +46,14 @@ struct RegistrationTests {
   func everyBadField() async throws {
     let identity = try await TestIdentity()
     let details = PersonalDetails(
-      email: "not-an-email", password: "short", firstName: "  ", lastName: "", phone: "3331234567",
-      birthDate: "2999-01-01", gender: nil)
+      email: "not-an-email",
+      password: "short",
+      firstName: "  ",
+      lastName: "",
+      phone: "3331234567",
+      birthDate: "2999-01-01",
+      gender: nil
+    )
     let error = await identityError { _ = try await identity.domain.register(details) }
     #expect(error?.fields == ["birth_date", "email", "first_name", "password", "phone"])
   }
@@ -55,17 +61,128 @@ struct RegistrationTests {
   @Test(
     "malformed fields are refused",
     arguments: [
-      ("email", PersonalDetails(email: "a@b", password: "abcdefgh12", firstName: "A", lastName: "B", phone: "+393331234567", birthDate: "1990-01-01", gender: .male)),
-      ("email", PersonalDetails(email: "a b@c.com", password: "abcdefgh12", firstName: "A", lastName: "B", phone: "+393331234567", birthDate: "1990-01-01", gender: .male)),
-      ("password", PersonalDetails(email: "a@b.com", password: "onlyletterslong", firstName: "A", lastName: "B", phone: "+393331234567", birthDate: "1990-01-01", gender: .male)),
-      ("password", PersonalDetails(email: "a@b.com", password: "1234567890123", firstName: "A", lastName: "B", phone: "+393331234567", birthDate: "1990-01-01", gender: .male)),
-      ("password", PersonalDetails(email: "ada1234567@b.com", password: "ada1234567@b.com", firstName: "A", lastName: "B", phone: "+393331234567", birthDate: "1990-01-01", gender: .male)),
-      ("phone", PersonalDetails(email: "a@b.com", password: "abcdefgh12", firstName: "A", lastName: "B", phone: "+0123456789", birthDate: "1990-01-01", gender: .male)),
-      ("phone", PersonalDetails(email: "a@b.com", password: "abcdefgh12", firstName: "A", lastName: "B", phone: "+39abc", birthDate: "1990-01-01", gender: .male)),
-      ("birth_date", PersonalDetails(email: "a@b.com", password: "abcdefgh12", firstName: "A", lastName: "B", phone: "+393331234567", birthDate: "1990-02-30", gender: .male)),
-      ("birth_date", PersonalDetails(email: "a@b.com", password: "abcdefgh12", firstName: "A", lastName: "B", phone: "+393331234567", birthDate: "17/05/1990", gender: .male)),
-      ("birth_date", PersonalDetails(email: "a@b.com", password: "abcdefgh12", firstName: "A", lastName: "B", phone: "+393331234567", birthDate: "2027-01-15", gender: .male)),
-    ])
+      (
+        "email",
+        PersonalDetails(
+          email: "a@b",
+          password: "abcdefgh12",
+          firstName: "A",
+          lastName: "B",
+          phone: "+393331234567",
+          birthDate: "1990-01-01",
+          gender: .male
+        )
+      ),
+      (
+        "email",
+        PersonalDetails(
+          email: "a b@c.com",
+          password: "abcdefgh12",
+          firstName: "A",
+          lastName: "B",
+          phone: "+393331234567",
+          birthDate: "1990-01-01",
+          gender: .male
+        )
+      ),
+      (
+        "password",
+        PersonalDetails(
+          email: "a@b.com",
+          password: "onlyletterslong",
+          firstName: "A",
+          lastName: "B",
+          phone: "+393331234567",
+          birthDate: "1990-01-01",
+          gender: .male
+        )
+      ),
+      (
+        "password",
+        PersonalDetails(
+          email: "a@b.com",
+          password: "1234567890123",
+          firstName: "A",
+          lastName: "B",
+          phone: "+393331234567",
+          birthDate: "1990-01-01",
+          gender: .male
+        )
+      ),
+      (
+        "password",
+        PersonalDetails(
+          email: "ada1234567@b.com",
+          password: "ada1234567@b.com",
+          firstName: "A",
+          lastName: "B",
+          phone: "+393331234567",
+          birthDate: "1990-01-01",
+          gender: .male
+        )
+      ),
+      (
+        "phone",
+        PersonalDetails(
+          email: "a@b.com",
+          password: "abcdefgh12",
+          firstName: "A",
+          lastName: "B",
+          phone: "+0123456789",
+          birthDate: "1990-01-01",
+          gender: .male
+        )
+      ),
+      (
+        "phone",
+        PersonalDetails(
+          email: "a@b.com",
+          password: "abcdefgh12",
+          firstName: "A",
+          lastName: "B",
+          phone: "+39abc",
+          birthDate: "1990-01-01",
+          gender: .male
+        )
+      ),
+      (
+        "birth_date",
+        PersonalDetails(
+          email: "a@b.com",
+          password: "abcdefgh12",
+          firstName: "A",
+          lastName: "B",
+          phone: "+393331234567",
+          birthDate: "1990-02-30",
+          gender: .male
+        )
+      ),
+      (
+        "birth_date",
+        PersonalDetails(
+          email: "a@b.com",
+          password: "abcdefgh12",
+          firstName: "A",
+          lastName: "B",
+          phone: "+393331234567",
+          birthDate: "17/05/1990",
+          gender: .male
+        )
+      ),
+      (
+        "birth_date",
+        PersonalDetails(
+          email: "a@b.com",
+          password: "abcdefgh12",
+          firstName: "A",
+          lastName: "B",
+          phone: "+393331234567",
+          birthDate: "2027-01-15",
+          gender: .male
+        )
+      ),
+    ]
+  )
   func malformed(field: String, details: PersonalDetails) async throws {
     let identity = try await TestIdentity()
     let error = await identityError { _ = try await identity.domain.register(details) }
@@ -78,7 +195,7 @@ struct RegistrationTests {
     _ = try await identity.domain.register(TestIdentity.details(email: "ada@example.com"))
     let code = try await identity.latestCode(to: "ada@example.com")
     let wrong = code == "000000" ? "111111" : "000000"
-    for _ in 0..<5 {
+    for _ in 0 ..< 5 {
       let error = await identityError { try await identity.domain.confirmEmail(email: "ada@example.com", code: wrong) }
       #expect(error?.fields == ["code"])
     }

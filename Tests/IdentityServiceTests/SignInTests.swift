@@ -19,7 +19,7 @@ struct SignInTests {
   func throttling() async throws {
     let identity = try await TestIdentity()
     try await identity.confirmedAccount("ada@example.com")
-    for _ in 0..<5 {
+    for _ in 0 ..< 5 {
       _ = await identityError { _ = try await identity.domain.login(email: "ada@example.com", password: "wrong password 1") }
     }
     let locked = await identityError { _ = try await identity.domain.login(email: "ada@example.com", password: TestIdentity.password) }
@@ -27,7 +27,7 @@ struct SignInTests {
     #expect(locked?.description.contains("try again after") == true)
 
     identity.clock.advance(by: 60)
-    for _ in 0..<5 {
+    for _ in 0 ..< 5 {
       _ = await identityError { _ = try await identity.domain.login(email: "ada@example.com", password: "wrong password 1") }
     }
     let lockedLonger = await identityError { _ = try await identity.domain.login(email: "ada@example.com", password: TestIdentity.password) }
@@ -42,7 +42,7 @@ struct SignInTests {
   @Test("unknown addresses are throttled alike, so locking tells nothing")
   func unknownThrottled() async throws {
     let identity = try await TestIdentity()
-    for _ in 0..<5 {
+    for _ in 0 ..< 5 {
       _ = await identityError { _ = try await identity.domain.login(email: "ghost@example.com", password: "wrong password 1") }
     }
     let error = await identityError { _ = try await identity.domain.login(email: "ghost@example.com", password: "x") }

@@ -61,7 +61,7 @@ struct StoreTests {
     let identity = try await TestIdentity()
     let tokens = try await identity.signedIn("ada@example.com")
     let outcomes = await withTaskGroup(of: Bool.self) { group in
-      for _ in 0..<8 {
+      for _ in 0 ..< 8 {
         group.addTask { (try? await identity.domain.refresh(refreshToken: tokens.refreshToken)) != nil }
       }
       return await group.reduce(into: [Bool]()) { $0.append($1) }

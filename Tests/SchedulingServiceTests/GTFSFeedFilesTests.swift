@@ -12,7 +12,8 @@ struct GTFSFeedFilesTests {
     for (name, bytes) in try GTFSFeedFiles.folder(GTFSFeedReaderTests.demoFolder.path).sorted(by: { $0.key < $1.key }) {
       let data = Data(bytes)
       try archive.addEntry(with: "demo-feed/\(name)", type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) {
-        position, size in data.subdata(in: Int(position)..<Int(position) + size)
+        position,
+        size in data.subdata(in: Int(position) ..< Int(position) + size)
       }
     }
     return Array(try #require(archive.data))

@@ -68,18 +68,29 @@ struct GTFSFeedReaderTests {
     #expect(feed.stops.count == 2)
   }
 
-  @Test(arguments: [
-    (["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,23:50:00,23:50:00,A,1\nT1,24:2:00,24:20:00,B,2\n"], "stop_times.txt:3:2"),
-    (["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,23:50:00,23:50:00,A,1\nT1,24:20:00,24:20:00,Z,2\n"], "stop_times.txt:3:4"),
-    // Time going back along the trip (its rows in any order: by stop_sequence).
-    (["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,23:40:00,23:40:00,B,2\nT1,23:50:00,23:50:00,A,1\n"], "stop_times.txt:2:2"),
-    (["stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,95.0,9.0\nB,Beta,45.1,9.1\n"], "stops.txt:2:3"),
-    (["stops.txt": "stop_id,stop_name,stop_lon\nA,Alpha,9.0\n"], "stops.txt:1"),
-    (["stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,\"Alpha,45.0,9.0\n"], "stops.txt:2:2"),
-    (["trips.txt": "route_id,service_id,trip_id\nR9,S,T1\n"], "trips.txt:2:1"),
-    (["calendar_dates.txt": "service_id,date,exception_type\nS,20261331,1\n"], "calendar_dates.txt:2:2"),
-    (["routes.txt": nil], "routes.txt"),
-  ] as [([String: String?], String)])
+  @Test(
+    arguments: [
+      (
+        ["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,23:50:00,23:50:00,A,1\nT1,24:2:00,24:20:00,B,2\n"],
+        "stop_times.txt:3:2"
+      ),
+      (
+        ["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,23:50:00,23:50:00,A,1\nT1,24:20:00,24:20:00,Z,2\n"],
+        "stop_times.txt:3:4"
+      ),
+      // Time going back along the trip (its rows in any order: by stop_sequence).
+      (
+        ["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,23:40:00,23:40:00,B,2\nT1,23:50:00,23:50:00,A,1\n"],
+        "stop_times.txt:2:2"
+      ),
+      (["stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,95.0,9.0\nB,Beta,45.1,9.1\n"], "stops.txt:2:3"),
+      (["stops.txt": "stop_id,stop_name,stop_lon\nA,Alpha,9.0\n"], "stops.txt:1"),
+      (["stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,\"Alpha,45.0,9.0\n"], "stops.txt:2:2"),
+      (["trips.txt": "route_id,service_id,trip_id\nR9,S,T1\n"], "trips.txt:2:1"),
+      (["calendar_dates.txt": "service_id,date,exception_type\nS,20261331,1\n"], "calendar_dates.txt:2:2"),
+      (["routes.txt": nil], "routes.txt"),
+    ] as [([String: String?], String)]
+  )
   func aMalformedFeedNamesTheFileLineAndColumn(changes: [String: String?], place: String) {
     let error = #expect(throws: GTFSError.self) { try Self.read(changes) }
     #expect(error?.description.hasPrefix(place + ":") == true, "\(error.map(String.init(describing:)) ?? "no error")")

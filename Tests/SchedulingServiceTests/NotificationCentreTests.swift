@@ -53,7 +53,10 @@ struct NotificationCentreTests {
     func isPendingContact(userID: String, email: String) async throws -> Bool { false }
   }
 
-  private func withCentre(goneTokens: Set<String> = [], _ body: (NotificationCentre, Sent, SchedulingStore) async throws -> Void)
+  private func withCentre(
+    goneTokens: Set<String> = [],
+    _ body: (NotificationCentre, Sent, SchedulingStore) async throws -> Void
+  )
     async throws
   {
     let database = try TemporaryDatabase(migrations: SchedulingMigrations.all)
@@ -61,8 +64,12 @@ struct NotificationCentreTests {
     let store = SchedulingStore(pool: database.pool)
     let sent = Sent()
     let dispatcher = DeliveryDispatcher(
-      store: store, directory: Directory(), push: RecordingPush(sent: sent, goneTokens: goneTokens),
-      email: RecordingEmail(sent: sent), text: RecordingText(sent: sent))
+      store: store,
+      directory: Directory(),
+      push: RecordingPush(sent: sent, goneTokens: goneTokens),
+      email: RecordingEmail(sent: sent),
+      text: RecordingText(sent: sent)
+    )
     try await body(NotificationCentre(store: store, clock: Clock(), dispatcher: dispatcher), sent, store)
   }
 
@@ -87,7 +94,7 @@ struct NotificationCentreTests {
 
   @Test func aStreamResumesAfterItsCursorThenGoesLiveWithNothingTwice() async throws {
     try await withCentre { centre, _, _ in
-      for index in 1...3 { _ = try await centre.notify(userIDs: ["ada"], content: content("n\(index)"), dedupeKey: "k\(index)") }
+      for index in 1 ... 3 { _ = try await centre.notify(userIDs: ["ada"], content: content("n\(index)"), dedupeKey: "k\(index)") }
       let inbox = try centre.inbox(userID: "ada", pageSize: 0, pageToken: "", unreadOnly: false)
       #expect(inbox.notifications.map(\.content.title) == ["n3", "n2", "n1"])
       let afterFirst = inbox.notifications.last!.cursor
@@ -102,7 +109,7 @@ struct NotificationCentreTests {
 
   @Test func aPageOfTheInboxAndMarkingRead() async throws {
     try await withCentre { centre, _, _ in
-      for index in 1...5 { _ = try await centre.notify(userIDs: ["ada"], content: content("n\(index)"), dedupeKey: "k\(index)") }
+      for index in 1 ... 5 { _ = try await centre.notify(userIDs: ["ada"], content: content("n\(index)"), dedupeKey: "k\(index)") }
       let page = try centre.inbox(userID: "ada", pageSize: 2, pageToken: "", unreadOnly: false)
       #expect(page.notifications.map(\.content.title) == ["n5", "n4"])
       let next = try centre.inbox(userID: "ada", pageSize: 2, pageToken: String(page.nextBefore!), unreadOnly: false)
@@ -129,7 +136,8 @@ struct NotificationCentreTests {
         sent.all == [
           "push pixel: Delay", "push old-phone: Delay", "email ada@example.com: Delay", "sms +393333: Delay",
           "push pixel: Taxi",
-        ])
+        ]
+      )
       #expect(try centre.devices(userID: "ada").map(\.token) == ["pixel"])
       // Delivered once: another pass sends nothing again.
       #expect(try await centre.dispatcher.deliverWaiting() == 0)

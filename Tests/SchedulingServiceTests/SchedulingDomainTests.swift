@@ -35,7 +35,11 @@ struct SchedulingDomainTests {
     let dispatcher = DeliveryDispatcher(store: store, directory: NoAccounts(), push: Outbox(), email: Outbox(), text: Outbox())
     let centre = NotificationCentre(store: store, clock: FixedClock(), dispatcher: dispatcher)
     let domain = try SchedulingDomain(
-      store: store, clock: FixedClock(), zone: ServiceDayZone(identifier: "Europe/Rome")!, notifications: centre)
+      store: store,
+      clock: FixedClock(),
+      zone: ServiceDayZone(identifier: "Europe/Rome")!,
+      notifications: centre
+    )
     #expect(try await domain.importIfEmpty(folder: GTFSFeedReaderTests.demoFolder.path) != nil)
     #expect(try await domain.importIfEmpty(folder: GTFSFeedReaderTests.demoFolder.path) == nil)
     try await body(domain)
@@ -65,7 +69,13 @@ struct SchedulingDomainTests {
       #expect(domain.store.timetableChanges.watcherCount == 1)
       var wakeUps = watch.wakeUps.makeAsyncIterator()
       _ = try await domain.delay(
-        adminID: "admin", tripID: run.tripID, date: run.serviceDate.description, fromSequence: 0, minutes: 7, reason: "Fog")
+        adminID: "admin",
+        tripID: run.tripID,
+        date: run.serviceDate.description,
+        fromSequence: 0,
+        minutes: 7,
+        reason: "Fog"
+      )
       #expect(await wakeUps.next() != nil)
       let delayed = try watch.current()
       #expect(delayed.departures.first { $0.run.tripID == run.tripID }?.run.state.stops.first?.delayMinutes == 7)
@@ -95,8 +105,12 @@ struct SchedulingDomainTests {
     try await withDomain { domain in
       let first = try #require(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).departures.first)
       let edited = try await domain.updateRun(
-        tripID: first.run.tripID, date: first.run.serviceDate.description, trainNumber: "99999", headsign: "Edited",
-        stops: [])
+        tripID: first.run.tripID,
+        date: first.run.serviceDate.description,
+        trainNumber: "99999",
+        headsign: "Edited",
+        stops: []
+      )
       // The trip runs on other dates too: this date's run became a trip of its own.
       #expect(edited.tripID == "\(first.run.tripID)@\(first.run.serviceDate)")
       let board = try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 10).departures
@@ -104,9 +118,17 @@ struct SchedulingDomainTests {
       #expect(!board.map(\.run.tripID).contains(first.run.tripID))
       #expect(board.first { $0.run.tripID == edited.tripID }?.run.headsign == "Edited")
       let again = try await domain.updateRun(
-        tripID: edited.tripID, date: first.run.serviceDate.description, trainNumber: "", headsign: "Edited twice", stops: [])
+        tripID: edited.tripID,
+        date: first.run.serviceDate.description,
+        trainNumber: "",
+        headsign: "Edited twice",
+        stops: []
+      )
       #expect(again.tripID == edited.tripID)
-      #expect(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 10).departures.first { $0.run.tripID == edited.tripID }?.run.headsign == "Edited twice")
+      #expect(
+        try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 10).departures.first { $0.run.tripID == edited.tripID }?.run.headsign
+          == "Edited twice"
+      )
     }
   }
 
@@ -133,8 +155,13 @@ struct SchedulingDomainTests {
       #expect(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).edition == before.edition)
       try await domain.follow(userID: "ada", tripID: run.tripID, date: run.serviceDate.description)
       let delayed = try await domain.delay(
-        adminID: "admin", tripID: run.tripID, date: run.serviceDate.description, fromSequence: 0, minutes: 9,
-        reason: "Signal failure")
+        adminID: "admin",
+        tripID: run.tripID,
+        date: run.serviceDate.description,
+        fromSequence: 0,
+        minutes: 9,
+        reason: "Signal failure"
+      )
       #expect(delayed.state.stops.allSatisfy { $0.delayMinutes == 9 })
       // The board computed before the delay is not shown again.
       #expect(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).departures.first?.run.state.stops.first?.delayMinutes == 9)
@@ -151,13 +178,25 @@ struct SchedulingDomainTests {
       let scheduled = try #require(delayed.state.stops.first?.planned.departure)
       let later = ServiceTime(seconds: scheduled.secondsSinceServiceDayStart + 16 * 60).description.prefix(5)
       let retimed = try await domain.delay(
-        adminID: "admin", tripID: run.tripID, date: run.serviceDate.description, fromSequence: 0, minutes: 0,
-        newDeparture: String(later), reason: "Crew change")
+        adminID: "admin",
+        tripID: run.tripID,
+        date: run.serviceDate.description,
+        fromSequence: 0,
+        minutes: 0,
+        newDeparture: String(later),
+        reason: "Crew change"
+      )
       #expect(retimed.state.stops.allSatisfy { $0.delayMinutes == 16 })
       let earlier = await #expect(throws: ServiceError.self) {
         _ = try await domain.delay(
-          adminID: "admin", tripID: run.tripID, date: run.serviceDate.description, fromSequence: 0, minutes: 0,
-          newDeparture: "00:01", reason: "x")
+          adminID: "admin",
+          tripID: run.tripID,
+          date: run.serviceDate.description,
+          fromSequence: 0,
+          minutes: 0,
+          newDeparture: "00:01",
+          reason: "x"
+        )
       }
       guard case .invalid(let earlierProblems) = earlier else { return }
       #expect(earlierProblems.map(\.field) == ["new_departure"])
@@ -170,19 +209,58 @@ struct SchedulingDomainTests {
       let (trip, date) = (run.tripID, run.serviceDate.description)
       try await domain.follow(userID: "ada", tripID: trip, date: date)
       let first = try await domain.delay(
-        adminID: "admin", tripID: trip, date: date, fromSequence: 0, minutes: 5, reason: "Late crew", idempotencyKey: "k1")
+        adminID: "admin",
+        tripID: trip,
+        date: date,
+        fromSequence: 0,
+        minutes: 5,
+        reason: "Late crew",
+        idempotencyKey: "k1"
+      )
       // The same key again, even racing itself: nothing more recorded, nobody notified again.
       async let again = domain.delay(
-        adminID: "admin", tripID: trip, date: date, fromSequence: 0, minutes: 5, reason: "Late crew", idempotencyKey: "k1")
+        adminID: "admin",
+        tripID: trip,
+        date: date,
+        fromSequence: 0,
+        minutes: 5,
+        reason: "Late crew",
+        idempotencyKey: "k1"
+      )
       async let racing = domain.delay(
-        adminID: "admin", tripID: trip, date: date, fromSequence: 0, minutes: 5, reason: "Late crew", idempotencyKey: "k1")
-      #expect(try await [again, racing].map { $0.state.stops.map(\.delayMinutes) } == [first.state.stops.map(\.delayMinutes), first.state.stops.map(\.delayMinutes)])
+        adminID: "admin",
+        tripID: trip,
+        date: date,
+        fromSequence: 0,
+        minutes: 5,
+        reason: "Late crew",
+        idempotencyKey: "k1"
+      )
+      #expect(
+        try await [again, racing].map { $0.state.stops.map(\.delayMinutes) } == [
+          first.state.stops.map(\.delayMinutes), first.state.stops.map(\.delayMinutes),
+        ]
+      )
       // A platform change under its own key, then the delay's key again: the answer is the run as it is now.
       let sequence = try #require(first.state.stops.first?.planned.sequence)
       _ = try await domain.changePlatform(
-        adminID: "admin", tripID: trip, date: date, sequence: sequence, platform: "9", reason: "Works", idempotencyKey: "k2")
+        adminID: "admin",
+        tripID: trip,
+        date: date,
+        sequence: sequence,
+        platform: "9",
+        reason: "Works",
+        idempotencyKey: "k2"
+      )
       let now = try await domain.delay(
-        adminID: "admin", tripID: trip, date: date, fromSequence: 0, minutes: 5, reason: "Late crew", idempotencyKey: "k1")
+        adminID: "admin",
+        tripID: trip,
+        date: date,
+        fromSequence: 0,
+        minutes: 5,
+        reason: "Late crew",
+        idempotencyKey: "k1"
+      )
       #expect(now.state.stops.first?.platform == "9")
       #expect(try domain.changes(tripID: trip, date: date).map(\.reason) == ["Late crew", "Works"])
       let inbox = try domain.notifications.inbox(userID: "ada", pageSize: 0, pageToken: "", unreadOnly: false)

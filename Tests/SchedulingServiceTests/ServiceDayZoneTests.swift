@@ -32,7 +32,7 @@ struct ServiceDayZoneTests {
     for instant in ["2026-10-24T23:30:00Z", "2026-10-25T12:00:00Z", "2026-03-28T23:30:00Z", "2026-03-29T01:30:00Z"] {
       let (day, seconds) = self.rome.serviceTime(at: self.utc(instant))
       #expect(self.rome.instant(of: seconds, on: day) == self.utc(instant), "\(instant)")
-      #expect((0..<90_000).contains(seconds.secondsSinceServiceDayStart))
+      #expect((0 ..< 90_000).contains(seconds.secondsSinceServiceDayStart))
     }
   }
 }

@@ -71,7 +71,9 @@ struct RunChangeStoreTests {
     defer { try? database.remove() }
     let store = SchedulingStore(pool: database.pool)
     try store.replaceTimetable(
-      with: try GTFSFeedReader.read(files: GTFSFeedReaderTests.folder(GTFSFeedReaderTests.demoFolder)), source: "demo", importedAt: 0
+      with: try GTFSFeedReader.read(files: GTFSFeedReaderTests.folder(GTFSFeedReaderTests.demoFolder)),
+      source: "demo",
+      importedAt: 0
     )
     let wednesday = ServiceDate(year: 2026, month: 11, day: 25)!
     let saturday = ServiceDate(year: 2026, month: 11, day: 28)!
@@ -84,8 +86,13 @@ struct RunChangeStoreTests {
     for (index, kind) in changes.enumerated() {
       try store.record(
         RecordedRunChange(
-          id: "c\(index)", tripID: run.tripID, serviceDate: wednesday, kind: kind, reason: "signal failure",
-          changedBy: "admin-1", changedAt: Date(timeIntervalSince1970: 1_795_600_000 + Double(index))
+          id: "c\(index)",
+          tripID: run.tripID,
+          serviceDate: wednesday,
+          kind: kind,
+          reason: "signal failure",
+          changedBy: "admin-1",
+          changedAt: Date(timeIntervalSince1970: 1_795_600_000 + Double(index))
         )
       )
     }

@@ -40,7 +40,13 @@ extension IdentityClient {
 
   /// The newest phone verification code texted to `phone`, read from the outbox by the admin.
   public func phoneCode(for phone: String, admin: Binario_Identity_V1_TokenPair) async throws -> String {
-    let outbox = try await self.listOutboxMessages(.with { $0.recipient = phone; $0.limit = 10 }, metadata: bearer(admin))
+    let outbox = try await self.listOutboxMessages(
+      .with {
+        $0.recipient = phone
+        $0.limit = 10
+      },
+      metadata: bearer(admin)
+    )
     for message in outbox.messages where message.channel == .sms {
       let words = message.body.split(whereSeparator: { !$0.isNumber })
       if let code = words.first(where: { $0.count == 6 }) { return String(code) }
@@ -50,7 +56,13 @@ extension IdentityClient {
 
   /// The token of the newest password reset link emailed to `email`, read from the outbox by the admin.
   public func passwordResetToken(for email: String, admin: Binario_Identity_V1_TokenPair) async throws -> String {
-    let outbox = try await self.listOutboxMessages(.with { $0.recipient = email; $0.limit = 10 }, metadata: bearer(admin))
+    let outbox = try await self.listOutboxMessages(
+      .with {
+        $0.recipient = email
+        $0.limit = 10
+      },
+      metadata: bearer(admin)
+    )
     for message in outbox.messages where message.channel == .email {
       if let range = message.body.range(of: "?token=") {
         return String(message.body[range.upperBound...].prefix { !$0.isWhitespace })
@@ -101,7 +113,9 @@ extension IdentityClient {
         $0.expiryMonth = 12
         $0.expiryYear = 2035
         $0.securityCode = "123"
-      }, metadata: bearer(tokens))
+      },
+      metadata: bearer(tokens)
+    )
   }
 }
 

@@ -82,7 +82,8 @@ public final class OTLPTraceReceiver: Sendable {
               kind: span["kind"] as? Int ?? 0,
               attributes: Self.attributes(span["attributes"]),
               statusCode: (span["status"] as? [String: Any])?["code"] as? Int ?? 0
-            ))
+            )
+          )
         }
       }
     }

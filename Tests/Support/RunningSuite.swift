@@ -2,8 +2,8 @@ import BinarioDevCertificates
 import BinarioProto
 import BinarioTransport
 import Foundation
-import Synchronization
 import GRPCCore
+import Synchronization
 
 /// The suite as separate processes on loopback: `identity`, `scheduling` (with the demo
 /// network), `ticketing` (with the demo fare table), `geo-offers` (with the demo shops, deals,
@@ -29,8 +29,14 @@ public final class RunningSuite: Sendable {
     public var environment: [String: String]
 
     public init(
-      identity: [String] = [], scheduling: [String] = [], ticketing: [String] = [], geoOffers: [String] = [],
-      dispatch: [String] = [], telemetry: [String] = [], gateway: [String] = [], all: [String] = [],
+      identity: [String] = [],
+      scheduling: [String] = [],
+      ticketing: [String] = [],
+      geoOffers: [String] = [],
+      dispatch: [String] = [],
+      telemetry: [String] = [],
+      gateway: [String] = [],
+      all: [String] = [],
       environment: [String: String] = [:]
     ) {
       self.all = all
@@ -213,8 +219,10 @@ public final class RunningSuite: Sendable {
   /// Starts telemetry on its port with its data folder (kept across restarts).
   public func startTelemetry() async throws {
     let process = try await ServiceProcess.start(
-      "telemetry", arguments: self.commonFlags("telemetry") + ["--port", "\(self.telemetryPort)"] + self.extraFlags.telemetry,
-      environment: self.extraFlags.environment)
+      "telemetry",
+      arguments: self.commonFlags("telemetry") + ["--port", "\(self.telemetryPort)"] + self.extraFlags.telemetry,
+      environment: self.extraFlags.environment
+    )
     self.processes.withLock { $0["telemetry"] = process }
   }
 

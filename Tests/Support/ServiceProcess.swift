@@ -190,8 +190,8 @@ private final class LineSplitter: Sendable {
       buffer.append(data)
       var lines: [String] = []
       while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-        lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-        buffer.removeSubrange(buffer.startIndex...newline)
+        lines.append(String(decoding: buffer[buffer.startIndex ..< newline], as: UTF8.self))
+        buffer.removeSubrange(buffer.startIndex ... newline)
       }
       return lines
     }

@@ -1,6 +1,6 @@
-import _CryptoExtras
 import Foundation
 import JWTKit
+import _CryptoExtras
 
 /// A sign-in provider made in the test: its own RSA key pair, the JWKS document that publishes
 /// the public key, and ID tokens signed as Google signs them (RS256) with claims the test picks.
@@ -56,12 +56,18 @@ public struct TestOpenIDProvider: Sendable {
   public func idToken(_ claims: Claims) async throws -> String {
     try await keys.sign(
       Payload(
-        iss: claims.issuer, sub: claims.subject, aud: claims.audience,
+        iss: claims.issuer,
+        sub: claims.subject,
+        aud: claims.audience,
         exp: Int(claims.issuedAt.timeIntervalSince1970 + claims.lifetime),
         iat: Int(claims.issuedAt.timeIntervalSince1970),
-        email: claims.email, email_verified: claims.emailVerified,
-        given_name: claims.givenName, family_name: claims.familyName),
-      kid: JWKIdentifier(string: keyID))
+        email: claims.email,
+        email_verified: claims.emailVerified,
+        given_name: claims.givenName,
+        family_name: claims.familyName
+      ),
+      kid: JWKIdentifier(string: keyID)
+    )
   }
 
   private struct Payload: JWTPayload {

@@ -54,7 +54,9 @@ struct ArpaImportTests {
     #expect(csv.items[2].historical && csv.items[2].stopDate != nil)
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = TimeZone(identifier: "UTC")!
-    #expect(calendar.dateComponents([.year, .month, .day, .hour], from: csv.items[2].stopDate!) == DateComponents(year: 2009, month: 12, day: 30, hour: 23))
+    #expect(
+      calendar.dateComponents([.year, .month, .day, .hour], from: csv.items[2].stopDate!) == DateComponents(year: 2009, month: 12, day: 30, hour: 23)
+    )
 
     let geo = try ArpaImport.sensors(Data(Self.catalogueGeoJSON.utf8), network: .airQuality)
     #expect(geo.items.count == 1 && geo.items[0].measure == .pm2_5)

@@ -71,7 +71,8 @@ struct DeviceRegistryTests {
     let ingest = ReadingIngest(store: store, clock: clock)
     let outcome = try await ingest.upload(
       deviceID: device.id,
-      [Reading(time: clock.now(), position: GeoPoint(latitude: 45.47, longitude: 9.19), values: [.pm10: 12])])
+      [Reading(time: clock.now(), position: GeoPoint(latitude: 45.47, longitude: 9.19), values: [.pm10: 12])]
+    )
     #expect(outcome.stored == 1)
     let seq = try await registry.device(forToken: token).seq
     await #expect(throws: ServiceError.self) { try await registry.delete(ownerUserID: "bob", deviceID: device.id) }

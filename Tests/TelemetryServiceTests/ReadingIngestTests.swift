@@ -23,12 +23,15 @@ struct ReadingIngestTests {
     var values: MeasureValues = [.pm10: pm10]
     if let humidity { values[.humidity] = humidity }
     return Reading(
-      time: clock.now().addingTimeInterval(Double(second) - 3600), position: GeoPoint(latitude: 45.47, longitude: 9.19), values: values)
+      time: clock.now().addingTimeInterval(Double(second) - 3600),
+      position: GeoPoint(latitude: 45.47, longitude: 9.19),
+      values: values
+    )
   }
 
   @Test("a batch is stored and read back; a resend stores nothing new")
   func roundTripAndResend() async throws {
-    let batch = (0..<100).map { reading($0, pm10: Double($0)) }
+    let batch = (0 ..< 100).map { reading($0, pm10: Double($0)) }
     let first = try await ingest.upload(deviceID: "dev_1", batch)
     #expect(first.stored == 100 && first.duplicates == 0 && first.rejected.isEmpty)
     let again = try await ingest.upload(deviceID: "dev_1", batch)
@@ -36,8 +39,11 @@ struct ReadingIngestTests {
     let seq = try #require(try await store.deviceSeq(id: "dev_1"))
     #expect(try await store.readingCount(deviceSeq: seq) == 100)
     let series = try await store.values(
-      deviceSeqs: [seq], measure: .pm10, in: clock.now().addingTimeInterval(-7200)..<clock.now())
-    #expect(series.map(\.1) == (0..<100).map(Double.init))
+      deviceSeqs: [seq],
+      measure: .pm10,
+      in: clock.now().addingTimeInterval(-7200) ..< clock.now()
+    )
+    #expect(series.map(\.1) == (0 ..< 100).map(Double.init))
   }
 
   @Test("bad readings are refused one by one with their reason, the rest is stored; a stored reading never changes")
@@ -57,7 +63,7 @@ struct ReadingIngestTests {
     #expect(outcome.rejected[3].reason.contains("stored with other values"))
     await #expect(throws: ServiceError.notFound("no device dev_x")) { try await ingest.upload(deviceID: "dev_x", [reading(0)]) }
     let seq = try #require(try await store.deviceSeq(id: "dev_1"))
-    #expect(try await store.values(deviceSeqs: [seq], measure: .pm10, in: Date.distantPast..<Date.distantFuture).map(\.1) == [20, 20, 20])
+    #expect(try await store.values(deviceSeqs: [seq], measure: .pm10, in: Date.distantPast ..< Date.distantFuture).map(\.1) == [20, 20, 20])
   }
 
   @Test("a device deleted while its board streams: the next upload is refused as unauthenticated, nothing stored")
@@ -83,15 +89,15 @@ struct ReadingIngestTests {
     #expect(values.map(\.measure) == [.temperature, .humidity])
     #expect(values == MeasureValues([.humidity: 0, .temperature: -3.5]) && values != [.humidity: 0, .temperature: -3.4])
     #expect(MeasureValues().isEmpty && Set([values, MeasureValues([.humidity: 0, .temperature: -3.5])]).count == 1)
-    #expect(Measure.allCases.map(\.slot) == Array(0..<11))
+    #expect(Measure.allCases.map(\.slot) == Array(0 ..< 11))
   }
 
   @Test("a stream's readings are stored as they come, refusals counted from the stream's first reading; a resent stream stores nothing")
   func streaming() async throws {
     let seq = try #require(try await store.deviceSeq(id: "dev_1"))
     let stream: @Sendable (_ add: @Sendable ([Reading]) async throws -> Void) async throws -> Void = { add in
-      for second in 0..<50 { try await add([reading(second, humidity: second == 7 ? 140 : 50)]) }
-      try await add((50..<60).map { reading($0) })
+      for second in 0 ..< 50 { try await add([reading(second, humidity: second == 7 ? 140 : 50)]) }
+      try await add((50 ..< 60).map { reading($0) })
     }
     let outcome = try await ingest.upload(deviceSeq: seq, streaming: stream)
     #expect(outcome.stored == 59 && outcome.rejected.map(\.index) == [7])
@@ -105,7 +111,7 @@ struct ReadingIngestTests {
     let seq = try #require(try await store.deviceSeq(id: "dev_1"))
     await #expect(throws: Broken.self) {
       _ = try await ingest.upload(deviceSeq: seq) { add in
-        for second in 0..<5 { try await add([reading(second)]) }
+        for second in 0 ..< 5 { try await add([reading(second)]) }
         throw Broken()
       }
     }
@@ -116,13 +122,13 @@ struct ReadingIngestTests {
   func pendingReadings() async throws {
     let pending = PendingReadings(limit: 4)
     let reader = Task {
-      for second in 0..<6 { try await pending.add([reading(second)]) }
+      for second in 0 ..< 6 { try await pending.add([reading(second)]) }
       pending.finish()
     }
     var taken: [Reading] = []
     while let readings = try await pending.take(maximum: 100) { taken += readings }
     try await reader.value
-    #expect(taken == (0..<6).map { reading($0) })
+    #expect(taken == (0 ..< 6).map { reading($0) })
     pending.close()
     await #expect(throws: CancellationError.self) { try await pending.add([reading(9)]) }
   }

@@ -22,17 +22,18 @@ struct ReadingQueriesTests {
     ingest = ReadingIngest(store: store, clock: clock)
   }
 
-  var day: Range<Date> { clock.now().addingTimeInterval(-86_400)..<clock.now().addingTimeInterval(1) }
+  var day: Range<Date> { clock.now().addingTimeInterval(-86_400) ..< clock.now().addingTimeInterval(1) }
 
   /// A board of `owner`'s with a reading every minute of the last `minutes`, PM10 = minute % 30,
   /// walking north from the Duomo.
   func board(_ owner: String, minutes: Int = 120) async throws -> Device {
     let (device, _) = try await registry.register(ownerUserID: owner, name: "\(owner)'s board")
-    let readings = (0..<minutes).map { minute in
+    let readings = (0 ..< minutes).map { minute in
       Reading(
         time: clock.now().addingTimeInterval(Double(minute - minutes) * 60),
         position: GeoPoint(latitude: 45.4642 + Double(minute) * 0.0001, longitude: 9.19),
-        values: [.pm10: Double(minute % 30), .temperature: 20])
+        values: [.pm10: Double(minute % 30), .temperature: 20]
+      )
     }
     _ = try await ingest.upload(deviceID: device.id, readings)
     return device
@@ -42,7 +43,12 @@ struct ReadingQueriesTests {
   func seriesStatisticsLatest() async throws {
     let device = try await board("ann")
     let (buckets, points) = try await queries.series(
-      userID: "ann", deviceID: device.id, measure: .pm10, in: clock.now().addingTimeInterval(-7200)..<clock.now(), maximumPoints: 4)
+      userID: "ann",
+      deviceID: device.id,
+      measure: .pm10,
+      in: clock.now().addingTimeInterval(-7200) ..< clock.now(),
+      maximumPoints: 4
+    )
     #expect(buckets.width == 1800 && points.count == 4)
     #expect(points.allSatisfy { $0.count == 30 && $0.minimum == 0 && $0.maximum == 29 && $0.mean == 14.5 })
     let summary = try #require(try await queries.statistics(userID: "ann", deviceID: nil, measure: .pm10, in: day))
@@ -68,11 +74,11 @@ struct ReadingQueriesTests {
     let box = GeoBox(minLatitude: 45.4642, maxLatitude: 45.46995, minLongitude: 9.18, maxLongitude: 9.20)
     let (points, total) = try await queries.map(userID: "ann", deviceID: device.id, measure: .pm10, within: box, in: day)
     #expect(total == 58 && points.count == 58, "\(total)")  // 45.4642 + 0.0001·m ≤ 45.46995 for m = 0…57
-    #expect(ReadingQueries.sample(Array(0..<10), limit: 4) == [0, 2, 5, 7])
+    #expect(ReadingQueries.sample(Array(0 ..< 10), limit: 4) == [0, 2, 5, 7])
 
     let grid = try await queries.grid(userID: "ann", deviceID: device.id, measure: .pm10, within: box, in: day, rows: 10, columns: 4)
     #expect(grid.values.count == 40)
-    #expect(grid.values.compactMap { $0 }.allSatisfy { (0...29).contains($0) })
+    #expect(grid.values.compactMap { $0 }.allSatisfy { (0 ... 29).contains($0) })
     // A single reading: every cell in reach has its value.
     let single = InterpolatedGrid(points: [(GeoPoint(latitude: 45.465, longitude: 9.19), 42)], box: box, rows: 3, columns: 3)
     #expect(single.value(row: 1, column: 1) == 42)

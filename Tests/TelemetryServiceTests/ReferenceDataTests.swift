@@ -20,7 +20,7 @@ struct ReferenceDataTests {
     #expect(catalogue.read == 2 && catalogue.added == 2 && catalogue.skipped == 1)
     #expect(try await reference.importCatalogue(Data(ArpaImportTests.catalogueJSON.utf8), network: .airQuality).added == 0)
     // Hourly PM10 at Milano v.Senato on 1 January 2023 (standard time): 10, 11, ... 33.
-    let rows = (0..<24).map { hour in
+    let rows = (0 ..< 24).map { hour in
       "{\"idsensore\":\"5504\",\"data\":\"2023-01-01T\(String(format: "%02d", hour)):00:00.000\",\"valore\":\"\(10 + hour)\",\"stato\":\"VA\"}"
     }
     let measurements = try await reference.importMeasurements(Data(("[" + rows.joined(separator: ",") + "]").utf8))
@@ -35,16 +35,18 @@ struct ReferenceDataTests {
     // A board beside the station: twice the station's value plus one, every 10 minutes.
     let (device, _) = try await registry.register(ownerUserID: "ann", name: "Board")
     let start = Date(timeIntervalSince1970: 1_672_527_600)
-    let readings = (0..<(24 * 6)).map { (step: Int) -> Reading in
+    let readings = (0 ..< (24 * 6)).map { (step: Int) -> Reading in
       let hour = Double(step / 6)
       let pm10: Double = 2 * (10 + hour) + 1
       let humidity: Double = 80 - hour
       return Reading(
-        time: start.addingTimeInterval(Double(step) * 600), position: GeoPoint(latitude: 45.4705, longitude: 9.1975),
-        values: [.pm10: pm10, .humidity: humidity])
+        time: start.addingTimeInterval(Double(step) * 600),
+        position: GeoPoint(latitude: 45.4705, longitude: 9.1975),
+        values: [.pm10: pm10, .humidity: humidity]
+      )
     }
     _ = try await ReadingIngest(store: store, clock: clock).upload(deviceID: device.id, readings)
-    let day = start..<start.addingTimeInterval(86_400)
+    let day = start ..< start.addingTimeInterval(86_400)
     let compared = try await reference.compare(userID: "ann", deviceID: device.id, measure: .pm10, sensorID: "5504", in: day, maximumPoints: 24)
     #expect(compared.count == 24)
     #expect(compared.allSatisfy { $0.mine == 2 * ($0.reference ?? -1) + 1 })

@@ -36,9 +36,10 @@ struct ReferenceFetcherTests {
   }
 
   static func rows(hours: Range<Int>) -> String {
-    "[" + hours.map { hour in
-      "{\"idsensore\":\"5504\",\"data\":\"2023-01-01T\(String(format: "%02d", hour)):00:00.000\",\"valore\":\"\(10 + hour)\",\"stato\":\"VA\"}"
-    }.joined(separator: ",") + "]"
+    "["
+      + hours.map { hour in
+        "{\"idsensore\":\"5504\",\"data\":\"2023-01-01T\(String(format: "%02d", hour)):00:00.000\",\"valore\":\"\(10 + hour)\",\"stato\":\"VA\"}"
+      }.joined(separator: ",") + "]"
   }
 
   @Test("a catalogue whole, measurements incrementally (only what is newer), a failure recorded and never fatal")
@@ -51,12 +52,12 @@ struct ReferenceFetcherTests {
     #expect(try await fetcher.fetch(stations).added == 2)
 
     let values = ReferenceSource(name: "air-values", url: server.url("/resource/nicp-bhqi.json?idsensore=5504"), kind: .measurements)
-    server.serve(Self.rows(hours: 0..<12), at: "/resource/nicp-bhqi.json?idsensore=5504")
+    server.serve(Self.rows(hours: 0 ..< 12), at: "/resource/nicp-bhqi.json?idsensore=5504")
     #expect(try await fetcher.fetch(values).added == 12)
     // The next fetch asks only for what is later than 11:00 (the portal's standard time).
     let next = try await fetcher.url(for: values)
     #expect(next.contains("idsensore=5504") && next.contains("$where=data%20%3E%20'2023-01-01T11:00:00'"), "\(next)")
-    server.serve(Self.rows(hours: 12..<24), at: String(next.dropFirst(server.url("").count)))
+    server.serve(Self.rows(hours: 12 ..< 24), at: String(next.dropFirst(server.url("").count)))
     #expect(try await fetcher.fetch(values).added == 12)
     #expect(try await store.fetchState(source: "air-values").newest == Date(timeIntervalSince1970: 1_672_527_600 + 23 * 3600))
 
@@ -104,7 +105,7 @@ struct ReferenceFetcherTests {
     #expect(next == clock.now().addingTimeInterval(10) && server.requestCount == 3)
     #expect(try await store.fetchState(source: "values").consecutiveFailures == 2)
     // Once it is there, it succeeds and falls back to the period.
-    server.serve(Self.rows(hours: 0..<2), at: "/missing.json")
+    server.serve(Self.rows(hours: 0 ..< 2), at: "/missing.json")
     clock.advance(by: 10)
     _ = await fetcher.fetchDue(sources, period: hour)
     let state = try await store.fetchState(source: "values")
@@ -113,8 +114,12 @@ struct ReferenceFetcherTests {
     // What an admin may do with sources.
     #expect(try await sources.all().map(\.source.name) == ["stations", "values"])
     #expect(try await sources.all().map(\.configured) == [true, false])
-    await #expect(throws: ServiceError.self) { try await sources.save(ReferenceSource(name: "stations", url: "https://example.org/x", kind: .catalogue)) }
-    await #expect(throws: ServiceError.self) { try await sources.save(ReferenceSource(name: "bad name!", url: "https://example.org/x", kind: .catalogue)) }
+    await #expect(throws: ServiceError.self) {
+      try await sources.save(ReferenceSource(name: "stations", url: "https://example.org/x", kind: .catalogue))
+    }
+    await #expect(throws: ServiceError.self) {
+      try await sources.save(ReferenceSource(name: "bad name!", url: "https://example.org/x", kind: .catalogue))
+    }
     await #expect(throws: ServiceError.self) { try await sources.save(ReferenceSource(name: "x", url: "ftp://example.org/x", kind: .catalogue)) }
     await #expect(throws: ServiceError.self) { try await sources.delete(name: "stations") }
     try await sources.delete(name: "values")

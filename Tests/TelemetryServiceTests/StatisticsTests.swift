@@ -32,9 +32,9 @@ struct StatisticsTests {
   @Test("on random data the quartiles match an independent computation by order statistics")
   func randomQuartiles() throws {
     var random = SeededGenerator(state: 7)
-    for _ in 0..<150 {
-      let count = Int.random(in: 1...300, using: &random)
-      let values = (0..<count).map { _ in Double(Int.random(in: -50...500, using: &random)) / 4 }
+    for _ in 0 ..< 150 {
+      let count = Int.random(in: 1 ... 300, using: &random)
+      let values = (0 ..< count).map { _ in Double(Int.random(in: -50 ... 500, using: &random)) / 4 }
       let summary = try #require(Summary(values))
       for (p, found) in [(0.25, summary.firstQuartile), (0.5, summary.median), (0.75, summary.thirdQuartile)] {
         let h = Double(count - 1) * p
@@ -49,10 +49,13 @@ struct StatisticsTests {
     }
   }
 
-  @Test("selection gives what sorting gives, on orders that trouble a quickselect", arguments: ["sorted", "reversed", "equal", "organ pipe", "sawtooth", "two values"])
+  @Test(
+    "selection gives what sorting gives, on orders that trouble a quickselect",
+    arguments: ["sorted", "reversed", "equal", "organ pipe", "sawtooth", "two values"]
+  )
   func selectionAgainstSorting(order: String) throws {
     let n = 20_001
-    let values: [Double] = (0..<n).map { i in
+    let values: [Double] = (0 ..< n).map { i in
       switch order {
       case "sorted": return Double(i)
       case "reversed": return Double(n - i)
@@ -83,21 +86,21 @@ struct StatisticsTests {
   @Test("a series downsampled to at most N points: each bucket's min, mean and max, in time order")
   func buckets() throws {
     let start = Date(timeIntervalSince1970: 1_700_000_000)
-    let buckets = TimeBuckets(range: start..<start.addingTimeInterval(3600), maximumPoints: 60)
+    let buckets = TimeBuckets(range: start ..< start.addingTimeInterval(3600), maximumPoints: 60)
     #expect(buckets.width == 60)
     var random = SeededGenerator(state: 3)
-    let readings = (0..<3600).map { second in (start.addingTimeInterval(Double(second)), Double(second % 60)) }.shuffled(using: &random)
+    let readings = (0 ..< 3600).map { second in (start.addingTimeInterval(Double(second)), Double(second % 60)) }.shuffled(using: &random)
     let points = buckets.points(readings + [(start.addingTimeInterval(-1), 1000), (start.addingTimeInterval(3600), 1000)])
     #expect(points.count == 60)
-    #expect(points.map(\.start) == (0..<60).map { start.addingTimeInterval(Double($0 * 60)) })
+    #expect(points.map(\.start) == (0 ..< 60).map { start.addingTimeInterval(Double($0 * 60)) })
     #expect(points.allSatisfy { $0.count == 60 && $0.minimum == 0 && $0.maximum == 59 && $0.mean == 29.5 })
     // A short range still has whole-second buckets.
-    #expect(TimeBuckets(range: start..<start.addingTimeInterval(10), maximumPoints: 1000).width == 1)
+    #expect(TimeBuckets(range: start ..< start.addingTimeInterval(10), maximumPoints: 1000).width == 1)
   }
 
   @Test("Pearson's r: 1 for a line, -1 against it, none without variation")
   func correlation() throws {
-    let line = (0..<50).map { (Double($0), 2 * Double($0) + 3) }
+    let line = (0 ..< 50).map { (Double($0), 2 * Double($0) + 3) }
     #expect(abs(try #require(pearsonCorrelation(line)) - 1) < 1e-12)
     #expect(abs(try #require(pearsonCorrelation(line.map { ($0.0, -$0.1) })) + 1) < 1e-12)
     #expect(pearsonCorrelation(line.map { ($0.0, 5) }) == nil)

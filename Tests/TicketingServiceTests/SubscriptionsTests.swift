@@ -7,13 +7,30 @@ import Testing
 @Suite("Subscriptions")
 struct SubscriptionsTests {
   static func draft(
-    _ name: String, _ period: SubscriptionPeriod, _ price: Int64, currency: String = "EUR", start: String,
-    category: SubscriptionCategory, automatic: Bool = true, custom: Bool = false, sharedWith: [String] = []
+    _ name: String,
+    _ period: SubscriptionPeriod,
+    _ price: Int64,
+    currency: String = "EUR",
+    start: String,
+    category: SubscriptionCategory,
+    automatic: Bool = true,
+    custom: Bool = false,
+    sharedWith: [String] = []
   ) -> SubscriptionsDomain.Draft {
     .init(
-      serviceName: name, customServiceName: custom, planType: "individual", customPlanType: false, startDate: start,
-      period: period, priceMinor: price, currency: currency, cardLast4: "4242", automaticRenewal: automatic, category: category,
-      sharedWith: sharedWith)
+      serviceName: name,
+      customServiceName: custom,
+      planType: "individual",
+      customPlanType: false,
+      startDate: start,
+      period: period,
+      priceMinor: price,
+      currency: currency,
+      cardLast4: "4242",
+      automaticRenewal: automatic,
+      category: category,
+      sharedWith: sharedWith
+    )
   }
 
   /// Ada's five: three of hers in EUR (one shared with Bob), one in USD, and Carl's shared with her and Bob.
@@ -24,14 +41,22 @@ struct SubscriptionsTests {
     ticketing.accounts.befriend("carl", "bob")
     let book = ticketing.subscriptions
     let netflix = try await book.add(
-      ownerID: "ada", draft("netflix", .monthly, 1799, start: "2027-01-15", category: .moviesAndTV, sharedWith: ["bob"]))
+      ownerID: "ada",
+      draft("netflix", .monthly, 1799, start: "2027-01-15", category: .moviesAndTV, sharedWith: ["bob"])
+    )
     let spotify = try await book.add(ownerID: "ada", draft("Spotify", .quarterly, 3000, start: "2027-02-01", category: .music))
     let gym = try await book.add(
-      ownerID: "ada", draft("Gym", .weekly, 500, start: "2027-03-08", category: .other, automatic: false, custom: true))
+      ownerID: "ada",
+      draft("Gym", .weekly, 500, start: "2027-03-08", category: .other, automatic: false, custom: true)
+    )
     let music = try await book.add(
-      ownerID: "ada", draft("Apple Music", .yearly, 10900, currency: "usd", start: "2026-06-30", category: .music))
+      ownerID: "ada",
+      draft("Apple Music", .yearly, 10900, currency: "usd", start: "2026-06-30", category: .music)
+    )
     let disney = try await book.add(
-      ownerID: "carl", draft("Disney+", .monthly, 1199, start: "2027-03-12", category: .moviesAndTV, sharedWith: ["ada", "bob"]))
+      ownerID: "carl",
+      draft("Disney+", .monthly, 1199, start: "2027-03-12", category: .moviesAndTV, sharedWith: ["ada", "bob"])
+    )
     return (ticketing, [netflix, spotify, gym, music, disney])
   }
 
@@ -50,12 +75,27 @@ struct SubscriptionsTests {
     #expect(unlisted?.description.contains("details.service_name") == true)
     let bad = await serviceError {
       _ = try await ticketing.subscriptions.add(
-        ownerID: "ada", .init(
-          serviceName: "", customServiceName: false, planType: "", customPlanType: false, startDate: "2027-02-30", period: nil,
-          priceMinor: -1, currency: "E", cardLast4: "12", automaticRenewal: false, category: nil, sharedWith: []))
+        ownerID: "ada",
+        .init(
+          serviceName: "",
+          customServiceName: false,
+          planType: "",
+          customPlanType: false,
+          startDate: "2027-02-30",
+          period: nil,
+          priceMinor: -1,
+          currency: "E",
+          cardLast4: "12",
+          automaticRenewal: false,
+          category: nil,
+          sharedWith: []
+        )
+      )
     }
-    for field in ["details.service_name", "details.plan_type", "details.start_date", "details.period", "details.category",
-                  "details.price.amount_minor", "details.price.currency", "details.card_last4"] {
+    for field in [
+      "details.service_name", "details.plan_type", "details.start_date", "details.period", "details.category",
+      "details.price.amount_minor", "details.price.currency", "details.card_last4",
+    ] {
       #expect(bad?.description.contains(field) == true, "\(field)")
     }
   }
@@ -71,7 +111,10 @@ struct SubscriptionsTests {
     async let racing = book.add(ownerID: "ada", draft, idempotencyKey: "key-1")
     #expect(try await [again.id, racing.id] == [first.id, first.id])
     let edited = try await book.update(
-      userID: "ada", subscriptionID: first.id, Self.draft("Netflix", .monthly, 2399, start: "2027-01-15", category: .moviesAndTV))
+      userID: "ada",
+      subscriptionID: first.id,
+      Self.draft("Netflix", .monthly, 2399, start: "2027-01-15", category: .moviesAndTV)
+    )
     #expect(try await book.add(ownerID: "ada", draft, idempotencyKey: "key-1").details.price == edited.details.price)
     // Another owner, the same key: a subscription of their own. No key: every call adds.
     let bobs = try await book.add(ownerID: "bob", draft, idempotencyKey: "key-1")
@@ -88,7 +131,9 @@ struct SubscriptionsTests {
     let (ticketing, all) = try await Self.setUp()
     let stranger = await serviceError {
       _ = try await ticketing.subscriptions.add(
-        ownerID: "ada", Self.draft("Netflix", .monthly, 1799, start: "2027-01-15", category: .moviesAndTV, sharedWith: ["dave"]))
+        ownerID: "ada",
+        Self.draft("Netflix", .monthly, 1799, start: "2027-01-15", category: .moviesAndTV, sharedWith: ["dave"])
+      )
     }
     #expect(stranger?.description.contains("dave is not your friend") == true)
     let edit = Self.draft("Disney+", .monthly, 999, start: "2027-03-12", category: .moviesAndTV, sharedWith: ["ada"])
@@ -137,14 +182,14 @@ struct SubscriptionsTests {
     func job() -> RenewalReminders {
       RenewalReminders(store: ticketing.store, clock: ticketing.clock, notifier: notifier, zone: TestTicketing.zone, daysBefore: 3)
     }
-    #expect(try await job().runOnce() == 1)   // Disney+ on 03-12
-    #expect(try await job().runOnce() == 0)   // a restarted job sends nothing again
+    #expect(try await job().runOnce() == 1)  // Disney+ on 03-12
+    #expect(try await job().runOnce() == 0)  // a restarted job sends nothing again
     #expect(notifier.sent.withLock { $0.map(\.userIDs) } == [["carl"], ["ada"], ["bob"]])
-    ticketing.clock.advance(by: 2 * 86_400)   // 03-12: Netflix and the gym (03-15) are 3 days away
+    ticketing.clock.advance(by: 2 * 86_400)  // 03-12: Netflix and the gym (03-15) are 3 days away
     #expect(try await job().runOnce() == 2)
     #expect(notifier.sent.withLock { $0.count } == 6)
     #expect(notifier.sent.withLock { $0.contains { $0.title == "Gym is due in 3 days (2027-03-15)" } })
-    ticketing.clock.advance(by: 4 * 86_400)   // 03-16
+    ticketing.clock.advance(by: 4 * 86_400)  // 03-16
     try await job().runOnce()
     let netflix = try await ticketing.subscriptions.subscription(userID: "ada", subscriptionID: all[0].id)
     let gym = try await ticketing.subscriptions.subscription(userID: "ada", subscriptionID: all[2].id)

@@ -19,31 +19,48 @@ struct TicketPurchaseTests {
   func stationQuote() async throws {
     let (ticketing, run) = try await Self.setUp()
     let back = ticketing.timetable.addRun(
-      "R4_2350", date: "2027-03-10", departure: TestTicketing.start.addingTimeInterval(6 * 3600), reversed: true)
+      "R4_2350",
+      date: "2027-03-10",
+      departure: TestTicketing.start.addingTimeInterval(6 * 3600),
+      reversed: true
+    )
     let sameWay = ticketing.timetable.addRun("R4_2352", date: "2027-03-10", departure: TestTicketing.start.addingTimeInterval(7 * 3600))
     let oneWay = try await ticketing.domain.quote(
-      userID: "ada", .station(outbound: run, from: "MI_CENTRALE", to: "MONZA", returnRun: nil, travelClass: .second), passengers: 2)
+      userID: "ada",
+      .station(outbound: run, from: "MI_CENTRALE", to: "MONZA", returnRun: nil, travelClass: .second),
+      passengers: 2
+    )
     // 11.7 km → the 20 km band, 2.90 each.
     #expect(oneWay.total == Money(amountMinor: 580, currency: "EUR"))
     #expect(oneWay.lines.first?.description == "Milano Centrale → Monza, one way, 2nd class, 12 km")
     // 45.3 km → the 50 km band: 8.00 in first class, twice for a return on a run back.
     let firstClass = try await ticketing.domain.quote(
-      userID: "ada", .station(outbound: run, from: "MI_CENTRALE", to: "BERGAMO", returnRun: nil, travelClass: .first), passengers: 1)
+      userID: "ada",
+      .station(outbound: run, from: "MI_CENTRALE", to: "BERGAMO", returnRun: nil, travelClass: .first),
+      passengers: 1
+    )
     #expect(firstClass.total.amountMinor == 800)
     let returnTrip = try await ticketing.domain.quote(
-      userID: "ada", .station(outbound: run, from: "MI_CENTRALE", to: "BERGAMO", returnRun: back, travelClass: .first), passengers: 1)
+      userID: "ada",
+      .station(outbound: run, from: "MI_CENTRALE", to: "BERGAMO", returnRun: back, travelClass: .first),
+      passengers: 1
+    )
     #expect(returnTrip.total.amountMinor == 1600 && returnTrip.ticket.ridesTotal == 2)
     #expect(returnTrip.ticket.returnJourney?.fromStationName == "Bergamo")
     let wrongWay = await serviceError {
       _ = try await ticketing.domain.quote(
-        userID: "ada", .station(outbound: run, from: "MI_CENTRALE", to: "BERGAMO", returnRun: sameWay, travelClass: .first),
-        passengers: 1)
+        userID: "ada",
+        .station(outbound: run, from: "MI_CENTRALE", to: "BERGAMO", returnRun: sameWay, travelClass: .first),
+        passengers: 1
+      )
     }
     #expect(wrongWay?.description.contains("does not call at MI_CENTRALE after BERGAMO") == true)
     let backwards = await serviceError {
       _ = try await ticketing.domain.quote(
-        userID: "ada", .station(outbound: run, from: "BERGAMO", to: "MI_CENTRALE", returnRun: nil, travelClass: .second),
-        passengers: 1)
+        userID: "ada",
+        .station(outbound: run, from: "BERGAMO", to: "MI_CENTRALE", returnRun: nil, travelClass: .second),
+        passengers: 1
+      )
     }
     #expect(backwards?.description.contains("does not call at MI_CENTRALE after BERGAMO") == true)
   }
@@ -56,15 +73,20 @@ struct TicketPurchaseTests {
     let noCarnet = await serviceError { _ = try await ticketing.domain.quote(userID: "ada", .carnet(zones: "Mi1-Mi9", rides: 10), passengers: 1) }
     #expect(noCarnet?.isInvalid == true)
     let monthly = try await ticketing.domain.quote(
-      userID: "ada", .pass(period: .monthly, startDate: "", zones: "", from: "MI_CENTRALE", to: "BERGAMO", travelClass: .second),
-      passengers: 1)
+      userID: "ada",
+      .pass(period: .monthly, startDate: "", zones: "", from: "MI_CENTRALE", to: "BERGAMO", travelClass: .second),
+      passengers: 1
+    )
     #expect(monthly.total.amountMinor == 8800)
     // Midnight 10 March to midnight 10 April in Rome: 31 days, one hour short (summer time starts on 28 March).
     #expect(monthly.ticket.validUntil.timeIntervalSince(monthly.ticket.validFrom) == 31 * 86_400 - 3600)
     ticketing.clock.advance(by: 7200 + 61)
     let left = await serviceError {
       _ = try await ticketing.domain.quote(
-        userID: "ada", .station(outbound: run, from: "MI_CENTRALE", to: "MONZA", returnRun: nil, travelClass: .second), passengers: 1)
+        userID: "ada",
+        .station(outbound: run, from: "MI_CENTRALE", to: "MONZA", returnRun: nil, travelClass: .second),
+        passengers: 1
+      )
     }
     #expect(left?.isFailedPrecondition == true)
   }
@@ -73,9 +95,12 @@ struct TicketPurchaseTests {
   func idempotency() async throws {
     let (ticketing, run) = try await Self.setUp()
     let quote = try await ticketing.domain.quote(
-      userID: "ada", .station(outbound: run, from: "MI_CENTRALE", to: "BERGAMO", returnRun: nil, travelClass: .second), passengers: 2)
+      userID: "ada",
+      .station(outbound: run, from: "MI_CENTRALE", to: "BERGAMO", returnRun: nil, travelClass: .second),
+      passengers: 2
+    )
     let results = try await withThrowingTaskGroup(of: PurchaseRecord.self) { group in
-      for _ in 0..<5 {
+      for _ in 0 ..< 5 {
         group.addTask { try await ticketing.domain.purchase(userID: "ada", quoteID: quote.id, idempotencyKey: "key-1", paymentMethodID: "") }
       }
       return try await group.reduce(into: []) { $0.append($1) }
@@ -101,7 +126,7 @@ struct TicketPurchaseTests {
     let (ticketing, _) = try await Self.setUp()
     try await ticketing.accounts.addCard("bob", number: TestPaymentProvider.chargeDeclinedCardNumber)
     let quote = try await ticketing.domain.quote(userID: "bob", .zone(zones: "Mi1-Mi3"), passengers: 1)
-    for _ in 0..<2 {
+    for _ in 0 ..< 2 {
       let refusal = await serviceError {
         _ = try await ticketing.domain.purchase(userID: "bob", quoteID: quote.id, idempotencyKey: "k", paymentMethodID: "")
       }
@@ -122,13 +147,32 @@ struct TicketPurchaseTests {
     let quote = try await ticketing.domain.quote(userID: "ada", .zone(zones: "Mi1-Mi4"), passengers: 1)
     // As if the process died after claiming the key and charging, before recording the tickets.
     let pending = PurchaseRecord(
-      id: "pu_interrupted", userID: "ada", idempotencyKey: "k", quoteID: quote.id, status: .pending, total: quote.total,
-      paymentMethodID: "pm-4242", cardLast4: "4242", chargeID: nil, failure: nil, createdAt: ticketing.clock.now(), tickets: [],
-      refunded: Money(amountMinor: 0, currency: "EUR"))
+      id: "pu_interrupted",
+      userID: "ada",
+      idempotencyKey: "k",
+      quoteID: quote.id,
+      status: .pending,
+      total: quote.total,
+      paymentMethodID: "pm-4242",
+      cardLast4: "4242",
+      chargeID: nil,
+      failure: nil,
+      createdAt: ticketing.clock.now(),
+      tickets: [],
+      refunded: Money(amountMinor: 0, currency: "EUR")
+    )
     let card = try await ticketing.accounts.card(userID: "ada", paymentMethodID: "")!
     try await ticketing.store.insertPendingPurchase(pending, cardToken: card.providerToken)
     _ = try await RecordingCardCharger(store: ticketing.store, now: { Date() }).charge(
-      ChargeRequest(cardToken: card.providerToken, cardLast4: "4242", amountMinor: 260, currency: "EUR", reference: "pu_interrupted", description: "x"))
+      ChargeRequest(
+        cardToken: card.providerToken,
+        cardLast4: "4242",
+        amountMinor: 260,
+        currency: "EUR",
+        reference: "pu_interrupted",
+        description: "x"
+      )
+    )
     let resumed = try await ticketing.domain.purchase(userID: "ada", quoteID: quote.id, idempotencyKey: "k", paymentMethodID: "")
     #expect(resumed.id == "pu_interrupted" && resumed.status == .completed && resumed.tickets.count == 1)
     #expect(try await ticketing.store.charges().count == 1)
@@ -138,7 +182,10 @@ struct TicketPurchaseTests {
   func walletAndRefunds() async throws {
     let (ticketing, run) = try await Self.setUp()
     let quote = try await ticketing.domain.quote(
-      userID: "ada", .station(outbound: run, from: "MONZA", to: "BERGAMO", returnRun: nil, travelClass: .second), passengers: 1)
+      userID: "ada",
+      .station(outbound: run, from: "MONZA", to: "BERGAMO", returnRun: nil, travelClass: .second),
+      passengers: 1
+    )
     let purchase = try await ticketing.domain.purchase(userID: "ada", quoteID: quote.id, idempotencyKey: "k", paymentMethodID: "")
     ticketing.timetable.change(run) {
       $0.stops[1].platform = "7"
@@ -160,7 +207,10 @@ struct TicketPurchaseTests {
     #expect(ticketing.timetable.following.withLock { $0["ada"] } == [])
     let twice = await serviceError { _ = try await ticketing.domain.refund(userID: "ada", ticketID: purchase.tickets[0].id) }
     #expect(twice?.isFailedPrecondition == true)
-    #expect(await serviceError { _ = try await ticketing.domain.ticket(userID: "bob", ticketID: purchase.tickets[0].id) } == .notFound("no ticket \(purchase.tickets[0].id) of yours"))
+    #expect(
+      await serviceError { _ = try await ticketing.domain.ticket(userID: "bob", ticketID: purchase.tickets[0].id) }
+        == .notFound("no ticket \(purchase.tickets[0].id) of yours")
+    )
     #expect(await serviceError { _ = try await ticketing.domain.ticket(userID: "ada", ticketID: "") }?.isInvalid == true)
     #expect(try await ticketing.domain.purchases(userID: "ada", after: nil, limit: 0).0.first?.refunded.amountMinor == 450)
   }
@@ -170,7 +220,10 @@ struct TicketPurchaseTests {
     let (ticketing, run) = try await Self.setUp()
     ticketing.timetable.unreachable.store(true, ordering: .relaxed)
     let quote = try await ticketing.domain.quote(
-      userID: "ada", .station(outbound: run, from: "MONZA", to: "BERGAMO", returnRun: nil, travelClass: .second), passengers: 1)
+      userID: "ada",
+      .station(outbound: run, from: "MONZA", to: "BERGAMO", returnRun: nil, travelClass: .second),
+      passengers: 1
+    )
     _ = try await ticketing.domain.purchase(userID: "ada", quoteID: quote.id, idempotencyKey: "k", paymentMethodID: "")
     #expect(try await ticketing.domain.retryFollowChanges() == 1)
     // The wallet still answers, without the live state scheduling cannot give.
@@ -185,7 +238,10 @@ struct TicketPurchaseTests {
     ticketing.timetable.unreachable.store(true, ordering: .relaxed)
     let other = ticketing.timetable.addRun("R4_2399", date: "2027-03-10", departure: TestTicketing.start.addingTimeInterval(9000))
     let second = try await ticketing.domain.quote(
-      userID: "ada", .station(outbound: other, from: "MONZA", to: "BERGAMO", returnRun: nil, travelClass: .second), passengers: 1)
+      userID: "ada",
+      .station(outbound: other, from: "MONZA", to: "BERGAMO", returnRun: nil, travelClass: .second),
+      passengers: 1
+    )
     _ = try await ticketing.domain.purchase(userID: "ada", quoteID: second.id, idempotencyKey: "k2", paymentMethodID: "")
     ticketing.timetable.runs.withLock { $0[other] = nil }
     ticketing.timetable.unreachable.store(false, ordering: .relaxed)
@@ -196,7 +252,7 @@ struct TicketPurchaseTests {
   @Test("purchase history is newest first and paged")
   func history() async throws {
     let (ticketing, _) = try await Self.setUp()
-    for index in 0..<5 {
+    for index in 0 ..< 5 {
       let quote = try await ticketing.domain.quote(userID: "ada", .zone(zones: "Mi1-Mi3"), passengers: 1)
       _ = try await ticketing.domain.purchase(userID: "ada", quoteID: quote.id, idempotencyKey: "k\(index)", paymentMethodID: "")
       ticketing.clock.advance(by: 60)
@@ -217,7 +273,10 @@ struct TicketPurchaseTests {
     }
     // The 50 km band's 5.30 in second class, less 20 %: 4.24 each.
     let quote = try await ticketing.domain.quote(
-      userID: "ada", .station(outbound: run, from: "MI_CENTRALE", to: "BERGAMO", returnRun: nil, travelClass: .second), passengers: 2)
+      userID: "ada",
+      .station(outbound: run, from: "MI_CENTRALE", to: "BERGAMO", returnRun: nil, travelClass: .second),
+      passengers: 2
+    )
     #expect(quote.routeOffer?.offer.offerID == "ro_1" && quote.routeOffer?.fullUnitPrice.amountMinor == 530)
     #expect(quote.lines.map(\.unitPrice.amountMinor) == [424] && quote.total.amountMinor == 848)
     #expect(quote.lines[0].description.hasSuffix(", A day in Bergamo −20%"))
@@ -227,7 +286,10 @@ struct TicketPurchaseTests {
     #expect(refunded.amountMinor == 424)
     // No offer for Monza: the full fare.
     let monza = try await ticketing.domain.quote(
-      userID: "ada", .station(outbound: run, from: "MI_CENTRALE", to: "MONZA", returnRun: nil, travelClass: .second), passengers: 1)
+      userID: "ada",
+      .station(outbound: run, from: "MI_CENTRALE", to: "MONZA", returnRun: nil, travelClass: .second),
+      passengers: 1
+    )
     #expect(monza.routeOffer == nil && monza.total.amountMinor == 290)
     #expect(AppliedRouteOffer.discounted(290, percent: 15) == 246 && AppliedRouteOffer.discounted(290, percent: 50) == 145)
   }
@@ -236,17 +298,22 @@ struct TicketPurchaseTests {
   func departingTickets() async throws {
     let (ticketing, run) = try await Self.setUp()
     let quote = try await ticketing.domain.quote(
-      userID: "ada", .station(outbound: run, from: "MI_CENTRALE", to: "BERGAMO", returnRun: nil, travelClass: .second), passengers: 2)
+      userID: "ada",
+      .station(outbound: run, from: "MI_CENTRALE", to: "BERGAMO", returnRun: nil, travelClass: .second),
+      passengers: 2
+    )
     let purchase = try await ticketing.domain.purchase(userID: "ada", quoteID: quote.id, idempotencyKey: "k1", paymentMethodID: "")
     let now = ticketing.clock.now()
-    let window = now..<now.addingTimeInterval(3 * 3600)
+    let window = now ..< now.addingTimeInterval(3 * 3600)
     let found = try await ticketing.domain.departingTickets(userID: "ada", stationID: "MI_CENTRALE", window: window)
     #expect(Set(found.map(\.ticketID)) == Set(purchase.tickets.map(\.id)) && found.allSatisfy { $0.journey.run == run })
     #expect(try await ticketing.domain.departingTickets(userID: "ada", stationID: "MONZA", window: window).isEmpty)
-    #expect(try await ticketing.domain.departingTickets(userID: "ada", stationID: "MI_CENTRALE", window: now..<now.addingTimeInterval(600)).isEmpty)
+    #expect(try await ticketing.domain.departingTickets(userID: "ada", stationID: "MI_CENTRALE", window: now ..< now.addingTimeInterval(600)).isEmpty)
     #expect(try await ticketing.domain.departingTickets(userID: "bob", stationID: "MI_CENTRALE", window: window).isEmpty)
     _ = try await ticketing.domain.refund(userID: "ada", ticketID: purchase.tickets[0].id)
-    #expect(try await ticketing.domain.departingTickets(userID: "ada", stationID: "MI_CENTRALE", window: window).map(\.ticketID) == [purchase.tickets[1].id])
+    #expect(
+      try await ticketing.domain.departingTickets(userID: "ada", stationID: "MI_CENTRALE", window: window).map(\.ticketID) == [purchase.tickets[1].id]
+    )
   }
 
 }

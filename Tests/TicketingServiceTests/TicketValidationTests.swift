@@ -31,7 +31,7 @@ struct TicketValidationTests {
   func carnet() async throws {
     let ticketing = try await TestTicketing()
     let ticket = try await Self.bought(.carnet(zones: "Mi1-Mi3", rides: 10), ticketing)
-    for ride in 1...10 {
+    for ride in 1 ... 10 {
       let (used, validation) = try await ticketing.domain.validate(code: ticket.validationCode, inspectorID: "inspector")
       #expect(validation.ride == ride && used.ridesTotal - used.ridesUsed == 10 - ride)
       ticketing.clock.advance(by: 3600)
@@ -49,14 +49,16 @@ struct TicketValidationTests {
     // The payload with one byte changed (the ticket id), the signature kept.
     var payload = Array(Data(base64Encoded: Self.padded(parts[0]))!)
     payload[payload.count / 2] ^= 0x01
-    let altered = Data(payload).base64EncodedString().replacingOccurrences(of: "=", with: "")
+    let altered =
+      Data(payload).base64EncodedString().replacingOccurrences(of: "=", with: "")
       .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_") + "." + parts[1]
     let refusal = await serviceError { _ = try await ticketing.domain.validate(code: altered, inspectorID: "inspector") }
     #expect(refusal?.isInvalid == true)
     // A code signed with another key (another deployment's) does not verify either.
     let other = try await TestTicketing()
     let foreign = other.codes.code(
-      for: TicketCodeClaims(ticketID: ticket.id, holderID: "ada", kind: .zone, validFrom: ticket.validFrom, validUntil: ticket.validUntil))
+      for: TicketCodeClaims(ticketID: ticket.id, holderID: "ada", kind: .zone, validFrom: ticket.validFrom, validUntil: ticket.validUntil)
+    )
     #expect(await serviceError { _ = try await ticketing.domain.validate(code: foreign, inspectorID: "i") }?.isInvalid == true)
     #expect(await serviceError { _ = try await ticketing.domain.validate(code: "nonsense", inspectorID: "i") }?.isInvalid == true)
 
@@ -69,11 +71,13 @@ struct TicketValidationTests {
   func pass() async throws {
     let ticketing = try await TestTicketing()
     let ticket = try await Self.bought(
-      .pass(period: .monthly, startDate: "2027-03-11", zones: "Mi1-Mi3", from: "", to: "", travelClass: .second), ticketing)
+      .pass(period: .monthly, startDate: "2027-03-11", zones: "Mi1-Mi3", from: "", to: "", travelClass: .second),
+      ticketing
+    )
     let early = await serviceError { _ = try await ticketing.domain.validate(code: ticket.validationCode, inspectorID: "i") }
     #expect(early?.isFailedPrecondition == true)
     ticketing.clock.advance(by: 86_400)
-    for _ in 0..<3 { _ = try await ticketing.domain.validate(code: ticket.validationCode, inspectorID: "i") }
+    for _ in 0 ..< 3 { _ = try await ticketing.domain.validate(code: ticket.validationCode, inspectorID: "i") }
     // It shows among the holder's subscriptions, category Transport.
     let (mine, _) = try await ticketing.subscriptions.list(userID: "ada")
     #expect(mine.count == 1 && mine[0].details.category == .transport && mine[0].ticketID == ticket.id)

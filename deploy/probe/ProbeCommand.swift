@@ -82,7 +82,7 @@ struct ProbeTarget {
     let authority = rest.prefix { $0 != "/" }
     self.path = rest.count > authority.count ? String(rest.dropFirst(authority.count)) : "/"
     guard let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]),
-      (1...65535).contains(port)
+      (1 ... 65535).contains(port)
     else {
       throw ValidationError("the url must name a port, e.g. http://127.0.0.1:9101/readyz, got \(url)")
     }

@@ -16,7 +16,7 @@ public enum AsyncCallLoad {
     let started = ContinuousClock.now
     let deadline = started + duration
     let outcomes = await withTaskGroup(of: (latencies: [UInt64], failures: Int, firstFailure: String?).self) { group in
-      for _ in 0..<concurrency {
+      for _ in 0 ..< concurrency {
         group.addTask {
           var latencies: [UInt64] = []
           latencies.reserveCapacity(1 << 14)

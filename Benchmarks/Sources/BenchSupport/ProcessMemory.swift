@@ -19,7 +19,10 @@ public struct ProcessMemory: Sendable {
     }
     guard let resident = kilobytes("VmRSS"), let peak = kilobytes("VmHWM") else { return nil }
     return ProcessMemory(
-      residentBytes: resident * 1024, peakResidentBytes: peak * 1024, anonymousBytes: (kilobytes("RssAnon") ?? 0) * 1024)
+      residentBytes: resident * 1024,
+      peakResidentBytes: peak * 1024,
+      anonymousBytes: (kilobytes("RssAnon") ?? 0) * 1024
+    )
   }
 
   /// `12.3 MiB`.

@@ -34,7 +34,10 @@ struct CClientBench: ParsableCommand, Sendable {
   /// Builds clients/c in release, shared library, no sanitizers.
   static func buildCClient() throws {
     for arguments in [
-      ["-S", root.appendingPathComponent("clients/c").path, "-B", build.path, "-DCMAKE_BUILD_TYPE=Release", "-DBINARIO_SANITIZE=OFF", "-DBUILD_SHARED_LIBS=ON"],
+      [
+        "-S", root.appendingPathComponent("clients/c").path, "-B", build.path, "-DCMAKE_BUILD_TYPE=Release", "-DBINARIO_SANITIZE=OFF",
+        "-DBUILD_SHARED_LIBS=ON",
+      ],
       ["--build", build.path, "--target", "binario", "bench_calls", "binario-sensor"],
     ] {
       let process = Process()
@@ -75,14 +78,20 @@ struct CClientBench: ParsableCommand, Sendable {
     try Self.buildCClient()
     Output.line(
       "c-client-bench: GetMe through the gateway on one connection, \(runs) runs of \(seconds) s per client and case, alternating; "
-        + "\(ProcessInfo.processInfo.activeProcessorCount) cores; TLS on loopback")
+        + "\(ProcessInfo.processInfo.activeProcessorCount) cores; TLS on loopback"
+    )
     let flags = RunningSuite.ExtraFlags(identity: ["--access-token-lifetime", "3600"], gateway: ["--rate-limit", "off"])
     try await RunningSuite.with(extraFlags: flags) { suite in
       try await suite.waitUntilTheGatewaySeesServing("telemetry")
       let servers = suite.processIdentifiers.filter { ["gateway", "identity"].contains($0.key) }
       let client = GRPCClient(
         transport: try BinarioClientTransport(
-          host: "127.0.0.1", port: suite.gatewayPort, serverHostname: "localhost", tls: .client(trustRoots: .file(suite.caFile))))
+          host: "127.0.0.1",
+          port: suite.gatewayPort,
+          serverHostname: "localhost",
+          tls: .client(trustRoots: .file(suite.caFile))
+        )
+      )
       try await withThrowingDiscardingTaskGroup { group in
         group.addTask { try await client.runConnections() }
         defer { client.beginGracefulShutdown() }
@@ -99,7 +108,7 @@ struct CClientBench: ParsableCommand, Sendable {
         for inFlight in [1, 16] {
           var c: [Run] = []
           var swift: [Run] = []
-          for _ in 0..<runs {
+          for _ in 0 ..< runs {
             c.append(try self.cRun(suite: suite, token: token, inFlight: inFlight, servers: servers))
             swift.append(await self.swiftRun(identity, token: token, inFlight: inFlight, servers: servers))
           }
@@ -107,7 +116,8 @@ struct CClientBench: ParsableCommand, Sendable {
             let median = results.sorted { $0.callsPerSecond < $1.callsPerSecond }[results.count / 2]
             Output.line(
               "| \(name) | \(inFlight) | \(Int(median.callsPerSecond.rounded())) | \(median.cpuPerCall("client")) | "
-                + "\(median.cpuPerCall("gateway")) | \(median.cpuPerCall("identity")) |")
+                + "\(median.cpuPerCall("gateway")) | \(median.cpuPerCall("identity")) |"
+            )
           }
         }
         try self.sizesAndMemory(suite: suite, deviceToken: deviceToken)
@@ -118,7 +128,9 @@ struct CClientBench: ParsableCommand, Sendable {
   func cRun(suite: RunningSuite, token: String, inFlight: Int, servers: [String: Int32]) throws -> Run {
     let before = servers.compactMapValues { ProcessUsage.of(processIdentifier: $0) }
     let output = try Self.runC(
-      "bench_calls", ["127.0.0.1", "\(suite.gatewayPort)", suite.caFile, token, "\(inFlight)", "\(seconds)"])
+      "bench_calls",
+      ["127.0.0.1", "\(suite.gatewayPort)", suite.caFile, token, "\(inFlight)", "\(seconds)"]
+    )
     // "calls N seconds S cpu_us C"
     let fields = output.split(whereSeparator: \.isWhitespace)
     guard fields.count == 6, let calls = Int(fields[1]), let wall = Double(fields[3]), let cpu = Double(fields[5]) else {
@@ -126,12 +138,19 @@ struct CClientBench: ParsableCommand, Sendable {
     }
     var run = Run(calls: calls, seconds: wall, cpu: ["client": cpu])
     for (name, pid) in servers {
-      if let earlier = before[name], let now = ProcessUsage.of(processIdentifier: pid) { run.cpu[name] = Double(now.since(earlier).cpuNanoseconds) / 1000 }
+      if let earlier = before[name], let now = ProcessUsage.of(processIdentifier: pid) {
+        run.cpu[name] = Double(now.since(earlier).cpuNanoseconds) / 1000
+      }
     }
     return run
   }
 
-  func swiftRun(_ identity: Binario_Identity_V1_Identity.Client<BinarioClientTransport>, token: String, inFlight: Int, servers: [String: Int32]) async -> Run {
+  func swiftRun(
+    _ identity: Binario_Identity_V1_Identity.Client<BinarioClientTransport>,
+    token: String,
+    inFlight: Int,
+    servers: [String: Int32]
+  ) async -> Run {
     var measured = servers
     measured["client"] = ProcessInfo.processInfo.processIdentifier
     let metadata: Metadata = ["authorization": .string("Bearer \(token)")]
@@ -140,8 +159,10 @@ struct CClientBench: ParsableCommand, Sendable {
     }
     let (whole, fraction) = result.elapsed.components
     return Run(
-      calls: result.calls, seconds: Double(whole) + Double(fraction) / 1e18,
-      cpu: result.usage.mapValues { Double($0.cpuNanoseconds) / 1000 })
+      calls: result.calls,
+      seconds: Double(whole) + Double(fraction) / 1e18,
+      cpu: result.usage.mapValues { Double($0.cpuNanoseconds) / 1000 }
+    )
   }
 
   /// libbinario's size, and binario-sensor's peak RSS uploading 20,000 readings.
@@ -155,7 +176,7 @@ struct CClientBench: ParsableCommand, Sendable {
     defer { try? FileManager.default.removeItem(at: folder) }
     var csv = "time,latitude,longitude,temperature,humidity,pm2.5\n"
     let start = Date(timeIntervalSince1970: 1_704_067_200)
-    for index in 0..<20_000 {
+    for index in 0 ..< 20_000 {
       csv += "\(start.addingTimeInterval(Double(index)).formatted(.iso8601)),45.46,9.19,\(5 + Double(index % 100) / 10),60,\(index % 50)\n"
     }
     let readings = folder.appendingPathComponent("readings.csv")
@@ -168,8 +189,11 @@ struct CClientBench: ParsableCommand, Sendable {
       [
         "--max-rss", Self.build.appendingPathComponent("binario-sensor").path, "--gateway", "127.0.0.1:\(suite.gatewayPort)", "--ca", suite.caFile,
         "--server-name", "localhost", "--token-file", tokenFile.path, "--spool", folder.appendingPathComponent("spool").path, readings.path,
-      ])
+      ]
+    )
     let elapsed = Date().timeIntervalSince(began)
-    Output.line("binario-sensor uploading 20,000 readings in batches of 500: \(output.trimmingCharacters(in: .whitespacesAndNewlines)), \(String(format: "%.2f", elapsed)) s")
+    Output.line(
+      "binario-sensor uploading 20,000 readings in batches of 500: \(output.trimmingCharacters(in: .whitespacesAndNewlines)), \(String(format: "%.2f", elapsed)) s"
+    )
   }
 }

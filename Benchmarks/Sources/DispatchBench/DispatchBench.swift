@@ -37,18 +37,26 @@ struct DispatchBench: ParsableCommand, Sendable {
 
   func measure() async throws {
     let flags = RunningSuite.ExtraFlags(
-      identity: ["--access-token-lifetime", "3600", "--password-hash-cost", "10"], dispatch: ["--offer-timeout", "30"],
-      gateway: ["--rate-limit", "off"])
+      identity: ["--access-token-lifetime", "3600", "--password-hash-cost", "10"],
+      dispatch: ["--offer-timeout", "30"],
+      gateway: ["--rate-limit", "off"]
+    )
     try await RunningSuite.with(extraFlags: flags) { suite in
       try await suite.waitUntilTheGatewaySeesServing("dispatch")
       let pids = suite.processIdentifiers
       Output.line(
         "dispatch-bench: \(taxis) taxis, \(passengers) passengers; gateway, dispatch, identity, scheduling as their own processes; "
-          + "this process every client; \(ProcessInfo.processInfo.activeProcessorCount) cores; TLS on loopback")
-      let clients = try (0..<connections).map { _ in
+          + "this process every client; \(ProcessInfo.processInfo.activeProcessorCount) cores; TLS on loopback"
+      )
+      let clients = try (0 ..< connections).map { _ in
         GRPCClient(
           transport: try BinarioClientTransport(
-            host: "127.0.0.1", port: suite.gatewayPort, serverHostname: "localhost", tls: .client(trustRoots: .file(suite.caFile))))
+            host: "127.0.0.1",
+            port: suite.gatewayPort,
+            serverHostname: "localhost",
+            tls: .client(trustRoots: .file(suite.caFile))
+          )
+        )
       }
       try await withThrowingDiscardingTaskGroup { group in
         for client in clients { group.addTask { try await client.runConnections() } }
@@ -80,7 +88,8 @@ struct DispatchBench: ParsableCommand, Sendable {
         Output.line()
         Output.line("## Position reports, \(taxis) taxis once a second each, \(seconds) s per case (CPU: µs per call)")
         Output.line(
-          "| case | requests per s | reports per s | report p99 µs | offers | request → offer p50 µs | p99 µs | RequestRide p50 µs | p99 µs | CPU dispatch | gateway |")
+          "| case | requests per s | reports per s | report p99 µs | offers | request → offer p50 µs | p99 µs | RequestRide p50 µs | p99 µs | CPU dispatch | gateway |"
+        )
         Output.line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         var best: Double?
         for rate in [0] + rates {
@@ -98,7 +107,8 @@ struct DispatchBench: ParsableCommand, Sendable {
             "| \(rate == 0 ? "reports only (baseline)" : "reports + requests") | \(Int(rate)) | \(Int(outcome.reports.callsPerSecond)) "
               + "| \(Int(outcome.reports.percentile(0.99))) | \(latency.count)/\(outcome.requests) | \(percentile(0.5)) | \(percentile(0.99)) "
               + "| \(outcome.requestP50.map(String.init) ?? "-") | \(outcome.requestP99.map(String.init) ?? "-") "
-              + "| \(cpu("dispatch")) | \(cpu("gateway")) |")
+              + "| \(cpu("dispatch")) | \(cpu("gateway")) |"
+          )
           if outcome.reports.failures > 0, let failure = outcome.reports.firstFailure {
             Output.line("warning: \(outcome.reports.failures) reports failed: \(failure)")
           }
@@ -112,7 +122,8 @@ struct DispatchBench: ParsableCommand, Sendable {
         Output.line()
         Output.line(
           best.map { "highest request rate with request → offer p99 under \(targetMilliseconds) ms: \(Int($0))/s (with \(taxis) reports/s)" }
-            ?? "the p99 target of \(targetMilliseconds) ms was not met at any rate tried")
+            ?? "the p99 target of \(targetMilliseconds) ms was not met at any rate tried"
+        )
         let memory = ["dispatch", "gateway"].compactMap { name -> String? in
           guard let pid = pids[name], let figures = ProcessMemory.of(processIdentifier: pid) else { return nil }
           return "\(name) \(ProcessMemory.mebibytes(figures.residentBytes)) (peak \(ProcessMemory.mebibytes(figures.peakResidentBytes)))"
@@ -134,7 +145,11 @@ struct DispatchBench: ParsableCommand, Sendable {
 
   /// One case: every taxi reports once a second (paced), and passengers request at `rate`.
   static func run(
-    fleet: Fleet, clients: [GRPCClient<BinarioClientTransport>], rate: Double, seconds: Double, offers: OfferLog,
+    fleet: Fleet,
+    clients: [GRPCClient<BinarioClientTransport>],
+    rate: Double,
+    seconds: Double,
+    offers: OfferLog,
     processes: [String: Int32]
   ) async throws -> Outcome {
     let duration = Duration.milliseconds(Int64(seconds * 1000))
@@ -157,9 +172,15 @@ struct DispatchBench: ParsableCommand, Sendable {
             do {
               let ride = try await dispatch.requestRide(
                 .with {
-                  $0.pickup = .with { $0.position = .with { $0.latitude = place.latitude; $0.longitude = place.longitude } }
+                  $0.pickup = .with {
+                    $0.position = .with {
+                      $0.latitude = place.latitude
+                      $0.longitude = place.longitude
+                    }
+                  }
                   $0.idempotencyKey = UUID().uuidString
-                }, metadata: bearer(rider)
+                },
+                metadata: bearer(rider)
               ).ride
               let (seconds, attoseconds) = (ContinuousClock.now - began).components
               offers.started(ride.rideID, at: began, by: rider)
@@ -176,8 +197,13 @@ struct DispatchBench: ParsableCommand, Sendable {
     }
     let latencies = offers.takeLatencies()
     return Outcome(
-      reports: await reports, requests: requests.total, offerLatencies: latencies, requestFailure: requests.firstFailure,
-      requestP50: requests.percentile(0.5), requestP99: requests.percentile(0.99))
+      reports: await reports,
+      requests: requests.total,
+      offerLatencies: latencies,
+      requestFailure: requests.firstFailure,
+      requestP50: requests.percentile(0.5),
+      requestP99: requests.percentile(0.99)
+    )
   }
 }
 
@@ -193,7 +219,7 @@ struct Fleet: Sendable {
 
   /// Inside Milan's nine demo zones.
   func randomPlace() -> (latitude: Double, longitude: Double) {
-    (Double.random(in: 45.395...45.535), Double.random(in: 9.065...9.275))
+    (Double.random(in: 45.395 ... 45.535), Double.random(in: 9.065 ... 9.275))
   }
 
   static func prepare(clients: [GRPCClient<BinarioClientTransport>], taxis: Int, passengers: Int) async throws -> Fleet {
@@ -202,22 +228,46 @@ struct Fleet: Sendable {
     let admin = try await identity.signInAdmin()
     let drivers = try await withThrowingTaskGroup(of: Driver.self) { group in
       var made: [Driver] = []
-      for index in 0..<taxis {
+      for index in 0 ..< taxis {
         if index >= 8 { made.append(try await group.next()!) }
         group.addTask {
           let email = "driver\(index)@bench.test"
           let profile = try await identity.createDriver(
-            .with { $0.email = email; $0.password = "a-driver-password-1"; $0.firstName = "Driver"; $0.lastName = "\(index)" },
+            .with {
+              $0.email = email
+              $0.password = "a-driver-password-1"
+              $0.firstName = "Driver"
+              $0.lastName = "\(index)"
+            },
             metadata: bearer(admin)
           ).profile
           let code = String(format: "B-%04d", index)
           _ = try await dispatch.createTaxi(
-            .with { $0.taxi = .with { $0.code = code; $0.plate = "BENCH\(index)"; $0.driverUserID = profile.userID } },
-            metadata: bearer(admin))
-          let tokens = try await identity.login(.with { $0.email = email; $0.password = "a-driver-password-1" }).tokens
-          let place = (Double.random(in: 45.395...45.535), Double.random(in: 9.065...9.275))
+            .with {
+              $0.taxi = .with {
+                $0.code = code
+                $0.plate = "BENCH\(index)"
+                $0.driverUserID = profile.userID
+              }
+            },
+            metadata: bearer(admin)
+          )
+          let tokens = try await identity.login(
+            .with {
+              $0.email = email
+              $0.password = "a-driver-password-1"
+            }
+          ).tokens
+          let place = (Double.random(in: 45.395 ... 45.535), Double.random(in: 9.065 ... 9.275))
           _ = try await dispatch.reportPosition(
-            .with { $0.position = .with { $0.latitude = place.0; $0.longitude = place.1 } }, metadata: bearer(tokens))
+            .with {
+              $0.position = .with {
+                $0.latitude = place.0
+                $0.longitude = place.1
+              }
+            },
+            metadata: bearer(tokens)
+          )
           _ = try await dispatch.setAvailability(.with { $0.available = true }, metadata: bearer(tokens))
           return Driver(tokens: tokens, position: place)
         }
@@ -226,20 +276,43 @@ struct Fleet: Sendable {
       return made
     }
     var riders: [Binario_Identity_V1_TokenPair] = []
-    for index in 0..<passengers {
+    for index in 0 ..< passengers {
       // One at a time: each reads its own phone code from the outbox.
       let email = "rider\(index)@bench.test"
       let phone = String(format: "+3934%08d", index)
       _ = try await identity.register(
-        .with { $0.email = email; $0.password = "a-rider-password-1"; $0.firstName = "Rider"; $0.lastName = "\(index)"; $0.phone = phone })
+        .with {
+          $0.email = email
+          $0.password = "a-rider-password-1"
+          $0.firstName = "Rider"
+          $0.lastName = "\(index)"
+          $0.phone = phone
+        }
+      )
       let code = try await identity.confirmationCode(for: email, admin: admin)
-      _ = try await identity.confirmEmail(.with { $0.email = email; $0.code = code })
-      let tokens = try await identity.login(.with { $0.email = email; $0.password = "a-rider-password-1" }).tokens
+      _ = try await identity.confirmEmail(
+        .with {
+          $0.email = email
+          $0.code = code
+        }
+      )
+      let tokens = try await identity.login(
+        .with {
+          $0.email = email
+          $0.password = "a-rider-password-1"
+        }
+      ).tokens
       let phoneCode = try await identity.phoneCode(for: phone, admin: admin)
       _ = try await identity.verifyPhone(.with { $0.code = phoneCode }, metadata: bearer(tokens))
       _ = try await identity.addPaymentMethod(
-        .with { $0.cardNumber = "4242424242424242"; $0.expiryMonth = 12; $0.expiryYear = 2035; $0.securityCode = "123" },
-        metadata: bearer(tokens))
+        .with {
+          $0.cardNumber = "4242424242424242"
+          $0.expiryMonth = 12
+          $0.expiryYear = 2035
+          $0.securityCode = "123"
+        },
+        metadata: bearer(tokens)
+      )
       riders.append(tokens)
     }
     return Fleet(drivers: drivers, riders: riders)
@@ -249,14 +322,17 @@ struct Fleet: Sendable {
 /// Every taxi reports its position once a second, spread evenly over the second.
 enum PacedReports {
   static func run(
-    fleet: Fleet, clients: [GRPCClient<BinarioClientTransport>], for duration: Duration, measuring processes: [String: Int32]
+    fleet: Fleet,
+    clients: [GRPCClient<BinarioClientTransport>],
+    for duration: Duration,
+    measuring processes: [String: Int32]
   ) async -> LoadResult {
     let before = processes.compactMapValues { ProcessUsage.of(processIdentifier: $0) }
     let started = ContinuousClock.now
     let deadline = started + duration
     let lanes = 64
     let outcomes = await withTaskGroup(of: (latencies: [UInt64], failures: Int, firstFailure: String?).self) { group in
-      for lane in 0..<lanes {
+      for lane in 0 ..< lanes {
         let mine = stride(from: lane, to: fleet.drivers.count, by: lanes).map { fleet.drivers[$0] }
         let dispatch = Binario_Dispatch_V1_Dispatch.Client(wrapping: clients[lane % clients.count])
         group.addTask {
@@ -271,7 +347,7 @@ enum PacedReports {
             try? await Task.sleep(until: next, clock: .continuous)
             let driver = mine[index % mine.count]
             index += 1
-            let jitter = (Double.random(in: -0.0002...0.0002), Double.random(in: -0.0002...0.0002))
+            let jitter = (Double.random(in: -0.0002 ... 0.0002), Double.random(in: -0.0002 ... 0.0002))
             let begin = ContinuousClock.now
             do {
               _ = try await dispatch.reportPosition(
@@ -280,7 +356,9 @@ enum PacedReports {
                     $0.latitude = driver.position.latitude + jitter.0
                     $0.longitude = driver.position.longitude + jitter.1
                   }
-                }, metadata: bearer(driver.tokens))
+                },
+                metadata: bearer(driver.tokens)
+              )
               let (seconds, attoseconds) = (ContinuousClock.now - begin).components
               latencies.append(UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000))
             } catch {
@@ -297,9 +375,12 @@ enum PacedReports {
       return all
     }
     var result = LoadResult(
-      calls: outcomes.reduce(0) { $0 + $1.latencies.count }, failures: outcomes.reduce(0) { $0 + $1.failures },
-      elapsed: ContinuousClock.now - started, latencies: outcomes.flatMap(\.latencies),
-      firstFailure: outcomes.lazy.compactMap(\.firstFailure).first)
+      calls: outcomes.reduce(0) { $0 + $1.latencies.count },
+      failures: outcomes.reduce(0) { $0 + $1.failures },
+      elapsed: ContinuousClock.now - started,
+      latencies: outcomes.flatMap(\.latencies),
+      firstFailure: outcomes.lazy.compactMap(\.firstFailure).first
+    )
     for (name, pid) in processes {
       if let earlier = before[name], let now = ProcessUsage.of(processIdentifier: pid) { result.usage[name] = now.since(earlier) }
     }

@@ -1,5 +1,5 @@
-import BenchSupport
 import AsyncHTTPClient
+import BenchSupport
 import BinarioProto
 import BinarioTestSupport
 import BinarioTransport
@@ -46,8 +46,11 @@ struct BenchSuite {
     // As deployed, except: no per-client rate limit (the load is one client), and access tokens
     // that outlive the run.
     let flags = RunningSuite.ExtraFlags(
-      identity: ["--access-token-lifetime", "3600"], gateway: ["--rate-limit", "off"],
-      all: endpoint.map { ["--otlp-endpoint", $0] } ?? [], environment: environment)
+      identity: ["--access-token-lifetime", "3600"],
+      gateway: ["--rate-limit", "off"],
+      all: endpoint.map { ["--otlp-endpoint", $0] } ?? [],
+      environment: environment
+    )
     try await RunningSuite.with(extraFlags: flags) { suite in
       try await suite.waitUntilTheGatewaySeesIdentityServing()
       let (accessToken, userID) = try await suite.withGatewayClient { identity in
@@ -61,16 +64,24 @@ struct BenchSuite {
       quiet.logLevel = .error
       let certificates = suite.certificates.path
       let toGateway = try await BinarioClientConnection.connect(
-        host: "127.0.0.1", port: suite.gatewayPort, serverHostname: "localhost",
+        host: "127.0.0.1",
+        port: suite.gatewayPort,
+        serverHostname: "localhost",
         tls: try BinarioTLSConfiguration.client(trustRoots: .file(suite.caFile)).makeClientContext(),
-        logger: quiet)
+        logger: quiet
+      )
       let asGateway = BinarioTLSConfiguration.mutual(
         certificateChain: .file("\(certificates)/gateway.pem"),
         privateKey: .file("\(certificates)/gateway.key"),
-        trustRoots: .file(suite.caFile))
+        trustRoots: .file(suite.caFile)
+      )
       let toIdentity = try await BinarioClientConnection.connect(
-        host: "127.0.0.1", port: suite.identityPort, serverHostname: "identity",
-        tls: try asGateway.makeClientContext(), logger: quiet)
+        host: "127.0.0.1",
+        port: suite.identityPort,
+        serverHostname: "identity",
+        tls: try asGateway.makeClientContext(),
+        logger: quiet
+      )
       defer {
         toGateway.close()
         toIdentity.close()
@@ -91,9 +102,16 @@ struct BenchSuite {
         try await withGRPCClient(transport: grpcTransport) { client in
           try await body(
             BenchSuite(
-              suite: suite, toGateway: toGateway, toIdentity: toIdentity,
-              grpc: Binario_Identity_V1_Identity.Client(wrapping: client), http: http,
-              userID: userID, accessToken: accessToken, quietLogger: quiet))
+              suite: suite,
+              toGateway: toGateway,
+              toIdentity: toIdentity,
+              grpc: Binario_Identity_V1_Identity.Client(wrapping: client),
+              http: http,
+              userID: userID,
+              accessToken: accessToken,
+              quietLogger: quiet
+            )
+          )
         }
       } catch {
         try? await http.shutdown()
@@ -168,6 +186,11 @@ struct BenchSuite {
       connection = self.toIdentity
     }
     return try await FrameCallLoad.run(
-      request, on: connection, concurrency: inFlight, for: duration, measuring: self.processIdentifiers)
+      request,
+      on: connection,
+      concurrency: inFlight,
+      for: duration,
+      measuring: self.processIdentifiers
+    )
   }
 }

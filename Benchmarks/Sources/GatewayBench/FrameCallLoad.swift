@@ -18,7 +18,13 @@ final class FrameCallLoad {
   private var failures = 0
   private var firstFailure: String?
 
-  private init(connection: BinarioClientConnection, request: BinarioCallRequest, concurrency: Int, duration: Duration, finished: EventLoopPromise<LoadResult>) {
+  private init(
+    connection: BinarioClientConnection,
+    request: BinarioCallRequest,
+    concurrency: Int,
+    duration: Duration,
+    finished: EventLoopPromise<LoadResult>
+  ) {
     self.connection = connection
     self.request = request
     self.concurrency = concurrency
@@ -58,7 +64,7 @@ final class FrameCallLoad {
       load.started = .now()
       load.deadline = load.started + load.duration
       load.active = concurrency
-      for _ in 0..<concurrency { load.startCall() }
+      for _ in 0 ..< concurrency { load.startCall() }
     }
     return try await finished.futureResult.get()
   }

@@ -3,8 +3,8 @@ import BenchSupport
 import BinarioProto
 import BinarioServiceKit
 import BinarioTestSupport
-import GRPCCore
 import Foundation
+import GRPCCore
 
 /// `gateway-bench`: logins per second, and token-checked calls (`Identity/GetMe`) per second
 /// through the gateway versus the same call made directly to identity (with the gateway's
@@ -30,10 +30,13 @@ struct GatewayBench: ParsableCommand, Sendable {
   var paths: [BenchPath] = BenchPath.allCases
   @Option(help: "The numbers of calls in flight to measure at.") var inFlight: [Int] = [1, 64]
   @Option(
-    help: "off: spans carry trace context only (the default deployment); export: identity and the gateway export every span over OTLP to a receiver in this process; compare: both, one suite after the other, and the CPU tracing adds."
+    help:
+      "off: spans carry trace context only (the default deployment); export: identity and the gateway export every span over OTLP to a receiver in this process; compare: both, one suite after the other, and the CPU tracing adds."
   )
   var tracing: TracingMode = .off
-  @Option(help: "With --tracing export or compare: the share of new traces sampled (OTEL_TRACES_SAMPLER=parentbased_traceidratio); every one by default.")
+  @Option(
+    help: "With --tracing export or compare: the share of new traces sampled (OTEL_TRACES_SAMPLER=parentbased_traceidratio); every one by default."
+  )
   var sampledRatio: Double?
   @Flag(help: "Also measure each service's simplest read, called straight at the service (the direct path's method).")
   var reads = false
@@ -87,7 +90,9 @@ struct GatewayBench: ParsableCommand, Sendable {
       let duration = Duration.milliseconds(Int64(self.seconds * 1000))
       let pids = suite.processIdentifiers
       Output.line("gateway-bench: the gateway (pid \(pids["gateway"] ?? 0)) and identity (pid \(pids["identity"] ?? 0)) as their own processes,")
-      Output.line("  this process (pid \(ProcessInfo.processInfo.processIdentifier)) the client; \(ProcessInfo.processInfo.activeProcessorCount) cores; TLS on loopback")
+      Output.line(
+        "  this process (pid \(ProcessInfo.processInfo.processIdentifier)) the client; \(ProcessInfo.processInfo.activeProcessorCount) cores; TLS on loopback"
+      )
       Output.line("  each case: \(self.runs) runs of \(self.seconds) s, paths alternating within a run; the median run by calls/s is shown")
       Output.line()
       func memory(_ moment: String, peak: Bool) {
@@ -101,7 +106,9 @@ struct GatewayBench: ParsableCommand, Sendable {
       memory("idle, after start", peak: false)
 
       let logins = try await suite.measureLogins(for: .milliseconds(Int64(self.loginSeconds * 1000)), inFlight: 4)
-      Output.line("logins: \(Int(logins.callsPerSecond)) per second (4 in flight, identity's production password hashing), p50 \(Int(logins.percentile(0.5))) µs")
+      Output.line(
+        "logins: \(Int(logins.callsPerSecond)) per second (4 in flight, identity's production password hashing), p50 \(Int(logins.percentile(0.5))) µs"
+      )
 
       Output.line()
       Output.line("| path | in flight | calls/s | p50 µs | p99 µs | CPU µs/call: client | gateway | identity | total | switches/call |")
@@ -109,7 +116,7 @@ struct GatewayBench: ParsableCommand, Sendable {
       var addedAtOneInFlight: [Double] = []
       for inFlight in self.inFlight {
         var results: [BenchPath: [LoadResult]] = [:]
-        for _ in 0..<self.runs {
+        for _ in 0 ..< self.runs {
           for path in self.paths {
             let result = try await suite.measure(path, inFlight: inFlight, for: duration)
             if let failure = result.firstFailure { Output.line("warning: \(result.failures) failed calls (\(path.rawValue)): \(failure)") }
@@ -145,11 +152,15 @@ struct GatewayBench: ParsableCommand, Sendable {
       for inFlight in self.inFlight {
         guard let binario = medians["gateway-\(inFlight)"]?.cpuPerCall("gateway") else { continue }
         if let grpc = medians["grpc-\(inFlight)"]?.cpuPerCall("gateway") {
-          Output.line("gRPC front door: gateway CPU \(String(format: "%.2f", grpc / max(binario, 1e-9)))× the Binario front door's at \(inFlight) in flight (target: at most 1.5×)")
+          Output.line(
+            "gRPC front door: gateway CPU \(String(format: "%.2f", grpc / max(binario, 1e-9)))× the Binario front door's at \(inFlight) in flight (target: at most 1.5×)"
+          )
         }
         if let http = medians["http-json-\(inFlight)"] {
           let ratio = (http.cpuPerCall("gateway") ?? 0) / max(binario, 1e-9)
-          Output.line("HTTP/JSON front door: gateway CPU \(String(format: "%.2f", ratio))× the Binario front door's at \(inFlight) in flight; p50 \(Int(http.percentile(0.5))) µs\(inFlight == 1 ? " (target: under 1000)" : "")")
+          Output.line(
+            "HTTP/JSON front door: gateway CPU \(String(format: "%.2f", ratio))× the Binario front door's at \(inFlight) in flight; p50 \(Int(http.percentile(0.5))) µs\(inFlight == 1 ? " (target: under 1000)" : "")"
+          )
         }
       }
       if let gateway = medians["gateway-64"], let direct = medians["direct-64"] {
@@ -171,7 +182,12 @@ extension GatewayBench {
     try await suite.suite.withGatewayConnection { connection in
       // GetMyLocation reads a location the passenger reported.
       _ = try await Binario_GeoOffers_V1_GeoOffers.Client(wrapping: connection).reportLocation(
-        .with { $0.latitude = 45.4853; $0.longitude = 9.2041 }, metadata: ["authorization": "Bearer \(suite.accessToken)"])
+        .with {
+          $0.latitude = 45.4853
+          $0.longitude = 9.2041
+        },
+        metadata: ["authorization": "Bearer \(suite.accessToken)"]
+      )
     }
     Output.line()
     Output.line("Each service's simplest read, straight at the service with the caller the gateway would forward:")
@@ -181,7 +197,7 @@ extension GatewayBench {
     for inFlight in self.inFlight {
       for read in ServiceRead.all {
         var results: [LoadResult] = []
-        for _ in 0..<self.runs {
+        for _ in 0 ..< self.runs {
           let result = try await suite.measure(read, inFlight: inFlight, for: duration)
           if let failure = result.firstFailure { Output.line("warning: \(result.failures) failed calls (\(read.method)): \(failure)") }
           results.append(result)
@@ -192,7 +208,8 @@ extension GatewayBench {
         Output.line(
           "| \(read.service) | \(read.method.split(separator: "/").last ?? "") | \(inFlight) | \(Int(median.callsPerSecond)) "
             + "| \(Int(median.percentile(0.5))) | \(Int(median.percentile(0.99))) | \(cpu(median.cpuPerCall(read.service))) "
-            + "| \(cpu(median.cpuPerCall("client"))) |")
+            + "| \(cpu(median.cpuPerCall("client"))) |"
+        )
       }
     }
   }

@@ -16,11 +16,16 @@ struct ServiceRead: Sendable {
   static let all: [ServiceRead] = [
     ServiceRead(service: "identity", method: "/binario.identity.v1.Identity/GetMe", request: Binario_Identity_V1_GetMeRequest()),
     ServiceRead(
-      service: "scheduling", method: "/binario.scheduling.v1.Scheduling/ListFollowedRuns",
-      request: Binario_Scheduling_V1_ListFollowedRunsRequest()),
+      service: "scheduling",
+      method: "/binario.scheduling.v1.Scheduling/ListFollowedRuns",
+      request: Binario_Scheduling_V1_ListFollowedRunsRequest()
+    ),
     ServiceRead(service: "ticketing", method: "/binario.ticketing.v1.Tickets/ListPurchases", request: Binario_Ticketing_V1_ListPurchasesRequest()),
     ServiceRead(
-      service: "geo-offers", method: "/binario.geo_offers.v1.GeoOffers/GetMyLocation", request: Binario_GeoOffers_V1_GetMyLocationRequest()),
+      service: "geo-offers",
+      method: "/binario.geo_offers.v1.GeoOffers/GetMyLocation",
+      request: Binario_GeoOffers_V1_GetMyLocationRequest()
+    ),
     ServiceRead(service: "dispatch", method: "/binario.dispatch.v1.Dispatch/ListSavedPlaces", request: Binario_Dispatch_V1_ListSavedPlacesRequest()),
     ServiceRead(service: "telemetry", method: "/binario.telemetry.v1.Telemetry/ListDevices", request: Binario_Telemetry_V1_ListDevicesRequest()),
   ]
@@ -51,10 +56,15 @@ extension BenchSuite {
     let asGateway = BinarioTLSConfiguration.mutual(
       certificateChain: .file("\(certificates)/gateway.pem"),
       privateKey: .file("\(certificates)/gateway.key"),
-      trustRoots: .file(self.suite.caFile))
+      trustRoots: .file(self.suite.caFile)
+    )
     let connection = try await BinarioClientConnection.connect(
-      host: "127.0.0.1", port: self.port(of: read.service), serverHostname: read.service,
-      tls: try asGateway.makeClientContext(), logger: self.quietLogger)
+      host: "127.0.0.1",
+      port: self.port(of: read.service),
+      serverHostname: read.service,
+      tls: try asGateway.makeClientContext(),
+      logger: self.quietLogger
+    )
     defer { connection.close() }
     var metadata = WireMetadata()
     for (key, value) in [("x-user-id", self.userID), ("x-roles", "passenger"), ("x-session-id", "bench")] {

@@ -34,8 +34,8 @@ struct GeoBench: ParsableCommand, Sendable {
   @Option(help: "Only the cases whose name starts with one of these, to profile one.") var only: [String] = []
 
   /// Lombardy's bounding box, roughly.
-  static let latitudes = 44.68...46.64
-  static let longitudes = 8.50...11.43
+  static let latitudes = 44.68 ... 46.64
+  static let longitudes = 8.50 ... 11.43
 
   static func randomPoint() -> GeoPoint {
     GeoPoint(latitude: .random(in: latitudes), longitude: .random(in: longitudes))
@@ -48,15 +48,19 @@ struct GeoBench: ParsableCommand, Sendable {
   func wanted(_ name: String) -> Bool { only.isEmpty || only.contains(where: { name.hasPrefix($0) }) }
 
   func measure() async throws {
-    let positions = (0..<deals).map { _ in Self.randomPoint() }
+    let positions = (0 ..< deals).map { _ in Self.randomPoint() }
     let flags = RunningSuite.ExtraFlags(identity: ["--access-token-lifetime", "3600"], gateway: ["--rate-limit", "off"])
-    try await RunningSuite.with(extraFlags: flags, prepare: { folder in
-      try await Self.writeDeals(positions, into: folder("geo-offers"))
-    }) { suite in
+    try await RunningSuite.with(
+      extraFlags: flags,
+      prepare: { folder in
+        try await Self.writeDeals(positions, into: folder("geo-offers"))
+      }
+    ) { suite in
       try await suite.waitUntilTheGatewaySeesServing("geo-offers")
       Output.line(
         "geo-bench: \(deals) deals over Lombardy (\(Self.latitudes), \(Self.longitudes)); gateway, geo-offers, scheduling, "
-          + "ticketing, identity as their own processes; this process the clients; \(ProcessInfo.processInfo.activeProcessorCount) cores")
+          + "ticketing, identity as their own processes; this process the clients; \(ProcessInfo.processInfo.activeProcessorCount) cores"
+      )
       let store = try GeoOffersStore(directory: suite.folder.appendingPathComponent("data/geo-offers").path)
       try await storeCases(store, positions: positions)
       try await gatewayCases(suite)
@@ -71,7 +75,7 @@ struct GeoBench: ParsableCommand, Sendable {
     for start in stride(from: 0, to: positions.count, by: 50_000) {
       var shops: [Shop] = []
       var deals: [(id: String, draft: DealDraft, from: Date, until: Date)] = []
-      for index in start..<min(start + 50_000, positions.count) {
+      for index in start ..< min(start + 50_000, positions.count) {
         let shop = Shop(id: "sh_\(index)", name: "Shop \(index)", description: "", position: positions[index], stationID: "")
         shops.append(shop)
         let draft = DealDraft(shopID: shop.id, description: "Deal \(index)", discountPercent: 10 + index % 40, validFrom: nil, validUntil: nil)
@@ -106,7 +110,7 @@ struct GeoBench: ParsableCommand, Sendable {
       // The same question by scanning every deal (in memory, no SQL: a floor for any scan), a
       // few times; the answers must agree.
       var scanLatencies: [UInt64] = []
-      for _ in 0..<5 {
+      for _ in 0 ..< 5 {
         let point = Self.randomPoint()
         let start = ContinuousClock.now
         let scanned = positions.indices.filter { point.distance(to: positions[$0]) <= radius }
@@ -122,7 +126,8 @@ struct GeoBench: ParsableCommand, Sendable {
       Output.line(
         "| \(name) | \(latencies.count) | \(Int(result.callsPerSecond)) | \(Int(result.percentile(0.5))) | \(Int(result.percentile(0.99))) "
           + "| \(String(format: "%.1f", Double(hits.reduce(0, +)) / Double(max(hits.count, 1)))), \(hits.max() ?? 0) "
-          + "| \(Int(scan.percentile(0.5))) | \(Int(scan.percentile(0.5) / max(result.percentile(0.5), 1)))× |")
+          + "| \(Int(scan.percentile(0.5))) | \(Int(scan.percentile(0.5) / max(result.percentile(0.5), 1)))× |"
+      )
     }
     if wanted("nearest 3 stations") {
       let stations = try await store.stations()
@@ -134,7 +139,7 @@ struct GeoBench: ParsableCommand, Sendable {
         latencies.append(Self.nanoseconds(start.duration(to: .now)))
       }
       var scanLatencies: [UInt64] = []
-      for _ in 0..<1_000 {
+      for _ in 0 ..< 1_000 {
         let point = Self.randomPoint()
         let start = ContinuousClock.now
         _ = stations.sorted { point.distance(to: $0.position) < point.distance(to: $1.position) }.prefix(3)
@@ -144,7 +149,8 @@ struct GeoBench: ParsableCommand, Sendable {
       let scan = LoadResult(calls: scanLatencies.count, failures: 0, elapsed: .seconds(1), latencies: scanLatencies, firstFailure: nil)
       Output.line(
         "| nearest 3 stations (of \(stations.count)) | \(latencies.count) | \(Int(result.callsPerSecond)) | \(Int(result.percentile(0.5))) "
-          + "| \(Int(result.percentile(0.99))) | 3, 3 | \(Int(scan.percentile(0.5))) | - |")
+          + "| \(Int(result.percentile(0.99))) | 3, 3 | \(Int(scan.percentile(0.5))) | - |"
+      )
     }
   }
 
@@ -153,7 +159,12 @@ struct GeoBench: ParsableCommand, Sendable {
   func gatewayCases(_ suite: RunningSuite) async throws {
     let client = GRPCClient(
       transport: try BinarioClientTransport(
-        host: "127.0.0.1", port: suite.gatewayPort, serverHostname: "localhost", tls: .client(trustRoots: .file(suite.caFile))))
+        host: "127.0.0.1",
+        port: suite.gatewayPort,
+        serverHostname: "localhost",
+        tls: .client(trustRoots: .file(suite.caFile))
+      )
+    )
     try await withThrowingDiscardingTaskGroup { group in
       group.addTask { try await client.runConnections() }
       defer { client.beginGracefulShutdown() }
@@ -161,7 +172,7 @@ struct GeoBench: ParsableCommand, Sendable {
       let geo = Binario_GeoOffers_V1_GeoOffers.Client(wrapping: client)
       let admin = try await identity.signInAdmin()
       var travellers: [Binario_Identity_V1_TokenPair] = []
-      for index in 0..<4 { travellers.append(try await identity.signUp(email: "traveller\(index)@example.com", admin: admin)) }
+      for index in 0 ..< 4 { travellers.append(try await identity.signUp(email: "traveller\(index)@example.com", admin: admin)) }
       let people = travellers
       let processes = suite.processIdentifiers.filter { ["gateway", "geo-offers", "scheduling", "ticketing"].contains($0.key) }
 
@@ -175,21 +186,39 @@ struct GeoBench: ParsableCommand, Sendable {
           "ListNearbyDeals 300 m",
           {
             let point = Self.randomPoint()
-            _ = try await geo.listNearbyDeals(.with { $0.latitude = point.latitude; $0.longitude = point.longitude; $0.radiusMetres = 300 })
+            _ = try await geo.listNearbyDeals(
+              .with {
+                $0.latitude = point.latitude
+                $0.longitude = point.longitude
+                $0.radiusMetres = 300
+              }
+            )
           }
         ),
         (
           "ListNearbyDeals 1 km",
           {
             let point = Self.randomPoint()
-            _ = try await geo.listNearbyDeals(.with { $0.latitude = point.latitude; $0.longitude = point.longitude; $0.radiusMetres = 1_000 })
+            _ = try await geo.listNearbyDeals(
+              .with {
+                $0.latitude = point.latitude
+                $0.longitude = point.longitude
+                $0.radiusMetres = 1_000
+              }
+            )
           }
         ),
         (
           "ListNearestStations 3",
           {
             let point = Self.randomPoint()
-            _ = try await geo.listNearestStations(.with { $0.latitude = point.latitude; $0.longitude = point.longitude; $0.count = 3 })
+            _ = try await geo.listNearestStations(
+              .with {
+                $0.latitude = point.latitude
+                $0.longitude = point.longitude
+                $0.count = 3
+              }
+            )
           }
         ),
         (
@@ -197,20 +226,30 @@ struct GeoBench: ParsableCommand, Sendable {
           {
             let point = Self.randomPoint()
             _ = try await geo.reportLocation(
-              .with { $0.latitude = point.latitude; $0.longitude = point.longitude; $0.accuracyMetres = 25 },
-              metadata: bearer(people.randomElement()!))
+              .with {
+                $0.latitude = point.latitude
+                $0.longitude = point.longitude
+                $0.accuracyMetres = 25
+              },
+              metadata: bearer(people.randomElement()!)
+            )
           }
         ),
       ]
       for concurrency in inFlight {
         for (name, call) in cases where wanted(name) {
           let result = await AsyncCallLoad.run(
-            concurrency: concurrency, for: .milliseconds(Int64(seconds * 1000)), measuring: processes, call: call)
+            concurrency: concurrency,
+            for: .milliseconds(Int64(seconds * 1000)),
+            measuring: processes,
+            call: call
+          )
           if let failure = result.firstFailure { Output.line("warning: \(result.failures) failed (\(name)): \(failure)") }
           func cpu(_ process: String) -> String { result.cpuPerCall(process).map { String(Int($0.rounded())) } ?? "-" }
           Output.line(
             "| \(name) | \(concurrency) | \(Int(result.callsPerSecond)) | \(Int(result.percentile(0.5))) | \(Int(result.percentile(0.99))) "
-              + "| \(cpu("geo-offers")) | \(cpu("gateway")) | \(cpu("scheduling")) | \(cpu("ticketing")) |")
+              + "| \(cpu("geo-offers")) | \(cpu("gateway")) | \(cpu("scheduling")) | \(cpu("ticketing")) |"
+          )
         }
       }
       if let pid = suite.processIdentifiers["geo-offers"], let memory = ProcessMemory.of(processIdentifier: pid) {
@@ -218,7 +257,8 @@ struct GeoBench: ParsableCommand, Sendable {
         Output.line(
           "geo-offers' resident memory at the end: \(ProcessMemory.mebibytes(memory.residentBytes)) "
             + "(peak \(ProcessMemory.mebibytes(memory.peakResidentBytes))), of which its own (anonymous) "
-            + "\(ProcessMemory.mebibytes(memory.anonymousBytes)); the rest is the database file mapped by each connection")
+            + "\(ProcessMemory.mebibytes(memory.anonymousBytes)); the rest is the database file mapped by each connection"
+        )
       }
     }
   }

@@ -16,10 +16,16 @@ enum BoardLoad {
     let certificates = suite.certificates.path
     let direct = GRPCClient(
       transport: try BinarioClientTransport(
-        host: "127.0.0.1", port: suite.schedulingPort, serverHostname: "scheduling",
+        host: "127.0.0.1",
+        port: suite.schedulingPort,
+        serverHostname: "scheduling",
         tls: .mutual(
-          certificateChain: .file("\(certificates)/gateway.pem"), privateKey: .file("\(certificates)/gateway.key"),
-          trustRoots: .file(suite.caFile))))
+          certificateChain: .file("\(certificates)/gateway.pem"),
+          privateKey: .file("\(certificates)/gateway.key"),
+          trustRoots: .file(suite.caFile)
+        )
+      )
+    )
     try await withClients([throughGateway, direct]) {
       let paths = [
         ("gateway", Binario_Scheduling_V1_Scheduling.Client(wrapping: throughGateway)),
@@ -48,13 +54,16 @@ enum BoardLoad {
         for (name, client) in paths {
           let pids = suite.processIdentifiers.filter { ["scheduling", "gateway"].contains($0.key) }
           let result = await AsyncCallLoad.run(
-            concurrency: concurrency, for: .milliseconds(Int64(seconds * 1000)), measuring: pids
+            concurrency: concurrency,
+            for: .milliseconds(Int64(seconds * 1000)),
+            measuring: pids
           ) { _ = try await client.getDeparturesBoard(name.hasSuffix("each call") ? uncached() : request) }
           if let failure = result.firstFailure { Output.line("warning: \(result.failures) failed calls (\(name)): \(failure)") }
           func cpu(_ process: String) -> String { result.cpuPerCall(process).map { String(Int($0.rounded())) } ?? "-" }
           Output.line(
             "| \(name) | \(concurrency) | \(Int(result.callsPerSecond)) | \(Int(result.percentile(0.5))) | \(Int(result.percentile(0.99))) "
-              + "| \(cpu("scheduling")) | \(name == "direct" ? "-" : cpu("gateway")) |")
+              + "| \(cpu("scheduling")) | \(name == "direct" ? "-" : cpu("gateway")) |"
+          )
           gatewayP99["\(name)-\(concurrency)"] = result.percentile(0.99)
         }
       }
@@ -63,7 +72,8 @@ enum BoardLoad {
         Output.line()
         Output.line(
           "departures board p99 through the gateway at \(one) in flight: \(Int(p99)) µs (target: under 2000); "
-            + "computed on every call: \(Int(computed)) µs")
+            + "computed on every call: \(Int(computed)) µs"
+        )
       }
     }
   }

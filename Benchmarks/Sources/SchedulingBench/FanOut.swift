@@ -15,28 +15,46 @@ enum FanOut {
   typealias Notifications = Binario_Scheduling_V1_Notifications.Client<BinarioClientTransport>
 
   static func measure(
-    suite: RunningSuite, signer: AccessTokenSigner, admin: String, followers: Int, connections: Int, rounds: Int
+    suite: RunningSuite,
+    signer: AccessTokenSigner,
+    admin: String,
+    followers: Int,
+    connections: Int,
+    rounds: Int
   ) async throws {
     let clients = try gatewayClients(suite, count: connections)
     try await withClients(clients) {
       let scheduling = Scheduling(wrapping: clients[0])
-      let board = try await scheduling.getDeparturesBoard(.with { $0.stationID = "MI_CENTRALE"; $0.limit = 1 })
+      let board = try await scheduling.getDeparturesBoard(
+        .with {
+          $0.stationID = "MI_CENTRALE"
+          $0.limit = 1
+        }
+      )
       guard let run = board.departures.first?.run.run else { throw BenchError(message: "the demo network has no departure now") }
       let now = Date()
-      let tokens = try (0..<followers).map { index in
+      let tokens = try (0 ..< followers).map { index in
         try signer.sign(
           AccessTokenClaims(
-            userID: "bench-follower-\(index)", roles: ["passenger"], sessionID: UUID().uuidString,
-            tokenID: UUID().uuidString, issuedAt: now, expiresAt: now.addingTimeInterval(3600)))
+            userID: "bench-follower-\(index)",
+            roles: ["passenger"],
+            sessionID: UUID().uuidString,
+            tokenID: UUID().uuidString,
+            issuedAt: now,
+            expiresAt: now.addingTimeInterval(3600)
+          )
+        )
       }
       @Sendable func metadata(_ index: Int) -> Metadata { ["authorization": "Bearer \(tokens[index])"] }
 
       Output.line()
       Output.line("## A delay to \(followers) followers' streams (\(connections) client connections to the gateway)")
       let followStarted = ContinuousClock.now
-      try await forEachConcurrently(0..<followers, width: 64) { index in
+      try await forEachConcurrently(0 ..< followers, width: 64) { index in
         _ = try await Scheduling(wrapping: clients[index % connections]).followRun(
-          .with { $0.run = run }, metadata: metadata(index))
+          .with { $0.run = run },
+          metadata: metadata(index)
+        )
       }
       Output.line("followed \(run.tripID) on \(run.serviceDate): \(followers) FollowRun calls in \(seconds(ContinuousClock.now - followStarted)) s")
       if let pid = suite.processIdentifiers["scheduling"], let figures = ProcessMemory.of(processIdentifier: pid) {
@@ -45,14 +63,16 @@ enum FanOut {
 
       let receipts = Receipts(followers: followers)
       try await withThrowingTaskGroup(of: Void.self) { streams in
-        for index in 0..<followers {
+        for index in 0 ..< followers {
           streams.addTask {
             var options = CallOptions.defaults
             options.timeout = nil
             // From the start of the follower's (empty) inbox: the warm-up delay reaches every
             // stream wherever it is in opening, and proves it open.
             try await Notifications(wrapping: clients[index % connections]).watchNotifications(
-              .with { $0.cursor = "0" }, metadata: metadata(index), options: options
+              .with { $0.cursor = "0" },
+              metadata: metadata(index),
+              options: options
             ) { response in
               for try await _ in response.messages { receipts.record(follower: index, at: .now) }
             }
@@ -74,7 +94,7 @@ enum FanOut {
         Output.line("| round | acknowledged ms | last follower ms | p50 ms | p99 ms | scheduling CPU ms | gateway CPU ms |")
         Output.line("|---:|---:|---:|---:|---:|---:|---:|")
         var lasts: [Double] = []
-        for round in 1...rounds {
+        for round in 1 ... rounds {
           let pids = suite.processIdentifiers
           let before = pids.compactMapValues { ProcessUsage.of(processIdentifier: $0) }
           let start = ContinuousClock.now
@@ -92,7 +112,8 @@ enum FanOut {
           Output.line(
             "| \(round) | \(milliseconds(acknowledged)) | \(String(format: "%.0f", last)) "
               + "| \(String(format: "%.0f", percentile(latencies, 0.5))) | \(String(format: "%.0f", percentile(latencies, 0.99))) "
-              + "| \(cpuMilliseconds("scheduling")) | \(cpuMilliseconds("gateway")) |")
+              + "| \(cpuMilliseconds("scheduling")) | \(cpuMilliseconds("gateway")) |"
+          )
         }
         let median = lasts.sorted()[lasts.count / 2]
         Output.line()
@@ -102,7 +123,12 @@ enum FanOut {
   }
 
   @discardableResult
-  static func delay(_ scheduling: Scheduling, _ run: Binario_Scheduling_V1_RunRef, minutes: Int32, admin: String) async throws
+  static func delay(
+    _ scheduling: Scheduling,
+    _ run: Binario_Scheduling_V1_RunRef,
+    minutes: Int32,
+    admin: String
+  ) async throws
     -> Binario_Scheduling_V1_DelayRunResponse
   {
     try await scheduling.delayRun(
@@ -110,7 +136,9 @@ enum FanOut {
         $0.run = run
         $0.minutes = minutes
         $0.reason = "scheduling-bench"
-      }, metadata: ["authorization": "Bearer \(admin)"])
+      },
+      metadata: ["authorization": "Bearer \(admin)"]
+    )
   }
 }
 

@@ -42,7 +42,9 @@ struct SchedulingBench: ParsableCommand, Sendable {
       try await suite.waitUntilTheGatewaySeesServing("scheduling")
       let pids = suite.processIdentifiers
       Output.line("scheduling-bench: gateway (pid \(pids["gateway"] ?? 0)), scheduling (pid \(pids["scheduling"] ?? 0)),")
-      Output.line("  identity (pid \(pids["identity"] ?? 0)) as their own processes; this process the clients; \(ProcessInfo.processInfo.activeProcessorCount) cores; TLS on loopback")
+      Output.line(
+        "  identity (pid \(pids["identity"] ?? 0)) as their own processes; this process the clients; \(ProcessInfo.processInfo.activeProcessorCount) cores; TLS on loopback"
+      )
       let signer = try await Self.identitySigner(suite)
       let admin = try await suite.withGatewayClient { try await $0.signInAdmin() }
       // The board first: after the fan-out, scheduling's delivery job is still sending the
@@ -50,8 +52,13 @@ struct SchedulingBench: ParsableCommand, Sendable {
       try await BoardLoad.measure(suite: suite, seconds: self.seconds, inFlight: self.inFlight)
       if self.followers > 0 {
         try await FanOut.measure(
-          suite: suite, signer: signer, admin: admin.accessToken, followers: self.followers,
-          connections: self.connections, rounds: self.rounds)
+          suite: suite,
+          signer: signer,
+          admin: admin.accessToken,
+          followers: self.followers,
+          connections: self.connections,
+          rounds: self.rounds
+        )
       }
       let memory = ["gateway", "scheduling"].compactMap { name -> String? in
         guard let pid = pids[name], let figures = ProcessMemory.of(processIdentifier: pid) else { return nil }
@@ -69,20 +76,24 @@ struct SchedulingBench: ParsableCommand, Sendable {
   }
 }
 
-
 /// Connections to the gateway's Binario front door, as apps connect (no client certificate).
 func gatewayClients(_ suite: RunningSuite, count: Int) throws -> [GRPCClient<BinarioClientTransport>] {
-  try (0..<count).map { _ in
+  try (0 ..< count).map { _ in
     GRPCClient(
       transport: try BinarioClientTransport(
-        host: "127.0.0.1", port: suite.gatewayPort, serverHostname: "localhost",
-        tls: .client(trustRoots: .file(suite.caFile))))
+        host: "127.0.0.1",
+        port: suite.gatewayPort,
+        serverHostname: "localhost",
+        tls: .client(trustRoots: .file(suite.caFile))
+      )
+    )
   }
 }
 
 /// Runs `body` with `clients` running, then shuts them down.
 func withClients<Result: Sendable>(
-  _ clients: [GRPCClient<BinarioClientTransport>], _ body: () async throws -> Result
+  _ clients: [GRPCClient<BinarioClientTransport>],
+  _ body: () async throws -> Result
 ) async throws -> Result {
   try await withThrowingTaskGroup(of: Void.self) { group in
     for client in clients { group.addTask { try await client.runConnections() } }

@@ -58,15 +58,20 @@ struct TelemetryBench: ParsableCommand, Sendable {
   static func domainReading(_ n: Int) -> Reading {
     let proto = reading(n)
     return Reading(
-      time: proto.time.date, position: GeoPoint(latitude: proto.latitude, longitude: proto.longitude),
-      values: [.temperature: proto.temperature, .humidity: proto.humidity, .pressure: proto.pressure, .pm1: proto.pm1, .pm2_5: proto.pm25,
-        .pm10: proto.pm10])
+      time: proto.time.date,
+      position: GeoPoint(latitude: proto.latitude, longitude: proto.longitude),
+      values: [
+        .temperature: proto.temperature, .humidity: proto.humidity, .pressure: proto.pressure, .pm1: proto.pm1, .pm2_5: proto.pm25,
+        .pm10: proto.pm10,
+      ]
+    )
   }
 
   func measure() async throws {
     Output.line(
       "telemetry-bench: batches of \(batch), \(concurrency) in flight over \(connections) connections; gateway, telemetry, identity as "
-        + "their own processes, this process every client; \(ProcessInfo.processInfo.activeProcessorCount) cores; TLS on loopback")
+        + "their own processes, this process every client; \(ProcessInfo.processInfo.activeProcessorCount) cores; TLS on loopback"
+    )
     Output.line()
     Output.line("## Ingest, \(seconds) s per case")
     Output.line("| case | readings per s | calls per s | call p50 ms | p99 ms | CPU µs per reading: telemetry | gateway | this process |")
@@ -76,10 +81,15 @@ struct TelemetryBench: ParsableCommand, Sendable {
     try await RunningSuite.with(extraFlags: RunningSuite.ExtraFlags(gateway: ["--rate-limit", "off"])) { suite in
       try await suite.waitUntilTheGatewaySeesServing("telemetry")
       let pids = suite.processIdentifiers.filter { ["gateway", "telemetry"].contains($0.key) }
-      let clients = try (0..<connections).map { _ in
+      let clients = try (0 ..< connections).map { _ in
         GRPCClient(
           transport: try BinarioClientTransport(
-            host: "127.0.0.1", port: suite.gatewayPort, serverHostname: "localhost", tls: .client(trustRoots: .file(suite.caFile))))
+            host: "127.0.0.1",
+            port: suite.gatewayPort,
+            serverHostname: "localhost",
+            tls: .client(trustRoots: .file(suite.caFile))
+          )
+        )
       }
       try await withThrowingDiscardingTaskGroup { group in
         for client in clients { group.addTask { try await client.runConnections() } }
@@ -103,10 +113,12 @@ struct TelemetryBench: ParsableCommand, Sendable {
         let batch = self.batch
         let full = await AsyncCallLoad.run(concurrency: concurrency, for: .seconds(seconds), measuring: pids) {
           let first = next.wrappingAdd(batch, ordering: .relaxed).oldValue
-          let request = Binario_Telemetry_V1_UploadReadingsRequest.with { $0.readings = (first..<first + batch).map(Self.reading) }
+          let request = Binario_Telemetry_V1_UploadReadingsRequest.with { $0.readings = (first ..< first + batch).map(Self.reading) }
           let client = telemetry[first / batch % telemetry.count]
           let answer = try await client.uploadReadings(request, metadata: device)
-          guard answer.stored == batch else { throw BenchError(message: "stored \(answer.stored) of \(batch): \(answer.rejected.first?.reason ?? "")") }
+          guard answer.stored == batch else {
+            throw BenchError(message: "stored \(answer.stored) of \(batch): \(answer.rejected.first?.reason ?? "")")
+          }
         }
         self.row("batches of \(batch) through the gateway", full, readingsPerCall: batch)
         let rate = Double(full.calls * batch) / full.elapsed.seconds
@@ -114,7 +126,8 @@ struct TelemetryBench: ParsableCommand, Sendable {
         Output.line(
           rate >= targetRate
             ? "ingest target met: \(Int(rate)) readings/s ≥ \(Int(targetRate))"
-            : "ingest target missed: \(Int(rate)) readings/s < \(Int(targetRate))")
+            : "ingest target missed: \(Int(rate)) readings/s < \(Int(targetRate))"
+        )
 
         // Streaming: one stream, readings as fast as the client writes them.
         Output.line()
@@ -128,7 +141,7 @@ struct TelemetryBench: ParsableCommand, Sendable {
           let answer = try await telemetry[0].streamReadings(metadata: device) { writer in
             while ContinuousClock.now < deadline {
               let first = next.wrappingAdd(perMessage, ordering: .relaxed).oldValue
-              try await writer.write(.with { $0.readings = (first..<first + perMessage).map(Self.reading) })
+              try await writer.write(.with { $0.readings = (first ..< first + perMessage).map(Self.reading) })
             }
           }
           let elapsed = (ContinuousClock.now - started).seconds
@@ -148,7 +161,7 @@ struct TelemetryBench: ParsableCommand, Sendable {
         while stored < queryReadings {
           let first = stored
           let count = min(10_000, queryReadings - stored)
-          _ = try await telemetry[0].uploadReadings(.with { $0.readings = (first..<first + count).map(Self.reading) }, metadata: queryDevice)
+          _ = try await telemetry[0].uploadReadings(.with { $0.readings = (first ..< first + count).map(Self.reading) }, metadata: queryDevice)
           stored += count
         }
         let deviceID = queryBoard.device.id
@@ -160,20 +173,41 @@ struct TelemetryBench: ParsableCommand, Sendable {
         Output.line("|---|---:|---:|---|")
         var statisticsMedian = 0.0
         for (name, query) in [
-          ("GetStatistics pm2.5", { @Sendable () async throws -> String in
-            let s = try await telemetry[0].getStatistics(
-              .with { $0.deviceID = deviceID; $0.measure = .pm25; $0.from = from; $0.to = to }, metadata: bearer(user))
-            return "count \(s.count), median \(s.median)"
-          }),
-          ("GetSeries pm2.5, 500 points", { @Sendable () async throws -> String in
-            let s = try await telemetry[0].getSeries(
-              .with { $0.deviceID = deviceID; $0.measure = .pm25; $0.from = from; $0.to = to; $0.maxPoints = 500 }, metadata: bearer(user))
-            return "\(s.points.count) points"
-          }),
+          (
+            "GetStatistics pm2.5",
+            { @Sendable () async throws -> String in
+              let s = try await telemetry[0].getStatistics(
+                .with {
+                  $0.deviceID = deviceID
+                  $0.measure = .pm25
+                  $0.from = from
+                  $0.to = to
+                },
+                metadata: bearer(user)
+              )
+              return "count \(s.count), median \(s.median)"
+            }
+          ),
+          (
+            "GetSeries pm2.5, 500 points",
+            { @Sendable () async throws -> String in
+              let s = try await telemetry[0].getSeries(
+                .with {
+                  $0.deviceID = deviceID
+                  $0.measure = .pm25
+                  $0.from = from
+                  $0.to = to
+                  $0.maxPoints = 500
+                },
+                metadata: bearer(user)
+              )
+              return "\(s.points.count) points"
+            }
+          ),
         ] as [(String, @Sendable () async throws -> String)] {
           var times: [Double] = []
           var answer = ""
-          for _ in 0..<5 {
+          for _ in 0 ..< 5 {
             let start = ContinuousClock.now
             answer = try await query()
             times.append((ContinuousClock.now - start).seconds * 1_000)
@@ -186,9 +220,12 @@ struct TelemetryBench: ParsableCommand, Sendable {
         Output.line(
           statisticsMedian < targetMilliseconds
             ? "statistics target met: \(Int(statisticsMedian)) ms < \(Int(targetMilliseconds)) ms"
-            : "statistics target missed: \(Int(statisticsMedian)) ms ≥ \(Int(targetMilliseconds)) ms")
+            : "statistics target missed: \(Int(statisticsMedian)) ms ≥ \(Int(targetMilliseconds)) ms"
+        )
         if let pid = suite.processIdentifiers["telemetry"], let memory = ProcessMemory.of(processIdentifier: pid) {
-          Output.line("telemetry's resident memory at the end: \(ProcessMemory.mebibytes(memory.residentBytes)) (peak \(ProcessMemory.mebibytes(memory.peakResidentBytes)))")
+          Output.line(
+            "telemetry's resident memory at the end: \(ProcessMemory.mebibytes(memory.residentBytes)) (peak \(ProcessMemory.mebibytes(memory.peakResidentBytes)))"
+          )
         }
         group.cancelAll()
       }
@@ -210,7 +247,7 @@ struct TelemetryBench: ParsableCommand, Sendable {
     var n = 0
     var calls = 0
     while ContinuousClock.now < deadline {
-      let readings = (n..<n + batch).map(Self.domainReading)
+      let readings = (n ..< n + batch).map(Self.domainReading)
       _ = try await domain.ingest.upload(deviceSeq: seq, readings)
       n += batch
       calls += 1
@@ -219,19 +256,23 @@ struct TelemetryBench: ParsableCommand, Sendable {
     let cpu = Double(ResourceUsage.ofThisProcess().since(before).cpuMicroseconds) / Double(max(n, 1))
     Output.line(
       "| batches of \(batch) stored in-process, no network (baseline) | \(Int(Double(n) / elapsed)) | \(Int(Double(calls) / elapsed)) | - | - "
-        + "| \(String(format: "%.1f", cpu)) (in this process) | - | - |")
+        + "| \(String(format: "%.1f", cpu)) (in this process) | - | - |"
+    )
   }
 
   func row(_ name: String, _ result: LoadResult, readingsPerCall: Int) {
     let readings = result.calls * readingsPerCall
     func cpu(_ process: String) -> String {
       guard let usage = result.usage[process] else { return "-" }
-      let per = readingsPerCall == 0 ? Double(usage.cpuNanoseconds) / 1_000 / Double(max(result.calls, 1)) : Double(usage.cpuNanoseconds) / 1_000 / Double(max(readings, 1))
+      let per =
+        readingsPerCall == 0
+        ? Double(usage.cpuNanoseconds) / 1_000 / Double(max(result.calls, 1)) : Double(usage.cpuNanoseconds) / 1_000 / Double(max(readings, 1))
       return String(format: "%.1f", per) + (readingsPerCall == 0 ? " per call" : "")
     }
     Output.line(
       "| \(name) | \(Int(Double(readings) / result.elapsed.seconds)) | \(Int(result.callsPerSecond)) | \(String(format: "%.2f", Double(result.percentile(0.5)) / 1_000)) "
-        + "| \(String(format: "%.2f", Double(result.percentile(0.99)) / 1_000)) | \(cpu("telemetry")) | \(cpu("gateway")) | - |")
+        + "| \(String(format: "%.2f", Double(result.percentile(0.99)) / 1_000)) | \(cpu("telemetry")) | \(cpu("gateway")) | - |"
+    )
     if result.failures > 0 { Output.line("warning: \(result.failures) calls failed: \(result.firstFailure ?? "")") }
   }
 }

@@ -39,10 +39,16 @@ struct TicketingBench: ParsableCommand, Sendable {
       let pids = suite.processIdentifiers
       Output.line(
         "ticketing-bench: gateway, ticketing, scheduling, identity as their own processes; this process the clients; "
-          + "\(ProcessInfo.processInfo.activeProcessorCount) cores; TLS on loopback")
+          + "\(ProcessInfo.processInfo.activeProcessorCount) cores; TLS on loopback"
+      )
       let client = GRPCClient(
         transport: try BinarioClientTransport(
-          host: "127.0.0.1", port: suite.gatewayPort, serverHostname: "localhost", tls: .client(trustRoots: .file(suite.caFile))))
+          host: "127.0.0.1",
+          port: suite.gatewayPort,
+          serverHostname: "localhost",
+          tls: .client(trustRoots: .file(suite.caFile))
+        )
+      )
       try await withThrowingDiscardingTaskGroup { group in
         group.addTask { try await client.runConnections() }
         defer { client.beginGracefulShutdown() }
@@ -75,12 +81,17 @@ struct TicketingBench: ParsableCommand, Sendable {
         for concurrency in inFlight {
           for (name, call) in cases where only.isEmpty || only.contains(where: { name.hasPrefix($0) }) {
             let result = await AsyncCallLoad.run(
-              concurrency: concurrency, for: .milliseconds(Int64(seconds * 1000)), measuring: processes, call: call)
+              concurrency: concurrency,
+              for: .milliseconds(Int64(seconds * 1000)),
+              measuring: processes,
+              call: call
+            )
             if let failure = result.firstFailure { Output.line("warning: \(result.failures) failed (\(name)): \(failure)") }
             func cpu(_ process: String) -> String { result.cpuPerCall(process).map { String(Int($0.rounded())) } ?? "-" }
             Output.line(
               "| \(name) | \(concurrency) | \(Int(result.callsPerSecond)) | \(Int(result.percentile(0.5))) | \(Int(result.percentile(0.99))) "
-                + "| \(cpu("ticketing")) | \(cpu("gateway")) | \(cpu("identity")) | \(cpu("scheduling")) |")
+                + "| \(cpu("ticketing")) | \(cpu("gateway")) | \(cpu("identity")) | \(cpu("scheduling")) |"
+            )
           }
         }
         let memory = ["ticketing", "gateway"].compactMap { name -> String? in
@@ -94,7 +105,9 @@ struct TicketingBench: ParsableCommand, Sendable {
   }
 
   static func buyer(
-    _ identity: IdentityClient, email: String, admin: Binario_Identity_V1_TokenPair
+    _ identity: IdentityClient,
+    email: String,
+    admin: Binario_Identity_V1_TokenPair
   ) async throws -> Binario_Identity_V1_TokenPair {
     let tokens = try await identity.signUp(email: email, admin: admin)
     try await identity.addCard(to: tokens)
@@ -102,10 +115,18 @@ struct TicketingBench: ParsableCommand, Sendable {
   }
 
   /// Runs leaving Milano Centrale in 15 minutes or more: (run, the next stop's station).
-  static func upcomingRuns(_ scheduling: Binario_Scheduling_V1_Scheduling.Client<BinarioClientTransport>, count: Int) async throws
+  static func upcomingRuns(
+    _ scheduling: Binario_Scheduling_V1_Scheduling.Client<BinarioClientTransport>,
+    count: Int
+  ) async throws
     -> [(Binario_Scheduling_V1_RunRef, String)]
   {
-    let board = try await scheduling.getDeparturesBoard(.with { $0.stationID = "MI_CENTRALE"; $0.limit = 50 })
+    let board = try await scheduling.getDeparturesBoard(
+      .with {
+        $0.stationID = "MI_CENTRALE"
+        $0.limit = 50
+      }
+    )
     let runs = board.departures
       .filter { $0.run.stops.count >= 2 && $0.run.stops[0].scheduledDeparture.date > Date().addingTimeInterval(900) }
       .prefix(count)
@@ -120,7 +141,10 @@ struct TicketingBench: ParsableCommand, Sendable {
     let (reference, to) = run
     return {
       $0.station = .with {
-        $0.run = .with { $0.tripID = reference.tripID; $0.serviceDate = reference.serviceDate }
+        $0.run = .with {
+          $0.tripID = reference.tripID
+          $0.serviceDate = reference.serviceDate
+        }
         $0.fromStationID = "MI_CENTRALE"
         $0.toStationID = to
       }
@@ -129,12 +153,18 @@ struct TicketingBench: ParsableCommand, Sendable {
 
   /// A quote, then its purchase.
   static func purchase(
-    _ tickets: Binario_Ticketing_V1_Tickets.Client<BinarioClientTransport>, buyer: Binario_Identity_V1_TokenPair, key: String,
+    _ tickets: Binario_Ticketing_V1_Tickets.Client<BinarioClientTransport>,
+    buyer: Binario_Identity_V1_TokenPair,
+    key: String,
     product: @Sendable (inout Binario_Ticketing_V1_QuoteTicketRequest) -> Void
   ) async throws -> Binario_Ticketing_V1_Purchase {
     let quote = try await tickets.quoteTicket(.with(product), metadata: bearer(buyer)).quote
     return try await tickets.purchaseTickets(
-      .with { $0.quoteID = quote.quoteID; $0.idempotencyKey = key }, metadata: bearer(buyer)
+      .with {
+        $0.quoteID = quote.quoteID
+        $0.idempotencyKey = key
+      },
+      metadata: bearer(buyer)
     ).purchase
   }
 }

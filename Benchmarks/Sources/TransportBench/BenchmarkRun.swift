@@ -33,15 +33,18 @@ struct BenchmarkRun: Sendable {
     report.printHeader(servers: self.settings.kinds.compactMap { servers[$0] })
 
     var measurements: [Measurement] = []
-    for run in 1...self.settings.repeats {
+    for run in 1 ... self.settings.repeats {
       for inFlight in self.settings.inFlight {
         // Alternate transports within a run, and flip their order every other run, so that no
         // transport always goes first (or last) after the machine's other work.
         let order = run.isMultiple(of: 2) ? self.settings.kinds.reversed() : self.settings.kinds
         for kind in order {
           let measurement = try await self.measure(
-            kind: kind, inFlight: inFlight, run: run,
-            server: servers[kind]!, certificates: certificates
+            kind: kind,
+            inFlight: inFlight,
+            run: run,
+            server: servers[kind]!,
+            certificates: certificates
           )
           report.printRun(measurement)
           measurements.append(measurement)
@@ -80,7 +83,10 @@ struct BenchmarkRun: Sendable {
     certificates: BenchCertificates
   ) async throws -> Measurement {
     try await EchoClients.withLoad(
-      kind: kind, port: server.port, certificates: certificates, payloadSize: self.settings.payloadSize
+      kind: kind,
+      port: server.port,
+      certificates: certificates,
+      payloadSize: self.settings.payloadSize
     ) { load in
       _ = try await load.run(concurrency: inFlight, for: self.settings.warmup)
       let serverBefore = try await offloaded { try server.resourceUsage() }
@@ -95,7 +101,10 @@ struct BenchmarkRun: Sendable {
         machineBusy = machineAfter.busyMicroseconds - machineBefore.busyMicroseconds
       }
       return Measurement(
-        kind: kind, inFlight: inFlight, run: run, load: result,
+        kind: kind,
+        inFlight: inFlight,
+        run: run,
+        load: result,
         client: clientAfter.since(clientBefore),
         server: serverAfter.since(serverBefore),
         machineBusyMicroseconds: machineBusy

@@ -25,11 +25,21 @@ struct LocationReports: ChaosLoad {
       var retried = false
       do {
         guard
-          try await acknowledgement.untilAnswered(as: passenger.person, retried: &retried, { metadata, options in
-            try await clients.geoOffers.reportLocation(
-              .with { $0.latitude = place.latitude; $0.longitude = place.longitude; $0.accuracyMetres = 10 }, metadata: metadata,
-              options: options)
-          }) != nil
+          try await acknowledgement.untilAnswered(
+            as: passenger.person,
+            retried: &retried,
+            { metadata, options in
+              try await clients.geoOffers.reportLocation(
+                .with {
+                  $0.latitude = place.latitude
+                  $0.longitude = place.longitude
+                  $0.accuracyMetres = 10
+                },
+                metadata: metadata,
+                options: options
+              )
+            }
+          ) != nil
         else {
           findings.unanswered("passenger \(passenger.index)'s report \(step)")
           return
@@ -52,7 +62,8 @@ struct LocationReports: ChaosLoad {
       let location = try await clients.geoOffers.getMyLocation(.init(), metadata: await passenger.person.metadata()).location
       if abs(location.latitude - expected.latitude) > 1e-9 || abs(location.longitude - expected.longitude) > 1e-9 {
         findings.broken(
-          "passenger \(passenger.index) is at \(location.latitude), \(location.longitude), not the last acknowledged \(expected.latitude), \(expected.longitude)")
+          "passenger \(passenger.index) is at \(location.latitude), \(location.longitude), not the last acknowledged \(expected.latitude), \(expected.longitude)"
+        )
       } else {
         found += 1
       }
@@ -64,6 +75,7 @@ struct LocationReports: ChaosLoad {
         ("of them after a failed attempt", findings.value("acknowledged after a failed attempt")),
         ("passengers at their last acknowledged place", found),
       ],
-      violations: findings.violations)
+      violations: findings.violations
+    )
   }
 }

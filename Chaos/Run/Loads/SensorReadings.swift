@@ -43,13 +43,16 @@ struct SensorReadings: ChaosLoad {
       // Every fifth batch, the previous one again: all of it is a duplicate.
       let resend = number % 5 == 0 && next > 0
       let first = resend ? next - Self.batch : next
-      let readings = (first..<first + Self.batch).map { reading($0, passenger) }
+      let readings = (first ..< first + Self.batch).map { reading($0, passenger) }
       var retried = false
       do {
         guard
-          let answer = try await acknowledgement.untilAnswered(retried: &retried, { _, options in
-            try await clients.telemetry.uploadReadings(.with { $0.readings = readings }, metadata: device, options: options)
-          })
+          let answer = try await acknowledgement.untilAnswered(
+            retried: &retried,
+            { _, options in
+              try await clients.telemetry.uploadReadings(.with { $0.readings = readings }, metadata: device, options: options)
+            }
+          )
         else {
           findings.unanswered("board \(passenger.index)'s batch from reading \(first)")
           return
@@ -59,7 +62,9 @@ struct SensorReadings: ChaosLoad {
         }
         if resend {
           findings.count("batches sent again")
-          if answer.stored != 0 { findings.broken("board \(passenger.index)'s batch from \(first), sent again, stored \(answer.stored) readings twice") }
+          if answer.stored != 0 {
+            findings.broken("board \(passenger.index)'s batch from \(first), sent again, stored \(answer.stored) readings twice")
+          }
         } else {
           findings.count("acknowledged")
           if retried { findings.count("acknowledged after a failed attempt") }
@@ -89,7 +94,8 @@ struct SensorReadings: ChaosLoad {
             $0.deviceID = passenger.deviceID
             $0.from = Google_Protobuf_Timestamp(date: from)
             $0.to = Google_Protobuf_Timestamp(date: to)
-          }, metadata: await passenger.person.metadata()
+          },
+          metadata: await passenger.person.metadata()
         ).csv
         for line in csv.split(separator: "\n").dropFirst() {
           times[String(line.prefix { $0 != "," }), default: 0] += 1
@@ -111,6 +117,7 @@ struct SensorReadings: ChaosLoad {
         ("batches sent again", findings.value("batches sent again")),
         ("readings acknowledged", sent.values.reduce(0, +)), ("stored", stored),
       ],
-      violations: findings.violations)
+      violations: findings.violations
+    )
   }
 }

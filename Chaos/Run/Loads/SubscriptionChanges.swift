@@ -36,11 +36,20 @@ struct SubscriptionChanges: ChaosLoad {
       let added: Binario_Ticketing_V1_Subscription
       do {
         guard
-          let answer = try await acknowledgement.untilAnswered(as: passenger.person, retried: &retried, { metadata, options in
-            try await clients.subscriptions.addSubscription(
-              .with { $0.details = details; $0.idempotencyKey = key }, metadata: metadata, options: options
-            ).subscription
-          })
+          let answer = try await acknowledgement.untilAnswered(
+            as: passenger.person,
+            retried: &retried,
+            { metadata, options in
+              try await clients.subscriptions.addSubscription(
+                .with {
+                  $0.details = details
+                  $0.idempotencyKey = key
+                },
+                metadata: metadata,
+                options: options
+              ).subscription
+            }
+          )
         else { return findings.unanswered("the add with key \(key)") }
         added = answer
       } catch let error as RPCError {
@@ -51,17 +60,27 @@ struct SubscriptionChanges: ChaosLoad {
       if retried { findings.count("acknowledged after a failed attempt") }
       held.withLock { $0[passenger.person.userID]![added.subscriptionID] = details.price.amountMinor }
 
-      for edit in 1...Self.editsPerSubscription {
+      for edit in 1 ... Self.editsPerSubscription {
         details.price.amountMinor = 1000 + Int64(number * 10 + edit)
         let id = added.subscriptionID
         let edited = details
         retried = false
         do {
           guard
-            try await acknowledgement.untilAnswered(as: passenger.person, retried: &retried, { metadata, options in
-              try await clients.subscriptions.updateSubscription(
-                .with { $0.subscriptionID = id; $0.details = edited }, metadata: metadata, options: options)
-            }) != nil
+            try await acknowledgement.untilAnswered(
+              as: passenger.person,
+              retried: &retried,
+              { metadata, options in
+                try await clients.subscriptions.updateSubscription(
+                  .with {
+                    $0.subscriptionID = id
+                    $0.details = edited
+                  },
+                  metadata: metadata,
+                  options: options
+                )
+              }
+            ) != nil
           else { return findings.unanswered("the edit of \(id) to \(edited.price.amountMinor)") }
           findings.count("edited")
           if retried { findings.count("acknowledged after a failed attempt") }
@@ -77,9 +96,13 @@ struct SubscriptionChanges: ChaosLoad {
         retried = false
         do {
           guard
-            try await acknowledgement.untilAnswered(as: passenger.person, retried: &retried, { metadata, options in
-              try await clients.subscriptions.deleteSubscription(.with { $0.subscriptionID = id }, metadata: metadata, options: options)
-            }) != nil
+            try await acknowledgement.untilAnswered(
+              as: passenger.person,
+              retried: &retried,
+              { metadata, options in
+                try await clients.subscriptions.deleteSubscription(.with { $0.subscriptionID = id }, metadata: metadata, options: options)
+              }
+            ) != nil
           else { return findings.unanswered("the removal of \(id)") }
           findings.count("removed")
           if retried { findings.count("acknowledged after a failed attempt") }
@@ -127,6 +150,7 @@ struct SubscriptionChanges: ChaosLoad {
         ("of them after a failed attempt", findings.value("acknowledged after a failed attempt")),
         ("held at their last price", found),
       ],
-      violations: findings.violations)
+      violations: findings.violations
+    )
   }
 }

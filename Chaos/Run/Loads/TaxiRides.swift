@@ -54,14 +54,25 @@ struct TaxiRides: ChaosLoad {
       let ride: Ride
       do {
         guard
-          let answer = try await acknowledgement.untilAnswered(as: passenger.person, retried: &retried, { metadata, options in
-            try await clients.dispatch.requestRide(
-              .with {
-                $0.pickup = .with { $0.position = .with { $0.latitude = Cast.duomo.latitude; $0.longitude = Cast.duomo.longitude } }
-                $0.idempotencyKey = key
-              }, metadata: metadata, options: options
-            ).ride
-          })
+          let answer = try await acknowledgement.untilAnswered(
+            as: passenger.person,
+            retried: &retried,
+            { metadata, options in
+              try await clients.dispatch.requestRide(
+                .with {
+                  $0.pickup = .with {
+                    $0.position = .with {
+                      $0.latitude = Cast.duomo.latitude
+                      $0.longitude = Cast.duomo.longitude
+                    }
+                  }
+                  $0.idempotencyKey = key
+                },
+                metadata: metadata,
+                options: options
+              ).ride
+            }
+          )
         else { return findings.unanswered("the ride request \(key)") }
         ride = answer
       } catch let error as RPCError {
@@ -82,9 +93,12 @@ struct TaxiRides: ChaosLoad {
     let began = ContinuousClock.now
     while true {
       guard
-        let ride = try await acknowledgement.untilAnswered(as: passenger.person, { metadata, options in
-          try await clients.dispatch.getRide(.with { $0.rideID = rideID }, metadata: metadata, options: options).ride
-        })
+        let ride = try await acknowledgement.untilAnswered(
+          as: passenger.person,
+          { metadata, options in
+            try await clients.dispatch.getRide(.with { $0.rideID = rideID }, metadata: metadata, options: options).ride
+          }
+        )
       else { return findings.unanswered("following ride \(rideID)") }
       switch ride.state {
       case .completed, .cancelled, .noTaxi:
@@ -108,9 +122,12 @@ struct TaxiRides: ChaosLoad {
 
   private func cancel(_ rideID: String, of passenger: Passenger) async throws {
     do {
-      _ = try await acknowledgement.untilAnswered(as: passenger.person, { metadata, options in
-        try await clients.dispatch.cancelRide(.with { $0.rideID = rideID }, metadata: metadata, options: options)
-      })
+      _ = try await acknowledgement.untilAnswered(
+        as: passenger.person,
+        { metadata, options in
+          try await clients.dispatch.cancelRide(.with { $0.rideID = rideID }, metadata: metadata, options: options)
+        }
+      )
     } catch let error as RPCError where error.code == .failedPrecondition {
       // Started, or ended, meanwhile (or an earlier attempt cancelled it): the ride says which.
     }
@@ -121,16 +138,22 @@ struct TaxiRides: ChaosLoad {
   private func drive(as driver: Person, taxi: String) async throws {
     while riding.withLock({ $0 > 0 }) {
       guard
-        let mine = try await acknowledgement.untilAnswered(as: driver, { metadata, options in
-          try await clients.dispatch.getMyTaxi(.init(), metadata: metadata, options: options)
-        })
+        let mine = try await acknowledgement.untilAnswered(
+          as: driver,
+          { metadata, options in
+            try await clients.dispatch.getMyTaxi(.init(), metadata: metadata, options: options)
+          }
+        )
       else { return findings.unanswered("driver \(taxi)'s look at their taxi") }
       do {
         if mine.hasOffer, !mine.offer.offerID.isEmpty {
           let offer = mine.offer
-          if let ride = try await acknowledgement.untilAnswered(as: driver, { metadata, options in
-            try await clients.dispatch.acceptOffer(.with { $0.offerID = offer.offerID }, metadata: metadata, options: options).ride
-          }) {
+          if let ride = try await acknowledgement.untilAnswered(
+            as: driver,
+            { metadata, options in
+              try await clients.dispatch.acceptOffer(.with { $0.offerID = offer.offerID }, metadata: metadata, options: options).ride
+            }
+          ) {
             findings.count("accepted")
             _ = acceptedBy.withLock { $0[ride.rideID, default: []].insert(ride.taxiCode) }
             if ride.taxiCode != taxi { findings.broken("\(taxi)'s accept of ride \(ride.rideID) answered with taxi \(ride.taxiCode)") }
@@ -138,9 +161,12 @@ struct TaxiRides: ChaosLoad {
         } else if mine.hasRide, !mine.ride.rideID.isEmpty {
           try await advance(mine.ride, as: driver)
         } else if mine.taxi.state == .unavailable {
-          _ = try await acknowledgement.untilAnswered(as: driver, { metadata, options in
-            try await clients.dispatch.setAvailability(.with { $0.available = true }, metadata: metadata, options: options)
-          })
+          _ = try await acknowledgement.untilAnswered(
+            as: driver,
+            { metadata, options in
+              try await clients.dispatch.setAvailability(.with { $0.available = true }, metadata: metadata, options: options)
+            }
+          )
         }
       } catch let error as RPCError where error.code == .failedPrecondition || error.code == .notFound {
         // The offer was withdrawn or expired, or the passenger cancelled: look again.
@@ -159,7 +185,14 @@ struct TaxiRides: ChaosLoad {
       case .allocated:
         _ = try await dispatch.reportArrived(.with { $0.rideID = id }, metadata: metadata, options: options)
       case .arrived:
-        _ = try await dispatch.startRide(.with { $0.rideID = id; $0.passengerCode = code }, metadata: metadata, options: options)
+        _ = try await dispatch.startRide(
+          .with {
+            $0.rideID = id
+            $0.passengerCode = code
+          },
+          metadata: metadata,
+          options: options
+        )
       case .inProgress:
         _ = try await dispatch.completeRide(.with { $0.rideID = id }, metadata: metadata, options: options)
       default:
@@ -176,7 +209,12 @@ struct TaxiRides: ChaosLoad {
     for passenger in passengers {
       let ids = try await allPages { token in
         let answer = try await clients.dispatch.listMyRides(
-          .with { $0.pageSize = 100; $0.pageToken = token }, metadata: await passenger.person.metadata())
+          .with {
+            $0.pageSize = 100
+            $0.pageToken = token
+          },
+          metadata: await passenger.person.metadata()
+        )
         return (answer.rides.map(\.rideID), answer.nextPageToken)
       }
       listed += ids.count
@@ -198,9 +236,13 @@ struct TaxiRides: ChaosLoad {
     let (rides, acceptedTwice, rideCharges, fares) = try DatabaseQueue(path: database.path, configuration: configuration).read { db in
       (
         try Row.fetchAll(
-          db, sql: "SELECT id, taxi_code, allocated_at, ended_at FROM ride WHERE allocated_at IS NOT NULL ORDER BY taxi_code, allocated_at"),
+          db,
+          sql: "SELECT id, taxi_code, allocated_at, ended_at FROM ride WHERE allocated_at IS NOT NULL ORDER BY taxi_code, allocated_at"
+        ),
         try String.fetchAll(
-          db, sql: "SELECT r.id FROM offer o JOIN ride r ON r.seq = o.ride_seq WHERE o.state = 'accepted' GROUP BY r.id HAVING COUNT(*) > 1"),
+          db,
+          sql: "SELECT r.id FROM offer o JOIN ride r ON r.seq = o.ride_seq WHERE o.state = 'accepted' GROUP BY r.id HAVING COUNT(*) > 1"
+        ),
         // A ride's fare or cancellation fee: "ride:<id>:fare", "ride:<id>:fee".
         try String.fetchAll(db, sql: "SELECT reference FROM payment WHERE kind = 'charge' AND reference LIKE 'ride:%'"),
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM payment WHERE kind = 'charge' AND reference LIKE 'ride:%:fare'") ?? 0
@@ -230,6 +272,7 @@ struct TaxiRides: ChaosLoad {
         ("completed", findings.value("completed")), ("cancelled", findings.value("cancelled")), ("no taxi", findings.value("no taxi")),
         ("fares charged", fares),
       ],
-      violations: findings.violations)
+      violations: findings.violations
+    )
   }
 }

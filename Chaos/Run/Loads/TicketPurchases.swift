@@ -29,20 +29,41 @@ struct TicketPurchases: ChaosLoad {
       var retried = false
       attempts: while true {
         guard
-          let quote = try await acknowledgement.untilAnswered(as: passenger.person, retried: &retried, { metadata, options in
-            try await clients.tickets.quoteTicket(
-              .with { $0.zone = .with { $0.zones = "Mi1-Mi3" } }, metadata: metadata, options: options
-            ).quote
-          })
-        else { findings.unanswered("purchase with key \(key)"); break attempts }
+          let quote = try await acknowledgement.untilAnswered(
+            as: passenger.person,
+            retried: &retried,
+            { metadata, options in
+              try await clients.tickets.quoteTicket(
+                .with { $0.zone = .with { $0.zones = "Mi1-Mi3" } },
+                metadata: metadata,
+                options: options
+              ).quote
+            }
+          )
+        else {
+          findings.unanswered("purchase with key \(key)")
+          break attempts
+        }
         do {
           guard
-            let purchase = try await acknowledgement.untilAnswered(as: passenger.person, retried: &retried, { metadata, options in
-              try await clients.tickets.purchaseTickets(
-                .with { $0.quoteID = quote.quoteID; $0.idempotencyKey = key }, metadata: metadata, options: options
-              ).purchase
-            })
-          else { findings.unanswered("purchase with key \(key)"); break attempts }
+            let purchase = try await acknowledgement.untilAnswered(
+              as: passenger.person,
+              retried: &retried,
+              { metadata, options in
+                try await clients.tickets.purchaseTickets(
+                  .with {
+                    $0.quoteID = quote.quoteID
+                    $0.idempotencyKey = key
+                  },
+                  metadata: metadata,
+                  options: options
+                ).purchase
+              }
+            )
+          else {
+            findings.unanswered("purchase with key \(key)")
+            break attempts
+          }
           findings.count("acknowledged")
           if retried { findings.count("acknowledged after a failed attempt") }
           acknowledged.withLock { $0[passenger.person.userID, default: []].append(purchase.purchaseID) }
@@ -64,7 +85,12 @@ struct TicketPurchases: ChaosLoad {
     for passenger in passengers {
       let ids = try await allPages { token in
         let answer = try await clients.tickets.listPurchases(
-          .with { $0.pageSize = 100; $0.pageToken = token }, metadata: await passenger.person.metadata())
+          .with {
+            $0.pageSize = 100
+            $0.pageToken = token
+          },
+          metadata: await passenger.person.metadata()
+        )
         return (answer.purchases.map(\.purchaseID), answer.nextPageToken)
       }
       listed += ids.count
@@ -87,9 +113,12 @@ struct TicketPurchases: ChaosLoad {
           sql: """
             SELECT reference FROM charge c WHERE kind = 'charge' AND status = 'approved'
             AND NOT EXISTS (SELECT 1 FROM purchase p WHERE p.id = c.reference AND p.status = 'completed' AND p.charge_id = c.id)
-            """),
+            """
+        ),
         try String.fetchAll(
-          db, sql: "SELECT reference FROM charge WHERE kind = 'charge' GROUP BY reference HAVING COUNT(*) > 1")
+          db,
+          sql: "SELECT reference FROM charge WHERE kind = 'charge' GROUP BY reference HAVING COUNT(*) > 1"
+        )
       )
     }
     for reference in unmatched { findings.broken("a charge for \(reference) pays for no completed purchase") }
@@ -101,6 +130,7 @@ struct TicketPurchases: ChaosLoad {
         ("of them after a failed attempt", findings.value("acknowledged after a failed attempt")),
         ("in the histories", listed), ("cards charged", charges),
       ],
-      violations: findings.violations)
+      violations: findings.violations
+    )
   }
 }

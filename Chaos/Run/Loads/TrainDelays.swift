@@ -24,15 +24,22 @@ struct TrainDelays: ChaosLoad {
       var retried = false
       do {
         guard
-          try await acknowledgement.untilAnswered(as: admin, retried: &retried, { metadata, options in
-            try await clients.scheduling.delayRun(
-              .with {
-                $0.run = run
-                $0.minutes = Int32(number % 30 + 1)
-                $0.reason = reason
-                $0.idempotencyKey = "delay-\(number)"
-              }, metadata: metadata, options: options)
-          }) != nil
+          try await acknowledgement.untilAnswered(
+            as: admin,
+            retried: &retried,
+            { metadata, options in
+              try await clients.scheduling.delayRun(
+                .with {
+                  $0.run = run
+                  $0.minutes = Int32(number % 30 + 1)
+                  $0.reason = reason
+                  $0.idempotencyKey = "delay-\(number)"
+                },
+                metadata: metadata,
+                options: options
+              )
+            }
+          ) != nil
         else { return findings.unanswered("the delay \"\(reason)\"") }
         findings.count("acknowledged")
         if retried { findings.count("acknowledged after a failed attempt") }
@@ -66,6 +73,7 @@ struct TrainDelays: ChaosLoad {
         ("of them after a failed attempt", findings.value("acknowledged after a failed attempt")),
         ("recorded", recorded),
       ],
-      violations: findings.violations)
+      violations: findings.violations
+    )
   }
 }

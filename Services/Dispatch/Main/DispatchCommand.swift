@@ -27,18 +27,28 @@ struct DispatchCommand: EventLoopCommand {
     let zones = try dispatch.zoneMap(reader)
     let gazetteer = try dispatch.gazetteer(reader)
     try await ServiceRunner.run(
-      options: options, serviceName: "dispatch",
-      additionalSettings: identityAddress.additionalSettings + schedulingAddress.additionalSettings, transport: .binario
+      options: options,
+      serviceName: "dispatch",
+      additionalSettings: identityAddress.additionalSettings + schedulingAddress.additionalSettings,
+      transport: .binario
     ) { context in
       let store = try DispatchStore(directory: context.configuration.dataDirectory)
       let clock = SystemClock()
       let logger = context.logger
       let domain = DispatchDomain(
-        store: store, clock: clock, zones: zones, accounts: IdentityAccountDirectory(identity: try context.identityClient()),
+        store: store,
+        clock: clock,
+        zones: zones,
+        accounts: IdentityAccountDirectory(identity: try context.identityClient()),
         payments: RecordingRidePayments(store: store, now: { clock.now() }),
-        geocoder: SavedPlacesAndGazetteer(store: store, gazetteer: gazetteer), settings: settings, logger: logger)
+        geocoder: SavedPlacesAndGazetteer(store: store, gazetteer: gazetteer),
+        settings: settings,
+        logger: logger
+      )
       logger.notice(
-        "taxi zones loaded", metadata: ["zones": "\(zones.zones.count)", "addresses": "\(gazetteer.count)"])
+        "taxi zones loaded",
+        metadata: ["zones": "\(zones.zones.count)", "addresses": "\(gazetteer.count)"]
+      )
       let notifier = SchedulingRideNotifier(client: try context.schedulingClient())
       context.addService(BackgroundJobService { await domain.runOutbox(through: notifier) }, name: "notification-outbox")
       context.addService(BackgroundJobService { await OfferTimeouts(domain: domain, logger: logger).run() }, name: "offer-timeouts")
@@ -58,7 +68,9 @@ struct DispatchCommand: EventLoopCommand {
             round += 1
             try? await Task.sleep(for: .seconds(15))
           }
-        }, name: "ride-checks")
+        },
+        name: "ride-checks"
+      )
       context.addInterceptor(AuthorizationServerInterceptor(policy: .dispatch.merging(.health)))
       return [DispatchHandler(domain: domain, logger: logger)]
     }

@@ -107,9 +107,11 @@ public final class Gateway: Sendable {
 
   /// The HTTP/JSON routes of the methods this gateway routes, and of its own health.
   public var httpRoutes: HTTPRouteTable {
-    HTTPRouteTable(routes: HTTPRouteTable.generated.filter { route in
-      MethodPath(route.rpc).map { self.answers(package: $0.package) } ?? false
-    })
+    HTTPRouteTable(
+      routes: HTTPRouteTable.generated.filter { route in
+        MethodPath(route.rpc).map { self.answers(package: $0.package) } ?? false
+      }
+    )
   }
 
   /// Server reflection over the services this gateway routes, the gateway's health and

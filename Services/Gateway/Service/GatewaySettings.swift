@@ -91,24 +91,39 @@ public struct GatewaySettings: Sendable {
     if let timeout = try additional.parsed(Key.idleTimeout, Self.seconds).first {
       self.frontDoorLimits.idleTimeout = timeout
     }
-    if let calls = try additional.parsed(Key.callsPerConnection, { text throws(GatewayConfigurationError) -> Int in
-      guard let calls = Int(text), calls > 0 else {
-        throw GatewayConfigurationError("\"\(text)\" is not a number of calls above 0")
+    if let calls = try additional.parsed(
+      Key.callsPerConnection,
+      { text throws(GatewayConfigurationError) -> Int in
+        guard let calls = Int(text), calls > 0 else {
+          throw GatewayConfigurationError("\"\(text)\" is not a number of calls above 0")
+        }
+        return calls
       }
-      return calls
-    }).first {
+    ).first {
       self.frontDoorLimits.callsPerConnection = calls
     }
 
     let purpose = "mutual TLS to the upstreams"
     guard let certificate = try additional.value(Key.upstreamTLSCertificate) ?? configuration.tlsCertificate else {
-      throw ConfigurationError(setting: Key.upstreamTLSCertificate, source: .defaults, reason: "\(purpose) needs a certificate; set --tls-certificate or --upstream-tls-certificate")
+      throw ConfigurationError(
+        setting: Key.upstreamTLSCertificate,
+        source: .defaults,
+        reason: "\(purpose) needs a certificate; set --tls-certificate or --upstream-tls-certificate"
+      )
     }
     guard let privateKey = try additional.value(Key.upstreamTLSPrivateKey) ?? configuration.tlsPrivateKey else {
-      throw ConfigurationError(setting: Key.upstreamTLSPrivateKey, source: .defaults, reason: "\(purpose) needs a private key; set --tls-private-key or --upstream-tls-private-key")
+      throw ConfigurationError(
+        setting: Key.upstreamTLSPrivateKey,
+        source: .defaults,
+        reason: "\(purpose) needs a private key; set --tls-private-key or --upstream-tls-private-key"
+      )
     }
     guard let trustedCA = configuration.tlsTrustedCA else {
-      throw ConfigurationError(setting: ConfigurationSetting.tlsTrustedCA.key, source: .defaults, reason: "\(purpose) needs the deployment CA; set --tls-trusted-ca")
+      throw ConfigurationError(
+        setting: ConfigurationSetting.tlsTrustedCA.key,
+        source: .defaults,
+        reason: "\(purpose) needs the deployment CA; set --tls-trusted-ca"
+      )
     }
     self.gateway = GatewayConfiguration(
       routing: routing,
@@ -123,7 +138,7 @@ public struct GatewaySettings: Sendable {
     guard let text = try additional.value(key) else { return defaultPort }
     if text.lowercased() == "off" { return nil }
     return try additional.parsed(key) { text throws(GatewayConfigurationError) -> Int in
-      guard let port = Int(text), (0...65535).contains(port) else {
+      guard let port = Int(text), (0 ... 65535).contains(port) else {
         throw GatewayConfigurationError("\"\(text)\" is not a port: write 0...65535, or off")
       }
       return port
@@ -141,7 +156,7 @@ public struct GatewaySettings: Sendable {
   /// `per-client[/total]`, e.g. `256/16384`.
   private static func connectionLimits(_ text: String) throws(GatewayConfigurationError) -> ConnectionLimiter.Limits {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-    guard (1...2).contains(parts.count), let perClient = Int(parts[0]), perClient > 0 else {
+    guard (1 ... 2).contains(parts.count), let perClient = Int(parts[0]), perClient > 0 else {
       throw GatewayConfigurationError("\"\(text)\" is not per-client[/total] connections (e.g. 256/16384)")
     }
     let total = parts.count == 2 ? Int(parts[1]) : max(perClient, ConnectionLimiter.Limits.defaults.total)
@@ -158,4 +173,3 @@ public struct GatewaySettings: Sendable {
     return (String(text[..<equals]), String(text[text.index(after: equals)...]))
   }
 }
-

@@ -26,17 +26,24 @@ struct GeoOffersCommand: EventLoopCommand {
     let settings = try geoOffers.settings(reader)
     let demoData = try geoOffers.demoDataFile(reader)
     try await ServiceRunner.run(
-      options: options, serviceName: "geo-offers",
-      additionalSettings: schedulingAddress.additionalSettings + ticketingAddress.additionalSettings, transport: .binario
+      options: options,
+      serviceName: "geo-offers",
+      additionalSettings: schedulingAddress.additionalSettings + ticketingAddress.additionalSettings,
+      transport: .binario
     ) { context in
       let store = try GeoOffersStore(directory: context.configuration.dataDirectory)
       let scheduling = try context.schedulingClient()
       let ticketing = try context.peerClient(TicketingPeer.self)
       let logger = context.logger
       let domain = GeoOffersDomain(
-        store: store, clock: SystemClock(), tickets: TicketingTickets(client: ticketing),
-        timetable: SchedulingLiveTimetable(client: scheduling), notifier: SchedulingNotifier(client: scheduling),
-        settings: settings, logger: logger)
+        store: store,
+        clock: SystemClock(),
+        tickets: TicketingTickets(client: ticketing),
+        timetable: SchedulingLiveTimetable(client: scheduling),
+        notifier: SchedulingNotifier(client: scheduling),
+        settings: settings,
+        logger: logger
+      )
       if let demoData, try await domain.loadDemoDataIfEmpty(demoData.data, source: demoData.path) {
         logger.notice("loaded the demo data", metadata: ["file": "\(demoData.path)"])
       }
@@ -53,7 +60,9 @@ struct GeoOffersCommand: EventLoopCommand {
             }
             try? await Task.sleep(for: .seconds(15 * 60))
           }
-        }, name: "offer-housekeeping")
+        },
+        name: "offer-housekeeping"
+      )
       context.addInterceptor(AuthorizationServerInterceptor(policy: .geoOffers.merging(.health)))
       return [GeoOffersHandler(domain: domain, logger: logger)]
     }

@@ -26,7 +26,10 @@ struct IdentityCommand: EventLoopCommand {
     try await ServiceRunner.run(options: options, serviceName: "identity", transport: .binario) { context in
       let store = try IdentityStore(directory: context.configuration.dataDirectory)
       let domain = try await IdentityDomain.start(
-        store: store, policy: policy, googleSignIn: google.map { OpenIDConnectVerifier(configuration: $0) })
+        store: store,
+        policy: policy,
+        googleSignIn: google.map { OpenIDConnectVerifier(configuration: $0) }
+      )
       if let google {
         context.logger.notice("sign-in with Google enabled", metadata: ["google.client_id": "\(google.clientID)"])
       }

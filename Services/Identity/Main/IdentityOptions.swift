@@ -8,57 +8,74 @@ import IdentityService
 struct IdentityOptions: ParsableArguments {
   @Option(
     name: .customLong("admin-email"),
-    help: ArgumentHelp("At first start, the first admin's address. (BINARIO_ADMIN_EMAIL)", valueName: "email"))
+    help: ArgumentHelp("At first start, the first admin's address. (BINARIO_ADMIN_EMAIL)", valueName: "email")
+  )
   var adminEmail: String?
 
   @Option(
     name: .customLong("admin-password"),
     help: ArgumentHelp(
       "At first start, the first admin's password. (BINARIO_ADMIN_PASSWORD; prefer the variable: flags show in ps)",
-      valueName: "password"))
+      valueName: "password"
+    )
+  )
   var adminPassword: String?
 
   @Option(
     name: .customLong("access-token-lifetime"),
-    help: ArgumentHelp("Seconds an access token is valid; default 300. (BINARIO_ACCESS_TOKEN_LIFETIME)", valueName: "seconds"))
+    help: ArgumentHelp("Seconds an access token is valid; default 300. (BINARIO_ACCESS_TOKEN_LIFETIME)", valueName: "seconds")
+  )
   var accessTokenLifetime: String?
 
   @Option(
     name: .customLong("password-hash-cost"),
     help: ArgumentHelp(
-      "log2 of scrypt's N (r=8, p=1); default 15 (~100 ms per hash). (BINARIO_PASSWORD_HASH_COST)", valueName: "10...20"))
+      "log2 of scrypt's N (r=8, p=1); default 15 (~100 ms per hash). (BINARIO_PASSWORD_HASH_COST)",
+      valueName: "10...20"
+    )
+  )
   var passwordHashCost: String?
 
   @Option(
     name: .customLong("password-reset-link"),
     help: ArgumentHelp(
       "The page a password reset email links to; ?token=... is appended. (BINARIO_PASSWORD_RESET_LINK)",
-      valueName: "url"))
+      valueName: "url"
+    )
+  )
   var passwordResetLink: String?
 
   @Option(
     name: .customLong("google-client-id"),
     help: ArgumentHelp(
       "Enables sign-in with Google: the OAuth client id ID tokens must be issued for. (BINARIO_GOOGLE_CLIENT_ID)",
-      valueName: "id"))
+      valueName: "id"
+    )
+  )
   var googleClientID: String?
 
   @Option(
     name: .customLong("google-issuer"),
     help: ArgumentHelp(
-      "The accepted `iss`; default Google's (https://accounts.google.com). (BINARIO_GOOGLE_ISSUER)", valueName: "issuer"))
+      "The accepted `iss`; default Google's (https://accounts.google.com). (BINARIO_GOOGLE_ISSUER)",
+      valueName: "issuer"
+    )
+  )
   var googleIssuer: String?
 
   @Option(
     name: .customLong("google-keys-url"),
     help: ArgumentHelp(
       "Where the provider publishes its keys (JWKS); default https://www.googleapis.com/oauth2/v3/certs. (BINARIO_GOOGLE_KEYS_URL)",
-      valueName: "url"))
+      valueName: "url"
+    )
+  )
   var googleKeysURL: String?
 
   @Option(
     name: .customLong("google-keys-file"),
-    help: ArgumentHelp("The provider's keys (JWKS) from a file instead of the URL. (BINARIO_GOOGLE_KEYS_FILE)", valueName: "path"))
+    help: ArgumentHelp("The provider's keys (JWKS) from a file instead of the URL. (BINARIO_GOOGLE_KEYS_FILE)", valueName: "path")
+  )
   var googleKeysFile: String?
 
   /// Google sign-in, if a client id is set.
@@ -98,13 +115,13 @@ struct IdentityOptions: ParsableArguments {
   func policy(environment: [String: String]) throws -> IdentityPolicy {
     var policy = IdentityPolicy()
     if let text = accessTokenLifetime ?? environment["BINARIO_ACCESS_TOKEN_LIFETIME"] {
-      guard let seconds = Double(text), (10...86_400).contains(seconds) else {
+      guard let seconds = Double(text), (10 ... 86_400).contains(seconds) else {
         throw ValidationError("access-token-lifetime must be seconds between 10 and 86400, not \(text)")
       }
       policy.accessTokenLifetime = seconds
     }
     if let text = passwordHashCost ?? environment["BINARIO_PASSWORD_HASH_COST"] {
-      guard let cost = Int(text), (10...20).contains(cost) else {
+      guard let cost = Int(text), (10 ... 20).contains(cost) else {
         throw ValidationError("password-hash-cost must be a whole number from 10 to 20, not \(text)")
       }
       policy.scrypt = ScryptParameters(rounds: 1 << cost, blockSize: 8, parallelism: 1)

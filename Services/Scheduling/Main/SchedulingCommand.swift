@@ -25,23 +25,30 @@ struct SchedulingCommand: EventLoopCommand {
     let folder = try scheduling.folder(environment: environment)
     let zone = try scheduling.zone(environment: environment)
     try await ServiceRunner.run(
-      options: options, serviceName: "scheduling", additionalSettings: identityAddress.additionalSettings,
+      options: options,
+      serviceName: "scheduling",
+      additionalSettings: identityAddress.additionalSettings,
       transport: .binario
     ) { context in
       let store = try SchedulingStore(directory: context.configuration.dataDirectory)
       let clock = SystemClock()
       let directory = IdentityAccountDirectory(identity: try context.identityClient())
       let dispatcher = DeliveryDispatcher(
-        store: store, directory: directory, push: OutboxPushProvider(store: store, clock: clock),
-        email: OutboxEmailProvider(store: store, clock: clock), text: OutboxTextProvider(store: store, clock: clock),
-        logger: context.logger)
+        store: store,
+        directory: directory,
+        push: OutboxPushProvider(store: store, clock: clock),
+        email: OutboxEmailProvider(store: store, clock: clock),
+        text: OutboxTextProvider(store: store, clock: clock),
+        logger: context.logger
+      )
       let centre = NotificationCentre(store: store, clock: clock, dispatcher: dispatcher)
       let domain = try SchedulingDomain(store: store, clock: clock, zone: zone, notifications: centre)
       let planner = ItineraryPlanner(store: store, clock: clock, directory: directory, notifications: centre)
       if let folder, let loaded = try await domain.importIfEmpty(folder: folder) {
         context.logger.notice(
           "loaded the timetable at first start",
-          metadata: ["folder": "\(folder)", "stations": "\(loaded.stations)", "trips": "\(loaded.trips)"])
+          metadata: ["folder": "\(folder)", "stations": "\(loaded.stations)", "trips": "\(loaded.trips)"]
+        )
       }
       context.addService(BackgroundJobService { await dispatcher.run() }, name: "notification-deliveries")
       // Open notification streams would otherwise hold the drain open for the whole grace period;

@@ -9,14 +9,18 @@ struct SchedulingOptions: ParsableArguments {
     name: .customLong("timetable-folder"),
     help: ArgumentHelp(
       "A GTFS feed folder loaded at first start, when no timetable was ever imported (the repository's Services/Scheduling/DemoNetwork). (BINARIO_TIMETABLE_FOLDER)",
-      valueName: "folder"))
+      valueName: "folder"
+    )
+  )
   var timetableFolder: String?
 
   @Option(
     name: .customLong("timetable-zone"),
     help: ArgumentHelp(
       "The time zone the timetable's service days are in; default Europe/Rome. (BINARIO_TIMETABLE_ZONE)",
-      valueName: "zone"))
+      valueName: "zone"
+    )
+  )
   var timetableZone: String?
 
   func folder(environment: [String: String]) throws -> String? {

@@ -28,11 +28,17 @@ struct TelemetryCommand: EventLoopCommand {
       let store = try TelemetryStore(directory: context.configuration.dataDirectory)
       let logger = context.logger
       let domain = TelemetryDomain(
-        store: store, clock: SystemClock(), downloader: HTTPReferenceDownloader(), sources: sources, fetchPeriod: fetchPeriod,
-        logger: logger)
+        store: store,
+        clock: SystemClock(),
+        downloader: HTTPReferenceDownloader(),
+        sources: sources,
+        fetchPeriod: fetchPeriod,
+        logger: logger
+      )
       logger.notice(
         "fetching reference data as it falls due",
-        metadata: ["configured": "\(sources.map(\.name).joined(separator: ","))", "every": "\(fetchPeriod)"])
+        metadata: ["configured": "\(sources.map(\.name).joined(separator: ","))", "every": "\(fetchPeriod)"]
+      )
       context.addService(BackgroundJobService { await domain.fetcher.run(domain.sources, every: domain.fetchPeriod) }, name: "reference-fetch")
       context.addInterceptor(AuthorizationServerInterceptor(policy: .telemetry.merging(.health)))
       return [TelemetryHandler(domain: domain, logger: logger)]

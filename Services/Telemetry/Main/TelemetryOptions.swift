@@ -10,12 +10,15 @@ struct TelemetryOptions: ParsableArguments {
     name: .customLong("reference-sources"),
     help: ArgumentHelp(
       "The open-data portal endpoints to fetch reference data from (JSON: [{\"name\", \"url\", \"kind\": \"catalogue\"|\"measurements\", \"network\": \"air_quality\"|\"weather\"}]); none by default. (BINARIO_REFERENCE_SOURCES)",
-      valueName: "file"))
+      valueName: "file"
+    )
+  )
   var referenceSources: String?
 
   @Option(
     name: .customLong("reference-fetch-every"),
-    help: ArgumentHelp("How often (minutes) the reference sources are fetched; default 60. (BINARIO_REFERENCE_FETCH_EVERY)", valueName: "minutes"))
+    help: ArgumentHelp("How often (minutes) the reference sources are fetched; default 60. (BINARIO_REFERENCE_FETCH_EVERY)", valueName: "minutes")
+  )
   var fetchEvery: Double?
 
   func referenceSources(_ reader: OwnSettingReader) throws -> [ReferenceSource] {
@@ -34,7 +37,7 @@ struct TelemetryOptions: ParsableArguments {
   }
 
   func fetchPeriod(_ reader: OwnSettingReader) throws -> Duration {
-    let minutes = try reader.number(fetchEvery, "BINARIO_REFERENCE_FETCH_EVERY", name: "reference-fetch-every", in: 1...(7 * 24 * 60)) ?? 60
+    let minutes = try reader.number(fetchEvery, "BINARIO_REFERENCE_FETCH_EVERY", name: "reference-fetch-every", in: 1 ... (7 * 24 * 60)) ?? 60
     return .seconds(minutes * 60)
   }
 }

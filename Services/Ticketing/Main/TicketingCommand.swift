@@ -29,9 +29,11 @@ struct TicketingCommand: EventLoopCommand {
     let zone = try ticketing.zone(reader)
     let reminderDays = try ticketing.reminderDays(reader)
     try await ServiceRunner.run(
-      options: options, serviceName: "ticketing",
+      options: options,
+      serviceName: "ticketing",
       additionalSettings: identityAddress.additionalSettings + schedulingAddress.additionalSettings
-        + geoOffersAddress.additionalSettings, transport: .binario
+        + geoOffersAddress.additionalSettings,
+      transport: .binario
     ) { context in
       let store = try TicketingStore(directory: context.configuration.dataDirectory)
       let clock = SystemClock()
@@ -42,20 +44,39 @@ struct TicketingCommand: EventLoopCommand {
         context.hasPeerAddress(GeoOffersPeer.self)
         ? GeoOffersRouteOffers(client: try context.peerClient(GeoOffersPeer.self), logger: context.logger) : NoRouteOffers()
       let domain = TicketingDomain(
-        store: store, clock: clock, timetable: SchedulingTimetable(client: scheduling), accounts: accounts,
-        charger: RecordingCardCharger(store: store, now: { clock.now() }), codes: codes, zone: zone, routeOffers: routeOffers)
+        store: store,
+        clock: clock,
+        timetable: SchedulingTimetable(client: scheduling),
+        accounts: accounts,
+        charger: RecordingCardCharger(store: store, now: { clock.now() }),
+        codes: codes,
+        zone: zone,
+        routeOffers: routeOffers
+      )
       if let fareTable, try await domain.loadFareTable(fareTable) {
         context.logger.notice("loaded the fare table", metadata: ["file": "\(ticketing.fareTable ?? reader.environment["BINARIO_FARE_TABLE"] ?? "")"])
       }
       let reminders = RenewalReminders(
-        store: store, clock: clock, notifier: SchedulingNotifier(client: scheduling), zone: zone, daysBefore: reminderDays)
+        store: store,
+        clock: clock,
+        notifier: SchedulingNotifier(client: scheduling),
+        zone: zone,
+        daysBefore: reminderDays
+      )
       let subscriptions = SubscriptionsDomain(
-        store: store, clock: clock, accounts: accounts, zone: zone, changed: { reminders.wake() })
+        store: store,
+        clock: clock,
+        accounts: accounts,
+        zone: zone,
+        changed: { reminders.wake() }
+      )
       let logger = context.logger
       context.addService(
         BackgroundJobService {
           await reminders.run(every: .seconds(15 * 60)) { logger.warning("renewal reminders failed; retrying later", metadata: ["error": "\($0)"]) }
-        }, name: "renewal-reminders")
+        },
+        name: "renewal-reminders"
+      )
       context.addService(
         BackgroundJobService {
           // Follow changes scheduling did not take at purchase or refund, and quotes nobody bought.
@@ -64,7 +85,9 @@ struct TicketingCommand: EventLoopCommand {
             _ = try? await store.removeQuotes(expiredBefore: clock.now().addingTimeInterval(-86_400))
             try? await Task.sleep(for: .seconds(30))
           }
-        }, name: "ticketing-housekeeping")
+        },
+        name: "ticketing-housekeeping"
+      )
       context.addInterceptor(AuthorizationServerInterceptor(policy: .ticketing.merging(.health)))
       return [
         TicketsHandler(domain: domain, codes: codes, logger: context.logger),

@@ -9,19 +9,27 @@ struct TicketingOptions: ParsableArguments {
     name: .customLong("fare-table"),
     help: ArgumentHelp(
       "A fare table (JSON) loaded at start when it differs from the one in force (the repository's Services/Ticketing/DemoFares/fares.json). (BINARIO_FARE_TABLE)",
-      valueName: "file"))
+      valueName: "file"
+    )
+  )
   var fareTable: String?
 
   @Option(
     name: .customLong("ticketing-zone"),
     help: ArgumentHelp(
       "The time zone of service dates, pass days and renewal dates; default Europe/Rome. (BINARIO_TICKETING_ZONE)",
-      valueName: "zone"))
+      valueName: "zone"
+    )
+  )
   var ticketingZone: String?
 
   @Option(
     name: .customLong("renewal-reminder-days"),
-    help: ArgumentHelp("How many days before a subscription renews its reminder goes out; default 3. (BINARIO_RENEWAL_REMINDER_DAYS)", valueName: "days"))
+    help: ArgumentHelp(
+      "How many days before a subscription renews its reminder goes out; default 3. (BINARIO_RENEWAL_REMINDER_DAYS)",
+      valueName: "days"
+    )
+  )
   var renewalReminderDays: Int?
 
   func fareTableData(_ reader: OwnSettingReader) throws -> Data? {
@@ -33,6 +41,6 @@ struct TicketingOptions: ParsableArguments {
   }
 
   func reminderDays(_ reader: OwnSettingReader) throws -> Int {
-    try reader.integer(renewalReminderDays, "BINARIO_RENEWAL_REMINDER_DAYS", name: "renewal-reminder-days", in: 0...60) ?? 3
+    try reader.integer(renewalReminderDays, "BINARIO_RENEWAL_REMINDER_DAYS", name: "renewal-reminder-days", in: 0 ... 60) ?? 3
   }
 }

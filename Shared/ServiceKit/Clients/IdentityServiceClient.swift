@@ -13,7 +13,7 @@ extension IdentityServiceClient {
   public func accounts(ids userIDs: [String]) async throws -> [Binario_Identity_V1_AccountRecord] {
     var found: [Binario_Identity_V1_AccountRecord] = []
     for start in stride(from: 0, to: userIDs.count, by: 500) {
-      let page = Array(userIDs[start..<min(start + 500, userIDs.count)])
+      let page = Array(userIDs[start ..< min(start + 500, userIDs.count)])
       found += try await lookupAccounts(.with { $0.userIds = page }).accounts
     }
     return found

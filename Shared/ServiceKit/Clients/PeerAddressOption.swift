@@ -26,7 +26,9 @@ public struct PeerAddressOption<Peer: PeerService>: ParsableArguments, Sendable 
     name: .customLong("\(Peer.name)-address"),
     help: ArgumentHelp(
       "Where \(Peer.name) listens (host:port). (BINARIO_\(Peer.name.uppercased().replacingOccurrences(of: "-", with: "_"))_ADDRESS)",
-      valueName: "host:port"))
+      valueName: "host:port"
+    )
+  )
   public var address: String?
 
   public init() {}
@@ -75,8 +77,10 @@ extension ServiceRunnerContext {
     guard let address = try additionalSettings.parsed(key, { try ServiceAddress(parsing: $0) }).first else {
       let setting = AdditionalSetting(key: key, flagValue: nil)
       throw ConfigurationError(
-        setting: key, source: .defaults,
-        reason: "set \(setting.flag) (\(setting.environmentVariable)) to where \(Peer.name) listens, e.g. \(Peer.name):\(Peer.port)")
+        setting: key,
+        source: .defaults,
+        reason: "set \(setting.flag) (\(setting.environmentVariable)) to where \(Peer.name) listens, e.g. \(Peer.name):\(Peer.port)"
+      )
     }
     return try serviceClient(at: address, name: Peer.name)
   }

@@ -13,7 +13,7 @@ public struct ServiceAddress: Sendable, Hashable, CustomStringConvertible {
     guard let colon = text.lastIndex(of: ":") else { throw ServiceAddressError(text: text) }
     var host = String(text[..<colon])
     if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-    guard !host.isEmpty, let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else {
+    guard !host.isEmpty, let port = Int(text[text.index(after: colon)...]), (1 ... 65535).contains(port) else {
       throw ServiceAddressError(text: text)
     }
     self.host = host

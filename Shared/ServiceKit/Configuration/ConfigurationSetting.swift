@@ -59,7 +59,7 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable {
     switch self {
     case .serviceName: configuration.serviceName = try value.nonEmptyString()
     case .host: configuration.host = try value.nonEmptyString()
-    case .port: configuration.port = try value.integer(in: 0...65535, "a port number")
+    case .port: configuration.port = try value.integer(in: 0 ... 65535, "a port number")
     case .tlsCertificate: configuration.tlsCertificate = try value.optionalPath()
     case .tlsPrivateKey: configuration.tlsPrivateKey = try value.optionalPath()
     case .tlsTrustedCA: configuration.tlsTrustedCA = try value.optionalPath()
@@ -69,12 +69,12 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable {
     case .logLevel: configuration.logLevel = try value.choice(of: Logger.Level.self)
     case .logFormat: configuration.logFormat = try value.choice(of: LogFormat.self)
     case .metricsHost: configuration.metricsHost = try value.nonEmptyString()
-    case .metricsPort: configuration.metricsPort = try value.optionalInteger(in: 0...65535, "a port number")
-    case .shutdownGracePeriod: configuration.shutdownGracePeriod = try value.seconds(in: 0...3600)
-    case .maxFrameSize: configuration.maxFrameSize = try value.integer(in: 1024...(1 << 30), "a size in bytes")
+    case .metricsPort: configuration.metricsPort = try value.optionalInteger(in: 0 ... 65535, "a port number")
+    case .shutdownGracePeriod: configuration.shutdownGracePeriod = try value.seconds(in: 0 ... 3600)
+    case .maxFrameSize: configuration.maxFrameSize = try value.integer(in: 1024 ... (1 << 30), "a size in bytes")
     case .otlpEndpoint: configuration.otlpEndpoint = try value.optionalURL(schemes: ["http", "https"])
-    case .keepaliveInterval: configuration.keepaliveInterval = try value.seconds(in: 0.1...3600)
-    case .keepaliveTimeout: configuration.keepaliveTimeout = try value.seconds(in: 0.1...3600)
+    case .keepaliveInterval: configuration.keepaliveInterval = try value.seconds(in: 0.1 ... 3600)
+    case .keepaliveTimeout: configuration.keepaliveTimeout = try value.seconds(in: 0.1 ... 3600)
     }
   }
 }

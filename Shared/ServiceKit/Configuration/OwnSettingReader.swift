@@ -22,10 +22,13 @@ public struct OwnSettingReader: Sendable {
 
   /// A finite number within `range`; `nil` when unset.
   public func number(_ flag: Double?, _ variable: String, name: String, in range: ClosedRange<Double>) throws -> Double? {
-    guard let value = try flag ?? environment[variable].map({ text -> Double in
-      guard let number = Double(text) else { throw ValidationError("\(name) must be a number, not \(text)") }
-      return number
-    }) else { return nil }
+    guard
+      let value = try flag
+        ?? environment[variable].map({ text -> Double in
+          guard let number = Double(text) else { throw ValidationError("\(name) must be a number, not \(text)") }
+          return number
+        })
+    else { return nil }
     guard value.isFinite, range.contains(value) else {
       throw ValidationError("\(name) must be \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound)), not \(Self.plain(value))")
     }
@@ -34,14 +37,19 @@ public struct OwnSettingReader: Sendable {
 
   /// A whole number within `range`; `nil` when unset.
   public func integer(_ flag: Int?, _ variable: String, name: String, in range: ClosedRange<Int>) throws -> Int? {
-    try number(flag.map(Double.init), variable, name: name, in: Double(range.lowerBound)...Double(range.upperBound)).map { value in
+    try number(flag.map(Double.init), variable, name: name, in: Double(range.lowerBound) ... Double(range.upperBound)).map { value in
       guard value.rounded() == value else { throw ValidationError("\(name) must be a whole number, not \(Self.plain(value))") }
       return Int(value)
     }
   }
 
   /// A time zone by its identifier (`Europe/Rome`), `defaultIdentifier` when unset.
-  public func timeZone(_ flag: String?, _ variable: String, name: String, default defaultIdentifier: String = "Europe/Rome") throws
+  public func timeZone(
+    _ flag: String?,
+    _ variable: String,
+    name: String,
+    default defaultIdentifier: String = "Europe/Rome"
+  ) throws
     -> TimeZone
   {
     let identifier = flag ?? environment[variable] ?? defaultIdentifier

@@ -112,7 +112,9 @@ extension ServiceConfiguration {
       data = try Data(contentsOf: URL(fileURLWithPath: path))
     } catch {
       throw ConfigurationError(
-        setting: nil, source: source, reason: "cannot read the file: \(error.localizedDescription)"
+        setting: nil,
+        source: source,
+        reason: "cannot read the file: \(error.localizedDescription)"
       )
     }
     let value: JSONValue
@@ -123,7 +125,9 @@ extension ServiceConfiguration {
     }
     guard case .object(let entries) = value else {
       throw ConfigurationError(
-        setting: nil, source: source, reason: "expected a JSON object of settings, got \(value)"
+        setting: nil,
+        source: source,
+        reason: "expected a JSON object of settings, got \(value)"
       )
     }
     return entries

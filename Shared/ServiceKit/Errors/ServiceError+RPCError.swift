@@ -2,9 +2,18 @@ import BinarioDomain
 import Foundation
 import GRPCCore
 
-extension ServiceError {
-  /// The gRPC status for this refusal: `INVALID_ARGUMENT` carries a `BadRequest` naming each
-  /// field (ServiceKit's rich error helper); `RESOURCE_EXHAUSTED` says when to retry.
+/// A domain refusal is its gRPC status: GRPCCore converts a thrown ``BinarioDomain/ServiceError``
+/// wherever it is thrown (a unary handler, mid-stream, an interceptor), so handlers just throw.
+/// `INVALID_ARGUMENT` carries a `BadRequest` naming each field; `RESOURCE_EXHAUSTED` says when
+/// to retry.
+extension ServiceError: RPCErrorConvertible {
+  public var rpcErrorCode: RPCError.Code { self.rpcError.code }
+  public var rpcErrorMessage: String { self.rpcError.message }
+  public var rpcErrorMetadata: Metadata { self.rpcError.metadata }
+  /// The status carries everything the caller may see; the domain value stays on the server.
+  public var rpcErrorCause: (any Error)? { nil }
+
+  /// The status for this refusal.
   public var rpcError: RPCError {
     switch self {
     case .invalid(let problems):

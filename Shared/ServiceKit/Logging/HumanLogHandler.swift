@@ -60,7 +60,8 @@ public struct HumanLogHandler: LogHandler {
     case .stringConvertible(let convertible): return convertible.description
     case .array(let elements): return "[" + elements.map(self.render).joined(separator: ", ") + "]"
     case .dictionary(let dictionary):
-      return "[" + dictionary.sorted { $0.key < $1.key }.map { "\($0.key): \(self.render($0.value))" }
+      return "["
+        + dictionary.sorted { $0.key < $1.key }.map { "\($0.key): \(self.render($0.value))" }
         .joined(separator: ", ") + "]"
     }
   }

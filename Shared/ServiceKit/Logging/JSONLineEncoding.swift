@@ -4,7 +4,7 @@ import Logging
 enum JSONLineEncoding {
   /// Bytes that end a run copied as is: `"`, `\`, control characters, and 0xE2, the lead byte
   /// of U+2028/U+2029 (escaped too, so the line is also valid JavaScript).
-  private static let stops: [Bool] = (0...255).map { byte in
+  private static let stops: [Bool] = (0 ... 255).map { byte in
     byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0xE2
   }
   private static let hexDigits = Array("0123456789abcdef".utf8)
@@ -27,18 +27,18 @@ enum JSONLineEncoding {
             index += 1
             continue
           }
-          line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+          line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart ..< index]))
           line.append(contentsOf: bytes[index + 2] == 0xA8 ? Array(#"\u2028"#.utf8) : Array(#"\u2029"#.utf8))
           index += 3
           runStart = index
           continue
         }
-        line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+        line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart ..< index]))
         Self.appendEscape(byte, to: &line)
         index += 1
         runStart = index
       }
-      line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+      line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart ..< bytes.count]))
     }
     line.append(UInt8(ascii: "\""))
   }

@@ -1,3 +1,8 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,10 +10,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import NIOConcurrencyHelpers
-import NIOCore
-import NIOPosix
-import Synchronization
 
 /// Where finished log lines go. Each call receives one complete line, without its newline.
 public protocol LogLineWriter: Sendable {

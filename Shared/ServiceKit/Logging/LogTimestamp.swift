@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// ISO 8601 timestamps in UTC with milliseconds (`2025-03-01T08:15:02.042Z`), formatted by hand:
 /// cheaper than a date formatter on every log line.
@@ -30,7 +31,7 @@ enum LogTimestamp {
     gmtime_r(&seconds, &parts)
     func digits(_ value: Int, _ width: Int) {
       var divisor = 1
-      for _ in 1..<width { divisor *= 10 }
+      for _ in 1 ..< width { divisor *= 10 }
       var value = value
       while divisor > 0 {
         line.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: (value / divisor) % 10))

@@ -79,7 +79,7 @@ public struct LoggingServerInterceptor: ServerInterceptor {
 extension Double {
   fileprivate func rounded(toPlaces places: Int) -> Double {
     var scale = 1.0
-    for _ in 0..<places { scale *= 10 }
+    for _ in 0 ..< places { scale *= 10 }
     return (self * scale).rounded() / scale
   }
 }

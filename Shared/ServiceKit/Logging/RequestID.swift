@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import Logging
+import Synchronization
 
 /// The id that ties together the log lines of one call, across services.
 ///

@@ -56,7 +56,11 @@ public final class MetricsServerInterceptor: ServerInterceptor {
         made[method]
         ?? MethodMetrics(
           latency: self.registry.makeDurationHistogram(
-            descriptor: Self.latency, labels: [("method", method)], buckets: Self.latencyBuckets))
+            descriptor: Self.latency,
+            labels: [("method", method)],
+            buckets: Self.latencyBuckets
+          )
+        )
       let code = outcome.code
       let labels = [("method", method), ("code", outcome.name)]
       let calls = metrics.calls[code] ?? self.registry.makeCounter(descriptor: Self.calls, labels: labels)
@@ -77,21 +81,30 @@ public final class MetricsServerInterceptor: ServerInterceptor {
   // `MetricNameDescriptor` is not `Sendable`, so these are made on use rather than stored.
   private static var calls: MetricNameDescriptor {
     MetricNameDescriptor(
-      namespace: "grpc", subsystem: "server", metricName: "calls", unitName: "total",
+      namespace: "grpc",
+      subsystem: "server",
+      metricName: "calls",
+      unitName: "total",
       helpText: "RPCs completed by the server, by method and status code."
     )
   }
 
   private static var errors: MetricNameDescriptor {
     MetricNameDescriptor(
-      namespace: "grpc", subsystem: "server", metricName: "errors", unitName: "total",
+      namespace: "grpc",
+      subsystem: "server",
+      metricName: "errors",
+      unitName: "total",
       helpText: "RPCs that ended with a status other than OK, by method and status code."
     )
   }
 
   private static var latency: MetricNameDescriptor {
     MetricNameDescriptor(
-      namespace: "grpc", subsystem: "server", metricName: "call_duration", unitName: "seconds",
+      namespace: "grpc",
+      subsystem: "server",
+      metricName: "call_duration",
+      unitName: "seconds",
       helpText: "Time from an RPC reaching the server's interceptors to its status."
     )
   }

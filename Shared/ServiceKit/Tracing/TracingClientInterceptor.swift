@@ -49,7 +49,8 @@ public struct TracingClientInterceptor: ClientInterceptor {
       contents.bodyParts = RPCAsyncSequence(
         wrapping: EndObservingSequence(base: contents.bodyParts) { error in
           CallSpan.end(span, outcome: error.map(RPCOutcome.init(error:)) ?? .ok, kind: .client)
-        })
+        }
+      )
       response.accepted = .success(contents)
     case .failure(let error):
       CallSpan.end(span, outcome: RPCOutcome(error: error), kind: .client)

@@ -72,7 +72,7 @@ public final class BinarioConnectionPool: Sendable {
     /// The next ready connection, round-robin; a connection that can take no new calls frees
     /// its slot for a new one.
     mutating func takeReadyConnection() -> BinarioClientConnection? {
-      for offset in 0..<self.slots.count {
+      for offset in 0 ..< self.slots.count {
         let index = (self.nextSlot + offset) % self.slots.count
         guard case .ready(let connection) = self.slots[index] else { continue }
         guard connection.isUsable else {
@@ -247,8 +247,10 @@ public final class BinarioConnectionPool: Sendable {
       return (Array(failing.values), delay)
     }
     self.logger.log(
-      level: self.peerName == nil ? .debug : .warning, "connection attempt failed",
-      metadata: ["peer": "\(self.peerName ?? "")", "target": "\(self.target)", "error": "\(reason)"])
+      level: self.peerName == nil ? .debug : .warning,
+      "connection attempt failed",
+      metadata: ["peer": "\(self.peerName ?? "")", "target": "\(self.target)", "error": "\(reason)"]
+    )
     let failure = self.unreachable(reason)
     for waiter in waiters { waiter.continuation.resume(throwing: failure) }
     if let delay {
@@ -285,13 +287,15 @@ public final class BinarioConnectionPool: Sendable {
 
   /// The delay before the next attempt after `failures` consecutive failures.
   func backoff(afterFailures failures: Int) -> Duration {
-    let base = Double(self.configuration.initialBackoff.components.seconds)
+    let base =
+      Double(self.configuration.initialBackoff.components.seconds)
       + Double(self.configuration.initialBackoff.components.attoseconds) / 1e18
-    let cap = Double(self.configuration.maximumBackoff.components.seconds)
+    let cap =
+      Double(self.configuration.maximumBackoff.components.seconds)
       + Double(self.configuration.maximumBackoff.components.attoseconds) / 1e18
     let grown = min(cap, base * pow(self.configuration.backoffMultiplier, Double(max(0, failures - 1))))
     let jitter = self.configuration.backoffJitter
-    let factor = jitter > 0 ? Double.random(in: (1 - jitter)...(1 + jitter)) : 1
+    let factor = jitter > 0 ? Double.random(in: (1 - jitter) ... (1 + jitter)) : 1
     return .nanoseconds(Int64(grown * factor * 1e9))
   }
 

@@ -165,7 +165,8 @@ final class ClientConnectionHandler: FrameConnectionHandler {
     self.calls.removeAll()
     let end = WireEnd(
       code: WireStatusCode.unavailable,
-      message: self.peerName.map { "the \($0) service went away during the call; try again" } ?? "connection to the server was lost")
+      message: self.peerName.map { "the \($0) service went away during the call; try again" } ?? "connection to the server was lost"
+    )
     for (_, state) in calls {
       state.deadline?.cancel()
       state.outbound.close()

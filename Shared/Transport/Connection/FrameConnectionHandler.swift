@@ -375,7 +375,7 @@ class FrameConnectionHandler: ChannelDuplexHandler {
   /// After a `GoAway` either way, the connection closes once its last call ends.
   @discardableResult
   final func closeIfDrained() -> Bool {
-    guard (self.goAwaySent || self.goAwayReceived), self.openCallCount == 0, self.context != nil else { return false }
+    guard self.goAwaySent || self.goAwayReceived, self.openCallCount == 0, self.context != nil else { return false }
     self.closeConnection()
     return true
   }

@@ -21,7 +21,9 @@ func addFrameHandlers(
   }
   try pipeline.addHandler(
     ByteToMessageHandler(
-      FrameDecoder(maximumFrameSize: configuration.maximumFrameSize, completionTimeout: configuration.slowPeerTimeout)))
+      FrameDecoder(maximumFrameSize: configuration.maximumFrameSize, completionTimeout: configuration.slowPeerTimeout)
+    )
+  )
   try pipeline.addHandler(FrameEncoder())
   try pipeline.addHandler(connectionHandler)
 }

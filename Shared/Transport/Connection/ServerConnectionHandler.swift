@@ -80,7 +80,9 @@ final class ServerConnectionHandler: FrameConnectionHandler {
       end.kind = .end(
         WireEnd(
           code: WireStatusCode.resourceExhausted,
-          message: "\(limit) calls are open on this connection, the most it takes; wait for one to end, or open another connection"))
+          message: "\(limit) calls are open on this connection, the most it takes; wait for one to end, or open another connection"
+        )
+      )
       self.writeFrame(end)
       return
     }

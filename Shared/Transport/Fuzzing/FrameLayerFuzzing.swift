@@ -45,7 +45,7 @@ public enum FrameLayerFuzzing {
     while start < input.count, channel.isActive {
       let end = min(input.count, start + size)
       var buffer = channel.allocator.buffer(capacity: end - start)
-      buffer.writeBytes(input[start..<end])
+      buffer.writeBytes(input[start ..< end])
       do {
         try channel.writeInbound(buffer)
       } catch {

@@ -94,10 +94,11 @@ public final class BinarioServerTransport: ServerTransport, Sendable {
   )
 
   public func listen(
-    streamHandler: @escaping @Sendable (
-      _ stream: RPCStream<Inbound, Outbound>,
-      _ context: ServerContext
-    ) async -> Void
+    streamHandler:
+      @escaping @Sendable (
+        _ stream: RPCStream<Inbound, Outbound>,
+        _ context: ServerContext
+      ) async -> Void
   ) async throws {
     let (incoming, continuation) = AsyncStream.makeStream(of: ServerStreamAdapter.Accepted.self)
     let acceptor = GRPCCallAcceptor(incoming: continuation, configuration: self.configuration.connection)

@@ -94,4 +94,3 @@ private final class AcceptedConnectionHandler: ChannelInboundHandler, Sendable {
     context.fireChannelRead(data)
   }
 }
-

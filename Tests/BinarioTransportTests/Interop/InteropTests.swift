@@ -28,10 +28,12 @@ struct InteropTests {
 
   @Test func largeUnary() async throws {
     try await withTestService { service, _ in
-      let response = try await service.unaryCall(.with {
-        $0.responseSize = 314_159
-        $0.payload = .with { $0.body = Data(count: 271_828) }
-      })
+      let response = try await service.unaryCall(
+        .with {
+          $0.responseSize = 314_159
+          $0.payload = .with { $0.body = Data(count: 271_828) }
+        }
+      )
       #expect(response.payload.body.count == 314_159)
     }
   }
@@ -39,10 +41,12 @@ struct InteropTests {
   @Test func largeUnaryOfThreeMebibytesPasses() async throws {
     try await withTestService { service, _ in
       let size = 3 * 1024 * 1024
-      let response = try await service.unaryCall(.with {
-        $0.responseSize = Int32(size)
-        $0.payload = .with { $0.body = Data(count: size) }
-      })
+      let response = try await service.unaryCall(
+        .with {
+          $0.responseSize = Int32(size)
+          $0.payload = .with { $0.body = Data(count: size) }
+        }
+      )
       #expect(response.payload.body.count == size)
     }
   }
@@ -84,9 +88,11 @@ struct InteropTests {
   @Test func serverStreaming() async throws {
     try await withTestService { service, _ in
       let sizes = [31_415, 9, 2_653, 58_979]
-      let received = try await service.streamingOutputCall(.with {
-        $0.responseParameters = sizes.map { size in .with { $0.size = Int32(size) } }
-      }) { response in
+      let received = try await service.streamingOutputCall(
+        .with {
+          $0.responseParameters = sizes.map { size in .with { $0.size = Int32(size) } }
+        }
+      ) { response in
         var received: [Int] = []
         for try await message in response.messages { received.append(message.payload.body.count) }
         return received
@@ -106,10 +112,12 @@ struct InteropTests {
           turn.yield(0)
           for await index in turns {
             guard index < requestSizes.count else { break }
-            try await writer.write(.with {
-              $0.responseParameters = [.with { $0.size = Int32(responseSizes[index]) }]
-              $0.payload = .with { $0.body = Data(count: requestSizes[index]) }
-            })
+            try await writer.write(
+              .with {
+                $0.responseParameters = [.with { $0.size = Int32(responseSizes[index]) }]
+                $0.payload = .with { $0.body = Data(count: requestSizes[index]) }
+              }
+            )
           }
         }
       ) { response in
@@ -143,7 +151,13 @@ struct InteropTests {
       metadata.addBinary([0xAB, 0xAB, 0xAB], forKey: InteropTestService.trailingMetadataKey)
 
       try await service.unaryCall(
-        request: ClientRequest(message: .with { $0.responseSize = 314_159; $0.payload = .with { $0.body = Data(count: 271_828) } }, metadata: metadata)
+        request: ClientRequest(
+          message: .with {
+            $0.responseSize = 314_159
+            $0.payload = .with { $0.body = Data(count: 271_828) }
+          },
+          metadata: metadata
+        )
       ) { response in
         #expect(Array(response.metadata[stringValues: InteropTestService.initialMetadataKey]) == ["test_initial_metadata_value"])
         #expect(Array(response.trailingMetadata[binaryValues: InteropTestService.trailingMetadataKey]) == [[0xAB, 0xAB, 0xAB]])
@@ -153,10 +167,12 @@ struct InteropTests {
 
       try await service.fullDuplexCall(
         request: StreamingClientRequest(metadata: metadata) { writer in
-          try await writer.write(.with {
-            $0.responseParameters = [.with { $0.size = 314_159 }]
-            $0.payload = .with { $0.body = Data(count: 271_828) }
-          })
+          try await writer.write(
+            .with {
+              $0.responseParameters = [.with { $0.size = 314_159 }]
+              $0.payload = .with { $0.body = Data(count: 271_828) }
+            }
+          )
         }
       ) { response in
         #expect(Array(response.metadata[stringValues: InteropTestService.initialMetadataKey]) == ["test_initial_metadata_value"])
@@ -176,7 +192,14 @@ struct InteropTests {
   func statusCodeAndMessage(message: String) async throws {
     try await withTestService { service, _ in
       let unary = await #expect(throws: RPCError.self) {
-        _ = try await service.unaryCall(.with { $0.responseStatus = .with { $0.code = 2; $0.message = message } })
+        _ = try await service.unaryCall(
+          .with {
+            $0.responseStatus = .with {
+              $0.code = 2
+              $0.message = message
+            }
+          }
+        )
       }
       #expect(unary?.code == .unknown)
       #expect(unary?.message == message)
@@ -184,7 +207,14 @@ struct InteropTests {
       let duplex = await #expect(throws: RPCError.self) {
         try await service.fullDuplexCall(
           request: StreamingClientRequest { writer in
-            try await writer.write(.with { $0.responseStatus = .with { $0.code = 2; $0.message = message } })
+            try await writer.write(
+              .with {
+                $0.responseStatus = .with {
+                  $0.code = 2
+                  $0.message = message
+                }
+              }
+            )
           }
         ) { response in
           for try await _ in response.messages {}
@@ -238,10 +268,12 @@ struct InteropTests {
       let call = Task {
         try await service.fullDuplexCall(
           request: StreamingClientRequest { writer in
-            try await writer.write(.with {
-              $0.responseParameters = [.with { $0.size = 31_415 }]
-              $0.payload = .with { $0.body = Data(count: 27_182) }
-            })
+            try await writer.write(
+              .with {
+                $0.responseParameters = [.with { $0.size = 31_415 }]
+                $0.payload = .with { $0.body = Data(count: 27_182) }
+              }
+            )
             try await waitUntilCancelled()
           }
         ) { response in

@@ -32,11 +32,16 @@ struct GatedEchoService: Binario_Echo_V1_Echo.SimpleServiceProtocol {
     for await _ in self.gate { break }
   }
 
-  func collect(request: RPCAsyncSequence<Binario_Echo_V1_EchoRequest, any Error>, context: ServerContext) async throws -> Binario_Echo_V1_EchoResponse {
+  func collect(request: RPCAsyncSequence<Binario_Echo_V1_EchoRequest, any Error>, context: ServerContext) async throws -> Binario_Echo_V1_EchoResponse
+  {
     .init()
   }
 
-  func update(request: RPCAsyncSequence<Binario_Echo_V1_EchoRequest, any Error>, response: RPCWriter<Binario_Echo_V1_EchoResponse>, context: ServerContext) async throws {}
+  func update(
+    request: RPCAsyncSequence<Binario_Echo_V1_EchoRequest, any Error>,
+    response: RPCWriter<Binario_Echo_V1_EchoResponse>,
+    context: ServerContext
+  ) async throws {}
 }
 
 extension AsyncStream {

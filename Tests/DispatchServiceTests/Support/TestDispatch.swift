@@ -60,7 +60,8 @@ struct TestDispatch {
     .deletingLastPathComponent().deletingLastPathComponent()
   static let zones = try! ZoneMap.decode(Data(contentsOf: repository.appendingPathComponent("Services/Dispatch/DemoData/zones.json")))
   static let gazetteer = try! AddressGazetteer.decode(
-    Data(contentsOf: repository.appendingPathComponent("Services/Dispatch/DemoData/addresses.json")))
+    Data(contentsOf: repository.appendingPathComponent("Services/Dispatch/DemoData/addresses.json"))
+  )
 
   // Places in the demo zones.
   static let duomo = GeoPoint(latitude: 45.46419, longitude: 9.18960)  // C
@@ -80,9 +81,14 @@ struct TestDispatch {
     var settings = settings
     settings.alertEmails = ["admin@example.com"]
     domain = DispatchDomain(
-      store: store, clock: clock, zones: Self.zones, accounts: accounts,
+      store: store,
+      clock: clock,
+      zones: Self.zones,
+      accounts: accounts,
       payments: RecordingRidePayments(store: store, now: { clock.now() }),
-      geocoder: SavedPlacesAndGazetteer(store: store, gazetteer: Self.gazetteer), settings: settings)
+      geocoder: SavedPlacesAndGazetteer(store: store, gazetteer: Self.gazetteer),
+      settings: settings
+    )
     accounts.add("admin", name: "Ada Admin", email: "admin@example.com")
   }
 
@@ -102,7 +108,12 @@ struct TestDispatch {
 
   func request(_ passenger: String, at position: GeoPoint, key: String = "", passengers: Int = 1) async throws -> Ride {
     try await domain.requestRide(
-      passengerUserID: passenger, pickup: .position(position), destination: nil, passengers: passengers, idempotencyKey: key)
+      passengerUserID: passenger,
+      pickup: .position(position),
+      destination: nil,
+      passengers: passengers,
+      idempotencyKey: key
+    )
   }
 
   /// The taxi's pending offer, if any.

@@ -10,7 +10,7 @@ import Testing
 @Suite("Chaos: kill -9 under load", .serialized, .timeLimit(.minutes(8)))
 struct ChaosTests {
   @Test func acknowledgedWritesSurviveRandomKills() async throws {
-    let report = try await ChaosRun(ChaosConfiguration(duration: .seconds(40), killInterval: 1.5...2.5, seed: 22)).run()
+    let report = try await ChaosRun(ChaosConfiguration(duration: .seconds(40), killInterval: 1.5 ... 2.5, seed: 22)).run()
     print(report)
     #expect(report.violations.isEmpty, "\(report.violations.joined(separator: "\n"))")
     #expect(Set(report.kills.keys) == Set(RunningSuite.processNames), "killed only \(report.kills)")

@@ -39,7 +39,7 @@ struct FullDiskTests {
     let registered = try await telemetry.registerDevice(.with { $0.name = "Bike board" }, metadata: bearer(ada))
     let board: Metadata = ["authorization": .string("Device \(registered.token)")]
     func batch(_ number: Int) -> [Binario_Telemetry_V1_Reading] {
-      (number * 1_000..<(number + 1) * 1_000).map { TelemetryTests.reading($0) }
+      (number * 1_000 ..< (number + 1) * 1_000).map { TelemetryTests.reading($0) }
     }
 
     var acknowledged = 0
@@ -87,12 +87,16 @@ struct FullDiskTests {
         $0.deviceID = registered.device.id
         $0.from = Google_Protobuf_Timestamp(date: TelemetryTests.morning.addingTimeInterval(-3600))
         $0.to = Google_Protobuf_Timestamp(date: TelemetryTests.morning.addingTimeInterval(Double(number + 2) * 1_000 * 30))
-      }, metadata: bearer(ada))
+      },
+      metadata: bearer(ada)
+    )
     let rows = exported.csv.split(separator: "\n").dropFirst()
     #expect(rows.count == acknowledged, "\(rows.count) readings stored, \(acknowledged) acknowledged")
     #expect(Set(rows.map { $0.split(separator: ",").first ?? "" }).count == rows.count, "a reading stored twice")
-    print("full disk: \(number) batch(es) acknowledged before the disk filled, refused RESOURCE_EXHAUSTED (\"\(refused.message)\"), "
-      + "reads and health served while full, the refused batch stored once space returned; \(acknowledged) readings, each once")
+    print(
+      "full disk: \(number) batch(es) acknowledged before the disk filled, refused RESOURCE_EXHAUSTED (\"\(refused.message)\"), "
+        + "reads and health served while full, the refused batch stored once space returned; \(acknowledged) readings, each once"
+    )
   }
 
   /// Writes zeros to `file` until the file system has no byte left.

@@ -45,40 +45,58 @@ struct PartitionTests {
     // Identity on every address: the host's loopback for the gateway and ticketing, the veth
     // pair's host end for scheduling in its namespace.
     let identity = try await ServiceProcess.start(
-      "identity", arguments: flags("identity", host: "0.0.0.0"),
-      environment: ["BINARIO_ADMIN_EMAIL": RunningSuite.adminEmail, "BINARIO_ADMIN_PASSWORD": RunningSuite.adminPassword])
+      "identity",
+      arguments: flags("identity", host: "0.0.0.0"),
+      environment: ["BINARIO_ADMIN_EMAIL": RunningSuite.adminEmail, "BINARIO_ADMIN_PASSWORD": RunningSuite.adminPassword]
+    )
     let scheduling = try await ServiceProcess.start(
       "scheduling",
       arguments: flags("scheduling", host: namespace.address) + [
         "--identity-address", "\(namespace.hostAddress):\(identity.port)", "--timetable-folder", RunningSuite.demoNetworkFolder.path,
       ],
-      networkNamespace: namespace.name)
+      networkNamespace: namespace.name
+    )
     let schedulingAddress = "\(namespace.address):\(scheduling.port)"
     let ticketing = try await ServiceProcess.start(
       "ticketing",
       arguments: flags("ticketing") + [
         "--identity-address", "127.0.0.1:\(identity.port)", "--scheduling-address", schedulingAddress,
         "--fare-table", RunningSuite.demoFareTable.path,
-      ])
+      ]
+    )
     let gateway = try await ServiceProcess.start(
       "gateway",
       arguments: flags("gateway") + [
         "--grpc-port", "off", "--http-port", "off", "--tls-client-authentication", "none", "--rate-limit", "off",
         "--upstream", "identity=127.0.0.1:\(identity.port)", "--upstream", "scheduling=\(schedulingAddress)",
         "--upstream", "ticketing=127.0.0.1:\(ticketing.port)",
-      ])
+      ]
+    )
     defer {
       for process in [gateway, ticketing, scheduling, identity] { process.kill() }
     }
     let transport = try BinarioClientTransport(
-      host: "127.0.0.1", port: gateway.port, serverHostname: "localhost",
-      tls: .client(trustRoots: .file(certificates.appendingPathComponent("ca.pem").path)))
+      host: "127.0.0.1",
+      port: gateway.port,
+      serverHostname: "localhost",
+      tls: .client(trustRoots: .file(certificates.appendingPathComponent("ca.pem").path))
+    )
     try await withGRPCClient(transport: transport) { client in
-      try await Self.partitionAndHeal(namespace, Scheduling(wrapping: client), Tickets(wrapping: client), Binario_Identity_V1_Identity.Client(wrapping: client))
+      try await Self.partitionAndHeal(
+        namespace,
+        Scheduling(wrapping: client),
+        Tickets(wrapping: client),
+        Binario_Identity_V1_Identity.Client(wrapping: client)
+      )
     }
   }
 
-  static func partitionAndHeal(_ namespace: NetworkNamespace, _ scheduling: Scheduling, _ tickets: Tickets, _ identity: Binario_Identity_V1_Identity.Client<BinarioClientTransport>) async throws {
+  static func partitionAndHeal(
+    _ namespace: NetworkNamespace,
+    _ scheduling: Scheduling,
+    _ tickets: Tickets,
+    _ identity: Binario_Identity_V1_Identity.Client<BinarioClientTransport>
+  ) async throws {
     let options = { () -> CallOptions in
       var options = CallOptions.defaults
       options.timeout = Self.deadline
@@ -87,11 +105,20 @@ struct PartitionTests {
     let admin = try await identity.signInAdmin()
     // Through the gateway to scheduling, and through ticketing (a station ticket's quote looks
     // its run up in scheduling).
-    let board = try await scheduling.getDeparturesBoard(.with { $0.stationID = "MI_CENTRALE"; $0.limit = 20 }, options: options)
+    let board = try await scheduling.getDeparturesBoard(
+      .with {
+        $0.stationID = "MI_CENTRALE"
+        $0.limit = 20
+      },
+      options: options
+    )
     let departure = try #require(board.departures.first { $0.run.stops.count > 1 })
     let quote = Binario_Ticketing_V1_QuoteTicketRequest.with {
       $0.station = .with {
-        $0.run = .with { $0.tripID = departure.run.run.tripID; $0.serviceDate = departure.run.run.serviceDate }
+        $0.run = .with {
+          $0.tripID = departure.run.run.tripID
+          $0.serviceDate = departure.run.run.serviceDate
+        }
         $0.fromStationID = departure.run.stops[0].station.stationID
         $0.toStationID = departure.run.stops[1].station.stationID
       }
@@ -109,7 +136,7 @@ struct PartitionTests {
     for (name, call) in calls {
       var answers: [RPCError.Code] = []
       var lastMessage = ""
-      for _ in 0..<8 {
+      for _ in 0 ..< 8 {
         let (code, took, message) = await Self.timed(call)
         lastMessage = message
         #expect(took < Self.deadline + Self.margin, "\(name): a call took \(took) with a \(Self.deadline) deadline")

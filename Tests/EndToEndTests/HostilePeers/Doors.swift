@@ -12,7 +12,9 @@ import NIOSSL
 
 /// The gateway's three front doors.
 enum Door: String, CaseIterable, Sendable {
-  case binario = "Binario", grpc = "gRPC", http = "HTTP"
+  case binario = "Binario"
+  case grpc = "gRPC"
+  case http = "HTTP"
 
   /// What its TLS handshake negotiates (ALPN).
   var applicationProtocol: String {
@@ -76,7 +78,14 @@ final class Doors: Sendable {
     print(
       String(
         format: "hostile peer: %@ | gateway RSS %.0f MiB before, %.0f peak, %.0f after | %@ | %@",
-        name, before, peak, after, notes.isEmpty ? "-" : notes, HostilePeerTests.seconds(ContinuousClock.now - started)))
+        name,
+        before,
+        peak,
+        after,
+        notes.isEmpty ? "-" : notes,
+        HostilePeerTests.seconds(ContinuousClock.now - started)
+      )
+    )
     if peak - before > HostilePeerTests.memoryBound {
       throw HostilePeerFailure("\(name): the gateway grew by \(Int(peak - before)) MiB, more than \(Int(HostilePeerTests.memoryBound))")
     }
@@ -176,7 +185,7 @@ enum HTTP2Frame {
       let type = bytes[index + 3]
       let flags = bytes[index + 4]
       guard index + 9 + length <= bytes.count else { break }
-      let payload = bytes[(index + 9)..<(index + 9 + length)]
+      let payload = bytes[(index + 9) ..< (index + 9 + length)]
       switch type {
       case 0x3: summary.refused += 1
       case 0x7: summary.goAway = true
@@ -184,7 +193,7 @@ enum HTTP2Frame {
         var setting = payload.startIndex
         while setting + 6 <= payload.endIndex {
           let identifier = UInt16(payload[setting]) << 8 | UInt16(payload[setting + 1])
-          let value = payload[(setting + 2)..<(setting + 6)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+          let value = payload[(setting + 2) ..< (setting + 6)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
           if identifier == 0x3 { summary.maxConcurrentStreams = value }
           setting += 6
         }

@@ -63,20 +63,34 @@ struct HostilePeerTests {
     }
     try await doors.measure("HTTP door: headers dribbled") {
       try await Self.slowloris(
-        doors, port: doors.suite.gatewayHTTPPort, alpn: "http/1.1", within: .seconds(Self.slowClientSeconds),
+        doors,
+        port: doors.suite.gatewayHTTPPort,
+        alpn: "http/1.1",
+        within: .seconds(Self.slowClientSeconds),
         prefix: Array("GET /openapi.json HTTP/1.1\r\nHost: localhost\r\n".utf8),
-        dribble: Array("X-Slow: \(String(repeating: "z", count: 200))\r\n".utf8))
+        dribble: Array("X-Slow: \(String(repeating: "z", count: 200))\r\n".utf8)
+      )
     }
     try await doors.measure("Binario door: a frame dribbled") {
       // A frame announcing 256 bytes.
       try await Self.slowloris(
-        doors, port: doors.suite.gatewayPort, alpn: "binario/1", within: .seconds(Self.slowClientSeconds),
-        prefix: [0, 0, 1, 0], dribble: [UInt8](repeating: 0x08, count: 256))
+        doors,
+        port: doors.suite.gatewayPort,
+        alpn: "binario/1",
+        within: .seconds(Self.slowClientSeconds),
+        prefix: [0, 0, 1, 0],
+        dribble: [UInt8](repeating: 0x08, count: 256)
+      )
     }
     try await doors.measure("gRPC door: HTTP/2 preface dribbled") {
       try await Self.slowloris(
-        doors, port: doors.suite.gatewayGRPCPort, alpn: "h2", within: .seconds(Self.idleSeconds),
-        prefix: [], dribble: Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [UInt8](repeating: 0, count: 200))
+        doors,
+        port: doors.suite.gatewayGRPCPort,
+        alpn: "h2",
+        within: .seconds(Self.idleSeconds),
+        prefix: [],
+        dribble: Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [UInt8](repeating: 0, count: 200)
+      )
     }
     try await doors.measure("Binario door: 2000 calls on one connection") {
       try await Self.manyBinarioCalls(doors)
@@ -101,7 +115,7 @@ struct HostilePeerTests {
     let port = doors.port(of: door)
     let attempts = Self.perClient * 4
     let admitted = await withTaskGroup(of: HostileConnection?.self) { group in
-      for _ in 0..<attempts {
+      for _ in 0 ..< attempts {
         group.addTask {
           try? await HostileConnection.connect(port: port, from: doors.attacker, alpn: door.applicationProtocol, caFile: doors.suite.caFile)
         }
@@ -133,7 +147,7 @@ struct HostilePeerTests {
     dribble: [UInt8]
   ) async throws {
     var connections: [HostileConnection] = []
-    for _ in 0..<Self.perClient {
+    for _ in 0 ..< Self.perClient {
       let connection = try await HostileConnection.connect(port: port, from: doors.attacker, alpn: alpn, caFile: doors.suite.caFile)
       await connection.write(prefix)
       connections.append(connection)
@@ -159,9 +173,14 @@ struct HostilePeerTests {
   /// 2000 `Health/Watch` calls opened at once on one Binario connection: the first ones up to the
   /// limit are served, every other one is answered `RESOURCE_EXHAUSTED` at once.
   static func manyBinarioCalls(_ doors: Doors) async throws {
-    let connection = try await HostileConnection.connect(port: doors.suite.gatewayPort, from: doors.attacker, alpn: "binario/1", caFile: doors.suite.caFile)
+    let connection = try await HostileConnection.connect(
+      port: doors.suite.gatewayPort,
+      from: doors.attacker,
+      alpn: "binario/1",
+      caFile: doors.suite.caFile
+    )
     var bytes: [UInt8] = []
-    for id in 1...2000 {
+    for id in 1 ... 2000 {
       var frame = WireFrame()
       frame.callID = UInt64(id)
       frame.kind = .open(
@@ -169,7 +188,8 @@ struct HostilePeerTests {
           $0.method = "/grpc.health.v1.Health/Watch"
           $0.payload = Data()
           $0.halfClose = true
-        })
+        }
+      )
       bytes += Self.prefixed(try frame.serializedBytes())
     }
     await connection.write(bytes)
@@ -189,17 +209,23 @@ struct HostilePeerTests {
   /// 2000 gRPC streams opened at once on one HTTP/2 connection, past the announced
   /// `MAX_CONCURRENT_STREAMS`: refused (`RST_STREAM`) or the connection closed (`GOAWAY`).
   static func manyHTTP2Streams(_ doors: Doors) async throws {
-    let connection = try await HostileConnection.connect(port: doors.suite.gatewayGRPCPort, from: doors.attacker, alpn: "h2", caFile: doors.suite.caFile)
+    let connection = try await HostileConnection.connect(
+      port: doors.suite.gatewayGRPCPort,
+      from: doors.attacker,
+      alpn: "h2",
+      caFile: doors.suite.caFile
+    )
     var bytes = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
     bytes += HTTP2Frame.settings(ack: false)
     bytes += HTTP2Frame.settings(ack: true)
-    for index in 0..<2000 {
+    for index in 0 ..< 2000 {
       bytes += HTTP2Frame.headers(
         streamID: UInt32(2 * index + 1),
         [
           (":method", "POST"), (":scheme", "https"), (":path", "/grpc.health.v1.Health/Watch"), (":authority", "localhost"),
           ("content-type", "application/grpc"), ("te", "trailers"),
-        ])
+        ]
+      )
     }
     await connection.write(bytes)
     let refused = try await Self.poll(until: { $0.refused >= 2000 - Self.callsPerConnection || $0.goAway }) {
@@ -208,7 +234,9 @@ struct HostilePeerTests {
     #expect(refused.refused >= 2000 - Self.callsPerConnection || refused.goAway)
     #expect(refused.maxConcurrentStreams == UInt32(Self.callsPerConnection))
     try await doors.expectServed()
-    doors.note("announced MAX_CONCURRENT_STREAMS \(refused.maxConcurrentStreams.map(String.init) ?? "none"); \(refused.refused) streams reset, GOAWAY: \(refused.goAway)")
+    doors.note(
+      "announced MAX_CONCURRENT_STREAMS \(refused.maxConcurrentStreams.map(String.init) ?? "none"); \(refused.refused) streams reset, GOAWAY: \(refused.goAway)"
+    )
     await connection.close()
   }
 
@@ -222,7 +250,10 @@ struct HostilePeerTests {
     #expect(asWholeBody.status == .badRequest, "nested 100,000 deep: \(asWholeBody.status) \(asWholeBody.text.prefix(200))")
     // A path parameter sends the body through Foundation's JSON parser rather than swift-protobuf's.
     let withPathParameter = try await doors.httpCall(.PUT, "/v1/taxi/places/home", body: "{\"place\":" + nested + "}")
-    #expect(withPathParameter.status == .badRequest, "nested, with a path parameter: \(withPathParameter.status) \(withPathParameter.text.prefix(200))")
+    #expect(
+      withPathParameter.status == .badRequest,
+      "nested, with a path parameter: \(withPathParameter.status) \(withPathParameter.text.prefix(200))"
+    )
     try await doors.expectServed()
     doors.note("413 for 5 MiB; 400 for nesting 100,000 deep, either parser")
   }
@@ -251,7 +282,8 @@ struct HostilePeerTests {
     try await doors.expectServed()
     doors.note(
       "Binario: \(overBinario.map { "\($0.code)" } ?? "-"), gRPC: \(overGRPC.map { "\($0.code)" } ?? "-"), "
-        + "HTTP: \(answer.map { "\($0.status.code)" } ?? "connection closed")")
+        + "HTTP: \(answer.map { "\($0.status.code)" } ?? "connection closed")"
+    )
   }
 
   // MARK: Helpers
@@ -284,9 +316,9 @@ struct HostilePeerTests {
     var frames: [WireFrame] = []
     var index = 0
     while index + 4 <= bytes.count {
-      let length = bytes[index..<index + 4].reduce(0) { $0 << 8 | Int($1) }
+      let length = bytes[index ..< index + 4].reduce(0) { $0 << 8 | Int($1) }
       guard index + 4 + length <= bytes.count else { break }
-      if let frame = try? WireFrame(serializedBytes: Array(bytes[(index + 4)..<(index + 4 + length)])) { frames.append(frame) }
+      if let frame = try? WireFrame(serializedBytes: Array(bytes[(index + 4) ..< (index + 4 + length)])) { frames.append(frame) }
       index += 4 + length
     }
     return frames

@@ -29,10 +29,12 @@ final class FakeIdentityService: RegistrableRPCService, Sendable {
   }
 
   func revoke(_ sessionIDs: [String], until: Date) {
-    self.revocationsContinuation.yield(.with {
-      $0.sessionIds = sessionIDs
-      $0.rememberUntil = .init(date: until)
-    })
+    self.revocationsContinuation.yield(
+      .with {
+        $0.sessionIds = sessionIDs
+        $0.rememberUntil = .init(date: until)
+      }
+    )
   }
 
   func registerMethods<Transport: ServerTransport>(with router: inout RPCRouter<Transport>) {
@@ -43,15 +45,19 @@ final class FakeIdentityService: RegistrableRPCService, Sendable {
     ) { request, _ in
       _ = try await ServerRequest(stream: request).message
       let keys = self.keys.withLock { $0 }
-      return StreamingServerResponse(single: ServerResponse(message: .with { response in
-        response.keys = keys.map { keyID, key in
-          .with {
-            $0.keyID = keyID
-            $0.algorithm = "EdDSA"
-            $0.publicKey = key.rawRepresentation
+      return StreamingServerResponse(
+        single: ServerResponse(
+          message: .with { response in
+            response.keys = keys.map { keyID, key in
+              .with {
+                $0.keyID = keyID
+                $0.algorithm = "EdDSA"
+                $0.publicKey = key.rawRepresentation
+              }
+            }
           }
-        }
-      }))
+        )
+      )
     }
 
     router.registerHandler(

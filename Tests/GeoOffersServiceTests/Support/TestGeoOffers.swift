@@ -55,7 +55,13 @@ struct TestGeoOffers {
     store = GeoOffersStore(pool: database.pool)
     clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
     domain = GeoOffersDomain(
-      store: store, clock: clock, tickets: tickets, timetable: timetable, notifier: notifier, settings: settings)
+      store: store,
+      clock: clock,
+      tickets: tickets,
+      timetable: timetable,
+      notifier: notifier,
+      settings: settings
+    )
     try await domain.syncStations([Self.centrale, Self.garibaldi, Self.cadorna, Self.como])
   }
 
@@ -64,7 +70,8 @@ struct TestGeoOffers {
   func shopWithDeal(_ name: String, at position: GeoPoint, discount: Int = 20) async throws -> Deal {
     let shop = try await domain.createShop(Shop(id: "", name: name, description: "", position: position, stationID: ""))
     return try await domain.createDeal(
-      DealDraft(shopID: shop.id, description: "\(discount)% off", discountPercent: discount, validFrom: nil, validUntil: nil))
+      DealDraft(shopID: shop.id, description: "\(discount)% off", discountPercent: discount, validFrom: nil, validUntil: nil)
+    )
   }
 }
 
@@ -73,5 +80,6 @@ func offset(_ point: GeoPoint, north: Double, east: Double = 0) -> GeoPoint {
   let metresPerDegree = GeoPoint.earthRadiusMetres * Double.pi / 180
   return GeoPoint(
     latitude: point.latitude + north / metresPerDegree,
-    longitude: point.longitude + east / (metresPerDegree * cos(point.latitude * Double.pi / 180)))
+    longitude: point.longitude + east / (metresPerDegree * cos(point.latitude * Double.pi / 180))
+  )
 }

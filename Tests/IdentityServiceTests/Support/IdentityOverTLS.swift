@@ -48,7 +48,10 @@ func withIdentityOverTLS<Result: Sendable>(
   _ body: (_ call: IdentityCaller) async throws -> Result
 ) async throws -> Result {
   let transport = BinarioServerTransport(
-    host: "127.0.0.1", port: 0, tls: IdentityTestPKI.tls(IdentityTestPKI.material.identity))
+    host: "127.0.0.1",
+    port: 0,
+    tls: IdentityTestPKI.tls(IdentityTestPKI.material.identity)
+  )
   let server = GRPCServer(
     transport: transport,
     services: [IdentityHandler(domain: identity.domain)],

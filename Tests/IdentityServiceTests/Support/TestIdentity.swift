@@ -28,8 +28,14 @@ struct TestIdentity {
     lastName: String = "Lovelace"
   ) -> PersonalDetails {
     PersonalDetails(
-      email: email, password: password, firstName: firstName, lastName: lastName,
-      phone: "+393331234567", birthDate: "1990-05-17", gender: .female)
+      email: email,
+      password: password,
+      firstName: firstName,
+      lastName: lastName,
+      phone: "+393331234567",
+      birthDate: "1990-05-17",
+      gender: .female
+    )
   }
 
   /// The confirmation code most recently emailed to `email`, read from the outbox.
@@ -37,7 +43,9 @@ struct TestIdentity {
     let messages = try await store.outboxMessages(recipient: email, limit: 1)
     let message = try #require(messages.first, "no email to \(email) in the outbox")
     let code = try #require(
-      message.subject.split(separator: " ").last.map(String.init), "no code in \(message.subject)")
+      message.subject.split(separator: " ").last.map(String.init),
+      "no code in \(message.subject)"
+    )
     #expect(message.body.contains(code))
     return code
   }

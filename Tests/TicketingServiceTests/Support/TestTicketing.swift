@@ -49,11 +49,18 @@ final class FakeTimetable: TimetableLookup {
     let reference = RunReference(tripID: tripID, serviceDate: date)
     let stops = (reversed ? Self.stations.reversed() : Self.stations).enumerated().map { index, station in
       TimetableRun.Stop(
-        stationID: station.id, stationName: station.name, latitude: station.latitude, longitude: station.longitude,
+        stationID: station.id,
+        stationName: station.name,
+        latitude: station.latitude,
+        longitude: station.longitude,
         scheduledArrival: index == 0 ? nil : departure.addingTimeInterval(Double(index) * 1200),
         scheduledDeparture: index == 2 ? nil : departure.addingTimeInterval(Double(index) * 1200 + 60),
-        expectedDeparture: index == 2 ? nil : departure.addingTimeInterval(Double(index) * 1200 + 60), platform: "\(index + 3)",
-        platformChanged: false, delayMinutes: 0, cancelled: false)
+        expectedDeparture: index == 2 ? nil : departure.addingTimeInterval(Double(index) * 1200 + 60),
+        platform: "\(index + 3)",
+        platformChanged: false,
+        delayMinutes: 0,
+        cancelled: false
+      )
     }
     runs.withLock { $0[reference] = TimetableRun(run: reference, trainNumber: "2301", cancelled: false, stops: stops) }
     return reference
@@ -94,7 +101,8 @@ final class FakeAccounts: AccountLookup {
   func addCard(_ userID: String, number: String = "4242424242424242", id: String? = nil) async throws {
     let token = try await TestPaymentProvider().tokenize(
       PaymentCard(number: number, expiryMonth: 12, expiryYear: 2035, securityCode: "123"),
-      currentMonth: CalendarMonth(year: 2027, month: 1))
+      currentMonth: CalendarMonth(year: 2027, month: 1)
+    )
     cards.withLock {
       $0[userID, default: []].append(CardOnFile(paymentMethodID: id ?? "pm-\(token.last4)", providerToken: token.token, last4: token.last4))
     }
@@ -149,9 +157,15 @@ struct TestTicketing {
     self.clock = clock
     self.codes = try await SignedTicketCodes.load(from: store, now: clock.now())
     self.domain = TicketingDomain(
-      store: store, clock: clock, timetable: timetable, accounts: accounts,
-      charger: RecordingCardCharger(store: store, now: { clock.now() }), codes: codes, zone: Self.zone,
-      routeOffers: routeOffers)
+      store: store,
+      clock: clock,
+      timetable: timetable,
+      accounts: accounts,
+      charger: RecordingCardCharger(store: store, now: { clock.now() }),
+      codes: codes,
+      zone: Self.zone,
+      routeOffers: routeOffers
+    )
     self.subscriptions = SubscriptionsDomain(store: store, clock: clock, accounts: accounts, zone: Self.zone)
     try await domain.loadFareTable(Self.demoFares)
   }

@@ -70,7 +70,7 @@ private final class FrameLoadDriver {
     self.started = .now()
     self.deadline = self.started + self.duration
     self.activeSlots = self.concurrency
-    for slot in 0..<self.concurrency {
+    for slot in 0 ..< self.concurrency {
       self.startCall(slot: slot)
     }
   }

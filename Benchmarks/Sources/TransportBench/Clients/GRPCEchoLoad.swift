@@ -18,7 +18,7 @@ struct GRPCEchoLoad<Transport: ClientTransport>: EchoLoad {
     let started = clock.now
     let deadline = started + duration
     let latencies = try await withThrowingTaskGroup(of: [UInt64].self) { group in
-      for _ in 0..<concurrency {
+      for _ in 0 ..< concurrency {
         group.addTask {
           var latencies: [UInt64] = []
           latencies.reserveCapacity(4096)

@@ -1,6 +1,6 @@
-import BinarioServiceKit
-import BenchSupport
 import ArgumentParser
+import BenchSupport
+import BinarioServiceKit
 import Foundation
 
 /// The benchmark itself (the default command): starts one server child per transport, measures

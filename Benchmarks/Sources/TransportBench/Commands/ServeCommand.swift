@@ -1,6 +1,6 @@
-import BinarioServiceKit
-import BenchSupport
 import ArgumentParser
+import BenchSupport
+import BinarioServiceKit
 import Foundation
 
 /// One echo server, as a child of `run`: prints `listening pid=… port=…`, answers `usage`

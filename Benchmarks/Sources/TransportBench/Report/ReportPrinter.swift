@@ -10,8 +10,10 @@ struct ReportPrinter: Sendable {
     let seconds = { (duration: Duration) in "\((Double(duration.nanoseconds) / 1e9).fixed(1)) s" }
     Output.line("transport-bench: unary echo, \(self.settings.payloadSize)-byte payload, mutual TLS, one connection per case,")
     Output.line("  client (this process, pid \(ProcessInfo.processInfo.processIdentifier)) and each server in separate processes")
-    Output.line("  each case: \(self.settings.repeats) runs of \(seconds(self.settings.warmup)) warm-up + \(seconds(self.settings.duration)) measured;"
-      + " transports alternate, their order flips every run")
+    Output.line(
+      "  each case: \(self.settings.repeats) runs of \(seconds(self.settings.warmup)) warm-up + \(seconds(self.settings.duration)) measured;"
+        + " transports alternate, their order flips every run"
+    )
     Output.line("  executor: \(self.settings.executor.description), in client and servers")
     Output.line("  machine: \(ProcessInfo.processInfo.activeProcessorCount) cores")
     for server in servers {
@@ -38,7 +40,9 @@ struct ReportPrinter: Sendable {
     Output.line()
     switch self.settings.pick {
     case .median:
-      Output.line("Summary: each row is the median run of \(self.settings.repeats) by calls/s (lower middle for an even count); all its figures come from that run.")
+      Output.line(
+        "Summary: each row is the median run of \(self.settings.repeats) by calls/s (lower middle for an even count); all its figures come from that run."
+      )
     case .best:
       Output.line("Summary: each row is the best run of \(self.settings.repeats) by calls/s; all its figures come from that run.")
     }
@@ -55,11 +59,13 @@ struct ReportPrinter: Sendable {
     for kind in self.settings.kinds {
       for inFlight in self.settings.inFlight {
         guard let m = rows[Key(kind: kind, inFlight: inFlight)] else { continue }
-        Output.line(row([
-          m.kind.label, String(m.inFlight), m.callsPerSecond.fixed(0), m.p50Microseconds.fixed(1),
-          m.p99Microseconds.fixed(1), m.clientCPUPerCall.fixed(1), m.serverCPUPerCall.fixed(1),
-          m.totalCPUPerCall.fixed(1), m.contextSwitchesPerCall.fixed(2), Self.cores(m.otherLoadCores),
-        ]))
+        Output.line(
+          row([
+            m.kind.label, String(m.inFlight), m.callsPerSecond.fixed(0), m.p50Microseconds.fixed(1),
+            m.p99Microseconds.fixed(1), m.clientCPUPerCall.fixed(1), m.serverCPUPerCall.fixed(1),
+            m.totalCPUPerCall.fixed(1), m.contextSwitchesPerCall.fixed(2), Self.cores(m.otherLoadCores),
+          ])
+        )
       }
     }
 
@@ -71,7 +77,9 @@ struct ReportPrinter: Sendable {
     Output.line("  grpc/binario >= 2x grpc/http2 calls/s at 64 in flight:   \(Self.verdict(binarioRatio, atLeast: 2))")
     if let binario = rows[Key(kind: .binario, inFlight: 1)], let http2 = rows[Key(kind: .http2, inFlight: 1)] {
       let met = binario.p50Microseconds < http2.p50Microseconds
-      Output.line("  grpc/binario p50 < grpc/http2 p50 at 1 in flight:        \(binario.p50Microseconds.fixed(1)) µs vs \(http2.p50Microseconds.fixed(1)) µs — \(met ? "met" : "MISSED")")
+      Output.line(
+        "  grpc/binario p50 < grpc/http2 p50 at 1 in flight:        \(binario.p50Microseconds.fixed(1)) µs vs \(http2.p50Microseconds.fixed(1)) µs — \(met ? "met" : "MISSED")"
+      )
     } else {
       Output.line("  grpc/binario p50 < grpc/http2 p50 at 1 in flight:        n/a")
     }

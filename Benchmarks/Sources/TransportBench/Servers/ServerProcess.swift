@@ -55,8 +55,12 @@ final class ServerProcess: @unchecked Sendable {
       throw LaunchFailed(description: "the \(kind.rawValue) server said \"\(line)\" instead of where it listens")
     }
     return ServerProcess(
-      kind: kind, pid: pid, port: port, process: process,
-      requests: stdin.fileHandleForWriting, replies: replies
+      kind: kind,
+      pid: pid,
+      port: port,
+      process: process,
+      requests: stdin.fileHandleForWriting,
+      replies: replies
     )
   }
 

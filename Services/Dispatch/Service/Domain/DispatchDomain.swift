@@ -30,8 +30,14 @@ public final class DispatchDomain: Sendable {
   let outboxSignal = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
 
   public init(
-    store: DispatchStore, clock: any DomainClock, zones: ZoneMap, accounts: any AccountDirectory, payments: any RidePayments,
-    geocoder: any Geocoder, settings: DispatchSettings = DispatchSettings(), logger: Logger = Logger(label: "dispatch")
+    store: DispatchStore,
+    clock: any DomainClock,
+    zones: ZoneMap,
+    accounts: any AccountDirectory,
+    payments: any RidePayments,
+    geocoder: any Geocoder,
+    settings: DispatchSettings = DispatchSettings(),
+    logger: Logger = Logger(label: "dispatch")
   ) {
     self.store = store
     self.clock = clock

@@ -5,7 +5,6 @@ import SwiftProtobuf
 
 // Domain values as proto messages, and back. Instants are Timestamps; money is minor units.
 
-
 extension Binario_Dispatch_V1_Position {
   init(_ point: GeoPoint) {
     self.init()

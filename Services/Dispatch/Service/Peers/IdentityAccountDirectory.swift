@@ -15,8 +15,12 @@ public struct IdentityAccountDirectory: AccountDirectory {
   public func accounts(_ userIDs: [String]) async throws -> [AccountSummary] {
     try await identity.accounts(ids: userIDs).map {
       AccountSummary(
-        userID: $0.userID, displayName: $0.displayName, hasVerifiedPhone: !$0.verifiedPhone.isEmpty,
-        isDriver: $0.roles.contains(.driver), disabled: $0.disabled)
+        userID: $0.userID,
+        displayName: $0.displayName,
+        hasVerifiedPhone: !$0.verifiedPhone.isEmpty,
+        isDriver: $0.roles.contains(.driver),
+        disabled: $0.disabled
+      )
     }
   }
 

@@ -26,6 +26,8 @@ public struct SchedulingRideNotifier: RideNotifier {
         $0.data = message.data
         $0.dedupeKey = message.dedupeKey
         $0.pushOnly = message.pushOnly
-      }, options: options)
+      },
+      options: options
+    )
   }
 }

@@ -131,7 +131,8 @@ public enum DispatchMigrations {
             data TEXT NOT NULL,
             push_only INTEGER NOT NULL
           );
-          """)
+          """
+      )
     }
     .add("v2-reservations") { db in
       // Reservations, and shared ones' groups: one ride per group, its members the group's
@@ -173,6 +174,7 @@ public enum DispatchMigrations {
           CREATE INDEX reservation_by_group ON reservation(group_id, meeting_at, seq) WHERE group_id IS NOT NULL;
           ALTER TABLE ride ADD COLUMN reservation_id TEXT NOT NULL DEFAULT '';
           ALTER TABLE ride ADD COLUMN group_id TEXT;
-          """)
+          """
+      )
     }
 }

@@ -4,9 +4,15 @@ import GRDB
 extension DispatchTransaction {
   static func offer(_ row: Row) -> Offer {
     Offer(
-      id: row["id"], rideSeq: row["ride_seq"], taxiCode: row["taxi_code"], state: Offer.State(rawValue: row["state"]) ?? .withdrawn,
-      queueSeq: row["queue_seq"], distanceMetres: row["distance_metres"], offeredAt: DispatchStore.date(row["offered_at"] as Double),
-      expiresAt: DispatchStore.date(row["expires_at"] as Double))
+      id: row["id"],
+      rideSeq: row["ride_seq"],
+      taxiCode: row["taxi_code"],
+      state: Offer.State(rawValue: row["state"]) ?? .withdrawn,
+      queueSeq: row["queue_seq"],
+      distanceMetres: row["distance_metres"],
+      offeredAt: DispatchStore.date(row["offered_at"] as Double),
+      expiresAt: DispatchStore.date(row["expires_at"] as Double)
+    )
   }
 
   func offers(where condition: String, _ arguments: StatementArguments = []) throws -> [Offer] {
@@ -50,12 +56,14 @@ extension DispatchTransaction {
       arguments: [
         offer.id, offer.rideSeq, offer.taxiCode, offer.state.rawValue, offer.queueSeq, offer.distanceMetres,
         DispatchStore.seconds(offer.offeredAt), DispatchStore.seconds(offer.expiresAt),
-      ])
+      ]
+    )
   }
 
   public func answer(offerID: String, _ state: Offer.State, at instant: Date) throws {
     try db.executeCached(
       sql: "UPDATE offer SET state = ?, answered_at = ? WHERE id = ?",
-      arguments: [state.rawValue, DispatchStore.seconds(instant), offerID])
+      arguments: [state.rawValue, DispatchStore.seconds(instant), offerID]
+    )
   }
 }

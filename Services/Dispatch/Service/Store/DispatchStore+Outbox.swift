@@ -41,7 +41,8 @@ extension DispatchTransaction {
         INSERT INTO outbox (dedupe_key, audience, user_id, title, body, data, push_only) VALUES (?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (dedupe_key) DO NOTHING
         """,
-      arguments: [message.dedupeKey, message.audience.rawValue, message.userID, message.title, message.body, data, message.pushOnly])
+      arguments: [message.dedupeKey, message.audience.rawValue, message.userID, message.title, message.body, data, message.pushOnly]
+    )
   }
 }
 
@@ -52,9 +53,14 @@ extension DispatchStore {
       try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM outbox ORDER BY seq LIMIT ?"), arguments: [limit]).map { row in
         let json = (row["data"] as String).data(using: .utf8) ?? Data()
         var message = OutboxMessage(
-          dedupeKey: row["dedupe_key"], audience: OutboxMessage.Audience(rawValue: row["audience"]) ?? .admins,
-          userID: row["user_id"], title: row["title"], body: row["body"],
-          data: (try? JSONSerialization.jsonObject(with: json)) as? [String: String] ?? [:], pushOnly: row["push_only"])
+          dedupeKey: row["dedupe_key"],
+          audience: OutboxMessage.Audience(rawValue: row["audience"]) ?? .admins,
+          userID: row["user_id"],
+          title: row["title"],
+          body: row["body"],
+          data: (try? JSONSerialization.jsonObject(with: json)) as? [String: String] ?? [:],
+          pushOnly: row["push_only"]
+        )
         message.seq = row["seq"]
         return message
       }

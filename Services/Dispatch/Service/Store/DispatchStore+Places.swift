@@ -21,7 +21,8 @@ extension DispatchStore {
           INSERT INTO saved_place (user_id, name, latitude, longitude) VALUES (?, ?, ?, ?)
           ON CONFLICT (user_id, name) DO UPDATE SET latitude = excluded.latitude, longitude = excluded.longitude
           """,
-        arguments: [userID, place.name, place.position.latitude, place.position.longitude])
+        arguments: [userID, place.name, place.position.latitude, place.position.longitude]
+      )
     }
   }
 

@@ -7,16 +7,32 @@ extension DispatchTransaction {
     func place(_ prefix: String) -> RidePlace {
       RidePlace(
         position: GeoPoint(latitude: row["\(prefix)_latitude"], longitude: row["\(prefix)_longitude"]),
-        address: row["\(prefix)_address"], zoneID: row["\(prefix)_zone_id"])
+        address: row["\(prefix)_address"],
+        zoneID: row["\(prefix)_zone_id"]
+      )
     }
     var reservation = Reservation(
-      id: row["id"], passengerUserID: row["passenger_user_id"], passengerName: row["passenger_name"],
-      idempotencyKey: row["idempotency_key"], state: Reservation.State(rawValue: row["state"]) ?? .cancelled, pickup: place("pickup"),
-      destination: place("destination"), passengers: row["passengers"], meetingAt: DispatchStore.date(row["meeting_at"] as Double),
-      endsAt: DispatchStore.date(row["ends_at"] as Double), shared: row["shared"], groupID: row["group_id"], currency: row["currency"],
-      fareMinor: row["fare_minor"], cardToken: row["card_token"], cardLast4: row["card_last4"], rideID: row["ride_id"],
-      createdAt: DispatchStore.date(row["created_at"] as Double), cancelledAt: DispatchStore.date(row["cancelled_at"] as Double?),
-      cancellationFeeMinor: row["cancellation_fee_minor"])
+      id: row["id"],
+      passengerUserID: row["passenger_user_id"],
+      passengerName: row["passenger_name"],
+      idempotencyKey: row["idempotency_key"],
+      state: Reservation.State(rawValue: row["state"]) ?? .cancelled,
+      pickup: place("pickup"),
+      destination: place("destination"),
+      passengers: row["passengers"],
+      meetingAt: DispatchStore.date(row["meeting_at"] as Double),
+      endsAt: DispatchStore.date(row["ends_at"] as Double),
+      shared: row["shared"],
+      groupID: row["group_id"],
+      currency: row["currency"],
+      fareMinor: row["fare_minor"],
+      cardToken: row["card_token"],
+      cardLast4: row["card_last4"],
+      rideID: row["ride_id"],
+      createdAt: DispatchStore.date(row["created_at"] as Double),
+      cancelledAt: DispatchStore.date(row["cancelled_at"] as Double?),
+      cancellationFeeMinor: row["cancellation_fee_minor"]
+    )
     reservation.seq = row["seq"]
     return reservation
   }
@@ -38,7 +54,8 @@ extension DispatchTransaction {
   public func overlappingReservations(passengerUserID: String, from start: Date, to end: Date, except id: String = "") throws -> [Reservation] {
     try reservations(
       where: "passenger_user_id = ? AND state <> 'cancelled' AND meeting_at <= ? AND ends_at >= ? AND id <> ?",
-      [passengerUserID, DispatchStore.seconds(end), DispatchStore.seconds(start), id])
+      [passengerUserID, DispatchStore.seconds(end), DispatchStore.seconds(start), id]
+    )
   }
 
   /// The passenger's reservations to come and dispatched, soonest first.
@@ -54,22 +71,26 @@ extension DispatchTransaction {
   /// A scheduled shared group `reservation` may join: same pickup and destination zones, a
   /// member's meeting time within `window` of it, room for its passengers in `capacity`.
   public func joinableGroup(for reservation: Reservation, window: TimeInterval, capacity: Int) throws -> String? {
-    try String.fetchOne(db.cachedStatement(sql: """
-        SELECT group_id FROM reservation
-        WHERE group_id IS NOT NULL AND state = 'scheduled' AND shared = 1 AND id <> ?
-          AND pickup_zone_id = ? AND destination_zone_id = ? AND meeting_at BETWEEN ? AND ?
-          AND NOT EXISTS (SELECT 1 FROM reservation d WHERE d.group_id = reservation.group_id AND d.state = 'dispatched')
-        GROUP BY group_id
-        HAVING (SELECT SUM(m.passengers) FROM reservation m WHERE m.group_id = reservation.group_id AND m.state <> 'cancelled'
-          AND m.id <> ?) + ? <= ?
-        ORDER BY MIN(meeting_at)
-        LIMIT 1
-        """),
+    try String.fetchOne(
+      db.cachedStatement(
+        sql: """
+          SELECT group_id FROM reservation
+          WHERE group_id IS NOT NULL AND state = 'scheduled' AND shared = 1 AND id <> ?
+            AND pickup_zone_id = ? AND destination_zone_id = ? AND meeting_at BETWEEN ? AND ?
+            AND NOT EXISTS (SELECT 1 FROM reservation d WHERE d.group_id = reservation.group_id AND d.state = 'dispatched')
+          GROUP BY group_id
+          HAVING (SELECT SUM(m.passengers) FROM reservation m WHERE m.group_id = reservation.group_id AND m.state <> 'cancelled'
+            AND m.id <> ?) + ? <= ?
+          ORDER BY MIN(meeting_at)
+          LIMIT 1
+          """
+      ),
       arguments: [
         reservation.id, reservation.pickup.zoneID, reservation.destination.zoneID,
         DispatchStore.seconds(reservation.meetingAt.addingTimeInterval(-window)),
         DispatchStore.seconds(reservation.meetingAt.addingTimeInterval(window)), reservation.id, reservation.passengers, capacity,
-      ])
+      ]
+    )
   }
 
   /// Scheduled reservations whose taxi is due (meeting at or before `until`), soonest first.
@@ -93,7 +114,8 @@ extension DispatchTransaction {
         DispatchStore.seconds(reservation.meetingAt), DispatchStore.seconds(reservation.endsAt), reservation.shared,
         reservation.groupID, reservation.currency, reservation.fareMinor, reservation.cardToken, reservation.cardLast4,
         DispatchStore.seconds(reservation.createdAt),
-      ])
+      ]
+    )
   }
 
   /// Writes every field that may change.
@@ -113,7 +135,8 @@ extension DispatchTransaction {
         reservation.passengers, DispatchStore.seconds(reservation.meetingAt), DispatchStore.seconds(reservation.endsAt),
         reservation.shared, reservation.groupID, reservation.fareMinor, reservation.rideID,
         DispatchStore.seconds(reservation.cancelledAt), reservation.cancellationFeeMinor, reservation.id,
-      ])
+      ]
+    )
   }
 
   /// The ride of a shared group (open or not), if it was dispatched.

@@ -7,15 +7,27 @@ extension DispatchTransaction {
     func place(_ prefix: String) -> RidePlace? {
       guard let latitude: Double = row["\(prefix)_latitude"], let longitude: Double = row["\(prefix)_longitude"] else { return nil }
       return RidePlace(
-        position: GeoPoint(latitude: latitude, longitude: longitude), address: row["\(prefix)_address"],
-        zoneID: row["\(prefix)_zone_id"])
+        position: GeoPoint(latitude: latitude, longitude: longitude),
+        address: row["\(prefix)_address"],
+        zoneID: row["\(prefix)_zone_id"]
+      )
     }
     var ride = Ride(
-      id: row["id"], passengerUserID: row["passenger_user_id"], passengerName: row["passenger_name"],
-      idempotencyKey: row["idempotency_key"], state: RideState(rawValue: row["state"]) ?? .cancelled, pickup: place("pickup")!,
-      destination: place("destination"), passengers: row["passengers"], requestedAt: DispatchStore.date(row["requested_at"] as Double),
-      passengerCode: row["passenger_code"], currency: row["currency"], cardToken: row["card_token"], cardLast4: row["card_last4"],
-      holdID: row["hold_id"])
+      id: row["id"],
+      passengerUserID: row["passenger_user_id"],
+      passengerName: row["passenger_name"],
+      idempotencyKey: row["idempotency_key"],
+      state: RideState(rawValue: row["state"]) ?? .cancelled,
+      pickup: place("pickup")!,
+      destination: place("destination"),
+      passengers: row["passengers"],
+      requestedAt: DispatchStore.date(row["requested_at"] as Double),
+      passengerCode: row["passenger_code"],
+      currency: row["currency"],
+      cardToken: row["card_token"],
+      cardLast4: row["card_last4"],
+      holdID: row["hold_id"]
+    )
     ride.seq = row["seq"]
     ride.taxiCode = row["taxi_code"]
     ride.taxiPlate = row["taxi_plate"]
@@ -74,7 +86,8 @@ extension DispatchTransaction {
   /// Rides searching with no pending offer (waiting for a taxi to be free to ask), oldest first.
   public func ridesWaitingForTaxi() throws -> [Ride] {
     try rides(
-      where: "state = 'searching' AND NOT EXISTS (SELECT 1 FROM offer o WHERE o.ride_seq = ride.seq AND o.state = 'pending')")
+      where: "state = 'searching' AND NOT EXISTS (SELECT 1 FROM offer o WHERE o.ride_seq = ride.seq AND o.state = 'pending')"
+    )
   }
 
   /// Ended rides whose money is not settled yet.
@@ -85,7 +98,10 @@ extension DispatchTransaction {
   /// A passenger's rides, newest first, after `beforeSeq` (a page token), at most `limit`.
   public func rides(passengerUserID: String, beforeSeq: Int64?, limit: Int) throws -> [Ride] {
     try rides(
-      where: "passenger_user_id = ? AND seq < ?", [passengerUserID, beforeSeq ?? Int64.max], orderBy: "seq DESC LIMIT \(limit)")
+      where: "passenger_user_id = ? AND seq < ?",
+      [passengerUserID, beforeSeq ?? Int64.max],
+      orderBy: "seq DESC LIMIT \(limit)"
+    )
   }
 
   @discardableResult
@@ -104,7 +120,8 @@ extension DispatchTransaction {
         ride.destination?.position.latitude, ride.destination?.position.longitude, ride.destination?.address ?? "",
         ride.destination?.zoneID ?? "", ride.passengers, DispatchStore.seconds(ride.requestedAt), ride.passengerCode,
         ride.currency, ride.estimatedFareMinor, ride.cardToken, ride.cardLast4, ride.holdID, ride.reservationID, ride.groupID,
-      ])
+      ]
+    )
     var inserted = ride
     inserted.seq = db.lastInsertedRowID
     return inserted
@@ -127,7 +144,8 @@ extension DispatchTransaction {
         ride.lastPosition?.latitude, ride.lastPosition?.longitude, DispatchStore.seconds(ride.lastPositionAt), ride.fareMinor,
         ride.cancellationFeeMinor, ride.cardLast4, ride.settled, ride.positionAlerted, ride.passengers, ride.passengerUserID,
         ride.passengerName, ride.estimatedFareMinor, ride.seq,
-      ])
+      ]
+    )
   }
 
   /// The distinct pickups and destinations of a passenger's recent rides that were given as

@@ -50,7 +50,9 @@ extension DispatchTransaction {
             t.position_at, t.zone_id, t.queue_seq, t.missed_offers, 0 AS has_offer,
             EXISTS (SELECT 1 FROM ride r WHERE r.taxi_code = t.code AND r.state = 'in_progress') AS on_ride, 0 AS queue_position
           FROM taxi t WHERE t.driver_user_id = ?
-          """), arguments: [driverUserID]
+          """
+      ),
+      arguments: [driverUserID]
     ).map(Self.taxi)
   }
 
@@ -70,13 +72,15 @@ extension DispatchTransaction {
   public func insertTaxi(_ taxi: Taxi) throws {
     try db.execute(
       sql: "INSERT INTO taxi (code, plate, capacity, driver_user_id) VALUES (?, ?, ?, ?)",
-      arguments: [taxi.code, taxi.plate, taxi.capacity, taxi.driverUserID])
+      arguments: [taxi.code, taxi.plate, taxi.capacity, taxi.driverUserID]
+    )
   }
 
   public func updateTaxiDetails(code: String, plate: String, capacity: Int, driverUserID: String?) throws {
     try db.execute(
       sql: "UPDATE taxi SET plate = ?, capacity = ?, driver_user_id = ? WHERE code = ?",
-      arguments: [plate, capacity, driverUserID, code])
+      arguments: [plate, capacity, driverUserID, code]
+    )
   }
 
   public func deleteTaxi(code: String) throws {
@@ -94,13 +98,16 @@ extension DispatchTransaction {
 
   public func setAvailability(code: String, available: Bool, reason: String) throws {
     try db.executeCached(
-      sql: "UPDATE taxi SET available = ?, unavailable_reason = ? WHERE code = ?", arguments: [available, reason, code])
+      sql: "UPDATE taxi SET available = ?, unavailable_reason = ? WHERE code = ?",
+      arguments: [available, reason, code]
+    )
   }
 
   public func setPosition(code: String, _ position: GeoPoint, at instant: Date, zoneID: String?) throws {
     try db.executeCached(
       sql: "UPDATE taxi SET latitude = ?, longitude = ?, position_at = ?, zone_id = ? WHERE code = ?",
-      arguments: [position.latitude, position.longitude, DispatchStore.seconds(instant), zoneID, code])
+      arguments: [position.latitude, position.longitude, DispatchStore.seconds(instant), zoneID, code]
+    )
   }
 
   public func setMissedOffers(code: String, _ count: Int) throws {
@@ -111,7 +118,9 @@ extension DispatchTransaction {
   public func joinTail(code: String) throws {
     try db.executeCached(sql: "UPDATE queue_counter SET last = last + 1 WHERE id = 1")
     try db.executeCached(
-      sql: "UPDATE taxi SET queue_seq = (SELECT last FROM queue_counter WHERE id = 1) WHERE code = ?", arguments: [code])
+      sql: "UPDATE taxi SET queue_seq = (SELECT last FROM queue_counter WHERE id = 1) WHERE code = ?",
+      arguments: [code]
+    )
   }
 
   /// Gives the taxi back a place it held (a cancelled job's taxi returns where it was).
@@ -132,7 +141,8 @@ extension DispatchTransaction {
           AND NOT EXISTS (SELECT 1 FROM offer o WHERE o.taxi_code = t.code AND o.state = 'pending')
           AND NOT EXISTS (SELECT 1 FROM offer o WHERE o.ride_seq = ? AND o.taxi_code = t.code)
         """,
-      [zoneID, ride.passengers, ride.seq], orderBy: "t.queue_seq LIMIT 1"
+      [zoneID, ride.passengers, ride.seq],
+      orderBy: "t.queue_seq LIMIT 1"
     ).first
   }
 
@@ -146,6 +156,7 @@ extension DispatchTransaction {
         SELECT EXISTS (SELECT 1 FROM taxi t WHERE t.zone_id IN (\(marks)) AND t.queue_seq IS NOT NULL AND t.capacity >= ?
           AND NOT EXISTS (SELECT 1 FROM offer o WHERE o.ride_seq = ? AND o.taxi_code = t.code))
         """,
-      arguments: StatementArguments(zoneIDs) + [ride.passengers, ride.seq]) ?? false
+      arguments: StatementArguments(zoneIDs) + [ride.passengers, ride.seq]
+    ) ?? false
   }
 }

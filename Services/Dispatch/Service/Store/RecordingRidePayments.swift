@@ -21,8 +21,16 @@ public struct RecordingRidePayments: RidePayments {
 
   public func release(holdID: String, reference: String) async throws {
     _ = try await store.recordPayment(
-      reference: reference, kind: "release", holdID: holdID, amountMinor: 0, currency: "", cardLast4: "", approved: true,
-      description: "release of \(holdID)", at: now())
+      reference: reference,
+      kind: "release",
+      holdID: holdID,
+      amountMinor: 0,
+      currency: "",
+      cardLast4: "",
+      approved: true,
+      description: "release of \(holdID)",
+      at: now()
+    )
   }
 
   public func charge(_ request: ChargeRequest) async throws -> ChargeReceipt {
@@ -32,8 +40,16 @@ public struct RecordingRidePayments: RidePayments {
   func record(_ request: ChargeRequest, kind: String, holdID: String?) async throws -> ChargeReceipt {
     let approved = TestPaymentProvider.authorizes(token: request.cardToken)
     let row = try await store.recordPayment(
-      reference: request.reference, kind: kind, holdID: holdID, amountMinor: request.amountMinor, currency: request.currency,
-      cardLast4: request.cardLast4, approved: approved, description: request.description, at: now())
+      reference: request.reference,
+      kind: kind,
+      holdID: holdID,
+      amountMinor: request.amountMinor,
+      currency: request.currency,
+      cardLast4: request.cardLast4,
+      approved: approved,
+      description: request.description,
+      at: now()
+    )
     guard row.approved else { throw PaymentError.declined("the issuer refused the card; add another card and try again") }
     return row.receipt
   }
@@ -50,8 +66,15 @@ public struct RecordedPayment: Sendable, Hashable {
 extension DispatchStore {
   /// Inserts a payment unless its reference is known; returns the row for the reference.
   func recordPayment(
-    reference: String, kind: String, holdID: String?, amountMinor: Int64, currency: String, cardLast4: String, approved: Bool,
-    description: String, at instant: Date
+    reference: String,
+    kind: String,
+    holdID: String?,
+    amountMinor: Int64,
+    currency: String,
+    cardLast4: String,
+    approved: Bool,
+    description: String,
+    at instant: Date
   ) async throws -> RecordedPayment {
     try await pool.write { db in
       try db.execute(
@@ -62,7 +85,8 @@ extension DispatchStore {
         arguments: [
           "pay_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20), reference, kind, holdID,
           amountMinor, currency, cardLast4, approved, description, DispatchStore.seconds(instant),
-        ])
+        ]
+      )
       return try Self.payments(db, where: "reference = ?", [reference]).first!
     }
   }
@@ -76,7 +100,10 @@ extension DispatchStore {
     try Row.fetchAll(db, sql: "SELECT * FROM payment WHERE \(condition) ORDER BY created_at, rowid", arguments: arguments).map {
       RecordedPayment(
         receipt: ChargeReceipt(chargeID: $0["id"], amountMinor: $0["amount_minor"], currency: $0["currency"], cardLast4: $0["card_last4"]),
-        reference: $0["reference"], kind: $0["kind"], approved: $0["approved"])
+        reference: $0["reference"],
+        kind: $0["kind"],
+        approved: $0["approved"]
+      )
     }
   }
 }

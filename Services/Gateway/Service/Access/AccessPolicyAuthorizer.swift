@@ -43,7 +43,9 @@ public struct AccessPolicyAuthorizer: CallAuthorizer {
         return .deny(
           GatewayRefusal(
             code: WireStatusCode.unauthenticated,
-            message: "a device token only uploads its device's readings; \(method) needs authorization: Bearer <access token>"))
+            message: "a device token only uploads its device's readings; \(method) needs authorization: Bearer <access token>"
+          )
+        )
       }
       guard DeviceCredential.looksValid(deviceToken) else {
         return .deny(GatewayRefusal(code: WireStatusCode.unauthenticated, message: "the device token is malformed (bdt_ and 43 characters)"))
@@ -52,11 +54,17 @@ public struct AccessPolicyAuthorizer: CallAuthorizer {
     }
     if level == .device {
       return .deny(
-        GatewayRefusal(code: WireStatusCode.unauthenticated, message: "\(method) takes a device token: send authorization: Device <token>"))
+        GatewayRefusal(code: WireStatusCode.unauthenticated, message: "\(method) takes a device token: send authorization: Device <token>")
+      )
     }
     guard let authorization else {
       if level.requiresSignIn {
-        return .deny(GatewayRefusal(code: WireStatusCode.unauthenticated, message: "\(method) needs a signed-in caller; send authorization: Bearer <access token>"))
+        return .deny(
+          GatewayRefusal(
+            code: WireStatusCode.unauthenticated,
+            message: "\(method) needs a signed-in caller; send authorization: Bearer <access token>"
+          )
+        )
       }
       return .allow(nil)
     }
@@ -76,7 +84,9 @@ public struct AccessPolicyAuthorizer: CallAuthorizer {
       return .failure(GatewayRefusal(code: WireStatusCode.unauthenticated, message: "the authorization metadata is not \"Bearer <access token>\""))
     }
     guard let (verifier, generation) = self.keys.current else {
-      return .failure(GatewayRefusal(code: WireStatusCode.unavailable, message: "the gateway has not loaded identity's signing keys yet; retry shortly"))
+      return .failure(
+        GatewayRefusal(code: WireStatusCode.unavailable, message: "the gateway has not loaded identity's signing keys yet; retry shortly")
+      )
     }
     let verified: VerifiedAccessToken
     if let cached = self.cache.lookup(token, generation: generation, now: self.clock.now) {
@@ -91,7 +101,9 @@ public struct AccessPolicyAuthorizer: CallAuthorizer {
       self.cache.store(verified, for: token, generation: generation)
     }
     if self.revokedSessions.isRevoked(verified.sessionID) {
-      return .failure(GatewayRefusal(code: WireStatusCode.unauthenticated, message: "the access token's session has ended (signed out); sign in again"))
+      return .failure(
+        GatewayRefusal(code: WireStatusCode.unauthenticated, message: "the access token's session has ended (signed out); sign in again")
+      )
     }
     return .success(verified)
   }

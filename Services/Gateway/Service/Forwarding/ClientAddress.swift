@@ -8,7 +8,7 @@ enum ClientAddress {
     for prefix in ["ipv4:", "ipv6:"] where rest.hasPrefix(prefix) {
       rest = rest.dropFirst(prefix.count)
       if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
-        return String(rest[rest.index(after: rest.startIndex)..<close])
+        return String(rest[rest.index(after: rest.startIndex) ..< close])
       }
     }
     if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {

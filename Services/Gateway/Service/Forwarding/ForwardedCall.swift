@@ -1,5 +1,5 @@
-import Foundation
 import BinarioTransport
+import Foundation
 import NIOCore
 
 /// One call relayed between a client and an upstream service, without decoding a message.

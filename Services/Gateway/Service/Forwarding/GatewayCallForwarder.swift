@@ -130,7 +130,12 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
       onOK = { revoked.revoke(CollectionOfOne(caller.sessionID), until: caller.expiresAt) }
     }
     var forwarded = ForwardedMetadata.make(
-      from: metadata, requestID: requestID, caller: caller, deviceToken: deviceToken, clientIP: clientIP)
+      from: metadata,
+      requestID: requestID,
+      caller: caller,
+      deviceToken: deviceToken,
+      clientIP: clientIP
+    )
     self.tracer.inject(span.context, into: &forwarded, using: WireMetadataInjector())
     ForwardedCall.start(
       call,

@@ -3,7 +3,11 @@
 /// message, and its answer JSON.
 public struct HTTPRoute: Sendable {
   public enum Verb: String, Sendable, Hashable, CaseIterable {
-    case get = "GET", put = "PUT", post = "POST", delete = "DELETE", patch = "PATCH"
+    case get = "GET"
+    case put = "PUT"
+    case post = "POST"
+    case delete = "DELETE"
+    case patch = "PATCH"
   }
 
   /// How a path or query value (text) becomes a request field's JSON value.

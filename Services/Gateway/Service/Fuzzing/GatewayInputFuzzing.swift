@@ -28,7 +28,11 @@ public struct GatewayInputFuzzing: Sendable {
     let keys = SigningKeyStore(clock: self.clock)
     try! keys.install(rawKeys: [Self.keyID: privateKey.publicKey.rawRepresentation])
     self.authorizer = AccessPolicyAuthorizer(
-      policy: .all, keys: keys, revokedSessions: RevokedSessions(clock: self.clock), clock: self.clock)
+      policy: .all,
+      keys: keys,
+      revokedSessions: RevokedSessions(clock: self.clock),
+      clock: self.clock
+    )
     self.verifier = try! AccessTokenVerifier(rawKeys: [Self.keyID: privateKey.publicKey.rawRepresentation], now: { [clock] in clock.now })
   }
 
@@ -37,7 +41,8 @@ public struct GatewayInputFuzzing: Sendable {
   /// the gateway's, and a caller identity only when the access check verified one.
   public func open(method: String, metadata: WireMetadata, peerDescription: String) {
     let requestID = GatewayRequestID.take(
-      clientValue: metadata.firstText(GatewayRequestID.key) ?? metadata.firstText(GatewayRequestID.serviceKitKey))
+      clientValue: metadata.firstText(GatewayRequestID.key) ?? metadata.firstText(GatewayRequestID.serviceKitKey)
+    )
     precondition(GatewayRequestID.isSane(requestID), "the gateway made an insane request id")
     var parent = ServiceContext.topLevel
     let tracer = PropagatingTracer()
@@ -57,7 +62,12 @@ public struct GatewayInputFuzzing: Sendable {
     }
     let clientIP = ClientAddress.ip(fromPeerDescription: peerDescription)
     var forwarded = ForwardedMetadata.make(
-      from: metadata, requestID: requestID, caller: caller, deviceToken: deviceToken, clientIP: clientIP)
+      from: metadata,
+      requestID: requestID,
+      caller: caller,
+      deviceToken: deviceToken,
+      clientIP: clientIP
+    )
     tracer.inject(span.context, into: &forwarded, using: WireMetadataInjector())
 
     func count(_ key: String) -> Int { forwarded.reduce(0) { $0 + ($1.key == key ? 1 : 0) } }

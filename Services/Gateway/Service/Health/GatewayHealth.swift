@@ -185,7 +185,9 @@ final class HealthWatch: Sendable {
 
   func scheduleNext(in delay: Duration, _ body: @escaping @Sendable () -> Void) {
     guard self.timer.value.active else { return }
-    self.timer.value.next = self.call.eventLoop.scheduleTask(in: TimeAmount.nanoseconds(Int64(delay.components.seconds) * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)) {
+    self.timer.value.next = self.call.eventLoop.scheduleTask(
+      in: TimeAmount.nanoseconds(Int64(delay.components.seconds) * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
+    ) {
       body()
     }
   }

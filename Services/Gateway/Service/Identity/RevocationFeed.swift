@@ -1,10 +1,10 @@
 import BinarioProto
 import BinarioTransport
 import Foundation
-import Synchronization
 import Logging
 import NIOCore
 import ServiceLifecycle
+import Synchronization
 
 /// Follows identity's `WatchRevocations` stream (an internal method: identity serves it to the
 /// gateway's certificate identity only) into ``RevokedSessions``, so a logout takes effect at the
@@ -36,7 +36,8 @@ public struct RevocationFeed: Service {
             as: Binario_Identity_V1_WatchRevocationsResponse.self
           ) { message in
             received.increment()
-            let until = message.hasRememberUntil
+            let until =
+              message.hasRememberUntil
               ? message.rememberUntil.date
               : self.clock.now.addingTimeInterval(Self.fallbackMemory)
             self.revokedSessions.revoke(message.sessionIds, until: until)

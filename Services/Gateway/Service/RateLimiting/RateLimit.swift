@@ -14,7 +14,7 @@ public struct RateLimit: Sendable, Hashable, CustomStringConvertible {
     let invalid = GatewayConfigurationError(
       "\"\(text)\" is not a rate limit: write calls per second, optionally /burst (e.g. 50 or 50/100)"
     )
-    guard (1...2).contains(parts.count), let rate = Double(parts[0]), rate.isFinite, rate > 0 else { throw invalid }
+    guard (1 ... 2).contains(parts.count), let rate = Double(parts[0]), rate.isFinite, rate > 0 else { throw invalid }
     var burst = max(1, rate * 2)
     if parts.count == 2 {
       guard let given = Double(parts[1]), given.isFinite, given >= 1 else { throw invalid }

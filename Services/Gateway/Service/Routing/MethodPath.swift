@@ -14,11 +14,11 @@ public struct MethodPath: Sendable, Hashable {
     guard let lastSlash = utf8.lastIndex(of: UInt8(ascii: "/")), lastSlash > afterSlash,
       utf8.index(after: lastSlash) < utf8.endIndex
     else { return nil }
-    let service = utf8[afterSlash..<lastSlash]
+    let service = utf8[afterSlash ..< lastSlash]
     guard let lastDot = service.lastIndex(of: UInt8(ascii: ".")), lastDot > service.startIndex,
       service.index(after: lastDot) < service.endIndex
     else { return nil }
     self.service = String(Substring(service))
-    self.package = String(Substring(utf8[afterSlash..<lastDot]))
+    self.package = String(Substring(utf8[afterSlash ..< lastDot]))
   }
 }

@@ -48,14 +48,18 @@ public final class GatewayMetrics: Sendable {
   // `MetricNameDescriptor` is not `Sendable`, so these are made on use rather than stored.
   private static var calls: MetricNameDescriptor {
     MetricNameDescriptor(
-      namespace: "gateway", metricName: "calls", unitName: "total",
+      namespace: "gateway",
+      metricName: "calls",
+      unitName: "total",
       helpText: "Calls the gateway ended, by upstream and status code."
     )
   }
 
   private static var latency: MetricNameDescriptor {
     MetricNameDescriptor(
-      namespace: "gateway", metricName: "call_duration", unitName: "seconds",
+      namespace: "gateway",
+      metricName: "call_duration",
+      unitName: "seconds",
       helpText: "Time from a call's Open to its End at the gateway, by upstream."
     )
   }

@@ -15,12 +15,12 @@ public struct RetryBackoff: Sendable, Hashable {
   /// The delay before the next attempt after `failures` consecutive failures (1 or more).
   public func delay(afterFailures failures: Int) -> Duration {
     var delay = self.initial
-    for _ in 1..<max(1, failures) {
+    for _ in 1 ..< max(1, failures) {
       delay = delay * self.multiplier
       if delay >= self.maximum { break }
     }
     delay = min(delay, self.maximum)
-    let factor = self.jitter > 0 ? Double.random(in: (1 - self.jitter)...(1 + self.jitter)) : 1
+    let factor = self.jitter > 0 ? Double.random(in: (1 - self.jitter) ... (1 + self.jitter)) : 1
     return delay * factor
   }
 }

@@ -1,7 +1,7 @@
 import BinarioServiceKit
-import GRPCCore
 import BinarioTracing
 import BinarioTransport
+import GRPCCore
 import Tracing
 
 /// The gateway's span for each call, whichever front door it came through.

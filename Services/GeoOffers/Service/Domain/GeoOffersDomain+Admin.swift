@@ -67,7 +67,12 @@ extension GeoOffersDomain {
     let (checked, from, until) = try checkDeal(draft, creating: false)
     guard
       let deal = try await store.updateDeal(
-        id: id, description: checked.description, discountPercent: checked.discountPercent, validFrom: from, validUntil: until)
+        id: id,
+        description: checked.description,
+        discountPercent: checked.discountPercent,
+        validFrom: from,
+        validUntil: until
+      )
     else { throw ServiceError.notFound("there is no deal \(id)") }
     return deal
   }
@@ -96,7 +101,7 @@ extension GeoOffersDomain {
     var checked = draft
     if creating, draft.shopID.isEmpty { check.fail("deal.shop_id", "the shop's id is required") }
     checked.description = check.requiredText(draft.description, field: "deal.description", what: "the description", maxLength: 500)
-    if !(1...100).contains(draft.discountPercent) {
+    if !(1 ... 100).contains(draft.discountPercent) {
       check.fail("deal.discount_percent", "\(draft.discountPercent)% is not a discount (1 to 100)")
     }
     let from = draft.validFrom ?? clock.now()
@@ -175,7 +180,7 @@ extension GeoOffersDomain {
     checked.line = check.optionalText(offer.line, field: "offer.line", what: "the line", maxLength: 20)
     checked.title = check.requiredText(offer.title, field: "offer.title", what: "the title", maxLength: 200)
     checked.conditions = check.optionalText(offer.conditions, field: "offer.conditions", what: "the conditions", maxLength: 1000)
-    if !(1...100).contains(offer.discountPercent) {
+    if !(1 ... 100).contains(offer.discountPercent) {
       check.fail("offer.discount_percent", "\(offer.discountPercent)% is not a discount (1 to 100)")
     }
     if offer.validUntil <= offer.validFrom { check.fail("offer.valid_until", "the offer must end after it starts") }
@@ -193,7 +198,7 @@ extension GeoOffersDomain {
   // MARK: - Paging
 
   private func pageLimit(_ pageSize: Int) throws -> Int {
-    guard (0...Self.maximumPageSize).contains(pageSize) else {
+    guard (0 ... Self.maximumPageSize).contains(pageSize) else {
       throw ServiceError.invalid("page_size", "\(pageSize) is not a page size (1 to \(Self.maximumPageSize); 0: \(Self.defaultPageSize))")
     }
     return pageSize == 0 ? Self.defaultPageSize : pageSize

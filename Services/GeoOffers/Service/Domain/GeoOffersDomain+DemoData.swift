@@ -58,24 +58,45 @@ extension GeoOffersDomain {
     var deals: [(id: String, draft: DealDraft, from: Date, until: Date)] = []
     for demoShop in demo.shops {
       let shop = Shop(
-        id: Self.newID("sh"), name: demoShop.name, description: demoShop.description,
-        position: GeoPoint(latitude: demoShop.latitude, longitude: demoShop.longitude), stationID: demoShop.stationId)
+        id: Self.newID("sh"),
+        name: demoShop.name,
+        description: demoShop.description,
+        position: GeoPoint(latitude: demoShop.latitude, longitude: demoShop.longitude),
+        stationID: demoShop.stationId
+      )
       shops.append(shop)
       for deal in demoShop.deals {
         let draft = DealDraft(
-          shopID: shop.id, description: deal.description, discountPercent: deal.discountPercent, validFrom: from, validUntil: until)
+          shopID: shop.id,
+          description: deal.description,
+          discountPercent: deal.discountPercent,
+          validFrom: from,
+          validUntil: until
+        )
         deals.append((Self.newID("dl"), draft, from, until))
       }
     }
     let places = demo.places.map {
       Place(
-        id: Self.newID("pl"), name: $0.name, description: $0.description, category: Place.Category(rawValue: $0.category) ?? .other,
-        position: GeoPoint(latitude: $0.latitude, longitude: $0.longitude))
+        id: Self.newID("pl"),
+        name: $0.name,
+        description: $0.description,
+        category: Place.Category(rawValue: $0.category) ?? .other,
+        position: GeoPoint(latitude: $0.latitude, longitude: $0.longitude)
+      )
     }
     let offers = demo.routeOffers.map {
       RouteOffer(
-        id: Self.newID("ro"), originStationID: $0.origin, destinationStationID: $0.destination, line: $0.line, title: $0.title,
-        discountPercent: $0.discountPercent, conditions: $0.conditions, validFrom: from, validUntil: until)
+        id: Self.newID("ro"),
+        originStationID: $0.origin,
+        destinationStationID: $0.destination,
+        line: $0.line,
+        title: $0.title,
+        discountPercent: $0.discountPercent,
+        conditions: $0.conditions,
+        validFrom: from,
+        validUntil: until
+      )
     }
     try await store.insertAll(shops: shops, deals: deals, places: places, routeOffers: offers, demoSource: source, at: now)
     return true

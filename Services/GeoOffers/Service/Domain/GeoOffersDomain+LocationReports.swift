@@ -44,12 +44,16 @@ extension GeoOffersDomain {
   /// and notifications that fail do not fail it: the welcome is tried again on the next
   /// report.
   public func report(
-    userID: String, latitude: Double, longitude: Double, accuracyMetres: Double, reportedAt: Date?
+    userID: String,
+    latitude: Double,
+    longitude: Double,
+    accuracyMetres: Double,
+    reportedAt: Date?
   ) async throws -> LocationReport {
     let now = clock.now()
     var check = InputValidation()
     let point = check.position(latitude: latitude, longitude: longitude)
-    if !accuracyMetres.isFinite || !(0...100_000).contains(accuracyMetres) {
+    if !accuracyMetres.isFinite || !(0 ... 100_000).contains(accuracyMetres) {
       check.fail("accuracy_metres", "\(accuracyMetres) m is not an accuracy (0 to 100000 m; 0: unknown)")
     }
     if let reportedAt, reportedAt > now.addingTimeInterval(Self.clockSkew) {
@@ -59,13 +63,22 @@ extension GeoOffersDomain {
 
     let location = UserLocation(position: point, accuracyMetres: accuracyMetres, reportedAt: reportedAt ?? now)
     let recorded = try await store.recordReport(
-      userID: userID, location: location, now: now, dealRadius: settings.dealRadiusMetres,
-      notOfferedSince: now.addingTimeInterval(-settings.noRepeatPeriod), limit: Self.dealsPerReport)
+      userID: userID,
+      location: location,
+      now: now,
+      dealRadius: settings.dealRadiusMetres,
+      notOfferedSince: now.addingTimeInterval(-settings.noRepeatPeriod),
+      limit: Self.dealsPerReport
+    )
     let nearest = try await store.nearestStations(to: point, count: 1).first
     var routeOffers: [RouteOffer] = []
     if let nearest { routeOffers = try await store.routeOffers(from: nearest.item.id, activeAt: now) }
     let places = try await store.places(
-      within: settings.placesRadiusMetres, of: point, category: nil, limit: Self.placesPerReport)
+      within: settings.placesRadiusMetres,
+      of: point,
+      category: nil,
+      limit: Self.placesPerReport
+    )
     await notifyDeals(recorded.deals, userID: userID, now: now)
 
     var welcome: Welcome?
@@ -74,12 +87,19 @@ extension GeoOffersDomain {
         welcome = try await self.welcome(userID: userID, at: nearest.item, now: now)
       } catch {
         logger.warning(
-          "no welcome this time: a lookup failed", metadata: ["user": "\(userID)", "station": "\(nearest.item.id)", "error": "\(error)"])
+          "no welcome this time: a lookup failed",
+          metadata: ["user": "\(userID)", "station": "\(nearest.item.id)", "error": "\(error)"]
+        )
       }
     }
     return LocationReport(
-      stored: recorded.stored, deals: recorded.deals, nearestStation: nearest.map { NearestStation($0, from: point) },
-      routeOffers: routeOffers, places: places, welcome: welcome)
+      stored: recorded.stored,
+      deals: recorded.deals,
+      nearestStation: nearest.map { NearestStation($0, from: point) },
+      routeOffers: routeOffers,
+      places: places,
+      welcome: welcome
+    )
   }
 
   /// The user's last known location; `NOT_FOUND` when none is kept.
@@ -107,12 +127,17 @@ extension GeoOffersDomain {
   private func notifyDeals(_ deals: [Nearby<Deal>], userID: String, now: Date) async {
     guard let first = deals.first else { return }
     let title = deals.count == 1 ? Self.headline(first.item) : "\(deals.count) deals near you"
-    let body = deals.prefix(5).map { "\(Self.headline($0.item)), \(Self.distance($0.distanceMetres)) away" }.joined(separator: "; ")
+    let body =
+      deals.prefix(5).map { "\(Self.headline($0.item)), \(Self.distance($0.distanceMetres)) away" }.joined(separator: "; ")
       + (deals.count > 5 ? "; and \(deals.count - 5) more" : "")
     let notification = OutgoingNotification(
-      kind: .deal, userID: userID, title: title, body: body,
+      kind: .deal,
+      userID: userID,
+      title: title,
+      body: body,
       data: ["deal_ids": deals.map(\.item.id).joined(separator: ",")],
-      dedupeKey: "geo-offers:deals:\(userID):\(deals.map(\.item.id).sorted().joined(separator: ",").hashValueHex):\(Int64(now.timeIntervalSince1970 * 1000))"
+      dedupeKey:
+        "geo-offers:deals:\(userID):\(deals.map(\.item.id).sorted().joined(separator: ",").hashValueHex):\(Int64(now.timeIntervalSince1970 * 1000))"
     )
     do {
       try await notifier.notify(notification)
@@ -137,7 +162,10 @@ extension GeoOffersDomain {
   func welcome(userID: String, at station: GeoStation, now: Date) async throws -> Welcome? {
     // Scheduled up to three hours ago (a delayed train may not have left yet) to the window's end.
     let held = try await tickets.departingTickets(
-      userID: userID, stationID: station.id, in: now.addingTimeInterval(-3 * 3600)..<now.addingTimeInterval(settings.welcomeWindow))
+      userID: userID,
+      stationID: station.id,
+      in: now.addingTimeInterval(-3 * 3600) ..< now.addingTimeInterval(settings.welcomeWindow)
+    )
     let welcomed = try await store.welcomedTickets(among: held.map(\.ticketID))
     var best: (ticket: DepartingTicket, departure: LiveDeparture, expected: Date)?
     for ticket in held where !welcomed.contains(ticket.ticketID) {
@@ -150,18 +178,31 @@ extension GeoOffersDomain {
     guard let best else { return nil }
     let minutes = max(0, Int((best.expected.timeIntervalSince(now) / 60).rounded(.down)))
     var welcome = Welcome(
-      ticketID: best.ticket.ticketID, station: station, run: best.ticket.run, trainNumber: best.ticket.trainNumber,
-      destinationName: best.ticket.toStationName, scheduledDeparture: best.ticket.scheduledDeparture,
-      expectedDeparture: best.expected, platform: best.departure.platform, minutesToDeparture: minutes, message: "")
+      ticketID: best.ticket.ticketID,
+      station: station,
+      run: best.ticket.run,
+      trainNumber: best.ticket.trainNumber,
+      destinationName: best.ticket.toStationName,
+      scheduledDeparture: best.ticket.scheduledDeparture,
+      expectedDeparture: best.expected,
+      platform: best.departure.platform,
+      minutesToDeparture: minutes,
+      message: ""
+    )
     welcome.message = message(for: welcome, delayMinutes: best.departure.delayMinutes)
     try await notifier.notify(
       OutgoingNotification(
-        kind: .welcome, userID: userID, title: "Welcome to \(station.name)", body: welcome.message,
+        kind: .welcome,
+        userID: userID,
+        title: "Welcome to \(station.name)",
+        body: welcome.message,
         data: [
           "ticket_id": welcome.ticketID, "trip_id": welcome.run.tripID, "service_date": welcome.run.serviceDate,
           "station_id": station.id,
         ],
-        dedupeKey: "geo-offers:welcome:\(welcome.ticketID)"))
+        dedupeKey: "geo-offers:welcome:\(welcome.ticketID)"
+      )
+    )
     let sameTrain = held.filter { $0.run == best.ticket.run }.map(\.ticketID)
     try await store.recordWelcome(ticketIDs: sameTrain, userID: userID, stationID: station.id, at: now)
     return welcome

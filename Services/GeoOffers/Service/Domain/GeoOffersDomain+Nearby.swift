@@ -6,7 +6,7 @@ extension GeoOffersDomain {
   public func nearestStations(latitude: Double, longitude: Double, count: Int) async throws -> [NearestStation] {
     var check = InputValidation()
     let point = check.position(latitude: latitude, longitude: longitude)
-    if !(0...20).contains(count) { check.fail("count", "\(count) stations: ask for 1 to 20 (0: 3)") }
+    if !(0 ... 20).contains(count) { check.fail("count", "\(count) stations: ask for 1 to 20 (0: 3)") }
     try check.finish()
     return try await store.nearestStations(to: point, count: count == 0 ? 3 : count).map { NearestStation($0, from: point) }
   }
@@ -16,19 +16,32 @@ extension GeoOffersDomain {
     var check = InputValidation()
     let point = check.position(latitude: latitude, longitude: longitude)
     let radius = check.radius(
-      radius, field: "radius_metres", default: settings.dealRadiusMetres, maximum: Self.maximumRadiusMetres)
+      radius,
+      field: "radius_metres",
+      default: settings.dealRadiusMetres,
+      maximum: Self.maximumRadiusMetres
+    )
     try check.finish()
     return try await store.activeDeals(within: radius, of: point, at: clock.now(), limit: Self.nearbyLimit)
   }
 
   /// Places to visit within `radius` metres of a point (0: the places radius), nearest first.
-  public func nearbyPlaces(latitude: Double, longitude: Double, radius: Double, category: Place.Category?) async throws
+  public func nearbyPlaces(
+    latitude: Double,
+    longitude: Double,
+    radius: Double,
+    category: Place.Category?
+  ) async throws
     -> [Nearby<Place>]
   {
     var check = InputValidation()
     let point = check.position(latitude: latitude, longitude: longitude)
     let radius = check.radius(
-      radius, field: "radius_metres", default: settings.placesRadiusMetres, maximum: Self.maximumRadiusMetres)
+      radius,
+      field: "radius_metres",
+      default: settings.placesRadiusMetres,
+      maximum: Self.maximumRadiusMetres
+    )
     try check.finish()
     return try await store.places(within: radius, of: point, category: category, limit: Self.nearbyLimit)
   }

@@ -45,8 +45,13 @@ public final class GeoOffersDomain: Sendable {
   public static let maximumRadiusMetres = 50_000.0
 
   public init(
-    store: GeoOffersStore, clock: any DomainClock, tickets: any TicketLookup, timetable: any LiveTimetable,
-    notifier: any Notifier, settings: GeoOffersSettings = GeoOffersSettings(), logger: Logger = Logger(label: "geo-offers")
+    store: GeoOffersStore,
+    clock: any DomainClock,
+    tickets: any TicketLookup,
+    timetable: any LiveTimetable,
+    notifier: any Notifier,
+    settings: GeoOffersSettings = GeoOffersSettings(),
+    logger: Logger = Logger(label: "geo-offers")
   ) {
     self.store = store
     self.clock = clock

@@ -11,7 +11,11 @@ public struct DepartingTicket: Sendable, Hashable {
   public var scheduledDeparture: Date
 
   public init(
-    ticketID: String, run: RunReference, trainNumber: String, fromStationID: String, toStationName: String,
+    ticketID: String,
+    run: RunReference,
+    trainNumber: String,
+    fromStationID: String,
+    toStationName: String,
     scheduledDeparture: Date
   ) {
     self.ticketID = ticketID
@@ -41,8 +45,13 @@ public struct LiveDeparture: Sendable, Hashable {
   public var cancelled: Bool
 
   public init(
-    run: RunReference, stationID: String, scheduledDeparture: Date?, expectedDeparture: Date?, platform: String,
-    delayMinutes: Int, cancelled: Bool
+    run: RunReference,
+    stationID: String,
+    scheduledDeparture: Date?,
+    expectedDeparture: Date?,
+    platform: String,
+    delayMinutes: Int,
+    cancelled: Bool
   ) {
     self.run = run
     self.stationID = stationID

@@ -45,8 +45,15 @@ public struct Deal: Sendable, Hashable {
   public var validUntil: Date
 
   public init(
-    id: String, shopID: String, shopName: String, description: String, discountPercent: Int, position: GeoPoint,
-    stationID: String, validFrom: Date, validUntil: Date
+    id: String,
+    shopID: String,
+    shopName: String,
+    description: String,
+    discountPercent: Int,
+    position: GeoPoint,
+    stationID: String,
+    validFrom: Date,
+    validUntil: Date
   ) {
     self.id = id
     self.shopID = shopID
@@ -116,9 +123,17 @@ public struct RouteOffer: Sendable, Hashable {
   public var validUntil: Date
 
   public init(
-    id: String, originStationID: String, originStationName: String = "", destinationStationID: String,
-    destinationStationName: String = "", line: String, title: String, discountPercent: Int, conditions: String,
-    validFrom: Date, validUntil: Date
+    id: String,
+    originStationID: String,
+    originStationName: String = "",
+    destinationStationID: String,
+    destinationStationName: String = "",
+    line: String,
+    title: String,
+    discountPercent: Int,
+    conditions: String,
+    validFrom: Date,
+    validUntil: Date
   ) {
     self.id = id
     self.originStationID = originStationID

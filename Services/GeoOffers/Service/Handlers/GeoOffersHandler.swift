@@ -19,248 +19,238 @@ public struct GeoOffersHandler: Binario_GeoOffers_V1_GeoOffers.SimpleServiceProt
     self.logger = logger
   }
 
-  func handle<Result: Sendable>(_ method: String, _ body: () async throws -> Result) async throws -> Result {
-    try await translatingErrors(service: "geo-offers", method: method, logger: logger, body)
-  }
-
   // MARK: - Public
 
   public func listNearestStations(
-    request: Binario_GeoOffers_V1_ListNearestStationsRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_ListNearestStationsRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_ListNearestStationsResponse {
-    try await handle("ListNearestStations") {
-      let stations = try await domain.nearestStations(
-        latitude: request.latitude, longitude: request.longitude, count: Int(clamping: request.count))
-      return .with { $0.stations = stations.map(Binario_GeoOffers_V1_NearestStation.init) }
-    }
+    let stations = try await domain.nearestStations(
+      latitude: request.latitude,
+      longitude: request.longitude,
+      count: Int(clamping: request.count)
+    )
+    return .with { $0.stations = stations.map(Binario_GeoOffers_V1_NearestStation.init) }
   }
 
   public func listNearbyDeals(
-    request: Binario_GeoOffers_V1_ListNearbyDealsRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_ListNearbyDealsRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_ListNearbyDealsResponse {
-    try await handle("ListNearbyDeals") {
-      let deals = try await domain.nearbyDeals(latitude: request.latitude, longitude: request.longitude, radius: request.radiusMetres)
-      return .with { $0.deals = deals.map(Binario_GeoOffers_V1_NearbyDeal.init) }
-    }
+    let deals = try await domain.nearbyDeals(latitude: request.latitude, longitude: request.longitude, radius: request.radiusMetres)
+    return .with { $0.deals = deals.map(Binario_GeoOffers_V1_NearbyDeal.init) }
   }
 
   public func listNearbyPlaces(
-    request: Binario_GeoOffers_V1_ListNearbyPlacesRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_ListNearbyPlacesRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_ListNearbyPlacesResponse {
-    try await handle("ListNearbyPlaces") {
-      let places = try await domain.nearbyPlaces(
-        latitude: request.latitude, longitude: request.longitude, radius: request.radiusMetres,
-        category: request.category == .unspecified ? nil : Place.Category(request.category))
-      return .with { $0.places = places.map(Binario_GeoOffers_V1_NearbyPlace.init) }
-    }
+    let places = try await domain.nearbyPlaces(
+      latitude: request.latitude,
+      longitude: request.longitude,
+      radius: request.radiusMetres,
+      category: request.category == .unspecified ? nil : Place.Category(request.category)
+    )
+    return .with { $0.places = places.map(Binario_GeoOffers_V1_NearbyPlace.init) }
   }
 
   public func listRouteOffers(
-    request: Binario_GeoOffers_V1_ListRouteOffersRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_ListRouteOffersRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_ListRouteOffersResponse {
-    try await handle("ListRouteOffers") {
-      let offers = try await domain.routeOffers(stationID: request.stationID, includeInactive: request.includeInactive)
-      return .with { $0.offers = offers.map(Binario_GeoOffers_V1_RouteOffer.init) }
-    }
+    let offers = try await domain.routeOffers(stationID: request.stationID, includeInactive: request.includeInactive)
+    return .with { $0.offers = offers.map(Binario_GeoOffers_V1_RouteOffer.init) }
   }
 
   // MARK: - Signed in
 
   public func reportLocation(
-    request: Binario_GeoOffers_V1_ReportLocationRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_ReportLocationRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_ReportLocationResponse {
-    try await handle("ReportLocation") {
-      let caller = try CallerIdentity.signedIn()
-      let report = try await domain.report(
-        userID: caller.userID, latitude: request.latitude, longitude: request.longitude,
-        accuracyMetres: request.accuracyMetres, reportedAt: request.hasReportedAt ? request.reportedAt.date : nil)
-      return .init(report)
-    }
+    let caller = try CallerIdentity.signedIn()
+    let report = try await domain.report(
+      userID: caller.userID,
+      latitude: request.latitude,
+      longitude: request.longitude,
+      accuracyMetres: request.accuracyMetres,
+      reportedAt: request.hasReportedAt ? request.reportedAt.date : nil
+    )
+    return .init(report)
   }
 
   public func getMyLocation(
-    request: Binario_GeoOffers_V1_GetMyLocationRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_GetMyLocationRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_GetMyLocationResponse {
-    try await handle("GetMyLocation") {
-      let location = try await domain.location(userID: try CallerIdentity.signedIn().userID)
-      return .with { $0.location = .init(location) }
-    }
+    let location = try await domain.location(userID: try CallerIdentity.signedIn().userID)
+    return .with { $0.location = .init(location) }
   }
 
   public func forgetMyLocation(
-    request: Binario_GeoOffers_V1_ForgetMyLocationRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_ForgetMyLocationRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_ForgetMyLocationResponse {
-    try await handle("ForgetMyLocation") {
-      try await domain.forgetLocation(userID: try CallerIdentity.signedIn().userID)
-      return .init()
-    }
+    try await domain.forgetLocation(userID: try CallerIdentity.signedIn().userID)
+    return .init()
   }
 
   // MARK: - Admin: shops
 
   public func createShop(
-    request: Binario_GeoOffers_V1_CreateShopRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_CreateShopRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_CreateShopResponse {
-    try await handle("CreateShop") {
-      let result = try await domain.createShop(request.shop.domain)
-      return .with { $0.shop = .init(result) }
-    }
+    let result = try await domain.createShop(request.shop.domain)
+    return .with { $0.shop = .init(result) }
   }
 
   public func updateShop(
-    request: Binario_GeoOffers_V1_UpdateShopRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_UpdateShopRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_UpdateShopResponse {
-    try await handle("UpdateShop") {
-      let result = try await domain.updateShop(request.shop.domain)
-      return .with { $0.shop = .init(result) }
-    }
+    let result = try await domain.updateShop(request.shop.domain)
+    return .with { $0.shop = .init(result) }
   }
 
   public func deleteShop(
-    request: Binario_GeoOffers_V1_DeleteShopRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_DeleteShopRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_DeleteShopResponse {
-    try await handle("DeleteShop") {
-      try await domain.deleteShop(id: request.shopID)
-      return .init()
-    }
+    try await domain.deleteShop(id: request.shopID)
+    return .init()
   }
 
   public func listShops(
-    request: Binario_GeoOffers_V1_ListShopsRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_ListShopsRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_ListShopsResponse {
-    try await handle("ListShops") {
-      let page = try await domain.shops(pageSize: Int(clamping: request.pageSize), pageToken: request.pageToken)
-      return .with {
-        $0.shops = page.items.map(Binario_GeoOffers_V1_Shop.init)
-        $0.nextPageToken = page.nextPageToken
-      }
+    let page = try await domain.shops(pageSize: Int(clamping: request.pageSize), pageToken: request.pageToken)
+    return .with {
+      $0.shops = page.items.map(Binario_GeoOffers_V1_Shop.init)
+      $0.nextPageToken = page.nextPageToken
     }
   }
 
   // MARK: - Admin: deals
 
   public func createDeal(
-    request: Binario_GeoOffers_V1_CreateDealRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_CreateDealRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_CreateDealResponse {
-    try await handle("CreateDeal") {
-      let result = try await domain.createDeal(request.deal.draft)
-      return .with { $0.deal = .init(result) }
-    }
+    let result = try await domain.createDeal(request.deal.draft)
+    return .with { $0.deal = .init(result) }
   }
 
   public func updateDeal(
-    request: Binario_GeoOffers_V1_UpdateDealRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_UpdateDealRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_UpdateDealResponse {
-    try await handle("UpdateDeal") {
-      let result = try await domain.updateDeal(id: request.deal.dealID, request.deal.draft)
-      return .with { $0.deal = .init(result) }
-    }
+    let result = try await domain.updateDeal(id: request.deal.dealID, request.deal.draft)
+    return .with { $0.deal = .init(result) }
   }
 
   public func deleteDeal(
-    request: Binario_GeoOffers_V1_DeleteDealRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_DeleteDealRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_DeleteDealResponse {
-    try await handle("DeleteDeal") {
-      try await domain.deleteDeal(id: request.dealID)
-      return .init()
-    }
+    try await domain.deleteDeal(id: request.dealID)
+    return .init()
   }
 
   public func listDeals(
-    request: Binario_GeoOffers_V1_ListDealsRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_ListDealsRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_ListDealsResponse {
-    try await handle("ListDeals") {
-      let page = try await domain.deals(
-        shopID: request.shopID, pageSize: Int(clamping: request.pageSize), pageToken: request.pageToken)
-      return .with {
-        $0.deals = page.items.map(Binario_GeoOffers_V1_Deal.init)
-        $0.nextPageToken = page.nextPageToken
-      }
+    let page = try await domain.deals(
+      shopID: request.shopID,
+      pageSize: Int(clamping: request.pageSize),
+      pageToken: request.pageToken
+    )
+    return .with {
+      $0.deals = page.items.map(Binario_GeoOffers_V1_Deal.init)
+      $0.nextPageToken = page.nextPageToken
     }
   }
 
   // MARK: - Admin: places
 
   public func createPlace(
-    request: Binario_GeoOffers_V1_CreatePlaceRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_CreatePlaceRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_CreatePlaceResponse {
-    try await handle("CreatePlace") {
-      let result = try await domain.createPlace(request.place.domain)
-      return .with { $0.place = .init(result) }
-    }
+    let result = try await domain.createPlace(request.place.domain)
+    return .with { $0.place = .init(result) }
   }
 
   public func updatePlace(
-    request: Binario_GeoOffers_V1_UpdatePlaceRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_UpdatePlaceRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_UpdatePlaceResponse {
-    try await handle("UpdatePlace") {
-      let result = try await domain.updatePlace(request.place.domain)
-      return .with { $0.place = .init(result) }
-    }
+    let result = try await domain.updatePlace(request.place.domain)
+    return .with { $0.place = .init(result) }
   }
 
   public func deletePlace(
-    request: Binario_GeoOffers_V1_DeletePlaceRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_DeletePlaceRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_DeletePlaceResponse {
-    try await handle("DeletePlace") {
-      try await domain.deletePlace(id: request.placeID)
-      return .init()
-    }
+    try await domain.deletePlace(id: request.placeID)
+    return .init()
   }
 
   public func listPlaces(
-    request: Binario_GeoOffers_V1_ListPlacesRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_ListPlacesRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_ListPlacesResponse {
-    try await handle("ListPlaces") {
-      let page = try await domain.places(pageSize: Int(clamping: request.pageSize), pageToken: request.pageToken)
-      return .with {
-        $0.places = page.items.map(Binario_GeoOffers_V1_Place.init)
-        $0.nextPageToken = page.nextPageToken
-      }
+    let page = try await domain.places(pageSize: Int(clamping: request.pageSize), pageToken: request.pageToken)
+    return .with {
+      $0.places = page.items.map(Binario_GeoOffers_V1_Place.init)
+      $0.nextPageToken = page.nextPageToken
     }
   }
 
   // MARK: - Admin: route offers
 
   public func createRouteOffer(
-    request: Binario_GeoOffers_V1_CreateRouteOfferRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_CreateRouteOfferRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_CreateRouteOfferResponse {
-    try await handle("CreateRouteOffer") {
-      let result = try await domain.createRouteOffer(request.offer.domain(now: domain.clock.now()))
-      return .with { $0.offer = .init(result) }
-    }
+    let result = try await domain.createRouteOffer(request.offer.domain(now: domain.clock.now()))
+    return .with { $0.offer = .init(result) }
   }
 
   public func updateRouteOffer(
-    request: Binario_GeoOffers_V1_UpdateRouteOfferRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_UpdateRouteOfferRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_UpdateRouteOfferResponse {
-    try await handle("UpdateRouteOffer") {
-      let result = try await domain.updateRouteOffer(request.offer.domain(now: domain.clock.now()))
-      return .with { $0.offer = .init(result) }
-    }
+    let result = try await domain.updateRouteOffer(request.offer.domain(now: domain.clock.now()))
+    return .with { $0.offer = .init(result) }
   }
 
   public func deleteRouteOffer(
-    request: Binario_GeoOffers_V1_DeleteRouteOfferRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_DeleteRouteOfferRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_DeleteRouteOfferResponse {
-    try await handle("DeleteRouteOffer") {
-      try await domain.deleteRouteOffer(id: request.offerID)
-      return .init()
-    }
+    try await domain.deleteRouteOffer(id: request.offerID)
+    return .init()
   }
 
   // MARK: - Internal
 
   public func findRouteOffer(
-    request: Binario_GeoOffers_V1_FindRouteOfferRequest, context: ServerContext
+    request: Binario_GeoOffers_V1_FindRouteOfferRequest,
+    context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_FindRouteOfferResponse {
-    try await handle("FindRouteOffer") {
-      let offer = try await domain.bestRouteOffer(
-        from: request.fromStationID, to: request.toStationID, line: request.line, at: request.hasAt ? request.at.date : nil)
-      return .with {
-        $0.found = offer != nil
-        if let offer { $0.offer = .init(offer) }
-      }
+    let offer = try await domain.bestRouteOffer(
+      from: request.fromStationID,
+      to: request.toStationID,
+      line: request.line,
+      at: request.hasAt ? request.at.date : nil
+    )
+    return .with {
+      $0.found = offer != nil
+      if let offer { $0.offer = .init(offer) }
     }
   }
 }

@@ -38,8 +38,12 @@ extension Binario_GeoOffers_V1_Shop {
 
   var domain: Shop {
     Shop(
-      id: shopID, name: name, description: description_p, position: GeoPoint(latitude: latitude, longitude: longitude),
-      stationID: stationID)
+      id: shopID,
+      name: name,
+      description: description_p,
+      position: GeoPoint(latitude: latitude, longitude: longitude),
+      stationID: stationID
+    )
   }
 }
 
@@ -60,8 +64,12 @@ extension Binario_GeoOffers_V1_Deal {
 
   var draft: DealDraft {
     DealDraft(
-      shopID: shopID, description: description_p, discountPercent: Int(discountPercent),
-      validFrom: hasValidFrom ? validFrom.date : nil, validUntil: hasValidUntil ? validUntil.date : nil)
+      shopID: shopID,
+      description: description_p,
+      discountPercent: Int(discountPercent),
+      validFrom: hasValidFrom ? validFrom.date : nil,
+      validUntil: hasValidUntil ? validUntil.date : nil
+    )
   }
 }
 
@@ -114,8 +122,12 @@ extension Binario_GeoOffers_V1_Place {
 
   var domain: Place {
     Place(
-      id: placeID, name: name, description: description_p, category: .init(category),
-      position: GeoPoint(latitude: latitude, longitude: longitude))
+      id: placeID,
+      name: name,
+      description: description_p,
+      category: .init(category),
+      position: GeoPoint(latitude: latitude, longitude: longitude)
+    )
   }
 }
 
@@ -147,9 +159,16 @@ extension Binario_GeoOffers_V1_RouteOffer {
   func domain(now: Date) -> RouteOffer {
     let from = hasValidFrom ? validFrom.date : now
     return RouteOffer(
-      id: offerID, originStationID: originStationID, destinationStationID: destinationStationID, line: line, title: title,
-      discountPercent: Int(discountPercent), conditions: conditions, validFrom: from,
-      validUntil: hasValidUntil ? validUntil.date : from.addingTimeInterval(30 * 86_400))
+      id: offerID,
+      originStationID: originStationID,
+      destinationStationID: destinationStationID,
+      line: line,
+      title: title,
+      discountPercent: Int(discountPercent),
+      conditions: conditions,
+      validFrom: from,
+      validUntil: hasValidUntil ? validUntil.date : from.addingTimeInterval(30 * 86_400)
+    )
   }
 }
 

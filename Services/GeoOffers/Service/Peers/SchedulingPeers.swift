@@ -19,14 +19,28 @@ public struct SchedulingLiveTimetable: LiveTimetable {
     var options = CallOptions.defaults
     options.timeout = timeout
     let response = try await scheduling.getRuns(
-      .with { $0.runs = [.with { $0.tripID = run.tripID; $0.serviceDate = run.serviceDate }] }, options: options)
+      .with {
+        $0.runs = [
+          .with {
+            $0.tripID = run.tripID
+            $0.serviceDate = run.serviceDate
+          }
+        ]
+      },
+      options: options
+    )
     guard let found = response.runs.first, let stop = found.stops.first(where: { $0.station.stationID == stationID }) else {
       return nil
     }
     return LiveDeparture(
-      run: run, stationID: stationID, scheduledDeparture: stop.hasScheduledDeparture ? stop.scheduledDeparture.date : nil,
-      expectedDeparture: stop.hasExpectedDeparture ? stop.expectedDeparture.date : nil, platform: stop.platform,
-      delayMinutes: Int(stop.delayMinutes), cancelled: found.cancelled || stop.cancelled)
+      run: run,
+      stationID: stationID,
+      scheduledDeparture: stop.hasScheduledDeparture ? stop.scheduledDeparture.date : nil,
+      expectedDeparture: stop.hasExpectedDeparture ? stop.expectedDeparture.date : nil,
+      platform: stop.platform,
+      delayMinutes: Int(stop.delayMinutes),
+      cancelled: found.cancelled || stop.cancelled
+    )
   }
 }
 
@@ -48,6 +62,7 @@ public struct SchedulingNotifier: Notifier {
         $0.body = notification.body
         $0.data = notification.data
         $0.dedupeKey = notification.dedupeKey
-      })
+      }
+    )
   }
 }

@@ -25,13 +25,18 @@ public struct TicketingTickets: TicketLookup {
         $0.stationID = stationID
         $0.departingAfter = Google_Protobuf_Timestamp(date: window.lowerBound)
         $0.departingBefore = Google_Protobuf_Timestamp(date: window.upperBound)
-      }, options: options)
+      },
+      options: options
+    )
     return response.tickets.map { ticket in
       DepartingTicket(
         ticketID: ticket.ticketID,
         run: RunReference(tripID: ticket.journey.run.tripID, serviceDate: ticket.journey.run.serviceDate),
-        trainNumber: ticket.journey.trainNumber, fromStationID: ticket.journey.fromStationID,
-        toStationName: ticket.journey.toStationName, scheduledDeparture: ticket.journey.scheduledDeparture.date)
+        trainNumber: ticket.journey.trainNumber,
+        fromStationID: ticket.journey.fromStationID,
+        toStationName: ticket.journey.toStationName,
+        scheduledDeparture: ticket.journey.scheduledDeparture.date
+      )
     }
   }
 }

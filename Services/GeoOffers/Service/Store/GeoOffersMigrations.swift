@@ -106,6 +106,7 @@ public enum GeoOffersMigrations {
             source TEXT NOT NULL,
             loaded_at REAL NOT NULL
           );
-          """)
+          """
+      )
     }
 }

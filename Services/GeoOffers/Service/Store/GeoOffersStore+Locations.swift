@@ -11,7 +11,12 @@ extension GeoOffersStore {
   ///
   /// Concurrent reports of one user are serialised by the write: a deal is offered once.
   public func recordReport(
-    userID: String, location: UserLocation, now: Date, dealRadius radius: Double, notOfferedSince: Date, limit: Int
+    userID: String,
+    location: UserLocation,
+    now: Date,
+    dealRadius radius: Double,
+    notOfferedSince: Date,
+    limit: Int
   ) async throws -> (stored: Bool, deals: [Nearby<Deal>]) {
     try await pool.write { db in
       try db.executeCached(
@@ -25,20 +30,27 @@ extension GeoOffersStore {
         arguments: [
           userID, location.position.latitude, location.position.longitude, location.accuracyMetres,
           Self.instant(location.reportedAt), Self.instant(now),
-        ])
+        ]
+      )
       let stored = db.changesCount > 0
       let candidates = try Self.within(
-        db, point: location.position, radius: radius, limit: Int.max, select: Self.activeDealsSelect,
+        db,
+        point: location.position,
+        radius: radius,
+        limit: Int.max,
+        select: Self.activeDealsSelect,
         filter: Self.activeDealsFilter + """
            AND NOT EXISTS (SELECT 1 FROM offered_deal o WHERE o.user_id = ? AND o.deal_seq = t.seq AND o.offered_at > ?)
           """,
         arguments: [Self.instant(now), Self.instant(now), userID, Self.instant(notOfferedSince)],
-        make: { row, position in OfferedDeal(seq: row[0], deal: Self.deal(row, position)) })
+        make: { row, position in OfferedDeal(seq: row[0], deal: Self.deal(row, position)) }
+      )
       let offered = candidates.prefix(limit)
       for candidate in offered {
         try db.executeCached(
           sql: "INSERT OR REPLACE INTO offered_deal (user_id, deal_seq, offered_at) VALUES (?, ?, ?)",
-          arguments: [userID, candidate.item.seq, Self.instant(now)])
+          arguments: [userID, candidate.item.seq, Self.instant(now)]
+        )
       }
       return (stored, offered.map { Nearby($0.item.deal, distanceMetres: $0.distanceMetres) })
     }
@@ -52,7 +64,8 @@ extension GeoOffersStore {
 
   public func location(userID: String) async throws -> UserLocation? {
     try pool.readOnCurrentThread { db in
-      try Row.fetchOne(db.cachedStatement(sql: "SELECT latitude, longitude, accuracy_metres, reported_at FROM user_location WHERE user_id = ?"),
+      try Row.fetchOne(
+        db.cachedStatement(sql: "SELECT latitude, longitude, accuracy_metres, reported_at FROM user_location WHERE user_id = ?"),
         arguments: [userID]
       ).map {
         UserLocation(position: GeoPoint(latitude: $0[0], longitude: $0[1]), accuracyMetres: $0[2], reportedAt: Self.date($0[3]))
@@ -85,7 +98,8 @@ extension GeoOffersStore {
     return try await pool.read { db in
       let marks = Array(repeating: "?", count: ticketIDs.count).joined(separator: ", ")
       return Set(
-        try String.fetchAll(db, sql: "SELECT ticket_id FROM welcome WHERE ticket_id IN (\(marks))", arguments: StatementArguments(ticketIDs)))
+        try String.fetchAll(db, sql: "SELECT ticket_id FROM welcome WHERE ticket_id IN (\(marks))", arguments: StatementArguments(ticketIDs))
+      )
     }
   }
 
@@ -95,7 +109,8 @@ extension GeoOffersStore {
       for ticketID in ticketIDs {
         try db.execute(
           sql: "INSERT OR IGNORE INTO welcome (ticket_id, user_id, station_id, sent_at) VALUES (?, ?, ?, ?)",
-          arguments: [ticketID, userID, stationID, Self.instant(instant)])
+          arguments: [ticketID, userID, stationID, Self.instant(instant)]
+        )
       }
     }
   }

@@ -30,7 +30,8 @@ extension GeoOffersStore {
       for station in stations {
         try db.execute(
           sql: "INSERT INTO station (id, name, latitude, longitude) VALUES (?, ?, ?, ?)",
-          arguments: [station.id, station.name, station.position.latitude, station.position.longitude])
+          arguments: [station.id, station.name, station.position.latitude, station.position.longitude]
+        )
         try Self.index(db, box: "station_box", seq: db.lastInsertedRowID, at: station.position)
       }
       return true
@@ -60,7 +61,10 @@ extension GeoOffersStore {
       var radius = 2_000.0
       while true {
         let found = try Self.within(
-          db, point: point, radius: radius, limit: wanted,
+          db,
+          point: point,
+          radius: radius,
+          limit: wanted,
           select: "SELECT t.seq, t.latitude, t.longitude, t.id, t.name FROM station_box b JOIN station t ON t.seq = b.seq"
         ) { row, position in GeoStation(id: row[3], name: row[4], position: position) }
         if found.count >= wanted || radius >= GeoPoint.maximumDistanceMetres { return found }
@@ -82,7 +86,8 @@ extension GeoOffersStore {
   static func insertShop(_ db: Database, _ shop: Shop) throws {
     try db.executeCached(
       sql: "INSERT INTO shop (id, name, description, latitude, longitude, station_id) VALUES (?, ?, ?, ?, ?, ?)",
-      arguments: [shop.id, shop.name, shop.description, shop.position.latitude, shop.position.longitude, shop.stationID])
+      arguments: [shop.id, shop.name, shop.description, shop.position.latitude, shop.position.longitude, shop.stationID]
+    )
   }
 
   /// Replaces a shop's fields and moves its deals with it. Returns `false` when there is no such shop.
@@ -93,10 +98,12 @@ extension GeoOffersStore {
       }
       try db.execute(
         sql: "UPDATE shop SET name = ?, description = ?, latitude = ?, longitude = ?, station_id = ? WHERE seq = ?",
-        arguments: [shop.name, shop.description, shop.position.latitude, shop.position.longitude, shop.stationID, seq])
+        arguments: [shop.name, shop.description, shop.position.latitude, shop.position.longitude, shop.stationID, seq]
+      )
       try db.execute(
         sql: "UPDATE deal SET latitude = ?, longitude = ? WHERE shop_seq = ?",
-        arguments: [shop.position.latitude, shop.position.longitude, seq])
+        arguments: [shop.position.latitude, shop.position.longitude, seq]
+      )
       for dealSeq in try Int64.fetchAll(db.cachedStatement(sql: "SELECT seq FROM deal WHERE shop_seq = ?"), arguments: [seq]) {
         try Self.index(db, box: "deal_box", seq: dealSeq, at: shop.position)
       }
@@ -115,10 +122,13 @@ extension GeoOffersStore {
   /// Shops by name after `cursor`, at most `limit`.
   public func shops(after cursor: NamePageCursor?, limit: Int) async throws -> [Shop] {
     try await pool.read { db in
-      try Row.fetchAll(db.cachedStatement(sql: """
-          SELECT id, name, description, latitude, longitude, station_id FROM shop
-          WHERE (name, id) > (?, ?) ORDER BY name, id LIMIT ?
-          """),
+      try Row.fetchAll(
+        db.cachedStatement(
+          sql: """
+            SELECT id, name, description, latitude, longitude, station_id FROM shop
+            WHERE (name, id) > (?, ?) ORDER BY name, id LIMIT ?
+            """
+        ),
         arguments: [cursor?.name ?? "", cursor?.id ?? "", limit]
       ).map(Self.shop)
     }
@@ -126,8 +136,12 @@ extension GeoOffersStore {
 
   static func shop(_ row: Row) -> Shop {
     Shop(
-      id: row[0], name: row[1], description: row[2], position: GeoPoint(latitude: row[3], longitude: row[4]),
-      stationID: row[5])
+      id: row[0],
+      name: row[1],
+      description: row[2],
+      position: GeoPoint(latitude: row[3], longitude: row[4]),
+      stationID: row[5]
+    )
   }
 
   // MARK: - Deals
@@ -139,8 +153,16 @@ extension GeoOffersStore {
 
   static func deal(_ row: Row, _ position: GeoPoint) -> Deal {
     Deal(
-      id: row[3], shopID: row[4], shopName: row[5], description: row[6], discountPercent: row[7], position: position,
-      stationID: row[8], validFrom: date(row[9]), validUntil: date(row[10]))
+      id: row[3],
+      shopID: row[4],
+      shopName: row[5],
+      description: row[6],
+      discountPercent: row[7],
+      position: position,
+      stationID: row[8],
+      validFrom: date(row[9]),
+      validUntil: date(row[10])
+    )
   }
 
   /// Adds a deal to its shop. Returns `nil` when there is no such shop.
@@ -161,19 +183,27 @@ extension GeoOffersStore {
       arguments: [
         id, shop[0] as Int64, draft.description, draft.discountPercent, Self.instant(validFrom), Self.instant(validUntil),
         position.latitude, position.longitude,
-      ])
+      ]
+    )
     try Self.index(db, box: "deal_box", seq: db.lastInsertedRowID, at: position)
     return try Self.deal(db, id: id)
   }
 
   /// Replaces a deal's description, discount and validity. Returns `nil` when there is no such deal.
-  public func updateDeal(id: String, description: String, discountPercent: Int, validFrom: Date, validUntil: Date) async throws
+  public func updateDeal(
+    id: String,
+    description: String,
+    discountPercent: Int,
+    validFrom: Date,
+    validUntil: Date
+  ) async throws
     -> Deal?
   {
     try await pool.write { db in
       try db.execute(
         sql: "UPDATE deal SET description = ?, discount_percent = ?, valid_from = ?, valid_until = ? WHERE id = ?",
-        arguments: [description, discountPercent, Self.instant(validFrom), Self.instant(validUntil), id])
+        arguments: [description, discountPercent, Self.instant(validFrom), Self.instant(validUntil), id]
+      )
       guard db.changesCount > 0 else { return nil }
       return try Self.deal(db, id: id)
     }
@@ -188,7 +218,8 @@ extension GeoOffersStore {
 
   static func deal(_ db: Database, id: String) throws -> Deal? {
     try Row.fetchOne(
-      db.cachedStatement(sql: "SELECT \(dealColumns) FROM deal t JOIN shop s ON s.seq = t.shop_seq WHERE t.id = ?"), arguments: [id]
+      db.cachedStatement(sql: "SELECT \(dealColumns) FROM deal t JOIN shop s ON s.seq = t.shop_seq WHERE t.id = ?"),
+      arguments: [id]
     ).map { deal($0, GeoPoint(latitude: $0[1], longitude: $0[2])) }
   }
 
@@ -215,13 +246,25 @@ extension GeoOffersStore {
   static let activeDealsFilter = "AND t.valid_from <= ? AND t.valid_until > ?"
 
   /// Deals active at `instant` within `radius` of `point`, nearest first, at most `limit`.
-  public func activeDeals(within radius: Double, of point: GeoPoint, at instant: Date, limit: Int) async throws
+  public func activeDeals(
+    within radius: Double,
+    of point: GeoPoint,
+    at instant: Date,
+    limit: Int
+  ) async throws
     -> [Nearby<Deal>]
   {
     try await pool.read { db in
       try Self.within(
-        db, point: point, radius: radius, limit: limit, select: Self.activeDealsSelect, filter: Self.activeDealsFilter,
-        arguments: [Self.instant(instant), Self.instant(instant)], make: Self.deal)
+        db,
+        point: point,
+        radius: radius,
+        limit: limit,
+        select: Self.activeDealsSelect,
+        filter: Self.activeDealsFilter,
+        arguments: [Self.instant(instant), Self.instant(instant)],
+        make: Self.deal
+      )
     }
   }
 
@@ -236,7 +279,8 @@ extension GeoOffersStore {
       sql: "INSERT INTO place (id, name, description, category, latitude, longitude) VALUES (?, ?, ?, ?, ?, ?)",
       arguments: [
         place.id, place.name, place.description, place.category.rawValue, place.position.latitude, place.position.longitude,
-      ])
+      ]
+    )
     try Self.index(db, box: "place_box", seq: db.lastInsertedRowID, at: place.position)
   }
 
@@ -249,7 +293,8 @@ extension GeoOffersStore {
         sql: "UPDATE place SET name = ?, description = ?, category = ?, latitude = ?, longitude = ? WHERE seq = ?",
         arguments: [
           place.name, place.description, place.category.rawValue, place.position.latitude, place.position.longitude, seq,
-        ])
+        ]
+      )
       try Self.index(db, box: "place_box", seq: seq, at: place.position)
       return true
     }
@@ -264,25 +309,38 @@ extension GeoOffersStore {
 
   public func places(after cursor: NamePageCursor?, limit: Int) async throws -> [Place] {
     try await pool.read { db in
-      try Row.fetchAll(db.cachedStatement(sql: """
-          SELECT seq, latitude, longitude, id, name, description, category FROM place
-          WHERE (name, id) > (?, ?) ORDER BY name, id LIMIT ?
-          """),
+      try Row.fetchAll(
+        db.cachedStatement(
+          sql: """
+            SELECT seq, latitude, longitude, id, name, description, category FROM place
+            WHERE (name, id) > (?, ?) ORDER BY name, id LIMIT ?
+            """
+        ),
         arguments: [cursor?.name ?? "", cursor?.id ?? "", limit]
       ).map { Self.place($0, GeoPoint(latitude: $0[1], longitude: $0[2])) }
     }
   }
 
   /// Places within `radius` of `point` (of `category` only, when given), nearest first.
-  public func places(within radius: Double, of point: GeoPoint, category: Place.Category?, limit: Int) async throws
+  public func places(
+    within radius: Double,
+    of point: GeoPoint,
+    category: Place.Category?,
+    limit: Int
+  ) async throws
     -> [Nearby<Place>]
   {
     try await pool.read { db in
       try Self.within(
-        db, point: point, radius: radius, limit: limit,
+        db,
+        point: point,
+        radius: radius,
+        limit: limit,
         select: "SELECT t.seq, t.latitude, t.longitude, t.id, t.name, t.description, t.category FROM place_box b JOIN place t ON t.seq = b.seq",
-        filter: category == nil ? "" : "AND t.category = ?", arguments: category.map { [$0.rawValue] } ?? [],
-        make: Self.place)
+        filter: category == nil ? "" : "AND t.category = ?",
+        arguments: category.map { [$0.rawValue] } ?? [],
+        make: Self.place
+      )
     }
   }
 
@@ -302,7 +360,9 @@ extension GeoOffersStore {
         INSERT INTO route_offer (id, origin_station_id, destination_station_id, line, title, discount_percent,
           conditions, valid_from, valid_until)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """, arguments: Self.arguments(offer))
+        """,
+      arguments: Self.arguments(offer)
+    )
   }
 
   public func updateRouteOffer(_ offer: RouteOffer) async throws -> Bool {
@@ -312,7 +372,9 @@ extension GeoOffersStore {
           UPDATE route_offer SET origin_station_id = ?2, destination_station_id = ?3, line = ?4, title = ?5,
             discount_percent = ?6, conditions = ?7, valid_from = ?8, valid_until = ?9
           WHERE id = ?1
-          """, arguments: Self.arguments(offer))
+          """,
+        arguments: Self.arguments(offer)
+      )
       return db.changesCount > 0
     }
   }
@@ -349,9 +411,18 @@ extension GeoOffersStore {
     sql += " ORDER BY o.origin_station_id, o.discount_percent DESC, o.id"
     return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
       RouteOffer(
-        id: row[0], originStationID: row[1], originStationName: row[2], destinationStationID: row[3],
-        destinationStationName: row[4], line: row[5], title: row[6], discountPercent: row[7], conditions: row[8],
-        validFrom: date(row[9]), validUntil: date(row[10]))
+        id: row[0],
+        originStationID: row[1],
+        originStationName: row[2],
+        destinationStationID: row[3],
+        destinationStationName: row[4],
+        line: row[5],
+        title: row[6],
+        discountPercent: row[7],
+        conditions: row[8],
+        validFrom: date(row[9]),
+        validUntil: date(row[10])
+      )
     }
   }
 
@@ -367,18 +438,26 @@ extension GeoOffersStore {
   /// Whether demo data (or any shop, place or route offer) was ever loaded.
   public func hasOwnData() async throws -> Bool {
     try await pool.read { db in
-      try Bool.fetchOne(db.cachedStatement(sql: """
-          SELECT EXISTS (SELECT 1 FROM demo_data) OR EXISTS (SELECT 1 FROM shop) OR EXISTS (SELECT 1 FROM place)
-            OR EXISTS (SELECT 1 FROM route_offer)
-          """)) ?? false
+      try Bool.fetchOne(
+        db.cachedStatement(
+          sql: """
+            SELECT EXISTS (SELECT 1 FROM demo_data) OR EXISTS (SELECT 1 FROM shop) OR EXISTS (SELECT 1 FROM place)
+              OR EXISTS (SELECT 1 FROM route_offer)
+            """
+        )
+      ) ?? false
     }
   }
 
   /// Adds shops, their deals, places and route offers in one transaction (the demo data, or a
   /// bulk import); with `demoSource`, also records that the demo data was loaded from it.
   public func insertAll(
-    shops: [Shop], deals: [(id: String, draft: DealDraft, from: Date, until: Date)], places: [Place] = [],
-    routeOffers: [RouteOffer] = [], demoSource: String? = nil, at instant: Date
+    shops: [Shop],
+    deals: [(id: String, draft: DealDraft, from: Date, until: Date)],
+    places: [Place] = [],
+    routeOffers: [RouteOffer] = [],
+    demoSource: String? = nil,
+    at instant: Date
   ) async throws {
     try await pool.write { db in
       for shop in shops { try Self.insertShop(db, shop) }
@@ -387,7 +466,9 @@ extension GeoOffersStore {
       for offer in routeOffers { try Self.insertRouteOffer(db, offer) }
       if let demoSource {
         try db.execute(
-          sql: "INSERT OR REPLACE INTO demo_data (id, source, loaded_at) VALUES (1, ?, ?)", arguments: [demoSource, Self.instant(instant)])
+          sql: "INSERT OR REPLACE INTO demo_data (id, source, loaded_at) VALUES (1, ?, ?)",
+          arguments: [demoSource, Self.instant(instant)]
+        )
       }
     }
   }

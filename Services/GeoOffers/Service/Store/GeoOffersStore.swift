@@ -31,11 +31,18 @@ public final class GeoOffersStore: Sendable {
   /// three columns `t.seq, t.latitude, t.longitude`; `filter` (starting with `AND`) narrows it
   /// further with `arguments`. `make` builds an item from a row.
   static func within<Item: Sendable & Hashable>(
-    _ db: Database, point: GeoPoint, radius: Double, limit: Int, select: String, filter: String = "",
-    arguments: StatementArguments = [], make: (Row, GeoPoint) throws -> Item
+    _ db: Database,
+    point: GeoPoint,
+    radius: Double,
+    limit: Int,
+    select: String,
+    filter: String = "",
+    arguments: StatementArguments = [],
+    make: (Row, GeoPoint) throws -> Item
   ) throws -> [Nearby<Item>] {
     let statement = try db.cachedStatement(
-      sql: select + " WHERE b.max_lat >= ? AND b.min_lat <= ? AND b.max_lon >= ? AND b.min_lon <= ? " + filter)
+      sql: select + " WHERE b.max_lat >= ? AND b.min_lat <= ? AND b.max_lon >= ? AND b.min_lon <= ? " + filter
+    )
     var seen: Set<Int64> = []
     var found: [(seq: Int64, nearby: Nearby<Item>)] = []
     for box in point.boundingBoxes(radiusMetres: radius) {
@@ -57,7 +64,8 @@ public final class GeoOffersStore: Sendable {
   static func index(_ db: Database, box table: String, seq: Int64, at position: GeoPoint) throws {
     try db.executeCached(
       sql: "INSERT OR REPLACE INTO \(table) (seq, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)",
-      arguments: [seq, position.latitude, position.latitude, position.longitude, position.longitude])
+      arguments: [seq, position.latitude, position.latitude, position.longitude, position.longitude]
+    )
   }
 
   static func instant(_ date: Date) -> Double { date.timeIntervalSince1970 }

@@ -24,8 +24,14 @@ public struct AuditEntry: Sendable, Hashable {
   public var at: Date
 
   public init(
-    id: String, actorID: String, actorEmail: String, action: Action, targetID: String, targetEmail: String,
-    detail: String, at: Date
+    id: String,
+    actorID: String,
+    actorEmail: String,
+    action: Action,
+    targetID: String,
+    targetEmail: String,
+    detail: String,
+    at: Date
   ) {
     self.id = id
     self.actorID = actorID

@@ -36,7 +36,8 @@ extension IdentityDomain {
     if account.roles.contains(role) {
       guard try await store.removeRole(role, accountID: account.id) else {
         throw ServiceError.failedPrecondition(
-          "\(account.email) is the last admin; make someone else admin before revoking this role")
+          "\(account.email) is the last admin; make someone else admin before revoking this role"
+        )
       }
       account.roles.remove(role)
     }
@@ -86,7 +87,10 @@ extension IdentityDomain {
     }
     let now = clock.now()
     let revoked = try await store.disableAccount(
-      id: account.id, at: now, audit: try await auditEntry(.disableAccount, by: actorID, on: account, detail: reason))
+      id: account.id,
+      at: now,
+      audit: try await auditEntry(.disableAccount, by: actorID, on: account, detail: reason)
+    )
     publishRevocation(revoked, at: now)
     return try await resolveAccount(.id(account.id))
   }
@@ -95,7 +99,9 @@ extension IdentityDomain {
   public func enableAccount(_ reference: AccountReference?, by actorID: String) async throws -> Account {
     let account = try await resolveAccount(reference)
     try await store.enableAccount(
-      id: account.id, audit: try await auditEntry(.enableAccount, by: actorID, on: account, detail: ""))
+      id: account.id,
+      audit: try await auditEntry(.enableAccount, by: actorID, on: account, detail: "")
+    )
     return try await resolveAccount(.id(account.id))
   }
 
@@ -198,8 +204,15 @@ extension IdentityDomain {
 
   private func auditEntry(_ action: AuditEntry.Action, by actorID: String, on target: Account, detail: String) async throws -> AuditEntry {
     AuditEntry(
-      id: Self.newID(), actorID: actorID, actorEmail: try await store.account(id: actorID)?.email ?? "",
-      action: action, targetID: target.id, targetEmail: target.email, detail: detail, at: clock.now())
+      id: Self.newID(),
+      actorID: actorID,
+      actorEmail: try await store.account(id: actorID)?.email ?? "",
+      action: action,
+      targetID: target.id,
+      targetEmail: target.email,
+      detail: detail,
+      at: clock.now()
+    )
   }
 
   private func endSessions(of accountID: String) async throws {

@@ -20,7 +20,8 @@ extension IdentityDomain {
     }
     guard try await store.pendingContactCount(accountID: userID) < policy.maximumPendingContacts else {
       throw ServiceError.failedPrecondition(
-        "you already have \(policy.maximumPendingContacts) contacts waiting to register; remove some first")
+        "you already have \(policy.maximumPendingContacts) contacts waiting to register; remove some first"
+      )
     }
     let contact = PendingContact(id: Self.newID(), name: name, email: email, createdAt: clock.now())
     do {

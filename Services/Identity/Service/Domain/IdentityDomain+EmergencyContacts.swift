@@ -17,7 +17,8 @@ extension IdentityDomain {
     let existing = try await store.emergencyContacts(of: userID)
     guard existing.count < policy.maximumEmergencyContacts else {
       throw ServiceError.failedPrecondition(
-        "you already have \(existing.count) emergency contacts, the most allowed; remove one first")
+        "you already have \(existing.count) emergency contacts, the most allowed; remove one first"
+      )
     }
     let contact = EmergencyContact(id: Self.newID(), name: name, phone: phone, channel: channel ?? .sms)
     try await store.insertEmergencyContact(contact, accountID: userID, at: clock.now())
@@ -69,10 +70,10 @@ extension IdentityDomain {
     note rawNote: String
   ) async throws -> [EmergencyAlert] {
     var check = InputValidation()
-    if !latitude.isFinite || !(-90...90).contains(latitude) {
+    if !latitude.isFinite || !(-90 ... 90).contains(latitude) {
       check.fail("latitude", "the latitude must be between -90 and 90")
     }
-    if !longitude.isFinite || !(-180...180).contains(longitude) {
+    if !longitude.isFinite || !(-180 ... 180).contains(longitude) {
       check.fail("longitude", "the longitude must be between -180 and 180")
     }
     let note = rawNote.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -39,7 +39,8 @@ extension IdentityDomain {
       return (linked, false)
     }
     let localPart = String(person.email.split(separator: "@").first ?? "")
-    let firstName = [person.givenName, person.name, localPart]
+    let firstName =
+      [person.givenName, person.name, localPart]
       .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }
       .first { !$0.isEmpty } ?? localPart
     let account = Account(

@@ -18,8 +18,11 @@ extension IdentityDomain {
     }
     let token = SecretToken.newResetToken()
     try await store.insertPasswordReset(
-      tokenHash: SecretToken.hash(token, context: "password-reset"), accountID: account.id, at: now,
-      expiresAt: now.addingTimeInterval(policy.passwordResetLifetime))
+      tokenHash: SecretToken.hash(token, context: "password-reset"),
+      accountID: account.id,
+      at: now,
+      expiresAt: now.addingTimeInterval(policy.passwordResetLifetime)
+    )
     let minutes = Int(policy.passwordResetLifetime / 60)
     try await emailSender.send(
       Email(

@@ -21,14 +21,26 @@ extension IdentityDomain {
       throw ServiceError.failedPrecondition(reason)
     }
     let method = PaymentMethod(
-      id: Self.newID(), providerToken: token.token, brand: token.brand, last4: token.last4,
-      expiryMonth: token.expiryMonth, expiryYear: token.expiryYear, isDefault: false, createdAt: now)
+      id: Self.newID(),
+      providerToken: token.token,
+      brand: token.brand,
+      last4: token.last4,
+      expiryMonth: token.expiryMonth,
+      expiryYear: token.expiryYear,
+      isDefault: false,
+      createdAt: now
+    )
     guard
       let stored = try await store.insertPaymentMethod(
-        method, accountID: account.id, makeDefault: makeDefault, limit: policy.maximumPaymentMethods)
+        method,
+        accountID: account.id,
+        makeDefault: makeDefault,
+        limit: policy.maximumPaymentMethods
+      )
     else {
       throw ServiceError.failedPrecondition(
-        "you already have \(policy.maximumPaymentMethods) cards; remove one before adding another")
+        "you already have \(policy.maximumPaymentMethods) cards; remove one before adding another"
+      )
     }
     return stored
   }

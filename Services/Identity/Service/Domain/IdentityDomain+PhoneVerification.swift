@@ -58,7 +58,8 @@ extension IdentityDomain {
     {
       throw ServiceError.throttled(
         until: pending.sentAt.addingTimeInterval(policy.phoneCodeResendInterval),
-        reason: "a code was sent to \(account.phone) moments ago")
+        reason: "a code was sent to \(account.phone) moments ago"
+      )
     }
     let code = SecretToken.newConfirmationCode()
     try await store.replacePhoneVerification(phoneVerification(code: code, for: account.id, phone: account.phone, now: now))
@@ -82,8 +83,11 @@ extension IdentityDomain {
     let minutes = Int(policy.phoneCodeLifetime / 60)
     try await messageSender.send(
       TextMessage(
-        channel: .sms, to: phone,
-        body: "Binario: your phone verification code is \(code). It is valid for \(minutes) minutes."))
+        channel: .sms,
+        to: phone,
+        body: "Binario: your phone verification code is \(code). It is valid for \(minutes) minutes."
+      )
+    )
   }
 
   /// Wrong phone codes are counted in the sign-in failure table under this key, so they are

@@ -60,7 +60,11 @@ extension IdentityDomain {
     try check.finish()
     let now = clock.now()
     _ = try await checkPassword(
-      current, email: account.email, now: now, wrongPassword: .invalid("current_password", "the password is wrong"))
+      current,
+      email: account.email,
+      now: now,
+      wrongPassword: .invalid("current_password", "the password is wrong")
+    )
     try await store.setPasswordHash(await hasher.inBackground { $0.hash(new) }, accountID: account.id)
     let ended = try await store.revokeSessions(accountID: account.id, except: sessionID, at: now)
     publishRevocation(ended, at: now)
@@ -77,13 +81,20 @@ extension IdentityDomain {
     try check.finish()
     let now = clock.now()
     _ = try await checkPassword(
-      password, email: account.email, now: now, wrongPassword: .invalid("password", "the password is wrong"))
+      password,
+      email: account.email,
+      now: now,
+      wrongPassword: .invalid("password", "the password is wrong")
+    )
     if try await store.account(email: newEmail) != nil {
       throw ServiceError.alreadyExists("another account uses the address \(newEmail)")
     }
     let code = SecretToken.newConfirmationCode()
     try await store.setPendingEmail(
-      newEmail, accountID: account.id, confirmation: confirmation(code: code, for: account.id, email: newEmail, now: now))
+      newEmail,
+      accountID: account.id,
+      confirmation: confirmation(code: code, for: account.id, email: newEmail, now: now)
+    )
     try await emailCode(code, to: newEmail, firstName: account.firstName)
   }
 
@@ -94,7 +105,11 @@ extension IdentityDomain {
     guard !password.isEmpty else { throw ServiceError.invalid("password", "the password is required") }
     let now = clock.now()
     _ = try await checkPassword(
-      password, email: account.email, now: now, wrongPassword: .invalid("password", "the password is wrong"))
+      password,
+      email: account.email,
+      now: now,
+      wrongPassword: .invalid("password", "the password is wrong")
+    )
     if account.roles.contains(.admin), try await store.removeRole(.admin, accountID: account.id) == false {
       throw ServiceError.failedPrecondition("you are the last admin; make someone else admin first")
     }

@@ -22,7 +22,8 @@ extension IdentityDomain {
     try refuseIfDisabled(account)
     guard account.emailConfirmed else {
       throw ServiceError.failedPrecondition(
-        "confirm your address first: enter the code sent to \(account.email), or ask for a new one")
+        "confirm your address first: enter the code sent to \(account.email), or ask for a new one"
+      )
     }
     return try await openSession(for: account, now: now)
   }
@@ -54,13 +55,19 @@ extension IdentityDomain {
         throw ServiceError.unauthenticated("this account has been disabled by an administrator")
       }
       return try issueTokens(
-        for: account, sessionID: sessionID, refreshToken: newToken, refreshTokenExpiresAt: newExpiry, now: now)
+        for: account,
+        sessionID: sessionID,
+        refreshToken: newToken,
+        refreshTokenExpiresAt: newExpiry,
+        now: now
+      )
     case .reused(let accountID, let sessionID):
       if try await store.revokeSession(id: sessionID, accountID: accountID, at: now) {
         publishRevocation([sessionID], at: now)
       }
       throw ServiceError.unauthenticated(
-        "this refresh token was already used, so its session has been ended for safety; sign in again")
+        "this refresh token was already used, so its session has been ended for safety; sign in again"
+      )
     case .expired:
       throw ServiceError.unauthenticated("the refresh token has expired; sign in again")
     case .revoked:
@@ -134,7 +141,12 @@ extension IdentityDomain {
       at: now
     )
     return try issueTokens(
-      for: account, sessionID: sessionID, refreshToken: refreshToken, refreshTokenExpiresAt: refreshExpiry, now: now)
+      for: account,
+      sessionID: sessionID,
+      refreshToken: refreshToken,
+      refreshTokenExpiresAt: refreshExpiry,
+      now: now
+    )
   }
 
   func issueTokens(

@@ -14,8 +14,14 @@ public struct PaymentMethod: Sendable, Hashable {
   public var createdAt: Date
 
   public init(
-    id: String, providerToken: String, brand: String, last4: String, expiryMonth: Int, expiryYear: Int,
-    isDefault: Bool, createdAt: Date
+    id: String,
+    providerToken: String,
+    brand: String,
+    last4: String,
+    expiryMonth: Int,
+    expiryYear: Int,
+    isDefault: Bool,
+    createdAt: Date
   ) {
     self.id = id
     self.providerToken = providerToken

@@ -23,6 +23,6 @@ public struct ScryptParameters: Sendable, Hashable {
   /// Whether scrypt accepts them (N a power of two above 1, r and p positive, within sane bounds).
   public var isValid: Bool {
     rounds > 1 && rounds & (rounds - 1) == 0 && rounds <= 1 << 22
-      && (1...64).contains(blockSize) && (1...16).contains(parallelism)
+      && (1 ... 64).contains(blockSize) && (1 ... 16).contains(parallelism)
   }
 }

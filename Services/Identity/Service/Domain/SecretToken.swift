@@ -8,7 +8,7 @@ public enum SecretToken {
   /// A new refresh token: 32 random bytes, base64url without padding (43 characters).
   public static func newRefreshToken() -> String {
     var generator = SystemRandomNumberGenerator()
-    let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    let bytes = (0 ..< 32).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
     return Base64URL.encode(bytes)
   }
 
@@ -17,8 +17,8 @@ public enum SecretToken {
   /// mail client's link detection.
   public static func newResetToken() -> String {
     var generator = SystemRandomNumberGenerator()
-    return (0..<32).map { _ in
-      let byte = UInt8.random(in: 0...255, using: &generator)
+    return (0 ..< 32).map { _ in
+      let byte = UInt8.random(in: 0 ... 255, using: &generator)
       return (byte < 16 ? "0" : "") + String(byte, radix: 16)
     }.joined()
   }
@@ -26,7 +26,7 @@ public enum SecretToken {
   /// A new 6-digit confirmation code, uniformly drawn (`000000`-`999999`).
   public static func newConfirmationCode() -> String {
     var generator = SystemRandomNumberGenerator()
-    let value = Int.random(in: 0..<1_000_000, using: &generator)
+    let value = Int.random(in: 0 ..< 1_000_000, using: &generator)
     let digits = String(value)
     return String(repeating: "0", count: 6 - digits.count) + digits
   }

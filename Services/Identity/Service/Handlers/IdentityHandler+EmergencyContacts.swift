@@ -7,48 +7,46 @@ extension IdentityHandler {
     request: Binario_Identity_V1_AddEmergencyContactRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_AddEmergencyContactResponse {
-    try await handle("AddEmergencyContact") {
-      let contact = try await domain.addEmergencyContact(
-        userID: try caller().userID, name: request.name, phone: request.phone,
-        channel: ContactChannel(proto: request.channel))
-      return .with { $0.contact = Binario_Identity_V1_EmergencyContact(contact) }
-    }
+    let contact = try await domain.addEmergencyContact(
+      userID: try caller().userID,
+      name: request.name,
+      phone: request.phone,
+      channel: ContactChannel(proto: request.channel)
+    )
+    return .with { $0.contact = Binario_Identity_V1_EmergencyContact(contact) }
   }
 
   public func listEmergencyContacts(
     request: Binario_Identity_V1_ListEmergencyContactsRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_ListEmergencyContactsResponse {
-    try await handle("ListEmergencyContacts") {
-      let contacts = try await domain.emergencyContacts(userID: try caller().userID)
-      return .with { $0.contacts = contacts.map(Binario_Identity_V1_EmergencyContact.init) }
-    }
+    let contacts = try await domain.emergencyContacts(userID: try caller().userID)
+    return .with { $0.contacts = contacts.map(Binario_Identity_V1_EmergencyContact.init) }
   }
 
   public func updateEmergencyContact(
     request: Binario_Identity_V1_UpdateEmergencyContactRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_UpdateEmergencyContactResponse {
-    try await handle("UpdateEmergencyContact") {
-      let changes = EmergencyContactChanges(
-        name: request.hasName ? request.name : nil,
-        phone: request.hasPhone ? request.phone : nil,
-        channel: request.hasChannel ? .some(ContactChannel(proto: request.channel)) : nil
-      )
-      let contact = try await domain.updateEmergencyContact(
-        userID: try caller().userID, contactID: request.contactID, changes: changes)
-      return .with { $0.contact = Binario_Identity_V1_EmergencyContact(contact) }
-    }
+    let changes = EmergencyContactChanges(
+      name: request.hasName ? request.name : nil,
+      phone: request.hasPhone ? request.phone : nil,
+      channel: request.hasChannel ? .some(ContactChannel(proto: request.channel)) : nil
+    )
+    let contact = try await domain.updateEmergencyContact(
+      userID: try caller().userID,
+      contactID: request.contactID,
+      changes: changes
+    )
+    return .with { $0.contact = Binario_Identity_V1_EmergencyContact(contact) }
   }
 
   public func removeEmergencyContact(
     request: Binario_Identity_V1_RemoveEmergencyContactRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_RemoveEmergencyContactResponse {
-    try await handle("RemoveEmergencyContact") {
-      try await domain.removeEmergencyContact(userID: try caller().userID, contactID: request.contactID)
-      return .init()
-    }
+    try await domain.removeEmergencyContact(userID: try caller().userID, contactID: request.contactID)
+    return .init()
   }
 
   /// Public: signed in (through the gateway) it alerts the caller's contacts; otherwise 112.
@@ -56,11 +54,12 @@ extension IdentityHandler {
     request: Binario_Identity_V1_SendEmergencyAlertRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_SendEmergencyAlertResponse {
-    try await handle("SendEmergencyAlert") {
-      let alerts = try await domain.sendEmergencyAlert(
-        userID: CallerIdentity.current?.userID, latitude: request.latitude, longitude: request.longitude,
-        note: request.note)
-      return .with { $0.messages = alerts.map(Binario_Identity_V1_EmergencyAlertMessage.init) }
-    }
+    let alerts = try await domain.sendEmergencyAlert(
+      userID: CallerIdentity.current?.userID,
+      latitude: request.latitude,
+      longitude: request.longitude,
+      note: request.note
+    )
+    return .with { $0.messages = alerts.map(Binario_Identity_V1_EmergencyAlertMessage.init) }
   }
 }

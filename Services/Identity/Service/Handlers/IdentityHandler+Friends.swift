@@ -6,22 +6,18 @@ extension IdentityHandler {
     request: Binario_Identity_V1_SendFriendRequestRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_SendFriendRequestResponse {
-    try await handle("SendFriendRequest") {
-      let sent = try await domain.sendFriendRequest(userID: try caller().userID, email: request.email)
-      return .with { $0.request = Binario_Identity_V1_FriendRequest(sent) }
-    }
+    let sent = try await domain.sendFriendRequest(userID: try caller().userID, email: request.email)
+    return .with { $0.request = Binario_Identity_V1_FriendRequest(sent) }
   }
 
   public func listFriendRequests(
     request: Binario_Identity_V1_ListFriendRequestsRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_ListFriendRequestsResponse {
-    try await handle("ListFriendRequests") {
-      let requests = try await domain.friendRequests(userID: try caller().userID)
-      return .with {
-        $0.incoming = requests.incoming.map(Binario_Identity_V1_FriendRequest.init)
-        $0.outgoing = requests.outgoing.map(Binario_Identity_V1_FriendRequest.init)
-      }
+    let requests = try await domain.friendRequests(userID: try caller().userID)
+    return .with {
+      $0.incoming = requests.incoming.map(Binario_Identity_V1_FriendRequest.init)
+      $0.outgoing = requests.outgoing.map(Binario_Identity_V1_FriendRequest.init)
     }
   }
 
@@ -29,25 +25,24 @@ extension IdentityHandler {
     request: Binario_Identity_V1_RespondToFriendRequestRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_RespondToFriendRequestResponse {
-    try await handle("RespondToFriendRequest") {
-      try await domain.respondToFriendRequest(
-        userID: try caller().userID, requestID: request.requestID, accept: request.accept)
-      return .init()
-    }
+    try await domain.respondToFriendRequest(
+      userID: try caller().userID,
+      requestID: request.requestID,
+      accept: request.accept
+    )
+    return .init()
   }
 
   public func listFriends(
     request: Binario_Identity_V1_ListFriendsRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_ListFriendsResponse {
-    try await handle("ListFriends") {
-      let userID = try caller().userID
-      let friends = try await domain.friends(userID: userID)
-      let pending = try await domain.pendingContacts(userID: userID)
-      return .with {
-        $0.friends = friends.map(Binario_Identity_V1_UserSummary.init)
-        $0.pendingContacts = pending.map(Binario_Identity_V1_PendingContact.init)
-      }
+    let userID = try caller().userID
+    let friends = try await domain.friends(userID: userID)
+    let pending = try await domain.pendingContacts(userID: userID)
+    return .with {
+      $0.friends = friends.map(Binario_Identity_V1_UserSummary.init)
+      $0.pendingContacts = pending.map(Binario_Identity_V1_PendingContact.init)
     }
   }
 
@@ -55,23 +50,19 @@ extension IdentityHandler {
     request: Binario_Identity_V1_RemoveFriendRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_RemoveFriendResponse {
-    try await handle("RemoveFriend") {
-      try await domain.removeFriend(userID: try caller().userID, friendID: request.userID)
-      return .init()
-    }
+    try await domain.removeFriend(userID: try caller().userID, friendID: request.userID)
+    return .init()
   }
 
   public func addContact(
     request: Binario_Identity_V1_AddContactRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_AddContactResponse {
-    try await handle("AddContact") {
-      switch try await domain.addContact(userID: try caller().userID, name: request.name, email: request.email) {
-      case .pending(let contact):
-        return .with { $0.pendingContact = Binario_Identity_V1_PendingContact(contact) }
-      case .friendRequestSent(let friendRequest):
-        return .with { $0.friendRequest = Binario_Identity_V1_FriendRequest(friendRequest) }
-      }
+    switch try await domain.addContact(userID: try caller().userID, name: request.name, email: request.email) {
+    case .pending(let contact):
+      return .with { $0.pendingContact = Binario_Identity_V1_PendingContact(contact) }
+    case .friendRequestSent(let friendRequest):
+      return .with { $0.friendRequest = Binario_Identity_V1_FriendRequest(friendRequest) }
     }
   }
 
@@ -79,9 +70,7 @@ extension IdentityHandler {
     request: Binario_Identity_V1_RemoveContactRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_RemoveContactResponse {
-    try await handle("RemoveContact") {
-      try await domain.removeContact(userID: try caller().userID, contactID: request.contactID)
-      return .init()
-    }
+    try await domain.removeContact(userID: try caller().userID, contactID: request.contactID)
+    return .init()
   }
 }

@@ -7,43 +7,40 @@ extension IdentityHandler {
     request: Binario_Identity_V1_AddPaymentMethodRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_AddPaymentMethodResponse {
-    try await handle("AddPaymentMethod") {
-      let card = PaymentCard(
-        number: request.cardNumber, expiryMonth: Int(request.expiryMonth), expiryYear: Int(request.expiryYear),
-        securityCode: request.securityCode)
-      let method = try await domain.addPaymentMethod(userID: try caller().userID, card: card, makeDefault: request.makeDefault)
-      return .with { $0.paymentMethod = Binario_Identity_V1_PaymentMethod(method) }
-    }
+    let card = PaymentCard(
+      number: request.cardNumber,
+      expiryMonth: Int(request.expiryMonth),
+      expiryYear: Int(request.expiryYear),
+      securityCode: request.securityCode
+    )
+    let method = try await domain.addPaymentMethod(userID: try caller().userID, card: card, makeDefault: request.makeDefault)
+    return .with { $0.paymentMethod = Binario_Identity_V1_PaymentMethod(method) }
   }
 
   public func listPaymentMethods(
     request: Binario_Identity_V1_ListPaymentMethodsRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_ListPaymentMethodsResponse {
-    try await handle("ListPaymentMethods") {
-      let methods = try await domain.paymentMethods(userID: try caller().userID)
-      return .with { $0.paymentMethods = methods.map(Binario_Identity_V1_PaymentMethod.init) }
-    }
+    let methods = try await domain.paymentMethods(userID: try caller().userID)
+    return .with { $0.paymentMethods = methods.map(Binario_Identity_V1_PaymentMethod.init) }
   }
 
   public func removePaymentMethod(
     request: Binario_Identity_V1_RemovePaymentMethodRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_RemovePaymentMethodResponse {
-    try await handle("RemovePaymentMethod") {
-      try await domain.removePaymentMethod(userID: try caller().userID, paymentMethodID: request.paymentMethodID)
-      return .init()
-    }
+    try await domain.removePaymentMethod(userID: try caller().userID, paymentMethodID: request.paymentMethodID)
+    return .init()
   }
 
   public func setDefaultPaymentMethod(
     request: Binario_Identity_V1_SetDefaultPaymentMethodRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_SetDefaultPaymentMethodResponse {
-    try await handle("SetDefaultPaymentMethod") {
-      let method = try await domain.setDefaultPaymentMethod(
-        userID: try caller().userID, paymentMethodID: request.paymentMethodID)
-      return .with { $0.paymentMethod = Binario_Identity_V1_PaymentMethod(method) }
-    }
+    let method = try await domain.setDefaultPaymentMethod(
+      userID: try caller().userID,
+      paymentMethodID: request.paymentMethodID
+    )
+    return .with { $0.paymentMethod = Binario_Identity_V1_PaymentMethod(method) }
   }
 }

@@ -6,72 +6,62 @@ extension IdentityHandler {
     request: Binario_Identity_V1_GetMeRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_GetMeResponse {
-    try await handle("GetMe") {
-      let account = try await domain.me(userID: try caller().userID)
-      return .with { $0.profile = Binario_Identity_V1_Profile(account) }
-    }
+    let account = try await domain.me(userID: try caller().userID)
+    return .with { $0.profile = Binario_Identity_V1_Profile(account) }
   }
 
   public func updateMe(
     request: Binario_Identity_V1_UpdateMeRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_UpdateMeResponse {
-    try await handle("UpdateMe") {
-      let changes = ProfileChanges(request)
-      let account = try await domain.updateMe(userID: try caller().userID, changes: changes)
-      return .with { $0.profile = Binario_Identity_V1_Profile(account) }
-    }
+    let changes = ProfileChanges(request)
+    let account = try await domain.updateMe(userID: try caller().userID, changes: changes)
+    return .with { $0.profile = Binario_Identity_V1_Profile(account) }
   }
 
   public func changePassword(
     request: Binario_Identity_V1_ChangePasswordRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_ChangePasswordResponse {
-    try await handle("ChangePassword") {
-      let caller = try caller()
-      try await domain.changePassword(
-        userID: caller.userID, sessionID: caller.sessionID, current: request.currentPassword, new: request.newPassword)
-      return .init()
-    }
+    let caller = try caller()
+    try await domain.changePassword(
+      userID: caller.userID,
+      sessionID: caller.sessionID,
+      current: request.currentPassword,
+      new: request.newPassword
+    )
+    return .init()
   }
 
   public func changeEmail(
     request: Binario_Identity_V1_ChangeEmailRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_ChangeEmailResponse {
-    try await handle("ChangeEmail") {
-      try await domain.changeEmail(userID: try caller().userID, password: request.password, newEmail: request.newEmail)
-      return .init()
-    }
+    try await domain.changeEmail(userID: try caller().userID, password: request.password, newEmail: request.newEmail)
+    return .init()
   }
 
   public func deleteMe(
     request: Binario_Identity_V1_DeleteMeRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_DeleteMeResponse {
-    try await handle("DeleteMe") {
-      try await domain.deleteMe(userID: try caller().userID, password: request.password)
-      return .init()
-    }
+    try await domain.deleteMe(userID: try caller().userID, password: request.password)
+    return .init()
   }
 
   public func verifyPhone(
     request: Binario_Identity_V1_VerifyPhoneRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_VerifyPhoneResponse {
-    try await handle("VerifyPhone") {
-      let account = try await domain.verifyPhone(userID: try caller().userID, code: request.code)
-      return .with { $0.profile = Binario_Identity_V1_Profile(account) }
-    }
+    let account = try await domain.verifyPhone(userID: try caller().userID, code: request.code)
+    return .with { $0.profile = Binario_Identity_V1_Profile(account) }
   }
 
   public func resendPhoneCode(
     request: Binario_Identity_V1_ResendPhoneCodeRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_ResendPhoneCodeResponse {
-    try await handle("ResendPhoneCode") {
-      try await domain.resendPhoneCode(userID: try caller().userID)
-      return .init()
-    }
+    try await domain.resendPhoneCode(userID: try caller().userID)
+    return .init()
   }
 }

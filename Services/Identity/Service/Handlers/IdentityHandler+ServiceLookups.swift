@@ -8,44 +8,36 @@ extension IdentityHandler {
     request: Binario_Identity_V1_LookupAccountsRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_LookupAccountsResponse {
-    try await handle("LookupAccounts") {
-      let accounts = try await domain.lookupAccounts(ids: request.userIds, emails: request.emails)
-      return .with { $0.accounts = accounts.map(Binario_Identity_V1_AccountRecord.init) }
-    }
+    let accounts = try await domain.lookupAccounts(ids: request.userIds, emails: request.emails)
+    return .with { $0.accounts = accounts.map(Binario_Identity_V1_AccountRecord.init) }
   }
 
   public func areFriends(
     request: Binario_Identity_V1_AreFriendsRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_AreFriendsResponse {
-    try await handle("AreFriends") {
-      let friends = try await domain.areFriends(request.userID, request.otherUserID)
-      return .with { $0.friends = friends }
-    }
+    let friends = try await domain.areFriends(request.userID, request.otherUserID)
+    return .with { $0.friends = friends }
   }
 
   public func isPendingContact(
     request: Binario_Identity_V1_IsPendingContactRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_IsPendingContactResponse {
-    try await handle("IsPendingContact") {
-      let pending = try await domain.isPendingContact(userID: request.userID, email: request.email)
-      return .with { $0.pendingContact = pending }
-    }
+    let pending = try await domain.isPendingContact(userID: request.userID, email: request.email)
+    return .with { $0.pendingContact = pending }
   }
 
   public func getDefaultPaymentMethod(
     request: Binario_Identity_V1_GetDefaultPaymentMethodRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_GetDefaultPaymentMethodResponse {
-    try await handle("GetDefaultPaymentMethod") {
-      let method = try await domain.paymentMethodOnFile(userID: request.userID, paymentMethodID: request.paymentMethodID)
-      return .with { response in
-        if let method {
-          response.paymentMethod = .with {
-            $0.paymentMethod = Binario_Identity_V1_PaymentMethod(method)
-            $0.providerToken = method.providerToken
-          }
+    let method = try await domain.paymentMethodOnFile(userID: request.userID, paymentMethodID: request.paymentMethodID)
+    return .with { response in
+      if let method {
+        response.paymentMethod = .with {
+          $0.paymentMethod = Binario_Identity_V1_PaymentMethod(method)
+          $0.providerToken = method.providerToken
         }
       }
     }

@@ -8,65 +8,59 @@ extension IdentityHandler {
     request: Binario_Identity_V1_RegisterRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_RegisterResponse {
-    try await handle("Register") {
-      let account = try await domain.register(
-        PersonalDetails(
-          email: request.email, password: request.password, firstName: request.firstName,
-          lastName: request.lastName, phone: request.phone, birthDate: request.birthDate, gender: request.gender)
+    let account = try await domain.register(
+      PersonalDetails(
+        email: request.email,
+        password: request.password,
+        firstName: request.firstName,
+        lastName: request.lastName,
+        phone: request.phone,
+        birthDate: request.birthDate,
+        gender: request.gender
       )
-      return .with { $0.userID = account.id }
-    }
+    )
+    return .with { $0.userID = account.id }
   }
 
   public func confirmEmail(
     request: Binario_Identity_V1_ConfirmEmailRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_ConfirmEmailResponse {
-    try await handle("ConfirmEmail") {
-      try await domain.confirmEmail(email: request.email, code: request.code)
-      return .init()
-    }
+    try await domain.confirmEmail(email: request.email, code: request.code)
+    return .init()
   }
 
   public func resendConfirmation(
     request: Binario_Identity_V1_ResendConfirmationRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_ResendConfirmationResponse {
-    try await handle("ResendConfirmation") {
-      try await domain.resendConfirmation(email: request.email)
-      return .init()
-    }
+    try await domain.resendConfirmation(email: request.email)
+    return .init()
   }
 
   public func login(
     request: Binario_Identity_V1_LoginRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_LoginResponse {
-    try await handle("Login") {
-      let tokens = try await domain.login(email: request.email, password: request.password)
-      return .with { $0.tokens = Binario_Identity_V1_TokenPair(tokens) }
-    }
+    let tokens = try await domain.login(email: request.email, password: request.password)
+    return .with { $0.tokens = Binario_Identity_V1_TokenPair(tokens) }
   }
 
   public func refresh(
     request: Binario_Identity_V1_RefreshRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_RefreshResponse {
-    try await handle("Refresh") {
-      let tokens = try await domain.refresh(refreshToken: request.refreshToken)
-      return .with { $0.tokens = Binario_Identity_V1_TokenPair(tokens) }
-    }
+    let tokens = try await domain.refresh(refreshToken: request.refreshToken)
+    return .with { $0.tokens = Binario_Identity_V1_TokenPair(tokens) }
   }
 
   public func logout(
     request: Binario_Identity_V1_LogoutRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_LogoutResponse {
-    try await handle("Logout") {
-      let caller = try caller()
-      try await domain.logout(userID: caller.userID, sessionID: caller.sessionID)
-      return .init()
-    }
+    let caller = try caller()
+    try await domain.logout(userID: caller.userID, sessionID: caller.sessionID)
+    return .init()
   }
 
   public func getSigningKeys(
@@ -88,20 +82,22 @@ extension IdentityHandler {
     context: ServerContext
   ) async throws {
     let domain = self.domain
-    let feed = try await handle("WatchRevocations") { try await domain.revocationFeed() }
+    let feed = try await domain.revocationFeed()
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask {
         try await response.write(
           .with {
             $0.sessionIds = feed.recentlyRevoked
             $0.rememberUntil = Google_Protobuf_Timestamp(date: feed.rememberUntil)
-          })
+          }
+        )
         for await revocation in feed.updates {
           try await response.write(
             .with {
               $0.sessionIds = revocation.sessionIDs
               $0.rememberUntil = Google_Protobuf_Timestamp(date: domain.rememberUntil(revokedAt: revocation.revokedAt))
-            })
+            }
+          )
         }
       }
       group.addTask {

@@ -30,7 +30,4 @@ public struct IdentityHandler: Binario_Identity_V1_Identity.SimpleServiceProtoco
 
   /// Runs `body`, turning ``BinarioDomain/ServiceError`` into its status and any other error
   /// into `INTERNAL` (logged; the caller gets no detail). `RPCError`s pass through.
-  func handle<Result: Sendable>(_ method: String, _ body: () async throws -> Result) async throws -> Result {
-    try await translatingErrors(service: "identity", method: method, logger: logger, body)
-  }
 }

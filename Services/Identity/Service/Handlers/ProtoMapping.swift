@@ -226,12 +226,23 @@ extension Binario_Identity_V1_SigningKey {
 
 extension PersonalDetails {
   init(
-    email: String, password: String, firstName: String, lastName: String, phone: String, birthDate: String,
+    email: String,
+    password: String,
+    firstName: String,
+    lastName: String,
+    phone: String,
+    birthDate: String,
     gender: Binario_Identity_V1_Gender
   ) {
     self.init(
-      email: email, password: password, firstName: firstName, lastName: lastName, phone: phone,
-      birthDate: birthDate, gender: Gender(proto: gender))
+      email: email,
+      password: password,
+      firstName: firstName,
+      lastName: lastName,
+      phone: phone,
+      birthDate: birthDate,
+      gender: Gender(proto: gender)
+    )
   }
 }
 

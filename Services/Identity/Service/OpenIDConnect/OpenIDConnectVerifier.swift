@@ -46,8 +46,13 @@ public struct OpenIDConnectVerifier: ExternalIdentityVerifier {
       throw ServiceError.unauthenticated("the ID token's email address is not one identity accepts")
     }
     return ExternalIdentity(
-      provider: configuration.provider, subject: claims.sub, email: email, givenName: claims.givenName,
-      familyName: claims.familyName, name: claims.name)
+      provider: configuration.provider,
+      subject: claims.sub,
+      email: email,
+      givenName: claims.givenName,
+      familyName: claims.familyName,
+      name: claims.name
+    )
   }
 
   /// The claims, once the signature checks out; with a key the cached set lacks, fetches the

@@ -88,7 +88,9 @@ extension IdentityStore {
         try Self.writePhoneVerification(phoneVerification, db)
       } else {
         try db.execute(
-          sql: "DELETE FROM phone_verification WHERE account_id = ? AND phone != ?", arguments: [account.id, account.phone])
+          sql: "DELETE FROM phone_verification WHERE account_id = ? AND phone != ?",
+          arguments: [account.id, account.phone]
+        )
       }
     }
   }
@@ -118,12 +120,17 @@ extension IdentityStore {
     try await pool.write { db in
       if role == .admin {
         let admins = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM account_role WHERE role = 'admin'")) ?? 0
-        let isAdmin = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM account_role WHERE account_id = ? AND role = 'admin')"),
-          arguments: [accountID]) ?? false
+        let isAdmin =
+          try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM account_role WHERE account_id = ? AND role = 'admin')"),
+            arguments: [accountID]
+          ) ?? false
         if isAdmin && admins <= 1 { return false }
       }
       try db.execute(
-        sql: "DELETE FROM account_role WHERE account_id = ? AND role = ?", arguments: [accountID, role.rawValue])
+        sql: "DELETE FROM account_role WHERE account_id = ? AND role = ?",
+        arguments: [accountID, role.rawValue]
+      )
       return true
     }
   }
@@ -153,7 +160,9 @@ extension IdentityStore {
         try db.execute(sql: "DELETE FROM outbox WHERE recipient = ?", arguments: [account.phone])
       }
       try db.execute(
-        sql: "DELETE FROM login_failure WHERE email = ?", arguments: [IdentityDomain.phoneCodeThrottleKey(accountID: id)])
+        sql: "DELETE FROM login_failure WHERE email = ?",
+        arguments: [IdentityDomain.phoneCodeThrottleKey(accountID: id)]
+      )
       try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [id])
       return revoked
     }
@@ -165,7 +174,9 @@ extension IdentityStore {
     try db.execute(sql: "DELETE FROM account_role WHERE account_id = ?", arguments: [accountID])
     for role in roles.sorted() {
       try db.execute(
-        sql: "INSERT INTO account_role (account_id, role) VALUES (?, ?)", arguments: [accountID, role.rawValue])
+        sql: "INSERT INTO account_role (account_id, role) VALUES (?, ?)",
+        arguments: [accountID, role.rawValue]
+      )
     }
   }
 
@@ -228,7 +239,9 @@ extension IdentityStore {
   static func summary(_ db: Database, accountID: String) throws -> UserSummary? {
     guard
       let row = try Row.fetchOne(
-        db.cachedStatement(sql: "SELECT id, email, first_name, last_name FROM account WHERE id = ?"), arguments: [accountID])
+        db.cachedStatement(sql: "SELECT id, email, first_name, last_name FROM account WHERE id = ?"),
+        arguments: [accountID]
+      )
     else { return nil }
     return UserSummary(userID: row["id"], email: row["email"], firstName: row["first_name"], lastName: row["last_name"])
   }

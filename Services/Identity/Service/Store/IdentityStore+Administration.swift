@@ -12,7 +12,8 @@ extension IdentityStore {
       if !query.isEmpty {
         let pattern = "%" + Self.escapedForLike(query) + "%"
         conditions.append(
-          "(email LIKE ? ESCAPE '\\' OR lower(first_name) LIKE ? ESCAPE '\\' OR lower(last_name) LIKE ? ESCAPE '\\')")
+          "(email LIKE ? ESCAPE '\\' OR lower(first_name) LIKE ? ESCAPE '\\' OR lower(last_name) LIKE ? ESCAPE '\\')"
+        )
         arguments += [pattern, pattern, pattern]
       }
       if let role = search.role {
@@ -26,7 +27,8 @@ extension IdentityStore {
       let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
       arguments.append(search.pageSize + 1)
       var accounts = try Row.fetchAll(
-        db, sql: Self.accountSelect + whereClause + " ORDER BY email LIMIT ?",
+        db,
+        sql: Self.accountSelect + whereClause + " ORDER BY email LIMIT ?",
         arguments: StatementArguments(arguments)
       ).map(Self.account(from:))
       var next: String?
@@ -43,7 +45,9 @@ extension IdentityStore {
   public func disableAccount(id: String, at now: Date, audit: AuditEntry) async throws -> [String] {
     try await pool.write { db in
       try db.execute(
-        sql: "UPDATE account SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL", arguments: [now.storedValue, id])
+        sql: "UPDATE account SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL",
+        arguments: [now.storedValue, id]
+      )
       let revoked = try Self.revokeSessions(db, accountID: id, except: nil, at: now)
       try Self.writeAuditEntry(audit, db)
       return revoked
@@ -66,7 +70,10 @@ extension IdentityStore {
         guard !values.isEmpty else { return [:] }
         let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
         let rows = try Row.fetchAll(
-          db, sql: Self.accountSelect + " WHERE \(column) IN (\(placeholders))", arguments: StatementArguments(values))
+          db,
+          sql: Self.accountSelect + " WHERE \(column) IN (\(placeholders))",
+          arguments: StatementArguments(values)
+        )
         return Dictionary(rows.map(Self.account(from:)).map { (column == "id" ? $0.id : $0.email, $0) }) { first, _ in first }
       }
       let byID = try fetch("id", ids)

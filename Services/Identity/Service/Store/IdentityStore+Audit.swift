@@ -20,9 +20,15 @@ extension IdentityStore {
       ).compactMap { row in
         AuditEntry.Action(rawValue: row["action"]).map {
           AuditEntry(
-            id: row["id"], actorID: row["actor_id"], actorEmail: row["actor_email"], action: $0,
-            targetID: row["target_id"], targetEmail: row["target_email"], detail: row["detail"],
-            at: Date(stored: row["at"]))
+            id: row["id"],
+            actorID: row["actor_id"],
+            actorEmail: row["actor_email"],
+            action: $0,
+            targetID: row["target_id"],
+            targetEmail: row["target_email"],
+            detail: row["detail"],
+            at: Date(stored: row["at"])
+          )
         }
       }
     }
@@ -37,6 +43,7 @@ extension IdentityStore {
       arguments: [
         entry.id, entry.actorID, entry.actorEmail, entry.action.rawValue, entry.targetID, entry.targetEmail,
         entry.detail, entry.at.storedValue,
-      ])
+      ]
+    )
   }
 }

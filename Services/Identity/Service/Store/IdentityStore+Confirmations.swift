@@ -10,11 +10,14 @@ extension IdentityStore {
   /// The pending confirmation of `email` (normalized), if any.
   public func confirmation(email: String) async throws -> PendingConfirmation? {
     try pool.readOnCurrentThread { db in
-      try Row.fetchOne(db.cachedStatement(sql: """
-          SELECT account_id, email, code_hash, expires_at, failed_attempts
-          FROM email_confirmation WHERE email = ?
-          ORDER BY expires_at DESC LIMIT 1
-          """),
+      try Row.fetchOne(
+        db.cachedStatement(
+          sql: """
+            SELECT account_id, email, code_hash, expires_at, failed_attempts
+            FROM email_confirmation WHERE email = ?
+            ORDER BY expires_at DESC LIMIT 1
+            """
+        ),
         arguments: [email]
       ).map(Self.confirmation(from:))
     }
@@ -24,7 +27,8 @@ extension IdentityStore {
     try await pool.write { db in
       try db.execute(
         sql: "UPDATE email_confirmation SET failed_attempts = failed_attempts + 1 WHERE account_id = ?",
-        arguments: [accountID])
+        arguments: [accountID]
+      )
     }
   }
 

@@ -9,7 +9,8 @@ extension IdentityStore {
       try await pool.write { db in
         try db.execute(
           sql: "INSERT INTO pending_contact (id, account_id, name, email, created_at) VALUES (?, ?, ?, ?, ?)",
-          arguments: [contact.id, accountID, contact.name, contact.email, contact.createdAt.storedValue])
+          arguments: [contact.id, accountID, contact.name, contact.email, contact.createdAt.storedValue]
+        )
       }
     } catch let error as DatabaseError where error.isUniqueViolation {
       throw StoreConflict.duplicate
@@ -25,10 +26,13 @@ extension IdentityStore {
   /// The account's contacts pending registration, by name.
   public func pendingContacts(accountID: String) async throws -> [PendingContact] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(db.cachedStatement(sql: """
-          SELECT id, name, email, created_at FROM pending_contact WHERE account_id = ?
-          ORDER BY name COLLATE NOCASE, email
-          """),
+      try Row.fetchAll(
+        db.cachedStatement(
+          sql: """
+            SELECT id, name, email, created_at FROM pending_contact WHERE account_id = ?
+            ORDER BY name COLLATE NOCASE, email
+            """
+        ),
         arguments: [accountID]
       ).map { PendingContact(id: $0["id"], name: $0["name"], email: $0["email"], createdAt: Date(stored: $0["created_at"])) }
     }
@@ -37,8 +41,10 @@ extension IdentityStore {
   /// Whether the account saved `email` (normalized) as a contact pending registration.
   public func hasPendingContact(accountID: String, email: String) async throws -> Bool {
     try pool.readOnCurrentThread { db in
-      try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM pending_contact WHERE account_id = ? AND email = ?)"),
-        arguments: [accountID, email]) ?? false
+      try Bool.fetchOne(
+        db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM pending_contact WHERE account_id = ? AND email = ?)"),
+        arguments: [accountID, email]
+      ) ?? false
     }
   }
 
@@ -54,19 +60,24 @@ extension IdentityStore {
   static func befriendPendingContacts(_ db: Database, accountID: String, at now: Date) throws {
     guard let email = try String.fetchOne(db.cachedStatement(sql: "SELECT email FROM account WHERE id = ?"), arguments: [accountID])
     else { return }
-    let savers = try String.fetchAll(db.cachedStatement(sql: "SELECT account_id FROM pending_contact WHERE email = ? AND account_id != ?"), arguments: [email, accountID])
+    let savers = try String.fetchAll(
+      db.cachedStatement(sql: "SELECT account_id FROM pending_contact WHERE email = ? AND account_id != ?"),
+      arguments: [email, accountID]
+    )
     for saver in savers {
       for (account, friend) in [(saver, accountID), (accountID, saver)] {
         try db.execute(
           sql: "INSERT OR IGNORE INTO friendship (account_id, friend_id, created_at) VALUES (?, ?, ?)",
-          arguments: [account, friend, now.storedValue])
+          arguments: [account, friend, now.storedValue]
+        )
       }
       try db.execute(
         sql: """
           DELETE FROM friend_request
           WHERE (from_account_id = ? AND to_account_id = ?) OR (from_account_id = ? AND to_account_id = ?)
           """,
-        arguments: [saver, accountID, accountID, saver])
+        arguments: [saver, accountID, accountID, saver]
+      )
     }
     try db.execute(sql: "DELETE FROM pending_contact WHERE email = ?", arguments: [email])
   }

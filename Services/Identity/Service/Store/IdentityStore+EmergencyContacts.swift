@@ -6,14 +6,16 @@ extension IdentityStore {
     try await pool.write { db in
       try db.execute(
         sql: "INSERT INTO emergency_contact (id, account_id, name, phone, channel, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-        arguments: [contact.id, accountID, contact.name, contact.phone, contact.channel.rawValue, now.storedValue])
+        arguments: [contact.id, accountID, contact.name, contact.phone, contact.channel.rawValue, now.storedValue]
+      )
     }
   }
 
   /// The account's contacts, oldest first.
   public func emergencyContacts(of accountID: String) async throws -> [EmergencyContact] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(db.cachedStatement(sql: "SELECT id, name, phone, channel FROM emergency_contact WHERE account_id = ? ORDER BY created_at, rowid"),
+      try Row.fetchAll(
+        db.cachedStatement(sql: "SELECT id, name, phone, channel FROM emergency_contact WHERE account_id = ? ORDER BY created_at, rowid"),
         arguments: [accountID]
       ).map(Self.contact(from:))
     }
@@ -22,7 +24,8 @@ extension IdentityStore {
   /// The contact, only if it belongs to `accountID`.
   public func emergencyContact(id: String, accountID: String) async throws -> EmergencyContact? {
     try pool.readOnCurrentThread { db in
-      try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name, phone, channel FROM emergency_contact WHERE id = ? AND account_id = ?"),
+      try Row.fetchOne(
+        db.cachedStatement(sql: "SELECT id, name, phone, channel FROM emergency_contact WHERE id = ? AND account_id = ?"),
         arguments: [id, accountID]
       ).map(Self.contact(from:))
     }
@@ -33,7 +36,8 @@ extension IdentityStore {
     try await pool.write { db in
       try db.execute(
         sql: "UPDATE emergency_contact SET name = ?, phone = ?, channel = ? WHERE id = ? AND account_id = ?",
-        arguments: [contact.name, contact.phone, contact.channel.rawValue, contact.id, accountID])
+        arguments: [contact.name, contact.phone, contact.channel.rawValue, contact.id, accountID]
+      )
       return db.changesCount > 0
     }
   }

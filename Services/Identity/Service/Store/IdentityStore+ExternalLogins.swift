@@ -6,8 +6,10 @@ extension IdentityStore {
   public func account(provider: String, subject: String) async throws -> Account? {
     try pool.readOnCurrentThread { db in
       guard
-        let accountID = try String.fetchOne(db.cachedStatement(sql: "SELECT account_id FROM external_login WHERE provider = ? AND subject = ?"),
-          arguments: [provider, subject])
+        let accountID = try String.fetchOne(
+          db.cachedStatement(sql: "SELECT account_id FROM external_login WHERE provider = ? AND subject = ?"),
+          arguments: [provider, subject]
+        )
       else { return nil }
       return try Self.fetchAccount(db, where: "id = ?", accountID)
     }
@@ -22,7 +24,8 @@ extension IdentityStore {
       if confirmingUnconfirmedAddress {
         try db.execute(
           sql: "UPDATE account SET email_confirmed = 1, password_hash = '' WHERE id = ? AND email_confirmed = 0",
-          arguments: [login.accountID])
+          arguments: [login.accountID]
+        )
         try db.execute(sql: "DELETE FROM email_confirmation WHERE account_id = ?", arguments: [login.accountID])
         try Self.befriendPendingContacts(db, accountID: login.accountID, at: login.createdAt)
       }
@@ -35,6 +38,7 @@ extension IdentityStore {
         INSERT INTO external_login (provider, subject, account_id, created_at) VALUES (?, ?, ?, ?)
         ON CONFLICT (provider, subject) DO NOTHING
         """,
-      arguments: [login.provider, login.subject, login.accountID, login.createdAt.storedValue])
+      arguments: [login.provider, login.subject, login.accountID, login.createdAt.storedValue]
+    )
   }
 }

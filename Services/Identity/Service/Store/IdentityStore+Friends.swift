@@ -9,7 +9,8 @@ extension IdentityStore {
       return try await pool.write { db in
         try db.execute(
           sql: "INSERT INTO friend_request (id, from_account_id, to_account_id, created_at) VALUES (?, ?, ?, ?)",
-          arguments: [id, from, to, now.storedValue])
+          arguments: [id, from, to, now.storedValue]
+        )
         return try Self.fetchFriendRequests(db, where: "r.id = ?", id)[0]
       }
     } catch let error as DatabaseError where error.isUniqueViolation {
@@ -24,8 +25,10 @@ extension IdentityStore {
   /// The pending request from `from` to `to`, if any.
   public func hasPendingFriendRequest(from: String, to: String) async throws -> Bool {
     try pool.readOnCurrentThread { db in
-      try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM friend_request WHERE from_account_id = ? AND to_account_id = ?)"),
-        arguments: [from, to]) ?? false
+      try Bool.fetchOne(
+        db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM friend_request WHERE from_account_id = ? AND to_account_id = ?)"),
+        arguments: [from, to]
+      ) ?? false
     }
   }
 
@@ -46,31 +49,39 @@ extension IdentityStore {
       guard accept else { return }
       let (a, b) = (request.from.userID, request.to.userID)
       try db.execute(
-        sql: "DELETE FROM friend_request WHERE from_account_id = ? AND to_account_id = ?", arguments: [b, a])
+        sql: "DELETE FROM friend_request WHERE from_account_id = ? AND to_account_id = ?",
+        arguments: [b, a]
+      )
       for (account, friend) in [(a, b), (b, a)] {
         try db.execute(
           sql: "INSERT OR IGNORE INTO friendship (account_id, friend_id, created_at) VALUES (?, ?, ?)",
-          arguments: [account, friend, now.storedValue])
+          arguments: [account, friend, now.storedValue]
+        )
       }
     }
   }
 
   public func areFriends(_ a: String, _ b: String) async throws -> Bool {
     try pool.readOnCurrentThread { db in
-      try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM friendship WHERE account_id = ? AND friend_id = ?)"),
-        arguments: [a, b]) ?? false
+      try Bool.fetchOne(
+        db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM friendship WHERE account_id = ? AND friend_id = ?)"),
+        arguments: [a, b]
+      ) ?? false
     }
   }
 
   /// The account's friends, by name.
   public func friends(of accountID: String) async throws -> [UserSummary] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(db.cachedStatement(sql: """
-          SELECT a.id, a.email, a.first_name, a.last_name
-          FROM friendship f JOIN account a ON a.id = f.friend_id
-          WHERE f.account_id = ?
-          ORDER BY a.first_name, a.last_name, a.id
-          """),
+      try Row.fetchAll(
+        db.cachedStatement(
+          sql: """
+            SELECT a.id, a.email, a.first_name, a.last_name
+            FROM friendship f JOIN account a ON a.id = f.friend_id
+            WHERE f.account_id = ?
+            ORDER BY a.first_name, a.last_name, a.id
+            """
+        ),
         arguments: [accountID]
       ).map { UserSummary(userID: $0["id"], email: $0["email"], firstName: $0["first_name"], lastName: $0["last_name"]) }
     }
@@ -83,7 +94,8 @@ extension IdentityStore {
         sql: """
           DELETE FROM friendship WHERE (account_id = ? AND friend_id = ?) OR (account_id = ? AND friend_id = ?)
           """,
-        arguments: [a, b, b, a])
+        arguments: [a, b, b, a]
+      )
       return db.changesCount > 0
     }
   }

@@ -25,14 +25,17 @@ extension IdentityStore {
           INSERT INTO login_failure (email, failures, locked_until) VALUES (?, 1, NULL)
           ON CONFLICT (email) DO UPDATE SET failures = failures + 1
           """,
-        arguments: [email])
+        arguments: [email]
+      )
       let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT failures, locked_until FROM login_failure WHERE email = ?"), arguments: [email])!
       let count: Int = row["failures"]
       var lockedUntil = (row["locked_until"] as Double?).map(Date.init(stored:))
       if let newLock = lock(count) {
         lockedUntil = newLock
         try db.execute(
-          sql: "UPDATE login_failure SET locked_until = ? WHERE email = ?", arguments: [newLock.storedValue, email])
+          sql: "UPDATE login_failure SET locked_until = ? WHERE email = ?",
+          arguments: [newLock.storedValue, email]
+        )
       }
       return LoginFailures(count: count, lockedUntil: lockedUntil)
     }

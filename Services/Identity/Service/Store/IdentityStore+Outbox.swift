@@ -10,7 +10,8 @@ extension IdentityStore {
         arguments: [
           message.id, message.channel.rawValue, message.recipient, message.subject, message.body,
           message.createdAt.storedValue,
-        ])
+        ]
+      )
     }
   }
 
@@ -19,17 +20,25 @@ extension IdentityStore {
     try pool.readOnCurrentThread { db in
       let rows: [Row]
       if let recipient {
-        rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT id, channel, recipient, subject, body, created_at FROM outbox WHERE recipient = ?
-            ORDER BY created_at DESC, rowid DESC LIMIT ?
-            """),
-          arguments: [recipient, limit])
+        rows = try Row.fetchAll(
+          db.cachedStatement(
+            sql: """
+              SELECT id, channel, recipient, subject, body, created_at FROM outbox WHERE recipient = ?
+              ORDER BY created_at DESC, rowid DESC LIMIT ?
+              """
+          ),
+          arguments: [recipient, limit]
+        )
       } else {
-        rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT id, channel, recipient, subject, body, created_at FROM outbox
-            ORDER BY created_at DESC, rowid DESC LIMIT ?
-            """),
-          arguments: [limit])
+        rows = try Row.fetchAll(
+          db.cachedStatement(
+            sql: """
+              SELECT id, channel, recipient, subject, body, created_at FROM outbox
+              ORDER BY created_at DESC, rowid DESC LIMIT ?
+              """
+          ),
+          arguments: [limit]
+        )
       }
       return rows.map { row in
         OutboxMessage(

@@ -15,14 +15,17 @@ extension IdentityStore {
     try await pool.write { db in
       try db.execute(
         sql: "INSERT INTO password_reset (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-        arguments: [tokenHash, accountID, now.storedValue, expiresAt.storedValue])
+        arguments: [tokenHash, accountID, now.storedValue, expiresAt.storedValue]
+      )
     }
   }
 
   /// When the account's newest reset token was made, if it has one.
   public func latestPasswordReset(accountID: String) async throws -> Date? {
     try pool.readOnCurrentThread { db in
-      try Double.fetchOne(db.cachedStatement(sql: "SELECT MAX(created_at) FROM password_reset WHERE account_id = ?"), arguments: [accountID]
+      try Double.fetchOne(
+        db.cachedStatement(sql: "SELECT MAX(created_at) FROM password_reset WHERE account_id = ?"),
+        arguments: [accountID]
       ).map(Date.init(stored:))
     }
   }
@@ -31,8 +34,10 @@ extension IdentityStore {
   public func passwordResetAccount(tokenHash: String, at now: Date) async throws -> Account? {
     try pool.readOnCurrentThread { db in
       guard
-        let accountID = try String.fetchOne(db.cachedStatement(sql: "SELECT account_id FROM password_reset WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?"),
-          arguments: [tokenHash, now.storedValue])
+        let accountID = try String.fetchOne(
+          db.cachedStatement(sql: "SELECT account_id FROM password_reset WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?"),
+          arguments: [tokenHash, now.storedValue]
+        )
       else { return nil }
       return try Self.fetchAccount(db, where: "id = ?", accountID)
     }
@@ -44,17 +49,27 @@ extension IdentityStore {
   public func resetPassword(tokenHash: String, newPasswordHash: String, at now: Date) async throws -> PasswordResetOutcome {
     try await pool.write { db in
       guard
-        let accountID = try String.fetchOne(db.cachedStatement(sql: "SELECT account_id FROM password_reset WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?"),
-          arguments: [tokenHash, now.storedValue])
+        let accountID = try String.fetchOne(
+          db.cachedStatement(sql: "SELECT account_id FROM password_reset WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?"),
+          arguments: [tokenHash, now.storedValue]
+        )
       else { return .invalid }
       try db.execute(
-        sql: "UPDATE password_reset SET used_at = ? WHERE token_hash = ?", arguments: [now.storedValue, tokenHash])
+        sql: "UPDATE password_reset SET used_at = ? WHERE token_hash = ?",
+        arguments: [now.storedValue, tokenHash]
+      )
       try db.execute(
-        sql: "DELETE FROM password_reset WHERE account_id = ? AND token_hash != ?", arguments: [accountID, tokenHash])
+        sql: "DELETE FROM password_reset WHERE account_id = ? AND token_hash != ?",
+        arguments: [accountID, tokenHash]
+      )
       try db.execute(
-        sql: "UPDATE account SET password_hash = ? WHERE id = ?", arguments: [newPasswordHash, accountID])
+        sql: "UPDATE account SET password_hash = ? WHERE id = ?",
+        arguments: [newPasswordHash, accountID]
+      )
       try db.execute(
-        sql: "DELETE FROM login_failure WHERE email = (SELECT email FROM account WHERE id = ?)", arguments: [accountID])
+        sql: "DELETE FROM login_failure WHERE email = (SELECT email FROM account WHERE id = ?)",
+        arguments: [accountID]
+      )
       let revoked = try Self.revokeSessions(db, accountID: accountID, except: nil, at: now)
       return .reset(accountID: accountID, revokedSessions: revoked)
     }

@@ -5,7 +5,10 @@ extension IdentityStore {
   /// Adds a card; the account's first card, or one added with `makeDefault`, becomes the default.
   /// - Returns: The stored method, or `nil` when the account already has `limit` cards.
   public func insertPaymentMethod(
-    _ method: PaymentMethod, accountID: String, makeDefault: Bool, limit: Int
+    _ method: PaymentMethod,
+    accountID: String,
+    makeDefault: Bool,
+    limit: Int
   ) async throws -> PaymentMethod? {
     try await pool.write { db in
       let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM payment_method WHERE account_id = ?"), arguments: [accountID]) ?? 0
@@ -24,7 +27,8 @@ extension IdentityStore {
         arguments: [
           method.id, accountID, method.providerToken, method.brand, method.last4, method.expiryMonth,
           method.expiryYear, method.isDefault, method.createdAt.storedValue,
-        ])
+        ]
+      )
       return method
     }
   }
@@ -55,7 +59,8 @@ extension IdentityStore {
           WHERE id = (SELECT id FROM payment_method WHERE account_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1)
             AND NOT EXISTS (SELECT 1 FROM payment_method WHERE account_id = ? AND is_default = 1)
           """,
-        arguments: [accountID, accountID])
+        arguments: [accountID, accountID]
+      )
       return true
     }
   }
@@ -65,11 +70,15 @@ extension IdentityStore {
   public func setDefaultPaymentMethod(id: String, accountID: String) async throws -> PaymentMethod? {
     try await pool.write { db in
       guard
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM payment_method WHERE id = ? AND account_id = ?)"),
-          arguments: [id, accountID]) == true
+        try Bool.fetchOne(
+          db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM payment_method WHERE id = ? AND account_id = ?)"),
+          arguments: [id, accountID]
+        ) == true
       else { return nil }
       try db.execute(
-        sql: "UPDATE payment_method SET is_default = (id = ?) WHERE account_id = ?", arguments: [id, accountID])
+        sql: "UPDATE payment_method SET is_default = (id = ?) WHERE account_id = ?",
+        arguments: [id, accountID]
+      )
       return try Self.fetchPaymentMethods(db, where: "id = ?", id).first
     }
   }
@@ -86,9 +95,15 @@ extension IdentityStore {
       arguments: [value]
     ).map {
       PaymentMethod(
-        id: $0["id"], providerToken: $0["provider_token"], brand: $0["brand"], last4: $0["last4"],
-        expiryMonth: $0["expiry_month"], expiryYear: $0["expiry_year"], isDefault: $0["is_default"],
-        createdAt: Date(stored: $0["created_at"]))
+        id: $0["id"],
+        providerToken: $0["provider_token"],
+        brand: $0["brand"],
+        last4: $0["last4"],
+        expiryMonth: $0["expiry_month"],
+        expiryYear: $0["expiry_year"],
+        isDefault: $0["is_default"],
+        createdAt: Date(stored: $0["created_at"])
+      )
     }
   }
 }

@@ -10,12 +10,17 @@ extension IdentityStore {
   /// The code waiting to verify the account's phone, if any.
   public func phoneVerification(accountID: String) async throws -> PhoneVerification? {
     try pool.readOnCurrentThread { db in
-      try Row.fetchOne(db.cachedStatement(sql: "SELECT account_id, phone, code_hash, sent_at, expires_at FROM phone_verification WHERE account_id = ?"),
+      try Row.fetchOne(
+        db.cachedStatement(sql: "SELECT account_id, phone, code_hash, sent_at, expires_at FROM phone_verification WHERE account_id = ?"),
         arguments: [accountID]
       ).map {
         PhoneVerification(
-          accountID: $0["account_id"], phone: $0["phone"], codeHash: $0["code_hash"],
-          sentAt: Date(stored: $0["sent_at"]), expiresAt: Date(stored: $0["expires_at"]))
+          accountID: $0["account_id"],
+          phone: $0["phone"],
+          codeHash: $0["code_hash"],
+          sentAt: Date(stored: $0["sent_at"]),
+          expiresAt: Date(stored: $0["expires_at"])
+        )
       }
     }
   }
@@ -27,11 +32,13 @@ extension IdentityStore {
     try await pool.write { db in
       try db.execute(
         sql: "DELETE FROM phone_verification WHERE account_id = ? AND code_hash = ?",
-        arguments: [verification.accountID, verification.codeHash])
+        arguments: [verification.accountID, verification.codeHash]
+      )
       guard db.changesCount == 1 else { return false }
       try db.execute(
         sql: "UPDATE account SET phone_verified = 1 WHERE id = ? AND phone = ?",
-        arguments: [verification.accountID, verification.phone])
+        arguments: [verification.accountID, verification.phone]
+      )
       return db.changesCount == 1
     }
   }

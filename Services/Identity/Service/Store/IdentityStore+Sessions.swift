@@ -27,7 +27,8 @@ extension IdentityStore {
     try await pool.write { db in
       try db.execute(
         sql: "INSERT INTO session (id, account_id, created_at) VALUES (?, ?, ?)",
-        arguments: [id, accountID, now.storedValue])
+        arguments: [id, accountID, now.storedValue]
+      )
       try Self.insertRefreshToken(db, hash: refreshTokenHash, sessionID: id, expiresAt: refreshTokenExpiresAt, now: now)
     }
   }
@@ -42,12 +43,16 @@ extension IdentityStore {
   ) async throws -> RefreshRotation {
     try await pool.write { db in
       guard
-        let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT t.session_id, t.expires_at, t.used_at, s.account_id, s.revoked_at
-            FROM refresh_token t JOIN session s ON s.id = t.session_id
-            WHERE t.token_hash = ?
-            """),
-          arguments: [oldHash])
+        let row = try Row.fetchOne(
+          db.cachedStatement(
+            sql: """
+              SELECT t.session_id, t.expires_at, t.used_at, s.account_id, s.revoked_at
+              FROM refresh_token t JOIN session s ON s.id = t.session_id
+              WHERE t.token_hash = ?
+              """
+          ),
+          arguments: [oldHash]
+        )
       else { return .unknown }
       let sessionID: String = row["session_id"]
       let accountID: String = row["account_id"]
@@ -55,7 +60,9 @@ extension IdentityStore {
       if (row["used_at"] as Double?) != nil { return .reused(accountID: accountID, sessionID: sessionID) }
       if Date(stored: row["expires_at"]) <= now { return .expired }
       try db.execute(
-        sql: "UPDATE refresh_token SET used_at = ? WHERE token_hash = ?", arguments: [now.storedValue, oldHash])
+        sql: "UPDATE refresh_token SET used_at = ? WHERE token_hash = ?",
+        arguments: [now.storedValue, oldHash]
+      )
       try Self.insertRefreshToken(db, hash: newHash, sessionID: sessionID, expiresAt: newExpiresAt, now: now)
       return .rotated(accountID: accountID, sessionID: sessionID)
     }
@@ -64,8 +71,11 @@ extension IdentityStore {
   /// Ends one session of `accountID`. Returns whether an open session ended.
   public func revokeSession(id: String, accountID: String, at now: Date) async throws -> Bool {
     try await pool.write { db in
-      let open = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM session WHERE id = ? AND account_id = ? AND revoked_at IS NULL)"),
-        arguments: [id, accountID]) ?? false
+      let open =
+        try Bool.fetchOne(
+          db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM session WHERE id = ? AND account_id = ? AND revoked_at IS NULL)"),
+          arguments: [id, accountID]
+        ) ?? false
       guard open else { return false }
       try Self.markRevoked(db, sessionIDs: [id], at: now)
       return true
@@ -80,22 +90,26 @@ extension IdentityStore {
   /// Whether the session exists and has not ended.
   public func isSessionOpen(id: String) async throws -> Bool {
     try pool.readOnCurrentThread { db in
-      try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM session WHERE id = ? AND revoked_at IS NULL)"), arguments: [id]) ?? false
+      try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM session WHERE id = ? AND revoked_at IS NULL)"), arguments: [id])
+        ?? false
     }
   }
 
   /// Sessions revoked at or after `since`, oldest first.
   public func revocations(since: Date) async throws -> [SessionRevocation] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(db.cachedStatement(sql: "SELECT session_id, revoked_at FROM session_revocation WHERE revoked_at >= ? ORDER BY revoked_at"),
+      try Row.fetchAll(
+        db.cachedStatement(sql: "SELECT session_id, revoked_at FROM session_revocation WHERE revoked_at >= ? ORDER BY revoked_at"),
         arguments: [since.storedValue]
       ).map { SessionRevocation(sessionIDs: [$0["session_id"]], revokedAt: Date(stored: $0["revoked_at"])) }
     }
   }
 
   static func revokeSessions(_ db: Database, accountID: String, except keep: String?, at now: Date) throws -> [String] {
-    let open = try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM session WHERE account_id = ? AND revoked_at IS NULL AND id IS NOT ?"),
-      arguments: [accountID, keep])
+    let open = try String.fetchAll(
+      db.cachedStatement(sql: "SELECT id FROM session WHERE account_id = ? AND revoked_at IS NULL AND id IS NOT ?"),
+      arguments: [accountID, keep]
+    )
     try markRevoked(db, sessionIDs: open, at: now)
     return open
   }
@@ -105,13 +119,15 @@ extension IdentityStore {
       try db.execute(sql: "UPDATE session SET revoked_at = ? WHERE id = ?", arguments: [now.storedValue, id])
       try db.execute(
         sql: "INSERT OR IGNORE INTO session_revocation (session_id, revoked_at) VALUES (?, ?)",
-        arguments: [id, now.storedValue])
+        arguments: [id, now.storedValue]
+      )
     }
   }
 
   static func insertRefreshToken(_ db: Database, hash: String, sessionID: String, expiresAt: Date, now: Date) throws {
     try db.execute(
       sql: "INSERT INTO refresh_token (token_hash, session_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-      arguments: [hash, sessionID, now.storedValue, expiresAt.storedValue])
+      arguments: [hash, sessionID, now.storedValue, expiresAt.storedValue]
+    )
   }
 }

@@ -25,7 +25,8 @@ extension IdentityStore {
         let key = makeKey()
         try db.execute(
           sql: "INSERT INTO signing_key (id, public_key, private_key, created_at) VALUES (?, ?, ?, ?)",
-          arguments: [key.id, key.publicKey, key.privateKey.rawRepresentation, key.createdAt.storedValue])
+          arguments: [key.id, key.publicKey, key.privateKey.rawRepresentation, key.createdAt.storedValue]
+        )
       }
     }
     return try await signingKeys()

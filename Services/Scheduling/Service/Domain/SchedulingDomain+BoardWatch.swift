@@ -35,6 +35,7 @@ extension SchedulingDomain {
       first: first,
       wakeUps: wakeUps,
       current: { [self] in try departures(stationID: stationID, after: nil, limit: limit) },
-      end: { continuation.finish() })
+      end: { continuation.finish() }
+    )
   }
 }

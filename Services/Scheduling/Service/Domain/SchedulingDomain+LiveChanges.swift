@@ -5,10 +5,16 @@ extension SchedulingDomain {
   /// Delays the run from a stop on (`fromSequence` 0: the first stop) by `minutes` (0 clears
   /// it), or, with `newDeparture` (`HH:MM`), to that departure time from the stop.
   public func delay(
-    adminID: String, tripID: String, date: String, fromSequence: Int, minutes: Int, newDeparture: String = "",
-    reason: String, idempotencyKey: String = ""
+    adminID: String,
+    tripID: String,
+    date: String,
+    fromSequence: Int,
+    minutes: Int,
+    newDeparture: String = "",
+    reason: String,
+    idempotencyKey: String = ""
   ) async throws -> LiveRun {
-    if !(0...1440).contains(minutes) { throw ServiceError.invalid("minutes", "from 0 (on time) to 1440") }
+    if !(0 ... 1440).contains(minutes) { throw ServiceError.invalid("minutes", "from 0 (on time) to 1440") }
     let newTime = newDeparture.isEmpty ? nil : ServiceTime(clock: newDeparture)
     if !newDeparture.isEmpty {
       if newTime == nil { throw ServiceError.invalid("new_departure", "a time as HH:MM (past 24:00 after midnight)") }
@@ -20,9 +26,11 @@ extension SchedulingDomain {
         return .delay(fromSequence: from, minutes: minutes)
       }
       let late = newTime.secondsSinceServiceDayStart - scheduled.secondsSinceServiceDayStart
-      guard (0...1440 * 60).contains(late) else {
+      guard (0 ... 1440 * 60).contains(late) else {
         throw ServiceError.invalid(
-          "new_departure", "must be from the scheduled departure \(String(scheduled.description.prefix(5))) to a day later")
+          "new_departure",
+          "must be from the scheduled departure \(String(scheduled.description.prefix(5))) to a day later"
+        )
       }
       return .delay(fromSequence: from, minutes: (late + 59) / 60)
     }
@@ -30,7 +38,12 @@ extension SchedulingDomain {
 
   /// Moves the run's stop `sequence` to `platform`.
   public func changePlatform(
-    adminID: String, tripID: String, date: String, sequence: Int, platform rawPlatform: String, reason: String,
+    adminID: String,
+    tripID: String,
+    date: String,
+    sequence: Int,
+    platform rawPlatform: String,
+    reason: String,
     idempotencyKey: String = ""
   ) async throws -> LiveRun {
     var check = InputValidation()
@@ -43,7 +56,12 @@ extension SchedulingDomain {
 
   /// Cancels the run, whole (`fromSequence` 0) or from a stop on.
   public func cancel(
-    adminID: String, tripID: String, date: String, fromSequence: Int, reason: String, idempotencyKey: String = ""
+    adminID: String,
+    tripID: String,
+    date: String,
+    fromSequence: Int,
+    reason: String,
+    idempotencyKey: String = ""
   ) async throws -> LiveRun {
     try await change(adminID: adminID, tripID: tripID, date: date, reason: reason, idempotencyKey: idempotencyKey) { run in
       .cancellation(fromSequence: try Self.stopSequence(fromSequence, of: run, field: "from_sequence", zeroMeansFirst: true))
@@ -60,7 +78,11 @@ extension SchedulingDomain {
   /// Records a change to a run and tells its followers, in one transaction. A change its admin
   /// already made with `idempotencyKey` is not made again: the answer is that run as it is now.
   private func change(
-    adminID: String, tripID rawTrip: String, date rawDate: String, reason rawReason: String, idempotencyKey rawKey: String,
+    adminID: String,
+    tripID rawTrip: String,
+    date rawDate: String,
+    reason rawReason: String,
+    idempotencyKey rawKey: String,
     _ kind: (LiveRun) throws -> RunChangeKind
   ) async throws -> LiveRun {
     let (tripID, date) = try Self.runRef(tripID: rawTrip, date: rawDate)
@@ -75,12 +97,21 @@ extension SchedulingDomain {
     }
     let before = try liveRun(tripID: tripID, on: date)
     let change = RecordedRunChange(
-      id: UUID().uuidString.lowercased(), tripID: tripID, serviceDate: date, kind: try kind(before), reason: reason,
-      changedBy: adminID, changedAt: clock.now())
+      id: UUID().uuidString.lowercased(),
+      tripID: tripID,
+      serviceDate: date,
+      kind: try kind(before),
+      reason: reason,
+      changedBy: adminID,
+      changedAt: clock.now()
+    )
     let after = try liveRun(before.state.run, adding: change.kind)
     let earlier = try await store.record(
-      change, idempotencyKey: key.isEmpty ? nil : key, notifyingFollowersWith: Self.notice(of: change, on: after),
-      onCommitted: notifications.onCommitted)
+      change,
+      idempotencyKey: key.isEmpty ? nil : key,
+      notifyingFollowersWith: Self.notice(of: change, on: after),
+      onCommitted: notifications.onCommitted
+    )
     if let earlier {
       // The same key raced this call in: that one's change stands.
       return try liveRun(tripID: earlier.tripID, on: earlier.serviceDate)
@@ -120,8 +151,11 @@ extension SchedulingDomain {
       return NotificationContent(kind: .tripDelay, title: title, body: "\(change.reason).\(minutes == 0 ? "" : when)", data: data)
     case .platform(let sequence, let platform):
       return NotificationContent(
-        kind: .platformChange, title: "\(train): platform \(platform) at \(station(sequence))",
-        body: "Now leaving from platform \(platform). \(change.reason).", data: data)
+        kind: .platformChange,
+        title: "\(train): platform \(platform) at \(station(sequence))",
+        body: "Now leaving from platform \(platform). \(change.reason).",
+        data: data
+      )
     case .cancellation(let from):
       let first = run.state.stops.first?.planned.sequence
       let title = from == first ? "\(train) is cancelled" : "\(train) ends at \(station(from))"

@@ -27,7 +27,7 @@ extension SchedulingDomain {
   public func departures(stationID rawID: String, after: Date?, limit rawLimit: Int) throws -> DepartureBoard {
     var check = InputValidation()
     let stationID = check.requiredText(rawID, field: "station_id", what: "a station id", maxLength: 100)
-    if !(0...50).contains(rawLimit) { check.fail("limit", "at most 50") }
+    if !(0 ... 50).contains(rawLimit) { check.fail("limit", "at most 50") }
     try check.finish()
     guard let station = stationsByID[stationID] else { throw ServiceError.notFound("no station \(stationID)") }
     let instant = after ?? clock.now()
@@ -60,7 +60,7 @@ extension SchedulingDomain {
     var check = InputValidation()
     let from = check.requiredText(rawFrom, field: "from_station_id", what: "a station id", maxLength: 100)
     let to = check.requiredText(rawTo, field: "to_station_id", what: "a station id", maxLength: 100)
-    if !(0...20).contains(rawLimit) { check.fail("limit", "at most 20") }
+    if !(0 ... 20).contains(rawLimit) { check.fail("limit", "at most 20") }
     if !from.isEmpty && from == to { check.fail("to_station_id", "the destination is the departure station") }
     try check.finish()
     let stations = stationsByID
@@ -71,7 +71,13 @@ extension SchedulingDomain {
     let earliest = time.secondsSinceServiceDayStart
     let direct = try store.directLegs(from: from, to: to, on: date, after: earliest, limit: limit * 2)
     let withChange = try store.oneChangeLegs(
-      from: from, to: to, on: date, after: earliest, minimumTransfer: Self.minimumTransfer, limit: limit)
+      from: from,
+      to: to,
+      on: date,
+      after: earliest,
+      minimumTransfer: Self.minimumTransfer,
+      limit: limit
+    )
     // Every run any candidate uses, live, in one read.
     var keys: [RunKey] = []
     var seenKeys = Set<RunKey>()

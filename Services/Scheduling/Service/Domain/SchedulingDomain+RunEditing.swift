@@ -20,8 +20,12 @@ public struct RunStopInput: Sendable, Hashable {
 extension SchedulingDomain {
   /// Adds a run on `date`: a trip of its own with these stops.
   public func createRun(
-    tripID rawTripID: String, date rawDate: String, lineID rawLine: String, trainNumber rawNumber: String,
-    headsign rawHeadsign: String, stops rawStops: [RunStopInput]
+    tripID rawTripID: String,
+    date rawDate: String,
+    lineID rawLine: String,
+    trainNumber rawNumber: String,
+    headsign rawHeadsign: String,
+    stops rawStops: [RunStopInput]
   ) async throws -> LiveRun {
     var check = InputValidation()
     let date = ServiceDate(iso: rawDate)
@@ -48,7 +52,10 @@ extension SchedulingDomain {
   /// dates too keeps them; this date's run becomes a trip of its own (`<trip>@<date>`), taking
   /// its followers and live changes along.
   public func updateRun(
-    tripID rawTrip: String, date rawDate: String, trainNumber rawNumber: String, headsign rawHeadsign: String,
+    tripID rawTrip: String,
+    date rawDate: String,
+    trainNumber rawNumber: String,
+    headsign rawHeadsign: String,
     stops rawStops: [RunStopInput]
   ) async throws -> LiveRun {
     let (tripID, date) = try Self.runRef(tripID: rawTrip, date: rawDate)
@@ -66,13 +73,21 @@ extension SchedulingDomain {
       return try liveRun(tripID: tripID, on: date)
     }
     let newTripID = "\(tripID)@\(date.description)"
-    let keptStops = stops ?? planned.stops.map {
-      RunStopDraft(stationID: $0.stationID, platform: $0.platform, arrival: $0.arrival, departure: $0.departure)
-    }
+    let keptStops =
+      stops
+      ?? planned.stops.map {
+        RunStopDraft(stationID: $0.stationID, platform: $0.platform, arrival: $0.arrival, departure: $0.departure)
+      }
     do {
       try await store.splitRun(
-        tripID: tripID, on: date, into: newTripID, lineID: planned.lineID, trainNumber: trainNumber, headsign: newHeadsign,
-        stops: keptStops)
+        tripID: tripID,
+        on: date,
+        into: newTripID,
+        lineID: planned.lineID,
+        trainNumber: trainNumber,
+        headsign: newHeadsign,
+        stops: keptStops
+      )
     } catch StoreConflict.duplicate {
       throw ServiceError.alreadyExists("there is already a trip \(newTripID)")
     }
@@ -90,9 +105,15 @@ extension SchedulingDomain {
       kind: .cancellation,
       title: "\(run.line.shortName) \(run.state.run.trainNumber) to \(run.headsign) no longer runs on \(date)",
       body: reason.isEmpty ? "It was taken out of the timetable." : "\(reason).",
-      data: ["trip_id": tripID, "service_date": date.description])
+      data: ["trip_id": tripID, "service_date": date.description]
+    )
     try await store.removeRun(
-      tripID: tripID, on: date, notifyingFollowersWith: notice, at: clock.now(), onCommitted: notifications.onCommitted)
+      tripID: tripID,
+      on: date,
+      notifyingFollowersWith: notice,
+      at: clock.now(),
+      onCommitted: notifications.onCommitted
+    )
   }
 
   /// Stops as the store keeps them: at known stations, at least two, times never going back.
@@ -118,8 +139,12 @@ extension SchedulingDomain {
       previous = departure.secondsSinceServiceDayStart
       drafts.append(
         RunStopDraft(
-          stationID: stationID, platform: stop.platform.trimmingCharacters(in: .whitespaces), arrival: arrival,
-          departure: departure))
+          stationID: stationID,
+          platform: stop.platform.trimmingCharacters(in: .whitespaces),
+          arrival: arrival,
+          departure: departure
+        )
+      )
     }
     return drafts
   }

@@ -24,7 +24,10 @@ public final class SchedulingDomain: Sendable {
   static let minimumTransfer = 5 * 60
 
   public init(
-    store: SchedulingStore, clock: any DomainClock, zone: ServiceDayZone, notifications: NotificationCentre
+    store: SchedulingStore,
+    clock: any DomainClock,
+    zone: ServiceDayZone,
+    notifications: NotificationCentre
   ) throws {
     self.store = store
     self.clock = clock
@@ -69,7 +72,8 @@ public final class SchedulingDomain: Sendable {
       state: RunLiveState(run: run, changes: changes.map(\.kind)),
       line: catalog.lines[run.lineID] ?? Line(id: run.lineID, shortName: run.lineID, longName: ""),
       stations: catalog.stations,
-      zone: zone)
+      zone: zone
+    )
   }
 
   /// A run reference checked: a trip id and a `YYYY-MM-DD` date.

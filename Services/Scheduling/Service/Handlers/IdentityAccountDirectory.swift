@@ -41,6 +41,10 @@ public struct IdentityAccountDirectory: AccountDirectory {
 extension AccountContact {
   init(_ record: Binario_Identity_V1_AccountRecord) {
     self.init(
-      userID: record.userID, displayName: record.displayName, email: record.email, verifiedPhone: record.verifiedPhone)
+      userID: record.userID,
+      displayName: record.displayName,
+      email: record.email,
+      verifiedPhone: record.verifiedPhone
+    )
   }
 }

@@ -19,22 +19,20 @@ public struct NotificationsHandler: Binario_Scheduling_V1_Notifications.SimpleSe
     self.logger = logger
   }
 
-  func handle<Result: Sendable>(_ method: String, _ body: () async throws -> Result) async throws -> Result {
-    try await translatingErrors(service: "scheduling", method: method, logger: logger, body)
-  }
-
   public func listNotifications(
-    request: Binario_Scheduling_V1_ListNotificationsRequest, context: ServerContext
+    request: Binario_Scheduling_V1_ListNotificationsRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_ListNotificationsResponse {
-    try await handle("ListNotifications") {
-      let page = try centre.inbox(
-        userID: try caller().userID, pageSize: Int(clamping: request.pageSize), pageToken: request.pageToken,
-        unreadOnly: request.unreadOnly)
-      return .with {
-        $0.notifications = page.notifications.map(Binario_Scheduling_V1_Notification.init)
-        $0.nextPageToken = page.nextBefore.map(String.init) ?? ""
-        $0.unreadCount = UInt32(clamping: page.unreadCount)
-      }
+    let page = try centre.inbox(
+      userID: try caller().userID,
+      pageSize: Int(clamping: request.pageSize),
+      pageToken: request.pageToken,
+      unreadOnly: request.unreadOnly
+    )
+    return .with {
+      $0.notifications = page.notifications.map(Binario_Scheduling_V1_Notification.init)
+      $0.nextPageToken = page.nextBefore.map(String.init) ?? ""
+      $0.unreadCount = UInt32(clamping: page.unreadCount)
     }
   }
 
@@ -44,9 +42,7 @@ public struct NotificationsHandler: Binario_Scheduling_V1_Notifications.SimpleSe
     context: ServerContext
   ) async throws {
     let centre = self.centre
-    let feed = try await handle("WatchNotifications") {
-      try centre.watch(userID: try caller().userID, after: request.cursor)
-    }
+    let feed = try centre.watch(userID: try caller().userID, after: request.cursor)
     // gRPC signals an abandoned call through the context's handle, not by cancelling this
     // task: ending the feed then ends the loop. (No task of its own per stream: thousands stay
     // open at once.) However the call ends, its subscription goes with it.
@@ -57,7 +53,8 @@ public struct NotificationsHandler: Binario_Scheduling_V1_Notifications.SimpleSe
           .with {
             $0.notification = Binario_Scheduling_V1_Notification(notification)
             $0.cursor = notification.cursor
-          })
+          }
+        )
       }
     } onCancelRPC: {
       feed.end()
@@ -65,90 +62,93 @@ public struct NotificationsHandler: Binario_Scheduling_V1_Notifications.SimpleSe
   }
 
   public func markNotificationsRead(
-    request: Binario_Scheduling_V1_MarkNotificationsReadRequest, context: ServerContext
+    request: Binario_Scheduling_V1_MarkNotificationsReadRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_MarkNotificationsReadResponse {
-    try await handle("MarkNotificationsRead") {
-      let (marked, unread) = try await centre.markRead(
-        userID: try caller().userID, ids: request.notificationIds, all: request.all)
-      return .with {
-        $0.marked = UInt32(clamping: marked)
-        $0.unreadCount = UInt32(clamping: unread)
-      }
+    let (marked, unread) = try await centre.markRead(
+      userID: try caller().userID,
+      ids: request.notificationIds,
+      all: request.all
+    )
+    return .with {
+      $0.marked = UInt32(clamping: marked)
+      $0.unreadCount = UInt32(clamping: unread)
     }
   }
 
   public func getNotificationPreferences(
-    request: Binario_Scheduling_V1_GetNotificationPreferencesRequest, context: ServerContext
+    request: Binario_Scheduling_V1_GetNotificationPreferencesRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_GetNotificationPreferencesResponse {
-    try await handle("GetNotificationPreferences") {
-      let preferences = try centre.preferences(userID: try caller().userID)
-      return .with { $0.preferences = Binario_Scheduling_V1_NotificationPreferences(preferences) }
-    }
+    let preferences = try centre.preferences(userID: try caller().userID)
+    return .with { $0.preferences = Binario_Scheduling_V1_NotificationPreferences(preferences) }
   }
 
   public func setNotificationPreferences(
-    request: Binario_Scheduling_V1_SetNotificationPreferencesRequest, context: ServerContext
+    request: Binario_Scheduling_V1_SetNotificationPreferencesRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_SetNotificationPreferencesResponse {
-    try await handle("SetNotificationPreferences") {
-      let wanted = request.preferences
-      let saved = try await centre.setPreferences(
-        userID: try caller().userID, DeliveryPreferences(push: wanted.push, email: wanted.email, sms: wanted.sms))
-      return .with { $0.preferences = Binario_Scheduling_V1_NotificationPreferences(saved) }
-    }
+    let wanted = request.preferences
+    let saved = try await centre.setPreferences(
+      userID: try caller().userID,
+      DeliveryPreferences(push: wanted.push, email: wanted.email, sms: wanted.sms)
+    )
+    return .with { $0.preferences = Binario_Scheduling_V1_NotificationPreferences(saved) }
   }
 
   public func registerPushDevice(
-    request: Binario_Scheduling_V1_RegisterPushDeviceRequest, context: ServerContext
+    request: Binario_Scheduling_V1_RegisterPushDeviceRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_RegisterPushDeviceResponse {
-    try await handle("RegisterPushDevice") {
-      let device = try await centre.registerDevice(
-        userID: try caller().userID, platform: PushPlatform(request.platform), token: request.token, name: request.name)
-      return .with { $0.device = Binario_Scheduling_V1_PushDevice(device) }
-    }
+    let device = try await centre.registerDevice(
+      userID: try caller().userID,
+      platform: PushPlatform(request.platform),
+      token: request.token,
+      name: request.name
+    )
+    return .with { $0.device = Binario_Scheduling_V1_PushDevice(device) }
   }
 
   public func listPushDevices(
-    request: Binario_Scheduling_V1_ListPushDevicesRequest, context: ServerContext
+    request: Binario_Scheduling_V1_ListPushDevicesRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_ListPushDevicesResponse {
-    try await handle("ListPushDevices") {
-      let devices = try centre.devices(userID: try caller().userID)
-      return .with { $0.devices = devices.map(Binario_Scheduling_V1_PushDevice.init) }
-    }
+    let devices = try centre.devices(userID: try caller().userID)
+    return .with { $0.devices = devices.map(Binario_Scheduling_V1_PushDevice.init) }
   }
 
   public func removePushDevice(
-    request: Binario_Scheduling_V1_RemovePushDeviceRequest, context: ServerContext
+    request: Binario_Scheduling_V1_RemovePushDeviceRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_RemovePushDeviceResponse {
-    try await handle("RemovePushDevice") {
-      try await centre.removeDevice(userID: try caller().userID, deviceID: request.deviceID)
-      return .init()
-    }
+    try await centre.removeDevice(userID: try caller().userID, deviceID: request.deviceID)
+    return .init()
   }
 
   public func listDeliveries(
-    request: Binario_Scheduling_V1_ListDeliveriesRequest, context: ServerContext
+    request: Binario_Scheduling_V1_ListDeliveriesRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_ListDeliveriesResponse {
-    try await handle("ListDeliveries") {
-      let deliveries = try centre.deliveries(userID: request.userID, limit: Int(clamping: request.limit))
-      return .with { $0.deliveries = deliveries.map(Binario_Scheduling_V1_Delivery.init) }
-    }
+    let deliveries = try centre.deliveries(userID: request.userID, limit: Int(clamping: request.limit))
+    return .with { $0.deliveries = deliveries.map(Binario_Scheduling_V1_Delivery.init) }
   }
 
   public func notify(
-    request: Binario_Scheduling_V1_NotifyRequest, context: ServerContext
+    request: Binario_Scheduling_V1_NotifyRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_NotifyResponse {
-    try await handle("Notify") {
-      guard let kind = NotificationKind(request.kind) else {
-        throw ServiceError.invalid("kind", "choose a notification kind")
-      }
-      let outcome = try await centre.notify(
-        userIDs: request.userIds,
-        content: NotificationContent(kind: kind, title: request.title, body: request.body, data: request.data),
-        dedupeKey: request.dedupeKey, pushOnly: request.pushOnly)
-      return .with {
-        $0.notified = UInt32(clamping: outcome.notified)
-        $0.duplicate = outcome.duplicate
-      }
+    guard let kind = NotificationKind(request.kind) else {
+      throw ServiceError.invalid("kind", "choose a notification kind")
+    }
+    let outcome = try await centre.notify(
+      userIDs: request.userIds,
+      content: NotificationContent(kind: kind, title: request.title, body: request.body, data: request.data),
+      dedupeKey: request.dedupeKey,
+      pushOnly: request.pushOnly
+    )
+    return .with {
+      $0.notified = UInt32(clamping: outcome.notified)
+      $0.duplicate = outcome.duplicate
     }
   }
 }

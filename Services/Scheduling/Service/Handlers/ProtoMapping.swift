@@ -295,8 +295,14 @@ extension Binario_Scheduling_V1_ItineraryEvent {
 extension ItineraryEventDraft {
   init(_ event: Binario_Scheduling_V1_ItineraryEvent) {
     self.init(
-      title: event.title, place: event.place, latitude: event.latitude, longitude: event.longitude,
-      startsAt: event.hasStartsAt ? event.startsAt.date : nil, endsAt: event.hasEndsAt ? event.endsAt.date : nil,
-      notes: event.notes, cost: Money(amountMinor: event.cost.amountMinor, currency: event.cost.currency))
+      title: event.title,
+      place: event.place,
+      latitude: event.latitude,
+      longitude: event.longitude,
+      startsAt: event.hasStartsAt ? event.startsAt.date : nil,
+      endsAt: event.hasEndsAt ? event.endsAt.date : nil,
+      notes: event.notes,
+      cost: Money(amountMinor: event.cost.amountMinor, currency: event.cost.currency)
+    )
   }
 }

@@ -24,50 +24,49 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
     self.logger = logger
   }
 
-  func handle<Result: Sendable>(_ method: String, _ body: () async throws -> Result) async throws -> Result {
-    try await translatingErrors(service: "scheduling", method: method, logger: logger, body)
-  }
-
   // MARK: - Public
 
   public func listStations(
-    request: Binario_Scheduling_V1_ListStationsRequest, context: ServerContext
+    request: Binario_Scheduling_V1_ListStationsRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_ListStationsResponse {
     .with { $0.stations = domain.stations(matching: request.query).map(Binario_Scheduling_V1_Station.init) }
   }
 
   public func searchJourneys(
-    request: Binario_Scheduling_V1_SearchJourneysRequest, context: ServerContext
+    request: Binario_Scheduling_V1_SearchJourneysRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_SearchJourneysResponse {
-    try await handle("SearchJourneys") {
-      let journeys = try domain.journeys(
-        from: request.fromStationID, to: request.toStationID,
-        after: request.hasDepartureAfter ? request.departureAfter.date : nil, limit: Int(clamping: request.limit))
-      return .with { $0.journeys = journeys.map(Binario_Scheduling_V1_Journey.init) }
-    }
+    let journeys = try domain.journeys(
+      from: request.fromStationID,
+      to: request.toStationID,
+      after: request.hasDepartureAfter ? request.departureAfter.date : nil,
+      limit: Int(clamping: request.limit)
+    )
+    return .with { $0.journeys = journeys.map(Binario_Scheduling_V1_Journey.init) }
   }
 
   public func getRun(
-    request: Binario_Scheduling_V1_GetRunRequest, context: ServerContext
+    request: Binario_Scheduling_V1_GetRunRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_GetRunResponse {
-    try await handle("GetRun") {
-      let run = try domain.run(tripID: request.run.tripID, date: request.run.serviceDate)
-      return .with { $0.run = Binario_Scheduling_V1_Run(run) }
-    }
+    let run = try domain.run(tripID: request.run.tripID, date: request.run.serviceDate)
+    return .with { $0.run = Binario_Scheduling_V1_Run(run) }
   }
 
   public func getDeparturesBoard(
-    request: Binario_Scheduling_V1_GetDeparturesBoardRequest, context: ServerContext
+    request: Binario_Scheduling_V1_GetDeparturesBoardRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_GetDeparturesBoardResponse {
-    try await handle("GetDeparturesBoard") {
-      let board = try domain.departures(
-        stationID: request.stationID, after: request.hasAfter ? request.after.date : nil,
-        limit: Int(clamping: request.limit))
-      return renderedBoards.rendered(board) { board in
-        .with {
-          $0.station = Binario_Scheduling_V1_Station(board.station)
-          $0.departures = Self.departures(of: board)
-        }
+    let board = try domain.departures(
+      stationID: request.stationID,
+      after: request.hasAfter ? request.after.date : nil,
+      limit: Int(clamping: request.limit)
+    )
+    return renderedBoards.rendered(board) { board in
+      .with {
+        $0.station = Binario_Scheduling_V1_Station(board.station)
+        $0.departures = Self.departures(of: board)
       }
     }
   }
@@ -77,9 +76,7 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
     response: RPCWriter<Binario_Scheduling_V1_WatchDeparturesBoardResponse>,
     context: ServerContext
   ) async throws {
-    let watch = try await handle("WatchDeparturesBoard") {
-      try domain.watchDepartures(stationID: request.stationID, limit: Int(clamping: request.limit))
-    }
+    let watch = try domain.watchDepartures(stationID: request.stationID, limit: Int(clamping: request.limit))
     // As WatchNotifications: an abandoned call ends the wake-ups, which ends the loop.
     defer { watch.end() }
     try await withRPCCancellationHandler {
@@ -96,7 +93,7 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
       }
       try await send(watch.first)
       for await _ in watch.wakeUps {
-        try await send(try await handle("WatchDeparturesBoard") { try watch.current() })
+        try await send(try watch.current())
       }
     } onCancelRPC: {
       watch.end()
@@ -114,169 +111,190 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
   }
 
   public func getRealtimeFeed(
-    request: Binario_Scheduling_V1_GetRealtimeFeedRequest, context: ServerContext
+    request: Binario_Scheduling_V1_GetRealtimeFeedRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_GetRealtimeFeedResponse {
-    try await handle("GetRealtimeFeed") {
-      let feed = try domain.realtimeFeed()
-      return .with { $0.feedMessage = Data(feed) }
-    }
+    let feed = try domain.realtimeFeed()
+    return .with { $0.feedMessage = Data(feed) }
   }
 
   // MARK: - Signed in
 
   public func followRun(
-    request: Binario_Scheduling_V1_FollowRunRequest, context: ServerContext
+    request: Binario_Scheduling_V1_FollowRunRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_FollowRunResponse {
-    try await handle("FollowRun") {
-      try await domain.follow(userID: try caller().userID, tripID: request.run.tripID, date: request.run.serviceDate)
-      return .init()
-    }
+    try await domain.follow(userID: try caller().userID, tripID: request.run.tripID, date: request.run.serviceDate)
+    return .init()
   }
 
   public func unfollowRun(
-    request: Binario_Scheduling_V1_UnfollowRunRequest, context: ServerContext
+    request: Binario_Scheduling_V1_UnfollowRunRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_UnfollowRunResponse {
-    try await handle("UnfollowRun") {
-      try await domain.unfollow(userID: try caller().userID, tripID: request.run.tripID, date: request.run.serviceDate)
-      return .init()
-    }
+    try await domain.unfollow(userID: try caller().userID, tripID: request.run.tripID, date: request.run.serviceDate)
+    return .init()
   }
 
   public func listFollowedRuns(
-    request: Binario_Scheduling_V1_ListFollowedRunsRequest, context: ServerContext
+    request: Binario_Scheduling_V1_ListFollowedRunsRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_ListFollowedRunsResponse {
-    try await handle("ListFollowedRuns") {
-      let runs = try domain.followedRuns(userID: try caller().userID)
-      return .with { $0.runs = runs.map { Binario_Scheduling_V1_Run($0) } }
-    }
+    let runs = try domain.followedRuns(userID: try caller().userID)
+    return .with { $0.runs = runs.map { Binario_Scheduling_V1_Run($0) } }
   }
 
   // MARK: - Admin
 
   public func delayRun(
-    request: Binario_Scheduling_V1_DelayRunRequest, context: ServerContext
+    request: Binario_Scheduling_V1_DelayRunRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_DelayRunResponse {
-    try await handle("DelayRun") {
-      let run = try await domain.delay(
-        adminID: try caller().userID, tripID: request.run.tripID, date: request.run.serviceDate,
-        fromSequence: Int(request.fromSequence), minutes: Int(request.minutes), newDeparture: request.newDeparture,
-        reason: request.reason, idempotencyKey: request.idempotencyKey)
-      return .with { $0.run = Binario_Scheduling_V1_Run(run) }
-    }
+    let run = try await domain.delay(
+      adminID: try caller().userID,
+      tripID: request.run.tripID,
+      date: request.run.serviceDate,
+      fromSequence: Int(request.fromSequence),
+      minutes: Int(request.minutes),
+      newDeparture: request.newDeparture,
+      reason: request.reason,
+      idempotencyKey: request.idempotencyKey
+    )
+    return .with { $0.run = Binario_Scheduling_V1_Run(run) }
   }
 
   public func changePlatform(
-    request: Binario_Scheduling_V1_ChangePlatformRequest, context: ServerContext
+    request: Binario_Scheduling_V1_ChangePlatformRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_ChangePlatformResponse {
-    try await handle("ChangePlatform") {
-      let run = try await domain.changePlatform(
-        adminID: try caller().userID, tripID: request.run.tripID, date: request.run.serviceDate,
-        sequence: Int(request.sequence), platform: request.platform, reason: request.reason,
-        idempotencyKey: request.idempotencyKey)
-      return .with { $0.run = Binario_Scheduling_V1_Run(run) }
-    }
+    let run = try await domain.changePlatform(
+      adminID: try caller().userID,
+      tripID: request.run.tripID,
+      date: request.run.serviceDate,
+      sequence: Int(request.sequence),
+      platform: request.platform,
+      reason: request.reason,
+      idempotencyKey: request.idempotencyKey
+    )
+    return .with { $0.run = Binario_Scheduling_V1_Run(run) }
   }
 
   public func cancelRun(
-    request: Binario_Scheduling_V1_CancelRunRequest, context: ServerContext
+    request: Binario_Scheduling_V1_CancelRunRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_CancelRunResponse {
-    try await handle("CancelRun") {
-      let run = try await domain.cancel(
-        adminID: try caller().userID, tripID: request.run.tripID, date: request.run.serviceDate,
-        fromSequence: Int(request.fromSequence), reason: request.reason, idempotencyKey: request.idempotencyKey)
-      return .with { $0.run = Binario_Scheduling_V1_Run(run) }
-    }
+    let run = try await domain.cancel(
+      adminID: try caller().userID,
+      tripID: request.run.tripID,
+      date: request.run.serviceDate,
+      fromSequence: Int(request.fromSequence),
+      reason: request.reason,
+      idempotencyKey: request.idempotencyKey
+    )
+    return .with { $0.run = Binario_Scheduling_V1_Run(run) }
   }
 
   public func listRunChanges(
-    request: Binario_Scheduling_V1_ListRunChangesRequest, context: ServerContext
+    request: Binario_Scheduling_V1_ListRunChangesRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_ListRunChangesResponse {
-    try await handle("ListRunChanges") {
-      let changes = try domain.changes(tripID: request.run.tripID, date: request.run.serviceDate)
-      return .with { $0.changes = changes.map(Binario_Scheduling_V1_RunChange.init) }
-    }
+    let changes = try domain.changes(tripID: request.run.tripID, date: request.run.serviceDate)
+    return .with { $0.changes = changes.map(Binario_Scheduling_V1_RunChange.init) }
   }
 
   public func createRun(
-    request: Binario_Scheduling_V1_CreateRunRequest, context: ServerContext
+    request: Binario_Scheduling_V1_CreateRunRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_CreateRunResponse {
-    try await handle("CreateRun") {
-      let run = try await domain.createRun(
-        tripID: request.tripID, date: request.serviceDate, lineID: request.lineID, trainNumber: request.trainNumber,
-        headsign: request.headsign, stops: request.stops.map(RunStopInput.init))
-      return .with { $0.run = Binario_Scheduling_V1_Run(run) }
-    }
+    let run = try await domain.createRun(
+      tripID: request.tripID,
+      date: request.serviceDate,
+      lineID: request.lineID,
+      trainNumber: request.trainNumber,
+      headsign: request.headsign,
+      stops: request.stops.map(RunStopInput.init)
+    )
+    return .with { $0.run = Binario_Scheduling_V1_Run(run) }
   }
 
   public func updateRun(
-    request: Binario_Scheduling_V1_UpdateRunRequest, context: ServerContext
+    request: Binario_Scheduling_V1_UpdateRunRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_UpdateRunResponse {
-    try await handle("UpdateRun") {
-      let run = try await domain.updateRun(
-        tripID: request.run.tripID, date: request.run.serviceDate, trainNumber: request.trainNumber,
-        headsign: request.headsign, stops: request.stops.map(RunStopInput.init))
-      return .with { $0.run = Binario_Scheduling_V1_Run(run) }
-    }
+    let run = try await domain.updateRun(
+      tripID: request.run.tripID,
+      date: request.run.serviceDate,
+      trainNumber: request.trainNumber,
+      headsign: request.headsign,
+      stops: request.stops.map(RunStopInput.init)
+    )
+    return .with { $0.run = Binario_Scheduling_V1_Run(run) }
   }
 
   public func removeRun(
-    request: Binario_Scheduling_V1_RemoveRunRequest, context: ServerContext
+    request: Binario_Scheduling_V1_RemoveRunRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_RemoveRunResponse {
-    try await handle("RemoveRun") {
-      try await domain.removeRun(
-        adminID: try caller().userID, tripID: request.run.tripID, date: request.run.serviceDate, reason: request.reason)
-      return .init()
-    }
+    try await domain.removeRun(
+      adminID: try caller().userID,
+      tripID: request.run.tripID,
+      date: request.run.serviceDate,
+      reason: request.reason
+    )
+    return .init()
   }
 
   public func listLines(
-    request: Binario_Scheduling_V1_ListLinesRequest, context: ServerContext
+    request: Binario_Scheduling_V1_ListLinesRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_ListLinesResponse {
     .with { $0.lines = domain.lines().map(Binario_Scheduling_V1_Line.init) }
   }
 
   public func importTimetable(
-    request: Binario_Scheduling_V1_ImportTimetableRequest, context: ServerContext
+    request: Binario_Scheduling_V1_ImportTimetableRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_ImportTimetableResponse {
-    try await handle("ImportTimetable") {
-      let summary = try await domain.importTimetable(zip: Array(request.feedZip))
-      logger.notice(
-        "imported a timetable", metadata: ["stations": "\(summary.stations)", "trips": "\(summary.trips)"])
-      return .with {
-        $0.stations = Int32(summary.stations)
-        $0.lines = Int32(summary.lines)
-        $0.trips = Int32(summary.trips)
-        $0.serviceDays = Int32(summary.serviceDays)
-      }
+    let summary = try await domain.importTimetable(zip: Array(request.feedZip))
+    logger.notice(
+      "imported a timetable",
+      metadata: ["stations": "\(summary.stations)", "trips": "\(summary.trips)"]
+    )
+    return .with {
+      $0.stations = Int32(summary.stations)
+      $0.lines = Int32(summary.lines)
+      $0.trips = Int32(summary.trips)
+      $0.serviceDays = Int32(summary.serviceDays)
     }
   }
 
   // MARK: - Internal (ticketing)
 
   public func followRunFor(
-    request: Binario_Scheduling_V1_FollowRunForRequest, context: ServerContext
+    request: Binario_Scheduling_V1_FollowRunForRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_FollowRunForResponse {
-    try await handle("FollowRunFor") {
-      try await domain.follow(
-        userID: try Self.userID(request.userID), tripID: request.run.tripID, date: request.run.serviceDate)
-      return .init()
-    }
+    try await domain.follow(
+      userID: try Self.userID(request.userID),
+      tripID: request.run.tripID,
+      date: request.run.serviceDate
+    )
+    return .init()
   }
 
   public func getRuns(
-    request: Binario_Scheduling_V1_GetRunsRequest, context: ServerContext
+    request: Binario_Scheduling_V1_GetRunsRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_GetRunsResponse {
-    try await handle("GetRuns") {
-      guard request.runs.count <= 100 else { throw ServiceError.invalid("runs", "at most 100 runs") }
-      let runs = try request.runs.compactMap { reference -> LiveRun? in
-        do {
-          return try domain.run(tripID: reference.tripID, date: reference.serviceDate)
-        } catch ServiceError.notFound(_) {
-          return nil
-        }
+    guard request.runs.count <= 100 else { throw ServiceError.invalid("runs", "at most 100 runs") }
+    let runs = try request.runs.compactMap { reference -> LiveRun? in
+      do {
+        return try domain.run(tripID: reference.tripID, date: reference.serviceDate)
+      } catch ServiceError.notFound(_) {
+        return nil
       }
-      return .with { $0.runs = runs.map { Binario_Scheduling_V1_Run($0) } }
     }
+    return .with { $0.runs = runs.map { Binario_Scheduling_V1_Run($0) } }
   }
 
   public func watchStations(
@@ -296,13 +314,15 @@ public struct SchedulingHandler: Binario_Scheduling_V1_Scheduling.SimpleServiceP
   }
 
   public func unfollowRunFor(
-    request: Binario_Scheduling_V1_UnfollowRunForRequest, context: ServerContext
+    request: Binario_Scheduling_V1_UnfollowRunForRequest,
+    context: ServerContext
   ) async throws -> Binario_Scheduling_V1_UnfollowRunForResponse {
-    try await handle("UnfollowRunFor") {
-      try await domain.unfollow(
-        userID: try Self.userID(request.userID), tripID: request.run.tripID, date: request.run.serviceDate)
-      return .init()
-    }
+    try await domain.unfollow(
+      userID: try Self.userID(request.userID),
+      tripID: request.run.tripID,
+      date: request.run.serviceDate
+    )
+    return .init()
   }
 }
 
@@ -326,7 +346,8 @@ final class RenderedBoards: Sendable {
   private let last = Mutex<[String: (edition: Int, response: Binario_Scheduling_V1_GetDeparturesBoardResponse)]>([:])
 
   func rendered(
-    _ board: DepartureBoard, _ render: (DepartureBoard) -> Binario_Scheduling_V1_GetDeparturesBoardResponse
+    _ board: DepartureBoard,
+    _ render: (DepartureBoard) -> Binario_Scheduling_V1_GetDeparturesBoardResponse
   ) -> Binario_Scheduling_V1_GetDeparturesBoardResponse {
     let key = "\(board.station.id)\u{0}\(board.departures.count)"
     if let kept = last.withLock({ $0[key] }), kept.edition == board.edition { return kept.response }

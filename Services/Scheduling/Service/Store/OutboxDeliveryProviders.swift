@@ -15,9 +15,16 @@ public struct OutboxPushProvider: PushProvider {
   public func push(_ notification: UserNotification, to device: PushDevice) async throws -> PushOutcome {
     try await store.recordDelivery(
       Delivery(
-        id: "\(notification.id):push:\(device.id)", channel: .push, userID: notification.userID,
-        notificationID: notification.id, address: "\(device.platform.rawValue):\(device.token)",
-        title: notification.content.title, body: notification.content.body, sentAt: clock.now()))
+        id: "\(notification.id):push:\(device.id)",
+        channel: .push,
+        userID: notification.userID,
+        notificationID: notification.id,
+        address: "\(device.platform.rawValue):\(device.token)",
+        title: notification.content.title,
+        body: notification.content.body,
+        sentAt: clock.now()
+      )
+    )
     return .sent
   }
 }
@@ -35,8 +42,16 @@ public struct OutboxEmailProvider: NotificationEmailProvider {
   public func email(_ notification: UserNotification, to address: String) async throws {
     try await store.recordDelivery(
       Delivery(
-        id: "\(notification.id):email", channel: .email, userID: notification.userID, notificationID: notification.id,
-        address: address, title: notification.content.title, body: notification.content.body, sentAt: clock.now()))
+        id: "\(notification.id):email",
+        channel: .email,
+        userID: notification.userID,
+        notificationID: notification.id,
+        address: address,
+        title: notification.content.title,
+        body: notification.content.body,
+        sentAt: clock.now()
+      )
+    )
   }
 }
 
@@ -53,7 +68,15 @@ public struct OutboxTextProvider: NotificationTextProvider {
   public func text(_ notification: UserNotification, to phone: String) async throws {
     try await store.recordDelivery(
       Delivery(
-        id: "\(notification.id):sms", channel: .sms, userID: notification.userID, notificationID: notification.id,
-        address: phone, title: notification.content.title, body: notification.content.body, sentAt: clock.now()))
+        id: "\(notification.id):sms",
+        channel: .sms,
+        userID: notification.userID,
+        notificationID: notification.id,
+        address: phone,
+        title: notification.content.title,
+        body: notification.content.body,
+        sentAt: clock.now()
+      )
+    )
   }
 }

@@ -201,6 +201,7 @@ public enum SchedulingMigrations {
         sql: """
           ALTER TABLE run_change ADD COLUMN idempotency_key TEXT;
           CREATE UNIQUE INDEX run_change_by_key ON run_change(changed_by, idempotency_key) WHERE idempotency_key IS NOT NULL;
-          """)
+          """
+      )
     }
 }

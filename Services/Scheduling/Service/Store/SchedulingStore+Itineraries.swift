@@ -6,7 +6,10 @@ extension SchedulingStore {
   /// Sends `notice` in the transaction under way; `onCommitted` gets the notifications after it
   /// commits.
   static func send(
-    _ notice: Notice?, _ db: Database, at now: Date, onCommitted: @escaping @Sendable ([UserNotification]) -> Void
+    _ notice: Notice?,
+    _ db: Database,
+    at now: Date,
+    onCommitted: @escaping @Sendable ([UserNotification]) -> Void
   ) throws {
     guard let notice, !notice.userIDs.isEmpty else { return }
     let made = try insertNotifications(db, userIDs: notice.userIDs, content: notice.content, pushOnly: false, at: now)
@@ -24,7 +27,8 @@ extension SchedulingStore {
           itinerary.id, itinerary.organiserID, itinerary.name, itinerary.destination,
           itinerary.startDate.daysSinceEpoch, itinerary.endDate.daysSinceEpoch, itinerary.estimatedCost.amountMinor,
           itinerary.estimatedCost.currency, itinerary.status.rawValue, itinerary.createdAt.timeIntervalSince1970,
-        ])
+        ]
+      )
     }
   }
 
@@ -37,11 +41,14 @@ extension SchedulingStore {
   /// The active itineraries the user organises or has joined, by start date.
   public func itineraries(ofUser userID: String) throws -> [Itinerary] {
     try pool.read { db in
-      try Row.fetchAll(db.cachedStatement(sql: """
-          SELECT * FROM itinerary WHERE status = 'active' AND (organiser_id = ? OR id IN (
-            SELECT itinerary_id FROM itinerary_invite WHERE invitee_user_id = ? AND status = 'accepted'))
-          ORDER BY start_day, created_at
-          """),
+      try Row.fetchAll(
+        db.cachedStatement(
+          sql: """
+            SELECT * FROM itinerary WHERE status = 'active' AND (organiser_id = ? OR id IN (
+              SELECT itinerary_id FROM itinerary_invite WHERE invitee_user_id = ? AND status = 'accepted'))
+            ORDER BY start_day, created_at
+            """
+        ),
         arguments: [userID, userID]
       ).map(Self.itinerary)
     }
@@ -50,7 +57,9 @@ extension SchedulingStore {
   /// Every invite of an itinerary, oldest first.
   public func invites(itineraryID: String) throws -> [ItineraryInvite] {
     try pool.read { db in
-      try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM itinerary_invite WHERE itinerary_id = ? ORDER BY invited_at, rowid"), arguments: [itineraryID]
+      try Row.fetchAll(
+        db.cachedStatement(sql: "SELECT * FROM itinerary_invite WHERE itinerary_id = ? ORDER BY invited_at, rowid"),
+        arguments: [itineraryID]
       ).map(Self.invite)
     }
   }
@@ -65,7 +74,9 @@ extension SchedulingStore {
   /// earlier invite of the same person that was rejected or left is renewed (pending again).
   /// - Throws: ``StoreConflict/duplicate`` when that person is already invited or a member.
   public func insertInvite(
-    _ invite: ItineraryInvite, notice: Notice?, onCommitted: @escaping @Sendable ([UserNotification]) -> Void
+    _ invite: ItineraryInvite,
+    notice: Notice?,
+    onCommitted: @escaping @Sendable ([UserNotification]) -> Void
   ) async throws -> ItineraryInvite {
     try await pool.write { db in
       let existing = try Row.fetchOne(
@@ -81,7 +92,8 @@ extension SchedulingStore {
         saved.id = existing.id
         try db.execute(
           sql: "UPDATE itinerary_invite SET status = 'pending', invited_at = ?, answered_at = NULL WHERE id = ?",
-          arguments: [invite.invitedAt.timeIntervalSince1970, existing.id])
+          arguments: [invite.invitedAt.timeIntervalSince1970, existing.id]
+        )
       } else {
         try db.execute(
           sql: """
@@ -90,7 +102,8 @@ extension SchedulingStore {
             """,
           arguments: [
             invite.id, invite.itineraryID, invite.inviteeUserID, invite.inviteeEmail, invite.invitedAt.timeIntervalSince1970,
-          ])
+          ]
+        )
       }
       try Self.send(notice, db, at: invite.invitedAt, onCommitted: onCommitted)
       return saved
@@ -102,19 +115,23 @@ extension SchedulingStore {
     try await pool.write { db in
       try db.execute(
         sql: "UPDATE OR IGNORE itinerary_invite SET invitee_user_id = ? WHERE invitee_email = ? AND invitee_user_id = ''",
-        arguments: [userID, email])
+        arguments: [userID, email]
+      )
     }
   }
 
   /// The user's pending invites to active itineraries, oldest first.
   public func pendingInvites(userID: String) throws -> [(ItineraryInvite, Itinerary)] {
     try pool.read { db in
-      try Row.fetchAll(db.cachedStatement(sql: """
-          SELECT itinerary_invite.* FROM itinerary_invite
-          JOIN itinerary ON itinerary.id = itinerary_invite.itinerary_id AND itinerary.status = 'active'
-          WHERE itinerary_invite.invitee_user_id = ? AND itinerary_invite.status = 'pending'
-          ORDER BY itinerary_invite.invited_at, itinerary_invite.rowid
-          """),
+      try Row.fetchAll(
+        db.cachedStatement(
+          sql: """
+            SELECT itinerary_invite.* FROM itinerary_invite
+            JOIN itinerary ON itinerary.id = itinerary_invite.itinerary_id AND itinerary.status = 'active'
+            WHERE itinerary_invite.invitee_user_id = ? AND itinerary_invite.status = 'pending'
+            ORDER BY itinerary_invite.invited_at, itinerary_invite.rowid
+            """
+        ),
         arguments: [userID]
       ).compactMap { row in
         let invite = Self.invite(row)
@@ -127,20 +144,27 @@ extension SchedulingStore {
 
   /// Sets an invite's status (answered now) and sends `notice`, in one transaction.
   public func setInviteStatus(
-    id: String, _ status: ItineraryInvite.Status, at now: Date, notice: Notice?,
+    id: String,
+    _ status: ItineraryInvite.Status,
+    at now: Date,
+    notice: Notice?,
     onCommitted: @escaping @Sendable ([UserNotification]) -> Void
   ) async throws {
     try await pool.write { db in
       try db.execute(
         sql: "UPDATE itinerary_invite SET status = ?, answered_at = ? WHERE id = ?",
-        arguments: [status.rawValue, now.timeIntervalSince1970, id])
+        arguments: [status.rawValue, now.timeIntervalSince1970, id]
+      )
       try Self.send(notice, db, at: now, onCommitted: onCommitted)
     }
   }
 
   /// Marks an itinerary deleted and sends `notice`, in one transaction.
   public func markItineraryDeleted(
-    id: String, at now: Date, notice: Notice?, onCommitted: @escaping @Sendable ([UserNotification]) -> Void
+    id: String,
+    at now: Date,
+    notice: Notice?,
+    onCommitted: @escaping @Sendable ([UserNotification]) -> Void
   ) async throws {
     try await pool.write { db in
       try db.execute(sql: "UPDATE itinerary SET status = 'deleted' WHERE id = ?", arguments: [id])
@@ -150,7 +174,10 @@ extension SchedulingStore {
 
   /// Adds or replaces an event and sends `notice`, in one transaction.
   public func saveEvent(
-    _ event: ItineraryEvent, at now: Date, notice: Notice?, onCommitted: @escaping @Sendable ([UserNotification]) -> Void
+    _ event: ItineraryEvent,
+    at now: Date,
+    notice: Notice?,
+    onCommitted: @escaping @Sendable ([UserNotification]) -> Void
   ) async throws {
     try await pool.write { db in
       try db.execute(
@@ -166,14 +193,18 @@ extension SchedulingStore {
           event.id, event.itineraryID, event.title, event.place, event.latitude, event.longitude,
           event.startsAt.timeIntervalSince1970, event.endsAt.timeIntervalSince1970, event.notes, event.cost.amountMinor,
           event.cost.currency, event.createdBy,
-        ])
+        ]
+      )
       try Self.send(notice, db, at: now, onCommitted: onCommitted)
     }
   }
 
   /// Deletes an event of the itinerary and sends `notice`; returns whether it was there.
   public func deleteEvent(
-    id: String, itineraryID: String, at now: Date, notice: Notice?,
+    id: String,
+    itineraryID: String,
+    at now: Date,
+    notice: Notice?,
     onCommitted: @escaping @Sendable ([UserNotification]) -> Void
   ) async throws -> Bool {
     try await pool.write { db in
@@ -187,32 +218,50 @@ extension SchedulingStore {
   /// An itinerary's events by start time.
   public func events(itineraryID: String) throws -> [ItineraryEvent] {
     try pool.read { db in
-      try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM itinerary_event WHERE itinerary_id = ? ORDER BY starts_at, rowid"), arguments: [itineraryID]
+      try Row.fetchAll(
+        db.cachedStatement(sql: "SELECT * FROM itinerary_event WHERE itinerary_id = ? ORDER BY starts_at, rowid"),
+        arguments: [itineraryID]
       ).map { row in
         ItineraryEvent(
-          id: row["id"], itineraryID: row["itinerary_id"], title: row["title"], place: row["place"],
-          latitude: row["latitude"], longitude: row["longitude"],
-          startsAt: Date(timeIntervalSince1970: row["starts_at"]), endsAt: Date(timeIntervalSince1970: row["ends_at"]),
-          notes: row["notes"], cost: Money(amountMinor: row["cost_minor"], currency: row["currency"]),
-          createdBy: row["created_by"])
+          id: row["id"],
+          itineraryID: row["itinerary_id"],
+          title: row["title"],
+          place: row["place"],
+          latitude: row["latitude"],
+          longitude: row["longitude"],
+          startsAt: Date(timeIntervalSince1970: row["starts_at"]),
+          endsAt: Date(timeIntervalSince1970: row["ends_at"]),
+          notes: row["notes"],
+          cost: Money(amountMinor: row["cost_minor"], currency: row["currency"]),
+          createdBy: row["created_by"]
+        )
       }
     }
   }
 
   static func itinerary(_ row: Row) -> Itinerary {
     Itinerary(
-      id: row["id"], organiserID: row["organiser_id"], name: row["name"], destination: row["destination"],
-      startDate: ServiceDate(daysSinceEpoch: row["start_day"]), endDate: ServiceDate(daysSinceEpoch: row["end_day"]),
+      id: row["id"],
+      organiserID: row["organiser_id"],
+      name: row["name"],
+      destination: row["destination"],
+      startDate: ServiceDate(daysSinceEpoch: row["start_day"]),
+      endDate: ServiceDate(daysSinceEpoch: row["end_day"]),
       estimatedCost: Money(amountMinor: row["cost_minor"], currency: row["currency"]),
       status: Itinerary.Status(rawValue: row["status"]) ?? .deleted,
-      createdAt: Date(timeIntervalSince1970: row["created_at"]))
+      createdAt: Date(timeIntervalSince1970: row["created_at"])
+    )
   }
 
   static func invite(_ row: Row) -> ItineraryInvite {
     ItineraryInvite(
-      id: row["id"], itineraryID: row["itinerary_id"], inviteeUserID: row["invitee_user_id"],
-      inviteeEmail: row["invitee_email"], status: ItineraryInvite.Status(rawValue: row["status"]) ?? .pending,
+      id: row["id"],
+      itineraryID: row["itinerary_id"],
+      inviteeUserID: row["invitee_user_id"],
+      inviteeEmail: row["invitee_email"],
+      status: ItineraryInvite.Status(rawValue: row["status"]) ?? .pending,
       invitedAt: Date(timeIntervalSince1970: row["invited_at"]),
-      answeredAt: (row["answered_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
+      answeredAt: (row["answered_at"] as Double?).map(Date.init(timeIntervalSince1970:))
+    )
   }
 }

@@ -6,7 +6,11 @@ extension SchedulingStore {
   /// key was used before (nothing is written). `onCommitted` gets the new notifications after
   /// the commit, in commit order.
   public func notify(
-    userIDs: [String], content: NotificationContent, dedupeKey: String, pushOnly: Bool, at now: Date,
+    userIDs: [String],
+    content: NotificationContent,
+    dedupeKey: String,
+    pushOnly: Bool,
+    at now: Date,
     onCommitted: @escaping @Sendable ([UserNotification]) -> Void
   ) async throws -> Int? {
     try await pool.write { db in
@@ -18,7 +22,8 @@ extension SchedulingStore {
       let made = try Self.insertNotifications(db, userIDs: userIDs, content: content, pushOnly: pushOnly, at: now)
       try db.execute(
         sql: "INSERT INTO notify_request (dedupe_key, notified, created_at) VALUES (?, ?, ?)",
-        arguments: [dedupeKey, made.count, now.timeIntervalSince1970])
+        arguments: [dedupeKey, made.count, now.timeIntervalSince1970]
+      )
       Self.publish(made, from: db, to: onCommitted)
       return made.count
     }
@@ -26,14 +31,19 @@ extension SchedulingStore {
 
   /// Inserts one notification per recipient, in the order given.
   static func insertNotifications(
-    _ db: Database, userIDs: [String], content: NotificationContent, pushOnly: Bool, at now: Date
+    _ db: Database,
+    userIDs: [String],
+    content: NotificationContent,
+    pushOnly: Bool,
+    at now: Date
   ) throws -> [UserNotification] {
     let data = try Self.encodedData(content.data)
     let insert = try db.cachedStatement(
       sql: """
         INSERT INTO notification (id, user_id, kind, title, body, data, created_at, push_only)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        """)
+        """
+    )
     var made: [UserNotification] = []
     made.reserveCapacity(userIDs.count)
     for userID in userIDs {
@@ -43,8 +53,15 @@ extension SchedulingStore {
       ])
       made.append(
         UserNotification(
-          id: id, sequence: db.lastInsertedRowID, userID: userID, content: content, createdAt: now, read: false,
-          pushOnly: pushOnly))
+          id: id,
+          sequence: db.lastInsertedRowID,
+          userID: userID,
+          content: content,
+          createdAt: now,
+          read: false,
+          pushOnly: pushOnly
+        )
+      )
     }
     return made
   }
@@ -52,7 +69,8 @@ extension SchedulingStore {
   /// Hands `notifications` to `onCommitted` once the transaction under way commits. GRDB runs it
   /// on the writer, one transaction after another: in commit order.
   static func publish(
-    _ notifications: [UserNotification], from db: Database,
+    _ notifications: [UserNotification],
+    from db: Database,
     to onCommitted: @escaping @Sendable ([UserNotification]) -> Void
   ) {
     guard !notifications.isEmpty else { return }
@@ -69,23 +87,29 @@ extension SchedulingStore {
           WHERE user_id = ? AND seq < ? \(unreadOnly ? "AND read_at IS NULL" : "")
           ORDER BY seq DESC LIMIT ?
           """,
-        arguments: [userID, before ?? Int64.max, limit + 1])
+        arguments: [userID, before ?? Int64.max, limit + 1]
+      )
       let notifications = try rows.prefix(limit).map(Self.notification)
       let unread =
         try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM notification WHERE user_id = ? AND read_at IS NULL"), arguments: [userID]) ?? 0
       return InboxPage(
-        notifications: notifications, nextBefore: rows.count > limit ? notifications.last?.sequence : nil,
-        unreadCount: unread)
+        notifications: notifications,
+        nextBefore: rows.count > limit ? notifications.last?.sequence : nil,
+        unreadCount: unread
+      )
     }
   }
 
   /// The user's notifications made after `sequence`, oldest first.
   public func notifications(userID: String, after sequence: Int64) throws -> [UserNotification] {
     try pool.read { db in
-      try Row.fetchAll(db.cachedStatement(sql: """
-          SELECT seq, id, user_id, kind, title, body, data, created_at, read_at, push_only FROM notification
-          WHERE user_id = ? AND seq > ? ORDER BY seq
-          """),
+      try Row.fetchAll(
+        db.cachedStatement(
+          sql: """
+            SELECT seq, id, user_id, kind, title, body, data, created_at, read_at, push_only FROM notification
+            WHERE user_id = ? AND seq > ? ORDER BY seq
+            """
+        ),
         arguments: [userID, sequence]
       ).map(Self.notification)
     }
@@ -98,7 +122,8 @@ extension SchedulingStore {
       var marked = 0
       if let ids {
         let update = try db.cachedStatement(
-          sql: "UPDATE notification SET read_at = ? WHERE user_id = ? AND id = ? AND read_at IS NULL")
+          sql: "UPDATE notification SET read_at = ? WHERE user_id = ? AND id = ? AND read_at IS NULL"
+        )
         for id in ids {
           try update.execute(arguments: [now.timeIntervalSince1970, userID, id])
           marked += db.changesCount
@@ -106,7 +131,8 @@ extension SchedulingStore {
       } else {
         try db.execute(
           sql: "UPDATE notification SET read_at = ? WHERE user_id = ? AND read_at IS NULL",
-          arguments: [now.timeIntervalSince1970, userID])
+          arguments: [now.timeIntervalSince1970, userID]
+        )
         marked = db.changesCount
       }
       let unread =
@@ -118,10 +144,13 @@ extension SchedulingStore {
   /// Up to `limit` notifications not yet sent out on their channels, oldest first.
   public func undeliveredNotifications(limit: Int) throws -> [UserNotification] {
     try pool.read { db in
-      try Row.fetchAll(db.cachedStatement(sql: """
-          SELECT seq, id, user_id, kind, title, body, data, created_at, read_at, push_only FROM notification
-          WHERE delivered = 0 ORDER BY seq LIMIT ?
-          """),
+      try Row.fetchAll(
+        db.cachedStatement(
+          sql: """
+            SELECT seq, id, user_id, kind, title, body, data, created_at, read_at, push_only FROM notification
+            WHERE delivered = 0 ORDER BY seq LIMIT ?
+            """
+        ),
         arguments: [limit]
       ).map(Self.notification)
     }
@@ -161,7 +190,8 @@ extension SchedulingStore {
           INSERT INTO notification_preference (user_id, push, email, sms) VALUES (?, ?, ?, ?)
           ON CONFLICT (user_id) DO UPDATE SET push = excluded.push, email = excluded.email, sms = excluded.sms
           """,
-        arguments: [userID, preferences.push, preferences.email, preferences.sms])
+        arguments: [userID, preferences.push, preferences.email, preferences.sms]
+      )
     }
   }
 
@@ -178,10 +208,13 @@ extension SchedulingStore {
         arguments: [
           device.id, device.userID, device.platform.rawValue, device.token, device.name,
           device.registeredAt.timeIntervalSince1970,
-        ])
+        ]
+      )
       let id =
-        try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM push_device WHERE platform = ? AND token = ?"),
-          arguments: [device.platform.rawValue, device.token]) ?? device.id
+        try String.fetchOne(
+          db.cachedStatement(sql: "SELECT id FROM push_device WHERE platform = ? AND token = ?"),
+          arguments: [device.platform.rawValue, device.token]
+        ) ?? device.id
       var saved = device
       saved.id = id
       return saved
@@ -196,14 +229,20 @@ extension SchedulingStore {
   public func devices(userIDs: [String]) throws -> [PushDevice] {
     try pool.read { db in
       let select = try db.cachedStatement(
-        sql: "SELECT id, user_id, platform, token, name, registered_at FROM push_device WHERE user_id = ? ORDER BY registered_at, rowid")
+        sql: "SELECT id, user_id, platform, token, name, registered_at FROM push_device WHERE user_id = ? ORDER BY registered_at, rowid"
+      )
       var devices: [PushDevice] = []
       for userID in userIDs {
         devices += try Row.fetchAll(select, arguments: [userID]).compactMap { row in
           guard let platform = PushPlatform(rawValue: row["platform"]) else { return nil }
           return PushDevice(
-            id: row["id"], userID: row["user_id"], platform: platform, token: row["token"], name: row["name"],
-            registeredAt: Date(timeIntervalSince1970: row["registered_at"]))
+            id: row["id"],
+            userID: row["user_id"],
+            platform: platform,
+            token: row["token"],
+            name: row["name"],
+            registeredAt: Date(timeIntervalSince1970: row["registered_at"])
+          )
         }
       }
       return devices
@@ -222,7 +261,9 @@ extension SchedulingStore {
   public func removeDevice(platform: PushPlatform, token: String) async throws {
     try await pool.write { db in
       try db.execute(
-        sql: "DELETE FROM push_device WHERE platform = ? AND token = ?", arguments: [platform.rawValue, token])
+        sql: "DELETE FROM push_device WHERE platform = ? AND token = ?",
+        arguments: [platform.rawValue, token]
+      )
     }
   }
 
@@ -239,7 +280,8 @@ extension SchedulingStore {
         arguments: [
           delivery.id, delivery.channel.rawValue, delivery.userID, delivery.notificationID, delivery.address,
           delivery.title, delivery.body, delivery.sentAt.timeIntervalSince1970,
-        ])
+        ]
+      )
     }
   }
 
@@ -255,9 +297,15 @@ extension SchedulingStore {
         arguments: StatementArguments(userID.map { [$0, limit] as [any DatabaseValueConvertible] } ?? [limit])
       ).map { row in
         Delivery(
-          id: row["id"], channel: DeliveryChannel(rawValue: row["channel"]) ?? .push, userID: row["user_id"],
-          notificationID: row["notification_id"], address: row["address"], title: row["title"], body: row["body"],
-          sentAt: Date(timeIntervalSince1970: row["sent_at"]))
+          id: row["id"],
+          channel: DeliveryChannel(rawValue: row["channel"]) ?? .push,
+          userID: row["user_id"],
+          notificationID: row["notification_id"],
+          address: row["address"],
+          title: row["title"],
+          body: row["body"],
+          sentAt: Date(timeIntervalSince1970: row["sent_at"])
+        )
       }
     }
   }
@@ -267,11 +315,19 @@ extension SchedulingStore {
   static func notification(_ row: Row) throws -> UserNotification {
     let data = try JSONDecoder().decode([String: String].self, from: Data((row["data"] as String).utf8))
     return UserNotification(
-      id: row["id"], sequence: row["seq"], userID: row["user_id"],
+      id: row["id"],
+      sequence: row["seq"],
+      userID: row["user_id"],
       content: NotificationContent(
-        kind: NotificationKind(rawValue: row["kind"]) ?? .general, title: row["title"], body: row["body"], data: data),
-      createdAt: Date(timeIntervalSince1970: row["created_at"]), read: (row["read_at"] as Double?) != nil,
-      pushOnly: row["push_only"])
+        kind: NotificationKind(rawValue: row["kind"]) ?? .general,
+        title: row["title"],
+        body: row["body"],
+        data: data
+      ),
+      createdAt: Date(timeIntervalSince1970: row["created_at"]),
+      read: (row["read_at"] as Double?) != nil,
+      pushOnly: row["push_only"]
+    )
   }
 
   static func encodedData(_ data: [String: String]) throws -> String {

@@ -33,11 +33,16 @@ extension SchedulingStore {
 
   static func stops(_ db: Database, tripID: String) throws -> [PlannedRun.Stop] {
     let stopsQuery = try db.cachedStatement(
-      sql: "SELECT sequence, station_id, platform, arrival, departure FROM trip_stop WHERE trip_id = ? ORDER BY sequence")
+      sql: "SELECT sequence, station_id, platform, arrival, departure FROM trip_stop WHERE trip_id = ? ORDER BY sequence"
+    )
     return try Row.fetchAll(stopsQuery, arguments: [tripID]).map { row in
       PlannedRun.Stop(
-        sequence: row[0], stationID: row[1], platform: row[2], arrival: ServiceTime(seconds: row[3]),
-        departure: ServiceTime(seconds: row[4]))
+        sequence: row[0],
+        stationID: row[1],
+        platform: row[2],
+        arrival: ServiceTime(seconds: row[3]),
+        departure: ServiceTime(seconds: row[4])
+      )
     }
   }
 
@@ -49,13 +54,19 @@ extension SchedulingStore {
         SELECT trip.line_id, trip.train_number, trip.headsign FROM trip
         JOIN service_day ON service_day.service_id = trip.service_id AND service_day.day = ?
         WHERE trip.id = ? AND NOT EXISTS (SELECT 1 FROM run_exclusion WHERE trip_id = trip.id AND day = ?)
-        """)
+        """
+    )
     guard let trip = try Row.fetchOne(tripQuery, arguments: [date.daysSinceEpoch, tripID, date.daysSinceEpoch]) else {
       return nil
     }
     return PlannedRun(
-      tripID: tripID, serviceDate: date, lineID: trip[0], trainNumber: trip[1], stops: try stops(db, tripID: tripID),
-      headsign: trip[2])
+      tripID: tripID,
+      serviceDate: date,
+      lineID: trip[0],
+      trainNumber: trip[1],
+      stops: try stops(db, tripID: tripID),
+      headsign: trip[2]
+    )
   }
 
   static func changes(_ db: Database, tripID: String, on date: ServiceDate) throws -> [RecordedRunChange] {
@@ -63,7 +74,8 @@ extension SchedulingStore {
       sql: """
         SELECT id, trip_id, service_day, kind, sequence, minutes, platform, reason, changed_by, changed_at
         FROM run_change WHERE trip_id = ? AND service_day = ? ORDER BY position
-        """)
+        """
+    )
     return try Row.fetchAll(query, arguments: [tripID, date.daysSinceEpoch]).map(Self.recordedChange)
   }
 
@@ -78,7 +90,9 @@ extension SchedulingStore {
   /// `onCommitted` gets the notifications after the commit. With an `idempotencyKey` its admin
   /// used before, records nothing and returns that earlier change (`nil`: recorded).
   public func record(
-    _ change: RecordedRunChange, idempotencyKey: String? = nil, notifyingFollowersWith content: NotificationContent,
+    _ change: RecordedRunChange,
+    idempotencyKey: String? = nil,
+    notifyingFollowersWith content: NotificationContent,
     onCommitted: @escaping @Sendable ([UserNotification]) -> Void
   ) async throws -> RecordedRunChange? {
     defer { timetableChanged() }
@@ -89,7 +103,12 @@ extension SchedulingStore {
       try Self.insert(change, db, idempotencyKey: idempotencyKey)
       let followers = try Self.followers(db, tripID: change.tripID, day: change.serviceDate.daysSinceEpoch)
       let made = try Self.insertNotifications(
-        db, userIDs: followers, content: content, pushOnly: false, at: change.changedAt)
+        db,
+        userIDs: followers,
+        content: content,
+        pushOnly: false,
+        at: change.changedAt
+      )
       Self.publish(made, from: db, to: onCommitted)
       return nil
     }
@@ -106,7 +125,8 @@ extension SchedulingStore {
         sql: """
           SELECT id, trip_id, service_day, kind, sequence, minutes, platform, reason, changed_by, changed_at
           FROM run_change WHERE changed_by = ? AND idempotency_key = ?
-          """),
+          """
+      ),
       arguments: [changedBy, idempotencyKey]
     ).map(Self.recordedChange)
   }
@@ -119,9 +139,11 @@ extension SchedulingStore {
     case .cancellation(let from): (kind, sequence, minutes, platform) = ("cancellation", from, 0, "")
     }
     let day = change.serviceDate.daysSinceEpoch
-    let position = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM run_change WHERE trip_id = ? AND service_day = ?"),
-      arguments: [change.tripID, day]
-    ) ?? 1
+    let position =
+      try Int.fetchOne(
+        db.cachedStatement(sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM run_change WHERE trip_id = ? AND service_day = ?"),
+        arguments: [change.tripID, day]
+      ) ?? 1
     try db.execute(
       sql: """
         INSERT INTO run_change (id, trip_id, service_day, kind, sequence, minutes, platform, reason, changed_by, changed_at, position,
@@ -143,7 +165,8 @@ extension SchedulingStore {
   /// The runs with changes on service days from `firstDate` on, as trip and date.
   public func changedRuns(from firstDate: ServiceDate) throws -> [(tripID: String, serviceDate: ServiceDate)] {
     try self.pool.read { db in
-      try Row.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT trip_id, service_day FROM run_change WHERE service_day >= ? ORDER BY service_day, trip_id"),
+      try Row.fetchAll(
+        db.cachedStatement(sql: "SELECT DISTINCT trip_id, service_day FROM run_change WHERE service_day >= ? ORDER BY service_day, trip_id"),
         arguments: [firstDate.daysSinceEpoch]
       ).map { ($0["trip_id"], ServiceDate(daysSinceEpoch: $0["service_day"])) }
     }
@@ -159,8 +182,13 @@ extension SchedulingStore {
     default: kind = .cancellation(fromSequence: sequence)
     }
     return RecordedRunChange(
-      id: row[0], tripID: row[1], serviceDate: ServiceDate(daysSinceEpoch: row[2]), kind: kind, reason: row[7],
-      changedBy: row[8], changedAt: Date(timeIntervalSince1970: row[9])
+      id: row[0],
+      tripID: row[1],
+      serviceDate: ServiceDate(daysSinceEpoch: row[2]),
+      kind: kind,
+      reason: row[7],
+      changedBy: row[8],
+      changedAt: Date(timeIntervalSince1970: row[9])
     )
   }
 }

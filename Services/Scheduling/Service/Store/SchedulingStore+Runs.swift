@@ -48,25 +48,41 @@ extension SchedulingStore {
   /// Direct runs from one station to another whose departure is at or after `earliest`
   /// (seconds since the start of `date`'s service day) and within a day of it, earliest arrival
   /// first: runs of `date` and of the day before (still going after midnight).
-  public func directLegs(from origin: String, to destination: String, on date: ServiceDate, after earliest: Int, limit: Int)
+  public func directLegs(
+    from origin: String,
+    to destination: String,
+    on date: ServiceDate,
+    after earliest: Int,
+    limit: Int
+  )
     throws -> [PlannedLeg]
   {
     let day = date.daysSinceEpoch
     return try pool.read { db in
-      try Row.fetchAll(db.cachedStatement(sql: """
-          SELECT a.trip_id, d.day, a.sequence AS board, b.sequence AS alight
-          FROM trip_stop a
-          JOIN trip_stop b ON b.trip_id = a.trip_id AND b.sequence > a.sequence AND b.station_id = ?
-          JOIN trip ON trip.id = a.trip_id
-          JOIN service_day d ON d.service_id = trip.service_id AND d.day IN (?, ?)
-          WHERE a.station_id = ?
-            AND a.departure + (d.day - ?) * 86400 BETWEEN ? AND ? + 86400
-            AND NOT EXISTS (SELECT 1 FROM run_exclusion e WHERE e.trip_id = trip.id AND e.day = d.day)
-          ORDER BY b.arrival + (d.day - ?) * 86400, a.departure + (d.day - ?) * 86400 DESC
-          LIMIT ?
-          """),
+      try Row.fetchAll(
+        db.cachedStatement(
+          sql: """
+            SELECT a.trip_id, d.day, a.sequence AS board, b.sequence AS alight
+            FROM trip_stop a
+            JOIN trip_stop b ON b.trip_id = a.trip_id AND b.sequence > a.sequence AND b.station_id = ?
+            JOIN trip ON trip.id = a.trip_id
+            JOIN service_day d ON d.service_id = trip.service_id AND d.day IN (?, ?)
+            WHERE a.station_id = ?
+              AND a.departure + (d.day - ?) * 86400 BETWEEN ? AND ? + 86400
+              AND NOT EXISTS (SELECT 1 FROM run_exclusion e WHERE e.trip_id = trip.id AND e.day = d.day)
+            ORDER BY b.arrival + (d.day - ?) * 86400, a.departure + (d.day - ?) * 86400 DESC
+            LIMIT ?
+            """
+        ),
         arguments: [destination, day - 1, day, origin, day, earliest, earliest, day, day, limit]
-      ).map { PlannedLeg(tripID: $0["trip_id"], serviceDate: ServiceDate(daysSinceEpoch: $0["day"]), boardSequence: $0["board"], alightSequence: $0["alight"]) }
+      ).map {
+        PlannedLeg(
+          tripID: $0["trip_id"],
+          serviceDate: ServiceDate(daysSinceEpoch: $0["day"]),
+          boardSequence: $0["board"],
+          alightSequence: $0["alight"]
+        )
+      }
     }
   }
 
@@ -74,33 +90,40 @@ extension SchedulingStore {
   /// arrival and the second's departure, at the same station), as `directLegs` chooses runs,
   /// earliest arrival first.
   public func oneChangeLegs(
-    from origin: String, to destination: String, on date: ServiceDate, after earliest: Int, minimumTransfer: Int,
+    from origin: String,
+    to destination: String,
+    on date: ServiceDate,
+    after earliest: Int,
+    minimumTransfer: Int,
     limit: Int
   ) throws -> [(PlannedLeg, PlannedLeg)] {
     let day = date.daysSinceEpoch
     return try pool.read { db in
-      try Row.fetchAll(db.cachedStatement(sql: """
-          SELECT a.trip_id AS trip1, d1.day AS day1, a.sequence AS board1, x1.sequence AS alight1,
-                 x2.trip_id AS trip2, d2.day AS day2, x2.sequence AS board2, b.sequence AS alight2,
-                 b.arrival + (d2.day - ?) * 86400 AS arrives
-          FROM trip_stop a
-          JOIN trip t1 ON t1.id = a.trip_id
-          JOIN service_day d1 ON d1.service_id = t1.service_id AND d1.day IN (?, ?)
-          JOIN trip_stop x1 ON x1.trip_id = a.trip_id AND x1.sequence > a.sequence AND x1.station_id != ?
-          JOIN trip_stop x2 ON x2.station_id = x1.station_id AND x2.trip_id != a.trip_id
-          JOIN trip_stop b ON b.trip_id = x2.trip_id AND b.sequence > x2.sequence AND b.station_id = ?
-          JOIN trip t2 ON t2.id = x2.trip_id
-          JOIN service_day d2 ON d2.service_id = t2.service_id AND d2.day IN (?, ?, ?)
-          WHERE a.station_id = ?
-            AND a.departure + (d1.day - ?) * 86400 BETWEEN ? AND ? + 86400
-            AND x2.departure + (d2.day - ?) * 86400 >= x1.arrival + (d1.day - ?) * 86400 + ?
-            AND x2.departure + (d2.day - ?) * 86400 <= x1.arrival + (d1.day - ?) * 86400 + 4 * 3600
-            AND NOT EXISTS (SELECT 1 FROM trip_stop direct WHERE direct.trip_id = a.trip_id AND direct.station_id = ?)
-            AND NOT EXISTS (SELECT 1 FROM run_exclusion e WHERE e.trip_id = t1.id AND e.day = d1.day)
-            AND NOT EXISTS (SELECT 1 FROM run_exclusion e WHERE e.trip_id = t2.id AND e.day = d2.day)
-          ORDER BY arrives, a.departure + (d1.day - ?) * 86400 DESC
-          LIMIT ?
-          """),
+      try Row.fetchAll(
+        db.cachedStatement(
+          sql: """
+            SELECT a.trip_id AS trip1, d1.day AS day1, a.sequence AS board1, x1.sequence AS alight1,
+                   x2.trip_id AS trip2, d2.day AS day2, x2.sequence AS board2, b.sequence AS alight2,
+                   b.arrival + (d2.day - ?) * 86400 AS arrives
+            FROM trip_stop a
+            JOIN trip t1 ON t1.id = a.trip_id
+            JOIN service_day d1 ON d1.service_id = t1.service_id AND d1.day IN (?, ?)
+            JOIN trip_stop x1 ON x1.trip_id = a.trip_id AND x1.sequence > a.sequence AND x1.station_id != ?
+            JOIN trip_stop x2 ON x2.station_id = x1.station_id AND x2.trip_id != a.trip_id
+            JOIN trip_stop b ON b.trip_id = x2.trip_id AND b.sequence > x2.sequence AND b.station_id = ?
+            JOIN trip t2 ON t2.id = x2.trip_id
+            JOIN service_day d2 ON d2.service_id = t2.service_id AND d2.day IN (?, ?, ?)
+            WHERE a.station_id = ?
+              AND a.departure + (d1.day - ?) * 86400 BETWEEN ? AND ? + 86400
+              AND x2.departure + (d2.day - ?) * 86400 >= x1.arrival + (d1.day - ?) * 86400 + ?
+              AND x2.departure + (d2.day - ?) * 86400 <= x1.arrival + (d1.day - ?) * 86400 + 4 * 3600
+              AND NOT EXISTS (SELECT 1 FROM trip_stop direct WHERE direct.trip_id = a.trip_id AND direct.station_id = ?)
+              AND NOT EXISTS (SELECT 1 FROM run_exclusion e WHERE e.trip_id = t1.id AND e.day = d1.day)
+              AND NOT EXISTS (SELECT 1 FROM run_exclusion e WHERE e.trip_id = t2.id AND e.day = d2.day)
+            ORDER BY arrives, a.departure + (d1.day - ?) * 86400 DESC
+            LIMIT ?
+            """
+        ),
         arguments: [
           day, day - 1, day, origin, destination, day - 1, day, day + 1, origin, day, earliest, earliest, day, day,
           minimumTransfer, day, day, destination, day, limit * 8,
@@ -108,11 +131,17 @@ extension SchedulingStore {
       ).map { row in
         (
           PlannedLeg(
-            tripID: row["trip1"], serviceDate: ServiceDate(daysSinceEpoch: row["day1"]), boardSequence: row["board1"],
-            alightSequence: row["alight1"]),
+            tripID: row["trip1"],
+            serviceDate: ServiceDate(daysSinceEpoch: row["day1"]),
+            boardSequence: row["board1"],
+            alightSequence: row["alight1"]
+          ),
           PlannedLeg(
-            tripID: row["trip2"], serviceDate: ServiceDate(daysSinceEpoch: row["day2"]), boardSequence: row["board2"],
-            alightSequence: row["alight2"])
+            tripID: row["trip2"],
+            serviceDate: ServiceDate(daysSinceEpoch: row["day2"]),
+            boardSequence: row["board2"],
+            alightSequence: row["alight2"]
+          )
         )
       }
     }
@@ -124,14 +153,21 @@ extension SchedulingStore {
   }
 
   static func serviceDayCount(_ db: Database, tripID: String) throws -> Int {
-    try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM service_day JOIN trip ON trip.service_id = service_day.service_id WHERE trip.id = ?"),
-      arguments: [tripID]) ?? 0
+    try Int.fetchOne(
+      db.cachedStatement(sql: "SELECT COUNT(*) FROM service_day JOIN trip ON trip.service_id = service_day.service_id WHERE trip.id = ?"),
+      arguments: [tripID]
+    ) ?? 0
   }
 
   /// Adds a trip that runs on one date only (its own service), with its stops.
   /// - Throws: ``StoreConflict/duplicate`` when the trip id is taken.
   public func insertRun(
-    tripID: String, lineID: String, trainNumber: String, headsign: String, on date: ServiceDate, stops: [RunStopDraft]
+    tripID: String,
+    lineID: String,
+    trainNumber: String,
+    headsign: String,
+    on date: ServiceDate,
+    stops: [RunStopDraft]
   ) async throws {
     do {
       try await writingTrips { db in
@@ -143,20 +179,27 @@ extension SchedulingStore {
   }
 
   static func insertRun(
-    _ db: Database, tripID: String, lineID: String, trainNumber: String, headsign: String, on date: ServiceDate,
+    _ db: Database,
+    tripID: String,
+    lineID: String,
+    trainNumber: String,
+    headsign: String,
+    on date: ServiceDate,
     stops: [RunStopDraft]
   ) throws {
     let serviceID = "run:\(tripID)"
     try db.execute(
       sql: "INSERT INTO trip (id, line_id, service_id, train_number, headsign) VALUES (?, ?, ?, ?, ?)",
-      arguments: [tripID, lineID, serviceID, trainNumber, headsign])
+      arguments: [tripID, lineID, serviceID, trainNumber, headsign]
+    )
     try db.execute(sql: "INSERT INTO service_day (service_id, day) VALUES (?, ?)", arguments: [serviceID, date.daysSinceEpoch])
     try insertStops(db, tripID: tripID, stops: stops)
   }
 
   static func insertStops(_ db: Database, tripID: String, stops: [RunStopDraft]) throws {
     let insert = try db.cachedStatement(
-      sql: "INSERT INTO trip_stop (trip_id, sequence, station_id, platform, arrival, departure) VALUES (?, ?, ?, ?, ?, ?)")
+      sql: "INSERT INTO trip_stop (trip_id, sequence, station_id, platform, arrival, departure) VALUES (?, ?, ?, ?, ?, ?)"
+    )
     for (index, stop) in stops.enumerated() {
       try insert.execute(arguments: [
         tripID, index + 1, stop.stationID, stop.platform, stop.arrival.secondsSinceServiceDayStart,
@@ -169,7 +212,9 @@ extension SchedulingStore {
   public func rewriteRun(tripID: String, trainNumber: String, headsign: String, stops: [RunStopDraft]?) async throws {
     try await writingTrips { db in
       try db.execute(
-        sql: "UPDATE trip SET train_number = ?, headsign = ? WHERE id = ?", arguments: [trainNumber, headsign, tripID])
+        sql: "UPDATE trip SET train_number = ?, headsign = ? WHERE id = ?",
+        arguments: [trainNumber, headsign, tripID]
+      )
       if let stops {
         try db.execute(sql: "DELETE FROM trip_stop WHERE trip_id = ?", arguments: [tripID])
         try Self.insertStops(db, tripID: tripID, stops: stops)
@@ -180,7 +225,12 @@ extension SchedulingStore {
   /// Takes one date's run out of a trip that runs on other dates too and makes it a trip of its
   /// own (`newTripID`), with its followers and live changes, in one transaction.
   public func splitRun(
-    tripID: String, on date: ServiceDate, into newTripID: String, lineID: String, trainNumber: String, headsign: String,
+    tripID: String,
+    on date: ServiceDate,
+    into newTripID: String,
+    lineID: String,
+    trainNumber: String,
+    headsign: String,
     stops: [RunStopDraft]
   ) async throws {
     let day = date.daysSinceEpoch
@@ -188,16 +238,23 @@ extension SchedulingStore {
       try db.execute(sql: "INSERT INTO run_exclusion (trip_id, day) VALUES (?, ?)", arguments: [tripID, day])
       try Self.insertRun(db, tripID: newTripID, lineID: lineID, trainNumber: trainNumber, headsign: headsign, on: date, stops: stops)
       try db.execute(
-        sql: "UPDATE run_follower SET trip_id = ? WHERE trip_id = ? AND service_day = ?", arguments: [newTripID, tripID, day])
+        sql: "UPDATE run_follower SET trip_id = ? WHERE trip_id = ? AND service_day = ?",
+        arguments: [newTripID, tripID, day]
+      )
       try db.execute(
-        sql: "UPDATE run_change SET trip_id = ? WHERE trip_id = ? AND service_day = ?", arguments: [newTripID, tripID, day])
+        sql: "UPDATE run_change SET trip_id = ? WHERE trip_id = ? AND service_day = ?",
+        arguments: [newTripID, tripID, day]
+      )
     }
   }
 
   /// Removes the run of `tripID` on `date` and, in the same transaction, tells its followers
   /// with `content` and stops them following. A trip that ran on that date only is deleted.
   public func removeRun(
-    tripID: String, on date: ServiceDate, notifyingFollowersWith content: NotificationContent, at now: Date,
+    tripID: String,
+    on date: ServiceDate,
+    notifyingFollowersWith content: NotificationContent,
+    at now: Date,
     onCommitted: @escaping @Sendable ([UserNotification]) -> Void
   ) async throws {
     let day = date.daysSinceEpoch

@@ -82,7 +82,11 @@ extension SchedulingStore {
         arguments: [importedAt, source]
       )
       return TimetableImportSummary(
-        stations: stations, lines: feed.routes.count, trips: feed.trips.count, tripStops: tripStops, serviceDays: serviceDays
+        stations: stations,
+        lines: feed.routes.count,
+        trips: feed.trips.count,
+        tripStops: tripStops,
+        serviceDays: serviceDays
       )
     }
   }
@@ -110,17 +114,27 @@ extension SchedulingStore {
   /// The next `limit` departures from `stationID` at or after `time` on `date`, going on into
   /// the following service days (up to a week) when that day has fewer, each with its run as
   /// planned and its changes, in one read: what a departures board shows.
-  public func departureRuns(from stationID: String, on date: ServiceDate, after time: ServiceTime, limit: Int) throws
+  public func departureRuns(
+    from stationID: String,
+    on date: ServiceDate,
+    after time: ServiceTime,
+    limit: Int
+  ) throws
     -> [(departure: ScheduledDeparture, run: PlannedRun, changes: [RecordedRunChange])]
   {
     let generation = trips.generation
     return try self.pool.read { db in
       var found: [ScheduledDeparture] = []
       var seen = Set<ScheduledDeparture>()
-      for offset in 0..<7 {
+      for offset in 0 ..< 7 {
         let day = date.adding(days: offset)
         for departure in try Self.departures(
-          db, from: stationID, on: day, after: offset == 0 ? time : ServiceTime(seconds: 0), limit: limit)
+          db,
+          from: stationID,
+          on: day,
+          after: offset == 0 ? time : ServiceTime(seconds: 0),
+          limit: limit
+        )
         where seen.insert(departure).inserted {
           found.append(departure)
         }
@@ -134,14 +148,25 @@ extension SchedulingStore {
       return try found.prefix(limit).compactMap { departure in
         guard let trip = try self.trip(db, departure.tripID, readAt: generation) else { return nil }
         let run = PlannedRun(
-          tripID: departure.tripID, serviceDate: departure.serviceDate, lineID: trip.lineID,
-          trainNumber: trip.trainNumber, stops: trip.stops, headsign: trip.headsign)
+          tripID: departure.tripID,
+          serviceDate: departure.serviceDate,
+          lineID: trip.lineID,
+          trainNumber: trip.trainNumber,
+          stops: trip.stops,
+          headsign: trip.headsign
+        )
         return (departure, run, try Self.changes(db, tripID: departure.tripID, on: departure.serviceDate))
       }
     }
   }
 
-  static func departures(_ db: Database, from stationID: String, on date: ServiceDate, after time: ServiceTime, limit: Int) throws
+  static func departures(
+    _ db: Database,
+    from stationID: String,
+    on date: ServiceDate,
+    after time: ServiceTime,
+    limit: Int
+  ) throws
     -> [ScheduledDeparture]
   {
     // Two index range scans on (station_id, departure), each stopping after `limit` rows (SQLite
@@ -159,7 +184,8 @@ extension SchedulingStore {
           AND trip_stop.sequence < (SELECT MAX(sequence) FROM trip_stop AS last WHERE last.trip_id = trip.id)
         ORDER BY trip_stop.departure, trip.train_number
         LIMIT ?
-        """)
+        """
+    )
     var found: [ScheduledDeparture] = []
     for (serviceDate, from) in [(date, time.secondsSinceServiceDayStart), (date.adding(days: -1), time.secondsSinceServiceDayStart + 86_400)] {
       let day = serviceDate.daysSinceEpoch
@@ -167,8 +193,15 @@ extension SchedulingStore {
       for row in try Row.fetchAll(query, arguments: [stationID, from, day, day, limit]) {
         found.append(
           ScheduledDeparture(
-            tripID: row[0], serviceDate: serviceDate, trainNumber: row[1], lineName: row[3], headsign: row[2],
-            platform: row[4], departure: ServiceTime(seconds: row[5])))
+            tripID: row[0],
+            serviceDate: serviceDate,
+            trainNumber: row[1],
+            lineName: row[3],
+            headsign: row[2],
+            platform: row[4],
+            departure: ServiceTime(seconds: row[5])
+          )
+        )
       }
     }
     found.sort { ($0.absoluteDeparture, $0.trainNumber) < ($1.absoluteDeparture, $1.trainNumber) }

@@ -18,8 +18,12 @@ public struct TelemetryDomain: Sendable {
   public let fetchPeriod: Duration
 
   public init(
-    store: TelemetryStore, clock: any DomainClock, downloader: any ReferenceDownloader, sources: [ReferenceSource],
-    fetchPeriod: Duration = .seconds(3600), logger: Logger = Logger(label: "telemetry")
+    store: TelemetryStore,
+    clock: any DomainClock,
+    downloader: any ReferenceDownloader,
+    sources: [ReferenceSource],
+    fetchPeriod: Duration = .seconds(3600),
+    logger: Logger = Logger(label: "telemetry")
   ) {
     self.store = store
     self.clock = clock
@@ -37,7 +41,7 @@ public struct TelemetryDomain: Sendable {
     let end = to ?? clock.now()
     let start = from ?? end.addingTimeInterval(-86_400)
     guard start < end else { throw ServiceError.invalid("to", "the range must end after it starts (from \(start), to \(end))") }
-    return start..<end
+    return start ..< end
   }
 
   /// Fetches the sources now (or only the one named), each reported on its own.
@@ -48,7 +52,8 @@ public struct TelemetryDomain: Sendable {
       throw ServiceError.notFound(
         all.isEmpty
           ? "no reference sources: configure them (--reference-sources) or save one (SaveReferenceSource)"
-          : "no reference source \(name ?? "")")
+          : "no reference source \(name ?? "")"
+      )
     }
     var results: [(source: ReferenceSource, outcome: Result<ReferenceData.ImportOutcome, any Error>)] = []
     for source in chosen {
@@ -66,10 +71,10 @@ extension GeoBox {
   /// The box of a request's `south`, `west`, `north`, `east` (degrees), checked.
   public static func checked(south: Double, west: Double, north: Double, east: Double) throws -> GeoBox {
     var check = InputValidation()
-    if !(south.isFinite && (-90...90).contains(south)) { check.fail("south", "must be a latitude, -90 to 90") }
-    if !(north.isFinite && (-90...90).contains(north)) { check.fail("north", "must be a latitude, -90 to 90") }
-    if !(west.isFinite && (-180...180).contains(west)) { check.fail("west", "must be a longitude, -180 to 180") }
-    if !(east.isFinite && (-180...180).contains(east)) { check.fail("east", "must be a longitude, -180 to 180") }
+    if !(south.isFinite && (-90 ... 90).contains(south)) { check.fail("south", "must be a latitude, -90 to 90") }
+    if !(north.isFinite && (-90 ... 90).contains(north)) { check.fail("north", "must be a latitude, -90 to 90") }
+    if !(west.isFinite && (-180 ... 180).contains(west)) { check.fail("west", "must be a longitude, -180 to 180") }
+    if !(east.isFinite && (-180 ... 180).contains(east)) { check.fail("east", "must be a longitude, -180 to 180") }
     if south >= north { check.fail("north", "must be north of south") }
     if west >= east { check.fail("east", "must be east of west") }
     try check.finish()

@@ -66,8 +66,11 @@ extension Reading {
     if proto.hasPm4 { values[.pm4] = proto.pm4 }
     if proto.hasPm10 { values[.pm10] = proto.pm10 }
     self.init(
-      time: proto.time.date, position: GeoPoint(latitude: proto.latitude, longitude: proto.longitude),
-      altitude: proto.hasPositionAltitude ? proto.positionAltitude : nil, values: values)
+      time: proto.time.date,
+      position: GeoPoint(latitude: proto.latitude, longitude: proto.longitude),
+      altitude: proto.hasPositionAltitude ? proto.positionAltitude : nil,
+      values: values
+    )
   }
 }
 

@@ -92,7 +92,8 @@ public enum TelemetryMigrations {
             value REAL NOT NULL,
             PRIMARY KEY (sensor_id, time_ms)
           ) WITHOUT ROWID;
-          """)
+          """
+      )
     }
     // The portal sources an admin manages through the API (beside those configured in the
     // service's settings), and how many fetches of a source failed in a row (its backoff, kept
@@ -108,7 +109,8 @@ public enum TelemetryMigrations {
             saved_at REAL NOT NULL
           );
           ALTER TABLE reference_fetch ADD COLUMN consecutive_failures INTEGER NOT NULL DEFAULT 0;
-          """)
+          """
+      )
     }
 }
 

@@ -4,21 +4,29 @@ import GRDB
 extension TelemetryStore {
   static func device(_ row: Row) -> Device {
     Device(
-      id: row["id"], ownerUserID: row["owner_user_id"], name: row["name"], campaignID: row["campaign_id"],
-      hasToken: (row["token_hash"] as Data?) != nil, tokenIssuedAt: (row["token_issued_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
-      createdAt: Date(timeIntervalSince1970: row["created_at"]))
+      id: row["id"],
+      ownerUserID: row["owner_user_id"],
+      name: row["name"],
+      campaignID: row["campaign_id"],
+      hasToken: (row["token_hash"] as Data?) != nil,
+      tokenIssuedAt: (row["token_issued_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+      createdAt: Date(timeIntervalSince1970: row["created_at"])
+    )
   }
 
   public func insertDevice(id: String, ownerUserID: String, name: String, tokenHash: Data? = nil, at instant: Date) async throws {
     try await pool.write { db in
       try db.execute(
         sql: "INSERT INTO device (id, owner_user_id, name, token_hash, token_issued_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-        arguments: [id, ownerUserID, name, tokenHash, tokenHash == nil ? nil : instant.timeIntervalSince1970, instant.timeIntervalSince1970])
+        arguments: [id, ownerUserID, name, tokenHash, tokenHash == nil ? nil : instant.timeIntervalSince1970, instant.timeIntervalSince1970]
+      )
     }
   }
 
   public func device(id: String) async throws -> Device? {
-    try pool.readOnCurrentThread { db in try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM device WHERE id = ?"), arguments: [id]).map(Self.device) }
+    try pool.readOnCurrentThread { db in
+      try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM device WHERE id = ?"), arguments: [id]).map(Self.device)
+    }
   }
 
   /// The device whose token hashes to `hash`, with its row key.
@@ -33,7 +41,8 @@ extension TelemetryStore {
     try await pool.write { db in
       try db.execute(
         sql: "UPDATE device SET token_hash = ?, token_issued_at = ? WHERE id = ?",
-        arguments: [hash, hash == nil ? nil : instant.timeIntervalSince1970, deviceID])
+        arguments: [hash, hash == nil ? nil : instant.timeIntervalSince1970, deviceID]
+      )
       return db.changesCount > 0
     }
   }
@@ -62,7 +71,9 @@ extension TelemetryStore {
   public func canSee(userID: String, deviceID: String) async throws -> Bool {
     try pool.readOnCurrentThread { db in
       try Bool.fetchOne(
-        db, sql: "SELECT EXISTS (SELECT 1 FROM device d WHERE d.id = ? AND \(Self.visible))", arguments: [deviceID, userID, userID]
+        db,
+        sql: "SELECT EXISTS (SELECT 1 FROM device d WHERE d.id = ? AND \(Self.visible))",
+        arguments: [deviceID, userID, userID]
       ) ?? false
     }
   }
@@ -79,7 +90,8 @@ extension TelemetryStore {
     try await pool.write { db in
       try db.execute(
         sql: "INSERT INTO campaign (id, owner_user_id, name, public, created_at) VALUES (?, ?, ?, ?, ?)",
-        arguments: [campaign.id, campaign.ownerUserID, campaign.name, campaign.isPublic, instant.timeIntervalSince1970])
+        arguments: [campaign.id, campaign.ownerUserID, campaign.name, campaign.isPublic, instant.timeIntervalSince1970]
+      )
       for member in Set(campaign.memberUserIDs + [campaign.ownerUserID]) {
         try db.execute(sql: "INSERT OR IGNORE INTO campaign_member (campaign_id, user_id) VALUES (?, ?)", arguments: [campaign.id, member])
       }
@@ -89,7 +101,10 @@ extension TelemetryStore {
   public func campaign(id: String) async throws -> Campaign? {
     try pool.readOnCurrentThread { db in
       guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM campaign WHERE id = ?"), arguments: [id]) else { return nil }
-      let members = try String.fetchAll(db.cachedStatement(sql: "SELECT user_id FROM campaign_member WHERE campaign_id = ? ORDER BY user_id"), arguments: [id])
+      let members = try String.fetchAll(
+        db.cachedStatement(sql: "SELECT user_id FROM campaign_member WHERE campaign_id = ? ORDER BY user_id"),
+        arguments: [id]
+      )
       return Campaign(id: row["id"], ownerUserID: row["owner_user_id"], name: row["name"], isPublic: row["public"], memberUserIDs: members)
     }
   }
@@ -97,11 +112,16 @@ extension TelemetryStore {
   /// The campaigns `userID` belongs to, and the public ones, by name.
   public func campaigns(visibleTo userID: String) async throws -> [Campaign] {
     let ids = try pool.readOnCurrentThread { db in
-      try String.fetchAll(db.cachedStatement(sql: """
-          SELECT c.id FROM campaign c
-          WHERE c.public = 1 OR EXISTS (SELECT 1 FROM campaign_member m WHERE m.campaign_id = c.id AND m.user_id = ?)
-          ORDER BY c.name, c.id
-          """), arguments: [userID])
+      try String.fetchAll(
+        db.cachedStatement(
+          sql: """
+            SELECT c.id FROM campaign c
+            WHERE c.public = 1 OR EXISTS (SELECT 1 FROM campaign_member m WHERE m.campaign_id = c.id AND m.user_id = ?)
+            ORDER BY c.name, c.id
+            """
+        ),
+        arguments: [userID]
+      )
     }
     var campaigns: [Campaign] = []
     for id in ids { if let campaign = try await campaign(id: id) { campaigns.append(campaign) } }

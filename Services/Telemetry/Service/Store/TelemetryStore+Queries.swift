@@ -3,9 +3,9 @@ import Foundation
 import GRDB
 
 #if canImport(GRDBSQLite)
-  import GRDBSQLite
+import GRDBSQLite
 #else
-  import SQLite3
+import SQLite3
 #endif
 
 /// A reading's position and one measure's value, for the map.
@@ -34,7 +34,8 @@ extension TelemetryStore {
         sql: """
           SELECT time_ms, \(measure.column) FROM reading
           WHERE device_seq = ? AND time_ms >= ? AND time_ms < ? AND \(measure.column) IS NOT NULL ORDER BY time_ms
-          """)
+          """
+      )
       var values: [(Date, Double)] = []
       for seq in seqs {
         try Self.eachRow(statement, [seq, Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)]) { row in
@@ -53,7 +54,8 @@ extension TelemetryStore {
         sql: """
           SELECT \(measure.column) FROM reading
           WHERE device_seq = ? AND time_ms >= ? AND time_ms < ? AND \(measure.column) IS NOT NULL
-          """)
+          """
+      )
       var values: [Double] = []
       for seq in seqs {
         try Self.eachRow(statement, [seq, Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)]) { row in
@@ -76,7 +78,10 @@ extension TelemetryStore {
       if code == SQLITE_DONE { return }
       guard code == SQLITE_ROW else {
         throw DatabaseError(
-          resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))), sql: statement.sql)
+          resultCode: ResultCode(rawValue: code),
+          message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))),
+          sql: statement.sql
+        )
       }
       try body(handle)
     }
@@ -91,7 +96,8 @@ extension TelemetryStore {
           WHERE r.device_seq = ? AND r.time_ms >= ? AND r.time_ms < ? AND r.\(measure.column) IS NOT NULL
             AND r.latitude BETWEEN ? AND ? AND r.longitude BETWEEN ? AND ?
           ORDER BY r.time_ms
-          """)
+          """
+      )
       var points: [MapPoint] = []
       for seq in seqs {
         let rows = try Row.fetchCursor(
@@ -99,12 +105,17 @@ extension TelemetryStore {
           arguments: [
             seq, Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound), box.minLatitude, box.maxLatitude,
             box.minLongitude, box.maxLongitude,
-          ])
+          ]
+        )
         while let row = try rows.next() {
           points.append(
             MapPoint(
-              deviceID: row[0], time: Date(timeIntervalSince1970: Double(row[1] as Int64) / 1000),
-              position: GeoPoint(latitude: row[2], longitude: row[3]), value: row[4]))
+              deviceID: row[0],
+              time: Date(timeIntervalSince1970: Double(row[1] as Int64) / 1000),
+              position: GeoPoint(latitude: row[2], longitude: row[3]),
+              value: row[4]
+            )
+          )
         }
       }
       return points
@@ -119,8 +130,8 @@ extension TelemetryStore {
         if let row = try Row.fetchOne(
           db,
           sql: "SELECT time_ms, \(measure.column) FROM reading WHERE device_seq = ? AND \(measure.column) IS NOT NULL ORDER BY time_ms DESC LIMIT 1",
-          arguments: [deviceSeq])
-        {
+          arguments: [deviceSeq]
+        ) {
           latest[measure] = (Date(timeIntervalSince1970: Double(row[0] as Int64) / 1000), row[1])
         }
       }
@@ -131,14 +142,18 @@ extension TelemetryStore {
   /// A device's readings in `range`, in time order (the CSV export).
   public func readings(deviceSeq: Int64, in range: Range<Date>) async throws -> [Reading] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM reading WHERE device_seq = ? AND time_ms >= ? AND time_ms < ? ORDER BY time_ms"),
+      try Row.fetchAll(
+        db.cachedStatement(sql: "SELECT * FROM reading WHERE device_seq = ? AND time_ms >= ? AND time_ms < ? ORDER BY time_ms"),
         arguments: [deviceSeq, Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)]
       ).map { row in
         var values = MeasureValues()
         for measure in Measure.allCases { values[measure] = row[measure.column] }
         return Reading(
           time: Date(timeIntervalSince1970: Double(row["time_ms"] as Int64) / 1000),
-          position: GeoPoint(latitude: row["latitude"], longitude: row["longitude"]), altitude: row["altitude"], values: values)
+          position: GeoPoint(latitude: row["latitude"], longitude: row["longitude"]),
+          altitude: row["altitude"],
+          values: values
+        )
       }
     }
   }

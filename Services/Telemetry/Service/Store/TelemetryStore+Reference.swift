@@ -8,7 +8,11 @@ extension TelemetryStore {
     try await pool.write { db in
       var added = 0
       for sensor in sensors {
-        let existed = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM reference_sensor WHERE sensor_id = ?)"), arguments: [sensor.sensorID]) ?? false
+        let existed =
+          try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM reference_sensor WHERE sensor_id = ?)"),
+            arguments: [sensor.sensorID]
+          ) ?? false
         try db.execute(
           sql: """
             INSERT OR REPLACE INTO reference_sensor (sensor_id, type_name, unit, station_id, station_name, elevation, province, municipality,
@@ -19,7 +23,8 @@ extension TelemetryStore {
             sensor.sensorID, sensor.typeName, sensor.unit, sensor.stationID, sensor.stationName, sensor.elevation, sensor.province,
             sensor.municipality, sensor.historical, sensor.startDate?.timeIntervalSince1970, sensor.stopDate?.timeIntervalSince1970,
             sensor.position.latitude, sensor.position.longitude, sensor.network.rawValue, sensor.measure?.rawValue,
-          ])
+          ]
+        )
         if !existed { added += 1 }
       }
       return added
@@ -35,7 +40,8 @@ extension TelemetryStore {
         sql: """
           INSERT INTO reference_measurement (sensor_id, time_ms, value) VALUES (?, ?, ?)
           ON CONFLICT (sensor_id, time_ms) DO UPDATE SET value = excluded.value
-          """)
+          """
+      )
       for measurement in measurements {
         try statement.execute(arguments: [measurement.sensorID, Self.milliseconds(measurement.time), measurement.value])
       }
@@ -54,10 +60,13 @@ extension TelemetryStore {
   /// Sensors whose station is in `box` (optionally of one measure).
   public func referenceSensors(within box: GeoBox, measure: Measure? = nil) async throws -> [ReferenceSensor] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(db.cachedStatement(sql: """
-          SELECT * FROM reference_sensor WHERE latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?
-            AND (? IS NULL OR measure = ?) ORDER BY station_name, sensor_id
-          """),
+      try Row.fetchAll(
+        db.cachedStatement(
+          sql: """
+            SELECT * FROM reference_sensor WHERE latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?
+              AND (? IS NULL OR measure = ?) ORDER BY station_name, sensor_id
+            """
+        ),
         arguments: [box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude, measure?.rawValue, measure?.rawValue]
       ).map(Self.referenceSensor)
     }
@@ -72,7 +81,10 @@ extension TelemetryStore {
   /// A sensor's values in `range`, in time order.
   public func referenceValues(sensorID: String, in range: Range<Date>) async throws -> [(Date, Double)] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(db.cachedStatement(sql: "SELECT time_ms, value FROM reference_measurement WHERE sensor_id = ? AND time_ms >= ? AND time_ms < ? ORDER BY time_ms"),
+      try Row.fetchAll(
+        db.cachedStatement(
+          sql: "SELECT time_ms, value FROM reference_measurement WHERE sensor_id = ? AND time_ms >= ? AND time_ms < ? ORDER BY time_ms"
+        ),
         arguments: [sensorID, Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)]
       ).map { (Date(timeIntervalSince1970: Double($0[0] as Int64) / 1000), $0[1] as Double) }
     }
@@ -80,12 +92,20 @@ extension TelemetryStore {
 
   static func referenceSensor(_ row: Row) -> ReferenceSensor {
     ReferenceSensor(
-      sensorID: row["sensor_id"], typeName: row["type_name"], unit: row["unit"], stationID: row["station_id"],
-      stationName: row["station_name"], elevation: row["elevation"], province: row["province"], municipality: row["municipality"],
-      historical: row["historical"], startDate: (row["start_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
+      sensorID: row["sensor_id"],
+      typeName: row["type_name"],
+      unit: row["unit"],
+      stationID: row["station_id"],
+      stationName: row["station_name"],
+      elevation: row["elevation"],
+      province: row["province"],
+      municipality: row["municipality"],
+      historical: row["historical"],
+      startDate: (row["start_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
       stopDate: (row["stop_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
       position: GeoPoint(latitude: row["latitude"], longitude: row["longitude"]),
-      network: ReferenceSensor.Network(rawValue: row["network"]) ?? .airQuality)
+      network: ReferenceSensor.Network(rawValue: row["network"]) ?? .airQuality
+    )
   }
 }
 
@@ -109,8 +129,10 @@ extension TelemetryStore {
       return FetchState(
         newest: (row["newest_ms"] as Int64?).map { Date(timeIntervalSince1970: Double($0) / 1000) },
         lastSuccess: (row["last_success_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
-        lastFailure: (row["last_failure_at"] as Double?).map(Date.init(timeIntervalSince1970:)), lastError: row["last_error"],
-        consecutiveFailures: row["consecutive_failures"])
+        lastFailure: (row["last_failure_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+        lastError: row["last_error"],
+        consecutiveFailures: row["consecutive_failures"]
+      )
     }
   }
 
@@ -122,7 +144,8 @@ extension TelemetryStore {
           ON CONFLICT (source) DO UPDATE SET newest_ms = COALESCE(MAX(excluded.newest_ms, COALESCE(newest_ms, excluded.newest_ms)), newest_ms),
             last_success_at = excluded.last_success_at, consecutive_failures = 0
           """,
-        arguments: [source, newest.map(Self.milliseconds), instant.timeIntervalSince1970])
+        arguments: [source, newest.map(Self.milliseconds), instant.timeIntervalSince1970]
+      )
     }
   }
 
@@ -134,7 +157,8 @@ extension TelemetryStore {
           ON CONFLICT (source) DO UPDATE SET last_failure_at = excluded.last_failure_at, last_error = excluded.last_error,
             consecutive_failures = consecutive_failures + 1
           """,
-        arguments: [source, instant.timeIntervalSince1970, error])
+        arguments: [source, instant.timeIntervalSince1970, error]
+      )
     }
   }
 
@@ -145,8 +169,11 @@ extension TelemetryStore {
     try pool.readOnCurrentThread { db in
       try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM reference_source ORDER BY name")).map { row in
         ReferenceSource(
-          name: row["name"], url: row["url"], kind: ReferenceSource.Kind(rawValue: row["kind"]) ?? .measurements,
-          network: ReferenceSensor.Network(rawValue: row["network"]) ?? .airQuality)
+          name: row["name"],
+          url: row["url"],
+          kind: ReferenceSource.Kind(rawValue: row["kind"]) ?? .measurements,
+          network: ReferenceSensor.Network(rawValue: row["network"]) ?? .airQuality
+        )
       }
     }
   }
@@ -159,7 +186,8 @@ extension TelemetryStore {
           INSERT INTO reference_source (name, url, kind, network, saved_at) VALUES (?, ?, ?, ?, ?)
           ON CONFLICT (name) DO UPDATE SET url = excluded.url, kind = excluded.kind, network = excluded.network, saved_at = excluded.saved_at
           """,
-        arguments: [source.name, source.url, source.kind.rawValue, source.network.rawValue, instant.timeIntervalSince1970])
+        arguments: [source.name, source.url, source.kind.rawValue, source.network.rawValue, instant.timeIntervalSince1970]
+      )
     }
   }
 

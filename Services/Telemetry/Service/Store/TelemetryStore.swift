@@ -4,9 +4,9 @@ import Foundation
 import GRDB
 
 #if canImport(GRDBSQLite)
-  import GRDBSQLite
+import GRDBSQLite
 #else
-  import SQLite3
+import SQLite3
 #endif
 
 /// Telemetry's database: the only code of the service that writes SQL. Every value reaches SQLite
@@ -75,7 +75,8 @@ public final class TelemetryStore: Sendable {
           continue
         }
         guard let row = try Row.fetchOne(existing, arguments: [deviceSeq, time]) else { continue }
-        var same = row[0] as Double == reading.position.latitude && row[1] as Double == reading.position.longitude
+        var same =
+          row[0] as Double == reading.position.latitude && row[1] as Double == reading.position.longitude
           && row[2] as Double? == reading.altitude
         for (offset, measure) in Measure.allCases.enumerated() where same {
           same = row[3 + offset] as Double? == reading.values[measure]
@@ -84,7 +85,8 @@ public final class TelemetryStore: Sendable {
           outcome.duplicates += 1
         } else {
           outcome.rejected.append(
-            (index, "a reading of this device at \(reading.time) is stored with other values; stored readings never change"))
+            (index, "a reading of this device at \(reading.time) is stored with other values; stored readings never change")
+          )
         }
       }
       return outcome

@@ -260,10 +260,19 @@ extension SubscriptionCategory {
 extension SubscriptionsDomain.Draft {
   init(_ details: Binario_Ticketing_V1_SubscriptionDetails, sharedWith: [String]) {
     self.init(
-      serviceName: details.serviceName, customServiceName: details.customServiceName, planType: details.planType,
-      customPlanType: details.customPlanType, startDate: details.startDate, period: SubscriptionPeriod(details.period),
-      priceMinor: details.price.amountMinor, currency: details.price.currency, cardLast4: details.cardLast4,
-      automaticRenewal: details.automaticRenewal, category: SubscriptionCategory(details.category), sharedWith: sharedWith)
+      serviceName: details.serviceName,
+      customServiceName: details.customServiceName,
+      planType: details.planType,
+      customPlanType: details.customPlanType,
+      startDate: details.startDate,
+      period: SubscriptionPeriod(details.period),
+      priceMinor: details.price.amountMinor,
+      currency: details.price.currency,
+      cardLast4: details.cardLast4,
+      automaticRenewal: details.automaticRenewal,
+      category: SubscriptionCategory(details.category),
+      sharedWith: sharedWith
+    )
   }
 }
 

@@ -16,10 +16,6 @@ public struct SubscriptionsHandler: Binario_Ticketing_V1_Subscriptions.SimpleSer
     self.logger = logger
   }
 
-  func handle<Result: Sendable>(_ method: String, _ body: () async throws -> Result) async throws -> Result {
-    try await translatingErrors(service: "ticketing", method: method, logger: logger, body)
-  }
-
   /// The subscriptions as the caller sees them, with everyone's names.
   private func shown(_ subscriptions: [Subscription], for userID: String) async -> [Binario_Ticketing_V1_Subscription] {
     let names = await domain.names(in: subscriptions)
@@ -28,7 +24,8 @@ public struct SubscriptionsHandler: Binario_Ticketing_V1_Subscriptions.SimpleSer
   }
 
   public func getSubscriptionOptions(
-    request: Binario_Ticketing_V1_GetSubscriptionOptionsRequest, context: ServerContext
+    request: Binario_Ticketing_V1_GetSubscriptionOptionsRequest,
+    context: ServerContext
   ) async throws -> Binario_Ticketing_V1_GetSubscriptionOptionsResponse {
     .with {
       $0.serviceNames = SubscriptionDetails.serviceNames
@@ -39,114 +36,111 @@ public struct SubscriptionsHandler: Binario_Ticketing_V1_Subscriptions.SimpleSer
   }
 
   public func addSubscription(
-    request: Binario_Ticketing_V1_AddSubscriptionRequest, context: ServerContext
+    request: Binario_Ticketing_V1_AddSubscriptionRequest,
+    context: ServerContext
   ) async throws -> Binario_Ticketing_V1_AddSubscriptionResponse {
-    try await handle("AddSubscription") {
-      let caller = try CallerIdentity.signedIn()
-      let added = try await domain.add(
-        ownerID: caller.userID, .init(request.details, sharedWith: request.sharedWithUserIds), idempotencyKey: request.idempotencyKey)
-      let shown = await shown([added], for: caller.userID)[0]
-      return .with { $0.subscription = shown }
-    }
+    let caller = try CallerIdentity.signedIn()
+    let added = try await domain.add(
+      ownerID: caller.userID,
+      .init(request.details, sharedWith: request.sharedWithUserIds),
+      idempotencyKey: request.idempotencyKey
+    )
+    let shown = await shown([added], for: caller.userID)[0]
+    return .with { $0.subscription = shown }
   }
 
   public func listSubscriptions(
-    request: Binario_Ticketing_V1_ListSubscriptionsRequest, context: ServerContext
+    request: Binario_Ticketing_V1_ListSubscriptionsRequest,
+    context: ServerContext
   ) async throws -> Binario_Ticketing_V1_ListSubscriptionsResponse {
-    try await handle("ListSubscriptions") {
-      let caller = try CallerIdentity.signedIn()
-      let (mine, shared) = try await domain.list(userID: caller.userID)
-      let all = await shown(mine + shared, for: caller.userID)
-      return .with {
-        $0.mine = Array(all.prefix(mine.count))
-        $0.sharedWithMe = Array(all.dropFirst(mine.count))
-      }
+    let caller = try CallerIdentity.signedIn()
+    let (mine, shared) = try await domain.list(userID: caller.userID)
+    let all = await shown(mine + shared, for: caller.userID)
+    return .with {
+      $0.mine = Array(all.prefix(mine.count))
+      $0.sharedWithMe = Array(all.dropFirst(mine.count))
     }
   }
 
   public func getSubscription(
-    request: Binario_Ticketing_V1_GetSubscriptionRequest, context: ServerContext
+    request: Binario_Ticketing_V1_GetSubscriptionRequest,
+    context: ServerContext
   ) async throws -> Binario_Ticketing_V1_GetSubscriptionResponse {
-    try await handle("GetSubscription") {
-      let caller = try CallerIdentity.signedIn()
-      let subscription = try await domain.subscription(userID: caller.userID, subscriptionID: request.subscriptionID)
-      let shown = await shown([subscription], for: caller.userID)[0]
-      return .with { $0.subscription = shown }
-    }
+    let caller = try CallerIdentity.signedIn()
+    let subscription = try await domain.subscription(userID: caller.userID, subscriptionID: request.subscriptionID)
+    let shown = await shown([subscription], for: caller.userID)[0]
+    return .with { $0.subscription = shown }
   }
 
   public func updateSubscription(
-    request: Binario_Ticketing_V1_UpdateSubscriptionRequest, context: ServerContext
+    request: Binario_Ticketing_V1_UpdateSubscriptionRequest,
+    context: ServerContext
   ) async throws -> Binario_Ticketing_V1_UpdateSubscriptionResponse {
-    try await handle("UpdateSubscription") {
-      let caller = try CallerIdentity.signedIn()
-      let updated = try await domain.update(
-        userID: caller.userID, subscriptionID: request.subscriptionID,
-        .init(request.details, sharedWith: request.sharedWithUserIds))
-      let shown = await shown([updated], for: caller.userID)[0]
-      return .with { $0.subscription = shown }
-    }
+    let caller = try CallerIdentity.signedIn()
+    let updated = try await domain.update(
+      userID: caller.userID,
+      subscriptionID: request.subscriptionID,
+      .init(request.details, sharedWith: request.sharedWithUserIds)
+    )
+    let shown = await shown([updated], for: caller.userID)[0]
+    return .with { $0.subscription = shown }
   }
 
   public func deleteSubscription(
-    request: Binario_Ticketing_V1_DeleteSubscriptionRequest, context: ServerContext
+    request: Binario_Ticketing_V1_DeleteSubscriptionRequest,
+    context: ServerContext
   ) async throws -> Binario_Ticketing_V1_DeleteSubscriptionResponse {
-    try await handle("DeleteSubscription") {
-      try await domain.delete(userID: try CallerIdentity.signedIn().userID, subscriptionID: request.subscriptionID)
-      return .init()
-    }
+    try await domain.delete(userID: try CallerIdentity.signedIn().userID, subscriptionID: request.subscriptionID)
+    return .init()
   }
 
   public func withdrawFromSubscription(
-    request: Binario_Ticketing_V1_WithdrawFromSubscriptionRequest, context: ServerContext
+    request: Binario_Ticketing_V1_WithdrawFromSubscriptionRequest,
+    context: ServerContext
   ) async throws -> Binario_Ticketing_V1_WithdrawFromSubscriptionResponse {
-    try await handle("WithdrawFromSubscription") {
-      try await domain.withdraw(userID: try CallerIdentity.signedIn().userID, subscriptionID: request.subscriptionID)
-      return .init()
-    }
+    try await domain.withdraw(userID: try CallerIdentity.signedIn().userID, subscriptionID: request.subscriptionID)
+    return .init()
   }
 
   public func getSubscriptionsHome(
-    request: Binario_Ticketing_V1_GetSubscriptionsHomeRequest, context: ServerContext
+    request: Binario_Ticketing_V1_GetSubscriptionsHomeRequest,
+    context: ServerContext
   ) async throws -> Binario_Ticketing_V1_GetSubscriptionsHomeResponse {
-    try await handle("GetSubscriptionsHome") {
-      let caller = try CallerIdentity.signedIn()
-      let home = try await domain.home(userID: caller.userID, renewals: Int(clamping: request.renewals))
-      return .with {
-        $0.totals = home.totals.map { total in
-          .with {
-            $0.monthly = .init(total.monthly)
-            $0.yearly = .init(total.yearly)
-          }
+    let caller = try CallerIdentity.signedIn()
+    let home = try await domain.home(userID: caller.userID, renewals: Int(clamping: request.renewals))
+    return .with {
+      $0.totals = home.totals.map { total in
+        .with {
+          $0.monthly = .init(total.monthly)
+          $0.yearly = .init(total.yearly)
         }
-        $0.subscriptions = UInt32(home.subscriptions)
-        $0.nextRenewals = home.nextRenewals.map { renewal in
-          .with {
-            $0.subscriptionID = renewal.subscription.id
-            $0.serviceName = renewal.subscription.details.serviceName
-            $0.date = renewal.date.description
-            $0.daysLeft = Int32(renewal.daysLeft)
-            $0.yourShare = .init(renewal.yourShare)
-          }
+      }
+      $0.subscriptions = UInt32(home.subscriptions)
+      $0.nextRenewals = home.nextRenewals.map { renewal in
+        .with {
+          $0.subscriptionID = renewal.subscription.id
+          $0.serviceName = renewal.subscription.details.serviceName
+          $0.date = renewal.date.description
+          $0.daysLeft = Int32(renewal.daysLeft)
+          $0.yourShare = .init(renewal.yourShare)
         }
       }
     }
   }
 
   public func getSubscriptionStatistics(
-    request: Binario_Ticketing_V1_GetSubscriptionStatisticsRequest, context: ServerContext
+    request: Binario_Ticketing_V1_GetSubscriptionStatisticsRequest,
+    context: ServerContext
   ) async throws -> Binario_Ticketing_V1_GetSubscriptionStatisticsResponse {
-    try await handle("GetSubscriptionStatistics") {
-      let caller = try CallerIdentity.signedIn()
-      let figures = try await domain.statistics(userID: caller.userID)
-      return .with {
-        $0.categories = figures.map { figure in
-          .with {
-            $0.category = figure.category.proto
-            $0.subscriptions = UInt32(figure.subscriptions)
-            $0.monthly = .init(figure.monthly)
-            $0.shareBasisPoints = UInt32(figure.shareBasisPoints)
-          }
+    let caller = try CallerIdentity.signedIn()
+    let figures = try await domain.statistics(userID: caller.userID)
+    return .with {
+      $0.categories = figures.map { figure in
+        .with {
+          $0.category = figure.category.proto
+          $0.subscriptions = UInt32(figure.subscriptions)
+          $0.monthly = .init(figure.monthly)
+          $0.shareBasisPoints = UInt32(figure.shareBasisPoints)
         }
       }
     }

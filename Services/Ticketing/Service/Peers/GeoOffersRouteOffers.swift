@@ -29,10 +29,15 @@ public struct GeoOffersRouteOffers: RouteOfferLookup {
           $0.toStationID = to
           $0.line = line
           $0.at = Google_Protobuf_Timestamp(date: instant)
-        }, options: options)
+        },
+        options: options
+      )
       guard response.found else { return nil }
       return RouteOfferMatch(
-        offerID: response.offer.offerID, title: response.offer.title, discountPercent: Int(response.offer.discountPercent))
+        offerID: response.offer.offerID,
+        title: response.offer.title,
+        discountPercent: Int(response.offer.discountPercent)
+      )
     } catch {
       logger.warning("no route offer asked for: geo-offers did not answer", metadata: ["error": "\(error)"])
       return nil

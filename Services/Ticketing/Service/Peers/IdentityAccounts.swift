@@ -18,14 +18,18 @@ public struct IdentityAccounts: AccountLookup {
         .with {
           $0.userID = userID
           $0.paymentMethodID = paymentMethodID
-        })
+        }
+      )
       guard response.hasPaymentMethod else { return nil }
       return CardOnFile(
         paymentMethodID: response.paymentMethod.paymentMethod.paymentMethodID,
-        providerToken: response.paymentMethod.providerToken, last4: response.paymentMethod.paymentMethod.last4)
+        providerToken: response.paymentMethod.providerToken,
+        last4: response.paymentMethod.paymentMethod.last4
+      )
     } catch let error as RPCError where error.code == .notFound {
       throw ServiceError.notFound(
-        paymentMethodID.isEmpty ? error.message : "no payment method \(paymentMethodID) among your cards")
+        paymentMethodID.isEmpty ? error.message : "no payment method \(paymentMethodID) among your cards"
+      )
     }
   }
 
@@ -40,6 +44,8 @@ public struct IdentityAccounts: AccountLookup {
 
   public func names(of userIDs: [String]) async throws -> [String: String] {
     Dictionary(
-      try await identity.accounts(ids: userIDs).map { ($0.userID, $0.displayName) }, uniquingKeysWith: { first, _ in first })
+      try await identity.accounts(ids: userIDs).map { ($0.userID, $0.displayName) },
+      uniquingKeysWith: { first, _ in first }
+    )
   }
 }

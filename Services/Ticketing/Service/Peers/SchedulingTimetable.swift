@@ -34,7 +34,7 @@ public struct SchedulingTimetable: TimetableLookup {
   public func runs(_ runs: [RunReference]) async throws -> [TimetableRun] {
     var found: [TimetableRun] = []
     for start in stride(from: 0, to: runs.count, by: 100) {
-      let page = runs[start..<min(start + 100, runs.count)].map(Binario_Scheduling_V1_RunRef.init)
+      let page = runs[start ..< min(start + 100, runs.count)].map(Binario_Scheduling_V1_RunRef.init)
       found += try await scheduling.getRuns(.with { $0.runs = page }, options: options).runs.map(TimetableRun.init)
     }
     return found
@@ -52,9 +52,21 @@ public struct SchedulingTimetable: TimetableLookup {
     let reference = Binario_Scheduling_V1_RunRef(run)
     do {
       if following {
-        _ = try await scheduling.followRunFor(.with { $0.userID = userID; $0.run = reference }, options: options)
+        _ = try await scheduling.followRunFor(
+          .with {
+            $0.userID = userID
+            $0.run = reference
+          },
+          options: options
+        )
       } else {
-        _ = try await scheduling.unfollowRunFor(.with { $0.userID = userID; $0.run = reference }, options: options)
+        _ = try await scheduling.unfollowRunFor(
+          .with {
+            $0.userID = userID
+            $0.run = reference
+          },
+          options: options
+        )
       }
     } catch let error as RPCError where error.code == .notFound {
       throw ServiceError.notFound("the timetable has no run \(run): \(error.message)")
@@ -73,17 +85,26 @@ extension Binario_Scheduling_V1_RunRef {
 extension TimetableRun {
   init(_ run: Binario_Scheduling_V1_Run) {
     self.init(
-      run: RunReference(tripID: run.run.tripID, serviceDate: run.run.serviceDate), trainNumber: run.trainNumber,
-      line: run.line, cancelled: run.cancelled,
+      run: RunReference(tripID: run.run.tripID, serviceDate: run.run.serviceDate),
+      trainNumber: run.trainNumber,
+      line: run.line,
+      cancelled: run.cancelled,
       stops: run.stops.map { stop in
         TimetableRun.Stop(
-          stationID: stop.station.stationID, stationName: stop.station.name, latitude: stop.station.latitude,
+          stationID: stop.station.stationID,
+          stationName: stop.station.name,
+          latitude: stop.station.latitude,
           longitude: stop.station.longitude,
           scheduledArrival: stop.hasScheduledArrival ? stop.scheduledArrival.date : nil,
           scheduledDeparture: stop.hasScheduledDeparture ? stop.scheduledDeparture.date : nil,
-          expectedDeparture: stop.hasExpectedDeparture ? stop.expectedDeparture.date : nil, platform: stop.platform,
-          platformChanged: stop.platformChanged, delayMinutes: Int(stop.delayMinutes), cancelled: stop.cancelled)
-      })
+          expectedDeparture: stop.hasExpectedDeparture ? stop.expectedDeparture.date : nil,
+          platform: stop.platform,
+          platformChanged: stop.platformChanged,
+          delayMinutes: Int(stop.delayMinutes),
+          cancelled: stop.cancelled
+        )
+      }
+    )
   }
 }
 
@@ -105,6 +126,7 @@ public struct SchedulingNotifier: Notifier {
         $0.body = body
         $0.data = data
         $0.dedupeKey = dedupeKey
-      })
+      }
+    )
   }
 }

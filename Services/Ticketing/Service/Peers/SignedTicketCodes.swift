@@ -22,7 +22,10 @@ public struct SignedTicketCodes: TicketCodes {
     if stored.isEmpty {
       let key = Curve25519.Signing.PrivateKey()
       try await store.insertValidationKey(
-        id: "tk-" + String(Int(now.timeIntervalSince1970)), privateKey: key.rawRepresentation, at: now)
+        id: "tk-" + String(Int(now.timeIntervalSince1970)),
+        privateKey: key.rawRepresentation,
+        at: now
+      )
       stored = try await store.validationKeys()
     }
     return SignedTicketCodes(keys: try stored.map { Key(id: $0.id, privateKey: try .init(rawRepresentation: $0.privateKey)) })
@@ -62,8 +65,11 @@ public struct SignedTicketCodes: TicketCodes {
     else { throw ServiceError.invalid("code", "the code's signature does not verify: it is forged or altered") }
     guard let kind = Ticket.Kind(payload.kind) else { throw ServiceError.invalid("code", "not a ticket's validation code") }
     return TicketCodeClaims(
-      ticketID: payload.ticketID, holderID: payload.holderID, kind: kind,
+      ticketID: payload.ticketID,
+      holderID: payload.holderID,
+      kind: kind,
       validFrom: Date(timeIntervalSince1970: TimeInterval(payload.validFrom)),
-      validUntil: Date(timeIntervalSince1970: TimeInterval(payload.validUntil)))
+      validUntil: Date(timeIntervalSince1970: TimeInterval(payload.validUntil))
+    )
   }
 }

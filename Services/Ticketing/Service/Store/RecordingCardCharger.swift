@@ -19,9 +19,16 @@ public struct RecordingCardCharger: CardCharger {
   public func charge(_ request: ChargeRequest) async throws -> ChargeReceipt {
     let approved = TestPaymentProvider.authorizes(token: request.cardToken)
     let row = try await store.recordCharge(
-      reference: request.reference, kind: "charge", refunds: nil, amountMinor: request.amountMinor,
-      currency: request.currency, cardLast4: request.cardLast4, approved: approved, description: request.description,
-      at: now())
+      reference: request.reference,
+      kind: "charge",
+      refunds: nil,
+      amountMinor: request.amountMinor,
+      currency: request.currency,
+      cardLast4: request.cardLast4,
+      approved: approved,
+      description: request.description,
+      at: now()
+    )
     guard row.approved else { throw PaymentError.declined("the issuer refused the charge; use another card") }
     return row.receipt
   }
@@ -36,8 +43,15 @@ public struct RecordingCardCharger: CardCharger {
       throw PaymentError.declined("only \(charge.receipt.amountMinor - refunded) of the charge is left to refund")
     }
     return try await store.recordCharge(
-      reference: reference, kind: "refund", refunds: chargeID, amountMinor: amountMinor, currency: charge.receipt.currency,
-      cardLast4: charge.receipt.cardLast4, approved: true, description: "refund of \(chargeID)", at: now()
+      reference: reference,
+      kind: "refund",
+      refunds: chargeID,
+      amountMinor: amountMinor,
+      currency: charge.receipt.currency,
+      cardLast4: charge.receipt.cardLast4,
+      approved: true,
+      description: "refund of \(chargeID)",
+      at: now()
     ).receipt
   }
 }
@@ -53,8 +67,15 @@ public struct RecordedCharge: Sendable, Hashable {
 extension TicketingStore {
   /// Inserts a charge unless its reference is known; returns the row for the reference.
   func recordCharge(
-    reference: String, kind: String, refunds: String?, amountMinor: Int64, currency: String, cardLast4: String,
-    approved: Bool, description: String, at now: Date
+    reference: String,
+    kind: String,
+    refunds: String?,
+    amountMinor: Int64,
+    currency: String,
+    cardLast4: String,
+    approved: Bool,
+    description: String,
+    at now: Date
   ) async throws -> RecordedCharge {
     try await pool.write { db in
       try db.executeCached(
@@ -67,7 +88,8 @@ extension TicketingStore {
         arguments: [
           "ch_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20), reference, kind, refunds,
           amountMinor, currency, cardLast4, approved ? "approved" : "declined", description, now.timeIntervalSince1970,
-        ])
+        ]
+      )
       return try Self.charges(db, where: "reference = ?", [reference]).first!
     }
   }
@@ -87,7 +109,10 @@ extension TicketingStore {
 
   func refundedAmount(chargeID: String) async throws -> Int64 {
     try await pool.read { db in
-      try Int64.fetchOne(try db.cachedStatement(sql: "SELECT COALESCE(SUM(amount_minor), 0) FROM charge WHERE refunds_charge_id = ? AND status = 'approved'"), arguments: [chargeID]) ?? 0
+      try Int64.fetchOne(
+        try db.cachedStatement(sql: "SELECT COALESCE(SUM(amount_minor), 0) FROM charge WHERE refunds_charge_id = ? AND status = 'approved'"),
+        arguments: [chargeID]
+      ) ?? 0
     }
   }
 
@@ -96,8 +121,15 @@ extension TicketingStore {
       row in
       RecordedCharge(
         receipt: ChargeReceipt(
-          chargeID: row["id"], amountMinor: row["amount_minor"], currency: row["currency"], cardLast4: row["card_last4"]),
-        reference: row["reference"], kind: row["kind"], approved: row["status"] == "approved")
+          chargeID: row["id"],
+          amountMinor: row["amount_minor"],
+          currency: row["currency"],
+          cardLast4: row["card_last4"]
+        ),
+        reference: row["reference"],
+        kind: row["kind"],
+        approved: row["status"] == "approved"
+      )
     }
   }
 }

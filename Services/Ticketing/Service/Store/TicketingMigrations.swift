@@ -130,7 +130,8 @@ public enum TicketingMigrations {
             sent_at REAL NOT NULL,
             PRIMARY KEY (subscription_id, renewal_date)
           );
-          """)
+          """
+      )
     }
     .add("v2-subscription-idempotency-key") { db in
       // The client's key of the AddSubscription that made it, unique per owner: a retry finds it.
@@ -139,6 +140,7 @@ public enum TicketingMigrations {
           ALTER TABLE subscription ADD COLUMN idempotency_key TEXT;
           CREATE UNIQUE INDEX subscription_by_owner_key ON subscription(owner_id, idempotency_key)
             WHERE idempotency_key IS NOT NULL;
-          """)
+          """
+      )
     }
 }

@@ -1,5 +1,5 @@
-import BinarioStorage
 import BinarioDomain
+import BinarioStorage
 import Foundation
 import GRDB
 
@@ -41,7 +41,8 @@ extension TicketingStore {
         details.price.currency, details.cardLast4, details.automaticRenewal, details.category.rawValue,
         subscription.nextRenewal.description, subscription.ticketID, subscription.createdAt.timeIntervalSince1970,
         idempotencyKey,
-      ])
+      ]
+    )
     try insertMembers(subscription, db)
   }
 
@@ -49,7 +50,8 @@ extension TicketingStore {
     for (position, member) in subscription.memberIDs.enumerated() {
       try db.executeCached(
         sql: "INSERT INTO subscription_member (subscription_id, user_id, position) VALUES (?, ?, ?)",
-        arguments: [subscription.id, member, position])
+        arguments: [subscription.id, member, position]
+      )
     }
   }
 
@@ -69,7 +71,8 @@ extension TicketingStore {
           details.startDate.description, details.period.rawValue, details.price.amountMinor, details.price.currency,
           details.cardLast4, details.automaticRenewal, details.category.rawValue, subscription.nextRenewal.description,
           subscription.id,
-        ])
+        ]
+      )
       try db.executeCached(sql: "DELETE FROM subscription_member WHERE subscription_id = ?", arguments: [subscription.id])
       try Self.insertMembers(subscription, db)
     }
@@ -82,7 +85,9 @@ extension TicketingStore {
   func removeMember(userID: String, subscriptionID: String) async throws {
     try await pool.write { db in
       try db.executeCached(
-        sql: "DELETE FROM subscription_member WHERE subscription_id = ? AND user_id = ?", arguments: [subscriptionID, userID])
+        sql: "DELETE FROM subscription_member WHERE subscription_id = ? AND user_id = ?",
+        arguments: [subscriptionID, userID]
+      )
     }
   }
 
@@ -94,8 +99,10 @@ extension TicketingStore {
   func subscriptions(visibleTo userID: String) async throws -> [Subscription] {
     try await pool.read { db in
       try Self.subscriptions(
-        db, where: "s.owner_id = ? OR s.id IN (SELECT subscription_id FROM subscription_member WHERE user_id = ?)",
-        [userID, userID])
+        db,
+        where: "s.owner_id = ? OR s.id IN (SELECT subscription_id FROM subscription_member WHERE user_id = ?)",
+        [userID, userID]
+      )
     }
   }
 
@@ -108,7 +115,8 @@ extension TicketingStore {
           s.next_renewal >= ? AND s.next_renewal <= ? AND s.ticket_id IS NULL
           AND NOT EXISTS (SELECT 1 FROM renewal_reminder r WHERE r.subscription_id = s.id AND r.renewal_date = s.next_renewal)
           """,
-        [today.description, today.adding(days: daysBefore).description])
+        [today.description, today.adding(days: daysBefore).description]
+      )
     }
   }
 
@@ -116,7 +124,8 @@ extension TicketingStore {
     try await pool.write { db in
       try db.executeCached(
         sql: "INSERT OR IGNORE INTO renewal_reminder (subscription_id, renewal_date, sent_at) VALUES (?, ?, ?)",
-        arguments: [subscriptionID, renewal.description, now.timeIntervalSince1970])
+        arguments: [subscriptionID, renewal.description, now.timeIntervalSince1970]
+      )
     }
   }
 
@@ -131,27 +140,49 @@ extension TicketingStore {
     try await pool.write { db in
       try db.executeCached(
         sql: "UPDATE subscription SET next_renewal = ? WHERE id = ? AND next_renewal = ?",
-        arguments: [to.description, subscriptionID, from.description])
+        arguments: [to.description, subscriptionID, from.description]
+      )
     }
   }
 
-  private static func subscriptions(_ db: Database, where condition: String, _ arguments: StatementArguments) throws
+  private static func subscriptions(
+    _ db: Database,
+    where condition: String,
+    _ arguments: StatementArguments
+  ) throws
     -> [Subscription]
   {
-    let rows = try Row.fetchAll(try db.cachedStatement(sql: "SELECT s.* FROM subscription s WHERE \(condition) ORDER BY s.created_at, s.id"), arguments: arguments)
+    let rows = try Row.fetchAll(
+      try db.cachedStatement(sql: "SELECT s.* FROM subscription s WHERE \(condition) ORDER BY s.created_at, s.id"),
+      arguments: arguments
+    )
     return try rows.map { row in
       let id: String = row["id"]
-      let members = try String.fetchAll(try db.cachedStatement(sql: "SELECT user_id FROM subscription_member WHERE subscription_id = ? ORDER BY position"), arguments: [id])
+      let members = try String.fetchAll(
+        try db.cachedStatement(sql: "SELECT user_id FROM subscription_member WHERE subscription_id = ? ORDER BY position"),
+        arguments: [id]
+      )
       let details = SubscriptionDetails(
-        serviceName: row["service_name"], customServiceName: row["custom_service_name"], planType: row["plan_type"],
-        customPlanType: row["custom_plan_type"], startDate: CalendarDate(iso: row["start_date"])!,
+        serviceName: row["service_name"],
+        customServiceName: row["custom_service_name"],
+        planType: row["plan_type"],
+        customPlanType: row["custom_plan_type"],
+        startDate: CalendarDate(iso: row["start_date"])!,
         period: SubscriptionPeriod(rawValue: row["period"]) ?? .monthly,
-        price: Money(amountMinor: row["price_minor"], currency: row["currency"]), cardLast4: row["card_last4"],
-        automaticRenewal: row["automatic_renewal"], category: SubscriptionCategory(rawValue: row["category"]) ?? .other)
+        price: Money(amountMinor: row["price_minor"], currency: row["currency"]),
+        cardLast4: row["card_last4"],
+        automaticRenewal: row["automatic_renewal"],
+        category: SubscriptionCategory(rawValue: row["category"]) ?? .other
+      )
       return Subscription(
-        id: id, ownerID: row["owner_id"], details: details, memberIDs: members,
-        nextRenewal: CalendarDate(iso: row["next_renewal"])!, ticketID: row["ticket_id"],
-        createdAt: Date(timeIntervalSince1970: row["created_at"]))
+        id: id,
+        ownerID: row["owner_id"],
+        details: details,
+        memberIDs: members,
+        nextRenewal: CalendarDate(iso: row["next_renewal"])!,
+        ticketID: row["ticket_id"],
+        createdAt: Date(timeIntervalSince1970: row["created_at"])
+      )
     }
   }
 }

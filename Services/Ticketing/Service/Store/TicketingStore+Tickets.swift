@@ -1,5 +1,5 @@
-import BinarioStorage
 import BinarioDomain
+import BinarioStorage
 import Foundation
 import GRDB
 
@@ -19,7 +19,8 @@ extension TicketingStore {
     try await pool.write { db in
       try db.executeCached(
         sql: "INSERT OR REPLACE INTO fare_table (id, json, loaded_at) VALUES (1, ?, ?)",
-        arguments: [json, now.timeIntervalSince1970])
+        arguments: [json, now.timeIntervalSince1970]
+      )
     }
     fareTableInForce.withLock { $0 = table }
   }
@@ -36,7 +37,8 @@ extension TicketingStore {
     try await pool.write { db in
       try db.executeCached(
         sql: "INSERT INTO validation_key (id, private_key, created_at) VALUES (?, ?, ?)",
-        arguments: [id, privateKey, now.timeIntervalSince1970])
+        arguments: [id, privateKey, now.timeIntervalSince1970]
+      )
     }
   }
 
@@ -47,7 +49,8 @@ extension TicketingStore {
     try await pool.write { db in
       try db.executeCached(
         sql: "INSERT INTO quote (id, user_id, json, expires_at) VALUES (?, ?, ?, ?)",
-        arguments: [quote.id, quote.userID, json, quote.expiresAt.timeIntervalSince1970])
+        arguments: [quote.id, quote.userID, json, quote.expiresAt.timeIntervalSince1970]
+      )
     }
   }
 
@@ -57,7 +60,8 @@ extension TicketingStore {
     try await pool.write { db in
       try db.executeCached(
         sql: "DELETE FROM quote WHERE expires_at < ? AND id NOT IN (SELECT quote_id FROM purchase WHERE status != 'declined')",
-        arguments: [cutoff.timeIntervalSince1970])
+        arguments: [cutoff.timeIntervalSince1970]
+      )
       return db.changesCount
     }
   }
@@ -79,7 +83,8 @@ extension TicketingStore {
             purchase.id, purchase.userID, purchase.idempotencyKey, purchase.quoteID, purchase.total.amountMinor,
             purchase.total.currency, purchase.paymentMethodID, cardToken, purchase.cardLast4,
             purchase.createdAt.timeIntervalSince1970,
-          ])
+          ]
+        )
       }
     } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
       throw ServiceError.failedPrecondition("this quote was bought already (with another idempotency key); ask for a new quote")
@@ -117,12 +122,14 @@ extension TicketingStore {
     return try await pool.write { db in
       try db.executeCached(
         sql: "UPDATE purchase SET status = 'completed', charge_id = ? WHERE id = ? AND status = 'pending'",
-        arguments: [purchase.chargeID, purchase.id])
+        arguments: [purchase.chargeID, purchase.id]
+      )
       guard db.changesCount == 1 else { return [] }
       for (ticket, json) in tickets {
         try db.executeCached(
           sql: "INSERT INTO ticket (id, purchase_id, holder_id, json, valid_until) VALUES (?, ?, ?, ?, ?)",
-          arguments: [ticket.id, ticket.purchaseID, ticket.holderID, json, ticket.validUntil.timeIntervalSince1970])
+          arguments: [ticket.id, ticket.purchaseID, ticket.holderID, json, ticket.validUntil.timeIntervalSince1970]
+        )
       }
       if let passSubscription { try Self.insert(passSubscription, db) }
       let runs = Set(purchase.tickets.flatMap(\.runs))
@@ -135,7 +142,8 @@ extension TicketingStore {
   static func recordFollowChange(_ db: Database, userID: String, run: RunReference, following: Bool) throws -> RunFollowChange {
     try db.executeCached(
       sql: "INSERT INTO run_follow_change (user_id, trip_id, service_date, following) VALUES (?, ?, ?, ?)",
-      arguments: [userID, run.tripID, run.serviceDate, following])
+      arguments: [userID, run.tripID, run.serviceDate, following]
+    )
     return RunFollowChange(id: db.lastInsertedRowID, userID: userID, run: run, following: following)
   }
 
@@ -147,31 +155,51 @@ extension TicketingStore {
     try pool.readOnCurrentThread { db in
       if let cursor {
         return try Self.purchases(
-          db, where: "user_id = ? AND status = 'completed' AND (created_at < ? OR (created_at = ? AND id < ?))",
-          [userID, cursor.createdAt.timeIntervalSince1970, cursor.createdAt.timeIntervalSince1970, cursor.id], limit: limit)
+          db,
+          where: "user_id = ? AND status = 'completed' AND (created_at < ? OR (created_at = ? AND id < ?))",
+          [userID, cursor.createdAt.timeIntervalSince1970, cursor.createdAt.timeIntervalSince1970, cursor.id],
+          limit: limit
+        )
       }
       return try Self.purchases(db, where: "user_id = ? AND status = 'completed'", [userID], limit: limit)
     }
   }
 
-  private static func purchases(_ db: Database, where condition: String, _ arguments: StatementArguments, limit: Int = 1000)
+  private static func purchases(
+    _ db: Database,
+    where condition: String,
+    _ arguments: StatementArguments,
+    limit: Int = 1000
+  )
     throws -> [PurchaseRecord]
   {
-    let rows = try Row.fetchAll(try db.cachedStatement(sql: """
-        SELECT p.*, (SELECT COALESCE(SUM(c.amount_minor), 0) FROM charge c
-                     WHERE c.refunds_charge_id = p.charge_id AND c.status = 'approved') AS refunded_minor
-        FROM purchase p WHERE \(condition) ORDER BY created_at DESC, id DESC LIMIT \(limit)
-        """), arguments: arguments)
+    let rows = try Row.fetchAll(
+      try db.cachedStatement(
+        sql: """
+          SELECT p.*, (SELECT COALESCE(SUM(c.amount_minor), 0) FROM charge c
+                       WHERE c.refunds_charge_id = p.charge_id AND c.status = 'approved') AS refunded_minor
+          FROM purchase p WHERE \(condition) ORDER BY created_at DESC, id DESC LIMIT \(limit)
+          """
+      ),
+      arguments: arguments
+    )
     return try rows.map { row in
       let currency: String = row["currency"]
       return PurchaseRecord(
-        id: row["id"], userID: row["user_id"], idempotencyKey: row["idempotency_key"], quoteID: row["quote_id"],
+        id: row["id"],
+        userID: row["user_id"],
+        idempotencyKey: row["idempotency_key"],
+        quoteID: row["quote_id"],
         status: PurchaseRecord.Status(rawValue: row["status"]) ?? .pending,
-        total: Money(amountMinor: row["total_minor"], currency: currency), paymentMethodID: row["payment_method_id"],
-        cardLast4: row["card_last4"], chargeID: row["charge_id"], failure: row["failure"],
+        total: Money(amountMinor: row["total_minor"], currency: currency),
+        paymentMethodID: row["payment_method_id"],
+        cardLast4: row["card_last4"],
+        chargeID: row["charge_id"],
+        failure: row["failure"],
         createdAt: Date(timeIntervalSince1970: row["created_at"]),
         tickets: try tickets(db, where: "purchase_id = ?", [row["id"] as String]),
-        refunded: Money(amountMinor: row["refunded_minor"], currency: currency))
+        refunded: Money(amountMinor: row["refunded_minor"], currency: currency)
+      )
     }
   }
 
@@ -185,8 +213,10 @@ extension TicketingStore {
   func tickets(holderID: String, validAfter now: Date) async throws -> [Ticket] {
     try await pool.read { db in
       try Self.tickets(
-        db, where: "holder_id = ? AND refunded_at IS NULL AND (valid_until > ? OR active_until > ?)",
-        [holderID, now.timeIntervalSince1970, now.timeIntervalSince1970])
+        db,
+        where: "holder_id = ? AND refunded_at IS NULL AND (valid_until > ? OR active_until > ?)",
+        [holderID, now.timeIntervalSince1970, now.timeIntervalSince1970]
+      )
     }
   }
 
@@ -205,7 +235,10 @@ extension TicketingStore {
 
   /// Applies `use` to the ticket in one transaction and records the ride.
   func validate(
-    ticketID: String, holderID: String, inspectorID: String, at now: Date,
+    ticketID: String,
+    holderID: String,
+    inspectorID: String,
+    at now: Date,
     _ use: @escaping @Sendable (Ticket) throws(ServiceError) -> Ticket
   ) async throws -> (Ticket, TicketValidation) {
     try await pool.write { db in
@@ -215,12 +248,19 @@ extension TicketingStore {
       let used = try use(ticket)
       try db.executeCached(
         sql: "UPDATE ticket SET rides_used = ?, active_until = ? WHERE id = ?",
-        arguments: [used.ridesUsed, used.activeUntil?.timeIntervalSince1970, ticketID])
+        arguments: [used.ridesUsed, used.activeUntil?.timeIntervalSince1970, ticketID]
+      )
       let validation = TicketValidation(
-        ticketID: ticketID, ride: used.ridesUsed, validatedAt: now, activeUntil: used.activeUntil, inspectorID: inspectorID)
+        ticketID: ticketID,
+        ride: used.ridesUsed,
+        validatedAt: now,
+        activeUntil: used.activeUntil,
+        inspectorID: inspectorID
+      )
       try db.executeCached(
         sql: "INSERT INTO validation (ticket_id, ride, validated_at, active_until, inspector_id) VALUES (?, ?, ?, ?, ?)",
-        arguments: [ticketID, validation.ride, now.timeIntervalSince1970, used.activeUntil?.timeIntervalSince1970, inspectorID])
+        arguments: [ticketID, validation.ride, now.timeIntervalSince1970, used.activeUntil?.timeIntervalSince1970, inspectorID]
+      )
       return (used, validation)
     }
   }
@@ -229,8 +269,12 @@ extension TicketingStore {
     try await pool.read { db in
       try Row.fetchAll(try db.cachedStatement(sql: "SELECT * FROM validation WHERE ticket_id = ? ORDER BY ride"), arguments: [ticketID]).map { row in
         TicketValidation(
-          ticketID: row["ticket_id"], ride: row["ride"], validatedAt: Date(timeIntervalSince1970: row["validated_at"]),
-          activeUntil: (row["active_until"] as Double?).map(Date.init(timeIntervalSince1970:)), inspectorID: row["inspector_id"])
+          ticketID: row["ticket_id"],
+          ride: row["ride"],
+          validatedAt: Date(timeIntervalSince1970: row["validated_at"]),
+          activeUntil: (row["active_until"] as Double?).map(Date.init(timeIntervalSince1970:)),
+          inspectorID: row["inspector_id"]
+        )
       }
     }
   }
@@ -241,7 +285,8 @@ extension TicketingStore {
     try await pool.write { db in
       try db.executeCached(
         sql: "UPDATE ticket SET refunded_at = ?, refund_charge_id = ? WHERE id = ? AND refunded_at IS NULL",
-        arguments: [now.timeIntervalSince1970, refundChargeID, ticketID])
+        arguments: [now.timeIntervalSince1970, refundChargeID, ticketID]
+      )
       let changed = db.changesCount == 1
       guard let ticket = try Self.tickets(db, where: "id = ?", [ticketID]).first else {
         throw ServiceError.notFound("no ticket \(ticketID)")
@@ -266,8 +311,11 @@ extension TicketingStore {
     try await pool.read { db in
       try Row.fetchAll(try db.cachedStatement(sql: "SELECT * FROM run_follow_change WHERE sent = 0 ORDER BY id LIMIT 500")).map { row in
         RunFollowChange(
-          id: row["id"], userID: row["user_id"],
-          run: RunReference(tripID: row["trip_id"], serviceDate: row["service_date"]), following: row["following"])
+          id: row["id"],
+          userID: row["user_id"],
+          run: RunReference(tripID: row["trip_id"], serviceDate: row["service_date"]),
+          following: row["following"]
+        )
       }
     }
   }

@@ -12,7 +12,7 @@ extension DispatchDomain {
     let code = check.requiredText(rawCode.uppercased(), field: "taxi.code", what: "a taxi code", maxLength: 20)
     let plate = check.requiredText(rawPlate.uppercased(), field: "taxi.plate", what: "a plate", maxLength: 20)
     let seats = capacity == 0 ? 4 : capacity
-    if !(1...8).contains(seats) { check.fail("taxi.capacity", "a taxi seats 1 to 8 passengers") }
+    if !(1 ... 8).contains(seats) { check.fail("taxi.capacity", "a taxi seats 1 to 8 passengers") }
     try check.finish()
     let driver = try await checkedDriver(driverUserID)
     return try await commit { tx in
@@ -31,7 +31,7 @@ extension DispatchDomain {
     let code = rawCode.uppercased()
     var check = InputValidation()
     let plate = rawPlate.map { check.requiredText($0.uppercased(), field: "taxi.plate", what: "a plate", maxLength: 20) }
-    if let capacity, !(1...8).contains(capacity) { check.fail("taxi.capacity", "a taxi seats 1 to 8 passengers") }
+    if let capacity, !(1 ... 8).contains(capacity) { check.fail("taxi.capacity", "a taxi seats 1 to 8 passengers") }
     try check.finish()
     let driver = try await checkedDriver(driverUserID.flatMap { $0.isEmpty ? nil : $0 })
     let now = clock.now()

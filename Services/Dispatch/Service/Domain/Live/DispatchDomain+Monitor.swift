@@ -29,7 +29,8 @@ extension DispatchDomain {
           zone: zone,
           queue: taxis.filter { $0.isQueued && $0.zoneID == zone.id }.sorted { $0.queuePosition < $1.queuePosition },
           waiting: rides.filter { $0.state == .searching && $0.pickup.zoneID == zone.id },
-          inProgress: rides.filter { $0.state.isActive && $0.pickup.zoneID == zone.id })
+          inProgress: rides.filter { $0.state.isActive && $0.pickup.zoneID == zone.id }
+        )
       }
       return MonitorSnapshot(zones: zones, otherTaxis: taxis.filter { !$0.isQueued }, takenAt: now)
     }

@@ -13,13 +13,18 @@ import Foundation
 /// time: a ride is created and offered like any other.
 extension DispatchDomain {
   public func createReservation(
-    passengerUserID: String, pickup: RideLocation?, destination: RideLocation?, meetingAt: Date?, passengers: Int, shared: Bool,
+    passengerUserID: String,
+    pickup: RideLocation?,
+    destination: RideLocation?,
+    meetingAt: Date?,
+    passengers: Int,
+    shared: Bool,
     idempotencyKey: String
   ) async throws -> Reservation {
     let now = clock.now()
     var check = InputValidation()
     let count = passengers == 0 ? 1 : passengers
-    if !(1...Self.maximumPassengers).contains(count) { check.fail("passengers", "a taxi takes 1 to \(Self.maximumPassengers) passengers") }
+    if !(1 ... Self.maximumPassengers).contains(count) { check.fail("passengers", "a taxi takes 1 to \(Self.maximumPassengers) passengers") }
     if pickup == nil { check.fail("pickup", "a pickup position or address is required") }
     if destination == nil { check.fail("destination", "a reservation needs a destination") }
     if let meetingAt {
@@ -42,11 +47,27 @@ extension DispatchDomain {
     let (name, card) = try await passengerReadiness(passengerUserID)
     let tariff = settings.tariff
     let reservation = Reservation(
-      id: Self.newID("res"), passengerUserID: passengerUserID, passengerName: name, idempotencyKey: requestKey, state: .scheduled,
-      pickup: from, destination: to, passengers: count, meetingAt: meetingAt!,
-      endsAt: meetingAt!.addingTimeInterval(driveTime(metres: from.position.distance(to: to.position))), shared: shared, groupID: nil,
-      currency: tariff.currency, fareMinor: tariff.estimate(from: from.position, to: to.position), cardToken: card.token,
-      cardLast4: card.last4, rideID: nil, createdAt: now, cancelledAt: nil, cancellationFeeMinor: nil)
+      id: Self.newID("res"),
+      passengerUserID: passengerUserID,
+      passengerName: name,
+      idempotencyKey: requestKey,
+      state: .scheduled,
+      pickup: from,
+      destination: to,
+      passengers: count,
+      meetingAt: meetingAt!,
+      endsAt: meetingAt!.addingTimeInterval(driveTime(metres: from.position.distance(to: to.position))),
+      shared: shared,
+      groupID: nil,
+      currency: tariff.currency,
+      fareMinor: tariff.estimate(from: from.position, to: to.position),
+      cardToken: card.token,
+      cardLast4: card.last4,
+      rideID: nil,
+      createdAt: now,
+      cancelledAt: nil,
+      cancellationFeeMinor: nil
+    )
     return try await commit { tx in
       if let earlier = try tx.reservation(passengerUserID: passengerUserID, idempotencyKey: requestKey) { return earlier }
       try self.checkOverlap(reservation, tx, now: now)
@@ -60,11 +81,16 @@ extension DispatchDomain {
   /// Changes what is set, until the edit deadline; a shared reservation may move to another
   /// group (both re-split).
   public func updateReservation(
-    id: String, passengerUserID: String, pickup: RideLocation?, destination: RideLocation?, meetingAt: Date?, passengers: Int?,
+    id: String,
+    passengerUserID: String,
+    pickup: RideLocation?,
+    destination: RideLocation?,
+    meetingAt: Date?,
+    passengers: Int?,
     shared: Bool?
   ) async throws -> Reservation {
     let now = clock.now()
-    if let passengers, !(1...Self.maximumPassengers).contains(passengers) {
+    if let passengers, !(1 ... Self.maximumPassengers).contains(passengers) {
       throw ServiceError.invalid("passengers", "a taxi takes 1 to \(Self.maximumPassengers) passengers")
     }
     if let meetingAt, meetingAt < now.addingTimeInterval(settings.reservationLeadTime) {
@@ -88,7 +114,8 @@ extension DispatchDomain {
       let deadline = reservation.meetingAt.addingTimeInterval(-self.settings.reservationEditCutoff)
       guard now <= deadline else {
         throw ServiceError.failedPrecondition(
-          "the reservation \(id) could be changed until \(self.clockTime(deadline)); delete it instead (the fee applies in its last \(Int(self.settings.reservationAllocationLead / 60)) minutes)")
+          "the reservation \(id) could be changed until \(self.clockTime(deadline)); delete it instead (the fee applies in its last \(Int(self.settings.reservationAllocationLead / 60)) minutes)"
+        )
       }
       let oldGroup = reservation.groupID
       if let newPickup { reservation.pickup = newPickup }
@@ -97,7 +124,8 @@ extension DispatchDomain {
       if let passengers { reservation.passengers = passengers }
       if let shared { reservation.shared = shared }
       reservation.endsAt = reservation.meetingAt.addingTimeInterval(
-        self.driveTime(metres: reservation.pickup.position.distance(to: reservation.destination.position)))
+        self.driveTime(metres: reservation.pickup.position.distance(to: reservation.destination.position))
+      )
       reservation.fareMinor = self.settings.tariff.estimate(from: reservation.pickup.position, to: reservation.destination.position)
       try self.checkOverlap(reservation, tx, now: now)
       reservation.groupID = nil
@@ -123,7 +151,9 @@ extension DispatchDomain {
       let fee = now >= reservation.meetingAt.addingTimeInterval(-lead) ? tariff.cancellationFeeMinor : 0
       var ride = try reservation.rideID.flatMap { try tx.ride(id: $0) }
       if let found = ride, found.state == .inProgress || !found.state.isOpen {
-        throw ServiceError.failedPrecondition("the reservation's ride \(found.id) is \(found.state.rawValue.replacingOccurrences(of: "_", with: " ")); it can no longer be deleted")
+        throw ServiceError.failedPrecondition(
+          "the reservation's ride \(found.id) is \(found.state.rawValue.replacingOccurrences(of: "_", with: " ")); it can no longer be deleted"
+        )
       }
       reservation.state = .cancelled
       reservation.cancelledAt = now
@@ -149,8 +179,14 @@ extension DispatchDomain {
     if chargeHere, let fee = reservation.cancellationFeeMinor {
       _ = try await payments.charge(
         ChargeRequest(
-          cardToken: reservation.cardToken, cardLast4: reservation.cardLast4, amountMinor: fee, currency: reservation.currency,
-          reference: "reservation:\(reservation.id):fee", description: "Binario taxi: reservation deleted in its last minutes"))
+          cardToken: reservation.cardToken,
+          cardLast4: reservation.cardLast4,
+          amountMinor: fee,
+          currency: reservation.currency,
+          reference: "reservation:\(reservation.id):fee",
+          description: "Binario taxi: reservation deleted in its last minutes"
+        )
+      )
     }
     return reservation
   }
@@ -184,8 +220,14 @@ extension DispatchDomain {
     let tariff = settings.tariff
     let hold = try await payments.hold(
       ChargeRequest(
-        cardToken: first.cardToken, cardLast4: first.cardLast4, amountMinor: tariff.cancellationFeeMinor, currency: tariff.currency,
-        reference: "reservation-hold:\(unit)", description: "Binario taxi: cancellation fee held"))
+        cardToken: first.cardToken,
+        cardLast4: first.cardLast4,
+        amountMinor: tariff.cancellationFeeMinor,
+        currency: tariff.currency,
+        reference: "reservation-hold:\(unit)",
+        description: "Binario taxi: cancellation fee held"
+      )
+    )
     let now = clock.now()
     return try await commit { tx in
       let members = try (first.groupID.map { try tx.members(groupID: $0) } ?? [tx.reservation(id: first.id)].compactMap { $0 })
@@ -196,11 +238,21 @@ extension DispatchDomain {
       }
       let route = SharedRoute.plan(members)
       var ride = Ride(
-        id: Self.newID("ride"), passengerUserID: leader.passengerUserID, passengerName: leader.passengerName,
-        idempotencyKey: "reservation:\(unit)", state: .searching, pickup: route.first?.place ?? leader.pickup,
-        destination: route.last?.place ?? leader.destination, passengers: members.map(\.passengers).reduce(0, +), requestedAt: now,
-        passengerCode: String(format: "%04d", Int.random(in: 0...9999)), currency: tariff.currency, cardToken: leader.cardToken,
-        cardLast4: leader.cardLast4, holdID: hold.chargeID)
+        id: Self.newID("ride"),
+        passengerUserID: leader.passengerUserID,
+        passengerName: leader.passengerName,
+        idempotencyKey: "reservation:\(unit)",
+        state: .searching,
+        pickup: route.first?.place ?? leader.pickup,
+        destination: route.last?.place ?? leader.destination,
+        passengers: members.map(\.passengers).reduce(0, +),
+        requestedAt: now,
+        passengerCode: String(format: "%04d", Int.random(in: 0 ... 9999)),
+        currency: tariff.currency,
+        cardToken: leader.cardToken,
+        cardLast4: leader.cardLast4,
+        holdID: hold.chargeID
+      )
       ride.reservationID = leader.id
       ride.groupID = first.groupID
       ride.estimatedFareMinor = members.map(\.fareMinor).reduce(0, +)
@@ -211,10 +263,15 @@ extension DispatchDomain {
         try tx.save(member)
         try tx.enqueue(
           OutboxMessage(
-            dedupeKey: "dispatch:reservation:\(member.id):dispatched", audience: .user, userID: member.passengerUserID,
+            dedupeKey: "dispatch:reservation:\(member.id):dispatched",
+            audience: .user,
+            userID: member.passengerUserID,
             title: "Your taxi is being allocated",
-            body: "For your \(self.clockTime(member.meetingAt)) reservation from \(Self.describe(member.pickup)): we are asking the taxis nearby now.",
-            data: ["reservation_id": member.id, "ride_id": inserted.id, "event": "dispatched"]))
+            body:
+              "For your \(self.clockTime(member.meetingAt)) reservation from \(Self.describe(member.pickup)): we are asking the taxis nearby now.",
+            data: ["reservation_id": member.id, "ride_id": inserted.id, "event": "dispatched"]
+          )
+        )
       }
       tx.record(.rideChanged(inserted))
       try self.offerNext(&inserted, tx, now: now)
@@ -228,10 +285,14 @@ extension DispatchDomain {
   /// open-ride horizon.
   func checkOverlap(_ reservation: Reservation, _ tx: DispatchTransaction, now: Date) throws {
     if let other = try tx.overlappingReservations(
-      passengerUserID: reservation.passengerUserID, from: reservation.meetingAt, to: reservation.endsAt, except: reservation.id
+      passengerUserID: reservation.passengerUserID,
+      from: reservation.meetingAt,
+      to: reservation.endsAt,
+      except: reservation.id
     ).first {
       throw ServiceError.failedPrecondition(
-        "it overlaps your reservation \(other.id) at \(clockTime(other.meetingAt)); change or delete that one first")
+        "it overlaps your reservation \(other.id) at \(clockTime(other.meetingAt)); change or delete that one first"
+      )
     }
     if let open = try tx.openRide(passengerUserID: reservation.passengerUserID),
       reservation.meetingAt < now.addingTimeInterval(settings.openRideHorizon)
@@ -267,12 +328,16 @@ extension DispatchDomain {
         try tx.save(member)
         try tx.enqueue(
           OutboxMessage(
-            dedupeKey: "dispatch:share:\(member.id):\(members.count):\(share)", audience: .user, userID: member.passengerUserID,
+            dedupeKey: "dispatch:share:\(member.id):\(members.count):\(share)",
+            audience: .user,
+            userID: member.passengerUserID,
             title: "Your shared taxi: \(Money(amountMinor: share, currency: member.currency))",
             body: others == 0
               ? "You are the only one in your shared taxi at \(clockTime(member.meetingAt)) for now; your fare is \(Money(amountMinor: share, currency: member.currency))."
               : "\(others) other passenger(s) share your taxi at \(clockTime(member.meetingAt)); your share is now \(Money(amountMinor: share, currency: member.currency)).",
-            data: ["reservation_id": member.id, "event": "share", "share_minor": "\(share)", "currency": member.currency]))
+            data: ["reservation_id": member.id, "event": "share", "share_minor": "\(share)", "currency": member.currency]
+          )
+        )
       }
     }
     guard var ride = try tx.ride(groupID: groupID), ride.state.isOpen else { return }

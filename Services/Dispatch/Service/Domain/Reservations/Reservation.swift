@@ -69,8 +69,13 @@ public enum SharedRoute {
       let member = remaining.remove(at: index)
       stops.append(
         RouteStop(
-          kind: .dropOff, place: member.destination, passengerName: member.passengerName, passengers: member.passengers,
-          reservationID: member.id))
+          kind: .dropOff,
+          place: member.destination,
+          passengerName: member.passengerName,
+          passengers: member.passengers,
+          reservationID: member.id
+        )
+      )
       here = member.destination.position
     }
     return stops

@@ -36,8 +36,11 @@ public struct AddressGazetteer: Sendable {
     try check.finish()
     return AddressGazetteer(
       addresses: Dictionary(
-        file.addresses.map { ($0.address, GeoPoint(latitude: $0.latitude, longitude: $0.longitude)) }, uniquingKeysWith: { first, _ in first }),
-      city: file.city ?? "")
+        file.addresses.map { ($0.address, GeoPoint(latitude: $0.latitude, longitude: $0.longitude)) },
+        uniquingKeysWith: { first, _ in first }
+      ),
+      city: file.city ?? ""
+    )
   }
 
   public var count: Int { positions.count }

@@ -94,10 +94,14 @@ extension DispatchDomain {
         try tx.leaveQueue(code: taxi.code)
         try tx.enqueue(
           OutboxMessage(
-            dedupeKey: "dispatch:alert:missed-offers:\(offer.id)", audience: .admins, userID: "",
+            dedupeKey: "dispatch:alert:missed-offers:\(offer.id)",
+            audience: .admins,
+            userID: "",
             title: "Taxi \(taxi.code) is not answering",
             body: "Taxi \(taxi.code) let \(missed) offers in a row time out; it was made unavailable until its driver is back.",
-            data: ["alert": "missed_offers", "taxi_code": taxi.code]))
+            data: ["alert": "missed_offers", "taxi_code": taxi.code]
+          )
+        )
       } else if taxi.isQueued {
         try tx.joinTail(code: taxi.code)
       }
@@ -116,9 +120,15 @@ extension DispatchDomain {
     for zoneID in zoneIDs {
       guard let taxi = try tx.candidate(for: ride, in: zoneID) else { continue }
       let offer = Offer(
-        id: Self.newID("off"), rideSeq: ride.seq, taxiCode: taxi.code, state: .pending, queueSeq: taxi.queueSeq,
-        distanceMetres: taxi.position.map { $0.distance(to: ride.pickup.position) } ?? 0, offeredAt: now,
-        expiresAt: now.addingTimeInterval(settings.offerTimeout))
+        id: Self.newID("off"),
+        rideSeq: ride.seq,
+        taxiCode: taxi.code,
+        state: .pending,
+        queueSeq: taxi.queueSeq,
+        distanceMetres: taxi.position.map { $0.distance(to: ride.pickup.position) } ?? 0,
+        offeredAt: now,
+        expiresAt: now.addingTimeInterval(settings.offerTimeout)
+      )
       try tx.insertOffer(offer)
       tx.record(.offerMade(OfferedJob(offer: offer, ride: ride)))
       var offered = taxi
@@ -135,9 +145,14 @@ extension DispatchDomain {
     let zoneName = zones.zone(id: ride.pickup.zoneID)?.name ?? ride.pickup.zoneID
     try tx.enqueue(
       OutboxMessage(
-        dedupeKey: "dispatch:alert:no-taxi:\(ride.id)", audience: .admins, userID: "", title: "No taxi for a request",
+        dedupeKey: "dispatch:alert:no-taxi:\(ride.id)",
+        audience: .admins,
+        userID: "",
+        title: "No taxi for a request",
         body: "Ride \(ride.id) in \(zoneName) found no taxi in its zone or the neighbouring ones.",
-        data: ["alert": "no_taxi", "ride_id": ride.id, "zone_id": ride.pickup.zoneID]))
+        data: ["alert": "no_taxi", "ride_id": ride.id, "zone_id": ride.pickup.zoneID]
+      )
+    )
   }
 
   /// Offers every ride that waits for a free taxi, oldest first.

@@ -28,9 +28,14 @@ extension DispatchDomain {
             ride.positionAlerted = true
             try tx.enqueue(
               OutboxMessage(
-                dedupeKey: "dispatch:alert:silent:\(ride.id)", audience: .admins, userID: "", title: "Taxi \(code) is silent",
+                dedupeKey: "dispatch:alert:silent:\(ride.id)",
+                audience: .admins,
+                userID: "",
+                title: "Taxi \(code) is silent",
                 body: "Taxi \(code), on ride \(ride.id), has not reported its position for \(Int(silence / 60)) minutes.",
-                data: ["alert": "position_silence", "taxi_code": code, "ride_id": ride.id]))
+                data: ["alert": "position_silence", "taxi_code": code, "ride_id": ride.id]
+              )
+            )
             touched = true
           }
         }
@@ -70,15 +75,27 @@ extension DispatchDomain {
         for member in try await store.read({ tx in try tx.members(groupID: groupID) }) where member.fareMinor > 0 {
           _ = try await payments.charge(
             ChargeRequest(
-              cardToken: member.cardToken, cardLast4: member.cardLast4, amountMinor: member.fareMinor, currency: member.currency,
-              reference: "ride:\(ride.id):share:\(member.id)", description: "Binario taxi: your share of shared ride \(ride.id)"))
+              cardToken: member.cardToken,
+              cardLast4: member.cardLast4,
+              amountMinor: member.fareMinor,
+              currency: member.currency,
+              reference: "ride:\(ride.id):share:\(member.id)",
+              description: "Binario taxi: your share of shared ride \(ride.id)"
+            )
+          )
         }
       } else if amount > 0 {
         let what = ride.state == .completed ? "fare" : "cancellation fee"
         _ = try await payments.charge(
           ChargeRequest(
-            cardToken: ride.cardToken, cardLast4: ride.cardLast4, amountMinor: amount, currency: ride.currency,
-            reference: "ride:\(ride.id):\(ride.state == .completed ? "fare" : "fee")", description: "Binario taxi: \(what), ride \(ride.id)"))
+            cardToken: ride.cardToken,
+            cardLast4: ride.cardLast4,
+            amountMinor: amount,
+            currency: ride.currency,
+            reference: "ride:\(ride.id):\(ride.state == .completed ? "fare" : "fee")",
+            description: "Binario taxi: \(what), ride \(ride.id)"
+          )
+        )
       }
       try await payments.release(holdID: ride.holdID, reference: "ride:\(ride.id):release")
       ride.settled = true

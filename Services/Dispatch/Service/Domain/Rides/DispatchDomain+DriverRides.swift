@@ -5,7 +5,7 @@ import Foundation
 extension DispatchDomain {
   /// The taxi will be `minutes` late: the estimate moves and the passenger is told.
   public func reportDelay(driverUserID: String, rideID: String, minutes: Int) async throws -> Ride {
-    guard (1...120).contains(minutes) else { throw ServiceError.invalid("minutes", "a delay is 1 to 120 minutes") }
+    guard (1 ... 120).contains(minutes) else { throw ServiceError.invalid("minutes", "a delay is 1 to 120 minutes") }
     let now = clock.now()
     return try await driverRide(driverUserID, rideID, allowed: [.allocated]) { ride, tx in
       ride.estimatedPickupAt = max(now, ride.estimatedPickupAt ?? now).addingTimeInterval(Double(minutes) * 60)
@@ -67,13 +67,16 @@ extension DispatchDomain {
   /// Applies `change` to one of the driver's rides in one of the `allowed` states, saves it and
   /// records it for the streams.
   func driverRide(
-    _ driverUserID: String, _ rideID: String, allowed: Set<RideState>,
+    _ driverUserID: String,
+    _ rideID: String,
+    allowed: Set<RideState>,
     _ change: @escaping @Sendable (inout Ride, DispatchTransaction) throws -> Void
   ) async throws -> Ride {
     try await commit { tx in
       let taxi = try self.driverTaxi(tx, driverUserID)
-      guard var ride = try tx.ride(id: rideID), ride.taxiCode == taxi.code, ride.state.isActive || ride.state == .completed
-        || ride.state == .cancelled
+      guard var ride = try tx.ride(id: rideID), ride.taxiCode == taxi.code,
+        ride.state.isActive || ride.state == .completed
+          || ride.state == .cancelled
       else { throw ServiceError.notFound("no ride \(rideID) of your taxi") }
       guard allowed.contains(ride.state) else {
         throw ServiceError.failedPrecondition("the ride \(rideID) is \(ride.state.rawValue.replacingOccurrences(of: "_", with: " "))")

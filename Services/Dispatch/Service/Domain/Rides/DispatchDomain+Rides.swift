@@ -17,11 +17,15 @@ extension DispatchDomain {
   /// the card, then offers the job to the first taxi. A retry with the same idempotency key
   /// answers the ride the first call made.
   public func requestRide(
-    passengerUserID: String, pickup: RideLocation?, destination: RideLocation?, passengers: Int, idempotencyKey: String
+    passengerUserID: String,
+    pickup: RideLocation?,
+    destination: RideLocation?,
+    passengers: Int,
+    idempotencyKey: String
   ) async throws -> Ride {
     var check = InputValidation()
     let count = passengers == 0 ? 1 : passengers
-    if !(1...Self.maximumPassengers).contains(count) {
+    if !(1 ... Self.maximumPassengers).contains(count) {
       check.fail("passengers", "a taxi takes 1 to \(Self.maximumPassengers) passengers")
     }
     let key = idempotencyKey.trimmingCharacters(in: .whitespaces)
@@ -45,14 +49,31 @@ extension DispatchDomain {
     let tariff = settings.tariff
     let hold = try await payments.hold(
       ChargeRequest(
-        cardToken: card.token, cardLast4: card.last4, amountMinor: tariff.cancellationFeeMinor, currency: tariff.currency,
-        reference: "ride-hold:\(passengerUserID):\(requestKey)", description: "Binario taxi: cancellation fee held"))
+        cardToken: card.token,
+        cardLast4: card.last4,
+        amountMinor: tariff.cancellationFeeMinor,
+        currency: tariff.currency,
+        reference: "ride-hold:\(passengerUserID):\(requestKey)",
+        description: "Binario taxi: cancellation fee held"
+      )
+    )
     let now = clock.now()
     var ride = Ride(
-      id: Self.newID("ride"), passengerUserID: passengerUserID, passengerName: name, idempotencyKey: requestKey,
-      state: .searching, pickup: from, destination: to, passengers: count, requestedAt: now,
-      passengerCode: String(format: "%04d", Int.random(in: 0...9999)), currency: tariff.currency, cardToken: card.token,
-      cardLast4: card.last4, holdID: hold.chargeID)
+      id: Self.newID("ride"),
+      passengerUserID: passengerUserID,
+      passengerName: name,
+      idempotencyKey: requestKey,
+      state: .searching,
+      pickup: from,
+      destination: to,
+      passengers: count,
+      requestedAt: now,
+      passengerCode: String(format: "%04d", Int.random(in: 0 ... 9999)),
+      currency: tariff.currency,
+      cardToken: card.token,
+      cardLast4: card.last4,
+      holdID: hold.chargeID
+    )
     if let to { ride.estimatedFareMinor = tariff.estimate(from: from.position, to: to.position) }
     let prepared = ride
     let outcome: Result<Ride, ServiceError> = try await commit { tx in
@@ -61,10 +82,13 @@ extension DispatchDomain {
         return .failure(.failedPrecondition("you already have ride \(open.id) open; cancel it or wait for it to end"))
       }
       if let booked = try tx.overlappingReservations(
-        passengerUserID: passengerUserID, from: now, to: now.addingTimeInterval(self.settings.openRideHorizon)
+        passengerUserID: passengerUserID,
+        from: now,
+        to: now.addingTimeInterval(self.settings.openRideHorizon)
       ).first {
         return .failure(
-          .failedPrecondition("your reservation \(booked.id) at \(self.clockTime(booked.meetingAt)) is due; delete it or wait for it"))
+          .failedPrecondition("your reservation \(booked.id) at \(self.clockTime(booked.meetingAt)) is due; delete it or wait for it")
+        )
       }
       var inserted = try tx.insertRide(prepared)
       tx.record(.rideChanged(inserted))
@@ -188,9 +212,15 @@ extension DispatchDomain {
       if let driver = taxi.driverUserID {
         try tx.enqueue(
           OutboxMessage(
-            dedupeKey: "dispatch:driver:cancelled:\(ride.id)", audience: .user, userID: driver, title: "Ride cancelled",
+            dedupeKey: "dispatch:driver:cancelled:\(ride.id)",
+            audience: .user,
+            userID: driver,
+            title: "Ride cancelled",
             body: "The passenger at \(Self.describe(ride.pickup)) cancelled; you are back in the queue.",
-            data: ["ride_id": ride.id, "event": "cancelled"], pushOnly: true))
+            data: ["ride_id": ride.id, "event": "cancelled"],
+            pushOnly: true
+          )
+        )
       }
     }
     try offerWaitingRides(tx, now: now)
@@ -247,7 +277,8 @@ extension DispatchDomain {
     switch event {
     case "allocated":
       title = "Taxi \(ride.taxiCode ?? "") is on its way"
-      body = "Taxi \(ride.taxiCode ?? "") (\(ride.taxiPlate)) will be at \(Self.describe(ride.pickup)) at about \(clock). Your code for the driver: \(ride.passengerCode)."
+      body =
+        "Taxi \(ride.taxiCode ?? "") (\(ride.taxiPlate)) will be at \(Self.describe(ride.pickup)) at about \(clock). Your code for the driver: \(ride.passengerCode)."
     case "delayed":
       title = "Your taxi is late"
       body = "Taxi \(ride.taxiCode ?? "") is delayed; it should now reach you at about \(clock)."
@@ -263,8 +294,12 @@ extension DispatchDomain {
     }
     return OutboxMessage(
       dedupeKey: "dispatch:ride:\(ride.id):\(event)\(event == "delayed" ? ":\(Int(ride.estimatedPickupAt?.timeIntervalSince1970 ?? 0))" : "")",
-      audience: .user, userID: ride.passengerUserID, title: title, body: body,
-      data: ["ride_id": ride.id, "event": event, "taxi_code": ride.taxiCode ?? ""])
+      audience: .user,
+      userID: ride.passengerUserID,
+      title: title,
+      body: body,
+      data: ["ride_id": ride.id, "event": event, "taxi_code": ride.taxiCode ?? ""]
+    )
   }
 
   static func describe(_ place: RidePlace) -> String {

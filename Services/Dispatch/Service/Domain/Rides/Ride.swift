@@ -85,9 +85,20 @@ public struct Ride: Sendable, Hashable {
   public var route: [RouteStop] = []
 
   public init(
-    id: String, passengerUserID: String, passengerName: String, idempotencyKey: String, state: RideState,
-    pickup: RidePlace, destination: RidePlace?, passengers: Int, requestedAt: Date, passengerCode: String,
-    currency: String, cardToken: String, cardLast4: String, holdID: String
+    id: String,
+    passengerUserID: String,
+    passengerName: String,
+    idempotencyKey: String,
+    state: RideState,
+    pickup: RidePlace,
+    destination: RidePlace?,
+    passengers: Int,
+    requestedAt: Date,
+    passengerCode: String,
+    currency: String,
+    cardToken: String,
+    cardLast4: String,
+    holdID: String
   ) {
     self.id = id
     self.passengerUserID = passengerUserID

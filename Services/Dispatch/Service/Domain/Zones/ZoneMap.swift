@@ -18,7 +18,8 @@ public struct Zone: Sendable, Hashable, Codable {
   public var centre: GeoPoint {
     GeoPoint(
       latitude: polygon.map(\.latitude).reduce(0, +) / Double(polygon.count),
-      longitude: polygon.map(\.longitude).reduce(0, +) / Double(polygon.count))
+      longitude: polygon.map(\.longitude).reduce(0, +) / Double(polygon.count)
+    )
   }
 
   /// Whether `point` is inside (or on the border of) the polygon: an even-odd ray cast in the
@@ -30,7 +31,8 @@ public struct Zone: Sendable, Hashable, Codable {
     for vertex in polygon {
       if Self.onSegment(point, previous, vertex) { return true }
       if (vertex.latitude > point.latitude) != (previous.latitude > point.latitude) {
-        let crossing = vertex.longitude
+        let crossing =
+          vertex.longitude
           + (point.latitude - vertex.latitude) / (previous.latitude - vertex.latitude) * (previous.longitude - vertex.longitude)
         if point.longitude < crossing { inside.toggle() }
       }
@@ -42,8 +44,8 @@ public struct Zone: Sendable, Hashable, Codable {
   static func onSegment(_ p: GeoPoint, _ a: GeoPoint, _ b: GeoPoint) -> Bool {
     let cross = (b.longitude - a.longitude) * (p.latitude - a.latitude) - (b.latitude - a.latitude) * (p.longitude - a.longitude)
     guard abs(cross) < 1e-12 else { return false }
-    return (min(a.longitude, b.longitude) - 1e-12...max(a.longitude, b.longitude) + 1e-12).contains(p.longitude)
-      && (min(a.latitude, b.latitude) - 1e-12...max(a.latitude, b.latitude) + 1e-12).contains(p.latitude)
+    return (min(a.longitude, b.longitude) - 1e-12 ... max(a.longitude, b.longitude) + 1e-12).contains(p.longitude)
+      && (min(a.latitude, b.latitude) - 1e-12 ... max(a.latitude, b.latitude) + 1e-12).contains(p.latitude)
   }
 
   /// The least distance in metres between the two polygons' borders (0 where they touch),
@@ -77,7 +79,10 @@ public struct Zone: Sendable, Hashable, Codable {
     func orientation(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double), _ c: (x: Double, y: Double)) -> Double {
       (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
     }
-    let d1 = orientation(q1, q2, p1), d2 = orientation(q1, q2, p2), d3 = orientation(p1, p2, q1), d4 = orientation(p1, p2, q2)
+    let d1 = orientation(q1, q2, p1)
+    let d2 = orientation(q1, q2, p2)
+    let d3 = orientation(p1, p2, q1)
+    let d4 = orientation(p1, p2, q2)
     if ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)) { return 0 }
     func pointToSegment(_ p: (x: Double, y: Double), _ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double {
       let (dx, dy) = (b.x - a.x, b.y - a.y)
@@ -119,7 +124,8 @@ public struct ZoneMap: Sendable {
     self.zones = zones
     var neighbours: [String: [String]] = [:]
     for zone in zones {
-      neighbours[zone.id] = zones
+      neighbours[zone.id] =
+        zones
         .filter { $0.id != zone.id && zone.borderDistance(to: $0) <= Self.touchingMetres }
         .sorted { (zone.centre.distance(to: $0.centre), $0.id) < (zone.centre.distance(to: $1.centre), $1.id) }
         .map(\.id)
@@ -151,7 +157,8 @@ public struct ZoneMap: Sendable {
     return try ZoneMap(
       zones: file.zones.map { entry in
         Zone(id: entry.id, name: entry.name, polygon: entry.polygon.map { GeoPoint(latitude: $0[0], longitude: $0[1]) })
-      })
+      }
+    )
   }
 
   /// The zone a position is in; `nil` outside every zone. Where zones overlap, the first listed.

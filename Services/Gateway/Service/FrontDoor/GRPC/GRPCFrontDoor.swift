@@ -60,7 +60,10 @@ public final class GRPCFrontDoor: Service, Sendable {
         // An idle connection is closed gracefully: GOAWAY and a PING the client must answer. One
         // that never answers (or never even sent its preface) is closed by keepalive instead.
         config.connection.keepalive = .init(
-          time: limits.idleTimeout, timeout: limits.slowClientTimeout, clientBehavior: .defaults)
+          time: limits.idleTimeout,
+          timeout: limits.slowClientTimeout,
+          clientBehavior: .defaults
+        )
         let connectionLimiter = ConnectionLimiter(limits: limits.connections)
         config.channelDebuggingCallbacks.onBindTCPListener = { listener in
           listener.eventLoop.makeCompletedFuture {
@@ -74,7 +77,8 @@ public final class GRPCFrontDoor: Service, Sendable {
             let pipeline = connection.pipeline.syncOperations
             try pipeline.addHandler(
               ConnectionStartTimeoutHandler(timeout: limits.slowClientTimeout, requiredBytes: 24),
-              position: .after(try pipeline.handler(type: NIOSSLServerHandler.self)))
+              position: .after(try pipeline.handler(type: NIOSSLServerHandler.self))
+            )
           }
         }
       },
@@ -262,4 +266,3 @@ public final class GRPCFrontDoor: Service, Sendable {
     }
   }
 }
-

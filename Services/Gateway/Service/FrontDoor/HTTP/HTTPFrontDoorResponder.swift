@@ -68,7 +68,11 @@ struct HTTPFrontDoorResponder: HTTPResponder {
     if path == "/docs" || path.hasPrefix("/docs/") {
       guard let documentation = self.documentation else {
         return Self.error(
-          HTTPErrorBody(code: WireStatusCode.notFound, message: "this gateway serves no documentation page (start it with --docs-folder)", requestID: nil)
+          HTTPErrorBody(
+            code: WireStatusCode.notFound,
+            message: "this gateway serves no documentation page (start it with --docs-folder)",
+            requestID: nil
+          )
         )
       }
       let name = path == "/docs" ? Substring("") : path.dropFirst("/docs/".count)
@@ -152,7 +156,9 @@ struct HTTPFrontDoorResponder: HTTPResponder {
         requestID = requestID ?? end.trailers.firstText(GatewayRequestID.key)
         guard end.statusCode == WireStatusCode.ok else { return Self.error(HTTPErrorBody(end: end, requestID: requestID), end: end) }
         guard let answer else {
-          return Self.error(HTTPErrorBody(code: WireStatusCode.internalError, message: "\(route.rpc) ended OK without an answer", requestID: requestID))
+          return Self.error(
+            HTTPErrorBody(code: WireStatusCode.internalError, message: "\(route.rpc) ended OK without an answer", requestID: requestID)
+          )
         }
         let json: [UInt8]
         do {
@@ -186,7 +192,11 @@ struct HTTPFrontDoorResponder: HTTPResponder {
       } catch {
         return .refused(
           Self.error(
-            HTTPErrorBody(code: WireStatusCode.resourceExhausted, message: "the body is larger than \(self.maximumMessageSize) bytes", requestID: nil),
+            HTTPErrorBody(
+              code: WireStatusCode.resourceExhausted,
+              message: "the body is larger than \(self.maximumMessageSize) bytes",
+              requestID: nil
+            ),
             status: .contentTooLarge
           )
         )
@@ -203,7 +213,12 @@ struct HTTPFrontDoorResponder: HTTPResponder {
     do throws(TranscodingError) {
       return .message(
         try route.requestMessage(
-          pathValues: pathValues, query: request.uri.query, lastEventID: request.headers[Self.lastEventID], body: body))
+          pathValues: pathValues,
+          query: request.uri.query,
+          lastEventID: request.headers[Self.lastEventID],
+          body: body
+        )
+      )
     } catch {
       return .refused(Self.invalidArgument(field: error.field, error.reason))
     }

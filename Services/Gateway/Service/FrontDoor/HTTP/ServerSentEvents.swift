@@ -21,7 +21,10 @@ enum ServerSentEvents {
   static let keepAliveInterval = TimeAmount.seconds(15)
 
   static func response(
-    for call: BridgedClientCall, responses: BridgedResponseReader, route: HTTPRoute, openStreams: OpenStreams
+    for call: BridgedClientCall,
+    responses: BridgedResponseReader,
+    route: HTTPRoute,
+    openStreams: OpenStreams
   ) async -> Response {
     var responses = responses
     var requestID: String?

@@ -72,7 +72,8 @@ struct WebApp: Sendable {
       total += data.count
       guard files.count < Self.maximumFiles, total <= Self.maximumBytes else {
         throw GatewayConfigurationError(
-          "the web app's folder \(folder) holds more than \(Self.maximumFiles) files or \(Self.maximumBytes >> 20) MiB; is it the right folder?")
+          "the web app's folder \(folder) holds more than \(Self.maximumFiles) files or \(Self.maximumBytes >> 20) MiB; is it the right folder?"
+        )
       }
       files["/app" + relative] = File(contentType: contentType, body: ByteBuffer(bytes: data))
     }
@@ -80,7 +81,8 @@ struct WebApp: Sendable {
     for (path, package) in Self.libraries {
       guard let data = FileManager.default.contents(atPath: libraryRoot.appendingPathComponent(path).path) else {
         throw GatewayConfigurationError(
-          "the web app needs \(libraries)/\(path): install Debian's \(package) (scripts/install-system-packages.sh does)")
+          "the web app needs \(libraries)/\(path): install Debian's \(package) (scripts/install-system-packages.sh does)"
+        )
       }
       let type = Self.contentTypes[URL(fileURLWithPath: path).pathExtension] ?? "application/octet-stream"
       let gzipped = FileManager.default.contents(atPath: libraryRoot.appendingPathComponent(path + ".gz").path)

@@ -111,7 +111,8 @@ public final class BridgedClientCall: GatewayClientCall {
   public func gatewayShuttingDown() {
     self.abandon(
       .connectionClosed,
-      answer: WireEnd(code: WireStatusCode.unavailable, message: "the gateway is shutting down; reconnect"))
+      answer: WireEnd(code: WireStatusCode.unavailable, message: "the gateway is shutting down; reconnect")
+    )
   }
 
   /// Resumes a front door waiting in ``nextResponses()`` with no answers (the call goes on), so
@@ -281,10 +282,13 @@ public final class BridgedClientCall: GatewayClientCall {
     if responseWaiter != nil { state.responses = [] }
     let deadline = state.deadline
     state.deadline = nil
-    return (deadline, {
-      for waiter in waiters { waiter.resume() }
-      responseWaiter?.resume(returning: batch)
-    })
+    return (
+      deadline,
+      {
+        for waiter in waiters { waiter.resume() }
+        responseWaiter?.resume(returning: batch)
+      }
+    )
   }
 }
 

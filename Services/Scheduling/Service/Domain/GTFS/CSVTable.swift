@@ -111,7 +111,9 @@ struct CSVTable: Sendable {
     for record in records.dropFirst() {
       guard record.fields.count <= self.header.count else {
         throw GTFSError(
-          file: file, line: record.line, column: self.header.count + 1,
+          file: file,
+          line: record.line,
+          column: self.header.count + 1,
           reason: "\(record.fields.count) fields, but the header names \(self.header.count)"
         )
       }

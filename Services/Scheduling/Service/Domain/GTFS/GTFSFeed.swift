@@ -85,7 +85,7 @@ public struct GTFSFeed: Sendable, Hashable {
   public func serviceDays(of serviceID: String) -> Set<Int> {
     var days: Set<Int> = []
     if let calendar = self.calendars.first(where: { $0.serviceID == serviceID }) {
-      for day in calendar.start.daysSinceEpoch...calendar.end.daysSinceEpoch
+      for day in calendar.start.daysSinceEpoch ... calendar.end.daysSinceEpoch
       where calendar.weekdays[ServiceDate(daysSinceEpoch: day).weekday - 1] {
         days.insert(day)
       }

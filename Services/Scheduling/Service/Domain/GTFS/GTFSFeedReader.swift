@@ -153,8 +153,13 @@ public enum GTFSFeedReader {
     }
 
     return GTFSFeed(
-      agencies: agencies, stops: stops, routes: routes, trips: trips, stopTimes: stopTimes,
-      calendars: calendars, calendarExceptions: exceptions
+      agencies: agencies,
+      stops: stops,
+      routes: routes,
+      trips: trips,
+      stopTimes: stopTimes,
+      calendars: calendars,
+      calendarExceptions: exceptions
     )
   }
 

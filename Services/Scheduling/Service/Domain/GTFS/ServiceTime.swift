@@ -18,9 +18,9 @@ public struct ServiceTime: Sendable, Hashable, Comparable, CustomStringConvertib
   /// `H:MM:SS` or `HH:MM:SS`, hours 0-47.
   public init?(gtfs text: String) {
     let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-    guard parts.count == 3, (1...2).contains(parts[0].count), parts[1].count == 2, parts[2].count == 2,
+    guard parts.count == 3, (1 ... 2).contains(parts[0].count), parts[1].count == 2, parts[2].count == 2,
       let hours = Int(parts[0]), let minutes = Int(parts[1]), let seconds = Int(parts[2]),
-      (0..<48).contains(hours), (0..<60).contains(minutes), (0..<60).contains(seconds),
+      (0 ..< 48).contains(hours), (0 ..< 60).contains(minutes), (0 ..< 60).contains(seconds),
       parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } })
     else { return nil }
     self.secondsSinceServiceDayStart = hours * 3600 + minutes * 60 + seconds

@@ -42,7 +42,7 @@ struct ZipArchive {
     guard count != 0xFFFF, directoryOffset != 0xFFFF_FFFF else { throw Damaged(reason: "a zip64 archive, which is not read") }
     var entries: [Entry] = []
     var offset = directoryOffset
-    for _ in 0..<count {
+    for _ in 0 ..< count {
       guard Self.uint32(bytes, at: offset) == 0x0201_4B50,
         let method = Self.uint16(bytes, at: offset + 10),
         let crc32 = Self.uint32(bytes, at: offset + 16),
@@ -54,11 +54,18 @@ struct ZipArchive {
         let localHeaderOffset = Self.uint32(bytes, at: offset + 42),
         offset + 46 + Int(nameLength) <= bytes.count
       else { throw Damaged(reason: "the archive's directory is damaged") }
-      let path = String(decoding: bytes[(offset + 46)..<(offset + 46 + Int(nameLength))], as: UTF8.self)
+      let path = String(decoding: bytes[(offset + 46) ..< (offset + 46 + Int(nameLength))], as: UTF8.self)
       entries.append(
         Entry(
-          path: path, isDirectory: path.hasSuffix("/"), method: method, crc32: crc32, compressedSize: Int(compressedSize),
-          uncompressedSize: Int(uncompressedSize), localHeaderOffset: Int(localHeaderOffset)))
+          path: path,
+          isDirectory: path.hasSuffix("/"),
+          method: method,
+          crc32: crc32,
+          compressedSize: Int(compressedSize),
+          uncompressedSize: Int(uncompressedSize),
+          localHeaderOffset: Int(localHeaderOffset)
+        )
+      )
       offset += 46 + Int(nameLength) + Int(extraLength) + Int(commentLength)
     }
     self.entries = entries
@@ -73,21 +80,24 @@ struct ZipArchive {
     else { throw Damaged(reason: "the entry's header is damaged") }
     let start = header + 30 + Int(nameLength) + Int(extraLength)
     guard start + entry.compressedSize <= self.bytes.count else { throw Damaged(reason: "the entry runs past the archive's end") }
-    let data = self.bytes[start..<(start + entry.compressedSize)]
+    let data = self.bytes[start ..< (start + entry.compressedSize)]
     switch entry.method {
     case 0:
       try consumer(Data(data))
     case 8:
       let crc32 = try Data.decompress(
-        size: Int64(entry.compressedSize), bufferSize: 16 * 1024, skipCRC32: false,
+        size: Int64(entry.compressedSize),
+        bufferSize: 16 * 1024,
+        skipCRC32: false,
         provider: { position, size in
           let from = data.startIndex + Int(position)
           // zlib asks for more only while the stream has not ended: past the entry's own bytes,
           // it never will.
           guard from < data.endIndex else { throw Damaged(reason: "the entry's compressed data ends before its stream does") }
-          return Data(data[from..<min(from + size, data.endIndex)])
+          return Data(data[from ..< min(from + size, data.endIndex)])
         },
-        consumer: consumer)
+        consumer: consumer
+      )
       guard crc32 == entry.crc32 else { throw Damaged(reason: "the entry's checksum does not match") }
     default:
       throw Damaged(reason: "compression method \(entry.method) (only stored and deflated entries are read)")
@@ -101,6 +111,6 @@ struct ZipArchive {
 
   private static func uint32(_ bytes: [UInt8], at offset: Int) -> UInt32? {
     guard offset >= 0, offset + 4 <= bytes.count else { return nil }
-    return (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * UInt32($1)) }
+    return (0 ..< 4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * UInt32($1)) }
   }
 }

@@ -18,8 +18,15 @@ public struct Itinerary: Sendable, Hashable {
   public var createdAt: Date
 
   public init(
-    id: String, organiserID: String, name: String, destination: String, startDate: ServiceDate, endDate: ServiceDate,
-    estimatedCost: Money, status: Status, createdAt: Date
+    id: String,
+    organiserID: String,
+    name: String,
+    destination: String,
+    startDate: ServiceDate,
+    endDate: ServiceDate,
+    estimatedCost: Money,
+    status: Status,
+    createdAt: Date
   ) {
     self.id = id
     self.organiserID = organiserID
@@ -52,7 +59,12 @@ public struct ItineraryInvite: Sendable, Hashable {
   public var answeredAt: Date?
 
   public init(
-    id: String, itineraryID: String, inviteeUserID: String, inviteeEmail: String, status: Status, invitedAt: Date,
+    id: String,
+    itineraryID: String,
+    inviteeUserID: String,
+    inviteeEmail: String,
+    status: Status,
+    invitedAt: Date,
     answeredAt: Date?
   ) {
     self.id = id
@@ -80,8 +92,17 @@ public struct ItineraryEvent: Sendable, Hashable {
   public var createdBy: String
 
   public init(
-    id: String, itineraryID: String, title: String, place: String, latitude: Double, longitude: Double, startsAt: Date,
-    endsAt: Date, notes: String, cost: Money, createdBy: String
+    id: String,
+    itineraryID: String,
+    title: String,
+    place: String,
+    latitude: Double,
+    longitude: Double,
+    startsAt: Date,
+    endsAt: Date,
+    notes: String,
+    cost: Money,
+    createdBy: String
   ) {
     self.id = id
     self.itineraryID = itineraryID
@@ -109,7 +130,13 @@ public struct ItineraryEventDraft: Sendable, Hashable {
   public var cost: Money
 
   public init(
-    title: String, place: String, latitude: Double, longitude: Double, startsAt: Date?, endsAt: Date?, notes: String,
+    title: String,
+    place: String,
+    latitude: Double,
+    longitude: Double,
+    startsAt: Date?,
+    endsAt: Date?,
+    notes: String,
     cost: Money
   ) {
     self.title = title

@@ -20,8 +20,13 @@ public final class ItineraryPlanner: Sendable {
   }
 
   public func create(
-    userID: String, name rawName: String, destination rawDestination: String, startDate rawStart: String,
-    endDate rawEnd: String, estimatedCostMinor: Int64, currency: String
+    userID: String,
+    name rawName: String,
+    destination rawDestination: String,
+    startDate rawStart: String,
+    endDate rawEnd: String,
+    estimatedCostMinor: Int64,
+    currency: String
   ) async throws -> ItineraryDetails {
     var check = InputValidation()
     let name = check.requiredText(rawName, field: "name", what: "a name")
@@ -34,8 +39,16 @@ public final class ItineraryPlanner: Sendable {
     let cost = check.money(estimatedCostMinor, currency: currency.isEmpty ? "EUR" : currency, field: "estimated_cost")
     try check.finish()
     let itinerary = Itinerary(
-      id: UUID().uuidString.lowercased(), organiserID: userID, name: name, destination: destination, startDate: start!,
-      endDate: end!, estimatedCost: cost, status: .active, createdAt: clock.now())
+      id: UUID().uuidString.lowercased(),
+      organiserID: userID,
+      name: name,
+      destination: destination,
+      startDate: start!,
+      endDate: end!,
+      estimatedCost: cost,
+      status: .active,
+      createdAt: clock.now()
+    )
     try await store.insertItinerary(itinerary)
     return try await details(of: itinerary, for: userID)
   }
@@ -60,15 +73,28 @@ public final class ItineraryPlanner: Sendable {
     let notice = Notice(
       userIDs: told.map(\.inviteeUserID),
       content: NotificationContent(
-        kind: .itineraryUpdate, title: "\(itinerary.name) was cancelled",
-        body: "The organiser deleted the trip to \(itinerary.destination).", data: ["itinerary_id": itinerary.id]))
+        kind: .itineraryUpdate,
+        title: "\(itinerary.name) was cancelled",
+        body: "The organiser deleted the trip to \(itinerary.destination).",
+        data: ["itinerary_id": itinerary.id]
+      )
+    )
     try await store.markItineraryDeleted(
-      id: itinerary.id, at: clock.now(), notice: notice, onCommitted: notifications.onCommitted)
+      id: itinerary.id,
+      at: clock.now(),
+      notice: notice,
+      onCommitted: notifications.onCommitted
+    )
   }
 
   /// Invites a friend by user id, or by email a friend or a contact waiting to register
   /// (organiser only).
-  public func invite(userID: String, itineraryID: String, inviteeUserID rawInvitee: String?, email rawEmail: String?)
+  public func invite(
+    userID: String,
+    itineraryID: String,
+    inviteeUserID rawInvitee: String?,
+    email rawEmail: String?
+  )
     async throws -> ItineraryInvite
   {
     let (itinerary, _) = try visible(itineraryID, to: userID)
@@ -88,7 +114,8 @@ public final class ItineraryPlanner: Sendable {
         email = ""
       } else if try await !directory.isPendingContact(userID: userID, email: email) {
         throw ServiceError.failedPrecondition(
-          "\(email) is neither a friend nor one of your contacts; add them as a contact first")
+          "\(email) is neither a friend nor one of your contacts; add them as a contact first"
+        )
       }
     }
     if inviteeUserID == userID { throw ServiceError.invalid("user_id", "you organise this trip") }
@@ -97,8 +124,14 @@ public final class ItineraryPlanner: Sendable {
     }
     let organiser = try await directory.accounts(ids: [userID]).first?.displayName ?? "A friend"
     let invite = ItineraryInvite(
-      id: UUID().uuidString.lowercased(), itineraryID: itinerary.id, inviteeUserID: inviteeUserID, inviteeEmail: email,
-      status: .pending, invitedAt: clock.now(), answeredAt: nil)
+      id: UUID().uuidString.lowercased(),
+      itineraryID: itinerary.id,
+      inviteeUserID: inviteeUserID,
+      inviteeEmail: email,
+      status: .pending,
+      invitedAt: clock.now(),
+      answeredAt: nil
+    )
     let notice = inviteeUserID.isEmpty ? nil : Notice(userIDs: [inviteeUserID], content: Self.invitation(itinerary, from: organiser, invite))
     do {
       return try await store.insertInvite(invite, notice: notice, onCommitted: notifications.onCommitted)
@@ -138,8 +171,12 @@ public final class ItineraryPlanner: Sendable {
     let notice = Notice(
       userIDs: [itinerary.organiserID],
       content: NotificationContent(
-        kind: .itineraryUpdate, title: "\(name) \(accept ? "joined" : "declined") \(itinerary.name)", body: "",
-        data: ["itinerary_id": itinerary.id, "invite_id": invite.id]))
+        kind: .itineraryUpdate,
+        title: "\(name) \(accept ? "joined" : "declined") \(itinerary.name)",
+        body: "",
+        data: ["itinerary_id": itinerary.id, "invite_id": invite.id]
+      )
+    )
     let now = clock.now()
     invite.status = accept ? .accepted : .rejected
     invite.answeredAt = now
@@ -158,7 +195,12 @@ public final class ItineraryPlanner: Sendable {
     let notice = Notice(
       userIDs: [itinerary.organiserID],
       content: NotificationContent(
-        kind: .itineraryUpdate, title: "\(name) left \(itinerary.name)", body: "", data: ["itinerary_id": itinerary.id]))
+        kind: .itineraryUpdate,
+        title: "\(name) left \(itinerary.name)",
+        body: "",
+        data: ["itinerary_id": itinerary.id]
+      )
+    )
     try await store.setInviteStatus(id: membership.id, .left, at: clock.now(), notice: notice, onCommitted: notifications.onCommitted)
   }
 
@@ -167,13 +209,21 @@ public final class ItineraryPlanner: Sendable {
     let (itinerary, invites) = try visible(itineraryID, to: userID)
     let event = try checked(draft, id: UUID().uuidString.lowercased(), itinerary: itinerary, createdBy: userID)
     try await store.saveEvent(
-      event, at: clock.now(), notice: Self.changeNotice("added", event, itinerary, invites, by: userID),
-      onCommitted: notifications.onCommitted)
+      event,
+      at: clock.now(),
+      notice: Self.changeNotice("added", event, itinerary, invites, by: userID),
+      onCommitted: notifications.onCommitted
+    )
     return event
   }
 
   /// Replaces an event's fields (organiser or member); the others are told.
-  public func updateEvent(userID: String, itineraryID: String, eventID: String, _ draft: ItineraryEventDraft) async throws
+  public func updateEvent(
+    userID: String,
+    itineraryID: String,
+    eventID: String,
+    _ draft: ItineraryEventDraft
+  ) async throws
     -> ItineraryEvent
   {
     let (itinerary, invites) = try visible(itineraryID, to: userID)
@@ -182,8 +232,11 @@ public final class ItineraryPlanner: Sendable {
     }
     let event = try checked(draft, id: existing.id, itinerary: itinerary, createdBy: existing.createdBy)
     try await store.saveEvent(
-      event, at: clock.now(), notice: Self.changeNotice("changed", event, itinerary, invites, by: userID),
-      onCommitted: notifications.onCommitted)
+      event,
+      at: clock.now(),
+      notice: Self.changeNotice("changed", event, itinerary, invites, by: userID),
+      onCommitted: notifications.onCommitted
+    )
     return event
   }
 
@@ -193,8 +246,12 @@ public final class ItineraryPlanner: Sendable {
       throw ServiceError.notFound("\(itinerary.name) has no event \(eventID)")
     }
     _ = try await store.deleteEvent(
-      id: event.id, itineraryID: itinerary.id, at: clock.now(),
-      notice: Self.changeNotice("removed", event, itinerary, invites, by: userID), onCommitted: notifications.onCommitted)
+      id: event.id,
+      itineraryID: itinerary.id,
+      at: clock.now(),
+      notice: Self.changeNotice("removed", event, itinerary, invites, by: userID),
+      onCommitted: notifications.onCommitted
+    )
   }
 
   // MARK: - Rules
@@ -220,58 +277,95 @@ public final class ItineraryPlanner: Sendable {
 
   func details(of itinerary: Itinerary, for userID: String) async throws -> ItineraryDetails {
     let invites = try store.invites(itineraryID: itinerary.id)
-    let memberIDs = [itinerary.organiserID] + invites.filter { $0.status == .accepted }
+    let memberIDs =
+      [itinerary.organiserID]
+      + invites.filter { $0.status == .accepted }
       .sorted { ($0.answeredAt ?? $0.invitedAt) < ($1.answeredAt ?? $1.invitedAt) }.map(\.inviteeUserID)
     let names = Dictionary(
-      try await directory.accounts(ids: memberIDs).map { ($0.userID, $0.displayName) }, uniquingKeysWith: { first, _ in first })
+      try await directory.accounts(ids: memberIDs).map { ($0.userID, $0.displayName) },
+      uniquingKeysWith: { first, _ in first }
+    )
     let shares = itinerary.estimatedCost.split(into: memberIDs.count)
     let members = zip(memberIDs, shares).map { id, share in
       ItineraryDetails.Member(
-        userID: id, displayName: names[id] ?? "", organiser: id == itinerary.organiserID, costShare: share)
+        userID: id,
+        displayName: names[id] ?? "",
+        organiser: id == itinerary.organiserID,
+        costShare: share
+      )
     }
     return ItineraryDetails(
-      itinerary: itinerary, members: members,
+      itinerary: itinerary,
+      members: members,
       invites: itinerary.organiserID == userID ? invites : invites.filter { $0.inviteeUserID == userID },
-      events: try store.events(itineraryID: itinerary.id))
+      events: try store.events(itineraryID: itinerary.id)
+    )
   }
 
-  private func checked(_ draft: ItineraryEventDraft, id: String, itinerary: Itinerary, createdBy: String) throws
+  private func checked(
+    _ draft: ItineraryEventDraft,
+    id: String,
+    itinerary: Itinerary,
+    createdBy: String
+  ) throws
     -> ItineraryEvent
   {
     var check = InputValidation()
     let title = check.requiredText(draft.title, field: "event.title", what: "a title")
     let place = check.optionalText(draft.place, field: "event.place", what: "the place", maxLength: 200)
     let notes = check.optionalText(draft.notes, field: "event.notes", what: "the notes", maxLength: 2000)
-    if !(-90...90).contains(draft.latitude) { check.fail("event.latitude", "from -90 to 90") }
-    if !(-180...180).contains(draft.longitude) { check.fail("event.longitude", "from -180 to 180") }
+    if !(-90 ... 90).contains(draft.latitude) { check.fail("event.latitude", "from -90 to 90") }
+    if !(-180 ... 180).contains(draft.longitude) { check.fail("event.longitude", "from -180 to 180") }
     if draft.startsAt == nil { check.fail("event.starts_at", "when the event starts is required") }
     let endsAt = draft.endsAt ?? draft.startsAt
     if let start = draft.startsAt, let endsAt, endsAt < start { check.fail("event.ends_at", "the event ends before it starts") }
     let cost = check.money(
-      draft.cost.amountMinor, currency: draft.cost.currency.isEmpty ? itinerary.estimatedCost.currency : draft.cost.currency,
-      field: "event.cost")
+      draft.cost.amountMinor,
+      currency: draft.cost.currency.isEmpty ? itinerary.estimatedCost.currency : draft.cost.currency,
+      field: "event.cost"
+    )
     try check.finish()
     return ItineraryEvent(
-      id: id, itineraryID: itinerary.id, title: title, place: place, latitude: draft.latitude, longitude: draft.longitude,
-      startsAt: draft.startsAt!, endsAt: endsAt!, notes: notes, cost: cost, createdBy: createdBy)
+      id: id,
+      itineraryID: itinerary.id,
+      title: title,
+      place: place,
+      latitude: draft.latitude,
+      longitude: draft.longitude,
+      startsAt: draft.startsAt!,
+      endsAt: endsAt!,
+      notes: notes,
+      cost: cost,
+      createdBy: createdBy
+    )
   }
 
   static func invitation(_ itinerary: Itinerary, from organiser: String, _ invite: ItineraryInvite) -> NotificationContent {
     NotificationContent(
-      kind: .itineraryInvite, title: "\(organiser) invited you to \(itinerary.name)",
+      kind: .itineraryInvite,
+      title: "\(organiser) invited you to \(itinerary.name)",
       body: "A trip to \(itinerary.destination), \(itinerary.startDate) to \(itinerary.endDate).",
-      data: ["itinerary_id": itinerary.id, "invite_id": invite.id])
+      data: ["itinerary_id": itinerary.id, "invite_id": invite.id]
+    )
   }
 
   /// Tells everyone on the itinerary but `author` that an event changed.
   static func changeNotice(
-    _ what: String, _ event: ItineraryEvent, _ itinerary: Itinerary, _ invites: [ItineraryInvite], by author: String
+    _ what: String,
+    _ event: ItineraryEvent,
+    _ itinerary: Itinerary,
+    _ invites: [ItineraryInvite],
+    by author: String
   ) -> Notice {
     let people = [itinerary.organiserID] + invites.filter { $0.status == .accepted }.map(\.inviteeUserID)
     return Notice(
       userIDs: people.filter { $0 != author },
       content: NotificationContent(
-        kind: .itineraryUpdate, title: "\(itinerary.name): \(event.title) \(what)", body: event.place,
-        data: ["itinerary_id": itinerary.id, "event_id": event.id]))
+        kind: .itineraryUpdate,
+        title: "\(itinerary.name): \(event.title) \(what)",
+        body: event.place,
+        data: ["itinerary_id": itinerary.id, "event_id": event.id]
+      )
+    )
   }
 }

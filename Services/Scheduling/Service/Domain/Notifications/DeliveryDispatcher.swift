@@ -94,7 +94,9 @@ public final class DeliveryDispatcher: Sendable {
     }
     var gone = Set<PushDevice>()
     for notification in batch {
-      let chosen = notification.pushOnly ? DeliveryPreferences(push: true, email: false, sms: false)
+      let chosen =
+        notification.pushOnly
+        ? DeliveryPreferences(push: true, email: false, sms: false)
         : (preferences[notification.userID] ?? .standard)
       if chosen.push {
         for device in devices[notification.userID] ?? [] where !gone.contains(device) {

@@ -26,7 +26,9 @@ public final class NotificationBroadcaster: Sendable {
   /// ``close()``, or when the reader falls ``capacity`` behind.
   public func subscription(userID: String) -> (stream: AsyncStream<UserNotification>, continuation: AsyncStream<UserNotification>.Continuation) {
     let (stream, continuation) = AsyncStream.makeStream(
-      of: UserNotification.self, bufferingPolicy: .bufferingOldest(self.capacity))
+      of: UserNotification.self,
+      bufferingPolicy: .bufferingOldest(self.capacity)
+    )
     let id = UUID()
     let subscribed = self.state.withLock { state in
       guard !state.isClosed else { return false }

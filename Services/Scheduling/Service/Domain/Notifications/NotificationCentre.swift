@@ -47,7 +47,10 @@ public final class NotificationCentre: Sendable {
 
   /// Notifies `userIDs` (deduplicated) once per `dedupeKey`.
   public func notify(
-    userIDs rawIDs: [String], content: NotificationContent, dedupeKey rawKey: String, pushOnly: Bool = false
+    userIDs rawIDs: [String],
+    content: NotificationContent,
+    dedupeKey rawKey: String,
+    pushOnly: Bool = false
   ) async throws -> NotifyOutcome {
     var check = InputValidation()
     let userIDs = Self.distinct(rawIDs.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
@@ -57,7 +60,13 @@ public final class NotificationCentre: Sendable {
     let key = check.requiredText(rawKey, field: "dedupe_key", what: "a dedupe key", maxLength: 200)
     try check.finish()
     let made = try await store.notify(
-      userIDs: userIDs, content: content, dedupeKey: key, pushOnly: pushOnly, at: clock.now(), onCommitted: onCommitted)
+      userIDs: userIDs,
+      content: content,
+      dedupeKey: key,
+      pushOnly: pushOnly,
+      at: clock.now(),
+      onCommitted: onCommitted
+    )
     return made.map { NotifyOutcome(notified: $0, duplicate: false) } ?? NotifyOutcome(notified: 0, duplicate: true)
   }
 
@@ -69,7 +78,11 @@ public final class NotificationCentre: Sendable {
     if !pageToken.isEmpty && before == nil { check.fail("page_token", "not a page token from this service") }
     try check.finish()
     return try store.inbox(
-      userID: userID, before: before?.sequence, limit: pageSize == 0 ? 20 : pageSize, unreadOnly: unreadOnly)
+      userID: userID,
+      before: before?.sequence,
+      limit: pageSize == 0 ? 20 : pageSize,
+      unreadOnly: unreadOnly
+    )
   }
 
   /// The user's notifications from `cursor` on (all of those made after it, oldest first), then
@@ -96,7 +109,11 @@ public final class NotificationCentre: Sendable {
       throw error
     }
     return NotificationFeed(
-      backlog: backlog, live: live, ending: ending, after: backlog.last?.sequence ?? cursor?.sequence ?? -1)
+      backlog: backlog,
+      live: live,
+      ending: ending,
+      after: backlog.last?.sequence ?? cursor?.sequence ?? -1
+    )
   }
 
   /// Marks the named notifications (or all) read; returns how many changed and the unread count.
@@ -120,7 +137,12 @@ public final class NotificationCentre: Sendable {
   }
 
   /// Registers a device (the same platform and token again: moves it to this user, renamed).
-  public func registerDevice(userID: String, platform: PushPlatform?, token rawToken: String, name rawName: String)
+  public func registerDevice(
+    userID: String,
+    platform: PushPlatform?,
+    token rawToken: String,
+    name rawName: String
+  )
     async throws -> PushDevice
   {
     var check = InputValidation()
@@ -129,8 +151,13 @@ public final class NotificationCentre: Sendable {
     let name = check.optionalText(rawName, field: "name", what: "the name")
     try check.finish()
     let device = PushDevice(
-      id: UUID().uuidString.lowercased(), userID: userID, platform: platform!, token: token, name: name,
-      registeredAt: clock.now())
+      id: UUID().uuidString.lowercased(),
+      userID: userID,
+      platform: platform!,
+      token: token,
+      name: name,
+      registeredAt: clock.now()
+    )
     return try await store.registerDevice(device)
   }
 
@@ -148,7 +175,7 @@ public final class NotificationCentre: Sendable {
 
   /// The outbox, newest first.
   public func deliveries(userID: String, limit: Int) throws -> [Delivery] {
-    guard (0...500).contains(limit) else { throw ServiceError.invalid("limit", "at most 500") }
+    guard (0 ... 500).contains(limit) else { throw ServiceError.invalid("limit", "at most 500") }
     return try store.deliveries(userID: userID.isEmpty ? nil : userID, limit: limit == 0 ? 50 : limit)
   }
 

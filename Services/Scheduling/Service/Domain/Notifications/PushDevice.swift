@@ -39,8 +39,14 @@ public struct Delivery: Sendable, Hashable {
   public var sentAt: Date
 
   public init(
-    id: String, channel: DeliveryChannel, userID: String, notificationID: String, address: String, title: String,
-    body: String, sentAt: Date
+    id: String,
+    channel: DeliveryChannel,
+    userID: String,
+    notificationID: String,
+    address: String,
+    title: String,
+    body: String,
+    sentAt: Date
   ) {
     self.id = id
     self.channel = channel

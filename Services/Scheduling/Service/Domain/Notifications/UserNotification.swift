@@ -44,7 +44,12 @@ public struct UserNotification: Sendable, Hashable {
   public var pushOnly: Bool
 
   public init(
-    id: String, sequence: Int64, userID: String, content: NotificationContent, createdAt: Date, read: Bool,
+    id: String,
+    sequence: Int64,
+    userID: String,
+    content: NotificationContent,
+    createdAt: Date,
+    read: Bool,
     pushOnly: Bool = false
   ) {
     self.id = id

@@ -70,8 +70,12 @@ public struct DeviceRegistry: Sendable {
     let name = check.requiredText(rawName, field: "name", what: "a campaign name", maxLength: 80)
     try check.finish()
     let campaign = Campaign(
-      id: "cmp_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20), ownerUserID: ownerUserID,
-      name: name, isPublic: isPublic, memberUserIDs: [ownerUserID])
+      id: "cmp_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20),
+      ownerUserID: ownerUserID,
+      name: name,
+      isPublic: isPublic,
+      memberUserIDs: [ownerUserID]
+    )
     try await store.insertCampaign(campaign, at: clock.now())
     return campaign
   }

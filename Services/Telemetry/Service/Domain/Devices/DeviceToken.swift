@@ -14,8 +14,9 @@ public enum DeviceToken {
   /// A new token.
   public static func generate() -> String {
     var generator = SystemRandomNumberGenerator()
-    let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-    return prefix + Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+    let bytes = (0 ..< 32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    return prefix
+      + Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
       .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
   }
 

@@ -32,13 +32,13 @@ public enum Measure: String, Sendable, Hashable, CaseIterable, Codable {
   /// concentration; it is kept in the same bounds as the mass concentrations.
   public var validRange: ClosedRange<Double> {
     switch self {
-    case .temperature: return -90...70
-    case .humidity: return 0...100
-    case .pressure: return 300...1_100
-    case .altitude: return -500...9_000
-    case .tvoc: return 0...60_000
-    case .eco2: return 400...60_000
-    case .pm0_5, .pm1, .pm2_5, .pm4, .pm10: return 0...10_000
+    case .temperature: return -90 ... 70
+    case .humidity: return 0 ... 100
+    case .pressure: return 300 ... 1_100
+    case .altitude: return -500 ... 9_000
+    case .tvoc: return 0 ... 60_000
+    case .eco2: return 400 ... 60_000
+    case .pm0_5, .pm1, .pm2_5, .pm4, .pm10: return 0 ... 10_000
     }
   }
 

@@ -21,10 +21,12 @@ public struct InterpolatedGrid: Sendable, Hashable {
     let cellWidth = (box.maxLongitude - box.minLongitude) / Double(columns)
     var values: [Double?] = []
     values.reserveCapacity(rows * columns)
-    for row in 0..<rows {
-      for column in 0..<columns {
+    for row in 0 ..< rows {
+      for column in 0 ..< columns {
         let centre = GeoPoint(
-          latitude: box.minLatitude + (Double(row) + 0.5) * cellHeight, longitude: box.minLongitude + (Double(column) + 0.5) * cellWidth)
+          latitude: box.minLatitude + (Double(row) + 0.5) * cellHeight,
+          longitude: box.minLongitude + (Double(column) + 0.5) * cellWidth
+        )
         var weighted = 0.0
         var weights = 0.0
         var exact: Double?

@@ -32,12 +32,18 @@ public struct ReadingQueries: Sendable {
   }
 
   /// One measure over a range, downsampled to at most `maximumPoints` time buckets.
-  public func series(userID: String, deviceID: String?, measure: Measure, in range: Range<Date>, maximumPoints: Int) async throws
+  public func series(
+    userID: String,
+    deviceID: String?,
+    measure: Measure,
+    in range: Range<Date>,
+    maximumPoints: Int
+  ) async throws
     -> (buckets: TimeBuckets, points: [BucketPoint])
   {
     let range = try Self.checked(range)
     let points = maximumPoints == 0 ? 500 : maximumPoints
-    guard (1...Self.maximumSeriesPoints).contains(points) else {
+    guard (1 ... Self.maximumSeriesPoints).contains(points) else {
       throw ServiceError.invalid("max_points", "a series has 1 to \(Self.maximumSeriesPoints) points")
     }
     let buckets = TimeBuckets(range: range, maximumPoints: points)
@@ -53,12 +59,21 @@ public struct ReadingQueries: Sendable {
 
   /// Readings of a measure in a box and a range: all of them up to ``mapLimit``, else that many
   /// sampled evenly in time; and whether they were sampled.
-  public func map(userID: String, deviceID: String?, measure: Measure, within box: GeoBox, in range: Range<Date>) async throws
+  public func map(
+    userID: String,
+    deviceID: String?,
+    measure: Measure,
+    within box: GeoBox,
+    in range: Range<Date>
+  ) async throws
     -> (points: [MapPoint], total: Int)
   {
     let range = try Self.checked(range)
     let points = try await store.mapPoints(
-      deviceSeqs: try await devices(userID: userID, deviceID: deviceID), measure: measure, within: box, in: range
+      deviceSeqs: try await devices(userID: userID, deviceID: deviceID),
+      measure: measure,
+      within: box,
+      in: range
     ).sorted { $0.time < $1.time }
     return (Self.sample(points, limit: Self.mapLimit), points.count)
   }
@@ -66,13 +81,19 @@ public struct ReadingQueries: Sendable {
   /// At most `limit` of `items`, evenly spread.
   static func sample<Item>(_ items: [Item], limit: Int) -> [Item] {
     guard items.count > limit else { return items }
-    return (0..<limit).map { items[$0 * items.count / limit] }
+    return (0 ..< limit).map { items[$0 * items.count / limit] }
   }
 
   /// The measure interpolated over the box (inverse distance weighting of the readings in the
   /// box and range), `rows` × `columns` cells (at most ``maximumGridCells``).
   public func grid(
-    userID: String, deviceID: String?, measure: Measure, within box: GeoBox, in range: Range<Date>, rows: Int, columns: Int
+    userID: String,
+    deviceID: String?,
+    measure: Measure,
+    within box: GeoBox,
+    in range: Range<Date>,
+    rows: Int,
+    columns: Int
   ) async throws -> InterpolatedGrid {
     guard rows >= 1, columns >= 1, rows * columns <= Self.maximumGridCells else {
       throw ServiceError.invalid("rows", "a grid has 1 to \(Self.maximumGridCells) cells (rows × columns)")
@@ -84,7 +105,12 @@ public struct ReadingQueries: Sendable {
   /// Pearson's r of two measures of the same readings (a device, or the user's own) on shared
   /// time buckets; `nil` below two shared buckets or without variation.
   public func correlate(
-    userID: String, deviceID: String?, _ first: Measure, _ second: Measure, in range: Range<Date>, maximumPoints: Int
+    userID: String,
+    deviceID: String?,
+    _ first: Measure,
+    _ second: Measure,
+    in range: Range<Date>,
+    maximumPoints: Int
   ) async throws -> (r: Double?, buckets: Int) {
     let (_, a) = try await series(userID: userID, deviceID: deviceID, measure: first, in: range, maximumPoints: maximumPoints)
     let (_, b) = try await series(userID: userID, deviceID: deviceID, measure: second, in: range, maximumPoints: maximumPoints)
@@ -110,7 +136,10 @@ public struct ReadingQueries: Sendable {
     formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     for reading in readings {
       let fields =
-        [formatter.string(from: reading.time), "\(reading.position.latitude)", "\(reading.position.longitude)", reading.altitude.map { "\($0)" } ?? ""]
+        [
+          formatter.string(from: reading.time), "\(reading.position.latitude)", "\(reading.position.longitude)",
+          reading.altitude.map { "\($0)" } ?? "",
+        ]
         + Measure.allCases.map { reading.values[$0].map { "\($0)" } ?? "" }
       lines.append(fields.joined(separator: ","))
     }

@@ -26,10 +26,10 @@ public struct Reading: Sendable, Hashable {
     guard time.timeIntervalSince1970.isFinite, time <= now.addingTimeInterval(allowedSkew) else {
       return "its time \(time) is in the future"
     }
-    guard position.latitude.isFinite, (-90...90).contains(position.latitude), position.longitude.isFinite,
-      (-180...180).contains(position.longitude)
+    guard position.latitude.isFinite, (-90 ... 90).contains(position.latitude), position.longitude.isFinite,
+      (-180 ... 180).contains(position.longitude)
     else { return "its position \(position.latitude), \(position.longitude) is not on the globe" }
-    if let altitude, !altitude.isFinite || !(-500...9_000).contains(altitude) { return "its altitude \(altitude) m is not possible" }
+    if let altitude, !altitude.isFinite || !(-500 ... 9_000).contains(altitude) { return "its altitude \(altitude) m is not possible" }
     guard !values.isEmpty else { return "it has no measure" }
     for measure in Measure.allCases {
       if let value = values[measure], let problem = measure.problem(with: value) { return problem }

@@ -54,7 +54,8 @@ public struct ReadingIngest: Sendable {
   /// readings to the closure it is given. Returns, once all is committed, the totals; a refused
   /// reading's index counts from the stream's first.
   public func upload(
-    deviceSeq device: Int64, streaming send: @escaping @Sendable (_ add: @Sendable ([Reading]) async throws -> Void) async throws -> Void
+    deviceSeq device: Int64,
+    streaming send: @escaping @Sendable (_ add: @Sendable ([Reading]) async throws -> Void) async throws -> Void
   ) async throws -> IngestOutcome {
     let pending = PendingReadings(limit: Self.maximumBatch)
     return try await withThrowingTaskGroup(of: Void.self) { group in

@@ -67,7 +67,9 @@ public enum ArpaImport {
             default: return Self.text(properties, name)
             }
           }
-        }, network: network)
+        },
+        network: network
+      )
     }
   }
 
@@ -79,18 +81,28 @@ public enum ArpaImport {
         continue
       }
       guard let latitude = field("lat").flatMap(number), let longitude = field("lng").flatMap(number),
-        (-90...90).contains(latitude), (-180...180).contains(longitude)
+        (-90 ... 90).contains(latitude), (-180 ... 180).contains(longitude)
       else {
         outcome.skip("sensor \(sensorID): no position")
         continue
       }
       outcome.items.append(
         ReferenceSensor(
-          sensorID: sensorID, typeName: field("nometiposensore") ?? "", unit: field("unitamisura") ?? "", stationID: stationID,
-          stationName: field("nomestazione") ?? "", elevation: field("quota").flatMap(number), province: field("provincia") ?? "",
-          municipality: field("comune") ?? "", historical: field("storico")?.uppercased() == "S",
-          startDate: field("datastart").flatMap(date), stopDate: field("datastop").flatMap(date),
-          position: GeoPoint(latitude: latitude, longitude: longitude), network: network))
+          sensorID: sensorID,
+          typeName: field("nometiposensore") ?? "",
+          unit: field("unitamisura") ?? "",
+          stationID: stationID,
+          stationName: field("nomestazione") ?? "",
+          elevation: field("quota").flatMap(number),
+          province: field("provincia") ?? "",
+          municipality: field("comune") ?? "",
+          historical: field("storico")?.uppercased() == "S",
+          startDate: field("datastart").flatMap(date),
+          stopDate: field("datastop").flatMap(date),
+          position: GeoPoint(latitude: latitude, longitude: longitude),
+          network: network
+        )
+      )
     }
     return outcome
   }
@@ -177,7 +189,7 @@ public enum ArpaImport {
     parts.hour = hour
     parts.minute = numbers.count > 4 ? numbers[4] : 0
     parts.second = numbers.count > 5 ? numbers[5] : 0
-    guard let month = parts.month, (1...12).contains(month), let day = parts.day, (1...31).contains(day), (0...23).contains(hour)
+    guard let month = parts.month, (1 ... 12).contains(month), let day = parts.day, (1 ... 31).contains(day), (0 ... 23).contains(hour)
     else { return nil }
     return calendar.date(from: parts)
   }

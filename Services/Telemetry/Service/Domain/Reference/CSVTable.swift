@@ -34,7 +34,12 @@ public struct CSVTable: Sendable {
       if quoted {
         if character == "\"" {
           if let following = next() {
-            if following == "\"" { field.append("\"") } else { quoted = false; pending = following }
+            if following == "\"" {
+              field.append("\"")
+            } else {
+              quoted = false
+              pending = following
+            }
           } else {
             quoted = false
           }

@@ -60,7 +60,12 @@ public struct ReferenceData: Sendable {
   /// The user's series of `measure` (a device or their own) beside a reference sensor's, on the
   /// same buckets (each bucket's mean).
   public func compare(
-    userID: String, deviceID: String?, measure: Measure, sensorID: String, in range: Range<Date>, maximumPoints: Int
+    userID: String,
+    deviceID: String?,
+    measure: Measure,
+    sensorID: String,
+    in range: Range<Date>,
+    maximumPoints: Int
   ) async throws -> [ComparedPoint] {
     guard try await store.referenceSensor(id: sensorID) != nil else { throw ServiceError.notFound("no reference sensor \(sensorID)") }
     let (buckets, mine) = try await queries.series(userID: userID, deviceID: deviceID, measure: measure, in: range, maximumPoints: maximumPoints)
@@ -73,7 +78,11 @@ public struct ReferenceData: Sendable {
 
   /// Each reference sensor of `measure` in the box with its mean over the range (the map's red
   /// circles beside the board's); sensors without a measurement in the range are left out.
-  public func stationMeans(measure: Measure, within box: GeoBox, in range: Range<Date>) async throws
+  public func stationMeans(
+    measure: Measure,
+    within box: GeoBox,
+    in range: Range<Date>
+  ) async throws
     -> [(sensor: ReferenceSensor, mean: Double, count: Int)]
   {
     var means: [(sensor: ReferenceSensor, mean: Double, count: Int)] = []

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
-import NIOCore
 import BinarioDomain
 import Foundation
 import Logging
+import NIOCore
 
 /// One of the portal's dataset endpoints to fetch, as its user configures it (MOQA lets its user
 /// manage the links to the open-data API): a station catalogue or a measurements dataset.
@@ -30,9 +30,11 @@ public struct ReferenceSource: Sendable, Hashable, Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
-      name: try container.decode(String.self, forKey: .name), url: try container.decode(String.self, forKey: .url),
+      name: try container.decode(String.self, forKey: .name),
+      url: try container.decode(String.self, forKey: .url),
       kind: try container.decode(Kind.self, forKey: .kind),
-      network: try container.decodeIfPresent(ReferenceSensor.Network.self, forKey: .network) ?? .airQuality)
+      network: try container.decodeIfPresent(ReferenceSensor.Network.self, forKey: .network) ?? .airQuality
+    )
   }
 }
 
@@ -68,7 +70,10 @@ public struct ReferenceFetcher: Sendable {
   let logger: Logger
 
   public init(
-    reference: ReferenceData, store: TelemetryStore, downloader: any ReferenceDownloader, clock: any DomainClock,
+    reference: ReferenceData,
+    store: TelemetryStore,
+    downloader: any ReferenceDownloader,
+    clock: any DomainClock,
     logger: Logger = Logger(label: "telemetry")
   ) {
     self.reference = reference
@@ -135,7 +140,8 @@ public struct ReferenceFetcher: Sendable {
           let outcome = try await fetch(source)
           logger.info(
             "fetched reference data",
-            metadata: ["source": "\(source.name)", "read": "\(outcome.read)", "added": "\(outcome.added)", "skipped": "\(outcome.skipped)"])
+            metadata: ["source": "\(source.name)", "read": "\(outcome.read)", "added": "\(outcome.added)", "skipped": "\(outcome.skipped)"]
+          )
         } catch {
           logger.warning("fetching reference data failed; retrying later", metadata: ["source": "\(source.name)", "error": "\(error)"])
         }
@@ -168,8 +174,14 @@ public struct ReferenceFetcher: Sendable {
     calendar.timeZone = ArpaImport.standardTime
     let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
     return String(
-      format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0,
-      parts.second ?? 0)
+      format: "%04d-%02d-%02dT%02d:%02d:%02d",
+      parts.year ?? 0,
+      parts.month ?? 0,
+      parts.day ?? 0,
+      parts.hour ?? 0,
+      parts.minute ?? 0,
+      parts.second ?? 0
+    )
   }
 }
 

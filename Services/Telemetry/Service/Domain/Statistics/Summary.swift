@@ -48,7 +48,7 @@ public struct Summary: Sendable, Hashable {
 
   /// The p-quantile (0…1) of sorted values, definition 7.
   public static func quantile(_ sorted: [Double], _ p: Double) -> Double {
-    precondition(!sorted.isEmpty && (0...1).contains(p))
+    precondition(!sorted.isEmpty && (0 ... 1).contains(p))
     let h = Double(sorted.count - 1) * p
     let lower = Int(h.rounded(.down))
     let upper = Swift.min(lower + 1, sorted.count - 1)
@@ -60,11 +60,11 @@ public struct Summary: Sendable, Hashable {
   static func quantile(_ values: UnsafeMutableBufferPointer<Double>, _ p: Double, from start: inout Int) -> Double {
     let h = Double(values.count - 1) * p
     let lower = Int(h.rounded(.down))
-    select(values, lower, in: start..<values.count)
+    select(values, lower, in: start ..< values.count)
     start = lower
     let fraction = h - Double(lower)
     guard fraction > 0, lower + 1 < values.count else { return values[lower] }
-    select(values, lower + 1, in: lower + 1..<values.count)
+    select(values, lower + 1, in: lower + 1 ..< values.count)
     return values[lower] + fraction * (values[lower + 1] - values[lower])
   }
 
@@ -78,12 +78,14 @@ public struct Summary: Sendable, Hashable {
     while low < high {
       rounds += 1
       if rounds > 64 {
-        var rest = UnsafeMutableBufferPointer(rebasing: values[low...high])
+        var rest = UnsafeMutableBufferPointer(rebasing: values[low ... high])
         rest.sort()
         return
       }
       let pivot = Swift.max(
-        Swift.min(values[low], values[(low + high) / 2]), Swift.min(Swift.max(values[low], values[(low + high) / 2]), values[high]))
+        Swift.min(values[low], values[(low + high) / 2]),
+        Swift.min(Swift.max(values[low], values[(low + high) / 2]), values[high])
+      )
       var less = low
       var index = low
       var greater = high

@@ -46,8 +46,12 @@ public struct TimeBuckets: Sendable, Hashable {
     return buckets.indices.filter { buckets[$0].count > 0 }.map { index in
       let bucket = buckets[index]
       return BucketPoint(
-        start: range.lowerBound.addingTimeInterval(Double(index) * width), count: bucket.count, minimum: bucket.minimum,
-        mean: bucket.sum / Double(bucket.count), maximum: bucket.maximum)
+        start: range.lowerBound.addingTimeInterval(Double(index) * width),
+        count: bucket.count,
+        minimum: bucket.minimum,
+        mean: bucket.sum / Double(bucket.count),
+        maximum: bucket.maximum
+      )
     }
   }
 }

@@ -88,13 +88,13 @@ public struct FareTable: Sendable, Hashable, Codable {
     if zones.isEmpty || Set(zones.map { $0.lowercased() }).count != zones.count {
       check.fail("zones", "at least one zone, each named once")
     }
-    if !(1...max(1, zones.count)).contains(coreZones) { check.fail("coreZones", "between 1 and the number of zones") }
+    if !(1 ... max(1, zones.count)).contains(coreZones) { check.fail("coreZones", "between 1 and the number of zones") }
     for (index, fare) in zoneFares.enumerated() {
       switch (fare.zones, fare.zoneCount) {
       case (let zones?, nil):
         if let range = ZoneRange(parsing: zones, in: self), range.lower == 0 { break }
         check.fail("zoneFares[\(index)].zones", "a range from the first zone, e.g. \(self.zones.first ?? "Mi1")-\(self.zones.last ?? "Mi9")")
-      case (nil, let count?) where (1...zones.count).contains(count):
+      case (nil, let count?) where (1 ... zones.count).contains(count):
         break
       default:
         check.fail("zoneFares[\(index)]", "either zones (a range from the first zone) or zoneCount")
@@ -158,7 +158,7 @@ public struct ZoneRange: Sendable, Hashable {
   public init?(parsing text: String, in table: FareTable) {
     let names = table.zones.map { $0.lowercased() }
     let parts = text.lowercased().split(separator: "-").map { $0.trimmingCharacters(in: .whitespaces) }
-    guard (1...2).contains(parts.count), let lower = names.firstIndex(of: parts[0]),
+    guard (1 ... 2).contains(parts.count), let lower = names.firstIndex(of: parts[0]),
       let upper = names.firstIndex(of: parts[parts.count - 1]), lower <= upper
     else { return nil }
     self.lower = lower

@@ -45,18 +45,22 @@ public final class RenewalReminders: Sendable {
       let verb = subscription.details.automaticRenewal ? "renews" : "is due"
       for (userID, share) in subscription.shares {
         try await notifier.notify(
-          userIDs: [userID], title: "\(subscription.details.serviceName) \(verb) \(when)",
+          userIDs: [userID],
+          title: "\(subscription.details.serviceName) \(verb) \(when)",
           body: "Your share: \(share). \(subscription.details.planType), \(subscription.details.period.rawValue).",
           data: ["subscription_id": subscription.id, "renewal_date": date.description],
-          dedupeKey: "ticketing:renewal:\(subscription.id):\(date):\(userID)")
+          dedupeKey: "ticketing:renewal:\(subscription.id):\(date):\(userID)"
+        )
       }
       try await store.recordReminder(subscriptionID: subscription.id, renewal: date, at: clock.now())
       sent += 1
     }
     for subscription in try await store.automaticRenewalsPassed(today: today) {
       try await store.advanceRenewal(
-        subscriptionID: subscription.id, from: subscription.nextRenewal,
-        to: Subscription.firstRenewal(start: subscription.details.startDate, period: subscription.details.period, onOrAfter: today))
+        subscriptionID: subscription.id,
+        from: subscription.nextRenewal,
+        to: Subscription.firstRenewal(start: subscription.details.startDate, period: subscription.details.period, onOrAfter: today)
+      )
     }
     return sent
   }

@@ -40,10 +40,12 @@ public struct SpendingSummary: Sendable, Hashable {
     self.totals = yearly.keys.sorted().map { currency in
       Total(
         monthly: Money(amountMinor: Self.twelfth(yearly[currency]!), currency: currency),
-        yearly: Money(amountMinor: yearly[currency]!, currency: currency))
+        yearly: Money(amountMinor: yearly[currency]!, currency: currency)
+      )
     }
     self.subscriptions = subscriptions.count
-    self.nextRenewals = subscriptions
+    self.nextRenewals =
+      subscriptions
       .map { Renewal(subscription: $0, date: $0.nextRenewal, daysLeft: today.days(until: $0.nextRenewal), yourShare: $0.share(of: userID)) }
       .filter { $0.daysLeft >= 0 }
       .sorted { ($0.date, $0.subscription.id) < ($1.date, $1.subscription.id) }
@@ -69,9 +71,13 @@ public struct SpendingSummary: Sendable, Hashable {
         guard let entry = categories[category] else { continue }
         figures.append(
           CategoryFigures(
-            category: category, currency: currency, subscriptions: entry.count,
+            category: category,
+            currency: currency,
+            subscriptions: entry.count,
             monthly: Money(amountMinor: twelfth(entry.amount), currency: currency),
-            shareBasisPoints: total == 0 ? 0 : Int((entry.amount * 10_000 * 2 + total) / (total * 2))))
+            shareBasisPoints: total == 0 ? 0 : Int((entry.amount * 10_000 * 2 + total) / (total * 2))
+          )
+        )
       }
     }
     return figures
@@ -91,8 +97,11 @@ public struct SpendingSummary: Sendable, Hashable {
 extension SubscriptionsDomain {
   public func home(userID: String, renewals: Int) async throws -> SpendingSummary {
     SpendingSummary(
-      userID: userID, subscriptions: try await store.subscriptions(visibleTo: userID), today: today,
-      renewals: renewals == 0 ? 5 : min(renewals, 50))
+      userID: userID,
+      subscriptions: try await store.subscriptions(visibleTo: userID),
+      today: today,
+      renewals: renewals == 0 ? 5 : min(renewals, 50)
+    )
   }
 
   public func statistics(userID: String) async throws -> [SpendingSummary.CategoryFigures] {

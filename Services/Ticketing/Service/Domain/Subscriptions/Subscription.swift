@@ -38,8 +38,16 @@ public struct SubscriptionDetails: Sendable, Hashable {
   public var category: SubscriptionCategory
 
   public init(
-    serviceName: String, customServiceName: Bool, planType: String, customPlanType: Bool, startDate: CalendarDate,
-    period: SubscriptionPeriod, price: Money, cardLast4: String, automaticRenewal: Bool, category: SubscriptionCategory
+    serviceName: String,
+    customServiceName: Bool,
+    planType: String,
+    customPlanType: Bool,
+    startDate: CalendarDate,
+    period: SubscriptionPeriod,
+    price: Money,
+    cardLast4: String,
+    automaticRenewal: Bool,
+    category: SubscriptionCategory
   ) {
     self.serviceName = serviceName
     self.customServiceName = customServiceName
@@ -74,8 +82,13 @@ public struct Subscription: Sendable, Hashable {
   public var createdAt: Date
 
   public init(
-    id: String, ownerID: String, details: SubscriptionDetails, memberIDs: [String], nextRenewal: CalendarDate,
-    ticketID: String?, createdAt: Date
+    id: String,
+    ownerID: String,
+    details: SubscriptionDetails,
+    memberIDs: [String],
+    nextRenewal: CalendarDate,
+    ticketID: String?,
+    createdAt: Date
   ) {
     self.id = id
     self.ownerID = ownerID

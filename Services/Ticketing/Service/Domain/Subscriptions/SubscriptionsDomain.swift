@@ -13,7 +13,10 @@ public final class SubscriptionsDomain: Sendable {
   let changed: @Sendable () -> Void
 
   public init(
-    store: TicketingStore, clock: any DomainClock, accounts: any AccountLookup, zone: TimeZone,
+    store: TicketingStore,
+    clock: any DomainClock,
+    accounts: any AccountLookup,
+    zone: TimeZone,
     changed: @escaping @Sendable () -> Void = {}
   ) {
     self.store = store
@@ -41,9 +44,18 @@ public final class SubscriptionsDomain: Sendable {
     public var sharedWith: [String]
 
     public init(
-      serviceName: String, customServiceName: Bool, planType: String, customPlanType: Bool, startDate: String,
-      period: SubscriptionPeriod?, priceMinor: Int64, currency: String, cardLast4: String, automaticRenewal: Bool,
-      category: SubscriptionCategory?, sharedWith: [String]
+      serviceName: String,
+      customServiceName: Bool,
+      planType: String,
+      customPlanType: Bool,
+      startDate: String,
+      period: SubscriptionPeriod?,
+      priceMinor: Int64,
+      currency: String,
+      cardLast4: String,
+      automaticRenewal: Bool,
+      category: SubscriptionCategory?,
+      sharedWith: [String]
     ) {
       self.serviceName = serviceName
       self.customServiceName = customServiceName
@@ -69,8 +81,14 @@ public final class SubscriptionsDomain: Sendable {
     if !key.isEmpty, let earlier = try await store.subscription(ownerID: ownerID, idempotencyKey: key) { return earlier }
     let (details, members) = try await checked(draft, ownerID: ownerID)
     let subscription = Subscription(
-      id: TicketingDomain.newID("sb"), ownerID: ownerID, details: details, memberIDs: members,
-      nextRenewal: Self.nextRenewal(details, today: today), ticketID: nil, createdAt: clock.now())
+      id: TicketingDomain.newID("sb"),
+      ownerID: ownerID,
+      details: details,
+      memberIDs: members,
+      nextRenewal: Self.nextRenewal(details, today: today),
+      ticketID: nil,
+      createdAt: clock.now()
+    )
     let (stored, inserted) = try await store.insertSubscription(subscription, idempotencyKey: key.isEmpty ? nil : key)
     if inserted { changed() }
     return stored
@@ -152,7 +170,10 @@ public final class SubscriptionsDomain: Sendable {
       if let listed = SubscriptionDetails.planTypes.first(where: { $0.caseInsensitiveCompare(planType) == .orderedSame }) {
         planType = listed
       } else {
-        check.fail("details.plan_type", "\"\(planType)\" is not one of \(SubscriptionDetails.planTypes.joined(separator: ", ")); set custom_plan_type for another")
+        check.fail(
+          "details.plan_type",
+          "\"\(planType)\" is not one of \(SubscriptionDetails.planTypes.joined(separator: ", ")); set custom_plan_type for another"
+        )
       }
     }
     let start = CalendarDate(iso: draft.startDate.trimmingCharacters(in: .whitespaces))
@@ -178,13 +199,23 @@ public final class SubscriptionsDomain: Sendable {
     for (index, member) in members.enumerated() {
       if try await !accounts.areFriends(ownerID, member) {
         throw ServiceError.invalid(
-          "shared_with_user_ids[\(index)]", "\(member) is not your friend: a subscription is shared with friends only")
+          "shared_with_user_ids[\(index)]",
+          "\(member) is not your friend: a subscription is shared with friends only"
+        )
       }
     }
     let details = SubscriptionDetails(
-      serviceName: serviceName, customServiceName: draft.customServiceName, planType: planType,
-      customPlanType: draft.customPlanType, startDate: start!, period: draft.period!, price: price, cardLast4: last4,
-      automaticRenewal: draft.automaticRenewal, category: draft.category!)
+      serviceName: serviceName,
+      customServiceName: draft.customServiceName,
+      planType: planType,
+      customPlanType: draft.customPlanType,
+      startDate: start!,
+      period: draft.period!,
+      price: price,
+      cardLast4: last4,
+      automaticRenewal: draft.automaticRenewal,
+      category: draft.category!
+    )
     return (details, members)
   }
 

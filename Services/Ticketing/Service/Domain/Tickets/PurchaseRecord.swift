@@ -28,8 +28,18 @@ public struct PurchaseRecord: Sendable, Hashable {
   public var refunded: Money
 
   public init(
-    id: String, userID: String, idempotencyKey: String, quoteID: String, status: Status, total: Money,
-    paymentMethodID: String, cardLast4: String, chargeID: String?, failure: String?, createdAt: Date, tickets: [Ticket],
+    id: String,
+    userID: String,
+    idempotencyKey: String,
+    quoteID: String,
+    status: Status,
+    total: Money,
+    paymentMethodID: String,
+    cardLast4: String,
+    chargeID: String?,
+    failure: String?,
+    createdAt: Date,
+    tickets: [Ticket],
     refunded: Money
   ) {
     self.id = id

@@ -83,7 +83,8 @@ public struct Ticket: Sendable, Hashable, Codable {
     if ridesTotal > 0 && ridesUsed >= ridesTotal {
       let last = activeUntil.map { " (its last ride was active until \($0.ISO8601Format()))" } ?? ""
       throw .failedPrecondition(
-        ridesTotal == 1 ? "this ticket was already used\(last)" : "every one of this ticket's \(ridesTotal) rides was used\(last)")
+        ridesTotal == 1 ? "this ticket was already used\(last)" : "every one of this ticket's \(ridesTotal) rides was used\(last)"
+      )
     }
     var validated = self
     validated.ridesUsed += 1
@@ -120,7 +121,10 @@ public struct TicketWithLiveState: Sendable, Hashable {
   public var validations: [TicketValidation]
 
   public init(
-    ticket: Ticket, outboundLive: TimetableRun.Stop?, returnLive: TimetableRun.Stop?, refundable: Bool,
+    ticket: Ticket,
+    outboundLive: TimetableRun.Stop?,
+    returnLive: TimetableRun.Stop?,
+    refundable: Bool,
     validations: [TicketValidation] = []
   ) {
     self.ticket = ticket

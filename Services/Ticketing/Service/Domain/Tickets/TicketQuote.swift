@@ -8,7 +8,13 @@ public enum QuoteRequest: Sendable, Hashable {
   case carnet(zones: String, rides: Int)
   /// `zones`, or else the two stations.
   case pass(
-    period: Ticket.PassPeriod, startDate: String, zones: String, from: String, to: String, travelClass: Ticket.TravelClass)
+    period: Ticket.PassPeriod,
+    startDate: String,
+    zones: String,
+    from: String,
+    to: String,
+    travelClass: Ticket.TravelClass
+  )
 }
 
 /// A priced product, held for a while: what ``TicketingDomain/purchase(userID:quoteID:idempotencyKey:paymentMethodID:)``
@@ -35,7 +41,9 @@ public struct TicketQuote: Sendable, Hashable, Codable {
 
   public var total: Money {
     Money(
-      amountMinor: lines.reduce(0) { $0 + $1.amount.amountMinor }, currency: lines.first?.unitPrice.currency ?? ticket.price.currency)
+      amountMinor: lines.reduce(0) { $0 + $1.amount.amountMinor },
+      currency: lines.first?.unitPrice.currency ?? ticket.price.currency
+    )
   }
 }
 

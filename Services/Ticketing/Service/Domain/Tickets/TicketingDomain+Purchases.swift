@@ -10,7 +10,12 @@ extension TicketingDomain {
   /// id as its reference, so a crash anywhere is resumed by a retry with the same key.
   /// - Throws: ``BinarioDomain/ServiceError/failedPrecondition(_:)`` for a declined card, an
   ///   expired quote, no card on file, or a key already used for another quote.
-  public func purchase(userID: String, quoteID: String, idempotencyKey rawKey: String, paymentMethodID: String) async throws
+  public func purchase(
+    userID: String,
+    quoteID: String,
+    idempotencyKey rawKey: String,
+    paymentMethodID: String
+  ) async throws
     -> PurchaseRecord
   {
     var check = InputValidation()
@@ -48,9 +53,20 @@ extension TicketingDomain {
         throw ServiceError.failedPrecondition("no payment card on file: add one first (binario cards add)")
       }
       purchase = PurchaseRecord(
-        id: Self.newID("pu"), userID: userID, idempotencyKey: key, quoteID: quoteID, status: .pending, total: storedQuote.total,
-        paymentMethodID: card.paymentMethodID, cardLast4: card.last4, chargeID: nil, failure: nil, createdAt: now,
-        tickets: [], refunded: Money(amountMinor: 0, currency: storedQuote.total.currency))
+        id: Self.newID("pu"),
+        userID: userID,
+        idempotencyKey: key,
+        quoteID: quoteID,
+        status: .pending,
+        total: storedQuote.total,
+        paymentMethodID: card.paymentMethodID,
+        cardLast4: card.last4,
+        chargeID: nil,
+        failure: nil,
+        createdAt: now,
+        tickets: [],
+        refunded: Money(amountMinor: 0, currency: storedQuote.total.currency)
+      )
       try await store.insertPendingPurchase(purchase, cardToken: card.providerToken)
       cardToken = card.providerToken
     }
@@ -59,9 +75,14 @@ extension TicketingDomain {
     do {
       receipt = try await charger.charge(
         ChargeRequest(
-          cardToken: cardToken, cardLast4: purchase.cardLast4,
-          amountMinor: purchase.total.amountMinor, currency: purchase.total.currency, reference: purchase.id,
-          description: quote.lines.map(\.description).joined(separator: "; ")))
+          cardToken: cardToken,
+          cardLast4: purchase.cardLast4,
+          amountMinor: purchase.total.amountMinor,
+          currency: purchase.total.currency,
+          reference: purchase.id,
+          description: quote.lines.map(\.description).joined(separator: "; ")
+        )
+      )
     } catch PaymentError.declined(let reason) {
       let failure = "the card ending \(purchase.cardLast4) was declined: \(reason)"
       try await store.markPurchaseDeclined(id: purchase.id, failure: failure)
@@ -69,7 +90,7 @@ extension TicketingDomain {
     }
     purchase.chargeID = receipt.chargeID
     purchase.status = .completed
-    purchase.tickets = (0..<quote.passengers).map { _ in issue(quote.ticket, purchase: purchase) }
+    purchase.tickets = (0 ..< quote.passengers).map { _ in issue(quote.ticket, purchase: purchase) }
     let follows = try await store.completePurchase(purchase, passSubscription: passSubscription(for: purchase))
     await sendFollowChanges(follows)
     return purchase
@@ -83,8 +104,13 @@ extension TicketingDomain {
     ticket.createdAt = purchase.createdAt
     ticket.validationCode = codes.code(
       for: TicketCodeClaims(
-        ticketID: ticket.id, holderID: ticket.holderID, kind: ticket.kind, validFrom: ticket.validFrom,
-        validUntil: ticket.validUntil))
+        ticketID: ticket.id,
+        holderID: ticket.holderID,
+        kind: ticket.kind,
+        validFrom: ticket.validFrom,
+        validUntil: ticket.validUntil
+      )
+    )
     return ticket
   }
 
@@ -93,13 +119,25 @@ extension TicketingDomain {
     guard let pass = purchase.tickets.first, pass.kind == .pass, let period = pass.passPeriod else { return nil }
     let start = CalendarDate(pass.validFrom, in: zone)
     return Subscription(
-      id: Self.newID("sb"), ownerID: purchase.userID,
+      id: Self.newID("sb"),
+      ownerID: purchase.userID,
       details: SubscriptionDetails(
-        serviceName: "Trenord", customServiceName: false, planType: pass.description, customPlanType: true,
-        startDate: start, period: period == .monthly ? .monthly : .yearly, price: pass.price, cardLast4: purchase.cardLast4,
-        automaticRenewal: false, category: .transport),
-      memberIDs: [], nextRenewal: start.adding(months: period == .monthly ? 1 : 12), ticketID: pass.id,
-      createdAt: purchase.createdAt)
+        serviceName: "Trenord",
+        customServiceName: false,
+        planType: pass.description,
+        customPlanType: true,
+        startDate: start,
+        period: period == .monthly ? .monthly : .yearly,
+        price: pass.price,
+        cardLast4: purchase.cardLast4,
+        automaticRenewal: false,
+        category: .transport
+      ),
+      memberIDs: [],
+      nextRenewal: start.adding(months: period == .monthly ? 1 : 12),
+      ticketID: pass.id,
+      createdAt: purchase.createdAt
+    )
   }
 
   /// Tells scheduling about runs to follow or stop following; what fails stays recorded for
@@ -127,7 +165,11 @@ extension TicketingDomain {
 
   /// The purchases of `userID`, newest first: `limit` of them after `cursor` (the last one of
   /// the previous page), and the cursor of the next page.
-  public func purchases(userID: String, after cursor: PurchaseCursor?, limit rawLimit: Int) async throws -> (
+  public func purchases(
+    userID: String,
+    after cursor: PurchaseCursor?,
+    limit rawLimit: Int
+  ) async throws -> (
     [PurchaseRecord], PurchaseCursor?
   ) {
     let limit = rawLimit == 0 ? 20 : min(max(rawLimit, 1), 100)

@@ -5,14 +5,21 @@ extension TicketingDomain {
   /// Prices `request` for `passengers` people and keeps the quote for ``quoteLifetime``.
   public func quote(userID: String, _ request: QuoteRequest, passengers rawPassengers: Int) async throws -> TicketQuote {
     let passengers = rawPassengers == 0 ? 1 : rawPassengers
-    guard (1...10).contains(passengers) else { throw ServiceError.invalid("passengers", "1 to 10 passengers") }
+    guard (1 ... 10).contains(passengers) else { throw ServiceError.invalid("passengers", "1 to 10 passengers") }
     let table = try await fareTable()
     let now = clock.now()
     let priced: (description: String, price: Int64, ticket: Ticket)
     switch request {
     case .station(let outbound, let from, let to, let returnRun, let travelClass):
       priced = try await stationTicket(
-        outbound: outbound, from: from, to: to, returnRun: returnRun, travelClass: travelClass, table: table, now: now)
+        outbound: outbound,
+        from: from,
+        to: to,
+        returnRun: returnRun,
+        travelClass: travelClass,
+        table: table,
+        now: now
+      )
     case .zone(let zones):
       let range = try zoneRange(zones, table: table)
       let fare = try table.zoneFare(range)
@@ -34,7 +41,15 @@ extension TicketingDomain {
     case .pass(let period, let startDate, let zones, let from, let to, let travelClass):
       guard passengers == 1 else { throw ServiceError.invalid("passengers", "a pass is personal: one passenger") }
       priced = try await pass(
-        period: period, startDate: startDate, zones: zones, from: from, to: to, travelClass: travelClass, table: table, now: now)
+        period: period,
+        startDate: startDate,
+        zones: zones,
+        from: from,
+        to: to,
+        travelClass: travelClass,
+        table: table,
+        now: now
+      )
     }
     var ticket = priced.ticket
     var price = priced.price
@@ -42,7 +57,11 @@ extension TicketingDomain {
     var routeOffer: AppliedRouteOffer?
     if let journey = ticket.outbound,
       let offer = await routeOffers.bestOffer(
-        from: journey.fromStationID, to: journey.toStationID, line: journey.line ?? "", at: journey.departure)
+        from: journey.fromStationID,
+        to: journey.toStationID,
+        line: journey.line ?? "",
+        at: journey.departure
+      )
     {
       routeOffer = AppliedRouteOffer(offer: offer, fullUnitPrice: Money(amountMinor: price, currency: table.currency))
       price = AppliedRouteOffer.discounted(price, percent: offer.discountPercent)
@@ -51,10 +70,15 @@ extension TicketingDomain {
     ticket.price = Money(amountMinor: price, currency: table.currency)
     ticket.description = description
     let quote = TicketQuote(
-      id: Self.newID("qt"), userID: userID,
+      id: Self.newID("qt"),
+      userID: userID,
       lines: [TicketQuote.Line(description: description, unitPrice: ticket.price, quantity: passengers)],
-      passengers: passengers, expiresAt: now.addingTimeInterval(Self.quoteLifetime), createdAt: now, ticket: ticket,
-      routeOffer: routeOffer)
+      passengers: passengers,
+      expiresAt: now.addingTimeInterval(Self.quoteLifetime),
+      createdAt: now,
+      ticket: ticket,
+      routeOffer: routeOffer
+    )
     try await store.insertQuote(quote)
     return quote
   }
@@ -62,20 +86,33 @@ extension TicketingDomain {
   private func zoneRange(_ text: String, table: FareTable) throws(ServiceError) -> ZoneRange {
     guard let range = ZoneRange(parsing: text, in: table) else {
       throw .invalid(
-        "zones", "\"\(text)\" is not a zone range (e.g. \(table.zones[0])-\(table.zones[min(2, table.zones.count - 1)]))")
+        "zones",
+        "\"\(text)\" is not a zone range (e.g. \(table.zones[0])-\(table.zones[min(2, table.zones.count - 1)]))"
+      )
     }
     return range
   }
 
   private func zoneTicket(kind: Ticket.Kind, zones: String, rides: Int, table: FareTable, now: Date) -> Ticket {
     Self.draft(
-      kind: kind, zones: zones, rides: rides, rideMinutes: table.zoneRideMinutes, validFrom: now,
-      validUntil: now.addingTimeInterval(TimeInterval(table.zoneTicketValidDays) * 86_400), now: now)
+      kind: kind,
+      zones: zones,
+      rides: rides,
+      rideMinutes: table.zoneRideMinutes,
+      validFrom: now,
+      validUntil: now.addingTimeInterval(TimeInterval(table.zoneTicketValidDays) * 86_400),
+      now: now
+    )
   }
 
   private func stationTicket(
-    outbound: RunReference, from: String, to: String, returnRun: RunReference?, travelClass: Ticket.TravelClass,
-    table: FareTable, now: Date
+    outbound: RunReference,
+    from: String,
+    to: String,
+    returnRun: RunReference?,
+    travelClass: Ticket.TravelClass,
+    table: FareTable,
+    now: Date
   ) async throws -> (String, Int64, Ticket) {
     let first = try await journey(outbound, from: from, to: to, field: "station.run", now: now)
     var back: (journey: Ticket.Journey, metres: Int)?
@@ -98,9 +135,14 @@ extension TicketingDomain {
       + "\(travelClass == .first ? "1st" : "2nd") class, \(km) km"
     let lastArrival = back?.journey.arrival ?? first.journey.arrival
     var ticket = Self.draft(
-      kind: .station, zones: nil, rides: back == nil ? 1 : 2, rideMinutes: table.stationRideMinutes,
+      kind: .station,
+      zones: nil,
+      rides: back == nil ? 1 : 2,
+      rideMinutes: table.stationRideMinutes,
       validFrom: start(of: CalendarDate(iso: outbound.serviceDate)!),
-      validUntil: lastArrival.addingTimeInterval(TimeInterval(table.stationRideMinutes * 60)), now: now)
+      validUntil: lastArrival.addingTimeInterval(TimeInterval(table.stationRideMinutes * 60)),
+      now: now
+    )
     ticket.travelClass = travelClass
     ticket.outbound = first.journey
     ticket.returnJourney = back?.journey
@@ -108,7 +150,13 @@ extension TicketingDomain {
   }
 
   /// A run's part from one station to a later one, with its length along the stops between.
-  private func journey(_ reference: RunReference, from: String, to: String, field: String, now: Date) async throws -> (
+  private func journey(
+    _ reference: RunReference,
+    from: String,
+    to: String,
+    field: String,
+    now: Date
+  ) async throws -> (
     journey: Ticket.Journey, metres: Int
   ) {
     var check = InputValidation()
@@ -136,18 +184,32 @@ extension TicketingDomain {
       throw ServiceError.failedPrecondition("\(reference) has already left \(boarding.stationName)")
     }
     var metres = 0.0
-    for index in board..<alight {
+    for index in board ..< alight {
       metres += Self.metres(run.stops[index], run.stops[index + 1])
     }
     let journey = Ticket.Journey(
-      run: reference, trainNumber: run.trainNumber, fromStationID: from, fromStationName: boarding.stationName,
-      toStationID: to, toStationName: alighting.stationName, departure: departure, arrival: arrival, line: run.line)
+      run: reference,
+      trainNumber: run.trainNumber,
+      fromStationID: from,
+      fromStationName: boarding.stationName,
+      toStationID: to,
+      toStationName: alighting.stationName,
+      departure: departure,
+      arrival: arrival,
+      line: run.line
+    )
     return (journey, Int(metres.rounded(.up)))
   }
 
   private func pass(
-    period: Ticket.PassPeriod, startDate rawStart: String, zones: String, from: String, to: String,
-    travelClass: Ticket.TravelClass, table: FareTable, now: Date
+    period: Ticket.PassPeriod,
+    startDate rawStart: String,
+    zones: String,
+    from: String,
+    to: String,
+    travelClass: Ticket.TravelClass,
+    table: FareTable,
+    now: Date
   ) async throws -> (String, Int64, Ticket) {
     let today = CalendarDate(now, in: zone)
     let startDate: CalendarDate
@@ -177,7 +239,8 @@ extension TicketingDomain {
       let b = try await timetable.station(id: to)
       let metres = Int(
         GeoPoint(latitude: a.latitude, longitude: a.longitude).distance(to: GeoPoint(latitude: b.latitude, longitude: b.longitude))
-          .rounded(.up))
+          .rounded(.up)
+      )
       guard let band = table.band(forMetres: metres) else {
         throw ServiceError.invalid("pass", "\((metres + 999) / 1000) km is beyond the fare table's distance bands")
       }
@@ -187,21 +250,50 @@ extension TicketingDomain {
       description = "\(periodName) pass \(a.name) ↔ \(b.name), \(travelClass == .first ? "1st" : "2nd") class, from \(startDate)"
     }
     var ticket = Self.draft(
-      kind: .pass, zones: zoneName, rides: 0, rideMinutes: 0, validFrom: start(of: startDate), validUntil: start(of: end),
-      now: now)
+      kind: .pass,
+      zones: zoneName,
+      rides: 0,
+      rideMinutes: 0,
+      validFrom: start(of: startDate),
+      validUntil: start(of: end),
+      now: now
+    )
     ticket.passPeriod = period
     if zoneName == nil { ticket.travelClass = travelClass }
     return (description, price, ticket)
   }
 
   static func draft(
-    kind: Ticket.Kind, zones: String?, rides: Int, rideMinutes: Int, validFrom: Date, validUntil: Date, now: Date
+    kind: Ticket.Kind,
+    zones: String?,
+    rides: Int,
+    rideMinutes: Int,
+    validFrom: Date,
+    validUntil: Date,
+    now: Date
   ) -> Ticket {
     Ticket(
-      id: "", purchaseID: "", holderID: "", kind: kind, description: "", price: Money(amountMinor: 0, currency: "EUR"),
-      travelClass: nil, outbound: nil, returnJourney: nil, zones: zones, ridesTotal: rides, ridesUsed: 0,
-      rideMinutes: rideMinutes, validFrom: validFrom, validUntil: validUntil, activeUntil: nil, passPeriod: nil,
-      refundedAt: nil, createdAt: now, validationCode: "")
+      id: "",
+      purchaseID: "",
+      holderID: "",
+      kind: kind,
+      description: "",
+      price: Money(amountMinor: 0, currency: "EUR"),
+      travelClass: nil,
+      outbound: nil,
+      returnJourney: nil,
+      zones: zones,
+      ridesTotal: rides,
+      ridesUsed: 0,
+      rideMinutes: rideMinutes,
+      validFrom: validFrom,
+      validUntil: validUntil,
+      activeUntil: nil,
+      passPeriod: nil,
+      refundedAt: nil,
+      createdAt: now,
+      validationCode: ""
+    )
   }
 
   /// The great-circle distance between two stops.

@@ -24,7 +24,11 @@ extension TicketingDomain {
 
   /// The holder's station tickets, unused and not refunded, whose next way leaves `stationID`
   /// (scheduled) within `window`: what geo-offers welcomes them at the station with.
-  public func departingTickets(userID: String, stationID: String, window: Range<Date>) async throws -> [(
+  public func departingTickets(
+    userID: String,
+    stationID: String,
+    window: Range<Date>
+  ) async throws -> [(
     ticketID: String, journey: Ticket.Journey
   )] {
     var check = InputValidation()
@@ -70,8 +74,11 @@ extension TicketingDomain {
     let outbound = boarding(ticket.outbound)
     let back = boarding(ticket.returnJourney)
     return TicketWithLiveState(
-      ticket: ticket, outboundLive: outbound, returnLive: back,
-      refundable: refundRefusal(ticket, outboundCancelled: outbound?.cancelled ?? false, now: now) == nil)
+      ticket: ticket,
+      outboundLive: outbound,
+      returnLive: back,
+      refundable: refundRefusal(ticket, outboundCancelled: outbound?.cancelled ?? false, now: now) == nil
+    )
   }
 
   /// Why `ticket` cannot be refunded at `now`, or `nil` when it can.
@@ -104,7 +111,10 @@ extension TicketingDomain {
       throw ServiceError.failedPrecondition("the purchase of this ticket has no charge to refund")
     }
     let receipt = try await charger.refund(
-      chargeID: chargeID, amountMinor: ticket.price.amountMinor, reference: "refund-\(ticket.id)")
+      chargeID: chargeID,
+      amountMinor: ticket.price.amountMinor,
+      reference: "refund-\(ticket.id)"
+    )
     let (refunded, follows) = try await store.markRefunded(ticketID: ticket.id, refundChargeID: receipt.chargeID, at: now)
     await sendFollowChanges(follows)
     return (withLiveState(refunded, runs: runs, now: now), ticket.price)

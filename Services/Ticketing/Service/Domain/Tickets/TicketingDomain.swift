@@ -22,8 +22,14 @@ public final class TicketingDomain: Sendable {
   public static let quoteLifetime: TimeInterval = 15 * 60
 
   public init(
-    store: TicketingStore, clock: any DomainClock, timetable: any TimetableLookup, accounts: any AccountLookup,
-    charger: any CardCharger, codes: any TicketCodes, zone: TimeZone, routeOffers: any RouteOfferLookup = NoRouteOffers()
+    store: TicketingStore,
+    clock: any DomainClock,
+    timetable: any TimetableLookup,
+    accounts: any AccountLookup,
+    charger: any CardCharger,
+    codes: any TicketCodes,
+    zone: TimeZone,
+    routeOffers: any RouteOfferLookup = NoRouteOffers()
   ) {
     self.routeOffers = routeOffers
     self.store = store

@@ -18,8 +18,16 @@ public struct TimetableRun: Sendable, Hashable {
     public var cancelled: Bool
 
     public init(
-      stationID: String, stationName: String, latitude: Double, longitude: Double, scheduledArrival: Date?,
-      scheduledDeparture: Date?, expectedDeparture: Date?, platform: String, platformChanged: Bool, delayMinutes: Int,
+      stationID: String,
+      stationName: String,
+      latitude: Double,
+      longitude: Double,
+      scheduledArrival: Date?,
+      scheduledDeparture: Date?,
+      expectedDeparture: Date?,
+      platform: String,
+      platformChanged: Bool,
+      delayMinutes: Int,
       cancelled: Bool
     ) {
       self.stationID = stationID
