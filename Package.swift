@@ -250,7 +250,7 @@ let testTargets: [Target] = [
   .testTarget(
     name: "BinarioServiceKitTests",
     dependencies: [
-      "BinarioServiceKit", "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTracing",
+      "BinarioServiceKit", "BinarioDomain", "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTracing",
       .tracing, .inMemoryTracing, .w3cTraceContext, .grpcCore, .grpcInProcessTransport, .grpcProtobuf, .logging, .metrics,
       .serviceLifecycle, .nioCore, .nioPosix,
     ]
