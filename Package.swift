@@ -31,7 +31,7 @@ let packageDependencies: [Package.Dependency] = [
   .package(url: "https://github.com/grpc/grpc-swift-nio-transport.git", from: "2.9.2"),
   .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
   .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
-  // Scheduling inflates GTFS zip entries with it (its own reader walks the archive).
+  // Tests write GTFS zip archives with it (scheduling reads them with its own reader and zlib).
   .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
   // Traces: the API every library speaks, W3C trace context, and the OTLP exporter.
   .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
@@ -113,6 +113,8 @@ let sharedLibraries: [Target] = [
   .target(name: "BinarioAuth", dependencies: ["BinarioProto", "BinarioTransport", .grpcCore, .jwtKit, .crypto], path: "Shared/Auth"),
   // The narrow payment interface and its recording development provider.
   .target(name: "BinarioPayments", path: "Shared/Payments"),
+  // The system's zlib (zlib1g-dev): scheduling inflates zip entries with it.
+  .systemLibrary(name: "BinarioZlib", path: "Shared/Zlib"),
 ]
 
 // MARK: - Services (Services/)
@@ -173,7 +175,7 @@ let services: [Service] = [
     testUses: ["BinarioDevCertificates", "BinarioPayments", .prometheus, .jwtKit, .cryptoExtras, .grpcInProcessTransport, .grpcProtobuf, .crypto]
   ),
   // The timetable (GTFS), live changes, the notification centre, itineraries.
-  service("Scheduling", product: "scheduling", uses: [.zipFoundation], testUses: [.zipFoundation]),
+  service("Scheduling", product: "scheduling", uses: ["BinarioZlib"], testUses: [.zipFoundation]),
   // Fares, tickets, the wallet, validation, subscriptions shared among friends.
   service("Ticketing", product: "ticketing", uses: ["BinarioPayments", .crypto], testUses: ["BinarioPayments"]),
   // Deals, route offers and places near a position, nearest stations, welcomes.
@@ -288,6 +290,6 @@ let package = Package(
 )
 
 // Every Swift target: Swift 6 language mode, `any` spelled out.
-for target in package.targets where target.name != "BinarioConcurrencyHook" {
+for target in package.targets where target.type != .system && target.name != "BinarioConcurrencyHook" {
   target.swiftSettings = (target.swiftSettings ?? []) + [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
 }

@@ -4,20 +4,25 @@
 # GTFS importer and the open-data importers (the targets are in Fuzz/Targets/FuzzTarget.swift).
 #
 #   scripts/fuzz.sh [SECONDS] [--keep] [TARGET ...]
+#   scripts/fuzz.sh --build-only
 #
 # SECONDS: how long each target runs (default 30, as the test command runs it). --keep: merge
 # what the run found into the kept corpus, Fuzz/Corpus/TARGET (commit it). TARGETs: which (default
 # all). A crash stops the run; its input is saved as .build/fuzz/crash-TARGET-*: make it a
 # regression test by moving it to Fuzz/Regressions/TARGET/ under a name that says what broke.
+# --build-only: build the fuzzer and stop. BINARIO_FUZZ_UNIT_TIMEOUT: seconds before one input
+# counts as a hang (default 10; the test command, which fuzzes beside its builds, gives 30).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=30
 keep=
+build_only=
 targets=()
 for argument in "$@"; do
   case "$argument" in
     --keep) keep=1 ;;
+    --build-only) build_only=1 ;;
     [0-9]*) seconds=$argument ;;
     *) targets+=("$argument") ;;
   esac
@@ -41,6 +46,7 @@ if ! "${build[@]}" >"$log" 2>&1; then
   exit 1
 fi
 program="$("${build[@]}" --show-bin-path)/binario-fuzz"
+[ -z "$build_only" ] || exit 0
 
 total_runs=0
 for target in "${targets[@]}"; do
@@ -48,7 +54,7 @@ for target in "${targets[@]}"; do
   mkdir -p "$found/$target"
   status=0
   # New inputs go to a temporary folder (the first), the kept corpus is read (the second).
-  BINARIO_FUZZ_TARGET=$target "$program" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  BINARIO_FUZZ_TARGET=$target "$program" -max_total_time="$seconds" -timeout="${BINARIO_FUZZ_UNIT_TIMEOUT:-10}" -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$scratch/crash-$target-" \
     "$found/$target" "$corpus" >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

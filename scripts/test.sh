@@ -1,62 +1,151 @@
 #!/usr/bin/env bash
-# The test command: installs missing system packages, the pinned Python tools and Swagger UI,
-# checks that the committed generated code matches proto/, builds and tests the C device client
-# (and fuzzes its frame decoder for a minute), fuzzes the Swift parsers (30 s each),
-# builds everything Swift (services, tools, tests), runs every unit and end-to-end test in one
-# `swift test` (among them the chaos run's 40-second form, ChaosTests), checks deploy/ offline
-# (scripts/check-deploy.sh), then runs the suite in containers under podman from a release
-# build (deploy/container-test.sh).
+# The test command (.ci/run runs it; README "The test command" lists its phases and their cost).
+#
+# Three builds are unavoidable — debug for the tests, AddressSanitizer and libFuzzer for the
+# fuzzers, static release for the containers — and on two cores the machine's CPU is the limit,
+# so the phases run in three streams that overlap where one leaves a core idle:
+#
+#   main      install → debug build → generated code → unit and end-to-end tests → deploy/
+#             checked offline → (release build done) → containers under podman
+#   checks    lint → the web app's base map → the C client (ASan build, tests, 60 s of fuzzing)
+#             → the Swift fuzzers (build, then 30 s a target)      at nice 10
+#   release   the static release build for the containers            at idle priority
+#
+# The main stream has the machine first: the end-to-end tests start real processes and some
+# check that things happen "within a second", so nothing beside them runs at their priority.
+# Each background stream logs to .build/test-logs/STREAM.log (printed if it fails). Every phase
+# prints its wall time; the run ends with all of them and the total against the budget.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# chromium and chromium-driver: the gateway's docs page and the web app are loaded in headless
-# Chromium; zbar-tools: the web app's test reads the wallet's QR code with zbarimg.
-scripts/install-system-packages.sh chromium chromium-driver zbar-tools
-# The front doors' tests drive grpcio, schemathesis and Selenium, and the docs page serves
-# Swagger UI.
-scripts/install-python-tools.sh
-scripts/install-swagger-ui.sh
-scripts/generate-proto.sh --check
-python3 scripts/web/make_base_map.py --check
+budget_seconds=$((25 * 60))
+logs=.build/test-logs
+mkdir -p "$logs"
+times=$logs/phases.tsv
+: >"$times"
+started=$(date +%s)
 
-# The C device client (clients/c): built with AddressSanitizer and UBSan, its cmocka tests.
-cmake -S clients/c -B .build/c -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build .build/c
-(cd .build/c && ctest --output-on-failure --verbose | grep -E '^[0-9]+: \[|tests passed|tests failed')
-# Its frame decoder under libFuzzer for a minute, from the corpus kept in the repository
-# (scripts/c-client/fuzz.sh SECONDS --keep runs longer and keeps what it finds).
-scripts/c-client/fuzz.sh 60
-# Every Swift parser of a stranger's bytes (frames, the gateway's metadata and tokens, HTTP/JSON,
-# the GTFS and open-data importers) under libFuzzer and AddressSanitizer, 30 s a target, from the
-# corpus kept in Fuzz/Corpus (scripts/fuzz.sh SECONDS --keep runs longer and keeps what it finds).
-scripts/fuzz.sh 30
+# phase NAME COMMAND...: runs COMMAND as one timed phase of the current stream.
+stream=main
+phase() {
+  local name=$1 began status=0
+  shift
+  began=$(date +%s)
+  echo "== $name"
+  "$@" || status=$?
+  local took=$(($(date +%s) - began))
+  printf '%s\t%s\t%s\t%s\t%s\n' "$stream" "$name" "$((began - started))" "$took" "$status" >>"$times"
+  if [ "$status" = 0 ]; then
+    echo "== $name: ${took} s"
+  else
+    echo "== $name: FAILED (exit $status) after ${took} s" >&2
+  fi
+  return "$status"
+}
 
-swift build --build-tests
+# The end of the run, whatever it was: every phase's wall time, and the total.
+report() {
+  local status=$? total=$(($(date +%s) - started))
+  echo
+  echo "== phases (wall time; streams overlap, so they add up to more than the total)"
+  awk -F '\t' '{ printf "  %-8s %-52s %4ss  (from %4ss)%s\n", $1, $2, $4, $3, ($5 == 0 ? "" : "  FAILED") }' "$times"
+  printf '== total %d:%02d (budget %d:00)%s\n' $((total / 60)) $((total % 60)) $((budget_seconds / 60)) \
+    "$([ "$total" -le "$budget_seconds" ] || echo ': OVER BUDGET')"
+  [ "$status" = 0 ] || echo "== the test command FAILED" >&2
+}
+trap report EXIT
 
-# A hung test must fail the run rather than eat CI's time, and say which test it was.
-# Serially: the end-to-end tests start real processes, and timing-sensitive tests (deadlines,
-# "unavailable within a second") should not compete with each other for two cores.
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-status=0
-timeout 1200 stdbuf -oL -eL swift test --skip-build --no-parallel 2>&1 | tee "$log" || status=${PIPESTATUS[0]}
-if [ "$status" = 124 ]; then
-  echo "error: the tests did not finish within 20 minutes; started and never finished:" >&2
-  awk '
-    # Swift Testing prints "◇ Test NAME started." and "✔ Test NAME [with N test cases] passed ...";
-    # the cases of a parameterized test print only their start.
-    /◇ Test .* started\.$/ {
-      name = $0; sub(/^.*◇ Test /, "", name); sub(/ started\.$/, "", name)
-      if (name != "run" && name !~ /^case /) open[name] = 1
-    }
-    /[✔✘] Test .* (passed|failed)/ {
-      name = $0; sub(/^.*[✔✘] Test /, "", name); sub(/ (with [0-9]+ test cases )?(passed|failed).*$/, "", name)
-      delete open[name]
-    }
-    END { for (name in open) print "  " name }
-  ' "$log" >&2
-fi
-[ "$status" = 0 ] || exit "$status"
+# background NAME FUNCTION: runs FUNCTION as stream NAME, logging to .build/test-logs/NAME.log.
+background() {
+  local name=$1 function=$2
+  (
+    stream=$name
+    "$function"
+  ) >"$logs/$name.log" 2>&1 &
+  eval "${name}_pid=$!"
+}
 
-scripts/check-deploy.sh
-deploy/container-test.sh
+# finish NAME: waits for stream NAME; on failure prints its log and fails.
+finish() {
+  local name=$1 pid status=0
+  pid=$(eval echo "\$${name}_pid")
+  wait "$pid" || status=$?
+  if [ "$status" != 0 ]; then
+    echo "== stream '$name' failed; its log:" >&2
+    cat "$logs/$name.log" >&2
+    exit "$status"
+  fi
+}
+
+install() {
+  # chromium and chromium-driver: the docs page and the web app in headless Chromium;
+  # zbar-tools: the wallet's QR code read back; iptables: PartitionTests cuts a link with it;
+  # podman, runc, curl: the containers. Then the pinned Python tools and Swagger UI.
+  scripts/install-system-packages.sh chromium chromium-driver zbar-tools iptables podman runc curl
+  scripts/install-python-tools.sh
+  scripts/install-swagger-ui.sh
+}
+
+c_client() {
+  cmake -S clients/c -B .build/c -DCMAKE_BUILD_TYPE=Debug >/dev/null
+  cmake --build .build/c
+  (cd .build/c && ctest --output-on-failure --verbose | grep -E '^[0-9]+: \[|tests passed|tests failed')
+}
+
+checks_stream() {
+  renice -n 10 -p "$BASHPID" >/dev/null
+  phase "lint (swift format, .swift-format)" scripts/format.sh --lint
+  phase "the web app's base map is current" python3 scripts/web/make_base_map.py --check
+  phase "C client: ASan build and cmocka tests" c_client
+  # Fuzzing beside the main stream's builds and tests: a unit may wait seconds for a core, so a
+  # unit counts as hung after 30 s, not 10 (a hang still fails the run).
+  export BINARIO_FUZZ_UNIT_TIMEOUT=30
+  phase "C client: frame decoder fuzzed 60 s" scripts/c-client/fuzz.sh 60
+  phase "Swift fuzzers: build (ASan, libFuzzer)" scripts/fuzz.sh --build-only
+  phase "Swift fuzzers: 6 targets × 30 s" scripts/fuzz.sh 30
+}
+
+release_stream() {
+  chrt --idle --pid 0 "$BASHPID"
+  phase "release build (static, for the containers)" deploy/build-release.sh >/dev/null
+}
+
+# Tests that hang must fail the run rather than eat CI's time, and say which test it was. Serially:
+# the end-to-end tests start real processes, and timing-sensitive tests should not compete.
+swift_tests() {
+  local log status=0
+  log=$(mktemp)
+  timeout 1200 stdbuf -oL -eL swift test --skip-build --no-parallel 2>&1 | tee "$log" || status=${PIPESTATUS[0]}
+  if [ "$status" = 124 ]; then
+    echo "error: the tests did not finish within 20 minutes; started and never finished:" >&2
+    awk '
+      # Swift Testing prints "◇ Test NAME started." and "✔ Test NAME [with N test cases] passed ...";
+      # the cases of a parameterized test print only their start.
+      /◇ Test .* started\.$/ {
+        name = $0; sub(/^.*◇ Test /, "", name); sub(/ started\.$/, "", name)
+        if (name != "run" && name !~ /^case /) open[name] = 1
+      }
+      /[✔✘] Test .* (passed|failed)/ {
+        name = $0; sub(/^.*[✔✘] Test /, "", name); sub(/ (with [0-9]+ test cases )?(passed|failed).*$/, "", name)
+        delete open[name]
+      }
+      END { for (name in open) print "  " name }
+    ' "$log" >&2
+  fi
+  rm -f "$log"
+  return "$status"
+}
+
+phase "install: Debian packages, Python tools, Swagger UI" install
+background release release_stream
+background checks checks_stream
+phase "debug build (services, tools, tests)" swift build --build-tests
+phase "generated code is current (proto, routes, C)" scripts/generate-proto.sh --check
+phase "unit and end-to-end tests" swift_tests
+phase "deploy/ checked offline" scripts/check-deploy.sh
+stream=release
+phase "waiting for the release build" finish release
+stream=main
+phase "containers under podman (deploy/container-test.sh)" deploy/container-test.sh
+stream=checks
+phase "waiting for the checks" finish checks

@@ -31,4 +31,24 @@ struct GTFSFeedFilesTests {
     let large = #expect(throws: GTFSError.self) { try GTFSFeedFiles.zip(self.zippedDemo(), maximumFileSize: 1000) }
     #expect(large?.reason.contains("1000") == true)
   }
+
+  @Test("zlib inflates exactly an entry's bytes: whole, it matches the file; cut short or damaged, it is refused")
+  func inflateSeesOnlyTheEntrysBytes() throws {
+    let archive = try ZipArchive(self.zippedDemo())
+    let entry = try #require(archive.entries.first { $0.path.hasSuffix("stop_times.txt") })
+    #expect(entry.method == 8)
+    let compressed = try archive.compressedBytes(of: entry)
+    var inflated = Data()
+    let checksum = try ZipArchive.inflate(compressed) { inflated.append($0) }
+    #expect(checksum == entry.crc32)
+    #expect(Array(inflated) == (try GTFSFeedFiles.folder(GTFSFeedReaderTests.demoFolder.path))["stop_times.txt"])
+
+    // Cut anywhere, even one byte short of its end, the stream asks for more than the entry has.
+    for cut in [1, compressed.count / 2, compressed.count - 1] {
+      let short = #expect(throws: ZipArchive.Damaged.self) { _ = try ZipArchive.inflate(compressed.prefix(cut)) { _ in } }
+      #expect(short?.reason == "the entry's compressed data ends before its stream does")
+    }
+    let damaged = #expect(throws: ZipArchive.Damaged.self) { _ = try ZipArchive.inflate([0xFF, 0xFF, 0xFF, 0xFF]) { _ in } }
+    #expect(damaged?.reason == "the entry's compressed data is damaged")
+  }
 }

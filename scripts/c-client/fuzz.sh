@@ -6,6 +6,7 @@
 #
 # SECONDS: how long (default 60, as the test command runs it). --keep: merge what the run found
 # into the kept corpus (commit it). Needs clang with libFuzzer (the Swift toolchain's has it).
+# BINARIO_FUZZ_UNIT_TIMEOUT: seconds before one input counts as a hang (default 10).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -25,7 +26,7 @@ fi
 # New inputs go to a temporary folder (the first), the kept corpus is read (the second); a crash's
 # input is written to the build folder.
 status=0
-"$build/fuzz_frame_reader" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 -print_final_stats=1 \
+"$build/fuzz_frame_reader" -max_total_time="$seconds" -timeout="${BINARIO_FUZZ_UNIT_TIMEOUT:-10}" -rss_limit_mb=1024 -print_final_stats=1 \
   -artifact_prefix="$build/" "$found" "$corpus" >"$log" 2>&1 || status=$?
 grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::new_units_added|stat::peak_rss_mb)' "$log" || true
 if [ "$status" -ne 0 ]; then
