@@ -57,8 +57,9 @@ for entry in "${targets[@]}"; do
     $protos
 done
 
-# The gateway's HTTP/JSON route table, from the google.api.http annotations of the services'
-# protos (scripts/front-door/generate_routes.py, in the project's pinned Python venv).
+# The gateway's HTTP/JSON route table and OpenAPI document, from the google.api.http annotations
+# of the services' protos, and the suite's access policy from their binario.auth.v1.access
+# options (scripts/front-door/generate_routes.py, in the project's pinned Python venv).
 scripts/install-python-tools.sh
 # A service's protos join service_protos once the service serves them behind the gateway (until
 # then their routes would lead nowhere).
@@ -72,14 +73,15 @@ service_protos=(
 routes=Services/Gateway/Service/FrontDoor/Generated/HTTPRouteTable+Generated.swift
 openapi=Services/Gateway/Service/FrontDoor/Generated/OpenAPIDocument+Generated.swift
 reflection=Services/Gateway/Service/FrontDoor/Generated/ProtoDescriptors+Generated.swift
+access_policy=Shared/Auth/Generated/MethodAccessPolicy+Generated.swift
 descriptors=$(mktemp)
 openapi_json=$(mktemp --suffix=.json)
 trap 'rm -f "$descriptors" "$openapi_json"; if [ "$mode" = check ]; then rm -rf "$out_root"; fi' EXIT
 protoc --proto_path=proto --include_imports --include_source_info --descriptor_set_out="$descriptors" "${service_protos[@]}"
-mkdir -p "$(dirname "$out_root/$routes")"
+mkdir -p "$(dirname "$out_root/$routes")" "$(dirname "$out_root/$access_policy")"
 .tools/venv/bin/python scripts/front-door/generate_routes.py "$descriptors" \
   --routes "$out_root/$routes" --openapi "$out_root/$openapi" --openapi-json "$openapi_json" \
-  --descriptors "$out_root/$reflection"
+  --descriptors "$out_root/$reflection" --access-policy "$out_root/$access_policy" --feature-indexes "$out_root"
 if ! .tools/venv/bin/openapi-spec-validator "$openapi_json" >/dev/null; then
   .tools/venv/bin/openapi-spec-validator "$openapi_json" >&2 || true
   echo "the generated OpenAPI document is not valid OpenAPI 3.1" >&2
@@ -107,7 +109,8 @@ rm -rf "$c_proto"
 if [ "$mode" = check ]; then
   stale=0
   if ! diff -r "$out_root/$c_generated" "$c_generated" >/dev/null; then echo "stale: $c_generated" >&2; stale=1; fi
-  for file in "$routes" "$openapi" "$reflection"; do
+  for file in "$routes" "$openapi" "$reflection" "$access_policy" Services/*/README.md; do
+    [ -f "$out_root/$file" ] || continue  # the gateway's README has no feature index
     if ! cmp -s "$out_root/$file" "$file"; then echo "stale: $file" >&2; stale=1; fi
   done
   for entry in "${targets[@]}"; do

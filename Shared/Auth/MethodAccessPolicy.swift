@@ -4,8 +4,9 @@ import GRPCCore
 /// gateway consults it before forwarding a call; each service's ``AuthorizationServerInterceptor``
 /// consults it again (defense in depth).
 ///
-/// ``all`` is the suite's table; each service contributes its own (``identity``, ...). A method
-/// missing from the table gets `nil`: callers treat that as "refuse".
+/// The tables are generated from the `(binario.auth.v1.access)` option of every method in proto/
+/// (`Generated/MethodAccessPolicy+Generated.swift`): ``all`` is the suite's, each service has its
+/// own (``identity``, ...). A method missing from a table gets `nil`: callers treat that as "refuse".
 public struct MethodAccessPolicy: Sendable {
   private var byPath: [String: MethodAccess]
 
@@ -38,11 +39,5 @@ public struct MethodAccessPolicy: Sendable {
     var merged = self
     merged.byPath.merge(other.byPath) { _, new in new }
     return merged
-  }
-
-  /// The whole suite's table: every service's methods.
-  public static var all: MethodAccessPolicy {
-    MethodAccessPolicy.identity.merging(.scheduling).merging(.ticketing).merging(.geoOffers).merging(.dispatch).merging(.telemetry)
-      .merging(.health)
   }
 }

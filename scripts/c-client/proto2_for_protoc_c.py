@@ -7,8 +7,8 @@ decodes the same bytes (proto3 fields are plain optional fields on the wire), an
 each a `has_` flag; repeated numbers and enums are marked packed, as proto3 packs them.
 
 Services are left out (a C client names a method by its path, "/binario.telemetry.v1.Telemetry/
-UploadReadings"), and with them the google.api.http annotations and their import, which protoc-c
-would otherwise need descriptor.proto's C code for. Handled: messages, enums, singular, repeated,
+UploadReadings"), and with them the method options (google.api.http, binario.auth.v1.access) and
+their imports, which protoc-c would otherwise need descriptor.proto's C code for. Handled: messages, enums, singular, repeated,
 map and oneof fields, comments.
 
     python scripts/c-client/proto2_for_protoc_c.py proto/binario/telemetry/v1/telemetry.proto OUT.proto
@@ -21,12 +21,13 @@ FIELD = re.compile(r"(?<![\w.])((?:u?int(?:32|64)|s?fixed(?:32|64)|sint(?:32|64)
 NUMERIC = re.compile(r"u?int(?:32|64)|s?fixed(?:32|64)|sint(?:32|64)|bool|double|float")
 ENUM = re.compile(r"\benum\s+(\w+)\s*\{")
 SERVICE = re.compile(r"^\s*service\s+\w+\s*\{")
-ANNOTATIONS = 'import "google/api/annotations.proto";'
+# Imports only the services' method options need.
+OPTION_IMPORTS = {'import "google/api/annotations.proto";', 'import "binario/auth/v1/access.proto";'}
 
 
 def without_services(lines):
     """The lines outside `service` blocks (braces counted outside comments), and without the
-    google.api.http annotations' import."""
+    imports of the method options."""
     kept = []
     depth = 0
     for line in lines:
@@ -37,7 +38,7 @@ def without_services(lines):
         if depth > 0:
             depth += code.count("{") - code.count("}")
             continue
-        if code.strip() == ANNOTATIONS:
+        if code.strip() in OPTION_IMPORTS:
             continue
         kept.append(line)
     return kept

@@ -3,11 +3,14 @@
 google.api.http annotations.
 
     generate_routes.py DESCRIPTOR_SET --routes ROUTES.swift --openapi OPENAPI.swift
-        [--openapi-json OPENAPI.json] [--descriptors DESCRIPTORS.swift]
+        [--openapi-json OPENAPI.json] [--descriptors DESCRIPTORS.swift] [--access-policy POLICY.swift]
 
 --openapi-json also writes the document as plain JSON (for validators). --descriptors writes
 every file of the set (without source info) as serialized FileDescriptorProtos, for the gRPC
-front door's server reflection.
+front door's server reflection. --access-policy writes the suite's access policy (Shared/Auth's
+MethodAccessPolicy for each service) from every method's `binario.auth.v1.access` option; a
+method of a binario service without one is an error. --feature-indexes ROOT writes each service's
+README (read from Services/<Name>/README.md, written under ROOT) with its feature index.
 
 DESCRIPTOR_SET is `protoc --include_imports --include_source_info --descriptor_set_out` of the
 service protos. Every method with a `google.api.http` option becomes one route: its verb and path
@@ -23,13 +26,12 @@ import json
 import re
 
 from google.api import annotations_pb2, http_pb2
-from google.protobuf import descriptor_pb2
+from google.protobuf import descriptor_pb2, descriptor_pool
 
 VERBS = ("get", "put", "post", "delete", "patch")
-# The methods a sensor board calls with its device token (Shared/Auth's AccessLevel.device), not
-# an account's bearer token: their operations name the deviceToken scheme. The gateway's tests
-# check this list against MethodAccessPolicy.all.
-DEVICE_TOKEN_METHODS = {"/binario.telemetry.v1.Telemetry/UploadReadings"}
+# binario.auth.v1.AccessLevel's names -> Shared/Auth's AccessLevel cases.
+SWIFT_LEVELS = {"PUBLIC": "public", "SIGNED_IN": "signedIn", "DRIVER": "driver", "ADMIN": "admin",
+                "INSPECTOR": "inspector", "DEVICE": "device"}
 FieldType = descriptor_pb2.FieldDescriptorProto
 # How a path or query value (always text) becomes the field's JSON value.
 KINDS = {
@@ -236,7 +238,8 @@ class OpenAPIBuilder:
             "tags": [service_name],
             "summary": first_sentence(route["summary"]) or method_name,
             "description": route["summary"] or method_name,
-            "security": [{"deviceToken": []}] if route["rpc"] in DEVICE_TOKEN_METHODS else [{}, {"bearer": []}],
+            "security": security(route["access"]),
+            "x-binario-access": route["access"],
             "responses": {
                 "200": {"description": "OK", "content": {
                     ("text/event-stream" if route["streaming"] else "application/json"): {
@@ -294,8 +297,157 @@ def write_descriptors(files, output):
         out.write("\n".join(lines))
 
 
-def main(descriptor_set, output, openapi_output, openapi_json=None, descriptors_output=None):
+def security(level):
+    """An operation's OpenAPI security: a board's device token, or an account's bearer token,
+    which a public method takes but does not need."""
+    if level == "DEVICE":
+        return [{"deviceToken": []}]
+    return [{}, {"bearer": []}] if level == "PUBLIC" else [{"bearer": []}]
+
+
+def access_rules(files):
+    """rpc path -> (level, internal callers) of every method of every service that declares
+    binario.auth.v1.access options, read with the extension access.proto (in the set) defines."""
+    pool = descriptor_pool.Default()
+    for proto in files:
+        if proto.name == "binario/auth/v1/access.proto":
+            pool.AddSerializedFile(proto.SerializeToString())
+    access = pool.FindExtensionByName("binario.auth.v1.access")
+    callers = pool.FindExtensionByName("binario.auth.v1.internal_callers")
+    rules = {}
+    for proto in files:
+        for service in proto.service:
+            for method in service.method:
+                options = descriptor_pb2.MethodOptions.FromString(method.options.SerializeToString())
+                level = access.enum_type.values_by_number[options.Extensions[access]].name
+                path = f"/{proto.package}.{service.name}/{method.name}"
+                if level == "ACCESS_LEVEL_UNSPECIFIED":
+                    if proto.package.startswith("binario."):
+                        raise SystemExit(f"{path} declares no (binario.auth.v1.access) option")
+                    continue
+                if (level == "INTERNAL") != bool(options.Extensions[callers]):
+                    raise SystemExit(f"{path}: internal_callers go with INTERNAL, and INTERNAL needs them")
+                rules[path] = (level, list(options.Extensions[callers]), proto, service, method)
+    return rules
+
+
+def camel(name):
+    """`geo-offers` or `geo_offers` -> `geoOffers`."""
+    words = re.split(r"[-_]", name)
+    return words[0] + "".join(word[:1].upper() + word[1:] for word in words[1:])
+
+
+def write_access_policy(rules, files, output):
+    """Shared/Auth's MethodAccessPolicy per service (`identity`, `geoOffers`, `health`: the proto
+    package's second part) and `all`, from the access options."""
+    by_policy = {}
+    for path, (level, callers, proto, service, method) in sorted(rules.items()):
+        by_policy.setdefault(camel(proto.package.split(".")[1]), []).append((level, callers, proto, service, method))
+    lines = [
+        "// Generated by scripts/generate-proto.sh (scripts/front-door/generate_routes.py) from the",
+        "// (binario.auth.v1.access) options in proto/. Do not edit.",
+        "",
+        "import BinarioProto",
+        "import GRPCCore",
+        "",
+        "extension MethodAccessPolicy {",
+    ]
+    for name, methods in sorted(by_policy.items()):
+        services = sorted({f"{proto.package}.{service.name}" for _, _, proto, service, _ in methods})
+        lines += [f"  /// Who may call each method of {', '.join(f'`{s}`' for s in services)}.",
+                  f"  public static let {name} = MethodAccessPolicy(["]
+        for level, callers, proto, service, method in methods:
+            descriptor = f"{swift_type('.' + proto.package + '.' + service.name, files)}.Method.{method.name}.descriptor"
+            if level == "INTERNAL":
+                peers = ", ".join(f"WorkloadIdentity.{camel(caller)}" for caller in callers)
+                lines.append(f"    {descriptor}: .internal(allowedPeers: [{peers}]),")
+            else:
+                lines.append(f"    {descriptor}: .level(.{SWIFT_LEVELS[level]}),")
+        lines.append("  ])")
+        lines.append("")
+    lines += ["  /// The whole suite's table: every service's methods.",
+              "  public static let all = MethodAccessPolicy.identity"]
+    lines += [f"    .merging(.{name})" for name in sorted(by_policy) if name != "identity"]
+    lines += ["}", ""]
+    with open(output, "w") as out:
+        out.write("\n".join(lines))
+
+
+INDEX_BEGIN = "<!-- BEGIN feature index: generated by scripts/generate-proto.sh; edit proto/ or the file names, not this table -->"
+INDEX_END = "<!-- END feature index -->"
+
+
+def lower_camel(name):
+    return name[:1].lower() + name[1:]
+
+
+def feature_files(folder, feature):
+    """The domain and store files of `feature` in a service folder (`Domain/<Feature>/`, or
+    `*Domain+<Feature>.swift` anywhere under Domain/; `Store/*Store+<Feature>.swift`)."""
+    domain = sorted(str(path.relative_to(folder)) for path in (folder / "Service/Domain").rglob(f"*+{feature}.swift"))
+    if (folder / "Service/Domain" / feature).is_dir():
+        domain = [f"Service/Domain/{feature}/"]
+    store = sorted(str(path.relative_to(folder)) for path in (folder / "Service/Store").glob(f"*+{feature}.swift"))
+    return domain, store
+
+
+def write_feature_indexes(rules, routes, source_root, out_root):
+    """Each service's README (Services/<Name>/README.md) with its feature index between the
+    markers: every method in proto order with its access level and HTTP route (from proto/), and
+    the handler, domain and store files of its feature (from the file names: the handler file
+    that implements it is `<Name>Handler+<Feature>.swift`)."""
+    import pathlib
+
+    route_of = {route["rpc"]: f"`{route['verb'].upper()} {route['template']}`" for route in routes}
+    by_folder = {}
+    for path, (level, callers, proto, service, method) in rules.items():
+        if not proto.package.startswith("binario."):
+            continue
+        name = camel(proto.package.split(".")[1])
+        by_folder.setdefault(name[:1].upper() + name[1:], []).append((path, level, callers, service, method))
+    for folder_name, methods in sorted(by_folder.items()):
+        folder = pathlib.Path(source_root) / "Services" / folder_name
+        handlers = {path: path.read_text() for path in sorted((folder / "Service/Handlers").glob("*.swift"))}
+        rows = []
+        for path, level, callers, service, method in methods:
+            implemented = [file for file, text in handlers.items()
+                           if re.search(rf"func {lower_camel(method.name)}\(\s*request:", text)]
+            handler = implemented[0] if implemented else None
+            feature = None
+            if handler and "+" in handler.stem:
+                feature = handler.stem.split("+", 1)[1]
+            domain, store = feature_files(folder, feature) if feature else ([], [])
+            access = level.lower().replace("_", "-") + (f" ({', '.join(callers)})" if callers else "")
+            rows.append((feature or "—", method.name, access, route_of.get(path, "—"),
+                         f"`{handler.relative_to(folder)}`" if handler else "—",
+                         ", ".join(f"`{file}`" for file in domain) or "—",
+                         ", ".join(f"`{file}`" for file in store) or "—"))
+        table = [INDEX_BEGIN, "", "| feature | RPC | access | HTTP route | handler | domain | store |",
+                 "|---|---|---|---|---|---|---|"]
+        table += ["| " + " | ".join(row) + " |" for row in rows]
+        table += ["", INDEX_END]
+        readme = folder / "README.md"
+        text = readme.read_text()
+        if INDEX_BEGIN in text:
+            before, rest = text.split(INDEX_BEGIN, 1)
+            after = rest.split(INDEX_END, 1)[1]
+            text = before + "\n".join(table) + after
+        else:
+            # First time: after the README's opening paragraph, under a heading of its own.
+            head, _, body = text.partition("\n\n")
+            intro, _, rest = body.partition("\n\n")
+            text = head + "\n\n" + intro + "\n\n## Feature index\n\n" + "\n".join(table) + "\n\n" + rest
+        target = pathlib.Path(out_root) / "Services" / folder_name / "README.md"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+
+
+def main(descriptor_set, output, openapi_output, openapi_json=None, descriptors_output=None, policy_output=None,
+         index_root=None):
     files = descriptor_pb2.FileDescriptorSet.FromString(open(descriptor_set, "rb").read()).file
+    rules = access_rules(files)
+    if policy_output:
+        write_access_policy(rules, files, policy_output)
     if descriptors_output:
         write_descriptors(files, descriptors_output)
     messages = messages_by_name(files)
@@ -337,6 +489,7 @@ def main(descriptor_set, output, openapi_output, openapi_json=None, descriptors_
                     and has_string_field(messages[method.output_type], "cursor"),
                     "fields": fields,
                     "summary": comment(proto, [6, service_index, 2, method_index]),
+                    "access": rules[f"/{proto.package}.{service.name}/{method.name}"][0],
                 })
     routes.sort(key=lambda r: r["rpc"])
 
@@ -368,6 +521,9 @@ def main(descriptor_set, output, openapi_output, openapi_json=None, descriptors_
     lines += ["  ]", "}", ""]
     with open(output, "w") as out:
         out.write("\n".join(lines))
+
+    if index_root:
+        write_feature_indexes(rules, routes, ".", index_root)
 
     builder = OpenAPIBuilder(files)
     paths = {}
@@ -421,5 +577,8 @@ if __name__ == "__main__":
     parser.add_argument("--openapi", required=True)
     parser.add_argument("--openapi-json")
     parser.add_argument("--descriptors")
+    parser.add_argument("--access-policy")
+    parser.add_argument("--feature-indexes", metavar="ROOT")
     arguments = parser.parse_args()
-    main(arguments.descriptor_set, arguments.routes, arguments.openapi, arguments.openapi_json, arguments.descriptors)
+    main(arguments.descriptor_set, arguments.routes, arguments.openapi, arguments.openapi_json, arguments.descriptors,
+         arguments.access_policy, arguments.feature_indexes)

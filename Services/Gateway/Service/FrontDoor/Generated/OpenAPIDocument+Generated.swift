@@ -31,6 +31,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -79,6 +80,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -127,6 +129,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -170,11 +173,11 @@ extension OpenAPIDocument {
         "summary": "Accounts by email, name and role, ordered by email, a page at a time.",
         "description": "Accounts by email, name and role, ordered by email, a page at a time.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -242,11 +245,11 @@ extension OpenAPIDocument {
         "summary": "GetAccount",
         "description": "GetAccount",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -296,11 +299,11 @@ extension OpenAPIDocument {
         "summary": "Changes profile fields of any account;",
         "description": "Changes profile fields of any account; a new phone must be verified again.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -354,11 +357,11 @@ extension OpenAPIDocument {
         "summary": "A disabled account cannot sign in, and its sessions end at once.",
         "description": "A disabled account cannot sign in, and its sessions end at once.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -412,11 +415,11 @@ extension OpenAPIDocument {
         "summary": "EnableAccount",
         "description": "EnableAccount",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -470,11 +473,11 @@ extension OpenAPIDocument {
         "summary": "Every admin action (who, when, what), newest first.",
         "description": "Every admin action (who, when, what), newest first.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -526,11 +529,11 @@ extension OpenAPIDocument {
         "summary": "Deals, active or not, of one shop or of all, the newest first, paged.",
         "description": "Deals, active or not, of one shop or of all, the newest first, paged.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -588,11 +591,11 @@ extension OpenAPIDocument {
         "summary": "CreateDeal",
         "description": "CreateDeal",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -636,11 +639,11 @@ extension OpenAPIDocument {
         "summary": "Replaces a deal's fields (its shop stays).",
         "description": "Replaces a deal's fields (its shop stays).",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -694,11 +697,11 @@ extension OpenAPIDocument {
         "summary": "DeleteDeal",
         "description": "DeleteDeal",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -742,11 +745,11 @@ extension OpenAPIDocument {
         "summary": "Creates a confirmed account with the driver role.",
         "description": "Creates a confirmed account with the driver role.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -790,11 +793,11 @@ extension OpenAPIDocument {
         "summary": "Deletes a driver's account (FAILED_PRECONDITION for any account without the driver role, or with the admin role).",
         "description": "Deletes a driver's account (FAILED_PRECONDITION for any account without the driver role, or with the admin role).",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -846,11 +849,11 @@ extension OpenAPIDocument {
         "summary": "Every line of the timetable.",
         "description": "Every line of the timetable.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -884,11 +887,11 @@ extension OpenAPIDocument {
         "summary": "What went out on each channel (push, email, SMS), newest first:",
         "description": "What went out on each channel (push, email, SMS), newest first: the outbox the providers' narrow interfaces record into.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -940,11 +943,11 @@ extension OpenAPIDocument {
         "summary": "What the outbox recorded (emails, SMS, WhatsApp messages), newest first.",
         "description": "What the outbox recorded (emails, SMS, WhatsApp messages), newest first.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -996,11 +999,11 @@ extension OpenAPIDocument {
         "summary": "Every place to visit, by name, paged.",
         "description": "Every place to visit, by name, paged.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1050,11 +1053,11 @@ extension OpenAPIDocument {
         "summary": "CreatePlace",
         "description": "CreatePlace",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1098,11 +1101,11 @@ extension OpenAPIDocument {
         "summary": "UpdatePlace",
         "description": "UpdatePlace",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1156,11 +1159,11 @@ extension OpenAPIDocument {
         "summary": "DeletePlace",
         "description": "DeletePlace",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1204,11 +1207,11 @@ extension OpenAPIDocument {
         "summary": "Granting or revoking a role ends the account's sessions, so the change applies at once.",
         "description": "Granting or revoking a role ends the account's sessions, so the change applies at once.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1252,11 +1255,11 @@ extension OpenAPIDocument {
         "summary": "RevokeRole",
         "description": "RevokeRole",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1300,11 +1303,11 @@ extension OpenAPIDocument {
         "summary": "CreateRouteOffer",
         "description": "CreateRouteOffer",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1348,11 +1351,11 @@ extension OpenAPIDocument {
         "summary": "UpdateRouteOffer",
         "description": "UpdateRouteOffer",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1406,11 +1409,11 @@ extension OpenAPIDocument {
         "summary": "DeleteRouteOffer",
         "description": "DeleteRouteOffer",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1454,11 +1457,11 @@ extension OpenAPIDocument {
         "summary": "Adds a run on one service date:",
         "description": "Adds a run on one service date: a train with its stops (at least two), at stations of the timetable.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1502,11 +1505,11 @@ extension OpenAPIDocument {
         "summary": "Every shop, by name, paged.",
         "description": "Every shop, by name, paged.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1556,11 +1559,11 @@ extension OpenAPIDocument {
         "summary": "CreateShop",
         "description": "CreateShop",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1604,11 +1607,11 @@ extension OpenAPIDocument {
         "summary": "Replaces a shop's fields (its deals move with it).",
         "description": "Replaces a shop's fields (its deals move with it).",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1662,11 +1665,11 @@ extension OpenAPIDocument {
         "summary": "Removes a shop and its deals.",
         "description": "Removes a shop and its deals.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1710,11 +1713,11 @@ extension OpenAPIDocument {
         "summary": "The control room as it is:",
         "description": "The control room as it is: per zone, the queue, waiting requests and rides in progress.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1748,11 +1751,11 @@ extension OpenAPIDocument {
         "summary": "The control room live:",
         "description": "The control room live: a snapshot first, then a new one after every change (coalesced: a slow reader gets the latest, never a backlog). Served as Server-Sent Events: one event per message.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1786,11 +1789,11 @@ extension OpenAPIDocument {
         "summary": "Every taxi by code, with its driver and state.",
         "description": "Every taxi by code, with its driver and state.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1822,11 +1825,11 @@ extension OpenAPIDocument {
         "summary": "CreateTaxi",
         "description": "CreateTaxi",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1870,11 +1873,11 @@ extension OpenAPIDocument {
         "summary": "FAILED_PRECONDITION while the taxi has a ride or an offer.",
         "description": "FAILED_PRECONDITION while the taxi has a ride or an offer.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1918,11 +1921,11 @@ extension OpenAPIDocument {
         "summary": "Changes a taxi's plate or capacity, or links it to a driver (an account with the driver role, created with identity's Cr",
         "description": "Changes a taxi's plate or capacity, or links it to a driver (an account with the driver role, created with identity's CreateDriver) or unlinks it.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -1976,11 +1979,11 @@ extension OpenAPIDocument {
         "summary": "Replaces the whole timetable with a GTFS static feed (a zip archive's bytes).",
         "description": "Replaces the whole timetable with a GTFS static feed (a zip archive's bytes). A malformed feed is refused with INVALID_ARGUMENT naming the file, line and column, and changes nothing.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -2024,11 +2027,11 @@ extension OpenAPIDocument {
         "summary": "Removes a run from its service date (the trip's other dates stay).",
         "description": "Removes a run from its service date (the trip's other dates stay). Unlike a cancellation, the run is gone from the timetable; its followers are told.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -2086,11 +2089,11 @@ extension OpenAPIDocument {
         "summary": "Replaces a run's train number, headsign and stops on its service date.",
         "description": "Replaces a run's train number, headsign and stops on its service date. A run of a trip that runs on other dates too becomes a run of its own for that date (a new trip id, returned); its followers and changes go with it.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -2152,11 +2155,11 @@ extension OpenAPIDocument {
         "summary": "Every change made to a run, oldest first.",
         "description": "Every change made to a run, oldest first.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -2208,11 +2211,11 @@ extension OpenAPIDocument {
         "summary": "Cancels a run, whole or from a stop on.",
         "description": "Cancels a run, whole or from a stop on.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -2274,11 +2277,11 @@ extension OpenAPIDocument {
         "summary": "Moves a run's stop to another platform.",
         "description": "Moves a run's stop to another platform.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -2340,11 +2343,11 @@ extension OpenAPIDocument {
         "summary": "Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure time.",
         "description": "Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure time. Every change is recorded with who, when and why, and reaches the run's followers. Each of the three live changes takes an optional `idempotency_key`: the same admin's key again records nothing, notifies nobody, and answers with the run as it is now.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -2406,11 +2409,11 @@ extension OpenAPIDocument {
         "summary": "Saves a person by name and email.",
         "description": "Saves a person by name and email. Someone not registered yet is listed among the caller's friends as pending registration and becomes a friend when they register and confirm that address; someone registered is sent a friend request instead.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -2454,11 +2457,11 @@ extension OpenAPIDocument {
         "summary": "RemoveContact",
         "description": "RemoveContact",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -2502,11 +2505,11 @@ extension OpenAPIDocument {
         "summary": "Available (joins the tail of its zone's queue) or unavailable with a reason (leaves it;",
         "description": "Available (joins the tail of its zone's queue) or unavailable with a reason (leaves it; a pending offer goes to the next taxi). FAILED_PRECONDITION while on a ride, or without a known position when becoming available.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "DRIVER",
         "responses": {
           "200": {
             "description": "OK",
@@ -2550,11 +2553,11 @@ extension OpenAPIDocument {
         "summary": "The caller's jobs as they come:",
         "description": "The caller's jobs as they come: first the pending offer and current ride, if any, then each offer, withdrawal, cancellation and change, for as long as the call stays open. Served as Server-Sent Events: one event per message.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "DRIVER",
         "responses": {
           "200": {
             "description": "OK",
@@ -2588,11 +2591,11 @@ extension OpenAPIDocument {
         "summary": "Takes the offered job:",
         "description": "Takes the offered job: the taxi is allocated and leaves its queue. FAILED_PRECONDITION when the offer was withdrawn or has expired.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "DRIVER",
         "responses": {
           "200": {
             "description": "OK",
@@ -2646,11 +2649,11 @@ extension OpenAPIDocument {
         "summary": "Declines the offered job:",
         "description": "Declines the offered job: the taxi goes to the tail of its zone's queue and the next taxi is offered the job.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "DRIVER",
         "responses": {
           "200": {
             "description": "OK",
@@ -2704,11 +2707,11 @@ extension OpenAPIDocument {
         "summary": "Where the caller's taxi is (every few seconds).",
         "description": "Where the caller's taxi is (every few seconds). A taxi that enters another zone moves to the tail of that zone's queue; on a ride, the distance driven grows.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "DRIVER",
         "responses": {
           "200": {
             "description": "OK",
@@ -2752,11 +2755,11 @@ extension OpenAPIDocument {
         "summary": "The taxi is at the pickup:",
         "description": "The taxi is at the pickup: the passenger is told.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "DRIVER",
         "responses": {
           "200": {
             "description": "OK",
@@ -2810,11 +2813,11 @@ extension OpenAPIDocument {
         "summary": "The passenger is at the destination:",
         "description": "The passenger is at the destination: the fare for the distance driven is charged and the taxi joins the tail of its zone's queue.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "DRIVER",
         "responses": {
           "200": {
             "description": "OK",
@@ -2868,11 +2871,11 @@ extension OpenAPIDocument {
         "summary": "The taxi will be late by this many minutes:",
         "description": "The taxi will be late by this many minutes: the estimate moves and the passenger is told.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "DRIVER",
         "responses": {
           "200": {
             "description": "OK",
@@ -2926,11 +2929,11 @@ extension OpenAPIDocument {
         "summary": "The passenger is on board;",
         "description": "The passenger is on board; they gave the driver their ride's code (PERMISSION_DENIED for another code).",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "DRIVER",
         "responses": {
           "200": {
             "description": "OK",
@@ -2984,11 +2987,11 @@ extension OpenAPIDocument {
         "summary": "The caller's taxi:",
         "description": "The caller's taxi: its availability, zone, place in the queue, pending offer and ride.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "DRIVER",
         "responses": {
           "200": {
             "description": "OK",
@@ -3027,6 +3030,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -3070,11 +3074,11 @@ extension OpenAPIDocument {
         "summary": "ListEmergencyContacts",
         "description": "ListEmergencyContacts",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -3106,11 +3110,11 @@ extension OpenAPIDocument {
         "summary": "AddEmergencyContact",
         "description": "AddEmergencyContact",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -3154,11 +3158,11 @@ extension OpenAPIDocument {
         "summary": "RemoveEmergencyContact",
         "description": "RemoveEmergencyContact",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -3200,11 +3204,11 @@ extension OpenAPIDocument {
         "summary": "UpdateEmergencyContact",
         "description": "UpdateEmergencyContact",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -3263,6 +3267,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -3296,11 +3301,11 @@ extension OpenAPIDocument {
         "summary": "ListFriendRequests",
         "description": "ListFriendRequests",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -3332,11 +3337,11 @@ extension OpenAPIDocument {
         "summary": "SendFriendRequest",
         "description": "SendFriendRequest",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -3380,11 +3385,11 @@ extension OpenAPIDocument {
         "summary": "RespondToFriendRequest",
         "description": "RespondToFriendRequest",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -3438,11 +3443,11 @@ extension OpenAPIDocument {
         "summary": "ListFriends",
         "description": "ListFriends",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -3476,11 +3481,11 @@ extension OpenAPIDocument {
         "summary": "RemoveFriend",
         "description": "RemoveFriend",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -3529,6 +3534,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -3567,6 +3573,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -3615,6 +3622,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -3658,11 +3666,11 @@ extension OpenAPIDocument {
         "summary": "The itineraries the caller organises or has joined (deleted ones left out).",
         "description": "The itineraries the caller organises or has joined (deleted ones left out).",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -3694,11 +3702,11 @@ extension OpenAPIDocument {
         "summary": "CreateItinerary",
         "description": "CreateItinerary",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -3742,11 +3750,11 @@ extension OpenAPIDocument {
         "summary": "Deletes an itinerary (organiser only):",
         "description": "Deletes an itinerary (organiser only): its status becomes deleted and the members are told.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -3788,11 +3796,11 @@ extension OpenAPIDocument {
         "summary": "One itinerary with its members, invites and events;",
         "description": "One itinerary with its members, invites and events; organiser and members only.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -3836,11 +3844,11 @@ extension OpenAPIDocument {
         "summary": "Events:",
         "description": "Events: added, edited and deleted by the organiser or an accepted member.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -3894,11 +3902,11 @@ extension OpenAPIDocument {
         "summary": "DeleteItineraryEvent",
         "description": "DeleteItineraryEvent",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -3948,11 +3956,11 @@ extension OpenAPIDocument {
         "summary": "UpdateItineraryEvent",
         "description": "UpdateItineraryEvent",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4014,11 +4022,11 @@ extension OpenAPIDocument {
         "summary": "Invites a friend (by user id) or a contact waiting to register (by email;",
         "description": "Invites a friend (by user id) or a contact waiting to register (by email; the invite appears once they sign up with it). Organiser only.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4072,11 +4080,11 @@ extension OpenAPIDocument {
         "summary": "A member leaves (the organiser deletes instead);",
         "description": "A member leaves (the organiser deletes instead); the shares are recomputed.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4135,6 +4143,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -4203,11 +4212,11 @@ extension OpenAPIDocument {
         "summary": "GetMe",
         "description": "GetMe",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4239,11 +4248,11 @@ extension OpenAPIDocument {
         "summary": "UpdateMe",
         "description": "UpdateMe",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4287,11 +4296,11 @@ extension OpenAPIDocument {
         "summary": "The runs the caller follows that have not ended yet.",
         "description": "The runs the caller follows that have not ended yet.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4325,11 +4334,11 @@ extension OpenAPIDocument {
         "summary": "The invites waiting for the caller's answer.",
         "description": "The invites waiting for the caller's answer.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4363,11 +4372,11 @@ extension OpenAPIDocument {
         "summary": "Accepts or rejects an invite;",
         "description": "Accepts or rejects an invite; accepting makes the caller a member and recomputes the shares.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4421,11 +4430,11 @@ extension OpenAPIDocument {
         "summary": "Forgets the caller's last known location and which deals were offered to them.",
         "description": "Forgets the caller's last known location and which deals were offered to them.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4457,11 +4466,11 @@ extension OpenAPIDocument {
         "summary": "The caller's last known location;",
         "description": "The caller's last known location; NOT_FOUND when none is kept.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4493,11 +4502,11 @@ extension OpenAPIDocument {
         "summary": "Reports where the caller is.",
         "description": "Reports where the caller is. The service keeps this position as the caller's last known location (only the newest report is kept) and answers with the deals nearby not offered to the caller recently, the nearest station and its route offers, places to visit nearby, and a welcome when the caller has reached the station of a train they hold a ticket for (once per ticket; it is also sent as a notification, as are the deals offered).",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4541,11 +4550,11 @@ extension OpenAPIDocument {
         "summary": "Which channels the caller's notifications go out on, beside the inbox.",
         "description": "Which channels the caller's notifications go out on, beside the inbox.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4577,11 +4586,11 @@ extension OpenAPIDocument {
         "summary": "Sets the channels;",
         "description": "Sets the channels; at least one stays on.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4625,11 +4634,11 @@ extension OpenAPIDocument {
         "summary": "The caller's inbox, newest first, with the unread count.",
         "description": "The caller's inbox, newest first, with the unread count.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4689,11 +4698,11 @@ extension OpenAPIDocument {
         "summary": "Marks notifications read:",
         "description": "Marks notifications read: those named, or all of them.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4737,11 +4746,11 @@ extension OpenAPIDocument {
         "summary": "The caller's notifications as they are made, for as long as the call stays open.",
         "description": "The caller's notifications as they are made, for as long as the call stays open. With a cursor, first every notification made after it (oldest first), then the live ones: nothing twice, nothing lost. Served as Server-Sent Events: one event per message. Each event's id is the message's cursor; reconnect with Last-Event-ID to resume after it.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4785,11 +4794,11 @@ extension OpenAPIDocument {
         "summary": "Sends a new code to the caller's unverified phone (at most one a minute).",
         "description": "Sends a new code to the caller's unverified phone (at most one a minute).",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4833,11 +4842,11 @@ extension OpenAPIDocument {
         "summary": "Marks the caller's phone verified with the code sent to it by SMS.",
         "description": "Marks the caller's phone verified with the code sent to it by SMS.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4881,11 +4890,11 @@ extension OpenAPIDocument {
         "summary": "The caller's purchases, newest first, paged.",
         "description": "The caller's purchases, newest first, paged.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4937,11 +4946,11 @@ extension OpenAPIDocument {
         "summary": "ListPushDevices",
         "description": "ListPushDevices",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -4973,11 +4982,11 @@ extension OpenAPIDocument {
         "summary": "Registers a phone or browser to push to (again with the same token:",
         "description": "Registers a phone or browser to push to (again with the same token: updates it).",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -5021,11 +5030,11 @@ extension OpenAPIDocument {
         "summary": "RemovePushDevice",
         "description": "RemovePushDevice",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -5069,11 +5078,11 @@ extension OpenAPIDocument {
         "summary": "Per category:",
         "description": "Per category: how many subscriptions, the monthly spend and the category's share of it.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -5107,11 +5116,11 @@ extension OpenAPIDocument {
         "summary": "The caller's own subscriptions and those shared with them, apart.",
         "description": "The caller's own subscriptions and those shared with them, apart.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -5143,11 +5152,11 @@ extension OpenAPIDocument {
         "summary": "Records a subscription of the caller's, shared with friends of theirs.",
         "description": "Records a subscription of the caller's, shared with friends of theirs. The same `idempotency_key` again returns the subscription it added (as it is now) and adds nothing.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -5191,11 +5200,11 @@ extension OpenAPIDocument {
         "summary": "What the caller spends per month and per year (per currency;",
         "description": "What the caller spends per month and per year (per currency; shared subscriptions at the caller's share), how many subscriptions, and the next renewals.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -5239,11 +5248,11 @@ extension OpenAPIDocument {
         "summary": "Owner only.",
         "description": "Owner only.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -5285,11 +5294,11 @@ extension OpenAPIDocument {
         "summary": "GetSubscription",
         "description": "GetSubscription",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -5331,11 +5340,11 @@ extension OpenAPIDocument {
         "summary": "Replaces a subscription's details and who it is shared with (owner only).",
         "description": "Replaces a subscription's details and who it is shared with (owner only).",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -5389,11 +5398,11 @@ extension OpenAPIDocument {
         "summary": "A member leaves a subscription shared with them.",
         "description": "A member leaves a subscription shared with them.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -5447,11 +5456,11 @@ extension OpenAPIDocument {
         "summary": "One of the caller's tickets with its live state and validations.",
         "description": "One of the caller's tickets with its live state and validations.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -5495,11 +5504,11 @@ extension OpenAPIDocument {
         "summary": "Refunds an unused ticket before its departure (or of a cancelled run, at any time), to the card it was paid with.",
         "description": "Refunds an unused ticket before its departure (or of a cancelled run, at any time), to the card it was paid with. A pass is refundable before its first day.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -5553,11 +5562,11 @@ extension OpenAPIDocument {
         "summary": "The caller's valid and upcoming tickets, soonest first, each with its trip's live state.",
         "description": "The caller's valid and upcoming tickets, soonest first, each with its trip's live state.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -5591,11 +5600,11 @@ extension OpenAPIDocument {
         "summary": "Needs the password;",
         "description": "Needs the password; the new address takes effect once confirmed with ConfirmEmail.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -5639,11 +5648,11 @@ extension OpenAPIDocument {
         "summary": "Needs the current password;",
         "description": "Needs the current password; ends the caller's other sessions.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -5687,11 +5696,11 @@ extension OpenAPIDocument {
         "summary": "Needs the password;",
         "description": "Needs the password; removes the account's personal data and ends all its sessions.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -5740,6 +5749,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -5804,6 +5814,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -5876,6 +5887,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -5940,6 +5952,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -5988,6 +6001,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -6031,11 +6045,11 @@ extension OpenAPIDocument {
         "summary": "ListPaymentMethods",
         "description": "ListPaymentMethods",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -6067,11 +6081,11 @@ extension OpenAPIDocument {
         "summary": "Payment cards on file, kept as the payment provider's token:",
         "description": "Payment cards on file, kept as the payment provider's token: never the number or the code. The first card added is the default.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -6115,11 +6129,11 @@ extension OpenAPIDocument {
         "summary": "Removing the default makes the newest remaining card the default.",
         "description": "Removing the default makes the newest remaining card the default.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -6163,11 +6177,11 @@ extension OpenAPIDocument {
         "summary": "SetDefaultPaymentMethod",
         "description": "SetDefaultPaymentMethod",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -6226,6 +6240,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -6282,6 +6297,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -6325,11 +6341,11 @@ extension OpenAPIDocument {
         "summary": "Ends the caller's current session:",
         "description": "Ends the caller's current session: its access token is refused from now on.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -6368,6 +6384,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -6416,6 +6433,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -6464,6 +6482,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -6502,6 +6521,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -6550,6 +6570,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -6615,6 +6636,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -6671,6 +6693,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -6704,11 +6727,11 @@ extension OpenAPIDocument {
         "summary": "ListSavedPlaces",
         "description": "ListSavedPlaces",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -6742,11 +6765,11 @@ extension OpenAPIDocument {
         "summary": "DeleteSavedPlace",
         "description": "DeleteSavedPlace",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -6790,11 +6813,11 @@ extension OpenAPIDocument {
         "summary": "Saves a named place of the caller's (\"home\", \"work\") at a position;",
         "description": "Saves a named place of the caller's (\"home\", \"work\") at a position; a request may then name it as its address. Saving a name again moves it.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -6848,11 +6871,11 @@ extension OpenAPIDocument {
         "summary": "The addresses the caller was picked up at or taken to lately, newest first, to pick from.",
         "description": "The addresses the caller was picked up at or taken to lately, newest first, to pick from.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -6886,11 +6909,11 @@ extension OpenAPIDocument {
         "summary": "The caller's reservations to come (and those dispatched, with their ride), soonest first.",
         "description": "The caller's reservations to come (and those dispatched, with their ride), soonest first.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -6922,11 +6945,11 @@ extension OpenAPIDocument {
         "summary": "Books a taxi for later:",
         "description": "Books a taxi for later: origin, destination, meeting time (at least the lead time ahead, 2 hours by default), passengers. With sharing on, it is matched with other shared reservations from the same zone to the same zone at about the same time, while everyone fits the taxi; each passenger's share of the fare is recomputed and sent when someone joins or leaves. The taxi is allocated 10 minutes before the meeting time. A passenger's reservations and rides never overlap (FAILED_PRECONDITION).",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -6970,11 +6993,11 @@ extension OpenAPIDocument {
         "summary": "Deletes a reservation:",
         "description": "Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -7016,11 +7039,11 @@ extension OpenAPIDocument {
         "summary": "Changes a reservation until its edit deadline (30 minutes before the meeting by default).",
         "description": "Changes a reservation until its edit deadline (30 minutes before the meeting by default).",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -7074,11 +7097,11 @@ extension OpenAPIDocument {
         "summary": "The caller's rides, newest first, a page at a time, with what each cost.",
         "description": "The caller's rides, newest first, a page at a time, with what each cost.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -7128,11 +7151,11 @@ extension OpenAPIDocument {
         "summary": "Calls a taxi now.",
         "description": "Calls a taxi now. The pickup is a position or an address (resolved from the caller's saved places and the city's address gazetteer; NOT_FOUND asks for a position). Needs a verified phone and a payment method on file (FAILED_PRECONDITION names what is missing); the cancellation fee is held on the default card until the ride ends. The answer is the ride, searching; WatchRide follows it. A retry with the same idempotency key returns the same ride.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -7176,11 +7199,11 @@ extension OpenAPIDocument {
         "summary": "One of the caller's rides.",
         "description": "One of the caller's rides.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -7224,11 +7247,11 @@ extension OpenAPIDocument {
         "summary": "Cancels one of the caller's rides that has not started:",
         "description": "Cancels one of the caller's rides that has not started: free within 30 seconds of the request, else the cancellation fee is charged. The driver is told.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -7282,11 +7305,11 @@ extension OpenAPIDocument {
         "summary": "One of the caller's rides as it changes:",
         "description": "One of the caller's rides as it changes: first as it is, then after every change, until it ends (completed, cancelled, or no taxi found). Served as Server-Sent Events: one event per message.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -7335,6 +7358,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -7368,11 +7392,11 @@ extension OpenAPIDocument {
         "summary": "The campaigns the caller belongs to, and the public ones.",
         "description": "The campaigns the caller belongs to, and the public ones.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -7404,11 +7428,11 @@ extension OpenAPIDocument {
         "summary": "A new measurement campaign, the caller its owner and first member.",
         "description": "A new measurement campaign, the caller its owner and first member.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -7452,11 +7476,11 @@ extension OpenAPIDocument {
         "summary": "The campaign's owner adds a member (an account id).",
         "description": "The campaign's owner adds a member (an account id).",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -7510,11 +7534,11 @@ extension OpenAPIDocument {
         "summary": "Pearson's r of two measures over a range on their shared time buckets.",
         "description": "Pearson's r of two measures over a range on their shared time buckets.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -7600,11 +7624,11 @@ extension OpenAPIDocument {
         "summary": "The devices the caller sees:",
         "description": "The devices the caller sees: their own, their campaigns' and public campaigns'.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -7636,11 +7660,11 @@ extension OpenAPIDocument {
         "summary": "Registers a board;",
         "description": "Registers a board; the answer holds its device token, shown this once.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -7684,11 +7708,11 @@ extension OpenAPIDocument {
         "summary": "Deletes the caller's device with all its readings (the only way a reading is deleted).",
         "description": "Deletes the caller's device with all its readings (the only way a reading is deleted).",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -7732,11 +7756,11 @@ extension OpenAPIDocument {
         "summary": "A visible device's readings in a range as CSV:",
         "description": "A visible device's readings in a range as CSV: time, latitude, longitude, position_altitude, then one column per measure.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -7798,11 +7822,11 @@ extension OpenAPIDocument {
         "summary": "Each measure's latest value of a visible device (what a dashboard shows first).",
         "description": "Each measure's latest value of a visible device (what a dashboard shows first).",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -7846,11 +7870,11 @@ extension OpenAPIDocument {
         "summary": "Revokes the caller's device's token:",
         "description": "Revokes the caller's device's token: no upload until a new one is made.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -7904,11 +7928,11 @@ extension OpenAPIDocument {
         "summary": "A new token for the caller's device;",
         "description": "A new token for the caller's device; the old one stops working at once.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -7962,11 +7986,11 @@ extension OpenAPIDocument {
         "summary": "Puts the caller's device in a campaign they belong to, or (empty `campaign_id`) takes it out.",
         "description": "Puts the caller's device in a campaign they belong to, or (empty `campaign_id`) takes it out.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -8020,11 +8044,11 @@ extension OpenAPIDocument {
         "summary": "A measure interpolated over a box (inverse distance weighting of the readings in the box and range), rows × columns cell",
         "description": "A measure interpolated over a box (inverse distance weighting of the readings in the box and range), rows × columns cells, at most 10,000; a cell without a reading near is empty.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -8142,11 +8166,11 @@ extension OpenAPIDocument {
         "summary": "Readings of a measure within a box and a range, each with its position and value (at most 5,000;",
         "description": "Readings of a measure within a box and a range, each with its position and value (at most 5,000; beyond, that many sampled evenly in time), with the reference stations' mean for the measure in the same box and range.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -8252,6 +8276,7 @@ extension OpenAPIDocument {
             "deviceToken": []
           }
         ],
+        "x-binario-access": "DEVICE",
         "responses": {
           "200": {
             "description": "OK",
@@ -8295,11 +8320,11 @@ extension OpenAPIDocument {
         "summary": "The caller's series beside a reference sensor's over the same range, on the same time buckets, with Pearson's r on the b",
         "description": "The caller's series beside a reference sensor's over the same range, on the same time buckets, with Pearson's r on the buckets both have.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -8390,6 +8415,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -8457,11 +8483,11 @@ extension OpenAPIDocument {
         "summary": "The portal sources (those in the service's settings, then those saved here), each with how its fetches went and when it ",
         "description": "The portal sources (those in the service's settings, then those saved here), each with how its fetches went and when it is next due.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -8493,11 +8519,11 @@ extension OpenAPIDocument {
         "summary": "Saves a portal source (a dataset endpoint with its query parameters), new or changed;",
         "description": "Saves a portal source (a dataset endpoint with its query parameters), new or changed; it is fetched on the schedule from then on (and at once with FetchReferenceData).",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -8541,11 +8567,11 @@ extension OpenAPIDocument {
         "summary": "Deletes a saved source (what it imported stays);",
         "description": "Deletes a saved source (what it imported stays); one in the service's settings is refused.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -8589,11 +8615,11 @@ extension OpenAPIDocument {
         "summary": "Fetches the portal sources now (or only `source`), incrementally.",
         "description": "Fetches the portal sources now (or only `source`), incrementally.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -8637,11 +8663,11 @@ extension OpenAPIDocument {
         "summary": "Imports a reference file in one of the portal's formats (a station catalogue as JSON, CSV or GeoJSON;",
         "description": "Imports a reference file in one of the portal's formats (a station catalogue as JSON, CSV or GeoJSON; measurements as JSON or CSV); idempotent.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "ADMIN",
         "responses": {
           "200": {
             "description": "OK",
@@ -8685,11 +8711,11 @@ extension OpenAPIDocument {
         "summary": "One measure over a range, of one visible device (`device_id`) or all the caller's own, in time order, downsampled to at ",
         "description": "One measure over a range, of one visible device (`device_id`) or all the caller's own, in time order, downsampled to at most `max_points` time buckets (default 500, at most 2,000), each with its minimum, mean and maximum.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -8767,11 +8793,11 @@ extension OpenAPIDocument {
         "summary": "Count, minimum, maximum, mean and the quartiles of a measure over a range.",
         "description": "Count, minimum, maximum, mean and the quartiles of a measure over a range. Quartiles are exact, by linear interpolation between order statistics (Hyndman and Fan's definition 7, R's and NumPy's default).",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -8846,6 +8872,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -8879,11 +8906,11 @@ extension OpenAPIDocument {
         "summary": "Whether the ticket whose code is shown may travel now (an activated ride, a pass in its dates), without using a ride.",
         "description": "Whether the ticket whose code is shown may travel now (an activated ride, a pass in its dates), without using a ride.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "INSPECTOR",
         "responses": {
           "200": {
             "description": "OK",
@@ -8927,11 +8954,11 @@ extension OpenAPIDocument {
         "summary": "Pays for a quote with the caller's default card (or `payment_method_id`, another of theirs) and issues its tickets.",
         "description": "Pays for a quote with the caller's default card (or `payment_method_id`, another of theirs) and issues its tickets. A declined card is FAILED_PRECONDITION and issues nothing; the same `idempotency_key` again returns the first answer and never charges twice.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -8975,11 +9002,11 @@ extension OpenAPIDocument {
         "summary": "Prices a product for the caller:",
         "description": "Prices a product for the caller: a station ticket for a run found in scheduling (one way or return, a class, passengers), a zone ticket, a carnet or a pass. The quote holds its price for 15 minutes.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -9023,11 +9050,11 @@ extension OpenAPIDocument {
         "summary": "Marks a ride of the ticket whose code is shown used:",
         "description": "Marks a ride of the ticket whose code is shown used: a single ride is spent, a carnet loses one, a zone ticket's window (e.g. 90 minutes) starts, a station ticket is valid for its period from now. A ticket with no ride left, refunded, or outside its dates is FAILED_PRECONDITION; a forged or altered code is INVALID_ARGUMENT.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "INSPECTOR",
         "responses": {
           "200": {
             "description": "OK",
@@ -9076,6 +9103,7 @@ extension OpenAPIDocument {
             "bearer": []
           }
         ],
+        "x-binario-access": "PUBLIC",
         "responses": {
           "200": {
             "description": "OK",
@@ -9127,11 +9155,11 @@ extension OpenAPIDocument {
         "summary": "Follows a run:",
         "description": "Follows a run: every live change to it reaches the caller as a notification.",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
@@ -9193,11 +9221,11 @@ extension OpenAPIDocument {
         "summary": "UnfollowRun",
         "description": "UnfollowRun",
         "security": [
-          {},
           {
             "bearer": []
           }
         ],
+        "x-binario-access": "SIGNED_IN",
         "responses": {
           "200": {
             "description": "OK",
