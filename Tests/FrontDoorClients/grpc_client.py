@@ -33,12 +33,12 @@ SERVING = b"\x08\x01"  # HealthCheckResponse{status: SERVING}
 
 
 def generate_stubs(proto_root, out):
-    """identity's and telemetry's messages and stubs from proto/ (google.api's come from
-    googleapis-common-protos; health is called by hand, since a generated `grpc` package would
-    hide grpcio's)."""
+    """identity's and telemetry's messages and stubs from proto/, with the access options they
+    import (google.api's come from googleapis-common-protos; health is called by hand, since a
+    generated `grpc` package would hide grpcio's)."""
     well_known = pathlib.Path(protoc.__file__).parent / "_proto"
     arguments = ["protoc", f"-I{proto_root}", f"-I{well_known}", f"--python_out={out}", f"--grpc_python_out={out}",
-                 "binario/identity/v1/identity.proto", "binario/telemetry/v1/telemetry.proto"]
+                 "binario/auth/v1/access.proto", "binario/identity/v1/identity.proto", "binario/telemetry/v1/telemetry.proto"]
     if protoc.main(arguments) != 0:
         raise SystemExit("grpcio-tools could not generate the stubs")
     sys.path.insert(0, str(out))
