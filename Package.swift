@@ -206,7 +206,7 @@ let tools: [Target] = [
   // The command-line client: every feature, through the gateway.
   .executableTarget(
     name: "binario",
-    dependencies: ["BinarioProto", "BinarioTransport", .grpcCore, .grpcProtobuf, .swiftProtobuf, .argumentParser],
+    dependencies: ["BinarioAuth", "BinarioProto", "BinarioTransport", .grpcCore, .grpcProtobuf, .swiftProtobuf, .argumentParser],
     path: "CLI"
   ),
   .executableTarget(name: "binario-dev-certs", dependencies: ["BinarioDevCertificates", .argumentParser], path: "deploy/dev-certs"),

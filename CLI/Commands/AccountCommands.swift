@@ -37,7 +37,7 @@ struct RegisterCommand: GatewayCommand {
       $0.birthDate = self.birthDate
       $0.gender = self.gender.flatMap(Binario_Identity_V1_Gender.init(displayName:)) ?? .unspecified
     }
-    let response = try await gateway.identity.register(request, options: gateway.options)
+    let response = try await gateway.identity.register(request)
     var sent = "a confirmation code is on its way by email"
     if !self.phone.isEmpty { sent += ", and a phone code by SMS" }
     print("registered \(self.email) (user id \(response.userID)); \(sent)")
@@ -74,8 +74,7 @@ struct ConfirmCommand: GatewayCommand {
           $0.recipient = self.email
           $0.limit = 20
         },
-        metadata: try await admin.signedIn(),
-        options: gateway.options
+        metadata: try await admin.signedIn()
       )
       guard let found = outbox.messages.lazy.filter({ $0.channel == .email }).compactMap({ ConfirmationCode.find(in: $0.body) }).first else {
         throw CLIError("no confirmation code for \(self.email) in the outbox")
@@ -86,8 +85,7 @@ struct ConfirmCommand: GatewayCommand {
       .with {
         $0.email = self.email
         $0.code = code
-      },
-      options: gateway.options
+      }
     )
     print("\(self.email) is confirmed")
   }
@@ -110,7 +108,7 @@ struct ResendConfirmationCommand: GatewayCommand {
   @Option var email: String
 
   func call(_ gateway: Gateway) async throws {
-    _ = try await gateway.identity.resendConfirmation(.with { $0.email = self.email }, options: gateway.options)
+    _ = try await gateway.identity.resendConfirmation(.with { $0.email = self.email })
     print("if \(self.email) has an unconfirmed account, a new code is on its way")
   }
 }
@@ -139,7 +137,7 @@ struct LoginCommand: GatewayCommand {
     let tokens: Binario_Identity_V1_TokenPair
     var note = ""
     if let googleIdToken {
-      let response = try await gateway.identity.loginWithGoogle(.with { $0.idToken = googleIdToken }, options: gateway.options)
+      let response = try await gateway.identity.loginWithGoogle(.with { $0.idToken = googleIdToken })
       tokens = response.tokens
       if response.created { note = "; your account was created" }
     } else {
@@ -147,9 +145,9 @@ struct LoginCommand: GatewayCommand {
         $0.email = self.email ?? ""
         $0.password = try self.password.read()
       }
-      tokens = try await gateway.identity.login(request, options: gateway.options).tokens
+      tokens = try await gateway.identity.login(request).tokens
     }
-    let email = try await gateway.identity.getMe(.init(), metadata: bearer(tokens.accessToken), options: gateway.options).profile.email
+    let email = try await gateway.identity.getMe(.init(), metadata: bearer(tokens.accessToken)).profile.email
     try gateway.sessionFile.save(StoredSession(tokens: tokens, email: email))
     let roles = tokens.roles.map(\.displayName).joined(separator: ", ")
     print("signed in as \(email) (\(roles))\(note); session kept in \(gateway.sessionFile.path)")
@@ -177,7 +175,7 @@ struct LogoutCommand: GatewayCommand {
 
   func call(_ gateway: Gateway) async throws {
     if !self.local {
-      _ = try await gateway.identity.logout(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+      _ = try await gateway.identity.logout(.init())
     }
     try gateway.sessionFile.delete()
     print("signed out")
@@ -197,7 +195,6 @@ struct MeCommand: GatewayCommand {
   @Option var gender: String?
 
   func call(_ gateway: Gateway) async throws {
-    let metadata = try await gateway.signedIn()
     let changes = [self.firstName, self.lastName, self.phone, self.birthDate, self.gender].contains { $0 != nil }
     if changes {
       var request = Binario_Identity_V1_UpdateMeRequest()
@@ -206,9 +203,9 @@ struct MeCommand: GatewayCommand {
       if let phone { request.phone = phone }
       if let birthDate { request.birthDate = birthDate }
       if let gender { request.gender = Binario_Identity_V1_Gender(displayName: gender) ?? .unspecified }
-      Print.profile(try await gateway.identity.updateMe(request, metadata: metadata, options: gateway.options).profile)
+      Print.profile(try await gateway.identity.updateMe(request).profile)
     } else {
-      Print.profile(try await gateway.identity.getMe(.init(), metadata: metadata, options: gateway.options).profile)
+      Print.profile(try await gateway.identity.getMe(.init()).profile)
     }
   }
 }
@@ -221,16 +218,13 @@ struct PasswordCommand: GatewayCommand {
   @OptionGroup var gateway: GatewayOptions
 
   func call(_ gateway: Gateway) async throws {
-    let metadata = try await gateway.signedIn()
     let current = try readSecret(prompt: "Current password: ", environmentVariable: "BINARIO_PASSWORD")
     let new = try readSecret(prompt: "New password: ", environmentVariable: "BINARIO_NEW_PASSWORD")
     _ = try await gateway.identity.changePassword(
       .with {
         $0.currentPassword = current
         $0.newPassword = new
-      },
-      metadata: metadata,
-      options: gateway.options
+      }
     )
     print("password changed; your other sessions have ended")
   }
@@ -246,15 +240,12 @@ struct EmailCommand: GatewayCommand {
   @Option var newEmail: String
 
   func call(_ gateway: Gateway) async throws {
-    let metadata = try await gateway.signedIn()
     let password = try self.password.read()
     _ = try await gateway.identity.changeEmail(
       .with {
         $0.password = password
         $0.newEmail = self.newEmail
-      },
-      metadata: metadata,
-      options: gateway.options
+      }
     )
     print("a confirmation code is on its way to \(self.newEmail); confirm with 'binario confirm --email \(self.newEmail)'")
   }
@@ -269,9 +260,8 @@ struct DeleteAccountCommand: GatewayCommand {
   @OptionGroup var password: PasswordOptions
 
   func call(_ gateway: Gateway) async throws {
-    let metadata = try await gateway.signedIn()
     let password = try self.password.read()
-    _ = try await gateway.identity.deleteMe(.with { $0.password = password }, metadata: metadata, options: gateway.options)
+    _ = try await gateway.identity.deleteMe(.with { $0.password = password })
     try gateway.sessionFile.delete()
     print("your account and its personal data are deleted")
   }
@@ -285,7 +275,7 @@ struct KeysCommand: GatewayCommand {
   @OptionGroup var gateway: GatewayOptions
 
   func call(_ gateway: Gateway) async throws {
-    let response = try await gateway.identity.getSigningKeys(.init(), options: gateway.options)
+    let response = try await gateway.identity.getSigningKeys(.init())
     for key in response.keys {
       print("\(key.keyID)  \(key.algorithm)  \(key.publicKey.base64EncodedString())  since \(Print.date(key.createdAt))")
     }

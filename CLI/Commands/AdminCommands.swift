@@ -25,7 +25,6 @@ struct AdminCommand: AsyncParsableCommand {
     @Option(help: "female, male, other or prefer-not-to-say") var gender: String?
 
     func call(_ gateway: Gateway) async throws {
-      let metadata = try await gateway.signedIn()
       let request = try Binario_Identity_V1_CreateDriverRequest.with {
         $0.email = self.email
         $0.password = try self.password.read(prompt: "The driver's password: ")
@@ -35,7 +34,7 @@ struct AdminCommand: AsyncParsableCommand {
         $0.birthDate = self.birthDate
         $0.gender = self.gender.flatMap(Binario_Identity_V1_Gender.init(displayName:)) ?? .unspecified
       }
-      let response = try await gateway.identity.createDriver(request, metadata: metadata, options: gateway.options)
+      let response = try await gateway.identity.createDriver(request)
       Print.profile(response.profile)
     }
   }
@@ -51,9 +50,7 @@ struct AdminCommand: AsyncParsableCommand {
         .with {
           $0.account = .with { $0.email = self.email }
           $0.role = Binario_Identity_V1_Role(displayName: self.role) ?? .unspecified
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       Print.profile(response.profile)
     }
@@ -70,9 +67,7 @@ struct AdminCommand: AsyncParsableCommand {
         .with {
           $0.account = .with { $0.email = self.email }
           $0.role = Binario_Identity_V1_Role(displayName: self.role) ?? .unspecified
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       Print.profile(response.profile)
     }
@@ -91,9 +86,7 @@ struct AdminCommand: AsyncParsableCommand {
         .with {
           $0.recipient = self.recipient
           $0.limit = self.limit
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       for message in response.messages {
         print("\(Print.date(message.createdAt))  \(message.channel.displayName) to \(message.recipient): \(message.subject)")

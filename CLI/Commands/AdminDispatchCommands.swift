@@ -1,12 +1,13 @@
 import ArgumentParser
 import BinarioProto
 import Foundation
+import GRPCCore
 import SwiftProtobuf
 
 extension Gateway {
   /// The user id of the account with `email` (an admin's lookup).
   func userID(email: String) async throws -> String {
-    try await identity.getAccount(.with { $0.account = .with { $0.email = email } }, metadata: try await signedIn(), options: options)
+    try await identity.getAccount(.with { $0.account = .with { $0.email = email } })
       .profile.userID
   }
 }
@@ -25,7 +26,7 @@ struct AdminTaxisCommand: AsyncParsableCommand {
     @OptionGroup var gateway: GatewayOptions
 
     func call(_ gateway: Gateway) async throws {
-      let response = try await gateway.dispatch.listTaxis(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+      let response = try await gateway.dispatch.listTaxis(.init())
       if response.taxis.isEmpty { print("no taxis") }
       response.taxis.forEach(Print.taxi)
     }
@@ -53,9 +54,7 @@ struct AdminTaxisCommand: AsyncParsableCommand {
             $0.capacity = capacity
             $0.driverUserID = driver
           }
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       Print.taxi(response.taxi)
     }
@@ -71,7 +70,7 @@ struct AdminTaxisCommand: AsyncParsableCommand {
     @Flag(help: "Unlink its driver.") var noDriver = false
 
     func call(_ gateway: Gateway) async throws {
-      let current = try await gateway.dispatch.listTaxis(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+      let current = try await gateway.dispatch.listTaxis(.init())
         .taxis.first { $0.code.caseInsensitiveCompare(code) == .orderedSame }
       guard let current else { throw CLIError("no taxi \(code)") }
       var driver = current.driverUserID
@@ -84,9 +83,7 @@ struct AdminTaxisCommand: AsyncParsableCommand {
             $0.capacity = capacity ?? 0
             $0.driverUserID = driver
           }
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       Print.taxi(response.taxi)
     }
@@ -98,7 +95,7 @@ struct AdminTaxisCommand: AsyncParsableCommand {
     @Argument(help: "The taxi's code.") var code: String
 
     func call(_ gateway: Gateway) async throws {
-      _ = try await gateway.dispatch.deleteTaxi(.with { $0.code = code }, metadata: try await gateway.signedIn(), options: gateway.options)
+      _ = try await gateway.dispatch.deleteTaxi(.with { $0.code = code })
       print("taxi \(code) deleted")
     }
   }
@@ -118,8 +115,7 @@ struct AdminDriversCommand: AsyncParsableCommand {
     @OptionGroup var gateway: GatewayOptions
 
     func call(_ gateway: Gateway) async throws {
-      let metadata = try await gateway.signedIn()
-      let taxis = try await gateway.dispatch.listTaxis(.init(), metadata: metadata, options: gateway.options).taxis
+      let taxis = try await gateway.dispatch.listTaxis(.init()).taxis
       var token = ""
       var printed = 0
       repeat {
@@ -128,9 +124,7 @@ struct AdminDriversCommand: AsyncParsableCommand {
             $0.role = .driver
             $0.pageSize = 200
             $0.pageToken = token
-          },
-          metadata: metadata,
-          options: gateway.options
+          }
         )
         for account in page.accounts {
           let taxi = taxis.first { $0.driverUserID == account.userID }
@@ -160,7 +154,6 @@ struct AdminDriversCommand: AsyncParsableCommand {
     @Option(help: "The taxi they drive (its code).") var taxi: String?
 
     func call(_ gateway: Gateway) async throws {
-      let metadata = try await gateway.signedIn()
       let profile = try await gateway.identity.createDriver(
         try .with {
           $0.email = email
@@ -168,9 +161,7 @@ struct AdminDriversCommand: AsyncParsableCommand {
           $0.firstName = firstName
           $0.lastName = lastName
           $0.phone = phone
-        },
-        metadata: metadata,
-        options: gateway.options
+        }
       ).profile
       print("driver \(profile.email) [\(profile.userID)] created")
       if let taxi {
@@ -180,9 +171,7 @@ struct AdminDriversCommand: AsyncParsableCommand {
               $0.code = taxi
               $0.driverUserID = profile.userID
             }
-          },
-          metadata: metadata,
-          options: gateway.options
+          }
         )
         Print.taxi(linked.taxi)
       }
@@ -195,9 +184,8 @@ struct AdminDriversCommand: AsyncParsableCommand {
     @Option var email: String
 
     func call(_ gateway: Gateway) async throws {
-      let metadata = try await gateway.signedIn()
       let userID = try await gateway.userID(email: email)
-      let taxis = try await gateway.dispatch.listTaxis(.init(), metadata: metadata, options: gateway.options).taxis
+      let taxis = try await gateway.dispatch.listTaxis(.init()).taxis
       for taxi in taxis where taxi.driverUserID == userID {
         _ = try await gateway.dispatch.updateTaxi(
           .with {
@@ -205,16 +193,12 @@ struct AdminDriversCommand: AsyncParsableCommand {
               $0.code = taxi.code
               $0.driverUserID = ""
             }
-          },
-          metadata: metadata,
-          options: gateway.options
+          }
         )
         print("taxi \(taxi.code) has no driver now")
       }
       _ = try await gateway.identity.deleteDriver(
-        .with { $0.account = .with { $0.userID = userID } },
-        metadata: metadata,
-        options: gateway.options
+        .with { $0.account = .with { $0.userID = userID } }
       )
       print("the driver's account is deleted")
     }
@@ -227,7 +211,7 @@ struct AdminZonesCommand: GatewayCommand {
   @OptionGroup var gateway: GatewayOptions
 
   func call(_ gateway: Gateway) async throws {
-    let response = try await gateway.dispatch.listZones(.init(), options: gateway.options)
+    let response = try await gateway.dispatch.listZones(.init())
     for zone in response.zones {
       print("\(zone.zoneID) \(zone.name): \(zone.border.count) corners; neighbours \(zone.neighbourZoneIds.joined(separator: ", "))")
     }
@@ -250,14 +234,13 @@ struct AdminMonitorCommand: GatewayCommand {
   @Option(help: "With --watch: stop after this many pictures.") var count: Int?
 
   func call(_ gateway: Gateway) async throws {
-    let metadata = try await gateway.signedIn()
     guard watch else {
-      Print.monitor(try await gateway.dispatch.getMonitorSnapshot(.init(), metadata: metadata, options: gateway.options).snapshot)
+      Print.monitor(try await gateway.dispatch.getMonitorSnapshot(.init()).snapshot)
       return
     }
-    var options = gateway.options
+    var options = CallOptions.defaults
     options.timeout = nil
-    try await gateway.dispatch.watchMonitor(.init(), metadata: metadata, options: options) { response in
+    try await gateway.dispatch.watchMonitor(.init(), options: options) { response in
       var printed = 0
       for try await message in response.messages {
         FileHandle.standardOutput.write(Data(Print.monitorText(message.snapshot).utf8))

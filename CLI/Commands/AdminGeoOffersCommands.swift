@@ -70,9 +70,7 @@ struct AdminShopsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let shop = try await gateway.geoOffers.createShop(
-        .with { $0.shop = fields.shop() },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.shop = fields.shop() }
       ).shop
       AdminShopsCommand.show(shop)
     }
@@ -86,9 +84,7 @@ struct AdminShopsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let shop = try await gateway.geoOffers.updateShop(
-        .with { $0.shop = fields.shop(id: shopID) },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.shop = fields.shop(id: shopID) }
       ).shop
       AdminShopsCommand.show(shop)
     }
@@ -100,7 +96,7 @@ struct AdminShopsCommand: AsyncParsableCommand {
     @Argument var shopID: String
 
     func call(_ gateway: Gateway) async throws {
-      _ = try await gateway.geoOffers.deleteShop(.with { $0.shopID = shopID }, metadata: try await gateway.signedIn(), options: gateway.options)
+      _ = try await gateway.geoOffers.deleteShop(.with { $0.shopID = shopID })
       print("removed \(shopID)")
     }
   }
@@ -110,15 +106,12 @@ struct AdminShopsCommand: AsyncParsableCommand {
     @OptionGroup var gateway: GatewayOptions
 
     func call(_ gateway: Gateway) async throws {
-      let metadata = try await gateway.signedIn()
       let shops = try await everyPage { token in
         let page = try await gateway.geoOffers.listShops(
           .with {
             $0.pageToken = token
             $0.pageSize = 500
-          },
-          metadata: metadata,
-          options: gateway.options
+          }
         )
         return (page.shops, page.nextPageToken)
       }
@@ -173,7 +166,7 @@ struct AdminDealsCommand: AsyncParsableCommand {
     func call(_ gateway: Gateway) async throws {
       let deal = try fields.deal(shopID: shop)
       AdminDealsCommand.show(
-        try await gateway.geoOffers.createDeal(.with { $0.deal = deal }, metadata: try await gateway.signedIn(), options: gateway.options).deal
+        try await gateway.geoOffers.createDeal(.with { $0.deal = deal }).deal
       )
     }
   }
@@ -187,7 +180,7 @@ struct AdminDealsCommand: AsyncParsableCommand {
     func call(_ gateway: Gateway) async throws {
       let deal = try fields.deal(id: dealID)
       AdminDealsCommand.show(
-        try await gateway.geoOffers.updateDeal(.with { $0.deal = deal }, metadata: try await gateway.signedIn(), options: gateway.options).deal
+        try await gateway.geoOffers.updateDeal(.with { $0.deal = deal }).deal
       )
     }
   }
@@ -198,7 +191,7 @@ struct AdminDealsCommand: AsyncParsableCommand {
     @Argument var dealID: String
 
     func call(_ gateway: Gateway) async throws {
-      _ = try await gateway.geoOffers.deleteDeal(.with { $0.dealID = dealID }, metadata: try await gateway.signedIn(), options: gateway.options)
+      _ = try await gateway.geoOffers.deleteDeal(.with { $0.dealID = dealID })
       print("removed \(dealID)")
     }
   }
@@ -214,9 +207,7 @@ struct AdminDealsCommand: AsyncParsableCommand {
         .with {
           $0.shopID = shop ?? ""
           $0.pageSize = limit
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       if page.deals.isEmpty { print("no deals") }
       page.deals.forEach(AdminDealsCommand.show)
@@ -269,7 +260,7 @@ struct AdminPlacesCommand: AsyncParsableCommand {
     func call(_ gateway: Gateway) async throws {
       let place = try fields.place()
       AdminPlacesCommand.show(
-        try await gateway.geoOffers.createPlace(.with { $0.place = place }, metadata: try await gateway.signedIn(), options: gateway.options).place
+        try await gateway.geoOffers.createPlace(.with { $0.place = place }).place
       )
     }
   }
@@ -283,7 +274,7 @@ struct AdminPlacesCommand: AsyncParsableCommand {
     func call(_ gateway: Gateway) async throws {
       let place = try fields.place(id: placeID)
       AdminPlacesCommand.show(
-        try await gateway.geoOffers.updatePlace(.with { $0.place = place }, metadata: try await gateway.signedIn(), options: gateway.options).place
+        try await gateway.geoOffers.updatePlace(.with { $0.place = place }).place
       )
     }
   }
@@ -294,7 +285,7 @@ struct AdminPlacesCommand: AsyncParsableCommand {
     @Argument var placeID: String
 
     func call(_ gateway: Gateway) async throws {
-      _ = try await gateway.geoOffers.deletePlace(.with { $0.placeID = placeID }, metadata: try await gateway.signedIn(), options: gateway.options)
+      _ = try await gateway.geoOffers.deletePlace(.with { $0.placeID = placeID })
       print("removed \(placeID)")
     }
   }
@@ -304,15 +295,12 @@ struct AdminPlacesCommand: AsyncParsableCommand {
     @OptionGroup var gateway: GatewayOptions
 
     func call(_ gateway: Gateway) async throws {
-      let metadata = try await gateway.signedIn()
       let places = try await everyPage { token in
         let page = try await gateway.geoOffers.listPlaces(
           .with {
             $0.pageToken = token
             $0.pageSize = 500
-          },
-          metadata: metadata,
-          options: gateway.options
+          }
         )
         return (page.places, page.nextPageToken)
       }
@@ -366,7 +354,7 @@ struct AdminRouteOffersCommand: AsyncParsableCommand {
     func call(_ gateway: Gateway) async throws {
       let offer = try fields.offer()
       Print.routeOffer(
-        try await gateway.geoOffers.createRouteOffer(.with { $0.offer = offer }, metadata: try await gateway.signedIn(), options: gateway.options)
+        try await gateway.geoOffers.createRouteOffer(.with { $0.offer = offer })
           .offer
       )
     }
@@ -381,7 +369,7 @@ struct AdminRouteOffersCommand: AsyncParsableCommand {
     func call(_ gateway: Gateway) async throws {
       let offer = try fields.offer(id: offerID)
       Print.routeOffer(
-        try await gateway.geoOffers.updateRouteOffer(.with { $0.offer = offer }, metadata: try await gateway.signedIn(), options: gateway.options)
+        try await gateway.geoOffers.updateRouteOffer(.with { $0.offer = offer })
           .offer
       )
     }
@@ -394,9 +382,7 @@ struct AdminRouteOffersCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.geoOffers.deleteRouteOffer(
-        .with { $0.offerID = offerID },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.offerID = offerID }
       )
       print("removed \(offerID)")
     }

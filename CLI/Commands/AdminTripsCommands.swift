@@ -32,9 +32,7 @@ struct AdminTripsCommand: AsyncParsableCommand {
           $0.fromSequence = self.fromStop
           $0.reason = self.reason
           $0.idempotencyKey = self.key.value
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       Print.run(response.run)
     }
@@ -57,9 +55,7 @@ struct AdminTripsCommand: AsyncParsableCommand {
           $0.platform = self.platform
           $0.reason = self.reason
           $0.idempotencyKey = self.key.value
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       Print.run(response.run)
     }
@@ -80,9 +76,7 @@ struct AdminTripsCommand: AsyncParsableCommand {
           $0.fromSequence = self.fromStop
           $0.reason = self.reason
           $0.idempotencyKey = self.key.value
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       Print.run(response.run)
     }
@@ -95,9 +89,7 @@ struct AdminTripsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.scheduling.listRunChanges(
-        .with { $0.run = self.run.ref },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.run = self.run.ref }
       )
       if response.changes.isEmpty { print("no changes") }
       for change in response.changes {
@@ -151,9 +143,7 @@ struct AdminTripsCommand: AsyncParsableCommand {
           $0.trainNumber = self.trainNumber
           $0.headsign = self.headsign
           $0.stops = stops
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       Print.run(response.run)
     }
@@ -177,9 +167,7 @@ struct AdminTripsCommand: AsyncParsableCommand {
           $0.trainNumber = self.trainNumber
           $0.headsign = self.headsign
           $0.stops = stops
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       Print.run(response.run)
     }
@@ -196,9 +184,7 @@ struct AdminTripsCommand: AsyncParsableCommand {
         .with {
           $0.run = self.run.ref
           $0.reason = self.reason
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       print("removed \(self.run.tripID) on \(self.run.date)")
     }
@@ -209,7 +195,7 @@ struct AdminTripsCommand: AsyncParsableCommand {
     @OptionGroup var gateway: GatewayOptions
 
     func call(_ gateway: Gateway) async throws {
-      let response = try await gateway.scheduling.listLines(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+      let response = try await gateway.scheduling.listLines(.init())
       for line in response.lines { print("\(line.lineID)  \(line.shortName)  \(line.longName)") }
     }
   }
@@ -224,9 +210,7 @@ struct AdminTripsCommand: AsyncParsableCommand {
         throw ValidationError("cannot read \(self.zip)")
       }
       let response = try await gateway.scheduling.importTimetable(
-        .with { $0.feedZip = bytes },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.feedZip = bytes }
       )
       print("imported \(response.stations) stations, \(response.lines) lines, \(response.trips) trips, \(response.serviceDays) service days")
     }
@@ -247,9 +231,7 @@ struct AdminDeliveriesCommand: GatewayCommand {
       .with {
         $0.userID = self.user
         $0.limit = self.limit
-      },
-      metadata: try await gateway.signedIn(),
-      options: gateway.options
+      }
     )
     for delivery in response.deliveries {
       print("\(Print.date(delivery.sentAt))  \(String(describing: delivery.channel))  \(delivery.address)  \(delivery.title)")

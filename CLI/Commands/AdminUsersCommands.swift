@@ -49,9 +49,7 @@ struct AdminUsersCommand: AsyncParsableCommand {
           $0.role = role
           $0.pageSize = self.pageSize
           $0.pageToken = self.pageToken
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       if response.accounts.isEmpty { print("no accounts match") }
       for account in response.accounts {
@@ -71,9 +69,7 @@ struct AdminUsersCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.identity.getAccount(
-        .with { $0.account = self.account.selector },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.account = self.account.selector }
       )
       Print.profile(response.profile)
     }
@@ -100,9 +96,7 @@ struct AdminUsersCommand: AsyncParsableCommand {
       if let birthDate { request.birthDate = birthDate }
       if let gender { request.gender = Binario_Identity_V1_Gender(displayName: gender) ?? .unspecified }
       let response = try await gateway.identity.updateAccount(
-        request,
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        request
       )
       Print.profile(response.profile)
     }
@@ -119,9 +113,7 @@ struct AdminUsersCommand: AsyncParsableCommand {
         .with {
           $0.account = self.account.selector
           $0.reason = self.reason
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       print("\(response.profile.email) is disabled; its sessions have ended")
     }
@@ -134,9 +126,7 @@ struct AdminUsersCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.identity.enableAccount(
-        .with { $0.account = self.account.selector },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.account = self.account.selector }
       )
       print("\(response.profile.email) is enabled")
     }
@@ -149,9 +139,7 @@ struct AdminUsersCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.identity.deleteDriver(
-        .with { $0.account = self.account.selector },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.account = self.account.selector }
       )
       print("the driver's account is deleted")
     }
@@ -168,9 +156,7 @@ struct AdminUsersCommand: AsyncParsableCommand {
         .with {
           $0.targetUserID = self.userID
           $0.limit = self.limit
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       if response.entries.isEmpty { print("nothing recorded") }
       for entry in response.entries {

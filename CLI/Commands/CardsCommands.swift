@@ -17,9 +17,7 @@ struct CardsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.identity.listPaymentMethods(
-        .init(),
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .init()
       )
       if response.paymentMethods.isEmpty { print("no cards on file") }
       for method in response.paymentMethods { print(Print.card(method)) }
@@ -53,9 +51,7 @@ struct CardsCommand: AsyncParsableCommand {
           $0.expiryYear = year
           $0.securityCode = code
           $0.makeDefault = self.makeDefault
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       print("added " + Print.card(response.paymentMethod))
     }
@@ -68,9 +64,7 @@ struct CardsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.identity.removePaymentMethod(
-        .with { $0.paymentMethodID = self.id },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.paymentMethodID = self.id }
       )
       print("removed \(self.id)")
     }
@@ -83,9 +77,7 @@ struct CardsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.identity.setDefaultPaymentMethod(
-        .with { $0.paymentMethodID = self.id },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.paymentMethodID = self.id }
       )
       print("default: " + Print.card(response.paymentMethod))
     }

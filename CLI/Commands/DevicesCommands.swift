@@ -22,9 +22,7 @@ struct DevicesCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.telemetry.registerDevice(
-        .with { $0.name = name },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.name = name }
       )
       Print.device(response.device)
       print("device token (shown once; the board uploads with it): \(response.token)")
@@ -41,7 +39,7 @@ struct DevicesCommand: AsyncParsableCommand {
     @OptionGroup var gateway: GatewayOptions
 
     func call(_ gateway: Gateway) async throws {
-      let response = try await gateway.telemetry.listDevices(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+      let response = try await gateway.telemetry.listDevices(.init())
       if response.devices.isEmpty { print("no devices (binario devices add NAME registers one)") }
       response.devices.forEach(Print.device)
     }
@@ -54,9 +52,7 @@ struct DevicesCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.telemetry.rotateDeviceToken(
-        .with { $0.deviceID = device },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.deviceID = device }
       )
       print("new device token (shown once): \(response.token)")
     }
@@ -69,9 +65,7 @@ struct DevicesCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.telemetry.revokeDeviceToken(
-        .with { $0.deviceID = device },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.deviceID = device }
       )
       print("revoked: \(device) uploads nothing until you rotate its token")
     }
@@ -97,9 +91,7 @@ struct DevicesCommand: AsyncParsableCommand {
         .with {
           $0.deviceID = device
           $0.campaignID = campaign ?? ""
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       print(campaign.map { "\(device) is in campaign \($0)" } ?? "\(device) is private")
     }
@@ -111,7 +103,7 @@ struct DevicesCommand: AsyncParsableCommand {
     @Argument(help: "The device id.") var device: String
 
     func call(_ gateway: Gateway) async throws {
-      _ = try await gateway.telemetry.deleteDevice(.with { $0.deviceID = device }, metadata: try await gateway.signedIn(), options: gateway.options)
+      _ = try await gateway.telemetry.deleteDevice(.with { $0.deviceID = device })
       print("deleted \(device) and its readings")
     }
   }
@@ -136,9 +128,7 @@ struct CampaignsCommand: AsyncParsableCommand {
         .with {
           $0.name = name
           $0.public = isPublic
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       print("\(response.campaign.id)  \(response.campaign.name)\(response.campaign.public ? "  (public)" : "")")
     }
@@ -149,7 +139,7 @@ struct CampaignsCommand: AsyncParsableCommand {
     @OptionGroup var gateway: GatewayOptions
 
     func call(_ gateway: Gateway) async throws {
-      let response = try await gateway.telemetry.listCampaigns(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+      let response = try await gateway.telemetry.listCampaigns(.init())
       if response.campaigns.isEmpty { print("no campaigns") }
       for campaign in response.campaigns {
         print("\(campaign.id)  \(campaign.name)\(campaign.public ? "  (public)" : "")  \(campaign.memberUserIds.count) members")
@@ -168,9 +158,7 @@ struct CampaignsCommand: AsyncParsableCommand {
         .with {
           $0.campaignID = campaign
           $0.userID = user
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       print("\(user) is a member of \(campaign)")
     }

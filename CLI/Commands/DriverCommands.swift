@@ -1,6 +1,7 @@
 import ArgumentParser
 import BinarioProto
 import Foundation
+import GRPCCore
 import SwiftProtobuf
 
 /// `binario driver ...`: a driver's taxi, availability, position, offers and rides.
@@ -19,7 +20,7 @@ struct DriverCommand: AsyncParsableCommand {
     @OptionGroup var gateway: GatewayOptions
 
     func call(_ gateway: Gateway) async throws {
-      let response = try await gateway.dispatch.getMyTaxi(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+      let response = try await gateway.dispatch.getMyTaxi(.init())
       Print.taxi(response.taxi)
       if response.hasOffer { Print.offer(response.offer) }
       if response.hasRide { Print.ride(response.ride) }
@@ -32,9 +33,7 @@ struct DriverCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.dispatch.setAvailability(
-        .with { $0.available = true },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.available = true }
       )
       Print.taxi(response.taxi)
     }
@@ -47,9 +46,7 @@ struct DriverCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.dispatch.setAvailability(
-        .with { $0.reason = reason },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.reason = reason }
       )
       Print.taxi(response.taxi)
     }
@@ -70,9 +67,7 @@ struct DriverCommand: AsyncParsableCommand {
             $0.latitude = position.latitude
             $0.longitude = position.longitude
           }
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       Print.taxi(response.taxi)
     }
@@ -93,11 +88,10 @@ struct DriverCommand: AsyncParsableCommand {
     }
 
     func call(_ gateway: Gateway) async throws {
-      let metadata = try await gateway.signedIn()
-      var options = gateway.options
+      var options = CallOptions.defaults
       options.timeout = nil
       FileHandle.standardOutput.write(Data("waiting for jobs (Ctrl-C to stop)\n".utf8))
-      try await gateway.dispatch.watchJobs(.init(), metadata: metadata, options: options) { response in
+      try await gateway.dispatch.watchJobs(.init(), options: options) { response in
         var offers = 0
         for try await message in response.messages {
           switch message.event {
@@ -114,16 +108,13 @@ struct DriverCommand: AsyncParsableCommand {
             if accept || reject {
               do {
                 // A fresh token: the stream may have been open longer than one lives.
-                let metadata = try await gateway.signedIn()
                 if accept {
                   let ride = try await gateway.dispatch.acceptOffer(
-                    .with { $0.offerID = offer.offerID },
-                    metadata: metadata,
-                    options: gateway.options
+                    .with { $0.offerID = offer.offerID }
                   ).ride
                   Self.write("accepted: ride \(ride.rideID), passenger \(ride.passengerName)")
                 } else {
-                  _ = try await gateway.dispatch.rejectOffer(.with { $0.offerID = offer.offerID }, metadata: metadata, options: gateway.options)
+                  _ = try await gateway.dispatch.rejectOffer(.with { $0.offerID = offer.offerID })
                   Self.write("rejected \(offer.offerID)")
                 }
               } catch {
@@ -164,7 +155,7 @@ struct DriverCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       Print.ride(
-        try await gateway.dispatch.acceptOffer(.with { $0.offerID = offerID }, metadata: try await gateway.signedIn(), options: gateway.options)
+        try await gateway.dispatch.acceptOffer(.with { $0.offerID = offerID })
           .ride
       )
     }
@@ -177,7 +168,7 @@ struct DriverCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       Print.taxi(
-        try await gateway.dispatch.rejectOffer(.with { $0.offerID = offerID }, metadata: try await gateway.signedIn(), options: gateway.options)
+        try await gateway.dispatch.rejectOffer(.with { $0.offerID = offerID })
           .taxi
       )
     }
@@ -195,9 +186,7 @@ struct DriverCommand: AsyncParsableCommand {
           .with {
             $0.rideID = rideID
             $0.minutes = minutes
-          },
-          metadata: try await gateway.signedIn(),
-          options: gateway.options
+          }
         ).ride
       )
     }
@@ -210,7 +199,7 @@ struct DriverCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       Print.ride(
-        try await gateway.dispatch.reportArrived(.with { $0.rideID = rideID }, metadata: try await gateway.signedIn(), options: gateway.options)
+        try await gateway.dispatch.reportArrived(.with { $0.rideID = rideID })
           .ride
       )
     }
@@ -228,9 +217,7 @@ struct DriverCommand: AsyncParsableCommand {
           .with {
             $0.rideID = rideID
             $0.passengerCode = code
-          },
-          metadata: try await gateway.signedIn(),
-          options: gateway.options
+          }
         ).ride
       )
     }
@@ -243,7 +230,7 @@ struct DriverCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       Print.ride(
-        try await gateway.dispatch.completeRide(.with { $0.rideID = rideID }, metadata: try await gateway.signedIn(), options: gateway.options)
+        try await gateway.dispatch.completeRide(.with { $0.rideID = rideID })
           .ride
       )
     }

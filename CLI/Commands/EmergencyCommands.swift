@@ -15,9 +15,7 @@ struct EmergencyCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.identity.listEmergencyContacts(
-        .init(),
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .init()
       )
       if response.contacts.isEmpty { print("no emergency contacts yet") }
       for contact in response.contacts { Print.contact(contact) }
@@ -37,9 +35,7 @@ struct EmergencyCommand: AsyncParsableCommand {
           $0.name = self.name
           $0.phone = self.phone
           $0.channel = Binario_Identity_V1_ContactChannel(displayName: self.channel) ?? .unspecified
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       Print.contact(response.contact)
     }
@@ -60,9 +56,7 @@ struct EmergencyCommand: AsyncParsableCommand {
       if let phone { request.phone = phone }
       if let channel { request.channel = Binario_Identity_V1_ContactChannel(displayName: channel) ?? .unspecified }
       let response = try await gateway.identity.updateEmergencyContact(
-        request,
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        request
       )
       Print.contact(response.contact)
     }
@@ -75,9 +69,7 @@ struct EmergencyCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.identity.removeEmergencyContact(
-        .with { $0.contactID = self.contactID },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.contactID = self.contactID }
       )
       print("contact removed")
     }
@@ -99,8 +91,7 @@ struct EmergencyCommand: AsyncParsableCommand {
           $0.longitude = self.longitude
           $0.note = self.note
         },
-        metadata: try await gateway.signedInIfAny(),
-        options: gateway.options
+        metadata: try await gateway.signedInIfAny()
       )
       for message in response.messages {
         print("to \(message.recipientName) \(message.recipientPhone) via \(message.channel.displayName):")

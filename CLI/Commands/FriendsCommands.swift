@@ -17,7 +17,7 @@ struct FriendsCommand: AsyncParsableCommand {
     @OptionGroup var gateway: GatewayOptions
 
     func call(_ gateway: Gateway) async throws {
-      let response = try await gateway.identity.listFriends(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+      let response = try await gateway.identity.listFriends(.init())
       if response.friends.isEmpty && response.pendingContacts.isEmpty { print("no friends yet") }
       for friend in response.friends { print(Print.user(friend)) }
       for contact in response.pendingContacts {
@@ -32,9 +32,7 @@ struct FriendsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.identity.listFriendRequests(
-        .init(),
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .init()
       )
       print("incoming:")
       for request in response.incoming { print("  \(request.requestID)  from \(Print.user(request.from))") }
@@ -50,9 +48,7 @@ struct FriendsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.identity.sendFriendRequest(
-        .with { $0.email = self.email },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.email = self.email }
       )
       print("friend request \(response.request.requestID) sent to \(self.email)")
     }
@@ -87,9 +83,7 @@ struct FriendsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.identity.removeFriend(
-        .with { $0.userID = self.userID },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.userID = self.userID }
       )
       print("friend removed")
     }
@@ -115,9 +109,7 @@ extension FriendsCommand {
         .with {
           $0.name = self.name
           $0.email = self.email
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       switch response.outcome {
       case .pendingContact(let contact):
@@ -140,9 +132,7 @@ extension FriendsCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.identity.removeContact(
-        .with { $0.contactID = self.contactID },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.contactID = self.contactID }
       )
       print("contact removed")
     }
@@ -154,8 +144,6 @@ private func respond(_ gateway: Gateway, requestID: String, accept: Bool) async 
     .with {
       $0.requestID = requestID
       $0.accept = accept
-    },
-    metadata: try await gateway.signedIn(),
-    options: gateway.options
+    }
   )
 }

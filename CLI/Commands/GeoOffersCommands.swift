@@ -28,9 +28,7 @@ struct HereCommand: GatewayCommand {
         $0.latitude = position.latitude
         $0.longitude = position.longitude
         $0.accuracyMetres = accuracy
-      },
-      metadata: try await gateway.signedIn(),
-      options: gateway.options
+      }
     )
     if report.hasWelcome { print(report.welcome.message) }
     print(report.deals.isEmpty ? "No new deals here." : "Deals near you:")
@@ -64,8 +62,7 @@ struct NearestCommand: GatewayCommand {
         $0.latitude = position.latitude
         $0.longitude = position.longitude
         $0.count = count
-      },
-      options: gateway.options
+      }
     )
     if response.stations.isEmpty { print("no stations") }
     response.stations.forEach(Print.nearestStation)
@@ -89,8 +86,7 @@ struct DealsCommand: GatewayCommand {
         $0.latitude = position.latitude
         $0.longitude = position.longitude
         $0.radiusMetres = radius
-      },
-      options: gateway.options
+      }
     )
     if response.deals.isEmpty { print("no deals here") }
     response.deals.forEach(Print.nearbyDeal)
@@ -120,7 +116,7 @@ struct PlacesCommand: GatewayCommand {
       }
       request.category = parsed
     }
-    let response = try await gateway.geoOffers.listNearbyPlaces(request, options: gateway.options)
+    let response = try await gateway.geoOffers.listNearbyPlaces(request)
     if response.places.isEmpty { print("no places here") }
     response.places.forEach(Print.nearbyPlace)
   }
@@ -142,8 +138,7 @@ struct RouteOffersCommand: GatewayCommand {
       .with {
         $0.stationID = station ?? ""
         $0.includeInactive = all
-      },
-      options: gateway.options
+      }
     )
     if response.offers.isEmpty { print("no route offers") }
     response.offers.forEach(Print.routeOffer)
@@ -164,7 +159,7 @@ struct LocationCommand: AsyncParsableCommand {
     @OptionGroup var gateway: GatewayOptions
 
     func call(_ gateway: Gateway) async throws {
-      let location = try await gateway.geoOffers.getMyLocation(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+      let location = try await gateway.geoOffers.getMyLocation(.init())
         .location
       print(
         String(format: "%.6f, %.6f (±%.0f m) at %@", location.latitude, location.longitude, location.accuracyMetres, Print.date(location.reportedAt))
@@ -177,7 +172,7 @@ struct LocationCommand: AsyncParsableCommand {
     @OptionGroup var gateway: GatewayOptions
 
     func call(_ gateway: Gateway) async throws {
-      _ = try await gateway.geoOffers.forgetMyLocation(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+      _ = try await gateway.geoOffers.forgetMyLocation(.init())
       print("forgotten")
     }
   }

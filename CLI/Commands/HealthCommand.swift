@@ -30,7 +30,7 @@ struct HealthCommand: GatewayCommand {
     let name = self.service.isEmpty ? "the suite" : self.service
     let status: Grpc_Health_V1_HealthCheckResponse.ServingStatus
     if let wait {
-      var options = gateway.options
+      var options = CallOptions.defaults
       options.timeout = .milliseconds(Int64(wait * 1000))
       do {
         status = try await gateway.health.watch(request, options: options) { response in
@@ -45,7 +45,7 @@ struct HealthCommand: GatewayCommand {
         throw CLIError("\(name) was not serving within \(wait) s")
       }
     } else {
-      status = try await gateway.health.check(request, options: gateway.options).status
+      status = try await gateway.health.check(request).status
     }
     print("\(name): \(Self.describe(status))")
     if status != .serving { throw ExitCode.failure }

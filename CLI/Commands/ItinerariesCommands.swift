@@ -19,9 +19,7 @@ struct ItinerariesCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.itineraries.listItineraries(
-        .init(),
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .init()
       )
       if response.itineraries.isEmpty { print("no itineraries") }
       for itinerary in response.itineraries { Print.itinerary(itinerary) }
@@ -49,9 +47,7 @@ struct ItinerariesCommand: AsyncParsableCommand {
             $0.amountMinor = minorUnits(self.cost)
             $0.currency = self.currency
           }
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       Print.itinerary(response.itinerary)
     }
@@ -64,9 +60,7 @@ struct ItinerariesCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.itineraries.getItinerary(
-        .with { $0.itineraryID = self.itineraryID },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.itineraryID = self.itineraryID }
       )
       Print.itinerary(response.itinerary)
     }
@@ -79,9 +73,7 @@ struct ItinerariesCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.itineraries.deleteItinerary(
-        .with { $0.itineraryID = self.itineraryID },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.itineraryID = self.itineraryID }
       )
       print("deleted")
     }
@@ -103,9 +95,7 @@ struct ItinerariesCommand: AsyncParsableCommand {
           $0.itineraryID = self.itineraryID
           if let user = self.user { $0.userID = user }
           if let email = self.email { $0.email = email }
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       print("invite \(response.invite.inviteID) sent")
     }
@@ -117,9 +107,7 @@ struct ItinerariesCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.itineraries.listItineraryInvites(
-        .init(),
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .init()
       )
       if response.invites.isEmpty { print("no invites") }
       for pending in response.invites {
@@ -158,9 +146,7 @@ struct ItinerariesCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.itineraries.leaveItinerary(
-        .with { $0.itineraryID = self.itineraryID },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.itineraryID = self.itineraryID }
       )
       print("left")
     }
@@ -211,9 +197,7 @@ struct ItinerariesCommand: AsyncParsableCommand {
           .with {
             $0.itineraryID = self.itineraryID
             $0.event = try self.fields.event()
-          },
-          metadata: try await gateway.signedIn(),
-          options: gateway.options
+          }
         )
         print("event \(response.event.eventID) added")
       }
@@ -232,9 +216,7 @@ struct ItinerariesCommand: AsyncParsableCommand {
             $0.itineraryID = self.itineraryID
             $0.eventID = self.eventID
             $0.event = try self.fields.event()
-          },
-          metadata: try await gateway.signedIn(),
-          options: gateway.options
+          }
         )
         print("event \(self.eventID) updated")
       }
@@ -251,9 +233,7 @@ struct ItinerariesCommand: AsyncParsableCommand {
           .with {
             $0.itineraryID = self.itineraryID
             $0.eventID = self.eventID
-          },
-          metadata: try await gateway.signedIn(),
-          options: gateway.options
+          }
         )
         print("event \(self.eventID) removed")
       }
@@ -266,9 +246,7 @@ private func respond(_ gateway: Gateway, _ inviteID: String, accept: Bool) async
     .with {
       $0.inviteID = inviteID
       $0.accept = accept
-    },
-    metadata: try await gateway.signedIn(),
-    options: gateway.options
+    }
   )
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BinarioProto
 import Foundation
+import GRPCCore
 
 struct NotificationsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -23,9 +24,7 @@ struct NotificationsCommand: AsyncParsableCommand {
           $0.unreadOnly = self.unread
           $0.pageSize = self.pageSize
           $0.pageToken = self.page
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       print("\(response.unreadCount) unread")
       for notification in response.notifications { Print.notification(notification) }
@@ -43,13 +42,11 @@ struct NotificationsCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many notifications (for scripts); default: until interrupted.") var count: Int?
 
     func call(_ gateway: Gateway) async throws {
-      var options = gateway.options
+      var options = CallOptions.defaults
       options.timeout = nil
-      let metadata = try await gateway.signedIn()
       FileHandle.standardOutput.write(Data("watching your notifications (Ctrl-C to stop)\n".utf8))
       try await gateway.notifications.watchNotifications(
         .with { $0.cursor = self.cursor },
-        metadata: metadata,
         options: options
       ) { response in
         var printed = 0
@@ -75,9 +72,7 @@ struct NotificationsCommand: AsyncParsableCommand {
         .with {
           $0.notificationIds = self.ids
           $0.all = self.all
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       print("marked \(response.marked) read; \(response.unreadCount) unread")
     }
@@ -98,20 +93,15 @@ struct NotificationsCommand: AsyncParsableCommand {
     }
 
     func call(_ gateway: Gateway) async throws {
-      let metadata = try await gateway.signedIn()
       var preferences = try await gateway.notifications.getNotificationPreferences(
-        .init(),
-        metadata: metadata,
-        options: gateway.options
+        .init()
       ).preferences
       if self.push != nil || self.email != nil || self.sms != nil {
         if let push { preferences.push = push.isOn }
         if let email { preferences.email = email.isOn }
         if let sms { preferences.sms = sms.isOn }
         preferences = try await gateway.notifications.setNotificationPreferences(
-          .with { $0.preferences = preferences },
-          metadata: metadata,
-          options: gateway.options
+          .with { $0.preferences = preferences }
         ).preferences
       }
       func state(_ on: Bool) -> String { on ? "on" : "off" }
@@ -132,9 +122,7 @@ struct NotificationsCommand: AsyncParsableCommand {
 
       func call(_ gateway: Gateway) async throws {
         let response = try await gateway.notifications.listPushDevices(
-          .init(),
-          metadata: try await gateway.signedIn(),
-          options: gateway.options
+          .init()
         )
         if response.devices.isEmpty { print("no push devices") }
         for device in response.devices {
@@ -166,9 +154,7 @@ struct NotificationsCommand: AsyncParsableCommand {
               }
             $0.token = self.token
             $0.name = self.name
-          },
-          metadata: try await gateway.signedIn(),
-          options: gateway.options
+          }
         )
         print("registered device \(response.device.deviceID)")
       }
@@ -181,9 +167,7 @@ struct NotificationsCommand: AsyncParsableCommand {
 
       func call(_ gateway: Gateway) async throws {
         _ = try await gateway.notifications.removePushDevice(
-          .with { $0.deviceID = self.deviceID },
-          metadata: try await gateway.signedIn(),
-          options: gateway.options
+          .with { $0.deviceID = self.deviceID }
         )
         print("removed device \(self.deviceID)")
       }

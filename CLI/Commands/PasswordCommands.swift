@@ -18,7 +18,7 @@ struct PasswordResetCommand: AsyncParsableCommand {
     @Option var email: String
 
     func call(_ gateway: Gateway) async throws {
-      _ = try await gateway.identity.requestPasswordReset(.with { $0.email = self.email }, options: gateway.options)
+      _ = try await gateway.identity.requestPasswordReset(.with { $0.email = self.email })
       print("if \(self.email) has an account, a reset link is on its way")
     }
   }
@@ -38,8 +38,7 @@ struct PasswordResetCommand: AsyncParsableCommand {
         .with {
           $0.token = self.token
           $0.newPassword = newPassword
-        },
-        options: gateway.options
+        }
       )
       try? gateway.sessionFile.delete()
       print("password set; every session of the account has ended, so sign in again")
@@ -73,10 +72,9 @@ struct PhoneCommand: AsyncParsableCommand {
     }
 
     func call(_ gateway: Gateway) async throws {
-      let metadata = try await gateway.signedIn()
       var code = self.code ?? ""
       if self.fromOutbox {
-        let phone = try await gateway.identity.getMe(.init(), metadata: metadata, options: gateway.options).profile.phone
+        let phone = try await gateway.identity.getMe(.init()).profile.phone
         guard !phone.isEmpty else { throw CLIError("your account has no phone; add one with binario me --phone") }
         let admin = gateway.with(sessionFile: SessionFile(path: self.adminSession))
         let outbox = try await gateway.identity.listOutboxMessages(
@@ -84,8 +82,7 @@ struct PhoneCommand: AsyncParsableCommand {
             $0.recipient = phone
             $0.limit = 20
           },
-          metadata: try await admin.signedIn(),
-          options: gateway.options
+          metadata: try await admin.signedIn()
         )
         guard let found = outbox.messages.lazy.compactMap({ ConfirmationCode.find(in: $0.body) }).first else {
           throw CLIError("no code for \(phone) in the outbox")
@@ -93,9 +90,7 @@ struct PhoneCommand: AsyncParsableCommand {
         code = found
       }
       let response = try await gateway.identity.verifyPhone(
-        .with { $0.code = code },
-        metadata: metadata,
-        options: gateway.options
+        .with { $0.code = code }
       )
       print("\(response.profile.phone) is verified")
     }
@@ -106,7 +101,7 @@ struct PhoneCommand: AsyncParsableCommand {
     @OptionGroup var gateway: GatewayOptions
 
     func call(_ gateway: Gateway) async throws {
-      _ = try await gateway.identity.resendPhoneCode(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+      _ = try await gateway.identity.resendPhoneCode(.init())
       print("a new code is on its way by SMS")
     }
   }

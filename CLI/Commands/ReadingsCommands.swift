@@ -42,7 +42,7 @@ struct ReadingsCommand: AsyncParsableCommand {
       var total = Binario_Telemetry_V1_UploadReadingsResponse()
       for start in stride(from: 0, to: readings.count, by: max(1, min(batchSize, 10_000))) {
         let batch = Array(readings[start ..< min(readings.count, start + batchSize)])
-        let response = try await gateway.telemetry.uploadReadings(.with { $0.readings = batch }, metadata: metadata, options: gateway.options)
+        let response = try await gateway.telemetry.uploadReadings(.with { $0.readings = batch }, metadata: metadata)
         total.stored += response.stored
         total.duplicates += response.duplicates
         total.accepted += response.accepted
@@ -73,7 +73,7 @@ struct ReadingsCommand: AsyncParsableCommand {
       request.measure = measure.proto
       request.maxPoints = points
       try selection.range.apply(to: &request, from: \.from, to: \.to)
-      let response = try await gateway.telemetry.getSeries(request, metadata: try await gateway.signedIn(), options: gateway.options)
+      let response = try await gateway.telemetry.getSeries(request)
       if response.points.isEmpty { print("no readings") }
       for point in response.points {
         print(
@@ -101,7 +101,7 @@ struct ReadingsCommand: AsyncParsableCommand {
       request.measure = measure.proto
       (request.south, request.west, request.north, request.east) = (box.south, box.west, box.north, box.east)
       try selection.range.apply(to: &request, from: \.from, to: \.to)
-      let response = try await gateway.telemetry.getMap(request, metadata: try await gateway.signedIn(), options: gateway.options)
+      let response = try await gateway.telemetry.getMap(request)
       print("\(response.total) readings in the box\(response.sampled ? " (\(response.points.count) sampled)" : "")")
       for point in response.points.prefix(limit) {
         print("  \(Print.date(point.time))  \(point.latitude), \(point.longitude)  \(Print.value(point.value)) \(response.unit)")
@@ -131,7 +131,7 @@ struct ReadingsCommand: AsyncParsableCommand {
       request.deviceID = selection.device ?? ""
       request.measure = measure.proto
       try selection.range.apply(to: &request, from: \.from, to: \.to)
-      let s = try await gateway.telemetry.getStatistics(request, metadata: try await gateway.signedIn(), options: gateway.options)
+      let s = try await gateway.telemetry.getStatistics(request)
       guard s.count > 0 else {
         print("no readings")
         return
@@ -149,9 +149,7 @@ struct ReadingsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.telemetry.getLatest(
-        .with { $0.deviceID = device },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.deviceID = device }
       )
       if response.values.isEmpty { print("no readings yet") }
       for value in response.values {
@@ -179,7 +177,7 @@ struct ReadingsCommand: AsyncParsableCommand {
       request.second = other.proto
       request.maxPoints = points
       try selection.range.apply(to: &request, from: \.from, to: \.to)
-      let response = try await gateway.telemetry.correlateMeasures(request, metadata: try await gateway.signedIn(), options: gateway.options)
+      let response = try await gateway.telemetry.correlateMeasures(request)
       print(
         response.hasCorrelation
           ? "r = \(String(format: "%.3f", response.correlation)) over \(response.buckets) buckets" : "not enough shared buckets (\(response.buckets))"
@@ -202,7 +200,7 @@ struct ReadingsCommand: AsyncParsableCommand {
       var request = Binario_Telemetry_V1_ExportReadingsRequest()
       request.deviceID = device
       try range.apply(to: &request, from: \.from, to: \.to)
-      let response = try await gateway.telemetry.exportReadings(request, metadata: try await gateway.signedIn(), options: gateway.options)
+      let response = try await gateway.telemetry.exportReadings(request)
       if let output {
         try Data(response.csv.utf8).write(to: URL(fileURLWithPath: output))
         print("wrote \(response.csv.split(separator: "\n").count - 1) readings to \(output)")

@@ -29,8 +29,7 @@ struct ReferenceCommand: AsyncParsableCommand {
           $0.longitude = position.longitude
           $0.radiusMetres = radius
           $0.measure = measure?.proto ?? .unspecified
-        },
-        options: gateway.options
+        }
       )
       if response.sensors.isEmpty { print("no reference sensors there") }
       for found in response.sensors {
@@ -58,7 +57,7 @@ struct ReferenceCommand: AsyncParsableCommand {
       request.sensorID = sensor
       request.maxPoints = points
       try selection.range.apply(to: &request, from: \.from, to: \.to)
-      let response = try await gateway.telemetry.compareWithReference(request, metadata: try await gateway.signedIn(), options: gateway.options)
+      let response = try await gateway.telemetry.compareWithReference(request)
       print("bucket start            mine      reference")
       for point in response.points {
         let mine = point.hasMine ? String(format: "%8.2f", point.mine) : "       -"
@@ -94,9 +93,7 @@ struct ReferenceCommand: AsyncParsableCommand {
           $0.kind = kind == .catalogue ? .catalogue : .measurements
           $0.network = network
           $0.data = data
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       print("read \(response.read), added \(response.added), skipped \(response.skipped)")
       for problem in response.problems { print("  \(problem)") }
@@ -113,9 +110,7 @@ struct ReferenceCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.telemetry.fetchReferenceData(
-        .with { $0.source = source ?? "" },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.source = source ?? "" }
       )
       for fetched in response.sources {
         print(
@@ -140,7 +135,7 @@ struct ReferenceCommand: AsyncParsableCommand {
       @OptionGroup var gateway: GatewayOptions
 
       func call(_ gateway: Gateway) async throws {
-        let response = try await gateway.telemetry.listReferenceSources(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+        let response = try await gateway.telemetry.listReferenceSources(.init())
         if response.sources.isEmpty { print("no sources (binario reference sources add ..., or telemetry --reference-sources FILE)") }
         for source in response.sources {
           let fetched = source.hasLastFetchedAt ? "fetched \(Print.date(source.lastFetchedAt))" : "never fetched"
@@ -177,9 +172,7 @@ struct ReferenceCommand: AsyncParsableCommand {
             $0.url = url
             $0.kind = kind
             $0.network = network
-          },
-          metadata: try await gateway.signedIn(),
-          options: gateway.options
+          }
         )
         print("saved \(saved.source.name): fetched from \(Print.date(saved.source.nextFetchAt)) on, every period")
       }
@@ -192,9 +185,7 @@ struct ReferenceCommand: AsyncParsableCommand {
 
       func call(_ gateway: Gateway) async throws {
         _ = try await gateway.telemetry.deleteReferenceSource(
-          .with { $0.name = name },
-          metadata: try await gateway.signedIn(),
-          options: gateway.options
+          .with { $0.name = name }
         )
         print("removed \(name)")
       }
@@ -220,7 +211,7 @@ struct SimulateBoardCommand: GatewayCommand {
     let count = self.count
     let interval = self.interval
     let start = (latitude: position.latitude, longitude: position.longitude)
-    let response = try await gateway.telemetry.streamReadings(metadata: metadata, options: gateway.options) { writer in
+    let response = try await gateway.telemetry.streamReadings(metadata: metadata) { writer in
       var board = SimulatedBoard(latitude: start.latitude, longitude: start.longitude)
       var sent = 0
       var last = Date.distantPast

@@ -75,9 +75,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.subscriptions.listSubscriptions(
-        .init(),
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .init()
       )
       print("Mine:")
       if response.mine.isEmpty { print("  none") }
@@ -108,9 +106,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
           $0.details = proto
           $0.sharedWithUserIds = details.shareWith
           $0.idempotencyKey = idempotencyKey ?? UUID().uuidString
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       Print.subscription(response.subscription)
     }
@@ -123,11 +119,8 @@ struct SubscriptionsCommand: AsyncParsableCommand {
     @OptionGroup var details: DetailOptions
 
     func call(_ gateway: Gateway) async throws {
-      let metadata = try await gateway.signedIn()
       let current = try await gateway.subscriptions.getSubscription(
-        .with { $0.subscriptionID = subscriptionID },
-        metadata: metadata,
-        options: gateway.options
+        .with { $0.subscriptionID = subscriptionID }
       ).subscription
       var proto = current.details
       try details.apply(to: &proto)
@@ -137,9 +130,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
           $0.subscriptionID = subscriptionID
           $0.details = proto
           $0.sharedWithUserIds = members
-        },
-        metadata: metadata,
-        options: gateway.options
+        }
       )
       Print.subscription(response.subscription)
     }
@@ -152,9 +143,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.subscriptions.deleteSubscription(
-        .with { $0.subscriptionID = subscriptionID },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.subscriptionID = subscriptionID }
       )
       print("deleted")
     }
@@ -167,9 +156,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.subscriptions.withdrawFromSubscription(
-        .with { $0.subscriptionID = subscriptionID },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.subscriptionID = subscriptionID }
       )
       print("withdrawn")
     }
@@ -182,9 +169,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let home = try await gateway.subscriptions.getSubscriptionsHome(
-        .with { $0.renewals = renewals },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.renewals = renewals }
       )
       print("\(home.subscriptions) subscription\(home.subscriptions == 1 ? "" : "s")")
       for total in home.totals {
@@ -204,9 +189,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let statistics = try await gateway.subscriptions.getSubscriptionStatistics(
-        .init(),
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .init()
       )
       if statistics.categories.isEmpty { print("no subscriptions") }
       for category in statistics.categories {
@@ -221,7 +204,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
     @OptionGroup var gateway: GatewayOptions
 
     func call(_ gateway: Gateway) async throws {
-      let options = try await gateway.subscriptions.getSubscriptionOptions(.init(), options: gateway.options)
+      let options = try await gateway.subscriptions.getSubscriptionOptions(.init())
       print("Services: \(options.serviceNames.joined(separator: ", "))")
       print("Plan types: \(options.planTypes.joined(separator: ", "))")
       print("Categories: \(options.categories.map(Print.category).joined(separator: ", "))")

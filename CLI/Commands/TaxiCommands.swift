@@ -1,6 +1,7 @@
 import ArgumentParser
 import BinarioProto
 import Foundation
+import GRPCCore
 import SwiftProtobuf
 
 /// Where, as a position or an address, on the command line.
@@ -62,16 +63,13 @@ struct TaxiCommand: AsyncParsableCommand {
         throw ValidationError("give the pickup as --latitude and --longitude, or as --address")
       }
       let destination = try LocationOptions.location(latitude: toLatitude, longitude: toLongitude, address: toAddress, "destination")
-      let metadata = try await gateway.signedIn()
       let response = try await gateway.dispatch.requestRide(
         .with {
           $0.pickup = pickup
           if let destination { $0.destination = destination }
           $0.passengers = passengers
           $0.idempotencyKey = idempotencyKey ?? UUID().uuidString
-        },
-        metadata: metadata,
-        options: gateway.options
+        }
       )
       FileHandle.standardOutput.write(Data(Print.rideText(response.ride).utf8))
       if watch { try await Watch.follow(response.ride.rideID, gateway: gateway, until: [.allocated, .noTaxi, .cancelled]) }
@@ -85,7 +83,7 @@ struct TaxiCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       Print.ride(
-        try await gateway.dispatch.getRide(.with { $0.rideID = rideID }, metadata: try await gateway.signedIn(), options: gateway.options).ride
+        try await gateway.dispatch.getRide(.with { $0.rideID = rideID }).ride
       )
     }
   }
@@ -99,7 +97,7 @@ struct TaxiCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       Print.ride(
-        try await gateway.dispatch.cancelRide(.with { $0.rideID = rideID }, metadata: try await gateway.signedIn(), options: gateway.options)
+        try await gateway.dispatch.cancelRide(.with { $0.rideID = rideID })
           .ride
       )
     }
@@ -116,9 +114,9 @@ struct TaxiCommand: AsyncParsableCommand {
 
     /// Prints each change of the ride; returns when it reaches one of `states` (or ends).
     static func follow(_ rideID: String, gateway: Gateway, until states: Set<Binario_Dispatch_V1_RideState>) async throws {
-      var options = gateway.options
+      var options = CallOptions.defaults
       options.timeout = nil
-      try await gateway.dispatch.watchRide(.with { $0.rideID = rideID }, metadata: try await gateway.signedIn(), options: options) {
+      try await gateway.dispatch.watchRide(.with { $0.rideID = rideID }, options: options) {
         response in
         var last: Binario_Dispatch_V1_Ride?
         for try await message in response.messages {
@@ -169,9 +167,7 @@ struct TaxiCommand: AsyncParsableCommand {
           $0.passengers = passengers
           $0.shared = shared
           $0.idempotencyKey = idempotencyKey ?? UUID().uuidString
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       Print.reservation(response.reservation)
     }
@@ -190,7 +186,7 @@ struct TaxiCommand: AsyncParsableCommand {
       @OptionGroup var gateway: GatewayOptions
 
       func call(_ gateway: Gateway) async throws {
-        let response = try await gateway.dispatch.listReservations(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+        let response = try await gateway.dispatch.listReservations(.init())
         if response.reservations.isEmpty { print("no reservations") }
         response.reservations.forEach(Print.reservation)
       }
@@ -216,9 +212,7 @@ struct TaxiCommand: AsyncParsableCommand {
             if let meeting { $0.meetingAt = .init(date: meeting) }
             $0.passengers = passengers ?? 0
             if let shared { $0.shared = shared }
-          },
-          metadata: try await gateway.signedIn(),
-          options: gateway.options
+          }
         )
         Print.reservation(response.reservation)
       }
@@ -231,9 +225,7 @@ struct TaxiCommand: AsyncParsableCommand {
 
       func call(_ gateway: Gateway) async throws {
         let response = try await gateway.dispatch.deleteReservation(
-          .with { $0.reservationID = reservationID },
-          metadata: try await gateway.signedIn(),
-          options: gateway.options
+          .with { $0.reservationID = reservationID }
         )
         Print.reservation(response.reservation)
       }
@@ -247,9 +239,7 @@ struct TaxiCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.dispatch.listMyRides(
-        .with { $0.pageSize = limit },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.pageSize = limit }
       )
       if response.rides.isEmpty { print("no rides yet") }
       response.rides.forEach(Print.ride)
@@ -261,7 +251,7 @@ struct TaxiCommand: AsyncParsableCommand {
     @OptionGroup var gateway: GatewayOptions
 
     func call(_ gateway: Gateway) async throws {
-      let response = try await gateway.dispatch.listRecentAddresses(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+      let response = try await gateway.dispatch.listRecentAddresses(.init())
       if response.places.isEmpty { print("no recent addresses") }
       response.places.forEach { print("  \(Print.place($0))") }
     }
@@ -280,7 +270,7 @@ struct TaxiCommand: AsyncParsableCommand {
       @OptionGroup var gateway: GatewayOptions
 
       func call(_ gateway: Gateway) async throws {
-        let response = try await gateway.dispatch.listSavedPlaces(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+        let response = try await gateway.dispatch.listSavedPlaces(.init())
         if response.places.isEmpty { print("no saved places") }
         response.places.forEach { print(String(format: "  %@: %.5f, %.5f", $0.name, $0.position.latitude, $0.position.longitude)) }
       }
@@ -305,9 +295,7 @@ struct TaxiCommand: AsyncParsableCommand {
                 $0.longitude = position.longitude
               }
             }
-          },
-          metadata: try await gateway.signedIn(),
-          options: gateway.options
+          }
         )
         print("saved \(response.place.name)")
       }
@@ -319,7 +307,7 @@ struct TaxiCommand: AsyncParsableCommand {
       @Argument(help: "Its name.") var name: String
 
       func call(_ gateway: Gateway) async throws {
-        _ = try await gateway.dispatch.deleteSavedPlace(.with { $0.name = name }, metadata: try await gateway.signedIn(), options: gateway.options)
+        _ = try await gateway.dispatch.deleteSavedPlace(.with { $0.name = name })
         print("forgotten")
       }
     }

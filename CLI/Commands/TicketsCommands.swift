@@ -88,7 +88,7 @@ struct TicketsCommand: AsyncParsableCommand {
       } else {
         throw ValidationError("say what to price: --trip (a station ticket), --zones (a zone ticket or, with --rides, a carnet) or --pass")
       }
-      let quote = try await gateway.tickets.quoteTicket(request, metadata: try await gateway.signedIn(), options: gateway.options).quote
+      let quote = try await gateway.tickets.quoteTicket(request).quote
       for line in quote.lines {
         print("\(line.quantity) × \(line.description_p)  \(Print.money(line.unitPrice))")
       }
@@ -119,9 +119,7 @@ struct TicketsCommand: AsyncParsableCommand {
           $0.quoteID = quoteID
           $0.idempotencyKey = key
           $0.paymentMethodID = card ?? ""
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       ).purchase
       print("paid \(Print.money(purchase.total)) with the card ending \(purchase.cardLast4)  [purchase \(purchase.purchaseID)]")
       for ticket in purchase.tickets { Print.ticket(ticket) }
@@ -133,7 +131,7 @@ struct TicketsCommand: AsyncParsableCommand {
     @OptionGroup var gateway: GatewayOptions
 
     func call(_ gateway: Gateway) async throws {
-      let wallet = try await gateway.tickets.listWallet(.init(), metadata: try await gateway.signedIn(), options: gateway.options)
+      let wallet = try await gateway.tickets.listWallet(.init())
       if wallet.tickets.isEmpty { print("no tickets") }
       for ticket in wallet.tickets { Print.ticket(ticket) }
     }
@@ -150,9 +148,7 @@ struct TicketsCommand: AsyncParsableCommand {
         .with {
           $0.pageSize = pageSize
           $0.pageToken = pageToken ?? ""
-        },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        }
       )
       if page.purchases.isEmpty { print("no purchases") }
       for purchase in page.purchases {
@@ -171,9 +167,7 @@ struct TicketsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let ticket = try await gateway.tickets.getTicket(
-        .with { $0.ticketID = ticketID },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.ticketID = ticketID }
       ).ticket
       Print.ticket(ticket)
       for validation in ticket.validations {
@@ -190,9 +184,7 @@ struct TicketsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.tickets.refundTicket(
-        .with { $0.ticketID = ticketID },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.ticketID = ticketID }
       )
       print("refunded \(Print.money(response.refunded)) to your card")
     }
@@ -205,9 +197,7 @@ struct TicketsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.tickets.validateTicket(
-        .with { $0.code = code },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.code = code }
       )
       let until = response.hasActiveUntil ? " until \(Print.clock(response.activeUntil))" : ""
       print("valid: ride \(response.ride)\(until)")
@@ -222,9 +212,7 @@ struct TicketsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.tickets.inspectTicket(
-        .with { $0.code = code },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.code = code }
       )
       print(response.mayTravel ? "may travel" : "may not travel: \(response.reason)")
       Print.ticket(response.ticket)
@@ -236,7 +224,7 @@ struct TicketsCommand: AsyncParsableCommand {
     @OptionGroup var gateway: GatewayOptions
 
     func call(_ gateway: Gateway) async throws {
-      let table = try await gateway.tickets.getFareTable(.init(), options: gateway.options)
+      let table = try await gateway.tickets.getFareTable(.init())
       print("Station tickets by distance (2nd / 1st class, monthly / yearly pass):")
       for band in table.distanceBands {
         print(

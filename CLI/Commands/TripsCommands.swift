@@ -29,7 +29,7 @@ struct TripsCommand: AsyncParsableCommand {
     @Argument(help: "Part of a name or code.") var query: String = ""
 
     func call(_ gateway: Gateway) async throws {
-      let response = try await gateway.scheduling.listStations(.with { $0.query = self.query }, options: gateway.options)
+      let response = try await gateway.scheduling.listStations(.with { $0.query = self.query })
       for station in response.stations {
         print("\(station.stationID)  \(station.name) (\(station.code))  \(station.latitude), \(station.longitude)")
       }
@@ -51,7 +51,7 @@ struct TripsCommand: AsyncParsableCommand {
         $0.limit = self.limit
         if let after = self.after { $0.departureAfter = try instant(after, option: "--after") }
       }
-      let response = try await gateway.scheduling.searchJourneys(request, options: gateway.options)
+      let response = try await gateway.scheduling.searchJourneys(request)
       if response.journeys.isEmpty { print("no journeys found") }
       for journey in response.journeys {
         print("\(Print.clock(journey.departure)) → \(Print.clock(journey.arrival))  (\(journey.legs.count == 1 ? "direct" : "1 change"))")
@@ -73,7 +73,7 @@ struct TripsCommand: AsyncParsableCommand {
     @OptionGroup var run: RunOptions
 
     func call(_ gateway: Gateway) async throws {
-      Print.run(try await gateway.scheduling.getRun(.with { $0.run = self.run.ref }, options: gateway.options).run)
+      Print.run(try await gateway.scheduling.getRun(.with { $0.run = self.run.ref }).run)
     }
   }
 
@@ -88,8 +88,7 @@ struct TripsCommand: AsyncParsableCommand {
         .with {
           $0.stationID = self.station
           $0.limit = self.limit
-        },
-        options: gateway.options
+        }
       )
       print("Departures from \(response.station.name)")
       for departure in response.departures {
@@ -106,9 +105,7 @@ struct TripsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.scheduling.followRun(
-        .with { $0.run = self.run.ref },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.run = self.run.ref }
       )
       print("following \(self.run.tripID) on \(self.run.date)")
     }
@@ -121,9 +118,7 @@ struct TripsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       _ = try await gateway.scheduling.unfollowRun(
-        .with { $0.run = self.run.ref },
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .with { $0.run = self.run.ref }
       )
       print("no longer following \(self.run.tripID) on \(self.run.date)")
     }
@@ -135,9 +130,7 @@ struct TripsCommand: AsyncParsableCommand {
 
     func call(_ gateway: Gateway) async throws {
       let response = try await gateway.scheduling.listFollowedRuns(
-        .init(),
-        metadata: try await gateway.signedIn(),
-        options: gateway.options
+        .init()
       )
       if response.runs.isEmpty { print("you follow no runs") }
       for run in response.runs { Print.run(run) }

@@ -4,8 +4,9 @@ import Foundation
 import GRPCCore
 import SwiftProtobuf
 
-/// A connection to the gateway for the length of one command, with the signed-in session's
-/// token attached to calls that need it.
+/// A connection to the gateway for the length of one command. ``SessionClientInterceptor``
+/// attaches the signed-in session's token to the calls that need it, and every call but a watch
+/// has the `--timeout`: commands just call.
 struct Gateway {
   let identity: Binario_Identity_V1_Identity.Client<BinarioClientTransport>
   let scheduling: Binario_Scheduling_V1_Scheduling.Client<BinarioClientTransport>
@@ -19,7 +20,6 @@ struct Gateway {
   /// The gateway's own health service (it answers for itself and its upstreams).
   let health: Grpc_Health_V1_Health.Client<BinarioClientTransport>
   private(set) var sessionFile: SessionFile
-  let options: CallOptions
 
   /// Connects (lazily: the first call dials), runs `body`, then closes the connection.
   static func with<Result: Sendable>(
@@ -32,32 +32,34 @@ struct Gateway {
         "the CA file \(gatewayOptions.caFile) does not exist: pass --ca (or set BINARIO_CA) to the CA that signed the gateway's certificate"
       )
     }
+    // Every call but a server stream (a watch, which runs until stopped) has --timeout.
+    let timeout = gatewayOptions.timeoutSeconds > 0 ? Duration.milliseconds(Int64(gatewayOptions.timeoutSeconds * 1000)) : nil
     let transport = try BinarioClientTransport(
       host: host,
       port: port,
-      tls: .client(trustRoots: .file(gatewayOptions.caFile))
+      tls: .client(trustRoots: .file(gatewayOptions.caFile)),
+      methodConfig: { descriptor in
+        descriptor.type == .serverStreaming || descriptor.type == .bidirectionalStreaming
+          ? nil : MethodConfig(names: [], timeout: timeout)
+      }
     )
-    var options = CallOptions.defaults
-    if gatewayOptions.timeoutSeconds > 0 {
-      options.timeout = .milliseconds(Int64(gatewayOptions.timeoutSeconds * 1000))
-    }
-    return try await withGRPCClient(transport: transport) { client in
-      try await body(
-        Gateway(
-          identity: Binario_Identity_V1_Identity.Client(wrapping: client),
-          scheduling: Binario_Scheduling_V1_Scheduling.Client(wrapping: client),
-          notifications: Binario_Scheduling_V1_Notifications.Client(wrapping: client),
-          itineraries: Binario_Scheduling_V1_Itineraries.Client(wrapping: client),
-          tickets: Binario_Ticketing_V1_Tickets.Client(wrapping: client),
-          subscriptions: Binario_Ticketing_V1_Subscriptions.Client(wrapping: client),
-          geoOffers: Binario_GeoOffers_V1_GeoOffers.Client(wrapping: client),
-          dispatch: Binario_Dispatch_V1_Dispatch.Client(wrapping: client),
-          telemetry: Binario_Telemetry_V1_Telemetry.Client(wrapping: client),
-          health: Grpc_Health_V1_Health.Client(wrapping: client),
-          sessionFile: SessionFile(path: gatewayOptions.sessionFile),
-          options: options
-        )
+    let session = SessionSource()
+    return try await withGRPCClient(transport: transport, interceptors: [SessionClientInterceptor(session: session)]) { client in
+      let gateway = Gateway(
+        identity: Binario_Identity_V1_Identity.Client(wrapping: client),
+        scheduling: Binario_Scheduling_V1_Scheduling.Client(wrapping: client),
+        notifications: Binario_Scheduling_V1_Notifications.Client(wrapping: client),
+        itineraries: Binario_Scheduling_V1_Itineraries.Client(wrapping: client),
+        tickets: Binario_Ticketing_V1_Tickets.Client(wrapping: client),
+        subscriptions: Binario_Ticketing_V1_Subscriptions.Client(wrapping: client),
+        geoOffers: Binario_GeoOffers_V1_GeoOffers.Client(wrapping: client),
+        dispatch: Binario_Dispatch_V1_Dispatch.Client(wrapping: client),
+        telemetry: Binario_Telemetry_V1_Telemetry.Client(wrapping: client),
+        health: Grpc_Health_V1_Health.Client(wrapping: client),
+        sessionFile: SessionFile(path: gatewayOptions.sessionFile)
       )
+      session.attach(gateway)
+      return try await body(gateway)
     }
   }
 
@@ -90,10 +92,7 @@ struct Gateway {
   /// Trades the session's refresh token for a new pair and stores it.
   @discardableResult
   func refresh(_ session: StoredSession) async throws -> StoredSession {
-    let response = try await self.identity.refresh(
-      .with { $0.refreshToken = session.refreshToken },
-      options: self.options
-    )
+    let response = try await self.identity.refresh(.with { $0.refreshToken = session.refreshToken })
     let renewed = StoredSession(tokens: response.tokens, email: session.email)
     try self.sessionFile.save(renewed)
     return renewed

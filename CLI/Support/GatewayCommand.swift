@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GRPCCore
 
 /// A subcommand that talks to the gateway. Conformers implement ``call(_:)``; failures print
 /// the status and the fields at fault (never a stack trace) and exit with status 1.
@@ -18,6 +19,10 @@ extension GatewayCommand {
       throw error
     } catch let error as CLIError {
       FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+      throw ExitCode.failure
+    } catch let error as RPCError where error.cause is CLIError {
+      // Thrown by an interceptor (nobody signed in), which GRPCCore wraps.
+      FileHandle.standardError.write(Data("error: \(error.cause!)\n".utf8))
       throw ExitCode.failure
     } catch {
       FileHandle.standardError.write(Data((ErrorReport.describe(error) + "\n").utf8))

@@ -19,6 +19,9 @@ public final class BinarioClientTransport: ClientTransport, Sendable {
   public typealias Bytes = BinarioBytes
 
   public let pool: BinarioConnectionPool
+  /// What a method's calls get unless their own `CallOptions` say otherwise (a timeout, say):
+  /// GRPCCore's client merges it under each call's options.
+  private let methodConfig: @Sendable (MethodDescriptor) -> MethodConfig?
   private let shutdown = NIOLockedValueBox(ShutdownState())
 
   private struct ShutdownState {
@@ -41,8 +44,10 @@ public final class BinarioClientTransport: ClientTransport, Sendable {
     pool: BinarioConnectionPool.Configuration = .defaults,
     group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
     logger: Logger = Logger(label: "binario.transport.client"),
-    peerName: String? = nil
+    peerName: String? = nil,
+    methodConfig: @escaping @Sendable (MethodDescriptor) -> MethodConfig? = { _ in nil }
   ) throws {
+    self.methodConfig = methodConfig
     let hostname = serverHostname ?? (Self.isIPAddress(host) ? nil : host)
     self.pool = try BinarioConnectionPool(
       host: host,
@@ -109,6 +114,6 @@ public final class BinarioClientTransport: ClientTransport, Sendable {
   }
 
   public func config(forMethod descriptor: MethodDescriptor) -> MethodConfig? {
-    nil
+    self.methodConfig(descriptor)
   }
 }
