@@ -224,7 +224,7 @@ let tools: [Target] = [
   // `ChaosTests` in the test command).
   .target(
     name: "BinarioChaos",
-    dependencies: ["BinarioProto", "BinarioTransport", "BinarioTestSupport", .grpcCore, .grdb, .swiftProtobuf],
+    dependencies: ["BinarioDomain", "BinarioProto", "BinarioTransport", "BinarioTestSupport", .grpcCore, .grdb, .swiftProtobuf],
     path: "Chaos/Run"
   ),
   .executableTarget(name: "binario-chaos", dependencies: ["BinarioChaos", "BinarioTestSupport", .argumentParser], path: "Chaos/Command"),

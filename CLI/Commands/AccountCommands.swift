@@ -3,7 +3,7 @@ import BinarioProto
 import Foundation
 import GRPCCore
 
-struct RegisterCommand: GatewayCommand {
+struct RegisterCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "register",
     abstract: "Create an account; a confirmation code is sent to the email address.",
@@ -12,7 +12,7 @@ struct RegisterCommand: GatewayCommand {
       required. A phone gets its own code by SMS: verify it with 'binario phone verify'.
       """
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
   @OptionGroup var password: PasswordOptions
   @Option var email: String
   @Option(help: "The name shown to others.") var firstName: String
@@ -27,7 +27,7 @@ struct RegisterCommand: GatewayCommand {
     }
   }
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     let request = try Binario_Identity_V1_RegisterRequest.with {
       $0.email = self.email
       $0.password = try self.password.read()
@@ -44,7 +44,7 @@ struct RegisterCommand: GatewayCommand {
   }
 }
 
-struct ConfirmCommand: GatewayCommand {
+struct ConfirmCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "confirm",
     abstract: "Confirm an email address with the code sent to it.",
@@ -53,7 +53,7 @@ struct ConfirmCommand: GatewayCommand {
       outbox, using the admin session the local suite keeps in .dev/admin-session.json.
       """
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
   @Option var email: String
   @Option(help: "The 6-digit code from the email.") var code: String?
   @Flag(help: "Development only: read the code from the outbox.") var fromOutbox = false
@@ -65,7 +65,7 @@ struct ConfirmCommand: GatewayCommand {
     }
   }
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     var code = self.code ?? ""
     if self.fromOutbox {
       let admin = gateway.with(sessionFile: SessionFile(path: self.adminSession))
@@ -99,21 +99,21 @@ enum ConfirmationCode {
   }
 }
 
-struct ResendConfirmationCommand: GatewayCommand {
+struct ResendConfirmationCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "resend-confirmation",
     abstract: "Send a new confirmation code."
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
   @Option var email: String
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     _ = try await gateway.identity.resendConfirmation(.with { $0.email = self.email })
     print("if \(self.email) has an unconfirmed account, a new code is on its way")
   }
 }
 
-struct LoginCommand: GatewayCommand {
+struct LoginCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "login",
     abstract: "Sign in; the session's tokens are kept in the session file (readable by you only).",
@@ -122,7 +122,7 @@ struct LoginCommand: GatewayCommand {
       from Google's sign-in (the account with that verified address, created on first use).
       """
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
   @OptionGroup var password: PasswordOptions
   @Option var email: String?
   @Option(help: "An ID token (JWT) from Google's sign-in.") var googleIdToken: String?
@@ -133,7 +133,7 @@ struct LoginCommand: GatewayCommand {
     }
   }
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     let tokens: Binario_Identity_V1_TokenPair
     var note = ""
     if let googleIdToken {
@@ -154,26 +154,26 @@ struct LoginCommand: GatewayCommand {
   }
 }
 
-struct RefreshCommand: GatewayCommand {
+struct RefreshCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "refresh",
     abstract: "Trade the session's refresh token for new tokens (done automatically when needed)."
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     guard let session = try gateway.sessionFile.load() else { throw CLIError("not signed in") }
     let renewed = try await gateway.refresh(session)
     print("new access token valid until \(renewed.accessTokenExpiresAt.formatted(.iso8601))")
   }
 }
 
-struct LogoutCommand: GatewayCommand {
+struct LogoutCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(commandName: "logout", abstract: "End the session.")
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
   @Flag(help: "Only forget the session here, without telling the platform.") var local = false
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     if !self.local {
       _ = try await gateway.identity.logout(.init())
     }
@@ -182,19 +182,19 @@ struct LogoutCommand: GatewayCommand {
   }
 }
 
-struct MeCommand: GatewayCommand {
+struct MeCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "me",
     abstract: "Show your profile, or change it with the options below."
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
   @Option var firstName: String?
   @Option var lastName: String?
   @Option var phone: String?
   @Option var birthDate: String?
   @Option var gender: String?
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     let changes = [self.firstName, self.lastName, self.phone, self.birthDate, self.gender].contains { $0 != nil }
     if changes {
       var request = Binario_Identity_V1_UpdateMeRequest()
@@ -210,14 +210,14 @@ struct MeCommand: GatewayCommand {
   }
 }
 
-struct PasswordCommand: GatewayCommand {
+struct PasswordCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "change-password",
     abstract: "Change your password (your other sessions end)."
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     let current = try readSecret(prompt: "Current password: ", environmentVariable: "BINARIO_PASSWORD")
     let new = try readSecret(prompt: "New password: ", environmentVariable: "BINARIO_NEW_PASSWORD")
     _ = try await gateway.identity.changePassword(
@@ -230,16 +230,16 @@ struct PasswordCommand: GatewayCommand {
   }
 }
 
-struct EmailCommand: GatewayCommand {
+struct EmailCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "change-email",
     abstract: "Change your email address; it takes effect once you confirm the new one."
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
   @OptionGroup var password: PasswordOptions
   @Option var newEmail: String
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     let password = try self.password.read()
     _ = try await gateway.identity.changeEmail(
       .with {
@@ -251,15 +251,15 @@ struct EmailCommand: GatewayCommand {
   }
 }
 
-struct DeleteAccountCommand: GatewayCommand {
+struct DeleteAccountCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "delete-account",
     abstract: "Delete your account and its personal data."
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
   @OptionGroup var password: PasswordOptions
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     let password = try self.password.read()
     _ = try await gateway.identity.deleteMe(.with { $0.password = password })
     try gateway.sessionFile.delete()
@@ -267,14 +267,14 @@ struct DeleteAccountCommand: GatewayCommand {
   }
 }
 
-struct KeysCommand: GatewayCommand {
+struct KeysCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "keys",
     abstract: "List the public keys that verify access tokens."
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     let response = try await gateway.identity.getSigningKeys(.init())
     for key in response.keys {
       print("\(key.keyID)  \(key.algorithm)  \(key.publicKey.base64EncodedString())  since \(Print.date(key.createdAt))")

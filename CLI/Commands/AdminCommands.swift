@@ -13,9 +13,9 @@ struct AdminCommand: AsyncParsableCommand {
     ]
   )
 
-  struct CreateDriver: GatewayCommand {
+  struct CreateDriver: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Create a driver account.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var password: PasswordOptions
     @Option var email: String
     @Option var firstName: String
@@ -24,7 +24,7 @@ struct AdminCommand: AsyncParsableCommand {
     @Option(help: "YYYY-MM-DD") var birthDate: String = ""
     @Option(help: "female, male, other or prefer-not-to-say") var gender: String?
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let request = try Binario_Identity_V1_CreateDriverRequest.with {
         $0.email = self.email
         $0.password = try self.password.read(prompt: "The driver's password: ")
@@ -39,13 +39,13 @@ struct AdminCommand: AsyncParsableCommand {
     }
   }
 
-  struct Grant: GatewayCommand {
+  struct Grant: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Grant a role to an account.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option var email: String
     @Option(help: "passenger, driver, admin or inspector") var role: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.identity.grantRole(
         .with {
           $0.account = .with { $0.email = self.email }
@@ -56,13 +56,13 @@ struct AdminCommand: AsyncParsableCommand {
     }
   }
 
-  struct Revoke: GatewayCommand {
+  struct Revoke: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Revoke a role from an account.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option var email: String
     @Option(help: "passenger, driver, admin or inspector") var role: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.identity.revokeRole(
         .with {
           $0.account = .with { $0.email = self.email }
@@ -73,15 +73,15 @@ struct AdminCommand: AsyncParsableCommand {
     }
   }
 
-  struct Outbox: GatewayCommand {
+  struct Outbox: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "What the outbox recorded (emails, SMS, WhatsApp), newest first."
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "Only messages to this address or number.") var recipient: String = ""
     @Option var limit: UInt32 = 20
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.identity.listOutboxMessages(
         .with {
           $0.recipient = self.recipient

@@ -4,7 +4,7 @@ import Foundation
 import GRPCCore
 import SwiftProtobuf
 
-extension Gateway {
+extension GatewayConnection {
   /// The user id of the account with `email` (an admin's lookup).
   func userID(email: String) async throws -> String {
     try await identity.getAccount(.with { $0.account = .with { $0.email = email } })
@@ -21,29 +21,29 @@ struct AdminTaxisCommand: AsyncParsableCommand {
     defaultSubcommand: List.self
   )
 
-  struct List: GatewayCommand {
+  struct List: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Every taxi, with its driver and state.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.dispatch.listTaxis(.init())
       if response.taxis.isEmpty { print("no taxis") }
       response.taxis.forEach(Print.taxi)
     }
   }
 
-  struct Add: GatewayCommand {
+  struct Add: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Add a taxi.",
       discussion: "binario admin taxis add --code MI-001 --plate AB123CD --driver-email driver@example.com"
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "The company's code for it (its id).") var code: String
     @Option var plate: String
     @Option(help: "Seats for passengers (default 4).") var capacity: UInt32 = 4
     @Option(help: "The driver's account email (a driver account; see admin drivers add).") var driverEmail: String?
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       var driver = ""
       if let driverEmail { driver = try await gateway.userID(email: driverEmail) }
       let response = try await gateway.dispatch.createTaxi(
@@ -60,16 +60,16 @@ struct AdminTaxisCommand: AsyncParsableCommand {
     }
   }
 
-  struct Edit: GatewayCommand {
+  struct Edit: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Change a taxi's plate, capacity or driver.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The taxi's code.") var code: String
     @Option var plate: String?
     @Option var capacity: UInt32?
     @Option(help: "Link it to this driver's account.") var driverEmail: String?
     @Flag(help: "Unlink its driver.") var noDriver = false
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let current = try await gateway.dispatch.listTaxis(.init())
         .taxis.first { $0.code.caseInsensitiveCompare(code) == .orderedSame }
       guard let current else { throw CLIError("no taxi \(code)") }
@@ -89,12 +89,12 @@ struct AdminTaxisCommand: AsyncParsableCommand {
     }
   }
 
-  struct Delete: GatewayCommand {
+  struct Delete: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Delete a taxi that is not on a job.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The taxi's code.") var code: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.dispatch.deleteTaxi(.with { $0.code = code })
       print("taxi \(code) deleted")
     }
@@ -110,11 +110,11 @@ struct AdminDriversCommand: AsyncParsableCommand {
     defaultSubcommand: List.self
   )
 
-  struct List: GatewayCommand {
+  struct List: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Every driver account, with its taxi.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let taxis = try await gateway.dispatch.listTaxis(.init()).taxis
       var token = ""
       var printed = 0
@@ -140,12 +140,12 @@ struct AdminDriversCommand: AsyncParsableCommand {
     }
   }
 
-  struct Add: GatewayCommand {
+  struct Add: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Create a driver account (identity) and link it to a taxi.",
       discussion: "binario admin drivers add --email dino@example.com --first-name Dino --phone +393330000001 --taxi MI-001"
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var password: PasswordOptions
     @Option var email: String
     @Option var firstName: String
@@ -153,7 +153,7 @@ struct AdminDriversCommand: AsyncParsableCommand {
     @Option(help: "E.164, e.g. +393331234567") var phone: String = ""
     @Option(help: "The taxi they drive (its code).") var taxi: String?
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let profile = try await gateway.identity.createDriver(
         try .with {
           $0.email = email
@@ -178,12 +178,12 @@ struct AdminDriversCommand: AsyncParsableCommand {
     }
   }
 
-  struct Delete: GatewayCommand {
+  struct Delete: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Unlink a driver from their taxi and delete their account.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option var email: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let userID = try await gateway.userID(email: email)
       let taxis = try await gateway.dispatch.listTaxis(.init()).taxis
       for taxi in taxis where taxi.driverUserID == userID {
@@ -206,11 +206,11 @@ struct AdminDriversCommand: AsyncParsableCommand {
 }
 
 /// `binario admin zones`: the taxi zones and the tariff.
-struct AdminZonesCommand: GatewayCommand {
+struct AdminZonesCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(commandName: "zones", abstract: "The city's taxi zones, their neighbours, and the tariff.")
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     let response = try await gateway.dispatch.listZones(.init())
     for zone in response.zones {
       print("\(zone.zoneID) \(zone.name): \(zone.border.count) corners; neighbours \(zone.neighbourZoneIds.joined(separator: ", "))")
@@ -224,16 +224,16 @@ struct AdminZonesCommand: GatewayCommand {
 }
 
 /// `binario admin monitor [--watch]`: the control room.
-struct AdminMonitorCommand: GatewayCommand {
+struct AdminMonitorCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "monitor",
     abstract: "The control room: every zone's queue, waiting requests and rides under way (live with --watch)."
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
   @Flag(help: "Print a new picture after every change (Ctrl-C to stop).") var watch = false
   @Option(help: "With --watch: stop after this many pictures.") var count: Int?
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     guard watch else {
       Print.monitor(try await gateway.dispatch.getMonitorSnapshot(.init()).snapshot)
       return

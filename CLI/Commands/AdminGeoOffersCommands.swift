@@ -60,15 +60,15 @@ struct AdminShopsCommand: AsyncParsableCommand {
     print(String(format: "%@  %.5f, %.5f%@  [%@]", shop.name, shop.latitude, shop.longitude, station, shop.shopID))
   }
 
-  struct Create: GatewayCommand {
+  struct Create: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Add a shop.",
       discussion: "binario admin shops create --name \"Caffè Centrale\" --latitude 45.4856 --longitude 9.2040 --station MI_CENTRALE"
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var fields: Fields
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let shop = try await gateway.geoOffers.createShop(
         .with { $0.shop = fields.shop() }
       ).shop
@@ -76,13 +76,13 @@ struct AdminShopsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Update: GatewayCommand {
+  struct Update: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Replace a shop's fields (its deals move with it).")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var shopID: String
     @OptionGroup var fields: Fields
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let shop = try await gateway.geoOffers.updateShop(
         .with { $0.shop = fields.shop(id: shopID) }
       ).shop
@@ -90,22 +90,22 @@ struct AdminShopsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Delete: GatewayCommand {
+  struct Delete: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Remove a shop and its deals.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var shopID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.geoOffers.deleteShop(.with { $0.shopID = shopID })
       print("removed \(shopID)")
     }
   }
 
-  struct List: GatewayCommand {
+  struct List: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Every shop, by name.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let shops = try await everyPage { token in
         let page = try await gateway.geoOffers.listShops(
           .with {
@@ -154,16 +154,16 @@ struct AdminDealsCommand: AsyncParsableCommand {
     )
   }
 
-  struct Create: GatewayCommand {
+  struct Create: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Add a deal to a shop.",
       discussion: "binario admin deals create --shop SHOP-ID --description \"Any travel guide\" --discount 15 --until 2027-01-31"
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "The shop's id (see 'binario admin shops').") var shop: String
     @OptionGroup var fields: Fields
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let deal = try fields.deal(shopID: shop)
       AdminDealsCommand.show(
         try await gateway.geoOffers.createDeal(.with { $0.deal = deal }).deal
@@ -171,13 +171,13 @@ struct AdminDealsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Update: GatewayCommand {
+  struct Update: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Replace a deal's description, discount and dates.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var dealID: String
     @OptionGroup var fields: Fields
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let deal = try fields.deal(id: dealID)
       AdminDealsCommand.show(
         try await gateway.geoOffers.updateDeal(.with { $0.deal = deal }).deal
@@ -185,24 +185,24 @@ struct AdminDealsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Delete: GatewayCommand {
+  struct Delete: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Remove a deal.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var dealID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.geoOffers.deleteDeal(.with { $0.dealID = dealID })
       print("removed \(dealID)")
     }
   }
 
-  struct List: GatewayCommand {
+  struct List: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Deals, active or not, newest first.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "Only this shop's.") var shop: String?
     @Option(help: "At most this many.") var limit: UInt32 = 50
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let page = try await gateway.geoOffers.listDeals(
         .with {
           $0.shopID = shop ?? ""
@@ -249,15 +249,15 @@ struct AdminPlacesCommand: AsyncParsableCommand {
     print(String(format: "%@ (%@)  %.5f, %.5f  [%@]", place.name, Print.category(place.category), place.latitude, place.longitude, place.placeID))
   }
 
-  struct Create: GatewayCommand {
+  struct Create: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Add a place to visit.",
       discussion: "binario admin places create --name \"Pinacoteca di Brera\" --category museum --latitude 45.4719 --longitude 9.1879"
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var fields: Fields
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let place = try fields.place()
       AdminPlacesCommand.show(
         try await gateway.geoOffers.createPlace(.with { $0.place = place }).place
@@ -265,13 +265,13 @@ struct AdminPlacesCommand: AsyncParsableCommand {
     }
   }
 
-  struct Update: GatewayCommand {
+  struct Update: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Replace a place's fields.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var placeID: String
     @OptionGroup var fields: Fields
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let place = try fields.place(id: placeID)
       AdminPlacesCommand.show(
         try await gateway.geoOffers.updatePlace(.with { $0.place = place }).place
@@ -279,22 +279,22 @@ struct AdminPlacesCommand: AsyncParsableCommand {
     }
   }
 
-  struct Delete: GatewayCommand {
+  struct Delete: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Remove a place.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var placeID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.geoOffers.deletePlace(.with { $0.placeID = placeID })
       print("removed \(placeID)")
     }
   }
 
-  struct List: GatewayCommand {
+  struct List: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Every place, by name.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let places = try await everyPage { token in
         let page = try await gateway.geoOffers.listPlaces(
           .with {
@@ -343,15 +343,15 @@ struct AdminRouteOffersCommand: AsyncParsableCommand {
     }
   }
 
-  struct Create: GatewayCommand {
+  struct Create: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Add a route offer.",
       discussion: "binario admin route-offers create --from MI_GARIBALDI --line RE80 --title \"Lake Como\" --discount 15"
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var fields: Fields
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let offer = try fields.offer()
       Print.routeOffer(
         try await gateway.geoOffers.createRouteOffer(.with { $0.offer = offer })
@@ -360,13 +360,13 @@ struct AdminRouteOffersCommand: AsyncParsableCommand {
     }
   }
 
-  struct Update: GatewayCommand {
+  struct Update: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Replace a route offer's fields.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var offerID: String
     @OptionGroup var fields: Fields
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let offer = try fields.offer(id: offerID)
       Print.routeOffer(
         try await gateway.geoOffers.updateRouteOffer(.with { $0.offer = offer })
@@ -375,12 +375,12 @@ struct AdminRouteOffersCommand: AsyncParsableCommand {
     }
   }
 
-  struct Delete: GatewayCommand {
+  struct Delete: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Remove a route offer.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var offerID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.geoOffers.deleteRouteOffer(
         .with { $0.offerID = offerID }
       )

@@ -11,11 +11,11 @@ struct AdminTripsCommand: AsyncParsableCommand {
     ]
   )
 
-  struct Delay: GatewayCommand {
+  struct Delay: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Delay a run from a stop on by minutes (0 clears it) or to a new departure time."
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var run: TripsCommand.RunOptions
     @Option(help: "Minutes late.") var minutes: Int32 = 0
     @Option(help: "Instead of --minutes: the new departure time from that stop, HH:MM.") var newDeparture: String = ""
@@ -23,7 +23,7 @@ struct AdminTripsCommand: AsyncParsableCommand {
     @Option(help: "Why, for the travellers.") var reason: String
     @OptionGroup var key: ChangeKeyOption
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.scheduling.delayRun(
         .with {
           $0.run = self.run.ref
@@ -38,16 +38,16 @@ struct AdminTripsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Platform: GatewayCommand {
+  struct Platform: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Move a run's stop to another platform.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var run: TripsCommand.RunOptions
     @Option(help: "The stop's sequence (see 'binario trips show').") var stop: Int32
     @Option(help: "The new platform.") var platform: String
     @Option(help: "Why, for the travellers.") var reason: String
     @OptionGroup var key: ChangeKeyOption
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.scheduling.changePlatform(
         .with {
           $0.run = self.run.ref
@@ -61,15 +61,15 @@ struct AdminTripsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Cancel: GatewayCommand {
+  struct Cancel: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Cancel a run, whole or from a stop on.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var run: TripsCommand.RunOptions
     @Option(help: "From this stop on (its sequence); default the whole run.") var fromStop: Int32 = 0
     @Option(help: "Why, for the travellers.") var reason: String
     @OptionGroup var key: ChangeKeyOption
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.scheduling.cancelRun(
         .with {
           $0.run = self.run.ref
@@ -82,12 +82,12 @@ struct AdminTripsCommand: AsyncParsableCommand {
     }
   }
 
-  struct History: GatewayCommand {
+  struct History: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Every change made to a run: who, when, what and why.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var run: TripsCommand.RunOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.scheduling.listRunChanges(
         .with { $0.run = self.run.ref }
       )
@@ -123,18 +123,18 @@ struct AdminTripsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Create: GatewayCommand {
+  struct Create: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Add a run on a date, e.g. --stop MI_CENTRALE@08:05#3 --stop MI_LAMBRATE@08:12-08:13 --stop BERGAMO@08:59."
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "The run's service date, YYYY-MM-DD.") var date: String
     @Option(help: "The line's id (see 'binario admin trips lines').") var line: String
     @Option(help: "The train number.") var trainNumber: String
     @Option(help: "Where it goes; default the last stop's station.") var headsign: String = ""
     @Option(help: "STATION@HH:MM[-HH:MM][#PLATFORM], in order; at least two.") var stop: [String]
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let stops = try self.stop.map(AdminTripsCommand.plannedStop)
       let response = try await gateway.scheduling.createRun(
         .with {
@@ -149,17 +149,17 @@ struct AdminTripsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Update: GatewayCommand {
+  struct Update: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Change a run's train number, headsign or stops on its date (a trip that runs on other dates gets a run of its own)."
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var run: TripsCommand.RunOptions
     @Option(help: "A new train number.") var trainNumber: String = ""
     @Option(help: "A new headsign.") var headsign: String = ""
     @Option(help: "The new stops, STATION@HH:MM[-HH:MM][#PLATFORM], in order (none: unchanged).") var stop: [String] = []
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let stops = try self.stop.map(AdminTripsCommand.plannedStop)
       let response = try await gateway.scheduling.updateRun(
         .with {
@@ -173,13 +173,13 @@ struct AdminTripsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Remove: GatewayCommand {
+  struct Remove: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Take a run out of the timetable for its date.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var run: TripsCommand.RunOptions
     @Option(help: "Why, for the travellers.") var reason: String = ""
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.scheduling.removeRun(
         .with {
           $0.run = self.run.ref
@@ -190,22 +190,22 @@ struct AdminTripsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Lines: GatewayCommand {
+  struct Lines: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "The timetable's lines.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.scheduling.listLines(.init())
       for line in response.lines { print("\(line.lineID)  \(line.shortName)  \(line.longName)") }
     }
   }
 
-  struct Import: GatewayCommand {
+  struct Import: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Replace the whole timetable with a zipped GTFS feed.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The feed's .zip file.") var zip: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       guard let bytes = FileManager.default.contents(atPath: self.zip) else {
         throw ValidationError("cannot read \(self.zip)")
       }
@@ -217,16 +217,16 @@ struct AdminTripsCommand: AsyncParsableCommand {
   }
 }
 
-struct AdminDeliveriesCommand: GatewayCommand {
+struct AdminDeliveriesCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "deliveries",
     abstract: "What notifications went out on push, email and SMS (the outbox), newest first."
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
   @Option(help: "Only this user's (their id).") var user: String = ""
   @Option(help: "How many (1-500).") var limit: UInt32 = 50
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     let response = try await gateway.notifications.listDeliveries(
       .with {
         $0.userID = self.user

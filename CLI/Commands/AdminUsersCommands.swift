@@ -27,15 +27,15 @@ struct AdminUsersCommand: AsyncParsableCommand {
     subcommands: [List.self, Show.self, Update.self, Disable.self, Enable.self, Delete.self, Audit.self]
   )
 
-  struct List: GatewayCommand {
+  struct List: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "List accounts by email, a page at a time.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "Part of the email, first or last name.") var query: String = ""
     @Option(help: "passenger, driver, admin or inspector") var role: String?
     @Option var pageSize: UInt32 = 50
     @Option(help: "The token printed after the previous page.") var pageToken: String = ""
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       var role = Binario_Identity_V1_Role.unspecified
       if let name = self.role {
         guard let parsed = Binario_Identity_V1_Role(displayName: name) else {
@@ -62,12 +62,12 @@ struct AdminUsersCommand: AsyncParsableCommand {
     }
   }
 
-  struct Show: GatewayCommand {
+  struct Show: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Show one account.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var account: AccountSelection
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.identity.getAccount(
         .with { $0.account = self.account.selector }
       )
@@ -75,11 +75,11 @@ struct AdminUsersCommand: AsyncParsableCommand {
     }
   }
 
-  struct Update: GatewayCommand {
+  struct Update: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Change an account's profile fields (an empty value removes an optional one)."
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var account: AccountSelection
     @Option var firstName: String?
     @Option var lastName: String?
@@ -87,7 +87,7 @@ struct AdminUsersCommand: AsyncParsableCommand {
     @Option var birthDate: String?
     @Option(help: "female, male, other, prefer-not-to-say or unspecified") var gender: String?
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       var request = Binario_Identity_V1_UpdateAccountRequest()
       request.account = self.account.selector
       if let firstName { request.firstName = firstName }
@@ -102,13 +102,13 @@ struct AdminUsersCommand: AsyncParsableCommand {
     }
   }
 
-  struct Disable: GatewayCommand {
+  struct Disable: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Disable an account: it cannot sign in, and its sessions end now.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var account: AccountSelection
     @Option(help: "Recorded in the audit log.") var reason: String = ""
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.identity.disableAccount(
         .with {
           $0.account = self.account.selector
@@ -119,12 +119,12 @@ struct AdminUsersCommand: AsyncParsableCommand {
     }
   }
 
-  struct Enable: GatewayCommand {
+  struct Enable: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Let a disabled account sign in again.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var account: AccountSelection
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.identity.enableAccount(
         .with { $0.account = self.account.selector }
       )
@@ -132,12 +132,12 @@ struct AdminUsersCommand: AsyncParsableCommand {
     }
   }
 
-  struct Delete: GatewayCommand {
+  struct Delete: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Delete a driver's account and its personal data.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var account: AccountSelection
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.identity.deleteDriver(
         .with { $0.account = self.account.selector }
       )
@@ -145,13 +145,13 @@ struct AdminUsersCommand: AsyncParsableCommand {
     }
   }
 
-  struct Audit: GatewayCommand {
+  struct Audit: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "What admins did, newest first.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(name: .customLong("user-id"), help: "Only entries about this account.") var userID: String = ""
     @Option var limit: UInt32 = 50
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.identity.listAuditEntries(
         .with {
           $0.targetUserID = self.userID

@@ -11,11 +11,11 @@ struct CardsCommand: AsyncParsableCommand {
     defaultSubcommand: List.self
   )
 
-  struct List: GatewayCommand {
+  struct List: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "List your cards, the default first.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.identity.listPaymentMethods(
         .init()
       )
@@ -24,7 +24,7 @@ struct CardsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Add: GatewayCommand {
+  struct Add: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Add a card.",
       discussion: """
@@ -33,11 +33,11 @@ struct CardsCommand: AsyncParsableCommand {
         accepts test cards such as 4242 4242 4242 4242 and declines 4000 0000 0000 0002.
         """
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "MM/YYYY, e.g. 12/2030") var expiry: String
     @Flag(help: "Make it your default card (the first card always is).") var makeDefault = false
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let parts = self.expiry.split(separator: "/")
       guard parts.count == 2, let month = UInt32(parts[0]), let year = UInt32(parts[1]) else {
         throw ValidationError("--expiry is MM/YYYY, e.g. 12/2030")
@@ -57,12 +57,12 @@ struct CardsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Remove: GatewayCommand {
+  struct Remove: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Remove a card.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The card's id (from 'binario cards list').") var id: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.identity.removePaymentMethod(
         .with { $0.paymentMethodID = self.id }
       )
@@ -70,12 +70,12 @@ struct CardsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Default: GatewayCommand {
+  struct Default: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Make a card your default.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The card's id (from 'binario cards list').") var id: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.identity.setDefaultPaymentMethod(
         .with { $0.paymentMethodID = self.id }
       )

@@ -10,17 +10,17 @@ struct DevicesCommand: AsyncParsableCommand {
     subcommands: [Add.self, List.self, RotateToken.self, RevokeToken.self, Share.self, Delete.self]
   )
 
-  struct Add: GatewayCommand {
+  struct Add: ConnectedCommand {
     static let configuration = CommandConfiguration(
       commandName: "add",
       abstract: "Register a board; prints its device token, shown this once.",
       discussion: "binario devices add \"Bike board\" --save-token .dev/bike-board.token"
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "A name for the board.") var name: String
     @Option(name: .customLong("save-token"), help: "Also write the token to this file (readable by you only).") var saveToken: String?
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.telemetry.registerDevice(
         .with { $0.name = name }
       )
@@ -34,23 +34,23 @@ struct DevicesCommand: AsyncParsableCommand {
     }
   }
 
-  struct List: GatewayCommand {
+  struct List: ConnectedCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "The boards you see: yours, your campaigns' and public ones.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.telemetry.listDevices(.init())
       if response.devices.isEmpty { print("no devices (binario devices add NAME registers one)") }
       response.devices.forEach(Print.device)
     }
   }
 
-  struct RotateToken: GatewayCommand {
+  struct RotateToken: ConnectedCommand {
     static let configuration = CommandConfiguration(commandName: "rotate-token", abstract: "A new token for your board; the old one stops working.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The device id.") var device: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.telemetry.rotateDeviceToken(
         .with { $0.deviceID = device }
       )
@@ -58,12 +58,12 @@ struct DevicesCommand: AsyncParsableCommand {
     }
   }
 
-  struct RevokeToken: GatewayCommand {
+  struct RevokeToken: ConnectedCommand {
     static let configuration = CommandConfiguration(commandName: "revoke-token", abstract: "Stop your board's token working (until you rotate it).")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The device id.") var device: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.telemetry.revokeDeviceToken(
         .with { $0.deviceID = device }
       )
@@ -71,13 +71,13 @@ struct DevicesCommand: AsyncParsableCommand {
     }
   }
 
-  struct Share: GatewayCommand {
+  struct Share: ConnectedCommand {
     static let configuration = CommandConfiguration(
       commandName: "share",
       abstract: "Put your board in a campaign you belong to (its members see its readings), or take it out.",
       discussion: "binario devices share dev_… --campaign cmp_…   |   binario devices share dev_… --private"
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The device id.") var device: String
     @Option(help: "The campaign id.") var campaign: String?
     @Flag(name: .customLong("private"), help: "Take it out of its campaign.") var makePrivate = false
@@ -86,7 +86,7 @@ struct DevicesCommand: AsyncParsableCommand {
       guard (campaign == nil) != (!makePrivate) else { throw ValidationError("give --campaign ID or --private") }
     }
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.telemetry.setDeviceCampaign(
         .with {
           $0.deviceID = device
@@ -97,12 +97,12 @@ struct DevicesCommand: AsyncParsableCommand {
     }
   }
 
-  struct Delete: GatewayCommand {
+  struct Delete: ConnectedCommand {
     static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete your board with all its readings.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The device id.") var device: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.telemetry.deleteDevice(.with { $0.deviceID = device })
       print("deleted \(device) and its readings")
     }
@@ -117,13 +117,13 @@ struct CampaignsCommand: AsyncParsableCommand {
     subcommands: [Create.self, List.self, AddMember.self]
   )
 
-  struct Create: GatewayCommand {
+  struct Create: ConnectedCommand {
     static let configuration = CommandConfiguration(commandName: "create", abstract: "A new campaign, you its owner.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "Its name.") var name: String
     @Flag(name: .customLong("public"), help: "Everyone sees its boards.") var isPublic = false
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.telemetry.createCampaign(
         .with {
           $0.name = name
@@ -134,11 +134,11 @@ struct CampaignsCommand: AsyncParsableCommand {
     }
   }
 
-  struct List: GatewayCommand {
+  struct List: ConnectedCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "Your campaigns and the public ones.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.telemetry.listCampaigns(.init())
       if response.campaigns.isEmpty { print("no campaigns") }
       for campaign in response.campaigns {
@@ -147,13 +147,13 @@ struct CampaignsCommand: AsyncParsableCommand {
     }
   }
 
-  struct AddMember: GatewayCommand {
+  struct AddMember: ConnectedCommand {
     static let configuration = CommandConfiguration(commandName: "add-member", abstract: "Add a member (an account id) to your campaign.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The campaign id.") var campaign: String
     @Argument(help: "The member's account id (binario me shows yours).") var user: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.telemetry.addCampaignMember(
         .with {
           $0.campaignID = campaign

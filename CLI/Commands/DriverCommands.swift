@@ -15,11 +15,11 @@ struct DriverCommand: AsyncParsableCommand {
     ]
   )
 
-  struct Status: GatewayCommand {
+  struct Status: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Your taxi, its place in the queue, its offer and ride.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.dispatch.getMyTaxi(.init())
       Print.taxi(response.taxi)
       if response.hasOffer { Print.offer(response.offer) }
@@ -27,11 +27,11 @@ struct DriverCommand: AsyncParsableCommand {
     }
   }
 
-  struct Available: GatewayCommand {
+  struct Available: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Take jobs: join the tail of your zone's queue.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.dispatch.setAvailability(
         .with { $0.available = true }
       )
@@ -39,12 +39,12 @@ struct DriverCommand: AsyncParsableCommand {
     }
   }
 
-  struct Unavailable: GatewayCommand {
+  struct Unavailable: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Stop taking jobs, saying why.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "Why: break, end of shift, ...") var reason: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.dispatch.setAvailability(
         .with { $0.reason = reason }
       )
@@ -52,15 +52,15 @@ struct DriverCommand: AsyncParsableCommand {
     }
   }
 
-  struct Position: GatewayCommand {
+  struct Position: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Report where your taxi is.",
       discussion: "binario driver position --latitude 45.4642 --longitude 9.1900"
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var position: PositionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.dispatch.reportPosition(
         .with {
           $0.position = .with {
@@ -73,12 +73,12 @@ struct DriverCommand: AsyncParsableCommand {
     }
   }
 
-  struct Jobs: GatewayCommand {
+  struct Jobs: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Print offers, withdrawals and your ride's changes as they arrive (Ctrl-C to stop).",
       discussion: "binario driver jobs --accept --count 1   (accepts the first offer and stops)"
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Flag(help: "Accept each offer as it arrives.") var accept = false
     @Flag(help: "Reject each offer as it arrives.") var reject = false
     @Option(help: "Stop after this many offers.") var count: Int?
@@ -87,7 +87,7 @@ struct DriverCommand: AsyncParsableCommand {
       if accept && reject { throw ValidationError("--accept or --reject, not both") }
     }
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       var options = CallOptions.defaults
       options.timeout = nil
       FileHandle.standardOutput.write(Data("waiting for jobs (Ctrl-C to stop)\n".utf8))
@@ -148,12 +148,12 @@ struct DriverCommand: AsyncParsableCommand {
     }
   }
 
-  struct Accept: GatewayCommand {
+  struct Accept: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Take an offered job.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The offer's id.") var offerID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       Print.ride(
         try await gateway.dispatch.acceptOffer(.with { $0.offerID = offerID })
           .ride
@@ -161,12 +161,12 @@ struct DriverCommand: AsyncParsableCommand {
     }
   }
 
-  struct Reject: GatewayCommand {
+  struct Reject: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Decline an offered job (your taxi goes to the tail of the queue).")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The offer's id.") var offerID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       Print.taxi(
         try await gateway.dispatch.rejectOffer(.with { $0.offerID = offerID })
           .taxi
@@ -174,13 +174,13 @@ struct DriverCommand: AsyncParsableCommand {
     }
   }
 
-  struct Delay: GatewayCommand {
+  struct Delay: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Tell the passenger you will be late.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The ride's id.") var rideID: String
     @Option(help: "How many minutes late (1 to 120).") var minutes: UInt32
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       Print.ride(
         try await gateway.dispatch.reportDelay(
           .with {
@@ -192,12 +192,12 @@ struct DriverCommand: AsyncParsableCommand {
     }
   }
 
-  struct Arrived: GatewayCommand {
+  struct Arrived: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "You are at the pickup (the passenger is told).")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The ride's id.") var rideID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       Print.ride(
         try await gateway.dispatch.reportArrived(.with { $0.rideID = rideID })
           .ride
@@ -205,13 +205,13 @@ struct DriverCommand: AsyncParsableCommand {
     }
   }
 
-  struct Start: GatewayCommand {
+  struct Start: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "The passenger is on board; give the code they told you.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The ride's id.") var rideID: String
     @Option(help: "The passenger's code.") var code: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       Print.ride(
         try await gateway.dispatch.startRide(
           .with {
@@ -223,12 +223,12 @@ struct DriverCommand: AsyncParsableCommand {
     }
   }
 
-  struct Complete: GatewayCommand {
+  struct Complete: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "The passenger is at the destination: the fare is charged.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The ride's id.") var rideID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       Print.ride(
         try await gateway.dispatch.completeRide(.with { $0.rideID = rideID })
           .ride

@@ -9,11 +9,11 @@ struct EmergencyCommand: AsyncParsableCommand {
     defaultSubcommand: List.self
   )
 
-  struct List: GatewayCommand {
+  struct List: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "List your emergency contacts.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.identity.listEmergencyContacts(
         .init()
       )
@@ -22,14 +22,14 @@ struct EmergencyCommand: AsyncParsableCommand {
     }
   }
 
-  struct Add: GatewayCommand {
+  struct Add: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Add an emergency contact.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option var name: String
     @Option(help: "E.164, e.g. +393331234567") var phone: String
     @Option(help: "sms or whatsapp") var channel: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.identity.addEmergencyContact(
         .with {
           $0.name = self.name
@@ -41,15 +41,15 @@ struct EmergencyCommand: AsyncParsableCommand {
     }
   }
 
-  struct Update: GatewayCommand {
+  struct Update: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Change an emergency contact.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var contactID: String
     @Option var name: String?
     @Option var phone: String?
     @Option(help: "sms or whatsapp") var channel: String?
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       var request = Binario_Identity_V1_UpdateEmergencyContactRequest()
       request.contactID = self.contactID
       if let name { request.name = name }
@@ -62,12 +62,12 @@ struct EmergencyCommand: AsyncParsableCommand {
     }
   }
 
-  struct Remove: GatewayCommand {
+  struct Remove: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Remove an emergency contact.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var contactID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.identity.removeEmergencyContact(
         .with { $0.contactID = self.contactID }
       )
@@ -75,16 +75,16 @@ struct EmergencyCommand: AsyncParsableCommand {
     }
   }
 
-  struct Alert: GatewayCommand {
+  struct Alert: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Send your position to your emergency contacts (signed out: to 112)."
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option var latitude: Double
     @Option var longitude: Double
     @Option var note: String = ""
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.identity.sendEmergencyAlert(
         .with {
           $0.latitude = self.latitude

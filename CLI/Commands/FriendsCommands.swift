@@ -12,11 +12,11 @@ struct FriendsCommand: AsyncParsableCommand {
     defaultSubcommand: List.self
   )
 
-  struct List: GatewayCommand {
+  struct List: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "List your friends and contacts waiting to register.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.identity.listFriends(.init())
       if response.friends.isEmpty && response.pendingContacts.isEmpty { print("no friends yet") }
       for friend in response.friends { print(Print.user(friend)) }
@@ -26,11 +26,11 @@ struct FriendsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Requests: GatewayCommand {
+  struct Requests: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "List friend requests to and from you.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.identity.listFriendRequests(
         .init()
       )
@@ -41,12 +41,12 @@ struct FriendsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Request: GatewayCommand {
+  struct Request: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Ask someone, by email, to be your friend.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option var email: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.identity.sendFriendRequest(
         .with { $0.email = self.email }
       )
@@ -54,34 +54,34 @@ struct FriendsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Accept: GatewayCommand {
+  struct Accept: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Accept a friend request.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The request id (see 'binario friends requests').") var requestID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       try await respond(gateway, requestID: self.requestID, accept: true)
       print("you are now friends")
     }
   }
 
-  struct Reject: GatewayCommand {
+  struct Reject: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Reject a friend request.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The request id (see 'binario friends requests').") var requestID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       try await respond(gateway, requestID: self.requestID, accept: false)
       print("request rejected")
     }
   }
 
-  struct Remove: GatewayCommand {
+  struct Remove: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Remove a friend.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The friend's user id (see 'binario friends').") var userID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.identity.removeFriend(
         .with { $0.userID = self.userID }
       )
@@ -91,7 +91,7 @@ struct FriendsCommand: AsyncParsableCommand {
 }
 
 extension FriendsCommand {
-  struct AddContact: GatewayCommand {
+  struct AddContact: ConnectedCommand {
     static let configuration = CommandConfiguration(
       commandName: "add-contact",
       abstract: "Save someone by name and email.",
@@ -100,11 +100,11 @@ extension FriendsCommand {
         they sign up with that address; someone registered is sent a friend request.
         """
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option var name: String
     @Option var email: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.identity.addContact(
         .with {
           $0.name = self.name
@@ -122,15 +122,15 @@ extension FriendsCommand {
     }
   }
 
-  struct RemoveContact: GatewayCommand {
+  struct RemoveContact: ConnectedCommand {
     static let configuration = CommandConfiguration(
       commandName: "remove-contact",
       abstract: "Remove a contact waiting to register."
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The contact's id (see 'binario friends').") var contactID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.identity.removeContact(
         .with { $0.contactID = self.contactID }
       )
@@ -139,7 +139,7 @@ extension FriendsCommand {
   }
 }
 
-private func respond(_ gateway: Gateway, requestID: String, accept: Bool) async throws {
+private func respond(_ gateway: GatewayConnection, requestID: String, accept: Bool) async throws {
   _ = try await gateway.identity.respondToFriendRequest(
     .with {
       $0.requestID = requestID

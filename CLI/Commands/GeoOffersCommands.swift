@@ -11,18 +11,18 @@ struct PositionOptions: ParsableArguments {
 
 /// `binario here`: report where you are; prints deals, the nearest station and its route
 /// offers, places to visit and any welcome.
-struct HereCommand: GatewayCommand {
+struct HereCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "here",
     abstract:
       "Tell Binario where you are: deals nearby (each offered once a day), the nearest station and its offers, places to visit, a welcome at your train's station.",
     discussion: "binario here --latitude 45.4861 --longitude 9.2045 --accuracy 15"
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
   @OptionGroup var position: PositionOptions
   @Option(help: "How precise the position is, in metres (0: unknown).") var accuracy: Double = 0
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     let report = try await gateway.geoOffers.reportLocation(
       .with {
         $0.latitude = position.latitude
@@ -46,17 +46,17 @@ struct HereCommand: GatewayCommand {
 }
 
 /// `binario nearest`: the nearest stations with walking directions.
-struct NearestCommand: GatewayCommand {
+struct NearestCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "nearest",
     abstract: "The stations nearest a point, with walking directions (a Google Maps link).",
     discussion: "binario nearest --latitude 45.4642 --longitude 9.1900 --count 3"
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
   @OptionGroup var position: PositionOptions
   @Option(help: "How many (1 to 20).") var count: UInt32 = 3
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     let response = try await gateway.geoOffers.listNearestStations(
       .with {
         $0.latitude = position.latitude
@@ -70,17 +70,17 @@ struct NearestCommand: GatewayCommand {
 }
 
 /// `binario deals`: deals active near a point (nothing recorded).
-struct DealsCommand: GatewayCommand {
+struct DealsCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "deals",
     abstract: "Deals active near a point, nearest first.",
     discussion: "binario deals --latitude 45.4861 --longitude 9.2045 --radius 500"
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
   @OptionGroup var position: PositionOptions
   @Option(help: "Metres (default 300).") var radius: Double = 0
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     let response = try await gateway.geoOffers.listNearbyDeals(
       .with {
         $0.latitude = position.latitude
@@ -94,18 +94,18 @@ struct DealsCommand: GatewayCommand {
 }
 
 /// `binario places`: places to visit near a point.
-struct PlacesCommand: GatewayCommand {
+struct PlacesCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "places",
     abstract: "Places to visit near a point, nearest first.",
     discussion: "binario places --latitude 45.4642 --longitude 9.1900 --radius 1500 --category museum"
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
   @OptionGroup var position: PositionOptions
   @Option(help: "Metres (default 1000).") var radius: Double = 0
   @Option(help: "monument, museum, church, park, theatre, viewpoint, neighbourhood or other.") var category: String?
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     var request = Binario_GeoOffers_V1_ListNearbyPlacesRequest()
     request.latitude = position.latitude
     request.longitude = position.longitude
@@ -123,17 +123,17 @@ struct PlacesCommand: GatewayCommand {
 }
 
 /// `binario route-offers`: Trenord's offers from a station.
-struct RouteOffersCommand: GatewayCommand {
+struct RouteOffersCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "route-offers",
     abstract: "Route offers from a station (or every station), active now.",
     discussion: "binario route-offers --station MI_CENTRALE"
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
   @Option(help: "A station id (default: every station).") var station: String?
   @Flag(help: "Also those not yet or no longer valid.") var all = false
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     let response = try await gateway.geoOffers.listRouteOffers(
       .with {
         $0.stationID = station ?? ""
@@ -154,11 +154,11 @@ struct LocationCommand: AsyncParsableCommand {
     defaultSubcommand: Show.self
   )
 
-  struct Show: GatewayCommand {
+  struct Show: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Your last known location.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let location = try await gateway.geoOffers.getMyLocation(.init())
         .location
       print(
@@ -167,11 +167,11 @@ struct LocationCommand: AsyncParsableCommand {
     }
   }
 
-  struct Forget: GatewayCommand {
+  struct Forget: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Forget your location and which deals you were offered.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.geoOffers.forgetMyLocation(.init())
       print("forgotten")
     }

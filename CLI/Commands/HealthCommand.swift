@@ -4,7 +4,7 @@ import GRPCCore
 
 /// `binario health`: whether the gateway and the services behind it take calls, from the
 /// gateway's `grpc.health.v1.Health`.
-struct HealthCommand: GatewayCommand {
+struct HealthCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "health",
     abstract: "Ask the gateway whether it and the services behind it are serving.",
@@ -15,7 +15,7 @@ struct HealthCommand: GatewayCommand {
       e.g. after a service restarted: the gateway reconnects to it within a few seconds.
       """
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
   @Option(help: "An upstream or a fully qualified service; empty: the whole suite.") var service = ""
   @Option(help: ArgumentHelp("Wait up to this long for SERVING.", valueName: "seconds")) var wait: Double?
 
@@ -25,7 +25,7 @@ struct HealthCommand: GatewayCommand {
     }
   }
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     let request = Grpc_Health_V1_HealthCheckRequest.with { $0.service = self.service }
     let name = self.service.isEmpty ? "the suite" : self.service
     let status: Grpc_Health_V1_HealthCheckResponse.ServingStatus

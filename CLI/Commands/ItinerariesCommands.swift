@@ -13,11 +13,11 @@ struct ItinerariesCommand: AsyncParsableCommand {
     defaultSubcommand: List.self
   )
 
-  struct List: GatewayCommand {
+  struct List: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "The itineraries you organise or joined.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.itineraries.listItineraries(
         .init()
       )
@@ -26,9 +26,9 @@ struct ItinerariesCommand: AsyncParsableCommand {
     }
   }
 
-  struct Create: GatewayCommand {
+  struct Create: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Plan a trip.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option var name: String
     @Option var destination: String
     @Option(help: "YYYY-MM-DD") var start: String
@@ -36,7 +36,7 @@ struct ItinerariesCommand: AsyncParsableCommand {
     @Option(help: "The estimated total cost, e.g. 240.50") var cost: Decimal = 0
     @Option(help: "ISO 4217") var currency: String = "EUR"
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.itineraries.createItinerary(
         .with {
           $0.name = self.name
@@ -53,12 +53,12 @@ struct ItinerariesCommand: AsyncParsableCommand {
     }
   }
 
-  struct Show: GatewayCommand {
+  struct Show: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "An itinerary with its members, invites and events.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var itineraryID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.itineraries.getItinerary(
         .with { $0.itineraryID = self.itineraryID }
       )
@@ -66,12 +66,12 @@ struct ItinerariesCommand: AsyncParsableCommand {
     }
   }
 
-  struct Delete: GatewayCommand {
+  struct Delete: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Delete an itinerary you organise; its members are told.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var itineraryID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.itineraries.deleteItinerary(
         .with { $0.itineraryID = self.itineraryID }
       )
@@ -79,16 +79,16 @@ struct ItinerariesCommand: AsyncParsableCommand {
     }
   }
 
-  struct Invite: GatewayCommand {
+  struct Invite: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Invite a friend (--user) or a contact by email who may not be registered yet (--email)."
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var itineraryID: String
     @Option(help: "A friend's user id.") var user: String?
     @Option(help: "A friend's or contact's email.") var email: String?
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       guard (self.user == nil) != (self.email == nil) else { throw ValidationError("pass --user or --email") }
       let response = try await gateway.itineraries.inviteToItinerary(
         .with {
@@ -101,11 +101,11 @@ struct ItinerariesCommand: AsyncParsableCommand {
     }
   }
 
-  struct Invites: GatewayCommand {
+  struct Invites: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Invites waiting for your answer.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.itineraries.listItineraryInvites(
         .init()
       )
@@ -117,34 +117,34 @@ struct ItinerariesCommand: AsyncParsableCommand {
     }
   }
 
-  struct Accept: GatewayCommand {
+  struct Accept: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Join an itinerary you were invited to.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The invite id (see 'binario itineraries invites').") var inviteID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       try await respond(gateway, self.inviteID, accept: true)
       print("joined")
     }
   }
 
-  struct Reject: GatewayCommand {
+  struct Reject: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Decline an invite.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The invite id.") var inviteID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       try await respond(gateway, self.inviteID, accept: false)
       print("declined")
     }
   }
 
-  struct Leave: GatewayCommand {
+  struct Leave: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Leave an itinerary you joined.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var itineraryID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.itineraries.leaveItinerary(
         .with { $0.itineraryID = self.itineraryID }
       )
@@ -186,13 +186,13 @@ struct ItinerariesCommand: AsyncParsableCommand {
       }
     }
 
-    struct Add: GatewayCommand {
+    struct Add: ConnectedCommand {
       static let configuration = CommandConfiguration(abstract: "Add an event.")
-      @OptionGroup var gateway: GatewayOptions
+      @OptionGroup var gateway: GatewayConnectionOptions
       @Argument var itineraryID: String
       @OptionGroup var fields: Fields
 
-      func call(_ gateway: Gateway) async throws {
+      func call(_ gateway: GatewayConnection) async throws {
         let response = try await gateway.itineraries.addItineraryEvent(
           .with {
             $0.itineraryID = self.itineraryID
@@ -203,14 +203,14 @@ struct ItinerariesCommand: AsyncParsableCommand {
       }
     }
 
-    struct Update: GatewayCommand {
+    struct Update: ConnectedCommand {
       static let configuration = CommandConfiguration(abstract: "Replace an event's fields.")
-      @OptionGroup var gateway: GatewayOptions
+      @OptionGroup var gateway: GatewayConnectionOptions
       @Argument var itineraryID: String
       @Argument var eventID: String
       @OptionGroup var fields: Fields
 
-      func call(_ gateway: Gateway) async throws {
+      func call(_ gateway: GatewayConnection) async throws {
         _ = try await gateway.itineraries.updateItineraryEvent(
           .with {
             $0.itineraryID = self.itineraryID
@@ -222,13 +222,13 @@ struct ItinerariesCommand: AsyncParsableCommand {
       }
     }
 
-    struct Remove: GatewayCommand {
+    struct Remove: ConnectedCommand {
       static let configuration = CommandConfiguration(abstract: "Remove an event.")
-      @OptionGroup var gateway: GatewayOptions
+      @OptionGroup var gateway: GatewayConnectionOptions
       @Argument var itineraryID: String
       @Argument var eventID: String
 
-      func call(_ gateway: Gateway) async throws {
+      func call(_ gateway: GatewayConnection) async throws {
         _ = try await gateway.itineraries.deleteItineraryEvent(
           .with {
             $0.itineraryID = self.itineraryID
@@ -241,7 +241,7 @@ struct ItinerariesCommand: AsyncParsableCommand {
   }
 }
 
-private func respond(_ gateway: Gateway, _ inviteID: String, accept: Bool) async throws {
+private func respond(_ gateway: GatewayConnection, _ inviteID: String, accept: Bool) async throws {
   _ = try await gateway.itineraries.respondToItineraryInvite(
     .with {
       $0.inviteID = inviteID

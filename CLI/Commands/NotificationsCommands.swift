@@ -11,14 +11,14 @@ struct NotificationsCommand: AsyncParsableCommand {
     defaultSubcommand: List.self
   )
 
-  struct List: GatewayCommand {
+  struct List: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Your notifications, newest first (* unread).")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Flag(help: "Only unread ones.") var unread = false
     @Option(help: "How many (1-100).") var pageSize: UInt32 = 20
     @Option(help: "The page token the previous page printed.") var page: String = ""
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.notifications.listNotifications(
         .with {
           $0.unreadOnly = self.unread
@@ -32,16 +32,16 @@ struct NotificationsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Watch: GatewayCommand {
+  struct Watch: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Print each notification as it arrives, until interrupted.",
       discussion: "With --cursor, first everything after that cursor (each notification prints its own)."
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "Resume after this notification's cursor.") var cursor: String = ""
     @Option(help: "Stop after this many notifications (for scripts); default: until interrupted.") var count: Int?
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       var options = CallOptions.defaults
       options.timeout = nil
       FileHandle.standardOutput.write(Data("watching your notifications (Ctrl-C to stop)\n".utf8))
@@ -60,13 +60,13 @@ struct NotificationsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Read: GatewayCommand {
+  struct Read: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Mark notifications read.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "Notification ids.") var ids: [String] = []
     @Flag(help: "All of them.") var all = false
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       guard self.all || !self.ids.isEmpty else { throw ValidationError("name notification ids, or pass --all") }
       let response = try await gateway.notifications.markNotificationsRead(
         .with {
@@ -78,11 +78,11 @@ struct NotificationsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Preferences: GatewayCommand {
+  struct Preferences: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Show, or set, the channels your notifications go out on (at least one stays on)."
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "on or off") var push: Switch?
     @Option(help: "on or off") var email: Switch?
     @Option(help: "on or off") var sms: Switch?
@@ -92,7 +92,7 @@ struct NotificationsCommand: AsyncParsableCommand {
       var isOn: Bool { self == .on }
     }
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       var preferences = try await gateway.notifications.getNotificationPreferences(
         .init()
       ).preferences
@@ -116,11 +116,11 @@ struct NotificationsCommand: AsyncParsableCommand {
       defaultSubcommand: ListDevices.self
     )
 
-    struct ListDevices: GatewayCommand {
+    struct ListDevices: ConnectedCommand {
       static let configuration = CommandConfiguration(commandName: "list", abstract: "Your push devices.")
-      @OptionGroup var gateway: GatewayOptions
+      @OptionGroup var gateway: GatewayConnectionOptions
 
-      func call(_ gateway: Gateway) async throws {
+      func call(_ gateway: GatewayConnection) async throws {
         let response = try await gateway.notifications.listPushDevices(
           .init()
         )
@@ -131,9 +131,9 @@ struct NotificationsCommand: AsyncParsableCommand {
       }
     }
 
-    struct Add: GatewayCommand {
+    struct Add: ConnectedCommand {
       static let configuration = CommandConfiguration(abstract: "Register a device's push token.")
-      @OptionGroup var gateway: GatewayOptions
+      @OptionGroup var gateway: GatewayConnectionOptions
       @Option(help: "fcm, apns or web-push") var platform: Platform
       @Option(help: "The provider's token for the device.") var token: String
       @Option(help: "A name to know it by.") var name: String = ""
@@ -143,7 +143,7 @@ struct NotificationsCommand: AsyncParsableCommand {
         case webPush = "web-push"
       }
 
-      func call(_ gateway: Gateway) async throws {
+      func call(_ gateway: GatewayConnection) async throws {
         let response = try await gateway.notifications.registerPushDevice(
           .with {
             $0.platform =
@@ -160,12 +160,12 @@ struct NotificationsCommand: AsyncParsableCommand {
       }
     }
 
-    struct Remove: GatewayCommand {
+    struct Remove: ConnectedCommand {
       static let configuration = CommandConfiguration(abstract: "Stop pushing to a device.")
-      @OptionGroup var gateway: GatewayOptions
+      @OptionGroup var gateway: GatewayConnectionOptions
       @Argument(help: "The device id (see 'binario notifications devices').") var deviceID: String
 
-      func call(_ gateway: Gateway) async throws {
+      func call(_ gateway: GatewayConnection) async throws {
         _ = try await gateway.notifications.removePushDevice(
           .with { $0.deviceID = self.deviceID }
         )

@@ -9,30 +9,30 @@ struct PasswordResetCommand: AsyncParsableCommand {
     subcommands: [Forgot.self, Reset.self]
   )
 
-  struct Forgot: GatewayCommand {
+  struct Forgot: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Email a single-use link that sets a new password.",
       discussion: "The answer is the same whether or not the address has an account."
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option var email: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.identity.requestPasswordReset(.with { $0.email = self.email })
       print("if \(self.email) has an account, a reset link is on its way")
     }
   }
 
-  struct Reset: GatewayCommand {
+  struct Reset: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Set a new password with the token from the reset link; every session of the account ends.",
       discussion: "The new password is read like any other (terminal, BINARIO_NEW_PASSWORD, or --password-stdin)."
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var password: PasswordOptions
     @Option(help: "The token from the reset link (after ?token=).") var token: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let newPassword = try self.password.read(prompt: "New password: ", environmentVariable: "BINARIO_NEW_PASSWORD")
       _ = try await gateway.identity.resetPassword(
         .with {
@@ -54,7 +54,7 @@ struct PhoneCommand: AsyncParsableCommand {
     subcommands: [Verify.self, Resend.self]
   )
 
-  struct Verify: GatewayCommand {
+  struct Verify: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Enter the 6-digit code texted to your phone.",
       discussion: """
@@ -62,7 +62,7 @@ struct PhoneCommand: AsyncParsableCommand {
         outbox, using the admin session the local suite keeps in .dev/admin-session.json.
         """
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option var code: String?
     @Flag(help: "Development only: read the code from the outbox.") var fromOutbox = false
     @Option(help: "The admin session used by --from-outbox.") var adminSession = ".dev/admin-session.json"
@@ -71,7 +71,7 @@ struct PhoneCommand: AsyncParsableCommand {
       if (self.code == nil) == !self.fromOutbox { throw ValidationError("give either --code or --from-outbox") }
     }
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       var code = self.code ?? ""
       if self.fromOutbox {
         let phone = try await gateway.identity.getMe(.init()).profile.phone
@@ -96,11 +96,11 @@ struct PhoneCommand: AsyncParsableCommand {
     }
   }
 
-  struct Resend: GatewayCommand {
+  struct Resend: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Text a new code to your phone (at most one a minute).")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.identity.resendPhoneCode(.init())
       print("a new code is on its way by SMS")
     }

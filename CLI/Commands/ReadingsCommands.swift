@@ -18,7 +18,7 @@ struct ReadingsCommand: AsyncParsableCommand {
     @OptionGroup var range: TimeRangeOptions
   }
 
-  struct Upload: GatewayCommand {
+  struct Upload: ConnectedCommand {
     static let configuration = CommandConfiguration(
       commandName: "upload",
       abstract: "Upload readings from a CSV or JSON file (or - for stdin), in batches of 1,000, with the board's device token.",
@@ -29,13 +29,13 @@ struct ReadingsCommand: AsyncParsableCommand {
           binario readings upload walk.csv --token-file .dev/bike-board.token
         """
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var device: DeviceTokenOptions
     @Argument(help: "The file, or - for standard input.") var file: String
     @Option(help: "csv or json (default: guessed from the content).") var format: String?
     @Option(name: .customLong("batch"), help: "Readings per call (1 to 10,000).") var batchSize = 1_000
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
       let readings = try ReadingFile.parse(data, format: format)
       let metadata = try device.metadata()
@@ -56,18 +56,18 @@ struct ReadingsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Series: GatewayCommand {
+  struct Series: ConnectedCommand {
     static let configuration = CommandConfiguration(
       commandName: "series",
       abstract: "One measure over time in buckets (min, mean, max), for a chart.",
       discussion: "binario readings series --measure pm2.5 --from 2024-01-15 --to 2024-01-16 --points 24"
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "The measure.") var measure: MeasureArgument
     @OptionGroup var selection: Selection
     @Option(help: "At most this many buckets (default 500).") var points: Int32 = 0
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       var request = Binario_Telemetry_V1_GetSeriesRequest()
       request.deviceID = selection.device ?? ""
       request.measure = measure.proto
@@ -83,19 +83,19 @@ struct ReadingsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Map: GatewayCommand {
+  struct Map: ConnectedCommand {
     static let configuration = CommandConfiguration(
       commandName: "map",
       abstract: "Readings of a measure in a box, with the reference stations' means there.",
       discussion: "binario readings map --measure pm10 --box 45.40,9.10,45.55,9.30 --from 2024-01-15 --to 2024-01-16"
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "The measure.") var measure: MeasureArgument
     @Option(help: "south,west,north,east in degrees.") var box: BoxArgument
     @OptionGroup var selection: Selection
     @Option(help: "Print at most this many points.") var limit = 20
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       var request = Binario_Telemetry_V1_GetMapRequest()
       request.deviceID = selection.device ?? ""
       request.measure = measure.proto
@@ -116,17 +116,17 @@ struct ReadingsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Stats: GatewayCommand {
+  struct Stats: ConnectedCommand {
     static let configuration = CommandConfiguration(
       commandName: "stats",
       abstract: "Count, minimum, quartiles, maximum and mean of a measure (exact; quartiles by R's and NumPy's default).",
       discussion: "binario readings stats --measure temperature --from 2024-01-15 --to 2024-01-16"
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "The measure.") var measure: MeasureArgument
     @OptionGroup var selection: Selection
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       var request = Binario_Telemetry_V1_GetStatisticsRequest()
       request.deviceID = selection.device ?? ""
       request.measure = measure.proto
@@ -142,12 +142,12 @@ struct ReadingsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Latest: GatewayCommand {
+  struct Latest: ConnectedCommand {
     static let configuration = CommandConfiguration(commandName: "latest", abstract: "A board's latest value of each measure.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The device id.") var device: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.telemetry.getLatest(
         .with { $0.deviceID = device }
       )
@@ -158,19 +158,19 @@ struct ReadingsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Correlate: GatewayCommand {
+  struct Correlate: ConnectedCommand {
     static let configuration = CommandConfiguration(
       commandName: "correlate",
       abstract: "Pearson's r of two measures on shared time buckets.",
       discussion: "binario readings correlate --measure pm2.5 --with humidity --from 2024-01-15 --to 2024-01-16"
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "The first measure.") var measure: MeasureArgument
     @Option(name: .customLong("with"), help: "The second measure.") var other: MeasureArgument
     @OptionGroup var selection: Selection
     @Option(help: "Buckets (default 500).") var points: Int32 = 0
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       var request = Binario_Telemetry_V1_CorrelateMeasuresRequest()
       request.deviceID = selection.device ?? ""
       request.first = measure.proto
@@ -185,18 +185,18 @@ struct ReadingsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Export: GatewayCommand {
+  struct Export: ConnectedCommand {
     static let configuration = CommandConfiguration(
       commandName: "export",
       abstract: "A board's readings as CSV.",
       discussion: "binario readings export dev_… --from 2024-01-15 --to 2024-01-16 --output walk.csv"
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The device id.") var device: String
     @OptionGroup var range: TimeRangeOptions
     @Option(help: "Write here instead of standard output.") var output: String?
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       var request = Binario_Telemetry_V1_ExportReadingsRequest()
       request.deviceID = device
       try range.apply(to: &request, from: \.from, to: \.to)

@@ -11,18 +11,18 @@ struct ReferenceCommand: AsyncParsableCommand {
     subcommands: [Stations.self, Compare.self, Import.self, Fetch.self, Sources.self]
   )
 
-  struct Stations: GatewayCommand {
+  struct Stations: ConnectedCommand {
     static let configuration = CommandConfiguration(
       commandName: "stations",
       abstract: "Reference sensors near a point, nearest first.",
       discussion: "binario reference stations --latitude 45.4642 --longitude 9.19 --radius 20000 --measure pm10"
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var position: PositionOptions
     @Option(help: "Metres (default 10,000).") var radius: Double = 0
     @Option(help: "Only sensors of this measure.") var measure: MeasureArgument?
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.telemetry.listReferenceSensors(
         .with {
           $0.latitude = position.latitude
@@ -38,19 +38,19 @@ struct ReferenceCommand: AsyncParsableCommand {
     }
   }
 
-  struct Compare: GatewayCommand {
+  struct Compare: ConnectedCommand {
     static let configuration = CommandConfiguration(
       commandName: "compare",
       abstract: "Your series of a measure beside a reference sensor's, on the same buckets, with Pearson's r.",
       discussion: "binario reference compare --sensor 10283 --measure pm10 --from 2024-01-15 --to 2024-01-16 --points 24"
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "The reference sensor id (reference stations lists them).") var sensor: String
     @Option(help: "The measure.") var measure: MeasureArgument
     @OptionGroup var selection: ReadingsCommand.Selection
     @Option(help: "Buckets (default 500).") var points: Int32 = 0
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       var request = Binario_Telemetry_V1_CompareWithReferenceRequest()
       request.deviceID = selection.device ?? ""
       request.measure = measure.proto
@@ -68,7 +68,7 @@ struct ReferenceCommand: AsyncParsableCommand {
     }
   }
 
-  struct Import: GatewayCommand {
+  struct Import: ConnectedCommand {
     static let configuration = CommandConfiguration(
       commandName: "import",
       abstract: "Import a file as the open-data portal publishes it (admin): a station catalogue or measurements.",
@@ -77,7 +77,7 @@ struct ReferenceCommand: AsyncParsableCommand {
         binario reference import measurements.json --measurements
         """
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The file (JSON, CSV or GeoJSON).") var file: String
     @Flag(help: "What the file holds.") var kind: Kind
     @Option(help: "A catalogue's network: air_quality or weather.") var network = "air_quality"
@@ -86,7 +86,7 @@ struct ReferenceCommand: AsyncParsableCommand {
       case catalogue, measurements
     }
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let data = try Data(contentsOf: URL(fileURLWithPath: file))
       let response = try await gateway.telemetry.importReferenceData(
         .with {
@@ -100,15 +100,15 @@ struct ReferenceCommand: AsyncParsableCommand {
     }
   }
 
-  struct Fetch: GatewayCommand {
+  struct Fetch: ConnectedCommand {
     static let configuration = CommandConfiguration(
       commandName: "fetch",
       abstract: "Fetch the configured portal sources now (admin), incrementally."
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "Only this source.") var source: String?
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.telemetry.fetchReferenceData(
         .with { $0.source = source ?? "" }
       )
@@ -130,11 +130,11 @@ struct ReferenceCommand: AsyncParsableCommand {
       defaultSubcommand: List.self
     )
 
-    struct List: GatewayCommand {
+    struct List: ConnectedCommand {
       static let configuration = CommandConfiguration(commandName: "list", abstract: "Each source with its last fetch and the next.")
-      @OptionGroup var gateway: GatewayOptions
+      @OptionGroup var gateway: GatewayConnectionOptions
 
-      func call(_ gateway: Gateway) async throws {
+      func call(_ gateway: GatewayConnection) async throws {
         let response = try await gateway.telemetry.listReferenceSources(.init())
         if response.sources.isEmpty { print("no sources (binario reference sources add ..., or telemetry --reference-sources FILE)") }
         for source in response.sources {
@@ -150,7 +150,7 @@ struct ReferenceCommand: AsyncParsableCommand {
       }
     }
 
-    struct Save: GatewayCommand {
+    struct Save: ConnectedCommand {
       static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a source, or change a saved one (by its name).",
@@ -159,13 +159,13 @@ struct ReferenceCommand: AsyncParsableCommand {
             --url 'https://www.dati.lombardia.it/resource/ykhg-b8rs.json?$limit=50000'
           """
       )
-      @OptionGroup var gateway: GatewayOptions
+      @OptionGroup var gateway: GatewayConnectionOptions
       @Option(help: "Its name (letters, digits, - and _).") var name: String
       @Option(help: "The dataset's endpoint with its query parameters.") var url: String
       @Option(help: "catalogue or measurements.") var kind: String
       @Option(help: "A catalogue's network: air_quality or weather.") var network = "air_quality"
 
-      func call(_ gateway: Gateway) async throws {
+      func call(_ gateway: GatewayConnection) async throws {
         let saved = try await gateway.telemetry.saveReferenceSource(
           .with {
             $0.name = name
@@ -178,12 +178,12 @@ struct ReferenceCommand: AsyncParsableCommand {
       }
     }
 
-    struct Remove: GatewayCommand {
+    struct Remove: ConnectedCommand {
       static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a saved source (what it imported stays).")
-      @OptionGroup var gateway: GatewayOptions
+      @OptionGroup var gateway: GatewayConnectionOptions
       @Argument(help: "Its name.") var name: String
 
-      func call(_ gateway: Gateway) async throws {
+      func call(_ gateway: GatewayConnection) async throws {
         _ = try await gateway.telemetry.deleteReferenceSource(
           .with { $0.name = name }
         )
@@ -194,19 +194,19 @@ struct ReferenceCommand: AsyncParsableCommand {
 }
 
 /// `binario simulate-board`: a fake board streaming a reading a second (MOQA's auto-fetch mode).
-struct SimulateBoardCommand: GatewayCommand {
+struct SimulateBoardCommand: ConnectedCommand {
   static let configuration = CommandConfiguration(
     commandName: "simulate-board",
     abstract: "Stream a simulated board's readings, one a second, with its device token (Ctrl-C or --count ends it).",
     discussion: "binario simulate-board --token-file .dev/bike-board.token --latitude 45.4642 --longitude 9.19 --count 60"
   )
-  @OptionGroup var gateway: GatewayOptions
+  @OptionGroup var gateway: GatewayConnectionOptions
   @OptionGroup var device: DeviceTokenOptions
   @OptionGroup var position: PositionOptions
   @Option(help: "Readings to send (default: until interrupted).") var count: Int?
   @Option(help: "Seconds between readings.") var interval: Double = 1
 
-  func call(_ gateway: Gateway) async throws {
+  func call(_ gateway: GatewayConnection) async throws {
     let metadata = try device.metadata()
     let count = self.count
     let interval = self.interval

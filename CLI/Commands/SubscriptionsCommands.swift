@@ -69,11 +69,11 @@ struct SubscriptionsCommand: AsyncParsableCommand {
     ]
   }
 
-  struct List: GatewayCommand {
+  struct List: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Yours, and those shared with you.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.subscriptions.listSubscriptions(
         .init()
       )
@@ -86,18 +86,18 @@ struct SubscriptionsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Add: GatewayCommand {
+  struct Add: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Record a subscription.",
       discussion:
         "binario subscriptions add --service Netflix --plan family --start 2026-01-15 --period monthly --price 23.99 --category movies-and-tv --share-with FRIEND-USER-ID"
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var details: DetailOptions
     @Option(help: "Your key for this subscription: running the command again with it returns the one it added.")
     var idempotencyKey: String?
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       var proto = Binario_Ticketing_V1_SubscriptionDetails()
       proto.automaticRenewal = true
       try details.apply(to: &proto)
@@ -112,13 +112,13 @@ struct SubscriptionsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Edit: GatewayCommand {
+  struct Edit: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Change a subscription you own: only the options given.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var subscriptionID: String
     @OptionGroup var details: DetailOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let current = try await gateway.subscriptions.getSubscription(
         .with { $0.subscriptionID = subscriptionID }
       ).subscription
@@ -136,12 +136,12 @@ struct SubscriptionsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Delete: GatewayCommand {
+  struct Delete: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Delete a subscription you own.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var subscriptionID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.subscriptions.deleteSubscription(
         .with { $0.subscriptionID = subscriptionID }
       )
@@ -149,12 +149,12 @@ struct SubscriptionsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Withdraw: GatewayCommand {
+  struct Withdraw: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Leave a subscription shared with you.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var subscriptionID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.subscriptions.withdrawFromSubscription(
         .with { $0.subscriptionID = subscriptionID }
       )
@@ -162,12 +162,12 @@ struct SubscriptionsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Home: GatewayCommand {
+  struct Home: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "What you spend per month and per year, and the next renewals.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "How many renewals to show (default 5).") var renewals: UInt32 = 0
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let home = try await gateway.subscriptions.getSubscriptionsHome(
         .with { $0.renewals = renewals }
       )
@@ -183,11 +183,11 @@ struct SubscriptionsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Stats: GatewayCommand {
+  struct Stats: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Per category: how many, the monthly spend and its share.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let statistics = try await gateway.subscriptions.getSubscriptionStatistics(
         .init()
       )
@@ -199,11 +199,11 @@ struct SubscriptionsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Options: GatewayCommand {
+  struct Options: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "The services and plan types to choose from.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let options = try await gateway.subscriptions.getSubscriptionOptions(.init())
       print("Services: \(options.serviceNames.joined(separator: ", "))")
       print("Plan types: \(options.planTypes.joined(separator: ", "))")

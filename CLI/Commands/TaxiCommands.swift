@@ -40,7 +40,7 @@ struct TaxiCommand: AsyncParsableCommand {
     ]
   )
 
-  struct Request: GatewayCommand {
+  struct Request: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Call a taxi now (needs a verified phone and a card on file; the cancellation fee is held on it).",
       discussion: """
@@ -48,7 +48,7 @@ struct TaxiCommand: AsyncParsableCommand {
         binario taxi request --latitude 45.4642 --longitude 9.1900 --passengers 2 --watch
         """
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var pickup: LocationOptions
     @Option(name: .customLong("to-latitude")) var toLatitude: Double?
     @Option(name: .customLong("to-longitude")) var toLongitude: Double?
@@ -58,7 +58,7 @@ struct TaxiCommand: AsyncParsableCommand {
     var idempotencyKey: String?
     @Flag(help: "Follow the ride until a taxi is found (or none is).") var watch = false
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       guard let pickup = try self.pickup.location("pickup") else {
         throw ValidationError("give the pickup as --latitude and --longitude, or as --address")
       }
@@ -76,26 +76,26 @@ struct TaxiCommand: AsyncParsableCommand {
     }
   }
 
-  struct Show: GatewayCommand {
+  struct Show: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "One of your rides.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The ride's id.") var rideID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       Print.ride(
         try await gateway.dispatch.getRide(.with { $0.rideID = rideID }).ride
       )
     }
   }
 
-  struct Cancel: GatewayCommand {
+  struct Cancel: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Cancel a ride that has not started: free within 30 seconds of the request, else the cancellation fee."
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The ride's id.") var rideID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       Print.ride(
         try await gateway.dispatch.cancelRide(.with { $0.rideID = rideID })
           .ride
@@ -103,17 +103,17 @@ struct TaxiCommand: AsyncParsableCommand {
     }
   }
 
-  struct Watch: GatewayCommand {
+  struct Watch: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Follow a ride live until it ends (Ctrl-C to stop).")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The ride's id.") var rideID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       try await Self.follow(rideID, gateway: gateway, until: [])
     }
 
     /// Prints each change of the ride; returns when it reaches one of `states` (or ends).
-    static func follow(_ rideID: String, gateway: Gateway, until states: Set<Binario_Dispatch_V1_RideState>) async throws {
+    static func follow(_ rideID: String, gateway: GatewayConnection, until states: Set<Binario_Dispatch_V1_RideState>) async throws {
       var options = CallOptions.defaults
       options.timeout = nil
       try await gateway.dispatch.watchRide(.with { $0.rideID = rideID }, options: options) {
@@ -137,14 +137,14 @@ struct TaxiCommand: AsyncParsableCommand {
     }
   }
 
-  struct Reserve: GatewayCommand {
+  struct Reserve: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Book a taxi for later (at least two hours ahead); --shared to share it and its fare.",
       discussion: """
         binario taxi reserve --address "Piazza del Duomo 1" --to-address "Piazza dell'Ateneo Nuovo 1" --at 2026-12-01T08:30:00Z --shared
         """
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var pickup: LocationOptions
     @Option(name: .customLong("to-latitude")) var toLatitude: Double?
     @Option(name: .customLong("to-longitude")) var toLongitude: Double?
@@ -154,7 +154,7 @@ struct TaxiCommand: AsyncParsableCommand {
     @Flag(help: "Share the taxi with others going the same way at about the same time.") var shared = false
     @Option(help: "Your key for this booking: running the command again with it returns the same reservation.") var idempotencyKey: String?
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       guard let pickup = try self.pickup.location("pickup"),
         let destination = try LocationOptions.location(latitude: toLatitude, longitude: toLongitude, address: toAddress, "destination")
       else { throw ValidationError("give the pickup (--address, or --latitude and --longitude) and the destination (--to-...)") }
@@ -181,26 +181,26 @@ struct TaxiCommand: AsyncParsableCommand {
       defaultSubcommand: List.self
     )
 
-    struct List: GatewayCommand {
+    struct List: ConnectedCommand {
       static let configuration = CommandConfiguration(abstract: "Your reservations, soonest first.")
-      @OptionGroup var gateway: GatewayOptions
+      @OptionGroup var gateway: GatewayConnectionOptions
 
-      func call(_ gateway: Gateway) async throws {
+      func call(_ gateway: GatewayConnection) async throws {
         let response = try await gateway.dispatch.listReservations(.init())
         if response.reservations.isEmpty { print("no reservations") }
         response.reservations.forEach(Print.reservation)
       }
     }
 
-    struct Edit: GatewayCommand {
+    struct Edit: ConnectedCommand {
       static let configuration = CommandConfiguration(abstract: "Change a reservation's time, passengers or sharing.")
-      @OptionGroup var gateway: GatewayOptions
+      @OptionGroup var gateway: GatewayConnectionOptions
       @Argument(help: "The reservation's id.") var reservationID: String
       @Option(help: "A new meeting time, ISO 8601.") var at: String?
       @Option(help: "1 to 4.") var passengers: UInt32?
       @Option(help: "true or false.") var shared: Bool?
 
-      func call(_ gateway: Gateway) async throws {
+      func call(_ gateway: GatewayConnection) async throws {
         var meeting: Date?
         if let at {
           guard let parsed = try? Date(at, strategy: .iso8601) else { throw ValidationError("--at: an ISO 8601 time") }
@@ -218,12 +218,12 @@ struct TaxiCommand: AsyncParsableCommand {
       }
     }
 
-    struct Delete: GatewayCommand {
+    struct Delete: ConnectedCommand {
       static let configuration = CommandConfiguration(abstract: "Delete a reservation (the fee applies in its last 10 minutes).")
-      @OptionGroup var gateway: GatewayOptions
+      @OptionGroup var gateway: GatewayConnectionOptions
       @Argument(help: "The reservation's id.") var reservationID: String
 
-      func call(_ gateway: Gateway) async throws {
+      func call(_ gateway: GatewayConnection) async throws {
         let response = try await gateway.dispatch.deleteReservation(
           .with { $0.reservationID = reservationID }
         )
@@ -232,12 +232,12 @@ struct TaxiCommand: AsyncParsableCommand {
     }
   }
 
-  struct History: GatewayCommand {
+  struct History: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Your rides, newest first, with what each cost.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "How many (1 to 100).") var limit: UInt32 = 20
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.dispatch.listMyRides(
         .with { $0.pageSize = limit }
       )
@@ -246,11 +246,11 @@ struct TaxiCommand: AsyncParsableCommand {
     }
   }
 
-  struct Addresses: GatewayCommand {
+  struct Addresses: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "The addresses of your recent rides, to pick from.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.dispatch.listRecentAddresses(.init())
       if response.places.isEmpty { print("no recent addresses") }
       response.places.forEach { print("  \(Print.place($0))") }
@@ -265,27 +265,27 @@ struct TaxiCommand: AsyncParsableCommand {
       defaultSubcommand: List.self
     )
 
-    struct List: GatewayCommand {
+    struct List: ConnectedCommand {
       static let configuration = CommandConfiguration(abstract: "Your saved places.")
-      @OptionGroup var gateway: GatewayOptions
+      @OptionGroup var gateway: GatewayConnectionOptions
 
-      func call(_ gateway: Gateway) async throws {
+      func call(_ gateway: GatewayConnection) async throws {
         let response = try await gateway.dispatch.listSavedPlaces(.init())
         if response.places.isEmpty { print("no saved places") }
         response.places.forEach { print(String(format: "  %@: %.5f, %.5f", $0.name, $0.position.latitude, $0.position.longitude)) }
       }
     }
 
-    struct Save: GatewayCommand {
+    struct Save: ConnectedCommand {
       static let configuration = CommandConfiguration(
         abstract: "Save (or move) a named place.",
         discussion: "binario taxi places save home --latitude 45.4719 --longitude 9.1879"
       )
-      @OptionGroup var gateway: GatewayOptions
+      @OptionGroup var gateway: GatewayConnectionOptions
       @Argument(help: "Its name.") var name: String
       @OptionGroup var position: PositionOptions
 
-      func call(_ gateway: Gateway) async throws {
+      func call(_ gateway: GatewayConnection) async throws {
         let response = try await gateway.dispatch.savePlace(
           .with {
             $0.place = .with {
@@ -301,12 +301,12 @@ struct TaxiCommand: AsyncParsableCommand {
       }
     }
 
-    struct Delete: GatewayCommand {
+    struct Delete: ConnectedCommand {
       static let configuration = CommandConfiguration(abstract: "Forget a saved place.")
-      @OptionGroup var gateway: GatewayOptions
+      @OptionGroup var gateway: GatewayConnectionOptions
       @Argument(help: "Its name.") var name: String
 
-      func call(_ gateway: Gateway) async throws {
+      func call(_ gateway: GatewayConnection) async throws {
         _ = try await gateway.dispatch.deleteSavedPlace(.with { $0.name = name })
         print("forgotten")
       }

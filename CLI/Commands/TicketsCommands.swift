@@ -13,7 +13,7 @@ struct TicketsCommand: AsyncParsableCommand {
     defaultSubcommand: Wallet.self
   )
 
-  struct Quote: GatewayCommand {
+  struct Quote: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract:
         "Price a ticket (held 15 minutes): a station ticket for a trip (--trip --date --from --to), a zone ticket (--zones), a carnet (--zones --rides) or a pass (--pass).",
@@ -26,7 +26,7 @@ struct TicketsCommand: AsyncParsableCommand {
         binario tickets quote --pass yearly --from MONZA --to MI_CENTRALE
         """
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "A trip id (see 'binario trips board' or 'trips search').") var trip: String?
     @Option(help: "The trip's service date, YYYY-MM-DD.") var date: String?
     @Option(help: "The station you board at.") var from: String?
@@ -40,7 +40,7 @@ struct TicketsCommand: AsyncParsableCommand {
     @Option(help: "The pass's first day, YYYY-MM-DD (default today).") var start: String?
     @Option(help: "1 to 10.") var passengers: UInt32 = 1
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let travelClass: Binario_Ticketing_V1_TravelClass = firstClass ? .first : .second
       var request = Binario_Ticketing_V1_QuoteTicketRequest()
       request.passengers = passengers
@@ -101,17 +101,17 @@ struct TicketsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Buy: GatewayCommand {
+  struct Buy: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract: "Pay for a quote with your default card (or --card) and get its tickets.",
       discussion: "Pass --key to retry safely: the same key never charges twice. Without it a new key is made and printed."
     )
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The quote id from 'binario tickets quote'.") var quoteID: String
     @Option(help: "The idempotency key (default: a new one, printed).") var key: String?
     @Option(help: "A payment method id of yours (see 'binario cards').") var card: String?
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let key = self.key ?? UUID().uuidString.lowercased()
       if self.key == nil { print("idempotency key \(key) (retry with --key \(key))") }
       let purchase = try await gateway.tickets.purchaseTickets(
@@ -126,24 +126,24 @@ struct TicketsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Wallet: GatewayCommand {
+  struct Wallet: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Your valid and upcoming tickets, with their trains' live state.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let wallet = try await gateway.tickets.listWallet(.init())
       if wallet.tickets.isEmpty { print("no tickets") }
       for ticket in wallet.tickets { Print.ticket(ticket) }
     }
   }
 
-  struct History: GatewayCommand {
+  struct History: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Your purchases, newest first.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "Purchases per page (default 20).") var pageSize: UInt32 = 0
     @Option(help: "The next page's token, as the last page printed it.") var pageToken: String?
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let page = try await gateway.tickets.listPurchases(
         .with {
           $0.pageSize = pageSize
@@ -160,12 +160,12 @@ struct TicketsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Show: GatewayCommand {
+  struct Show: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "A ticket with its validation code and rides.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var ticketID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let ticket = try await gateway.tickets.getTicket(
         .with { $0.ticketID = ticketID }
       ).ticket
@@ -177,12 +177,12 @@ struct TicketsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Refund: GatewayCommand {
+  struct Refund: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Refund an unused ticket before its train leaves (or when it is cancelled).")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument var ticketID: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.tickets.refundTicket(
         .with { $0.ticketID = ticketID }
       )
@@ -190,12 +190,12 @@ struct TicketsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Validate: GatewayCommand {
+  struct Validate: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Inspectors: use a ride of the ticket whose code is shown.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The ticket's validation code.") var code: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.tickets.validateTicket(
         .with { $0.code = code }
       )
@@ -205,12 +205,12 @@ struct TicketsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Inspect: GatewayCommand {
+  struct Inspect: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Inspectors: whether the ticket whose code is shown may travel now (no ride used).")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The ticket's validation code.") var code: String
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.tickets.inspectTicket(
         .with { $0.code = code }
       )
@@ -219,11 +219,11 @@ struct TicketsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Fares: GatewayCommand {
+  struct Fares: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "The fare table.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let table = try await gateway.tickets.getFareTable(.init())
       print("Station tickets by distance (2nd / 1st class, monthly / yearly pass):")
       for band in table.distanceBands {

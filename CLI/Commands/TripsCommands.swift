@@ -23,12 +23,12 @@ struct TripsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Stations: GatewayCommand {
+  struct Stations: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "List stations (by name or code).")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "Part of a name or code.") var query: String = ""
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.scheduling.listStations(.with { $0.query = self.query })
       for station in response.stations {
         print("\(station.stationID)  \(station.name) (\(station.code))  \(station.latitude), \(station.longitude)")
@@ -36,15 +36,15 @@ struct TripsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Search: GatewayCommand {
+  struct Search: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Journeys from one station to another, live.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Option(help: "The departure station's id.") var from: String
     @Option(help: "The destination's id.") var to: String
     @Option(help: "Leaving at or after this instant (ISO 8601, e.g. 2026-11-25T08:00:00+01:00); default now.") var after: String?
     @Option(help: "How many journeys (1-20).") var limit: UInt32 = 5
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let request = try Binario_Scheduling_V1_SearchJourneysRequest.with {
         $0.fromStationID = self.from
         $0.toStationID = self.to
@@ -67,23 +67,23 @@ struct TripsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Show: GatewayCommand {
+  struct Show: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "A run with every stop, live.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var run: RunOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       Print.run(try await gateway.scheduling.getRun(.with { $0.run = self.run.ref }).run)
     }
   }
 
-  struct Board: GatewayCommand {
+  struct Board: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "A station's next departures, live.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @Argument(help: "The station's id (see 'binario trips stations').") var station: String
     @Option(help: "How many departures (1-50).") var limit: UInt32 = 10
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.scheduling.getDeparturesBoard(
         .with {
           $0.stationID = self.station
@@ -98,12 +98,12 @@ struct TripsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Follow: GatewayCommand {
+  struct Follow: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Follow a run: its live changes reach your notifications.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var run: RunOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.scheduling.followRun(
         .with { $0.run = self.run.ref }
       )
@@ -111,12 +111,12 @@ struct TripsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Unfollow: GatewayCommand {
+  struct Unfollow: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "Stop following a run.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
     @OptionGroup var run: RunOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       _ = try await gateway.scheduling.unfollowRun(
         .with { $0.run = self.run.ref }
       )
@@ -124,11 +124,11 @@ struct TripsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Followed: GatewayCommand {
+  struct Followed: ConnectedCommand {
     static let configuration = CommandConfiguration(abstract: "The runs you follow, live.")
-    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var gateway: GatewayConnectionOptions
 
-    func call(_ gateway: Gateway) async throws {
+    func call(_ gateway: GatewayConnection) async throws {
       let response = try await gateway.scheduling.listFollowedRuns(
         .init()
       )

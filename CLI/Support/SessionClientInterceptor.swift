@@ -26,12 +26,12 @@ struct SessionClientInterceptor: ClientInterceptor {
   }
 }
 
-/// The session one command's calls act for: the ``Gateway`` it signs in through, known once the
+/// The session one command's calls act for: the ``GatewayConnection`` it signs in through, known once the
 /// client exists.
 final class SessionSource: Sendable {
-  private let gateway = Mutex<Gateway?>(nil)
+  private let gateway = Mutex<GatewayConnection?>(nil)
 
-  func attach(_ gateway: Gateway) {
+  func attach(_ gateway: GatewayConnection) {
     self.gateway.withLock { $0 = gateway }
   }
 

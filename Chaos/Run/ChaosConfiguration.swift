@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioTestSupport
 
 /// What a chaos run does: how long the load runs, how often a process dies, how many people
@@ -41,20 +42,5 @@ public struct ChaosConfiguration: Sendable {
     self.victims = victims
     self.seed = seed
     self.settleLimit = settleLimit
-  }
-}
-
-/// SplitMix64: a small generator with a seed, so a run's choices can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { self.state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

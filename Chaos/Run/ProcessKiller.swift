@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioTestSupport
 
 /// Every few seconds, `kill -9` of a process picked at random, then its restart on the same
@@ -10,7 +11,7 @@ struct ProcessKiller: Sendable {
 
   /// Kills until `stop`; returns the kills per process.
   func run(until stop: ContinuousClock.Instant) async throws -> [String: Int] {
-    var random = SeededGenerator(seed: configuration.seed)
+    var random = SeededGenerator(state: configuration.seed)
     var kills: [String: Int] = [:]
     var deck: [String] = []
     while true {

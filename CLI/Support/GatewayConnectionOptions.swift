@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// Where the gateway is and which CA its certificate chains to; shared by every command.
-struct GatewayOptions: ParsableArguments {
+struct GatewayConnectionOptions: ParsableArguments {
   @Option(
     name: .customLong("gateway"),
     help: ArgumentHelp("The gateway's host:port. (BINARIO_GATEWAY)", valueName: "host:port")

@@ -7,7 +7,7 @@ import SwiftProtobuf
 /// A connection to the gateway for the length of one command. ``SessionClientInterceptor``
 /// attaches the signed-in session's token to the calls that need it, and every call but a watch
 /// has the `--timeout`: commands just call.
-struct Gateway {
+struct GatewayConnection {
   let identity: Binario_Identity_V1_Identity.Client<BinarioClientTransport>
   let scheduling: Binario_Scheduling_V1_Scheduling.Client<BinarioClientTransport>
   let notifications: Binario_Scheduling_V1_Notifications.Client<BinarioClientTransport>
@@ -23,8 +23,8 @@ struct Gateway {
 
   /// Connects (lazily: the first call dials), runs `body`, then closes the connection.
   static func with<Result: Sendable>(
-    _ gatewayOptions: GatewayOptions,
-    _ body: (Gateway) async throws -> Result
+    _ gatewayOptions: GatewayConnectionOptions,
+    _ body: (GatewayConnection) async throws -> Result
   ) async throws -> Result {
     let (host, port) = try gatewayOptions.endpoint()
     guard FileManager.default.fileExists(atPath: gatewayOptions.caFile) else {
@@ -45,7 +45,7 @@ struct Gateway {
     )
     let session = SessionSource()
     return try await withGRPCClient(transport: transport, interceptors: [SessionClientInterceptor(session: session)]) { client in
-      let gateway = Gateway(
+      let gateway = GatewayConnection(
         identity: Binario_Identity_V1_Identity.Client(wrapping: client),
         scheduling: Binario_Scheduling_V1_Scheduling.Client(wrapping: client),
         notifications: Binario_Scheduling_V1_Notifications.Client(wrapping: client),
@@ -64,7 +64,7 @@ struct Gateway {
   }
 
   /// The same connection with another session (an admin's, say).
-  func with(sessionFile: SessionFile) -> Gateway {
+  func with(sessionFile: SessionFile) -> GatewayConnection {
     var other = self
     other.sessionFile = sessionFile
     return other

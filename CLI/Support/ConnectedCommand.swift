@@ -4,15 +4,15 @@ import GRPCCore
 
 /// A subcommand that talks to the gateway. Conformers implement ``call(_:)``; failures print
 /// the status and the fields at fault (never a stack trace) and exit with status 1.
-protocol GatewayCommand: AsyncParsableCommand {
-  var gateway: GatewayOptions { get }
-  func call(_ gateway: Gateway) async throws
+protocol ConnectedCommand: AsyncParsableCommand {
+  var gateway: GatewayConnectionOptions { get }
+  func call(_ gateway: GatewayConnection) async throws
 }
 
-extension GatewayCommand {
+extension ConnectedCommand {
   func run() async throws {
     do {
-      try await Gateway.with(self.gateway) { try await self.call($0) }
+      try await GatewayConnection.with(self.gateway) { try await self.call($0) }
     } catch let error as ValidationError {
       throw error
     } catch let error as ExitCode {
