@@ -84,7 +84,9 @@ let sharedLibraries: [Target] = [
   // the fuzzers' frame layer without sockets (`Fuzzing/FrameLayerFuzzing.swift`).
   .target(
     name: "BinarioTransport",
-    dependencies: ["BinarioProto", .grpcCore, .swiftProtobuf, .nioCore, .nioPosix, .nioSSL, .nioTLS, .nioEmbedded, .x509, .logging],
+    dependencies: [
+      "BinarioDomain", "BinarioProto", .grpcCore, .swiftProtobuf, .nioCore, .nioPosix, .nioSSL, .nioTLS, .nioEmbedded, .x509, .logging,
+    ],
     path: "Shared/Transport"
   ),
   // W3C trace context without exporting: ids for every call, its log lines and its onward calls.
@@ -262,6 +264,7 @@ let testTargets: [Target] = [
     dependencies: ["BinarioAuth", "BinarioProto", "BinarioTransport", .grpcCore, .grpcInProcessTransport, .jwtKit, .crypto]
   ),
   .testTarget(name: "BinarioPaymentsTests", dependencies: ["BinarioPayments"]),
+  .testTarget(name: "BinarioDomainTests", dependencies: ["BinarioDomain"]),
   .testTarget(name: "BinarioDevCertificatesTests", dependencies: ["BinarioDevCertificates", .x509, .crypto]),
   // The suite as real processes on loopback with real TLS and SQLite files.
   .testTarget(

@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioTransport
 
 /// Everything the gateway needs besides its collaborators: where upstreams are and how to reach
@@ -19,7 +20,7 @@ public struct GatewayConfiguration: Sendable {
   /// How often an open `Watch` re-checks the upstreams.
   public var healthWatchInterval: Duration
   /// Between attempts to fetch identity's keys or follow its revocation feed.
-  public var identityRetry: RetryBackoff
+  public var identityRetry: Backoff
   /// The least time between two key fetches caused by tokens naming unknown keys.
   public var minimumKeyRefreshInterval: Duration
 
@@ -32,7 +33,7 @@ public struct GatewayConfiguration: Sendable {
     healthCacheDuration: Duration = .seconds(1),
     healthCheckTimeout: Duration = .seconds(1),
     healthWatchInterval: Duration = .seconds(2),
-    identityRetry: RetryBackoff = RetryBackoff(),
+    identityRetry: Backoff = Backoff(),
     minimumKeyRefreshInterval: Duration = .seconds(10)
   ) {
     self.routing = routing

@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 import GRPCCore
 import Logging
@@ -287,16 +288,12 @@ public final class BinarioConnectionPool: Sendable {
 
   /// The delay before the next attempt after `failures` consecutive failures.
   func backoff(afterFailures failures: Int) -> Duration {
-    let base =
-      Double(self.configuration.initialBackoff.components.seconds)
-      + Double(self.configuration.initialBackoff.components.attoseconds) / 1e18
-    let cap =
-      Double(self.configuration.maximumBackoff.components.seconds)
-      + Double(self.configuration.maximumBackoff.components.attoseconds) / 1e18
-    let grown = min(cap, base * pow(self.configuration.backoffMultiplier, Double(max(0, failures - 1))))
-    let jitter = self.configuration.backoffJitter
-    let factor = jitter > 0 ? Double.random(in: (1 - jitter) ... (1 + jitter)) : 1
-    return .nanoseconds(Int64(grown * factor * 1e9))
+    Backoff(
+      initial: self.configuration.initialBackoff,
+      maximum: self.configuration.maximumBackoff,
+      multiplier: self.configuration.backoffMultiplier,
+      jitter: self.configuration.backoffJitter
+    ).delay(afterFailures: failures)
   }
 
   /// Sends `GoAway` on every connection; open calls finish, new calls fail with `UNAVAILABLE`.

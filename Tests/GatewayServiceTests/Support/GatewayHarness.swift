@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioEcho
 import BinarioTransport
 import GRPCCore
@@ -103,7 +104,7 @@ func withGateway<Result: Sendable>(
     healthCacheDuration: healthCacheDuration,
     healthCheckTimeout: .seconds(2),
     healthWatchInterval: healthWatchInterval,
-    identityRetry: RetryBackoff(initial: .milliseconds(20), maximum: .milliseconds(200)),
+    identityRetry: Backoff(initial: .milliseconds(20), maximum: .milliseconds(200)),
     minimumKeyRefreshInterval: .zero
   )
   var logger = Logger(label: "gateway-test")

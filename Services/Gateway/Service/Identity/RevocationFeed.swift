@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioProto
 import BinarioTransport
 import Foundation
@@ -20,7 +21,7 @@ public struct RevocationFeed: Service {
   let revokedSessions: RevokedSessions
   let clock: any GatewayClock
   let loop: any EventLoop
-  let backoff: RetryBackoff
+  let backoff: Backoff
   let logger: Logger
 
   public func run() async throws {

@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioProto
 import BinarioTransport
 import Foundation
@@ -15,7 +16,7 @@ public struct SigningKeysFetcher: Service {
   let identity: UpstreamConnections
   let store: SigningKeyStore
   let loop: any EventLoop
-  let backoff: RetryBackoff
+  let backoff: Backoff
   let minimumRefreshInterval: Duration
   let logger: Logger
 

@@ -163,9 +163,9 @@ public struct ReferenceFetcher: Sendable {
     }
   }
 
-  /// 5 s after the first failure, doubling, at most `period`.
+  /// 5 s after the first failure, doubling, at most `period` (no jitter: one fetcher a source).
   public static func backoff(failures: Int, period: Duration) -> Duration {
-    min(period, .seconds(5 * (1 << min(max(failures - 1, 0), 20))))
+    Backoff(initial: .seconds(5), maximum: period, multiplier: 2, jitter: 0).delay(afterFailures: failures)
   }
 
   /// `2023-01-01T23:00:00` in the portal's standard time (UTC+1).
