@@ -1,7 +1,6 @@
 import ArgumentParser
 import BinarioProto
 import Foundation
-import GRPCCore
 import SwiftProtobuf
 
 extension GatewayConnection {
@@ -238,9 +237,7 @@ struct AdminMonitorCommand: ConnectedCommand {
       Print.monitor(try await gateway.dispatch.getMonitorSnapshot(.init()).snapshot)
       return
     }
-    var options = CallOptions.defaults
-    options.timeout = nil
-    try await gateway.dispatch.watchMonitor(.init(), options: options) { response in
+    try await gateway.dispatch.watchMonitor(.init()) { response in
       var printed = 0
       for try await message in response.messages {
         FileHandle.standardOutput.write(Data(Print.monitorText(message.snapshot).utf8))

@@ -1,7 +1,6 @@
 import ArgumentParser
 import BinarioProto
 import Foundation
-import GRPCCore
 import SwiftProtobuf
 
 /// `binario driver ...`: a driver's taxi, availability, position, offers and rides.
@@ -88,10 +87,8 @@ struct DriverCommand: AsyncParsableCommand {
     }
 
     func call(_ gateway: GatewayConnection) async throws {
-      var options = CallOptions.defaults
-      options.timeout = nil
       FileHandle.standardOutput.write(Data("waiting for jobs (Ctrl-C to stop)\n".utf8))
-      try await gateway.dispatch.watchJobs(.init(), options: options) { response in
+      try await gateway.dispatch.watchJobs(.init()) { response in
         var offers = 0
         for try await message in response.messages {
           switch message.event {

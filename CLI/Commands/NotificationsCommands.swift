@@ -1,7 +1,6 @@
 import ArgumentParser
 import BinarioProto
 import Foundation
-import GRPCCore
 
 struct NotificationsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -42,12 +41,9 @@ struct NotificationsCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many notifications (for scripts); default: until interrupted.") var count: Int?
 
     func call(_ gateway: GatewayConnection) async throws {
-      var options = CallOptions.defaults
-      options.timeout = nil
       FileHandle.standardOutput.write(Data("watching your notifications (Ctrl-C to stop)\n".utf8))
       try await gateway.notifications.watchNotifications(
-        .with { $0.cursor = self.cursor },
-        options: options
+        .with { $0.cursor = self.cursor }
       ) { response in
         var printed = 0
         for try await message in response.messages {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import BinarioProto
 import Foundation
-import GRPCCore
 import SwiftProtobuf
 
 /// Where, as a position or an address, on the command line.
@@ -114,9 +113,7 @@ struct TaxiCommand: AsyncParsableCommand {
 
     /// Prints each change of the ride; returns when it reaches one of `states` (or ends).
     static func follow(_ rideID: String, gateway: GatewayConnection, until states: Set<Binario_Dispatch_V1_RideState>) async throws {
-      var options = CallOptions.defaults
-      options.timeout = nil
-      try await gateway.dispatch.watchRide(.with { $0.rideID = rideID }, options: options) {
+      try await gateway.dispatch.watchRide(.with { $0.rideID = rideID }) {
         response in
         var last: Binario_Dispatch_V1_Ride?
         for try await message in response.messages {

@@ -23,6 +23,7 @@ committed output is current.
 import argparse
 import base64
 import json
+import pathlib
 import re
 
 from google.api import annotations_pb2, http_pb2
@@ -396,8 +397,6 @@ def write_feature_indexes(rules, routes, source_root, out_root):
     markers: every method in proto order with its access level and HTTP route (from proto/), and
     the handler, domain and store files of its feature (from the file names: the handler file
     that implements it is `<Name>Handler+<Feature>.swift`)."""
-    import pathlib
-
     route_of = {route["rpc"]: f"`{route['verb'].upper()} {route['template']}`" for route in routes}
     by_folder = {}
     for path, (level, callers, proto, service, method) in rules.items():

@@ -72,7 +72,7 @@ struct DispatchCommand: EventLoopCommand {
         name: "ride-checks"
       )
       context.addInterceptor(AuthorizationServerInterceptor(policy: .dispatch.merging(.health)))
-      return [DispatchHandler(domain: domain, logger: logger)]
+      return [DispatchHandler(domain: domain)]
     }
   }
 }

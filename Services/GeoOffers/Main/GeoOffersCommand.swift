@@ -64,7 +64,7 @@ struct GeoOffersCommand: EventLoopCommand {
         name: "offer-housekeeping"
       )
       context.addInterceptor(AuthorizationServerInterceptor(policy: .geoOffers.merging(.health)))
-      return [GeoOffersHandler(domain: domain, logger: logger)]
+      return [GeoOffersHandler(domain: domain)]
     }
   }
 }

@@ -42,7 +42,7 @@ struct IdentityCommand: EventLoopCommand {
       // period; ended, each gateway subscribes again (to this process once it is back).
       context.onGracefulShutdown { domain.revocations.close() }
       context.addInterceptor(AuthorizationServerInterceptor(policy: .identity.merging(.health)))
-      return [IdentityHandler(domain: domain, logger: context.logger)]
+      return [IdentityHandler(domain: domain)]
     }
   }
 }

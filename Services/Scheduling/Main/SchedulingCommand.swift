@@ -57,8 +57,8 @@ struct SchedulingCommand: EventLoopCommand {
       context.addInterceptor(AuthorizationServerInterceptor(policy: .scheduling.merging(.health)))
       return [
         SchedulingHandler(domain: domain, logger: context.logger),
-        NotificationsHandler(centre: centre, logger: context.logger),
-        ItinerariesHandler(planner: planner, logger: context.logger),
+        NotificationsHandler(centre: centre),
+        ItinerariesHandler(planner: planner),
       ]
     }
   }

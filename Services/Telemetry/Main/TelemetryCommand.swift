@@ -41,7 +41,7 @@ struct TelemetryCommand: EventLoopCommand {
       )
       context.addService(BackgroundJobService { await domain.fetcher.run(domain.sources, every: domain.fetchPeriod) }, name: "reference-fetch")
       context.addInterceptor(AuthorizationServerInterceptor(policy: .telemetry.merging(.health)))
-      return [TelemetryHandler(domain: domain, logger: logger)]
+      return [TelemetryHandler(domain: domain)]
     }
   }
 }

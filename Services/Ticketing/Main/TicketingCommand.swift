@@ -90,8 +90,8 @@ struct TicketingCommand: EventLoopCommand {
       )
       context.addInterceptor(AuthorizationServerInterceptor(policy: .ticketing.merging(.health)))
       return [
-        TicketsHandler(domain: domain, codes: codes, logger: context.logger),
-        SubscriptionsHandler(domain: subscriptions, logger: context.logger),
+        TicketsHandler(domain: domain, codes: codes),
+        SubscriptionsHandler(domain: subscriptions),
       ]
     }
   }

@@ -4,7 +4,6 @@ import BinarioProto
 import BinarioServiceKit
 import Foundation
 import GRPCCore
-import Logging
 import SwiftProtobuf
 
 /// The gRPC face of dispatch: translates `binario.dispatch.v1.Dispatch` messages to
@@ -12,11 +11,9 @@ import SwiftProtobuf
 /// ``BinarioAuth/AuthorizationServerInterceptor`` with ``BinarioAuth/MethodAccessPolicy/dispatch``.
 public struct DispatchHandler: Binario_Dispatch_V1_Dispatch.SimpleServiceProtocol {
   let domain: DispatchDomain
-  let logger: Logger
 
-  public init(domain: DispatchDomain, logger: Logger = Logger(label: "dispatch")) {
+  public init(domain: DispatchDomain) {
     self.domain = domain
-    self.logger = logger
   }
 
   static func user() throws -> String {

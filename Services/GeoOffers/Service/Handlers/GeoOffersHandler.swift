@@ -4,7 +4,6 @@ import BinarioProto
 import BinarioServiceKit
 import Foundation
 import GRPCCore
-import Logging
 import SwiftProtobuf
 
 /// The gRPC face of geo-offers: translates `binario.geo_offers.v1.GeoOffers` messages to
@@ -12,11 +11,9 @@ import SwiftProtobuf
 /// ``BinarioAuth/AuthorizationServerInterceptor`` with ``BinarioAuth/MethodAccessPolicy/geoOffers``.
 public struct GeoOffersHandler: Binario_GeoOffers_V1_GeoOffers.SimpleServiceProtocol {
   let domain: GeoOffersDomain
-  let logger: Logger
 
-  public init(domain: GeoOffersDomain, logger: Logger = Logger(label: "geo-offers")) {
+  public init(domain: GeoOffersDomain) {
     self.domain = domain
-    self.logger = logger
   }
 
   // MARK: - Public

@@ -4,7 +4,6 @@ import BinarioProto
 import BinarioServiceKit
 import Foundation
 import GRPCCore
-import Logging
 
 /// The gRPC face of identity: translates `binario.identity.v1.Identity` messages to
 /// ``IdentityDomain`` calls and its errors to statuses.
@@ -16,11 +15,9 @@ import Logging
 /// `+EmergencyContacts`, `+Administration`).
 public struct IdentityHandler: Binario_Identity_V1_Identity.SimpleServiceProtocol {
   let domain: IdentityDomain
-  let logger: Logger
 
-  public init(domain: IdentityDomain, logger: Logger = Logger(label: "identity")) {
+  public init(domain: IdentityDomain) {
     self.domain = domain
-    self.logger = logger
   }
 
   /// The signed-in caller, or `UNAUTHENTICATED`.

@@ -3,18 +3,15 @@ import BinarioProto
 import BinarioServiceKit
 import Foundation
 import GRPCCore
-import Logging
 import SwiftProtobuf
 
 /// The gRPC face of shared itineraries (`binario.scheduling.v1.Itineraries`); every method is
 /// for a signed-in caller.
 public struct ItinerariesHandler: Binario_Scheduling_V1_Itineraries.SimpleServiceProtocol {
   let planner: ItineraryPlanner
-  let logger: Logger
 
-  public init(planner: ItineraryPlanner, logger: Logger = Logger(label: "scheduling")) {
+  public init(planner: ItineraryPlanner) {
     self.planner = planner
-    self.logger = logger
   }
 
   public func createItinerary(

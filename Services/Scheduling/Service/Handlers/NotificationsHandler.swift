@@ -4,7 +4,6 @@ import BinarioProto
 import BinarioServiceKit
 import Foundation
 import GRPCCore
-import Logging
 import SwiftProtobuf
 
 /// The gRPC face of the notification centre (`binario.scheduling.v1.Notifications`): the
@@ -12,11 +11,9 @@ import SwiftProtobuf
 /// internal `Notify` every service sends through.
 public struct NotificationsHandler: Binario_Scheduling_V1_Notifications.SimpleServiceProtocol {
   let centre: NotificationCentre
-  let logger: Logger
 
-  public init(centre: NotificationCentre, logger: Logger = Logger(label: "scheduling")) {
+  public init(centre: NotificationCentre) {
     self.centre = centre
-    self.logger = logger
   }
 
   public func listNotifications(

@@ -4,7 +4,6 @@ import BinarioProto
 import BinarioServiceKit
 import Foundation
 import GRPCCore
-import Logging
 import SwiftProtobuf
 
 /// The gRPC face of telemetry: translates `binario.telemetry.v1.Telemetry` messages to
@@ -14,11 +13,9 @@ import SwiftProtobuf
 /// which is checked here against the hashes the store keeps.
 public struct TelemetryHandler: Binario_Telemetry_V1_Telemetry.SimpleServiceProtocol {
   let domain: TelemetryDomain
-  let logger: Logger
 
-  public init(domain: TelemetryDomain, logger: Logger = Logger(label: "telemetry")) {
+  public init(domain: TelemetryDomain) {
     self.domain = domain
-    self.logger = logger
   }
 
   /// A request's id field, which must not be empty (INVALID_ARGUMENT naming it).

@@ -4,16 +4,13 @@ import BinarioProto
 import BinarioServiceKit
 import Foundation
 import GRPCCore
-import Logging
 
 /// The gRPC face of subscriptions: `binario.ticketing.v1.Subscriptions` to ``SubscriptionsDomain``.
 public struct SubscriptionsHandler: Binario_Ticketing_V1_Subscriptions.SimpleServiceProtocol {
   let domain: SubscriptionsDomain
-  let logger: Logger
 
-  public init(domain: SubscriptionsDomain, logger: Logger = Logger(label: "ticketing")) {
+  public init(domain: SubscriptionsDomain) {
     self.domain = domain
-    self.logger = logger
   }
 
   /// The subscriptions as the caller sees them, with everyone's names.

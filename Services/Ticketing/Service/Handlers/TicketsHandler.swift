@@ -4,7 +4,6 @@ import BinarioProto
 import BinarioServiceKit
 import Foundation
 import GRPCCore
-import Logging
 import SwiftProtobuf
 
 /// The gRPC face of tickets: translates `binario.ticketing.v1.Tickets` messages to
@@ -13,12 +12,10 @@ import SwiftProtobuf
 public struct TicketsHandler: Binario_Ticketing_V1_Tickets.SimpleServiceProtocol {
   let domain: TicketingDomain
   let codes: SignedTicketCodes
-  let logger: Logger
 
-  public init(domain: TicketingDomain, codes: SignedTicketCodes, logger: Logger = Logger(label: "ticketing")) {
+  public init(domain: TicketingDomain, codes: SignedTicketCodes) {
     self.domain = domain
     self.codes = codes
-    self.logger = logger
   }
 
   private var now: Date { domain.clock.now() }
