@@ -42,7 +42,7 @@ export CONTAINERS_CONF=$root/deploy/podman/containers.conf
 podman info >/dev/null 2>&1 || fail "podman cannot run here: $(podman info 2>&1 | tail -n 3)"
 
 say "Release build (static Swift runtime; deploy/build-release.sh)"
-tools=(gateway identity scheduling ticketing geo-offers dispatch telemetry binario binario-dev-certs binario-probe)
+mapfile -t tools < <(grep -v '^#' deploy/image-executables)
 bin=$(deploy/build-release.sh 2> >(tail -n 1 >&2))
 
 say "Assembling the runtime image binario:local"

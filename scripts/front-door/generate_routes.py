@@ -396,7 +396,8 @@ def write_feature_indexes(rules, routes, source_root, out_root):
     """Each service's README (Services/<Name>/README.md) with its feature index between the
     markers: every method in proto order with its access level and HTTP route (from proto/), and
     the handler, domain and store files of its feature (from the file names: the handler file
-    that implements it is `<Name>Handler+<Feature>.swift`)."""
+    that implements it is `<Name>Handler+<Feature>.swift`, or `<Feature>Handler.swift` for a
+    service's second proto service)."""
     route_of = {route["rpc"]: f"`{route['verb'].upper()} {route['template']}`" for route in routes}
     by_folder = {}
     for path, (level, callers, proto, service, method) in rules.items():
@@ -415,6 +416,10 @@ def write_feature_indexes(rules, routes, source_root, out_root):
             feature = None
             if handler and "+" in handler.stem:
                 feature = handler.stem.split("+", 1)[1]
+            elif handler and handler.stem.endswith("Handler") and handler.stem != f"{folder_name}Handler":
+                # A service's second proto service has a handler of its own, named for its feature
+                # (scheduling's ItinerariesHandler, ticketing's SubscriptionsHandler).
+                feature = handler.stem.removesuffix("Handler")
             domain, store = feature_files(folder, feature) if feature else ([], [])
             access = level.lower().replace("_", "-") + (f" ({', '.join(callers)})" if callers else "")
             rows.append((feature or "—", method.name, access, route_of.get(path, "—"),

@@ -12,9 +12,10 @@ import Logging
 /// on what is committed; what it changed is then published to the live streams
 /// (``DispatchFeeds``) and its notifications leave through the outbox.
 ///
-/// The operations live in extensions: `+Fleet` (taxis, availability, positions), `+Allocation`
-/// (offers, answers, timeouts), `+Rides` (passengers), `+DriverRides` (the ride from the
-/// driver's side), `+Checks` (delays, silent taxis, settlement), `+Monitor`.
+/// The operations live in extensions, one folder per feature, named as the handler's and the
+/// store's files: `Fleet/` (taxis, as operators keep them), `Driving/` (a driver's shift, and the
+/// ride from the driver's side), `Rides/` (passengers; `+Allocation`: offers, answers, timeouts;
+/// `+Checks`: delays, silent taxis, settlement), `Reservations/`, `Places/`, `Monitor/`, `Zones/`.
 public final class DispatchDomain: Sendable {
   let store: DispatchStore
   let clock: any DomainClock

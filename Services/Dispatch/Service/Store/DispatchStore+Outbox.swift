@@ -1,36 +1,6 @@
 import Foundation
 import GRDB
 
-/// A notification written with the change that caused it, sent once committed.
-public struct OutboxMessage: Sendable, Hashable {
-  /// Whom it is for: one user, or the admins on alert duty.
-  public enum Audience: String, Sendable, Hashable {
-    case user, admins
-  }
-
-  var seq: Int64 = 0
-  /// Scheduling's dedupe key: a resend notifies nobody twice.
-  public var dedupeKey: String
-  public var audience: Audience
-  /// The user (``Audience/user``); empty for the admins.
-  public var userID: String
-  public var title: String
-  public var body: String
-  public var data: [String: String]
-  /// A driver's job updates go by push only, whatever their preferences (G5 D1).
-  public var pushOnly: Bool
-
-  public init(dedupeKey: String, audience: Audience, userID: String, title: String, body: String, data: [String: String], pushOnly: Bool = false) {
-    self.dedupeKey = dedupeKey
-    self.audience = audience
-    self.userID = userID
-    self.title = title
-    self.body = body
-    self.data = data
-    self.pushOnly = pushOnly
-  }
-}
-
 extension DispatchTransaction {
   /// Queues a notification (once per dedupe key).
   public func enqueue(_ message: OutboxMessage) throws {

@@ -2,17 +2,6 @@ import BinarioDomain
 import Foundation
 import GRDB
 
-/// A passenger's named place ("home"): what a request's address may name.
-public struct SavedPlace: Sendable, Hashable {
-  public var name: String
-  public var position: GeoPoint
-
-  public init(name: String, position: GeoPoint) {
-    self.name = name
-    self.position = position
-  }
-}
-
 extension DispatchStore {
   public func savePlace(userID: String, _ place: SavedPlace) async throws {
     try await pool.write { db in

@@ -48,18 +48,6 @@ public final class DispatchStore: Sendable {
   static func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
 }
 
-/// A change a transaction made that someone is watching for: published after commit.
-public enum DispatchChange: Sendable, Hashable {
-  /// A job offered to a taxi.
-  case offerMade(OfferedJob)
-  /// An offer that is no longer pending, and why ("expired", "rejected", "cancelled", ...).
-  case offerWithdrawn(offerID: String, taxiCode: String, reason: String)
-  /// A ride as it is now.
-  case rideChanged(Ride)
-  /// A taxi as it is now (availability, zone, queue).
-  case taxiChanged(Taxi)
-}
-
 /// One transaction's view of the database: reads and writes of taxis, rides, offers and the
 /// outbox. Made by ``DispatchStore`` for the length of one transaction; not to be kept.
 public final class DispatchTransaction {

@@ -7,7 +7,8 @@ import Synchronization
 /// GTFS-realtime feed. Pure Swift: it knows neither gRPC nor SQL. It reads the time only from its
 /// ``BinarioDomain/DomainClock`` and tells people through the ``NotificationCentre``.
 ///
-/// The operations live in extensions, one file per area (`SchedulingDomain+Queries.swift`,
+/// The operations live in extensions, one file per feature, named as the handler's and the
+/// store's (`Timetable/SchedulingDomain+Timetable.swift`, `+Boards`, `+RealtimeFeed`,
 /// `+Following`, `+LiveChanges`, `+RunEditing`, `+Import`). They throw
 /// ``BinarioDomain/ServiceError`` for anything a caller did wrong; any other error is a fault.
 public final class SchedulingDomain: Sendable {

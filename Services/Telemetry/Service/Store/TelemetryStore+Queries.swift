@@ -8,14 +8,6 @@ import GRDBSQLite
 import SQLite3
 #endif
 
-/// A reading's position and one measure's value, for the map.
-public struct MapPoint: Sendable, Hashable {
-  public var deviceID: String
-  public var time: Date
-  public var position: GeoPoint
-  public var value: Double
-}
-
 extension TelemetryStore {
   static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
 

@@ -1,8 +1,6 @@
-import AsyncHTTPClient
 import BinarioDomain
 import Foundation
 import Logging
-import NIOCore
 
 /// One of the portal's dataset endpoints to fetch, as its user configures it (MOQA lets its user
 /// manage the links to the open-data API): a station catalogue or a measurements dataset.
@@ -35,27 +33,6 @@ public struct ReferenceSource: Sendable, Hashable, Codable {
       kind: try container.decode(Kind.self, forKey: .kind),
       network: try container.decodeIfPresent(ReferenceSensor.Network.self, forKey: .network) ?? .airQuality
     )
-  }
-}
-
-/// Getting a URL's body: the one thing the fetcher needs of HTTP.
-public protocol ReferenceDownloader: Sendable {
-  func get(_ url: String) async throws -> Data
-}
-
-/// ``ReferenceDownloader`` on async-http-client: 30 s per request, bodies up to 64 MiB.
-public struct HTTPReferenceDownloader: ReferenceDownloader {
-  let client: HTTPClient
-
-  public init(client: HTTPClient = .shared) {
-    self.client = client
-  }
-
-  public func get(_ url: String) async throws -> Data {
-    let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
-    guard response.status == .ok else { throw ServiceError.failedPrecondition("\(url) answered HTTP \(response.status.code)") }
-    var body = try await response.body.collect(upTo: 64 << 20)
-    return Data(body.readBytes(length: body.readableBytes) ?? [])
   }
 }
 

@@ -49,4 +49,9 @@ public struct ReferenceSources: Sendable {
     }
     guard try await store.deleteSource(name: name) else { throw ServiceError.notFound("no reference source \(name)") }
   }
+
+  /// How the fetches of the source `name` went (a source never fetched has an empty state).
+  public func fetchState(of name: String) async throws -> FetchState {
+    try await store.fetchState(source: name)
+  }
 }

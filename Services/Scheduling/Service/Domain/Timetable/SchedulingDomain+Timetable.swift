@@ -118,16 +118,6 @@ extension SchedulingDomain {
     journeys.sort { ($0.arrival, -$0.departure.timeIntervalSince1970) < ($1.arrival, -$1.departure.timeIntervalSince1970) }
     return Array(journeys.prefix(limit))
   }
-
-  /// The serialized GTFS-realtime `FeedMessage` of runs changed from yesterday's service day on.
-  public func realtimeFeed() throws -> [UInt8] {
-    let now = clock.now()
-    let changed = try store.changedRuns(from: zone.serviceTime(at: now).date.adding(days: -1))
-    let runs = try store.runsWithChanges(changed).map { RunLiveState(run: $0, changes: $1.map(\.kind)) }
-    let platformStops = catalog.withLock { $0.platformStops }
-    let builder = RealtimeFeedBuilder { platformStops[PlatformKey(stationID: $0, platform: $1)] }
-    return try builder.feed(of: runs, at: UInt64(max(0, now.timeIntervalSince1970)))
-  }
 }
 
 /// A run: a trip on a service date.
