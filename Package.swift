@@ -239,7 +239,10 @@ let testTargets: [Target] = [
   // processes, up to the whole suite (`RunningSuite`), and the identity client's account helpers.
   .target(
     name: "BinarioTestSupport",
-    dependencies: ["BinarioDevCertificates", "BinarioProto", "BinarioTransport", .grpcCore, .jwtKit, .cryptoExtras, .nioCore, .nioPosix, .nioHTTP1],
+    dependencies: [
+      "BinarioDevCertificates", "BinarioDomain", "BinarioProto", "BinarioTransport", .grpcCore, .jwtKit, .cryptoExtras, .nioCore, .nioPosix,
+      .nioHTTP1,
+    ],
     path: "Tests/Support"
   ),
   .testTarget(name: "FuzzRegressionTests", dependencies: ["BinarioFuzzTargets"]),

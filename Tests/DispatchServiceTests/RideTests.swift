@@ -118,7 +118,7 @@ struct RideTests {
     #expect(payments.filter { $0.kind == "release" }.count == 2)
     try await test.domain.sendOutbox(through: test.notifier)
     #expect(test.notifier.messages(to: "driver-A").map(\.title) == ["Ride cancelled"])
-    #expect(test.notifier.sent.withLock { $0.first { $0.userIDs == ["driver-A"] }?.message.pushOnly } == true)
+    #expect(test.notifier.sent.withLock { $0.first { $0.userIDs == ["driver-A"] }?.pushOnly } == true)
   }
 
   @Test("a ride from pickup to destination: arrived, started with the passenger's code, the fare for the distance driven")

@@ -45,10 +45,11 @@ struct NotificationCentreTests {
   }
 
   struct Directory: AccountDirectory {
-    func accounts(ids userIDs: [String]) async throws -> [AccountContact] {
-      userIDs.map { AccountContact(userID: $0, displayName: $0, email: "\($0)@example.com", verifiedPhone: "+39333\($0.count)") }
+    func accounts(ids userIDs: [String]) async throws -> [PeerAccount] {
+      userIDs.map { PeerAccount(userID: $0, displayName: $0, email: "\($0)@example.com", verifiedPhone: "+39333\($0.count)") }
     }
-    func account(email: String) async throws -> AccountContact? { nil }
+    func accounts(emails: [String]) async throws -> [PeerAccount] { [] }
+    func card(userID: String, paymentMethodID: String) async throws -> CardOnFile? { nil }
     func areFriends(_ userID: String, _ otherUserID: String) async throws -> Bool { false }
     func isPendingContact(userID: String, email: String) async throws -> Bool { false }
   }

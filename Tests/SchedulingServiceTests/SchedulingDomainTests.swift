@@ -16,8 +16,9 @@ struct SchedulingDomainTests {
   }
 
   struct NoAccounts: AccountDirectory {
-    func accounts(ids userIDs: [String]) async throws -> [AccountContact] { [] }
-    func account(email: String) async throws -> AccountContact? { nil }
+    func accounts(ids userIDs: [String]) async throws -> [PeerAccount] { [] }
+    func accounts(emails: [String]) async throws -> [PeerAccount] { [] }
+    func card(userID: String, paymentMethodID: String) async throws -> CardOnFile? { nil }
     func areFriends(_ userID: String, _ otherUserID: String) async throws -> Bool { false }
     func isPendingContact(userID: String, email: String) async throws -> Bool { false }
   }

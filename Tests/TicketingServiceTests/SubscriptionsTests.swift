@@ -1,4 +1,5 @@
 import BinarioDomain
+import BinarioTestSupport
 import Foundation
 import Testing
 
@@ -178,17 +179,17 @@ struct SubscriptionsTests {
   @Test("a reminder goes out once per renewal, to owner and members, across restarts; automatic renewals move on")
   func reminders() async throws {
     let (ticketing, all) = try await Self.setUp()
-    let notifier = RecordingNotifier()
+    let notifier = RecordingNotificationSender()
     func job() -> RenewalReminders {
       RenewalReminders(store: ticketing.store, clock: ticketing.clock, notifier: notifier, zone: TestTicketing.zone, daysBefore: 3)
     }
     #expect(try await job().runOnce() == 1)  // Disney+ on 03-12
     #expect(try await job().runOnce() == 0)  // a restarted job sends nothing again
-    #expect(notifier.sent.withLock { $0.map(\.userIDs) } == [["carl"], ["ada"], ["bob"]])
+    #expect(notifier.delivered.map(\.userIDs) == [["carl"], ["ada"], ["bob"]])
     ticketing.clock.advance(by: 2 * 86_400)  // 03-12: Netflix and the gym (03-15) are 3 days away
     #expect(try await job().runOnce() == 2)
-    #expect(notifier.sent.withLock { $0.count } == 6)
-    #expect(notifier.sent.withLock { $0.contains { $0.title == "Gym is due in 3 days (2027-03-15)" } })
+    #expect(notifier.delivered.count == 6)
+    #expect(notifier.delivered.contains { $0.title == "Gym is due in 3 days (2027-03-15)" })
     ticketing.clock.advance(by: 4 * 86_400)  // 03-16
     try await job().runOnce()
     let netflix = try await ticketing.subscriptions.subscription(userID: "ada", subscriptionID: all[0].id)

@@ -49,7 +49,7 @@ struct DispatchCommand: EventLoopCommand {
         "taxi zones loaded",
         metadata: ["zones": "\(zones.zones.count)", "addresses": "\(gazetteer.count)"]
       )
-      let notifier = SchedulingRideNotifier(client: try context.schedulingClient())
+      let notifier = try context.notificationSender(timeout: .seconds(5))
       context.addService(BackgroundJobService { await domain.runOutbox(through: notifier) }, name: "notification-outbox")
       context.addService(BackgroundJobService { await OfferTimeouts(domain: domain, logger: logger).run() }, name: "offer-timeouts")
       context.addService(

@@ -40,7 +40,7 @@ struct GeoOffersCommand: EventLoopCommand {
         clock: SystemClock(),
         tickets: TicketingTickets(client: ticketing),
         timetable: SchedulingLiveTimetable(client: scheduling),
-        notifier: SchedulingNotifier(client: scheduling),
+        notifier: SchedulingNotificationSender(client: scheduling),
         settings: settings,
         logger: logger
       )

@@ -37,7 +37,7 @@ struct TicketingCommand: EventLoopCommand {
     ) { context in
       let store = try TicketingStore(directory: context.configuration.dataDirectory)
       let clock = SystemClock()
-      let accounts = IdentityAccounts(identity: try context.identityClient())
+      let accounts = IdentityAccountDirectory(identity: try context.identityClient())
       let scheduling = try context.schedulingClient()
       let codes = try await SignedTicketCodes.load(from: store, now: clock.now())
       let routeOffers: any RouteOfferLookup =
@@ -59,7 +59,7 @@ struct TicketingCommand: EventLoopCommand {
       let reminders = RenewalReminders(
         store: store,
         clock: clock,
-        notifier: SchedulingNotifier(client: scheduling),
+        notifier: SchedulingNotificationSender(client: scheduling),
         zone: zone,
         daysBefore: reminderDays
       )

@@ -1,6 +1,7 @@
 import BinarioDomain
 import BinarioPayments
 import BinarioStorage
+import BinarioTestSupport
 import Foundation
 import Synchronization
 
@@ -8,41 +9,37 @@ import Synchronization
 
 /// Accounts and cards as identity would answer, set by hand.
 final class FakeAccounts: AccountDirectory {
-  let known = Mutex<[String: (account: AccountSummary, email: String, card: CardOnFile?)]>([:])
+  let known = Mutex<[String: (account: PeerAccount, card: CardOnFile?)]>([:])
 
   func add(_ userID: String, name: String, verifiedPhone: Bool = true, card: Bool = true, driver: Bool = false, email: String? = nil) {
     known.withLock {
       $0[userID] = (
-        AccountSummary(userID: userID, displayName: name, hasVerifiedPhone: verifiedPhone, isDriver: driver, disabled: false),
-        email ?? "\(userID)@example.com",
-        card ? CardOnFile(token: "tok_visa_\(userID)", last4: "4242") : nil
+        PeerAccount(
+          userID: userID,
+          displayName: name,
+          email: email ?? "\(userID)@example.com",
+          verifiedPhone: verifiedPhone ? "+393331234567" : "",
+          isDriver: driver
+        ),
+        card ? CardOnFile(paymentMethodID: "pm-\(userID)", providerToken: "tok_visa_\(userID)", last4: "4242") : nil
       )
     }
   }
 
-  func accounts(_ userIDs: [String]) async throws -> [AccountSummary] {
+  func accounts(ids userIDs: [String]) async throws -> [PeerAccount] {
     known.withLock { known in userIDs.compactMap { known[$0]?.account } }
   }
 
-  func userIDs(emails: [String]) async throws -> [String] {
-    known.withLock { known in known.filter { emails.contains($0.value.email) }.map(\.key).sorted() }
+  func accounts(emails: [String]) async throws -> [PeerAccount] {
+    known.withLock { known in known.values.map(\.account).filter { emails.contains($0.email) }.sorted { $0.userID < $1.userID } }
   }
 
-  func defaultCard(userID: String) async throws -> CardOnFile? {
+  func areFriends(_ userID: String, _ otherUserID: String) async throws -> Bool { false }
+
+  func isPendingContact(userID: String, email: String) async throws -> Bool { false }
+
+  func card(userID: String, paymentMethodID: String) async throws -> CardOnFile? {
     known.withLock { $0[userID]?.card }
-  }
-}
-
-/// Every notification sent, with its recipients, in order.
-final class RecordingRideNotifier: RideNotifier {
-  let sent = Mutex<[(userIDs: [String], message: OutboxMessage)]>([])
-
-  func notify(userIDs: [String], _ message: OutboxMessage) async throws {
-    sent.withLock { $0.append((userIDs, message)) }
-  }
-
-  func messages(to userID: String) -> [OutboxMessage] {
-    sent.withLock { $0.filter { $0.userIDs.contains(userID) }.map(\.message) }
   }
 }
 
@@ -53,7 +50,7 @@ struct TestDispatch {
   let store: DispatchStore
   let clock: ManualClock
   let accounts = FakeAccounts()
-  let notifier = RecordingRideNotifier()
+  let notifier = RecordingNotificationSender()
   let domain: DispatchDomain
 
   static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,5 +1,6 @@
 import BinarioDomain
 import BinarioStorage
+import BinarioTestSupport
 import Foundation
 import Synchronization
 
@@ -25,15 +26,6 @@ final class FakeLiveTimetable: LiveTimetable {
   }
 }
 
-/// Every notification sent, in order.
-final class RecordingNotifier: Notifier {
-  let sent = Mutex<[OutgoingNotification]>([])
-
-  func notify(_ notification: OutgoingNotification) async throws {
-    sent.withLock { $0.append(notification) }
-  }
-}
-
 /// Geo-offers' domain on a temporary database, a manual clock and fake peers, with the demo
 /// network's Milan stations.
 struct TestGeoOffers {
@@ -42,7 +34,7 @@ struct TestGeoOffers {
   let clock: ManualClock
   let tickets = FakeTickets()
   let timetable = FakeLiveTimetable()
-  let notifier = RecordingNotifier()
+  let notifier = RecordingNotificationSender()
   let domain: GeoOffersDomain
 
   static let centrale = GeoStation(id: "MI_CENTRALE", name: "Milano Centrale", position: GeoPoint(latitude: 45.48606, longitude: 9.20448))

@@ -1,6 +1,7 @@
 import BinarioDomain
 import BinarioPayments
 import BinarioStorage
+import BinarioTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -72,7 +73,7 @@ final class FakeTimetable: TimetableLookup {
 }
 
 /// Identity as ticketing sees it: cards, friendships, names.
-final class FakeAccounts: AccountLookup {
+final class FakeAccounts: AccountDirectory {
   let cards = Mutex<[String: [CardOnFile]]>([:])
   let friendships = Mutex<Set<[String]>>([])
 
@@ -89,9 +90,14 @@ final class FakeAccounts: AccountLookup {
     friendships.withLock { $0.contains([userID, otherUserID].sorted()) }
   }
 
-  func names(of userIDs: [String]) async throws -> [String: String] {
-    Dictionary(uniqueKeysWithValues: userIDs.map { ($0, $0.capitalized) })
+  /// Anyone asked for exists, named after their id.
+  func accounts(ids userIDs: [String]) async throws -> [PeerAccount] {
+    userIDs.map { PeerAccount(userID: $0, displayName: $0.capitalized, email: "\($0)@example.com") }
   }
+
+  func accounts(emails: [String]) async throws -> [PeerAccount] { [] }
+
+  func isPendingContact(userID: String, email: String) async throws -> Bool { false }
 
   func befriend(_ a: String, _ b: String) {
     _ = friendships.withLock { $0.insert([a, b].sorted()) }
@@ -105,23 +111,6 @@ final class FakeAccounts: AccountLookup {
     )
     cards.withLock {
       $0[userID, default: []].append(CardOnFile(paymentMethodID: id ?? "pm-\(token.last4)", providerToken: token.token, last4: token.last4))
-    }
-  }
-}
-
-/// The notification centre as a list of what was sent (deduplicated like scheduling's).
-final class RecordingNotifier: Notifier {
-  struct Sent: Hashable {
-    var userIDs: [String]
-    var title: String
-    var dedupeKey: String
-  }
-
-  let sent = Mutex<[Sent]>([])
-
-  func notify(userIDs: [String], title: String, body: String, data: [String: String], dedupeKey: String) async throws {
-    sent.withLock { sent in
-      if !sent.contains(where: { $0.dedupeKey == dedupeKey }) { sent.append(Sent(userIDs: userIDs, title: title, dedupeKey: dedupeKey)) }
     }
   }
 }

@@ -130,9 +130,9 @@ extension GeoOffersDomain {
     let body =
       deals.prefix(5).map { "\(Self.headline($0.item)), \(Self.distance($0.distanceMetres)) away" }.joined(separator: "; ")
       + (deals.count > 5 ? "; and \(deals.count - 5) more" : "")
-    let notification = OutgoingNotification(
+    let notification = PeerNotification(
+      userIDs: [userID],
       kind: .deal,
-      userID: userID,
       title: title,
       body: body,
       data: ["deal_ids": deals.map(\.item.id).joined(separator: ",")],
@@ -140,7 +140,7 @@ extension GeoOffersDomain {
         "geo-offers:deals:\(userID):\(deals.map(\.item.id).sorted().joined(separator: ",").hashValueHex):\(Int64(now.timeIntervalSince1970 * 1000))"
     )
     do {
-      try await notifier.notify(notification)
+      try await notifier.send(notification)
     } catch {
       logger.warning("the deals' notification was not sent", metadata: ["user": "\(userID)", "error": "\(error)"])
     }
@@ -190,10 +190,10 @@ extension GeoOffersDomain {
       message: ""
     )
     welcome.message = message(for: welcome, delayMinutes: best.departure.delayMinutes)
-    try await notifier.notify(
-      OutgoingNotification(
+    try await notifier.send(
+      PeerNotification(
+        userIDs: [userID],
         kind: .welcome,
-        userID: userID,
         title: "Welcome to \(station.name)",
         body: welcome.message,
         data: [

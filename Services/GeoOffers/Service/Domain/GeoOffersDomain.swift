@@ -32,7 +32,7 @@ public final class GeoOffersDomain: Sendable {
   let clock: any DomainClock
   let tickets: any TicketLookup
   let timetable: any LiveTimetable
-  let notifier: any Notifier
+  let notifier: any NotificationSender
   public let settings: GeoOffersSettings
   /// Where a lookup or notification that failed without failing the report is told.
   let logger: Logger
@@ -49,7 +49,7 @@ public final class GeoOffersDomain: Sendable {
     clock: any DomainClock,
     tickets: any TicketLookup,
     timetable: any LiveTimetable,
-    notifier: any Notifier,
+    notifier: any NotificationSender,
     settings: GeoOffersSettings = GeoOffersSettings(),
     logger: Logger = Logger(label: "geo-offers")
   ) {

@@ -69,32 +69,3 @@ public protocol LiveTimetable: Sendable {
   /// stop.
   func departure(of run: RunReference, from stationID: String) async throws -> LiveDeparture?
 }
-
-/// A notification to send through scheduling's notification centre (`Notify`).
-public struct OutgoingNotification: Sendable, Hashable {
-  public enum Kind: Sendable, Hashable {
-    case deal, welcome
-  }
-
-  public var kind: Kind
-  public var userID: String
-  public var title: String
-  public var body: String
-  public var data: [String: String]
-  /// A retry with the same key notifies nobody twice.
-  public var dedupeKey: String
-
-  public init(kind: Kind, userID: String, title: String, body: String, data: [String: String], dedupeKey: String) {
-    self.kind = kind
-    self.userID = userID
-    self.title = title
-    self.body = body
-    self.data = data
-    self.dedupeKey = dedupeKey
-  }
-}
-
-/// Sends notifications (scheduling's `Notify`).
-public protocol Notifier: Sendable {
-  func notify(_ notification: OutgoingNotification) async throws
-}

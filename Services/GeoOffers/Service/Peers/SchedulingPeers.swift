@@ -43,26 +43,3 @@ public struct SchedulingLiveTimetable: LiveTimetable {
     )
   }
 }
-
-/// ``Notifier`` on scheduling's notification centre (`Notify`): deals (kind `DEAL`) and
-/// welcomes (`WELCOME`).
-public struct SchedulingNotifier: Notifier {
-  let notifications: Binario_Scheduling_V1_Notifications.Client<BinarioClientTransport>
-
-  public init(client: GRPCClient<BinarioClientTransport>) {
-    self.notifications = Binario_Scheduling_V1_Notifications.Client(wrapping: client)
-  }
-
-  public func notify(_ notification: OutgoingNotification) async throws {
-    _ = try await notifications.notify(
-      .with {
-        $0.userIds = [notification.userID]
-        $0.kind = notification.kind == .deal ? .deal : .welcome
-        $0.title = notification.title
-        $0.body = notification.body
-        $0.data = notification.data
-        $0.dedupeKey = notification.dedupeKey
-      }
-    )
-  }
-}

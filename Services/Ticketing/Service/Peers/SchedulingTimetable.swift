@@ -107,26 +107,3 @@ extension TimetableRun {
     )
   }
 }
-
-/// ``Notifier`` on scheduling's notification centre (`Notify`), for ticketing's renewal reminders
-/// (kind `RENEWAL_REMINDER`).
-public struct SchedulingNotifier: Notifier {
-  let notifications: Binario_Scheduling_V1_Notifications.Client<BinarioClientTransport>
-
-  public init(client: GRPCClient<BinarioClientTransport>) {
-    self.notifications = Binario_Scheduling_V1_Notifications.Client(wrapping: client)
-  }
-
-  public func notify(userIDs: [String], title: String, body: String, data: [String: String], dedupeKey: String) async throws {
-    _ = try await notifications.notify(
-      .with {
-        $0.userIds = userIDs
-        $0.kind = .renewalReminder
-        $0.title = title
-        $0.body = body
-        $0.data = data
-        $0.dedupeKey = dedupeKey
-      }
-    )
-  }
-}

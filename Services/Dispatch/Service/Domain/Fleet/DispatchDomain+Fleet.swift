@@ -82,13 +82,13 @@ extension DispatchDomain {
   func driverNames(_ taxis: [Taxi]) async throws -> [String: String] {
     let ids = taxis.compactMap(\.driverUserID)
     guard !ids.isEmpty else { return [:] }
-    return Dictionary(try await accounts.accounts(ids).map { ($0.userID, $0.displayName) }, uniquingKeysWith: { first, _ in first })
+    return Dictionary(try await accounts.accounts(ids: ids).map { ($0.userID, $0.displayName) }, uniquingKeysWith: { first, _ in first })
   }
 
   /// `nil` for none, else the id of an existing, enabled account with the driver role.
   func checkedDriver(_ userID: String?) async throws -> String? {
     guard let userID = userID?.trimmingCharacters(in: .whitespaces), !userID.isEmpty else { return nil }
-    guard let account = try await accounts.accounts([userID]).first else {
+    guard let account = try await accounts.accounts(ids: [userID]).first else {
       throw ServiceError.invalid("taxi.driver_user_id", "no account \(userID); create the driver with identity's CreateDriver")
     }
     guard account.isDriver, !account.disabled else {

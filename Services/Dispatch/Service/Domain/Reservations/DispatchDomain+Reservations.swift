@@ -61,7 +61,7 @@ extension DispatchDomain {
       groupID: nil,
       currency: tariff.currency,
       fareMinor: tariff.estimate(from: from.position, to: to.position),
-      cardToken: card.token,
+      cardToken: card.providerToken,
       cardLast4: card.last4,
       rideID: nil,
       createdAt: now,

@@ -115,7 +115,7 @@ extension DispatchDomain {
   /// alerts go to the accounts of ``DispatchSettings/alertEmails``. Returns how many were sent;
   /// stops at the first failure (to retry later).
   @discardableResult
-  public func sendOutbox(through notifier: any RideNotifier) async throws -> Int {
+  public func sendOutbox(through notifier: any NotificationSender) async throws -> Int {
     var sent = 0
     var admins: [String]?
     while true {
@@ -126,10 +126,22 @@ extension DispatchDomain {
         switch message.audience {
         case .user: recipients = [message.userID]
         case .admins:
-          if admins == nil { admins = try await accounts.userIDs(emails: settings.alertEmails) }
+          if admins == nil { admins = try await accounts.accounts(emails: settings.alertEmails).map(\.userID) }
           recipients = admins ?? []
         }
-        if !recipients.isEmpty { try await notifier.notify(userIDs: recipients, message) }
+        if !recipients.isEmpty {
+          try await notifier.send(
+            PeerNotification(
+              userIDs: recipients,
+              kind: .taxiUpdate,
+              title: message.title,
+              body: message.body,
+              data: message.data,
+              dedupeKey: message.dedupeKey,
+              pushOnly: message.pushOnly
+            )
+          )
+        }
         try await store.removeFromOutbox(message)
         sent += 1
       }
@@ -138,7 +150,7 @@ extension DispatchDomain {
 
   /// Sends the outbox after every change, and every `retry` when sending fails, until the task
   /// is cancelled.
-  public func runOutbox(through notifier: any RideNotifier, retry: Duration = .seconds(5)) async {
+  public func runOutbox(through notifier: any NotificationSender, retry: Duration = .seconds(5)) async {
     var signals = outboxSignal.stream.makeAsyncIterator()
     while !Task.isCancelled {
       do {

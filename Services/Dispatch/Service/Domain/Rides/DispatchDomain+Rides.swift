@@ -49,7 +49,7 @@ extension DispatchDomain {
     let tariff = settings.tariff
     let hold = try await payments.hold(
       ChargeRequest(
-        cardToken: card.token,
+        cardToken: card.providerToken,
         cardLast4: card.last4,
         amountMinor: tariff.cancellationFeeMinor,
         currency: tariff.currency,
@@ -70,7 +70,7 @@ extension DispatchDomain {
       requestedAt: now,
       passengerCode: String(format: "%04d", Int.random(in: 0 ... 9999)),
       currency: tariff.currency,
-      cardToken: card.token,
+      cardToken: card.providerToken,
       cardLast4: card.last4,
       holdID: hold.chargeID
     )
@@ -107,8 +107,8 @@ extension DispatchDomain {
   /// The passenger's name, and their default card, or FAILED_PRECONDITION naming what is missing.
   func passengerReadiness(_ userID: String) async throws -> (name: String, card: CardOnFile) {
     // Both asked of identity at once.
-    async let found = accounts.accounts([userID])
-    async let onFile = accounts.defaultCard(userID: userID)
+    async let found = accounts.accounts(ids: [userID])
+    async let onFile = accounts.card(userID: userID, paymentMethodID: "")
     guard let account = try await found.first else {
       throw ServiceError.notFound("your account no longer exists")
     }

@@ -109,7 +109,7 @@ public final class ItineraryPlanner: Sendable {
     }
     try check.finish()
     if !email.isEmpty {
-      if let account = try await directory.account(email: email) {
+      if let account = try await directory.accounts(emails: [email]).first {
         inviteeUserID = account.userID
         email = ""
       } else if try await !directory.isPendingContact(userID: userID, email: email) {
@@ -148,7 +148,7 @@ public final class ItineraryPlanner: Sendable {
   }
 
   /// Gives the user the invites sent to their address before they registered.
-  private func claimInvites(of account: AccountContact?, userID: String) async throws {
+  private func claimInvites(of account: PeerAccount?, userID: String) async throws {
     if let email = account?.email, !email.isEmpty {
       try await store.claimEmailInvites(email: email, userID: userID)
     }

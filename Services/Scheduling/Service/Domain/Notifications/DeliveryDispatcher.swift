@@ -88,7 +88,7 @@ public final class DeliveryDispatcher: Sendable {
       let chosen = preferences[notification.userID] ?? .standard
       return !notification.pushOnly && (chosen.email || chosen.sms)
     }
-    var contacts: [String: AccountContact] = [:]
+    var contacts: [String: PeerAccount] = [:]
     if needsContact {
       for account in try await directory.accounts(ids: userIDs) { contacts[account.userID] = account }
     }

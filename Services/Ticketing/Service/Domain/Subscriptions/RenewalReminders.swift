@@ -11,13 +11,13 @@ import Foundation
 public final class RenewalReminders: Sendable {
   let store: TicketingStore
   let clock: any DomainClock
-  let notifier: any Notifier
+  let notifier: any NotificationSender
   let zone: TimeZone
   public let daysBefore: Int
   private let wakeups: AsyncStream<Void>
   private let wakeup: AsyncStream<Void>.Continuation
 
-  public init(store: TicketingStore, clock: any DomainClock, notifier: any Notifier, zone: TimeZone, daysBefore: Int) {
+  public init(store: TicketingStore, clock: any DomainClock, notifier: any NotificationSender, zone: TimeZone, daysBefore: Int) {
     self.store = store
     self.clock = clock
     self.notifier = notifier
@@ -44,12 +44,15 @@ public final class RenewalReminders: Sendable {
       let when = days == 0 ? "today" : days == 1 ? "tomorrow" : "in \(days) days (\(date))"
       let verb = subscription.details.automaticRenewal ? "renews" : "is due"
       for (userID, share) in subscription.shares {
-        try await notifier.notify(
-          userIDs: [userID],
-          title: "\(subscription.details.serviceName) \(verb) \(when)",
-          body: "Your share: \(share). \(subscription.details.planType), \(subscription.details.period.rawValue).",
-          data: ["subscription_id": subscription.id, "renewal_date": date.description],
-          dedupeKey: "ticketing:renewal:\(subscription.id):\(date):\(userID)"
+        try await notifier.send(
+          PeerNotification(
+            userIDs: [userID],
+            kind: .renewalReminder,
+            title: "\(subscription.details.serviceName) \(verb) \(when)",
+            body: "Your share: \(share). \(subscription.details.planType), \(subscription.details.period.rawValue).",
+            data: ["subscription_id": subscription.id, "renewal_date": date.description],
+            dedupeKey: "ticketing:renewal:\(subscription.id):\(date):\(userID)"
+          )
         )
       }
       try await store.recordReminder(subscriptionID: subscription.id, renewal: date, at: clock.now())

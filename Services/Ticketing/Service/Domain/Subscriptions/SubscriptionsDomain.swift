@@ -6,7 +6,7 @@ import Foundation
 public final class SubscriptionsDomain: Sendable {
   let store: TicketingStore
   let clock: any DomainClock
-  let accounts: any AccountLookup
+  let accounts: any AccountDirectory
   /// The zone whose calendar days renewals fall on.
   let zone: TimeZone
   /// Called after a subscription is added or changed (the reminder job's ``RenewalReminders/wake()``).
@@ -15,7 +15,7 @@ public final class SubscriptionsDomain: Sendable {
   public init(
     store: TicketingStore,
     clock: any DomainClock,
-    accounts: any AccountLookup,
+    accounts: any AccountDirectory,
     zone: TimeZone,
     changed: @escaping @Sendable () -> Void = {}
   ) {
@@ -133,7 +133,8 @@ public final class SubscriptionsDomain: Sendable {
   /// Display names of the people in `subscriptions` (owner and members).
   public func names(in subscriptions: [Subscription]) async -> [String: String] {
     let ids = Set(subscriptions.flatMap { [$0.ownerID] + $0.memberIDs })
-    return (try? await accounts.names(of: ids.sorted())) ?? [:]
+    let found = (try? await accounts.accounts(ids: ids.sorted())) ?? []
+    return Dictionary(found.map { ($0.userID, $0.displayName) }, uniquingKeysWith: { first, _ in first })
   }
 
   private func visible(userID: String, subscriptionID: String) async throws -> Subscription {

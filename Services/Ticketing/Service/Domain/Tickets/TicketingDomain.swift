@@ -10,7 +10,7 @@ public final class TicketingDomain: Sendable {
   let store: TicketingStore
   let clock: any DomainClock
   let timetable: any TimetableLookup
-  let accounts: any AccountLookup
+  let accounts: any AccountDirectory
   let charger: any CardCharger
   let codes: any TicketCodes
   let routeOffers: any RouteOfferLookup
@@ -25,7 +25,7 @@ public final class TicketingDomain: Sendable {
     store: TicketingStore,
     clock: any DomainClock,
     timetable: any TimetableLookup,
-    accounts: any AccountLookup,
+    accounts: any AccountDirectory,
     charger: any CardCharger,
     codes: any TicketCodes,
     zone: TimeZone,

@@ -89,30 +89,6 @@ public protocol TimetableLookup: Sendable {
   func setFollowing(_ following: Bool, userID: String, run: RunReference) async throws
 }
 
-/// A user's card as identity keeps it, with what the provider charges.
-public struct CardOnFile: Sendable, Hashable {
-  public var paymentMethodID: String
-  public var providerToken: String
-  public var last4: String
-
-  public init(paymentMethodID: String, providerToken: String, last4: String) {
-    self.paymentMethodID = paymentMethodID
-    self.providerToken = providerToken
-    self.last4 = last4
-  }
-}
-
-/// What ticketing asks identity (its internal `GetDefaultPaymentMethod`, `AreFriends`,
-/// `LookupAccounts`).
-public protocol AccountLookup: Sendable {
-  /// The user's default card, or the one named (`NOT_FOUND` when it is not theirs); `nil` when
-  /// they have none.
-  func card(userID: String, paymentMethodID: String) async throws -> CardOnFile?
-  func areFriends(_ userID: String, _ otherUserID: String) async throws -> Bool
-  /// Display names by user id; unknown ids are left out.
-  func names(of userIDs: [String]) async throws -> [String: String]
-}
-
 /// A route offer that applies to a journey (geo-offers' Trenord offers).
 public struct RouteOfferMatch: Sendable, Hashable, Codable {
   public var offerID: String
@@ -138,10 +114,4 @@ public struct NoRouteOffers: RouteOfferLookup {
   public init() {}
 
   public func bestOffer(from: String, to: String, line: String, at instant: Date) async -> RouteOfferMatch? { nil }
-}
-
-/// Sends a notification through scheduling's notification centre (`Notify`).
-public protocol Notifier: Sendable {
-  /// `dedupeKey` makes a retry notify nobody twice.
-  func notify(userIDs: [String], title: String, body: String, data: [String: String], dedupeKey: String) async throws
 }
