@@ -97,12 +97,21 @@ struct ArpaImportTests {
   }
 
   @Test("CSV: quotes, commas and doubled quotes inside fields, CRLF, a missing last newline")
-  func csv() {
-    let table = CSVTable("a,B,c\r\n1,\"x, \"\"y\"\"\",3\r\n\"line\nbreak\",,z")
+  func csv() throws {
+    let table = try ArpaImport.csv(Data("a,B,c\r\n1,\"x, \"\"y\"\"\",3\r\n\"line\nbreak\",,z".utf8))
     #expect(table.header == ["a", "B", "c"])
-    #expect(table.rows == [["1", "x, \"y\"", "3"], ["line\nbreak", "", "z"]])
-    #expect(table.value(table.rows[0], "b") == "x, \"y\"")
-    #expect(table.value(table.rows[1], "B") == nil)
-    #expect(table.value(table.rows[1], "missing") == nil)
+    #expect(table.rows.map(\.fields) == [["1", "x, \"y\"", "3"], ["line\nbreak", "", "z"]])
+    #expect(table.rows[0].value("b") == "x, \"y\"")
+    #expect(table.rows[1].value("B") == nil)
+    #expect(table.rows[1].value("missing") == nil)
+  }
+
+  @Test("CSV: a malformed export is refused naming the line and column at fault")
+  func malformedCSV() {
+    #expect {
+      try ArpaImport.csv(Data("idsensore,data,valore\n1,\"2023-01-01,5\n".utf8))
+    } throws: { error in
+      (error as? ServiceError) == .invalid("file", "file:2:2: a quoted field is never closed")
+    }
   }
 }

@@ -1,3 +1,5 @@
+import BinarioDomain
+
 /// Reads a GTFS static feed from its files' bytes (a folder's or a zip's entries, by file name)
 /// and checks it whole before anything is imported: required files and columns, values, and
 /// that every reference resolves. The first fault found is thrown with its file, line and column.

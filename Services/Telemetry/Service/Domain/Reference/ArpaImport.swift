@@ -39,14 +39,23 @@ public enum ArpaImport {
     return .json
   }
 
+  /// A CSV export, its columns named in any case; a malformed one is refused naming the line and
+  /// column at fault.
+  static func csv(_ data: Data) throws -> CSVTable {
+    do {
+      return try CSVTable(file: "file", bytes: Array(data), ignoringCase: true)
+    } catch {
+      throw ServiceError.invalid("file", error.description)
+    }
+  }
+
   // MARK: - Stations
 
   /// The sensors of a station catalogue, in any of the portal's three formats.
   public static func sensors(_ data: Data, network: ReferenceSensor.Network) throws -> Outcome<ReferenceSensor> {
     switch format(of: data) {
     case .csv:
-      let table = CSVTable(String(decoding: data, as: UTF8.self))
-      return collect(table.rows.map { row in { name in table.value(row, name) } }, network: network)
+      return collect(try Self.csv(data).rows.map { row in { name in row.value(name) } }, network: network)
     case .json:
       guard let rows = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
         throw ServiceError.invalid("file", "a station catalogue in JSON is an array of rows")
@@ -114,8 +123,7 @@ public enum ArpaImport {
     var rows: [(String) -> String?]
     switch format(of: data) {
     case .csv:
-      let table = CSVTable(String(decoding: data, as: UTF8.self))
-      rows = table.rows.map { row in { name in table.value(row, name) } }
+      rows = try Self.csv(data).rows.map { row in { name in row.value(name) } }
     case .json:
       guard let objects = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
         throw ServiceError.invalid("file", "measurements in JSON are an array of rows")
@@ -157,7 +165,9 @@ public enum ArpaImport {
 
   static func text(_ value: Any) -> String? {
     switch value {
-    case let string as String: return string.trimmingSpaces.isEmpty ? nil : string.trimmingSpaces
+    case let string as String:
+      let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
+      return trimmed.isEmpty ? nil : trimmed
     case let number as NSNumber: return number.stringValue
     default: return nil
     }
