@@ -3,7 +3,12 @@ import Testing
 
 @Suite("CSVTable: RFC 4180, with the file, line and column of every fault")
 struct CSVTableTests {
-  func table(_ text: String, separator: UInt8 = UInt8(ascii: ","), required: [String] = [], ignoringCase: Bool = false) throws(CSVError)
+  func table(
+    _ text: String,
+    separator: UInt8 = UInt8(ascii: ","),
+    required: [String] = [],
+    ignoringCase: Bool = false
+  ) throws(CSVError)
     -> CSVTable
   {
     try CSVTable(file: "t.csv", bytes: Array(text.utf8), separator: separator, required: required, ignoringCase: ignoringCase)
