@@ -112,7 +112,11 @@ let sharedLibraries: [Target] = [
   // A small echo service (all four call kinds): transport tests and benchmarks use it.
   .target(name: "BinarioEcho", dependencies: [.grpcCore, .grpcProtobuf, .swiftProtobuf], path: "Shared/Echo"),
   // Access tokens (sign/verify), caller identity from the gateway, and each method's access level.
-  .target(name: "BinarioAuth", dependencies: ["BinarioProto", "BinarioTransport", .grpcCore, .jwtKit, .crypto], path: "Shared/Auth"),
+  .target(
+    name: "BinarioAuth",
+    dependencies: ["BinarioDomain", "BinarioProto", "BinarioTransport", .grpcCore, .jwtKit, .crypto],
+    path: "Shared/Auth"
+  ),
   // The narrow payment interface and its recording development provider.
   .target(name: "BinarioPayments", path: "Shared/Payments"),
   // The system's zlib (zlib1g-dev): scheduling inflates zip entries with it.
@@ -264,7 +268,7 @@ let testTargets: [Target] = [
   ),
   .testTarget(
     name: "BinarioAuthTests",
-    dependencies: ["BinarioAuth", "BinarioProto", "BinarioTransport", .grpcCore, .grpcInProcessTransport, .jwtKit, .crypto]
+    dependencies: ["BinarioAuth", "BinarioDomain", "BinarioProto", "BinarioTransport", .grpcCore, .grpcInProcessTransport, .jwtKit, .crypto]
   ),
   .testTarget(name: "BinarioPaymentsTests", dependencies: ["BinarioPayments"]),
   .testTarget(name: "BinarioDomainTests", dependencies: ["BinarioDomain"]),

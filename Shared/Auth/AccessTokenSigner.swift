@@ -1,3 +1,4 @@
+import BinarioDomain
 import Crypto
 import Foundation
 import JWTKit

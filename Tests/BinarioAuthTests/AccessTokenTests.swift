@@ -1,4 +1,5 @@
 import BinarioAuth
+import BinarioDomain
 import Crypto
 import Foundation
 import JWTKit

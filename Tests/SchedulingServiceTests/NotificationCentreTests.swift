@@ -113,7 +113,7 @@ struct NotificationCentreTests {
       for index in 1 ... 5 { _ = try await centre.notify(userIDs: ["ada"], content: content("n\(index)"), dedupeKey: "k\(index)") }
       let page = try centre.inbox(userID: "ada", pageSize: 2, pageToken: "", unreadOnly: false)
       #expect(page.notifications.map(\.content.title) == ["n5", "n4"])
-      let next = try centre.inbox(userID: "ada", pageSize: 2, pageToken: String(page.nextBefore!), unreadOnly: false)
+      let next = try centre.inbox(userID: "ada", pageSize: 2, pageToken: page.nextPageToken, unreadOnly: false)
       #expect(next.notifications.map(\.content.title) == ["n3", "n2"])
       let marked = try await centre.markRead(userID: "ada", ids: [page.notifications[0].id], all: false)
       #expect(marked == (1, 4))

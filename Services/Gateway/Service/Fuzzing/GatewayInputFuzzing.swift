@@ -1,4 +1,5 @@
 import BinarioAuth
+import BinarioDomain
 import BinarioTracing
 import BinarioTransport
 import Crypto

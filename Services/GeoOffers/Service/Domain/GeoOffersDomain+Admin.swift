@@ -33,7 +33,7 @@ extension GeoOffersDomain {
   }
 
   public func shops(pageSize: Int, pageToken: String) async throws -> Page<Shop> {
-    let (limit, cursor) = try namePage(pageSize: pageSize, pageToken: pageToken)
+    let (limit, cursor) = try namePage(pageSize: pageSize, pageToken: pageToken, listing: "ListShops")
     let shops = try await store.shops(after: cursor, limit: limit)
     return Page(items: shops, nextPageToken: shops.count < limit ? "" : Self.nameToken(shops.last!.name, shops.last!.id))
   }
@@ -83,16 +83,14 @@ extension GeoOffersDomain {
 
   /// Deals of one shop (or all), newest first.
   public func deals(shopID: String, pageSize: Int, pageToken: String) async throws -> Page<Deal> {
-    let limit = try pageLimit(pageSize)
+    let limit = try Paging.size(pageSize, default: Self.defaultPageSize, maximum: Self.maximumPageSize)
     var cursor: Int64?
-    if !pageToken.isEmpty {
-      guard let seq = Int64(pageToken.dropFirst()), pageToken.first == "d" else {
-        throw ServiceError.invalid("page_token", "not a page token ListDeals gave")
-      }
+    if let parts = try Paging.cursor(pageToken, parts: 1, listing: "ListDeals") {
+      guard let seq = Int64(parts[0]) else { throw Paging.invalidToken("ListDeals") }
       cursor = seq
     }
     let rows = try await store.deals(shopID: shopID.isEmpty ? nil : shopID, afterSeq: cursor, limit: limit)
-    return Page(items: rows.map(\.deal), nextPageToken: rows.count < limit ? "" : "d\(rows.last!.seq)")
+    return Page(items: rows.map(\.deal), nextPageToken: rows.count < limit ? "" : Paging.token(after: [String(rows.last!.seq)]))
   }
 
   /// The draft trimmed and checked; validity defaults to from now, for 30 days.
@@ -132,7 +130,7 @@ extension GeoOffersDomain {
   }
 
   public func places(pageSize: Int, pageToken: String) async throws -> Page<Place> {
-    let (limit, cursor) = try namePage(pageSize: pageSize, pageToken: pageToken)
+    let (limit, cursor) = try namePage(pageSize: pageSize, pageToken: pageToken, listing: "ListPlaces")
     let places = try await store.places(after: cursor, limit: limit)
     return Page(items: places, nextPageToken: places.count < limit ? "" : Self.nameToken(places.last!.name, places.last!.id))
   }
@@ -197,23 +195,14 @@ extension GeoOffersDomain {
 
   // MARK: - Paging
 
-  private func pageLimit(_ pageSize: Int) throws -> Int {
-    guard (0 ... Self.maximumPageSize).contains(pageSize) else {
-      throw ServiceError.invalid("page_size", "\(pageSize) is not a page size (1 to \(Self.maximumPageSize); 0: \(Self.defaultPageSize))")
-    }
-    return pageSize == 0 ? Self.defaultPageSize : pageSize
-  }
-
-  private func namePage(pageSize: Int, pageToken: String) throws -> (Int, NamePageCursor?) {
-    let limit = try pageLimit(pageSize)
-    guard !pageToken.isEmpty else { return (limit, nil) }
-    guard let data = Data(base64Encoded: pageToken), let text = String(data: data, encoding: .utf8),
-      let separator = text.firstIndex(of: "\u{0}")
-    else { throw ServiceError.invalid("page_token", "not a page token this listing gave") }
-    return (limit, NamePageCursor(name: String(text[..<separator]), id: String(text[text.index(after: separator)...])))
+  /// A listing by name: its page size, and the name and id the previous page ended at.
+  private func namePage(pageSize: Int, pageToken: String, listing: String) throws -> (Int, NamePageCursor?) {
+    let limit = try Paging.size(pageSize, default: Self.defaultPageSize, maximum: Self.maximumPageSize)
+    let cursor = try Paging.cursor(pageToken, parts: 2, listing: listing)
+    return (limit, cursor.map { NamePageCursor(name: $0[0], id: $0[1]) })
   }
 
   static func nameToken(_ name: String, _ id: String) -> String {
-    Data((name + "\u{0}" + id).utf8).base64EncodedString()
+    Paging.token(after: [name, id])
   }
 }

@@ -48,13 +48,10 @@ extension IdentityDomain {
 
   /// Accounts matching `search`, a page at a time.
   public func listAccounts(_ search: AccountSearch) async throws -> AccountPage {
-    var check = InputValidation()
-    if search.pageSize < 0 || search.pageSize > 200 { check.fail("page_size", "a page holds 1 to 200 accounts (0: 50)") }
-    if search.query.count > 200 { check.fail("query", "the query is longer than 200 characters") }
-    try check.finish()
     var search = search
+    search.pageSize = try Paging.size(search.pageSize, default: 50, maximum: 200)
+    guard search.query.count <= 200 else { throw ServiceError.invalid("query", "the query is longer than 200 characters") }
     search.query = search.query.trimmingCharacters(in: .whitespacesAndNewlines)
-    if search.pageSize == 0 { search.pageSize = 50 }
     return try await store.accounts(matching: search)
   }
 

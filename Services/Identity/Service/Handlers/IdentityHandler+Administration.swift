@@ -64,14 +64,7 @@ extension IdentityHandler {
     context: ServerContext
   ) async throws -> Binario_Identity_V1_ListAccountsResponse {
     try requireAdmin()
-    let after: String?
-    if request.pageToken.isEmpty {
-      after = nil
-    } else if let decoded = PageToken.decode(request.pageToken) {
-      after = decoded
-    } else {
-      throw ServiceError.invalid("page_token", "this page token did not come from ListAccounts")
-    }
+    let after = try Paging.cursor(request.pageToken, parts: 1, listing: "ListAccounts")?[0]
     let role: Role? = request.role == .unspecified ? nil : Role(proto: request.role)
     if request.role != .unspecified && role == nil {
       throw ServiceError.invalid("role", "unknown role \(request.role.rawValue)")
@@ -81,7 +74,7 @@ extension IdentityHandler {
     )
     return .with {
       $0.accounts = page.accounts.map(Binario_Identity_V1_Profile.init)
-      $0.nextPageToken = page.nextAfterEmail.map(PageToken.encode) ?? ""
+      $0.nextPageToken = page.nextAfterEmail.map { Paging.token(after: [$0]) } ?? ""
     }
   }
 

@@ -28,7 +28,7 @@ public struct NotificationsHandler: Binario_Scheduling_V1_Notifications.SimpleSe
     )
     return .with {
       $0.notifications = page.notifications.map(Binario_Scheduling_V1_Notification.init)
-      $0.nextPageToken = page.nextBefore.map(String.init) ?? ""
+      $0.nextPageToken = page.nextPageToken
       $0.unreadCount = UInt32(clamping: page.unreadCount)
     }
   }

@@ -30,17 +30,15 @@ extension TicketsHandler {
   ) async throws -> Binario_Ticketing_V1_ListPurchasesResponse {
     let caller = try CallerIdentity.signedIn()
     var cursor: PurchaseCursor?
-    if !request.pageToken.isEmpty {
-      guard let decoded = PurchasePageToken.decode(request.pageToken) else {
-        throw ServiceError.invalid("page_token", "not a page token ListPurchases gave")
-      }
-      cursor = decoded
+    if let parts = try Paging.cursor(request.pageToken, parts: 2, listing: "ListPurchases") {
+      guard let seconds = Double(parts[0]) else { throw Paging.invalidToken("ListPurchases") }
+      cursor = PurchaseCursor(createdAt: Date(timeIntervalSince1970: seconds), id: parts[1])
     }
     let (purchases, next) = try await domain.purchases(userID: caller.userID, after: cursor, limit: Int(clamping: request.pageSize))
     let now = self.now
     return .with {
       $0.purchases = purchases.map { Binario_Ticketing_V1_Purchase($0, now: now) }
-      $0.nextPageToken = next.map(PurchasePageToken.encode) ?? ""
+      $0.nextPageToken = next.map { Paging.token(after: [String($0.createdAt.timeIntervalSince1970), $0.id]) } ?? ""
     }
   }
 

@@ -228,16 +228,16 @@ extension DispatchDomain {
 
   /// The passenger's rides, newest first.
   public func rides(passengerUserID: String, pageSize: Int, pageToken: String) async throws -> (rides: [Ride], nextPageToken: String) {
-    let size = pageSize == 0 ? 20 : min(max(pageSize, 1), 100)
+    let size = try Paging.size(pageSize)
     var before: Int64?
-    if !pageToken.isEmpty {
-      guard let seq = Int64(pageToken), seq > 0 else { throw ServiceError.invalid("page_token", "not a page token of this list") }
+    if let cursor = try Paging.cursor(pageToken, parts: 1, listing: "ListMyRides") {
+      guard let seq = Int64(cursor[0]), seq > 0 else { throw Paging.invalidToken("ListMyRides") }
       before = seq
     }
     let beforeSeq = before
     let page = try await store.read { tx in try tx.rides(passengerUserID: passengerUserID, beforeSeq: beforeSeq, limit: size + 1) }
     let rides = Array(page.prefix(size))
-    return (rides, page.count > size ? String(rides.last!.seq) : "")
+    return (rides, page.count > size ? Paging.token(after: [String(rides.last!.seq)]) : "")
   }
 
   /// The passenger's notification (kind TAXI_UPDATE) of a ride's event.

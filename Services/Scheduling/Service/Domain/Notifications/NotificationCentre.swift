@@ -70,19 +70,15 @@ public final class NotificationCentre: Sendable {
     return made.map { NotifyOutcome(notified: $0, duplicate: false) } ?? NotifyOutcome(notified: 0, duplicate: true)
   }
 
-  /// The user's inbox, newest first, from before `pageToken` (a cursor).
+  /// The user's inbox, newest first, from before `pageToken`'s notification.
   public func inbox(userID: String, pageSize: Int, pageToken: String, unreadOnly: Bool) throws -> InboxPage {
-    var check = InputValidation()
-    if pageSize < 0 || pageSize > 100 { check.fail("page_size", "at most 100") }
-    let before = pageToken.isEmpty ? nil : NotificationCursor(pageToken)
-    if !pageToken.isEmpty && before == nil { check.fail("page_token", "not a page token from this service") }
-    try check.finish()
-    return try store.inbox(
-      userID: userID,
-      before: before?.sequence,
-      limit: pageSize == 0 ? 20 : pageSize,
-      unreadOnly: unreadOnly
-    )
+    let limit = try Paging.size(pageSize)
+    var before: Int64?
+    if let cursor = try Paging.cursor(pageToken, parts: 1, listing: "ListNotifications") {
+      guard let sequence = Int64(cursor[0]) else { throw Paging.invalidToken("ListNotifications") }
+      before = sequence
+    }
+    return try store.inbox(userID: userID, before: before, limit: limit, unreadOnly: unreadOnly)
   }
 
   /// The user's notifications from `cursor` on (all of those made after it, oldest first), then

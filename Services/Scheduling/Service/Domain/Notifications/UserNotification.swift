@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 
 /// What a notification is about; the client picks an icon and what to open by it.
@@ -86,4 +87,10 @@ public struct InboxPage: Sendable, Hashable {
   /// Where the next (older) page starts; `nil` on the last page.
   public var nextBefore: Int64?
   public var unreadCount: Int
+
+  /// The token ``NotificationCentre/inbox(userID:pageSize:pageToken:unreadOnly:)`` takes for the
+  /// next page; empty on the last page.
+  public var nextPageToken: String {
+    nextBefore.map { Paging.token(after: [String($0)]) } ?? ""
+  }
 }

@@ -172,7 +172,7 @@ extension TicketingDomain {
   ) async throws -> (
     [PurchaseRecord], PurchaseCursor?
   ) {
-    let limit = rawLimit == 0 ? 20 : min(max(rawLimit, 1), 100)
+    let limit = try Paging.size(rawLimit)
     let page = try await store.completedPurchases(userID: userID, after: cursor, limit: limit + 1)
     let shown = Array(page.prefix(limit))
     let next = page.count > limit ? shown.last.map { PurchaseCursor(createdAt: $0.createdAt, id: $0.id) } : nil
