@@ -50,26 +50,29 @@ struct DispatchCommand: EventLoopCommand {
         metadata: ["zones": "\(zones.zones.count)", "addresses": "\(gazetteer.count)"]
       )
       let notifier = try context.notificationSender(timeout: .seconds(5))
-      context.addService(BackgroundJobService { await domain.runOutbox(through: notifier) }, name: "notification-outbox")
-      context.addService(BackgroundJobService { await OfferTimeouts(domain: domain, logger: logger).run() }, name: "offer-timeouts")
-      context.addService(
-        BackgroundJobService {
-          // Reservations due and late or silent taxis every 15 s; ended rides left unsettled (a
-          // crash, a provider that failed) at start and every minute.
-          var round = 0
-          while !Task.isCancelled {
-            do {
-              if round % 4 == 0 { try await domain.settleEndedRides() }
-              try await domain.dispatchDueReservations()
-              try await domain.runChecks()
-            } catch {
-              logger.warning("the ride checks failed; retrying later", metadata: ["error": "\(error)"])
-            }
-            round += 1
-            try? await Task.sleep(for: .seconds(15))
-          }
-        },
-        name: "ride-checks"
+      // The outbox after every commit that queued a notification (and every minute, in case).
+      context.addJob(
+        PeriodicJob("notification-outbox", every: .seconds(60), wakeUps: domain.outboxWakeUps, logger: logger) {
+          try await domain.sendOutbox(through: notifier)
+          return nil
+        }
+      )
+      // At each pending offer's expiry, looking again at least every 250 ms for new offers.
+      context.addJob(PeriodicJob("offer-timeouts", every: .milliseconds(250), logger: logger) { try await domain.expireOffersPass() })
+      // Reservations due and late or silent taxis every 15 s.
+      context.addJob(
+        PeriodicJob("ride-checks", every: .seconds(15), logger: logger) {
+          try await domain.dispatchDueReservations()
+          try await domain.runChecks()
+          return nil
+        }
+      )
+      // Ended rides left unsettled (a crash, a provider that failed), at start and every minute.
+      context.addJob(
+        PeriodicJob("ride-settlement", every: .seconds(60), logger: logger) {
+          try await domain.settleEndedRides()
+          return nil
+        }
       )
       context.addInterceptor(AuthorizationServerInterceptor(policy: .dispatch.merging(.health)))
       return [DispatchHandler(domain: domain)]

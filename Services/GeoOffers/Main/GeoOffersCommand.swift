@@ -48,20 +48,23 @@ struct GeoOffersCommand: EventLoopCommand {
         logger.notice("loaded the demo data", metadata: ["file": "\(demoData.path)"])
       }
       let stations = StationSync(client: scheduling, domain: domain, logger: logger)
-      context.addService(BackgroundJobService { await stations.run() }, name: "station-sync")
-      context.addService(
-        BackgroundJobService {
-          // Offers past the no-repeat period no longer matter.
-          while !Task.isCancelled {
-            do {
-              try await domain.removeExpiredOffers()
-            } catch {
-              logger.warning("removing old offers failed; retrying later", metadata: ["error": "\(error)"])
-            }
-            try? await Task.sleep(for: .seconds(15 * 60))
-          }
-        },
-        name: "offer-housekeeping"
+      context.addJob(
+        PeriodicJob(
+          "station-sync",
+          every: .milliseconds(250),
+          retry: Backoff(initial: .milliseconds(250), maximum: .seconds(30)),
+          logger: logger
+        ) {
+          try await stations.watch()
+          return nil
+        }
+      )
+      // Offers past the no-repeat period no longer matter.
+      context.addJob(
+        PeriodicJob("offer-housekeeping", every: .seconds(15 * 60), logger: logger) {
+          try await domain.removeExpiredOffers()
+          return nil
+        }
       )
       context.addInterceptor(AuthorizationServerInterceptor(policy: .geoOffers.merging(.health)))
       return [GeoOffersHandler(domain: domain)]

@@ -50,7 +50,13 @@ struct SchedulingCommand: EventLoopCommand {
           metadata: ["folder": "\(folder)", "stations": "\(loaded.stations)", "trips": "\(loaded.trips)"]
         )
       }
-      context.addService(BackgroundJobService { await dispatcher.run() }, name: "notification-deliveries")
+      // After each commit that made notifications (and every minute, in case).
+      context.addJob(
+        PeriodicJob("notification-deliveries", every: .seconds(60), wakeUps: dispatcher.wakeUps, logger: context.logger) {
+          _ = try await dispatcher.deliverWaiting()
+          return nil
+        }
+      )
       // Open notification streams would otherwise hold the drain open for the whole grace period;
       // ended, clients reconnect with their cursor and miss nothing.
       context.onGracefulShutdown { centre.broadcaster.close() }

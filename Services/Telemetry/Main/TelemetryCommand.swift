@@ -39,7 +39,12 @@ struct TelemetryCommand: EventLoopCommand {
         "fetching reference data as it falls due",
         metadata: ["configured": "\(sources.map(\.name).joined(separator: ","))", "every": "\(fetchPeriod)"]
       )
-      context.addService(BackgroundJobService { await domain.fetcher.run(domain.sources, every: domain.fetchPeriod) }, name: "reference-fetch")
+      // Each source as it falls due: every fetch period, one that failed after a backoff.
+      context.addJob(
+        PeriodicJob("reference-fetch", every: .seconds(30), logger: logger) {
+          await domain.fetcher.fetchPass(domain.sources, every: domain.fetchPeriod)
+        }
+      )
       context.addInterceptor(AuthorizationServerInterceptor(policy: .telemetry.merging(.health)))
       return [TelemetryHandler(domain: domain)]
     }

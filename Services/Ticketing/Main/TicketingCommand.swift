@@ -71,22 +71,26 @@ struct TicketingCommand: EventLoopCommand {
         changed: { reminders.wake() }
       )
       let logger = context.logger
-      context.addService(
-        BackgroundJobService {
-          await reminders.run(every: .seconds(15 * 60)) { logger.warning("renewal reminders failed; retrying later", metadata: ["error": "\($0)"]) }
-        },
-        name: "renewal-reminders"
+      // Every 15 minutes, and at once when a subscription is added or changed.
+      context.addJob(
+        PeriodicJob("renewal-reminders", every: .seconds(15 * 60), wakeUps: reminders.wakeUps, logger: logger) {
+          try await reminders.runOnce()
+          return nil
+        }
       )
-      context.addService(
-        BackgroundJobService {
-          // Follow changes scheduling did not take at purchase or refund, and quotes nobody bought.
-          while !Task.isCancelled {
-            _ = try? await domain.retryFollowChanges()
-            _ = try? await store.removeQuotes(expiredBefore: clock.now().addingTimeInterval(-86_400))
-            try? await Task.sleep(for: .seconds(30))
-          }
-        },
-        name: "ticketing-housekeeping"
+      // Follow changes scheduling did not take at purchase or refund.
+      context.addJob(
+        PeriodicJob("follow-change-retries", every: .seconds(30), logger: logger) {
+          try await domain.retryFollowChanges()
+          return nil
+        }
+      )
+      // Quotes nobody bought.
+      context.addJob(
+        PeriodicJob("quote-housekeeping", every: .seconds(15 * 60), logger: logger) {
+          try await domain.removeExpiredQuotes()
+          return nil
+        }
       )
       context.addInterceptor(AuthorizationServerInterceptor(policy: .ticketing.merging(.health)))
       return [

@@ -29,6 +29,8 @@ public final class DispatchDomain: Sendable {
   public let feeds = DispatchFeeds()
   /// Told after every commit: the outbox may hold something to send.
   let outboxSignal = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+  /// A wake-up after each commit that queued a notification: the outbox job's cue.
+  public var outboxWakeUps: AsyncStream<Void> { outboxSignal.stream }
 
   public init(
     store: DispatchStore,

@@ -6,8 +6,8 @@ import Logging
 
 /// Keeps geo-offers' copy of scheduling's stations in step: listens to scheduling's
 /// `WatchStations` (every station at once, then again after each change) and replaces the
-/// copy whenever it differs; when the stream breaks, listens again after a pause that grows
-/// to 30 s.
+/// copy whenever it differs. The `station-sync` job watches again when the stream ends, and after
+/// a backoff that grows to 30 s when it breaks.
 public struct StationSync: Sendable {
   let scheduling: Binario_Scheduling_V1_Scheduling.Client<BinarioClientTransport>
   let domain: GeoOffersDomain
@@ -19,27 +19,17 @@ public struct StationSync: Sendable {
     self.logger = logger
   }
 
-  /// Runs until the task is cancelled.
-  public func run() async {
-    var pause: Duration = .milliseconds(250)
-    while !Task.isCancelled {
-      do {
-        try await scheduling.watchStations(.init()) { response in
-          for try await message in response.messages {
-            let stations = message.stations.map {
-              GeoStation(id: $0.stationID, name: $0.name, position: .init(latitude: $0.latitude, longitude: $0.longitude))
-            }
-            let changed = try await domain.syncStations(stations)
-            logger.notice("stations in step with scheduling", metadata: ["stations": "\(stations.count)", "changed": "\(changed)"])
-          }
+  /// One watch: until the stream ends (the job watches again) or breaks (it watches again after a
+  /// backoff).
+  public func watch() async throws {
+    try await scheduling.watchStations(.init()) { response in
+      for try await message in response.messages {
+        let stations = message.stations.map {
+          GeoStation(id: $0.stationID, name: $0.name, position: .init(latitude: $0.latitude, longitude: $0.longitude))
         }
-        pause = .milliseconds(250)
-      } catch {
-        if Task.isCancelled { return }
-        logger.warning("watching scheduling's stations failed; trying again", metadata: ["error": "\(error)", "in": "\(pause)"])
+        let changed = try await domain.syncStations(stations)
+        logger.notice("stations in step with scheduling", metadata: ["stations": "\(stations.count)", "changed": "\(changed)"])
       }
-      try? await Task.sleep(for: pause)
-      pause = min(pause * 2, .seconds(30))
     }
   }
 }

@@ -81,6 +81,16 @@ extension DispatchDomain {
     try await store.read { tx in try tx.nextOfferExpiry() }
   }
 
+  /// The offer-timeouts job's pass: expires the offers that are due (a read first; the write only
+  /// when something is), then says how soon the next pending offer expires (`nil`: none pending).
+  /// A restart simply expires what fell due while the process was down.
+  public func expireOffersPass() async throws -> Duration? {
+    if let next = try await nextOfferExpiry(), next <= clock.now() {
+      try await expireDueOffers()
+    }
+    return try await nextOfferExpiry().map { .milliseconds(Int64(max(0, $0.timeIntervalSince(clock.now())) * 1000)) }
+  }
+
   // MARK: - Inside a transaction
 
   func expire(_ offer: Offer, _ tx: DispatchTransaction, now: Date) throws {

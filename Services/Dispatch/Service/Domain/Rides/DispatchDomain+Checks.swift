@@ -148,18 +148,4 @@ extension DispatchDomain {
     }
   }
 
-  /// Sends the outbox after every change, and every `retry` when sending fails, until the task
-  /// is cancelled.
-  public func runOutbox(through notifier: any NotificationSender, retry: Duration = .seconds(5)) async {
-    var signals = outboxSignal.stream.makeAsyncIterator()
-    while !Task.isCancelled {
-      do {
-        try await sendOutbox(through: notifier)
-        guard await signals.next() != nil else { return }
-      } catch {
-        logger.warning("sending notifications failed; retrying", metadata: ["error": "\(error)"])
-        try? await Task.sleep(for: retry)
-      }
-    }
-  }
 }

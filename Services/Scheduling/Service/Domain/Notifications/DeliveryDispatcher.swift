@@ -15,7 +15,8 @@ public final class DeliveryDispatcher: Sendable {
   let email: any NotificationEmailProvider
   let text: any NotificationTextProvider
   let logger: Logger
-  private let wakeups: AsyncStream<Void>
+  /// A wake-up at each ``wake()``: the delivery job's cue to run a pass now.
+  public let wakeUps: AsyncStream<Void>
   private let wakeup: AsyncStream<Void>.Continuation
 
   /// How many notifications one pass takes at a time.
@@ -35,36 +36,12 @@ public final class DeliveryDispatcher: Sendable {
     self.email = email
     self.text = text
     self.logger = logger
-    (self.wakeups, self.wakeup) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    (self.wakeUps, self.wakeup) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
   }
 
   /// Asks for a pass soon (after a commit that made notifications).
   public func wake() {
     self.wakeup.yield()
-  }
-
-  /// Delivers what is waiting, then each time it is woken, until cancelled. A pass that fails
-  /// (identity unreachable, say) is tried again `retryDelay` later.
-  public func run(retryDelay: Duration = .seconds(5)) async {
-    self.wake()
-    for await _ in self.wakeups {
-      while !Task.isCancelled {
-        do {
-          _ = try await self.deliverWaiting()
-          break
-        } catch is CancellationError {
-          return
-        } catch {
-          logger.warning("delivering notifications failed; trying again", metadata: ["error": "\(error)"])
-          try? await Task.sleep(for: retryDelay)
-        }
-      }
-    }
-  }
-
-  /// Ends ``run()`` once the pass under way is over.
-  public func finish() {
-    self.wakeup.finish()
   }
 
   /// One pass: delivers every notification not yet delivered. Returns how many.

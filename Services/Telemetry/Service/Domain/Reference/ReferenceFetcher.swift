@@ -129,15 +129,11 @@ public struct ReferenceFetcher: Sendable {
     return next
   }
 
-  /// Fetches the sources as they fall due until the task is cancelled: each every `period`, one
-  /// that failed after 5 s, doubling up to the period. It looks at least every 30 s, so a source
-  /// an admin saves is fetched within that.
-  public func run(_ sources: ReferenceSources, every period: Duration) async {
-    while !Task.isCancelled {
-      let next = await fetchDue(sources, period: period)
-      let wait = min(max(next.timeIntervalSince(clock.now()), 0.05), 30)
-      try? await Task.sleep(for: .milliseconds(Int64(wait * 1000)))
-    }
+  /// The fetch job's pass: fetches each source that is due, then says how soon the next one is
+  /// (the job looks at least every 30 s, so a source an admin saves is fetched within that).
+  public func fetchPass(_ sources: ReferenceSources, every period: Duration) async -> Duration {
+    let next = await fetchDue(sources, period: period)
+    return .milliseconds(Int64(max(next.timeIntervalSince(clock.now()), 0.05) * 1000))
   }
 
   /// 5 s after the first failure, doubling, at most `period` (no jitter: one fetcher a source).

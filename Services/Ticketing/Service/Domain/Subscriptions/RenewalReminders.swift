@@ -14,7 +14,8 @@ public final class RenewalReminders: Sendable {
   let notifier: any NotificationSender
   let zone: TimeZone
   public let daysBefore: Int
-  private let wakeups: AsyncStream<Void>
+  /// A wake-up at each ``wake()``: the reminders job's cue to run a pass now.
+  public let wakeUps: AsyncStream<Void>
   private let wakeup: AsyncStream<Void>.Continuation
 
   public init(store: TicketingStore, clock: any DomainClock, notifier: any NotificationSender, zone: TimeZone, daysBefore: Int) {
@@ -23,7 +24,7 @@ public final class RenewalReminders: Sendable {
     self.notifier = notifier
     self.zone = zone
     self.daysBefore = daysBefore
-    (self.wakeups, self.wakeup) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    (self.wakeUps, self.wakeup) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
   }
 
   /// Asks for a pass soon (a subscription was added or changed: its reminder may be due now).
@@ -68,24 +69,4 @@ public final class RenewalReminders: Sendable {
     return sent
   }
 
-  /// Runs a pass now, every `interval`, and at each ``wake()``, until cancelled; a failed pass is
-  /// retried at the next.
-  public func run(every interval: Duration, onError: @escaping @Sendable (any Error) -> Void = { _ in }) async {
-    await withTaskGroup(of: Void.self) { group in
-      group.addTask {
-        while !Task.isCancelled {
-          self.wake()
-          try? await Task.sleep(for: interval)
-        }
-      }
-      for await _ in wakeups {
-        do {
-          try await runOnce()
-        } catch {
-          onError(error)
-        }
-      }
-      group.cancelAll()
-    }
-  }
 }

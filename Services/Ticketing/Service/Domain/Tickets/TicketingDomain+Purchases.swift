@@ -155,6 +155,12 @@ extension TicketingDomain {
     }
   }
 
+  /// Removes the quotes nobody bought within a day of making them.
+  @discardableResult
+  public func removeExpiredQuotes() async throws -> Int {
+    try await store.removeQuotes(expiredBefore: clock.now().addingTimeInterval(-86_400))
+  }
+
   /// Sends every recorded follow change scheduling has not acknowledged yet.
   /// - Returns: How many are still waiting.
   @discardableResult
