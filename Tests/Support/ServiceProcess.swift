@@ -52,25 +52,43 @@ public final class ServiceProcess: Sendable {
   }
 
   /// A loopback TCP port nothing listens on now, for a process whose address others must know
-  /// before it starts (two services that call each other). The kernel hands out ephemeral
-  /// ports in turn across a range of thousands, so another process taking this one before it
-  /// is bound is very unlikely; that process would then fail to start, saying so.
+  /// before it starts (two services that call each other).
+  ///
+  /// Chosen below the kernel's ephemeral range (`/proc/sys/net/ipv4/ip_local_port_range`): a port
+  /// in that range may be handed, between choosing it and the process binding it, to any of the
+  /// outgoing connections the suite makes (a port chosen by binding port 0 was, once: the process
+  /// then failed with "Address already in use"). Below it, only an explicit bind takes a port.
   public static func unusedPort() throws -> Int {
+    let ephemeralStart = Self.ephemeralPortRange().lowerBound
+    let candidates = 10_000 ..< max(10_001, ephemeralStart)
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0 ..< 200 {
+      let port = Int.random(in: candidates, using: &generator)
+      if Self.canBind(port) { return port }
+    }
+    throw POSIXError(.EADDRINUSE)
+  }
+
+  /// The ports the kernel gives outgoing connections (Linux's default when it cannot tell).
+  static func ephemeralPortRange() -> ClosedRange<Int> {
+    let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+    let numbers = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Int($0) }
+    guard numbers.count == 2, numbers[0] <= numbers[1] else { return 32768 ... 60999 }
+    return numbers[0] ... numbers[1]
+  }
+
+  /// Whether a listener could bind `port` on loopback now.
+  static func canBind(_ port: Int) -> Bool {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-        bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
-      }
+    address.sin_port = UInt16(port).bigEndian
+    return withUnsafePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
     }
-    guard bound else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-    return Int(UInt16(bigEndian: address.sin_port))
   }
 
   /// Starts `executableName` from ``productsFolder`` with `arguments` (plus `--log-format json`)
