@@ -56,10 +56,6 @@ extension Print {
     return text
   }
 
-  static func money(_ money: Binario_Scheduling_V1_Money) -> String {
-    amount(money.amountMinor, money.currency)
-  }
-
   static func money(_ money: Binario_Type_V1_Money) -> String {
     amount(money.amountMinor, money.currency)
   }

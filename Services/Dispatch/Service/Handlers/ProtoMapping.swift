@@ -1,5 +1,6 @@
 import BinarioDomain
 import BinarioProto
+import BinarioServiceKit
 import Foundation
 import SwiftProtobuf
 
@@ -13,14 +14,6 @@ extension Binario_Dispatch_V1_Position {
   }
 
   var point: GeoPoint { GeoPoint(latitude: latitude, longitude: longitude) }
-}
-
-extension Binario_Type_V1_Money {
-  init(minor: Int64, currency: String) {
-    self.init()
-    self.amountMinor = minor
-    self.currency = currency
-  }
 }
 
 extension Binario_Dispatch_V1_Zone {

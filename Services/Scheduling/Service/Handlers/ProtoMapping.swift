@@ -1,5 +1,6 @@
 import BinarioDomain
 import BinarioProto
+import BinarioServiceKit
 import Foundation
 import SwiftProtobuf
 
@@ -219,14 +220,6 @@ extension Binario_Scheduling_V1_Delivery {
 
 // MARK: - Itineraries
 
-extension Binario_Scheduling_V1_Money {
-  init(_ money: Money) {
-    self.init()
-    amountMinor = money.amountMinor
-    currency = money.currency
-  }
-}
-
 extension Binario_Scheduling_V1_Itinerary {
   /// Without members, invites or events.
   init(summary itinerary: Itinerary) {
@@ -236,7 +229,7 @@ extension Binario_Scheduling_V1_Itinerary {
     destination = itinerary.destination
     startDate = itinerary.startDate.description
     endDate = itinerary.endDate.description
-    estimatedCost = Binario_Scheduling_V1_Money(itinerary.estimatedCost)
+    estimatedCost = Binario_Type_V1_Money(itinerary.estimatedCost)
     status = itinerary.status == .active ? .active : .deleted
     organiserUserID = itinerary.organiserID
     createdAt = Google_Protobuf_Timestamp(date: itinerary.createdAt)
@@ -249,7 +242,7 @@ extension Binario_Scheduling_V1_Itinerary {
         $0.userID = member.userID
         $0.displayName = member.displayName
         $0.organiser = member.organiser
-        $0.costShare = Binario_Scheduling_V1_Money(member.costShare)
+        $0.costShare = Binario_Type_V1_Money(member.costShare)
       }
     }
     invites = details.invites.map(Binario_Scheduling_V1_ItineraryInvite.init)
@@ -287,7 +280,7 @@ extension Binario_Scheduling_V1_ItineraryEvent {
     startsAt = Google_Protobuf_Timestamp(date: event.startsAt)
     endsAt = Google_Protobuf_Timestamp(date: event.endsAt)
     notes = event.notes
-    cost = Binario_Scheduling_V1_Money(event.cost)
+    cost = Binario_Type_V1_Money(event.cost)
     createdBy = event.createdBy
   }
 }
@@ -302,7 +295,7 @@ extension ItineraryEventDraft {
       startsAt: event.hasStartsAt ? event.startsAt.date : nil,
       endsAt: event.hasEndsAt ? event.endsAt.date : nil,
       notes: event.notes,
-      cost: Money(amountMinor: event.cost.amountMinor, currency: event.cost.currency)
+      cost: event.cost.money
     )
   }
 }

@@ -1,17 +1,10 @@
 import BinarioDomain
 import BinarioProto
+import BinarioServiceKit
 import Foundation
 import SwiftProtobuf
 
 // Domain values as proto messages, and back. Instants are Timestamps; dates `YYYY-MM-DD`.
-
-extension Binario_Type_V1_Money {
-  init(_ money: Money) {
-    self.init()
-    self.amountMinor = money.amountMinor
-    self.currency = money.currency
-  }
-}
 
 extension Binario_Ticketing_V1_TripRun {
   init(_ run: RunReference) {

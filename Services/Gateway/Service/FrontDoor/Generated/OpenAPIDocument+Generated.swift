@@ -12120,7 +12120,7 @@ extension OpenAPIDocument {
             "type": "string"
           },
           "estimatedCost": {
-            "$ref": "#/components/schemas/binario.scheduling.v1.Money"
+            "$ref": "#/components/schemas/binario.type.v1.Money"
           }
         },
         "additionalProperties": false
@@ -12407,7 +12407,7 @@ extension OpenAPIDocument {
             "type": "string"
           },
           "estimatedCost": {
-            "$ref": "#/components/schemas/binario.scheduling.v1.Money"
+            "$ref": "#/components/schemas/binario.type.v1.Money"
           },
           "status": {
             "type": "string",
@@ -12477,7 +12477,7 @@ extension OpenAPIDocument {
             "type": "string"
           },
           "cost": {
-            "$ref": "#/components/schemas/binario.scheduling.v1.Money"
+            "$ref": "#/components/schemas/binario.type.v1.Money"
           },
           "createdBy": {
             "type": "string"
@@ -12534,7 +12534,7 @@ extension OpenAPIDocument {
             "type": "boolean"
           },
           "costShare": {
-            "$ref": "#/components/schemas/binario.scheduling.v1.Money"
+            "$ref": "#/components/schemas/binario.type.v1.Money"
           }
         },
         "additionalProperties": false
@@ -12763,20 +12763,6 @@ extension OpenAPIDocument {
             "format": "int64",
             "minimum": 0,
             "maximum": 4294967295
-          }
-        },
-        "additionalProperties": false
-      },
-      "binario.scheduling.v1.Money": {
-        "type": "object",
-        "properties": {
-          "amountMinor": {
-            "type": "string",
-            "format": "int64",
-            "pattern": "^-?[0-9]+$"
-          },
-          "currency": {
-            "type": "string"
           }
         },
         "additionalProperties": false

@@ -114,22 +114,6 @@ public nonisolated enum Binario_Scheduling_V1_InviteStatus: SwiftProtobuf.Enum, 
 
 }
 
-/// Money in minor units (cents) with an ISO 4217 currency.
-public nonisolated struct Binario_Scheduling_V1_Money: Sendable {
-  // SwiftProtobuf.Message conformance is added in an extension below. See the
-  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
-  // methods supported on all messages.
-
-  public var amountMinor: Int64 = 0
-
-  /// e.g. "EUR"
-  public var currency: String = String()
-
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
-
-  public init() {}
-}
-
 public nonisolated struct Binario_Scheduling_V1_ItineraryMember: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -142,8 +126,8 @@ public nonisolated struct Binario_Scheduling_V1_ItineraryMember: Sendable {
   public var organiser: Bool = false
 
   /// the estimated total cost split among the members
-  public var costShare: Binario_Scheduling_V1_Money {
-    get {_costShare ?? Binario_Scheduling_V1_Money()}
+  public var costShare: Binario_Type_V1_Money {
+    get {_costShare ?? Binario_Type_V1_Money()}
     set {_costShare = newValue}
   }
   /// Returns true if `costShare` has been explicitly set.
@@ -155,7 +139,7 @@ public nonisolated struct Binario_Scheduling_V1_ItineraryMember: Sendable {
 
   public init() {}
 
-  fileprivate var _costShare: Binario_Scheduling_V1_Money? = nil
+  fileprivate var _costShare: Binario_Type_V1_Money? = nil
 }
 
 public nonisolated struct Binario_Scheduling_V1_ItineraryInvite: Sendable {
@@ -236,8 +220,8 @@ public nonisolated struct Binario_Scheduling_V1_ItineraryEvent: Sendable {
 
   public var notes: String = String()
 
-  public var cost: Binario_Scheduling_V1_Money {
-    get {_cost ?? Binario_Scheduling_V1_Money()}
+  public var cost: Binario_Type_V1_Money {
+    get {_cost ?? Binario_Type_V1_Money()}
     set {_cost = newValue}
   }
   /// Returns true if `cost` has been explicitly set.
@@ -253,7 +237,7 @@ public nonisolated struct Binario_Scheduling_V1_ItineraryEvent: Sendable {
 
   fileprivate var _startsAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
   fileprivate var _endsAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
-  fileprivate var _cost: Binario_Scheduling_V1_Money? = nil
+  fileprivate var _cost: Binario_Type_V1_Money? = nil
 }
 
 public nonisolated struct Binario_Scheduling_V1_Itinerary: Sendable {
@@ -273,8 +257,8 @@ public nonisolated struct Binario_Scheduling_V1_Itinerary: Sendable {
   /// YYYY-MM-DD
   public var endDate: String = String()
 
-  public var estimatedCost: Binario_Scheduling_V1_Money {
-    get {_estimatedCost ?? Binario_Scheduling_V1_Money()}
+  public var estimatedCost: Binario_Type_V1_Money {
+    get {_estimatedCost ?? Binario_Type_V1_Money()}
     set {_estimatedCost = newValue}
   }
   /// Returns true if `estimatedCost` has been explicitly set.
@@ -307,7 +291,7 @@ public nonisolated struct Binario_Scheduling_V1_Itinerary: Sendable {
 
   public init() {}
 
-  fileprivate var _estimatedCost: Binario_Scheduling_V1_Money? = nil
+  fileprivate var _estimatedCost: Binario_Type_V1_Money? = nil
   fileprivate var _createdAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
 }
 
@@ -324,8 +308,8 @@ public nonisolated struct Binario_Scheduling_V1_CreateItineraryRequest: Sendable
 
   public var endDate: String = String()
 
-  public var estimatedCost: Binario_Scheduling_V1_Money {
-    get {_estimatedCost ?? Binario_Scheduling_V1_Money()}
+  public var estimatedCost: Binario_Type_V1_Money {
+    get {_estimatedCost ?? Binario_Type_V1_Money()}
     set {_estimatedCost = newValue}
   }
   /// Returns true if `estimatedCost` has been explicitly set.
@@ -337,7 +321,7 @@ public nonisolated struct Binario_Scheduling_V1_CreateItineraryRequest: Sendable
 
   public init() {}
 
-  fileprivate var _estimatedCost: Binario_Scheduling_V1_Money? = nil
+  fileprivate var _estimatedCost: Binario_Type_V1_Money? = nil
 }
 
 public nonisolated struct Binario_Scheduling_V1_CreateItineraryResponse: Sendable {
@@ -735,41 +719,6 @@ nonisolated extension Binario_Scheduling_V1_ItineraryStatus: SwiftProtobuf._Prot
 
 nonisolated extension Binario_Scheduling_V1_InviteStatus: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0INVITE_STATUS_UNSPECIFIED\0\u{1}INVITE_STATUS_PENDING\0\u{1}INVITE_STATUS_ACCEPTED\0\u{1}INVITE_STATUS_REJECTED\0\u{1}INVITE_STATUS_LEFT\0")
-}
-
-nonisolated extension Binario_Scheduling_V1_Money: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".Money"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}amount_minor\0\u{1}currency\0")
-
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularInt64Field(value: &self.amountMinor) }()
-      case 2: try { try decoder.decodeSingularStringField(value: &self.currency) }()
-      default: break
-      }
-    }
-  }
-
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if self.amountMinor != 0 {
-      try visitor.visitSingularInt64Field(value: self.amountMinor, fieldNumber: 1)
-    }
-    if !self.currency.isEmpty {
-      try visitor.visitSingularStringField(value: self.currency, fieldNumber: 2)
-    }
-    try unknownFields.traverse(visitor: &visitor)
-  }
-
-  public static func ==(lhs: Binario_Scheduling_V1_Money, rhs: Binario_Scheduling_V1_Money) -> Bool {
-    if lhs.amountMinor != rhs.amountMinor {return false}
-    if lhs.currency != rhs.currency {return false}
-    if lhs.unknownFields != rhs.unknownFields {return false}
-    return true
-  }
 }
 
 nonisolated extension Binario_Scheduling_V1_ItineraryMember: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
