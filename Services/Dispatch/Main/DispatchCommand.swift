@@ -22,16 +22,15 @@ struct DispatchCommand: EventLoopCommand {
   @OptionGroup var dispatch: DispatchOptions
 
   func runOnEventLoops() async throws {
-    let reader = OwnSettingReader()
-    let settings = try dispatch.settings(reader)
-    let zones = try dispatch.zoneMap(reader)
-    let gazetteer = try dispatch.gazetteer(reader)
     try await ServiceRunner.run(
       options: options,
       serviceName: "dispatch",
-      additionalSettings: identityAddress.additionalSettings + schedulingAddress.additionalSettings,
+      additionalSettings: identityAddress.additionalSettings + schedulingAddress.additionalSettings + dispatch.given,
       transport: .binario
     ) { context in
+      let settings = try DispatchOptions.settings(context.additionalSettings)
+      let zones = try DispatchOptions.zoneMap(context.additionalSettings)
+      let gazetteer = try DispatchOptions.gazetteer(context.additionalSettings)
       let store = try DispatchStore(directory: context.configuration.dataDirectory)
       let clock = SystemClock()
       let logger = context.logger

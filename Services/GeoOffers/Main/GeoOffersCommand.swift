@@ -22,15 +22,14 @@ struct GeoOffersCommand: EventLoopCommand {
   @OptionGroup var geoOffers: GeoOffersOptions
 
   func runOnEventLoops() async throws {
-    let reader = OwnSettingReader()
-    let settings = try geoOffers.settings(reader)
-    let demoData = try geoOffers.demoDataFile(reader)
     try await ServiceRunner.run(
       options: options,
       serviceName: "geo-offers",
-      additionalSettings: schedulingAddress.additionalSettings + ticketingAddress.additionalSettings,
+      additionalSettings: schedulingAddress.additionalSettings + ticketingAddress.additionalSettings + geoOffers.given,
       transport: .binario
     ) { context in
+      let settings = try GeoOffersOptions.settings(context.additionalSettings)
+      let demoData = try GeoOffersOptions.demoData(context.additionalSettings)
       let store = try GeoOffersStore(directory: context.configuration.dataDirectory)
       let scheduling = try context.schedulingClient()
       let ticketing = try context.peerClient(TicketingPeer.self)

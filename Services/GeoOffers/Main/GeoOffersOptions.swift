@@ -3,70 +3,91 @@ import BinarioServiceKit
 import Foundation
 import GeoOffersService
 
-/// Geo-offers' own settings, beside ServiceKit's common ones and the peers' addresses. Each is a
-/// flag, or else a `BINARIO_*` environment variable (flags win).
-struct GeoOffersOptions: ParsableArguments {
-  @Option(
-    name: .customLong("demo-data"),
-    help: ArgumentHelp(
-      "Shops, deals, places and route offers (JSON) loaded at first start, while the service has none of its own (the repository's Services/GeoOffers/DemoData/offers.json). (BINARIO_DEMO_DATA)",
-      valueName: "file"
-    )
+/// Geo-offers' own settings, beside ServiceKit's common ones and the peers' addresses, each
+/// declared once: a flag, a `BINARIO_*` variable or a key of the config file (flags win, then
+/// variables, then the file).
+extension Setting {
+  static let demoData = Setting(
+    "demoData",
+    help:
+      "Shops, deals, places and route offers (JSON) loaded at first start, while the service has none of its own (the repository's Services/GeoOffers/DemoData/offers.json).",
+    valueName: "file"
   )
+
+  static let dealRadius = Setting(
+    "dealRadius",
+    help: "How near (metres) a reported position a deal is offered; default 300.",
+    valueName: "metres"
+  )
+
+  static let dealRepeatAfter = Setting(
+    "dealRepeatAfter",
+    help: "How long (hours) before a deal offered to someone may be offered to them again; default 24.",
+    valueName: "hours"
+  )
+
+  static let stationRadius = Setting(
+    "stationRadius",
+    help: "How near (metres) a station a position is at it, for a welcome; default 200.",
+    valueName: "metres"
+  )
+
+  static let placesRadius = Setting(
+    "placesRadius",
+    help: "How near (metres) places to visit are suggested; default 1000.",
+    valueName: "metres"
+  )
+
+  static let geoOffersZone = Setting(
+    "geoOffersZone",
+    help: "The time zone of a welcome's times; default Europe/Rome.",
+    valueName: "zone"
+  )
+}
+
+/// The flags of the settings above; ``given`` pairs each with its value.
+struct GeoOffersOptions: ParsableArguments {
+  @Option(name: .customLong(Setting.demoData.flagName), help: Setting.demoData.argumentHelp)
   var demoData: String?
 
-  @Option(
-    name: .customLong("deal-radius"),
-    help: ArgumentHelp("How near (metres) a reported position a deal is offered; default 300. (BINARIO_DEAL_RADIUS)", valueName: "metres")
-  )
-  var dealRadius: Double?
+  @Option(name: .customLong(Setting.dealRadius.flagName), help: Setting.dealRadius.argumentHelp)
+  var dealRadius: String?
 
-  @Option(
-    name: .customLong("deal-repeat-after"),
-    help: ArgumentHelp(
-      "How long (hours) before a deal offered to someone may be offered to them again; default 24. (BINARIO_DEAL_REPEAT_AFTER)",
-      valueName: "hours"
-    )
-  )
-  var dealRepeatAfter: Double?
+  @Option(name: .customLong(Setting.dealRepeatAfter.flagName), help: Setting.dealRepeatAfter.argumentHelp)
+  var dealRepeatAfter: String?
 
-  @Option(
-    name: .customLong("station-radius"),
-    help: ArgumentHelp("How near (metres) a station a position is at it, for a welcome; default 200. (BINARIO_STATION_RADIUS)", valueName: "metres")
-  )
-  var stationRadius: Double?
+  @Option(name: .customLong(Setting.stationRadius.flagName), help: Setting.stationRadius.argumentHelp)
+  var stationRadius: String?
 
-  @Option(
-    name: .customLong("places-radius"),
-    help: ArgumentHelp("How near (metres) places to visit are suggested; default 1000. (BINARIO_PLACES_RADIUS)", valueName: "metres")
-  )
-  var placesRadius: Double?
+  @Option(name: .customLong(Setting.placesRadius.flagName), help: Setting.placesRadius.argumentHelp)
+  var placesRadius: String?
 
-  @Option(
-    name: .customLong("geo-offers-zone"),
-    help: ArgumentHelp("The time zone of a welcome's times; default Europe/Rome. (BINARIO_GEO_OFFERS_ZONE)", valueName: "zone")
-  )
+  @Option(name: .customLong(Setting.geoOffersZone.flagName), help: Setting.geoOffersZone.argumentHelp)
   var zone: String?
 
-  func demoDataFile(_ reader: OwnSettingReader) throws -> (path: String, data: Data)? {
-    try reader.file(demoData, "BINARIO_DEMO_DATA", name: "demo-data")
+  /// Each setting with what its flag was given.
+  var given: [AdditionalSetting] {
+    [
+      Setting.demoData.given(demoData),
+      Setting.dealRadius.given(dealRadius),
+      Setting.dealRepeatAfter.given(dealRepeatAfter),
+      Setting.stationRadius.given(stationRadius),
+      Setting.placesRadius.given(placesRadius),
+      Setting.geoOffersZone.given(zone),
+    ]
   }
 
-  func settings(_ reader: OwnSettingReader) throws -> GeoOffersSettings {
+  static func demoData(_ values: AdditionalSettingValues) throws -> (path: String, data: Data)? {
+    try values.file(.demoData)
+  }
+
+  static func settings(_ values: AdditionalSettingValues) throws -> GeoOffersSettings {
     var settings = GeoOffersSettings()
-    if let value = try reader.number(dealRadius, "BINARIO_DEAL_RADIUS", name: "deal-radius", in: 1 ... 50_000) {
-      settings.dealRadiusMetres = value
-    }
-    if let hours = try reader.number(dealRepeatAfter, "BINARIO_DEAL_REPEAT_AFTER", name: "deal-repeat-after", in: 0 ... (24 * 365)) {
-      settings.noRepeatPeriod = hours * 3600
-    }
-    if let value = try reader.number(stationRadius, "BINARIO_STATION_RADIUS", name: "station-radius", in: 1 ... 5_000) {
-      settings.stationRadiusMetres = value
-    }
-    if let value = try reader.number(placesRadius, "BINARIO_PLACES_RADIUS", name: "places-radius", in: 1 ... 50_000) {
-      settings.placesRadiusMetres = value
-    }
-    settings.zone = try reader.timeZone(zone, "BINARIO_GEO_OFFERS_ZONE", name: "geo-offers-zone")
+    if let value = try values.number(.dealRadius, in: 1 ... 50_000) { settings.dealRadiusMetres = value }
+    if let hours = try values.number(.dealRepeatAfter, in: 0 ... (24 * 365)) { settings.noRepeatPeriod = hours * 3600 }
+    if let value = try values.number(.stationRadius, in: 1 ... 5_000) { settings.stationRadiusMetres = value }
+    if let value = try values.number(.placesRadius, in: 1 ... 50_000) { settings.placesRadiusMetres = value }
+    settings.zone = try values.timeZone(.geoOffersZone)
     return settings
   }
 }

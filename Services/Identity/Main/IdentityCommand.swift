@@ -19,11 +19,10 @@ struct IdentityCommand: EventLoopCommand {
   @OptionGroup var identity: IdentityOptions
 
   func runOnEventLoops() async throws {
-    let environment = ProcessInfo.processInfo.environment
-    let policy = try identity.policy(environment: environment)
-    let admin = try identity.admin(environment: environment)
-    let google = try identity.googleSignIn(environment: environment)
-    try await ServiceRunner.run(options: options, serviceName: "identity", transport: .binario) { context in
+    try await ServiceRunner.run(options: options, serviceName: "identity", additionalSettings: identity.given, transport: .binario) { context in
+      let policy = try IdentityOptions.policy(context.additionalSettings)
+      let admin = try IdentityOptions.admin(context.additionalSettings)
+      let google = try IdentityOptions.googleSignIn(context.additionalSettings)
       let store = try IdentityStore(directory: context.configuration.dataDirectory)
       let domain = try await IdentityDomain.start(
         store: store,

@@ -21,15 +21,14 @@ struct SchedulingCommand: EventLoopCommand {
   @OptionGroup var scheduling: SchedulingOptions
 
   func runOnEventLoops() async throws {
-    let environment = ProcessInfo.processInfo.environment
-    let folder = try scheduling.folder(environment: environment)
-    let zone = try scheduling.zone(environment: environment)
     try await ServiceRunner.run(
       options: options,
       serviceName: "scheduling",
-      additionalSettings: identityAddress.additionalSettings,
+      additionalSettings: identityAddress.additionalSettings + scheduling.given,
       transport: .binario
     ) { context in
+      let folder = try SchedulingOptions.folder(context.additionalSettings)
+      let zone = try SchedulingOptions.zone(context.additionalSettings)
       let store = try SchedulingStore(directory: context.configuration.dataDirectory)
       let clock = SystemClock()
       let directory = IdentityAccountDirectory(identity: try context.identityClient())

@@ -1,42 +1,49 @@
 import ArgumentParser
+import BinarioServiceKit
 import Foundation
 import SchedulingService
 
-/// Scheduling's own settings, beside ServiceKit's common ones and `--identity-address`. Each is
-/// a flag, or else a `BINARIO_*` environment variable (flags win).
-struct SchedulingOptions: ParsableArguments {
-  @Option(
-    name: .customLong("timetable-folder"),
-    help: ArgumentHelp(
-      "A GTFS feed folder loaded at first start, when no timetable was ever imported (the repository's Services/Scheduling/DemoNetwork). (BINARIO_TIMETABLE_FOLDER)",
-      valueName: "folder"
-    )
+/// Scheduling's own settings, beside ServiceKit's common ones and the identity address, each
+/// declared once: a flag, a `BINARIO_*` variable or a key of the config file (flags win, then
+/// variables, then the file).
+extension Setting {
+  static let timetableFolder = Setting(
+    "timetableFolder",
+    help: "A GTFS feed folder loaded at first start, when no timetable was ever imported (the repository's Services/Scheduling/DemoNetwork).",
+    valueName: "folder"
   )
+
+  static let timetableZone = Setting(
+    "timetableZone",
+    help: "The time zone the timetable's service days are in; default Europe/Rome.",
+    valueName: "zone"
+  )
+}
+
+/// The flags of the settings above; ``given`` pairs each with its value.
+struct SchedulingOptions: ParsableArguments {
+  @Option(name: .customLong(Setting.timetableFolder.flagName), help: Setting.timetableFolder.argumentHelp)
   var timetableFolder: String?
 
-  @Option(
-    name: .customLong("timetable-zone"),
-    help: ArgumentHelp(
-      "The time zone the timetable's service days are in; default Europe/Rome. (BINARIO_TIMETABLE_ZONE)",
-      valueName: "zone"
-    )
-  )
+  @Option(name: .customLong(Setting.timetableZone.flagName), help: Setting.timetableZone.argumentHelp)
   var timetableZone: String?
 
-  func folder(environment: [String: String]) throws -> String? {
-    guard let folder = timetableFolder ?? environment["BINARIO_TIMETABLE_FOLDER"], !folder.isEmpty else { return nil }
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-      throw ValidationError("timetable-folder \(folder) is not a folder")
-    }
-    return folder
+  /// Each setting with what its flag was given.
+  var given: [AdditionalSetting] {
+    [
+      Setting.timetableFolder.given(timetableFolder),
+      Setting.timetableZone.given(timetableZone),
+    ]
   }
 
-  func zone(environment: [String: String]) throws -> ServiceDayZone {
-    let name = timetableZone ?? environment["BINARIO_TIMETABLE_ZONE"] ?? "Europe/Rome"
-    guard let zone = ServiceDayZone(identifier: name) else {
-      throw ValidationError("timetable-zone must be a time zone such as Europe/Rome, not \(name)")
-    }
-    return zone
+  static func folder(_ values: AdditionalSettingValues) throws -> String? {
+    try values.folder(.timetableFolder)
+  }
+
+  static func zone(_ values: AdditionalSettingValues) throws -> ServiceDayZone {
+    try values.value(.timetableZone) { name in
+      guard let zone = ServiceDayZone(identifier: name) else { throw Refusal("expected a time zone such as Europe/Rome, got \(name)") }
+      return zone
+    } ?? ServiceDayZone(identifier: "Europe/Rome")!
   }
 }

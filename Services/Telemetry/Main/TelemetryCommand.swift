@@ -21,10 +21,9 @@ struct TelemetryCommand: EventLoopCommand {
   @OptionGroup var telemetry: TelemetryOptions
 
   func runOnEventLoops() async throws {
-    let reader = OwnSettingReader()
-    let sources = try telemetry.referenceSources(reader)
-    let fetchPeriod = try telemetry.fetchPeriod(reader)
-    try await ServiceRunner.run(options: options, serviceName: "telemetry", transport: .binario) { context in
+    try await ServiceRunner.run(options: options, serviceName: "telemetry", additionalSettings: telemetry.given, transport: .binario) { context in
+      let sources = try TelemetryOptions.referenceSources(context.additionalSettings)
+      let fetchPeriod = try TelemetryOptions.fetchPeriod(context.additionalSettings)
       let store = try TelemetryStore(directory: context.configuration.dataDirectory)
       let logger = context.logger
       let domain = TelemetryDomain(

@@ -24,17 +24,16 @@ struct TicketingCommand: EventLoopCommand {
   @OptionGroup var ticketing: TicketingOptions
 
   func runOnEventLoops() async throws {
-    let reader = OwnSettingReader()
-    let fareTable = try ticketing.fareTableData(reader)
-    let zone = try ticketing.zone(reader)
-    let reminderDays = try ticketing.reminderDays(reader)
     try await ServiceRunner.run(
       options: options,
       serviceName: "ticketing",
       additionalSettings: identityAddress.additionalSettings + schedulingAddress.additionalSettings
-        + geoOffersAddress.additionalSettings,
+        + geoOffersAddress.additionalSettings + ticketing.given,
       transport: .binario
     ) { context in
+      let fareTable = try TicketingOptions.fareTable(context.additionalSettings)
+      let zone = try TicketingOptions.zone(context.additionalSettings)
+      let reminderDays = try TicketingOptions.reminderDays(context.additionalSettings)
       let store = try TicketingStore(directory: context.configuration.dataDirectory)
       let clock = SystemClock()
       let accounts = IdentityAccountDirectory(identity: try context.identityClient())
@@ -53,8 +52,8 @@ struct TicketingCommand: EventLoopCommand {
         zone: zone,
         routeOffers: routeOffers
       )
-      if let fareTable, try await domain.loadFareTable(fareTable) {
-        context.logger.notice("loaded the fare table", metadata: ["file": "\(ticketing.fareTable ?? reader.environment["BINARIO_FARE_TABLE"] ?? "")"])
+      if let fareTable, try await domain.loadFareTable(fareTable.data) {
+        context.logger.notice("loaded the fare table", metadata: ["file": "\(fareTable.path)"])
       }
       let reminders = RenewalReminders(
         store: store,

@@ -17,24 +17,23 @@ public protocol PeerService: Sendable {
 /// then, in the setup closure, `try context.identityClient()` (or ``ServiceRunnerContext/peerClient(_:)``).
 public struct PeerAddressOption<Peer: PeerService>: ParsableArguments, Sendable {
   /// The key in the config file (`identityAddress`); `BINARIO_IDENTITY_ADDRESS` in the environment.
-  public static var key: String {
+  public static var key: String { setting.key }
+
+  /// The setting's declaration: `identityAddress`, whence `--identity-address` and
+  /// `BINARIO_IDENTITY_ADDRESS`.
+  public static var setting: Setting {
     let words = Peer.name.split(separator: "-")
-    return ([String(words[0])] + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }).joined() + "Address"
+    let key = ([String(words[0])] + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }).joined() + "Address"
+    return Setting(key, help: "Where \(Peer.name) listens (host:port).", valueName: "host:port")
   }
 
-  @Option(
-    name: .customLong("\(Peer.name)-address"),
-    help: ArgumentHelp(
-      "Where \(Peer.name) listens (host:port). (BINARIO_\(Peer.name.uppercased().replacingOccurrences(of: "-", with: "_"))_ADDRESS)",
-      valueName: "host:port"
-    )
-  )
+  @Option(name: .customLong(Self.setting.flagName), help: Self.setting.argumentHelp)
   public var address: String?
 
   public init() {}
 
   public var additionalSettings: [AdditionalSetting] {
-    [AdditionalSetting(key: Self.key, flagValue: address)]
+    [Self.setting.given(address)]
   }
 }
 

@@ -22,15 +22,16 @@ public struct AdditionalSetting: Sendable, Hashable {
     self.init(key: key, flagValues: flagValue.map { [$0] } ?? [])
   }
 
-  /// `BINARIO_` and the key in UPPER_SNAKE: `BINARIO_RATE_LIMIT`.
-  public var environmentVariable: String {
-    "BINARIO_" + ConfigurationSetting.words(of: self.key).map { $0.uppercased() }.joined(separator: "_")
+  /// A declared ``Setting`` with the values its flag was given.
+  public init(_ setting: Setting, flagValues: [String]) {
+    self.init(key: setting.key, flagValues: flagValues)
   }
 
+  /// `BINARIO_` and the key in UPPER_SNAKE: `BINARIO_RATE_LIMIT`.
+  public var environmentVariable: String { Setting(self.key, help: "").environmentVariable }
+
   /// The key in kebab-case: `--rate-limit`.
-  public var flag: String {
-    "--" + ConfigurationSetting.words(of: self.key).map { $0.lowercased() }.joined(separator: "-")
-  }
+  public var flag: String { Setting(self.key, help: "").flag }
 }
 
 /// The values of a process's ``AdditionalSetting``s, each with where it came from.

@@ -24,35 +24,44 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable {
   /// The key in the JSON config file (camelCase, as the property).
   public var key: String { self.rawValue }
 
+  /// The setting's declaration: its flag, variable and help follow from it.
+  public var setting: Setting {
+    switch self {
+    case .serviceName: Setting(self.rawValue, help: "Name in logs and metrics.", valueName: "name")
+    case .host: Setting(self.rawValue, help: "gRPC listen address.", valueName: "address")
+    case .port: Setting(self.rawValue, help: "gRPC listen port; 0 picks one.", valueName: "port")
+    case .tlsCertificate: Setting(self.rawValue, help: "PEM certificate chain.", valueName: "pem-file")
+    case .tlsPrivateKey: Setting(self.rawValue, help: "PEM private key.", valueName: "pem-file")
+    case .tlsTrustedCA: Setting(self.rawValue, help: "PEM CA certificates peers must chain to.", valueName: "pem-file")
+    case .tlsClientAuthentication: Setting(self.rawValue, help: "Require client certificates (default) or not.", valueName: "required|none")
+    case .dataDirectory: Setting(self.rawValue, help: "Where the service keeps its files.", valueName: "directory")
+    case .logLevel: Setting(self.rawValue, help: "trace, debug, info, notice, warning, error, critical.", valueName: "level")
+    case .logFormat: Setting(self.rawValue, help: "Log lines for people or JSON lines.", valueName: "human|json")
+    case .metricsHost: Setting(self.rawValue, help: "/metrics listen address.", valueName: "address")
+    case .metricsPort: Setting(self.rawValue, help: "/metrics listen port; off disables.", valueName: "port|off")
+    case .shutdownGracePeriod: Setting(self.rawValue, help: "Seconds open calls may finish after SIGTERM.", valueName: "seconds")
+    case .maxFrameSize: Setting(self.rawValue, help: "Largest frame in bytes.", valueName: "bytes")
+    case .otlpEndpoint:
+      Setting(self.rawValue, help: "Export spans over OTLP/HTTP to this collector; off (the default) exports none.", valueName: "url|off")
+    case .keepaliveInterval:
+      Setting(self.rawValue, help: "Seconds without receiving anything on a connection before it is pinged (default 30).", valueName: "seconds")
+    case .keepaliveTimeout:
+      Setting(self.rawValue, help: "Seconds a ping may go unanswered before the connection is closed as dead (default 10).", valueName: "seconds")
+    }
+  }
+
   /// `BINARIO_` and the key in UPPER_SNAKE: `BINARIO_TLS_TRUSTED_CA`.
   public var environmentVariable: String {
-    "BINARIO_" + Self.words(of: self.rawValue).map { $0.uppercased() }.joined(separator: "_")
+    self.setting.environmentVariable
   }
 
   /// The key in kebab-case: `--tls-trusted-ca`.
   public var flag: String {
-    "--" + Self.words(of: self.rawValue).map { $0.lowercased() }.joined(separator: "-")
+    self.setting.flag
   }
 
   /// The environment variable naming a config file, read when `--config` is absent.
   public static let configFileEnvironmentVariable = "BINARIO_CONFIG"
-
-  /// Splits camelCase, keeping a run of capitals together: `tlsTrustedCA` → tls, Trusted, CA.
-  static func words(of key: String) -> [String] {
-    var words: [String] = []
-    var current = ""
-    var previousWasLowercase = false
-    for character in key {
-      if character.isUppercase && previousWasLowercase {
-        words.append(current)
-        current = ""
-      }
-      current.append(character)
-      previousWasLowercase = character.isLowercase || character.isNumber
-    }
-    words.append(current)
-    return words
-  }
 
   /// Checks `value` and stores it in `configuration`.
   func apply(_ value: SettingValue, to configuration: inout ServiceConfiguration) throws(SettingValue.Invalid) {

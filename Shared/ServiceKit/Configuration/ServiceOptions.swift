@@ -8,121 +8,64 @@ public struct ServiceOptions: ParsableArguments, Sendable {
   @Option(name: .customLong("config"), help: ArgumentHelp("JSON config file (or BINARIO_CONFIG).", valueName: "file"))
   public var config: String?
 
-  @Option(
-    name: .customLong("service-name"),
-    help: ArgumentHelp("Name in logs and metrics. (BINARIO_SERVICE_NAME)", valueName: "name")
-  )
+  @Option(name: .customLong(ConfigurationSetting.serviceName.setting.flagName), help: ConfigurationSetting.serviceName.setting.argumentHelp)
   public var serviceName: String?
 
-  @Option(name: .customLong("host"), help: ArgumentHelp("gRPC listen address. (BINARIO_HOST)", valueName: "address"))
+  @Option(name: .customLong(ConfigurationSetting.host.setting.flagName), help: ConfigurationSetting.host.setting.argumentHelp)
   public var host: String?
 
-  @Option(
-    name: .customLong("port"),
-    help: ArgumentHelp("gRPC listen port; 0 picks one. (BINARIO_PORT)", valueName: "port")
-  )
+  @Option(name: .customLong(ConfigurationSetting.port.setting.flagName), help: ConfigurationSetting.port.setting.argumentHelp)
   public var port: String?
 
-  @Option(
-    name: .customLong("tls-certificate"),
-    help: ArgumentHelp("PEM certificate chain. (BINARIO_TLS_CERTIFICATE)", valueName: "pem-file")
-  )
+  @Option(name: .customLong(ConfigurationSetting.tlsCertificate.setting.flagName), help: ConfigurationSetting.tlsCertificate.setting.argumentHelp)
   public var tlsCertificate: String?
 
-  @Option(
-    name: .customLong("tls-private-key"),
-    help: ArgumentHelp("PEM private key. (BINARIO_TLS_PRIVATE_KEY)", valueName: "pem-file")
-  )
+  @Option(name: .customLong(ConfigurationSetting.tlsPrivateKey.setting.flagName), help: ConfigurationSetting.tlsPrivateKey.setting.argumentHelp)
   public var tlsPrivateKey: String?
 
-  @Option(
-    name: .customLong("tls-trusted-ca"),
-    help: ArgumentHelp("PEM CA certificates peers must chain to. (BINARIO_TLS_TRUSTED_CA)", valueName: "pem-file")
-  )
+  @Option(name: .customLong(ConfigurationSetting.tlsTrustedCA.setting.flagName), help: ConfigurationSetting.tlsTrustedCA.setting.argumentHelp)
   public var tlsTrustedCA: String?
 
   @Option(
-    name: .customLong("tls-client-authentication"),
-    help: ArgumentHelp(
-      "Require client certificates (default) or not. (BINARIO_TLS_CLIENT_AUTHENTICATION)",
-      valueName: "required|none"
-    )
+    name: .customLong(ConfigurationSetting.tlsClientAuthentication.setting.flagName),
+    help: ConfigurationSetting.tlsClientAuthentication.setting.argumentHelp
   )
   public var tlsClientAuthentication: String?
 
-  @Option(
-    name: .customLong("data-directory"),
-    help: ArgumentHelp("Where the service keeps its files. (BINARIO_DATA_DIRECTORY)", valueName: "directory")
-  )
+  @Option(name: .customLong(ConfigurationSetting.dataDirectory.setting.flagName), help: ConfigurationSetting.dataDirectory.setting.argumentHelp)
   public var dataDirectory: String?
 
-  @Option(
-    name: .customLong("log-level"),
-    help: ArgumentHelp(
-      "trace, debug, info, notice, warning, error, critical. (BINARIO_LOG_LEVEL)",
-      valueName: "level"
-    )
-  )
+  @Option(name: .customLong(ConfigurationSetting.logLevel.setting.flagName), help: ConfigurationSetting.logLevel.setting.argumentHelp)
   public var logLevel: String?
 
-  @Option(
-    name: .customLong("log-format"),
-    help: ArgumentHelp("Log lines for people or JSON lines. (BINARIO_LOG_FORMAT)", valueName: "human|json")
-  )
+  @Option(name: .customLong(ConfigurationSetting.logFormat.setting.flagName), help: ConfigurationSetting.logFormat.setting.argumentHelp)
   public var logFormat: String?
 
-  @Option(
-    name: .customLong("metrics-host"),
-    help: ArgumentHelp("/metrics listen address. (BINARIO_METRICS_HOST)", valueName: "address")
-  )
+  @Option(name: .customLong(ConfigurationSetting.metricsHost.setting.flagName), help: ConfigurationSetting.metricsHost.setting.argumentHelp)
   public var metricsHost: String?
 
-  @Option(
-    name: .customLong("metrics-port"),
-    help: ArgumentHelp("/metrics listen port; off disables. (BINARIO_METRICS_PORT)", valueName: "port|off")
-  )
+  @Option(name: .customLong(ConfigurationSetting.metricsPort.setting.flagName), help: ConfigurationSetting.metricsPort.setting.argumentHelp)
   public var metricsPort: String?
 
   @Option(
-    name: .customLong("shutdown-grace-period"),
-    help: ArgumentHelp(
-      "Seconds open calls may finish after SIGTERM. (BINARIO_SHUTDOWN_GRACE_PERIOD)",
-      valueName: "seconds"
-    )
+    name: .customLong(ConfigurationSetting.shutdownGracePeriod.setting.flagName),
+    help: ConfigurationSetting.shutdownGracePeriod.setting.argumentHelp
   )
   public var shutdownGracePeriod: String?
 
-  @Option(
-    name: .customLong("max-frame-size"),
-    help: ArgumentHelp("Largest frame in bytes. (BINARIO_MAX_FRAME_SIZE)", valueName: "bytes")
-  )
+  @Option(name: .customLong(ConfigurationSetting.maxFrameSize.setting.flagName), help: ConfigurationSetting.maxFrameSize.setting.argumentHelp)
   public var maxFrameSize: String?
 
-  @Option(
-    name: .customLong("otlp-endpoint"),
-    help: ArgumentHelp(
-      "Export spans over OTLP/HTTP to this collector; off (the default) exports none. (BINARIO_OTLP_ENDPOINT)",
-      valueName: "url|off"
-    )
-  )
+  @Option(name: .customLong(ConfigurationSetting.otlpEndpoint.setting.flagName), help: ConfigurationSetting.otlpEndpoint.setting.argumentHelp)
   public var otlpEndpoint: String?
 
   @Option(
-    name: .customLong("keepalive-interval"),
-    help: ArgumentHelp(
-      "Seconds without receiving anything on a connection before it is pinged (default 30). (BINARIO_KEEPALIVE_INTERVAL)",
-      valueName: "seconds"
-    )
+    name: .customLong(ConfigurationSetting.keepaliveInterval.setting.flagName),
+    help: ConfigurationSetting.keepaliveInterval.setting.argumentHelp
   )
   public var keepaliveInterval: String?
 
-  @Option(
-    name: .customLong("keepalive-timeout"),
-    help: ArgumentHelp(
-      "Seconds a ping may go unanswered before the connection is closed as dead (default 10). (BINARIO_KEEPALIVE_TIMEOUT)",
-      valueName: "seconds"
-    )
-  )
+  @Option(name: .customLong(ConfigurationSetting.keepaliveTimeout.setting.flagName), help: ConfigurationSetting.keepaliveTimeout.setting.argumentHelp)
   public var keepaliveTimeout: String?
 
   public init() {}
