@@ -1,14 +1,23 @@
+/// What a notification is about; the client picks an icon and what to open by it.
+public enum NotificationKind: String, Sendable, Hashable, CaseIterable {
+  case tripDelay = "trip_delay"
+  case platformChange = "platform_change"
+  case cancellation
+  case itineraryInvite = "itinerary_invite"
+  case itineraryUpdate = "itinerary_update"
+  case deal
+  case welcome
+  case taxiUpdate = "taxi_update"
+  case renewalReminder = "renewal_reminder"
+  case ticket
+  case general
+}
+
 /// A notification a service asks scheduling's notification centre to deliver (its internal
 /// `Notify`): the recipients' channel preferences decide how it reaches them, unless `pushOnly`.
 public struct PeerNotification: Sendable, Hashable {
-  /// What it is about; the app groups and mutes notifications by kind.
-  public enum Kind: Sendable, Hashable {
-    case tripDelay, platformChange, cancellation, itineraryInvite, itineraryUpdate, deal, welcome, taxiUpdate, renewalReminder, ticket,
-      general
-  }
-
   public var userIDs: [String]
-  public var kind: Kind
+  public var kind: NotificationKind
   public var title: String
   public var body: String
   public var data: [String: String]
@@ -20,7 +29,7 @@ public struct PeerNotification: Sendable, Hashable {
 
   public init(
     userIDs: [String],
-    kind: Kind,
+    kind: NotificationKind,
     title: String,
     body: String,
     data: [String: String] = [:],

@@ -30,30 +30,12 @@ extension Binario_Scheduling_V1_NotifyRequest {
   init(_ notification: PeerNotification) {
     self.init()
     userIds = notification.userIDs
-    kind = Binario_Scheduling_V1_NotificationKind(notification.kind)
+    kind = notification.kind.proto
     title = notification.title
     body = notification.body
     data = notification.data
     dedupeKey = notification.dedupeKey
     pushOnly = notification.pushOnly
-  }
-}
-
-extension Binario_Scheduling_V1_NotificationKind {
-  init(_ kind: PeerNotification.Kind) {
-    switch kind {
-    case .tripDelay: self = .tripDelay
-    case .platformChange: self = .platformChange
-    case .cancellation: self = .cancellation
-    case .itineraryInvite: self = .itineraryInvite
-    case .itineraryUpdate: self = .itineraryUpdate
-    case .deal: self = .deal
-    case .welcome: self = .welcome
-    case .taxiUpdate: self = .taxiUpdate
-    case .renewalReminder: self = .renewalReminder
-    case .ticket: self = .ticket
-    case .general: self = .general
-    }
   }
 }
 

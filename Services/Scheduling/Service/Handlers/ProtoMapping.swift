@@ -111,41 +111,6 @@ extension RunStopInput {
 
 // MARK: - Notifications
 
-extension NotificationKind {
-  init?(_ kind: Binario_Scheduling_V1_NotificationKind) {
-    switch kind {
-    case .tripDelay: self = .tripDelay
-    case .platformChange: self = .platformChange
-    case .cancellation: self = .cancellation
-    case .itineraryInvite: self = .itineraryInvite
-    case .itineraryUpdate: self = .itineraryUpdate
-    case .deal: self = .deal
-    case .welcome: self = .welcome
-    case .taxiUpdate: self = .taxiUpdate
-    case .renewalReminder: self = .renewalReminder
-    case .ticket: self = .ticket
-    case .general: self = .general
-    case .unspecified, .UNRECOGNIZED: return nil
-    }
-  }
-
-  var proto: Binario_Scheduling_V1_NotificationKind {
-    switch self {
-    case .tripDelay: .tripDelay
-    case .platformChange: .platformChange
-    case .cancellation: .cancellation
-    case .itineraryInvite: .itineraryInvite
-    case .itineraryUpdate: .itineraryUpdate
-    case .deal: .deal
-    case .welcome: .welcome
-    case .taxiUpdate: .taxiUpdate
-    case .renewalReminder: .renewalReminder
-    case .ticket: .ticket
-    case .general: .general
-    }
-  }
-}
-
 extension Binario_Scheduling_V1_Notification {
   init(_ notification: UserNotification) {
     self.init()

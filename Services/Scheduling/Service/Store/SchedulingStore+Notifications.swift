@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 import GRDB
 

@@ -1,21 +1,6 @@
 import BinarioDomain
 import Foundation
 
-/// What a notification is about; the client picks an icon and what to open by it.
-public enum NotificationKind: String, Sendable, Hashable, CaseIterable {
-  case tripDelay = "trip_delay"
-  case platformChange = "platform_change"
-  case cancellation
-  case itineraryInvite = "itinerary_invite"
-  case itineraryUpdate = "itinerary_update"
-  case deal
-  case welcome
-  case taxiUpdate = "taxi_update"
-  case renewalReminder = "renewal_reminder"
-  case ticket
-  case general
-}
-
 /// A notification as a sender writes it, before it has recipients.
 public struct NotificationContent: Sendable, Hashable {
   public var kind: NotificationKind
