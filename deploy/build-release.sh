@@ -13,7 +13,7 @@
 # runs after the first reuse what it built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-flags=(-c release --static-swift-stdlib --scratch-path "$PWD/.build/static" -Xswiftc -gnone -Xcc -g0)
+flags=(-c release --static-swift-stdlib --scratch-path "$PWD/.build/static" --disable-index-store -Xswiftc -gnone -Xcc -g0)
 while read -r product; do
   swift build "${flags[@]}" --product "$product" >&2
 done < <(grep -v '^#' deploy/image-executables)

@@ -40,8 +40,8 @@ rm -f "$scratch/debug.yaml"
 # `--sanitize` gives swiftc one -sanitize flag per sanitizer, and the last one wins: the combined
 # flag after them keeps libFuzzer's coverage in the Swift modules (C modules take both either way).
 # Line tables only, not full debug information: enough for a crash's stack to name files and lines,
-# and the build is the test command's second largest.
-build=(swift build --package-path Fuzz --scratch-path "$scratch" --sanitize fuzzer --sanitize address
+# and the build is the test command's second largest; no index store, which nothing here reads.
+build=(swift build --package-path Fuzz --scratch-path "$scratch" --disable-index-store --sanitize fuzzer --sanitize address
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -gline-tables-only -Xcc -gline-tables-only --product binario-fuzz)
 if ! "${build[@]}" >"$log" 2>&1; then
   cat "$log" >&2

@@ -21,9 +21,11 @@ if ! command -v protoc >/dev/null || ! command -v protoc-c >/dev/null; then
   exit 1
 fi
 
-swift build --product protoc-gen-swift >/dev/null
-swift build --product protoc-gen-grpc-swift-2 >/dev/null
-bin=$(swift build --show-bin-path)
+# BINARIO_SWIFT_BUILD_FLAGS: the test command's build flags on CI, so the build is reused.
+read -r -a build_flags <<<"${BINARIO_SWIFT_BUILD_FLAGS:-}"
+swift build ${build_flags[@]+"${build_flags[@]}"} --product protoc-gen-swift >/dev/null
+swift build ${build_flags[@]+"${build_flags[@]}"} --product protoc-gen-grpc-swift-2 >/dev/null
+bin=$(swift build ${build_flags[@]+"${build_flags[@]}"} --show-bin-path)
 
 # Which protos go where, with which visibility. Paths are relative to proto/.
 # output folder | visibility | protos

@@ -19,6 +19,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 budget_seconds=$((25 * 60))
+
+# On CI (a fresh clone, whose debug build nobody works in afterwards) the debug build writes no
+# index store and only line tables for debug information: less for the compiler and the linker
+# to write, and still file and line in every backtrace. Locally the flags stay SwiftPM's own, so
+# the test command reuses a developer's build. Every script that builds in .build/debug
+# (generate-proto.sh) passes the same flags, or SwiftPM would build again.
+if [ "${CI:-}" = true ]; then
+  export BINARIO_SWIFT_BUILD_FLAGS="--disable-index-store -Xswiftc -gline-tables-only"
+fi
+read -r -a build_flags <<<"${BINARIO_SWIFT_BUILD_FLAGS:-}"
 logs=.build/test-logs
 mkdir -p "$logs"
 times=$logs/phases.tsv
@@ -115,7 +125,7 @@ release_stream() {
 swift_tests() {
   local log status=0
   log=$(mktemp)
-  timeout 1200 stdbuf -oL -eL swift test --skip-build --no-parallel 2>&1 | tee "$log" || status=${PIPESTATUS[0]}
+  timeout 1200 stdbuf -oL -eL swift test ${build_flags[@]+"${build_flags[@]}"} --skip-build --no-parallel 2>&1 | tee "$log" || status=${PIPESTATUS[0]}
   if [ "$status" = 124 ]; then
     echo "error: the tests did not finish within 20 minutes; started and never finished:" >&2
     awk '
@@ -139,7 +149,7 @@ swift_tests() {
 phase "install: Debian packages, Python tools, Swagger UI" install
 background release release_stream
 background checks checks_stream
-phase "debug build (services, tools, tests)" swift build --build-tests
+phase "debug build (services, tools, tests)" swift build ${build_flags[@]+"${build_flags[@]}"} --build-tests
 phase "generated code is current (proto, routes, C)" scripts/generate-proto.sh --check
 phase "unit and end-to-end tests" swift_tests
 phase "deploy/ checked offline" scripts/check-deploy.sh
