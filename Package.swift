@@ -303,3 +303,17 @@ let package = Package(
 for target in package.targets where target.type != .system && target.name != "BinarioConcurrencyHook" {
   target.swiftSettings = (target.swiftSettings ?? []) + [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
 }
+
+// The fuzzers' build (`scripts/fuzz.sh`, which sets BINARIO_FUZZING=1): libFuzzer's coverage and
+// AddressSanitizer in Binario's own modules only, where the parsers it drives are. The
+// dependencies (BoringSSL twice, NIO, gRPC) are built plain, which halves that build's work;
+// `Fuzz/Package.swift` links the two runtimes into its driver.
+if Context.environment["BINARIO_FUZZING"] == "1" {
+  for target in package.targets where target.type != .system && target.type != .test {
+    if target.name == "BinarioConcurrencyHook" {
+      target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-fsanitize=fuzzer-no-link,address"])]
+    } else {
+      target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=fuzzer,address"])]
+    }
+  }
+}
