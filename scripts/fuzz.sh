@@ -6,7 +6,7 @@
 #   scripts/fuzz.sh [SECONDS] [--keep] [TARGET ...]
 #   scripts/fuzz.sh --build-only
 #
-# SECONDS: how long each target runs (default 30, as the test command runs it). --keep: merge
+# SECONDS: how long each target runs (default 30; the test command gives 20). --keep: merge
 # what the run found into the kept corpus, Fuzz/Corpus/TARGET (commit it). TARGETs: which (default
 # all). A crash stops the run; its input is saved as .build/fuzz/crash-TARGET-*: make it a
 # regression test by moving it to Fuzz/Regressions/TARGET/ under a name that says what broke.

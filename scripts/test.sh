@@ -7,8 +7,8 @@
 #
 #   main      install → debug build → generated code → unit and end-to-end tests → deploy/
 #             checked offline → (release build done) → containers under podman
-#   checks    lint → the web app's base map → the C client (ASan build, tests, 60 s of fuzzing)
-#             → the Swift fuzzers (build, then 30 s a target)      at nice 10
+#   checks    lint → the web app's base map → the C client (ASan build, tests, 40 s of fuzzing)
+#             → the Swift fuzzers (build, then 20 s a target)      at nice 10
 #   release   the static release build for the containers            at idle priority
 #
 # The main stream has the machine first: the end-to-end tests start real processes and some
@@ -111,9 +111,9 @@ checks_stream() {
   # Fuzzing beside the main stream's builds and tests: a unit may wait seconds for a core, so a
   # unit counts as hung after 30 s, not 10 (a hang still fails the run).
   export BINARIO_FUZZ_UNIT_TIMEOUT=30
-  phase "C client: frame decoder fuzzed 60 s" scripts/c-client/fuzz.sh 60
+  phase "C client: frame decoder fuzzed 40 s" scripts/c-client/fuzz.sh 40
   phase "Swift fuzzers: build (ASan, libFuzzer)" scripts/fuzz.sh --build-only
-  phase "Swift fuzzers: 6 targets × 30 s" scripts/fuzz.sh 30
+  phase "Swift fuzzers: 6 targets × 20 s" scripts/fuzz.sh 20
 }
 
 release_stream() {
