@@ -110,7 +110,8 @@ gateway_port=$(free_port)
 http_port=$(free_port)
 export BINARIO_GATEWAY_PORT=$gateway_port BINARIO_GATEWAY_GRPC_PORT=$(free_port) BINARIO_GATEWAY_HTTP_PORT=$http_port
 export BINARIO_ADMIN_EMAIL=admin@binario.local
-BINARIO_ADMIN_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
+# Random, with the digit and letter identity's password rule asks for whatever the draw gave.
+BINARIO_ADMIN_PASSWORD="$(head -c 18 /dev/urandom | base64 | tr -d '/+=')-7k"
 export BINARIO_ADMIN_PASSWORD
 export BINARIO_IMAGE=binario:local
 
