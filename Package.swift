@@ -107,6 +107,15 @@ let sharedLibraries: [Target] = [
     ],
     path: "Shared/ServiceKit"
   ),
+  // Integration events between services: a producer's log, its stream, a consumer's cursor.
+  .target(
+    name: "BinarioEvents",
+    dependencies: [
+      "BinarioAuth", "BinarioDomain", "BinarioProto", "BinarioServiceKit", "BinarioTransport", .grdb, .grpcCore, .swiftProtobuf,
+      .logging, .metrics, .serviceLifecycle,
+    ],
+    path: "Shared/Events"
+  ),
   // The development CA and per-process certificates (the dev tool and tests make them).
   .target(name: "BinarioDevCertificates", dependencies: [.x509, .crypto, .swiftASN1], path: "Shared/DevCertificates"),
   // A small echo service (all four call kinds): transport tests and benchmarks use it.
@@ -137,7 +146,7 @@ struct Service {
   let testUses: [Target.Dependency]
 
   static let everyServiceUses: [Target.Dependency] = [
-    "BinarioAuth", "BinarioDomain", "BinarioProto", "BinarioServiceKit", "BinarioStorage", "BinarioTransport",
+    "BinarioAuth", "BinarioDomain", "BinarioEvents", "BinarioProto", "BinarioServiceKit", "BinarioStorage", "BinarioTransport",
     .grpcCore, .grdb, .logging, .swiftProtobuf,
   ]
 
@@ -146,7 +155,10 @@ struct Service {
       .target(name: "\(name)Service", dependencies: Self.everyServiceUses + uses, path: "Services/\(name)/Service"),
       .executableTarget(
         name: "\(name)Main",
-        dependencies: [.target(name: "\(name)Service"), "BinarioAuth", "BinarioDomain", "BinarioServiceKit", .argumentParser, .logging] + mainUses,
+        dependencies: [
+          .target(name: "\(name)Service"), "BinarioAuth", "BinarioDomain", "BinarioEvents", "BinarioServiceKit", .argumentParser, .logging,
+        ]
+          + mainUses,
         path: "Services/\(name)/Main"
       ),
       .testTarget(
@@ -257,6 +269,10 @@ let testTargets: [Target] = [
       .grpcCore, .grpcProtobuf, .swiftProtobuf, .nioCore, .nioPosix, .nioSSL, .nioTLS, .nioEmbedded,
     ]
   ),
+  .testTarget(
+    name: "BinarioEventsTests",
+    dependencies: ["BinarioEvents", "BinarioDomain", "BinarioProto", "BinarioStorage", .grdb, .grpcCore, .grpcInProcessTransport, .logging]
+  ),
   .testTarget(name: "BinarioStorageTests", dependencies: ["BinarioStorage", "BinarioTracing", .grdb, .tracing, .inMemoryTracing]),
   .testTarget(
     name: "BinarioServiceKitTests",
@@ -291,7 +307,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     "BinarioProto", "BinarioTransport", "BinarioStorage", "BinarioTracing", "BinarioDomain", "BinarioServiceKit",
-    "BinarioDevCertificates", "BinarioEcho", "BinarioAuth", "BinarioPayments", "BinarioTestSupport", "BinarioFuzzTargets",
+    "BinarioEvents", "BinarioDevCertificates", "BinarioEcho", "BinarioAuth", "BinarioPayments", "BinarioTestSupport", "BinarioFuzzTargets",
   ].map { Product.library(name: $0, targets: [$0]) }
     + services.flatMap(\.products)
     + ["binario", "binario-dev-certs", "binario-echo-server", "binario-probe", "binario-chaos"].map { Product.executable(name: $0, targets: [$0]) },

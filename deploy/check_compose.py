@@ -29,7 +29,7 @@ LONG_RUNNING = {
         "9105",
         {"certs": "service_completed_successfully", "identity": "service_healthy", "scheduling": "service_healthy"},
     ),
-    "telemetry": ("9106", {"certs": "service_completed_successfully"}),
+    "telemetry": ("9106", {"certs": "service_completed_successfully", "identity": "service_healthy"}),
     "gateway": (
         "9100",
         {
@@ -124,6 +124,8 @@ check(dispatch.get("BINARIO_IDENTITY_ADDRESS") == "identity:7101", "dispatch: BI
 check(dispatch.get("BINARIO_SCHEDULING_ADDRESS") == "scheduling:7102", "dispatch: BINARIO_SCHEDULING_ADDRESS must be scheduling:7102")
 check(dispatch.get("BINARIO_ZONES") == "/usr/share/binario/taxi-zones.json", "dispatch: must load the image's taxi zones")
 check(dispatch.get("BINARIO_ADDRESSES") == "/usr/share/binario/taxi-addresses.json", "dispatch: must load the image's street addresses")
+telemetry = services.get("telemetry", {}).get("environment", {}) or {}
+check(telemetry.get("BINARIO_IDENTITY_ADDRESS") == "identity:7101", "telemetry: BINARIO_IDENTITY_ADDRESS must be identity:7101")
 
 raw = yaml.safe_load(open(sys.argv[1]))
 admin_password = str(raw["services"]["identity"]["environment"].get("BINARIO_ADMIN_PASSWORD", ""))

@@ -30,7 +30,7 @@ bin=$(swift build ${build_flags[@]+"${build_flags[@]}"} --show-bin-path)
 # Which protos go where, with which visibility. Paths are relative to proto/.
 # output folder | visibility | protos
 targets=(
-  "Shared/Proto|Public|binario/wire/v1/frame.proto grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto binario/identity/v1/identity.proto binario/scheduling/v1/scheduling.proto binario/scheduling/v1/notifications.proto binario/scheduling/v1/itineraries.proto binario/type/v1/money.proto binario/ticketing/v1/tickets.proto binario/ticketing/v1/subscriptions.proto binario/geo_offers/v1/geo_offers.proto binario/dispatch/v1/dispatch.proto binario/telemetry/v1/telemetry.proto"
+  "Shared/Proto|Public|binario/wire/v1/frame.proto grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto binario/identity/v1/identity.proto binario/scheduling/v1/scheduling.proto binario/scheduling/v1/notifications.proto binario/scheduling/v1/itineraries.proto binario/type/v1/money.proto binario/ticketing/v1/tickets.proto binario/ticketing/v1/subscriptions.proto binario/geo_offers/v1/geo_offers.proto binario/dispatch/v1/dispatch.proto binario/telemetry/v1/telemetry.proto binario/events/v1/events.proto binario/identity/v1/identity_events.proto"
   "Shared/Echo/Generated|Public|binario/echo/v1/echo.proto"
   "Services/Scheduling/Service/Generated|Internal|transit_realtime/gtfs-realtime.proto"
   "Tests/BinarioTransportTests/Interop/Generated|Internal|grpc/testing/empty.proto grpc/testing/messages.proto grpc/testing/test.proto"
@@ -71,6 +71,8 @@ service_protos=(
   binario/ticketing/v1/tickets.proto binario/ticketing/v1/subscriptions.proto
   binario/geo_offers/v1/geo_offers.proto binario/dispatch/v1/dispatch.proto binario/telemetry/v1/telemetry.proto
   grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto
+  # Internal only (the gateway neither routes nor reflects it): here for its access policy.
+  binario/events/v1/events.proto
 )
 routes=Services/Gateway/Service/FrontDoor/Generated/HTTPRouteTable+Generated.swift
 openapi=Services/Gateway/Service/FrontDoor/Generated/OpenAPIDocument+Generated.swift

@@ -216,11 +216,14 @@ public final class RunningSuite: Sendable {
     self.processes.withLock { $0["dispatch"] = process }
   }
 
-  /// Starts telemetry on its port with its data folder (kept across restarts).
+  /// Starts telemetry on its port with its data folder (kept across restarts), following
+  /// identity's events.
   public func startTelemetry() async throws {
     let process = try await ServiceProcess.start(
       "telemetry",
-      arguments: self.commonFlags("telemetry") + ["--port", "\(self.telemetryPort)"] + self.extraFlags.telemetry,
+      arguments: self.commonFlags("telemetry") + [
+        "--port", "\(self.telemetryPort)", "--identity-address", "127.0.0.1:\(self.identityPort)",
+      ] + self.extraFlags.telemetry,
       environment: self.extraFlags.environment
     )
     self.processes.withLock { $0["telemetry"] = process }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BinarioAuth
+import BinarioEvents
 import BinarioServiceKit
 import Foundation
 import IdentityService
@@ -17,6 +18,10 @@ struct IdentityCommand: EventLoopCommand {
 
   @OptionGroup var options: ServiceOptions
   @OptionGroup var identity: IdentityOptions
+
+  /// The services that follow identity's events (docs/events.md): only they may read the log,
+  /// and it keeps events until each has acknowledged them.
+  static let eventConsumers = ["telemetry"]
 
   func runOnEventLoops() async throws {
     try await ServiceRunner.run(options: options, serviceName: "identity", additionalSettings: identity.given, transport: .binario) { context in
@@ -40,8 +45,11 @@ struct IdentityCommand: EventLoopCommand {
       // The gateways' revocation feeds would otherwise hold the drain open for the whole grace
       // period; ended, each gateway subscribes again (to this process once it is back).
       context.onGracefulShutdown { domain.revocations.close() }
-      context.addInterceptor(AuthorizationServerInterceptor(policy: .identity.merging(.health)))
-      return [IdentityHandler(domain: domain)]
+      let events = context.addEventLog(
+        EventLog(producer: "identity", database: store.database, outbox: store.events, consumers: Self.eventConsumers)
+      )
+      context.addInterceptor(AuthorizationServerInterceptor(policy: .identity.merging(.events).merging(.health)))
+      return [IdentityHandler(domain: domain), events]
     }
   }
 }

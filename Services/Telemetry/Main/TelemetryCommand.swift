@@ -1,15 +1,16 @@
 import ArgumentParser
 import BinarioAuth
 import BinarioDomain
+import BinarioEvents
 import BinarioServiceKit
 import Foundation
 import TelemetryService
 
 /// The telemetry process: sensor boards' readings and the regional reference stations. Listens
 /// on the Binario transport (mutual TLS) and keeps `telemetry.sqlite` in its data directory; it
-/// calls no other service. Beside the server runs the scheduled fetch of the open-data portal
-/// sources (configured, and saved by admins; with async-http-client), retried with backoff, never
-/// fatal.
+/// follows identity's account events (a deleted account's boards are erased). Beside the server
+/// runs the scheduled fetch of the open-data portal sources (configured, and saved by admins;
+/// with async-http-client), retried with backoff, never fatal.
 @main
 struct TelemetryCommand: EventLoopCommand {
   static let configuration = CommandConfiguration(
@@ -18,10 +19,16 @@ struct TelemetryCommand: EventLoopCommand {
   )
 
   @OptionGroup var options: ServiceOptions
+  @OptionGroup var identityAddress: IdentityAddressOption
   @OptionGroup var telemetry: TelemetryOptions
 
   func runOnEventLoops() async throws {
-    try await ServiceRunner.run(options: options, serviceName: "telemetry", additionalSettings: telemetry.given, transport: .binario) { context in
+    try await ServiceRunner.run(
+      options: options,
+      serviceName: "telemetry",
+      additionalSettings: identityAddress.additionalSettings + telemetry.given,
+      transport: .binario
+    ) { context in
       let sources = try TelemetryOptions.referenceSources(context.additionalSettings)
       let fetchPeriod = try TelemetryOptions.fetchPeriod(context.additionalSettings)
       let store = try TelemetryStore(directory: context.configuration.dataDirectory)
@@ -44,6 +51,9 @@ struct TelemetryCommand: EventLoopCommand {
           await domain.fetcher.fetchPass(domain.sources, every: domain.fetchPeriod)
         }
       )
+      // Identity's account events: a deleted account's boards erased, a disabled one's refused.
+      let identityEvents = IdentityEvents(accounts: domain.accounts, logger: logger)
+      try context.subscribe(to: IdentityPeer.self, database: store.database, types: IdentityEvents.types, handle: identityEvents.handle)
       context.addInterceptor(AuthorizationServerInterceptor(policy: .telemetry.merging(.health)))
       return [TelemetryHandler(domain: domain)]
     }

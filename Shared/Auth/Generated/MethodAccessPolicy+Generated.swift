@@ -39,6 +39,12 @@ extension MethodAccessPolicy {
     Binario_Dispatch_V1_Dispatch.Method.WatchRide.descriptor: .level(.signedIn),
   ])
 
+  /// Who may call each method of `binario.events.v1.EventLog`.
+  public static let events = MethodAccessPolicy([
+    Binario_Events_V1_EventLog.Method.AcknowledgeEvents.descriptor: .internal(allowedPeers: [WorkloadIdentity.identity, WorkloadIdentity.scheduling, WorkloadIdentity.ticketing, WorkloadIdentity.geoOffers, WorkloadIdentity.dispatch, WorkloadIdentity.telemetry]),
+    Binario_Events_V1_EventLog.Method.WatchEvents.descriptor: .internal(allowedPeers: [WorkloadIdentity.identity, WorkloadIdentity.scheduling, WorkloadIdentity.ticketing, WorkloadIdentity.geoOffers, WorkloadIdentity.dispatch, WorkloadIdentity.telemetry]),
+  ])
+
   /// Who may call each method of `binario.geo_offers.v1.GeoOffers`.
   public static let geoOffers = MethodAccessPolicy([
     Binario_GeoOffers_V1_GeoOffers.Method.CreateDeal.descriptor: .level(.admin),
@@ -228,6 +234,7 @@ extension MethodAccessPolicy {
   /// The whole suite's table: every service's methods.
   public static let all = MethodAccessPolicy.identity
     .merging(.dispatch)
+    .merging(.events)
     .merging(.geoOffers)
     .merging(.health)
     .merging(.scheduling)

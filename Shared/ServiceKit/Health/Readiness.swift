@@ -15,6 +15,7 @@ public final class Readiness: Sendable {
   }
 
   private let checks = Mutex<[Check]>([])
+  private let notes = Mutex<[Check]>([])
 
   public init() {}
 
@@ -29,6 +30,19 @@ public final class Readiness: Sendable {
       let phase = listener.phase
       return phase == .listening ? nil : "\(phase)"
     }
+  }
+
+  /// Adds a note named `name`: something a person must look at that does not stop the process
+  /// taking calls (events a consumer lost). `note` returns `nil` when there is nothing to say.
+  /// `/readyz` lists notes after its verdict, ready or not.
+  public func addNote(_ name: String, note: @escaping @Sendable () -> String?) {
+    self.notes.withLock { $0.append(Check(name: name, reasonNotReady: note)) }
+  }
+
+  /// The notes that have something to say now, as `name: note`.
+  public func currentNotes() -> [String] {
+    let notes = self.notes.withLock { $0 }
+    return notes.compactMap { note in note.reasonNotReady().map { "\(note.name): \($0)" } }
   }
 
   /// The checks that fail now, as `name: reason`; empty when the process is ready.

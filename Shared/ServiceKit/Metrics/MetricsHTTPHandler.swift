@@ -5,7 +5,8 @@ import Prometheus
 /// Answers one HTTP/1.1 request per connection, then closes it:
 /// - `GET /metrics`: the registry in Prometheus text format;
 /// - `GET /livez`: 200 `ok` (the process answers);
-/// - `GET /readyz`: 200 `ready`, or 503 with one line per failing ``Readiness`` check;
+/// - `GET /readyz`: 200 `ready`, or 503 with one line per failing ``Readiness`` check; then a
+///   `note:` line per ``Readiness`` note that has something to say;
 ///
 /// `HEAD` as `GET` without the body, 405 for other methods on those paths, 404 elsewhere.
 final class MetricsHTTPHandler: ChannelInboundHandler {
@@ -60,10 +61,11 @@ final class MetricsHTTPHandler: ChannelInboundHandler {
       return Response(status: .ok, body: Array("ok\n".utf8))
     default:
       let failures = self.readiness.failures()
+      let notes = self.readiness.currentNotes().map { "note: \($0)\n" }.joined()
       if failures.isEmpty {
-        return Response(status: .ok, body: Array("ready\n".utf8))
+        return Response(status: .ok, body: Array(("ready\n" + notes).utf8))
       }
-      return Response(status: .serviceUnavailable, body: Array(("not ready\n" + failures.map { "\($0)\n" }.joined()).utf8))
+      return Response(status: .serviceUnavailable, body: Array(("not ready\n" + failures.map { "\($0)\n" }.joined() + notes).utf8))
     }
   }
 

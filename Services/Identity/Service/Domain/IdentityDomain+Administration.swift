@@ -97,6 +97,7 @@ extension IdentityDomain {
     let account = try await resolveAccount(reference)
     try await store.enableAccount(
       id: account.id,
+      at: clock.now(),
       audit: try await auditEntry(.enableAccount, by: actorID, on: account, detail: "")
     )
     return try await resolveAccount(.id(account.id))

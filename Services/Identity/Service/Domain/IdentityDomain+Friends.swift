@@ -54,7 +54,7 @@ extension IdentityDomain {
   /// Ends a friendship of the caller's (both ways).
   public func removeFriend(userID: String, friendID rawID: String) async throws {
     let friendID = try Self.requiredID(rawID, field: "user_id", what: "a user id")
-    guard try await store.removeFriendship(userID, friendID) else {
+    guard try await store.removeFriendship(userID, friendID, at: clock.now()) else {
       throw ServiceError.notFound("\(friendID) is not among your friends")
     }
   }

@@ -1,3 +1,4 @@
+import BinarioEvents
 import BinarioStorage
 import GRDB
 
@@ -174,4 +175,6 @@ public enum IdentityMigrations {
           """
       )
     }
+    // The events identity tells the other services (Shared/Events).
+    .add("v3-identity-event-log", EventSchema.createLog)
 }

@@ -40,7 +40,8 @@ extension IdentityStore {
     }
   }
 
-  /// Disables the account and revokes its sessions, recording `audit`, in one transaction.
+  /// Disables the account and revokes its sessions, recording `audit` and `AccountDisabled`, in
+  /// one transaction.
   /// - Returns: The sessions revoked.
   public func disableAccount(id: String, at now: Date, audit: AuditEntry) async throws -> [String] {
     try await pool.write { db in
@@ -48,17 +49,21 @@ extension IdentityStore {
         sql: "UPDATE account SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL",
         arguments: [now.storedValue, id]
       )
+      let disabled = db.changesCount > 0
       let revoked = try Self.revokeSessions(db, accountID: id, except: nil, at: now)
       try Self.writeAuditEntry(audit, db)
+      if disabled { try recordAccountDisabled(id, at: now, db) }
       return revoked
     }
   }
 
-  /// Enables the account, recording `audit`, in one transaction.
-  public func enableAccount(id: String, audit: AuditEntry) async throws {
+  /// Enables the account, recording `audit` and `AccountEnabled`, in one transaction.
+  public func enableAccount(id: String, at now: Date, audit: AuditEntry) async throws {
     try await pool.write { db in
-      try db.execute(sql: "UPDATE account SET disabled_at = NULL WHERE id = ?", arguments: [id])
+      try db.execute(sql: "UPDATE account SET disabled_at = NULL WHERE id = ? AND disabled_at IS NOT NULL", arguments: [id])
+      let enabled = db.changesCount > 0
       try Self.writeAuditEntry(audit, db)
+      if enabled { try recordAccountEnabled(id, at: now, db) }
     }
   }
 

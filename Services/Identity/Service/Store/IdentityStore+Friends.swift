@@ -87,8 +87,8 @@ extension IdentityStore {
     }
   }
 
-  /// Ends the friendship both ways. Returns whether there was one.
-  public func removeFriendship(_ a: String, _ b: String) async throws -> Bool {
+  /// Ends the friendship both ways, recording `FriendshipEnded`. Returns whether there was one.
+  public func removeFriendship(_ a: String, _ b: String, at now: Date) async throws -> Bool {
     try await pool.write { db in
       try db.execute(
         sql: """
@@ -96,7 +96,9 @@ extension IdentityStore {
           """,
         arguments: [a, b, b, a]
       )
-      return db.changesCount > 0
+      guard db.changesCount > 0 else { return false }
+      try recordFriendshipEnded(a, b, at: now, db)
+      return true
     }
   }
 

@@ -46,7 +46,8 @@ extension IdentityStore {
   /// Deletes the account and everything personal about it: its rows in every table (by cascade),
   /// outbox messages addressed to its addresses, and its sign-in failures. Its open sessions are
   /// recorded as revoked at `now` first.
-  /// With `audit`, records it in the same transaction.
+  /// With `audit` (an admin deleting it), records it in the same transaction. Other services
+  /// hear of it through `AccountDeleted`, recorded in the same transaction too.
   /// - Returns: The sessions revoked.
   public func deleteAccount(id: String, at now: Date, audit: AuditEntry? = nil) async throws -> [String] {
     try await pool.write { db in
@@ -66,6 +67,7 @@ extension IdentityStore {
         arguments: [IdentityDomain.phoneCodeThrottleKey(accountID: id)]
       )
       try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [id])
+      try recordAccountDeleted(account, byAdmin: audit != nil, at: now, db)
       return revoked
     }
   }

@@ -1,3 +1,4 @@
+import BinarioEvents
 import BinarioStorage
 import Foundation
 import GRDB
@@ -10,11 +11,17 @@ import GRDB
 public final class IdentityStore: Sendable {
   /// The database, each transaction a span of the call it serves.
   let pool: TracedDatabasePool
+  /// The events identity tells the other services (`IdentityStore+Events.swift`), recorded in
+  /// the transactions of the changes they report; served by the process's `EventLog`.
+  public let events = EventOutbox()
 
   /// Uses an open database that has ``IdentityMigrations/all`` applied.
   public init(pool: DatabasePool) {
     self.pool = TracedDatabasePool(pool)
   }
+
+  /// The database, for the event log's own reads.
+  public var database: DatabasePool { pool.underlying }
 
   /// Opens (creating and migrating it if needed) `identity.sqlite` in `directory`.
   public convenience init(directory: String) throws {

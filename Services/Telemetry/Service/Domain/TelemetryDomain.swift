@@ -16,6 +16,8 @@ public struct TelemetryDomain: Sendable {
   public let sources: ReferenceSources
   /// How often each source is fetched.
   public let fetchPeriod: Duration
+  /// Identity's account events applied here.
+  public let accounts: AccountLifecycle
 
   public init(
     store: TelemetryStore,
@@ -34,6 +36,7 @@ public struct TelemetryDomain: Sendable {
     self.fetcher = ReferenceFetcher(reference: reference, store: store, downloader: downloader, clock: clock, logger: logger)
     self.sources = ReferenceSources(store: store, clock: clock, configured: sources)
     self.fetchPeriod = fetchPeriod
+    self.accounts = AccountLifecycle(store: store, clock: clock)
   }
 
   /// A time range from a request: `to` defaults to now, `from` to a day before `to`.

@@ -1,3 +1,4 @@
+import BinarioEvents
 import BinarioStorage
 import GRDB
 
@@ -109,6 +110,19 @@ public enum TelemetryMigrations {
             saved_at REAL NOT NULL
           );
           ALTER TABLE reference_fetch ADD COLUMN consecutive_failures INTEGER NOT NULL DEFAULT 0;
+          """
+      )
+    }
+    // What identity tells telemetry (Shared/Events): its cursor, and the owners whose accounts
+    // an admin disabled (their boards' tokens are refused until the account is enabled again).
+    .add("v3-telemetry-account-events") { db in
+      try EventSchema.createCursors(db)
+      try db.execute(
+        sql: """
+          CREATE TABLE disabled_account (
+            user_id TEXT PRIMARY KEY NOT NULL,
+            disabled_at REAL NOT NULL
+          );
           """
       )
     }

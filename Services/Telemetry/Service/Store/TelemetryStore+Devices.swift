@@ -29,10 +29,20 @@ extension TelemetryStore {
     }
   }
 
-  /// The device whose token hashes to `hash`, with its row key.
-  public func device(tokenHash hash: Data) async throws -> (seq: Int64, device: Device)? {
+  /// The device whose token hashes to `hash`, with its row key and whether its owner's account
+  /// is disabled.
+  public func device(tokenHash hash: Data) async throws -> (seq: Int64, device: Device, ownerDisabled: Bool)? {
     try pool.readOnCurrentThread { db in
-      try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM device WHERE token_hash = ?"), arguments: [hash]).map { ($0["seq"], Self.device($0)) }
+      try Row.fetchOne(
+        db.cachedStatement(
+          sql: """
+            SELECT device.*, disabled_account.user_id IS NOT NULL AS owner_disabled FROM device
+            LEFT JOIN disabled_account ON disabled_account.user_id = device.owner_user_id
+            WHERE token_hash = ?
+            """
+        ),
+        arguments: [hash]
+      ).map { ($0["seq"], Self.device($0), $0["owner_disabled"]) }
     }
   }
 

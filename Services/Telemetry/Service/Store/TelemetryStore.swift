@@ -20,6 +20,9 @@ public final class TelemetryStore: Sendable {
     self.pool = TracedDatabasePool(pool)
   }
 
+  /// The database, for the event subscriptions' cursors.
+  public var database: DatabasePool { pool.underlying }
+
   /// Opens (creating and migrating it if needed) `telemetry.sqlite` in `directory`.
   public convenience init(directory: String) throws {
     let path = URL(fileURLWithPath: directory).appendingPathComponent("telemetry.sqlite").path

@@ -49,12 +49,17 @@ public struct DeviceRegistry: Sendable {
     try await store.deleteDevice(id: deviceID)
   }
 
-  /// The device a token uploads for; UNAUTHENTICATED for a malformed, unknown or revoked token.
+  /// The device a token uploads for; UNAUTHENTICATED for a malformed, unknown or revoked token
+  /// (a deleted account's boards are gone, tokens and all), PERMISSION_DENIED while its owner's
+  /// account is disabled.
   public func device(forToken token: String) async throws -> (seq: Int64, device: Device) {
     guard DeviceToken.looksValid(token), let found = try await store.device(tokenHash: DeviceToken.hash(token)) else {
       throw ServiceError.unauthenticated("the device token is not valid (revoked, rotated, or mistyped); its owner can make a new one")
     }
-    return found
+    if found.ownerDisabled {
+      throw ServiceError.permissionDenied("the account this board belongs to is disabled; its uploads are refused until an administrator enables it")
+    }
+    return (found.seq, found.device)
   }
 
   /// Whether `userID` may see `deviceID`'s readings; NOT_FOUND otherwise (the same answer as for no

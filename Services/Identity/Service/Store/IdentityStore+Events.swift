@@ -1,0 +1,33 @@
+import BinarioProto
+import Foundation
+import GRDB
+
+/// The events identity tells the other services (proto/binario/identity/v1/identity_events.proto), each
+/// recorded in the transaction of the change it reports.
+extension IdentityStore {
+  func recordAccountDeleted(_ account: Account, byAdmin: Bool, at now: Date, _ db: Database) throws {
+    let event = Binario_Identity_V1_AccountDeleted.with {
+      $0.userID = account.id
+      $0.email = account.email
+      $0.phone = account.phone
+      $0.byAdmin = byAdmin
+    }
+    try events.record(event, subjects: [account.id], at: now, in: db)
+  }
+
+  func recordAccountDisabled(_ accountID: String, at now: Date, _ db: Database) throws {
+    try events.record(Binario_Identity_V1_AccountDisabled.with { $0.userID = accountID }, subjects: [accountID], at: now, in: db)
+  }
+
+  func recordAccountEnabled(_ accountID: String, at now: Date, _ db: Database) throws {
+    try events.record(Binario_Identity_V1_AccountEnabled.with { $0.userID = accountID }, subjects: [accountID], at: now, in: db)
+  }
+
+  func recordFriendshipEnded(_ a: String, _ b: String, at now: Date, _ db: Database) throws {
+    let event = Binario_Identity_V1_FriendshipEnded.with {
+      $0.userID = a
+      $0.friendID = b
+    }
+    try events.record(event, subjects: [a, b], at: now, in: db)
+  }
+}

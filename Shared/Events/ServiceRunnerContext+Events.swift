@@ -1,0 +1,47 @@
+import BinarioDomain
+import BinarioProto
+import BinarioServiceKit
+import GRDB
+
+extension ServiceRunnerContext {
+  /// Serves `log` to its consumers (return the handler with the service's own) and prunes it
+  /// every hour (``EventLog/prune()``).
+  public func addEventLog(_ log: EventLog) -> EventLogHandler {
+    addJob(
+      PeriodicJob("event-log-pruning", every: .seconds(3600), logger: logger) {
+        try await log.prune()
+        return nil
+      }
+    )
+    return EventLogHandler(log: log)
+  }
+
+  /// Follows `Peer`'s events into `database` (which has ``EventSchema/createCursors(_:)``): a
+  /// lifecycle service beside the server (``EventSubscription``), reading the events of `types`
+  /// and handing each to `handle`. Lost events show on `/readyz` as a note.
+  @discardableResult
+  public func subscribe<Peer: PeerService>(
+    to peer: Peer.Type,
+    database: DatabasePool,
+    types: [String],
+    clock: any DomainClock = SystemClock(),
+    handle: @escaping @Sendable (ReceivedEvent) async throws -> EventOutcome
+  ) throws -> EventSubscriptionStatus {
+    let subscription = EventSubscription(
+      producer: Peer.name,
+      client: Binario_Events_V1_EventLog.Client(wrapping: try peerClient(peer)),
+      cursors: EventCursorStore(pool: database),
+      types: types,
+      clock: clock,
+      logger: logger,
+      handle: handle
+    )
+    addService(subscription, name: "\(Peer.name)-events")
+    let status = subscription.status
+    readiness.addNote("\(Peer.name)-events") {
+      let lost = status.lost
+      return lost == 0 ? nil : "\(lost) events from \(Peer.name) were pruned before this service read them; see the log"
+    }
+    return status
+  }
+}
