@@ -23,13 +23,13 @@ cd "$(dirname "$0")/.."
 budget_seconds=$((25 * 60))
 
 # On CI (a fresh clone, whose debug build nobody works in afterwards) the debug build writes only
-# line tables for debug information: less for the compiler and the linker to write, and still
-# file and line in every backtrace. (It keeps its index store: on Linux, test discovery reads
-# it.) Locally the flags stay SwiftPM's own, so the test command reuses a developer's build.
-# Every script that builds in .build/debug (generate-proto.sh) passes the same flags, or SwiftPM
-# would build again.
+# line tables for debug information, in Swift and in C (BoringSSL twice among it): less for the
+# compiler and the linker to write, and still file and line in every backtrace. (It keeps its
+# index store: on Linux, test discovery reads it.) Locally the flags stay SwiftPM's own, so the
+# test command reuses a developer's build. Every script that builds in .build/debug
+# (generate-proto.sh) passes the same flags, or SwiftPM would build again.
 if [ "${CI:-}" = true ]; then
-  export BINARIO_SWIFT_BUILD_FLAGS="-Xswiftc -gline-tables-only"
+  export BINARIO_SWIFT_BUILD_FLAGS="-Xswiftc -gline-tables-only -Xcc -gline-tables-only"
 fi
 read -r -a build_flags <<<"${BINARIO_SWIFT_BUILD_FLAGS:-}"
 logs=.build/test-logs
