@@ -23,7 +23,12 @@ LONG_RUNNING = {
     ),
     "geo-offers": (
         "9104",
-        {"certs": "service_completed_successfully", "scheduling": "service_healthy", "ticketing": "service_healthy"},
+        {
+            "certs": "service_completed_successfully",
+            "identity": "service_healthy",
+            "scheduling": "service_healthy",
+            "ticketing": "service_healthy",
+        },
     ),
     "dispatch": (
         "9105",
@@ -116,6 +121,7 @@ check(ticketing.get("BINARIO_SCHEDULING_ADDRESS") == "scheduling:7102", "ticketi
 check(ticketing.get("BINARIO_FARE_TABLE") == "/usr/share/binario/demo-fares.json", "ticketing: must load the image's fare table")
 check(ticketing.get("BINARIO_GEO_OFFERS_ADDRESS") == "geo-offers:7104", "ticketing: BINARIO_GEO_OFFERS_ADDRESS must be geo-offers:7104")
 geo_offers = services.get("geo-offers", {}).get("environment", {}) or {}
+check(geo_offers.get("BINARIO_IDENTITY_ADDRESS") == "identity:7101", "geo-offers: BINARIO_IDENTITY_ADDRESS must be identity:7101")
 check(geo_offers.get("BINARIO_SCHEDULING_ADDRESS") == "scheduling:7102", "geo-offers: BINARIO_SCHEDULING_ADDRESS must be scheduling:7102")
 check(geo_offers.get("BINARIO_TICKETING_ADDRESS") == "ticketing:7103", "geo-offers: BINARIO_TICKETING_ADDRESS must be ticketing:7103")
 check(geo_offers.get("BINARIO_DEMO_DATA") == "/usr/share/binario/demo-offers.json", "geo-offers: must load the image's demo offers at first start")

@@ -84,7 +84,7 @@ start ticketing 7103 9103 --identity-address 127.0.0.1:7101 --scheduling-address
   --fare-table Services/Ticketing/DemoFares/fares.json --geo-offers-address 127.0.0.1:7104
 # The demo shops, deals, places and route offers (Services/GeoOffers/DemoData) are loaded at
 # geo-offers' first start; it copies scheduling's stations and keeps them in step.
-start geo-offers 7104 9104 --scheduling-address 127.0.0.1:7102 --ticketing-address 127.0.0.1:7103 \
+start geo-offers 7104 9104 --identity-address 127.0.0.1:7101 --scheduling-address 127.0.0.1:7102 --ticketing-address 127.0.0.1:7103 \
   --demo-data Services/GeoOffers/DemoData/offers.json
 # Dispatch: Milan's nine taxi zones and the demo area's street addresses (Services/Dispatch/DemoData);
 # the first admin is alerted when a request finds no taxi or a driver stops answering.

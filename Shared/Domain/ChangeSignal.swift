@@ -29,6 +29,13 @@ public final class ChangeSignal: Sendable {
     }
   }
 
+  /// Ends every watcher's stream (its `for await` loop ends).
+  public func finishAll() {
+    for continuation in self.watchers.withLock({ Array($0.values) }) {
+      continuation.finish()
+    }
+  }
+
   /// How many are watching.
   public var watcherCount: Int { self.watchers.withLock { $0.count } }
 }

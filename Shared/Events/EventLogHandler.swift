@@ -38,6 +38,8 @@ public struct EventLogHandler: Binario_Events_V1_EventLog.SimpleServiceProtocol 
     // Watch before the first read: a commit in between wakes the loop once more.
     let (wakeUps, wakeUp) = log.outbox.committed.watch()
     defer { wakeUp.finish() }
+    // Closed (the process is draining): end at once; the consumer comes back after its cursor.
+    if log.outbox.isClosed { return }
     try await withRPCCancellationHandler {
       var iterator = wakeUps.makeAsyncIterator()
       var sentSinceCaughtUp = true

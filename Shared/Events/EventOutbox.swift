@@ -2,6 +2,7 @@ import BinarioDomain
 import Foundation
 import GRDB
 import SwiftProtobuf
+import Synchronization
 
 /// A producer's side of the event log, as its store sees it: ``record(_:subjects:at:in:)``
 /// appends an event inside the transaction that makes the change, so the event exists if and
@@ -12,8 +13,20 @@ import SwiftProtobuf
 public final class EventOutbox: Sendable {
   /// Signalled after each commit that recorded an event.
   let committed = ChangeSignal()
+  private let closed = Mutex(false)
 
   public init() {}
+
+  /// Ends every open `WatchEvents` stream, and any opened later: at graceful shutdown, so open
+  /// streams do not hold the drain for the whole grace period. Consumers subscribe again, to
+  /// the next process, after their cursor.
+  public func close() {
+    closed.withLock { $0 = true }
+    committed.finishAll()
+  }
+
+  /// Whether ``close()`` has run.
+  var isClosed: Bool { closed.withLock { $0 } }
 
   /// Appends `payload` to the log in `db`'s current transaction.
   /// - Parameter subjects: whom or what it concerns (user ids, trip ids), for logs and traces.

@@ -4,9 +4,10 @@ import BinarioServiceKit
 import GRDB
 
 extension ServiceRunnerContext {
-  /// Serves `log` to its consumers (return the handler with the service's own) and prunes it
-  /// every hour (``EventLog/prune()``).
+  /// Serves `log` to its consumers (return the handler with the service's own), prunes it every
+  /// hour (``EventLog/prune()``), and ends its streams at graceful shutdown.
   public func addEventLog(_ log: EventLog) -> EventLogHandler {
+    onGracefulShutdown { log.outbox.close() }
     addJob(
       PeriodicJob("event-log-pruning", every: .seconds(3600), logger: logger) {
         try await log.prune()

@@ -247,6 +247,27 @@ struct EventStreamTests {
     #expect(try await EventCursorStore(pool: pair.consumer.pool).lost(from: "identity") == 2)
   }
 
+  @Test("closing the log (graceful shutdown) ends its open streams at once, and any opened later")
+  func closingEndsStreams() async throws {
+    let pair = EventPair()
+    try await pair.serving { client in
+      try await client.watchEvents(.init()) { response in
+        var messages = response.messages.makeAsyncIterator()
+        let first = try await messages.next()
+        guard case .caughtUp = first?.kind else {
+          Issue.record("expected CaughtUp first, got \(String(describing: first))")
+          return
+        }
+        pair.outbox.close()
+        #expect(try await messages.next() == nil)
+      }
+      let later = try await client.watchEvents(.init()) { response in
+        try await response.messages.reduce(0) { count, _ in count + 1 }
+      }
+      #expect(later == 0)
+    }
+  }
+
   @Test("a service the producer does not list is refused")
   func strangersRefused() async throws {
     let pair = EventPair()

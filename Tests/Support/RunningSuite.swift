@@ -187,12 +187,13 @@ public final class RunningSuite: Sendable {
   }
 
   /// Starts geo-offers on its port with its data folder (kept across restarts) and the demo
-  /// offers, calling scheduling and ticketing.
+  /// offers, calling scheduling and ticketing, following identity's events.
   public func startGeoOffers() async throws {
     let process = try await ServiceProcess.start(
       "geo-offers",
       arguments: self.commonFlags("geo-offers") + [
-        "--port", "\(self.geoOffersPort)", "--scheduling-address", "127.0.0.1:\(self.schedulingPort)",
+        "--port", "\(self.geoOffersPort)", "--identity-address", "127.0.0.1:\(self.identityPort)",
+        "--scheduling-address", "127.0.0.1:\(self.schedulingPort)",
         "--ticketing-address", "127.0.0.1:\(self.ticketingPort)", "--demo-data", Self.demoOffers.path,
       ] + self.extraFlags.geoOffers,
       environment: self.extraFlags.environment,

@@ -1,14 +1,16 @@
 import ArgumentParser
 import BinarioAuth
 import BinarioDomain
+import BinarioEvents
 import BinarioServiceKit
 import Foundation
 import GeoOffersService
 
 /// The geo-offers process: deals, route offers and places near a position, the nearest
 /// stations, and welcomes at the station. Listens on the Binario transport (mutual TLS), keeps
-/// `geo-offers.sqlite` in its data directory, and calls scheduling (stations, live runs,
-/// notifications) and ticketing (a user's tickets leaving a station) with its own certificate.
+/// `geo-offers.sqlite` in its data directory, calls scheduling (stations, live runs,
+/// notifications) and ticketing (a user's tickets leaving a station) with its own certificate,
+/// and follows identity's account events.
 @main
 struct GeoOffersCommand: EventLoopCommand {
   static let configuration = CommandConfiguration(
@@ -17,6 +19,7 @@ struct GeoOffersCommand: EventLoopCommand {
   )
 
   @OptionGroup var options: ServiceOptions
+  @OptionGroup var identityAddress: IdentityAddressOption
   @OptionGroup var schedulingAddress: SchedulingAddressOption
   @OptionGroup var ticketingAddress: TicketingAddressOption
   @OptionGroup var geoOffers: GeoOffersOptions
@@ -25,7 +28,8 @@ struct GeoOffersCommand: EventLoopCommand {
     try await ServiceRunner.run(
       options: options,
       serviceName: "geo-offers",
-      additionalSettings: schedulingAddress.additionalSettings + ticketingAddress.additionalSettings + geoOffers.given,
+      additionalSettings: identityAddress.additionalSettings + schedulingAddress.additionalSettings + ticketingAddress.additionalSettings
+        + geoOffers.given,
       transport: .binario
     ) { context in
       let settings = try GeoOffersOptions.settings(context.additionalSettings)
@@ -65,6 +69,9 @@ struct GeoOffersCommand: EventLoopCommand {
           return nil
         }
       )
+      // Identity's events: a deleted account's position, offers and welcomes erased.
+      let identityEvents = IdentityEvents(domain: domain, logger: logger)
+      try context.subscribe(to: IdentityPeer.self, database: store.database, types: IdentityEvents.types, handle: identityEvents.handle)
       context.addInterceptor(AuthorizationServerInterceptor(policy: .geoOffers.merging(.health)))
       return [GeoOffersHandler(domain: domain)]
     }

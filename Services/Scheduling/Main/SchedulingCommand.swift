@@ -1,6 +1,7 @@
 import ArgumentParser
 import BinarioAuth
 import BinarioDomain
+import BinarioEvents
 import BinarioServiceKit
 import Foundation
 import SchedulingService
@@ -59,6 +60,13 @@ struct SchedulingCommand: EventLoopCommand {
       // Open notification streams would otherwise hold the drain open for the whole grace period;
       // ended, clients reconnect with their cursor and miss nothing.
       context.onGracefulShutdown { centre.broadcaster.close() }
+      // Identity's events: a deleted account's itineraries, inbox and devices erased; friends
+      // who part leave each other's itineraries.
+      let identityEvents = IdentityEvents(
+        accounts: AccountLifecycle(store: store, clock: clock, notifications: centre),
+        logger: context.logger
+      )
+      try context.subscribe(to: IdentityPeer.self, database: store.database, types: IdentityEvents.types, handle: identityEvents.handle)
       context.addInterceptor(AuthorizationServerInterceptor(policy: .scheduling.merging(.health)))
       return [
         SchedulingHandler(domain: domain, logger: context.logger),

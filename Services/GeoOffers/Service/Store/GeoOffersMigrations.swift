@@ -1,3 +1,4 @@
+import BinarioEvents
 import BinarioStorage
 import GRDB
 
@@ -109,4 +110,6 @@ public enum GeoOffersMigrations {
           """
       )
     }
+    // What identity tells geo-offers (Shared/Events): its cursor.
+    .add("v2-identity-events", EventSchema.createCursors)
 }

@@ -10,6 +10,9 @@ public final class GeoOffersStore: Sendable {
   let pool: TracedDatabasePool
 
   /// Uses an open database that has ``GeoOffersMigrations/all`` applied.
+  /// The database, for the event subscriptions' cursors.
+  public var database: DatabasePool { pool.underlying }
+
   public init(pool: DatabasePool) {
     self.pool = TracedDatabasePool(pool)
   }

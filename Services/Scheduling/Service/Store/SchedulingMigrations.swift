@@ -1,3 +1,4 @@
+import BinarioEvents
 import BinarioStorage
 import GRDB
 
@@ -204,4 +205,6 @@ public enum SchedulingMigrations {
           """
       )
     }
+    // What identity tells scheduling (Shared/Events): its cursor.
+    .add("v4-identity-events", EventSchema.createCursors)
 }

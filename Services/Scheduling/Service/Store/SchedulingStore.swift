@@ -26,6 +26,9 @@ public final class SchedulingStore: Sendable {
   }
 
   /// Uses an open database that has ``SchedulingMigrations/all`` applied.
+  /// The database, for the event subscriptions' cursors.
+  public var database: DatabasePool { pool.underlying }
+
   public init(pool: DatabasePool) {
     self.pool = TracedDatabasePool(pool)
   }
