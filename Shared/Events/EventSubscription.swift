@@ -75,7 +75,7 @@ public struct EventSubscription<Transport: ClientTransport>: Service {
           self.logger.warning("\(self.producer)'s event stream ended; subscribing again", metadata: ["producer": "\(self.producer)"])
         } catch {
           if Task.isCancelled { return }
-          progressed = progressed || self.status.appliedSinceConnect > 0
+          progressed = self.status.appliedSinceConnect > 0
           self.logger.warning(
             "cannot follow \(self.producer)'s events; retrying",
             metadata: ["producer": "\(self.producer)", "error": "\(error)"]
