@@ -252,12 +252,13 @@ let tools: [Target] = [
 
 let testTargets: [Target] = [
   // What tests, the chaos run and gateway-bench share: this package's executables as real
-  // processes, up to the whole suite (`RunningSuite`), and the identity client's account helpers.
+  // processes, up to the whole suite (`RunningSuite`), the identity client's account helpers, and
+  // the scan of a database file for what is left of a person.
   .target(
     name: "BinarioTestSupport",
     dependencies: [
-      "BinarioDevCertificates", "BinarioDomain", "BinarioProto", "BinarioTransport", .grpcCore, .jwtKit, .cryptoExtras, .nioCore, .nioPosix,
-      .nioHTTP1,
+      "BinarioDevCertificates", "BinarioDomain", "BinarioProto", "BinarioTransport", .grpcCore, .grdb, .jwtKit, .cryptoExtras, .nioCore,
+      .nioPosix, .nioHTTP1,
     ],
     path: "Tests/Support"
   ),

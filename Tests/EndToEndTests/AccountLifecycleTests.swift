@@ -2,7 +2,6 @@ import BinarioProto
 import BinarioTestSupport
 import BinarioTransport
 import Foundation
-import GRDB
 import GRPCCore
 import SwiftProtobuf
 import Testing
@@ -143,7 +142,7 @@ struct AccountLifecycleTests {
       // Nothing of the person is left in the databases of the services that have applied the
       // deletion (docs/data-map.md; identity keeps its audit log and, for a while, the event).
       for service in ["telemetry", "scheduling", "geo-offers"] {
-        let leftovers = try Self.occurrences(
+        let leftovers = try DatabaseLeftovers.occurrences(
           of: [person.userID, person.email, person.deviceID, "erin-phone-token"],
           in: suite.folder.appendingPathComponent("data/\(service)/\(service).sqlite")
         )
@@ -198,32 +197,5 @@ struct AccountLifecycleTests {
       metadata: bearer(member)
     )
     return created.itineraryID
-  }
-
-  /// Every `table.column` of the SQLite file at `path` (opened read-only) holding one of
-  /// `identifiers`, as text or inside a blob.
-  static func occurrences(of identifiers: [String], in path: URL) throws -> [String] {
-    var configuration = Configuration()
-    configuration.readonly = true
-    let database = try DatabaseQueue(path: path.path, configuration: configuration)
-    return try database.read { db in
-      var found: [String] = []
-      let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-      for table in tables {
-        let columns = try db.columns(in: table).map(\.name)
-        for column in columns {
-          for identifier in identifiers {
-            let count =
-              try Int.fetchOne(
-                db,
-                sql: "SELECT count(*) FROM \"\(table)\" WHERE instr(CAST(\"\(column)\" AS BLOB), CAST(? AS BLOB)) > 0",
-                arguments: [identifier]
-              ) ?? 0
-            if count > 0 { found.append("\(table).\(column) holds \(identifier) (\(count) rows)") }
-          }
-        }
-      }
-      return found
-    }
   }
 }

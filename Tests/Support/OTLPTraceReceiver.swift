@@ -122,7 +122,7 @@ public final class OTLPTraceReceiver: Sendable {
       case .head(let head):
         self.body.withLock { $0 = (head, ByteBuffer()) }
       case .body(var chunk):
-        self.body.withLock { $0.bytes.writeBuffer(&chunk) }
+        self.body.withLock { _ = $0.bytes.writeBuffer(&chunk) }
       case .end:
         let (head, bytes) = self.body.withLock { $0 }
         guard let head else { return }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BinarioAuth
 import BinarioDomain
+import BinarioEvents
 import BinarioServiceKit
 import Foundation
 import TicketingService
@@ -91,6 +92,13 @@ struct TicketingCommand: EventLoopCommand {
           return nil
         }
       )
+      // Identity's events: a deleted account's quotes and subscriptions erased, its purchases
+      // de-identified; friends who part leave each other's shared subscriptions.
+      let identityEvents = IdentityEvents(
+        accounts: AccountLifecycle(store: store, clock: clock, notifier: SchedulingNotificationSender(client: scheduling)),
+        logger: logger
+      )
+      try context.subscribe(to: IdentityPeer.self, database: store.database, types: IdentityEvents.types, handle: identityEvents.handle)
       context.addInterceptor(AuthorizationServerInterceptor(policy: .ticketing.merging(.health)))
       return [
         TicketsHandler(domain: domain, codes: codes),

@@ -25,10 +25,10 @@ public final class SchedulingStore: Sendable {
     timetableChanges.signal()
   }
 
-  /// Uses an open database that has ``SchedulingMigrations/all`` applied.
   /// The database, for the event subscriptions' cursors.
   public var database: DatabasePool { pool.underlying }
 
+  /// Uses an open database that has ``SchedulingMigrations/all`` applied.
   public init(pool: DatabasePool) {
     self.pool = TracedDatabasePool(pool)
   }

@@ -1,3 +1,4 @@
+import BinarioEvents
 import BinarioStorage
 import GRDB
 
@@ -143,4 +144,6 @@ public enum TicketingMigrations {
           """
       )
     }
+    // Where ticketing stands in identity's events (account deleted, friendship ended).
+    .add("v3-identity-events", EventSchema.createCursors)
 }

@@ -12,6 +12,10 @@ public final class TicketingStore: Sendable {
   /// JSON cost more than the rest of a quote.
   let fareTableInForce = Mutex<FareTable?>(nil)
 
+  /// The database itself, for what reads and writes it beside the store (the event cursor's
+  /// subscription).
+  public var database: DatabasePool { pool.underlying }
+
   /// Uses an open database that has ``TicketingMigrations/all`` applied.
   public init(pool: DatabasePool) {
     self.pool = TracedDatabasePool(pool)
