@@ -1,6 +1,7 @@
 import ArgumentParser
 import BinarioAuth
 import BinarioDomain
+import BinarioEvents
 import BinarioServiceKit
 import DispatchService
 import Foundation
@@ -73,6 +74,10 @@ struct DispatchCommand: EventLoopCommand {
           return nil
         }
       )
+      // Identity's events: a deleted or disabled account's bookings cancelled without a fee and
+      // its taxi out of its queue; a deleted one's rides de-identified, its places erased.
+      let identityEvents = IdentityEvents(domain: domain, logger: logger)
+      try context.subscribe(to: IdentityPeer.self, database: store.database, types: IdentityEvents.types, handle: identityEvents.handle)
       context.addInterceptor(AuthorizationServerInterceptor(policy: .dispatch.merging(.health)))
       return [DispatchHandler(domain: domain)]
     }

@@ -21,7 +21,7 @@ struct IdentityCommand: EventLoopCommand {
 
   /// The services that follow identity's events (docs/events.md): only they may read the log,
   /// and it keeps events until each has acknowledged them.
-  static let eventConsumers = ["scheduling", "geo-offers", "telemetry", "ticketing"]
+  static let eventConsumers = ["scheduling", "geo-offers", "telemetry", "ticketing", "dispatch"]
 
   func runOnEventLoops() async throws {
     try await ServiceRunner.run(options: options, serviceName: "identity", additionalSettings: identity.given, transport: .binario) { context in

@@ -1,3 +1,4 @@
+import BinarioEvents
 import BinarioStorage
 import GRDB
 
@@ -177,4 +178,6 @@ public enum DispatchMigrations {
           """
       )
     }
+    // Where dispatch stands in identity's events (account deleted, disabled).
+    .add("v3-identity-events", EventSchema.createCursors)
 }

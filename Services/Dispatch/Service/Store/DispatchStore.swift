@@ -13,6 +13,9 @@ public final class DispatchStore: Sendable {
   /// The database, each transaction a span of the call it serves.
   let pool: TracedDatabasePool
 
+  /// The database itself, for the event subscription's cursor.
+  public var database: DatabasePool { pool.underlying }
+
   /// Uses an open database that has ``DispatchMigrations/all`` applied.
   public init(pool: DatabasePool) {
     self.pool = TracedDatabasePool(pool)

@@ -45,23 +45,27 @@ extension DispatchDomain {
   /// taxi joins the tail of its zone's queue.
   public func completeRide(driverUserID: String, rideID: String) async throws -> Ride {
     let now = clock.now()
-    let tariff = settings.tariff
     let ride = try await driverRide(driverUserID, rideID, allowed: [.inProgress]) { ride, tx in
-      ride.state = .completed
-      ride.endedAt = now
-      // A shared ride costs its members their agreed shares; any other the distance driven.
-      if let groupID = ride.groupID {
-        ride.fareMinor = try tx.members(groupID: groupID).map(\.fareMinor).reduce(0, +)
-      } else {
-        ride.fareMinor = tariff.fare(metres: ride.distanceMetres)
-      }
-      try tx.save(ride)
-      if let code = ride.taxiCode, let taxi = try tx.taxi(code: code), taxi.available, taxi.zoneID != nil {
-        try tx.joinTail(code: code)
-      }
-      try self.offerWaitingRides(tx, now: now)
+      try self.complete(&ride, tx, now: now)
     }
     return try await store.read { tx in try tx.ride(id: ride.id) } ?? ride
+  }
+
+  /// Ends a ride in progress in a transaction: its fare is set (a shared ride's members' agreed
+  /// shares, any other the distance driven) and an available taxi joins the tail of its queue.
+  func complete(_ ride: inout Ride, _ tx: DispatchTransaction, now: Date) throws {
+    ride.state = .completed
+    ride.endedAt = now
+    if let groupID = ride.groupID {
+      ride.fareMinor = try tx.members(groupID: groupID).map(\.fareMinor).reduce(0, +)
+    } else {
+      ride.fareMinor = settings.tariff.fare(metres: ride.distanceMetres)
+    }
+    try tx.save(ride)
+    if let code = ride.taxiCode, let taxi = try tx.taxi(code: code), taxi.available, taxi.zoneID != nil {
+      try tx.joinTail(code: code)
+    }
+    try offerWaitingRides(tx, now: now)
   }
 
   /// Applies `change` to one of the driver's rides in one of the `allowed` states, saves it and

@@ -149,31 +149,13 @@ extension DispatchDomain {
       }
       guard reservation.state != .cancelled else { throw ServiceError.failedPrecondition("the reservation \(id) is deleted already") }
       let fee = now >= reservation.meetingAt.addingTimeInterval(-lead) ? tariff.cancellationFeeMinor : 0
-      var ride = try reservation.rideID.flatMap { try tx.ride(id: $0) }
+      let ride = try reservation.rideID.flatMap { try tx.ride(id: $0) }
       if let found = ride, found.state == .inProgress || !found.state.isOpen {
         throw ServiceError.failedPrecondition(
           "the reservation's ride \(found.id) is \(found.state.rawValue.replacingOccurrences(of: "_", with: " ")); it can no longer be deleted"
         )
       }
-      reservation.state = .cancelled
-      reservation.cancelledAt = now
-      reservation.cancellationFeeMinor = fee
-      try tx.save(reservation)
-      var chargeHere = fee > 0
-      if let groupID = reservation.groupID {
-        let others = try tx.members(groupID: groupID)
-        if others.isEmpty, var whole = ride {
-          // The last member: the ride itself is cancelled (its settlement takes the fee).
-          try self.cancel(&whole, fee: fee, tx, now: now)
-          chargeHere = false
-        } else {
-          try self.resplit(group: groupID, tx, now: now)
-        }
-      } else if var solo = ride {
-        try self.cancel(&solo, fee: fee, tx, now: now)
-        ride = solo
-        chargeHere = false
-      }
+      let chargeHere = try self.withdraw(&reservation, ride: ride, fee: fee, tx, now: now)
       return (reservation, chargeHere)
     }
     if chargeHere, let fee = reservation.cancellationFeeMinor {
@@ -189,6 +171,32 @@ extension DispatchDomain {
       )
     }
     return reservation
+  }
+
+  /// Cancels a reservation not ridden yet in a transaction, with `fee`. A dispatched one leaves
+  /// its `ride`: a shared ride's route and shares are redone (a ride left empty is cancelled,
+  /// its settlement taking the fee), a ride of its own is cancelled.
+  /// - Returns: Whether the fee is charged apart (not by a ride's settlement).
+  func withdraw(_ reservation: inout Reservation, ride: Ride?, fee: Int64, _ tx: DispatchTransaction, now: Date) throws -> Bool {
+    reservation.state = .cancelled
+    reservation.cancelledAt = now
+    reservation.cancellationFeeMinor = fee
+    try tx.save(reservation)
+    if let groupID = reservation.groupID {
+      let others = try tx.members(groupID: groupID)
+      if others.isEmpty, var whole = ride {
+        // The last member: the ride itself is cancelled (its settlement takes the fee).
+        try cancel(&whole, fee: fee, tx, now: now)
+        return false
+      }
+      try resplit(group: groupID, tx, now: now)
+      return fee > 0
+    }
+    if var solo = ride {
+      try cancel(&solo, fee: fee, tx, now: now)
+      return false
+    }
+    return fee > 0
   }
 
   /// The passenger's reservations not deleted, soonest first.

@@ -259,6 +259,15 @@ extension DispatchDomain {
     case "no_taxi":
       title = "No taxi found"
       body = "No taxi near \(Self.describe(ride.pickup)) could take your ride; nothing was charged. Please try again in a few minutes."
+    case "reallocating":
+      title = "Finding you another taxi"
+      body = "The taxi on its way to \(Self.describe(ride.pickup)) is out of service; we are offering your ride to another one."
+    case "ended_early":
+      title = "Your ride has ended"
+      body = "Taxi \(ride.taxiCode ?? "") went out of service during your ride; you pay only the distance driven."
+    case "closed":
+      title = "Ride cancelled"
+      body = "Your ride from \(Self.describe(ride.pickup)) was cancelled without charge: your account is suspended."
     default:
       title = "Ride update"
       body = "Your ride \(ride.id) is \(ride.state.rawValue)."
