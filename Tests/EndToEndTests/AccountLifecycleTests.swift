@@ -17,6 +17,9 @@ struct AccountLifecycleTests {
   typealias Itineraries = Binario_Scheduling_V1_Itineraries.Client<BinarioClientTransport>
   typealias Notifications = Binario_Scheduling_V1_Notifications.Client<BinarioClientTransport>
   typealias GeoOffers = Binario_GeoOffers_V1_GeoOffers.Client<BinarioClientTransport>
+  typealias Tickets = Binario_Ticketing_V1_Tickets.Client<BinarioClientTransport>
+  typealias Subscriptions = Binario_Ticketing_V1_Subscriptions.Client<BinarioClientTransport>
+  typealias Dispatch = Binario_Dispatch_V1_Dispatch.Client<BinarioClientTransport>
 
   static let password = "a-good-password-1"
 
@@ -38,6 +41,8 @@ struct AccountLifecycleTests {
         let admin = try await identity.signInAdmin()
         let erin = try await identity.signUp(email: "erin@example.com", password: Self.password, firstName: "Erin", admin: admin)
         let userID = try await identity.getMe(.init(), metadata: bearer(erin)).profile.userID
+        // Ready to ride (her phone verified before others sign up with the same number, a card).
+        try await DispatchTests.makeReady(identity, erin, admin: admin)
         let bob = try await identity.signUp(email: "bob@example.com", firstName: "Bob", admin: admin)
         let ines = try await identity.signUp(email: "ines@example.com", firstName: "Ines", admin: admin)
 
@@ -61,6 +66,35 @@ struct AccountLifecycleTests {
           },
           metadata: bearer(erin)
         )
+        // Ticketing: Erin bought a ticket; Erin and Ines each share a subscription with Bob.
+        let (tickets, subscriptions) = (Tickets(wrapping: connection), Subscriptions(wrapping: connection))
+        let quote = try await tickets.quoteTicket(.with { $0.zone = .with { $0.zones = "Mi1-Mi3" } }, metadata: bearer(erin)).quote
+        _ = try await tickets.purchaseTickets(
+          .with {
+            $0.quoteID = quote.quoteID
+            $0.idempotencyKey = "erin-first-ticket"
+          },
+          metadata: bearer(erin)
+        )
+        let erinsNetflix = try await Self.subscription("Netflix", sharedWith: bob, by: erin, subscriptions)
+        let inesSpotify = try await Self.subscription("Spotify", sharedWith: bob, by: ines, subscriptions)
+        func bobsShared() async throws -> [String] {
+          try await subscriptions.listSubscriptions(.init(), metadata: bearer(bob)).sharedWithMe.map(\.subscriptionID)
+        }
+        #expect(Set(try await bobsShared()) == [erinsNetflix, inesSpotify])
+        // Dispatch: Erin saved her home and booked a taxi for later.
+        let dispatch = Dispatch(wrapping: connection)
+        _ = try await dispatch.savePlace(
+          .with {
+            $0.place.name = "Home"
+            $0.place.position = .with {
+              $0.latitude = 45.5029
+              $0.longitude = 9.1754
+            }
+          },
+          metadata: bearer(erin)
+        )
+        let reservation = try await Self.reservation(by: erin, dispatch)
         func bobsTrips() async throws -> [String] {
           try await itineraries.listItineraries(.init(), metadata: bearer(bob)).itineraries.map(\.itineraryID)
         }
@@ -80,6 +114,17 @@ struct AccountLifecycleTests {
         #expect(try await bobsInbox().contains("You left Ines's hills"))
         let inesInbox = try await notifications.listNotifications(.init(), metadata: bearer(ines)).notifications.map(\.title)
         #expect(inesInbox.contains("A member left Ines's hills"))
+        // … nor does Bob share her Spotify any more; both are told.
+        let sharedAfterParting = try await eventually("ticketing takes Bob out of Ines's Spotify") { () -> [String]? in
+          let shared = try await bobsShared()
+          return shared.contains(inesSpotify) ? nil : shared
+        }
+        #expect(sharedAfterParting == [erinsNetflix])
+        _ = try await eventually("Bob is told he no longer shares Spotify") {
+          try await bobsInbox().contains("You no longer share Spotify") ? true : nil
+        }
+        let inesTold = try await notifications.listNotifications(.init(), metadata: bearer(ines)).notifications.map(\.title)
+        #expect(inesTold.contains("Spotify is shared with one person fewer"))
         let registered = try await telemetry.registerDevice(.with { $0.name = "Erin's board" }, metadata: bearer(erin))
         let board: Metadata = ["authorization": .string("Device \(registered.token)")]
         func upload(_ index: Int) async throws -> Binario_Telemetry_V1_UploadReadingsResponse {
@@ -106,10 +151,38 @@ struct AccountLifecycleTests {
         #expect(refusal.code == .permissionDenied)
         #expect(refusal.message.contains("disabled"))
 
-        // Enabled again: the same token uploads again.
+        // Enabled again: the same token uploads again; the taxi she had booked was cancelled
+        // without a fee while she was disabled.
         _ = try await identity.enableAccount(.with { $0.account.userID = userID }, metadata: bearer(admin))
         let stored = try await eventually("telemetry takes the enabled account's board again") { try? await upload(2).stored }
         #expect(stored == 1)
+        let back = try await identity.login(
+          .with {
+            $0.email = "erin@example.com"
+            $0.password = Self.password
+          }
+        ).tokens
+        let booked = try await eventually("dispatch cancels a disabled account's reservation") { () -> [String]? in
+          let ids = try await dispatch.listReservations(.init(), metadata: bearer(back)).reservations.map(\.reservationID)
+          return ids.contains(reservation) ? nil : ids
+        }
+        #expect(booked.isEmpty)
+        let erinsInbox = try await notifications.listNotifications(.init(), metadata: bearer(back)).notifications.map(\.title)
+        #expect(erinsInbox.contains("Reservation cancelled"))
+        _ = try await Self.reservation(by: back, dispatch)
+
+        // An admin deletes a driver: the taxi leaves its queue at once, without a driver.
+        let driver = try await DispatchTests.driver(identity, dispatch, admin: admin, taxi: "LIFE-1", at: (45.4642, 9.1896))
+        func taxi() async throws -> Binario_Dispatch_V1_Taxi? {
+          try await dispatch.listTaxis(.init(), metadata: bearer(admin)).taxis.first { $0.code == "LIFE-1" }
+        }
+        #expect(try await taxi()?.state == .waiting)
+        _ = try await identity.deleteDriver(.with { $0.account.userID = driver.userID }, metadata: bearer(admin))
+        let unlinked = try await eventually("dispatch takes a deleted driver's taxi out of its queue") { () -> Binario_Dispatch_V1_Taxi? in
+          guard let taxi = try await taxi(), taxi.driverUserID.isEmpty else { return nil }
+          return taxi
+        }
+        #expect(unlinked.state == .unavailable && unlinked.queuePosition == 0)
 
         // Deleted by its owner: the board is gone, token and readings with it.
         let again = try await identity.login(
@@ -136,19 +209,80 @@ struct AccountLifecycleTests {
         }
         #expect(bobsLeft.isEmpty)
         #expect(try await bobsInbox().contains("Erin's lakes was cancelled"))
-        return (userID: userID, email: "erin@example.com", deviceID: registered.device.id)
+        // Ticketing: Netflix is no longer shared with Bob, who is told.
+        let sharedAtTheEnd = try await eventually("ticketing ends the deleted owner's shared subscription") { () -> [String]? in
+          let shared = try await bobsShared()
+          return shared.contains(erinsNetflix) ? nil : shared
+        }
+        #expect(sharedAtTheEnd.isEmpty)
+        _ = try await eventually("Bob is told Netflix is no longer shared") {
+          try await bobsInbox().contains("Netflix is no longer shared with you") ? true : nil
+        }
+        // Every consumer has applied everything identity recorded (the last event is the deletion).
+        try await EventProgress.waitUntilApplied(
+          by: ["telemetry", "scheduling", "geo-offers", "ticketing", "dispatch"],
+          from: "identity",
+          folder: suite.folder
+        )
+        return (userID: userID, email: "erin@example.com", deviceID: registered.device.id, driverID: driver.userID)
       }
 
-      // Nothing of the person is left in the databases of the services that have applied the
-      // deletion (docs/data-map.md; identity keeps its audit log and, for a while, the event).
-      for service in ["telemetry", "scheduling", "geo-offers"] {
+      // Nothing of the person is left in any service's database (docs/data-map.md): identity
+      // keeps its audit log and, for a while, the events that carry the deletion.
+      for service in ["identity", "telemetry", "scheduling", "geo-offers", "ticketing", "dispatch"] {
         let leftovers = try DatabaseLeftovers.occurrences(
-          of: [person.userID, person.email, person.deviceID, "erin-phone-token"],
+          of: [person.userID, person.email, person.deviceID, "erin-phone-token", person.driverID],
           in: suite.folder.appendingPathComponent("data/\(service)/\(service).sqlite")
-        )
+        ).filter { service != "identity" || !($0.hasPrefix("audit_entry.") || $0.hasPrefix("event_log.")) }
         #expect(leftovers.isEmpty, "\(service): \(leftovers)")
       }
     }
+  }
+
+  /// A monthly subscription `owner` adds, shared with `member` (a friend); its id.
+  static func subscription(
+    _ name: String,
+    sharedWith member: Binario_Identity_V1_TokenPair,
+    by owner: Binario_Identity_V1_TokenPair,
+    _ subscriptions: Subscriptions
+  ) async throws -> String {
+    try await subscriptions.addSubscription(
+      .with {
+        $0.details = .with {
+          $0.serviceName = name
+          $0.planType = "family"
+          $0.startDate = romeDate(daysFromToday: -10)
+          $0.period = .monthly
+          $0.price = .with {
+            $0.amountMinor = 1799
+            $0.currency = "EUR"
+          }
+          $0.automaticRenewal = true
+          $0.category = name == "Spotify" ? .music : .moviesAndTv
+        }
+        $0.sharedWithUserIds = [member.userID]
+      },
+      metadata: bearer(owner)
+    ).subscription.subscriptionID
+  }
+
+  /// A taxi booked three hours ahead from the Duomo to Bicocca; its id.
+  static func reservation(by passenger: Binario_Identity_V1_TokenPair, _ dispatch: Dispatch) async throws -> String {
+    try await dispatch.createReservation(
+      .with {
+        $0.pickup.position = .with {
+          $0.latitude = 45.4642
+          $0.longitude = 9.1896
+        }
+        $0.destination.position = .with {
+          $0.latitude = 45.5137
+          $0.longitude = 9.2112
+        }
+        $0.meetingAt = Google_Protobuf_Timestamp(date: Date().addingTimeInterval(3 * 3600))
+        $0.idempotencyKey = UUID().uuidString
+      },
+      metadata: bearer(passenger)
+    ).reservation.reservationID
   }
 
   /// A trip `organiser` plans and `member` (befriended first) has joined; its id.

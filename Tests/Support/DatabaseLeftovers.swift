@@ -31,3 +31,36 @@ public enum DatabaseLeftovers {
     }
   }
 }
+
+/// How far consumers have applied a producer's events, read from the services' database files
+/// (docs/events.md): what a test waits on before it looks for what an event should have erased.
+public enum EventProgress {
+  /// The last event `producer` has recorded (0 for none).
+  public static func head(of producer: String, in folder: URL) throws -> Int64 {
+    try read(folder, producer) { db in try Int64.fetchOne(db, sql: "SELECT max(sequence) FROM event_log") ?? 0 }
+  }
+
+  /// Where `consumer` stands in `producer`'s events (0 before the first).
+  public static func cursor(of consumer: String, in producer: String, folder: URL) throws -> Int64 {
+    try read(folder, consumer) { db in
+      try Int64.fetchOne(db, sql: "SELECT sequence FROM event_cursor WHERE producer = ?", arguments: [producer]) ?? 0
+    }
+  }
+
+  /// Waits until each of `consumers` has applied every event `producer` has recorded so far.
+  public static func waitUntilApplied(by consumers: [String], from producer: String, folder: URL) async throws {
+    let head = try head(of: producer, in: folder)
+    for consumer in consumers {
+      _ = try await eventually("\(consumer) applies \(producer)'s events through #\(head)") {
+        try cursor(of: consumer, in: producer, folder: folder) >= head ? true : nil
+      }
+    }
+  }
+
+  private static func read<T>(_ folder: URL, _ service: String, _ body: (Database) throws -> T) throws -> T {
+    var configuration = Configuration()
+    configuration.readonly = true
+    let path = folder.appendingPathComponent("data/\(service)/\(service).sqlite").path
+    return try DatabaseQueue(path: path, configuration: configuration).read(body)
+  }
+}
