@@ -132,14 +132,34 @@ struct AccountLifecycleTests {
         }
         #expect(try await upload(0).stored == 1)
 
-        // Disabled by an admin: the board's uploads are refused, saying why.
-        _ = try await identity.disableAccount(
-          .with {
-            $0.account.userID = userID
-            $0.reason = "reported"
-          },
-          metadata: bearer(admin)
-        )
+        // Disabled by an admin while Erin watches her notifications: the stream ends at once,
+        // and the board's uploads are refused, saying why.
+        let erinsInboxBefore = try await notifications.listNotifications(.init(), metadata: bearer(erin)).notifications
+        try #require(!erinsInboxBefore.isEmpty, "Erin has notifications (Bob joined her trip): the watch below replays them")
+        let streamEnd = try await withThrowingTaskGroup(of: RPCError?.self) { group in
+          let (opened, open) = AsyncStream<Void>.makeStream()
+          group.addTask {
+            do {
+              try await notifications.watchNotifications(.with { $0.cursor = "0" }, metadata: bearer(erin)) { response in
+                for try await _ in response.messages { open.yield() }
+              }
+              return nil
+            } catch let error as RPCError {
+              return error
+            }
+          }
+          var delivered = opened.makeAsyncIterator()
+          _ = await delivered.next()  // the stream is open: her inbox is being replayed
+          _ = try await identity.disableAccount(
+            .with {
+              $0.account.userID = userID
+              $0.reason = "reported"
+            },
+            metadata: bearer(admin)
+          )
+          return try await group.next() ?? nil
+        }
+        #expect(streamEnd?.code == .unauthenticated)
         let refusal = try await eventually("telemetry refuses a disabled account's board") { () -> RPCError? in
           do {
             _ = try await upload(1)

@@ -6,6 +6,7 @@ import Foundation
 import GRPCCore
 import GRPCProtobuf
 import GatewayService
+import Synchronization
 import Testing
 
 /// A signer for identity's tokens, and the fake identity upstream that publishes its key.
@@ -245,5 +246,28 @@ struct DeviceAccessTests {
       }
       #expect(refusal.code == WireStatusCode.unauthenticated)
     }
+  }
+}
+
+@Suite("Access: a revoked session's open calls end")
+struct RevokedSessionCallsTests {
+  @Test func aRevocationEndsEachOpenCallOfTheSessionOnce() {
+    let clock = ManualGatewayClock()
+    let sessions = RevokedSessions(clock: clock)
+    let ended = Mutex<[String]>([])
+    let first = sessions.watch("s-a") { ended.withLock { $0.append("a1") } }
+    _ = sessions.watch("s-a") { ended.withLock { $0.append("a2") } }
+    let other = sessions.watch("s-b") { ended.withLock { $0.append("b") } }
+    sessions.unwatch(first)  // that call ended on its own
+    sessions.revoke(["s-a"], until: clock.now.addingTimeInterval(60))
+    #expect(ended.withLock { $0 } == ["a2"])
+    #expect(sessions.watchedCalls == 1)
+    sessions.revoke(["s-a"], until: clock.now.addingTimeInterval(120))
+    #expect(ended.withLock { $0 } == ["a2"])
+    // A revocation that has already run out (a replay) ends nothing.
+    sessions.revoke(["s-b"], until: clock.now.addingTimeInterval(-1))
+    #expect(ended.withLock { $0 } == ["a2"])
+    sessions.unwatch(other)
+    #expect(sessions.watchedCalls == 0)
   }
 }

@@ -22,6 +22,8 @@ final class ForwardedCall {
   private let log: CallLog
   /// Runs when the upstream ends the call OK, before the client hears of it.
   private let onOK: (@Sendable () -> Void)?
+  /// The caller's session, ending the call if it is revoked meanwhile.
+  private var sessionWatch: (sessions: RevokedSessions, watch: RevokedSessions.Watch)?
   private var state = State.waiting([])
   private var sentHeaders = false
   /// An upstream connection has been asked for (once per call).
@@ -55,12 +57,28 @@ final class ForwardedCall {
     upstream: UpstreamConnections,
     metadata: WireMetadata,
     log: CallLog,
-    onOK: (@Sendable () -> Void)?
+    onOK: (@Sendable () -> Void)?,
+    session: (id: String, revoked: RevokedSessions)? = nil
   ) {
     let forwarded = ForwardedCall(call: call, upstream: upstream, metadata: metadata, log: log, onOK: onOK)
     let bound = NIOLoopBound(forwarded, eventLoop: call.eventLoop)
+    if let session {
+      let loop = call.eventLoop
+      let watch = session.revoked.watch(session.id) { loop.execute { bound.value.sessionRevoked() } }
+      forwarded.sessionWatch = (session.revoked, watch)
+    }
     call.onEvent { event in bound.value.clientEvent(event) }
     call.eventLoop.execute { bound.value.openUpstream() }
+  }
+
+  /// The caller signed out, or identity ended their sessions (a disabled or deleted account):
+  /// the call ends now, both ways.
+  private func sessionRevoked() {
+    let state = self.state
+    if case .done = state { return }
+    // The client's end first: cancelling upstream reports its own end, ignored once done.
+    self.endClient(WireEnd(code: WireStatusCode.unauthenticated, message: "your session has ended; sign in again"))
+    if case .open(let upstreamCall, _) = state { upstreamCall.cancel() }
   }
 
   private var bound: NIOLoopBound<ForwardedCall> { NIOLoopBound(self, eventLoop: self.call.eventLoop) }
@@ -130,6 +148,7 @@ final class ForwardedCall {
       case .cancelled(let reason):
         self.state = .done
         self.clientGaveUp(reason)
+        self.endSessionWatch()
       case .halfClose:
         // The client has sent all it will send (a unary call's `Open` carries it all): open
         // the upstream call now rather than a turn of the loop later.
@@ -155,6 +174,7 @@ final class ForwardedCall {
         self.state = .done
         upstreamCall.cancel()
         self.clientGaveUp(reason)
+        self.endSessionWatch()
       }
     case .done:
       ()
@@ -241,6 +261,13 @@ final class ForwardedCall {
     self.state = .done
     self.call.end(end)
     self.log.ended(code: end.statusCode, message: end.statusMessage)
+    self.endSessionWatch()
+  }
+
+  private func endSessionWatch() {
+    guard let (sessions, watch) = self.sessionWatch else { return }
+    self.sessionWatch = nil
+    sessions.unwatch(watch)
   }
 
   private static func onLoop(_ loop: any EventLoop, _ body: @escaping @Sendable () -> Void) {

@@ -142,7 +142,8 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
       upstream: upstream,
       metadata: forwarded,
       log: log,
-      onOK: onOK
+      onOK: onOK,
+      session: caller.map { ($0.sessionID, self.revokedSessions) }
     )
   }
 
