@@ -77,8 +77,8 @@ struct MethodAccessPolicyTests {
         == .internal(allowedPeers: ["spiffe://binario/geo-offers"])
     )
     #expect(
-      MethodAccessPolicy.scheduling.access(for: Binario_Scheduling_V1_Scheduling.Method.WatchStations.descriptor)
-        == .internal(allowedPeers: ["spiffe://binario/geo-offers"])
+      MethodAccessPolicy.scheduling.access(for: Binario_Scheduling_V1_Scheduling.Method.GetRuns.descriptor)
+        == .internal(allowedPeers: ["spiffe://binario/ticketing", "spiffe://binario/geo-offers"])
     )
   }
 

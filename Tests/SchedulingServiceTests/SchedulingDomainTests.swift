@@ -1,6 +1,8 @@
 import BinarioDomain
+import BinarioProto
 import BinarioStorage
 import Foundation
+import GRDB
 import Synchronization
 import Testing
 
@@ -44,22 +46,6 @@ struct SchedulingDomainTests {
     #expect(try await domain.importIfEmpty(folder: GTFSFeedReaderTests.demoFolder.path) != nil)
     #expect(try await domain.importIfEmpty(folder: GTFSFeedReaderTests.demoFolder.path) == nil)
     try await body(domain)
-  }
-
-  @Test func aStationWatchGetsEveryStationThenEveryChangeOfThem() async throws {
-    try await withDomain { domain in
-      let watch = domain.watchStations()
-      var updates = watch.stations.makeAsyncIterator()
-      let first = try #require(await updates.next())
-      #expect(first.count >= 20 && first.contains { $0.id == "MI_CENTRALE" })
-      // An import of a feed with two stations sends those two.
-      _ = try await domain.importTimetable(try GTFSFeedReaderTests.read(), source: "test")
-      let second = try #require(await updates.next())
-      #expect(second.map(\.id).sorted() == ["A", "B"])
-      watch.end()
-      #expect(await updates.next() == nil)
-      #expect(domain.stationWatchers.count == 0)
-    }
   }
 
   @Test func aWatchedBoardWakesOnEveryLiveChangeAndStopsWhenEnded() async throws {
@@ -130,6 +116,45 @@ struct SchedulingDomainTests {
         try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 10).departures.first { $0.run.tripID == edited.tripID }?.run.headsign
           == "Edited twice"
       )
+    }
+  }
+
+  @Test func timetableChangesAreRecordedForOtherServicesAndFollowersHearOfNewTimes() async throws {
+    try await withDomain { domain in
+      func recorded() async throws -> [(type: String, payload: Data)] {
+        try await domain.store.database.read { db in
+          try Row.fetchAll(db, sql: "SELECT type, payload FROM event_log ORDER BY sequence").map { ($0["type"], $0["payload"]) }
+        }
+      }
+      // The import at first start.
+      #expect(try await recorded().map(\.type) == [Binario_Scheduling_V1_TimetableReplaced.protoMessageName])
+      let first = try #require(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).departures.first)
+      let (trip, date) = (first.run.tripID, first.run.serviceDate.description)
+      try await domain.follow(userID: "ada", tripID: trip, date: date)
+      // Ten minutes later at every stop: the trip runs on other dates too, so this date's run
+      // becomes `<trip>@<date>`; both facts are recorded, and Ada hears of the new times.
+      let later = try domain.liveRun(tripID: trip, on: first.run.serviceDate).state.run.stops.map {
+        RunStopInput(
+          stationID: $0.stationID,
+          platform: $0.platform,
+          arrival: String(ServiceTime(seconds: $0.arrival.secondsSinceServiceDayStart + 600).description.prefix(5)),
+          departure: String(ServiceTime(seconds: $0.departure.secondsSinceServiceDayStart + 600).description.prefix(5))
+        )
+      }
+      let edited = try await domain.updateRun(tripID: trip, date: date, trainNumber: "", headsign: "", stops: later)
+      let events = try await recorded().dropFirst()
+      #expect(events.map(\.type) == [Binario_Scheduling_V1_RunRenamed.protoMessageName, Binario_Scheduling_V1_RunEdited.protoMessageName])
+      let renamed = try Binario_Scheduling_V1_RunRenamed(serializedBytes: try #require(events.first).payload)
+      #expect(renamed.tripID == trip && renamed.serviceDate == date && renamed.newTripID == edited.tripID)
+      let told = try domain.notifications.inbox(userID: "ada", pageSize: 0, pageToken: "", unreadOnly: true).notifications
+      #expect(told.map(\.content.title).first?.hasSuffix("new times") == true)
+      #expect(told.first?.content.data["trip_id"] == edited.tripID)
+      // A new headsign alone tells nobody; removing the run is recorded.
+      _ = try await domain.updateRun(tripID: edited.tripID, date: date, trainNumber: "", headsign: "Elsewhere", stops: [])
+      try await domain.removeRun(adminID: "admin", tripID: edited.tripID, date: date, reason: "Strike")
+      #expect(try domain.notifications.inbox(userID: "ada", pageSize: 0, pageToken: "", unreadOnly: true).notifications.count == 2)
+      let removed = try Binario_Scheduling_V1_RunRemoved(serializedBytes: try #require(try await recorded().last).payload)
+      #expect(removed.tripID == edited.tripID && removed.reason == "Strike")
     }
   }
 

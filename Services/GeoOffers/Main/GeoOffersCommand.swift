@@ -50,18 +50,21 @@ struct GeoOffersCommand: EventLoopCommand {
       if let demoData, try await domain.loadDemoDataIfEmpty(demoData.data, source: demoData.path) {
         logger.notice("loaded the demo data", metadata: ["file": "\(demoData.path)"])
       }
-      let stations = StationSync(client: scheduling, domain: domain, logger: logger)
+      // The copy of scheduling's stations follows its imports (its TimetableReplaced events); a
+      // new database is filled at once, retried until scheduling answers.
       context.addJob(
         PeriodicJob(
-          "station-sync",
-          every: .milliseconds(250),
+          "station-fill",
+          every: .seconds(3600),
           retry: Backoff(initial: .milliseconds(250), maximum: .seconds(30)),
           logger: logger
         ) {
-          try await stations.watch()
+          try await domain.fillStationsIfEmpty()
           return nil
         }
       )
+      let schedulingEvents = SchedulingEvents(domain: domain, logger: logger)
+      try context.subscribe(to: SchedulingPeer.self, database: store.database, types: SchedulingEvents.types, handle: schedulingEvents.handle)
       // Offers past the no-repeat period no longer matter.
       context.addJob(
         PeriodicJob("offer-housekeeping", every: .seconds(15 * 60), logger: logger) {

@@ -17,6 +17,10 @@ struct SchedulingCommand: EventLoopCommand {
     abstract: "Binario's scheduling service: timetable, live changes, notifications, itineraries."
   )
 
+  /// The services that follow scheduling's timetable events (docs/events.md): only they may read
+  /// the log, and it keeps events until each has acknowledged them.
+  static let eventConsumers = ["ticketing", "geo-offers"]
+
   @OptionGroup var options: ServiceOptions
   @OptionGroup var identityAddress: IdentityAddressOption
   @OptionGroup var scheduling: SchedulingOptions
@@ -67,8 +71,13 @@ struct SchedulingCommand: EventLoopCommand {
         logger: context.logger
       )
       try context.subscribe(to: IdentityPeer.self, database: store.database, types: IdentityEvents.types, handle: identityEvents.handle)
-      context.addInterceptor(AuthorizationServerInterceptor(policy: .scheduling.merging(.health)))
+      // Timetable changes, for the services that hold references to runs and stations.
+      let events = context.addEventLog(
+        EventLog(producer: "scheduling", database: store.database, outbox: store.events, consumers: Self.eventConsumers)
+      )
+      context.addInterceptor(AuthorizationServerInterceptor(policy: .scheduling.merging(.events).merging(.health)))
       return [
+        events,
         SchedulingHandler(domain: domain, logger: context.logger),
         NotificationsHandler(centre: centre),
         ItinerariesHandler(planner: planner),

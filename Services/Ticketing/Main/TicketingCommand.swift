@@ -99,6 +99,13 @@ struct TicketingCommand: EventLoopCommand {
         logger: logger
       )
       try context.subscribe(to: IdentityPeer.self, database: store.database, types: IdentityEvents.types, handle: identityEvents.handle)
+      // Scheduling's timetable events: tickets follow their runs when renamed, edited, removed
+      // or re-imported.
+      let schedulingEvents = SchedulingEvents(
+        changes: TimetableChanges(store: store, clock: clock, timetable: SchedulingTimetable(client: scheduling)),
+        logger: logger
+      )
+      try context.subscribe(to: SchedulingPeer.self, database: store.database, types: SchedulingEvents.types, handle: schedulingEvents.handle)
       context.addInterceptor(AuthorizationServerInterceptor(policy: .ticketing.merging(.health)))
       return [
         TicketsHandler(domain: domain, codes: codes),

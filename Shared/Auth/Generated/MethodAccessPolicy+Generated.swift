@@ -175,7 +175,6 @@ extension MethodAccessPolicy {
     Binario_Scheduling_V1_Scheduling.Method.UnfollowRunFor.descriptor: .internal(allowedPeers: [WorkloadIdentity.ticketing]),
     Binario_Scheduling_V1_Scheduling.Method.UpdateRun.descriptor: .level(.admin),
     Binario_Scheduling_V1_Scheduling.Method.WatchDeparturesBoard.descriptor: .level(.public),
-    Binario_Scheduling_V1_Scheduling.Method.WatchStations.descriptor: .internal(allowedPeers: [WorkloadIdentity.geoOffers]),
   ])
 
   /// Who may call each method of `binario.telemetry.v1.Telemetry`.

@@ -21,8 +21,14 @@ final class FakeTickets: TicketLookup {
 final class FakeLiveTimetable: LiveTimetable {
   let departures = Mutex<[RunReference: LiveDeparture]>([:])
 
+  let timetableStations = Mutex<[GeoStation]>([])
+
   func departure(of run: RunReference, from stationID: String) async throws -> LiveDeparture? {
     departures.withLock { $0[run] }.flatMap { $0.stationID == stationID ? $0 : nil }
+  }
+
+  func stations() async throws -> [GeoStation] {
+    timetableStations.withLock { $0 }
   }
 }
 

@@ -68,6 +68,21 @@ public final class GeoOffersDomain: Sendable {
     try await store.replaceStations(stations)
   }
 
+  /// Scheduling imported a timetable (its `TimetableReplaced` event): the copy of its stations
+  /// becomes the new timetable's, with the event's position. Returns whether it changed.
+  @discardableResult
+  public func timetableReplaced(position: EventPosition) async throws -> Bool {
+    try await store.replaceStations(try await timetable.stations(), position: position, at: clock.now())
+  }
+
+  /// Fills an empty copy of scheduling's stations (a new database, before any event of an
+  /// import is at hand). Returns whether it filled it.
+  @discardableResult
+  public func fillStationsIfEmpty() async throws -> Bool {
+    guard try await store.stations().isEmpty else { return false }
+    return try await store.replaceStations(try await timetable.stations())
+  }
+
   static func newID(_ prefix: String) -> String {
     prefix + "_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
   }

@@ -63,9 +63,11 @@ public struct LiveDeparture: Sendable, Hashable {
   }
 }
 
-/// What scheduling is asked (its internal `GetRuns`).
+/// What scheduling is asked (its internal `GetRuns`, its public `ListStations`).
 public protocol LiveTimetable: Sendable {
   /// The live departure of `run` from `stationID`; `nil` when the timetable has no such run or
   /// stop.
   func departure(of run: RunReference, from stationID: String) async throws -> LiveDeparture?
+  /// Every station of the timetable now.
+  func stations() async throws -> [GeoStation]
 }

@@ -15,6 +15,14 @@ public struct SchedulingLiveTimetable: LiveTimetable {
     self.timeout = timeout
   }
 
+  public func stations() async throws -> [GeoStation] {
+    var options = CallOptions.defaults
+    options.timeout = timeout
+    return try await scheduling.listStations(.init(), options: options).stations.map {
+      GeoStation(id: $0.stationID, name: $0.name, position: .init(latitude: $0.latitude, longitude: $0.longitude))
+    }
+  }
+
   public func departure(of run: RunReference, from stationID: String) async throws -> LiveDeparture? {
     var options = CallOptions.defaults
     options.timeout = timeout

@@ -1,14 +1,17 @@
 import BinarioDomain
+import BinarioEvents
 import BinarioStorage
 import Foundation
 import GRDB
 
 extension GeoOffersStore {
   /// Replaces the copy of scheduling's stations with `stations`, unless it already holds
-  /// exactly these. Returns whether it changed.
+  /// exactly these; with an event `position`, the cursor moves in the same transaction.
+  /// Returns whether it changed.
   @discardableResult
-  public func replaceStations(_ stations: [GeoStation]) async throws -> Bool {
+  public func replaceStations(_ stations: [GeoStation], position: EventPosition? = nil, at now: Date = Date()) async throws -> Bool {
     try await pool.write { db in
+      if let position { try db.advanceEventCursor(to: position, at: now) }
       let current = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, name, latitude, longitude FROM station")).map {
         GeoStation(id: $0[0], name: $0[1], position: GeoPoint(latitude: $0[2], longitude: $0[3]))
       }

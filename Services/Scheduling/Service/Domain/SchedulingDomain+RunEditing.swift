@@ -68,8 +68,26 @@ extension SchedulingDomain {
     let planned = current.state.run
     let trainNumber = number.isEmpty ? planned.trainNumber : number
     let newHeadsign = headsign.isEmpty ? planned.headsign : headsign
+    // Followers hear of new stops or times (not of a new number or headsign alone).
+    let notice = stops.map { stops in
+      NotificationContent(
+        kind: .tripDelay,
+        title: "\(current.line.shortName) \(trainNumber) to \(newHeadsign) on \(date): new times",
+        body: Self.timesSummary(stops, stations: stationsByID),
+        data: ["trip_id": tripID, "service_date": date.description]
+      )
+    }
     if try store.serviceDayCount(tripID: tripID) <= 1 {
-      try await store.rewriteRun(tripID: tripID, trainNumber: trainNumber, headsign: newHeadsign, stops: stops)
+      try await store.rewriteRun(
+        tripID: tripID,
+        on: date,
+        trainNumber: trainNumber,
+        headsign: newHeadsign,
+        stops: stops,
+        notice: notice,
+        at: clock.now(),
+        onCommitted: notifications.onCommitted
+      )
       return try liveRun(tripID: tripID, on: date)
     }
     let newTripID = "\(tripID)@\(date.description)"
@@ -86,7 +104,15 @@ extension SchedulingDomain {
         lineID: planned.lineID,
         trainNumber: trainNumber,
         headsign: newHeadsign,
-        stops: keptStops
+        stops: keptStops,
+        stopsChanged: stops != nil,
+        notice: notice.map { notice in
+          var moved = notice
+          moved.data["trip_id"] = newTripID
+          return moved
+        },
+        at: clock.now(),
+        onCommitted: notifications.onCommitted
       )
     } catch StoreConflict.duplicate {
       throw ServiceError.alreadyExists("there is already a trip \(newTripID)")
@@ -110,10 +136,19 @@ extension SchedulingDomain {
     try await store.removeRun(
       tripID: tripID,
       on: date,
+      reason: reason,
       notifyingFollowersWith: notice,
       at: clock.now(),
       onCommitted: notifications.onCommitted
     )
+  }
+
+  /// "Leaves Milano Centrale 08:05, arrives Bergamo 08:55."
+  static func timesSummary(_ stops: [RunStopDraft], stations: [String: Station]) -> String {
+    guard let first = stops.first, let last = stops.last else { return "Its stops changed." }
+    func name(_ id: String) -> String { stations[id]?.name ?? id }
+    func clock(_ time: ServiceTime) -> String { String(time.description.prefix(5)) }
+    return "Leaves \(name(first.stationID)) \(clock(first.departure)), arrives \(name(last.stationID)) \(clock(last.arrival))."
   }
 
   /// Stops as the store keeps them: at known stations, at least two, times never going back.

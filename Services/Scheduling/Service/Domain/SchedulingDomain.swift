@@ -19,7 +19,6 @@ public final class SchedulingDomain: Sendable {
   /// Stations, lines and platform stops, read once per timetable (they change only on import).
   let catalog: Mutex<TimetableCatalog>
   let boards = DepartureBoardCache()
-  let stationWatchers = StationWatchers()
 
   /// The shortest change between two trains, in seconds.
   static let minimumTransfer = 5 * 60
@@ -39,16 +38,7 @@ public final class SchedulingDomain: Sendable {
 
   func reloadCatalog() throws {
     let fresh = try TimetableCatalog(store: store)
-    let before = catalog.withLock { catalog in
-      defer { catalog = fresh }
-      return catalog.stations
-    }
-    if before != fresh.stations { stationWatchers.publish(stations(matching: "")) }
-  }
-
-  /// Every station now, then every station again each time an import changes them.
-  public func watchStations() -> StationWatch {
-    stationWatchers.watch(current: stations(matching: ""))
+    catalog.withLock { $0 = fresh }
   }
 
   var stationsByID: [String: Station] { catalog.withLock { $0.stations } }

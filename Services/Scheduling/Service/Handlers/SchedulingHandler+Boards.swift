@@ -54,22 +54,6 @@ extension SchedulingHandler {
       watch.end()
     }
   }
-
-  public func watchStations(
-    request: Binario_Scheduling_V1_WatchStationsRequest,
-    response: RPCWriter<Binario_Scheduling_V1_WatchStationsResponse>,
-    context: ServerContext
-  ) async throws {
-    let watch = domain.watchStations()
-    defer { watch.end() }
-    try await withRPCCancellationHandler {
-      for await stations in watch.stations {
-        try await response.write(.with { $0.stations = stations.map(Binario_Scheduling_V1_Station.init) })
-      }
-    } onCancelRPC: {
-      watch.end()
-    }
-  }
 }
 
 /// The departures boards' responses as last rendered, by station: a board the domain shows

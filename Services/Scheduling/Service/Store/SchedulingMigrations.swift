@@ -207,4 +207,7 @@ public enum SchedulingMigrations {
     }
     // What identity tells scheduling (Shared/Events): its cursor.
     .add("v4-identity-events", EventSchema.createCursors)
+    // The timetable changes scheduling tells other services (runs renamed, edited, removed; a
+    // timetable replaced), recorded with the change.
+    .add("v5-scheduling-event-log", EventSchema.createLog)
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension SchedulingStore {
@@ -13,13 +14,25 @@ extension SchedulingStore {
       trips.invalidate()
       timetableChanged()
     }
-    return try self.pool.write { db in try Self.replaceTimetable(db, with: feed, source: source, importedAt: importedAt) }
+    return try self.pool.write { db in try self.replaceTimetableRecorded(db, with: feed, source: source, importedAt: importedAt) }
   }
 
   /// ``replaceTimetable(with:source:importedAt:)`` without blocking the caller's thread.
   @discardableResult
   public func replacingTimetable(with feed: GTFSFeed, source: String, importedAt: Double) async throws -> TimetableImportSummary {
-    try await writingTrips { db in try Self.replaceTimetable(db, with: feed, source: source, importedAt: importedAt) }
+    try await writingTrips { db in try self.replaceTimetableRecorded(db, with: feed, source: source, importedAt: importedAt) }
+  }
+
+  /// The replacement and its `TimetableReplaced` event, in `db`'s transaction.
+  private func replaceTimetableRecorded(
+    _ db: Database,
+    with feed: GTFSFeed,
+    source: String,
+    importedAt: Double
+  ) throws -> TimetableImportSummary {
+    let summary = try Self.replaceTimetable(db, with: feed, source: source, importedAt: importedAt)
+    try recordTimetableReplaced(summary, at: Date(timeIntervalSince1970: importedAt), db)
+    return summary
   }
 
   static func replaceTimetable(_ db: Database, with feed: GTFSFeed, source: String, importedAt: Double) throws -> TimetableImportSummary {

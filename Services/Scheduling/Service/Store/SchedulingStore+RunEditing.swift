@@ -51,8 +51,18 @@ extension SchedulingStore {
     }
   }
 
-  /// Rewrites a run in place: a trip that runs on that one date only.
-  public func rewriteRun(tripID: String, trainNumber: String, headsign: String, stops: [RunStopDraft]?) async throws {
+  /// Rewrites a run in place (a trip that runs on that one date only), recording `RunEdited`;
+  /// its followers are told with `notice` when there is one.
+  public func rewriteRun(
+    tripID: String,
+    on date: ServiceDate,
+    trainNumber: String,
+    headsign: String,
+    stops: [RunStopDraft]?,
+    notice: NotificationContent?,
+    at now: Date,
+    onCommitted: @escaping @Sendable ([UserNotification]) -> Void
+  ) async throws {
     try await writingTrips { db in
       try db.execute(
         sql: "UPDATE trip SET train_number = ?, headsign = ? WHERE id = ?",
@@ -62,11 +72,14 @@ extension SchedulingStore {
         try db.execute(sql: "DELETE FROM trip_stop WHERE trip_id = ?", arguments: [tripID])
         try Self.insertStops(db, tripID: tripID, stops: stops)
       }
+      try self.recordRunEdited(tripID, on: date, stopsChanged: stops != nil, at: now, db)
+      try Self.tellFollowers(db, tripID: tripID, on: date, notice, at: now, onCommitted: onCommitted)
     }
   }
 
   /// Takes one date's run out of a trip that runs on other dates too and makes it a trip of its
-  /// own (`newTripID`), with its followers and live changes, in one transaction.
+  /// own (`newTripID`), with its followers and live changes, in one transaction, recording
+  /// `RunRenamed` and `RunEdited`; its followers are told with `notice` when there is one.
   public func splitRun(
     tripID: String,
     on date: ServiceDate,
@@ -74,7 +87,11 @@ extension SchedulingStore {
     lineID: String,
     trainNumber: String,
     headsign: String,
-    stops: [RunStopDraft]
+    stops: [RunStopDraft],
+    stopsChanged: Bool,
+    notice: NotificationContent?,
+    at now: Date,
+    onCommitted: @escaping @Sendable ([UserNotification]) -> Void
   ) async throws {
     let day = date.daysSinceEpoch
     try await writingTrips { db in
@@ -88,7 +105,24 @@ extension SchedulingStore {
         sql: "UPDATE run_change SET trip_id = ? WHERE trip_id = ? AND service_day = ?",
         arguments: [newTripID, tripID, day]
       )
+      try self.recordRunRenamed(tripID, on: date, to: newTripID, at: now, db)
+      try self.recordRunEdited(newTripID, on: date, stopsChanged: stopsChanged, at: now, db)
+      try Self.tellFollowers(db, tripID: newTripID, on: date, notice, at: now, onCommitted: onCommitted)
     }
+  }
+
+  private static func tellFollowers(
+    _ db: Database,
+    tripID: String,
+    on date: ServiceDate,
+    _ notice: NotificationContent?,
+    at now: Date,
+    onCommitted: @escaping @Sendable ([UserNotification]) -> Void
+  ) throws {
+    guard let notice else { return }
+    let followers = try followers(db, tripID: tripID, day: date.daysSinceEpoch)
+    let made = try insertNotifications(db, userIDs: followers, content: notice, pushOnly: false, at: now)
+    publish(made, from: db, to: onCommitted)
   }
 
   /// Removes the run of `tripID` on `date` and, in the same transaction, tells its followers
@@ -96,6 +130,7 @@ extension SchedulingStore {
   public func removeRun(
     tripID: String,
     on date: ServiceDate,
+    reason: String,
     notifyingFollowersWith content: NotificationContent,
     at now: Date,
     onCommitted: @escaping @Sendable ([UserNotification]) -> Void
@@ -116,6 +151,7 @@ extension SchedulingStore {
       let followers = try Self.followers(db, tripID: tripID, day: day)
       let made = try Self.insertNotifications(db, userIDs: followers, content: content, pushOnly: false, at: now)
       try db.execute(sql: "DELETE FROM run_follower WHERE trip_id = ? AND service_day = ?", arguments: [tripID, day])
+      try self.recordRunRemoved(tripID, on: date, reason: reason, at: now, db)
       Self.publish(made, from: db, to: onCommitted)
     }
   }

@@ -1,4 +1,5 @@
 import BinarioDomain
+import BinarioEvents
 import BinarioStorage
 import Foundation
 import GRDB
@@ -24,6 +25,10 @@ public final class SchedulingStore: Sendable {
     version.add(1, ordering: .releasing)
     timetableChanges.signal()
   }
+
+  /// The timetable changes scheduling tells the other services (`SchedulingStore+Events.swift`),
+  /// recorded in the transaction of the change.
+  public let events = EventOutbox()
 
   /// The database, for the event subscriptions' cursors.
   public var database: DatabasePool { pool.underlying }

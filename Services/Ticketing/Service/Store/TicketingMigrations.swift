@@ -144,6 +144,7 @@ public enum TicketingMigrations {
           """
       )
     }
-    // Where ticketing stands in identity's events (account deleted, friendship ended).
+    // Where ticketing stands in each producer's events (identity's accounts, scheduling's
+    // timetable): one row per producer.
     .add("v3-identity-events", EventSchema.createCursors)
 }

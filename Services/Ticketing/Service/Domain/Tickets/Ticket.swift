@@ -32,6 +32,29 @@ public struct Ticket: Sendable, Hashable, Codable {
     public var arrival: Date
     /// The run's line short name (not kept by tickets bought before it was recorded).
     public var line: String? = nil
+    /// The run no longer takes this way: taken out of the timetable, or no longer calling at one
+    /// of its two stations (scheduling's timetable events). The way is cancelled and refundable.
+    public var runRemoved: Bool? = nil
+
+    /// This way after its run changed in the timetable: the run's current times at its two
+    /// stations, or removed when `run` is gone (`nil`) or no longer calls at both in order.
+    public func following(_ run: TimetableRun?) -> Journey {
+      var journey = self
+      guard let run,
+        let from = run.stops.firstIndex(where: { $0.stationID == fromStationID }),
+        let to = run.stops.lastIndex(where: { $0.stationID == toStationID }), from < to,
+        let departure = run.stops[from].scheduledDeparture ?? run.stops[from].scheduledArrival,
+        let arrival = run.stops[to].scheduledArrival ?? run.stops[to].scheduledDeparture
+      else {
+        journey.runRemoved = true
+        return journey
+      }
+      journey.runRemoved = nil
+      journey.departure = departure
+      journey.arrival = arrival
+      journey.trainNumber = run.trainNumber
+      return journey
+    }
   }
 
   public var id: String

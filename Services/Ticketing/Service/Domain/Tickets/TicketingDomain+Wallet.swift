@@ -65,6 +65,22 @@ extension TicketingDomain {
 
   func withLiveState(_ ticket: Ticket, runs: [RunReference: TimetableRun], now: Date) -> TicketWithLiveState {
     func boarding(_ journey: Ticket.Journey?) -> TimetableRun.Stop? {
+      if let journey, journey.runRemoved == true {
+        // Scheduling no longer has the run: shown cancelled, as its followers were told.
+        return TimetableRun.Stop(
+          stationID: journey.fromStationID,
+          stationName: journey.fromStationName,
+          latitude: 0,
+          longitude: 0,
+          scheduledArrival: nil,
+          scheduledDeparture: journey.departure,
+          expectedDeparture: nil,
+          platform: "",
+          platformChanged: false,
+          delayMinutes: 0,
+          cancelled: true
+        )
+      }
       guard let journey, let run = runs[journey.run],
         var stop = run.stops.first(where: { $0.stationID == journey.fromStationID })
       else { return nil }

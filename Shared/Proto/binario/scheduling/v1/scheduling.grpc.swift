@@ -307,19 +307,6 @@ public enum Binario_Scheduling_V1_Scheduling: Sendable {
                 type: .unary
             )
         }
-        /// Namespace for "WatchStations" metadata.
-        public enum WatchStations: Sendable {
-            /// Request type for "WatchStations".
-            public typealias Input = Binario_Scheduling_V1_WatchStationsRequest
-            /// Response type for "WatchStations".
-            public typealias Output = Binario_Scheduling_V1_WatchStationsResponse
-            /// Descriptor for "WatchStations".
-            public static let descriptor = GRPCCore.MethodDescriptor(
-                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Scheduling"),
-                method: "WatchStations",
-                type: .serverStreaming
-            )
-        }
         /// Descriptors for all methods in the "binario.scheduling.v1.Scheduling" service.
         public static let descriptors: [GRPCCore.MethodDescriptor] = [
             ListStations.descriptor,
@@ -342,8 +329,7 @@ public enum Binario_Scheduling_V1_Scheduling: Sendable {
             ImportTimetable.descriptor,
             FollowRunFor.descriptor,
             UnfollowRunFor.descriptor,
-            GetRuns.descriptor,
-            WatchStations.descriptor
+            GetRuns.descriptor
         ]
     }
 }
@@ -758,25 +744,6 @@ extension Binario_Scheduling_V1_Scheduling {
             request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_GetRunsRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_GetRunsResponse>
-
-        /// Handle the "WatchStations" method.
-        ///
-        /// > Source IDL Documentation:
-        /// >
-        /// > Every station now, then every station again each time the timetable's stations change
-        /// > (an import), for as long as the caller listens: a copy kept in step.
-        ///
-        /// - Parameters:
-        ///   - request: A streaming request of `Binario_Scheduling_V1_WatchStationsRequest` messages.
-        ///   - context: Context providing information about the RPC.
-        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
-        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
-        ///     to an internal error.
-        /// - Returns: A streaming response of `Binario_Scheduling_V1_WatchStationsResponse` messages.
-        func watchStations(
-            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_WatchStationsRequest>,
-            context: GRPCCore.ServerContext
-        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_WatchStationsResponse>
     }
 
     /// Service protocol for the "binario.scheduling.v1.Scheduling" service.
@@ -1175,25 +1142,6 @@ extension Binario_Scheduling_V1_Scheduling {
             request: GRPCCore.ServerRequest<Binario_Scheduling_V1_GetRunsRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_GetRunsResponse>
-
-        /// Handle the "WatchStations" method.
-        ///
-        /// > Source IDL Documentation:
-        /// >
-        /// > Every station now, then every station again each time the timetable's stations change
-        /// > (an import), for as long as the caller listens: a copy kept in step.
-        ///
-        /// - Parameters:
-        ///   - request: A request containing a single `Binario_Scheduling_V1_WatchStationsRequest` message.
-        ///   - context: Context providing information about the RPC.
-        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
-        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
-        ///     to an internal error.
-        /// - Returns: A streaming response of `Binario_Scheduling_V1_WatchStationsResponse` messages.
-        func watchStations(
-            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_WatchStationsRequest>,
-            context: GRPCCore.ServerContext
-        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_WatchStationsResponse>
     }
 
     /// Simple service protocol for the "binario.scheduling.v1.Scheduling" service.
@@ -1591,26 +1539,6 @@ extension Binario_Scheduling_V1_Scheduling {
             request: Binario_Scheduling_V1_GetRunsRequest,
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Scheduling_V1_GetRunsResponse
-
-        /// Handle the "WatchStations" method.
-        ///
-        /// > Source IDL Documentation:
-        /// >
-        /// > Every station now, then every station again each time the timetable's stations change
-        /// > (an import), for as long as the caller listens: a copy kept in step.
-        ///
-        /// - Parameters:
-        ///   - request: A `Binario_Scheduling_V1_WatchStationsRequest` message.
-        ///   - response: A response stream of `Binario_Scheduling_V1_WatchStationsResponse` messages.
-        ///   - context: Context providing information about the RPC.
-        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
-        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
-        ///     to an internal error.
-        func watchStations(
-            request: Binario_Scheduling_V1_WatchStationsRequest,
-            response: GRPCCore.RPCWriter<Binario_Scheduling_V1_WatchStationsResponse>,
-            context: GRPCCore.ServerContext
-        ) async throws
     }
 }
 
@@ -1844,17 +1772,6 @@ extension Binario_Scheduling_V1_Scheduling.StreamingServiceProtocol {
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_GetRunsResponse>(),
             handler: { request, context in
                 try await self.getRuns(
-                    request: request,
-                    context: context
-                )
-            }
-        )
-        router.registerHandler(
-            forMethod: Binario_Scheduling_V1_Scheduling.Method.WatchStations.descriptor,
-            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_WatchStationsRequest>(),
-            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_WatchStationsResponse>(),
-            handler: { request, context in
-                try await self.watchStations(
                     request: request,
                     context: context
                 )
@@ -2095,17 +2012,6 @@ extension Binario_Scheduling_V1_Scheduling.ServiceProtocol {
             context: context
         )
         return GRPCCore.StreamingServerResponse(single: response)
-    }
-
-    public func watchStations(
-        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_WatchStationsRequest>,
-        context: GRPCCore.ServerContext
-    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_WatchStationsResponse> {
-        let response = try await self.watchStations(
-            request: GRPCCore.ServerRequest(stream: request),
-            context: context
-        )
-        return response
     }
 }
 
@@ -2386,23 +2292,6 @@ extension Binario_Scheduling_V1_Scheduling.SimpleServiceProtocol {
                 context: context
             ),
             metadata: [:]
-        )
-    }
-
-    public func watchStations(
-        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_WatchStationsRequest>,
-        context: GRPCCore.ServerContext
-    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_WatchStationsResponse> {
-        return GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_WatchStationsResponse>(
-            metadata: [:],
-            producer: { writer in
-                try await self.watchStations(
-                    request: request.message,
-                    response: writer,
-                    context: context
-                )
-                return [:]
-            }
         )
     }
 }
@@ -2908,30 +2797,6 @@ extension Binario_Scheduling_V1_Scheduling {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_GetRunsResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_GetRunsResponse>) async throws -> Result
-        ) async throws -> Result where Result: Sendable
-
-        /// Call the "WatchStations" method.
-        ///
-        /// > Source IDL Documentation:
-        /// >
-        /// > Every station now, then every station again each time the timetable's stations change
-        /// > (an import), for as long as the caller listens: a copy kept in step.
-        ///
-        /// - Parameters:
-        ///   - request: A request containing a single `Binario_Scheduling_V1_WatchStationsRequest` message.
-        ///   - serializer: A serializer for `Binario_Scheduling_V1_WatchStationsRequest` messages.
-        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_WatchStationsResponse` messages.
-        ///   - options: Options to apply to this RPC.
-        ///   - handleResponse: A closure which handles the response and returns its result to
-        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
-        ///       already finished.
-        /// - Returns: The result of `handleResponse`.
-        func watchStations<Result>(
-            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_WatchStationsRequest>,
-            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_WatchStationsRequest>,
-            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_WatchStationsResponse>,
-            options: GRPCCore.CallOptions,
-            onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Binario_Scheduling_V1_WatchStationsResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
     }
 
@@ -3673,39 +3538,6 @@ extension Binario_Scheduling_V1_Scheduling {
                 onResponse: handleResponse
             )
         }
-
-        /// Call the "WatchStations" method.
-        ///
-        /// > Source IDL Documentation:
-        /// >
-        /// > Every station now, then every station again each time the timetable's stations change
-        /// > (an import), for as long as the caller listens: a copy kept in step.
-        ///
-        /// - Parameters:
-        ///   - request: A request containing a single `Binario_Scheduling_V1_WatchStationsRequest` message.
-        ///   - serializer: A serializer for `Binario_Scheduling_V1_WatchStationsRequest` messages.
-        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_WatchStationsResponse` messages.
-        ///   - options: Options to apply to this RPC.
-        ///   - handleResponse: A closure which handles the response and returns its result to
-        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
-        ///       already finished.
-        /// - Returns: The result of `handleResponse`.
-        public func watchStations<Result>(
-            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_WatchStationsRequest>,
-            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_WatchStationsRequest>,
-            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_WatchStationsResponse>,
-            options: GRPCCore.CallOptions = .defaults,
-            onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Binario_Scheduling_V1_WatchStationsResponse>) async throws -> Result
-        ) async throws -> Result where Result: Sendable {
-            try await self.client.serverStreaming(
-                request: request,
-                descriptor: Binario_Scheduling_V1_Scheduling.Method.WatchStations.descriptor,
-                serializer: serializer,
-                deserializer: deserializer,
-                options: options,
-                onResponse: handleResponse
-            )
-        }
     }
 }
 
@@ -4321,34 +4153,6 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_GetRunsRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_GetRunsResponse>(),
-            options: options,
-            onResponse: handleResponse
-        )
-    }
-
-    /// Call the "WatchStations" method.
-    ///
-    /// > Source IDL Documentation:
-    /// >
-    /// > Every station now, then every station again each time the timetable's stations change
-    /// > (an import), for as long as the caller listens: a copy kept in step.
-    ///
-    /// - Parameters:
-    ///   - request: A request containing a single `Binario_Scheduling_V1_WatchStationsRequest` message.
-    ///   - options: Options to apply to this RPC.
-    ///   - handleResponse: A closure which handles the response and returns its result to
-    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
-    ///       already finished.
-    /// - Returns: The result of `handleResponse`.
-    public func watchStations<Result>(
-        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_WatchStationsRequest>,
-        options: GRPCCore.CallOptions = .defaults,
-        onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Binario_Scheduling_V1_WatchStationsResponse>) async throws -> Result
-    ) async throws -> Result where Result: Sendable {
-        try await self.watchStations(
-            request: request,
-            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_WatchStationsRequest>(),
-            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_WatchStationsResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -5050,38 +4854,6 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
             metadata: metadata
         )
         return try await self.getRuns(
-            request: request,
-            options: options,
-            onResponse: handleResponse
-        )
-    }
-
-    /// Call the "WatchStations" method.
-    ///
-    /// > Source IDL Documentation:
-    /// >
-    /// > Every station now, then every station again each time the timetable's stations change
-    /// > (an import), for as long as the caller listens: a copy kept in step.
-    ///
-    /// - Parameters:
-    ///   - message: request message to send.
-    ///   - metadata: Additional metadata to send, defaults to empty.
-    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
-    ///   - handleResponse: A closure which handles the response and returns its result to
-    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
-    ///       already finished.
-    /// - Returns: The result of `handleResponse`.
-    public func watchStations<Result>(
-        _ message: Binario_Scheduling_V1_WatchStationsRequest,
-        metadata: GRPCCore.Metadata = [:],
-        options: GRPCCore.CallOptions = .defaults,
-        onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Binario_Scheduling_V1_WatchStationsResponse>) async throws -> Result
-    ) async throws -> Result where Result: Sendable {
-        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_WatchStationsRequest>(
-            message: message,
-            metadata: metadata
-        )
-        return try await self.watchStations(
             request: request,
             options: options,
             onResponse: handleResponse
