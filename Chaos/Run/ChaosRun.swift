@@ -5,7 +5,8 @@ import GRPCCore
 
 /// A chaos run: the whole suite under a steady mixed load through the gateway (ticket
 /// purchases, train delays followed on notification streams, location reports, taxi requests
-/// and accepts, sensor readings, subscription changes) while ``ProcessKiller`` kills a random
+/// and accepts, sensor readings, subscription changes, accounts deleted, friendships ended and a
+/// run renamed, which travel as integration events) while ``ProcessKiller`` kills a random
 /// process every few seconds and restarts it. Then, with every process up, each load checks
 /// that what the suite acknowledged is there exactly once; the report gives the counts and
 /// every broken promise.
@@ -44,7 +45,7 @@ public struct ChaosRun: Sendable {
         impatience: configuration.impatience
       )
       let data = { (service: String, file: String) in suite.folder.appendingPathComponent("data/\(service)/\(file)") }
-      let loads: [any ChaosLoad] = [
+      let steadyLoads: [any ChaosLoad] = [
         TicketPurchases(
           clients: clients,
           passengers: cast.passengers,
@@ -63,6 +64,16 @@ public struct ChaosRun: Sendable {
         SensorReadings(clients: clients, passengers: cast.passengers, acknowledgement: acknowledgement),
         SubscriptionChanges(clients: clients, passengers: cast.passengers, acknowledgement: acknowledgement),
       ]
+      // People who leave, friends who part and a run renamed: integration events under kills.
+      log("preparing \(configuration.passengers) leavers and partings")
+      let accountEvents = try await AccountEvents.prepare(
+        clients,
+        cast: cast,
+        people: configuration.passengers,
+        acknowledgement: acknowledgement,
+        folder: suite.folder
+      )
+      let loads = steadyLoads + [accountEvents]
       let followers = NotificationFollowers(clients: clients, passengers: cast.passengers)
 
       log("load and kills for \(configuration.duration)")

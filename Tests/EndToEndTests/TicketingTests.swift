@@ -170,11 +170,49 @@ struct TicketingTests {
         #expect(try Self.charges(suite) == chargesBefore)
         let history = try await tickets.listPurchases(.init(), metadata: bearer(ada))
         #expect(history.purchases.contains { $0.purchaseID == purchase.purchaseID })
+        try await Self.timetableChanges(scheduling, tickets, run: run, ada: ada, admin: admin)
 
         // The fare table over HTTP/JSON, as a web page would read it.
         try await Self.faresOverHTTP(suite)
       }
     }
+  }
+
+  /// An admin edits the date of Ada's run alone (the trip runs on other dates too, so it becomes
+  /// `<trip>@<date>`), then removes it: through scheduling's events, her wallet follows the run
+  /// with its live platform, then shows it cancelled and refundable.
+  static func timetableChanges(
+    _ scheduling: Scheduling,
+    _ tickets: Tickets,
+    run: Binario_Scheduling_V1_RunRef,
+    ada: Binario_Identity_V1_TokenPair,
+    admin: Binario_Identity_V1_TokenPair
+  ) async throws {
+    let edited = try await scheduling.updateRun(
+      .with {
+        $0.run = run
+        $0.headsign = "Bergamo via the edit"
+      },
+      metadata: bearer(admin)
+    ).run.run
+    #expect(edited.tripID == "\(run.tripID)@\(run.serviceDate)")
+    let followed = try await eventually("ticketing re-points the tickets of a renamed run") { () -> [Binario_Ticketing_V1_Ticket]? in
+      let wallet = try await tickets.listWallet(.init(), metadata: bearer(ada)).tickets.filter { $0.hasOutbound }
+      return wallet.allSatisfy { $0.outbound.run.tripID == edited.tripID } ? wallet : nil
+    }
+    #expect(followed.count == 2 && followed.allSatisfy { $0.outbound.live.platform == "24" })
+    _ = try await scheduling.removeRun(
+      .with {
+        $0.run = edited
+        $0.reason = "Strike"
+      },
+      metadata: bearer(admin)
+    )
+    let cancelled = try await eventually("ticketing shows a removed run's tickets cancelled") { () -> [Binario_Ticketing_V1_Ticket]? in
+      let wallet = try await tickets.listWallet(.init(), metadata: bearer(ada)).tickets.filter { $0.hasOutbound }
+      return wallet.allSatisfy { $0.outbound.live.cancelled } ? wallet : nil
+    }
+    #expect(cancelled.count == 2 && cancelled.allSatisfy(\.refundable))
   }
 
   /// Charges and refunds recorded in ticketing's database (read beside the running service).

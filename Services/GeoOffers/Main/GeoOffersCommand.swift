@@ -59,7 +59,8 @@ struct GeoOffersCommand: EventLoopCommand {
           retry: Backoff(initial: .milliseconds(250), maximum: .seconds(30)),
           logger: logger
         ) {
-          try await domain.fillStationsIfEmpty()
+          let stations = try await domain.fillStationsIfEmpty()
+          logger.notice("stations in step with scheduling", metadata: ["stations": "\(stations)"])
           return nil
         }
       )

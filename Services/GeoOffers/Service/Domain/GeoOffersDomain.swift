@@ -76,11 +76,14 @@ public final class GeoOffersDomain: Sendable {
   }
 
   /// Fills an empty copy of scheduling's stations (a new database, before any event of an
-  /// import is at hand). Returns whether it filled it.
+  /// import is at hand). Returns how many stations the copy holds.
   @discardableResult
-  public func fillStationsIfEmpty() async throws -> Bool {
-    guard try await store.stations().isEmpty else { return false }
-    return try await store.replaceStations(try await timetable.stations())
+  public func fillStationsIfEmpty() async throws -> Int {
+    let held = try await store.stations().count
+    guard held == 0 else { return held }
+    let stations = try await timetable.stations()
+    try await store.replaceStations(stations)
+    return stations.count
   }
 
   static func newID(_ prefix: String) -> String {

@@ -19,7 +19,7 @@ public struct SchedulingEvents: Sendable {
   public func handle(_ event: ReceivedEvent) async throws -> EventOutcome {
     guard event.is(Binario_Scheduling_V1_TimetableReplaced.self) else { return .ignored }
     let changed = try await domain.timetableReplaced(position: event.position)
-    logger.notice("stations in step with scheduling's timetable", metadata: ["event": "\(event.position)", "changed": "\(changed)"])
+    logger.notice("stations in step with scheduling", metadata: ["event": "\(event.position)", "changed": "\(changed)"])
     return .applied
   }
 }
