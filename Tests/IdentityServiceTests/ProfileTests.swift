@@ -134,7 +134,7 @@ struct ProfileTests {
       ("SELECT COUNT(*) FROM friendship WHERE account_id = ? OR friend_id = ?", [id, id]),
       ("SELECT COUNT(*) FROM emergency_contact WHERE account_id = ?", [id]),
       ("SELECT COUNT(*) FROM email_confirmation WHERE account_id = ?", [id]),
-      ("SELECT COUNT(*) FROM login_failure WHERE email = ?", ["ada@example.com"]),
+      ("SELECT COUNT(*) FROM login_failure WHERE email = ?", [IdentityStore.throttleKey("ada@example.com")]),
       ("SELECT COUNT(*) FROM outbox WHERE recipient = ?", ["ada@example.com"]),
     ]
     let remaining = try await identity.database.pool.read { db in
@@ -145,6 +145,12 @@ struct ProfileTests {
     #expect(try await identity.domain.friends(userID: bob.userID).isEmpty)
     let gone = await identityError { _ = try await identity.domain.login(email: "ada@example.com", password: TestIdentity.password) }
     #expect(gone?.code == "unauthenticated")
+    // That failed sign-in is counted under the address's hash, never the address.
+    let inClear = try await identity.database.pool.read { db in
+      try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM login_failure WHERE email = 'ada@example.com'")
+    }
+    #expect(inClear == 0)
+    #expect(try await identity.store.loginFailures(email: "ada@example.com").count == 1)
     // The address is free again.
     _ = try await identity.domain.register(TestIdentity.details(email: "ada@example.com"))
   }

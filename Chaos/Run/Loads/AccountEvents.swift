@@ -6,7 +6,7 @@ import GRPCCore
 /// Changes that travel as integration events (docs/events.md), made while processes die: people
 /// who leave (their data in every service: a board, a position, a saved place, a subscription
 /// shared with a passenger), owners who end a friendship with the passenger they share a
-/// subscription with, and an admin who edits one date of the run a passenger holds a ticket for
+/// subscription with, and an admin who edits one date of the run a traveller holds a ticket for
 /// (renaming it `<trip>@<date>`). Afterwards, with every consumer caught up: nothing of a person
 /// who left is in any database, each passenger heard once of each subscription they no longer
 /// share, and the ticket points at the renamed run.
@@ -19,7 +19,7 @@ struct AccountEvents: ChaosLoad {
   /// Owners who end their friendship with a passenger, each with the subscription they shared.
   let partings: [Parting]
   /// The run the passenger's ticket is for, and that ticket.
-  let renamed: (run: Binario_Scheduling_V1_RunRef, holder: Passenger, ticketID: String)
+  let renamed: (run: Binario_Scheduling_V1_RunRef, holder: Person, ticketID: String)
   let acknowledgement: Acknowledgement
   /// The suite's folder: its services' databases are read after the run.
   let folder: URL
@@ -107,7 +107,7 @@ struct AccountEvents: ChaosLoad {
     let board = try await clients.scheduling.getDeparturesBoard(
       .with {
         $0.stationID = "MI_CENTRALE"
-        $0.limit = 60
+        $0.limit = 50
       }
     )
     guard
@@ -116,7 +116,10 @@ struct AccountEvents: ChaosLoad {
           && !cast.runs.contains { $0.tripID == departure.run.run.tripID }
       })
     else { throw RPCError(code: .failedPrecondition, message: "the demo board has no third run leaving 20 minutes from now") }
-    let holder = cast.passengers[0]
+    // A traveller of this load's own: the ticket purchases' load counts the passengers' tickets.
+    let travellerTokens = try await identity.signUp(email: "chaos-traveller@example.com", password: Cast.password, admin: adminTokens)
+    try await identity.addCard(to: travellerTokens)
+    let holder = Person(email: "chaos-traveller@example.com", password: Cast.password, tokens: travellerTokens, identity: identity)
     let quote = try await clients.tickets.quoteTicket(
       .with {
         $0.station = .with {
@@ -128,14 +131,14 @@ struct AccountEvents: ChaosLoad {
           $0.toStationID = departure.run.stops[1].station.stationID
         }
       },
-      metadata: await holder.person.metadata()
+      metadata: await holder.metadata()
     ).quote
     let ticket = try await clients.tickets.purchaseTickets(
       .with {
         $0.quoteID = quote.quoteID
         $0.idempotencyKey = "chaos-renamed-run"
       },
-      metadata: await holder.person.metadata()
+      metadata: await holder.metadata()
     ).purchase.tickets[0]
     return AccountEvents(
       clients: clients,
@@ -148,11 +151,29 @@ struct AccountEvents: ChaosLoad {
     )
   }
 
+  /// The changes spread over the run, so kills land before, between and during them (the
+  /// run's pace, not a wait for anything).
   func run(until stop: ContinuousClock.Instant) async throws {
+    let start = ContinuousClock.now
+    let changes = leavers.count + partings.count + 1
+    func at(_ index: Int) -> ContinuousClock.Instant { start + (stop - start) * (Double(index) + 0.5) / Double(changes) }
     try await withThrowingTaskGroup(of: Void.self) { group in
-      for leaver in leavers { group.addTask { try await self.leave(leaver) } }
-      for parting in partings { group.addTask { try await self.part(parting) } }
-      group.addTask { try await self.rename() }
+      for (index, leaver) in leavers.enumerated() {
+        group.addTask {
+          try await Task.sleep(until: at(2 * index))
+          try await self.leave(leaver)
+        }
+      }
+      for (index, parting) in partings.enumerated() {
+        group.addTask {
+          try await Task.sleep(until: at(2 * index + 1))
+          try await self.part(parting)
+        }
+      }
+      group.addTask {
+        try await Task.sleep(until: at(changes - 1))
+        try await self.rename()
+      }
       try await group.waitForAll()
     }
   }
@@ -282,7 +303,7 @@ struct AccountEvents: ChaosLoad {
 
     // The ticket follows the renamed run.
     let expected = "\(renamed.run.tripID)@\(renamed.run.serviceDate)"
-    let ticket = try await clients.tickets.getTicket(.with { $0.ticketID = renamed.ticketID }, metadata: await renamed.holder.person.metadata())
+    let ticket = try await clients.tickets.getTicket(.with { $0.ticketID = renamed.ticketID }, metadata: await renamed.holder.metadata())
       .ticket
     let followed = ticket.outbound.run.tripID == expected
     if !followed { findings.broken("ticket \(renamed.ticketID) is for \(ticket.outbound.run.tripID), not the renamed \(expected)") }

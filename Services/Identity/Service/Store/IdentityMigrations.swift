@@ -177,4 +177,9 @@ public enum IdentityMigrations {
     }
     // The events identity tells the other services (Shared/Events).
     .add("v3-identity-event-log", EventSchema.createLog)
+    // `login_failure.email` holds the address's SHA-256 from now on (IdentityStore.throttleKey):
+    // the rows kept in clear go, their counts starting again.
+    .add("v4-login-failure-hashed") { db in
+      try db.execute(sql: "DELETE FROM login_failure")
+    }
 }

@@ -66,10 +66,9 @@ extension IdentityStore {
         sql: "UPDATE account SET password_hash = ? WHERE id = ?",
         arguments: [newPasswordHash, accountID]
       )
-      try db.execute(
-        sql: "DELETE FROM login_failure WHERE email = (SELECT email FROM account WHERE id = ?)",
-        arguments: [accountID]
-      )
+      if let email = try String.fetchOne(db, sql: "SELECT email FROM account WHERE id = ?", arguments: [accountID]) {
+        try db.execute(sql: "DELETE FROM login_failure WHERE email = ?", arguments: [Self.throttleKey(email)])
+      }
       let revoked = try Self.revokeSessions(db, accountID: accountID, except: nil, at: now)
       return .reset(accountID: accountID, revokedSessions: revoked)
     }

@@ -57,14 +57,14 @@ extension IdentityStore {
       let addresses = [account.email, account.pendingEmail].compactMap { $0 }
       for address in addresses {
         try db.execute(sql: "DELETE FROM outbox WHERE recipient = ?", arguments: [address])
-        try db.execute(sql: "DELETE FROM login_failure WHERE email = ?", arguments: [address])
+        try db.execute(sql: "DELETE FROM login_failure WHERE email = ?", arguments: [Self.throttleKey(address)])
       }
       if !account.phone.isEmpty {
         try db.execute(sql: "DELETE FROM outbox WHERE recipient = ?", arguments: [account.phone])
       }
       try db.execute(
         sql: "DELETE FROM login_failure WHERE email = ?",
-        arguments: [IdentityDomain.phoneCodeThrottleKey(accountID: id)]
+        arguments: [Self.throttleKey(IdentityDomain.phoneCodeThrottleKey(accountID: id))]
       )
       try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [id])
       try recordAccountDeleted(account, byAdmin: audit != nil, at: now, db)
