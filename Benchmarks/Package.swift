@@ -57,6 +57,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
   ],
   targets: [
     // What every benchmark measures with: getrusage figures, the executor flag.
@@ -85,6 +86,11 @@ let package = Package(
       uses: [.binario("BinarioDomain"), .binario("TelemetryService"), .swiftProtobuf]
     ),
     suiteBenchmark("dispatch-bench", folder: "DispatchBench"),
+    suiteBenchmark(
+      "events-bench",
+      folder: "EventsBench",
+      uses: [.binario("BinarioEvents"), .binario("BinarioStorage"), .product(name: "GRDB", package: "GRDB.swift"), .logging, .swiftProtobuf]
+    ),
   ]
 )
 

@@ -104,61 +104,70 @@ public struct EventSubscription<Transport: ClientTransport>: Service {
     }
     status.resetAppliedSinceConnect()
     return try await client.watchEvents(request) { response in
-      var cursor = stored
-      var acknowledged = stored
-      var progressed = false
-      for try await message in response.messages {
-        switch message.kind {
-        case .event(let event):
-          let sequence = Int64(clamping: event.sequence)
-          guard sequence > cursor else { continue }
-          let received = ReceivedEvent(
-            position: EventPosition(producer: producer, sequence: sequence),
-            type: event.type,
-            subjects: event.subjectIds,
-            occurredAt: event.occurredAt.date,
-            payload: event.payload
-          )
-          try await self.apply(received)
-          cursor = sequence
-          progressed = true
-          status.recordApplied()
-          meters.applied.increment()
-          meters.delay.recordNanoseconds(Int64(max(0, clock.now().timeIntervalSince(received.occurredAt)) * 1e9))
-          if cursor - acknowledged >= acknowledgeEvery {
-            _ = try await client.acknowledgeEvents(.with { $0.throughSequence = UInt64(cursor) })
-            acknowledged = cursor
-          }
-        case .caughtUp(let caughtUp):
-          status.setConnected(true)
-          let head = Int64(clamping: caughtUp.headSequence)
-          if head > cursor {
-            try await cursors.advance(to: EventPosition(producer: producer, sequence: head), at: clock.now())
-            cursor = head
-          }
-          if cursor > acknowledged {
-            _ = try await client.acknowledgeEvents(.with { $0.throughSequence = UInt64(cursor) })
-            acknowledged = cursor
+      // Acknowledgements go out beside the loop, never awaited in it: while a long backlog
+      // arrives the stream's buffer can fill, which pauses reading on the stream's connection,
+      // and an acknowledgement's answer on that connection would then wait for the loop to
+      // drain the buffer, which waited for the answer, until keepalive closed the connection.
+      try await withThrowingTaskGroup(of: Void.self) { acknowledgements in
+        var cursor = stored
+        var acknowledged = stored
+        var progressed = false
+        for try await message in response.messages {
+          switch message.kind {
+          case .event(let event):
+            let sequence = Int64(clamping: event.sequence)
+            guard sequence > cursor else { continue }
+            let received = ReceivedEvent(
+              position: EventPosition(producer: producer, sequence: sequence),
+              type: event.type,
+              subjects: event.subjectIds,
+              occurredAt: event.occurredAt.date,
+              payload: event.payload
+            )
+            try await self.apply(received)
+            cursor = sequence
             progressed = true
+            status.recordApplied()
+            meters.applied.increment()
+            meters.delay.recordNanoseconds(Int64(max(0, clock.now().timeIntervalSince(received.occurredAt)) * 1e9))
+            if cursor - acknowledged >= acknowledgeEvery {
+              let through = cursor
+              acknowledgements.addTask { _ = try await client.acknowledgeEvents(.with { $0.throughSequence = UInt64(through) }) }
+              acknowledged = cursor
+            }
+          case .caughtUp(let caughtUp):
+            status.setConnected(true)
+            let head = Int64(clamping: caughtUp.headSequence)
+            if head > cursor {
+              try await cursors.advance(to: EventPosition(producer: producer, sequence: head), at: clock.now())
+              cursor = head
+            }
+            if cursor > acknowledged {
+              let through = cursor
+              acknowledgements.addTask { _ = try await client.acknowledgeEvents(.with { $0.throughSequence = UInt64(through) }) }
+              acknowledged = cursor
+              progressed = true
+            }
+            status.setCaughtUp(through: cursor)
+          case .lost(let gap):
+            let last = Int64(clamping: gap.lastSequence)
+            guard last > cursor else { continue }
+            let count = last - max(cursor, Int64(clamping: gap.firstSequence) - 1)
+            try await cursors.recordLost(count, through: EventPosition(producer: producer, sequence: last), at: clock.now())
+            self.logger.error(
+              "\(producer) pruned \(count) events before this service read them: their effects are missing here",
+              metadata: ["producer": "\(producer)", "first": "\(gap.firstSequence)", "last": "\(gap.lastSequence)"]
+            )
+            meters.lost.increment(by: Int(clamping: count))
+            status.addLost(count)
+            cursor = last
+          case nil:
+            continue
           }
-          status.setCaughtUp(through: cursor)
-        case .lost(let gap):
-          let last = Int64(clamping: gap.lastSequence)
-          guard last > cursor else { continue }
-          let count = last - max(cursor, Int64(clamping: gap.firstSequence) - 1)
-          try await cursors.recordLost(count, through: EventPosition(producer: producer, sequence: last), at: clock.now())
-          self.logger.error(
-            "\(producer) pruned \(count) events before this service read them: their effects are missing here",
-            metadata: ["producer": "\(producer)", "first": "\(gap.firstSequence)", "last": "\(gap.lastSequence)"]
-          )
-          meters.lost.increment(by: Int(clamping: count))
-          status.addLost(count)
-          cursor = last
-        case nil:
-          continue
         }
+        try await acknowledgements.waitForAll()
+        return progressed
       }
-      return progressed
     }
   }
 
