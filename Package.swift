@@ -272,7 +272,10 @@ let testTargets: [Target] = [
   ),
   .testTarget(
     name: "BinarioEventsTests",
-    dependencies: ["BinarioEvents", "BinarioDomain", "BinarioProto", "BinarioStorage", .grdb, .grpcCore, .grpcInProcessTransport, .logging]
+    dependencies: [
+      "BinarioEvents", "BinarioDomain", "BinarioProto", "BinarioStorage", "BinarioTransport", "BinarioDevCertificates", "BinarioTestSupport",
+      .grdb, .grpcCore, .grpcInProcessTransport, .logging,
+    ]
   ),
   .testTarget(name: "BinarioStorageTests", dependencies: ["BinarioStorage", "BinarioTracing", .grdb, .tracing, .inMemoryTracing]),
   .testTarget(
