@@ -271,3 +271,14 @@ struct RevokedSessionCallsTests {
     #expect(sessions.watchedCalls == 0)
   }
 }
+
+@Suite("Access: which calls a revocation ends")
+struct StreamingMethodsTests {
+  @Test func onlyStreamsAreEndedByARevocation() {
+    let methods = GatewayCallForwarder.streamingMethods
+    #expect(methods.contains("/binario.scheduling.v1.Notifications/WatchNotifications"))
+    #expect(methods.contains("/binario.dispatch.v1.Dispatch/WatchRide"))
+    #expect(!methods.contains("/binario.identity.v1.Identity/Logout"))
+    #expect(!methods.contains("/binario.identity.v1.Identity/DeleteMe"))
+  }
+}

@@ -21,6 +21,21 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
   /// The method after which the caller's session is revoked at the gateway at once.
   static let logoutMethod = "/" + Binario_Identity_V1_Identity.Method.Logout.descriptor.fullyQualifiedMethod
 
+  /// The streaming methods (`/package.Service/Method`): the calls that stay open, which end when
+  /// their session is revoked. A unary call is left to finish: a `Logout` or `DeleteMe` revokes
+  /// its own session, and its caller must still hear that it succeeded.
+  public static let streamingMethods: Set<String> = {
+    var methods: Set<String> = []
+    for file in (try? ProtoDescriptors.files()) ?? [] {
+      for service in file.service {
+        for method in service.method where method.serverStreaming || method.clientStreaming {
+          methods.insert("/\(file.package).\(service.name)/\(method.name)")
+        }
+      }
+    }
+    return methods
+  }()
+
   private let routing: RoutingTable
   private let upstreams: [String: UpstreamConnections]
   private let authorizer: any CallAuthorizer
@@ -143,7 +158,7 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
       metadata: forwarded,
       log: log,
       onOK: onOK,
-      session: caller.map { ($0.sessionID, self.revokedSessions) }
+      session: Self.streamingMethods.contains(call.method) ? caller.map { ($0.sessionID, self.revokedSessions) } : nil
     )
   }
 
