@@ -148,11 +148,9 @@ extension SchedulingStore {
       } else {
         try db.execute(sql: "INSERT OR IGNORE INTO run_exclusion (trip_id, day) VALUES (?, ?)", arguments: [tripID, day])
       }
-      let followers = try Self.followers(db, tripID: tripID, day: day)
-      let made = try Self.insertNotifications(db, userIDs: followers, content: content, pushOnly: false, at: now)
+      try Self.tellFollowers(db, tripID: tripID, on: date, content, at: now, onCommitted: onCommitted)
       try db.execute(sql: "DELETE FROM run_follower WHERE trip_id = ? AND service_day = ?", arguments: [tripID, day])
       try self.recordRunRemoved(tripID, on: date, reason: reason, at: now, db)
-      Self.publish(made, from: db, to: onCommitted)
     }
   }
 }
