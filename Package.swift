@@ -126,6 +126,8 @@ let sharedLibraries: [Target] = [
     dependencies: ["BinarioDomain", "BinarioProto", "BinarioTransport", .grpcCore, .jwtKit, .crypto],
     path: "Shared/Auth"
   ),
+  // Web Push's message encryption (RFC 8291) and the server's VAPID identity (RFC 8292).
+  .target(name: "BinarioWebPush", dependencies: ["BinarioDomain", .crypto, .jwtKit], path: "Shared/WebPush"),
   // The narrow payment interface and its recording development provider.
   .target(name: "BinarioPayments", path: "Shared/Payments"),
   // The system's zlib (zlib1g-dev): scheduling inflates zip entries with it.
@@ -291,6 +293,7 @@ let testTargets: [Target] = [
     dependencies: ["BinarioAuth", "BinarioDomain", "BinarioProto", "BinarioTransport", .grpcCore, .grpcInProcessTransport, .jwtKit, .crypto]
   ),
   .testTarget(name: "BinarioPaymentsTests", dependencies: ["BinarioPayments"]),
+  .testTarget(name: "BinarioWebPushTests", dependencies: ["BinarioWebPush", "BinarioDomain", .crypto, .jwtKit]),
   .testTarget(name: "BinarioDomainTests", dependencies: ["BinarioDomain"]),
   .testTarget(name: "BinarioDevCertificatesTests", dependencies: ["BinarioDevCertificates", .x509, .crypto]),
   // The suite as real processes on loopback with real TLS and SQLite files.
@@ -311,7 +314,8 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     "BinarioProto", "BinarioTransport", "BinarioStorage", "BinarioTracing", "BinarioDomain", "BinarioServiceKit",
-    "BinarioEvents", "BinarioDevCertificates", "BinarioEcho", "BinarioAuth", "BinarioPayments", "BinarioTestSupport", "BinarioFuzzTargets",
+    "BinarioEvents", "BinarioDevCertificates", "BinarioEcho", "BinarioAuth", "BinarioPayments", "BinarioWebPush", "BinarioTestSupport",
+    "BinarioFuzzTargets",
   ].map { Product.library(name: $0, targets: [$0]) }
     + services.flatMap(\.products)
     + ["binario", "binario-dev-certs", "binario-echo-server", "binario-probe", "binario-chaos"].map { Product.executable(name: $0, targets: [$0]) },
