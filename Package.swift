@@ -195,7 +195,13 @@ let services: [Service] = [
     testUses: ["BinarioDevCertificates", "BinarioPayments", .prometheus, .jwtKit, .cryptoExtras, .grpcInProcessTransport, .grpcProtobuf, .crypto]
   ),
   // The timetable (GTFS), live changes, the notification centre, itineraries.
-  service("Scheduling", product: "scheduling", uses: ["BinarioZlib"], testUses: [.zipFoundation]),
+  service(
+    "Scheduling",
+    product: "scheduling",
+    uses: ["BinarioZlib", "BinarioWebPush", .asyncHTTPClient, .nioCore],
+    mainUses: ["BinarioWebPush", .asyncHTTPClient, .nioSSL],
+    testUses: ["BinarioWebPush", .zipFoundation]
+  ),
   // Fares, tickets, the wallet, validation, subscriptions shared among friends.
   service("Ticketing", product: "ticketing", uses: ["BinarioPayments", .crypto], testUses: ["BinarioPayments"]),
   // Deals, route offers and places near a position, nearest stations, welcomes.
@@ -229,7 +235,7 @@ let tools: [Target] = [
     dependencies: ["BinarioAuth", "BinarioProto", "BinarioTransport", .grpcCore, .grpcProtobuf, .swiftProtobuf, .argumentParser],
     path: "CLI"
   ),
-  .executableTarget(name: "binario-dev-certs", dependencies: ["BinarioDevCertificates", .argumentParser], path: "deploy/dev-certs"),
+  .executableTarget(name: "binario-dev-certs", dependencies: ["BinarioDevCertificates", "BinarioWebPush", .argumentParser], path: "deploy/dev-certs"),
   .executableTarget(name: "binario-echo-server", dependencies: ["BinarioServiceKit", "BinarioEcho", .argumentParser], path: "deploy/echo-server"),
   // Asks a process's /livez or /readyz: container health checks without curl in the image.
   .executableTarget(name: "binario-probe", dependencies: [.argumentParser, .nioCore, .nioPosix, .nioHTTP1], path: "deploy/probe"),
@@ -259,8 +265,8 @@ let testTargets: [Target] = [
   .target(
     name: "BinarioTestSupport",
     dependencies: [
-      "BinarioDevCertificates", "BinarioDomain", "BinarioProto", "BinarioTransport", .grpcCore, .grdb, .jwtKit, .cryptoExtras, .nioCore,
-      .nioPosix, .nioHTTP1,
+      "BinarioDevCertificates", "BinarioDomain", "BinarioProto", "BinarioTransport", "BinarioWebPush", .grpcCore, .grdb, .jwtKit,
+      .cryptoExtras, .nioCore, .nioPosix, .nioHTTP1, .nioSSL,
     ],
     path: "Tests/Support"
   ),
@@ -300,8 +306,8 @@ let testTargets: [Target] = [
   .testTarget(
     name: "EndToEndTests",
     dependencies: [
-      "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTestSupport", "BinarioServiceKit", "BinarioChaos",
-      .logging, .prometheus, .serviceLifecycle, .grpcCore, .grpcProtobuf, .asyncHTTPClient, .nioSSL, .nioHTTP1, .zipFoundation,
+      "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTestSupport", "BinarioServiceKit", "BinarioChaos", "BinarioWebPush",
+      "BinarioDomain", .crypto, .jwtKit, .logging, .prometheus, .serviceLifecycle, .grpcCore, .grpcProtobuf, .asyncHTTPClient, .nioSSL, .nioHTTP1, .zipFoundation,
       .grdb, .nioCore, .swiftProtobuf, .grpcHTTP2Transport, .nioPosix, .nioTLS, .nioConcurrencyHelpers,
     ]
   ),

@@ -23,7 +23,8 @@ bin=$(swift build -c "$configuration" --show-bin-path)
 dev=.dev
 certs=$dev/certs
 mkdir -p "$dev/data" "$dev/logs"
-"$bin/binario-dev-certs" --out "$certs" >/dev/null
+# The certificates, and the VAPID key scheduling signs Web Push with (made once, kept).
+"$bin/binario-dev-certs" --out "$certs" --web-push-key "$dev/web-push-private-key" >/dev/null
 
 admin_email=${BINARIO_ADMIN_EMAIL:-admin@binario.local}
 admin_password_file=$dev/admin-password
@@ -76,7 +77,8 @@ echo "Starting the suite..."
 BINARIO_ADMIN_EMAIL=$admin_email BINARIO_ADMIN_PASSWORD=$admin_password \
   start identity 7101 9101
 # The demo network (Services/Scheduling/DemoNetwork) is loaded at scheduling's first start.
-start scheduling 7102 9102 --identity-address 127.0.0.1:7101 --timetable-folder Services/Scheduling/DemoNetwork
+BINARIO_WEB_PUSH_PRIVATE_KEY=$(cat "$dev/web-push-private-key") \
+  start scheduling 7102 9102 --identity-address 127.0.0.1:7101 --timetable-folder Services/Scheduling/DemoNetwork
 # The demo fare table (Services/Ticketing/DemoFares) is loaded when it differs from the one in force.
 # Ticketing asks geo-offers for route offers (and geo-offers asks ticketing for tickets at a
 # station): it starts first and quotes the full fare until geo-offers answers.

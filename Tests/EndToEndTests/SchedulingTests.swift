@@ -1,4 +1,7 @@
 import AsyncHTTPClient
+import BinarioDomain
+import BinarioWebPush
+import Crypto
 import BinarioProto
 import BinarioTestSupport
 import BinarioTransport
@@ -44,6 +47,12 @@ struct SchedulingTests {
         let followed = try await scheduling.listFollowedRuns(.init(), metadata: bearer(passenger))
         #expect(followed.runs.map(\.run) == [run])
 
+        // Their browser subscribes to Web Push at a push service; an old one's subscription is gone.
+        let pushService = try await StandInPushService.start(certificates: suite.certificates)
+        let browser = try await WebPushBrowser.subscribe(notifications, passenger, at: pushService, path: "/push/firefox")
+        let oldBrowser = try await WebPushBrowser.subscribe(notifications, passenger, at: pushService, path: "/push/gone")
+        pushService.answer(410, at: "/push/gone")
+
         // A passenger may not change the timetable.
         let denied = await #expect(throws: RPCError.self) {
           _ = try await scheduling.delayRun(
@@ -76,6 +85,16 @@ struct SchedulingTests {
         let inbox = try await notifications.listNotifications(.init(), metadata: bearer(passenger))
         #expect(inbox.notifications.map(\.notificationID) == [delay.notification.notificationID])
         #expect(inbox.unreadCount == 1)
+
+        // The delay reached the browser too, encrypted for its subscription and signed with the
+        // server's VAPID key; the subscription that is gone was forgotten.
+        try await browser.expectPush(from: pushService, suite: suite, titled: delay.notification.title)
+        _ = try await eventually("the gone subscription is forgotten") {
+          let devices = try await notifications.listPushDevices(.init(), metadata: bearer(passenger)).devices
+          return devices.map(\.deviceID) == [browser.deviceID] ? devices : nil
+        }
+        #expect(oldBrowser.deviceID != browser.deviceID)
+        await pushService.stop()
 
         // Disconnected, the follower misses a platform change; reconnecting with the cursor
         // they saw last brings exactly that, nothing twice.

@@ -1,4 +1,5 @@
 import BinarioDomain
+import BinarioWebPush
 import BinarioStorage
 import Foundation
 import Synchronization
@@ -144,5 +145,42 @@ struct NotificationCentreTests {
       #expect(try await centre.dispatcher.deliverWaiting() == 0)
       #expect(try store.undeliveredNotifications(limit: 10).isEmpty)
     }
+  }
+
+  @Test func aBrowsersTokenMustBeItsPushSubscription() async throws {
+    try await withCentre { centre, _, _ in
+      let refused = await #expect(throws: ServiceError.self) {
+        _ = try await centre.registerDevice(userID: "ada", platform: .webPush, token: "a-token-from-fcm", name: "Firefox")
+      }
+      #expect(refused.map { "\($0)" }?.contains("token") == true)
+      let key = Base64URL.encode(Data([4] + (1...64).map { UInt8($0) }))
+      let subscription = #"{"endpoint":"https://push.example/abc","keys":{"p256dh":"\#(key)","auth":"BTBZMqHH6r4Tts7J_aSIgg"}}"#
+      let device = try await centre.registerDevice(userID: "ada", platform: .webPush, token: subscription, name: "Firefox")
+      #expect(device.platform == .webPush)
+    }
+  }
+
+  @Test func aPushPayloadFitsOneRecordShorteningOnlyTheBody() throws {
+    let long = UserNotification(
+      id: "n1",
+      sequence: 1,
+      userID: "ada",
+      content: NotificationContent(
+        kind: .tripDelay,
+        title: "R 2615 è in ritardo di 12 minuti",
+        body: String(repeating: "Guasto alla linea a Lambrate. ", count: 300),
+        data: ["trip_id": "R2615"]
+      ),
+      createdAt: Date(timeIntervalSince1970: 0),
+      read: false
+    )
+    let encoded = try WebPushPayload(long).encoded()
+    #expect(encoded.count <= WebPushEncryption.maximumPlaintext)
+    let decoded = try JSONSerialization.jsonObject(with: encoded) as? [String: Any]
+    #expect(decoded?["title"] as? String == "R 2615 è in ritardo di 12 minuti")
+    #expect((decoded?["body"] as? String)?.hasSuffix("…") == true)
+    #expect((decoded?["data"] as? [String: String])?["trip_id"] == "R2615")
+    #expect(WebPushPayload.urgency(of: .tripDelay) == .high)
+    #expect(WebPushPayload.urgency(of: .deal) == .low)
   }
 }

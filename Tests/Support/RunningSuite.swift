@@ -1,6 +1,7 @@
 import BinarioDevCertificates
 import BinarioProto
 import BinarioTransport
+import BinarioWebPush
 import Foundation
 import GRPCCore
 import Synchronization
@@ -54,6 +55,10 @@ public final class RunningSuite: Sendable {
   public let folder: URL
   private let extraFlags: ExtraFlags
   private let processes: Mutex<[String: ServiceProcess]>
+
+  /// Scheduling's VAPID key, new for each suite: pushes to browsers go out signed with it, to push
+  /// services whose TLS chains to the suite's CA (a test's ``StandInPushService``).
+  public let webPushPrivateKey = VAPIDIdentity.generatePrivateKey()
 
   public var certificates: URL { self.folder.appendingPathComponent("certs") }
   public var caFile: String { self.certificates.appendingPathComponent("ca.pem").path }
@@ -165,8 +170,9 @@ public final class RunningSuite: Sendable {
       arguments: self.commonFlags("scheduling") + [
         "--port", "\(port)", "--identity-address", "127.0.0.1:\(self.identityPort)",
         "--timetable-folder", Self.demoNetworkFolder.path,
+        "--web-push-trust-roots", self.caFile, "--web-push-subject", "mailto:operations@binario.test",
       ] + self.extraFlags.scheduling,
-      environment: self.extraFlags.environment
+      environment: self.extraFlags.environment.merging(["BINARIO_WEB_PUSH_PRIVATE_KEY": self.webPushPrivateKey]) { $1 }
     )
     self.processes.withLock { $0["scheduling"] = process }
   }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BinarioDevCertificates
+import BinarioWebPush
 import Foundation
 
 /// Creates the development CA and one certificate per Binario process.
@@ -35,6 +36,15 @@ struct DevCertsCommand: ParsableCommand {
   @Option(name: .long, help: "The namespace of those Secrets.")
   var namespace: String = "binario"
 
+  @Option(
+    name: .customLong("web-push-key"),
+    help: ArgumentHelp(
+      "Also write a VAPID private key for Web Push to this file (mode 0600), unless it holds one: scheduling's BINARIO_WEB_PUSH_PRIVATE_KEY.",
+      valueName: "file"
+    )
+  )
+  var webPushKey: String?
+
   func validate() throws {
     let label = Set("abcdefghijklmnopqrstuvwxyz0123456789-")
     guard !namespace.isEmpty, namespace.count <= 63, namespace.allSatisfy(label.contains),
@@ -51,6 +61,14 @@ struct DevCertsCommand: ParsableCommand {
       print("Development certificates in \(directory.path):")
       for line in summary {
         print("  \(line)")
+      }
+      if let webPushKey, (try? String(contentsOfFile: webPushKey, encoding: .utf8))?.isEmpty ?? true {
+        guard FileManager.default.createFile(atPath: webPushKey, contents: Data(VAPIDIdentity.generatePrivateKey().utf8), attributes: [.posixPermissions: 0o600])
+        else {
+          FileHandle.standardError.write(Data("binario-dev-certs: cannot write \(webPushKey)\n".utf8))
+          throw ExitCode.failure
+        }
+        print("A VAPID key for Web Push in \(webPushKey)")
       }
       if let kubernetesSecrets {
         let file = URL(fileURLWithPath: kubernetesSecrets).standardizedFileURL

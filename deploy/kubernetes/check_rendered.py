@@ -104,6 +104,11 @@ EXPECTED_GOOGLE_SIGN_IN = [
     "NetworkPolicy/allow-identity-egress-to-https",
 ]
 
+# components/web-push (its Secret is made by hand, so only the policy is rendered).
+EXPECTED_WEB_PUSH = [
+    "NetworkPolicy/allow-scheduling-egress-to-https",
+]
+
 EXPECTED_TRACING = [
     "ConfigMap/binario-tracing",
     "NetworkPolicy/allow-egress-to-otel-collector",
@@ -136,7 +141,7 @@ VARIANTS = {
         "exports_spans": True,
     },
     "overlays/production": {
-        "objects": EXPECTED_BASE + EXPECTED_CERT_MANAGER,
+        "objects": EXPECTED_BASE + EXPECTED_CERT_MANAGER + EXPECTED_WEB_PUSH,
         "gateway_replicas": 2,
         "gateway_service_type": "LoadBalancer",
         # From a registry, with a tag or digest that is not "local" or "latest".

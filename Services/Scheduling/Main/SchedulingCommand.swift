@@ -37,15 +37,29 @@ struct SchedulingCommand: EventLoopCommand {
       let store = try SchedulingStore(directory: context.configuration.dataDirectory)
       let clock = SystemClock()
       let directory = IdentityAccountDirectory(identity: try context.identityClient())
+      let webPush = try SchedulingOptions.webPush(context.additionalSettings)
+      let outbox = OutboxPushProvider(store: store, clock: clock)
+      let push: any PushProvider =
+        if let webPush {
+          WebPushProvider(
+            identity: webPush,
+            client: try SchedulingOptions.pushClient(context.additionalSettings),
+            outbox: outbox,
+            clock: clock,
+            logger: context.logger
+          )
+        } else {
+          outbox
+        }
       let dispatcher = DeliveryDispatcher(
         store: store,
         directory: directory,
-        push: OutboxPushProvider(store: store, clock: clock),
+        push: push,
         email: OutboxEmailProvider(store: store, clock: clock),
         text: OutboxTextProvider(store: store, clock: clock),
         logger: context.logger
       )
-      let centre = NotificationCentre(store: store, clock: clock, dispatcher: dispatcher)
+      let centre = NotificationCentre(store: store, clock: clock, dispatcher: dispatcher, webPushPublicKey: webPush?.publicKey ?? "")
       let domain = try SchedulingDomain(store: store, clock: clock, zone: zone, notifications: centre)
       let planner = ItineraryPlanner(store: store, clock: clock, directory: directory, notifications: centre)
       if let folder, let loaded = try await domain.importIfEmpty(folder: folder) {

@@ -145,6 +145,7 @@ extension MethodAccessPolicy {
     Binario_Scheduling_V1_Itineraries.Method.RespondToItineraryInvite.descriptor: .level(.signedIn),
     Binario_Scheduling_V1_Itineraries.Method.UpdateItineraryEvent.descriptor: .level(.signedIn),
     Binario_Scheduling_V1_Notifications.Method.GetNotificationPreferences.descriptor: .level(.signedIn),
+    Binario_Scheduling_V1_Notifications.Method.GetPushSettings.descriptor: .level(.public),
     Binario_Scheduling_V1_Notifications.Method.ListDeliveries.descriptor: .level(.admin),
     Binario_Scheduling_V1_Notifications.Method.ListNotifications.descriptor: .level(.signedIn),
     Binario_Scheduling_V1_Notifications.Method.ListPushDevices.descriptor: .level(.signedIn),

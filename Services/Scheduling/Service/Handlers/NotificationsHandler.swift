@@ -16,6 +16,13 @@ public struct NotificationsHandler: Binario_Scheduling_V1_Notifications.SimpleSe
     self.centre = centre
   }
 
+  public func getPushSettings(
+    request: Binario_Scheduling_V1_GetPushSettingsRequest,
+    context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_GetPushSettingsResponse {
+    .with { $0.webPushPublicKey = centre.webPushPublicKey }
+  }
+
   public func listNotifications(
     request: Binario_Scheduling_V1_ListNotificationsRequest,
     context: ServerContext

@@ -1196,6 +1196,17 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .get,
+      template: "/v1/push-settings",
+      body: "",
+      rpc: "/binario.scheduling.v1.Notifications/GetPushSettings",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: [:],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_GetPushSettingsRequest, Binario_Scheduling_V1_GetPushSettingsResponse>(),
+      summary: "What a client needs to subscribe a browser to pushes: the server's VAPID public key, its `applicationServerKey` (empty when this deployment sends no Web Push)."
+    ),
+    HTTPRoute(
+      verb: .get,
       template: "/v1/admin/notification-deliveries",
       body: "",
       rpc: "/binario.scheduling.v1.Notifications/ListDeliveries",

@@ -6226,6 +6226,45 @@ extension OpenAPIDocument {
         }
       }
     },
+    "/v1/push-settings": {
+      "get": {
+        "operationId": "Notifications_GetPushSettings",
+        "tags": [
+          "Notifications"
+        ],
+        "summary": "What a client needs to subscribe a browser to pushes:",
+        "description": "What a client needs to subscribe a browser to pushes: the server's VAPID public key, its `applicationServerKey` (empty when this deployment sends no Web Push).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "PUBLIC",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.GetPushSettingsResponse"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/route-offers": {
       "get": {
         "operationId": "GeoOffers_ListRouteOffers",
@@ -12308,6 +12347,15 @@ extension OpenAPIDocument {
         "properties": {
           "preferences": {
             "$ref": "#/components/schemas/binario.scheduling.v1.NotificationPreferences"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.GetPushSettingsResponse": {
+        "type": "object",
+        "properties": {
+          "webPushPublicKey": {
+            "type": "string"
           }
         },
         "additionalProperties": false

@@ -1,4 +1,5 @@
 import BinarioDomain
+import BinarioWebPush
 import Foundation
 
 /// The suite's notification centre: every user's inbox, their live streams, delivery
@@ -12,6 +13,9 @@ public final class NotificationCentre: Sendable {
   let clock: any DomainClock
   public let broadcaster: NotificationBroadcaster
   public let dispatcher: DeliveryDispatcher
+  /// The VAPID public key browsers subscribe with (base64url); empty when this deployment sends
+  /// no Web Push.
+  public let webPushPublicKey: String
 
   /// The most recipients one `Notify` may name.
   public static let maximumRecipients = 10_000
@@ -20,12 +24,14 @@ public final class NotificationCentre: Sendable {
     store: SchedulingStore,
     clock: any DomainClock,
     broadcaster: NotificationBroadcaster = NotificationBroadcaster(),
-    dispatcher: DeliveryDispatcher
+    dispatcher: DeliveryDispatcher,
+    webPushPublicKey: String = ""
   ) {
     self.store = store
     self.clock = clock
     self.broadcaster = broadcaster
     self.dispatcher = dispatcher
+    self.webPushPublicKey = webPushPublicKey
   }
 
   /// What the store calls after each commit that made notifications, in commit order.
@@ -146,6 +152,8 @@ public final class NotificationCentre: Sendable {
     let token = check.requiredText(rawToken, field: "token", what: "the device token", maxLength: 4096)
     let name = check.optionalText(rawName, field: "name", what: "the name")
     try check.finish()
+    // A browser's token is its subscription: refused now rather than at the first push.
+    if platform == .webPush { _ = try WebPushSubscription(token: token) }
     let device = PushDevice(
       id: UUID().uuidString.lowercased(),
       userID: userID,

@@ -29,6 +29,19 @@ public enum Binario_Scheduling_V1_Notifications: Sendable {
     public static let descriptor = GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Notifications")
     /// Namespace for method metadata.
     public enum Method: Sendable {
+        /// Namespace for "GetPushSettings" metadata.
+        public enum GetPushSettings: Sendable {
+            /// Request type for "GetPushSettings".
+            public typealias Input = Binario_Scheduling_V1_GetPushSettingsRequest
+            /// Response type for "GetPushSettings".
+            public typealias Output = Binario_Scheduling_V1_GetPushSettingsResponse
+            /// Descriptor for "GetPushSettings".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Notifications"),
+                method: "GetPushSettings",
+                type: .unary
+            )
+        }
         /// Namespace for "ListNotifications" metadata.
         public enum ListNotifications: Sendable {
             /// Request type for "ListNotifications".
@@ -161,6 +174,7 @@ public enum Binario_Scheduling_V1_Notifications: Sendable {
         }
         /// Descriptors for all methods in the "binario.scheduling.v1.Notifications" service.
         public static let descriptors: [GRPCCore.MethodDescriptor] = [
+            GetPushSettings.descriptor,
             ListNotifications.descriptor,
             WatchNotifications.descriptor,
             MarkNotificationsRead.descriptor,
@@ -199,8 +213,27 @@ extension Binario_Scheduling_V1_Notifications {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > ---- Signed in -------------------------------------------------------------------------
+    /// > ---- Anyone ----------------------------------------------------------------------------
     public protocol StreamingServiceProtocol: GRPCCore.RegistrableRPCService {
+        /// Handle the "GetPushSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > What a client needs to subscribe a browser to pushes: the server's VAPID public key, its
+        /// > `applicationServerKey` (empty when this deployment sends no Web Push).
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_GetPushSettingsRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_GetPushSettingsResponse` messages.
+        func getPushSettings(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_GetPushSettingsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_GetPushSettingsResponse>
+
         /// Handle the "ListNotifications" method.
         ///
         /// > Source IDL Documentation:
@@ -388,8 +421,27 @@ extension Binario_Scheduling_V1_Notifications {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > ---- Signed in -------------------------------------------------------------------------
+    /// > ---- Anyone ----------------------------------------------------------------------------
     public protocol ServiceProtocol: Binario_Scheduling_V1_Notifications.StreamingServiceProtocol {
+        /// Handle the "GetPushSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > What a client needs to subscribe a browser to pushes: the server's VAPID public key, its
+        /// > `applicationServerKey` (empty when this deployment sends no Web Push).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_GetPushSettingsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_GetPushSettingsResponse` message.
+        func getPushSettings(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_GetPushSettingsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_GetPushSettingsResponse>
+
         /// Handle the "ListNotifications" method.
         ///
         /// > Source IDL Documentation:
@@ -575,8 +627,27 @@ extension Binario_Scheduling_V1_Notifications {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > ---- Signed in -------------------------------------------------------------------------
+    /// > ---- Anyone ----------------------------------------------------------------------------
     public protocol SimpleServiceProtocol: Binario_Scheduling_V1_Notifications.ServiceProtocol {
+        /// Handle the "GetPushSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > What a client needs to subscribe a browser to pushes: the server's VAPID public key, its
+        /// > `applicationServerKey` (empty when this deployment sends no Web Push).
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_GetPushSettingsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_GetPushSettingsResponse` to respond with.
+        func getPushSettings(
+            request: Binario_Scheduling_V1_GetPushSettingsRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_GetPushSettingsResponse
+
         /// Handle the "ListNotifications" method.
         ///
         /// > Source IDL Documentation:
@@ -761,6 +832,17 @@ extension Binario_Scheduling_V1_Notifications {
 extension Binario_Scheduling_V1_Notifications.StreamingServiceProtocol {
     public func registerMethods<Transport>(with router: inout GRPCCore.RPCRouter<Transport>) where Transport: GRPCCore.ServerTransport {
         router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Notifications.Method.GetPushSettings.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_GetPushSettingsRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_GetPushSettingsResponse>(),
+            handler: { request, context in
+                try await self.getPushSettings(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Scheduling_V1_Notifications.Method.ListNotifications.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_ListNotificationsRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_ListNotificationsResponse>(),
@@ -876,6 +958,17 @@ extension Binario_Scheduling_V1_Notifications.StreamingServiceProtocol {
 // Default implementation of streaming methods from 'StreamingServiceProtocol'.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension Binario_Scheduling_V1_Notifications.ServiceProtocol {
+    public func getPushSettings(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_GetPushSettingsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_GetPushSettingsResponse> {
+        let response = try await self.getPushSettings(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
     public func listNotifications(
         request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_ListNotificationsRequest>,
         context: GRPCCore.ServerContext
@@ -990,6 +1083,19 @@ extension Binario_Scheduling_V1_Notifications.ServiceProtocol {
 // Default implementation of methods from 'ServiceProtocol'.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension Binario_Scheduling_V1_Notifications.SimpleServiceProtocol {
+    public func getPushSettings(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_GetPushSettingsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_GetPushSettingsResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_GetPushSettingsResponse>(
+            message: try await self.getPushSettings(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
     public func listNotifications(
         request: GRPCCore.ServerRequest<Binario_Scheduling_V1_ListNotificationsRequest>,
         context: GRPCCore.ServerContext
@@ -1136,8 +1242,32 @@ extension Binario_Scheduling_V1_Notifications {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > ---- Signed in -------------------------------------------------------------------------
+    /// > ---- Anyone ----------------------------------------------------------------------------
     public protocol ClientProtocol: Sendable {
+        /// Call the "GetPushSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > What a client needs to subscribe a browser to pushes: the server's VAPID public key, its
+        /// > `applicationServerKey` (empty when this deployment sends no Web Push).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_GetPushSettingsRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_GetPushSettingsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_GetPushSettingsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func getPushSettings<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_GetPushSettingsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_GetPushSettingsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_GetPushSettingsResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_GetPushSettingsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
         /// Call the "ListNotifications" method.
         ///
         /// > Source IDL Documentation:
@@ -1373,7 +1503,7 @@ extension Binario_Scheduling_V1_Notifications {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > ---- Signed in -------------------------------------------------------------------------
+    /// > ---- Anyone ----------------------------------------------------------------------------
     public struct Client<Transport>: ClientProtocol where Transport: GRPCCore.ClientTransport {
         private let client: GRPCCore.GRPCClient<Transport>
 
@@ -1383,6 +1513,41 @@ extension Binario_Scheduling_V1_Notifications {
         ///   - client: A `GRPCCore.GRPCClient` providing a communication channel to the service.
         public init(wrapping client: GRPCCore.GRPCClient<Transport>) {
             self.client = client
+        }
+
+        /// Call the "GetPushSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > What a client needs to subscribe a browser to pushes: the server's VAPID public key, its
+        /// > `applicationServerKey` (empty when this deployment sends no Web Push).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_GetPushSettingsRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_GetPushSettingsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_GetPushSettingsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func getPushSettings<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_GetPushSettingsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_GetPushSettingsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_GetPushSettingsResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_GetPushSettingsResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Notifications.Method.GetPushSettings.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
         }
 
         /// Call the "ListNotifications" method.
@@ -1724,6 +1889,36 @@ extension Binario_Scheduling_V1_Notifications {
 // Helpers providing default arguments to 'ClientProtocol' methods.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension Binario_Scheduling_V1_Notifications.ClientProtocol {
+    /// Call the "GetPushSettings" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > What a client needs to subscribe a browser to pushes: the server's VAPID public key, its
+    /// > `applicationServerKey` (empty when this deployment sends no Web Push).
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_GetPushSettingsRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getPushSettings<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_GetPushSettingsRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_GetPushSettingsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.getPushSettings(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_GetPushSettingsRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_GetPushSettingsResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "ListNotifications" method.
     ///
     /// > Source IDL Documentation:
@@ -2012,6 +2207,40 @@ extension Binario_Scheduling_V1_Notifications.ClientProtocol {
 // Helpers providing sugared APIs for 'ClientProtocol' methods.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension Binario_Scheduling_V1_Notifications.ClientProtocol {
+    /// Call the "GetPushSettings" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > What a client needs to subscribe a browser to pushes: the server's VAPID public key, its
+    /// > `applicationServerKey` (empty when this deployment sends no Web Push).
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getPushSettings<Result>(
+        _ message: Binario_Scheduling_V1_GetPushSettingsRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_GetPushSettingsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_GetPushSettingsRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.getPushSettings(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "ListNotifications" method.
     ///
     /// > Source IDL Documentation:

@@ -411,6 +411,29 @@ public nonisolated struct Binario_Scheduling_V1_SetNotificationPreferencesRespon
   fileprivate var _preferences: Binario_Scheduling_V1_NotificationPreferences? = nil
 }
 
+public nonisolated struct Binario_Scheduling_V1_GetPushSettingsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Scheduling_V1_GetPushSettingsResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// base64url, 65 bytes uncompressed P-256
+  public var webPushPublicKey: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Binario_Scheduling_V1_PushDevice: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -420,7 +443,8 @@ public nonisolated struct Binario_Scheduling_V1_PushDevice: Sendable {
 
   public var platform: Binario_Scheduling_V1_PushPlatform = .unspecified
 
-  /// the provider's subscription id / device token
+  /// The provider's device token; for WEB_PUSH the browser's PushSubscription as JSON
+  /// (`{"endpoint": "https://…", "keys": {"p256dh": "…", "auth": "…"}}`).
   public var token: String = String()
 
   /// e.g. "Pixel 8"
@@ -1091,6 +1115,55 @@ nonisolated extension Binario_Scheduling_V1_SetNotificationPreferencesResponse: 
 
   public static func ==(lhs: Binario_Scheduling_V1_SetNotificationPreferencesResponse, rhs: Binario_Scheduling_V1_SetNotificationPreferencesResponse) -> Bool {
     if lhs._preferences != rhs._preferences {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_GetPushSettingsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetPushSettingsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_GetPushSettingsRequest, rhs: Binario_Scheduling_V1_GetPushSettingsRequest) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_GetPushSettingsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetPushSettingsResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}web_push_public_key\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.webPushPublicKey) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.webPushPublicKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.webPushPublicKey, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_GetPushSettingsResponse, rhs: Binario_Scheduling_V1_GetPushSettingsResponse) -> Bool {
+    if lhs.webPushPublicKey != rhs.webPushPublicKey {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
