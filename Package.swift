@@ -216,7 +216,7 @@ let services: [Service] = [
     product: "gateway",
     uses: [
       "BinarioTracing", .tracing, .nioCore, .nioPosix, .nioSSL, .prometheus, .serviceLifecycle, .grpcHTTP2Transport, .grpcProtobuf,
-      .hummingbird, .hummingbirdCore, .hummingbirdTLS, .httpTypes,
+      .hummingbird, .hummingbirdCore, .hummingbirdTLS, .httpTypes, .crypto,
     ],
     mainUses: ["BinarioTransport", .serviceLifecycle],
     testUses: [

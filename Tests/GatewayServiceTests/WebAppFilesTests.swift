@@ -19,6 +19,7 @@ struct WebAppFilesTests {
       root = FileManager.default.temporaryDirectory.appendingPathComponent("web-app-\(UUID().uuidString)")
       try write("<!doctype html><title>app</title>", to: app.appendingPathComponent("index.html"))
       try write("export const x = 1;", to: app.appendingPathComponent("js/app.js"))
+      try write("self.addEventListener('fetch', () => {});", to: app.appendingPathComponent("sw.js"))
       try write("{}", to: app.appendingPathComponent("data/base-map.geojson"))
       try write("secret", to: app.appendingPathComponent("notes.swp"))
       for (path, _) in WebApp.libraries where path != missing {
@@ -79,6 +80,35 @@ struct WebAppFilesTests {
     // A file with no compressed copy goes as it is.
     #expect(app.response(for: "/lib/chart.js/chart.min.js", acceptEncoding: "gzip")?.headers[.contentEncoding] == nil)
     #expect(WebApp.acceptsGzip("deflate, gzip;q=0.5") && WebApp.acceptsGzip("*") && !WebApp.acceptsGzip("*;q=0"))
+  }
+
+  @Test func theServiceWorkerControlsTheOriginAndListsTheShellItKeeps() throws {
+    let folders = try Folders()
+    defer { folders.remove() }
+    let app = try WebApp(folder: folders.app.path, libraries: folders.libraries.path)
+    let worker = try #require(app.response(for: "/sw.js"))
+    #expect(worker.headers[.contentType] == "text/javascript; charset=utf-8")
+    #expect(WebApp.owns("/sw.js"))
+    #expect(app.response(for: "/app/shell.json")?.headers[.contentType] == "application/json")
+    let files = app.shellFiles
+    #expect(files.first == "/")
+    #expect(files.contains("/app/js/app.js") && files.contains("/app/sw.js") && files.contains("/lib/chart.js/chart.min.js"))
+    #expect(!files.contains("/app/notes.swp") && !files.contains("/reset-password"))
+  }
+
+  @Test func anUnchangedFileRevalidatesAsNotModified() throws {
+    let folders = try Folders()
+    defer { folders.remove() }
+    let app = try WebApp(folder: folders.app.path, libraries: folders.libraries.path)
+    let first = try #require(app.response(for: "/app/js/app.js"))
+    let tag = try #require(first.headers[.eTag])
+    #expect(app.response(for: "/app/js/app.js", ifNoneMatch: tag)?.status == .notModified)
+    #expect(app.response(for: "/app/js/app.js", ifNoneMatch: "\"something-else\"")?.status == .ok)
+    // The compressed representation has its own tag.
+    let compressed = try #require(app.response(for: "/lib/leaflet/leaflet.min.js", acceptEncoding: "gzip"))
+    let plain = try #require(app.response(for: "/lib/leaflet/leaflet.min.js"))
+    #expect(compressed.headers[.eTag] != plain.headers[.eTag])
+    #expect(app.response(for: "/lib/leaflet/leaflet.min.js", acceptEncoding: "gzip", ifNoneMatch: plain.headers[.eTag])?.status == .ok)
   }
 
   @Test func thePolicyAllowsNothingFromElsewhere() {

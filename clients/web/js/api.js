@@ -3,6 +3,7 @@
 // and the fields at fault.
 
 import { session } from "./session.js";
+import { sawCopy, sawNetwork } from "./offline.js";
 
 /** A failed call: `code` ("INVALID_ARGUMENT", "UNAUTHENTICATED", ...), a message for a person,
  * and `fieldViolations` ([{field, description}]) naming each field at fault. */
@@ -34,6 +35,8 @@ export const segment = (value) => encodeURIComponent(String(value));
 async function send(method, path, body, token, scheme = "Bearer") {
   const headers = { accept: "application/json" };
   if (token) headers.authorization = `${scheme} ${token}`;
+  // Whose copy the service worker keeps of this answer (and gives back without network).
+  if (session.user && scheme === "Bearer") headers["x-binario-user"] = session.user.userId;
   if (body !== undefined) headers["content-type"] = "application/json";
   let response;
   try {
@@ -41,10 +44,15 @@ async function send(method, path, body, token, scheme = "Bearer") {
   } catch (failure) {
     throw new ApiError(0, { code: "UNAVAILABLE", message: "the gateway cannot be reached; check the connection" });
   }
+  const copyOf = response.headers.get("x-binario-offline-as-of");
+  if (copyOf === null) sawNetwork(); else if (response.ok) sawCopy(copyOf);
   const text = await response.text();
   let json = {};
   try { json = text ? JSON.parse(text) : {}; } catch { json = { message: text }; }
-  if (!response.ok) throw new ApiError(response.status, json);
+  if (!response.ok) {
+    if (json.offline) throw new ApiError(0, { code: "UNAVAILABLE", message: "You are offline, and this was not opened on this device before." });
+    throw new ApiError(response.status, json);
+  }
   return json;
 }
 

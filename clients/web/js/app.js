@@ -5,6 +5,8 @@ import { api } from "./api.js";
 import { session } from "./session.js";
 import { openStream } from "./events.js";
 import { h, replace, announce } from "./dom.js";
+import { registerWorker, onChange as onOfflineChange, newPage, forgetData, asOfText } from "./offline.js";
+import { disablePush } from "./push.js";
 import * as account from "./pages/account.js";
 import * as board from "./pages/board.js";
 import * as trips from "./pages/trips.js";
@@ -76,6 +78,7 @@ async function route() {
   if (state.cleanup) { try { state.cleanup(); } catch (error) { console.warn(error); } }
   state.cleanup = null;
   closeMenu();
+  newPage();
   const main = document.getElementById("page");
   // The password-reset link identity emails opens /reset-password?token=...
   if (location.pathname === "/reset-password" && !location.hash) {
@@ -149,12 +152,14 @@ function closeMenu() {
 }
 
 async function signOut() {
+  await disablePush();
   try {
     await api("DELETE", "/v1/sessions/current");
   } catch (error) {
     console.warn("signing out at the gateway failed; forgetting the tokens anyway", error);
   }
   session.signedOut();
+  forgetData();
   location.hash = "#/sign-in";
 }
 
@@ -193,7 +198,18 @@ export const app = {
   },
 };
 
+/** The mark over every page while it shows copies kept on this device. */
+function drawOfflineMark(asOf) {
+  const mark = document.getElementById("offline-mark");
+  if (!asOf) { mark.hidden = true; mark.textContent = ""; return; }
+  const at = asOfText(asOf);
+  mark.textContent = at ? `Offline, as of ${at}` : "Offline";
+  mark.hidden = false;
+}
+
 async function start() {
+  registerWorker();
+  onOfflineChange(drawOfflineMark);
   document.getElementById("menu-button").addEventListener("click", (event) => {
     const open = event.currentTarget.getAttribute("aria-expanded") !== "true";
     event.currentTarget.setAttribute("aria-expanded", String(open));
@@ -211,10 +227,10 @@ async function start() {
 
 /** The signed-in user's email for the header (tokens carry only ids and roles). */
 async function enrichUser() {
-  if (!session.user || session.user.email) return;
+  if (!session.user || session.user.email || session.user.offline) return;
   try {
     const me = await api("GET", "/v1/me");
-    if (session.user) session.user.email = me.profile.email;
+    session.setEmail(me.profile.email);
   } catch (error) {
     console.warn("could not read the profile", error);
   }

@@ -4,8 +4,11 @@
 //   the tab signs you out; it is exchanged (and rotated) through POST /v1/sessions:refresh.
 // The gateway's Content-Security-Policy runs no script but this app's files, which is what keeps
 // sessionStorage out of reach of injected code. Nothing goes in localStorage or a cookie.
+// Who is signed in (id, roles, email; no token) is kept beside it, so that a reload without
+// network still knows whose copies of the pages to show (the service worker keeps them).
 
 const refreshKey = "binario.refresh";
+const profileKey = "binario.profile";
 const listeners = new Set();
 
 let current = null; // {accessToken, expiresAt (ms), userId, roles: ["ROLE_ADMIN", ...]}
@@ -21,13 +24,32 @@ function adopt(tokens) {
     email: previous && previous.userId === tokens.userId ? previous.email : undefined,
   };
   sessionStorage.setItem(refreshKey, tokens.refreshToken);
+  remember();
   // A refresh is the same person: only a new person (or none) is news.
   if (!previous || previous.userId !== current.userId) for (const listener of listeners) listener(current);
+}
+
+function remember() {
+  if (current) sessionStorage.setItem(profileKey, JSON.stringify({ userId: current.userId, roles: current.roles, email: current.email }));
+}
+
+/** Without network after a reload: whoever was signed in, without a token until the network is back. */
+function resumeOffline() {
+  if (current) return;
+  try {
+    const profile = JSON.parse(sessionStorage.getItem(profileKey) || "null");
+    if (!profile || !profile.userId) return;
+    current = { accessToken: null, expiresAt: 0, userId: profile.userId, roles: profile.roles || [], email: profile.email, offline: true };
+    for (const listener of listeners) listener(current);
+  } catch {
+    sessionStorage.removeItem(profileKey);
+  }
 }
 
 function forget() {
   current = null;
   sessionStorage.removeItem(refreshKey);
+  sessionStorage.removeItem(profileKey);
   for (const listener of listeners) listener(null);
 }
 
@@ -44,6 +66,9 @@ async function exchange(refreshToken) {
 export const session = {
   /** Whoever is signed in now, or null. */
   get user() { return current; },
+
+  /** The profile's email, once read (the header shows it; tokens carry only ids and roles). */
+  setEmail(email) { if (current) { current.email = email; remember(); } },
   has(role) { return !!current && current.roles.includes(role); },
 
   /** Calls `listener(user or null)` when someone else (or nobody) is signed in. */
@@ -74,7 +99,11 @@ export const session = {
     refreshing = refreshing || exchange(refreshToken).then((tokens) => {
       if (tokens) adopt(tokens); else forget();
       return tokens ? tokens.accessToken : null;
-    }).catch(() => (current ? current.accessToken : null)).finally(() => { refreshing = null; });
+    }).catch(() => {
+      // No network (not a refusal): still signed in, on the copies kept on this device.
+      resumeOffline();
+      return current ? current.accessToken : null;
+    }).finally(() => { refreshing = null; });
     return refreshing;
   },
 };

@@ -3,6 +3,7 @@
 
 import { api, segment } from "../api.js";
 import { session } from "../session.js";
+import { enablePush } from "../push.js";
 import { h, time, announce } from "../dom.js";
 
 /** `{tripId, serviceDate}` as one key. */
@@ -65,6 +66,8 @@ export function followButton(ref, followed, label) {
       await api("POST", `${runPath(ref)}:${on ? "unfollow" : "follow"}`, {});
       if (on) followed.delete(key); else followed.add(key);
       announce(on ? `No longer following ${label}` : `Following ${label}: its changes reach your notifications`);
+      // The first train followed: its news can reach this device while the app is closed.
+      if (!on) enablePush();
       draw();
     } catch (error) {
       announce(error.message);

@@ -80,7 +80,7 @@ struct HTTPFrontDoorResponder: HTTPResponder {
         ?? Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "the documentation page has no \(path)", requestID: nil))
     }
     if WebApp.owns(path), request.method == .get || request.method == .head, let webApp = self.webApp {
-      return webApp.response(for: path, acceptEncoding: request.headers[.acceptEncoding])
+      return webApp.response(for: path, acceptEncoding: request.headers[.acceptEncoding], ifNoneMatch: request.headers[.ifNoneMatch])
         ?? Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "the web app has no \(path)", requestID: nil))
     }
     // A verb no route has (HEAD, TRACE, ...) is matched as GET to learn whether the path exists.

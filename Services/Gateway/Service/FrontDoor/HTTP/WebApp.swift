@@ -1,10 +1,13 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The web app (`clients/web`): its page at `/`, its files under `/app/`, and the JavaScript
-/// libraries it uses, from Debian's packages, under `/lib/`.
+/// The web app (`clients/web`): its page at `/`, its files under `/app/`, the JavaScript
+/// libraries it uses, from Debian's packages, under `/lib/`, and its service worker at `/sw.js`
+/// (a worker controls the paths under its own, so it must be at the root). `/app/shell.json`
+/// lists every path of the app shell for the worker to keep a copy of.
 ///
 /// Every file is read once at start, so no request path reaches the file system: a path is a
 /// key in a dictionary or a 404. Every answer carries a Content-Security-Policy that lets the
@@ -45,10 +48,21 @@ struct WebApp: Sendable {
     var body: ByteBuffer
     /// The same, gzip-compressed, where the package ships it (`leaflet.min.js.gz`).
     var gzipped: ByteBuffer?
+    /// A strong validator of the contents: a revalidation of an unchanged file is a 304.
+    var entityTag: String
+
+    init(contentType: String, body: Data, gzipped: Data? = nil) {
+      self.contentType = contentType
+      self.body = ByteBuffer(bytes: body)
+      self.gzipped = gzipped.map { ByteBuffer(bytes: $0) }
+      self.entityTag = "\"" + SHA256.hash(data: body).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+    }
   }
 
   /// Every file served, by its path (`/`, `/app/js/app.js`, `/lib/leaflet/leaflet.min.js`).
   private let files: [String: File]
+  /// What `/app/shell.json` lists: the page and every file under `/app/` and `/lib/`.
+  let shellFiles: [String]
 
   /// Reads the app from `folder` and its libraries from `libraries`.
   /// - Throws: ``GatewayConfigurationError`` naming what is missing (and the package to install).
@@ -57,7 +71,7 @@ struct WebApp: Sendable {
     guard let index = FileManager.default.contents(atPath: root.appendingPathComponent("index.html").path) else {
       throw GatewayConfigurationError("the web app's folder \(folder) has no index.html (the app is clients/web)")
     }
-    let page = File(contentType: Self.contentTypes["html"]!, body: ByteBuffer(bytes: index))
+    let page = File(contentType: Self.contentTypes["html"]!, body: index)
     var files = Dictionary(uniqueKeysWithValues: Self.pagePaths.map { ($0, page) })
     var total = index.count
     let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
@@ -75,7 +89,7 @@ struct WebApp: Sendable {
           "the web app's folder \(folder) holds more than \(Self.maximumFiles) files or \(Self.maximumBytes >> 20) MiB; is it the right folder?"
         )
       }
-      files["/app" + relative] = File(contentType: contentType, body: ByteBuffer(bytes: data))
+      files["/app" + relative] = File(contentType: contentType, body: data)
     }
     let libraryRoot = URL(fileURLWithPath: libraries)
     for (path, package) in Self.libraries {
@@ -86,10 +100,22 @@ struct WebApp: Sendable {
       }
       let type = Self.contentTypes[URL(fileURLWithPath: path).pathExtension] ?? "application/octet-stream"
       let gzipped = FileManager.default.contents(atPath: libraryRoot.appendingPathComponent(path + ".gz").path)
-      files["/lib/" + path] = File(contentType: type, body: ByteBuffer(bytes: data), gzipped: gzipped.map { ByteBuffer(bytes: $0) })
+      files["/lib/" + path] = File(contentType: type, body: data, gzipped: gzipped)
     }
+    guard let worker = files["/app/sw.js"] else {
+      throw GatewayConfigurationError("the web app's folder \(folder) has no sw.js (the app is clients/web)")
+    }
+    files[Self.serviceWorkerPath] = worker
+    // Every path of the shell, in a stable order (the worker's copy is refreshed as it is used).
+    let shell = ["/"] + files.keys.filter { $0.hasPrefix("/app/") || $0.hasPrefix("/lib/") }.sorted()
+    let listing = try? JSONSerialization.data(withJSONObject: ["files": shell], options: [.sortedKeys, .withoutEscapingSlashes])
+    files[Self.shellListingPath] = File(contentType: Self.contentTypes["json"]!, body: listing ?? Data())
     self.files = files
+    self.shellFiles = shell
   }
+
+  static let serviceWorkerPath = "/sw.js"
+  static let shellListingPath = "/app/shell.json"
 
   /// The paths that open the app's page: `/`, and the links identity's emails carry (a
   /// password reset opens `/reset-password?token=...`).
@@ -97,26 +123,34 @@ struct WebApp: Sendable {
 
   /// Whether `path` is one the app answers (a page, `/app/...`, `/lib/...`), found or not.
   static func owns(_ path: String) -> Bool {
-    pagePaths.contains(path) || path.hasPrefix("/app/") || path.hasPrefix("/lib/")
+    pagePaths.contains(path) || path == serviceWorkerPath || path.hasPrefix("/app/") || path.hasPrefix("/lib/")
   }
 
   /// The file at `path`, or `nil`; gzip-compressed when the client takes it and the package
   /// ships it so (Debian compresses Leaflet: 39 KB rather than 141).
-  func response(for path: String, acceptEncoding: String? = nil) -> Response? {
+  func response(for path: String, acceptEncoding: String? = nil, ifNoneMatch: String? = nil) -> Response? {
     guard let file = self.files[path] else { return nil }
     var headers = HTTPFields()
-    headers[.contentType] = file.contentType
     var body = file.body
+    // The compressed file is another representation, with a validator of its own.
+    var entityTag = file.entityTag
     if let gzipped = file.gzipped {
       headers[.vary] = "Accept-Encoding"
       if Self.acceptsGzip(acceptEncoding) {
         headers[.contentEncoding] = "gzip"
         body = gzipped
+        entityTag = String(entityTag.dropLast()) + "-gzip\""
       }
     }
-    // Revalidated each load: the gateway's files change with the gateway, and a stale module
-    // beside a fresh one would break the app.
+    headers[.eTag] = entityTag
+    // Revalidated each load (a 304 when unchanged): the gateway's files change with the
+    // gateway, and a stale module beside a fresh one would break the app.
     headers[.cacheControl] = "no-cache"
+    if let ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == entityTag }) {
+      headers[.contentEncoding] = nil
+      return Response(status: .notModified, headers: headers)
+    }
+    headers[.contentType] = file.contentType
     headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
     headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
     headers[HTTPField.Name("Cross-Origin-Opener-Policy")!] = "same-origin"
