@@ -17,7 +17,8 @@ export function openStream(path, { onMessage, onError = () => {}, onState = () =
     const headers = { accept: "text/event-stream" };
     if (signedIn) {
       const token = await session.accessToken();
-      if (!token) throw Object.assign(new Error("signed out"), { final: true });
+      // Without network a person stays signed in without a token: try again later.
+      if (!token) throw Object.assign(new Error("signed out"), { final: !(session.user && session.user.offline) });
       headers.authorization = `Bearer ${token}`;
     }
     if (lastEventId) headers["last-event-id"] = lastEventId;
