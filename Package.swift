@@ -29,6 +29,8 @@ let packageDependencies: [Package.Dependency] = [
   .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
   // The gateway's standard front doors: gRPC over HTTP/2, and HTTP/JSON.
   .package(url: "https://github.com/grpc/grpc-swift-nio-transport.git", from: "2.9.2"),
+  // Named for the gRPC door's own stream handler (it comes with the transport above).
+  .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
   .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
   .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
   // Tests write GTFS zip archives with it (scheduling reads them with its own reader and zlib).
@@ -61,6 +63,8 @@ extension Target.Dependency {
   static let nioCore = product(name: "NIOCore", package: "swift-nio")
   static let nioEmbedded = product(name: "NIOEmbedded", package: "swift-nio")
   static let nioHTTP1 = product(name: "NIOHTTP1", package: "swift-nio")
+  static let nioHTTP2 = product(name: "NIOHTTP2", package: "swift-nio-http2")
+  static let nioHPACK = product(name: "NIOHPACK", package: "swift-nio-http2")
   static let nioPosix = product(name: "NIOPosix", package: "swift-nio")
   static let nioSSL = product(name: "NIOSSL", package: "swift-nio-ssl")
   static let nioTLS = product(name: "NIOTLS", package: "swift-nio")
@@ -216,7 +220,7 @@ let services: [Service] = [
     product: "gateway",
     uses: [
       "BinarioTracing", .tracing, .nioCore, .nioPosix, .nioSSL, .prometheus, .serviceLifecycle, .grpcHTTP2Transport, .grpcProtobuf,
-      .hummingbird, .hummingbirdCore, .hummingbirdTLS, .httpTypes, .crypto,
+      .hummingbird, .hummingbirdCore, .hummingbirdTLS, .httpTypes, .crypto, .nioHTTP2, .nioHPACK,
     ],
     mainUses: ["BinarioTransport", .serviceLifecycle],
     testUses: [
@@ -235,7 +239,11 @@ let tools: [Target] = [
     dependencies: ["BinarioAuth", "BinarioProto", "BinarioTransport", .grpcCore, .grpcProtobuf, .swiftProtobuf, .argumentParser],
     path: "CLI"
   ),
-  .executableTarget(name: "binario-dev-certs", dependencies: ["BinarioDevCertificates", "BinarioWebPush", .argumentParser], path: "deploy/dev-certs"),
+  .executableTarget(
+    name: "binario-dev-certs",
+    dependencies: ["BinarioDevCertificates", "BinarioWebPush", .argumentParser],
+    path: "deploy/dev-certs"
+  ),
   .executableTarget(name: "binario-echo-server", dependencies: ["BinarioServiceKit", "BinarioEcho", .argumentParser], path: "deploy/echo-server"),
   // Asks a process's /livez or /readyz: container health checks without curl in the image.
   .executableTarget(name: "binario-probe", dependencies: [.argumentParser, .nioCore, .nioPosix, .nioHTTP1], path: "deploy/probe"),
@@ -307,7 +315,8 @@ let testTargets: [Target] = [
     name: "EndToEndTests",
     dependencies: [
       "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTestSupport", "BinarioServiceKit", "BinarioChaos", "BinarioWebPush",
-      "BinarioDomain", .crypto, .jwtKit, .logging, .prometheus, .serviceLifecycle, .grpcCore, .grpcProtobuf, .asyncHTTPClient, .nioSSL, .nioHTTP1, .zipFoundation,
+      "BinarioDomain", .crypto, .jwtKit, .logging, .prometheus, .serviceLifecycle, .grpcCore, .grpcProtobuf, .asyncHTTPClient, .nioSSL, .nioHTTP1,
+      .zipFoundation,
       .grdb, .nioCore, .swiftProtobuf, .grpcHTTP2Transport, .nioPosix, .nioTLS, .nioConcurrencyHelpers,
     ]
   ),

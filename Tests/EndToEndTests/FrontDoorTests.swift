@@ -120,6 +120,24 @@ struct FrontDoorTests {
     #expect(unknownQuery.status == .badRequest && (unknownQuery.json["fieldViolations"] as? [[String: Any]])?.first?["field"] as? String == "colour")
     let tooLarge = try await http.call(.POST, "/v1/sessions", rawBody: "{\"email\": \"" + String(repeating: "a", count: 5 << 20) + "\"}")
     #expect(tooLarge.status == .payloadTooLarge)
+
+    // A value of the wrong type is named by its JSON name, nested ones by their path.
+    let wrongType = try await http.call(
+      .POST,
+      "/v1/tickets:quote",
+      token: passenger,
+      rawBody: #"{"passengers": "many", "zone": {"zones": "Mi1-Mi3"}}"#
+    )
+    #expect(wrongType.status == .badRequest, "\(wrongType.text)")
+    #expect((wrongType.json["fieldViolations"] as? [[String: Any]])?.first?["field"] as? String == "passengers", "\(wrongType.text)")
+    let nested = try await http.call(.POST, "/v1/tickets:quote", token: passenger, rawBody: #"{"passengers": 1, "zone": {"zones": 7}}"#)
+    #expect((nested.json["fieldViolations"] as? [[String: Any]])?.first?["field"] as? String == "zone.zones", "\(nested.text)")
+
+    // Every error body carries the request id (the door's own refusals too), as its header does.
+    for answer in [invalid, signedOut, forged, notAdmin, duplicate, noRoute, wrongVerb, badJSON, unknownField, unknownQuery, tooLarge, wrongType] {
+      let id = answer.json["requestId"] as? String
+      #expect(id?.isEmpty == false && id == answer.headers.first(name: "x-request-id"), "\(answer.status): \(answer.text.prefix(300))")
+    }
   }
 
   /// A server-streaming method as Server-Sent Events: health `Watch` sends the status at once.

@@ -1,10 +1,10 @@
 import AsyncHTTPClient
 import BinarioDomain
-import BinarioWebPush
-import Crypto
 import BinarioProto
 import BinarioTestSupport
 import BinarioTransport
+import BinarioWebPush
+import Crypto
 import Foundation
 import GRPCCore
 import NIOCore

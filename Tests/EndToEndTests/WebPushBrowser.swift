@@ -15,7 +15,7 @@ struct WebPushBrowser {
   typealias Notifications = Binario_Scheduling_V1_Notifications.Client<BinarioClientTransport>
 
   let key = P256.KeyAgreement.PrivateKey()
-  let authSecret = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
+  let authSecret = Data((0 ..< 16).map { _ in UInt8.random(in: 0 ... 255) })
   let path: String
   var deviceID = ""
 

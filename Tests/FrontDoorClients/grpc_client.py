@@ -146,6 +146,20 @@ def main():
                         grpc.StatusCode.UNAUTHENTICATED, "GetMe without a token")
             print("ok: admin and internal methods refused, no token unauthenticated")
 
+            # As any gRPC server: a method the service does not have is UNIMPLEMENTED, and a
+            # message over the door's limit RESOURCE_EXHAUSTED with a status (not a reset stream).
+            missing = channel.unary_unary("/binario.identity.v1.Identity/NoSuchMethod",
+                                          request_serializer=None, response_deserializer=None)
+            expect_code(lambda: missing(b"", metadata=passenger, timeout=10), grpc.StatusCode.UNIMPLEMENTED,
+                        "a method Identity does not have")
+            huge = pb.RegisterRequest(email="big@example.com", password="a-good-password-1", first_name="x" * (5 << 20))
+            error = expect_code(lambda: identity.Register(huge, timeout=30), grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                "a 5 MiB message")
+            assert "at most" in (error.details() or ""), f"RESOURCE_EXHAUSTED without a message: {error.details()!r}"
+            assert identity.GetMe(pb.GetMeRequest(), metadata=passenger, timeout=10).profile.email == email, \
+                "the channel does not work after the refusal"
+            print("ok: UNIMPLEMENTED for an unknown method, RESOURCE_EXHAUSTED with a status for a message over the limit")
+
             # A sensor board: its device token uploads, unary and client streaming, and opens
             # nothing else; an account's token uploads nothing.
             telemetry_pb = importlib.import_module("binario.telemetry.v1.telemetry_pb2")

@@ -93,9 +93,9 @@ struct HTTPFrontDoorTests {
 
   @Test func anEventIsIdentifiedByItsCursorWhereTheStreamResumes() {
     let json = #"{"cursor":"c-42","name":"x"}"#
-    let resumable = ServerSentEvents.event(Data([1]), route: self.streamRoute(resumes: true, json: json), position: 7)
+    let resumable = ServerSentEvents.event(Data([1]), route: self.streamRoute(resumes: true, json: json), position: 7, requestID: "r1")
     #expect(String(decoding: resumable, as: UTF8.self) == "id: c-42\nevent: message\ndata: \(json)\n\n")
-    let counted = ServerSentEvents.event(Data([1]), route: self.streamRoute(resumes: false, json: json), position: 7)
+    let counted = ServerSentEvents.event(Data([1]), route: self.streamRoute(resumes: false, json: json), position: 7, requestID: "r1")
     #expect(String(decoding: counted, as: UTF8.self).hasPrefix("id: 7\n"))
   }
 

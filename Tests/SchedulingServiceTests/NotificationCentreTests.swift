@@ -1,6 +1,6 @@
 import BinarioDomain
-import BinarioWebPush
 import BinarioStorage
+import BinarioWebPush
 import Foundation
 import Synchronization
 import Testing
@@ -153,7 +153,7 @@ struct NotificationCentreTests {
         _ = try await centre.registerDevice(userID: "ada", platform: .webPush, token: "a-token-from-fcm", name: "Firefox")
       }
       #expect(refused.map { "\($0)" }?.contains("token") == true)
-      let key = Base64URL.encode(Data([4] + (1...64).map { UInt8($0) }))
+      let key = Base64URL.encode(Data([4] + (1 ... 64).map { UInt8($0) }))
       let subscription = #"{"endpoint":"https://push.example/abc","keys":{"p256dh":"\#(key)","auth":"BTBZMqHH6r4Tts7J_aSIgg"}}"#
       let device = try await centre.registerDevice(userID: "ada", platform: .webPush, token: subscription, name: "Firefox")
       #expect(device.platform == .webPush)

@@ -63,7 +63,12 @@ struct DevCertsCommand: ParsableCommand {
         print("  \(line)")
       }
       if let webPushKey, (try? String(contentsOfFile: webPushKey, encoding: .utf8))?.isEmpty ?? true {
-        guard FileManager.default.createFile(atPath: webPushKey, contents: Data(VAPIDIdentity.generatePrivateKey().utf8), attributes: [.posixPermissions: 0o600])
+        guard
+          FileManager.default.createFile(
+            atPath: webPushKey,
+            contents: Data(VAPIDIdentity.generatePrivateKey().utf8),
+            attributes: [.posixPermissions: 0o600]
+          )
         else {
           FileHandle.standardError.write(Data("binario-dev-certs: cannot write \(webPushKey)\n".utf8))
           throw ExitCode.failure

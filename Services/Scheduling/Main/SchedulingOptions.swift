@@ -1,8 +1,8 @@
 import ArgumentParser
 import AsyncHTTPClient
 import BinarioDomain
-import BinarioWebPush
 import BinarioServiceKit
+import BinarioWebPush
 import Foundation
 import NIOSSL
 import SchedulingService
@@ -25,7 +25,8 @@ extension Setting {
 
   static let webPushPrivateKey = Setting(
     "webPushPrivateKey",
-    help: "Sends Web Push to browsers: the VAPID private key, a P-256 scalar in base64url (`binario-dev-certs --web-push-key` makes one). (BINARIO_WEB_PUSH_PRIVATE_KEY; prefer the variable: flags show in ps)",
+    help:
+      "Sends Web Push to browsers: the VAPID private key, a P-256 scalar in base64url (`binario-dev-certs --web-push-key` makes one). (BINARIO_WEB_PUSH_PRIVATE_KEY; prefer the variable: flags show in ps)",
     valueName: "key"
   )
 

@@ -6,7 +6,9 @@ import Foundation
 /// the bearer token verified with identity's current keys (``SigningKeyStore``) and checked
 /// against the revoked sessions.
 ///
-/// - A method without a rule, or an internal (service-to-service) one: `PERMISSION_DENIED`.
+/// - A method without a rule (no service of the suite has it): `UNIMPLEMENTED`, as any gRPC
+///   server answers a method it does not have.
+/// - An internal (service-to-service) method: `PERMISSION_DENIED`.
 /// - A public method: forwarded signed out without a token; with a valid one, on behalf of its
 ///   bearer; with an invalid one (malformed, forged, expired, revoked): `UNAUTHENTICATED`.
 /// - Signed-in, driver and admin methods: `UNAUTHENTICATED` without a valid token,
@@ -31,7 +33,7 @@ public struct AccessPolicyAuthorizer: CallAuthorizer {
 
   public func authorize(method: String, authorization: String?) -> AuthorizationDecision {
     guard let access = self.policy.access(forPath: method) else {
-      return .deny(GatewayRefusal(code: WireStatusCode.permissionDenied, message: "\(method) is not open to clients"))
+      return .deny(GatewayRefusal(code: WireStatusCode.unimplemented, message: "\(method) is not a method of any service here"))
     }
     guard let level = access.level else {
       return .deny(

@@ -34,7 +34,7 @@ public struct MessageTranscoder<Request: SwiftProtobuf.Message, Response: SwiftP
     // Without path or query values (most calls) the body is the request as it is: swift-protobuf
     // reads it directly, without Foundation's JSON round trip.
     if parameters.isEmpty {
-      return try Self.decode { body.isEmpty ? Request() : try Request(jsonUTF8Bytes: body) }
+      return try Self.decode(body) { body.isEmpty ? Request() : try Request(jsonUTF8Bytes: body) }
     }
     var object: [String: Any] = [:]
     if !body.isEmpty {
@@ -67,15 +67,23 @@ public struct MessageTranscoder<Request: SwiftProtobuf.Message, Response: SwiftP
     } catch {
       throw TranscodingError(field: "", reason: "the request could not be encoded")
     }
-    return try Self.decode { try Request(jsonUTF8Data: json) }
+    return try Self.decode(Array(json)) { try Request(jsonUTF8Data: json) }
   }
 
-  /// The binary form of the request `makeMessage` reads from JSON.
-  private static func decode(_ makeMessage: () throws -> Request) throws(TranscodingError) -> [UInt8] {
+  /// The binary form of the request `makeMessage` reads from `json`. A value of the wrong type
+  /// is named by its field's JSON name (`outbound.fromStationId`), found by reading the object
+  /// one field at a time: swift-protobuf's error says what is wrong, not where.
+  private static func decode(_ json: [UInt8], _ makeMessage: () throws -> Request) throws(TranscodingError) -> [UInt8] {
     do {
       return try makeMessage().serializedBytes()
     } catch let error as SwiftProtobuf.JSONDecodingError {
-      throw TranscodingError(field: "", reason: Self.describe(error))
+      if case .unknownField = error {
+        throw TranscodingError(field: "", reason: Self.describe(error))
+      }
+      let object = (try? JSONSerialization.jsonObject(with: Data(json))) as? [String: Any]
+      let path = object.flatMap { Self.culprit(in: $0, at: []) } ?? []
+      guard !path.isEmpty else { throw TranscodingError(field: "", reason: Self.describe(error)) }
+      throw TranscodingError(field: path.joined(separator: "."), reason: Self.expectation(error))
     } catch {
       throw TranscodingError(field: "", reason: "the request does not fit \(Request.protoMessageName): \(error)")
     }
@@ -117,6 +125,47 @@ public struct MessageTranscoder<Request: SwiftProtobuf.Message, Response: SwiftP
       }
     }
     return result
+  }
+
+  /// The JSON names of the path to the first field of `object` (nested at `path` in the request)
+  /// that does not read on its own, or `nil` when each does.
+  static func culprit(in object: [String: Any], at path: [String]) -> [String]? {
+    for key in object.keys.sorted() {
+      guard let value = object[key] else { continue }
+      if Self.reads(wrapping([key: value], in: path)) { continue }
+      if let inner = value as? [String: Any], let deeper = culprit(in: inner, at: path + [key]) {
+        return [lowerCamel(key)] + deeper
+      }
+      if let items = value as? [Any] {
+        for (index, item) in items.enumerated() {
+          guard let inner = item as? [String: Any], !Self.reads(wrapping([key: [item]], in: path)) else { continue }
+          if let deeper = culprit(in: inner, at: path + [key]) { return ["\(lowerCamel(key))[\(index)]"] + deeper }
+        }
+      }
+      return [lowerCamel(key)]
+    }
+    return nil
+  }
+
+  /// `object` as the value at `path` of an otherwise empty request.
+  private static func wrapping(_ object: [String: Any], in path: [String]) -> [String: Any] {
+    path.reversed().reduce(object) { inner, key in [key: inner] }
+  }
+
+  private static func reads(_ object: [String: Any]) -> Bool {
+    guard let json = try? JSONSerialization.data(withJSONObject: object) else { return false }
+    return (try? Request(jsonUTF8Data: json)) != nil
+  }
+
+  /// What the named field's value should have been.
+  static func expectation(_ error: SwiftProtobuf.JSONDecodingError) -> String {
+    switch error {
+    case .malformedNumber, .numberRange: return "must be a number (64-bit integers may be strings)"
+    case .malformedBool: return "must be true or false"
+    case .malformedString: return "must be a string"
+    case .unrecognizedEnumValue: return "is not one of the documented names"
+    default: return "does not fit this field (\(error))"
+    }
   }
 
   static func describe(_ error: SwiftProtobuf.JSONDecodingError) -> String {

@@ -55,6 +55,13 @@ public final class GRPCFrontDoor: Service, Sendable {
       transportSecurity: .tls(certificateChain: [.file(path: certificateChain, format: .pem)], privateKey: .file(path: privateKey, format: .pem)),
       config: .defaults { config in
         config.rpc.maxRequestPayloadSize = maximumMessageSize
+        // A message over the limit is refused with a status before the transport's own check
+        // resets the stream (MessageSizeLimitHandler).
+        config.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in
+          stream.eventLoop.makeCompletedFuture {
+            try stream.pipeline.syncOperations.addHandler(MessageSizeLimitHandler(limit: maximumMessageSize), position: .first)
+          }
+        }
         config.http2.maxConcurrentStreams = limits.callsPerConnection
         config.connection.maxIdleTime = limits.idleTimeout
         // An idle connection is closed gracefully: GOAWAY and a PING the client must answer. One

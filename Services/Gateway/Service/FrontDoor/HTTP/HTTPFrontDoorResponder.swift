@@ -60,6 +60,8 @@ struct HTTPFrontDoorResponder: HTTPResponder {
 
   private func answer(_ request: Request, context: Context) async throws -> Response {
     let path = request.uri.path
+    // Every answer's id, a refusal at this door included: the client's when sane.
+    let requestID = GatewayRequestID.take(clientValue: request.headers[Self.requestID])
     if path == "/openapi.json", request.method == .get {
       var headers = HTTPFields()
       headers[.contentType] = "application/json"
@@ -71,49 +73,56 @@ struct HTTPFrontDoorResponder: HTTPResponder {
           HTTPErrorBody(
             code: WireStatusCode.notFound,
             message: "this gateway serves no documentation page (start it with --docs-folder)",
-            requestID: nil
+            requestID: requestID
           )
         )
       }
       let name = path == "/docs" ? Substring("") : path.dropFirst("/docs/".count)
       return documentation.response(for: name)
-        ?? Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "the documentation page has no \(path)", requestID: nil))
+        ?? Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "the documentation page has no \(path)", requestID: requestID))
     }
     if WebApp.owns(path), request.method == .get || request.method == .head, let webApp = self.webApp {
       return webApp.response(for: path, acceptEncoding: request.headers[.acceptEncoding], ifNoneMatch: request.headers[.ifNoneMatch])
-        ?? Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "the web app has no \(path)", requestID: nil))
+        ?? Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "the web app has no \(path)", requestID: requestID))
     }
     // A verb no route has (HEAD, TRACE, ...) is matched as GET to learn whether the path exists.
     let verb = HTTPRoute.Verb(rawValue: request.method.rawValue)
     switch self.routes.match(verb: verb ?? .get, path: Substring(path)) {
     case .notFound:
-      return Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "no route \(path); see /openapi.json", requestID: nil))
+      return Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "no route \(path); see /openapi.json", requestID: requestID))
     case .route where verb == nil:
       let allowed = HTTPRoute.Verb.allCases.filter { candidate in
         if case .route = self.routes.match(verb: candidate, path: Substring(path)) { return true }
         return false
       }
-      return Self.verbNotAllowed(path, allowed: allowed)
+      return Self.verbNotAllowed(path, allowed: allowed, requestID: requestID)
     case .verbNotAllowed(let allowed):
-      return Self.verbNotAllowed(path, allowed: allowed)
+      return Self.verbNotAllowed(path, allowed: allowed, requestID: requestID)
     case .route(let route, let pathValues):
-      return try await self.forward(request, route: route, pathValues: pathValues, context: context)
+      return try await self.forward(request, route: route, pathValues: pathValues, requestID: requestID, context: context)
     }
   }
 
   // MARK: Forwarding
 
-  private func forward(_ request: Request, route: HTTPRoute, pathValues: [String: String], context: Context) async throws -> Response {
+  private func forward(
+    _ request: Request,
+    route: HTTPRoute,
+    pathValues: [String: String],
+    requestID doorRequestID: String,
+    context: Context
+  ) async throws -> Response {
     let message: [UInt8]
-    switch await self.requestMessage(request, route: route, pathValues: pathValues) {
+    switch await self.requestMessage(request, route: route, pathValues: pathValues, requestID: doorRequestID) {
     case .message(let built): message = built
     case .refused(let refusal): return refusal
     }
 
     var metadata = WireMetadata()
-    for (name, key) in Self.forwardedHeaders {
+    for (name, key) in Self.forwardedHeaders where key != GatewayRequestID.key {
       if let value = request.headers[name] { metadata.append(.text(key, value)) }
     }
+    metadata.append(.text(GatewayRequestID.key, doorRequestID))
     let channel = context.channel
     let call = BridgedClientCall(
       method: route.rpc,
@@ -141,9 +150,15 @@ struct HTTPFrontDoorResponder: HTTPResponder {
       // the call, which would otherwise stay open upstream (nothing is written to notice the
       // closed socket until the next message) and hold up the gateway's graceful shutdown.
       channel.closeFuture.whenComplete { _ in call.clientCancelled() }
-      return await ServerSentEvents.response(for: call, responses: responses, route: route, openStreams: self.openStreams)
+      return await ServerSentEvents.response(
+        for: call,
+        responses: responses,
+        route: route,
+        openStreams: self.openStreams,
+        requestID: doorRequestID
+      )
     }
-    var requestID: String?
+    var requestID: String? = doorRequestID
     var answer: Data?
     while let part = await responses.next() {
       switch part {
@@ -183,7 +198,12 @@ struct HTTPFrontDoorResponder: HTTPResponder {
     case refused(Response)
   }
 
-  private func requestMessage(_ request: Request, route: HTTPRoute, pathValues: [String: String]) async -> RequestMessage {
+  private func requestMessage(
+    _ request: Request,
+    route: HTTPRoute,
+    pathValues: [String: String],
+    requestID: String
+  ) async -> RequestMessage {
     var body: [UInt8] = []
     if !route.body.isEmpty {
       do {
@@ -195,7 +215,7 @@ struct HTTPFrontDoorResponder: HTTPResponder {
             HTTPErrorBody(
               code: WireStatusCode.resourceExhausted,
               message: "the body is larger than \(self.maximumMessageSize) bytes",
-              requestID: nil
+              requestID: requestID
             ),
             status: .contentTooLarge
           )
@@ -204,7 +224,7 @@ struct HTTPFrontDoorResponder: HTTPResponder {
       if !body.isEmpty, let type = request.headers[.contentType], !type.lowercased().hasPrefix("application/json") {
         return .refused(
           Self.error(
-            HTTPErrorBody(code: WireStatusCode.invalidArgument, message: "the body must be application/json, not \(type)", requestID: nil),
+            HTTPErrorBody(code: WireStatusCode.invalidArgument, message: "the body must be application/json, not \(type)", requestID: requestID),
             status: .unsupportedMediaType
           )
         )
@@ -220,26 +240,26 @@ struct HTTPFrontDoorResponder: HTTPResponder {
         )
       )
     } catch {
-      return .refused(Self.invalidArgument(field: error.field, error.reason))
+      return .refused(Self.invalidArgument(field: error.field, error.reason, requestID: requestID))
     }
   }
 
   // MARK: Errors
 
-  static func verbNotAllowed(_ path: String, allowed: [HTTPRoute.Verb]) -> Response {
+  static func verbNotAllowed(_ path: String, allowed: [HTTPRoute.Verb], requestID: String?) -> Response {
     let verbs = allowed.map(\.rawValue).joined(separator: ", ")
     var response = Self.error(
-      HTTPErrorBody(code: WireStatusCode.unimplemented, message: "\(path) takes \(verbs)", requestID: nil),
+      HTTPErrorBody(code: WireStatusCode.unimplemented, message: "\(path) takes \(verbs)", requestID: requestID),
       status: .methodNotAllowed
     )
     response.headers[.allow] = verbs
     return response
   }
 
-  static func invalidArgument(field: String, _ reason: String) -> Response {
+  static func invalidArgument(field: String, _ reason: String, requestID: String?) -> Response {
     let message = field.isEmpty ? reason : "\(field): \(reason)"
     let violations = field.isEmpty ? [] : [HTTPErrorBody.FieldViolation(field: field, description: reason)]
-    return Self.error(HTTPErrorBody(code: WireStatusCode.invalidArgument, message: message, fieldViolations: violations, requestID: nil))
+    return Self.error(HTTPErrorBody(code: WireStatusCode.invalidArgument, message: message, fieldViolations: violations, requestID: requestID))
   }
 
   /// A JSON error answer; `end`'s retry hint becomes `Retry-After`.

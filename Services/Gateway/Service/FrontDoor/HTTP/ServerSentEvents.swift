@@ -24,16 +24,19 @@ enum ServerSentEvents {
     for call: BridgedClientCall,
     responses: BridgedResponseReader,
     route: HTTPRoute,
-    openStreams: OpenStreams
+    openStreams: OpenStreams,
+    requestID doorRequestID: String
   ) async -> Response {
     var responses = responses
-    var requestID: String?
+    var requestID: String? = doorRequestID
     // The first part decides the HTTP status: headers (or a message) open the stream; an end
     // first is a refusal or a failure.
     var first: BridgedClientCall.Response?
+    var opened = false
     while let part = await responses.next() {
       if case .headers(let headers) = part {
-        requestID = headers.firstText(GatewayRequestID.key)
+        requestID = headers.firstText(GatewayRequestID.key) ?? doorRequestID
+        opened = true
         break
       }
       first = part
@@ -45,8 +48,8 @@ enum ServerSentEvents {
       if end.statusCode != WireStatusCode.ok {
         return HTTPFrontDoorResponder.error(HTTPErrorBody(end: end, requestID: requestID), end: end)
       }
-    case nil where requestID == nil:
-      return HTTPFrontDoorResponder.error(HTTPErrorBody(code: WireStatusCode.cancelled, message: "the call was cancelled", requestID: nil))
+    case nil where !opened:
+      return HTTPFrontDoorResponder.error(HTTPErrorBody(code: WireStatusCode.cancelled, message: "the call was cancelled", requestID: requestID))
     default:
       ()
     }
@@ -89,7 +92,7 @@ enum ServerSentEvents {
                 continue
               case .message(let data):
                 position += 1
-                let event = Self.event(data, route: route, position: position)
+                let event = Self.event(data, route: route, position: position, requestID: streamRequestID)
                 try await writer.write(ByteBuffer(bytes: event))
                 call.responseWritten(bytes: data.count)
               case .end(let end):
@@ -112,12 +115,12 @@ enum ServerSentEvents {
   }
 
   /// One `message` event for a response message.
-  static func event(_ message: Data, route: HTTPRoute, position: Int) -> [UInt8] {
+  static func event(_ message: Data, route: HTTPRoute, position: Int, requestID: String?) -> [UInt8] {
     let json: [UInt8]
     do {
       json = try route.transcoder.responseJSON(Array(message))
     } catch {
-      let body = HTTPErrorBody(code: WireStatusCode.internalError, message: "a message does not decode: \(error)", requestID: nil)
+      let body = HTTPErrorBody(code: WireStatusCode.internalError, message: "a message does not decode: \(error)", requestID: requestID)
       return Array("event: error\ndata: ".utf8) + Array(body.json()) + Array("\n\n".utf8)
     }
     var id = "\(position)"
