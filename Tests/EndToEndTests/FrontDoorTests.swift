@@ -172,6 +172,16 @@ struct FrontDoorTests {
     #expect(document.json["openapi"] as? String == "3.1.0")
     let paths = document.json["paths"] as? [String: Any] ?? [:]
     #expect(paths["/v1/sessions"] != nil && paths["/v1/me"] != nil && paths["/v1/admin/accounts/{account_user_id}"] != nil)
+    // Each operation states its access and the statuses it fails with; a stream its error event.
+    func operation(_ path: String, _ verb: String) -> [String: Any] { (paths[path] as? [String: Any])?[verb] as? [String: Any] ?? [:] }
+    let getMe = operation("/v1/me", "get")
+    #expect((getMe["security"] as? [[String: Any]])?.map { $0.keys.sorted() } == [["bearer"]])
+    #expect(Set((getMe["responses"] as? [String: Any] ?? [:]).keys).isSuperset(of: ["200", "400", "401", "403", "429", "503"]))
+    let signIn = operation("/v1/sessions", "post")
+    #expect((signIn["security"] as? [[String: Any]])?.count == 2, "a public method takes a token but does not need one")
+    #expect((signIn["responses"] as? [String: Any])?["403"] == nil && (signIn["responses"] as? [String: Any])?["413"] != nil)
+    let watch = operation("/v1/me/notifications:watch", "get")
+    #expect((watch["x-sse-events"] as? [String: Any])?["error"] != nil && (watch["description"] as? String)?.contains("`error` event") == true)
     #expect(document.headers.first(name: "strict-transport-security")?.hasPrefix("max-age=") == true)
     let page = try await http.call(.GET, "/docs")
     #expect(page.status == .ok && page.text.contains("swagger-ui-bundle.js"), "is Swagger UI installed? scripts/install-swagger-ui.sh")

@@ -245,12 +245,16 @@ class OpenAPIBuilder:
                 "200": {"description": "OK", "content": {
                     ("text/event-stream" if route["streaming"] else "application/json"): {
                         "schema": self.reference(route["response_type"])}}},
+                **error_responses(route),
                 "default": {"description": "The call failed.", "content": {
                     "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
             },
         }
         if route["streaming"]:
-            operation["description"] += " Served as Server-Sent Events: one event per message."
+            operation["description"] += (" Served as Server-Sent Events: one `message` event per message; a call that "
+                                         "fails once open ends with one `error` event whose data is an Error.")
+            operation["x-sse-events"] = {"message": self.reference(route["response_type"]),
+                                         "error": {"$ref": "#/components/schemas/Error"}}
             if route["resumable"]:
                 operation["description"] += (" Each event's id is the message's cursor; reconnect with Last-Event-ID "
                                              "to resume after it.")
@@ -304,6 +308,39 @@ def write_descriptors(files, output, rules):
     lines += ["  ]", "}", ""]
     with open(output, "w") as out:
         out.write("\n".join(lines))
+
+
+ERROR_STATUSES = {
+    "400": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+    "401": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+    "403": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+    "404": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+    "409": "ALREADY_EXISTS or ABORTED",
+    "413": "the body is larger than the door takes",
+    "429": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+    "500": "INTERNAL or UNKNOWN",
+    "503": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+    "504": "DEADLINE_EXCEEDED",
+}
+
+
+def error_responses(route):
+    """The statuses an operation can fail with, from its access level, verb and shape: what the
+    gateway itself refuses, and what every service answers for bad input, missing things and
+    conflicts. Each body is an Error."""
+    codes = ["400", "401", "429", "500", "503"]
+    if route["access"] != "PUBLIC":
+        codes.append("403")
+    if "{" in route["template"] or route["verb"] != "get":
+        codes.append("404")
+    if route["verb"] in ("post", "put", "patch", "delete"):
+        codes.append("409")
+    if route["body"]:
+        codes.append("413")
+    if not route["streaming"]:
+        codes.append("504")
+    return {code: {"description": ERROR_STATUSES[code], "content": {
+        "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}} for code in sorted(codes)}
 
 
 def security(level):
