@@ -201,10 +201,10 @@ static void refusals_carry_a_code_and_a_message(void **state) {
                                  &binario__telemetry__v1__upload_readings_response__descriptor, &answer, &status),
                    BINARIO_CODE_UNAUTHENTICATED);
   assert_non_null(status.message);
-  /* A method the gateway does not route is refused there, by name. */
+  /* A method no service has is refused at the gateway, by name, as gRPC servers do. */
   assert_int_equal(binario_unary(connection, "/binario.telemetry.v1.Telemetry/NoSuchMethod", &options, &request.base,
                                  &binario__telemetry__v1__upload_readings_response__descriptor, &answer, &status),
-                   BINARIO_CODE_PERMISSION_DENIED);
+                   BINARIO_CODE_UNIMPLEMENTED);
   assert_non_null(strstr(status.message, "NoSuchMethod"));
   /* The connection is still good after both. */
   assert_true(binario_connection_usable(connection, NULL));
