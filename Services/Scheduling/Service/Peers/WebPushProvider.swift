@@ -8,7 +8,7 @@ import NIOCore
 /// The push channel with Web Push (RFC 8030, 8291, 8292) for browsers: a `WEB_PUSH` device's
 /// notification is encrypted for its subscription, signed with the server's VAPID identity and
 /// posted to its push service; what the push service accepted is recorded in the outbox like every
-/// other delivery. Devices of other platforms go to `others` (the outbox recorder).
+/// other delivery. Devices of other platforms go to the outbox recorder alone.
 ///
 /// A push is a wake-up beside the inbox, which keeps the notification whatever happens here: a
 /// push service that refuses or is unreachable is logged and the pass moves on, so one broken
@@ -17,7 +17,6 @@ public struct WebPushProvider: PushProvider {
   let identity: VAPIDIdentity
   let client: HTTPClient
   let outbox: OutboxPushProvider
-  let others: any PushProvider
   let clock: any DomainClock
   let logger: Logger
 
@@ -28,20 +27,18 @@ public struct WebPushProvider: PushProvider {
     identity: VAPIDIdentity,
     client: HTTPClient,
     outbox: OutboxPushProvider,
-    others: (any PushProvider)? = nil,
     clock: any DomainClock,
     logger: Logger
   ) {
     self.identity = identity
     self.client = client
     self.outbox = outbox
-    self.others = others ?? outbox
     self.clock = clock
     self.logger = logger
   }
 
   public func push(_ notification: UserNotification, to device: PushDevice) async throws -> PushOutcome {
-    guard device.platform == .webPush else { return try await others.push(notification, to: device) }
+    guard device.platform == .webPush else { return try await outbox.push(notification, to: device) }
     guard let subscription = try? WebPushSubscription(token: device.token) else {
       // Registration checks the token; one stored before that check cannot be pushed to.
       return .tokenGone

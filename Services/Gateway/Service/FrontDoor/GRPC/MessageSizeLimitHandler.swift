@@ -79,33 +79,12 @@ final class MessageSizeLimitHandler: ChannelDuplexHandler, RemovableChannelHandl
       trailers.add(name: "content-type", value: "application/grpc")
     }
     trailers.add(name: "grpc-status", value: "8")  // RESOURCE_EXHAUSTED
-    trailers.add(
-      name: "grpc-message",
-      value: "the request message is \(declared) bytes; this door takes at most \(limit)".percentEncodedForGRPCMessage
-    )
+    // Printable ASCII without `%`: `grpc-message` needs no percent-encoding.
+    trailers.add(name: "grpc-message", value: "the request message is \(declared) bytes; this door takes at most \(limit)")
     context.write(wrapOutboundOut(.headers(.init(headers: trailers, endStream: true))), promise: nil)
     // "Stop sending, without error" (RFC 9113 §8.1): the answer is complete. (Closing the
     // stream instead would reset it with CANCEL, which clients report over the status.)
     context.writeAndFlush(wrapOutboundOut(.rstStream(.noError)), promise: nil)
     context.close(promise: nil)
-  }
-}
-
-extension String {
-  /// `grpc-message`'s encoding: printable ASCII but `%` as it is, everything else percent-encoded.
-  fileprivate var percentEncodedForGRPCMessage: String {
-    var encoded = ""
-    for byte in self.utf8 {
-      if byte >= 0x20, byte <= 0x7E, byte != UInt8(ascii: "%") {
-        encoded.append(Character(Unicode.Scalar(byte)))
-      } else {
-        encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-      }
-    }
-    return encoded
-  }
-
-  fileprivate func leftPadded(to width: Int) -> String {
-    String(repeating: "0", count: max(0, width - count)) + self
   }
 }
