@@ -133,7 +133,7 @@ let sharedLibraries: [Target] = [
   // Web Push's message encryption (RFC 8291) and the server's VAPID identity (RFC 8292).
   .target(name: "BinarioWebPush", dependencies: ["BinarioDomain", .crypto, .jwtKit], path: "Shared/WebPush"),
   // The narrow payment interface and its recording development provider.
-  .target(name: "BinarioPayments", path: "Shared/Payments"),
+  .target(name: "BinarioPayments", dependencies: ["BinarioDomain"], path: "Shared/Payments"),
   // The system's zlib (zlib1g-dev): scheduling inflates zip entries with it.
   .systemLibrary(name: "BinarioZlib", path: "Shared/Zlib"),
 ]

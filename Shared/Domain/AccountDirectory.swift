@@ -7,14 +7,20 @@ public struct PeerAccount: Sendable, Hashable {
   public var verifiedPhone: String
   public var isDriver: Bool
   public var disabled: Bool
+  /// What the suite writes to this person is in this language.
+  public var language: Language
 
-  public init(userID: String, displayName: String, email: String, verifiedPhone: String = "", isDriver: Bool = false, disabled: Bool = false) {
+  public init(
+    userID: String, displayName: String, email: String, verifiedPhone: String = "", isDriver: Bool = false, disabled: Bool = false,
+    language: Language = .fallback
+  ) {
     self.userID = userID
     self.displayName = displayName
     self.email = email
     self.verifiedPhone = verifiedPhone
     self.isDriver = isDriver
     self.disabled = disabled
+    self.language = language
   }
 
   public var hasVerifiedPhone: Bool { !verifiedPhone.isEmpty }

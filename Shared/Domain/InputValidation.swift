@@ -15,7 +15,7 @@ public struct InputValidation: Sendable {
   public init() {}
 
   /// Records a problem with `field`.
-  public mutating func fail(_ field: String, _ description: String) {
+  public mutating func fail(_ field: String, _ description: PersonText) {
     self.problems.append(FieldProblem(field: field, description: description))
   }
 
@@ -38,12 +38,12 @@ public struct InputValidation: Sendable {
 
   /// At least 10 characters, at least one letter and one digit, not the email address.
   public mutating func password(_ password: String, field: String, email: String) {
-    var reasons: [String] = []
-    if password.count < 10 { reasons.append("at least 10 characters") }
-    if !password.contains(where: \.isLetter) { reasons.append("a letter") }
-    if !password.contains(where: \.isNumber) { reasons.append("a digit") }
+    var reasons: [PersonText] = []
+    if password.count < 10 { reasons.append("at least 10 characters" as PersonText) }
+    if !password.contains(where: \.isLetter) { reasons.append("a letter" as PersonText) }
+    if !password.contains(where: \.isNumber) { reasons.append("a digit" as PersonText) }
     if !reasons.isEmpty {
-      fail(field, "the password needs " + reasons.joined(separator: ", "))
+      fail(field, "the password needs \(PersonText.list(reasons))")
     } else if !email.isEmpty,
       password.lowercased().contains(email.lowercased()) || password.lowercased() == email.split(separator: "@").first.map({ $0.lowercased() })
     {
@@ -53,7 +53,7 @@ public struct InputValidation: Sendable {
 
   /// Non-empty after trimming, at most `maxLength` characters; returns it trimmed.
   @discardableResult
-  public mutating func requiredText(_ raw: String, field: String, what: String, maxLength: Int = 100) -> String {
+  public mutating func requiredText(_ raw: String, field: String, what: PersonText, maxLength: Int = 100) -> String {
     let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
     if text.isEmpty {
       fail(field, "\(what) is required")
@@ -65,7 +65,7 @@ public struct InputValidation: Sendable {
 
   /// Empty after trimming, or at most `maxLength` characters; returns it trimmed.
   @discardableResult
-  public mutating func optionalText(_ raw: String, field: String, what: String, maxLength: Int = 100) -> String {
+  public mutating func optionalText(_ raw: String, field: String, what: PersonText, maxLength: Int = 100) -> String {
     let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
     if text.count > maxLength { fail(field, "\(what) is longer than \(maxLength) characters") }
     return text
@@ -115,9 +115,19 @@ public struct InputValidation: Sendable {
     return text
   }
 
+  /// A language the suite speaks, by its code (`it`, `en`; a regional tag such as `it-IT` is
+  /// read as its language).
+  public mutating func language(_ raw: String, field: String) -> Language {
+    guard let language = Language(tag: raw.trimmingCharacters(in: .whitespaces)) else {
+      fail(field, "\"\(raw)\" is not a language the suite speaks (it or en)")
+      return .fallback
+    }
+    return language
+  }
+
   /// 6 digits, as sent by email or SMS; returns them trimmed.
   @discardableResult
-  public mutating func code(_ raw: String, field: String, sentBy: String) -> String {
+  public mutating func code(_ raw: String, field: String, sentBy: PersonText) -> String {
     let code = raw.trimmingCharacters(in: .whitespaces)
     if code.count != 6 || !code.allSatisfy(\.isASCIIDigit) {
       fail(field, "the code is the 6 digits from the \(sentBy)")

@@ -18,8 +18,9 @@ public enum NotificationKind: String, Sendable, Hashable, CaseIterable {
 public struct PeerNotification: Sendable, Hashable {
   public var userIDs: [String]
   public var kind: NotificationKind
-  public var title: String
-  public var body: String
+  /// The words in every language; the recipient's is chosen where it is delivered.
+  public var title: TranslatedText
+  public var body: TranslatedText
   public var data: [String: String]
   /// The sender's key ("ticketing:renewal:<subscription>:<date>:<user>"): the same key again
   /// notifies nobody twice, so a retry is safe.
@@ -30,8 +31,8 @@ public struct PeerNotification: Sendable, Hashable {
   public init(
     userIDs: [String],
     kind: NotificationKind,
-    title: String,
-    body: String,
+    title: TranslatedText,
+    body: TranslatedText,
     data: [String: String] = [:],
     dedupeKey: String,
     pushOnly: Bool = false

@@ -7,31 +7,34 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Bad input, naming each bad field (→ `INVALID_ARGUMENT` with a `BadRequest`).
   case invalid([FieldProblem])
   /// → `ALREADY_EXISTS`
-  case alreadyExists(String)
+  case alreadyExists(PersonText)
   /// → `NOT_FOUND`
-  case notFound(String)
+  case notFound(PersonText)
   /// Wrong credentials, an unusable refresh token, no caller (→ `UNAUTHENTICATED`).
-  case unauthenticated(String)
+  case unauthenticated(PersonText)
   /// The operation does not apply in the current state (→ `FAILED_PRECONDITION`).
-  case failedPrecondition(String)
+  case failedPrecondition(PersonText)
   /// → `PERMISSION_DENIED`
-  case permissionDenied(String)
+  case permissionDenied(PersonText)
   /// Too many attempts (failed sign-ins for this address, wrong phone codes, codes asked for);
   /// try again at `until` (→ `RESOURCE_EXHAUSTED`). `reason` says which, for a person.
-  case throttled(until: Date, reason: String = "too many failed sign-ins for this address")
+  case throttled(until: Date, reason: PersonText = "too many failed sign-ins for this address")
   /// The service's storage cannot grow (its disk is full): nothing was written, and the same
   /// request may be retried once space is freed (→ `RESOURCE_EXHAUSTED`).
-  case storageFull(String)
+  case storageFull(PersonText)
 
   /// One bad field.
-  public static func invalid(_ field: String, _ description: String) -> ServiceError {
+  public static func invalid(_ field: String, _ description: PersonText) -> ServiceError {
     .invalid([FieldProblem(field: field, description: description)])
   }
 
-  public var description: String {
+  public var description: String { self.message.description }
+
+  /// The words for a person, in any language (the English ones are ``description``).
+  public var message: PersonText {
     switch self {
     case .invalid(let problems):
-      return "invalid request: " + problems.map { "\($0.field): \($0.description)" }.joined(separator: "; ")
+      return "invalid request: \(PersonText.list(problems.map { "\($0.field): \($0.description)" }, separator: "; "))"
     case .alreadyExists(let message), .notFound(let message), .unauthenticated(let message),
       .failedPrecondition(let message), .permissionDenied(let message), .storageFull(let message):
       return message
@@ -45,9 +48,9 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
 /// wrong with it.
 public struct FieldProblem: Sendable, Hashable {
   public var field: String
-  public var description: String
+  public var description: PersonText
 
-  public init(field: String, description: String) {
+  public init(field: String, description: PersonText) {
     self.field = field
     self.description = description
   }

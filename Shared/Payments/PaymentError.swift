@@ -1,9 +1,10 @@
+import BinarioDomain
 /// Why a payment provider refused a card.
 public enum PaymentError: Error, Sendable, Hashable {
   /// The details are malformed: each problem names its field.
   case invalidCard([CardProblem])
   /// The card is well formed but the issuer refused it (a person should use another card).
-  case declined(String)
+  case declined(PersonText)
 }
 
 /// One malformed part of a card.
@@ -13,9 +14,9 @@ public struct CardProblem: Sendable, Hashable {
   }
 
   public var field: Field
-  public var description: String
+  public var description: PersonText
 
-  public init(field: Field, description: String) {
+  public init(field: Field, description: PersonText) {
     self.field = field
     self.description = description
   }

@@ -40,8 +40,8 @@ struct AllocationTests {
     try await test.domain.sendOutbox(through: test.notifier)
     let told = test.notifier.messages(to: "pat")
     #expect(told.count == 1)
-    #expect(told[0].body.contains("Taxi B (PLB)"))
-    #expect(told[0].body.contains(allocated.passengerCode))
+    #expect(told[0].body.english.contains("Taxi B (PLB)"))
+    #expect(told[0].body.english.contains(allocated.passengerCode))
   }
 
   @Test("an unanswered offer times out (injected clock) to the next taxi, and its taxi goes to the tail")

@@ -133,6 +133,29 @@ struct FrontDoorTests {
     let nested = try await http.call(.POST, "/v1/tickets:quote", token: passenger, rawBody: #"{"passengers": 1, "zone": {"zones": 7}}"#)
     #expect((nested.json["fieldViolations"] as? [[String: Any]])?.first?["field"] as? String == "zone.zones", "\(nested.text)")
 
+    // Every refusal says it in the language asked for (google.rpc.LocalizedMessage): a service's,
+    // each field's, the gateway's and the door's own; English when none is asked for.
+    let italian = try await http.call(.POST, "/v1/accounts", body: ["email": "not-an-email", "password": "short"], language: "it-IT,it;q=0.9")
+    let localized = italian.json["localizedMessage"] as? [String: Any]
+    #expect(localized?["locale"] as? String == "it-IT", "\(italian.text)")
+    let emailProblem = (italian.json["fieldViolations"] as? [[String: Any]] ?? []).first { $0["field"] as? String == "email" }
+    #expect((emailProblem?["description"] as? String)?.contains("is not an email address") == true, "\(italian.text)")
+    let emailInItalian = (emailProblem?["localizedMessage"] as? [String: Any])?["message"] as? String
+    #expect(emailInItalian?.contains("non è un indirizzo email") == true, "\(italian.text)")
+    #expect((localized?["message"] as? String)?.contains("non è un indirizzo email") == true, "\(italian.text)")
+    let english = (invalid.json["localizedMessage"] as? [String: Any])
+    #expect(english?["locale"] as? String == "en-GB" && (english?["message"] as? String)?.contains("is not an email address") == true)
+    for (answer, words) in [
+      (try await http.call(.GET, "/v1/me", language: "it"), "richiede l'accesso"),  // the gateway's refusal
+      (try await http.call(.GET, "/v1/nowhere", language: "it"), "nessun percorso"),  // the door's own
+      (try await http.call(.POST, "/v1/sessions", body: ["email": "nobody@example.com", "password": "wrong-password-1"], language: "it"),
+       "email o password sbagliate"),  // identity's
+    ] {
+      let message = (answer.json["localizedMessage"] as? [String: Any])?["message"] as? String
+      #expect(message?.contains(words) == true, "\(answer.status): \(answer.text.prefix(300))")
+      #expect(answer.json["message"] as? String != message, "the status message stays English: \(answer.text.prefix(300))")
+    }
+
     // Every error body carries the request id (the door's own refusals too), as its header does.
     for answer in [invalid, signedOut, forged, notAdmin, duplicate, noRoute, wrongVerb, badJSON, unknownField, unknownQuery, tooLarge, wrongType] {
       let id = answer.json["requestId"] as? String
@@ -209,11 +232,18 @@ struct FrontDoorHTTP {
 
   func url(_ path: String) -> String { "https://localhost:\(self.port)\(path)" }
 
-  func call(_ method: HTTPMethod, _ path: String, token: String? = nil, body: [String: String]? = nil, rawBody: String? = nil) async throws -> Answer
-  {
+  func call(
+    _ method: HTTPMethod,
+    _ path: String,
+    token: String? = nil,
+    body: [String: String]? = nil,
+    rawBody: String? = nil,
+    language: String? = nil
+  ) async throws -> Answer {
     var request = HTTPClientRequest(url: self.url(path))
     request.method = method
     if let token { request.headers.add(name: "authorization", value: "Bearer \(token)") }
+    if let language { request.headers.add(name: "accept-language", value: language) }
     let text = try body.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) } ?? rawBody
     if let text {
       request.headers.add(name: "content-type", value: "application/json")

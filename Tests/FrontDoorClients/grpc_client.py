@@ -117,6 +117,29 @@ def main():
             assert {"email", "password"} <= fields, f"BadRequest names {sorted(fields)}"
             print(f"ok: INVALID_ARGUMENT with BadRequest for {sorted(fields)}")
 
+            # The same in Italian (the accept-language metadata key): a LocalizedMessage for the
+            # whole and for each field, the status message staying English.
+            error = expect_code(lambda: identity.Register(pb.RegisterRequest(email="not-an-email", password="short"),
+                                                          metadata=[("accept-language", "it")], timeout=10),
+                                grpc.StatusCode.INVALID_ARGUMENT, "bad sign-up in Italian")
+            status = rpc_status.from_call(error)
+            localized, per_field = None, {}
+            for detail in status.details:
+                message, bad_request = error_details_pb2.LocalizedMessage(), error_details_pb2.BadRequest()
+                if detail.Unpack(message):
+                    localized = message
+                elif detail.Unpack(bad_request):
+                    per_field.update({violation.field: violation.localized_message for violation in bad_request.field_violations})
+            assert localized is not None and localized.locale == "it-IT", f"no Italian LocalizedMessage: {status.details}"
+            assert "non è un indirizzo email" in per_field["email"].message, f"the email's problem in Italian: {per_field}"
+            assert "is not an email address" in (error.details() or ""), "the status message is not the English one"
+            error = expect_code(lambda: identity.GetMe(pb.GetMeRequest(), metadata=[("accept-language", "it")], timeout=10),
+                                grpc.StatusCode.UNAUTHENTICATED, "GetMe without a token, in Italian")
+            refusal = [message for detail in rpc_status.from_call(error).details
+                       for message in [error_details_pb2.LocalizedMessage()] if detail.Unpack(message)]
+            assert refusal and "richiede l'accesso" in refusal[0].message, f"the gateway's refusal in Italian: {refusal}"
+            print("ok: refusals in Italian (LocalizedMessage) on asking with the accept-language key")
+
             # Server streaming and cancellation: Watch sends SERVING at once, then waits; the
             # client cancels it.
             watch = channel.unary_stream(HEALTH_WATCH, request_serializer=None, response_deserializer=None)

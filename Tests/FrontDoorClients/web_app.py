@@ -12,6 +12,12 @@ by Selenium) against a running suite, as its people use it:
 - a driver rejects an offer, and the control room shows their taxi move to the tail of the queue;
 - a forgotten password is reset through the emailed link; the board on a phone-sized screen.
 
+In both languages: the traveller's browser speaks Italian, so the app does (the page's words
+from its Italian catalogue, dates and money as Italians write them), their account is made in
+Italian, and what the suite writes to them (the emailed code, the train's notifications, the
+refusals beside the fields) comes in Italian; the admin's and the driver's browsers speak
+English. On the phone, a person switches the language from the header and it stays switched.
+
 No page may log a console error. A screenshot of every page goes to --screenshots.
 
 Run by the end-to-end WebAppTests (Swift), which start the suite and pass its address:
@@ -47,6 +53,21 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 PASSWORD = "a-good-password-1"
+CATALOGUES = pathlib.Path(__file__).resolve().parents[2] / "clients" / "web" / "locales"
+# What the services write in each language, as the tests look for it (the Italian is from
+# Shared/Domain/Language/Italian.swift).
+SERVER_WORDS = {
+    "it": {"late": "{count} minuti di ritardo", "code": "il tuo codice di conferma Binario", "not_email": "non è un indirizzo email"},
+    "en": {"late": "{count} minutes late", "code": "your Binario confirmation code", "not_email": "is not an email address"},
+}
+
+
+def words(language, key, **params):
+    """The app's text for `key` in `language`, as i18n.js makes it (plural by `count`)."""
+    entry = json.loads((CATALOGUES / f"{language}.json").read_text())[key]
+    if isinstance(entry, dict):
+        entry = entry["one" if params.get("count") == 1 else "other"]
+    return re.sub(r"\{(\w+)\}", lambda match: str(params.get(match.group(1), match.group(0))), entry)
 DUOMO = (45.46419, 9.18960)
 BRERA = (45.47190, 9.18790)
 
@@ -89,12 +110,16 @@ class Gateway:
 class Browser:
     """One person's Chromium: its own tab, storage and console."""
 
-    def __init__(self, arguments, name, size=(1280, 900)):
+    def __init__(self, arguments, name, size=(1280, 900), language="en"):
         options = webdriver.ChromeOptions()
         options.binary_location = arguments.chromium
+        locale = {"it": "it-IT", "en": "en-GB"}[language]
         for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--ignore-certificate-errors",
-                     "--disable-gpu", f"--window-size={size[0]},{size[1]}", "--lang=en-GB"]:
+                     "--disable-gpu", f"--window-size={size[0]},{size[1]}", f"--lang={locale}"]:
             options.add_argument(flag)
+        # What navigator.languages (and Accept-Language) say: the person's language.
+        options.add_experimental_option("prefs", {"intl.accept_languages": f"{locale},{language}"})
+        self.language = language
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         if size[0] < 500:
             # A window is never narrower than 500px: a phone's screen is emulated instead.
@@ -158,6 +183,14 @@ class Browser:
 
     def text(self, css):
         return " ".join(element.text for element in self.driver.find_elements(By.CSS_SELECTOR, css))
+
+    def words(self, key, **params):
+        """The app's text for `key` in this person's language."""
+        return words(self.language, key, **params)
+
+    def server(self, key, **params):
+        """What the services write to this person for `key`, in their language."""
+        return SERVER_WORDS[self.language][key].format(**params)
 
     def shot(self, name):
         """A screenshot of the page (its full height) as NAME.png."""
@@ -244,8 +277,8 @@ def main():
 
     browsers = []
     try:
-        traveller = Browser(arguments, "traveller")
-        admin = Browser(arguments, "admin")
+        traveller = Browser(arguments, "traveller", language="it")
+        admin = Browser(arguments, "admin", language="en")
         browsers += [traveller, admin]
         email = f"web-{uuid.uuid4().hex[:8]}@example.com"
         sign_up_and_in(traveller, gateway, admin_token, email)
@@ -274,23 +307,30 @@ def sign_up_and_in(traveller, gateway, admin_token, email):
     traveller.open("#/sign-up")
     traveller.provoked.append(("/v1/accounts", 400))
     traveller.fill("#sign-up-form", {"email": "not-an-email", "password": PASSWORD, "firstName": "Web"})
-    traveller.until(lambda: "email" in traveller.text('[data-error-for="email"]'), "a bad email is not named beside its field")
+    traveller.until(lambda: traveller.server("not_email") in traveller.text('[data-error-for="email"]'),
+                    "a bad email is not named beside its field, in the person's language")
+    assert traveller.driver.execute_script("return document.documentElement.lang") == traveller.language, "the page is not in the browser's language"
+    assert traveller.words("signUp.submit") in traveller.text("#sign-up-form button"), "the sign-up form is not in the browser's language"
     traveller.shot("sign-up")
     traveller.fill("#sign-up-form", {"email": email})
     traveller.find("#confirm-form")
+    assert any(traveller.server("code") in body for body in gateway.outbox(admin_token, email)), \
+        "the confirmation email is not in the language the account was made in"
     traveller.fill("#confirm-form", {"code": gateway.code(admin_token, email)})
     traveller.find("#sign-in-form")
     traveller.shot("sign-in")
     traveller.fill("#sign-in-form", {"password": PASSWORD})
     traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#board tbody tr[data-trip]"), "the board shows no trains")
     assert email in traveller.text("#who"), "the header does not say who is signed in"
-    print("ok: signed up, confirmed with the emailed code, signed in")
+    profile = gateway.call("GET", "/v1/me", token=gateway.sign_in(email, PASSWORD))["profile"]
+    assert profile.get("language") == traveller.language, f"the account's language is {profile.get('language')}, not the app's"
+    print(f"ok: signed up in {traveller.language}, confirmed with the emailed code (in {traveller.language}), signed in")
 
 
 def board_and_live_changes(traveller, admin, arguments):
     rows = traveller.driver.find_elements(By.CSS_SELECTOR, "#board tbody tr[data-trip]")
     assert len(rows) >= 3, f"the demo station's board shows {len(rows)} trains"
-    assert "Milano Centrale" in traveller.text("h1")
+    assert traveller.words("board.from", station="Milano Centrale") in traveller.text("h1")
     first = rows[0]
     trip, service_date = first.get_attribute("data-trip"), first.get_attribute("data-date")
     # Following a train asks to turn on pushes; the person says yes. (Headless Chromium has no
@@ -310,14 +350,15 @@ def board_and_live_changes(traveller, admin, arguments):
     admin.shot("admin-timetable")
 
     row = f'#board tr[data-trip="{trip}"]'
-    traveller.until(lambda: "17 min late" in traveller.text(row), "the traveller's board does not show the delay")
+    traveller.until(lambda: traveller.words("run.late", count=17) in traveller.text(row), "the traveller's board does not show the delay")
     assert "delayed" in traveller.driver.find_element(By.CSS_SELECTOR, row).get_attribute("class")
     traveller.until(lambda: traveller.text("#unread") not in ("", "0"), "the unread count does not show the new notification")
     assert traveller.still_loaded(), "the board was reloaded"
     traveller.shot("board-delayed")
 
     traveller.open("#/notifications")
-    traveller.until(lambda: "17 minutes late" in traveller.text("#notifications"), "the notification list does not show the delay")
+    traveller.until(lambda: traveller.server("late", count=17) in traveller.text("#notifications"),
+                    "the notification list does not show the delay in the account's language")
     admin.fill("#platform-form", {"platform": "21", "reason": "Track works"})
     traveller.until(lambda: "21" in traveller.text("#notifications li:first-child"),
                     "a platform change does not arrive in the open notification list")
@@ -365,7 +406,8 @@ def wallet(traveller, gateway, admin_token, zbarimg):
                     "no service worker controls the page")
     traveller.set_offline(True)
     traveller.driver.refresh()
-    traveller.until(lambda: "Offline, as of" in traveller.text("#offline-mark"), "the wallet without network has no offline mark")
+    traveller.until(lambda: traveller.words("offline.asOf", time="") in traveller.text("#offline-mark") + " ",
+                    "the wallet without network has no offline mark")
     canvas = traveller.find(f'#tickets li[data-ticket="{ticket}"] canvas.qr')
     with tempfile.TemporaryDirectory() as folder:
         image = pathlib.Path(folder) / "qr.png"
@@ -387,14 +429,15 @@ def subscriptions_and_itineraries(traveller):
     traveller.open("#/subscriptions")
     traveller.fill("#subscription-form", {"serviceName": "Netflix", "planType": "family", "price": "23.99",
                                           "category": "SUBSCRIPTION_CATEGORY_MOVIES_AND_TV"})
-    traveller.until(lambda: "23.99" in traveller.text("#subscription-home .monthly"), "the monthly figure does not include the subscription")
+    money = (lambda text: text.replace(".", ",")) if traveller.language == "it" else (lambda text: text)
+    traveller.until(lambda: money("23.99") in traveller.text("#subscription-home .monthly"), "the monthly figure does not include the subscription")
     traveller.fill("#subscription-form", {"serviceName": "Spotify", "planType": "individual", "price": "10.99",
                                           "category": "SUBSCRIPTION_CATEGORY_MUSIC"})
-    traveller.until(lambda: "34.98" in traveller.text("#subscription-home .monthly"), "the monthly figure does not add up")
+    traveller.until(lambda: money("34.98") in traveller.text("#subscription-home .monthly"), "the monthly figure does not add up")
     traveller.until(lambda: traveller.driver.execute_script(
         "const chart = window.Chart.getChart(document.getElementById('category-chart'));"
         "return chart ? chart.data.datasets[0].data.length : 0") == 2, "the per-category chart does not show two categories")
-    assert "419.76" in traveller.text("#subscription-home .yearly"), "the yearly figure is not twelve months"
+    assert money("419.76") in traveller.text("#subscription-home .yearly"), "the yearly figure is not twelve months"
     traveller.shot("subscriptions")
 
     traveller.open("#/itineraries")
@@ -423,7 +466,8 @@ def air_quality(traveller, gateway, admin_token, arguments):
     upload.find_element(By.ID, "readings-file").send_keys(str(pathlib.Path(arguments.readings).resolve()))
     upload.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     rows = sum(1 for _ in open(arguments.readings)) - 1
-    traveller.until(lambda: f"{rows} stored" in traveller.text("#upload-form .upload-report"), "the upload does not report every reading stored")
+    report = traveller.words("air.report", count=rows, stored=rows, duplicates=0, refused=0)
+    traveller.until(lambda: report in traveller.text("#upload-form .upload-report"), "the upload does not report every reading stored")
     traveller.fill("#air-form", {"from": "01152024\t0800AM", "to": "01152024\t0200PM"})
     traveller.until(lambda: int(traveller.driver.find_element(By.ID, "air-chart").get_attribute("data-points") or 0) > 5,
                     "the chart has no series")
@@ -433,7 +477,7 @@ def air_quality(traveller, gateway, admin_token, arguments):
                     "the map draws no readings")
     traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#air-map path.reference-station"),
                     "the map draws no reference station")
-    assert "Median" in traveller.text("#quartiles"), "no quartile table"
+    assert traveller.words("air.median") in traveller.text("#quartiles"), "no quartile table"
     traveller.shot("air-quality")
     print("ok: uploaded a board's readings; the chart (with the reference line), the map and the quartiles are drawn")
 
@@ -503,7 +547,7 @@ def password_reset(traveller, gateway, admin_token, email):
     traveller.find("#sign-in-form")
     traveller.open("#/password-reset")
     traveller.fill("#reset-request-form", {"email": email})
-    traveller.until(lambda: "on its way" in traveller.text("main [role=status]"), "no word that the link is on its way")
+    traveller.until(lambda: traveller.words("reset.requested") in traveller.text("main [role=status]"), "no word that the link is on its way")
     link = next((re.search(r"\?token=(\S+)", body) for body in gateway.outbox(admin_token, email) if "?token=" in body), None)
     assert link, "no reset link in the outbox"
     traveller.driver.get(f"{traveller.base}/reset-password?token={link.group(1)}")
@@ -527,7 +571,18 @@ def phone(arguments, trip):
         menu.click()
         small.until(lambda: small.driver.find_element(By.ID, "site-nav").is_displayed(), "the menu does not open")
         small.shot("phone-board")
-        print(f"ok: the board and the menu on a phone-sized screen (following {trip} elsewhere)")
+        # The person switches the app to Italian from the header; it stays so after a reload.
+        english = small.words("board.from", station="Milano Centrale")
+        small.until(lambda: english in small.text("h1"), "the phone's board is not in English")
+        Select(small.find("#language")).select_by_value("it")
+        italian = words("it", "board.from", station="Milano Centrale")
+        small.until(lambda: italian in small.text("h1"), "switching to Italian does not redraw the board in Italian")
+        assert words("it", "journeys.title") in small.text("#site-nav"), "the menu is not in Italian after switching"
+        small.driver.refresh()
+        small.until(lambda: italian in small.text("h1"), "the language chosen is not remembered across a reload")
+        assert small.driver.execute_script("return document.documentElement.lang") == "it"
+        small.shot("phone-board-italian")
+        print(f"ok: the board and the menu on a phone-sized screen (following {trip} elsewhere); switched to Italian, remembered")
     finally:
         small.quit()
         if small.errors:

@@ -55,7 +55,8 @@ struct LocationReportTests {
     #expect(first.nearestStation?.station.id == "MI_CENTRALE" && (first.nearestStation?.distanceMetres ?? 99) < 1)
     let sent = test.notifier.sent.withLock { $0 }
     #expect(sent.map(\.kind) == [.deal] && sent[0].title == "2 deals near you")
-    #expect(sent[0].body.hasPrefix("10% off at Edicola, 20 m away; 20% off at Caffè Centrale, 50 m away"))
+    #expect(sent[0].body.english.hasPrefix("10% off at Edicola, 20 m away; 20% off at Caffè Centrale, 50 m away"))
+    #expect(sent[0].body.text(in: .italian).hasPrefix("sconto del 10% da Edicola, a 20 m; sconto del 20% da Caffè Centrale, a 50 m"))
 
     test.clock.advance(by: 600)
     let again = try await test.domain.report(
@@ -167,7 +168,8 @@ struct LocationReportTests {
     // 1,800,000,000 s is 2027-01-15 08:00 UTC: 09:25 in Milan.
     #expect(welcome.message == "Welcome to Milano Centrale — your 09:25 to Como San Giovanni, 7 minutes late, leaves from platform 4 in 32 minutes")
     let welcomes = test.notifier.sent.withLock { $0.filter { $0.kind == .welcome } }
-    #expect(welcomes.map(\.dedupeKey) == ["geo-offers:welcome:tk_1"] && welcomes[0].body == welcome.message)
+    #expect(welcomes.map(\.dedupeKey) == ["geo-offers:welcome:tk_1"] && welcomes[0].body == TranslatedText(welcome.message))
+    #expect(welcome.message.rendered(in: .italian) == "Benvenuto a Milano Centrale — il tuo treno delle 09:25 per Como San Giovanni, con 7 minuti di ritardo, parte dal binario 4 tra 32 minuti")
 
     test.clock.advance(by: 120)
     let stillThere = try await test.domain.report(

@@ -83,10 +83,26 @@ struct EmergencyContactsTests {
     #expect(alerts[0].deepLink.hasPrefix("sms:112?body="))
     #expect(alerts[0].mapsLink == "https://maps.google.com/?q=-33.500000,-70.250000")
     #expect(try await identity.store.outboxMessages(recipient: "112", limit: 5).count == 1)
+    // Italy's 112 reads Italian, whatever the sender's language.
+    #expect(alerts[0].text == "EMERGENZA: qualcuno ha bisogno di aiuto. Posizione: https://maps.google.com/?q=-33.500000,-70.250000")
 
     let ada = try await identity.confirmedAccount("ada@example.com")
     let lonely = try await identity.domain.sendEmergencyAlert(userID: ada.id, latitude: 0, longitude: 0, note: "help")
     #expect(lonely.map(\.recipientPhone) == ["112"])
+    #expect(lonely[0].text.hasPrefix("EMERGENZA: Ada Lovelace ha bisogno di aiuto. Nota: help"), "\(lonely[0].text)")
+  }
+
+  @Test("an alert to a person's contacts is in the person's language; to 112 always in Italian")
+  func alertLanguage() async throws {
+    let identity = try await TestIdentity()
+    let bea = try await identity.confirmedAccount("bea@example.com", firstName: "Bea", lastName: "Rossi", language: "it")
+    _ = try await identity.domain.addEmergencyContact(userID: bea.id, name: "Mamma", phone: "+393330000000", channel: .sms)
+    let italian = try await identity.domain.sendEmergencyAlert(userID: bea.id, latitude: 45.4642, longitude: 9.19, note: "caviglia")
+    #expect(italian[0].text.hasPrefix("EMERGENZA: Bea Rossi ha bisogno di aiuto. Nota: caviglia Posizione: "), "\(italian[0].text)")
+    let ada = try await identity.confirmedAccount("ada@example.com", language: "en")
+    _ = try await identity.domain.addEmergencyContact(userID: ada.id, name: "Mum", phone: "+393331111111", channel: .sms)
+    let english = try await identity.domain.sendEmergencyAlert(userID: ada.id, latitude: 45.4642, longitude: 9.19, note: "")
+    #expect(english[0].text.hasPrefix("EMERGENCY: Ada Lovelace needs help. Position: "), "\(english[0].text)")
   }
 
   @Test(

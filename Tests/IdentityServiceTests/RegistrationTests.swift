@@ -24,6 +24,31 @@ struct RegistrationTests {
     #expect(verified.roles == [.passenger])
   }
 
+  @Test("an account speaks the language it was made in: its code comes in it, and it can change it")
+  func language() async throws {
+    let identity = try await TestIdentity()
+    let bea = try await identity.domain.register(TestIdentity.details(email: "bea@example.com", firstName: "Bea", language: "it"))
+    #expect(bea.language == .italian)
+    let email = try #require(try await identity.store.outboxMessages(recipient: "bea@example.com", limit: 1).first)
+    #expect(email.subject.hasPrefix("Il tuo codice di conferma Binario: "), "\(email.subject)")
+    #expect(email.body.hasPrefix("Ciao Bea,\n\nil tuo codice di conferma Binario è "), "\(email.body)")
+    let text = try #require(try await identity.store.outboxMessages(recipient: "+393331234567", limit: 1).first)
+    #expect(text.body.hasPrefix("Binario: il tuo codice di verifica del telefono è "), "\(text.body)")
+
+    let english = try await identity.domain.updateMe(userID: bea.id, changes: ProfileChanges(language: "en"))
+    #expect(english.language == .english)
+    try await identity.domain.resendConfirmation(email: "bea@example.com")
+    let again = try #require(try await identity.store.outboxMessages(recipient: "bea@example.com", limit: 1).first)
+    #expect(again.subject.hasPrefix("Your Binario confirmation code: "), "\(again.subject)")
+
+    let refused = await identityError { _ = try await identity.domain.updateMe(userID: bea.id, changes: ProfileChanges(language: "de")) }
+    #expect(refused?.fields == ["language"])
+    let unknown = await identityError {
+      _ = try await identity.domain.register(TestIdentity.details(email: "cid@example.com", language: "klingon"))
+    }
+    #expect(unknown?.fields == ["language"])
+  }
+
   @Test("signing in before confirming is FAILED_PRECONDITION (with the right password only)")
   func unconfirmed() async throws {
     let identity = try await TestIdentity()

@@ -1,4 +1,5 @@
 import BinarioDomain
+import BinarioProto
 import BinarioStorage
 import BinarioWebPush
 import Foundation
@@ -26,7 +27,7 @@ struct NotificationCentreTests {
     let sent: Sent
     let goneTokens: Set<String>
     func push(_ notification: UserNotification, to device: PushDevice) async throws -> PushOutcome {
-      sent.add("push \(device.token): \(notification.content.title)")
+      sent.add("push \(device.token): \(notification.title)")
       return goneTokens.contains(device.token) ? .tokenGone : .sent
     }
   }
@@ -34,20 +35,26 @@ struct NotificationCentreTests {
   struct RecordingEmail: NotificationEmailProvider {
     let sent: Sent
     func email(_ notification: UserNotification, to address: String) async throws {
-      sent.add("email \(address): \(notification.content.title)")
+      sent.add("email \(address): \(notification.title)")
     }
   }
 
   struct RecordingText: NotificationTextProvider {
     let sent: Sent
     func text(_ notification: UserNotification, to phone: String) async throws {
-      sent.add("sms \(phone): \(notification.content.title)")
+      sent.add("sms \(phone): \(notification.title)")
     }
   }
 
   struct Directory: AccountDirectory {
     func accounts(ids userIDs: [String]) async throws -> [PeerAccount] {
-      userIDs.map { PeerAccount(userID: $0, displayName: $0, email: "\($0)@example.com", verifiedPhone: "+39333\($0.count)") }
+      // Whoever's name starts with "bea" reads Italian.
+      userIDs.map {
+        PeerAccount(
+          userID: $0, displayName: $0, email: "\($0)@example.com", verifiedPhone: "+39333\($0.count)",
+          language: $0.hasPrefix("bea") ? .italian : .english
+        )
+      }
     }
     func accounts(emails: [String]) async throws -> [PeerAccount] { [] }
     func card(userID: String, paymentMethodID: String) async throws -> CardOnFile? { nil }
@@ -75,7 +82,7 @@ struct NotificationCentreTests {
     try await body(NotificationCentre(store: store, clock: Clock(), dispatcher: dispatcher), sent, store)
   }
 
-  private func content(_ title: String) -> NotificationContent {
+  private func content(_ title: TranslatedText) -> NotificationContent {
     NotificationContent(kind: .ticket, title: title, body: "", data: ["ticket_id": "t1"])
   }
 
@@ -147,6 +154,28 @@ struct NotificationCentreTests {
     }
   }
 
+  @Test func eachRecipientReadsTheirAccountsLanguageAndAnInboxTheLanguageItIsReadIn() async throws {
+    try await withCentre { centre, sent, _ in
+      _ = try await centre.registerDevice(userID: "bea", platform: .fcm, token: "bea-phone", name: "Pixel")
+      _ = try await centre.registerDevice(userID: "ada", platform: .fcm, token: "ada-phone", name: "Pixel")
+      let train: PersonText = "\(PersonText(verbatim: "R12 2345 to Bergamo")) is \(17) minutes late"
+      _ = try await centre.notify(userIDs: ["bea", "ada"], content: content(TranslatedText(train)), dedupeKey: "late")
+      #expect(try await centre.dispatcher.deliverWaiting() == 2)
+      #expect(
+        Set(sent.all) == [
+          "push bea-phone: R12 2345 to Bergamo ha 17 minuti di ritardo", "email bea@example.com: R12 2345 to Bergamo ha 17 minuti di ritardo",
+          "push ada-phone: R12 2345 to Bergamo is 17 minutes late", "email ada@example.com: R12 2345 to Bergamo is 17 minutes late",
+        ]
+      )
+      // The inbox keeps every language: read in Italian, it is Italian; in English, English.
+      let kept = try #require(try centre.inbox(userID: "ada", pageSize: 1, pageToken: "", unreadOnly: false).notifications.first)
+      #expect(kept.content.title.text(in: .italian) == "R12 2345 to Bergamo ha 17 minuti di ritardo")
+      let italian = RequestLanguage.$current.withValue(.italian) { Binario_Scheduling_V1_Notification(kept) }
+      #expect(italian.title == "R12 2345 to Bergamo ha 17 minuti di ritardo")
+      #expect(Binario_Scheduling_V1_Notification(kept, language: .english).title == "R12 2345 to Bergamo is 17 minutes late")
+    }
+  }
+
   @Test func aBrowsersTokenMustBeItsPushSubscription() async throws {
     try await withCentre { centre, _, _ in
       let refused = await #expect(throws: ServiceError.self) {
@@ -168,7 +197,7 @@ struct NotificationCentreTests {
       content: NotificationContent(
         kind: .tripDelay,
         title: "R 2615 è in ritardo di 12 minuti",
-        body: String(repeating: "Guasto alla linea a Lambrate. ", count: 300),
+        body: TranslatedText(english: String(repeating: "Guasto alla linea a Lambrate. ", count: 300)),
         data: ["trip_id": "R2615"]
       ),
       createdAt: Date(timeIntervalSince1970: 0),

@@ -147,7 +147,7 @@ struct SchedulingDomainTests {
       let renamed = try Binario_Scheduling_V1_RunRenamed(serializedBytes: try #require(events.first).payload)
       #expect(renamed.tripID == trip && renamed.serviceDate == date && renamed.newTripID == edited.tripID)
       let told = try domain.notifications.inbox(userID: "ada", pageSize: 0, pageToken: "", unreadOnly: true).notifications
-      #expect(told.map(\.content.title).first?.hasSuffix("new times") == true)
+      #expect(told.map(\.content.title.english).first?.hasSuffix("new times") == true)
       #expect(told.first?.content.data["trip_id"] == edited.tripID)
       // A new headsign alone tells nobody; removing the run is recorded.
       _ = try await domain.updateRun(tripID: edited.tripID, date: date, trainNumber: "", headsign: "Elsewhere", stops: [])

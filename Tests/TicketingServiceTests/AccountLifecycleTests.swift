@@ -59,7 +59,7 @@ struct AccountLifecycleTests {
     #expect(bobsShared[0].memberIDs == [Self.bob] && bobsShared[0].shares.map(\.share.amountMinor) == [600, 599])
     #expect(notifier.messages(to: Self.bob).map(\.title) == ["Netflix is no longer shared with you"])
     let toCarl = notifier.messages(to: Self.carl)
-    #expect(toCarl.map(\.title) == ["A member left Disney+"] && toCarl[0].body.hasSuffix("Your share is now 6.00 EUR."))
+    #expect(toCarl.map(\.title) == ["A member left Disney+"] && toCarl[0].body.english.hasSuffix("Your share is now 6.00 EUR."))
     #expect(notifier.messages(to: Self.ada).isEmpty)
     #expect(notifier.sent.withLock { $0.allSatisfy { !$0.dedupeKey.contains(Self.ada) } })
     _ = netflix

@@ -67,7 +67,8 @@ extension PeerAccount {
       email: record.email,
       verifiedPhone: record.verifiedPhone,
       isDriver: record.roles.contains(.driver),
-      disabled: record.disabled
+      disabled: record.disabled,
+      language: Language(tag: record.language) ?? .fallback
     )
   }
 }

@@ -31,8 +31,10 @@ extension Binario_Scheduling_V1_NotifyRequest {
     self.init()
     userIds = notification.userIDs
     kind = notification.kind.proto
-    title = notification.title
-    body = notification.body
+    title = notification.title.english
+    body = notification.body.english
+    titleTranslations = notification.title.translations
+    bodyTranslations = notification.body.translations
     data = notification.data
     dedupeKey = notification.dedupeKey
     pushOnly = notification.pushOnly

@@ -1,3 +1,4 @@
+import BinarioDomain
 import GRPCCore
 import Logging
 
@@ -6,7 +7,10 @@ import Logging
 /// an `RPCError` or anything `RPCErrorConvertible` (every ``BinarioDomain/ServiceError``) is its
 /// own status, cancellation is `CANCELLED`, and anything else is a fault: logged here with the
 /// method, and `INTERNAL` with no detail for the caller. Errors thrown while a server stream is
-/// being written are converted the same way.
+/// being written are converted the same way. Every refusal carries its words in the language
+/// the call asked for (`accept-language`, ``BinarioDomain/Language/init(metadata:)``) as
+/// `google.rpc.LocalizedMessage` details, and the handler runs with it as
+/// ``BinarioDomain/RequestLanguage/current``.
 public struct ErrorStatusServerInterceptor: ServerInterceptor {
   let serviceName: String
   let logger: Logger
@@ -22,36 +26,47 @@ public struct ErrorStatusServerInterceptor: ServerInterceptor {
     next: (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
   ) async throws -> StreamingServerResponse<Output> {
     let response: StreamingServerResponse<Output>
+    let language = Language(metadata: request.metadata)
     do {
-      response = try await next(request, context)
+      response = try await RequestLanguage.$current.withValue(language) { try await next(request, context) }
     } catch {
-      throw self.status(for: error, method: context.descriptor.method)
+      throw self.status(for: error, method: context.descriptor.method, language: language)
     }
     guard case .success(var contents) = response.accepted else { return response }
     let produce = contents.producer
     let method = context.descriptor.method
     contents.producer = { writer in
       do {
-        return try await produce(writer)
+        return try await RequestLanguage.$current.withValue(language) { try await produce(writer) }
       } catch {
-        throw self.status(for: error, method: method)
+        throw self.status(for: error, method: method, language: language)
       }
     }
     return StreamingServerResponse(accepted: .success(contents))
   }
 
   /// The status a caller gets for `error`.
-  func status(for error: any Error, method: String) -> RPCError {
+  func status(for error: any Error, method: String, language: Language = .fallback) -> RPCError {
     switch error {
+    case let error as ServiceError:
+      return error.rpcError(in: language)
     case let error as RPCError:
       return error
     case let error as any RPCErrorConvertible:
       return RPCError(error)
     case is CancellationError:
-      return RPCError(code: .cancelled, message: "the call was cancelled")
+      return .localized(.cancelled, "the call was cancelled", in: language)
     default:
       self.logger.error("\(self.serviceName) failed", metadata: ["rpc.method": "\(method)", "error": "\(error)"])
-      return RPCError(code: .internalError, message: "\(self.serviceName) could not complete \(method); try again later")
+      return .localized(.internalError, "\(self.serviceName) could not complete \(method); try again later", in: language)
     }
+  }
+}
+
+extension Language {
+  /// The language a call's metadata asks for, else ``fallback``.
+  public init(metadata: Metadata) {
+    let asked = metadata[stringValues: Self.metadataKey].first { _ in true }
+    self = asked.flatMap { Language(acceptLanguage: $0) } ?? .fallback
   }
 }

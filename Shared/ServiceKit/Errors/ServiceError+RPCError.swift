@@ -5,7 +5,8 @@ import GRPCCore
 /// A domain refusal is its gRPC status: GRPCCore converts a thrown ``BinarioDomain/ServiceError``
 /// wherever it is thrown (a unary handler, mid-stream, an interceptor), so handlers just throw.
 /// `INVALID_ARGUMENT` carries a `BadRequest` naming each field; `RESOURCE_EXHAUSTED` says when
-/// to retry.
+/// to retry. ``ErrorStatusServerInterceptor`` converts it first, in the language the caller
+/// asked for (``rpcError(in:)``).
 extension ServiceError: RPCErrorConvertible {
   public var rpcErrorCode: RPCError.Code { self.rpcError.code }
   public var rpcErrorMessage: String { self.rpcError.message }
@@ -13,25 +14,39 @@ extension ServiceError: RPCErrorConvertible {
   /// The status carries everything the caller may see; the domain value stays on the server.
   public var rpcErrorCause: (any Error)? { nil }
 
-  /// The status for this refusal.
+  /// The status for this refusal, in English only.
   public var rpcError: RPCError {
     switch self {
     case .invalid(let problems):
-      return .invalidArgument(violations: problems.map { FieldViolation(field: $0.field, description: $0.description) })
-    case .alreadyExists(let message):
-      return RPCError(code: .alreadyExists, message: message)
-    case .notFound(let message):
-      return RPCError(code: .notFound, message: message)
-    case .unauthenticated(let message):
-      return RPCError(code: .unauthenticated, message: message)
-    case .failedPrecondition(let message):
-      return RPCError(code: .failedPrecondition, message: message)
-    case .permissionDenied(let message):
-      return RPCError(code: .permissionDenied, message: message)
-    case .throttled:
-      return RPCError(code: .resourceExhausted, message: description)
-    case .storageFull(let message):
-      return RPCError(code: .resourceExhausted, message: message)
+      return .invalidArgument(violations: problems.map { FieldViolation(field: $0.field, description: $0.description.description) })
+    default:
+      return RPCError(code: self.code, message: self.description)
+    }
+  }
+
+  /// The status for this refusal: English words as its message, and the same words in
+  /// `language` as `google.rpc.LocalizedMessage` details (each field's too).
+  public func rpcError(in language: Language) -> RPCError {
+    switch self {
+    case .invalid(let problems):
+      let violations = problems.map {
+        FieldViolation(field: $0.field, description: $0.description.description, localizedDescription: $0.description.rendered(in: language))
+      }
+      return .invalidArgument(violations: violations, language: language)
+    default:
+      return .localized(self.code, self.message, in: language)
+    }
+  }
+
+  var code: RPCError.Code {
+    switch self {
+    case .invalid: .invalidArgument
+    case .alreadyExists: .alreadyExists
+    case .notFound: .notFound
+    case .unauthenticated: .unauthenticated
+    case .failedPrecondition: .failedPrecondition
+    case .permissionDenied: .permissionDenied
+    case .throttled, .storageFull: .resourceExhausted
     }
   }
 }

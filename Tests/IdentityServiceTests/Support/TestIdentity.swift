@@ -25,7 +25,8 @@ struct TestIdentity {
     email: String,
     password: String = TestIdentity.password,
     firstName: String = "Ada",
-    lastName: String = "Lovelace"
+    lastName: String = "Lovelace",
+    language: String = "en"
   ) -> PersonalDetails {
     PersonalDetails(
       email: email,
@@ -34,7 +35,8 @@ struct TestIdentity {
       lastName: lastName,
       phone: "+393331234567",
       birthDate: "1990-05-17",
-      gender: .female
+      gender: .female,
+      language: language
     )
   }
 
@@ -66,8 +68,8 @@ struct TestIdentity {
 
   /// Registers and confirms an account; returns it.
   @discardableResult
-  func confirmedAccount(_ email: String, firstName: String = "Ada", lastName: String = "Lovelace") async throws -> Account {
-    let account = try await domain.register(Self.details(email: email, firstName: firstName, lastName: lastName))
+  func confirmedAccount(_ email: String, firstName: String = "Ada", lastName: String = "Lovelace", language: String = "en") async throws -> Account {
+    let account = try await domain.register(Self.details(email: email, firstName: firstName, lastName: lastName, language: language))
     try await domain.confirmEmail(email: email, code: try await latestCode(to: email))
     return try await domain.me(userID: account.id)
   }

@@ -4,15 +4,23 @@
 
 import { session } from "./session.js";
 import { sawCopy, sawNetwork } from "./offline.js";
+import { t, language } from "./i18n.js";
+
+/** The message of an error body for a person: the one in their language when the service
+ * sent one (google.rpc.LocalizedMessage), else the status message. */
+export const personMessage = (body) => (body.localizedMessage && body.localizedMessage.message) || body.message || "";
 
 /** A failed call: `code` ("INVALID_ARGUMENT", "UNAUTHENTICATED", ...), a message for a person,
- * and `fieldViolations` ([{field, description}]) naming each field at fault. */
+ * and `fieldViolations` ([{field, description}]) naming each field at fault, each in the app's
+ * language when the service sent it so. */
 export class ApiError extends Error {
   constructor(status, body) {
-    super(body.message || `the gateway answered ${status}`);
+    super(personMessage(body) || t("error.status", { status }));
     this.status = status;
     this.code = body.code || "UNKNOWN";
-    this.fieldViolations = body.fieldViolations || [];
+    this.fieldViolations = (body.fieldViolations || []).map((violation) => ({
+      field: violation.field, description: personMessage({ ...violation, message: violation.description }),
+    }));
     this.requestId = body.requestId || "";
   }
 }
@@ -33,7 +41,8 @@ export function withQuery(path, query) {
 export const segment = (value) => encodeURIComponent(String(value));
 
 async function send(method, path, body, token, scheme = "Bearer") {
-  const headers = { accept: "application/json" };
+  // The services answer refusals in the app's language too (LocalizedMessage details).
+  const headers = { accept: "application/json", "accept-language": language() };
   if (token) headers.authorization = `${scheme} ${token}`;
   // Whose copy the service worker keeps of this answer (and gives back without network).
   if (session.user && scheme === "Bearer") headers["x-binario-user"] = session.user.userId;
@@ -42,7 +51,7 @@ async function send(method, path, body, token, scheme = "Bearer") {
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (failure) {
-    throw new ApiError(0, { code: "UNAVAILABLE", message: "the gateway cannot be reached; check the connection" });
+    throw new ApiError(0, { code: "UNAVAILABLE", message: t("error.unreachable") });
   }
   const copyOf = response.headers.get("x-binario-offline-as-of");
   if (copyOf === null) sawNetwork(); else if (response.ok) sawCopy(copyOf);
@@ -50,7 +59,7 @@ async function send(method, path, body, token, scheme = "Bearer") {
   let json = {};
   try { json = text ? JSON.parse(text) : {}; } catch { json = { message: text }; }
   if (!response.ok) {
-    if (json.offline) throw new ApiError(0, { code: "UNAVAILABLE", message: "You are offline, and this was not opened on this device before." });
+    if (json.offline) throw new ApiError(0, { code: "UNAVAILABLE", message: t("error.offline") });
     throw new ApiError(response.status, json);
   }
   return json;

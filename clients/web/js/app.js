@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { session } from "./session.js";
 import { openStream } from "./events.js";
 import { h, replace, announce } from "./dom.js";
+import { t, loadLanguage, setLanguage, language, languages, languageNames, onLanguageChange } from "./i18n.js";
 import { registerWorker, onChange as onOfflineChange, newPage, forgetData, asOfText } from "./offline.js";
 import { disablePush } from "./push.js";
 import * as account from "./pages/account.js";
@@ -20,41 +21,41 @@ import * as itineraries from "./pages/itineraries.js";
 import * as driver from "./pages/driver.js";
 import * as controlRoom from "./pages/control-room.js";
 
-/** Each page: its address pattern, its title, who may open it, and its module's `show`. */
+/** Each page: its address pattern, its title's key, who may open it, and its module's `show`. */
 const pages = [
-  { path: "sign-in", title: "Sign in", show: account.showSignIn },
-  { path: "sign-up", title: "Create an account", show: account.showSignUp },
-  { path: "confirm", title: "Confirm your email", show: account.showConfirm },
-  { path: "password-reset", title: "Reset your password", show: account.showPasswordReset },
-  { path: "board/:station", title: "Departures", show: board.show },
-  { path: "board", title: "Departures", show: board.show },
-  { path: "journeys", title: "Find a train", show: trips.showSearch },
-  { path: "trips/:trip/:date", title: "Trip", show: trips.showTrip },
-  { path: "notifications", title: "Notifications", show: notifications.show, signedIn: true },
-  { path: "wallet", title: "Wallet", show: wallet.show, signedIn: true },
-  { path: "subscriptions", title: "Subscriptions", show: subscriptions.show, signedIn: true },
-  { path: "itineraries", title: "Itineraries", show: itineraries.show, signedIn: true },
-  { path: "itineraries/:id", title: "Itinerary", show: itineraries.showOne, signedIn: true },
-  { path: "air", title: "Air quality", show: air.show, signedIn: true },
-  { path: "nearby", title: "Nearby", show: nearby.show, signedIn: true },
-  { path: "driver", title: "Driver", show: driver.show, role: "ROLE_DRIVER" },
-  { path: "admin/trips", title: "Timetable changes", show: adminTrips.show, role: "ROLE_ADMIN" },
-  { path: "admin/control-room", title: "Taxi control room", show: controlRoom.show, role: "ROLE_ADMIN" },
+  { path: "sign-in", title: "signIn.title", show: account.showSignIn },
+  { path: "sign-up", title: "signUp.title", show: account.showSignUp },
+  { path: "confirm", title: "confirm.title", show: account.showConfirm },
+  { path: "password-reset", title: "reset.title", show: account.showPasswordReset },
+  { path: "board/:station", title: "page.board", show: board.show },
+  { path: "board", title: "page.board", show: board.show },
+  { path: "journeys", title: "journeys.title", show: trips.showSearch },
+  { path: "trips/:trip/:date", title: "page.trip", show: trips.showTrip },
+  { path: "notifications", title: "page.notifications", show: notifications.show, signedIn: true },
+  { path: "wallet", title: "page.wallet", show: wallet.show, signedIn: true },
+  { path: "subscriptions", title: "page.subscriptions", show: subscriptions.show, signedIn: true },
+  { path: "itineraries", title: "page.itineraries", show: itineraries.show, signedIn: true },
+  { path: "itineraries/:id", title: "page.itinerary", show: itineraries.showOne, signedIn: true },
+  { path: "air", title: "page.air", show: air.show, signedIn: true },
+  { path: "nearby", title: "page.nearby", show: nearby.show, signedIn: true },
+  { path: "driver", title: "page.driver", show: driver.show, role: "ROLE_DRIVER" },
+  { path: "admin/trips", title: "page.timetable", show: adminTrips.show, role: "ROLE_ADMIN" },
+  { path: "admin/control-room", title: "page.controlRoom", show: controlRoom.show, role: "ROLE_ADMIN" },
 ];
 
-/** The menu: [label, address, who sees it]. */
+/** The menu: [label's key, address, who sees it]. */
 const menu = [
-  ["Departures", "#/board", "anyone"],
-  ["Find a train", "#/journeys", "anyone"],
-  ["Wallet", "#/wallet", "signedIn"],
-  ["Subscriptions", "#/subscriptions", "signedIn"],
-  ["Itineraries", "#/itineraries", "signedIn"],
-  ["Air quality", "#/air", "signedIn"],
-  ["Nearby", "#/nearby", "signedIn"],
-  ["Notifications", "#/notifications", "signedIn"],
-  ["Driver", "#/driver", "ROLE_DRIVER"],
-  ["Timetable", "#/admin/trips", "ROLE_ADMIN"],
-  ["Control room", "#/admin/control-room", "ROLE_ADMIN"],
+  ["page.board", "#/board", "anyone"],
+  ["journeys.title", "#/journeys", "anyone"],
+  ["page.wallet", "#/wallet", "signedIn"],
+  ["page.subscriptions", "#/subscriptions", "signedIn"],
+  ["page.itineraries", "#/itineraries", "signedIn"],
+  ["page.air", "#/air", "signedIn"],
+  ["page.nearby", "#/nearby", "signedIn"],
+  ["page.notifications", "#/notifications", "signedIn"],
+  ["page.driver", "#/driver", "ROLE_DRIVER"],
+  ["menu.timetable", "#/admin/trips", "ROLE_ADMIN"],
+  ["menu.controlRoom", "#/admin/control-room", "ROLE_ADMIN"],
 ];
 
 const state = { cleanup: null, unread: 0, stream: null };
@@ -96,11 +97,11 @@ async function route() {
     return;
   }
   if (page.role && !session.has(page.role)) {
-    replace(main, h("h1", {}, page.title), h("p", { role: "alert" }, "This page is for another role than yours."));
+    replace(main, h("h1", {}, t(page.title)), h("p", { role: "alert" }, t("app.otherRole")));
     return;
   }
-  document.title = `${page.title} · Binario`;
-  replace(main, h("h1", {}, page.title));
+  document.title = `${t(page.title)} · Binario`;
+  replace(main, h("h1", {}, t(page.title)));
   markCurrent();
   try {
     state.cleanup = (await page.show(main, { params, query, app })) || null;
@@ -118,16 +119,16 @@ function visible(who) {
 function renderMenu() {
   const nav = document.getElementById("site-nav");
   replace(nav, h("ul", {}, menu.filter(([, , who]) => visible(who)).map(([label, href]) =>
-    h("li", {}, h("a", { href }, label,
-      href === "#/notifications" ? h("span", { id: "unread", class: "badge", "aria-label": "unread" }, "") : null)))));
+    h("li", {}, h("a", { href }, t(label),
+      href === "#/notifications" ? h("span", { id: "unread", class: "badge" }, "") : null)))));
   renderUnread();
   markCurrent();
   const accountBox = document.getElementById("account");
   if (session.user) {
-    replace(accountBox, h("span", { id: "who" }, session.user.email || "Signed in"),
-      h("button", { type: "button", id: "sign-out", onclick: signOut }, "Sign out"));
+    replace(accountBox, languagePicker(), h("span", { id: "who" }, session.user.email || t("signIn.done")),
+      h("button", { type: "button", id: "sign-out", onclick: signOut }, t("menu.signOut")));
   } else {
-    replace(accountBox, h("a", { href: "#/sign-in" }, "Sign in"), h("a", { href: "#/sign-up" }, "Create an account"));
+    replace(accountBox, languagePicker(), h("a", { href: "#/sign-in" }, t("signIn.title")), h("a", { href: "#/sign-up" }, t("menu.signUp")));
   }
 }
 
@@ -142,7 +143,7 @@ function renderUnread() {
   const badge = document.getElementById("unread");
   if (!badge) return;
   badge.textContent = state.unread > 0 ? String(state.unread) : "";
-  badge.setAttribute("aria-label", `${state.unread} unread`);
+  badge.setAttribute("aria-label", t("menu.unread", { count: state.unread }));
   badge.hidden = state.unread === 0;
 }
 
@@ -180,7 +181,7 @@ async function followNotifications() {
     onMessage(message) {
       state.unread += 1;
       renderUnread();
-      announce(`New notification: ${message.notification.title}`);
+      announce(t("notifications.new", { title: message.notification.title }));
       window.dispatchEvent(new CustomEvent("binario:notification", { detail: message.notification }));
     },
     onError(error) { console.warn("the notifications stream ended:", error.message); },
@@ -198,16 +199,42 @@ export const app = {
   },
 };
 
+/** The language switcher: each language in its own words; the choice is remembered on this
+ * device, and a signed-in person's account takes it too (their emails and notifications). */
+function languagePicker() {
+  const picker = h("select", { id: "language", "aria-label": t("menu.language") },
+    Object.keys(languages).map((code) => h("option", { value: code, lang: code, selected: code === language() }, languageNames[code])));
+  picker.addEventListener("change", async () => {
+    await setLanguage(picker.value);
+    if (session.user && !session.user.offline) {
+      api("PATCH", "/v1/me", { language: picker.value }).catch((error) => console.warn("the account keeps its language", error));
+    }
+  });
+  return picker;
+}
+
+/** The page's own words (index.html's are the English ones, for the first paint). */
+function translateShell() {
+  document.querySelector("a.skip").textContent = t("app.skip");
+  document.getElementById("menu-button").textContent = t("app.menu");
+  document.getElementById("site-nav").setAttribute("aria-label", t("app.mainMenu"));
+}
+
 /** The mark over every page while it shows copies kept on this device. */
+let lastAsOf = null;
 function drawOfflineMark(asOf) {
+  lastAsOf = asOf;
   const mark = document.getElementById("offline-mark");
   if (!asOf) { mark.hidden = true; mark.textContent = ""; return; }
   const at = asOfText(asOf);
-  mark.textContent = at ? `Offline, as of ${at}` : "Offline";
+  mark.textContent = at ? t("offline.asOf", { time: at }) : t("offline.mark");
   mark.hidden = false;
 }
 
 async function start() {
+  await loadLanguage();
+  translateShell();
+  onLanguageChange(() => { translateShell(); renderMenu(); drawOfflineMark(lastAsOf); route(); });
   registerWorker();
   onOfflineChange(drawOfflineMark);
   document.getElementById("menu-button").addEventListener("click", (event) => {

@@ -1,7 +1,8 @@
 // Building the page: elements from data (text is always text, never parsed as HTML), forms
-// that show each field's error beside it, and the formats of times and money.
+// that show each field's error beside it, and the formats of times and money (i18n.js).
 
-import { ApiError } from "./api.js";
+import { ApiError, personMessage } from "./api.js";
+import { t, zone } from "./i18n.js";
 
 /** `h("p", {class: "x", onclick: f}, "text", child)`: an element with attributes, listeners
  * (`on...`) and children (strings become text nodes; null and false are skipped). */
@@ -33,7 +34,7 @@ export function replace(element, ...children) {
 
 let fieldCounter = 0;
 
-/** A labelled input: `field("Email", {name: "email", type: "email", required: true})`. The
+/** A labelled input: `field(t("account.email"), {name: "email", type: "email", required: true})`. The
  * `name` is the request's field, so the server's field violations find their input. */
 export function field(label, attributes, hint) {
   const id = `field-${++fieldCounter}`;
@@ -81,7 +82,7 @@ function clearErrors(formElement) {
 /** Shows `error` in a form: its message, and each field at fault beside its input. */
 export function showError(formElement, error) {
   const alert = formElement.querySelector(".form-alert");
-  alert.textContent = error instanceof ApiError ? error.message : `Something went wrong: ${error.message}`;
+  alert.textContent = error instanceof ApiError ? error.message : t("error.unexpected", { reason: error.message });
   if (!(error instanceof ApiError)) console.warn(error);
   for (const violation of (error.fieldViolations || [])) {
     const name = violation.field.split(".").pop().replace(/_([a-z])/g, (_, c) => c.toUpperCase());
@@ -103,30 +104,15 @@ export function announce(text) {
 /** A failure in a section of a page (not a form). */
 export function failure(error) {
   if (!(error instanceof ApiError)) console.warn(error);
-  return h("p", { class: "failure", role: "alert" }, error.message || String(error));
+  return h("p", { class: "failure", role: "alert" }, personMessage(error) || String(error));
 }
 
-// ---- Formats: the demo network runs on Milan's time. ----
+// ---- Formats: the language's locale, on Milan's clock (i18n.js). ----
 
-export const zone = "Europe/Rome";
-const timeFormat = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: zone });
-const dateTimeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: zone });
-const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: zone });
+export { zone, time, dateTime, date, calendarDate, number, money } from "./i18n.js";
 
-export const time = (iso) => (iso ? timeFormat.format(new Date(iso)) : "");
-export const dateTime = (iso) => (iso ? dateTimeFormat.format(new Date(iso)) : "");
-export const date = (iso) => (iso ? dateFormat.format(new Date(iso)) : "");
-
-/** Money as the proto's JSON has it: `{amountMinor: "1250", currency: "EUR"}` (int64 is a string). */
-export function money(value) {
-  if (!value) return "";
-  const currency = value.currency || "EUR";
-  const digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits;
-  return new Intl.NumberFormat("en-GB", { style: "currency", currency }).format(Number(value.amountMinor || 0) / 10 ** digits);
-}
-
-/** An enum value for people: "TICKET_STATUS_VALID" → "valid". */
-export const enumText = (value, prefix) => String(value || "").replace(prefix, "").replace(/_/g, " ").toLowerCase();
+/** An enum value for people, from the catalogue: "TICKET_STATUS_VALID" → "valid" / "valido". */
+export const enumText = (value) => (value ? t(`enum.${value}`) : "");
 
 /** Today's date in Milan, YYYY-MM-DD. */
 export function today() {

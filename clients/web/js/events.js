@@ -3,6 +3,8 @@
 // backoff, with Last-Event-ID when the method resumes at a cursor, until `close()`.
 
 import { session } from "./session.js";
+import { personMessage } from "./api.js";
+import { t, language } from "./i18n.js";
 
 /** Opens `path` and calls `onMessage(json)` for each message; `onError(error JSON)` for an
  * error event or a refused request, `onState("open" | "reconnecting")` as the stream goes.
@@ -14,19 +16,19 @@ export function openStream(path, { onMessage, onError = () => {}, onState = () =
   let closed = false;
 
   async function readOnce() {
-    const headers = { accept: "text/event-stream" };
+    const headers = { accept: "text/event-stream", "accept-language": language() };
     if (signedIn) {
       const token = await session.accessToken();
       // Without network a person stays signed in without a token: try again later.
-      if (!token) throw Object.assign(new Error("signed out"), { final: !(session.user && session.user.offline) });
+      if (!token) throw Object.assign(new Error(t("error.signedOut")), { final: !(session.user && session.user.offline) });
       headers.authorization = `Bearer ${token}`;
     }
     if (lastEventId) headers["last-event-id"] = lastEventId;
     const response = await fetch(path, { headers, signal: control.signal });
     if (!response.ok) {
-      const body = await response.json().catch(() => ({ message: `the gateway answered ${response.status}` }));
+      const body = await response.json().catch(() => ({ message: t("error.status", { status: response.status }) }));
       // A refusal other than an expired token is not worth retrying.
-      throw Object.assign(new Error(body.message), { body, final: response.status !== 401 && response.status < 500 });
+      throw Object.assign(new Error(personMessage(body)), { body, final: response.status !== 401 && response.status < 500 });
     }
     onState("open");
     backoff = 500;

@@ -2,11 +2,13 @@
 // (data/base-map.geojson: Milan's taxi zones, the demo railway lines and stations; no tile
 // server is reachable). Markers are vector circles: no images, nothing from elsewhere.
 
+import { t } from "./i18n.js";
+
 let baseMap = null;
 
 async function baseFeatures() {
   baseMap = baseMap || fetch("/app/data/base-map.geojson").then((response) => {
-    if (!response.ok) throw new Error(`the base map did not load (${response.status})`);
+    if (!response.ok) throw new Error(t("map.notLoaded", { status: response.status }));
     return response.json();
   });
   return baseMap;
@@ -19,7 +21,7 @@ export async function baseMapIn(element, label, { center = [45.4642, 9.19], zoom
   element.setAttribute("aria-label", label);
   const map = window.L.map(element, { center, zoom, zoomSnap: 0.5, attributionControl: true });
   map.attributionControl.setPrefix(false);
-  map.attributionControl.addAttribution("Base map: Binario's demo zones and network");
+  map.attributionControl.addAttribution(t("map.attribution"));
   const features = await baseFeatures();
   window.L.geoJSON(features, {
     interactive: false,

@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 
 /// A notification written with the change that caused it, sent once committed.
@@ -13,13 +14,17 @@ public struct OutboxMessage: Sendable, Hashable {
   public var audience: Audience
   /// The user (``Audience/user``); empty for the admins.
   public var userID: String
-  public var title: String
-  public var body: String
+  /// The words in every language; each recipient reads their own.
+  public var title: TranslatedText
+  public var body: TranslatedText
   public var data: [String: String]
   /// A driver's job updates go by push only, whatever their preferences (G5 D1).
   public var pushOnly: Bool
 
-  public init(dedupeKey: String, audience: Audience, userID: String, title: String, body: String, data: [String: String], pushOnly: Bool = false) {
+  public init(
+    dedupeKey: String, audience: Audience, userID: String, title: TranslatedText, body: TranslatedText, data: [String: String],
+    pushOnly: Bool = false
+  ) {
     self.dedupeKey = dedupeKey
     self.audience = audience
     self.userID = userID

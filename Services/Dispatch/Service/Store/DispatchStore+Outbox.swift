@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 import GRDB
 
@@ -11,7 +12,7 @@ extension DispatchTransaction {
         INSERT INTO outbox (dedupe_key, audience, user_id, title, body, data, push_only) VALUES (?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (dedupe_key) DO NOTHING
         """,
-      arguments: [message.dedupeKey, message.audience.rawValue, message.userID, message.title, message.body, data, message.pushOnly]
+      arguments: [message.dedupeKey, message.audience.rawValue, message.userID, message.title.stored, message.body.stored, data, message.pushOnly]
     )
   }
 }
@@ -26,8 +27,8 @@ extension DispatchStore {
           dedupeKey: row["dedupe_key"],
           audience: OutboxMessage.Audience(rawValue: row["audience"]) ?? .admins,
           userID: row["user_id"],
-          title: row["title"],
-          body: row["body"],
+          title: TranslatedText(stored: row["title"]),
+          body: TranslatedText(stored: row["body"]),
           data: (try? JSONSerialization.jsonObject(with: json)) as? [String: String] ?? [:],
           pushOnly: row["push_only"]
         )

@@ -1,3 +1,7 @@
+import GRPCProtobuf
+import GRPCCore
+import Foundation
+import BinarioDomain
 import BinarioAuth
 import BinarioTransport
 
@@ -23,16 +27,32 @@ public enum AuthorizationDecision: Sendable, Hashable {
 /// A call the gateway answers itself, with a status code and a message for a person.
 public struct GatewayRefusal: Error, Sendable, Hashable, CustomStringConvertible {
   public var code: Int32
-  public var message: String
+  public var message: PersonText
   /// When the client may try again (rate limits): sent as gRPC's `grpc-retry-pushback-ms`
   /// trailer, and as `Retry-After` over HTTP.
   public var retryAfter: Duration?
 
-  public init(code: Int32, message: String, retryAfter: Duration? = nil) {
+  public init(code: Int32, message: PersonText, retryAfter: Duration? = nil) {
     self.code = code
     self.message = message
     self.retryAfter = retryAfter
   }
 
   public var description: String { "status \(self.code): \(self.message)" }
+}
+
+extension GatewayRefusal {
+  /// The `grpc-status-details-bin` trailer of this refusal: a `google.rpc.Status` whose
+  /// `LocalizedMessage` detail says it in `language`.
+  func statusDetails(in language: Language) -> WireMetadataEntry {
+    let status = GoogleRPCStatus(
+      code: Status.Code(rawValue: Int(self.code)).flatMap(RPCError.Code.init) ?? .unknown,
+      message: self.message.description,
+      details: [.localizedMessage(locale: language.locale, message: self.message.rendered(in: language))]
+    )
+    var entry = WireMetadataEntry()
+    entry.key = "grpc-status-details-bin"
+    entry.value = .binary((try? status.serializedBytes()) ?? Data())
+    return entry
+  }
 }

@@ -1,4 +1,5 @@
 import BinarioAuth
+import BinarioDomain
 import BinarioProto
 import BinarioTransport
 import Logging
@@ -79,6 +80,7 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
       clientValue: metadata.firstText(GatewayRequestID.key) ?? metadata.firstText(GatewayRequestID.serviceKitKey)
     )
     let span = GatewaySpan.start(for: call, tracer: self.tracer)
+    let language = metadata.firstText(Language.metadataKey).flatMap(Language.init(acceptLanguage:)) ?? .fallback
 
     // Before anything else, health included: whatever a call is for, this much is refused.
     let metadataSize = metadata.reduce(0) { $0 + $1.key.utf8.count + $1.valueSize }
@@ -89,7 +91,8 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
           code: WireStatusCode.resourceExhausted,
           message: "the call's metadata is \(metadataSize) bytes; the gateway takes at most \(Self.maximumMetadataSize)"
         ),
-        log: self.log(requestID, call.method, upstream: "gateway", span: span)
+        log: self.log(requestID, call.method, upstream: "gateway", span: span),
+        language: language
       )
       return
     }
@@ -105,7 +108,8 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
       self.refuse(
         call,
         GatewayRefusal(code: WireStatusCode.unimplemented, message: "no service behind this gateway serves \(call.method)"),
-        log: self.log(requestID, call.method, upstream: "gateway", span: span)
+        log: self.log(requestID, call.method, upstream: "gateway", span: span),
+        language: language
       )
       return
     }
@@ -130,12 +134,13 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
           message: "rate limit exceeded (\(rateLimiter.limit.ratePerSecond) calls per second per client); slow down and retry",
           retryAfter: wait
         ),
-        log: log
+        log: log,
+        language: language
       )
       return
     }
     if case .deny(let refusal) = decision {
-      self.refuse(call, refusal, log: log)
+      self.refuse(call, refusal, log: log, language: language)
       return
     }
 
@@ -166,15 +171,17 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
     CallLog(logger: self.logger, metrics: self.metrics, requestID: requestID, method: method, upstream: upstream, span: span)
   }
 
-  private func refuse(_ call: any GatewayClientCall, _ refusal: GatewayRefusal, log: CallLog) {
-    var trailers: WireMetadata = [.text(GatewayRequestID.key, log.requestID)]
+  /// Ends `call` with `refusal`: its English words as the status message, and the same words in
+  /// the call's language as a `google.rpc.LocalizedMessage` detail, as the services answer.
+  private func refuse(_ call: any GatewayClientCall, _ refusal: GatewayRefusal, log: CallLog, language: Language) {
+    var trailers: WireMetadata = [.text(GatewayRequestID.key, log.requestID), refusal.statusDetails(in: language)]
     if let wait = refusal.retryAfter {
       let (seconds, attoseconds) = wait.components
       let milliseconds = max(1, seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
       trailers.append(.text(Self.retryPushbackKey, "\(milliseconds)"))
     }
-    call.end(WireEnd(code: refusal.code, message: refusal.message, trailers: trailers))
-    log.ended(code: refusal.code, message: refusal.message)
+    call.end(WireEnd(code: refusal.code, message: refusal.message.description, trailers: trailers))
+    log.ended(code: refusal.code, message: refusal.message.description)
   }
 }
 

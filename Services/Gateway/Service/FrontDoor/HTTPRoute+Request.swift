@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 
 extension HTTPRoute {
@@ -18,7 +19,7 @@ extension HTTPRoute {
     }
     for (name, value) in Self.queryItems(query) {
       guard self.body != "*", let kind = self.parameterKinds[name], pathValues[name] == nil else {
-        let reason = self.body == "*" ? "the request is the JSON body; this route takes no query parameters" : "not a field of the request"
+        let reason: PersonText = self.body == "*" ? "the request is the JSON body; this route takes no query parameters" : "not a field of the request"
         throw TranscodingError(field: name, reason: reason)
       }
       parameters.append((name, value, kind))

@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 import SwiftProtobuf
 
@@ -18,9 +19,9 @@ public protocol MessageTranscoding: Sendable {
 public struct TranscodingError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The field at fault (proto name, dotted), or empty for the body as a whole.
   public var field: String
-  public var reason: String
+  public var reason: PersonText
 
-  public var description: String { field.isEmpty ? reason : "\(field): \(reason)" }
+  public var description: String { field.isEmpty ? reason.description : "\(field): \(reason)" }
 }
 
 /// ``MessageTranscoding`` for one method's request and response types.
@@ -158,7 +159,7 @@ public struct MessageTranscoder<Request: SwiftProtobuf.Message, Response: SwiftP
   }
 
   /// What the named field's value should have been.
-  static func expectation(_ error: SwiftProtobuf.JSONDecodingError) -> String {
+  static func expectation(_ error: SwiftProtobuf.JSONDecodingError) -> PersonText {
     switch error {
     case .malformedNumber, .numberRange: return "must be a number (64-bit integers may be strings)"
     case .malformedBool: return "must be true or false"
@@ -168,7 +169,7 @@ public struct MessageTranscoder<Request: SwiftProtobuf.Message, Response: SwiftP
     }
   }
 
-  static func describe(_ error: SwiftProtobuf.JSONDecodingError) -> String {
+  static func describe(_ error: SwiftProtobuf.JSONDecodingError) -> PersonText {
     switch error {
     case .unknownField(let name): return "the request has no field \"\(name)\""
     case .malformedNumber: return "a number is malformed"

@@ -58,7 +58,7 @@ public struct GatewayInputFuzzing: Sendable {
     case .allow(let allowed): caller = allowed
     case .allowDevice(let token): deviceToken = token
     case .deny(let refusal):
-      precondition(refusal.code != WireStatusCode.ok && !refusal.message.isEmpty, "a refusal without a status or a reason")
+      precondition(refusal.code != WireStatusCode.ok && !refusal.message.description.isEmpty, "a refusal without a status or a reason")
       return
     }
     let clientIP = ClientAddress.ip(fromPeerDescription: peerDescription)

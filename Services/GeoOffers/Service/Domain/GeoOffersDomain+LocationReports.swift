@@ -26,7 +26,7 @@ public struct Welcome: Sendable, Hashable {
   public var platform: String
   public var minutesToDeparture: Int
   /// "Welcome to Milano Centrale — your 10:25 to Como San Giovanni leaves from platform 4 in 18 minutes"
-  public var message: String
+  public var message: PersonText
 }
 
 extension GeoOffersDomain {
@@ -126,15 +126,17 @@ extension GeoOffersDomain {
   /// One notification for a report's new deals (best effort: they are in the answer anyway).
   private func notifyDeals(_ deals: [Nearby<Deal>], userID: String, now: Date) async {
     guard let first = deals.first else { return }
-    let title = deals.count == 1 ? Self.headline(first.item) : "\(deals.count) deals near you"
-    let body =
-      deals.prefix(5).map { "\(Self.headline($0.item)), \(Self.distance($0.distanceMetres)) away" }.joined(separator: "; ")
-      + (deals.count > 5 ? "; and \(deals.count - 5) more" : "")
+    let title: PersonText = deals.count == 1 ? Self.headline(first.item) : "\(deals.count) deals near you"
+    let listed = PersonText.list(
+      deals.prefix(5).map { "\(Self.headline($0.item)), \(Self.distance($0.distanceMetres)) away" as PersonText },
+      separator: "; "
+    )
+    let body: PersonText = deals.count > 5 ? "\(listed); and \(deals.count - 5) more" : listed
     let notification = PeerNotification(
       userIDs: [userID],
       kind: .deal,
-      title: title,
-      body: body,
+      title: TranslatedText(title),
+      body: TranslatedText(body),
       data: ["deal_ids": deals.map(\.item.id).joined(separator: ",")],
       dedupeKey:
         "geo-offers:deals:\(userID):\(deals.map(\.item.id).sorted().joined(separator: ",").hashValueHex):\(Int64(now.timeIntervalSince1970 * 1000))"
@@ -146,7 +148,7 @@ extension GeoOffersDomain {
     }
   }
 
-  static func headline(_ deal: Deal) -> String {
+  static func headline(_ deal: Deal) -> PersonText {
     "\(deal.discountPercent)% off at \(deal.shopName)"
   }
 
@@ -195,7 +197,7 @@ extension GeoOffersDomain {
         userIDs: [userID],
         kind: .welcome,
         title: "Welcome to \(station.name)",
-        body: welcome.message,
+        body: TranslatedText(welcome.message),
         data: [
           "ticket_id": welcome.ticketID, "trip_id": welcome.run.tripID, "service_date": welcome.run.serviceDate,
           "station_id": station.id,
@@ -209,21 +211,24 @@ extension GeoOffersDomain {
   }
 
   /// "Welcome to Milano Centrale — your 10:25 to Como San Giovanni leaves from platform 4 in 18 minutes"
-  func message(for welcome: Welcome, delayMinutes: Int) -> String {
+  func message(for welcome: Welcome, delayMinutes: Int) -> PersonText {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = settings.zone
     let time = calendar.dateComponents([.hour, .minute], from: welcome.scheduledDeparture)
-    var text = "Welcome to \(welcome.station.name) — your " + String(format: "%02d:%02d", time.hour!, time.minute!)
-    text += " to \(welcome.destinationName)"
-    if delayMinutes > 0 { text += ", \(delayMinutes) minute\(delayMinutes == 1 ? "" : "s") late," }
-    text += " leaves"
-    if !welcome.platform.isEmpty { text += " from platform \(welcome.platform)" }
-    switch welcome.minutesToDeparture {
-    case 0: text += " now"
-    case 1: text += " in 1 minute"
-    default: text += " in \(welcome.minutesToDeparture) minutes"
+    let clock = String(format: "%02d:%02d", time.hour!, time.minute!)
+    let destination = welcome.destinationName
+    let train: PersonText = switch delayMinutes {
+    case ...0: "your \(clock) to \(destination)"
+    case 1: "your \(clock) to \(destination), 1 minute late,"
+    default: "your \(clock) to \(destination), \(delayMinutes) minutes late,"
     }
-    return text
+    let leaves: PersonText = welcome.platform.isEmpty ? "leaves" : "leaves from platform \(welcome.platform)"
+    let when: PersonText = switch welcome.minutesToDeparture {
+    case 0: "now"
+    case 1: "in 1 minute"
+    default: "in \(welcome.minutesToDeparture) minutes"
+    }
+    return "Welcome to \(welcome.station.name) — \(train) \(leaves) \(when)"
   }
 }
 

@@ -195,7 +195,7 @@ extension Binario_GeoOffers_V1_Welcome {
     self.expectedDeparture = Google_Protobuf_Timestamp(date: welcome.expectedDeparture)
     self.platform = welcome.platform
     self.minutesToDeparture = Int32(welcome.minutesToDeparture)
-    self.message = welcome.message
+    self.message = welcome.message.rendered(in: RequestLanguage.current)
   }
 }
 

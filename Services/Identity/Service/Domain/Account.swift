@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioAuth
 import Foundation
 
@@ -29,6 +30,8 @@ public struct Account: Sendable, Hashable {
   public var hasPassword: Bool
   /// The external providers linked for signing in (`google`), sorted.
   public var linkedProviders: [String]
+  /// The language of everything the suite writes to this person (emails, texts, notifications).
+  public var language: Language
 
   public init(
     id: String,
@@ -45,7 +48,8 @@ public struct Account: Sendable, Hashable {
     phoneVerified: Bool = false,
     disabled: Bool = false,
     hasPassword: Bool = true,
-    linkedProviders: [String] = []
+    linkedProviders: [String] = [],
+    language: Language = .fallback
   ) {
     self.id = id
     self.email = email
@@ -62,6 +66,7 @@ public struct Account: Sendable, Hashable {
     self.disabled = disabled
     self.hasPassword = hasPassword
     self.linkedProviders = linkedProviders
+    self.language = language
   }
 
   /// The first and last name, as others see it.

@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 
 /// One composed emergency alert: to whom, how, and the links a phone can open.
@@ -22,7 +23,8 @@ public enum EmergencyAlertComposer {
     "https://maps.google.com/?q=\(coordinate(latitude)),\(coordinate(longitude))"
   }
 
-  /// The alert to one recipient.
+  /// The alert to one recipient, worded in `language` (Italian to the emergency number, whatever
+  /// the sender's language: its operators read Italian).
   public static func alert(
     senderName: String?,
     note: String,
@@ -30,12 +32,14 @@ public enum EmergencyAlertComposer {
     longitude: Double,
     recipientName: String,
     recipientPhone: String,
-    channel: ContactChannel
+    channel: ContactChannel,
+    language: Language
   ) -> EmergencyAlert {
     let maps = mapsLink(latitude: latitude, longitude: longitude)
-    var text = senderName.map { "EMERGENCY: \($0) needs help." } ?? "EMERGENCY: someone needs help."
-    if !note.isEmpty { text += " Note: \(note)" }
-    text += " Position: \(maps)"
+    let language = recipientPhone == emergencyNumber ? .italian : language
+    let who: PersonText = senderName.map { name in "EMERGENCY: \(name) needs help." as PersonText } ?? "EMERGENCY: someone needs help."
+    let words: PersonText = note.isEmpty ? "\(who) Position: \(maps)" : "\(who) Note: \(note) Position: \(maps)"
+    let text = words.rendered(in: language)
     let encoded = percentEncoded(text)
     let deepLink: String
     switch channel {

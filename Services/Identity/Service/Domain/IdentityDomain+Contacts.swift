@@ -40,7 +40,9 @@ extension IdentityDomain {
           Sign up with this address and you will be friends straight away.
 
           If you do not know them, ignore this message.
-          """
+          """,
+        // They have no account yet: the words of the friend who saved them.
+        language: caller.language
       )
     )
     return .pending(contact)

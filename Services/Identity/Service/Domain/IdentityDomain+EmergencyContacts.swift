@@ -82,9 +82,11 @@ extension IdentityDomain {
 
     var senderName: String?
     var contacts: [EmergencyContact] = []
+    var language = RequestLanguage.current
     if let userID {
       let account = try await callerAccount(userID)
       senderName = "\(account.firstName) \(account.lastName)"
+      language = account.language
       contacts = try await store.emergencyContacts(of: userID)
     }
     let recipients: [(name: String, phone: String, channel: ContactChannel)] =
@@ -100,7 +102,8 @@ extension IdentityDomain {
         longitude: longitude,
         recipientName: recipient.name,
         recipientPhone: recipient.phone,
-        channel: recipient.channel
+        channel: recipient.channel,
+        language: language
       )
       try await messageSender.send(TextMessage(channel: alert.channel, to: alert.recipientPhone, body: alert.text))
       alerts.append(alert)

@@ -36,7 +36,8 @@ extension IdentityDomain {
 
           The link works once. Setting a new password signs you out everywhere.
           If you did not ask for it, ignore this message: your password stays as it is.
-          """
+          """,
+        language: account.language
       )
     )
   }

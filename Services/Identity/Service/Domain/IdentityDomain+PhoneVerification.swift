@@ -63,7 +63,7 @@ extension IdentityDomain {
     }
     let code = SecretToken.newConfirmationCode()
     try await store.replacePhoneVerification(phoneVerification(code: code, for: account.id, phone: account.phone, now: now))
-    try await textPhoneCode(code, to: account.phone)
+    try await textPhoneCode(code, to: account.phone, language: account.language)
   }
 
   // MARK: - Shared with registration and profile changes
@@ -79,13 +79,14 @@ extension IdentityDomain {
   }
 
   /// Texts `code` to `phone` through the SMS outbox.
-  func textPhoneCode(_ code: String, to phone: String) async throws {
+  func textPhoneCode(_ code: String, to phone: String, language: Language) async throws {
     let minutes = Int(policy.phoneCodeLifetime / 60)
     try await messageSender.send(
       TextMessage(
         channel: .sms,
         to: phone,
-        body: "Binario: your phone verification code is \(code). It is valid for \(minutes) minutes."
+        body: "Binario: your phone verification code is \(code). It is valid for \(minutes) minutes.",
+        language: language
       )
     )
   }

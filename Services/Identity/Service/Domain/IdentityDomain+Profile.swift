@@ -33,6 +33,9 @@ extension IdentityDomain {
     if let gender = changes.gender {
       account.gender = gender
     }
+    if let language = changes.language {
+      account.language = check.language(language, field: "language")
+    }
     try check.finish()
     var phoneCode: String?
     var verification: PhoneVerification?
@@ -46,7 +49,7 @@ extension IdentityDomain {
     }
     try await store.updateProfile(account, phoneVerification: verification)
     if let phoneCode {
-      try await textPhoneCode(phoneCode, to: account.phone)
+      try await textPhoneCode(phoneCode, to: account.phone, language: account.language)
     }
     return account
   }
@@ -95,7 +98,7 @@ extension IdentityDomain {
       accountID: account.id,
       confirmation: confirmation(code: code, for: account.id, email: newEmail, now: now)
     )
-    try await emailCode(code, to: newEmail, firstName: account.firstName)
+    try await emailCode(code, to: newEmail, firstName: account.firstName, language: account.language)
   }
 
   /// Deletes the caller's account and everything personal about it (profile, roles, sessions,

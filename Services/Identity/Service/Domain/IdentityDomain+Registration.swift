@@ -51,9 +51,9 @@ extension IdentityDomain {
     try check.finish()
     let now = clock.now()
     if let account = try await store.account(email: email), !account.emailConfirmed {
-      try await sendConfirmation(to: email, accountID: account.id, firstName: account.firstName, now: now, replace: true)
+      try await sendConfirmation(to: email, accountID: account.id, firstName: account.firstName, language: account.language, now: now, replace: true)
     } else if let account = try await store.account(pendingEmail: email) {
-      try await sendConfirmation(to: email, accountID: account.id, firstName: account.firstName, now: now, replace: true)
+      try await sendConfirmation(to: email, accountID: account.id, firstName: account.firstName, language: account.language, now: now, replace: true)
     }
   }
 
@@ -70,6 +70,7 @@ extension IdentityDomain {
     result.lastName = check.optionalText(details.lastName, field: "last_name", what: "the last name")
     result.phone = check.optionalPhone(details.phone, field: "phone")
     result.birthDate = check.optionalBirthDate(details.birthDate, field: "birth_date", today: today)
+    result.language = check.language(details.language, field: "language").rawValue
     try check.finish()
     return result
   }
@@ -91,7 +92,8 @@ extension IdentityDomain {
       birthDate: details.birthDate,
       gender: details.gender,
       roles: roles,
-      createdAt: now
+      createdAt: now,
+      language: Language(tag: details.language) ?? .fallback
     )
     let code = SecretToken.newConfirmationCode()
     let phoneCode = SecretToken.newConfirmationCode()
@@ -107,19 +109,19 @@ extension IdentityDomain {
       throw ServiceError.alreadyExists("an account with the address \(details.email) already exists")
     }
     if !confirmed {
-      try await emailCode(code, to: account.email, firstName: account.firstName)
+      try await emailCode(code, to: account.email, firstName: account.firstName, language: account.language)
     }
     if !account.phone.isEmpty {
-      try await textPhoneCode(phoneCode, to: account.phone)
+      try await textPhoneCode(phoneCode, to: account.phone, language: account.language)
     }
     return account
   }
 
   /// A new code for `email`, stored (replacing the account's previous one) and emailed.
-  func sendConfirmation(to email: String, accountID: String, firstName: String, now: Date, replace: Bool) async throws {
+  func sendConfirmation(to email: String, accountID: String, firstName: String, language: Language, now: Date, replace: Bool) async throws {
     let code = SecretToken.newConfirmationCode()
     try await store.replaceConfirmation(confirmation(code: code, for: accountID, email: email, now: now))
-    try await emailCode(code, to: email, firstName: firstName)
+    try await emailCode(code, to: email, firstName: firstName, language: language)
   }
 
   func confirmation(code: String, for accountID: String, email: String, now: Date) -> PendingConfirmation {
@@ -132,7 +134,7 @@ extension IdentityDomain {
   }
 
   /// Emails `code` to `email`.
-  func emailCode(_ code: String, to email: String, firstName: String) async throws {
+  func emailCode(_ code: String, to email: String, firstName: String, language: Language) async throws {
     let hours = Int(policy.confirmationCodeLifetime / 3600)
     try await emailSender.send(
       Email(
@@ -144,7 +146,8 @@ extension IdentityDomain {
           your Binario confirmation code is \(code). It confirms the address \(email) and is valid for \(hours) hours.
 
           If you did not ask for it, ignore this message.
-          """
+          """,
+        language: language
       )
     )
   }

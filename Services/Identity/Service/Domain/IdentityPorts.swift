@@ -15,6 +15,11 @@ public struct Email: Sendable, Hashable {
     self.subject = subject
     self.body = body
   }
+
+  /// An email worded in `language`.
+  public init(to: String, subject: PersonText, body: PersonText, language: Language) {
+    self.init(to: to, subject: subject.rendered(in: language), body: body.rendered(in: language))
+  }
 }
 
 /// The one way identity sends email. A deployment with a mail provider implements it; the
@@ -34,6 +39,11 @@ public struct TextMessage: Sendable, Hashable {
     self.channel = channel
     self.to = to
     self.body = body
+  }
+
+  /// A message worded in `language`.
+  public init(channel: ContactChannel, to: String, body: PersonText, language: Language) {
+    self.init(channel: channel, to: to, body: body.rendered(in: language))
   }
 }
 

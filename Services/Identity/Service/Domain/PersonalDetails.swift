@@ -1,3 +1,4 @@
+import BinarioDomain
 /// What a person states about themselves when an account is created (Register, CreateDriver).
 ///
 /// Email, password and first name (the name shown to others) are required; the rest is optional
@@ -14,6 +15,9 @@ public struct PersonalDetails: Sendable, Hashable {
   public var birthDate: String
   /// `nil`: not given.
   public var gender: Gender?
+  /// The code of the language the suite writes to the person in (the app's, when it signs them
+  /// up): `it` or `en`.
+  public var language: String
 
   public init(
     email: String,
@@ -22,7 +26,8 @@ public struct PersonalDetails: Sendable, Hashable {
     lastName: String,
     phone: String,
     birthDate: String,
-    gender: Gender?
+    gender: Gender?,
+    language: String = Language.fallback.rawValue
   ) {
     self.email = email
     self.password = password
@@ -31,6 +36,7 @@ public struct PersonalDetails: Sendable, Hashable {
     self.phone = phone
     self.birthDate = birthDate
     self.gender = gender
+    self.language = language
   }
 }
 
@@ -43,19 +49,23 @@ public struct ProfileChanges: Sendable, Hashable {
   public var birthDate: String?
   /// `.some(nil)`: the caller sent "unspecified", which removes it.
   public var gender: Gender??
+  /// A language code (`it`, `en`).
+  public var language: String?
 
   public init(
     firstName: String? = nil,
     lastName: String? = nil,
     phone: String? = nil,
     birthDate: String? = nil,
-    gender: Gender?? = nil
+    gender: Gender?? = nil,
+    language: String? = nil
   ) {
     self.firstName = firstName
     self.lastName = lastName
     self.phone = phone
     self.birthDate = birthDate
     self.gender = gender
+    self.language = language
   }
 
   /// The names of the fields it changes, as in the proto.
@@ -66,6 +76,7 @@ public struct ProfileChanges: Sendable, Hashable {
     if phone != nil { names.append("phone") }
     if birthDate != nil { names.append("birth_date") }
     if gender != nil { names.append("gender") }
+    if language != nil { names.append("language") }
     return names
   }
 }

@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioAuth
 import BinarioProto
 import GRPCCore
@@ -16,7 +17,9 @@ extension IdentityHandler {
         lastName: request.lastName,
         phone: request.phone,
         birthDate: request.birthDate,
-        gender: request.gender
+        gender: request.gender,
+        // The app's language; else the one the request is read in.
+        language: request.language.isEmpty ? RequestLanguage.current.rawValue : request.language
       )
     )
     return .with { $0.userID = account.id }

@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioAuth
 import BinarioProto
 import Foundation
@@ -95,6 +96,7 @@ extension Binario_Identity_V1_Profile {
     self.disabled = account.disabled
     self.passwordSet = account.hasPassword
     self.linkedProviders = account.linkedProviders
+    self.language = account.language.rawValue
   }
 }
 
@@ -107,6 +109,7 @@ extension Binario_Identity_V1_AccountRecord {
     self.roles = account.roles.sorted().map(\.proto)
     self.verifiedPhone = account.verifiedPhone ?? ""
     self.disabled = account.disabled
+    self.language = account.language.rawValue
   }
 }
 
@@ -232,7 +235,8 @@ extension PersonalDetails {
     lastName: String,
     phone: String,
     birthDate: String,
-    gender: Binario_Identity_V1_Gender
+    gender: Binario_Identity_V1_Gender,
+    language: String = Language.fallback.rawValue
   ) {
     self.init(
       email: email,
@@ -241,7 +245,8 @@ extension PersonalDetails {
       lastName: lastName,
       phone: phone,
       birthDate: birthDate,
-      gender: Gender(proto: gender)
+      gender: Gender(proto: gender),
+      language: language
     )
   }
 }
@@ -268,6 +273,8 @@ protocol ProfileChangeRequest {
   var birthDate: String { get }
   var hasGender: Bool { get }
   var gender: Binario_Identity_V1_Gender { get }
+  var hasLanguage: Bool { get }
+  var language: String { get }
 }
 
 extension Binario_Identity_V1_UpdateMeRequest: ProfileChangeRequest {}
@@ -281,7 +288,8 @@ extension ProfileChanges {
       lastName: request.hasLastName ? request.lastName : nil,
       phone: request.hasPhone ? request.phone : nil,
       birthDate: request.hasBirthDate ? request.birthDate : nil,
-      gender: request.hasGender ? .some(Gender(proto: request.gender)) : nil
+      gender: request.hasGender ? .some(Gender(proto: request.gender)) : nil,
+      language: request.hasLanguage ? request.language : nil
     )
   }
 }

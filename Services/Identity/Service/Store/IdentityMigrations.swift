@@ -182,4 +182,9 @@ public enum IdentityMigrations {
     .add("v4-login-failure-hashed") { db in
       try db.execute(sql: "DELETE FROM login_failure")
     }
+    // The language the suite writes to each person in; the accounts before it get English,
+    // which is what they were written in.
+    .add("v5-account-language") { db in
+      try db.execute(sql: "ALTER TABLE account ADD COLUMN language TEXT NOT NULL DEFAULT 'en'")
+    }
 }

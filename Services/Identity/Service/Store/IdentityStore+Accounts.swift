@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioAuth
 import Foundation
 import GRDB
@@ -17,13 +18,13 @@ extension IdentityStore {
         try db.execute(
           sql: """
             INSERT INTO account (id, email, email_confirmed, pending_email, password_hash, first_name,
-              last_name, phone, phone_verified, birth_date, gender, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              last_name, phone, phone_verified, birth_date, gender, created_at, language)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
           arguments: [
             account.id, account.email, account.emailConfirmed, account.pendingEmail, passwordHash,
             account.firstName, account.lastName, account.phone, account.phoneVerified, account.birthDate,
-            account.gender?.rawValue, account.createdAt.storedValue,
+            account.gender?.rawValue, account.createdAt.storedValue, account.language.rawValue,
           ]
         )
         try Self.writeRoles(account.roles, of: account.id, db)
@@ -131,7 +132,7 @@ extension IdentityStore {
     id, email, email_confirmed, pending_email, first_name, last_name, phone, phone_verified,
       birth_date, gender, created_at, disabled_at IS NOT NULL AS disabled, password_hash != '' AS has_password,
       (SELECT group_concat(role) FROM account_role WHERE account_id = account.id) AS roles,
-      (SELECT group_concat(provider) FROM external_login WHERE account_id = account.id) AS providers
+      (SELECT group_concat(provider) FROM external_login WHERE account_id = account.id) AS providers, language
     """
 
   /// The columns of ``accountColumns`` by position: a row read by index skips GRDB's
@@ -139,9 +140,9 @@ extension IdentityStore {
   enum AccountColumn {
     static let id = 0, email = 1, emailConfirmed = 2, pendingEmail = 3, firstName = 4, lastName = 5
     static let phone = 6, phoneVerified = 7, birthDate = 8, gender = 9, createdAt = 10, disabled = 11
-    static let hasPassword = 12, roles = 13, providers = 14
+    static let hasPassword = 12, roles = 13, providers = 14, language = 15
     /// In ``credentialsSelect`` only, after the others.
-    static let passwordHash = 15
+    static let passwordHash = 16
   }
 
   static func account(from row: Row) -> Account {
@@ -163,7 +164,8 @@ extension IdentityStore {
       phoneVerified: row[Column.phoneVerified],
       disabled: row[Column.disabled],
       hasPassword: row[Column.hasPassword],
-      linkedProviders: (providers ?? "").split(separator: ",").map(String.init).sorted()
+      linkedProviders: (providers ?? "").split(separator: ",").map(String.init).sorted(),
+      language: Language(tag: row[Column.language]) ?? .fallback
     )
   }
 

@@ -10,12 +10,13 @@ extension IdentityStore {
     try await pool.write { db in
       try db.execute(
         sql: """
-          UPDATE account SET first_name = ?, last_name = ?, phone = ?, phone_verified = ?, birth_date = ?, gender = ?
+          UPDATE account SET first_name = ?, last_name = ?, phone = ?, phone_verified = ?, birth_date = ?, gender = ?,
+            language = ?
           WHERE id = ?
           """,
         arguments: [
           account.firstName, account.lastName, account.phone, account.phoneVerified, account.birthDate,
-          account.gender?.rawValue, account.id,
+          account.gender?.rawValue, account.language.rawValue, account.id,
         ]
       )
       if let phoneVerification {

@@ -10,7 +10,8 @@ extension SchedulingDomain {
       let feed = try GTFSFeedReader.read(files: try GTFSFeedFiles.zip(bytes))
       return try await importTimetable(feed, source: "upload")
     } catch let error as GTFSError {
-      throw ServiceError.invalid("feed_zip", error.description)
+      // The feed's problem as the reader says it (file, line, field), for whoever made the feed.
+      throw ServiceError.invalid("feed_zip", PersonText(verbatim: error.description))
     }
   }
 

@@ -135,31 +135,38 @@ extension SchedulingDomain {
     return sequence
   }
 
-  /// What a run's followers are told about a change.
+  /// What a run's followers are told about a change, in every language.
   static func notice(of change: RecordedRunChange, on run: LiveRun) -> NotificationContent {
-    let train = "\(run.line.shortName) \(run.state.run.trainNumber) to \(run.headsign)"
+    let train: PersonText = "\(run.line.shortName) \(run.state.run.trainNumber) to \(run.headsign)"
     let data = ["trip_id": run.tripID, "service_date": run.serviceDate.description, "change_id": change.id]
-    func station(_ sequence: Int) -> String {
-      run.stop(sequence).flatMap { run.stations[$0.planned.stationID]?.name } ?? "stop \(sequence)"
+    func station(_ sequence: Int) -> PersonText {
+      if let name = run.stop(sequence).flatMap({ run.stations[$0.planned.stationID]?.name }) { return PersonText(verbatim: name) }
+      return "stop \(sequence)"
     }
     func clock(_ time: ServiceTime) -> String { String(time.description.prefix(5)) }
+    // The reason is the admin's words, as they wrote them.
+    let reason = PersonText(verbatim: change.reason)
     switch change.kind {
     case .delay(let from, let minutes):
-      let stop = run.stop(from)
-      let when = stop.map { " Leaves \(station(from)) at \(clock($0.expectedDeparture)) instead of \(clock($0.planned.departure))." } ?? ""
-      let title = minutes == 0 ? "\(train) is back on time" : "\(train) is \(minutes) minutes late"
-      return NotificationContent(kind: .tripDelay, title: title, body: "\(change.reason).\(minutes == 0 ? "" : when)", data: data)
+      let title: PersonText = minutes == 0 ? "\(train) is back on time" : "\(train) is \(minutes) minutes late"
+      guard minutes != 0, let stop = run.stop(from) else {
+        return NotificationContent(kind: .tripDelay, title: TranslatedText(title), body: TranslatedText("\(reason)."), data: data)
+      }
+      let expected = clock(stop.expectedDeparture)
+      let planned = clock(stop.planned.departure)
+      let body: PersonText = "\(reason). Leaves \(station(from)) at \(expected) instead of \(planned)."
+      return NotificationContent(kind: .tripDelay, title: TranslatedText(title), body: TranslatedText(body), data: data)
     case .platform(let sequence, let platform):
       return NotificationContent(
         kind: .platformChange,
         title: "\(train): platform \(platform) at \(station(sequence))",
-        body: "Now leaving from platform \(platform). \(change.reason).",
+        body: "Now leaving from platform \(platform). \(reason).",
         data: data
       )
     case .cancellation(let from):
       let first = run.state.stops.first?.planned.sequence
-      let title = from == first ? "\(train) is cancelled" : "\(train) ends at \(station(from))"
-      return NotificationContent(kind: .cancellation, title: title, body: "\(change.reason).", data: data)
+      let title: PersonText = from == first ? "\(train) is cancelled" : "\(train) ends at \(station(from))"
+      return NotificationContent(kind: .cancellation, title: TranslatedText(title), body: TranslatedText("\(reason)."), data: data)
     }
   }
 }

@@ -73,7 +73,7 @@ extension SchedulingDomain {
       NotificationContent(
         kind: .tripDelay,
         title: "\(current.line.shortName) \(trainNumber) to \(newHeadsign) on \(date): new times",
-        body: Self.timesSummary(stops, stations: stationsByID),
+        body: TranslatedText(Self.timesSummary(stops, stations: stationsByID)),
         data: ["trip_id": tripID, "service_date": date.description]
       )
     }
@@ -130,7 +130,7 @@ extension SchedulingDomain {
     let notice = NotificationContent(
       kind: .cancellation,
       title: "\(run.line.shortName) \(run.state.run.trainNumber) to \(run.headsign) no longer runs on \(date)",
-      body: reason.isEmpty ? "It was taken out of the timetable." : "\(reason).",
+      body: reason.isEmpty ? "It was taken out of the timetable." : "\(PersonText(verbatim: reason)).",
       data: ["trip_id": tripID, "service_date": date.description]
     )
     try await store.removeRun(
@@ -144,7 +144,7 @@ extension SchedulingDomain {
   }
 
   /// "Leaves Milano Centrale 08:05, arrives Bergamo 08:55."
-  static func timesSummary(_ stops: [RunStopDraft], stations: [String: Station]) -> String {
+  static func timesSummary(_ stops: [RunStopDraft], stations: [String: Station]) -> PersonText {
     guard let first = stops.first, let last = stops.last else { return "Its stops changed." }
     func name(_ id: String) -> String { stations[id]?.name ?? id }
     func clock(_ time: ServiceTime) -> String { String(time.description.prefix(5)) }

@@ -34,7 +34,7 @@ public struct NotificationsHandler: Binario_Scheduling_V1_Notifications.SimpleSe
       unreadOnly: request.unreadOnly
     )
     return .with {
-      $0.notifications = page.notifications.map(Binario_Scheduling_V1_Notification.init)
+      $0.notifications = page.notifications.map { Binario_Scheduling_V1_Notification($0) }
       $0.nextPageToken = page.nextPageToken
       $0.unreadCount = UInt32(clamping: page.unreadCount)
     }
@@ -146,7 +146,12 @@ public struct NotificationsHandler: Binario_Scheduling_V1_Notifications.SimpleSe
     }
     let outcome = try await centre.notify(
       userIDs: request.userIds,
-      content: NotificationContent(kind: kind, title: request.title, body: request.body, data: request.data),
+      content: NotificationContent(
+        kind: kind,
+        title: TranslatedText(english: request.title, translations: request.titleTranslations),
+        body: TranslatedText(english: request.body, translations: request.bodyTranslations),
+        data: request.data
+      ),
       dedupeKey: request.dedupeKey,
       pushOnly: request.pushOnly
     )

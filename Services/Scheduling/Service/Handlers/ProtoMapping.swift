@@ -112,12 +112,13 @@ extension RunStopInput {
 // MARK: - Notifications
 
 extension Binario_Scheduling_V1_Notification {
-  init(_ notification: UserNotification) {
+  /// In the language the call asked for: an inbox is read in the app's language.
+  init(_ notification: UserNotification, language: Language = RequestLanguage.current) {
     self.init()
     notificationID = notification.id
     kind = notification.content.kind.proto
-    title = notification.content.title
-    body = notification.content.body
+    title = notification.content.title.text(in: language)
+    body = notification.content.body.text(in: language)
     data = notification.content.data
     createdAt = Google_Protobuf_Timestamp(date: notification.createdAt)
     read = notification.read

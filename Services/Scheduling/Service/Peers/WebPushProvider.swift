@@ -85,8 +85,8 @@ struct WebPushPayload: Encodable {
   init(_ notification: UserNotification) {
     self.id = notification.id
     self.kind = notification.content.kind.rawValue
-    self.title = notification.content.title
-    self.body = notification.content.body
+    self.title = notification.title
+    self.body = notification.body
     self.data = notification.content.data
   }
 

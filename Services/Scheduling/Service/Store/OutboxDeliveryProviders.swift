@@ -20,8 +20,8 @@ public struct OutboxPushProvider: PushProvider {
         userID: notification.userID,
         notificationID: notification.id,
         address: "\(device.platform.rawValue):\(device.token)",
-        title: notification.content.title,
-        body: notification.content.body,
+        title: notification.title,
+        body: notification.body,
         sentAt: clock.now()
       )
     )
@@ -47,8 +47,8 @@ public struct OutboxEmailProvider: NotificationEmailProvider {
         userID: notification.userID,
         notificationID: notification.id,
         address: address,
-        title: notification.content.title,
-        body: notification.content.body,
+        title: notification.title,
+        body: notification.body,
         sentAt: clock.now()
       )
     )
@@ -73,8 +73,8 @@ public struct OutboxTextProvider: NotificationTextProvider {
         userID: notification.userID,
         notificationID: notification.id,
         address: phone,
-        title: notification.content.title,
-        body: notification.content.body,
+        title: notification.title,
+        body: notification.body,
         sentAt: clock.now()
       )
     )

@@ -50,7 +50,7 @@ extension SchedulingStore {
     for userID in userIDs {
       let id = UUID().uuidString.lowercased()
       try insert.execute(arguments: [
-        id, userID, content.kind.rawValue, content.title, content.body, data, now.timeIntervalSince1970, pushOnly,
+        id, userID, content.kind.rawValue, content.title.stored, content.body.stored, data, now.timeIntervalSince1970, pushOnly,
       ])
       made.append(
         UserNotification(
@@ -321,8 +321,8 @@ extension SchedulingStore {
       userID: row["user_id"],
       content: NotificationContent(
         kind: NotificationKind(rawValue: row["kind"]) ?? .general,
-        title: row["title"],
-        body: row["body"],
+        title: TranslatedText(stored: row["title"]),
+        body: TranslatedText(stored: row["body"]),
         data: data
       ),
       createdAt: Date(timeIntervalSince1970: row["created_at"]),

@@ -45,9 +45,9 @@ extension TicketingStore {
     }
   }
 
-  func markPurchaseDeclined(id: String, failure: String) async throws {
+  func markPurchaseDeclined(id: String, failure: TranslatedText) async throws {
     try await pool.write { db in
-      try db.executeCached(sql: "UPDATE purchase SET status = 'declined', failure = ? WHERE id = ?", arguments: [failure, id])
+      try db.executeCached(sql: "UPDATE purchase SET status = 'declined', failure = ? WHERE id = ?", arguments: [failure.stored, id])
     }
   }
 
@@ -174,7 +174,7 @@ extension TicketingStore {
         paymentMethodID: row["payment_method_id"],
         cardLast4: row["card_last4"],
         chargeID: row["charge_id"],
-        failure: row["failure"],
+        failure: (row["failure"] as String?).map(TranslatedText.init(stored:)),
         createdAt: Date(timeIntervalSince1970: row["created_at"]),
         tickets: try tickets(db, where: "purchase_id = ?", [row["id"] as String]),
         refunded: Money(amountMinor: row["refunded_minor"], currency: currency)

@@ -2,34 +2,40 @@
 
 import { publicApi } from "../api.js";
 import { h, field, form, announce } from "../dom.js";
+import { t, language } from "../i18n.js";
 
 export function showSignIn(main, { query, app }) {
   main.append(
-    form("Sign in", [
-      field("Email", { name: "email", type: "email", autocomplete: "username", required: true, value: query.email }),
-      field("Password", { name: "password", type: "password", autocomplete: "current-password", required: true }),
-    ], "Sign in", async (values) => {
+    form(t("signIn.title"), [
+      field(t("account.email"), { name: "email", type: "email", autocomplete: "username", required: true, value: query.email }),
+      field(t("account.password"), { name: "password", type: "password", autocomplete: "current-password", required: true }),
+      h("div", { class: "field checkbox" },
+        h("input", { type: "checkbox", id: "keep-signed-in", name: "keepSignedIn", value: "yes" }),
+        h("label", { for: "keep-signed-in" }, t("signIn.keep")),
+        h("small", { class: "hint" }, t("signIn.keepHint"))),
+    ], t("signIn.submit"), async (values) => {
       const answer = await publicApi("POST", "/v1/sessions", { email: values.email, password: values.password });
-      announce("Signed in");
-      await app.signedIn(answer.tokens, query.next);
+      announce(t("signIn.done"));
+      await app.signedIn(answer.tokens, query.next, { keep: values.keepSignedIn === "yes" });
     }, { id: "sign-in-form" }),
-    h("p", {}, h("a", { href: "#/sign-up" }, "Create an account"), " · ",
-      h("a", { href: "#/password-reset" }, "Forgot your password?")));
+    h("p", {}, h("a", { href: "#/sign-up" }, t("menu.signUp")), " · ",
+      h("a", { href: "#/password-reset" }, t("signIn.forgot"))));
 }
 
 export function showSignUp(main) {
   main.append(
-    form("Create an account", [
-      field("Email", { name: "email", type: "email", autocomplete: "email", required: true }),
-      field("Password", { name: "password", type: "password", autocomplete: "new-password", required: true, minlength: 10 },
-        "At least 10 characters."),
-      field("First name", { name: "firstName", autocomplete: "given-name", required: true }),
-      field("Last name", { name: "lastName", autocomplete: "family-name" }),
-      field("Phone", { name: "phone", type: "tel", autocomplete: "tel", placeholder: "+393331234567" },
-        "Optional; international form, for taxis and alerts."),
-    ], "Create the account", async (values) => {
-      await publicApi("POST", "/v1/accounts", values);
-      announce("Account created; check your email for the code");
+    form(t("signUp.title"), [
+      field(t("account.email"), { name: "email", type: "email", autocomplete: "email", required: true }),
+      field(t("account.password"), { name: "password", type: "password", autocomplete: "new-password", required: true, minlength: 10 },
+        t("account.passwordHint")),
+      field(t("account.firstName"), { name: "firstName", autocomplete: "given-name", required: true }),
+      field(t("account.lastName"), { name: "lastName", autocomplete: "family-name" }),
+      field(t("account.phone"), { name: "phone", type: "tel", autocomplete: "tel", placeholder: "+393331234567" },
+        t("account.phoneHint")),
+    ], t("signUp.submit"), async (values) => {
+      // The account speaks the app's language: its emails, texts and notifications use it.
+      await publicApi("POST", "/v1/accounts", { ...values, language: language() });
+      announce(t("signUp.done"));
       location.hash = `#/confirm?email=${encodeURIComponent(values.email)}`;
     }, { id: "sign-up-form" }));
 }
@@ -37,13 +43,13 @@ export function showSignUp(main) {
 export function showConfirm(main, { query }) {
   let resend;
   main.append(
-    h("p", {}, "We emailed you a code. Type it here to confirm the address."),
-    form("Confirm your email", [
-      field("Email", { name: "email", type: "email", autocomplete: "email", required: true, value: query.email }),
-      field("Code", { name: "code", inputmode: "numeric", autocomplete: "one-time-code", required: true }),
-    ], "Confirm", async (values) => {
+    h("p", {}, t("confirm.intro")),
+    form(t("confirm.title"), [
+      field(t("account.email"), { name: "email", type: "email", autocomplete: "email", required: true, value: query.email }),
+      field(t("confirm.code"), { name: "code", inputmode: "numeric", autocomplete: "one-time-code", required: true }),
+    ], t("confirm.submit"), async (values) => {
       await publicApi("POST", "/v1/accounts:confirmEmail", { email: values.email, code: values.code.trim() });
-      announce("Email confirmed; you can sign in");
+      announce(t("confirm.done"));
       location.hash = `#/sign-in?email=${encodeURIComponent(values.email)}`;
     }, { id: "confirm-form" }),
     resend = h("button", { type: "button", class: "secondary", onclick: async () => {
@@ -51,31 +57,31 @@ export function showConfirm(main, { query }) {
       resend.disabled = true;
       try {
         await publicApi("POST", "/v1/accounts:resendConfirmation", { email });
-        announce("A new code is on its way");
+        announce(t("confirm.resent"));
       } catch (error) {
         announce(error.message);
       } finally {
         resend.disabled = false;
       }
-    } }, "Send a new code"));
+    } }, t("confirm.resend")));
 }
 
 export function showPasswordReset(main, { query }) {
   if (query.token) {
-    main.append(form("Choose a new password", [
-      field("New password", { name: "newPassword", type: "password", autocomplete: "new-password", required: true, minlength: 10 }),
-    ], "Set the password", async (values) => {
+    main.append(form(t("reset.chooseTitle"), [
+      field(t("reset.newPassword"), { name: "newPassword", type: "password", autocomplete: "new-password", required: true, minlength: 10 }),
+    ], t("reset.set"), async (values) => {
       await publicApi("POST", "/v1/password-resets:complete", { token: query.token, newPassword: values.newPassword });
-      announce("Password changed; sign in with it");
+      announce(t("reset.done"));
       location.hash = "#/sign-in";
     }, { id: "reset-complete-form" }));
     return;
   }
   const done = h("p", { role: "status" });
-  main.append(form("Reset your password", [
-    field("Email", { name: "email", type: "email", autocomplete: "email", required: true }),
-  ], "Email me a link", async (values) => {
+  main.append(form(t("reset.title"), [
+    field(t("account.email"), { name: "email", type: "email", autocomplete: "email", required: true }),
+  ], t("reset.request"), async (values) => {
     await publicApi("POST", "/v1/password-resets", { email: values.email });
-    done.textContent = "If that address has an account, a link to choose a new password is on its way.";
+    done.textContent = t("reset.requested");
   }, { id: "reset-request-form" }), done);
 }

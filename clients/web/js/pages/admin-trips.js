@@ -3,6 +3,7 @@
 
 import { api, segment, withQuery } from "../api.js";
 import { h, replace, field, form, failure, announce, dateTime } from "../dom.js";
+import { t } from "../i18n.js";
 import { runPath, stopTime, platform, status, destination } from "./runs.js";
 
 export async function show(main, { query }) {
@@ -13,26 +14,26 @@ export async function show(main, { query }) {
   picker.addEventListener("change", () => { location.hash = `#/admin/trips?station=${encodeURIComponent(picker.value)}`; });
   const runs = h("section", { id: "admin-runs" });
   const editor = h("section", { id: "run-editor", "aria-live": "polite" });
-  main.append(h("div", { class: "toolbar" }, h("label", { for: "admin-station" }, "Departures from"), picker), runs, editor);
+  main.append(h("div", { class: "toolbar" }, h("label", { for: "admin-station" }, t("admin.departuresFrom")), picker), runs, editor);
 
   async function load() {
     const board = await api("GET", withQuery(`/v1/stations/${segment(stationId)}/departures`, { limit: 12 }));
     replace(runs, h("table", { class: "board" },
-      h("thead", {}, h("tr", {}, ["Time", "Train", "To", "Platform", "Status", ""].map((title) => h("th", { scope: "col" }, title)))),
+      h("thead", {}, h("tr", {}, ["board.time", "board.train", "journeys.to", "board.platform", "board.status", "admin.change"].map((key) => h("th", { scope: "col" }, key === "admin.change" ? h("span", { class: "visually-hidden" }, t(key)) : t(key))))),
       h("tbody", {}, (board.departures || []).map((departure) => {
         const run = departure.run;
         const stop = run.stops.find((candidate) => candidate.sequence === departure.sequence) || run.stops[0];
         return h("tr", { dataset: { trip: run.run.tripId } },
           h("td", {}, stopTime(stop)), h("td", {}, `${run.line} ${run.trainNumber}`), h("td", {}, destination(run)),
           h("td", {}, platform(stop)), h("td", {}, status(run, stop)),
-          h("td", {}, h("button", { type: "button", class: "secondary change-run", "aria-label": `Change ${run.line} ${run.trainNumber}`,
-            onclick: () => edit(run, stop) }, "Change")));
+          h("td", {}, h("button", { type: "button", class: "secondary change-run", "aria-label": t("admin.changeTrain", { train: `${run.line} ${run.trainNumber}` }),
+            onclick: () => edit(run, stop) }, t("admin.change"))));
       }))));
   }
 
   async function edit(run, stop) {
     const path = `/v1/admin${runPath(run.run).slice(3)}`;
-    const label = `${run.line} ${run.trainNumber} to ${destination(run)}`;
+    const label = t("run.title", { train: `${run.line} ${run.trainNumber}`, destination: destination(run) });
     const done = async (what) => {
       announce(`${label}: ${what}`);
       await load();
@@ -43,40 +44,40 @@ export async function show(main, { query }) {
       const answer = await api("GET", `${path}/changes`);
       replace(log, (answer.changes || []).map((change) => h("li", {},
         dateTime(change.changedAt), " — ",
-        change.delay ? `delay ${change.delay.minutes} min` : change.platformChange ? `platform ${change.platformChange.platform}` : "cancelled",
+        change.delay ? t("admin.delayed", { count: change.delay.minutes }) : change.platformChange ? t("admin.platform", { platform: change.platformChange.platform }) : t("admin.cancelled"),
         change.reason ? ` (${change.reason})` : "")));
     }
     // A key per change meant: a form sent again (a retry after a lost answer) changes nothing
     // more; a new key once the change is made.
     const keys = { delay: crypto.randomUUID(), platform: crypto.randomUUID(), cancel: crypto.randomUUID() };
     replace(editor,
-      h("h2", {}, `Change ${label}`),
-      h("p", {}, `At ${stop.station.name}: `, stopTime(stop), " ", platform(stop), " ", status(run, stop)),
-      form("Delay", [
-        field("Minutes late", { name: "minutes", type: "number", min: 0, max: 1440, required: true, value: "10" }, "0 clears the delay."),
-        field("Reason", { name: "reason", required: true, placeholder: "Signal failure" }),
-      ], "Delay the train", async (values) => {
+      h("h2", {}, t("admin.changeTrain", { train: label })),
+      h("p", {}, `${t("admin.at", { station: stop.station.name })}: `, stopTime(stop), " ", platform(stop), " ", status(run, stop)),
+      form(t("admin.delay"), [
+        field(t("admin.minutes"), { name: "minutes", type: "number", min: 0, max: 1440, required: true, value: "10" }, t("admin.minutesHint")),
+        field(t("admin.reason"), { name: "reason", required: true, placeholder: t("admin.reasonDelay") }),
+      ], t("admin.delayButton"), async (values) => {
         await api("POST", `${path}:delay`, { fromSequence: stop.sequence, minutes: Number(values.minutes), reason: values.reason, idempotencyKey: keys.delay });
         keys.delay = crypto.randomUUID();
-        await done(`${values.minutes} minutes late`);
+        await done(t("admin.nowLate", { count: Number(values.minutes) }));
       }, { id: "delay-form", class: "inline" }),
-      form("Platform", [
-        field("New platform", { name: "platform", required: true }),
-        field("Reason", { name: "reason", required: true, placeholder: "Track works" }),
-      ], "Change the platform", async (values) => {
+      form(t("board.platform"), [
+        field(t("admin.newPlatform"), { name: "platform", required: true }),
+        field(t("admin.reason"), { name: "reason", required: true, placeholder: t("admin.reasonPlatform") }),
+      ], t("admin.platformButton"), async (values) => {
         await api("POST", `${path}:changePlatform`, { sequence: stop.sequence, platform: values.platform, reason: values.reason, idempotencyKey: keys.platform });
         keys.platform = crypto.randomUUID();
-        await done(`now from platform ${values.platform}`);
+        await done(t("admin.nowPlatform", { platform: values.platform }));
       }, { id: "platform-form", class: "inline" }),
-      form("Cancel", [
-        field("From", { name: "from", options: [["here", `${stop.station.name} on`], ["whole", "the whole run"]] }),
-        field("Reason", { name: "reason", required: true, placeholder: "Strike" }),
-      ], "Cancel the train", async (values) => {
+      form(t("admin.cancel"), [
+        field(t("journeys.from"), { name: "from", options: [["here", t("admin.fromHere", { station: stop.station.name })], ["whole", t("admin.wholeRun")]] }),
+        field(t("admin.reason"), { name: "reason", required: true, placeholder: t("admin.reasonCancel") }),
+      ], t("admin.cancelButton"), async (values) => {
         await api("POST", `${path}:cancel`, { fromSequence: values.from === "whole" ? 0 : stop.sequence, reason: values.reason, idempotencyKey: keys.cancel });
         keys.cancel = crypto.randomUUID();
-        await done("cancelled");
+        await done(t("admin.cancelled"));
       }, { id: "cancel-form", class: "inline" }),
-      h("h3", {}, "Changes so far"), log);
+      h("h3", {}, t("admin.changes")), log);
     await history().catch((error) => editor.append(failure(error)));
     editor.querySelector("input")?.focus();
   }

@@ -8,14 +8,17 @@ import { h, replace, field, form, failure, announce, dateTime, time, fromZonedIn
 import { baseMapIn, valueColour } from "../maps.js";
 import { chart, colours } from "../charts.js";
 import { parseReadings } from "../readings-file.js";
+import { t, number } from "../i18n.js";
 
-/** The measures, their names and the values from "good" to "bad" the colours span. */
+/** The measures, their names' keys and the values from "good" to "bad" the colours span. */
 const measures = [
   ["MEASURE_PM2_5", "PM2.5", [10, 50]], ["MEASURE_PM10", "PM10", [20, 100]], ["MEASURE_PM1", "PM1", [10, 50]],
-  ["MEASURE_PM4", "PM4", [15, 75]], ["MEASURE_PM0_5", "PM0.5", [10, 50]], ["MEASURE_TEMPERATURE", "Temperature", [0, 35]],
-  ["MEASURE_HUMIDITY", "Humidity", [30, 90]], ["MEASURE_PRESSURE", "Pressure", [990, 1040]], ["MEASURE_TVOC", "TVOC", [0, 500]],
+  ["MEASURE_PM4", "PM4", [15, 75]], ["MEASURE_PM0_5", "PM0.5", [10, 50]], ["MEASURE_TEMPERATURE", "enum.MEASURE_TEMPERATURE", [0, 35]],
+  ["MEASURE_HUMIDITY", "enum.MEASURE_HUMIDITY", [30, 90]], ["MEASURE_PRESSURE", "enum.MEASURE_PRESSURE", [990, 1040]], ["MEASURE_TVOC", "TVOC", [0, 500]],
   ["MEASURE_ECO2", "eCO₂", [400, 2000]],
 ];
+/** A measure's name: a catalogue key, or a symbol the same in every language. */
+const measureName = (name) => (name.startsWith("enum.") ? t(name) : name);
 const milan = { south: 45.3, west: 8.95, north: 45.65, east: 9.45 };
 
 export async function show(main, { query }) {
@@ -41,32 +44,33 @@ export async function show(main, { query }) {
   end = new Date(end.getTime() + 60_000);
 
   const mapElement = h("div", { id: "air-map", class: "map" });
-  const chartCanvas = h("canvas", { id: "air-chart", role: "img", "aria-label": "The boards' series against the reference station's" });
+  const chartCanvas = h("canvas", { id: "air-chart", role: "img", "aria-label": t("air.chartLabel") });
   const chartNote = h("p", { id: "air-chart-note", class: "hint" });
   const table = h("div", { id: "air-statistics" });
   const summary = h("p", { id: "air-summary", role: "status" });
   const deviceSection = h("section", { id: "devices", "aria-labelledby": "devices-heading" });
 
-  const controls = form("Readings", [
-    field("Measure", { name: "measure", options: measures.map(([value, name]) => [value, name]), value: shownMeasure }),
-    field("From", { name: "from", type: "datetime-local", value: toZonedInput(start), required: true }),
-    field("To", { name: "to", type: "datetime-local", value: toZonedInput(end), required: true }),
-  ], "Show", (values) => draw(values), { id: "air-form", class: "inline" });
+  const controls = form(t("air.readings"), [
+    field(t("air.measure"), { name: "measure", options: measures.map(([value, name]) => [value, measureName(name)]), value: shownMeasure }),
+    field(t("journeys.from"), { name: "from", type: "datetime-local", value: toZonedInput(start), required: true }),
+    field(t("journeys.to"), { name: "to", type: "datetime-local", value: toZonedInput(end), required: true }),
+  ], t("air.show"), (values) => draw(values), { id: "air-form", class: "inline" });
   main.append(controls, summary,
     h("div", { class: "air-grid" },
-      h("section", { "aria-labelledby": "map-heading" }, h("h2", { id: "map-heading" }, "Map"), mapElement,
-        h("p", { class: "hint" }, "Circles: your boards' readings, larger and redder for higher values. Ringed in red: the reference stations' mean.")),
-      h("section", { "aria-labelledby": "chart-heading" }, h("h2", { id: "chart-heading" }, "Over time"),
+      h("section", { "aria-labelledby": "map-heading" }, h("h2", { id: "map-heading" }, t("air.map")), mapElement,
+        h("p", { class: "hint" }, t("air.mapHint"))),
+      h("section", { "aria-labelledby": "chart-heading" }, h("h2", { id: "chart-heading" }, t("air.overTime")),
         h("div", { class: "chart-box" }, chartCanvas), chartNote)),
-    h("section", { "aria-labelledby": "statistics-heading" }, h("h2", { id: "statistics-heading" }, "Quartiles"), table),
+    h("section", { "aria-labelledby": "statistics-heading" }, h("h2", { id: "statistics-heading" }, t("air.quartiles")), table),
     deviceSection);
 
-  const map = await baseMapIn(mapElement, "Map of the readings and the reference stations");
+  const map = await baseMapIn(mapElement, t("air.mapLabel"));
   const layer = window.L.layerGroup().addTo(map);
 
   async function draw(values) {
     const measure = values.measure;
-    const [, name, scale] = measures.find(([value]) => value === measure);
+    const [, nameKey, scale] = measures.find(([value]) => value === measure);
+    const name = measureName(nameKey);
     const from = fromZonedInput(values.from).toISOString();
     const to = fromZonedInput(values.to).toISOString();
     const range = { measure, from, to };
@@ -87,7 +91,7 @@ export async function show(main, { query }) {
         radius: 4 + 10 * Math.max(0, Math.min(1, point.value / scale[1])),
         color: valueColour(point.value, scale), weight: 1, fillColor: valueColour(point.value, scale), fillOpacity: 0.7,
         className: "reading",
-      }).bindTooltip(`${name} ${point.value} ${unit} at ${dateTime(point.time)}`).addTo(layer);
+      }).bindTooltip(t("air.reading", { measure: name, value: number(point.value), unit, time: dateTime(point.time) })).addTo(layer);
     }
     for (const reference of mapAnswer.reference || []) {
       const at = [reference.sensor.latitude, reference.sensor.longitude];
@@ -95,19 +99,19 @@ export async function show(main, { query }) {
       window.L.circleMarker(at, {
         radius: 11, color: colours.reference, weight: 4, fillColor: valueColour(reference.mean, scale), fillOpacity: 0.9,
         className: "reference-station",
-      }).bindTooltip(`${reference.sensor.stationName}: mean ${reference.mean.toFixed(1)} ${unit} (${reference.count} values)`).addTo(layer);
+      }).bindTooltip(t("air.stationMean", { station: reference.sensor.stationName, mean: number(reference.mean, 1), unit, count: reference.count })).addTo(layer);
     }
     if (bounds.length) map.fitBounds(bounds, { padding: [24, 24], maxZoom: 15 });
-    replace(summary, `${points.length} readings on the map${mapAnswer.sampled ? ` (sampled from ${mapAnswer.total})` : ""}, `,
-      `${(mapAnswer.reference || []).length} reference stations.`);
+    replace(summary, t(mapAnswer.sampled ? "air.summarySampled" : "air.summary", { count: points.length, total: Number(mapAnswer.total || 0) }), " ",
+      t("air.stations", { count: (mapAnswer.reference || []).length }));
 
     replace(table, Number(statistics.count) > 0
       ? h("table", { class: "compact", id: "quartiles" },
-        h("caption", {}, `${name} (${unit}), ${statistics.count} readings`),
-        h("thead", {}, h("tr", {}, ["Min", "Q1", "Median", "Q3", "Max", "Mean"].map((title) => h("th", { scope: "col" }, title)))),
+        h("caption", {}, t("air.caption", { measure: name, unit, count: Number(statistics.count) })),
+        h("thead", {}, h("tr", {}, ["air.min", "air.q1", "air.median", "air.q3", "air.max", "air.mean"].map((key) => h("th", { scope: "col" }, t(key))))),
         h("tbody", {}, h("tr", {}, [statistics.min, statistics.q1, statistics.median, statistics.q3, statistics.max, statistics.mean]
-          .map((value) => h("td", {}, Number(value || 0).toFixed(1))))))
-      : h("p", { class: "empty" }, "No readings in this range."));
+          .map((value) => h("td", {}, number(Number(value || 0), 1))))))
+      : h("p", { class: "empty" }, t("air.noReadings")));
 
     // The nearest reference station measuring the same, near the readings' middle.
     const centre = points.length
@@ -121,16 +125,16 @@ export async function show(main, { query }) {
     if (sensor) {
       const compared = await api("GET", withQuery("/v1/telemetry/reference/compare", { ...range, sensor_id: sensor.sensor.sensorId, max_points: 48 }));
       referenceLine = (compared.points || []).filter((point) => point.reference !== undefined).map((point) => ({ x: Date.parse(point.start), y: point.reference }));
-      const station = `${sensor.sensor.stationName} (${(sensor.distanceMetres / 1000).toFixed(1)} km away)`;
-      replace(chartNote, referenceLine.length ? `Red: ${station}` : `${station} has no values in this range`,
-        compared.correlation !== undefined ? `; correlation with your boards r = ${compared.correlation.toFixed(2)}` : "", ".");
+      const station = t("air.stationAway", { station: sensor.sensor.stationName, km: number(sensor.distanceMetres / 1000, 1) });
+      replace(chartNote, referenceLine.length ? t("air.red", { station }) : t("air.stationEmpty", { station }),
+        compared.correlation !== undefined ? `; ${t("air.correlation", { r: number(compared.correlation, 2) })}` : "", ".");
     } else {
-      replace(chartNote, "No reference station measures this nearby.");
+      replace(chartNote, t("air.noStation"));
     }
     if (!mineLine.length && !referenceLine.length) {
       const existing = window.Chart.getChart(chartCanvas);
       if (existing) existing.destroy();
-      replace(chartNote, "No readings of this measure in this range.");
+      replace(chartNote, t("air.noSeries"));
       chartCanvas.dataset.points = "0";
       chartCanvas.dataset.referencePoints = "0";
       return;
@@ -141,7 +145,7 @@ export async function show(main, { query }) {
       type: "line",
       data: {
         datasets: [
-          { label: `Your boards (${name})`, data: mineLine, borderColor: colours.moqa, backgroundColor: colours.moqa, pointRadius: 2 },
+          { label: t("air.yourBoardsOf", { measure: name }), data: mineLine, borderColor: colours.moqa, backgroundColor: colours.moqa, pointRadius: 2 },
           ...(referenceLine.length ? [{ label: sensor.sensor.stationName, data: referenceLine, borderColor: colours.reference, backgroundColor: colours.reference, pointRadius: 2 }] : []),
         ],
       },
@@ -158,31 +162,31 @@ export async function show(main, { query }) {
   }
 
   function drawDevices(list, token) {
-    replace(deviceSection, h("h2", { id: "devices-heading" }, "Your boards"),
+    replace(deviceSection, h("h2", { id: "devices-heading" }, t("air.yourBoards")),
       h("ul", { id: "device-list" }, list.filter((device) => device.mine).map((device) =>
-        h("li", {}, `${device.name}`, device.hasToken ? "" : " (token revoked)"))),
-      token ? h("p", { class: "token", role: "status" }, "The new board's token (shown once; keep it on the board): ", h("code", { id: "new-token" }, token)) : null,
-      form("Add a board", [field("Name", { name: "name", required: true, placeholder: "Bike board" })], "Add the board", async (values) => {
+        h("li", {}, `${device.name}`, device.hasToken ? "" : ` (${t("air.revoked")})`))),
+      token ? h("p", { class: "token", role: "status" }, t("air.newToken"), " ", h("code", { id: "new-token" }, token)) : null,
+      form(t("air.addBoard"), [field(t("itinerary.name"), { name: "name", required: true, placeholder: t("air.boardExample") })], t("air.addBoardButton"), async (values) => {
         const added = await api("POST", "/v1/telemetry/devices", { name: values.name });
-        announce(`${values.name} added`);
+        announce(t("subs.added", { name: values.name }));
         drawDevices((await api("GET", "/v1/telemetry/devices")).devices || [], added.token);
       }, { id: "device-form", class: "inline" }),
-      form("Upload readings", [
-        h("div", { class: "field" }, h("label", { for: "readings-file" }, "Readings file (CSV or JSON lines)"),
+      form(t("air.upload"), [
+        h("div", { class: "field" }, h("label", { for: "readings-file" }, t("air.file")),
           h("input", { id: "readings-file", name: "file", type: "file", accept: ".csv,.json,.jsonl,text/csv", required: true })),
-        field("Board's token", { name: "token", type: "password", required: true, autocomplete: "off", value: token || "" }),
-      ], "Upload", async (values, element) => {
+        field(t("air.token"), { name: "token", type: "password", required: true, autocomplete: "off", value: token || "" }),
+      ], t("air.uploadButton"), async (values, element) => {
         const file = element.querySelector("#readings-file").files[0];
-        if (!file) throw new Error("choose a file first");
+        if (!file) throw new Error(t("air.chooseFile"));
         const { readings, problems } = parseReadings(await file.text());
         let stored = 0; let duplicates = 0; const rejected = [];
         for (let index = 0; index < readings.length; index += 1000) {
           const answer = await deviceApi("POST", "/v1/telemetry/readings:upload", { readings: readings.slice(index, index + 1000) }, values.token);
           stored += answer.stored || 0;
           duplicates += answer.duplicates || 0;
-          for (const refusal of answer.rejected || []) rejected.push(`reading ${index + refusal.index + 1}: ${refusal.reason}`);
+          for (const refusal of answer.rejected || []) rejected.push(t("air.refusedReading", { number: index + refusal.index + 1, reason: refusal.reason }));
         }
-        const report = `Uploaded ${readings.length} readings: ${stored} stored, ${duplicates} already stored, ${rejected.length + problems.length} refused.`;
+        const report = t("air.report", { count: readings.length, stored, duplicates, refused: rejected.length + problems.length });
         element.querySelector(".upload-report")?.remove();
         element.append(h("div", { class: "upload-report", role: "status" }, h("p", {}, report),
           [...problems, ...rejected].length ? h("ul", {}, [...problems, ...rejected].slice(0, 20).map((line) => h("li", {}, line))) : null));

@@ -4,6 +4,7 @@
 import { api, segment } from "../api.js";
 import { openStream } from "../events.js";
 import { h, replace, failure, announce } from "../dom.js";
+import { t } from "../i18n.js";
 import { runKey, stopTime, platform, status, followedKeys, followButton, destination } from "./runs.js";
 
 const defaultStation = "MI_CENTRALE";
@@ -15,19 +16,19 @@ export async function show(main, { params }) {
     stations.map((station) => h("option", { value: station.stationId, selected: station.stationId === stationId }, station.name)));
   picker.addEventListener("change", () => { location.hash = `#/board/${encodeURIComponent(picker.value)}`; });
   const heading = main.querySelector("h1");
-  const connection = h("p", { class: "connection", role: "status" }, "Connecting…");
+  const connection = h("p", { class: "connection", role: "status" }, t("board.connecting"));
   const table = h("table", { class: "board", id: "board", "aria-describedby": "board-caption" });
-  main.append(h("div", { class: "toolbar" }, h("label", { for: "station" }, "Station"), picker), connection, table);
+  main.append(h("div", { class: "toolbar" }, h("label", { for: "station" }, t("trip.station")), picker), connection, table);
 
   const followed = await followedKeys().catch(() => new Set());
   let previous = new Map();
 
   const stream = openStream(`/v1/stations/${segment(stationId)}/departures:watch?limit=12`, {
     signedIn: false,
-    onState(state) { connection.textContent = state === "open" ? "Live" : "Reconnecting…"; },
+    onState(state) { connection.textContent = state === "open" ? t("board.live") : t("board.reconnecting"); },
     onError(error) { replace(table); main.append(failure(error)); },
     onMessage(message) {
-      heading.textContent = `Departures from ${message.station.name}`;
+      heading.textContent = t("board.from", { station: message.station.name });
       const next = new Map();
       const changes = [];
       const rows = (message.departures || []).map((departure) => {
@@ -37,8 +38,8 @@ export async function show(main, { params }) {
         const signature = JSON.stringify([run.cancelled, stop.cancelled, stop.delayMinutes, stop.platform]);
         next.set(key, signature);
         const changed = previous.size > 0 && previous.has(key) && previous.get(key) !== signature;
-        const label = `${run.line} ${run.trainNumber} to ${destination(run)}`;
-        if (changed) changes.push(`${label}: ${status(run, stop).textContent}, platform ${stop.platform || "to be announced"}`);
+        const label = t("run.title", { train: `${run.line} ${run.trainNumber}`, destination: destination(run) });
+        if (changed) changes.push(t("board.change", { train: label, status: status(run, stop).textContent, platform: stop.platform || t("board.platformTba") }));
         return h("tr", {
           class: [changed ? "changed" : "", run.cancelled || stop.cancelled ? "cancelled" : "", stop.delayMinutes > 0 ? "delayed" : ""].join(" ").trim(),
           dataset: { trip: run.run.tripId, date: run.run.serviceDate },
@@ -52,9 +53,9 @@ export async function show(main, { params }) {
       });
       previous = next;
       replace(table,
-        h("caption", { id: "board-caption" }, `Next ${rows.length} departures, updated as they change`),
-        h("thead", {}, h("tr", {}, ["Time", "Train", "To", "Platform", "Status", ""].map((title) => h("th", { scope: "col" }, title)))),
-        h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: 6 }, "No more departures today."))));
+        h("caption", { id: "board-caption" }, t("board.caption", { count: rows.length })),
+        h("thead", {}, h("tr", {}, ["board.time", "board.train", "journeys.to", "board.platform", "board.status", "board.follow"].map((key) => h("th", { scope: "col" }, key === "board.follow" ? h("span", { class: "visually-hidden" }, t(key)) : t(key))))),
+        h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: 6 }, t("board.none")))));
       if (changes.length) announce(changes.join(". "));
     },
   });

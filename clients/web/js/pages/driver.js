@@ -4,48 +4,49 @@
 import { api, segment } from "../api.js";
 import { openStream } from "../events.js";
 import { h, replace, field, form, failure, announce, time, money, enumText } from "../dom.js";
+import { t, number } from "../i18n.js";
 
-const place = (value) => (value ? value.address || `${value.position.latitude.toFixed(4)}, ${value.position.longitude.toFixed(4)}` : "");
+const place = (value) => (value ? value.address || `${number(value.position.latitude, 4)}, ${number(value.position.longitude, 4)}` : "");
 
 export async function show(main) {
   const taxiBox = h("section", { id: "my-taxi", "aria-labelledby": "taxi-heading" });
   const offers = h("section", { id: "offers", "aria-labelledby": "offers-heading" });
   const rideBox = h("section", { id: "ride", "aria-labelledby": "ride-heading" });
-  const connection = h("p", { class: "connection", role: "status" }, "Connecting…");
+  const connection = h("p", { class: "connection", role: "status" }, t("board.connecting"));
   main.append(connection, taxiBox, offers, rideBox);
   const live = new Map();
 
   function drawTaxi(taxi) {
-    if (!taxi) return replace(taxiBox, h("h2", { id: "taxi-heading" }, "Your taxi"), h("p", {}, "No taxi is linked to your account."));
+    if (!taxi) return replace(taxiBox, h("h2", { id: "taxi-heading" }, t("driver.taxi")), h("p", {}, t("driver.noTaxi")));
     const available = taxi.state !== "TAXI_STATE_UNAVAILABLE";
-    replace(taxiBox, h("h2", { id: "taxi-heading" }, `Your taxi ${taxi.code}`),
-      h("p", { id: "taxi-state" }, `${enumText(taxi.state, "TAXI_STATE_")}`,
-        taxi.zoneId ? ` in zone ${taxi.zoneId}` : "",
-        taxi.queuePosition ? `, number ${taxi.queuePosition} in the queue` : "",
+    replace(taxiBox, h("h2", { id: "taxi-heading" }, t("driver.taxiCode", { code: taxi.code })),
+      h("p", { id: "taxi-state" }, enumText(taxi.state),
+        taxi.zoneId ? ` ${t("driver.zone", { zone: taxi.zoneId })}` : "",
+        taxi.queuePosition ? `, ${t("driver.queue", { position: taxi.queuePosition })}` : "",
         taxi.unavailableReason ? ` (${taxi.unavailableReason})` : ""),
       available
-        ? form("Stop taking jobs", [field("Why", { name: "reason", required: true, value: "break" })], "Go unavailable", async (values) => {
+        ? form(t("driver.stop"), [field(t("driver.why"), { name: "reason", required: true, value: t("driver.break") })], t("driver.goUnavailable"), async (values) => {
           drawTaxi((await api("POST", "/v1/driver/availability", { available: false, reason: values.reason })).taxi);
-          announce("You are unavailable");
+          announce(t("driver.unavailable"));
         }, { id: "unavailable-form", class: "inline" })
         : h("button", { type: "button", id: "go-available", onclick: async () => {
           drawTaxi((await api("POST", "/v1/driver/availability", { available: true })).taxi);
-          announce("You are available");
-        } }, "Go available"));
+          announce(t("driver.available"));
+        } }, t("driver.goAvailable")));
   }
 
   function drawOffers() {
     const items = [...live.values()];
-    replace(offers, h("h2", { id: "offers-heading" }, "Offers"), items.length
+    replace(offers, h("h2", { id: "offers-heading" }, t("driver.offers")), items.length
       ? h("ol", { id: "offer-list", class: "cards" }, items.map((offer) => h("li", { class: "card offer", dataset: { offer: offer.offerId } },
-        h("h3", {}, `Pickup: ${place(offer.ride.pickup)}`),
-        h("p", {}, `${Math.round(offer.distanceMetres)} m away`, offer.ride.destination ? ` · to ${place(offer.ride.destination)}` : "",
-          ` · ${offer.ride.passengers || 1} passengers`, offer.ride.estimatedFare ? ` · about ${money(offer.ride.estimatedFare)}` : ""),
-        h("p", {}, `Answer by ${time(offer.expiresAt)}`),
+        h("h3", {}, t("driver.pickup", { place: place(offer.ride.pickup) })),
+        h("p", {}, t("driver.away", { metres: Math.round(offer.distanceMetres) }), offer.ride.destination ? ` · ${t("driver.to", { place: place(offer.ride.destination) })}` : "",
+          ` · ${t("driver.passengers", { count: offer.ride.passengers || 1 })}`, offer.ride.estimatedFare ? ` · ${t("driver.about", { fare: money(offer.ride.estimatedFare) })}` : ""),
+        h("p", {}, t("driver.answerBy", { time: time(offer.expiresAt) })),
         h("div", { class: "toolbar" },
-          h("button", { type: "button", class: "accept", onclick: () => answer(offer, "accept") }, "Accept"),
-          h("button", { type: "button", class: "secondary reject", onclick: () => answer(offer, "reject") }, "Reject")))))
-      : h("p", { class: "empty" }, "No offers. They appear here as they come."));
+          h("button", { type: "button", class: "accept", onclick: () => answer(offer, "accept") }, t("itinerary.accept")),
+          h("button", { type: "button", class: "secondary reject", onclick: () => answer(offer, "reject") }, t("driver.reject"))))))
+      : h("p", { class: "empty" }, t("driver.noOffers")));
   }
 
   async function answer(offer, verb) {
@@ -55,7 +56,7 @@ export async function show(main) {
       drawOffers();
       if (result.taxi) drawTaxi(result.taxi);
       if (result.ride) drawRide(result.ride);
-      announce(verb === "accept" ? "Ride accepted" : "Offer rejected: your taxi goes to the back of the queue");
+      announce(verb === "accept" ? t("driver.accepted") : t("driver.rejected"));
     } catch (error) {
       offers.append(failure(error));
     }
@@ -67,14 +68,14 @@ export async function show(main) {
     const step = (verb, label, body = {}) => h("button", { type: "button", onclick: async () => {
       try { drawRide((await api("POST", `${path}:${verb}`, body)).ride); } catch (error) { rideBox.append(failure(error)); }
     } }, label);
-    replace(rideBox, h("h2", { id: "ride-heading" }, "Current ride"),
-      h("p", {}, `${enumText(ride.state, "RIDE_STATE_")}: ${place(ride.pickup)}`, ride.destination ? ` → ${place(ride.destination)}` : "",
-        ride.passengerName ? ` · ${ride.passengerName}` : "", ride.estimatedPickupAt ? ` · pickup by ${time(ride.estimatedPickupAt)}` : ""),
-      ride.state === "RIDE_STATE_ALLOCATED" ? step("arrived", "I am at the pickup") : null,
-      ride.state === "RIDE_STATE_ARRIVED" ? form("Start the ride", [field("Passenger's code", { name: "code", inputmode: "numeric", required: true })],
-        "Start", async (values) => drawRide((await api("POST", `${path}:start`, { passengerCode: values.code })).ride), { id: "start-form", class: "inline" }) : null,
-      ride.state === "RIDE_STATE_IN_PROGRESS" ? step("complete", "Complete the ride") : null,
-      ride.fare ? h("p", {}, `Fare: ${money(ride.fare)}`) : null);
+    replace(rideBox, h("h2", { id: "ride-heading" }, t("driver.ride")),
+      h("p", {}, `${enumText(ride.state)}: ${place(ride.pickup)}`, ride.destination ? ` → ${place(ride.destination)}` : "",
+        ride.passengerName ? ` · ${ride.passengerName}` : "", ride.estimatedPickupAt ? ` · ${t("driver.pickupBy", { time: time(ride.estimatedPickupAt) })}` : ""),
+      ride.state === "RIDE_STATE_ALLOCATED" ? step("arrived", t("driver.arrived")) : null,
+      ride.state === "RIDE_STATE_ARRIVED" ? form(t("driver.start"), [field(t("driver.code"), { name: "code", inputmode: "numeric", required: true })],
+        t("driver.startButton"), async (values) => drawRide((await api("POST", `${path}:start`, { passengerCode: values.code })).ride), { id: "start-form", class: "inline" }) : null,
+      ride.state === "RIDE_STATE_IN_PROGRESS" ? step("complete", t("driver.complete")) : null,
+      ride.fare ? h("p", {}, t("driver.fare", { fare: money(ride.fare) })) : null);
   }
 
   try {
@@ -88,12 +89,12 @@ export async function show(main) {
   drawOffers();
 
   const stream = openStream("/v1/driver/jobs:watch", {
-    onState(state) { connection.textContent = state === "open" ? "Live" : "Reconnecting…"; },
+    onState(state) { connection.textContent = state === "open" ? t("board.live") : t("board.reconnecting"); },
     onError(error) { connection.replaceWith(failure(error)); },
     onMessage(event) {
       if (event.offer) {
         live.set(event.offer.offerId, event.offer);
-        announce(`New offer: pickup at ${place(event.offer.ride.pickup)}`);
+        announce(t("driver.newOffer", { place: place(event.offer.ride.pickup) }));
         drawOffers();
       } else if (event.offerWithdrawn) {
         live.delete(event.offerWithdrawn.offerId);

@@ -4,25 +4,26 @@
 import { api, withQuery } from "../api.js";
 import { h, replace, failure, announce, date, enumText } from "../dom.js";
 import { baseMapIn } from "../maps.js";
+import { t, number } from "../i18n.js";
 
-const metres = (value) => (value >= 1000 ? `${(value / 1000).toFixed(1)} km` : `${Math.round(value)} m`);
+const metres = (value) => (value >= 1000 ? `${number(value / 1000, 1)} km` : `${Math.round(value)} m`);
 
 export async function show(main, { query }) {
   const mapElement = h("div", { id: "nearby-map", class: "map" });
   const results = h("div", { id: "nearby-results", class: "nearby-grid", "aria-live": "polite" });
-  const chosen = h("p", { id: "nearby-point", role: "status" }, "Choose a point on the map (or use the keyboard: the map's + and − zoom, arrows move).");
-  const here = h("button", { type: "button", class: "secondary", id: "use-location" }, "Use my location");
+  const chosen = h("p", { id: "nearby-point", role: "status" }, t("nearby.choose"));
+  const here = h("button", { type: "button", class: "secondary", id: "use-location" }, t("nearby.useLocation"));
   main.append(h("div", { class: "toolbar" }, here), chosen, mapElement, results);
 
   const start = [Number(query.lat) || 45.4858, Number(query.lon) || 9.2044];
-  const map = await baseMapIn(mapElement, "Map: click to choose a point", { center: start, zoom: 14 });
+  const map = await baseMapIn(mapElement, t("nearby.mapLabel"), { center: start, zoom: 14 });
   const layer = window.L.layerGroup().addTo(map);
 
   async function around(latitude, longitude) {
     history.replaceState(null, "", `#/nearby?lat=${latitude.toFixed(5)}&lon=${longitude.toFixed(5)}`);
     layer.clearLayers();
     window.L.circleMarker([latitude, longitude], { radius: 8, color: "#0b5394", weight: 3, fillColor: "#fff", fillOpacity: 1, className: "chosen-point" }).addTo(layer);
-    replace(chosen, `Around ${latitude.toFixed(4)}, ${longitude.toFixed(4)}`);
+    replace(chosen, t("nearby.around", { point: `${number(latitude, 4)}, ${number(longitude, 4)}` }));
     const point = { latitude, longitude };
     try {
       const [deals, places, stations] = await Promise.all([
@@ -34,7 +35,7 @@ export async function show(main, { query }) {
       const offers = nearest ? await api("GET", withQuery("/v1/route-offers", { station_id: nearest.station.stationId })) : { offers: [] };
       for (const entry of deals.deals || []) {
         window.L.circleMarker([entry.deal.latitude, entry.deal.longitude], { radius: 7, color: "#9a6700", fillColor: "#fb8c00", fillOpacity: 0.9, className: "deal" })
-          .bindTooltip(`${entry.deal.shopName}: ${entry.deal.discountPercent}% off`).addTo(layer);
+          .bindTooltip(`${entry.deal.shopName}: ${t("nearby.off", { percent: entry.deal.discountPercent })}`).addTo(layer);
       }
       for (const entry of places.places || []) {
         window.L.circleMarker([entry.place.latitude, entry.place.longitude], { radius: 6, color: "#8250df", fillColor: "#8250df", fillOpacity: 0.8, className: "place" })
@@ -45,25 +46,25 @@ export async function show(main, { query }) {
           .bindTooltip(entry.station.name).addTo(layer);
       }
       replace(results,
-        h("section", {}, h("h2", {}, "Nearest stations"), h("ol", { id: "nearest-stations" }, (stations.stations || []).map((entry) => h("li", {},
+        h("section", {}, h("h2", {}, t("nearby.stations")), h("ol", { id: "nearest-stations" }, (stations.stations || []).map((entry) => h("li", {},
           h("a", { href: `#/board/${encodeURIComponent(entry.station.stationId)}` }, entry.station.name),
-          ` — ${metres(entry.distanceMetres)}, ${entry.walkingMinutes} min on foot · `,
-          h("a", { href: entry.directionsUrl, target: "_blank", rel: "noopener noreferrer" }, "Directions"))))),
-        h("section", {}, h("h2", {}, "Deals nearby"), (deals.deals || []).length
+          ` — ${t("nearby.walk", { distance: metres(entry.distanceMetres), count: entry.walkingMinutes })} · `,
+          h("a", { href: entry.directionsUrl, target: "_blank", rel: "noopener noreferrer" }, t("nearby.directions")))))),
+        h("section", {}, h("h2", {}, t("nearby.deals")), (deals.deals || []).length
           ? h("ul", { id: "nearby-deals" }, deals.deals.map((entry) => h("li", {},
-            h("strong", {}, `${entry.deal.discountPercent}% off`), ` at ${entry.deal.shopName} (${metres(entry.distanceMetres)}): ${entry.deal.description}`,
-            entry.deal.validUntil ? `, until ${date(entry.deal.validUntil)}` : "")))
-          : h("p", { class: "empty" }, "No deals within 1.5 km.")),
-        h("section", {}, h("h2", {}, "Places to visit"), (places.places || []).length
+            h("strong", {}, t("nearby.off", { percent: entry.deal.discountPercent })), ` ${t("nearby.at", { shop: entry.deal.shopName, distance: metres(entry.distanceMetres) })}: ${entry.deal.description}`,
+            entry.deal.validUntil ? `, ${t("nearby.until", { date: date(entry.deal.validUntil) })}` : "")))
+          : h("p", { class: "empty" }, t("nearby.noDeals"))),
+        h("section", {}, h("h2", {}, t("nearby.places")), (places.places || []).length
           ? h("ul", { id: "nearby-places" }, places.places.map((entry) => h("li", {},
-            `${entry.place.name} (${enumText(entry.place.category, "PLACE_CATEGORY_")}, ${metres(entry.distanceMetres)})`)))
-          : h("p", { class: "empty" }, "No places within 1.5 km.")),
-        h("section", {}, h("h2", {}, nearest ? `Offers from ${nearest.station.name}` : "Route offers"), (offers.offers || []).length
+            `${entry.place.name} (${enumText(entry.place.category)}, ${metres(entry.distanceMetres)})`)))
+          : h("p", { class: "empty" }, t("nearby.noPlaces"))),
+        h("section", {}, h("h2", {}, nearest ? t("nearby.offersFrom", { station: nearest.station.name }) : t("nearby.offers")), (offers.offers || []).length
           ? h("ul", { id: "route-offers" }, offers.offers.map((offer) => h("li", {},
-            h("strong", {}, `${offer.discountPercent}% off`), ` ${offer.title}: ${offer.originStationName} → ${offer.destinationStationName}`,
+            h("strong", {}, t("nearby.off", { percent: offer.discountPercent })), ` ${offer.title}: ${offer.originStationName} → ${offer.destinationStationName}`,
             offer.line ? ` (${offer.line})` : "", offer.conditions ? `. ${offer.conditions}` : "")))
-          : h("p", { class: "empty" }, "No route offers from here.")));
-      announce(`${(deals.deals || []).length} deals, ${(places.places || []).length} places, nearest station ${nearest ? nearest.station.name : "none"}`);
+          : h("p", { class: "empty" }, t("nearby.noOffers"))));
+      announce(t("nearby.found", { deals: (deals.deals || []).length, places: (places.places || []).length, station: nearest ? nearest.station.name : "–" }));
     } catch (error) {
       replace(results, failure(error));
     }
@@ -71,10 +72,10 @@ export async function show(main, { query }) {
 
   map.on("click", (event) => around(event.latlng.lat, event.latlng.lng));
   here.addEventListener("click", () => {
-    if (!navigator.geolocation) return announce("This browser cannot tell where you are.");
+    if (!navigator.geolocation) return announce(t("nearby.noGeolocation"));
     navigator.geolocation.getCurrentPosition(
       (position) => { map.setView([position.coords.latitude, position.coords.longitude], 15); around(position.coords.latitude, position.coords.longitude); },
-      (error) => announce(`Your location is not available: ${error.message}`));
+      (error) => announce(t("nearby.locationFailed", { reason: error.message })));
   });
   await around(start[0], start[1]);
 }

@@ -2,25 +2,26 @@
 
 import { api } from "../api.js";
 import { h, replace, failure, dateTime } from "../dom.js";
+import { t } from "../i18n.js";
 
 function item(notification) {
   const data = notification.data || {};
   const link = data.trip_id && data.service_date ? `#/trips/${encodeURIComponent(data.trip_id)}/${data.service_date}` : null;
   return h("li", { class: notification.read ? "notification" : "notification unread", dataset: { id: notification.notificationId } },
     h("p", { class: "title" }, link ? h("a", { href: link }, notification.title) : notification.title,
-      notification.read ? null : h("span", { class: "visually-hidden" }, " (unread)")),
+      notification.read ? null : h("span", { class: "visually-hidden" }, ` (${t("notifications.unread")})`)),
     notification.body ? h("p", {}, notification.body) : null,
     h("time", { datetime: notification.createdAt }, dateTime(notification.createdAt)));
 }
 
 export async function show(main, { app }) {
   const list = h("ol", { id: "notifications", class: "notifications", "aria-live": "polite" });
-  const markAll = h("button", { type: "button", class: "secondary", id: "mark-all-read" }, "Mark all read");
+  const markAll = h("button", { type: "button", class: "secondary", id: "mark-all-read" }, t("notifications.markAll"));
   main.append(h("div", { class: "toolbar" }, markAll), list);
   try {
     const inbox = await api("GET", "/v1/me/notifications?page_size=50");
     const notifications = inbox.notifications || [];
-    replace(list, notifications.length ? notifications.map(item) : h("li", { class: "empty" }, "Nothing yet. Follow a train to hear of its changes."));
+    replace(list, notifications.length ? notifications.map(item) : h("li", { class: "empty" }, t("notifications.empty")));
     app.setUnread(inbox.unreadCount || 0);
   } catch (error) {
     main.append(failure(error));

@@ -5,6 +5,7 @@ import { api, segment } from "../api.js";
 import { session } from "../session.js";
 import { enablePush } from "../push.js";
 import { h, time, announce } from "../dom.js";
+import { t } from "../i18n.js";
 
 /** `{tripId, serviceDate}` as one key. */
 export const runKey = (ref) => `${ref.tripId}/${ref.serviceDate}`;
@@ -21,24 +22,24 @@ export function stopTime(stop, which = "Departure") {
   const late = stop.delayMinutes > 0;
   return h("span", { class: "stop-time" },
     h("time", { datetime: scheduled, class: late ? "scheduled late" : "scheduled" }, time(scheduled)),
-    late ? h("time", { datetime: expected, class: "expected", "aria-label": `expected ${time(expected)}` }, time(expected)) : null);
+    late ? h("time", { datetime: expected, class: "expected", "aria-label": t("run.expectedAt", { time: time(expected) }) }, time(expected)) : null);
 }
 
 /** The platform now, and the one it replaced. */
 export function platform(stop) {
   if (!stop.platform) return h("span", { class: "platform unknown" }, "–");
   return stop.platformChanged
-    ? h("span", { class: "platform changed", title: `Platform changed from ${stop.scheduledPlatform}` },
-      stop.platform, h("span", { class: "visually-hidden" }, ` (changed from ${stop.scheduledPlatform})`),
+    ? h("span", { class: "platform changed", title: t("run.platformChanged", { platform: stop.scheduledPlatform }) },
+      stop.platform, h("span", { class: "visually-hidden" }, ` (${t("run.platformChanged", { platform: stop.scheduledPlatform })})`),
       h("s", { "aria-hidden": "true" }, stop.scheduledPlatform))
     : h("span", { class: "platform" }, stop.platform);
 }
 
 /** On time, late by N minutes, or cancelled. */
 export function status(run, stop) {
-  if (run.cancelled || stop.cancelled) return h("span", { class: "status cancelled" }, "Cancelled");
-  if (stop.delayMinutes > 0) return h("span", { class: "status delayed" }, `${stop.delayMinutes} min late`);
-  return h("span", { class: "status on-time" }, "On time");
+  if (run.cancelled || stop.cancelled) return h("span", { class: "status cancelled" }, t("run.cancelled"));
+  if (stop.delayMinutes > 0) return h("span", { class: "status delayed" }, t("run.late", { count: stop.delayMinutes }));
+  return h("span", { class: "status on-time" }, t("run.onTime"));
 }
 
 /** The runs the signed-in user follows, as keys. */
@@ -55,9 +56,9 @@ export function followButton(ref, followed, label) {
   const button = h("button", { type: "button", class: "secondary follow", "aria-pressed": String(followed.has(key)) });
   const draw = () => {
     const on = followed.has(key);
-    button.textContent = on ? "Following" : "Follow";
+    button.textContent = on ? t("run.following") : t("run.follow");
     button.setAttribute("aria-pressed", String(on));
-    button.setAttribute("aria-label", `${on ? "Stop following" : "Follow"} ${label}`);
+    button.setAttribute("aria-label", t(on ? "run.unfollowLabel" : "run.followLabel", { train: label }));
   };
   button.addEventListener("click", async () => {
     const on = followed.has(key);
@@ -65,7 +66,7 @@ export function followButton(ref, followed, label) {
     try {
       await api("POST", `${runPath(ref)}:${on ? "unfollow" : "follow"}`, {});
       if (on) followed.delete(key); else followed.add(key);
-      announce(on ? `No longer following ${label}` : `Following ${label}: its changes reach your notifications`);
+      announce(t(on ? "run.unfollowed" : "run.followed", { train: label }));
       // The first train followed: its news can reach this device while the app is closed.
       if (!on) enablePush();
       draw();

@@ -4,9 +4,10 @@
 import { api, segment } from "../api.js";
 import { h, replace, field, form, failure, announce, money, enumText, today } from "../dom.js";
 import { chart, colours } from "../charts.js";
+import { t, calendarDate, number } from "../i18n.js";
 
-const categoryText = (category) => enumText(category, "SUBSCRIPTION_CATEGORY_");
-const periodText = (period) => enumText(period, "SUBSCRIPTION_PERIOD_");
+const categoryText = (category) => enumText(category);
+const periodText = (period) => enumText(period);
 
 export async function show(main) {
   const home = h("section", { id: "subscription-home", "aria-labelledby": "home-heading" });
@@ -18,29 +19,29 @@ export async function show(main) {
   async function loadHome() {
     const answer = await api("GET", "/v1/me/subscriptions-home?renewals=5");
     const totals = answer.totals || [];
-    replace(home, h("h2", { id: "home-heading" }, "Your spending"),
+    replace(home, h("h2", { id: "home-heading" }, t("subs.spending")),
       h("dl", { class: "figures" }, totals.length ? totals.flatMap((total) => [
-        h("div", {}, h("dt", {}, "Per month"), h("dd", { class: "monthly" }, money(total.monthly))),
-        h("div", {}, h("dt", {}, "Per year"), h("dd", { class: "yearly" }, money(total.yearly))),
-      ]) : h("div", {}, h("dt", {}, "Per month"), h("dd", {}, money({ amountMinor: "0", currency: "EUR" })))),
-      h("p", {}, `${answer.subscriptions || 0} subscriptions`),
-      h("h3", {}, "Next renewals"),
+        h("div", {}, h("dt", {}, t("subs.perMonth")), h("dd", { class: "monthly" }, money(total.monthly))),
+        h("div", {}, h("dt", {}, t("subs.perYear")), h("dd", { class: "yearly" }, money(total.yearly))),
+      ]) : h("div", {}, h("dt", {}, t("subs.perMonth")), h("dd", {}, money({ amountMinor: "0", currency: "EUR" })))),
+      h("p", {}, t("subs.count", { count: answer.subscriptions || 0 })),
+      h("h3", {}, t("subs.nextRenewals")),
       h("ol", { id: "renewals" }, (answer.nextRenewals || []).map((renewal) =>
-        h("li", {}, `${renewal.serviceName}: ${renewal.date} (in ${renewal.daysLeft} days), ${money(renewal.yourShare)}`))));
+        h("li", {}, t("subs.renewal", { name: renewal.serviceName, date: calendarDate(renewal.date), count: renewal.daysLeft, share: money(renewal.yourShare) })))));
   }
 
   async function loadStatistics() {
     const answer = await api("GET", "/v1/me/subscription-statistics");
     const categories = answer.categories || [];
-    const canvas = h("canvas", { id: "category-chart", role: "img", "aria-label": "Monthly spending per category" });
-    replace(statistics, h("h2", { id: "statistics-heading" }, "Per category"),
-      categories.length ? h("div", { class: "chart-box" }, canvas) : h("p", { class: "empty" }, "No subscriptions yet."),
+    const canvas = h("canvas", { id: "category-chart", role: "img", "aria-label": t("subs.chart") });
+    replace(statistics, h("h2", { id: "statistics-heading" }, t("subs.perCategory")),
+      categories.length ? h("div", { class: "chart-box" }, canvas) : h("p", { class: "empty" }, t("subs.none")),
       categories.length ? h("table", { class: "compact" },
-        h("caption", {}, "Monthly spending per category"),
-        h("thead", {}, h("tr", {}, ["Category", "Subscriptions", "Per month", "Share"].map((title) => h("th", { scope: "col" }, title)))),
+        h("caption", {}, t("subs.chart")),
+        h("thead", {}, h("tr", {}, ["subs.category", "page.subscriptions", "subs.perMonth", "subs.share"].map((key) => h("th", { scope: "col" }, t(key))))),
         h("tbody", {}, categories.map((entry) => h("tr", {},
           h("th", { scope: "row" }, categoryText(entry.category)), h("td", {}, entry.subscriptions), h("td", {}, money(entry.monthly)),
-          h("td", {}, `${((entry.shareBasisPoints || 0) / 100).toFixed(1)}%`))))) : null);
+          h("td", {}, t("subs.percent", { share: number((entry.shareBasisPoints || 0) / 100, 1) })))))) : null);
     if (categories.length) {
       chart(canvas, {
         type: "doughnut",
@@ -57,14 +58,14 @@ export async function show(main) {
     const details = subscription.details;
     const members = subscription.members || [];
     const remove = subscription.owned
-      ? h("button", { type: "button", class: "secondary", onclick: () => act("DELETE", `/v1/me/subscriptions/${segment(subscription.subscriptionId)}`, `${details.serviceName} removed`) }, "Remove")
-      : h("button", { type: "button", class: "secondary", onclick: () => act("POST", `/v1/me/subscriptions/${segment(subscription.subscriptionId)}:withdraw`, `You left ${details.serviceName}`, {}) }, "Leave");
+      ? h("button", { type: "button", class: "secondary", onclick: () => act("DELETE", `/v1/me/subscriptions/${segment(subscription.subscriptionId)}`, t("subs.removed", { name: details.serviceName })) }, t("subs.remove"))
+      : h("button", { type: "button", class: "secondary", onclick: () => act("POST", `/v1/me/subscriptions/${segment(subscription.subscriptionId)}:withdraw`, t("subs.left", { name: details.serviceName }), {}) }, t("subs.leave"));
     return h("li", { class: "card", dataset: { subscription: subscription.subscriptionId } },
       h("h3", {}, `${details.serviceName}${details.planType ? ` · ${details.planType}` : ""}`),
       h("p", {}, `${money(details.price)} ${periodText(details.period)}, ${categoryText(details.category)}`),
-      h("p", {}, `Your share: ${money(subscription.yourShare)} · renews ${subscription.nextRenewal} (in ${subscription.daysUntilRenewal} days)`),
-      members.length ? h("p", {}, "Shared with ", members.map((member) => `${member.name} (${money(member.share)})`).join(", ")) : null,
-      subscription.owned ? null : h("p", {}, `Owned by ${subscription.owner.name}`),
+      h("p", {}, t("subs.yourShare", { share: money(subscription.yourShare), date: calendarDate(subscription.nextRenewal), count: subscription.daysUntilRenewal })),
+      members.length ? h("p", {}, t("subs.sharedWith", { members: members.map((member) => `${member.name} (${money(member.share)})`).join(", ") })) : null,
+      subscription.owned ? null : h("p", {}, t("subs.ownedBy", { name: subscription.owner.name })),
       remove);
   }
 
@@ -81,8 +82,8 @@ export async function show(main) {
   async function loadLists() {
     const answer = await api("GET", "/v1/me/subscriptions");
     replace(lists,
-      h("h2", {}, "Yours"), h("ol", { class: "cards", id: "my-subscriptions" }, (answer.mine || []).map(subscriptionItem)),
-      (answer.sharedWithMe || []).length ? [h("h2", {}, "Shared with you"),
+      h("h2", {}, t("subs.yours")), h("ol", { class: "cards", id: "my-subscriptions" }, (answer.mine || []).map(subscriptionItem)),
+      (answer.sharedWithMe || []).length ? [h("h2", {}, t("subs.sharedWithYou")),
         h("ol", { class: "cards", id: "shared-subscriptions" }, answer.sharedWithMe.map(subscriptionItem))] : null);
   }
 
@@ -95,15 +96,15 @@ export async function show(main) {
     // One key per subscription meant: a second submit of the same form (a retry after a lost
     // answer) returns the one added; a new key once it is added.
     let addKey = crypto.randomUUID();
-    replace(adding, h("h2", {}, "Add a subscription"), names, plans, form("Add a subscription", [
-      field("Service", { name: "serviceName", list: "service-names", required: true, placeholder: "Netflix" }),
-      field("Plan", { name: "planType", list: "plan-types", placeholder: "family" }),
-      field("Started", { name: "startDate", type: "date", required: true, value: today() }),
-      field("Every", { name: "period", options: (options.periods || []).map((period) => [period, periodText(period)]), value: "SUBSCRIPTION_PERIOD_MONTHLY" }),
-      field("Price (€)", { name: "price", type: "number", step: "0.01", min: "0", required: true }),
-      field("Category", { name: "category", options: (options.categories || []).map((category) => [category, categoryText(category)]) }),
-      friendBoxes.length ? h("fieldset", {}, h("legend", {}, "Share with"), friendBoxes) : null,
-    ], "Add", async (values, element) => {
+    replace(adding, h("h2", {}, t("subs.add")), names, plans, form(t("subs.add"), [
+      field(t("subs.service"), { name: "serviceName", list: "service-names", required: true, placeholder: "Netflix" }),
+      field(t("subs.plan"), { name: "planType", list: "plan-types", placeholder: t("subs.planExample") }),
+      field(t("subs.started"), { name: "startDate", type: "date", required: true, value: today() }),
+      field(t("subs.every"), { name: "period", options: (options.periods || []).map((period) => [period, periodText(period)]), value: "SUBSCRIPTION_PERIOD_MONTHLY" }),
+      field(t("subs.price"), { name: "price", type: "number", step: "0.01", min: "0", required: true }),
+      field(t("subs.category"), { name: "category", options: (options.categories || []).map((category) => [category, categoryText(category)]) }),
+      friendBoxes.length ? h("fieldset", {}, h("legend", {}, t("subs.shareWith")), friendBoxes) : null,
+    ], t("subs.addButton"), async (values, element) => {
       const shared = [...element.querySelectorAll('input[name="share"]:checked')].map((box) => box.value);
       await api("POST", "/v1/me/subscriptions", {
         details: {
@@ -116,7 +117,7 @@ export async function show(main) {
         idempotencyKey: addKey,
       });
       addKey = crypto.randomUUID();
-      announce(`${values.serviceName} added`);
+      announce(t("subs.added", { name: values.serviceName }));
       element.reset();
       await reload();
     }, { id: "subscription-form", class: "inline" }));

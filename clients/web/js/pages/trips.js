@@ -1,7 +1,8 @@
 // Finding a train between two stations, and one run with all its stops.
 
 import { api, withQuery } from "../api.js";
-import { h, replace, field, form, failure, dateTime, fromZonedInput } from "../dom.js";
+import { h, replace, field, form, failure, dateTime, calendarDate, fromZonedInput } from "../dom.js";
+import { t } from "../i18n.js";
 import { runPath, stopTime, platform, status, followedKeys, followButton, destination } from "./runs.js";
 
 export async function showSearch(main, { query }) {
@@ -14,10 +15,10 @@ export async function showSearch(main, { query }) {
       departure_after: values.after ? fromZonedInput(values.after).toISOString() : undefined,
     }));
     const journeys = answer.journeys || [];
-    replace(results, h("h2", {}, journeys.length ? "Journeys" : "No journeys found"),
+    replace(results, h("h2", {}, journeys.length ? t("journeys.found") : t("journeys.none")),
       h("ol", { class: "cards" }, journeys.map((journey) => h("li", { class: "card" },
         h("p", {}, h("strong", {}, dateTime(journey.departure)), " → ", h("strong", {}, dateTime(journey.arrival)),
-          journey.legs.length > 1 ? " (one change)" : " (direct)"),
+          ` (${journey.legs.length > 1 ? t("journeys.changes", { count: journey.legs.length - 1 }) : t("journeys.direct")})`),
         h("ul", {}, journey.legs.map((leg) => {
           const board = leg.run.stops.find((stop) => stop.sequence === leg.boardSequence) || leg.run.stops[0];
           const alight = leg.run.stops.find((stop) => stop.sequence === leg.alightSequence) || leg.run.stops[leg.run.stops.length - 1];
@@ -27,11 +28,11 @@ export async function showSearch(main, { query }) {
             " ", platform(board), " ", status(leg.run, board));
         }))))));
   };
-  main.append(form("Find a train", [
-    field("From", { name: "fromStationId", options, value: query.from || "MALPENSA_T1", required: true }),
-    field("To", { name: "toStationId", options, value: query.to || "MI_CENTRALE", required: true }),
-    field("Leaving after", { name: "after", type: "datetime-local" }, "Empty: now."),
-  ], "Search", search, { id: "journey-form", class: "inline" }), results);
+  main.append(form(t("journeys.title"), [
+    field(t("journeys.from"), { name: "fromStationId", options, value: query.from || "MALPENSA_T1", required: true }),
+    field(t("journeys.to"), { name: "toStationId", options, value: query.to || "MI_CENTRALE", required: true }),
+    field(t("journeys.after"), { name: "after", type: "datetime-local" }, t("journeys.afterHint")),
+  ], t("journeys.search"), search, { id: "journey-form", class: "inline" }), results);
 }
 
 export async function showTrip(main, { params }) {
@@ -45,13 +46,13 @@ export async function showTrip(main, { params }) {
   }
   const run = answer.run;
   const followed = await followedKeys().catch(() => new Set());
-  main.querySelector("h1").textContent = `${run.line} ${run.trainNumber} to ${destination(run)}`;
+  main.querySelector("h1").textContent = t("run.title", { train: `${run.line} ${run.trainNumber}`, destination: destination(run) });
   main.append(
-    h("p", {}, run.lineName, " · ", run.run.serviceDate, run.cancelled ? h("strong", { class: "status cancelled" }, " · Cancelled") : null),
+    h("p", {}, run.lineName, " · ", calendarDate(run.run.serviceDate), run.cancelled ? h("strong", { class: "status cancelled" }, ` · ${t("run.cancelled")}`) : null),
     followButton(run.run, followed, `${run.line} ${run.trainNumber}`),
     h("table", { class: "stops" },
-      h("caption", {}, "Stops"),
-      h("thead", {}, h("tr", {}, ["Station", "Arrives", "Departs", "Platform", "Status"].map((title) => h("th", { scope: "col" }, title)))),
+      h("caption", {}, t("trip.stops")),
+      h("thead", {}, h("tr", {}, ["trip.station", "trip.arrives", "trip.departs", "board.platform", "board.status"].map((key) => h("th", { scope: "col" }, t(key))))),
       h("tbody", {}, run.stops.map((stop) => h("tr", { class: stop.cancelled ? "cancelled" : "" },
         h("th", { scope: "row" }, stop.station.name),
         h("td", {}, stopTime(stop, "Arrival")), h("td", {}, stopTime(stop)),

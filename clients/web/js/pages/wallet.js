@@ -5,6 +5,7 @@
 import { api } from "../api.js";
 import { h, replace, field, form, failure, announce, money, dateTime, enumText, today } from "../dom.js";
 import { qrCanvas } from "../qr.js";
+import { t } from "../i18n.js";
 
 function ticketCard(ticket) {
   const journey = ticket.outbound;
@@ -12,37 +13,37 @@ function ticketCard(ticket) {
   const usable = ticket.status === "TICKET_STATUS_VALID";
   return h("li", { class: "card ticket", dataset: { ticket: ticket.ticketId } },
     h("h3", {}, ticket.description),
-    h("p", {}, h("span", { class: `status ${usable ? "on-time" : "cancelled"}` }, enumText(ticket.status, "TICKET_STATUS_")),
+    h("p", {}, h("span", { class: `status ${usable ? "on-time" : "cancelled"}` }, enumText(ticket.status)),
       " · ", money(ticket.price),
-      ticket.ridesTotal ? ` · ${ticket.ridesTotal - (ticket.ridesUsed || 0)} of ${ticket.ridesTotal} rides left` : "",
-      ticket.validUntil ? ` · valid until ${dateTime(ticket.validUntil)}` : ""),
-    journey ? h("p", {}, `${journey.fromStationName} → ${journey.toStationName}, train ${journey.trainNumber}, `,
+      ticket.ridesTotal ? ` · ${t("wallet.ridesLeft", { count: ticket.ridesTotal - (ticket.ridesUsed || 0), total: ticket.ridesTotal })}` : "",
+      ticket.validUntil ? ` · ${t("wallet.validUntil", { time: dateTime(ticket.validUntil) })}` : ""),
+    journey ? h("p", {}, `${journey.fromStationName} → ${journey.toStationName}, ${t("wallet.train", { train: journey.trainNumber })}, `,
       dateTime(journey.scheduledDeparture),
       live ? h("span", { class: "live" },
-        live.cancelled ? " · cancelled" : "",
-        live.delayMinutes > 0 ? ` · ${live.delayMinutes} min late` : "",
-        live.platform ? ` · platform ${live.platform}${live.platformChanged ? " (changed)" : ""}` : "") : null) : null,
-    usable ? h("figure", {}, qrCanvas(ticket.validationCode, `Validation code of ${ticket.description}`),
-      h("figcaption", {}, "Show this code to the inspector or at the gate.")) : null);
+        live.cancelled ? ` · ${t("run.cancelled")}` : "",
+        live.delayMinutes > 0 ? ` · ${t("run.late", { count: live.delayMinutes })}` : "",
+        live.platform ? ` · ${t(live.platformChanged ? "wallet.platformChanged" : "wallet.platform", { platform: live.platform })}` : "") : null) : null,
+    usable ? h("figure", {}, qrCanvas(ticket.validationCode, t("wallet.codeOf", { ticket: ticket.description })),
+      h("figcaption", {}, t("wallet.showCode"))) : null);
 }
 
 export async function show(main, { query }) {
   const tickets = h("ol", { id: "tickets", class: "cards" });
   const buying = h("section", { id: "buy", "aria-labelledby": "buy-heading" });
   const historyList = h("ol", { id: "purchases", class: "purchases" });
-  main.append(h("h2", {}, "Your tickets"), tickets, buying, h("h2", {}, "History"), historyList);
+  main.append(h("h2", {}, t("wallet.tickets")), tickets, buying, h("h2", {}, t("wallet.history")), historyList);
 
   async function loadTickets() {
     const wallet = await api("GET", "/v1/me/wallet");
     const list = wallet.tickets || [];
-    replace(tickets, list.length ? list.map(ticketCard) : h("li", { class: "empty" }, "No tickets yet."));
+    replace(tickets, list.length ? list.map(ticketCard) : h("li", { class: "empty" }, t("wallet.noTickets")));
   }
   async function loadHistory() {
     const answer = await api("GET", "/v1/me/purchases?page_size=20");
     replace(historyList, (answer.purchases || []).map((purchase) => h("li", {},
-      dateTime(purchase.purchasedAt), ` — ${money(purchase.total)}, card ending ${purchase.cardLast4}: `,
+      dateTime(purchase.purchasedAt), ` — ${t("wallet.paidWith", { total: money(purchase.total), last4: purchase.cardLast4 })}: `,
       purchase.tickets.map((ticket) => ticket.description).join("; "),
-      purchase.refunded && Number(purchase.refunded.amountMinor) > 0 ? ` (refunded ${money(purchase.refunded)})` : "")));
+      purchase.refunded && Number(purchase.refunded.amountMinor) > 0 ? ` (${t("wallet.refunded", { amount: money(purchase.refunded) })})` : "")));
   }
 
   async function drawBuying() {
@@ -52,17 +53,17 @@ export async function show(main, { query }) {
     const zones = [...new Set((fares.zoneFares || []).map((fare) => fare.zones))];
     const carnets = fares.carnets || [];
     const products = [
-      ["zone", "Zone ticket (one ride)"], ["carnet", "Carnet"], ["monthly", "Monthly pass"], ["yearly", "Yearly pass"],
+      ["zone", t("buy.zone")], ["carnet", t("buy.carnet")], ["monthly", t("buy.monthly")], ["yearly", t("buy.yearly")],
     ];
-    if (query.trip) products.unshift(["station", `Train ${query.trip} from ${query.from} to ${query.to}`]);
-    replace(buying, h("h2", { id: "buy-heading" }, "Buy a ticket"),
+    if (query.trip) products.unshift(["station", t("buy.station", { train: query.trip, from: query.from, to: query.to })]);
+    replace(buying, h("h2", { id: "buy-heading" }, t("buy.title")),
       methods.length ? null : cardForm(drawBuying),
-      form("Quote", [
-        field("Ticket", { name: "product", options: products, value: query.trip ? "station" : "zone" }),
-        field("Zones", { name: "zones", options: zones.map((zone) => [zone, zone]), value: "Mi1-Mi3" }, "For zone tickets, carnets and passes."),
-        field("Carnet", { name: "carnet", options: carnets.map((carnet) => [`${carnet.zones}|${carnet.rides}`, `${carnet.rides} rides, ${carnet.zones}, ${money(carnet.price)}`]) }),
-        field("Passengers", { name: "passengers", type: "number", min: 1, max: 10, value: "1" }),
-      ], "Get a price", async (values) => {
+      form(t("buy.quote"), [
+        field(t("buy.ticket"), { name: "product", options: products, value: query.trip ? "station" : "zone" }),
+        field(t("buy.zones"), { name: "zones", options: zones.map((zone) => [zone, zone]), value: "Mi1-Mi3" }, t("buy.zonesHint")),
+        field(t("buy.carnet"), { name: "carnet", options: carnets.map((carnet) => [`${carnet.zones}|${carnet.rides}`, t("buy.carnetOption", { count: carnet.rides, zones: carnet.zones, price: money(carnet.price) })]) }),
+        field(t("buy.passengers"), { name: "passengers", type: "number", min: 1, max: 10, value: "1" }),
+      ], t("buy.getPrice"), async (values) => {
         const body = { passengers: Number(values.passengers) || 1 };
         if (values.product === "station") {
           body.station = { run: { tripId: query.trip, serviceDate: query.date || today() }, fromStationId: query.from, toStationId: query.to };
@@ -84,32 +85,32 @@ export async function show(main, { query }) {
     // One key per quote: pressing Pay again after a failure retries the same purchase.
     const idempotencyKey = crypto.randomUUID();
     const card = methods.find((method) => method.isDefault) || methods[0];
-    const payForm = form("Pay", [], card ? `Pay ${money(quote.total)} with the card ending ${card.last4}` : "Add a card first", async () => {
+    const payForm = form(t("buy.pay"), [], card ? t("buy.payWith", { total: money(quote.total), last4: card.last4 }) : t("buy.addCardFirst"), async () => {
       const purchase = (await api("POST", "/v1/tickets:purchase", { quoteId: quote.quoteId, idempotencyKey })).purchase;
-      announce(`Bought: ${purchase.tickets.map((ticket) => ticket.description).join("; ")}`);
-      replace(box, h("p", { role: "status", class: "bought" }, `Paid ${money(purchase.total)}. Your tickets are in the wallet.`));
+      announce(t("buy.bought", { tickets: purchase.tickets.map((ticket) => ticket.description).join("; ") }));
+      replace(box, h("p", { role: "status", class: "bought" }, t("buy.paid", { total: money(purchase.total) })));
       await Promise.all([loadTickets(), loadHistory()]);
     }, { id: "pay-form" });
     replace(box,
       h("table", { class: "quote" }, h("tbody", {}, (quote.lines || []).map((line) => h("tr", {},
         h("td", {}, line.description), h("td", {}, `${line.quantity} × ${money(line.unitPrice)}`), h("td", {}, money(line.amount))))),
-      h("tfoot", {}, h("tr", {}, h("th", { scope: "row", colspan: 2 }, "Total"), h("td", {}, money(quote.total))))),
-      h("p", { class: "hint" }, `This price is held until ${dateTime(quote.expiresAt)}.`),
+      h("tfoot", {}, h("tr", {}, h("th", { scope: "row", colspan: 2 }, t("buy.total")), h("td", {}, money(quote.total))))),
+      h("p", { class: "hint" }, t("buy.heldUntil", { time: dateTime(quote.expiresAt) })),
       payForm);
   }
 
   function cardForm(then) {
-    return form("Add a card", [
-      field("Card number", { name: "cardNumber", inputmode: "numeric", autocomplete: "cc-number", required: true }),
-      field("Expiry month", { name: "expiryMonth", type: "number", min: 1, max: 12, autocomplete: "cc-exp-month", required: true }),
-      field("Expiry year", { name: "expiryYear", type: "number", min: 2024, max: 2100, autocomplete: "cc-exp-year", required: true }),
-      field("Security code", { name: "securityCode", inputmode: "numeric", autocomplete: "cc-csc", required: true }),
-    ], "Add the card", async (values) => {
+    return form(t("card.title"), [
+      field(t("card.number"), { name: "cardNumber", inputmode: "numeric", autocomplete: "cc-number", required: true }),
+      field(t("card.month"), { name: "expiryMonth", type: "number", min: 1, max: 12, autocomplete: "cc-exp-month", required: true }),
+      field(t("card.year"), { name: "expiryYear", type: "number", min: 2024, max: 2100, autocomplete: "cc-exp-year", required: true }),
+      field(t("card.code"), { name: "securityCode", inputmode: "numeric", autocomplete: "cc-csc", required: true }),
+    ], t("card.submit"), async (values) => {
       await api("POST", "/v1/payment-methods", {
         cardNumber: values.cardNumber.replace(/\s+/g, ""), expiryMonth: Number(values.expiryMonth),
         expiryYear: Number(values.expiryYear), securityCode: values.securityCode,
       });
-      announce("Card added");
+      announce(t("card.added"));
       await then();
     }, { id: "card-form", class: "inline" });
   }

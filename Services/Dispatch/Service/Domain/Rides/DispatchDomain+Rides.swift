@@ -113,11 +113,11 @@ extension DispatchDomain {
       throw ServiceError.notFound("your account no longer exists")
     }
     let card = try await onFile
-    var missing: [String] = []
-    if !account.hasVerifiedPhone { missing.append("a verified phone (add one with UpdateMe and confirm it with VerifyPhone)") }
-    if card == nil { missing.append("a payment method on file (add a card with AddPaymentMethod)") }
+    var missing: [PersonText] = []
+    if !account.hasVerifiedPhone { missing.append("a verified phone (add one with UpdateMe and confirm it with VerifyPhone)" as PersonText) }
+    if card == nil { missing.append("a payment method on file (add a card with AddPaymentMethod)" as PersonText) }
     guard missing.isEmpty, let card else {
-      throw ServiceError.failedPrecondition("before your first ride you need " + missing.joined(separator: " and "))
+      throw ServiceError.failedPrecondition("before your first ride you need \(PersonText.list(missing, separator: "; "))")
     }
     return (account.displayName, card)
   }
@@ -242,42 +242,36 @@ extension DispatchDomain {
 
   /// The passenger's notification (kind TAXI_UPDATE) of a ride's event.
   func passengerMessage(_ ride: Ride, event: String) -> OutboxMessage {
-    let title: String
-    let body: String
     let clock = ride.estimatedPickupAt.map { clockTime($0) } ?? ""
-    switch event {
+    let taxi = ride.taxiCode ?? ""
+    let pickup = Self.describe(ride.pickup)
+    let title: PersonText = switch event {
+    case "allocated": "Taxi \(taxi) is on its way"
+    case "delayed": "Your taxi is late"
+    case "arrived": "Your taxi is here"
+    case "no_taxi": "No taxi found"
+    case "reallocating": "Finding you another taxi"
+    case "ended_early": "Your ride has ended"
+    case "closed": "Ride cancelled"
+    default: "Ride update"
+    }
+    let body: PersonText = switch event {
     case "allocated":
-      title = "Taxi \(ride.taxiCode ?? "") is on its way"
-      body =
-        "Taxi \(ride.taxiCode ?? "") (\(ride.taxiPlate)) will be at \(Self.describe(ride.pickup)) at about \(clock). Your code for the driver: \(ride.passengerCode)."
-    case "delayed":
-      title = "Your taxi is late"
-      body = "Taxi \(ride.taxiCode ?? "") is delayed; it should now reach you at about \(clock)."
-    case "arrived":
-      title = "Your taxi is here"
-      body = "Taxi \(ride.taxiCode ?? "") (\(ride.taxiPlate)) is waiting at \(Self.describe(ride.pickup)). Your code: \(ride.passengerCode)."
-    case "no_taxi":
-      title = "No taxi found"
-      body = "No taxi near \(Self.describe(ride.pickup)) could take your ride; nothing was charged. Please try again in a few minutes."
-    case "reallocating":
-      title = "Finding you another taxi"
-      body = "The taxi on its way to \(Self.describe(ride.pickup)) is out of service; we are offering your ride to another one."
-    case "ended_early":
-      title = "Your ride has ended"
-      body = "Taxi \(ride.taxiCode ?? "") went out of service during your ride; you pay only the distance driven."
-    case "closed":
-      title = "Ride cancelled"
-      body = "Your ride from \(Self.describe(ride.pickup)) was cancelled without charge: your account is suspended."
-    default:
-      title = "Ride update"
-      body = "Your ride \(ride.id) is \(ride.state.rawValue)."
+      "Taxi \(taxi) (\(ride.taxiPlate)) will be at \(pickup) at about \(clock). Your code for the driver: \(ride.passengerCode)."
+    case "delayed": "Taxi \(taxi) is delayed; it should now reach you at about \(clock)."
+    case "arrived": "Taxi \(taxi) (\(ride.taxiPlate)) is waiting at \(pickup). Your code: \(ride.passengerCode)."
+    case "no_taxi": "No taxi near \(pickup) could take your ride; nothing was charged. Please try again in a few minutes."
+    case "reallocating": "The taxi on its way to \(pickup) is out of service; we are offering your ride to another one."
+    case "ended_early": "Taxi \(taxi) went out of service during your ride; you pay only the distance driven."
+    case "closed": "Your ride from \(pickup) was cancelled without charge: your account is suspended."
+    default: "Your ride \(ride.id) is \(ride.state.rawValue)."
     }
     return OutboxMessage(
       dedupeKey: "dispatch:ride:\(ride.id):\(event)\(event == "delayed" ? ":\(Int(ride.estimatedPickupAt?.timeIntervalSince1970 ?? 0))" : "")",
       audience: .user,
       userID: ride.passengerUserID,
-      title: title,
-      body: body,
+      title: TranslatedText(title),
+      body: TranslatedText(body),
       data: ["ride_id": ride.id, "event": event, "taxi_code": ride.taxiCode ?? ""]
     )
   }

@@ -871,7 +871,7 @@ extension HTTPRouteTable {
       rpc: "/binario.identity.v1.Identity/Register",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["birth_date": .string, "email": .string, "first_name": .string, "gender": .string, "last_name": .string, "password": .string, "phone": .string],
+      parameterKinds: ["birth_date": .string, "email": .string, "first_name": .string, "gender": .string, "language": .string, "last_name": .string, "password": .string, "phone": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_RegisterRequest, Binario_Identity_V1_RegisterResponse>(),
       summary: "Creates an unconfirmed passenger account and sends a confirmation code by email (and, when a phone is given, another code by SMS). Only email, password and first_name are required. ALREADY_EXISTS for an email already registered; INVALID_ARGUMENT naming each bad field."
     ),
@@ -1025,7 +1025,7 @@ extension HTTPRouteTable {
       rpc: "/binario.identity.v1.Identity/UpdateAccount",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["account.email": .string, "account.user_id": .string, "birth_date": .string, "first_name": .string, "gender": .string, "last_name": .string, "phone": .string],
+      parameterKinds: ["account.email": .string, "account.user_id": .string, "birth_date": .string, "first_name": .string, "gender": .string, "language": .string, "last_name": .string, "phone": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_UpdateAccountRequest, Binario_Identity_V1_UpdateAccountResponse>(),
       summary: "Changes profile fields of any account; a new phone must be verified again."
     ),
@@ -1047,7 +1047,7 @@ extension HTTPRouteTable {
       rpc: "/binario.identity.v1.Identity/UpdateMe",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["birth_date": .string, "first_name": .string, "gender": .string, "last_name": .string, "phone": .string],
+      parameterKinds: ["birth_date": .string, "first_name": .string, "gender": .string, "language": .string, "last_name": .string, "phone": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_UpdateMeRequest, Binario_Identity_V1_UpdateMeResponse>(),
       summary: ""
     ),

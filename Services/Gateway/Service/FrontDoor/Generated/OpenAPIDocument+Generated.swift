@@ -27070,6 +27070,9 @@ extension OpenAPIDocument {
             "items": {
               "type": "string"
             }
+          },
+          "language": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -27122,6 +27125,9 @@ extension OpenAPIDocument {
               "GENDER_OTHER",
               "GENDER_PREFER_NOT_TO_SAY"
             ]
+          },
+          "language": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -27403,6 +27409,9 @@ extension OpenAPIDocument {
               "GENDER_OTHER",
               "GENDER_PREFER_NOT_TO_SAY"
             ]
+          },
+          "language": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -27472,6 +27481,9 @@ extension OpenAPIDocument {
               "GENDER_OTHER",
               "GENDER_PREFER_NOT_TO_SAY"
             ]
+          },
+          "language": {
+            "type": "string"
           }
         },
         "additionalProperties": false

@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioServiceKit
 import BinarioTransport
 import Foundation
@@ -5,32 +6,53 @@ import GRPCProtobuf
 import HTTPTypes
 import Hummingbird
 
-/// A failed call over HTTP/JSON: the gRPC status code's name, a message for a person, the field
-/// violations from the status details (`grpc-status-details-bin`'s `BadRequest`) and the
-/// request id — the OpenAPI document's `Error` schema.
+/// A failed call over HTTP/JSON: the gRPC status code's name, a message for a person, the same
+/// in the language the request asked for (`Accept-Language`; the status details'
+/// `LocalizedMessage`), the field violations from the status details (`BadRequest`, each with
+/// its own `localizedMessage`) and the request id — the OpenAPI document's `Error` schema.
 struct HTTPErrorBody: Encodable, Sendable {
+  /// `google.rpc.LocalizedMessage` as its JSON mapping has it.
+  struct LocalizedMessage: Encodable, Sendable, Hashable {
+    var locale: String
+    var message: String
+  }
+
   struct FieldViolation: Encodable, Sendable {
     var field: String
     var description: String
+    var localizedMessage: LocalizedMessage?
   }
 
   var code: String
   var message: String
+  var localizedMessage: LocalizedMessage?
   var fieldViolations: [FieldViolation]?
   var requestId: String?
   /// The gRPC status code, which decides the HTTP status.
   var statusCode: Int32
 
   private enum CodingKeys: String, CodingKey {
-    case code, message, fieldViolations, requestId
+    case code, message, localizedMessage, fieldViolations, requestId
   }
 
   static let statusDetailsKey = "grpc-status-details-bin"
 
-  init(code: Int32, message: String, fieldViolations: [FieldViolation] = [], requestID: String?) {
+  /// A refusal made at the door: `message` in English, and in `language` as its localized message.
+  init(code: Int32, message: PersonText, language: Language, fieldViolations: [FieldViolation] = [], requestID: String?) {
+    self.init(
+      code: code, message: message.description,
+      localizedMessage: LocalizedMessage(locale: language.locale, message: message.rendered(in: language)),
+      fieldViolations: fieldViolations, requestID: requestID
+    )
+  }
+
+  private init(
+    code: Int32, message: String, localizedMessage: LocalizedMessage?, fieldViolations: [FieldViolation], requestID: String?
+  ) {
     self.statusCode = code
     self.code = StatusCodeName.of(code)
     self.message = message
+    self.localizedMessage = localizedMessage
     self.fieldViolations = fieldViolations.isEmpty ? nil : fieldViolations
     self.requestId = requestID
   }
@@ -38,13 +60,20 @@ struct HTTPErrorBody: Encodable, Sendable {
   /// The body for a call that ended with `end`.
   init(end: WireEnd, requestID: String?) {
     var violations: [FieldViolation] = []
+    var localized: LocalizedMessage?
     for entry in end.trailers where entry.key == Self.statusDetailsKey {
       guard case .binary(let data)? = entry.value, let status = try? GoogleRPCStatus(serializedBytes: data) else { continue }
       violations += status.details.compactMap(\.badRequest).flatMap(\.violations).map {
-        FieldViolation(field: $0.field, description: $0.violationDescription)
+        FieldViolation(
+          field: $0.field, description: $0.violationDescription,
+          localizedMessage: $0.localizedMessage.map { LocalizedMessage(locale: $0.locale, message: $0.message) }
+        )
       }
+      localized = localized ?? status.details.compactMap(\.localizedMessage).first.map { LocalizedMessage(locale: $0.locale, message: $0.message) }
     }
-    self.init(code: end.statusCode, message: end.statusMessage, fieldViolations: violations, requestID: requestID)
+    self.init(
+      code: end.statusCode, message: end.statusMessage, localizedMessage: localized, fieldViolations: violations, requestID: requestID
+    )
   }
 
   func json() -> Data {

@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioTransport
 import Foundation
 import HTTPTypes
@@ -31,6 +32,8 @@ struct HTTPFrontDoorResponder: HTTPResponder {
     (HTTPField.Name("X-Request-Id")!, "x-request-id"),
     (HTTPField.Name("traceparent")!, "traceparent"),
     (HTTPField.Name("tracestate")!, "tracestate"),
+    // The language refusals are worded in (LocalizedMessage details), as services read it.
+    (HTTPField.Name("Accept-Language")!, "accept-language"),
   ]
 
   let routes: HTTPRouteTable
@@ -62,6 +65,7 @@ struct HTTPFrontDoorResponder: HTTPResponder {
     let path = request.uri.path
     // Every answer's id, a refusal at this door included: the client's when sane.
     let requestID = GatewayRequestID.take(clientValue: request.headers[Self.requestID])
+    let language = Self.language(of: request)
     if path == "/openapi.json", request.method == .get {
       var headers = HTTPFields()
       headers[.contentType] = "application/json"
@@ -73,31 +77,32 @@ struct HTTPFrontDoorResponder: HTTPResponder {
           HTTPErrorBody(
             code: WireStatusCode.notFound,
             message: "this gateway serves no documentation page (start it with --docs-folder)",
+            language: language,
             requestID: requestID
           )
         )
       }
       let name = path == "/docs" ? Substring("") : path.dropFirst("/docs/".count)
       return documentation.response(for: name)
-        ?? Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "the documentation page has no \(path)", requestID: requestID))
+        ?? Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "the documentation page has no \(path)", language: language, requestID: requestID))
     }
     if WebApp.owns(path), request.method == .get || request.method == .head, let webApp = self.webApp {
       return webApp.response(for: path, acceptEncoding: request.headers[.acceptEncoding], ifNoneMatch: request.headers[.ifNoneMatch])
-        ?? Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "the web app has no \(path)", requestID: requestID))
+        ?? Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "the web app has no \(path)", language: language, requestID: requestID))
     }
     // A verb no route has (HEAD, TRACE, ...) is matched as GET to learn whether the path exists.
     let verb = HTTPRoute.Verb(rawValue: request.method.rawValue)
     switch self.routes.match(verb: verb ?? .get, path: Substring(path)) {
     case .notFound:
-      return Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "no route \(path); see /openapi.json", requestID: requestID))
+      return Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "no route \(path); see /openapi.json", language: language, requestID: requestID))
     case .route where verb == nil:
       let allowed = HTTPRoute.Verb.allCases.filter { candidate in
         if case .route = self.routes.match(verb: candidate, path: Substring(path)) { return true }
         return false
       }
-      return Self.verbNotAllowed(path, allowed: allowed, requestID: requestID)
+      return Self.verbNotAllowed(path, allowed: allowed, requestID: requestID, language: language)
     case .verbNotAllowed(let allowed):
-      return Self.verbNotAllowed(path, allowed: allowed, requestID: requestID)
+      return Self.verbNotAllowed(path, allowed: allowed, requestID: requestID, language: language)
     case .route(let route, let pathValues):
       return try await self.forward(request, route: route, pathValues: pathValues, requestID: requestID, context: context)
     }
@@ -112,6 +117,7 @@ struct HTTPFrontDoorResponder: HTTPResponder {
     requestID doorRequestID: String,
     context: Context
   ) async throws -> Response {
+    let language = Self.language(of: request)
     let message: [UInt8]
     switch await self.requestMessage(request, route: route, pathValues: pathValues, requestID: doorRequestID) {
     case .message(let built): message = built
@@ -172,14 +178,14 @@ struct HTTPFrontDoorResponder: HTTPResponder {
         guard end.statusCode == WireStatusCode.ok else { return Self.error(HTTPErrorBody(end: end, requestID: requestID), end: end) }
         guard let answer else {
           return Self.error(
-            HTTPErrorBody(code: WireStatusCode.internalError, message: "\(route.rpc) ended OK without an answer", requestID: requestID)
+            HTTPErrorBody(code: WireStatusCode.internalError, message: "\(route.rpc) ended OK without an answer", language: language, requestID: requestID)
           )
         }
         let json: [UInt8]
         do {
           json = try route.transcoder.responseJSON(Array(answer))
         } catch {
-          return Self.error(HTTPErrorBody(code: WireStatusCode.internalError, message: "the answer does not decode: \(error)", requestID: requestID))
+          return Self.error(HTTPErrorBody(code: WireStatusCode.internalError, message: "the answer does not decode: \(error)", language: language, requestID: requestID))
         }
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
@@ -188,7 +194,7 @@ struct HTTPFrontDoorResponder: HTTPResponder {
       }
     }
     // The stream finished without an end: the client went away.
-    return Self.error(HTTPErrorBody(code: WireStatusCode.cancelled, message: "the call was cancelled", requestID: requestID))
+    return Self.error(HTTPErrorBody(code: WireStatusCode.cancelled, message: "the call was cancelled", language: language, requestID: requestID))
   }
 
   /// The method's binary request from the body, the path variables and the query, or the
@@ -204,6 +210,7 @@ struct HTTPFrontDoorResponder: HTTPResponder {
     pathValues: [String: String],
     requestID: String
   ) async -> RequestMessage {
+    let language = Self.language(of: request)
     var body: [UInt8] = []
     if !route.body.isEmpty {
       do {
@@ -215,6 +222,7 @@ struct HTTPFrontDoorResponder: HTTPResponder {
             HTTPErrorBody(
               code: WireStatusCode.resourceExhausted,
               message: "the body is larger than \(self.maximumMessageSize) bytes",
+              language: language,
               requestID: requestID
             ),
             status: .contentTooLarge
@@ -224,7 +232,7 @@ struct HTTPFrontDoorResponder: HTTPResponder {
       if !body.isEmpty, let type = request.headers[.contentType], !type.lowercased().hasPrefix("application/json") {
         return .refused(
           Self.error(
-            HTTPErrorBody(code: WireStatusCode.invalidArgument, message: "the body must be application/json, not \(type)", requestID: requestID),
+            HTTPErrorBody(code: WireStatusCode.invalidArgument, message: "the body must be application/json, not \(type)", language: language, requestID: requestID),
             status: .unsupportedMediaType
           )
         )
@@ -240,26 +248,34 @@ struct HTTPFrontDoorResponder: HTTPResponder {
         )
       )
     } catch {
-      return .refused(Self.invalidArgument(field: error.field, error.reason, requestID: requestID))
+      return .refused(Self.invalidArgument(field: error.field, error.reason, requestID: requestID, language: language))
     }
   }
 
   // MARK: Errors
 
-  static func verbNotAllowed(_ path: String, allowed: [HTTPRoute.Verb], requestID: String?) -> Response {
+  /// The language a request's refusals are worded in (`Accept-Language`).
+  static func language(of request: Request) -> Language {
+    request.headers[.acceptLanguage].flatMap(Language.init(acceptLanguage:)) ?? .fallback
+  }
+
+  static func verbNotAllowed(_ path: String, allowed: [HTTPRoute.Verb], requestID: String?, language: Language) -> Response {
     let verbs = allowed.map(\.rawValue).joined(separator: ", ")
     var response = Self.error(
-      HTTPErrorBody(code: WireStatusCode.unimplemented, message: "\(path) takes \(verbs)", requestID: requestID),
+      HTTPErrorBody(code: WireStatusCode.unimplemented, message: "\(path) takes \(verbs)", language: language, requestID: requestID),
       status: .methodNotAllowed
     )
     response.headers[.allow] = verbs
     return response
   }
 
-  static func invalidArgument(field: String, _ reason: String, requestID: String?) -> Response {
-    let message = field.isEmpty ? reason : "\(field): \(reason)"
-    let violations = field.isEmpty ? [] : [HTTPErrorBody.FieldViolation(field: field, description: reason)]
-    return Self.error(HTTPErrorBody(code: WireStatusCode.invalidArgument, message: message, fieldViolations: violations, requestID: requestID))
+  static func invalidArgument(field: String, _ reason: PersonText, requestID: String?, language: Language) -> Response {
+    let message: PersonText = field.isEmpty ? reason : "\(field): \(reason)"
+    let localized = HTTPErrorBody.LocalizedMessage(locale: language.locale, message: reason.rendered(in: language))
+    let violations = field.isEmpty ? [] : [HTTPErrorBody.FieldViolation(field: field, description: reason.description, localizedMessage: localized)]
+    return Self.error(
+      HTTPErrorBody(code: WireStatusCode.invalidArgument, message: message, language: language, fieldViolations: violations, requestID: requestID)
+    )
   }
 
   /// A JSON error answer; `end`'s retry hint becomes `Retry-After`.

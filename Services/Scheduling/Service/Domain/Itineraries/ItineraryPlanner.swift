@@ -167,12 +167,12 @@ public final class ItineraryPlanner: Sendable {
     guard invite.status == .pending else {
       throw ServiceError.failedPrecondition("you already answered this invite (\(invite.status.rawValue))")
     }
-    let name = account?.displayName ?? "Your friend"
+    let name: PersonText = account.map { PersonText(verbatim: $0.displayName) } ?? "Your friend"
     let notice = Notice(
       userIDs: [itinerary.organiserID],
       content: NotificationContent(
         kind: .itineraryUpdate,
-        title: "\(name) \(accept ? "joined" : "declined") \(itinerary.name)",
+        title: accept ? "\(name) joined \(itinerary.name)" : "\(name) declined \(itinerary.name)",
         body: "",
         data: ["itinerary_id": itinerary.id, "invite_id": invite.id]
       )
@@ -211,7 +211,7 @@ public final class ItineraryPlanner: Sendable {
     try await store.saveEvent(
       event,
       at: clock.now(),
-      notice: Self.changeNotice("added", event, itinerary, invites, by: userID),
+      notice: Self.changeNotice(.added, event, itinerary, invites, by: userID),
       onCommitted: notifications.onCommitted
     )
     return event
@@ -234,7 +234,7 @@ public final class ItineraryPlanner: Sendable {
     try await store.saveEvent(
       event,
       at: clock.now(),
-      notice: Self.changeNotice("changed", event, itinerary, invites, by: userID),
+      notice: Self.changeNotice(.changed, event, itinerary, invites, by: userID),
       onCommitted: notifications.onCommitted
     )
     return event
@@ -249,7 +249,7 @@ public final class ItineraryPlanner: Sendable {
       id: event.id,
       itineraryID: itinerary.id,
       at: clock.now(),
-      notice: Self.changeNotice("removed", event, itinerary, invites, by: userID),
+      notice: Self.changeNotice(.removed, event, itinerary, invites, by: userID),
       onCommitted: notifications.onCommitted
     )
   }
@@ -349,21 +349,29 @@ public final class ItineraryPlanner: Sendable {
     )
   }
 
+  /// What happened to an itinerary's event.
+  enum EventChange { case added, changed, removed }
+
   /// Tells everyone on the itinerary but `author` that an event changed.
   static func changeNotice(
-    _ what: String,
+    _ change: EventChange,
     _ event: ItineraryEvent,
     _ itinerary: Itinerary,
     _ invites: [ItineraryInvite],
     by author: String
   ) -> Notice {
     let people = [itinerary.organiserID] + invites.filter { $0.status == .accepted }.map(\.inviteeUserID)
+    let title: PersonText = switch change {
+    case .added: "\(itinerary.name): \(event.title) added"
+    case .changed: "\(itinerary.name): \(event.title) changed"
+    case .removed: "\(itinerary.name): \(event.title) removed"
+    }
     return Notice(
       userIDs: people.filter { $0 != author },
       content: NotificationContent(
         kind: .itineraryUpdate,
-        title: "\(itinerary.name): \(event.title) \(what)",
-        body: event.place,
+        title: TranslatedText(title),
+        body: TranslatedText(PersonText(verbatim: event.place)),
         data: ["itinerary_id": itinerary.id, "event_id": event.id]
       )
     )

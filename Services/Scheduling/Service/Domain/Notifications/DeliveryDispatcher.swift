@@ -61,16 +61,21 @@ public final class DeliveryDispatcher: Sendable {
     let userIDs = Array(Set(batch.map(\.userID)))
     let preferences = try store.preferences(userIDs: userIDs)
     let devices = Dictionary(grouping: try store.devices(userIDs: userIDs), by: \.userID)
+    // Every recipient's account: the language they read in, and their address and phone. Pushes
+    // alone do not wait for identity: without it they go in the suite's working language.
     let needsContact = batch.contains { notification in
       let chosen = preferences[notification.userID] ?? .standard
       return !notification.pushOnly && (chosen.email || chosen.sms)
     }
     var contacts: [String: PeerAccount] = [:]
-    if needsContact {
+    do {
       for account in try await directory.accounts(ids: userIDs) { contacts[account.userID] = account }
+    } catch where !needsContact {
+      logger.warning("identity did not answer; pushing in the working language", metadata: ["error": "\(error)"])
     }
     var gone = Set<PushDevice>()
-    for notification in batch {
+    for var notification in batch {
+      notification.language = contacts[notification.userID]?.language ?? .fallback
       let chosen =
         notification.pushOnly
         ? DeliveryPreferences(push: true, email: false, sms: false)

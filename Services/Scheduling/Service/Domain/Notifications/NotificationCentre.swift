@@ -185,8 +185,14 @@ public final class NotificationCentre: Sendable {
 
   static func checked(_ content: NotificationContent, _ check: inout InputValidation) -> NotificationContent {
     var content = content
-    content.title = check.requiredText(content.title, field: "title", what: "a title", maxLength: 200)
-    content.body = check.optionalText(content.body, field: "body", what: "the body", maxLength: 2000)
+    let title = check.requiredText(content.title.english, field: "title", what: "a title", maxLength: 200)
+    let body = check.optionalText(content.body.english, field: "body", what: "the body", maxLength: 2000)
+    // Each translation trimmed and bounded as the English is (a longer one is dropped).
+    let bounded = { (text: TranslatedText, limit: Int) in
+      text.translations.mapValues { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { $0.value.count <= limit }
+    }
+    content.title = TranslatedText(english: title, translations: bounded(content.title, 200))
+    content.body = TranslatedText(english: body, translations: bounded(content.body, 2000))
     if content.data.count > 20 { check.fail("data", "at most 20 entries") }
     for (key, value) in content.data where key.isEmpty || key.count > 64 || value.count > 512 {
       check.fail("data", "keys are 1 to 64 characters, values at most 512 (\(key.prefix(64)))")

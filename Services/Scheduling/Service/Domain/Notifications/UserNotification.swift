@@ -1,15 +1,16 @@
 import BinarioDomain
 import Foundation
 
-/// A notification as a sender writes it, before it has recipients.
+/// A notification as a sender writes it, before it has recipients: its words in every language,
+/// each recipient reading their own.
 public struct NotificationContent: Sendable, Hashable {
   public var kind: NotificationKind
-  public var title: String
-  public var body: String
+  public var title: TranslatedText
+  public var body: TranslatedText
   /// Ids the client can open (`trip_id`, `service_date`, `itinerary_id`, ...).
   public var data: [String: String]
 
-  public init(kind: NotificationKind, title: String, body: String, data: [String: String] = [:]) {
+  public init(kind: NotificationKind, title: TranslatedText, body: TranslatedText, data: [String: String] = [:]) {
     self.kind = kind
     self.title = title
     self.body = body
@@ -28,6 +29,8 @@ public struct UserNotification: Sendable, Hashable {
   public var read: Bool
   /// Goes out by push only, whatever the user's preferences (a driver's taxi updates).
   public var pushOnly: Bool
+  /// The language it reaches its recipient in: their account's, set as it is delivered.
+  public var language: Language = .fallback
 
   public init(
     id: String,
@@ -49,6 +52,11 @@ public struct UserNotification: Sendable, Hashable {
 
   /// The opaque cursor a client resumes after.
   public var cursor: String { String(self.sequence) }
+
+  /// The title in ``language``.
+  public var title: String { self.content.title.text(in: self.language) }
+  /// The body in ``language``.
+  public var body: String { self.content.body.text(in: self.language) }
 }
 
 /// A client's resume point: the ``UserNotification/cursor`` it saw last.

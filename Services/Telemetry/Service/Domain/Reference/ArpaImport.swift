@@ -45,7 +45,8 @@ public enum ArpaImport {
     do {
       return try CSVTable(file: "file", bytes: Array(data), ignoringCase: true)
     } catch {
-      throw ServiceError.invalid("file", error.description)
+      // A file's problem as the reader says it: line, column and cause, for whoever prepared it.
+      throw ServiceError.invalid("file", PersonText(verbatim: error.description))
     }
   }
 

@@ -35,8 +35,8 @@ public struct AccountLifecycle: Sendable {
         for member in subscription.memberIDs {
           try await tell(
             member,
-            "\(name) is no longer shared with you",
-            "Its owner left Binario, so you no longer share \(name) (\(subscription.details.planType)).",
+            title: "\(name) is no longer shared with you",
+            body: "Its owner left Binario, so you no longer share \(name) (\(subscription.details.planType)).",
             about: subscription,
             position: position
           )
@@ -45,8 +45,8 @@ public struct AccountLifecycle: Sendable {
         try await tellOwner(
           subscription,
           without: userID,
-          "A member left \(name)",
-          "Someone you shared it with left Binario.",
+          title: "A member left \(name)",
+          reason: "Someone you shared it with left Binario.",
           position: position
         )
       }
@@ -63,16 +63,16 @@ public struct AccountLifecycle: Sendable {
         let name = subscription.details.serviceName
         try await tell(
           member,
-          "You no longer share \(name)",
-          "You and its owner are no longer friends, so \(name) is no longer shared with you.",
+          title: "You no longer share \(name)",
+          body: "You and its owner are no longer friends, so \(name) is no longer shared with you.",
           about: subscription,
           position: position
         )
         try await tellOwner(
           subscription,
           without: member,
-          "\(name) is shared with one person fewer",
-          "Someone you are no longer friends with no longer shares it.",
+          title: "\(name) is shared with one person fewer",
+          reason: "Someone you are no longer friends with no longer shares it.",
           position: position
         )
       }
@@ -84,20 +84,20 @@ public struct AccountLifecycle: Sendable {
   private func tellOwner(
     _ subscription: Subscription,
     without member: String,
-    _ title: String,
-    _ reason: String,
+    title: PersonText,
+    reason: PersonText,
     position: EventPosition
   ) async throws {
     var after = subscription
     after.memberIDs.removeAll { $0 == member }
     let share = after.share(of: after.ownerID)
-    try await tell(after.ownerID, title, "\(reason) Your share is now \(share).", about: subscription, position: position)
+    try await tell(after.ownerID, title: title, body: "\(reason) Your share is now \(share).", about: subscription, position: position)
   }
 
   private func tell(
     _ userID: String,
-    _ title: String,
-    _ body: String,
+    title: PersonText,
+    body: PersonText,
     about subscription: Subscription,
     position: EventPosition
   )
@@ -107,8 +107,8 @@ public struct AccountLifecycle: Sendable {
       PeerNotification(
         userIDs: [userID],
         kind: .general,
-        title: title,
-        body: body,
+        title: TranslatedText(title),
+        body: TranslatedText(body),
         data: ["subscription_id": subscription.id],
         dedupeKey: "ticketing:event:\(position):\(subscription.id):\(userID)"
       )

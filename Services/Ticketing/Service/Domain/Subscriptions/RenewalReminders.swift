@@ -42,15 +42,22 @@ public final class RenewalReminders: Sendable {
     for subscription in try await store.subscriptionsDueForReminder(today: today, daysBefore: daysBefore) {
       let date = subscription.nextRenewal
       let days = today.days(until: date)
-      let when = days == 0 ? "today" : days == 1 ? "tomorrow" : "in \(days) days (\(date))"
-      let verb = subscription.details.automaticRenewal ? "renews" : "is due"
+      let name = subscription.details.serviceName
+      let title: PersonText = switch (subscription.details.automaticRenewal, days) {
+      case (true, 0): "\(name) renews today"
+      case (true, 1): "\(name) renews tomorrow"
+      case (true, _): "\(name) renews in \(days) days (\(date))"
+      case (false, 0): "\(name) is due today"
+      case (false, 1): "\(name) is due tomorrow"
+      case (false, _): "\(name) is due in \(days) days (\(date))"
+      }
       for (userID, share) in subscription.shares {
         try await notifier.send(
           PeerNotification(
             userIDs: [userID],
             kind: .renewalReminder,
-            title: "\(subscription.details.serviceName) \(verb) \(when)",
-            body: "Your share: \(share). \(subscription.details.planType), \(subscription.details.period.rawValue).",
+            title: TranslatedText(title),
+            body: "Your share: \(share). \(subscription.details.planType), \(subscription.details.period.words).",
             data: ["subscription_id": subscription.id, "renewal_date": date.description],
             dedupeKey: "ticketing:renewal:\(subscription.id):\(date):\(userID)"
           )

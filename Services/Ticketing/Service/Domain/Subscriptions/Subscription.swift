@@ -5,6 +5,16 @@ import Foundation
 public enum SubscriptionPeriod: String, Sendable, Hashable, CaseIterable {
   case weekly, monthly, quarterly, yearly
 
+  /// The period for a person ("monthly", "mensile").
+  public var words: PersonText {
+    switch self {
+    case .weekly: return "weekly"
+    case .monthly: return "monthly"
+    case .quarterly: return "quarterly"
+    case .yearly: return "yearly"
+    }
+  }
+
   /// How many periods make a year: what spend is normalised by.
   public var perYear: Int64 {
     switch self {

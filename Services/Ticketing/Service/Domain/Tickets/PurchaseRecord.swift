@@ -21,7 +21,8 @@ public struct PurchaseRecord: Sendable, Hashable {
   public var paymentMethodID: String
   public var cardLast4: String
   public var chargeID: String?
-  public var failure: String?
+  /// Why the card was declined, in every language.
+  public var failure: TranslatedText?
   public var createdAt: Date
   public var tickets: [Ticket]
   /// What was refunded of it so far.
@@ -37,7 +38,7 @@ public struct PurchaseRecord: Sendable, Hashable {
     paymentMethodID: String,
     cardLast4: String,
     chargeID: String?,
-    failure: String?,
+    failure: TranslatedText?,
     createdAt: Date,
     tickets: [Ticket],
     refunded: Money

@@ -37,7 +37,7 @@ extension TicketingDomain {
       }
       switch existing.status {
       case .completed: return existing
-      case .declined: throw ServiceError.failedPrecondition(existing.failure ?? "the card was declined")
+      case .declined: throw ServiceError.failedPrecondition(existing.failure.map(PersonText.init) ?? "the card was declined")
       case .pending: purchase = existing
       }
       cardToken = try await store.cardToken(purchaseID: purchase.id)
@@ -84,8 +84,8 @@ extension TicketingDomain {
         )
       )
     } catch PaymentError.declined(let reason) {
-      let failure = "the card ending \(purchase.cardLast4) was declined: \(reason)"
-      try await store.markPurchaseDeclined(id: purchase.id, failure: failure)
+      let failure: PersonText = "the card ending \(purchase.cardLast4) was declined: \(reason)"
+      try await store.markPurchaseDeclined(id: purchase.id, failure: TranslatedText(failure))
       throw ServiceError.failedPrecondition(failure)
     }
     purchase.chargeID = receipt.chargeID

@@ -98,7 +98,7 @@ extension TicketingDomain {
   }
 
   /// Why `ticket` cannot be refunded at `now`, or `nil` when it can.
-  func refundRefusal(_ ticket: Ticket, outboundCancelled: Bool, now: Date) -> String? {
+  func refundRefusal(_ ticket: Ticket, outboundCancelled: Bool, now: Date) -> PersonText? {
     if ticket.refundedAt != nil { return "this ticket was refunded already" }
     if ticket.ridesUsed > 0 { return "this ticket was used" }
     switch ticket.kind {

@@ -213,59 +213,108 @@ public nonisolated enum Binario_Identity_V1_OutboxChannel: SwiftProtobuf.Enum, S
 
 }
 
-public nonisolated struct Binario_Identity_V1_Profile: Sendable {
+public nonisolated struct Binario_Identity_V1_Profile: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var userID: String = String()
+  public var userID: String {
+    get {_storage._userID}
+    set {_uniqueStorage()._userID = newValue}
+  }
 
-  public var email: String = String()
+  public var email: String {
+    get {_storage._email}
+    set {_uniqueStorage()._email = newValue}
+  }
 
-  public var emailConfirmed: Bool = false
+  public var emailConfirmed: Bool {
+    get {_storage._emailConfirmed}
+    set {_uniqueStorage()._emailConfirmed = newValue}
+  }
 
   /// A new address waiting for confirmation (ChangeEmail), or empty.
-  public var pendingEmail: String = String()
+  public var pendingEmail: String {
+    get {_storage._pendingEmail}
+    set {_uniqueStorage()._pendingEmail = newValue}
+  }
 
-  public var firstName: String = String()
+  public var firstName: String {
+    get {_storage._firstName}
+    set {_uniqueStorage()._firstName = newValue}
+  }
 
-  public var lastName: String = String()
+  public var lastName: String {
+    get {_storage._lastName}
+    set {_uniqueStorage()._lastName = newValue}
+  }
 
-  public var phone: String = String()
+  public var phone: String {
+    get {_storage._phone}
+    set {_uniqueStorage()._phone = newValue}
+  }
 
   /// YYYY-MM-DD
-  public var birthDate: String = String()
+  public var birthDate: String {
+    get {_storage._birthDate}
+    set {_uniqueStorage()._birthDate = newValue}
+  }
 
-  public var gender: Binario_Identity_V1_Gender = .unspecified
+  public var gender: Binario_Identity_V1_Gender {
+    get {_storage._gender}
+    set {_uniqueStorage()._gender = newValue}
+  }
 
-  public var roles: [Binario_Identity_V1_Role] = []
+  public var roles: [Binario_Identity_V1_Role] {
+    get {_storage._roles}
+    set {_uniqueStorage()._roles = newValue}
+  }
 
   public var createdAt: SwiftProtobuf.Google_Protobuf_Timestamp {
-    get {_createdAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
-    set {_createdAt = newValue}
+    get {_storage._createdAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_uniqueStorage()._createdAt = newValue}
   }
   /// Returns true if `createdAt` has been explicitly set.
-  public var hasCreatedAt: Bool {self._createdAt != nil}
+  public var hasCreatedAt: Bool {_storage._createdAt != nil}
   /// Clears the value of `createdAt`. Subsequent reads from it will return its default value.
-  public mutating func clearCreatedAt() {self._createdAt = nil}
+  public mutating func clearCreatedAt() {_uniqueStorage()._createdAt = nil}
 
   /// Whether `phone` was verified with the code sent to it (false when there is no phone).
-  public var phoneVerified: Bool = false
+  public var phoneVerified: Bool {
+    get {_storage._phoneVerified}
+    set {_uniqueStorage()._phoneVerified = newValue}
+  }
 
   /// Disabled by an admin: cannot sign in.
-  public var disabled: Bool = false
+  public var disabled: Bool {
+    get {_storage._disabled}
+    set {_uniqueStorage()._disabled = newValue}
+  }
 
   /// False for an account that only signs in with Google (until it resets a password).
-  public var passwordSet: Bool = false
+  public var passwordSet: Bool {
+    get {_storage._passwordSet}
+    set {_uniqueStorage()._passwordSet = newValue}
+  }
 
   /// The providers linked for signing in ("google").
-  public var linkedProviders: [String] = []
+  public var linkedProviders: [String] {
+    get {_storage._linkedProviders}
+    set {_uniqueStorage()._linkedProviders = newValue}
+  }
+
+  /// The language of everything the suite writes to this person: emails, texts, notifications
+  /// ("it" or "en").
+  public var language: String {
+    get {_storage._language}
+    set {_uniqueStorage()._language = newValue}
+  }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _createdAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 public nonisolated struct Binario_Identity_V1_UserSummary: Sendable {
@@ -347,6 +396,10 @@ public nonisolated struct Binario_Identity_V1_RegisterRequest: Sendable {
   public var birthDate: String = String()
 
   public var gender: Binario_Identity_V1_Gender = .unspecified
+
+  /// The language of everything the suite writes to this person ("it" or "en"): the app's. Empty:
+  /// the request's accept-language, else English.
+  public var language: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -769,6 +822,16 @@ public nonisolated struct Binario_Identity_V1_UpdateMeRequest: Sendable {
   /// Clears the value of `gender`. Subsequent reads from it will return its default value.
   public mutating func clearGender() {self._gender = nil}
 
+  /// "it" or "en".
+  public var language: String {
+    get {_language ?? String()}
+    set {_language = newValue}
+  }
+  /// Returns true if `language` has been explicitly set.
+  public var hasLanguage: Bool {self._language != nil}
+  /// Clears the value of `language`. Subsequent reads from it will return its default value.
+  public mutating func clearLanguage() {self._language = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -778,6 +841,7 @@ public nonisolated struct Binario_Identity_V1_UpdateMeRequest: Sendable {
   fileprivate var _phone: String? = nil
   fileprivate var _birthDate: String? = nil
   fileprivate var _gender: Binario_Identity_V1_Gender? = nil
+  fileprivate var _language: String? = nil
 }
 
 public nonisolated struct Binario_Identity_V1_UpdateMeResponse: Sendable {
@@ -1885,6 +1949,16 @@ public nonisolated struct Binario_Identity_V1_UpdateAccountRequest: Sendable {
   /// Clears the value of `gender`. Subsequent reads from it will return its default value.
   public mutating func clearGender() {self._gender = nil}
 
+  /// "it" or "en".
+  public var language: String {
+    get {_language ?? String()}
+    set {_language = newValue}
+  }
+  /// Returns true if `language` has been explicitly set.
+  public var hasLanguage: Bool {self._language != nil}
+  /// Clears the value of `language`. Subsequent reads from it will return its default value.
+  public mutating func clearLanguage() {self._language = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1895,6 +1969,7 @@ public nonisolated struct Binario_Identity_V1_UpdateAccountRequest: Sendable {
   fileprivate var _phone: String? = nil
   fileprivate var _birthDate: String? = nil
   fileprivate var _gender: Binario_Identity_V1_Gender? = nil
+  fileprivate var _language: String? = nil
 }
 
 public nonisolated struct Binario_Identity_V1_UpdateAccountResponse: Sendable {
@@ -2157,6 +2232,9 @@ public nonisolated struct Binario_Identity_V1_AccountRecord: Sendable {
 
   public var disabled: Bool = false
 
+  /// The language the person reads what the suite writes to them in ("it", "en").
+  public var language: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2324,103 +2402,174 @@ nonisolated extension Binario_Identity_V1_OutboxChannel: SwiftProtobuf._ProtoNam
 
 nonisolated extension Binario_Identity_V1_Profile: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Profile"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{1}email\0\u{3}email_confirmed\0\u{3}pending_email\0\u{3}first_name\0\u{3}last_name\0\u{1}phone\0\u{3}birth_date\0\u{1}gender\0\u{1}roles\0\u{3}created_at\0\u{3}phone_verified\0\u{1}disabled\0\u{3}password_set\0\u{3}linked_providers\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{1}email\0\u{3}email_confirmed\0\u{3}pending_email\0\u{3}first_name\0\u{3}last_name\0\u{1}phone\0\u{3}birth_date\0\u{1}gender\0\u{1}roles\0\u{3}created_at\0\u{3}phone_verified\0\u{1}disabled\0\u{3}password_set\0\u{3}linked_providers\0\u{1}language\0")
+
+  fileprivate class _StorageClass {
+    var _userID: String = String()
+    var _email: String = String()
+    var _emailConfirmed: Bool = false
+    var _pendingEmail: String = String()
+    var _firstName: String = String()
+    var _lastName: String = String()
+    var _phone: String = String()
+    var _birthDate: String = String()
+    var _gender: Binario_Identity_V1_Gender = .unspecified
+    var _roles: [Binario_Identity_V1_Role] = []
+    var _createdAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+    var _phoneVerified: Bool = false
+    var _disabled: Bool = false
+    var _passwordSet: Bool = false
+    var _linkedProviders: [String] = []
+    var _language: String = String()
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _userID = source._userID
+      _email = source._email
+      _emailConfirmed = source._emailConfirmed
+      _pendingEmail = source._pendingEmail
+      _firstName = source._firstName
+      _lastName = source._lastName
+      _phone = source._phone
+      _birthDate = source._birthDate
+      _gender = source._gender
+      _roles = source._roles
+      _createdAt = source._createdAt
+      _phoneVerified = source._phoneVerified
+      _disabled = source._disabled
+      _passwordSet = source._passwordSet
+      _linkedProviders = source._linkedProviders
+      _language = source._language
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self.userID) }()
-      case 2: try { try decoder.decodeSingularStringField(value: &self.email) }()
-      case 3: try { try decoder.decodeSingularBoolField(value: &self.emailConfirmed) }()
-      case 4: try { try decoder.decodeSingularStringField(value: &self.pendingEmail) }()
-      case 5: try { try decoder.decodeSingularStringField(value: &self.firstName) }()
-      case 6: try { try decoder.decodeSingularStringField(value: &self.lastName) }()
-      case 7: try { try decoder.decodeSingularStringField(value: &self.phone) }()
-      case 8: try { try decoder.decodeSingularStringField(value: &self.birthDate) }()
-      case 9: try { try decoder.decodeSingularEnumField(value: &self.gender) }()
-      case 10: try { try decoder.decodeRepeatedEnumField(value: &self.roles) }()
-      case 11: try { try decoder.decodeSingularMessageField(value: &self._createdAt) }()
-      case 12: try { try decoder.decodeSingularBoolField(value: &self.phoneVerified) }()
-      case 13: try { try decoder.decodeSingularBoolField(value: &self.disabled) }()
-      case 14: try { try decoder.decodeSingularBoolField(value: &self.passwordSet) }()
-      case 15: try { try decoder.decodeRepeatedStringField(value: &self.linkedProviders) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._userID) }()
+        case 2: try { try decoder.decodeSingularStringField(value: &_storage._email) }()
+        case 3: try { try decoder.decodeSingularBoolField(value: &_storage._emailConfirmed) }()
+        case 4: try { try decoder.decodeSingularStringField(value: &_storage._pendingEmail) }()
+        case 5: try { try decoder.decodeSingularStringField(value: &_storage._firstName) }()
+        case 6: try { try decoder.decodeSingularStringField(value: &_storage._lastName) }()
+        case 7: try { try decoder.decodeSingularStringField(value: &_storage._phone) }()
+        case 8: try { try decoder.decodeSingularStringField(value: &_storage._birthDate) }()
+        case 9: try { try decoder.decodeSingularEnumField(value: &_storage._gender) }()
+        case 10: try { try decoder.decodeRepeatedEnumField(value: &_storage._roles) }()
+        case 11: try { try decoder.decodeSingularMessageField(value: &_storage._createdAt) }()
+        case 12: try { try decoder.decodeSingularBoolField(value: &_storage._phoneVerified) }()
+        case 13: try { try decoder.decodeSingularBoolField(value: &_storage._disabled) }()
+        case 14: try { try decoder.decodeSingularBoolField(value: &_storage._passwordSet) }()
+        case 15: try { try decoder.decodeRepeatedStringField(value: &_storage._linkedProviders) }()
+        case 16: try { try decoder.decodeSingularStringField(value: &_storage._language) }()
+        default: break
+        }
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if !self.userID.isEmpty {
-      try visitor.visitSingularStringField(value: self.userID, fieldNumber: 1)
-    }
-    if !self.email.isEmpty {
-      try visitor.visitSingularStringField(value: self.email, fieldNumber: 2)
-    }
-    if self.emailConfirmed != false {
-      try visitor.visitSingularBoolField(value: self.emailConfirmed, fieldNumber: 3)
-    }
-    if !self.pendingEmail.isEmpty {
-      try visitor.visitSingularStringField(value: self.pendingEmail, fieldNumber: 4)
-    }
-    if !self.firstName.isEmpty {
-      try visitor.visitSingularStringField(value: self.firstName, fieldNumber: 5)
-    }
-    if !self.lastName.isEmpty {
-      try visitor.visitSingularStringField(value: self.lastName, fieldNumber: 6)
-    }
-    if !self.phone.isEmpty {
-      try visitor.visitSingularStringField(value: self.phone, fieldNumber: 7)
-    }
-    if !self.birthDate.isEmpty {
-      try visitor.visitSingularStringField(value: self.birthDate, fieldNumber: 8)
-    }
-    if self.gender != .unspecified {
-      try visitor.visitSingularEnumField(value: self.gender, fieldNumber: 9)
-    }
-    if !self.roles.isEmpty {
-      try visitor.visitPackedEnumField(value: self.roles, fieldNumber: 10)
-    }
-    try { if let v = self._createdAt {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
-    } }()
-    if self.phoneVerified != false {
-      try visitor.visitSingularBoolField(value: self.phoneVerified, fieldNumber: 12)
-    }
-    if self.disabled != false {
-      try visitor.visitSingularBoolField(value: self.disabled, fieldNumber: 13)
-    }
-    if self.passwordSet != false {
-      try visitor.visitSingularBoolField(value: self.passwordSet, fieldNumber: 14)
-    }
-    if !self.linkedProviders.isEmpty {
-      try visitor.visitRepeatedStringField(value: self.linkedProviders, fieldNumber: 15)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._userID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._userID, fieldNumber: 1)
+      }
+      if !_storage._email.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._email, fieldNumber: 2)
+      }
+      if _storage._emailConfirmed != false {
+        try visitor.visitSingularBoolField(value: _storage._emailConfirmed, fieldNumber: 3)
+      }
+      if !_storage._pendingEmail.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._pendingEmail, fieldNumber: 4)
+      }
+      if !_storage._firstName.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._firstName, fieldNumber: 5)
+      }
+      if !_storage._lastName.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._lastName, fieldNumber: 6)
+      }
+      if !_storage._phone.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._phone, fieldNumber: 7)
+      }
+      if !_storage._birthDate.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._birthDate, fieldNumber: 8)
+      }
+      if _storage._gender != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._gender, fieldNumber: 9)
+      }
+      if !_storage._roles.isEmpty {
+        try visitor.visitPackedEnumField(value: _storage._roles, fieldNumber: 10)
+      }
+      try { if let v = _storage._createdAt {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
+      } }()
+      if _storage._phoneVerified != false {
+        try visitor.visitSingularBoolField(value: _storage._phoneVerified, fieldNumber: 12)
+      }
+      if _storage._disabled != false {
+        try visitor.visitSingularBoolField(value: _storage._disabled, fieldNumber: 13)
+      }
+      if _storage._passwordSet != false {
+        try visitor.visitSingularBoolField(value: _storage._passwordSet, fieldNumber: 14)
+      }
+      if !_storage._linkedProviders.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._linkedProviders, fieldNumber: 15)
+      }
+      if !_storage._language.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._language, fieldNumber: 16)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Identity_V1_Profile, rhs: Binario_Identity_V1_Profile) -> Bool {
-    if lhs.userID != rhs.userID {return false}
-    if lhs.email != rhs.email {return false}
-    if lhs.emailConfirmed != rhs.emailConfirmed {return false}
-    if lhs.pendingEmail != rhs.pendingEmail {return false}
-    if lhs.firstName != rhs.firstName {return false}
-    if lhs.lastName != rhs.lastName {return false}
-    if lhs.phone != rhs.phone {return false}
-    if lhs.birthDate != rhs.birthDate {return false}
-    if lhs.gender != rhs.gender {return false}
-    if lhs.roles != rhs.roles {return false}
-    if lhs._createdAt != rhs._createdAt {return false}
-    if lhs.phoneVerified != rhs.phoneVerified {return false}
-    if lhs.disabled != rhs.disabled {return false}
-    if lhs.passwordSet != rhs.passwordSet {return false}
-    if lhs.linkedProviders != rhs.linkedProviders {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._userID != rhs_storage._userID {return false}
+        if _storage._email != rhs_storage._email {return false}
+        if _storage._emailConfirmed != rhs_storage._emailConfirmed {return false}
+        if _storage._pendingEmail != rhs_storage._pendingEmail {return false}
+        if _storage._firstName != rhs_storage._firstName {return false}
+        if _storage._lastName != rhs_storage._lastName {return false}
+        if _storage._phone != rhs_storage._phone {return false}
+        if _storage._birthDate != rhs_storage._birthDate {return false}
+        if _storage._gender != rhs_storage._gender {return false}
+        if _storage._roles != rhs_storage._roles {return false}
+        if _storage._createdAt != rhs_storage._createdAt {return false}
+        if _storage._phoneVerified != rhs_storage._phoneVerified {return false}
+        if _storage._disabled != rhs_storage._disabled {return false}
+        if _storage._passwordSet != rhs_storage._passwordSet {return false}
+        if _storage._linkedProviders != rhs_storage._linkedProviders {return false}
+        if _storage._language != rhs_storage._language {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2532,7 +2681,7 @@ nonisolated extension Binario_Identity_V1_TokenPair: SwiftProtobuf.Message, Swif
 
 nonisolated extension Binario_Identity_V1_RegisterRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".RegisterRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}email\0\u{1}password\0\u{3}first_name\0\u{3}last_name\0\u{1}phone\0\u{3}birth_date\0\u{1}gender\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}email\0\u{1}password\0\u{3}first_name\0\u{3}last_name\0\u{1}phone\0\u{3}birth_date\0\u{1}gender\0\u{1}language\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2547,6 +2696,7 @@ nonisolated extension Binario_Identity_V1_RegisterRequest: SwiftProtobuf.Message
       case 5: try { try decoder.decodeSingularStringField(value: &self.phone) }()
       case 6: try { try decoder.decodeSingularStringField(value: &self.birthDate) }()
       case 7: try { try decoder.decodeSingularEnumField(value: &self.gender) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.language) }()
       default: break
       }
     }
@@ -2574,6 +2724,9 @@ nonisolated extension Binario_Identity_V1_RegisterRequest: SwiftProtobuf.Message
     if self.gender != .unspecified {
       try visitor.visitSingularEnumField(value: self.gender, fieldNumber: 7)
     }
+    if !self.language.isEmpty {
+      try visitor.visitSingularStringField(value: self.language, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2585,6 +2738,7 @@ nonisolated extension Binario_Identity_V1_RegisterRequest: SwiftProtobuf.Message
     if lhs.phone != rhs.phone {return false}
     if lhs.birthDate != rhs.birthDate {return false}
     if lhs.gender != rhs.gender {return false}
+    if lhs.language != rhs.language {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3344,7 +3498,7 @@ nonisolated extension Binario_Identity_V1_GetMeResponse: SwiftProtobuf.Message, 
 
 nonisolated extension Binario_Identity_V1_UpdateMeRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".UpdateMeRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}first_name\0\u{3}last_name\0\u{1}phone\0\u{3}birth_date\0\u{1}gender\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}first_name\0\u{3}last_name\0\u{1}phone\0\u{3}birth_date\0\u{1}gender\0\u{1}language\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3357,6 +3511,7 @@ nonisolated extension Binario_Identity_V1_UpdateMeRequest: SwiftProtobuf.Message
       case 3: try { try decoder.decodeSingularStringField(value: &self._phone) }()
       case 4: try { try decoder.decodeSingularStringField(value: &self._birthDate) }()
       case 5: try { try decoder.decodeSingularEnumField(value: &self._gender) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self._language) }()
       default: break
       }
     }
@@ -3382,6 +3537,9 @@ nonisolated extension Binario_Identity_V1_UpdateMeRequest: SwiftProtobuf.Message
     try { if let v = self._gender {
       try visitor.visitSingularEnumField(value: v, fieldNumber: 5)
     } }()
+    try { if let v = self._language {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 6)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3391,6 +3549,7 @@ nonisolated extension Binario_Identity_V1_UpdateMeRequest: SwiftProtobuf.Message
     if lhs._phone != rhs._phone {return false}
     if lhs._birthDate != rhs._birthDate {return false}
     if lhs._gender != rhs._gender {return false}
+    if lhs._language != rhs._language {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -5394,7 +5553,7 @@ nonisolated extension Binario_Identity_V1_GetAccountResponse: SwiftProtobuf.Mess
 
 nonisolated extension Binario_Identity_V1_UpdateAccountRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".UpdateAccountRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}account\0\u{3}first_name\0\u{3}last_name\0\u{1}phone\0\u{3}birth_date\0\u{1}gender\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}account\0\u{3}first_name\0\u{3}last_name\0\u{1}phone\0\u{3}birth_date\0\u{1}gender\0\u{1}language\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5408,6 +5567,7 @@ nonisolated extension Binario_Identity_V1_UpdateAccountRequest: SwiftProtobuf.Me
       case 4: try { try decoder.decodeSingularStringField(value: &self._phone) }()
       case 5: try { try decoder.decodeSingularStringField(value: &self._birthDate) }()
       case 6: try { try decoder.decodeSingularEnumField(value: &self._gender) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self._language) }()
       default: break
       }
     }
@@ -5436,6 +5596,9 @@ nonisolated extension Binario_Identity_V1_UpdateAccountRequest: SwiftProtobuf.Me
     try { if let v = self._gender {
       try visitor.visitSingularEnumField(value: v, fieldNumber: 6)
     } }()
+    try { if let v = self._language {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 7)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5446,6 +5609,7 @@ nonisolated extension Binario_Identity_V1_UpdateAccountRequest: SwiftProtobuf.Me
     if lhs._phone != rhs._phone {return false}
     if lhs._birthDate != rhs._birthDate {return false}
     if lhs._gender != rhs._gender {return false}
+    if lhs._language != rhs._language {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -5873,7 +6037,7 @@ nonisolated extension Binario_Identity_V1_WatchRevocationsResponse: SwiftProtobu
 
 nonisolated extension Binario_Identity_V1_AccountRecord: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AccountRecord"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{3}display_name\0\u{1}email\0\u{1}roles\0\u{3}verified_phone\0\u{1}disabled\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{3}display_name\0\u{1}email\0\u{1}roles\0\u{3}verified_phone\0\u{1}disabled\0\u{1}language\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5887,6 +6051,7 @@ nonisolated extension Binario_Identity_V1_AccountRecord: SwiftProtobuf.Message, 
       case 4: try { try decoder.decodeRepeatedEnumField(value: &self.roles) }()
       case 5: try { try decoder.decodeSingularStringField(value: &self.verifiedPhone) }()
       case 6: try { try decoder.decodeSingularBoolField(value: &self.disabled) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.language) }()
       default: break
       }
     }
@@ -5911,6 +6076,9 @@ nonisolated extension Binario_Identity_V1_AccountRecord: SwiftProtobuf.Message, 
     if self.disabled != false {
       try visitor.visitSingularBoolField(value: self.disabled, fieldNumber: 6)
     }
+    if !self.language.isEmpty {
+      try visitor.visitSingularStringField(value: self.language, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5921,6 +6089,7 @@ nonisolated extension Binario_Identity_V1_AccountRecord: SwiftProtobuf.Message, 
     if lhs.roles != rhs.roles {return false}
     if lhs.verifiedPhone != rhs.verifiedPhone {return false}
     if lhs.disabled != rhs.disabled {return false}
+    if lhs.language != rhs.language {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

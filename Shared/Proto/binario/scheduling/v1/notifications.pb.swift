@@ -634,6 +634,12 @@ public nonisolated struct Binario_Scheduling_V1_NotifyRequest: Sendable {
   /// For a driver's taxi updates: push only, whatever the user's preferences (myTaxiService G5 D1).
   public var pushOnly: Bool = false
 
+  /// The title and body in the suite's other languages, by language code ("it"): each recipient
+  /// reads them in their account's language (title and body are the English).
+  public var titleTranslations: Dictionary<String,String> = [:]
+
+  public var bodyTranslations: Dictionary<String,String> = [:]
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1531,7 +1537,7 @@ nonisolated extension Binario_Scheduling_V1_ListDeliveriesResponse: SwiftProtobu
 
 nonisolated extension Binario_Scheduling_V1_NotifyRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".NotifyRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_ids\0\u{1}kind\0\u{1}title\0\u{1}body\0\u{1}data\0\u{3}dedupe_key\0\u{3}push_only\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_ids\0\u{1}kind\0\u{1}title\0\u{1}body\0\u{1}data\0\u{3}dedupe_key\0\u{3}push_only\0\u{3}title_translations\0\u{3}body_translations\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1546,6 +1552,8 @@ nonisolated extension Binario_Scheduling_V1_NotifyRequest: SwiftProtobuf.Message
       case 5: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: &self.data) }()
       case 6: try { try decoder.decodeSingularStringField(value: &self.dedupeKey) }()
       case 7: try { try decoder.decodeSingularBoolField(value: &self.pushOnly) }()
+      case 8: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: &self.titleTranslations) }()
+      case 9: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: &self.bodyTranslations) }()
       default: break
       }
     }
@@ -1573,6 +1581,12 @@ nonisolated extension Binario_Scheduling_V1_NotifyRequest: SwiftProtobuf.Message
     if self.pushOnly != false {
       try visitor.visitSingularBoolField(value: self.pushOnly, fieldNumber: 7)
     }
+    if !self.titleTranslations.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: self.titleTranslations, fieldNumber: 8)
+    }
+    if !self.bodyTranslations.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: self.bodyTranslations, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1584,6 +1598,8 @@ nonisolated extension Binario_Scheduling_V1_NotifyRequest: SwiftProtobuf.Message
     if lhs.data != rhs.data {return false}
     if lhs.dedupeKey != rhs.dedupeKey {return false}
     if lhs.pushOnly != rhs.pushOnly {return false}
+    if lhs.titleTranslations != rhs.titleTranslations {return false}
+    if lhs.bodyTranslations != rhs.bodyTranslations {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -5047,7 +5047,7 @@ void   binario__identity__v1__get_default_payment_method_response__free_unpacked
   assert(message->base.descriptor == &binario__identity__v1__get_default_payment_method_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor binario__identity__v1__profile__field_descriptors[15] =
+static const ProtobufCFieldDescriptor binario__identity__v1__profile__field_descriptors[16] =
 {
   {
     "user_id",
@@ -5229,6 +5229,18 @@ static const ProtobufCFieldDescriptor binario__identity__v1__profile__field_desc
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "language",
+    16,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Identity__V1__Profile, language),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__identity__v1__profile__field_indices_by_name[] = {
   7,   /* field[7] = birth_date */
@@ -5238,6 +5250,7 @@ static const unsigned binario__identity__v1__profile__field_indices_by_name[] = 
   2,   /* field[2] = email_confirmed */
   4,   /* field[4] = first_name */
   8,   /* field[8] = gender */
+  15,   /* field[15] = language */
   5,   /* field[5] = last_name */
   14,   /* field[14] = linked_providers */
   13,   /* field[13] = password_set */
@@ -5250,7 +5263,7 @@ static const unsigned binario__identity__v1__profile__field_indices_by_name[] = 
 static const ProtobufCIntRange binario__identity__v1__profile__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 15 }
+  { 0, 16 }
 };
 const ProtobufCMessageDescriptor binario__identity__v1__profile__descriptor =
 {
@@ -5260,7 +5273,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__profile__descriptor =
   "Binario__Identity__V1__Profile",
   "binario.identity.v1",
   sizeof(Binario__Identity__V1__Profile),
-  15,
+  16,
   binario__identity__v1__profile__field_descriptors,
   binario__identity__v1__profile__field_indices_by_name,
   1,  binario__identity__v1__profile__number_ranges,
@@ -5447,7 +5460,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__token_pair__descriptor =
   (ProtobufCMessageInit) binario__identity__v1__token_pair__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__identity__v1__register_request__field_descriptors[7] =
+static const ProtobufCFieldDescriptor binario__identity__v1__register_request__field_descriptors[8] =
 {
   {
     "email",
@@ -5533,12 +5546,25 @@ static const ProtobufCFieldDescriptor binario__identity__v1__register_request__f
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "language",
+    8,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Identity__V1__RegisterRequest, language),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__identity__v1__register_request__field_indices_by_name[] = {
   5,   /* field[5] = birth_date */
   0,   /* field[0] = email */
   2,   /* field[2] = first_name */
   6,   /* field[6] = gender */
+  7,   /* field[7] = language */
   3,   /* field[3] = last_name */
   1,   /* field[1] = password */
   4,   /* field[4] = phone */
@@ -5546,7 +5572,7 @@ static const unsigned binario__identity__v1__register_request__field_indices_by_
 static const ProtobufCIntRange binario__identity__v1__register_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor binario__identity__v1__register_request__descriptor =
 {
@@ -5556,7 +5582,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__register_request__descri
   "Binario__Identity__V1__RegisterRequest",
   "binario.identity.v1",
   sizeof(Binario__Identity__V1__RegisterRequest),
-  7,
+  8,
   binario__identity__v1__register_request__field_descriptors,
   binario__identity__v1__register_request__field_indices_by_name,
   1,  binario__identity__v1__register_request__number_ranges,
@@ -6535,7 +6561,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__get_me_response__descrip
   (ProtobufCMessageInit) binario__identity__v1__get_me_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__identity__v1__update_me_request__field_descriptors[5] =
+static const ProtobufCFieldDescriptor binario__identity__v1__update_me_request__field_descriptors[6] =
 {
   {
     "first_name",
@@ -6597,18 +6623,31 @@ static const ProtobufCFieldDescriptor binario__identity__v1__update_me_request__
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "language",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Identity__V1__UpdateMeRequest, language),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__identity__v1__update_me_request__field_indices_by_name[] = {
   3,   /* field[3] = birth_date */
   0,   /* field[0] = first_name */
   4,   /* field[4] = gender */
+  5,   /* field[5] = language */
   1,   /* field[1] = last_name */
   2,   /* field[2] = phone */
 };
 static const ProtobufCIntRange binario__identity__v1__update_me_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor binario__identity__v1__update_me_request__descriptor =
 {
@@ -6618,7 +6657,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__update_me_request__descr
   "Binario__Identity__V1__UpdateMeRequest",
   "binario.identity.v1",
   sizeof(Binario__Identity__V1__UpdateMeRequest),
-  5,
+  6,
   binario__identity__v1__update_me_request__field_descriptors,
   binario__identity__v1__update_me_request__field_indices_by_name,
   1,  binario__identity__v1__update_me_request__number_ranges,
@@ -9237,7 +9276,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__get_account_response__de
   (ProtobufCMessageInit) binario__identity__v1__get_account_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__identity__v1__update_account_request__field_descriptors[6] =
+static const ProtobufCFieldDescriptor binario__identity__v1__update_account_request__field_descriptors[7] =
 {
   {
     "account",
@@ -9311,19 +9350,32 @@ static const ProtobufCFieldDescriptor binario__identity__v1__update_account_requ
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "language",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Identity__V1__UpdateAccountRequest, language),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__identity__v1__update_account_request__field_indices_by_name[] = {
   0,   /* field[0] = account */
   4,   /* field[4] = birth_date */
   1,   /* field[1] = first_name */
   5,   /* field[5] = gender */
+  6,   /* field[6] = language */
   2,   /* field[2] = last_name */
   3,   /* field[3] = phone */
 };
 static const ProtobufCIntRange binario__identity__v1__update_account_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor binario__identity__v1__update_account_request__descriptor =
 {
@@ -9333,7 +9385,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__update_account_request__
   "Binario__Identity__V1__UpdateAccountRequest",
   "binario.identity.v1",
   sizeof(Binario__Identity__V1__UpdateAccountRequest),
-  6,
+  7,
   binario__identity__v1__update_account_request__field_descriptors,
   binario__identity__v1__update_account_request__field_indices_by_name,
   1,  binario__identity__v1__update_account_request__number_ranges,
@@ -9886,7 +9938,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__watch_revocations_respon
   (ProtobufCMessageInit) binario__identity__v1__watch_revocations_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__identity__v1__account_record__field_descriptors[6] =
+static const ProtobufCFieldDescriptor binario__identity__v1__account_record__field_descriptors[7] =
 {
   {
     "user_id",
@@ -9960,11 +10012,24 @@ static const ProtobufCFieldDescriptor binario__identity__v1__account_record__fie
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "language",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Identity__V1__AccountRecord, language),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__identity__v1__account_record__field_indices_by_name[] = {
   5,   /* field[5] = disabled */
   1,   /* field[1] = display_name */
   2,   /* field[2] = email */
+  6,   /* field[6] = language */
   3,   /* field[3] = roles */
   0,   /* field[0] = user_id */
   4,   /* field[4] = verified_phone */
@@ -9972,7 +10037,7 @@ static const unsigned binario__identity__v1__account_record__field_indices_by_na
 static const ProtobufCIntRange binario__identity__v1__account_record__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor binario__identity__v1__account_record__descriptor =
 {
@@ -9982,7 +10047,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__account_record__descript
   "Binario__Identity__V1__AccountRecord",
   "binario.identity.v1",
   sizeof(Binario__Identity__V1__AccountRecord),
-  6,
+  7,
   binario__identity__v1__account_record__field_descriptors,
   binario__identity__v1__account_record__field_indices_by_name,
   1,  binario__identity__v1__account_record__number_ranges,

@@ -210,10 +210,15 @@ struct  Binario__Identity__V1__Profile
    */
   size_t n_linked_providers;
   char **linked_providers;
+  /*
+   * The language of everything the suite writes to this person: emails, texts, notifications
+   * ("it" or "en").
+   */
+  char *language;
 };
 #define BINARIO__IDENTITY__V1__PROFILE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__identity__v1__profile__descriptor) \
-    , NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0, BINARIO__IDENTITY__V1__GENDER__GENDER_UNSPECIFIED, 0,NULL, NULL, 0, 0, 0, 0, 0, 0, 0,NULL }
+    , NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0, BINARIO__IDENTITY__V1__GENDER__GENDER_UNSPECIFIED, 0,NULL, NULL, 0, 0, 0, 0, 0, 0, 0,NULL, NULL }
 
 
 struct  Binario__Identity__V1__UserSummary
@@ -266,10 +271,15 @@ struct  Binario__Identity__V1__RegisterRequest
   char *birth_date;
   protobuf_c_boolean has_gender;
   Binario__Identity__V1__Gender gender;
+  /*
+   * The language of everything the suite writes to this person ("it" or "en"): the app's. Empty:
+   * the request's accept-language, else English.
+   */
+  char *language;
 };
 #define BINARIO__IDENTITY__V1__REGISTER_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__identity__v1__register_request__descriptor) \
-    , NULL, NULL, NULL, NULL, NULL, NULL, 0, BINARIO__IDENTITY__V1__GENDER__GENDER_UNSPECIFIED }
+    , NULL, NULL, NULL, NULL, NULL, NULL, 0, BINARIO__IDENTITY__V1__GENDER__GENDER_UNSPECIFIED, NULL }
 
 
 struct  Binario__Identity__V1__RegisterResponse
@@ -569,10 +579,14 @@ struct  Binario__Identity__V1__UpdateMeRequest
   char *birth_date;
   protobuf_c_boolean has_gender;
   Binario__Identity__V1__Gender gender;
+  /*
+   * "it" or "en".
+   */
+  char *language;
 };
 #define BINARIO__IDENTITY__V1__UPDATE_ME_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__identity__v1__update_me_request__descriptor) \
-    , NULL, NULL, NULL, NULL, 0, BINARIO__IDENTITY__V1__GENDER__GENDER_UNSPECIFIED }
+    , NULL, NULL, NULL, NULL, 0, BINARIO__IDENTITY__V1__GENDER__GENDER_UNSPECIFIED, NULL }
 
 
 struct  Binario__Identity__V1__UpdateMeResponse
@@ -1317,10 +1331,14 @@ struct  Binario__Identity__V1__UpdateAccountRequest
   char *birth_date;
   protobuf_c_boolean has_gender;
   Binario__Identity__V1__Gender gender;
+  /*
+   * "it" or "en".
+   */
+  char *language;
 };
 #define BINARIO__IDENTITY__V1__UPDATE_ACCOUNT_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__identity__v1__update_account_request__descriptor) \
-    , NULL, NULL, NULL, NULL, NULL, 0, BINARIO__IDENTITY__V1__GENDER__GENDER_UNSPECIFIED }
+    , NULL, NULL, NULL, NULL, NULL, 0, BINARIO__IDENTITY__V1__GENDER__GENDER_UNSPECIFIED, NULL }
 
 
 struct  Binario__Identity__V1__UpdateAccountResponse
@@ -1496,10 +1514,14 @@ struct  Binario__Identity__V1__AccountRecord
   char *verified_phone;
   protobuf_c_boolean has_disabled;
   protobuf_c_boolean disabled;
+  /*
+   * The language the person reads what the suite writes to them in ("it", "en").
+   */
+  char *language;
 };
 #define BINARIO__IDENTITY__V1__ACCOUNT_RECORD__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__identity__v1__account_record__descriptor) \
-    , NULL, NULL, NULL, 0,NULL, NULL, 0, 0 }
+    , NULL, NULL, NULL, 0,NULL, NULL, 0, 0, NULL }
 
 
 struct  Binario__Identity__V1__LookupAccountsRequest
