@@ -83,7 +83,12 @@ struct ErrorStatusServerInterceptorTests {
     let error = try #require(try await unaryError("invalid"))
     #expect(error.code == .invalidArgument)
     #expect(error.message == "email: is not an email address")
-    #expect(error.fieldViolations == [FieldViolation(field: "email", description: "is not an email address")])
+    // With no language asked for, the localized words are the English ones.
+    #expect(
+      error.fieldViolations == [
+        FieldViolation(field: "email", description: "is not an email address", localizedDescription: "is not an email address")
+      ]
+    )
     #expect(try await unaryError("missing")?.code == .notFound)
     #expect(try await unaryError("rpc")?.code == .aborted)
   }

@@ -488,7 +488,9 @@ extension PersonText {
     "bands go up in distance":
       "le fasce crescono con la distanza",
     "before your first ride you need %@":
-      "prima della tua prima corsa ti serve: %@",
+      "prima della tua prima corsa ti serve %@",
+    "before your first ride you need %@ and %@":
+      "prima della tua prima corsa ti servono %@ e %@",
     "between 1 and the number of zones":
       "tra 1 e il numero di zone",
     "choose FCM, APNs or web push":

@@ -113,13 +113,14 @@ extension DispatchDomain {
       throw ServiceError.notFound("your account no longer exists")
     }
     let card = try await onFile
-    var missing: [PersonText] = []
-    if !account.hasVerifiedPhone { missing.append("a verified phone (add one with UpdateMe and confirm it with VerifyPhone)" as PersonText) }
-    if card == nil { missing.append("a payment method on file (add a card with AddPaymentMethod)" as PersonText) }
-    guard missing.isEmpty, let card else {
-      throw ServiceError.failedPrecondition("before your first ride you need \(PersonText.list(missing, separator: "; "))")
+    let phone: PersonText = "a verified phone (add one with UpdateMe and confirm it with VerifyPhone)"
+    let payment: PersonText = "a payment method on file (add a card with AddPaymentMethod)"
+    switch (account.hasVerifiedPhone, card) {
+    case (true, let card?): return (account.displayName, card)
+    case (false, nil): throw ServiceError.failedPrecondition("before your first ride you need \(phone) and \(payment)")
+    case (false, _): throw ServiceError.failedPrecondition("before your first ride you need \(phone)")
+    case (true, nil): throw ServiceError.failedPrecondition("before your first ride you need \(payment)")
     }
-    return (account.displayName, card)
   }
 
   /// A location as a place with its zone; an address is looked up (NOT_FOUND asks for a position).
