@@ -9,14 +9,10 @@ export function showSignIn(main, { query, app }) {
     form(t("signIn.title"), [
       field(t("account.email"), { name: "email", type: "email", autocomplete: "username", required: true, value: query.email }),
       field(t("account.password"), { name: "password", type: "password", autocomplete: "current-password", required: true }),
-      h("div", { class: "field checkbox" },
-        h("input", { type: "checkbox", id: "keep-signed-in", name: "keepSignedIn", value: "yes" }),
-        h("label", { for: "keep-signed-in" }, t("signIn.keep")),
-        h("small", { class: "hint" }, t("signIn.keepHint"))),
     ], t("signIn.submit"), async (values) => {
       const answer = await publicApi("POST", "/v1/sessions", { email: values.email, password: values.password });
       announce(t("signIn.done"));
-      await app.signedIn(answer.tokens, query.next, { keep: values.keepSignedIn === "yes" });
+      await app.signedIn(answer.tokens, query.next);
     }, { id: "sign-in-form" }),
     h("p", {}, h("a", { href: "#/sign-up" }, t("menu.signUp")), " · ",
       h("a", { href: "#/password-reset" }, t("signIn.forgot"))));

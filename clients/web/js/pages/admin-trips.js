@@ -19,7 +19,7 @@ export async function show(main, { query }) {
   async function load() {
     const board = await api("GET", withQuery(`/v1/stations/${segment(stationId)}/departures`, { limit: 12 }));
     replace(runs, h("table", { class: "board" },
-      h("thead", {}, h("tr", {}, ["board.time", "board.train", "journeys.to", "board.platform", "board.status", "admin.change"].map((key) => h("th", { scope: "col" }, key === "admin.change" ? h("span", { class: "visually-hidden" }, t(key)) : t(key))))),
+      h("thead", {}, h("tr", {}, ["board.time", "board.train", "board.to", "board.platform", "board.status", "admin.change"].map((key) => h("th", { scope: "col" }, key === "admin.change" ? h("span", { class: "visually-hidden" }, t(key)) : t(key))))),
       h("tbody", {}, (board.departures || []).map((departure) => {
         const run = departure.run;
         const stop = run.stops.find((candidate) => candidate.sequence === departure.sequence) || run.stops[0];

@@ -54,7 +54,7 @@ export async function show(main, { params }) {
       previous = next;
       replace(table,
         h("caption", { id: "board-caption" }, t("board.caption", { count: rows.length })),
-        h("thead", {}, h("tr", {}, ["board.time", "board.train", "journeys.to", "board.platform", "board.status", "board.follow"].map((key) => h("th", { scope: "col" }, key === "board.follow" ? h("span", { class: "visually-hidden" }, t(key)) : t(key))))),
+        h("thead", {}, h("tr", {}, ["board.time", "board.train", "board.to", "board.platform", "board.status", "board.follow"].map((key) => h("th", { scope: "col" }, key === "board.follow" ? h("span", { class: "visually-hidden" }, t(key)) : t(key))))),
         h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: 6 }, t("board.none")))));
       if (changes.length) announce(changes.join(". "));
     },
