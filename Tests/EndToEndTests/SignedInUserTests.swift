@@ -33,6 +33,20 @@ struct SignedInUserTests {
           )
         }
         #expect(unconfirmed?.code == .failedPrecondition)
+        #expect(unconfirmed?.localizedMessage?.locale == "en-GB", "no language asked: the English words")
+        // The Binario door, like the others: the accept-language metadata key asks for Italian.
+        let inItalian = await #expect(throws: RPCError.self) {
+          _ = try await identity.login(
+            .with {
+              $0.email = email
+              $0.password = "a-good-password-1"
+            },
+            metadata: ["accept-language": "it-IT"]
+          )
+        }
+        #expect(inItalian?.localizedMessage?.locale == "it-IT")
+        #expect(inItalian?.localizedMessage?.message.hasPrefix("conferma prima il tuo indirizzo") == true, "\(String(describing: inItalian))")
+        #expect(inItalian?.message.hasPrefix("confirm your address first") == true)
 
         let code = try await identity.confirmationCode(for: email, admin: admin)
         _ = try await identity.confirmEmail(
