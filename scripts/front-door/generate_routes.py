@@ -145,9 +145,17 @@ WELL_KNOWN = {
     ".google.protobuf.Duration": {"type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?s$"},
     ".google.protobuf.Empty": {"type": "object", "additionalProperties": False},
 }
+LOCALIZED_MESSAGE = {
+    "type": "object",
+    "description": "google.rpc.LocalizedMessage: the words in the language the request asked for "
+                   "(Accept-Language; it or en, else en).",
+    "required": ["locale", "message"],
+    "properties": {"locale": {"type": "string", "examples": ["it-IT"]}, "message": {"type": "string"}},
+}
 ERROR_SCHEMA = {
     "type": "object",
-    "description": "Why a call failed: the gRPC status code's name, a message for a person, and each bad field.",
+    "description": "Why a call failed: the gRPC status code's name, a message for a person (English), the same in "
+                   "the language asked for, and each bad field.",
     "required": ["code", "message"],
     "properties": {
         "code": {"type": "string", "enum": [
@@ -155,10 +163,11 @@ ERROR_SCHEMA = {
             "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
             "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"]},
         "message": {"type": "string"},
+        "localizedMessage": LOCALIZED_MESSAGE,
         "fieldViolations": {"type": "array", "items": {
             "type": "object",
             "required": ["field", "description"],
-            "properties": {"field": {"type": "string"}, "description": {"type": "string"}},
+            "properties": {"field": {"type": "string"}, "description": {"type": "string"}, "localizedMessage": LOCALIZED_MESSAGE},
         }},
         "requestId": {"type": "string"},
     },

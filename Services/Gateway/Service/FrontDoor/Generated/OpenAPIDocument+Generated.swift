@@ -24780,7 +24780,7 @@ extension OpenAPIDocument {
     "schemas": {
       "Error": {
         "type": "object",
-        "description": "Why a call failed: the gRPC status code's name, a message for a person, and each bad field.",
+        "description": "Why a call failed: the gRPC status code's name, a message for a person (English), the same in the language asked for, and each bad field.",
         "required": [
           "code",
           "message"
@@ -24810,6 +24810,25 @@ extension OpenAPIDocument {
           "message": {
             "type": "string"
           },
+          "localizedMessage": {
+            "type": "object",
+            "description": "google.rpc.LocalizedMessage: the words in the language the request asked for (Accept-Language; it or en, else en).",
+            "required": [
+              "locale",
+              "message"
+            ],
+            "properties": {
+              "locale": {
+                "type": "string",
+                "examples": [
+                  "it-IT"
+                ]
+              },
+              "message": {
+                "type": "string"
+              }
+            }
+          },
           "fieldViolations": {
             "type": "array",
             "items": {
@@ -24824,6 +24843,25 @@ extension OpenAPIDocument {
                 },
                 "description": {
                   "type": "string"
+                },
+                "localizedMessage": {
+                  "type": "object",
+                  "description": "google.rpc.LocalizedMessage: the words in the language the request asked for (Accept-Language; it or en, else en).",
+                  "required": [
+                    "locale",
+                    "message"
+                  ],
+                  "properties": {
+                    "locale": {
+                      "type": "string",
+                      "examples": [
+                        "it-IT"
+                      ]
+                    },
+                    "message": {
+                      "type": "string"
+                    }
+                  }
                 }
               }
             }
