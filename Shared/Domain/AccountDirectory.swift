@@ -11,7 +11,12 @@ public struct PeerAccount: Sendable, Hashable {
   public var language: Language
 
   public init(
-    userID: String, displayName: String, email: String, verifiedPhone: String = "", isDriver: Bool = false, disabled: Bool = false,
+    userID: String,
+    displayName: String,
+    email: String,
+    verifiedPhone: String = "",
+    isDriver: Bool = false,
+    disabled: Bool = false,
     language: Language = .fallback
   ) {
     self.userID = userID

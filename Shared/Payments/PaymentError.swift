@@ -1,4 +1,5 @@
 import BinarioDomain
+
 /// Why a payment provider refused a card.
 public enum PaymentError: Error, Sendable, Hashable {
   /// The details are malformed: each problem names its field.

@@ -148,8 +148,10 @@ struct FrontDoorTests {
     for (answer, words) in [
       (try await http.call(.GET, "/v1/me", language: "it"), "richiede l'accesso"),  // the gateway's refusal
       (try await http.call(.GET, "/v1/nowhere", language: "it"), "nessun percorso"),  // the door's own
-      (try await http.call(.POST, "/v1/sessions", body: ["email": "nobody@example.com", "password": "wrong-password-1"], language: "it"),
-       "email o password sbagliate"),  // identity's
+      (
+        try await http.call(.POST, "/v1/sessions", body: ["email": "nobody@example.com", "password": "wrong-password-1"], language: "it"),
+        "email o password sbagliate"
+      ),  // identity's
     ] {
       let message = (answer.json["localizedMessage"] as? [String: Any])?["message"] as? String
       #expect(message?.contains(words) == true, "\(answer.status): \(answer.text.prefix(300))")

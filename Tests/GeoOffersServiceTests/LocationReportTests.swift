@@ -169,7 +169,10 @@ struct LocationReportTests {
     #expect(welcome.message == "Welcome to Milano Centrale — your 09:25 to Como San Giovanni, 7 minutes late, leaves from platform 4 in 32 minutes")
     let welcomes = test.notifier.sent.withLock { $0.filter { $0.kind == .welcome } }
     #expect(welcomes.map(\.dedupeKey) == ["geo-offers:welcome:tk_1"] && welcomes[0].body == TranslatedText(welcome.message))
-    #expect(welcome.message.rendered(in: .italian) == "Benvenuto a Milano Centrale — il tuo treno delle 09:25 per Como San Giovanni, con 7 minuti di ritardo, parte dal binario 4 tra 32 minuti")
+    #expect(
+      welcome.message.rendered(in: .italian)
+        == "Benvenuto a Milano Centrale — il tuo treno delle 09:25 per Como San Giovanni, con 7 minuti di ritardo, parte dal binario 4 tra 32 minuti"
+    )
 
     test.clock.advance(by: 120)
     let stillThere = try await test.domain.report(

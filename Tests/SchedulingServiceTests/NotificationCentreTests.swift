@@ -51,7 +51,10 @@ struct NotificationCentreTests {
       // Whoever's name starts with "bea" reads Italian.
       userIDs.map {
         PeerAccount(
-          userID: $0, displayName: $0, email: "\($0)@example.com", verifiedPhone: "+39333\($0.count)",
+          userID: $0,
+          displayName: $0,
+          email: "\($0)@example.com",
+          verifiedPhone: "+39333\($0.count)",
           language: $0.hasPrefix("bea") ? .italian : .english
         )
       }

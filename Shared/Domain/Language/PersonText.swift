@@ -133,7 +133,7 @@ public struct PersonText: Sendable, Hashable, CustomStringConvertible, Expressib
         result += next < values.count ? values[next] : ""
         next += 1
         index = template.index(index, offsetBy: 2)
-      } else if let dollar = rest.firstIndex(of: "$"), let position = Int(rest[rest.startIndex..<dollar]),
+      } else if let dollar = rest.firstIndex(of: "$"), let position = Int(rest[rest.startIndex ..< dollar]),
         template[template.index(after: dollar)...].hasPrefix("@")
       {
         result += position >= 1 && position <= values.count ? values[position - 1] : ""

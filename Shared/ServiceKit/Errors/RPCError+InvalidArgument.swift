@@ -26,7 +26,9 @@ extension RPCError {
             return .init(field: $0.field, description: $0.description)
           }
           return .init(
-            field: $0.field, description: $0.description, reason: "",
+            field: $0.field,
+            description: $0.description,
+            reason: "",
             localizedMessage: .init(locale: language.locale, message: localized)
           )
         }

@@ -22,7 +22,12 @@ public struct OutboxMessage: Sendable, Hashable {
   public var pushOnly: Bool
 
   public init(
-    dedupeKey: String, audience: Audience, userID: String, title: TranslatedText, body: TranslatedText, data: [String: String],
+    dedupeKey: String,
+    audience: Audience,
+    userID: String,
+    title: TranslatedText,
+    body: TranslatedText,
+    data: [String: String],
     pushOnly: Bool = false
   ) {
     self.dedupeKey = dedupeKey

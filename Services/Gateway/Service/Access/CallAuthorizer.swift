@@ -1,9 +1,9 @@
-import GRPCProtobuf
-import GRPCCore
-import Foundation
-import BinarioDomain
 import BinarioAuth
+import BinarioDomain
 import BinarioTransport
+import Foundation
+import GRPCCore
+import GRPCProtobuf
 
 /// Decides, on the event loop and without suspending, whether a call may go through the
 /// gateway: from its method and its `authorization` metadata, the only metadata the gateway reads.

@@ -19,7 +19,8 @@ extension HTTPRoute {
     }
     for (name, value) in Self.queryItems(query) {
       guard self.body != "*", let kind = self.parameterKinds[name], pathValues[name] == nil else {
-        let reason: PersonText = self.body == "*" ? "the request is the JSON body; this route takes no query parameters" : "not a field of the request"
+        let reason: PersonText =
+          self.body == "*" ? "the request is the JSON body; this route takes no query parameters" : "not a field of the request"
         throw TranscodingError(field: name, reason: reason)
       }
       parameters.append((name, value, kind))

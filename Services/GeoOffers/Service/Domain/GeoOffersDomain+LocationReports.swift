@@ -217,17 +217,19 @@ extension GeoOffersDomain {
     let time = calendar.dateComponents([.hour, .minute], from: welcome.scheduledDeparture)
     let clock = String(format: "%02d:%02d", time.hour!, time.minute!)
     let destination = welcome.destinationName
-    let train: PersonText = switch delayMinutes {
-    case ...0: "your \(clock) to \(destination)"
-    case 1: "your \(clock) to \(destination), 1 minute late,"
-    default: "your \(clock) to \(destination), \(delayMinutes) minutes late,"
-    }
+    let train: PersonText =
+      switch delayMinutes {
+      case ...0: "your \(clock) to \(destination)"
+      case 1: "your \(clock) to \(destination), 1 minute late,"
+      default: "your \(clock) to \(destination), \(delayMinutes) minutes late,"
+      }
     let leaves: PersonText = welcome.platform.isEmpty ? "leaves" : "leaves from platform \(welcome.platform)"
-    let when: PersonText = switch welcome.minutesToDeparture {
-    case 0: "now"
-    case 1: "in 1 minute"
-    default: "in \(welcome.minutesToDeparture) minutes"
-    }
+    let when: PersonText =
+      switch welcome.minutesToDeparture {
+      case 0: "now"
+      case 1: "in 1 minute"
+      default: "in \(welcome.minutesToDeparture) minutes"
+      }
     return "Welcome to \(welcome.station.name) — \(train) \(leaves) \(when)"
   }
 }

@@ -1,5 +1,5 @@
-import BinarioDomain
 import BinarioAuth
+import BinarioDomain
 import Foundation
 
 /// An account as the rest of identity sees it (never with its password hash).

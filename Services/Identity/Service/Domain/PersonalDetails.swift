@@ -1,4 +1,5 @@
 import BinarioDomain
+
 /// What a person states about themselves when an account is created (Register, CreateDriver).
 ///
 /// Email, password and first name (the name shown to others) are required; the rest is optional

@@ -1,5 +1,5 @@
-import BinarioDomain
 import BinarioAuth
+import BinarioDomain
 import BinarioProto
 import GRPCCore
 import SwiftProtobuf

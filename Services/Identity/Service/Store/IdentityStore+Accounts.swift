@@ -1,5 +1,5 @@
-import BinarioDomain
 import BinarioAuth
+import BinarioDomain
 import Foundation
 import GRDB
 

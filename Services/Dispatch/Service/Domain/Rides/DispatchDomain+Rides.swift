@@ -246,27 +246,29 @@ extension DispatchDomain {
     let clock = ride.estimatedPickupAt.map { clockTime($0) } ?? ""
     let taxi = ride.taxiCode ?? ""
     let pickup = Self.describe(ride.pickup)
-    let title: PersonText = switch event {
-    case "allocated": "Taxi \(taxi) is on its way"
-    case "delayed": "Your taxi is late"
-    case "arrived": "Your taxi is here"
-    case "no_taxi": "No taxi found"
-    case "reallocating": "Finding you another taxi"
-    case "ended_early": "Your ride has ended"
-    case "closed": "Ride cancelled"
-    default: "Ride update"
-    }
-    let body: PersonText = switch event {
-    case "allocated":
-      "Taxi \(taxi) (\(ride.taxiPlate)) will be at \(pickup) at about \(clock). Your code for the driver: \(ride.passengerCode)."
-    case "delayed": "Taxi \(taxi) is delayed; it should now reach you at about \(clock)."
-    case "arrived": "Taxi \(taxi) (\(ride.taxiPlate)) is waiting at \(pickup). Your code: \(ride.passengerCode)."
-    case "no_taxi": "No taxi near \(pickup) could take your ride; nothing was charged. Please try again in a few minutes."
-    case "reallocating": "The taxi on its way to \(pickup) is out of service; we are offering your ride to another one."
-    case "ended_early": "Taxi \(taxi) went out of service during your ride; you pay only the distance driven."
-    case "closed": "Your ride from \(pickup) was cancelled without charge: your account is suspended."
-    default: "Your ride \(ride.id) is \(ride.state.rawValue)."
-    }
+    let title: PersonText =
+      switch event {
+      case "allocated": "Taxi \(taxi) is on its way"
+      case "delayed": "Your taxi is late"
+      case "arrived": "Your taxi is here"
+      case "no_taxi": "No taxi found"
+      case "reallocating": "Finding you another taxi"
+      case "ended_early": "Your ride has ended"
+      case "closed": "Ride cancelled"
+      default: "Ride update"
+      }
+    let body: PersonText =
+      switch event {
+      case "allocated":
+        "Taxi \(taxi) (\(ride.taxiPlate)) will be at \(pickup) at about \(clock). Your code for the driver: \(ride.passengerCode)."
+      case "delayed": "Taxi \(taxi) is delayed; it should now reach you at about \(clock)."
+      case "arrived": "Taxi \(taxi) (\(ride.taxiPlate)) is waiting at \(pickup). Your code: \(ride.passengerCode)."
+      case "no_taxi": "No taxi near \(pickup) could take your ride; nothing was charged. Please try again in a few minutes."
+      case "reallocating": "The taxi on its way to \(pickup) is out of service; we are offering your ride to another one."
+      case "ended_early": "Taxi \(taxi) went out of service during your ride; you pay only the distance driven."
+      case "closed": "Your ride from \(pickup) was cancelled without charge: your account is suspended."
+      default: "Your ride \(ride.id) is \(ride.state.rawValue)."
+      }
     return OutboxMessage(
       dedupeKey: "dispatch:ride:\(ride.id):\(event)\(event == "delayed" ? ":\(Int(ride.estimatedPickupAt?.timeIntervalSince1970 ?? 0))" : "")",
       audience: .user,

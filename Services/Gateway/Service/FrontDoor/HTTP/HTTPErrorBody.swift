@@ -40,14 +40,20 @@ struct HTTPErrorBody: Encodable, Sendable {
   /// A refusal made at the door: `message` in English, and in `language` as its localized message.
   init(code: Int32, message: PersonText, language: Language, fieldViolations: [FieldViolation] = [], requestID: String?) {
     self.init(
-      code: code, message: message.description,
+      code: code,
+      message: message.description,
       localizedMessage: LocalizedMessage(locale: language.locale, message: message.rendered(in: language)),
-      fieldViolations: fieldViolations, requestID: requestID
+      fieldViolations: fieldViolations,
+      requestID: requestID
     )
   }
 
   private init(
-    code: Int32, message: String, localizedMessage: LocalizedMessage?, fieldViolations: [FieldViolation], requestID: String?
+    code: Int32,
+    message: String,
+    localizedMessage: LocalizedMessage?,
+    fieldViolations: [FieldViolation],
+    requestID: String?
   ) {
     self.statusCode = code
     self.code = StatusCodeName.of(code)
@@ -65,14 +71,19 @@ struct HTTPErrorBody: Encodable, Sendable {
       guard case .binary(let data)? = entry.value, let status = try? GoogleRPCStatus(serializedBytes: data) else { continue }
       violations += status.details.compactMap(\.badRequest).flatMap(\.violations).map {
         FieldViolation(
-          field: $0.field, description: $0.violationDescription,
+          field: $0.field,
+          description: $0.violationDescription,
           localizedMessage: $0.localizedMessage.map { LocalizedMessage(locale: $0.locale, message: $0.message) }
         )
       }
       localized = localized ?? status.details.compactMap(\.localizedMessage).first.map { LocalizedMessage(locale: $0.locale, message: $0.message) }
     }
     self.init(
-      code: end.statusCode, message: end.statusMessage, localizedMessage: localized, fieldViolations: violations, requestID: requestID
+      code: end.statusCode,
+      message: end.statusMessage,
+      localizedMessage: localized,
+      fieldViolations: violations,
+      requestID: requestID
     )
   }
 

@@ -84,7 +84,9 @@ struct HTTPFrontDoorResponder: HTTPResponder {
       }
       let name = path == "/docs" ? Substring("") : path.dropFirst("/docs/".count)
       return documentation.response(for: name)
-        ?? Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "the documentation page has no \(path)", language: language, requestID: requestID))
+        ?? Self.error(
+          HTTPErrorBody(code: WireStatusCode.notFound, message: "the documentation page has no \(path)", language: language, requestID: requestID)
+        )
     }
     if WebApp.owns(path), request.method == .get || request.method == .head, let webApp = self.webApp {
       return webApp.response(for: path, acceptEncoding: request.headers[.acceptEncoding], ifNoneMatch: request.headers[.ifNoneMatch])
@@ -94,7 +96,9 @@ struct HTTPFrontDoorResponder: HTTPResponder {
     let verb = HTTPRoute.Verb(rawValue: request.method.rawValue)
     switch self.routes.match(verb: verb ?? .get, path: Substring(path)) {
     case .notFound:
-      return Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "no route \(path); see /openapi.json", language: language, requestID: requestID))
+      return Self.error(
+        HTTPErrorBody(code: WireStatusCode.notFound, message: "no route \(path); see /openapi.json", language: language, requestID: requestID)
+      )
     case .route where verb == nil:
       let allowed = HTTPRoute.Verb.allCases.filter { candidate in
         if case .route = self.routes.match(verb: candidate, path: Substring(path)) { return true }
@@ -178,14 +182,26 @@ struct HTTPFrontDoorResponder: HTTPResponder {
         guard end.statusCode == WireStatusCode.ok else { return Self.error(HTTPErrorBody(end: end, requestID: requestID), end: end) }
         guard let answer else {
           return Self.error(
-            HTTPErrorBody(code: WireStatusCode.internalError, message: "\(route.rpc) ended OK without an answer", language: language, requestID: requestID)
+            HTTPErrorBody(
+              code: WireStatusCode.internalError,
+              message: "\(route.rpc) ended OK without an answer",
+              language: language,
+              requestID: requestID
+            )
           )
         }
         let json: [UInt8]
         do {
           json = try route.transcoder.responseJSON(Array(answer))
         } catch {
-          return Self.error(HTTPErrorBody(code: WireStatusCode.internalError, message: "the answer does not decode: \(error)", language: language, requestID: requestID))
+          return Self.error(
+            HTTPErrorBody(
+              code: WireStatusCode.internalError,
+              message: "the answer does not decode: \(error)",
+              language: language,
+              requestID: requestID
+            )
+          )
         }
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
@@ -232,7 +248,12 @@ struct HTTPFrontDoorResponder: HTTPResponder {
       if !body.isEmpty, let type = request.headers[.contentType], !type.lowercased().hasPrefix("application/json") {
         return .refused(
           Self.error(
-            HTTPErrorBody(code: WireStatusCode.invalidArgument, message: "the body must be application/json, not \(type)", language: language, requestID: requestID),
+            HTTPErrorBody(
+              code: WireStatusCode.invalidArgument,
+              message: "the body must be application/json, not \(type)",
+              language: language,
+              requestID: requestID
+            ),
             status: .unsupportedMediaType
           )
         )

@@ -50,7 +50,9 @@ enum ServerSentEvents {
         return HTTPFrontDoorResponder.error(HTTPErrorBody(end: end, requestID: requestID), end: end)
       }
     case nil where !opened:
-      return HTTPFrontDoorResponder.error(HTTPErrorBody(code: WireStatusCode.cancelled, message: "the call was cancelled", language: .fallback, requestID: requestID))
+      return HTTPFrontDoorResponder.error(
+        HTTPErrorBody(code: WireStatusCode.cancelled, message: "the call was cancelled", language: .fallback, requestID: requestID)
+      )
     default:
       ()
     }
@@ -121,7 +123,12 @@ enum ServerSentEvents {
     do {
       json = try route.transcoder.responseJSON(Array(message))
     } catch {
-      let body = HTTPErrorBody(code: WireStatusCode.internalError, message: "a message does not decode: \(error)", language: .fallback, requestID: requestID)
+      let body = HTTPErrorBody(
+        code: WireStatusCode.internalError,
+        message: "a message does not decode: \(error)",
+        language: .fallback,
+        requestID: requestID
+      )
       return Array("event: error\ndata: ".utf8) + Array(body.json()) + Array("\n\n".utf8)
     }
     var id = "\(position)"

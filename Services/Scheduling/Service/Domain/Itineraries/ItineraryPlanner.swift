@@ -361,11 +361,12 @@ public final class ItineraryPlanner: Sendable {
     by author: String
   ) -> Notice {
     let people = [itinerary.organiserID] + invites.filter { $0.status == .accepted }.map(\.inviteeUserID)
-    let title: PersonText = switch change {
-    case .added: "\(itinerary.name): \(event.title) added"
-    case .changed: "\(itinerary.name): \(event.title) changed"
-    case .removed: "\(itinerary.name): \(event.title) removed"
-    }
+    let title: PersonText =
+      switch change {
+      case .added: "\(itinerary.name): \(event.title) added"
+      case .changed: "\(itinerary.name): \(event.title) changed"
+      case .removed: "\(itinerary.name): \(event.title) removed"
+      }
     return Notice(
       userIDs: people.filter { $0 != author },
       content: NotificationContent(

@@ -70,7 +70,7 @@ public final class DeliveryDispatcher: Sendable {
     var contacts: [String: PeerAccount] = [:]
     do {
       for account in try await directory.accounts(ids: userIDs) { contacts[account.userID] = account }
-    } catch where !needsContact {
+    } catch  where !needsContact {
       logger.warning("identity did not answer; pushing in the working language", metadata: ["error": "\(error)"])
     }
     var gone = Set<PushDevice>()

@@ -43,14 +43,15 @@ public final class RenewalReminders: Sendable {
       let date = subscription.nextRenewal
       let days = today.days(until: date)
       let name = subscription.details.serviceName
-      let title: PersonText = switch (subscription.details.automaticRenewal, days) {
-      case (true, 0): "\(name) renews today"
-      case (true, 1): "\(name) renews tomorrow"
-      case (true, _): "\(name) renews in \(days) days (\(date))"
-      case (false, 0): "\(name) is due today"
-      case (false, 1): "\(name) is due tomorrow"
-      case (false, _): "\(name) is due in \(days) days (\(date))"
-      }
+      let title: PersonText =
+        switch (subscription.details.automaticRenewal, days) {
+        case (true, 0): "\(name) renews today"
+        case (true, 1): "\(name) renews tomorrow"
+        case (true, _): "\(name) renews in \(days) days (\(date))"
+        case (false, 0): "\(name) is due today"
+        case (false, 1): "\(name) is due tomorrow"
+        case (false, _): "\(name) is due in \(days) days (\(date))"
+        }
       for (userID, share) in subscription.shares {
         try await notifier.send(
           PeerNotification(
