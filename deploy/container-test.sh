@@ -31,6 +31,11 @@ keep=false
 say() { printf '\n== %s\n' "$*"; }
 fail() {
   echo "container-test: FAILED: $*" >&2
+  # What each service said last: a failure after start is read from its log.
+  for service in identity scheduling ticketing geo-offers dispatch telemetry gateway; do
+    logs=$(podman logs --tail 15 "$(container "$service" 2>/dev/null)" 2>&1) || continue
+    printf '== %s, its last lines\n%s\n' "$service" "$logs" >&2
+  done
   exit 1
 }
 
