@@ -37,6 +37,8 @@ struct WebAppTests {
         ]
       )
       #expect(run.status == 0, "web app: \(run.standardOutput)\(run.standardError)")
+      // The figures the browser measured (the first visit on Fast 3G), in the test command's output.
+      for line in run.standardOutput.split(separator: "\n") where line.hasPrefix("measured:") { print("web app \(line)") }
     }
   }
 }

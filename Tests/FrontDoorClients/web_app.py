@@ -18,7 +18,9 @@ Italian, and what the suite writes to them (the emailed code, the train's notifi
 refusals beside the fields) comes in Italian; the admin's and the driver's browsers speak
 English. On the phone, a person switches the language from the header and it stays switched.
 
-No page may log a console error. A screenshot of every page goes to --screenshots.
+No page may log a console error, and every page is checked with axe-core (the copy PyPI's
+axe-selenium-python carries) as it is shown: no serious or critical violation. A screenshot of
+every page goes to --screenshots.
 
 Run by the end-to-end WebAppTests (Swift), which start the suite and pass its address:
 
@@ -46,13 +48,17 @@ import urllib.parse
 import urllib.request
 import uuid
 
+import axe_selenium_python
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 PASSWORD = "a-good-password-1"
+AXE = pathlib.Path(axe_selenium_python.__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
 CATALOGUES = pathlib.Path(__file__).resolve().parents[2] / "clients" / "web" / "locales"
 # What the services write in each language, as the tests look for it (the Italian is from
 # Shared/Domain/Language/Italian.swift).
@@ -130,6 +136,7 @@ class Browser:
         self.base = arguments.url
         self.shots = pathlib.Path(arguments.screenshots)
         self.errors = []
+        self.violations = []
         self.offline = False
         self.worker_sessions = []
         # Refusals a step provokes on purpose ("path", status): Chromium logs every failed
@@ -200,6 +207,21 @@ class Browser:
         self.driver.save_screenshot(str(self.shots / f"{name}.png"))
         self.driver.set_window_size(width, 900 if width > 500 else 844)
         self.check_console(name)
+        self.check_accessibility(name)
+
+    def check_accessibility(self, where):
+        """axe-core on the page as it is: its serious and critical violations are recorded."""
+        if not self.driver.execute_script("return typeof window.axe === 'object'"):
+            self.driver.execute_script(AXE.read_text())
+        self.driver.set_script_timeout(60)
+        results = self.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "axe.run(document, {resultTypes: ['violations']}).then(done, (error) => done({error: String(error)}))")
+        assert "error" not in results, f"axe-core did not run on {where}: {results.get('error')}"
+        for violation in results["violations"]:
+            if violation["impact"] in ("serious", "critical"):
+                targets = ", ".join(f"{node['html'][:90]}" for node in violation["nodes"][:4])
+                self.violations.append(f"{self.name} on {where}: {violation['id']} ({violation['impact']}): {violation['help']} [{targets}]")
 
     def set_offline(self, offline):
         """Chromium's offline emulation, for the page and for its service worker (which makes
@@ -238,6 +260,29 @@ class Browser:
                 self.provoked.remove(provoked)
                 continue
             self.errors.append(f"{self.name} on {where}: {entry['message']}")
+
+    def press(self, *keys):
+        """Keys pressed on whatever has the focus, as a person at a keyboard does; a pair
+        (modifier, key) holds the modifier down for the key."""
+        actions = ActionChains(self.driver)
+        for key in keys:
+            if isinstance(key, tuple):
+                actions.key_down(key[0]).send_keys(key[1]).key_up(key[0])
+            else:
+                actions.send_keys(key)
+        actions.perform()
+
+    def focused(self, script):
+        """`script` (a JavaScript expression about `element`) on the focused element."""
+        return self.driver.execute_script(f"const element = document.activeElement; return {script};")
+
+    def tab_to(self, script, what, limit=80, backwards=False):
+        """Presses Tab (Shift+Tab `backwards`) until the focused element satisfies `script`."""
+        for _ in range(limit):
+            if self.focused(script):
+                return
+            self.press((Keys.SHIFT, Keys.TAB) if backwards else Keys.TAB)
+        raise AssertionError(f"{self.name}: Tab never reaches {what} (focused: {self.focused('element.outerHTML.slice(0, 120)')})")
 
     def sign_in(self, email, password):
         self.open("#/sign-in")
@@ -294,7 +339,9 @@ def main():
         phone(arguments, trip)
         errors = [error for browser in browsers for error in browser.errors]
         assert not errors, "console errors:\n  " + "\n  ".join(errors)
-        print(f"ok: every page, no console errors; screenshots in {arguments.screenshots}")
+        violations = [violation for browser in browsers for violation in browser.violations]
+        assert not violations, "accessibility (axe-core), serious or critical:\n  " + "\n  ".join(violations)
+        print(f"ok: every page, no console errors, no serious or critical axe-core violation; screenshots in {arguments.screenshots}")
     finally:
         for browser in browsers:
             try:
@@ -554,14 +601,56 @@ def password_reset(traveller, gateway, admin_token, email):
     traveller.fill("#reset-complete-form", {"newPassword": "a-new-password-2"})
     traveller.find("#sign-in-form")
     traveller.shot("password-reset-done")
-    traveller.sign_in(email, "a-new-password-2")
+    keyboard_only(traveller, email, "a-new-password-2")
     print("ok: reset the password through the emailed link and signed in with the new one")
+
+
+def keyboard_only(person, email, password):
+    """Signing in, following a train and opening the wallet from the menu with the keyboard alone."""
+    person.driver.refresh()
+    person.find("#sign-in-form")
+    # The page takes the focus as it opens; back from it, the first stop is the skip link.
+    person.tab_to("element.classList.contains('skip')", "the skip link", backwards=True)
+    assert person.focused("element.getBoundingClientRect().height > 0"), "the skip link is focused but not shown"
+    person.press(Keys.ENTER)
+    assert person.focused("element.id === 'page'"), "the skip link does not move the focus to the page"
+    person.tab_to("element.name === 'email'", "the email field")
+    person.press((Keys.CONTROL, "a"), email, Keys.TAB)
+    assert person.focused("element.name === 'password'"), "Tab from the email does not reach the password"
+    person.press(password, Keys.ENTER)
+    person.until(lambda: person.driver.find_elements(By.CSS_SELECTOR, "#board tbody tr[data-trip]"), "signing in with the keyboard does not open the board")
+    person.until(lambda: person.focused("element.id === 'page'"), "the new page does not take the focus")
+    person.tab_to("element.matches('#board button.follow[aria-pressed=false]')", "a train's follow button")
+    person.press(Keys.SPACE)
+    person.until(lambda: person.focused("element.getAttribute('aria-pressed') === 'true'"), "Space on a follow button does not follow")
+    person.tab_to("element.getAttribute('href') === '#/wallet'", "the menu's wallet link", backwards=True)
+    person.press(Keys.ENTER)
+    person.until(lambda: person.driver.find_elements(By.CSS_SELECTOR, "#tickets canvas.qr"), "Enter on the wallet link does not open the wallet")
+    print("ok: with the keyboard alone: the skip link, signing in, following a train, the menu to the wallet")
 
 
 def phone(arguments, trip):
     small = Browser(arguments, "phone", size=(390, 844))
     try:
+        # A first visit on Chromium's "Fast 3G" (562.5 ms round trips, 1.44 Mbit/s down): the time
+        # from navigation to a board with trains, and what was transferred, printed.
+        small.driver.execute_cdp_cmd("Network.enable", {})
+        small.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 562.5, "downloadThroughput": 1_440_000 / 8, "uploadThroughput": 675_000 / 8})
         small.open("#/board/MI_CENTRALE")
+        small.driver.set_script_timeout(60)
+        usable = small.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "const ready = () => document.querySelector('#board tbody tr[data-trip]');"
+            "if (ready()) { done(performance.now()); return; }"
+            "new MutationObserver((_, observer) => { if (ready()) { observer.disconnect(); done(performance.now()); } })"
+            ".observe(document, {childList: true, subtree: true});")
+        transferred = small.driver.execute_script(
+            "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))"
+            ".reduce((sum, entry) => sum + (entry.transferSize || 0), 0)")
+        print(f"measured: first visit on Fast 3G: a usable board after {usable / 1000:.2f} s, {transferred / 1024:.0f} KiB transferred (target: under 2 s)")
+        small.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
         small.until(lambda: small.driver.find_elements(By.CSS_SELECTOR, "#board tbody tr[data-trip]"), "the board on a phone shows no trains")
         viewport, width = small.driver.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]")
         assert viewport == 390, f"the emulated phone's screen is {viewport}px wide"
@@ -588,6 +677,8 @@ def phone(arguments, trip):
         small.quit()
         if small.errors:
             raise AssertionError("console errors on the phone:\n  " + "\n  ".join(small.errors))
+        if small.violations:
+            raise AssertionError("accessibility on the phone (axe-core):\n  " + "\n  ".join(small.violations))
 
 
 if __name__ == "__main__":

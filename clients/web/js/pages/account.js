@@ -7,7 +7,8 @@ import { t, language } from "../i18n.js";
 export function showSignIn(main, { query, app }) {
   main.append(
     form(t("signIn.title"), [
-      field(t("account.email"), { name: "email", type: "email", autocomplete: "username", required: true, value: query.email }),
+      // The account's name for password managers: a text field (the "username" token is not for type=email).
+      field(t("account.email"), { name: "email", type: "text", inputmode: "email", autocomplete: "username", required: true, value: query.email }),
       field(t("account.password"), { name: "password", type: "password", autocomplete: "current-password", required: true }),
     ], t("signIn.submit"), async (values) => {
       const answer = await publicApi("POST", "/v1/sessions", { email: values.email, password: values.password });

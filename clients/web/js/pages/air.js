@@ -174,7 +174,7 @@ export async function show(main, { query }) {
       form(t("air.upload"), [
         h("div", { class: "field" }, h("label", { for: "readings-file" }, t("air.file")),
           h("input", { id: "readings-file", name: "file", type: "file", accept: ".csv,.json,.jsonl,text/csv", required: true })),
-        field(t("air.token"), { name: "token", type: "password", required: true, autocomplete: "off", value: token || "" }),
+        field(t("air.token"), { name: "token", type: "password", required: true, value: token || "" }),
       ], t("air.uploadButton"), async (values, element) => {
         const file = element.querySelector("#readings-file").files[0];
         if (!file) throw new Error(t("air.chooseFile"));

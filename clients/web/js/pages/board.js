@@ -52,10 +52,18 @@ export async function show(main, { params }) {
           h("td", {}, followButton(run.run, followed, label)));
       });
       previous = next;
+      // A redraw must not take the focus from a keyboard user: it goes back to the same control
+      // of the same train.
+      const focused = table.contains(document.activeElement) ? document.activeElement : null;
+      const focusedTrip = focused?.closest("tr")?.dataset.trip;
+      const focusedControl = focused?.matches("button.follow") ? "button.follow" : focused?.matches("a") ? "a" : null;
       replace(table,
         h("caption", { id: "board-caption" }, t("board.caption", { count: rows.length })),
         h("thead", {}, h("tr", {}, ["board.time", "board.train", "board.to", "board.platform", "board.status", "board.follow"].map((key) => h("th", { scope: "col" }, key === "board.follow" ? h("span", { class: "visually-hidden" }, t(key)) : t(key))))),
         h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: 6 }, t("board.none")))));
+      if (focusedTrip && focusedControl) {
+        table.querySelector(`tr[data-trip="${CSS.escape(focusedTrip)}"] ${focusedControl}`)?.focus({ preventScroll: true });
+      }
       if (changes.length) announce(changes.join(". "));
     },
   });

@@ -11,7 +11,8 @@ const place = (value) => (value ? value.address || `${number(value.position.lati
 export async function show(main) {
   const taxiBox = h("section", { id: "my-taxi", "aria-labelledby": "taxi-heading" });
   const offers = h("section", { id: "offers", "aria-labelledby": "offers-heading" });
-  const rideBox = h("section", { id: "ride", "aria-labelledby": "ride-heading" });
+  // Labelled by its heading once there is a ride to show (an empty section names nothing).
+  const rideBox = h("section", { id: "ride" });
   const connection = h("p", { class: "connection", role: "status" }, t("board.connecting"));
   main.append(connection, taxiBox, offers, rideBox);
   const live = new Map();
@@ -63,7 +64,11 @@ export async function show(main) {
   }
 
   function drawRide(ride) {
-    if (!ride || !ride.rideId) return replace(rideBox);
+    if (!ride || !ride.rideId) {
+      rideBox.removeAttribute("aria-labelledby");
+      return replace(rideBox);
+    }
+    rideBox.setAttribute("aria-labelledby", "ride-heading");
     const path = `/v1/driver/rides/${segment(ride.rideId)}`;
     const step = (verb, label, body = {}) => h("button", { type: "button", onclick: async () => {
       try { drawRide((await api("POST", `${path}:${verb}`, body)).ride); } catch (error) { rideBox.append(failure(error)); }

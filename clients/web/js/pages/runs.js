@@ -60,9 +60,14 @@ export function followButton(ref, followed, label) {
     button.setAttribute("aria-pressed", String(on));
     button.setAttribute("aria-label", t(on ? "run.unfollowLabel" : "run.followLabel", { train: label }));
   };
+  // Busy while the call runs, but never disabled: disabling the focused button would drop a
+  // keyboard user's focus to the page's start.
+  let busy = false;
   button.addEventListener("click", async () => {
+    if (busy) return;
     const on = followed.has(key);
-    button.disabled = true;
+    busy = true;
+    button.setAttribute("aria-busy", "true");
     try {
       await api("POST", `${runPath(ref)}:${on ? "unfollow" : "follow"}`, {});
       if (on) followed.delete(key); else followed.add(key);
@@ -73,7 +78,8 @@ export function followButton(ref, followed, label) {
     } catch (error) {
       announce(error.message);
     } finally {
-      button.disabled = false;
+      busy = false;
+      button.removeAttribute("aria-busy");
     }
   });
   draw();

@@ -20,10 +20,11 @@ export async function show(main) {
     const answer = await api("GET", "/v1/me/subscriptions-home?renewals=5");
     const totals = answer.totals || [];
     replace(home, h("h2", { id: "home-heading" }, t("subs.spending")),
-      h("dl", { class: "figures" }, totals.length ? totals.flatMap((total) => [
-        h("div", {}, h("dt", {}, t("subs.perMonth")), h("dd", { class: "monthly" }, money(total.monthly))),
-        h("div", {}, h("dt", {}, t("subs.perYear")), h("dd", { class: "yearly" }, money(total.yearly))),
-      ]) : h("div", {}, h("dt", {}, t("subs.perMonth")), h("dd", {}, money({ amountMinor: "0", currency: "EUR" })))),
+      // One small list per figure (a term and its value), shown as cards.
+      h("div", { class: "figures" }, totals.length ? totals.flatMap((total) => [
+        h("dl", {}, h("dt", {}, t("subs.perMonth")), h("dd", { class: "monthly" }, money(total.monthly))),
+        h("dl", {}, h("dt", {}, t("subs.perYear")), h("dd", { class: "yearly" }, money(total.yearly))),
+      ]) : h("dl", {}, h("dt", {}, t("subs.perMonth")), h("dd", {}, money({ amountMinor: "0", currency: "EUR" })))),
       h("p", {}, t("subs.count", { count: answer.subscriptions || 0 })),
       h("h3", {}, t("subs.nextRenewals")),
       h("ol", { id: "renewals" }, (answer.nextRenewals || []).map((renewal) =>
