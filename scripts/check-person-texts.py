@@ -103,43 +103,46 @@ def skip_balanced(text, start):
     return i
 
 
-def top_level_literals(text, start, stop_at=",)]}\n"):
-    """The string literals of the expression starting at `start`, up to a top-level `stop_at`
-    character: both branches of a ternary, not what is inside a call or a closure."""
-    found = []
+def top_level(text, start):
+    """(index, character, template) for each character of the code from `start` that is outside a
+    string literal and a bracket group; a literal comes as one step, `template` its template (None
+    for anything else, and for a literal that could not be read). Groups are skipped whole, so a
+    call's own arguments are never confused with what they contain."""
     i = start
     while i < len(text):
         c = text[i]
         if c == '"':
-            template, i = read_literal(text, i)
-            if template is not None:
-                found.append(template)
+            template, end = read_literal(text, i)
+            yield i, c, template
+            i = end
             continue
         if c in "([{":
             i = skip_balanced(text, i)
             continue
-        if c in stop_at:
-            break
+        yield i, c, None
         i += 1
+
+
+def top_level_literals(text, start, stop_at=",)]}\n"):
+    """The string literals of the expression starting at `start`, up to a top-level `stop_at`
+    character: both branches of a ternary, not what is inside a call or a closure."""
+    found = []
+    for _, c, template in top_level(text, start):
+        if c == '"':
+            if template is not None:
+                found.append(template)
+        elif c in stop_at:
+            break
     return found
 
 
 def after_first_argument(text, start):
     """Index after the first argument (and its comma) of a call whose arguments start at `start`."""
-    i = start
-    while i < len(text):
-        c = text[i]
-        if c == '"':
-            _, i = read_literal(text, i)
-            continue
-        if c in "([{":
-            i = skip_balanced(text, i)
-            continue
+    for i, c, _ in top_level(text, start):
         if c == ",":
             return i + 1
         if c in ")]}":
             return None
-        i += 1
     return None
 
 
@@ -169,16 +172,8 @@ call = re.compile(r"\b(" + "|".join(labelled_calls) + r")\(")
 def labelled_arguments(text, open_paren):
     """(label, start of its value) for each labelled argument of the call opening at `open_paren`."""
     found = []
-    i = open_paren + 1
-    argument_start = i
-    while i < len(text):
-        c = text[i]
-        if c == '"':
-            _, i = read_literal(text, i)
-            continue
-        if c in "([{":
-            i = skip_balanced(text, i)
-            continue
+    argument_start = open_paren + 1
+    for i, c, _ in top_level(text, open_paren + 1):
         if c in ",)":
             label = re.match(r"\s*(\w+):\s*", text[argument_start:i])
             if label:
@@ -186,7 +181,6 @@ def labelled_arguments(text, open_paren):
             if c == ")":
                 break
             argument_start = i + 1
-        i += 1
     return found
 
 
