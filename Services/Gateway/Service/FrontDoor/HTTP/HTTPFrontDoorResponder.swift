@@ -108,7 +108,7 @@ struct HTTPFrontDoorResponder: HTTPResponder {
     case .verbNotAllowed(let allowed):
       return Self.verbNotAllowed(path, allowed: allowed, requestID: requestID, language: language)
     case .route(let route, let pathValues):
-      return try await self.forward(request, route: route, pathValues: pathValues, requestID: requestID, context: context)
+      return try await self.forward(request, route: route, pathValues: pathValues, requestID: requestID, language: language, context: context)
     }
   }
 
@@ -119,11 +119,11 @@ struct HTTPFrontDoorResponder: HTTPResponder {
     route: HTTPRoute,
     pathValues: [String: String],
     requestID doorRequestID: String,
+    language: Language,
     context: Context
   ) async throws -> Response {
-    let language = Self.language(of: request)
     let message: [UInt8]
-    switch await self.requestMessage(request, route: route, pathValues: pathValues, requestID: doorRequestID) {
+    switch await self.requestMessage(request, route: route, pathValues: pathValues, requestID: doorRequestID, language: language) {
     case .message(let built): message = built
     case .refused(let refusal): return refusal
     }
@@ -224,9 +224,9 @@ struct HTTPFrontDoorResponder: HTTPResponder {
     _ request: Request,
     route: HTTPRoute,
     pathValues: [String: String],
-    requestID: String
+    requestID: String,
+    language: Language
   ) async -> RequestMessage {
-    let language = Self.language(of: request)
     var body: [UInt8] = []
     if !route.body.isEmpty {
       do {
