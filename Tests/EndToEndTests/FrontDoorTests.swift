@@ -38,6 +38,7 @@ struct FrontDoorTests {
       try await Self.errors(http, passenger: passenger)
       try await Self.serverSentEvents(http)
       try await Self.crossOriginAndDocuments(http)
+      try await Self.keptSession(http, email: "json@example.com")
 
       // The standard clients, as people would run them.
       let grpc = try await tools.python(
@@ -180,6 +181,65 @@ struct FrontDoorTests {
     #expect(received.hasPrefix("id: 1\nevent: message\ndata: {\"status\":\"SERVING\"}\n\n"), "\(received)")
   }
 
+  /// "Keep me signed in": the refresh token in an HttpOnly cookie scoped to the refresh route,
+  /// never in a body a script reads; each trade rotates it, a replayed one ends the session and
+  /// is cleared, signing out clears it, and no other origin may ask for it.
+  static func keptSession(_ http: FrontDoorHTTP, email: String) async throws {
+    let keep = [("x-keep-signed-in", "true")]
+    let signedIn = try await http.call(.POST, "/v1/sessions", body: ["email": email, "password": "a-good-password-1"], headers: keep)
+    let tokens = signedIn.json["tokens"] as? [String: Any] ?? [:]
+    #expect(signedIn.status == .ok && (tokens["accessToken"] as? String)?.isEmpty == false, "\(signedIn.text)")
+    #expect(tokens["refreshToken"] == nil, "the refresh token stays out of the body: \(signedIn.text)")
+    let first = try #require(signedIn.headers.first(name: "set-cookie"))
+    let attributes = Set(first.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+    #expect(attributes.isSuperset(of: ["httponly", "secure", "samesite=strict", "path=/v1/sessions:refresh"]), "\(first)")
+    #expect(attributes.contains { $0.hasPrefix("expires=") }, "\(first)")
+    let cookie = try #require(first.split(separator: ";").first.map(String.init))
+    #expect(cookie.hasPrefix("binario_refresh=") && cookie.count > "binario_refresh=".count + 20)
+
+    // A launch of the app: an empty body, the cookie, the header.
+    let refreshed = try await http.call(.POST, "/v1/sessions:refresh", body: [:], headers: keep + [("cookie", cookie)])
+    let fresh = refreshed.json["tokens"] as? [String: Any] ?? [:]
+    #expect(refreshed.status == .ok && fresh["refreshToken"] == nil, "\(refreshed.text)")
+    let rotated = try #require(refreshed.headers.first(name: "set-cookie")?.split(separator: ";").first.map(String.init))
+    #expect(rotated != cookie && rotated.hasPrefix("binario_refresh="))
+    let access = try #require(fresh["accessToken"] as? String)
+    #expect(try await http.call(.GET, "/v1/me", token: access).status == .ok)
+
+    // Without the header the cookie is not read: a body-less refresh is refused.
+    let noHeader = try await http.call(.POST, "/v1/sessions:refresh", body: [:], headers: [("cookie", rotated)])
+    #expect(noHeader.status != .ok && noHeader.headers.first(name: "set-cookie") == nil, "\(noHeader.text)")
+
+    // The next launch trades the rotated cookie; then the first one again (stolen and replayed):
+    // refused, the session ended, the cookie cleared.
+    let next = try await http.call(.POST, "/v1/sessions:refresh", body: [:], headers: keep + [("cookie", rotated)])
+    let latest = try #require(next.headers.first(name: "set-cookie")?.split(separator: ";").first.map(String.init), "\(next.text)")
+    let replayed = try await http.call(.POST, "/v1/sessions:refresh", body: [:], headers: keep + [("cookie", cookie)])
+    #expect(replayed.status == .unauthorized, "\(replayed.text)")
+    #expect(replayed.headers.first(name: "set-cookie")?.contains("Max-Age=0") == true)
+    let afterReplay = try await http.call(.POST, "/v1/sessions:refresh", body: [:], headers: keep + [("cookie", latest)])
+    #expect(afterReplay.status == .unauthorized, "a replay ends the whole session: \(afterReplay.text)")
+
+    // Signing out of a kept session clears the cookie, and its refresh token trades no more.
+    let again = try await http.call(.POST, "/v1/sessions", body: ["email": email, "password": "a-good-password-1"], headers: keep)
+    let againCookie = try #require(again.headers.first(name: "set-cookie")?.split(separator: ";").first.map(String.init))
+    let againAccess = try #require((again.json["tokens"] as? [String: Any])?["accessToken"] as? String)
+    let signedOut = try await http.call(.DELETE, "/v1/sessions/current", token: againAccess)
+    #expect(signedOut.status == .ok && signedOut.headers.first(name: "set-cookie")?.contains("Max-Age=0") == true)
+    let afterSignOut = try await http.call(.POST, "/v1/sessions:refresh", body: [:], headers: keep + [("cookie", againCookie)])
+    #expect(afterSignOut.status == .unauthorized, "\(afterSignOut.text)")
+
+    // Another origin's page may not send the header, so it cannot trade the cookie.
+    var preflight = HTTPClientRequest(url: http.url("/v1/sessions:refresh"))
+    preflight.method = .OPTIONS
+    preflight.headers.add(name: "origin", value: Self.webOrigin)
+    preflight.headers.add(name: "access-control-request-method", value: "POST")
+    preflight.headers.add(name: "access-control-request-headers", value: "x-keep-signed-in")
+    let answer = try await http.client.execute(preflight, timeout: .seconds(30))
+    #expect(answer.headers.first(name: "access-control-allow-headers")?.contains("x-keep-signed-in") == false)
+    #expect(answer.headers.first(name: "access-control-allow-credentials") == nil)
+  }
+
   static func crossOriginAndDocuments(_ http: FrontDoorHTTP) async throws {
     var preflight = HTTPClientRequest(url: http.url("/v1/sessions"))
     preflight.method = .OPTIONS
@@ -240,10 +300,12 @@ struct FrontDoorHTTP {
     token: String? = nil,
     body: [String: String]? = nil,
     rawBody: String? = nil,
-    language: String? = nil
+    language: String? = nil,
+    headers: [(String, String)] = []
   ) async throws -> Answer {
     var request = HTTPClientRequest(url: self.url(path))
     request.method = method
+    request.headers.add(contentsOf: headers)
     if let token { request.headers.add(name: "authorization", value: "Bearer \(token)") }
     if let language { request.headers.add(name: "accept-language", value: language) }
     let text = try body.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) } ?? rawBody

@@ -162,7 +162,9 @@ class Browser:
             # What the person would see: the page's alerts, and a screenshot beside the others.
             alerts = "; ".join(element.text for element in self.driver.find_elements(By.CSS_SELECTOR, "[role=alert]") if element.text)
             self.driver.save_screenshot(str(self.shots / f"FAILED-{self.name}.png"))
-            raise AssertionError(f"{self.name}: {what} (page: {self.driver.current_url}; alerts: {alerts or 'none'})") from None
+            console = " | ".join(entry["message"][-200:] for entry in self.driver.get_log("browser")[-6:])
+            raise AssertionError(f"{self.name}: {what} (page: {self.driver.current_url}; alerts: {alerts or 'none'}; "
+                                 f"console: {console or 'nothing'})") from None
 
     def find(self, css):
         return self.until(lambda: self.driver.find_elements(By.CSS_SELECTOR, css), f"no {css}")[0]
@@ -177,6 +179,9 @@ class Browser:
                     element = form.find_element(By.NAME, name)
                     if element.tag_name == "select":
                         Select(element).select_by_value(value)
+                    elif element.get_attribute("type") == "checkbox":
+                        if element.is_selected() != value:
+                            element.click()
                     else:
                         element.clear()
                         element.send_keys(value)
@@ -336,6 +341,7 @@ def main():
         browsers.append(driver)
         control_room(admin, driver, gateway, admin_token)
         password_reset(traveller, gateway, admin_token, email)
+        kept_session(traveller, email, "a-new-password-2")
         phone(arguments, trip)
         errors = [error for browser in browsers for error in browser.errors]
         assert not errors, "console errors:\n  " + "\n  ".join(errors)
@@ -627,6 +633,63 @@ def keyboard_only(person, email, password):
     person.press(Keys.ENTER)
     person.until(lambda: person.driver.find_elements(By.CSS_SELECTOR, "#tickets canvas.qr"), "Enter on the wallet link does not open the wallet")
     print("ok: with the keyboard alone: the skip link, signing in, following a train, the menu to the wallet")
+
+
+def kept_session(traveller, email, password):
+    """"Keep me signed in": the app opened again in a new tab (as an installed app is launched)
+    is still signed in, with network and without; the refresh token is in an HttpOnly cookie no
+    script reads; signing out ends it."""
+    driver = traveller.driver
+    traveller.find("#sign-out").click()
+    traveller.find("#sign-in-form")
+    traveller.fill("#sign-in-form", {"email": email, "password": password, "keep": True})
+    traveller.until(lambda: driver.find_elements(By.ID, "sign-out"), "signing in with 'keep me signed in' does not sign in")
+    refresh_url = f"{traveller.base}/v1/sessions:refresh"
+
+    def kept_cookie():
+        cookies = driver.execute_cdp_cmd("Network.getCookies", {"urls": [refresh_url]})["cookies"]
+        return next((cookie for cookie in cookies if cookie["name"] == "binario_refresh"), None)
+
+    cookie = kept_cookie()
+    assert cookie, "no refresh cookie after signing in with 'keep me signed in'"
+    assert cookie["httpOnly"] and cookie["secure"] and cookie["sameSite"] == "Strict", f"the refresh cookie is not HttpOnly, Secure, Strict: {cookie}"
+    assert cookie["path"] == "/v1/sessions:refresh", f"the refresh cookie is sent beyond the refresh route: {cookie['path']}"
+    stored = driver.execute_script("return document.cookie + JSON.stringify(localStorage) + JSON.stringify(sessionStorage)")
+    assert cookie["value"] not in stored, "a page script can read the kept refresh token"
+
+    # Closing the tab and opening the app again: still signed in, on the wallet's tickets.
+    first = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    driver.switch_to.window(first)
+    driver.close()
+    driver.switch_to.window(driver.window_handles[0])
+    traveller.open("#/wallet")
+    traveller.until(lambda: driver.find_elements(By.ID, "sign-out"), "a new tab is signed out despite 'keep me signed in'")
+    traveller.find("#tickets canvas.qr")
+    assert kept_cookie()["value"] != cookie["value"], "opening the app did not trade (and rotate) the kept refresh token"
+
+    # Launched again without network: signed in on the copies kept on the device.
+    driver.switch_to.new_window("tab")
+    traveller.open("#/board")
+    traveller.find("#board")
+    traveller.until(lambda: driver.execute_script("return !!navigator.serviceWorker.controller"), "no service worker controls the new tab")
+    traveller.set_offline(True)
+    traveller.open("#/wallet")
+    driver.refresh()
+    traveller.until(lambda: traveller.words("offline.asOf", time="") in traveller.text("#offline-mark") + " ",
+                    "a launch without network does not show the wallet's copy")
+    traveller.find("#tickets canvas.qr")
+    traveller.set_offline(False)
+    driver.refresh()
+    traveller.until(lambda: not traveller.find("#offline-mark").is_displayed(), "the offline mark stays once back online")
+
+    traveller.find("#sign-out").click()
+    traveller.find("#sign-in-form")
+    traveller.until(lambda: kept_cookie() is None, "signing out leaves the refresh cookie")
+    driver.refresh()
+    traveller.find("#sign-in-form")
+    assert not driver.find_elements(By.ID, "sign-out"), "a reload after signing out is signed in again"
+    print("ok: kept signed in across tabs and an offline launch, the refresh token in an HttpOnly cookie; signing out ends it")
 
 
 def phone(arguments, trip):

@@ -82,6 +82,8 @@ struct SignInTests {
     let feed = try await identity.domain.revocationFeed()
     var updates = feed.updates.makeAsyncIterator()
     let second = try await identity.domain.refresh(refreshToken: first.refreshToken)
+    // The second token was used: the first one's answer evidently arrived, so a replay is a copy.
+    let third = try await identity.domain.refresh(refreshToken: second.refreshToken)
 
     let replay = await identityError { _ = try await identity.domain.refresh(refreshToken: first.refreshToken) }
     #expect(replay?.code == "unauthenticated")
@@ -89,8 +91,40 @@ struct SignInTests {
     #expect(revocation?.sessionIDs == [first.sessionID])
     #expect(try await !identity.store.isSessionOpen(id: first.sessionID))
 
-    let legitimate = await identityError { _ = try await identity.domain.refresh(refreshToken: second.refreshToken) }
+    let legitimate = await identityError { _ = try await identity.domain.refresh(refreshToken: third.refreshToken) }
     #expect(legitimate == .unauthenticated("this session has ended; sign in again"))
+  }
+
+  @Test("a refresh whose answer was lost may be made again at once; the lost token then ends the session if it shows up")
+  func lostAnswer() async throws {
+    let identity = try await TestIdentity()
+    let first = try await identity.signedIn("ada@example.com")
+    let lost = try await identity.domain.refresh(refreshToken: first.refreshToken)
+    identity.clock.advance(by: 5)
+    // The page reloaded before the answer arrived: it still holds the first token.
+    let again = try await identity.domain.refresh(refreshToken: first.refreshToken)
+    #expect(again.sessionID == first.sessionID && again.refreshToken != lost.refreshToken)
+    let onceMore = try await identity.domain.refresh(refreshToken: first.refreshToken)
+    #expect(try await identity.store.isSessionOpen(id: first.sessionID))
+    let next = try await identity.domain.refresh(refreshToken: onceMore.refreshToken)
+
+    // The set-aside token turning up is a copy someone else holds.
+    let copy = await identityError { _ = try await identity.domain.refresh(refreshToken: lost.refreshToken) }
+    #expect(copy?.code == "unauthenticated")
+    #expect(try await !identity.store.isSessionOpen(id: first.sessionID))
+    let after = await identityError { _ = try await identity.domain.refresh(refreshToken: next.refreshToken) }
+    #expect(after == .unauthenticated("this session has ended; sign in again"))
+  }
+
+  @Test("beyond the grace, a traded token presented again ends the session even if its successor is unused")
+  func replayAfterGrace() async throws {
+    let identity = try await TestIdentity()
+    let first = try await identity.signedIn("ada@example.com")
+    _ = try await identity.domain.refresh(refreshToken: first.refreshToken)
+    identity.clock.advance(by: IdentityPolicy.forTests.refreshReplayGrace + 1)
+    let replay = await identityError { _ = try await identity.domain.refresh(refreshToken: first.refreshToken) }
+    #expect(replay?.code == "unauthenticated")
+    #expect(try await !identity.store.isSessionOpen(id: first.sessionID))
   }
 
   @Test("an expired or unknown refresh token is refused")

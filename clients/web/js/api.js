@@ -40,9 +40,9 @@ export function withQuery(path, query) {
 /** One path segment, escaped. */
 export const segment = (value) => encodeURIComponent(String(value));
 
-async function send(method, path, body, token, scheme = "Bearer") {
+async function send(method, path, body, token, scheme = "Bearer", extraHeaders = {}) {
   // The services answer refusals in the app's language too (LocalizedMessage details).
-  const headers = { accept: "application/json", "accept-language": language() };
+  const headers = { accept: "application/json", "accept-language": language(), ...extraHeaders };
   if (token) headers.authorization = `${scheme} ${token}`;
   // Whose copy the service worker keeps of this answer (and gives back without network).
   if (session.user && scheme === "Bearer") headers["x-binario-user"] = session.user.userId;
@@ -79,8 +79,8 @@ export async function api(method, path, body) {
   }
 }
 
-/** The same, without any token: sign-up, sign-in and the like. */
-export const publicApi = (method, path, body) => send(method, path, body, null);
+/** The same, without any token: sign-up, sign-in and the like (`headers`: any more to send). */
+export const publicApi = (method, path, body, headers) => send(method, path, body, null, "Bearer", headers);
 
 /** A sensor board's call, with its device token rather than a person's session. */
 export const deviceApi = (method, path, body, deviceToken) => send(method, path, body, deviceToken, "Device");

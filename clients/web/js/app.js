@@ -193,8 +193,8 @@ export const app = {
   /** The unread count changed (a page marked some read). */
   setUnread(count) { state.unread = count; renderUnread(); },
   /** Someone signed in with these tokens and this profile. */
-  async signedIn(tokens, next) {
-    session.signedIn(tokens);
+  async signedIn(tokens, next, { keep = false } = {}) {
+    session.signedIn(tokens, { keep });
     location.hash = next ? `#${next}` : "#/board";
   },
 };
@@ -242,8 +242,9 @@ async function start() {
     event.currentTarget.setAttribute("aria-expanded", String(open));
     document.getElementById("site-nav").classList.toggle("open", open);
   });
-  // A reload in the same tab keeps the session: its refresh token is in sessionStorage.
-  if (session.refreshToken) await session.refreshed();
+  // A reload in the same tab keeps the session (its refresh token is in sessionStorage), and a
+  // launch keeps the one kept in the gateway's cookie ("keep me signed in").
+  if (session.resumable) await session.refreshed();
   await enrichUser();
   session.onChange(async () => { await enrichUser(); renderMenu(); followNotifications(); });
   renderMenu();

@@ -5,6 +5,7 @@
 // theirs.
 
 import { api } from "./api.js";
+import { session } from "./session.js";
 
 const deviceKey = "binario.push-device";
 
@@ -17,7 +18,7 @@ function bytes(base64url) {
 }
 
 /** Whether this device gets pushes for the signed-in person now. */
-export const isOn = () => supported() && Notification.permission === "granted" && !!sessionStorage.getItem(deviceKey);
+export const isOn = () => supported() && Notification.permission === "granted" && !!session.storage?.getItem(deviceKey);
 
 /** Asks the person (once) and subscribes this device. Returns "on", "denied", "unsupported" or
  * "unavailable" (the server sends no Web Push, or the browser's push service failed). */
@@ -35,7 +36,7 @@ export async function enablePush() {
     const answer = await api("POST", "/v1/me/push-devices", {
       platform: "PUSH_PLATFORM_WEB_PUSH", token: JSON.stringify(subscription.toJSON()), name: deviceName(),
     });
-    sessionStorage.setItem(deviceKey, answer.device.deviceId);
+    session.storage?.setItem(deviceKey, answer.device.deviceId);
     return "on";
   } catch (error) {
     console.warn("push notifications could not be turned on", error);
@@ -45,8 +46,8 @@ export async function enablePush() {
 
 /** Signing out: this device stops getting the person's pushes. */
 export async function disablePush() {
-  const deviceId = sessionStorage.getItem(deviceKey);
-  sessionStorage.removeItem(deviceKey);
+  const deviceId = session.storage?.getItem(deviceKey);
+  session.storage?.removeItem(deviceKey);
   if (!supported()) return;
   try {
     if (deviceId) await api("DELETE", `/v1/me/push-devices/${encodeURIComponent(deviceId)}`);

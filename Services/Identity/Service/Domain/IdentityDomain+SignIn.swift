@@ -29,7 +29,8 @@ extension IdentityDomain {
   }
 
   /// Trades a refresh token for a new pair. A token presented a second time ends its whole
-  /// session (someone holds a copy).
+  /// session (someone holds a copy), unless its first answer was evidently lost
+  /// (``IdentityPolicy/refreshReplayGrace``).
   public func refresh(refreshToken: String) async throws -> TokenPair {
     let token = refreshToken.trimmingCharacters(in: .whitespaces)
     guard !token.isEmpty else { throw ServiceError.invalid("refresh_token", "a refresh token is required") }
@@ -40,6 +41,7 @@ extension IdentityDomain {
       oldHash: SecretToken.hash(token),
       newHash: SecretToken.hash(newToken),
       newExpiresAt: newExpiry,
+      replayGrace: policy.refreshReplayGrace,
       at: now
     )
     switch outcome {

@@ -7,6 +7,11 @@ public struct IdentityPolicy: Sendable, Hashable {
   public var accessTokenLifetime: TimeInterval
   /// How long a refresh token is valid (each Refresh issues a new one with a new lifetime).
   public var refreshTokenLifetime: TimeInterval
+  /// How long after its trade a refresh token may be traded again when no newer token of its
+  /// session has been used: the answer to the first trade was lost (a page closed or reloaded
+  /// while it was on the way). Beyond it, or once a newer token was used, a second trade ends
+  /// the session. Okta's "grace period for token rotation" and Auth0's "reuse interval" alike.
+  public var refreshReplayGrace: TimeInterval
   /// How long an email confirmation code is valid.
   public var confirmationCodeLifetime: TimeInterval
   /// Wrong codes accepted for one confirmation before it must be sent anew.
@@ -34,6 +39,7 @@ public struct IdentityPolicy: Sendable, Hashable {
   public init(
     accessTokenLifetime: TimeInterval = 5 * 60,
     refreshTokenLifetime: TimeInterval = 30 * 24 * 3600,
+    refreshReplayGrace: TimeInterval = 30,
     confirmationCodeLifetime: TimeInterval = 24 * 3600,
     confirmationAttempts: Int = 5,
     scrypt: ScryptParameters = .production,
@@ -49,6 +55,7 @@ public struct IdentityPolicy: Sendable, Hashable {
   ) {
     self.accessTokenLifetime = accessTokenLifetime
     self.refreshTokenLifetime = refreshTokenLifetime
+    self.refreshReplayGrace = refreshReplayGrace
     self.confirmationCodeLifetime = confirmationCodeLifetime
     self.confirmationAttempts = confirmationAttempts
     self.scrypt = scrypt

@@ -187,4 +187,9 @@ public enum IdentityMigrations {
     .add("v5-account-language") { db in
       try db.execute(sql: "ALTER TABLE account ADD COLUMN language TEXT NOT NULL DEFAULT 'en'")
     }
+    // A refresh token set aside unused when the one before it was traded again (its answer
+    // lost): presenting it later ends the session, as a used one does.
+    .add("v6-refresh-token-retired") { db in
+      try db.execute(sql: "ALTER TABLE refresh_token ADD COLUMN retired_at REAL")
+    }
 }

@@ -35,10 +35,17 @@ extension IdentityStore {
 
   /// Trades the refresh token hashed `oldHash` for a new one, in one transaction: a token is
   /// rotated at most once, however many calls race with it.
+  ///
+  /// A token already traded is traded again when its answer was evidently lost: within
+  /// `replayGrace` of its trade, and while no token issued after it has been used (a tab closed
+  /// or reloaded while its refresh was on the way, so the browser never stored the new token).
+  /// The unused successors are retired then, so at most one token of the session stays
+  /// tradable: a thief's copy and the owner's meet at the next trade, which ends the session.
   public func rotateRefreshToken(
     oldHash: String,
     newHash: String,
     newExpiresAt: Date,
+    replayGrace: TimeInterval,
     at now: Date
   ) async throws -> RefreshRotation {
     try await pool.write { db in
@@ -46,7 +53,7 @@ extension IdentityStore {
         let row = try Row.fetchOne(
           db.cachedStatement(
             sql: """
-              SELECT t.session_id, t.expires_at, t.used_at, s.account_id, s.revoked_at
+              SELECT t.session_id, t.expires_at, t.used_at, t.retired_at, s.account_id, s.revoked_at
               FROM refresh_token t JOIN session s ON s.id = t.session_id
               WHERE t.token_hash = ?
               """
@@ -57,12 +64,35 @@ extension IdentityStore {
       let sessionID: String = row["session_id"]
       let accountID: String = row["account_id"]
       if (row["revoked_at"] as Double?) != nil { return .revoked }
-      if (row["used_at"] as Double?) != nil { return .reused(accountID: accountID, sessionID: sessionID) }
       if Date(stored: row["expires_at"]) <= now { return .expired }
-      try db.execute(
-        sql: "UPDATE refresh_token SET used_at = ? WHERE token_hash = ?",
-        arguments: [now.storedValue, oldHash]
-      )
+      if (row["retired_at"] as Double?) != nil { return .reused(accountID: accountID, sessionID: sessionID) }
+      if let usedAt = row["used_at"] as Double? {
+        let successorUsed =
+          try Bool.fetchOne(
+            db.cachedStatement(
+              sql: """
+                SELECT EXISTS (SELECT 1 FROM refresh_token
+                WHERE session_id = ? AND created_at >= ? AND token_hash != ? AND used_at IS NOT NULL)
+                """
+            ),
+            arguments: [sessionID, usedAt, oldHash]
+          ) ?? true
+        guard !successorUsed, Date(stored: usedAt) > now.addingTimeInterval(-replayGrace) else {
+          return .reused(accountID: accountID, sessionID: sessionID)
+        }
+        try db.execute(
+          sql: """
+            UPDATE refresh_token SET retired_at = ?
+            WHERE session_id = ? AND created_at >= ? AND token_hash != ? AND used_at IS NULL AND retired_at IS NULL
+            """,
+          arguments: [now.storedValue, sessionID, usedAt, oldHash]
+        )
+      } else {
+        try db.execute(
+          sql: "UPDATE refresh_token SET used_at = ? WHERE token_hash = ?",
+          arguments: [now.storedValue, oldHash]
+        )
+      }
       try Self.insertRefreshToken(db, hash: newHash, sessionID: sessionID, expiresAt: newExpiresAt, now: now)
       return .rotated(accountID: accountID, sessionID: sessionID)
     }

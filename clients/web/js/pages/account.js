@@ -1,6 +1,7 @@
 // Signing up, confirming the email, signing in, and resetting a forgotten password.
 
 import { publicApi } from "../api.js";
+import { session } from "../session.js";
 import { h, field, form, announce } from "../dom.js";
 import { t, language } from "../i18n.js";
 
@@ -10,10 +11,16 @@ export function showSignIn(main, { query, app }) {
       // The account's name for password managers: a text field (the "username" token is not for type=email).
       field(t("account.email"), { name: "email", type: "text", inputmode: "email", autocomplete: "username", required: true, value: query.email }),
       field(t("account.password"), { name: "password", type: "password", autocomplete: "current-password", required: true }),
+      // Off unless chosen: on a shared computer, closing the tab should sign out.
+      h("div", { class: "field" },
+        h("label", { class: "check" }, h("input", { type: "checkbox", name: "keep", value: "true", "aria-describedby": "keep-hint" }), ` ${t("signIn.keep")}`),
+        h("small", { id: "keep-hint", class: "hint" }, t("signIn.keepHint"))),
     ], t("signIn.submit"), async (values) => {
-      const answer = await publicApi("POST", "/v1/sessions", { email: values.email, password: values.password });
+      const keep = values.keep === "true";
+      const answer = await publicApi("POST", "/v1/sessions", { email: values.email, password: values.password },
+        keep ? session.keepHeaders : {});
       announce(t("signIn.done"));
-      await app.signedIn(answer.tokens, query.next);
+      await app.signedIn(answer.tokens, query.next, { keep });
     }, { id: "sign-in-form" }),
     h("p", {}, h("a", { href: "#/sign-up" }, t("menu.signUp")), " · ",
       h("a", { href: "#/password-reset" }, t("signIn.forgot"))));

@@ -829,7 +829,7 @@ extension HTTPRouteTable {
       resumesAtCursor: false,
       parameterKinds: ["email": .string, "password": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_LoginRequest, Binario_Identity_V1_LoginResponse>(),
-      summary: "Signs in: an access token (short-lived JWT) and a refresh token (opaque, single use). UNAUTHENTICATED for a wrong password or unknown email alike; FAILED_PRECONDITION while the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled."
+      summary: "Signs in: an access token (short-lived JWT) and a refresh token (opaque, single use). UNAUTHENTICATED for a wrong password or unknown email alike; FAILED_PRECONDITION while the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled. Over HTTP from the gateway's own web app, the header `X-Keep-Signed-In: true` keeps the refresh token in an HttpOnly cookie for the refresh route instead of the body (\"keep me signed in\")."
     ),
     HTTPRoute(
       verb: .post,
@@ -862,7 +862,7 @@ extension HTTPRouteTable {
       resumesAtCursor: false,
       parameterKinds: ["refresh_token": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_RefreshRequest, Binario_Identity_V1_RefreshResponse>(),
-      summary: "Trades a refresh token for a new pair. Presenting a refresh token that was already traded revokes its whole session."
+      summary: "Trades a refresh token for a new pair. Presenting a refresh token that was already traded revokes its whole session. Over HTTP, `X-Keep-Signed-In: true` with no token in the body trades the one in the cookie a sign-in set, and sets the next."
     ),
     HTTPRoute(
       verb: .post,

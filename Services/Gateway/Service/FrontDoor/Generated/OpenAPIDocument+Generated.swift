@@ -17171,7 +17171,7 @@ extension OpenAPIDocument {
           "Identity"
         ],
         "summary": "Signs in:",
-        "description": "Signs in: an access token (short-lived JWT) and a refresh token (opaque, single use). UNAUTHENTICATED for a wrong password or unknown email alike; FAILED_PRECONDITION while the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled.",
+        "description": "Signs in: an access token (short-lived JWT) and a refresh token (opaque, single use). UNAUTHENTICATED for a wrong password or unknown email alike; FAILED_PRECONDITION while the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled. Over HTTP from the gateway's own web app, the header `X-Keep-Signed-In: true` keeps the refresh token in an HttpOnly cookie for the refresh route instead of the body (\"keep me signed in\").",
         "security": [
           {},
           {
@@ -17577,7 +17577,7 @@ extension OpenAPIDocument {
           "Identity"
         ],
         "summary": "Trades a refresh token for a new pair.",
-        "description": "Trades a refresh token for a new pair. Presenting a refresh token that was already traded revokes its whole session.",
+        "description": "Trades a refresh token for a new pair. Presenting a refresh token that was already traded revokes its whole session. Over HTTP, `X-Keep-Signed-In: true` with no token in the body trades the one in the cookie a sign-in set, and sets the next.",
         "security": [
           {},
           {

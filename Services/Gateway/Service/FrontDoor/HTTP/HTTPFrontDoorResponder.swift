@@ -122,10 +122,14 @@ struct HTTPFrontDoorResponder: HTTPResponder {
     language: Language,
     context: Context
   ) async throws -> Response {
-    let message: [UInt8]
+    var message: [UInt8]
     switch await self.requestMessage(request, route: route, pathValues: pathValues, requestID: doorRequestID, language: language) {
     case .message(let built): message = built
     case .refused(let refusal): return refusal
+    }
+    let keepsSignedIn = RefreshCookie.asked(request, method: route.rpc)
+    if keepsSignedIn, route.rpc == RefreshCookie.refreshMethod {
+      message = (try? RefreshCookie.refreshRequest(message, cookies: request.cookies)) ?? message
     }
 
     var metadata = WireMetadata()
@@ -179,8 +183,13 @@ struct HTTPFrontDoorResponder: HTTPResponder {
         call.responseWritten(bytes: data.count)
       case .end(let end):
         requestID = requestID ?? end.trailers.firstText(GatewayRequestID.key)
-        guard end.statusCode == WireStatusCode.ok else { return Self.error(HTTPErrorBody(end: end, requestID: requestID), end: end) }
-        guard let answer else {
+        guard end.statusCode == WireStatusCode.ok else {
+          var refusal = Self.error(HTTPErrorBody(end: end, requestID: requestID), end: end)
+          // A kept token that no longer trades is of no use to keep.
+          if keepsSignedIn, route.rpc == RefreshCookie.refreshMethod { refusal.setCookie(RefreshCookie.cleared) }
+          return refusal
+        }
+        guard var answer else {
           return Self.error(
             HTTPErrorBody(
               code: WireStatusCode.internalError,
@@ -189,6 +198,23 @@ struct HTTPFrontDoorResponder: HTTPResponder {
               requestID: requestID
             )
           )
+        }
+        var cookie: Cookie?
+        if keepsSignedIn {
+          do {
+            (answer, cookie) = try RefreshCookie.takeToken(from: answer)
+          } catch {
+            return Self.error(
+              HTTPErrorBody(
+                code: WireStatusCode.internalError,
+                message: "the answer does not decode: \(error)",
+                language: language,
+                requestID: requestID
+              )
+            )
+          }
+        } else if route.rpc == RefreshCookie.logoutMethod {
+          cookie = RefreshCookie.cleared
         }
         let json: [UInt8]
         do {
@@ -206,7 +232,9 @@ struct HTTPFrontDoorResponder: HTTPResponder {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         if let requestID { headers[Self.requestID] = requestID }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
+        var response = Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
+        if let cookie { response.setCookie(cookie) }
+        return response
       }
     }
     // The stream finished without an end: the client went away.

@@ -816,7 +816,9 @@ extension Binario_Identity_V1_Identity {
         /// >
         /// > Signs in: an access token (short-lived JWT) and a refresh token (opaque, single use).
         /// > UNAUTHENTICATED for a wrong password or unknown email alike; FAILED_PRECONDITION while
-        /// > the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled.
+        /// > the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled. Over HTTP
+        /// > from the gateway's own web app, the header `X-Keep-Signed-In: true` keeps the refresh token
+        /// > in an HttpOnly cookie for the refresh route instead of the body ("keep me signed in").
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Identity_V1_LoginRequest` messages.
@@ -835,7 +837,8 @@ extension Binario_Identity_V1_Identity {
         /// > Source IDL Documentation:
         /// >
         /// > Trades a refresh token for a new pair. Presenting a refresh token that was already
-        /// > traded revokes its whole session.
+        /// > traded revokes its whole session. Over HTTP, `X-Keep-Signed-In: true` with no token in
+        /// > the body trades the one in the cookie a sign-in set, and sets the next.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Identity_V1_RefreshRequest` messages.
@@ -1664,7 +1667,9 @@ extension Binario_Identity_V1_Identity {
         /// >
         /// > Signs in: an access token (short-lived JWT) and a refresh token (opaque, single use).
         /// > UNAUTHENTICATED for a wrong password or unknown email alike; FAILED_PRECONDITION while
-        /// > the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled.
+        /// > the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled. Over HTTP
+        /// > from the gateway's own web app, the header `X-Keep-Signed-In: true` keeps the refresh token
+        /// > in an HttpOnly cookie for the refresh route instead of the body ("keep me signed in").
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Identity_V1_LoginRequest` message.
@@ -1683,7 +1688,8 @@ extension Binario_Identity_V1_Identity {
         /// > Source IDL Documentation:
         /// >
         /// > Trades a refresh token for a new pair. Presenting a refresh token that was already
-        /// > traded revokes its whole session.
+        /// > traded revokes its whole session. Over HTTP, `X-Keep-Signed-In: true` with no token in
+        /// > the body trades the one in the cookie a sign-in set, and sets the next.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Identity_V1_RefreshRequest` message.
@@ -2510,7 +2516,9 @@ extension Binario_Identity_V1_Identity {
         /// >
         /// > Signs in: an access token (short-lived JWT) and a refresh token (opaque, single use).
         /// > UNAUTHENTICATED for a wrong password or unknown email alike; FAILED_PRECONDITION while
-        /// > the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled.
+        /// > the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled. Over HTTP
+        /// > from the gateway's own web app, the header `X-Keep-Signed-In: true` keeps the refresh token
+        /// > in an HttpOnly cookie for the refresh route instead of the body ("keep me signed in").
         ///
         /// - Parameters:
         ///   - request: A `Binario_Identity_V1_LoginRequest` message.
@@ -2529,7 +2537,8 @@ extension Binario_Identity_V1_Identity {
         /// > Source IDL Documentation:
         /// >
         /// > Trades a refresh token for a new pair. Presenting a refresh token that was already
-        /// > traded revokes its whole session.
+        /// > traded revokes its whole session. Over HTTP, `X-Keep-Signed-In: true` with no token in
+        /// > the body trades the one in the cookie a sign-in set, and sets the next.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Identity_V1_RefreshRequest` message.
@@ -5110,7 +5119,9 @@ extension Binario_Identity_V1_Identity {
         /// >
         /// > Signs in: an access token (short-lived JWT) and a refresh token (opaque, single use).
         /// > UNAUTHENTICATED for a wrong password or unknown email alike; FAILED_PRECONDITION while
-        /// > the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled.
+        /// > the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled. Over HTTP
+        /// > from the gateway's own web app, the header `X-Keep-Signed-In: true` keeps the refresh token
+        /// > in an HttpOnly cookie for the refresh route instead of the body ("keep me signed in").
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Identity_V1_LoginRequest` message.
@@ -5134,7 +5145,8 @@ extension Binario_Identity_V1_Identity {
         /// > Source IDL Documentation:
         /// >
         /// > Trades a refresh token for a new pair. Presenting a refresh token that was already
-        /// > traded revokes its whole session.
+        /// > traded revokes its whole session. Over HTTP, `X-Keep-Signed-In: true` with no token in
+        /// > the body trades the one in the cookie a sign-in set, and sets the next.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Identity_V1_RefreshRequest` message.
@@ -6244,7 +6256,9 @@ extension Binario_Identity_V1_Identity {
         /// >
         /// > Signs in: an access token (short-lived JWT) and a refresh token (opaque, single use).
         /// > UNAUTHENTICATED for a wrong password or unknown email alike; FAILED_PRECONDITION while
-        /// > the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled.
+        /// > the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled. Over HTTP
+        /// > from the gateway's own web app, the header `X-Keep-Signed-In: true` keeps the refresh token
+        /// > in an HttpOnly cookie for the refresh route instead of the body ("keep me signed in").
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Identity_V1_LoginRequest` message.
@@ -6279,7 +6293,8 @@ extension Binario_Identity_V1_Identity {
         /// > Source IDL Documentation:
         /// >
         /// > Trades a refresh token for a new pair. Presenting a refresh token that was already
-        /// > traded revokes its whole session.
+        /// > traded revokes its whole session. Over HTTP, `X-Keep-Signed-In: true` with no token in
+        /// > the body trades the one in the cookie a sign-in set, and sets the next.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Identity_V1_RefreshRequest` message.
@@ -7851,7 +7866,9 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
     /// >
     /// > Signs in: an access token (short-lived JWT) and a refresh token (opaque, single use).
     /// > UNAUTHENTICATED for a wrong password or unknown email alike; FAILED_PRECONDITION while
-    /// > the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled.
+    /// > the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled. Over HTTP
+    /// > from the gateway's own web app, the header `X-Keep-Signed-In: true` keeps the refresh token
+    /// > in an HttpOnly cookie for the refresh route instead of the body ("keep me signed in").
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Identity_V1_LoginRequest` message.
@@ -7881,7 +7898,8 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
     /// > Source IDL Documentation:
     /// >
     /// > Trades a refresh token for a new pair. Presenting a refresh token that was already
-    /// > traded revokes its whole session.
+    /// > traded revokes its whole session. Over HTTP, `X-Keep-Signed-In: true` with no token in
+    /// > the body trades the one in the cookie a sign-in set, and sets the next.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Identity_V1_RefreshRequest` message.
@@ -9239,7 +9257,9 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
     /// >
     /// > Signs in: an access token (short-lived JWT) and a refresh token (opaque, single use).
     /// > UNAUTHENTICATED for a wrong password or unknown email alike; FAILED_PRECONDITION while
-    /// > the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled.
+    /// > the email is unconfirmed; RESOURCE_EXHAUSTED while the account is throttled. Over HTTP
+    /// > from the gateway's own web app, the header `X-Keep-Signed-In: true` keeps the refresh token
+    /// > in an HttpOnly cookie for the refresh route instead of the body ("keep me signed in").
     ///
     /// - Parameters:
     ///   - message: request message to send.
@@ -9273,7 +9293,8 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
     /// > Source IDL Documentation:
     /// >
     /// > Trades a refresh token for a new pair. Presenting a refresh token that was already
-    /// > traded revokes its whole session.
+    /// > traded revokes its whole session. Over HTTP, `X-Keep-Signed-In: true` with no token in
+    /// > the body trades the one in the cookie a sign-in set, and sets the next.
     ///
     /// - Parameters:
     ///   - message: request message to send.
