@@ -49,8 +49,45 @@ struct WebAppFilesTests {
       let response = try #require(app.response(for: path), "\(path) is not served")
       #expect(response.status == .ok)
       #expect(response.headers[.contentType] == type, "\(path)")
-      #expect(response.headers[.contentSecurityPolicy] == WebApp.contentSecurityPolicy)
+      #expect(response.headers[.contentSecurityPolicy] == WebApp.contentSecurityPolicy(mapTiles: nil))
     }
+  }
+
+  @Test func withoutATileServerTheAppIsToldNoneAndImagesComeFromHereOnly() throws {
+    let folders = try Folders()
+    defer { folders.remove() }
+    let app = try WebApp(folder: folders.app.path, libraries: folders.libraries.path)
+    let config = try #require(app.response(for: "/app/config.json"))
+    #expect(String(decoding: app.configuration, as: UTF8.self) == "{}")
+    let policy = try #require(config.headers[.contentSecurityPolicy])
+    #expect(policy.contains("img-src 'self' data: blob:;"))
+    #expect(app.shellFiles.contains("/app/config.json"), "the worker keeps the config for use offline")
+  }
+
+  @Test func aTileServersOriginIsAllowedForImagesAndTheAppIsToldItsTemplateAndAttribution() throws {
+    let folders = try Folders()
+    defer { folders.remove() }
+    let tiles = try MapTiles(template: "https://tiles.example.org:8443/osm/{z}/{x}/{y}.png", attribution: "© OpenStreetMap contributors")
+    #expect(tiles.origin == "https://tiles.example.org:8443")
+    let app = try WebApp(folder: folders.app.path, libraries: folders.libraries.path, mapTiles: tiles)
+    let config = try #require(app.response(for: "/app/config.json"))
+    #expect(config.headers[.contentType] == "application/json")
+    let json = try JSONSerialization.jsonObject(with: app.configuration) as? [String: [String: String]]
+    #expect(json?["mapTiles"] == ["url": "https://tiles.example.org:8443/osm/{z}/{x}/{y}.png", "attribution": "© OpenStreetMap contributors"])
+    let policy = try #require(app.response(for: "/")?.headers[.contentSecurityPolicy])
+    #expect(policy.contains("img-src 'self' data: blob: https://tiles.example.org:8443;"))
+    #expect(policy.contains("connect-src 'self';"), "tiles are images: nothing else may reach the tile server")
+  }
+
+  @Test func aTileTemplateMustBeHTTPSWithItsPlaceholdersAndComeWithAnAttribution() {
+    for template in [
+      "http://tile.openstreetmap.org/{z}/{x}/{y}.png", "https://tile.openstreetmap.org/{z}/{x}.png",
+      "https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png", "tile.openstreetmap.org/{z}/{x}/{y}.png", "https:///{z}/{x}/{y}",
+    ] {
+      #expect(throws: GatewayConfigurationError.self, "\(template)") { try MapTiles(template: template, attribution: "© OSM") }
+    }
+    #expect(throws: GatewayConfigurationError.self) { try MapTiles(template: "https://tile.openstreetmap.org/{z}/{x}/{y}.png", attribution: " ") }
+    #expect(throws: Never.self) { try MapTiles(template: "https://tile.openstreetmap.org/{z}/{x}/{y}{r}.png", attribution: "© OSM") }
   }
 
   @Test func nothingElseIsServedNorReachedThroughThePath() throws {
@@ -112,7 +149,7 @@ struct WebAppFilesTests {
   }
 
   @Test func thePolicyAllowsNothingFromElsewhere() {
-    let policy = WebApp.contentSecurityPolicy
+    let policy = WebApp.contentSecurityPolicy(mapTiles: nil)
     #expect(policy.contains("default-src 'none'"))
     for directive in ["script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'", "base-uri 'none'"] {
       #expect(policy.contains(directive), "\(directive)")

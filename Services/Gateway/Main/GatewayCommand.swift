@@ -95,6 +95,7 @@ struct GatewayCommand: EventLoopCommand {
             documentationFolder: settings.docsFolder,
             webFolder: settings.webFolder,
             webLibrariesFolder: settings.webLibraries,
+            mapTiles: settings.mapTiles,
             maximumMessageSize: context.configuration.maxFrameSize,
             shutdownGracePeriod: context.configuration.shutdownGracePeriodDuration,
             limits: limits

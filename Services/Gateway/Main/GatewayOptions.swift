@@ -60,6 +60,19 @@ extension Setting {
     valueName: "folder"
   )
 
+  static let mapTiles = Setting(
+    GatewaySettings.Key.mapTiles,
+    help:
+      "A tile server for the web app's maps, as a URL template (e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png); default: the schematic base map the app ships.",
+    valueName: "url-template"
+  )
+
+  static let mapAttribution = Setting(
+    GatewaySettings.Key.mapAttribution,
+    help: "The attribution the tile server's licence asks for, shown on every map (e.g. \"© OpenStreetMap contributors\").",
+    valueName: "text"
+  )
+
   static let upstreamTLSCertificate = Setting(
     GatewaySettings.Key.upstreamTLSCertificate,
     help: "PEM certificate presented to upstreams (default: --tls-certificate).",
@@ -127,6 +140,12 @@ struct GatewayOptions: ParsableArguments {
   @Option(name: .customLong(Setting.webLibraries.flagName), help: Setting.webLibraries.argumentHelp)
   var webLibraries: String?
 
+  @Option(name: .customLong(Setting.mapTiles.flagName), help: Setting.mapTiles.argumentHelp)
+  var mapTiles: String?
+
+  @Option(name: .customLong(Setting.mapAttribution.flagName), help: Setting.mapAttribution.argumentHelp)
+  var mapAttribution: String?
+
   @Option(name: .customLong(Setting.upstreamTLSCertificate.flagName), help: Setting.upstreamTLSCertificate.argumentHelp)
   var upstreamTLSCertificate: String?
 
@@ -156,6 +175,8 @@ struct GatewayOptions: ParsableArguments {
       Setting.docsFolder.given(docsFolder),
       Setting.webFolder.given(webFolder),
       Setting.webLibraries.given(webLibraries),
+      Setting.mapTiles.given(mapTiles),
+      Setting.mapAttribution.given(mapAttribution),
       Setting.upstreamTLSCertificate.given(upstreamTLSCertificate),
       Setting.upstreamTLSPrivateKey.given(upstreamTLSPrivateKey),
       Setting.connectionLimit.given(connectionLimit),

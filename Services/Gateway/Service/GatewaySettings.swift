@@ -14,6 +14,8 @@ public struct GatewaySettings: Sendable {
     public static let docsFolder = "docsFolder"
     public static let webFolder = "webFolder"
     public static let webLibraries = "webLibraries"
+    public static let mapTiles = "mapTiles"
+    public static let mapAttribution = "mapAttribution"
     public static let upstreamTLSCertificate = "upstreamTLSCertificate"
     public static let upstreamTLSPrivateKey = "upstreamTLSPrivateKey"
     public static let connectionLimit = "connectionLimit"
@@ -37,6 +39,8 @@ public struct GatewaySettings: Sendable {
   public var webFolder: String?
   /// Where Debian's JavaScript libraries are, for the web app.
   public var webLibraries: String
+  /// The tile server the web app's maps draw on; `nil`: the schematic base map it ships.
+  public var mapTiles: MapTiles?
   /// What one client may hold on each front door.
   public var frontDoorLimits: FrontDoorLimits
 
@@ -80,6 +84,10 @@ public struct GatewaySettings: Sendable {
     self.docsFolder = try additional.value(Key.docsFolder)
     self.webFolder = try additional.value(Key.webFolder)
     self.webLibraries = try additional.value(Key.webLibraries) ?? "/usr/share/javascript"
+    let attribution = try additional.value(Key.mapAttribution)
+    self.mapTiles = try additional.parsed(Key.mapTiles) { text throws(GatewayConfigurationError) in
+      try MapTiles(template: text, attribution: attribution ?? "")
+    }.first
 
     self.frontDoorLimits = .defaults
     if let limits = try additional.parsed(Key.connectionLimit, Self.connectionLimits).first {

@@ -29,6 +29,8 @@ public final class HTTPFrontDoor: Service, Sendable {
     public var webFolder: String?
     /// Where the web app's JavaScript libraries are (Debian's `/usr/share/javascript`).
     public var webLibrariesFolder: String
+    /// The tile server the web app's maps draw on; `nil`: its schematic base map.
+    public var mapTiles: MapTiles?
     /// The largest request body and message either way.
     public var maximumMessageSize: Int
     /// The deadline of a unary call.
@@ -51,6 +53,7 @@ public final class HTTPFrontDoor: Service, Sendable {
       documentationFolder: String? = nil,
       webFolder: String? = nil,
       webLibrariesFolder: String = "/usr/share/javascript",
+      mapTiles: MapTiles? = nil,
       maximumMessageSize: Int,
       requestTimeout: Duration = .seconds(30),
       maximumHeaderBytes: Int = GatewayCallForwarder.maximumMetadataSize,
@@ -66,6 +69,7 @@ public final class HTTPFrontDoor: Service, Sendable {
       self.documentationFolder = documentationFolder
       self.webFolder = webFolder
       self.webLibrariesFolder = webLibrariesFolder
+      self.mapTiles = mapTiles
       self.maximumMessageSize = maximumMessageSize
       self.requestTimeout = requestTimeout
       self.maximumHeaderBytes = maximumHeaderBytes
@@ -96,7 +100,7 @@ public final class HTTPFrontDoor: Service, Sendable {
         try DocumentationPage(folder: folder)
       },
       webApp: try configuration.webFolder.map { folder throws(GatewayConfigurationError) in
-        try WebApp(folder: folder, libraries: configuration.webLibrariesFolder)
+        try WebApp(folder: folder, libraries: configuration.webLibrariesFolder, mapTiles: configuration.mapTiles)
       },
       openStreams: openStreams,
       openAPI: ByteBuffer(string: OpenAPIDocument.generatedJSON),

@@ -31,11 +31,20 @@ struct WebApp: Sendable {
   static let maximumFiles = 500
   static let maximumBytes = 32 << 20
 
-  static let contentSecurityPolicy = [
-    "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:",
-    "connect-src 'self'", "font-src 'self'", "manifest-src 'self'", "base-uri 'none'", "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].joined(separator: "; ")
+  /// The policy every answer carries: this origin only, and the map tiles' origin for images
+  /// when the deployment names a tile server.
+  static func contentSecurityPolicy(mapTiles: MapTiles?) -> String {
+    [
+      "default-src 'none'", "script-src 'self'", "style-src 'self'",
+      "img-src 'self' data: blob:" + (mapTiles.map { " \($0.origin)" } ?? ""),
+      "connect-src 'self'", "font-src 'self'", "manifest-src 'self'", "base-uri 'none'", "form-action 'self'",
+      "frame-ancestors 'none'",
+    ].joined(separator: "; ")
+  }
+
+  let contentSecurityPolicy: String
+  /// What `/app/config.json` tells the app (JSON): `{"mapTiles": {"url", "attribution"}}` or `{}`.
+  let configuration: Data
 
   static let contentTypes: [String: String] = [
     "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
@@ -64,9 +73,10 @@ struct WebApp: Sendable {
   /// What `/app/shell.json` lists: the page and every file under `/app/` and `/lib/`.
   let shellFiles: [String]
 
-  /// Reads the app from `folder` and its libraries from `libraries`.
+  /// Reads the app from `folder` and its libraries from `libraries`; `mapTiles`: the tile server
+  /// its maps draw on, if any (`/app/config.json` tells the app).
   /// - Throws: ``GatewayConfigurationError`` naming what is missing (and the package to install).
-  init(folder: String, libraries: String) throws(GatewayConfigurationError) {
+  init(folder: String, libraries: String, mapTiles: MapTiles? = nil) throws(GatewayConfigurationError) {
     let root = URL(fileURLWithPath: folder).standardizedFileURL
     guard let index = FileManager.default.contents(atPath: root.appendingPathComponent("index.html").path) else {
       throw GatewayConfigurationError("the web app's folder \(folder) has no index.html (the app is clients/web)")
@@ -106,16 +116,27 @@ struct WebApp: Sendable {
       throw GatewayConfigurationError("the web app's folder \(folder) has no sw.js (the app is clients/web)")
     }
     files[Self.serviceWorkerPath] = worker
+    // What the deployment tells the app (its map tiles), beside the app's own files.
+    let tiles = mapTiles.map { ["url": $0.template, "attribution": $0.attribution] }
+    let config =
+      (try? JSONSerialization.data(
+        withJSONObject: tiles.map { ["mapTiles": $0] } ?? [String: Any](),
+        options: [.sortedKeys, .withoutEscapingSlashes]
+      )) ?? Data("{}".utf8)
+    files[Self.configPath] = File(contentType: Self.contentTypes["json"]!, body: config)
+    self.configuration = config
     // Every path of the shell, in a stable order (the worker's copy is refreshed as it is used).
     let shell = ["/"] + files.keys.filter { $0.hasPrefix("/app/") || $0.hasPrefix("/lib/") }.sorted()
     let listing = try? JSONSerialization.data(withJSONObject: ["files": shell], options: [.sortedKeys, .withoutEscapingSlashes])
     files[Self.shellListingPath] = File(contentType: Self.contentTypes["json"]!, body: listing ?? Data())
     self.files = files
     self.shellFiles = shell
+    self.contentSecurityPolicy = Self.contentSecurityPolicy(mapTiles: mapTiles)
   }
 
   static let serviceWorkerPath = "/sw.js"
   static let shellListingPath = "/app/shell.json"
+  static let configPath = "/app/config.json"
 
   /// The paths that open the app's page: `/`, and the links identity's emails carry (a
   /// password reset opens `/reset-password?token=...`).
@@ -151,7 +172,7 @@ struct WebApp: Sendable {
       return Response(status: .notModified, headers: headers)
     }
     headers[.contentType] = file.contentType
-    headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+    headers[.contentSecurityPolicy] = self.contentSecurityPolicy
     headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
     headers[HTTPField.Name("Cross-Origin-Opener-Policy")!] = "same-origin"
     return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
