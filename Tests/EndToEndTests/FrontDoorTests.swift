@@ -13,15 +13,39 @@ import Testing
 @Suite("The gateway's front doors, end to end", .serialized)
 struct FrontDoorTests {
   static let webOrigin = "https://app.binario.test"
+  static let tileAttribution = "© Stand-in tiles contributors"
 
   @Test func httpJSONGRPCDocsPageAndSchemathesis() async throws {
     let tools = try FrontDoorTools()
-    let flags = RunningSuite.ExtraFlags(gateway: ["--cors-origin", Self.webOrigin])
+    // A tile server for the web app's maps (the other suites draw the schematic base map).
+    let tiles = try await StandInTileServer.start()
+    let flags = RunningSuite.ExtraFlags(
+      gateway: ["--cors-origin", Self.webOrigin, "--map-tiles", tiles.template, "--map-attribution", Self.tileAttribution]
+    )
+    do {
+      try await Self.run(flags: flags, tiles: tiles, tools: tools)
+    } catch {
+      await tiles.stop()
+      throw error
+    }
+    await tiles.stop()
+  }
+
+  static func run(flags: RunningSuite.ExtraFlags, tiles: StandInTileServer, tools: FrontDoorTools) async throws {
     try await RunningSuite.with(extraFlags: flags) { suite in
       try await suite.waitUntilTheGatewaySeesIdentityServing()
       let http = try FrontDoorHTTP(port: suite.gatewayHTTPPort, caFile: suite.caFile)
       do {
         try await Self.everyFrontDoor(suite, http, tools)
+        let map = try await tools.python(
+          "Tests/FrontDoorClients/map_tiles.py",
+          [
+            "--url", "https://localhost:\(suite.gatewayHTTPPort)", "--tiles-origin", "https://localhost:\(tiles.port)",
+            "--attribution", Self.tileAttribution,
+          ]
+        )
+        #expect(map.status == 0, "map tiles: \(map.standardOutput)\(map.standardError)")
+        #expect(!tiles.tilesRequested.isEmpty, "the tile server was asked for no tile")
       } catch {
         try? await http.client.shutdown()
         throw error

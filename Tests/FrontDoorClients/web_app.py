@@ -532,7 +532,14 @@ def air_quality(traveller, gateway, admin_token, arguments):
                     "the map draws no reference station")
     assert traveller.words("air.median") in traveller.text("#quartiles"), "no quartile table"
     traveller.shot("air-quality")
-    print("ok: uploaded a board's readings; the chart (with the reference line), the map and the quartiles are drawn")
+    # The board joins a public campaign: its readings go on the public map (the phone sees them).
+    traveller.fill("#campaign-form", {"name": "Passeggiate a Milano", "public": True})
+    picker = lambda: traveller.find("#device-list select.campaign")  # noqa: E731 - redrawn after each change
+    traveller.until(lambda: len(picker().find_elements(By.TAG_NAME, "option")) == 2, "the new campaign is not offered for the board")
+    Select(picker()).select_by_index(1)
+    traveller.until(lambda: traveller.words("air.campaignSet", board="Bike board") in traveller.driver.find_element(By.ID, "announcer").get_attribute("textContent"),
+                    "the board's campaign is not changed")
+    print("ok: uploaded a board's readings; the chart (with the reference line), the map and the quartiles are drawn; the board went public")
 
 
 def nearby(traveller):
@@ -541,6 +548,9 @@ def nearby(traveller):
     link = traveller.find("#nearest-stations a[target=_blank]").get_attribute("href")
     assert link.startswith("https://www.google.com/maps/dir/"), f"the directions link is {link}"
     traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#nearby-deals li"), "no deals near Milano Centrale")
+    # No tile server set (--map-tiles): the schematic base map alone, saying so, and no tile asked for.
+    assert traveller.words("map.attribution") in traveller.text("#nearby-map .leaflet-control-attribution"), "the base map is not attributed"
+    assert not traveller.driver.find_elements(By.CSS_SELECTOR, "#nearby-map img.leaflet-tile"), "tiles are drawn though no tile server is set"
     traveller.shot("nearby")
     print("ok: nearby deals and the nearest stations with directions")
 
@@ -692,6 +702,33 @@ def kept_session(traveller, email, password):
     print("ok: kept signed in across tabs and an offline launch, the refresh token in an HttpOnly cookie; signing out ends it")
 
 
+def public_pages(person):
+    """What anyone can open without signing in, from the menu: the nearest stations with walking
+    directions, the fares, and the public air map with the readings their owners made public."""
+    assert not person.driver.find_elements(By.ID, "sign-out"), "the public pages' visitor is signed in"
+    menu = person.driver.execute_script("return [...document.querySelectorAll('#site-nav a')].map((a) => a.getAttribute('href'))")
+    for page in ["#/nearby", "#/fares", "#/air-map"]:
+        assert page in menu, f"the menu of someone not signed in has no {page}: {menu}"
+    person.open("#/nearby?lat=45.4858&lon=9.2044")
+    person.until(lambda: "Milano Centrale" in person.text("#nearest-stations"), "signed out, the nearest station is not shown")
+    assert person.find("#nearest-stations a[target=_blank]").get_attribute("href").startswith("https://www.google.com/maps/dir/"), \
+        "signed out, the nearest station has no walking directions"
+    person.open("#/fares")
+    person.until(lambda: person.driver.find_elements(By.CSS_SELECTOR, "#zone-fares tbody tr"), "the fares page has no zone fares")
+    assert "Mi1-Mi3" in person.text("#zone-fares"), "the zone fares do not list Mi1-Mi3"
+    assert "€" in person.text("#distance-fares"), "the train fares have no prices in euros"
+    viewport, width = person.driver.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]")
+    assert width <= viewport, f"the fares are {width}px wide on a {viewport}px screen: the page scrolls sideways"
+    person.shot("fares")
+    person.open("#/air-map")
+    person.until(lambda: len(person.driver.find_elements(By.CSS_SELECTOR, "#public-air-map path.public-reading")) > 20,
+                 "the public air map shows no public readings")
+    assert "Passeggiate a Milano" in person.text("#public-air-campaigns"), "the public map does not name the public campaign"
+    person.until(lambda: person.driver.find_elements(By.CSS_SELECTOR, "#public-air-legend .swatch"), "the public map has no legend")
+    person.shot("public-air-map")
+    print("ok: signed out, from the menu: the nearest stations with directions, the fares, and the public air map")
+
+
 def phone(arguments, trip):
     small = Browser(arguments, "phone", size=(390, 844))
     try:
@@ -736,6 +773,7 @@ def phone(arguments, trip):
         assert small.driver.execute_script("return document.documentElement.lang") == "it"
         small.shot("phone-board-italian")
         print(f"ok: the board and the menu on a phone-sized screen (following {trip} elsewhere); switched to Italian, remembered")
+        public_pages(small)
     finally:
         small.quit()
         if small.errors:

@@ -77,6 +77,9 @@ struct WebAppFilesTests {
     let policy = try #require(app.response(for: "/")?.headers[.contentSecurityPolicy])
     #expect(policy.contains("img-src 'self' data: blob: https://tiles.example.org:8443;"))
     #expect(policy.contains("connect-src 'self';"), "tiles are images: nothing else may reach the tile server")
+    #expect(app.response(for: "/")?.headers[HTTPField.Name("Referrer-Policy")!] == "strict-origin-when-cross-origin")
+    let untiled = try WebApp(folder: folders.app.path, libraries: folders.libraries.path)
+    #expect(untiled.response(for: "/")?.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
   }
 
   @Test func aTileTemplateMustBeHTTPSWithItsPlaceholdersAndComeWithAnAttribution() {

@@ -92,4 +92,28 @@ struct ReadingQueriesTests {
     #expect(lines[0] == "time,latitude,longitude,position_altitude,temperature,humidity,pressure,altitude,tvoc,eco2,pm0.5,pm1,pm2.5,pm4,pm10")
     #expect(lines[1].hasSuffix(",20.0,,,,,,,,,,0.0"))
   }
+
+  @Test("the public map: only boards in public campaigns; without a range, the day up to the latest public reading")
+  func publicMap() async throws {
+    let box = GeoBox(minLatitude: 45, maxLatitude: 46, minLongitude: 9, maxLongitude: 10)
+    #expect(try await queries.publicMap(measure: .pm10, within: box, in: nil).points.isEmpty)
+    let shared = try await board("ann")
+    _ = try await board("bob")  // in no campaign: private
+    let closed = try await board("cat")
+    let walks = try await registry.createCampaign(ownerUserID: "ann", name: "Walks in Milan", isPublic: true)
+    try await registry.setCampaign(ownerUserID: "ann", deviceID: shared.id, campaignID: walks.id)
+    let course = try await registry.createCampaign(ownerUserID: "cat", name: "A course", isPublic: false)
+    try await registry.setCampaign(ownerUserID: "cat", deviceID: closed.id, campaignID: course.id)
+
+    // Weeks later, the map still shows the public readings' last day.
+    clock.advance(by: 30 * 86_400)
+    let shown = try await queries.publicMap(measure: .pm10, within: box, in: nil)
+    #expect(shown.total == 120 && shown.points.count == 120, "\(shown.total)")
+    #expect(shown.campaigns == ["Walks in Milan"])
+    let range = try #require(shown.range)
+    #expect(range.upperBound > shown.points.last!.time && range.lowerBound < shown.points.first!.time)
+    // A range asked for is the range shown: nothing public in the last day.
+    let today = try await queries.publicMap(measure: .pm10, within: box, in: day)
+    #expect(today.total == 0 && today.range == day)
+  }
 }

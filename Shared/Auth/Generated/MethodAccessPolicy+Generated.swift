@@ -191,6 +191,7 @@ extension MethodAccessPolicy {
     Binario_Telemetry_V1_Telemetry.Method.GetGrid.descriptor: .level(.signedIn),
     Binario_Telemetry_V1_Telemetry.Method.GetLatest.descriptor: .level(.signedIn),
     Binario_Telemetry_V1_Telemetry.Method.GetMap.descriptor: .level(.signedIn),
+    Binario_Telemetry_V1_Telemetry.Method.GetPublicMap.descriptor: .level(.public),
     Binario_Telemetry_V1_Telemetry.Method.GetSeries.descriptor: .level(.signedIn),
     Binario_Telemetry_V1_Telemetry.Method.GetStatistics.descriptor: .level(.signedIn),
     Binario_Telemetry_V1_Telemetry.Method.ImportReferenceData.descriptor: .level(.admin),

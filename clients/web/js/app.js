@@ -20,6 +20,8 @@ import * as nearby from "./pages/nearby.js";
 import * as itineraries from "./pages/itineraries.js";
 import * as driver from "./pages/driver.js";
 import * as controlRoom from "./pages/control-room.js";
+import * as fares from "./pages/fares.js";
+import * as publicAir from "./pages/public-air.js";
 
 /** Each page: its address pattern, its title's key, who may open it, and its module's `show`. */
 const pages = [
@@ -37,7 +39,9 @@ const pages = [
   { path: "itineraries", title: "page.itineraries", show: itineraries.show, signedIn: true },
   { path: "itineraries/:id", title: "page.itinerary", show: itineraries.showOne, signedIn: true },
   { path: "air", title: "page.air", show: air.show, signedIn: true },
-  { path: "nearby", title: "page.nearby", show: nearby.show, signedIn: true },
+  { path: "nearby", title: "page.nearby", show: nearby.show },
+  { path: "fares", title: "page.fares", show: fares.show },
+  { path: "air-map", title: "page.publicAir", show: publicAir.show },
   { path: "driver", title: "page.driver", show: driver.show, role: "ROLE_DRIVER" },
   { path: "admin/trips", title: "page.timetable", show: adminTrips.show, role: "ROLE_ADMIN" },
   { path: "admin/control-room", title: "page.controlRoom", show: controlRoom.show, role: "ROLE_ADMIN" },
@@ -47,11 +51,13 @@ const pages = [
 const menu = [
   ["page.board", "#/board", "anyone"],
   ["journeys.title", "#/journeys", "anyone"],
+  ["page.nearby", "#/nearby", "anyone"],
+  ["page.fares", "#/fares", "anyone"],
+  ["page.publicAir", "#/air-map", "anyone"],
   ["page.wallet", "#/wallet", "signedIn"],
   ["page.subscriptions", "#/subscriptions", "signedIn"],
   ["page.itineraries", "#/itineraries", "signedIn"],
   ["page.air", "#/air", "signedIn"],
-  ["page.nearby", "#/nearby", "signedIn"],
   ["page.notifications", "#/notifications", "signedIn"],
   ["page.driver", "#/driver", "ROLE_DRIVER"],
   ["menu.timetable", "#/admin/trips", "ROLE_ADMIN"],

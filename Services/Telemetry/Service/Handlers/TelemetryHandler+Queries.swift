@@ -57,6 +57,45 @@ extension TelemetryHandler {
     }
   }
 
+  public func getPublicMap(
+    request: Binario_Telemetry_V1_GetPublicMapRequest,
+    context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_GetPublicMapResponse {
+    let measure = try Measure.required(request.measure)
+    let box = try GeoBox.checked(south: request.south, west: request.west, north: request.north, east: request.east)
+    let asked: Range<Date>? =
+      request.hasFrom || request.hasTo
+      ? try domain.range(from: request.hasFrom ? request.from.date : nil, to: request.hasTo ? request.to.date : nil) : nil
+    let (points, total, range, campaigns) = try await domain.queries.publicMap(measure: measure, within: box, in: asked)
+    var reference: [(sensor: ReferenceSensor, mean: Double, count: Int)] = []
+    if let range { reference = try await domain.reference.stationMeans(measure: measure, within: box, in: range) }
+    return .with {
+      $0.unit = measure.unit
+      $0.total = Int32(clamping: total)
+      $0.sampled = total > points.count
+      $0.campaigns = campaigns
+      if let range {
+        $0.from = Google_Protobuf_Timestamp(date: range.lowerBound)
+        $0.to = Google_Protobuf_Timestamp(date: range.upperBound)
+      }
+      $0.points = points.map { point in
+        .with {
+          $0.time = Google_Protobuf_Timestamp(date: point.time)
+          $0.latitude = point.position.latitude
+          $0.longitude = point.position.longitude
+          $0.value = point.value
+        }
+      }
+      $0.reference = reference.map { station in
+        .with {
+          $0.sensor = .init(station.sensor)
+          $0.mean = station.mean
+          $0.count = Int32(clamping: station.count)
+        }
+      }
+    }
+  }
+
   public func getMap(request: Binario_Telemetry_V1_GetMapRequest, context: ServerContext) async throws -> Binario_Telemetry_V1_GetMapResponse {
     let caller = try CallerIdentity.signedIn()
     let measure = try Measure.required(request.measure)

@@ -150,3 +150,36 @@ extension TelemetryStore {
     }
   }
 }
+
+// MARK: - Public map
+
+extension TelemetryStore {
+  /// The devices in public campaigns, and those campaigns' names: what anyone may see.
+  public func publicDevices() async throws -> (seqs: [Int64], campaigns: [String]) {
+    try pool.readOnCurrentThread { db in
+      let seqs = try Int64.fetchAll(
+        db.cachedStatement(
+          sql: "SELECT d.seq FROM device d JOIN campaign c ON c.id = d.campaign_id WHERE c.public = 1 ORDER BY d.seq"
+        )
+      )
+      let names = try String.fetchAll(
+        db.cachedStatement(
+          sql: """
+            SELECT DISTINCT c.name FROM campaign c
+            WHERE c.public = 1 AND EXISTS (SELECT 1 FROM device d WHERE d.campaign_id = c.id) ORDER BY c.name
+            """
+        )
+      )
+      return (seqs, names)
+    }
+  }
+
+  /// The time of the latest reading of any of the devices `seqs`, if any.
+  public func latestReadingTime(deviceSeqs seqs: [Int64]) async throws -> Date? {
+    try pool.readOnCurrentThread { db in
+      let statement = try db.cachedStatement(sql: "SELECT MAX(time_ms) FROM reading WHERE device_seq = ?")
+      let latest = try seqs.compactMap { try Int64.fetchOne(statement, arguments: [$0]) }.max()
+      return latest.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+    }
+  }
+}

@@ -9,16 +9,9 @@ import { baseMapIn, valueColour } from "../maps.js";
 import { chart, colours } from "../charts.js";
 import { parseReadings } from "../readings-file.js";
 import { t, number } from "../i18n.js";
+import { session } from "../session.js";
+import { measures, measureName } from "../measures.js";
 
-/** The measures, their names' keys and the values from "good" to "bad" the colours span. */
-const measures = [
-  ["MEASURE_PM2_5", "PM2.5", [10, 50]], ["MEASURE_PM10", "PM10", [20, 100]], ["MEASURE_PM1", "PM1", [10, 50]],
-  ["MEASURE_PM4", "PM4", [15, 75]], ["MEASURE_PM0_5", "PM0.5", [10, 50]], ["MEASURE_TEMPERATURE", "enum.MEASURE_TEMPERATURE", [0, 35]],
-  ["MEASURE_HUMIDITY", "enum.MEASURE_HUMIDITY", [30, 90]], ["MEASURE_PRESSURE", "enum.MEASURE_PRESSURE", [990, 1040]], ["MEASURE_TVOC", "TVOC", [0, 500]],
-  ["MEASURE_ECO2", "eCO₂", [400, 2000]],
-];
-/** A measure's name: a catalogue key, or a symbol the same in every language. */
-const measureName = (name) => (name.startsWith("enum.") ? t(name) : name);
 const milan = { south: 45.3, west: 8.95, north: 45.65, east: 9.45 };
 
 export async function show(main, { query }) {
@@ -161,15 +154,44 @@ export async function show(main, { query }) {
     chartCanvas.dataset.referencePoints = String(referenceLine.length);
   }
 
-  function drawDevices(list, token) {
+  /** A board's campaign: private, or one of the campaigns the person is in (a public one puts
+   * its readings on the public map). */
+  function campaignPicker(device, campaigns) {
+    const picker = h("select", { class: "campaign", "data-device": device.id, "aria-label": t("air.campaignOf", { board: device.name }) },
+      h("option", { value: "", selected: !device.campaignId }, t("air.private")),
+      campaigns.map((campaign) => h("option", { value: campaign.id, selected: campaign.id === device.campaignId },
+        campaign.public ? t("air.publicCampaign", { name: campaign.name }) : campaign.name)));
+    picker.addEventListener("change", async () => {
+      try {
+        await api("POST", `/v1/telemetry/devices/${segment(device.id)}:set-campaign`, { campaignId: picker.value });
+        announce(t("air.campaignSet", { board: device.name }));
+      } catch (error) {
+        announce(error.message);
+      }
+    });
+    return picker;
+  }
+
+  async function drawDevices(list, token) {
+    const me = session.user ? session.user.userId : "";
+    const campaigns = ((await api("GET", "/v1/telemetry/campaigns").catch(() => ({}))).campaigns || [])
+      .filter((campaign) => (campaign.memberUserIds || []).includes(me));
     replace(deviceSection, h("h2", { id: "devices-heading" }, t("air.yourBoards")),
       h("ul", { id: "device-list" }, list.filter((device) => device.mine).map((device) =>
-        h("li", {}, `${device.name}`, device.hasToken ? "" : ` (${t("air.revoked")})`))),
+        h("li", {}, `${device.name}`, device.hasToken ? "" : ` (${t("air.revoked")})`, " ", campaignPicker(device, campaigns)))),
+      form(t("air.newCampaign"), [
+        field(t("air.campaignName"), { name: "name", required: true }),
+        h("div", { class: "field" }, h("label", { class: "check" }, h("input", { type: "checkbox", name: "public", value: "true" }), ` ${t("air.makePublic")}`)),
+      ], t("air.createCampaign"), async (values) => {
+        await api("POST", "/v1/telemetry/campaigns", { name: values.name, public: values.public === "true" });
+        announce(t("subs.added", { name: values.name }));
+        await drawDevices((await api("GET", "/v1/telemetry/devices")).devices || []);
+      }, { id: "campaign-form", class: "inline" }),
       token ? h("p", { class: "token", role: "status" }, t("air.newToken"), " ", h("code", { id: "new-token" }, token)) : null,
       form(t("air.addBoard"), [field(t("itinerary.name"), { name: "name", required: true, placeholder: t("air.boardExample") })], t("air.addBoardButton"), async (values) => {
         const added = await api("POST", "/v1/telemetry/devices", { name: values.name });
         announce(t("subs.added", { name: values.name }));
-        drawDevices((await api("GET", "/v1/telemetry/devices")).devices || [], added.token);
+        await drawDevices((await api("GET", "/v1/telemetry/devices")).devices || [], added.token);
       }, { id: "device-form", class: "inline" }),
       form(t("air.upload"), [
         h("div", { class: "field" }, h("label", { for: "readings-file" }, t("air.file")),
@@ -195,7 +217,7 @@ export async function show(main, { query }) {
       }, { id: "upload-form", class: "inline" }));
   }
 
-  drawDevices(devices);
+  await drawDevices(devices);
   try {
     await draw(Object.fromEntries(new FormData(controls).entries()));
   } catch (error) {

@@ -1614,6 +1614,17 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .get,
+      template: "/v1/telemetry/public-map",
+      body: "",
+      rpc: "/binario.telemetry.v1.Telemetry/GetPublicMap",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["east": .number, "from": .string, "measure": .string, "north": .number, "south": .number, "to": .string, "west": .number],
+      transcoder: MessageTranscoder<Binario_Telemetry_V1_GetPublicMapRequest, Binario_Telemetry_V1_GetPublicMapResponse>(),
+      summary: "Anyone's view (no sign-in) of the readings their owners made public: those of the boards in public campaigns, within a box and a range, as GetMap answers them. Without a range, the 24 hours up to the latest public reading (so the map is never empty while there are any); the answer says which range it shows."
+    ),
+    HTTPRoute(
+      verb: .get,
       template: "/v1/telemetry/series",
       body: "",
       rpc: "/binario.telemetry.v1.Telemetry/GetSeries",

@@ -6,9 +6,8 @@ import Foundation
 ///
 /// The web app reads both from `/app/config.json`, and the app's Content-Security-Policy allows
 /// images from the template's origin, and from no other. OpenStreetMap's own tile servers, for
-/// instance, ask for "© OpenStreetMap contributors" and a User-Agent or Referer that names the app
-/// (the app sends no Referer, so a busy deployment runs its own tiles or a provider's), and
-/// forbid heavy use: `docs/deployment.md` has the example and the policy.
+/// instance, ask for "© OpenStreetMap contributors" and a Referer that names the app (the app's
+/// pages then send their origin to other sites, ``WebApp/referrerPolicy``), and forbid heavy use: `deploy/README.md` has the example and the policy.
 public struct MapTiles: Sendable, Hashable {
   public let template: String
   public let attribution: String

@@ -43,6 +43,10 @@ struct WebApp: Sendable {
   }
 
   let contentSecurityPolicy: String
+  /// No Referer at all, unless a tile server is set: tile servers (OpenStreetMap's among them)
+  /// ask browser apps for one, so the origin alone is sent elsewhere then (never the page's
+  /// path or query, which may hold a password-reset token).
+  let referrerPolicy: String
   /// What `/app/config.json` tells the app (JSON): `{"mapTiles": {"url", "attribution"}}` or `{}`.
   let configuration: Data
 
@@ -132,6 +136,7 @@ struct WebApp: Sendable {
     self.files = files
     self.shellFiles = shell
     self.contentSecurityPolicy = Self.contentSecurityPolicy(mapTiles: mapTiles)
+    self.referrerPolicy = mapTiles == nil ? "no-referrer" : "strict-origin-when-cross-origin"
   }
 
   static let serviceWorkerPath = "/sw.js"
@@ -173,7 +178,7 @@ struct WebApp: Sendable {
     }
     headers[.contentType] = file.contentType
     headers[.contentSecurityPolicy] = self.contentSecurityPolicy
-    headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+    headers[HTTPField.Name("Referrer-Policy")!] = self.referrerPolicy
     headers[HTTPField.Name("Cross-Origin-Opener-Policy")!] = "same-origin"
     return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
   }

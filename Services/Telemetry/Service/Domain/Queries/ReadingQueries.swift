@@ -78,6 +78,28 @@ public struct ReadingQueries: Sendable {
     return (Self.sample(points, limit: Self.mapLimit), points.count)
   }
 
+  /// The readings anyone may see: those of the boards in public campaigns, in `box` and
+  /// `range`; without a range, the 24 hours up to the latest public reading. Returns the range
+  /// shown and the campaigns' names beside the points.
+  public func publicMap(
+    measure: Measure,
+    within box: GeoBox,
+    in asked: Range<Date>?
+  ) async throws -> (points: [MapPoint], total: Int, range: Range<Date>?, campaigns: [String]) {
+    let (seqs, campaigns) = try await store.publicDevices()
+    let range: Range<Date>
+    if let asked {
+      range = try Self.checked(asked)
+    } else if let latest = try await store.latestReadingTime(deviceSeqs: seqs) {
+      let end = latest.addingTimeInterval(1)
+      range = end.addingTimeInterval(-86_400) ..< end
+    } else {
+      return ([], 0, nil, campaigns)
+    }
+    let points = try await store.mapPoints(deviceSeqs: seqs, measure: measure, within: box, in: range).sorted { $0.time < $1.time }
+    return (Self.sample(points, limit: Self.mapLimit), points.count, range, campaigns)
+  }
+
   /// At most `limit` of `items`, evenly spread.
   static func sample<Item>(_ items: [Item], limit: Int) -> [Item] {
     guard items.count > limit else { return items }

@@ -230,6 +230,19 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "GetPublicMap" metadata.
+        public enum GetPublicMap: Sendable {
+            /// Request type for "GetPublicMap".
+            public typealias Input = Binario_Telemetry_V1_GetPublicMapRequest
+            /// Response type for "GetPublicMap".
+            public typealias Output = Binario_Telemetry_V1_GetPublicMapResponse
+            /// Descriptor for "GetPublicMap".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.telemetry.v1.Telemetry"),
+                method: "GetPublicMap",
+                type: .unary
+            )
+        }
         /// Namespace for "GetGrid" metadata.
         public enum GetGrid: Sendable {
             /// Request type for "GetGrid".
@@ -377,6 +390,7 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
             GetSeries.descriptor,
             GetStatistics.descriptor,
             GetMap.descriptor,
+            GetPublicMap.descriptor,
             GetGrid.descriptor,
             GetLatest.descriptor,
             ExportReadings.descriptor,
@@ -700,6 +714,27 @@ extension Binario_Telemetry_V1_Telemetry {
             request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_GetMapRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_GetMapResponse>
+
+        /// Handle the "GetPublicMap" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Anyone's view (no sign-in) of the readings their owners made public: those of the boards in
+        /// > public campaigns, within a box and a range, as GetMap answers them. Without a range, the
+        /// > 24 hours up to the latest public reading (so the map is never empty while there are any);
+        /// > the answer says which range it shows.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Telemetry_V1_GetPublicMapRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Telemetry_V1_GetPublicMapResponse` messages.
+        func getPublicMap(
+            request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_GetPublicMapRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_GetPublicMapResponse>
 
         /// Handle the "GetGrid" method.
         ///
@@ -1184,6 +1219,27 @@ extension Binario_Telemetry_V1_Telemetry {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_GetMapResponse>
 
+        /// Handle the "GetPublicMap" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Anyone's view (no sign-in) of the readings their owners made public: those of the boards in
+        /// > public campaigns, within a box and a range, as GetMap answers them. Without a range, the
+        /// > 24 hours up to the latest public reading (so the map is never empty while there are any);
+        /// > the answer says which range it shows.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_GetPublicMapRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Telemetry_V1_GetPublicMapResponse` message.
+        func getPublicMap(
+            request: GRPCCore.ServerRequest<Binario_Telemetry_V1_GetPublicMapRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_GetPublicMapResponse>
+
         /// Handle the "GetGrid" method.
         ///
         /// > Source IDL Documentation:
@@ -1665,6 +1721,27 @@ extension Binario_Telemetry_V1_Telemetry {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Telemetry_V1_GetMapResponse
 
+        /// Handle the "GetPublicMap" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Anyone's view (no sign-in) of the readings their owners made public: those of the boards in
+        /// > public campaigns, within a box and a range, as GetMap answers them. Without a range, the
+        /// > 24 hours up to the latest public reading (so the map is never empty while there are any);
+        /// > the answer says which range it shows.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Telemetry_V1_GetPublicMapRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Telemetry_V1_GetPublicMapResponse` to respond with.
+        func getPublicMap(
+            request: Binario_Telemetry_V1_GetPublicMapRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Telemetry_V1_GetPublicMapResponse
+
         /// Handle the "GetGrid" method.
         ///
         /// > Source IDL Documentation:
@@ -2023,6 +2100,17 @@ extension Binario_Telemetry_V1_Telemetry.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Telemetry_V1_Telemetry.Method.GetPublicMap.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_GetPublicMapRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_GetPublicMapResponse>(),
+            handler: { request, context in
+                try await self.getPublicMap(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Telemetry_V1_Telemetry.Method.GetGrid.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_GetGridRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_GetGridResponse>(),
@@ -2297,6 +2385,17 @@ extension Binario_Telemetry_V1_Telemetry.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_GetMapResponse> {
         let response = try await self.getMap(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func getPublicMap(
+        request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_GetPublicMapRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_GetPublicMapResponse> {
+        let response = try await self.getPublicMap(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -2605,6 +2704,19 @@ extension Binario_Telemetry_V1_Telemetry.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_GetMapResponse> {
         return GRPCCore.ServerResponse<Binario_Telemetry_V1_GetMapResponse>(
             message: try await self.getMap(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func getPublicMap(
+        request: GRPCCore.ServerRequest<Binario_Telemetry_V1_GetPublicMapRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_GetPublicMapResponse> {
+        return GRPCCore.ServerResponse<Binario_Telemetry_V1_GetPublicMapResponse>(
+            message: try await self.getPublicMap(
                 request: request.message,
                 context: context
             ),
@@ -3113,6 +3225,32 @@ extension Binario_Telemetry_V1_Telemetry {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_GetMapResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_GetMapResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "GetPublicMap" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Anyone's view (no sign-in) of the readings their owners made public: those of the boards in
+        /// > public campaigns, within a box and a range, as GetMap answers them. Without a range, the
+        /// > 24 hours up to the latest public reading (so the map is never empty while there are any);
+        /// > the answer says which range it shows.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_GetPublicMapRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_GetPublicMapRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_GetPublicMapResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func getPublicMap<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_GetPublicMapRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_GetPublicMapRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_GetPublicMapResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_GetPublicMapResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "GetGrid" method.
@@ -3889,6 +4027,43 @@ extension Binario_Telemetry_V1_Telemetry {
             try await self.client.unary(
                 request: request,
                 descriptor: Binario_Telemetry_V1_Telemetry.Method.GetMap.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "GetPublicMap" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Anyone's view (no sign-in) of the readings their owners made public: those of the boards in
+        /// > public campaigns, within a box and a range, as GetMap answers them. Without a range, the
+        /// > 24 hours up to the latest public reading (so the map is never empty while there are any);
+        /// > the answer says which range it shows.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_GetPublicMapRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_GetPublicMapRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_GetPublicMapResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func getPublicMap<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_GetPublicMapRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_GetPublicMapRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_GetPublicMapResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_GetPublicMapResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Telemetry_V1_Telemetry.Method.GetPublicMap.descriptor,
                 serializer: serializer,
                 deserializer: deserializer,
                 options: options,
@@ -4691,6 +4866,38 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_GetMapRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_GetMapResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetPublicMap" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Anyone's view (no sign-in) of the readings their owners made public: those of the boards in
+    /// > public campaigns, within a box and a range, as GetMap answers them. Without a range, the
+    /// > 24 hours up to the latest public reading (so the map is never empty while there are any);
+    /// > the answer says which range it shows.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Telemetry_V1_GetPublicMapRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getPublicMap<Result>(
+        request: GRPCCore.ClientRequest<Binario_Telemetry_V1_GetPublicMapRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_GetPublicMapResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.getPublicMap(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_GetPublicMapRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_GetPublicMapResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -5500,6 +5707,42 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
             metadata: metadata
         )
         return try await self.getMap(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetPublicMap" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Anyone's view (no sign-in) of the readings their owners made public: those of the boards in
+    /// > public campaigns, within a box and a range, as GetMap answers them. Without a range, the
+    /// > 24 hours up to the latest public reading (so the map is never empty while there are any);
+    /// > the answer says which range it shows.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getPublicMap<Result>(
+        _ message: Binario_Telemetry_V1_GetPublicMapRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_GetPublicMapResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Telemetry_V1_GetPublicMapRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.getPublicMap(
             request: request,
             options: options,
             onResponse: handleResponse

@@ -1001,6 +1001,92 @@ public nonisolated struct Binario_Telemetry_V1_GetMapResponse: Sendable {
   public init() {}
 }
 
+public nonisolated struct Binario_Telemetry_V1_GetPublicMapRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var measure: Binario_Telemetry_V1_Measure = .unspecified
+
+  public var from: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_from ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_from = newValue}
+  }
+  /// Returns true if `from` has been explicitly set.
+  public var hasFrom: Bool {self._from != nil}
+  /// Clears the value of `from`. Subsequent reads from it will return its default value.
+  public mutating func clearFrom() {self._from = nil}
+
+  public var to: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_to ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_to = newValue}
+  }
+  /// Returns true if `to` has been explicitly set.
+  public var hasTo: Bool {self._to != nil}
+  /// Clears the value of `to`. Subsequent reads from it will return its default value.
+  public mutating func clearTo() {self._to = nil}
+
+  public var south: Double = 0
+
+  public var west: Double = 0
+
+  public var north: Double = 0
+
+  public var east: Double = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _from: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _to: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+}
+
+public nonisolated struct Binario_Telemetry_V1_GetPublicMapResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var points: [Binario_Telemetry_V1_MapPoint] = []
+
+  public var total: Int32 = 0
+
+  public var sampled: Bool = false
+
+  public var reference: [Binario_Telemetry_V1_ReferenceValue] = []
+
+  public var unit: String = String()
+
+  /// The range shown: the one asked for, or the 24 hours up to the latest public reading.
+  public var from: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_from ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_from = newValue}
+  }
+  /// Returns true if `from` has been explicitly set.
+  public var hasFrom: Bool {self._from != nil}
+  /// Clears the value of `from`. Subsequent reads from it will return its default value.
+  public mutating func clearFrom() {self._from = nil}
+
+  public var to: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_to ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_to = newValue}
+  }
+  /// Returns true if `to` has been explicitly set.
+  public var hasTo: Bool {self._to != nil}
+  /// Clears the value of `to`. Subsequent reads from it will return its default value.
+  public mutating func clearTo() {self._to = nil}
+
+  /// The public campaigns whose boards' readings are shown, by name.
+  public var campaigns: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _from: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _to: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+}
+
 public nonisolated struct Binario_Telemetry_V1_GetGridRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -3164,6 +3250,139 @@ nonisolated extension Binario_Telemetry_V1_GetMapResponse: SwiftProtobuf.Message
     if lhs.sampled != rhs.sampled {return false}
     if lhs.reference != rhs.reference {return false}
     if lhs.unit != rhs.unit {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_GetPublicMapRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetPublicMapRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}measure\0\u{1}from\0\u{1}to\0\u{1}south\0\u{1}west\0\u{1}north\0\u{1}east\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.measure) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._from) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._to) }()
+      case 4: try { try decoder.decodeSingularDoubleField(value: &self.south) }()
+      case 5: try { try decoder.decodeSingularDoubleField(value: &self.west) }()
+      case 6: try { try decoder.decodeSingularDoubleField(value: &self.north) }()
+      case 7: try { try decoder.decodeSingularDoubleField(value: &self.east) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.measure != .unspecified {
+      try visitor.visitSingularEnumField(value: self.measure, fieldNumber: 1)
+    }
+    try { if let v = self._from {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._to {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    if self.south.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.south, fieldNumber: 4)
+    }
+    if self.west.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.west, fieldNumber: 5)
+    }
+    if self.north.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.north, fieldNumber: 6)
+    }
+    if self.east.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.east, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_GetPublicMapRequest, rhs: Binario_Telemetry_V1_GetPublicMapRequest) -> Bool {
+    if lhs.measure != rhs.measure {return false}
+    if lhs._from != rhs._from {return false}
+    if lhs._to != rhs._to {return false}
+    if lhs.south != rhs.south {return false}
+    if lhs.west != rhs.west {return false}
+    if lhs.north != rhs.north {return false}
+    if lhs.east != rhs.east {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_GetPublicMapResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetPublicMapResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}points\0\u{1}total\0\u{1}sampled\0\u{1}reference\0\u{1}unit\0\u{1}from\0\u{1}to\0\u{1}campaigns\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.points) }()
+      case 2: try { try decoder.decodeSingularInt32Field(value: &self.total) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.sampled) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.reference) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.unit) }()
+      case 6: try { try decoder.decodeSingularMessageField(value: &self._from) }()
+      case 7: try { try decoder.decodeSingularMessageField(value: &self._to) }()
+      case 8: try { try decoder.decodeRepeatedStringField(value: &self.campaigns) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.points.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.points, fieldNumber: 1)
+    }
+    if self.total != 0 {
+      try visitor.visitSingularInt32Field(value: self.total, fieldNumber: 2)
+    }
+    if self.sampled != false {
+      try visitor.visitSingularBoolField(value: self.sampled, fieldNumber: 3)
+    }
+    if !self.reference.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.reference, fieldNumber: 4)
+    }
+    if !self.unit.isEmpty {
+      try visitor.visitSingularStringField(value: self.unit, fieldNumber: 5)
+    }
+    try { if let v = self._from {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    } }()
+    try { if let v = self._to {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    } }()
+    if !self.campaigns.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.campaigns, fieldNumber: 8)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_GetPublicMapResponse, rhs: Binario_Telemetry_V1_GetPublicMapResponse) -> Bool {
+    if lhs.points != rhs.points {return false}
+    if lhs.total != rhs.total {return false}
+    if lhs.sampled != rhs.sampled {return false}
+    if lhs.reference != rhs.reference {return false}
+    if lhs.unit != rhs.unit {return false}
+    if lhs._from != rhs._from {return false}
+    if lhs._to != rhs._to {return false}
+    if lhs.campaigns != rhs.campaigns {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

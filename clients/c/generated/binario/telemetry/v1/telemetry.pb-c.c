@@ -1717,6 +1717,96 @@ void   binario__telemetry__v1__get_map_response__free_unpacked
   assert(message->base.descriptor == &binario__telemetry__v1__get_map_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   binario__telemetry__v1__get_public_map_request__init
+                     (Binario__Telemetry__V1__GetPublicMapRequest         *message)
+{
+  static const Binario__Telemetry__V1__GetPublicMapRequest init_value = BINARIO__TELEMETRY__V1__GET_PUBLIC_MAP_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__get_public_map_request__get_packed_size
+                     (const Binario__Telemetry__V1__GetPublicMapRequest *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_public_map_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__get_public_map_request__pack
+                     (const Binario__Telemetry__V1__GetPublicMapRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_public_map_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__get_public_map_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__GetPublicMapRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_public_map_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__GetPublicMapRequest *
+       binario__telemetry__v1__get_public_map_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__GetPublicMapRequest *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__get_public_map_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__get_public_map_request__free_unpacked
+                     (Binario__Telemetry__V1__GetPublicMapRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__get_public_map_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__get_public_map_response__init
+                     (Binario__Telemetry__V1__GetPublicMapResponse         *message)
+{
+  static const Binario__Telemetry__V1__GetPublicMapResponse init_value = BINARIO__TELEMETRY__V1__GET_PUBLIC_MAP_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__get_public_map_response__get_packed_size
+                     (const Binario__Telemetry__V1__GetPublicMapResponse *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_public_map_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__get_public_map_response__pack
+                     (const Binario__Telemetry__V1__GetPublicMapResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_public_map_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__get_public_map_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__GetPublicMapResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_public_map_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__GetPublicMapResponse *
+       binario__telemetry__v1__get_public_map_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__GetPublicMapResponse *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__get_public_map_response__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__get_public_map_response__free_unpacked
+                     (Binario__Telemetry__V1__GetPublicMapResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__get_public_map_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   binario__telemetry__v1__get_grid_request__init
                      (Binario__Telemetry__V1__GetGridRequest         *message)
 {
@@ -5269,6 +5359,251 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__get_map_response__descr
   binario__telemetry__v1__get_map_response__field_indices_by_name,
   1,  binario__telemetry__v1__get_map_response__number_ranges,
   (ProtobufCMessageInit) binario__telemetry__v1__get_map_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__get_public_map_request__field_descriptors[7] =
+{
+  {
+    "measure",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Binario__Telemetry__V1__GetPublicMapRequest, has_measure),
+    offsetof(Binario__Telemetry__V1__GetPublicMapRequest, measure),
+    &binario__telemetry__v1__measure__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "from",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__GetPublicMapRequest, from),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "to",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__GetPublicMapRequest, to),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "south",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Telemetry__V1__GetPublicMapRequest, has_south),
+    offsetof(Binario__Telemetry__V1__GetPublicMapRequest, south),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "west",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Telemetry__V1__GetPublicMapRequest, has_west),
+    offsetof(Binario__Telemetry__V1__GetPublicMapRequest, west),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "north",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Telemetry__V1__GetPublicMapRequest, has_north),
+    offsetof(Binario__Telemetry__V1__GetPublicMapRequest, north),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "east",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Telemetry__V1__GetPublicMapRequest, has_east),
+    offsetof(Binario__Telemetry__V1__GetPublicMapRequest, east),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__get_public_map_request__field_indices_by_name[] = {
+  6,   /* field[6] = east */
+  1,   /* field[1] = from */
+  0,   /* field[0] = measure */
+  5,   /* field[5] = north */
+  3,   /* field[3] = south */
+  2,   /* field[2] = to */
+  4,   /* field[4] = west */
+};
+static const ProtobufCIntRange binario__telemetry__v1__get_public_map_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 7 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__get_public_map_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.GetPublicMapRequest",
+  "GetPublicMapRequest",
+  "Binario__Telemetry__V1__GetPublicMapRequest",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__GetPublicMapRequest),
+  7,
+  binario__telemetry__v1__get_public_map_request__field_descriptors,
+  binario__telemetry__v1__get_public_map_request__field_indices_by_name,
+  1,  binario__telemetry__v1__get_public_map_request__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__get_public_map_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__get_public_map_response__field_descriptors[8] =
+{
+  {
+    "points",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Binario__Telemetry__V1__GetPublicMapResponse, n_points),
+    offsetof(Binario__Telemetry__V1__GetPublicMapResponse, points),
+    &binario__telemetry__v1__map_point__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "total",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Binario__Telemetry__V1__GetPublicMapResponse, has_total),
+    offsetof(Binario__Telemetry__V1__GetPublicMapResponse, total),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sampled",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Binario__Telemetry__V1__GetPublicMapResponse, has_sampled),
+    offsetof(Binario__Telemetry__V1__GetPublicMapResponse, sampled),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reference",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Binario__Telemetry__V1__GetPublicMapResponse, n_reference),
+    offsetof(Binario__Telemetry__V1__GetPublicMapResponse, reference),
+    &binario__telemetry__v1__reference_value__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unit",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__GetPublicMapResponse, unit),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "from",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__GetPublicMapResponse, from),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "to",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__GetPublicMapResponse, to),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "campaigns",
+    8,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Binario__Telemetry__V1__GetPublicMapResponse, n_campaigns),
+    offsetof(Binario__Telemetry__V1__GetPublicMapResponse, campaigns),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__get_public_map_response__field_indices_by_name[] = {
+  7,   /* field[7] = campaigns */
+  5,   /* field[5] = from */
+  0,   /* field[0] = points */
+  3,   /* field[3] = reference */
+  2,   /* field[2] = sampled */
+  6,   /* field[6] = to */
+  1,   /* field[1] = total */
+  4,   /* field[4] = unit */
+};
+static const ProtobufCIntRange binario__telemetry__v1__get_public_map_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__get_public_map_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.GetPublicMapResponse",
+  "GetPublicMapResponse",
+  "Binario__Telemetry__V1__GetPublicMapResponse",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__GetPublicMapResponse),
+  8,
+  binario__telemetry__v1__get_public_map_response__field_descriptors,
+  binario__telemetry__v1__get_public_map_response__field_indices_by_name,
+  1,  binario__telemetry__v1__get_public_map_response__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__get_public_map_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor binario__telemetry__v1__get_grid_request__field_descriptors[10] =

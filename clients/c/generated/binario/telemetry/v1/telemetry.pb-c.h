@@ -54,6 +54,8 @@ typedef struct Binario__Telemetry__V1__GetMapRequest Binario__Telemetry__V1__Get
 typedef struct Binario__Telemetry__V1__MapPoint Binario__Telemetry__V1__MapPoint;
 typedef struct Binario__Telemetry__V1__ReferenceValue Binario__Telemetry__V1__ReferenceValue;
 typedef struct Binario__Telemetry__V1__GetMapResponse Binario__Telemetry__V1__GetMapResponse;
+typedef struct Binario__Telemetry__V1__GetPublicMapRequest Binario__Telemetry__V1__GetPublicMapRequest;
+typedef struct Binario__Telemetry__V1__GetPublicMapResponse Binario__Telemetry__V1__GetPublicMapResponse;
 typedef struct Binario__Telemetry__V1__GetGridRequest Binario__Telemetry__V1__GetGridRequest;
 typedef struct Binario__Telemetry__V1__GridCell Binario__Telemetry__V1__GridCell;
 typedef struct Binario__Telemetry__V1__GetGridResponse Binario__Telemetry__V1__GetGridResponse;
@@ -723,6 +725,55 @@ struct  Binario__Telemetry__V1__GetMapResponse
 #define BINARIO__TELEMETRY__V1__GET_MAP_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__get_map_response__descriptor) \
     , 0,NULL, 0, 0, 0, 0, 0,NULL, NULL }
+
+
+struct  Binario__Telemetry__V1__GetPublicMapRequest
+{
+  ProtobufCMessage base;
+  protobuf_c_boolean has_measure;
+  Binario__Telemetry__V1__Measure measure;
+  Google__Protobuf__Timestamp *from;
+  Google__Protobuf__Timestamp *to;
+  protobuf_c_boolean has_south;
+  double south;
+  protobuf_c_boolean has_west;
+  double west;
+  protobuf_c_boolean has_north;
+  double north;
+  protobuf_c_boolean has_east;
+  double east;
+};
+#define BINARIO__TELEMETRY__V1__GET_PUBLIC_MAP_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__get_public_map_request__descriptor) \
+    , 0, BINARIO__TELEMETRY__V1__MEASURE__MEASURE_UNSPECIFIED, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+
+struct  Binario__Telemetry__V1__GetPublicMapResponse
+{
+  ProtobufCMessage base;
+  size_t n_points;
+  Binario__Telemetry__V1__MapPoint **points;
+  protobuf_c_boolean has_total;
+  int32_t total;
+  protobuf_c_boolean has_sampled;
+  protobuf_c_boolean sampled;
+  size_t n_reference;
+  Binario__Telemetry__V1__ReferenceValue **reference;
+  char *unit;
+  /*
+   * The range shown: the one asked for, or the 24 hours up to the latest public reading.
+   */
+  Google__Protobuf__Timestamp *from;
+  Google__Protobuf__Timestamp *to;
+  /*
+   * The public campaigns whose boards' readings are shown, by name.
+   */
+  size_t n_campaigns;
+  char **campaigns;
+};
+#define BINARIO__TELEMETRY__V1__GET_PUBLIC_MAP_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__get_public_map_response__descriptor) \
+    , 0,NULL, 0, 0, 0, 0, 0,NULL, NULL, NULL, NULL, 0,NULL }
 
 
 struct  Binario__Telemetry__V1__GetGridRequest
@@ -1840,6 +1891,44 @@ Binario__Telemetry__V1__GetMapResponse *
 void   binario__telemetry__v1__get_map_response__free_unpacked
                      (Binario__Telemetry__V1__GetMapResponse *message,
                       ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__GetPublicMapRequest methods */
+void   binario__telemetry__v1__get_public_map_request__init
+                     (Binario__Telemetry__V1__GetPublicMapRequest         *message);
+size_t binario__telemetry__v1__get_public_map_request__get_packed_size
+                     (const Binario__Telemetry__V1__GetPublicMapRequest   *message);
+size_t binario__telemetry__v1__get_public_map_request__pack
+                     (const Binario__Telemetry__V1__GetPublicMapRequest   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__get_public_map_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__GetPublicMapRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__GetPublicMapRequest *
+       binario__telemetry__v1__get_public_map_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__get_public_map_request__free_unpacked
+                     (Binario__Telemetry__V1__GetPublicMapRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__GetPublicMapResponse methods */
+void   binario__telemetry__v1__get_public_map_response__init
+                     (Binario__Telemetry__V1__GetPublicMapResponse         *message);
+size_t binario__telemetry__v1__get_public_map_response__get_packed_size
+                     (const Binario__Telemetry__V1__GetPublicMapResponse   *message);
+size_t binario__telemetry__v1__get_public_map_response__pack
+                     (const Binario__Telemetry__V1__GetPublicMapResponse   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__get_public_map_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__GetPublicMapResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__GetPublicMapResponse *
+       binario__telemetry__v1__get_public_map_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__get_public_map_response__free_unpacked
+                     (Binario__Telemetry__V1__GetPublicMapResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Binario__Telemetry__V1__GetGridRequest methods */
 void   binario__telemetry__v1__get_grid_request__init
                      (Binario__Telemetry__V1__GetGridRequest         *message);
@@ -2431,6 +2520,12 @@ typedef void (*Binario__Telemetry__V1__ReferenceValue_Closure)
 typedef void (*Binario__Telemetry__V1__GetMapResponse_Closure)
                  (const Binario__Telemetry__V1__GetMapResponse *message,
                   void *closure_data);
+typedef void (*Binario__Telemetry__V1__GetPublicMapRequest_Closure)
+                 (const Binario__Telemetry__V1__GetPublicMapRequest *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__GetPublicMapResponse_Closure)
+                 (const Binario__Telemetry__V1__GetPublicMapResponse *message,
+                  void *closure_data);
 typedef void (*Binario__Telemetry__V1__GetGridRequest_Closure)
                  (const Binario__Telemetry__V1__GetGridRequest *message,
                   void *closure_data);
@@ -2551,6 +2646,8 @@ extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_map_request_
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__map_point__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__reference_value__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_map_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_public_map_request__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_public_map_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_grid_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__grid_cell__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_grid_response__descriptor;
