@@ -219,7 +219,8 @@ let services: [Service] = [
     "Gateway",
     product: "gateway",
     uses: [
-      "BinarioTracing", .tracing, .nioCore, .nioPosix, .nioSSL, .prometheus, .serviceLifecycle, .grpcHTTP2Transport, .grpcProtobuf,
+      "BinarioTracing", "BinarioZlib", .tracing, .nioCore, .nioPosix, .nioSSL, .prometheus, .serviceLifecycle, .grpcHTTP2Transport,
+      .grpcProtobuf,
       .hummingbird, .hummingbirdCore, .hummingbirdTLS, .httpTypes, .crypto, .nioHTTP2, .nioHPACK,
     ],
     mainUses: ["BinarioTransport", .serviceLifecycle],

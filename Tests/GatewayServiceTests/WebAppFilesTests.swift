@@ -151,6 +151,43 @@ struct WebAppFilesTests {
     #expect(app.response(for: "/lib/leaflet/leaflet.min.js", acceptEncoding: "gzip", ifNoneMatch: plain.headers[.eTag])?.status == .ok)
   }
 
+  @Test func theAppsOwnTextFilesAreSentGzippedToWhoeverTakesIt() throws {
+    let folders = try Folders()
+    defer { folders.remove() }
+    let script = String(repeating: "export const answer = 42; // the same line, many times\n", count: 200)
+    try Data(script.utf8).write(to: folders.app.appendingPathComponent("js/app.js"))
+    let app = try WebApp(folder: folders.app.path, libraries: folders.libraries.path)
+    let compressed = try #require(app.response(for: "/app/js/app.js", acceptEncoding: "gzip"))
+    #expect(compressed.headers[.contentEncoding] == "gzip" && compressed.headers[.vary] == "Accept-Encoding")
+    #expect(app.response(for: "/app/js/app.js")?.headers[.contentEncoding] == nil)
+    #expect(app.response(for: "/", acceptEncoding: "gzip")?.headers[.contentEncoding] == "gzip")
+    // What the browser would decode: the file itself (the system's gzip reads it).
+    let gzipped = try #require(Gzip.compress(Data(script.utf8)))
+    #expect(gzipped.count < script.utf8.count / 10)
+    let file = folders.root.appendingPathComponent("app.js.gz")
+    try gzipped.write(to: file)
+    let gunzip = Process()
+    gunzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+    gunzip.arguments = ["-dc", file.path]
+    let output = Pipe()
+    gunzip.standardOutput = output
+    try gunzip.run()
+    let decoded = output.fileHandleForReading.readDataToEndOfFile()
+    gunzip.waitUntilExit()
+    #expect(String(decoding: decoded, as: UTF8.self) == script)
+  }
+
+  @Test func thePageNamesTheCatalogueOfTheBrowsersLanguageToFetchAtOnce() throws {
+    let folders = try Folders()
+    defer { folders.remove() }
+    let app = try WebApp(folder: folders.app.path, libraries: folders.libraries.path)
+    let link = HTTPField.Name("Link")!
+    #expect(app.response(for: "/", acceptLanguage: "it-IT,it;q=0.9,en;q=0.8")?.headers[link] == "</app/locales/it.json>; rel=preload; as=fetch; crossorigin")
+    #expect(app.response(for: "/", acceptLanguage: "de-DE")?.headers[link] == "</app/locales/en.json>; rel=preload; as=fetch; crossorigin")
+    #expect(app.response(for: "/")?.headers[.vary]?.contains("Accept-Language") == true)
+    #expect(app.response(for: "/app/js/app.js", acceptLanguage: "it")?.headers[link] == nil)
+  }
+
   @Test func thePolicyAllowsNothingFromElsewhere() {
     let policy = WebApp.contentSecurityPolicy(mapTiles: nil)
     #expect(policy.contains("default-src 'none'"))

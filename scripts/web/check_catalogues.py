@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The web app's message catalogues (clients/web/locales/*.json) are complete and consistent.
+"""The web app's message catalogues (clients/web/locales/*.json) are complete and consistent,
+and index.html preloads the modules the first page needs.
 
 - every language has the same keys, each plural entry the same forms ("one", "other");
 - each translation uses the placeholders its English text uses ({station}, {count}), no others;
@@ -84,6 +85,25 @@ for path, text in code.items():
             ):
                 continue
             problems.append(f"{path.relative_to(root)}:{line_number}: text in the code, not the catalogue: {value.strip()!r}")
+
+# index.html asks at once for every module the first page needs: app.js's static imports, and
+# theirs (a first visit on a slow connection would otherwise wait for each import in turn); the
+# other pages' modules load when someone opens them, so they are not preloaded.
+page = (root / "index.html").read_text()
+preloaded = set(re.findall(r'<link rel="modulepreload" href="/app/(js/[\w/.-]+\.js)">', page))
+static_import = re.compile(r'^import [^;]*? from "(\.{1,2}/[\w/.-]+\.js)";', re.M)
+needed, pending = set(), ["js/app.js"]
+while pending:
+    module = pending.pop()
+    for target in static_import.findall((root / module).read_text()):
+        resolved = str((root / module).parent.joinpath(target).resolve().relative_to(root))
+        if resolved not in needed:
+            needed.add(resolved)
+            pending.append(resolved)
+for missing in sorted(needed - preloaded):
+    problems.append(f"index.html: no <link rel=\"modulepreload\" href=\"/app/{missing}\"> (app.js needs it at once)")
+for extra in sorted(preloaded - needed):
+    problems.append(f"index.html: preloads /app/{extra}, which the first page does not import")
 
 if "--list-keys" in sys.argv:
     print("\n".join(sorted(english)))

@@ -10,18 +10,10 @@ import { registerWorker, onChange as onOfflineChange, newPage, forgetData, asOfT
 import { disablePush } from "./push.js";
 import * as account from "./pages/account.js";
 import * as board from "./pages/board.js";
-import * as trips from "./pages/trips.js";
-import * as notifications from "./pages/notifications.js";
-import * as wallet from "./pages/wallet.js";
-import * as adminTrips from "./pages/admin-trips.js";
-import * as subscriptions from "./pages/subscriptions.js";
-import * as air from "./pages/air.js";
-import * as nearby from "./pages/nearby.js";
-import * as itineraries from "./pages/itineraries.js";
-import * as driver from "./pages/driver.js";
-import * as controlRoom from "./pages/control-room.js";
-import * as fares from "./pages/fares.js";
-import * as publicAir from "./pages/public-air.js";
+
+/** A page's `show` from a module loaded when the page is first opened: the board and the
+ * sign-in come with the app, every other page's code only when someone goes there. */
+const lazy = (file, name) => async (main, context) => (await import(`./pages/${file}.js`))[name](main, context);
 
 /** Each page: its address pattern, its title's key, who may open it, and its module's `show`. */
 const pages = [
@@ -31,20 +23,20 @@ const pages = [
   { path: "password-reset", title: "reset.title", show: account.showPasswordReset },
   { path: "board/:station", title: "page.board", show: board.show },
   { path: "board", title: "page.board", show: board.show },
-  { path: "journeys", title: "journeys.title", show: trips.showSearch },
-  { path: "trips/:trip/:date", title: "page.trip", show: trips.showTrip },
-  { path: "notifications", title: "page.notifications", show: notifications.show, signedIn: true },
-  { path: "wallet", title: "page.wallet", show: wallet.show, signedIn: true },
-  { path: "subscriptions", title: "page.subscriptions", show: subscriptions.show, signedIn: true },
-  { path: "itineraries", title: "page.itineraries", show: itineraries.show, signedIn: true },
-  { path: "itineraries/:id", title: "page.itinerary", show: itineraries.showOne, signedIn: true },
-  { path: "air", title: "page.air", show: air.show, signedIn: true },
-  { path: "nearby", title: "page.nearby", show: nearby.show },
-  { path: "fares", title: "page.fares", show: fares.show },
-  { path: "air-map", title: "page.publicAir", show: publicAir.show },
-  { path: "driver", title: "page.driver", show: driver.show, role: "ROLE_DRIVER" },
-  { path: "admin/trips", title: "page.timetable", show: adminTrips.show, role: "ROLE_ADMIN" },
-  { path: "admin/control-room", title: "page.controlRoom", show: controlRoom.show, role: "ROLE_ADMIN" },
+  { path: "journeys", title: "journeys.title", show: lazy("trips", "showSearch") },
+  { path: "trips/:trip/:date", title: "page.trip", show: lazy("trips", "showTrip") },
+  { path: "notifications", title: "page.notifications", show: lazy("notifications", "show"), signedIn: true },
+  { path: "wallet", title: "page.wallet", show: lazy("wallet", "show"), signedIn: true },
+  { path: "subscriptions", title: "page.subscriptions", show: lazy("subscriptions", "show"), signedIn: true },
+  { path: "itineraries", title: "page.itineraries", show: lazy("itineraries", "show"), signedIn: true },
+  { path: "itineraries/:id", title: "page.itinerary", show: lazy("itineraries", "showOne"), signedIn: true },
+  { path: "air", title: "page.air", show: lazy("air", "show"), signedIn: true },
+  { path: "nearby", title: "page.nearby", show: lazy("nearby", "show") },
+  { path: "fares", title: "page.fares", show: lazy("fares", "show") },
+  { path: "air-map", title: "page.publicAir", show: lazy("public-air", "show") },
+  { path: "driver", title: "page.driver", show: lazy("driver", "show"), role: "ROLE_DRIVER" },
+  { path: "admin/trips", title: "page.timetable", show: lazy("admin-trips", "show"), role: "ROLE_ADMIN" },
+  { path: "admin/control-room", title: "page.controlRoom", show: lazy("control-room", "show"), role: "ROLE_ADMIN" },
 ];
 
 /** The menu: [label's key, address, who sees it]. */

@@ -4,6 +4,7 @@
 // stations), which is the whole map when no tile server is set. Markers are vector circles.
 
 import { t } from "./i18n.js";
+import { leaflet } from "./libraries.js";
 
 let baseMap = null;
 let config = null;
@@ -28,6 +29,7 @@ async function baseFeatures() {
 /** A map in `element` over the base map, centred on Milan (or fitted to the taxi zones);
  * `label` names it for screen readers. */
 export async function baseMapIn(element, label, { center = [45.4642, 9.19], zoom = 12, fitZones = false } = {}) {
+  await leaflet();
   element.setAttribute("role", "region");
   element.setAttribute("aria-label", label);
   const map = window.L.map(element, { center, zoom, zoomSnap: 0.5, attributionControl: true });

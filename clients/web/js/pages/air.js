@@ -11,10 +11,12 @@ import { parseReadings } from "../readings-file.js";
 import { t, number } from "../i18n.js";
 import { session } from "../session.js";
 import { measures, measureName } from "../measures.js";
+import { chartJs } from "../libraries.js";
 
 const milan = { south: 45.3, west: 8.95, north: 45.65, east: 9.45 };
 
 export async function show(main, { query }) {
+  await chartJs();
   const devices = (await api("GET", "/v1/telemetry/devices")).devices || [];
   const mine = devices.filter((device) => device.mine);
   // Open on the day of the newest reading of the measure shown (else of any), from the user's boards.

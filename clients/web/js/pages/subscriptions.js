@@ -5,11 +5,13 @@ import { api, segment } from "../api.js";
 import { h, replace, field, form, failure, announce, money, enumText, today } from "../dom.js";
 import { chart, colours } from "../charts.js";
 import { t, calendarDate, number } from "../i18n.js";
+import { chartJs } from "../libraries.js";
 
 const categoryText = (category) => enumText(category);
 const periodText = (period) => enumText(period);
 
 export async function show(main) {
+  await chartJs();
   const home = h("section", { id: "subscription-home", "aria-labelledby": "home-heading" });
   const statistics = h("section", { id: "subscription-statistics", "aria-labelledby": "statistics-heading" });
   const lists = h("section", { id: "subscription-list" });

@@ -6,6 +6,7 @@ import { api } from "../api.js";
 import { h, replace, field, form, failure, announce, money, dateTime, enumText, today } from "../dom.js";
 import { qrCanvas } from "../qr.js";
 import { t } from "../i18n.js";
+import { qrcode } from "../libraries.js";
 
 function ticketCard(ticket) {
   const journey = ticket.outbound;
@@ -28,6 +29,7 @@ function ticketCard(ticket) {
 }
 
 export async function show(main, { query }) {
+  await qrcode();
   const tickets = h("ol", { id: "tickets", class: "cards" });
   const buying = h("section", { id: "buy", "aria-labelledby": "buy-heading" });
   const historyList = h("ol", { id: "purchases", class: "purchases" });

@@ -89,7 +89,12 @@ struct HTTPFrontDoorResponder: HTTPResponder {
         )
     }
     if WebApp.owns(path), request.method == .get || request.method == .head, let webApp = self.webApp {
-      return webApp.response(for: path, acceptEncoding: request.headers[.acceptEncoding], ifNoneMatch: request.headers[.ifNoneMatch])
+      return webApp.response(
+        for: path,
+        acceptEncoding: request.headers[.acceptEncoding],
+        ifNoneMatch: request.headers[.ifNoneMatch],
+        acceptLanguage: request.headers[.acceptLanguage]
+      )
         ?? Self.error(HTTPErrorBody(code: WireStatusCode.notFound, message: "the web app has no \(path)", language: language, requestID: requestID))
     }
     // A verb no route has (HEAD, TRACE, ...) is matched as GET to learn whether the path exists.

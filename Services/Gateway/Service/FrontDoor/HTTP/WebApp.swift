@@ -1,3 +1,4 @@
+import BinarioDomain
 import Crypto
 import Foundation
 import HTTPTypes
@@ -85,7 +86,7 @@ struct WebApp: Sendable {
     guard let index = FileManager.default.contents(atPath: root.appendingPathComponent("index.html").path) else {
       throw GatewayConfigurationError("the web app's folder \(folder) has no index.html (the app is clients/web)")
     }
-    let page = File(contentType: Self.contentTypes["html"]!, body: index)
+    let page = File(contentType: Self.contentTypes["html"]!, body: index, gzipped: Gzip.compress(index))
     var files = Dictionary(uniqueKeysWithValues: Self.pagePaths.map { ($0, page) })
     var total = index.count
     let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
@@ -103,7 +104,9 @@ struct WebApp: Sendable {
           "the web app's folder \(folder) holds more than \(Self.maximumFiles) files or \(Self.maximumBytes >> 20) MiB; is it the right folder?"
         )
       }
-      files["/app" + relative] = File(contentType: contentType, body: data)
+      // Text compresses well (a third of the bytes); images are compressed already.
+      let compressible = !contentType.hasPrefix("image/png")
+      files["/app" + relative] = File(contentType: contentType, body: data, gzipped: compressible ? Gzip.compress(data) : nil)
     }
     let libraryRoot = URL(fileURLWithPath: libraries)
     for (path, package) in Self.libraries {
@@ -154,7 +157,17 @@ struct WebApp: Sendable {
 
   /// The file at `path`, or `nil`; gzip-compressed when the client takes it and the package
   /// ships it so (Debian compresses Leaflet: 39 KB rather than 141).
-  func response(for path: String, acceptEncoding: String? = nil, ifNoneMatch: String? = nil) -> Response? {
+  ///
+  /// The page's answer also names, in a `Link` header, the message catalogue of the language the
+  /// browser asks for (`Accept-Language`): the browser fetches it while it fetches the app's
+  /// modules, rather than after them (the app reads it first thing; no inline script may say so
+  /// earlier).
+  func response(
+    for path: String,
+    acceptEncoding: String? = nil,
+    ifNoneMatch: String? = nil,
+    acceptLanguage: String? = nil
+  ) -> Response? {
     guard let file = self.files[path] else { return nil }
     var headers = HTTPFields()
     var body = file.body
@@ -177,6 +190,11 @@ struct WebApp: Sendable {
       return Response(status: .notModified, headers: headers)
     }
     headers[.contentType] = file.contentType
+    if Self.pagePaths.contains(path) {
+      let language = acceptLanguage.flatMap(Language.init(acceptLanguage:)) ?? .fallback
+      headers[HTTPField.Name("Link")!] = "</app/locales/\(language.rawValue).json>; rel=preload; as=fetch; crossorigin"
+      headers[.vary] = [headers[.vary], "Accept-Language"].compactMap { $0 }.joined(separator: ", ")
+    }
     headers[.contentSecurityPolicy] = self.contentSecurityPolicy
     headers[HTTPField.Name("Referrer-Policy")!] = self.referrerPolicy
     headers[HTTPField.Name("Cross-Origin-Opener-Policy")!] = "same-origin"
