@@ -162,6 +162,13 @@ if [ ! -s "$dev/demo-board.token" ] || ! cli devices list "${demo[@]}" | grep -q
   cli devices add "Demo board" --save-token "$dev/demo-board.token" "${demo[@]}" >/dev/null
 fi
 cli readings upload "$telemetry_demo/board-walk-2024-01-15.csv" --token-file "$dev/demo-board.token" >/dev/null
+# The demo board's walk is public (the web app's public air map, open to anyone, shows it).
+if ! cli campaigns list "${demo[@]}" | grep -q "Demo walks"; then
+  cli campaigns create "Demo walks" --public "${demo[@]}" >/dev/null
+fi
+walks=$(cli campaigns list "${demo[@]}" | awk '/Demo walks/ { print $1; exit }')
+board=$(cli devices list "${demo[@]}" | awk '/Demo board/ { print $1; exit }')
+cli devices share "$board" --campaign "$walks" "${demo[@]}" >/dev/null
 
 cat <<INFO
 
