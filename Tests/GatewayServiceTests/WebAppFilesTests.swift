@@ -182,7 +182,9 @@ struct WebAppFilesTests {
     defer { folders.remove() }
     let app = try WebApp(folder: folders.app.path, libraries: folders.libraries.path)
     let link = HTTPField.Name("Link")!
-    #expect(app.response(for: "/", acceptLanguage: "it-IT,it;q=0.9,en;q=0.8")?.headers[link] == "</app/locales/it.json>; rel=preload; as=fetch; crossorigin")
+    #expect(
+      app.response(for: "/", acceptLanguage: "it-IT,it;q=0.9,en;q=0.8")?.headers[link] == "</app/locales/it.json>; rel=preload; as=fetch; crossorigin"
+    )
     #expect(app.response(for: "/", acceptLanguage: "de-DE")?.headers[link] == "</app/locales/en.json>; rel=preload; as=fetch; crossorigin")
     #expect(app.response(for: "/")?.headers[.vary]?.contains("Accept-Language") == true)
     #expect(app.response(for: "/app/js/app.js", acceptLanguage: "it")?.headers[link] == nil)

@@ -9,7 +9,9 @@ enum Gzip {
   static func compress(_ data: Data) -> Data? {
     var stream = z_stream()
     // 15 window bits, +16: a gzip header and trailer rather than zlib's.
-    guard deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, MAX_WBITS + 16, 9, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+    guard
+      deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, MAX_WBITS + 16, 9, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        == Z_OK
     else { return nil }
     defer { deflateEnd(&stream) }
     var input = [UInt8](data)
