@@ -133,9 +133,11 @@ struct HandlerOverTLSTests {
         let verified = try verifier.verify(login.tokens.accessToken)
 
         let refreshed = try await client.refresh(.with { $0.refreshToken = login.tokens.refreshToken })
+        // Once the new token is used, the first one's answer evidently arrived: a replay is a copy.
+        let next = try await client.refresh(.with { $0.refreshToken = refreshed.tokens.refreshToken })
         let replay = await rpcError { _ = try await client.refresh(.with { $0.refreshToken = login.tokens.refreshToken }) }
         #expect(replay?.code == .unauthenticated)
-        let afterReplay = await rpcError { _ = try await client.refresh(.with { $0.refreshToken = refreshed.tokens.refreshToken }) }
+        let afterReplay = await rpcError { _ = try await client.refresh(.with { $0.refreshToken = next.tokens.refreshToken }) }
         #expect(afterReplay?.code == .unauthenticated)
         #expect(try await !identity.store.isSessionOpen(id: verified.sessionID))
 
