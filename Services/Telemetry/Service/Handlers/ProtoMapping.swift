@@ -159,6 +159,26 @@ extension Binario_Telemetry_V1_ReferenceSensor {
   }
 }
 
+extension Binario_Telemetry_V1_MapPoint {
+  init(_ point: MapPoint) {
+    self.init()
+    self.time = Google_Protobuf_Timestamp(date: point.time)
+    self.latitude = point.position.latitude
+    self.longitude = point.position.longitude
+    self.value = point.value
+  }
+}
+
+extension Binario_Telemetry_V1_ReferenceValue {
+  /// A reference station's mean of a measure over a box and range.
+  init(_ station: (sensor: ReferenceSensor, mean: Double, count: Int)) {
+    self.init()
+    self.sensor = .init(station.sensor)
+    self.mean = station.mean
+    self.count = Int32(clamping: station.count)
+  }
+}
+
 extension Binario_Telemetry_V1_ImportReferenceDataResponse {
   init(_ outcome: ReferenceData.ImportOutcome) {
     self.init()

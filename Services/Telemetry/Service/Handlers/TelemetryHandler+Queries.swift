@@ -78,21 +78,8 @@ extension TelemetryHandler {
         $0.from = Google_Protobuf_Timestamp(date: range.lowerBound)
         $0.to = Google_Protobuf_Timestamp(date: range.upperBound)
       }
-      $0.points = points.map { point in
-        .with {
-          $0.time = Google_Protobuf_Timestamp(date: point.time)
-          $0.latitude = point.position.latitude
-          $0.longitude = point.position.longitude
-          $0.value = point.value
-        }
-      }
-      $0.reference = reference.map { station in
-        .with {
-          $0.sensor = .init(station.sensor)
-          $0.mean = station.mean
-          $0.count = Int32(clamping: station.count)
-        }
-      }
+      $0.points = points.map(Binario_Telemetry_V1_MapPoint.init)
+      $0.reference = reference.map(Binario_Telemetry_V1_ReferenceValue.init)
     }
   }
 
@@ -113,21 +100,8 @@ extension TelemetryHandler {
       $0.unit = measure.unit
       $0.total = Int32(clamping: total)
       $0.sampled = total > points.count
-      $0.points = points.map { point in
-        .with {
-          $0.time = Google_Protobuf_Timestamp(date: point.time)
-          $0.latitude = point.position.latitude
-          $0.longitude = point.position.longitude
-          $0.value = point.value
-        }
-      }
-      $0.reference = reference.map { station in
-        .with {
-          $0.sensor = .init(station.sensor)
-          $0.mean = station.mean
-          $0.count = Int32(clamping: station.count)
-        }
-      }
+      $0.points = points.map(Binario_Telemetry_V1_MapPoint.init)
+      $0.reference = reference.map(Binario_Telemetry_V1_ReferenceValue.init)
     }
   }
 
