@@ -17,7 +17,7 @@ field's problem (`.invalid(field, "...")`, `fail(field, "...")`, `FieldProblem(.
 "...")`), `what:`, `sentBy:` and `reason:` of the validation helpers and refusals, the gateway's
 `GatewayRefusal`/`HTTPErrorBody` messages, a notification's `title:`/`body:`, an email's
 `subject:`/`body:` and a text message's `body:`, anything written
-`"..." as PersonText` or assigned to a `PersonText`, and the `return`s of a function or property
+`"..." as PersonText` or assigned to a `PersonText` (each branch of an `if` expression too), and the `return`s of a function or property
 of type PersonText.
 """
 import pathlib
@@ -222,6 +222,22 @@ for path in sources:
         for inner in returned.finditer(body):
             for template in top_level_literals(body, inner.end(), "\n"):
                 templates.setdefault(template, where(match.end() + inner.start()))
+
+# An `if` expression assigned to a PersonText: the literal each branch evaluates to.
+typed_if = re.compile(r":\s*(?:PersonText|TranslatedText)\s*=\s*if\b")
+for path in sources:
+    text = path.read_text()
+    for match in typed_if.finditer(text):
+        position = match.end()
+        while (brace := text.find("{", position)) >= 0:
+            end = skip_balanced(text, brace)
+            body = text[brace + 1:end]
+            if body.lstrip().startswith('"'):
+                for template in top_level_literals(body, body.index('"'), "\n"):
+                    templates.setdefault(template, f"{path.relative_to(root)}:{text.count(chr(10), 0, brace) + 1}")
+            if not re.match(r"\s*else\b", text[end + 1:]):
+                break
+            position = end + 1
 
 # Templates with no words to translate: "%@", "%@: %@".
 templates = {template: place for template, place in templates.items() if re.search(r"[A-Za-z]", template.replace("%@", ""))}

@@ -292,10 +292,168 @@ struct SchedulingDomainTests {
       let inbox = try domain.notifications.inbox(userID: "ada", pageSize: 0, pageToken: "", unreadOnly: false)
       #expect(inbox.notifications.map(\.content.kind) == [.platformChange, .tripDelay])
       // Another admin's same key is theirs; no key, every call counts.
-      _ = try await domain.cancel(adminID: "other-admin", tripID: trip, date: date, fromSequence: 0, reason: "Strike", idempotencyKey: "k1")
+      _ = try await domain.changePlatform(
+        adminID: "other-admin",
+        tripID: trip,
+        date: date,
+        sequence: sequence,
+        platform: "3",
+        reason: "Works",
+        idempotencyKey: "k1"
+      )
       _ = try await domain.delay(adminID: "admin", tripID: trip, date: date, fromSequence: 0, minutes: 6, reason: "More")
       _ = try await domain.delay(adminID: "admin", tripID: trip, date: date, fromSequence: 0, minutes: 6, reason: "More")
       #expect(try domain.changes(tripID: trip, date: date).count == 5)
+    }
+  }
+
+  /// A Milano Centrale → Lambrate → Treviglio → Bergamo run of the demo network.
+  private func bergamoRun(_ domain: SchedulingDomain) throws -> LiveRun {
+    let stops = ["MI_CENTRALE", "MI_LAMBRATE", "TREVIGLIO", "BERGAMO"]
+    return try #require(
+      try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 40).departures.map(\.run).first {
+        $0.state.run.stops.map(\.stationID) == stops
+      }
+    )
+  }
+
+  @Test func followersHearOnlyOfChangesToThePartTheyRideInTermsOfTheirOwnStop() async throws {
+    try await withDomain { domain in
+      let run = try bergamoRun(domain)
+      let (trip, date) = (run.tripID, run.serviceDate.description)
+      // Ada gets off at Lambrate; Bea boards at Treviglio; Cy watches the whole train; Dee rides
+      // Lambrate → Bergamo.
+      try await domain.follow(userID: "ada", tripID: trip, date: date, fromStationID: "MI_CENTRALE", toStationID: "MI_LAMBRATE")
+      try await domain.follow(userID: "bea", tripID: trip, date: date, fromStationID: "TREVIGLIO", toStationID: "BERGAMO")
+      try await domain.follow(userID: "cy", tripID: trip, date: date)
+      try await domain.follow(userID: "dee", tripID: trip, date: date, fromStationID: "MI_LAMBRATE")
+      func told(_ user: String) throws -> [NotificationContent] {
+        try domain.notifications.inbox(userID: user, pageSize: 0, pageToken: "", unreadOnly: true).notifications.map(\.content)
+      }
+      func markRead() async throws {
+        for user in ["ada", "bea", "cy", "dee"] { _ = try await domain.notifications.markRead(userID: user, ids: [], all: true) }
+      }
+      // Seven minutes late from Lambrate (06:13 there): Ada is already off.
+      _ = try await domain.delay(adminID: "admin", tripID: trip, date: date, fromSequence: 2, minutes: 7, reason: "Signal failure")
+      #expect(try told("ada").isEmpty)
+      let treviglio = try #require(run.stop(3))
+      func clock(_ time: ServiceTime, plus minutes: Int = 0) -> String {
+        String(ServiceTime(seconds: time.secondsSinceServiceDayStart + minutes * 60).description.prefix(5))
+      }
+      #expect(
+        try told("bea").map(\.body.english) == [
+          "Signal failure. Leaves Treviglio at \(clock(treviglio.planned.departure, plus: 7)) instead of \(clock(treviglio.planned.departure))."
+        ]
+      )
+      #expect(try told("cy").first?.body.english.contains("Leaves Milano Lambrate") == true)
+      #expect(try told("dee").first?.body.english.contains("Leaves Milano Lambrate") == true)
+      try await markRead()
+      // A new platform at Treviglio: Bea boards there; Dee passes through; Cy hears everything.
+      _ = try await domain.changePlatform(adminID: "admin", tripID: trip, date: date, sequence: 3, platform: "4", reason: "Works")
+      #expect(try told("ada").isEmpty && told("dee").isEmpty)
+      #expect(try told("bea").map(\.kind) == [.platformChange] && told("cy").map(\.kind) == [.platformChange])
+      try await markRead()
+      // Cancelled from Bergamo: the train ends at Treviglio. Bea and Dee no longer get there.
+      _ = try await domain.cancel(adminID: "admin", tripID: trip, date: date, fromSequence: 4, reason: "Line blocked")
+      #expect(try told("ada").isEmpty)
+      let bea = try #require(try told("bea").first)
+      #expect(bea.title.english.hasSuffix("ends at Treviglio") && bea.body.english == "Line blocked. It no longer reaches Bergamo.")
+      #expect(try told("dee").count == 1 && told("cy").count == 1)
+      // The Italian says the same.
+      #expect(bea.body.text(in: .italian) == "Line blocked. Non arriva più a Bergamo.")
+    }
+  }
+
+  @Test func aCancelledStopIsNeitherDelayedNorMovedAndIsNotCancelledTwice() async throws {
+    try await withDomain { domain in
+      let run = try bergamoRun(domain)
+      let (trip, date) = (run.tripID, run.serviceDate.description)
+      try await domain.follow(userID: "cy", tripID: trip, date: date)
+      func refusal(_ call: () async throws -> LiveRun) async -> String? {
+        do {
+          _ = try await call()
+          return nil
+        } catch ServiceError.failedPrecondition(let message) {
+          return message.description
+        } catch {
+          return "\(error)"
+        }
+      }
+      _ = try await domain.cancel(adminID: "admin", tripID: trip, date: date, fromSequence: 4, reason: "Line blocked")
+      #expect(
+        await refusal { try await domain.delay(adminID: "admin", tripID: trip, date: date, fromSequence: 4, minutes: 5, reason: "x") }
+          == "the run no longer calls at Bergamo (it was cancelled from there): it cannot be delayed there"
+      )
+      #expect(
+        await refusal { try await domain.changePlatform(adminID: "admin", tripID: trip, date: date, sequence: 4, platform: "2", reason: "x") }
+          != nil
+      )
+      // Again under a new key: refused, nobody told again.
+      #expect(
+        await refusal { try await domain.cancel(adminID: "admin", tripID: trip, date: date, fromSequence: 4, reason: "x", idempotencyKey: "new") }
+          == "the run is already cancelled from Bergamo on; nobody was told again"
+      )
+      // Still a delay before the cancelled stops, and then the whole run.
+      _ = try await domain.delay(adminID: "admin", tripID: trip, date: date, fromSequence: 2, minutes: 3, reason: "Slow")
+      _ = try await domain.cancel(adminID: "admin", tripID: trip, date: date, fromSequence: 0, reason: "Strike")
+      #expect(
+        await refusal { try await domain.cancel(adminID: "admin", tripID: trip, date: date, fromSequence: 0, reason: "Strike") }
+          == "the run is already cancelled; nobody was told again"
+      )
+      #expect(
+        await refusal { try await domain.delay(adminID: "admin", tripID: trip, date: date, fromSequence: 0, minutes: 5, reason: "x") }
+          == "the run is cancelled: it cannot be delayed"
+      )
+      let kinds = try domain.notifications.inbox(userID: "cy", pageSize: 0, pageToken: "", unreadOnly: false).notifications.map(\.content.kind)
+      #expect(kinds.sorted { $0.rawValue < $1.rawValue } == [.cancellation, .cancellation, .tripDelay])
+      #expect(try domain.changes(tripID: trip, date: date).count == 3)
+    }
+  }
+
+  @Test func aDepartureMovesEarlierWithinBoundsAndNeverBeforeTheTrainArrives() async throws {
+    try await withDomain { domain in
+      let run = try bergamoRun(domain)
+      let (trip, date) = (run.tripID, run.serviceDate.description)
+      try await domain.follow(userID: "bea", tripID: trip, date: date, fromStationID: "TREVIGLIO", toStationID: "BERGAMO")
+      let treviglio = try #require(run.stop(3))
+      let wait = (treviglio.planned.departure.secondsSinceServiceDayStart - treviglio.planned.arrival.secondsSinceServiceDayStart) / 60
+      #expect(wait >= 1)
+      func field(_ call: () async throws -> LiveRun) async -> [String] {
+        do {
+          _ = try await call()
+          return []
+        } catch ServiceError.invalid(let problems) {
+          return problems.map(\.field)
+        } catch {
+          return ["\(error)"]
+        }
+      }
+      // Leaving before the train arrives is refused; so is more than two hours early.
+      #expect(
+        await field { try await domain.delay(adminID: "a", tripID: trip, date: date, fromSequence: 3, minutes: -(wait + 1), reason: "x") } == [
+          "minutes"
+        ]
+      )
+      #expect(
+        await field { try await domain.delay(adminID: "a", tripID: trip, date: date, fromSequence: 0, minutes: -121, reason: "x") } == ["minutes"]
+      )
+      let early = try await domain.delay(adminID: "a", tripID: trip, date: date, fromSequence: 3, minutes: -wait, reason: "Timetable fix")
+      #expect(early.stop(3)?.expectedDeparture == treviglio.planned.arrival && early.stop(4)?.delayMinutes == -wait)
+      let told = try #require(try domain.notifications.inbox(userID: "bea", pageSize: 0, pageToken: "", unreadOnly: true).notifications.first)
+      #expect(told.content.title.english.hasSuffix("leaves \(wait) minutes early"))
+      #expect(told.content.title.text(in: .italian).hasSuffix("parte con \(wait) minuti di anticipo"))
+      // To a new, earlier departure time from the first stop.
+      let first = try #require(run.stop(1))
+      let moved = try await domain.delay(
+        adminID: "a",
+        tripID: trip,
+        date: date,
+        fromSequence: 0,
+        minutes: 0,
+        newDeparture: String(ServiceTime(seconds: first.planned.departure.secondsSinceServiceDayStart - 600).description.prefix(5)),
+        reason: "New timetable"
+      )
+      #expect(moved.stop(1)?.delayMinutes == -10)
     }
   }
 }

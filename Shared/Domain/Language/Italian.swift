@@ -3,6 +3,12 @@ extension PersonText {
   /// ``PersonText``), and its Italian. `%@` takes the arguments in order; `%2$@` reorders.
   /// `scripts/check-person-texts.py` keeps it complete.
   static let italian: [String: String] = [
+    "%@ leaves %@ minutes early":
+      "%@ parte con %@ minuti di anticipo",
+    "%@. Arrives at %@ at %@ instead of %@.":
+      "%@. Arriva a %@ alle %@ anziché alle %@.",
+    "%@. It no longer reaches %@.":
+      "%@. Non arriva più a %@.",
     "\"%@\" is not a date (expected YYYY-MM-DD)":
       "\"%@\" non è una data (atteso AAAA-MM-GG)",
     "\"%@\" is not a language the suite speaks (it or en)":
@@ -505,6 +511,8 @@ extension PersonText {
       "conferma prima il tuo indirizzo: inserisci il codice inviato a %@, o chiedine uno nuovo",
     "confirmation email":
       "email di conferma",
+    "delayed":
+      "ritardata",
     "does not fit this field (%@)":
       "non è adatto a questo campo (%@)",
     "each vertex is [latitude, longitude]":
@@ -515,12 +523,12 @@ extension PersonText {
       "zones oppure due stazioni diverse (from_station_id, to_station_id)",
     "every one of this ticket's %@ rides was used%@":
       "tutte le %@ corse di questo biglietto sono state usate%@",
+    "from -%@ (early) to 1440; 0 is on time":
+      "da -%@ (in anticipo) a 1440; 0 è in orario",
     "from -180 to 180":
       "da -180 a 180",
     "from -90 to 90":
       "da -90 a 90",
-    "from 0 (on time) to 1440":
-      "da 0 (in orario) a 1440",
     "in %@ minutes":
       "tra %@ minuti",
     "in 1 minute":
@@ -563,6 +571,8 @@ extension PersonText {
       "mensile",
     "monthly or yearly":
       "mensile o annuale",
+    "moved to another platform":
+      "spostata su un altro binario",
     "must be -180 to 180":
       "deve essere tra -180 e 180",
     "must be -90 to 90":
@@ -585,8 +595,8 @@ extension PersonText {
       "deve essere una stringa",
     "must be east of west":
       "deve essere a est di west",
-    "must be from the scheduled departure %@ to a day later":
-      "deve essere tra la partenza prevista %@ e un giorno dopo",
+    "must be from %@ minutes before the scheduled departure %@ to a day after it":
+      "deve essere tra %@ minuti prima della partenza prevista delle %@ e un giorno dopo",
     "must be north of south":
       "deve essere a nord di south",
     "must be positive":
@@ -947,8 +957,20 @@ extension PersonText {
       "la corsa %@ è iniziata; termina a destinazione",
     "the ride %@ is %@":
       "la corsa %@ è %@",
+    "the run calls at %@ only before %@":
+      "la corsa ferma a %@ solo prima di %@",
+    "the run does not call at %@":
+      "la corsa non ferma a %@",
     "the run has no stop %@ (its stops: %@)":
       "la corsa non ha la fermata %@ (le sue fermate: %@)",
+    "the run is already cancelled from %@ on; nobody was told again":
+      "la corsa è già soppressa da %@ in poi; nessuno è stato avvisato di nuovo",
+    "the run is already cancelled; nobody was told again":
+      "la corsa è già soppressa; nessuno è stato avvisato di nuovo",
+    "the run is cancelled: it cannot be %@":
+      "la corsa è soppressa: non può essere %@",
+    "the run no longer calls at %@ (it was cancelled from there): it cannot be %@ there":
+      "la corsa non ferma più a %@ (è soppressa da lì): non può esservi %@",
     "the security code is the %@ digits on the card":
       "il codice di sicurezza è fatto delle %@ cifre sulla carta",
     "the service's storage (%@) is full: nothing was written; retry once space is freed":
@@ -969,6 +991,8 @@ extension PersonText {
       "serve il token del link di reimpostazione",
     "the train number":
       "il numero del treno",
+    "the train reaches %@ at %@; it cannot leave before":
+      "il treno arriva a %@ alle %@; non può partire prima",
     "the trip ends before it starts":
       "il viaggio finisce prima di iniziare",
     "the trip id":

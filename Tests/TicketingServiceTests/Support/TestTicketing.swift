@@ -36,7 +36,8 @@ final class FakeTimetable: TimetableLookup {
     return runs.withLock { runs in references.compactMap { runs[$0] } }
   }
 
-  func setFollowing(_ following: Bool, userID: String, run: RunReference) async throws {
+  func setFollowing(_ change: RunFollowChange) async throws {
+    let (following, userID, run) = (change.following, change.userID, change.run)
     if unreachable.load(ordering: .relaxed) { throw ServiceError.failedPrecondition("scheduling is unreachable") }
     if runs.withLock({ $0[run] == nil }) { throw ServiceError.notFound("no run \(run)") }
     self.following.withLock {

@@ -13,7 +13,13 @@ extension SchedulingHandler {
     request: Binario_Scheduling_V1_FollowRunRequest,
     context: ServerContext
   ) async throws -> Binario_Scheduling_V1_FollowRunResponse {
-    try await domain.follow(userID: try caller().userID, tripID: request.run.tripID, date: request.run.serviceDate)
+    try await domain.follow(
+      userID: try caller().userID,
+      tripID: request.run.tripID,
+      date: request.run.serviceDate,
+      fromStationID: request.fromStationID,
+      toStationID: request.toStationID
+    )
     return .init()
   }
 
@@ -40,7 +46,9 @@ extension SchedulingHandler {
     try await domain.follow(
       userID: try Self.userID(request.userID),
       tripID: request.run.tripID,
-      date: request.run.serviceDate
+      date: request.run.serviceDate,
+      fromStationID: request.fromStationID,
+      toStationID: request.toStationID
     )
     return .init()
   }

@@ -210,4 +210,14 @@ public enum SchedulingMigrations {
     // The timetable changes scheduling tells other services (runs renamed, edited, removed; a
     // timetable replaced), recorded with the change.
     .add("v5-scheduling-event-log", EventSchema.createLog)
+    // The part of the run a follower rides (`FollowedPart`): empty ends are the run's ends, so
+    // the followers before it follow the whole run, as they did.
+    .add("v6-follower-part") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE run_follower ADD COLUMN from_station_id TEXT NOT NULL DEFAULT '';
+          ALTER TABLE run_follower ADD COLUMN to_station_id TEXT NOT NULL DEFAULT '';
+          """
+      )
+    }
 }

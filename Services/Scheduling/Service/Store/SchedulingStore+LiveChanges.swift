@@ -85,14 +85,15 @@ extension SchedulingStore {
     try self.pool.write { db in try Self.insert(change, db) }
   }
 
-  /// Records a live change and, in the same transaction, notifies every follower of the run
-  /// with `content`: acknowledged, the change and its notifications are both kept;
-  /// `onCommitted` gets the notifications after the commit. With an `idempotencyKey` its admin
-  /// used before, records nothing and returns that earlier change (`nil`: recorded).
+  /// Records a live change and, in the same transaction, notifies each follower of the run
+  /// `notice` has words for (`nil`: the change does not concern them): acknowledged, the change
+  /// and its notifications are both kept; `onCommitted` gets the notifications after the
+  /// commit. With an `idempotencyKey` its admin used before, records nothing and returns that
+  /// earlier change (`nil`: recorded).
   public func record(
     _ change: RecordedRunChange,
     idempotencyKey: String? = nil,
-    notifyingFollowersWith content: NotificationContent,
+    notifying notice: @escaping @Sendable (RunFollower) -> NotificationContent?,
     onCommitted: @escaping @Sendable ([UserNotification]) -> Void
   ) async throws -> RecordedRunChange? {
     defer { timetableChanged() }
@@ -101,14 +102,11 @@ extension SchedulingStore {
         return earlier
       }
       try Self.insert(change, db, idempotencyKey: idempotencyKey)
-      let followers = try Self.followers(db, tripID: change.tripID, day: change.serviceDate.daysSinceEpoch)
-      let made = try Self.insertNotifications(
-        db,
-        userIDs: followers,
-        content: content,
-        pushOnly: false,
-        at: change.changedAt
-      )
+      var made: [UserNotification] = []
+      for follower in try Self.followersWithParts(db, tripID: change.tripID, day: change.serviceDate.daysSinceEpoch) {
+        guard let content = notice(follower) else { continue }
+        made += try Self.insertNotifications(db, userIDs: [follower.userID], content: content, pushOnly: false, at: change.changedAt)
+      }
       Self.publish(made, from: db, to: onCommitted)
       return nil
     }

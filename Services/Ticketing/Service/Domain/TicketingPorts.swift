@@ -84,9 +84,9 @@ public protocol TimetableLookup: Sendable {
   func station(id: String) async throws -> TimetableStation
   /// - Throws: ``BinarioDomain/ServiceError/notFound(_:)`` for a run the timetable does not have.
   func run(_ run: RunReference) async throws -> TimetableRun
-  /// Makes `userID` follow (or stop following) `run`.
+  /// Makes the change's user follow (or stop following) its run, between its stations.
   /// - Throws: ``BinarioDomain/ServiceError/notFound(_:)`` when the run is no longer in the timetable.
-  func setFollowing(_ following: Bool, userID: String, run: RunReference) async throws
+  func setFollowing(_ change: RunFollowChange) async throws
 }
 
 /// A route offer that applies to a journey (geo-offers' Trenord offers).

@@ -48,14 +48,17 @@ public struct SchedulingTimetable: TimetableLookup {
     return TimetableStation(id: station.stationID, name: station.name, latitude: station.latitude, longitude: station.longitude)
   }
 
-  public func setFollowing(_ following: Bool, userID: String, run: RunReference) async throws {
+  public func setFollowing(_ change: RunFollowChange) async throws {
+    let (run, userID) = (change.run, change.userID)
     let reference = Binario_Scheduling_V1_RunRef(run)
     do {
-      if following {
+      if change.following {
         _ = try await scheduling.followRunFor(
           .with {
             $0.userID = userID
             $0.run = reference
+            $0.fromStationID = change.fromStationID
+            $0.toStationID = change.toStationID
           },
           options: options
         )

@@ -147,4 +147,13 @@ public enum TicketingMigrations {
     // Where ticketing stands in each producer's events (identity's accounts, scheduling's
     // timetable): one row per producer.
     .add("v3-identity-events", EventSchema.createCursors)
+    // The stations of the ticket on the run: its holder hears of the changes between them.
+    .add("v4-follow-change-stations") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE run_follow_change ADD COLUMN from_station_id TEXT NOT NULL DEFAULT '';
+          ALTER TABLE run_follow_change ADD COLUMN to_station_id TEXT NOT NULL DEFAULT '';
+          """
+      )
+    }
 }

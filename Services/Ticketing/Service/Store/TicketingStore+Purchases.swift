@@ -68,19 +68,30 @@ extension TicketingStore {
         )
       }
       if let passSubscription { try Self.insert(passSubscription, db) }
-      let runs = Set(purchase.tickets.flatMap(\.runs))
-      return try runs.sorted { ($0.tripID, $0.serviceDate) < ($1.tripID, $1.serviceDate) }.map { run in
-        try Self.recordFollowChange(db, userID: purchase.userID, run: run, following: true)
+      var seen = Set<RunReference>()
+      let journeys = purchase.tickets.flatMap(\.journeys).filter { seen.insert($0.run).inserted }
+      return try journeys.sorted { ($0.run.tripID, $0.run.serviceDate) < ($1.run.tripID, $1.run.serviceDate) }.map { journey in
+        try Self.recordFollowChange(db, userID: purchase.userID, journey: journey, following: true)
       }
     }
   }
 
-  static func recordFollowChange(_ db: Database, userID: String, run: RunReference, following: Bool) throws -> RunFollowChange {
+  static func recordFollowChange(_ db: Database, userID: String, journey: Ticket.Journey, following: Bool) throws -> RunFollowChange {
     try db.executeCached(
-      sql: "INSERT INTO run_follow_change (user_id, trip_id, service_date, following) VALUES (?, ?, ?, ?)",
-      arguments: [userID, run.tripID, run.serviceDate, following]
+      sql: """
+        INSERT INTO run_follow_change (user_id, trip_id, service_date, following, from_station_id, to_station_id)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """,
+      arguments: [userID, journey.run.tripID, journey.run.serviceDate, following, journey.fromStationID, journey.toStationID]
     )
-    return RunFollowChange(id: db.lastInsertedRowID, userID: userID, run: run, following: following)
+    return RunFollowChange(
+      id: db.lastInsertedRowID,
+      userID: userID,
+      run: journey.run,
+      following: following,
+      fromStationID: journey.fromStationID,
+      toStationID: journey.toStationID
+    )
   }
 
   func purchase(id: String) async throws -> PurchaseRecord? {
@@ -117,10 +128,10 @@ extension TicketingStore {
       try db.executeCached(sql: "DELETE FROM subscription WHERE ticket_id = ?", arguments: [ticketID])
       // The holder keeps following a run another of their valid tickets is for.
       var changes: [RunFollowChange] = []
-      for run in ticket.runs {
+      for journey in ticket.journeys {
         let others = try Self.tickets(db, where: "holder_id = ? AND refunded_at IS NULL AND id != ?", [ticket.holderID, ticketID])
-        if !others.contains(where: { $0.runs.contains(run) }) {
-          changes.append(try Self.recordFollowChange(db, userID: ticket.holderID, run: run, following: false))
+        if !others.contains(where: { $0.runs.contains(journey.run) }) {
+          changes.append(try Self.recordFollowChange(db, userID: ticket.holderID, journey: journey, following: false))
         }
       }
       return (ticket, changes)
@@ -134,7 +145,9 @@ extension TicketingStore {
           id: row["id"],
           userID: row["user_id"],
           run: RunReference(tripID: row["trip_id"], serviceDate: row["service_date"]),
-          following: row["following"]
+          following: row["following"],
+          fromStationID: row["from_station_id"],
+          toStationID: row["to_station_id"]
         )
       }
     }

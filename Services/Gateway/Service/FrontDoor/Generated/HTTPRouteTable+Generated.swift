@@ -1302,7 +1302,7 @@ extension HTTPRouteTable {
       resumesAtCursor: false,
       parameterKinds: ["from_sequence": .number, "idempotency_key": .string, "reason": .string, "run.service_date": .string, "run.trip_id": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_CancelRunRequest, Binario_Scheduling_V1_CancelRunResponse>(),
-      summary: "Cancels a run, whole or from a stop on."
+      summary: "Cancels a run, whole or from a stop on. Cancelling again what is already cancelled is refused with FAILED_PRECONDITION (and notifies nobody)."
     ),
     HTTPRoute(
       verb: .post,
@@ -1335,7 +1335,7 @@ extension HTTPRouteTable {
       resumesAtCursor: false,
       parameterKinds: ["from_sequence": .number, "idempotency_key": .string, "minutes": .number, "new_departure": .string, "reason": .string, "run.service_date": .string, "run.trip_id": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_DelayRunRequest, Binario_Scheduling_V1_DelayRunResponse>(),
-      summary: "Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure time. Every change is recorded with who, when and why, and reaches the run's followers. Each of the three live changes takes an optional `idempotency_key`: the same admin's key again records nothing, notifies nobody, and answers with the run as it is now."
+      summary: "Delays a run from a stop on by a number of minutes (0 clears it, negative moves it earlier), or to a new departure time. Every change is recorded with who, when and why, and reaches the followers it concerns: those riding through or past the changed stop, told of their own stop's new time. Each of the three live changes takes an optional `idempotency_key`: the same admin's key again records nothing, notifies nobody, and answers with the run as it is now. A delay or a platform change at a stop the run no longer calls at is refused with FAILED_PRECONDITION."
     ),
     HTTPRoute(
       verb: .post,
@@ -1344,7 +1344,7 @@ extension HTTPRouteTable {
       rpc: "/binario.scheduling.v1.Scheduling/FollowRun",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["run.service_date": .string, "run.trip_id": .string],
+      parameterKinds: ["from_station_id": .string, "run.service_date": .string, "run.trip_id": .string, "to_station_id": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_FollowRunRequest, Binario_Scheduling_V1_FollowRunResponse>(),
       summary: "Follows a run: every live change to it reaches the caller as a notification."
     ),

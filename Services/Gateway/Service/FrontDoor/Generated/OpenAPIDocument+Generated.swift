@@ -5937,7 +5937,7 @@ extension OpenAPIDocument {
           "Scheduling"
         ],
         "summary": "Cancels a run, whole or from a stop on.",
-        "description": "Cancels a run, whole or from a stop on.",
+        "description": "Cancels a run, whole or from a stop on. Cancelling again what is already cancelled is refused with FAILED_PRECONDITION (and notifies nobody).",
         "security": [
           {
             "bearer": []
@@ -6268,8 +6268,8 @@ extension OpenAPIDocument {
         "tags": [
           "Scheduling"
         ],
-        "summary": "Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure time.",
-        "description": "Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure time. Every change is recorded with who, when and why, and reaches the run's followers. Each of the three live changes takes an optional `idempotency_key`: the same admin's key again records nothing, notifies nobody, and answers with the run as it is now.",
+        "summary": "Delays a run from a stop on by a number of minutes (0 clears it, negative moves it earlier), or to a new departure time.",
+        "description": "Delays a run from a stop on by a number of minutes (0 clears it, negative moves it earlier), or to a new departure time. Every change is recorded with who, when and why, and reaches the followers it concerns: those riding through or past the changed stop, told of their own stop's new time. Each of the three live changes takes an optional `idempotency_key`: the same admin's key again records nothing, notifies nobody, and answers with the run as it is now. A delay or a platform change at a stop the run no longer calls at is refused with FAILED_PRECONDITION.",
         "security": [
           {
             "bearer": []
@@ -27976,6 +27976,12 @@ extension OpenAPIDocument {
         "properties": {
           "run": {
             "$ref": "#/components/schemas/binario.scheduling.v1.RunRef"
+          },
+          "fromStationId": {
+            "type": "string"
+          },
+          "toStationId": {
+            "type": "string"
           }
         },
         "additionalProperties": false

@@ -66,11 +66,16 @@ public struct RunFollowChange: Sendable, Hashable {
   public var userID: String
   public var run: RunReference
   public var following: Bool
+  /// Where the ticket boards and leaves the run (empty: the run's ends).
+  public var fromStationID: String
+  public var toStationID: String
 
-  public init(id: Int64, userID: String, run: RunReference, following: Bool) {
+  public init(id: Int64, userID: String, run: RunReference, following: Bool, fromStationID: String = "", toStationID: String = "") {
     self.id = id
     self.userID = userID
     self.run = run
     self.following = following
+    self.fromStationID = fromStationID
+    self.toStationID = toStationID
   }
 }

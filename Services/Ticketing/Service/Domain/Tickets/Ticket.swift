@@ -91,10 +91,12 @@ public struct Ticket: Sendable, Hashable, Codable {
     return .valid
   }
 
-  /// The runs a holder follows: the outbound and return runs.
-  public var runs: [RunReference] {
-    [outbound?.run, returnJourney?.run].compactMap { $0 }
+  /// The ways a holder rides and follows: the outbound and return runs.
+  public var journeys: [Journey] {
+    [outbound, returnJourney].compactMap { $0 }
   }
+
+  public var runs: [RunReference] { journeys.map(\.run) }
 
   /// When the ticket is first needed: its first departure, else its first valid day.
   public var sortKey: Date { outbound?.departure ?? validFrom }

@@ -146,7 +146,7 @@ extension TicketingDomain {
     for change in changes {
       do {
         do {
-          try await timetable.setFollowing(change.following, userID: change.userID, run: change.run)
+          try await timetable.setFollowing(change)
         } catch ServiceError.notFound(_) {}
         try await store.markFollowChangeSent(id: change.id)
       } catch {

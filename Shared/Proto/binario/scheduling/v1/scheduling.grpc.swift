@@ -527,10 +527,13 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
-        /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
-        /// > Each of the three live changes takes an optional `idempotency_key`: the same admin's key
-        /// > again records nothing, notifies nobody, and answers with the run as it is now.
+        /// > Delays a run from a stop on by a number of minutes (0 clears it, negative moves it
+        /// > earlier), or to a new departure time. Every change is recorded with who, when and why, and
+        /// > reaches the followers it concerns: those riding through or past the changed stop, told of
+        /// > their own stop's new time. Each of the three live changes takes an optional
+        /// > `idempotency_key`: the same admin's key again records nothing, notifies nobody, and answers
+        /// > with the run as it is now. A delay or a platform change at a stop the run no longer calls
+        /// > at is refused with FAILED_PRECONDITION.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Scheduling_V1_DelayRunRequest` messages.
@@ -566,7 +569,8 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Cancels a run, whole or from a stop on.
+        /// > Cancels a run, whole or from a stop on. Cancelling again what is already cancelled is
+        /// > refused with FAILED_PRECONDITION (and notifies nobody).
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Scheduling_V1_CancelRunRequest` messages.
@@ -925,10 +929,13 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
-        /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
-        /// > Each of the three live changes takes an optional `idempotency_key`: the same admin's key
-        /// > again records nothing, notifies nobody, and answers with the run as it is now.
+        /// > Delays a run from a stop on by a number of minutes (0 clears it, negative moves it
+        /// > earlier), or to a new departure time. Every change is recorded with who, when and why, and
+        /// > reaches the followers it concerns: those riding through or past the changed stop, told of
+        /// > their own stop's new time. Each of the three live changes takes an optional
+        /// > `idempotency_key`: the same admin's key again records nothing, notifies nobody, and answers
+        /// > with the run as it is now. A delay or a platform change at a stop the run no longer calls
+        /// > at is refused with FAILED_PRECONDITION.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_DelayRunRequest` message.
@@ -964,7 +971,8 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Cancels a run, whole or from a stop on.
+        /// > Cancels a run, whole or from a stop on. Cancelling again what is already cancelled is
+        /// > refused with FAILED_PRECONDITION (and notifies nobody).
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_CancelRunRequest` message.
@@ -1322,10 +1330,13 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
-        /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
-        /// > Each of the three live changes takes an optional `idempotency_key`: the same admin's key
-        /// > again records nothing, notifies nobody, and answers with the run as it is now.
+        /// > Delays a run from a stop on by a number of minutes (0 clears it, negative moves it
+        /// > earlier), or to a new departure time. Every change is recorded with who, when and why, and
+        /// > reaches the followers it concerns: those riding through or past the changed stop, told of
+        /// > their own stop's new time. Each of the three live changes takes an optional
+        /// > `idempotency_key`: the same admin's key again records nothing, notifies nobody, and answers
+        /// > with the run as it is now. A delay or a platform change at a stop the run no longer calls
+        /// > at is refused with FAILED_PRECONDITION.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Scheduling_V1_DelayRunRequest` message.
@@ -1361,7 +1372,8 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Cancels a run, whole or from a stop on.
+        /// > Cancels a run, whole or from a stop on. Cancelling again what is already cancelled is
+        /// > refused with FAILED_PRECONDITION (and notifies nobody).
         ///
         /// - Parameters:
         ///   - request: A `Binario_Scheduling_V1_CancelRunRequest` message.
@@ -2521,10 +2533,13 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
-        /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
-        /// > Each of the three live changes takes an optional `idempotency_key`: the same admin's key
-        /// > again records nothing, notifies nobody, and answers with the run as it is now.
+        /// > Delays a run from a stop on by a number of minutes (0 clears it, negative moves it
+        /// > earlier), or to a new departure time. Every change is recorded with who, when and why, and
+        /// > reaches the followers it concerns: those riding through or past the changed stop, told of
+        /// > their own stop's new time. Each of the three live changes takes an optional
+        /// > `idempotency_key`: the same admin's key again records nothing, notifies nobody, and answers
+        /// > with the run as it is now. A delay or a platform change at a stop the run no longer calls
+        /// > at is refused with FAILED_PRECONDITION.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_DelayRunRequest` message.
@@ -2570,7 +2585,8 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Cancels a run, whole or from a stop on.
+        /// > Cancels a run, whole or from a stop on. Cancelling again what is already cancelled is
+        /// > refused with FAILED_PRECONDITION (and notifies nobody).
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_CancelRunRequest` message.
@@ -3129,10 +3145,13 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
-        /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
-        /// > Each of the three live changes takes an optional `idempotency_key`: the same admin's key
-        /// > again records nothing, notifies nobody, and answers with the run as it is now.
+        /// > Delays a run from a stop on by a number of minutes (0 clears it, negative moves it
+        /// > earlier), or to a new departure time. Every change is recorded with who, when and why, and
+        /// > reaches the followers it concerns: those riding through or past the changed stop, told of
+        /// > their own stop's new time. Each of the three live changes takes an optional
+        /// > `idempotency_key`: the same admin's key again records nothing, notifies nobody, and answers
+        /// > with the run as it is now. A delay or a platform change at a stop the run no longer calls
+        /// > at is refused with FAILED_PRECONDITION.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_DelayRunRequest` message.
@@ -3200,7 +3219,8 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Cancels a run, whole or from a stop on.
+        /// > Cancels a run, whole or from a stop on. Cancelling again what is already cancelled is
+        /// > refused with FAILED_PRECONDITION (and notifies nobody).
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_CancelRunRequest` message.
@@ -3808,10 +3828,13 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
-    /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
-    /// > Each of the three live changes takes an optional `idempotency_key`: the same admin's key
-    /// > again records nothing, notifies nobody, and answers with the run as it is now.
+    /// > Delays a run from a stop on by a number of minutes (0 clears it, negative moves it
+    /// > earlier), or to a new departure time. Every change is recorded with who, when and why, and
+    /// > reaches the followers it concerns: those riding through or past the changed stop, told of
+    /// > their own stop's new time. Each of the three live changes takes an optional
+    /// > `idempotency_key`: the same admin's key again records nothing, notifies nobody, and answers
+    /// > with the run as it is now. A delay or a platform change at a stop the run no longer calls
+    /// > at is refused with FAILED_PRECONDITION.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Scheduling_V1_DelayRunRequest` message.
@@ -3869,7 +3892,8 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Cancels a run, whole or from a stop on.
+    /// > Cancels a run, whole or from a stop on. Cancelling again what is already cancelled is
+    /// > refused with FAILED_PRECONDITION (and notifies nobody).
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Scheduling_V1_CancelRunRequest` message.
@@ -4462,10 +4486,13 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Delays a run from a stop on by a number of minutes (0 clears it), or to a new departure
-    /// > time. Every change is recorded with who, when and why, and reaches the run's followers.
-    /// > Each of the three live changes takes an optional `idempotency_key`: the same admin's key
-    /// > again records nothing, notifies nobody, and answers with the run as it is now.
+    /// > Delays a run from a stop on by a number of minutes (0 clears it, negative moves it
+    /// > earlier), or to a new departure time. Every change is recorded with who, when and why, and
+    /// > reaches the followers it concerns: those riding through or past the changed stop, told of
+    /// > their own stop's new time. Each of the three live changes takes an optional
+    /// > `idempotency_key`: the same admin's key again records nothing, notifies nobody, and answers
+    /// > with the run as it is now. A delay or a platform change at a stop the run no longer calls
+    /// > at is refused with FAILED_PRECONDITION.
     ///
     /// - Parameters:
     ///   - message: request message to send.
@@ -4531,7 +4558,8 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Cancels a run, whole or from a stop on.
+    /// > Cancels a run, whole or from a stop on. Cancelling again what is already cancelled is
+    /// > refused with FAILED_PRECONDITION (and notifies nobody).
     ///
     /// - Parameters:
     ///   - message: request message to send.

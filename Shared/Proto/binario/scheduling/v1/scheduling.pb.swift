@@ -530,6 +530,9 @@ public nonisolated struct Binario_Scheduling_V1_GetRealtimeFeedResponse: Sendabl
   public init() {}
 }
 
+/// A traveller follows the part of a run they ride: from the station they board at to the one
+/// they leave it at (either empty: the run's first or last stop). They are told only of changes
+/// that reach that part, in terms of their own stops.
 public nonisolated struct Binario_Scheduling_V1_FollowRunRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -543,6 +546,10 @@ public nonisolated struct Binario_Scheduling_V1_FollowRunRequest: Sendable {
   public var hasRun: Bool {self._run != nil}
   /// Clears the value of `run`. Subsequent reads from it will return its default value.
   public mutating func clearRun() {self._run = nil}
+
+  public var fromStationID: String = String()
+
+  public var toStationID: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -743,13 +750,15 @@ public nonisolated struct Binario_Scheduling_V1_DelayRunRequest: Sendable {
   /// 0: from the first stop
   public var fromSequence: Int32 = 0
 
-  /// 0 clears the delay
+  /// Minutes late (negative: early, at most 120 and never before the train reaches the stop); 0
+  /// clears the delay.
   public var minutes: Int32 = 0
 
   public var reason: String = String()
 
   /// Instead of minutes: the new departure time from that stop, "HH:MM" on the run's service
-  /// date (past 24:00 after midnight), not earlier than the scheduled one.
+  /// date (past 24:00 after midnight), earlier or later than the scheduled one within the same
+  /// bounds.
   public var newDeparture: String = String()
 
   /// Chosen by the client, unique per change it means (a UUID); optional, but without it a retry
@@ -1156,6 +1165,11 @@ public nonisolated struct Binario_Scheduling_V1_FollowRunForRequest: Sendable {
   public var hasRun: Bool {self._run != nil}
   /// Clears the value of `run`. Subsequent reads from it will return its default value.
   public mutating func clearRun() {self._run = nil}
+
+  /// The ticket's stations on the run, as in FollowRunRequest.
+  public var fromStationID: String = String()
+
+  public var toStationID: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2102,7 +2116,7 @@ nonisolated extension Binario_Scheduling_V1_GetRealtimeFeedResponse: SwiftProtob
 
 nonisolated extension Binario_Scheduling_V1_FollowRunRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".FollowRunRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{3}from_station_id\0\u{3}to_station_id\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2111,6 +2125,8 @@ nonisolated extension Binario_Scheduling_V1_FollowRunRequest: SwiftProtobuf.Mess
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._run) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.fromStationID) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.toStationID) }()
       default: break
       }
     }
@@ -2124,11 +2140,19 @@ nonisolated extension Binario_Scheduling_V1_FollowRunRequest: SwiftProtobuf.Mess
     try { if let v = self._run {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
     } }()
+    if !self.fromStationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.fromStationID, fieldNumber: 2)
+    }
+    if !self.toStationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.toStationID, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Scheduling_V1_FollowRunRequest, rhs: Binario_Scheduling_V1_FollowRunRequest) -> Bool {
     if lhs._run != rhs._run {return false}
+    if lhs.fromStationID != rhs.fromStationID {return false}
+    if lhs.toStationID != rhs.toStationID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3233,7 +3257,7 @@ nonisolated extension Binario_Scheduling_V1_RemoveRunResponse: SwiftProtobuf.Mes
 
 nonisolated extension Binario_Scheduling_V1_FollowRunForRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".FollowRunForRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{1}run\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{1}run\0\u{3}from_station_id\0\u{3}to_station_id\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3243,6 +3267,8 @@ nonisolated extension Binario_Scheduling_V1_FollowRunForRequest: SwiftProtobuf.M
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.userID) }()
       case 2: try { try decoder.decodeSingularMessageField(value: &self._run) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.fromStationID) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.toStationID) }()
       default: break
       }
     }
@@ -3259,12 +3285,20 @@ nonisolated extension Binario_Scheduling_V1_FollowRunForRequest: SwiftProtobuf.M
     try { if let v = self._run {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
     } }()
+    if !self.fromStationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.fromStationID, fieldNumber: 3)
+    }
+    if !self.toStationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.toStationID, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Scheduling_V1_FollowRunForRequest, rhs: Binario_Scheduling_V1_FollowRunForRequest) -> Bool {
     if lhs.userID != rhs.userID {return false}
     if lhs._run != rhs._run {return false}
+    if lhs.fromStationID != rhs.fromStationID {return false}
+    if lhs.toStationID != rhs.toStationID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
