@@ -11,6 +11,8 @@ public enum NotificationKind: String, Sendable, Hashable, CaseIterable {
   case renewalReminder = "renewal_reminder"
   case ticket
   case general
+  /// An admin's service notice (a strike, works on a line).
+  case serviceNotice = "service_notice"
 }
 
 /// A notification a service asks scheduling's notification centre to deliver (its internal

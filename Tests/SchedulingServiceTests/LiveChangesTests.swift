@@ -47,7 +47,7 @@ struct LiveChangesTests {
     other.tripID = "RE_BERGAMO_2604"
     let cancelled = RunLiveState(run: other, changes: [.cancellation(fromSequence: 0)])
     let unchanged = RunLiveState(run: Self.run, changes: [])
-    let bytes = try builder.feed(of: [delayed, cancelled, unchanged], at: 1_795_600_000)
+    let bytes = try builder.feed(of: [delayed, cancelled, unchanged], at: Date(timeIntervalSince1970: 1_795_600_000))
     // FeedMessage.header (field 1) begins with gtfs_realtime_version (field 1) "2.0".
     #expect(Array(bytes.prefix(7))[2...] == [0x0A, 0x03, 0x32, 0x2E, 0x30])
 

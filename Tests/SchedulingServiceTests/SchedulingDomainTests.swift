@@ -456,4 +456,104 @@ struct SchedulingDomainTests {
       #expect(moved.stop(1)?.delayMinutes == -10)
     }
   }
+
+  @Test func aServiceNoticeReachesTheFollowersItConcernsTheBoardsAndTheFeed() async throws {
+    try await withDomain { domain in
+      let run = try bergamoRun(domain)
+      let now = FixedClock().now()
+      // Ada rides the Bergamo line's run; Bob follows a run of another line from Malpensa.
+      try await domain.follow(userID: "ada", tripID: run.tripID, date: run.serviceDate.description)
+      let other = try #require(
+        try domain.departures(stationID: "MALPENSA_T1", after: nil, limit: 5).departures.map(\.run).first { $0.line.id != run.line.id }
+      )
+      try await domain.follow(userID: "bob", tripID: other.tripID, date: other.serviceDate.description)
+      let draft = ServiceNoticeDraft(
+        texts: [
+          .init(language: "it", title: "Sciopero", description: "Treni a rischio dalle 9 alle 17."),
+          .init(language: "en", title: "Strike", description: "Trains at risk from 9 to 17."),
+        ],
+        lineIDs: [run.line.id],
+        endsAt: now.addingTimeInterval(2 * 86_400),
+        cause: .strike,
+        effect: .reducedService
+      )
+      let notice = try await domain.createNotice(adminID: "admin", draft, idempotencyKey: "n1")
+      #expect(notice.followersTold == 1)
+      let told = try domain.notifications.inbox(userID: "ada", pageSize: 0, pageToken: "", unreadOnly: true).notifications
+      #expect(told.map(\.content.kind) == [.serviceNotice])
+      #expect(told.first?.content.title.text(in: .italian) == "Sciopero" && told.first?.content.title.english == "Strike")
+      #expect(try domain.notifications.inbox(userID: "bob", pageSize: 0, pageToken: "", unreadOnly: true).notifications.isEmpty)
+      // Again with its key: the same notice, nobody told twice.
+      #expect(try await domain.createNotice(adminID: "admin", draft, idempotencyKey: "n1").id == notice.id)
+      #expect(try domain.notifications.inbox(userID: "ada", pageSize: 0, pageToken: "", unreadOnly: true).notifications.count == 1)
+      // On the boards of the line's stations and on its runs; not on Malpensa's other lines.
+      #expect(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 10).notices.map(\.id) == [notice.id])
+      #expect(try domain.notices(for: run).map(\.id) == [notice.id])
+      #expect(try domain.notices(for: other).isEmpty)
+      #expect(try domain.notices(lineID: run.line.id).map(\.id) == [notice.id])
+      // In the realtime feed, as an alert in both languages.
+      let feed = try domain.realtimeFeed()
+      let message = try TransitRealtime_FeedMessage(
+        serializedBytes: try RealtimeFeedBuilder(platformStopID: feed.platformStopID).feed(feed)
+      )
+      let alert = try #require(message.entity.first { $0.id == "alert:\(notice.id)" }?.alert)
+      #expect(alert.cause == .strike && alert.effect == .reducedService)
+      #expect(alert.informedEntity.map(\.routeID) == [run.line.id])
+      #expect(Set(alert.headerText.translation.map(\.language)) == ["it", "en"])
+      #expect(alert.activePeriod.first?.end == UInt64(notice.endsAt.timeIntervalSince1970))
+      // Ended: gone from boards and feed, kept in the admin's list.
+      _ = try await domain.endNotice(id: notice.id)
+      #expect(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 10).notices.isEmpty)
+      #expect(try domain.allNotices().map(\.id) == [notice.id])
+      // What an admin gets wrong is named.
+      let refused = await #expect(throws: ServiceError.self) {
+        _ = try await domain.createNotice(
+          adminID: "admin",
+          ServiceNoticeDraft(texts: [.init(language: "fr", title: "", description: "")], lineIDs: ["NOPE"], endsAt: nil)
+        )
+      }
+      guard case .invalid(let problems) = refused else { return }
+      #expect(Set(problems.map(\.field)) == ["texts[0].language", "line_ids[0]", "ends_at"])
+    }
+  }
+
+  @Test func aTrainUnderWayIsPlacedBetweenItsStopsByItsLiveTimes() async throws {
+    try await withDomain { domain in
+      let run = try bergamoRun(domain)
+      let lambrate = try #require(run.stop(2))
+      let treviglio = try #require(run.stop(3))
+      // Halfway between Lambrate's departure and Treviglio's arrival: halfway between them.
+      let leaves = run.instant(lambrate.expectedDeparture)
+      let reaches = run.instant(treviglio.expectedArrival)
+      let midway = leaves.addingTimeInterval(reaches.timeIntervalSince(leaves) / 2)
+      let estimate = try #require(VehicleEstimate(run, at: midway))
+      let (a, b) = (try #require(run.stations["MI_LAMBRATE"]), try #require(run.stations["TREVIGLIO"]))
+      #expect(abs(estimate.latitude - (a.latitude + b.latitude) / 2) < 1e-6)
+      #expect(estimate.stopSequence == 3 && !estimate.stopped)
+      // Standing at Lambrate between its arrival and departure; nowhere before it leaves.
+      #expect(VehicleEstimate(run, at: run.instant(lambrate.expectedArrival))?.stopped == true)
+      #expect(VehicleEstimate(run, at: run.instant(try #require(run.stop(1)).expectedDeparture).addingTimeInterval(-1)) == nil)
+      // Ten minutes late, the same instant finds it just past Lambrate; half an hour late, not
+      // yet gone from Milano Centrale.
+      let late = try await domain.delay(
+        adminID: "a",
+        tripID: run.tripID,
+        date: run.serviceDate.description,
+        fromSequence: 1,
+        minutes: 10,
+        reason: "x"
+      )
+      let behind = try #require(VehicleEstimate(late, at: midway))
+      #expect(abs(behind.latitude - a.latitude) < abs(behind.latitude - b.latitude))
+      let later = try await domain.delay(
+        adminID: "a",
+        tripID: run.tripID,
+        date: run.serviceDate.description,
+        fromSequence: 1,
+        minutes: 30,
+        reason: "x"
+      )
+      #expect(VehicleEstimate(later, at: midway) == nil)
+    }
+  }
 }

@@ -283,6 +283,8 @@ extension PersonText {
       "Il tuo taxi è arrivato",
     "Your taxi is late":
       "Il tuo taxi è in ritardo",
+    "\"it\" or \"en\"":
+      "\"it\" o \"en\"",
     "a GeoJSON catalogue is a FeatureCollection":
       "un catalogo GeoJSON è una FeatureCollection",
     "a batch holds at most %@ readings; send the rest in another":
@@ -337,6 +339,8 @@ extension PersonText {
       "un messaggio non si decodifica: %@",
     "a name":
       "un nome",
+    "a notice id":
+      "l'id di un avviso",
     "a number is malformed":
       "un numero non è valido",
     "a page holds 1 to %@ items (0 for %@); %@ is not a page size":
@@ -409,6 +413,8 @@ extension PersonText {
       "un orario come HH:MM (oltre 24:00 dopo mezzanotte)",
     "a title":
       "un titolo",
+    "a title in Italian or English":
+      "un titolo in italiano o in inglese",
     "a train number":
       "un numero di treno",
     "a trip id":
@@ -431,6 +437,8 @@ extension PersonText {
       "una zona richiede almeno 3 vertici, %@ ne ha %@",
     "account %@ is not an enabled driver":
       "l'account %@ non è un tassista abilitato",
+    "after the start":
+      "dopo l'inizio",
     "an ID token is required":
       "serve un ID token",
     "an ISO 4217 code such as EUR":
@@ -533,6 +541,8 @@ extension PersonText {
       "tra %@ minuti",
     "in 1 minute":
       "tra 1 minuto",
+    "in the future":
+      "nel futuro",
     "invalid request: %@":
       "richiesta non valida: %@",
     "invite a friend by user id, or a contact by email":
@@ -639,6 +649,8 @@ extension PersonText {
       "nessuna tabella tariffaria caricata: avvia ticketing con --fare-table",
     "no friend request %@ is addressed to you":
       "nessuna richiesta di amicizia %@ è indirizzata a te",
+    "no line %@":
+      "nessuna linea %@",
     "no line %@ (see the admin lines list)":
       "nessuna linea %@ (vedi l'elenco delle linee dell'amministrazione)",
     "no location of yours is kept":
@@ -677,6 +689,8 @@ extension PersonText {
       "nessun luogo salvato %@",
     "no service behind this gateway serves %@":
       "nessun servizio dietro questo gateway offre %@",
+    "no service notice %@":
+      "nessun avviso di servizio %@",
     "no station \"%@\"":
       "nessuna stazione \"%@\"",
     "no station %@":
@@ -707,6 +721,8 @@ extension PersonText {
       "non è un intervallo di zone",
     "now":
       "ora",
+    "one text per language":
+      "un testo per lingua",
     "only %@ of the charge is left to refund":
       "restano da rimborsare solo %@ dell'addebito",
     "only the organiser of %@ can do that":
@@ -1067,6 +1083,10 @@ extension PersonText {
       "settimanale, mensile, trimestrale o annuale",
     "when the event starts is required":
       "serve l'ora di inizio della tappa",
+    "when the notice ends":
+      "quando finisce l'avviso",
+    "within %@ days":
+      "entro %@ giorni",
     "wrong email or password":
       "email o password sbagliate",
     "yearly":

@@ -19,6 +19,7 @@ extension NotificationKind {
     case .renewalReminder: self = .renewalReminder
     case .ticket: self = .ticket
     case .general: self = .general
+    case .serviceNotice: self = .serviceNotice
     case .unspecified, .UNRECOGNIZED: return nil
     }
   }
@@ -36,6 +37,7 @@ extension NotificationKind {
     case .renewalReminder: .renewalReminder
     case .ticket: .ticket
     case .general: .general
+    case .serviceNotice: .serviceNotice
     }
   }
 }

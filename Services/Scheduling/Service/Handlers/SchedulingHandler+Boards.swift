@@ -22,6 +22,7 @@ extension SchedulingHandler {
       .with {
         $0.station = Binario_Scheduling_V1_Station(board.station)
         $0.departures = Self.departures(of: board)
+        $0.notices = board.notices.map(self.proto)
       }
     }
   }
@@ -40,6 +41,7 @@ extension SchedulingHandler {
         let answer = Binario_Scheduling_V1_WatchDeparturesBoardResponse.with {
           $0.station = Binario_Scheduling_V1_Station(board.station)
           $0.departures = Self.departures(of: board)
+          $0.notices = board.notices.map(self.proto)
         }
         // A wake-up is "may have changed": the same board again is not news.
         guard answer != sent else { return }

@@ -14,10 +14,7 @@ extension SchedulingHandler {
     context: ServerContext
   ) async throws -> Binario_Scheduling_V1_GetRealtimeFeedResponse {
     let feed = try domain.realtimeFeed()
-    let bytes = try RealtimeFeedBuilder(platformStopID: feed.platformStopID).feed(
-      of: feed.runs,
-      at: UInt64(max(0, feed.generatedAt.timeIntervalSince1970))
-    )
+    let bytes = try RealtimeFeedBuilder(platformStopID: feed.platformStopID).feed(feed)
     return .with { $0.feedMessage = Data(bytes) }
   }
 }

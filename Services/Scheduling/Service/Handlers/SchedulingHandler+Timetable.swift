@@ -34,7 +34,11 @@ extension SchedulingHandler {
     context: ServerContext
   ) async throws -> Binario_Scheduling_V1_GetRunResponse {
     let run = try domain.run(tripID: request.run.tripID, date: request.run.serviceDate)
-    return .with { $0.run = Binario_Scheduling_V1_Run(run) }
+    let notices = try domain.notices(for: run)
+    return .with {
+      $0.run = Binario_Scheduling_V1_Run(run)
+      $0.notices = notices.map(self.proto)
+    }
   }
 
   public func listLines(

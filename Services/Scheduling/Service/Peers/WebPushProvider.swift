@@ -110,7 +110,7 @@ struct WebPushPayload: Encodable {
   /// A train's change and a taxi's arrival wake the phone at once; the rest can wait for it.
   static func urgency(of kind: NotificationKind) -> WebPushRequest.Urgency {
     switch kind {
-    case .tripDelay, .platformChange, .cancellation, .taxiUpdate: .high
+    case .tripDelay, .platformChange, .cancellation, .taxiUpdate, .serviceNotice: .high
     case .itineraryInvite, .itineraryUpdate, .ticket, .renewalReminder, .general: .normal
     case .deal, .welcome: .low
     }

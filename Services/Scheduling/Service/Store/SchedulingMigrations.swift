@@ -220,4 +220,28 @@ public enum SchedulingMigrations {
           """
       )
     }
+    // Admins' service notices (`ServiceNotice`): texts, lines and stations as JSON arrays.
+    .add("v7-service-notices") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE service_notice (
+            id TEXT PRIMARY KEY NOT NULL,
+            texts TEXT NOT NULL,
+            line_ids TEXT NOT NULL,
+            station_ids TEXT NOT NULL,
+            starts_at REAL NOT NULL,
+            ends_at REAL NOT NULL,
+            cause TEXT NOT NULL,
+            effect TEXT NOT NULL,
+            created_by TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            followers_told INTEGER NOT NULL,
+            idempotency_key TEXT
+          );
+          CREATE INDEX service_notice_by_end ON service_notice(ends_at);
+          CREATE UNIQUE INDEX service_notice_by_key ON service_notice(created_by, idempotency_key)
+            WHERE idempotency_key IS NOT NULL;
+          """
+      )
+    }
 }

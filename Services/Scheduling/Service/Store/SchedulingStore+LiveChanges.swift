@@ -190,3 +190,27 @@ extension SchedulingStore {
     )
   }
 }
+
+extension SchedulingStore {
+  /// The runs of `date` scheduled to be under way at `time` of that service day, or ended less
+  /// than `lateness` before it (a late train may still be going), as trip and date.
+  public func runsUnderWay(on date: ServiceDate, at time: ServiceTime, lateness: Int) throws -> [(tripID: String, serviceDate: ServiceDate)] {
+    let seconds = time.secondsSinceServiceDayStart
+    return try pool.read { db in
+      try String.fetchAll(
+        db.cachedStatement(
+          sql: """
+            SELECT trip.id FROM trip
+            JOIN service_day ON service_day.service_id = trip.service_id AND service_day.day = ?
+            JOIN (SELECT trip_id, MIN(departure) AS first, MAX(arrival) AS last FROM trip_stop GROUP BY trip_id) AS span
+              ON span.trip_id = trip.id
+            WHERE span.first <= ? AND span.last >= ?
+              AND NOT EXISTS (SELECT 1 FROM run_exclusion WHERE trip_id = trip.id AND day = ?)
+            ORDER BY trip.id
+            """
+        ),
+        arguments: [date.daysSinceEpoch, seconds, seconds - lateness, date.daysSinceEpoch]
+      ).map { ($0, date) }
+    }
+  }
+}

@@ -1328,6 +1328,17 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .post,
+      template: "/v1/admin/service-notices",
+      body: "*",
+      rpc: "/binario.scheduling.v1.Scheduling/CreateServiceNotice",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["cause": .string, "effect": .string, "ends_at": .string, "idempotency_key": .string, "starts_at": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_CreateServiceNoticeRequest, Binario_Scheduling_V1_CreateServiceNoticeResponse>(),
+      summary: "Publishes a service notice: shown on the boards and runs it concerns, pushed to the followers of the runs it concerns (once each), and carried in the realtime feed as a ServiceAlert. At least one language's title; the window must end after it starts and within 90 days. Takes an idempotency key."
+    ),
+    HTTPRoute(
+      verb: .post,
       template: "/v1/admin/trips/{run.trip_id}/runs/{run.service_date}:delay",
       body: "*",
       rpc: "/binario.scheduling.v1.Scheduling/DelayRun",
@@ -1336,6 +1347,17 @@ extension HTTPRouteTable {
       parameterKinds: ["from_sequence": .number, "idempotency_key": .string, "minutes": .number, "new_departure": .string, "reason": .string, "run.service_date": .string, "run.trip_id": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_DelayRunRequest, Binario_Scheduling_V1_DelayRunResponse>(),
       summary: "Delays a run from a stop on by a number of minutes (0 clears it, negative moves it earlier), or to a new departure time. Every change is recorded with who, when and why, and reaches the followers it concerns: those riding through or past the changed stop, told of their own stop's new time. Each of the three live changes takes an optional `idempotency_key`: the same admin's key again records nothing, notifies nobody, and answers with the run as it is now. A delay or a platform change at a stop the run no longer calls at is refused with FAILED_PRECONDITION."
+    ),
+    HTTPRoute(
+      verb: .post,
+      template: "/v1/admin/service-notices/{notice_id}:end",
+      body: "*",
+      rpc: "/binario.scheduling.v1.Scheduling/EndServiceNotice",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["notice_id": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_EndServiceNoticeRequest, Binario_Scheduling_V1_EndServiceNoticeResponse>(),
+      summary: "Ends a notice now (it stays in the admin's list as ended); ending it again changes nothing."
     ),
     HTTPRoute(
       verb: .post,
@@ -1394,6 +1416,17 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .get,
+      template: "/v1/admin/service-notices",
+      body: "",
+      rpc: "/binario.scheduling.v1.Scheduling/ListAllServiceNotices",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: [:],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_ListAllServiceNoticesRequest, Binario_Scheduling_V1_ListAllServiceNoticesResponse>(),
+      summary: "Every notice, ended ones too, newest first."
+    ),
+    HTTPRoute(
+      verb: .get,
       template: "/v1/me/followed-runs",
       body: "",
       rpc: "/binario.scheduling.v1.Scheduling/ListFollowedRuns",
@@ -1424,6 +1457,17 @@ extension HTTPRouteTable {
       parameterKinds: ["run.service_date": .string, "run.trip_id": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_ListRunChangesRequest, Binario_Scheduling_V1_ListRunChangesResponse>(),
       summary: "Every change made to a run, oldest first."
+    ),
+    HTTPRoute(
+      verb: .get,
+      template: "/v1/service-notices",
+      body: "",
+      rpc: "/binario.scheduling.v1.Scheduling/ListServiceNotices",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["line_id": .string, "station_id": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_ListServiceNoticesRequest, Binario_Scheduling_V1_ListServiceNoticesResponse>(),
+      summary: "The service notices in force now or later (a strike, works on a line, a station closed), soonest first; with a station or a line, those that concern it (and the network-wide ones)."
     ),
     HTTPRoute(
       verb: .get,

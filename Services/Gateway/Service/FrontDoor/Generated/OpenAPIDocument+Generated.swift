@@ -3996,6 +3996,418 @@ extension OpenAPIDocument {
         }
       }
     },
+    "/v1/admin/service-notices": {
+      "get": {
+        "operationId": "Scheduling_ListAllServiceNotices",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "Every notice, ended ones too, newest first.",
+        "description": "Every notice, ended ones too, newest first.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "ADMIN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.ListAllServiceNoticesResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "Scheduling_CreateServiceNotice",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "Publishes a service notice:",
+        "description": "Publishes a service notice: shown on the boards and runs it concerns, pushed to the followers of the runs it concerns (once each), and carried in the realtime feed as a ServiceAlert. At least one language's title; the window must end after it starts and within 90 days. Takes an idempotency key.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "ADMIN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.CreateServiceNoticeResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.CreateServiceNoticeRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/service-notices/{notice_id}:end": {
+      "post": {
+        "operationId": "Scheduling_EndServiceNotice",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "Ends a notice now (it stays in the admin's list as ended);",
+        "description": "Ends a notice now (it stays in the admin's list as ended); ending it again changes nothing.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "ADMIN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.EndServiceNoticeResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "notice_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.EndServiceNoticeRequest"
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/admin/shops": {
       "get": {
         "operationId": "GeoOffers_ListShops",
@@ -17164,6 +17576,123 @@ extension OpenAPIDocument {
         ]
       }
     },
+    "/v1/service-notices": {
+      "get": {
+        "operationId": "Scheduling_ListServiceNotices",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "The service notices in force now or later (a strike, works on a line, a station closed), soonest first;",
+        "description": "The service notices in force now or later (a strike, works on a line, a station closed), soonest first; with a station or a line, those that concern it (and the network-wide ones).",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "PUBLIC",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.ListServiceNoticesResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "line_id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "station_id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
     "/v1/sessions": {
       "post": {
         "operationId": "Identity_Login",
@@ -27876,6 +28405,81 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.scheduling.v1.CreateServiceNoticeRequest": {
+        "type": "object",
+        "properties": {
+          "texts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.NoticeText"
+            }
+          },
+          "lineIds": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "stationIds": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "startsAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "endsAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "cause": {
+            "type": "string",
+            "enum": [
+              "NOTICE_CAUSE_UNSPECIFIED",
+              "NOTICE_CAUSE_OTHER",
+              "NOTICE_CAUSE_TECHNICAL_PROBLEM",
+              "NOTICE_CAUSE_STRIKE",
+              "NOTICE_CAUSE_DEMONSTRATION",
+              "NOTICE_CAUSE_ACCIDENT",
+              "NOTICE_CAUSE_HOLIDAY",
+              "NOTICE_CAUSE_WEATHER",
+              "NOTICE_CAUSE_MAINTENANCE",
+              "NOTICE_CAUSE_CONSTRUCTION",
+              "NOTICE_CAUSE_POLICE_ACTIVITY",
+              "NOTICE_CAUSE_MEDICAL_EMERGENCY"
+            ]
+          },
+          "effect": {
+            "type": "string",
+            "enum": [
+              "NOTICE_EFFECT_UNSPECIFIED",
+              "NOTICE_EFFECT_NO_SERVICE",
+              "NOTICE_EFFECT_REDUCED_SERVICE",
+              "NOTICE_EFFECT_SIGNIFICANT_DELAYS",
+              "NOTICE_EFFECT_DETOUR",
+              "NOTICE_EFFECT_ADDITIONAL_SERVICE",
+              "NOTICE_EFFECT_MODIFIED_SERVICE",
+              "NOTICE_EFFECT_OTHER",
+              "NOTICE_EFFECT_STOP_MOVED"
+            ]
+          },
+          "idempotencyKey": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.CreateServiceNoticeResponse": {
+        "type": "object",
+        "properties": {
+          "notice": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ServiceNotice"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.scheduling.v1.DelayRunRequest": {
         "type": "object",
         "properties": {
@@ -27971,6 +28575,24 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.scheduling.v1.EndServiceNoticeRequest": {
+        "type": "object",
+        "properties": {
+          "noticeId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.EndServiceNoticeResponse": {
+        "type": "object",
+        "properties": {
+          "notice": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ServiceNotice"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.scheduling.v1.FollowRunRequest": {
         "type": "object",
         "properties": {
@@ -28001,6 +28623,12 @@ extension OpenAPIDocument {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/binario.scheduling.v1.Departure"
+            }
+          },
+          "notices": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.ServiceNotice"
             }
           }
         },
@@ -28048,6 +28676,12 @@ extension OpenAPIDocument {
         "properties": {
           "run": {
             "$ref": "#/components/schemas/binario.scheduling.v1.Run"
+          },
+          "notices": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.ServiceNotice"
+            }
           }
         },
         "additionalProperties": false
@@ -28326,6 +28960,18 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.scheduling.v1.ListAllServiceNoticesResponse": {
+        "type": "object",
+        "properties": {
+          "notices": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.ServiceNotice"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.scheduling.v1.ListDeliveriesResponse": {
         "type": "object",
         "properties": {
@@ -28443,6 +29089,18 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.scheduling.v1.ListServiceNoticesResponse": {
+        "type": "object",
+        "properties": {
+          "notices": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.ServiceNotice"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.scheduling.v1.ListStationsResponse": {
         "type": "object",
         "properties": {
@@ -28488,6 +29146,21 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.scheduling.v1.NoticeText": {
+        "type": "object",
+        "properties": {
+          "language": {
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "description": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.scheduling.v1.Notification": {
         "type": "object",
         "properties": {
@@ -28508,7 +29181,8 @@ extension OpenAPIDocument {
               "NOTIFICATION_KIND_TAXI_UPDATE",
               "NOTIFICATION_KIND_RENEWAL_REMINDER",
               "NOTIFICATION_KIND_TICKET",
-              "NOTIFICATION_KIND_GENERAL"
+              "NOTIFICATION_KIND_GENERAL",
+              "NOTIFICATION_KIND_SERVICE_NOTICE"
             ]
           },
           "title": {
@@ -28826,6 +29500,94 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.scheduling.v1.ServiceNotice": {
+        "type": "object",
+        "properties": {
+          "noticeId": {
+            "type": "string"
+          },
+          "texts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.NoticeText"
+            }
+          },
+          "lineIds": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "stationIds": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "startsAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "endsAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "cause": {
+            "type": "string",
+            "enum": [
+              "NOTICE_CAUSE_UNSPECIFIED",
+              "NOTICE_CAUSE_OTHER",
+              "NOTICE_CAUSE_TECHNICAL_PROBLEM",
+              "NOTICE_CAUSE_STRIKE",
+              "NOTICE_CAUSE_DEMONSTRATION",
+              "NOTICE_CAUSE_ACCIDENT",
+              "NOTICE_CAUSE_HOLIDAY",
+              "NOTICE_CAUSE_WEATHER",
+              "NOTICE_CAUSE_MAINTENANCE",
+              "NOTICE_CAUSE_CONSTRUCTION",
+              "NOTICE_CAUSE_POLICE_ACTIVITY",
+              "NOTICE_CAUSE_MEDICAL_EMERGENCY"
+            ]
+          },
+          "effect": {
+            "type": "string",
+            "enum": [
+              "NOTICE_EFFECT_UNSPECIFIED",
+              "NOTICE_EFFECT_NO_SERVICE",
+              "NOTICE_EFFECT_REDUCED_SERVICE",
+              "NOTICE_EFFECT_SIGNIFICANT_DELAYS",
+              "NOTICE_EFFECT_DETOUR",
+              "NOTICE_EFFECT_ADDITIONAL_SERVICE",
+              "NOTICE_EFFECT_MODIFIED_SERVICE",
+              "NOTICE_EFFECT_OTHER",
+              "NOTICE_EFFECT_STOP_MOVED"
+            ]
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "followersTold": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "lineNames": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "stationNames": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.scheduling.v1.SetNotificationPreferencesRequest": {
         "type": "object",
         "properties": {
@@ -28945,6 +29707,12 @@ extension OpenAPIDocument {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/binario.scheduling.v1.Departure"
+            }
+          },
+          "notices": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.ServiceNotice"
             }
           }
         },

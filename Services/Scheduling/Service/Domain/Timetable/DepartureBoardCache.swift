@@ -50,5 +50,7 @@ final class DepartureBoardCache: Sendable {
 public struct DepartureBoard: Sendable {
   public let station: Station
   public let departures: [LiveDeparture]
+  /// The service notices for the station or its lines, not over yet.
+  public let notices: [ServiceNotice]
   public let edition: Int
 }

@@ -46,10 +46,21 @@ extension SchedulingDomain {
       departures.append(LiveDeparture(run: run, sequence: stop.planned.sequence))
       firstDeparture = min(firstDeparture, run.instant(departure.departure))
     }
-    let board = DepartureBoard(station: station, departures: departures, edition: boards.nextEdition())
+    // The notices not over yet for the station or a line leaving it: announced ahead, shown
+    // until they end (when the board is computed again).
+    let lines = Set(departures.map(\.run.line.id))
+    let notices = try store.notices(endingAfter: instant).filter { $0.concerns(stationID: stationID, lineIDs: lines) }
+    let board = DepartureBoard(station: station, departures: departures, notices: notices, edition: boards.nextEdition())
     // A board with fewer trains than asked looked as far ahead as it does; later it would look
     // further, so only a full one is kept.
-    boards.keep(board, for: key, at: instant, version: version, validUntil: departures.count == limit ? firstDeparture : instant)
+    let noticeEnds = notices.map(\.endsAt).min() ?? .distantFuture
+    boards.keep(
+      board,
+      for: key,
+      at: instant,
+      version: version,
+      validUntil: departures.count == limit ? min(firstDeparture, noticeEnds) : instant
+    )
     return board
   }
 

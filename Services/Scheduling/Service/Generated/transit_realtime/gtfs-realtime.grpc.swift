@@ -1,5 +1,6 @@
 /// GTFS Realtime, the part of it scheduling publishes: trip updates (delays, cancellations,
-/// platform changes as assigned stops).
+/// platform changes as assigned stops), service alerts (admins' service notices) and vehicle
+/// positions (estimated from the timetable and the live delays).
 ///
 /// A subset of the official gtfs-realtime.proto (https://github.com/google/transit, Apache
 /// License 2.0): same package, message names, field names and field numbers, so any standard

@@ -9,7 +9,8 @@
 //   https://github.com/apple/swift-protobuf/
 
 /// GTFS Realtime, the part of it scheduling publishes: trip updates (delays, cancellations,
-/// platform changes as assigned stops).
+/// platform changes as assigned stops), service alerts (admins' service notices) and vehicle
+/// positions (estimated from the timetable and the live delays).
 ///
 /// A subset of the official gtfs-realtime.proto (https://github.com/google/transit, Apache
 /// License 2.0): same package, message names, field names and field numbers, so any standard
@@ -103,45 +104,61 @@ nonisolated struct TransitRealtime_FeedHeader: Sendable {
   fileprivate var _timestamp: UInt64? = nil
 }
 
-nonisolated struct TransitRealtime_FeedEntity: Sendable {
+nonisolated struct TransitRealtime_FeedEntity: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   var id: String {
-    get {_id ?? String()}
-    set {_id = newValue}
+    get {_storage._id ?? String()}
+    set {_uniqueStorage()._id = newValue}
   }
   /// Returns true if `id` has been explicitly set.
-  var hasID: Bool {self._id != nil}
+  var hasID: Bool {_storage._id != nil}
   /// Clears the value of `id`. Subsequent reads from it will return its default value.
-  mutating func clearID() {self._id = nil}
+  mutating func clearID() {_uniqueStorage()._id = nil}
 
   var isDeleted: Bool {
-    get {_isDeleted ?? false}
-    set {_isDeleted = newValue}
+    get {_storage._isDeleted ?? false}
+    set {_uniqueStorage()._isDeleted = newValue}
   }
   /// Returns true if `isDeleted` has been explicitly set.
-  var hasIsDeleted: Bool {self._isDeleted != nil}
+  var hasIsDeleted: Bool {_storage._isDeleted != nil}
   /// Clears the value of `isDeleted`. Subsequent reads from it will return its default value.
-  mutating func clearIsDeleted() {self._isDeleted = nil}
+  mutating func clearIsDeleted() {_uniqueStorage()._isDeleted = nil}
 
   var tripUpdate: TransitRealtime_TripUpdate {
-    get {_tripUpdate ?? TransitRealtime_TripUpdate()}
-    set {_tripUpdate = newValue}
+    get {_storage._tripUpdate ?? TransitRealtime_TripUpdate()}
+    set {_uniqueStorage()._tripUpdate = newValue}
   }
   /// Returns true if `tripUpdate` has been explicitly set.
-  var hasTripUpdate: Bool {self._tripUpdate != nil}
+  var hasTripUpdate: Bool {_storage._tripUpdate != nil}
   /// Clears the value of `tripUpdate`. Subsequent reads from it will return its default value.
-  mutating func clearTripUpdate() {self._tripUpdate = nil}
+  mutating func clearTripUpdate() {_uniqueStorage()._tripUpdate = nil}
+
+  var vehicle: TransitRealtime_VehiclePosition {
+    get {_storage._vehicle ?? TransitRealtime_VehiclePosition()}
+    set {_uniqueStorage()._vehicle = newValue}
+  }
+  /// Returns true if `vehicle` has been explicitly set.
+  var hasVehicle: Bool {_storage._vehicle != nil}
+  /// Clears the value of `vehicle`. Subsequent reads from it will return its default value.
+  mutating func clearVehicle() {_uniqueStorage()._vehicle = nil}
+
+  var alert: TransitRealtime_Alert {
+    get {_storage._alert ?? TransitRealtime_Alert()}
+    set {_uniqueStorage()._alert = newValue}
+  }
+  /// Returns true if `alert` has been explicitly set.
+  var hasAlert: Bool {_storage._alert != nil}
+  /// Clears the value of `alert`. Subsequent reads from it will return its default value.
+  mutating func clearAlert() {_uniqueStorage()._alert = nil}
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
 
-  fileprivate var _id: String? = nil
-  fileprivate var _isDeleted: Bool? = nil
-  fileprivate var _tripUpdate: TransitRealtime_TripUpdate? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 nonisolated struct TransitRealtime_TripUpdate: Sendable {
@@ -399,6 +416,397 @@ nonisolated struct TransitRealtime_TripDescriptor: Sendable {
   fileprivate var _scheduleRelationship: TransitRealtime_TripDescriptor.ScheduleRelationship? = nil
 }
 
+nonisolated struct TransitRealtime_VehiclePosition: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var trip: TransitRealtime_TripDescriptor {
+    get {_trip ?? TransitRealtime_TripDescriptor()}
+    set {_trip = newValue}
+  }
+  /// Returns true if `trip` has been explicitly set.
+  var hasTrip: Bool {self._trip != nil}
+  /// Clears the value of `trip`. Subsequent reads from it will return its default value.
+  mutating func clearTrip() {self._trip = nil}
+
+  var vehicle: TransitRealtime_VehicleDescriptor {
+    get {_vehicle ?? TransitRealtime_VehicleDescriptor()}
+    set {_vehicle = newValue}
+  }
+  /// Returns true if `vehicle` has been explicitly set.
+  var hasVehicle: Bool {self._vehicle != nil}
+  /// Clears the value of `vehicle`. Subsequent reads from it will return its default value.
+  mutating func clearVehicle() {self._vehicle = nil}
+
+  var position: TransitRealtime_Position {
+    get {_position ?? TransitRealtime_Position()}
+    set {_position = newValue}
+  }
+  /// Returns true if `position` has been explicitly set.
+  var hasPosition: Bool {self._position != nil}
+  /// Clears the value of `position`. Subsequent reads from it will return its default value.
+  mutating func clearPosition() {self._position = nil}
+
+  var currentStopSequence: UInt32 {
+    get {_currentStopSequence ?? 0}
+    set {_currentStopSequence = newValue}
+  }
+  /// Returns true if `currentStopSequence` has been explicitly set.
+  var hasCurrentStopSequence: Bool {self._currentStopSequence != nil}
+  /// Clears the value of `currentStopSequence`. Subsequent reads from it will return its default value.
+  mutating func clearCurrentStopSequence() {self._currentStopSequence = nil}
+
+  var stopID: String {
+    get {_stopID ?? String()}
+    set {_stopID = newValue}
+  }
+  /// Returns true if `stopID` has been explicitly set.
+  var hasStopID: Bool {self._stopID != nil}
+  /// Clears the value of `stopID`. Subsequent reads from it will return its default value.
+  mutating func clearStopID() {self._stopID = nil}
+
+  var currentStatus: TransitRealtime_VehiclePosition.VehicleStopStatus {
+    get {_currentStatus ?? .inTransitTo}
+    set {_currentStatus = newValue}
+  }
+  /// Returns true if `currentStatus` has been explicitly set.
+  var hasCurrentStatus: Bool {self._currentStatus != nil}
+  /// Clears the value of `currentStatus`. Subsequent reads from it will return its default value.
+  mutating func clearCurrentStatus() {self._currentStatus = nil}
+
+  var timestamp: UInt64 {
+    get {_timestamp ?? 0}
+    set {_timestamp = newValue}
+  }
+  /// Returns true if `timestamp` has been explicitly set.
+  var hasTimestamp: Bool {self._timestamp != nil}
+  /// Clears the value of `timestamp`. Subsequent reads from it will return its default value.
+  mutating func clearTimestamp() {self._timestamp = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  nonisolated enum VehicleStopStatus: Int, SwiftProtobuf.Enum, Swift.CaseIterable {
+    case incomingAt = 0
+    case stoppedAt = 1
+    case inTransitTo = 2
+
+    init() {
+      self = .incomingAt
+    }
+
+  }
+
+  init() {}
+
+  fileprivate var _trip: TransitRealtime_TripDescriptor? = nil
+  fileprivate var _vehicle: TransitRealtime_VehicleDescriptor? = nil
+  fileprivate var _position: TransitRealtime_Position? = nil
+  fileprivate var _currentStopSequence: UInt32? = nil
+  fileprivate var _stopID: String? = nil
+  fileprivate var _currentStatus: TransitRealtime_VehiclePosition.VehicleStopStatus? = nil
+  fileprivate var _timestamp: UInt64? = nil
+}
+
+nonisolated struct TransitRealtime_VehicleDescriptor: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var id: String {
+    get {_id ?? String()}
+    set {_id = newValue}
+  }
+  /// Returns true if `id` has been explicitly set.
+  var hasID: Bool {self._id != nil}
+  /// Clears the value of `id`. Subsequent reads from it will return its default value.
+  mutating func clearID() {self._id = nil}
+
+  var label: String {
+    get {_label ?? String()}
+    set {_label = newValue}
+  }
+  /// Returns true if `label` has been explicitly set.
+  var hasLabel: Bool {self._label != nil}
+  /// Clears the value of `label`. Subsequent reads from it will return its default value.
+  mutating func clearLabel() {self._label = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _id: String? = nil
+  fileprivate var _label: String? = nil
+}
+
+nonisolated struct TransitRealtime_Position: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var latitude: Float {
+    get {_latitude ?? 0}
+    set {_latitude = newValue}
+  }
+  /// Returns true if `latitude` has been explicitly set.
+  var hasLatitude: Bool {self._latitude != nil}
+  /// Clears the value of `latitude`. Subsequent reads from it will return its default value.
+  mutating func clearLatitude() {self._latitude = nil}
+
+  var longitude: Float {
+    get {_longitude ?? 0}
+    set {_longitude = newValue}
+  }
+  /// Returns true if `longitude` has been explicitly set.
+  var hasLongitude: Bool {self._longitude != nil}
+  /// Clears the value of `longitude`. Subsequent reads from it will return its default value.
+  mutating func clearLongitude() {self._longitude = nil}
+
+  var bearing: Float {
+    get {_bearing ?? 0}
+    set {_bearing = newValue}
+  }
+  /// Returns true if `bearing` has been explicitly set.
+  var hasBearing: Bool {self._bearing != nil}
+  /// Clears the value of `bearing`. Subsequent reads from it will return its default value.
+  mutating func clearBearing() {self._bearing = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _latitude: Float? = nil
+  fileprivate var _longitude: Float? = nil
+  fileprivate var _bearing: Float? = nil
+}
+
+nonisolated struct TransitRealtime_Alert: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var activePeriod: [TransitRealtime_TimeRange] = []
+
+  var informedEntity: [TransitRealtime_EntitySelector] = []
+
+  var cause: TransitRealtime_Alert.Cause {
+    get {_cause ?? .unknownCause}
+    set {_cause = newValue}
+  }
+  /// Returns true if `cause` has been explicitly set.
+  var hasCause: Bool {self._cause != nil}
+  /// Clears the value of `cause`. Subsequent reads from it will return its default value.
+  mutating func clearCause() {self._cause = nil}
+
+  var effect: TransitRealtime_Alert.Effect {
+    get {_effect ?? .unknownEffect}
+    set {_effect = newValue}
+  }
+  /// Returns true if `effect` has been explicitly set.
+  var hasEffect: Bool {self._effect != nil}
+  /// Clears the value of `effect`. Subsequent reads from it will return its default value.
+  mutating func clearEffect() {self._effect = nil}
+
+  var headerText: TransitRealtime_TranslatedString {
+    get {_headerText ?? TransitRealtime_TranslatedString()}
+    set {_headerText = newValue}
+  }
+  /// Returns true if `headerText` has been explicitly set.
+  var hasHeaderText: Bool {self._headerText != nil}
+  /// Clears the value of `headerText`. Subsequent reads from it will return its default value.
+  mutating func clearHeaderText() {self._headerText = nil}
+
+  var descriptionText: TransitRealtime_TranslatedString {
+    get {_descriptionText ?? TransitRealtime_TranslatedString()}
+    set {_descriptionText = newValue}
+  }
+  /// Returns true if `descriptionText` has been explicitly set.
+  var hasDescriptionText: Bool {self._descriptionText != nil}
+  /// Clears the value of `descriptionText`. Subsequent reads from it will return its default value.
+  mutating func clearDescriptionText() {self._descriptionText = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  nonisolated enum Cause: Int, SwiftProtobuf.Enum, Swift.CaseIterable {
+    case unknownCause = 1
+    case otherCause = 2
+    case technicalProblem = 3
+    case strike = 4
+    case demonstration = 5
+    case accident = 6
+    case holiday = 7
+    case weather = 8
+    case maintenance = 9
+    case construction = 10
+    case policeActivity = 11
+    case medicalEmergency = 12
+
+    init() {
+      self = .unknownCause
+    }
+
+  }
+
+  nonisolated enum Effect: Int, SwiftProtobuf.Enum, Swift.CaseIterable {
+    case noService = 1
+    case reducedService = 2
+    case significantDelays = 3
+    case detour = 4
+    case additionalService = 5
+    case modifiedService = 6
+    case otherEffect = 7
+    case unknownEffect = 8
+    case stopMoved = 9
+
+    init() {
+      self = .noService
+    }
+
+  }
+
+  init() {}
+
+  fileprivate var _cause: TransitRealtime_Alert.Cause? = nil
+  fileprivate var _effect: TransitRealtime_Alert.Effect? = nil
+  fileprivate var _headerText: TransitRealtime_TranslatedString? = nil
+  fileprivate var _descriptionText: TransitRealtime_TranslatedString? = nil
+}
+
+nonisolated struct TransitRealtime_TimeRange: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var start: UInt64 {
+    get {_start ?? 0}
+    set {_start = newValue}
+  }
+  /// Returns true if `start` has been explicitly set.
+  var hasStart: Bool {self._start != nil}
+  /// Clears the value of `start`. Subsequent reads from it will return its default value.
+  mutating func clearStart() {self._start = nil}
+
+  var end: UInt64 {
+    get {_end ?? 0}
+    set {_end = newValue}
+  }
+  /// Returns true if `end` has been explicitly set.
+  var hasEnd: Bool {self._end != nil}
+  /// Clears the value of `end`. Subsequent reads from it will return its default value.
+  mutating func clearEnd() {self._end = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _start: UInt64? = nil
+  fileprivate var _end: UInt64? = nil
+}
+
+nonisolated struct TransitRealtime_EntitySelector: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var agencyID: String {
+    get {_agencyID ?? String()}
+    set {_agencyID = newValue}
+  }
+  /// Returns true if `agencyID` has been explicitly set.
+  var hasAgencyID: Bool {self._agencyID != nil}
+  /// Clears the value of `agencyID`. Subsequent reads from it will return its default value.
+  mutating func clearAgencyID() {self._agencyID = nil}
+
+  var routeID: String {
+    get {_routeID ?? String()}
+    set {_routeID = newValue}
+  }
+  /// Returns true if `routeID` has been explicitly set.
+  var hasRouteID: Bool {self._routeID != nil}
+  /// Clears the value of `routeID`. Subsequent reads from it will return its default value.
+  mutating func clearRouteID() {self._routeID = nil}
+
+  var routeType: Int32 {
+    get {_routeType ?? 0}
+    set {_routeType = newValue}
+  }
+  /// Returns true if `routeType` has been explicitly set.
+  var hasRouteType: Bool {self._routeType != nil}
+  /// Clears the value of `routeType`. Subsequent reads from it will return its default value.
+  mutating func clearRouteType() {self._routeType = nil}
+
+  var trip: TransitRealtime_TripDescriptor {
+    get {_trip ?? TransitRealtime_TripDescriptor()}
+    set {_trip = newValue}
+  }
+  /// Returns true if `trip` has been explicitly set.
+  var hasTrip: Bool {self._trip != nil}
+  /// Clears the value of `trip`. Subsequent reads from it will return its default value.
+  mutating func clearTrip() {self._trip = nil}
+
+  var stopID: String {
+    get {_stopID ?? String()}
+    set {_stopID = newValue}
+  }
+  /// Returns true if `stopID` has been explicitly set.
+  var hasStopID: Bool {self._stopID != nil}
+  /// Clears the value of `stopID`. Subsequent reads from it will return its default value.
+  mutating func clearStopID() {self._stopID = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _agencyID: String? = nil
+  fileprivate var _routeID: String? = nil
+  fileprivate var _routeType: Int32? = nil
+  fileprivate var _trip: TransitRealtime_TripDescriptor? = nil
+  fileprivate var _stopID: String? = nil
+}
+
+nonisolated struct TransitRealtime_TranslatedString: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var translation: [TransitRealtime_TranslatedString.Translation] = []
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  nonisolated struct Translation: Sendable {
+    // SwiftProtobuf.Message conformance is added in an extension below. See the
+    // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+    // methods supported on all messages.
+
+    var text: String {
+      get {_text ?? String()}
+      set {_text = newValue}
+    }
+    /// Returns true if `text` has been explicitly set.
+    var hasText: Bool {self._text != nil}
+    /// Clears the value of `text`. Subsequent reads from it will return its default value.
+    mutating func clearText() {self._text = nil}
+
+    var language: String {
+      get {_language ?? String()}
+      set {_language = newValue}
+    }
+    /// Returns true if `language` has been explicitly set.
+    var hasLanguage: Bool {self._language != nil}
+    /// Clears the value of `language`. Subsequent reads from it will return its default value.
+    mutating func clearLanguage() {self._language = nil}
+
+    var unknownFields = SwiftProtobuf.UnknownStorage()
+
+    init() {}
+
+    fileprivate var _text: String? = nil
+    fileprivate var _language: String? = nil
+  }
+
+  init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "transit_realtime"
@@ -504,49 +912,107 @@ nonisolated extension TransitRealtime_FeedHeader.Incrementality: SwiftProtobuf._
 
 nonisolated extension TransitRealtime_FeedEntity: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".FeedEntity"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}is_deleted\0\u{3}trip_update\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}is_deleted\0\u{3}trip_update\0\u{1}vehicle\0\u{1}alert\0")
+
+  fileprivate class _StorageClass {
+    var _id: String? = nil
+    var _isDeleted: Bool? = nil
+    var _tripUpdate: TransitRealtime_TripUpdate? = nil
+    var _vehicle: TransitRealtime_VehiclePosition? = nil
+    var _alert: TransitRealtime_Alert? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _id = source._id
+      _isDeleted = source._isDeleted
+      _tripUpdate = source._tripUpdate
+      _vehicle = source._vehicle
+      _alert = source._alert
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   public var isInitialized: Bool {
-    if self._id == nil {return false}
-    if let v = self._tripUpdate, !v.isInitialized {return false}
-    return true
+    return withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      if _storage._id == nil {return false}
+      if let v = _storage._tripUpdate, !v.isInitialized {return false}
+      if let v = _storage._vehicle, !v.isInitialized {return false}
+      if let v = _storage._alert, !v.isInitialized {return false}
+      return true
+    }
   }
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self._id) }()
-      case 2: try { try decoder.decodeSingularBoolField(value: &self._isDeleted) }()
-      case 3: try { try decoder.decodeSingularMessageField(value: &self._tripUpdate) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._id) }()
+        case 2: try { try decoder.decodeSingularBoolField(value: &_storage._isDeleted) }()
+        case 3: try { try decoder.decodeSingularMessageField(value: &_storage._tripUpdate) }()
+        case 4: try { try decoder.decodeSingularMessageField(value: &_storage._vehicle) }()
+        case 5: try { try decoder.decodeSingularMessageField(value: &_storage._alert) }()
+        default: break
+        }
       }
     }
   }
 
   func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    try { if let v = self._id {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 1)
-    } }()
-    try { if let v = self._isDeleted {
-      try visitor.visitSingularBoolField(value: v, fieldNumber: 2)
-    } }()
-    try { if let v = self._tripUpdate {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
-    } }()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      try { if let v = _storage._id {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 1)
+      } }()
+      try { if let v = _storage._isDeleted {
+        try visitor.visitSingularBoolField(value: v, fieldNumber: 2)
+      } }()
+      try { if let v = _storage._tripUpdate {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+      } }()
+      try { if let v = _storage._vehicle {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+      } }()
+      try { if let v = _storage._alert {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+      } }()
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   static func ==(lhs: TransitRealtime_FeedEntity, rhs: TransitRealtime_FeedEntity) -> Bool {
-    if lhs._id != rhs._id {return false}
-    if lhs._isDeleted != rhs._isDeleted {return false}
-    if lhs._tripUpdate != rhs._tripUpdate {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._id != rhs_storage._id {return false}
+        if _storage._isDeleted != rhs_storage._isDeleted {return false}
+        if _storage._tripUpdate != rhs_storage._tripUpdate {return false}
+        if _storage._vehicle != rhs_storage._vehicle {return false}
+        if _storage._alert != rhs_storage._alert {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -798,4 +1264,411 @@ nonisolated extension TransitRealtime_TripDescriptor: SwiftProtobuf.Message, Swi
 
 nonisolated extension TransitRealtime_TripDescriptor.ScheduleRelationship: SwiftProtobuf._ProtoNameProviding {
   static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SCHEDULED\0\u{1}ADDED\0\u{1}UNSCHEDULED\0\u{1}CANCELED\0\u{2}\u{2}REPLACEMENT\0\u{1}DUPLICATED\0\u{1}DELETED\0\u{1}NEW\0")
+}
+
+nonisolated extension TransitRealtime_VehiclePosition: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".VehiclePosition"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}trip\0\u{1}position\0\u{3}current_stop_sequence\0\u{3}current_status\0\u{1}timestamp\0\u{4}\u{2}stop_id\0\u{1}vehicle\0")
+
+  public var isInitialized: Bool {
+    if let v = self._position, !v.isInitialized {return false}
+    return true
+  }
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._trip) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._position) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self._currentStopSequence) }()
+      case 4: try { try decoder.decodeSingularEnumField(value: &self._currentStatus) }()
+      case 5: try { try decoder.decodeSingularUInt64Field(value: &self._timestamp) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self._stopID) }()
+      case 8: try { try decoder.decodeSingularMessageField(value: &self._vehicle) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._trip {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._position {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._currentStopSequence {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 3)
+    } }()
+    try { if let v = self._currentStatus {
+      try visitor.visitSingularEnumField(value: v, fieldNumber: 4)
+    } }()
+    try { if let v = self._timestamp {
+      try visitor.visitSingularUInt64Field(value: v, fieldNumber: 5)
+    } }()
+    try { if let v = self._stopID {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 7)
+    } }()
+    try { if let v = self._vehicle {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: TransitRealtime_VehiclePosition, rhs: TransitRealtime_VehiclePosition) -> Bool {
+    if lhs._trip != rhs._trip {return false}
+    if lhs._vehicle != rhs._vehicle {return false}
+    if lhs._position != rhs._position {return false}
+    if lhs._currentStopSequence != rhs._currentStopSequence {return false}
+    if lhs._stopID != rhs._stopID {return false}
+    if lhs._currentStatus != rhs._currentStatus {return false}
+    if lhs._timestamp != rhs._timestamp {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension TransitRealtime_VehiclePosition.VehicleStopStatus: SwiftProtobuf._ProtoNameProviding {
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0INCOMING_AT\0\u{1}STOPPED_AT\0\u{1}IN_TRANSIT_TO\0")
+}
+
+nonisolated extension TransitRealtime_VehicleDescriptor: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".VehicleDescriptor"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}label\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self._id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self._label) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._id {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._label {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: TransitRealtime_VehicleDescriptor, rhs: TransitRealtime_VehicleDescriptor) -> Bool {
+    if lhs._id != rhs._id {return false}
+    if lhs._label != rhs._label {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension TransitRealtime_Position: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".Position"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}latitude\0\u{1}longitude\0\u{1}bearing\0")
+
+  public var isInitialized: Bool {
+    if self._latitude == nil {return false}
+    if self._longitude == nil {return false}
+    return true
+  }
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularFloatField(value: &self._latitude) }()
+      case 2: try { try decoder.decodeSingularFloatField(value: &self._longitude) }()
+      case 3: try { try decoder.decodeSingularFloatField(value: &self._bearing) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._latitude {
+      try visitor.visitSingularFloatField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._longitude {
+      try visitor.visitSingularFloatField(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._bearing {
+      try visitor.visitSingularFloatField(value: v, fieldNumber: 3)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: TransitRealtime_Position, rhs: TransitRealtime_Position) -> Bool {
+    if lhs._latitude != rhs._latitude {return false}
+    if lhs._longitude != rhs._longitude {return false}
+    if lhs._bearing != rhs._bearing {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension TransitRealtime_Alert: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".Alert"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}active_period\0\u{4}\u{4}informed_entity\0\u{1}cause\0\u{1}effect\0\u{4}\u{3}header_text\0\u{3}description_text\0")
+
+  public var isInitialized: Bool {
+    if let v = self._headerText, !v.isInitialized {return false}
+    if let v = self._descriptionText, !v.isInitialized {return false}
+    return true
+  }
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.activePeriod) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.informedEntity) }()
+      case 6: try { try decoder.decodeSingularEnumField(value: &self._cause) }()
+      case 7: try { try decoder.decodeSingularEnumField(value: &self._effect) }()
+      case 10: try { try decoder.decodeSingularMessageField(value: &self._headerText) }()
+      case 11: try { try decoder.decodeSingularMessageField(value: &self._descriptionText) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.activePeriod.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.activePeriod, fieldNumber: 1)
+    }
+    if !self.informedEntity.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.informedEntity, fieldNumber: 5)
+    }
+    try { if let v = self._cause {
+      try visitor.visitSingularEnumField(value: v, fieldNumber: 6)
+    } }()
+    try { if let v = self._effect {
+      try visitor.visitSingularEnumField(value: v, fieldNumber: 7)
+    } }()
+    try { if let v = self._headerText {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+    } }()
+    try { if let v = self._descriptionText {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: TransitRealtime_Alert, rhs: TransitRealtime_Alert) -> Bool {
+    if lhs.activePeriod != rhs.activePeriod {return false}
+    if lhs.informedEntity != rhs.informedEntity {return false}
+    if lhs._cause != rhs._cause {return false}
+    if lhs._effect != rhs._effect {return false}
+    if lhs._headerText != rhs._headerText {return false}
+    if lhs._descriptionText != rhs._descriptionText {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension TransitRealtime_Alert.Cause: SwiftProtobuf._ProtoNameProviding {
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}UNKNOWN_CAUSE\0\u{1}OTHER_CAUSE\0\u{1}TECHNICAL_PROBLEM\0\u{1}STRIKE\0\u{1}DEMONSTRATION\0\u{1}ACCIDENT\0\u{1}HOLIDAY\0\u{1}WEATHER\0\u{1}MAINTENANCE\0\u{1}CONSTRUCTION\0\u{1}POLICE_ACTIVITY\0\u{1}MEDICAL_EMERGENCY\0")
+}
+
+nonisolated extension TransitRealtime_Alert.Effect: SwiftProtobuf._ProtoNameProviding {
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}NO_SERVICE\0\u{1}REDUCED_SERVICE\0\u{1}SIGNIFICANT_DELAYS\0\u{1}DETOUR\0\u{1}ADDITIONAL_SERVICE\0\u{1}MODIFIED_SERVICE\0\u{1}OTHER_EFFECT\0\u{1}UNKNOWN_EFFECT\0\u{1}STOP_MOVED\0")
+}
+
+nonisolated extension TransitRealtime_TimeRange: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".TimeRange"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}start\0\u{1}end\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self._start) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self._end) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._start {
+      try visitor.visitSingularUInt64Field(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._end {
+      try visitor.visitSingularUInt64Field(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: TransitRealtime_TimeRange, rhs: TransitRealtime_TimeRange) -> Bool {
+    if lhs._start != rhs._start {return false}
+    if lhs._end != rhs._end {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension TransitRealtime_EntitySelector: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".EntitySelector"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}agency_id\0\u{3}route_id\0\u{3}route_type\0\u{1}trip\0\u{3}stop_id\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self._agencyID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self._routeID) }()
+      case 3: try { try decoder.decodeSingularInt32Field(value: &self._routeType) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._trip) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self._stopID) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._agencyID {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._routeID {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._routeType {
+      try visitor.visitSingularInt32Field(value: v, fieldNumber: 3)
+    } }()
+    try { if let v = self._trip {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
+    try { if let v = self._stopID {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 5)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: TransitRealtime_EntitySelector, rhs: TransitRealtime_EntitySelector) -> Bool {
+    if lhs._agencyID != rhs._agencyID {return false}
+    if lhs._routeID != rhs._routeID {return false}
+    if lhs._routeType != rhs._routeType {return false}
+    if lhs._trip != rhs._trip {return false}
+    if lhs._stopID != rhs._stopID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension TransitRealtime_TranslatedString: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".TranslatedString"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}translation\0")
+
+  public var isInitialized: Bool {
+    if !SwiftProtobuf.Internal.areAllInitialized(self.translation) {return false}
+    return true
+  }
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.translation) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.translation.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.translation, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: TransitRealtime_TranslatedString, rhs: TransitRealtime_TranslatedString) -> Bool {
+    if lhs.translation != rhs.translation {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension TransitRealtime_TranslatedString.Translation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = TransitRealtime_TranslatedString.protoMessageName + ".Translation"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}text\0\u{1}language\0")
+
+  public var isInitialized: Bool {
+    if self._text == nil {return false}
+    return true
+  }
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self._text) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self._language) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._text {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._language {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: TransitRealtime_TranslatedString.Translation, rhs: TransitRealtime_TranslatedString.Translation) -> Bool {
+    if lhs._text != rhs._text {return false}
+    if lhs._language != rhs._language {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
 }

@@ -43,6 +43,9 @@ public nonisolated enum Binario_Scheduling_V1_NotificationKind: SwiftProtobuf.En
   case renewalReminder // = 9
   case ticket // = 10
   case general // = 11
+
+  /// data: "notice_id"
+  case serviceNotice // = 12
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -63,6 +66,7 @@ public nonisolated enum Binario_Scheduling_V1_NotificationKind: SwiftProtobuf.En
     case 9: self = .renewalReminder
     case 10: self = .ticket
     case 11: self = .general
+    case 12: self = .serviceNotice
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -81,6 +85,7 @@ public nonisolated enum Binario_Scheduling_V1_NotificationKind: SwiftProtobuf.En
     case .renewalReminder: return 9
     case .ticket: return 10
     case .general: return 11
+    case .serviceNotice: return 12
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -99,6 +104,7 @@ public nonisolated enum Binario_Scheduling_V1_NotificationKind: SwiftProtobuf.En
     .renewalReminder,
     .ticket,
     .general,
+    .serviceNotice,
   ]
 
 }
@@ -666,7 +672,7 @@ public nonisolated struct Binario_Scheduling_V1_NotifyResponse: Sendable {
 fileprivate nonisolated let _protobuf_package = "binario.scheduling.v1"
 
 nonisolated extension Binario_Scheduling_V1_NotificationKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0NOTIFICATION_KIND_UNSPECIFIED\0\u{1}NOTIFICATION_KIND_TRIP_DELAY\0\u{1}NOTIFICATION_KIND_PLATFORM_CHANGE\0\u{1}NOTIFICATION_KIND_CANCELLATION\0\u{1}NOTIFICATION_KIND_ITINERARY_INVITE\0\u{1}NOTIFICATION_KIND_ITINERARY_UPDATE\0\u{1}NOTIFICATION_KIND_DEAL\0\u{1}NOTIFICATION_KIND_WELCOME\0\u{1}NOTIFICATION_KIND_TAXI_UPDATE\0\u{1}NOTIFICATION_KIND_RENEWAL_REMINDER\0\u{1}NOTIFICATION_KIND_TICKET\0\u{1}NOTIFICATION_KIND_GENERAL\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0NOTIFICATION_KIND_UNSPECIFIED\0\u{1}NOTIFICATION_KIND_TRIP_DELAY\0\u{1}NOTIFICATION_KIND_PLATFORM_CHANGE\0\u{1}NOTIFICATION_KIND_CANCELLATION\0\u{1}NOTIFICATION_KIND_ITINERARY_INVITE\0\u{1}NOTIFICATION_KIND_ITINERARY_UPDATE\0\u{1}NOTIFICATION_KIND_DEAL\0\u{1}NOTIFICATION_KIND_WELCOME\0\u{1}NOTIFICATION_KIND_TAXI_UPDATE\0\u{1}NOTIFICATION_KIND_RENEWAL_REMINDER\0\u{1}NOTIFICATION_KIND_TICKET\0\u{1}NOTIFICATION_KIND_GENERAL\0\u{1}NOTIFICATION_KIND_SERVICE_NOTICE\0")
 }
 
 nonisolated extension Binario_Scheduling_V1_DeliveryChannel: SwiftProtobuf._ProtoNameProviding {

@@ -112,6 +112,19 @@ public enum Binario_Scheduling_V1_Scheduling: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "ListServiceNotices" metadata.
+        public enum ListServiceNotices: Sendable {
+            /// Request type for "ListServiceNotices".
+            public typealias Input = Binario_Scheduling_V1_ListServiceNoticesRequest
+            /// Response type for "ListServiceNotices".
+            public typealias Output = Binario_Scheduling_V1_ListServiceNoticesResponse
+            /// Descriptor for "ListServiceNotices".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Scheduling"),
+                method: "ListServiceNotices",
+                type: .unary
+            )
+        }
         /// Namespace for "FollowRun" metadata.
         public enum FollowRun: Sendable {
             /// Request type for "FollowRun".
@@ -242,6 +255,45 @@ public enum Binario_Scheduling_V1_Scheduling: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "CreateServiceNotice" metadata.
+        public enum CreateServiceNotice: Sendable {
+            /// Request type for "CreateServiceNotice".
+            public typealias Input = Binario_Scheduling_V1_CreateServiceNoticeRequest
+            /// Response type for "CreateServiceNotice".
+            public typealias Output = Binario_Scheduling_V1_CreateServiceNoticeResponse
+            /// Descriptor for "CreateServiceNotice".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Scheduling"),
+                method: "CreateServiceNotice",
+                type: .unary
+            )
+        }
+        /// Namespace for "EndServiceNotice" metadata.
+        public enum EndServiceNotice: Sendable {
+            /// Request type for "EndServiceNotice".
+            public typealias Input = Binario_Scheduling_V1_EndServiceNoticeRequest
+            /// Response type for "EndServiceNotice".
+            public typealias Output = Binario_Scheduling_V1_EndServiceNoticeResponse
+            /// Descriptor for "EndServiceNotice".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Scheduling"),
+                method: "EndServiceNotice",
+                type: .unary
+            )
+        }
+        /// Namespace for "ListAllServiceNotices" metadata.
+        public enum ListAllServiceNotices: Sendable {
+            /// Request type for "ListAllServiceNotices".
+            public typealias Input = Binario_Scheduling_V1_ListAllServiceNoticesRequest
+            /// Response type for "ListAllServiceNotices".
+            public typealias Output = Binario_Scheduling_V1_ListAllServiceNoticesResponse
+            /// Descriptor for "ListAllServiceNotices".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Scheduling"),
+                method: "ListAllServiceNotices",
+                type: .unary
+            )
+        }
         /// Namespace for "ListLines" metadata.
         public enum ListLines: Sendable {
             /// Request type for "ListLines".
@@ -315,6 +367,7 @@ public enum Binario_Scheduling_V1_Scheduling: Sendable {
             GetDeparturesBoard.descriptor,
             WatchDeparturesBoard.descriptor,
             GetRealtimeFeed.descriptor,
+            ListServiceNotices.descriptor,
             FollowRun.descriptor,
             UnfollowRun.descriptor,
             ListFollowedRuns.descriptor,
@@ -325,6 +378,9 @@ public enum Binario_Scheduling_V1_Scheduling: Sendable {
             CreateRun.descriptor,
             UpdateRun.descriptor,
             RemoveRun.descriptor,
+            CreateServiceNotice.descriptor,
+            EndServiceNotice.descriptor,
+            ListAllServiceNotices.descriptor,
             ListLines.descriptor,
             ImportTimetable.descriptor,
             FollowRunFor.descriptor,
@@ -472,6 +528,25 @@ extension Binario_Scheduling_V1_Scheduling {
             request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_GetRealtimeFeedRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_GetRealtimeFeedResponse>
+
+        /// Handle the "ListServiceNotices" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The service notices in force now or later (a strike, works on a line, a station closed),
+        /// > soonest first; with a station or a line, those that concern it (and the network-wide ones).
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_ListServiceNoticesRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_ListServiceNoticesResponse` messages.
+        func listServiceNotices(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_ListServiceNoticesRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_ListServiceNoticesResponse>
 
         /// Handle the "FollowRun" method.
         ///
@@ -659,6 +734,63 @@ extension Binario_Scheduling_V1_Scheduling {
             request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_RemoveRunRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_RemoveRunResponse>
+
+        /// Handle the "CreateServiceNotice" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Publishes a service notice: shown on the boards and runs it concerns, pushed to the
+        /// > followers of the runs it concerns (once each), and carried in the realtime feed as a
+        /// > ServiceAlert. At least one language's title; the window must end after it starts and within
+        /// > 90 days. Takes an idempotency key.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_CreateServiceNoticeRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_CreateServiceNoticeResponse` messages.
+        func createServiceNotice(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_CreateServiceNoticeRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_CreateServiceNoticeResponse>
+
+        /// Handle the "EndServiceNotice" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Ends a notice now (it stays in the admin's list as ended); ending it again changes nothing.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_EndServiceNoticeRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_EndServiceNoticeResponse` messages.
+        func endServiceNotice(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_EndServiceNoticeRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_EndServiceNoticeResponse>
+
+        /// Handle the "ListAllServiceNotices" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every notice, ended ones too, newest first.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_ListAllServiceNoticesRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_ListAllServiceNoticesResponse` messages.
+        func listAllServiceNotices(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_ListAllServiceNoticesRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_ListAllServiceNoticesResponse>
 
         /// Handle the "ListLines" method.
         ///
@@ -875,6 +1007,25 @@ extension Binario_Scheduling_V1_Scheduling {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_GetRealtimeFeedResponse>
 
+        /// Handle the "ListServiceNotices" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The service notices in force now or later (a strike, works on a line, a station closed),
+        /// > soonest first; with a station or a line, those that concern it (and the network-wide ones).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_ListServiceNoticesRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_ListServiceNoticesResponse` message.
+        func listServiceNotices(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_ListServiceNoticesRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_ListServiceNoticesResponse>
+
         /// Handle the "FollowRun" method.
         ///
         /// > Source IDL Documentation:
@@ -1061,6 +1212,63 @@ extension Binario_Scheduling_V1_Scheduling {
             request: GRPCCore.ServerRequest<Binario_Scheduling_V1_RemoveRunRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_RemoveRunResponse>
+
+        /// Handle the "CreateServiceNotice" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Publishes a service notice: shown on the boards and runs it concerns, pushed to the
+        /// > followers of the runs it concerns (once each), and carried in the realtime feed as a
+        /// > ServiceAlert. At least one language's title; the window must end after it starts and within
+        /// > 90 days. Takes an idempotency key.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_CreateServiceNoticeRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_CreateServiceNoticeResponse` message.
+        func createServiceNotice(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_CreateServiceNoticeRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_CreateServiceNoticeResponse>
+
+        /// Handle the "EndServiceNotice" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Ends a notice now (it stays in the admin's list as ended); ending it again changes nothing.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_EndServiceNoticeRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_EndServiceNoticeResponse` message.
+        func endServiceNotice(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_EndServiceNoticeRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_EndServiceNoticeResponse>
+
+        /// Handle the "ListAllServiceNotices" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every notice, ended ones too, newest first.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_ListAllServiceNoticesRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_ListAllServiceNoticesResponse` message.
+        func listAllServiceNotices(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_ListAllServiceNoticesRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_ListAllServiceNoticesResponse>
 
         /// Handle the "ListLines" method.
         ///
@@ -1276,6 +1484,25 @@ extension Binario_Scheduling_V1_Scheduling {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Scheduling_V1_GetRealtimeFeedResponse
 
+        /// Handle the "ListServiceNotices" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The service notices in force now or later (a strike, works on a line, a station closed),
+        /// > soonest first; with a station or a line, those that concern it (and the network-wide ones).
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_ListServiceNoticesRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_ListServiceNoticesResponse` to respond with.
+        func listServiceNotices(
+            request: Binario_Scheduling_V1_ListServiceNoticesRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_ListServiceNoticesResponse
+
         /// Handle the "FollowRun" method.
         ///
         /// > Source IDL Documentation:
@@ -1463,6 +1690,63 @@ extension Binario_Scheduling_V1_Scheduling {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Scheduling_V1_RemoveRunResponse
 
+        /// Handle the "CreateServiceNotice" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Publishes a service notice: shown on the boards and runs it concerns, pushed to the
+        /// > followers of the runs it concerns (once each), and carried in the realtime feed as a
+        /// > ServiceAlert. At least one language's title; the window must end after it starts and within
+        /// > 90 days. Takes an idempotency key.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_CreateServiceNoticeRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_CreateServiceNoticeResponse` to respond with.
+        func createServiceNotice(
+            request: Binario_Scheduling_V1_CreateServiceNoticeRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_CreateServiceNoticeResponse
+
+        /// Handle the "EndServiceNotice" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Ends a notice now (it stays in the admin's list as ended); ending it again changes nothing.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_EndServiceNoticeRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_EndServiceNoticeResponse` to respond with.
+        func endServiceNotice(
+            request: Binario_Scheduling_V1_EndServiceNoticeRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_EndServiceNoticeResponse
+
+        /// Handle the "ListAllServiceNotices" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every notice, ended ones too, newest first.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_ListAllServiceNoticesRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_ListAllServiceNoticesResponse` to respond with.
+        func listAllServiceNotices(
+            request: Binario_Scheduling_V1_ListAllServiceNoticesRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_ListAllServiceNoticesResponse
+
         /// Handle the "ListLines" method.
         ///
         /// > Source IDL Documentation:
@@ -1625,6 +1909,17 @@ extension Binario_Scheduling_V1_Scheduling.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Scheduling.Method.ListServiceNotices.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_ListServiceNoticesRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_ListServiceNoticesResponse>(),
+            handler: { request, context in
+                try await self.listServiceNotices(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Scheduling_V1_Scheduling.Method.FollowRun.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_FollowRunRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_FollowRunResponse>(),
@@ -1729,6 +2024,39 @@ extension Binario_Scheduling_V1_Scheduling.StreamingServiceProtocol {
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_RemoveRunResponse>(),
             handler: { request, context in
                 try await self.removeRun(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Scheduling.Method.CreateServiceNotice.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_CreateServiceNoticeRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_CreateServiceNoticeResponse>(),
+            handler: { request, context in
+                try await self.createServiceNotice(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Scheduling.Method.EndServiceNotice.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_EndServiceNoticeRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_EndServiceNoticeResponse>(),
+            handler: { request, context in
+                try await self.endServiceNotice(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Scheduling.Method.ListAllServiceNotices.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_ListAllServiceNoticesRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_ListAllServiceNoticesResponse>(),
+            handler: { request, context in
+                try await self.listAllServiceNotices(
                     request: request,
                     context: context
                 )
@@ -1861,6 +2189,17 @@ extension Binario_Scheduling_V1_Scheduling.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
+    public func listServiceNotices(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_ListServiceNoticesRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_ListServiceNoticesResponse> {
+        let response = try await self.listServiceNotices(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
     public func followRun(
         request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_FollowRunRequest>,
         context: GRPCCore.ServerContext
@@ -1965,6 +2304,39 @@ extension Binario_Scheduling_V1_Scheduling.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_RemoveRunResponse> {
         let response = try await self.removeRun(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func createServiceNotice(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_CreateServiceNoticeRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_CreateServiceNoticeResponse> {
+        let response = try await self.createServiceNotice(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func endServiceNotice(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_EndServiceNoticeRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_EndServiceNoticeResponse> {
+        let response = try await self.endServiceNotice(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func listAllServiceNotices(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_ListAllServiceNoticesRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_ListAllServiceNoticesResponse> {
+        let response = try await self.listAllServiceNotices(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -2112,6 +2484,19 @@ extension Binario_Scheduling_V1_Scheduling.SimpleServiceProtocol {
         )
     }
 
+    public func listServiceNotices(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_ListServiceNoticesRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_ListServiceNoticesResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_ListServiceNoticesResponse>(
+            message: try await self.listServiceNotices(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
     public func followRun(
         request: GRPCCore.ServerRequest<Binario_Scheduling_V1_FollowRunRequest>,
         context: GRPCCore.ServerContext
@@ -2235,6 +2620,45 @@ extension Binario_Scheduling_V1_Scheduling.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_RemoveRunResponse> {
         return GRPCCore.ServerResponse<Binario_Scheduling_V1_RemoveRunResponse>(
             message: try await self.removeRun(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func createServiceNotice(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_CreateServiceNoticeRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_CreateServiceNoticeResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_CreateServiceNoticeResponse>(
+            message: try await self.createServiceNotice(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func endServiceNotice(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_EndServiceNoticeRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_EndServiceNoticeResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_EndServiceNoticeResponse>(
+            message: try await self.endServiceNotice(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func listAllServiceNotices(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_ListAllServiceNoticesRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_ListAllServiceNoticesResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_ListAllServiceNoticesResponse>(
+            message: try await self.listAllServiceNotices(
                 request: request.message,
                 context: context
             ),
@@ -2462,6 +2886,30 @@ extension Binario_Scheduling_V1_Scheduling {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_GetRealtimeFeedResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_GetRealtimeFeedResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ListServiceNotices" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The service notices in force now or later (a strike, works on a line, a station closed),
+        /// > soonest first; with a station or a line, those that concern it (and the network-wide ones).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_ListServiceNoticesRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_ListServiceNoticesRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_ListServiceNoticesResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func listServiceNotices<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_ListServiceNoticesRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_ListServiceNoticesRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_ListServiceNoticesResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ListServiceNoticesResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "FollowRun" method.
@@ -2699,6 +3147,78 @@ extension Binario_Scheduling_V1_Scheduling {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_RemoveRunResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_RemoveRunResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "CreateServiceNotice" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Publishes a service notice: shown on the boards and runs it concerns, pushed to the
+        /// > followers of the runs it concerns (once each), and carried in the realtime feed as a
+        /// > ServiceAlert. At least one language's title; the window must end after it starts and within
+        /// > 90 days. Takes an idempotency key.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_CreateServiceNoticeRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_CreateServiceNoticeRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_CreateServiceNoticeResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func createServiceNotice<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_CreateServiceNoticeRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_CreateServiceNoticeRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_CreateServiceNoticeResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_CreateServiceNoticeResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "EndServiceNotice" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Ends a notice now (it stays in the admin's list as ended); ending it again changes nothing.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_EndServiceNoticeRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_EndServiceNoticeRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_EndServiceNoticeResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func endServiceNotice<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_EndServiceNoticeRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_EndServiceNoticeRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_EndServiceNoticeResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_EndServiceNoticeResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ListAllServiceNotices" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every notice, ended ones too, newest first.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_ListAllServiceNoticesRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_ListAllServiceNoticesRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_ListAllServiceNoticesResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func listAllServiceNotices<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_ListAllServiceNoticesRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_ListAllServiceNoticesRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_ListAllServiceNoticesResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ListAllServiceNoticesResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "ListLines" method.
@@ -3036,6 +3556,41 @@ extension Binario_Scheduling_V1_Scheduling {
             try await self.client.unary(
                 request: request,
                 descriptor: Binario_Scheduling_V1_Scheduling.Method.GetRealtimeFeed.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "ListServiceNotices" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The service notices in force now or later (a strike, works on a line, a station closed),
+        /// > soonest first; with a station or a line, those that concern it (and the network-wide ones).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_ListServiceNoticesRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_ListServiceNoticesRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_ListServiceNoticesResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func listServiceNotices<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_ListServiceNoticesRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_ListServiceNoticesRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_ListServiceNoticesResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ListServiceNoticesResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Scheduling.Method.ListServiceNotices.descriptor,
                 serializer: serializer,
                 deserializer: deserializer,
                 options: options,
@@ -3383,6 +3938,111 @@ extension Binario_Scheduling_V1_Scheduling {
             try await self.client.unary(
                 request: request,
                 descriptor: Binario_Scheduling_V1_Scheduling.Method.RemoveRun.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "CreateServiceNotice" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Publishes a service notice: shown on the boards and runs it concerns, pushed to the
+        /// > followers of the runs it concerns (once each), and carried in the realtime feed as a
+        /// > ServiceAlert. At least one language's title; the window must end after it starts and within
+        /// > 90 days. Takes an idempotency key.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_CreateServiceNoticeRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_CreateServiceNoticeRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_CreateServiceNoticeResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func createServiceNotice<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_CreateServiceNoticeRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_CreateServiceNoticeRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_CreateServiceNoticeResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_CreateServiceNoticeResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Scheduling.Method.CreateServiceNotice.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "EndServiceNotice" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Ends a notice now (it stays in the admin's list as ended); ending it again changes nothing.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_EndServiceNoticeRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_EndServiceNoticeRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_EndServiceNoticeResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func endServiceNotice<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_EndServiceNoticeRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_EndServiceNoticeRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_EndServiceNoticeResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_EndServiceNoticeResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Scheduling.Method.EndServiceNotice.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "ListAllServiceNotices" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every notice, ended ones too, newest first.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_ListAllServiceNoticesRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_ListAllServiceNoticesRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_ListAllServiceNoticesResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func listAllServiceNotices<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_ListAllServiceNoticesRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_ListAllServiceNoticesRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_ListAllServiceNoticesResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ListAllServiceNoticesResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Scheduling.Method.ListAllServiceNotices.descriptor,
                 serializer: serializer,
                 deserializer: deserializer,
                 options: options,
@@ -3741,6 +4401,36 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
         )
     }
 
+    /// Call the "ListServiceNotices" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The service notices in force now or later (a strike, works on a line, a station closed),
+    /// > soonest first; with a station or a line, those that concern it (and the network-wide ones).
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_ListServiceNoticesRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listServiceNotices<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_ListServiceNoticesRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ListServiceNoticesResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.listServiceNotices(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_ListServiceNoticesRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_ListServiceNoticesResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "FollowRun" method.
     ///
     /// > Source IDL Documentation:
@@ -4033,6 +4723,96 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_RemoveRunRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_RemoveRunResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "CreateServiceNotice" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Publishes a service notice: shown on the boards and runs it concerns, pushed to the
+    /// > followers of the runs it concerns (once each), and carried in the realtime feed as a
+    /// > ServiceAlert. At least one language's title; the window must end after it starts and within
+    /// > 90 days. Takes an idempotency key.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_CreateServiceNoticeRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func createServiceNotice<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_CreateServiceNoticeRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_CreateServiceNoticeResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.createServiceNotice(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_CreateServiceNoticeRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_CreateServiceNoticeResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "EndServiceNotice" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Ends a notice now (it stays in the admin's list as ended); ending it again changes nothing.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_EndServiceNoticeRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func endServiceNotice<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_EndServiceNoticeRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_EndServiceNoticeResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.endServiceNotice(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_EndServiceNoticeRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_EndServiceNoticeResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListAllServiceNotices" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Every notice, ended ones too, newest first.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_ListAllServiceNoticesRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listAllServiceNotices<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_ListAllServiceNoticesRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ListAllServiceNoticesResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.listAllServiceNotices(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_ListAllServiceNoticesRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_ListAllServiceNoticesResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -4387,6 +5167,40 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
         )
     }
 
+    /// Call the "ListServiceNotices" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The service notices in force now or later (a strike, works on a line, a station closed),
+    /// > soonest first; with a station or a line, those that concern it (and the network-wide ones).
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listServiceNotices<Result>(
+        _ message: Binario_Scheduling_V1_ListServiceNoticesRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ListServiceNoticesResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_ListServiceNoticesRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.listServiceNotices(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "FollowRun" method.
     ///
     /// > Source IDL Documentation:
@@ -4718,6 +5532,108 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
             metadata: metadata
         )
         return try await self.removeRun(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "CreateServiceNotice" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Publishes a service notice: shown on the boards and runs it concerns, pushed to the
+    /// > followers of the runs it concerns (once each), and carried in the realtime feed as a
+    /// > ServiceAlert. At least one language's title; the window must end after it starts and within
+    /// > 90 days. Takes an idempotency key.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func createServiceNotice<Result>(
+        _ message: Binario_Scheduling_V1_CreateServiceNoticeRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_CreateServiceNoticeResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_CreateServiceNoticeRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.createServiceNotice(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "EndServiceNotice" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Ends a notice now (it stays in the admin's list as ended); ending it again changes nothing.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func endServiceNotice<Result>(
+        _ message: Binario_Scheduling_V1_EndServiceNoticeRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_EndServiceNoticeResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_EndServiceNoticeRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.endServiceNotice(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListAllServiceNotices" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Every notice, ended ones too, newest first.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listAllServiceNotices<Result>(
+        _ message: Binario_Scheduling_V1_ListAllServiceNoticesRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ListAllServiceNoticesResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_ListAllServiceNoticesRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.listAllServiceNotices(
             request: request,
             options: options,
             onResponse: handleResponse

@@ -39,6 +39,144 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
+/// As GTFS-realtime's Alert.Cause.
+public nonisolated enum Binario_Scheduling_V1_NoticeCause: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+  case other // = 1
+  case technicalProblem // = 2
+  case strike // = 3
+  case demonstration // = 4
+  case accident // = 5
+  case holiday // = 6
+  case weather // = 7
+  case maintenance // = 8
+  case construction // = 9
+  case policeActivity // = 10
+  case medicalEmergency // = 11
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .other
+    case 2: self = .technicalProblem
+    case 3: self = .strike
+    case 4: self = .demonstration
+    case 5: self = .accident
+    case 6: self = .holiday
+    case 7: self = .weather
+    case 8: self = .maintenance
+    case 9: self = .construction
+    case 10: self = .policeActivity
+    case 11: self = .medicalEmergency
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .other: return 1
+    case .technicalProblem: return 2
+    case .strike: return 3
+    case .demonstration: return 4
+    case .accident: return 5
+    case .holiday: return 6
+    case .weather: return 7
+    case .maintenance: return 8
+    case .construction: return 9
+    case .policeActivity: return 10
+    case .medicalEmergency: return 11
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Binario_Scheduling_V1_NoticeCause] = [
+    .unspecified,
+    .other,
+    .technicalProblem,
+    .strike,
+    .demonstration,
+    .accident,
+    .holiday,
+    .weather,
+    .maintenance,
+    .construction,
+    .policeActivity,
+    .medicalEmergency,
+  ]
+
+}
+
+/// As GTFS-realtime's Alert.Effect.
+public nonisolated enum Binario_Scheduling_V1_NoticeEffect: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+  case noService // = 1
+  case reducedService // = 2
+  case significantDelays // = 3
+  case detour // = 4
+  case additionalService // = 5
+  case modifiedService // = 6
+  case other // = 7
+  case stopMoved // = 8
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .noService
+    case 2: self = .reducedService
+    case 3: self = .significantDelays
+    case 4: self = .detour
+    case 5: self = .additionalService
+    case 6: self = .modifiedService
+    case 7: self = .other
+    case 8: self = .stopMoved
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .noService: return 1
+    case .reducedService: return 2
+    case .significantDelays: return 3
+    case .detour: return 4
+    case .additionalService: return 5
+    case .modifiedService: return 6
+    case .other: return 7
+    case .stopMoved: return 8
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Binario_Scheduling_V1_NoticeEffect] = [
+    .unspecified,
+    .noService,
+    .reducedService,
+    .significantDelays,
+    .detour,
+    .additionalService,
+    .modifiedService,
+    .other,
+    .stopMoved,
+  ]
+
+}
+
 public nonisolated struct Binario_Scheduling_V1_Station: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -388,6 +526,9 @@ public nonisolated struct Binario_Scheduling_V1_GetRunResponse: Sendable {
   /// Clears the value of `run`. Subsequent reads from it will return its default value.
   public mutating func clearRun() {self._run = nil}
 
+  /// in force while the run runs, on its line or stations
+  public var notices: [Binario_Scheduling_V1_ServiceNotice] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -462,6 +603,9 @@ public nonisolated struct Binario_Scheduling_V1_GetDeparturesBoardResponse: Send
 
   public var departures: [Binario_Scheduling_V1_Departure] = []
 
+  /// In force now or before the last departure shown, for the station or a line leaving it.
+  public var notices: [Binario_Scheduling_V1_ServiceNotice] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -499,6 +643,8 @@ public nonisolated struct Binario_Scheduling_V1_WatchDeparturesBoardResponse: Se
   public mutating func clearStation() {self._station = nil}
 
   public var departures: [Binario_Scheduling_V1_Departure] = []
+
+  public var notices: [Binario_Scheduling_V1_ServiceNotice] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1150,6 +1296,235 @@ public nonisolated struct Binario_Scheduling_V1_RemoveRunResponse: Sendable {
   public init() {}
 }
 
+/// What an admin tells travellers about the service (GTFS-realtime's Alert): in each language
+/// written, for some lines and stations (none: the whole network), in a window of time.
+public nonisolated struct Binario_Scheduling_V1_ServiceNotice: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var noticeID: String = String()
+
+  public var texts: [Binario_Scheduling_V1_NoticeText] = []
+
+  public var lineIds: [String] = []
+
+  public var stationIds: [String] = []
+
+  public var startsAt: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_startsAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_startsAt = newValue}
+  }
+  /// Returns true if `startsAt` has been explicitly set.
+  public var hasStartsAt: Bool {self._startsAt != nil}
+  /// Clears the value of `startsAt`. Subsequent reads from it will return its default value.
+  public mutating func clearStartsAt() {self._startsAt = nil}
+
+  public var endsAt: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_endsAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_endsAt = newValue}
+  }
+  /// Returns true if `endsAt` has been explicitly set.
+  public var hasEndsAt: Bool {self._endsAt != nil}
+  /// Clears the value of `endsAt`. Subsequent reads from it will return its default value.
+  public mutating func clearEndsAt() {self._endsAt = nil}
+
+  public var cause: Binario_Scheduling_V1_NoticeCause = .unspecified
+
+  public var effect: Binario_Scheduling_V1_NoticeEffect = .unspecified
+
+  public var createdAt: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_createdAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_createdAt = newValue}
+  }
+  /// Returns true if `createdAt` has been explicitly set.
+  public var hasCreatedAt: Bool {self._createdAt != nil}
+  /// Clears the value of `createdAt`. Subsequent reads from it will return its default value.
+  public mutating func clearCreatedAt() {self._createdAt = nil}
+
+  /// how many followers were pushed the notice
+  public var followersTold: UInt32 = 0
+
+  /// the lines' short names, as line_ids
+  public var lineNames: [String] = []
+
+  /// the stations' names, as station_ids
+  public var stationNames: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _startsAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _endsAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _createdAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+}
+
+public nonisolated struct Binario_Scheduling_V1_NoticeText: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// "it" or "en"
+  public var language: String = String()
+
+  public var title: String = String()
+
+  public var description_p: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Scheduling_V1_ListServiceNoticesRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var stationID: String = String()
+
+  public var lineID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Scheduling_V1_ListServiceNoticesResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var notices: [Binario_Scheduling_V1_ServiceNotice] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Scheduling_V1_CreateServiceNoticeRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var texts: [Binario_Scheduling_V1_NoticeText] = []
+
+  public var lineIds: [String] = []
+
+  public var stationIds: [String] = []
+
+  /// unset: now
+  public var startsAt: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_startsAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_startsAt = newValue}
+  }
+  /// Returns true if `startsAt` has been explicitly set.
+  public var hasStartsAt: Bool {self._startsAt != nil}
+  /// Clears the value of `startsAt`. Subsequent reads from it will return its default value.
+  public mutating func clearStartsAt() {self._startsAt = nil}
+
+  public var endsAt: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_endsAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_endsAt = newValue}
+  }
+  /// Returns true if `endsAt` has been explicitly set.
+  public var hasEndsAt: Bool {self._endsAt != nil}
+  /// Clears the value of `endsAt`. Subsequent reads from it will return its default value.
+  public mutating func clearEndsAt() {self._endsAt = nil}
+
+  /// unset: other
+  public var cause: Binario_Scheduling_V1_NoticeCause = .unspecified
+
+  /// unset: other
+  public var effect: Binario_Scheduling_V1_NoticeEffect = .unspecified
+
+  public var idempotencyKey: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _startsAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _endsAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+}
+
+public nonisolated struct Binario_Scheduling_V1_CreateServiceNoticeResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var notice: Binario_Scheduling_V1_ServiceNotice {
+    get {_notice ?? Binario_Scheduling_V1_ServiceNotice()}
+    set {_notice = newValue}
+  }
+  /// Returns true if `notice` has been explicitly set.
+  public var hasNotice: Bool {self._notice != nil}
+  /// Clears the value of `notice`. Subsequent reads from it will return its default value.
+  public mutating func clearNotice() {self._notice = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _notice: Binario_Scheduling_V1_ServiceNotice? = nil
+}
+
+public nonisolated struct Binario_Scheduling_V1_EndServiceNoticeRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var noticeID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Scheduling_V1_EndServiceNoticeResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var notice: Binario_Scheduling_V1_ServiceNotice {
+    get {_notice ?? Binario_Scheduling_V1_ServiceNotice()}
+    set {_notice = newValue}
+  }
+  /// Returns true if `notice` has been explicitly set.
+  public var hasNotice: Bool {self._notice != nil}
+  /// Clears the value of `notice`. Subsequent reads from it will return its default value.
+  public mutating func clearNotice() {self._notice = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _notice: Binario_Scheduling_V1_ServiceNotice? = nil
+}
+
+public nonisolated struct Binario_Scheduling_V1_ListAllServiceNoticesRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Scheduling_V1_ListAllServiceNoticesResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var notices: [Binario_Scheduling_V1_ServiceNotice] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Binario_Scheduling_V1_FollowRunForRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1224,6 +1599,14 @@ public nonisolated struct Binario_Scheduling_V1_UnfollowRunForResponse: Sendable
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "binario.scheduling.v1"
+
+nonisolated extension Binario_Scheduling_V1_NoticeCause: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0NOTICE_CAUSE_UNSPECIFIED\0\u{1}NOTICE_CAUSE_OTHER\0\u{1}NOTICE_CAUSE_TECHNICAL_PROBLEM\0\u{1}NOTICE_CAUSE_STRIKE\0\u{1}NOTICE_CAUSE_DEMONSTRATION\0\u{1}NOTICE_CAUSE_ACCIDENT\0\u{1}NOTICE_CAUSE_HOLIDAY\0\u{1}NOTICE_CAUSE_WEATHER\0\u{1}NOTICE_CAUSE_MAINTENANCE\0\u{1}NOTICE_CAUSE_CONSTRUCTION\0\u{1}NOTICE_CAUSE_POLICE_ACTIVITY\0\u{1}NOTICE_CAUSE_MEDICAL_EMERGENCY\0")
+}
+
+nonisolated extension Binario_Scheduling_V1_NoticeEffect: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0NOTICE_EFFECT_UNSPECIFIED\0\u{1}NOTICE_EFFECT_NO_SERVICE\0\u{1}NOTICE_EFFECT_REDUCED_SERVICE\0\u{1}NOTICE_EFFECT_SIGNIFICANT_DELAYS\0\u{1}NOTICE_EFFECT_DETOUR\0\u{1}NOTICE_EFFECT_ADDITIONAL_SERVICE\0\u{1}NOTICE_EFFECT_MODIFIED_SERVICE\0\u{1}NOTICE_EFFECT_OTHER\0\u{1}NOTICE_EFFECT_STOP_MOVED\0")
+}
 
 nonisolated extension Binario_Scheduling_V1_Station: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Station"
@@ -1816,7 +2199,7 @@ nonisolated extension Binario_Scheduling_V1_GetRunRequest: SwiftProtobuf.Message
 
 nonisolated extension Binario_Scheduling_V1_GetRunResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".GetRunResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{1}notices\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1825,6 +2208,7 @@ nonisolated extension Binario_Scheduling_V1_GetRunResponse: SwiftProtobuf.Messag
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._run) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.notices) }()
       default: break
       }
     }
@@ -1838,11 +2222,15 @@ nonisolated extension Binario_Scheduling_V1_GetRunResponse: SwiftProtobuf.Messag
     try { if let v = self._run {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
     } }()
+    if !self.notices.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.notices, fieldNumber: 2)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Scheduling_V1_GetRunResponse, rhs: Binario_Scheduling_V1_GetRunResponse) -> Bool {
     if lhs._run != rhs._run {return false}
+    if lhs.notices != rhs.notices {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1954,7 +2342,7 @@ nonisolated extension Binario_Scheduling_V1_GetDeparturesBoardRequest: SwiftProt
 
 nonisolated extension Binario_Scheduling_V1_GetDeparturesBoardResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".GetDeparturesBoardResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}station\0\u{1}departures\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}station\0\u{1}departures\0\u{1}notices\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1964,6 +2352,7 @@ nonisolated extension Binario_Scheduling_V1_GetDeparturesBoardResponse: SwiftPro
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._station) }()
       case 2: try { try decoder.decodeRepeatedMessageField(value: &self.departures) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.notices) }()
       default: break
       }
     }
@@ -1980,12 +2369,16 @@ nonisolated extension Binario_Scheduling_V1_GetDeparturesBoardResponse: SwiftPro
     if !self.departures.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.departures, fieldNumber: 2)
     }
+    if !self.notices.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.notices, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Scheduling_V1_GetDeparturesBoardResponse, rhs: Binario_Scheduling_V1_GetDeparturesBoardResponse) -> Bool {
     if lhs._station != rhs._station {return false}
     if lhs.departures != rhs.departures {return false}
+    if lhs.notices != rhs.notices {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2028,7 +2421,7 @@ nonisolated extension Binario_Scheduling_V1_WatchDeparturesBoardRequest: SwiftPr
 
 nonisolated extension Binario_Scheduling_V1_WatchDeparturesBoardResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WatchDeparturesBoardResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}station\0\u{1}departures\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}station\0\u{1}departures\0\u{1}notices\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2038,6 +2431,7 @@ nonisolated extension Binario_Scheduling_V1_WatchDeparturesBoardResponse: SwiftP
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._station) }()
       case 2: try { try decoder.decodeRepeatedMessageField(value: &self.departures) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.notices) }()
       default: break
       }
     }
@@ -2054,12 +2448,16 @@ nonisolated extension Binario_Scheduling_V1_WatchDeparturesBoardResponse: SwiftP
     if !self.departures.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.departures, fieldNumber: 2)
     }
+    if !self.notices.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.notices, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Scheduling_V1_WatchDeparturesBoardResponse, rhs: Binario_Scheduling_V1_WatchDeparturesBoardResponse) -> Bool {
     if lhs._station != rhs._station {return false}
     if lhs.departures != rhs.departures {return false}
+    if lhs.notices != rhs.notices {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3250,6 +3648,416 @@ nonisolated extension Binario_Scheduling_V1_RemoveRunResponse: SwiftProtobuf.Mes
   }
 
   public static func ==(lhs: Binario_Scheduling_V1_RemoveRunResponse, rhs: Binario_Scheduling_V1_RemoveRunResponse) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_ServiceNotice: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ServiceNotice"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}notice_id\0\u{1}texts\0\u{3}line_ids\0\u{3}station_ids\0\u{3}starts_at\0\u{3}ends_at\0\u{1}cause\0\u{1}effect\0\u{3}created_at\0\u{3}followers_told\0\u{3}line_names\0\u{3}station_names\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.noticeID) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.texts) }()
+      case 3: try { try decoder.decodeRepeatedStringField(value: &self.lineIds) }()
+      case 4: try { try decoder.decodeRepeatedStringField(value: &self.stationIds) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._startsAt) }()
+      case 6: try { try decoder.decodeSingularMessageField(value: &self._endsAt) }()
+      case 7: try { try decoder.decodeSingularEnumField(value: &self.cause) }()
+      case 8: try { try decoder.decodeSingularEnumField(value: &self.effect) }()
+      case 9: try { try decoder.decodeSingularMessageField(value: &self._createdAt) }()
+      case 10: try { try decoder.decodeSingularUInt32Field(value: &self.followersTold) }()
+      case 11: try { try decoder.decodeRepeatedStringField(value: &self.lineNames) }()
+      case 12: try { try decoder.decodeRepeatedStringField(value: &self.stationNames) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.noticeID.isEmpty {
+      try visitor.visitSingularStringField(value: self.noticeID, fieldNumber: 1)
+    }
+    if !self.texts.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.texts, fieldNumber: 2)
+    }
+    if !self.lineIds.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.lineIds, fieldNumber: 3)
+    }
+    if !self.stationIds.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.stationIds, fieldNumber: 4)
+    }
+    try { if let v = self._startsAt {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    try { if let v = self._endsAt {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    } }()
+    if self.cause != .unspecified {
+      try visitor.visitSingularEnumField(value: self.cause, fieldNumber: 7)
+    }
+    if self.effect != .unspecified {
+      try visitor.visitSingularEnumField(value: self.effect, fieldNumber: 8)
+    }
+    try { if let v = self._createdAt {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+    } }()
+    if self.followersTold != 0 {
+      try visitor.visitSingularUInt32Field(value: self.followersTold, fieldNumber: 10)
+    }
+    if !self.lineNames.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.lineNames, fieldNumber: 11)
+    }
+    if !self.stationNames.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.stationNames, fieldNumber: 12)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_ServiceNotice, rhs: Binario_Scheduling_V1_ServiceNotice) -> Bool {
+    if lhs.noticeID != rhs.noticeID {return false}
+    if lhs.texts != rhs.texts {return false}
+    if lhs.lineIds != rhs.lineIds {return false}
+    if lhs.stationIds != rhs.stationIds {return false}
+    if lhs._startsAt != rhs._startsAt {return false}
+    if lhs._endsAt != rhs._endsAt {return false}
+    if lhs.cause != rhs.cause {return false}
+    if lhs.effect != rhs.effect {return false}
+    if lhs._createdAt != rhs._createdAt {return false}
+    if lhs.followersTold != rhs.followersTold {return false}
+    if lhs.lineNames != rhs.lineNames {return false}
+    if lhs.stationNames != rhs.stationNames {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_NoticeText: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".NoticeText"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}language\0\u{1}title\0\u{1}description\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.language) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.title) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.description_p) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.language.isEmpty {
+      try visitor.visitSingularStringField(value: self.language, fieldNumber: 1)
+    }
+    if !self.title.isEmpty {
+      try visitor.visitSingularStringField(value: self.title, fieldNumber: 2)
+    }
+    if !self.description_p.isEmpty {
+      try visitor.visitSingularStringField(value: self.description_p, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_NoticeText, rhs: Binario_Scheduling_V1_NoticeText) -> Bool {
+    if lhs.language != rhs.language {return false}
+    if lhs.title != rhs.title {return false}
+    if lhs.description_p != rhs.description_p {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_ListServiceNoticesRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListServiceNoticesRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}station_id\0\u{3}line_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.stationID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.lineID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.stationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.stationID, fieldNumber: 1)
+    }
+    if !self.lineID.isEmpty {
+      try visitor.visitSingularStringField(value: self.lineID, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_ListServiceNoticesRequest, rhs: Binario_Scheduling_V1_ListServiceNoticesRequest) -> Bool {
+    if lhs.stationID != rhs.stationID {return false}
+    if lhs.lineID != rhs.lineID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_ListServiceNoticesResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListServiceNoticesResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}notices\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.notices) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.notices.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.notices, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_ListServiceNoticesResponse, rhs: Binario_Scheduling_V1_ListServiceNoticesResponse) -> Bool {
+    if lhs.notices != rhs.notices {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_CreateServiceNoticeRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CreateServiceNoticeRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}texts\0\u{3}line_ids\0\u{3}station_ids\0\u{3}starts_at\0\u{3}ends_at\0\u{1}cause\0\u{1}effect\0\u{3}idempotency_key\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.texts) }()
+      case 2: try { try decoder.decodeRepeatedStringField(value: &self.lineIds) }()
+      case 3: try { try decoder.decodeRepeatedStringField(value: &self.stationIds) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._startsAt) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._endsAt) }()
+      case 6: try { try decoder.decodeSingularEnumField(value: &self.cause) }()
+      case 7: try { try decoder.decodeSingularEnumField(value: &self.effect) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.texts.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.texts, fieldNumber: 1)
+    }
+    if !self.lineIds.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.lineIds, fieldNumber: 2)
+    }
+    if !self.stationIds.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.stationIds, fieldNumber: 3)
+    }
+    try { if let v = self._startsAt {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
+    try { if let v = self._endsAt {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    if self.cause != .unspecified {
+      try visitor.visitSingularEnumField(value: self.cause, fieldNumber: 6)
+    }
+    if self.effect != .unspecified {
+      try visitor.visitSingularEnumField(value: self.effect, fieldNumber: 7)
+    }
+    if !self.idempotencyKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 8)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_CreateServiceNoticeRequest, rhs: Binario_Scheduling_V1_CreateServiceNoticeRequest) -> Bool {
+    if lhs.texts != rhs.texts {return false}
+    if lhs.lineIds != rhs.lineIds {return false}
+    if lhs.stationIds != rhs.stationIds {return false}
+    if lhs._startsAt != rhs._startsAt {return false}
+    if lhs._endsAt != rhs._endsAt {return false}
+    if lhs.cause != rhs.cause {return false}
+    if lhs.effect != rhs.effect {return false}
+    if lhs.idempotencyKey != rhs.idempotencyKey {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_CreateServiceNoticeResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CreateServiceNoticeResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}notice\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._notice) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._notice {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_CreateServiceNoticeResponse, rhs: Binario_Scheduling_V1_CreateServiceNoticeResponse) -> Bool {
+    if lhs._notice != rhs._notice {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_EndServiceNoticeRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".EndServiceNoticeRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}notice_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.noticeID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.noticeID.isEmpty {
+      try visitor.visitSingularStringField(value: self.noticeID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_EndServiceNoticeRequest, rhs: Binario_Scheduling_V1_EndServiceNoticeRequest) -> Bool {
+    if lhs.noticeID != rhs.noticeID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_EndServiceNoticeResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".EndServiceNoticeResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}notice\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._notice) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._notice {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_EndServiceNoticeResponse, rhs: Binario_Scheduling_V1_EndServiceNoticeResponse) -> Bool {
+    if lhs._notice != rhs._notice {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_ListAllServiceNoticesRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListAllServiceNoticesRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_ListAllServiceNoticesRequest, rhs: Binario_Scheduling_V1_ListAllServiceNoticesRequest) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_ListAllServiceNoticesResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListAllServiceNoticesResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}notices\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.notices) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.notices.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.notices, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_ListAllServiceNoticesResponse, rhs: Binario_Scheduling_V1_ListAllServiceNoticesResponse) -> Bool {
+    if lhs.notices != rhs.notices {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
