@@ -30,7 +30,7 @@ bin=$(swift build ${build_flags[@]+"${build_flags[@]}"} --show-bin-path)
 # Which protos go where, with which visibility. Paths are relative to proto/.
 # output folder | visibility | protos
 targets=(
-  "Shared/Proto|Public|binario/wire/v1/frame.proto grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto binario/identity/v1/identity.proto binario/scheduling/v1/scheduling.proto binario/scheduling/v1/notifications.proto binario/scheduling/v1/itineraries.proto binario/type/v1/money.proto binario/ticketing/v1/tickets.proto binario/ticketing/v1/subscriptions.proto binario/geo_offers/v1/geo_offers.proto binario/dispatch/v1/dispatch.proto binario/telemetry/v1/telemetry.proto binario/events/v1/events.proto binario/identity/v1/identity_events.proto binario/scheduling/v1/scheduling_events.proto"
+  "Shared/Proto|Public|google/api/httpbody.proto binario/wire/v1/frame.proto grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto binario/identity/v1/identity.proto binario/scheduling/v1/scheduling.proto binario/scheduling/v1/notifications.proto binario/scheduling/v1/itineraries.proto binario/type/v1/money.proto binario/ticketing/v1/tickets.proto binario/ticketing/v1/subscriptions.proto binario/geo_offers/v1/geo_offers.proto binario/dispatch/v1/dispatch.proto binario/telemetry/v1/telemetry.proto binario/events/v1/events.proto binario/identity/v1/identity_events.proto binario/scheduling/v1/scheduling_events.proto"
   "Shared/Echo/Generated|Public|binario/echo/v1/echo.proto"
   "Services/Scheduling/Service/Generated|Internal|transit_realtime/gtfs-realtime.proto"
   "Tests/BinarioTransportTests/Interop/Generated|Internal|grpc/testing/empty.proto grpc/testing/messages.proto grpc/testing/test.proto"

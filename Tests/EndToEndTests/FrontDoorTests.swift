@@ -81,6 +81,17 @@ struct FrontDoorTests {
       )
       #expect(docs.status == 0, "docs page: \(docs.standardOutput)\(docs.standardError)")
 
+      // The realtime feed as a GTFS-realtime consumer reads it, after each kind of change.
+      let feed = try await tools.python(
+        "Tests/FrontDoorClients/gtfs_realtime.py",
+        [
+          "--url", "https://localhost:\(suite.gatewayHTTPPort)", "--ca", suite.caFile,
+          "--admin-email", RunningSuite.adminEmail, "--admin-password", RunningSuite.adminPassword,
+          "--gtfs", RunningSuite.packageRoot.appendingPathComponent("Services/Scheduling/DemoNetwork").path,
+        ]
+      )
+      #expect(feed.status == 0, "GTFS-realtime: \(feed.standardOutput)\(feed.standardError)")
+
       // Last: it signs its own user out, changes passwords and deletes things.
       let fuzzed = try await Self.signUp(http, email: "fuzz@example.com", admin: admin)
       let schemathesis = try await tools.schemathesis(port: suite.gatewayHTTPPort, caFile: suite.caFile, token: fuzzed)

@@ -251,9 +251,12 @@ class OpenAPIBuilder:
             "security": security(route["access"]),
             "x-binario-access": route["access"],
             "responses": {
-                "200": {"description": "OK", "content": {
-                    ("text/event-stream" if route["streaming"] else "application/json"): {
-                        "schema": self.reference(route["response_type"])}}},
+                "200": {"description": "OK", "content": (
+                    # google.api.HttpBody: the answer's bytes as they are, in its content type.
+                    {"*/*": {"schema": {"type": "string", "format": "binary"}}}
+                    if route["response_type"] == ".google.api.HttpBody" else {
+                        ("text/event-stream" if route["streaming"] else "application/json"): {
+                            "schema": self.reference(route["response_type"])}})},
                 **error_responses(route),
                 "default": {"description": "The call failed.", "content": {
                     "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},

@@ -1,4 +1,5 @@
 import BinarioDomain
+import BinarioProto
 import Foundation
 import SwiftProtobuf
 
@@ -13,6 +14,14 @@ public protocol MessageTranscoding: Sendable {
 
   /// One answer message, binary, as canonical JSON (fields in lowerCamelCase, defaults left out).
   func responseJSON(_ message: [UInt8]) throws(TranscodingError) -> [UInt8]
+
+  /// For a method answering `google.api.HttpBody`: the answer's content type and bytes, sent as
+  /// they are instead of JSON (gRPC transcoding's rule); `nil` for every other method.
+  func httpBody(_ message: [UInt8]) throws(TranscodingError) -> (contentType: String, data: [UInt8])?
+}
+
+extension MessageTranscoding {
+  public func httpBody(_ message: [UInt8]) throws(TranscodingError) -> (contentType: String, data: [UInt8])? { nil }
 }
 
 /// Why an HTTP request could not become a request message.
@@ -87,6 +96,16 @@ public struct MessageTranscoder<Request: SwiftProtobuf.Message, Response: SwiftP
       throw TranscodingError(field: path.joined(separator: "."), reason: Self.expectation(error))
     } catch {
       throw TranscodingError(field: "", reason: "the request does not fit \(Request.protoMessageName): \(error)")
+    }
+  }
+
+  public func httpBody(_ message: [UInt8]) throws(TranscodingError) -> (contentType: String, data: [UInt8])? {
+    guard Response.self == Google_Api_HttpBody.self else { return nil }
+    do {
+      let body = try Google_Api_HttpBody(serializedBytes: message)
+      return (body.contentType.isEmpty ? "application/octet-stream" : body.contentType, Array(body.data))
+    } catch {
+      throw TranscodingError(field: "", reason: "the answer is not a \(Response.protoMessageName): \(error)")
     }
   }
 

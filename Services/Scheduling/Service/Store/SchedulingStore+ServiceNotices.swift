@@ -130,3 +130,23 @@ extension SchedulingStore {
     return String(decoding: try encoder.encode(value), as: UTF8.self)
   }
 }
+
+extension SchedulingStore {
+  /// The latest instant at or before `now` at which something the realtime feed carries
+  /// changed: a live change made, a notice published or ended.
+  public func latestFeedChange(atOrBefore now: Date) throws -> Date? {
+    try pool.read { db in
+      try Double.fetchOne(
+        db,
+        sql: """
+          SELECT MAX(instant) FROM (
+            SELECT MAX(changed_at) AS instant FROM run_change
+            UNION ALL SELECT MAX(created_at) FROM service_notice
+            UNION ALL SELECT MAX(ends_at) FROM service_notice WHERE ends_at <= ?
+          )
+          """,
+        arguments: [now.timeIntervalSince1970]
+      ).map { Date(timeIntervalSince1970: $0) }
+    }
+  }
+}

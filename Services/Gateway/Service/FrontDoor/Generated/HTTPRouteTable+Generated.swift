@@ -1349,6 +1349,17 @@ extension HTTPRouteTable {
       summary: "Delays a run from a stop on by a number of minutes (0 clears it, negative moves it earlier), or to a new departure time. Every change is recorded with who, when and why, and reaches the followers it concerns: those riding through or past the changed stop, told of their own stop's new time. Each of the three live changes takes an optional `idempotency_key`: the same admin's key again records nothing, notifies nobody, and answers with the run as it is now. A delay or a platform change at a stop the run no longer calls at is refused with FAILED_PRECONDITION."
     ),
     HTTPRoute(
+      verb: .get,
+      template: "/gtfs-rt/feed",
+      body: "",
+      rpc: "/binario.scheduling.v1.Scheduling/DownloadRealtimeFeed",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["format": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_DownloadRealtimeFeedRequest, Google_Api_HttpBody>(),
+      summary: "The GTFS-realtime feed as standard consumers fetch it (OpenTripPlanner, MobilityData's validator): the same FeedMessage as GetRealtimeFeed (trip updates, alerts, vehicle positions), its bytes as `application/x-protobuf`, or with `format=json` as JSON for people. Answered with a `last-modified` response header (the HTTP door's Last-Modified: the latest change it carries, vehicle positions moving on every 30 s), and an HTTP request with If-Modified-Since at or after it gets 304 Not Modified."
+    ),
+    HTTPRoute(
       verb: .post,
       template: "/v1/admin/service-notices/{notice_id}:end",
       body: "*",

@@ -179,10 +179,12 @@ struct HTTPFrontDoorResponder: HTTPResponder {
     }
     var requestID: String? = doorRequestID
     var answer: Data?
+    var lastModified: String?
     while let part = await responses.next() {
       switch part {
       case .headers(let headers):
         requestID = headers.firstText(GatewayRequestID.key) ?? requestID
+        lastModified = headers.firstText(Self.lastModifiedKey)
       case .message(let data):
         answer = data
         call.responseWritten(bytes: data.count)
@@ -221,6 +223,20 @@ struct HTTPFrontDoorResponder: HTTPResponder {
         } else if route.rpc == RefreshCookie.logoutMethod {
           cookie = RefreshCookie.cleared
         }
+        do {
+          if let body = try route.transcoder.httpBody(Array(answer)) {
+            return Self.httpBody(body, lastModified: lastModified, ifModifiedSince: request.headers[.ifModifiedSince], requestID: requestID)
+          }
+        } catch {
+          return Self.error(
+            HTTPErrorBody(
+              code: WireStatusCode.internalError,
+              message: "the answer does not decode: \(error)",
+              language: language,
+              requestID: requestID
+            )
+          )
+        }
         let json: [UInt8]
         do {
           json = try route.transcoder.responseJSON(Array(answer))
@@ -244,6 +260,30 @@ struct HTTPFrontDoorResponder: HTTPResponder {
     }
     // The stream finished without an end: the client went away.
     return Self.error(HTTPErrorBody(code: WireStatusCode.cancelled, message: "the call was cancelled", language: language, requestID: requestID))
+  }
+
+  /// The response metadata key whose value a method's answer is Last-Modified (an HTTP date).
+  static let lastModifiedKey = "last-modified"
+
+  /// A `google.api.HttpBody` answer as it is, with its Last-Modified when the method said one;
+  /// 304 Not Modified, without the bytes, when the client's copy is as recent.
+  static func httpBody(
+    _ body: (contentType: String, data: [UInt8]),
+    lastModified: String?,
+    ifModifiedSince: String?,
+    requestID: String?
+  ) -> Response {
+    var headers = HTTPFields()
+    if let requestID { headers[Self.requestID] = requestID }
+    if let lastModified, let modified = HTTPDate.date(lastModified) {
+      headers[.lastModified] = lastModified
+      headers[.cacheControl] = "no-cache"
+      if let ifModifiedSince, let since = HTTPDate.date(ifModifiedSince), since >= modified {
+        return Response(status: .notModified, headers: headers)
+      }
+    }
+    headers[.contentType] = body.contentType
+    return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.data)))
   }
 
   /// The method's binary request from the body, the path variables and the query, or the

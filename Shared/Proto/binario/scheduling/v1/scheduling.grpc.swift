@@ -112,6 +112,19 @@ public enum Binario_Scheduling_V1_Scheduling: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "DownloadRealtimeFeed" metadata.
+        public enum DownloadRealtimeFeed: Sendable {
+            /// Request type for "DownloadRealtimeFeed".
+            public typealias Input = Binario_Scheduling_V1_DownloadRealtimeFeedRequest
+            /// Response type for "DownloadRealtimeFeed".
+            public typealias Output = Google_Api_HttpBody
+            /// Descriptor for "DownloadRealtimeFeed".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Scheduling"),
+                method: "DownloadRealtimeFeed",
+                type: .unary
+            )
+        }
         /// Namespace for "ListServiceNotices" metadata.
         public enum ListServiceNotices: Sendable {
             /// Request type for "ListServiceNotices".
@@ -367,6 +380,7 @@ public enum Binario_Scheduling_V1_Scheduling: Sendable {
             GetDeparturesBoard.descriptor,
             WatchDeparturesBoard.descriptor,
             GetRealtimeFeed.descriptor,
+            DownloadRealtimeFeed.descriptor,
             ListServiceNotices.descriptor,
             FollowRun.descriptor,
             UnfollowRun.descriptor,
@@ -528,6 +542,29 @@ extension Binario_Scheduling_V1_Scheduling {
             request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_GetRealtimeFeedRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_GetRealtimeFeedResponse>
+
+        /// Handle the "DownloadRealtimeFeed" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The GTFS-realtime feed as standard consumers fetch it (OpenTripPlanner, MobilityData's
+        /// > validator): the same FeedMessage as GetRealtimeFeed (trip updates, alerts, vehicle
+        /// > positions), its bytes as `application/x-protobuf`, or with `format=json` as JSON for
+        /// > people. Answered with a `last-modified` response header (the HTTP door's Last-Modified: the
+        /// > latest change it carries, vehicle positions moving on every 30 s), and an HTTP request
+        /// > with If-Modified-Since at or after it gets 304 Not Modified.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_DownloadRealtimeFeedRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Google_Api_HttpBody` messages.
+        func downloadRealtimeFeed(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_DownloadRealtimeFeedRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Google_Api_HttpBody>
 
         /// Handle the "ListServiceNotices" method.
         ///
@@ -1007,6 +1044,29 @@ extension Binario_Scheduling_V1_Scheduling {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_GetRealtimeFeedResponse>
 
+        /// Handle the "DownloadRealtimeFeed" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The GTFS-realtime feed as standard consumers fetch it (OpenTripPlanner, MobilityData's
+        /// > validator): the same FeedMessage as GetRealtimeFeed (trip updates, alerts, vehicle
+        /// > positions), its bytes as `application/x-protobuf`, or with `format=json` as JSON for
+        /// > people. Answered with a `last-modified` response header (the HTTP door's Last-Modified: the
+        /// > latest change it carries, vehicle positions moving on every 30 s), and an HTTP request
+        /// > with If-Modified-Since at or after it gets 304 Not Modified.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_DownloadRealtimeFeedRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Google_Api_HttpBody` message.
+        func downloadRealtimeFeed(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_DownloadRealtimeFeedRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Google_Api_HttpBody>
+
         /// Handle the "ListServiceNotices" method.
         ///
         /// > Source IDL Documentation:
@@ -1484,6 +1544,29 @@ extension Binario_Scheduling_V1_Scheduling {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Scheduling_V1_GetRealtimeFeedResponse
 
+        /// Handle the "DownloadRealtimeFeed" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The GTFS-realtime feed as standard consumers fetch it (OpenTripPlanner, MobilityData's
+        /// > validator): the same FeedMessage as GetRealtimeFeed (trip updates, alerts, vehicle
+        /// > positions), its bytes as `application/x-protobuf`, or with `format=json` as JSON for
+        /// > people. Answered with a `last-modified` response header (the HTTP door's Last-Modified: the
+        /// > latest change it carries, vehicle positions moving on every 30 s), and an HTTP request
+        /// > with If-Modified-Since at or after it gets 304 Not Modified.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_DownloadRealtimeFeedRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Google_Api_HttpBody` to respond with.
+        func downloadRealtimeFeed(
+            request: Binario_Scheduling_V1_DownloadRealtimeFeedRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Google_Api_HttpBody
+
         /// Handle the "ListServiceNotices" method.
         ///
         /// > Source IDL Documentation:
@@ -1909,6 +1992,17 @@ extension Binario_Scheduling_V1_Scheduling.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Scheduling.Method.DownloadRealtimeFeed.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_DownloadRealtimeFeedRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Google_Api_HttpBody>(),
+            handler: { request, context in
+                try await self.downloadRealtimeFeed(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Scheduling_V1_Scheduling.Method.ListServiceNotices.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_ListServiceNoticesRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_ListServiceNoticesResponse>(),
@@ -2183,6 +2277,17 @@ extension Binario_Scheduling_V1_Scheduling.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_GetRealtimeFeedResponse> {
         let response = try await self.getRealtimeFeed(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func downloadRealtimeFeed(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_DownloadRealtimeFeedRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Google_Api_HttpBody> {
+        let response = try await self.downloadRealtimeFeed(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -2477,6 +2582,19 @@ extension Binario_Scheduling_V1_Scheduling.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_GetRealtimeFeedResponse> {
         return GRPCCore.ServerResponse<Binario_Scheduling_V1_GetRealtimeFeedResponse>(
             message: try await self.getRealtimeFeed(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func downloadRealtimeFeed(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_DownloadRealtimeFeedRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Google_Api_HttpBody> {
+        return GRPCCore.ServerResponse<Google_Api_HttpBody>(
+            message: try await self.downloadRealtimeFeed(
                 request: request.message,
                 context: context
             ),
@@ -2886,6 +3004,34 @@ extension Binario_Scheduling_V1_Scheduling {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_GetRealtimeFeedResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_GetRealtimeFeedResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "DownloadRealtimeFeed" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The GTFS-realtime feed as standard consumers fetch it (OpenTripPlanner, MobilityData's
+        /// > validator): the same FeedMessage as GetRealtimeFeed (trip updates, alerts, vehicle
+        /// > positions), its bytes as `application/x-protobuf`, or with `format=json` as JSON for
+        /// > people. Answered with a `last-modified` response header (the HTTP door's Last-Modified: the
+        /// > latest change it carries, vehicle positions moving on every 30 s), and an HTTP request
+        /// > with If-Modified-Since at or after it gets 304 Not Modified.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_DownloadRealtimeFeedRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_DownloadRealtimeFeedRequest` messages.
+        ///   - deserializer: A deserializer for `Google_Api_HttpBody` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func downloadRealtimeFeed<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_DownloadRealtimeFeedRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_DownloadRealtimeFeedRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Google_Api_HttpBody>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Google_Api_HttpBody>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "ListServiceNotices" method.
@@ -3556,6 +3702,45 @@ extension Binario_Scheduling_V1_Scheduling {
             try await self.client.unary(
                 request: request,
                 descriptor: Binario_Scheduling_V1_Scheduling.Method.GetRealtimeFeed.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "DownloadRealtimeFeed" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The GTFS-realtime feed as standard consumers fetch it (OpenTripPlanner, MobilityData's
+        /// > validator): the same FeedMessage as GetRealtimeFeed (trip updates, alerts, vehicle
+        /// > positions), its bytes as `application/x-protobuf`, or with `format=json` as JSON for
+        /// > people. Answered with a `last-modified` response header (the HTTP door's Last-Modified: the
+        /// > latest change it carries, vehicle positions moving on every 30 s), and an HTTP request
+        /// > with If-Modified-Since at or after it gets 304 Not Modified.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_DownloadRealtimeFeedRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_DownloadRealtimeFeedRequest` messages.
+        ///   - deserializer: A deserializer for `Google_Api_HttpBody` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func downloadRealtimeFeed<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_DownloadRealtimeFeedRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_DownloadRealtimeFeedRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Google_Api_HttpBody>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Google_Api_HttpBody>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Scheduling.Method.DownloadRealtimeFeed.descriptor,
                 serializer: serializer,
                 deserializer: deserializer,
                 options: options,
@@ -4401,6 +4586,40 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
         )
     }
 
+    /// Call the "DownloadRealtimeFeed" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The GTFS-realtime feed as standard consumers fetch it (OpenTripPlanner, MobilityData's
+    /// > validator): the same FeedMessage as GetRealtimeFeed (trip updates, alerts, vehicle
+    /// > positions), its bytes as `application/x-protobuf`, or with `format=json` as JSON for
+    /// > people. Answered with a `last-modified` response header (the HTTP door's Last-Modified: the
+    /// > latest change it carries, vehicle positions moving on every 30 s), and an HTTP request
+    /// > with If-Modified-Since at or after it gets 304 Not Modified.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_DownloadRealtimeFeedRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func downloadRealtimeFeed<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_DownloadRealtimeFeedRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Google_Api_HttpBody>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.downloadRealtimeFeed(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_DownloadRealtimeFeedRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Google_Api_HttpBody>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "ListServiceNotices" method.
     ///
     /// > Source IDL Documentation:
@@ -5161,6 +5380,44 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
             metadata: metadata
         )
         return try await self.getRealtimeFeed(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DownloadRealtimeFeed" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The GTFS-realtime feed as standard consumers fetch it (OpenTripPlanner, MobilityData's
+    /// > validator): the same FeedMessage as GetRealtimeFeed (trip updates, alerts, vehicle
+    /// > positions), its bytes as `application/x-protobuf`, or with `format=json` as JSON for
+    /// > people. Answered with a `last-modified` response header (the HTTP door's Last-Modified: the
+    /// > latest change it carries, vehicle positions moving on every 30 s), and an HTTP request
+    /// > with If-Modified-Since at or after it gets 304 Not Modified.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func downloadRealtimeFeed<Result>(
+        _ message: Binario_Scheduling_V1_DownloadRealtimeFeedRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Google_Api_HttpBody>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_DownloadRealtimeFeedRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.downloadRealtimeFeed(
             request: request,
             options: options,
             onResponse: handleResponse

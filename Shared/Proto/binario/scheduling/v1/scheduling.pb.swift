@@ -679,6 +679,19 @@ public nonisolated struct Binario_Scheduling_V1_GetRealtimeFeedResponse: Sendabl
 /// A traveller follows the part of a run they ride: from the station they board at to the one
 /// they leave it at (either empty: the run's first or last stop). They are told only of changes
 /// that reach that part, in terms of their own stops.
+public nonisolated struct Binario_Scheduling_V1_DownloadRealtimeFeedRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// "protobuf" (or empty) or "json"
+  public var format: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Binario_Scheduling_V1_FollowRunRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -2507,6 +2520,36 @@ nonisolated extension Binario_Scheduling_V1_GetRealtimeFeedResponse: SwiftProtob
 
   public static func ==(lhs: Binario_Scheduling_V1_GetRealtimeFeedResponse, rhs: Binario_Scheduling_V1_GetRealtimeFeedResponse) -> Bool {
     if lhs.feedMessage != rhs.feedMessage {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_DownloadRealtimeFeedRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DownloadRealtimeFeedRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}format\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.format) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.format.isEmpty {
+      try visitor.visitSingularStringField(value: self.format, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_DownloadRealtimeFeedRequest, rhs: Binario_Scheduling_V1_DownloadRealtimeFeedRequest) -> Bool {
+    if lhs.format != rhs.format {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
