@@ -285,6 +285,8 @@ extension PersonText {
       "Il tuo taxi è in ritardo",
     "\"it\" or \"en\"":
       "\"it\" o \"en\"",
+    "\"protobuf\" or \"json\"":
+      "\"protobuf\" o \"json\"",
     "a GeoJSON catalogue is a FeatureCollection":
       "un catalogo GeoJSON è una FeatureCollection",
     "a batch holds at most %@ readings; send the rest in another":
