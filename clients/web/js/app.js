@@ -36,6 +36,7 @@ const pages = [
   { path: "air-map", title: "page.publicAir", show: lazy("public-air", "show") },
   { path: "driver", title: "page.driver", show: lazy("driver", "show"), role: "ROLE_DRIVER" },
   { path: "admin/trips", title: "page.timetable", show: lazy("admin-trips", "show"), role: "ROLE_ADMIN" },
+  { path: "admin/notices", title: "page.notices", show: lazy("admin-notices", "show"), role: "ROLE_ADMIN" },
   { path: "admin/control-room", title: "page.controlRoom", show: lazy("control-room", "show"), role: "ROLE_ADMIN" },
 ];
 
@@ -53,6 +54,7 @@ const menu = [
   ["page.notifications", "#/notifications", "signedIn"],
   ["page.driver", "#/driver", "ROLE_DRIVER"],
   ["menu.timetable", "#/admin/trips", "ROLE_ADMIN"],
+  ["page.notices", "#/admin/notices", "ROLE_ADMIN"],
   ["menu.controlRoom", "#/admin/control-room", "ROLE_ADMIN"],
 ];
 

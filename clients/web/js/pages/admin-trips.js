@@ -2,7 +2,7 @@
 // recorded with its reason, reaches the boards at once and the run's followers as notifications.
 
 import { api, segment, withQuery } from "../api.js";
-import { h, replace, field, form, failure, announce, dateTime } from "../dom.js";
+import { h, replace, field, form, failure, announce, dateTime, fromZonedInput, toZonedInput } from "../dom.js";
 import { t } from "../i18n.js";
 import { runPath, stopTime, platform, status, destination } from "./runs.js";
 
@@ -11,13 +11,20 @@ export async function show(main, { query }) {
   const stationId = query.station || "MI_CENTRALE";
   const picker = h("select", { id: "admin-station" },
     stations.map((station) => h("option", { value: station.stationId, selected: station.stationId === stationId }, station.name)));
-  picker.addEventListener("change", () => { location.hash = `#/admin/trips?station=${encodeURIComponent(picker.value)}`; });
+  // Any date and time: the runs from then on (not only the next ones).
+  const from = h("input", { id: "admin-from", type: "datetime-local", value: query.after || toZonedInput(new Date()) });
+  const go = () => { location.hash = `#/admin/trips?station=${encodeURIComponent(picker.value)}&after=${encodeURIComponent(from.value)}`; };
+  picker.addEventListener("change", go);
+  from.addEventListener("change", go);
   const runs = h("section", { id: "admin-runs" });
   const editor = h("section", { id: "run-editor", "aria-live": "polite" });
-  main.append(h("div", { class: "toolbar" }, h("label", { for: "admin-station" }, t("admin.departuresFrom")), picker), runs, editor);
+  main.append(h("div", { class: "toolbar" },
+    h("label", { for: "admin-station" }, t("admin.departuresFrom")), picker,
+    h("label", { for: "admin-from" }, t("admin.fromTime")), from), runs, editor);
 
   async function load() {
-    const board = await api("GET", withQuery(`/v1/stations/${segment(stationId)}/departures`, { limit: 12 }));
+    const after = query.after ? fromZonedInput(query.after).toISOString() : undefined;
+    const board = await api("GET", withQuery(`/v1/stations/${segment(stationId)}/departures`, { limit: 20, after }));
     replace(runs, h("table", { class: "board" },
       h("thead", {}, h("tr", {}, ["board.time", "board.train", "board.to", "board.platform", "board.status", "admin.change"].map((key) => h("th", { scope: "col" }, key === "admin.change" ? h("span", { class: "visually-hidden" }, t(key)) : t(key))))),
       h("tbody", {}, (board.departures || []).map((departure) => {
@@ -44,7 +51,7 @@ export async function show(main, { query }) {
       const answer = await api("GET", `${path}/changes`);
       replace(log, (answer.changes || []).map((change) => h("li", {},
         dateTime(change.changedAt), " — ",
-        change.delay ? t("admin.delayed", { count: change.delay.minutes }) : change.platformChange ? t("admin.platform", { platform: change.platformChange.platform }) : t("admin.cancelled"),
+        change.delay ? (change.delay.minutes < 0 ? t("admin.early", { count: -change.delay.minutes }) : t("admin.delayed", { count: change.delay.minutes || 0 })) : change.platformChange ? t("admin.platform", { platform: change.platformChange.platform }) : t("admin.cancelled"),
         change.reason ? ` (${change.reason})` : "")));
     }
     // A key per change meant: a form sent again (a retry after a lost answer) changes nothing
@@ -54,12 +61,18 @@ export async function show(main, { query }) {
       h("h2", {}, t("admin.changeTrain", { train: label })),
       h("p", {}, `${t("admin.at", { station: stop.station.name })}: `, stopTime(stop), " ", platform(stop), " ", status(run, stop)),
       form(t("admin.delay"), [
-        field(t("admin.minutes"), { name: "minutes", type: "number", min: 0, max: 1440, required: true, value: "10" }, t("admin.minutesHint")),
+        field(t("admin.minutes"), { name: "minutes", type: "number", min: -120, max: 1440, value: "10" }, t("admin.minutesHint")),
+        field(t("admin.newDeparture"), { name: "newDeparture", type: "time" }, t("admin.newDepartureHint")),
         field(t("admin.reason"), { name: "reason", required: true, placeholder: t("admin.reasonDelay") }),
       ], t("admin.delayButton"), async (values) => {
-        await api("POST", `${path}:delay`, { fromSequence: stop.sequence, minutes: Number(values.minutes), reason: values.reason, idempotencyKey: keys.delay });
+        const retimed = Boolean(values.newDeparture);
+        const answer = await api("POST", `${path}:delay`, {
+          fromSequence: stop.sequence, minutes: retimed ? 0 : Number(values.minutes || 0), newDeparture: values.newDeparture || undefined,
+          reason: values.reason, idempotencyKey: keys.delay,
+        });
         keys.delay = crypto.randomUUID();
-        await done(t("admin.nowLate", { count: Number(values.minutes) }));
+        const minutes = (answer.run.stops.find((candidate) => candidate.sequence === stop.sequence) || {}).delayMinutes || 0;
+        await done(minutes < 0 ? t("admin.nowEarly", { count: -minutes }) : t("admin.nowLate", { count: minutes }));
       }, { id: "delay-form", class: "inline" }),
       form(t("board.platform"), [
         field(t("admin.newPlatform"), { name: "platform", required: true }),

@@ -6,6 +6,7 @@ import { openStream } from "../events.js";
 import { h, replace, failure, announce } from "../dom.js";
 import { t } from "../i18n.js";
 import { runKey, stopTime, platform, status, followedKeys, followButton, destination } from "./runs.js";
+import { noticeList } from "../notices.js";
 
 const defaultStation = "MI_CENTRALE";
 
@@ -20,7 +21,8 @@ export async function show(main, { params }) {
   const heading = main.querySelector("h1");
   const connection = h("p", { class: "connection", role: "status" }, t("board.connecting"));
   const table = h("table", { class: "board", id: "board", "aria-describedby": "board-caption" });
-  main.append(h("div", { class: "toolbar" }, h("label", { for: "station" }, t("trip.station")), picker), connection, table);
+  const notices = h("div", { id: "board-notices" });
+  main.append(h("div", { class: "toolbar" }, h("label", { for: "station" }, t("trip.station")), picker), connection, notices, table);
 
   let previous = new Map();
   let followed = new Set();
@@ -44,6 +46,7 @@ export async function show(main, { params }) {
 
   function draw(message) {
     heading.textContent = t("board.from", { station: message.station.name });
+    replace(notices, noticeList(message.notices));
     const next = new Map();
     const changes = [];
     const rows = (message.departures || []).map((departure) => {
@@ -64,7 +67,8 @@ export async function show(main, { params }) {
         h("td", {}, destination(run)),
         h("td", {}, platform(stop)),
         h("td", {}, status(run, stop)),
-        h("td", {}, followButton(run.run, followed, label)));
+        // Followed from here: its changes are told as they concern this station on.
+        h("td", {}, followButton(run.run, followed, label, { fromStationId: message.station.stationId })));
     });
     previous = next;
     // A redraw must not take the focus from a keyboard user: it goes back to the same control

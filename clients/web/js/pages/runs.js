@@ -49,8 +49,9 @@ export async function followedKeys() {
   return new Set((answer.runs || []).map((run) => runKey(run.run)));
 }
 
-/** A button that follows (or stops following) a run; `followed` is the shared set of keys. */
-export function followButton(ref, followed, label) {
+/** A button that follows (or stops following) a run; `followed` is the shared set of keys;
+ * `part` ({fromStationId, toStationId}) the part of the run the traveller rides. */
+export function followButton(ref, followed, label, part = {}) {
   if (!session.user) return null;
   const key = runKey(ref);
   const button = h("button", { type: "button", class: "secondary follow", "aria-pressed": String(followed.has(key)) });
@@ -69,7 +70,7 @@ export function followButton(ref, followed, label) {
     busy = true;
     button.setAttribute("aria-busy", "true");
     try {
-      await api("POST", `${runPath(ref)}:${on ? "unfollow" : "follow"}`, {});
+      await api("POST", `${runPath(ref)}:${on ? "unfollow" : "follow"}`, on ? {} : part);
       if (on) followed.delete(key); else followed.add(key);
       announce(t(on ? "run.unfollowed" : "run.followed", { train: label }));
       // The first train followed: its news can reach this device while the app is closed.

@@ -4,6 +4,7 @@ import { api, withQuery } from "../api.js";
 import { h, replace, field, form, failure, dateTime, calendarDate, fromZonedInput } from "../dom.js";
 import { t } from "../i18n.js";
 import { runPath, stopTime, platform, status, followedKeys, followButton, destination } from "./runs.js";
+import { noticeList } from "../notices.js";
 
 export async function showSearch(main, { query }) {
   const stations = (await api("GET", "/v1/stations")).stations || [];
@@ -50,6 +51,7 @@ export async function showTrip(main, { params }) {
   main.append(
     h("p", {}, run.lineName, " · ", calendarDate(run.run.serviceDate), run.cancelled ? h("strong", { class: "status cancelled" }, ` · ${t("run.cancelled")}`) : null),
     followButton(run.run, followed, `${run.line} ${run.trainNumber}`),
+    noticeList(answer.notices, "trip-notices"),
     h("table", { class: "stops" },
       h("caption", {}, t("trip.stops")),
       h("thead", {}, h("tr", {}, ["trip.station", "trip.arrives", "trip.departs", "board.platform", "board.status"].map((key) => h("th", { scope: "col" }, t(key))))),
