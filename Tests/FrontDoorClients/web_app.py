@@ -45,6 +45,7 @@ import tempfile
 import traceback
 import urllib.error
 import urllib.parse
+import time
 import urllib.request
 import uuid
 
@@ -333,6 +334,7 @@ def main():
         email = f"web-{uuid.uuid4().hex[:8]}@example.com"
         sign_up_and_in(traveller, gateway, admin_token, email)
         trip = board_and_live_changes(traveller, admin, arguments)
+        service_notices(traveller, admin)
         wallet(traveller, gateway, admin_token, arguments.zbarimg)
         subscriptions_and_itineraries(traveller)
         air_quality(traveller, gateway, admin_token, arguments)
@@ -426,6 +428,35 @@ def board_and_live_changes(traveller, admin, arguments):
     traveller.shot("journeys")
     print(f"ok: {trip} delayed and moved by the admin; the traveller's board and notifications showed both live")
     return trip
+
+
+def service_notices(traveller, admin):
+    """The admin publishes a network-wide strike notice in Italian and English from the notices
+    page (reached from the menu); the traveller, who follows a train, is told in Italian and sees
+    it on the board; the admin ends it and it leaves the board."""
+    admin.open("#/")
+    admin.find('#site-nav a[href="#/admin/notices"]').click()
+    form = admin.find("#notice-form")
+    ends = time.strftime("%Y-%m-%dT%H:%M", time.localtime(time.time() + 2 * 86400))
+    admin.driver.execute_script("arguments[0].value = arguments[1]", form.find_element(By.NAME, "endsAt"), ends)
+    admin.fill("#notice-form", {"title": "Sciopero del personale", "description": "Treni a rischio dalle 9 alle 17.",
+                                "titleEn": "Staff strike", "descriptionEn": "Trains at risk from 9 to 17.", "cause": "STRIKE",
+                                "effect": "REDUCED_SERVICE"})
+    admin.until(lambda: "Staff strike" in admin.text("#notices-list") or "Sciopero del personale" in admin.text("#notices-list"),
+                "the new notice is not in the admin's list")
+    assert admin.words("notices.active") in admin.text("#notices-list tbody tr:first-child"), admin.text("#notices-list")
+    admin.shot("admin-notices")
+    traveller.open("#/board")
+    traveller.until(lambda: "Sciopero del personale" in traveller.text("#board-notices"), "the board does not show the notice in Italian")
+    traveller.shot("board-notice")
+    traveller.open("#/notifications")
+    traveller.until(lambda: "Sciopero del personale" in traveller.text("#notifications"), "the follower was not told of the notice")
+    admin.find("#notices-list tbody tr:first-child button.end-notice").click()
+    admin.until(lambda: admin.words("notices.ended") in admin.text("#notices-list tbody tr:first-child"), "the notice did not end")
+    traveller.open("#/board")
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#board tbody tr[data-trip]")
+                    and not traveller.text("#board-notices"), "the ended notice is still on the board")
+    print("ok: a service notice published in two languages reached the follower and the board, and ended")
 
 
 def wallet(traveller, gateway, admin_token, zbarimg):

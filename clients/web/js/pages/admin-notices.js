@@ -64,7 +64,7 @@ export async function show(main) {
   async function load() {
     const notices = (await api("GET", "/v1/admin/service-notices")).notices || [];
     const now = Date.now();
-    replace(list, h("h2", {}, t("notices.title")), notices.length ? h("table", { class: "notices-table" },
+    replace(list, h("h2", {}, t("notices.publishedList")), notices.length ? h("table", { class: "notices-table" },
       h("thead", {}, h("tr", {}, ["notices.notice", "notices.where", "notices.when", "notices.told", "notices.state"].map((k) => h("th", { scope: "col" }, t(k))), h("th", {}, h("span", { class: "visually-hidden" }, t("notices.end"))))),
       h("tbody", {}, notices.map((notice) => {
         const ended = new Date(notice.endsAt).getTime() <= now;
