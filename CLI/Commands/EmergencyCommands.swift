@@ -1,5 +1,6 @@
 import ArgumentParser
 import BinarioProto
+import GRPCCore
 
 struct EmergencyCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -77,22 +78,59 @@ struct EmergencyCommand: AsyncParsableCommand {
 
   struct Alert: ConnectedCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Send your position to your emergency contacts (signed out: to 112)."
+      abstract: "Send your position to your emergency contacts (signed out: to 112).",
+      discussion: """
+        Without --latitude and --longitude the alert says the position is unknown. A saved session \
+        that no longer signs in (expired, signed out elsewhere) does not stop the alert: it goes \
+        out signed out, to 112, and says so.
+        """
     )
     @OptionGroup var gateway: GatewayConnectionOptions
-    @Option var latitude: Double
-    @Option var longitude: Double
+    @Option var latitude: Double?
+    @Option var longitude: Double?
     @Option var note: String = ""
+    @Option(help: "Signed in: contacts, 112, or both (default: your contacts, or 112 without any).")
+    var to: Recipients?
+
+    enum Recipients: String, ExpressibleByArgument, CaseIterable {
+      case contacts
+      case emergency = "112"
+      case both
+    }
+
+    func validate() throws {
+      if (latitude == nil) != (longitude == nil) { throw ValidationError("give both --latitude and --longitude, or neither") }
+    }
 
     func call(_ gateway: GatewayConnection) async throws {
-      let response = try await gateway.identity.sendEmergencyAlert(
-        .with {
-          $0.latitude = self.latitude
-          $0.longitude = self.longitude
-          $0.note = self.note
-        },
-        metadata: try await gateway.signedInIfAny()
-      )
+      let request = Binario_Identity_V1_SendEmergencyAlertRequest.with {
+        if let latitude = self.latitude, let longitude = self.longitude {
+          $0.latitude = latitude
+          $0.longitude = longitude
+        }
+        $0.note = self.note
+        switch self.to {
+        case .contacts: $0.recipients = .contacts
+        case .emergency: $0.recipients = .emergencyNumber
+        case .both: $0.recipients = .both
+        case nil: $0.recipients = .unspecified
+        }
+      }
+      // An emergency is no time for "sign in again": a session that no longer works is dropped
+      // for this alert, which goes out signed out (to 112).
+      var metadata: Metadata = [:]
+      do {
+        metadata = try await gateway.signedInIfAny()
+      } catch {
+        print("your saved session no longer signs in (\(error)); alerting 112 without it")
+      }
+      let response: Binario_Identity_V1_SendEmergencyAlertResponse
+      do {
+        response = try await gateway.identity.sendEmergencyAlert(request, metadata: metadata)
+      } catch let error as RPCError where error.code == .unauthenticated && !metadata.isEmpty {
+        print("your saved session was refused (\(error.message)); alerting 112 without it")
+        response = try await gateway.identity.sendEmergencyAlert(request, metadata: [:])
+      }
       for message in response.messages {
         print("to \(message.recipientName) \(message.recipientPhone) via \(message.channel.displayName):")
         print("  \(message.text)")

@@ -81,6 +81,13 @@ struct CommandLineClientTests {
       let afterLogout = try await cli.run(["me", "--session", kept])
       #expect(afterLogout.status != 0)
       #expect(afterLogout.standardError.contains("[unauthenticated]"), "\(afterLogout.standardError)")
+      // An emergency with that dead session still goes out: signed out, to 112, without a
+      // position when none is given, and says so.
+      let alert = try await cli.run(["emergency", "alert", "--session", kept, "--note", "fell"])
+      #expect(alert.status == 0, "\(alert.standardError)")
+      #expect(alert.standardOutput.contains("alerting 112 without it"), "\(alert.standardOutput)")
+      #expect(alert.standardOutput.contains("to Emergency services 112"), "\(alert.standardOutput)")
+      #expect(alert.standardOutput.contains("Posizione sconosciuta"), "\(alert.standardOutput)")
 
       let signedOut = try await cli.run(["me"])
       #expect(signedOut.status != 0)

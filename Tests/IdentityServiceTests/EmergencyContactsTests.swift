@@ -58,7 +58,7 @@ struct EmergencyContactsTests {
     _ = try await identity.domain.addEmergencyContact(userID: ada.id, name: "Mum", phone: "+393330000000", channel: .sms)
     _ = try await identity.domain.addEmergencyContact(userID: ada.id, name: "Dad", phone: "+393331111111", channel: .whatsApp)
 
-    let alerts = try await identity.domain.sendEmergencyAlert(userID: ada.id, latitude: 45.4642, longitude: 9.19, note: "Fell & hurt ankle")
+    let alerts = try await identity.domain.sendEmergencyAlert(userID: ada.id, position: (45.4642, 9.19), note: "Fell & hurt ankle")
     #expect(alerts.count == 2)
     let sms = alerts[0]
     #expect(sms.mapsLink == "https://maps.google.com/?q=45.464200,9.190000")
@@ -77,7 +77,7 @@ struct EmergencyContactsTests {
   @Test("signed out (or without contacts) the alert goes to 112")
   func alertTo112() async throws {
     let identity = try await TestIdentity()
-    let alerts = try await identity.domain.sendEmergencyAlert(userID: nil, latitude: -33.5, longitude: -70.25, note: "")
+    let alerts = try await identity.domain.sendEmergencyAlert(userID: nil, position: (-33.5, -70.25), note: "")
     #expect(alerts.count == 1)
     #expect(alerts[0].recipientPhone == "112")
     #expect(alerts[0].deepLink.hasPrefix("sms:112?body="))
@@ -87,7 +87,7 @@ struct EmergencyContactsTests {
     #expect(alerts[0].text == "EMERGENZA: qualcuno ha bisogno di aiuto. Posizione: https://maps.google.com/?q=-33.500000,-70.250000")
 
     let ada = try await identity.confirmedAccount("ada@example.com")
-    let lonely = try await identity.domain.sendEmergencyAlert(userID: ada.id, latitude: 0, longitude: 0, note: "help")
+    let lonely = try await identity.domain.sendEmergencyAlert(userID: ada.id, position: (0, 0), note: "help")
     #expect(lonely.map(\.recipientPhone) == ["112"])
     #expect(lonely[0].text.hasPrefix("EMERGENZA: Ada Lovelace ha bisogno di aiuto. Nota: help"), "\(lonely[0].text)")
   }
@@ -97,12 +97,36 @@ struct EmergencyContactsTests {
     let identity = try await TestIdentity()
     let bea = try await identity.confirmedAccount("bea@example.com", firstName: "Bea", lastName: "Rossi", language: "it")
     _ = try await identity.domain.addEmergencyContact(userID: bea.id, name: "Mamma", phone: "+393330000000", channel: .sms)
-    let italian = try await identity.domain.sendEmergencyAlert(userID: bea.id, latitude: 45.4642, longitude: 9.19, note: "caviglia")
+    let italian = try await identity.domain.sendEmergencyAlert(userID: bea.id, position: (45.4642, 9.19), note: "caviglia")
     #expect(italian[0].text.hasPrefix("EMERGENZA: Bea Rossi ha bisogno di aiuto. Nota: caviglia Posizione: "), "\(italian[0].text)")
     let ada = try await identity.confirmedAccount("ada@example.com", language: "en")
     _ = try await identity.domain.addEmergencyContact(userID: ada.id, name: "Mum", phone: "+393331111111", channel: .sms)
-    let english = try await identity.domain.sendEmergencyAlert(userID: ada.id, latitude: 45.4642, longitude: 9.19, note: "")
+    let english = try await identity.domain.sendEmergencyAlert(userID: ada.id, position: (45.4642, 9.19), note: "")
     #expect(english[0].text.hasPrefix("EMERGENCY: Ada Lovelace needs help. Position: "), "\(english[0].text)")
+  }
+
+  @Test("without a position the alert says so; the person chooses contacts, 112 or both; each is told in their language")
+  func alertChoices() async throws {
+    let identity = try await TestIdentity()
+    // A first name alone names her.
+    let cleo = try await identity.confirmedAccount("cleo@example.com", firstName: "Cleo", lastName: "", language: "en")
+    let nowhere = try await identity.domain.sendEmergencyAlert(userID: cleo.id, position: nil, note: "")
+    #expect(nowhere.map(\.recipientPhone) == ["112"] && nowhere[0].mapsLink.isEmpty)
+    #expect(nowhere[0].text == "EMERGENZA: Cleo ha bisogno di aiuto. Posizione sconosciuta: il suo dispositivo non ha saputo indicarla.")
+    let refused = await identityError {
+      _ = try await identity.domain.sendEmergencyAlert(userID: cleo.id, position: nil, note: "", recipients: .contacts)
+    }
+    #expect(refused?.code == "failedPrecondition")
+    _ = try await identity.domain.addEmergencyContact(userID: cleo.id, name: "Nonna", phone: "+393330000009", channel: .sms, language: "it")
+    _ = try await identity.domain.addEmergencyContact(userID: cleo.id, name: "Sam", phone: "+447700900123", channel: .whatsApp)
+    let both = try await identity.domain.sendEmergencyAlert(userID: cleo.id, position: (45.5, 9.2), note: "", recipients: .both)
+    #expect(both.map(\.recipientPhone) == ["+393330000009", "+447700900123", "112"])
+    #expect(both[0].text.hasPrefix("EMERGENZA: Cleo ha bisogno di aiuto. Posizione: "), "\(both[0].text)")
+    #expect(both[1].text.hasPrefix("EMERGENCY: Cleo needs help. Position: "), "\(both[1].text)")
+    let only112 = try await identity.domain.sendEmergencyAlert(userID: cleo.id, position: (45.5, 9.2), note: "", recipients: .emergencyNumber)
+    #expect(only112.map(\.recipientPhone) == ["112"])
+    // Each alert sent is recorded.
+    #expect(try await identity.store.outboxMessages(recipient: "112", limit: 10).count == 3)
   }
 
   @Test(
@@ -114,7 +138,7 @@ struct EmergencyContactsTests {
   func badPosition(latitude: Double, longitude: Double, fields: [String]) async throws {
     let identity = try await TestIdentity()
     let error = await identityError {
-      _ = try await identity.domain.sendEmergencyAlert(userID: nil, latitude: latitude, longitude: longitude, note: "")
+      _ = try await identity.domain.sendEmergencyAlert(userID: nil, position: (latitude, longitude), note: "")
     }
     #expect(error?.fields == fields)
   }

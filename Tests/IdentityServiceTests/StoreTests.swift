@@ -25,7 +25,7 @@ struct StoreTests {
       _ = try await identity.domain.addEmergencyContact(userID: ada.id, name: name, phone: "+393330000000", channel: .sms)
     }
     #expect(try await identity.domain.emergencyContacts(userID: ada.id).map(\.name) == Self.hostile)
-    let alerts = try await identity.domain.sendEmergencyAlert(userID: ada.id, latitude: 1, longitude: 2, note: Self.hostile[3])
+    let alerts = try await identity.domain.sendEmergencyAlert(userID: ada.id, position: (1, 2), note: Self.hostile[3])
     #expect(alerts.allSatisfy { $0.text.contains(Self.hostile[3]) })
     let tables = try await identity.database.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
     #expect(tables.contains("account") && tables.contains("session"))

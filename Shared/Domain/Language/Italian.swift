@@ -3,12 +3,18 @@ extension PersonText {
   /// ``PersonText``), and its Italian. `%@` takes the arguments in order; `%2$@` reorders.
   /// `scripts/check-person-texts.py` keeps it complete.
   static let italian: [String: String] = [
+    "%@ Note: %@ %@":
+      "%@ Nota: %@ %@",
     "%@ leaves %@ minutes early":
       "%@ parte con %@ minuti di anticipo",
     "%@. Arrives at %@ at %@ instead of %@.":
       "%@. Arriva a %@ alle %@ anziché alle %@.",
     "%@. It no longer reaches %@.":
       "%@. Non arriva più a %@.",
+    "Position unknown: their device could not tell it.":
+      "Posizione sconosciuta: il suo dispositivo non ha saputo indicarla.",
+    "Position: %@":
+      "Posizione: %@",
     "\"%@\" is not a date (expected YYYY-MM-DD)":
       "\"%@\" non è una data (atteso AAAA-MM-GG)",
     "\"%@\" is not a language the suite speaks (it or en)":
@@ -33,10 +39,6 @@ extension PersonText {
       "Il %@ %@ per %@ del %4$@ non circola più",
     "%@ %@ to %@ on %@: new times":
       "%@ %@ per %@ del %@: nuovi orari",
-    "%@ Note: %@ Position: %@":
-      "%@ Nota: %@ Posizione: %@",
-    "%@ Position: %@":
-      "%@ Posizione: %@",
     "%@ Your share is now %@.":
       "%@ La tua quota ora è %@.",
     "%@ added you on Binario":
@@ -285,6 +287,8 @@ extension PersonText {
       "Il tuo taxi è in ritardo",
     "\"it\" or \"en\"":
       "\"it\" o \"en\"",
+    "\"it\", \"en\", or empty for yours":
+      "\"it\", \"en\" o vuoto per la tua",
     "\"protobuf\" or \"json\"":
       "\"protobuf\" o \"json\"",
     "a GeoJSON catalogue is a FeatureCollection":
@@ -1127,6 +1131,8 @@ extension PersonText {
       "non hai il dispositivo %@",
     "you have no emergency contact %@":
       "non hai il contatto di emergenza %@",
+    "you have no emergency contacts: add one, or alert 112":
+      "non hai contatti di emergenza: aggiungine uno, o avvisa il 112",
     "you have no invite %@":
       "non hai l'invito %@",
     "you have no itinerary %@":

@@ -28,17 +28,17 @@ public enum EmergencyAlertComposer {
   public static func alert(
     senderName: String?,
     note: String,
-    latitude: Double,
-    longitude: Double,
+    position: (latitude: Double, longitude: Double)?,
     recipientName: String,
     recipientPhone: String,
     channel: ContactChannel,
     language: Language
   ) -> EmergencyAlert {
-    let maps = mapsLink(latitude: latitude, longitude: longitude)
+    let maps = position.map { mapsLink(latitude: $0.latitude, longitude: $0.longitude) } ?? ""
     let language = recipientPhone == emergencyNumber ? .italian : language
     let who: PersonText = senderName.map { name in "EMERGENCY: \(name) needs help." as PersonText } ?? "EMERGENCY: someone needs help."
-    let words: PersonText = note.isEmpty ? "\(who) Position: \(maps)" : "\(who) Note: \(note) Position: \(maps)"
+    let place: PersonText = position == nil ? "Position unknown: their device could not tell it." : "Position: \(maps)"
+    let words: PersonText = note.isEmpty ? "\(who) \(place)" : "\(who) Note: \(note) \(place)"
     let text = words.rendered(in: language)
     let encoded = percentEncoded(text)
     let deepLink: String

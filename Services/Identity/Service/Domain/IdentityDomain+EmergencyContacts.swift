@@ -6,13 +6,15 @@ extension IdentityDomain {
     userID: String,
     name: String,
     phone: String,
-    channel: ContactChannel?
+    channel: ContactChannel?,
+    language rawLanguage: String = ""
   ) async throws -> EmergencyContact {
     _ = try await callerAccount(userID)
     var check = InputValidation()
     let name = check.requiredText(name, field: "name", what: "a name")
     let phone = check.phone(phone, field: "phone")
     if channel == nil { check.fail("channel", "choose SMS or WhatsApp") }
+    let language = Self.contactLanguage(rawLanguage, &check)
     try check.finish()
     let existing = try await store.emergencyContacts(of: userID)
     guard existing.count < policy.maximumEmergencyContacts else {
@@ -20,7 +22,7 @@ extension IdentityDomain {
         "you already have \(existing.count) emergency contacts, the most allowed; remove one first"
       )
     }
-    let contact = EmergencyContact(id: Self.newID(), name: name, phone: phone, channel: channel ?? .sms)
+    let contact = EmergencyContact(id: Self.newID(), name: name, phone: phone, channel: channel ?? .sms, language: language)
     try await store.insertEmergencyContact(contact, accountID: userID, at: clock.now())
     return contact
   }
@@ -46,6 +48,7 @@ extension IdentityDomain {
     if let channel = changes.channel {
       if let channel { contact.channel = channel } else { check.fail("channel", "choose SMS or WhatsApp") }
     }
+    if let language = changes.language { contact.language = Self.contactLanguage(language, &check) }
     try check.finish()
     guard try await store.updateEmergencyContact(contact, accountID: userID) else {
       throw ServiceError.notFound("you have no emergency contact \(contactID)")
@@ -60,21 +63,36 @@ extension IdentityDomain {
     }
   }
 
-  /// Composes an alert with the position for each of the caller's emergency contacts and sends
-  /// it (records it in the outbox). Signed out (`userID` nil), or signed in without contacts, one
-  /// alert goes to the emergency number 112: an alert must reach someone.
+  /// A contact's language: `it`, `en`, or empty for the sender's (`nil`).
+  static func contactLanguage(_ raw: String, _ check: inout InputValidation) -> Language? {
+    let tag = raw.trimmingCharacters(in: .whitespaces)
+    guard !tag.isEmpty else { return nil }
+    guard let language = Language(tag: tag) else {
+      check.fail("language", "\"it\", \"en\", or empty for yours")
+      return nil
+    }
+    return language
+  }
+
+  /// Composes an alert with the position (or words saying it is unknown) for each recipient and
+  /// sends it (records it in the outbox). Signed out (`userID` nil) the alert goes to the
+  /// emergency number 112; signed in, to `recipients`, and to 112 when they have no contacts
+  /// and chose none: an alert must reach someone. Each is written in its recipient's language:
+  /// a contact's own, else the sender's; Italian to 112.
   public func sendEmergencyAlert(
     userID: String?,
-    latitude: Double,
-    longitude: Double,
-    note rawNote: String
+    position: (latitude: Double, longitude: Double)?,
+    note rawNote: String,
+    recipients: EmergencyRecipients = .contactsOrEmergencyNumber
   ) async throws -> [EmergencyAlert] {
     var check = InputValidation()
-    if !latitude.isFinite || !(-90 ... 90).contains(latitude) {
-      check.fail("latitude", "the latitude must be between -90 and 90")
-    }
-    if !longitude.isFinite || !(-180 ... 180).contains(longitude) {
-      check.fail("longitude", "the longitude must be between -180 and 180")
+    if let position {
+      if !position.latitude.isFinite || !(-90 ... 90).contains(position.latitude) {
+        check.fail("latitude", "the latitude must be between -90 and 90")
+      }
+      if !position.longitude.isFinite || !(-180 ... 180).contains(position.longitude) {
+        check.fail("longitude", "the longitude must be between -180 and 180")
+      }
     }
     let note = rawNote.trimmingCharacters(in: .whitespacesAndNewlines)
     if note.count > 500 { check.fail("note", "the note is longer than 500 characters") }
@@ -85,29 +103,49 @@ extension IdentityDomain {
     var language = RequestLanguage.current
     if let userID {
       let account = try await callerAccount(userID)
-      senderName = "\(account.firstName) \(account.lastName)"
+      senderName = Self.alertName(of: account)
       language = account.language
       contacts = try await store.emergencyContacts(of: userID)
     }
-    let recipients: [(name: String, phone: String, channel: ContactChannel)] =
-      contacts.isEmpty
-      ? [("Emergency services", EmergencyAlertComposer.emergencyNumber, .sms)]
-      : contacts.map { ($0.name, $0.phone, $0.channel) }
+    let emergencyServices = EmergencyContact(
+      id: "112",
+      name: "Emergency services",
+      phone: EmergencyAlertComposer.emergencyNumber,
+      channel: .sms,
+      language: .italian
+    )
+    let chosen: [EmergencyContact]
+    switch userID == nil ? .emergencyNumber : recipients {
+    case .contactsOrEmergencyNumber: chosen = contacts.isEmpty ? [emergencyServices] : contacts
+    case .contacts:
+      guard !contacts.isEmpty else {
+        throw ServiceError.failedPrecondition("you have no emergency contacts: add one, or alert 112")
+      }
+      chosen = contacts
+    case .emergencyNumber: chosen = [emergencyServices]
+    case .both: chosen = contacts + [emergencyServices]
+    }
     var alerts: [EmergencyAlert] = []
-    for recipient in recipients {
+    for recipient in chosen {
       let alert = EmergencyAlertComposer.alert(
         senderName: senderName,
         note: note,
-        latitude: latitude,
-        longitude: longitude,
+        position: position,
         recipientName: recipient.name,
         recipientPhone: recipient.phone,
         channel: recipient.channel,
-        language: language
+        language: recipient.language ?? language
       )
       try await messageSender.send(TextMessage(channel: alert.channel, to: alert.recipientPhone, body: alert.text))
       alerts.append(alert)
     }
     return alerts
+  }
+
+  /// The sender as an alert names them: their names as given (a first name alone is enough),
+  /// else their email address.
+  static func alertName(of account: Account) -> String {
+    let name = [account.firstName, account.lastName].map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    return name.isEmpty ? account.email : name.joined(separator: " ")
   }
 }

@@ -11,7 +11,8 @@ extension IdentityHandler {
       userID: try caller().userID,
       name: request.name,
       phone: request.phone,
-      channel: ContactChannel(proto: request.channel)
+      channel: ContactChannel(proto: request.channel),
+      language: request.language
     )
     return .with { $0.contact = Binario_Identity_V1_EmergencyContact(contact) }
   }
@@ -31,7 +32,8 @@ extension IdentityHandler {
     let changes = EmergencyContactChanges(
       name: request.hasName ? request.name : nil,
       phone: request.hasPhone ? request.phone : nil,
-      channel: request.hasChannel ? .some(ContactChannel(proto: request.channel)) : nil
+      channel: request.hasChannel ? .some(ContactChannel(proto: request.channel)) : nil,
+      language: request.hasLanguage ? request.language : nil
     )
     let contact = try await domain.updateEmergencyContact(
       userID: try caller().userID,
@@ -56,10 +58,21 @@ extension IdentityHandler {
   ) async throws -> Binario_Identity_V1_SendEmergencyAlertResponse {
     let alerts = try await domain.sendEmergencyAlert(
       userID: CallerIdentity.current?.userID,
-      latitude: request.latitude,
-      longitude: request.longitude,
-      note: request.note
+      position: request.hasLatitude || request.hasLongitude ? (request.latitude, request.longitude) : nil,
+      note: request.note,
+      recipients: EmergencyRecipients(request.recipients)
     )
     return .with { $0.messages = alerts.map(Binario_Identity_V1_EmergencyAlertMessage.init) }
+  }
+}
+
+extension EmergencyRecipients {
+  init(_ recipients: Binario_Identity_V1_EmergencyRecipients) {
+    switch recipients {
+    case .contacts: self = .contacts
+    case .emergencyNumber: self = .emergencyNumber
+    case .both: self = .both
+    case .unspecified, .UNRECOGNIZED: self = .contactsOrEmergencyNumber
+    }
   }
 }

@@ -190,6 +190,7 @@ extension Binario_Identity_V1_EmergencyContact {
     self.name = contact.name
     self.phone = contact.phone
     self.channel = contact.channel.proto
+    self.language = contact.language?.rawValue ?? ""
   }
 }
 

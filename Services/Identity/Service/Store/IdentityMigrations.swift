@@ -192,4 +192,8 @@ public enum IdentityMigrations {
     .add("v6-refresh-token-retired") { db in
       try db.execute(sql: "ALTER TABLE refresh_token ADD COLUMN retired_at REAL")
     }
+    // The language an emergency contact is written to ('': the sender's).
+    .add("v7-emergency-contact-language") { db in
+      try db.execute(sql: "ALTER TABLE emergency_contact ADD COLUMN language TEXT NOT NULL DEFAULT ''")
+    }
 }

@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 import GRDB
 
@@ -5,8 +6,8 @@ extension IdentityStore {
   public func insertEmergencyContact(_ contact: EmergencyContact, accountID: String, at now: Date) async throws {
     try await pool.write { db in
       try db.execute(
-        sql: "INSERT INTO emergency_contact (id, account_id, name, phone, channel, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-        arguments: [contact.id, accountID, contact.name, contact.phone, contact.channel.rawValue, now.storedValue]
+        sql: "INSERT INTO emergency_contact (id, account_id, name, phone, channel, created_at, language) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        arguments: [contact.id, accountID, contact.name, contact.phone, contact.channel.rawValue, now.storedValue, contact.language?.rawValue ?? ""]
       )
     }
   }
@@ -15,7 +16,7 @@ extension IdentityStore {
   public func emergencyContacts(of accountID: String) async throws -> [EmergencyContact] {
     try pool.readOnCurrentThread { db in
       try Row.fetchAll(
-        db.cachedStatement(sql: "SELECT id, name, phone, channel FROM emergency_contact WHERE account_id = ? ORDER BY created_at, rowid"),
+        db.cachedStatement(sql: "SELECT id, name, phone, channel, language FROM emergency_contact WHERE account_id = ? ORDER BY created_at, rowid"),
         arguments: [accountID]
       ).map(Self.contact(from:))
     }
@@ -25,7 +26,7 @@ extension IdentityStore {
   public func emergencyContact(id: String, accountID: String) async throws -> EmergencyContact? {
     try pool.readOnCurrentThread { db in
       try Row.fetchOne(
-        db.cachedStatement(sql: "SELECT id, name, phone, channel FROM emergency_contact WHERE id = ? AND account_id = ?"),
+        db.cachedStatement(sql: "SELECT id, name, phone, channel, language FROM emergency_contact WHERE id = ? AND account_id = ?"),
         arguments: [id, accountID]
       ).map(Self.contact(from:))
     }
@@ -35,8 +36,8 @@ extension IdentityStore {
   public func updateEmergencyContact(_ contact: EmergencyContact, accountID: String) async throws -> Bool {
     try await pool.write { db in
       try db.execute(
-        sql: "UPDATE emergency_contact SET name = ?, phone = ?, channel = ? WHERE id = ? AND account_id = ?",
-        arguments: [contact.name, contact.phone, contact.channel.rawValue, contact.id, accountID]
+        sql: "UPDATE emergency_contact SET name = ?, phone = ?, channel = ?, language = ? WHERE id = ? AND account_id = ?",
+        arguments: [contact.name, contact.phone, contact.channel.rawValue, contact.language?.rawValue ?? "", contact.id, accountID]
       )
       return db.changesCount > 0
     }
@@ -55,7 +56,8 @@ extension IdentityStore {
       id: row["id"],
       name: row["name"],
       phone: row["phone"],
-      channel: ContactChannel(rawValue: row["channel"]) ?? .sms
+      channel: ContactChannel(rawValue: row["channel"]) ?? .sms,
+      language: Language(rawValue: row["language"])
     )
   }
 }

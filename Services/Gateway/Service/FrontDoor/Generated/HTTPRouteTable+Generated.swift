@@ -596,7 +596,7 @@ extension HTTPRouteTable {
       rpc: "/binario.identity.v1.Identity/AddEmergencyContact",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["channel": .string, "name": .string, "phone": .string],
+      parameterKinds: ["channel": .string, "language": .string, "name": .string, "phone": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_AddEmergencyContactRequest, Binario_Identity_V1_AddEmergencyContactResponse>(),
       summary: ""
     ),
@@ -992,9 +992,9 @@ extension HTTPRouteTable {
       rpc: "/binario.identity.v1.Identity/SendEmergencyAlert",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["latitude": .number, "longitude": .number, "note": .string],
+      parameterKinds: ["latitude": .number, "longitude": .number, "note": .string, "recipients": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_SendEmergencyAlertRequest, Binario_Identity_V1_SendEmergencyAlertResponse>(),
-      summary: "Composes an alert with the caller's position for each of their emergency contacts and records it in the outbox; signed out, one alert addressed to the emergency number 112."
+      summary: "Composes an alert with the caller's position (or, without one, words saying it is unknown) for each recipient and records each in the outbox: signed in, their emergency contacts, 112 or both, each in the contact's language (Italian to 112); signed out, 112."
     ),
     HTTPRoute(
       verb: .post,
@@ -1036,7 +1036,7 @@ extension HTTPRouteTable {
       rpc: "/binario.identity.v1.Identity/UpdateEmergencyContact",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["channel": .string, "contact_id": .string, "name": .string, "phone": .string],
+      parameterKinds: ["channel": .string, "contact_id": .string, "language": .string, "name": .string, "phone": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_UpdateEmergencyContactRequest, Binario_Identity_V1_UpdateEmergencyContactResponse>(),
       summary: ""
     ),

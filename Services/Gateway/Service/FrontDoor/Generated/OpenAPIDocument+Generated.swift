@@ -8700,8 +8700,8 @@ extension OpenAPIDocument {
         "tags": [
           "Identity"
         ],
-        "summary": "Composes an alert with the caller's position for each of their emergency contacts and records it in the outbox;",
-        "description": "Composes an alert with the caller's position for each of their emergency contacts and records it in the outbox; signed out, one alert addressed to the emergency number 112.",
+        "summary": "Composes an alert with the caller's position (or, without one, words saying it is unknown) for each recipient and record",
+        "description": "Composes an alert with the caller's position (or, without one, words saying it is unknown) for each recipient and records each in the outbox: signed in, their emergency contacts, 112 or both, each in the contact's language (Italian to 112); signed out, 112.",
         "security": [
           {},
           {
@@ -27247,6 +27247,9 @@ extension OpenAPIDocument {
               "CONTACT_CHANNEL_SMS",
               "CONTACT_CHANNEL_WHATSAPP"
             ]
+          },
+          "language": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -27509,6 +27512,9 @@ extension OpenAPIDocument {
               "CONTACT_CHANNEL_SMS",
               "CONTACT_CHANNEL_WHATSAPP"
             ]
+          },
+          "language": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -28110,6 +28116,15 @@ extension OpenAPIDocument {
           },
           "note": {
             "type": "string"
+          },
+          "recipients": {
+            "type": "string",
+            "enum": [
+              "EMERGENCY_RECIPIENTS_UNSPECIFIED",
+              "EMERGENCY_RECIPIENTS_CONTACTS",
+              "EMERGENCY_RECIPIENTS_EMERGENCY_NUMBER",
+              "EMERGENCY_RECIPIENTS_BOTH"
+            ]
           }
         },
         "additionalProperties": false
@@ -28280,6 +28295,9 @@ extension OpenAPIDocument {
               "CONTACT_CHANNEL_SMS",
               "CONTACT_CHANNEL_WHATSAPP"
             ]
+          },
+          "language": {
+            "type": "string"
           }
         },
         "additionalProperties": false

@@ -932,8 +932,9 @@ extension Binario_Identity_V1_Identity {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Composes an alert with the caller's position for each of their emergency contacts and
-        /// > records it in the outbox; signed out, one alert addressed to the emergency number 112.
+        /// > Composes an alert with the caller's position (or, without one, words saying it is unknown)
+        /// > for each recipient and records each in the outbox: signed in, their emergency contacts,
+        /// > 112 or both, each in the contact's language (Italian to 112); signed out, 112.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Identity_V1_SendEmergencyAlertRequest` messages.
@@ -1783,8 +1784,9 @@ extension Binario_Identity_V1_Identity {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Composes an alert with the caller's position for each of their emergency contacts and
-        /// > records it in the outbox; signed out, one alert addressed to the emergency number 112.
+        /// > Composes an alert with the caller's position (or, without one, words saying it is unknown)
+        /// > for each recipient and records each in the outbox: signed in, their emergency contacts,
+        /// > 112 or both, each in the contact's language (Italian to 112); signed out, 112.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Identity_V1_SendEmergencyAlertRequest` message.
@@ -2632,8 +2634,9 @@ extension Binario_Identity_V1_Identity {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Composes an alert with the caller's position for each of their emergency contacts and
-        /// > records it in the outbox; signed out, one alert addressed to the emergency number 112.
+        /// > Composes an alert with the caller's position (or, without one, words saying it is unknown)
+        /// > for each recipient and records each in the outbox: signed in, their emergency contacts,
+        /// > 112 or both, each in the contact's language (Italian to 112); signed out, 112.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Identity_V1_SendEmergencyAlertRequest` message.
@@ -5265,8 +5268,9 @@ extension Binario_Identity_V1_Identity {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Composes an alert with the caller's position for each of their emergency contacts and
-        /// > records it in the outbox; signed out, one alert addressed to the emergency number 112.
+        /// > Composes an alert with the caller's position (or, without one, words saying it is unknown)
+        /// > for each recipient and records each in the outbox: signed in, their emergency contacts,
+        /// > 112 or both, each in the contact's language (Italian to 112); signed out, 112.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Identity_V1_SendEmergencyAlertRequest` message.
@@ -6468,8 +6472,9 @@ extension Binario_Identity_V1_Identity {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Composes an alert with the caller's position for each of their emergency contacts and
-        /// > records it in the outbox; signed out, one alert addressed to the emergency number 112.
+        /// > Composes an alert with the caller's position (or, without one, words saying it is unknown)
+        /// > for each recipient and records each in the outbox: signed in, their emergency contacts,
+        /// > 112 or both, each in the contact's language (Italian to 112); signed out, 112.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Identity_V1_SendEmergencyAlertRequest` message.
@@ -8048,8 +8053,9 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Composes an alert with the caller's position for each of their emergency contacts and
-    /// > records it in the outbox; signed out, one alert addressed to the emergency number 112.
+    /// > Composes an alert with the caller's position (or, without one, words saying it is unknown)
+    /// > for each recipient and records each in the outbox: signed in, their emergency contacts,
+    /// > 112 or both, each in the contact's language (Italian to 112); signed out, 112.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Identity_V1_SendEmergencyAlertRequest` message.
@@ -9463,8 +9469,9 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Composes an alert with the caller's position for each of their emergency contacts and
-    /// > records it in the outbox; signed out, one alert addressed to the emergency number 112.
+    /// > Composes an alert with the caller's position (or, without one, words saying it is unknown)
+    /// > for each recipient and records each in the outbox: signed in, their emergency contacts,
+    /// > 112 or both, each in the contact's language (Italian to 112); signed out, 112.
     ///
     /// - Parameters:
     ///   - message: request message to send.

@@ -213,6 +213,57 @@ public nonisolated enum Binario_Identity_V1_OutboxChannel: SwiftProtobuf.Enum, S
 
 }
 
+/// Whom a signed-in person's alert goes to.
+public nonisolated enum Binario_Identity_V1_EmergencyRecipients: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+
+  /// their contacts, or 112 when they have none
+  case unspecified // = 0
+
+  /// their contacts (FAILED_PRECONDITION without any)
+  case contacts // = 1
+
+  /// 112 only
+  case emergencyNumber // = 2
+
+  /// their contacts and 112
+  case both // = 3
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .contacts
+    case 2: self = .emergencyNumber
+    case 3: self = .both
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .contacts: return 1
+    case .emergencyNumber: return 2
+    case .both: return 3
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Binario_Identity_V1_EmergencyRecipients] = [
+    .unspecified,
+    .contacts,
+    .emergencyNumber,
+    .both,
+  ]
+
+}
+
 public nonisolated struct Binario_Identity_V1_Profile: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -588,15 +639,36 @@ public nonisolated struct Binario_Identity_V1_SendEmergencyAlertRequest: Sendabl
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var latitude: Double = 0
+  /// The device's position; both unset when it could not tell (the alert says so in words).
+  public var latitude: Double {
+    get {_latitude ?? 0}
+    set {_latitude = newValue}
+  }
+  /// Returns true if `latitude` has been explicitly set.
+  public var hasLatitude: Bool {self._latitude != nil}
+  /// Clears the value of `latitude`. Subsequent reads from it will return its default value.
+  public mutating func clearLatitude() {self._latitude = nil}
 
-  public var longitude: Double = 0
+  public var longitude: Double {
+    get {_longitude ?? 0}
+    set {_longitude = newValue}
+  }
+  /// Returns true if `longitude` has been explicitly set.
+  public var hasLongitude: Bool {self._longitude != nil}
+  /// Clears the value of `longitude`. Subsequent reads from it will return its default value.
+  public mutating func clearLongitude() {self._longitude = nil}
 
   public var note: String = String()
+
+  /// Signed in, whom to alert; signed out it is always the emergency number.
+  public var recipients: Binario_Identity_V1_EmergencyRecipients = .unspecified
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
+
+  fileprivate var _latitude: Double? = nil
+  fileprivate var _longitude: Double? = nil
 }
 
 public nonisolated struct Binario_Identity_V1_EmergencyAlertMessage: Sendable {
@@ -1275,6 +1347,9 @@ public nonisolated struct Binario_Identity_V1_EmergencyContact: Sendable {
 
   public var channel: Binario_Identity_V1_ContactChannel = .unspecified
 
+  /// "it" or "en" the alert is written in; empty: the sender's
+  public var language: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1290,6 +1365,9 @@ public nonisolated struct Binario_Identity_V1_AddEmergencyContactRequest: Sendab
   public var phone: String = String()
 
   public var channel: Binario_Identity_V1_ContactChannel = .unspecified
+
+  /// "it", "en", or empty: the sender's language
+  public var language: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1373,6 +1451,16 @@ public nonisolated struct Binario_Identity_V1_UpdateEmergencyContactRequest: Sen
   /// Clears the value of `channel`. Subsequent reads from it will return its default value.
   public mutating func clearChannel() {self._channel = nil}
 
+  /// empty: the sender's language
+  public var language: String {
+    get {_language ?? String()}
+    set {_language = newValue}
+  }
+  /// Returns true if `language` has been explicitly set.
+  public var hasLanguage: Bool {self._language != nil}
+  /// Clears the value of `language`. Subsequent reads from it will return its default value.
+  public mutating func clearLanguage() {self._language = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1380,6 +1468,7 @@ public nonisolated struct Binario_Identity_V1_UpdateEmergencyContactRequest: Sen
   fileprivate var _name: String? = nil
   fileprivate var _phone: String? = nil
   fileprivate var _channel: Binario_Identity_V1_ContactChannel? = nil
+  fileprivate var _language: String? = nil
 }
 
 public nonisolated struct Binario_Identity_V1_UpdateEmergencyContactResponse: Sendable {
@@ -2400,6 +2489,10 @@ nonisolated extension Binario_Identity_V1_OutboxChannel: SwiftProtobuf._ProtoNam
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0OUTBOX_CHANNEL_UNSPECIFIED\0\u{1}OUTBOX_CHANNEL_EMAIL\0\u{1}OUTBOX_CHANNEL_SMS\0\u{1}OUTBOX_CHANNEL_WHATSAPP\0")
 }
 
+nonisolated extension Binario_Identity_V1_EmergencyRecipients: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0EMERGENCY_RECIPIENTS_UNSPECIFIED\0\u{1}EMERGENCY_RECIPIENTS_CONTACTS\0\u{1}EMERGENCY_RECIPIENTS_EMERGENCY_NUMBER\0\u{1}EMERGENCY_RECIPIENTS_BOTH\0")
+}
+
 nonisolated extension Binario_Identity_V1_Profile: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Profile"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{1}email\0\u{3}email_confirmed\0\u{3}pending_email\0\u{3}first_name\0\u{3}last_name\0\u{1}phone\0\u{3}birth_date\0\u{1}gender\0\u{1}roles\0\u{3}created_at\0\u{3}phone_verified\0\u{1}disabled\0\u{3}password_set\0\u{3}linked_providers\0\u{1}language\0")
@@ -3110,7 +3203,7 @@ nonisolated extension Binario_Identity_V1_GetSigningKeysResponse: SwiftProtobuf.
 
 nonisolated extension Binario_Identity_V1_SendEmergencyAlertRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SendEmergencyAlertRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}latitude\0\u{1}longitude\0\u{1}note\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}latitude\0\u{1}longitude\0\u{1}note\0\u{1}recipients\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3118,31 +3211,40 @@ nonisolated extension Binario_Identity_V1_SendEmergencyAlertRequest: SwiftProtob
       // allocates stack space for every case branch when no optimizations are
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
-      case 1: try { try decoder.decodeSingularDoubleField(value: &self.latitude) }()
-      case 2: try { try decoder.decodeSingularDoubleField(value: &self.longitude) }()
+      case 1: try { try decoder.decodeSingularDoubleField(value: &self._latitude) }()
+      case 2: try { try decoder.decodeSingularDoubleField(value: &self._longitude) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.note) }()
+      case 4: try { try decoder.decodeSingularEnumField(value: &self.recipients) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if self.latitude.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.latitude, fieldNumber: 1)
-    }
-    if self.longitude.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.longitude, fieldNumber: 2)
-    }
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._latitude {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._longitude {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 2)
+    } }()
     if !self.note.isEmpty {
       try visitor.visitSingularStringField(value: self.note, fieldNumber: 3)
+    }
+    if self.recipients != .unspecified {
+      try visitor.visitSingularEnumField(value: self.recipients, fieldNumber: 4)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Identity_V1_SendEmergencyAlertRequest, rhs: Binario_Identity_V1_SendEmergencyAlertRequest) -> Bool {
-    if lhs.latitude != rhs.latitude {return false}
-    if lhs.longitude != rhs.longitude {return false}
+    if lhs._latitude != rhs._latitude {return false}
+    if lhs._longitude != rhs._longitude {return false}
     if lhs.note != rhs.note {return false}
+    if lhs.recipients != rhs.recipients {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4374,7 +4476,7 @@ nonisolated extension Binario_Identity_V1_RemoveContactResponse: SwiftProtobuf.M
 
 nonisolated extension Binario_Identity_V1_EmergencyContact: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".EmergencyContact"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}contact_id\0\u{1}name\0\u{1}phone\0\u{1}channel\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}contact_id\0\u{1}name\0\u{1}phone\0\u{1}channel\0\u{1}language\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4386,6 +4488,7 @@ nonisolated extension Binario_Identity_V1_EmergencyContact: SwiftProtobuf.Messag
       case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.phone) }()
       case 4: try { try decoder.decodeSingularEnumField(value: &self.channel) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.language) }()
       default: break
       }
     }
@@ -4404,6 +4507,9 @@ nonisolated extension Binario_Identity_V1_EmergencyContact: SwiftProtobuf.Messag
     if self.channel != .unspecified {
       try visitor.visitSingularEnumField(value: self.channel, fieldNumber: 4)
     }
+    if !self.language.isEmpty {
+      try visitor.visitSingularStringField(value: self.language, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4412,6 +4518,7 @@ nonisolated extension Binario_Identity_V1_EmergencyContact: SwiftProtobuf.Messag
     if lhs.name != rhs.name {return false}
     if lhs.phone != rhs.phone {return false}
     if lhs.channel != rhs.channel {return false}
+    if lhs.language != rhs.language {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4419,7 +4526,7 @@ nonisolated extension Binario_Identity_V1_EmergencyContact: SwiftProtobuf.Messag
 
 nonisolated extension Binario_Identity_V1_AddEmergencyContactRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AddEmergencyContactRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}phone\0\u{1}channel\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}phone\0\u{1}channel\0\u{1}language\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4430,6 +4537,7 @@ nonisolated extension Binario_Identity_V1_AddEmergencyContactRequest: SwiftProto
       case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.phone) }()
       case 3: try { try decoder.decodeSingularEnumField(value: &self.channel) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.language) }()
       default: break
       }
     }
@@ -4445,6 +4553,9 @@ nonisolated extension Binario_Identity_V1_AddEmergencyContactRequest: SwiftProto
     if self.channel != .unspecified {
       try visitor.visitSingularEnumField(value: self.channel, fieldNumber: 3)
     }
+    if !self.language.isEmpty {
+      try visitor.visitSingularStringField(value: self.language, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4452,6 +4563,7 @@ nonisolated extension Binario_Identity_V1_AddEmergencyContactRequest: SwiftProto
     if lhs.name != rhs.name {return false}
     if lhs.phone != rhs.phone {return false}
     if lhs.channel != rhs.channel {return false}
+    if lhs.language != rhs.language {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4542,7 +4654,7 @@ nonisolated extension Binario_Identity_V1_ListEmergencyContactsResponse: SwiftPr
 
 nonisolated extension Binario_Identity_V1_UpdateEmergencyContactRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".UpdateEmergencyContactRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}contact_id\0\u{1}name\0\u{1}phone\0\u{1}channel\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}contact_id\0\u{1}name\0\u{1}phone\0\u{1}channel\0\u{1}language\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4554,6 +4666,7 @@ nonisolated extension Binario_Identity_V1_UpdateEmergencyContactRequest: SwiftPr
       case 2: try { try decoder.decodeSingularStringField(value: &self._name) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self._phone) }()
       case 4: try { try decoder.decodeSingularEnumField(value: &self._channel) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self._language) }()
       default: break
       }
     }
@@ -4576,6 +4689,9 @@ nonisolated extension Binario_Identity_V1_UpdateEmergencyContactRequest: SwiftPr
     try { if let v = self._channel {
       try visitor.visitSingularEnumField(value: v, fieldNumber: 4)
     } }()
+    try { if let v = self._language {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 5)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4584,6 +4700,7 @@ nonisolated extension Binario_Identity_V1_UpdateEmergencyContactRequest: SwiftPr
     if lhs._name != rhs._name {return false}
     if lhs._phone != rhs._phone {return false}
     if lhs._channel != rhs._channel {return false}
+    if lhs._language != rhs._language {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -6050,7 +6050,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__get_signing_keys_respons
   (ProtobufCMessageInit) binario__identity__v1__get_signing_keys_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__identity__v1__send_emergency_alert_request__field_descriptors[3] =
+static const ProtobufCFieldDescriptor binario__identity__v1__send_emergency_alert_request__field_descriptors[4] =
 {
   {
     "latitude",
@@ -6088,16 +6088,29 @@ static const ProtobufCFieldDescriptor binario__identity__v1__send_emergency_aler
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "recipients",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Binario__Identity__V1__SendEmergencyAlertRequest, has_recipients),
+    offsetof(Binario__Identity__V1__SendEmergencyAlertRequest, recipients),
+    &binario__identity__v1__emergency_recipients__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__identity__v1__send_emergency_alert_request__field_indices_by_name[] = {
   0,   /* field[0] = latitude */
   1,   /* field[1] = longitude */
   2,   /* field[2] = note */
+  3,   /* field[3] = recipients */
 };
 static const ProtobufCIntRange binario__identity__v1__send_emergency_alert_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor binario__identity__v1__send_emergency_alert_request__descriptor =
 {
@@ -6107,7 +6120,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__send_emergency_alert_req
   "Binario__Identity__V1__SendEmergencyAlertRequest",
   "binario.identity.v1",
   sizeof(Binario__Identity__V1__SendEmergencyAlertRequest),
-  3,
+  4,
   binario__identity__v1__send_emergency_alert_request__field_descriptors,
   binario__identity__v1__send_emergency_alert_request__field_indices_by_name,
   1,  binario__identity__v1__send_emergency_alert_request__number_ranges,
@@ -7659,7 +7672,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__remove_contact_response_
   (ProtobufCMessageInit) binario__identity__v1__remove_contact_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__identity__v1__emergency_contact__field_descriptors[4] =
+static const ProtobufCFieldDescriptor binario__identity__v1__emergency_contact__field_descriptors[5] =
 {
   {
     "contact_id",
@@ -7709,17 +7722,30 @@ static const ProtobufCFieldDescriptor binario__identity__v1__emergency_contact__
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "language",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Identity__V1__EmergencyContact, language),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__identity__v1__emergency_contact__field_indices_by_name[] = {
   3,   /* field[3] = channel */
   0,   /* field[0] = contact_id */
+  4,   /* field[4] = language */
   1,   /* field[1] = name */
   2,   /* field[2] = phone */
 };
 static const ProtobufCIntRange binario__identity__v1__emergency_contact__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor binario__identity__v1__emergency_contact__descriptor =
 {
@@ -7729,14 +7755,14 @@ const ProtobufCMessageDescriptor binario__identity__v1__emergency_contact__descr
   "Binario__Identity__V1__EmergencyContact",
   "binario.identity.v1",
   sizeof(Binario__Identity__V1__EmergencyContact),
-  4,
+  5,
   binario__identity__v1__emergency_contact__field_descriptors,
   binario__identity__v1__emergency_contact__field_indices_by_name,
   1,  binario__identity__v1__emergency_contact__number_ranges,
   (ProtobufCMessageInit) binario__identity__v1__emergency_contact__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__identity__v1__add_emergency_contact_request__field_descriptors[3] =
+static const ProtobufCFieldDescriptor binario__identity__v1__add_emergency_contact_request__field_descriptors[4] =
 {
   {
     "name",
@@ -7774,16 +7800,29 @@ static const ProtobufCFieldDescriptor binario__identity__v1__add_emergency_conta
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "language",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Identity__V1__AddEmergencyContactRequest, language),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__identity__v1__add_emergency_contact_request__field_indices_by_name[] = {
   2,   /* field[2] = channel */
+  3,   /* field[3] = language */
   0,   /* field[0] = name */
   1,   /* field[1] = phone */
 };
 static const ProtobufCIntRange binario__identity__v1__add_emergency_contact_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor binario__identity__v1__add_emergency_contact_request__descriptor =
 {
@@ -7793,7 +7832,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__add_emergency_contact_re
   "Binario__Identity__V1__AddEmergencyContactRequest",
   "binario.identity.v1",
   sizeof(Binario__Identity__V1__AddEmergencyContactRequest),
-  3,
+  4,
   binario__identity__v1__add_emergency_contact_request__field_descriptors,
   binario__identity__v1__add_emergency_contact_request__field_indices_by_name,
   1,  binario__identity__v1__add_emergency_contact_request__number_ranges,
@@ -7894,7 +7933,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__list_emergency_contacts_
   (ProtobufCMessageInit) binario__identity__v1__list_emergency_contacts_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__identity__v1__update_emergency_contact_request__field_descriptors[4] =
+static const ProtobufCFieldDescriptor binario__identity__v1__update_emergency_contact_request__field_descriptors[5] =
 {
   {
     "contact_id",
@@ -7944,17 +7983,30 @@ static const ProtobufCFieldDescriptor binario__identity__v1__update_emergency_co
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "language",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Identity__V1__UpdateEmergencyContactRequest, language),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__identity__v1__update_emergency_contact_request__field_indices_by_name[] = {
   3,   /* field[3] = channel */
   0,   /* field[0] = contact_id */
+  4,   /* field[4] = language */
   1,   /* field[1] = name */
   2,   /* field[2] = phone */
 };
 static const ProtobufCIntRange binario__identity__v1__update_emergency_contact_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor binario__identity__v1__update_emergency_contact_request__descriptor =
 {
@@ -7964,7 +8016,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__update_emergency_contact
   "Binario__Identity__V1__UpdateEmergencyContactRequest",
   "binario.identity.v1",
   sizeof(Binario__Identity__V1__UpdateEmergencyContactRequest),
-  4,
+  5,
   binario__identity__v1__update_emergency_contact_request__field_descriptors,
   binario__identity__v1__update_emergency_contact_request__field_indices_by_name,
   1,  binario__identity__v1__update_emergency_contact_request__number_ranges,
@@ -10589,5 +10641,37 @@ const ProtobufCEnumDescriptor binario__identity__v1__outbox_channel__descriptor 
   binario__identity__v1__outbox_channel__enum_values_by_name,
   1,
   binario__identity__v1__outbox_channel__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue binario__identity__v1__emergency_recipients__enum_values_by_number[4] =
+{
+  { "EMERGENCY_RECIPIENTS_UNSPECIFIED", "BINARIO__IDENTITY__V1__EMERGENCY_RECIPIENTS__EMERGENCY_RECIPIENTS_UNSPECIFIED", 0 },
+  { "EMERGENCY_RECIPIENTS_CONTACTS", "BINARIO__IDENTITY__V1__EMERGENCY_RECIPIENTS__EMERGENCY_RECIPIENTS_CONTACTS", 1 },
+  { "EMERGENCY_RECIPIENTS_EMERGENCY_NUMBER", "BINARIO__IDENTITY__V1__EMERGENCY_RECIPIENTS__EMERGENCY_RECIPIENTS_EMERGENCY_NUMBER", 2 },
+  { "EMERGENCY_RECIPIENTS_BOTH", "BINARIO__IDENTITY__V1__EMERGENCY_RECIPIENTS__EMERGENCY_RECIPIENTS_BOTH", 3 },
+};
+static const ProtobufCIntRange binario__identity__v1__emergency_recipients__value_ranges[] = {
+{0, 0},{0, 4}
+};
+static const ProtobufCEnumValueIndex binario__identity__v1__emergency_recipients__enum_values_by_name[4] =
+{
+  { "EMERGENCY_RECIPIENTS_BOTH", 3 },
+  { "EMERGENCY_RECIPIENTS_CONTACTS", 1 },
+  { "EMERGENCY_RECIPIENTS_EMERGENCY_NUMBER", 2 },
+  { "EMERGENCY_RECIPIENTS_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor binario__identity__v1__emergency_recipients__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "binario.identity.v1.EmergencyRecipients",
+  "EmergencyRecipients",
+  "Binario__Identity__V1__EmergencyRecipients",
+  "binario.identity.v1",
+  4,
+  binario__identity__v1__emergency_recipients__enum_values_by_number,
+  4,
+  binario__identity__v1__emergency_recipients__enum_values_by_name,
+  1,
+  binario__identity__v1__emergency_recipients__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

@@ -164,6 +164,28 @@ typedef enum _Binario__Identity__V1__OutboxChannel {
   BINARIO__IDENTITY__V1__OUTBOX_CHANNEL__OUTBOX_CHANNEL_WHATSAPP = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(BINARIO__IDENTITY__V1__OUTBOX_CHANNEL)
 } Binario__Identity__V1__OutboxChannel;
+/*
+ * Whom a signed-in person's alert goes to.
+ */
+typedef enum _Binario__Identity__V1__EmergencyRecipients {
+  /*
+   * their contacts, or 112 when they have none
+   */
+  BINARIO__IDENTITY__V1__EMERGENCY_RECIPIENTS__EMERGENCY_RECIPIENTS_UNSPECIFIED = 0,
+  /*
+   * their contacts (FAILED_PRECONDITION without any)
+   */
+  BINARIO__IDENTITY__V1__EMERGENCY_RECIPIENTS__EMERGENCY_RECIPIENTS_CONTACTS = 1,
+  /*
+   * 112 only
+   */
+  BINARIO__IDENTITY__V1__EMERGENCY_RECIPIENTS__EMERGENCY_RECIPIENTS_EMERGENCY_NUMBER = 2,
+  /*
+   * their contacts and 112
+   */
+  BINARIO__IDENTITY__V1__EMERGENCY_RECIPIENTS__EMERGENCY_RECIPIENTS_BOTH = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(BINARIO__IDENTITY__V1__EMERGENCY_RECIPIENTS)
+} Binario__Identity__V1__EmergencyRecipients;
 
 /* --- messages --- */
 
@@ -415,15 +437,23 @@ struct  Binario__Identity__V1__GetSigningKeysResponse
 struct  Binario__Identity__V1__SendEmergencyAlertRequest
 {
   ProtobufCMessage base;
+  /*
+   * The device's position; both unset when it could not tell (the alert says so in words).
+   */
   protobuf_c_boolean has_latitude;
   double latitude;
   protobuf_c_boolean has_longitude;
   double longitude;
   char *note;
+  /*
+   * Signed in, whom to alert; signed out it is always the emergency number.
+   */
+  protobuf_c_boolean has_recipients;
+  Binario__Identity__V1__EmergencyRecipients recipients;
 };
 #define BINARIO__IDENTITY__V1__SEND_EMERGENCY_ALERT_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__identity__v1__send_emergency_alert_request__descriptor) \
-    , 0, 0, 0, 0, NULL }
+    , 0, 0, 0, 0, NULL, 0, BINARIO__IDENTITY__V1__EMERGENCY_RECIPIENTS__EMERGENCY_RECIPIENTS_UNSPECIFIED }
 
 
 struct  Binario__Identity__V1__EmergencyAlertMessage
@@ -900,10 +930,14 @@ struct  Binario__Identity__V1__EmergencyContact
   char *phone;
   protobuf_c_boolean has_channel;
   Binario__Identity__V1__ContactChannel channel;
+  /*
+   * "it" or "en" the alert is written in; empty: the sender's
+   */
+  char *language;
 };
 #define BINARIO__IDENTITY__V1__EMERGENCY_CONTACT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__identity__v1__emergency_contact__descriptor) \
-    , NULL, NULL, NULL, 0, BINARIO__IDENTITY__V1__CONTACT_CHANNEL__CONTACT_CHANNEL_UNSPECIFIED }
+    , NULL, NULL, NULL, 0, BINARIO__IDENTITY__V1__CONTACT_CHANNEL__CONTACT_CHANNEL_UNSPECIFIED, NULL }
 
 
 struct  Binario__Identity__V1__AddEmergencyContactRequest
@@ -913,10 +947,14 @@ struct  Binario__Identity__V1__AddEmergencyContactRequest
   char *phone;
   protobuf_c_boolean has_channel;
   Binario__Identity__V1__ContactChannel channel;
+  /*
+   * "it", "en", or empty: the sender's language
+   */
+  char *language;
 };
 #define BINARIO__IDENTITY__V1__ADD_EMERGENCY_CONTACT_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__identity__v1__add_emergency_contact_request__descriptor) \
-    , NULL, NULL, 0, BINARIO__IDENTITY__V1__CONTACT_CHANNEL__CONTACT_CHANNEL_UNSPECIFIED }
+    , NULL, NULL, 0, BINARIO__IDENTITY__V1__CONTACT_CHANNEL__CONTACT_CHANNEL_UNSPECIFIED, NULL }
 
 
 struct  Binario__Identity__V1__AddEmergencyContactResponse
@@ -957,10 +995,14 @@ struct  Binario__Identity__V1__UpdateEmergencyContactRequest
   char *phone;
   protobuf_c_boolean has_channel;
   Binario__Identity__V1__ContactChannel channel;
+  /*
+   * empty: the sender's language
+   */
+  char *language;
 };
 #define BINARIO__IDENTITY__V1__UPDATE_EMERGENCY_CONTACT_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__identity__v1__update_emergency_contact_request__descriptor) \
-    , NULL, NULL, NULL, 0, BINARIO__IDENTITY__V1__CONTACT_CHANNEL__CONTACT_CHANNEL_UNSPECIFIED }
+    , NULL, NULL, NULL, 0, BINARIO__IDENTITY__V1__CONTACT_CHANNEL__CONTACT_CHANNEL_UNSPECIFIED, NULL }
 
 
 struct  Binario__Identity__V1__UpdateEmergencyContactResponse
@@ -4110,6 +4152,7 @@ extern const ProtobufCEnumDescriptor    binario__identity__v1__role__descriptor;
 extern const ProtobufCEnumDescriptor    binario__identity__v1__gender__descriptor;
 extern const ProtobufCEnumDescriptor    binario__identity__v1__contact_channel__descriptor;
 extern const ProtobufCEnumDescriptor    binario__identity__v1__outbox_channel__descriptor;
+extern const ProtobufCEnumDescriptor    binario__identity__v1__emergency_recipients__descriptor;
 extern const ProtobufCMessageDescriptor binario__identity__v1__profile__descriptor;
 extern const ProtobufCMessageDescriptor binario__identity__v1__user_summary__descriptor;
 extern const ProtobufCMessageDescriptor binario__identity__v1__token_pair__descriptor;
