@@ -335,6 +335,7 @@ def main():
         sign_up_and_in(traveller, gateway, admin_token, email)
         trip = board_and_live_changes(traveller, admin, arguments)
         service_notices(traveller, admin)
+        emergency(traveller)
         wallet(traveller, gateway, admin_token, arguments.zbarimg)
         subscriptions_and_itineraries(traveller)
         air_quality(traveller, gateway, admin_token, arguments)
@@ -457,6 +458,27 @@ def service_notices(traveller, admin):
     traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#board tbody tr[data-trip]")
                     and not traveller.text("#board-notices"), "the ended notice is still on the board")
     print("ok: a service notice published in two languages reached the follower and the board, and ended")
+
+
+def emergency(traveller):
+    """The traveller adds an emergency contact who reads English, then presses the emergency
+    button (on every page) with the device's position granted: their contact and 112 are
+    alerted, each in their own language, with the position."""
+    traveller.driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": traveller.base, "permissions": ["geolocation"]})
+    traveller.driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": 45.4858, "longitude": 9.2044, "accuracy": 20})
+    traveller.open("#/board")
+    traveller.find("#emergency-button").click()
+    traveller.fill("#add-contact-form", {"name": "Sam", "phone": "+447700900123", "channel": "CONTACT_CHANNEL_WHATSAPP", "language": "en"})
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#emergency-contacts li[data-contact]"), "the contact was not added")
+    traveller.fill("#emergency-form", {"recipients": "EMERGENCY_RECIPIENTS_BOTH", "note": "caviglia"})
+    traveller.until(lambda: len(traveller.driver.find_elements(By.CSS_SELECTOR, "#emergency-sent .card")) == 2, "the alert did not reach the contact and 112")
+    cards = [card.text for card in traveller.driver.find_elements(By.CSS_SELECTOR, "#emergency-sent .card")]
+    assert "EMERGENCY:" in cards[0] and "45.485800,9.204400" in cards[0], cards[0]
+    assert "EMERGENZA:" in cards[1] and "112" in cards[1], cards[1]
+    link = traveller.driver.find_element(By.CSS_SELECTOR, "#emergency-sent .card a").get_attribute("href")
+    assert link.startswith("https://wa.me/447700900123?text="), link
+    traveller.shot("emergency")
+    print("ok: the emergency button alerted a contact in English and 112 in Italian, with the position")
 
 
 def wallet(traveller, gateway, admin_token, zbarimg):
@@ -805,6 +827,16 @@ def phone(arguments, trip):
         small.shot("phone-board-italian")
         print(f"ok: the board and the menu on a phone-sized screen (following {trip} elsewhere); switched to Italian, remembered")
         public_pages(small)
+        # Signed out, with the device's position refused: the alert goes to 112 and says so.
+        small.driver.execute_cdp_cmd("Browser.setPermission", {
+            "origin": small.base, "permission": {"name": "geolocation"}, "setting": "denied"})
+        small.find("#emergency-button").click()
+        small.fill("#emergency-form", {"note": "Caduta sul binario"})
+        small.until(lambda: "112" in small.text("#emergency-sent"), "a signed-out alert did not go to 112")
+        assert words("it", "emergency.withoutPosition") in small.text("#emergency-sent"), small.text("#emergency-sent")
+        assert "Posizione sconosciuta" in small.text("#emergency-sent .card"), small.text("#emergency-sent")
+        small.shot("phone-emergency")
+        print("ok: signed out, without a position, the emergency button alerted 112 in words")
     finally:
         small.quit()
         if small.errors:

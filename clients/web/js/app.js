@@ -31,6 +31,7 @@ const pages = [
   { path: "itineraries", title: "page.itineraries", show: lazy("itineraries", "show"), signedIn: true },
   { path: "itineraries/:id", title: "page.itinerary", show: lazy("itineraries", "showOne"), signedIn: true },
   { path: "air", title: "page.air", show: lazy("air", "show"), signedIn: true },
+  { path: "emergency", title: "page.emergency", show: lazy("emergency", "show") },
   { path: "nearby", title: "page.nearby", show: lazy("nearby", "show") },
   { path: "fares", title: "page.fares", show: lazy("fares", "show") },
   { path: "air-map", title: "page.publicAir", show: lazy("public-air", "show") },
@@ -216,6 +217,7 @@ function languagePicker() {
 /** The page's own words (index.html's are the English ones, for the first paint). */
 function translateShell() {
   document.querySelector("a.skip").textContent = t("app.skip");
+  document.getElementById("emergency-button").textContent = t("emergency.button");
   document.getElementById("menu-button").textContent = t("app.menu");
   document.getElementById("site-nav").setAttribute("aria-label", t("app.mainMenu"));
 }
