@@ -262,8 +262,7 @@ def main():
     skipped = [s for s in entity_of(feed, second).trip_update.stop_time_update if s.schedule_relationship == s.SKIPPED]
     assert [s.stop_sequence for s in skipped] == [4], skipped
     # A cancelled stop takes no delay.
-    status, _, refusal = door.call("POST", f"{path(second)}:delay",
-                                   {"fromSequence": 4, "minutes": 3, "reason": "x"}, {"Content-Type": "application/json"})
+    status, _, refusal = door.call("POST", f"{path(second)}:delay", {"fromSequence": 4, "minutes": 3, "reason": "x"})
     assert status == 400 and b"FAILED_PRECONDITION" in refusal, (status, refusal)
     _, feed, _ = change(third, "cancel", {"fromSequence": 0}, "a whole cancellation")
     assert entity_of(feed, third).trip_update.trip.schedule_relationship == gtfs_realtime_pb2.TripDescriptor.CANCELED

@@ -147,7 +147,6 @@ extension SchedulingDomain {
   static func timesSummary(_ stops: [RunStopDraft], stations: [String: Station]) -> PersonText {
     guard let first = stops.first, let last = stops.last else { return "Its stops changed." }
     func name(_ id: String) -> String { stations[id]?.name ?? id }
-    func clock(_ time: ServiceTime) -> String { String(time.description.prefix(5)) }
     return "Leaves \(name(first.stationID)) \(clock(first.departure)), arrives \(name(last.stationID)) \(clock(last.arrival))."
   }
 

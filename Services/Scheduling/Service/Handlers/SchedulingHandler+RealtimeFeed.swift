@@ -13,8 +13,7 @@ extension SchedulingHandler {
     request: Binario_Scheduling_V1_GetRealtimeFeedRequest,
     context: ServerContext
   ) async throws -> Binario_Scheduling_V1_GetRealtimeFeedResponse {
-    let feed = try domain.realtimeFeed()
-    let bytes = try RealtimeFeedBuilder(platformStopID: feed.platformStopID).feed(feed)
+    let bytes = try feedMessage().bytes
     return .with { $0.feedMessage = Data(bytes) }
   }
 
@@ -47,8 +46,7 @@ extension SchedulingHandler {
     guard ["", "protobuf", "json"].contains(format) else {
       throw ServiceError.invalid("format", "\"protobuf\" or \"json\"")
     }
-    let feed = try domain.realtimeFeed()
-    let bytes = try RealtimeFeedBuilder(platformStopID: feed.platformStopID).feed(feed)
+    let (bytes, modified) = try feedMessage()
     let body = try Google_Api_HttpBody.with {
       if format == "json" {
         $0.contentType = "application/json"
@@ -58,6 +56,12 @@ extension SchedulingHandler {
         $0.data = Data(bytes)
       }
     }
-    return (body, feed.generatedAt)
+    return (body, modified)
+  }
+
+  /// The serialized FeedMessage now, and when its content last changed.
+  private func feedMessage() throws -> (bytes: [UInt8], modified: Date) {
+    let feed = try domain.realtimeFeed()
+    return (try RealtimeFeedBuilder(platformStopID: feed.platformStopID).feed(feed), feed.generatedAt)
   }
 }
