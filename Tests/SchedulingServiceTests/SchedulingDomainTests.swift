@@ -172,6 +172,19 @@ struct SchedulingDomainTests {
     }
   }
 
+  @Test func lateAtNightAJourneySearchFindsTheNextMorningsTrains() async throws {
+    try await withDomain { domain in
+      // 23:55 in Milan, after the day's last train to Bergamo: the search looks into tomorrow.
+      let today = domain.zone.serviceTime(at: FixedClock().now()).date
+      let lateEvening = domain.zone.start(of: today).addingTimeInterval(23 * 3600 + 55 * 60)
+      let direct = try domain.journeys(from: "MI_CENTRALE", to: "BERGAMO", after: lateEvening, limit: 2)
+      #expect(direct.count == 2 && direct.allSatisfy { $0.legs.count == 1 && $0.departure >= lateEvening })
+      #expect(direct.first?.legs.first?.run.serviceDate == today.adding(days: 1))
+      let changing = try domain.journeys(from: "MALPENSA_T1", to: "BERGAMO", after: lateEvening, limit: 1)
+      #expect(changing.count == 1 && changing.allSatisfy { $0.departure >= lateEvening })
+    }
+  }
+
   @Test func aDelayIsRecordedAndReachesTheRunsFollowersOnly() async throws {
     try await withDomain { domain in
       let run = try #require(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).departures.first).run

@@ -24,7 +24,8 @@ extension SchedulingStore {
 
   /// Direct runs from one station to another whose departure is at or after `earliest`
   /// (seconds since the start of `date`'s service day) and within a day of it, earliest arrival
-  /// first: runs of `date` and of the day before (still going after midnight).
+  /// first: runs of `date`, of the day before (still going after midnight) and of the day after
+  /// (late at night, the next morning's trains).
   public func directLegs(
     from origin: String,
     to destination: String,
@@ -43,7 +44,7 @@ extension SchedulingStore {
             FROM trip_stop a
             JOIN trip_stop b ON b.trip_id = a.trip_id AND b.sequence > a.sequence AND b.station_id = ?
             JOIN trip ON trip.id = a.trip_id
-            JOIN service_day d ON d.service_id = trip.service_id AND d.day IN (?, ?)
+            JOIN service_day d ON d.service_id = trip.service_id AND d.day IN (?, ?, ?)
             WHERE a.station_id = ?
               AND a.departure + (d.day - ?) * 86400 BETWEEN ? AND ? + 86400
               AND NOT EXISTS (SELECT 1 FROM run_exclusion e WHERE e.trip_id = trip.id AND e.day = d.day)
@@ -51,7 +52,7 @@ extension SchedulingStore {
             LIMIT ?
             """
         ),
-        arguments: [destination, day - 1, day, origin, day, earliest, earliest, day, day, limit]
+        arguments: [destination, day - 1, day, day + 1, origin, day, earliest, earliest, day, day, limit]
       ).map {
         PlannedLeg(
           tripID: $0["trip_id"],
@@ -84,12 +85,12 @@ extension SchedulingStore {
                    b.arrival + (d2.day - ?) * 86400 AS arrives
             FROM trip_stop a
             JOIN trip t1 ON t1.id = a.trip_id
-            JOIN service_day d1 ON d1.service_id = t1.service_id AND d1.day IN (?, ?)
+            JOIN service_day d1 ON d1.service_id = t1.service_id AND d1.day IN (?, ?, ?)
             JOIN trip_stop x1 ON x1.trip_id = a.trip_id AND x1.sequence > a.sequence AND x1.station_id != ?
             JOIN trip_stop x2 ON x2.station_id = x1.station_id AND x2.trip_id != a.trip_id
             JOIN trip_stop b ON b.trip_id = x2.trip_id AND b.sequence > x2.sequence AND b.station_id = ?
             JOIN trip t2 ON t2.id = x2.trip_id
-            JOIN service_day d2 ON d2.service_id = t2.service_id AND d2.day IN (?, ?, ?)
+            JOIN service_day d2 ON d2.service_id = t2.service_id AND d2.day IN (?, ?, ?, ?)
             WHERE a.station_id = ?
               AND a.departure + (d1.day - ?) * 86400 BETWEEN ? AND ? + 86400
               AND x2.departure + (d2.day - ?) * 86400 >= x1.arrival + (d1.day - ?) * 86400 + ?
@@ -102,7 +103,7 @@ extension SchedulingStore {
             """
         ),
         arguments: [
-          day, day - 1, day, origin, destination, day - 1, day, day + 1, origin, day, earliest, earliest, day, day,
+          day, day - 1, day, day + 1, origin, destination, day - 1, day, day + 1, day + 2, origin, day, earliest, earliest, day, day,
           minimumTransfer, day, day, destination, day, limit * 8,
         ]
       ).map { row in
