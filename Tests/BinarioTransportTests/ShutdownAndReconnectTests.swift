@@ -1,8 +1,9 @@
 import BinarioEcho
-import BinarioTransport
 import GRPCCore
 import GRPCProtobuf
 import Testing
+
+@testable import BinarioTransport
 
 @Suite("Graceful shutdown, server loss and reconnection")
 struct ShutdownAndReconnectTests {
@@ -105,6 +106,40 @@ struct ShutdownAndReconnectTests {
           _ = try await Binario_Echo_V1_Echo.Client(wrapping: client).get(.with { $0.text = "hello" })
           throw GivingUp()
         }
+      }
+    }
+  }
+}
+
+/// A service's clients to its peers connect as they start and reconnect when a connection
+/// ends, with no call asking (``BinarioConnectionPool/keepConnected()``).
+@Suite("Clients that keep connected")
+struct KeepConnectedTests {
+  @Test(.timeLimit(.minutes(1))) func connectsBeforeAnyCallAndReconnectsWhenTheServerComesBack() async throws {
+    let first = BinarioServerTransport(host: "127.0.0.1", port: 0, tls: TestPKI.serverTLS)
+    let firstServer = GRPCServer(transport: first, services: [EchoService()])
+    let serving = Task { try await firstServer.serve() }
+    let port = try await first.listeningAddress().port!
+
+    let transport = try BinarioClientTransport(
+      host: "127.0.0.1",
+      port: port,
+      tls: TestPKI.clientTLS(),
+      connectsEagerly: true
+    )
+    try await withGRPCClient(transport: transport) { client in
+      // No call made: the pool connected as the client started.
+      await transport.pool.untilConnectionsMade(1)
+      #expect(transport.pool.readyConnection() != nil)
+
+      // The server goes away and a new one listens on the same port: the pool connects to it
+      // on its own (a second connection), and the next call finds it ready.
+      firstServer.beginGracefulShutdown()
+      try await serving.value
+      try await withTestServer(services: [EchoService()], port: port) { _, _ in
+        await transport.pool.untilConnectionsMade(2)
+        let reply = try await Binario_Echo_V1_Echo.Client(wrapping: client).get(.with { $0.text = "still here" })
+        #expect(reply.text == "still here")
       }
     }
   }

@@ -9,7 +9,9 @@ extension ServiceRunnerContext {
   /// service beside the server (``GRPCClientService``): it works from the first call the server
   /// takes until after the server has drained. Each call is a client span of the current trace
   /// (``TracingClientInterceptor``). When `name` cannot be reached, or goes away during a call,
-  /// the caller's `UNAVAILABLE` names it, and its address and the reason go to the log.
+  /// the caller's `UNAVAILABLE` names it, and its address and the reason go to the log. It
+  /// connects as the service starts and stays connected, so no caller pays for a first
+  /// connection.
   ///
   /// - Parameter name: Names the lifecycle service (`identity-client`).
   /// - Throws: ``ConfigurationError`` when the certificate, key or CA is not configured.
@@ -31,7 +33,8 @@ extension ServiceRunnerContext {
       tls: .mutual(certificateChain: .file(certificate), privateKey: .file(privateKey), trustRoots: .file(trustedCA)),
       connection: configuration.connection,
       logger: logger,
-      peerName: name
+      peerName: name,
+      connectsEagerly: true
     )
     let client = GRPCClient(
       transport: transport,

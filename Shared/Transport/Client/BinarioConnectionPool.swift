@@ -69,6 +69,11 @@ public final class BinarioConnectionPool: Sendable {
     var waiters: [UInt64: Waiter] = [:]
     var nextWaiterID: UInt64 = 0
     var isShutDown = false
+    /// Set by ``BinarioConnectionPool/keepConnected()``.
+    var keepsConnected = false
+    /// Connections made so far, and who waits for that count to reach theirs (tests).
+    var connectionsMade = 0
+    var connectionCountWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// The next ready connection, round-robin; a connection that can take no new calls frees
     /// its slot for a new one.
@@ -152,6 +157,25 @@ public final class BinarioConnectionPool: Sendable {
     self.state.withLockedValue { $0.takeReadyConnection() }
   }
 
+  /// Connects every slot now, without waiting for a call, and from then on replaces a connection
+  /// as soon as it ends (its server went away or sent it away) instead of at the next call.
+  ///
+  /// For a service's clients to its peers: the first call finds a connection ready, and a slow
+  /// first connection is paid at start rather than by a caller. (Under podman, aardvark-dns
+  /// drops a query now and then while containers start, and glibc asks again only after 5 s:
+  /// a lazy first connection then failed its 2 s timeout, and the call with it.) A failed
+  /// attempt backs off and retries as ever.
+  public func keepConnected() {
+    let slots = self.state.withLockedValue { state -> [Int] in
+      guard !state.isShutDown else { return [] }
+      state.keepsConnected = true
+      let idle = state.slots.indices.filter { state.slots[$0].isIdle }
+      for slot in idle { state.slots[slot] = .connecting }
+      return idle
+    }
+    for slot in slots { self.startConnecting(slot: slot) }
+  }
+
   /// Ends the backoff of slots waiting to reconnect and connects them now: for a caller that
   /// knows the server is back (another pool just reached it).
   public func retryNow() {
@@ -221,18 +245,36 @@ public final class BinarioConnectionPool: Sendable {
   }
 
   private func connected(slot: Int, _ connection: BinarioClientConnection) {
-    let (waiters, shutDown) = self.state.withLockedValue { state in
+    let (waiters, counted, shutDown) = self.state.withLockedValue { state in
       state.failures = 0
-      if state.isShutDown { return ([Waiter](), true) }
+      if state.isShutDown { return ([Waiter](), [CheckedContinuation<Void, Never>](), true) }
       state.slots[slot] = .ready(connection)
+      state.connectionsMade += 1
+      let made = state.connectionsMade
+      let counted = state.connectionCountWaiters.filter { $0.count <= made }.map(\.continuation)
+      state.connectionCountWaiters.removeAll { $0.count <= made }
       defer { state.waiters.removeAll() }
-      return (Array(state.waiters.values), false)
+      return (Array(state.waiters.values), counted, false)
     }
     if shutDown {
       connection.close()
       return
     }
     for waiter in waiters { waiter.continuation.resume(returning: connection) }
+    for waiter in counted { waiter.resume() }
+  }
+
+  /// Returns once the pool has made `count` connections in all, without starting any itself:
+  /// what a test waits on to see connections made by the pool alone.
+  func untilConnectionsMade(_ count: Int) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let reached = self.state.withLockedValue { state -> Bool in
+        if state.connectionsMade >= count { return true }
+        state.connectionCountWaiters.append((count, continuation))
+        return false
+      }
+      if reached { continuation.resume() }
+    }
   }
 
   private func connectFailed(slot: Int, _ error: any Error) {
@@ -279,11 +321,16 @@ public final class BinarioConnectionPool: Sendable {
   }
 
   private func connectionBecameUnusable(slot: Int) {
-    self.state.withLockedValue { state in
-      if case .ready(let connection) = state.slots[slot], !connection.isUsable {
+    let reconnect = self.state.withLockedValue { state -> Bool in
+      guard case .ready(let connection) = state.slots[slot], !connection.isUsable else { return false }
+      guard state.keepsConnected, !state.isShutDown else {
         state.slots[slot] = .idle
+        return false
       }
+      state.slots[slot] = .connecting
+      return true
     }
+    if reconnect { self.startConnecting(slot: slot) }
   }
 
   /// The delay before the next attempt after `failures` consecutive failures.

@@ -19,6 +19,8 @@ public final class BinarioClientTransport: ClientTransport, Sendable {
   public typealias Bytes = BinarioBytes
 
   public let pool: BinarioConnectionPool
+  /// Whether ``connect()`` connects at once and keeps connections up (``BinarioConnectionPool/keepConnected()``).
+  private let connectsEagerly: Bool
   /// What a method's calls get unless their own `CallOptions` say otherwise (a timeout, say):
   /// GRPCCore's client merges it under each call's options.
   private let methodConfig: @Sendable (MethodDescriptor) -> MethodConfig?
@@ -35,6 +37,8 @@ public final class BinarioClientTransport: ClientTransport, Sendable {
   ///   - peerName: the service called (`scheduling`), when the caller is itself a service: its
   ///     `UNAVAILABLE` errors name the service rather than its address
   ///     (``BinarioConnectionPool/peerName``).
+  ///   - connectsEagerly: connect when the client starts running and keep connected
+  ///     (``BinarioConnectionPool/keepConnected()``), rather than at the first call.
   public init(
     host: String,
     port: Int,
@@ -45,9 +49,11 @@ public final class BinarioClientTransport: ClientTransport, Sendable {
     group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
     logger: Logger = Logger(label: "binario.transport.client"),
     peerName: String? = nil,
+    connectsEagerly: Bool = false,
     methodConfig: @escaping @Sendable (MethodDescriptor) -> MethodConfig? = { _ in nil }
   ) throws {
     self.methodConfig = methodConfig
+    self.connectsEagerly = connectsEagerly
     let hostname = serverHostname ?? (Self.isIPAddress(host) ? nil : host)
     self.pool = try BinarioConnectionPool(
       host: host,
@@ -70,8 +76,10 @@ public final class BinarioClientTransport: ClientTransport, Sendable {
 
   /// Runs until ``beginGracefulShutdown()``, or until the running task is cancelled (then it
   /// shuts down the same way: `withGRPCClient` cancels it when its body throws, and must not
-  /// wait forever). Connections are made lazily by the first calls.
+  /// wait forever). Connections are made by the first calls, or at once when the transport
+  /// `connectsEagerly`.
   public func connect() async throws {
+    if self.connectsEagerly { self.pool.keepConnected() }
     await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         let alreadyRequested = self.shutdown.withLockedValue { state -> Bool in
