@@ -35,6 +35,7 @@ taxi) verify the gateway against --ca.
 
 import argparse
 import base64
+import datetime
 import json
 import pathlib
 import re
@@ -48,6 +49,7 @@ import urllib.parse
 import time
 import urllib.request
 import uuid
+import zoneinfo
 
 import axe_selenium_python
 from selenium import webdriver
@@ -183,6 +185,12 @@ class Browser:
                     elif element.get_attribute("type") == "checkbox":
                         if element.is_selected() != value:
                             element.click()
+                    elif element.get_attribute("type") in ("date", "time") and re.fullmatch(r"\d{4}-\d\d-\d\d|\d\d:\d\d", value):
+                        # An ISO value (typed keys depend on the browser's locale) is set as
+                        # the picker would, with its change event.
+                        self.driver.execute_script(
+                            "arguments[0].value = arguments[1];"
+                            "arguments[0].dispatchEvent(new Event('change', {bubbles: true}));", element, value)
                     else:
                         element.clear()
                         element.send_keys(value)
@@ -336,6 +344,7 @@ def main():
         trip = board_and_live_changes(traveller, admin, arguments)
         service_notices(traveller, admin)
         emergency(traveller)
+        buying(traveller)
         wallet(traveller, gateway, admin_token, arguments.zbarimg)
         subscriptions_and_itineraries(traveller)
         air_quality(traveller, gateway, admin_token, arguments)
@@ -481,14 +490,66 @@ def emergency(traveller):
     print("ok: the emergency button alerted a contact in English and 112 in Italian, with the position")
 
 
-def wallet(traveller, gateway, admin_token, zbarimg):
-    traveller.open("#/wallet")
-    traveller.fill("#card-form", {"cardNumber": "4242 4242 4242 4242", "expiryMonth": "12", "expiryYear": "2030", "securityCode": "123"})
-    traveller.until(lambda: not traveller.driver.find_elements(By.CSS_SELECTOR, "#card-form"), "the card form stays after adding a card")
-    traveller.fill("#quote-form", {"product": "zone", "zones": "Mi1-Mi3"})
+def buying(traveller):
+    """A ticket bought from a board row (one way, first class, paid with a new card), and a
+    return from the buy page (paid with the saved card): the wallet shows each train's state."""
+    traveller.open("#/board/MI_CENTRALE")
+    link = traveller.find("#board a.buy")
+    row = link.find_element(By.XPATH, "./ancestor::tr")
+    train = row.find_element(By.CSS_SELECTOR, 'a[href^="#/trips/"]').text
+    link.click()
+    # The buy page opens with the board's train chosen, from the board's station.
+    chosen = '#trains-form input[name=outbound]:checked'
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, chosen), "the buy page offers no train from the board")
+    chosen_label = lambda: traveller.driver.execute_script(
+        "const input = document.querySelector(arguments[0]); return input ? input.parentElement.textContent : ''", chosen)
+    label = chosen_label()
+    assert train in label and "Milano Centrale" in label, f"the buy page chose {label}, not the board's {train}"
+    traveller.fill("#buy-form", {"travelClass": "TRAVEL_CLASS_FIRST"})
+    traveller.until(lambda: traveller.find("#buy-form").get_attribute("aria-busy") is None and train in chosen_label(),
+                    "the board's train is no longer chosen")
+    traveller.fill("#trains-form", {})
+    assert traveller.find("#quote .validity").text == traveller.words("buy.validOnTrain", minutes=240)
+    assert "1st class" in traveller.text("#quote .quote tbody"), f"the quote is not for first class: {traveller.text('#quote .quote')}"
+    traveller.shot("buy")
+    # No card yet: the new card's fields are asked for beside the price.
+    assert traveller.find("#pay-form select[name=paymentMethodId]").get_attribute("value") == "new"
+    traveller.fill("#pay-form", {"cardNumber": "4242 4242 4242 4242", "expiryMonth": "12", "expiryYear": "2030", "securityCode": "123"})
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#quote .bought"), "paying with a new card bought nothing")
+
+    # A return on the day after tomorrow's morning trains, back two days later.
+    rome = zoneinfo.ZoneInfo("Europe/Rome")
+    going = (datetime.datetime.now(rome) + datetime.timedelta(days=2)).date()
+    back = going + datetime.timedelta(days=2)
+    traveller.open("#/buy")
+    traveller.fill("#buy-form", {"product": "station", "fromStationId": "MALPENSA_T1", "toStationId": "MI_CENTRALE",
+                                 "date": going.isoformat(), "time": "09:00", "way": "return",
+                                 "returnDate": back.isoformat(), "returnTime": "10:00"})
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#trains-form input[name=back]:checked"), "no train back was offered")
+    traveller.find("#trains-form button[type=submit]").click()
     pay = traveller.find("#pay-form button[type=submit]")
-    assert "4242" in pay.text, f"the pay button does not name the card: {pay.text}"
+    assert traveller.find("#pay-form select[name=paymentMethodId]").get_attribute("value") != "new", "the saved card is not offered first"
+    assert not traveller.find("#pay-form .new-card").is_displayed(), "the new card's fields show with a saved card chosen"
     pay.click()
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#quote .bought"), "paying with the saved card bought nothing")
+    traveller.find("#quote .bought a").click()
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, '#tickets .journey[data-way="back"]'), "the wallet does not show the return's way back")
+    ways = [element.text for element in traveller.driver.find_elements(By.CSS_SELECTOR, "#tickets .journey")]
+    assert any("Malpensa" in way and traveller.words("wallet.outbound") in way for way in ways), ways
+    assert any(traveller.words("wallet.back") in way and way.count("Milano Centrale") == 1 for way in ways), ways
+    number = train.split()[-1]
+    assert any(traveller.words("wallet.train", train=number) in way for way in ways), f"the wallet does not show the train bought from the board: {ways}"
+    traveller.shot("wallet-return")
+    print("ok: bought from a board row with a new card and a return from the buy page with the saved card; the wallet shows each way")
+
+
+def wallet(traveller, gateway, admin_token, zbarimg):
+    traveller.open("#/buy")
+    traveller.fill("#buy-form", {"product": "zone", "zones": "Mi1-Mi3"})
+    assert traveller.find("#quote .validity").text == traveller.words("buy.validMinutes", minutes=90)
+    traveller.find("#pay-form button[type=submit]").click()
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#quote .bought"), "the zone ticket was not bought")
+    traveller.open("#/wallet")
     canvas = traveller.find("#tickets canvas.qr")
     code = canvas.get_attribute("data-code")
     with tempfile.TemporaryDirectory() as folder:

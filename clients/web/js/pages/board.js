@@ -5,7 +5,7 @@ import { api, segment } from "../api.js";
 import { openStream } from "../events.js";
 import { h, replace, failure, announce } from "../dom.js";
 import { t } from "../i18n.js";
-import { runKey, stopTime, platform, status, followedKeys, followButton, destination } from "./runs.js";
+import { runKey, stopTime, platform, status, followedKeys, followButton, destination, buyLink } from "./runs.js";
 import { noticeList } from "../notices.js";
 
 const defaultStation = "MI_CENTRALE";
@@ -68,7 +68,8 @@ export async function show(main, { params }) {
         h("td", {}, platform(stop)),
         h("td", {}, status(run, stop)),
         // Followed from here: its changes are told as they concern this station on.
-        h("td", {}, followButton(run.run, followed, label, { fromStationId: message.station.stationId })));
+        h("td", {}, followButton(run.run, followed, label, { fromStationId: message.station.stationId })),
+        h("td", {}, buyLink(run, stop, label)));
     });
     previous = next;
     // A redraw must not take the focus from a keyboard user: it goes back to the same control
@@ -78,8 +79,8 @@ export async function show(main, { params }) {
     const focusedControl = focused?.matches("button.follow") ? "button.follow" : focused?.matches("a") ? "a" : null;
     replace(table,
       h("caption", { id: "board-caption" }, t("board.caption", { count: rows.length })),
-      h("thead", {}, h("tr", {}, ["board.time", "board.train", "board.to", "board.platform", "board.status", "board.follow"].map((key) => h("th", { scope: "col" }, key === "board.follow" ? h("span", { class: "visually-hidden" }, t(key)) : t(key))))),
-      h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: 6 }, t("board.none")))));
+      h("thead", {}, h("tr", {}, ["board.time", "board.train", "board.to", "board.platform", "board.status", "board.follow", "buy.title"].map((key) => h("th", { scope: "col" }, key === "board.follow" || key === "buy.title" ? h("span", { class: "visually-hidden" }, t(key)) : t(key))))),
+      h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: 7 }, t("board.none")))));
     if (focusedTrip && focusedControl) {
       table.querySelector(`tr[data-trip="${CSS.escape(focusedTrip)}"] ${focusedControl}`)?.focus({ preventScroll: true });
     }

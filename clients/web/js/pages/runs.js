@@ -89,3 +89,16 @@ export function followButton(ref, followed, label, part = {}) {
 
 /** Where a run ends. */
 export const destination = (run) => run.headsign || (run.stops && run.stops.length ? run.stops[run.stops.length - 1].station.name : "");
+
+/** A link to the buy page with this run chosen, from one of its stops to a later one (the
+ * run's last unless `toStationId`); `label` names the train for people who hear links. */
+export function buyLink(run, fromStop, label, toStationId) {
+  const last = run.stops[run.stops.length - 1];
+  const to = toStationId || last.station.stationId;
+  if (run.cancelled || fromStop.cancelled || fromStop.station.stationId === to) return null;
+  const query = new URLSearchParams({
+    trip: run.run.tripId, date: run.run.serviceDate, from: fromStop.station.stationId, to,
+    time: fromStop.scheduledDeparture || "",
+  });
+  return h("a", { href: `#/buy?${query}`, class: "buy", "aria-label": t("buy.trainLabel", { train: label }) }, t("buy.short"));
+}

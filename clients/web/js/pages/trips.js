@@ -3,7 +3,7 @@
 import { api, withQuery } from "../api.js";
 import { h, replace, field, form, failure, dateTime, calendarDate, fromZonedInput } from "../dom.js";
 import { t } from "../i18n.js";
-import { runPath, stopTime, platform, status, followedKeys, followButton, destination } from "./runs.js";
+import { runPath, stopTime, platform, status, followedKeys, followButton, destination, buyLink } from "./runs.js";
 import { noticeList } from "../notices.js";
 
 export async function showSearch(main, { query }) {
@@ -26,7 +26,9 @@ export async function showSearch(main, { query }) {
           return h("li", {},
             h("a", { href: `#/trips/${encodeURIComponent(leg.run.run.tripId)}/${leg.run.run.serviceDate}` }, `${leg.run.line} ${leg.run.trainNumber}`),
             ` ${board.station.name} `, stopTime(board), ` → ${alight.station.name} `, stopTime(alight, "Arrival"),
-            " ", platform(board), " ", status(leg.run, board));
+            " ", platform(board), " ", status(leg.run, board),
+            // A ticket is for one train: a direct journey is bought here, each leg of one with a change.
+            " ", buyLink(leg.run, board, `${leg.run.line} ${leg.run.trainNumber}`, alight.station.stationId));
         }))))));
   };
   main.append(form(t("journeys.title"), [
@@ -51,6 +53,7 @@ export async function showTrip(main, { params }) {
   main.append(
     h("p", {}, run.lineName, " · ", calendarDate(run.run.serviceDate), run.cancelled ? h("strong", { class: "status cancelled" }, ` · ${t("run.cancelled")}`) : null),
     followButton(run.run, followed, `${run.line} ${run.trainNumber}`),
+    " ", buyLink(run, run.stops[0], `${run.line} ${run.trainNumber}`),
     noticeList(answer.notices, "trip-notices"),
     h("table", { class: "stops" },
       h("caption", {}, t("trip.stops")),
