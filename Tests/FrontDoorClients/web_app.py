@@ -352,9 +352,12 @@ def main():
         driver = Browser(arguments, "driver")
         browsers.append(driver)
         control_room(admin, driver, gateway, admin_token)
+        email = profile(traveller, gateway, admin_token, email)
         password_reset(traveller, gateway, admin_token, email)
         kept_session(traveller, email, "a-new-password-2")
         phone(arguments, trip)
+        # Last: the public air map the phone opens shows this person's public walk.
+        leaving(traveller, gateway, email, "a-new-password-2")
         errors = [error for browser in browsers for error in browser.errors]
         assert not errors, "console errors:\n  " + "\n  ".join(errors)
         violations = [violation for browser in browsers for violation in browser.violations]
@@ -717,6 +720,69 @@ def control_room(admin, driver, gateway, admin_token):
     driver.shot("driver")
     admin.shot("control-room")
     print("ok: the driver rejected the offer; the control room showed their taxi move to the tail of the queue")
+
+
+def profile(traveller, gateway, admin_token, email):
+    """The profile from the menu: the optional birth date and gender, a phone verified with the
+    code texted to it, a second card made the default and removed, the notification channels,
+    a new email confirmed with its code and a new password. Returns the new email."""
+    traveller.open("#/board")
+    traveller.find('#site-nav a[href="#/profile"]').click()
+    phone = "+39333" + str(uuid.uuid4().int % 10**7).zfill(7)
+    traveller.fill("#profile-form", {"birthDate": "1990-05-01", "gender": "GENDER_FEMALE", "phone": phone})
+    traveller.fill("#phone-form", {"code": gateway.code(admin_token, phone)})
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#phone-state.verified"), "the phone is not shown verified")
+    details = traveller.find("#profile-form")
+    assert details.find_element(By.NAME, "birthDate").get_attribute("value") == "1990-05-01"
+    assert Select(details.find_element(By.NAME, "gender")).first_selected_option.get_attribute("value") == "GENDER_FEMALE"
+
+    card_with = lambda last4: f"//ul[@id='cards']/li[contains(., '{last4}')]"
+    traveller.fill("#add-card-form", {"cardNumber": "5555 5555 5555 4444", "expiryMonth": "11", "expiryYear": "2031", "securityCode": "321"})
+    traveller.until(lambda: traveller.driver.find_elements(By.XPATH, card_with("4444")), "the second card is not listed")
+    traveller.driver.find_element(By.XPATH, card_with("4444") + "/button[not(contains(@class, 'remove'))]").click()
+    traveller.until(lambda: traveller.driver.find_elements(By.XPATH, card_with("4444") + "//span[contains(@class, 'default')]"),
+                    "the second card did not become the default")
+    traveller.driver.find_element(By.XPATH, card_with("4444") + "/button[contains(@class, 'remove')]").click()
+    traveller.until(lambda: not traveller.driver.find_elements(By.XPATH, card_with("4444")), "the removed card is still listed")
+    traveller.until(lambda: traveller.driver.find_elements(By.XPATH, card_with("4242") + "//span[contains(@class, 'default')]"),
+                    "the remaining card is not the default")
+
+    token = gateway.sign_in(email, PASSWORD)
+    traveller.fill("#preferences-form", {"email": False, "sms": True})
+    traveller.until(lambda: gateway.call("GET", "/v1/me/notification-preferences", token=token)["preferences"].get("sms") is True,
+                    "the notification channels were not saved")
+    saved = gateway.call("GET", "/v1/me/notification-preferences", token=token)["preferences"]
+    assert not saved.get("email"), f"email is still a channel: {saved}"
+    traveller.shot("profile")
+
+    new_email = f"moved-{email}"
+    traveller.fill("#email-form", {"newEmail": new_email, "password": PASSWORD})
+    traveller.until(lambda: new_email in traveller.text("#pending-email"), "the new email is not shown waiting for its code")
+    traveller.find("#pending-email a").click()
+    traveller.fill("#confirm-form", {"code": gateway.code(admin_token, new_email)})
+    traveller.until(lambda: new_email in traveller.text("#current-email"), "the confirmed email is not the one the person signs in with")
+    traveller.fill("#password-form", {"currentPassword": PASSWORD, "newPassword": "a-changed-password-3"})
+    traveller.until(lambda: traveller.words("profile.passwordChanged") in traveller.text("#announcer"), "the password change was not confirmed")
+    gateway.sign_in(new_email, "a-changed-password-3")
+    print("ok: the profile: birth date and gender, a verified phone, cards, notification channels, a new email and password")
+    return new_email
+
+
+def leaving(traveller, gateway, email, password):
+    """Deleting the account from the profile: signed out, told so, and the account is gone."""
+    traveller.fill("#sign-in-form", {"email": email, "password": password, "keep": False})
+    traveller.until(lambda: traveller.driver.find_elements(By.ID, "sign-out"), "signing in again did not work")
+    traveller.open("#/profile")
+    traveller.fill("#delete-form", {"password": password, "sure": True})
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#account-deleted"), "deleting the account did not say so")
+    assert traveller.driver.find_elements(By.CSS_SELECTOR, "#sign-in-form"), "after deleting the account the sign-in page is not shown"
+    try:
+        gateway.sign_in(email, password)
+    except AssertionError:
+        pass
+    else:
+        raise AssertionError("the deleted account still signs in")
+    print("ok: the account deleted from the profile; it no longer signs in")
 
 
 def password_reset(traveller, gateway, admin_token, email):

@@ -26,6 +26,7 @@ const pages = [
   { path: "journeys", title: "journeys.title", show: lazy("trips", "showSearch") },
   { path: "trips/:trip/:date", title: "page.trip", show: lazy("trips", "showTrip") },
   { path: "notifications", title: "page.notifications", show: lazy("notifications", "show"), signedIn: true },
+  { path: "profile", title: "page.profile", show: lazy("profile", "show"), signedIn: true },
   { path: "buy", title: "buy.title", show: lazy("buy", "show"), signedIn: true },
   { path: "wallet", title: "page.wallet", show: lazy("wallet", "show"), signedIn: true },
   { path: "subscriptions", title: "page.subscriptions", show: lazy("subscriptions", "show"), signedIn: true },
@@ -55,6 +56,7 @@ const menu = [
   ["page.itineraries", "#/itineraries", "signedIn"],
   ["page.air", "#/air", "signedIn"],
   ["page.notifications", "#/notifications", "signedIn"],
+  ["page.profile", "#/profile", "signedIn"],
   ["page.driver", "#/driver", "ROLE_DRIVER"],
   ["menu.timetable", "#/admin/trips", "ROLE_ADMIN"],
   ["page.notices", "#/admin/notices", "ROLE_ADMIN"],
@@ -128,7 +130,7 @@ function renderMenu() {
   markCurrent();
   const accountBox = document.getElementById("account");
   if (session.user) {
-    replace(accountBox, languagePicker(), h("span", { id: "who" }, session.user.email || t("signIn.done")),
+    replace(accountBox, languagePicker(), h("a", { id: "who", href: "#/profile" }, session.user.email || t("signIn.done")),
       h("button", { type: "button", id: "sign-out", onclick: signOut }, t("menu.signOut")));
   } else {
     replace(accountBox, languagePicker(), h("a", { href: "#/sign-in" }, t("signIn.title")), h("a", { href: "#/sign-up" }, t("menu.signUp")));

@@ -7,6 +7,7 @@ import { t, language } from "../i18n.js";
 
 export function showSignIn(main, { query, app }) {
   main.append(
+    query.deleted ? h("p", { role: "status", class: "done", id: "account-deleted" }, t("profile.deleted")) : null,
     form(t("signIn.title"), [
       // The account's name for password managers: a text field (the "username" token is not for type=email).
       field(t("account.email"), { name: "email", type: "text", inputmode: "email", autocomplete: "username", required: true, value: query.email }),
@@ -54,7 +55,8 @@ export function showConfirm(main, { query }) {
     ], t("confirm.submit"), async (values) => {
       await publicApi("POST", "/v1/accounts:confirmEmail", { email: values.email, code: values.code.trim() });
       announce(t("confirm.done"));
-      location.hash = `#/sign-in?email=${encodeURIComponent(values.email)}`;
+      // A new address confirmed while signed in (the profile's change of email): back there.
+      location.hash = session.user ? "#/profile" : `#/sign-in?email=${encodeURIComponent(values.email)}`;
     }, { id: "confirm-form" }),
     resend = h("button", { type: "button", class: "secondary", onclick: async () => {
       const email = main.querySelector('[name="email"]').value;
