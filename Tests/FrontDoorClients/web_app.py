@@ -348,7 +348,7 @@ def main():
         wallet(traveller, gateway, admin_token, arguments.zbarimg)
         subscriptions_and_itineraries(traveller)
         air_quality(traveller, gateway, admin_token, arguments)
-        nearby(traveller)
+        nearby(traveller, gateway, email)
         driver = Browser(arguments, "driver")
         browsers.append(driver)
         control_room(admin, driver, gateway, admin_token)
@@ -659,8 +659,21 @@ def air_quality(traveller, gateway, admin_token, arguments):
     print("ok: uploaded a board's readings; the chart (with the reference line), the map and the quartiles are drawn; the board went public")
 
 
-def nearby(traveller):
+def nearby(traveller, gateway, email):
     traveller.open("#/nearby?lat=45.4858&lon=9.2044")
+    # With the person's yes, the device's position (Milano Centrale's, set by the emergency step)
+    # reaches geo-offers while the page is open, under a mark that lets them stop.
+    assert not traveller.find("#location-mark").is_displayed(), "the location mark shows before the person said yes"
+    traveller.find("#share-location").click()
+    traveller.until(lambda: traveller.words("location.sharing") in traveller.text("#location-mark"), "no mark says the location is shared")
+    token = gateway.sign_in(email, PASSWORD)
+    traveller.until(lambda: gateway.call("GET", "/v1/me/location", token=token).get("location", {}).get("latitude") == 45.4858,
+                    "the shared position did not reach geo-offers")
+    traveller.shot("nearby-sharing")
+    traveller.find("#stop-sharing").click()
+    traveller.until(lambda: not traveller.find("#location-mark").is_displayed(), "the mark stays after stopping")
+    assert not traveller.find("#share-location").is_selected(), "the page still says the location is shared"
+    assert traveller.driver.execute_script("return localStorage.getItem('binario.share-location')") is None, "the yes is still remembered"
     traveller.until(lambda: "Milano Centrale" in traveller.text("#nearest-stations"), "the nearest station is not Milano Centrale")
     link = traveller.find("#nearest-stations a[target=_blank]").get_attribute("href")
     assert link.startswith("https://www.google.com/maps/dir/"), f"the directions link is {link}"
@@ -669,7 +682,7 @@ def nearby(traveller):
     assert traveller.words("map.attribution") in traveller.text("#nearby-map .leaflet-control-attribution"), "the base map is not attributed"
     assert not traveller.driver.find_elements(By.CSS_SELECTOR, "#nearby-map img.leaflet-tile"), "tiles are drawn though no tile server is set"
     traveller.shot("nearby")
-    print("ok: nearby deals and the nearest stations with directions")
+    print("ok: nearby deals and the nearest stations with directions; the position shared with consent under a mark, then stopped")
 
 
 def control_room(admin, driver, gateway, admin_token):

@@ -7,6 +7,7 @@ import { h, replace, failure, announce } from "../dom.js";
 import { t } from "../i18n.js";
 import { runKey, stopTime, platform, status, followedKeys, followButton, destination, buyLink } from "./runs.js";
 import { noticeList } from "../notices.js";
+import { shareWhileOpen } from "../location.js";
 
 const defaultStation = "MI_CENTRALE";
 
@@ -22,7 +23,8 @@ export async function show(main, { params }) {
   const connection = h("p", { class: "connection", role: "status" }, t("board.connecting"));
   const table = h("table", { class: "board", id: "board", "aria-describedby": "board-caption" });
   const notices = h("div", { id: "board-notices" });
-  main.append(h("div", { class: "toolbar" }, h("label", { for: "station" }, t("trip.station")), picker), connection, notices, table);
+  const welcome = h("div", { id: "welcome" });
+  main.append(h("div", { class: "toolbar" }, h("label", { for: "station" }, t("trip.station")), picker), connection, welcome, notices, table);
 
   let previous = new Map();
   let followed = new Set();
@@ -42,7 +44,14 @@ export async function show(main, { params }) {
   if (stations.length) {
     replace(picker, stations.map((station) => h("option", { value: station.stationId, selected: station.stationId === stationId }, station.name)));
   }
-  return () => stream.close();
+  // With the person's consent, their position while the board is open: at the station, its
+  // welcome (their train, its platform, places to visit) shows above the board.
+  const stopSharing = shareWhileOpen((answer) => {
+    if (!answer.welcome) return;
+    replace(welcome, h("div", { class: "notice welcome", role: "status" }, h("p", {}, h("strong", {}, answer.welcome.message)),
+      (answer.places || []).length ? h("p", {}, t("location.placesToVisit"), " ", answer.places.slice(0, 3).map((entry) => entry.place.name).join(", ")) : null));
+  });
+  return () => { stream.close(); stopSharing(); };
 
   function draw(message) {
     heading.textContent = t("board.from", { station: message.station.name });

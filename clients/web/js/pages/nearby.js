@@ -5,6 +5,8 @@ import { api, withQuery } from "../api.js";
 import { h, replace, failure, announce, date, enumText } from "../dom.js";
 import { baseMapIn } from "../maps.js";
 import { t, number } from "../i18n.js";
+import { session } from "../session.js";
+import { consented, setConsent, shareWhileOpen } from "../location.js";
 
 const metres = (value) => (value >= 1000 ? `${number(value / 1000, 1)} km` : `${Math.round(value)} m`);
 
@@ -13,7 +15,12 @@ export async function show(main, { query }) {
   const results = h("div", { id: "nearby-results", class: "nearby-grid", "aria-live": "polite" });
   const chosen = h("p", { id: "nearby-point", role: "status" }, t("nearby.choose"));
   const here = h("button", { type: "button", class: "secondary", id: "use-location" }, t("nearby.useLocation"));
-  main.append(h("div", { class: "toolbar" }, here), chosen, mapElement, results);
+  // Signed in: the position can follow the device while this page is open, once the person says so.
+  const share = h("input", { type: "checkbox", id: "share-location", checked: consented() });
+  const welcome = h("section", { id: "welcome", "aria-live": "polite" });
+  main.append(h("div", { class: "toolbar" }, here,
+    session.user ? h("label", { class: "check", for: "share-location" }, share, ` ${t("location.share")}`) : null),
+  welcome, chosen, mapElement, results);
 
   const start = [Number(query.lat) || 45.4858, Number(query.lon) || 9.2044];
   const map = await baseMapIn(mapElement, t("nearby.mapLabel"), { center: start, zoom: 14 });
@@ -61,7 +68,7 @@ export async function show(main, { query }) {
           : h("p", { class: "empty" }, t("nearby.noPlaces"))),
         h("section", {}, h("h2", {}, nearest ? t("nearby.offersFrom", { station: nearest.station.name }) : t("nearby.offers")), (offers.offers || []).length
           ? h("ul", { id: "route-offers" }, offers.offers.map((offer) => h("li", {},
-            h("strong", {}, t("nearby.off", { percent: offer.discountPercent })), ` ${offer.title}: ${offer.originStationName} → ${offer.destinationStationName}`,
+            h("strong", {}, t("nearby.off", { percent: offer.discountPercent })), ` ${offer.title}: ${offer.originStationName}${offer.destinationStationName ? ` → ${offer.destinationStationName}` : ""}`,
             offer.line ? ` (${offer.line})` : "", offer.conditions ? `. ${offer.conditions}` : "")))
           : h("p", { class: "empty" }, t("nearby.noOffers"))));
       announce(t("nearby.found", { deals: (deals.deals || []).length, places: (places.places || []).length, station: nearest ? nearest.station.name : "–" }));
@@ -77,5 +84,30 @@ export async function show(main, { query }) {
       (position) => { map.setView([position.coords.latitude, position.coords.longitude], 15); around(position.coords.latitude, position.coords.longitude); },
       (error) => announce(t("nearby.locationFailed", { reason: error.message })));
   });
+  let stopSharing = () => {};
+  const startSharing = () => {
+    stopSharing = shareWhileOpen((answer, point) => {
+      map.setView([point.latitude, point.longitude], 15);
+      around(point.latitude, point.longitude);
+      drawWelcome(answer);
+    });
+  };
+  share.addEventListener("change", () => {
+    setConsent(share.checked);
+    if (share.checked) startSharing();
+  });
+  const consentChanged = (event) => { share.checked = event.detail; };
+  window.addEventListener("binario:location-consent", consentChanged);
+  if (share.checked) startSharing();
   await around(start[0], start[1]);
+  return () => { stopSharing(); window.removeEventListener("binario:location-consent", consentChanged); };
+
+  /** What the report's answer brings: the station welcome, with the places to visit near it. */
+  function drawWelcome(answer) {
+    if (!answer.welcome) return;
+    replace(welcome, h("div", { class: "notice welcome" },
+      h("p", {}, h("strong", {}, answer.welcome.message)),
+      (answer.places || []).length ? h("p", {}, t("location.placesToVisit"), " ",
+        answer.places.slice(0, 3).map((entry) => `${entry.place.name} (${metres(entry.distanceMetres)})`).join(", ")) : null));
+  }
 }
