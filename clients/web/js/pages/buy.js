@@ -29,7 +29,9 @@ export async function show(main, { query }) {
     h("fieldset", { class: "for-station" }, h("legend", {}, t("buy.station")),
       field(t("journeys.from"), { name: "fromStationId", options: stations, value: query.from || "MALPENSA_T1" }),
       field(t("journeys.to"), { name: "toStationId", options: stations, value: query.to || "MI_CENTRALE" }),
-      field(t("buy.date"), { name: "date", type: "date", value: query.date || toZonedInput(chosenTime).slice(0, 10) }),
+      // A train chosen elsewhere: the day it leaves the chosen station (after midnight, the day
+      // after its service date).
+      field(t("buy.date"), { name: "date", type: "date", value: query.time ? toZonedInput(chosenTime).slice(0, 10) : (query.date || today()) }),
       field(t("buy.time"), { name: "time", type: "time", value: toZonedInput(chosenTime).slice(11, 16) }),
       field(t("buy.class"), { name: "travelClass", options: [["TRAVEL_CLASS_SECOND", t("enum.TRAVEL_CLASS_SECOND")], ["TRAVEL_CLASS_FIRST", t("enum.TRAVEL_CLASS_FIRST")]] }),
       field(t("buy.way"), { name: "way", options: [["one-way", t("buy.oneWay")], ["return", t("buy.return")]] }),
@@ -76,11 +78,13 @@ export async function show(main, { query }) {
       : null;
     const pick = (name, legend, journeys, preferred) => h("fieldset", { class: "runs" }, h("legend", {}, legend),
       journeys.length
-        ? journeys.map((journey, index) => {
+        ? journeys.map((journey, index, all) => {
           const leg = journey.legs[0];
           const board = leg.run.stops.find((stop) => stop.sequence === leg.boardSequence);
           const alight = leg.run.stops.find((stop) => stop.sequence === leg.alightSequence);
-          const checked = preferred ? leg.run.run.tripId === preferred : index === 0;
+          // The train chosen elsewhere if it is among them, else the first.
+          const preferredIndex = all.findIndex((candidate) => candidate.legs[0].run.run.tripId === preferred);
+          const checked = index === Math.max(preferredIndex, 0);
           return h("label", { class: "run-choice" },
             h("input", { type: "radio", name, value: String(index), checked, required: true }),
             ` ${leg.run.line} ${leg.run.trainNumber}: ${board.station.name} `, stopTime(board), ` → ${alight.station.name} `, stopTime(alight, "Arrival"));
