@@ -7,6 +7,7 @@ import { api, withQuery } from "../api.js";
 import { h, replace, field, form, announce, money, dateTime, today, fromZonedInput, toZonedInput } from "../dom.js";
 import { t } from "../i18n.js";
 import { stopTime } from "./runs.js";
+import { cardFields, addCard } from "../cards.js";
 
 /** The products, each with its name's key. */
 const products = [["station", "buy.station"], ["zone", "buy.zone"], ["carnet", "buy.carnet"], ["monthly", "buy.monthly"], ["yearly", "buy.yearly"]];
@@ -130,21 +131,14 @@ export async function show(main, { query }) {
     const cardChoices = cards.map((card) => [card.paymentMethodId, t("buy.savedCard", { last4: card.last4 })]).concat([["new", t("buy.newCard")]]);
     const preferred = (cards.find((card) => card.isDefault) || cards[0])?.paymentMethodId || "new";
     const newCard = h("fieldset", { class: "new-card" }, h("legend", {}, t("card.title")),
-      field(t("card.number"), { name: "cardNumber", inputmode: "numeric", autocomplete: "cc-number" }),
-      field(t("card.month"), { name: "expiryMonth", type: "number", min: 1, max: 12, autocomplete: "cc-exp-month" }),
-      field(t("card.year"), { name: "expiryYear", type: "number", min: 2024, max: 2100, autocomplete: "cc-exp-year" }),
-      field(t("card.code"), { name: "securityCode", inputmode: "numeric", autocomplete: "cc-csc" }));
+      cardFields({ required: false }));
     const payForm = form(t("buy.pay"), [
       field(t("buy.card"), { name: "paymentMethodId", options: cardChoices, value: preferred }),
       newCard,
     ], t("buy.payTotal", { total: money(quote.total) }), async (values) => {
       let paymentMethodId = values.paymentMethodId;
       if (paymentMethodId === "new") {
-        const added = await api("POST", "/v1/payment-methods", {
-          cardNumber: (values.cardNumber || "").replace(/\s+/g, ""), expiryMonth: Number(values.expiryMonth),
-          expiryYear: Number(values.expiryYear), securityCode: values.securityCode,
-        });
-        paymentMethodId = (added.paymentMethod || added).paymentMethodId;
+        paymentMethodId = (await addCard(values)).paymentMethodId;
         cards = (await api("GET", "/v1/payment-methods")).paymentMethods || [];
       }
       const purchase = (await api("POST", "/v1/tickets:purchase", { quoteId: quote.quoteId, idempotencyKey, paymentMethodId })).purchase;

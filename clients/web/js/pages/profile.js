@@ -7,6 +7,7 @@ import { session } from "../session.js";
 import { forgetData } from "../offline.js";
 import { h, replace, field, form, announce, failure } from "../dom.js";
 import { t, setLanguage, languages, languageNames } from "../i18n.js";
+import { cardFields, addCard } from "../cards.js";
 
 const genders = ["GENDER_UNSPECIFIED", "GENDER_FEMALE", "GENDER_MALE", "GENDER_OTHER", "GENDER_PREFER_NOT_TO_SAY"];
 /** The channels a notification may take, each with its label's key. */
@@ -126,16 +127,8 @@ export async function show(main) {
     }
     replace(sections.cards, h("h2", { id: "cards-heading" }, t("profile.cards")),
       h("ul", { class: "cards", id: "cards" }, cards.length ? cards.map(cardItem) : h("li", { class: "empty" }, t("profile.noCards"))),
-      form(t("card.title"), [
-        field(t("card.number"), { name: "cardNumber", inputmode: "numeric", autocomplete: "cc-number", required: true }),
-        field(t("card.month"), { name: "expiryMonth", type: "number", min: 1, max: 12, autocomplete: "cc-exp-month", required: true }),
-        field(t("card.year"), { name: "expiryYear", type: "number", min: 2024, max: 2100, autocomplete: "cc-exp-year", required: true }),
-        field(t("card.code"), { name: "securityCode", inputmode: "numeric", autocomplete: "cc-csc", required: true }),
-      ], t("card.title"), async (values) => {
-        await api("POST", "/v1/payment-methods", {
-          cardNumber: values.cardNumber.replace(/\s+/g, ""), expiryMonth: Number(values.expiryMonth),
-          expiryYear: Number(values.expiryYear), securityCode: values.securityCode,
-        });
+      form(t("card.title"), cardFields(), t("card.title"), async (values) => {
+        await addCard(values);
         announce(t("profile.cardAdded"));
         await drawCards();
       }, { id: "add-card-form", class: "inline" }));
