@@ -212,7 +212,10 @@ struct AdminTripsCommand: AsyncParsableCommand {
       let response = try await gateway.scheduling.importTimetable(
         .with { $0.feedZip = bytes }
       )
-      print("imported \(response.stations) stations, \(response.lines) lines, \(response.trips) trips, \(response.serviceDays) service days")
+      print(
+        "imported \(response.stations) stations, \(response.lines) lines, \(response.trips) trips, \(response.serviceDays) service days; times in \(response.timezone)"
+      )
+      if !response.unusedFiles.isEmpty { print("not used: \(response.unusedFiles.joined(separator: ", "))") }
     }
   }
 }

@@ -95,6 +95,9 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     return "\(pad(self.year, 4))-\(pad(self.month, 2))-\(pad(self.day, 2))"
   }
 
+  /// `YYYYMMDD`, as GTFS writes dates.
+  public var gtfs: String { String(self.description.filter { $0 != "-" }) }
+
   private static func days(inMonth month: Int, of year: Int) -> Int {
     switch month {
     case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28

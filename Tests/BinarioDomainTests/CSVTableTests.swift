@@ -49,4 +49,15 @@ struct CSVTableTests {
     #expect(table.rows[0].value("VALORE") == "2,5")
     #expect(table.rows[0]["valore"] == " 2,5 ")
   }
+
+  @Test("text that is not UTF-8 is refused at its line and column, not read as replacement characters")
+  func invalidUTF8() {
+    // "Città" saved as Latin-1: à is the single byte 0xE0.
+    let latin1: [UInt8] = Array("stop_id,stop_name\nA,Citt".utf8) + [0xE0] + Array("\n".utf8)
+    #expect(throws: CSVError(file: "stops.txt", line: 2, column: 2, reason: "the text is not valid UTF-8 (save the file as UTF-8)")) {
+      try CSVTable(file: "stops.txt", bytes: latin1)
+    }
+    // The same, properly encoded, reads.
+    #expect((try? CSVTable(file: "stops.txt", bytes: Array("stop_id,stop_name\nA,Città\n".utf8)))?.rows[0]["stop_name"] == "Città")
+  }
 }

@@ -2,8 +2,9 @@
 /gtfs-rt/feed, application/x-protobuf, If-Modified-Since) and decodes it with MobilityData's
 gtfs-realtime-bindings after each kind of change an admin makes through the HTTP door: a delay,
 an earlier departure, a platform change, a cancellation from a stop, a whole cancellation, and
-a service notice. After each, the feed is checked against the timetable the suite imported (the
-demo GTFS folder) with these rules of MobilityData's gtfs-realtime-validator:
+a service notice. After each, the feed is checked against the static GTFS feed the suite
+publishes at /gtfs/feed.zip (itself checked against the demo GTFS folder it imported: the same
+trips, stops and routes) with these rules of MobilityData's gtfs-realtime-validator:
 
   E001 timestamps are POSIX seconds          E032 an alert has informed entities
   E002 stop_time_updates sorted by sequence  E033 each informed entity has a specifier
@@ -18,7 +19,8 @@ demo GTFS folder) with these rules of MobilityData's gtfs-realtime-validator:
   E051 stop_sequences exist in the trip      E052 vehicle ids are unique
 
 and, beyond the validator: one TripUpdate per trip and service date, entity ids the same from
-one fetch to the next, the JSON form for people, and 304 Not Modified for an up-to-date copy.
+one fetch to the next, the JSON form for people, and 304 Not Modified for an up-to-date copy of
+either feed.
 
     .tools/venv/bin/python Tests/FrontDoorClients/gtfs_realtime.py --url https://localhost:7443 \
         --ca .dev/certs/ca.pem --admin-email admin@binario.local --admin-password ... \
@@ -27,6 +29,7 @@ one fetch to the next, the JSON form for people, and 304 Not Modified for an up-
 
 import argparse
 import csv
+import io
 import json
 import ssl
 import sys
@@ -34,6 +37,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+import zipfile
 from email.utils import parsedate_to_datetime
 
 from google.transit import gtfs_realtime_pb2
@@ -66,9 +70,10 @@ class Door:
         return json.loads(data or b"{}")
 
 
-def read_gtfs(folder):
+def read_gtfs(open_file):
+    """A GTFS feed's trips, routes, stops and stop times; `open_file(name)` gives a file's text."""
     def rows(name):
-        with open(f"{folder}/{name}", newline="", encoding="utf-8") as file:
+        with open_file(name) as file:
             return list(csv.DictReader(file))
     trips = {row["trip_id"]: row["route_id"] for row in rows("trips.txt")}
     sequences = {}
@@ -210,8 +215,26 @@ def main():
     parser.add_argument("--admin-password", required=True)
     parser.add_argument("--gtfs", required=True, help="the GTFS folder the suite imported")
     arguments = parser.parse_args()
-    gtfs = read_gtfs(arguments.gtfs)
     door = Door(arguments.url, arguments.ca)
+
+    # The static feed the suite publishes, as a consumer loads it next to the realtime one.
+    status, headers, data = door.call("GET", "/gtfs/feed.zip")
+    assert status == 200 and headers.get("Content-Type") == "application/zip", (status, headers.get("Content-Type"), data[:200])
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    assert archive.testzip() is None, "a damaged entry in the static feed"
+    names = set(archive.namelist())
+    assert {"agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar_dates.txt", "feed_info.txt"} <= names, names
+    gtfs = read_gtfs(lambda name: io.TextIOWrapper(archive.open(name), encoding="utf-8", newline=""))
+    imported = read_gtfs(lambda name: open(f"{arguments.gtfs}/{name}", newline="", encoding="utf-8"))
+    # The same stations, platforms and lines; every imported trip with its times (runs other
+    # tests added, as `<trip>@<date>` or new trips, come on top).
+    for kind in ("routes", "stops"):
+        assert gtfs[kind] == imported[kind], f"the static feed's {kind} differ from the imported timetable's"
+    for trip, route in imported["trips"].items():
+        assert gtfs["trips"].get(trip) == route, f"trip {trip} of {route} is not in the static feed"
+        assert gtfs["times"][trip] == imported["times"][trip], f"trip {trip}'s times differ in the static feed"
+    status, _, _ = door.call("GET", "/gtfs/feed.zip", headers={"If-Modified-Since": headers["Last-Modified"]})
+    assert status == 304, f"an up-to-date static feed answered {status}"
 
     def fetch(step):
         status, headers, data = door.call("GET", "/gtfs-rt/feed")

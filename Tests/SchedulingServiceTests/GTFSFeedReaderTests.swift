@@ -96,6 +96,84 @@ struct GTFSFeedReaderTests {
     #expect(error?.description.hasPrefix(place + ":") == true, "\(error.map(String.init(describing:)) ?? "no error")")
   }
 
+  static let sampleFeed = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/GTFS/google-sample-feed-1")
+
+  /// The GTFS reference's sample feed, as published: another zone, headway-based trips, hours
+  /// written with one digit, files we do not use.
+  @Test func theGTFSReferencesSampleFeedIsReadInItsAgencysZoneWithItsFrequenciesExpanded() throws {
+    let feed = try GTFSFeedReader.read(files: Self.folder(Self.sampleFeed))
+    #expect(feed.timezone == "America/Los_Angeles")
+    #expect(feed.unusedFiles == ["fare_attributes.txt", "fare_rules.txt", "shapes.txt"])
+    // STBA: every 30 minutes from 6:00, while before 22:00; the template itself no longer runs.
+    let shuttles = feed.trips.filter { $0.id.hasPrefix("STBA") }.map(\.id).sorted()
+    #expect(shuttles.count == 32)
+    #expect(shuttles.first == "STBA-060000" && shuttles.last == "STBA-213000")
+    #expect(!feed.trips.contains { $0.id == "STBA" })
+    // CITY1's five windows: 4 + 12 + 12 + 18 + 6 runs.
+    #expect(feed.trips.filter { $0.id.hasPrefix("CITY1-") }.count == 52)
+    // A run keeps the template's spacing from its start: 08:00 at STAGECOACH, 08:05 at NANAA.
+    let run = try #require(feed.stopTimes["CITY1-080000"])
+    #expect(run.map(\.stopID) == ["STAGECOACH", "NANAA", "NADAV", "DADAN", "EMSI"])
+    #expect(run[0].departure.description == "08:00:00" && run[1].arrival.description == "08:05:00" && run[4].departure.description == "08:28:00")
+    // Trips without frequencies stay as they are.
+    #expect(feed.stopTimes["AB1"]?.first?.departure.description == "08:00:00")
+  }
+
+  @Test func exactTimesTripsExpandToTheirExactStartsAndOverlapsOrBadValuesAreRefused() throws {
+    let frequencies = "trip_id,start_time,end_time,headway_secs,exact_times\nT1,06:00:00,07:00:00,1200,1\n"
+    let feed = try Self.read(["frequencies.txt": frequencies])
+    #expect(feed.trips.map(\.id) == ["T1-060000", "T1-062000", "T1-064000"])
+    #expect(feed.trips.allSatisfy { $0.shortName == "101" })
+    #expect(feed.stopTimes["T1-062000"]?.map(\.arrival.description) == ["06:20:00", "06:50:00"])
+    for (text, place) in [
+      ("trip_id,start_time,end_time,headway_secs,exact_times\nT1,06:00:00,07:00:00,1200,2\n", "frequencies.txt:2:5"),
+      ("trip_id,start_time,end_time,headway_secs\nT1,06:00:00,07:00:00,1200\nT1,06:30:00,08:00:00,600\n", "frequencies.txt:3:2"),
+      ("trip_id,start_time,end_time,headway_secs\nT1,06:00:00,07:00:00,0\n", "frequencies.txt:2:4"),
+      ("trip_id,start_time,end_time,headway_secs\nT9,06:00:00,07:00:00,600\n", "frequencies.txt:2:1"),
+    ] {
+      let error = #expect(throws: GTFSError.self) { try Self.read(["frequencies.txt": text]) }
+      #expect(error?.description.hasPrefix(place + ":") == true, "\(error.map(String.init(describing:)) ?? "no error")")
+    }
+  }
+
+  @Test func stopsWithoutTimesAreInterpolatedBetweenTimepoints() throws {
+    let stops = "stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,45.0,9.0\nB,Beta,45.1,9.1\nC,Gamma,45.2,9.2\nD,Delta,45.3,9.3\n"
+    // Evenly by stop: B and C share the 30 minutes from A to D.
+    let even = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,A,1\nT1,,,B,2\nT1,,,C,3\nT1,08:30:00,08:30:00,D,4\n"
+    let evenFeed = try Self.read(["stops.txt": stops, "stop_times.txt": even])
+    #expect(evenFeed.stopTimes["T1"]?.map(\.arrival.description) == ["08:00:00", "08:10:00", "08:20:00", "08:30:00"])
+    // By distance travelled, when the stops give it.
+    let byDistance =
+      "trip_id,arrival_time,departure_time,stop_id,stop_sequence,shape_dist_traveled\nT1,08:00:00,08:00:00,A,1,0\nT1,,,B,2,9\nT1,,,C,3,12\nT1,08:30:00,08:30:00,D,4,15\n"
+    let distanceFeed = try Self.read(["stops.txt": stops, "stop_times.txt": byDistance])
+    #expect(distanceFeed.stopTimes["T1"]?.map(\.arrival.description) == ["08:00:00", "08:18:00", "08:24:00", "08:30:00"])
+    // The last stop must have its time.
+    let open = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,A,1\nT1,,,B,2\n"
+    let error = #expect(throws: GTFSError.self) { try Self.read(["stop_times.txt": open]) }
+    #expect(error?.description.hasPrefix("stop_times.txt:3:2:") == true)
+  }
+
+  @Test func theAgencysZoneMustBeARealZoneAndTheSameForEveryAgency() {
+    let unknown = #expect(throws: GTFSError.self) {
+      try Self.read(["agency.txt": "agency_id,agency_name,agency_timezone\nTN,Trenord,Europe/Milan\n"])
+    }
+    #expect(unknown?.description.hasPrefix("agency.txt:2:3:") == true)
+    let mixed = #expect(throws: GTFSError.self) {
+      try Self.read(["agency.txt": "agency_id,agency_name,agency_timezone\nTN,Trenord,Europe/Rome\nSBB,SBB,Europe/London\n"])
+    }
+    #expect(mixed?.description.hasPrefix("agency.txt:3:3:") == true)
+  }
+
+  @Test func textThatIsNotUTF8IsRefusedWithItsFileAndLine() {
+    // "Città" saved as Latin-1 (à is the one byte 0xE0), as older exports are.
+    var files = Self.minimal.mapValues { Array($0.utf8) }
+    files["stops.txt"] = Array("stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,45.0,9.0\nB,Citt".utf8) + [0xE0] + Array(",45.1,9.1\n".utf8)
+    let error = #expect(throws: GTFSError.self) { try GTFSFeedReader.read(files: files) }
+    #expect(error?.description == "stops.txt:3:2: the text is not valid UTF-8 (save the file as UTF-8)")
+  }
+
   @Test func serviceDatesCountDaysAndWeekdays() throws {
     let date = try #require(ServiceDate(gtfs: "20261125"))
     #expect(date.weekday == 3)  // a Wednesday

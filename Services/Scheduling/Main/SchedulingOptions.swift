@@ -19,7 +19,8 @@ extension Setting {
 
   static let timetableZone = Setting(
     "timetableZone",
-    help: "The time zone the timetable's service days are in; default Europe/Rome.",
+    help:
+      "The time zone of a timetable that names none (one imported before feeds' agency_timezone was kept); an imported feed's own zone wins. Default Europe/Rome.",
     valueName: "zone"
   )
 

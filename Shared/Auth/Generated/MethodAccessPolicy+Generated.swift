@@ -161,6 +161,7 @@ extension MethodAccessPolicy {
     Binario_Scheduling_V1_Scheduling.Method.CreateServiceNotice.descriptor: .level(.admin),
     Binario_Scheduling_V1_Scheduling.Method.DelayRun.descriptor: .level(.admin),
     Binario_Scheduling_V1_Scheduling.Method.DownloadRealtimeFeed.descriptor: .level(.public),
+    Binario_Scheduling_V1_Scheduling.Method.DownloadStaticFeed.descriptor: .level(.public),
     Binario_Scheduling_V1_Scheduling.Method.EndServiceNotice.descriptor: .level(.admin),
     Binario_Scheduling_V1_Scheduling.Method.FollowRun.descriptor: .level(.signedIn),
     Binario_Scheduling_V1_Scheduling.Method.FollowRunFor.descriptor: .internal(allowedPeers: [WorkloadIdentity.ticketing]),

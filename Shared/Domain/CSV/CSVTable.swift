@@ -1,7 +1,8 @@
 /// A CSV file (RFC 4180: quoted fields that may hold separators, line breaks and doubled quotes;
 /// CRLF or LF; an optional UTF-8 byte-order mark), read by column name, every value knowing its
 /// line and column so that a fault is named exactly (``CSVError``). The first line names the
-/// columns. The suite's one CSV reader: GTFS feeds and the regional open-data exports.
+/// columns. Text must be UTF-8: a field that is not (a file saved as Latin-1, say) is refused at
+/// its line and column rather than read with replacement characters. The suite's one CSV reader: GTFS feeds and the regional open-data exports.
 public struct CSVTable: Sendable {
   /// One data row: its line in the file (1-based; the header is line 1) and its fields.
   public struct Row: Sendable {
@@ -65,13 +66,16 @@ public struct CSVTable: Sendable {
     var fieldStarted = false
     var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
 
-    func endField() {
-      fields.append(String(decoding: field, as: UTF8.self))
+    func endField() throws(CSVError) {
+      guard let text = String(validating: field, as: UTF8.self) else {
+        throw CSVError(file: file, line: line, column: fields.count + 1, reason: "the text is not valid UTF-8 (save the file as UTF-8)")
+      }
+      fields.append(text)
       field.removeAll(keepingCapacity: true)
       fieldStarted = false
     }
-    func endRecord() {
-      endField()
+    func endRecord() throws(CSVError) {
+      try endField()
       // A blank line (one empty field) is no record.
       if !(fields.count == 1 && fields[0].isEmpty) { records.append((recordLine, fields)) }
       fields.removeAll(keepingCapacity: true)
@@ -100,11 +104,11 @@ public struct CSVTable: Sendable {
           quoted = true
           fieldStarted = true
         case separator:
-          endField()
+          try endField()
         case UInt8(ascii: "\r"):
           ()
         case UInt8(ascii: "\n"):
-          endRecord()
+          try endRecord()
           line += 1
           recordLine = line
         default:
@@ -116,7 +120,7 @@ public struct CSVTable: Sendable {
     if quoted {
       throw CSVError(file: file, line: recordLine, column: fields.count + 1, reason: "a quoted field is never closed")
     }
-    if !field.isEmpty || !fields.isEmpty || fieldStarted { endRecord() }
+    if !field.isEmpty || !fields.isEmpty || fieldStarted { try endRecord() }
 
     guard let header = records.first else {
       throw CSVError(file: file, reason: "the file is empty (it needs a header line)")

@@ -41,7 +41,7 @@ extension SchedulingDomain {
     try check.finish()
     let id = tripID.isEmpty ? "\(trainNumber)-\(date!.description)-\(UUID().uuidString.prefix(8).lowercased())" : tripID
     do {
-      try await store.insertRun(tripID: id, lineID: lineID, trainNumber: trainNumber, headsign: headsign, on: date!, stops: stops)
+      try await store.insertRun(tripID: id, lineID: lineID, trainNumber: trainNumber, headsign: headsign, on: date!, stops: stops, at: clock.now())
     } catch StoreConflict.duplicate {
       throw ServiceError.alreadyExists("there is already a trip \(id)")
     }

@@ -14,11 +14,15 @@ import Synchronization
 public final class SchedulingDomain: Sendable {
   let store: SchedulingStore
   let clock: any DomainClock
-  let zone: ServiceDayZone
+  /// The zone service days are in when the timetable does not say (one imported before its
+  /// agency's zone was kept).
+  let configuredZone: ServiceDayZone
   public let notifications: NotificationCentre
   /// Stations, lines and platform stops, read once per timetable (they change only on import).
   let catalog: Mutex<TimetableCatalog>
   let boards = DepartureBoardCache()
+  /// The last static feed made (``staticFeed()``), with the timetable version it was made at.
+  let staticFeedZip = Mutex<(version: Int, zip: [UInt8], modified: Date)?>(nil)
 
   /// The shortest change between two trains, in seconds.
   static let minimumTransfer = 5 * 60
@@ -31,7 +35,7 @@ public final class SchedulingDomain: Sendable {
   ) throws {
     self.store = store
     self.clock = clock
-    self.zone = zone
+    self.configuredZone = zone
     self.notifications = notifications
     self.catalog = Mutex(try TimetableCatalog(store: store))
   }
@@ -42,6 +46,9 @@ public final class SchedulingDomain: Sendable {
   }
 
   var stationsByID: [String: Station] { catalog.withLock { $0.stations } }
+
+  /// The zone the timetable's service days are in: its feed's `agency_timezone`.
+  var zone: ServiceDayZone { catalog.withLock { $0.zone } ?? configuredZone }
 
   /// The service date and time it is now.
   var serviceNow: (date: ServiceDate, time: ServiceTime) { zone.serviceTime(at: clock.now()) }
@@ -84,8 +91,10 @@ struct TimetableCatalog: Sendable {
   var stations: [String: Station]
   var lines: [String: Line]
   var platformStops: [PlatformKey: String]
+  var zone: ServiceDayZone?
 
   init(store: SchedulingStore) throws {
+    self.zone = try store.timetableZone().flatMap(ServiceDayZone.init(identifier:))
     self.stations = Dictionary(uniqueKeysWithValues: try store.stations().map { ($0.id, $0) })
     self.lines = Dictionary(uniqueKeysWithValues: try store.lines().map { ($0.id, $0) })
     self.platformStops = try store.platformStops()

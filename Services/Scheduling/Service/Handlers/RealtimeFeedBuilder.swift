@@ -161,6 +161,6 @@ public struct RealtimeFeedBuilder: Sendable {
   static func posix(_ instant: Date) -> UInt64 { UInt64(max(0, instant.timeIntervalSince1970)) }
 
   static func gtfsDate(_ date: ServiceDate) -> String {
-    String(date.description.filter { $0 != "-" })
+    date.gtfs
   }
 }

@@ -22,6 +22,8 @@ extension SchedulingHandler {
       $0.stations = Int32(summary.stations)
       $0.lines = Int32(summary.lines)
       $0.trips = Int32(summary.trips)
+      $0.timezone = summary.timezone
+      $0.unusedFiles = summary.unusedFiles
       $0.serviceDays = Int32(summary.serviceDays)
     }
   }

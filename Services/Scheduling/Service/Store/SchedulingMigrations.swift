@@ -244,4 +244,25 @@ public enum SchedulingMigrations {
           """
       )
     }
+    // What a static feed of the timetable needs back (`StaticFeed`): the feed's agencies, each
+    // line's agency and route type, the zone the service days are in (NULL for a timetable
+    // imported before: the configured zone), and when a run was last added, edited or removed.
+    .add("v8-static-feed") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE agency (
+            position INTEGER PRIMARY KEY,
+            id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            url TEXT NOT NULL,
+            timezone TEXT NOT NULL,
+            language TEXT NOT NULL
+          );
+          ALTER TABLE line ADD COLUMN agency_id TEXT NOT NULL DEFAULT '';
+          ALTER TABLE line ADD COLUMN route_type INTEGER NOT NULL DEFAULT 2;
+          ALTER TABLE timetable_import ADD COLUMN timezone TEXT;
+          ALTER TABLE timetable_import ADD COLUMN edited_at REAL;
+          """
+      )
+    }
 }

@@ -37,8 +37,14 @@ extension SchedulingStore {
 
   static func replaceTimetable(_ db: Database, with feed: GTFSFeed, source: String, importedAt: Double) throws -> TimetableImportSummary {
     do {
-      for table in ["trip_stop", "trip", "service_day", "run_exclusion", "line", "platform_stop", "station", "timetable_import"] {
+      for table in ["trip_stop", "trip", "service_day", "run_exclusion", "line", "platform_stop", "station", "agency", "timetable_import"] {
         try db.execute(sql: "DELETE FROM \(table)")
+      }
+      for (position, agency) in feed.agencies.enumerated() {
+        try db.execute(
+          sql: "INSERT INTO agency (position, id, name, url, timezone, language) VALUES (?, ?, ?, ?, ?, ?)",
+          arguments: [position, agency.id, agency.name, agency.url, agency.timezone, agency.language]
+        )
       }
       var stationOf: [String: (station: String, platform: String)] = [:]
       var stations = 0
@@ -61,8 +67,8 @@ extension SchedulingStore {
       }
       for route in feed.routes {
         try db.execute(
-          sql: "INSERT INTO line (id, short_name, long_name) VALUES (?, ?, ?)",
-          arguments: [route.id, route.shortName, route.longName]
+          sql: "INSERT INTO line (id, short_name, long_name, agency_id, route_type) VALUES (?, ?, ?, ?, ?)",
+          arguments: [route.id, route.shortName, route.longName, route.agencyID, route.type]
         )
       }
       var serviceDays = 0
@@ -91,15 +97,17 @@ extension SchedulingStore {
         }
       }
       try db.execute(
-        sql: "INSERT INTO timetable_import (id, imported_at, source) VALUES (1, ?, ?)",
-        arguments: [importedAt, source]
+        sql: "INSERT INTO timetable_import (id, imported_at, source, timezone) VALUES (1, ?, ?, ?)",
+        arguments: [importedAt, source, feed.timezone]
       )
       return TimetableImportSummary(
         stations: stations,
         lines: feed.routes.count,
         trips: feed.trips.count,
         tripStops: tripStops,
-        serviceDays: serviceDays
+        serviceDays: serviceDays,
+        timezone: feed.timezone,
+        unusedFiles: feed.unusedFiles
       )
     }
   }
@@ -107,5 +115,22 @@ extension SchedulingStore {
   /// Whether a timetable has been imported (the demo network is loaded at first start otherwise).
   public func hasTimetable() throws -> Bool {
     try self.pool.read { db in try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM timetable_import)")) ?? false }
+  }
+
+  /// The zone of the imported feed's agencies; `nil` before any import, or for a timetable
+  /// imported before the zone was kept.
+  public func timetableZone() throws -> String? {
+    try self.pool.read { db in try String.fetchOne(db, sql: "SELECT timezone FROM timetable_import") }
+  }
+
+  /// When the timetable last changed: its import, or since then a run added, edited or
+  /// removed; `nil` before any import.
+  public func timetableModified() throws -> Date? {
+    try self.pool.read { db in try Self.timetableModified(db) }
+  }
+
+  static func timetableModified(_ db: Database) throws -> Date? {
+    try Double.fetchOne(db, sql: "SELECT max(imported_at, coalesce(edited_at, 0)) FROM timetable_import")
+      .map(Date.init(timeIntervalSince1970:))
   }
 }

@@ -10,11 +10,13 @@ extension SchedulingStore {
     trainNumber: String,
     headsign: String,
     on date: ServiceDate,
-    stops: [RunStopDraft]
+    stops: [RunStopDraft],
+    at now: Date
   ) async throws {
     do {
       try await writingTrips { db in
         try Self.insertRun(db, tripID: tripID, lineID: lineID, trainNumber: trainNumber, headsign: headsign, on: date, stops: stops)
+        try Self.timetableEdited(db, at: now)
       }
     } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
       throw StoreConflict.duplicate
@@ -73,6 +75,7 @@ extension SchedulingStore {
         try Self.insertStops(db, tripID: tripID, stops: stops)
       }
       try self.recordRunEdited(tripID, on: date, stopsChanged: stops != nil, at: now, db)
+      try Self.timetableEdited(db, at: now)
       try Self.tellFollowers(db, tripID: tripID, on: date, notice, at: now, onCommitted: onCommitted)
     }
   }
@@ -107,6 +110,7 @@ extension SchedulingStore {
       )
       try self.recordRunRenamed(tripID, on: date, to: newTripID, at: now, db)
       try self.recordRunEdited(newTripID, on: date, stopsChanged: stopsChanged, at: now, db)
+      try Self.timetableEdited(db, at: now)
       try Self.tellFollowers(db, tripID: newTripID, on: date, notice, at: now, onCommitted: onCommitted)
     }
   }
@@ -151,6 +155,12 @@ extension SchedulingStore {
       try Self.tellFollowers(db, tripID: tripID, on: date, content, at: now, onCommitted: onCommitted)
       try db.execute(sql: "DELETE FROM run_follower WHERE trip_id = ? AND service_day = ?", arguments: [tripID, day])
       try self.recordRunRemoved(tripID, on: date, reason: reason, at: now, db)
+      try Self.timetableEdited(db, at: now)
     }
+  }
+
+  /// Marks the timetable edited at `now`: the static feed's Last-Modified moves on.
+  static func timetableEdited(_ db: Database, at now: Date) throws {
+    try db.execute(sql: "UPDATE timetable_import SET edited_at = ?", arguments: [now.timeIntervalSince1970])
   }
 }

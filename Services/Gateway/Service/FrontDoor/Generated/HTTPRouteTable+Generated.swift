@@ -1360,6 +1360,17 @@ extension HTTPRouteTable {
       summary: "The GTFS-realtime feed as standard consumers fetch it (OpenTripPlanner, MobilityData's validator): the same FeedMessage as GetRealtimeFeed (trip updates, alerts, vehicle positions), its bytes as `application/x-protobuf`, or with `format=json` as JSON for people. Answered with a `last-modified` response header (the HTTP door's Last-Modified: the latest change it carries, vehicle positions moving on every 30 s), and an HTTP request with If-Modified-Since at or after it gets 304 Not Modified."
     ),
     HTTPRoute(
+      verb: .get,
+      template: "/gtfs/feed.zip",
+      body: "",
+      rpc: "/binario.scheduling.v1.Scheduling/DownloadStaticFeed",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: [:],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_DownloadStaticFeedRequest, Google_Api_HttpBody>(),
+      summary: "The timetable as a GTFS static feed (a zip: agency, stops, routes, trips, stop_times, calendar_dates, feed_info), with the ids the realtime feed uses, so a consumer can load both. Answered as `application/zip` with a `last-modified` response header (when the timetable was imported); If-Modified-Since at or after it gets 304 Not Modified."
+    ),
+    HTTPRoute(
       verb: .post,
       template: "/v1/admin/service-notices/{notice_id}:end",
       body: "*",
@@ -1423,7 +1434,7 @@ extension HTTPRouteTable {
       resumesAtCursor: false,
       parameterKinds: ["feed_zip": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_ImportTimetableRequest, Binario_Scheduling_V1_ImportTimetableResponse>(),
-      summary: "Replaces the whole timetable with a GTFS static feed (a zip archive's bytes). A malformed feed is refused with INVALID_ARGUMENT naming the file, line and column, and changes nothing."
+      summary: "Replaces the whole timetable with a GTFS static feed (a zip archive's bytes): times in the feed's agency_timezone, frequencies.txt trips expanded to one trip per start time, stops without times interpolated. A malformed feed (text that is not UTF-8 included) is refused with INVALID_ARGUMENT naming the file, line and column, and changes nothing. The answer names the feed's files that were not used."
     ),
     HTTPRoute(
       verb: .get,

@@ -127,6 +127,106 @@ extension OpenAPIDocument {
         ]
       }
     },
+    "/gtfs/feed.zip": {
+      "get": {
+        "operationId": "Scheduling_DownloadStaticFeed",
+        "tags": [
+          "Scheduling"
+        ],
+        "summary": "The timetable as a GTFS static feed (a zip:",
+        "description": "The timetable as a GTFS static feed (a zip: agency, stops, routes, trips, stop_times, calendar_dates, feed_info), with the ids the realtime feed uses, so a consumer can load both. Answered as `application/zip` with a `last-modified` response header (when the timetable was imported); If-Modified-Since at or after it gets 304 Not Modified.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "PUBLIC",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "*/*": {
+                "schema": {
+                  "type": "string",
+                  "format": "binary"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/accounts": {
       "post": {
         "operationId": "Identity_Register",
@@ -5856,8 +5956,8 @@ extension OpenAPIDocument {
         "tags": [
           "Scheduling"
         ],
-        "summary": "Replaces the whole timetable with a GTFS static feed (a zip archive's bytes).",
-        "description": "Replaces the whole timetable with a GTFS static feed (a zip archive's bytes). A malformed feed is refused with INVALID_ARGUMENT naming the file, line and column, and changes nothing.",
+        "summary": "Replaces the whole timetable with a GTFS static feed (a zip archive's bytes):",
+        "description": "Replaces the whole timetable with a GTFS static feed (a zip archive's bytes): times in the feed's agency_timezone, frequencies.txt trips expanded to one trip per start time, stops without times interpolated. A malformed feed (text that is not UTF-8 included) is refused with INVALID_ARGUMENT naming the file, line and column, and changes nothing. The answer names the feed's files that were not used.",
         "security": [
           {
             "bearer": []
@@ -28842,6 +28942,15 @@ extension OpenAPIDocument {
           "serviceDays": {
             "type": "integer",
             "format": "int32"
+          },
+          "timezone": {
+            "type": "string"
+          },
+          "unusedFiles": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
           }
         },
         "additionalProperties": false

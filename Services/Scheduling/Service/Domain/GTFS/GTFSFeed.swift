@@ -4,7 +4,18 @@ public struct GTFSFeed: Sendable, Hashable {
   public struct Agency: Sendable, Hashable {
     public var id: String
     public var name: String
+    public var url: String
+    /// An IANA zone name; the same for every agency of a feed.
     public var timezone: String
+    public var language: String
+
+    public init(id: String, name: String, url: String, timezone: String, language: String) {
+      self.id = id
+      self.name = name
+      self.url = url
+      self.timezone = timezone
+      self.language = language
+    }
   }
 
   /// A station, or a platform of one (`parent_station` set, `platform_code` its platform).
@@ -69,6 +80,11 @@ public struct GTFSFeed: Sendable, Hashable {
   public var stopTimes: [String: [StopTime]]
   public var calendars: [Calendar]
   public var calendarExceptions: [CalendarException]
+  /// The feed's files the reader did not use (shapes, fares...), by name.
+  public var unusedFiles: [String] = []
+
+  /// The zone the feed's service days are in: its agencies' `agency_timezone`.
+  public var timezone: String { self.agencies[0].timezone }
 
   /// Whether `serviceID` runs on `date`: its calendar's weekday within its dates, unless an
   /// exception removes the day; or an exception adds it.

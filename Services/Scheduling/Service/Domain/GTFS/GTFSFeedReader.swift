@@ -1,4 +1,5 @@
 import BinarioDomain
+import Foundation
 
 /// Reads a GTFS static feed from its files' bytes (a folder's or a zip's entries, by file name)
 /// and checks it whole before anything is imported: required files and columns, values, and
@@ -20,10 +21,22 @@ public enum GTFSFeedReader {
       return try CSVTable(file: name, bytes: bytes, required: required)
     }
 
+    // Every agency of a feed keeps the same time zone (GTFS requires it): the zone the service
+    // days' times are read in.
     var agencies: [GTFSFeed.Agency] = []
     for row in try table("agency.txt", ["agency_name", "agency_timezone"])!.rows {
-      agencies.append(.init(id: row["agency_id"], name: try row.required("agency_name"), timezone: try row.required("agency_timezone")))
+      let timezone = try row.required("agency_timezone")
+      guard TimeZone(identifier: timezone) != nil else {
+        throw row.error("agency_timezone", "\"\(timezone)\" is not a time zone (an IANA name such as Europe/Rome)")
+      }
+      if let first = agencies.first, first.timezone != timezone {
+        throw row.error("agency_timezone", "\(timezone) differs from the first agency's \(first.timezone); a feed's agencies share one time zone")
+      }
+      agencies.append(
+        .init(id: row["agency_id"], name: try row.required("agency_name"), url: row["agency_url"], timezone: timezone, language: row["agency_lang"])
+      )
     }
+    guard !agencies.isEmpty else { throw GTFSError(file: "agency.txt", reason: "the feed names no agency") }
 
     var stops: [GTFSFeed.Stop] = []
     var stopIDs: Set<String> = []
@@ -110,7 +123,7 @@ public enum GTFSFeedReader {
       trips.append(.init(id: id, routeID: route, serviceID: service, headsign: row["trip_headsign"], shortName: row["trip_short_name"]))
     }
 
-    var rowsByTrip: [String: [(stopTime: GTFSFeed.StopTime, row: CSVTable.Row)]] = [:]
+    var rowsByTrip: [String: [(stopTime: TimedStop, row: CSVTable.Row)]] = [:]
     for row in try table("stop_times.txt", ["trip_id", "arrival_time", "departure_time", "stop_id", "stop_sequence"])!.rows {
       let trip = try row.required("trip_id")
       guard tripIDs.contains(trip) else { throw row.error("trip_id", "no trip \(trip)") }
@@ -119,39 +132,56 @@ public enum GTFSFeedReader {
       guard let sequence = Int(try row.required("stop_sequence")), sequence >= 0 else {
         throw row.error("stop_sequence", "\"\(row["stop_sequence"])\" is not a non-negative whole number")
       }
-      // GTFS lets a stop leave out one of the two times; a train stop has both here.
+      // GTFS lets a stop give one of its two times (both are then that time), or neither: a stop
+      // that is no timepoint, whose time is interpolated below.
       let arrivalText = row["arrival_time"].isEmpty ? row["departure_time"] : row["arrival_time"]
       let departureText = row["departure_time"].isEmpty ? row["arrival_time"] : row["departure_time"]
-      guard let arrival = ServiceTime(gtfs: arrivalText) else {
-        throw row.error("arrival_time", "\"\(arrivalText)\" is not a time (HH:MM:SS, hours past 24 for after midnight)")
+      var timed = TimedStop(sequence: sequence, stopID: stop, distance: Double(row["shape_dist_traveled"]))
+      if !arrivalText.isEmpty {
+        guard let arrival = ServiceTime(gtfs: arrivalText) else {
+          throw row.error("arrival_time", "\"\(arrivalText)\" is not a time (HH:MM:SS, hours past 24 for after midnight)")
+        }
+        guard let departure = ServiceTime(gtfs: departureText) else {
+          throw row.error("departure_time", "\"\(departureText)\" is not a time (HH:MM:SS, hours past 24 for after midnight)")
+        }
+        guard arrival <= departure else { throw row.error("departure_time", "departure \(departure) is before arrival \(arrival)") }
+        timed.times = (arrival, departure)
       }
-      guard let departure = ServiceTime(gtfs: departureText) else {
-        throw row.error("departure_time", "\"\(departureText)\" is not a time (HH:MM:SS, hours past 24 for after midnight)")
-      }
-      guard arrival <= departure else { throw row.error("departure_time", "departure \(departure) is before arrival \(arrival)") }
-      rowsByTrip[trip, default: []].append(
-        (.init(tripID: trip, sequence: sequence, stopID: stop, arrival: arrival, departure: departure), row)
-      )
+      rowsByTrip[trip, default: []].append((timed, row))
     }
     // A trip's rows may come in any order in the file; in sequence order, times never go back.
     var stopTimes: [String: [GTFSFeed.StopTime]] = [:]
     for (trip, rows) in rowsByTrip {
       let ordered = rows.sorted { $0.stopTime.sequence < $1.stopTime.sequence }
-      for (previous, next) in zip(ordered, ordered.dropFirst()) {
-        guard next.stopTime.sequence != previous.stopTime.sequence else {
-          throw next.row.error("stop_sequence", "trip \(trip) has stop_sequence \(next.stopTime.sequence) twice")
-        }
-        guard previous.stopTime.departure <= next.stopTime.arrival else {
-          throw next.row.error(
-            "arrival_time",
-            "arrival \(next.stopTime.arrival) is before the previous stop's departure \(previous.stopTime.departure)"
-          )
-        }
+      for (previous, next) in zip(ordered, ordered.dropFirst()) where next.stopTime.sequence == previous.stopTime.sequence {
+        throw next.row.error("stop_sequence", "trip \(trip) has stop_sequence \(next.stopTime.sequence) twice")
       }
-      stopTimes[trip] = ordered.map(\.stopTime)
+      for end in [ordered.first!, ordered.last!] where end.stopTime.times == nil {
+        throw end.row.error("arrival_time", "a trip's first and last stops need their times")
+      }
+      let times = Self.interpolated(ordered.map(\.stopTime))
+      for index in ordered.indices.dropFirst() where times[index - 1].departure > times[index].arrival {
+        throw ordered[index].row.error(
+          "arrival_time",
+          "arrival \(times[index].arrival) is before the previous stop's departure \(times[index - 1].departure)"
+        )
+      }
+      stopTimes[trip] = zip(ordered, times).map { stop, time in
+        GTFSFeed.StopTime(
+          tripID: trip,
+          sequence: stop.stopTime.sequence,
+          stopID: stop.stopTime.stopID,
+          arrival: time.arrival,
+          departure: time.departure
+        )
+      }
     }
     for trip in trips where (stopTimes[trip.id]?.count ?? 0) < 2 {
       throw GTFSError(file: "stop_times.txt", reason: "trip \(trip.id) has \(stopTimes[trip.id]?.count ?? 0) stops; a trip needs at least 2")
+    }
+
+    if let frequencies = try table("frequencies.txt", ["trip_id", "start_time", "end_time", "headway_secs"]) {
+      try Self.expandFrequencies(frequencies, trips: &trips, stopTimes: &stopTimes)
     }
 
     return GTFSFeed(
@@ -161,8 +191,126 @@ public enum GTFSFeedReader {
       trips: trips,
       stopTimes: stopTimes,
       calendars: calendars,
-      calendarExceptions: exceptions
+      calendarExceptions: exceptions,
+      unusedFiles: Set(files.keys).subtracting(Self.readFiles).sorted()
     )
+  }
+
+  /// The files the reader reads; any other file of a feed (shapes, fares, transfers...) is
+  /// named back to whoever imports it as not used.
+  public static let readFiles: Set<String> = Set(Self.requiredFiles).union(["calendar.txt", "calendar_dates.txt", "frequencies.txt"])
+
+  /// A `stop_times.txt` row as read: its times, when it gives them.
+  private struct TimedStop {
+    var sequence: Int
+    var stopID: String
+    var distance: Double?
+    var times: (arrival: ServiceTime, departure: ServiceTime)?
+  }
+
+  /// Every stop's times, those a stop leaves out interpolated between the timepoints either
+  /// side (by `shape_dist_traveled` when the three stops give it, else evenly by stop), as
+  /// GTFS asks consumers to. The first and last stops have times.
+  private static func interpolated(_ stops: [TimedStop]) -> [(arrival: ServiceTime, departure: ServiceTime)] {
+    var result: [(arrival: ServiceTime, departure: ServiceTime)] = []
+    var before = 0
+    for (index, stop) in stops.enumerated() {
+      if let times = stop.times {
+        result.append(times)
+        before = index
+        continue
+      }
+      let after = stops[index...].firstIndex { $0.times != nil }!
+      let from = stops[before].times!.departure.secondsSinceServiceDayStart
+      let to = stops[after].times!.arrival.secondsSinceServiceDayStart
+      var share = Double(index - before) / Double(after - before)
+      if let start = stops[before].distance, let here = stop.distance, let end = stops[after].distance, end > start {
+        share = min(1, max(0, (here - start) / (end - start)))
+      }
+      let time = ServiceTime(seconds: from + Int((Double(to - from) * share).rounded()))
+      result.append((time, time))
+    }
+    return result
+  }
+
+  /// The most runs a feed's `frequencies.txt` may expand to.
+  static let maximumExpandedTrips = 200_000
+
+  /// Replaces each trip `frequencies.txt` names by one trip per start time: from `start_time`,
+  /// every `headway_secs`, while before `end_time`, its stops at the template's times shifted
+  /// so that the first stop departs at the start time. Both forms of `exact_times` expand
+  /// alike: for 1 these are the exact times, for 0 (headway-based service) the times a
+  /// traveller may expect a vehicle within a headway of. An expanded trip's id is the
+  /// template's and its start time, `STBA-060000`.
+  private static func expandFrequencies(
+    _ table: CSVTable,
+    trips: inout [GTFSFeed.Trip],
+    stopTimes: inout [String: [GTFSFeed.StopTime]]
+  ) throws(GTFSError) {
+    let tripsByID = Dictionary(trips.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    var windows: [String: [(start: ServiceTime, end: ServiceTime, headway: Int, row: CSVTable.Row)]] = [:]
+    var order: [String] = []
+    for row in table.rows {
+      let tripID = try row.required("trip_id")
+      guard tripsByID[tripID] != nil else { throw row.error("trip_id", "no trip \(tripID)") }
+      guard let start = ServiceTime(gtfs: try row.required("start_time")) else {
+        throw row.error("start_time", "\"\(row["start_time"])\" is not a time (HH:MM:SS)")
+      }
+      guard let end = ServiceTime(gtfs: try row.required("end_time")) else {
+        throw row.error("end_time", "\"\(row["end_time"])\" is not a time (HH:MM:SS)")
+      }
+      guard start < end else { throw row.error("end_time", "end_time \(end) is not after start_time \(start)") }
+      guard let headway = Int(try row.required("headway_secs")), headway > 0 else {
+        throw row.error("headway_secs", "\"\(row["headway_secs"])\" is not a positive number of seconds")
+      }
+      guard ["", "0", "1"].contains(row["exact_times"]) else {
+        throw row.error("exact_times", "exact_times must be 0, 1 or empty, not \"\(row["exact_times"])\"")
+      }
+      if windows[tripID] == nil { order.append(tripID) }
+      windows[tripID, default: []].append((start, end, headway, row))
+    }
+    var ids = Set(trips.map(\.id))
+    var expandedTrips: [GTFSFeed.Trip] = []
+    var total = 0
+    for tripID in order {
+      let template = tripsByID[tripID]!
+      let templateStops = stopTimes.removeValue(forKey: tripID)!
+      ids.remove(tripID)
+      let firstDeparture = templateStops[0].departure.secondsSinceServiceDayStart
+      let sorted = windows[tripID]!.sorted { $0.start < $1.start }
+      for (previous, next) in zip(sorted, sorted.dropFirst()) where next.start < previous.end {
+        throw next.row.error("start_time", "trip \(tripID)'s windows \(previous.start)-\(previous.end) and \(next.start)-\(next.end) overlap")
+      }
+      for window in sorted {
+        var start = window.start.secondsSinceServiceDayStart
+        while start < window.end.secondsSinceServiceDayStart {
+          total += 1
+          guard total <= Self.maximumExpandedTrips else {
+            throw window.row.error("headway_secs", "frequencies.txt expands to more than \(Self.maximumExpandedTrips) trips")
+          }
+          let shift = start - firstDeparture
+          guard templateStops.last!.arrival.secondsSinceServiceDayStart + shift < 48 * 3600 else {
+            throw window.row.error("end_time", "trip \(tripID) starting at \(ServiceTime(seconds: start)) would run past 47:59:59")
+          }
+          let compact = ServiceTime(seconds: start).description.replacingOccurrences(of: ":", with: "")
+          let id = "\(tripID)-\(compact)"
+          guard ids.insert(id).inserted else { throw window.row.error("trip_id", "the expanded trip \(id) is already a trip") }
+          var trip = template
+          trip.id = id
+          expandedTrips.append(trip)
+          stopTimes[id] = templateStops.map { stop in
+            var moved = stop
+            moved.tripID = id
+            moved.arrival = ServiceTime(seconds: stop.arrival.secondsSinceServiceDayStart + shift)
+            moved.departure = ServiceTime(seconds: stop.departure.secondsSinceServiceDayStart + shift)
+            return moved
+          }
+          start += window.headway
+        }
+      }
+    }
+    trips.removeAll { windows[$0.id] != nil }
+    trips.append(contentsOf: expandedTrips)
   }
 
   private static func coordinate(_ row: CSVTable.Row, _ column: String, limit: Double) throws(GTFSError) -> Double {

@@ -14,6 +14,10 @@ public struct TimetableImportSummary: Sendable, Hashable {
   public var trips: Int
   public var tripStops: Int
   public var serviceDays: Int
+  /// The zone the feed's times are in (its `agency_timezone`).
+  public var timezone: String
+  /// The feed's files that were not used (shapes, fares...), for whoever imported it.
+  public var unusedFiles: [String]
 }
 
 /// One train leaving a station: the run (trip and the service day it belongs to), where it

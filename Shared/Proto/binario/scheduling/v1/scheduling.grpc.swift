@@ -125,6 +125,19 @@ public enum Binario_Scheduling_V1_Scheduling: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "DownloadStaticFeed" metadata.
+        public enum DownloadStaticFeed: Sendable {
+            /// Request type for "DownloadStaticFeed".
+            public typealias Input = Binario_Scheduling_V1_DownloadStaticFeedRequest
+            /// Response type for "DownloadStaticFeed".
+            public typealias Output = Google_Api_HttpBody
+            /// Descriptor for "DownloadStaticFeed".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Scheduling"),
+                method: "DownloadStaticFeed",
+                type: .unary
+            )
+        }
         /// Namespace for "ListServiceNotices" metadata.
         public enum ListServiceNotices: Sendable {
             /// Request type for "ListServiceNotices".
@@ -381,6 +394,7 @@ public enum Binario_Scheduling_V1_Scheduling: Sendable {
             WatchDeparturesBoard.descriptor,
             GetRealtimeFeed.descriptor,
             DownloadRealtimeFeed.descriptor,
+            DownloadStaticFeed.descriptor,
             ListServiceNotices.descriptor,
             FollowRun.descriptor,
             UnfollowRun.descriptor,
@@ -563,6 +577,27 @@ extension Binario_Scheduling_V1_Scheduling {
         /// - Returns: A streaming response of `Google_Api_HttpBody` messages.
         func downloadRealtimeFeed(
             request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_DownloadRealtimeFeedRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Google_Api_HttpBody>
+
+        /// Handle the "DownloadStaticFeed" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The timetable as a GTFS static feed (a zip: agency, stops, routes, trips, stop_times,
+        /// > calendar_dates, feed_info), with the ids the realtime feed uses, so a consumer can load both.
+        /// > Answered as `application/zip` with a `last-modified` response header (when the timetable
+        /// > was imported); If-Modified-Since at or after it gets 304 Not Modified.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_DownloadStaticFeedRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Google_Api_HttpBody` messages.
+        func downloadStaticFeed(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_DownloadStaticFeedRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Google_Api_HttpBody>
 
@@ -851,8 +886,11 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Replaces the whole timetable with a GTFS static feed (a zip archive's bytes). A malformed
-        /// > feed is refused with INVALID_ARGUMENT naming the file, line and column, and changes nothing.
+        /// > Replaces the whole timetable with a GTFS static feed (a zip archive's bytes): times in the
+        /// > feed's agency_timezone, frequencies.txt trips expanded to one trip per start time, stops
+        /// > without times interpolated. A malformed feed (text that is not UTF-8 included) is refused
+        /// > with INVALID_ARGUMENT naming the file, line and column, and changes nothing. The answer
+        /// > names the feed's files that were not used.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Scheduling_V1_ImportTimetableRequest` messages.
@@ -1064,6 +1102,27 @@ extension Binario_Scheduling_V1_Scheduling {
         /// - Returns: A response containing a single `Google_Api_HttpBody` message.
         func downloadRealtimeFeed(
             request: GRPCCore.ServerRequest<Binario_Scheduling_V1_DownloadRealtimeFeedRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Google_Api_HttpBody>
+
+        /// Handle the "DownloadStaticFeed" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The timetable as a GTFS static feed (a zip: agency, stops, routes, trips, stop_times,
+        /// > calendar_dates, feed_info), with the ids the realtime feed uses, so a consumer can load both.
+        /// > Answered as `application/zip` with a `last-modified` response header (when the timetable
+        /// > was imported); If-Modified-Since at or after it gets 304 Not Modified.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_DownloadStaticFeedRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Google_Api_HttpBody` message.
+        func downloadStaticFeed(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_DownloadStaticFeedRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Google_Api_HttpBody>
 
@@ -1352,8 +1411,11 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Replaces the whole timetable with a GTFS static feed (a zip archive's bytes). A malformed
-        /// > feed is refused with INVALID_ARGUMENT naming the file, line and column, and changes nothing.
+        /// > Replaces the whole timetable with a GTFS static feed (a zip archive's bytes): times in the
+        /// > feed's agency_timezone, frequencies.txt trips expanded to one trip per start time, stops
+        /// > without times interpolated. A malformed feed (text that is not UTF-8 included) is refused
+        /// > with INVALID_ARGUMENT naming the file, line and column, and changes nothing. The answer
+        /// > names the feed's files that were not used.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_ImportTimetableRequest` message.
@@ -1564,6 +1626,27 @@ extension Binario_Scheduling_V1_Scheduling {
         /// - Returns: A `Google_Api_HttpBody` to respond with.
         func downloadRealtimeFeed(
             request: Binario_Scheduling_V1_DownloadRealtimeFeedRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Google_Api_HttpBody
+
+        /// Handle the "DownloadStaticFeed" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The timetable as a GTFS static feed (a zip: agency, stops, routes, trips, stop_times,
+        /// > calendar_dates, feed_info), with the ids the realtime feed uses, so a consumer can load both.
+        /// > Answered as `application/zip` with a `last-modified` response header (when the timetable
+        /// > was imported); If-Modified-Since at or after it gets 304 Not Modified.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_DownloadStaticFeedRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Google_Api_HttpBody` to respond with.
+        func downloadStaticFeed(
+            request: Binario_Scheduling_V1_DownloadStaticFeedRequest,
             context: GRPCCore.ServerContext
         ) async throws -> Google_Api_HttpBody
 
@@ -1852,8 +1935,11 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Replaces the whole timetable with a GTFS static feed (a zip archive's bytes). A malformed
-        /// > feed is refused with INVALID_ARGUMENT naming the file, line and column, and changes nothing.
+        /// > Replaces the whole timetable with a GTFS static feed (a zip archive's bytes): times in the
+        /// > feed's agency_timezone, frequencies.txt trips expanded to one trip per start time, stops
+        /// > without times interpolated. A malformed feed (text that is not UTF-8 included) is refused
+        /// > with INVALID_ARGUMENT naming the file, line and column, and changes nothing. The answer
+        /// > names the feed's files that were not used.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Scheduling_V1_ImportTimetableRequest` message.
@@ -1997,6 +2083,17 @@ extension Binario_Scheduling_V1_Scheduling.StreamingServiceProtocol {
             serializer: GRPCProtobuf.ProtobufSerializer<Google_Api_HttpBody>(),
             handler: { request, context in
                 try await self.downloadRealtimeFeed(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Scheduling.Method.DownloadStaticFeed.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_DownloadStaticFeedRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Google_Api_HttpBody>(),
+            handler: { request, context in
+                try await self.downloadStaticFeed(
                     request: request,
                     context: context
                 )
@@ -2288,6 +2385,17 @@ extension Binario_Scheduling_V1_Scheduling.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Google_Api_HttpBody> {
         let response = try await self.downloadRealtimeFeed(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func downloadStaticFeed(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_DownloadStaticFeedRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Google_Api_HttpBody> {
+        let response = try await self.downloadStaticFeed(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -2595,6 +2703,19 @@ extension Binario_Scheduling_V1_Scheduling.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Google_Api_HttpBody> {
         return GRPCCore.ServerResponse<Google_Api_HttpBody>(
             message: try await self.downloadRealtimeFeed(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func downloadStaticFeed(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_DownloadStaticFeedRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Google_Api_HttpBody> {
+        return GRPCCore.ServerResponse<Google_Api_HttpBody>(
+            message: try await self.downloadStaticFeed(
                 request: request.message,
                 context: context
             ),
@@ -3034,6 +3155,32 @@ extension Binario_Scheduling_V1_Scheduling {
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Google_Api_HttpBody>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
+        /// Call the "DownloadStaticFeed" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The timetable as a GTFS static feed (a zip: agency, stops, routes, trips, stop_times,
+        /// > calendar_dates, feed_info), with the ids the realtime feed uses, so a consumer can load both.
+        /// > Answered as `application/zip` with a `last-modified` response header (when the timetable
+        /// > was imported); If-Modified-Since at or after it gets 304 Not Modified.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_DownloadStaticFeedRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_DownloadStaticFeedRequest` messages.
+        ///   - deserializer: A deserializer for `Google_Api_HttpBody` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func downloadStaticFeed<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_DownloadStaticFeedRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_DownloadStaticFeedRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Google_Api_HttpBody>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Google_Api_HttpBody>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
         /// Call the "ListServiceNotices" method.
         ///
         /// > Source IDL Documentation:
@@ -3394,8 +3541,11 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Replaces the whole timetable with a GTFS static feed (a zip archive's bytes). A malformed
-        /// > feed is refused with INVALID_ARGUMENT naming the file, line and column, and changes nothing.
+        /// > Replaces the whole timetable with a GTFS static feed (a zip archive's bytes): times in the
+        /// > feed's agency_timezone, frequencies.txt trips expanded to one trip per start time, stops
+        /// > without times interpolated. A malformed feed (text that is not UTF-8 included) is refused
+        /// > with INVALID_ARGUMENT naming the file, line and column, and changes nothing. The answer
+        /// > names the feed's files that were not used.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_ImportTimetableRequest` message.
@@ -3741,6 +3891,43 @@ extension Binario_Scheduling_V1_Scheduling {
             try await self.client.unary(
                 request: request,
                 descriptor: Binario_Scheduling_V1_Scheduling.Method.DownloadRealtimeFeed.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "DownloadStaticFeed" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The timetable as a GTFS static feed (a zip: agency, stops, routes, trips, stop_times,
+        /// > calendar_dates, feed_info), with the ids the realtime feed uses, so a consumer can load both.
+        /// > Answered as `application/zip` with a `last-modified` response header (when the timetable
+        /// > was imported); If-Modified-Since at or after it gets 304 Not Modified.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_DownloadStaticFeedRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_DownloadStaticFeedRequest` messages.
+        ///   - deserializer: A deserializer for `Google_Api_HttpBody` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func downloadStaticFeed<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_DownloadStaticFeedRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_DownloadStaticFeedRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Google_Api_HttpBody>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Google_Api_HttpBody>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Scheduling.Method.DownloadStaticFeed.descriptor,
                 serializer: serializer,
                 deserializer: deserializer,
                 options: options,
@@ -4273,8 +4460,11 @@ extension Binario_Scheduling_V1_Scheduling {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Replaces the whole timetable with a GTFS static feed (a zip archive's bytes). A malformed
-        /// > feed is refused with INVALID_ARGUMENT naming the file, line and column, and changes nothing.
+        /// > Replaces the whole timetable with a GTFS static feed (a zip archive's bytes): times in the
+        /// > feed's agency_timezone, frequencies.txt trips expanded to one trip per start time, stops
+        /// > without times interpolated. A malformed feed (text that is not UTF-8 included) is refused
+        /// > with INVALID_ARGUMENT naming the file, line and column, and changes nothing. The answer
+        /// > names the feed's files that were not used.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_ImportTimetableRequest` message.
@@ -4614,6 +4804,38 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
         try await self.downloadRealtimeFeed(
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_DownloadRealtimeFeedRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Google_Api_HttpBody>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DownloadStaticFeed" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The timetable as a GTFS static feed (a zip: agency, stops, routes, trips, stop_times,
+    /// > calendar_dates, feed_info), with the ids the realtime feed uses, so a consumer can load both.
+    /// > Answered as `application/zip` with a `last-modified` response header (when the timetable
+    /// > was imported); If-Modified-Since at or after it gets 304 Not Modified.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_DownloadStaticFeedRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func downloadStaticFeed<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_DownloadStaticFeedRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Google_Api_HttpBody>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.downloadStaticFeed(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_DownloadStaticFeedRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Google_Api_HttpBody>(),
             options: options,
             onResponse: handleResponse
@@ -5070,8 +5292,11 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Replaces the whole timetable with a GTFS static feed (a zip archive's bytes). A malformed
-    /// > feed is refused with INVALID_ARGUMENT naming the file, line and column, and changes nothing.
+    /// > Replaces the whole timetable with a GTFS static feed (a zip archive's bytes): times in the
+    /// > feed's agency_timezone, frequencies.txt trips expanded to one trip per start time, stops
+    /// > without times interpolated. A malformed feed (text that is not UTF-8 included) is refused
+    /// > with INVALID_ARGUMENT naming the file, line and column, and changes nothing. The answer
+    /// > names the feed's files that were not used.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Scheduling_V1_ImportTimetableRequest` message.
@@ -5418,6 +5643,42 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
             metadata: metadata
         )
         return try await self.downloadRealtimeFeed(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DownloadStaticFeed" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The timetable as a GTFS static feed (a zip: agency, stops, routes, trips, stop_times,
+    /// > calendar_dates, feed_info), with the ids the realtime feed uses, so a consumer can load both.
+    /// > Answered as `application/zip` with a `last-modified` response header (when the timetable
+    /// > was imported); If-Modified-Since at or after it gets 304 Not Modified.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func downloadStaticFeed<Result>(
+        _ message: Binario_Scheduling_V1_DownloadStaticFeedRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Google_Api_HttpBody>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_DownloadStaticFeedRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.downloadStaticFeed(
             request: request,
             options: options,
             onResponse: handleResponse
@@ -5934,8 +6195,11 @@ extension Binario_Scheduling_V1_Scheduling.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Replaces the whole timetable with a GTFS static feed (a zip archive's bytes). A malformed
-    /// > feed is refused with INVALID_ARGUMENT naming the file, line and column, and changes nothing.
+    /// > Replaces the whole timetable with a GTFS static feed (a zip archive's bytes): times in the
+    /// > feed's agency_timezone, frequencies.txt trips expanded to one trip per start time, stops
+    /// > without times interpolated. A malformed feed (text that is not UTF-8 included) is refused
+    /// > with INVALID_ARGUMENT naming the file, line and column, and changes nothing. The answer
+    /// > names the feed's files that were not used.
     ///
     /// - Parameters:
     ///   - message: request message to send.

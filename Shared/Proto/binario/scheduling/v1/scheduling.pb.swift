@@ -692,6 +692,16 @@ public nonisolated struct Binario_Scheduling_V1_DownloadRealtimeFeedRequest: Sen
   public init() {}
 }
 
+public nonisolated struct Binario_Scheduling_V1_DownloadStaticFeedRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Binario_Scheduling_V1_FollowRunRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1113,6 +1123,12 @@ public nonisolated struct Binario_Scheduling_V1_ImportTimetableResponse: Sendabl
   public var trips: Int32 = 0
 
   public var serviceDays: Int32 = 0
+
+  /// the feed's agency_timezone, which its times are in
+  public var timezone: String = String()
+
+  /// the feed's files not used (shapes.txt, fare_rules.txt...)
+  public var unusedFiles: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2555,6 +2571,25 @@ nonisolated extension Binario_Scheduling_V1_DownloadRealtimeFeedRequest: SwiftPr
   }
 }
 
+nonisolated extension Binario_Scheduling_V1_DownloadStaticFeedRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DownloadStaticFeedRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_DownloadStaticFeedRequest, rhs: Binario_Scheduling_V1_DownloadStaticFeedRequest) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Binario_Scheduling_V1_FollowRunRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".FollowRunRequest"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{3}from_station_id\0\u{3}to_station_id\0")
@@ -3289,7 +3324,7 @@ nonisolated extension Binario_Scheduling_V1_ImportTimetableRequest: SwiftProtobu
 
 nonisolated extension Binario_Scheduling_V1_ImportTimetableResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ImportTimetableResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}stations\0\u{1}lines\0\u{1}trips\0\u{3}service_days\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}stations\0\u{1}lines\0\u{1}trips\0\u{3}service_days\0\u{1}timezone\0\u{3}unused_files\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3301,6 +3336,8 @@ nonisolated extension Binario_Scheduling_V1_ImportTimetableResponse: SwiftProtob
       case 2: try { try decoder.decodeSingularInt32Field(value: &self.lines) }()
       case 3: try { try decoder.decodeSingularInt32Field(value: &self.trips) }()
       case 4: try { try decoder.decodeSingularInt32Field(value: &self.serviceDays) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.timezone) }()
+      case 6: try { try decoder.decodeRepeatedStringField(value: &self.unusedFiles) }()
       default: break
       }
     }
@@ -3319,6 +3356,12 @@ nonisolated extension Binario_Scheduling_V1_ImportTimetableResponse: SwiftProtob
     if self.serviceDays != 0 {
       try visitor.visitSingularInt32Field(value: self.serviceDays, fieldNumber: 4)
     }
+    if !self.timezone.isEmpty {
+      try visitor.visitSingularStringField(value: self.timezone, fieldNumber: 5)
+    }
+    if !self.unusedFiles.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.unusedFiles, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3327,6 +3370,8 @@ nonisolated extension Binario_Scheduling_V1_ImportTimetableResponse: SwiftProtob
     if lhs.lines != rhs.lines {return false}
     if lhs.trips != rhs.trips {return false}
     if lhs.serviceDays != rhs.serviceDays {return false}
+    if lhs.timezone != rhs.timezone {return false}
+    if lhs.unusedFiles != rhs.unusedFiles {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
