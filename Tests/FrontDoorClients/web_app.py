@@ -761,11 +761,24 @@ def profile(traveller, gateway, admin_token, email):
                     "the remaining card is not the default")
 
     token = gateway.sign_in(email, PASSWORD)
-    traveller.fill("#preferences-form", {"email": False, "sms": True})
+    # Deals start by push only (never emailed unless asked); the person turns them off, keeps
+    # train changes, and asks for station welcomes by SMS too.
+    defaults = {topic["topic"]: topic for topic in gateway.call("GET", "/v1/me/notification-preferences", token=token)["preferences"]["topics"]}
+    deals = defaults["NOTIFICATION_TOPIC_DEALS"]
+    assert deals.get("receive") and deals.get("push") and not deals.get("email"), f"deals by default: {deals}"
+    assert traveller.find("#topic-preferences [name='NOTIFICATION_TOPIC_DEALS.receive']").is_selected()
+    assert not traveller.driver.find_elements(By.CSS_SELECTOR, "#topic-preferences [name='NOTIFICATION_TOPIC_TRAIN_CHANGES.receive']"), \
+        "train changes offer to be turned off"
+    traveller.fill("#preferences-form", {"email": False, "sms": True, "NOTIFICATION_TOPIC_DEALS.receive": False,
+                                         "NOTIFICATION_TOPIC_WELCOMES.sms": True})
     traveller.until(lambda: gateway.call("GET", "/v1/me/notification-preferences", token=token)["preferences"].get("sms") is True,
                     "the notification channels were not saved")
     saved = gateway.call("GET", "/v1/me/notification-preferences", token=token)["preferences"]
     assert not saved.get("email"), f"email is still a channel: {saved}"
+    topics = {topic["topic"]: topic for topic in saved["topics"]}
+    assert not topics["NOTIFICATION_TOPIC_DEALS"].get("receive"), f"deals are still on: {topics}"
+    assert topics["NOTIFICATION_TOPIC_TRAIN_CHANGES"].get("receive") and topics["NOTIFICATION_TOPIC_TRAIN_CHANGES"].get("push"), topics
+    assert topics["NOTIFICATION_TOPIC_WELCOMES"].get("sms") and topics["NOTIFICATION_TOPIC_WELCOMES"].get("receive"), topics
     traveller.shot("profile")
 
     new_email = f"moved-{email}"

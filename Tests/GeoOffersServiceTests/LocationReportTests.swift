@@ -186,6 +186,53 @@ struct LocationReportTests {
     #expect(test.notifier.sent.withLock { $0.filter { $0.kind == .welcome }.count } == 1)
   }
 
+  @Test("the welcome names places to visit near the station the ticket goes to, in the reader's language")
+  func welcomeWithPlacesAtTheDestination() async throws {
+    let test = try await TestGeoOffers()
+    let departure = test.clock.now().addingTimeInterval(20 * 60)
+    test.tickets.held.withLock {
+      $0["ada", default: []].append(
+        DepartingTicket(
+          ticketID: "tk_como",
+          run: run,
+          trainNumber: "2401",
+          fromStationID: "MI_CENTRALE",
+          toStationID: "COMO_SG",
+          toStationName: "Como San Giovanni",
+          scheduledDeparture: departure
+        )
+      )
+    }
+    test.timetable.departures.withLock {
+      $0[run] = LiveDeparture(
+        run: run, stationID: "MI_CENTRALE", scheduledDeparture: departure, expectedDeparture: departure, platform: "4",
+        delayMinutes: 0, cancelled: false
+      )
+    }
+    let como = TestGeoOffers.como.position
+    _ = try await test.domain.createPlace(
+      Place(id: "", name: "Duomo di Como", description: "The cathedral", category: .church, position: offset(como, north: 450))
+    )
+    _ = try await test.domain.createPlace(
+      Place(id: "", name: "Villa Olmo", description: "A villa on the lake", category: .park, position: offset(como, north: 900))
+    )
+    // Near Milano Centrale: not where the ticket goes.
+    _ = try await test.domain.createPlace(
+      Place(id: "", name: "Pirellone", description: "A tower", category: .monument, position: offset(TestGeoOffers.centrale.position, north: 300))
+    )
+    let centrale = TestGeoOffers.centrale.position
+    let report = try await test.domain.report(userID: "ada", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 10, reportedAt: nil)
+    let welcome = try #require(report.welcome)
+    #expect(welcome.placesAtDestination.map(\.item.name) == ["Duomo di Como", "Villa Olmo"])
+    #expect(
+      welcome.message
+        == "Welcome to Milano Centrale — your 09:20 to Como San Giovanni leaves from platform 4 in 20 minutes. At Como San Giovanni: Duomo di Como (450 m), Villa Olmo (900 m)"
+    )
+    #expect(welcome.message.rendered(in: .italian).hasSuffix(". A Como San Giovanni: Duomo di Como (450 m), Villa Olmo (900 m)"))
+    let sent = test.notifier.sent.withLock { $0.filter { $0.kind == .welcome } }
+    #expect(sent.first?.body == TranslatedText(welcome.message))
+  }
+
   @Test("no welcome without a ticket, for a train beyond the hour, a cancelled one, or a vague position")
   func noWelcome() async throws {
     let test = try await TestGeoOffers()

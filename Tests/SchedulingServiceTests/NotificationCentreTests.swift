@@ -157,6 +157,48 @@ struct NotificationCentreTests {
     }
   }
 
+  @Test func dealsCanBeTurnedOffWhileTrainChangesStayAndAreNotEmailedUnlessAsked() async throws {
+    try await withCentre { centre, sent, _ in
+      for user in ["ada", "bob", "cy"] { _ = try await centre.registerDevice(userID: user, platform: .fcm, token: "\(user)-phone", name: "Phone") }
+      // Ada never chose: deals by push only. Bob turned deals off. Cy asked for deals by email.
+      _ = try await centre.setPreferences(
+        userID: "bob",
+        DeliveryPreferences(push: true, email: true, sms: false, topics: [.deals: TopicPreference(receive: false, push: false, email: false, sms: false)])
+      )
+      _ = try await centre.setPreferences(
+        userID: "cy",
+        DeliveryPreferences(push: true, email: true, sms: false, topics: [.deals: TopicPreference(receive: true, push: true, email: true, sms: false)])
+      )
+      // Setting the channels alone keeps the topics chosen before.
+      let kept = try await centre.setPreferences(userID: "bob", DeliveryPreferences(push: true, email: true, sms: false))
+      #expect(kept.topic(.deals).receive == false)
+      // Train changes cannot be turned off, only their channels chosen.
+      let refused = await #expect(throws: ServiceError.self) {
+        _ = try await centre.setPreferences(
+          userID: "ada",
+          DeliveryPreferences(push: true, email: true, sms: false, topics: [.trainChanges: TopicPreference(receive: false, push: true, email: true, sms: false)])
+        )
+      }
+      guard case .invalid(let problems) = refused else { Issue.record("not refused"); return }
+      #expect(problems.map(\.field) == ["preferences.topics"])
+
+      let deal = NotificationContent(kind: .deal, title: "10% off", body: "")
+      let outcome = try await centre.notify(userIDs: ["ada", "bob", "cy"], content: deal, dedupeKey: "deal-1")
+      #expect(outcome.notified == 2)
+      #expect(try centre.inbox(userID: "bob", pageSize: 0, pageToken: "", unreadOnly: false).notifications.isEmpty)
+      let delay = NotificationContent(kind: .tripDelay, title: "Late", body: "")
+      #expect(try await centre.notify(userIDs: ["ada", "bob", "cy"], content: delay, dedupeKey: "delay-1").notified == 3)
+      _ = try await centre.dispatcher.deliverWaiting()
+      #expect(
+        Set(sent.all) == [
+          "push ada-phone: 10% off", "push cy-phone: 10% off", "email cy@example.com: 10% off",
+          "push ada-phone: Late", "email ada@example.com: Late", "push bob-phone: Late", "email bob@example.com: Late",
+          "push cy-phone: Late", "email cy@example.com: Late",
+        ]
+      )
+    }
+  }
+
   @Test func eachRecipientReadsTheirAccountsLanguageAndAnInboxTheLanguageItIsReadIn() async throws {
     try await withCentre { centre, sent, _ in
       _ = try await centre.registerDevice(userID: "bea", platform: .fcm, token: "bea-phone", name: "Pixel")

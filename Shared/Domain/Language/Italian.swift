@@ -9,6 +9,8 @@ extension PersonText {
       "%@ parte con %@ minuti di anticipo",
     "%@. Arrives at %@ at %@ instead of %@.":
       "%@. Arriva a %@ alle %@ anziché alle %@.",
+    "%@. At %@: %@":
+      "%@. A %@: %@",
     "%@. It no longer reaches %@.":
       "%@. Non arriva più a %@.",
     "Position unknown: their device could not tell it.":
@@ -421,6 +423,8 @@ extension PersonText {
       "un titolo",
     "a title in Italian or English":
       "un titolo in italiano o in inglese",
+    "a topic (train changes, deals, welcomes, tickets, trips or taxi)":
+      "un argomento (variazioni dei treni, offerte, benvenuti, biglietti, viaggi o taxi)",
     "a train number":
       "un numero di treno",
     "a trip id":
@@ -529,6 +533,8 @@ extension PersonText {
       "ritardata",
     "does not fit this field (%@)":
       "non è adatto a questo campo (%@)",
+    "each topic once":
+      "ogni argomento una volta sola",
     "each vertex is [latitude, longitude]":
       "ogni vertice è [latitudine, longitudine]",
     "either zones (a range from the first zone) or zoneCount":
@@ -713,6 +719,8 @@ extension PersonText {
       "nessun biglietto %@",
     "no ticket %@ of yours":
       "nessun tuo biglietto %@",
+    "no timetable has been imported yet":
+      "non è stato ancora importato alcun orario",
     "not a cursor from this service":
       "non è un cursore di questo servizio",
     "not a fare table: %@":
@@ -1079,6 +1087,8 @@ extension PersonText {
       "troppi codici sbagliati",
     "too many wrong codes for %@; ask for a new code":
       "troppi codici sbagliati per %@; chiedi un nuovo codice",
+    "train changes, tickets, trips and taxi rides always reach your inbox: choose how you are told of them instead":
+      "variazioni dei treni, biglietti, viaggi e corse in taxi arrivano sempre nella tua casella: scegli piuttosto come esserne avvisato",
     "trip %@ does not run on %@":
       "la corsa %@ non circola il %@",
     "unknown role %@":

@@ -25,13 +25,18 @@ public struct Welcome: Sendable, Hashable {
   public var expectedDeparture: Date
   public var platform: String
   public var minutesToDeparture: Int
-  /// "Welcome to Milano Centrale — your 10:25 to Como San Giovanni leaves from platform 4 in 18 minutes"
+  /// Places to visit near the station the ticket goes to, nearest first.
+  public var placesAtDestination: [Nearby<Place>] = []
+  /// "Welcome to Milano Centrale — your 10:25 to Como San Giovanni leaves from platform 4 in 18
+  /// minutes. At Como San Giovanni: Duomo di Como (450 m), Villa Olmo (1.2 km)"
   public var message: PersonText
 }
 
 extension GeoOffersDomain {
   /// The most places to visit a report suggests.
   static let placesPerReport = 10
+  /// The most places near the destination a welcome names.
+  static let placesPerWelcome = 3
   /// How far in the future a device's clock may be.
   static let clockSkew: TimeInterval = 5 * 60
 
@@ -191,6 +196,14 @@ extension GeoOffersDomain {
       minutesToDeparture: minutes,
       message: ""
     )
+    if let destination = try await store.station(id: best.ticket.toStationID) {
+      welcome.placesAtDestination = try await store.places(
+        within: settings.placesRadiusMetres,
+        of: destination.position,
+        category: nil,
+        limit: Self.placesPerWelcome
+      )
+    }
     welcome.message = message(for: welcome, delayMinutes: best.departure.delayMinutes)
     try await notifier.send(
       PeerNotification(
@@ -230,7 +243,10 @@ extension GeoOffersDomain {
       case 1: "in 1 minute"
       default: "in \(welcome.minutesToDeparture) minutes"
       }
-    return "Welcome to \(welcome.station.name) — \(train) \(leaves) \(when)"
+    let greeting: PersonText = "Welcome to \(welcome.station.name) — \(train) \(leaves) \(when)"
+    guard !welcome.placesAtDestination.isEmpty else { return greeting }
+    let places = welcome.placesAtDestination.map { "\($0.item.name) (\(Self.distance($0.distanceMetres)))" }.joined(separator: ", ")
+    return "\(greeting). At \(destination): \(places)"
   }
 }
 

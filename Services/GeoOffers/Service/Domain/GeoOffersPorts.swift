@@ -7,6 +7,7 @@ public struct DepartingTicket: Sendable, Hashable {
   public var run: RunReference
   public var trainNumber: String
   public var fromStationID: String
+  public var toStationID: String
   public var toStationName: String
   public var scheduledDeparture: Date
 
@@ -15,6 +16,7 @@ public struct DepartingTicket: Sendable, Hashable {
     run: RunReference,
     trainNumber: String,
     fromStationID: String,
+    toStationID: String = "",
     toStationName: String,
     scheduledDeparture: Date
   ) {
@@ -22,6 +24,7 @@ public struct DepartingTicket: Sendable, Hashable {
     self.run = run
     self.trainNumber = trainNumber
     self.fromStationID = fromStationID
+    self.toStationID = toStationID
     self.toStationName = toStationName
     self.scheduledDeparture = scheduledDeparture
   }

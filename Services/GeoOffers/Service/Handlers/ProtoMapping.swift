@@ -196,6 +196,7 @@ extension Binario_GeoOffers_V1_Welcome {
     self.platform = welcome.platform
     self.minutesToDeparture = Int32(welcome.minutesToDeparture)
     self.message = welcome.message.rendered(in: RequestLanguage.current)
+    self.placesAtDestination = welcome.placesAtDestination.map(Binario_GeoOffers_V1_NearbyPlace.init)
   }
 }
 

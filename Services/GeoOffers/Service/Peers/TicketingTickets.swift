@@ -34,6 +34,7 @@ public struct TicketingTickets: TicketLookup {
         run: RunReference(tripID: ticket.journey.run.tripID, serviceDate: ticket.journey.run.serviceDate),
         trainNumber: ticket.journey.trainNumber,
         fromStationID: ticket.journey.fromStationID,
+        toStationID: ticket.journey.toStationID,
         toStationName: ticket.journey.toStationName,
         scheduledDeparture: ticket.journey.scheduledDeparture.date
       )

@@ -92,11 +92,7 @@ public struct NotificationsHandler: Binario_Scheduling_V1_Notifications.SimpleSe
     request: Binario_Scheduling_V1_SetNotificationPreferencesRequest,
     context: ServerContext
   ) async throws -> Binario_Scheduling_V1_SetNotificationPreferencesResponse {
-    let wanted = request.preferences
-    let saved = try await centre.setPreferences(
-      userID: try caller().userID,
-      DeliveryPreferences(push: wanted.push, email: wanted.email, sms: wanted.sms)
-    )
+    let saved = try await centre.setPreferences(userID: try caller().userID, try request.preferences.domain())
     return .with { $0.preferences = Binario_Scheduling_V1_NotificationPreferences(saved) }
   }
 

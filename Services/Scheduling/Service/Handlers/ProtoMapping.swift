@@ -127,11 +127,64 @@ extension Binario_Scheduling_V1_Notification {
 }
 
 extension Binario_Scheduling_V1_NotificationPreferences {
+  /// The channels and every topic, chosen or by default.
   init(_ preferences: DeliveryPreferences) {
     self.init()
     push = preferences.push
     email = preferences.email
     sms = preferences.sms
+    topics = NotificationTopic.allCases.map { topic in
+      let chosen = preferences.topic(topic)
+      return .with {
+        $0.topic = Binario_Scheduling_V1_NotificationTopic(topic)
+        $0.receive = chosen.receive
+        $0.push = chosen.push
+        $0.email = chosen.email
+        $0.sms = chosen.sms
+      }
+    }
+  }
+
+  /// The preferences asked for; `INVALID_ARGUMENT` naming a topic that is unspecified or twice.
+  func domain() throws -> DeliveryPreferences {
+    var preferences = DeliveryPreferences(push: push, email: email, sms: sms)
+    for (index, wanted) in topics.enumerated() {
+      guard let topic = NotificationTopic(wanted.topic) else {
+        throw ServiceError.invalid("preferences.topics[\(index)].topic", "a topic (train changes, deals, welcomes, tickets, trips or taxi)")
+      }
+      guard preferences.topics[topic] == nil else {
+        throw ServiceError.invalid("preferences.topics[\(index)].topic", "each topic once")
+      }
+      preferences.topics[topic] = TopicPreference(receive: wanted.receive, push: wanted.push, email: wanted.email, sms: wanted.sms)
+    }
+    return preferences
+  }
+}
+
+extension Binario_Scheduling_V1_NotificationTopic {
+  init(_ topic: NotificationTopic) {
+    switch topic {
+    case .trainChanges: self = .trainChanges
+    case .deals: self = .deals
+    case .welcomes: self = .welcomes
+    case .tickets: self = .tickets
+    case .trips: self = .trips
+    case .taxi: self = .taxi
+    }
+  }
+}
+
+extension NotificationTopic {
+  init?(_ topic: Binario_Scheduling_V1_NotificationTopic) {
+    switch topic {
+    case .trainChanges: self = .trainChanges
+    case .deals: self = .deals
+    case .welcomes: self = .welcomes
+    case .tickets: self = .tickets
+    case .trips: self = .trips
+    case .taxi: self = .taxi
+    case .unspecified, .UNRECOGNIZED: return nil
+    }
   }
 }
 

@@ -265,4 +265,21 @@ public enum SchedulingMigrations {
           """
       )
     }
+    // How a person hears of each topic (`DeliveryPreferences.topics`): only the topics they
+    // chose for; the others keep their defaults.
+    .add("v9-topic-preferences") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE notification_topic_preference (
+            user_id TEXT NOT NULL,
+            topic TEXT NOT NULL,
+            receive INTEGER NOT NULL,
+            push INTEGER NOT NULL,
+            email INTEGER NOT NULL,
+            sms INTEGER NOT NULL,
+            PRIMARY KEY (user_id, topic)
+          );
+          """
+      )
+    }
 }

@@ -35,6 +35,7 @@ extension SchedulingStore {
       let notifications = db.changesCount
       try db.execute(sql: "DELETE FROM delivery WHERE user_id = ?", arguments: [userID])
       try db.execute(sql: "DELETE FROM notification_preference WHERE user_id = ?", arguments: [userID])
+      try db.execute(sql: "DELETE FROM notification_topic_preference WHERE user_id = ?", arguments: [userID])
       try db.execute(sql: "DELETE FROM push_device WHERE user_id = ?", arguments: [userID])
       let devices = db.changesCount
       try db.execute(sql: "DELETE FROM run_follower WHERE user_id = ?", arguments: [userID])

@@ -175,9 +175,16 @@ extension SchedulingStore {
     try pool.read { db in
       var found: [String: DeliveryPreferences] = [:]
       let select = try db.cachedStatement(sql: "SELECT push, email, sms FROM notification_preference WHERE user_id = ?")
+      let topics = try db.cachedStatement(sql: "SELECT topic, receive, push, email, sms FROM notification_topic_preference WHERE user_id = ?")
       for userID in userIDs {
         if let row = try Row.fetchOne(select, arguments: [userID]) {
-          found[userID] = DeliveryPreferences(push: row["push"], email: row["email"], sms: row["sms"])
+          var preferences = DeliveryPreferences(push: row["push"], email: row["email"], sms: row["sms"])
+          for topic in try Row.fetchAll(topics, arguments: [userID]) {
+            // A topic this version does not know (written by a newer one) is left alone.
+            guard let name = NotificationTopic(rawValue: topic["topic"]) else { continue }
+            preferences.topics[name] = TopicPreference(receive: topic["receive"], push: topic["push"], email: topic["email"], sms: topic["sms"])
+          }
+          found[userID] = preferences
         }
       }
       return found
@@ -193,6 +200,16 @@ extension SchedulingStore {
           """,
         arguments: [userID, preferences.push, preferences.email, preferences.sms]
       )
+      for (topic, chosen) in preferences.topics {
+        try db.execute(
+          sql: """
+            INSERT INTO notification_topic_preference (user_id, topic, receive, push, email, sms) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, topic) DO UPDATE SET
+              receive = excluded.receive, push = excluded.push, email = excluded.email, sms = excluded.sms
+            """,
+          arguments: [userID, topic.rawValue, chosen.receive, chosen.push, chosen.email, chosen.sms]
+        )
+      }
     }
   }
 

@@ -12,6 +12,16 @@ import { cardFields, addCard } from "../cards.js";
 const genders = ["GENDER_UNSPECIFIED", "GENDER_FEMALE", "GENDER_MALE", "GENDER_OTHER", "GENDER_PREFER_NOT_TO_SAY"];
 /** The channels a notification may take, each with its label's key. */
 const channels = [["push", "profile.byPush"], ["email", "profile.byEmail"], ["sms", "profile.bySms"]];
+/** What notifications are about, with their labels' keys; only deals and welcomes may be turned off. */
+const topics = [
+  ["NOTIFICATION_TOPIC_TRAIN_CHANGES", "profile.topicTrainChanges", false],
+  ["NOTIFICATION_TOPIC_DEALS", "profile.topicDeals", true],
+  ["NOTIFICATION_TOPIC_WELCOMES", "profile.topicWelcomes", true],
+  ["NOTIFICATION_TOPIC_TICKETS", "profile.topicTickets", false],
+  ["NOTIFICATION_TOPIC_TRIPS", "profile.topicTrips", false],
+  ["NOTIFICATION_TOPIC_TAXI", "profile.topicTaxi", false],
+];
+const channelShort = { push: "profile.channelPush", email: "profile.channelEmail", sms: "profile.channelSms" };
 
 export async function show(main) {
   const sections = {
@@ -136,14 +146,42 @@ export async function show(main) {
 
   async function drawNotifications() {
     const preferences = (await api("GET", "/v1/me/notification-preferences")).preferences || {};
+    const chosen = Object.fromEntries((preferences.topics || []).map((topic) => [topic.topic, topic]));
     const box = ([name, key]) => h("label", { class: "check" },
       h("input", { type: "checkbox", name, value: "on", checked: Boolean(preferences[name]) }), ` ${t(key)}`);
+    const cell = (name, checked, label) => h("td", {},
+      h("input", { type: "checkbox", name, value: "on", checked: Boolean(checked), "aria-label": label }));
+    const rows = topics.map(([topic, key, optional]) => {
+      const current = chosen[topic] || {};
+      const what = t(key);
+      return h("tr", { "data-topic": topic },
+        h("th", { scope: "row" }, what),
+        optional ? cell(`${topic}.receive`, current.receive, t("profile.topicReceive", { what }))
+          : h("td", { class: "always" }, t("profile.topicAlways")),
+        channels.map(([channel]) => cell(`${topic}.${channel}`, current[channel], t("profile.topicBy", { what, channel: t(channelShort[channel]) }))));
+    });
     replace(sections.notifications, h("h2", { id: "notifications-heading" }, t("profile.notifications")),
       form(t("profile.notifications"), [
         h("fieldset", {}, h("legend", {}, t("profile.channels")), channels.map(box)),
+        h("table", { class: "topics", id: "topic-preferences" },
+          h("caption", {}, t("profile.topicsCaption")),
+          h("thead", {}, h("tr", {},
+            h("th", { scope: "col" }, t("profile.topic")),
+            h("th", { scope: "col" }, t("profile.topicReceiveHeader")),
+            channels.map(([channel]) => h("th", { scope: "col" }, t(channelShort[channel]))))),
+          h("tbody", {}, rows)),
+        h("p", { class: "hint" }, t("profile.topicsHint")),
       ], t("profile.save"), async (values) => {
+        const on = (name) => values[name] === "on";
         await api("PUT", "/v1/me/notification-preferences", {
-          preferences: { push: values.push === "on", email: values.email === "on", sms: values.sms === "on" },
+          preferences: {
+            push: on("push"), email: on("email"), sms: on("sms"),
+            topics: topics.map(([topic, , optional]) => ({
+              topic,
+              receive: optional ? on(`${topic}.receive`) : true,
+              push: on(`${topic}.push`), email: on(`${topic}.email`), sms: on(`${topic}.sms`),
+            })),
+          },
         });
         announce(t("profile.saved"));
       }, { id: "preferences-form" }));

@@ -1280,7 +1280,7 @@ extension HTTPRouteTable {
       resumesAtCursor: false,
       parameterKinds: ["preferences.email": .bool, "preferences.push": .bool, "preferences.sms": .bool],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_SetNotificationPreferencesRequest, Binario_Scheduling_V1_SetNotificationPreferencesResponse>(),
-      summary: "Sets the channels; at least one stays on."
+      summary: "Sets the channels (at least one stays on) and how each topic named is heard of."
     ),
     HTTPRoute(
       verb: .get,

@@ -13109,8 +13109,8 @@ extension OpenAPIDocument {
         "tags": [
           "Notifications"
         ],
-        "summary": "Sets the channels;",
-        "description": "Sets the channels; at least one stays on.",
+        "summary": "Sets the channels (at least one stays on) and how each topic named is heard of.",
+        "description": "Sets the channels (at least one stays on) and how each topic named is heard of.",
         "security": [
           {
             "bearer": []
@@ -27289,6 +27289,12 @@ extension OpenAPIDocument {
           },
           "message": {
             "type": "string"
+          },
+          "placesAtDestination": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.geo_offers.v1.NearbyPlace"
+            }
           }
         },
         "additionalProperties": false
@@ -29458,6 +29464,12 @@ extension OpenAPIDocument {
           },
           "sms": {
             "type": "boolean"
+          },
+          "topics": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.TopicPreference"
+            }
           }
         },
         "additionalProperties": false
@@ -29862,6 +29874,36 @@ extension OpenAPIDocument {
           "longitude": {
             "type": "number",
             "format": "double"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.TopicPreference": {
+        "type": "object",
+        "properties": {
+          "topic": {
+            "type": "string",
+            "enum": [
+              "NOTIFICATION_TOPIC_UNSPECIFIED",
+              "NOTIFICATION_TOPIC_TRAIN_CHANGES",
+              "NOTIFICATION_TOPIC_DEALS",
+              "NOTIFICATION_TOPIC_WELCOMES",
+              "NOTIFICATION_TOPIC_TICKETS",
+              "NOTIFICATION_TOPIC_TRIPS",
+              "NOTIFICATION_TOPIC_TAXI"
+            ]
+          },
+          "receive": {
+            "type": "boolean"
+          },
+          "push": {
+            "type": "boolean"
+          },
+          "email": {
+            "type": "boolean"
+          },
+          "sms": {
+            "type": "boolean"
           }
         },
         "additionalProperties": false

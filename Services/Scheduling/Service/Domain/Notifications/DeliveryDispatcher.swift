@@ -64,7 +64,7 @@ public final class DeliveryDispatcher: Sendable {
     // Every recipient's account: the language they read in, and their address and phone. Pushes
     // alone do not wait for identity: without it they go in the suite's working language.
     let needsContact = batch.contains { notification in
-      let chosen = preferences[notification.userID] ?? .standard
+      let chosen = (preferences[notification.userID] ?? .standard).channels(for: notification.content.kind)
       return !notification.pushOnly && (chosen.email || chosen.sms)
     }
     var contacts: [String: PeerAccount] = [:]
@@ -78,8 +78,8 @@ public final class DeliveryDispatcher: Sendable {
       notification.language = contacts[notification.userID]?.language ?? .fallback
       let chosen =
         notification.pushOnly
-        ? DeliveryPreferences(push: true, email: false, sms: false)
-        : (preferences[notification.userID] ?? .standard)
+        ? (push: true, email: false, sms: false)
+        : (preferences[notification.userID] ?? .standard).channels(for: notification.content.kind)
       if chosen.push {
         for device in devices[notification.userID] ?? [] where !gone.contains(device) {
           if try await push.push(notification, to: device) == .tokenGone {

@@ -65,8 +65,11 @@ public final class NotificationCentre: Sendable {
     let content = Self.checked(content, &check)
     let key = check.requiredText(rawKey, field: "dedupe_key", what: "a dedupe key", maxLength: 200)
     try check.finish()
+    // Those who turned the notification's topic off (deals, welcomes) are not told at all.
+    let preferences = try store.preferences(userIDs: userIDs)
+    let recipients = userIDs.filter { (preferences[$0] ?? .standard).receives(content.kind) }
     let made = try await store.notify(
-      userIDs: userIDs,
+      userIDs: recipients,
       content: content,
       dedupeKey: key,
       pushOnly: pushOnly,
@@ -129,11 +132,20 @@ public final class NotificationCentre: Sendable {
     try store.preferences(userID: userID) ?? .standard
   }
 
-  /// Sets the user's channels; `INVALID_ARGUMENT` when all are off.
-  public func setPreferences(userID: String, _ preferences: DeliveryPreferences) async throws -> DeliveryPreferences {
-    guard preferences.hasAnyChannel else {
+  /// Sets the user's channels, and the topics named (the others keep what was chosen before);
+  /// `INVALID_ARGUMENT` when all channels are off, or a topic that cannot be is turned off.
+  public func setPreferences(userID: String, _ wanted: DeliveryPreferences) async throws -> DeliveryPreferences {
+    guard wanted.hasAnyChannel else {
       throw ServiceError.invalid("preferences", "keep at least one channel (push, email or SMS) on")
     }
+    for (topic, chosen) in wanted.topics where !chosen.receive && !topic.canBeTurnedOff {
+      throw ServiceError.invalid(
+        "preferences.topics",
+        "train changes, tickets, trips and taxi rides always reach your inbox: choose how you are told of them instead"
+      )
+    }
+    var preferences = wanted
+    preferences.topics = (try store.preferences(userID: userID)?.topics ?? [:]).merging(wanted.topics) { _, new in new }
     try await store.setPreferences(userID: userID, preferences)
     return preferences
   }

@@ -493,64 +493,93 @@ public nonisolated struct Binario_GeoOffers_V1_Location: Sendable {
 }
 
 /// A welcome at the station of a train the caller holds a ticket for, leaving within the hour.
-public nonisolated struct Binario_GeoOffers_V1_Welcome: Sendable {
+public nonisolated struct Binario_GeoOffers_V1_Welcome: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var ticketID: String = String()
+  public var ticketID: String {
+    get {_storage._ticketID}
+    set {_uniqueStorage()._ticketID = newValue}
+  }
 
   public var station: Binario_GeoOffers_V1_Station {
-    get {_station ?? Binario_GeoOffers_V1_Station()}
-    set {_station = newValue}
+    get {_storage._station ?? Binario_GeoOffers_V1_Station()}
+    set {_uniqueStorage()._station = newValue}
   }
   /// Returns true if `station` has been explicitly set.
-  public var hasStation: Bool {self._station != nil}
+  public var hasStation: Bool {_storage._station != nil}
   /// Clears the value of `station`. Subsequent reads from it will return its default value.
-  public mutating func clearStation() {self._station = nil}
+  public mutating func clearStation() {_uniqueStorage()._station = nil}
 
-  public var tripID: String = String()
+  public var tripID: String {
+    get {_storage._tripID}
+    set {_uniqueStorage()._tripID = newValue}
+  }
 
-  public var serviceDate: String = String()
+  public var serviceDate: String {
+    get {_storage._serviceDate}
+    set {_uniqueStorage()._serviceDate = newValue}
+  }
 
-  public var trainNumber: String = String()
+  public var trainNumber: String {
+    get {_storage._trainNumber}
+    set {_uniqueStorage()._trainNumber = newValue}
+  }
 
   /// where the ticket goes
-  public var destinationName: String = String()
+  public var destinationName: String {
+    get {_storage._destinationName}
+    set {_uniqueStorage()._destinationName = newValue}
+  }
 
   public var scheduledDeparture: SwiftProtobuf.Google_Protobuf_Timestamp {
-    get {_scheduledDeparture ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
-    set {_scheduledDeparture = newValue}
+    get {_storage._scheduledDeparture ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_uniqueStorage()._scheduledDeparture = newValue}
   }
   /// Returns true if `scheduledDeparture` has been explicitly set.
-  public var hasScheduledDeparture: Bool {self._scheduledDeparture != nil}
+  public var hasScheduledDeparture: Bool {_storage._scheduledDeparture != nil}
   /// Clears the value of `scheduledDeparture`. Subsequent reads from it will return its default value.
-  public mutating func clearScheduledDeparture() {self._scheduledDeparture = nil}
+  public mutating func clearScheduledDeparture() {_uniqueStorage()._scheduledDeparture = nil}
 
   public var expectedDeparture: SwiftProtobuf.Google_Protobuf_Timestamp {
-    get {_expectedDeparture ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
-    set {_expectedDeparture = newValue}
+    get {_storage._expectedDeparture ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_uniqueStorage()._expectedDeparture = newValue}
   }
   /// Returns true if `expectedDeparture` has been explicitly set.
-  public var hasExpectedDeparture: Bool {self._expectedDeparture != nil}
+  public var hasExpectedDeparture: Bool {_storage._expectedDeparture != nil}
   /// Clears the value of `expectedDeparture`. Subsequent reads from it will return its default value.
-  public mutating func clearExpectedDeparture() {self._expectedDeparture = nil}
+  public mutating func clearExpectedDeparture() {_uniqueStorage()._expectedDeparture = nil}
 
   /// empty when the timetable gives none
-  public var platform: String = String()
+  public var platform: String {
+    get {_storage._platform}
+    set {_uniqueStorage()._platform = newValue}
+  }
 
-  public var minutesToDeparture: Int32 = 0
+  public var minutesToDeparture: Int32 {
+    get {_storage._minutesToDeparture}
+    set {_uniqueStorage()._minutesToDeparture = newValue}
+  }
 
-  /// "Welcome to Milano Centrale — your 10:25 to Como leaves from platform 4 in 18 minutes"
-  public var message: String = String()
+  /// "Welcome to Milano Centrale — your 10:25 to Como leaves from platform 4 in 18 minutes. At
+  /// Como San Giovanni: Duomo di Como (450 m), Villa Olmo (1.2 km)"
+  public var message: String {
+    get {_storage._message}
+    set {_uniqueStorage()._message = newValue}
+  }
+
+  /// near the station the ticket goes to, nearest first
+  public var placesAtDestination: [Binario_GeoOffers_V1_NearbyPlace] {
+    get {_storage._placesAtDestination}
+    set {_uniqueStorage()._placesAtDestination = newValue}
+  }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _station: Binario_GeoOffers_V1_Station? = nil
-  fileprivate var _scheduledDeparture: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
-  fileprivate var _expectedDeparture: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 public nonisolated struct Binario_GeoOffers_V1_ReportLocationRequest: Sendable {
@@ -582,61 +611,50 @@ public nonisolated struct Binario_GeoOffers_V1_ReportLocationRequest: Sendable {
   fileprivate var _reportedAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
 }
 
-public nonisolated struct Binario_GeoOffers_V1_ReportLocationResponse: @unchecked Sendable {
+public nonisolated struct Binario_GeoOffers_V1_ReportLocationResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Active deals within the deal radius, nearest first, not offered to the caller within the
   /// no-repeat period (these are now recorded as offered).
-  public var deals: [Binario_GeoOffers_V1_NearbyDeal] {
-    get {_storage._deals}
-    set {_uniqueStorage()._deals = newValue}
-  }
+  public var deals: [Binario_GeoOffers_V1_NearbyDeal] = []
 
   /// unset when the timetable has no station
   public var nearestStation: Binario_GeoOffers_V1_NearestStation {
-    get {_storage._nearestStation ?? Binario_GeoOffers_V1_NearestStation()}
-    set {_uniqueStorage()._nearestStation = newValue}
+    get {_nearestStation ?? Binario_GeoOffers_V1_NearestStation()}
+    set {_nearestStation = newValue}
   }
   /// Returns true if `nearestStation` has been explicitly set.
-  public var hasNearestStation: Bool {_storage._nearestStation != nil}
+  public var hasNearestStation: Bool {self._nearestStation != nil}
   /// Clears the value of `nearestStation`. Subsequent reads from it will return its default value.
-  public mutating func clearNearestStation() {_uniqueStorage()._nearestStation = nil}
+  public mutating func clearNearestStation() {self._nearestStation = nil}
 
   /// active offers from the nearest station
-  public var routeOffers: [Binario_GeoOffers_V1_RouteOffer] {
-    get {_storage._routeOffers}
-    set {_uniqueStorage()._routeOffers = newValue}
-  }
+  public var routeOffers: [Binario_GeoOffers_V1_RouteOffer] = []
 
   /// places to visit nearby, nearest first (at most 10)
-  public var places: [Binario_GeoOffers_V1_NearbyPlace] {
-    get {_storage._places}
-    set {_uniqueStorage()._places = newValue}
-  }
+  public var places: [Binario_GeoOffers_V1_NearbyPlace] = []
 
   /// unset: no welcome this time
   public var welcome: Binario_GeoOffers_V1_Welcome {
-    get {_storage._welcome ?? Binario_GeoOffers_V1_Welcome()}
-    set {_uniqueStorage()._welcome = newValue}
+    get {_welcome ?? Binario_GeoOffers_V1_Welcome()}
+    set {_welcome = newValue}
   }
   /// Returns true if `welcome` has been explicitly set.
-  public var hasWelcome: Bool {_storage._welcome != nil}
+  public var hasWelcome: Bool {self._welcome != nil}
   /// Clears the value of `welcome`. Subsequent reads from it will return its default value.
-  public mutating func clearWelcome() {_uniqueStorage()._welcome = nil}
+  public mutating func clearWelcome() {self._welcome = nil}
 
   /// False when a newer report was already kept: this one was answered but not stored.
-  public var stored: Bool {
-    get {_storage._stored}
-    set {_uniqueStorage()._stored = newValue}
-  }
+  public var stored: Bool = false
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _storage = _StorageClass.defaultInstance
+  fileprivate var _nearestStation: Binario_GeoOffers_V1_NearestStation? = nil
+  fileprivate var _welcome: Binario_GeoOffers_V1_Welcome? = nil
 }
 
 public nonisolated struct Binario_GeoOffers_V1_GetMyLocationRequest: Sendable {
@@ -2040,83 +2058,146 @@ nonisolated extension Binario_GeoOffers_V1_Location: SwiftProtobuf.Message, Swif
 
 nonisolated extension Binario_GeoOffers_V1_Welcome: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Welcome"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ticket_id\0\u{1}station\0\u{3}trip_id\0\u{3}service_date\0\u{3}train_number\0\u{3}destination_name\0\u{3}scheduled_departure\0\u{3}expected_departure\0\u{1}platform\0\u{3}minutes_to_departure\0\u{1}message\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ticket_id\0\u{1}station\0\u{3}trip_id\0\u{3}service_date\0\u{3}train_number\0\u{3}destination_name\0\u{3}scheduled_departure\0\u{3}expected_departure\0\u{1}platform\0\u{3}minutes_to_departure\0\u{1}message\0\u{3}places_at_destination\0")
+
+  fileprivate class _StorageClass {
+    var _ticketID: String = String()
+    var _station: Binario_GeoOffers_V1_Station? = nil
+    var _tripID: String = String()
+    var _serviceDate: String = String()
+    var _trainNumber: String = String()
+    var _destinationName: String = String()
+    var _scheduledDeparture: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+    var _expectedDeparture: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+    var _platform: String = String()
+    var _minutesToDeparture: Int32 = 0
+    var _message: String = String()
+    var _placesAtDestination: [Binario_GeoOffers_V1_NearbyPlace] = []
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _ticketID = source._ticketID
+      _station = source._station
+      _tripID = source._tripID
+      _serviceDate = source._serviceDate
+      _trainNumber = source._trainNumber
+      _destinationName = source._destinationName
+      _scheduledDeparture = source._scheduledDeparture
+      _expectedDeparture = source._expectedDeparture
+      _platform = source._platform
+      _minutesToDeparture = source._minutesToDeparture
+      _message = source._message
+      _placesAtDestination = source._placesAtDestination
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self.ticketID) }()
-      case 2: try { try decoder.decodeSingularMessageField(value: &self._station) }()
-      case 3: try { try decoder.decodeSingularStringField(value: &self.tripID) }()
-      case 4: try { try decoder.decodeSingularStringField(value: &self.serviceDate) }()
-      case 5: try { try decoder.decodeSingularStringField(value: &self.trainNumber) }()
-      case 6: try { try decoder.decodeSingularStringField(value: &self.destinationName) }()
-      case 7: try { try decoder.decodeSingularMessageField(value: &self._scheduledDeparture) }()
-      case 8: try { try decoder.decodeSingularMessageField(value: &self._expectedDeparture) }()
-      case 9: try { try decoder.decodeSingularStringField(value: &self.platform) }()
-      case 10: try { try decoder.decodeSingularInt32Field(value: &self.minutesToDeparture) }()
-      case 11: try { try decoder.decodeSingularStringField(value: &self.message) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._ticketID) }()
+        case 2: try { try decoder.decodeSingularMessageField(value: &_storage._station) }()
+        case 3: try { try decoder.decodeSingularStringField(value: &_storage._tripID) }()
+        case 4: try { try decoder.decodeSingularStringField(value: &_storage._serviceDate) }()
+        case 5: try { try decoder.decodeSingularStringField(value: &_storage._trainNumber) }()
+        case 6: try { try decoder.decodeSingularStringField(value: &_storage._destinationName) }()
+        case 7: try { try decoder.decodeSingularMessageField(value: &_storage._scheduledDeparture) }()
+        case 8: try { try decoder.decodeSingularMessageField(value: &_storage._expectedDeparture) }()
+        case 9: try { try decoder.decodeSingularStringField(value: &_storage._platform) }()
+        case 10: try { try decoder.decodeSingularInt32Field(value: &_storage._minutesToDeparture) }()
+        case 11: try { try decoder.decodeSingularStringField(value: &_storage._message) }()
+        case 12: try { try decoder.decodeRepeatedMessageField(value: &_storage._placesAtDestination) }()
+        default: break
+        }
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if !self.ticketID.isEmpty {
-      try visitor.visitSingularStringField(value: self.ticketID, fieldNumber: 1)
-    }
-    try { if let v = self._station {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
-    } }()
-    if !self.tripID.isEmpty {
-      try visitor.visitSingularStringField(value: self.tripID, fieldNumber: 3)
-    }
-    if !self.serviceDate.isEmpty {
-      try visitor.visitSingularStringField(value: self.serviceDate, fieldNumber: 4)
-    }
-    if !self.trainNumber.isEmpty {
-      try visitor.visitSingularStringField(value: self.trainNumber, fieldNumber: 5)
-    }
-    if !self.destinationName.isEmpty {
-      try visitor.visitSingularStringField(value: self.destinationName, fieldNumber: 6)
-    }
-    try { if let v = self._scheduledDeparture {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
-    } }()
-    try { if let v = self._expectedDeparture {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
-    } }()
-    if !self.platform.isEmpty {
-      try visitor.visitSingularStringField(value: self.platform, fieldNumber: 9)
-    }
-    if self.minutesToDeparture != 0 {
-      try visitor.visitSingularInt32Field(value: self.minutesToDeparture, fieldNumber: 10)
-    }
-    if !self.message.isEmpty {
-      try visitor.visitSingularStringField(value: self.message, fieldNumber: 11)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._ticketID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._ticketID, fieldNumber: 1)
+      }
+      try { if let v = _storage._station {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+      } }()
+      if !_storage._tripID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._tripID, fieldNumber: 3)
+      }
+      if !_storage._serviceDate.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._serviceDate, fieldNumber: 4)
+      }
+      if !_storage._trainNumber.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._trainNumber, fieldNumber: 5)
+      }
+      if !_storage._destinationName.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._destinationName, fieldNumber: 6)
+      }
+      try { if let v = _storage._scheduledDeparture {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+      } }()
+      try { if let v = _storage._expectedDeparture {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+      } }()
+      if !_storage._platform.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._platform, fieldNumber: 9)
+      }
+      if _storage._minutesToDeparture != 0 {
+        try visitor.visitSingularInt32Field(value: _storage._minutesToDeparture, fieldNumber: 10)
+      }
+      if !_storage._message.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._message, fieldNumber: 11)
+      }
+      if !_storage._placesAtDestination.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._placesAtDestination, fieldNumber: 12)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_GeoOffers_V1_Welcome, rhs: Binario_GeoOffers_V1_Welcome) -> Bool {
-    if lhs.ticketID != rhs.ticketID {return false}
-    if lhs._station != rhs._station {return false}
-    if lhs.tripID != rhs.tripID {return false}
-    if lhs.serviceDate != rhs.serviceDate {return false}
-    if lhs.trainNumber != rhs.trainNumber {return false}
-    if lhs.destinationName != rhs.destinationName {return false}
-    if lhs._scheduledDeparture != rhs._scheduledDeparture {return false}
-    if lhs._expectedDeparture != rhs._expectedDeparture {return false}
-    if lhs.platform != rhs.platform {return false}
-    if lhs.minutesToDeparture != rhs.minutesToDeparture {return false}
-    if lhs.message != rhs.message {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._ticketID != rhs_storage._ticketID {return false}
+        if _storage._station != rhs_storage._station {return false}
+        if _storage._tripID != rhs_storage._tripID {return false}
+        if _storage._serviceDate != rhs_storage._serviceDate {return false}
+        if _storage._trainNumber != rhs_storage._trainNumber {return false}
+        if _storage._destinationName != rhs_storage._destinationName {return false}
+        if _storage._scheduledDeparture != rhs_storage._scheduledDeparture {return false}
+        if _storage._expectedDeparture != rhs_storage._expectedDeparture {return false}
+        if _storage._platform != rhs_storage._platform {return false}
+        if _storage._minutesToDeparture != rhs_storage._minutesToDeparture {return false}
+        if _storage._message != rhs_storage._message {return false}
+        if _storage._placesAtDestination != rhs_storage._placesAtDestination {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2175,102 +2256,56 @@ nonisolated extension Binario_GeoOffers_V1_ReportLocationResponse: SwiftProtobuf
   public static let protoMessageName: String = _protobuf_package + ".ReportLocationResponse"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}deals\0\u{3}nearest_station\0\u{3}route_offers\0\u{1}places\0\u{1}welcome\0\u{1}stored\0")
 
-  fileprivate class _StorageClass {
-    var _deals: [Binario_GeoOffers_V1_NearbyDeal] = []
-    var _nearestStation: Binario_GeoOffers_V1_NearestStation? = nil
-    var _routeOffers: [Binario_GeoOffers_V1_RouteOffer] = []
-    var _places: [Binario_GeoOffers_V1_NearbyPlace] = []
-    var _welcome: Binario_GeoOffers_V1_Welcome? = nil
-    var _stored: Bool = false
-
-      // This property is used as the initial default value for new instances of the type.
-      // The type itself is protecting the reference to its storage via CoW semantics.
-      // This will force a copy to be made of this reference when the first mutation occurs;
-      // hence, it is safe to mark this as `nonisolated(unsafe)`.
-      static nonisolated(unsafe) let defaultInstance = _StorageClass()
-
-    private init() {}
-
-    init(copying source: _StorageClass) {
-      _deals = source._deals
-      _nearestStation = source._nearestStation
-      _routeOffers = source._routeOffers
-      _places = source._places
-      _welcome = source._welcome
-      _stored = source._stored
-    }
-  }
-
-  fileprivate mutating func _uniqueStorage() -> _StorageClass {
-    if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
-    }
-    return _storage
-  }
-
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    _ = _uniqueStorage()
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      while let fieldNumber = try decoder.nextFieldNumber() {
-        // The use of inline closures is to circumvent an issue where the compiler
-        // allocates stack space for every case branch when no optimizations are
-        // enabled. https://github.com/apple/swift-protobuf/issues/1034
-        switch fieldNumber {
-        case 1: try { try decoder.decodeRepeatedMessageField(value: &_storage._deals) }()
-        case 2: try { try decoder.decodeSingularMessageField(value: &_storage._nearestStation) }()
-        case 3: try { try decoder.decodeRepeatedMessageField(value: &_storage._routeOffers) }()
-        case 4: try { try decoder.decodeRepeatedMessageField(value: &_storage._places) }()
-        case 5: try { try decoder.decodeSingularMessageField(value: &_storage._welcome) }()
-        case 6: try { try decoder.decodeSingularBoolField(value: &_storage._stored) }()
-        default: break
-        }
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.deals) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._nearestStation) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.routeOffers) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.places) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._welcome) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.stored) }()
+      default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every if/case branch local when no optimizations
-      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-      // https://github.com/apple/swift-protobuf/issues/1182
-      if !_storage._deals.isEmpty {
-        try visitor.visitRepeatedMessageField(value: _storage._deals, fieldNumber: 1)
-      }
-      try { if let v = _storage._nearestStation {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
-      } }()
-      if !_storage._routeOffers.isEmpty {
-        try visitor.visitRepeatedMessageField(value: _storage._routeOffers, fieldNumber: 3)
-      }
-      if !_storage._places.isEmpty {
-        try visitor.visitRepeatedMessageField(value: _storage._places, fieldNumber: 4)
-      }
-      try { if let v = _storage._welcome {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
-      } }()
-      if _storage._stored != false {
-        try visitor.visitSingularBoolField(value: _storage._stored, fieldNumber: 6)
-      }
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.deals.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.deals, fieldNumber: 1)
+    }
+    try { if let v = self._nearestStation {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if !self.routeOffers.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.routeOffers, fieldNumber: 3)
+    }
+    if !self.places.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.places, fieldNumber: 4)
+    }
+    try { if let v = self._welcome {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    if self.stored != false {
+      try visitor.visitSingularBoolField(value: self.stored, fieldNumber: 6)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_GeoOffers_V1_ReportLocationResponse, rhs: Binario_GeoOffers_V1_ReportLocationResponse) -> Bool {
-    if lhs._storage !== rhs._storage {
-      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
-        let _storage = _args.0
-        let rhs_storage = _args.1
-        if _storage._deals != rhs_storage._deals {return false}
-        if _storage._nearestStation != rhs_storage._nearestStation {return false}
-        if _storage._routeOffers != rhs_storage._routeOffers {return false}
-        if _storage._places != rhs_storage._places {return false}
-        if _storage._welcome != rhs_storage._welcome {return false}
-        if _storage._stored != rhs_storage._stored {return false}
-        return true
-      }
-      if !storagesAreEqual {return false}
-    }
+    if lhs.deals != rhs.deals {return false}
+    if lhs._nearestStation != rhs._nearestStation {return false}
+    if lhs.routeOffers != rhs.routeOffers {return false}
+    if lhs.places != rhs.places {return false}
+    if lhs._welcome != rhs._welcome {return false}
+    if lhs.stored != rhs.stored {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -312,7 +312,7 @@ extension Binario_Scheduling_V1_Notifications {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Sets the channels; at least one stays on.
+        /// > Sets the channels (at least one stays on) and how each topic named is heard of.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Scheduling_V1_SetNotificationPreferencesRequest` messages.
@@ -520,7 +520,7 @@ extension Binario_Scheduling_V1_Notifications {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Sets the channels; at least one stays on.
+        /// > Sets the channels (at least one stays on) and how each topic named is heard of.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_SetNotificationPreferencesRequest` message.
@@ -727,7 +727,7 @@ extension Binario_Scheduling_V1_Notifications {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Sets the channels; at least one stays on.
+        /// > Sets the channels (at least one stays on) and how each topic named is heard of.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Scheduling_V1_SetNotificationPreferencesRequest` message.
@@ -1366,7 +1366,7 @@ extension Binario_Scheduling_V1_Notifications {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Sets the channels; at least one stays on.
+        /// > Sets the channels (at least one stays on) and how each topic named is heard of.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_SetNotificationPreferencesRequest` message.
@@ -1690,7 +1690,7 @@ extension Binario_Scheduling_V1_Notifications {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Sets the channels; at least one stays on.
+        /// > Sets the channels (at least one stays on) and how each topic named is heard of.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Scheduling_V1_SetNotificationPreferencesRequest` message.
@@ -2039,7 +2039,7 @@ extension Binario_Scheduling_V1_Notifications.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Sets the channels; at least one stays on.
+    /// > Sets the channels (at least one stays on) and how each topic named is heard of.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Scheduling_V1_SetNotificationPreferencesRequest` message.
@@ -2377,7 +2377,7 @@ extension Binario_Scheduling_V1_Notifications.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Sets the channels; at least one stays on.
+    /// > Sets the channels (at least one stays on) and how each topic named is heard of.
     ///
     /// - Parameters:
     ///   - message: request message to send.

@@ -151,6 +151,74 @@ public nonisolated enum Binario_Scheduling_V1_DeliveryChannel: SwiftProtobuf.Enu
 
 }
 
+/// What notifications are about. Account and safety messages have no topic: they take the
+/// channels above.
+public nonisolated enum Binario_Scheduling_V1_NotificationTopic: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+
+  /// delays, platform changes, cancellations, service notices
+  case trainChanges // = 1
+
+  /// offers near the traveller (marketing)
+  case deals // = 2
+
+  /// a station's welcome with places to visit
+  case welcomes // = 3
+
+  /// tickets bought, subscriptions' renewals
+  case tickets // = 4
+
+  /// itineraries shared with friends
+  case trips // = 5
+
+  /// a taxi ride's progress
+  case taxi // = 6
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .trainChanges
+    case 2: self = .deals
+    case 3: self = .welcomes
+    case 4: self = .tickets
+    case 5: self = .trips
+    case 6: self = .taxi
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .trainChanges: return 1
+    case .deals: return 2
+    case .welcomes: return 3
+    case .tickets: return 4
+    case .trips: return 5
+    case .taxi: return 6
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Binario_Scheduling_V1_NotificationTopic] = [
+    .unspecified,
+    .trainChanges,
+    .deals,
+    .welcomes,
+    .tickets,
+    .trips,
+    .taxi,
+  ]
+
+}
+
 public nonisolated enum Binario_Scheduling_V1_PushPlatform: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -332,6 +400,32 @@ public nonisolated struct Binario_Scheduling_V1_NotificationPreferences: Sendabl
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
+
+  public var push: Bool = false
+
+  public var email: Bool = false
+
+  public var sms: Bool = false
+
+  /// Per topic, whether it reaches the person at all and on which of the channels above. Read:
+  /// every topic. Set: the topics named; the others keep what was chosen before. Deals and
+  /// welcomes come by push only unless asked for, and only they may be turned off.
+  public var topics: [Binario_Scheduling_V1_TopicPreference] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Scheduling_V1_TopicPreference: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var topic: Binario_Scheduling_V1_NotificationTopic = .unspecified
+
+  /// false: not told at all (deals and welcomes only)
+  public var receive: Bool = false
 
   public var push: Bool = false
 
@@ -679,6 +773,10 @@ nonisolated extension Binario_Scheduling_V1_DeliveryChannel: SwiftProtobuf._Prot
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DELIVERY_CHANNEL_UNSPECIFIED\0\u{1}DELIVERY_CHANNEL_PUSH\0\u{1}DELIVERY_CHANNEL_EMAIL\0\u{1}DELIVERY_CHANNEL_SMS\0")
 }
 
+nonisolated extension Binario_Scheduling_V1_NotificationTopic: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0NOTIFICATION_TOPIC_UNSPECIFIED\0\u{1}NOTIFICATION_TOPIC_TRAIN_CHANGES\0\u{1}NOTIFICATION_TOPIC_DEALS\0\u{1}NOTIFICATION_TOPIC_WELCOMES\0\u{1}NOTIFICATION_TOPIC_TICKETS\0\u{1}NOTIFICATION_TOPIC_TRIPS\0\u{1}NOTIFICATION_TOPIC_TAXI\0")
+}
+
 nonisolated extension Binario_Scheduling_V1_PushPlatform: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0PUSH_PLATFORM_UNSPECIFIED\0\u{1}PUSH_PLATFORM_FCM\0\u{1}PUSH_PLATFORM_APNS\0\u{1}PUSH_PLATFORM_WEB_PUSH\0")
 }
@@ -973,7 +1071,7 @@ nonisolated extension Binario_Scheduling_V1_MarkNotificationsReadResponse: Swift
 
 nonisolated extension Binario_Scheduling_V1_NotificationPreferences: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".NotificationPreferences"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}push\0\u{1}email\0\u{1}sms\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}push\0\u{1}email\0\u{1}sms\0\u{1}topics\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -984,6 +1082,7 @@ nonisolated extension Binario_Scheduling_V1_NotificationPreferences: SwiftProtob
       case 1: try { try decoder.decodeSingularBoolField(value: &self.push) }()
       case 2: try { try decoder.decodeSingularBoolField(value: &self.email) }()
       case 3: try { try decoder.decodeSingularBoolField(value: &self.sms) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.topics) }()
       default: break
       }
     }
@@ -999,10 +1098,64 @@ nonisolated extension Binario_Scheduling_V1_NotificationPreferences: SwiftProtob
     if self.sms != false {
       try visitor.visitSingularBoolField(value: self.sms, fieldNumber: 3)
     }
+    if !self.topics.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.topics, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Scheduling_V1_NotificationPreferences, rhs: Binario_Scheduling_V1_NotificationPreferences) -> Bool {
+    if lhs.push != rhs.push {return false}
+    if lhs.email != rhs.email {return false}
+    if lhs.sms != rhs.sms {return false}
+    if lhs.topics != rhs.topics {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_TopicPreference: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".TopicPreference"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}topic\0\u{1}receive\0\u{1}push\0\u{1}email\0\u{1}sms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.topic) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.receive) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.push) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.email) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.sms) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.topic != .unspecified {
+      try visitor.visitSingularEnumField(value: self.topic, fieldNumber: 1)
+    }
+    if self.receive != false {
+      try visitor.visitSingularBoolField(value: self.receive, fieldNumber: 2)
+    }
+    if self.push != false {
+      try visitor.visitSingularBoolField(value: self.push, fieldNumber: 3)
+    }
+    if self.email != false {
+      try visitor.visitSingularBoolField(value: self.email, fieldNumber: 4)
+    }
+    if self.sms != false {
+      try visitor.visitSingularBoolField(value: self.sms, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_TopicPreference, rhs: Binario_Scheduling_V1_TopicPreference) -> Bool {
+    if lhs.topic != rhs.topic {return false}
+    if lhs.receive != rhs.receive {return false}
     if lhs.push != rhs.push {return false}
     if lhs.email != rhs.email {return false}
     if lhs.sms != rhs.sms {return false}
