@@ -16,7 +16,8 @@ In both languages: the traveller's browser speaks Italian, so the app does (the 
 from its Italian catalogue, dates and money as Italians write them), their account is made in
 Italian, and what the suite writes to them (the emailed code, the train's notifications, the
 refusals beside the fields) comes in Italian; the admin's and the driver's browsers speak
-English. On the phone, a person switches the language from the header and it stays switched.
+English, and so does a second traveller's, who signs up, buys from a board and a return from the
+buy page, and opens the profile, all in English. On the phone, a person switches the language from the header and it stays switched.
 
 No page may log a console error, and every page is checked with axe-core (the copy PyPI's
 axe-selenium-python carries) as it is shown: no serious or critical violation. A screenshot of
@@ -213,12 +214,15 @@ class Browser:
         """What the services write to this person for `key`, in their language."""
         return SERVER_WORDS[self.language][key].format(**params)
 
+    #: Added to every screenshot's name (a second person's shots beside the first's).
+    shot_suffix = ""
+
     def shot(self, name):
         """A screenshot of the page (its full height) as NAME.png."""
         height = self.driver.execute_script("return Math.min(document.documentElement.scrollHeight, 4000)")
         width = self.driver.get_window_size()["width"]
         self.driver.set_window_size(width, max(height + 120, 600))
-        self.driver.save_screenshot(str(self.shots / f"{name}.png"))
+        self.driver.save_screenshot(str(self.shots / f"{name}{self.shot_suffix}.png"))
         self.driver.set_window_size(width, 900 if width > 500 else 844)
         self.check_console(name)
         self.check_accessibility(name)
@@ -352,6 +356,9 @@ def main():
         driver = Browser(arguments, "driver")
         browsers.append(driver)
         control_room(admin, driver, gateway, admin_token)
+        tourist = Browser(arguments, "tourist", language="en")
+        browsers.append(tourist)
+        in_english(tourist, gateway, admin_token)
         email = profile(traveller, gateway, admin_token, email)
         password_reset(traveller, gateway, admin_token, email)
         kept_session(traveller, email, "a-new-password-2")
@@ -544,6 +551,23 @@ def buying(traveller):
     assert any(traveller.words("wallet.train", train=number) in way for way in ways), f"the wallet does not show the train bought from the board: {ways}"
     traveller.shot("wallet-return")
     print("ok: bought from a board row with a new card and a return from the buy page with the saved card; the wallet shows each way")
+
+
+def in_english(tourist, gateway, admin_token):
+    """A second traveller whose browser speaks English: the sign-up, buying from a board row and
+    a return from the buy page, the wallet's ways, and the profile with its notification topics,
+    all in English."""
+    tourist.shot_suffix = "-en"
+    email = f"tourist-{uuid.uuid4().hex[:8]}@example.com"
+    sign_up_and_in(tourist, gateway, admin_token, email)
+    buying(tourist)
+    tourist.open("#/profile")
+    tourist.until(lambda: tourist.driver.find_elements(By.CSS_SELECTOR, "#topic-preferences tbody tr"), "the profile shows no notification topics")
+    assert tourist.words("profile.topicsCaption") in tourist.text("#topic-preferences caption"), "the topics are not in English"
+    assert tourist.words("profile.topicDeals") in tourist.text("#topic-preferences"), "the deals topic is not in English"
+    assert tourist.words("profile.notifications") in tourist.text("#notifications-heading")
+    tourist.shot("profile")
+    print("ok: in English, signed up, bought from a board and a return from the buy page, and saw the profile's topics")
 
 
 def wallet(traveller, gateway, admin_token, zbarimg):
