@@ -205,8 +205,13 @@ struct LocationReportTests {
     }
     test.timetable.departures.withLock {
       $0[run] = LiveDeparture(
-        run: run, stationID: "MI_CENTRALE", scheduledDeparture: departure, expectedDeparture: departure, platform: "4",
-        delayMinutes: 0, cancelled: false
+        run: run,
+        stationID: "MI_CENTRALE",
+        scheduledDeparture: departure,
+        expectedDeparture: departure,
+        platform: "4",
+        delayMinutes: 0,
+        cancelled: false
       )
     }
     let como = TestGeoOffers.como.position
@@ -221,7 +226,13 @@ struct LocationReportTests {
       Place(id: "", name: "Pirellone", description: "A tower", category: .monument, position: offset(TestGeoOffers.centrale.position, north: 300))
     )
     let centrale = TestGeoOffers.centrale.position
-    let report = try await test.domain.report(userID: "ada", latitude: centrale.latitude, longitude: centrale.longitude, accuracyMetres: 10, reportedAt: nil)
+    let report = try await test.domain.report(
+      userID: "ada",
+      latitude: centrale.latitude,
+      longitude: centrale.longitude,
+      accuracyMetres: 10,
+      reportedAt: nil
+    )
     let welcome = try #require(report.welcome)
     #expect(welcome.placesAtDestination.map(\.item.name) == ["Duomo di Como", "Villa Olmo"])
     #expect(

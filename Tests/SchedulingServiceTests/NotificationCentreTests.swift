@@ -163,11 +163,21 @@ struct NotificationCentreTests {
       // Ada never chose: deals by push only. Bob turned deals off. Cy asked for deals by email.
       _ = try await centre.setPreferences(
         userID: "bob",
-        DeliveryPreferences(push: true, email: true, sms: false, topics: [.deals: TopicPreference(receive: false, push: false, email: false, sms: false)])
+        DeliveryPreferences(
+          push: true,
+          email: true,
+          sms: false,
+          topics: [.deals: TopicPreference(receive: false, push: false, email: false, sms: false)]
+        )
       )
       _ = try await centre.setPreferences(
         userID: "cy",
-        DeliveryPreferences(push: true, email: true, sms: false, topics: [.deals: TopicPreference(receive: true, push: true, email: true, sms: false)])
+        DeliveryPreferences(
+          push: true,
+          email: true,
+          sms: false,
+          topics: [.deals: TopicPreference(receive: true, push: true, email: true, sms: false)]
+        )
       )
       // Setting the channels alone keeps the topics chosen before.
       let kept = try await centre.setPreferences(userID: "bob", DeliveryPreferences(push: true, email: true, sms: false))
@@ -176,10 +186,18 @@ struct NotificationCentreTests {
       let refused = await #expect(throws: ServiceError.self) {
         _ = try await centre.setPreferences(
           userID: "ada",
-          DeliveryPreferences(push: true, email: true, sms: false, topics: [.trainChanges: TopicPreference(receive: false, push: true, email: true, sms: false)])
+          DeliveryPreferences(
+            push: true,
+            email: true,
+            sms: false,
+            topics: [.trainChanges: TopicPreference(receive: false, push: true, email: true, sms: false)]
+          )
         )
       }
-      guard case .invalid(let problems) = refused else { Issue.record("not refused"); return }
+      guard case .invalid(let problems) = refused else {
+        Issue.record("not refused")
+        return
+      }
       #expect(problems.map(\.field) == ["preferences.topics"])
 
       let deal = NotificationContent(kind: .deal, title: "10% off", body: "")
