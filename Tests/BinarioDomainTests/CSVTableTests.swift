@@ -60,4 +60,12 @@ struct CSVTableTests {
     // The same, properly encoded, reads.
     #expect((try? CSVTable(file: "stops.txt", bytes: Array("stop_id,stop_name\nA,Città\n".utf8)))?.rows[0]["stop_name"] == "Città")
   }
+
+  @Test("a written line reads back as its fields, separators, quotes and line breaks included")
+  func linesReadBack() throws {
+    let fields = ["plain", "Milano, Centrale", "say \"binario\"", "two\nlines", ""]
+    let text = CSVLine.encode(["a", "b", "c", "d", "e"]) + CSVLine.encode(fields)
+    #expect(CSVLine.encode(["a", "b"]) == "a,b\r\n")
+    #expect(try CSVTable(file: "t.csv", bytes: Array(text.utf8)).rows[0].fields == fields)
+  }
 }

@@ -9,7 +9,15 @@ struct LocationReportTests {
   let run = RunReference(tripID: "RE80_2401", serviceDate: "2027-01-15")
 
   /// A ticket of `user`'s for a train leaving Milano Centrale `minutes` from the test's now.
-  func holdTicket(_ test: TestGeoOffers, user: String, ticketID: String, minutes: Double, platform: String = "4", delay: Int = 0) {
+  func holdTicket(
+    _ test: TestGeoOffers,
+    user: String,
+    ticketID: String,
+    minutes: Double,
+    platform: String = "4",
+    delay: Int = 0,
+    toStationID: String = ""
+  ) {
     let departure = test.clock.now().addingTimeInterval(minutes * 60)
     test.tickets.held.withLock {
       $0[user, default: []].append(
@@ -18,6 +26,7 @@ struct LocationReportTests {
           run: run,
           trainNumber: "2401",
           fromStationID: "MI_CENTRALE",
+          toStationID: toStationID,
           toStationName: "Como San Giovanni",
           scheduledDeparture: departure
         )
@@ -189,31 +198,7 @@ struct LocationReportTests {
   @Test("the welcome names places to visit near the station the ticket goes to, in the reader's language")
   func welcomeWithPlacesAtTheDestination() async throws {
     let test = try await TestGeoOffers()
-    let departure = test.clock.now().addingTimeInterval(20 * 60)
-    test.tickets.held.withLock {
-      $0["ada", default: []].append(
-        DepartingTicket(
-          ticketID: "tk_como",
-          run: run,
-          trainNumber: "2401",
-          fromStationID: "MI_CENTRALE",
-          toStationID: "COMO_SG",
-          toStationName: "Como San Giovanni",
-          scheduledDeparture: departure
-        )
-      )
-    }
-    test.timetable.departures.withLock {
-      $0[run] = LiveDeparture(
-        run: run,
-        stationID: "MI_CENTRALE",
-        scheduledDeparture: departure,
-        expectedDeparture: departure,
-        platform: "4",
-        delayMinutes: 0,
-        cancelled: false
-      )
-    }
+    holdTicket(test, user: "ada", ticketID: "tk_como", minutes: 20, toStationID: "COMO_SG")
     let como = TestGeoOffers.como.position
     _ = try await test.domain.createPlace(
       Place(id: "", name: "Duomo di Como", description: "The cathedral", category: .church, position: offset(como, north: 450))

@@ -16,7 +16,7 @@ public struct DepartingTicket: Sendable, Hashable {
     run: RunReference,
     trainNumber: String,
     fromStationID: String,
-    toStationID: String = "",
+    toStationID: String,
     toStationName: String,
     scheduledDeparture: Date
   ) {

@@ -125,10 +125,6 @@ extension SchedulingStore {
 
   /// When the timetable last changed: its import, or since then a run added, edited or
   /// removed; `nil` before any import.
-  public func timetableModified() throws -> Date? {
-    try self.pool.read { db in try Self.timetableModified(db) }
-  }
-
   static func timetableModified(_ db: Database) throws -> Date? {
     try Double.fetchOne(db, sql: "SELECT max(imported_at, coalesce(edited_at, 0)) FROM timetable_import")
       .map(Date.init(timeIntervalSince1970:))

@@ -1,3 +1,4 @@
+import BinarioDomain
 import Foundation
 
 /// Writes a ``GTFSFeed`` as a GTFS static feed's files (CSV, RFC 4180 quoting, UTF-8), what
@@ -8,8 +9,8 @@ public enum GTFSFeedWriter {
   public static func files(_ feed: GTFSFeed, version: String) -> [(name: String, bytes: [UInt8])] {
     var files: [(name: String, bytes: [UInt8])] = []
     func add(_ name: String, _ header: [String], _ rows: [[String]]) {
-      var text = Self.line(header)
-      for row in rows { text += Self.line(row) }
+      var text = CSVLine.encode(header)
+      for row in rows { text += CSVLine.encode(row) }
       files.append((name, Array(text.utf8)))
     }
     add(
@@ -67,13 +68,6 @@ public enum GTFSFeedWriter {
       [[agency.name, agency.url, agency.language.isEmpty ? "mul" : agency.language, dates.min()?.gtfs ?? "", dates.max()?.gtfs ?? "", version]]
     )
     return files
-  }
-
-  private static func line(_ fields: [String]) -> String {
-    fields.map { field in
-      field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-        ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
-    }.joined(separator: ",") + "\r\n"
   }
 
   private static func coordinate(_ value: Double) -> String {

@@ -65,9 +65,13 @@ public final class NotificationCentre: Sendable {
     let content = Self.checked(content, &check)
     let key = check.requiredText(rawKey, field: "dedupe_key", what: "a dedupe key", maxLength: 200)
     try check.finish()
-    // Those who turned the notification's topic off (deals, welcomes) are not told at all.
-    let preferences = try store.preferences(userIDs: userIDs)
-    let recipients = userIDs.filter { (preferences[$0] ?? .standard).receives(content.kind) }
+    // Those who turned the notification's topic off (deals, welcomes) are not told at all; the
+    // other topics cannot be, so their recipients' preferences are not read here.
+    var recipients = userIDs
+    if NotificationTopic(content.kind)?.canBeTurnedOff == true {
+      let preferences = try store.preferences(userIDs: userIDs)
+      recipients = userIDs.filter { (preferences[$0] ?? .standard).receives(content.kind) }
+    }
     let made = try await store.notify(
       userIDs: recipients,
       content: content,
