@@ -1,4 +1,5 @@
 import BinarioEcho
+import BinarioTestSupport
 import GRPCCore
 import GRPCProtobuf
 import Testing
@@ -35,7 +36,10 @@ struct ShutdownAndReconnectTests {
 
   @Test func losingTheServerMidCallGivesUnavailableQuicklyAndTheSameClientRecovers() async throws {
     let (service, started, gate) = GatedEchoService.make()
-    let first = BinarioServerTransport(host: "127.0.0.1", port: 0, tls: TestPKI.serverTLS)
+    // A port below the ephemeral range: once the first server lets it go, only an explicit bind
+    // may take it, not any outgoing connection a test running meanwhile makes (one did, once, and
+    // the second server's bind failed with "Address already in use").
+    let first = BinarioServerTransport(host: "127.0.0.1", port: try ServiceProcess.unusedPort(), tls: TestPKI.serverTLS)
     let firstServer = Task { try await GRPCServer(transport: first, services: [service]).serve() }
     let port = try await first.listeningAddress().port!
 
@@ -116,7 +120,8 @@ struct ShutdownAndReconnectTests {
 @Suite("Clients that keep connected")
 struct KeepConnectedTests {
   @Test(.timeLimit(.minutes(1))) func connectsBeforeAnyCallAndReconnectsWhenTheServerComesBack() async throws {
-    let first = BinarioServerTransport(host: "127.0.0.1", port: 0, tls: TestPKI.serverTLS)
+    // Below the ephemeral range, so that the port is still free for the second server.
+    let first = BinarioServerTransport(host: "127.0.0.1", port: try ServiceProcess.unusedPort(), tls: TestPKI.serverTLS)
     let firstServer = GRPCServer(transport: first, services: [EchoService()])
     let serving = Task { try await firstServer.serve() }
     let port = try await first.listeningAddress().port!
