@@ -196,7 +196,7 @@ extension GeoOffersDomain {
       minutesToDeparture: minutes,
       message: ""
     )
-    if let destination = try await store.station(id: best.ticket.toStationID) {
+    if let destination = try await store.station(id: best.ticket.destinationStationID) {
       welcome.placesAtDestination = try await store.places(
         within: settings.placesRadiusMetres,
         of: destination.position,

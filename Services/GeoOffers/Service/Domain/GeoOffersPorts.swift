@@ -10,6 +10,9 @@ public struct DepartingTicket: Sendable, Hashable {
   public var toStationID: String
   public var toStationName: String
   public var scheduledDeparture: Date
+  /// Where the traveller's way ends: `toStationID`, or on a journey with changes the last
+  /// train's station.
+  public var destinationStationID: String
 
   public init(
     ticketID: String,
@@ -18,8 +21,10 @@ public struct DepartingTicket: Sendable, Hashable {
     fromStationID: String,
     toStationID: String,
     toStationName: String,
-    scheduledDeparture: Date
+    scheduledDeparture: Date,
+    destinationStationID: String? = nil
   ) {
+    self.destinationStationID = destinationStationID ?? toStationID
     self.ticketID = ticketID
     self.run = run
     self.trainNumber = trainNumber

@@ -36,7 +36,8 @@ public struct TicketingTickets: TicketLookup {
         fromStationID: ticket.journey.fromStationID,
         toStationID: ticket.journey.toStationID,
         toStationName: ticket.journey.toStationName,
-        scheduledDeparture: ticket.journey.scheduledDeparture.date
+        scheduledDeparture: ticket.journey.scheduledDeparture.date,
+        destinationStationID: ticket.destinationStationID.isEmpty ? ticket.journey.toStationID : ticket.destinationStationID
       )
     }
   }

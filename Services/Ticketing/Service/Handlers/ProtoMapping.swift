@@ -131,6 +131,12 @@ extension Binario_Ticketing_V1_Ticket {
     if let travelClass = ticket.travelClass { self.travelClass = travelClass.proto }
     if let outbound = ticket.outbound { self.outbound = .init(outbound, live: shown.outboundLive) }
     if let back = ticket.returnJourney { self.returnJourney = .init(back, live: shown.returnLive) }
+    self.outboundConnections = (ticket.outboundConnections ?? []).enumerated().map { index, leg in
+      .init(leg, live: shown.outboundConnectionsLive.indices.contains(index) ? shown.outboundConnectionsLive[index] : nil)
+    }
+    self.returnConnections = (ticket.returnConnections ?? []).enumerated().map { index, leg in
+      .init(leg, live: shown.returnConnectionsLive.indices.contains(index) ? shown.returnConnectionsLive[index] : nil)
+    }
     self.zones = ticket.zones ?? ""
     self.ridesTotal = UInt32(ticket.ridesTotal)
     self.ridesUsed = UInt32(ticket.ridesUsed)

@@ -15,13 +15,17 @@ extension TicketsHandler {
     let product: QuoteRequest
     switch request.product {
     case .station(let station):
-      product = .station(
-        outbound: station.run.reference,
-        from: station.fromStationID,
-        to: station.toStationID,
-        returnRun: station.hasReturnRun ? station.returnRun.reference : nil,
-        travelClass: .init(station.travelClass)
-      )
+      // The direct form, or the legs of a journey with changes (each way on its own).
+      let legs =
+        station.legs.isEmpty
+        ? [TicketLeg(run: station.run.reference, from: station.fromStationID, to: station.toStationID, fields: .direct)]
+        : station.legs.enumerated().map { TicketLeg($1, fields: .leg($0, of: "legs")) }
+      var returnLegs = station.returnLegs.enumerated().map { TicketLeg($1, fields: .leg($0, of: "return_legs")) }
+      if returnLegs.isEmpty && station.hasReturnRun {
+        let (from, to) = (legs.last?.toStationID ?? "", legs.first?.fromStationID ?? "")
+        returnLegs = [TicketLeg(run: station.returnRun.reference, from: from, to: to, fields: .directReturn)]
+      }
+      product = .station(legs: legs, returnLegs: returnLegs, travelClass: .init(station.travelClass))
     case .zone(let zone):
       product = .zone(zones: zone.zones)
     case .carnet(let carnet):
@@ -43,5 +47,11 @@ extension TicketsHandler {
     }
     let quote = try await domain.quote(userID: caller.userID, product, passengers: Int(clamping: request.passengers))
     return .with { $0.quote = .init(quote) }
+  }
+}
+
+extension TicketLeg {
+  init(_ leg: Binario_Ticketing_V1_TicketLeg, fields: Fields) {
+    self.init(run: leg.run.reference, from: leg.fromStationID, to: leg.toStationID, fields: fields)
   }
 }

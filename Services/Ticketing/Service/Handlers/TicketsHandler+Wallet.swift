@@ -44,6 +44,8 @@ extension TicketsHandler {
         .with {
           $0.ticketID = ticket.ticketID
           $0.journey = .init(ticket.journey, live: nil)
+          $0.destinationStationID = ticket.lastLeg.toStationID
+          $0.destinationStationName = ticket.lastLeg.toStationName
         }
       }
     }

@@ -31539,6 +31539,18 @@ extension OpenAPIDocument {
               "TRAVEL_CLASS_SECOND",
               "TRAVEL_CLASS_FIRST"
             ]
+          },
+          "legs": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.TicketLeg"
+            }
+          },
+          "returnLegs": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.TicketLeg"
+            }
           }
         },
         "additionalProperties": false
@@ -31746,6 +31758,18 @@ extension OpenAPIDocument {
             "items": {
               "$ref": "#/components/schemas/binario.ticketing.v1.Validation"
             }
+          },
+          "outboundConnections": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.TicketJourney"
+            }
+          },
+          "returnConnections": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.TicketJourney"
+            }
           }
         },
         "additionalProperties": false
@@ -31781,6 +31805,21 @@ extension OpenAPIDocument {
           },
           "live": {
             "$ref": "#/components/schemas/binario.ticketing.v1.LiveDeparture"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.TicketLeg": {
+        "type": "object",
+        "properties": {
+          "run": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.TripRun"
+          },
+          "fromStationId": {
+            "type": "string"
+          },
+          "toStationId": {
+            "type": "string"
           }
         },
         "additionalProperties": false

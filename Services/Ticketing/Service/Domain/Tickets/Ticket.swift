@@ -64,6 +64,7 @@ public struct Ticket: Sendable, Hashable, Codable {
   public var description: String
   public var price: Money
   public var travelClass: TravelClass?
+  /// A station ticket's way out: its first (often only) train.
   public var outbound: Journey?
   public var returnJourney: Journey?
   /// The zone range (`Mi1-Mi3`) of a zone ticket, carnet or zone pass.
@@ -82,6 +83,10 @@ public struct Ticket: Sendable, Hashable, Codable {
   public var createdAt: Date
   /// The signed code shown to an inspector (``TicketCodes``).
   public var validationCode: String
+  /// The trains after `outbound` on a way with changes, in order (`nil` for a direct train).
+  public var outboundConnections: [Journey]? = nil
+  /// The trains after `returnJourney` on a way back with changes.
+  public var returnConnections: [Journey]? = nil
 
   public func status(at now: Date) -> Status {
     if refundedAt != nil { return .refunded }
@@ -91,10 +96,18 @@ public struct Ticket: Sendable, Hashable, Codable {
     return .valid
   }
 
-  /// The ways a holder rides and follows: the outbound and return runs.
-  public var journeys: [Journey] {
-    [outbound, returnJourney].compactMap { $0 }
+  /// The trains of the way out, in order: `outbound`, then its connections.
+  public var outboundLegs: [Journey] {
+    outbound.map { [$0] + (outboundConnections ?? []) } ?? []
   }
+
+  /// The trains of the way back, in order.
+  public var returnLegs: [Journey] {
+    returnJourney.map { [$0] + (returnConnections ?? []) } ?? []
+  }
+
+  /// Every train a holder rides and follows: the way out's, then the way back's.
+  public var journeys: [Journey] { outboundLegs + returnLegs }
 
   public var runs: [RunReference] { journeys.map(\.run) }
 
@@ -142,6 +155,9 @@ public struct TicketWithLiveState: Sendable, Hashable {
   /// At the boarding stop of the outbound and return runs; `nil` when scheduling could not say.
   public var outboundLive: TimetableRun.Stop?
   public var returnLive: TimetableRun.Stop?
+  /// At the boarding stops of the connections, in the order of the ticket's connections.
+  public var outboundConnectionsLive: [TimetableRun.Stop?]
+  public var returnConnectionsLive: [TimetableRun.Stop?]
   public var refundable: Bool
   public var validations: [TicketValidation]
 
@@ -149,14 +165,23 @@ public struct TicketWithLiveState: Sendable, Hashable {
     ticket: Ticket,
     outboundLive: TimetableRun.Stop?,
     returnLive: TimetableRun.Stop?,
+    outboundConnectionsLive: [TimetableRun.Stop?] = [],
+    returnConnectionsLive: [TimetableRun.Stop?] = [],
     refundable: Bool,
     validations: [TicketValidation] = []
   ) {
     self.ticket = ticket
     self.outboundLive = outboundLive
     self.returnLive = returnLive
+    self.outboundConnectionsLive = outboundConnectionsLive
+    self.returnConnectionsLive = returnConnectionsLive
     self.refundable = refundable
     self.validations = validations
+  }
+
+  /// Whether any train of the ticket is cancelled where its holder boards it.
+  public var anyTrainCancelled: Bool {
+    ([outboundLive, returnLive] + outboundConnectionsLive + returnConnectionsLive).contains { $0?.cancelled == true }
   }
 }
 

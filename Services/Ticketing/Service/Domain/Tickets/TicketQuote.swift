@@ -3,7 +3,9 @@ import Foundation
 
 /// What a person asks a price for.
 public enum QuoteRequest: Sendable, Hashable {
-  case station(outbound: RunReference, from: String, to: String, returnRun: RunReference?, travelClass: Ticket.TravelClass)
+  /// A station ticket: the trains of the way out, in order (one for a direct train), and of the
+  /// way back (none for one way).
+  case station(legs: [TicketLeg], returnLegs: [TicketLeg], travelClass: Ticket.TravelClass)
   case zone(zones: String)
   case carnet(zones: String, rides: Int)
   /// `zones`, or else the two stations.
@@ -15,6 +17,63 @@ public enum QuoteRequest: Sendable, Hashable {
     to: String,
     travelClass: Ticket.TravelClass
   )
+}
+
+extension QuoteRequest {
+  /// A station ticket on one direct train each way.
+  public static func station(
+    outbound: RunReference,
+    from: String,
+    to: String,
+    returnRun: RunReference?,
+    travelClass: Ticket.TravelClass
+  ) -> QuoteRequest {
+    .station(
+      legs: [TicketLeg(run: outbound, from: from, to: to, fields: .direct)],
+      returnLegs: returnRun.map { [TicketLeg(run: $0, from: to, to: from, fields: .directReturn)] } ?? [],
+      travelClass: travelClass
+    )
+  }
+}
+
+/// One train of a station ticket's way, as asked for: a run, boarded at one station and left
+/// at a later one.
+public struct TicketLeg: Sendable, Hashable {
+  /// The request's fields this leg came from, for errors that name them.
+  public struct Fields: Sendable, Hashable {
+    public var run: String
+    public var from: String
+    public var to: String
+
+    public init(run: String, from: String, to: String) {
+      self.run = run
+      self.from = from
+      self.to = to
+    }
+
+    /// The way out of a direct ticket (`run`, `from_station_id`, `to_station_id`).
+    public static let direct = Fields(run: "station.run", from: "station.from_station_id", to: "station.to_station_id")
+    /// The way back of a direct return ticket: `return_run`, between the same two stations.
+    public static let directReturn = Fields(run: "station.return_run", from: "station.to_station_id", to: "station.from_station_id")
+
+    /// The leg at `index` of a list of legs (`station.legs[1].run`, ...).
+    public static func leg(_ index: Int, of list: String) -> Fields {
+      let prefix = "station.\(list)[\(index)]"
+      return Fields(run: "\(prefix).run", from: "\(prefix).from_station_id", to: "\(prefix).to_station_id")
+    }
+  }
+
+  public var run: RunReference
+  public var fromStationID: String
+  public var toStationID: String
+  public var fields: Fields
+
+  public init(run: RunReference, from: String, to: String, fields: Fields) {
+    self.run = run
+    self.fromStationID = from
+    self.toStationID = to
+    self.fields = fields
+  }
 }
 
 /// A priced product, held for a while: what ``TicketingDomain/purchase(userID:quoteID:idempotencyKey:paymentMethodID:)``

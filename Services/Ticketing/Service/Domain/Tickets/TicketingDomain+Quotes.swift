@@ -10,16 +10,8 @@ extension TicketingDomain {
     let now = clock.now()
     let priced: (description: String, price: Int64, ticket: Ticket)
     switch request {
-    case .station(let outbound, let from, let to, let returnRun, let travelClass):
-      priced = try await stationTicket(
-        outbound: outbound,
-        from: from,
-        to: to,
-        returnRun: returnRun,
-        travelClass: travelClass,
-        table: table,
-        now: now
-      )
+    case .station(let legs, let returnLegs, let travelClass):
+      priced = try await stationTicket(legs: legs, returnLegs: returnLegs, travelClass: travelClass, table: table, now: now)
     case .zone(let zones):
       let range = try zoneRange(zones, table: table)
       let fare = try table.zoneFare(range)
@@ -55,7 +47,8 @@ extension TicketingDomain {
     var price = priced.price
     var description = priced.description
     var routeOffer: AppliedRouteOffer?
-    if let journey = ticket.outbound,
+    // A route offer is for a direct train on its route.
+    if let journey = ticket.outbound, ticket.outboundConnections == nil,
       let offer = await routeOffers.bestOffer(
         from: journey.fromStationID,
         to: journey.toStationID,
@@ -105,73 +98,117 @@ extension TicketingDomain {
     )
   }
 
+  /// The shortest change between two trains a ticket sells.
+  static let minimumChangeMinutes = 5
+  /// The most trains one way of a ticket may take.
+  static let maximumLegs = 4
+
+  /// A station ticket for a way out and maybe a way back, each one train or several with
+  /// changes between them, priced per way on the distance its trains travel.
   private func stationTicket(
-    outbound: RunReference,
-    from: String,
-    to: String,
-    returnRun: RunReference?,
+    legs: [TicketLeg],
+    returnLegs: [TicketLeg],
     travelClass: Ticket.TravelClass,
     table: FareTable,
     now: Date
   ) async throws -> (String, Int64, Ticket) {
-    let first = try await journey(outbound, from: from, to: to, field: "station.run", now: now)
-    var back: (journey: Ticket.Journey, metres: Int)?
-    if let returnRun {
-      back = try await journey(returnRun, from: to, to: from, field: "station.return_run", now: now)
-      if back!.journey.departure < first.journey.arrival {
-        throw ServiceError.invalid("station.return_run", "the return run leaves before the outbound run arrives")
+    let out = try await way(legs, list: "legs", now: now)
+    var back: TicketWay?
+    if !returnLegs.isEmpty {
+      let way = try await way(returnLegs, list: "return_legs", now: now)
+      let field = returnLegs[0].fields.run
+      guard way.from.fromStationID == out.to.toStationID, way.to.toStationID == out.from.fromStationID else {
+        throw ServiceError.invalid(field, "the way back must go from \(out.to.toStationName) to \(out.from.fromStationName)")
       }
+      if way.from.departure < out.to.arrival {
+        throw ServiceError.invalid(field, "the return run leaves before the outbound run arrives")
+      }
+      back = way
     }
     var price: Int64 = 0
-    for leg in [first, back].compactMap({ $0 }) {
-      guard let band = table.band(forMetres: leg.metres) else {
-        throw ServiceError.invalid("station", "\((leg.metres + 999) / 1000) km is beyond the fare table's distance bands")
+    for way in [out, back].compactMap({ $0 }) {
+      guard let band = table.band(forMetres: way.metres) else {
+        throw ServiceError.invalid("station", "\((way.metres + 999) / 1000) km is beyond the fare table's distance bands")
       }
       price += travelClass == .first ? band.firstClass : band.secondClass
     }
-    let km = (first.metres + 999) / 1000
+    let km = (out.metres + 999) / 1000
+    let via = out.legs.dropFirst().map(\.fromStationName)
     let description =
-      "\(first.journey.fromStationName) → \(first.journey.toStationName), \(back == nil ? "one way" : "return"), "
-      + "\(travelClass == .first ? "1st" : "2nd") class, \(km) km"
-    let lastArrival = back?.journey.arrival ?? first.journey.arrival
+      "\(out.from.fromStationName) → \(out.to.toStationName)\(via.isEmpty ? "" : " via \(via.joined(separator: ", "))"), "
+      + "\(back == nil ? "one way" : "return"), \(travelClass == .first ? "1st" : "2nd") class, \(km) km"
+    let lastArrival = (back ?? out).to.arrival
     var ticket = Self.draft(
       kind: .station,
       zones: nil,
       rides: back == nil ? 1 : 2,
       rideMinutes: table.stationRideMinutes,
-      validFrom: start(of: CalendarDate(iso: outbound.serviceDate)!),
+      validFrom: start(of: CalendarDate(iso: out.from.run.serviceDate)!),
       validUntil: lastArrival.addingTimeInterval(TimeInterval(table.stationRideMinutes * 60)),
       now: now
     )
     ticket.travelClass = travelClass
-    ticket.outbound = first.journey
-    ticket.returnJourney = back?.journey
+    ticket.outbound = out.from
+    ticket.outboundConnections = out.legs.count > 1 ? Array(out.legs.dropFirst()) : nil
+    ticket.returnJourney = back?.from
+    ticket.returnConnections = back.flatMap { $0.legs.count > 1 ? Array($0.legs.dropFirst()) : nil }
     return (description, price, ticket)
   }
 
+  /// One way of a station ticket: its trains in order and the distance they travel.
+  private struct TicketWay {
+    var legs: [Ticket.Journey]
+    var metres: Int
+    var from: Ticket.Journey { legs[0] }
+    var to: Ticket.Journey { legs[legs.count - 1] }
+  }
+
+  /// The trains of one way, each leaving from where the one before arrives, with time to change.
+  private func way(_ legs: [TicketLeg], list: String, now: Date) async throws -> TicketWay {
+    if legs.isEmpty { throw ServiceError.invalid("station.\(list)", "a train is required") }
+    if legs.count > Self.maximumLegs {
+      throw ServiceError.invalid("station.\(list)", "at most \(Self.maximumLegs) trains one way")
+    }
+    var way = TicketWay(legs: [], metres: 0)
+    for leg in legs {
+      let (journey, metres) = try await journey(leg, now: now)
+      if let before = way.legs.last {
+        guard before.toStationID == journey.fromStationID else {
+          throw ServiceError.invalid(
+            leg.fields.from,
+            "this train must leave from \(before.toStationName), where the train before it arrives"
+          )
+        }
+        let change = journey.departure.timeIntervalSince(before.arrival)
+        if change < TimeInterval(Self.minimumChangeMinutes * 60) {
+          throw ServiceError.invalid(
+            leg.fields.run,
+            "at least \(Self.minimumChangeMinutes) minutes are needed to change trains at \(journey.fromStationName)"
+          )
+        }
+      }
+      way.legs.append(journey)
+      way.metres += metres
+    }
+    return way
+  }
+
   /// A run's part from one station to a later one, with its length along the stops between.
-  private func journey(
-    _ reference: RunReference,
-    from: String,
-    to: String,
-    field: String,
-    now: Date
-  ) async throws -> (
-    journey: Ticket.Journey, metres: Int
-  ) {
+  private func journey(_ leg: TicketLeg, now: Date) async throws -> (journey: Ticket.Journey, metres: Int) {
+    let (reference, from, to, fields) = (leg.run, leg.fromStationID, leg.toStationID, leg.fields)
     var check = InputValidation()
-    if reference.tripID.isEmpty { check.fail("\(field).trip_id", "a trip id is required") }
-    if CalendarDate(iso: reference.serviceDate) == nil { check.fail("\(field).service_date", "a date YYYY-MM-DD is required") }
-    if from.isEmpty { check.fail("station.from_station_id", "a station id is required") }
-    if to.isEmpty { check.fail("station.to_station_id", "a station id is required") }
-    if !from.isEmpty && from == to { check.fail("station.to_station_id", "the destination is the departure station") }
+    if reference.tripID.isEmpty { check.fail("\(fields.run).trip_id", "a trip id is required") }
+    if CalendarDate(iso: reference.serviceDate) == nil { check.fail("\(fields.run).service_date", "a date YYYY-MM-DD is required") }
+    if from.isEmpty { check.fail(fields.from, "a station id is required") }
+    if to.isEmpty { check.fail(fields.to, "a station id is required") }
+    if !from.isEmpty && from == to { check.fail(fields.to, "the destination is the departure station") }
     try check.finish()
     let run = try await timetable.run(reference)
     guard let board = run.stops.firstIndex(where: { $0.stationID == from }) else {
-      throw ServiceError.invalid("station.from_station_id", "\(reference) does not call at \(from)")
+      throw ServiceError.invalid(fields.from, "\(reference) does not call at \(from)")
     }
     guard let alight = run.stops[(board + 1)...].firstIndex(where: { $0.stationID == to }) else {
-      throw ServiceError.invalid("station.to_station_id", "\(reference) does not call at \(to) after \(from)")
+      throw ServiceError.invalid(fields.to, "\(reference) does not call at \(to) after \(from)")
     }
     let boarding = run.stops[board]
     let alighting = run.stops[alight]
@@ -179,7 +216,7 @@ extension TicketingDomain {
       throw ServiceError.failedPrecondition("\(reference) is cancelled between \(boarding.stationName) and \(alighting.stationName)")
     }
     guard let departure = boarding.scheduledDeparture, let arrival = alighting.scheduledArrival ?? alighting.scheduledDeparture
-    else { throw ServiceError.invalid("station", "\(reference) has no times at these stops") }
+    else { throw ServiceError.invalid(fields.run, "\(reference) has no times at these stops") }
     if (boarding.expectedDeparture ?? departure) <= now {
       throw ServiceError.failedPrecondition("\(reference) has already left \(boarding.stationName)")
     }

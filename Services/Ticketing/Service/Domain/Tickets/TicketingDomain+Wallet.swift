@@ -23,13 +23,14 @@ extension TicketingDomain {
   }
 
   /// The holder's station tickets, unused and not refunded, whose next way leaves `stationID`
-  /// (scheduled) within `window`: what geo-offers welcomes them at the station with.
+  /// (scheduled) within `window`: what geo-offers welcomes them at the station with. Each comes
+  /// with the way's first train (`journey`) and its last (the same one on a direct way).
   public func departingTickets(
     userID: String,
     stationID: String,
     window: Range<Date>
   ) async throws -> [(
-    ticketID: String, journey: Ticket.Journey
+    ticketID: String, journey: Ticket.Journey, lastLeg: Ticket.Journey
   )] {
     var check = InputValidation()
     check.requiredText(userID, field: "user_id", what: "the user's id", maxLength: 200)
@@ -39,9 +40,11 @@ extension TicketingDomain {
       .filter { $0.kind == .station && $0.refundedAt == nil && $0.ridesUsed < $0.ridesTotal }
       .compactMap { ticket in
         // A return ticket whose outbound ride is used leaves next on its way back.
-        let next = [ticket.outbound, ticket.returnJourney].compactMap { $0 }.dropFirst(ticket.ridesUsed).first
-        guard let next, next.fromStationID == stationID, window.contains(next.departure) else { return nil }
-        return (ticket.id, next)
+        let next = [ticket.outboundLegs, ticket.returnLegs].filter { !$0.isEmpty }.dropFirst(ticket.ridesUsed).first
+        guard let next, let first = next.first, let last = next.last, first.fromStationID == stationID,
+          window.contains(first.departure)
+        else { return nil }
+        return (ticket.id, first, last)
       }
       .sorted { ($0.journey.departure, $0.ticketID) < ($1.journey.departure, $1.ticketID) }
   }
@@ -64,6 +67,8 @@ extension TicketingDomain {
   }
 
   func withLiveState(_ ticket: Ticket, runs: [RunReference: TimetableRun], now: Date) -> TicketWithLiveState {
+    /// The train at its boarding stop, cancelled when it no longer takes the holder from there
+    /// to where they alight.
     func boarding(_ journey: Ticket.Journey?) -> TimetableRun.Stop? {
       if let journey, journey.runRemoved == true {
         // Scheduling no longer has the run: shown cancelled, as its followers were told.
@@ -84,26 +89,30 @@ extension TicketingDomain {
       guard let journey, let run = runs[journey.run],
         var stop = run.stops.first(where: { $0.stationID == journey.fromStationID })
       else { return nil }
-      stop.cancelled = stop.cancelled || run.cancelled
+      let alighting = run.stops.last(where: { $0.stationID == journey.toStationID })
+      stop.cancelled = stop.cancelled || run.cancelled || alighting?.cancelled == true
       return stop
     }
-    let outbound = boarding(ticket.outbound)
-    let back = boarding(ticket.returnJourney)
-    return TicketWithLiveState(
+    var shown = TicketWithLiveState(
       ticket: ticket,
-      outboundLive: outbound,
-      returnLive: back,
-      refundable: refundRefusal(ticket, outboundCancelled: outbound?.cancelled ?? false, now: now) == nil
+      outboundLive: boarding(ticket.outbound),
+      returnLive: boarding(ticket.returnJourney),
+      outboundConnectionsLive: (ticket.outboundConnections ?? []).map(boarding),
+      returnConnectionsLive: (ticket.returnConnections ?? []).map(boarding),
+      refundable: false
     )
+    shown.refundable = refundRefusal(ticket, anyTrainCancelled: shown.anyTrainCancelled, now: now) == nil
+    return shown
   }
 
-  /// Why `ticket` cannot be refunded at `now`, or `nil` when it can.
-  func refundRefusal(_ ticket: Ticket, outboundCancelled: Bool, now: Date) -> PersonText? {
+  /// Why `ticket` cannot be refunded at `now`, or `nil` when it can: a station ticket one of
+  /// whose trains is cancelled is refundable until used, even after its first train left.
+  func refundRefusal(_ ticket: Ticket, anyTrainCancelled: Bool, now: Date) -> PersonText? {
     if ticket.refundedAt != nil { return "this ticket was refunded already" }
     if ticket.ridesUsed > 0 { return "this ticket was used" }
     switch ticket.kind {
     case .station:
-      if outboundCancelled { return nil }
+      if anyTrainCancelled { return nil }
       if let departure = ticket.outbound?.departure, departure <= now { return "its train has left" }
     case .pass:
       if ticket.validFrom <= now { return "a pass is refundable before its first day only" }
@@ -120,7 +129,7 @@ extension TicketingDomain {
     let runs = await liveRuns(Set(ticket.runs))
     let now = clock.now()
     let shown = withLiveState(ticket, runs: runs, now: now)
-    if let refusal = refundRefusal(ticket, outboundCancelled: shown.outboundLive?.cancelled ?? false, now: now) {
+    if let refusal = refundRefusal(ticket, anyTrainCancelled: shown.anyTrainCancelled, now: now) {
       throw ServiceError.failedPrecondition(refusal)
     }
     guard let purchase = try await store.purchase(id: ticket.purchaseID), let chargeID = purchase.chargeID else {

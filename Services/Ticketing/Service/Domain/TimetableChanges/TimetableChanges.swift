@@ -75,12 +75,15 @@ public struct TimetableChanges: Sendable {
 }
 
 extension Ticket {
-  /// The ticket with `change` applied to its ways on `run` (every way when `nil`), or `nil` when
+  /// The ticket with `change` applied to its trains on `run` (every train when `nil`), or `nil` when
   /// that changes nothing.
   func changingJourneys(on run: RunReference?, _ change: (Journey) -> Journey) -> Ticket? {
+    func apply(_ journey: Journey) -> Journey { run == nil || journey.run == run ? change(journey) : journey }
     var changed = self
-    if let outbound, run == nil || outbound.run == run { changed.outbound = change(outbound) }
-    if let back = returnJourney, run == nil || back.run == run { changed.returnJourney = change(back) }
+    changed.outbound = outbound.map(apply)
+    changed.returnJourney = returnJourney.map(apply)
+    changed.outboundConnections = outboundConnections?.map(apply)
+    changed.returnConnections = returnConnections?.map(apply)
     return changed == self ? nil : changed
   }
 }

@@ -270,12 +270,46 @@ public nonisolated struct Binario_Ticketing_V1_StationTicketRequest: Sendable {
 
   public var travelClass: Binario_Ticketing_V1_TravelClass = .unspecified
 
+  /// A journey with changes, instead of `run`, `from_station_id` and `to_station_id`: its trains
+  /// in order, each leaving from the station where the one before arrives, at least 5 minutes
+  /// later (at most 4). One ticket covers them all, priced on the distance they travel.
+  public var legs: [Binario_Ticketing_V1_TicketLeg] = []
+
+  /// The way back with changes, instead of `return_run`: from the last leg's station to the first's.
+  public var returnLegs: [Binario_Ticketing_V1_TicketLeg] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _run: Binario_Ticketing_V1_TripRun? = nil
   fileprivate var _returnRun: Binario_Ticketing_V1_TripRun? = nil
+}
+
+/// One train of a journey with changes: a run, boarded at one station and left at a later one.
+public nonisolated struct Binario_Ticketing_V1_TicketLeg: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var run: Binario_Ticketing_V1_TripRun {
+    get {_run ?? Binario_Ticketing_V1_TripRun()}
+    set {_run = newValue}
+  }
+  /// Returns true if `run` has been explicitly set.
+  public var hasRun: Bool {self._run != nil}
+  /// Clears the value of `run`. Subsequent reads from it will return its default value.
+  public mutating func clearRun() {self._run = nil}
+
+  public var fromStationID: String = String()
+
+  public var toStationID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _run: Binario_Ticketing_V1_TripRun? = nil
 }
 
 public nonisolated struct Binario_Ticketing_V1_ZoneTicketRequest: Sendable {
@@ -790,6 +824,18 @@ public nonisolated struct Binario_Ticketing_V1_Ticket: @unchecked Sendable {
   public var validations: [Binario_Ticketing_V1_Validation] {
     get {_storage._validations}
     set {_uniqueStorage()._validations = newValue}
+  }
+
+  /// A journey with changes: the trains after `outbound` (and after `return_journey`), in order,
+  /// each with its live state.
+  public var outboundConnections: [Binario_Ticketing_V1_TicketJourney] {
+    get {_storage._outboundConnections}
+    set {_uniqueStorage()._outboundConnections = newValue}
+  }
+
+  public var returnConnections: [Binario_Ticketing_V1_TicketJourney] {
+    get {_storage._returnConnections}
+    set {_uniqueStorage()._returnConnections = newValue}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -1357,7 +1403,7 @@ public nonisolated struct Binario_Ticketing_V1_DepartingTicket: Sendable {
 
   public var ticketID: String = String()
 
-  /// the way that leaves the station (without its live state)
+  /// the way's train that leaves the station (without its live state)
   public var journey: Binario_Ticketing_V1_TicketJourney {
     get {_journey ?? Binario_Ticketing_V1_TicketJourney()}
     set {_journey = newValue}
@@ -1366,6 +1412,11 @@ public nonisolated struct Binario_Ticketing_V1_DepartingTicket: Sendable {
   public var hasJourney: Bool {self._journey != nil}
   /// Clears the value of `journey`. Subsequent reads from it will return its default value.
   public mutating func clearJourney() {self._journey = nil}
+
+  /// Where the way ends: the journey's own station on a direct train, else the last train's.
+  public var destinationStationID: String = String()
+
+  public var destinationStationName: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1443,7 +1494,7 @@ nonisolated extension Binario_Ticketing_V1_TripRun: SwiftProtobuf.Message, Swift
 
 nonisolated extension Binario_Ticketing_V1_StationTicketRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".StationTicketRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{3}from_station_id\0\u{3}to_station_id\0\u{3}return_run\0\u{3}travel_class\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{3}from_station_id\0\u{3}to_station_id\0\u{3}return_run\0\u{3}travel_class\0\u{1}legs\0\u{3}return_legs\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1456,6 +1507,8 @@ nonisolated extension Binario_Ticketing_V1_StationTicketRequest: SwiftProtobuf.M
       case 3: try { try decoder.decodeSingularStringField(value: &self.toStationID) }()
       case 4: try { try decoder.decodeSingularMessageField(value: &self._returnRun) }()
       case 5: try { try decoder.decodeSingularEnumField(value: &self.travelClass) }()
+      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.legs) }()
+      case 7: try { try decoder.decodeRepeatedMessageField(value: &self.returnLegs) }()
       default: break
       }
     }
@@ -1481,6 +1534,12 @@ nonisolated extension Binario_Ticketing_V1_StationTicketRequest: SwiftProtobuf.M
     if self.travelClass != .unspecified {
       try visitor.visitSingularEnumField(value: self.travelClass, fieldNumber: 5)
     }
+    if !self.legs.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.legs, fieldNumber: 6)
+    }
+    if !self.returnLegs.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.returnLegs, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1490,6 +1549,52 @@ nonisolated extension Binario_Ticketing_V1_StationTicketRequest: SwiftProtobuf.M
     if lhs.toStationID != rhs.toStationID {return false}
     if lhs._returnRun != rhs._returnRun {return false}
     if lhs.travelClass != rhs.travelClass {return false}
+    if lhs.legs != rhs.legs {return false}
+    if lhs.returnLegs != rhs.returnLegs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_TicketLeg: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".TicketLeg"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}run\0\u{3}from_station_id\0\u{3}to_station_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._run) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.fromStationID) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.toStationID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._run {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    if !self.fromStationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.fromStationID, fieldNumber: 2)
+    }
+    if !self.toStationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.toStationID, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_TicketLeg, rhs: Binario_Ticketing_V1_TicketLeg) -> Bool {
+    if lhs._run != rhs._run {return false}
+    if lhs.fromStationID != rhs.fromStationID {return false}
+    if lhs.toStationID != rhs.toStationID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2143,7 +2248,7 @@ nonisolated extension Binario_Ticketing_V1_Validation: SwiftProtobuf.Message, Sw
 
 nonisolated extension Binario_Ticketing_V1_Ticket: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Ticket"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ticket_id\0\u{3}purchase_id\0\u{1}kind\0\u{1}description\0\u{1}status\0\u{1}price\0\u{3}travel_class\0\u{1}outbound\0\u{3}return_journey\0\u{1}zones\0\u{3}rides_total\0\u{3}rides_used\0\u{3}valid_from\0\u{3}valid_until\0\u{3}active_until\0\u{3}validation_code\0\u{1}refundable\0\u{3}pass_period\0\u{1}validations\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ticket_id\0\u{3}purchase_id\0\u{1}kind\0\u{1}description\0\u{1}status\0\u{1}price\0\u{3}travel_class\0\u{1}outbound\0\u{3}return_journey\0\u{1}zones\0\u{3}rides_total\0\u{3}rides_used\0\u{3}valid_from\0\u{3}valid_until\0\u{3}active_until\0\u{3}validation_code\0\u{1}refundable\0\u{3}pass_period\0\u{1}validations\0\u{3}outbound_connections\0\u{3}return_connections\0")
 
   fileprivate class _StorageClass {
     var _ticketID: String = String()
@@ -2165,6 +2270,8 @@ nonisolated extension Binario_Ticketing_V1_Ticket: SwiftProtobuf.Message, SwiftP
     var _refundable: Bool = false
     var _passPeriod: Binario_Ticketing_V1_PassPeriod = .unspecified
     var _validations: [Binario_Ticketing_V1_Validation] = []
+    var _outboundConnections: [Binario_Ticketing_V1_TicketJourney] = []
+    var _returnConnections: [Binario_Ticketing_V1_TicketJourney] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2194,6 +2301,8 @@ nonisolated extension Binario_Ticketing_V1_Ticket: SwiftProtobuf.Message, SwiftP
       _refundable = source._refundable
       _passPeriod = source._passPeriod
       _validations = source._validations
+      _outboundConnections = source._outboundConnections
+      _returnConnections = source._returnConnections
     }
   }
 
@@ -2231,6 +2340,8 @@ nonisolated extension Binario_Ticketing_V1_Ticket: SwiftProtobuf.Message, SwiftP
         case 17: try { try decoder.decodeSingularBoolField(value: &_storage._refundable) }()
         case 18: try { try decoder.decodeSingularEnumField(value: &_storage._passPeriod) }()
         case 19: try { try decoder.decodeRepeatedMessageField(value: &_storage._validations) }()
+        case 20: try { try decoder.decodeRepeatedMessageField(value: &_storage._outboundConnections) }()
+        case 21: try { try decoder.decodeRepeatedMessageField(value: &_storage._returnConnections) }()
         default: break
         }
       }
@@ -2300,6 +2411,12 @@ nonisolated extension Binario_Ticketing_V1_Ticket: SwiftProtobuf.Message, SwiftP
       if !_storage._validations.isEmpty {
         try visitor.visitRepeatedMessageField(value: _storage._validations, fieldNumber: 19)
       }
+      if !_storage._outboundConnections.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._outboundConnections, fieldNumber: 20)
+      }
+      if !_storage._returnConnections.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._returnConnections, fieldNumber: 21)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2328,6 +2445,8 @@ nonisolated extension Binario_Ticketing_V1_Ticket: SwiftProtobuf.Message, SwiftP
         if _storage._refundable != rhs_storage._refundable {return false}
         if _storage._passPeriod != rhs_storage._passPeriod {return false}
         if _storage._validations != rhs_storage._validations {return false}
+        if _storage._outboundConnections != rhs_storage._outboundConnections {return false}
+        if _storage._returnConnections != rhs_storage._returnConnections {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -3286,7 +3405,7 @@ nonisolated extension Binario_Ticketing_V1_ListDepartingTicketsRequest: SwiftPro
 
 nonisolated extension Binario_Ticketing_V1_DepartingTicket: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".DepartingTicket"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ticket_id\0\u{1}journey\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ticket_id\0\u{1}journey\0\u{3}destination_station_id\0\u{3}destination_station_name\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3296,6 +3415,8 @@ nonisolated extension Binario_Ticketing_V1_DepartingTicket: SwiftProtobuf.Messag
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.ticketID) }()
       case 2: try { try decoder.decodeSingularMessageField(value: &self._journey) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.destinationStationID) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.destinationStationName) }()
       default: break
       }
     }
@@ -3312,12 +3433,20 @@ nonisolated extension Binario_Ticketing_V1_DepartingTicket: SwiftProtobuf.Messag
     try { if let v = self._journey {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
     } }()
+    if !self.destinationStationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.destinationStationID, fieldNumber: 3)
+    }
+    if !self.destinationStationName.isEmpty {
+      try visitor.visitSingularStringField(value: self.destinationStationName, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Ticketing_V1_DepartingTicket, rhs: Binario_Ticketing_V1_DepartingTicket) -> Bool {
     if lhs.ticketID != rhs.ticketID {return false}
     if lhs._journey != rhs._journey {return false}
+    if lhs.destinationStationID != rhs.destinationStationID {return false}
+    if lhs.destinationStationName != rhs.destinationStationName {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
