@@ -7,6 +7,7 @@ import GRDB
 import GRPCCore
 import NIOCore
 import NIOSSL
+import SwiftProtobuf
 import Testing
 
 /// Ticketing through the gateway over TLS, on one suite start: a ticket for a demo-network run
@@ -148,6 +149,7 @@ struct TicketingTests {
         #expect(try Self.charges(suite) == 2)
 
         try await Self.validation(identity, tickets, ada: ada, admin: admin)
+        try await Self.journeyWithAChange(scheduling, tickets, ada: ada, admin: admin)
         try await Self.subscriptions(identity, Subscriptions(wrapping: connection), ada: ada, bob: bob, admin: admin)
         try await Self.renewalReminder(Subscriptions(wrapping: connection), notifications, ada: ada)
 
@@ -170,7 +172,7 @@ struct TicketingTests {
         #expect(try Self.charges(suite) == chargesBefore)
         let history = try await tickets.listPurchases(.init(), metadata: bearer(ada))
         #expect(history.purchases.contains { $0.purchaseID == purchase.purchaseID })
-        try await Self.timetableChanges(scheduling, tickets, run: run, ada: ada, admin: admin)
+        try await Self.timetableChanges(scheduling, tickets, run: run, ticketIDs: Set(purchase.tickets.map(\.ticketID)), ada: ada, admin: admin)
 
         // The fare table over HTTP/JSON, as a web page would read it.
         try await Self.faresOverHTTP(suite)
@@ -185,6 +187,7 @@ struct TicketingTests {
     _ scheduling: Scheduling,
     _ tickets: Tickets,
     run: Binario_Scheduling_V1_RunRef,
+    ticketIDs: Set<String>,
     ada: Binario_Identity_V1_TokenPair,
     admin: Binario_Identity_V1_TokenPair
   ) async throws {
@@ -197,7 +200,7 @@ struct TicketingTests {
     ).run.run
     #expect(edited.tripID == "\(run.tripID)@\(run.serviceDate)")
     let followed = try await eventually("ticketing re-points the tickets of a renamed run") { () -> [Binario_Ticketing_V1_Ticket]? in
-      let wallet = try await tickets.listWallet(.init(), metadata: bearer(ada)).tickets.filter { $0.hasOutbound }
+      let wallet = try await tickets.listWallet(.init(), metadata: bearer(ada)).tickets.filter { ticketIDs.contains($0.ticketID) }
       return wallet.allSatisfy { $0.outbound.run.tripID == edited.tripID } ? wallet : nil
     }
     #expect(followed.count == 2 && followed.allSatisfy { $0.outbound.live.platform == "24" })
@@ -209,10 +212,72 @@ struct TicketingTests {
       metadata: bearer(admin)
     )
     let cancelled = try await eventually("ticketing shows a removed run's tickets cancelled") { () -> [Binario_Ticketing_V1_Ticket]? in
-      let wallet = try await tickets.listWallet(.init(), metadata: bearer(ada)).tickets.filter { $0.hasOutbound }
+      let wallet = try await tickets.listWallet(.init(), metadata: bearer(ada)).tickets.filter { ticketIDs.contains($0.ticketID) }
       return wallet.allSatisfy { $0.outbound.live.cancelled } ? wallet : nil
     }
     #expect(cancelled.count == 2 && cancelled.allSatisfy(\.refundable))
+  }
+
+  /// Malpensa T1 → Bergamo with a change at Milano, as the journey search finds it, bought as
+  /// one ticket: both trains in the wallet with their live platforms, both followed.
+  static func journeyWithAChange(
+    _ scheduling: Scheduling,
+    _ tickets: Tickets,
+    ada: Binario_Identity_V1_TokenPair,
+    admin: Binario_Identity_V1_TokenPair
+  ) async throws {
+    let found = try await scheduling.searchJourneys(
+      .with {
+        $0.fromStationID = "MALPENSA_T1"
+        $0.toStationID = "BERGAMO"
+        $0.departureAfter = Google_Protobuf_Timestamp(date: Date().addingTimeInterval(600))
+        $0.limit = 20
+      }
+    )
+    let journey = try #require(found.journeys.first { $0.legs.count == 2 })
+    func station(_ leg: Binario_Scheduling_V1_JourneyLeg, _ sequence: Int32) throws -> Binario_Scheduling_V1_RunStop {
+      try #require(leg.run.stops.first { $0.sequence == sequence })
+    }
+    let legs = try journey.legs.map { leg in
+      let (from, to) = (try station(leg, leg.boardSequence).station.stationID, try station(leg, leg.alightSequence).station.stationID)
+      return Binario_Ticketing_V1_TicketLeg.with {
+        $0.run = .with {
+          $0.tripID = leg.run.run.tripID
+          $0.serviceDate = leg.run.run.serviceDate
+        }
+        $0.fromStationID = from
+        $0.toStationID = to
+      }
+    }
+    let quote = try await tickets.quoteTicket(.with { $0.station = .with { $0.legs = legs } }, metadata: bearer(ada)).quote
+    #expect(quote.lines.first?.description_p.contains("Malpensa") == true && quote.lines.first?.description_p.contains(" via ") == true)
+    let ticket = try #require(
+      try await tickets.purchaseTickets(
+        .with {
+          $0.quoteID = quote.quoteID
+          $0.idempotencyKey = "ada-change-1"
+        },
+        metadata: bearer(ada)
+      ).purchase.tickets.first
+    )
+    #expect(ticket.outbound.run.tripID == legs[0].run.tripID && ticket.outboundConnections.map(\.run.tripID) == [legs[1].run.tripID])
+
+    // The second train's platform changes at the station of the change: the wallet shows it.
+    let second = journey.legs[1]
+    _ = try await scheduling.changePlatform(
+      .with {
+        $0.run = second.run.run
+        $0.sequence = second.boardSequence
+        $0.platform = "17"
+        $0.reason = "Track works"
+      },
+      metadata: bearer(admin)
+    )
+    let shown = try #require(try await tickets.listWallet(.init(), metadata: bearer(ada)).tickets.first { $0.ticketID == ticket.ticketID })
+    #expect(shown.outbound.hasLive && shown.outboundConnections.map(\.live.platform) == ["17"])
+    #expect(shown.outboundConnections.allSatisfy { $0.live.platformChanged })
+    let followed = try await scheduling.listFollowedRuns(.init(), metadata: bearer(ada)).runs.map(\.run.tripID)
+    #expect(legs.allSatisfy { followed.contains($0.run.tripID) })
   }
 
   /// Charges and refunds recorded in ticketing's database (read beside the running service).

@@ -551,6 +551,39 @@ def buying(traveller):
     assert any(traveller.words("wallet.train", train=number) in way for way in ways), f"the wallet does not show the train bought from the board: {ways}"
     traveller.shot("wallet-return")
     print("ok: bought from a board row with a new card and a return from the buy page with the saved card; the wallet shows each way")
+    journey_with_a_change(traveller)
+
+
+def journey_with_a_change(traveller):
+    """Malpensa T1 → Bergamo with a change at Milano Centrale, bought from the journey search as
+    one ticket: the buy page offers the journey with both trains, the quote is one line, and the
+    wallet shows both trains, the second where the traveller changes."""
+    traveller.open("#/journeys")
+    traveller.fill("#journey-form", {"fromStationId": "MALPENSA_T1", "toStationId": "BERGAMO"})
+    link = '#journeys li.card[data-legs="2"] a.buy'
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, link), "the journey search offers no journey with a change to buy")
+    traveller.find(link).click()
+    chosen = '#trains-form input[name=outbound]:checked'
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, chosen), "the buy page offers no journey from the search")
+    label = traveller.driver.execute_script("return document.querySelector(arguments[0]).parentElement", chosen)
+    assert label.get_attribute("data-legs") == "2", f"the buy page chose {label.text}, not the journey with a change"
+    assert traveller.words("buy.changeAt", station="Milano Centrale") in label.text, label.text
+    traveller.fill("#trains-form", {})
+    lines = traveller.driver.find_elements(By.CSS_SELECTOR, "#quote .quote tbody tr")
+    assert len(lines) == 1 and "Malpensa" in lines[0].text and "Bergamo" in lines[0].text, [line.text for line in lines]
+    traveller.shot("buy-change")
+    traveller.find("#pay-form button[type=submit]").click()
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#quote .bought"), "paying for the journey with a change bought nothing")
+    traveller.find("#quote .bought a").click()
+    change = '#tickets .journey[data-way="outbound-change"]'
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, change), "the wallet does not show the journey's second train")
+    card = traveller.find(change).find_element(By.XPATH, "./ancestor::li[1]")
+    ways = [element.text for element in card.find_elements(By.CSS_SELECTOR, ".journey")]
+    assert len(ways) == 2 and "Malpensa" in ways[0] and traveller.words("wallet.changeAt", station="Milano Centrale") in ways[1], ways
+    assert "Bergamo" in ways[1], ways
+    traveller.driver.execute_script("arguments[0].scrollIntoView()", card)
+    traveller.shot("wallet-change")
+    print("ok: a journey with a change bought from the journey search as one ticket; the wallet shows both trains")
 
 
 def in_english(tourist, gateway, admin_token):

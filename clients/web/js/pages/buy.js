@@ -2,11 +2,12 @@
 // on a date and from a time, in a class, for up to ten passengers), a zone ticket, a carnet or a
 // pass. The quote shows its lines, its total and what the ticket is valid for; a saved card or
 // a new one pays. A board row, a journey and a trip page open this page with their train chosen.
+// A journey with changes is one ticket for all its trains.
 
 import { api, withQuery } from "../api.js";
 import { h, replace, field, form, announce, money, dateTime, today, fromZonedInput, toZonedInput } from "../dom.js";
 import { t } from "../i18n.js";
-import { stopTime } from "./runs.js";
+import { stopTime, journeyStops } from "./runs.js";
 import { cardFields, addCard } from "../cards.js";
 
 /** The products, each with its name's key. */
@@ -73,47 +74,59 @@ export async function show(main, { query }) {
       return showQuote((await api("POST", "/v1/tickets:quote", body)).quote);
     }
     const after = fromZonedInput(`${values.date}T${values.time || "00:00"}`);
-    const outbound = await directRuns(values.fromStationId, values.toStationId, after);
+    const outbound = await journeysBetween(values.fromStationId, values.toStationId, after);
     const returning = values.way === "return"
-      ? await directRuns(values.toStationId, values.fromStationId, fromZonedInput(`${values.returnDate}T${values.returnTime || "00:00"}`))
+      ? await journeysBetween(values.toStationId, values.fromStationId, fromZonedInput(`${values.returnDate}T${values.returnTime || "00:00"}`))
       : null;
+    const tripsOf = (journey) => journey.legs.map((leg) => leg.run.run.tripId).join(",");
     const pick = (name, legend, journeys, preferred) => h("fieldset", { class: "runs" }, h("legend", {}, legend),
       journeys.length
         ? journeys.map((journey, index, all) => {
-          const leg = journey.legs[0];
-          const board = leg.run.stops.find((stop) => stop.sequence === leg.boardSequence);
-          const alight = leg.run.stops.find((stop) => stop.sequence === leg.alightSequence);
-          // The train chosen elsewhere if it is among them, else the first.
-          const preferredIndex = all.findIndex((candidate) => candidate.legs[0].run.run.tripId === preferred);
+          // The journey chosen elsewhere if it is among them (its trains, or its first train),
+          // else the first.
+          let preferredIndex = all.findIndex((candidate) => tripsOf(candidate) === preferred);
+          if (preferredIndex < 0) preferredIndex = all.findIndex((candidate) => candidate.legs[0].run.run.tripId === preferred);
           const checked = index === Math.max(preferredIndex, 0);
-          return h("label", { class: "run-choice" },
+          return h("label", { class: "run-choice", dataset: { legs: String(journey.legs.length) } },
             h("input", { type: "radio", name, value: String(index), checked, required: true }),
-            ` ${leg.run.line} ${leg.run.trainNumber}: ${board.station.name} `, stopTime(board), ` → ${alight.station.name} `, stopTime(alight, "Arrival"));
+            journey.legs.map((leg, legIndex) => {
+              const { board, alight } = journeyStops(leg);
+              const change = legIndex > 0
+                ? h("span", { class: "change" }, ` · ${t("buy.changeAt", { station: board.station.name })} · `)
+                : " ";
+              return [change, `${leg.run.line} ${leg.run.trainNumber}: ${board.station.name} `, stopTime(board),
+                ` → ${alight.station.name} `, stopTime(alight, "Arrival")];
+            }));
         })
-        : h("p", { class: "empty" }, t("buy.noDirectTrain")));
+        : h("p", { class: "empty" }, t("buy.noTrain")));
     replace(choices, form(t("buy.chooseTrains"), [
       pick("outbound", t("buy.outbound"), outbound, query.trip),
       returning ? pick("back", t("buy.back"), returning, null) : null,
     ], t("buy.getPrice"), async (chosen) => {
       const going = outbound[Number(chosen.outbound)];
       const back = returning ? returning[Number(chosen.back)] : null;
-      if (!going || (returning && !back)) throw new Error(t("buy.noDirectTrain"));
-      const station = {
-        run: going.legs[0].run.run, fromStationId: values.fromStationId, toStationId: values.toStationId,
-        travelClass: values.travelClass,
-      };
-      if (back) station.returnRun = back.legs[0].run.run;
+      if (!going || (returning && !back)) throw new Error(t("buy.noTrain"));
+      // A direct train each way is asked for as one run; a journey with changes by its legs.
+      const legsOf = (journey) => journey.legs.map((leg) => {
+        const { board, alight } = journeyStops(leg);
+        return { run: leg.run.run, fromStationId: board.station.stationId, toStationId: alight.station.stationId };
+      });
+      const station = { travelClass: values.travelClass };
+      if (going.legs.length === 1) Object.assign(station, { run: going.legs[0].run.run, fromStationId: values.fromStationId, toStationId: values.toStationId });
+      else station.legs = legsOf(going);
+      if (back && back.legs.length === 1) station.returnRun = back.legs[0].run.run;
+      else if (back) station.returnLegs = legsOf(back);
       showQuote((await api("POST", "/v1/tickets:quote", { passengers, station })).quote);
     }, { id: "trains-form" }));
   }
 
-  /** Direct runs from one station to another leaving at or after `after` (a ticket is for one
-   * train each way). */
-  async function directRuns(from, to, after) {
+  /** Journeys from one station to another leaving at or after `after`: direct trains, and
+   * journeys with a change where they do not fill the list. */
+  async function journeysBetween(from, to, after) {
     const answer = await api("GET", withQuery("/v1/journeys", {
       from_station_id: from, to_station_id: to, limit: 8, departure_after: after.toISOString(),
     }));
-    return (answer.journeys || []).filter((journey) => journey.legs.length === 1);
+    return answer.journeys || [];
   }
 
   function validity(quote) {

@@ -90,6 +90,28 @@ export function followButton(ref, followed, label, part = {}) {
 /** Where a run ends. */
 export const destination = (run) => run.headsign || (run.stops && run.stops.length ? run.stops[run.stops.length - 1].station.name : "");
 
+/** Where a journey's leg is boarded and left. */
+export function journeyStops(leg) {
+  const stops = leg.run.stops;
+  return {
+    board: stops.find((stop) => stop.sequence === leg.boardSequence) || stops[0],
+    alight: stops.find((stop) => stop.sequence === leg.alightSequence) || stops[stops.length - 1],
+  };
+}
+
+/** A link to the buy page with a journey chosen: one ticket for all its trains. */
+export function journeyBuyLink(journey, label) {
+  const first = journeyStops(journey.legs[0]);
+  const last = journeyStops(journey.legs[journey.legs.length - 1]);
+  if (journey.legs.some((leg) => leg.run.cancelled || journeyStops(leg).board.cancelled)) return null;
+  const query = new URLSearchParams({
+    trip: journey.legs.map((leg) => leg.run.run.tripId).join(","), date: journey.legs[0].run.run.serviceDate,
+    from: first.board.station.stationId, to: last.alight.station.stationId,
+    time: first.board.scheduledDeparture || "",
+  });
+  return h("a", { href: `#/buy?${query}`, class: "buy", "aria-label": t("buy.journeyLabel", { journey: label }) }, t("buy.short"));
+}
+
 /** A link to the buy page with this run chosen, from one of its stops to a later one (the
  * run's last unless `toStationId`); `label` names the train for people who hear links. */
 export function buyLink(run, fromStop, label, toStationId) {

@@ -3,7 +3,7 @@
 import { api, withQuery } from "../api.js";
 import { h, replace, field, form, failure, dateTime, calendarDate, fromZonedInput } from "../dom.js";
 import { t } from "../i18n.js";
-import { runPath, stopTime, platform, status, followedKeys, followButton, destination, buyLink } from "./runs.js";
+import { runPath, stopTime, platform, status, followedKeys, followButton, destination, buyLink, journeyStops, journeyBuyLink } from "./runs.js";
 import { noticeList } from "../notices.js";
 
 export async function showSearch(main, { query }) {
@@ -17,18 +17,17 @@ export async function showSearch(main, { query }) {
     }));
     const journeys = answer.journeys || [];
     replace(results, h("h2", {}, journeys.length ? t("journeys.found") : t("journeys.none")),
-      h("ol", { class: "cards" }, journeys.map((journey) => h("li", { class: "card" },
+      h("ol", { class: "cards" }, journeys.map((journey) => h("li", { class: "card", dataset: { legs: String(journey.legs.length) } },
         h("p", {}, h("strong", {}, dateTime(journey.departure)), " → ", h("strong", {}, dateTime(journey.arrival)),
-          ` (${journey.legs.length > 1 ? t("journeys.changes", { count: journey.legs.length - 1 }) : t("journeys.direct")})`),
+          ` (${journey.legs.length > 1 ? t("journeys.changes", { count: journey.legs.length - 1 }) : t("journeys.direct")}) `,
+          // One ticket for the whole journey, all its trains.
+          journeyBuyLink(journey, `${dateTime(journey.departure)} → ${dateTime(journey.arrival)}`)),
         h("ul", {}, journey.legs.map((leg) => {
-          const board = leg.run.stops.find((stop) => stop.sequence === leg.boardSequence) || leg.run.stops[0];
-          const alight = leg.run.stops.find((stop) => stop.sequence === leg.alightSequence) || leg.run.stops[leg.run.stops.length - 1];
+          const { board, alight } = journeyStops(leg);
           return h("li", {},
             h("a", { href: `#/trips/${encodeURIComponent(leg.run.run.tripId)}/${leg.run.run.serviceDate}` }, `${leg.run.line} ${leg.run.trainNumber}`),
             ` ${board.station.name} `, stopTime(board), ` → ${alight.station.name} `, stopTime(alight, "Arrival"),
-            " ", platform(board), " ", status(leg.run, board),
-            // A ticket is for one train: a direct journey is bought here, each leg of one with a change.
-            " ", buyLink(leg.run, board, `${leg.run.line} ${leg.run.trainNumber}`, alight.station.stationId));
+            " ", platform(board), " ", status(leg.run, board));
         }))))));
   };
   main.append(form(t("journeys.title"), [

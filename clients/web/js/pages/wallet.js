@@ -1,5 +1,6 @@
 // The wallet: valid tickets with their validation code as a QR code and the live state of each
-// train they are for (both ways of a return), a way to the buy page, and the purchase history.
+// train they are for (both ways of a return, every train of a journey with changes), a way to
+// the buy page, and the purchase history.
 
 import { api } from "../api.js";
 import { h, replace, failure, money, dateTime, enumText } from "../dom.js";
@@ -30,7 +31,9 @@ function ticketCard(ticket) {
       ticket.ridesTotal ? ` · ${t("wallet.ridesLeft", { count: ticket.ridesTotal - (ticket.ridesUsed || 0), total: ticket.ridesTotal })}` : "",
       ticket.validUntil ? ` · ${t("wallet.validUntil", { time: dateTime(ticket.validUntil) })}` : ""),
     ticket.outbound ? journeyLine(ticket.outbound, "outbound", t("wallet.outbound")) : null,
+    (ticket.outboundConnections || []).map((leg) => journeyLine(leg, "outbound-change", t("wallet.changeAt", { station: leg.fromStationName }))),
     ticket.returnJourney ? journeyLine(ticket.returnJourney, "back", t("wallet.back")) : null,
+    (ticket.returnConnections || []).map((leg) => journeyLine(leg, "back-change", t("wallet.changeAt", { station: leg.fromStationName }))),
     usable ? h("figure", {}, qrCanvas(ticket.validationCode, t("wallet.codeOf", { ticket: ticket.description })),
       h("figcaption", {}, t("wallet.showCode"))) : null);
 }
