@@ -67,8 +67,10 @@ CATALOGUES = pathlib.Path(__file__).resolve().parents[2] / "clients" / "web" / "
 # What the services write in each language, as the tests look for it (the Italian is from
 # Shared/Domain/Language/Italian.swift).
 SERVER_WORDS = {
-    "it": {"late": "{count} minuti di ritardo", "code": "il tuo codice di conferma Binario", "not_email": "non è un indirizzo email"},
-    "en": {"late": "{count} minutes late", "code": "your Binario confirmation code", "not_email": "is not an email address"},
+    "it": {"late": "{count} minuti di ritardo", "code": "il tuo codice di conferma Binario", "not_email": "non è un indirizzo email",
+           "first_class": "1ª classe", "one_way": "sola andata"},
+    "en": {"late": "{count} minutes late", "code": "your Binario confirmation code", "not_email": "is not an email address",
+           "first_class": "1st class", "one_way": "one way"},
 }
 
 
@@ -520,7 +522,7 @@ def buying(traveller):
                     "the board's train is no longer chosen")
     traveller.fill("#trains-form", {})
     assert traveller.find("#quote .validity").text == traveller.words("buy.validOnTrain", minutes=240)
-    assert "1st class" in traveller.text("#quote .quote tbody"), f"the quote is not for first class: {traveller.text('#quote .quote')}"
+    assert traveller.server("first_class") in traveller.text("#quote .quote tbody"), f"the quote is not for first class: {traveller.text('#quote .quote')}"
     traveller.shot("buy")
     # No card yet: the new card's fields are asked for beside the price.
     assert traveller.find("#pay-form select[name=paymentMethodId]").get_attribute("value") == "new"
@@ -569,8 +571,9 @@ def journey_with_a_change(traveller):
     assert label.get_attribute("data-legs") == "2", f"the buy page chose {label.text}, not the journey with a change"
     assert traveller.words("buy.changeAt", station="Milano Centrale") in label.text, label.text
     traveller.fill("#trains-form", {})
-    lines = traveller.driver.find_elements(By.CSS_SELECTOR, "#quote .quote tbody tr")
+    lines = traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#quote .quote tbody tr"), "no quote for the journey")
     assert len(lines) == 1 and "Malpensa" in lines[0].text and "Bergamo" in lines[0].text, [line.text for line in lines]
+    assert traveller.server("one_way") in lines[0].text, lines[0].text
     traveller.shot("buy-change")
     traveller.find("#pay-form button[type=submit]").click()
     traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#quote .bought"), "paying for the journey with a change bought nothing")

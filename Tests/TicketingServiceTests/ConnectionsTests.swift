@@ -44,6 +44,9 @@ struct ConnectionsTests {
     // 11.7 km + 33.6 km: the same band as the direct train's 45.3 km, one fare, not two.
     #expect(quote.total == direct.total)
     #expect(quote.lines.first?.description == "Milano Centrale → Bergamo via Monza, one way, 2nd class, 46 km")
+    // Kept in every language, for a holder who reads Italian.
+    #expect(quote.lines.first?.descriptionWords.text(in: .italian) == "Milano Centrale → Bergamo via Monza, sola andata, 2ª classe, 46 km")
+    #expect(quote.ticket.descriptionWords.text(in: .italian) == quote.lines.first?.descriptionWords.text(in: .italian))
     #expect(quote.ticket.outbound?.toStationID == "MONZA" && quote.ticket.outboundConnections?.map(\.run) == [second])
 
     let ticket = try await ticketing.domain.purchase(userID: "ada", quoteID: quote.id, idempotencyKey: "k", paymentMethodID: "").tickets[0]

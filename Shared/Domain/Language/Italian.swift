@@ -3,20 +3,6 @@ extension PersonText {
   /// ``PersonText``), and its Italian. `%@` takes the arguments in order; `%2$@` reorders.
   /// `scripts/check-person-texts.py` keeps it complete.
   static let italian: [String: String] = [
-    "%@ Note: %@ %@":
-      "%@ Nota: %@ %@",
-    "%@ leaves %@ minutes early":
-      "%@ parte con %@ minuti di anticipo",
-    "%@. Arrives at %@ at %@ instead of %@.":
-      "%@. Arriva a %@ alle %@ anziché alle %@.",
-    "%@. At %@: %@":
-      "%@. A %@: %@",
-    "%@. It no longer reaches %@.":
-      "%@. Non arriva più a %@.",
-    "Position unknown: their device could not tell it.":
-      "Posizione sconosciuta: il suo dispositivo non ha saputo indicarla.",
-    "Position: %@":
-      "Posizione: %@",
     "\"%@\" is not a date (expected YYYY-MM-DD)":
       "\"%@\" non è una data (atteso AAAA-MM-GG)",
     "\"%@\" is not a language the suite speaks (it or en)":
@@ -35,12 +21,20 @@ extension PersonText {
       "\"%@\" non è tra %@; imposta custom_plan_type per un altro",
     "\"%@\" is not true or false":
       "\"%@\" non è true né false",
+    "\"it\" or \"en\"":
+      "\"it\" o \"en\"",
+    "\"it\", \"en\", or empty for yours":
+      "\"it\", \"en\" o vuoto per la tua",
+    "\"protobuf\" or \"json\"":
+      "\"protobuf\" o \"json\"",
     "%@ %@ to %@":
       "%@ %@ per %@",
     "%@ %@ to %@ no longer runs on %@":
       "Il %@ %@ per %@ del %4$@ non circola più",
     "%@ %@ to %@ on %@: new times":
       "%@ %@ per %@ del %@: nuovi orari",
+    "%@ Note: %@ %@":
+      "%@ Nota: %@ %@",
     "%@ Your share is now %@.":
       "%@ La tua quota ora è %@.",
     "%@ added you on Binario":
@@ -127,6 +121,8 @@ extension PersonText {
       "%@ si è unito a %@",
     "%@ km is beyond the fare table's distance bands":
       "%@ km è oltre le fasce di distanza della tabella tariffaria",
+    "%@ leaves %@ minutes early":
+      "%@ parte con %@ minuti di anticipo",
     "%@ left %@":
       "%@ ha lasciato %@",
     "%@ m is not a radius (more than 0, at most %@ m)":
@@ -153,12 +149,22 @@ extension PersonText {
       "%@ richiede un token di dispositivo: invia authorization: Device <token>",
     "%@ was cancelled":
       "%@ è stato annullato",
+    "%@ → %@ via %@":
+      "%@ → %@ via %@",
     "%@%% is not a discount (1 to 100)":
       "%@%% non è uno sconto (da 1 a 100)",
     "%@%% off at %@":
       "sconto del %@%% da %@",
     "%@, %@ away":
       "%@, a %@",
+    "%@, %@, %@, %@ km":
+      "%@, %@, %@, %@ km",
+    "%@. Arrives at %@ at %@ instead of %@.":
+      "%@. Arriva a %@ alle %@ anziché alle %@.",
+    "%@. At %@: %@":
+      "%@. A %@: %@",
+    "%@. It no longer reaches %@.":
+      "%@. Non arriva più a %@.",
     "%@. Leaves %@ at %@ instead of %@.":
       "%@. Parte da %@ alle %@ invece che alle %@.",
     "%@: %@ added":
@@ -181,12 +187,18 @@ extension PersonText {
       "da 1 a 10 passeggeri",
     "1 to 60 letters, digits, - or _":
       "da 1 a 60 lettere, cifre, - o _",
+    "1st class":
+      "1ª classe",
+    "2nd class":
+      "2ª classe",
     "A member left %@":
       "Un membro ha lasciato %@",
     "A trip to %@, %@ to %@.":
       "Un viaggio a %@, dal %@ al %@.",
     "Binario: your phone verification code is %@. It is valid for %@ minutes.":
       "Binario: il tuo codice di verifica del telefono è %@. È valido per %@ minuti.",
+    "Carnet of %@ rides, %@":
+      "Carnet di %@ corse, %@",
     "EMERGENCY: %@ needs help.":
       "EMERGENZA: %@ ha bisogno di aiuto.",
     "EMERGENCY: someone needs help.":
@@ -209,6 +221,8 @@ extension PersonText {
       "Le sue fermate sono cambiate.",
     "Leaves %@ %@, arrives %@ %@.":
       "Parte da %@ alle %@, arriva a %@ alle %@.",
+    "Monthly pass %@ from %@":
+      "Abbonamento mensile %@ dal %@",
     "No taxi for a request":
       "Nessun taxi per una richiesta",
     "No taxi found":
@@ -217,6 +231,10 @@ extension PersonText {
       "Nessun taxi vicino a %@ ha potuto prendere la tua corsa; non ti è stato addebitato nulla. Riprova tra qualche minuto.",
     "Now leaving from platform %@. %@.":
       "Ora parte dal binario %@. %@.",
+    "Position unknown: their device could not tell it.":
+      "Posizione sconosciuta: il suo dispositivo non ha saputo indicarla.",
+    "Position: %@":
+      "Posizione: %@",
     "Reservation cancelled":
       "Prenotazione annullata",
     "Reset your Binario password":
@@ -259,6 +277,8 @@ extension PersonText {
       "Benvenuto in %@",
     "Welcome to %@ — %@ %@ %@":
       "Benvenuto a %@ — %@ %@ %@",
+    "Yearly pass %@ from %@":
+      "Abbonamento annuale %@ dal %@",
     "You and its owner are no longer friends, so %@ is no longer shared with you.":
       "Tu e il titolare non siete più amici, quindi %@ non è più condiviso con te.",
     "You are the only one in your shared taxi at %@ for now; your fare is %@.":
@@ -287,12 +307,8 @@ extension PersonText {
       "Il tuo taxi è arrivato",
     "Your taxi is late":
       "Il tuo taxi è in ritardo",
-    "\"it\" or \"en\"":
-      "\"it\" o \"en\"",
-    "\"it\", \"en\", or empty for yours":
-      "\"it\", \"en\" o vuoto per la tua",
-    "\"protobuf\" or \"json\"":
-      "\"protobuf\" o \"json\"",
+    "Zone ticket %@, one ride of %@ minutes":
+      "Biglietto a zone %@, una corsa di %@ minuti",
     "a GeoJSON catalogue is a FeatureCollection":
       "un catalogo GeoJSON è una FeatureCollection",
     "a batch holds at most %@ readings; send the rest in another":
@@ -425,6 +441,8 @@ extension PersonText {
       "un titolo in italiano o in inglese",
     "a topic (train changes, deals, welcomes, tickets, trips or taxi)":
       "un argomento (variazioni dei treni, offerte, benvenuti, biglietti, viaggi o taxi)",
+    "a train is required":
+      "serve un treno",
     "a train number":
       "un numero di treno",
     "a trip id":
@@ -477,6 +495,8 @@ extension PersonText {
       "nel frattempo un altro account ha preso %@",
     "another account uses the address %@":
       "un altro account usa l'indirizzo %@",
+    "at least %@ minutes are needed to change trains at %@":
+      "servono almeno %@ minuti per cambiare treno a %@",
     "at least 10 characters":
       "almeno 10 caratteri",
     "at least 2 rides, a price not negative":
@@ -487,6 +507,8 @@ extension PersonText {
       "serve almeno una zona",
     "at least one zone, each named once":
       "almeno una zona, ciascuna nominata una volta",
+    "at most %@ trains one way":
+      "al massimo %@ treni per ogni tratta",
     "at most %@ users per call":
       "al massimo %@ utenti per chiamata",
     "at most 100 runs":
@@ -737,6 +759,8 @@ extension PersonText {
       "ora",
     "one text per language":
       "un testo per lingua",
+    "one way":
+      "sola andata",
     "only %@ of the charge is left to refund":
       "restano da rimborsare solo %@ dell'addebito",
     "only the organiser of %@ can do that":
@@ -753,6 +777,8 @@ extension PersonText {
       "limite di frequenza superato (%@ chiamate al secondo per client); rallenta e riprova",
     "report your position first: a taxi waits in the queue of the zone it is in":
       "comunica prima la tua posizione: un taxi attende nella coda della zona in cui si trova",
+    "return":
+      "andata e ritorno",
     "ride %@ of a deleted account is not settled yet; its erasure waits":
       "la corsa %@ di un account eliminato non è ancora saldata; la sua cancellazione attende",
     "send the device's token: authorization: Device <token>":
@@ -1029,6 +1055,8 @@ extension PersonText {
       "l'id della corsa",
     "the user's id":
       "l'id dell'utente",
+    "the way back must go from %@ to %@":
+      "il ritorno deve andare da %@ a %@",
     "the web app has no %@":
       "l'app web non ha %@",
     "there is a taxi %@ already":
@@ -1077,6 +1105,8 @@ extension PersonText {
       "questo biglietto è già stato usato%@",
     "this ticket was refunded":
       "questo biglietto è stato rimborsato",
+    "this train must leave from %@, where the train before it arrives":
+      "questo treno deve partire da %@, dove arriva il treno precedente",
     "times are HH:MM or HH:MM:SS (up to 47:59:59 after midnight)":
       "gli orari sono HH:MM o HH:MM:SS (fino a 47:59:59 dopo mezzanotte)",
     "times must not go back (%@ after %@)":

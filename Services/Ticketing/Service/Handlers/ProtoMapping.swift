@@ -64,7 +64,7 @@ extension Binario_Ticketing_V1_Quote {
     self.kind = quote.ticket.kind.proto
     self.lines = quote.lines.map { line in
       .with {
-        $0.description_p = line.description
+        $0.description_p = line.descriptionWords.text(in: RequestLanguage.current)
         $0.unitPrice = .init(line.unitPrice)
         $0.quantity = UInt32(line.quantity)
         $0.amount = .init(line.amount)
@@ -118,7 +118,7 @@ extension Binario_Ticketing_V1_Ticket {
     self.ticketID = ticket.id
     self.purchaseID = ticket.purchaseID
     self.kind = ticket.kind.proto
-    self.description_p = ticket.description
+    self.description_p = ticket.descriptionWords.text(in: RequestLanguage.current)
     self.status = {
       switch ticket.status(at: now) {
       case .valid: return .valid

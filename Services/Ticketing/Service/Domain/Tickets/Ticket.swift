@@ -87,6 +87,13 @@ public struct Ticket: Sendable, Hashable, Codable {
   public var outboundConnections: [Journey]? = nil
   /// The trains after `returnJourney` on a way back with changes.
   public var returnConnections: [Journey]? = nil
+  /// `description` in the languages besides English, by code (not kept by tickets sold before).
+  public var descriptionTranslations: [String: String]? = nil
+
+  /// The description in every language it was written in.
+  public var descriptionWords: TranslatedText {
+    TranslatedText(english: description, translations: descriptionTranslations ?? [:])
+  }
 
   public func status(at now: Date) -> Status {
     if refundedAt != nil { return .refunded }

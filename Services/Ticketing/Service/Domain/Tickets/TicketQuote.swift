@@ -83,6 +83,12 @@ public struct TicketQuote: Sendable, Hashable, Codable {
     public var description: String
     public var unitPrice: Money
     public var quantity: Int
+    /// `description` in the languages besides English, by code.
+    public var translations: [String: String]? = nil
+
+    public var descriptionWords: TranslatedText {
+      TranslatedText(english: description, translations: translations ?? [:])
+    }
 
     public var amount: Money { Money(amountMinor: unitPrice.amountMinor * Int64(quantity), currency: unitPrice.currency) }
   }

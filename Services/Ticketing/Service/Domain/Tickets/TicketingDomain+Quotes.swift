@@ -8,7 +8,7 @@ extension TicketingDomain {
     guard (1 ... 10).contains(passengers) else { throw ServiceError.invalid("passengers", "1 to 10 passengers") }
     let table = try await fareTable()
     let now = clock.now()
-    let priced: (description: String, price: Int64, ticket: Ticket)
+    let priced: (description: PersonText, price: Int64, ticket: Ticket)
     switch request {
     case .station(let legs, let returnLegs, let travelClass):
       priced = try await stationTicket(legs: legs, returnLegs: returnLegs, travelClass: travelClass, table: table, now: now)
@@ -16,7 +16,7 @@ extension TicketingDomain {
       let range = try zoneRange(zones, table: table)
       let fare = try table.zoneFare(range)
       priced = (
-        "Zone ticket \(range.name(in: table)), one ride of \(table.zoneRideMinutes) minutes", fare.single,
+        "Zone ticket \(range.name(in: table)), one ride of \(table.zoneRideMinutes) minutes" as PersonText, fare.single,
         zoneTicket(kind: .zone, zones: range.name(in: table), rides: 1, table: table, now: now)
       )
     case .carnet(let zones, let rides):
@@ -27,7 +27,7 @@ extension TicketingDomain {
         throw ServiceError.invalid("carnet", "no carnet of \(rides) rides for \(range.name(in: table)); the fare table has \(offered)")
       }
       priced = (
-        "Carnet of \(rides) rides, \(range.name(in: table))", carnet.price,
+        "Carnet of \(rides) rides, \(range.name(in: table))" as PersonText, carnet.price,
         zoneTicket(kind: .carnet, zones: range.name(in: table), rides: rides, table: table, now: now)
       )
     case .pass(let period, let startDate, let zones, let from, let to, let travelClass):
@@ -58,14 +58,19 @@ extension TicketingDomain {
     {
       routeOffer = AppliedRouteOffer(offer: offer, fullUnitPrice: Money(amountMinor: price, currency: table.currency))
       price = AppliedRouteOffer.discounted(price, percent: offer.discountPercent)
-      description += ", \(offer.title) −\(offer.discountPercent)%"
+      description = "\(description), \(offer.title) −\(offer.discountPercent)%" as PersonText
     }
     ticket.price = Money(amountMinor: price, currency: table.currency)
-    ticket.description = description
+    // Kept in every language: the holder reads it in theirs, wherever they read it later.
+    let words = TranslatedText(description)
+    ticket.description = words.english
+    ticket.descriptionTranslations = words.translations
     let quote = TicketQuote(
       id: Self.newID("qt"),
       userID: userID,
-      lines: [TicketQuote.Line(description: description, unitPrice: ticket.price, quantity: passengers)],
+      lines: [
+        TicketQuote.Line(description: words.english, unitPrice: ticket.price, quantity: passengers, translations: words.translations)
+      ],
       passengers: passengers,
       expiresAt: now.addingTimeInterval(Self.quoteLifetime),
       createdAt: now,
@@ -111,7 +116,7 @@ extension TicketingDomain {
     travelClass: Ticket.TravelClass,
     table: FareTable,
     now: Date
-  ) async throws -> (String, Int64, Ticket) {
+  ) async throws -> (PersonText, Int64, Ticket) {
     let out = try await way(legs, list: "legs", now: now)
     var back: TicketWay?
     if !returnLegs.isEmpty {
@@ -133,10 +138,13 @@ extension TicketingDomain {
       price += travelClass == .first ? band.firstClass : band.secondClass
     }
     let km = (out.metres + 999) / 1000
-    let via = out.legs.dropFirst().map(\.fromStationName)
-    let description =
-      "\(out.from.fromStationName) → \(out.to.toStationName)\(via.isEmpty ? "" : " via \(via.joined(separator: ", "))"), "
-      + "\(back == nil ? "one way" : "return"), \(travelClass == .first ? "1st" : "2nd") class, \(km) km"
+    let via = out.legs.dropFirst().map(\.fromStationName).joined(separator: ", ")
+    let route: PersonText =
+      if via.isEmpty { "\(out.from.fromStationName) → \(out.to.toStationName)" } else {
+        "\(out.from.fromStationName) → \(out.to.toStationName) via \(via)"
+      }
+    let way: PersonText = if back == nil { "one way" } else { "return" }
+    let description: PersonText = "\(route), \(way), \(Self.classWords(travelClass)), \(km) km"
     let lastArrival = (back ?? out).to.arrival
     var ticket = Self.draft(
       kind: .station,
@@ -247,7 +255,7 @@ extension TicketingDomain {
     travelClass: Ticket.TravelClass,
     table: FareTable,
     now: Date
-  ) async throws -> (String, Int64, Ticket) {
+  ) async throws -> (PersonText, Int64, Ticket) {
     let today = CalendarDate(now, in: zone)
     let startDate: CalendarDate
     if rawStart.isEmpty {
@@ -258,16 +266,15 @@ extension TicketingDomain {
       throw ServiceError.invalid("pass.start_date", "a date YYYY-MM-DD from today to 60 days ahead")
     }
     let end = startDate.adding(months: period == .monthly ? 1 : 12)
-    let periodName = period == .monthly ? "Monthly" : "Yearly"
     let price: Int64
-    let description: String
+    let description: PersonText
     var zoneName: String?
     if !zones.isEmpty {
       let range = try zoneRange(zones, table: table)
       let fare = try table.zoneFare(range)
       price = period == .monthly ? fare.monthlyPass : fare.yearlyPass
       zoneName = range.name(in: table)
-      description = "\(periodName) pass \(range.name(in: table)) from \(startDate)"
+      description = Self.passWords(period, PersonText(verbatim: range.name(in: table)), from: startDate)
     } else {
       guard !from.isEmpty, !to.isEmpty, from != to else {
         throw ServiceError.invalid("pass", "either zones or two different stations (from_station_id, to_station_id)")
@@ -284,7 +291,8 @@ extension TicketingDomain {
       let basePrice = period == .monthly ? band.monthlyPass : band.yearlyPass
       // First class costs what the band's single fares say it costs more.
       price = travelClass == .first ? basePrice * band.firstClass / max(1, band.secondClass) : basePrice
-      description = "\(periodName) pass \(a.name) ↔ \(b.name), \(travelClass == .first ? "1st" : "2nd") class, from \(startDate)"
+      let stations: PersonText = "\(a.name) ↔ \(b.name), \(Self.classWords(travelClass)),"
+      description = Self.passWords(period, stations, from: startDate)
     }
     var ticket = Self.draft(
       kind: .pass,
@@ -331,6 +339,20 @@ extension TicketingDomain {
       createdAt: now,
       validationCode: ""
     )
+  }
+
+  static func passWords(_ period: Ticket.PassPeriod, _ what: PersonText, from start: CalendarDate) -> PersonText {
+    switch period {
+    case .monthly: return "Monthly pass \(what) from \(start)"
+    case .yearly: return "Yearly pass \(what) from \(start)"
+    }
+  }
+
+  static func classWords(_ travelClass: Ticket.TravelClass) -> PersonText {
+    switch travelClass {
+    case .first: "1st class"
+    case .second: "2nd class"
+    }
   }
 
   /// The great-circle distance between two stops.
