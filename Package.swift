@@ -136,6 +136,8 @@ let sharedLibraries: [Target] = [
   .target(name: "BinarioPayments", dependencies: ["BinarioDomain"], path: "Shared/Payments"),
   // The system's zlib (zlib1g-dev): scheduling inflates zip entries with it.
   .systemLibrary(name: "BinarioZlib", path: "Shared/Zlib"),
+  // Deflate with zlib, raw (zip entries) or gzip (HTTP): scheduling's GTFS feed, the gateway's files.
+  .target(name: "BinarioCompression", dependencies: ["BinarioZlib"], path: "Shared/Compression"),
 ]
 
 // MARK: - Services (Services/)
@@ -202,7 +204,7 @@ let services: [Service] = [
   service(
     "Scheduling",
     product: "scheduling",
-    uses: ["BinarioZlib", "BinarioWebPush", .asyncHTTPClient, .nioCore],
+    uses: ["BinarioZlib", "BinarioCompression", "BinarioWebPush", .asyncHTTPClient, .nioCore],
     mainUses: ["BinarioWebPush", .asyncHTTPClient, .nioSSL],
     testUses: ["BinarioWebPush", .zipFoundation]
   ),
@@ -219,7 +221,7 @@ let services: [Service] = [
     "Gateway",
     product: "gateway",
     uses: [
-      "BinarioTracing", "BinarioZlib", .tracing, .nioCore, .nioPosix, .nioSSL, .prometheus, .serviceLifecycle, .grpcHTTP2Transport,
+      "BinarioTracing", "BinarioCompression", .tracing, .nioCore, .nioPosix, .nioSSL, .prometheus, .serviceLifecycle, .grpcHTTP2Transport,
       .grpcProtobuf,
       .hummingbird, .hummingbirdCore, .hummingbirdTLS, .httpTypes, .crypto, .nioHTTP2, .nioHPACK,
     ],

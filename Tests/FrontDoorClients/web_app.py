@@ -68,9 +68,11 @@ CATALOGUES = pathlib.Path(__file__).resolve().parents[2] / "clients" / "web" / "
 # Shared/Domain/Language/Italian.swift).
 SERVER_WORDS = {
     "it": {"late": "{count} minuti di ritardo", "code": "il tuo codice di conferma Binario", "not_email": "non è un indirizzo email",
-           "first_class": "1ª classe", "one_way": "sola andata"},
+           "first_class": "1ª classe", "one_way": "sola andata",
+           "emergency_services": "Servizi di emergenza"},
     "en": {"late": "{count} minutes late", "code": "your Binario confirmation code", "not_email": "is not an email address",
-           "first_class": "1st class", "one_way": "one way"},
+           "first_class": "1st class", "one_way": "one way",
+           "emergency_services": "Emergency services"},
 }
 
 
@@ -496,6 +498,7 @@ def emergency(traveller):
     cards = [card.text for card in traveller.driver.find_elements(By.CSS_SELECTOR, "#emergency-sent .card")]
     assert "EMERGENCY:" in cards[0] and "45.485800,9.204400" in cards[0], cards[0]
     assert "EMERGENZA:" in cards[1] and "112" in cards[1], cards[1]
+    assert traveller.server("emergency_services") in cards[1], f"112 is not named in the traveller's language: {cards[1]}"
     link = traveller.driver.find_element(By.CSS_SELECTOR, "#emergency-sent .card a").get_attribute("href")
     assert link.startswith("https://wa.me/447700900123?text="), link
     traveller.shot("emergency")
@@ -847,6 +850,7 @@ def profile(traveller, gateway, admin_token, email):
     traveller.find("#pending-email a").click()
     traveller.fill("#confirm-form", {"code": gateway.code(admin_token, new_email)})
     traveller.until(lambda: new_email in traveller.text("#current-email"), "the confirmed email is not the one the person signs in with")
+    traveller.until(lambda: traveller.text("#who") == new_email, "the header does not show the confirmed email")
     traveller.fill("#password-form", {"currentPassword": PASSWORD, "newPassword": "a-changed-password-3"})
     traveller.until(lambda: traveller.words("profile.passwordChanged") in traveller.text("#announcer"), "the password change was not confirmed")
     gateway.sign_in(new_email, "a-changed-password-3")

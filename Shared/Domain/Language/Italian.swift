@@ -203,6 +203,8 @@ extension PersonText {
       "EMERGENZA: %@ ha bisogno di aiuto.",
     "EMERGENCY: someone needs help.":
       "EMERGENZA: qualcuno ha bisogno di aiuto.",
+    "Emergency services":
+      "Servizi di emergenza",
     "Finding you another taxi":
       "Ti stiamo cercando un altro taxi",
     "For your %@ reservation from %@: we are asking the taxis nearby now.":

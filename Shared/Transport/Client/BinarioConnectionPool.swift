@@ -73,7 +73,7 @@ public final class BinarioConnectionPool: Sendable {
     var keepsConnected = false
     /// Connections made so far, and who waits for that count to reach theirs (tests).
     var connectionsMade = 0
-    var connectionCountWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var connectionCountWaiters: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// The next ready connection, round-robin; a connection that can take no new calls frees
     /// its slot for a new one.
@@ -265,15 +265,28 @@ public final class BinarioConnectionPool: Sendable {
   }
 
   /// Returns once the pool has made `count` connections in all, without starting any itself:
-  /// what a test waits on to see connections made by the pool alone.
+  /// what a test waits on to see connections made by the pool alone. Returns early when the
+  /// waiting task is cancelled (a test's time limit), so a regression fails rather than hangs.
   func untilConnectionsMade(_ count: Int) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let reached = self.state.withLockedValue { state -> Bool in
-        if state.connectionsMade >= count { return true }
-        state.connectionCountWaiters.append((count, continuation))
-        return false
+    let id = self.state.withLockedValue { state in
+      defer { state.nextWaiterID += 1 }
+      return state.nextWaiterID
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let reached = self.state.withLockedValue { state -> Bool in
+          if state.connectionsMade >= count || Task.isCancelled { return true }
+          state.connectionCountWaiters.append((id, count, continuation))
+          return false
+        }
+        if reached { continuation.resume() }
       }
-      if reached { continuation.resume() }
+    } onCancel: {
+      let waiting = self.state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+        guard let index = state.connectionCountWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return state.connectionCountWaiters.remove(at: index).continuation
+      }
+      waiting?.resume()
     }
   }
 

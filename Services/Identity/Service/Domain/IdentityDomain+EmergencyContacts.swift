@@ -107,9 +107,11 @@ extension IdentityDomain {
       language = account.language
       contacts = try await store.emergencyContacts(of: userID)
     }
+    // Named in the sender's language: the alerts sent are shown to them.
+    let servicesName: PersonText = "Emergency services"
     let emergencyServices = EmergencyContact(
       id: "112",
-      name: "Emergency services",
+      name: servicesName.rendered(in: language),
       phone: EmergencyAlertComposer.emergencyNumber,
       channel: .sms,
       language: .italian

@@ -42,6 +42,12 @@ export async function show(main) {
   /** The details, the language, the phone and the email: all from the profile. */
   async function drawProfile() {
     const profile = (await api("GET", "/v1/me")).profile;
+    // A confirmed new email shows in the header at once, not at the next sign-in.
+    if (session.user && profile.email && session.user.email !== profile.email) {
+      session.setEmail(profile.email);
+      const who = document.getElementById("who");
+      if (who) who.textContent = profile.email;
+    }
     const phoneState = profile.phone
       ? h("p", { class: profile.phoneVerified ? "verified" : "unverified", id: "phone-state" },
         t(profile.phoneVerified ? "profile.phoneVerified" : "profile.phoneUnverified", { phone: profile.phone }))

@@ -1,4 +1,4 @@
-import BinarioZlib
+import BinarioCompression
 import Foundation
 
 extension ZipArchive {
@@ -17,8 +17,9 @@ extension ZipArchive {
     var directory: [UInt8] = []
     for file in files {
       let name = Array(file.name.utf8)
-      let compressed = Self.deflate(file.bytes)
-      let checksum = file.bytes.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, UInt32($0.count))) }
+      // zlib fails to start only without memory, which nothing here can recover from.
+      guard let compressed = Deflate.compress(file.bytes, wrapping: .raw) else { preconditionFailure("zlib could not deflate") }
+      let checksum = Deflate.crc32(file.bytes)
       let offset = UInt32(archive.count)
 
       archive.append32(0x0403_4B50)
@@ -65,38 +66,6 @@ extension ZipArchive {
     archive.append32(directoryOffset)
     archive.append16(0)  // no comment
     return archive
-  }
-
-  /// `bytes` as a raw deflate stream (no zlib header, as zip stores it).
-  private static func deflate(_ bytes: [UInt8]) -> [UInt8] {
-    var stream = z_stream()
-    let started = deflateInit2_(
-      &stream,
-      Z_DEFAULT_COMPRESSION,
-      Z_DEFLATED,
-      -MAX_WBITS,
-      8,
-      Z_DEFAULT_STRATEGY,
-      ZLIB_VERSION,
-      Int32(MemoryLayout<z_stream>.size)
-    )
-    // zlib fails to start only without memory, which nothing here can recover from.
-    precondition(started == Z_OK, "zlib could not start deflating")
-    defer { deflateEnd(&stream) }
-    var input = bytes
-    var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 16)
-    let status = input.withUnsafeMutableBufferPointer { source in
-      output.withUnsafeMutableBufferPointer { target in
-        stream.next_in = source.baseAddress
-        stream.avail_in = UInt32(source.count)
-        stream.next_out = target.baseAddress
-        stream.avail_out = UInt32(target.count)
-        return BinarioZlib.deflate(&stream, Z_FINISH)
-      }
-    }
-    // The output has deflateBound's room, so one call finishes the stream.
-    precondition(status == Z_STREAM_END, "zlib did not finish deflating within its bound")
-    return Array(output.prefix(Int(stream.total_out)))
   }
 }
 
