@@ -16,10 +16,11 @@ struct TicketsCommand: AsyncParsableCommand {
   struct Quote: ConnectedCommand {
     static let configuration = CommandConfiguration(
       abstract:
-        "Price a ticket (held 15 minutes): a station ticket for a trip (--trip --date --from --to), a zone ticket (--zones), a carnet (--zones --rides) or a pass (--pass).",
+        "Price a ticket (held 15 minutes): a station ticket for a trip (--trip --date --from --to) or a journey with changes (--leg, once per train), a zone ticket (--zones), a carnet (--zones --rides) or a pass (--pass).",
       discussion: """
         binario tickets quote --trip R4_2301 --date 2026-11-25 --from MI_CENTRALE --to BERGAMO --passengers 2
         binario tickets quote --trip R4_2301 --date 2026-11-25 --from MI_CENTRALE --to BERGAMO --return-trip R4_2350 --return-date 2026-11-25 --first-class
+        binario tickets quote --leg MXP2_201,2026-11-28,MALPENSA_T1,MI_CENTRALE --leg R4_2604,2026-11-28,MI_CENTRALE,BERGAMO
         binario tickets quote --zones Mi1-Mi3
         binario tickets quote --zones Mi1-Mi3 --rides 10
         binario tickets quote --pass monthly --zones Mi1-Mi4 --start 2026-12-01
@@ -32,6 +33,9 @@ struct TicketsCommand: AsyncParsableCommand {
     @Option(help: "The station you board at.") var from: String?
     @Option(help: "The station you get off at.") var to: String?
     @Option(help: "A return ticket: the trip back.") var returnTrip: String?
+    @Option(help: "One train of a journey with changes, in order: TRIP,DATE,FROM,TO (as 'trips search' shows them).")
+    var leg: [String] = []
+    @Option(help: "One train of the way back with changes, in order: TRIP,DATE,FROM,TO.") var returnLeg: [String] = []
     @Option(help: "The return trip's date, YYYY-MM-DD (default: --date).") var returnDate: String?
     @Flag(help: "First class (default second).") var firstClass = false
     @Option(help: "A zone range, e.g. Mi1-Mi3.") var zones: String?
@@ -57,6 +61,15 @@ struct TicketsCommand: AsyncParsableCommand {
           $0.zones = zones ?? ""
           $0.fromStationID = from ?? ""
           $0.toStationID = to ?? ""
+          $0.travelClass = travelClass
+        }
+      } else if !leg.isEmpty {
+        for text in leg + returnLeg where TicketsCommand.parseLeg(text).run.tripID.isEmpty {
+          throw ValidationError("a leg is TRIP,DATE,FROM,TO (got \"\(text)\")")
+        }
+        request.station = .with {
+          $0.legs = leg.map(TicketsCommand.parseLeg)
+          $0.returnLegs = returnLeg.map(TicketsCommand.parseLeg)
           $0.travelClass = travelClass
         }
       } else if let trip {
@@ -86,7 +99,7 @@ struct TicketsCommand: AsyncParsableCommand {
           request.zone = .with { $0.zones = zones }
         }
       } else {
-        throw ValidationError("say what to price: --trip (a station ticket), --zones (a zone ticket or, with --rides, a carnet) or --pass")
+        throw ValidationError("say what to price: --trip or --leg (a station ticket), --zones (a zone ticket or, with --rides, a carnet) or --pass")
       }
       let quote = try await gateway.tickets.quoteTicket(request).quote
       for line in quote.lines {
@@ -98,6 +111,20 @@ struct TicketsCommand: AsyncParsableCommand {
       }
       print("total \(Print.money(quote.total)), held until \(Print.clock(quote.expiresAt))")
       print("quote \(quote.quoteID)  (buy it: binario tickets buy \(quote.quoteID))")
+    }
+  }
+
+  /// `TRIP,DATE,FROM,TO` as a leg (an empty trip when malformed).
+  fileprivate static func parseLeg(_ text: String) -> Binario_Ticketing_V1_TicketLeg {
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    guard parts.count == 4, !parts.contains(where: \.isEmpty) else { return .init() }
+    return .with {
+      $0.run = .with {
+        $0.tripID = parts[0]
+        $0.serviceDate = parts[1]
+      }
+      $0.fromStationID = parts[2]
+      $0.toStationID = parts[3]
     }
   }
 
@@ -244,7 +271,8 @@ extension Print {
   static func ticket(_ ticket: Binario_Ticketing_V1_Ticket) {
     let status = String(describing: ticket.status).uppercased()
     print("\(ticket.description_p)  \(Print.money(ticket.price))  \(status)  [\(ticket.ticketID)]")
-    for journey in [ticket.outbound, ticket.returnJourney] where !journey.run.tripID.isEmpty {
+    let trains = [ticket.outbound] + ticket.outboundConnections + [ticket.returnJourney] + ticket.returnConnections
+    for journey in trains where !journey.run.tripID.isEmpty {
       var line = "  \(clock(journey.scheduledDeparture)) \(journey.fromStationName) → \(clock(journey.scheduledArrival)) \(journey.toStationName)"
       line += "  train \(journey.trainNumber) [\(journey.run.tripID) \(journey.run.serviceDate)]"
       if journey.hasLive {

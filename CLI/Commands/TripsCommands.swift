@@ -63,6 +63,13 @@ struct TripsCommand: AsyncParsableCommand {
               + "\n    \(alight.map { "\(Print.clock($0.expectedArrival)) \($0.station.name)" } ?? "")"
           )
         }
+        // One ticket for every train of the journey.
+        let legs = journey.legs.map { leg in
+          let board = leg.run.stops.first { $0.sequence == leg.boardSequence }?.station.stationID ?? ""
+          let alight = leg.run.stops.first { $0.sequence == leg.alightSequence }?.station.stationID ?? ""
+          return "--leg \(leg.run.run.tripID),\(leg.run.run.serviceDate),\(board),\(alight)"
+        }
+        print("  price it: binario tickets quote \(legs.joined(separator: " "))")
       }
     }
   }

@@ -533,6 +533,26 @@ extension CommandLineClientTests {
     let reused = try await cli.run(["tickets", "validate", String(code), "--session", adminSession])
     #expect(reused.status != 0 && reused.standardError.contains("already used") && reused.standardError.contains("[failedPrecondition]"))
 
+    // A journey with a change, as `trips search` prints it to price: one ticket, both trains.
+    let search = try await cli.run(["trips", "search", "--from", "MALPENSA_T1", "--to", "BERGAMO", "--limit", "10"])
+    let priceIt = try #require(
+      search.standardOutput.split(separator: "\n").first { $0.contains("price it: binario tickets quote --leg") && $0.contains(" --leg ") },
+      "\(search.standardOutput)"
+    )
+    let legs = priceIt.split(separator: " ").drop { $0 != "quote" }.dropFirst().map(String.init)
+    #expect(legs.count == 4, "\(priceIt)")
+    let journeyQuote = try await cli.run(["tickets", "quote"] + legs)
+    #expect(
+      journeyQuote.standardOutput.contains("Malpensa Aeroporto T1 → Bergamo via Milano Centrale"),
+      "\(journeyQuote.standardOutput)\(journeyQuote.standardError)"
+    )
+    let journeyQuoteID = try #require(journeyQuote.standardOutput.split(separator: "\n").last?.split(separator: " ").dropFirst().first)
+    let journeyTicket = try await cli.run(["tickets", "buy", String(journeyQuoteID), "--key", "cli-key-2"])
+    // Both trains under the one ticket: Malpensa to Milano, then Milano to Bergamo.
+    let trains = journeyTicket.standardOutput.split(separator: "\n").filter { $0.contains("  train ") }
+    #expect(trains.count == 2, "\(journeyTicket.standardOutput)\(journeyTicket.standardError)")
+    #expect(trains.first?.contains("Malpensa Aeroporto T1 → ") == true && trains.last?.contains("Milano Centrale → ") == true)
+
     let added = try await cli.run(
       [
         "subscriptions", "add", "--service", "Spotify", "--plan", "student", "--start", "2026-01-10", "--period", "quarterly",

@@ -136,6 +136,17 @@ struct ConnectionsTests {
       )
     }
     #expect(Self.problems(apart).map(\.field) == ["station.legs[1].from_station_id"])
+
+    // The second train left Milano before the first arrives.
+    let earlier = ticketing.timetable.addRun("R4_2299", date: "2027-03-10", departure: TestTicketing.start.addingTimeInterval(7200 - 600))
+    let gone = await serviceError {
+      _ = try await ticketing.domain.quote(
+        userID: "ada",
+        .station(legs: Self.legs(first, earlier), returnLegs: [], travelClass: .second),
+        passengers: 1
+      )
+    }
+    #expect(gone?.description.contains("this train leaves Monza before the train before it arrives there") == true)
   }
 
   @Test("a connection's run edited in the timetable: the ticket's connection takes its new times")

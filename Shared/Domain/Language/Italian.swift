@@ -1107,6 +1107,8 @@ extension PersonText {
       "questo biglietto è già stato usato%@",
     "this ticket was refunded":
       "questo biglietto è stato rimborsato",
+    "this train leaves %@ before the train before it arrives there":
+      "questo treno parte da %@ prima che vi arrivi il treno precedente",
     "this train must leave from %@, where the train before it arrives":
       "questo treno deve partire da %@, dove arriva il treno precedente",
     "times are HH:MM or HH:MM:SS (up to 47:59:59 after midnight)":

@@ -188,6 +188,9 @@ extension TicketingDomain {
           )
         }
         let change = journey.departure.timeIntervalSince(before.arrival)
+        if change < 0 {
+          throw ServiceError.invalid(leg.fields.run, "this train leaves \(journey.fromStationName) before the train before it arrives there")
+        }
         if change < TimeInterval(Self.minimumChangeMinutes * 60) {
           throw ServiceError.invalid(
             leg.fields.run,
