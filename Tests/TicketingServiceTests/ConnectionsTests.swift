@@ -149,6 +149,22 @@ struct ConnectionsTests {
     #expect(gone?.description.contains("this train leaves Monza before the train before it arrives there") == true)
   }
 
+  @Test("a validated ride lasts until the way's last train arrives, when that is later than the fare table's minutes")
+  func rideCoversTheWholeWay() async throws {
+    let (ticketing, first, _) = try await Self.setUp()
+    // Five hours to wait at Monza: the second train reaches Bergamo past the 240 minutes.
+    let late = ticketing.timetable.addRun("R4_2331", date: "2027-03-10", departure: TestTicketing.start.addingTimeInterval(7200 + 5 * 3600))
+    let quote = try await ticketing.domain.quote(
+      userID: "ada",
+      .station(legs: Self.legs(first, late), returnLegs: [], travelClass: .second),
+      passengers: 1
+    )
+    let ticket = try await ticketing.domain.purchase(userID: "ada", quoteID: quote.id, idempotencyKey: "k", paymentMethodID: "").tickets[0]
+    let arrival = try #require(ticket.outboundConnections?.last?.arrival)
+    let ridden = try ticket.validated(at: ticketing.clock.now())
+    #expect(arrival > ticketing.clock.now().addingTimeInterval(240 * 60) && ridden.activeUntil == arrival)
+  }
+
   @Test("a connection's run edited in the timetable: the ticket's connection takes its new times")
   func connectionFollowsTimetable() async throws {
     let (ticketing, first, second) = try await Self.setUp()

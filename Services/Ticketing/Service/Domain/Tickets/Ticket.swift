@@ -133,7 +133,14 @@ public struct Ticket: Sendable, Hashable, Codable {
     }
     var validated = self
     validated.ridesUsed += 1
-    validated.activeUntil = kind == .pass ? nil : now.addingTimeInterval(TimeInterval(rideMinutes * 60))
+    if kind == .pass {
+      validated.activeUntil = nil
+    } else {
+      // A station ticket's ride lasts at least until the last train of its way arrives: a
+      // journey with long changes may take longer than the fare table's minutes.
+      let wayEnd = [outboundLegs, returnLegs].filter { !$0.isEmpty }.dropFirst(ridesUsed).first?.last?.arrival
+      validated.activeUntil = max(now.addingTimeInterval(TimeInterval(rideMinutes * 60)), wayEnd ?? .distantPast)
+    }
     return validated
   }
 
