@@ -146,6 +146,7 @@ class Browser:
         self.errors = []
         self.violations = []
         self.offline = False
+        self.offline_windows = []  # [start, end] in ms, while Chromium emulated no network
         self.worker_sessions = []
         # Refusals a step provokes on purpose ("path", status): Chromium logs every failed
         # request as an error, and each of these may be logged once.
@@ -269,13 +270,22 @@ class Browser:
                 self.driver.execute_cdp_cmd("Target.detachFromTarget", {"sessionId": session})
             self.worker_sessions = []
         self.offline = offline
+        now = time.time() * 1000
+        if offline:
+            self.offline_windows.append([now, None])
+        elif self.offline_windows:
+            self.offline_windows[-1][1] = now
+
+    def in_offline_window(self, timestamp):
+        """Whether a console entry stamped `timestamp` (ms) was logged while the network was off."""
+        return any(start - 1000 <= timestamp <= (end if end is not None else float("inf")) + 1000 for start, end in self.offline_windows)
 
     def check_console(self, where):
         for entry in self.driver.get_log("browser"):
             if entry["level"] != "SEVERE":
                 continue
-            if self.offline and "net::ERR_INTERNET_DISCONNECTED" in entry["message"]:
-                continue  # what a request does without network
+            if self.offline_windows and "net::ERR_INTERNET_DISCONNECTED" in entry["message"] and self.in_offline_window(entry["timestamp"]):
+                continue  # what a request does without network (Chrome may deliver it after the network is back)
             provoked = next((refusal for refusal in self.provoked
                              if f"{refusal[0]} - Failed to load resource: the server responded with a status of {refusal[1]}" in entry["message"]), None)
             if provoked:
