@@ -131,12 +131,8 @@ extension Binario_Ticketing_V1_Ticket {
     if let travelClass = ticket.travelClass { self.travelClass = travelClass.proto }
     if let outbound = ticket.outbound { self.outbound = .init(outbound, live: shown.outboundLive) }
     if let back = ticket.returnJourney { self.returnJourney = .init(back, live: shown.returnLive) }
-    self.outboundConnections = (ticket.outboundConnections ?? []).enumerated().map { index, leg in
-      .init(leg, live: shown.outboundConnectionsLive.indices.contains(index) ? shown.outboundConnectionsLive[index] : nil)
-    }
-    self.returnConnections = (ticket.returnConnections ?? []).enumerated().map { index, leg in
-      .init(leg, live: shown.returnConnectionsLive.indices.contains(index) ? shown.returnConnectionsLive[index] : nil)
-    }
+    self.outboundConnections = Self.connections(ticket.outboundConnections, live: shown.outboundConnectionsLive)
+    self.returnConnections = Self.connections(ticket.returnConnections, live: shown.returnConnectionsLive)
     self.zones = ticket.zones ?? ""
     self.ridesTotal = UInt32(ticket.ridesTotal)
     self.ridesUsed = UInt32(ticket.ridesUsed)
@@ -147,6 +143,13 @@ extension Binario_Ticketing_V1_Ticket {
     self.refundable = shown.refundable
     if let period = ticket.passPeriod { self.passPeriod = period.proto }
     self.validations = shown.validations.map(Binario_Ticketing_V1_Validation.init)
+  }
+}
+
+extension Binario_Ticketing_V1_Ticket {
+  /// A journey's trains after its first, each with its live state when it is known.
+  fileprivate static func connections(_ legs: [Ticket.Journey]?, live: [TimetableRun.Stop?]) -> [Binario_Ticketing_V1_TicketJourney] {
+    (legs ?? []).enumerated().map { index, leg in .init(leg, live: live.indices.contains(index) ? live[index] : nil) }
   }
 }
 

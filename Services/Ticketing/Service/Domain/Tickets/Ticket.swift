@@ -116,6 +116,10 @@ public struct Ticket: Sendable, Hashable, Codable {
   /// Every train a holder rides and follows: the way out's, then the way back's.
   public var journeys: [Journey] { outboundLegs + returnLegs }
 
+  /// The ways in the order they are ridden (out, then back), each its trains in order: a
+  /// station ticket uses one ride per way.
+  public var ways: [[Journey]] { [outboundLegs, returnLegs].filter { !$0.isEmpty } }
+
   public var runs: [RunReference] { journeys.map(\.run) }
 
   /// When the ticket is first needed: its first departure, else its first valid day.
@@ -138,7 +142,7 @@ public struct Ticket: Sendable, Hashable, Codable {
     } else {
       // A station ticket's ride lasts at least until the last train of its way arrives: a
       // journey with long changes may take longer than the fare table's minutes.
-      let wayEnd = [outboundLegs, returnLegs].filter { !$0.isEmpty }.dropFirst(ridesUsed).first?.last?.arrival
+      let wayEnd = ways.dropFirst(ridesUsed).first?.last?.arrival
       validated.activeUntil = max(now.addingTimeInterval(TimeInterval(rideMinutes * 60)), wayEnd ?? .distantPast)
     }
     return validated

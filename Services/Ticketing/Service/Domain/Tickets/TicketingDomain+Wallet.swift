@@ -40,7 +40,7 @@ extension TicketingDomain {
       .filter { $0.kind == .station && $0.refundedAt == nil && $0.ridesUsed < $0.ridesTotal }
       .compactMap { ticket in
         // A return ticket whose outbound ride is used leaves next on its way back.
-        let next = [ticket.outboundLegs, ticket.returnLegs].filter { !$0.isEmpty }.dropFirst(ticket.ridesUsed).first
+        let next = ticket.ways.dropFirst(ticket.ridesUsed).first
         guard let next, let first = next.first, let last = next.last, first.fromStationID == stationID,
           window.contains(first.departure)
         else { return nil }
