@@ -194,6 +194,7 @@ extension MethodAccessPolicy {
     Binario_Telemetry_V1_Telemetry.Method.DeleteReferenceSource.descriptor: .level(.admin),
     Binario_Telemetry_V1_Telemetry.Method.ExportReadings.descriptor: .level(.signedIn),
     Binario_Telemetry_V1_Telemetry.Method.FetchReferenceData.descriptor: .level(.admin),
+    Binario_Telemetry_V1_Telemetry.Method.GetAirQualityIndex.descriptor: .level(.public),
     Binario_Telemetry_V1_Telemetry.Method.GetGrid.descriptor: .level(.signedIn),
     Binario_Telemetry_V1_Telemetry.Method.GetLatest.descriptor: .level(.signedIn),
     Binario_Telemetry_V1_Telemetry.Method.GetMap.descriptor: .level(.signedIn),

@@ -195,26 +195,46 @@ extension PersonText {
       "Un membro ha lasciato %@",
     "A trip to %@, %@ to %@.":
       "Un viaggio a %@, dal %@ al %@.",
+    "Avoid physical activity outdoors.":
+      "Evita l'attività fisica all'aperto.",
     "Binario: your phone verification code is %@. It is valid for %@ minutes.":
       "Binario: il tuo codice di verifica del telefono è %@. È valido per %@ minuti.",
     "Carnet of %@ rides, %@":
       "Carnet di %@ corse, %@",
+    "Consider doing less physical activity, above all outdoors and if you have symptoms.":
+      "Valuta di ridurre l'attività fisica, soprattutto all'aperto e se hai sintomi.",
+    "Do less physical activity outdoors.":
+      "Riduci l'attività fisica all'aperto.",
+    "Do less physical activity, above all outdoors and if you have symptoms.":
+      "Riduci l'attività fisica, soprattutto all'aperto e se hai sintomi.",
     "EMERGENCY: %@ needs help.":
       "EMERGENZA: %@ ha bisogno di aiuto.",
     "EMERGENCY: someone needs help.":
       "EMERGENZA: qualcuno ha bisogno di aiuto.",
     "Emergency services":
       "Servizi di emergenza",
+    "Enjoy your usual outdoor activities.":
+      "Goditi le tue solite attività all'aperto.",
+    "Extremely poor":
+      "Estremamente scadente",
+    "Fair":
+      "Discreta",
     "Finding you another taxi":
       "Ti stiamo cercando un altro taxi",
     "For your %@ reservation from %@: we are asking the taxis nearby now.":
       "Per la tua prenotazione delle %@ da %@: stiamo contattando ora i taxi vicini.",
+    "Good":
+      "Buona",
     "Hello %@,\n\n%@ (%@) saved you as a friend on Binario, to plan trips and share subscriptions together.\nSign up with this address and you will be friends straight away.\n\nIf you do not know them, ignore this message.":
       "Ciao %@,\n\n%@ (%@) ti ha salvato come amico su Binario, per organizzare viaggi e condividere abbonamenti insieme.\nRegistrati con questo indirizzo e sarete subito amici.\n\nSe non conosci questa persona, ignora questo messaggio.",
     "Hello %@,\n\nto choose a new password, open this link within %@ minutes:\n%@?token=%@\n\nThe link works once. Setting a new password signs you out everywhere.\nIf you did not ask for it, ignore this message: your password stays as it is.":
       "Ciao %@,\n\nper scegliere una nuova password, apri questo link entro %@ minuti:\n%@?token=%@\n\nIl link funziona una sola volta. Impostare una nuova password ti disconnette ovunque.\nSe non l'hai chiesto tu, ignora questo messaggio: la tua password resta com'è.",
     "Hello %@,\n\nyour Binario confirmation code is %@. It confirms the address %@ and is valid for %@ hours.\n\nIf you did not ask for it, ignore this message.":
       "Ciao %@,\n\nil tuo codice di conferma Binario è %@. Conferma l'indirizzo %@ ed è valido per %@ ore.\n\nSe non l'hai chiesto tu, ignora questo messaggio.",
+    "If you have symptoms, consider doing less intense activity outdoors.":
+      "Se hai sintomi, valuta di ridurre le attività intense all'aperto.",
+    "If your eyes, throat or chest feel irritated, consider doing less intense activity outdoors.":
+      "Se senti irritazione a occhi, gola o petto, valuta di ridurre le attività intense all'aperto.",
     "It was taken out of the timetable.":
       "È stato tolto dall'orario.",
     "Its owner left Binario, so you no longer share %@ (%@).":
@@ -223,6 +243,8 @@ extension PersonText {
       "Le sue fermate sono cambiate.",
     "Leaves %@ %@, arrives %@ %@.":
       "Parte da %@ alle %@, arriva a %@ alle %@.",
+    "Moderate":
+      "Moderata",
     "Monthly pass %@ from %@":
       "Abbonamento mensile %@ dal %@",
     "No taxi for a request":
@@ -233,6 +255,8 @@ extension PersonText {
       "Nessun taxi vicino a %@ ha potuto prendere la tua corsa; non ti è stato addebitato nulla. Riprova tra qualche minuto.",
     "Now leaving from platform %@. %@.":
       "Ora parte dal binario %@. %@.",
+    "Poor":
+      "Scadente",
     "Position unknown: their device could not tell it.":
       "Posizione sconosciuta: il suo dispositivo non ha saputo indicarla.",
     "Position: %@":
@@ -269,12 +293,16 @@ extension PersonText {
       "Il taxi %@ è andato fuori servizio durante la corsa; paghi solo la distanza percorsa.",
     "Taxi %@, on ride %@, has not reported its position for %@ minutes.":
       "Il taxi %@, nella corsa %@, non comunica la sua posizione da %@ minuti.",
+    "The air is good: enjoy your usual outdoor activities.":
+      "L'aria è buona: goditi le tue solite attività all'aperto.",
     "The organiser deleted the trip to %@.":
       "L'organizzatore ha eliminato il viaggio a %@.",
     "The passenger at %@ cancelled; you are back in the queue.":
       "Il passeggero a %@ ha annullato; sei di nuovo in coda.",
     "The taxi on its way to %@ is out of service; we are offering your ride to another one.":
       "Il taxi diretto a %@ è fuori servizio; stiamo offrendo la tua corsa a un altro.",
+    "Very poor":
+      "Molto scadente",
     "Welcome to %@":
       "Benvenuto in %@",
     "Welcome to %@ — %@ %@ %@":

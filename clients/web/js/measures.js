@@ -8,7 +8,7 @@ export const measures = [
   ["MEASURE_PM2_5", "PM2.5", [10, 50]], ["MEASURE_PM10", "PM10", [20, 100]], ["MEASURE_PM1", "PM1", [10, 50]],
   ["MEASURE_PM4", "PM4", [15, 75]], ["MEASURE_PM0_5", "PM0.5", [10, 50]], ["MEASURE_TEMPERATURE", "enum.MEASURE_TEMPERATURE", [0, 35]],
   ["MEASURE_HUMIDITY", "enum.MEASURE_HUMIDITY", [30, 90]], ["MEASURE_PRESSURE", "enum.MEASURE_PRESSURE", [990, 1040]], ["MEASURE_TVOC", "TVOC", [0, 500]],
-  ["MEASURE_ECO2", "eCO₂", [400, 2000]],
+  ["MEASURE_ECO2", "eCO₂", [400, 2000]], ["MEASURE_ALTITUDE", "enum.MEASURE_ALTITUDE", [0, 1000]],
 ];
 
 /** A measure's name in the app's language. */

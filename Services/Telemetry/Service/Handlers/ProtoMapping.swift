@@ -160,22 +160,64 @@ extension Binario_Telemetry_V1_ReferenceSensor {
 }
 
 extension Binario_Telemetry_V1_MapPoint {
-  init(_ point: MapPoint) {
+  init(_ point: MapPoint, of measure: Measure) {
     self.init()
     self.time = Google_Protobuf_Timestamp(date: point.time)
     self.latitude = point.position.latitude
     self.longitude = point.position.longitude
     self.value = point.value
+    self.band = .init(measure.airQualityBand(of: point.value))
   }
 }
 
 extension Binario_Telemetry_V1_ReferenceValue {
   /// A reference station's mean of a measure over a box and range.
-  init(_ station: (sensor: ReferenceSensor, mean: Double, count: Int)) {
+  init(_ station: (sensor: ReferenceSensor, mean: Double, count: Int), of measure: Measure) {
     self.init()
     self.sensor = .init(station.sensor)
     self.mean = station.mean
     self.count = Int32(clamping: station.count)
+    self.band = .init(measure.airQualityBand(of: station.mean))
+  }
+}
+
+extension Binario_Telemetry_V1_AirQualityBand {
+  init(_ band: AirQualityBand?) {
+    switch band {
+    case nil: self = .unspecified
+    case .good: self = .good
+    case .fair: self = .fair
+    case .moderate: self = .moderate
+    case .poor: self = .poor
+    case .veryPoor: self = .veryPoor
+    case .extremelyPoor: self = .extremelyPoor
+    }
+  }
+}
+
+extension Binario_Telemetry_V1_GetAirQualityIndexResponse {
+  /// The index's bands, their words in `language`.
+  init(language: Language) {
+    self.init()
+    source = AirQualityBand.source
+    bands = AirQualityBand.allCases.map { band in
+      .with {
+        $0.band = .init(band)
+        $0.name = band.name.rendered(in: language)
+        $0.colour = band.colour
+        $0.advice = band.advice.rendered(in: language)
+        $0.sensitiveAdvice = band.sensitiveAdvice.rendered(in: language)
+        $0.ranges = Pollutant.allCases.map { pollutant in
+          let range = pollutant.range(of: band)
+          return .with {
+            $0.pollutant = pollutant.rawValue
+            $0.measure = Measure.allCases.first { $0.pollutant == pollutant }?.proto ?? .unspecified
+            $0.from = range.from
+            if let to = range.to { $0.to = to }
+          }
+        }
+      }
+    }
   }
 }
 

@@ -31,6 +31,7 @@ extension TelemetryHandler {
           $0.min = point.minimum
           $0.mean = point.mean
           $0.max = point.maximum
+          $0.band = .init(measure.airQualityBand(of: point.mean))
         }
       }
     }
@@ -57,6 +58,13 @@ extension TelemetryHandler {
     }
   }
 
+  public func getAirQualityIndex(
+    request: Binario_Telemetry_V1_GetAirQualityIndexRequest,
+    context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_GetAirQualityIndexResponse {
+    .init(language: RequestLanguage.current)
+  }
+
   public func getPublicMap(
     request: Binario_Telemetry_V1_GetPublicMapRequest,
     context: ServerContext
@@ -78,8 +86,8 @@ extension TelemetryHandler {
         $0.from = Google_Protobuf_Timestamp(date: range.lowerBound)
         $0.to = Google_Protobuf_Timestamp(date: range.upperBound)
       }
-      $0.points = points.map(Binario_Telemetry_V1_MapPoint.init)
-      $0.reference = reference.map(Binario_Telemetry_V1_ReferenceValue.init)
+      $0.points = points.map { .init($0, of: measure) }
+      $0.reference = reference.map { .init($0, of: measure) }
     }
   }
 
@@ -100,8 +108,8 @@ extension TelemetryHandler {
       $0.unit = measure.unit
       $0.total = Int32(clamping: total)
       $0.sampled = total > points.count
-      $0.points = points.map(Binario_Telemetry_V1_MapPoint.init)
-      $0.reference = reference.map(Binario_Telemetry_V1_ReferenceValue.init)
+      $0.points = points.map { .init($0, of: measure) }
+      $0.reference = reference.map { .init($0, of: measure) }
     }
   }
 
@@ -154,6 +162,7 @@ extension TelemetryHandler {
             $0.time = Google_Protobuf_Timestamp(date: found.time)
             $0.value = found.value
             $0.unit = measure.unit
+            $0.band = .init(measure.airQualityBand(of: found.value))
           }
         }
       }

@@ -1,19 +1,27 @@
-// Air quality (MOQA): the map of a measure's readings from the user's boards, circles sized and
-// coloured by value, with the reference stations' means beside them; the chart of the series
-// with the nearest reference station's series overlaid (the boards' blue line against the
-// station's red one); the quartile table; and the boards, with uploading a readings file.
+// Air quality (MOQA): the filter (any of the eleven measures, any time window, all the user's
+// boards or one board they see, the reference station to compare with: the nearest by default,
+// any station near the data, or none); the map of the readings, ringed in blue, beside the
+// reference stations' means, ringed in red, PM2.5 and PM10 coloured by their band of the European
+// Air Quality Index (the other measures from good to bad), fitted to the data wherever it is in
+// Lombardy; the chart of the series with the station's series overlaid (the boards' blue line
+// against the station's red one); the quartile table; and the boards, with uploading a file.
 
 import { api, deviceApi, withQuery, segment } from "../api.js";
 import { h, replace, field, form, failure, announce, dateTime, time, fromZonedInput, toZonedInput } from "../dom.js";
-import { baseMapIn, valueColour } from "../maps.js";
+import { baseMapIn } from "../maps.js";
+import { airQualityIndex, colourOf, bandName, drawLegend, readingTip, stationTip } from "../air-index.js";
 import { chart, colours } from "../charts.js";
 import { parseReadings } from "../readings-file.js";
 import { t, number } from "../i18n.js";
 import { session } from "../session.js";
-import { measures, measureName } from "../measures.js";
+import { measures, measureName, measure as measureOf } from "../measures.js";
 import { chartJs } from "../libraries.js";
 
-const milan = { south: 45.3, west: 8.95, north: 45.65, east: 9.45 };
+/** The box the map asks for: Lombardy and its borders, so boards anywhere in the region show. */
+const lombardy = { south: 44.6, west: 8.4, north: 46.7, east: 11.5 };
+/** The station picker's choices besides a station: the nearest (the default) and none. */
+const NEAREST = "";
+const NONE = "none";
 
 export async function show(main, { query }) {
   await chartJs();
@@ -42,6 +50,7 @@ export async function show(main, { query }) {
   const chartCanvas = h("canvas", { id: "air-chart", role: "img", "aria-label": t("air.chartLabel") });
   const chartNote = h("p", { id: "air-chart-note", class: "hint" });
   const table = h("div", { id: "air-statistics" });
+  const legend = h("div", { id: "air-legend", class: "legend" });
   const summary = h("p", { id: "air-summary", role: "status" });
   const deviceSection = h("section", { id: "devices", "aria-labelledby": "devices-heading" });
 
@@ -49,11 +58,18 @@ export async function show(main, { query }) {
     field(t("air.measure"), { name: "measure", options: measures.map(([value, name]) => [value, measureName(name)]), value: shownMeasure }),
     field(t("journeys.from"), { name: "from", type: "datetime-local", value: toZonedInput(start), required: true }),
     field(t("journeys.to"), { name: "to", type: "datetime-local", value: toZonedInput(end), required: true }),
+    field(t("air.boards"), {
+      name: "device",
+      options: [["", t("air.allMyBoards")], ...devices.map((device) => [device.id, device.mine ? device.name : t("air.sharedBoard", { name: device.name })])],
+      value: query.device || "",
+    }),
+    field(t("air.station"), { name: "station", options: [[NEAREST, t("air.nearestStation")], [NONE, t("air.noReference")]], value: query.station || NEAREST }),
   ], t("air.show"), (values) => draw(values), { id: "air-form", class: "inline" });
+  const stationPicker = controls.querySelector("[name=station]");
   main.append(controls, summary,
     h("div", { class: "air-grid" },
       h("section", { "aria-labelledby": "map-heading" }, h("h2", { id: "map-heading" }, t("air.map")), mapElement,
-        h("p", { class: "hint" }, t("air.mapHint"))),
+        h("p", { class: "hint" }, t("air.mapHint")), legend),
       h("section", { "aria-labelledby": "chart-heading" }, h("h2", { id: "chart-heading" }, t("air.overTime")),
         h("div", { class: "chart-box" }, chartCanvas), chartNote)),
     h("section", { "aria-labelledby": "statistics-heading" }, h("h2", { id: "statistics-heading" }, t("air.quartiles")), table),
@@ -64,15 +80,18 @@ export async function show(main, { query }) {
 
   async function draw(values) {
     const measure = values.measure;
-    const [, nameKey, scale] = measures.find(([value]) => value === measure);
+    const shown = measureOf(measure);
+    const [, nameKey, scale] = shown;
     const name = measureName(nameKey);
     const from = fromZonedInput(values.from).toISOString();
     const to = fromZonedInput(values.to).toISOString();
-    const range = { measure, from, to };
-    const [mapAnswer, statistics, series] = await Promise.all([
-      api("GET", withQuery("/v1/telemetry/map", { ...range, ...milan })),
+    const range = { measure, from, to, device_id: values.device || undefined };
+    const hideReference = values.station === NONE;
+    const [mapAnswer, statistics, series, bands] = await Promise.all([
+      api("GET", withQuery("/v1/telemetry/map", { ...range, ...lombardy })),
       api("GET", withQuery("/v1/telemetry/statistics", range)),
       api("GET", withQuery("/v1/telemetry/series", { ...range, max_points: 48 })),
+      airQualityIndex(),
     ]);
     const unit = mapAnswer.unit || statistics.unit || "";
 
@@ -84,21 +103,26 @@ export async function show(main, { query }) {
       bounds.push(at);
       window.L.circleMarker(at, {
         radius: 4 + 10 * Math.max(0, Math.min(1, point.value / scale[1])),
-        color: valueColour(point.value, scale), weight: 1, fillColor: valueColour(point.value, scale), fillOpacity: 0.7,
+        color: colours.moqa, weight: 2, fillColor: colourOf(bands, point.value, point.band, scale), fillOpacity: 0.85,
         className: "reading",
-      }).bindTooltip(t("air.reading", { measure: name, value: number(point.value), unit, time: dateTime(point.time) })).addTo(layer);
+      }).bindTooltip(readingTip(name, point, unit, bandName(bands, point.band))).addTo(layer);
     }
-    for (const reference of mapAnswer.reference || []) {
+    const stations = hideReference ? [] : mapAnswer.reference || [];
+    for (const reference of stations) {
       const at = [reference.sensor.latitude, reference.sensor.longitude];
-      bounds.push(at);
+      // Fitted to the boards' readings when there are any: stations far away do not shrink them.
+      if (!points.length) bounds.push(at);
       window.L.circleMarker(at, {
-        radius: 11, color: colours.reference, weight: 4, fillColor: valueColour(reference.mean, scale), fillOpacity: 0.9,
+        radius: 11, color: colours.reference, weight: 4, fillColor: colourOf(bands, reference.mean, reference.band, scale), fillOpacity: 0.9,
         className: "reference-station",
-      }).bindTooltip(t("air.stationMean", { station: reference.sensor.stationName, mean: number(reference.mean, 1), unit, count: reference.count })).addTo(layer);
+      }).bindTooltip(stationTip(reference, unit, bandName(bands, reference.band))).addTo(layer);
     }
     if (bounds.length) map.fitBounds(bounds, { padding: [24, 24], maxZoom: 15 });
+    mapElement.dataset.readings = String(points.length);
+    mapElement.dataset.stations = String(stations.length);
+    drawLegend(legend, bands, shown, unit);
     replace(summary, t(mapAnswer.sampled ? "air.summarySampled" : "air.summary", { count: points.length, total: Number(mapAnswer.total || 0) }), " ",
-      t("air.stations", { count: (mapAnswer.reference || []).length }));
+      hideReference ? t("air.referenceHidden") : t("air.stations", { count: stations.length }));
 
     replace(table, Number(statistics.count) > 0
       ? h("table", { class: "compact", id: "quartiles" },
@@ -108,16 +132,22 @@ export async function show(main, { query }) {
           .map((value) => h("td", {}, number(Number(value || 0), 1))))))
       : h("p", { class: "empty" }, t("air.noReadings")));
 
-    // The nearest reference station measuring the same, near the readings' middle.
+    // The stations measuring the same near the readings' middle, for the picker; the one compared
+    // with is the one picked, else the nearest in service.
     const centre = points.length
       ? [points.reduce((sum, point) => sum + point.latitude, 0) / points.length, points.reduce((sum, point) => sum + point.longitude, 0) / points.length]
       : [45.4642, 9.19];
-    const nearby = await api("GET", withQuery("/v1/telemetry/reference/sensors", { latitude: centre[0], longitude: centre[1], radius_metres: 30000, measure }))
-      .catch(() => ({ sensors: [] }));
-    const sensor = (nearby.sensors || []).find((candidate) => !candidate.sensor.historical) || (nearby.sensors || [])[0];
+    const nearby = (await api("GET", withQuery("/v1/telemetry/reference/sensors", { latitude: centre[0], longitude: centre[1], radius_metres: 30000, measure }))
+      .catch(() => ({ sensors: [] }))).sensors || [];
+    fillStations(nearby, values.station);
+    const sensor = hideReference ? null
+      : nearby.find((candidate) => candidate.sensor.sensorId === values.station)
+        || nearby.find((candidate) => !candidate.sensor.historical) || nearby[0];
     const mineLine = (series.points || []).map((point) => ({ x: Date.parse(point.start), y: point.mean }));
     let referenceLine = [];
-    if (sensor) {
+    if (hideReference) {
+      replace(chartNote, t("air.referenceHidden"));
+    } else if (sensor) {
       const compared = await api("GET", withQuery("/v1/telemetry/reference/compare", { ...range, sensor_id: sensor.sensor.sensorId, max_points: 48 }));
       referenceLine = (compared.points || []).filter((point) => point.reference !== undefined).map((point) => ({ x: Date.parse(point.start), y: point.reference }));
       const station = t("air.stationAway", { station: sensor.sensor.stationName, km: number(sensor.distanceMetres / 1000, 1) });
@@ -154,6 +184,19 @@ export async function show(main, { query }) {
     });
     chartCanvas.dataset.points = String(mineLine.length);
     chartCanvas.dataset.referencePoints = String(referenceLine.length);
+  }
+
+  /** The station picker's options: the nearest, none, then each station near the data with its
+   * network and distance; the choice made stays chosen. */
+  function fillStations(nearby, chosen) {
+    replace(stationPicker,
+      h("option", { value: NEAREST, selected: chosen === NEAREST }, t("air.nearestStation")),
+      h("option", { value: NONE, selected: chosen === NONE }, t("air.noReference")),
+      nearby.map((candidate) => h("option", { value: candidate.sensor.sensorId, selected: candidate.sensor.sensorId === chosen },
+        t("air.stationChoice", {
+          station: candidate.sensor.stationName, network: t(candidate.sensor.network === "weather" ? "air.networkWeather" : "air.networkAirQuality"),
+          km: number(candidate.distanceMetres / 1000, 1),
+        }))));
   }
 
   /** A board's campaign: private, or one of the campaigns the person is in (a public one puts

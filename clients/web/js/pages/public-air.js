@@ -1,10 +1,13 @@
 // The public air-quality map (no sign-in): the readings of the boards whose owners put them in a
-// public campaign, a measure at a time, coloured from good to bad with a legend, beside the
-// reference stations' means; the day shown is the one asked for, else the latest public day.
+// public campaign, a measure at a time, beside the reference stations' means, PM2.5 and PM10
+// coloured by their band of the European Air Quality Index (a legend with its health advice),
+// the other measures from good to bad; the day shown is the one asked for, else the latest
+// public day.
 
 import { publicApi, withQuery } from "../api.js";
 import { h, replace, field, form, failure, dateTime } from "../dom.js";
-import { baseMapIn, valueColour } from "../maps.js";
+import { baseMapIn } from "../maps.js";
+import { airQualityIndex, colourOf, bandName, drawLegend, readingTip, stationTip } from "../air-index.js";
 import { colours } from "../charts.js";
 import { t, number } from "../i18n.js";
 import { measures, measureName, measure as measureOf } from "../measures.js";
@@ -25,11 +28,14 @@ export async function show(main, { query }) {
   const layer = window.L.layerGroup().addTo(map);
 
   async function draw(measureValue) {
-    const [, nameKey, scale] = measureOf(measureValue);
+    const shown = measureOf(measureValue);
+    const [, nameKey, scale] = shown;
     const name = measureName(nameKey);
     let answer;
+    let bands;
     try {
-      answer = await publicApi("GET", withQuery("/v1/telemetry/public-map", { measure: measureValue, ...lombardy }));
+      [answer, bands] = await Promise.all([
+        publicApi("GET", withQuery("/v1/telemetry/public-map", { measure: measureValue, ...lombardy })), airQualityIndex()]);
     } catch (error) {
       replace(summary, failure(error));
       return;
@@ -40,32 +46,25 @@ export async function show(main, { query }) {
     for (const point of answer.points || []) {
       const at = [point.latitude, point.longitude];
       bounds.push(at);
+      const colour = colourOf(bands, point.value, point.band, scale);
       window.L.circleMarker(at, {
-        radius: 6, color: valueColour(point.value, scale), weight: 1, fillColor: valueColour(point.value, scale), fillOpacity: 0.75,
-        className: "public-reading",
-      }).bindTooltip(t("air.reading", { measure: name, value: number(point.value), unit, time: dateTime(point.time) })).addTo(layer);
+        radius: 6, color: colours.moqa, weight: 2, fillColor: colour, fillOpacity: 0.85, className: "public-reading",
+      }).bindTooltip(readingTip(name, point, unit, bandName(bands, point.band))).addTo(layer);
     }
     for (const reference of answer.reference || []) {
       const at = [reference.sensor.latitude, reference.sensor.longitude];
       bounds.push(at);
       window.L.circleMarker(at, {
-        radius: 11, color: colours.reference, weight: 4, fillColor: valueColour(reference.mean, scale), fillOpacity: 0.9,
+        radius: 11, color: colours.reference, weight: 4, fillColor: colourOf(bands, reference.mean, reference.band, scale), fillOpacity: 0.9,
         className: "reference-station",
-      }).bindTooltip(t("air.stationMean", { station: reference.sensor.stationName, mean: number(reference.mean, 1), unit, count: reference.count })).addTo(layer);
+      }).bindTooltip(stationTip(reference, unit, bandName(bands, reference.band))).addTo(layer);
     }
     if (bounds.length) map.fitBounds(bounds, { padding: [24, 24], maxZoom: 15 });
     const count = (answer.points || []).length;
     replace(summary, count
       ? t("publicAir.summary", { count, measure: name, from: dateTime(answer.from), to: dateTime(answer.to) })
       : t("publicAir.none", { measure: name }));
-    replace(legend, h("span", {}, `${name}${unit ? ` (${unit})` : ""}: `),
-      [0, 0.25, 0.5, 0.75, 1].map((step) => {
-        const value = scale[0] + step * (scale[1] - scale[0]);
-        return h("span", { class: "swatch", "data-colour": valueColour(value, scale) }, number(value, 0));
-      }),
-      h("span", {}, ` ${t("publicAir.scale")}`));
-    // The swatches' colours are set from script: the policy runs no inline style attribute.
-    for (const swatch of legend.querySelectorAll(".swatch")) swatch.style.borderColor = swatch.dataset.colour;
+    drawLegend(legend, bands, shown, unit);
     replace(campaigns, (answer.campaigns || []).length ? t("publicAir.campaigns", { names: answer.campaigns.join(", ") }) : "");
   }
 

@@ -1647,6 +1647,17 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .get,
+      template: "/v1/telemetry/air-quality-index",
+      body: "",
+      rpc: "/binario.telemetry.v1.Telemetry/GetAirQualityIndex",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: [:],
+      transcoder: MessageTranscoder<Binario_Telemetry_V1_GetAirQualityIndexRequest, Binario_Telemetry_V1_GetAirQualityIndexResponse>(),
+      summary: "The European Air Quality Index (the European Environment Agency's): its bands from good to extremely poor, each with its colour, the concentrations it spans for each pollutant and its health advice, in the caller's language."
+    ),
+    HTTPRoute(
+      verb: .get,
       template: "/v1/telemetry/grid",
       body: "",
       rpc: "/binario.telemetry.v1.Telemetry/GetGrid",

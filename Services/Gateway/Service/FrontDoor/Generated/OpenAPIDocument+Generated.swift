@@ -20859,6 +20859,105 @@ extension OpenAPIDocument {
         }
       }
     },
+    "/v1/telemetry/air-quality-index": {
+      "get": {
+        "operationId": "Telemetry_GetAirQualityIndex",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "The European Air Quality Index (the European Environment Agency's):",
+        "description": "The European Air Quality Index (the European Environment Agency's): its bands from good to extremely poor, each with its colour, the concentrations it spans for each pollutant and its health advice, in the caller's language.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "PUBLIC",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.GetAirQualityIndexResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/telemetry/campaigns": {
       "get": {
         "operationId": "Telemetry_ListCampaigns",
@@ -30026,6 +30125,42 @@ extension OpenAPIDocument {
         "properties": {},
         "additionalProperties": false
       },
+      "binario.telemetry.v1.AirQualityBandDescription": {
+        "type": "object",
+        "properties": {
+          "band": {
+            "type": "string",
+            "enum": [
+              "AIR_QUALITY_BAND_UNSPECIFIED",
+              "AIR_QUALITY_BAND_GOOD",
+              "AIR_QUALITY_BAND_FAIR",
+              "AIR_QUALITY_BAND_MODERATE",
+              "AIR_QUALITY_BAND_POOR",
+              "AIR_QUALITY_BAND_VERY_POOR",
+              "AIR_QUALITY_BAND_EXTREMELY_POOR"
+            ]
+          },
+          "name": {
+            "type": "string"
+          },
+          "colour": {
+            "type": "string"
+          },
+          "advice": {
+            "type": "string"
+          },
+          "sensitiveAdvice": {
+            "type": "string"
+          },
+          "ranges": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.PollutantRange"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.telemetry.v1.Campaign": {
         "type": "object",
         "properties": {
@@ -30210,6 +30345,21 @@ extension OpenAPIDocument {
             "format": "int32"
           },
           "error": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.GetAirQualityIndexResponse": {
+        "type": "object",
+        "properties": {
+          "bands": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.AirQualityBandDescription"
+            }
+          },
+          "source": {
             "type": "string"
           }
         },
@@ -30471,6 +30621,18 @@ extension OpenAPIDocument {
           },
           "unit": {
             "type": "string"
+          },
+          "band": {
+            "type": "string",
+            "enum": [
+              "AIR_QUALITY_BAND_UNSPECIFIED",
+              "AIR_QUALITY_BAND_GOOD",
+              "AIR_QUALITY_BAND_FAIR",
+              "AIR_QUALITY_BAND_MODERATE",
+              "AIR_QUALITY_BAND_POOR",
+              "AIR_QUALITY_BAND_VERY_POOR",
+              "AIR_QUALITY_BAND_EXTREMELY_POOR"
+            ]
           }
         },
         "additionalProperties": false
@@ -30541,6 +30703,18 @@ extension OpenAPIDocument {
           "value": {
             "type": "number",
             "format": "double"
+          },
+          "band": {
+            "type": "string",
+            "enum": [
+              "AIR_QUALITY_BAND_UNSPECIFIED",
+              "AIR_QUALITY_BAND_GOOD",
+              "AIR_QUALITY_BAND_FAIR",
+              "AIR_QUALITY_BAND_MODERATE",
+              "AIR_QUALITY_BAND_POOR",
+              "AIR_QUALITY_BAND_VERY_POOR",
+              "AIR_QUALITY_BAND_EXTREMELY_POOR"
+            ]
           }
         },
         "additionalProperties": false
@@ -30552,6 +30726,40 @@ extension OpenAPIDocument {
             "$ref": "#/components/schemas/binario.telemetry.v1.ReferenceSensor"
           },
           "distanceMetres": {
+            "type": "number",
+            "format": "double"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.PollutantRange": {
+        "type": "object",
+        "properties": {
+          "pollutant": {
+            "type": "string"
+          },
+          "measure": {
+            "type": "string",
+            "enum": [
+              "MEASURE_UNSPECIFIED",
+              "MEASURE_TEMPERATURE",
+              "MEASURE_HUMIDITY",
+              "MEASURE_PRESSURE",
+              "MEASURE_ALTITUDE",
+              "MEASURE_TVOC",
+              "MEASURE_ECO2",
+              "MEASURE_PM0_5",
+              "MEASURE_PM1",
+              "MEASURE_PM2_5",
+              "MEASURE_PM4",
+              "MEASURE_PM10"
+            ]
+          },
+          "from": {
+            "type": "number",
+            "format": "double"
+          },
+          "to": {
             "type": "number",
             "format": "double"
           }
@@ -30739,6 +30947,18 @@ extension OpenAPIDocument {
           "count": {
             "type": "integer",
             "format": "int32"
+          },
+          "band": {
+            "type": "string",
+            "enum": [
+              "AIR_QUALITY_BAND_UNSPECIFIED",
+              "AIR_QUALITY_BAND_GOOD",
+              "AIR_QUALITY_BAND_FAIR",
+              "AIR_QUALITY_BAND_MODERATE",
+              "AIR_QUALITY_BAND_POOR",
+              "AIR_QUALITY_BAND_VERY_POOR",
+              "AIR_QUALITY_BAND_EXTREMELY_POOR"
+            ]
           }
         },
         "additionalProperties": false
@@ -30858,6 +31078,18 @@ extension OpenAPIDocument {
           "max": {
             "type": "number",
             "format": "double"
+          },
+          "band": {
+            "type": "string",
+            "enum": [
+              "AIR_QUALITY_BAND_UNSPECIFIED",
+              "AIR_QUALITY_BAND_GOOD",
+              "AIR_QUALITY_BAND_FAIR",
+              "AIR_QUALITY_BAND_MODERATE",
+              "AIR_QUALITY_BAND_POOR",
+              "AIR_QUALITY_BAND_VERY_POOR",
+              "AIR_QUALITY_BAND_EXTREMELY_POOR"
+            ]
           }
         },
         "additionalProperties": false

@@ -22,14 +22,14 @@ public enum Measure: String, Sendable, Hashable, CaseIterable, Codable {
     case .altitude: return "m"
     case .tvoc: return "ppb"
     case .eco2: return "ppm"
-    case .pm0_5, .pm1, .pm2_5, .pm4: return "µg/m³"
-    case .pm10: return "µg/m³"
+    case .pm0_5: return "#/cm³"
+    case .pm1, .pm2_5, .pm4, .pm10: return "µg/m³"
     }
   }
 
   /// The physically possible values (inclusive): wide enough for any place a board is carried,
-  /// narrow enough to refuse a broken sensor's numbers. The SPS30 reports PM0.5 as a number
-  /// concentration; it is kept in the same bounds as the mass concentrations.
+  /// narrow enough to refuse a broken sensor's numbers. The SPS30 reports PM0.5 only as a number
+  /// concentration (particles per cm³; its range is 0–3,000), the others as mass concentrations.
   public var validRange: ClosedRange<Double> {
     switch self {
     case .temperature: return -90 ... 70

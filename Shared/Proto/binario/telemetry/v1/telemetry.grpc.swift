@@ -9,7 +9,8 @@
 /// campaigns' devices, and nothing else; the reference stations are everyone's.
 ///
 /// Times are UTC instants, kept to the millisecond. Positions are WGS 84 degrees. Values are in
-/// each measure's unit (°C, %, hPa, m, ppb, ppm, µg/m³).
+/// each measure's unit (°C, %, hPa, m, ppb, ppm, µg/m³; PM0.5, a particle count, in particles per
+/// cm³). PM2.5 and PM10 values carry their band of the European Air Quality Index.
 ///
 /// Access levels live in Shared/Auth's MethodAccessPolicy; each method's comment repeats it.
 
@@ -71,6 +72,19 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
             public static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.telemetry.v1.Telemetry"),
                 method: "ListReferenceSensors",
+                type: .unary
+            )
+        }
+        /// Namespace for "GetAirQualityIndex" metadata.
+        public enum GetAirQualityIndex: Sendable {
+            /// Request type for "GetAirQualityIndex".
+            public typealias Input = Binario_Telemetry_V1_GetAirQualityIndexRequest
+            /// Response type for "GetAirQualityIndex".
+            public typealias Output = Binario_Telemetry_V1_GetAirQualityIndexResponse
+            /// Descriptor for "GetAirQualityIndex".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.telemetry.v1.Telemetry"),
+                method: "GetAirQualityIndex",
                 type: .unary
             )
         }
@@ -378,6 +392,7 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
             UploadReadings.descriptor,
             StreamReadings.descriptor,
             ListReferenceSensors.descriptor,
+            GetAirQualityIndex.descriptor,
             RegisterDevice.descriptor,
             ListDevices.descriptor,
             RotateDeviceToken.descriptor,
@@ -492,6 +507,26 @@ extension Binario_Telemetry_V1_Telemetry {
             request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_ListReferenceSensorsRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_ListReferenceSensorsResponse>
+
+        /// Handle the "GetAirQualityIndex" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The European Air Quality Index (the European Environment Agency's): its bands from good to
+        /// > extremely poor, each with its colour, the concentrations it spans for each pollutant and its
+        /// > health advice, in the caller's language.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Telemetry_V1_GetAirQualityIndexRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Telemetry_V1_GetAirQualityIndexResponse` messages.
+        func getAirQualityIndex(
+            request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_GetAirQualityIndexRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_GetAirQualityIndexResponse>
 
         /// Handle the "RegisterDevice" method.
         ///
@@ -997,6 +1032,26 @@ extension Binario_Telemetry_V1_Telemetry {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_ListReferenceSensorsResponse>
 
+        /// Handle the "GetAirQualityIndex" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The European Air Quality Index (the European Environment Agency's): its bands from good to
+        /// > extremely poor, each with its colour, the concentrations it spans for each pollutant and its
+        /// > health advice, in the caller's language.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_GetAirQualityIndexRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Telemetry_V1_GetAirQualityIndexResponse` message.
+        func getAirQualityIndex(
+            request: GRPCCore.ServerRequest<Binario_Telemetry_V1_GetAirQualityIndexRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_GetAirQualityIndexResponse>
+
         /// Handle the "RegisterDevice" method.
         ///
         /// > Source IDL Documentation:
@@ -1499,6 +1554,26 @@ extension Binario_Telemetry_V1_Telemetry {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Telemetry_V1_ListReferenceSensorsResponse
 
+        /// Handle the "GetAirQualityIndex" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The European Air Quality Index (the European Environment Agency's): its bands from good to
+        /// > extremely poor, each with its colour, the concentrations it spans for each pollutant and its
+        /// > health advice, in the caller's language.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Telemetry_V1_GetAirQualityIndexRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Telemetry_V1_GetAirQualityIndexResponse` to respond with.
+        func getAirQualityIndex(
+            request: Binario_Telemetry_V1_GetAirQualityIndexRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Telemetry_V1_GetAirQualityIndexResponse
+
         /// Handle the "RegisterDevice" method.
         ///
         /// > Source IDL Documentation:
@@ -1968,6 +2043,17 @@ extension Binario_Telemetry_V1_Telemetry.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Telemetry_V1_Telemetry.Method.GetAirQualityIndex.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_GetAirQualityIndexRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_GetAirQualityIndexResponse>(),
+            handler: { request, context in
+                try await self.getAirQualityIndex(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Telemetry_V1_Telemetry.Method.RegisterDevice.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_RegisterDeviceRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_RegisterDeviceResponse>(),
@@ -2253,6 +2339,17 @@ extension Binario_Telemetry_V1_Telemetry.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_ListReferenceSensorsResponse> {
         let response = try await self.listReferenceSensors(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func getAirQualityIndex(
+        request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_GetAirQualityIndexRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_GetAirQualityIndexResponse> {
+        let response = try await self.getAirQualityIndex(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -2548,6 +2645,19 @@ extension Binario_Telemetry_V1_Telemetry.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_ListReferenceSensorsResponse> {
         return GRPCCore.ServerResponse<Binario_Telemetry_V1_ListReferenceSensorsResponse>(
             message: try await self.listReferenceSensors(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func getAirQualityIndex(
+        request: GRPCCore.ServerRequest<Binario_Telemetry_V1_GetAirQualityIndexRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_GetAirQualityIndexResponse> {
+        return GRPCCore.ServerResponse<Binario_Telemetry_V1_GetAirQualityIndexResponse>(
+            message: try await self.getAirQualityIndex(
                 request: request.message,
                 context: context
             ),
@@ -2943,6 +3053,31 @@ extension Binario_Telemetry_V1_Telemetry {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_ListReferenceSensorsResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_ListReferenceSensorsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "GetAirQualityIndex" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The European Air Quality Index (the European Environment Agency's): its bands from good to
+        /// > extremely poor, each with its colour, the concentrations it spans for each pollutant and its
+        /// > health advice, in the caller's language.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_GetAirQualityIndexRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_GetAirQualityIndexRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_GetAirQualityIndexResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func getAirQualityIndex<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_GetAirQualityIndexRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_GetAirQualityIndexRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_GetAirQualityIndexResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_GetAirQualityIndexResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "RegisterDevice" method.
@@ -3613,6 +3748,42 @@ extension Binario_Telemetry_V1_Telemetry {
             try await self.client.unary(
                 request: request,
                 descriptor: Binario_Telemetry_V1_Telemetry.Method.ListReferenceSensors.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "GetAirQualityIndex" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The European Air Quality Index (the European Environment Agency's): its bands from good to
+        /// > extremely poor, each with its colour, the concentrations it spans for each pollutant and its
+        /// > health advice, in the caller's language.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_GetAirQualityIndexRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_GetAirQualityIndexRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_GetAirQualityIndexResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func getAirQualityIndex<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_GetAirQualityIndexRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_GetAirQualityIndexRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_GetAirQualityIndexResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_GetAirQualityIndexResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Telemetry_V1_Telemetry.Method.GetAirQualityIndex.descriptor,
                 serializer: serializer,
                 deserializer: deserializer,
                 options: options,
@@ -4517,6 +4688,37 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
         )
     }
 
+    /// Call the "GetAirQualityIndex" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The European Air Quality Index (the European Environment Agency's): its bands from good to
+    /// > extremely poor, each with its colour, the concentrations it spans for each pollutant and its
+    /// > health advice, in the caller's language.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Telemetry_V1_GetAirQualityIndexRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getAirQualityIndex<Result>(
+        request: GRPCCore.ClientRequest<Binario_Telemetry_V1_GetAirQualityIndexRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_GetAirQualityIndexResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.getAirQualityIndex(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_GetAirQualityIndexRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_GetAirQualityIndexResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "RegisterDevice" method.
     ///
     /// > Source IDL Documentation:
@@ -5305,6 +5507,41 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
             metadata: metadata
         )
         return try await self.listReferenceSensors(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetAirQualityIndex" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The European Air Quality Index (the European Environment Agency's): its bands from good to
+    /// > extremely poor, each with its colour, the concentrations it spans for each pollutant and its
+    /// > health advice, in the caller's language.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getAirQualityIndex<Result>(
+        _ message: Binario_Telemetry_V1_GetAirQualityIndexRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_GetAirQualityIndexResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Telemetry_V1_GetAirQualityIndexRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.getAirQualityIndex(
             request: request,
             options: options,
             onResponse: handleResponse

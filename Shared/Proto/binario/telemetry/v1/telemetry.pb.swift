@@ -19,7 +19,8 @@
 /// campaigns' devices, and nothing else; the reference stations are everyone's.
 ///
 /// Times are UTC instants, kept to the millisecond. Positions are WGS 84 degrees. Values are in
-/// each measure's unit (°C, %, hPa, m, ppb, ppm, µg/m³).
+/// each measure's unit (°C, %, hPa, m, ppb, ppm, µg/m³; PM0.5, a particle count, in particles per
+/// cm³). PM2.5 and PM10 values carry their band of the European Air Quality Index.
 ///
 /// Access levels live in Shared/Auth's MethodAccessPolicy; each method's comment repeats it.
 
@@ -62,8 +63,10 @@ public nonisolated enum Binario_Telemetry_V1_Measure: SwiftProtobuf.Enum, Swift.
   /// ppm
   case eco2 // = 6
 
-  /// µg/m³
+  /// particles per cm³ (#/cm³): a number concentration
   case pm05 // = 7
+
+  /// µg/m³, as PM2.5, PM4 and PM10
   case pm1 // = 8
   case pm25 // = 9
   case pm4 // = 10
@@ -124,6 +127,63 @@ public nonisolated enum Binario_Telemetry_V1_Measure: SwiftProtobuf.Enum, Swift.
     .pm25,
     .pm4,
     .pm10,
+  ]
+
+}
+
+/// A band of the European Air Quality Index, for PM2.5 and PM10 (and a station's NO2, O3, SO2).
+public nonisolated enum Binario_Telemetry_V1_AirQualityBand: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+
+  /// a measure the index does not cover
+  case unspecified // = 0
+  case good // = 1
+  case fair // = 2
+  case moderate // = 3
+  case poor // = 4
+  case veryPoor // = 5
+  case extremelyPoor // = 6
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .good
+    case 2: self = .fair
+    case 3: self = .moderate
+    case 4: self = .poor
+    case 5: self = .veryPoor
+    case 6: self = .extremelyPoor
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .good: return 1
+    case .fair: return 2
+    case .moderate: return 3
+    case .poor: return 4
+    case .veryPoor: return 5
+    case .extremelyPoor: return 6
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Binario_Telemetry_V1_AirQualityBand] = [
+    .unspecified,
+    .good,
+    .fair,
+    .moderate,
+    .poor,
+    .veryPoor,
+    .extremelyPoor,
   ]
 
 }
@@ -799,6 +859,9 @@ public nonisolated struct Binario_Telemetry_V1_SeriesPoint: Sendable {
 
   public var max: Double = 0
 
+  /// the mean's: an hourly mean's when the buckets are hours
+  public var band: Binario_Telemetry_V1_AirQualityBand = .unspecified
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -948,6 +1011,9 @@ public nonisolated struct Binario_Telemetry_V1_MapPoint: Sendable {
 
   public var value: Double = 0
 
+  /// the value's
+  public var band: Binario_Telemetry_V1_AirQualityBand = .unspecified
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -972,6 +1038,9 @@ public nonisolated struct Binario_Telemetry_V1_ReferenceValue: Sendable {
   public var mean: Double = 0
 
   public var count: Int32 = 0
+
+  /// the mean's
+  public var band: Binario_Telemetry_V1_AirQualityBand = .unspecified
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1202,6 +1271,8 @@ public nonisolated struct Binario_Telemetry_V1_LatestValue: Sendable {
   public var value: Double = 0
 
   public var unit: String = String()
+
+  public var band: Binario_Telemetry_V1_AirQualityBand = .unspecified
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1700,12 +1771,98 @@ public nonisolated struct Binario_Telemetry_V1_DeleteReferenceSourceResponse: Se
   public init() {}
 }
 
+public nonisolated struct Binario_Telemetry_V1_GetAirQualityIndexRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The concentrations (µg/m³) a band spans for one pollutant: above `from` (from 0 for good) up
+/// to `to` included; no `to` for extremely poor.
+public nonisolated struct Binario_Telemetry_V1_PollutantRange: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// "PM2.5", "PM10", "NO2", "O3", "SO2"
+  public var pollutant: String = String()
+
+  /// the board's measure it is, if any
+  public var measure: Binario_Telemetry_V1_Measure = .unspecified
+
+  public var from: Double = 0
+
+  public var to: Double {
+    get {_to ?? 0}
+    set {_to = newValue}
+  }
+  /// Returns true if `to` has been explicitly set.
+  public var hasTo: Bool {self._to != nil}
+  /// Clears the value of `to`. Subsequent reads from it will return its default value.
+  public mutating func clearTo() {self._to = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _to: Double? = nil
+}
+
+public nonisolated struct Binario_Telemetry_V1_AirQualityBandDescription: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var band: Binario_Telemetry_V1_AirQualityBand = .unspecified
+
+  public var name: String = String()
+
+  /// CSS hex, the EEA's
+  public var colour: String = String()
+
+  /// for everyone
+  public var advice: String = String()
+
+  /// for sensitive people
+  public var sensitiveAdvice: String = String()
+
+  public var ranges: [Binario_Telemetry_V1_PollutantRange] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Telemetry_V1_GetAirQualityIndexResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// good first
+  public var bands: [Binario_Telemetry_V1_AirQualityBandDescription] = []
+
+  /// where the thresholds come from
+  public var source: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "binario.telemetry.v1"
 
 nonisolated extension Binario_Telemetry_V1_Measure: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0MEASURE_UNSPECIFIED\0\u{1}MEASURE_TEMPERATURE\0\u{1}MEASURE_HUMIDITY\0\u{1}MEASURE_PRESSURE\0\u{1}MEASURE_ALTITUDE\0\u{1}MEASURE_TVOC\0\u{1}MEASURE_ECO2\0\u{1}MEASURE_PM0_5\0\u{1}MEASURE_PM1\0\u{1}MEASURE_PM2_5\0\u{1}MEASURE_PM4\0\u{1}MEASURE_PM10\0")
+}
+
+nonisolated extension Binario_Telemetry_V1_AirQualityBand: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0AIR_QUALITY_BAND_UNSPECIFIED\0\u{1}AIR_QUALITY_BAND_GOOD\0\u{1}AIR_QUALITY_BAND_FAIR\0\u{1}AIR_QUALITY_BAND_MODERATE\0\u{1}AIR_QUALITY_BAND_POOR\0\u{1}AIR_QUALITY_BAND_VERY_POOR\0\u{1}AIR_QUALITY_BAND_EXTREMELY_POOR\0")
 }
 
 nonisolated extension Binario_Telemetry_V1_Reading: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -2837,7 +2994,7 @@ nonisolated extension Binario_Telemetry_V1_GetSeriesRequest: SwiftProtobuf.Messa
 
 nonisolated extension Binario_Telemetry_V1_SeriesPoint: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SeriesPoint"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}start\0\u{1}count\0\u{1}min\0\u{1}mean\0\u{1}max\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}start\0\u{1}count\0\u{1}min\0\u{1}mean\0\u{1}max\0\u{1}band\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2850,6 +3007,7 @@ nonisolated extension Binario_Telemetry_V1_SeriesPoint: SwiftProtobuf.Message, S
       case 3: try { try decoder.decodeSingularDoubleField(value: &self.min) }()
       case 4: try { try decoder.decodeSingularDoubleField(value: &self.mean) }()
       case 5: try { try decoder.decodeSingularDoubleField(value: &self.max) }()
+      case 6: try { try decoder.decodeSingularEnumField(value: &self.band) }()
       default: break
       }
     }
@@ -2875,6 +3033,9 @@ nonisolated extension Binario_Telemetry_V1_SeriesPoint: SwiftProtobuf.Message, S
     if self.max.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.max, fieldNumber: 5)
     }
+    if self.band != .unspecified {
+      try visitor.visitSingularEnumField(value: self.band, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2884,6 +3045,7 @@ nonisolated extension Binario_Telemetry_V1_SeriesPoint: SwiftProtobuf.Message, S
     if lhs.min != rhs.min {return false}
     if lhs.mean != rhs.mean {return false}
     if lhs.max != rhs.max {return false}
+    if lhs.band != rhs.band {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3114,7 +3276,7 @@ nonisolated extension Binario_Telemetry_V1_GetMapRequest: SwiftProtobuf.Message,
 
 nonisolated extension Binario_Telemetry_V1_MapPoint: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".MapPoint"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}time\0\u{1}latitude\0\u{1}longitude\0\u{1}value\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}time\0\u{1}latitude\0\u{1}longitude\0\u{1}value\0\u{1}band\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3126,6 +3288,7 @@ nonisolated extension Binario_Telemetry_V1_MapPoint: SwiftProtobuf.Message, Swif
       case 2: try { try decoder.decodeSingularDoubleField(value: &self.latitude) }()
       case 3: try { try decoder.decodeSingularDoubleField(value: &self.longitude) }()
       case 4: try { try decoder.decodeSingularDoubleField(value: &self.value) }()
+      case 5: try { try decoder.decodeSingularEnumField(value: &self.band) }()
       default: break
       }
     }
@@ -3148,6 +3311,9 @@ nonisolated extension Binario_Telemetry_V1_MapPoint: SwiftProtobuf.Message, Swif
     if self.value.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.value, fieldNumber: 4)
     }
+    if self.band != .unspecified {
+      try visitor.visitSingularEnumField(value: self.band, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3156,6 +3322,7 @@ nonisolated extension Binario_Telemetry_V1_MapPoint: SwiftProtobuf.Message, Swif
     if lhs.latitude != rhs.latitude {return false}
     if lhs.longitude != rhs.longitude {return false}
     if lhs.value != rhs.value {return false}
+    if lhs.band != rhs.band {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3163,7 +3330,7 @@ nonisolated extension Binario_Telemetry_V1_MapPoint: SwiftProtobuf.Message, Swif
 
 nonisolated extension Binario_Telemetry_V1_ReferenceValue: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ReferenceValue"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sensor\0\u{1}mean\0\u{1}count\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sensor\0\u{1}mean\0\u{1}count\0\u{1}band\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3174,6 +3341,7 @@ nonisolated extension Binario_Telemetry_V1_ReferenceValue: SwiftProtobuf.Message
       case 1: try { try decoder.decodeSingularMessageField(value: &self._sensor) }()
       case 2: try { try decoder.decodeSingularDoubleField(value: &self.mean) }()
       case 3: try { try decoder.decodeSingularInt32Field(value: &self.count) }()
+      case 4: try { try decoder.decodeSingularEnumField(value: &self.band) }()
       default: break
       }
     }
@@ -3193,6 +3361,9 @@ nonisolated extension Binario_Telemetry_V1_ReferenceValue: SwiftProtobuf.Message
     if self.count != 0 {
       try visitor.visitSingularInt32Field(value: self.count, fieldNumber: 3)
     }
+    if self.band != .unspecified {
+      try visitor.visitSingularEnumField(value: self.band, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3200,6 +3371,7 @@ nonisolated extension Binario_Telemetry_V1_ReferenceValue: SwiftProtobuf.Message
     if lhs._sensor != rhs._sensor {return false}
     if lhs.mean != rhs.mean {return false}
     if lhs.count != rhs.count {return false}
+    if lhs.band != rhs.band {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3584,7 +3756,7 @@ nonisolated extension Binario_Telemetry_V1_GetLatestRequest: SwiftProtobuf.Messa
 
 nonisolated extension Binario_Telemetry_V1_LatestValue: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".LatestValue"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}measure\0\u{1}time\0\u{1}value\0\u{1}unit\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}measure\0\u{1}time\0\u{1}value\0\u{1}unit\0\u{1}band\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3596,6 +3768,7 @@ nonisolated extension Binario_Telemetry_V1_LatestValue: SwiftProtobuf.Message, S
       case 2: try { try decoder.decodeSingularMessageField(value: &self._time) }()
       case 3: try { try decoder.decodeSingularDoubleField(value: &self.value) }()
       case 4: try { try decoder.decodeSingularStringField(value: &self.unit) }()
+      case 5: try { try decoder.decodeSingularEnumField(value: &self.band) }()
       default: break
       }
     }
@@ -3618,6 +3791,9 @@ nonisolated extension Binario_Telemetry_V1_LatestValue: SwiftProtobuf.Message, S
     if !self.unit.isEmpty {
       try visitor.visitSingularStringField(value: self.unit, fieldNumber: 4)
     }
+    if self.band != .unspecified {
+      try visitor.visitSingularEnumField(value: self.band, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3626,6 +3802,7 @@ nonisolated extension Binario_Telemetry_V1_LatestValue: SwiftProtobuf.Message, S
     if lhs._time != rhs._time {return false}
     if lhs.value != rhs.value {return false}
     if lhs.unit != rhs.unit {return false}
+    if lhs.band != rhs.band {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4425,6 +4602,164 @@ nonisolated extension Binario_Telemetry_V1_DeleteReferenceSourceResponse: SwiftP
   }
 
   public static func ==(lhs: Binario_Telemetry_V1_DeleteReferenceSourceResponse, rhs: Binario_Telemetry_V1_DeleteReferenceSourceResponse) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_GetAirQualityIndexRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetAirQualityIndexRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_GetAirQualityIndexRequest, rhs: Binario_Telemetry_V1_GetAirQualityIndexRequest) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_PollutantRange: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PollutantRange"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}pollutant\0\u{1}measure\0\u{1}from\0\u{1}to\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.pollutant) }()
+      case 2: try { try decoder.decodeSingularEnumField(value: &self.measure) }()
+      case 3: try { try decoder.decodeSingularDoubleField(value: &self.from) }()
+      case 4: try { try decoder.decodeSingularDoubleField(value: &self._to) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.pollutant.isEmpty {
+      try visitor.visitSingularStringField(value: self.pollutant, fieldNumber: 1)
+    }
+    if self.measure != .unspecified {
+      try visitor.visitSingularEnumField(value: self.measure, fieldNumber: 2)
+    }
+    if self.from.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.from, fieldNumber: 3)
+    }
+    try { if let v = self._to {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 4)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_PollutantRange, rhs: Binario_Telemetry_V1_PollutantRange) -> Bool {
+    if lhs.pollutant != rhs.pollutant {return false}
+    if lhs.measure != rhs.measure {return false}
+    if lhs.from != rhs.from {return false}
+    if lhs._to != rhs._to {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_AirQualityBandDescription: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AirQualityBandDescription"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}band\0\u{1}name\0\u{1}colour\0\u{1}advice\0\u{3}sensitive_advice\0\u{1}ranges\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.band) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.colour) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.advice) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.sensitiveAdvice) }()
+      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.ranges) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.band != .unspecified {
+      try visitor.visitSingularEnumField(value: self.band, fieldNumber: 1)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 2)
+    }
+    if !self.colour.isEmpty {
+      try visitor.visitSingularStringField(value: self.colour, fieldNumber: 3)
+    }
+    if !self.advice.isEmpty {
+      try visitor.visitSingularStringField(value: self.advice, fieldNumber: 4)
+    }
+    if !self.sensitiveAdvice.isEmpty {
+      try visitor.visitSingularStringField(value: self.sensitiveAdvice, fieldNumber: 5)
+    }
+    if !self.ranges.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.ranges, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_AirQualityBandDescription, rhs: Binario_Telemetry_V1_AirQualityBandDescription) -> Bool {
+    if lhs.band != rhs.band {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.colour != rhs.colour {return false}
+    if lhs.advice != rhs.advice {return false}
+    if lhs.sensitiveAdvice != rhs.sensitiveAdvice {return false}
+    if lhs.ranges != rhs.ranges {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_GetAirQualityIndexResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetAirQualityIndexResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}bands\0\u{1}source\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.bands) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.source) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.bands.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.bands, fieldNumber: 1)
+    }
+    if !self.source.isEmpty {
+      try visitor.visitSingularStringField(value: self.source, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_GetAirQualityIndexResponse, rhs: Binario_Telemetry_V1_GetAirQualityIndexResponse) -> Bool {
+    if lhs.bands != rhs.bands {return false}
+    if lhs.source != rhs.source {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -2932,6 +2932,186 @@ void   binario__telemetry__v1__delete_reference_source_response__free_unpacked
   assert(message->base.descriptor == &binario__telemetry__v1__delete_reference_source_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   binario__telemetry__v1__get_air_quality_index_request__init
+                     (Binario__Telemetry__V1__GetAirQualityIndexRequest         *message)
+{
+  static const Binario__Telemetry__V1__GetAirQualityIndexRequest init_value = BINARIO__TELEMETRY__V1__GET_AIR_QUALITY_INDEX_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__get_air_quality_index_request__get_packed_size
+                     (const Binario__Telemetry__V1__GetAirQualityIndexRequest *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_air_quality_index_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__get_air_quality_index_request__pack
+                     (const Binario__Telemetry__V1__GetAirQualityIndexRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_air_quality_index_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__get_air_quality_index_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__GetAirQualityIndexRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_air_quality_index_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__GetAirQualityIndexRequest *
+       binario__telemetry__v1__get_air_quality_index_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__GetAirQualityIndexRequest *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__get_air_quality_index_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__get_air_quality_index_request__free_unpacked
+                     (Binario__Telemetry__V1__GetAirQualityIndexRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__get_air_quality_index_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__pollutant_range__init
+                     (Binario__Telemetry__V1__PollutantRange         *message)
+{
+  static const Binario__Telemetry__V1__PollutantRange init_value = BINARIO__TELEMETRY__V1__POLLUTANT_RANGE__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__pollutant_range__get_packed_size
+                     (const Binario__Telemetry__V1__PollutantRange *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__pollutant_range__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__pollutant_range__pack
+                     (const Binario__Telemetry__V1__PollutantRange *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__pollutant_range__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__pollutant_range__pack_to_buffer
+                     (const Binario__Telemetry__V1__PollutantRange *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__pollutant_range__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__PollutantRange *
+       binario__telemetry__v1__pollutant_range__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__PollutantRange *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__pollutant_range__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__pollutant_range__free_unpacked
+                     (Binario__Telemetry__V1__PollutantRange *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__pollutant_range__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__air_quality_band_description__init
+                     (Binario__Telemetry__V1__AirQualityBandDescription         *message)
+{
+  static const Binario__Telemetry__V1__AirQualityBandDescription init_value = BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND_DESCRIPTION__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__air_quality_band_description__get_packed_size
+                     (const Binario__Telemetry__V1__AirQualityBandDescription *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__air_quality_band_description__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__air_quality_band_description__pack
+                     (const Binario__Telemetry__V1__AirQualityBandDescription *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__air_quality_band_description__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__air_quality_band_description__pack_to_buffer
+                     (const Binario__Telemetry__V1__AirQualityBandDescription *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__air_quality_band_description__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__AirQualityBandDescription *
+       binario__telemetry__v1__air_quality_band_description__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__AirQualityBandDescription *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__air_quality_band_description__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__air_quality_band_description__free_unpacked
+                     (Binario__Telemetry__V1__AirQualityBandDescription *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__air_quality_band_description__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__get_air_quality_index_response__init
+                     (Binario__Telemetry__V1__GetAirQualityIndexResponse         *message)
+{
+  static const Binario__Telemetry__V1__GetAirQualityIndexResponse init_value = BINARIO__TELEMETRY__V1__GET_AIR_QUALITY_INDEX_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__get_air_quality_index_response__get_packed_size
+                     (const Binario__Telemetry__V1__GetAirQualityIndexResponse *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_air_quality_index_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__get_air_quality_index_response__pack
+                     (const Binario__Telemetry__V1__GetAirQualityIndexResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_air_quality_index_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__get_air_quality_index_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__GetAirQualityIndexResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_air_quality_index_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__GetAirQualityIndexResponse *
+       binario__telemetry__v1__get_air_quality_index_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__GetAirQualityIndexResponse *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__get_air_quality_index_response__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__get_air_quality_index_response__free_unpacked
+                     (Binario__Telemetry__V1__GetAirQualityIndexResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__get_air_quality_index_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor binario__telemetry__v1__reading__field_descriptors[15] =
 {
   {
@@ -4641,7 +4821,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__get_series_request__des
   (ProtobufCMessageInit) binario__telemetry__v1__get_series_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__telemetry__v1__series_point__field_descriptors[5] =
+static const ProtobufCFieldDescriptor binario__telemetry__v1__series_point__field_descriptors[6] =
 {
   {
     "start",
@@ -4703,8 +4883,21 @@ static const ProtobufCFieldDescriptor binario__telemetry__v1__series_point__fiel
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "band",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Binario__Telemetry__V1__SeriesPoint, has_band),
+    offsetof(Binario__Telemetry__V1__SeriesPoint, band),
+    &binario__telemetry__v1__air_quality_band__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__telemetry__v1__series_point__field_indices_by_name[] = {
+  5,   /* field[5] = band */
   1,   /* field[1] = count */
   4,   /* field[4] = max */
   3,   /* field[3] = mean */
@@ -4714,7 +4907,7 @@ static const unsigned binario__telemetry__v1__series_point__field_indices_by_nam
 static const ProtobufCIntRange binario__telemetry__v1__series_point__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor binario__telemetry__v1__series_point__descriptor =
 {
@@ -4724,7 +4917,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__series_point__descripto
   "Binario__Telemetry__V1__SeriesPoint",
   "binario.telemetry.v1",
   sizeof(Binario__Telemetry__V1__SeriesPoint),
-  5,
+  6,
   binario__telemetry__v1__series_point__field_descriptors,
   binario__telemetry__v1__series_point__field_indices_by_name,
   1,  binario__telemetry__v1__series_point__number_ranges,
@@ -5130,7 +5323,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__get_map_request__descri
   (ProtobufCMessageInit) binario__telemetry__v1__get_map_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__telemetry__v1__map_point__field_descriptors[4] =
+static const ProtobufCFieldDescriptor binario__telemetry__v1__map_point__field_descriptors[5] =
 {
   {
     "time",
@@ -5180,8 +5373,21 @@ static const ProtobufCFieldDescriptor binario__telemetry__v1__map_point__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "band",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Binario__Telemetry__V1__MapPoint, has_band),
+    offsetof(Binario__Telemetry__V1__MapPoint, band),
+    &binario__telemetry__v1__air_quality_band__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__telemetry__v1__map_point__field_indices_by_name[] = {
+  4,   /* field[4] = band */
   1,   /* field[1] = latitude */
   2,   /* field[2] = longitude */
   0,   /* field[0] = time */
@@ -5190,7 +5396,7 @@ static const unsigned binario__telemetry__v1__map_point__field_indices_by_name[]
 static const ProtobufCIntRange binario__telemetry__v1__map_point__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor binario__telemetry__v1__map_point__descriptor =
 {
@@ -5200,14 +5406,14 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__map_point__descriptor =
   "Binario__Telemetry__V1__MapPoint",
   "binario.telemetry.v1",
   sizeof(Binario__Telemetry__V1__MapPoint),
-  4,
+  5,
   binario__telemetry__v1__map_point__field_descriptors,
   binario__telemetry__v1__map_point__field_indices_by_name,
   1,  binario__telemetry__v1__map_point__number_ranges,
   (ProtobufCMessageInit) binario__telemetry__v1__map_point__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__telemetry__v1__reference_value__field_descriptors[3] =
+static const ProtobufCFieldDescriptor binario__telemetry__v1__reference_value__field_descriptors[4] =
 {
   {
     "sensor",
@@ -5245,8 +5451,21 @@ static const ProtobufCFieldDescriptor binario__telemetry__v1__reference_value__f
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "band",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Binario__Telemetry__V1__ReferenceValue, has_band),
+    offsetof(Binario__Telemetry__V1__ReferenceValue, band),
+    &binario__telemetry__v1__air_quality_band__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__telemetry__v1__reference_value__field_indices_by_name[] = {
+  3,   /* field[3] = band */
   2,   /* field[2] = count */
   1,   /* field[1] = mean */
   0,   /* field[0] = sensor */
@@ -5254,7 +5473,7 @@ static const unsigned binario__telemetry__v1__reference_value__field_indices_by_
 static const ProtobufCIntRange binario__telemetry__v1__reference_value__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor binario__telemetry__v1__reference_value__descriptor =
 {
@@ -5264,7 +5483,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__reference_value__descri
   "Binario__Telemetry__V1__ReferenceValue",
   "binario.telemetry.v1",
   sizeof(Binario__Telemetry__V1__ReferenceValue),
-  3,
+  4,
   binario__telemetry__v1__reference_value__field_descriptors,
   binario__telemetry__v1__reference_value__field_indices_by_name,
   1,  binario__telemetry__v1__reference_value__number_ranges,
@@ -5940,7 +6159,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__get_latest_request__des
   (ProtobufCMessageInit) binario__telemetry__v1__get_latest_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__telemetry__v1__latest_value__field_descriptors[4] =
+static const ProtobufCFieldDescriptor binario__telemetry__v1__latest_value__field_descriptors[5] =
 {
   {
     "measure",
@@ -5990,8 +6209,21 @@ static const ProtobufCFieldDescriptor binario__telemetry__v1__latest_value__fiel
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "band",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Binario__Telemetry__V1__LatestValue, has_band),
+    offsetof(Binario__Telemetry__V1__LatestValue, band),
+    &binario__telemetry__v1__air_quality_band__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__telemetry__v1__latest_value__field_indices_by_name[] = {
+  4,   /* field[4] = band */
   0,   /* field[0] = measure */
   1,   /* field[1] = time */
   3,   /* field[3] = unit */
@@ -6000,7 +6232,7 @@ static const unsigned binario__telemetry__v1__latest_value__field_indices_by_nam
 static const ProtobufCIntRange binario__telemetry__v1__latest_value__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor binario__telemetry__v1__latest_value__descriptor =
 {
@@ -6010,7 +6242,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__latest_value__descripto
   "Binario__Telemetry__V1__LatestValue",
   "binario.telemetry.v1",
   sizeof(Binario__Telemetry__V1__LatestValue),
-  4,
+  5,
   binario__telemetry__v1__latest_value__field_descriptors,
   binario__telemetry__v1__latest_value__field_indices_by_name,
   1,  binario__telemetry__v1__latest_value__number_ranges,
@@ -7248,6 +7480,255 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__delete_reference_source
   (ProtobufCMessageInit) binario__telemetry__v1__delete_reference_source_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+#define binario__telemetry__v1__get_air_quality_index_request__field_descriptors NULL
+#define binario__telemetry__v1__get_air_quality_index_request__field_indices_by_name NULL
+#define binario__telemetry__v1__get_air_quality_index_request__number_ranges NULL
+const ProtobufCMessageDescriptor binario__telemetry__v1__get_air_quality_index_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.GetAirQualityIndexRequest",
+  "GetAirQualityIndexRequest",
+  "Binario__Telemetry__V1__GetAirQualityIndexRequest",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__GetAirQualityIndexRequest),
+  0,
+  binario__telemetry__v1__get_air_quality_index_request__field_descriptors,
+  binario__telemetry__v1__get_air_quality_index_request__field_indices_by_name,
+  0,  binario__telemetry__v1__get_air_quality_index_request__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__get_air_quality_index_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__pollutant_range__field_descriptors[4] =
+{
+  {
+    "pollutant",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__PollutantRange, pollutant),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "measure",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Binario__Telemetry__V1__PollutantRange, has_measure),
+    offsetof(Binario__Telemetry__V1__PollutantRange, measure),
+    &binario__telemetry__v1__measure__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "from",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Telemetry__V1__PollutantRange, has_from),
+    offsetof(Binario__Telemetry__V1__PollutantRange, from),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "to",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Telemetry__V1__PollutantRange, has_to),
+    offsetof(Binario__Telemetry__V1__PollutantRange, to),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__pollutant_range__field_indices_by_name[] = {
+  2,   /* field[2] = from */
+  1,   /* field[1] = measure */
+  0,   /* field[0] = pollutant */
+  3,   /* field[3] = to */
+};
+static const ProtobufCIntRange binario__telemetry__v1__pollutant_range__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__pollutant_range__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.PollutantRange",
+  "PollutantRange",
+  "Binario__Telemetry__V1__PollutantRange",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__PollutantRange),
+  4,
+  binario__telemetry__v1__pollutant_range__field_descriptors,
+  binario__telemetry__v1__pollutant_range__field_indices_by_name,
+  1,  binario__telemetry__v1__pollutant_range__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__pollutant_range__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__air_quality_band_description__field_descriptors[6] =
+{
+  {
+    "band",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Binario__Telemetry__V1__AirQualityBandDescription, has_band),
+    offsetof(Binario__Telemetry__V1__AirQualityBandDescription, band),
+    &binario__telemetry__v1__air_quality_band__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "name",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__AirQualityBandDescription, name),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "colour",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__AirQualityBandDescription, colour),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "advice",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__AirQualityBandDescription, advice),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sensitive_advice",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__AirQualityBandDescription, sensitive_advice),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "ranges",
+    6,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Binario__Telemetry__V1__AirQualityBandDescription, n_ranges),
+    offsetof(Binario__Telemetry__V1__AirQualityBandDescription, ranges),
+    &binario__telemetry__v1__pollutant_range__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__air_quality_band_description__field_indices_by_name[] = {
+  3,   /* field[3] = advice */
+  0,   /* field[0] = band */
+  2,   /* field[2] = colour */
+  1,   /* field[1] = name */
+  5,   /* field[5] = ranges */
+  4,   /* field[4] = sensitive_advice */
+};
+static const ProtobufCIntRange binario__telemetry__v1__air_quality_band_description__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__air_quality_band_description__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.AirQualityBandDescription",
+  "AirQualityBandDescription",
+  "Binario__Telemetry__V1__AirQualityBandDescription",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__AirQualityBandDescription),
+  6,
+  binario__telemetry__v1__air_quality_band_description__field_descriptors,
+  binario__telemetry__v1__air_quality_band_description__field_indices_by_name,
+  1,  binario__telemetry__v1__air_quality_band_description__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__air_quality_band_description__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__get_air_quality_index_response__field_descriptors[2] =
+{
+  {
+    "bands",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Binario__Telemetry__V1__GetAirQualityIndexResponse, n_bands),
+    offsetof(Binario__Telemetry__V1__GetAirQualityIndexResponse, bands),
+    &binario__telemetry__v1__air_quality_band_description__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "source",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__GetAirQualityIndexResponse, source),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__get_air_quality_index_response__field_indices_by_name[] = {
+  0,   /* field[0] = bands */
+  1,   /* field[1] = source */
+};
+static const ProtobufCIntRange binario__telemetry__v1__get_air_quality_index_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__get_air_quality_index_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.GetAirQualityIndexResponse",
+  "GetAirQualityIndexResponse",
+  "Binario__Telemetry__V1__GetAirQualityIndexResponse",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__GetAirQualityIndexResponse),
+  2,
+  binario__telemetry__v1__get_air_quality_index_response__field_descriptors,
+  binario__telemetry__v1__get_air_quality_index_response__field_indices_by_name,
+  1,  binario__telemetry__v1__get_air_quality_index_response__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__get_air_quality_index_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue binario__telemetry__v1__measure__enum_values_by_number[12] =
 {
   { "MEASURE_UNSPECIFIED", "BINARIO__TELEMETRY__V1__MEASURE__MEASURE_UNSPECIFIED", 0 },
@@ -7294,5 +7775,43 @@ const ProtobufCEnumDescriptor binario__telemetry__v1__measure__descriptor =
   binario__telemetry__v1__measure__enum_values_by_name,
   1,
   binario__telemetry__v1__measure__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue binario__telemetry__v1__air_quality_band__enum_values_by_number[7] =
+{
+  { "AIR_QUALITY_BAND_UNSPECIFIED", "BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_UNSPECIFIED", 0 },
+  { "AIR_QUALITY_BAND_GOOD", "BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_GOOD", 1 },
+  { "AIR_QUALITY_BAND_FAIR", "BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_FAIR", 2 },
+  { "AIR_QUALITY_BAND_MODERATE", "BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_MODERATE", 3 },
+  { "AIR_QUALITY_BAND_POOR", "BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_POOR", 4 },
+  { "AIR_QUALITY_BAND_VERY_POOR", "BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_VERY_POOR", 5 },
+  { "AIR_QUALITY_BAND_EXTREMELY_POOR", "BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_EXTREMELY_POOR", 6 },
+};
+static const ProtobufCIntRange binario__telemetry__v1__air_quality_band__value_ranges[] = {
+{0, 0},{0, 7}
+};
+static const ProtobufCEnumValueIndex binario__telemetry__v1__air_quality_band__enum_values_by_name[7] =
+{
+  { "AIR_QUALITY_BAND_EXTREMELY_POOR", 6 },
+  { "AIR_QUALITY_BAND_FAIR", 2 },
+  { "AIR_QUALITY_BAND_GOOD", 1 },
+  { "AIR_QUALITY_BAND_MODERATE", 3 },
+  { "AIR_QUALITY_BAND_POOR", 4 },
+  { "AIR_QUALITY_BAND_UNSPECIFIED", 0 },
+  { "AIR_QUALITY_BAND_VERY_POOR", 5 },
+};
+const ProtobufCEnumDescriptor binario__telemetry__v1__air_quality_band__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.AirQualityBand",
+  "AirQualityBand",
+  "Binario__Telemetry__V1__AirQualityBand",
+  "binario.telemetry.v1",
+  7,
+  binario__telemetry__v1__air_quality_band__enum_values_by_number,
+  7,
+  binario__telemetry__v1__air_quality_band__enum_values_by_name,
+  1,
+  binario__telemetry__v1__air_quality_band__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

@@ -81,6 +81,10 @@ typedef struct Binario__Telemetry__V1__SaveReferenceSourceRequest Binario__Telem
 typedef struct Binario__Telemetry__V1__SaveReferenceSourceResponse Binario__Telemetry__V1__SaveReferenceSourceResponse;
 typedef struct Binario__Telemetry__V1__DeleteReferenceSourceRequest Binario__Telemetry__V1__DeleteReferenceSourceRequest;
 typedef struct Binario__Telemetry__V1__DeleteReferenceSourceResponse Binario__Telemetry__V1__DeleteReferenceSourceResponse;
+typedef struct Binario__Telemetry__V1__GetAirQualityIndexRequest Binario__Telemetry__V1__GetAirQualityIndexRequest;
+typedef struct Binario__Telemetry__V1__PollutantRange Binario__Telemetry__V1__PollutantRange;
+typedef struct Binario__Telemetry__V1__AirQualityBandDescription Binario__Telemetry__V1__AirQualityBandDescription;
+typedef struct Binario__Telemetry__V1__GetAirQualityIndexResponse Binario__Telemetry__V1__GetAirQualityIndexResponse;
 
 
 /* --- enums --- */
@@ -118,15 +122,34 @@ typedef enum _Binario__Telemetry__V1__Measure {
    */
   BINARIO__TELEMETRY__V1__MEASURE__MEASURE_ECO2 = 6,
   /*
-   * µg/m³
+   * particles per cm³ (#/cm³): a number concentration
    */
   BINARIO__TELEMETRY__V1__MEASURE__MEASURE_PM0_5 = 7,
+  /*
+   * µg/m³, as PM2.5, PM4 and PM10
+   */
   BINARIO__TELEMETRY__V1__MEASURE__MEASURE_PM1 = 8,
   BINARIO__TELEMETRY__V1__MEASURE__MEASURE_PM2_5 = 9,
   BINARIO__TELEMETRY__V1__MEASURE__MEASURE_PM4 = 10,
   BINARIO__TELEMETRY__V1__MEASURE__MEASURE_PM10 = 11
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(BINARIO__TELEMETRY__V1__MEASURE)
 } Binario__Telemetry__V1__Measure;
+/*
+ * A band of the European Air Quality Index, for PM2.5 and PM10 (and a station's NO2, O3, SO2).
+ */
+typedef enum _Binario__Telemetry__V1__AirQualityBand {
+  /*
+   * a measure the index does not cover
+   */
+  BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_UNSPECIFIED = 0,
+  BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_GOOD = 1,
+  BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_FAIR = 2,
+  BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_MODERATE = 3,
+  BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_POOR = 4,
+  BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_VERY_POOR = 5,
+  BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_EXTREMELY_POOR = 6
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND)
+} Binario__Telemetry__V1__AirQualityBand;
 
 /* --- messages --- */
 
@@ -590,10 +613,15 @@ struct  Binario__Telemetry__V1__SeriesPoint
   double mean;
   protobuf_c_boolean has_max;
   double max;
+  /*
+   * the mean's: an hourly mean's when the buckets are hours
+   */
+  protobuf_c_boolean has_band;
+  Binario__Telemetry__V1__AirQualityBand band;
 };
 #define BINARIO__TELEMETRY__V1__SERIES_POINT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__series_point__descriptor) \
-    , NULL, 0, 0, 0, 0, 0, 0, 0, 0 }
+    , NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_UNSPECIFIED }
 
 
 struct  Binario__Telemetry__V1__GetSeriesResponse
@@ -686,10 +714,15 @@ struct  Binario__Telemetry__V1__MapPoint
   double longitude;
   protobuf_c_boolean has_value;
   double value;
+  /*
+   * the value's
+   */
+  protobuf_c_boolean has_band;
+  Binario__Telemetry__V1__AirQualityBand band;
 };
 #define BINARIO__TELEMETRY__V1__MAP_POINT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__map_point__descriptor) \
-    , NULL, 0, 0, 0, 0, 0, 0 }
+    , NULL, 0, 0, 0, 0, 0, 0, 0, BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_UNSPECIFIED }
 
 
 struct  Binario__Telemetry__V1__ReferenceValue
@@ -700,10 +733,15 @@ struct  Binario__Telemetry__V1__ReferenceValue
   double mean;
   protobuf_c_boolean has_count;
   int32_t count;
+  /*
+   * the mean's
+   */
+  protobuf_c_boolean has_band;
+  Binario__Telemetry__V1__AirQualityBand band;
 };
 #define BINARIO__TELEMETRY__V1__REFERENCE_VALUE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__reference_value__descriptor) \
-    , NULL, 0, 0, 0, 0 }
+    , NULL, 0, 0, 0, 0, 0, BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_UNSPECIFIED }
 
 
 struct  Binario__Telemetry__V1__GetMapResponse
@@ -861,10 +899,12 @@ struct  Binario__Telemetry__V1__LatestValue
   protobuf_c_boolean has_value;
   double value;
   char *unit;
+  protobuf_c_boolean has_band;
+  Binario__Telemetry__V1__AirQualityBand band;
 };
 #define BINARIO__TELEMETRY__V1__LATEST_VALUE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__latest_value__descriptor) \
-    , 0, BINARIO__TELEMETRY__V1__MEASURE__MEASURE_UNSPECIFIED, NULL, 0, 0, NULL }
+    , 0, BINARIO__TELEMETRY__V1__MEASURE__MEASURE_UNSPECIFIED, NULL, 0, 0, NULL, 0, BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_UNSPECIFIED }
 
 
 struct  Binario__Telemetry__V1__GetLatestResponse
@@ -1167,6 +1207,85 @@ struct  Binario__Telemetry__V1__DeleteReferenceSourceResponse
 #define BINARIO__TELEMETRY__V1__DELETE_REFERENCE_SOURCE_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__delete_reference_source_response__descriptor) \
      }
+
+
+struct  Binario__Telemetry__V1__GetAirQualityIndexRequest
+{
+  ProtobufCMessage base;
+};
+#define BINARIO__TELEMETRY__V1__GET_AIR_QUALITY_INDEX_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__get_air_quality_index_request__descriptor) \
+     }
+
+
+/*
+ * The concentrations (µg/m³) a band spans for one pollutant: above `from` (from 0 for good) up
+ * to `to` included; no `to` for extremely poor.
+ */
+struct  Binario__Telemetry__V1__PollutantRange
+{
+  ProtobufCMessage base;
+  /*
+   * "PM2.5", "PM10", "NO2", "O3", "SO2"
+   */
+  char *pollutant;
+  /*
+   * the board's measure it is, if any
+   */
+  protobuf_c_boolean has_measure;
+  Binario__Telemetry__V1__Measure measure;
+  protobuf_c_boolean has_from;
+  double from;
+  protobuf_c_boolean has_to;
+  double to;
+};
+#define BINARIO__TELEMETRY__V1__POLLUTANT_RANGE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__pollutant_range__descriptor) \
+    , NULL, 0, BINARIO__TELEMETRY__V1__MEASURE__MEASURE_UNSPECIFIED, 0, 0, 0, 0 }
+
+
+struct  Binario__Telemetry__V1__AirQualityBandDescription
+{
+  ProtobufCMessage base;
+  protobuf_c_boolean has_band;
+  Binario__Telemetry__V1__AirQualityBand band;
+  char *name;
+  /*
+   * CSS hex, the EEA's
+   */
+  char *colour;
+  /*
+   * for everyone
+   */
+  char *advice;
+  /*
+   * for sensitive people
+   */
+  char *sensitive_advice;
+  size_t n_ranges;
+  Binario__Telemetry__V1__PollutantRange **ranges;
+};
+#define BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND_DESCRIPTION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__air_quality_band_description__descriptor) \
+    , 0, BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_UNSPECIFIED, NULL, NULL, NULL, NULL, 0,NULL }
+
+
+struct  Binario__Telemetry__V1__GetAirQualityIndexResponse
+{
+  ProtobufCMessage base;
+  /*
+   * good first
+   */
+  size_t n_bands;
+  Binario__Telemetry__V1__AirQualityBandDescription **bands;
+  /*
+   * where the thresholds come from
+   */
+  char *source;
+};
+#define BINARIO__TELEMETRY__V1__GET_AIR_QUALITY_INDEX_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__get_air_quality_index_response__descriptor) \
+    , 0,NULL, NULL }
 
 
 /* Binario__Telemetry__V1__Reading methods */
@@ -2404,6 +2523,82 @@ Binario__Telemetry__V1__DeleteReferenceSourceResponse *
 void   binario__telemetry__v1__delete_reference_source_response__free_unpacked
                      (Binario__Telemetry__V1__DeleteReferenceSourceResponse *message,
                       ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__GetAirQualityIndexRequest methods */
+void   binario__telemetry__v1__get_air_quality_index_request__init
+                     (Binario__Telemetry__V1__GetAirQualityIndexRequest         *message);
+size_t binario__telemetry__v1__get_air_quality_index_request__get_packed_size
+                     (const Binario__Telemetry__V1__GetAirQualityIndexRequest   *message);
+size_t binario__telemetry__v1__get_air_quality_index_request__pack
+                     (const Binario__Telemetry__V1__GetAirQualityIndexRequest   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__get_air_quality_index_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__GetAirQualityIndexRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__GetAirQualityIndexRequest *
+       binario__telemetry__v1__get_air_quality_index_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__get_air_quality_index_request__free_unpacked
+                     (Binario__Telemetry__V1__GetAirQualityIndexRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__PollutantRange methods */
+void   binario__telemetry__v1__pollutant_range__init
+                     (Binario__Telemetry__V1__PollutantRange         *message);
+size_t binario__telemetry__v1__pollutant_range__get_packed_size
+                     (const Binario__Telemetry__V1__PollutantRange   *message);
+size_t binario__telemetry__v1__pollutant_range__pack
+                     (const Binario__Telemetry__V1__PollutantRange   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__pollutant_range__pack_to_buffer
+                     (const Binario__Telemetry__V1__PollutantRange   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__PollutantRange *
+       binario__telemetry__v1__pollutant_range__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__pollutant_range__free_unpacked
+                     (Binario__Telemetry__V1__PollutantRange *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__AirQualityBandDescription methods */
+void   binario__telemetry__v1__air_quality_band_description__init
+                     (Binario__Telemetry__V1__AirQualityBandDescription         *message);
+size_t binario__telemetry__v1__air_quality_band_description__get_packed_size
+                     (const Binario__Telemetry__V1__AirQualityBandDescription   *message);
+size_t binario__telemetry__v1__air_quality_band_description__pack
+                     (const Binario__Telemetry__V1__AirQualityBandDescription   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__air_quality_band_description__pack_to_buffer
+                     (const Binario__Telemetry__V1__AirQualityBandDescription   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__AirQualityBandDescription *
+       binario__telemetry__v1__air_quality_band_description__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__air_quality_band_description__free_unpacked
+                     (Binario__Telemetry__V1__AirQualityBandDescription *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__GetAirQualityIndexResponse methods */
+void   binario__telemetry__v1__get_air_quality_index_response__init
+                     (Binario__Telemetry__V1__GetAirQualityIndexResponse         *message);
+size_t binario__telemetry__v1__get_air_quality_index_response__get_packed_size
+                     (const Binario__Telemetry__V1__GetAirQualityIndexResponse   *message);
+size_t binario__telemetry__v1__get_air_quality_index_response__pack
+                     (const Binario__Telemetry__V1__GetAirQualityIndexResponse   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__get_air_quality_index_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__GetAirQualityIndexResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__GetAirQualityIndexResponse *
+       binario__telemetry__v1__get_air_quality_index_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__get_air_quality_index_response__free_unpacked
+                     (Binario__Telemetry__V1__GetAirQualityIndexResponse *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Binario__Telemetry__V1__Reading_Closure)
@@ -2601,6 +2796,18 @@ typedef void (*Binario__Telemetry__V1__DeleteReferenceSourceRequest_Closure)
 typedef void (*Binario__Telemetry__V1__DeleteReferenceSourceResponse_Closure)
                  (const Binario__Telemetry__V1__DeleteReferenceSourceResponse *message,
                   void *closure_data);
+typedef void (*Binario__Telemetry__V1__GetAirQualityIndexRequest_Closure)
+                 (const Binario__Telemetry__V1__GetAirQualityIndexRequest *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__PollutantRange_Closure)
+                 (const Binario__Telemetry__V1__PollutantRange *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__AirQualityBandDescription_Closure)
+                 (const Binario__Telemetry__V1__AirQualityBandDescription *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__GetAirQualityIndexResponse_Closure)
+                 (const Binario__Telemetry__V1__GetAirQualityIndexResponse *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -2608,6 +2815,7 @@ typedef void (*Binario__Telemetry__V1__DeleteReferenceSourceResponse_Closure)
 /* --- descriptors --- */
 
 extern const ProtobufCEnumDescriptor    binario__telemetry__v1__measure__descriptor;
+extern const ProtobufCEnumDescriptor    binario__telemetry__v1__air_quality_band__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__reading__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__device__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__campaign__descriptor;
@@ -2674,6 +2882,10 @@ extern const ProtobufCMessageDescriptor binario__telemetry__v1__save_reference_s
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__save_reference_source_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__delete_reference_source_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__delete_reference_source_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_air_quality_index_request__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__pollutant_range__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__air_quality_band_description__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_air_quality_index_response__descriptor;
 
 PROTOBUF_C__END_DECLS
 
