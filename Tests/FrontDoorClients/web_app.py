@@ -94,10 +94,12 @@ class Gateway:
         self.url = url
         self.context = ssl.create_default_context(cafile=ca)
 
-    def call(self, method, path, body=None, token=None, scheme="Bearer"):
+    def call(self, method, path, body=None, token=None, scheme="Bearer", language=None):
         request = urllib.request.Request(self.url + path, method=method,
                                          data=None if body is None else json.dumps(body).encode())
         request.add_header("content-type", "application/json")
+        if language:
+            request.add_header("accept-language", language)
         if token:
             request.add_header("authorization", f"{scheme} {token}")
         try:
@@ -721,7 +723,39 @@ def air_quality(traveller, gateway, admin_token, arguments):
     traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#air-map path.reference-station"),
                     "the map draws no reference station")
     assert traveller.words("air.median") in traveller.text("#quartiles"), "no quartile table"
+    # PM2.5 is coloured by its band of the European Air Quality Index: six bands in the legend,
+    # each reading filled with one of their colours, ringed in blue as the boards' are.
+    index = gateway.call("GET", "/v1/telemetry/air-quality-index", language=traveller.language)["bands"]
+    band_colours = {band["colour"] for band in index}
+    traveller.until(lambda: len(traveller.driver.find_elements(By.CSS_SELECTOR, "#air-legend li.band")) == 6, "the legend has not the index's six bands")
+    fills = {path.get_attribute("fill") for path in traveller.driver.find_elements(By.CSS_SELECTOR, "#air-map path.reading")}
+    assert fills and fills <= band_colours, f"readings are not coloured by their band: {fills - band_colours}"
+    traveller.find("#air-legend li.band summary").click()
+    assert index[0]["advice"] in traveller.text("#air-legend li.band"), "the band's health advice is not shown"
+    assert "0–5 µg/m³" in traveller.text("#air-legend li.band"), f"the good band's range reads {traveller.text('#air-legend li.band')}"
     traveller.shot("air-quality")
+    # Every measure is offered, altitude included; the boards and the stations near the data.
+    measure_options = [option.get_attribute("value") for option in traveller.find("#air-form [name=measure]").find_elements(By.TAG_NAME, "option")]
+    assert len(measure_options) == 11 and "MEASURE_ALTITUDE" in measure_options, f"the filter offers {measure_options}"
+    stations = lambda: [option.text for option in traveller.find("#air-form [name=station]").find_elements(By.TAG_NAME, "option")]  # noqa: E731
+    traveller.until(lambda: any("Pascal" in name for name in stations()) and any("Senato" in name for name in stations()),
+                    "the station picker does not offer the stations near the data")
+    # Hiding the reference data takes the stations off the map and the red line off the chart.
+    traveller.fill("#air-form", {"station": "none"})
+    traveller.until(lambda: traveller.find("#air-map").get_attribute("data-stations") == "0"
+                    and traveller.find("#air-chart").get_attribute("data-reference-points") == "0", "hiding the reference data leaves it shown")
+    assert traveller.words("air.referenceHidden") in traveller.text("#air-summary"), "the summary does not say the reference is hidden"
+    # A station picked by name is the one compared with; the default (the nearest) comes back.
+    traveller.fill("#air-form", {"station": "10283", "device": ""})
+    traveller.until(lambda: "Pascal" in traveller.text("#air-chart-note") and int(traveller.find("#air-chart").get_attribute("data-reference-points") or 0) > 0,
+                    "the picked station is not the one compared with")
+    traveller.fill("#air-form", {"station": ""})
+    traveller.until(lambda: "Senato" in traveller.text("#air-chart-note"), "the nearest station is not restored")
+    # One board of the person's, by name.
+    board = next(option.get_attribute("value") for option in traveller.find("#air-form [name=device]").find_elements(By.TAG_NAME, "option")
+                 if option.text == "Bike board")
+    traveller.fill("#air-form", {"device": board})
+    traveller.until(lambda: int(traveller.find("#air-map").get_attribute("data-readings") or 0) > 20, "one board's readings are not drawn")
     # The board joins a public campaign: its readings go on the public map (the phone sees them).
     traveller.fill("#campaign-form", {"name": "Passeggiate a Milano", "public": True})
     picker = lambda: traveller.find("#device-list select.campaign")  # noqa: E731 - redrawn after each change
@@ -729,7 +763,14 @@ def air_quality(traveller, gateway, admin_token, arguments):
     Select(picker()).select_by_index(1)
     traveller.until(lambda: traveller.words("air.campaignSet", board="Bike board") in traveller.driver.find_element(By.ID, "announcer").get_attribute("textContent"),
                     "the board's campaign is not changed")
-    print("ok: uploaded a board's readings; the chart (with the reference line), the map and the quartiles are drawn; the board went public")
+    # Through the gateway, each public PM2.5 reading's band is the EEA's for its value (the
+    # thresholds written here from the EEA's table, not read from the service).
+    public = gateway.call("GET", "/v1/telemetry/public-map?measure=MEASURE_PM2_5&south=44.6&west=8.4&north=46.7&east=11.5")
+    names = ["GOOD", "FAIR", "MODERATE", "POOR", "VERY_POOR", "EXTREMELY_POOR"]
+    for point in public["points"]:
+        expected = names[sum(1 for bound in [5, 15, 50, 90, 140] if point["value"] > bound)]
+        assert point["band"] == f"AIR_QUALITY_BAND_{expected}", f"PM2.5 {point['value']} is in {point['band']}, the EEA's {expected}"
+    print("ok: uploaded a board's readings; the chart (with the reference line), the map and the quartiles are drawn, coloured by index band; every filter; the board went public")
 
 
 def nearby(traveller, gateway, email):

@@ -54,8 +54,8 @@ export function drawLegend(element, bands, [measure, nameKey, scale], unit) {
       h("ul", { class: "bands" }, bands.map((band) => {
         const range = band.ranges.find((candidate) => candidate.measure === measure);
         const span = range.to === undefined
-          ? t("airIndex.above", { from: number(range.from), unit })
-          : t("airIndex.range", { from: number(range.from), to: number(range.to), unit });
+          ? t("airIndex.above", { from: number(range.from || 0), unit })
+          : t("airIndex.range", { from: number(range.from || 0), to: number(range.to), unit });
         return h("li", { class: "band", "data-band": band.band, "data-colour": band.colour },
           h("span", { class: "swatch", "aria-hidden": "true" }),
           h("details", {}, h("summary", {}, h("strong", {}, band.name), ` ${span}`),

@@ -23,6 +23,10 @@ const lombardy = { south: 44.6, west: 8.4, north: 46.7, east: 11.5 };
 const NEAREST = "";
 const NONE = "none";
 
+/** The board picker's options: all the person's own boards, then each board they see. */
+const boardOptions = (devices) => [["", t("air.allMyBoards")],
+  ...devices.map((device) => [device.id, device.mine ? device.name : t("air.sharedBoard", { name: device.name })])];
+
 export async function show(main, { query }) {
   await chartJs();
   const devices = (await api("GET", "/v1/telemetry/devices")).devices || [];
@@ -58,14 +62,11 @@ export async function show(main, { query }) {
     field(t("air.measure"), { name: "measure", options: measures.map(([value, name]) => [value, measureName(name)]), value: shownMeasure }),
     field(t("journeys.from"), { name: "from", type: "datetime-local", value: toZonedInput(start), required: true }),
     field(t("journeys.to"), { name: "to", type: "datetime-local", value: toZonedInput(end), required: true }),
-    field(t("air.boards"), {
-      name: "device",
-      options: [["", t("air.allMyBoards")], ...devices.map((device) => [device.id, device.mine ? device.name : t("air.sharedBoard", { name: device.name })])],
-      value: query.device || "",
-    }),
+    field(t("air.boards"), { name: "device", options: boardOptions(devices), value: query.device || "" }),
     field(t("air.station"), { name: "station", options: [[NEAREST, t("air.nearestStation")], [NONE, t("air.noReference")]], value: query.station || NEAREST }),
   ], t("air.show"), (values) => draw(values), { id: "air-form", class: "inline" });
   const stationPicker = controls.querySelector("[name=station]");
+  const boardPicker = controls.querySelector("[name=device]");
   main.append(controls, summary,
     h("div", { class: "air-grid" },
       h("section", { "aria-labelledby": "map-heading" }, h("h2", { id: "map-heading" }, t("air.map")), mapElement,
@@ -103,7 +104,7 @@ export async function show(main, { query }) {
       bounds.push(at);
       window.L.circleMarker(at, {
         radius: 4 + 10 * Math.max(0, Math.min(1, point.value / scale[1])),
-        color: colours.moqa, weight: 2, fillColor: colourOf(bands, point.value, point.band, scale), fillOpacity: 0.85,
+        color: colours.moqa, weight: 1, fillColor: colourOf(bands, point.value, point.band, scale), fillOpacity: 0.9,
         className: "reading",
       }).bindTooltip(readingTip(name, point, unit, bandName(bands, point.band))).addTo(layer);
     }
@@ -219,6 +220,9 @@ export async function show(main, { query }) {
 
   async function drawDevices(list, token) {
     const me = session.user ? session.user.userId : "";
+    // A board just added is offered in the filter at once; the one chosen stays chosen.
+    const chosen = boardPicker.value;
+    replace(boardPicker, boardOptions(list).map(([value, label]) => h("option", { value, selected: value === chosen }, label)));
     const campaigns = ((await api("GET", "/v1/telemetry/campaigns").catch(() => ({}))).campaigns || [])
       .filter((campaign) => (campaign.memberUserIds || []).includes(me));
     replace(deviceSection, h("h2", { id: "devices-heading" }, t("air.yourBoards")),
