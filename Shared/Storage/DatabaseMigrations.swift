@@ -37,6 +37,16 @@ public struct DatabaseMigrations: Sendable {
     return copy
   }
 
+  /// These migrations up to `identifier`, included: the schema as it was then (a test of a later
+  /// migration fills the older tables first).
+  public func through(_ identifier: String) -> DatabaseMigrations {
+    var copy = self
+    if let last = migrations.firstIndex(where: { $0.identifier == identifier }) {
+      copy.migrations = Array(migrations[...last])
+    }
+    return copy
+  }
+
   /// The first identifier registered twice, if any.
   var firstDuplicateIdentifier: String? {
     var seen: Set<String> = []

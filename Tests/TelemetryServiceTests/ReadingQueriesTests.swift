@@ -1,4 +1,5 @@
 import BinarioDomain
+import BinarioProto
 import BinarioStorage
 import Foundation
 import Testing
@@ -91,6 +92,59 @@ struct ReadingQueriesTests {
     #expect(lines.count == 121)
     #expect(lines[0] == "time,latitude,longitude,position_altitude,temperature,humidity,pressure,altitude,tvoc,eco2,pm0.5,pm1,pm2.5,pm4,pm10")
     #expect(lines[1].hasSuffix(",20.0,,,,,,,,,,0.0"))
+  }
+
+  @Test("a reading without a GPS fix (the flag off, or 0, 0) is stored without a position: in the series, never on the map")
+  func readingsWithoutAFix() async throws {
+    let (device, _) = try await registry.register(ownerUserID: "ann", name: "Indoor board")
+    let time = clock.now().addingTimeInterval(-60)
+    var noFix = Binario_Telemetry_V1_Reading(Reading(time: time, position: GeoPoint(latitude: 45.47, longitude: 9.19), values: [.pm10: 11]))
+    noFix.gpsFix = false
+    var zero = Binario_Telemetry_V1_Reading(Reading(time: time.addingTimeInterval(1), position: nil, values: [.pm10: 12]))
+    zero.clearGpsFix()
+    zero.latitude = 0
+    zero.longitude = 0
+    let fixed = Binario_Telemetry_V1_Reading(
+      Reading(time: time.addingTimeInterval(2), position: GeoPoint(latitude: 45.47, longitude: 9.19), values: [.pm10: 13])
+    )
+    let readings = [noFix, zero, fixed].map(Reading.init)
+    #expect(readings.map { $0.position == nil } == [true, true, false])
+    #expect(Binario_Telemetry_V1_Reading(readings[0]).gpsFix == false && !Binario_Telemetry_V1_Reading(readings[2]).hasGpsFix)
+    let outcome = try await ingest.upload(deviceID: device.id, readings)
+    #expect(outcome.stored == 3)
+    // Sent again as they are, they are duplicates (a NULL position equals a NULL position).
+    #expect(try await ingest.upload(deviceID: device.id, readings).duplicates == 3)
+
+    let world = GeoBox(minLatitude: -90, maxLatitude: 90, minLongitude: -180, maxLongitude: 180)
+    let (points, total) = try await queries.map(userID: "ann", deviceID: device.id, measure: .pm10, within: world, in: day)
+    #expect(total == 1 && points.map(\.value) == [13])
+    #expect(try await queries.statistics(userID: "ann", deviceID: device.id, measure: .pm10, in: day)?.count == 3)
+    let lines = try await queries.csv(userID: "ann", deviceID: device.id, in: day).split(separator: "\n")
+    #expect(lines[1].split(separator: ",", omittingEmptySubsequences: false)[1 ... 2] == ["", ""])
+    #expect(lines[3].contains(",45.47,9.19,"))
+  }
+
+  @Test("readings stored before positions became optional are all there after the table is rebuilt")
+  func migrationKeepsReadings() async throws {
+    let old = try TemporaryDatabase(migrations: TelemetryMigrations.all.through("v3-telemetry-account-events"))
+    defer { try? old.remove() }
+    try await old.pool.write { db in
+      try db.execute(sql: "INSERT INTO device (seq, id, owner_user_id, name, created_at) VALUES (1, 'dev_1', 'ann', 'Board', 0)")
+      for second in 0 ..< 50 {
+        try db.execute(
+          sql: "INSERT INTO reading (device_seq, time_ms, latitude, longitude, pm10) VALUES (1, ?, 45.47, 9.19, ?)",
+          arguments: [second * 1000, Double(second)]
+        )
+      }
+    }
+    try old.pool.close()
+    let store = TelemetryStore(pool: try ServiceDatabase.open(at: old.path, migrations: TelemetryMigrations.all))
+    let values = try await store.values(deviceSeqs: [1], measure: .pm10, in: Date(timeIntervalSince1970: 0) ..< Date(timeIntervalSince1970: 60))
+    #expect(values.map(\.1) == (0 ..< 50).map(Double.init))
+    #expect(
+      try await store.readings(deviceSeq: 1, in: Date(timeIntervalSince1970: 0) ..< Date(timeIntervalSince1970: 1)).first?.position
+        == GeoPoint(latitude: 45.47, longitude: 9.19)
+    )
   }
 
   @Test("the public map: only boards in public campaigns; without a range, the day up to the latest public reading")

@@ -65,9 +65,11 @@ extension Reading {
     if proto.hasPm25 { values[.pm2_5] = proto.pm25 }
     if proto.hasPm4 { values[.pm4] = proto.pm4 }
     if proto.hasPm10 { values[.pm10] = proto.pm10 }
+    // A GPS module without a fix reports 0, 0 (in the Gulf of Guinea, where no board is carried).
+    let fixed = proto.hasGpsFix ? proto.gpsFix : !(proto.latitude == 0 && proto.longitude == 0)
     self.init(
       time: proto.time.date,
-      position: GeoPoint(latitude: proto.latitude, longitude: proto.longitude),
+      position: fixed ? GeoPoint(latitude: proto.latitude, longitude: proto.longitude) : nil,
       altitude: proto.hasPositionAltitude ? proto.positionAltitude : nil,
       values: values
     )
@@ -79,8 +81,12 @@ extension Binario_Telemetry_V1_Reading {
   public init(_ reading: Reading) {
     self.init()
     time = Google_Protobuf_Timestamp(date: reading.time)
-    latitude = reading.position.latitude
-    longitude = reading.position.longitude
+    if let position = reading.position {
+      latitude = position.latitude
+      longitude = position.longitude
+    } else {
+      gpsFix = false
+    }
     if let altitude = reading.altitude { positionAltitude = altitude }
     for (measure, value) in reading.values {
       switch measure {

@@ -126,6 +126,38 @@ public enum TelemetryMigrations {
           """
       )
     }
+    // A reading taken without a GPS fix is kept without a position (NULL latitude and longitude)
+    // rather than at 0, 0. SQLite cannot drop a NOT NULL: the table is rebuilt, rows copied as
+    // they are.
+    .add("v4-reading-without-position") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE reading_v4 (
+            device_seq INTEGER NOT NULL REFERENCES device(seq) ON DELETE CASCADE,
+            time_ms INTEGER NOT NULL,
+            latitude REAL,
+            longitude REAL,
+            altitude REAL,
+            temperature REAL,
+            humidity REAL,
+            pressure REAL,
+            altitude_measured REAL,
+            tvoc REAL,
+            eco2 REAL,
+            pm0_5 REAL,
+            pm1 REAL,
+            pm2_5 REAL,
+            pm4 REAL,
+            pm10 REAL,
+            PRIMARY KEY (device_seq, time_ms),
+            CHECK ((latitude IS NULL) = (longitude IS NULL))
+          ) WITHOUT ROWID;
+          INSERT INTO reading_v4 SELECT * FROM reading;
+          DROP TABLE reading;
+          ALTER TABLE reading_v4 RENAME TO reading;
+          """
+      )
+    }
 }
 
 extension Measure {

@@ -142,7 +142,9 @@ extension TelemetryStore {
         for measure in Measure.allCases { values[measure] = row[measure.column] }
         return Reading(
           time: Date(timeIntervalSince1970: Double(row["time_ms"] as Int64) / 1000),
-          position: GeoPoint(latitude: row["latitude"], longitude: row["longitude"]),
+          position: (row["latitude"] as Double?).flatMap { latitude in
+            (row["longitude"] as Double?).map { GeoPoint(latitude: latitude, longitude: $0) }
+          },
           altitude: row["altitude"],
           values: values
         )

@@ -33,8 +33,13 @@ extension TelemetryStore {
         let time = reading.timeMilliseconds
         sqlite3_bind_int64(handle, 1, deviceSeq)
         sqlite3_bind_int64(handle, 2, time)
-        sqlite3_bind_double(handle, 3, reading.position.latitude)
-        sqlite3_bind_double(handle, 4, reading.position.longitude)
+        if let position = reading.position {
+          sqlite3_bind_double(handle, 3, position.latitude)
+          sqlite3_bind_double(handle, 4, position.longitude)
+        } else {
+          sqlite3_bind_null(handle, 3)
+          sqlite3_bind_null(handle, 4)
+        }
         if let altitude = reading.altitude { sqlite3_bind_double(handle, 5, altitude) } else { sqlite3_bind_null(handle, 5) }
         for measure in Measure.allCases {
           let parameter = Int32(6 + measure.slot)
@@ -55,7 +60,7 @@ extension TelemetryStore {
         }
         guard let row = try Row.fetchOne(existing, arguments: [deviceSeq, time]) else { continue }
         var same =
-          row[0] as Double == reading.position.latitude && row[1] as Double == reading.position.longitude
+          row[0] as Double? == reading.position?.latitude && row[1] as Double? == reading.position?.longitude
           && row[2] as Double? == reading.altitude
         for (offset, measure) in Measure.allCases.enumerated() where same {
           same = row[3 + offset] as Double? == reading.values[measure]

@@ -30828,6 +30828,9 @@ extension OpenAPIDocument {
           "pm10": {
             "type": "number",
             "format": "double"
+          },
+          "gpsFix": {
+            "type": "boolean"
           }
         },
         "additionalProperties": false

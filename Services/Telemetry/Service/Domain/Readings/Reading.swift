@@ -1,14 +1,15 @@
 import BinarioDomain
 import Foundation
 
-/// One reading of a board: when and where, and any subset of the measures.
+/// One reading of a board: when and where, and any subset of the measures. A reading taken
+/// without a GPS fix has no position (it counts in series and statistics, never on a map).
 public struct Reading: Sendable, Hashable {
   public var time: Date
-  public var position: GeoPoint
+  public var position: GeoPoint?
   public var altitude: Double?
   public var values: MeasureValues
 
-  public init(time: Date, position: GeoPoint, altitude: Double? = nil, values: MeasureValues) {
+  public init(time: Date, position: GeoPoint?, altitude: Double? = nil, values: MeasureValues) {
     self.time = time
     self.position = position
     self.altitude = altitude
@@ -26,9 +27,12 @@ public struct Reading: Sendable, Hashable {
     guard time.timeIntervalSince1970.isFinite, time <= now.addingTimeInterval(allowedSkew) else {
       return "its time \(time) is in the future"
     }
-    guard position.latitude.isFinite, (-90 ... 90).contains(position.latitude), position.longitude.isFinite,
-      (-180 ... 180).contains(position.longitude)
-    else { return "its position \(position.latitude), \(position.longitude) is not on the globe" }
+    if let position,
+      !(position.latitude.isFinite && (-90 ... 90).contains(position.latitude) && position.longitude.isFinite
+        && (-180 ... 180).contains(position.longitude))
+    {
+      return "its position \(position.latitude), \(position.longitude) is not on the globe"
+    }
     if let altitude, !altitude.isFinite || !(-500 ... 9_000).contains(altitude) { return "its altitude \(altitude) m is not possible" }
     guard !values.isEmpty else { return "it has no measure" }
     for measure in Measure.allCases {

@@ -188,152 +188,158 @@ public nonisolated enum Binario_Telemetry_V1_AirQualityBand: SwiftProtobuf.Enum,
 
 }
 
-/// One reading: when, where, and any of the measures (at least one).
-public nonisolated struct Binario_Telemetry_V1_Reading: Sendable {
+/// One reading: when, where, and any of the measures (at least one). A reading taken without a
+/// GPS fix (`gps_fix` false, or a position of exactly 0, 0, which is what a GPS module without a
+/// fix reports) is stored without a position: it counts in series and statistics, never on a map.
+public nonisolated struct Binario_Telemetry_V1_Reading: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   public var time: SwiftProtobuf.Google_Protobuf_Timestamp {
-    get {_time ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
-    set {_time = newValue}
+    get {_storage._time ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_uniqueStorage()._time = newValue}
   }
   /// Returns true if `time` has been explicitly set.
-  public var hasTime: Bool {self._time != nil}
+  public var hasTime: Bool {_storage._time != nil}
   /// Clears the value of `time`. Subsequent reads from it will return its default value.
-  public mutating func clearTime() {self._time = nil}
+  public mutating func clearTime() {_uniqueStorage()._time = nil}
 
-  public var latitude: Double = 0
+  public var latitude: Double {
+    get {_storage._latitude}
+    set {_uniqueStorage()._latitude = newValue}
+  }
 
-  public var longitude: Double = 0
+  public var longitude: Double {
+    get {_storage._longitude}
+    set {_uniqueStorage()._longitude = newValue}
+  }
 
   /// the GPS's, metres
   public var positionAltitude: Double {
-    get {_positionAltitude ?? 0}
-    set {_positionAltitude = newValue}
+    get {_storage._positionAltitude ?? 0}
+    set {_uniqueStorage()._positionAltitude = newValue}
   }
   /// Returns true if `positionAltitude` has been explicitly set.
-  public var hasPositionAltitude: Bool {self._positionAltitude != nil}
+  public var hasPositionAltitude: Bool {_storage._positionAltitude != nil}
   /// Clears the value of `positionAltitude`. Subsequent reads from it will return its default value.
-  public mutating func clearPositionAltitude() {self._positionAltitude = nil}
+  public mutating func clearPositionAltitude() {_uniqueStorage()._positionAltitude = nil}
 
   public var temperature: Double {
-    get {_temperature ?? 0}
-    set {_temperature = newValue}
+    get {_storage._temperature ?? 0}
+    set {_uniqueStorage()._temperature = newValue}
   }
   /// Returns true if `temperature` has been explicitly set.
-  public var hasTemperature: Bool {self._temperature != nil}
+  public var hasTemperature: Bool {_storage._temperature != nil}
   /// Clears the value of `temperature`. Subsequent reads from it will return its default value.
-  public mutating func clearTemperature() {self._temperature = nil}
+  public mutating func clearTemperature() {_uniqueStorage()._temperature = nil}
 
   public var humidity: Double {
-    get {_humidity ?? 0}
-    set {_humidity = newValue}
+    get {_storage._humidity ?? 0}
+    set {_uniqueStorage()._humidity = newValue}
   }
   /// Returns true if `humidity` has been explicitly set.
-  public var hasHumidity: Bool {self._humidity != nil}
+  public var hasHumidity: Bool {_storage._humidity != nil}
   /// Clears the value of `humidity`. Subsequent reads from it will return its default value.
-  public mutating func clearHumidity() {self._humidity = nil}
+  public mutating func clearHumidity() {_uniqueStorage()._humidity = nil}
 
   public var pressure: Double {
-    get {_pressure ?? 0}
-    set {_pressure = newValue}
+    get {_storage._pressure ?? 0}
+    set {_uniqueStorage()._pressure = newValue}
   }
   /// Returns true if `pressure` has been explicitly set.
-  public var hasPressure: Bool {self._pressure != nil}
+  public var hasPressure: Bool {_storage._pressure != nil}
   /// Clears the value of `pressure`. Subsequent reads from it will return its default value.
-  public mutating func clearPressure() {self._pressure = nil}
+  public mutating func clearPressure() {_uniqueStorage()._pressure = nil}
 
   /// the barometric one the board measures
   public var altitude: Double {
-    get {_altitude ?? 0}
-    set {_altitude = newValue}
+    get {_storage._altitude ?? 0}
+    set {_uniqueStorage()._altitude = newValue}
   }
   /// Returns true if `altitude` has been explicitly set.
-  public var hasAltitude: Bool {self._altitude != nil}
+  public var hasAltitude: Bool {_storage._altitude != nil}
   /// Clears the value of `altitude`. Subsequent reads from it will return its default value.
-  public mutating func clearAltitude() {self._altitude = nil}
+  public mutating func clearAltitude() {_uniqueStorage()._altitude = nil}
 
   public var tvoc: Double {
-    get {_tvoc ?? 0}
-    set {_tvoc = newValue}
+    get {_storage._tvoc ?? 0}
+    set {_uniqueStorage()._tvoc = newValue}
   }
   /// Returns true if `tvoc` has been explicitly set.
-  public var hasTvoc: Bool {self._tvoc != nil}
+  public var hasTvoc: Bool {_storage._tvoc != nil}
   /// Clears the value of `tvoc`. Subsequent reads from it will return its default value.
-  public mutating func clearTvoc() {self._tvoc = nil}
+  public mutating func clearTvoc() {_uniqueStorage()._tvoc = nil}
 
   public var eco2: Double {
-    get {_eco2 ?? 0}
-    set {_eco2 = newValue}
+    get {_storage._eco2 ?? 0}
+    set {_uniqueStorage()._eco2 = newValue}
   }
   /// Returns true if `eco2` has been explicitly set.
-  public var hasEco2: Bool {self._eco2 != nil}
+  public var hasEco2: Bool {_storage._eco2 != nil}
   /// Clears the value of `eco2`. Subsequent reads from it will return its default value.
-  public mutating func clearEco2() {self._eco2 = nil}
+  public mutating func clearEco2() {_uniqueStorage()._eco2 = nil}
 
   public var pm05: Double {
-    get {_pm05 ?? 0}
-    set {_pm05 = newValue}
+    get {_storage._pm05 ?? 0}
+    set {_uniqueStorage()._pm05 = newValue}
   }
   /// Returns true if `pm05` has been explicitly set.
-  public var hasPm05: Bool {self._pm05 != nil}
+  public var hasPm05: Bool {_storage._pm05 != nil}
   /// Clears the value of `pm05`. Subsequent reads from it will return its default value.
-  public mutating func clearPm05() {self._pm05 = nil}
+  public mutating func clearPm05() {_uniqueStorage()._pm05 = nil}
 
   public var pm1: Double {
-    get {_pm1 ?? 0}
-    set {_pm1 = newValue}
+    get {_storage._pm1 ?? 0}
+    set {_uniqueStorage()._pm1 = newValue}
   }
   /// Returns true if `pm1` has been explicitly set.
-  public var hasPm1: Bool {self._pm1 != nil}
+  public var hasPm1: Bool {_storage._pm1 != nil}
   /// Clears the value of `pm1`. Subsequent reads from it will return its default value.
-  public mutating func clearPm1() {self._pm1 = nil}
+  public mutating func clearPm1() {_uniqueStorage()._pm1 = nil}
 
   public var pm25: Double {
-    get {_pm25 ?? 0}
-    set {_pm25 = newValue}
+    get {_storage._pm25 ?? 0}
+    set {_uniqueStorage()._pm25 = newValue}
   }
   /// Returns true if `pm25` has been explicitly set.
-  public var hasPm25: Bool {self._pm25 != nil}
+  public var hasPm25: Bool {_storage._pm25 != nil}
   /// Clears the value of `pm25`. Subsequent reads from it will return its default value.
-  public mutating func clearPm25() {self._pm25 = nil}
+  public mutating func clearPm25() {_uniqueStorage()._pm25 = nil}
 
   public var pm4: Double {
-    get {_pm4 ?? 0}
-    set {_pm4 = newValue}
+    get {_storage._pm4 ?? 0}
+    set {_uniqueStorage()._pm4 = newValue}
   }
   /// Returns true if `pm4` has been explicitly set.
-  public var hasPm4: Bool {self._pm4 != nil}
+  public var hasPm4: Bool {_storage._pm4 != nil}
   /// Clears the value of `pm4`. Subsequent reads from it will return its default value.
-  public mutating func clearPm4() {self._pm4 = nil}
+  public mutating func clearPm4() {_uniqueStorage()._pm4 = nil}
 
   public var pm10: Double {
-    get {_pm10 ?? 0}
-    set {_pm10 = newValue}
+    get {_storage._pm10 ?? 0}
+    set {_uniqueStorage()._pm10 = newValue}
   }
   /// Returns true if `pm10` has been explicitly set.
-  public var hasPm10: Bool {self._pm10 != nil}
+  public var hasPm10: Bool {_storage._pm10 != nil}
   /// Clears the value of `pm10`. Subsequent reads from it will return its default value.
-  public mutating func clearPm10() {self._pm10 = nil}
+  public mutating func clearPm10() {_uniqueStorage()._pm10 = nil}
+
+  /// absent: fixed unless the position is 0, 0
+  public var gpsFix: Bool {
+    get {_storage._gpsFix ?? false}
+    set {_uniqueStorage()._gpsFix = newValue}
+  }
+  /// Returns true if `gpsFix` has been explicitly set.
+  public var hasGpsFix: Bool {_storage._gpsFix != nil}
+  /// Clears the value of `gpsFix`. Subsequent reads from it will return its default value.
+  public mutating func clearGpsFix() {_uniqueStorage()._gpsFix = nil}
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _time: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
-  fileprivate var _positionAltitude: Double? = nil
-  fileprivate var _temperature: Double? = nil
-  fileprivate var _humidity: Double? = nil
-  fileprivate var _pressure: Double? = nil
-  fileprivate var _altitude: Double? = nil
-  fileprivate var _tvoc: Double? = nil
-  fileprivate var _eco2: Double? = nil
-  fileprivate var _pm05: Double? = nil
-  fileprivate var _pm1: Double? = nil
-  fileprivate var _pm25: Double? = nil
-  fileprivate var _pm4: Double? = nil
-  fileprivate var _pm10: Double? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 public nonisolated struct Binario_Telemetry_V1_Device: Sendable {
@@ -1867,103 +1873,174 @@ nonisolated extension Binario_Telemetry_V1_AirQualityBand: SwiftProtobuf._ProtoN
 
 nonisolated extension Binario_Telemetry_V1_Reading: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Reading"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}time\0\u{1}latitude\0\u{1}longitude\0\u{3}position_altitude\0\u{1}temperature\0\u{1}humidity\0\u{1}pressure\0\u{1}altitude\0\u{1}tvoc\0\u{1}eco2\0\u{3}pm0_5\0\u{1}pm1\0\u{3}pm2_5\0\u{1}pm4\0\u{1}pm10\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}time\0\u{1}latitude\0\u{1}longitude\0\u{3}position_altitude\0\u{1}temperature\0\u{1}humidity\0\u{1}pressure\0\u{1}altitude\0\u{1}tvoc\0\u{1}eco2\0\u{3}pm0_5\0\u{1}pm1\0\u{3}pm2_5\0\u{1}pm4\0\u{1}pm10\0\u{3}gps_fix\0")
+
+  fileprivate class _StorageClass {
+    var _time: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+    var _latitude: Double = 0
+    var _longitude: Double = 0
+    var _positionAltitude: Double? = nil
+    var _temperature: Double? = nil
+    var _humidity: Double? = nil
+    var _pressure: Double? = nil
+    var _altitude: Double? = nil
+    var _tvoc: Double? = nil
+    var _eco2: Double? = nil
+    var _pm05: Double? = nil
+    var _pm1: Double? = nil
+    var _pm25: Double? = nil
+    var _pm4: Double? = nil
+    var _pm10: Double? = nil
+    var _gpsFix: Bool? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _time = source._time
+      _latitude = source._latitude
+      _longitude = source._longitude
+      _positionAltitude = source._positionAltitude
+      _temperature = source._temperature
+      _humidity = source._humidity
+      _pressure = source._pressure
+      _altitude = source._altitude
+      _tvoc = source._tvoc
+      _eco2 = source._eco2
+      _pm05 = source._pm05
+      _pm1 = source._pm1
+      _pm25 = source._pm25
+      _pm4 = source._pm4
+      _pm10 = source._pm10
+      _gpsFix = source._gpsFix
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularMessageField(value: &self._time) }()
-      case 2: try { try decoder.decodeSingularDoubleField(value: &self.latitude) }()
-      case 3: try { try decoder.decodeSingularDoubleField(value: &self.longitude) }()
-      case 4: try { try decoder.decodeSingularDoubleField(value: &self._positionAltitude) }()
-      case 5: try { try decoder.decodeSingularDoubleField(value: &self._temperature) }()
-      case 6: try { try decoder.decodeSingularDoubleField(value: &self._humidity) }()
-      case 7: try { try decoder.decodeSingularDoubleField(value: &self._pressure) }()
-      case 8: try { try decoder.decodeSingularDoubleField(value: &self._altitude) }()
-      case 9: try { try decoder.decodeSingularDoubleField(value: &self._tvoc) }()
-      case 10: try { try decoder.decodeSingularDoubleField(value: &self._eco2) }()
-      case 11: try { try decoder.decodeSingularDoubleField(value: &self._pm05) }()
-      case 12: try { try decoder.decodeSingularDoubleField(value: &self._pm1) }()
-      case 13: try { try decoder.decodeSingularDoubleField(value: &self._pm25) }()
-      case 14: try { try decoder.decodeSingularDoubleField(value: &self._pm4) }()
-      case 15: try { try decoder.decodeSingularDoubleField(value: &self._pm10) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularMessageField(value: &_storage._time) }()
+        case 2: try { try decoder.decodeSingularDoubleField(value: &_storage._latitude) }()
+        case 3: try { try decoder.decodeSingularDoubleField(value: &_storage._longitude) }()
+        case 4: try { try decoder.decodeSingularDoubleField(value: &_storage._positionAltitude) }()
+        case 5: try { try decoder.decodeSingularDoubleField(value: &_storage._temperature) }()
+        case 6: try { try decoder.decodeSingularDoubleField(value: &_storage._humidity) }()
+        case 7: try { try decoder.decodeSingularDoubleField(value: &_storage._pressure) }()
+        case 8: try { try decoder.decodeSingularDoubleField(value: &_storage._altitude) }()
+        case 9: try { try decoder.decodeSingularDoubleField(value: &_storage._tvoc) }()
+        case 10: try { try decoder.decodeSingularDoubleField(value: &_storage._eco2) }()
+        case 11: try { try decoder.decodeSingularDoubleField(value: &_storage._pm05) }()
+        case 12: try { try decoder.decodeSingularDoubleField(value: &_storage._pm1) }()
+        case 13: try { try decoder.decodeSingularDoubleField(value: &_storage._pm25) }()
+        case 14: try { try decoder.decodeSingularDoubleField(value: &_storage._pm4) }()
+        case 15: try { try decoder.decodeSingularDoubleField(value: &_storage._pm10) }()
+        case 16: try { try decoder.decodeSingularBoolField(value: &_storage._gpsFix) }()
+        default: break
+        }
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    try { if let v = self._time {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
-    } }()
-    if self.latitude.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.latitude, fieldNumber: 2)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      try { if let v = _storage._time {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+      } }()
+      if _storage._latitude.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._latitude, fieldNumber: 2)
+      }
+      if _storage._longitude.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._longitude, fieldNumber: 3)
+      }
+      try { if let v = _storage._positionAltitude {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 4)
+      } }()
+      try { if let v = _storage._temperature {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 5)
+      } }()
+      try { if let v = _storage._humidity {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 6)
+      } }()
+      try { if let v = _storage._pressure {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 7)
+      } }()
+      try { if let v = _storage._altitude {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 8)
+      } }()
+      try { if let v = _storage._tvoc {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 9)
+      } }()
+      try { if let v = _storage._eco2 {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 10)
+      } }()
+      try { if let v = _storage._pm05 {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 11)
+      } }()
+      try { if let v = _storage._pm1 {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 12)
+      } }()
+      try { if let v = _storage._pm25 {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 13)
+      } }()
+      try { if let v = _storage._pm4 {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 14)
+      } }()
+      try { if let v = _storage._pm10 {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 15)
+      } }()
+      try { if let v = _storage._gpsFix {
+        try visitor.visitSingularBoolField(value: v, fieldNumber: 16)
+      } }()
     }
-    if self.longitude.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.longitude, fieldNumber: 3)
-    }
-    try { if let v = self._positionAltitude {
-      try visitor.visitSingularDoubleField(value: v, fieldNumber: 4)
-    } }()
-    try { if let v = self._temperature {
-      try visitor.visitSingularDoubleField(value: v, fieldNumber: 5)
-    } }()
-    try { if let v = self._humidity {
-      try visitor.visitSingularDoubleField(value: v, fieldNumber: 6)
-    } }()
-    try { if let v = self._pressure {
-      try visitor.visitSingularDoubleField(value: v, fieldNumber: 7)
-    } }()
-    try { if let v = self._altitude {
-      try visitor.visitSingularDoubleField(value: v, fieldNumber: 8)
-    } }()
-    try { if let v = self._tvoc {
-      try visitor.visitSingularDoubleField(value: v, fieldNumber: 9)
-    } }()
-    try { if let v = self._eco2 {
-      try visitor.visitSingularDoubleField(value: v, fieldNumber: 10)
-    } }()
-    try { if let v = self._pm05 {
-      try visitor.visitSingularDoubleField(value: v, fieldNumber: 11)
-    } }()
-    try { if let v = self._pm1 {
-      try visitor.visitSingularDoubleField(value: v, fieldNumber: 12)
-    } }()
-    try { if let v = self._pm25 {
-      try visitor.visitSingularDoubleField(value: v, fieldNumber: 13)
-    } }()
-    try { if let v = self._pm4 {
-      try visitor.visitSingularDoubleField(value: v, fieldNumber: 14)
-    } }()
-    try { if let v = self._pm10 {
-      try visitor.visitSingularDoubleField(value: v, fieldNumber: 15)
-    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Telemetry_V1_Reading, rhs: Binario_Telemetry_V1_Reading) -> Bool {
-    if lhs._time != rhs._time {return false}
-    if lhs.latitude != rhs.latitude {return false}
-    if lhs.longitude != rhs.longitude {return false}
-    if lhs._positionAltitude != rhs._positionAltitude {return false}
-    if lhs._temperature != rhs._temperature {return false}
-    if lhs._humidity != rhs._humidity {return false}
-    if lhs._pressure != rhs._pressure {return false}
-    if lhs._altitude != rhs._altitude {return false}
-    if lhs._tvoc != rhs._tvoc {return false}
-    if lhs._eco2 != rhs._eco2 {return false}
-    if lhs._pm05 != rhs._pm05 {return false}
-    if lhs._pm1 != rhs._pm1 {return false}
-    if lhs._pm25 != rhs._pm25 {return false}
-    if lhs._pm4 != rhs._pm4 {return false}
-    if lhs._pm10 != rhs._pm10 {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._time != rhs_storage._time {return false}
+        if _storage._latitude != rhs_storage._latitude {return false}
+        if _storage._longitude != rhs_storage._longitude {return false}
+        if _storage._positionAltitude != rhs_storage._positionAltitude {return false}
+        if _storage._temperature != rhs_storage._temperature {return false}
+        if _storage._humidity != rhs_storage._humidity {return false}
+        if _storage._pressure != rhs_storage._pressure {return false}
+        if _storage._altitude != rhs_storage._altitude {return false}
+        if _storage._tvoc != rhs_storage._tvoc {return false}
+        if _storage._eco2 != rhs_storage._eco2 {return false}
+        if _storage._pm05 != rhs_storage._pm05 {return false}
+        if _storage._pm1 != rhs_storage._pm1 {return false}
+        if _storage._pm25 != rhs_storage._pm25 {return false}
+        if _storage._pm4 != rhs_storage._pm4 {return false}
+        if _storage._pm10 != rhs_storage._pm10 {return false}
+        if _storage._gpsFix != rhs_storage._gpsFix {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -3112,7 +3112,7 @@ void   binario__telemetry__v1__get_air_quality_index_response__free_unpacked
   assert(message->base.descriptor == &binario__telemetry__v1__get_air_quality_index_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor binario__telemetry__v1__reading__field_descriptors[15] =
+static const ProtobufCFieldDescriptor binario__telemetry__v1__reading__field_descriptors[16] =
 {
   {
     "time",
@@ -3294,10 +3294,23 @@ static const ProtobufCFieldDescriptor binario__telemetry__v1__reading__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "gps_fix",
+    16,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Binario__Telemetry__V1__Reading, has_gps_fix),
+    offsetof(Binario__Telemetry__V1__Reading, gps_fix),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__telemetry__v1__reading__field_indices_by_name[] = {
   7,   /* field[7] = altitude */
   9,   /* field[9] = eco2 */
+  15,   /* field[15] = gps_fix */
   5,   /* field[5] = humidity */
   1,   /* field[1] = latitude */
   2,   /* field[2] = longitude */
@@ -3315,7 +3328,7 @@ static const unsigned binario__telemetry__v1__reading__field_indices_by_name[] =
 static const ProtobufCIntRange binario__telemetry__v1__reading__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 15 }
+  { 0, 16 }
 };
 const ProtobufCMessageDescriptor binario__telemetry__v1__reading__descriptor =
 {
@@ -3325,7 +3338,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__reading__descriptor =
   "Binario__Telemetry__V1__Reading",
   "binario.telemetry.v1",
   sizeof(Binario__Telemetry__V1__Reading),
-  15,
+  16,
   binario__telemetry__v1__reading__field_descriptors,
   binario__telemetry__v1__reading__field_indices_by_name,
   1,  binario__telemetry__v1__reading__number_ranges,

@@ -154,7 +154,9 @@ typedef enum _Binario__Telemetry__V1__AirQualityBand {
 /* --- messages --- */
 
 /*
- * One reading: when, where, and any of the measures (at least one).
+ * One reading: when, where, and any of the measures (at least one). A reading taken without a
+ * GPS fix (`gps_fix` false, or a position of exactly 0, 0, which is what a GPS module without a
+ * fix reports) is stored without a position: it counts in series and statistics, never on a map.
  */
 struct  Binario__Telemetry__V1__Reading
 {
@@ -194,10 +196,15 @@ struct  Binario__Telemetry__V1__Reading
   double pm4;
   protobuf_c_boolean has_pm10;
   double pm10;
+  /*
+   * absent: fixed unless the position is 0, 0
+   */
+  protobuf_c_boolean has_gps_fix;
+  protobuf_c_boolean gps_fix;
 };
 #define BINARIO__TELEMETRY__V1__READING__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__reading__descriptor) \
-    , NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+    , NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 
 struct  Binario__Telemetry__V1__Device
