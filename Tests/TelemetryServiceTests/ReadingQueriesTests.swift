@@ -124,6 +124,29 @@ struct ReadingQueriesTests {
     #expect(lines[3].contains(",45.47,9.19,"))
   }
 
+  @Test("a series marks each board's outliers per bucket: the sawtooth's drops from 29 to 0, 1 and 2")
+  func seriesOutliers() async throws {
+    let device = try await board("ann")
+    // PM10 = minute % 30: at each drop (minutes 30, 60, 90) the window of 5 before holds 25…29
+    // (median 27, MAD 1), then 26…29, 0 (27, 1), then 27…29, 0, 1 (27, 2): 0, 1 and 2 are outliers.
+    let window = try OutlierWindow(size: 5, replace: false)
+    let (_, points) = try await queries.series(userID: "ann", deviceID: device.id, measure: .pm10, in: day, maximumPoints: 48, outliers: window)
+    #expect(points.map(\.outliers).reduce(0, +) == 9)
+    let (_, plain) = try await queries.series(userID: "ann", deviceID: device.id, measure: .pm10, in: day, maximumPoints: 48)
+    #expect(plain.map(\.outliers).reduce(0, +) == 0 && plain.map(\.mean) == points.map(\.mean))
+    let (_, replaced) = try await queries.series(
+      userID: "ann",
+      deviceID: device.id,
+      measure: .pm10,
+      in: day,
+      maximumPoints: 48,
+      outliers: try OutlierWindow(size: 5, replace: true)
+    )
+    // Each outlier (0, 1, 2 after a run up to 29) counts as its window's mean, in the 20s.
+    #expect(replaced.map(\.mean).reduce(0, +) > plain.map(\.mean).reduce(0, +))
+    #expect(replaced.map(\.count) == plain.map(\.count))
+  }
+
   @Test("readings stored before positions became optional are all there after the table is rebuilt")
   func migrationKeepsReadings() async throws {
     let old = try TemporaryDatabase(migrations: TelemetryMigrations.all.through("v3-telemetry-account-events"))

@@ -637,6 +637,8 @@ extension PersonText {
       "parte",
     "leaves from platform %@":
       "parte dal binario %@",
+    "looks back at %@ to %@ readings":
+      "considera da %@ a %@ letture precedenti",
     "measurements come as JSON rows or CSV, not GeoJSON":
       "le misure arrivano come righe JSON o CSV, non GeoJSON",
     "measurements in JSON are an array of rows":

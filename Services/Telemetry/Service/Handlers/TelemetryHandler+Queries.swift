@@ -19,7 +19,8 @@ extension TelemetryHandler {
       deviceID: request.deviceID,
       measure: measure,
       in: range,
-      maximumPoints: Int(request.maxPoints)
+      maximumPoints: Int(request.maxPoints),
+      outliers: request.outlierWindow == 0 ? nil : try OutlierWindow(size: Int(request.outlierWindow), replace: request.replaceOutliers)
     )
     return .with {
       $0.unit = measure.unit
@@ -32,6 +33,7 @@ extension TelemetryHandler {
           $0.mean = point.mean
           $0.max = point.maximum
           $0.band = .init(measure.airQualityBand(of: point.mean))
+          $0.outliers = Int32(clamping: point.outliers)
         }
       }
     }

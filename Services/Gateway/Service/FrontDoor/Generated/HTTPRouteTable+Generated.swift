@@ -1707,7 +1707,7 @@ extension HTTPRouteTable {
       rpc: "/binario.telemetry.v1.Telemetry/GetSeries",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["device_id": .string, "from": .string, "max_points": .number, "measure": .string, "to": .string],
+      parameterKinds: ["device_id": .string, "from": .string, "max_points": .number, "measure": .string, "outlier_window": .number, "replace_outliers": .bool, "to": .string],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_GetSeriesRequest, Binario_Telemetry_V1_GetSeriesResponse>(),
       summary: "One measure over a range, of one visible device (`device_id`) or all the caller's own, in time order, downsampled to at most `max_points` time buckets (default 500, at most 2,000), each with its minimum, mean and maximum."
     ),

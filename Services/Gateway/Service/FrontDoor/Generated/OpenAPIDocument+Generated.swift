@@ -24467,6 +24467,22 @@ extension OpenAPIDocument {
             }
           },
           {
+            "name": "outlier_window",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "replace_outliers",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "boolean"
+            }
+          },
+          {
             "name": "to",
             "in": "query",
             "required": false,
@@ -31093,6 +31109,10 @@ extension OpenAPIDocument {
               "AIR_QUALITY_BAND_VERY_POOR",
               "AIR_QUALITY_BAND_EXTREMELY_POOR"
             ]
+          },
+          "outliers": {
+            "type": "integer",
+            "format": "int32"
           }
         },
         "additionalProperties": false

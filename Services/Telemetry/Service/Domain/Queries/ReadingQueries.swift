@@ -31,13 +31,15 @@ public struct ReadingQueries: Sendable {
     return range
   }
 
-  /// One measure over a range, downsampled to at most `maximumPoints` time buckets.
+  /// One measure over a range, downsampled to at most `maximumPoints` time buckets; with
+  /// `outliers`, each board's outliers counted per bucket (and replaced when the window says so).
   public func series(
     userID: String,
     deviceID: String?,
     measure: Measure,
     in range: Range<Date>,
-    maximumPoints: Int
+    maximumPoints: Int,
+    outliers: OutlierWindow? = nil
   ) async throws
     -> (buckets: TimeBuckets, points: [BucketPoint])
   {
@@ -47,8 +49,24 @@ public struct ReadingQueries: Sendable {
       throw ServiceError.invalid("max_points", "a series has 1 to \(Self.maximumSeriesPoints) points")
     }
     let buckets = TimeBuckets(range: range, maximumPoints: points)
-    let values = try await store.values(deviceSeqs: try await devices(userID: userID, deviceID: deviceID), measure: measure, in: range)
-    return (buckets, buckets.points(values))
+    let seqs = try await devices(userID: userID, deviceID: deviceID)
+    guard let outliers else {
+      return (buckets, buckets.points(try await store.values(deviceSeqs: seqs, measure: measure, in: range)))
+    }
+    // Each board's window runs over its own readings only.
+    var values: [(Date, Double)] = []
+    var marked: [Int: Int] = [:]
+    for seq in seqs {
+      let applied = outliers.apply(try await store.values(deviceSeqs: [seq], measure: measure, in: range))
+      values += applied.values
+      for instant in applied.outliers { if let index = buckets.index(of: instant) { marked[index, default: 0] += 1 } }
+    }
+    let bucketed = buckets.points(values).map { point in
+      var point = point
+      if let index = buckets.index(of: point.start) { point.outliers = marked[index] ?? 0 }
+      return point
+    }
+    return (buckets, bucketed)
   }
 
   /// Count, extremes, mean and quartiles of a measure over a range; `nil` when there are no values.

@@ -8,6 +8,8 @@ public struct BucketPoint: Sendable, Hashable {
   public var minimum: Double
   public var mean: Double
   public var maximum: Double
+  /// How many of the bucket's readings were outliers (when the series marks them).
+  public var outliers = 0
 }
 
 /// Downsampling a series to at most N points: the range is cut into N equal time buckets (at

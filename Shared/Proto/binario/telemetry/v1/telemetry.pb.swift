@@ -834,6 +834,13 @@ public nonisolated struct Binario_Telemetry_V1_GetSeriesRequest: Sendable {
   /// 0: 500; at most 2,000
   public var maxPoints: Int32 = 0
 
+  /// Marks outliers as openSenseMap does: a reading more than three median absolute deviations
+  /// from the median of the board's `outlier_window` readings before it (1 to 50; 0: no marking).
+  public var outlierWindow: Int32 = 0
+
+  /// an outlier counts as its window's mean
+  public var replaceOutliers: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -867,6 +874,9 @@ public nonisolated struct Binario_Telemetry_V1_SeriesPoint: Sendable {
 
   /// the mean's: an hourly mean's when the buckets are hours
   public var band: Binario_Telemetry_V1_AirQualityBand = .unspecified
+
+  /// the bucket's readings marked as outliers (with outlier_window)
+  public var outliers: Int32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -3017,7 +3027,7 @@ nonisolated extension Binario_Telemetry_V1_AddCampaignMemberResponse: SwiftProto
 
 nonisolated extension Binario_Telemetry_V1_GetSeriesRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".GetSeriesRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_id\0\u{1}measure\0\u{1}from\0\u{1}to\0\u{3}max_points\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_id\0\u{1}measure\0\u{1}from\0\u{1}to\0\u{3}max_points\0\u{3}outlier_window\0\u{3}replace_outliers\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3030,6 +3040,8 @@ nonisolated extension Binario_Telemetry_V1_GetSeriesRequest: SwiftProtobuf.Messa
       case 3: try { try decoder.decodeSingularMessageField(value: &self._from) }()
       case 4: try { try decoder.decodeSingularMessageField(value: &self._to) }()
       case 5: try { try decoder.decodeSingularInt32Field(value: &self.maxPoints) }()
+      case 6: try { try decoder.decodeSingularInt32Field(value: &self.outlierWindow) }()
+      case 7: try { try decoder.decodeSingularBoolField(value: &self.replaceOutliers) }()
       default: break
       }
     }
@@ -3055,6 +3067,12 @@ nonisolated extension Binario_Telemetry_V1_GetSeriesRequest: SwiftProtobuf.Messa
     if self.maxPoints != 0 {
       try visitor.visitSingularInt32Field(value: self.maxPoints, fieldNumber: 5)
     }
+    if self.outlierWindow != 0 {
+      try visitor.visitSingularInt32Field(value: self.outlierWindow, fieldNumber: 6)
+    }
+    if self.replaceOutliers != false {
+      try visitor.visitSingularBoolField(value: self.replaceOutliers, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3064,6 +3082,8 @@ nonisolated extension Binario_Telemetry_V1_GetSeriesRequest: SwiftProtobuf.Messa
     if lhs._from != rhs._from {return false}
     if lhs._to != rhs._to {return false}
     if lhs.maxPoints != rhs.maxPoints {return false}
+    if lhs.outlierWindow != rhs.outlierWindow {return false}
+    if lhs.replaceOutliers != rhs.replaceOutliers {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3071,7 +3091,7 @@ nonisolated extension Binario_Telemetry_V1_GetSeriesRequest: SwiftProtobuf.Messa
 
 nonisolated extension Binario_Telemetry_V1_SeriesPoint: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SeriesPoint"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}start\0\u{1}count\0\u{1}min\0\u{1}mean\0\u{1}max\0\u{1}band\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}start\0\u{1}count\0\u{1}min\0\u{1}mean\0\u{1}max\0\u{1}band\0\u{1}outliers\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3085,6 +3105,7 @@ nonisolated extension Binario_Telemetry_V1_SeriesPoint: SwiftProtobuf.Message, S
       case 4: try { try decoder.decodeSingularDoubleField(value: &self.mean) }()
       case 5: try { try decoder.decodeSingularDoubleField(value: &self.max) }()
       case 6: try { try decoder.decodeSingularEnumField(value: &self.band) }()
+      case 7: try { try decoder.decodeSingularInt32Field(value: &self.outliers) }()
       default: break
       }
     }
@@ -3113,6 +3134,9 @@ nonisolated extension Binario_Telemetry_V1_SeriesPoint: SwiftProtobuf.Message, S
     if self.band != .unspecified {
       try visitor.visitSingularEnumField(value: self.band, fieldNumber: 6)
     }
+    if self.outliers != 0 {
+      try visitor.visitSingularInt32Field(value: self.outliers, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3123,6 +3147,7 @@ nonisolated extension Binario_Telemetry_V1_SeriesPoint: SwiftProtobuf.Message, S
     if lhs.mean != rhs.mean {return false}
     if lhs.max != rhs.max {return false}
     if lhs.band != rhs.band {return false}
+    if lhs.outliers != rhs.outliers {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

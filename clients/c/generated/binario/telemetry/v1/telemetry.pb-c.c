@@ -4744,7 +4744,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__add_campaign_member_res
   (ProtobufCMessageInit) binario__telemetry__v1__add_campaign_member_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__telemetry__v1__get_series_request__field_descriptors[5] =
+static const ProtobufCFieldDescriptor binario__telemetry__v1__get_series_request__field_descriptors[7] =
 {
   {
     "device_id",
@@ -4806,18 +4806,44 @@ static const ProtobufCFieldDescriptor binario__telemetry__v1__get_series_request
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "outlier_window",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Binario__Telemetry__V1__GetSeriesRequest, has_outlier_window),
+    offsetof(Binario__Telemetry__V1__GetSeriesRequest, outlier_window),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "replace_outliers",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Binario__Telemetry__V1__GetSeriesRequest, has_replace_outliers),
+    offsetof(Binario__Telemetry__V1__GetSeriesRequest, replace_outliers),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__telemetry__v1__get_series_request__field_indices_by_name[] = {
   0,   /* field[0] = device_id */
   2,   /* field[2] = from */
   4,   /* field[4] = max_points */
   1,   /* field[1] = measure */
+  5,   /* field[5] = outlier_window */
+  6,   /* field[6] = replace_outliers */
   3,   /* field[3] = to */
 };
 static const ProtobufCIntRange binario__telemetry__v1__get_series_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor binario__telemetry__v1__get_series_request__descriptor =
 {
@@ -4827,14 +4853,14 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__get_series_request__des
   "Binario__Telemetry__V1__GetSeriesRequest",
   "binario.telemetry.v1",
   sizeof(Binario__Telemetry__V1__GetSeriesRequest),
-  5,
+  7,
   binario__telemetry__v1__get_series_request__field_descriptors,
   binario__telemetry__v1__get_series_request__field_indices_by_name,
   1,  binario__telemetry__v1__get_series_request__number_ranges,
   (ProtobufCMessageInit) binario__telemetry__v1__get_series_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__telemetry__v1__series_point__field_descriptors[6] =
+static const ProtobufCFieldDescriptor binario__telemetry__v1__series_point__field_descriptors[7] =
 {
   {
     "start",
@@ -4908,6 +4934,18 @@ static const ProtobufCFieldDescriptor binario__telemetry__v1__series_point__fiel
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "outliers",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Binario__Telemetry__V1__SeriesPoint, has_outliers),
+    offsetof(Binario__Telemetry__V1__SeriesPoint, outliers),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__telemetry__v1__series_point__field_indices_by_name[] = {
   5,   /* field[5] = band */
@@ -4915,12 +4953,13 @@ static const unsigned binario__telemetry__v1__series_point__field_indices_by_nam
   4,   /* field[4] = max */
   3,   /* field[3] = mean */
   2,   /* field[2] = min */
+  6,   /* field[6] = outliers */
   0,   /* field[0] = start */
 };
 static const ProtobufCIntRange binario__telemetry__v1__series_point__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor binario__telemetry__v1__series_point__descriptor =
 {
@@ -4930,7 +4969,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__series_point__descripto
   "Binario__Telemetry__V1__SeriesPoint",
   "binario.telemetry.v1",
   sizeof(Binario__Telemetry__V1__SeriesPoint),
-  6,
+  7,
   binario__telemetry__v1__series_point__field_descriptors,
   binario__telemetry__v1__series_point__field_indices_by_name,
   1,  binario__telemetry__v1__series_point__number_ranges,

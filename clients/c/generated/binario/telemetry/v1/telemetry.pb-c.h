@@ -599,10 +599,21 @@ struct  Binario__Telemetry__V1__GetSeriesRequest
    */
   protobuf_c_boolean has_max_points;
   int32_t max_points;
+  /*
+   * Marks outliers as openSenseMap does: a reading more than three median absolute deviations
+   * from the median of the board's `outlier_window` readings before it (1 to 50; 0: no marking).
+   */
+  protobuf_c_boolean has_outlier_window;
+  int32_t outlier_window;
+  /*
+   * an outlier counts as its window's mean
+   */
+  protobuf_c_boolean has_replace_outliers;
+  protobuf_c_boolean replace_outliers;
 };
 #define BINARIO__TELEMETRY__V1__GET_SERIES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__get_series_request__descriptor) \
-    , NULL, 0, BINARIO__TELEMETRY__V1__MEASURE__MEASURE_UNSPECIFIED, NULL, NULL, 0, 0 }
+    , NULL, 0, BINARIO__TELEMETRY__V1__MEASURE__MEASURE_UNSPECIFIED, NULL, NULL, 0, 0, 0, 0, 0, 0 }
 
 
 struct  Binario__Telemetry__V1__SeriesPoint
@@ -625,10 +636,15 @@ struct  Binario__Telemetry__V1__SeriesPoint
    */
   protobuf_c_boolean has_band;
   Binario__Telemetry__V1__AirQualityBand band;
+  /*
+   * the bucket's readings marked as outliers (with outlier_window)
+   */
+  protobuf_c_boolean has_outliers;
+  int32_t outliers;
 };
 #define BINARIO__TELEMETRY__V1__SERIES_POINT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__series_point__descriptor) \
-    , NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_UNSPECIFIED }
+    , NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_UNSPECIFIED, 0, 0 }
 
 
 struct  Binario__Telemetry__V1__GetSeriesResponse
