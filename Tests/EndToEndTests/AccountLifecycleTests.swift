@@ -220,7 +220,9 @@ struct AccountLifecycleTests {
             return error
           }
         }
-        #expect(gone.message.contains("not valid"))
+        // Refused at the token check, or, when the erasure commits between that check and the
+        // insert, by the reading's foreign key: either way nothing is stored.
+        #expect(gone.message.contains("not valid") || gone.message.contains("deleted"), "\(gone.message)")
 
         // Scheduling: Erin's trip is cancelled for Bob, who is told why.
         let bobsLeft = try await eventually("scheduling cancels the deleted organiser's trip") { () -> [String]? in
