@@ -301,7 +301,7 @@ let testTargets: [Target] = [
     name: "BinarioServiceKitTests",
     dependencies: [
       "BinarioServiceKit", "BinarioDomain", "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTracing",
-      .tracing, .inMemoryTracing, .w3cTraceContext, .grpcCore, .grpcInProcessTransport, .grpcProtobuf, .logging, .metrics,
+      "BinarioTestSupport", .tracing, .inMemoryTracing, .w3cTraceContext, .grpcCore, .grpcInProcessTransport, .grpcProtobuf, .logging, .metrics,
       .serviceLifecycle, .nioCore, .nioPosix,
     ]
   ),

@@ -1,33 +1,9 @@
 import BinarioDomain
 import BinarioServiceKit
+import BinarioTestSupport
 import Logging
 import Synchronization
 import Testing
-
-/// A timer the test releases: each sleep is announced on `requests` and lasts until `fire()`.
-final class StepTimer: JobTimer {
-  let requests: AsyncStream<Duration>
-  private let requested: AsyncStream<Duration>.Continuation
-  private let sleepers = Mutex<[AsyncStream<Void>.Continuation]>([])
-
-  init() {
-    (requests, requested) = AsyncStream.makeStream()
-  }
-
-  func sleep(for duration: Duration) async throws {
-    let (released, release) = AsyncStream<Void>.makeStream()
-    sleepers.withLock { $0.append(release) }
-    requested.yield(duration)
-    for await _ in released { return }
-    throw CancellationError()
-  }
-
-  /// Ends the oldest sleep still going.
-  func fire() {
-    let sleeper = sleepers.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-    sleeper?.yield()
-  }
-}
 
 struct PassFailed: Error {}
 

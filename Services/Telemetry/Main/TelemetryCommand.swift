@@ -54,6 +54,8 @@ struct TelemetryCommand: EventLoopCommand {
       // Identity's account events: a deleted account's boards erased, a disabled one's refused.
       let identityEvents = IdentityEvents(accounts: domain.accounts, logger: logger)
       try context.subscribe(to: IdentityPeer.self, database: store.database, types: IdentityEvents.types, handle: identityEvents.handle)
+      // Live mode's streams end at shutdown: watchers reconnect rather than hold the drain open.
+      context.onGracefulShutdown { domain.live.uploads.close() }
       context.addInterceptor(AuthorizationServerInterceptor(policy: .telemetry.merging(.health)))
       return [TelemetryHandler(domain: domain)]
     }

@@ -2,21 +2,6 @@ import BinarioDomain
 import Logging
 import ServiceLifecycle
 
-/// What a ``PeriodicJob`` waits on between passes: the time, by default; a test's timer it
-/// releases by hand.
-public protocol JobTimer: Sendable {
-  func sleep(for duration: Duration) async throws
-}
-
-/// The real clock's time.
-public struct ContinuousJobTimer: JobTimer {
-  public init() {}
-
-  public func sleep(for duration: Duration) async throws {
-    try await ContinuousClock().sleep(for: duration)
-  }
-}
-
 /// A background job (deliveries, expiries, reminders, fetches, checks), the suite's one loop for
 /// them: it runs a pass, waits, and again, until graceful shutdown.
 ///

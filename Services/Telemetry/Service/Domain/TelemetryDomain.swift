@@ -10,6 +10,8 @@ public struct TelemetryDomain: Sendable {
   public let registry: DeviceRegistry
   public let ingest: ReadingIngest
   public let queries: ReadingQueries
+  /// Live mode: the boards' readings as committed, and whether each is sending.
+  public let live: LiveReadings
   public let reference: ReferenceData
   public let fetcher: ReferenceFetcher
   /// The portal endpoints fetched on a schedule and on demand: configured, and saved by admins.
@@ -25,13 +27,16 @@ public struct TelemetryDomain: Sendable {
     downloader: any ReferenceDownloader,
     sources: [ReferenceSource],
     fetchPeriod: Duration = .seconds(3600),
+    liveTimer: any JobTimer = ContinuousJobTimer(),
     logger: Logger = Logger(label: "telemetry")
   ) {
     self.store = store
     self.clock = clock
     self.registry = DeviceRegistry(store: store, clock: clock)
-    self.ingest = ReadingIngest(store: store, clock: clock)
+    let uploads = KeyedBroadcast<Int64, LiveBatch>()
+    self.ingest = ReadingIngest(store: store, clock: clock, uploads: uploads)
     self.queries = ReadingQueries(store: store, registry: registry)
+    self.live = LiveReadings(store: store, queries: queries, clock: clock, timer: liveTimer, uploads: uploads)
     self.reference = ReferenceData(store: store, queries: queries)
     self.fetcher = ReferenceFetcher(reference: reference, store: store, downloader: downloader, clock: clock, logger: logger)
     self.sources = ReferenceSources(store: store, clock: clock, configured: sources)

@@ -122,7 +122,7 @@ extension Binario_Telemetry_V1_UploadReadingsResponse {
 }
 
 extension Binario_Telemetry_V1_Device {
-  init(_ device: Device, callerID: String) {
+  init(_ device: Device, callerID: String, presence: BoardPresence) {
     self.init()
     id = device.id
     name = device.name
@@ -132,6 +132,17 @@ extension Binario_Telemetry_V1_Device {
     if let issued = device.tokenIssuedAt { tokenIssuedAt = Google_Protobuf_Timestamp(date: issued) }
     createdAt = Google_Protobuf_Timestamp(date: device.createdAt)
     mine = device.ownerUserID == callerID
+    if let seen = presence.lastSeen { lastSeen = Google_Protobuf_Timestamp(date: seen) }
+    online = presence.isOnline
+  }
+}
+
+extension Binario_Telemetry_V1_BoardPresence {
+  init(_ presence: BoardPresence) {
+    self.init()
+    deviceID = presence.deviceID
+    if let seen = presence.lastSeen { lastSeen = Google_Protobuf_Timestamp(date: seen) }
+    online = presence.isOnline
   }
 }
 

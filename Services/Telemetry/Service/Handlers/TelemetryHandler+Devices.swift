@@ -14,7 +14,7 @@ extension TelemetryHandler {
     let caller = try CallerIdentity.signedIn()
     let (device, token) = try await domain.registry.register(ownerUserID: caller.userID, name: request.name)
     return .with {
-      $0.device = .init(device, callerID: caller.userID)
+      $0.device = .init(device, callerID: caller.userID, presence: domain.live.presence(of: device))
       $0.token = token
     }
   }
@@ -25,7 +25,7 @@ extension TelemetryHandler {
   ) async throws -> Binario_Telemetry_V1_ListDevicesResponse {
     let caller = try CallerIdentity.signedIn()
     let devices = try await domain.registry.devices(visibleTo: caller.userID)
-    return .with { $0.devices = devices.map { .init($0, callerID: caller.userID) } }
+    return .with { $0.devices = devices.map { .init($0, callerID: caller.userID, presence: domain.live.presence(of: $0)) } }
   }
 
   public func rotateDeviceToken(

@@ -158,6 +158,11 @@ public enum TelemetryMigrations {
           """
       )
     }
+    // When the server last heard from each board (any upload its token made, whatever the
+    // readings' own times): live mode's "last seen" and "offline since".
+    .add("v5-device-last-seen") { db in
+      try db.execute(sql: "ALTER TABLE device ADD COLUMN last_seen_at REAL")
+    }
 }
 
 extension Measure {

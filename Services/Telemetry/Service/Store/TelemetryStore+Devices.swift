@@ -10,7 +10,8 @@ extension TelemetryStore {
       campaignID: row["campaign_id"],
       hasToken: (row["token_hash"] as Data?) != nil,
       tokenIssuedAt: (row["token_issued_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
-      createdAt: Date(timeIntervalSince1970: row["created_at"])
+      createdAt: Date(timeIntervalSince1970: row["created_at"]),
+      lastSeenAt: (row["last_seen_at"] as Double?).map(Date.init(timeIntervalSince1970:))
     )
   }
 
@@ -26,6 +27,14 @@ extension TelemetryStore {
   public func device(id: String) async throws -> Device? {
     try pool.readOnCurrentThread { db in
       try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM device WHERE id = ?"), arguments: [id]).map(Self.device)
+    }
+  }
+
+  /// The devices whose row keys are `seqs`, in that order (those still there).
+  public func devices(seqs: [Int64]) async throws -> [(seq: Int64, device: Device)] {
+    try pool.readOnCurrentThread { db in
+      let statement = try db.cachedStatement(sql: "SELECT * FROM device WHERE seq = ?")
+      return try seqs.compactMap { seq in try Row.fetchOne(statement, arguments: [seq]).map { (seq, Self.device($0)) } }
     }
   }
 

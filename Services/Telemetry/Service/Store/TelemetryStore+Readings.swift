@@ -12,9 +12,9 @@ import SQLite3
 extension TelemetryStore {
   /// Stores `readings` of a device in one transaction: each new (device, time) is inserted; one
   /// already stored with the same position and values is a duplicate; one stored with others is
-  /// rejected (a stored reading never changes). `rejected` carries the batch indexes already
-  /// refused by validation, which are skipped.
-  public func store(deviceSeq: Int64, _ readings: [(index: Int, reading: Reading)]) async throws -> IngestOutcome {
+  /// rejected (a stored reading never changes). The device is marked seen at `seenAt` in the same
+  /// transaction, even when no reading is new. The outcome names the batch indexes stored.
+  public func store(deviceSeq: Int64, _ readings: [(index: Int, reading: Reading)], seenAt: Date) async throws -> IngestOutcome {
     let columns = Measure.allCases.map(\.column)
     let insertSQL = """
       INSERT INTO reading (device_seq, time_ms, latitude, longitude, altitude, \(columns.joined(separator: ", ")))
@@ -24,6 +24,10 @@ extension TelemetryStore {
     let existingSQL = "SELECT latitude, longitude, altitude, \(columns.joined(separator: ", ")) FROM reading WHERE device_seq = ? AND time_ms = ?"
     return try await pool.write { db in
       var outcome = IngestOutcome()
+      try db.execute(
+        sql: "UPDATE device SET last_seen_at = max(coalesce(last_seen_at, 0), ?) WHERE seq = ?",
+        arguments: [seenAt.timeIntervalSince1970, deviceSeq]
+      )
       let insert = try db.cachedStatement(sql: insertSQL)
       let existing = try db.cachedStatement(sql: existingSQL)
       // Bound and stepped through SQLite's own API: building GRDB's StatementArguments for each of
@@ -56,6 +60,7 @@ extension TelemetryStore {
         }
         if db.changesCount > 0 {
           outcome.stored += 1
+          outcome.storedIndexes.append(index)
           continue
         }
         guard let row = try Row.fetchOne(existing, arguments: [deviceSeq, time]) else { continue }

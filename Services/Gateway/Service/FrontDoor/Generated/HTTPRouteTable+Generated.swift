@@ -1844,6 +1844,17 @@ extension HTTPRouteTable {
       summary: "Stores a batch of the token's device's readings (at most 10,000). Each reading is checked on its own: a bad one is refused with its reason while the rest are stored. A reading already stored with the same values is not stored twice; one stored with other values is refused (stored readings never change). Answered once committed."
     ),
     HTTPRoute(
+      verb: .get,
+      template: "/v1/telemetry/live",
+      body: "",
+      rpc: "/binario.telemetry.v1.Telemetry/WatchReadings",
+      serverStreaming: true,
+      resumesAtCursor: false,
+      parameterKinds: ["device_id": .string],
+      transcoder: MessageTranscoder<Binario_Telemetry_V1_WatchReadingsRequest, Binario_Telemetry_V1_WatchReadingsResponse>(),
+      summary: "Live mode: a visible device (`device_id`) or the boards the caller owns when it starts, as their readings are committed. The first message has every board's presence; then each message has a board's newly stored readings, or the boards whose presence changed: online again with an upload, offline once none has come for five minutes (two of an airRohr board's 145-second sends). A reading committed while the stream opens is in it."
+    ),
+    HTTPRoute(
       verb: .post,
       template: "/v1/me/subscriptions",
       body: "*",

@@ -22862,6 +22862,122 @@ extension OpenAPIDocument {
         ]
       }
     },
+    "/v1/telemetry/live": {
+      "get": {
+        "operationId": "Telemetry_WatchReadings",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Live mode:",
+        "description": "Live mode: a visible device (`device_id`) or the boards the caller owns when it starts, as their readings are committed. The first message has every board's presence; then each message has a board's newly stored readings, or the boards whose presence changed: online again with an upload, offline once none has come for five minutes (two of an airRohr board's 145-second sends). A reading committed while the stream opens is in it. Served as Server-Sent Events: one `message` event per message; a call that fails once open ends with one `error` event whose data is an Error.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.WatchReadingsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "x-sse-events": {
+          "message": {
+            "$ref": "#/components/schemas/binario.telemetry.v1.WatchReadingsResponse"
+          },
+          "error": {
+            "$ref": "#/components/schemas/Error"
+          }
+        },
+        "parameters": [
+          {
+            "name": "device_id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
     "/v1/telemetry/map": {
       "get": {
         "operationId": "Telemetry_GetMap",
@@ -30177,6 +30293,22 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.telemetry.v1.BoardPresence": {
+        "type": "object",
+        "properties": {
+          "deviceId": {
+            "type": "string"
+          },
+          "lastSeen": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "online": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.telemetry.v1.Campaign": {
         "type": "object",
         "properties": {
@@ -30307,6 +30439,13 @@ extension OpenAPIDocument {
             "format": "date-time"
           },
           "mine": {
+            "type": "boolean"
+          },
+          "lastSeen": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "online": {
             "type": "boolean"
           }
         },
@@ -30696,6 +30835,21 @@ extension OpenAPIDocument {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/binario.telemetry.v1.ReferenceSource"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.LiveReadings": {
+        "type": "object",
+        "properties": {
+          "deviceId": {
+            "type": "string"
+          },
+          "readings": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.Reading"
             }
           }
         },
@@ -31166,6 +31320,21 @@ extension OpenAPIDocument {
             "items": {
               "$ref": "#/components/schemas/binario.telemetry.v1.RejectedReading"
             }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.WatchReadingsResponse": {
+        "type": "object",
+        "properties": {
+          "boards": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.BoardPresence"
+            }
+          },
+          "readings": {
+            "$ref": "#/components/schemas/binario.telemetry.v1.LiveReadings"
           }
         },
         "additionalProperties": false

@@ -11,6 +11,8 @@ public struct Device: Sendable, Hashable {
   public var hasToken: Bool
   public var tokenIssuedAt: Date?
   public var createdAt: Date
+  /// When the server last heard from it (its last upload); `nil`: never.
+  public var lastSeenAt: Date? = nil
 }
 
 /// A shared measurement campaign (a professor and students): its members see its devices.

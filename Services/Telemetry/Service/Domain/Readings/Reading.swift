@@ -50,6 +50,8 @@ public struct IngestOutcome: Sendable, Hashable {
   public var duplicates = 0
   /// Refused, with the reading's index in the batch and the reason.
   public var rejected: [(index: Int, reason: String)] = []
+  /// The batch indexes of the readings newly stored (what live mode shows), in batch order.
+  public var storedIndexes: [Int] = []
 
   public var accepted: Int { stored + duplicates }
 

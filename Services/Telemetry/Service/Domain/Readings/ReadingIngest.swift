@@ -12,9 +12,13 @@ public struct ReadingIngest: Sendable {
   /// The most readings one batch may carry.
   public static let maximumBatch = 10_000
 
-  public init(store: TelemetryStore, clock: any DomainClock) {
+  /// Where each committed upload goes for live mode (``LiveReadings``).
+  let uploads: KeyedBroadcast<Int64, LiveBatch>
+
+  public init(store: TelemetryStore, clock: any DomainClock, uploads: KeyedBroadcast<Int64, LiveBatch> = KeyedBroadcast()) {
     self.store = store
     self.clock = clock
+    self.uploads = uploads
   }
 
   /// Stores a batch of a device's readings; answered once committed.
@@ -43,7 +47,9 @@ public struct ReadingIngest: Sendable {
         valid.append((index, reading))
       }
     }
-    var outcome = valid.isEmpty ? IngestOutcome() : try await store.store(deviceSeq: device, valid)
+    // Even a batch with nothing valid marks the board seen: it is sending.
+    var outcome = try await store.store(deviceSeq: device, valid, seenAt: now)
+    uploads.publish(LiveBatch(deviceSeq: device, readings: outcome.storedIndexes.map { readings[$0] }, receivedAt: now), to: device)
     outcome.rejected = (refused + outcome.rejected).sorted { $0.index < $1.index }
     return outcome
   }

@@ -270,6 +270,19 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "WatchReadings" metadata.
+        public enum WatchReadings: Sendable {
+            /// Request type for "WatchReadings".
+            public typealias Input = Binario_Telemetry_V1_WatchReadingsRequest
+            /// Response type for "WatchReadings".
+            public typealias Output = Binario_Telemetry_V1_WatchReadingsResponse
+            /// Descriptor for "WatchReadings".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.telemetry.v1.Telemetry"),
+                method: "WatchReadings",
+                type: .serverStreaming
+            )
+        }
         /// Namespace for "GetLatest" metadata.
         public enum GetLatest: Sendable {
             /// Request type for "GetLatest".
@@ -407,6 +420,7 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
             GetMap.descriptor,
             GetPublicMap.descriptor,
             GetGrid.descriptor,
+            WatchReadings.descriptor,
             GetLatest.descriptor,
             ExportReadings.descriptor,
             CompareWithReference.descriptor,
@@ -789,6 +803,28 @@ extension Binario_Telemetry_V1_Telemetry {
             request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_GetGridRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_GetGridResponse>
+
+        /// Handle the "WatchReadings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Live mode: a visible device (`device_id`) or the boards the caller owns when it starts, as
+        /// > their readings are committed. The first message has every board's presence; then each
+        /// > message has a board's newly stored readings, or the boards whose presence changed: online
+        /// > again with an upload, offline once none has come for five minutes (two of an airRohr
+        /// > board's 145-second sends). A reading committed while the stream opens is in it.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Telemetry_V1_WatchReadingsRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Telemetry_V1_WatchReadingsResponse` messages.
+        func watchReadings(
+            request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_WatchReadingsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_WatchReadingsResponse>
 
         /// Handle the "GetLatest" method.
         ///
@@ -1314,6 +1350,28 @@ extension Binario_Telemetry_V1_Telemetry {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_GetGridResponse>
 
+        /// Handle the "WatchReadings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Live mode: a visible device (`device_id`) or the boards the caller owns when it starts, as
+        /// > their readings are committed. The first message has every board's presence; then each
+        /// > message has a board's newly stored readings, or the boards whose presence changed: online
+        /// > again with an upload, offline once none has come for five minutes (two of an airRohr
+        /// > board's 145-second sends). A reading committed while the stream opens is in it.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_WatchReadingsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Telemetry_V1_WatchReadingsResponse` messages.
+        func watchReadings(
+            request: GRPCCore.ServerRequest<Binario_Telemetry_V1_WatchReadingsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_WatchReadingsResponse>
+
         /// Handle the "GetLatest" method.
         ///
         /// > Source IDL Documentation:
@@ -1836,6 +1894,29 @@ extension Binario_Telemetry_V1_Telemetry {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Telemetry_V1_GetGridResponse
 
+        /// Handle the "WatchReadings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Live mode: a visible device (`device_id`) or the boards the caller owns when it starts, as
+        /// > their readings are committed. The first message has every board's presence; then each
+        /// > message has a board's newly stored readings, or the boards whose presence changed: online
+        /// > again with an upload, offline once none has come for five minutes (two of an airRohr
+        /// > board's 145-second sends). A reading committed while the stream opens is in it.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Telemetry_V1_WatchReadingsRequest` message.
+        ///   - response: A response stream of `Binario_Telemetry_V1_WatchReadingsResponse` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        func watchReadings(
+            request: Binario_Telemetry_V1_WatchReadingsRequest,
+            response: GRPCCore.RPCWriter<Binario_Telemetry_V1_WatchReadingsResponse>,
+            context: GRPCCore.ServerContext
+        ) async throws
+
         /// Handle the "GetLatest" method.
         ///
         /// > Source IDL Documentation:
@@ -2208,6 +2289,17 @@ extension Binario_Telemetry_V1_Telemetry.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Telemetry_V1_Telemetry.Method.WatchReadings.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_WatchReadingsRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_WatchReadingsResponse>(),
+            handler: { request, context in
+                try await self.watchReadings(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Telemetry_V1_Telemetry.Method.GetLatest.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_GetLatestRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_GetLatestResponse>(),
@@ -2508,6 +2600,17 @@ extension Binario_Telemetry_V1_Telemetry.ServiceProtocol {
             context: context
         )
         return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func watchReadings(
+        request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_WatchReadingsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_WatchReadingsResponse> {
+        let response = try await self.watchReadings(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return response
     }
 
     public func getLatest(
@@ -2844,6 +2947,23 @@ extension Binario_Telemetry_V1_Telemetry.SimpleServiceProtocol {
                 context: context
             ),
             metadata: [:]
+        )
+    }
+
+    public func watchReadings(
+        request: GRPCCore.ServerRequest<Binario_Telemetry_V1_WatchReadingsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_WatchReadingsResponse> {
+        return GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_WatchReadingsResponse>(
+            metadata: [:],
+            producer: { writer in
+                try await self.watchReadings(
+                    request: request.message,
+                    response: writer,
+                    context: context
+                )
+                return [:]
+            }
         )
     }
 
@@ -3410,6 +3530,33 @@ extension Binario_Telemetry_V1_Telemetry {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_GetGridResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_GetGridResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "WatchReadings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Live mode: a visible device (`device_id`) or the boards the caller owns when it starts, as
+        /// > their readings are committed. The first message has every board's presence; then each
+        /// > message has a board's newly stored readings, or the boards whose presence changed: online
+        /// > again with an upload, offline once none has come for five minutes (two of an airRohr
+        /// > board's 145-second sends). A reading committed while the stream opens is in it.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_WatchReadingsRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_WatchReadingsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_WatchReadingsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func watchReadings<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_WatchReadingsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_WatchReadingsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_WatchReadingsResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Binario_Telemetry_V1_WatchReadingsResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "GetLatest" method.
@@ -4277,6 +4424,42 @@ extension Binario_Telemetry_V1_Telemetry {
             )
         }
 
+        /// Call the "WatchReadings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Live mode: a visible device (`device_id`) or the boards the caller owns when it starts, as
+        /// > their readings are committed. The first message has every board's presence; then each
+        /// > message has a board's newly stored readings, or the boards whose presence changed: online
+        /// > again with an upload, offline once none has come for five minutes (two of an airRohr
+        /// > board's 145-second sends). A reading committed while the stream opens is in it.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_WatchReadingsRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_WatchReadingsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_WatchReadingsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func watchReadings<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_WatchReadingsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_WatchReadingsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_WatchReadingsResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Binario_Telemetry_V1_WatchReadingsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.serverStreaming(
+                request: request,
+                descriptor: Binario_Telemetry_V1_Telemetry.Method.WatchReadings.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
         /// Call the "GetLatest" method.
         ///
         /// > Source IDL Documentation:
@@ -5130,6 +5313,37 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_GetGridRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_GetGridResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "WatchReadings" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Live mode: a visible device (`device_id`) or the boards the caller owns when it starts, as
+    /// > their readings are committed. The first message has every board's presence; then each
+    /// > message has a board's newly stored readings, or the boards whose presence changed: online
+    /// > again with an upload, offline once none has come for five minutes (two of an airRohr
+    /// > board's 145-second sends). A reading committed while the stream opens is in it.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Telemetry_V1_WatchReadingsRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func watchReadings<Result>(
+        request: GRPCCore.ClientRequest<Binario_Telemetry_V1_WatchReadingsRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Binario_Telemetry_V1_WatchReadingsResponse>) async throws -> Result
+    ) async throws -> Result where Result: Sendable {
+        try await self.watchReadings(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_WatchReadingsRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_WatchReadingsResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -6014,6 +6228,41 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
             metadata: metadata
         )
         return try await self.getGrid(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "WatchReadings" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Live mode: a visible device (`device_id`) or the boards the caller owns when it starts, as
+    /// > their readings are committed. The first message has every board's presence; then each
+    /// > message has a board's newly stored readings, or the boards whose presence changed: online
+    /// > again with an upload, offline once none has come for five minutes (two of an airRohr
+    /// > board's 145-second sends). A reading committed while the stream opens is in it.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func watchReadings<Result>(
+        _ message: Binario_Telemetry_V1_WatchReadingsRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Binario_Telemetry_V1_WatchReadingsResponse>) async throws -> Result
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Telemetry_V1_WatchReadingsRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.watchReadings(
             request: request,
             options: options,
             onResponse: handleResponse

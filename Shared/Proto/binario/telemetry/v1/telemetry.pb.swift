@@ -380,12 +380,26 @@ public nonisolated struct Binario_Telemetry_V1_Device: Sendable {
   /// the caller owns it
   public var mine: Bool = false
 
+  /// the server's time of its last upload; unset: never
+  public var lastSeen: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_lastSeen ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_lastSeen = newValue}
+  }
+  /// Returns true if `lastSeen` has been explicitly set.
+  public var hasLastSeen: Bool {self._lastSeen != nil}
+  /// Clears the value of `lastSeen`. Subsequent reads from it will return its default value.
+  public mutating func clearLastSeen() {self._lastSeen = nil}
+
+  /// it has uploaded within five minutes
+  public var online: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _tokenIssuedAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
   fileprivate var _createdAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _lastSeen: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
 }
 
 public nonisolated struct Binario_Telemetry_V1_Campaign: Sendable {
@@ -1256,6 +1270,83 @@ public nonisolated struct Binario_Telemetry_V1_GetGridResponse: Sendable {
   public init() {}
 }
 
+public nonisolated struct Binario_Telemetry_V1_WatchReadingsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var deviceID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Telemetry_V1_BoardPresence: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var deviceID: String = String()
+
+  /// the server's time of its last upload; unset: never
+  public var lastSeen: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_lastSeen ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_lastSeen = newValue}
+  }
+  /// Returns true if `lastSeen` has been explicitly set.
+  public var hasLastSeen: Bool {self._lastSeen != nil}
+  /// Clears the value of `lastSeen`. Subsequent reads from it will return its default value.
+  public mutating func clearLastSeen() {self._lastSeen = nil}
+
+  /// false with last_seen: offline since then
+  public var online: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _lastSeen: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+}
+
+public nonisolated struct Binario_Telemetry_V1_LiveReadings: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var deviceID: String = String()
+
+  /// newly stored, in the order the board sent them
+  public var readings: [Binario_Telemetry_V1_Reading] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Telemetry_V1_WatchReadingsResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var boards: [Binario_Telemetry_V1_BoardPresence] = []
+
+  public var readings: Binario_Telemetry_V1_LiveReadings {
+    get {_readings ?? Binario_Telemetry_V1_LiveReadings()}
+    set {_readings = newValue}
+  }
+  /// Returns true if `readings` has been explicitly set.
+  public var hasReadings: Bool {self._readings != nil}
+  /// Clears the value of `readings`. Subsequent reads from it will return its default value.
+  public mutating func clearReadings() {self._readings = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _readings: Binario_Telemetry_V1_LiveReadings? = nil
+}
+
 public nonisolated struct Binario_Telemetry_V1_GetLatestRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -2058,7 +2149,7 @@ nonisolated extension Binario_Telemetry_V1_Reading: SwiftProtobuf.Message, Swift
 
 nonisolated extension Binario_Telemetry_V1_Device: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Device"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{3}owner_user_id\0\u{3}campaign_id\0\u{3}has_token\0\u{3}token_issued_at\0\u{3}created_at\0\u{1}mine\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{3}owner_user_id\0\u{3}campaign_id\0\u{3}has_token\0\u{3}token_issued_at\0\u{3}created_at\0\u{1}mine\0\u{3}last_seen\0\u{1}online\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2074,6 +2165,8 @@ nonisolated extension Binario_Telemetry_V1_Device: SwiftProtobuf.Message, SwiftP
       case 6: try { try decoder.decodeSingularMessageField(value: &self._tokenIssuedAt) }()
       case 7: try { try decoder.decodeSingularMessageField(value: &self._createdAt) }()
       case 8: try { try decoder.decodeSingularBoolField(value: &self.mine) }()
+      case 9: try { try decoder.decodeSingularMessageField(value: &self._lastSeen) }()
+      case 10: try { try decoder.decodeSingularBoolField(value: &self.online) }()
       default: break
       }
     }
@@ -2108,6 +2201,12 @@ nonisolated extension Binario_Telemetry_V1_Device: SwiftProtobuf.Message, SwiftP
     if self.mine != false {
       try visitor.visitSingularBoolField(value: self.mine, fieldNumber: 8)
     }
+    try { if let v = self._lastSeen {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+    } }()
+    if self.online != false {
+      try visitor.visitSingularBoolField(value: self.online, fieldNumber: 10)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2120,6 +2219,8 @@ nonisolated extension Binario_Telemetry_V1_Device: SwiftProtobuf.Message, SwiftP
     if lhs._tokenIssuedAt != rhs._tokenIssuedAt {return false}
     if lhs._createdAt != rhs._createdAt {return false}
     if lhs.mine != rhs.mine {return false}
+    if lhs._lastSeen != rhs._lastSeen {return false}
+    if lhs.online != rhs.online {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3821,6 +3922,154 @@ nonisolated extension Binario_Telemetry_V1_GetGridResponse: SwiftProtobuf.Messag
     if lhs.columns != rhs.columns {return false}
     if lhs.cells != rhs.cells {return false}
     if lhs.unit != rhs.unit {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_WatchReadingsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".WatchReadingsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.deviceID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.deviceID.isEmpty {
+      try visitor.visitSingularStringField(value: self.deviceID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_WatchReadingsRequest, rhs: Binario_Telemetry_V1_WatchReadingsRequest) -> Bool {
+    if lhs.deviceID != rhs.deviceID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_BoardPresence: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".BoardPresence"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_id\0\u{3}last_seen\0\u{1}online\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.deviceID) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._lastSeen) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.online) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.deviceID.isEmpty {
+      try visitor.visitSingularStringField(value: self.deviceID, fieldNumber: 1)
+    }
+    try { if let v = self._lastSeen {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if self.online != false {
+      try visitor.visitSingularBoolField(value: self.online, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_BoardPresence, rhs: Binario_Telemetry_V1_BoardPresence) -> Bool {
+    if lhs.deviceID != rhs.deviceID {return false}
+    if lhs._lastSeen != rhs._lastSeen {return false}
+    if lhs.online != rhs.online {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_LiveReadings: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".LiveReadings"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_id\0\u{1}readings\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.deviceID) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.readings) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.deviceID.isEmpty {
+      try visitor.visitSingularStringField(value: self.deviceID, fieldNumber: 1)
+    }
+    if !self.readings.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.readings, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_LiveReadings, rhs: Binario_Telemetry_V1_LiveReadings) -> Bool {
+    if lhs.deviceID != rhs.deviceID {return false}
+    if lhs.readings != rhs.readings {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_WatchReadingsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".WatchReadingsResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}boards\0\u{1}readings\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.boards) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._readings) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.boards.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.boards, fieldNumber: 1)
+    }
+    try { if let v = self._readings {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_WatchReadingsResponse, rhs: Binario_Telemetry_V1_WatchReadingsResponse) -> Bool {
+    if lhs.boards != rhs.boards {return false}
+    if lhs._readings != rhs._readings {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

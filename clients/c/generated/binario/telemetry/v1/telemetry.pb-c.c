@@ -1942,6 +1942,186 @@ void   binario__telemetry__v1__get_grid_response__free_unpacked
   assert(message->base.descriptor == &binario__telemetry__v1__get_grid_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   binario__telemetry__v1__watch_readings_request__init
+                     (Binario__Telemetry__V1__WatchReadingsRequest         *message)
+{
+  static const Binario__Telemetry__V1__WatchReadingsRequest init_value = BINARIO__TELEMETRY__V1__WATCH_READINGS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__watch_readings_request__get_packed_size
+                     (const Binario__Telemetry__V1__WatchReadingsRequest *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__watch_readings_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__watch_readings_request__pack
+                     (const Binario__Telemetry__V1__WatchReadingsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__watch_readings_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__watch_readings_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__WatchReadingsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__watch_readings_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__WatchReadingsRequest *
+       binario__telemetry__v1__watch_readings_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__WatchReadingsRequest *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__watch_readings_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__watch_readings_request__free_unpacked
+                     (Binario__Telemetry__V1__WatchReadingsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__watch_readings_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__board_presence__init
+                     (Binario__Telemetry__V1__BoardPresence         *message)
+{
+  static const Binario__Telemetry__V1__BoardPresence init_value = BINARIO__TELEMETRY__V1__BOARD_PRESENCE__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__board_presence__get_packed_size
+                     (const Binario__Telemetry__V1__BoardPresence *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__board_presence__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__board_presence__pack
+                     (const Binario__Telemetry__V1__BoardPresence *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__board_presence__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__board_presence__pack_to_buffer
+                     (const Binario__Telemetry__V1__BoardPresence *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__board_presence__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__BoardPresence *
+       binario__telemetry__v1__board_presence__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__BoardPresence *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__board_presence__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__board_presence__free_unpacked
+                     (Binario__Telemetry__V1__BoardPresence *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__board_presence__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__live_readings__init
+                     (Binario__Telemetry__V1__LiveReadings         *message)
+{
+  static const Binario__Telemetry__V1__LiveReadings init_value = BINARIO__TELEMETRY__V1__LIVE_READINGS__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__live_readings__get_packed_size
+                     (const Binario__Telemetry__V1__LiveReadings *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__live_readings__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__live_readings__pack
+                     (const Binario__Telemetry__V1__LiveReadings *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__live_readings__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__live_readings__pack_to_buffer
+                     (const Binario__Telemetry__V1__LiveReadings *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__live_readings__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__LiveReadings *
+       binario__telemetry__v1__live_readings__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__LiveReadings *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__live_readings__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__live_readings__free_unpacked
+                     (Binario__Telemetry__V1__LiveReadings *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__live_readings__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__watch_readings_response__init
+                     (Binario__Telemetry__V1__WatchReadingsResponse         *message)
+{
+  static const Binario__Telemetry__V1__WatchReadingsResponse init_value = BINARIO__TELEMETRY__V1__WATCH_READINGS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__watch_readings_response__get_packed_size
+                     (const Binario__Telemetry__V1__WatchReadingsResponse *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__watch_readings_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__watch_readings_response__pack
+                     (const Binario__Telemetry__V1__WatchReadingsResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__watch_readings_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__watch_readings_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__WatchReadingsResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__watch_readings_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__WatchReadingsResponse *
+       binario__telemetry__v1__watch_readings_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__WatchReadingsResponse *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__watch_readings_response__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__watch_readings_response__free_unpacked
+                     (Binario__Telemetry__V1__WatchReadingsResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__watch_readings_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   binario__telemetry__v1__get_latest_request__init
                      (Binario__Telemetry__V1__GetLatestRequest         *message)
 {
@@ -3345,7 +3525,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__reading__descriptor =
   (ProtobufCMessageInit) binario__telemetry__v1__reading__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__telemetry__v1__device__field_descriptors[8] =
+static const ProtobufCFieldDescriptor binario__telemetry__v1__device__field_descriptors[10] =
 {
   {
     "id",
@@ -3443,21 +3623,47 @@ static const ProtobufCFieldDescriptor binario__telemetry__v1__device__field_desc
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "last_seen",
+    9,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__Device, last_seen),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "online",
+    10,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Binario__Telemetry__V1__Device, has_online),
+    offsetof(Binario__Telemetry__V1__Device, online),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__telemetry__v1__device__field_indices_by_name[] = {
   3,   /* field[3] = campaign_id */
   6,   /* field[6] = created_at */
   4,   /* field[4] = has_token */
   0,   /* field[0] = id */
+  8,   /* field[8] = last_seen */
   7,   /* field[7] = mine */
   1,   /* field[1] = name */
+  9,   /* field[9] = online */
   2,   /* field[2] = owner_user_id */
   5,   /* field[5] = token_issued_at */
 };
 static const ProtobufCIntRange binario__telemetry__v1__device__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 8 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor binario__telemetry__v1__device__descriptor =
 {
@@ -3467,7 +3673,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__device__descriptor =
   "Binario__Telemetry__V1__Device",
   "binario.telemetry.v1",
   sizeof(Binario__Telemetry__V1__Device),
-  8,
+  10,
   binario__telemetry__v1__device__field_descriptors,
   binario__telemetry__v1__device__field_indices_by_name,
   1,  binario__telemetry__v1__device__number_ranges,
@@ -6171,6 +6377,210 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__get_grid_response__desc
   binario__telemetry__v1__get_grid_response__field_indices_by_name,
   1,  binario__telemetry__v1__get_grid_response__number_ranges,
   (ProtobufCMessageInit) binario__telemetry__v1__get_grid_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__watch_readings_request__field_descriptors[1] =
+{
+  {
+    "device_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__WatchReadingsRequest, device_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__watch_readings_request__field_indices_by_name[] = {
+  0,   /* field[0] = device_id */
+};
+static const ProtobufCIntRange binario__telemetry__v1__watch_readings_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__watch_readings_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.WatchReadingsRequest",
+  "WatchReadingsRequest",
+  "Binario__Telemetry__V1__WatchReadingsRequest",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__WatchReadingsRequest),
+  1,
+  binario__telemetry__v1__watch_readings_request__field_descriptors,
+  binario__telemetry__v1__watch_readings_request__field_indices_by_name,
+  1,  binario__telemetry__v1__watch_readings_request__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__watch_readings_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__board_presence__field_descriptors[3] =
+{
+  {
+    "device_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__BoardPresence, device_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_seen",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__BoardPresence, last_seen),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "online",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Binario__Telemetry__V1__BoardPresence, has_online),
+    offsetof(Binario__Telemetry__V1__BoardPresence, online),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__board_presence__field_indices_by_name[] = {
+  0,   /* field[0] = device_id */
+  1,   /* field[1] = last_seen */
+  2,   /* field[2] = online */
+};
+static const ProtobufCIntRange binario__telemetry__v1__board_presence__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__board_presence__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.BoardPresence",
+  "BoardPresence",
+  "Binario__Telemetry__V1__BoardPresence",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__BoardPresence),
+  3,
+  binario__telemetry__v1__board_presence__field_descriptors,
+  binario__telemetry__v1__board_presence__field_indices_by_name,
+  1,  binario__telemetry__v1__board_presence__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__board_presence__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__live_readings__field_descriptors[2] =
+{
+  {
+    "device_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__LiveReadings, device_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "readings",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Binario__Telemetry__V1__LiveReadings, n_readings),
+    offsetof(Binario__Telemetry__V1__LiveReadings, readings),
+    &binario__telemetry__v1__reading__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__live_readings__field_indices_by_name[] = {
+  0,   /* field[0] = device_id */
+  1,   /* field[1] = readings */
+};
+static const ProtobufCIntRange binario__telemetry__v1__live_readings__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__live_readings__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.LiveReadings",
+  "LiveReadings",
+  "Binario__Telemetry__V1__LiveReadings",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__LiveReadings),
+  2,
+  binario__telemetry__v1__live_readings__field_descriptors,
+  binario__telemetry__v1__live_readings__field_indices_by_name,
+  1,  binario__telemetry__v1__live_readings__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__live_readings__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__watch_readings_response__field_descriptors[2] =
+{
+  {
+    "boards",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Binario__Telemetry__V1__WatchReadingsResponse, n_boards),
+    offsetof(Binario__Telemetry__V1__WatchReadingsResponse, boards),
+    &binario__telemetry__v1__board_presence__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "readings",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__WatchReadingsResponse, readings),
+    &binario__telemetry__v1__live_readings__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__watch_readings_response__field_indices_by_name[] = {
+  0,   /* field[0] = boards */
+  1,   /* field[1] = readings */
+};
+static const ProtobufCIntRange binario__telemetry__v1__watch_readings_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__watch_readings_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.WatchReadingsResponse",
+  "WatchReadingsResponse",
+  "Binario__Telemetry__V1__WatchReadingsResponse",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__WatchReadingsResponse),
+  2,
+  binario__telemetry__v1__watch_readings_response__field_descriptors,
+  binario__telemetry__v1__watch_readings_response__field_indices_by_name,
+  1,  binario__telemetry__v1__watch_readings_response__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__watch_readings_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor binario__telemetry__v1__get_latest_request__field_descriptors[1] =

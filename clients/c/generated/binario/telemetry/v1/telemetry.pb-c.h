@@ -59,6 +59,10 @@ typedef struct Binario__Telemetry__V1__GetPublicMapResponse Binario__Telemetry__
 typedef struct Binario__Telemetry__V1__GetGridRequest Binario__Telemetry__V1__GetGridRequest;
 typedef struct Binario__Telemetry__V1__GridCell Binario__Telemetry__V1__GridCell;
 typedef struct Binario__Telemetry__V1__GetGridResponse Binario__Telemetry__V1__GetGridResponse;
+typedef struct Binario__Telemetry__V1__WatchReadingsRequest Binario__Telemetry__V1__WatchReadingsRequest;
+typedef struct Binario__Telemetry__V1__BoardPresence Binario__Telemetry__V1__BoardPresence;
+typedef struct Binario__Telemetry__V1__LiveReadings Binario__Telemetry__V1__LiveReadings;
+typedef struct Binario__Telemetry__V1__WatchReadingsResponse Binario__Telemetry__V1__WatchReadingsResponse;
 typedef struct Binario__Telemetry__V1__GetLatestRequest Binario__Telemetry__V1__GetLatestRequest;
 typedef struct Binario__Telemetry__V1__LatestValue Binario__Telemetry__V1__LatestValue;
 typedef struct Binario__Telemetry__V1__GetLatestResponse Binario__Telemetry__V1__GetLatestResponse;
@@ -229,10 +233,19 @@ struct  Binario__Telemetry__V1__Device
    */
   protobuf_c_boolean has_mine;
   protobuf_c_boolean mine;
+  /*
+   * the server's time of its last upload; unset: never
+   */
+  Google__Protobuf__Timestamp *last_seen;
+  /*
+   * it has uploaded within five minutes
+   */
+  protobuf_c_boolean has_online;
+  protobuf_c_boolean online;
 };
 #define BINARIO__TELEMETRY__V1__DEVICE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__device__descriptor) \
-    , NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0 }
+    , NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL, 0, 0 }
 
 
 struct  Binario__Telemetry__V1__Campaign
@@ -901,6 +914,62 @@ struct  Binario__Telemetry__V1__GetGridResponse
 #define BINARIO__TELEMETRY__V1__GET_GRID_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__get_grid_response__descriptor) \
     , 0, 0, 0, 0, 0,NULL, NULL }
+
+
+struct  Binario__Telemetry__V1__WatchReadingsRequest
+{
+  ProtobufCMessage base;
+  char *device_id;
+};
+#define BINARIO__TELEMETRY__V1__WATCH_READINGS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__watch_readings_request__descriptor) \
+    , NULL }
+
+
+struct  Binario__Telemetry__V1__BoardPresence
+{
+  ProtobufCMessage base;
+  char *device_id;
+  /*
+   * the server's time of its last upload; unset: never
+   */
+  Google__Protobuf__Timestamp *last_seen;
+  /*
+   * false with last_seen: offline since then
+   */
+  protobuf_c_boolean has_online;
+  protobuf_c_boolean online;
+};
+#define BINARIO__TELEMETRY__V1__BOARD_PRESENCE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__board_presence__descriptor) \
+    , NULL, NULL, 0, 0 }
+
+
+struct  Binario__Telemetry__V1__LiveReadings
+{
+  ProtobufCMessage base;
+  char *device_id;
+  /*
+   * newly stored, in the order the board sent them
+   */
+  size_t n_readings;
+  Binario__Telemetry__V1__Reading **readings;
+};
+#define BINARIO__TELEMETRY__V1__LIVE_READINGS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__live_readings__descriptor) \
+    , NULL, 0,NULL }
+
+
+struct  Binario__Telemetry__V1__WatchReadingsResponse
+{
+  ProtobufCMessage base;
+  size_t n_boards;
+  Binario__Telemetry__V1__BoardPresence **boards;
+  Binario__Telemetry__V1__LiveReadings *readings;
+};
+#define BINARIO__TELEMETRY__V1__WATCH_READINGS_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__watch_readings_response__descriptor) \
+    , 0,NULL, NULL }
 
 
 struct  Binario__Telemetry__V1__GetLatestRequest
@@ -2128,6 +2197,82 @@ Binario__Telemetry__V1__GetGridResponse *
 void   binario__telemetry__v1__get_grid_response__free_unpacked
                      (Binario__Telemetry__V1__GetGridResponse *message,
                       ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__WatchReadingsRequest methods */
+void   binario__telemetry__v1__watch_readings_request__init
+                     (Binario__Telemetry__V1__WatchReadingsRequest         *message);
+size_t binario__telemetry__v1__watch_readings_request__get_packed_size
+                     (const Binario__Telemetry__V1__WatchReadingsRequest   *message);
+size_t binario__telemetry__v1__watch_readings_request__pack
+                     (const Binario__Telemetry__V1__WatchReadingsRequest   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__watch_readings_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__WatchReadingsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__WatchReadingsRequest *
+       binario__telemetry__v1__watch_readings_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__watch_readings_request__free_unpacked
+                     (Binario__Telemetry__V1__WatchReadingsRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__BoardPresence methods */
+void   binario__telemetry__v1__board_presence__init
+                     (Binario__Telemetry__V1__BoardPresence         *message);
+size_t binario__telemetry__v1__board_presence__get_packed_size
+                     (const Binario__Telemetry__V1__BoardPresence   *message);
+size_t binario__telemetry__v1__board_presence__pack
+                     (const Binario__Telemetry__V1__BoardPresence   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__board_presence__pack_to_buffer
+                     (const Binario__Telemetry__V1__BoardPresence   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__BoardPresence *
+       binario__telemetry__v1__board_presence__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__board_presence__free_unpacked
+                     (Binario__Telemetry__V1__BoardPresence *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__LiveReadings methods */
+void   binario__telemetry__v1__live_readings__init
+                     (Binario__Telemetry__V1__LiveReadings         *message);
+size_t binario__telemetry__v1__live_readings__get_packed_size
+                     (const Binario__Telemetry__V1__LiveReadings   *message);
+size_t binario__telemetry__v1__live_readings__pack
+                     (const Binario__Telemetry__V1__LiveReadings   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__live_readings__pack_to_buffer
+                     (const Binario__Telemetry__V1__LiveReadings   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__LiveReadings *
+       binario__telemetry__v1__live_readings__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__live_readings__free_unpacked
+                     (Binario__Telemetry__V1__LiveReadings *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__WatchReadingsResponse methods */
+void   binario__telemetry__v1__watch_readings_response__init
+                     (Binario__Telemetry__V1__WatchReadingsResponse         *message);
+size_t binario__telemetry__v1__watch_readings_response__get_packed_size
+                     (const Binario__Telemetry__V1__WatchReadingsResponse   *message);
+size_t binario__telemetry__v1__watch_readings_response__pack
+                     (const Binario__Telemetry__V1__WatchReadingsResponse   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__watch_readings_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__WatchReadingsResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__WatchReadingsResponse *
+       binario__telemetry__v1__watch_readings_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__watch_readings_response__free_unpacked
+                     (Binario__Telemetry__V1__WatchReadingsResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Binario__Telemetry__V1__GetLatestRequest methods */
 void   binario__telemetry__v1__get_latest_request__init
                      (Binario__Telemetry__V1__GetLatestRequest         *message);
@@ -2753,6 +2898,18 @@ typedef void (*Binario__Telemetry__V1__GridCell_Closure)
 typedef void (*Binario__Telemetry__V1__GetGridResponse_Closure)
                  (const Binario__Telemetry__V1__GetGridResponse *message,
                   void *closure_data);
+typedef void (*Binario__Telemetry__V1__WatchReadingsRequest_Closure)
+                 (const Binario__Telemetry__V1__WatchReadingsRequest *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__BoardPresence_Closure)
+                 (const Binario__Telemetry__V1__BoardPresence *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__LiveReadings_Closure)
+                 (const Binario__Telemetry__V1__LiveReadings *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__WatchReadingsResponse_Closure)
+                 (const Binario__Telemetry__V1__WatchReadingsResponse *message,
+                  void *closure_data);
 typedef void (*Binario__Telemetry__V1__GetLatestRequest_Closure)
                  (const Binario__Telemetry__V1__GetLatestRequest *message,
                   void *closure_data);
@@ -2882,6 +3039,10 @@ extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_public_map_r
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_grid_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__grid_cell__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_grid_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__watch_readings_request__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__board_presence__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__live_readings__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__watch_readings_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_latest_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__latest_value__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_latest_response__descriptor;
