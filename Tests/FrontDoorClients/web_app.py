@@ -770,6 +770,44 @@ def air_quality(traveller, gateway, admin_token, arguments):
     for point in public["points"]:
         expected = names[sum(1 for bound in [5, 15, 50, 90, 140] if point["value"] > bound)]
         assert point["band"] == f"AIR_QUALITY_BAND_{expected}", f"PM2.5 {point['value']} is in {point['band']}, the EEA's {expected}"
+    # Live mode: a second board, added here, never heard from; live on, its upload (the board's
+    # own, with its token) is on the open map and chart, and in its latest values, within a second.
+    traveller.fill("#air-form", {"device": ""})
+    traveller.fill("#device-form", {"name": "Balcony board"})
+    traveller.until(lambda: "Balcony board" in traveller.text("#device-list") and traveller.driver.find_elements(By.ID, "new-token")
+                    and "Balcony board" in traveller.text("#boards-now"), "the new board is not listed as it is now")
+    balcony_token = traveller.find("#new-token").text
+    balcony = lambda: next(item for item in traveller.driver.find_elements(By.CSS_SELECTOR, "#boards-now li")  # noqa: E731 - redrawn
+                           if "Balcony board" in item.text)
+    assert traveller.words("air.neverSeen") in balcony().text, "a board never heard from does not say so"
+    traveller.find("#air-live").click()
+    traveller.until(lambda: traveller.find("#air-map").get_attribute("data-live") == "open", "live mode does not open")
+    points_before = int(traveller.find("#air-chart").get_attribute("data-points") or 0)
+    now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    reading = {"time": now, "latitude": 45.4654, "longitude": 9.1859, "pm25": 22, "temperature": 18.5}
+    traveller.driver.set_script_timeout(15)
+    elapsed = traveller.driver.execute_async_script("""
+        const [token, reading, done] = arguments;
+        const map = document.getElementById("air-map");
+        const before = Number(map.dataset.liveReadings || 0);
+        const started = performance.now();
+        const observer = new MutationObserver(() => {
+          if (Number(map.dataset.liveReadings || 0) > before) { observer.disconnect(); done(performance.now() - started); }
+        });
+        observer.observe(map, { attributes: true, attributeFilter: ["data-live-readings"] });
+        fetch("/v1/telemetry/readings:upload", { method: "POST", body: JSON.stringify({ readings: [reading] }),
+          headers: { "content-type": "application/json", authorization: `Device ${token}` } })
+          .then((response) => { if (!response.ok) { observer.disconnect(); done(-response.status); } });
+    """, balcony_token, reading)
+    assert 0 <= elapsed < 1000, f"a live upload reached the open map after {elapsed:.0f} ms (or was refused: {elapsed})"
+    traveller.until(lambda: balcony().get_attribute("data-online") == "true", "the board that sent is not shown sending")
+    assert "PM2.5 22" in balcony().text, f"the board's latest values do not follow: {balcony().text}"
+    assert traveller.driver.find_elements(By.CSS_SELECTOR, "#air-map path.reading.live"), "the live reading is not on the map"
+    assert int(traveller.find("#air-chart").get_attribute("data-points") or 0) == points_before + 1, "the live reading is not on the chart"
+    traveller.shot("air-live")
+    traveller.find("#air-live").click()
+    traveller.until(lambda: traveller.find("#air-map").get_attribute("data-live") is None, "live mode does not close")
+    print(f"ok: live mode: an upload on the open map, chart and latest values {elapsed:.0f} ms after it was sent")
     print("ok: uploaded a board's readings; the chart (with the reference line), the map and the quartiles are drawn, coloured by index band; every filter; the board went public")
 
 

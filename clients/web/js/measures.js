@@ -11,6 +11,13 @@ export const measures = [
   ["MEASURE_ECO2", "eCO₂", [400, 2000]], ["MEASURE_ALTITUDE", "enum.MEASURE_ALTITUDE", [0, 1000]],
 ];
 
+/** Each measure's field in a reading (the API's JSON of `Reading`). */
+export const readingField = {
+  MEASURE_TEMPERATURE: "temperature", MEASURE_HUMIDITY: "humidity", MEASURE_PRESSURE: "pressure", MEASURE_ALTITUDE: "altitude",
+  MEASURE_TVOC: "tvoc", MEASURE_ECO2: "eco2", MEASURE_PM0_5: "pm05", MEASURE_PM1: "pm1", MEASURE_PM2_5: "pm25", MEASURE_PM4: "pm4",
+  MEASURE_PM10: "pm10",
+};
+
 /** A measure's name in the app's language. */
 export const measureName = (name) => (name.startsWith("enum.") ? t(name) : name);
 

@@ -4,9 +4,13 @@
 // reference stations' means, ringed in red, PM2.5 and PM10 coloured by their band of the European
 // Air Quality Index (the other measures from good to bad), fitted to the data wherever it is in
 // Lombardy; the chart of the series with the station's series overlaid (the boards' blue line
-// against the station's red one); the quartile table; and the boards, with uploading a file.
+// against the station's red one); the quartile table; each board's presence and latest values;
+// live mode, in which the map, the chart and the latest values follow the boards as they send
+// (the live stream, with each board's last-seen time and "offline since"); and the boards, with
+// uploading a file.
 
 import { api, deviceApi, withQuery, segment } from "../api.js";
+import { openStream } from "../events.js";
 import { h, replace, field, form, failure, announce, dateTime, time, fromZonedInput, toZonedInput } from "../dom.js";
 import { baseMapIn } from "../maps.js";
 import { airQualityIndex, colourOf, bandName, drawLegend, readingTip, stationTip } from "../air-index.js";
@@ -14,7 +18,7 @@ import { chart, colours } from "../charts.js";
 import { parseReadings } from "../readings-file.js";
 import { t, number } from "../i18n.js";
 import { session } from "../session.js";
-import { measures, measureName, measure as measureOf } from "../measures.js";
+import { measures, measureName, measure as measureOf, readingField } from "../measures.js";
 import { chartJs } from "../libraries.js";
 
 /** The box the map asks for: Lombardy and its borders, so boards anywhere in the region show. */
@@ -35,8 +39,13 @@ export async function show(main, { query }) {
   const shownMeasure = query.measure || "MEASURE_PM2_5";
   let end = null;
   let endOfMeasure = null;
-  const latests = await Promise.all(mine.slice(0, 5).map((device) =>
+  const latests = await Promise.all(mine.slice(0, 10).map((device) =>
     api("GET", `/v1/telemetry/devices/${segment(device.id)}/latest`).catch(() => ({ values: [] }))));
+  // Each board's presence and latest value of each measure, which live mode keeps current.
+  const presence = new Map(devices.map((device) => [device.id, { lastSeen: device.lastSeen, online: Boolean(device.online) }]));
+  const latestValues = new Map(mine.slice(0, 10).map((device, index) =>
+    [device.id, new Map((latests[index].values || []).map((value) => [value.measure, value]))]));
+  const units = new Map(latests.flatMap((latest) => (latest.values || []).map((value) => [value.measure, value.unit])));
   for (const latest of latests) {
     for (const value of latest.values || []) {
       if (!value.time) continue;
@@ -57,6 +66,8 @@ export async function show(main, { query }) {
   const legend = h("div", { id: "air-legend", class: "legend" });
   const summary = h("p", { id: "air-summary", role: "status" });
   const deviceSection = h("section", { id: "devices", "aria-labelledby": "devices-heading" });
+  const nowList = h("ul", { id: "boards-now" });
+  const liveStatus = h("p", { id: "air-live-status", class: "hint", role: "status" });
 
   const controls = form(t("air.readings"), [
     field(t("air.measure"), { name: "measure", options: measures.map(([value, name]) => [value, measureName(name)]), value: shownMeasure }),
@@ -64,10 +75,13 @@ export async function show(main, { query }) {
     field(t("journeys.to"), { name: "to", type: "datetime-local", value: toZonedInput(end), required: true }),
     field(t("air.boards"), { name: "device", options: boardOptions(devices), value: query.device || "" }),
     field(t("air.station"), { name: "station", options: [[NEAREST, t("air.nearestStation")], [NONE, t("air.noReference")]], value: query.station || NEAREST }),
+    h("div", { class: "field" }, h("label", { class: "check" },
+      h("input", { type: "checkbox", name: "live", value: "on", id: "air-live", checked: query.live === "on" }), ` ${t("air.live")}`)),
   ], t("air.show"), (values) => draw(values), { id: "air-form", class: "inline" });
   const stationPicker = controls.querySelector("[name=station]");
   const boardPicker = controls.querySelector("[name=device]");
-  main.append(controls, summary,
+  main.append(controls, summary, liveStatus,
+    h("section", { "aria-labelledby": "now-heading" }, h("h2", { id: "now-heading" }, t("air.boardsNow")), nowList),
     h("div", { class: "air-grid" },
       h("section", { "aria-labelledby": "map-heading" }, h("h2", { id: "map-heading" }, t("air.map")), mapElement,
         h("p", { class: "hint" }, t("air.mapHint")), legend),
@@ -78,6 +92,12 @@ export async function show(main, { query }) {
 
   const map = await baseMapIn(mapElement, t("air.mapLabel"));
   const layer = window.L.layerGroup().addTo(map);
+  // What the map and chart show now, for live mode to add to.
+  let shownNow = null;
+  let liveStream = null;
+  let liveCount = 0;
+  // The boards the person sees, as last listed (a board added here joins them).
+  let known = devices;
 
   async function draw(values) {
     const measure = values.measure;
@@ -122,8 +142,10 @@ export async function show(main, { query }) {
     mapElement.dataset.readings = String(points.length);
     mapElement.dataset.stations = String(stations.length);
     drawLegend(legend, bands, shown, unit);
-    replace(summary, t(mapAnswer.sampled ? "air.summarySampled" : "air.summary", { count: points.length, total: Number(mapAnswer.total || 0) }), " ",
-      hideReference ? t("air.referenceHidden") : t("air.stations", { count: stations.length }));
+    const stationsNote = hideReference ? t("air.referenceHidden") : t("air.stations", { count: stations.length });
+    shownNow = { measure, name, scale, unit, bands, count: points.length, total: Number(mapAnswer.total || 0), sampled: mapAnswer.sampled, stationsNote };
+    if (unit) units.set(measure, unit);
+    drawSummary();
 
     replace(table, Number(statistics.count) > 0
       ? h("table", { class: "compact", id: "quartiles" },
@@ -220,6 +242,13 @@ export async function show(main, { query }) {
 
   async function drawDevices(list, token) {
     const me = session.user ? session.user.userId : "";
+    known = list;
+    for (const device of list) {
+      if (!presence.has(device.id)) presence.set(device.id, { lastSeen: device.lastSeen, online: Boolean(device.online) });
+    }
+    drawNow();
+    // A board added while live joins the stream.
+    if (liveStream) followLive();
     // A board just added is offered in the filter at once; the one chosen stays chosen.
     const chosen = boardPicker.value;
     replace(boardPicker, boardOptions(list).map(([value, label]) => h("option", { value, selected: value === chosen }, label)));
@@ -263,13 +292,144 @@ export async function show(main, { query }) {
           [...problems, ...rejected].length ? h("ul", {}, [...problems, ...rejected].slice(0, 20).map((line) => h("li", {}, line))) : null));
         announce(report);
         await draw(Object.fromEntries(new FormData(controls).entries()));
+        await refreshBoards();
       }, { id: "upload-form", class: "inline" }));
   }
 
+  /** Each board's presence and latest values read again (after an upload from this page). */
+  async function refreshBoards() {
+    const listed = (await api("GET", "/v1/telemetry/devices").catch(() => ({}))).devices || known;
+    for (const device of listed) presence.set(device.id, { lastSeen: device.lastSeen, online: Boolean(device.online) });
+    const own = listed.filter((device) => device.mine).slice(0, 10);
+    const answers = await Promise.all(own.map((device) =>
+      api("GET", `/v1/telemetry/devices/${segment(device.id)}/latest`).catch(() => ({ values: [] }))));
+    own.forEach((device, index) => latestValues.set(device.id, new Map((answers[index].values || []).map((value) => [value.measure, value]))));
+    drawNow();
+  }
+
+  /** How many readings the map shows, of how many, and the stations. */
+  function drawSummary() {
+    replace(summary, t(shownNow.sampled ? "air.summarySampled" : "air.summary", { count: shownNow.count, total: shownNow.total }), " ", shownNow.stationsNote);
+  }
+
+  /** Each board's presence (sending; offline since its last upload; never heard from) and its
+   * latest value of each measure. */
+  function drawNow() {
+    const chosen = boardPicker.value;
+    const shownBoards = known.filter((device) => (chosen ? device.id === chosen : device.mine));
+    replace(nowList, shownBoards.length ? shownBoards.map((device) => {
+      const board = presence.get(device.id) || {};
+      const state = board.lastSeen
+        ? t(board.online ? "air.online" : "air.offlineSince", { time: dateTime(board.lastSeen) })
+        : t("air.neverSeen");
+      const values = [...(latestValues.get(device.id) || new Map()).values()]
+        .sort((a, b) => measures.findIndex(([m]) => m === a.measure) - measures.findIndex(([m]) => m === b.measure))
+        .map((value) => `${measureName(measureOf(value.measure)[1])} ${number(Number(value.value), 1)} ${value.unit || units.get(value.measure) || ""}`.trim());
+      return h("li", { "data-device": device.id, "data-online": String(Boolean(board.online)) },
+        h("strong", {}, device.name), " — ", h("span", { class: board.online ? "online" : "offline" }, state),
+        values.length ? h("span", { class: "latest" }, ` · ${values.join(" · ")}`) : null);
+    }) : h("li", { class: "empty" }, t("air.noBoards")));
+  }
+
+  /** A reading that arrived live: on the map and the chart when it has the measure shown, and
+   * in its board's latest values. */
+  function addLive(deviceId, reading) {
+    const values = latestValues.get(deviceId) || new Map();
+    latestValues.set(deviceId, values);
+    for (const [measure, field] of Object.entries(readingField)) {
+      if (reading[field] === undefined) continue;
+      const before = values.get(measure);
+      if (!before || Date.parse(before.time) <= Date.parse(reading.time)) {
+        values.set(measure, { measure, time: reading.time, value: reading[field], unit: units.get(measure) });
+      }
+    }
+    if (!shownNow) return;
+    const value = reading[readingField[shownNow.measure]];
+    if (value === undefined) return;
+    const positioned = reading.gpsFix !== false && !(Number(reading.latitude || 0) === 0 && Number(reading.longitude || 0) === 0);
+    if (positioned) {
+      const point = { time: reading.time, latitude: Number(reading.latitude), longitude: Number(reading.longitude), value };
+      window.L.circleMarker([point.latitude, point.longitude], {
+        radius: 4 + 10 * Math.max(0, Math.min(1, value / shownNow.scale[1])),
+        color: colours.moqa, weight: 1, fillColor: colourOf(shownNow.bands, value, undefined, shownNow.scale), fillOpacity: 0.9,
+        className: "reading live",
+      }).bindTooltip(readingTip(shownNow.name, point, shownNow.unit, "")).addTo(layer);
+      shownNow.count += 1;
+      shownNow.total += 1;
+      mapElement.dataset.readings = String(shownNow.count);
+      drawSummary();
+      if (!map.getBounds().contains([point.latitude, point.longitude])) map.panTo([point.latitude, point.longitude]);
+    }
+    let line = window.Chart.getChart(chartCanvas);
+    if (!line) {
+      line = chart(chartCanvas, {
+        type: "line",
+        data: { datasets: [{ label: t("air.yourBoardsOf", { measure: shownNow.name }), data: [], borderColor: colours.moqa, backgroundColor: colours.moqa, pointRadius: 2 }] },
+        options: { parsing: false, scales: { x: { type: "linear", ticks: { callback: (x) => time(new Date(x).toISOString()) } }, y: { title: { display: true, text: shownNow.unit } } } },
+      });
+      chartCanvas.dataset.referencePoints = "0";
+      replace(chartNote);
+    }
+    line.data.datasets[0].data.push({ x: Date.parse(reading.time), y: value });
+    line.update("none");
+    chartCanvas.dataset.points = String(line.data.datasets[0].data.length);
+  }
+
+  /** Live mode on: the stream of the boards chosen (all the person's own, or one); off: closed. */
+  function followLive() {
+    if (liveStream) liveStream.close();
+    liveStream = null;
+    if (!controls.querySelector("#air-live").checked) {
+      replace(liveStatus);
+      delete mapElement.dataset.live;
+      return;
+    }
+    liveStream = openStream(withQuery("/v1/telemetry/live", { device_id: boardPicker.value || undefined }), {
+      onMessage: (message) => {
+        for (const board of message.boards || []) presence.set(board.deviceId, { lastSeen: board.lastSeen, online: Boolean(board.online) });
+        const batch = message.readings;
+        for (const reading of (batch && batch.readings) || []) addLive(batch.deviceId, reading);
+        if (batch) {
+          liveCount += (batch.readings || []).length;
+          mapElement.dataset.liveReadings = String(liveCount);
+        }
+        drawNow();
+      },
+      onState: (state) => {
+        replace(liveStatus, t(state === "open" ? "air.liveOn" : "air.liveReconnecting"));
+        mapElement.dataset.live = state;
+      },
+      onError: (error) => replace(liveStatus, error.message || t("air.liveReconnecting")),
+    });
+  }
+
+  const liveToggle = controls.querySelector("#air-live");
+  liveToggle.addEventListener("change", async () => {
+    // Following live means a window that reaches now: one that ended earlier moves up to now.
+    if (liveToggle.checked) {
+      const to = controls.querySelector("[name=to]");
+      const from = controls.querySelector("[name=from]");
+      const end = fromZonedInput(to.value);
+      if (end < new Date()) {
+        const length = end - fromZonedInput(from.value);
+        const now = new Date(Date.now() + 3600_000);
+        to.value = toZonedInput(now);
+        from.value = toZonedInput(new Date(now - length));
+        await draw(Object.fromEntries(new FormData(controls).entries())).catch((error) => announce(error.message));
+      }
+    }
+    followLive();
+  });
+  boardPicker.addEventListener("change", () => { drawNow(); if (liveStream) followLive(); });
+
   await drawDevices(devices);
+  drawNow();
   try {
     await draw(Object.fromEntries(new FormData(controls).entries()));
   } catch (error) {
     summary.replaceWith(failure(error));
   }
+  followLive();
+  // Leaving the page ends live mode.
+  return () => { if (liveStream) liveStream.close(); };
 }
