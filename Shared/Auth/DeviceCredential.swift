@@ -1,3 +1,4 @@
+import Foundation
 import GRPCCore
 
 /// A sensor board's device token, on a call to a ``AccessLevel/device`` method.
@@ -19,9 +20,16 @@ public enum DeviceCredential {
   @TaskLocal public static var current: String?
 
   /// The token of `Device <token>` (scheme case-insensitive, blanks around the token ignored), or
-  /// `nil` when `authorization` is not of that scheme.
+  /// of `Basic` credentials whose password is a device token (what an airRohr board's custom API
+  /// sends; the user name is ignored), or `nil` when `authorization` is neither.
   public static func token(fromAuthorization authorization: String) -> String? {
-    AuthorizationCredentials.after(scheme: "device", in: authorization)
+    if let token = AuthorizationCredentials.after(scheme: "device", in: authorization) { return token }
+    guard let basic = AuthorizationCredentials.after(scheme: "basic", in: authorization),
+      let decoded = Data(base64Encoded: basic).flatMap({ String(data: $0, encoding: .utf8) }),
+      let colon = decoded.firstIndex(of: ":")
+    else { return nil }
+    let password = String(decoded[decoded.index(after: colon)...])
+    return password.hasPrefix(tokenPrefix) ? password : nil
   }
 
   /// The forwarded token in `metadata`, only when `peerIdentity` is `trustedGateway` and there is

@@ -71,7 +71,10 @@ struct MethodAccessPolicyTests {
     #expect(MethodAccessPolicy.telemetry.access(for: T.UploadReadings.descriptor) == .level(.device))
     #expect(MethodAccessPolicy.telemetry.access(for: T.StreamReadings.descriptor) == .level(.device))
     let deviceMethods = Binario_Telemetry_V1_Telemetry.Method.descriptors.filter { MethodAccessPolicy.all.access(for: $0) == .level(.device) }
-    #expect(Set(deviceMethods) == [T.UploadReadings.descriptor, T.StreamReadings.descriptor], "only the upload methods take a device token")
+    #expect(
+      Set(deviceMethods) == [T.UploadReadings.descriptor, T.StreamReadings.descriptor, T.UploadSensorCommunityReadings.descriptor],
+      "only the upload methods take a device token"
+    )
     #expect(
       MethodAccessPolicy.ticketing.access(for: Binario_Ticketing_V1_Tickets.Method.ListDepartingTickets.descriptor)
         == .internal(allowedPeers: ["spiffe://binario/geo-offers"])

@@ -63,7 +63,8 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 PASSWORD = "a-good-password-1"
 AXE = pathlib.Path(axe_selenium_python.__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
-CATALOGUES = pathlib.Path(__file__).resolve().parents[2] / "clients" / "web" / "locales"
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CATALOGUES = ROOT / "clients" / "web" / "locales"
 # What the services write in each language, as the tests look for it (the Italian is from
 # Shared/Domain/Language/Italian.swift).
 SERVER_WORDS = {
@@ -94,10 +95,12 @@ class Gateway:
         self.url = url
         self.context = ssl.create_default_context(cafile=ca)
 
-    def call(self, method, path, body=None, token=None, scheme="Bearer", language=None):
+    def call(self, method, path, body=None, token=None, scheme="Bearer", language=None, headers=None):
         request = urllib.request.Request(self.url + path, method=method,
                                          data=None if body is None else json.dumps(body).encode())
         request.add_header("content-type", "application/json")
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
         if language:
             request.add_header("accept-language", language)
         if token:
@@ -804,6 +807,13 @@ def air_quality(traveller, gateway, admin_token, arguments):
     assert "PM2.5 22" in balcony().text, f"the board's latest values do not follow: {balcony().text}"
     assert traveller.driver.find_elements(By.CSS_SELECTOR, "#air-map path.reading.live"), "the live reading is not on the map"
     assert int(traveller.find("#air-chart").get_attribute("data-points") or 0) == points_before + 1, "the live reading is not on the chart"
+    # The same board as an airRohr with unmodified firmware: its own JSON, Basic credentials with
+    # the token as password, its X-Sensor header; the reading is live too (PM10 31.4 µg/m³).
+    post = json.loads((ROOT / "Tests/Fixtures/airrohr/sds011-bme280-gps.json").read_text())
+    credentials = base64.b64encode(f"esp8266-15528655:{balcony_token}".encode()).decode()
+    answer = gateway.call("POST", "/v1/telemetry/sensor-community", post, token=credentials, scheme="Basic", headers={"X-Sensor": "esp8266-15528655"})
+    assert answer.get("stored") == 1, f"the airRohr post was not stored: {answer}"
+    traveller.until(lambda: "PM10 31" in balcony().text, "the airRohr board's PM10 is not among its latest values")
     traveller.shot("air-live")
     traveller.find("#air-live").click()
     traveller.until(lambda: traveller.find("#air-map").get_attribute("data-live") is None, "live mode does not close")

@@ -213,6 +213,7 @@ extension MethodAccessPolicy {
     Binario_Telemetry_V1_Telemetry.Method.SetDeviceCampaign.descriptor: .level(.signedIn),
     Binario_Telemetry_V1_Telemetry.Method.StreamReadings.descriptor: .level(.device),
     Binario_Telemetry_V1_Telemetry.Method.UploadReadings.descriptor: .level(.device),
+    Binario_Telemetry_V1_Telemetry.Method.UploadSensorCommunityReadings.descriptor: .level(.device),
     Binario_Telemetry_V1_Telemetry.Method.WatchReadings.descriptor: .level(.signedIn),
   ])
 

@@ -1087,6 +1087,8 @@ extension PersonText {
       "l'id della corsa",
     "the user's id":
       "l'id dell'utente",
+    "the value of %@ is not a number: %@":
+      "il valore di %@ non è un numero: %@",
     "the way back must go from %@ to %@":
       "il ritorno deve andare da %@ a %@",
     "the web app has no %@":

@@ -23,6 +23,15 @@ extension TelemetryHandler {
     return .init(try await domain.ingest.upload(deviceSeq: device, request.readings.map(Reading.init)))
   }
 
+  public func uploadSensorCommunityReadings(
+    request: Binario_Telemetry_V1_SensorCommunityReadings,
+    context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_UploadReadingsResponse {
+    let device = try await uploadingDevice()
+    let reading = try SensorCommunityReading.reading(request.sensordatavalues.map { ($0.valueType, $0.value) }, at: domain.clock.now())
+    return .init(try await domain.ingest.upload(deviceSeq: device, [reading]))
+  }
+
   public func streamReadings(
     request: RPCAsyncSequence<Binario_Telemetry_V1_StreamReadingsRequest, any Error>,
     context: ServerContext

@@ -1844,6 +1844,17 @@ extension HTTPRouteTable {
       summary: "Stores a batch of the token's device's readings (at most 10,000). Each reading is checked on its own: a bad one is refused with its reason while the rest are stored. A reading already stored with the same values is not stored twice; one stored with other values is refused (stored readings never change). Answered once committed."
     ),
     HTTPRoute(
+      verb: .post,
+      template: "/v1/telemetry/sensor-community",
+      body: "*",
+      rpc: "/binario.telemetry.v1.Telemetry/UploadSensorCommunityReadings",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["esp8266id": .string, "software_version": .string],
+      transcoder: MessageTranscoder<Binario_Telemetry_V1_SensorCommunityReadings, Binario_Telemetry_V1_UploadReadingsResponse>(),
+      summary: "One reading as Sensor.Community's airRohr firmware posts it, so a board with unmodified firmware sends here: set its \"custom API\" to this path, with Basic authentication whose password is the device token (any user name; the gateway takes `Basic` as it takes `Device <token>` on device methods). The post has no time: the server's is the reading's. SDS_/PMS_/HPM_/SPS30_/NPM_ P1, P2 and P0 are PM10, PM2.5 and PM1 (SPS30_P4 PM4, SPS30_N05 PM0.5); BME280_, BMP280_, BMP_, BME680_, SHT3X_, HTU21D_ or unprefixed (DHT22) temperature, humidity and pressure (pascals, stored as hPa); GPS_lat, GPS_lon and GPS_height the position. Other value types (signal, samples, min_micro, max_micro, ...) are ignored; the X-Sensor header is not needed (the token names the board)."
+    ),
+    HTTPRoute(
       verb: .get,
       template: "/v1/telemetry/live",
       body: "",

@@ -24442,6 +24442,154 @@ extension OpenAPIDocument {
         }
       }
     },
+    "/v1/telemetry/sensor-community": {
+      "post": {
+        "operationId": "Telemetry_UploadSensorCommunityReadings",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "One reading as Sensor.Community's airRohr firmware posts it, so a board with unmodified firmware sends here:",
+        "description": "One reading as Sensor.Community's airRohr firmware posts it, so a board with unmodified firmware sends here: set its \"custom API\" to this path, with Basic authentication whose password is the device token (any user name; the gateway takes `Basic` as it takes `Device <token>` on device methods). The post has no time: the server's is the reading's. SDS_/PMS_/HPM_/SPS30_/NPM_ P1, P2 and P0 are PM10, PM2.5 and PM1 (SPS30_P4 PM4, SPS30_N05 PM0.5); BME280_, BMP280_, BMP_, BME680_, SHT3X_, HTU21D_ or unprefixed (DHT22) temperature, humidity and pressure (pascals, stored as hPa); GPS_lat, GPS_lon and GPS_height the position. Other value types (signal, samples, min_micro, max_micro, ...) are ignored; the X-Sensor header is not needed (the token names the board).",
+        "security": [
+          {
+            "deviceToken": []
+          }
+        ],
+        "x-binario-access": "DEVICE",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.UploadReadingsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.telemetry.v1.SensorCommunityReadings"
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/telemetry/series": {
       "get": {
         "operationId": "Telemetry_GetSeries",
@@ -31225,6 +31373,36 @@ extension OpenAPIDocument {
         "properties": {
           "source": {
             "$ref": "#/components/schemas/binario.telemetry.v1.ReferenceSource"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.SensorCommunityReadings": {
+        "type": "object",
+        "properties": {
+          "esp8266id": {
+            "type": "string"
+          },
+          "softwareVersion": {
+            "type": "string"
+          },
+          "sensordatavalues": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.SensorDataValue"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.SensorDataValue": {
+        "type": "object",
+        "properties": {
+          "valueType": {
+            "type": "string"
+          },
+          "value": {
+            "type": "string"
           }
         },
         "additionalProperties": false

@@ -49,6 +49,19 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "UploadSensorCommunityReadings" metadata.
+        public enum UploadSensorCommunityReadings: Sendable {
+            /// Request type for "UploadSensorCommunityReadings".
+            public typealias Input = Binario_Telemetry_V1_SensorCommunityReadings
+            /// Response type for "UploadSensorCommunityReadings".
+            public typealias Output = Binario_Telemetry_V1_UploadReadingsResponse
+            /// Descriptor for "UploadSensorCommunityReadings".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.telemetry.v1.Telemetry"),
+                method: "UploadSensorCommunityReadings",
+                type: .unary
+            )
+        }
         /// Namespace for "StreamReadings" metadata.
         public enum StreamReadings: Sendable {
             /// Request type for "StreamReadings".
@@ -403,6 +416,7 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
         /// Descriptors for all methods in the "binario.telemetry.v1.Telemetry" service.
         public static let descriptors: [GRPCCore.MethodDescriptor] = [
             UploadReadings.descriptor,
+            UploadSensorCommunityReadings.descriptor,
             StreamReadings.descriptor,
             ListReferenceSensors.descriptor,
             GetAirQualityIndex.descriptor,
@@ -478,6 +492,32 @@ extension Binario_Telemetry_V1_Telemetry {
         /// - Returns: A streaming response of `Binario_Telemetry_V1_UploadReadingsResponse` messages.
         func uploadReadings(
             request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_UploadReadingsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_UploadReadingsResponse>
+
+        /// Handle the "UploadSensorCommunityReadings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > One reading as Sensor.Community's airRohr firmware posts it, so a board with unmodified
+        /// > firmware sends here: set its "custom API" to this path, with Basic authentication whose
+        /// > password is the device token (any user name; the gateway takes `Basic` as it takes
+        /// > `Device <token>` on device methods). The post has no time: the server's is the reading's.
+        /// > SDS_/PMS_/HPM_/SPS30_/NPM_ P1, P2 and P0 are PM10, PM2.5 and PM1 (SPS30_P4 PM4, SPS30_N05
+        /// > PM0.5); BME280_, BMP280_, BMP_, BME680_, SHT3X_, HTU21D_ or unprefixed (DHT22) temperature,
+        /// > humidity and pressure (pascals, stored as hPa); GPS_lat, GPS_lon and GPS_height the position.
+        /// > Other value types (signal, samples, min_micro, max_micro, ...) are ignored; the X-Sensor
+        /// > header is not needed (the token names the board).
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Telemetry_V1_SensorCommunityReadings` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Telemetry_V1_UploadReadingsResponse` messages.
+        func uploadSensorCommunityReadings(
+            request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_SensorCommunityReadings>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_UploadReadingsResponse>
 
@@ -1027,6 +1067,32 @@ extension Binario_Telemetry_V1_Telemetry {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_UploadReadingsResponse>
 
+        /// Handle the "UploadSensorCommunityReadings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > One reading as Sensor.Community's airRohr firmware posts it, so a board with unmodified
+        /// > firmware sends here: set its "custom API" to this path, with Basic authentication whose
+        /// > password is the device token (any user name; the gateway takes `Basic` as it takes
+        /// > `Device <token>` on device methods). The post has no time: the server's is the reading's.
+        /// > SDS_/PMS_/HPM_/SPS30_/NPM_ P1, P2 and P0 are PM10, PM2.5 and PM1 (SPS30_P4 PM4, SPS30_N05
+        /// > PM0.5); BME280_, BMP280_, BMP_, BME680_, SHT3X_, HTU21D_ or unprefixed (DHT22) temperature,
+        /// > humidity and pressure (pascals, stored as hPa); GPS_lat, GPS_lon and GPS_height the position.
+        /// > Other value types (signal, samples, min_micro, max_micro, ...) are ignored; the X-Sensor
+        /// > header is not needed (the token names the board).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_SensorCommunityReadings` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Telemetry_V1_UploadReadingsResponse` message.
+        func uploadSensorCommunityReadings(
+            request: GRPCCore.ServerRequest<Binario_Telemetry_V1_SensorCommunityReadings>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_UploadReadingsResponse>
+
         /// Handle the "StreamReadings" method.
         ///
         /// > Source IDL Documentation:
@@ -1571,6 +1637,32 @@ extension Binario_Telemetry_V1_Telemetry {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Telemetry_V1_UploadReadingsResponse
 
+        /// Handle the "UploadSensorCommunityReadings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > One reading as Sensor.Community's airRohr firmware posts it, so a board with unmodified
+        /// > firmware sends here: set its "custom API" to this path, with Basic authentication whose
+        /// > password is the device token (any user name; the gateway takes `Basic` as it takes
+        /// > `Device <token>` on device methods). The post has no time: the server's is the reading's.
+        /// > SDS_/PMS_/HPM_/SPS30_/NPM_ P1, P2 and P0 are PM10, PM2.5 and PM1 (SPS30_P4 PM4, SPS30_N05
+        /// > PM0.5); BME280_, BMP280_, BMP_, BME680_, SHT3X_, HTU21D_ or unprefixed (DHT22) temperature,
+        /// > humidity and pressure (pascals, stored as hPa); GPS_lat, GPS_lon and GPS_height the position.
+        /// > Other value types (signal, samples, min_micro, max_micro, ...) are ignored; the X-Sensor
+        /// > header is not needed (the token names the board).
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Telemetry_V1_SensorCommunityReadings` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Telemetry_V1_UploadReadingsResponse` to respond with.
+        func uploadSensorCommunityReadings(
+            request: Binario_Telemetry_V1_SensorCommunityReadings,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Telemetry_V1_UploadReadingsResponse
+
         /// Handle the "StreamReadings" method.
         ///
         /// > Source IDL Documentation:
@@ -2102,6 +2194,17 @@ extension Binario_Telemetry_V1_Telemetry.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Telemetry_V1_Telemetry.Method.UploadSensorCommunityReadings.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_SensorCommunityReadings>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_UploadReadingsResponse>(),
+            handler: { request, context in
+                try await self.uploadSensorCommunityReadings(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Telemetry_V1_Telemetry.Method.StreamReadings.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_StreamReadingsRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_UploadReadingsResponse>(),
@@ -2415,6 +2518,17 @@ extension Binario_Telemetry_V1_Telemetry.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
+    public func uploadSensorCommunityReadings(
+        request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_SensorCommunityReadings>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_UploadReadingsResponse> {
+        let response = try await self.uploadSensorCommunityReadings(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
     public func streamReadings(
         request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_StreamReadingsRequest>,
         context: GRPCCore.ServerContext
@@ -2722,6 +2836,19 @@ extension Binario_Telemetry_V1_Telemetry.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_UploadReadingsResponse> {
         return GRPCCore.ServerResponse<Binario_Telemetry_V1_UploadReadingsResponse>(
             message: try await self.uploadReadings(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func uploadSensorCommunityReadings(
+        request: GRPCCore.ServerRequest<Binario_Telemetry_V1_SensorCommunityReadings>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_UploadReadingsResponse> {
+        return GRPCCore.ServerResponse<Binario_Telemetry_V1_UploadReadingsResponse>(
+            message: try await self.uploadSensorCommunityReadings(
                 request: request.message,
                 context: context
             ),
@@ -3119,6 +3246,37 @@ extension Binario_Telemetry_V1_Telemetry {
         func uploadReadings<Result>(
             request: GRPCCore.ClientRequest<Binario_Telemetry_V1_UploadReadingsRequest>,
             serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_UploadReadingsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_UploadReadingsResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_UploadReadingsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "UploadSensorCommunityReadings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > One reading as Sensor.Community's airRohr firmware posts it, so a board with unmodified
+        /// > firmware sends here: set its "custom API" to this path, with Basic authentication whose
+        /// > password is the device token (any user name; the gateway takes `Basic` as it takes
+        /// > `Device <token>` on device methods). The post has no time: the server's is the reading's.
+        /// > SDS_/PMS_/HPM_/SPS30_/NPM_ P1, P2 and P0 are PM10, PM2.5 and PM1 (SPS30_P4 PM4, SPS30_N05
+        /// > PM0.5); BME280_, BMP280_, BMP_, BME680_, SHT3X_, HTU21D_ or unprefixed (DHT22) temperature,
+        /// > humidity and pressure (pascals, stored as hPa); GPS_lat, GPS_lon and GPS_height the position.
+        /// > Other value types (signal, samples, min_micro, max_micro, ...) are ignored; the X-Sensor
+        /// > header is not needed (the token names the board).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_SensorCommunityReadings` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_SensorCommunityReadings` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_UploadReadingsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func uploadSensorCommunityReadings<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_SensorCommunityReadings>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_SensorCommunityReadings>,
             deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_UploadReadingsResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_UploadReadingsResponse>) async throws -> Result
@@ -3822,6 +3980,48 @@ extension Binario_Telemetry_V1_Telemetry {
             try await self.client.unary(
                 request: request,
                 descriptor: Binario_Telemetry_V1_Telemetry.Method.UploadReadings.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "UploadSensorCommunityReadings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > One reading as Sensor.Community's airRohr firmware posts it, so a board with unmodified
+        /// > firmware sends here: set its "custom API" to this path, with Basic authentication whose
+        /// > password is the device token (any user name; the gateway takes `Basic` as it takes
+        /// > `Device <token>` on device methods). The post has no time: the server's is the reading's.
+        /// > SDS_/PMS_/HPM_/SPS30_/NPM_ P1, P2 and P0 are PM10, PM2.5 and PM1 (SPS30_P4 PM4, SPS30_N05
+        /// > PM0.5); BME280_, BMP280_, BMP_, BME680_, SHT3X_, HTU21D_ or unprefixed (DHT22) temperature,
+        /// > humidity and pressure (pascals, stored as hPa); GPS_lat, GPS_lon and GPS_height the position.
+        /// > Other value types (signal, samples, min_micro, max_micro, ...) are ignored; the X-Sensor
+        /// > header is not needed (the token names the board).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_SensorCommunityReadings` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_SensorCommunityReadings` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_UploadReadingsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func uploadSensorCommunityReadings<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_SensorCommunityReadings>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_SensorCommunityReadings>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_UploadReadingsResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_UploadReadingsResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Telemetry_V1_Telemetry.Method.UploadSensorCommunityReadings.descriptor,
                 serializer: serializer,
                 deserializer: deserializer,
                 options: options,
@@ -4808,6 +5008,43 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
         )
     }
 
+    /// Call the "UploadSensorCommunityReadings" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > One reading as Sensor.Community's airRohr firmware posts it, so a board with unmodified
+    /// > firmware sends here: set its "custom API" to this path, with Basic authentication whose
+    /// > password is the device token (any user name; the gateway takes `Basic` as it takes
+    /// > `Device <token>` on device methods). The post has no time: the server's is the reading's.
+    /// > SDS_/PMS_/HPM_/SPS30_/NPM_ P1, P2 and P0 are PM10, PM2.5 and PM1 (SPS30_P4 PM4, SPS30_N05
+    /// > PM0.5); BME280_, BMP280_, BMP_, BME680_, SHT3X_, HTU21D_ or unprefixed (DHT22) temperature,
+    /// > humidity and pressure (pascals, stored as hPa); GPS_lat, GPS_lon and GPS_height the position.
+    /// > Other value types (signal, samples, min_micro, max_micro, ...) are ignored; the X-Sensor
+    /// > header is not needed (the token names the board).
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Telemetry_V1_SensorCommunityReadings` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func uploadSensorCommunityReadings<Result>(
+        request: GRPCCore.ClientRequest<Binario_Telemetry_V1_SensorCommunityReadings>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_UploadReadingsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.uploadSensorCommunityReadings(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_SensorCommunityReadings>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_UploadReadingsResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "StreamReadings" method.
     ///
     /// > Source IDL Documentation:
@@ -5649,6 +5886,47 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
             metadata: metadata
         )
         return try await self.uploadReadings(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "UploadSensorCommunityReadings" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > One reading as Sensor.Community's airRohr firmware posts it, so a board with unmodified
+    /// > firmware sends here: set its "custom API" to this path, with Basic authentication whose
+    /// > password is the device token (any user name; the gateway takes `Basic` as it takes
+    /// > `Device <token>` on device methods). The post has no time: the server's is the reading's.
+    /// > SDS_/PMS_/HPM_/SPS30_/NPM_ P1, P2 and P0 are PM10, PM2.5 and PM1 (SPS30_P4 PM4, SPS30_N05
+    /// > PM0.5); BME280_, BMP280_, BMP_, BME680_, SHT3X_, HTU21D_ or unprefixed (DHT22) temperature,
+    /// > humidity and pressure (pascals, stored as hPa); GPS_lat, GPS_lon and GPS_height the position.
+    /// > Other value types (signal, samples, min_micro, max_micro, ...) are ignored; the X-Sensor
+    /// > header is not needed (the token names the board).
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func uploadSensorCommunityReadings<Result>(
+        _ message: Binario_Telemetry_V1_SensorCommunityReadings,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_UploadReadingsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Telemetry_V1_SensorCommunityReadings>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.uploadSensorCommunityReadings(
             request: request,
             options: options,
             onResponse: handleResponse

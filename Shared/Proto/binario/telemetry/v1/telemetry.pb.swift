@@ -519,6 +519,40 @@ public nonisolated struct Binario_Telemetry_V1_UploadReadingsResponse: Sendable 
   public init() {}
 }
 
+public nonisolated struct Binario_Telemetry_V1_SensorCommunityReadings: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the board's chip id (not needed: the token names the board)
+  public var esp8266ID: String = String()
+
+  /// "NRZ-2020-133"
+  public var softwareVersion: String = String()
+
+  public var sensordatavalues: [Binario_Telemetry_V1_SensorDataValue] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Telemetry_V1_SensorDataValue: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// "SDS_P1", "BME280_temperature", ...
+  public var valueType: String = String()
+
+  /// a number, as text
+  public var value: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Binario_Telemetry_V1_StreamReadingsRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -2475,6 +2509,81 @@ nonisolated extension Binario_Telemetry_V1_UploadReadingsResponse: SwiftProtobuf
     if lhs.duplicates != rhs.duplicates {return false}
     if lhs.accepted != rhs.accepted {return false}
     if lhs.rejected != rhs.rejected {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_SensorCommunityReadings: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SensorCommunityReadings"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}esp8266id\0\u{3}software_version\0\u{1}sensordatavalues\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.esp8266ID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.softwareVersion) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.sensordatavalues) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.esp8266ID.isEmpty {
+      try visitor.visitSingularStringField(value: self.esp8266ID, fieldNumber: 1)
+    }
+    if !self.softwareVersion.isEmpty {
+      try visitor.visitSingularStringField(value: self.softwareVersion, fieldNumber: 2)
+    }
+    if !self.sensordatavalues.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.sensordatavalues, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_SensorCommunityReadings, rhs: Binario_Telemetry_V1_SensorCommunityReadings) -> Bool {
+    if lhs.esp8266ID != rhs.esp8266ID {return false}
+    if lhs.softwareVersion != rhs.softwareVersion {return false}
+    if lhs.sensordatavalues != rhs.sensordatavalues {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_SensorDataValue: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SensorDataValue"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}value_type\0\u{1}value\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.valueType) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.value) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.valueType.isEmpty {
+      try visitor.visitSingularStringField(value: self.valueType, fieldNumber: 1)
+    }
+    if !self.value.isEmpty {
+      try visitor.visitSingularStringField(value: self.value, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_SensorDataValue, rhs: Binario_Telemetry_V1_SensorDataValue) -> Bool {
+    if lhs.valueType != rhs.valueType {return false}
+    if lhs.value != rhs.value {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

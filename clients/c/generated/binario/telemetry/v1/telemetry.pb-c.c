@@ -322,6 +322,96 @@ void   binario__telemetry__v1__upload_readings_response__free_unpacked
   assert(message->base.descriptor == &binario__telemetry__v1__upload_readings_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   binario__telemetry__v1__sensor_community_readings__init
+                     (Binario__Telemetry__V1__SensorCommunityReadings         *message)
+{
+  static const Binario__Telemetry__V1__SensorCommunityReadings init_value = BINARIO__TELEMETRY__V1__SENSOR_COMMUNITY_READINGS__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__sensor_community_readings__get_packed_size
+                     (const Binario__Telemetry__V1__SensorCommunityReadings *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__sensor_community_readings__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__sensor_community_readings__pack
+                     (const Binario__Telemetry__V1__SensorCommunityReadings *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__sensor_community_readings__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__sensor_community_readings__pack_to_buffer
+                     (const Binario__Telemetry__V1__SensorCommunityReadings *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__sensor_community_readings__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__SensorCommunityReadings *
+       binario__telemetry__v1__sensor_community_readings__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__SensorCommunityReadings *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__sensor_community_readings__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__sensor_community_readings__free_unpacked
+                     (Binario__Telemetry__V1__SensorCommunityReadings *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__sensor_community_readings__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__sensor_data_value__init
+                     (Binario__Telemetry__V1__SensorDataValue         *message)
+{
+  static const Binario__Telemetry__V1__SensorDataValue init_value = BINARIO__TELEMETRY__V1__SENSOR_DATA_VALUE__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__sensor_data_value__get_packed_size
+                     (const Binario__Telemetry__V1__SensorDataValue *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__sensor_data_value__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__sensor_data_value__pack
+                     (const Binario__Telemetry__V1__SensorDataValue *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__sensor_data_value__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__sensor_data_value__pack_to_buffer
+                     (const Binario__Telemetry__V1__SensorDataValue *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__sensor_data_value__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__SensorDataValue *
+       binario__telemetry__v1__sensor_data_value__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__SensorDataValue *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__sensor_data_value__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__sensor_data_value__free_unpacked
+                     (Binario__Telemetry__V1__SensorDataValue *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__sensor_data_value__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   binario__telemetry__v1__stream_readings_request__init
                      (Binario__Telemetry__V1__StreamReadingsRequest         *message)
 {
@@ -4128,6 +4218,121 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__upload_readings_respons
   binario__telemetry__v1__upload_readings_response__field_indices_by_name,
   1,  binario__telemetry__v1__upload_readings_response__number_ranges,
   (ProtobufCMessageInit) binario__telemetry__v1__upload_readings_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__sensor_community_readings__field_descriptors[3] =
+{
+  {
+    "esp8266id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__SensorCommunityReadings, esp8266id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "software_version",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__SensorCommunityReadings, software_version),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sensordatavalues",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Binario__Telemetry__V1__SensorCommunityReadings, n_sensordatavalues),
+    offsetof(Binario__Telemetry__V1__SensorCommunityReadings, sensordatavalues),
+    &binario__telemetry__v1__sensor_data_value__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__sensor_community_readings__field_indices_by_name[] = {
+  0,   /* field[0] = esp8266id */
+  2,   /* field[2] = sensordatavalues */
+  1,   /* field[1] = software_version */
+};
+static const ProtobufCIntRange binario__telemetry__v1__sensor_community_readings__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__sensor_community_readings__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.SensorCommunityReadings",
+  "SensorCommunityReadings",
+  "Binario__Telemetry__V1__SensorCommunityReadings",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__SensorCommunityReadings),
+  3,
+  binario__telemetry__v1__sensor_community_readings__field_descriptors,
+  binario__telemetry__v1__sensor_community_readings__field_indices_by_name,
+  1,  binario__telemetry__v1__sensor_community_readings__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__sensor_community_readings__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__sensor_data_value__field_descriptors[2] =
+{
+  {
+    "value_type",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__SensorDataValue, value_type),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__SensorDataValue, value),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__sensor_data_value__field_indices_by_name[] = {
+  1,   /* field[1] = value */
+  0,   /* field[0] = value_type */
+};
+static const ProtobufCIntRange binario__telemetry__v1__sensor_data_value__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__sensor_data_value__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.SensorDataValue",
+  "SensorDataValue",
+  "Binario__Telemetry__V1__SensorDataValue",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__SensorDataValue),
+  2,
+  binario__telemetry__v1__sensor_data_value__field_descriptors,
+  binario__telemetry__v1__sensor_data_value__field_indices_by_name,
+  1,  binario__telemetry__v1__sensor_data_value__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__sensor_data_value__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor binario__telemetry__v1__stream_readings_request__field_descriptors[1] =

@@ -23,6 +23,8 @@ typedef struct Binario__Telemetry__V1__ReferenceSensor Binario__Telemetry__V1__R
 typedef struct Binario__Telemetry__V1__RejectedReading Binario__Telemetry__V1__RejectedReading;
 typedef struct Binario__Telemetry__V1__UploadReadingsRequest Binario__Telemetry__V1__UploadReadingsRequest;
 typedef struct Binario__Telemetry__V1__UploadReadingsResponse Binario__Telemetry__V1__UploadReadingsResponse;
+typedef struct Binario__Telemetry__V1__SensorCommunityReadings Binario__Telemetry__V1__SensorCommunityReadings;
+typedef struct Binario__Telemetry__V1__SensorDataValue Binario__Telemetry__V1__SensorDataValue;
 typedef struct Binario__Telemetry__V1__StreamReadingsRequest Binario__Telemetry__V1__StreamReadingsRequest;
 typedef struct Binario__Telemetry__V1__ListReferenceSensorsRequest Binario__Telemetry__V1__ListReferenceSensorsRequest;
 typedef struct Binario__Telemetry__V1__NearbyReferenceSensor Binario__Telemetry__V1__NearbyReferenceSensor;
@@ -353,6 +355,42 @@ struct  Binario__Telemetry__V1__UploadReadingsResponse
 #define BINARIO__TELEMETRY__V1__UPLOAD_READINGS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__upload_readings_response__descriptor) \
     , 0, 0, 0, 0, 0, 0, 0,NULL }
+
+
+struct  Binario__Telemetry__V1__SensorCommunityReadings
+{
+  ProtobufCMessage base;
+  /*
+   * the board's chip id (not needed: the token names the board)
+   */
+  char *esp8266id;
+  /*
+   * "NRZ-2020-133"
+   */
+  char *software_version;
+  size_t n_sensordatavalues;
+  Binario__Telemetry__V1__SensorDataValue **sensordatavalues;
+};
+#define BINARIO__TELEMETRY__V1__SENSOR_COMMUNITY_READINGS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__sensor_community_readings__descriptor) \
+    , NULL, NULL, 0,NULL }
+
+
+struct  Binario__Telemetry__V1__SensorDataValue
+{
+  ProtobufCMessage base;
+  /*
+   * "SDS_P1", "BME280_temperature", ...
+   */
+  char *value_type;
+  /*
+   * a number, as text
+   */
+  char *value;
+};
+#define BINARIO__TELEMETRY__V1__SENSOR_DATA_VALUE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__sensor_data_value__descriptor) \
+    , NULL, NULL }
 
 
 struct  Binario__Telemetry__V1__StreamReadingsRequest
@@ -1512,6 +1550,44 @@ Binario__Telemetry__V1__UploadReadingsResponse *
                       const uint8_t       *data);
 void   binario__telemetry__v1__upload_readings_response__free_unpacked
                      (Binario__Telemetry__V1__UploadReadingsResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__SensorCommunityReadings methods */
+void   binario__telemetry__v1__sensor_community_readings__init
+                     (Binario__Telemetry__V1__SensorCommunityReadings         *message);
+size_t binario__telemetry__v1__sensor_community_readings__get_packed_size
+                     (const Binario__Telemetry__V1__SensorCommunityReadings   *message);
+size_t binario__telemetry__v1__sensor_community_readings__pack
+                     (const Binario__Telemetry__V1__SensorCommunityReadings   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__sensor_community_readings__pack_to_buffer
+                     (const Binario__Telemetry__V1__SensorCommunityReadings   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__SensorCommunityReadings *
+       binario__telemetry__v1__sensor_community_readings__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__sensor_community_readings__free_unpacked
+                     (Binario__Telemetry__V1__SensorCommunityReadings *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__SensorDataValue methods */
+void   binario__telemetry__v1__sensor_data_value__init
+                     (Binario__Telemetry__V1__SensorDataValue         *message);
+size_t binario__telemetry__v1__sensor_data_value__get_packed_size
+                     (const Binario__Telemetry__V1__SensorDataValue   *message);
+size_t binario__telemetry__v1__sensor_data_value__pack
+                     (const Binario__Telemetry__V1__SensorDataValue   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__sensor_data_value__pack_to_buffer
+                     (const Binario__Telemetry__V1__SensorDataValue   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__SensorDataValue *
+       binario__telemetry__v1__sensor_data_value__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__sensor_data_value__free_unpacked
+                     (Binario__Telemetry__V1__SensorDataValue *message,
                       ProtobufCAllocator *allocator);
 /* Binario__Telemetry__V1__StreamReadingsRequest methods */
 void   binario__telemetry__v1__stream_readings_request__init
@@ -2790,6 +2866,12 @@ typedef void (*Binario__Telemetry__V1__UploadReadingsRequest_Closure)
 typedef void (*Binario__Telemetry__V1__UploadReadingsResponse_Closure)
                  (const Binario__Telemetry__V1__UploadReadingsResponse *message,
                   void *closure_data);
+typedef void (*Binario__Telemetry__V1__SensorCommunityReadings_Closure)
+                 (const Binario__Telemetry__V1__SensorCommunityReadings *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__SensorDataValue_Closure)
+                 (const Binario__Telemetry__V1__SensorDataValue *message,
+                  void *closure_data);
 typedef void (*Binario__Telemetry__V1__StreamReadingsRequest_Closure)
                  (const Binario__Telemetry__V1__StreamReadingsRequest *message,
                   void *closure_data);
@@ -3003,6 +3085,8 @@ extern const ProtobufCMessageDescriptor binario__telemetry__v1__reference_sensor
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__rejected_reading__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__upload_readings_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__upload_readings_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__sensor_community_readings__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__sensor_data_value__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__stream_readings_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__list_reference_sensors_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__nearby_reference_sensor__descriptor;
