@@ -400,13 +400,18 @@ def main():
 def sign_up_and_in(traveller, gateway, admin_token, email):
     traveller.open("#/sign-up")
     traveller.provoked.append(("/v1/accounts", 400))
-    traveller.fill("#sign-up-form", {"email": "not-an-email", "password": PASSWORD, "firstName": "Web"})
+    # The password typed twice: two that differ are refused beside the second, before anything is sent.
+    traveller.fill("#sign-up-form", {"email": email, "password": PASSWORD, "passwordAgain": "a-different-one-9", "firstName": "Web"})
+    traveller.until(lambda: traveller.words("account.passwordsDiffer") in traveller.text('[data-error-for="passwordAgain"]'),
+                    "two different passwords are not refused beside the second")
+    traveller.fill("#sign-up-form", {"email": "not-an-email", "passwordAgain": PASSWORD})
     traveller.until(lambda: traveller.server("not_email") in traveller.text('[data-error-for="email"]'),
                     "a bad email is not named beside its field, in the person's language")
     assert traveller.driver.execute_script("return document.documentElement.lang") == traveller.language, "the page is not in the browser's language"
     assert traveller.words("signUp.submit") in traveller.text("#sign-up-form button"), "the sign-up form is not in the browser's language"
     traveller.shot("sign-up")
-    traveller.fill("#sign-up-form", {"email": email})
+    # What MOQA asks, the birthday and the gender optional.
+    traveller.fill("#sign-up-form", {"email": email, "birthDate": "1991-03-14", "gender": "GENDER_FEMALE"})
     traveller.find("#confirm-form")
     assert any(traveller.server("code") in body for body in gateway.outbox(admin_token, email)), \
         "the confirmation email is not in the language the account was made in"
@@ -418,6 +423,7 @@ def sign_up_and_in(traveller, gateway, admin_token, email):
     assert email in traveller.text("#who"), "the header does not say who is signed in"
     profile = gateway.call("GET", "/v1/me", token=gateway.sign_in(email, PASSWORD))["profile"]
     assert profile.get("language") == traveller.language, f"the account's language is {profile.get('language')}, not the app's"
+    assert profile.get("birthDate") == "1991-03-14" and profile.get("gender") == "GENDER_FEMALE", f"the sign-up's birthday and gender are not kept: {profile}"
     print(f"ok: signed up in {traveller.language}, confirmed with the emailed code (in {traveller.language}), signed in")
 
 
@@ -818,6 +824,23 @@ def air_quality(traveller, gateway, admin_token, arguments):
     traveller.find("#air-live").click()
     traveller.until(lambda: traveller.find("#air-map").get_attribute("data-live") is None, "live mode does not close")
     print(f"ok: live mode: an upload on the open map, chart and latest values {elapsed:.0f} ms after it was sent")
+    # Settings, from the air page: PM10 shown first, and Milano Senato picked; the filter opens on
+    # PM10 and offers the picked station first, starred.
+    traveller.find("#air-settings-link").click()
+    traveller.fill("#air-settings-form", {"defaultMeasure": "MEASURE_PM10"}, submit=False)
+    senato = next(label for label in traveller.driver.find_elements(By.CSS_SELECTOR, "#station-choices label") if "Senato" in label.text)
+    senato.find_element(By.TAG_NAME, "input").click()
+    traveller.shot("air-settings")
+    traveller.find("#air-settings-form button[type=submit]").click()
+    traveller.until(lambda: traveller.words("airSettings.summary", measure="PM10", count=1) in traveller.text("#air-settings-summary"),
+                    "the settings are not saved")
+    traveller.open("#/air")
+    traveller.until(lambda: Select(traveller.find("#air-form [name=measure]")).first_selected_option.get_attribute("value") == "MEASURE_PM10",
+                    "the air page does not open on the person's measure")
+    traveller.until(lambda: any(option.text.startswith("★") and "Senato" in option.text
+                                for option in traveller.find("#air-form [name=station]").find_elements(By.TAG_NAME, "option")),
+                    "the picked station is not offered first")
+    print("ok: air settings: the measure shown first and a picked station, kept and used by the filter")
     print("ok: uploaded a board's readings; the chart (with the reference line), the map and the quartiles are drawn, coloured by index band; every filter; the board went public")
 
 
@@ -950,7 +973,10 @@ def profile(traveller, gateway, admin_token, email):
     traveller.fill("#confirm-form", {"code": gateway.code(admin_token, new_email)})
     traveller.until(lambda: new_email in traveller.text("#current-email"), "the confirmed email is not the one the person signs in with")
     traveller.until(lambda: traveller.text("#who") == new_email, "the header does not show the confirmed email")
-    traveller.fill("#password-form", {"currentPassword": PASSWORD, "newPassword": "a-changed-password-3"})
+    traveller.fill("#password-form", {"currentPassword": PASSWORD, "newPassword": "a-changed-password-3", "newPasswordAgain": "a-changed-password-4"})
+    traveller.until(lambda: traveller.words("account.passwordsDiffer") in traveller.text('#password-form [data-error-for="newPasswordAgain"]'),
+                    "a new password typed differently twice is not refused")
+    traveller.fill("#password-form", {"newPasswordAgain": "a-changed-password-3"})
     traveller.until(lambda: traveller.words("profile.passwordChanged") in traveller.text("#announcer"), "the password change was not confirmed")
     gateway.sign_in(new_email, "a-changed-password-3")
     print("ok: the profile: birth date and gender, a verified phone, cards, notification channels, a new email and password")
@@ -983,7 +1009,7 @@ def password_reset(traveller, gateway, admin_token, email):
     link = next((re.search(r"\?token=(\S+)", body) for body in gateway.outbox(admin_token, email) if "?token=" in body), None)
     assert link, "no reset link in the outbox"
     traveller.driver.get(f"{traveller.base}/reset-password?token={link.group(1)}")
-    traveller.fill("#reset-complete-form", {"newPassword": "a-new-password-2"})
+    traveller.fill("#reset-complete-form", {"newPassword": "a-new-password-2", "newPasswordAgain": "a-new-password-2"})
     traveller.find("#sign-in-form")
     traveller.shot("password-reset-done")
     keyboard_only(traveller, email, "a-new-password-2")

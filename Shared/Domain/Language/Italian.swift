@@ -741,6 +741,8 @@ extension PersonText {
       "nessuna fonte di riferimento %@",
     "no reference sources: configure them (--reference-sources) or save one (SaveReferenceSource)":
       "nessuna fonte di riferimento: configurale (--reference-sources) o salvane una (SaveReferenceSource)",
+    "no reference station %@":
+      "nessuna stazione di riferimento %@",
     "no reservation %@ of yours":
       "nessuna tua prenotazione %@",
     "no ride %@ of your taxi":
@@ -801,6 +803,8 @@ extension PersonText {
       "solo il titolare può %@ un abbonamento condiviso; tu puoi ritirarti",
     "passenger has ride %@ open":
       "il passeggero ha la corsa %@ aperta",
+    "pick at most %@ stations":
+      "scegli al massimo %@ stazioni",
     "prices must not be negative":
       "i prezzi non devono essere negativi",
     "quarterly":

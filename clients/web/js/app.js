@@ -33,6 +33,7 @@ const pages = [
   { path: "itineraries", title: "page.itineraries", show: lazy("itineraries", "show"), signedIn: true },
   { path: "itineraries/:id", title: "page.itinerary", show: lazy("itineraries", "showOne"), signedIn: true },
   { path: "air", title: "page.air", show: lazy("air", "show"), signedIn: true },
+  { path: "air-settings", title: "page.airSettings", show: lazy("air-settings", "show"), signedIn: true },
   { path: "emergency", title: "page.emergency", show: lazy("emergency", "show") },
   { path: "nearby", title: "page.nearby", show: lazy("nearby", "show") },
   { path: "fares", title: "page.fares", show: lazy("fares", "show") },

@@ -79,6 +79,14 @@ function clearErrors(formElement) {
   formElement.querySelector(".form-alert").textContent = "";
 }
 
+/** A password typed twice: refused beside the second field when the two differ, before anything
+ * is sent. */
+export function checkTypedTwice(values, field, again) {
+  if (values[field] === values[again]) return;
+  const message = t("account.passwordsDiffer");
+  throw new ApiError(400, { code: "INVALID_ARGUMENT", message, fieldViolations: [{ field: again, description: message }] });
+}
+
 /** Shows `error` in a form: its message, and each field at fault beside its input. */
 export function showError(formElement, error) {
   const alert = formElement.querySelector(".form-alert");

@@ -20,6 +20,8 @@ public struct TelemetryDomain: Sendable {
   public let fetchPeriod: Duration
   /// Identity's account events applied here.
   public let accounts: AccountLifecycle
+  /// Each person's settings.
+  public let settings: AirSettingsBook
 
   public init(
     store: TelemetryStore,
@@ -42,6 +44,7 @@ public struct TelemetryDomain: Sendable {
     self.sources = ReferenceSources(store: store, clock: clock, configured: sources)
     self.fetchPeriod = fetchPeriod
     self.accounts = AccountLifecycle(store: store, clock: clock)
+    self.settings = AirSettingsBook(store: store)
   }
 
   /// A time range from a request: `to` defaults to now, `from` to a day before `to`.

@@ -163,6 +163,23 @@ public enum TelemetryMigrations {
     .add("v5-device-last-seen") { db in
       try db.execute(sql: "ALTER TABLE device ADD COLUMN last_seen_at REAL")
     }
+    // Each person's settings: the measure the air pages open on, the stations they picked.
+    .add("v6-air-settings") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE air_settings (
+            user_id TEXT PRIMARY KEY NOT NULL,
+            default_measure TEXT
+          ) WITHOUT ROWID;
+          CREATE TABLE picked_station (
+            user_id TEXT NOT NULL,
+            station_id TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            PRIMARY KEY (user_id, station_id)
+          ) WITHOUT ROWID;
+          """
+      )
+    }
 }
 
 extension Measure {

@@ -8,7 +8,7 @@ import GRDB
 extension TelemetryStore {
   /// Erases what telemetry holds about `userID`: their boards with every reading and token,
   /// the campaigns they own (their members' boards stay their owners', out of the campaign),
-  /// their campaign memberships and their disabled mark.
+  /// their campaign memberships, their disabled mark and their settings.
   public func eraseAccount(userID: String, position: EventPosition, at now: Date) async throws -> AccountErasure {
     try await pool.write { db in
       let readings =
@@ -23,6 +23,8 @@ extension TelemetryStore {
       let campaigns = db.changesCount
       try db.execute(sql: "DELETE FROM campaign_member WHERE user_id = ?", arguments: [userID])
       try db.execute(sql: "DELETE FROM disabled_account WHERE user_id = ?", arguments: [userID])
+      try db.execute(sql: "DELETE FROM air_settings WHERE user_id = ?", arguments: [userID])
+      try db.execute(sql: "DELETE FROM picked_station WHERE user_id = ?", arguments: [userID])
       try db.advanceEventCursor(to: position, at: now)
       return AccountErasure(devices: devices, readings: readings, campaigns: campaigns)
     }

@@ -2,7 +2,7 @@
 
 import { publicApi } from "../api.js";
 import { session } from "../session.js";
-import { h, field, form, announce } from "../dom.js";
+import { h, field, form, announce, checkTypedTwice } from "../dom.js";
 import { t, language } from "../i18n.js";
 
 export function showSignIn(main, { query, app }) {
@@ -27,19 +27,28 @@ export function showSignIn(main, { query, app }) {
       h("a", { href: "#/password-reset" }, t("signIn.forgot"))));
 }
 
+/** The genders a person may give (optional: unspecified by default). */
+export const genders = ["GENDER_UNSPECIFIED", "GENDER_FEMALE", "GENDER_MALE", "GENDER_OTHER", "GENDER_PREFER_NOT_TO_SAY"];
+
 export function showSignUp(main) {
   main.append(
     form(t("signUp.title"), [
       field(t("account.email"), { name: "email", type: "email", autocomplete: "email", required: true }),
       field(t("account.password"), { name: "password", type: "password", autocomplete: "new-password", required: true, minlength: 10 },
         t("account.passwordHint")),
+      field(t("account.passwordAgain"), { name: "passwordAgain", type: "password", autocomplete: "new-password", required: true }),
       field(t("account.firstName"), { name: "firstName", autocomplete: "given-name", required: true }),
       field(t("account.lastName"), { name: "lastName", autocomplete: "family-name" }),
+      field(t("profile.birthDate"), { name: "birthDate", type: "date", autocomplete: "bday" }, t("profile.optional")),
+      field(t("profile.gender"), { name: "gender", options: genders.map((gender) => [gender, t(`enum.${gender}`)]), value: "GENDER_UNSPECIFIED" },
+        t("profile.optional")),
       field(t("account.phone"), { name: "phone", type: "tel", autocomplete: "tel", placeholder: "+393331234567" },
         t("account.phoneHint")),
     ], t("signUp.submit"), async (values) => {
+      checkTypedTwice(values, "password", "passwordAgain");
+      const { passwordAgain, birthDate, ...account } = values;
       // The account speaks the app's language: its emails, texts and notifications use it.
-      await publicApi("POST", "/v1/accounts", { ...values, language: language() });
+      await publicApi("POST", "/v1/accounts", { ...account, ...(birthDate ? { birthDate } : {}), language: language() });
       announce(t("signUp.done"));
       location.hash = `#/confirm?email=${encodeURIComponent(values.email)}`;
     }, { id: "sign-up-form" }));
@@ -76,7 +85,9 @@ export function showPasswordReset(main, { query }) {
   if (query.token) {
     main.append(form(t("reset.chooseTitle"), [
       field(t("reset.newPassword"), { name: "newPassword", type: "password", autocomplete: "new-password", required: true, minlength: 10 }),
+      field(t("account.passwordAgain"), { name: "newPasswordAgain", type: "password", autocomplete: "new-password", required: true }),
     ], t("reset.set"), async (values) => {
+      checkTypedTwice(values, "newPassword", "newPasswordAgain");
       await publicApi("POST", "/v1/password-resets:complete", { token: query.token, newPassword: values.newPassword });
       announce(t("reset.done"));
       location.hash = "#/sign-in";

@@ -33,10 +33,18 @@ const boardOptions = (devices) => [["", t("air.allMyBoards")],
 
 export async function show(main, { query }) {
   await chartJs();
-  const devices = (await api("GET", "/v1/telemetry/devices")).devices || [];
+  const [listed, settings] = await Promise.all([
+    api("GET", "/v1/telemetry/devices"),
+    api("GET", "/v1/telemetry/settings").catch(() => ({})),
+  ]);
+  const devices = listed.devices || [];
   const mine = devices.filter((device) => device.mine);
-  // Open on the day of the newest reading of the measure shown (else of any), from the user's boards.
-  const shownMeasure = query.measure || "MEASURE_PM2_5";
+  // The stations the person picked in the settings, offered first in the station picker.
+  const pickedStations = new Set(settings.stationIds || []);
+  // Open on the measure asked for, else the person's default, on the day of its newest reading
+  // (else of any) from the user's boards.
+  const savedMeasure = settings.defaultMeasure && settings.defaultMeasure !== "MEASURE_UNSPECIFIED" ? settings.defaultMeasure : null;
+  const shownMeasure = query.measure || savedMeasure || "MEASURE_PM2_5";
   let end = null;
   let endOfMeasure = null;
   const latests = await Promise.all(mine.slice(0, 10).map((device) =>
@@ -80,7 +88,7 @@ export async function show(main, { query }) {
   ], t("air.show"), (values) => draw(values), { id: "air-form", class: "inline" });
   const stationPicker = controls.querySelector("[name=station]");
   const boardPicker = controls.querySelector("[name=device]");
-  main.append(controls, summary, liveStatus,
+  main.append(h("p", {}, h("a", { id: "air-settings-link", href: "#/air-settings" }, t("airSettings.link"))), controls, summary, liveStatus,
     h("section", { "aria-labelledby": "now-heading" }, h("h2", { id: "now-heading" }, t("air.boardsNow")), nowList),
     h("div", { class: "air-grid" },
       h("section", { "aria-labelledby": "map-heading" }, h("h2", { id: "map-heading" }, t("air.map")), mapElement,
@@ -160,12 +168,18 @@ export async function show(main, { query }) {
     const centre = points.length
       ? [points.reduce((sum, point) => sum + point.latitude, 0) / points.length, points.reduce((sum, point) => sum + point.longitude, 0) / points.length]
       : [45.4642, 9.19];
-    const nearby = (await api("GET", withQuery("/v1/telemetry/reference/sensors", { latitude: centre[0], longitude: centre[1], radius_metres: 30000, measure }))
+    const near = (await api("GET", withQuery("/v1/telemetry/reference/sensors", { latitude: centre[0], longitude: centre[1], radius_metres: 30000, measure }))
       .catch(() => ({ sensors: [] }))).sensors || [];
+    // The picked stations first (those measuring this, however far), then the others near.
+    const picked = pickedStations.size
+      ? ((await api("GET", withQuery("/v1/telemetry/reference/sensors", { latitude: centre[0], longitude: centre[1], radius_metres: 100000, measure }))
+        .catch(() => ({ sensors: [] }))).sensors || []).filter((candidate) => pickedStations.has(candidate.sensor.stationId))
+      : [];
+    const nearby = [...picked, ...near.filter((candidate) => !pickedStations.has(candidate.sensor.stationId))];
     fillStations(nearby, values.station);
     const sensor = hideReference ? null
       : nearby.find((candidate) => candidate.sensor.sensorId === values.station)
-        || nearby.find((candidate) => !candidate.sensor.historical) || nearby[0];
+        || near.find((candidate) => !candidate.sensor.historical) || near[0];
     const mineLine = (series.points || []).map((point) => ({ x: Date.parse(point.start), y: point.mean }));
     let referenceLine = [];
     if (hideReference) {
@@ -216,6 +230,7 @@ export async function show(main, { query }) {
       h("option", { value: NEAREST, selected: chosen === NEAREST }, t("air.nearestStation")),
       h("option", { value: NONE, selected: chosen === NONE }, t("air.noReference")),
       nearby.map((candidate) => h("option", { value: candidate.sensor.sensorId, selected: candidate.sensor.sensorId === chosen },
+        pickedStations.has(candidate.sensor.stationId) ? "★ " : "",
         t("air.stationChoice", {
           station: candidate.sensor.stationName, network: t(candidate.sensor.network === "weather" ? "air.networkWeather" : "air.networkAirQuality"),
           km: number(candidate.distanceMetres / 1000, 1),
@@ -384,7 +399,7 @@ export async function show(main, { query }) {
       delete mapElement.dataset.live;
       return;
     }
-    liveStream = openStream(withQuery("/v1/telemetry/live", { device_id: boardPicker.value || undefined }), {
+    liveStream = openStream(withQuery("/v1/telemetry/readings:watch", { device_id: boardPicker.value || undefined }), {
       onMessage: (message) => {
         for (const board of message.boards || []) presence.set(board.deviceId, { lastSeen: board.lastSeen, online: Boolean(board.online) });
         const batch = message.readings;

@@ -5,11 +5,11 @@
 import { api, segment } from "../api.js";
 import { session } from "../session.js";
 import { forgetData } from "../offline.js";
-import { h, replace, field, form, announce, failure } from "../dom.js";
+import { h, replace, field, form, announce, failure, checkTypedTwice } from "../dom.js";
 import { t, setLanguage, languages, languageNames } from "../i18n.js";
 import { cardFields, addCard } from "../cards.js";
+import { genders } from "./account.js";
 
-const genders = ["GENDER_UNSPECIFIED", "GENDER_FEMALE", "GENDER_MALE", "GENDER_OTHER", "GENDER_PREFER_NOT_TO_SAY"];
 /** The channels a notification may take, each with its label's key. */
 const channels = [["push", "profile.byPush"], ["email", "profile.byEmail"], ["sms", "profile.bySms"]];
 /** What notifications are about, with their labels' keys; only deals and welcomes may be turned off. */
@@ -114,8 +114,10 @@ export async function show(main) {
       form(t("profile.password"), [
         field(t("profile.currentPassword"), { name: "currentPassword", type: "password", autocomplete: "current-password", required: true }),
         field(t("reset.newPassword"), { name: "newPassword", type: "password", autocomplete: "new-password", required: true, minlength: 10 }, t("account.passwordHint")),
+        field(t("account.passwordAgain"), { name: "newPasswordAgain", type: "password", autocomplete: "new-password", required: true }),
       ], t("profile.changePassword"), async (values, element) => {
-        await api("POST", "/v1/me:changePassword", values);
+        checkTypedTwice(values, "newPassword", "newPasswordAgain");
+        await api("POST", "/v1/me:changePassword", { currentPassword: values.currentPassword, newPassword: values.newPassword });
         element.reset();
         announce(t("profile.passwordChanged"));
       }, { id: "password-form" }));

@@ -1658,6 +1658,17 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .get,
+      template: "/v1/telemetry/settings",
+      body: "",
+      rpc: "/binario.telemetry.v1.Telemetry/GetAirSettings",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: [:],
+      transcoder: MessageTranscoder<Binario_Telemetry_V1_GetAirSettingsRequest, Binario_Telemetry_V1_AirSettings>(),
+      summary: "The caller's settings: the measure the air pages open on, and the reference stations they picked (the filter offers them first, beside the nearest)."
+    ),
+    HTTPRoute(
+      verb: .get,
       template: "/v1/telemetry/grid",
       body: "",
       rpc: "/binario.telemetry.v1.Telemetry/GetGrid",
@@ -1811,6 +1822,17 @@ extension HTTPRouteTable {
       summary: "A new token for the caller's device; the old one stops working at once."
     ),
     HTTPRoute(
+      verb: .put,
+      template: "/v1/telemetry/settings",
+      body: "*",
+      rpc: "/binario.telemetry.v1.Telemetry/SaveAirSettings",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["default_measure": .string, "set_station_ids": .bool],
+      transcoder: MessageTranscoder<Binario_Telemetry_V1_SaveAirSettingsRequest, Binario_Telemetry_V1_AirSettings>(),
+      summary: "Saves them: a field set replaces what was saved, one left out keeps it. Each station must be one the reference data has (at most 50); saving the same again changes nothing."
+    ),
+    HTTPRoute(
       verb: .post,
       template: "/v1/telemetry/reference/sources",
       body: "*",
@@ -1856,7 +1878,7 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .get,
-      template: "/v1/telemetry/live",
+      template: "/v1/telemetry/readings:watch",
       body: "",
       rpc: "/binario.telemetry.v1.Telemetry/WatchReadings",
       serverStreaming: true,

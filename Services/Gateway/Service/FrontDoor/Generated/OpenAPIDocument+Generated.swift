@@ -22862,122 +22862,6 @@ extension OpenAPIDocument {
         ]
       }
     },
-    "/v1/telemetry/live": {
-      "get": {
-        "operationId": "Telemetry_WatchReadings",
-        "tags": [
-          "Telemetry"
-        ],
-        "summary": "Live mode:",
-        "description": "Live mode: a visible device (`device_id`) or the boards the caller owns when it starts, as their readings are committed. The first message has every board's presence; then each message has a board's newly stored readings, or the boards whose presence changed: online again with an upload, offline once none has come for five minutes (two of an airRohr board's 145-second sends). A reading committed while the stream opens is in it. Served as Server-Sent Events: one `message` event per message; a call that fails once open ends with one `error` event whose data is an Error.",
-        "security": [
-          {
-            "bearer": []
-          }
-        ],
-        "x-binario-access": "SIGNED_IN",
-        "responses": {
-          "200": {
-            "description": "OK",
-            "content": {
-              "text/event-stream": {
-                "schema": {
-                  "$ref": "#/components/schemas/binario.telemetry.v1.WatchReadingsResponse"
-                }
-              }
-            }
-          },
-          "400": {
-            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
-          },
-          "401": {
-            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
-          },
-          "403": {
-            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
-          },
-          "429": {
-            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
-          },
-          "500": {
-            "description": "INTERNAL or UNKNOWN",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
-          },
-          "503": {
-            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
-          },
-          "default": {
-            "description": "The call failed.",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
-                }
-              }
-            }
-          }
-        },
-        "x-sse-events": {
-          "message": {
-            "$ref": "#/components/schemas/binario.telemetry.v1.WatchReadingsResponse"
-          },
-          "error": {
-            "$ref": "#/components/schemas/Error"
-          }
-        },
-        "parameters": [
-          {
-            "name": "device_id",
-            "in": "query",
-            "required": false,
-            "schema": {
-              "type": "string"
-            }
-          }
-        ]
-      }
-    },
     "/v1/telemetry/map": {
       "get": {
         "operationId": "Telemetry_GetMap",
@@ -23459,6 +23343,122 @@ extension OpenAPIDocument {
             }
           }
         }
+      }
+    },
+    "/v1/telemetry/readings:watch": {
+      "get": {
+        "operationId": "Telemetry_WatchReadings",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Live mode:",
+        "description": "Live mode: a visible device (`device_id`) or the boards the caller owns when it starts, as their readings are committed. The first message has every board's presence; then each message has a board's newly stored readings, or the boards whose presence changed: online again with an upload, offline once none has come for five minutes (two of an airRohr board's 145-second sends). A reading committed while the stream opens is in it. Served as Server-Sent Events: one `message` event per message; a call that fails once open ends with one `error` event whose data is an Error.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.WatchReadingsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "x-sse-events": {
+          "message": {
+            "$ref": "#/components/schemas/binario.telemetry.v1.WatchReadingsResponse"
+          },
+          "error": {
+            "$ref": "#/components/schemas/Error"
+          }
+        },
+        "parameters": [
+          {
+            "name": "device_id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
       }
     },
     "/v1/telemetry/reference/compare": {
@@ -24756,6 +24756,260 @@ extension OpenAPIDocument {
             }
           }
         ]
+      }
+    },
+    "/v1/telemetry/settings": {
+      "get": {
+        "operationId": "Telemetry_GetAirSettings",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "The caller's settings:",
+        "description": "The caller's settings: the measure the air pages open on, and the reference stations they picked (the filter offers them first, beside the nearest).",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.AirSettings"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "put": {
+        "operationId": "Telemetry_SaveAirSettings",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Saves them:",
+        "description": "Saves them: a field set replaces what was saved, one left out keeps it. Each station must be one the reference data has (at most 50); saving the same again changes nothing.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.AirSettings"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.telemetry.v1.SaveAirSettingsRequest"
+              }
+            }
+          }
+        }
       }
     },
     "/v1/telemetry/statistics": {
@@ -30441,6 +30695,35 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.telemetry.v1.AirSettings": {
+        "type": "object",
+        "properties": {
+          "defaultMeasure": {
+            "type": "string",
+            "enum": [
+              "MEASURE_UNSPECIFIED",
+              "MEASURE_TEMPERATURE",
+              "MEASURE_HUMIDITY",
+              "MEASURE_PRESSURE",
+              "MEASURE_ALTITUDE",
+              "MEASURE_TVOC",
+              "MEASURE_ECO2",
+              "MEASURE_PM0_5",
+              "MEASURE_PM1",
+              "MEASURE_PM2_5",
+              "MEASURE_PM4",
+              "MEASURE_PM10"
+            ]
+          },
+          "stationIds": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.telemetry.v1.BoardPresence": {
         "type": "object",
         "properties": {
@@ -31346,6 +31629,38 @@ extension OpenAPIDocument {
         "properties": {
           "token": {
             "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.SaveAirSettingsRequest": {
+        "type": "object",
+        "properties": {
+          "defaultMeasure": {
+            "type": "string",
+            "enum": [
+              "MEASURE_UNSPECIFIED",
+              "MEASURE_TEMPERATURE",
+              "MEASURE_HUMIDITY",
+              "MEASURE_PRESSURE",
+              "MEASURE_ALTITUDE",
+              "MEASURE_TVOC",
+              "MEASURE_ECO2",
+              "MEASURE_PM0_5",
+              "MEASURE_PM1",
+              "MEASURE_PM2_5",
+              "MEASURE_PM4",
+              "MEASURE_PM10"
+            ]
+          },
+          "setStationIds": {
+            "type": "boolean"
+          },
+          "stationIds": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
           }
         },
         "additionalProperties": false

@@ -296,6 +296,32 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
                 type: .serverStreaming
             )
         }
+        /// Namespace for "GetAirSettings" metadata.
+        public enum GetAirSettings: Sendable {
+            /// Request type for "GetAirSettings".
+            public typealias Input = Binario_Telemetry_V1_GetAirSettingsRequest
+            /// Response type for "GetAirSettings".
+            public typealias Output = Binario_Telemetry_V1_AirSettings
+            /// Descriptor for "GetAirSettings".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.telemetry.v1.Telemetry"),
+                method: "GetAirSettings",
+                type: .unary
+            )
+        }
+        /// Namespace for "SaveAirSettings" metadata.
+        public enum SaveAirSettings: Sendable {
+            /// Request type for "SaveAirSettings".
+            public typealias Input = Binario_Telemetry_V1_SaveAirSettingsRequest
+            /// Response type for "SaveAirSettings".
+            public typealias Output = Binario_Telemetry_V1_AirSettings
+            /// Descriptor for "SaveAirSettings".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.telemetry.v1.Telemetry"),
+                method: "SaveAirSettings",
+                type: .unary
+            )
+        }
         /// Namespace for "GetLatest" metadata.
         public enum GetLatest: Sendable {
             /// Request type for "GetLatest".
@@ -435,6 +461,8 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
             GetPublicMap.descriptor,
             GetGrid.descriptor,
             WatchReadings.descriptor,
+            GetAirSettings.descriptor,
+            SaveAirSettings.descriptor,
             GetLatest.descriptor,
             ExportReadings.descriptor,
             CompareWithReference.descriptor,
@@ -865,6 +893,44 @@ extension Binario_Telemetry_V1_Telemetry {
             request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_WatchReadingsRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_WatchReadingsResponse>
+
+        /// Handle the "GetAirSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's settings: the measure the air pages open on, and the reference stations they
+        /// > picked (the filter offers them first, beside the nearest).
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Telemetry_V1_GetAirSettingsRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Telemetry_V1_AirSettings` messages.
+        func getAirSettings(
+            request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_GetAirSettingsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_AirSettings>
+
+        /// Handle the "SaveAirSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves them: a field set replaces what was saved, one left out keeps it. Each station must be
+        /// > one the reference data has (at most 50); saving the same again changes nothing.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Telemetry_V1_SaveAirSettingsRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Telemetry_V1_AirSettings` messages.
+        func saveAirSettings(
+            request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_SaveAirSettingsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_AirSettings>
 
         /// Handle the "GetLatest" method.
         ///
@@ -1438,6 +1504,44 @@ extension Binario_Telemetry_V1_Telemetry {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_WatchReadingsResponse>
 
+        /// Handle the "GetAirSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's settings: the measure the air pages open on, and the reference stations they
+        /// > picked (the filter offers them first, beside the nearest).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_GetAirSettingsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Telemetry_V1_AirSettings` message.
+        func getAirSettings(
+            request: GRPCCore.ServerRequest<Binario_Telemetry_V1_GetAirSettingsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_AirSettings>
+
+        /// Handle the "SaveAirSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves them: a field set replaces what was saved, one left out keeps it. Each station must be
+        /// > one the reference data has (at most 50); saving the same again changes nothing.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_SaveAirSettingsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Telemetry_V1_AirSettings` message.
+        func saveAirSettings(
+            request: GRPCCore.ServerRequest<Binario_Telemetry_V1_SaveAirSettingsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_AirSettings>
+
         /// Handle the "GetLatest" method.
         ///
         /// > Source IDL Documentation:
@@ -2009,6 +2113,44 @@ extension Binario_Telemetry_V1_Telemetry {
             context: GRPCCore.ServerContext
         ) async throws
 
+        /// Handle the "GetAirSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's settings: the measure the air pages open on, and the reference stations they
+        /// > picked (the filter offers them first, beside the nearest).
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Telemetry_V1_GetAirSettingsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Telemetry_V1_AirSettings` to respond with.
+        func getAirSettings(
+            request: Binario_Telemetry_V1_GetAirSettingsRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Telemetry_V1_AirSettings
+
+        /// Handle the "SaveAirSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves them: a field set replaces what was saved, one left out keeps it. Each station must be
+        /// > one the reference data has (at most 50); saving the same again changes nothing.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Telemetry_V1_SaveAirSettingsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Telemetry_V1_AirSettings` to respond with.
+        func saveAirSettings(
+            request: Binario_Telemetry_V1_SaveAirSettingsRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Telemetry_V1_AirSettings
+
         /// Handle the "GetLatest" method.
         ///
         /// > Source IDL Documentation:
@@ -2403,6 +2545,28 @@ extension Binario_Telemetry_V1_Telemetry.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Telemetry_V1_Telemetry.Method.GetAirSettings.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_GetAirSettingsRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_AirSettings>(),
+            handler: { request, context in
+                try await self.getAirSettings(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Telemetry_V1_Telemetry.Method.SaveAirSettings.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_SaveAirSettingsRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_AirSettings>(),
+            handler: { request, context in
+                try await self.saveAirSettings(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Telemetry_V1_Telemetry.Method.GetLatest.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_GetLatestRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_GetLatestResponse>(),
@@ -2725,6 +2889,28 @@ extension Binario_Telemetry_V1_Telemetry.ServiceProtocol {
             context: context
         )
         return response
+    }
+
+    public func getAirSettings(
+        request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_GetAirSettingsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_AirSettings> {
+        let response = try await self.getAirSettings(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func saveAirSettings(
+        request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_SaveAirSettingsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_AirSettings> {
+        let response = try await self.saveAirSettings(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
     }
 
     public func getLatest(
@@ -3091,6 +3277,32 @@ extension Binario_Telemetry_V1_Telemetry.SimpleServiceProtocol {
                 )
                 return [:]
             }
+        )
+    }
+
+    public func getAirSettings(
+        request: GRPCCore.ServerRequest<Binario_Telemetry_V1_GetAirSettingsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_AirSettings> {
+        return GRPCCore.ServerResponse<Binario_Telemetry_V1_AirSettings>(
+            message: try await self.getAirSettings(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func saveAirSettings(
+        request: GRPCCore.ServerRequest<Binario_Telemetry_V1_SaveAirSettingsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_AirSettings> {
+        return GRPCCore.ServerResponse<Binario_Telemetry_V1_AirSettings>(
+            message: try await self.saveAirSettings(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
         )
     }
 
@@ -3715,6 +3927,54 @@ extension Binario_Telemetry_V1_Telemetry {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_WatchReadingsResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Binario_Telemetry_V1_WatchReadingsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "GetAirSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's settings: the measure the air pages open on, and the reference stations they
+        /// > picked (the filter offers them first, beside the nearest).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_GetAirSettingsRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_GetAirSettingsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_AirSettings` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func getAirSettings<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_GetAirSettingsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_GetAirSettingsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_AirSettings>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_AirSettings>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "SaveAirSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves them: a field set replaces what was saved, one left out keeps it. Each station must be
+        /// > one the reference data has (at most 50); saving the same again changes nothing.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_SaveAirSettingsRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_SaveAirSettingsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_AirSettings` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func saveAirSettings<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_SaveAirSettingsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_SaveAirSettingsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_AirSettings>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_AirSettings>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "GetLatest" method.
@@ -4660,6 +4920,76 @@ extension Binario_Telemetry_V1_Telemetry {
             )
         }
 
+        /// Call the "GetAirSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's settings: the measure the air pages open on, and the reference stations they
+        /// > picked (the filter offers them first, beside the nearest).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_GetAirSettingsRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_GetAirSettingsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_AirSettings` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func getAirSettings<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_GetAirSettingsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_GetAirSettingsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_AirSettings>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_AirSettings>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Telemetry_V1_Telemetry.Method.GetAirSettings.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "SaveAirSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves them: a field set replaces what was saved, one left out keeps it. Each station must be
+        /// > one the reference data has (at most 50); saving the same again changes nothing.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_SaveAirSettingsRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_SaveAirSettingsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_AirSettings` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func saveAirSettings<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_SaveAirSettingsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_SaveAirSettingsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_AirSettings>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_AirSettings>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Telemetry_V1_Telemetry.Method.SaveAirSettings.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
         /// Call the "GetLatest" method.
         ///
         /// > Source IDL Documentation:
@@ -5581,6 +5911,66 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_WatchReadingsRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_WatchReadingsResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetAirSettings" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The caller's settings: the measure the air pages open on, and the reference stations they
+    /// > picked (the filter offers them first, beside the nearest).
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Telemetry_V1_GetAirSettingsRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getAirSettings<Result>(
+        request: GRPCCore.ClientRequest<Binario_Telemetry_V1_GetAirSettingsRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_AirSettings>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.getAirSettings(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_GetAirSettingsRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_AirSettings>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "SaveAirSettings" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Saves them: a field set replaces what was saved, one left out keeps it. Each station must be
+    /// > one the reference data has (at most 50); saving the same again changes nothing.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Telemetry_V1_SaveAirSettingsRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func saveAirSettings<Result>(
+        request: GRPCCore.ClientRequest<Binario_Telemetry_V1_SaveAirSettingsRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_AirSettings>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.saveAirSettings(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_SaveAirSettingsRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_AirSettings>(),
             options: options,
             onResponse: handleResponse
         )
@@ -6541,6 +6931,74 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
             metadata: metadata
         )
         return try await self.watchReadings(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetAirSettings" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The caller's settings: the measure the air pages open on, and the reference stations they
+    /// > picked (the filter offers them first, beside the nearest).
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getAirSettings<Result>(
+        _ message: Binario_Telemetry_V1_GetAirSettingsRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_AirSettings>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Telemetry_V1_GetAirSettingsRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.getAirSettings(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "SaveAirSettings" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Saves them: a field set replaces what was saved, one left out keeps it. Each station must be
+    /// > one the reference data has (at most 50); saving the same again changes nothing.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func saveAirSettings<Result>(
+        _ message: Binario_Telemetry_V1_SaveAirSettingsRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_AirSettings>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Telemetry_V1_SaveAirSettingsRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.saveAirSettings(
             request: request,
             options: options,
             onResponse: handleResponse

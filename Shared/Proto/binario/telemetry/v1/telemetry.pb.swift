@@ -1381,6 +1381,59 @@ public nonisolated struct Binario_Telemetry_V1_WatchReadingsResponse: Sendable {
   fileprivate var _readings: Binario_Telemetry_V1_LiveReadings? = nil
 }
 
+public nonisolated struct Binario_Telemetry_V1_GetAirSettingsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Telemetry_V1_AirSettings: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// unspecified: the app's default (PM2.5)
+  public var defaultMeasure: Binario_Telemetry_V1_Measure = .unspecified
+
+  /// in the order picked
+  public var stationIds: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Telemetry_V1_SaveAirSettingsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// MEASURE_UNSPECIFIED: back to the app's default
+  public var defaultMeasure: Binario_Telemetry_V1_Measure {
+    get {_defaultMeasure ?? .unspecified}
+    set {_defaultMeasure = newValue}
+  }
+  /// Returns true if `defaultMeasure` has been explicitly set.
+  public var hasDefaultMeasure: Bool {self._defaultMeasure != nil}
+  /// Clears the value of `defaultMeasure`. Subsequent reads from it will return its default value.
+  public mutating func clearDefaultMeasure() {self._defaultMeasure = nil}
+
+  /// replace the picked stations with station_ids (none: clears them)
+  public var setStationIds: Bool = false
+
+  public var stationIds: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _defaultMeasure: Binario_Telemetry_V1_Measure? = nil
+}
+
 public nonisolated struct Binario_Telemetry_V1_GetLatestRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -4179,6 +4232,104 @@ nonisolated extension Binario_Telemetry_V1_WatchReadingsResponse: SwiftProtobuf.
   public static func ==(lhs: Binario_Telemetry_V1_WatchReadingsResponse, rhs: Binario_Telemetry_V1_WatchReadingsResponse) -> Bool {
     if lhs.boards != rhs.boards {return false}
     if lhs._readings != rhs._readings {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_GetAirSettingsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetAirSettingsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_GetAirSettingsRequest, rhs: Binario_Telemetry_V1_GetAirSettingsRequest) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_AirSettings: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AirSettings"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}default_measure\0\u{3}station_ids\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.defaultMeasure) }()
+      case 2: try { try decoder.decodeRepeatedStringField(value: &self.stationIds) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.defaultMeasure != .unspecified {
+      try visitor.visitSingularEnumField(value: self.defaultMeasure, fieldNumber: 1)
+    }
+    if !self.stationIds.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.stationIds, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_AirSettings, rhs: Binario_Telemetry_V1_AirSettings) -> Bool {
+    if lhs.defaultMeasure != rhs.defaultMeasure {return false}
+    if lhs.stationIds != rhs.stationIds {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_SaveAirSettingsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SaveAirSettingsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}default_measure\0\u{3}set_station_ids\0\u{3}station_ids\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self._defaultMeasure) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.setStationIds) }()
+      case 3: try { try decoder.decodeRepeatedStringField(value: &self.stationIds) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._defaultMeasure {
+      try visitor.visitSingularEnumField(value: v, fieldNumber: 1)
+    } }()
+    if self.setStationIds != false {
+      try visitor.visitSingularBoolField(value: self.setStationIds, fieldNumber: 2)
+    }
+    if !self.stationIds.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.stationIds, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_SaveAirSettingsRequest, rhs: Binario_Telemetry_V1_SaveAirSettingsRequest) -> Bool {
+    if lhs._defaultMeasure != rhs._defaultMeasure {return false}
+    if lhs.setStationIds != rhs.setStationIds {return false}
+    if lhs.stationIds != rhs.stationIds {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -2212,6 +2212,141 @@ void   binario__telemetry__v1__watch_readings_response__free_unpacked
   assert(message->base.descriptor == &binario__telemetry__v1__watch_readings_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   binario__telemetry__v1__get_air_settings_request__init
+                     (Binario__Telemetry__V1__GetAirSettingsRequest         *message)
+{
+  static const Binario__Telemetry__V1__GetAirSettingsRequest init_value = BINARIO__TELEMETRY__V1__GET_AIR_SETTINGS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__get_air_settings_request__get_packed_size
+                     (const Binario__Telemetry__V1__GetAirSettingsRequest *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_air_settings_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__get_air_settings_request__pack
+                     (const Binario__Telemetry__V1__GetAirSettingsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_air_settings_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__get_air_settings_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__GetAirSettingsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_air_settings_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__GetAirSettingsRequest *
+       binario__telemetry__v1__get_air_settings_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__GetAirSettingsRequest *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__get_air_settings_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__get_air_settings_request__free_unpacked
+                     (Binario__Telemetry__V1__GetAirSettingsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__get_air_settings_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__air_settings__init
+                     (Binario__Telemetry__V1__AirSettings         *message)
+{
+  static const Binario__Telemetry__V1__AirSettings init_value = BINARIO__TELEMETRY__V1__AIR_SETTINGS__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__air_settings__get_packed_size
+                     (const Binario__Telemetry__V1__AirSettings *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__air_settings__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__air_settings__pack
+                     (const Binario__Telemetry__V1__AirSettings *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__air_settings__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__air_settings__pack_to_buffer
+                     (const Binario__Telemetry__V1__AirSettings *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__air_settings__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__AirSettings *
+       binario__telemetry__v1__air_settings__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__AirSettings *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__air_settings__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__air_settings__free_unpacked
+                     (Binario__Telemetry__V1__AirSettings *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__air_settings__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__save_air_settings_request__init
+                     (Binario__Telemetry__V1__SaveAirSettingsRequest         *message)
+{
+  static const Binario__Telemetry__V1__SaveAirSettingsRequest init_value = BINARIO__TELEMETRY__V1__SAVE_AIR_SETTINGS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__save_air_settings_request__get_packed_size
+                     (const Binario__Telemetry__V1__SaveAirSettingsRequest *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__save_air_settings_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__save_air_settings_request__pack
+                     (const Binario__Telemetry__V1__SaveAirSettingsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__save_air_settings_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__save_air_settings_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__SaveAirSettingsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__save_air_settings_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__SaveAirSettingsRequest *
+       binario__telemetry__v1__save_air_settings_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__SaveAirSettingsRequest *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__save_air_settings_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__save_air_settings_request__free_unpacked
+                     (Binario__Telemetry__V1__SaveAirSettingsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__save_air_settings_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   binario__telemetry__v1__get_latest_request__init
                      (Binario__Telemetry__V1__GetLatestRequest         *message)
 {
@@ -6786,6 +6921,139 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__watch_readings_response
   binario__telemetry__v1__watch_readings_response__field_indices_by_name,
   1,  binario__telemetry__v1__watch_readings_response__number_ranges,
   (ProtobufCMessageInit) binario__telemetry__v1__watch_readings_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define binario__telemetry__v1__get_air_settings_request__field_descriptors NULL
+#define binario__telemetry__v1__get_air_settings_request__field_indices_by_name NULL
+#define binario__telemetry__v1__get_air_settings_request__number_ranges NULL
+const ProtobufCMessageDescriptor binario__telemetry__v1__get_air_settings_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.GetAirSettingsRequest",
+  "GetAirSettingsRequest",
+  "Binario__Telemetry__V1__GetAirSettingsRequest",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__GetAirSettingsRequest),
+  0,
+  binario__telemetry__v1__get_air_settings_request__field_descriptors,
+  binario__telemetry__v1__get_air_settings_request__field_indices_by_name,
+  0,  binario__telemetry__v1__get_air_settings_request__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__get_air_settings_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__air_settings__field_descriptors[2] =
+{
+  {
+    "default_measure",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Binario__Telemetry__V1__AirSettings, has_default_measure),
+    offsetof(Binario__Telemetry__V1__AirSettings, default_measure),
+    &binario__telemetry__v1__measure__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "station_ids",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Binario__Telemetry__V1__AirSettings, n_station_ids),
+    offsetof(Binario__Telemetry__V1__AirSettings, station_ids),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__air_settings__field_indices_by_name[] = {
+  0,   /* field[0] = default_measure */
+  1,   /* field[1] = station_ids */
+};
+static const ProtobufCIntRange binario__telemetry__v1__air_settings__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__air_settings__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.AirSettings",
+  "AirSettings",
+  "Binario__Telemetry__V1__AirSettings",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__AirSettings),
+  2,
+  binario__telemetry__v1__air_settings__field_descriptors,
+  binario__telemetry__v1__air_settings__field_indices_by_name,
+  1,  binario__telemetry__v1__air_settings__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__air_settings__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__save_air_settings_request__field_descriptors[3] =
+{
+  {
+    "default_measure",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Binario__Telemetry__V1__SaveAirSettingsRequest, has_default_measure),
+    offsetof(Binario__Telemetry__V1__SaveAirSettingsRequest, default_measure),
+    &binario__telemetry__v1__measure__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "set_station_ids",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Binario__Telemetry__V1__SaveAirSettingsRequest, has_set_station_ids),
+    offsetof(Binario__Telemetry__V1__SaveAirSettingsRequest, set_station_ids),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "station_ids",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Binario__Telemetry__V1__SaveAirSettingsRequest, n_station_ids),
+    offsetof(Binario__Telemetry__V1__SaveAirSettingsRequest, station_ids),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__save_air_settings_request__field_indices_by_name[] = {
+  0,   /* field[0] = default_measure */
+  1,   /* field[1] = set_station_ids */
+  2,   /* field[2] = station_ids */
+};
+static const ProtobufCIntRange binario__telemetry__v1__save_air_settings_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__save_air_settings_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.SaveAirSettingsRequest",
+  "SaveAirSettingsRequest",
+  "Binario__Telemetry__V1__SaveAirSettingsRequest",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__SaveAirSettingsRequest),
+  3,
+  binario__telemetry__v1__save_air_settings_request__field_descriptors,
+  binario__telemetry__v1__save_air_settings_request__field_indices_by_name,
+  1,  binario__telemetry__v1__save_air_settings_request__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__save_air_settings_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor binario__telemetry__v1__get_latest_request__field_descriptors[1] =

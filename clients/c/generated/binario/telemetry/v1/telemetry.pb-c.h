@@ -65,6 +65,9 @@ typedef struct Binario__Telemetry__V1__WatchReadingsRequest Binario__Telemetry__
 typedef struct Binario__Telemetry__V1__BoardPresence Binario__Telemetry__V1__BoardPresence;
 typedef struct Binario__Telemetry__V1__LiveReadings Binario__Telemetry__V1__LiveReadings;
 typedef struct Binario__Telemetry__V1__WatchReadingsResponse Binario__Telemetry__V1__WatchReadingsResponse;
+typedef struct Binario__Telemetry__V1__GetAirSettingsRequest Binario__Telemetry__V1__GetAirSettingsRequest;
+typedef struct Binario__Telemetry__V1__AirSettings Binario__Telemetry__V1__AirSettings;
+typedef struct Binario__Telemetry__V1__SaveAirSettingsRequest Binario__Telemetry__V1__SaveAirSettingsRequest;
 typedef struct Binario__Telemetry__V1__GetLatestRequest Binario__Telemetry__V1__GetLatestRequest;
 typedef struct Binario__Telemetry__V1__LatestValue Binario__Telemetry__V1__LatestValue;
 typedef struct Binario__Telemetry__V1__GetLatestResponse Binario__Telemetry__V1__GetLatestResponse;
@@ -1008,6 +1011,55 @@ struct  Binario__Telemetry__V1__WatchReadingsResponse
 #define BINARIO__TELEMETRY__V1__WATCH_READINGS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__watch_readings_response__descriptor) \
     , 0,NULL, NULL }
+
+
+struct  Binario__Telemetry__V1__GetAirSettingsRequest
+{
+  ProtobufCMessage base;
+};
+#define BINARIO__TELEMETRY__V1__GET_AIR_SETTINGS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__get_air_settings_request__descriptor) \
+     }
+
+
+struct  Binario__Telemetry__V1__AirSettings
+{
+  ProtobufCMessage base;
+  /*
+   * unspecified: the app's default (PM2.5)
+   */
+  protobuf_c_boolean has_default_measure;
+  Binario__Telemetry__V1__Measure default_measure;
+  /*
+   * in the order picked
+   */
+  size_t n_station_ids;
+  char **station_ids;
+};
+#define BINARIO__TELEMETRY__V1__AIR_SETTINGS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__air_settings__descriptor) \
+    , 0, BINARIO__TELEMETRY__V1__MEASURE__MEASURE_UNSPECIFIED, 0,NULL }
+
+
+struct  Binario__Telemetry__V1__SaveAirSettingsRequest
+{
+  ProtobufCMessage base;
+  /*
+   * MEASURE_UNSPECIFIED: back to the app's default
+   */
+  protobuf_c_boolean has_default_measure;
+  Binario__Telemetry__V1__Measure default_measure;
+  /*
+   * replace the picked stations with station_ids (none: clears them)
+   */
+  protobuf_c_boolean has_set_station_ids;
+  protobuf_c_boolean set_station_ids;
+  size_t n_station_ids;
+  char **station_ids;
+};
+#define BINARIO__TELEMETRY__V1__SAVE_AIR_SETTINGS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__save_air_settings_request__descriptor) \
+    , 0, BINARIO__TELEMETRY__V1__MEASURE__MEASURE_UNSPECIFIED, 0, 0, 0,NULL }
 
 
 struct  Binario__Telemetry__V1__GetLatestRequest
@@ -2349,6 +2401,63 @@ Binario__Telemetry__V1__WatchReadingsResponse *
 void   binario__telemetry__v1__watch_readings_response__free_unpacked
                      (Binario__Telemetry__V1__WatchReadingsResponse *message,
                       ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__GetAirSettingsRequest methods */
+void   binario__telemetry__v1__get_air_settings_request__init
+                     (Binario__Telemetry__V1__GetAirSettingsRequest         *message);
+size_t binario__telemetry__v1__get_air_settings_request__get_packed_size
+                     (const Binario__Telemetry__V1__GetAirSettingsRequest   *message);
+size_t binario__telemetry__v1__get_air_settings_request__pack
+                     (const Binario__Telemetry__V1__GetAirSettingsRequest   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__get_air_settings_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__GetAirSettingsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__GetAirSettingsRequest *
+       binario__telemetry__v1__get_air_settings_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__get_air_settings_request__free_unpacked
+                     (Binario__Telemetry__V1__GetAirSettingsRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__AirSettings methods */
+void   binario__telemetry__v1__air_settings__init
+                     (Binario__Telemetry__V1__AirSettings         *message);
+size_t binario__telemetry__v1__air_settings__get_packed_size
+                     (const Binario__Telemetry__V1__AirSettings   *message);
+size_t binario__telemetry__v1__air_settings__pack
+                     (const Binario__Telemetry__V1__AirSettings   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__air_settings__pack_to_buffer
+                     (const Binario__Telemetry__V1__AirSettings   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__AirSettings *
+       binario__telemetry__v1__air_settings__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__air_settings__free_unpacked
+                     (Binario__Telemetry__V1__AirSettings *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__SaveAirSettingsRequest methods */
+void   binario__telemetry__v1__save_air_settings_request__init
+                     (Binario__Telemetry__V1__SaveAirSettingsRequest         *message);
+size_t binario__telemetry__v1__save_air_settings_request__get_packed_size
+                     (const Binario__Telemetry__V1__SaveAirSettingsRequest   *message);
+size_t binario__telemetry__v1__save_air_settings_request__pack
+                     (const Binario__Telemetry__V1__SaveAirSettingsRequest   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__save_air_settings_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__SaveAirSettingsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__SaveAirSettingsRequest *
+       binario__telemetry__v1__save_air_settings_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__save_air_settings_request__free_unpacked
+                     (Binario__Telemetry__V1__SaveAirSettingsRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Binario__Telemetry__V1__GetLatestRequest methods */
 void   binario__telemetry__v1__get_latest_request__init
                      (Binario__Telemetry__V1__GetLatestRequest         *message);
@@ -2992,6 +3101,15 @@ typedef void (*Binario__Telemetry__V1__LiveReadings_Closure)
 typedef void (*Binario__Telemetry__V1__WatchReadingsResponse_Closure)
                  (const Binario__Telemetry__V1__WatchReadingsResponse *message,
                   void *closure_data);
+typedef void (*Binario__Telemetry__V1__GetAirSettingsRequest_Closure)
+                 (const Binario__Telemetry__V1__GetAirSettingsRequest *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__AirSettings_Closure)
+                 (const Binario__Telemetry__V1__AirSettings *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__SaveAirSettingsRequest_Closure)
+                 (const Binario__Telemetry__V1__SaveAirSettingsRequest *message,
+                  void *closure_data);
 typedef void (*Binario__Telemetry__V1__GetLatestRequest_Closure)
                  (const Binario__Telemetry__V1__GetLatestRequest *message,
                   void *closure_data);
@@ -3127,6 +3245,9 @@ extern const ProtobufCMessageDescriptor binario__telemetry__v1__watch_readings_r
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__board_presence__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__live_readings__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__watch_readings_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_air_settings_request__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__air_settings__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__save_air_settings_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_latest_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__latest_value__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_latest_response__descriptor;

@@ -1,0 +1,64 @@
+// Air-quality settings (MOQA's settings screen): the measure the map and the chart open on, and
+// the reference stations a person picks ("pick stations"), which the filter then offers first.
+// The account itself (profile, password typed twice, deletion) is the profile page's.
+
+import { api } from "../api.js";
+import { h, replace, form, field, announce, failure } from "../dom.js";
+import { t } from "../i18n.js";
+import { measures, measureName } from "../measures.js";
+
+/** Where the station list is asked from: the middle of Lombardy, and as far as the API allows. */
+const lombardyMiddle = { latitude: 45.62, longitude: 9.75, radius_metres: 100000 };
+
+export async function show(main) {
+  let settings;
+  let sensors;
+  try {
+    [settings, sensors] = await Promise.all([
+      api("GET", "/v1/telemetry/settings"),
+      api("GET", `/v1/telemetry/reference/sensors?latitude=${lombardyMiddle.latitude}&longitude=${lombardyMiddle.longitude}&radius_metres=${lombardyMiddle.radius_metres}`),
+    ]);
+  } catch (error) {
+    main.append(failure(error));
+    return;
+  }
+  // One entry per station: its name, town, network and the measures it takes.
+  const stations = new Map();
+  for (const { sensor } of sensors.sensors || []) {
+    const station = stations.get(sensor.stationId) || { id: sensor.stationId, name: sensor.stationName, town: sensor.municipality, network: sensor.network, measures: new Set() };
+    if (sensor.measure && sensor.measure !== "MEASURE_UNSPECIFIED") station.measures.add(sensor.measure);
+    stations.set(sensor.stationId, station);
+  }
+  const picked = new Set(settings.stationIds || []);
+  const ordered = [...stations.values()].sort((a, b) => Number(picked.has(b.id)) - Number(picked.has(a.id)) || a.name.localeCompare(b.name));
+
+  const list = h("ul", { id: "station-choices", class: "checks" }, ordered.map((station) =>
+    h("li", {}, h("label", { class: "check" },
+      h("input", { type: "checkbox", name: "station", value: station.id, checked: picked.has(station.id) }),
+      ` ${station.name}`, station.town && station.town !== station.name ? ` (${station.town})` : "",
+      h("span", { class: "hint" }, ` · ${t(station.network === "weather" ? "air.networkWeather" : "air.networkAirQuality")}`,
+        station.measures.size ? ` · ${[...station.measures].map((value) => measureName((measures.find(([m]) => m === value) || [value, value])[1])).join(", ")}` : "")))));
+
+  const settingsForm = form(t("airSettings.title"), [
+    field(t("airSettings.defaultMeasure"), {
+      name: "defaultMeasure",
+      options: [["MEASURE_UNSPECIFIED", t("airSettings.appDefault")], ...measures.map(([value, name]) => [value, measureName(name)])],
+      value: settings.defaultMeasure || "MEASURE_UNSPECIFIED",
+    }, t("airSettings.defaultMeasureHint")),
+    h("fieldset", {}, h("legend", {}, t("airSettings.stations")), h("p", { class: "hint" }, t("airSettings.stationsHint", { count: stations.size })), list),
+  ], t("airSettings.save"), async (values, element) => {
+    const chosen = [...element.querySelectorAll("input[name=station]:checked")].map((input) => input.value);
+    const saved = await api("PUT", "/v1/telemetry/settings", { defaultMeasure: values.defaultMeasure, setStationIds: true, stationIds: chosen });
+    replace(summary, summaryOf(saved));
+    announce(t("airSettings.saved"));
+  }, { id: "air-settings-form" });
+
+  const summaryOf = (saved) => t("airSettings.summary", {
+    measure: saved.defaultMeasure && saved.defaultMeasure !== "MEASURE_UNSPECIFIED"
+      ? measureName((measures.find(([m]) => m === saved.defaultMeasure) || [, "PM2.5"])[1]) : "PM2.5",
+    count: (saved.stationIds || []).length,
+  });
+  const summary = h("p", { id: "air-settings-summary", role: "status" }, summaryOf(settings));
+  main.append(h("p", {}, h("a", { href: "#/air" }, t("airSettings.back")), " · ", h("a", { href: "#/profile" }, t("airSettings.account"))),
+    summary, settingsForm);
+}
