@@ -5,7 +5,7 @@
 import { api } from "../api.js";
 import { h, replace, form, field, announce, failure } from "../dom.js";
 import { t } from "../i18n.js";
-import { measures, measureName } from "../measures.js";
+import { measures, measureName, measure as measureOf } from "../measures.js";
 
 /** Where the station list is asked from: the middle of Lombardy, and as far as the API allows. */
 const lombardyMiddle = { latitude: 45.62, longitude: 9.75, radius_metres: 100000 };
@@ -37,7 +37,7 @@ export async function show(main) {
       h("input", { type: "checkbox", name: "station", value: station.id, checked: picked.has(station.id) }),
       ` ${station.name}`, station.town && station.town !== station.name ? ` (${station.town})` : "",
       h("span", { class: "hint" }, ` · ${t(station.network === "weather" ? "air.networkWeather" : "air.networkAirQuality")}`,
-        station.measures.size ? ` · ${[...station.measures].map((value) => measureName((measures.find(([m]) => m === value) || [value, value])[1])).join(", ")}` : "")))));
+        station.measures.size ? ` · ${[...station.measures].map((value) => measureName(measureOf(value)[1])).join(", ")}` : "")))));
 
   const settingsForm = form(t("airSettings.title"), [
     field(t("airSettings.defaultMeasure"), {
@@ -55,7 +55,7 @@ export async function show(main) {
 
   const summaryOf = (saved) => t("airSettings.summary", {
     measure: saved.defaultMeasure && saved.defaultMeasure !== "MEASURE_UNSPECIFIED"
-      ? measureName((measures.find(([m]) => m === saved.defaultMeasure) || [, "PM2.5"])[1]) : "PM2.5",
+      ? measureName(measureOf(saved.defaultMeasure)[1]) : "PM2.5",
     count: (saved.stationIds || []).length,
   });
   const summary = h("p", { id: "air-settings-summary", role: "status" }, summaryOf(settings));

@@ -49,7 +49,10 @@ public struct ReadingIngest: Sendable {
     }
     // Even a batch with nothing valid marks the board seen: it is sending.
     var outcome = try await store.store(deviceSeq: device, valid, seenAt: now)
-    uploads.publish(LiveBatch(deviceSeq: device, readings: outcome.storedIndexes.map { readings[$0] }, receivedAt: now), to: device)
+    // Live mode's copy of the batch only when someone watches this board: ingest is a hot path.
+    if uploads.subscriberCount(device) > 0 {
+      uploads.publish(LiveBatch(deviceSeq: device, readings: outcome.storedIndexes.map { readings[$0] }, receivedAt: now), to: device)
+    }
     outcome.rejected = (refused + outcome.rejected).sorted { $0.index < $1.index }
     return outcome
   }
