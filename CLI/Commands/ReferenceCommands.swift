@@ -64,7 +64,24 @@ struct ReferenceCommand: AsyncParsableCommand {
         let reference = point.hasReference ? String(format: "%8.2f", point.reference) : "       -"
         print("\(Print.date(point.start))  \(mine)  \(reference)")
       }
-      print(response.hasCorrelation ? "r = \(String(format: "%.3f", response.correlation))" : "r: not enough shared buckets")
+      if !response.averaging.isEmpty {
+        print("the station's values are \(Self.averaging(response.averaging)), compared with your mean over the same span")
+      }
+      print(
+        response.hasCorrelation
+          ? "r = \(String(format: "%.3f", response.correlation)) on \(response.pairs) station values"
+          : "r: not enough station values with your readings in their span"
+      )
+    }
+
+    /// The station's averaging as a person says it.
+    static func averaging(_ code: String) -> String {
+      switch code {
+      case "day": return "daily means"
+      case "60m": return "hourly means"
+      case "10m": return "10-minute means"
+      default: return code.hasPrefix("running-") ? "means over the \(code.dropFirst(8).dropLast()) hours before each time" : code
+      }
     }
   }
 
@@ -81,6 +98,7 @@ struct ReferenceCommand: AsyncParsableCommand {
     @Argument(help: "The file (JSON, CSV or GeoJSON).") var file: String
     @Flag(help: "What the file holds.") var kind: Kind
     @Option(help: "A catalogue's network: air_quality or weather.") var network = "air_quality"
+    @Flag(help: "Measurements from the near-real-time feed (running PM means, not validated).") var nearRealTime = false
 
     enum Kind: String, EnumerableFlag {
       case catalogue, measurements
@@ -93,6 +111,7 @@ struct ReferenceCommand: AsyncParsableCommand {
           $0.kind = kind == .catalogue ? .catalogue : .measurements
           $0.network = network
           $0.data = data
+          $0.nearRealTime = nearRealTime
         }
       )
       print("read \(response.read), added \(response.added), skipped \(response.skipped)")
@@ -115,7 +134,7 @@ struct ReferenceCommand: AsyncParsableCommand {
       for fetched in response.sources {
         print(
           fetched.error.isEmpty
-            ? "\(fetched.source): read \(fetched.read), added \(fetched.added), skipped \(fetched.skipped)"
+            ? "\(fetched.source): read \(fetched.read), added \(fetched.added), skipped \(fetched.skipped)\(fetched.gapFilled > 0 ? ", \(fetched.gapFilled) of them filling a gap" : "")"
             : "\(fetched.source): failed: \(fetched.error)"
         )
       }
@@ -143,7 +162,8 @@ struct ReferenceCommand: AsyncParsableCommand {
             source.consecutiveFailures == 0
             ? "" : "; \(source.consecutiveFailures) failed, the last at \(Print.date(source.lastFailedAt)): \(source.lastError)"
           print(
-            "\(source.name)  \(source.kind) \(source.network)\(source.configured ? " (in the settings)" : "")  \(fetched)\(failed); "
+            "\(source.name)  \(source.kind) \(source.network)\(source.configured ? " (in the settings)" : "")"
+              + "\(source.fillGapsFrom.isEmpty ? "" : ", gaps filled from \(source.fillGapsFrom)")  \(fetched)\(failed); "
               + "next \(Print.date(source.nextFetchAt))\n  \(source.url)"
           )
         }
@@ -155,15 +175,18 @@ struct ReferenceCommand: AsyncParsableCommand {
         commandName: "add",
         abstract: "Add a source, or change a saved one (by its name).",
         discussion: """
-          binario reference sources add --name arpa-air-today --kind measurements \\
-            --url 'https://www.dati.lombardia.it/resource/ykhg-b8rs.json?$limit=50000'
+          binario reference sources add --name arpa-air-current-year --kind measurements \\
+            --url 'https://www.dati.lombardia.it/resource/nicp-bhqi.json'
+          binario reference sources add --name arpa-air-today --kind near_real_time \\
+            --fill-gaps-from arpa-air-current-year --url 'https://www.dati.lombardia.it/resource/ykhg-b8rs.json'
           """
       )
       @OptionGroup var gateway: GatewayConnectionOptions
       @Option(help: "Its name (letters, digits, - and _).") var name: String
       @Option(help: "The dataset's endpoint with its query parameters.") var url: String
-      @Option(help: "catalogue or measurements.") var kind: String
+      @Option(help: "catalogue, measurements (a yearly archive or the current year) or near_real_time (today's feed).") var kind: String
       @Option(help: "A catalogue's network: air_quality or weather.") var network = "air_quality"
+      @Option(help: "A near-real-time feed's: the source that still holds what it no longer does.") var fillGapsFrom: String?
 
       func call(_ gateway: GatewayConnection) async throws {
         let saved = try await gateway.telemetry.saveReferenceSource(
@@ -172,6 +195,7 @@ struct ReferenceCommand: AsyncParsableCommand {
             $0.url = url
             $0.kind = kind
             $0.network = network
+            $0.fillGapsFrom = fillGapsFrom ?? ""
           }
         )
         print("saved \(saved.source.name): fetched from \(Print.date(saved.source.nextFetchAt)) on, every period")

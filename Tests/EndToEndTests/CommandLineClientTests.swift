@@ -360,7 +360,8 @@ extension CommandLineClientTests {
         "--points", "4",
       ])
     #expect(
-      compared.standardOutput.split(separator: "\n").count == 6 && compared.standardOutput.contains("r = "),
+      compared.standardOutput.split(separator: "\n").count == 7 && compared.standardOutput.contains("r = ")
+        && compared.standardOutput.contains("the station's values are hourly means, compared with your mean over the same span"),
       "\(compared.standardOutput)\(compared.standardError)"
     )
 

@@ -51,11 +51,11 @@ struct TelemetryTests {
     let portal = try await StaticHTTPServer.start()
     portal.serve(
       try String(contentsOf: Self.demoData.appendingPathComponent("weather-stations.json"), encoding: .utf8),
-      at: "/resource/weather-stations.json"
+      pagedAt: "/resource/weather-stations.json"
     )
     portal.serve(
       #"[{"idsensore":"2001","data":"2024-01-16T09:00:00.000","valore":"4.5","stato":"VA"},{"idsensore":"2001","data":"2024-01-16T10:00:00.000","valore":"-9999","stato":"VA"}]"#,
-      at: "/resource/weather-values.json"
+      pagedAt: "/resource/weather-values.json"
     )
     let sources = FileManager.default.temporaryDirectory.appendingPathComponent("telemetry-sources-\(UUID().uuidString).json")
     try Data(
@@ -124,7 +124,7 @@ struct TelemetryTests {
     // (Any query: the schedule may fetch it first, and then this fetch asks only for newer rows.)
     portal.serve(
       #"[{"idsensore":"2002","data":"2024-01-16T09:00:00.000","valore":"81","stato":"VA"}]"#,
-      atAnyQueryOf: "/resource/brera-values.json"
+      pagedAt: "/resource/brera-values.json"
     )
     let saved = try await telemetry.saveReferenceSource(
       .with {

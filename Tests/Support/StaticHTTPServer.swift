@@ -7,7 +7,7 @@ import Synchronization
 /// sign-in provider's published keys, say) and counts the requests it answered.
 public final class StaticHTTPServer: Sendable {
   private final class State: Sendable {
-    let mutex = Mutex<(bodies: [String: String], anyQuery: [String: String], requests: Int)>(([:], [:], 0))
+    let mutex = Mutex<(bodies: [String: String], anyQuery: [String: String], paged: [String: String], requests: Int)>(([:], [:], [:], 0))
   }
 
   private let channel: any Channel
@@ -33,6 +33,13 @@ public final class StaticHTTPServer: Sendable {
   /// (a client adding its own query parameters, an incremental fetch's filter say).
   public func serve(_ body: String, atAnyQueryOf path: String) {
     state.mutex.withLock { $0.anyQuery[path] = body }
+  }
+
+  /// Sets what the first page (`$offset` 0 or absent) of any query of `path` answers; a later
+  /// page answers an empty JSON array: the portal's query API as a client paging through a small
+  /// dataset sees it.
+  public func serve(_ body: String, pagedAt path: String) {
+    state.mutex.withLock { $0.paged[path] = body }
   }
 
   public static func start() async throws -> StaticHTTPServer {
@@ -64,7 +71,13 @@ public final class StaticHTTPServer: Sendable {
       guard case .head(let head) = unwrapInboundIn(data) else { return }
       let body = state.mutex.withLock { state -> String? in
         state.requests += 1
-        return state.bodies[head.uri] ?? state.anyQuery[String(head.uri.prefix { $0 != "?" })]
+        let path = String(head.uri.prefix { $0 != "?" })
+        if let first = state.paged[path] {
+          let offset = head.uri.split(separator: "?").dropFirst().first?.split(separator: "&")
+            .first { $0.hasPrefix("$offset=") || $0.hasPrefix("%24offset=") }?.split(separator: "=").last
+          return offset == nil || offset == "0" ? first : "[]"
+        }
+        return state.bodies[head.uri] ?? state.anyQuery[path]
       }
       var headers = HTTPHeaders([("content-type", "application/json"), ("cache-control", "public, max-age=3600")])
       let bytes = Array((body ?? "not found").utf8)

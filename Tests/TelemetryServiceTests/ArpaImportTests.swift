@@ -71,7 +71,8 @@ struct ArpaImportTests {
        {"idsensore":"5504","data":"2023-01-01T02:00:00.000","valore":"40","stato":"NA","idoperatore":"1"},
        {"idsensore":"5504","data":"2023-07-01T13:00:00.000","valore":28,"stato":"VA","idoperatore":"1"}]
       """
-    let outcome = try ArpaImport.measurements(Data(rows.utf8))
+    let (outcome, read) = try ArpaImport.measurements(Data(rows.utf8))
+    #expect(read == 4)
     #expect(outcome.items.map(\.value) == [34.5, 28])
     #expect(outcome.skipped == 2)
     // Standard time all year: 2023-07-01 13:00 there is 12:00 UTC (not 11:00, as summer time would give).
@@ -89,7 +90,8 @@ struct ArpaImportTests {
       5504,01/01/2023 02:00:00 PM,"8,0",NV,1
       5504,13/45/2023 02:00:00 PM,"8,0",VA,1
       """
-    let outcome = try ArpaImport.measurements(Data(csv.utf8))
+    let (outcome, read) = try ArpaImport.measurements(Data(csv.utf8))
+    #expect(read == 5)
     #expect(outcome.items.map(\.value) == [34.5, 12.25])
     #expect(outcome.skipped == 3, "\(outcome.problems)")
     #expect(outcome.items[0].time == Date(timeIntervalSince1970: 1_672_527_600))  // midnight, standard time
@@ -113,5 +115,77 @@ struct ArpaImportTests {
     } throws: { error in
       (error as? ServiceError) == .invalid("file", "file:2:2: a quoted field is never closed")
     }
+  }
+
+  // MARK: - The portal's datasets, from fixtures in its formats
+
+  static func fixture(_ name: String) throws -> Data {
+    try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Fixtures/arpa/\(name)"))
+  }
+
+  @Test("both catalogues: the weather one names its fields differently (tipologia, unit_dimisura; Unità DiMisura in the export)")
+  func bothCatalogues() throws {
+    let air = try ArpaImport.sensors(try Self.fixture("stazioni-aria.json"), network: .airQuality)
+    #expect(air.items.map(\.sensorID) == ["5504", "6328", "5505", "6956"] && air.skipped == 0)
+    #expect(air.items.map(\.measure) == [.pm10, .pm2_5, nil, nil])
+    #expect(air.items[2].typeName == "Monossido di Carbonio" && air.items[2].unit == "mg/m³")
+    #expect(air.items[3].historical && air.items[3].stopDate != nil)
+
+    for file in ["stazioni-meteo.csv", "stazioni-meteo.json"] {
+      let weather = try ArpaImport.sensors(try Self.fixture(file), network: .weather)
+      #expect(weather.skipped == 0, "\(file): \(weather.problems)")
+      #expect(weather.items.prefix(3).map(\.typeName) == ["Temperatura", "Umidità Relativa", "Velocità Vento"], "\(file)")
+      #expect(weather.items.prefix(3).map(\.unit) == ["°C", "%", "m/s"], "\(file)")
+      #expect(weather.items.prefix(3).map(\.measure) == [.temperature, .humidity, nil], "\(file)")
+      #expect(weather.items.allSatisfy { $0.network == .weather && $0.stationName == "Milano Brera" && $0.elevation == 122 }, "\(file)")
+      #expect(weather.items[0].position == GeoPoint(latitude: 45.47172, longitude: 9.18796), "\(file)")
+    }
+  }
+
+  @Test("measurement datasets: a yearly archive's CSV, the current year and the near-real-time feed in JSON, weather with its operators")
+  func measurementDatasets() throws {
+    // A yearly archive: daily PM10 at midnight, hourly NO2; -9999 missing; NA not valid.
+    let (archive, archiveRows) = try ArpaImport.measurements(try Self.fixture("sensori-aria-2024.csv"))
+    #expect(archiveRows == 6)
+    #expect(archive.items.map(\.value) == [61.3, 48, 52.7, 49.1])
+    #expect(archive.skipped == 2 && archive.problems.contains { $0.contains("stato NA") })
+    #expect(archive.items.allSatisfy { $0.validity == .validated && $0.operator == .mean })
+    #expect(archive.items[0].time == Date(timeIntervalSince1970: 1_704_063_600))  // 2024-01-01 00:00 at UTC+1
+
+    let (current, _) = try ArpaImport.measurements(try Self.fixture("sensori-aria.json"))
+    #expect(current.items.map(\.value) == [38, 42, 1.2] && current.skipped == 2)
+
+    // The near-real-time feed has no stato: provisional.
+    let (today, _) = try ArpaImport.measurements(try Self.fixture("sensori-aria-nrt.json"))
+    #expect(today.items.map(\.value) == [44, 45, 1.4] && today.skipped == 1)
+    #expect(today.items.allSatisfy { $0.validity == .provisional })
+
+    // One wind sensor's mean and maximum at the same time are two values, rain is cumulated.
+    let (weather, _) = try ArpaImport.measurements(try Self.fixture("sensori-meteo.json"))
+    #expect(weather.items.map(\.sensorID) == ["8162", "8162", "8164", "8164", "8165"])
+    #expect(weather.items.map(\.operator) == [.mean, .mean, .mean, .maximum, .cumulated])
+    #expect(weather.skipped == 2 && weather.problems.contains { $0.contains("stato NV") })
+    let unknown = #"[{"idsensore":"1","data":"2026-11-27T10:00:00.000","valore":"3","stato":"VA","idoperatore":"9"}]"#
+    #expect(try ArpaImport.measurements(Data(unknown.utf8)).outcome.problems == ["sensor 1 at 2026-11-27 09:00:00 +0000: unknown idoperatore 9"])
+  }
+
+  @Test("how the portal averages a value: daily PM in the validated datasets, running means in the feed, 10 minutes for weather")
+  func averaging() {
+    #expect(Averaging.of(typeName: "PM10 (SM2005)", network: .airQuality, nearRealTime: false) == .day)
+    #expect(Averaging.of(typeName: "Particelle sospese PM2.5", network: .airQuality, nearRealTime: false) == .day)
+    #expect(Averaging.of(typeName: "PM10", network: .airQuality, nearRealTime: false, onlyMidnights: false) == .minutes(60))
+    #expect(Averaging.of(typeName: "PM10 (SM2005)", network: .airQuality, nearRealTime: true) == .running(hours: 24))
+    #expect(Averaging.of(typeName: "Monossido di Carbonio", network: .airQuality, nearRealTime: true) == .running(hours: 8))
+    #expect(Averaging.of(typeName: "Benzene", network: .airQuality, nearRealTime: true) == .running(hours: 24))
+    #expect(Averaging.of(typeName: "Biossido di Azoto", network: .airQuality, nearRealTime: true) == .minutes(60))
+    #expect(Averaging.of(typeName: "Temperatura", network: .weather, nearRealTime: false) == .minutes(10))
+    let noon = Date(timeIntervalSince1970: 1_764_241_200)
+    #expect(Averaging.day.window(stampedAt: noon) == noon ..< noon.addingTimeInterval(86_400))
+    #expect(Averaging.running(hours: 24).window(stampedAt: noon) == noon.addingTimeInterval(-86_400) ..< noon)
+    #expect(Averaging.minutes(10).window(stampedAt: noon) == noon ..< noon.addingTimeInterval(600))
+    for averaging in [Averaging.day, .running(hours: 8), .minutes(60), .minutes(10)] {
+      #expect(Averaging(code: averaging.code) == averaging)
+    }
+    #expect(Averaging(code: "weekly") == nil)
   }
 }

@@ -9,7 +9,7 @@ extension Setting {
   static let referenceSources = Setting(
     "referenceSources",
     help:
-      "The open-data portal endpoints to fetch reference data from (JSON: [{\"name\", \"url\", \"kind\": \"catalogue\"|\"measurements\", \"network\": \"air_quality\"|\"weather\"}]); none by default.",
+      "The open-data portal endpoints to fetch reference data from (JSON: [{\"name\", \"url\", \"kind\": \"catalogue\"|\"measurements\"|\"near_real_time\", \"network\": \"air_quality\"|\"weather\", \"fill_gaps_from\"}]); none by default.",
     valueName: "file"
   )
 
@@ -41,6 +41,12 @@ struct TelemetryOptions: ParsableArguments {
       let sources = try JSONDecoder().decode([ReferenceSource].self, from: data)
       if let unnamed = sources.first(where: { $0.name.isEmpty || URL(string: $0.url)?.scheme == nil }) {
         throw Refusal("every source needs a name and an absolute URL (\(unnamed.name.isEmpty ? unnamed.url : unnamed.name))")
+      }
+      for source in sources {
+        guard let other = source.fillGapsFrom else { continue }
+        guard source.kind == .nearRealTime, other != source.name, sources.contains(where: { $0.name == other }) else {
+          throw Refusal("\(source.name): fill_gaps_from is for a near_real_time source and names another source in the file (\(other))")
+        }
       }
       return sources
     } ?? []

@@ -41,6 +41,8 @@ extension PersonText {
       "%@ ti ha aggiunto su Binario",
     "%@ answered HTTP %@":
       "%@ ha risposto HTTP %@",
+    "%@ answered the same page twice: does it ignore $offset?":
+      "%@ ha risposto due volte con la stessa pagina: ignora $offset?",
     "%@ deals near you":
       "%@ offerte vicino a te",
     "%@ declined %@":
@@ -53,6 +55,8 @@ extension PersonText {
       "%@ è terminato senza errori ma senza risposta",
     "%@ ends at %@":
       "%@ termina a %@",
+    "%@ fills its gaps from %@, which is not a source":
+      "%@ colma le sue lacune da %@, che non è una fonte",
     "%@ has already asked you; accept their request instead":
       "%@ te l'ha già chiesto; accetta invece la sua richiesta",
     "%@ has already left %@":
@@ -615,8 +619,8 @@ extension PersonText {
       "è KIND_CATALOGUE o KIND_MEASUREMENTS",
     "is air_quality or weather":
       "è air_quality o weather",
-    "is catalogue or measurements":
-      "è catalogue o measurements",
+    "is catalogue, measurements or near_real_time":
+      "è catalogue, measurements o near_real_time",
     "is not a P-256 private key in base64url (32 bytes)":
       "non è una chiave privata P-256 in base64url (32 byte)",
     "is not an absolute URL":
@@ -693,6 +697,8 @@ extension PersonText {
       "indica le notifiche, o imposta all",
     "name the account by user id or email":
       "indica l'account per id utente o email",
+    "names another source (the current year's dataset), not this one":
+      "indica un'altra fonte (il dataset dell'anno in corso), non questa",
     "no account %@":
       "nessun account %@",
     "no account %@; create the driver with identity's CreateDriver":
@@ -797,6 +803,8 @@ extension PersonText {
       "sola andata",
     "only %@ of the charge is left to refund":
       "restano da rimborsare solo %@ dell'addebito",
+    "only the near-real-time feed fills its gaps from another source":
+      "solo il flusso quasi in tempo reale colma le sue lacune da un'altra fonte",
     "only the organiser of %@ can do that":
       "solo l'organizzatore di %@ può farlo",
     "only the owner may %@ a shared subscription; you may withdraw from it":

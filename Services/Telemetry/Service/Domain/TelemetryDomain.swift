@@ -69,7 +69,7 @@ public struct TelemetryDomain: Sendable {
     var results: [(source: ReferenceSource, outcome: Result<ReferenceData.ImportOutcome, any Error>)] = []
     for source in chosen {
       do {
-        results.append((source, .success(try await fetcher.fetch(source))))
+        results.append((source, .success(try await fetcher.fetch(source, among: all))))
       } catch {
         results.append((source, .failure(error)))
       }

@@ -39,7 +39,7 @@ extension TelemetryHandler {
     let caller = try CallerIdentity.signedIn()
     let measure = try Measure.required(request.measure)
     let range = try domain.range(from: request.hasFrom ? request.from.date : nil, to: request.hasTo ? request.to.date : nil)
-    let points = try await domain.reference.compare(
+    let comparison = try await domain.reference.compare(
       userID: caller.userID,
       deviceID: request.deviceID,
       measure: measure,
@@ -48,14 +48,16 @@ extension TelemetryHandler {
       maximumPoints: Int(request.maxPoints)
     )
     return .with {
-      $0.points = points.map { point in
+      $0.points = comparison.points.map { point in
         .with {
           $0.start = Google_Protobuf_Timestamp(date: point.start)
           if let mine = point.mine { $0.mine = mine }
           if let reference = point.reference { $0.reference = reference }
         }
       }
-      if let r = ReferenceData.correlation(points) { $0.correlation = r }
+      if let r = comparison.correlation { $0.correlation = r }
+      $0.pairs = Int32(clamping: comparison.pairs.count)
+      $0.averaging = comparison.averaging?.code ?? ""
     }
   }
 
@@ -74,7 +76,7 @@ extension TelemetryHandler {
       }
       return .init(try await domain.reference.importCatalogue(request.data, network: network))
     case .measurements:
-      return .init(try await domain.reference.importMeasurements(request.data))
+      return .init(try await domain.reference.importMeasurements(request.data, nearRealTime: request.nearRealTime))
     case .unspecified, .UNRECOGNIZED:
       throw ServiceError.invalid("kind", "is KIND_CATALOGUE or KIND_MEASUREMENTS")
     }
@@ -94,6 +96,7 @@ extension TelemetryHandler {
             $0.read = Int32(clamping: outcome.read)
             $0.added = Int32(clamping: outcome.added)
             $0.skipped = Int32(clamping: outcome.skipped)
+            $0.gapFilled = Int32(clamping: outcome.gapFilled)
           case .failure(let error):
             $0.error = "\(error)"
           }
@@ -118,12 +121,18 @@ extension TelemetryHandler {
     context: ServerContext
   ) async throws -> Binario_Telemetry_V1_SaveReferenceSourceResponse {
     guard let kind = ReferenceSource.Kind(rawValue: request.kind) else {
-      throw ServiceError.invalid("kind", "is catalogue or measurements")
+      throw ServiceError.invalid("kind", "is catalogue, measurements or near_real_time")
     }
     guard let network = request.network.isEmpty ? .airQuality : ReferenceSensor.Network(rawValue: request.network) else {
       throw ServiceError.invalid("network", "is air_quality or weather")
     }
-    let source = ReferenceSource(name: request.name, url: request.url, kind: kind, network: network)
+    let source = ReferenceSource(
+      name: request.name,
+      url: request.url,
+      kind: kind,
+      network: network,
+      fillGapsFrom: request.fillGapsFrom.isEmpty ? nil : request.fillGapsFrom
+    )
     try await domain.sources.save(source)
     let saved = try await described(source, configured: false)
     return .with { $0.source = saved }
@@ -147,6 +156,7 @@ extension TelemetryHandler {
       $0.kind = source.kind.rawValue
       $0.network = source.network.rawValue
       $0.configured = configured
+      $0.fillGapsFrom = source.fillGapsFrom ?? ""
       if let success = state.lastSuccess { $0.lastFetchedAt = Google_Protobuf_Timestamp(date: success) }
       if let failure = state.lastFailure { $0.lastFailedAt = Google_Protobuf_Timestamp(date: failure) }
       $0.lastError = state.lastError ?? ""

@@ -180,6 +180,37 @@ public enum TelemetryMigrations {
           """
       )
     }
+    // The regional data as published: a value is one of a sensor's series (`operator`, the
+    // portal's idoperatore), validated or provisional, and stands for a span (`averaging`: 60m,
+    // 10m, day, running-24h: a PM sensor's daily means and its running means from the
+    // near-real-time feed are two series); where each source's fetch is, sensor by sensor; a near-real-time
+    // source's gaps filled from another source; existing values were hourly means, validated.
+    .add("v7-regional-data-as-published") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE reference_measurement_v7 (
+            sensor_id TEXT NOT NULL,
+            operator INTEGER NOT NULL,
+            time_ms INTEGER NOT NULL,
+            value REAL NOT NULL,
+            validated INTEGER NOT NULL,
+            averaging TEXT NOT NULL,
+            PRIMARY KEY (sensor_id, operator, averaging, time_ms)
+          ) WITHOUT ROWID;
+          INSERT INTO reference_measurement_v7 (sensor_id, operator, time_ms, value, validated, averaging)
+            SELECT sensor_id, 1, time_ms, value, 1, '60m' FROM reference_measurement;
+          DROP TABLE reference_measurement;
+          ALTER TABLE reference_measurement_v7 RENAME TO reference_measurement;
+          CREATE TABLE reference_cursor (
+            source TEXT NOT NULL,
+            sensor_id TEXT NOT NULL,
+            newest_ms INTEGER NOT NULL,
+            PRIMARY KEY (source, sensor_id)
+          ) WITHOUT ROWID;
+          ALTER TABLE reference_source ADD COLUMN fill_gaps_from TEXT;
+          """
+      )
+    }
 }
 
 extension Measure {

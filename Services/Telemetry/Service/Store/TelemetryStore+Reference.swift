@@ -31,25 +31,56 @@ extension TelemetryStore {
     }
   }
 
-  /// Adds measurements (a value already there for the sensor and time is replaced: the provider
-  /// corrects its data); answers how many were new.
-  public func upsert(_ measurements: [ReferenceMeasurement]) async throws -> Int {
+  /// Adds measurements, and when they come from a source's fetch moves that source's cursor of
+  /// each sensor to its newest value, in the same transaction: a fetch killed half-way leaves
+  /// rows and cursors agreeing. A value already there for the sensor, operator and time is
+  /// replaced (the provider corrects its data), except that a provisional value never replaces a
+  /// validated one. Answers how many were new.
+  public func upsert(_ measurements: [ReferenceMeasurement], advancingCursorOf source: String? = nil) async throws -> Int {
     try await pool.write { db in
       let before = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM reference_measurement")) ?? 0
       let statement = try db.cachedStatement(
         sql: """
-          INSERT INTO reference_measurement (sensor_id, time_ms, value) VALUES (?, ?, ?)
-          ON CONFLICT (sensor_id, time_ms) DO UPDATE SET value = excluded.value
+          INSERT INTO reference_measurement (sensor_id, operator, time_ms, value, validated, averaging) VALUES (?, ?, ?, ?, ?, ?)
+          ON CONFLICT (sensor_id, operator, averaging, time_ms) DO UPDATE
+            SET value = excluded.value, validated = excluded.validated
+            WHERE excluded.validated >= reference_measurement.validated
           """
       )
+      var newest: [String: Int64] = [:]
       for measurement in measurements {
-        try statement.execute(arguments: [measurement.sensorID, Self.milliseconds(measurement.time), measurement.value])
+        let time = Self.milliseconds(measurement.time)
+        try statement.execute(arguments: [
+          measurement.sensorID, measurement.operator.rawValue, time, measurement.value, measurement.validity.rawValue, measurement.averaging.code,
+        ])
+        newest[measurement.sensorID] = max(newest[measurement.sensorID] ?? .min, time)
+      }
+      if let source {
+        let cursor = try db.cachedStatement(
+          sql: """
+            INSERT INTO reference_cursor (source, sensor_id, newest_ms) VALUES (?, ?, ?)
+            ON CONFLICT (source, sensor_id) DO UPDATE SET newest_ms = MAX(newest_ms, excluded.newest_ms)
+            """
+        )
+        for (sensorID, time) in newest { try cursor.execute(arguments: [source, sensorID, time]) }
       }
       return (try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM reference_measurement")) ?? 0) - before
     }
   }
 
-  /// When a sensor's newest stored measurement is (an incremental fetch asks only for later ones).
+  /// Where a source's fetches are, sensor by sensor: each sensor's newest value it brought.
+  public func cursors(source: String) async throws -> [String: Date] {
+    try pool.readOnCurrentThread { db in
+      var cursors: [String: Date] = [:]
+      for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT sensor_id, newest_ms FROM reference_cursor WHERE source = ?"), arguments: [source])
+      {
+        cursors[row[0]] = Date(timeIntervalSince1970: Double(row[1] as Int64) / 1000)
+      }
+      return cursors
+    }
+  }
+
+  /// When a sensor's newest stored measurement is.
   public func newestMeasurement(sensorID: String) async throws -> Date? {
     try pool.readOnCurrentThread { db in
       try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(time_ms) FROM reference_measurement WHERE sensor_id = ?"), arguments: [sensorID])
@@ -72,21 +103,71 @@ extension TelemetryStore {
     }
   }
 
+  /// The sensors of `ids` that the catalogues hold, by id.
+  public func referenceSensors(ids: Set<String>) async throws -> [String: ReferenceSensor] {
+    try pool.readOnCurrentThread { db in
+      var sensors: [String: ReferenceSensor] = [:]
+      let statement = try db.cachedStatement(sql: "SELECT * FROM reference_sensor WHERE sensor_id = ?")
+      for id in ids {
+        if let row = try Row.fetchOne(statement, arguments: [id]) { sensors[id] = Self.referenceSensor(row) }
+      }
+      return sensors
+    }
+  }
+
   public func referenceSensor(id: String) async throws -> ReferenceSensor? {
     try pool.readOnCurrentThread { db in
       try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM reference_sensor WHERE sensor_id = ?"), arguments: [id]).map(Self.referenceSensor)
     }
   }
 
-  /// A sensor's values in `range`, in time order.
-  public func referenceValues(sensorID: String, in range: Range<Date>) async throws -> [(Date, Double)] {
+  /// A sensor's values of one operator whose span overlaps `range`, in time order (a day's mean
+  /// stamped the day before the range starts, or a running mean stamped just after, still count).
+  public func referenceValues(
+    sensorID: String,
+    overlapping range: Range<Date>,
+    operator: ReferenceMeasurement.Operator = .mean
+  ) async throws -> [ReferenceMeasurement] {
+    let values = try pool.readOnCurrentThread { db in
+      try Row.fetchAll(
+        db.cachedStatement(
+          sql: """
+            SELECT time_ms, value, validated, averaging FROM reference_measurement
+            WHERE sensor_id = ? AND operator = ? AND time_ms > ? AND time_ms < ? ORDER BY time_ms
+            """
+        ),
+        arguments: [
+          sensorID, `operator`.rawValue, Self.milliseconds(range.lowerBound) - 86_400_000 * 2, Self.milliseconds(range.upperBound) + 86_400_000 * 2,
+        ]
+      ).compactMap { row in
+        let measurement = ReferenceMeasurement(
+          sensorID: sensorID,
+          time: Date(timeIntervalSince1970: Double(row[0] as Int64) / 1000),
+          value: row[1],
+          operator: `operator`,
+          validity: ReferenceMeasurement.Validity(rawValue: row[2]) ?? .validated,
+          averaging: Averaging(code: row[3]) ?? .minutes(60)
+        )
+        return measurement.window.overlaps(range) ? measurement : nil
+      }
+    }
+    return values
+  }
+
+  /// When a sensor's newest validated value of one operator ends (`nil`: none validated yet).
+  public func newestValidatedEnd(sensorID: String, operator: ReferenceMeasurement.Operator = .mean) async throws -> Date? {
     try pool.readOnCurrentThread { db in
       try Row.fetchAll(
         db.cachedStatement(
-          sql: "SELECT time_ms, value FROM reference_measurement WHERE sensor_id = ? AND time_ms >= ? AND time_ms < ? ORDER BY time_ms"
+          sql: """
+            SELECT averaging, MAX(time_ms) FROM reference_measurement WHERE sensor_id = ? AND operator = ? AND validated = 1 GROUP BY averaging
+            """
         ),
-        arguments: [sensorID, Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)]
-      ).map { (Date(timeIntervalSince1970: Double($0[0] as Int64) / 1000), $0[1] as Double) }
+        arguments: [sensorID, `operator`.rawValue]
+      ).compactMap { row -> Date? in
+        let time = Date(timeIntervalSince1970: Double(row[1] as Int64) / 1000)
+        return (Averaging(code: row[0]) ?? .minutes(60)).window(stampedAt: time).upperBound
+      }.max()
     }
   }
 
@@ -161,7 +242,8 @@ extension TelemetryStore {
           name: row["name"],
           url: row["url"],
           kind: ReferenceSource.Kind(rawValue: row["kind"]) ?? .measurements,
-          network: ReferenceSensor.Network(rawValue: row["network"]) ?? .airQuality
+          network: ReferenceSensor.Network(rawValue: row["network"]) ?? .airQuality,
+          fillGapsFrom: row["fill_gaps_from"]
         )
       }
     }
@@ -172,10 +254,11 @@ extension TelemetryStore {
     try await pool.write { db in
       try db.execute(
         sql: """
-          INSERT INTO reference_source (name, url, kind, network, saved_at) VALUES (?, ?, ?, ?, ?)
-          ON CONFLICT (name) DO UPDATE SET url = excluded.url, kind = excluded.kind, network = excluded.network, saved_at = excluded.saved_at
+          INSERT INTO reference_source (name, url, kind, network, fill_gaps_from, saved_at) VALUES (?, ?, ?, ?, ?, ?)
+          ON CONFLICT (name) DO UPDATE SET url = excluded.url, kind = excluded.kind, network = excluded.network,
+            fill_gaps_from = excluded.fill_gaps_from, saved_at = excluded.saved_at
           """,
-        arguments: [source.name, source.url, source.kind.rawValue, source.network.rawValue, instant.timeIntervalSince1970]
+        arguments: [source.name, source.url, source.kind.rawValue, source.network.rawValue, source.fillGapsFrom, instant.timeIntervalSince1970]
       )
     }
   }
@@ -185,7 +268,10 @@ extension TelemetryStore {
     try await pool.write { db in
       try db.execute(sql: "DELETE FROM reference_source WHERE name = ?", arguments: [name])
       let deleted = db.changesCount > 0
-      if deleted { try db.execute(sql: "DELETE FROM reference_fetch WHERE source = ?", arguments: [name]) }
+      if deleted {
+        try db.execute(sql: "DELETE FROM reference_fetch WHERE source = ?", arguments: [name])
+        try db.execute(sql: "DELETE FROM reference_cursor WHERE source = ?", arguments: [name])
+      }
       return deleted
     }
   }

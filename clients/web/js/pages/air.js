@@ -189,7 +189,9 @@ export async function show(main, { query }) {
       referenceLine = (compared.points || []).filter((point) => point.reference !== undefined).map((point) => ({ x: Date.parse(point.start), y: point.reference }));
       const station = t("air.stationAway", { station: sensor.sensor.stationName, km: number(sensor.distanceMetres / 1000, 1) });
       replace(chartNote, referenceLine.length ? t("air.red", { station }) : t("air.stationEmpty", { station }),
-        compared.correlation !== undefined ? `; ${t("air.correlation", { r: number(compared.correlation, 2) })}` : "", ".");
+        compared.correlation !== undefined ? `; ${t("air.correlation", { r: number(compared.correlation, 2) })}` : "",
+        referenceLine.length && compared.averaging ? `; ${averagingNote(compared.averaging)}` : "", ".");
+      chartCanvas.dataset.averaging = compared.averaging || "";
     } else {
       replace(chartNote, t("air.noStation"));
     }
@@ -221,6 +223,15 @@ export async function show(main, { query }) {
     });
     chartCanvas.dataset.points = String(mineLine.length);
     chartCanvas.dataset.referencePoints = String(referenceLine.length);
+  }
+
+  /** How the station averages the values on the chart, and what they are compared with. */
+  function averagingNote(code) {
+    if (code === "day") return t("air.averagingDay");
+    const running = /^running-(\d+)h$/.exec(code);
+    if (running) return t("air.averagingRunning", { hours: running[1] });
+    const minutes = /^(\d+)m$/.exec(code);
+    return minutes ? t("air.averagingMinutes", { minutes: minutes[1] }) : "";
   }
 
   /** The station picker's options: the nearest, none, then each station near the data with its

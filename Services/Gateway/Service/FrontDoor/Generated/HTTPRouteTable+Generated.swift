@@ -1740,7 +1740,7 @@ extension HTTPRouteTable {
       rpc: "/binario.telemetry.v1.Telemetry/ImportReferenceData",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["data": .string, "kind": .string, "network": .string],
+      parameterKinds: ["data": .string, "kind": .string, "near_real_time": .bool, "network": .string],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_ImportReferenceDataRequest, Binario_Telemetry_V1_ImportReferenceDataResponse>(),
       summary: "Imports a reference file in one of the portal's formats (a station catalogue as JSON, CSV or GeoJSON; measurements as JSON or CSV); idempotent."
     ),
@@ -1839,7 +1839,7 @@ extension HTTPRouteTable {
       rpc: "/binario.telemetry.v1.Telemetry/SaveReferenceSource",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["kind": .string, "name": .string, "network": .string, "url": .string],
+      parameterKinds: ["fill_gaps_from": .string, "kind": .string, "name": .string, "network": .string, "url": .string],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_SaveReferenceSourceRequest, Binario_Telemetry_V1_SaveReferenceSourceResponse>(),
       summary: "Saves a portal source (a dataset endpoint with its query parameters), new or changed; it is fetched on the schedule from then on (and at once with FetchReferenceData)."
     ),

@@ -30776,6 +30776,13 @@ extension OpenAPIDocument {
           "correlation": {
             "type": "number",
             "format": "double"
+          },
+          "pairs": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "averaging": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -30932,6 +30939,10 @@ extension OpenAPIDocument {
           },
           "error": {
             "type": "string"
+          },
+          "gapFilled": {
+            "type": "integer",
+            "format": "int32"
           }
         },
         "additionalProperties": false
@@ -31149,6 +31160,9 @@ extension OpenAPIDocument {
           "data": {
             "type": "string",
             "contentEncoding": "base64"
+          },
+          "nearRealTime": {
+            "type": "boolean"
           }
         },
         "additionalProperties": false
@@ -31534,6 +31548,9 @@ extension OpenAPIDocument {
           "consecutiveFailures": {
             "type": "integer",
             "format": "int32"
+          },
+          "fillGapsFrom": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -31678,6 +31695,9 @@ extension OpenAPIDocument {
             "type": "string"
           },
           "network": {
+            "type": "string"
+          },
+          "fillGapsFrom": {
             "type": "string"
           }
         },

@@ -2,14 +2,17 @@ import BinarioDomain
 import Foundation
 
 /// Reading what Regione Lombardia's open-data portal publishes for ARPA Lombardia's monitoring
-/// networks: the station catalogues (the API's JSON rows, the CSV export, the GeoJSON export) and
-/// the measurements (the API's JSON, the CSV export).
+/// networks: the two station catalogues (air quality and weather, which name their fields
+/// differently), as the API's JSON rows, the CSV export or the GeoJSON export; and the
+/// measurement datasets (the yearly archives, the current year, the near-real-time feed) as the
+/// API's JSON or the CSV export. `docs/regional-data.md` lists the fields and codes read and why.
 ///
-/// The portal's times are in standard time (UTC+1 all year, no daylight saving): they are read as
-/// such and kept as UTC instants. A measurement of `-9999` is missing, and one whose `stato` is not
-/// `VA` (validated) is not valid: both are skipped and counted. Empty fields are tolerated where
-/// the value is optional (elevation, dates); a row without its identity or position is skipped
-/// and counted.
+/// Field names are matched whatever their case, accents, spaces and underscores (the API's
+/// `unit_dimisura` is the export's `Unità DiMisura`). The portal's times are in standard time
+/// (UTC+1 all year, no daylight saving): they are read as such and kept as UTC instants. A value
+/// of `-9999` is missing; a `stato` other than `VA` (validated) is not valid, except that a row
+/// without one is provisional (the near-real-time feed is not validated); an `idoperatore` says
+/// which of a sensor's series the value is. Rows left out are counted with the first few reasons.
 public enum ArpaImport {
   /// The portal's standard time.
   static let standardTime = TimeZone(secondsFromGMT: 3600)!
@@ -56,25 +59,25 @@ public enum ArpaImport {
   public static func sensors(_ data: Data, network: ReferenceSensor.Network) throws -> Outcome<ReferenceSensor> {
     switch format(of: data) {
     case .csv:
-      return collect(try Self.csv(data).rows.map { row in { name in row.value(name) } }, network: network)
+      return collect(Self.fields(of: try Self.csv(data)), network: network)
     case .json:
       guard let rows = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
         throw ServiceError.invalid("file", "a station catalogue in JSON is an array of rows")
       }
-      return collect(rows.map { row in { name in Self.text(row, name) } }, network: network)
+      return collect(rows.map(Self.fields(of:)), network: network)
     case .geoJSON:
       guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
         let features = object["features"] as? [[String: Any]]
       else { throw ServiceError.invalid("file", "a GeoJSON catalogue is a FeatureCollection") }
       return collect(
         features.map { feature in
-          let properties = feature["properties"] as? [String: Any] ?? [:]
+          let properties = Self.fields(of: feature["properties"] as? [String: Any] ?? [:])
           let coordinates = (feature["geometry"] as? [String: Any])?["coordinates"] as? [Any]
           return { name in
-            switch name.lowercased() {
-            case "lng": return Self.text(properties, name) ?? coordinates.flatMap { $0.first }.flatMap(Self.text)
-            case "lat": return Self.text(properties, name) ?? coordinates.flatMap { $0.count > 1 ? $0[1] : nil }.flatMap(Self.text)
-            default: return Self.text(properties, name)
+            switch name {
+            case "lng": return properties(name) ?? coordinates.flatMap { $0.first }.flatMap(Self.text)
+            case "lat": return properties(name) ?? coordinates.flatMap { $0.count > 1 ? $0[1] : nil }.flatMap(Self.text)
+            default: return properties(name)
             }
           }
         },
@@ -99,8 +102,9 @@ public enum ArpaImport {
       outcome.items.append(
         ReferenceSensor(
           sensorID: sensorID,
-          typeName: field("nometiposensore") ?? "",
-          unit: field("unitamisura") ?? "",
+          // The air catalogue's names, then the weather catalogue's.
+          typeName: field("nometiposensore") ?? field("tipologia") ?? "",
+          unit: field("unitamisura") ?? field("unitdimisura") ?? field("unitadimisura") ?? "",
           stationID: stationID,
           stationName: field("nomestazione") ?? "",
           elevation: field("quota").flatMap(number),
@@ -119,17 +123,18 @@ public enum ArpaImport {
 
   // MARK: - Measurements
 
-  /// The measurements of a file (the API's JSON or the CSV export).
-  public static func measurements(_ data: Data) throws -> Outcome<ReferenceMeasurement> {
-    var rows: [(String) -> String?]
+  /// The measurements of a file (the API's JSON or the CSV export); `rows` counts every row read,
+  /// taken or not (a page's length, for paging).
+  public static func measurements(_ data: Data) throws -> (outcome: Outcome<ReferenceMeasurement>, rows: Int) {
+    let rows: [(String) -> String?]
     switch format(of: data) {
     case .csv:
-      rows = try Self.csv(data).rows.map { row in { name in row.value(name) } }
+      rows = Self.fields(of: try Self.csv(data))
     case .json:
       guard let objects = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
         throw ServiceError.invalid("file", "measurements in JSON are an array of rows")
       }
-      rows = objects.map { row in { name in Self.text(row, name) } }
+      rows = objects.map(Self.fields(of:))
     case .geoJSON:
       throw ServiceError.invalid("file", "measurements come as JSON rows or CSV, not GeoJSON")
     }
@@ -147,21 +152,54 @@ public enum ArpaImport {
         outcome.skip("sensor \(sensorID) at \(time): missing value")
         continue
       }
-      guard (field("stato") ?? "VA").uppercased() == "VA" else {
-        outcome.skip("sensor \(sensorID) at \(time): stato \(field("stato") ?? "") is not valid")
+      let validity: ReferenceMeasurement.Validity
+      switch field("stato")?.uppercased() {
+      case "VA": validity = .validated
+      case nil: validity = .provisional
+      case let code?:
+        outcome.skip("sensor \(sensorID) at \(time): stato \(code) is not valid")
         continue
       }
-      outcome.items.append(ReferenceMeasurement(sensorID: sensorID, time: time, value: value))
+      let code = field("idoperatore") ?? "1"
+      guard let number = Int(code), let `operator` = ReferenceMeasurement.Operator(rawValue: number) else {
+        outcome.skip("sensor \(sensorID) at \(time): unknown idoperatore \(code)")
+        continue
+      }
+      outcome.items.append(ReferenceMeasurement(sensorID: sensorID, time: time, value: value, operator: `operator`, validity: validity))
     }
-    return outcome
+    return (outcome, rows.count)
   }
 
   // MARK: - Fields
 
-  /// A JSON row's field as text whatever its JSON type (the API gives numbers as strings).
-  static func text(_ row: [String: Any], _ name: String) -> String? {
-    let value = row[name] ?? row.first { $0.key.lowercased() == name.lowercased() }?.value
-    return value.flatMap(text)
+  /// A field name as matched: lower case, no accents, letters and digits only (`Unità DiMisura`
+  /// and `unit_dimisura` differ still, so a field may have two names).
+  static func key(_ name: String) -> String {
+    String(
+      name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "en_US_POSIX")).unicodeScalars
+        .filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII }.map(Character.init)
+    )
+  }
+
+  /// A JSON row's fields by ``key(_:)``, as text whatever their JSON type (the API gives numbers
+  /// as strings).
+  static func fields(of row: [String: Any]) -> (String) -> String? {
+    var byKey: [String: Any] = [:]
+    for (name, value) in row { byKey[key(name)] = value }
+    return { name in byKey[name].flatMap(text) }
+  }
+
+  /// A CSV export's rows, each as its fields by ``key(_:)``.
+  static func fields(of table: CSVTable) -> [(String) -> String?] {
+    var columns: [String: Int] = [:]
+    for (index, name) in table.header.enumerated() where columns[key(name)] == nil { columns[key(name)] = index }
+    return table.rows.map { row in
+      { name in
+        guard let index = columns[name], index < row.fields.count else { return nil }
+        let value = row.fields[index].trimmingCharacters(in: .whitespacesAndNewlines)
+        return value.isEmpty ? nil : value
+      }
+    }
   }
 
   static func text(_ value: Any) -> String? {

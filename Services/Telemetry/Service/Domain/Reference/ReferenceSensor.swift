@@ -43,10 +43,3 @@ public struct ReferenceSensor: Sendable, Hashable {
     return nil
   }
 }
-
-/// A reference sensor's measurement.
-public struct ReferenceMeasurement: Sendable, Hashable {
-  public var sensorID: String
-  public var time: Date
-  public var value: Double
-}

@@ -35,6 +35,13 @@ public struct ReferenceSources: Sendable {
     } else {
       check.fail("url", "an absolute http(s) URL, such as https://www.dati.lombardia.it/resource/ykhg-b8rs.json?$limit=50000")
     }
+    if let other = source.fillGapsFrom {
+      if source.kind != .nearRealTime {
+        check.fail("fill_gaps_from", "only the near-real-time feed fills its gaps from another source")
+      } else if other == source.name {
+        check.fail("fill_gaps_from", "names another source (the current year's dataset), not this one")
+      }
+    }
     try check.finish()
     guard !configured.contains(where: { $0.name == source.name }) else {
       throw ServiceError.failedPrecondition("\(source.name) is set in the service's settings (--reference-sources); change it there")

@@ -1595,6 +1595,8 @@ public nonisolated struct Binario_Telemetry_V1_ComparedPoint: Sendable {
   /// Clears the value of `mine`. Subsequent reads from it will return its default value.
   public mutating func clearMine() {self._mine = nil}
 
+  /// The station's values overlapping the bucket, weighted by the overlap: a daily mean is the
+  /// same on each of its day's buckets.
   public var reference: Double {
     get {_reference ?? 0}
     set {_reference = newValue}
@@ -1620,7 +1622,8 @@ public nonisolated struct Binario_Telemetry_V1_CompareWithReferenceResponse: Sen
 
   public var points: [Binario_Telemetry_V1_ComparedPoint] = []
 
-  /// Pearson's r; absent below two shared buckets
+  /// Pearson's r of each station value against the board's mean over the same span (a daily
+  /// mean against the board's day); absent below two such pairs.
   public var correlation: Double {
     get {_correlation ?? 0}
     set {_correlation = newValue}
@@ -1629,6 +1632,13 @@ public nonisolated struct Binario_Telemetry_V1_CompareWithReferenceResponse: Sen
   public var hasCorrelation: Bool {self._correlation != nil}
   /// Clears the value of `correlation`. Subsequent reads from it will return its default value.
   public mutating func clearCorrelation() {self._correlation = nil}
+
+  /// the station values the board had readings in the span of
+  public var pairs: Int32 = 0
+
+  /// How the station averages its values: "60m", "10m", "day" (a calendar day in the portal's
+  /// standard time), "running-24h" (the 24 hours before, the near-real-time feed's PM).
+  public var averaging: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1712,6 +1722,9 @@ public nonisolated struct Binario_Telemetry_V1_ImportReferenceDataRequest: Senda
 
   /// the file as the portal publishes it
   public var data: Data = Data()
+
+  /// measurements from the near-real-time feed (running PM means)
+  public var nearRealTime: Bool = false
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1804,6 +1817,9 @@ public nonisolated struct Binario_Telemetry_V1_FetchedSource: Sendable {
   /// empty: fetched
   public var error: String = String()
 
+  /// of added: a near-real-time gap filled from another source
+  public var gapFilled: Int32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1840,7 +1856,7 @@ public nonisolated struct Binario_Telemetry_V1_ReferenceSource: Sendable {
 
   public var url: String = String()
 
-  /// "catalogue" or "measurements"
+  /// "catalogue", "measurements" or "near_real_time"
   public var kind: String = String()
 
   public var network: String = String()
@@ -1879,6 +1895,9 @@ public nonisolated struct Binario_Telemetry_V1_ReferenceSource: Sendable {
 
   public var consecutiveFailures: Int32 = 0
 
+  /// a near-real-time feed's: the source its gaps are filled from
+  public var fillGapsFrom: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1911,11 +1930,15 @@ public nonisolated struct Binario_Telemetry_V1_SaveReferenceSourceRequest: Senda
   /// absolute http(s), with the dataset's query parameters
   public var url: String = String()
 
-  /// "catalogue" or "measurements"
+  /// "catalogue", "measurements" or "near_real_time"
   public var kind: String = String()
 
   /// a catalogue's: "air_quality" (default) or "weather"
   public var network: String = String()
+
+  /// A near-real-time feed's (it holds only today): the source that still holds what it no
+  /// longer does, the current year's dataset, from which a gap after downtime is filled.
+  public var fillGapsFrom: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -4628,7 +4651,7 @@ nonisolated extension Binario_Telemetry_V1_ComparedPoint: SwiftProtobuf.Message,
 
 nonisolated extension Binario_Telemetry_V1_CompareWithReferenceResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".CompareWithReferenceResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}points\0\u{1}correlation\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}points\0\u{1}correlation\0\u{1}pairs\0\u{1}averaging\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4638,6 +4661,8 @@ nonisolated extension Binario_Telemetry_V1_CompareWithReferenceResponse: SwiftPr
       switch fieldNumber {
       case 1: try { try decoder.decodeRepeatedMessageField(value: &self.points) }()
       case 2: try { try decoder.decodeSingularDoubleField(value: &self._correlation) }()
+      case 3: try { try decoder.decodeSingularInt32Field(value: &self.pairs) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.averaging) }()
       default: break
       }
     }
@@ -4654,12 +4679,20 @@ nonisolated extension Binario_Telemetry_V1_CompareWithReferenceResponse: SwiftPr
     try { if let v = self._correlation {
       try visitor.visitSingularDoubleField(value: v, fieldNumber: 2)
     } }()
+    if self.pairs != 0 {
+      try visitor.visitSingularInt32Field(value: self.pairs, fieldNumber: 3)
+    }
+    if !self.averaging.isEmpty {
+      try visitor.visitSingularStringField(value: self.averaging, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Telemetry_V1_CompareWithReferenceResponse, rhs: Binario_Telemetry_V1_CompareWithReferenceResponse) -> Bool {
     if lhs.points != rhs.points {return false}
     if lhs._correlation != rhs._correlation {return false}
+    if lhs.pairs != rhs.pairs {return false}
+    if lhs.averaging != rhs.averaging {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4765,7 +4798,7 @@ nonisolated extension Binario_Telemetry_V1_CorrelateMeasuresResponse: SwiftProto
 
 nonisolated extension Binario_Telemetry_V1_ImportReferenceDataRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ImportReferenceDataRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}network\0\u{1}data\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}network\0\u{1}data\0\u{3}near_real_time\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4776,6 +4809,7 @@ nonisolated extension Binario_Telemetry_V1_ImportReferenceDataRequest: SwiftProt
       case 1: try { try decoder.decodeSingularEnumField(value: &self.kind) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.network) }()
       case 3: try { try decoder.decodeSingularBytesField(value: &self.data) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.nearRealTime) }()
       default: break
       }
     }
@@ -4791,6 +4825,9 @@ nonisolated extension Binario_Telemetry_V1_ImportReferenceDataRequest: SwiftProt
     if !self.data.isEmpty {
       try visitor.visitSingularBytesField(value: self.data, fieldNumber: 3)
     }
+    if self.nearRealTime != false {
+      try visitor.visitSingularBoolField(value: self.nearRealTime, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4798,6 +4835,7 @@ nonisolated extension Binario_Telemetry_V1_ImportReferenceDataRequest: SwiftProt
     if lhs.kind != rhs.kind {return false}
     if lhs.network != rhs.network {return false}
     if lhs.data != rhs.data {return false}
+    if lhs.nearRealTime != rhs.nearRealTime {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4884,7 +4922,7 @@ nonisolated extension Binario_Telemetry_V1_FetchReferenceDataRequest: SwiftProto
 
 nonisolated extension Binario_Telemetry_V1_FetchedSource: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".FetchedSource"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}source\0\u{1}read\0\u{1}added\0\u{1}skipped\0\u{1}error\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}source\0\u{1}read\0\u{1}added\0\u{1}skipped\0\u{1}error\0\u{3}gap_filled\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4897,6 +4935,7 @@ nonisolated extension Binario_Telemetry_V1_FetchedSource: SwiftProtobuf.Message,
       case 3: try { try decoder.decodeSingularInt32Field(value: &self.added) }()
       case 4: try { try decoder.decodeSingularInt32Field(value: &self.skipped) }()
       case 5: try { try decoder.decodeSingularStringField(value: &self.error) }()
+      case 6: try { try decoder.decodeSingularInt32Field(value: &self.gapFilled) }()
       default: break
       }
     }
@@ -4918,6 +4957,9 @@ nonisolated extension Binario_Telemetry_V1_FetchedSource: SwiftProtobuf.Message,
     if !self.error.isEmpty {
       try visitor.visitSingularStringField(value: self.error, fieldNumber: 5)
     }
+    if self.gapFilled != 0 {
+      try visitor.visitSingularInt32Field(value: self.gapFilled, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4927,6 +4969,7 @@ nonisolated extension Binario_Telemetry_V1_FetchedSource: SwiftProtobuf.Message,
     if lhs.added != rhs.added {return false}
     if lhs.skipped != rhs.skipped {return false}
     if lhs.error != rhs.error {return false}
+    if lhs.gapFilled != rhs.gapFilled {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4983,7 +5026,7 @@ nonisolated extension Binario_Telemetry_V1_ListReferenceSourcesRequest: SwiftPro
 
 nonisolated extension Binario_Telemetry_V1_ReferenceSource: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ReferenceSource"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}url\0\u{1}kind\0\u{1}network\0\u{3}last_fetched_at\0\u{3}last_failed_at\0\u{3}last_error\0\u{1}configured\0\u{3}next_fetch_at\0\u{3}consecutive_failures\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}url\0\u{1}kind\0\u{1}network\0\u{3}last_fetched_at\0\u{3}last_failed_at\0\u{3}last_error\0\u{1}configured\0\u{3}next_fetch_at\0\u{3}consecutive_failures\0\u{3}fill_gaps_from\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5001,6 +5044,7 @@ nonisolated extension Binario_Telemetry_V1_ReferenceSource: SwiftProtobuf.Messag
       case 8: try { try decoder.decodeSingularBoolField(value: &self.configured) }()
       case 9: try { try decoder.decodeSingularMessageField(value: &self._nextFetchAt) }()
       case 10: try { try decoder.decodeSingularInt32Field(value: &self.consecutiveFailures) }()
+      case 11: try { try decoder.decodeSingularStringField(value: &self.fillGapsFrom) }()
       default: break
       }
     }
@@ -5041,6 +5085,9 @@ nonisolated extension Binario_Telemetry_V1_ReferenceSource: SwiftProtobuf.Messag
     if self.consecutiveFailures != 0 {
       try visitor.visitSingularInt32Field(value: self.consecutiveFailures, fieldNumber: 10)
     }
+    if !self.fillGapsFrom.isEmpty {
+      try visitor.visitSingularStringField(value: self.fillGapsFrom, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5055,6 +5102,7 @@ nonisolated extension Binario_Telemetry_V1_ReferenceSource: SwiftProtobuf.Messag
     if lhs.configured != rhs.configured {return false}
     if lhs._nextFetchAt != rhs._nextFetchAt {return false}
     if lhs.consecutiveFailures != rhs.consecutiveFailures {return false}
+    if lhs.fillGapsFrom != rhs.fillGapsFrom {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -5092,7 +5140,7 @@ nonisolated extension Binario_Telemetry_V1_ListReferenceSourcesResponse: SwiftPr
 
 nonisolated extension Binario_Telemetry_V1_SaveReferenceSourceRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SaveReferenceSourceRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}url\0\u{1}kind\0\u{1}network\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}url\0\u{1}kind\0\u{1}network\0\u{3}fill_gaps_from\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5104,6 +5152,7 @@ nonisolated extension Binario_Telemetry_V1_SaveReferenceSourceRequest: SwiftProt
       case 2: try { try decoder.decodeSingularStringField(value: &self.url) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.kind) }()
       case 4: try { try decoder.decodeSingularStringField(value: &self.network) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.fillGapsFrom) }()
       default: break
       }
     }
@@ -5122,6 +5171,9 @@ nonisolated extension Binario_Telemetry_V1_SaveReferenceSourceRequest: SwiftProt
     if !self.network.isEmpty {
       try visitor.visitSingularStringField(value: self.network, fieldNumber: 4)
     }
+    if !self.fillGapsFrom.isEmpty {
+      try visitor.visitSingularStringField(value: self.fillGapsFrom, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5130,6 +5182,7 @@ nonisolated extension Binario_Telemetry_V1_SaveReferenceSourceRequest: SwiftProt
     if lhs.url != rhs.url {return false}
     if lhs.kind != rhs.kind {return false}
     if lhs.network != rhs.network {return false}
+    if lhs.fillGapsFrom != rhs.fillGapsFrom {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

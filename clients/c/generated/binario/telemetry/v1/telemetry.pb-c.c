@@ -7491,7 +7491,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__compared_point__descrip
   (ProtobufCMessageInit) binario__telemetry__v1__compared_point__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__telemetry__v1__compare_with_reference_response__field_descriptors[2] =
+static const ProtobufCFieldDescriptor binario__telemetry__v1__compare_with_reference_response__field_descriptors[4] =
 {
   {
     "points",
@@ -7517,15 +7517,41 @@ static const ProtobufCFieldDescriptor binario__telemetry__v1__compare_with_refer
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "pairs",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Binario__Telemetry__V1__CompareWithReferenceResponse, has_pairs),
+    offsetof(Binario__Telemetry__V1__CompareWithReferenceResponse, pairs),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "averaging",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__CompareWithReferenceResponse, averaging),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__telemetry__v1__compare_with_reference_response__field_indices_by_name[] = {
+  3,   /* field[3] = averaging */
   1,   /* field[1] = correlation */
+  2,   /* field[2] = pairs */
   0,   /* field[0] = points */
 };
 static const ProtobufCIntRange binario__telemetry__v1__compare_with_reference_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor binario__telemetry__v1__compare_with_reference_response__descriptor =
 {
@@ -7535,7 +7561,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__compare_with_reference_
   "Binario__Telemetry__V1__CompareWithReferenceResponse",
   "binario.telemetry.v1",
   sizeof(Binario__Telemetry__V1__CompareWithReferenceResponse),
-  2,
+  4,
   binario__telemetry__v1__compare_with_reference_response__field_descriptors,
   binario__telemetry__v1__compare_with_reference_response__field_indices_by_name,
   1,  binario__telemetry__v1__compare_with_reference_response__number_ranges,
@@ -7726,7 +7752,7 @@ const ProtobufCEnumDescriptor binario__telemetry__v1__import_reference_data_requ
   binario__telemetry__v1__import_reference_data_request__kind__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCFieldDescriptor binario__telemetry__v1__import_reference_data_request__field_descriptors[3] =
+static const ProtobufCFieldDescriptor binario__telemetry__v1__import_reference_data_request__field_descriptors[4] =
 {
   {
     "kind",
@@ -7764,16 +7790,29 @@ static const ProtobufCFieldDescriptor binario__telemetry__v1__import_reference_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "near_real_time",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Binario__Telemetry__V1__ImportReferenceDataRequest, has_near_real_time),
+    offsetof(Binario__Telemetry__V1__ImportReferenceDataRequest, near_real_time),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__telemetry__v1__import_reference_data_request__field_indices_by_name[] = {
   2,   /* field[2] = data */
   0,   /* field[0] = kind */
+  3,   /* field[3] = near_real_time */
   1,   /* field[1] = network */
 };
 static const ProtobufCIntRange binario__telemetry__v1__import_reference_data_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor binario__telemetry__v1__import_reference_data_request__descriptor =
 {
@@ -7783,7 +7822,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__import_reference_data_r
   "Binario__Telemetry__V1__ImportReferenceDataRequest",
   "binario.telemetry.v1",
   sizeof(Binario__Telemetry__V1__ImportReferenceDataRequest),
-  3,
+  4,
   binario__telemetry__v1__import_reference_data_request__field_descriptors,
   binario__telemetry__v1__import_reference_data_request__field_indices_by_name,
   1,  binario__telemetry__v1__import_reference_data_request__number_ranges,
@@ -7905,7 +7944,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__fetch_reference_data_re
   (ProtobufCMessageInit) binario__telemetry__v1__fetch_reference_data_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__telemetry__v1__fetched_source__field_descriptors[5] =
+static const ProtobufCFieldDescriptor binario__telemetry__v1__fetched_source__field_descriptors[6] =
 {
   {
     "source",
@@ -7967,10 +8006,23 @@ static const ProtobufCFieldDescriptor binario__telemetry__v1__fetched_source__fi
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "gap_filled",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Binario__Telemetry__V1__FetchedSource, has_gap_filled),
+    offsetof(Binario__Telemetry__V1__FetchedSource, gap_filled),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__telemetry__v1__fetched_source__field_indices_by_name[] = {
   2,   /* field[2] = added */
   4,   /* field[4] = error */
+  5,   /* field[5] = gap_filled */
   1,   /* field[1] = read */
   3,   /* field[3] = skipped */
   0,   /* field[0] = source */
@@ -7978,7 +8030,7 @@ static const unsigned binario__telemetry__v1__fetched_source__field_indices_by_n
 static const ProtobufCIntRange binario__telemetry__v1__fetched_source__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor binario__telemetry__v1__fetched_source__descriptor =
 {
@@ -7988,7 +8040,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__fetched_source__descrip
   "Binario__Telemetry__V1__FetchedSource",
   "binario.telemetry.v1",
   sizeof(Binario__Telemetry__V1__FetchedSource),
-  5,
+  6,
   binario__telemetry__v1__fetched_source__field_descriptors,
   binario__telemetry__v1__fetched_source__field_indices_by_name,
   1,  binario__telemetry__v1__fetched_source__number_ranges,
@@ -8051,7 +8103,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__list_reference_sources_
   (ProtobufCMessageInit) binario__telemetry__v1__list_reference_sources_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__telemetry__v1__reference_source__field_descriptors[10] =
+static const ProtobufCFieldDescriptor binario__telemetry__v1__reference_source__field_descriptors[11] =
 {
   {
     "name",
@@ -8173,10 +8225,23 @@ static const ProtobufCFieldDescriptor binario__telemetry__v1__reference_source__
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "fill_gaps_from",
+    11,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__ReferenceSource, fill_gaps_from),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__telemetry__v1__reference_source__field_indices_by_name[] = {
   7,   /* field[7] = configured */
   9,   /* field[9] = consecutive_failures */
+  10,   /* field[10] = fill_gaps_from */
   2,   /* field[2] = kind */
   6,   /* field[6] = last_error */
   5,   /* field[5] = last_failed_at */
@@ -8189,7 +8254,7 @@ static const unsigned binario__telemetry__v1__reference_source__field_indices_by
 static const ProtobufCIntRange binario__telemetry__v1__reference_source__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 10 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor binario__telemetry__v1__reference_source__descriptor =
 {
@@ -8199,7 +8264,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__reference_source__descr
   "Binario__Telemetry__V1__ReferenceSource",
   "binario.telemetry.v1",
   sizeof(Binario__Telemetry__V1__ReferenceSource),
-  10,
+  11,
   binario__telemetry__v1__reference_source__field_descriptors,
   binario__telemetry__v1__reference_source__field_indices_by_name,
   1,  binario__telemetry__v1__reference_source__number_ranges,
@@ -8244,7 +8309,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__list_reference_sources_
   (ProtobufCMessageInit) binario__telemetry__v1__list_reference_sources_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__telemetry__v1__save_reference_source_request__field_descriptors[4] =
+static const ProtobufCFieldDescriptor binario__telemetry__v1__save_reference_source_request__field_descriptors[5] =
 {
   {
     "name",
@@ -8294,8 +8359,21 @@ static const ProtobufCFieldDescriptor binario__telemetry__v1__save_reference_sou
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "fill_gaps_from",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__SaveReferenceSourceRequest, fill_gaps_from),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__telemetry__v1__save_reference_source_request__field_indices_by_name[] = {
+  4,   /* field[4] = fill_gaps_from */
   2,   /* field[2] = kind */
   0,   /* field[0] = name */
   3,   /* field[3] = network */
@@ -8304,7 +8382,7 @@ static const unsigned binario__telemetry__v1__save_reference_source_request__fie
 static const ProtobufCIntRange binario__telemetry__v1__save_reference_source_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor binario__telemetry__v1__save_reference_source_request__descriptor =
 {
@@ -8314,7 +8392,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__save_reference_source_r
   "Binario__Telemetry__V1__SaveReferenceSourceRequest",
   "binario.telemetry.v1",
   sizeof(Binario__Telemetry__V1__SaveReferenceSourceRequest),
-  4,
+  5,
   binario__telemetry__v1__save_reference_source_request__field_descriptors,
   binario__telemetry__v1__save_reference_source_request__field_indices_by_name,
   1,  binario__telemetry__v1__save_reference_source_request__number_ranges,

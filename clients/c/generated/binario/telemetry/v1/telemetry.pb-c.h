@@ -1148,6 +1148,10 @@ struct  Binario__Telemetry__V1__ComparedPoint
   Google__Protobuf__Timestamp *start;
   protobuf_c_boolean has_mine;
   double mine;
+  /*
+   * The station's values overlapping the bucket, weighted by the overlap: a daily mean is the
+   * same on each of its day's buckets.
+   */
   protobuf_c_boolean has_reference;
   double reference;
 };
@@ -1162,14 +1166,25 @@ struct  Binario__Telemetry__V1__CompareWithReferenceResponse
   size_t n_points;
   Binario__Telemetry__V1__ComparedPoint **points;
   /*
-   * Pearson's r; absent below two shared buckets
+   * Pearson's r of each station value against the board's mean over the same span (a daily
+   * mean against the board's day); absent below two such pairs.
    */
   protobuf_c_boolean has_correlation;
   double correlation;
+  /*
+   * the station values the board had readings in the span of
+   */
+  protobuf_c_boolean has_pairs;
+  int32_t pairs;
+  /*
+   * How the station averages its values: "60m", "10m", "day" (a calendar day in the portal's
+   * standard time), "running-24h" (the 24 hours before, the near-real-time feed's PM).
+   */
+  char *averaging;
 };
 #define BINARIO__TELEMETRY__V1__COMPARE_WITH_REFERENCE_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__compare_with_reference_response__descriptor) \
-    , 0,NULL, 0, 0 }
+    , 0,NULL, 0, 0, 0, 0, NULL }
 
 
 struct  Binario__Telemetry__V1__CorrelateMeasuresRequest
@@ -1220,10 +1235,15 @@ struct  Binario__Telemetry__V1__ImportReferenceDataRequest
    */
   protobuf_c_boolean has_data;
   ProtobufCBinaryData data;
+  /*
+   * measurements from the near-real-time feed (running PM means)
+   */
+  protobuf_c_boolean has_near_real_time;
+  protobuf_c_boolean near_real_time;
 };
 #define BINARIO__TELEMETRY__V1__IMPORT_REFERENCE_DATA_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__import_reference_data_request__descriptor) \
-    , 0, BINARIO__TELEMETRY__V1__IMPORT_REFERENCE_DATA_REQUEST__KIND__KIND_UNSPECIFIED, NULL, 0, {0,NULL} }
+    , 0, BINARIO__TELEMETRY__V1__IMPORT_REFERENCE_DATA_REQUEST__KIND__KIND_UNSPECIFIED, NULL, 0, {0,NULL}, 0, 0 }
 
 
 struct  Binario__Telemetry__V1__ImportReferenceDataResponse
@@ -1273,10 +1293,15 @@ struct  Binario__Telemetry__V1__FetchedSource
    * empty: fetched
    */
   char *error;
+  /*
+   * of added: a near-real-time gap filled from another source
+   */
+  protobuf_c_boolean has_gap_filled;
+  int32_t gap_filled;
 };
 #define BINARIO__TELEMETRY__V1__FETCHED_SOURCE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__fetched_source__descriptor) \
-    , NULL, 0, 0, 0, 0, 0, 0, NULL }
+    , NULL, 0, 0, 0, 0, 0, 0, NULL, 0, 0 }
 
 
 struct  Binario__Telemetry__V1__FetchReferenceDataResponse
@@ -1305,7 +1330,7 @@ struct  Binario__Telemetry__V1__ReferenceSource
   char *name;
   char *url;
   /*
-   * "catalogue" or "measurements"
+   * "catalogue", "measurements" or "near_real_time"
    */
   char *kind;
   char *network;
@@ -1320,10 +1345,14 @@ struct  Binario__Telemetry__V1__ReferenceSource
   Google__Protobuf__Timestamp *next_fetch_at;
   protobuf_c_boolean has_consecutive_failures;
   int32_t consecutive_failures;
+  /*
+   * a near-real-time feed's: the source its gaps are filled from
+   */
+  char *fill_gaps_from;
 };
 #define BINARIO__TELEMETRY__V1__REFERENCE_SOURCE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__reference_source__descriptor) \
-    , NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, 0, 0 }
+    , NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, 0, 0, NULL }
 
 
 struct  Binario__Telemetry__V1__ListReferenceSourcesResponse
@@ -1349,17 +1378,22 @@ struct  Binario__Telemetry__V1__SaveReferenceSourceRequest
    */
   char *url;
   /*
-   * "catalogue" or "measurements"
+   * "catalogue", "measurements" or "near_real_time"
    */
   char *kind;
   /*
    * a catalogue's: "air_quality" (default) or "weather"
    */
   char *network;
+  /*
+   * A near-real-time feed's (it holds only today): the source that still holds what it no
+   * longer does, the current year's dataset, from which a gap after downtime is filled.
+   */
+  char *fill_gaps_from;
 };
 #define BINARIO__TELEMETRY__V1__SAVE_REFERENCE_SOURCE_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__save_reference_source_request__descriptor) \
-    , NULL, NULL, NULL, NULL }
+    , NULL, NULL, NULL, NULL, NULL }
 
 
 struct  Binario__Telemetry__V1__SaveReferenceSourceResponse
