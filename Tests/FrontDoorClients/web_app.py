@@ -70,10 +70,12 @@ CATALOGUES = ROOT / "clients" / "web" / "locales"
 SERVER_WORDS = {
     "it": {"late": "{count} minuti di ritardo", "code": "il tuo codice di conferma Binario", "not_email": "non è un indirizzo email",
            "first_class": "1ª classe", "one_way": "sola andata",
-           "emergency_services": "Servizi di emergenza"},
+           "emergency_services": "Servizi di emergenza",
+           "portal_only": "un collegamento al portale open data, https://www.dati.lombardia.it/…"},
     "en": {"late": "{count} minutes late", "code": "your Binario confirmation code", "not_email": "is not an email address",
            "first_class": "1st class", "one_way": "one way",
-           "emergency_services": "Emergency services"},
+           "emergency_services": "Emergency services",
+           "portal_only": "a link to the open-data portal, https://www.dati.lombardia.it/…"},
 }
 
 
@@ -834,6 +836,18 @@ def air_quality(traveller, gateway, admin_token, arguments):
     traveller.find("#air-settings-form button[type=submit]").click()
     traveller.until(lambda: traveller.words("airSettings.summary", measure="PM10", count=1) in traveller.text("#air-settings-summary"),
                     "the settings are not saved")
+    # Their own link to the portal: another address (one the service could reach) is refused
+    # beside the field; the portal's is kept, listed and deleted.
+    traveller.provoked.append(("/v1/telemetry/settings/portal-links", 400))
+    traveller.fill("#portal-link-form", {"name": "mine", "url": "https://127.0.0.1:7001/resource/x.json"})
+    traveller.until(lambda: traveller.server("portal_only") in traveller.text('#portal-link-form [data-error-for="url"]'),
+                    "a link off the portal is not refused beside its field")
+    traveller.fill("#portal-link-form", {"name": "senato-pm10", "url": "https://www.dati.lombardia.it/resource/nicp-bhqi.json?$where=idsensore%20%3D%20'5504'"})
+    traveller.until(lambda: "senato-pm10" in traveller.text('#portal-links [data-link="senato-pm10"]'), "the saved link is not listed")
+    traveller.shot("air-settings-portal-link")
+    traveller.find('#portal-links [data-link="senato-pm10"] button').click()
+    traveller.until(lambda: not traveller.driver.find_elements(By.CSS_SELECTOR, '#portal-links [data-link="senato-pm10"]'), "the link is not deleted")
+    print("ok: air settings: a person's own portal link, refused off the portal, saved, listed and deleted")
     traveller.open("#/air")
     traveller.until(lambda: Select(traveller.find("#air-form [name=measure]")).first_selected_option.get_attribute("value") == "MEASURE_PM10",
                     "the air page does not open on the person's measure")

@@ -279,4 +279,62 @@ struct ReferenceFetcherTests {
     #expect(try await sources.all().map(\.source.name) == ["stations"])
     await fixture.stop()
   }
+
+  @Test("a person's own portal links: the portal's host only, at most ten, fetched like an admin's, erased with the account")
+  func personalLinks() async throws {
+    let (portal, store, fetcher, clock, database) = try Self.fakeFixture(cap: 1_000)
+    defer { try? database.remove() }
+    let sources = ReferenceSources(store: store, clock: clock, configured: [])
+    func link(_ name: String, _ url: String, kind: ReferenceSource.Kind = .measurements, fillGapsFrom: String? = nil) -> ReferenceSource {
+      ReferenceSource(name: name, url: url, kind: kind, fillGapsFrom: fillGapsFrom)
+    }
+    // Anything the service could reach but the portal is refused, naming the field.
+    for url in [
+      "http://www.dati.lombardia.it/resource/nicp-bhqi.json", "https://127.0.0.1/resource/x.json", "https://169.254.169.254/latest/meta-data",
+      "https://identity:7001/", "https://www.dati.lombardia.it.example.org/resource/x.json", "https://user:pw@www.dati.lombardia.it/resource/x.json",
+      "https://www.dati.lombardia.it:8443/resource/x.json", "file:///etc/passwd", "not a url",
+    ] {
+      await #expect(throws: ServiceError.invalid("url", "a link to the open-data portal, https://www.dati.lombardia.it/…"), "\(url)") {
+        try await sources.saveLink(link("mine", url), of: "ann")
+      }
+    }
+    let mine = link("senato-pm10", "https://www.dati.lombardia.it/resource/nicp-bhqi.json?$where=idsensore%20%3D%20'5504'")
+    try await sources.saveLink(mine, of: "ann")
+    await #expect(throws: ServiceError.invalid("fill_gaps_from", "names another of your links")) {
+      try await sources.saveLink(
+        link("today", "https://dati.lombardia.it/resource/ykhg-b8rs.json", kind: .nearRealTime, fillGapsFrom: "nope"),
+        of: "ann"
+      )
+    }
+    try await sources.saveLink(
+      link("today", "https://dati.lombardia.it/resource/ykhg-b8rs.json", kind: .nearRealTime, fillGapsFrom: "senato-pm10"),
+      of: "ann"
+    )
+    for index in 2 ..< 10 { try await sources.saveLink(link("more-\(index)", mine.url), of: "ann") }
+    await #expect(throws: ServiceError.failedPrecondition("you have 10 links already: delete one first")) {
+      try await sources.saveLink(link("eleventh", mine.url), of: "ann")
+    }
+    try await sources.saveLink(link("more-2", mine.url + "&$limit=10"), of: "ann")  // changing one is no new one
+    #expect(try await sources.links(of: "bob").isEmpty)
+    #expect(try await sources.all().isEmpty)  // an admin's list stays the shared sources
+
+    // Fetched like the shared sources, under the person's full name; what they bring is everyone's.
+    portal.publish([Self.row("5504", "2026-11-27T08:00:00", 31), Self.row("6328", "2026-11-27T08:00:00", 9)], at: "/resource/nicp-bhqi.json")
+    let toFetch = try await sources.allToFetch()
+    #expect(toFetch.first { $0.name == "person:ann:today" }?.fillGapsFrom == "person:ann:senato-pm10")
+    _ = await fetcher.fetchDue(sources, period: .seconds(3600))
+    #expect(try await store.referenceValues(sensorID: "5504", overlapping: .distantPast ..< .distantFuture).map(\.value) == [31])
+    #expect(try await store.referenceValues(sensorID: "6328", overlapping: .distantPast ..< .distantFuture).isEmpty)
+    let listed = try await sources.links(of: "ann")
+    #expect(listed.count == 10 && listed.first { $0.link.name == "senato-pm10" }?.state.lastSuccess == clock.now())
+    #expect(try await store.cursors(source: "person:ann:senato-pm10") == ["5504": Date(timeIntervalSince1970: 1_795_762_800)])
+
+    try await sources.deleteLink(name: "more-2", of: "ann")
+    await #expect(throws: ServiceError.notFound("you have no link more-2")) { try await sources.deleteLink(name: "more-2", of: "ann") }
+    _ = try await store.eraseAccount(userID: "ann", position: EventPosition(producer: "identity", sequence: 1), at: clock.now())
+    #expect(try await sources.links(of: "ann").isEmpty)
+    #expect(try await store.cursors(source: "person:ann:senato-pm10").isEmpty)
+    #expect(try await store.fetchState(source: "person:ann:senato-pm10") == FetchState())
+    #expect(try await store.referenceValues(sensorID: "5504", overlapping: .distantPast ..< .distantFuture).count == 1)
+  }
 }

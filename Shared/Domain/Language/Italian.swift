@@ -391,6 +391,8 @@ extension PersonText {
       "una lettera",
     "a line":
       "una linea",
+    "a link to the open-data portal, https://www.dati.lombardia.it/…":
+      "un collegamento al portale open data, https://www.dati.lombardia.it/…",
     "a meeting time is required":
       "serve un orario d'incontro",
     "a message does not decode: %@":
@@ -697,6 +699,8 @@ extension PersonText {
       "indica le notifiche, o imposta all",
     "name the account by user id or email":
       "indica l'account per id utente o email",
+    "names another of your links":
+      "indica un altro dei tuoi collegamenti",
     "names another source (the current year's dataset), not this one":
       "indica un'altra fonte (il dataset dell'anno in corso), non questa",
     "no account %@":
@@ -1209,6 +1213,8 @@ extension PersonText {
       "non puoi disabilitare il tuo stesso account",
     "you cannot send a friend request to yourself":
       "non puoi inviare una richiesta di amicizia a te stesso",
+    "you have %@ links already: delete one first":
+      "hai già %@ collegamenti: eliminane prima uno",
     "you have already asked %@":
       "l'hai già chiesto a %@",
     "you have already saved %@":
@@ -1225,6 +1231,8 @@ extension PersonText {
       "non hai l'invito %@",
     "you have no itinerary %@":
       "non hai l'itinerario %@",
+    "you have no link %@":
+      "non hai nessun collegamento %@",
     "you have no payment method %@":
       "non hai il metodo di pagamento %@",
     "you organise this trip":

@@ -120,18 +120,12 @@ extension TelemetryHandler {
     request: Binario_Telemetry_V1_SaveReferenceSourceRequest,
     context: ServerContext
   ) async throws -> Binario_Telemetry_V1_SaveReferenceSourceResponse {
-    guard let kind = ReferenceSource.Kind(rawValue: request.kind) else {
-      throw ServiceError.invalid("kind", "is catalogue, measurements or near_real_time")
-    }
-    guard let network = request.network.isEmpty ? .airQuality : ReferenceSensor.Network(rawValue: request.network) else {
-      throw ServiceError.invalid("network", "is air_quality or weather")
-    }
-    let source = ReferenceSource(
+    let source = try Self.source(
       name: request.name,
       url: request.url,
-      kind: kind,
-      network: network,
-      fillGapsFrom: request.fillGapsFrom.isEmpty ? nil : request.fillGapsFrom
+      kind: request.kind,
+      network: request.network,
+      fillGapsFrom: request.fillGapsFrom
     )
     try await domain.sources.save(source)
     let saved = try await described(source, configured: false)
@@ -146,9 +140,52 @@ extension TelemetryHandler {
     return .init()
   }
 
+  public func listMyPortalLinks(
+    request: Binario_Telemetry_V1_ListMyPortalLinksRequest,
+    context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_ListMyPortalLinksResponse {
+    let caller = try CallerIdentity.signedIn()
+    let links = try await domain.sources.links(of: caller.userID)
+    return .with { $0.links = links.map { described($0.link, configured: false, state: $0.state) } }
+  }
+
+  public func saveMyPortalLink(
+    request: Binario_Telemetry_V1_SaveMyPortalLinkRequest,
+    context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_SaveMyPortalLinkResponse {
+    let caller = try CallerIdentity.signedIn()
+    let link = try Self.source(name: request.name, url: request.url, kind: request.kind, network: request.network, fillGapsFrom: request.fillGapsFrom)
+    try await domain.sources.saveLink(link, of: caller.userID)
+    let saved = try await domain.sources.links(of: caller.userID).first { $0.link.name == link.name }
+    return .with { if let saved { $0.link = described(saved.link, configured: false, state: saved.state) } }
+  }
+
+  public func deleteMyPortalLink(
+    request: Binario_Telemetry_V1_DeleteMyPortalLinkRequest,
+    context: ServerContext
+  ) async throws -> Binario_Telemetry_V1_DeleteMyPortalLinkResponse {
+    let caller = try CallerIdentity.signedIn()
+    try await domain.sources.deleteLink(name: try required(request.name, "name"), of: caller.userID)
+    return .init()
+  }
+
+  /// A source from a request's fields, its kind and network checked.
+  static func source(name: String, url: String, kind: String, network: String, fillGapsFrom: String) throws -> ReferenceSource {
+    guard let kind = ReferenceSource.Kind(rawValue: kind) else {
+      throw ServiceError.invalid("kind", "is catalogue, measurements or near_real_time")
+    }
+    guard let network = network.isEmpty ? .airQuality : ReferenceSensor.Network(rawValue: network) else {
+      throw ServiceError.invalid("network", "is air_quality or weather")
+    }
+    return ReferenceSource(name: name, url: url, kind: kind, network: network, fillGapsFrom: fillGapsFrom.isEmpty ? nil : fillGapsFrom)
+  }
+
   /// A source with how its fetches went and when it is next due.
   func described(_ source: ReferenceSource, configured: Bool) async throws -> Binario_Telemetry_V1_ReferenceSource {
-    let state = try await domain.sources.fetchState(of: source.name)
+    described(source, configured: configured, state: try await domain.sources.fetchState(of: source.name))
+  }
+
+  func described(_ source: ReferenceSource, configured: Bool, state: FetchState) -> Binario_Telemetry_V1_ReferenceSource {
     let next = ReferenceFetcher.nextFetch(state, period: domain.fetchPeriod)
     return .with {
       $0.name = source.name

@@ -211,6 +211,24 @@ public enum TelemetryMigrations {
           """
       )
     }
+    // Each person's own links to the portal's datasets (erased with the account; their fetch
+    // state and cursors are under the source name `person:<user>:<name>`).
+    .add("v8-portal-links") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE portal_link (
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            url TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            network TEXT NOT NULL,
+            fill_gaps_from TEXT,
+            saved_at REAL NOT NULL,
+            PRIMARY KEY (user_id, name)
+          ) WITHOUT ROWID;
+          """
+      )
+    }
 }
 
 extension Measure {

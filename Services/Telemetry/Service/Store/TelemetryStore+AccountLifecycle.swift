@@ -8,7 +8,8 @@ import GRDB
 extension TelemetryStore {
   /// Erases what telemetry holds about `userID`: their boards with every reading and token,
   /// the campaigns they own (their members' boards stay their owners', out of the campaign),
-  /// their campaign memberships, their disabled mark and their settings.
+  /// their campaign memberships, their disabled mark, their settings and their portal links with
+  /// their fetch state (what the links brought is the portal's public data, and stays).
   public func eraseAccount(userID: String, position: EventPosition, at now: Date) async throws -> AccountErasure {
     try await pool.write { db in
       let readings =
@@ -25,6 +26,10 @@ extension TelemetryStore {
       try db.execute(sql: "DELETE FROM disabled_account WHERE user_id = ?", arguments: [userID])
       try db.execute(sql: "DELETE FROM air_settings WHERE user_id = ?", arguments: [userID])
       try db.execute(sql: "DELETE FROM picked_station WHERE user_id = ?", arguments: [userID])
+      try db.execute(sql: "DELETE FROM portal_link WHERE user_id = ?", arguments: [userID])
+      let prefix = ReferenceSources.linkPrefix(of: userID)
+      try db.execute(sql: "DELETE FROM reference_fetch WHERE substr(source, 1, length(?)) = ?", arguments: [prefix, prefix])
+      try db.execute(sql: "DELETE FROM reference_cursor WHERE substr(source, 1, length(?)) = ?", arguments: [prefix, prefix])
       try db.advanceEventCursor(to: position, at: now)
       return AccountErasure(devices: devices, readings: readings, campaigns: campaigns)
     }

@@ -275,4 +275,63 @@ extension TelemetryStore {
       return deleted
     }
   }
+
+  // MARK: - A person's own portal links
+
+  /// A person's links, by name.
+  public func portalLinks(userID: String) async throws -> [ReferenceSource] {
+    try pool.readOnCurrentThread { db in
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM portal_link WHERE user_id = ? ORDER BY name"), arguments: [userID]).map(Self.portalLink)
+    }
+  }
+
+  /// Every person's links, with whose they are.
+  public func allPortalLinks() async throws -> [(userID: String, link: ReferenceSource)] {
+    try pool.readOnCurrentThread { db in
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM portal_link ORDER BY user_id, name")).map { ($0["user_id"], Self.portalLink($0)) }
+    }
+  }
+
+  static func portalLink(_ row: Row) -> ReferenceSource {
+    ReferenceSource(
+      name: row["name"],
+      url: row["url"],
+      kind: ReferenceSource.Kind(rawValue: row["kind"]) ?? .measurements,
+      network: ReferenceSensor.Network(rawValue: row["network"]) ?? .airQuality,
+      fillGapsFrom: row["fill_gaps_from"]
+    )
+  }
+
+  /// Saves a person's link, refusing a new one beyond `limit`; whether it was saved.
+  public func savePortalLink(_ link: ReferenceSource, userID: String, limit: Int, at instant: Date) async throws -> Bool {
+    try await pool.write { db in
+      let exists =
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM portal_link WHERE user_id = ? AND name = ?)", arguments: [userID, link.name])
+        ?? false
+      let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM portal_link WHERE user_id = ?", arguments: [userID]) ?? 0
+      guard exists || count < limit else { return false }
+      try db.execute(
+        sql: """
+          INSERT INTO portal_link (user_id, name, url, kind, network, fill_gaps_from, saved_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+          ON CONFLICT (user_id, name) DO UPDATE SET url = excluded.url, kind = excluded.kind, network = excluded.network,
+            fill_gaps_from = excluded.fill_gaps_from, saved_at = excluded.saved_at
+          """,
+        arguments: [userID, link.name, link.url, link.kind.rawValue, link.network.rawValue, link.fillGapsFrom, instant.timeIntervalSince1970]
+      )
+      return true
+    }
+  }
+
+  /// Deletes a person's link and its fetch state under `source`; whether there was one.
+  public func deletePortalLink(name: String, userID: String, source: String) async throws -> Bool {
+    try await pool.write { db in
+      try db.execute(sql: "DELETE FROM portal_link WHERE user_id = ? AND name = ?", arguments: [userID, name])
+      let deleted = db.changesCount > 0
+      if deleted {
+        try db.execute(sql: "DELETE FROM reference_fetch WHERE source = ?", arguments: [source])
+        try db.execute(sql: "DELETE FROM reference_cursor WHERE source = ?", arguments: [source])
+      }
+      return deleted
+    }
+  }
 }

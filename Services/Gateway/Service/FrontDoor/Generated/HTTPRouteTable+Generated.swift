@@ -1614,6 +1614,17 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .delete,
+      template: "/v1/telemetry/settings/portal-links/{name}",
+      body: "",
+      rpc: "/binario.telemetry.v1.Telemetry/DeleteMyPortalLink",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["name": .string],
+      transcoder: MessageTranscoder<Binario_Telemetry_V1_DeleteMyPortalLinkRequest, Binario_Telemetry_V1_DeleteMyPortalLinkResponse>(),
+      summary: ""
+    ),
+    HTTPRoute(
+      verb: .delete,
       template: "/v1/telemetry/reference/sources/{name}",
       body: "",
       rpc: "/binario.telemetry.v1.Telemetry/DeleteReferenceSource",
@@ -1768,6 +1779,17 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .get,
+      template: "/v1/telemetry/settings/portal-links",
+      body: "",
+      rpc: "/binario.telemetry.v1.Telemetry/ListMyPortalLinks",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: [:],
+      transcoder: MessageTranscoder<Binario_Telemetry_V1_ListMyPortalLinksRequest, Binario_Telemetry_V1_ListMyPortalLinksResponse>(),
+      summary: "A person's own links to the open-data portal's datasets (MOQA lets each user manage theirs; an admin's sources stay everyone's default). They are fetched like an admin's, and what they bring is reference data for everyone; they are erased with the account."
+    ),
+    HTTPRoute(
+      verb: .get,
       template: "/v1/telemetry/reference/sensors",
       body: "",
       rpc: "/binario.telemetry.v1.Telemetry/ListReferenceSensors",
@@ -1831,6 +1853,17 @@ extension HTTPRouteTable {
       parameterKinds: ["default_measure": .string, "set_station_ids": .bool],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_SaveAirSettingsRequest, Binario_Telemetry_V1_AirSettings>(),
       summary: "Saves them: a field set replaces what was saved, one left out keeps it. Each station must be one the reference data has (at most 50); saving the same again changes nothing."
+    ),
+    HTTPRoute(
+      verb: .post,
+      template: "/v1/telemetry/settings/portal-links",
+      body: "*",
+      rpc: "/binario.telemetry.v1.Telemetry/SaveMyPortalLink",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["fill_gaps_from": .string, "kind": .string, "name": .string, "network": .string, "url": .string],
+      transcoder: MessageTranscoder<Binario_Telemetry_V1_SaveMyPortalLinkRequest, Binario_Telemetry_V1_SaveMyPortalLinkResponse>(),
+      summary: "Saves one (a new name, or another URL for a saved one): https on the portal's own host only (the service fetches it, so no other address is reachable through it), at most 10 a person."
     ),
     HTTPRoute(
       verb: .post,

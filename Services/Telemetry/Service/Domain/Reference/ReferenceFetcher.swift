@@ -221,12 +221,12 @@ public struct ReferenceFetcher: Sendable {
   @discardableResult
   public func fetchDue(_ sources: ReferenceSources, period: Duration) async -> Date {
     var next = Date.distantFuture
-    let all = (try? await sources.all()) ?? []
-    for (source, _) in all {
+    let all = (try? await sources.allToFetch()) ?? []
+    for source in all {
       var state = (try? await store.fetchState(source: source.name)) ?? FetchState()
       if Self.nextFetch(state, period: period) <= clock.now() {
         do {
-          let outcome = try await fetch(source, among: all.map(\.source))
+          let outcome = try await fetch(source, among: all)
           logger.info(
             "fetched reference data",
             metadata: ["source": "\(source.name)", "read": "\(outcome.read)", "added": "\(outcome.added)", "skipped": "\(outcome.skipped)"]

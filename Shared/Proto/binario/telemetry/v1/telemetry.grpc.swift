@@ -439,6 +439,45 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "ListMyPortalLinks" metadata.
+        public enum ListMyPortalLinks: Sendable {
+            /// Request type for "ListMyPortalLinks".
+            public typealias Input = Binario_Telemetry_V1_ListMyPortalLinksRequest
+            /// Response type for "ListMyPortalLinks".
+            public typealias Output = Binario_Telemetry_V1_ListMyPortalLinksResponse
+            /// Descriptor for "ListMyPortalLinks".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.telemetry.v1.Telemetry"),
+                method: "ListMyPortalLinks",
+                type: .unary
+            )
+        }
+        /// Namespace for "SaveMyPortalLink" metadata.
+        public enum SaveMyPortalLink: Sendable {
+            /// Request type for "SaveMyPortalLink".
+            public typealias Input = Binario_Telemetry_V1_SaveMyPortalLinkRequest
+            /// Response type for "SaveMyPortalLink".
+            public typealias Output = Binario_Telemetry_V1_SaveMyPortalLinkResponse
+            /// Descriptor for "SaveMyPortalLink".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.telemetry.v1.Telemetry"),
+                method: "SaveMyPortalLink",
+                type: .unary
+            )
+        }
+        /// Namespace for "DeleteMyPortalLink" metadata.
+        public enum DeleteMyPortalLink: Sendable {
+            /// Request type for "DeleteMyPortalLink".
+            public typealias Input = Binario_Telemetry_V1_DeleteMyPortalLinkRequest
+            /// Response type for "DeleteMyPortalLink".
+            public typealias Output = Binario_Telemetry_V1_DeleteMyPortalLinkResponse
+            /// Descriptor for "DeleteMyPortalLink".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.telemetry.v1.Telemetry"),
+                method: "DeleteMyPortalLink",
+                type: .unary
+            )
+        }
         /// Descriptors for all methods in the "binario.telemetry.v1.Telemetry" service.
         public static let descriptors: [GRPCCore.MethodDescriptor] = [
             UploadReadings.descriptor,
@@ -471,7 +510,10 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
             FetchReferenceData.descriptor,
             ListReferenceSources.descriptor,
             SaveReferenceSource.descriptor,
-            DeleteReferenceSource.descriptor
+            DeleteReferenceSource.descriptor,
+            ListMyPortalLinks.descriptor,
+            SaveMyPortalLink.descriptor,
+            DeleteMyPortalLink.descriptor
         ]
     }
 }
@@ -1098,6 +1140,59 @@ extension Binario_Telemetry_V1_Telemetry {
             request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_DeleteReferenceSourceRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_DeleteReferenceSourceResponse>
+
+        /// Handle the "ListMyPortalLinks" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A person's own links to the open-data portal's datasets (MOQA lets each user manage theirs;
+        /// > an admin's sources stay everyone's default). They are fetched like an admin's, and what they
+        /// > bring is reference data for everyone; they are erased with the account.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Telemetry_V1_ListMyPortalLinksRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Telemetry_V1_ListMyPortalLinksResponse` messages.
+        func listMyPortalLinks(
+            request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_ListMyPortalLinksRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_ListMyPortalLinksResponse>
+
+        /// Handle the "SaveMyPortalLink" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves one (a new name, or another URL for a saved one): https on the portal's own host only
+        /// > (the service fetches it, so no other address is reachable through it), at most 10 a person.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Telemetry_V1_SaveMyPortalLinkRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Telemetry_V1_SaveMyPortalLinkResponse` messages.
+        func saveMyPortalLink(
+            request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_SaveMyPortalLinkRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_SaveMyPortalLinkResponse>
+
+        /// Handle the "DeleteMyPortalLink" method.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Telemetry_V1_DeleteMyPortalLinkRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Telemetry_V1_DeleteMyPortalLinkResponse` messages.
+        func deleteMyPortalLink(
+            request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_DeleteMyPortalLinkRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_DeleteMyPortalLinkResponse>
     }
 
     /// Service protocol for the "binario.telemetry.v1.Telemetry" service.
@@ -1708,6 +1803,59 @@ extension Binario_Telemetry_V1_Telemetry {
             request: GRPCCore.ServerRequest<Binario_Telemetry_V1_DeleteReferenceSourceRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_DeleteReferenceSourceResponse>
+
+        /// Handle the "ListMyPortalLinks" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A person's own links to the open-data portal's datasets (MOQA lets each user manage theirs;
+        /// > an admin's sources stay everyone's default). They are fetched like an admin's, and what they
+        /// > bring is reference data for everyone; they are erased with the account.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_ListMyPortalLinksRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Telemetry_V1_ListMyPortalLinksResponse` message.
+        func listMyPortalLinks(
+            request: GRPCCore.ServerRequest<Binario_Telemetry_V1_ListMyPortalLinksRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_ListMyPortalLinksResponse>
+
+        /// Handle the "SaveMyPortalLink" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves one (a new name, or another URL for a saved one): https on the portal's own host only
+        /// > (the service fetches it, so no other address is reachable through it), at most 10 a person.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_SaveMyPortalLinkRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Telemetry_V1_SaveMyPortalLinkResponse` message.
+        func saveMyPortalLink(
+            request: GRPCCore.ServerRequest<Binario_Telemetry_V1_SaveMyPortalLinkRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_SaveMyPortalLinkResponse>
+
+        /// Handle the "DeleteMyPortalLink" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_DeleteMyPortalLinkRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Telemetry_V1_DeleteMyPortalLinkResponse` message.
+        func deleteMyPortalLink(
+            request: GRPCCore.ServerRequest<Binario_Telemetry_V1_DeleteMyPortalLinkRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_DeleteMyPortalLinkResponse>
     }
 
     /// Simple service protocol for the "binario.telemetry.v1.Telemetry" service.
@@ -2317,6 +2465,59 @@ extension Binario_Telemetry_V1_Telemetry {
             request: Binario_Telemetry_V1_DeleteReferenceSourceRequest,
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Telemetry_V1_DeleteReferenceSourceResponse
+
+        /// Handle the "ListMyPortalLinks" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A person's own links to the open-data portal's datasets (MOQA lets each user manage theirs;
+        /// > an admin's sources stay everyone's default). They are fetched like an admin's, and what they
+        /// > bring is reference data for everyone; they are erased with the account.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Telemetry_V1_ListMyPortalLinksRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Telemetry_V1_ListMyPortalLinksResponse` to respond with.
+        func listMyPortalLinks(
+            request: Binario_Telemetry_V1_ListMyPortalLinksRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Telemetry_V1_ListMyPortalLinksResponse
+
+        /// Handle the "SaveMyPortalLink" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves one (a new name, or another URL for a saved one): https on the portal's own host only
+        /// > (the service fetches it, so no other address is reachable through it), at most 10 a person.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Telemetry_V1_SaveMyPortalLinkRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Telemetry_V1_SaveMyPortalLinkResponse` to respond with.
+        func saveMyPortalLink(
+            request: Binario_Telemetry_V1_SaveMyPortalLinkRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Telemetry_V1_SaveMyPortalLinkResponse
+
+        /// Handle the "DeleteMyPortalLink" method.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Telemetry_V1_DeleteMyPortalLinkRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Telemetry_V1_DeleteMyPortalLinkResponse` to respond with.
+        func deleteMyPortalLink(
+            request: Binario_Telemetry_V1_DeleteMyPortalLinkRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Telemetry_V1_DeleteMyPortalLinkResponse
     }
 }
 
@@ -2665,6 +2866,39 @@ extension Binario_Telemetry_V1_Telemetry.StreamingServiceProtocol {
                 )
             }
         )
+        router.registerHandler(
+            forMethod: Binario_Telemetry_V1_Telemetry.Method.ListMyPortalLinks.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_ListMyPortalLinksRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_ListMyPortalLinksResponse>(),
+            handler: { request, context in
+                try await self.listMyPortalLinks(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Telemetry_V1_Telemetry.Method.SaveMyPortalLink.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_SaveMyPortalLinkRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_SaveMyPortalLinkResponse>(),
+            handler: { request, context in
+                try await self.saveMyPortalLink(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Telemetry_V1_Telemetry.Method.DeleteMyPortalLink.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_DeleteMyPortalLinkRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_DeleteMyPortalLinkResponse>(),
+            handler: { request, context in
+                try await self.deleteMyPortalLink(
+                    request: request,
+                    context: context
+                )
+            }
+        )
     }
 }
 
@@ -3006,6 +3240,39 @@ extension Binario_Telemetry_V1_Telemetry.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_DeleteReferenceSourceResponse> {
         let response = try await self.deleteReferenceSource(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func listMyPortalLinks(
+        request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_ListMyPortalLinksRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_ListMyPortalLinksResponse> {
+        let response = try await self.listMyPortalLinks(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func saveMyPortalLink(
+        request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_SaveMyPortalLinkRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_SaveMyPortalLinkResponse> {
+        let response = try await self.saveMyPortalLink(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func deleteMyPortalLink(
+        request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_DeleteMyPortalLinkRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_DeleteMyPortalLinkResponse> {
+        let response = try await self.deleteMyPortalLink(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -3416,6 +3683,45 @@ extension Binario_Telemetry_V1_Telemetry.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_DeleteReferenceSourceResponse> {
         return GRPCCore.ServerResponse<Binario_Telemetry_V1_DeleteReferenceSourceResponse>(
             message: try await self.deleteReferenceSource(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func listMyPortalLinks(
+        request: GRPCCore.ServerRequest<Binario_Telemetry_V1_ListMyPortalLinksRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_ListMyPortalLinksResponse> {
+        return GRPCCore.ServerResponse<Binario_Telemetry_V1_ListMyPortalLinksResponse>(
+            message: try await self.listMyPortalLinks(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func saveMyPortalLink(
+        request: GRPCCore.ServerRequest<Binario_Telemetry_V1_SaveMyPortalLinkRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_SaveMyPortalLinkResponse> {
+        return GRPCCore.ServerResponse<Binario_Telemetry_V1_SaveMyPortalLinkResponse>(
+            message: try await self.saveMyPortalLink(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func deleteMyPortalLink(
+        request: GRPCCore.ServerRequest<Binario_Telemetry_V1_DeleteMyPortalLinkRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_DeleteMyPortalLinkResponse> {
+        return GRPCCore.ServerResponse<Binario_Telemetry_V1_DeleteMyPortalLinkResponse>(
+            message: try await self.deleteMyPortalLink(
                 request: request.message,
                 context: context
             ),
@@ -4187,6 +4493,74 @@ extension Binario_Telemetry_V1_Telemetry {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_DeleteReferenceSourceResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_DeleteReferenceSourceResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ListMyPortalLinks" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A person's own links to the open-data portal's datasets (MOQA lets each user manage theirs;
+        /// > an admin's sources stay everyone's default). They are fetched like an admin's, and what they
+        /// > bring is reference data for everyone; they are erased with the account.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_ListMyPortalLinksRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_ListMyPortalLinksRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_ListMyPortalLinksResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func listMyPortalLinks<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_ListMyPortalLinksRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_ListMyPortalLinksRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_ListMyPortalLinksResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_ListMyPortalLinksResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "SaveMyPortalLink" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves one (a new name, or another URL for a saved one): https on the portal's own host only
+        /// > (the service fetches it, so no other address is reachable through it), at most 10 a person.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_SaveMyPortalLinkRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_SaveMyPortalLinkRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_SaveMyPortalLinkResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func saveMyPortalLink<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_SaveMyPortalLinkRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_SaveMyPortalLinkRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_SaveMyPortalLinkResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_SaveMyPortalLinkResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "DeleteMyPortalLink" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_DeleteMyPortalLinkRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_DeleteMyPortalLinkRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_DeleteMyPortalLinkResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func deleteMyPortalLink<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_DeleteMyPortalLinkRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_DeleteMyPortalLinkRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_DeleteMyPortalLinkResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_DeleteMyPortalLinkResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
     }
 
@@ -5300,6 +5674,107 @@ extension Binario_Telemetry_V1_Telemetry {
                 onResponse: handleResponse
             )
         }
+
+        /// Call the "ListMyPortalLinks" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A person's own links to the open-data portal's datasets (MOQA lets each user manage theirs;
+        /// > an admin's sources stay everyone's default). They are fetched like an admin's, and what they
+        /// > bring is reference data for everyone; they are erased with the account.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_ListMyPortalLinksRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_ListMyPortalLinksRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_ListMyPortalLinksResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func listMyPortalLinks<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_ListMyPortalLinksRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_ListMyPortalLinksRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_ListMyPortalLinksResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_ListMyPortalLinksResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Telemetry_V1_Telemetry.Method.ListMyPortalLinks.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "SaveMyPortalLink" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Saves one (a new name, or another URL for a saved one): https on the portal's own host only
+        /// > (the service fetches it, so no other address is reachable through it), at most 10 a person.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_SaveMyPortalLinkRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_SaveMyPortalLinkRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_SaveMyPortalLinkResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func saveMyPortalLink<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_SaveMyPortalLinkRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_SaveMyPortalLinkRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_SaveMyPortalLinkResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_SaveMyPortalLinkResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Telemetry_V1_Telemetry.Method.SaveMyPortalLink.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "DeleteMyPortalLink" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_DeleteMyPortalLinkRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_DeleteMyPortalLinkRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_DeleteMyPortalLinkResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func deleteMyPortalLink<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_DeleteMyPortalLinkRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_DeleteMyPortalLinkRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_DeleteMyPortalLinkResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_DeleteMyPortalLinkResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Telemetry_V1_Telemetry.Method.DeleteMyPortalLink.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
     }
 }
 
@@ -6237,6 +6712,92 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_DeleteReferenceSourceRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_DeleteReferenceSourceResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListMyPortalLinks" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > A person's own links to the open-data portal's datasets (MOQA lets each user manage theirs;
+    /// > an admin's sources stay everyone's default). They are fetched like an admin's, and what they
+    /// > bring is reference data for everyone; they are erased with the account.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Telemetry_V1_ListMyPortalLinksRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listMyPortalLinks<Result>(
+        request: GRPCCore.ClientRequest<Binario_Telemetry_V1_ListMyPortalLinksRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_ListMyPortalLinksResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.listMyPortalLinks(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_ListMyPortalLinksRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_ListMyPortalLinksResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "SaveMyPortalLink" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Saves one (a new name, or another URL for a saved one): https on the portal's own host only
+    /// > (the service fetches it, so no other address is reachable through it), at most 10 a person.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Telemetry_V1_SaveMyPortalLinkRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func saveMyPortalLink<Result>(
+        request: GRPCCore.ClientRequest<Binario_Telemetry_V1_SaveMyPortalLinkRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_SaveMyPortalLinkResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.saveMyPortalLink(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_SaveMyPortalLinkRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_SaveMyPortalLinkResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DeleteMyPortalLink" method.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Telemetry_V1_DeleteMyPortalLinkRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func deleteMyPortalLink<Result>(
+        request: GRPCCore.ClientRequest<Binario_Telemetry_V1_DeleteMyPortalLinkRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_DeleteMyPortalLinkResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.deleteMyPortalLink(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_DeleteMyPortalLinkRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_DeleteMyPortalLinkResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -7301,6 +7862,104 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
             metadata: metadata
         )
         return try await self.deleteReferenceSource(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListMyPortalLinks" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > A person's own links to the open-data portal's datasets (MOQA lets each user manage theirs;
+    /// > an admin's sources stay everyone's default). They are fetched like an admin's, and what they
+    /// > bring is reference data for everyone; they are erased with the account.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listMyPortalLinks<Result>(
+        _ message: Binario_Telemetry_V1_ListMyPortalLinksRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_ListMyPortalLinksResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Telemetry_V1_ListMyPortalLinksRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.listMyPortalLinks(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "SaveMyPortalLink" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Saves one (a new name, or another URL for a saved one): https on the portal's own host only
+    /// > (the service fetches it, so no other address is reachable through it), at most 10 a person.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func saveMyPortalLink<Result>(
+        _ message: Binario_Telemetry_V1_SaveMyPortalLinkRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_SaveMyPortalLinkResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Telemetry_V1_SaveMyPortalLinkRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.saveMyPortalLink(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DeleteMyPortalLink" method.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func deleteMyPortalLink<Result>(
+        _ message: Binario_Telemetry_V1_DeleteMyPortalLinkRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_DeleteMyPortalLinkResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Telemetry_V1_DeleteMyPortalLinkRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.deleteMyPortalLink(
             request: request,
             options: options,
             onResponse: handleResponse

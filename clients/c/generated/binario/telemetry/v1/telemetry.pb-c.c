@@ -3337,6 +3337,276 @@ void   binario__telemetry__v1__delete_reference_source_response__free_unpacked
   assert(message->base.descriptor == &binario__telemetry__v1__delete_reference_source_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   binario__telemetry__v1__list_my_portal_links_request__init
+                     (Binario__Telemetry__V1__ListMyPortalLinksRequest         *message)
+{
+  static const Binario__Telemetry__V1__ListMyPortalLinksRequest init_value = BINARIO__TELEMETRY__V1__LIST_MY_PORTAL_LINKS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__list_my_portal_links_request__get_packed_size
+                     (const Binario__Telemetry__V1__ListMyPortalLinksRequest *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__list_my_portal_links_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__list_my_portal_links_request__pack
+                     (const Binario__Telemetry__V1__ListMyPortalLinksRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__list_my_portal_links_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__list_my_portal_links_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__ListMyPortalLinksRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__list_my_portal_links_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__ListMyPortalLinksRequest *
+       binario__telemetry__v1__list_my_portal_links_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__ListMyPortalLinksRequest *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__list_my_portal_links_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__list_my_portal_links_request__free_unpacked
+                     (Binario__Telemetry__V1__ListMyPortalLinksRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__list_my_portal_links_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__list_my_portal_links_response__init
+                     (Binario__Telemetry__V1__ListMyPortalLinksResponse         *message)
+{
+  static const Binario__Telemetry__V1__ListMyPortalLinksResponse init_value = BINARIO__TELEMETRY__V1__LIST_MY_PORTAL_LINKS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__list_my_portal_links_response__get_packed_size
+                     (const Binario__Telemetry__V1__ListMyPortalLinksResponse *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__list_my_portal_links_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__list_my_portal_links_response__pack
+                     (const Binario__Telemetry__V1__ListMyPortalLinksResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__list_my_portal_links_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__list_my_portal_links_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__ListMyPortalLinksResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__list_my_portal_links_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__ListMyPortalLinksResponse *
+       binario__telemetry__v1__list_my_portal_links_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__ListMyPortalLinksResponse *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__list_my_portal_links_response__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__list_my_portal_links_response__free_unpacked
+                     (Binario__Telemetry__V1__ListMyPortalLinksResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__list_my_portal_links_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__save_my_portal_link_request__init
+                     (Binario__Telemetry__V1__SaveMyPortalLinkRequest         *message)
+{
+  static const Binario__Telemetry__V1__SaveMyPortalLinkRequest init_value = BINARIO__TELEMETRY__V1__SAVE_MY_PORTAL_LINK_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__save_my_portal_link_request__get_packed_size
+                     (const Binario__Telemetry__V1__SaveMyPortalLinkRequest *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__save_my_portal_link_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__save_my_portal_link_request__pack
+                     (const Binario__Telemetry__V1__SaveMyPortalLinkRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__save_my_portal_link_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__save_my_portal_link_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__SaveMyPortalLinkRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__save_my_portal_link_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__SaveMyPortalLinkRequest *
+       binario__telemetry__v1__save_my_portal_link_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__SaveMyPortalLinkRequest *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__save_my_portal_link_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__save_my_portal_link_request__free_unpacked
+                     (Binario__Telemetry__V1__SaveMyPortalLinkRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__save_my_portal_link_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__save_my_portal_link_response__init
+                     (Binario__Telemetry__V1__SaveMyPortalLinkResponse         *message)
+{
+  static const Binario__Telemetry__V1__SaveMyPortalLinkResponse init_value = BINARIO__TELEMETRY__V1__SAVE_MY_PORTAL_LINK_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__save_my_portal_link_response__get_packed_size
+                     (const Binario__Telemetry__V1__SaveMyPortalLinkResponse *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__save_my_portal_link_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__save_my_portal_link_response__pack
+                     (const Binario__Telemetry__V1__SaveMyPortalLinkResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__save_my_portal_link_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__save_my_portal_link_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__SaveMyPortalLinkResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__save_my_portal_link_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__SaveMyPortalLinkResponse *
+       binario__telemetry__v1__save_my_portal_link_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__SaveMyPortalLinkResponse *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__save_my_portal_link_response__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__save_my_portal_link_response__free_unpacked
+                     (Binario__Telemetry__V1__SaveMyPortalLinkResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__save_my_portal_link_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__delete_my_portal_link_request__init
+                     (Binario__Telemetry__V1__DeleteMyPortalLinkRequest         *message)
+{
+  static const Binario__Telemetry__V1__DeleteMyPortalLinkRequest init_value = BINARIO__TELEMETRY__V1__DELETE_MY_PORTAL_LINK_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__delete_my_portal_link_request__get_packed_size
+                     (const Binario__Telemetry__V1__DeleteMyPortalLinkRequest *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__delete_my_portal_link_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__delete_my_portal_link_request__pack
+                     (const Binario__Telemetry__V1__DeleteMyPortalLinkRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__delete_my_portal_link_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__delete_my_portal_link_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__DeleteMyPortalLinkRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__delete_my_portal_link_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__DeleteMyPortalLinkRequest *
+       binario__telemetry__v1__delete_my_portal_link_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__DeleteMyPortalLinkRequest *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__delete_my_portal_link_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__delete_my_portal_link_request__free_unpacked
+                     (Binario__Telemetry__V1__DeleteMyPortalLinkRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__delete_my_portal_link_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__delete_my_portal_link_response__init
+                     (Binario__Telemetry__V1__DeleteMyPortalLinkResponse         *message)
+{
+  static const Binario__Telemetry__V1__DeleteMyPortalLinkResponse init_value = BINARIO__TELEMETRY__V1__DELETE_MY_PORTAL_LINK_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__delete_my_portal_link_response__get_packed_size
+                     (const Binario__Telemetry__V1__DeleteMyPortalLinkResponse *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__delete_my_portal_link_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__delete_my_portal_link_response__pack
+                     (const Binario__Telemetry__V1__DeleteMyPortalLinkResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__delete_my_portal_link_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__delete_my_portal_link_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__DeleteMyPortalLinkResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__delete_my_portal_link_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__DeleteMyPortalLinkResponse *
+       binario__telemetry__v1__delete_my_portal_link_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__DeleteMyPortalLinkResponse *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__delete_my_portal_link_response__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__delete_my_portal_link_response__free_unpacked
+                     (Binario__Telemetry__V1__DeleteMyPortalLinkResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__delete_my_portal_link_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   binario__telemetry__v1__get_air_quality_index_request__init
                      (Binario__Telemetry__V1__GetAirQualityIndexRequest         *message)
 {
@@ -8491,6 +8761,246 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__delete_reference_source
   binario__telemetry__v1__delete_reference_source_response__field_indices_by_name,
   0,  binario__telemetry__v1__delete_reference_source_response__number_ranges,
   (ProtobufCMessageInit) binario__telemetry__v1__delete_reference_source_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define binario__telemetry__v1__list_my_portal_links_request__field_descriptors NULL
+#define binario__telemetry__v1__list_my_portal_links_request__field_indices_by_name NULL
+#define binario__telemetry__v1__list_my_portal_links_request__number_ranges NULL
+const ProtobufCMessageDescriptor binario__telemetry__v1__list_my_portal_links_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.ListMyPortalLinksRequest",
+  "ListMyPortalLinksRequest",
+  "Binario__Telemetry__V1__ListMyPortalLinksRequest",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__ListMyPortalLinksRequest),
+  0,
+  binario__telemetry__v1__list_my_portal_links_request__field_descriptors,
+  binario__telemetry__v1__list_my_portal_links_request__field_indices_by_name,
+  0,  binario__telemetry__v1__list_my_portal_links_request__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__list_my_portal_links_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__list_my_portal_links_response__field_descriptors[1] =
+{
+  {
+    "links",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Binario__Telemetry__V1__ListMyPortalLinksResponse, n_links),
+    offsetof(Binario__Telemetry__V1__ListMyPortalLinksResponse, links),
+    &binario__telemetry__v1__reference_source__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__list_my_portal_links_response__field_indices_by_name[] = {
+  0,   /* field[0] = links */
+};
+static const ProtobufCIntRange binario__telemetry__v1__list_my_portal_links_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__list_my_portal_links_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.ListMyPortalLinksResponse",
+  "ListMyPortalLinksResponse",
+  "Binario__Telemetry__V1__ListMyPortalLinksResponse",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__ListMyPortalLinksResponse),
+  1,
+  binario__telemetry__v1__list_my_portal_links_response__field_descriptors,
+  binario__telemetry__v1__list_my_portal_links_response__field_indices_by_name,
+  1,  binario__telemetry__v1__list_my_portal_links_response__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__list_my_portal_links_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__save_my_portal_link_request__field_descriptors[5] =
+{
+  {
+    "name",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__SaveMyPortalLinkRequest, name),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "url",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__SaveMyPortalLinkRequest, url),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "kind",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__SaveMyPortalLinkRequest, kind),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "network",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__SaveMyPortalLinkRequest, network),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "fill_gaps_from",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__SaveMyPortalLinkRequest, fill_gaps_from),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__save_my_portal_link_request__field_indices_by_name[] = {
+  4,   /* field[4] = fill_gaps_from */
+  2,   /* field[2] = kind */
+  0,   /* field[0] = name */
+  3,   /* field[3] = network */
+  1,   /* field[1] = url */
+};
+static const ProtobufCIntRange binario__telemetry__v1__save_my_portal_link_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__save_my_portal_link_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.SaveMyPortalLinkRequest",
+  "SaveMyPortalLinkRequest",
+  "Binario__Telemetry__V1__SaveMyPortalLinkRequest",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__SaveMyPortalLinkRequest),
+  5,
+  binario__telemetry__v1__save_my_portal_link_request__field_descriptors,
+  binario__telemetry__v1__save_my_portal_link_request__field_indices_by_name,
+  1,  binario__telemetry__v1__save_my_portal_link_request__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__save_my_portal_link_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__save_my_portal_link_response__field_descriptors[1] =
+{
+  {
+    "link",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__SaveMyPortalLinkResponse, link),
+    &binario__telemetry__v1__reference_source__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__save_my_portal_link_response__field_indices_by_name[] = {
+  0,   /* field[0] = link */
+};
+static const ProtobufCIntRange binario__telemetry__v1__save_my_portal_link_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__save_my_portal_link_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.SaveMyPortalLinkResponse",
+  "SaveMyPortalLinkResponse",
+  "Binario__Telemetry__V1__SaveMyPortalLinkResponse",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__SaveMyPortalLinkResponse),
+  1,
+  binario__telemetry__v1__save_my_portal_link_response__field_descriptors,
+  binario__telemetry__v1__save_my_portal_link_response__field_indices_by_name,
+  1,  binario__telemetry__v1__save_my_portal_link_response__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__save_my_portal_link_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__delete_my_portal_link_request__field_descriptors[1] =
+{
+  {
+    "name",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__DeleteMyPortalLinkRequest, name),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__delete_my_portal_link_request__field_indices_by_name[] = {
+  0,   /* field[0] = name */
+};
+static const ProtobufCIntRange binario__telemetry__v1__delete_my_portal_link_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__delete_my_portal_link_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.DeleteMyPortalLinkRequest",
+  "DeleteMyPortalLinkRequest",
+  "Binario__Telemetry__V1__DeleteMyPortalLinkRequest",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__DeleteMyPortalLinkRequest),
+  1,
+  binario__telemetry__v1__delete_my_portal_link_request__field_descriptors,
+  binario__telemetry__v1__delete_my_portal_link_request__field_indices_by_name,
+  1,  binario__telemetry__v1__delete_my_portal_link_request__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__delete_my_portal_link_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define binario__telemetry__v1__delete_my_portal_link_response__field_descriptors NULL
+#define binario__telemetry__v1__delete_my_portal_link_response__field_indices_by_name NULL
+#define binario__telemetry__v1__delete_my_portal_link_response__number_ranges NULL
+const ProtobufCMessageDescriptor binario__telemetry__v1__delete_my_portal_link_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.DeleteMyPortalLinkResponse",
+  "DeleteMyPortalLinkResponse",
+  "Binario__Telemetry__V1__DeleteMyPortalLinkResponse",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__DeleteMyPortalLinkResponse),
+  0,
+  binario__telemetry__v1__delete_my_portal_link_response__field_descriptors,
+  binario__telemetry__v1__delete_my_portal_link_response__field_indices_by_name,
+  0,  binario__telemetry__v1__delete_my_portal_link_response__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__delete_my_portal_link_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 #define binario__telemetry__v1__get_air_quality_index_request__field_descriptors NULL

@@ -90,6 +90,12 @@ typedef struct Binario__Telemetry__V1__SaveReferenceSourceRequest Binario__Telem
 typedef struct Binario__Telemetry__V1__SaveReferenceSourceResponse Binario__Telemetry__V1__SaveReferenceSourceResponse;
 typedef struct Binario__Telemetry__V1__DeleteReferenceSourceRequest Binario__Telemetry__V1__DeleteReferenceSourceRequest;
 typedef struct Binario__Telemetry__V1__DeleteReferenceSourceResponse Binario__Telemetry__V1__DeleteReferenceSourceResponse;
+typedef struct Binario__Telemetry__V1__ListMyPortalLinksRequest Binario__Telemetry__V1__ListMyPortalLinksRequest;
+typedef struct Binario__Telemetry__V1__ListMyPortalLinksResponse Binario__Telemetry__V1__ListMyPortalLinksResponse;
+typedef struct Binario__Telemetry__V1__SaveMyPortalLinkRequest Binario__Telemetry__V1__SaveMyPortalLinkRequest;
+typedef struct Binario__Telemetry__V1__SaveMyPortalLinkResponse Binario__Telemetry__V1__SaveMyPortalLinkResponse;
+typedef struct Binario__Telemetry__V1__DeleteMyPortalLinkRequest Binario__Telemetry__V1__DeleteMyPortalLinkRequest;
+typedef struct Binario__Telemetry__V1__DeleteMyPortalLinkResponse Binario__Telemetry__V1__DeleteMyPortalLinkResponse;
 typedef struct Binario__Telemetry__V1__GetAirQualityIndexRequest Binario__Telemetry__V1__GetAirQualityIndexRequest;
 typedef struct Binario__Telemetry__V1__PollutantRange Binario__Telemetry__V1__PollutantRange;
 typedef struct Binario__Telemetry__V1__AirQualityBandDescription Binario__Telemetry__V1__AirQualityBandDescription;
@@ -1422,6 +1428,72 @@ struct  Binario__Telemetry__V1__DeleteReferenceSourceResponse
 };
 #define BINARIO__TELEMETRY__V1__DELETE_REFERENCE_SOURCE_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__delete_reference_source_response__descriptor) \
+     }
+
+
+struct  Binario__Telemetry__V1__ListMyPortalLinksRequest
+{
+  ProtobufCMessage base;
+};
+#define BINARIO__TELEMETRY__V1__LIST_MY_PORTAL_LINKS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__list_my_portal_links_request__descriptor) \
+     }
+
+
+struct  Binario__Telemetry__V1__ListMyPortalLinksResponse
+{
+  ProtobufCMessage base;
+  size_t n_links;
+  Binario__Telemetry__V1__ReferenceSource **links;
+};
+#define BINARIO__TELEMETRY__V1__LIST_MY_PORTAL_LINKS_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__list_my_portal_links_response__descriptor) \
+    , 0,NULL }
+
+
+/*
+ * As SaveReferenceSourceRequest; `fill_gaps_from` names another of the person's links.
+ */
+struct  Binario__Telemetry__V1__SaveMyPortalLinkRequest
+{
+  ProtobufCMessage base;
+  char *name;
+  char *url;
+  char *kind;
+  char *network;
+  char *fill_gaps_from;
+};
+#define BINARIO__TELEMETRY__V1__SAVE_MY_PORTAL_LINK_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__save_my_portal_link_request__descriptor) \
+    , NULL, NULL, NULL, NULL, NULL }
+
+
+struct  Binario__Telemetry__V1__SaveMyPortalLinkResponse
+{
+  ProtobufCMessage base;
+  Binario__Telemetry__V1__ReferenceSource *link;
+};
+#define BINARIO__TELEMETRY__V1__SAVE_MY_PORTAL_LINK_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__save_my_portal_link_response__descriptor) \
+    , NULL }
+
+
+struct  Binario__Telemetry__V1__DeleteMyPortalLinkRequest
+{
+  ProtobufCMessage base;
+  char *name;
+};
+#define BINARIO__TELEMETRY__V1__DELETE_MY_PORTAL_LINK_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__delete_my_portal_link_request__descriptor) \
+    , NULL }
+
+
+struct  Binario__Telemetry__V1__DeleteMyPortalLinkResponse
+{
+  ProtobufCMessage base;
+};
+#define BINARIO__TELEMETRY__V1__DELETE_MY_PORTAL_LINK_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__delete_my_portal_link_response__descriptor) \
      }
 
 
@@ -2910,6 +2982,120 @@ Binario__Telemetry__V1__DeleteReferenceSourceResponse *
 void   binario__telemetry__v1__delete_reference_source_response__free_unpacked
                      (Binario__Telemetry__V1__DeleteReferenceSourceResponse *message,
                       ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__ListMyPortalLinksRequest methods */
+void   binario__telemetry__v1__list_my_portal_links_request__init
+                     (Binario__Telemetry__V1__ListMyPortalLinksRequest         *message);
+size_t binario__telemetry__v1__list_my_portal_links_request__get_packed_size
+                     (const Binario__Telemetry__V1__ListMyPortalLinksRequest   *message);
+size_t binario__telemetry__v1__list_my_portal_links_request__pack
+                     (const Binario__Telemetry__V1__ListMyPortalLinksRequest   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__list_my_portal_links_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__ListMyPortalLinksRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__ListMyPortalLinksRequest *
+       binario__telemetry__v1__list_my_portal_links_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__list_my_portal_links_request__free_unpacked
+                     (Binario__Telemetry__V1__ListMyPortalLinksRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__ListMyPortalLinksResponse methods */
+void   binario__telemetry__v1__list_my_portal_links_response__init
+                     (Binario__Telemetry__V1__ListMyPortalLinksResponse         *message);
+size_t binario__telemetry__v1__list_my_portal_links_response__get_packed_size
+                     (const Binario__Telemetry__V1__ListMyPortalLinksResponse   *message);
+size_t binario__telemetry__v1__list_my_portal_links_response__pack
+                     (const Binario__Telemetry__V1__ListMyPortalLinksResponse   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__list_my_portal_links_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__ListMyPortalLinksResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__ListMyPortalLinksResponse *
+       binario__telemetry__v1__list_my_portal_links_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__list_my_portal_links_response__free_unpacked
+                     (Binario__Telemetry__V1__ListMyPortalLinksResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__SaveMyPortalLinkRequest methods */
+void   binario__telemetry__v1__save_my_portal_link_request__init
+                     (Binario__Telemetry__V1__SaveMyPortalLinkRequest         *message);
+size_t binario__telemetry__v1__save_my_portal_link_request__get_packed_size
+                     (const Binario__Telemetry__V1__SaveMyPortalLinkRequest   *message);
+size_t binario__telemetry__v1__save_my_portal_link_request__pack
+                     (const Binario__Telemetry__V1__SaveMyPortalLinkRequest   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__save_my_portal_link_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__SaveMyPortalLinkRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__SaveMyPortalLinkRequest *
+       binario__telemetry__v1__save_my_portal_link_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__save_my_portal_link_request__free_unpacked
+                     (Binario__Telemetry__V1__SaveMyPortalLinkRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__SaveMyPortalLinkResponse methods */
+void   binario__telemetry__v1__save_my_portal_link_response__init
+                     (Binario__Telemetry__V1__SaveMyPortalLinkResponse         *message);
+size_t binario__telemetry__v1__save_my_portal_link_response__get_packed_size
+                     (const Binario__Telemetry__V1__SaveMyPortalLinkResponse   *message);
+size_t binario__telemetry__v1__save_my_portal_link_response__pack
+                     (const Binario__Telemetry__V1__SaveMyPortalLinkResponse   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__save_my_portal_link_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__SaveMyPortalLinkResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__SaveMyPortalLinkResponse *
+       binario__telemetry__v1__save_my_portal_link_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__save_my_portal_link_response__free_unpacked
+                     (Binario__Telemetry__V1__SaveMyPortalLinkResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__DeleteMyPortalLinkRequest methods */
+void   binario__telemetry__v1__delete_my_portal_link_request__init
+                     (Binario__Telemetry__V1__DeleteMyPortalLinkRequest         *message);
+size_t binario__telemetry__v1__delete_my_portal_link_request__get_packed_size
+                     (const Binario__Telemetry__V1__DeleteMyPortalLinkRequest   *message);
+size_t binario__telemetry__v1__delete_my_portal_link_request__pack
+                     (const Binario__Telemetry__V1__DeleteMyPortalLinkRequest   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__delete_my_portal_link_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__DeleteMyPortalLinkRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__DeleteMyPortalLinkRequest *
+       binario__telemetry__v1__delete_my_portal_link_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__delete_my_portal_link_request__free_unpacked
+                     (Binario__Telemetry__V1__DeleteMyPortalLinkRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__DeleteMyPortalLinkResponse methods */
+void   binario__telemetry__v1__delete_my_portal_link_response__init
+                     (Binario__Telemetry__V1__DeleteMyPortalLinkResponse         *message);
+size_t binario__telemetry__v1__delete_my_portal_link_response__get_packed_size
+                     (const Binario__Telemetry__V1__DeleteMyPortalLinkResponse   *message);
+size_t binario__telemetry__v1__delete_my_portal_link_response__pack
+                     (const Binario__Telemetry__V1__DeleteMyPortalLinkResponse   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__delete_my_portal_link_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__DeleteMyPortalLinkResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__DeleteMyPortalLinkResponse *
+       binario__telemetry__v1__delete_my_portal_link_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__delete_my_portal_link_response__free_unpacked
+                     (Binario__Telemetry__V1__DeleteMyPortalLinkResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Binario__Telemetry__V1__GetAirQualityIndexRequest methods */
 void   binario__telemetry__v1__get_air_quality_index_request__init
                      (Binario__Telemetry__V1__GetAirQualityIndexRequest         *message);
@@ -3210,6 +3396,24 @@ typedef void (*Binario__Telemetry__V1__DeleteReferenceSourceRequest_Closure)
 typedef void (*Binario__Telemetry__V1__DeleteReferenceSourceResponse_Closure)
                  (const Binario__Telemetry__V1__DeleteReferenceSourceResponse *message,
                   void *closure_data);
+typedef void (*Binario__Telemetry__V1__ListMyPortalLinksRequest_Closure)
+                 (const Binario__Telemetry__V1__ListMyPortalLinksRequest *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__ListMyPortalLinksResponse_Closure)
+                 (const Binario__Telemetry__V1__ListMyPortalLinksResponse *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__SaveMyPortalLinkRequest_Closure)
+                 (const Binario__Telemetry__V1__SaveMyPortalLinkRequest *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__SaveMyPortalLinkResponse_Closure)
+                 (const Binario__Telemetry__V1__SaveMyPortalLinkResponse *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__DeleteMyPortalLinkRequest_Closure)
+                 (const Binario__Telemetry__V1__DeleteMyPortalLinkRequest *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__DeleteMyPortalLinkResponse_Closure)
+                 (const Binario__Telemetry__V1__DeleteMyPortalLinkResponse *message,
+                  void *closure_data);
 typedef void (*Binario__Telemetry__V1__GetAirQualityIndexRequest_Closure)
                  (const Binario__Telemetry__V1__GetAirQualityIndexRequest *message,
                   void *closure_data);
@@ -3305,6 +3509,12 @@ extern const ProtobufCMessageDescriptor binario__telemetry__v1__save_reference_s
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__save_reference_source_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__delete_reference_source_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__delete_reference_source_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__list_my_portal_links_request__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__list_my_portal_links_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__save_my_portal_link_request__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__save_my_portal_link_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__delete_my_portal_link_request__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__delete_my_portal_link_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_air_quality_index_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__pollutant_range__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__air_quality_band_description__descriptor;
