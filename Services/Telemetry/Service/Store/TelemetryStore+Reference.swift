@@ -237,15 +237,7 @@ extension TelemetryStore {
   /// The sources saved through the API, by name.
   public func savedSources() async throws -> [ReferenceSource] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM reference_source ORDER BY name")).map { row in
-        ReferenceSource(
-          name: row["name"],
-          url: row["url"],
-          kind: ReferenceSource.Kind(rawValue: row["kind"]) ?? .measurements,
-          network: ReferenceSensor.Network(rawValue: row["network"]) ?? .airQuality,
-          fillGapsFrom: row["fill_gaps_from"]
-        )
-      }
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM reference_source ORDER BY name")).map(Self.referenceSource)
     }
   }
 
@@ -281,18 +273,21 @@ extension TelemetryStore {
   /// A person's links, by name.
   public func portalLinks(userID: String) async throws -> [ReferenceSource] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM portal_link WHERE user_id = ? ORDER BY name"), arguments: [userID]).map(Self.portalLink)
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM portal_link WHERE user_id = ? ORDER BY name"), arguments: [userID]).map(
+        Self.referenceSource
+      )
     }
   }
 
   /// Every person's links, with whose they are.
   public func allPortalLinks() async throws -> [(userID: String, link: ReferenceSource)] {
     try pool.readOnCurrentThread { db in
-      try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM portal_link ORDER BY user_id, name")).map { ($0["user_id"], Self.portalLink($0)) }
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM portal_link ORDER BY user_id, name")).map { ($0["user_id"], Self.referenceSource($0)) }
     }
   }
 
-  static func portalLink(_ row: Row) -> ReferenceSource {
+  /// A saved source or a person's link (the two tables share these columns).
+  static func referenceSource(_ row: Row) -> ReferenceSource {
     ReferenceSource(
       name: row["name"],
       url: row["url"],

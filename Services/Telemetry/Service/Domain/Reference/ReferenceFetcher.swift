@@ -91,9 +91,18 @@ public struct ReferenceFetcher: Sendable {
   /// out sensors more than a week behind the newest (a station shut down must not hold every
   /// fetch back); `nil` on the first fetch.
   public func since(for source: ReferenceSource) async throws -> Date? {
+    try await window(for: source).since
+  }
+
+  /// Where a fetch of `source` starts (``since(for:)``) and the newest value it stored, from
+  /// one read of its cursors (a source fetched before the cursors existed: its recorded newest).
+  func window(for source: ReferenceSource) async throws -> (since: Date?, newest: Date?) {
     let cursors = try await store.cursors(source: source.name)
-    guard let newest = cursors.values.max() else { return try await store.fetchState(source: source.name).newest }
-    return cursors.values.filter { newest.timeIntervalSince($0) <= Self.staleSensor }.min()
+    guard let newest = cursors.values.max() else {
+      let recorded = try await store.fetchState(source: source.name).newest
+      return (recorded, recorded)
+    }
+    return (cursors.values.filter { newest.timeIntervalSince($0) <= Self.staleSensor }.min(), newest)
   }
 
   /// Whether `url` is the portal's query API (SoQL parameters apply), not a file to read whole.
@@ -163,10 +172,9 @@ public struct ReferenceFetcher: Sendable {
           return outcome.read + outcome.skipped
         }
       case .measurements, .nearRealTime:
-        var stored = try await store.cursors(source: source.name).values.max()
-        if stored == nil { stored = try await store.fetchState(source: source.name).newest }
+        let (since, stored) = try await window(for: source)
         var earliest: Date?
-        try await paged(source, since: try await since(for: source)) { page in
+        try await paged(source, since: since) { page in
           let (parsed, rows) = try ArpaImport.measurements(page)
           total.add(try await reference.importMeasurements(parsed, nearRealTime: source.kind == .nearRealTime, cursorOf: source.name))
           let times = parsed.items.map(\.time)
