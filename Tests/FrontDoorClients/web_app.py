@@ -36,6 +36,7 @@ taxi) verify the gateway against --ca.
 
 import argparse
 import base64
+import csv
 import datetime
 import json
 import pathlib
@@ -708,6 +709,67 @@ def subscriptions_and_itineraries(traveller):
     print("ok: subscriptions add up per month and year with the chart; an itinerary with an event and an invite")
 
 
+def air_calibration(traveller, gateway, arguments, walk_board, balcony_token):
+    """A board calibrated against Milano v.Senato's PM2.5 (the EPA's form, with humidity), and the
+    chart's outliers marked and replaced."""
+    # The walk passed within 1 km of the station in two of its hours only: refused, saying so.
+    traveller.fill("#air-form", {"measure": "MEASURE_PM2_5", "device": walk_board, "station": "", "from": "01152024\t0800AM", "to": "01152024\t0200PM"})
+    calibrate = lambda board: traveller.driver.find_elements(By.CSS_SELECTOR, f'#air-calibrate[data-device="{board}"]')  # noqa: E731
+    traveller.until(lambda: calibrate(walk_board), "calibrating one board is not offered")
+    traveller.provoked.append(("/calibration?sensor_id=5505&from=2024-01-15T07%3A00%3A00.000Z&to=2024-01-15T13%3A00%3A00.000Z&max_points=48", 400))
+    traveller.until(lambda: calibrate(walk_board)[0].click() or True, "the calibrate button cannot be pressed")
+    traveller.until(lambda: "Senato" in traveller.text("#air-calibration-result .failure"), "a calibration without enough pairs does not say why")
+    # The balcony board stood 100 m from the station the night before (the station's hourly
+    # values, stamped in its standard time at each hour's start), with the station's value =
+    # 0.5 × board − 0.3 × humidity + 6 at every reading (the humidity swinging 30 points between
+    # readings and rising 2 an hour), and once was carried 5 km off and read 400.
+    station, validated = {}, set()
+    with open(pathlib.Path(arguments.reference_folder) / "measurements-2024-01-15.csv") as rows:
+        for row in csv.DictReader(rows):
+            if row["IdSensore"] == "5505":
+                stamp = datetime.datetime.strptime(row["Data"], "%d/%m/%Y %I:%M:%S %p") - datetime.timedelta(hours=1)
+                station[stamp] = float(row["Valore"].replace(",", "."))
+                if row["Stato"] == "VA":
+                    validated.add(stamp)
+    readings = []
+    for step in range(42):  # every 10 minutes from 00:00 to 06:50 UTC
+        at = datetime.datetime(2024, 1, 15) + datetime.timedelta(minutes=10 * step)
+        humidity = 50 + 30 * (step % 2) + 2 * (step // 6)
+        value = (station[at.replace(minute=0)] - 6 + 0.3 * humidity) / 0.5
+        readings.append({"time": at.isoformat() + "Z", "latitude": 45.4714, "longitude": 9.1975, "pm25": value, "humidity": humidity})
+    readings.append({"time": "2024-01-15T05:05:00Z", "latitude": 45.5155, "longitude": 9.1975, "pm25": 400, "humidity": 70})
+    answer = gateway.call("POST", "/v1/telemetry/readings:upload", {"readings": readings}, token=balcony_token, scheme="Device")
+    assert answer.get("stored") == len(readings), f"the co-located readings were not stored: {answer}"
+    balcony_board = next(option.get_attribute("value") for option in traveller.find("#air-form [name=device]").find_elements(By.TAG_NAME, "option")
+                         if option.text == "Balcony board")
+    traveller.fill("#air-form", {"device": balcony_board, "from": "01152024\t0100AM", "to": "01152024\t0800AM"})
+    traveller.until(lambda: int(traveller.find("#air-chart").get_attribute("data-points") or 0) > 5
+                    and calibrate(balcony_board), "the balcony board's night is not drawn")
+    traveller.until(lambda: calibrate(balcony_board)[0].click() or True, "the calibrate button cannot be pressed")
+    traveller.until(lambda: "Senato" in traveller.text("#air-calibration-fit") and int(traveller.find("#air-chart").get_attribute("data-corrected") or 0) >= 7,
+                    "the fit and the corrected line are not shown")
+    traveller.shot("air-calibration")
+    # The known answer, through the gateway as the app asked it.
+    fit = traveller.driver.execute_async_script("""
+        const [path, done] = arguments;
+        import("/app/js/api.js").then((module) => module.api("GET", path)).then(done, (error) => done({ error: String(error) }));
+    """, f"/v1/telemetry/devices/{balcony_board}/calibration?sensor_id=5505&from=2024-01-15T00:00:00Z&to=2024-01-15T07:00:00Z")
+    assert abs(fit["slope"] - 0.5) < 1e-6 and abs(fit["humidityCoefficient"] + 0.3) < 1e-6 and abs(fit["intercept"] - 6) < 1e-6, f"the fit is {fit}"
+    # One pair per validated hour: the station's 06:00 value is marked not valid (NV), so skipped.
+    pairs = sum(1 for hour in range(7) if datetime.datetime(2024, 1, 15, hour) in validated)
+    assert pairs == 6 and fit["pairs"] == pairs and abs(fit["rSquared"] - 1) < 1e-9, f"the fit's quality is {fit}"
+    print("ok: calibration: refused with the reason for a board seldom near the station; the known answer for one beside it, with its corrected line")
+    # Outliers, openSenseMap's way: the 400 is marked, then replaced by its window's mean.
+    traveller.fill("#air-form", {"outliers": "mark"})
+    traveller.until(lambda: traveller.find("#air-chart").get_attribute("data-outliers") == "1", "the outlier is not marked")
+    assert traveller.words("air.outliersFound", count=1, window=15) in traveller.text("#air-chart-note"), "the chart does not say how many outliers"
+    traveller.shot("air-outliers")
+    traveller.fill("#air-form", {"outliers": "replace"})
+    traveller.until(lambda: traveller.words("air.outliersReplaced", count=1, window=15) in traveller.text("#air-chart-note"), "the outlier is not replaced")
+    traveller.fill("#air-form", {"outliers": "", "measure": "MEASURE_PM2_5", "device": "", "from": "01152024\t0800AM", "to": "01152024\t0200PM"})
+    print("ok: outliers marked and replaced on the chart")
+
+
 def air_quality(traveller, gateway, admin_token, arguments):
     folder = pathlib.Path(arguments.reference_folder)
     for kind, name in [("KIND_CATALOGUE", "air-quality-stations.csv"), ("KIND_MEASUREMENTS", "measurements-2024-01-15.csv")]:
@@ -826,6 +888,7 @@ def air_quality(traveller, gateway, admin_token, arguments):
     traveller.find("#air-live").click()
     traveller.until(lambda: traveller.find("#air-map").get_attribute("data-live") is None, "live mode does not close")
     print(f"ok: live mode: an upload on the open map, chart and latest values {elapsed:.0f} ms after it was sent")
+    air_calibration(traveller, gateway, arguments, board, balcony_token)
     # Settings, from the air page: PM10 shown first, and Milano Senato picked; the filter opens on
     # PM10 and offers the picked station first, starred.
     traveller.find("#air-settings-link").click()

@@ -197,6 +197,7 @@ extension MethodAccessPolicy {
     Binario_Telemetry_V1_Telemetry.Method.FetchReferenceData.descriptor: .level(.admin),
     Binario_Telemetry_V1_Telemetry.Method.GetAirQualityIndex.descriptor: .level(.public),
     Binario_Telemetry_V1_Telemetry.Method.GetAirSettings.descriptor: .level(.signedIn),
+    Binario_Telemetry_V1_Telemetry.Method.GetCalibration.descriptor: .level(.signedIn),
     Binario_Telemetry_V1_Telemetry.Method.GetGrid.descriptor: .level(.signedIn),
     Binario_Telemetry_V1_Telemetry.Method.GetLatest.descriptor: .level(.signedIn),
     Binario_Telemetry_V1_Telemetry.Method.GetMap.descriptor: .level(.signedIn),

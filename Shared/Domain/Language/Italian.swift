@@ -351,6 +351,10 @@ extension PersonText {
       "serve una data di nascita",
     "a boolean is malformed":
       "un booleano non è valido",
+    "a calibration fits particulate matter: pick a station's PM2.5 or PM10 sensor":
+      "una calibrazione riguarda il particolato: scegli il sensore PM2.5 o PM10 di una stazione",
+    "a calibration is one board's: pick the board":
+      "una calibrazione è di una sola centralina: scegli la centralina",
     "a campaign name":
       "un nome di campagna",
     "a card number is 12 to 19 digits":
@@ -787,6 +791,8 @@ extension PersonText {
       "nessun tuo biglietto %@",
     "no timetable has been imported yet":
       "non è stato ancora importato alcun orario",
+    "none of the board's readings with a humidity in this range was made within 1 km of %@":
+      "nessuna lettura della centralina con l'umidità in questo intervallo è stata fatta entro 1 km da %@",
     "not a cursor from this service":
       "non è un cursore di questo servizio",
     "not a fare table: %@":
@@ -893,6 +899,10 @@ extension PersonText {
       "la data di nascita è precedente al 1900",
     "the birth date must be in the past":
       "la data di nascita deve essere nel passato",
+    "the board was within 1 km of %@ for %@ of the station's values: a calibration needs %@":
+      "la centralina è stata entro 1 km da %@ per %@ valori della stazione: una calibrazione ne richiede %@",
+    "the board's values or its humidity never changed near the station: a fit cannot tell their effects apart":
+      "i valori della centralina o la sua umidità non sono mai cambiati vicino alla stazione: la regressione non può distinguerne gli effetti",
     "the body":
       "il corpo",
     "the body is larger than %@ bytes":

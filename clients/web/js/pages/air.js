@@ -6,7 +6,9 @@
 // Lombardy; the chart of the series with the station's series overlaid (the boards' blue line
 // against the station's red one); the quartile table; each board's presence and latest values;
 // live mode, in which the map, the chart and the latest values follow the boards as they send
-// (the live stream, with each board's last-seen time and "offline since"); and the boards, with
+// (the live stream, with each board's last-seen time and "offline since"); outliers marked or
+// replaced as openSenseMap does; one board calibrated against the station compared with (the US
+// EPA's form, with humidity), its corrected line beside the raw one; and the boards, with
 // uploading a file.
 
 import { api, deviceApi, withQuery, segment } from "../api.js";
@@ -26,6 +28,10 @@ const lombardy = { south: 44.6, west: 8.4, north: 46.7, east: 11.5 };
 /** The station picker's choices besides a station: the nearest (the default) and none. */
 const NEAREST = "";
 const NONE = "none";
+/** How many readings before each the outlier option looks at (openSenseMap's default window). */
+const OUTLIER_WINDOW = 15;
+/** The measures a board can be calibrated in against a station. */
+const CALIBRATED = new Set(["MEASURE_PM2_5", "MEASURE_PM10"]);
 
 /** The board picker's options: all the person's own boards, then each board they see. */
 const boardOptions = (devices) => [["", t("air.allMyBoards")],
@@ -70,6 +76,7 @@ export async function show(main, { query }) {
   const mapElement = h("div", { id: "air-map", class: "map" });
   const chartCanvas = h("canvas", { id: "air-chart", role: "img", "aria-label": t("air.chartLabel") });
   const chartNote = h("p", { id: "air-chart-note", class: "hint" });
+  const calibrationBox = h("div", { id: "air-calibration" });
   const table = h("div", { id: "air-statistics" });
   const legend = h("div", { id: "air-legend", class: "legend" });
   const summary = h("p", { id: "air-summary", role: "status" });
@@ -83,6 +90,10 @@ export async function show(main, { query }) {
     field(t("journeys.to"), { name: "to", type: "datetime-local", value: toZonedInput(end), required: true }),
     field(t("air.boards"), { name: "device", options: boardOptions(devices), value: query.device || "" }),
     field(t("air.station"), { name: "station", options: [[NEAREST, t("air.nearestStation")], [NONE, t("air.noReference")]], value: query.station || NEAREST }),
+    field(t("air.outliers"), {
+      name: "outliers", value: query.outliers || "",
+      options: [["", t("air.outliersOff")], ["mark", t("air.outliersMark")], ["replace", t("air.outliersReplace")]],
+    }),
     h("div", { class: "field" }, h("label", { class: "check" },
       h("input", { type: "checkbox", name: "live", value: "on", id: "air-live", checked: query.live === "on" }), ` ${t("air.live")}`)),
   ], t("air.show"), (values) => draw(values), { id: "air-form", class: "inline" });
@@ -94,7 +105,7 @@ export async function show(main, { query }) {
       h("section", { "aria-labelledby": "map-heading" }, h("h2", { id: "map-heading" }, t("air.map")), mapElement,
         h("p", { class: "hint" }, t("air.mapHint")), legend),
       h("section", { "aria-labelledby": "chart-heading" }, h("h2", { id: "chart-heading" }, t("air.overTime")),
-        h("div", { class: "chart-box" }, chartCanvas), chartNote)),
+        h("div", { class: "chart-box" }, chartCanvas), chartNote, calibrationBox)),
     h("section", { "aria-labelledby": "statistics-heading" }, h("h2", { id: "statistics-heading" }, t("air.quartiles")), table),
     deviceSection);
 
@@ -119,7 +130,10 @@ export async function show(main, { query }) {
     const [mapAnswer, statistics, series, bands] = await Promise.all([
       api("GET", withQuery("/v1/telemetry/map", { ...range, ...lombardy })),
       api("GET", withQuery("/v1/telemetry/statistics", range)),
-      api("GET", withQuery("/v1/telemetry/series", { ...range, max_points: 48 })),
+      api("GET", withQuery("/v1/telemetry/series", {
+        ...range, max_points: 48,
+        ...(values.outliers ? { outlier_window: OUTLIER_WINDOW, replace_outliers: values.outliers === "replace" } : {}),
+      })),
       airQualityIndex(),
     ]);
     const unit = mapAnswer.unit || statistics.unit || "";
@@ -180,7 +194,8 @@ export async function show(main, { query }) {
     const sensor = hideReference ? null
       : nearby.find((candidate) => candidate.sensor.sensorId === values.station)
         || near.find((candidate) => !candidate.sensor.historical) || near[0];
-    const mineLine = (series.points || []).map((point) => ({ x: Date.parse(point.start), y: point.mean }));
+    const mineLine = (series.points || []).map((point) => ({ x: Date.parse(point.start), y: point.mean, outliers: Number(point.outliers || 0) }));
+    const outliers = mineLine.reduce((sum, point) => sum + point.outliers, 0);
     let referenceLine = [];
     if (hideReference) {
       replace(chartNote, t("air.referenceHidden"));
@@ -195,6 +210,9 @@ export async function show(main, { query }) {
     } else {
       replace(chartNote, t("air.noStation"));
     }
+    if (values.outliers) chartNote.append(" ", t(values.outliers === "replace" ? "air.outliersReplaced" : "air.outliersFound", { count: outliers, window: OUTLIER_WINDOW }));
+    chartCanvas.dataset.outliers = values.outliers ? String(outliers) : "";
+    offerCalibration(values, range, sensor, unit);
     if (!mineLine.length && !referenceLine.length) {
       const existing = window.Chart.getChart(chartCanvas);
       if (existing) existing.destroy();
@@ -204,15 +222,24 @@ export async function show(main, { query }) {
       return;
     }
     const instants = [...mineLine, ...referenceLine].map((point) => point.x);
-    const spansDays = Math.max(...instants) - Math.min(...instants) > 20 * 3600_000;
-    chart(chartCanvas, {
-      type: "line",
-      data: {
-        datasets: [
-          { label: t("air.yourBoardsOf", { measure: name }), data: mineLine, borderColor: colours.moqa, backgroundColor: colours.moqa, pointRadius: 2 },
-          ...(referenceLine.length ? [{ label: sensor.sensor.stationName, data: referenceLine, borderColor: colours.reference, backgroundColor: colours.reference, pointRadius: 2 }] : []),
-        ],
+    lineChart([
+      {
+        label: t("air.yourBoardsOf", { measure: name }), data: mineLine, borderColor: colours.moqa, backgroundColor: colours.moqa,
+        // A bucket holding outliers is drawn as a larger triangle.
+        pointStyle: (context) => (context.raw && context.raw.outliers ? "triangle" : "circle"),
+        pointRadius: (context) => (context.raw && context.raw.outliers ? 6 : 2),
       },
+      ...(referenceLine.length ? [{ label: sensor.sensor.stationName, data: referenceLine, borderColor: colours.reference, backgroundColor: colours.reference, pointRadius: 2 }] : []),
+    ], unit, Math.max(...instants) - Math.min(...instants) > 20 * 3600_000);
+    chartCanvas.dataset.points = String(mineLine.length);
+    chartCanvas.dataset.referencePoints = String(referenceLine.length);
+  }
+
+  /** The chart of `datasets` (points of x: instant in ms, y: value), times as dates when it spans days. */
+  function lineChart(datasets, unit, spansDays) {
+    return chart(chartCanvas, {
+      type: "line",
+      data: { datasets },
       options: {
         parsing: false,
         scales: {
@@ -221,8 +248,50 @@ export async function show(main, { query }) {
         },
       },
     });
-    chartCanvas.dataset.points = String(mineLine.length);
-    chartCanvas.dataset.referencePoints = String(referenceLine.length);
+  }
+
+  /** Under the chart, for one board in PM2.5 or PM10 compared with a station: calibrating the
+   * board against it over the range shown, the fit's terms and quality, and its corrected line. */
+  function offerCalibration(values, range, sensor, unit) {
+    delete chartCanvas.dataset.corrected;
+    if (!sensor || !CALIBRATED.has(values.measure)) return replace(calibrationBox);
+    if (!values.device) return replace(calibrationBox, h("p", { class: "hint" }, t("air.calibrateOneBoard")));
+    const button = h("button", { type: "button", id: "air-calibrate", class: "secondary", "data-device": values.device }, t("air.calibrate", { station: sensor.sensor.stationName }));
+    const result = h("div", { id: "air-calibration-result", role: "status" });
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        const fit = await api("GET", withQuery(`/v1/telemetry/devices/${segment(values.device)}/calibration`, {
+          sensor_id: sensor.sensor.sensorId, from: range.from, to: range.to, max_points: 48,
+        }));
+        const signed = (value, digits) => `${value < 0 ? "−" : "+"} ${number(Math.abs(value), digits)}`;
+        replace(result,
+          h("p", { id: "air-calibration-fit" }, t("air.calibrationFit", {
+            station: sensor.sensor.stationName, slope: number(Number(fit.slope || 0), 3),
+            humidity: signed(Number(fit.humidityCoefficient || 0), 3), intercept: signed(Number(fit.intercept || 0), 2), unit,
+          })),
+          h("p", { class: "hint" }, t("air.calibrationQuality", {
+            r2: number(Number(fit.rSquared || 0), 2), rmse: number(Number(fit.rmse || 0), 1), unit, count: Number(fit.pairs || 0),
+          }), fit.averaging ? `; ${averagingNote(fit.averaging)}` : "", "."));
+        const corrected = (fit.points || []).filter((point) => point.corrected !== undefined)
+          .map((point) => ({ x: Date.parse(point.start), y: Number(point.corrected) }));
+        const line = window.Chart.getChart(chartCanvas);
+        if (line) {
+          line.data.datasets = line.data.datasets.filter((dataset) => !dataset.corrected);
+          line.data.datasets.push({
+            label: t("air.correctedLine"), corrected: true, data: corrected, borderColor: colours.palette[2], backgroundColor: colours.palette[2],
+            borderDash: [6, 4], pointRadius: 2,
+          });
+          line.update("none");
+        }
+        chartCanvas.dataset.corrected = String(corrected.length);
+      } catch (error) {
+        replace(result, failure(error));
+      } finally {
+        button.disabled = false;
+      }
+    });
+    replace(calibrationBox, button, result);
   }
 
   /** How the station averages the values on the chart, and what they are compared with. */
@@ -388,11 +457,8 @@ export async function show(main, { query }) {
     }
     let line = window.Chart.getChart(chartCanvas);
     if (!line) {
-      line = chart(chartCanvas, {
-        type: "line",
-        data: { datasets: [{ label: t("air.yourBoardsOf", { measure: shownNow.name }), data: [], borderColor: colours.moqa, backgroundColor: colours.moqa, pointRadius: 2 }] },
-        options: { parsing: false, scales: { x: { type: "linear", ticks: { callback: (x) => time(new Date(x).toISOString()) } }, y: { title: { display: true, text: shownNow.unit } } } },
-      });
+      line = lineChart([{ label: t("air.yourBoardsOf", { measure: shownNow.name }), data: [], borderColor: colours.moqa, backgroundColor: colours.moqa, pointRadius: 2 }],
+        shownNow.unit, false);
       chartCanvas.dataset.referencePoints = "0";
       replace(chartNote);
     }

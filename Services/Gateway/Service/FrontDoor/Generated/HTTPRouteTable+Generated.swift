@@ -1680,6 +1680,17 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .get,
+      template: "/v1/telemetry/devices/{device_id}/calibration",
+      body: "",
+      rpc: "/binario.telemetry.v1.Telemetry/GetCalibration",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["device_id": .string, "from": .string, "max_points": .number, "sensor_id": .string, "to": .string],
+      transcoder: MessageTranscoder<Binario_Telemetry_V1_GetCalibrationRequest, Binario_Telemetry_V1_GetCalibrationResponse>(),
+      summary: "Calibrates a visible board against a station's PM2.5 or PM10 sensor over a range, as the US EPA corrects low-cost PM sensors: station ≈ slope × board + humidity_coefficient × RH + intercept, by least squares on each station value beside the board's mean value and mean humidity over its span, from the readings made within 1 km of the station (at least 4 such spans, else FAILED_PRECONDITION saying why). Answers the fit, its quality, and the board's series over the range raw and corrected."
+    ),
+    HTTPRoute(
+      verb: .get,
       template: "/v1/telemetry/grid",
       body: "",
       rpc: "/binario.telemetry.v1.Telemetry/GetGrid",

@@ -21922,6 +21922,168 @@ extension OpenAPIDocument {
         ]
       }
     },
+    "/v1/telemetry/devices/{device_id}/calibration": {
+      "get": {
+        "operationId": "Telemetry_GetCalibration",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Calibrates a visible board against a station's PM2.5 or PM10 sensor over a range, as the US EPA corrects low-cost PM sen",
+        "description": "Calibrates a visible board against a station's PM2.5 or PM10 sensor over a range, as the US EPA corrects low-cost PM sensors: station ≈ slope × board + humidity_coefficient × RH + intercept, by least squares on each station value beside the board's mean value and mean humidity over its span, from the readings made within 1 km of the station (at least 4 such spans, else FAILED_PRECONDITION saying why). Answers the fit, its quality, and the board's series over the range raw and corrected.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.GetCalibrationResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "device_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "from",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
+            "name": "max_points",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "number"
+            }
+          },
+          {
+            "name": "sensor_id",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "to",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          }
+        ]
+      }
+    },
     "/v1/telemetry/devices/{device_id}/export": {
       "get": {
         "operationId": "Telemetry_ExportReadings",
@@ -31132,6 +31294,24 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.telemetry.v1.CalibratedPoint": {
+        "type": "object",
+        "properties": {
+          "start": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "raw": {
+            "type": "number",
+            "format": "double"
+          },
+          "corrected": {
+            "type": "number",
+            "format": "double"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.telemetry.v1.Campaign": {
         "type": "object",
         "properties": {
@@ -31355,6 +31535,67 @@ extension OpenAPIDocument {
           },
           "source": {
             "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.GetCalibrationResponse": {
+        "type": "object",
+        "properties": {
+          "measure": {
+            "type": "string",
+            "enum": [
+              "MEASURE_UNSPECIFIED",
+              "MEASURE_TEMPERATURE",
+              "MEASURE_HUMIDITY",
+              "MEASURE_PRESSURE",
+              "MEASURE_ALTITUDE",
+              "MEASURE_TVOC",
+              "MEASURE_ECO2",
+              "MEASURE_PM0_5",
+              "MEASURE_PM1",
+              "MEASURE_PM2_5",
+              "MEASURE_PM4",
+              "MEASURE_PM10"
+            ]
+          },
+          "slope": {
+            "type": "number",
+            "format": "double"
+          },
+          "humidityCoefficient": {
+            "type": "number",
+            "format": "double"
+          },
+          "intercept": {
+            "type": "number",
+            "format": "double"
+          },
+          "rSquared": {
+            "type": "number",
+            "format": "double"
+          },
+          "rmse": {
+            "type": "number",
+            "format": "double"
+          },
+          "pairs": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "averaging": {
+            "type": "string"
+          },
+          "points": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.CalibratedPoint"
+            }
+          },
+          "bucketMilliseconds": {
+            "type": "string",
+            "format": "int64",
+            "pattern": "^-?[0-9]+$"
           }
         },
         "additionalProperties": false

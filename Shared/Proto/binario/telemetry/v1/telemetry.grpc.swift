@@ -374,6 +374,19 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "GetCalibration" metadata.
+        public enum GetCalibration: Sendable {
+            /// Request type for "GetCalibration".
+            public typealias Input = Binario_Telemetry_V1_GetCalibrationRequest
+            /// Response type for "GetCalibration".
+            public typealias Output = Binario_Telemetry_V1_GetCalibrationResponse
+            /// Descriptor for "GetCalibration".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.telemetry.v1.Telemetry"),
+                method: "GetCalibration",
+                type: .unary
+            )
+        }
         /// Namespace for "ImportReferenceData" metadata.
         public enum ImportReferenceData: Sendable {
             /// Request type for "ImportReferenceData".
@@ -506,6 +519,7 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
             ExportReadings.descriptor,
             CompareWithReference.descriptor,
             CorrelateMeasures.descriptor,
+            GetCalibration.descriptor,
             ImportReferenceData.descriptor,
             FetchReferenceData.descriptor,
             ListReferenceSources.descriptor,
@@ -1047,6 +1061,29 @@ extension Binario_Telemetry_V1_Telemetry {
             request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_CorrelateMeasuresRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_CorrelateMeasuresResponse>
+
+        /// Handle the "GetCalibration" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Calibrates a visible board against a station's PM2.5 or PM10 sensor over a range, as the US
+        /// > EPA corrects low-cost PM sensors: station ≈ slope × board + humidity_coefficient × RH +
+        /// > intercept, by least squares on each station value beside the board's mean value and mean
+        /// > humidity over its span, from the readings made within 1 km of the station (at least 4 such
+        /// > spans, else FAILED_PRECONDITION saying why). Answers the fit, its quality, and the board's
+        /// > series over the range raw and corrected.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Telemetry_V1_GetCalibrationRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Telemetry_V1_GetCalibrationResponse` messages.
+        func getCalibration(
+            request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_GetCalibrationRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_GetCalibrationResponse>
 
         /// Handle the "ImportReferenceData" method.
         ///
@@ -1711,6 +1748,29 @@ extension Binario_Telemetry_V1_Telemetry {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_CorrelateMeasuresResponse>
 
+        /// Handle the "GetCalibration" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Calibrates a visible board against a station's PM2.5 or PM10 sensor over a range, as the US
+        /// > EPA corrects low-cost PM sensors: station ≈ slope × board + humidity_coefficient × RH +
+        /// > intercept, by least squares on each station value beside the board's mean value and mean
+        /// > humidity over its span, from the readings made within 1 km of the station (at least 4 such
+        /// > spans, else FAILED_PRECONDITION saying why). Answers the fit, its quality, and the board's
+        /// > series over the range raw and corrected.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_GetCalibrationRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Telemetry_V1_GetCalibrationResponse` message.
+        func getCalibration(
+            request: GRPCCore.ServerRequest<Binario_Telemetry_V1_GetCalibrationRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_GetCalibrationResponse>
+
         /// Handle the "ImportReferenceData" method.
         ///
         /// > Source IDL Documentation:
@@ -2373,6 +2433,29 @@ extension Binario_Telemetry_V1_Telemetry {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Telemetry_V1_CorrelateMeasuresResponse
 
+        /// Handle the "GetCalibration" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Calibrates a visible board against a station's PM2.5 or PM10 sensor over a range, as the US
+        /// > EPA corrects low-cost PM sensors: station ≈ slope × board + humidity_coefficient × RH +
+        /// > intercept, by least squares on each station value beside the board's mean value and mean
+        /// > humidity over its span, from the readings made within 1 km of the station (at least 4 such
+        /// > spans, else FAILED_PRECONDITION saying why). Answers the fit, its quality, and the board's
+        /// > series over the range raw and corrected.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Telemetry_V1_GetCalibrationRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Telemetry_V1_GetCalibrationResponse` to respond with.
+        func getCalibration(
+            request: Binario_Telemetry_V1_GetCalibrationRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Telemetry_V1_GetCalibrationResponse
+
         /// Handle the "ImportReferenceData" method.
         ///
         /// > Source IDL Documentation:
@@ -2812,6 +2895,17 @@ extension Binario_Telemetry_V1_Telemetry.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Telemetry_V1_Telemetry.Method.GetCalibration.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_GetCalibrationRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_GetCalibrationResponse>(),
+            handler: { request, context in
+                try await self.getCalibration(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Telemetry_V1_Telemetry.Method.ImportReferenceData.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_ImportReferenceDataRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_ImportReferenceDataResponse>(),
@@ -3185,6 +3279,17 @@ extension Binario_Telemetry_V1_Telemetry.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_CorrelateMeasuresResponse> {
         let response = try await self.correlateMeasures(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func getCalibration(
+        request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_GetCalibrationRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_GetCalibrationResponse> {
+        let response = try await self.getCalibration(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -3618,6 +3723,19 @@ extension Binario_Telemetry_V1_Telemetry.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_CorrelateMeasuresResponse> {
         return GRPCCore.ServerResponse<Binario_Telemetry_V1_CorrelateMeasuresResponse>(
             message: try await self.correlateMeasures(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func getCalibration(
+        request: GRPCCore.ServerRequest<Binario_Telemetry_V1_GetCalibrationRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_GetCalibrationResponse> {
+        return GRPCCore.ServerResponse<Binario_Telemetry_V1_GetCalibrationResponse>(
+            message: try await self.getCalibration(
                 request: request.message,
                 context: context
             ),
@@ -4375,6 +4493,34 @@ extension Binario_Telemetry_V1_Telemetry {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_CorrelateMeasuresResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_CorrelateMeasuresResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "GetCalibration" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Calibrates a visible board against a station's PM2.5 or PM10 sensor over a range, as the US
+        /// > EPA corrects low-cost PM sensors: station ≈ slope × board + humidity_coefficient × RH +
+        /// > intercept, by least squares on each station value beside the board's mean value and mean
+        /// > humidity over its span, from the readings made within 1 km of the station (at least 4 such
+        /// > spans, else FAILED_PRECONDITION saying why). Answers the fit, its quality, and the board's
+        /// > series over the range raw and corrected.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_GetCalibrationRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_GetCalibrationRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_GetCalibrationResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func getCalibration<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_GetCalibrationRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_GetCalibrationRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_GetCalibrationResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_GetCalibrationResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "ImportReferenceData" method.
@@ -5502,6 +5648,45 @@ extension Binario_Telemetry_V1_Telemetry {
             )
         }
 
+        /// Call the "GetCalibration" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Calibrates a visible board against a station's PM2.5 or PM10 sensor over a range, as the US
+        /// > EPA corrects low-cost PM sensors: station ≈ slope × board + humidity_coefficient × RH +
+        /// > intercept, by least squares on each station value beside the board's mean value and mean
+        /// > humidity over its span, from the readings made within 1 km of the station (at least 4 such
+        /// > spans, else FAILED_PRECONDITION saying why). Answers the fit, its quality, and the board's
+        /// > series over the range raw and corrected.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_GetCalibrationRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_GetCalibrationRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_GetCalibrationResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func getCalibration<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_GetCalibrationRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_GetCalibrationRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_GetCalibrationResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_GetCalibrationResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Telemetry_V1_Telemetry.Method.GetCalibration.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
         /// Call the "ImportReferenceData" method.
         ///
         /// > Source IDL Documentation:
@@ -6564,6 +6749,40 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_CorrelateMeasuresRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_CorrelateMeasuresResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetCalibration" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Calibrates a visible board against a station's PM2.5 or PM10 sensor over a range, as the US
+    /// > EPA corrects low-cost PM sensors: station ≈ slope × board + humidity_coefficient × RH +
+    /// > intercept, by least squares on each station value beside the board's mean value and mean
+    /// > humidity over its span, from the readings made within 1 km of the station (at least 4 such
+    /// > spans, else FAILED_PRECONDITION saying why). Answers the fit, its quality, and the board's
+    /// > series over the range raw and corrected.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Telemetry_V1_GetCalibrationRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getCalibration<Result>(
+        request: GRPCCore.ClientRequest<Binario_Telemetry_V1_GetCalibrationRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_GetCalibrationResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.getCalibration(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_GetCalibrationRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_GetCalibrationResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -7694,6 +7913,44 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
             metadata: metadata
         )
         return try await self.correlateMeasures(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetCalibration" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Calibrates a visible board against a station's PM2.5 or PM10 sensor over a range, as the US
+    /// > EPA corrects low-cost PM sensors: station ≈ slope × board + humidity_coefficient × RH +
+    /// > intercept, by least squares on each station value beside the board's mean value and mean
+    /// > humidity over its span, from the readings made within 1 km of the station (at least 4 such
+    /// > spans, else FAILED_PRECONDITION saying why). Answers the fit, its quality, and the board's
+    /// > series over the range raw and corrected.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getCalibration<Result>(
+        _ message: Binario_Telemetry_V1_GetCalibrationRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_GetCalibrationResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Telemetry_V1_GetCalibrationRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.getCalibration(
             request: request,
             options: options,
             onResponse: handleResponse

@@ -1710,6 +1710,118 @@ public nonisolated struct Binario_Telemetry_V1_CorrelateMeasuresResponse: Sendab
   fileprivate var _correlation: Double? = nil
 }
 
+public nonisolated struct Binario_Telemetry_V1_GetCalibrationRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var deviceID: String = String()
+
+  /// a station's PM2.5 or PM10 sensor
+  public var sensorID: String = String()
+
+  public var from: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_from ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_from = newValue}
+  }
+  /// Returns true if `from` has been explicitly set.
+  public var hasFrom: Bool {self._from != nil}
+  /// Clears the value of `from`. Subsequent reads from it will return its default value.
+  public mutating func clearFrom() {self._from = nil}
+
+  public var to: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_to ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_to = newValue}
+  }
+  /// Returns true if `to` has been explicitly set.
+  public var hasTo: Bool {self._to != nil}
+  /// Clears the value of `to`. Subsequent reads from it will return its default value.
+  public mutating func clearTo() {self._to = nil}
+
+  /// the series' buckets: 0 means 500; at most 2,000
+  public var maxPoints: Int32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _from: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _to: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+}
+
+public nonisolated struct Binario_Telemetry_V1_CalibratedPoint: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var start: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_start ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_start = newValue}
+  }
+  /// Returns true if `start` has been explicitly set.
+  public var hasStart: Bool {self._start != nil}
+  /// Clears the value of `start`. Subsequent reads from it will return its default value.
+  public mutating func clearStart() {self._start = nil}
+
+  /// the board's mean in the bucket
+  public var raw: Double = 0
+
+  /// The mean of the bucket's readings corrected by the fit; absent when none had a humidity.
+  public var corrected: Double {
+    get {_corrected ?? 0}
+    set {_corrected = newValue}
+  }
+  /// Returns true if `corrected` has been explicitly set.
+  public var hasCorrected: Bool {self._corrected != nil}
+  /// Clears the value of `corrected`. Subsequent reads from it will return its default value.
+  public mutating func clearCorrected() {self._corrected = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _start: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _corrected: Double? = nil
+}
+
+public nonisolated struct Binario_Telemetry_V1_GetCalibrationResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the station sensor's
+  public var measure: Binario_Telemetry_V1_Measure = .unspecified
+
+  public var slope: Double = 0
+
+  /// per percent of relative humidity
+  public var humidityCoefficient: Double = 0
+
+  /// µg/m³
+  public var intercept: Double = 0
+
+  /// of the fit on its pairs
+  public var rSquared: Double = 0
+
+  /// µg/m³, on the pairs
+  public var rmse: Double = 0
+
+  /// the station values fitted on
+  public var pairs: Int32 = 0
+
+  /// how the station averages its values, as in CompareWithReference
+  public var averaging: String = String()
+
+  /// buckets without readings are left out
+  public var points: [Binario_Telemetry_V1_CalibratedPoint] = []
+
+  public var bucketMilliseconds: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Binario_Telemetry_V1_ImportReferenceDataRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -4877,6 +4989,179 @@ nonisolated extension Binario_Telemetry_V1_CorrelateMeasuresResponse: SwiftProto
   public static func ==(lhs: Binario_Telemetry_V1_CorrelateMeasuresResponse, rhs: Binario_Telemetry_V1_CorrelateMeasuresResponse) -> Bool {
     if lhs._correlation != rhs._correlation {return false}
     if lhs.buckets != rhs.buckets {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_GetCalibrationRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetCalibrationRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_id\0\u{3}sensor_id\0\u{1}from\0\u{1}to\0\u{3}max_points\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.deviceID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.sensorID) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._from) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._to) }()
+      case 5: try { try decoder.decodeSingularInt32Field(value: &self.maxPoints) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.deviceID.isEmpty {
+      try visitor.visitSingularStringField(value: self.deviceID, fieldNumber: 1)
+    }
+    if !self.sensorID.isEmpty {
+      try visitor.visitSingularStringField(value: self.sensorID, fieldNumber: 2)
+    }
+    try { if let v = self._from {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    try { if let v = self._to {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
+    if self.maxPoints != 0 {
+      try visitor.visitSingularInt32Field(value: self.maxPoints, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_GetCalibrationRequest, rhs: Binario_Telemetry_V1_GetCalibrationRequest) -> Bool {
+    if lhs.deviceID != rhs.deviceID {return false}
+    if lhs.sensorID != rhs.sensorID {return false}
+    if lhs._from != rhs._from {return false}
+    if lhs._to != rhs._to {return false}
+    if lhs.maxPoints != rhs.maxPoints {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_CalibratedPoint: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CalibratedPoint"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}start\0\u{1}raw\0\u{1}corrected\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._start) }()
+      case 2: try { try decoder.decodeSingularDoubleField(value: &self.raw) }()
+      case 3: try { try decoder.decodeSingularDoubleField(value: &self._corrected) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._start {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    if self.raw.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.raw, fieldNumber: 2)
+    }
+    try { if let v = self._corrected {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 3)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_CalibratedPoint, rhs: Binario_Telemetry_V1_CalibratedPoint) -> Bool {
+    if lhs._start != rhs._start {return false}
+    if lhs.raw != rhs.raw {return false}
+    if lhs._corrected != rhs._corrected {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_GetCalibrationResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetCalibrationResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}measure\0\u{1}slope\0\u{3}humidity_coefficient\0\u{1}intercept\0\u{3}r_squared\0\u{1}rmse\0\u{1}pairs\0\u{1}averaging\0\u{1}points\0\u{3}bucket_milliseconds\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.measure) }()
+      case 2: try { try decoder.decodeSingularDoubleField(value: &self.slope) }()
+      case 3: try { try decoder.decodeSingularDoubleField(value: &self.humidityCoefficient) }()
+      case 4: try { try decoder.decodeSingularDoubleField(value: &self.intercept) }()
+      case 5: try { try decoder.decodeSingularDoubleField(value: &self.rSquared) }()
+      case 6: try { try decoder.decodeSingularDoubleField(value: &self.rmse) }()
+      case 7: try { try decoder.decodeSingularInt32Field(value: &self.pairs) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.averaging) }()
+      case 9: try { try decoder.decodeRepeatedMessageField(value: &self.points) }()
+      case 10: try { try decoder.decodeSingularInt64Field(value: &self.bucketMilliseconds) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.measure != .unspecified {
+      try visitor.visitSingularEnumField(value: self.measure, fieldNumber: 1)
+    }
+    if self.slope.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.slope, fieldNumber: 2)
+    }
+    if self.humidityCoefficient.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.humidityCoefficient, fieldNumber: 3)
+    }
+    if self.intercept.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.intercept, fieldNumber: 4)
+    }
+    if self.rSquared.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.rSquared, fieldNumber: 5)
+    }
+    if self.rmse.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.rmse, fieldNumber: 6)
+    }
+    if self.pairs != 0 {
+      try visitor.visitSingularInt32Field(value: self.pairs, fieldNumber: 7)
+    }
+    if !self.averaging.isEmpty {
+      try visitor.visitSingularStringField(value: self.averaging, fieldNumber: 8)
+    }
+    if !self.points.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.points, fieldNumber: 9)
+    }
+    if self.bucketMilliseconds != 0 {
+      try visitor.visitSingularInt64Field(value: self.bucketMilliseconds, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_GetCalibrationResponse, rhs: Binario_Telemetry_V1_GetCalibrationResponse) -> Bool {
+    if lhs.measure != rhs.measure {return false}
+    if lhs.slope != rhs.slope {return false}
+    if lhs.humidityCoefficient != rhs.humidityCoefficient {return false}
+    if lhs.intercept != rhs.intercept {return false}
+    if lhs.rSquared != rhs.rSquared {return false}
+    if lhs.rmse != rhs.rmse {return false}
+    if lhs.pairs != rhs.pairs {return false}
+    if lhs.averaging != rhs.averaging {return false}
+    if lhs.points != rhs.points {return false}
+    if lhs.bucketMilliseconds != rhs.bucketMilliseconds {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -2797,6 +2797,141 @@ void   binario__telemetry__v1__correlate_measures_response__free_unpacked
   assert(message->base.descriptor == &binario__telemetry__v1__correlate_measures_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   binario__telemetry__v1__get_calibration_request__init
+                     (Binario__Telemetry__V1__GetCalibrationRequest         *message)
+{
+  static const Binario__Telemetry__V1__GetCalibrationRequest init_value = BINARIO__TELEMETRY__V1__GET_CALIBRATION_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__get_calibration_request__get_packed_size
+                     (const Binario__Telemetry__V1__GetCalibrationRequest *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_calibration_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__get_calibration_request__pack
+                     (const Binario__Telemetry__V1__GetCalibrationRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_calibration_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__get_calibration_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__GetCalibrationRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_calibration_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__GetCalibrationRequest *
+       binario__telemetry__v1__get_calibration_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__GetCalibrationRequest *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__get_calibration_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__get_calibration_request__free_unpacked
+                     (Binario__Telemetry__V1__GetCalibrationRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__get_calibration_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__calibrated_point__init
+                     (Binario__Telemetry__V1__CalibratedPoint         *message)
+{
+  static const Binario__Telemetry__V1__CalibratedPoint init_value = BINARIO__TELEMETRY__V1__CALIBRATED_POINT__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__calibrated_point__get_packed_size
+                     (const Binario__Telemetry__V1__CalibratedPoint *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__calibrated_point__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__calibrated_point__pack
+                     (const Binario__Telemetry__V1__CalibratedPoint *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__calibrated_point__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__calibrated_point__pack_to_buffer
+                     (const Binario__Telemetry__V1__CalibratedPoint *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__calibrated_point__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__CalibratedPoint *
+       binario__telemetry__v1__calibrated_point__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__CalibratedPoint *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__calibrated_point__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__calibrated_point__free_unpacked
+                     (Binario__Telemetry__V1__CalibratedPoint *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__calibrated_point__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__get_calibration_response__init
+                     (Binario__Telemetry__V1__GetCalibrationResponse         *message)
+{
+  static const Binario__Telemetry__V1__GetCalibrationResponse init_value = BINARIO__TELEMETRY__V1__GET_CALIBRATION_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__get_calibration_response__get_packed_size
+                     (const Binario__Telemetry__V1__GetCalibrationResponse *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_calibration_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__get_calibration_response__pack
+                     (const Binario__Telemetry__V1__GetCalibrationResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_calibration_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__get_calibration_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__GetCalibrationResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__get_calibration_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__GetCalibrationResponse *
+       binario__telemetry__v1__get_calibration_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__GetCalibrationResponse *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__get_calibration_response__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__get_calibration_response__free_unpacked
+                     (Binario__Telemetry__V1__GetCalibrationResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__get_calibration_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   binario__telemetry__v1__import_reference_data_request__init
                      (Binario__Telemetry__V1__ImportReferenceDataRequest         *message)
 {
@@ -7990,6 +8125,315 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__correlate_measures_resp
   binario__telemetry__v1__correlate_measures_response__field_indices_by_name,
   1,  binario__telemetry__v1__correlate_measures_response__number_ranges,
   (ProtobufCMessageInit) binario__telemetry__v1__correlate_measures_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__get_calibration_request__field_descriptors[5] =
+{
+  {
+    "device_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__GetCalibrationRequest, device_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sensor_id",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__GetCalibrationRequest, sensor_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "from",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__GetCalibrationRequest, from),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "to",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__GetCalibrationRequest, to),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "max_points",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Binario__Telemetry__V1__GetCalibrationRequest, has_max_points),
+    offsetof(Binario__Telemetry__V1__GetCalibrationRequest, max_points),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__get_calibration_request__field_indices_by_name[] = {
+  0,   /* field[0] = device_id */
+  2,   /* field[2] = from */
+  4,   /* field[4] = max_points */
+  1,   /* field[1] = sensor_id */
+  3,   /* field[3] = to */
+};
+static const ProtobufCIntRange binario__telemetry__v1__get_calibration_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__get_calibration_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.GetCalibrationRequest",
+  "GetCalibrationRequest",
+  "Binario__Telemetry__V1__GetCalibrationRequest",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__GetCalibrationRequest),
+  5,
+  binario__telemetry__v1__get_calibration_request__field_descriptors,
+  binario__telemetry__v1__get_calibration_request__field_indices_by_name,
+  1,  binario__telemetry__v1__get_calibration_request__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__get_calibration_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__calibrated_point__field_descriptors[3] =
+{
+  {
+    "start",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__CalibratedPoint, start),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "raw",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Telemetry__V1__CalibratedPoint, has_raw),
+    offsetof(Binario__Telemetry__V1__CalibratedPoint, raw),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "corrected",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Telemetry__V1__CalibratedPoint, has_corrected),
+    offsetof(Binario__Telemetry__V1__CalibratedPoint, corrected),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__calibrated_point__field_indices_by_name[] = {
+  2,   /* field[2] = corrected */
+  1,   /* field[1] = raw */
+  0,   /* field[0] = start */
+};
+static const ProtobufCIntRange binario__telemetry__v1__calibrated_point__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__calibrated_point__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.CalibratedPoint",
+  "CalibratedPoint",
+  "Binario__Telemetry__V1__CalibratedPoint",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__CalibratedPoint),
+  3,
+  binario__telemetry__v1__calibrated_point__field_descriptors,
+  binario__telemetry__v1__calibrated_point__field_indices_by_name,
+  1,  binario__telemetry__v1__calibrated_point__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__calibrated_point__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__get_calibration_response__field_descriptors[10] =
+{
+  {
+    "measure",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, has_measure),
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, measure),
+    &binario__telemetry__v1__measure__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "slope",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, has_slope),
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, slope),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "humidity_coefficient",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, has_humidity_coefficient),
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, humidity_coefficient),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "intercept",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, has_intercept),
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, intercept),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "r_squared",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, has_r_squared),
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, r_squared),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "rmse",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, has_rmse),
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, rmse),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "pairs",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, has_pairs),
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, pairs),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "averaging",
+    8,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, averaging),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "points",
+    9,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, n_points),
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, points),
+    &binario__telemetry__v1__calibrated_point__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bucket_milliseconds",
+    10,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, has_bucket_milliseconds),
+    offsetof(Binario__Telemetry__V1__GetCalibrationResponse, bucket_milliseconds),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__get_calibration_response__field_indices_by_name[] = {
+  7,   /* field[7] = averaging */
+  9,   /* field[9] = bucket_milliseconds */
+  2,   /* field[2] = humidity_coefficient */
+  3,   /* field[3] = intercept */
+  0,   /* field[0] = measure */
+  6,   /* field[6] = pairs */
+  8,   /* field[8] = points */
+  4,   /* field[4] = r_squared */
+  5,   /* field[5] = rmse */
+  1,   /* field[1] = slope */
+};
+static const ProtobufCIntRange binario__telemetry__v1__get_calibration_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 10 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__get_calibration_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.GetCalibrationResponse",
+  "GetCalibrationResponse",
+  "Binario__Telemetry__V1__GetCalibrationResponse",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__GetCalibrationResponse),
+  10,
+  binario__telemetry__v1__get_calibration_response__field_descriptors,
+  binario__telemetry__v1__get_calibration_response__field_indices_by_name,
+  1,  binario__telemetry__v1__get_calibration_response__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__get_calibration_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue binario__telemetry__v1__import_reference_data_request__kind__enum_values_by_number[3] =

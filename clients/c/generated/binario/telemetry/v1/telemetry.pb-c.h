@@ -78,6 +78,9 @@ typedef struct Binario__Telemetry__V1__ComparedPoint Binario__Telemetry__V1__Com
 typedef struct Binario__Telemetry__V1__CompareWithReferenceResponse Binario__Telemetry__V1__CompareWithReferenceResponse;
 typedef struct Binario__Telemetry__V1__CorrelateMeasuresRequest Binario__Telemetry__V1__CorrelateMeasuresRequest;
 typedef struct Binario__Telemetry__V1__CorrelateMeasuresResponse Binario__Telemetry__V1__CorrelateMeasuresResponse;
+typedef struct Binario__Telemetry__V1__GetCalibrationRequest Binario__Telemetry__V1__GetCalibrationRequest;
+typedef struct Binario__Telemetry__V1__CalibratedPoint Binario__Telemetry__V1__CalibratedPoint;
+typedef struct Binario__Telemetry__V1__GetCalibrationResponse Binario__Telemetry__V1__GetCalibrationResponse;
 typedef struct Binario__Telemetry__V1__ImportReferenceDataRequest Binario__Telemetry__V1__ImportReferenceDataRequest;
 typedef struct Binario__Telemetry__V1__ImportReferenceDataResponse Binario__Telemetry__V1__ImportReferenceDataResponse;
 typedef struct Binario__Telemetry__V1__FetchReferenceDataRequest Binario__Telemetry__V1__FetchReferenceDataRequest;
@@ -1225,6 +1228,99 @@ struct  Binario__Telemetry__V1__CorrelateMeasuresResponse
 #define BINARIO__TELEMETRY__V1__CORRELATE_MEASURES_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__correlate_measures_response__descriptor) \
     , 0, 0, 0, 0 }
+
+
+struct  Binario__Telemetry__V1__GetCalibrationRequest
+{
+  ProtobufCMessage base;
+  char *device_id;
+  /*
+   * a station's PM2.5 or PM10 sensor
+   */
+  char *sensor_id;
+  Google__Protobuf__Timestamp *from;
+  Google__Protobuf__Timestamp *to;
+  /*
+   * the series' buckets: 0 means 500; at most 2,000
+   */
+  protobuf_c_boolean has_max_points;
+  int32_t max_points;
+};
+#define BINARIO__TELEMETRY__V1__GET_CALIBRATION_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__get_calibration_request__descriptor) \
+    , NULL, NULL, NULL, NULL, 0, 0 }
+
+
+struct  Binario__Telemetry__V1__CalibratedPoint
+{
+  ProtobufCMessage base;
+  Google__Protobuf__Timestamp *start;
+  /*
+   * the board's mean in the bucket
+   */
+  protobuf_c_boolean has_raw;
+  double raw;
+  /*
+   * The mean of the bucket's readings corrected by the fit; absent when none had a humidity.
+   */
+  protobuf_c_boolean has_corrected;
+  double corrected;
+};
+#define BINARIO__TELEMETRY__V1__CALIBRATED_POINT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__calibrated_point__descriptor) \
+    , NULL, 0, 0, 0, 0 }
+
+
+struct  Binario__Telemetry__V1__GetCalibrationResponse
+{
+  ProtobufCMessage base;
+  /*
+   * the station sensor's
+   */
+  protobuf_c_boolean has_measure;
+  Binario__Telemetry__V1__Measure measure;
+  protobuf_c_boolean has_slope;
+  double slope;
+  /*
+   * per percent of relative humidity
+   */
+  protobuf_c_boolean has_humidity_coefficient;
+  double humidity_coefficient;
+  /*
+   * µg/m³
+   */
+  protobuf_c_boolean has_intercept;
+  double intercept;
+  /*
+   * of the fit on its pairs
+   */
+  protobuf_c_boolean has_r_squared;
+  double r_squared;
+  /*
+   * µg/m³, on the pairs
+   */
+  protobuf_c_boolean has_rmse;
+  double rmse;
+  /*
+   * the station values fitted on
+   */
+  protobuf_c_boolean has_pairs;
+  int32_t pairs;
+  /*
+   * how the station averages its values, as in CompareWithReference
+   */
+  char *averaging;
+  /*
+   * buckets without readings are left out
+   */
+  size_t n_points;
+  Binario__Telemetry__V1__CalibratedPoint **points;
+  protobuf_c_boolean has_bucket_milliseconds;
+  int64_t bucket_milliseconds;
+};
+#define BINARIO__TELEMETRY__V1__GET_CALIBRATION_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__get_calibration_response__descriptor) \
+    , 0, BINARIO__TELEMETRY__V1__MEASURE__MEASURE_UNSPECIFIED, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0,NULL, 0, 0 }
 
 
 struct  Binario__Telemetry__V1__ImportReferenceDataRequest
@@ -2754,6 +2850,63 @@ Binario__Telemetry__V1__CorrelateMeasuresResponse *
 void   binario__telemetry__v1__correlate_measures_response__free_unpacked
                      (Binario__Telemetry__V1__CorrelateMeasuresResponse *message,
                       ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__GetCalibrationRequest methods */
+void   binario__telemetry__v1__get_calibration_request__init
+                     (Binario__Telemetry__V1__GetCalibrationRequest         *message);
+size_t binario__telemetry__v1__get_calibration_request__get_packed_size
+                     (const Binario__Telemetry__V1__GetCalibrationRequest   *message);
+size_t binario__telemetry__v1__get_calibration_request__pack
+                     (const Binario__Telemetry__V1__GetCalibrationRequest   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__get_calibration_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__GetCalibrationRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__GetCalibrationRequest *
+       binario__telemetry__v1__get_calibration_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__get_calibration_request__free_unpacked
+                     (Binario__Telemetry__V1__GetCalibrationRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__CalibratedPoint methods */
+void   binario__telemetry__v1__calibrated_point__init
+                     (Binario__Telemetry__V1__CalibratedPoint         *message);
+size_t binario__telemetry__v1__calibrated_point__get_packed_size
+                     (const Binario__Telemetry__V1__CalibratedPoint   *message);
+size_t binario__telemetry__v1__calibrated_point__pack
+                     (const Binario__Telemetry__V1__CalibratedPoint   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__calibrated_point__pack_to_buffer
+                     (const Binario__Telemetry__V1__CalibratedPoint   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__CalibratedPoint *
+       binario__telemetry__v1__calibrated_point__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__calibrated_point__free_unpacked
+                     (Binario__Telemetry__V1__CalibratedPoint *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__GetCalibrationResponse methods */
+void   binario__telemetry__v1__get_calibration_response__init
+                     (Binario__Telemetry__V1__GetCalibrationResponse         *message);
+size_t binario__telemetry__v1__get_calibration_response__get_packed_size
+                     (const Binario__Telemetry__V1__GetCalibrationResponse   *message);
+size_t binario__telemetry__v1__get_calibration_response__pack
+                     (const Binario__Telemetry__V1__GetCalibrationResponse   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__get_calibration_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__GetCalibrationResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__GetCalibrationResponse *
+       binario__telemetry__v1__get_calibration_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__get_calibration_response__free_unpacked
+                     (Binario__Telemetry__V1__GetCalibrationResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Binario__Telemetry__V1__ImportReferenceDataRequest methods */
 void   binario__telemetry__v1__import_reference_data_request__init
                      (Binario__Telemetry__V1__ImportReferenceDataRequest         *message);
@@ -3360,6 +3513,15 @@ typedef void (*Binario__Telemetry__V1__CorrelateMeasuresRequest_Closure)
 typedef void (*Binario__Telemetry__V1__CorrelateMeasuresResponse_Closure)
                  (const Binario__Telemetry__V1__CorrelateMeasuresResponse *message,
                   void *closure_data);
+typedef void (*Binario__Telemetry__V1__GetCalibrationRequest_Closure)
+                 (const Binario__Telemetry__V1__GetCalibrationRequest *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__CalibratedPoint_Closure)
+                 (const Binario__Telemetry__V1__CalibratedPoint *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__GetCalibrationResponse_Closure)
+                 (const Binario__Telemetry__V1__GetCalibrationResponse *message,
+                  void *closure_data);
 typedef void (*Binario__Telemetry__V1__ImportReferenceDataRequest_Closure)
                  (const Binario__Telemetry__V1__ImportReferenceDataRequest *message,
                   void *closure_data);
@@ -3496,6 +3658,9 @@ extern const ProtobufCMessageDescriptor binario__telemetry__v1__compared_point__
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__compare_with_reference_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__correlate_measures_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__correlate_measures_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_calibration_request__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__calibrated_point__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_calibration_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__import_reference_data_request__descriptor;
 extern const ProtobufCEnumDescriptor    binario__telemetry__v1__import_reference_data_request__kind__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__import_reference_data_response__descriptor;
