@@ -132,6 +132,7 @@ check(dispatch.get("BINARIO_ZONES") == "/usr/share/binario/taxi-zones.json", "di
 check(dispatch.get("BINARIO_ADDRESSES") == "/usr/share/binario/taxi-addresses.json", "dispatch: must load the image's street addresses")
 telemetry = services.get("telemetry", {}).get("environment", {}) or {}
 check(telemetry.get("BINARIO_IDENTITY_ADDRESS") == "identity:7101", "telemetry: BINARIO_IDENTITY_ADDRESS must be identity:7101")
+check(telemetry.get("BINARIO_SCHEDULING_ADDRESS") == "scheduling:7102", "telemetry: BINARIO_SCHEDULING_ADDRESS must be scheduling:7102")
 
 raw = yaml.safe_load(open(sys.argv[1]))
 admin_password = str(raw["services"]["identity"]["environment"].get("BINARIO_ADMIN_PASSWORD", ""))

@@ -95,7 +95,7 @@ start dispatch 7105 9105 --identity-address 127.0.0.1:7101 --scheduling-address 
   --alert-emails "$admin_email"
 # Telemetry: sensor boards' readings beside the regional reference stations (its demo data is
 # imported through the gateway below, as a user would).
-start telemetry 7106 9106 --identity-address 127.0.0.1:7101
+start telemetry 7106 9106 --identity-address 127.0.0.1:7101 --scheduling-address 127.0.0.1:7102
 scripts/install-swagger-ui.sh
 start gateway 7100 9100 --tls-client-authentication none --upstream identity=127.0.0.1:7101 \
   --upstream scheduling=127.0.0.1:7102 --upstream ticketing=127.0.0.1:7103 --upstream geo-offers=127.0.0.1:7104 \

@@ -13,6 +13,8 @@ public enum NotificationKind: String, Sendable, Hashable, CaseIterable {
   case general
   /// An admin's service notice (a strike, works on a line).
   case serviceNotice = "service_notice"
+  /// A person's air alert: a measure above their threshold, or a board gone silent.
+  case airAlert = "air_alert"
 }
 
 /// A notification a service asks scheduling's notification centre to deliver (its internal

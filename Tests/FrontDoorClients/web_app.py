@@ -709,6 +709,38 @@ def subscriptions_and_itineraries(traveller):
     print("ok: subscriptions add up per month and year with the chart; an itinerary with an event and an invite")
 
 
+def air_alerts(traveller, gateway, balcony_token):
+    """An air alert set on the settings page; a board's reading above it reaches the person's
+    notifications; the page says when it last told them; deleted."""
+    traveller.fill("#air-alert-form", {"name": "Casa", "threshold": "25"})
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, '#air-alerts [data-alert="Casa"]'), "the new alert is not listed")
+    assert traveller.words("airAlerts.notYet") in traveller.text('#air-alerts [data-alert="Casa"]'), "a new alert does not say it has not told yet"
+    traveller.shot("air-alerts")
+    at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=2)).isoformat(timespec="seconds").replace("+00:00", "Z")
+    answer = gateway.call("POST", "/v1/telemetry/readings:upload", {"readings": [{"time": at, "latitude": 45.4654, "longitude": 9.1859, "pm25": 41}]},
+                          token=balcony_token, scheme="Device")
+    assert answer.get("stored") == 1, f"the reading above the threshold was not stored: {answer}"
+    inbox = lambda: traveller.driver.execute_async_script("""
+        const done = arguments[0];
+        import("/app/js/api.js").then((module) => module.api("GET", "/v1/me/notifications?page_size=50")).then(done, (error) => done({ error: String(error) }));
+    """)  # noqa: E731
+    told = lambda: [item for item in inbox().get("notifications", []) if item.get("kind") == "NOTIFICATION_KIND_AIR_ALERT"]  # noqa: E731
+    traveller.until(lambda: told(), "the alert's notification did not arrive")
+    notification = told()[0]
+    assert "Casa" in notification["title"] and "PM2.5" in notification["title"] and "41" in notification["body"], f"the alert reads {notification}"
+    # As the person sees it: in the notifications page, then beside the alert.
+    traveller.open("#/notifications")
+    traveller.until(lambda: notification["title"] in traveller.text("#notifications"), "the alert is not among the notifications")
+    traveller.shot("air-alert-notification")
+    opens = [link.get_attribute("href") for link in traveller.driver.find_elements(By.CSS_SELECTOR, "#notifications a") if "Casa" in link.text]
+    assert opens and "#/air?" in opens[0] and "MEASURE_PM2_5" in opens[0], f"the alert does not open the air page on its measure: {opens}"
+    traveller.open("#/air-settings")
+    traveller.until(lambda: traveller.words("airAlerts.notYet") not in traveller.text('#air-alerts [data-alert="Casa"]'), "the alert does not say when it told")
+    traveller.find('#air-alerts [data-alert="Casa"] button').click()
+    traveller.until(lambda: not traveller.driver.find_elements(By.CSS_SELECTOR, '#air-alerts [data-alert="Casa"]'), "the alert is not deleted")
+    print(f"ok: air alerts: set, told in the notifications ({notification['title']}), and deleted")
+
+
 def air_calibration(traveller, gateway, arguments, walk_board, balcony_token):
     """A board calibrated against Milano v.Senato's PM2.5 (the EPA's form, with humidity), and the
     chart's outliers marked and replaced."""
@@ -911,6 +943,7 @@ def air_quality(traveller, gateway, admin_token, arguments):
     traveller.find('#portal-links [data-link="senato-pm10"] button').click()
     traveller.until(lambda: not traveller.driver.find_elements(By.CSS_SELECTOR, '#portal-links [data-link="senato-pm10"]'), "the link is not deleted")
     print("ok: air settings: a person's own portal link, refused off the portal, saved, listed and deleted")
+    air_alerts(traveller, gateway, balcony_token)
     traveller.open("#/air")
     traveller.until(lambda: Select(traveller.find("#air-form [name=measure]")).first_selected_option.get_attribute("value") == "MEASURE_PM10",
                     "the air page does not open on the person's measure")

@@ -224,12 +224,13 @@ public final class RunningSuite: Sendable {
   }
 
   /// Starts telemetry on its port with its data folder (kept across restarts), following
-  /// identity's events.
+  /// identity's events and notifying through scheduling.
   public func startTelemetry() async throws {
     let process = try await ServiceProcess.start(
       "telemetry",
       arguments: self.commonFlags("telemetry") + [
         "--port", "\(self.telemetryPort)", "--identity-address", "127.0.0.1:\(self.identityPort)",
+        "--scheduling-address", "127.0.0.1:\(self.schedulingPort)",
       ] + self.extraFlags.telemetry,
       environment: self.extraFlags.environment
     )

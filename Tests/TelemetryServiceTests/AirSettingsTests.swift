@@ -1,5 +1,6 @@
 import BinarioDomain
 import BinarioStorage
+import BinarioTestSupport
 import Foundation
 import Testing
 
@@ -15,7 +16,7 @@ struct AirSettingsTests {
   init() throws {
     database = try TemporaryDatabase(migrations: TelemetryMigrations.all)
     store = TelemetryStore(pool: database.pool)
-    domain = TelemetryDomain(store: store, clock: clock, downloader: HTTPReferenceDownloader(), sources: [])
+    domain = TelemetryDomain(store: store, clock: clock, downloader: HTTPReferenceDownloader(), sources: [], notifier: RecordingNotificationSender())
   }
 
   @Test("saved and read back; a field left out keeps what was saved; unknown, too many and repeated stations")

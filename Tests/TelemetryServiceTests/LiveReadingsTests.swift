@@ -17,7 +17,14 @@ struct LiveReadingsTests {
   init() throws {
     database = try TemporaryDatabase(migrations: TelemetryMigrations.all)
     store = TelemetryStore(pool: database.pool)
-    domain = TelemetryDomain(store: store, clock: clock, downloader: HTTPReferenceDownloader(), sources: [], liveTimer: timer)
+    domain = TelemetryDomain(
+      store: store,
+      clock: clock,
+      downloader: HTTPReferenceDownloader(),
+      sources: [],
+      notifier: RecordingNotificationSender(),
+      liveTimer: timer
+    )
   }
 
   func reading(secondsAgo: Double, pm25: Double) -> Reading {

@@ -83,7 +83,7 @@ EXPECTED_BASE = [
     "NetworkPolicy/allow-telemetry-ingress-from-callers",
     "NetworkPolicy/allow-gateway-egress-to-telemetry",
     "NetworkPolicy/allow-telemetry-egress-to-https",
-    "NetworkPolicy/allow-telemetry-egress-to-identity",
+    "NetworkPolicy/allow-telemetry-egress-to-peers",
 ]
 EXPECTED_CERT_MANAGER = [
     "Issuer/binario-selfsigned",

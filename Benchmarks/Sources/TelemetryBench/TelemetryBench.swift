@@ -238,7 +238,13 @@ struct TelemetryBench: ParsableCommand, Sendable {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = try TelemetryStore(directory: folder.path)
-    let domain = TelemetryDomain(store: store, clock: SystemClock(), downloader: HTTPReferenceDownloader(), sources: [])
+    let domain = TelemetryDomain(
+      store: store,
+      clock: SystemClock(),
+      downloader: HTTPReferenceDownloader(),
+      sources: [],
+      notifier: RecordingNotificationSender()
+    )
     _ = try await domain.registry.register(ownerUserID: "bench", name: "Bench board")
     let seq = try await store.deviceSeqs(ownerUserID: "bench")[0]
     let before = ResourceUsage.ofThisProcess()

@@ -20,13 +20,14 @@ struct TelemetryCommand: EventLoopCommand {
 
   @OptionGroup var options: ServiceOptions
   @OptionGroup var identityAddress: IdentityAddressOption
+  @OptionGroup var schedulingAddress: SchedulingAddressOption
   @OptionGroup var telemetry: TelemetryOptions
 
   func runOnEventLoops() async throws {
     try await ServiceRunner.run(
       options: options,
       serviceName: "telemetry",
-      additionalSettings: identityAddress.additionalSettings + telemetry.given,
+      additionalSettings: identityAddress.additionalSettings + schedulingAddress.additionalSettings + telemetry.given,
       transport: .binario
     ) { context in
       let sources = try TelemetryOptions.referenceSources(context.additionalSettings)
@@ -38,6 +39,7 @@ struct TelemetryCommand: EventLoopCommand {
         clock: SystemClock(),
         downloader: HTTPReferenceDownloader(),
         sources: sources,
+        notifier: try context.notificationSender(timeout: .seconds(10)),
         fetchPeriod: fetchPeriod,
         logger: logger
       )
@@ -49,6 +51,14 @@ struct TelemetryCommand: EventLoopCommand {
       context.addJob(
         PeriodicJob("reference-fetch", every: .seconds(30), logger: logger) {
           await domain.fetcher.fetchPass(domain.sources, every: domain.fetchPeriod)
+        }
+      )
+      // People's air alerts, each pass from the state the last one saved: every 30 s, and soon
+      // after an upload.
+      context.addJob(
+        PeriodicJob("air-alerts", every: .seconds(30), wakeUps: domain.alerts.wakeUps, logger: logger) {
+          try await domain.alerts.runOnce()
+          return nil
         }
       )
       // Identity's account events: a deleted account's boards erased, a disabled one's refused.

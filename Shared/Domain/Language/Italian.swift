@@ -139,6 +139,8 @@ extension PersonText {
       "%@ richiede il ruolo %@",
     "%@ other passenger(s) share your taxi at %@; your share is now %@.":
       "%@ altri passeggeri condividono il tuo taxi delle %@; la tua quota ora è %@.",
+    "%@ read %@ %@.":
+      "%@ ha misurato %@ %@.",
     "%@ renews in %@ days (%@)":
       "%@ si rinnova tra %@ giorni (%@)",
     "%@ renews today":
@@ -171,10 +173,14 @@ extension PersonText {
       "%@. Non arriva più a %@.",
     "%@. Leaves %@ at %@ instead of %@.":
       "%@. Parte da %@ alle %@ invece che alle %@.",
+    "%@: %@ above %@ %@":
+      "%@: %@ sopra %@ %@",
     "%@: %@ added":
       "%@: aggiunta la tappa %@",
     "%@: %@ changed":
       "%@: modificata la tappa %@",
+    "%@: %@ has gone silent":
+      "%@: %@ non trasmette più",
     "%@: %@ removed":
       "%@: rimossa la tappa %@",
     "%@: platform %@ at %@":
@@ -197,6 +203,8 @@ extension PersonText {
       "2ª classe",
     "A member left %@":
       "Un membro ha lasciato %@",
+    "A public board in the area read %@ %@.":
+      "Una centralina pubblica nella zona ha misurato %@ %@.",
     "A trip to %@, %@ to %@.":
       "Un viaggio a %@, dal %@ al %@.",
     "Avoid physical activity outdoors.":
@@ -257,8 +265,20 @@ extension PersonText {
       "Nessun taxi trovato",
     "No taxi near %@ could take your ride; nothing was charged. Please try again in a few minutes.":
       "Nessun taxi vicino a %@ ha potuto prendere la tua corsa; non ti è stato addebitato nulla. Riprova tra qualche minuto.",
+    "Nothing has come from it for %@ minutes.":
+      "Non ne arriva nulla da %@ minuti.",
     "Now leaving from platform %@. %@.":
       "Ora parte dal binario %@. %@.",
+    "PM0.5":
+      "PM0.5",
+    "PM1":
+      "PM1",
+    "PM10":
+      "PM10",
+    "PM2.5":
+      "PM2.5",
+    "PM4":
+      "PM4",
     "Poor":
       "Scadente",
     "Position unknown: their device could not tell it.":
@@ -279,6 +299,8 @@ extension PersonText {
       "Una persona con cui non sei più amico non lo condivide più.",
     "Someone you shared it with left Binario.":
       "Una persona con cui lo condividevi ha lasciato Binario.",
+    "TVOC":
+      "TVOC",
     "Taxi %@ (%@) is waiting at %@. Your code: %@.":
       "Il taxi %@ (%@) ti aspetta a %@. Il tuo codice: %@.",
     "Taxi %@ (%@) will be at %@ at about %@. Your code for the driver: %@.":
@@ -453,6 +475,8 @@ extension PersonText {
       "una serie ha da 1 a %@ punti",
     "a service name":
       "un nome di servizio",
+    "a silence alert watches your boards or one board, not an area":
+      "un avviso di silenzio controlla le tue centraline o una centralina, non una zona",
     "a station catalogue in JSON is an array of rows":
       "un catalogo di stazioni in JSON è un array di righe",
     "a station id":
@@ -507,6 +531,8 @@ extension PersonText {
       "l'account %@ non è un tassista abilitato",
     "after the start":
       "dopo l'inizio",
+    "altitude":
+      "altitudine",
     "an ID token is required":
       "serve un ID token",
     "an ISO 4217 code such as EUR":
@@ -595,6 +621,8 @@ extension PersonText {
       "ritardata",
     "does not fit this field (%@)":
       "non è adatto a questo campo (%@)",
+    "eCO2":
+      "eCO2",
     "each topic once":
       "ogni argomento una volta sola",
     "each vertex is [latitude, longitude]":
@@ -611,6 +639,10 @@ extension PersonText {
       "da -180 a 180",
     "from -90 to 90":
       "da -90 a 90",
+    "give the alert a name of 1 to 60 characters":
+      "dai all'avviso un nome da 1 a 60 caratteri",
+    "humidity":
+      "umidità",
     "in %@ minutes":
       "tra %@ minuti",
     "in 1 minute":
@@ -621,6 +653,8 @@ extension PersonText {
       "richiesta non valida: %@",
     "invite a friend by user id, or a contact by email":
       "invita un amico per id utente, o un contatto per email",
+    "is AIR_ALERT_KIND_THRESHOLD or AIR_ALERT_KIND_SILENCE":
+      "è AIR_ALERT_KIND_THRESHOLD o AIR_ALERT_KIND_SILENCE",
     "is KIND_CATALOGUE or KIND_MEASUREMENTS":
       "è KIND_CATALOGUE o KIND_MEASUREMENTS",
     "is air_quality or weather":
@@ -663,8 +697,12 @@ extension PersonText {
       "deve essere tra -180 e 180",
     "must be -90 to 90":
       "deve essere tra -90 e 90",
+    "must be 1 to 100 characters":
+      "deve avere da 1 a 100 caratteri",
     "must be 1 to 100,000 metres":
       "deve essere tra 1 e 100.000 metri",
+    "must be 10 minutes to 7 days (10,080 minutes)":
+      "deve essere da 10 minuti a 7 giorni (10.080 minuti)",
     "must be 16 bytes in base64url":
       "deve essere di 16 byte in base64url",
     "must be a P-256 public key (65 bytes, base64url)":
@@ -679,6 +717,8 @@ extension PersonText {
       "deve essere un numero (gli interi a 64 bit possono essere stringhe)",
     "must be a string":
       "deve essere una stringa",
+    "must be a value %@ can take, in %@":
+      "deve essere un valore che %@ può assumere, in %@",
     "must be east of west":
       "deve essere a est di west",
     "must be from %@ minutes before the scheduled departure %@ to a day after it":
@@ -823,6 +863,8 @@ extension PersonText {
       "il passeggero ha la corsa %@ aperta",
     "pick at most %@ stations":
       "scegli al massimo %@ stazioni",
+    "pressure":
+      "pressione",
     "prices must not be negative":
       "i prezzi non devono essere negativi",
     "quarterly":
@@ -851,6 +893,8 @@ extension PersonText {
       "il taxi %@ è in servizio; cambiane il tassista quando è libero",
     "taxi %@ is on a job; delete it when it is free":
       "il taxi %@ è in servizio; eliminalo quando è libero",
+    "temperature":
+      "temperatura",
     "text message":
       "SMS",
     "that code was replaced or used meanwhile; ask for a new one":
@@ -923,6 +967,8 @@ extension PersonText {
       "la carta è stata rifiutata",
     "the card was declined by its issuer; use another card":
       "la carta è stata rifiutata dall'emittente; usa un'altra carta",
+    "the centre must be a latitude of -90 to 90 and a longitude of -180 to 180":
+      "il centro deve avere una latitudine da -90 a 90 e una longitudine da -180 a 180",
     "the code for %@ has expired; ask for a new code":
       "il codice per %@ è scaduto; chiedi un nuovo codice",
     "the code for %@ has expired; ask for a new one":
@@ -1035,6 +1081,8 @@ extension PersonText {
       "la ricerca supera i 200 caratteri",
     "the quote expired at %@; ask for a new one":
       "il preventivo è scaduto alle %@; chiedine uno nuovo",
+    "the radius must be 100 to 50,000 metres":
+      "il raggio deve essere da 100 a 50.000 metri",
     "the range must end after it starts":
       "l'intervallo deve finire dopo l'inizio",
     "the range must end after it starts (from %@, to %@)":
@@ -1185,6 +1233,8 @@ extension PersonText {
       "la corsa %@ non circola il %@",
     "unknown role %@":
       "ruolo sconosciuto %@",
+    "watch one board or an area, not both":
+      "controlla una centralina o una zona, non entrambe",
     "weekly":
       "settimanale",
     "weekly, monthly, quarterly or yearly":
@@ -1229,6 +1279,8 @@ extension PersonText {
       "l'hai già chiesto a %@",
     "you have already saved %@":
       "hai già salvato %@",
+    "you have no alert %@":
+      "non hai nessun avviso %@",
     "you have no contact %@ waiting to register":
       "non hai un contatto %@ in attesa di registrarsi",
     "you have no device %@":
@@ -1245,6 +1297,8 @@ extension PersonText {
       "non hai nessun collegamento %@",
     "you have no payment method %@":
       "non hai il metodo di pagamento %@",
+    "you keep %@ alerts, the most a person may: delete one first":
+      "hai già %@ avvisi, il massimo consentito: eliminane prima uno",
     "you organise this trip":
       "organizzi tu questo viaggio",
     "you organise this trip: delete it instead of leaving":

@@ -20,6 +20,7 @@ extension NotificationKind {
     case .ticket: self = .ticket
     case .general: self = .general
     case .serviceNotice: self = .serviceNotice
+    case .airAlert: self = .airAlert
     case .unspecified, .UNRECOGNIZED: return nil
     }
   }
@@ -38,6 +39,7 @@ extension NotificationKind {
     case .ticket: .ticket
     case .general: .general
     case .serviceNotice: .serviceNotice
+    case .airAlert: .airAlert
     }
   }
 }

@@ -170,6 +170,7 @@ extension Binario_Scheduling_V1_NotificationTopic {
     case .tickets: self = .tickets
     case .trips: self = .trips
     case .taxi: self = .taxi
+    case .airQuality: self = .airQuality
     }
   }
 }
@@ -183,6 +184,7 @@ extension NotificationTopic {
     case .tickets: self = .tickets
     case .trips: self = .trips
     case .taxi: self = .taxi
+    case .airQuality: self = .airQuality
     case .unspecified, .UNRECOGNIZED: return nil
     }
   }

@@ -111,7 +111,7 @@ struct WebPushPayload: Encodable {
   static func urgency(of kind: NotificationKind) -> WebPushRequest.Urgency {
     switch kind {
     case .tripDelay, .platformChange, .cancellation, .taxiUpdate, .serviceNotice: .high
-    case .itineraryInvite, .itineraryUpdate, .ticket, .renewalReminder, .general: .normal
+    case .itineraryInvite, .itineraryUpdate, .ticket, .renewalReminder, .general, .airAlert: .normal
     case .deal, .welcome: .low
     }
   }

@@ -22,21 +22,27 @@ public struct TelemetryDomain: Sendable {
   public let accounts: AccountLifecycle
   /// Each person's settings.
   public let settings: AirSettingsBook
+  /// Each person's air alerts, and the job that checks them.
+  public let alerts: AirAlerts
 
   public init(
     store: TelemetryStore,
     clock: any DomainClock,
     downloader: any ReferenceDownloader,
     sources: [ReferenceSource],
+    notifier: any NotificationSender,
     fetchPeriod: Duration = .seconds(3600),
     liveTimer: any JobTimer = ContinuousJobTimer(),
     logger: Logger = Logger(label: "telemetry")
   ) {
     self.store = store
     self.clock = clock
-    self.registry = DeviceRegistry(store: store, clock: clock)
+    let registry = DeviceRegistry(store: store, clock: clock)
+    self.registry = registry
+    let alerts = AirAlerts(store: store, registry: registry, clock: clock, notifier: notifier, logger: logger)
+    self.alerts = alerts
     let uploads = KeyedBroadcast<Int64, LiveBatch>()
-    self.ingest = ReadingIngest(store: store, clock: clock, uploads: uploads)
+    self.ingest = ReadingIngest(store: store, clock: clock, uploads: uploads, stored: { alerts.wake() })
     self.queries = ReadingQueries(store: store, registry: registry)
     self.live = LiveReadings(store: store, queries: queries, clock: clock, timer: liveTimer, uploads: uploads)
     self.reference = ReferenceData(store: store, queries: queries)

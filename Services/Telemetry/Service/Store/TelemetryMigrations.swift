@@ -229,6 +229,39 @@ public enum TelemetryMigrations {
           """
       )
     }
+    // People's air alerts (erased with the account), and what the alerts job remembers of each
+    // alert and board (gone with either).
+    .add("v9-air-alerts") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE air_alert (
+            id TEXT PRIMARY KEY NOT NULL,
+            user_id TEXT NOT NULL,
+            idempotency_key TEXT NOT NULL,
+            name TEXT NOT NULL,
+            measure TEXT,
+            threshold REAL,
+            silent_minutes INTEGER,
+            device_id TEXT,
+            latitude REAL,
+            longitude REAL,
+            radius_metres REAL,
+            created_at REAL NOT NULL,
+            UNIQUE (user_id, idempotency_key)
+          );
+          CREATE TABLE air_alert_state (
+            alert_id TEXT NOT NULL REFERENCES air_alert(id) ON DELETE CASCADE,
+            device_seq INTEGER NOT NULL REFERENCES device(seq) ON DELETE CASCADE,
+            newest_ms INTEGER NOT NULL,
+            above INTEGER NOT NULL,
+            notified_ms INTEGER,
+            silent_after_ms INTEGER,
+            PRIMARY KEY (alert_id, device_seq)
+          ) WITHOUT ROWID;
+          CREATE INDEX air_alert_state_device ON air_alert_state (device_seq);
+          """
+      )
+    }
 }
 
 extension Measure {

@@ -8,7 +8,7 @@ import GRDB
 extension TelemetryStore {
   /// Erases what telemetry holds about `userID`: their boards with every reading and token,
   /// the campaigns they own (their members' boards stay their owners', out of the campaign),
-  /// their campaign memberships, their disabled mark, their settings and their portal links with
+  /// their campaign memberships, their disabled mark, their settings, their air alerts, and their portal links with
   /// their fetch state (what the links brought is the portal's public data, and stays).
   public func eraseAccount(userID: String, position: EventPosition, at now: Date) async throws -> AccountErasure {
     try await pool.write { db in
@@ -27,6 +27,7 @@ extension TelemetryStore {
       try db.execute(sql: "DELETE FROM air_settings WHERE user_id = ?", arguments: [userID])
       try db.execute(sql: "DELETE FROM picked_station WHERE user_id = ?", arguments: [userID])
       try db.execute(sql: "DELETE FROM portal_link WHERE user_id = ?", arguments: [userID])
+      try db.execute(sql: "DELETE FROM air_alert WHERE user_id = ?", arguments: [userID])
       let prefix = ReferenceSources.linkPrefix(of: userID)
       try db.execute(sql: "DELETE FROM reference_fetch WHERE substr(source, 1, length(?)) = ?", arguments: [prefix, prefix])
       try db.execute(sql: "DELETE FROM reference_cursor WHERE substr(source, 1, length(?)) = ?", arguments: [prefix, prefix])

@@ -4,9 +4,15 @@ import { api } from "../api.js";
 import { h, replace, failure, dateTime } from "../dom.js";
 import { t } from "../i18n.js";
 
+/** The air page's measure for a measure's name in an alert's data ("pm2.5" → MEASURE_PM2_5). */
+const measureOf = (name) => `MEASURE_${name.toUpperCase().replace(".", "_")}`;
+
 function item(notification) {
   const data = notification.data || {};
-  const link = data.trip_id && data.service_date ? `#/trips/${encodeURIComponent(data.trip_id)}/${data.service_date}` : null;
+  // A train's change opens its run; an air alert opens the air page on its board and measure.
+  const link = data.trip_id && data.service_date ? `#/trips/${encodeURIComponent(data.trip_id)}/${data.service_date}`
+    : data.alert_id ? `#/air?${new URLSearchParams({ ...(data.device_id ? { device: data.device_id } : {}), ...(data.measure ? { measure: measureOf(data.measure) } : {}) })}`
+      : null;
   return h("li", { class: notification.read ? "notification" : "notification unread", dataset: { id: notification.notificationId } },
     h("p", { class: "title" }, link ? h("a", { href: link }, notification.title) : notification.title,
       notification.read ? null : h("span", { class: "visually-hidden" }, ` (${t("notifications.unread")})`)),

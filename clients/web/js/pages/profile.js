@@ -20,6 +20,7 @@ const topics = [
   ["NOTIFICATION_TOPIC_TICKETS", "profile.topicTickets", false],
   ["NOTIFICATION_TOPIC_TRIPS", "profile.topicTrips", false],
   ["NOTIFICATION_TOPIC_TAXI", "profile.topicTaxi", false],
+  ["NOTIFICATION_TOPIC_AIR_QUALITY", "profile.topicAirQuality", false],
 ];
 const channelShort = { push: "profile.channelPush", email: "profile.channelEmail", sms: "profile.channelSms" };
 

@@ -1592,6 +1592,17 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .post,
+      template: "/v1/telemetry/settings/alerts",
+      body: "*",
+      rpc: "/binario.telemetry.v1.Telemetry/CreateAirAlert",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["area.latitude": .number, "area.longitude": .number, "area.radius_metres": .number, "device_id": .string, "idempotency_key": .string, "kind": .string, "measure": .string, "name": .string, "silent_minutes": .number, "threshold": .number],
+      transcoder: MessageTranscoder<Binario_Telemetry_V1_CreateAirAlertRequest, Binario_Telemetry_V1_CreateAirAlertResponse>(),
+      summary: "A new air alert (at most 20 per person), heard of through the notification centre's air quality topic: a THRESHOLD alert when a reading of `measure` above `threshold` arrives from the boards watched (the caller's own, one board they see, or the public boards in `area`), once per crossing (again only after a reading at or below it, and at most hourly per board); a SILENCE alert when a watched board (the caller's own, or one) has sent nothing for `silent_minutes`, once until it sends again. Readings count from the alert's creation, in each board's time order; one older than the newest already looked at never notifies. The same `idempotency_key` again answers the alert it made."
+    ),
+    HTTPRoute(
+      verb: .post,
       template: "/v1/telemetry/campaigns",
       body: "*",
       rpc: "/binario.telemetry.v1.Telemetry/CreateCampaign",
@@ -1600,6 +1611,17 @@ extension HTTPRouteTable {
       parameterKinds: ["name": .string, "public": .bool],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_CreateCampaignRequest, Binario_Telemetry_V1_CreateCampaignResponse>(),
       summary: "A new measurement campaign, the caller its owner and first member."
+    ),
+    HTTPRoute(
+      verb: .delete,
+      template: "/v1/telemetry/settings/alerts/{alert_id}",
+      body: "",
+      rpc: "/binario.telemetry.v1.Telemetry/DeleteAirAlert",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["alert_id": .string],
+      transcoder: MessageTranscoder<Binario_Telemetry_V1_DeleteAirAlertRequest, Binario_Telemetry_V1_DeleteAirAlertResponse>(),
+      summary: "Deletes one of the caller's alerts (NOT_FOUND when it is not theirs)."
     ),
     HTTPRoute(
       verb: .delete,
@@ -1765,6 +1787,17 @@ extension HTTPRouteTable {
       parameterKinds: ["data": .string, "kind": .string, "near_real_time": .bool, "network": .string],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_ImportReferenceDataRequest, Binario_Telemetry_V1_ImportReferenceDataResponse>(),
       summary: "Imports a reference file in one of the portal's formats (a station catalogue as JSON, CSV or GeoJSON; measurements as JSON or CSV); idempotent."
+    ),
+    HTTPRoute(
+      verb: .get,
+      template: "/v1/telemetry/settings/alerts",
+      body: "",
+      rpc: "/binario.telemetry.v1.Telemetry/ListAirAlerts",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: [:],
+      transcoder: MessageTranscoder<Binario_Telemetry_V1_ListAirAlertsRequest, Binario_Telemetry_V1_ListAirAlertsResponse>(),
+      summary: "The caller's air alerts, newest first, each with when it last notified them."
     ),
     HTTPRoute(
       verb: .get,

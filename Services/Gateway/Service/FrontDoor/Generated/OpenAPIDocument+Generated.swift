@@ -25174,6 +25174,398 @@ extension OpenAPIDocument {
         }
       }
     },
+    "/v1/telemetry/settings/alerts": {
+      "get": {
+        "operationId": "Telemetry_ListAirAlerts",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "The caller's air alerts, newest first, each with when it last notified them.",
+        "description": "The caller's air alerts, newest first, each with when it last notified them.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.ListAirAlertsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "operationId": "Telemetry_CreateAirAlert",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "A new air alert (at most 20 per person), heard of through the notification centre's air quality topic:",
+        "description": "A new air alert (at most 20 per person), heard of through the notification centre's air quality topic: a THRESHOLD alert when a reading of `measure` above `threshold` arrives from the boards watched (the caller's own, one board they see, or the public boards in `area`), once per crossing (again only after a reading at or below it, and at most hourly per board); a SILENCE alert when a watched board (the caller's own, or one) has sent nothing for `silent_minutes`, once until it sends again. Readings count from the alert's creation, in each board's time order; one older than the newest already looked at never notifies. The same `idempotency_key` again answers the alert it made.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.CreateAirAlertResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.telemetry.v1.CreateAirAlertRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/telemetry/settings/alerts/{alert_id}": {
+      "delete": {
+        "operationId": "Telemetry_DeleteAirAlert",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Deletes one of the caller's alerts (NOT_FOUND when it is not theirs).",
+        "description": "Deletes one of the caller's alerts (NOT_FOUND when it is not theirs).",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.DeleteAirAlertResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "alert_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
     "/v1/telemetry/settings/portal-links": {
       "get": {
         "operationId": "Telemetry_ListMyPortalLinks",
@@ -30612,7 +31004,8 @@ extension OpenAPIDocument {
               "NOTIFICATION_KIND_RENEWAL_REMINDER",
               "NOTIFICATION_KIND_TICKET",
               "NOTIFICATION_KIND_GENERAL",
-              "NOTIFICATION_KIND_SERVICE_NOTICE"
+              "NOTIFICATION_KIND_SERVICE_NOTICE",
+              "NOTIFICATION_KIND_AIR_ALERT"
             ]
           },
           "title": {
@@ -31077,7 +31470,8 @@ extension OpenAPIDocument {
               "NOTIFICATION_TOPIC_WELCOMES",
               "NOTIFICATION_TOPIC_TICKETS",
               "NOTIFICATION_TOPIC_TRIPS",
-              "NOTIFICATION_TOPIC_TAXI"
+              "NOTIFICATION_TOPIC_TAXI",
+              "NOTIFICATION_TOPIC_AIR_QUALITY"
             ]
           },
           "receive": {
@@ -31213,6 +31607,70 @@ extension OpenAPIDocument {
         "properties": {},
         "additionalProperties": false
       },
+      "binario.telemetry.v1.AirAlert": {
+        "type": "object",
+        "properties": {
+          "alertId": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "AIR_ALERT_KIND_UNSPECIFIED",
+              "AIR_ALERT_KIND_THRESHOLD",
+              "AIR_ALERT_KIND_SILENCE"
+            ]
+          },
+          "measure": {
+            "type": "string",
+            "enum": [
+              "MEASURE_UNSPECIFIED",
+              "MEASURE_TEMPERATURE",
+              "MEASURE_HUMIDITY",
+              "MEASURE_PRESSURE",
+              "MEASURE_ALTITUDE",
+              "MEASURE_TVOC",
+              "MEASURE_ECO2",
+              "MEASURE_PM0_5",
+              "MEASURE_PM1",
+              "MEASURE_PM2_5",
+              "MEASURE_PM4",
+              "MEASURE_PM10"
+            ]
+          },
+          "threshold": {
+            "type": "number",
+            "format": "double"
+          },
+          "silentMinutes": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "deviceId": {
+            "type": "string"
+          },
+          "area": {
+            "$ref": "#/components/schemas/binario.telemetry.v1.AlertArea"
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "lastTriggeredAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "unit": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.telemetry.v1.AirQualityBandDescription": {
         "type": "object",
         "properties": {
@@ -31274,6 +31732,24 @@ extension OpenAPIDocument {
             "items": {
               "type": "string"
             }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.AlertArea": {
+        "type": "object",
+        "properties": {
+          "latitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "longitude": {
+            "type": "number",
+            "format": "double"
+          },
+          "radiusMetres": {
+            "type": "number",
+            "format": "double"
           }
         },
         "additionalProperties": false
@@ -31391,6 +31867,68 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.telemetry.v1.CreateAirAlertRequest": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "AIR_ALERT_KIND_UNSPECIFIED",
+              "AIR_ALERT_KIND_THRESHOLD",
+              "AIR_ALERT_KIND_SILENCE"
+            ]
+          },
+          "measure": {
+            "type": "string",
+            "enum": [
+              "MEASURE_UNSPECIFIED",
+              "MEASURE_TEMPERATURE",
+              "MEASURE_HUMIDITY",
+              "MEASURE_PRESSURE",
+              "MEASURE_ALTITUDE",
+              "MEASURE_TVOC",
+              "MEASURE_ECO2",
+              "MEASURE_PM0_5",
+              "MEASURE_PM1",
+              "MEASURE_PM2_5",
+              "MEASURE_PM4",
+              "MEASURE_PM10"
+            ]
+          },
+          "threshold": {
+            "type": "number",
+            "format": "double"
+          },
+          "silentMinutes": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "deviceId": {
+            "type": "string"
+          },
+          "area": {
+            "$ref": "#/components/schemas/binario.telemetry.v1.AlertArea"
+          },
+          "idempotencyKey": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.CreateAirAlertResponse": {
+        "type": "object",
+        "properties": {
+          "alert": {
+            "$ref": "#/components/schemas/binario.telemetry.v1.AirAlert"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.telemetry.v1.CreateCampaignRequest": {
         "type": "object",
         "properties": {
@@ -31410,6 +31948,11 @@ extension OpenAPIDocument {
             "$ref": "#/components/schemas/binario.telemetry.v1.Campaign"
           }
         },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.DeleteAirAlertResponse": {
+        "type": "object",
+        "properties": {},
         "additionalProperties": false
       },
       "binario.telemetry.v1.DeleteDeviceResponse": {
@@ -31871,6 +32414,18 @@ extension OpenAPIDocument {
               "AIR_QUALITY_BAND_VERY_POOR",
               "AIR_QUALITY_BAND_EXTREMELY_POOR"
             ]
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.ListAirAlertsResponse": {
+        "type": "object",
+        "properties": {
+          "alerts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.AirAlert"
+            }
           }
         },
         "additionalProperties": false

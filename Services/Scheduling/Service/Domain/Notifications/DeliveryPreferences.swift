@@ -56,6 +56,8 @@ public enum NotificationTopic: String, Sendable, Hashable, CaseIterable {
   case trips
   /// A taxi ride's progress.
   case taxi
+  /// The person's air alerts (MOQA): a threshold crossed, a board gone silent.
+  case airQuality = "air_quality"
 
   /// The topic of `kind`; `nil` for the general kind.
   public init?(_ kind: NotificationKind) {
@@ -66,6 +68,7 @@ public enum NotificationTopic: String, Sendable, Hashable, CaseIterable {
     case .ticket, .renewalReminder: self = .tickets
     case .itineraryInvite, .itineraryUpdate: self = .trips
     case .taxiUpdate: self = .taxi
+    case .airAlert: self = .airQuality
     case .general: return nil
     }
   }

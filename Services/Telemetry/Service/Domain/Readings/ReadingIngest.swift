@@ -14,11 +14,19 @@ public struct ReadingIngest: Sendable {
 
   /// Where each committed upload goes for live mode (``LiveReadings``).
   let uploads: KeyedBroadcast<Int64, LiveBatch>
+  /// Told after each committed batch that stored a reading (the air alerts' wake-up).
+  let stored: @Sendable () -> Void
 
-  public init(store: TelemetryStore, clock: any DomainClock, uploads: KeyedBroadcast<Int64, LiveBatch> = KeyedBroadcast()) {
+  public init(
+    store: TelemetryStore,
+    clock: any DomainClock,
+    uploads: KeyedBroadcast<Int64, LiveBatch> = KeyedBroadcast(),
+    stored: @escaping @Sendable () -> Void = {}
+  ) {
     self.store = store
     self.clock = clock
     self.uploads = uploads
+    self.stored = stored
   }
 
   /// Stores a batch of a device's readings; answered once committed.
@@ -53,6 +61,7 @@ public struct ReadingIngest: Sendable {
     if uploads.subscriberCount(device) > 0 {
       uploads.publish(LiveBatch(deviceSeq: device, readings: outcome.storedIndexes.map { readings[$0] }, receivedAt: now), to: device)
     }
+    if outcome.stored > 0 { stored() }
     outcome.rejected = (refused + outcome.rejected).sorted { $0.index < $1.index }
     return outcome
   }

@@ -46,6 +46,9 @@ public nonisolated enum Binario_Scheduling_V1_NotificationKind: SwiftProtobuf.En
 
   /// data: "notice_id"
   case serviceNotice // = 12
+
+  /// data: "alert_id", "device_id", "measure"
+  case airAlert // = 13
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -67,6 +70,7 @@ public nonisolated enum Binario_Scheduling_V1_NotificationKind: SwiftProtobuf.En
     case 10: self = .ticket
     case 11: self = .general
     case 12: self = .serviceNotice
+    case 13: self = .airAlert
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -86,6 +90,7 @@ public nonisolated enum Binario_Scheduling_V1_NotificationKind: SwiftProtobuf.En
     case .ticket: return 10
     case .general: return 11
     case .serviceNotice: return 12
+    case .airAlert: return 13
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -105,6 +110,7 @@ public nonisolated enum Binario_Scheduling_V1_NotificationKind: SwiftProtobuf.En
     .ticket,
     .general,
     .serviceNotice,
+    .airAlert,
   ]
 
 }
@@ -174,6 +180,9 @@ public nonisolated enum Binario_Scheduling_V1_NotificationTopic: SwiftProtobuf.E
 
   /// a taxi ride's progress
   case taxi // = 6
+
+  /// the person's air alerts: thresholds crossed, boards silent
+  case airQuality // = 7
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -189,6 +198,7 @@ public nonisolated enum Binario_Scheduling_V1_NotificationTopic: SwiftProtobuf.E
     case 4: self = .tickets
     case 5: self = .trips
     case 6: self = .taxi
+    case 7: self = .airQuality
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -202,6 +212,7 @@ public nonisolated enum Binario_Scheduling_V1_NotificationTopic: SwiftProtobuf.E
     case .tickets: return 4
     case .trips: return 5
     case .taxi: return 6
+    case .airQuality: return 7
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -215,6 +226,7 @@ public nonisolated enum Binario_Scheduling_V1_NotificationTopic: SwiftProtobuf.E
     .tickets,
     .trips,
     .taxi,
+    .airQuality,
   ]
 
 }
@@ -766,7 +778,7 @@ public nonisolated struct Binario_Scheduling_V1_NotifyResponse: Sendable {
 fileprivate nonisolated let _protobuf_package = "binario.scheduling.v1"
 
 nonisolated extension Binario_Scheduling_V1_NotificationKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0NOTIFICATION_KIND_UNSPECIFIED\0\u{1}NOTIFICATION_KIND_TRIP_DELAY\0\u{1}NOTIFICATION_KIND_PLATFORM_CHANGE\0\u{1}NOTIFICATION_KIND_CANCELLATION\0\u{1}NOTIFICATION_KIND_ITINERARY_INVITE\0\u{1}NOTIFICATION_KIND_ITINERARY_UPDATE\0\u{1}NOTIFICATION_KIND_DEAL\0\u{1}NOTIFICATION_KIND_WELCOME\0\u{1}NOTIFICATION_KIND_TAXI_UPDATE\0\u{1}NOTIFICATION_KIND_RENEWAL_REMINDER\0\u{1}NOTIFICATION_KIND_TICKET\0\u{1}NOTIFICATION_KIND_GENERAL\0\u{1}NOTIFICATION_KIND_SERVICE_NOTICE\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0NOTIFICATION_KIND_UNSPECIFIED\0\u{1}NOTIFICATION_KIND_TRIP_DELAY\0\u{1}NOTIFICATION_KIND_PLATFORM_CHANGE\0\u{1}NOTIFICATION_KIND_CANCELLATION\0\u{1}NOTIFICATION_KIND_ITINERARY_INVITE\0\u{1}NOTIFICATION_KIND_ITINERARY_UPDATE\0\u{1}NOTIFICATION_KIND_DEAL\0\u{1}NOTIFICATION_KIND_WELCOME\0\u{1}NOTIFICATION_KIND_TAXI_UPDATE\0\u{1}NOTIFICATION_KIND_RENEWAL_REMINDER\0\u{1}NOTIFICATION_KIND_TICKET\0\u{1}NOTIFICATION_KIND_GENERAL\0\u{1}NOTIFICATION_KIND_SERVICE_NOTICE\0\u{1}NOTIFICATION_KIND_AIR_ALERT\0")
 }
 
 nonisolated extension Binario_Scheduling_V1_DeliveryChannel: SwiftProtobuf._ProtoNameProviding {
@@ -774,7 +786,7 @@ nonisolated extension Binario_Scheduling_V1_DeliveryChannel: SwiftProtobuf._Prot
 }
 
 nonisolated extension Binario_Scheduling_V1_NotificationTopic: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0NOTIFICATION_TOPIC_UNSPECIFIED\0\u{1}NOTIFICATION_TOPIC_TRAIN_CHANGES\0\u{1}NOTIFICATION_TOPIC_DEALS\0\u{1}NOTIFICATION_TOPIC_WELCOMES\0\u{1}NOTIFICATION_TOPIC_TICKETS\0\u{1}NOTIFICATION_TOPIC_TRIPS\0\u{1}NOTIFICATION_TOPIC_TAXI\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0NOTIFICATION_TOPIC_UNSPECIFIED\0\u{1}NOTIFICATION_TOPIC_TRAIN_CHANGES\0\u{1}NOTIFICATION_TOPIC_DEALS\0\u{1}NOTIFICATION_TOPIC_WELCOMES\0\u{1}NOTIFICATION_TOPIC_TICKETS\0\u{1}NOTIFICATION_TOPIC_TRIPS\0\u{1}NOTIFICATION_TOPIC_TAXI\0\u{1}NOTIFICATION_TOPIC_AIR_QUALITY\0")
 }
 
 nonisolated extension Binario_Scheduling_V1_PushPlatform: SwiftProtobuf._ProtoNameProviding {

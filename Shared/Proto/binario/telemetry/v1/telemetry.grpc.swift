@@ -491,6 +491,45 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "ListAirAlerts" metadata.
+        public enum ListAirAlerts: Sendable {
+            /// Request type for "ListAirAlerts".
+            public typealias Input = Binario_Telemetry_V1_ListAirAlertsRequest
+            /// Response type for "ListAirAlerts".
+            public typealias Output = Binario_Telemetry_V1_ListAirAlertsResponse
+            /// Descriptor for "ListAirAlerts".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.telemetry.v1.Telemetry"),
+                method: "ListAirAlerts",
+                type: .unary
+            )
+        }
+        /// Namespace for "CreateAirAlert" metadata.
+        public enum CreateAirAlert: Sendable {
+            /// Request type for "CreateAirAlert".
+            public typealias Input = Binario_Telemetry_V1_CreateAirAlertRequest
+            /// Response type for "CreateAirAlert".
+            public typealias Output = Binario_Telemetry_V1_CreateAirAlertResponse
+            /// Descriptor for "CreateAirAlert".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.telemetry.v1.Telemetry"),
+                method: "CreateAirAlert",
+                type: .unary
+            )
+        }
+        /// Namespace for "DeleteAirAlert" metadata.
+        public enum DeleteAirAlert: Sendable {
+            /// Request type for "DeleteAirAlert".
+            public typealias Input = Binario_Telemetry_V1_DeleteAirAlertRequest
+            /// Response type for "DeleteAirAlert".
+            public typealias Output = Binario_Telemetry_V1_DeleteAirAlertResponse
+            /// Descriptor for "DeleteAirAlert".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.telemetry.v1.Telemetry"),
+                method: "DeleteAirAlert",
+                type: .unary
+            )
+        }
         /// Descriptors for all methods in the "binario.telemetry.v1.Telemetry" service.
         public static let descriptors: [GRPCCore.MethodDescriptor] = [
             UploadReadings.descriptor,
@@ -527,7 +566,10 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
             DeleteReferenceSource.descriptor,
             ListMyPortalLinks.descriptor,
             SaveMyPortalLink.descriptor,
-            DeleteMyPortalLink.descriptor
+            DeleteMyPortalLink.descriptor,
+            ListAirAlerts.descriptor,
+            CreateAirAlert.descriptor,
+            DeleteAirAlert.descriptor
         ]
     }
 }
@@ -1230,6 +1272,67 @@ extension Binario_Telemetry_V1_Telemetry {
             request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_DeleteMyPortalLinkRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_DeleteMyPortalLinkResponse>
+
+        /// Handle the "ListAirAlerts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's air alerts, newest first, each with when it last notified them.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Telemetry_V1_ListAirAlertsRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Telemetry_V1_ListAirAlertsResponse` messages.
+        func listAirAlerts(
+            request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_ListAirAlertsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_ListAirAlertsResponse>
+
+        /// Handle the "CreateAirAlert" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A new air alert (at most 20 per person), heard of through the notification centre's air
+        /// > quality topic: a THRESHOLD alert when a reading of `measure` above `threshold` arrives from
+        /// > the boards watched (the caller's own, one board they see, or the public boards in `area`),
+        /// > once per crossing (again only after a reading at or below it, and at most hourly per
+        /// > board); a SILENCE alert when a watched board (the caller's own, or one) has sent nothing
+        /// > for `silent_minutes`, once until it sends again. Readings count from the alert's creation,
+        /// > in each board's time order; one older than the newest already looked at never notifies. The
+        /// > same `idempotency_key` again answers the alert it made.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Telemetry_V1_CreateAirAlertRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Telemetry_V1_CreateAirAlertResponse` messages.
+        func createAirAlert(
+            request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_CreateAirAlertRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_CreateAirAlertResponse>
+
+        /// Handle the "DeleteAirAlert" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes one of the caller's alerts (NOT_FOUND when it is not theirs).
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Telemetry_V1_DeleteAirAlertRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Telemetry_V1_DeleteAirAlertResponse` messages.
+        func deleteAirAlert(
+            request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_DeleteAirAlertRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_DeleteAirAlertResponse>
     }
 
     /// Service protocol for the "binario.telemetry.v1.Telemetry" service.
@@ -1916,6 +2019,67 @@ extension Binario_Telemetry_V1_Telemetry {
             request: GRPCCore.ServerRequest<Binario_Telemetry_V1_DeleteMyPortalLinkRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_DeleteMyPortalLinkResponse>
+
+        /// Handle the "ListAirAlerts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's air alerts, newest first, each with when it last notified them.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_ListAirAlertsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Telemetry_V1_ListAirAlertsResponse` message.
+        func listAirAlerts(
+            request: GRPCCore.ServerRequest<Binario_Telemetry_V1_ListAirAlertsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_ListAirAlertsResponse>
+
+        /// Handle the "CreateAirAlert" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A new air alert (at most 20 per person), heard of through the notification centre's air
+        /// > quality topic: a THRESHOLD alert when a reading of `measure` above `threshold` arrives from
+        /// > the boards watched (the caller's own, one board they see, or the public boards in `area`),
+        /// > once per crossing (again only after a reading at or below it, and at most hourly per
+        /// > board); a SILENCE alert when a watched board (the caller's own, or one) has sent nothing
+        /// > for `silent_minutes`, once until it sends again. Readings count from the alert's creation,
+        /// > in each board's time order; one older than the newest already looked at never notifies. The
+        /// > same `idempotency_key` again answers the alert it made.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_CreateAirAlertRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Telemetry_V1_CreateAirAlertResponse` message.
+        func createAirAlert(
+            request: GRPCCore.ServerRequest<Binario_Telemetry_V1_CreateAirAlertRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_CreateAirAlertResponse>
+
+        /// Handle the "DeleteAirAlert" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes one of the caller's alerts (NOT_FOUND when it is not theirs).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_DeleteAirAlertRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Telemetry_V1_DeleteAirAlertResponse` message.
+        func deleteAirAlert(
+            request: GRPCCore.ServerRequest<Binario_Telemetry_V1_DeleteAirAlertRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_DeleteAirAlertResponse>
     }
 
     /// Simple service protocol for the "binario.telemetry.v1.Telemetry" service.
@@ -2601,6 +2765,67 @@ extension Binario_Telemetry_V1_Telemetry {
             request: Binario_Telemetry_V1_DeleteMyPortalLinkRequest,
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Telemetry_V1_DeleteMyPortalLinkResponse
+
+        /// Handle the "ListAirAlerts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's air alerts, newest first, each with when it last notified them.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Telemetry_V1_ListAirAlertsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Telemetry_V1_ListAirAlertsResponse` to respond with.
+        func listAirAlerts(
+            request: Binario_Telemetry_V1_ListAirAlertsRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Telemetry_V1_ListAirAlertsResponse
+
+        /// Handle the "CreateAirAlert" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A new air alert (at most 20 per person), heard of through the notification centre's air
+        /// > quality topic: a THRESHOLD alert when a reading of `measure` above `threshold` arrives from
+        /// > the boards watched (the caller's own, one board they see, or the public boards in `area`),
+        /// > once per crossing (again only after a reading at or below it, and at most hourly per
+        /// > board); a SILENCE alert when a watched board (the caller's own, or one) has sent nothing
+        /// > for `silent_minutes`, once until it sends again. Readings count from the alert's creation,
+        /// > in each board's time order; one older than the newest already looked at never notifies. The
+        /// > same `idempotency_key` again answers the alert it made.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Telemetry_V1_CreateAirAlertRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Telemetry_V1_CreateAirAlertResponse` to respond with.
+        func createAirAlert(
+            request: Binario_Telemetry_V1_CreateAirAlertRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Telemetry_V1_CreateAirAlertResponse
+
+        /// Handle the "DeleteAirAlert" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes one of the caller's alerts (NOT_FOUND when it is not theirs).
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Telemetry_V1_DeleteAirAlertRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Telemetry_V1_DeleteAirAlertResponse` to respond with.
+        func deleteAirAlert(
+            request: Binario_Telemetry_V1_DeleteAirAlertRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Telemetry_V1_DeleteAirAlertResponse
     }
 }
 
@@ -2993,6 +3218,39 @@ extension Binario_Telemetry_V1_Telemetry.StreamingServiceProtocol {
                 )
             }
         )
+        router.registerHandler(
+            forMethod: Binario_Telemetry_V1_Telemetry.Method.ListAirAlerts.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_ListAirAlertsRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_ListAirAlertsResponse>(),
+            handler: { request, context in
+                try await self.listAirAlerts(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Telemetry_V1_Telemetry.Method.CreateAirAlert.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_CreateAirAlertRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_CreateAirAlertResponse>(),
+            handler: { request, context in
+                try await self.createAirAlert(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Telemetry_V1_Telemetry.Method.DeleteAirAlert.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_DeleteAirAlertRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_DeleteAirAlertResponse>(),
+            handler: { request, context in
+                try await self.deleteAirAlert(
+                    request: request,
+                    context: context
+                )
+            }
+        )
     }
 }
 
@@ -3378,6 +3636,39 @@ extension Binario_Telemetry_V1_Telemetry.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_DeleteMyPortalLinkResponse> {
         let response = try await self.deleteMyPortalLink(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func listAirAlerts(
+        request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_ListAirAlertsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_ListAirAlertsResponse> {
+        let response = try await self.listAirAlerts(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func createAirAlert(
+        request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_CreateAirAlertRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_CreateAirAlertResponse> {
+        let response = try await self.createAirAlert(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func deleteAirAlert(
+        request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_DeleteAirAlertRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_DeleteAirAlertResponse> {
+        let response = try await self.deleteAirAlert(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -3840,6 +4131,45 @@ extension Binario_Telemetry_V1_Telemetry.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_DeleteMyPortalLinkResponse> {
         return GRPCCore.ServerResponse<Binario_Telemetry_V1_DeleteMyPortalLinkResponse>(
             message: try await self.deleteMyPortalLink(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func listAirAlerts(
+        request: GRPCCore.ServerRequest<Binario_Telemetry_V1_ListAirAlertsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_ListAirAlertsResponse> {
+        return GRPCCore.ServerResponse<Binario_Telemetry_V1_ListAirAlertsResponse>(
+            message: try await self.listAirAlerts(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func createAirAlert(
+        request: GRPCCore.ServerRequest<Binario_Telemetry_V1_CreateAirAlertRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_CreateAirAlertResponse> {
+        return GRPCCore.ServerResponse<Binario_Telemetry_V1_CreateAirAlertResponse>(
+            message: try await self.createAirAlert(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func deleteAirAlert(
+        request: GRPCCore.ServerRequest<Binario_Telemetry_V1_DeleteAirAlertRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_DeleteAirAlertResponse> {
+        return GRPCCore.ServerResponse<Binario_Telemetry_V1_DeleteAirAlertResponse>(
+            message: try await self.deleteAirAlert(
                 request: request.message,
                 context: context
             ),
@@ -4707,6 +5037,82 @@ extension Binario_Telemetry_V1_Telemetry {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_DeleteMyPortalLinkResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_DeleteMyPortalLinkResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ListAirAlerts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's air alerts, newest first, each with when it last notified them.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_ListAirAlertsRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_ListAirAlertsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_ListAirAlertsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func listAirAlerts<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_ListAirAlertsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_ListAirAlertsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_ListAirAlertsResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_ListAirAlertsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "CreateAirAlert" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A new air alert (at most 20 per person), heard of through the notification centre's air
+        /// > quality topic: a THRESHOLD alert when a reading of `measure` above `threshold` arrives from
+        /// > the boards watched (the caller's own, one board they see, or the public boards in `area`),
+        /// > once per crossing (again only after a reading at or below it, and at most hourly per
+        /// > board); a SILENCE alert when a watched board (the caller's own, or one) has sent nothing
+        /// > for `silent_minutes`, once until it sends again. Readings count from the alert's creation,
+        /// > in each board's time order; one older than the newest already looked at never notifies. The
+        /// > same `idempotency_key` again answers the alert it made.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_CreateAirAlertRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_CreateAirAlertRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_CreateAirAlertResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func createAirAlert<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_CreateAirAlertRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_CreateAirAlertRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_CreateAirAlertResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_CreateAirAlertResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "DeleteAirAlert" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes one of the caller's alerts (NOT_FOUND when it is not theirs).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_DeleteAirAlertRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_DeleteAirAlertRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_DeleteAirAlertResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func deleteAirAlert<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_DeleteAirAlertRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_DeleteAirAlertRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_DeleteAirAlertResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_DeleteAirAlertResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
     }
 
@@ -5960,6 +6366,115 @@ extension Binario_Telemetry_V1_Telemetry {
                 onResponse: handleResponse
             )
         }
+
+        /// Call the "ListAirAlerts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's air alerts, newest first, each with when it last notified them.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_ListAirAlertsRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_ListAirAlertsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_ListAirAlertsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func listAirAlerts<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_ListAirAlertsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_ListAirAlertsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_ListAirAlertsResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_ListAirAlertsResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Telemetry_V1_Telemetry.Method.ListAirAlerts.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "CreateAirAlert" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A new air alert (at most 20 per person), heard of through the notification centre's air
+        /// > quality topic: a THRESHOLD alert when a reading of `measure` above `threshold` arrives from
+        /// > the boards watched (the caller's own, one board they see, or the public boards in `area`),
+        /// > once per crossing (again only after a reading at or below it, and at most hourly per
+        /// > board); a SILENCE alert when a watched board (the caller's own, or one) has sent nothing
+        /// > for `silent_minutes`, once until it sends again. Readings count from the alert's creation,
+        /// > in each board's time order; one older than the newest already looked at never notifies. The
+        /// > same `idempotency_key` again answers the alert it made.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_CreateAirAlertRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_CreateAirAlertRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_CreateAirAlertResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func createAirAlert<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_CreateAirAlertRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_CreateAirAlertRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_CreateAirAlertResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_CreateAirAlertResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Telemetry_V1_Telemetry.Method.CreateAirAlert.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "DeleteAirAlert" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Deletes one of the caller's alerts (NOT_FOUND when it is not theirs).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_DeleteAirAlertRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_DeleteAirAlertRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_DeleteAirAlertResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func deleteAirAlert<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_DeleteAirAlertRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_DeleteAirAlertRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_DeleteAirAlertResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_DeleteAirAlertResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Telemetry_V1_Telemetry.Method.DeleteAirAlert.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
     }
 }
 
@@ -7017,6 +7532,100 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_DeleteMyPortalLinkRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_DeleteMyPortalLinkResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListAirAlerts" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The caller's air alerts, newest first, each with when it last notified them.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Telemetry_V1_ListAirAlertsRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listAirAlerts<Result>(
+        request: GRPCCore.ClientRequest<Binario_Telemetry_V1_ListAirAlertsRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_ListAirAlertsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.listAirAlerts(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_ListAirAlertsRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_ListAirAlertsResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "CreateAirAlert" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > A new air alert (at most 20 per person), heard of through the notification centre's air
+    /// > quality topic: a THRESHOLD alert when a reading of `measure` above `threshold` arrives from
+    /// > the boards watched (the caller's own, one board they see, or the public boards in `area`),
+    /// > once per crossing (again only after a reading at or below it, and at most hourly per
+    /// > board); a SILENCE alert when a watched board (the caller's own, or one) has sent nothing
+    /// > for `silent_minutes`, once until it sends again. Readings count from the alert's creation,
+    /// > in each board's time order; one older than the newest already looked at never notifies. The
+    /// > same `idempotency_key` again answers the alert it made.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Telemetry_V1_CreateAirAlertRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func createAirAlert<Result>(
+        request: GRPCCore.ClientRequest<Binario_Telemetry_V1_CreateAirAlertRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_CreateAirAlertResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.createAirAlert(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_CreateAirAlertRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_CreateAirAlertResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DeleteAirAlert" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Deletes one of the caller's alerts (NOT_FOUND when it is not theirs).
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Telemetry_V1_DeleteAirAlertRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func deleteAirAlert<Result>(
+        request: GRPCCore.ClientRequest<Binario_Telemetry_V1_DeleteAirAlertRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_DeleteAirAlertResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.deleteAirAlert(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_DeleteAirAlertRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_DeleteAirAlertResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -8217,6 +8826,112 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
             metadata: metadata
         )
         return try await self.deleteMyPortalLink(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListAirAlerts" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The caller's air alerts, newest first, each with when it last notified them.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listAirAlerts<Result>(
+        _ message: Binario_Telemetry_V1_ListAirAlertsRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_ListAirAlertsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Telemetry_V1_ListAirAlertsRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.listAirAlerts(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "CreateAirAlert" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > A new air alert (at most 20 per person), heard of through the notification centre's air
+    /// > quality topic: a THRESHOLD alert when a reading of `measure` above `threshold` arrives from
+    /// > the boards watched (the caller's own, one board they see, or the public boards in `area`),
+    /// > once per crossing (again only after a reading at or below it, and at most hourly per
+    /// > board); a SILENCE alert when a watched board (the caller's own, or one) has sent nothing
+    /// > for `silent_minutes`, once until it sends again. Readings count from the alert's creation,
+    /// > in each board's time order; one older than the newest already looked at never notifies. The
+    /// > same `idempotency_key` again answers the alert it made.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func createAirAlert<Result>(
+        _ message: Binario_Telemetry_V1_CreateAirAlertRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_CreateAirAlertResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Telemetry_V1_CreateAirAlertRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.createAirAlert(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DeleteAirAlert" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Deletes one of the caller's alerts (NOT_FOUND when it is not theirs).
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func deleteAirAlert<Result>(
+        _ message: Binario_Telemetry_V1_DeleteAirAlertRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_DeleteAirAlertResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Telemetry_V1_DeleteAirAlertRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.deleteAirAlert(
             request: request,
             options: options,
             onResponse: handleResponse

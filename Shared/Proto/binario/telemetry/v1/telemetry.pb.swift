@@ -188,6 +188,48 @@ public nonisolated enum Binario_Telemetry_V1_AirQualityBand: SwiftProtobuf.Enum,
 
 }
 
+public nonisolated enum Binario_Telemetry_V1_AirAlertKind: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+
+  /// a reading of a measure above a value
+  case threshold // = 1
+
+  /// a board that stopped sending
+  case silence // = 2
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .threshold
+    case 2: self = .silence
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .threshold: return 1
+    case .silence: return 2
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Binario_Telemetry_V1_AirAlertKind] = [
+    .unspecified,
+    .threshold,
+    .silence,
+  ]
+
+}
+
 /// One reading: when, where, and any of the measures (at least one). A reading taken without a
 /// GPS fix (`gps_fix` false, or a position of exactly 0, 0, which is what a GPS module without a
 /// fix reports) is stored without a position: it counts in series and statistics, never on a map.
@@ -2186,6 +2228,189 @@ public nonisolated struct Binario_Telemetry_V1_DeleteMyPortalLinkResponse: Senda
   public init() {}
 }
 
+/// Public boards within `radius_metres` (100 to 50,000) of a point.
+public nonisolated struct Binario_Telemetry_V1_AlertArea: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var latitude: Double = 0
+
+  public var longitude: Double = 0
+
+  public var radiusMetres: Double = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Telemetry_V1_AirAlert: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var alertID: String = String()
+
+  /// the person's words for it (1 to 60 characters)
+  public var name: String = String()
+
+  public var kind: Binario_Telemetry_V1_AirAlertKind = .unspecified
+
+  /// THRESHOLD
+  public var measure: Binario_Telemetry_V1_Measure = .unspecified
+
+  /// THRESHOLD: in the measure's unit
+  public var threshold: Double = 0
+
+  /// SILENCE: 10 to 10,080 (a week)
+  public var silentMinutes: UInt32 = 0
+
+  /// one board; empty with no area: the caller's own boards
+  public var deviceID: String = String()
+
+  /// THRESHOLD only: the public boards there
+  public var area: Binario_Telemetry_V1_AlertArea {
+    get {_area ?? Binario_Telemetry_V1_AlertArea()}
+    set {_area = newValue}
+  }
+  /// Returns true if `area` has been explicitly set.
+  public var hasArea: Bool {self._area != nil}
+  /// Clears the value of `area`. Subsequent reads from it will return its default value.
+  public mutating func clearArea() {self._area = nil}
+
+  public var createdAt: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_createdAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_createdAt = newValue}
+  }
+  /// Returns true if `createdAt` has been explicitly set.
+  public var hasCreatedAt: Bool {self._createdAt != nil}
+  /// Clears the value of `createdAt`. Subsequent reads from it will return its default value.
+  public mutating func clearCreatedAt() {self._createdAt = nil}
+
+  /// absent: never yet
+  public var lastTriggeredAt: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_lastTriggeredAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_lastTriggeredAt = newValue}
+  }
+  /// Returns true if `lastTriggeredAt` has been explicitly set.
+  public var hasLastTriggeredAt: Bool {self._lastTriggeredAt != nil}
+  /// Clears the value of `lastTriggeredAt`. Subsequent reads from it will return its default value.
+  public mutating func clearLastTriggeredAt() {self._lastTriggeredAt = nil}
+
+  /// the measure's
+  public var unit: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _area: Binario_Telemetry_V1_AlertArea? = nil
+  fileprivate var _createdAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _lastTriggeredAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+}
+
+public nonisolated struct Binario_Telemetry_V1_ListAirAlertsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Telemetry_V1_ListAirAlertsResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var alerts: [Binario_Telemetry_V1_AirAlert] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Telemetry_V1_CreateAirAlertRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var name: String = String()
+
+  public var kind: Binario_Telemetry_V1_AirAlertKind = .unspecified
+
+  public var measure: Binario_Telemetry_V1_Measure = .unspecified
+
+  public var threshold: Double = 0
+
+  public var silentMinutes: UInt32 = 0
+
+  public var deviceID: String = String()
+
+  public var area: Binario_Telemetry_V1_AlertArea {
+    get {_area ?? Binario_Telemetry_V1_AlertArea()}
+    set {_area = newValue}
+  }
+  /// Returns true if `area` has been explicitly set.
+  public var hasArea: Bool {self._area != nil}
+  /// Clears the value of `area`. Subsequent reads from it will return its default value.
+  public mutating func clearArea() {self._area = nil}
+
+  /// required: the same again answers the alert it made
+  public var idempotencyKey: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _area: Binario_Telemetry_V1_AlertArea? = nil
+}
+
+public nonisolated struct Binario_Telemetry_V1_CreateAirAlertResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var alert: Binario_Telemetry_V1_AirAlert {
+    get {_alert ?? Binario_Telemetry_V1_AirAlert()}
+    set {_alert = newValue}
+  }
+  /// Returns true if `alert` has been explicitly set.
+  public var hasAlert: Bool {self._alert != nil}
+  /// Clears the value of `alert`. Subsequent reads from it will return its default value.
+  public mutating func clearAlert() {self._alert = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _alert: Binario_Telemetry_V1_AirAlert? = nil
+}
+
+public nonisolated struct Binario_Telemetry_V1_DeleteAirAlertRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var alertID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Telemetry_V1_DeleteAirAlertResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Binario_Telemetry_V1_GetAirQualityIndexRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -2278,6 +2503,10 @@ nonisolated extension Binario_Telemetry_V1_Measure: SwiftProtobuf._ProtoNameProv
 
 nonisolated extension Binario_Telemetry_V1_AirQualityBand: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0AIR_QUALITY_BAND_UNSPECIFIED\0\u{1}AIR_QUALITY_BAND_GOOD\0\u{1}AIR_QUALITY_BAND_FAIR\0\u{1}AIR_QUALITY_BAND_MODERATE\0\u{1}AIR_QUALITY_BAND_POOR\0\u{1}AIR_QUALITY_BAND_VERY_POOR\0\u{1}AIR_QUALITY_BAND_EXTREMELY_POOR\0")
+}
+
+nonisolated extension Binario_Telemetry_V1_AirAlertKind: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0AIR_ALERT_KIND_UNSPECIFIED\0\u{1}AIR_ALERT_KIND_THRESHOLD\0\u{1}AIR_ALERT_KIND_SILENCE\0")
 }
 
 nonisolated extension Binario_Telemetry_V1_Reading: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -5819,6 +6048,331 @@ nonisolated extension Binario_Telemetry_V1_DeleteMyPortalLinkResponse: SwiftProt
   }
 
   public static func ==(lhs: Binario_Telemetry_V1_DeleteMyPortalLinkResponse, rhs: Binario_Telemetry_V1_DeleteMyPortalLinkResponse) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_AlertArea: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AlertArea"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}latitude\0\u{1}longitude\0\u{3}radius_metres\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularDoubleField(value: &self.latitude) }()
+      case 2: try { try decoder.decodeSingularDoubleField(value: &self.longitude) }()
+      case 3: try { try decoder.decodeSingularDoubleField(value: &self.radiusMetres) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.latitude.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.latitude, fieldNumber: 1)
+    }
+    if self.longitude.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.longitude, fieldNumber: 2)
+    }
+    if self.radiusMetres.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.radiusMetres, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_AlertArea, rhs: Binario_Telemetry_V1_AlertArea) -> Bool {
+    if lhs.latitude != rhs.latitude {return false}
+    if lhs.longitude != rhs.longitude {return false}
+    if lhs.radiusMetres != rhs.radiusMetres {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_AirAlert: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AirAlert"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}alert_id\0\u{1}name\0\u{1}kind\0\u{1}measure\0\u{1}threshold\0\u{3}silent_minutes\0\u{3}device_id\0\u{1}area\0\u{3}created_at\0\u{3}last_triggered_at\0\u{1}unit\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.alertID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 3: try { try decoder.decodeSingularEnumField(value: &self.kind) }()
+      case 4: try { try decoder.decodeSingularEnumField(value: &self.measure) }()
+      case 5: try { try decoder.decodeSingularDoubleField(value: &self.threshold) }()
+      case 6: try { try decoder.decodeSingularUInt32Field(value: &self.silentMinutes) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.deviceID) }()
+      case 8: try { try decoder.decodeSingularMessageField(value: &self._area) }()
+      case 9: try { try decoder.decodeSingularMessageField(value: &self._createdAt) }()
+      case 10: try { try decoder.decodeSingularMessageField(value: &self._lastTriggeredAt) }()
+      case 11: try { try decoder.decodeSingularStringField(value: &self.unit) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.alertID.isEmpty {
+      try visitor.visitSingularStringField(value: self.alertID, fieldNumber: 1)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 2)
+    }
+    if self.kind != .unspecified {
+      try visitor.visitSingularEnumField(value: self.kind, fieldNumber: 3)
+    }
+    if self.measure != .unspecified {
+      try visitor.visitSingularEnumField(value: self.measure, fieldNumber: 4)
+    }
+    if self.threshold.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.threshold, fieldNumber: 5)
+    }
+    if self.silentMinutes != 0 {
+      try visitor.visitSingularUInt32Field(value: self.silentMinutes, fieldNumber: 6)
+    }
+    if !self.deviceID.isEmpty {
+      try visitor.visitSingularStringField(value: self.deviceID, fieldNumber: 7)
+    }
+    try { if let v = self._area {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+    } }()
+    try { if let v = self._createdAt {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+    } }()
+    try { if let v = self._lastTriggeredAt {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+    } }()
+    if !self.unit.isEmpty {
+      try visitor.visitSingularStringField(value: self.unit, fieldNumber: 11)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_AirAlert, rhs: Binario_Telemetry_V1_AirAlert) -> Bool {
+    if lhs.alertID != rhs.alertID {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.measure != rhs.measure {return false}
+    if lhs.threshold != rhs.threshold {return false}
+    if lhs.silentMinutes != rhs.silentMinutes {return false}
+    if lhs.deviceID != rhs.deviceID {return false}
+    if lhs._area != rhs._area {return false}
+    if lhs._createdAt != rhs._createdAt {return false}
+    if lhs._lastTriggeredAt != rhs._lastTriggeredAt {return false}
+    if lhs.unit != rhs.unit {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_ListAirAlertsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListAirAlertsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_ListAirAlertsRequest, rhs: Binario_Telemetry_V1_ListAirAlertsRequest) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_ListAirAlertsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListAirAlertsResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}alerts\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.alerts) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.alerts.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.alerts, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_ListAirAlertsResponse, rhs: Binario_Telemetry_V1_ListAirAlertsResponse) -> Bool {
+    if lhs.alerts != rhs.alerts {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_CreateAirAlertRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CreateAirAlertRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}kind\0\u{1}measure\0\u{1}threshold\0\u{3}silent_minutes\0\u{3}device_id\0\u{1}area\0\u{3}idempotency_key\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 2: try { try decoder.decodeSingularEnumField(value: &self.kind) }()
+      case 3: try { try decoder.decodeSingularEnumField(value: &self.measure) }()
+      case 4: try { try decoder.decodeSingularDoubleField(value: &self.threshold) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.silentMinutes) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.deviceID) }()
+      case 7: try { try decoder.decodeSingularMessageField(value: &self._area) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
+    }
+    if self.kind != .unspecified {
+      try visitor.visitSingularEnumField(value: self.kind, fieldNumber: 2)
+    }
+    if self.measure != .unspecified {
+      try visitor.visitSingularEnumField(value: self.measure, fieldNumber: 3)
+    }
+    if self.threshold.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.threshold, fieldNumber: 4)
+    }
+    if self.silentMinutes != 0 {
+      try visitor.visitSingularUInt32Field(value: self.silentMinutes, fieldNumber: 5)
+    }
+    if !self.deviceID.isEmpty {
+      try visitor.visitSingularStringField(value: self.deviceID, fieldNumber: 6)
+    }
+    try { if let v = self._area {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    } }()
+    if !self.idempotencyKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 8)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_CreateAirAlertRequest, rhs: Binario_Telemetry_V1_CreateAirAlertRequest) -> Bool {
+    if lhs.name != rhs.name {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.measure != rhs.measure {return false}
+    if lhs.threshold != rhs.threshold {return false}
+    if lhs.silentMinutes != rhs.silentMinutes {return false}
+    if lhs.deviceID != rhs.deviceID {return false}
+    if lhs._area != rhs._area {return false}
+    if lhs.idempotencyKey != rhs.idempotencyKey {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_CreateAirAlertResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CreateAirAlertResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}alert\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._alert) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._alert {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_CreateAirAlertResponse, rhs: Binario_Telemetry_V1_CreateAirAlertResponse) -> Bool {
+    if lhs._alert != rhs._alert {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_DeleteAirAlertRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DeleteAirAlertRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}alert_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.alertID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.alertID.isEmpty {
+      try visitor.visitSingularStringField(value: self.alertID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_DeleteAirAlertRequest, rhs: Binario_Telemetry_V1_DeleteAirAlertRequest) -> Bool {
+    if lhs.alertID != rhs.alertID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_DeleteAirAlertResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DeleteAirAlertResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_DeleteAirAlertResponse, rhs: Binario_Telemetry_V1_DeleteAirAlertResponse) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -3742,6 +3742,366 @@ void   binario__telemetry__v1__delete_my_portal_link_response__free_unpacked
   assert(message->base.descriptor == &binario__telemetry__v1__delete_my_portal_link_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   binario__telemetry__v1__alert_area__init
+                     (Binario__Telemetry__V1__AlertArea         *message)
+{
+  static const Binario__Telemetry__V1__AlertArea init_value = BINARIO__TELEMETRY__V1__ALERT_AREA__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__alert_area__get_packed_size
+                     (const Binario__Telemetry__V1__AlertArea *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__alert_area__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__alert_area__pack
+                     (const Binario__Telemetry__V1__AlertArea *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__alert_area__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__alert_area__pack_to_buffer
+                     (const Binario__Telemetry__V1__AlertArea *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__alert_area__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__AlertArea *
+       binario__telemetry__v1__alert_area__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__AlertArea *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__alert_area__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__alert_area__free_unpacked
+                     (Binario__Telemetry__V1__AlertArea *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__alert_area__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__air_alert__init
+                     (Binario__Telemetry__V1__AirAlert         *message)
+{
+  static const Binario__Telemetry__V1__AirAlert init_value = BINARIO__TELEMETRY__V1__AIR_ALERT__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__air_alert__get_packed_size
+                     (const Binario__Telemetry__V1__AirAlert *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__air_alert__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__air_alert__pack
+                     (const Binario__Telemetry__V1__AirAlert *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__air_alert__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__air_alert__pack_to_buffer
+                     (const Binario__Telemetry__V1__AirAlert *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__air_alert__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__AirAlert *
+       binario__telemetry__v1__air_alert__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__AirAlert *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__air_alert__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__air_alert__free_unpacked
+                     (Binario__Telemetry__V1__AirAlert *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__air_alert__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__list_air_alerts_request__init
+                     (Binario__Telemetry__V1__ListAirAlertsRequest         *message)
+{
+  static const Binario__Telemetry__V1__ListAirAlertsRequest init_value = BINARIO__TELEMETRY__V1__LIST_AIR_ALERTS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__list_air_alerts_request__get_packed_size
+                     (const Binario__Telemetry__V1__ListAirAlertsRequest *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__list_air_alerts_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__list_air_alerts_request__pack
+                     (const Binario__Telemetry__V1__ListAirAlertsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__list_air_alerts_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__list_air_alerts_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__ListAirAlertsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__list_air_alerts_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__ListAirAlertsRequest *
+       binario__telemetry__v1__list_air_alerts_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__ListAirAlertsRequest *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__list_air_alerts_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__list_air_alerts_request__free_unpacked
+                     (Binario__Telemetry__V1__ListAirAlertsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__list_air_alerts_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__list_air_alerts_response__init
+                     (Binario__Telemetry__V1__ListAirAlertsResponse         *message)
+{
+  static const Binario__Telemetry__V1__ListAirAlertsResponse init_value = BINARIO__TELEMETRY__V1__LIST_AIR_ALERTS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__list_air_alerts_response__get_packed_size
+                     (const Binario__Telemetry__V1__ListAirAlertsResponse *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__list_air_alerts_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__list_air_alerts_response__pack
+                     (const Binario__Telemetry__V1__ListAirAlertsResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__list_air_alerts_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__list_air_alerts_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__ListAirAlertsResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__list_air_alerts_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__ListAirAlertsResponse *
+       binario__telemetry__v1__list_air_alerts_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__ListAirAlertsResponse *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__list_air_alerts_response__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__list_air_alerts_response__free_unpacked
+                     (Binario__Telemetry__V1__ListAirAlertsResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__list_air_alerts_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__create_air_alert_request__init
+                     (Binario__Telemetry__V1__CreateAirAlertRequest         *message)
+{
+  static const Binario__Telemetry__V1__CreateAirAlertRequest init_value = BINARIO__TELEMETRY__V1__CREATE_AIR_ALERT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__create_air_alert_request__get_packed_size
+                     (const Binario__Telemetry__V1__CreateAirAlertRequest *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__create_air_alert_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__create_air_alert_request__pack
+                     (const Binario__Telemetry__V1__CreateAirAlertRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__create_air_alert_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__create_air_alert_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__CreateAirAlertRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__create_air_alert_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__CreateAirAlertRequest *
+       binario__telemetry__v1__create_air_alert_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__CreateAirAlertRequest *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__create_air_alert_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__create_air_alert_request__free_unpacked
+                     (Binario__Telemetry__V1__CreateAirAlertRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__create_air_alert_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__create_air_alert_response__init
+                     (Binario__Telemetry__V1__CreateAirAlertResponse         *message)
+{
+  static const Binario__Telemetry__V1__CreateAirAlertResponse init_value = BINARIO__TELEMETRY__V1__CREATE_AIR_ALERT_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__create_air_alert_response__get_packed_size
+                     (const Binario__Telemetry__V1__CreateAirAlertResponse *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__create_air_alert_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__create_air_alert_response__pack
+                     (const Binario__Telemetry__V1__CreateAirAlertResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__create_air_alert_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__create_air_alert_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__CreateAirAlertResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__create_air_alert_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__CreateAirAlertResponse *
+       binario__telemetry__v1__create_air_alert_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__CreateAirAlertResponse *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__create_air_alert_response__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__create_air_alert_response__free_unpacked
+                     (Binario__Telemetry__V1__CreateAirAlertResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__create_air_alert_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__delete_air_alert_request__init
+                     (Binario__Telemetry__V1__DeleteAirAlertRequest         *message)
+{
+  static const Binario__Telemetry__V1__DeleteAirAlertRequest init_value = BINARIO__TELEMETRY__V1__DELETE_AIR_ALERT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__delete_air_alert_request__get_packed_size
+                     (const Binario__Telemetry__V1__DeleteAirAlertRequest *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__delete_air_alert_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__delete_air_alert_request__pack
+                     (const Binario__Telemetry__V1__DeleteAirAlertRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__delete_air_alert_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__delete_air_alert_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__DeleteAirAlertRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__delete_air_alert_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__DeleteAirAlertRequest *
+       binario__telemetry__v1__delete_air_alert_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__DeleteAirAlertRequest *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__delete_air_alert_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__delete_air_alert_request__free_unpacked
+                     (Binario__Telemetry__V1__DeleteAirAlertRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__delete_air_alert_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__delete_air_alert_response__init
+                     (Binario__Telemetry__V1__DeleteAirAlertResponse         *message)
+{
+  static const Binario__Telemetry__V1__DeleteAirAlertResponse init_value = BINARIO__TELEMETRY__V1__DELETE_AIR_ALERT_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__delete_air_alert_response__get_packed_size
+                     (const Binario__Telemetry__V1__DeleteAirAlertResponse *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__delete_air_alert_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__delete_air_alert_response__pack
+                     (const Binario__Telemetry__V1__DeleteAirAlertResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__delete_air_alert_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__delete_air_alert_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__DeleteAirAlertResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__delete_air_alert_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__DeleteAirAlertResponse *
+       binario__telemetry__v1__delete_air_alert_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__DeleteAirAlertResponse *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__delete_air_alert_response__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__delete_air_alert_response__free_unpacked
+                     (Binario__Telemetry__V1__DeleteAirAlertResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__delete_air_alert_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   binario__telemetry__v1__get_air_quality_index_request__init
                      (Binario__Telemetry__V1__GetAirQualityIndexRequest         *message)
 {
@@ -9447,6 +9807,517 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__delete_my_portal_link_r
   (ProtobufCMessageInit) binario__telemetry__v1__delete_my_portal_link_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor binario__telemetry__v1__alert_area__field_descriptors[3] =
+{
+  {
+    "latitude",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Telemetry__V1__AlertArea, has_latitude),
+    offsetof(Binario__Telemetry__V1__AlertArea, latitude),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "longitude",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Telemetry__V1__AlertArea, has_longitude),
+    offsetof(Binario__Telemetry__V1__AlertArea, longitude),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "radius_metres",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Telemetry__V1__AlertArea, has_radius_metres),
+    offsetof(Binario__Telemetry__V1__AlertArea, radius_metres),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__alert_area__field_indices_by_name[] = {
+  0,   /* field[0] = latitude */
+  1,   /* field[1] = longitude */
+  2,   /* field[2] = radius_metres */
+};
+static const ProtobufCIntRange binario__telemetry__v1__alert_area__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__alert_area__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.AlertArea",
+  "AlertArea",
+  "Binario__Telemetry__V1__AlertArea",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__AlertArea),
+  3,
+  binario__telemetry__v1__alert_area__field_descriptors,
+  binario__telemetry__v1__alert_area__field_indices_by_name,
+  1,  binario__telemetry__v1__alert_area__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__alert_area__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__air_alert__field_descriptors[11] =
+{
+  {
+    "alert_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__AirAlert, alert_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "name",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__AirAlert, name),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "kind",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Binario__Telemetry__V1__AirAlert, has_kind),
+    offsetof(Binario__Telemetry__V1__AirAlert, kind),
+    &binario__telemetry__v1__air_alert_kind__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "measure",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Binario__Telemetry__V1__AirAlert, has_measure),
+    offsetof(Binario__Telemetry__V1__AirAlert, measure),
+    &binario__telemetry__v1__measure__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "threshold",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Telemetry__V1__AirAlert, has_threshold),
+    offsetof(Binario__Telemetry__V1__AirAlert, threshold),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "silent_minutes",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Binario__Telemetry__V1__AirAlert, has_silent_minutes),
+    offsetof(Binario__Telemetry__V1__AirAlert, silent_minutes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "device_id",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__AirAlert, device_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "area",
+    8,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__AirAlert, area),
+    &binario__telemetry__v1__alert_area__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "created_at",
+    9,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__AirAlert, created_at),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_triggered_at",
+    10,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__AirAlert, last_triggered_at),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unit",
+    11,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__AirAlert, unit),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__air_alert__field_indices_by_name[] = {
+  0,   /* field[0] = alert_id */
+  7,   /* field[7] = area */
+  8,   /* field[8] = created_at */
+  6,   /* field[6] = device_id */
+  2,   /* field[2] = kind */
+  9,   /* field[9] = last_triggered_at */
+  3,   /* field[3] = measure */
+  1,   /* field[1] = name */
+  5,   /* field[5] = silent_minutes */
+  4,   /* field[4] = threshold */
+  10,   /* field[10] = unit */
+};
+static const ProtobufCIntRange binario__telemetry__v1__air_alert__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 11 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__air_alert__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.AirAlert",
+  "AirAlert",
+  "Binario__Telemetry__V1__AirAlert",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__AirAlert),
+  11,
+  binario__telemetry__v1__air_alert__field_descriptors,
+  binario__telemetry__v1__air_alert__field_indices_by_name,
+  1,  binario__telemetry__v1__air_alert__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__air_alert__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define binario__telemetry__v1__list_air_alerts_request__field_descriptors NULL
+#define binario__telemetry__v1__list_air_alerts_request__field_indices_by_name NULL
+#define binario__telemetry__v1__list_air_alerts_request__number_ranges NULL
+const ProtobufCMessageDescriptor binario__telemetry__v1__list_air_alerts_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.ListAirAlertsRequest",
+  "ListAirAlertsRequest",
+  "Binario__Telemetry__V1__ListAirAlertsRequest",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__ListAirAlertsRequest),
+  0,
+  binario__telemetry__v1__list_air_alerts_request__field_descriptors,
+  binario__telemetry__v1__list_air_alerts_request__field_indices_by_name,
+  0,  binario__telemetry__v1__list_air_alerts_request__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__list_air_alerts_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__list_air_alerts_response__field_descriptors[1] =
+{
+  {
+    "alerts",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Binario__Telemetry__V1__ListAirAlertsResponse, n_alerts),
+    offsetof(Binario__Telemetry__V1__ListAirAlertsResponse, alerts),
+    &binario__telemetry__v1__air_alert__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__list_air_alerts_response__field_indices_by_name[] = {
+  0,   /* field[0] = alerts */
+};
+static const ProtobufCIntRange binario__telemetry__v1__list_air_alerts_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__list_air_alerts_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.ListAirAlertsResponse",
+  "ListAirAlertsResponse",
+  "Binario__Telemetry__V1__ListAirAlertsResponse",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__ListAirAlertsResponse),
+  1,
+  binario__telemetry__v1__list_air_alerts_response__field_descriptors,
+  binario__telemetry__v1__list_air_alerts_response__field_indices_by_name,
+  1,  binario__telemetry__v1__list_air_alerts_response__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__list_air_alerts_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__create_air_alert_request__field_descriptors[8] =
+{
+  {
+    "name",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__CreateAirAlertRequest, name),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "kind",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Binario__Telemetry__V1__CreateAirAlertRequest, has_kind),
+    offsetof(Binario__Telemetry__V1__CreateAirAlertRequest, kind),
+    &binario__telemetry__v1__air_alert_kind__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "measure",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Binario__Telemetry__V1__CreateAirAlertRequest, has_measure),
+    offsetof(Binario__Telemetry__V1__CreateAirAlertRequest, measure),
+    &binario__telemetry__v1__measure__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "threshold",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Telemetry__V1__CreateAirAlertRequest, has_threshold),
+    offsetof(Binario__Telemetry__V1__CreateAirAlertRequest, threshold),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "silent_minutes",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Binario__Telemetry__V1__CreateAirAlertRequest, has_silent_minutes),
+    offsetof(Binario__Telemetry__V1__CreateAirAlertRequest, silent_minutes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "device_id",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__CreateAirAlertRequest, device_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "area",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__CreateAirAlertRequest, area),
+    &binario__telemetry__v1__alert_area__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "idempotency_key",
+    8,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__CreateAirAlertRequest, idempotency_key),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__create_air_alert_request__field_indices_by_name[] = {
+  6,   /* field[6] = area */
+  5,   /* field[5] = device_id */
+  7,   /* field[7] = idempotency_key */
+  1,   /* field[1] = kind */
+  2,   /* field[2] = measure */
+  0,   /* field[0] = name */
+  4,   /* field[4] = silent_minutes */
+  3,   /* field[3] = threshold */
+};
+static const ProtobufCIntRange binario__telemetry__v1__create_air_alert_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__create_air_alert_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.CreateAirAlertRequest",
+  "CreateAirAlertRequest",
+  "Binario__Telemetry__V1__CreateAirAlertRequest",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__CreateAirAlertRequest),
+  8,
+  binario__telemetry__v1__create_air_alert_request__field_descriptors,
+  binario__telemetry__v1__create_air_alert_request__field_indices_by_name,
+  1,  binario__telemetry__v1__create_air_alert_request__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__create_air_alert_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__create_air_alert_response__field_descriptors[1] =
+{
+  {
+    "alert",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__CreateAirAlertResponse, alert),
+    &binario__telemetry__v1__air_alert__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__create_air_alert_response__field_indices_by_name[] = {
+  0,   /* field[0] = alert */
+};
+static const ProtobufCIntRange binario__telemetry__v1__create_air_alert_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__create_air_alert_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.CreateAirAlertResponse",
+  "CreateAirAlertResponse",
+  "Binario__Telemetry__V1__CreateAirAlertResponse",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__CreateAirAlertResponse),
+  1,
+  binario__telemetry__v1__create_air_alert_response__field_descriptors,
+  binario__telemetry__v1__create_air_alert_response__field_indices_by_name,
+  1,  binario__telemetry__v1__create_air_alert_response__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__create_air_alert_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__delete_air_alert_request__field_descriptors[1] =
+{
+  {
+    "alert_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__DeleteAirAlertRequest, alert_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__delete_air_alert_request__field_indices_by_name[] = {
+  0,   /* field[0] = alert_id */
+};
+static const ProtobufCIntRange binario__telemetry__v1__delete_air_alert_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__delete_air_alert_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.DeleteAirAlertRequest",
+  "DeleteAirAlertRequest",
+  "Binario__Telemetry__V1__DeleteAirAlertRequest",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__DeleteAirAlertRequest),
+  1,
+  binario__telemetry__v1__delete_air_alert_request__field_descriptors,
+  binario__telemetry__v1__delete_air_alert_request__field_indices_by_name,
+  1,  binario__telemetry__v1__delete_air_alert_request__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__delete_air_alert_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define binario__telemetry__v1__delete_air_alert_response__field_descriptors NULL
+#define binario__telemetry__v1__delete_air_alert_response__field_indices_by_name NULL
+#define binario__telemetry__v1__delete_air_alert_response__number_ranges NULL
+const ProtobufCMessageDescriptor binario__telemetry__v1__delete_air_alert_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.DeleteAirAlertResponse",
+  "DeleteAirAlertResponse",
+  "Binario__Telemetry__V1__DeleteAirAlertResponse",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__DeleteAirAlertResponse),
+  0,
+  binario__telemetry__v1__delete_air_alert_response__field_descriptors,
+  binario__telemetry__v1__delete_air_alert_response__field_indices_by_name,
+  0,  binario__telemetry__v1__delete_air_alert_response__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__delete_air_alert_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 #define binario__telemetry__v1__get_air_quality_index_request__field_descriptors NULL
 #define binario__telemetry__v1__get_air_quality_index_request__field_indices_by_name NULL
 #define binario__telemetry__v1__get_air_quality_index_request__number_ranges NULL
@@ -9780,5 +10651,35 @@ const ProtobufCEnumDescriptor binario__telemetry__v1__air_quality_band__descript
   binario__telemetry__v1__air_quality_band__enum_values_by_name,
   1,
   binario__telemetry__v1__air_quality_band__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue binario__telemetry__v1__air_alert_kind__enum_values_by_number[3] =
+{
+  { "AIR_ALERT_KIND_UNSPECIFIED", "BINARIO__TELEMETRY__V1__AIR_ALERT_KIND__AIR_ALERT_KIND_UNSPECIFIED", 0 },
+  { "AIR_ALERT_KIND_THRESHOLD", "BINARIO__TELEMETRY__V1__AIR_ALERT_KIND__AIR_ALERT_KIND_THRESHOLD", 1 },
+  { "AIR_ALERT_KIND_SILENCE", "BINARIO__TELEMETRY__V1__AIR_ALERT_KIND__AIR_ALERT_KIND_SILENCE", 2 },
+};
+static const ProtobufCIntRange binario__telemetry__v1__air_alert_kind__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex binario__telemetry__v1__air_alert_kind__enum_values_by_name[3] =
+{
+  { "AIR_ALERT_KIND_SILENCE", 2 },
+  { "AIR_ALERT_KIND_THRESHOLD", 1 },
+  { "AIR_ALERT_KIND_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor binario__telemetry__v1__air_alert_kind__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.AirAlertKind",
+  "AirAlertKind",
+  "Binario__Telemetry__V1__AirAlertKind",
+  "binario.telemetry.v1",
+  3,
+  binario__telemetry__v1__air_alert_kind__enum_values_by_number,
+  3,
+  binario__telemetry__v1__air_alert_kind__enum_values_by_name,
+  1,
+  binario__telemetry__v1__air_alert_kind__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

@@ -99,6 +99,14 @@ typedef struct Binario__Telemetry__V1__SaveMyPortalLinkRequest Binario__Telemetr
 typedef struct Binario__Telemetry__V1__SaveMyPortalLinkResponse Binario__Telemetry__V1__SaveMyPortalLinkResponse;
 typedef struct Binario__Telemetry__V1__DeleteMyPortalLinkRequest Binario__Telemetry__V1__DeleteMyPortalLinkRequest;
 typedef struct Binario__Telemetry__V1__DeleteMyPortalLinkResponse Binario__Telemetry__V1__DeleteMyPortalLinkResponse;
+typedef struct Binario__Telemetry__V1__AlertArea Binario__Telemetry__V1__AlertArea;
+typedef struct Binario__Telemetry__V1__AirAlert Binario__Telemetry__V1__AirAlert;
+typedef struct Binario__Telemetry__V1__ListAirAlertsRequest Binario__Telemetry__V1__ListAirAlertsRequest;
+typedef struct Binario__Telemetry__V1__ListAirAlertsResponse Binario__Telemetry__V1__ListAirAlertsResponse;
+typedef struct Binario__Telemetry__V1__CreateAirAlertRequest Binario__Telemetry__V1__CreateAirAlertRequest;
+typedef struct Binario__Telemetry__V1__CreateAirAlertResponse Binario__Telemetry__V1__CreateAirAlertResponse;
+typedef struct Binario__Telemetry__V1__DeleteAirAlertRequest Binario__Telemetry__V1__DeleteAirAlertRequest;
+typedef struct Binario__Telemetry__V1__DeleteAirAlertResponse Binario__Telemetry__V1__DeleteAirAlertResponse;
 typedef struct Binario__Telemetry__V1__GetAirQualityIndexRequest Binario__Telemetry__V1__GetAirQualityIndexRequest;
 typedef struct Binario__Telemetry__V1__PollutantRange Binario__Telemetry__V1__PollutantRange;
 typedef struct Binario__Telemetry__V1__AirQualityBandDescription Binario__Telemetry__V1__AirQualityBandDescription;
@@ -168,6 +176,18 @@ typedef enum _Binario__Telemetry__V1__AirQualityBand {
   BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND__AIR_QUALITY_BAND_EXTREMELY_POOR = 6
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(BINARIO__TELEMETRY__V1__AIR_QUALITY_BAND)
 } Binario__Telemetry__V1__AirQualityBand;
+typedef enum _Binario__Telemetry__V1__AirAlertKind {
+  BINARIO__TELEMETRY__V1__AIR_ALERT_KIND__AIR_ALERT_KIND_UNSPECIFIED = 0,
+  /*
+   * a reading of a measure above a value
+   */
+  BINARIO__TELEMETRY__V1__AIR_ALERT_KIND__AIR_ALERT_KIND_THRESHOLD = 1,
+  /*
+   * a board that stopped sending
+   */
+  BINARIO__TELEMETRY__V1__AIR_ALERT_KIND__AIR_ALERT_KIND_SILENCE = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(BINARIO__TELEMETRY__V1__AIR_ALERT_KIND)
+} Binario__Telemetry__V1__AirAlertKind;
 
 /* --- messages --- */
 
@@ -1590,6 +1610,145 @@ struct  Binario__Telemetry__V1__DeleteMyPortalLinkResponse
 };
 #define BINARIO__TELEMETRY__V1__DELETE_MY_PORTAL_LINK_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__delete_my_portal_link_response__descriptor) \
+     }
+
+
+/*
+ * Public boards within `radius_metres` (100 to 50,000) of a point.
+ */
+struct  Binario__Telemetry__V1__AlertArea
+{
+  ProtobufCMessage base;
+  protobuf_c_boolean has_latitude;
+  double latitude;
+  protobuf_c_boolean has_longitude;
+  double longitude;
+  protobuf_c_boolean has_radius_metres;
+  double radius_metres;
+};
+#define BINARIO__TELEMETRY__V1__ALERT_AREA__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__alert_area__descriptor) \
+    , 0, 0, 0, 0, 0, 0 }
+
+
+struct  Binario__Telemetry__V1__AirAlert
+{
+  ProtobufCMessage base;
+  char *alert_id;
+  /*
+   * the person's words for it (1 to 60 characters)
+   */
+  char *name;
+  protobuf_c_boolean has_kind;
+  Binario__Telemetry__V1__AirAlertKind kind;
+  /*
+   * THRESHOLD
+   */
+  protobuf_c_boolean has_measure;
+  Binario__Telemetry__V1__Measure measure;
+  /*
+   * THRESHOLD: in the measure's unit
+   */
+  protobuf_c_boolean has_threshold;
+  double threshold;
+  /*
+   * SILENCE: 10 to 10,080 (a week)
+   */
+  protobuf_c_boolean has_silent_minutes;
+  uint32_t silent_minutes;
+  /*
+   * one board; empty with no area: the caller's own boards
+   */
+  char *device_id;
+  /*
+   * THRESHOLD only: the public boards there
+   */
+  Binario__Telemetry__V1__AlertArea *area;
+  Google__Protobuf__Timestamp *created_at;
+  /*
+   * absent: never yet
+   */
+  Google__Protobuf__Timestamp *last_triggered_at;
+  /*
+   * the measure's
+   */
+  char *unit;
+};
+#define BINARIO__TELEMETRY__V1__AIR_ALERT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__air_alert__descriptor) \
+    , NULL, NULL, 0, BINARIO__TELEMETRY__V1__AIR_ALERT_KIND__AIR_ALERT_KIND_UNSPECIFIED, 0, BINARIO__TELEMETRY__V1__MEASURE__MEASURE_UNSPECIFIED, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL }
+
+
+struct  Binario__Telemetry__V1__ListAirAlertsRequest
+{
+  ProtobufCMessage base;
+};
+#define BINARIO__TELEMETRY__V1__LIST_AIR_ALERTS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__list_air_alerts_request__descriptor) \
+     }
+
+
+struct  Binario__Telemetry__V1__ListAirAlertsResponse
+{
+  ProtobufCMessage base;
+  size_t n_alerts;
+  Binario__Telemetry__V1__AirAlert **alerts;
+};
+#define BINARIO__TELEMETRY__V1__LIST_AIR_ALERTS_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__list_air_alerts_response__descriptor) \
+    , 0,NULL }
+
+
+struct  Binario__Telemetry__V1__CreateAirAlertRequest
+{
+  ProtobufCMessage base;
+  char *name;
+  protobuf_c_boolean has_kind;
+  Binario__Telemetry__V1__AirAlertKind kind;
+  protobuf_c_boolean has_measure;
+  Binario__Telemetry__V1__Measure measure;
+  protobuf_c_boolean has_threshold;
+  double threshold;
+  protobuf_c_boolean has_silent_minutes;
+  uint32_t silent_minutes;
+  char *device_id;
+  Binario__Telemetry__V1__AlertArea *area;
+  /*
+   * required: the same again answers the alert it made
+   */
+  char *idempotency_key;
+};
+#define BINARIO__TELEMETRY__V1__CREATE_AIR_ALERT_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__create_air_alert_request__descriptor) \
+    , NULL, 0, BINARIO__TELEMETRY__V1__AIR_ALERT_KIND__AIR_ALERT_KIND_UNSPECIFIED, 0, BINARIO__TELEMETRY__V1__MEASURE__MEASURE_UNSPECIFIED, 0, 0, 0, 0, NULL, NULL, NULL }
+
+
+struct  Binario__Telemetry__V1__CreateAirAlertResponse
+{
+  ProtobufCMessage base;
+  Binario__Telemetry__V1__AirAlert *alert;
+};
+#define BINARIO__TELEMETRY__V1__CREATE_AIR_ALERT_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__create_air_alert_response__descriptor) \
+    , NULL }
+
+
+struct  Binario__Telemetry__V1__DeleteAirAlertRequest
+{
+  ProtobufCMessage base;
+  char *alert_id;
+};
+#define BINARIO__TELEMETRY__V1__DELETE_AIR_ALERT_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__delete_air_alert_request__descriptor) \
+    , NULL }
+
+
+struct  Binario__Telemetry__V1__DeleteAirAlertResponse
+{
+  ProtobufCMessage base;
+};
+#define BINARIO__TELEMETRY__V1__DELETE_AIR_ALERT_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__delete_air_alert_response__descriptor) \
      }
 
 
@@ -3249,6 +3408,158 @@ Binario__Telemetry__V1__DeleteMyPortalLinkResponse *
 void   binario__telemetry__v1__delete_my_portal_link_response__free_unpacked
                      (Binario__Telemetry__V1__DeleteMyPortalLinkResponse *message,
                       ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__AlertArea methods */
+void   binario__telemetry__v1__alert_area__init
+                     (Binario__Telemetry__V1__AlertArea         *message);
+size_t binario__telemetry__v1__alert_area__get_packed_size
+                     (const Binario__Telemetry__V1__AlertArea   *message);
+size_t binario__telemetry__v1__alert_area__pack
+                     (const Binario__Telemetry__V1__AlertArea   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__alert_area__pack_to_buffer
+                     (const Binario__Telemetry__V1__AlertArea   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__AlertArea *
+       binario__telemetry__v1__alert_area__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__alert_area__free_unpacked
+                     (Binario__Telemetry__V1__AlertArea *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__AirAlert methods */
+void   binario__telemetry__v1__air_alert__init
+                     (Binario__Telemetry__V1__AirAlert         *message);
+size_t binario__telemetry__v1__air_alert__get_packed_size
+                     (const Binario__Telemetry__V1__AirAlert   *message);
+size_t binario__telemetry__v1__air_alert__pack
+                     (const Binario__Telemetry__V1__AirAlert   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__air_alert__pack_to_buffer
+                     (const Binario__Telemetry__V1__AirAlert   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__AirAlert *
+       binario__telemetry__v1__air_alert__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__air_alert__free_unpacked
+                     (Binario__Telemetry__V1__AirAlert *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__ListAirAlertsRequest methods */
+void   binario__telemetry__v1__list_air_alerts_request__init
+                     (Binario__Telemetry__V1__ListAirAlertsRequest         *message);
+size_t binario__telemetry__v1__list_air_alerts_request__get_packed_size
+                     (const Binario__Telemetry__V1__ListAirAlertsRequest   *message);
+size_t binario__telemetry__v1__list_air_alerts_request__pack
+                     (const Binario__Telemetry__V1__ListAirAlertsRequest   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__list_air_alerts_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__ListAirAlertsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__ListAirAlertsRequest *
+       binario__telemetry__v1__list_air_alerts_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__list_air_alerts_request__free_unpacked
+                     (Binario__Telemetry__V1__ListAirAlertsRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__ListAirAlertsResponse methods */
+void   binario__telemetry__v1__list_air_alerts_response__init
+                     (Binario__Telemetry__V1__ListAirAlertsResponse         *message);
+size_t binario__telemetry__v1__list_air_alerts_response__get_packed_size
+                     (const Binario__Telemetry__V1__ListAirAlertsResponse   *message);
+size_t binario__telemetry__v1__list_air_alerts_response__pack
+                     (const Binario__Telemetry__V1__ListAirAlertsResponse   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__list_air_alerts_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__ListAirAlertsResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__ListAirAlertsResponse *
+       binario__telemetry__v1__list_air_alerts_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__list_air_alerts_response__free_unpacked
+                     (Binario__Telemetry__V1__ListAirAlertsResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__CreateAirAlertRequest methods */
+void   binario__telemetry__v1__create_air_alert_request__init
+                     (Binario__Telemetry__V1__CreateAirAlertRequest         *message);
+size_t binario__telemetry__v1__create_air_alert_request__get_packed_size
+                     (const Binario__Telemetry__V1__CreateAirAlertRequest   *message);
+size_t binario__telemetry__v1__create_air_alert_request__pack
+                     (const Binario__Telemetry__V1__CreateAirAlertRequest   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__create_air_alert_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__CreateAirAlertRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__CreateAirAlertRequest *
+       binario__telemetry__v1__create_air_alert_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__create_air_alert_request__free_unpacked
+                     (Binario__Telemetry__V1__CreateAirAlertRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__CreateAirAlertResponse methods */
+void   binario__telemetry__v1__create_air_alert_response__init
+                     (Binario__Telemetry__V1__CreateAirAlertResponse         *message);
+size_t binario__telemetry__v1__create_air_alert_response__get_packed_size
+                     (const Binario__Telemetry__V1__CreateAirAlertResponse   *message);
+size_t binario__telemetry__v1__create_air_alert_response__pack
+                     (const Binario__Telemetry__V1__CreateAirAlertResponse   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__create_air_alert_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__CreateAirAlertResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__CreateAirAlertResponse *
+       binario__telemetry__v1__create_air_alert_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__create_air_alert_response__free_unpacked
+                     (Binario__Telemetry__V1__CreateAirAlertResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__DeleteAirAlertRequest methods */
+void   binario__telemetry__v1__delete_air_alert_request__init
+                     (Binario__Telemetry__V1__DeleteAirAlertRequest         *message);
+size_t binario__telemetry__v1__delete_air_alert_request__get_packed_size
+                     (const Binario__Telemetry__V1__DeleteAirAlertRequest   *message);
+size_t binario__telemetry__v1__delete_air_alert_request__pack
+                     (const Binario__Telemetry__V1__DeleteAirAlertRequest   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__delete_air_alert_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__DeleteAirAlertRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__DeleteAirAlertRequest *
+       binario__telemetry__v1__delete_air_alert_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__delete_air_alert_request__free_unpacked
+                     (Binario__Telemetry__V1__DeleteAirAlertRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__DeleteAirAlertResponse methods */
+void   binario__telemetry__v1__delete_air_alert_response__init
+                     (Binario__Telemetry__V1__DeleteAirAlertResponse         *message);
+size_t binario__telemetry__v1__delete_air_alert_response__get_packed_size
+                     (const Binario__Telemetry__V1__DeleteAirAlertResponse   *message);
+size_t binario__telemetry__v1__delete_air_alert_response__pack
+                     (const Binario__Telemetry__V1__DeleteAirAlertResponse   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__delete_air_alert_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__DeleteAirAlertResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__DeleteAirAlertResponse *
+       binario__telemetry__v1__delete_air_alert_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__delete_air_alert_response__free_unpacked
+                     (Binario__Telemetry__V1__DeleteAirAlertResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Binario__Telemetry__V1__GetAirQualityIndexRequest methods */
 void   binario__telemetry__v1__get_air_quality_index_request__init
                      (Binario__Telemetry__V1__GetAirQualityIndexRequest         *message);
@@ -3576,6 +3887,30 @@ typedef void (*Binario__Telemetry__V1__DeleteMyPortalLinkRequest_Closure)
 typedef void (*Binario__Telemetry__V1__DeleteMyPortalLinkResponse_Closure)
                  (const Binario__Telemetry__V1__DeleteMyPortalLinkResponse *message,
                   void *closure_data);
+typedef void (*Binario__Telemetry__V1__AlertArea_Closure)
+                 (const Binario__Telemetry__V1__AlertArea *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__AirAlert_Closure)
+                 (const Binario__Telemetry__V1__AirAlert *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__ListAirAlertsRequest_Closure)
+                 (const Binario__Telemetry__V1__ListAirAlertsRequest *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__ListAirAlertsResponse_Closure)
+                 (const Binario__Telemetry__V1__ListAirAlertsResponse *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__CreateAirAlertRequest_Closure)
+                 (const Binario__Telemetry__V1__CreateAirAlertRequest *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__CreateAirAlertResponse_Closure)
+                 (const Binario__Telemetry__V1__CreateAirAlertResponse *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__DeleteAirAlertRequest_Closure)
+                 (const Binario__Telemetry__V1__DeleteAirAlertRequest *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__DeleteAirAlertResponse_Closure)
+                 (const Binario__Telemetry__V1__DeleteAirAlertResponse *message,
+                  void *closure_data);
 typedef void (*Binario__Telemetry__V1__GetAirQualityIndexRequest_Closure)
                  (const Binario__Telemetry__V1__GetAirQualityIndexRequest *message,
                   void *closure_data);
@@ -3596,6 +3931,7 @@ typedef void (*Binario__Telemetry__V1__GetAirQualityIndexResponse_Closure)
 
 extern const ProtobufCEnumDescriptor    binario__telemetry__v1__measure__descriptor;
 extern const ProtobufCEnumDescriptor    binario__telemetry__v1__air_quality_band__descriptor;
+extern const ProtobufCEnumDescriptor    binario__telemetry__v1__air_alert_kind__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__reading__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__device__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__campaign__descriptor;
@@ -3680,6 +4016,14 @@ extern const ProtobufCMessageDescriptor binario__telemetry__v1__save_my_portal_l
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__save_my_portal_link_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__delete_my_portal_link_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__delete_my_portal_link_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__alert_area__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__air_alert__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__list_air_alerts_request__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__list_air_alerts_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__create_air_alert_request__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__create_air_alert_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__delete_air_alert_request__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__delete_air_alert_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_air_quality_index_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__pollutant_range__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__air_quality_band_description__descriptor;
