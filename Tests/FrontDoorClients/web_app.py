@@ -1229,6 +1229,10 @@ def public_pages(person):
     person.until(lambda: len(person.driver.find_elements(By.CSS_SELECTOR, "#public-air-map path.public-reading")) > 20,
                  "the public air map shows no public readings")
     assert "Passeggiate a Milano" in person.text("#public-air-campaigns"), "the public map does not name the public campaign"
+    # Each circle is sized by its value, as on MOQA's map (Leaflet draws a circle as two arcs of its radius).
+    radii = {re.search(r"a([\d.]+),", path.get_attribute("d")).group(1)
+             for path in person.driver.find_elements(By.CSS_SELECTOR, "#public-air-map path.public-reading")}
+    assert len(radii) > 3, f"the public readings' circles are not sized by value: radii {radii}"
     person.until(lambda: person.driver.find_elements(By.CSS_SELECTOR, "#public-air-legend .swatch"), "the public map has no legend")
     person.shot("public-air-map")
     print("ok: signed out, from the menu: the nearest stations with directions, the fares, and the public air map")

@@ -37,6 +37,10 @@ export function bandName(bands, band) {
 }
 
 /** A reading's tooltip: the measure, value and time, and its index band when it has one. */
+/** A reading's circle on a map: larger for higher values (MOQA's map), from 4 px to 14 px at the
+ * top of the measure's scale. */
+export const readingRadius = (value, scale) => 4 + 10 * Math.max(0, Math.min(1, value / scale[1]));
+
 export const readingTip = (name, point, unit, band) =>
   `${t("air.reading", { measure: name, value: number(point.value), unit, time: dateTime(point.time) })}${band ? ` · ${band}` : ""}`;
 

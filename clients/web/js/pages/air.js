@@ -15,7 +15,7 @@ import { api, deviceApi, withQuery, segment } from "../api.js";
 import { openStream } from "../events.js";
 import { h, replace, field, form, failure, announce, dateTime, time, fromZonedInput, toZonedInput } from "../dom.js";
 import { baseMapIn } from "../maps.js";
-import { airQualityIndex, colourOf, bandName, drawLegend, readingTip, stationTip } from "../air-index.js";
+import { airQualityIndex, colourOf, bandName, drawLegend, readingRadius, readingTip, stationTip } from "../air-index.js";
 import { chart, colours } from "../charts.js";
 import { parseReadings } from "../readings-file.js";
 import { t, number } from "../i18n.js";
@@ -145,8 +145,8 @@ export async function show(main, { query }) {
       const at = [point.latitude, point.longitude];
       bounds.push(at);
       window.L.circleMarker(at, {
-        radius: 4 + 10 * Math.max(0, Math.min(1, point.value / scale[1])),
-        color: colours.moqa, weight: 1, fillColor: colourOf(bands, point.value, point.band, scale), fillOpacity: 0.9,
+        radius: readingRadius(point.value, scale),
+        color: colours.moqa, weight: 2, fillColor: colourOf(bands, point.value, point.band, scale), fillOpacity: 0.9,
         className: "reading",
       }).bindTooltip(readingTip(name, point, unit, bandName(bands, point.band))).addTo(layer);
     }
@@ -445,8 +445,8 @@ export async function show(main, { query }) {
     if (positioned) {
       const point = { time: reading.time, latitude: Number(reading.latitude), longitude: Number(reading.longitude), value };
       window.L.circleMarker([point.latitude, point.longitude], {
-        radius: 4 + 10 * Math.max(0, Math.min(1, value / shownNow.scale[1])),
-        color: colours.moqa, weight: 1, fillColor: colourOf(shownNow.bands, value, undefined, shownNow.scale), fillOpacity: 0.9,
+        radius: readingRadius(value, shownNow.scale),
+        color: colours.moqa, weight: 2, fillColor: colourOf(shownNow.bands, value, undefined, shownNow.scale), fillOpacity: 0.9,
         className: "reading live",
       }).bindTooltip(readingTip(shownNow.name, point, shownNow.unit, "")).addTo(layer);
       shownNow.count += 1;

@@ -7,7 +7,7 @@
 import { publicApi, withQuery } from "../api.js";
 import { h, replace, field, form, failure, dateTime } from "../dom.js";
 import { baseMapIn } from "../maps.js";
-import { airQualityIndex, colourOf, bandName, drawLegend, readingTip, stationTip } from "../air-index.js";
+import { airQualityIndex, colourOf, bandName, drawLegend, readingRadius, readingTip, stationTip } from "../air-index.js";
 import { colours } from "../charts.js";
 import { t, number } from "../i18n.js";
 import { measures, measureName, measure as measureOf } from "../measures.js";
@@ -48,7 +48,7 @@ export async function show(main, { query }) {
       bounds.push(at);
       const colour = colourOf(bands, point.value, point.band, scale);
       window.L.circleMarker(at, {
-        radius: 6, color: colours.moqa, weight: 2, fillColor: colour, fillOpacity: 0.85, className: "public-reading",
+        radius: readingRadius(point.value, scale), color: colours.moqa, weight: 2, fillColor: colour, fillOpacity: 0.85, className: "public-reading",
       }).bindTooltip(readingTip(name, point, unit, bandName(bands, point.band))).addTo(layer);
     }
     for (const reference of answer.reference || []) {
