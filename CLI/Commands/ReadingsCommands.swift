@@ -203,7 +203,7 @@ struct ReadingsCommand: AsyncParsableCommand {
       let response = try await gateway.telemetry.exportReadings(request)
       if let output {
         try Data(response.csv.utf8).write(to: URL(fileURLWithPath: output))
-        print("wrote \(response.csv.split(separator: "\n").count - 1) readings to \(output)")
+        print("wrote \(response.csv.split(whereSeparator: \.isNewline).count - 1) readings to \(output)")
       } else {
         print(response.csv, terminator: "")
       }

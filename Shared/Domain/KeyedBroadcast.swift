@@ -4,10 +4,19 @@ import Synchronization
 /// Hands what was committed to the live streams open on its key (a board's readings to whoever
 /// watches that board). In-process and push-based: no polling.
 ///
-/// A stream holds at most `capacity` elements its reader has not taken yet. A reader that falls
-/// that far behind has its stream ended rather than anything dropped silently: it opens a new
-/// one and reads what it missed from the store.
+/// A stream holds at most `capacity` elements its reader has not taken yet. What happens to a
+/// reader that falls that far behind is the ``Overflow`` chosen.
 public final class KeyedBroadcast<Key: Hashable & Sendable, Element: Sendable>: Sendable {
+  /// What a stream `capacity` behind does with the next element.
+  public enum Overflow: Sendable {
+    /// Its stream ends rather than anything dropped silently: the reader opens a new one and
+    /// reads what it missed from the store.
+    case end
+    /// The oldest unread element is dropped: for streams whose elements each carry the whole
+    /// current state (a ride as it is now), or only that something changed (capacity 1).
+    case dropOldest
+  }
+
   private struct State {
     var open: [Key: [UUID: AsyncStream<Element>.Continuation]] = [:]
     var isClosed = false
@@ -15,16 +24,21 @@ public final class KeyedBroadcast<Key: Hashable & Sendable, Element: Sendable>: 
 
   private let state = Mutex(State())
   public let capacity: Int
+  public let overflow: Overflow
 
-  public init(capacity: Int = 1_000) {
+  public init(capacity: Int = 1_000, overflow: Overflow = .end) {
     self.capacity = capacity
+    self.overflow = overflow
   }
 
   /// What is published to any of `keys` from now on, and the function that ends the stream (an
-  /// abandoned call's). The stream also ends when its reader stops, at ``close()``, or when the
-  /// reader falls ``capacity`` behind.
+  /// abandoned call's). The stream also ends when its reader stops, at ``close()``, or (with
+  /// ``Overflow/end``) when the reader falls ``capacity`` behind.
   public func subscribe(_ keys: Set<Key>) -> (stream: AsyncStream<Element>, end: @Sendable () -> Void) {
-    let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingOldest(capacity))
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: Element.self,
+      bufferingPolicy: overflow == .end ? .bufferingOldest(capacity) : .bufferingNewest(capacity)
+    )
     let id = UUID()
     let subscribed = state.withLock { state in
       guard !state.isClosed else { return false }
@@ -51,7 +65,7 @@ public final class KeyedBroadcast<Key: Hashable & Sendable, Element: Sendable>: 
     let streams = state.withLock { Array(($0.open[key] ?? [:]).values) }
     // Outside the lock: `finish()` runs `onTermination`, which takes it.
     for continuation in streams {
-      if case .dropped = continuation.yield(element) { continuation.finish() }
+      if case .dropped = continuation.yield(element), overflow == .end { continuation.finish() }
     }
   }
 

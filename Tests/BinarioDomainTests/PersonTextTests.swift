@@ -74,4 +74,15 @@ struct PersonTextTests {
     let sent = TranslatedText(english: "Hi", translations: ["it": "Ciao", "xx": "??"])
     #expect(sent.texts == [.english: "Hi", .italian: "Ciao"])
   }
+
+  @Test("a number is written as each language writes it, to its decimals, trailing zeros dropped")
+  func numbers() {
+    #expect(PersonText.number(12.26).rendered(in: .english) == "12.3")
+    #expect(PersonText.number(12.26).rendered(in: .italian) == "12,3")
+    #expect(PersonText.number(25).rendered(in: .italian) == "25")
+    #expect(PersonText.number(12_345.5).rendered(in: .english) == "12,345.5")
+    #expect(PersonText.number(12_345.5).rendered(in: .italian) == "12.345,5")
+    let text: PersonText = "Bike read \(PersonText.number(30.5)) µg/m³."
+    #expect(TranslatedText(text).english == "Bike read 30.5 µg/m³.")
+  }
 }

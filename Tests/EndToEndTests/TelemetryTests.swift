@@ -250,7 +250,7 @@ struct TelemetryTests {
       },
       metadata: bearer(ada)
     )
-    #expect(exported.csv.split(separator: "\n").count == 1_006)
+    #expect(exported.csv.split(whereSeparator: \.isNewline).count == 1_006)
 
     // Bob sees nothing of Ada's until her campaign shares the board with him.
     #expect(try await telemetry.listDevices(.init(), metadata: bearer(bob)).devices.isEmpty)

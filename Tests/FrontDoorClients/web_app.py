@@ -1212,7 +1212,7 @@ def public_pages(person):
     directions, the fares, and the public air map with the readings their owners made public."""
     assert not person.driver.find_elements(By.ID, "sign-out"), "the public pages' visitor is signed in"
     menu = person.driver.execute_script("return [...document.querySelectorAll('#site-nav a')].map((a) => a.getAttribute('href'))")
-    for page in ["#/nearby", "#/fares", "#/air-map"]:
+    for page in ["#/nearby", "#/fares", "#/air-map", "#/open-data"]:
         assert page in menu, f"the menu of someone not signed in has no {page}: {menu}"
     person.open("#/nearby?lat=45.4858&lon=9.2044")
     person.until(lambda: "Milano Centrale" in person.text("#nearest-stations"), "signed out, the nearest station is not shown")
@@ -1235,7 +1235,47 @@ def public_pages(person):
     assert len(radii) > 3, f"the public readings' circles are not sized by value: radii {radii}"
     person.until(lambda: person.driver.find_elements(By.CSS_SELECTOR, "#public-air-legend .swatch"), "the public map has no legend")
     person.shot("public-air-map")
-    print("ok: signed out, from the menu: the nearest stations with directions, the fares, and the public air map")
+    open_data(person)
+    print("ok: signed out, from the menu: the nearest stations with directions, the fares, the public air map and its open data")
+
+
+def open_data(person):
+    """The public boards' readings as daily CSV files by area, from the menu: the day of the
+    public walk in Milan listed with its count, and its file holding exactly those rows."""
+    menu = person.find("#menu-button")
+    if menu.is_displayed() and menu.get_attribute("aria-expanded") != "true":
+        menu.click()
+    person.find("#site-nav a[href='#/open-data']").click()
+    person.until(lambda: person.text("#open-data-summary"), "the open data page says nothing")
+    person.fill("#open-data-form", {"from_day": "2024-01-01", "to_day": "2024-01-31"})
+    row = "#open-data-table tbody tr[data-day='2024-01-15'][data-area='MI']"
+    person.until(lambda: person.driver.find_elements(By.CSS_SELECTOR, row), "the public walk's day in Milan is not listed")
+    readings = int(re.sub(r"\D", "", person.find(row).find_elements(By.TAG_NAME, "td")[2].text))
+    assert readings > 20, f"the walk's day lists {readings} readings"
+    link = person.find(f"{row} a.open-data-download")
+    assert link.get_attribute("download") == "binario-air-2024-01-15-MI.csv", link.get_attribute("download")
+    kind, text = person.driver.execute_async_script(
+        "const done = arguments[1]; fetch(arguments[0]).then(async (r) => done([r.headers.get('content-type'), await r.text()]));",
+        link.get_attribute("href"))
+    lines = text.strip().splitlines()
+    assert kind.startswith("text/csv"), f"the file is {kind}"
+    assert lines[0].startswith("board,campaign,time,latitude,longitude,position_altitude,"), lines[0]
+    assert len(lines) - 1 == readings, f"the file holds {len(lines) - 1} readings, the list says {readings}"
+    assert all("Passeggiate a Milano" in line for line in lines[1:]), "a row is not the public campaign's"
+    # Only areas with readings are listed; one area chosen lists only it.
+    person.fill("#open-data-form", {"area": "other"})
+    person.until(lambda: not person.driver.find_elements(By.CSS_SELECTOR, row), "another area still lists Milan's file")
+    person.fill("#open-data-form", {"area": "MI"})
+    person.until(lambda: person.driver.find_elements(By.CSS_SELECTOR, row), "Milan's file is not listed for its area")
+    # A range backwards is refused beside its field.
+    person.provoked.append(("/v1/telemetry/open-data?area=MI&from_day=2024-02-01&to_day=2024-01-31", 400))
+    person.fill("#open-data-form", {"from_day": "2024-02-01", "to_day": "2024-01-31"})
+    person.until(lambda: person.text("#open-data-form [data-error-for=from_day]"), "a backwards range is not refused beside its field")
+    person.fill("#open-data-form", {"from_day": "2024-01-01", "to_day": "2024-01-31"})
+    person.until(lambda: person.driver.find_elements(By.CSS_SELECTOR, row), "Milan's file is not listed again")
+    viewport, width = person.driver.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]")
+    assert width <= viewport, f"the open data page is {width}px wide on a {viewport}px screen: it scrolls sideways"
+    person.shot("open-data")
 
 
 def phone(arguments, trip):

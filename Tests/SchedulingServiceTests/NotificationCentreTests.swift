@@ -115,7 +115,7 @@ struct NotificationCentreTests {
       #expect(await stream.next()?.content.title == "n3")
       _ = try await centre.notify(userIDs: ["ada", "bob"], content: content("n4"), dedupeKey: "k4")
       #expect(await stream.next()?.content.title == "n4")
-      #expect(centre.broadcaster.subscriberCount == 1)
+      #expect(centre.broadcaster.subscriberCount("ada") == 1)
     }
   }
 

@@ -1,7 +1,10 @@
+import BinarioAuth
 import BinarioDomain
+import BinarioProto
 import BinarioStorage
 import BinarioTestSupport
 import Foundation
+import GRPCCore
 import Synchronization
 import Testing
 
@@ -173,6 +176,56 @@ struct AirAlertsTests {
     clock.advance(by: 45 * 60)
     #expect(try await alerts.runOnce() == 1)
     #expect(notifier.delivered.count == 2)
+  }
+
+  @Test("the handler refuses an alert of no kind, and one watching both a board and an area, naming the field")
+  func handlerRefusals() async throws {
+    let domain = TelemetryDomain(
+      store: store,
+      clock: clock,
+      downloader: HTTPReferenceDownloader(),
+      sources: [],
+      notifier: RecordingNotificationSender()
+    )
+    let handler = TelemetryHandler(domain: domain)
+    try await withServerContextRPCCancellationHandle { handle in
+      let context = ServerContext(
+        descriptor: Binario_Telemetry_V1_Telemetry.Method.CreateAirAlert.descriptor,
+        remotePeer: "test",
+        localPeer: "test",
+        cancellation: handle
+      )
+      try await CallerIdentity.$current.withValue(CallerIdentity(userID: "ann", roles: [], sessionID: "s")) { () async throws in
+        await #expect(throws: ServiceError.invalid("kind", "is AIR_ALERT_KIND_THRESHOLD or AIR_ALERT_KIND_SILENCE")) {
+          try await handler.createAirAlert(
+            request: .with {
+              $0.name = "Home"
+              $0.idempotencyKey = "k"
+            },
+            context: context
+          )
+        }
+        await #expect(throws: ServiceError.invalid("area", "watch one board or an area, not both")) {
+          try await handler.createAirAlert(
+            request: .with {
+              $0.name = "Home"
+              $0.kind = .threshold
+              $0.measure = .pm25
+              $0.threshold = 25
+              $0.deviceID = "dev_1"
+              $0.area = .with {
+                $0.latitude = 45.47
+                $0.longitude = 9.19
+                $0.radiusMetres = 1_000
+              }
+              $0.idempotencyKey = "k"
+            },
+            context: context
+          )
+        }
+        #expect(try await domain.alerts.alerts(of: "ann").isEmpty)
+      }
+    }
   }
 }
 

@@ -88,7 +88,7 @@ struct ReadingQueriesTests {
     }
 
     let csv = try await queries.csv(userID: "ann", deviceID: device.id, in: day)
-    let lines = csv.split(separator: "\n")
+    let lines = csv.split(whereSeparator: \.isNewline)
     #expect(lines.count == 121)
     #expect(lines[0] == "time,latitude,longitude,position_altitude,temperature,humidity,pressure,altitude,tvoc,eco2,pm0.5,pm1,pm2.5,pm4,pm10")
     #expect(lines[1].hasSuffix(",20.0,,,,,,,,,,0.0"))
@@ -119,7 +119,7 @@ struct ReadingQueriesTests {
     let (points, total) = try await queries.map(userID: "ann", deviceID: device.id, measure: .pm10, within: world, in: day)
     #expect(total == 1 && points.map(\.value) == [13])
     #expect(try await queries.statistics(userID: "ann", deviceID: device.id, measure: .pm10, in: day)?.count == 3)
-    let lines = try await queries.csv(userID: "ann", deviceID: device.id, in: day).split(separator: "\n")
+    let lines = try await queries.csv(userID: "ann", deviceID: device.id, in: day).split(whereSeparator: \.isNewline)
     #expect(lines[1].split(separator: ",", omittingEmptySubsequences: false)[1 ... 2] == ["", ""])
     #expect(lines[3].contains(",45.47,9.19,"))
   }

@@ -21,8 +21,12 @@ FIELD = re.compile(r"(?<![\w.])((?:u?int(?:32|64)|s?fixed(?:32|64)|sint(?:32|64)
 NUMERIC = re.compile(r"u?int(?:32|64)|s?fixed(?:32|64)|sint(?:32|64)|bool|double|float")
 ENUM = re.compile(r"\benum\s+(\w+)\s*\{")
 SERVICE = re.compile(r"^\s*service\s+\w+\s*\{")
-# Imports only the services' method options need.
-OPTION_IMPORTS = {'import "google/api/annotations.proto";', 'import "binario/auth/v1/access.proto";'}
+# Imports only the services need (their method options, and HttpBody which only a method returns).
+OPTION_IMPORTS = {
+    'import "google/api/annotations.proto";',
+    'import "binario/auth/v1/access.proto";',
+    'import "google/api/httpbody.proto";',
+}
 
 
 def without_services(lines):

@@ -70,7 +70,7 @@ struct SchedulingCommand: EventLoopCommand {
       }
       // After each commit that made notifications (and every minute, in case).
       context.addJob(
-        PeriodicJob("notification-deliveries", every: .seconds(60), wakeUps: dispatcher.wakeUps, logger: context.logger) {
+        PeriodicJob("notification-deliveries", every: .seconds(60), wakeUps: dispatcher.wakeUps.stream, logger: context.logger) {
           _ = try await dispatcher.deliverWaiting()
           return nil
         }

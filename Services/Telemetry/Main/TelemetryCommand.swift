@@ -56,7 +56,7 @@ struct TelemetryCommand: EventLoopCommand {
       // People's air alerts, each pass from the state the last one saved: every 30 s, and soon
       // after an upload.
       context.addJob(
-        PeriodicJob("air-alerts", every: .seconds(30), wakeUps: domain.alerts.wakeUps, logger: logger) {
+        PeriodicJob("air-alerts", every: .seconds(30), wakeUps: domain.alerts.wakeUps.stream, logger: logger) {
           try await domain.alerts.runOnce()
           return nil
         }

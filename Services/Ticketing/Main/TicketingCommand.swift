@@ -73,7 +73,7 @@ struct TicketingCommand: EventLoopCommand {
       let logger = context.logger
       // Every 15 minutes, and at once when a subscription is added or changed.
       context.addJob(
-        PeriodicJob("renewal-reminders", every: .seconds(15 * 60), wakeUps: reminders.wakeUps, logger: logger) {
+        PeriodicJob("renewal-reminders", every: .seconds(15 * 60), wakeUps: reminders.wakeUps.stream, logger: logger) {
           try await reminders.runOnce()
           return nil
         }

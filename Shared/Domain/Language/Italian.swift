@@ -259,6 +259,8 @@ extension PersonText {
       "Moderata",
     "Monthly pass %@ from %@":
       "Abbonamento mensile %@ dal %@",
+    "More than 50 km from a station":
+      "Oltre 50 km da una stazione",
     "No taxi for a request":
       "Nessun taxi per una richiesta",
     "No taxi found":
@@ -419,6 +421,8 @@ extension PersonText {
       "una linea",
     "a link to the open-data portal, https://www.dati.lombardia.it/…":
       "un collegamento al portale open data, https://www.dati.lombardia.it/…",
+    "a listing spans at most %@ days":
+      "un elenco copre al massimo %@ giorni",
     "a meeting time is required":
       "serve un orario d'incontro",
     "a message does not decode: %@":
@@ -731,6 +735,8 @@ extension PersonText {
       "deve essere l'indirizzo https del servizio push",
     "must be true or false":
       "deve essere true o false",
+    "must not be after to_day (%@)":
+      "non può essere dopo to_day (%@)",
     "must not be negative":
       "non deve essere negativo",
     "name a measure (%@)":
@@ -785,6 +791,8 @@ extension PersonText {
       "nessun metodo di pagamento %@ tra le carte dell'utente",
     "no payment method %@ among your cards":
       "nessun metodo di pagamento %@ tra le tue carte",
+    "no public readings in %@ on %@":
+      "nessuna lettura pubblica in %@ il %@",
     "no quote %@":
       "nessun preventivo %@",
     "no quote %@ of yours: ask for a quote first":

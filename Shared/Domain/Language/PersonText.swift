@@ -20,6 +20,8 @@ public struct PersonText: Sendable, Hashable, CustomStringConvertible, Expressib
     case text(PersonText)
     /// Words rendered earlier in every language (kept in a database), in the same language.
     case translated(TranslatedText)
+    /// A number written as the language writes it (12.5, 12,5), to at most `digits` decimals.
+    case number(Double, digits: Int)
   }
 
   /// The English words with `%@` for each argument (and `%%` for a percent sign): the key of
@@ -41,6 +43,15 @@ public struct PersonText: Sendable, Hashable, CustomStringConvertible, Expressib
   public init(verbatim text: String) {
     self.template = "%@"
     self.arguments = [.verbatim(text)]
+  }
+
+  /// A number as each language writes it (a decimal point in English, a comma in Italian, and
+  /// their thousands separators), to at most `digits` decimals, trailing zeros dropped.
+  public static func number(_ value: Double, digits: Int = 1) -> PersonText {
+    var text = PersonText(stringLiteral: "")
+    text.template = "%@"
+    text.arguments = [.number(value, digits: digits)]
+    return text
   }
 
   /// Words kept rendered in every language (``TranslatedText``), shown in the reader's.
@@ -83,6 +94,8 @@ public struct PersonText: Sendable, Hashable, CustomStringConvertible, Expressib
       case .verbatim(let text): return text
       case .text(let text): return text.rendered(in: language)
       case .translated(let text): return text.text(in: language)
+      case .number(let value, let digits):
+        return value.formatted(.number.precision(.fractionLength(0 ... digits)).locale(Locale(identifier: language.locale)))
       }
     }
     return Self.fill(template, with: values)

@@ -90,7 +90,7 @@ struct FullDiskTests {
       },
       metadata: bearer(ada)
     )
-    let rows = exported.csv.split(separator: "\n").dropFirst()
+    let rows = exported.csv.split(whereSeparator: \.isNewline).dropFirst()
     #expect(rows.count == acknowledged, "\(rows.count) readings stored, \(acknowledged) acknowledged")
     #expect(Set(rows.map { $0.split(separator: ",").first ?? "" }).count == rows.count, "a reading stored twice")
     print(

@@ -28,7 +28,7 @@ public final class DispatchDomain: Sendable {
   /// The live streams: drivers' jobs, passengers' rides, the control room.
   public let feeds = DispatchFeeds()
   /// Told after every commit: the outbox may hold something to send.
-  let outboxSignal = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+  let outboxSignal = WakeUps()
   /// A wake-up after each commit that queued a notification: the outbox job's cue.
   public var outboxWakeUps: AsyncStream<Void> { outboxSignal.stream }
 
@@ -57,7 +57,7 @@ public final class DispatchDomain: Sendable {
   func commit<Result: Sendable>(_ body: @escaping @Sendable (DispatchTransaction) throws -> Result) async throws -> Result {
     let (result, changes, enqueued) = try await store.transaction(body)
     if !changes.isEmpty { feeds.publish(changes) }
-    if enqueued { outboxSignal.continuation.yield() }
+    if enqueued { outboxSignal.wake() }
     // A ride that ended is settled at once (a failure is retried by the settlement job).
     for case .rideChanged(let ride) in changes where !ride.state.isOpen && !ride.settled {
       await settle(rideID: ride.id)

@@ -24,6 +24,8 @@ public struct TelemetryDomain: Sendable {
   public let settings: AirSettingsBook
   /// Each person's air alerts, and the job that checks them.
   public let alerts: AirAlerts
+  /// The public boards' readings by day and area, to download.
+  public let openData: OpenData
 
   public init(
     store: TelemetryStore,
@@ -51,6 +53,7 @@ public struct TelemetryDomain: Sendable {
     self.fetchPeriod = fetchPeriod
     self.accounts = AccountLifecycle(store: store, clock: clock)
     self.settings = AirSettingsBook(store: store)
+    self.openData = OpenData(store: store)
   }
 
   /// A time range from a request: `to` defaults to now, `from` to a day before `to`.

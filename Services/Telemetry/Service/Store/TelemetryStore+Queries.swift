@@ -137,19 +137,22 @@ extension TelemetryStore {
       try Row.fetchAll(
         db.cachedStatement(sql: "SELECT * FROM reading WHERE device_seq = ? AND time_ms >= ? AND time_ms < ? ORDER BY time_ms"),
         arguments: [deviceSeq, Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)]
-      ).map { row in
-        var values = MeasureValues()
-        for measure in Measure.allCases { values[measure] = row[measure.column] }
-        return Reading(
-          time: Date(timeIntervalSince1970: Double(row["time_ms"] as Int64) / 1000),
-          position: (row["latitude"] as Double?).flatMap { latitude in
-            (row["longitude"] as Double?).map { GeoPoint(latitude: latitude, longitude: $0) }
-          },
-          altitude: row["altitude"],
-          values: values
-        )
-      }
+      ).map(Self.reading)
     }
+  }
+
+  /// A `reading` row as a reading.
+  static func reading(_ row: Row) -> Reading {
+    var values = MeasureValues()
+    for measure in Measure.allCases { values[measure] = row[measure.column] }
+    return Reading(
+      time: Date(timeIntervalSince1970: Double(row["time_ms"] as Int64) / 1000),
+      position: (row["latitude"] as Double?).flatMap { latitude in
+        (row["longitude"] as Double?).map { GeoPoint(latitude: latitude, longitude: $0) }
+      },
+      altitude: row["altitude"],
+      values: values
+    )
   }
 }
 

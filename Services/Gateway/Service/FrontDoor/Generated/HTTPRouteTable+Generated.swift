@@ -1658,6 +1658,17 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .get,
+      template: "/v1/telemetry/open-data/{day}/{area}",
+      body: "",
+      rpc: "/binario.telemetry.v1.Telemetry/DownloadOpenData",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["area": .string, "day": .string],
+      transcoder: MessageTranscoder<Binario_Telemetry_V1_DownloadOpenDataRequest, Google_Api_HttpBody>(),
+      summary: "One day's public readings in one area as CSV (`text/csv`): board, campaign, time (UTC, ISO 8601), latitude, longitude, position_altitude, then one column per measure, the rows in time order; the rows ListOpenData counts."
+    ),
+    HTTPRoute(
+      verb: .get,
       template: "/v1/telemetry/devices/{device_id}/export",
       body: "",
       rpc: "/binario.telemetry.v1.Telemetry/ExportReadings",
@@ -1831,6 +1842,17 @@ extension HTTPRouteTable {
       parameterKinds: [:],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_ListMyPortalLinksRequest, Binario_Telemetry_V1_ListMyPortalLinksResponse>(),
       summary: "A person's own links to the open-data portal's datasets (MOQA lets each user manage theirs; an admin's sources stay everyone's default). They are fetched like an admin's, and what they bring is reference data for everyone; they are erased with the account."
+    ),
+    HTTPRoute(
+      verb: .get,
+      template: "/v1/telemetry/open-data",
+      body: "",
+      rpc: "/binario.telemetry.v1.Telemetry/ListOpenData",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["area": .string, "from_day": .string, "to_day": .string],
+      transcoder: MessageTranscoder<Binario_Telemetry_V1_ListOpenDataRequest, Binario_Telemetry_V1_ListOpenDataResponse>(),
+      summary: "Open data: the days and areas of the public boards' readings (those of boards in public campaigns), as Sensor.Community publishes its daily archive. A reading's area is the province of the reference station nearest its position (within 50 km; beyond, \"other\"); its day is the calendar day in Europe/Rome. Without a range, the 31 days up to the latest public reading's day; at most 92 days. Readings without a position have no area and are not listed."
     ),
     HTTPRoute(
       verb: .get,

@@ -23200,6 +23200,259 @@ extension OpenAPIDocument {
         ]
       }
     },
+    "/v1/telemetry/open-data": {
+      "get": {
+        "operationId": "Telemetry_ListOpenData",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "Open data:",
+        "description": "Open data: the days and areas of the public boards' readings (those of boards in public campaigns), as Sensor.Community publishes its daily archive. A reading's area is the province of the reference station nearest its position (within 50 km; beyond, \"other\"); its day is the calendar day in Europe/Rome. Without a range, the 31 days up to the latest public reading's day; at most 92 days. Readings without a position have no area and are not listed.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "PUBLIC",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.telemetry.v1.ListOpenDataResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "area",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "from_day",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "to_day",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/telemetry/open-data/{day}/{area}": {
+      "get": {
+        "operationId": "Telemetry_DownloadOpenData",
+        "tags": [
+          "Telemetry"
+        ],
+        "summary": "One day's public readings in one area as CSV (`text/csv`):",
+        "description": "One day's public readings in one area as CSV (`text/csv`): board, campaign, time (UTC, ISO 8601), latitude, longitude, position_altitude, then one column per measure, the rows in time order; the rows ListOpenData counts.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "PUBLIC",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "*/*": {
+                "schema": {
+                  "type": "string",
+                  "format": "binary"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "day",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "area",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
     "/v1/telemetry/public-map": {
       "get": {
         "operationId": "Telemetry_GetPublicMap",
@@ -32466,6 +32719,33 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.telemetry.v1.ListOpenDataResponse": {
+        "type": "object",
+        "properties": {
+          "files": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.OpenDataFile"
+            }
+          },
+          "fromDay": {
+            "type": "string"
+          },
+          "toDay": {
+            "type": "string"
+          },
+          "earlierDay": {
+            "type": "string"
+          },
+          "areas": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.telemetry.v1.OpenDataArea"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.telemetry.v1.ListReferenceSensorsResponse": {
         "type": "object",
         "properties": {
@@ -32548,6 +32828,44 @@ extension OpenAPIDocument {
           "distanceMetres": {
             "type": "number",
             "format": "double"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.OpenDataArea": {
+        "type": "object",
+        "properties": {
+          "area": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.telemetry.v1.OpenDataFile": {
+        "type": "object",
+        "properties": {
+          "day": {
+            "type": "string"
+          },
+          "area": {
+            "type": "string"
+          },
+          "areaName": {
+            "type": "string"
+          },
+          "readings": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "boards": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "path": {
+            "type": "string"
           }
         },
         "additionalProperties": false

@@ -16,8 +16,7 @@ public final class DeliveryDispatcher: Sendable {
   let text: any NotificationTextProvider
   let logger: Logger
   /// A wake-up at each ``wake()``: the delivery job's cue to run a pass now.
-  public let wakeUps: AsyncStream<Void>
-  private let wakeup: AsyncStream<Void>.Continuation
+  public let wakeUps = WakeUps()
 
   /// How many notifications one pass takes at a time.
   static let batchSize = 500
@@ -36,12 +35,11 @@ public final class DeliveryDispatcher: Sendable {
     self.email = email
     self.text = text
     self.logger = logger
-    (self.wakeUps, self.wakeup) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
   }
 
   /// Asks for a pass soon (after a commit that made notifications).
   public func wake() {
-    self.wakeup.yield()
+    self.wakeUps.wake()
   }
 
   /// One pass: delivers every notification not yet delivered. Returns how many.

@@ -6,12 +6,14 @@ import Foundation
 /// preferences and push devices, and `Notify` for the other services.
 ///
 /// A notification is committed to the recipient's inbox before anything else happens to it; the
-/// store then hands it to the ``NotificationBroadcaster`` (live streams) and wakes the
+/// store then hands it to ``broadcaster`` (its recipient's live streams) and wakes the
 /// ``DeliveryDispatcher`` (push, email, SMS), so nothing acknowledged is lost to a crash.
 public final class NotificationCentre: Sendable {
   let store: SchedulingStore
   let clock: any DomainClock
-  public let broadcaster: NotificationBroadcaster
+  /// Each committed notification to its recipient's open live streams, in commit order; a
+  /// stream that falls behind is ended, and its reader reconnects with its last cursor.
+  public let broadcaster: KeyedBroadcast<String, UserNotification>
   public let dispatcher: DeliveryDispatcher
   /// The VAPID public key browsers subscribe with (base64url); empty when this deployment sends
   /// no Web Push.
@@ -23,7 +25,7 @@ public final class NotificationCentre: Sendable {
   public init(
     store: SchedulingStore,
     clock: any DomainClock,
-    broadcaster: NotificationBroadcaster = NotificationBroadcaster(),
+    broadcaster: KeyedBroadcast<String, UserNotification> = KeyedBroadcast(),
     dispatcher: DeliveryDispatcher,
     webPushPublicKey: String = ""
   ) {
@@ -39,7 +41,7 @@ public final class NotificationCentre: Sendable {
     let broadcaster = self.broadcaster
     let dispatcher = self.dispatcher
     return { notifications in
-      broadcaster.publish(notifications)
+      for notification in notifications { broadcaster.publish(notification, to: notification.userID) }
       dispatcher.wake()
     }
   }
@@ -109,12 +111,12 @@ public final class NotificationCentre: Sendable {
     // Subscribe before reading the backlog: whatever commits in between is in one or both, and
     // the feed skips in the live part what the backlog already had (publishing follows commit
     // order).
-    let (live, ending) = broadcaster.subscription(userID: userID)
+    let (live, ending) = broadcaster.subscribe([userID])
     let backlog: [UserNotification]
     do {
       backlog = try cursor.map { try store.notifications(userID: userID, after: $0.sequence) } ?? []
     } catch {
-      ending.finish()
+      ending()
       throw error
     }
     return NotificationFeed(

@@ -7,13 +7,13 @@ public struct NotificationFeed: AsyncSequence, Sendable {
 
   let backlog: [UserNotification]
   let live: AsyncStream<UserNotification>
-  let ending: AsyncStream<UserNotification>.Continuation
+  let ending: @Sendable () -> Void
   /// The last sequence the backlog (or the cursor) covered.
   let after: Int64
 
   /// Ends the feed (the call is over): a reader waiting for the next notification gets `nil`.
   public func end() {
-    ending.finish()
+    ending()
   }
 
   public struct AsyncIterator: AsyncIteratorProtocol {

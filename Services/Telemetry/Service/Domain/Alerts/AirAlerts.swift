@@ -15,8 +15,7 @@ public struct AirAlerts: Sendable {
   let notifier: any NotificationSender
   let logger: Logger
   /// A wake-up at each ``wake()``: the alerts job's cue to run a pass now.
-  public let wakeUps: AsyncStream<Void>
-  private let wakeup: AsyncStream<Void>.Continuation
+  public let wakeUps = WakeUps()
 
   public init(store: TelemetryStore, registry: DeviceRegistry, clock: any DomainClock, notifier: any NotificationSender, logger: Logger) {
     self.store = store
@@ -24,12 +23,11 @@ public struct AirAlerts: Sendable {
     self.clock = clock
     self.notifier = notifier
     self.logger = logger
-    (self.wakeUps, self.wakeup) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
   }
 
   /// Asks for a pass soon (readings were stored: one may cross a threshold).
   public func wake() {
-    wakeup.yield()
+    wakeUps.wake()
   }
 
   /// The readings one pass takes of one board for one alert; the rest wait for the next pass.
@@ -167,7 +165,8 @@ public struct AirAlerts: Sendable {
   }
 
   func aboveNotification(_ alert: AirAlert, measure: Measure, threshold: Double, board: Device, value: Double, at time: Date) -> PeerNotification {
-    let (reading, limit) = (PersonText(verbatim: Self.figure(value)), PersonText(verbatim: Self.figure(threshold)))
+    // At most one decimal, written as the reader's language writes it (12.5, 12,5).
+    let (reading, limit) = (PersonText.number(value), PersonText.number(threshold))
     let body: PersonText =
       if case .area = alert.scope {
         "A public board in the area read \(reading) \(measure.unit)."
@@ -182,12 +181,6 @@ public struct AirAlerts: Sendable {
       data: ["alert_id": alert.id, "device_id": alert.scope == .myBoards || alert.scope.isBoard ? board.id : "", "measure": measure.rawValue],
       dedupeKey: "telemetry:alert:\(alert.id):\(board.id):\(Int64(time.timeIntervalSince1970 * 1000))"
     )
-  }
-
-  /// A value as a notification shows it: at most one decimal.
-  static func figure(_ value: Double) -> String {
-    let rounded = (value * 10).rounded() / 10
-    return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
   }
 }
 

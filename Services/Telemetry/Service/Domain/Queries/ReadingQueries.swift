@@ -165,24 +165,10 @@ public struct ReadingQueries: Sendable {
     return try await store.latest(deviceSeq: seq)
   }
 
-  /// A device's readings in a range as CSV: `time` (ISO 8601, UTC), `latitude`, `longitude`
-  /// (empty for a reading without a GPS fix), `position_altitude` (the GPS's), then one column per
-  /// measure (empty where the reading has none; `altitude` is the barometric one the board
-  /// measures).
+  /// A device's readings in a range as CSV (``ReadingCSV``).
   public func csv(userID: String, deviceID: String, in range: Range<Date>) async throws -> String {
     guard let seq = try await devices(userID: userID, deviceID: deviceID).first else { throw ServiceError.notFound("no device \(deviceID)") }
     let readings = try await store.readings(deviceSeq: seq, in: try Self.checked(range))
-    var lines = [(["time", "latitude", "longitude", "position_altitude"] + Measure.allCases.map(\.rawValue)).joined(separator: ",")]
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    for reading in readings {
-      let latitude: String = reading.position.map { String($0.latitude) } ?? ""
-      let longitude: String = reading.position.map { String($0.longitude) } ?? ""
-      let altitude: String = reading.altitude.map { String($0) } ?? ""
-      let values: [String] = Measure.allCases.map { reading.values[$0].map { String($0) } ?? "" }
-      let fields = [formatter.string(from: reading.time), latitude, longitude, altitude] + values
-      lines.append(fields.joined(separator: ","))
-    }
-    return lines.joined(separator: "\n") + "\n"
+    return readings.reduce(into: ReadingCSV.header()) { $0 += ReadingCSV.line($1) }
   }
 }

@@ -15,8 +15,7 @@ public final class RenewalReminders: Sendable {
   let zone: TimeZone
   public let daysBefore: Int
   /// A wake-up at each ``wake()``: the reminders job's cue to run a pass now.
-  public let wakeUps: AsyncStream<Void>
-  private let wakeup: AsyncStream<Void>.Continuation
+  public let wakeUps = WakeUps()
 
   public init(store: TicketingStore, clock: any DomainClock, notifier: any NotificationSender, zone: TimeZone, daysBefore: Int) {
     self.store = store
@@ -24,12 +23,11 @@ public final class RenewalReminders: Sendable {
     self.notifier = notifier
     self.zone = zone
     self.daysBefore = daysBefore
-    (self.wakeUps, self.wakeup) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
   }
 
   /// Asks for a pass soon (a subscription was added or changed: its reminder may be due now).
   public func wake() {
-    wakeup.yield()
+    wakeUps.wake()
   }
 
   /// One pass: every reminder due today that was not sent, then every automatic renewal that

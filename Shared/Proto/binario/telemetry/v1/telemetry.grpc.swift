@@ -270,6 +270,32 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "ListOpenData" metadata.
+        public enum ListOpenData: Sendable {
+            /// Request type for "ListOpenData".
+            public typealias Input = Binario_Telemetry_V1_ListOpenDataRequest
+            /// Response type for "ListOpenData".
+            public typealias Output = Binario_Telemetry_V1_ListOpenDataResponse
+            /// Descriptor for "ListOpenData".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.telemetry.v1.Telemetry"),
+                method: "ListOpenData",
+                type: .unary
+            )
+        }
+        /// Namespace for "DownloadOpenData" metadata.
+        public enum DownloadOpenData: Sendable {
+            /// Request type for "DownloadOpenData".
+            public typealias Input = Binario_Telemetry_V1_DownloadOpenDataRequest
+            /// Response type for "DownloadOpenData".
+            public typealias Output = Google_Api_HttpBody
+            /// Descriptor for "DownloadOpenData".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.telemetry.v1.Telemetry"),
+                method: "DownloadOpenData",
+                type: .unary
+            )
+        }
         /// Namespace for "GetGrid" metadata.
         public enum GetGrid: Sendable {
             /// Request type for "GetGrid".
@@ -550,6 +576,8 @@ public enum Binario_Telemetry_V1_Telemetry: Sendable {
             GetStatistics.descriptor,
             GetMap.descriptor,
             GetPublicMap.descriptor,
+            ListOpenData.descriptor,
+            DownloadOpenData.descriptor,
             GetGrid.descriptor,
             WatchReadings.descriptor,
             GetAirSettings.descriptor,
@@ -950,6 +978,49 @@ extension Binario_Telemetry_V1_Telemetry {
             request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_GetPublicMapRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_GetPublicMapResponse>
+
+        /// Handle the "ListOpenData" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Open data: the days and areas of the public boards' readings (those of boards in public
+        /// > campaigns), as Sensor.Community publishes its daily archive. A reading's area is the
+        /// > province of the reference station nearest its position (within 50 km; beyond, "other");
+        /// > its day is the calendar day in Europe/Rome. Without a range, the 31 days up to the latest
+        /// > public reading's day; at most 92 days. Readings without a position have no area and are
+        /// > not listed.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Telemetry_V1_ListOpenDataRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Telemetry_V1_ListOpenDataResponse` messages.
+        func listOpenData(
+            request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_ListOpenDataRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_ListOpenDataResponse>
+
+        /// Handle the "DownloadOpenData" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > One day's public readings in one area as CSV (`text/csv`): board, campaign, time (UTC,
+        /// > ISO 8601), latitude, longitude, position_altitude, then one column per measure, the rows in
+        /// > time order; the rows ListOpenData counts.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Telemetry_V1_DownloadOpenDataRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Google_Api_HttpBody` messages.
+        func downloadOpenData(
+            request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_DownloadOpenDataRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Google_Api_HttpBody>
 
         /// Handle the "GetGrid" method.
         ///
@@ -1698,6 +1769,49 @@ extension Binario_Telemetry_V1_Telemetry {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_GetPublicMapResponse>
 
+        /// Handle the "ListOpenData" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Open data: the days and areas of the public boards' readings (those of boards in public
+        /// > campaigns), as Sensor.Community publishes its daily archive. A reading's area is the
+        /// > province of the reference station nearest its position (within 50 km; beyond, "other");
+        /// > its day is the calendar day in Europe/Rome. Without a range, the 31 days up to the latest
+        /// > public reading's day; at most 92 days. Readings without a position have no area and are
+        /// > not listed.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_ListOpenDataRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Telemetry_V1_ListOpenDataResponse` message.
+        func listOpenData(
+            request: GRPCCore.ServerRequest<Binario_Telemetry_V1_ListOpenDataRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_ListOpenDataResponse>
+
+        /// Handle the "DownloadOpenData" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > One day's public readings in one area as CSV (`text/csv`): board, campaign, time (UTC,
+        /// > ISO 8601), latitude, longitude, position_altitude, then one column per measure, the rows in
+        /// > time order; the rows ListOpenData counts.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_DownloadOpenDataRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Google_Api_HttpBody` message.
+        func downloadOpenData(
+            request: GRPCCore.ServerRequest<Binario_Telemetry_V1_DownloadOpenDataRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Google_Api_HttpBody>
+
         /// Handle the "GetGrid" method.
         ///
         /// > Source IDL Documentation:
@@ -2443,6 +2557,49 @@ extension Binario_Telemetry_V1_Telemetry {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Telemetry_V1_GetPublicMapResponse
 
+        /// Handle the "ListOpenData" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Open data: the days and areas of the public boards' readings (those of boards in public
+        /// > campaigns), as Sensor.Community publishes its daily archive. A reading's area is the
+        /// > province of the reference station nearest its position (within 50 km; beyond, "other");
+        /// > its day is the calendar day in Europe/Rome. Without a range, the 31 days up to the latest
+        /// > public reading's day; at most 92 days. Readings without a position have no area and are
+        /// > not listed.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Telemetry_V1_ListOpenDataRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Telemetry_V1_ListOpenDataResponse` to respond with.
+        func listOpenData(
+            request: Binario_Telemetry_V1_ListOpenDataRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Telemetry_V1_ListOpenDataResponse
+
+        /// Handle the "DownloadOpenData" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > One day's public readings in one area as CSV (`text/csv`): board, campaign, time (UTC,
+        /// > ISO 8601), latitude, longitude, position_altitude, then one column per measure, the rows in
+        /// > time order; the rows ListOpenData counts.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Telemetry_V1_DownloadOpenDataRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Google_Api_HttpBody` to respond with.
+        func downloadOpenData(
+            request: Binario_Telemetry_V1_DownloadOpenDataRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Google_Api_HttpBody
+
         /// Handle the "GetGrid" method.
         ///
         /// > Source IDL Documentation:
@@ -3032,6 +3189,28 @@ extension Binario_Telemetry_V1_Telemetry.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Telemetry_V1_Telemetry.Method.ListOpenData.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_ListOpenDataRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_ListOpenDataResponse>(),
+            handler: { request, context in
+                try await self.listOpenData(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Telemetry_V1_Telemetry.Method.DownloadOpenData.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_DownloadOpenDataRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Google_Api_HttpBody>(),
+            handler: { request, context in
+                try await self.downloadOpenData(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Telemetry_V1_Telemetry.Method.GetGrid.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_GetGridRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_GetGridResponse>(),
@@ -3449,6 +3628,28 @@ extension Binario_Telemetry_V1_Telemetry.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_GetPublicMapResponse> {
         let response = try await self.getPublicMap(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func listOpenData(
+        request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_ListOpenDataRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Telemetry_V1_ListOpenDataResponse> {
+        let response = try await self.listOpenData(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func downloadOpenData(
+        request: GRPCCore.StreamingServerRequest<Binario_Telemetry_V1_DownloadOpenDataRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Google_Api_HttpBody> {
+        let response = try await self.downloadOpenData(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -3906,6 +4107,32 @@ extension Binario_Telemetry_V1_Telemetry.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_GetPublicMapResponse> {
         return GRPCCore.ServerResponse<Binario_Telemetry_V1_GetPublicMapResponse>(
             message: try await self.getPublicMap(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func listOpenData(
+        request: GRPCCore.ServerRequest<Binario_Telemetry_V1_ListOpenDataRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Telemetry_V1_ListOpenDataResponse> {
+        return GRPCCore.ServerResponse<Binario_Telemetry_V1_ListOpenDataResponse>(
+            message: try await self.listOpenData(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func downloadOpenData(
+        request: GRPCCore.ServerRequest<Binario_Telemetry_V1_DownloadOpenDataRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Google_Api_HttpBody> {
+        return GRPCCore.ServerResponse<Google_Api_HttpBody>(
+            message: try await self.downloadOpenData(
                 request: request.message,
                 context: context
             ),
@@ -4630,6 +4857,59 @@ extension Binario_Telemetry_V1_Telemetry {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_GetPublicMapResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_GetPublicMapResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ListOpenData" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Open data: the days and areas of the public boards' readings (those of boards in public
+        /// > campaigns), as Sensor.Community publishes its daily archive. A reading's area is the
+        /// > province of the reference station nearest its position (within 50 km; beyond, "other");
+        /// > its day is the calendar day in Europe/Rome. Without a range, the 31 days up to the latest
+        /// > public reading's day; at most 92 days. Readings without a position have no area and are
+        /// > not listed.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_ListOpenDataRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_ListOpenDataRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_ListOpenDataResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func listOpenData<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_ListOpenDataRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_ListOpenDataRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_ListOpenDataResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_ListOpenDataResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "DownloadOpenData" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > One day's public readings in one area as CSV (`text/csv`): board, campaign, time (UTC,
+        /// > ISO 8601), latitude, longitude, position_altitude, then one column per measure, the rows in
+        /// > time order; the rows ListOpenData counts.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_DownloadOpenDataRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_DownloadOpenDataRequest` messages.
+        ///   - deserializer: A deserializer for `Google_Api_HttpBody` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func downloadOpenData<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_DownloadOpenDataRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_DownloadOpenDataRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Google_Api_HttpBody>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Google_Api_HttpBody>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "GetGrid" method.
@@ -5768,6 +6048,81 @@ extension Binario_Telemetry_V1_Telemetry {
             try await self.client.unary(
                 request: request,
                 descriptor: Binario_Telemetry_V1_Telemetry.Method.GetPublicMap.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "ListOpenData" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Open data: the days and areas of the public boards' readings (those of boards in public
+        /// > campaigns), as Sensor.Community publishes its daily archive. A reading's area is the
+        /// > province of the reference station nearest its position (within 50 km; beyond, "other");
+        /// > its day is the calendar day in Europe/Rome. Without a range, the 31 days up to the latest
+        /// > public reading's day; at most 92 days. Readings without a position have no area and are
+        /// > not listed.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_ListOpenDataRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_ListOpenDataRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Telemetry_V1_ListOpenDataResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func listOpenData<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_ListOpenDataRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_ListOpenDataRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Telemetry_V1_ListOpenDataResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_ListOpenDataResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Telemetry_V1_Telemetry.Method.ListOpenData.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "DownloadOpenData" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > One day's public readings in one area as CSV (`text/csv`): board, campaign, time (UTC,
+        /// > ISO 8601), latitude, longitude, position_altitude, then one column per measure, the rows in
+        /// > time order; the rows ListOpenData counts.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Telemetry_V1_DownloadOpenDataRequest` message.
+        ///   - serializer: A serializer for `Binario_Telemetry_V1_DownloadOpenDataRequest` messages.
+        ///   - deserializer: A deserializer for `Google_Api_HttpBody` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func downloadOpenData<Result>(
+            request: GRPCCore.ClientRequest<Binario_Telemetry_V1_DownloadOpenDataRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Telemetry_V1_DownloadOpenDataRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Google_Api_HttpBody>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Google_Api_HttpBody>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Telemetry_V1_Telemetry.Method.DownloadOpenData.descriptor,
                 serializer: serializer,
                 deserializer: deserializer,
                 options: options,
@@ -7030,6 +7385,71 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
         )
     }
 
+    /// Call the "ListOpenData" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Open data: the days and areas of the public boards' readings (those of boards in public
+    /// > campaigns), as Sensor.Community publishes its daily archive. A reading's area is the
+    /// > province of the reference station nearest its position (within 50 km; beyond, "other");
+    /// > its day is the calendar day in Europe/Rome. Without a range, the 31 days up to the latest
+    /// > public reading's day; at most 92 days. Readings without a position have no area and are
+    /// > not listed.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Telemetry_V1_ListOpenDataRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listOpenData<Result>(
+        request: GRPCCore.ClientRequest<Binario_Telemetry_V1_ListOpenDataRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_ListOpenDataResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.listOpenData(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_ListOpenDataRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Telemetry_V1_ListOpenDataResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DownloadOpenData" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > One day's public readings in one area as CSV (`text/csv`): board, campaign, time (UTC,
+    /// > ISO 8601), latitude, longitude, position_altitude, then one column per measure, the rows in
+    /// > time order; the rows ListOpenData counts.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Telemetry_V1_DownloadOpenDataRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func downloadOpenData<Result>(
+        request: GRPCCore.ClientRequest<Binario_Telemetry_V1_DownloadOpenDataRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Google_Api_HttpBody>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.downloadOpenData(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Telemetry_V1_DownloadOpenDataRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Google_Api_HttpBody>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "GetGrid" method.
     ///
     /// > Source IDL Documentation:
@@ -8251,6 +8671,79 @@ extension Binario_Telemetry_V1_Telemetry.ClientProtocol {
             metadata: metadata
         )
         return try await self.getPublicMap(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListOpenData" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Open data: the days and areas of the public boards' readings (those of boards in public
+    /// > campaigns), as Sensor.Community publishes its daily archive. A reading's area is the
+    /// > province of the reference station nearest its position (within 50 km; beyond, "other");
+    /// > its day is the calendar day in Europe/Rome. Without a range, the 31 days up to the latest
+    /// > public reading's day; at most 92 days. Readings without a position have no area and are
+    /// > not listed.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listOpenData<Result>(
+        _ message: Binario_Telemetry_V1_ListOpenDataRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Telemetry_V1_ListOpenDataResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Telemetry_V1_ListOpenDataRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.listOpenData(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DownloadOpenData" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > One day's public readings in one area as CSV (`text/csv`): board, campaign, time (UTC,
+    /// > ISO 8601), latitude, longitude, position_altitude, then one column per measure, the rows in
+    /// > time order; the rows ListOpenData counts.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func downloadOpenData<Result>(
+        _ message: Binario_Telemetry_V1_DownloadOpenDataRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Google_Api_HttpBody>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Telemetry_V1_DownloadOpenDataRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.downloadOpenData(
             request: request,
             options: options,
             onResponse: handleResponse

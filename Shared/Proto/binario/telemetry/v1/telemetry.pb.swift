@@ -1262,6 +1262,104 @@ public nonisolated struct Binario_Telemetry_V1_GetPublicMapResponse: Sendable {
   fileprivate var _to: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
 }
 
+public nonisolated struct Binario_Telemetry_V1_ListOpenDataRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// YYYY-MM-DD, a day in Europe/Rome; empty: 30 days before to_day
+  public var fromDay: String = String()
+
+  /// included; empty: the latest public reading's day
+  public var toDay: String = String()
+
+  /// empty: every area
+  public var area: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One downloadable file: a day's public readings in an area.
+public nonisolated struct Binario_Telemetry_V1_OpenDataFile: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// YYYY-MM-DD
+  public var day: String = String()
+
+  /// a province's code ("MI"), or "other"
+  public var area: String = String()
+
+  /// "Milano", or "Beyond the stations"
+  public var areaName: String = String()
+
+  public var readings: Int32 = 0
+
+  public var boards: Int32 = 0
+
+  /// the HTTP door's path of its CSV
+  public var path: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Telemetry_V1_OpenDataArea: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var area: String = String()
+
+  public var name: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Telemetry_V1_ListOpenDataResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// newest day first, then by area
+  public var files: [Binario_Telemetry_V1_OpenDataFile] = []
+
+  /// the range listed
+  public var fromDay: String = String()
+
+  public var toDay: String = String()
+
+  /// the latest day before from_day with public readings, if any
+  public var earlierDay: String = String()
+
+  /// the areas the stations define, and "other"
+  public var areas: [Binario_Telemetry_V1_OpenDataArea] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Telemetry_V1_DownloadOpenDataRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var day: String = String()
+
+  public var area: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Binario_Telemetry_V1_GetGridRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -4370,6 +4468,221 @@ nonisolated extension Binario_Telemetry_V1_GetPublicMapResponse: SwiftProtobuf.M
     if lhs._from != rhs._from {return false}
     if lhs._to != rhs._to {return false}
     if lhs.campaigns != rhs.campaigns {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_ListOpenDataRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListOpenDataRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}from_day\0\u{3}to_day\0\u{1}area\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.fromDay) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.toDay) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.area) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.fromDay.isEmpty {
+      try visitor.visitSingularStringField(value: self.fromDay, fieldNumber: 1)
+    }
+    if !self.toDay.isEmpty {
+      try visitor.visitSingularStringField(value: self.toDay, fieldNumber: 2)
+    }
+    if !self.area.isEmpty {
+      try visitor.visitSingularStringField(value: self.area, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_ListOpenDataRequest, rhs: Binario_Telemetry_V1_ListOpenDataRequest) -> Bool {
+    if lhs.fromDay != rhs.fromDay {return false}
+    if lhs.toDay != rhs.toDay {return false}
+    if lhs.area != rhs.area {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_OpenDataFile: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".OpenDataFile"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}day\0\u{1}area\0\u{3}area_name\0\u{1}readings\0\u{1}boards\0\u{1}path\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.day) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.area) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.areaName) }()
+      case 4: try { try decoder.decodeSingularInt32Field(value: &self.readings) }()
+      case 5: try { try decoder.decodeSingularInt32Field(value: &self.boards) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.path) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.day.isEmpty {
+      try visitor.visitSingularStringField(value: self.day, fieldNumber: 1)
+    }
+    if !self.area.isEmpty {
+      try visitor.visitSingularStringField(value: self.area, fieldNumber: 2)
+    }
+    if !self.areaName.isEmpty {
+      try visitor.visitSingularStringField(value: self.areaName, fieldNumber: 3)
+    }
+    if self.readings != 0 {
+      try visitor.visitSingularInt32Field(value: self.readings, fieldNumber: 4)
+    }
+    if self.boards != 0 {
+      try visitor.visitSingularInt32Field(value: self.boards, fieldNumber: 5)
+    }
+    if !self.path.isEmpty {
+      try visitor.visitSingularStringField(value: self.path, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_OpenDataFile, rhs: Binario_Telemetry_V1_OpenDataFile) -> Bool {
+    if lhs.day != rhs.day {return false}
+    if lhs.area != rhs.area {return false}
+    if lhs.areaName != rhs.areaName {return false}
+    if lhs.readings != rhs.readings {return false}
+    if lhs.boards != rhs.boards {return false}
+    if lhs.path != rhs.path {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_OpenDataArea: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".OpenDataArea"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}area\0\u{1}name\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.area) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.area.isEmpty {
+      try visitor.visitSingularStringField(value: self.area, fieldNumber: 1)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_OpenDataArea, rhs: Binario_Telemetry_V1_OpenDataArea) -> Bool {
+    if lhs.area != rhs.area {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_ListOpenDataResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListOpenDataResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}files\0\u{3}from_day\0\u{3}to_day\0\u{3}earlier_day\0\u{1}areas\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.files) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.fromDay) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.toDay) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.earlierDay) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.areas) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.files.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.files, fieldNumber: 1)
+    }
+    if !self.fromDay.isEmpty {
+      try visitor.visitSingularStringField(value: self.fromDay, fieldNumber: 2)
+    }
+    if !self.toDay.isEmpty {
+      try visitor.visitSingularStringField(value: self.toDay, fieldNumber: 3)
+    }
+    if !self.earlierDay.isEmpty {
+      try visitor.visitSingularStringField(value: self.earlierDay, fieldNumber: 4)
+    }
+    if !self.areas.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.areas, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_ListOpenDataResponse, rhs: Binario_Telemetry_V1_ListOpenDataResponse) -> Bool {
+    if lhs.files != rhs.files {return false}
+    if lhs.fromDay != rhs.fromDay {return false}
+    if lhs.toDay != rhs.toDay {return false}
+    if lhs.earlierDay != rhs.earlierDay {return false}
+    if lhs.areas != rhs.areas {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Telemetry_V1_DownloadOpenDataRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DownloadOpenDataRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}day\0\u{1}area\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.day) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.area) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.day.isEmpty {
+      try visitor.visitSingularStringField(value: self.day, fieldNumber: 1)
+    }
+    if !self.area.isEmpty {
+      try visitor.visitSingularStringField(value: self.area, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Telemetry_V1_DownloadOpenDataRequest, rhs: Binario_Telemetry_V1_DownloadOpenDataRequest) -> Bool {
+    if lhs.day != rhs.day {return false}
+    if lhs.area != rhs.area {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

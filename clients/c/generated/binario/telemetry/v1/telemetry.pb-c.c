@@ -1897,6 +1897,231 @@ void   binario__telemetry__v1__get_public_map_response__free_unpacked
   assert(message->base.descriptor == &binario__telemetry__v1__get_public_map_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   binario__telemetry__v1__list_open_data_request__init
+                     (Binario__Telemetry__V1__ListOpenDataRequest         *message)
+{
+  static const Binario__Telemetry__V1__ListOpenDataRequest init_value = BINARIO__TELEMETRY__V1__LIST_OPEN_DATA_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__list_open_data_request__get_packed_size
+                     (const Binario__Telemetry__V1__ListOpenDataRequest *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__list_open_data_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__list_open_data_request__pack
+                     (const Binario__Telemetry__V1__ListOpenDataRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__list_open_data_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__list_open_data_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__ListOpenDataRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__list_open_data_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__ListOpenDataRequest *
+       binario__telemetry__v1__list_open_data_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__ListOpenDataRequest *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__list_open_data_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__list_open_data_request__free_unpacked
+                     (Binario__Telemetry__V1__ListOpenDataRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__list_open_data_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__open_data_file__init
+                     (Binario__Telemetry__V1__OpenDataFile         *message)
+{
+  static const Binario__Telemetry__V1__OpenDataFile init_value = BINARIO__TELEMETRY__V1__OPEN_DATA_FILE__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__open_data_file__get_packed_size
+                     (const Binario__Telemetry__V1__OpenDataFile *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__open_data_file__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__open_data_file__pack
+                     (const Binario__Telemetry__V1__OpenDataFile *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__open_data_file__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__open_data_file__pack_to_buffer
+                     (const Binario__Telemetry__V1__OpenDataFile *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__open_data_file__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__OpenDataFile *
+       binario__telemetry__v1__open_data_file__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__OpenDataFile *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__open_data_file__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__open_data_file__free_unpacked
+                     (Binario__Telemetry__V1__OpenDataFile *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__open_data_file__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__open_data_area__init
+                     (Binario__Telemetry__V1__OpenDataArea         *message)
+{
+  static const Binario__Telemetry__V1__OpenDataArea init_value = BINARIO__TELEMETRY__V1__OPEN_DATA_AREA__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__open_data_area__get_packed_size
+                     (const Binario__Telemetry__V1__OpenDataArea *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__open_data_area__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__open_data_area__pack
+                     (const Binario__Telemetry__V1__OpenDataArea *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__open_data_area__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__open_data_area__pack_to_buffer
+                     (const Binario__Telemetry__V1__OpenDataArea *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__open_data_area__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__OpenDataArea *
+       binario__telemetry__v1__open_data_area__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__OpenDataArea *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__open_data_area__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__open_data_area__free_unpacked
+                     (Binario__Telemetry__V1__OpenDataArea *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__open_data_area__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__list_open_data_response__init
+                     (Binario__Telemetry__V1__ListOpenDataResponse         *message)
+{
+  static const Binario__Telemetry__V1__ListOpenDataResponse init_value = BINARIO__TELEMETRY__V1__LIST_OPEN_DATA_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__list_open_data_response__get_packed_size
+                     (const Binario__Telemetry__V1__ListOpenDataResponse *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__list_open_data_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__list_open_data_response__pack
+                     (const Binario__Telemetry__V1__ListOpenDataResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__list_open_data_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__list_open_data_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__ListOpenDataResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__list_open_data_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__ListOpenDataResponse *
+       binario__telemetry__v1__list_open_data_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__ListOpenDataResponse *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__list_open_data_response__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__list_open_data_response__free_unpacked
+                     (Binario__Telemetry__V1__ListOpenDataResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__list_open_data_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__telemetry__v1__download_open_data_request__init
+                     (Binario__Telemetry__V1__DownloadOpenDataRequest         *message)
+{
+  static const Binario__Telemetry__V1__DownloadOpenDataRequest init_value = BINARIO__TELEMETRY__V1__DOWNLOAD_OPEN_DATA_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__telemetry__v1__download_open_data_request__get_packed_size
+                     (const Binario__Telemetry__V1__DownloadOpenDataRequest *message)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__download_open_data_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__telemetry__v1__download_open_data_request__pack
+                     (const Binario__Telemetry__V1__DownloadOpenDataRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__download_open_data_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__telemetry__v1__download_open_data_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__DownloadOpenDataRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__telemetry__v1__download_open_data_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Telemetry__V1__DownloadOpenDataRequest *
+       binario__telemetry__v1__download_open_data_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Telemetry__V1__DownloadOpenDataRequest *)
+     protobuf_c_message_unpack (&binario__telemetry__v1__download_open_data_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__telemetry__v1__download_open_data_request__free_unpacked
+                     (Binario__Telemetry__V1__DownloadOpenDataRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__telemetry__v1__download_open_data_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   binario__telemetry__v1__get_grid_request__init
                      (Binario__Telemetry__V1__GetGridRequest         *message)
 {
@@ -7186,6 +7411,365 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__get_public_map_response
   binario__telemetry__v1__get_public_map_response__field_indices_by_name,
   1,  binario__telemetry__v1__get_public_map_response__number_ranges,
   (ProtobufCMessageInit) binario__telemetry__v1__get_public_map_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__list_open_data_request__field_descriptors[3] =
+{
+  {
+    "from_day",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__ListOpenDataRequest, from_day),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "to_day",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__ListOpenDataRequest, to_day),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "area",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__ListOpenDataRequest, area),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__list_open_data_request__field_indices_by_name[] = {
+  2,   /* field[2] = area */
+  0,   /* field[0] = from_day */
+  1,   /* field[1] = to_day */
+};
+static const ProtobufCIntRange binario__telemetry__v1__list_open_data_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__list_open_data_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.ListOpenDataRequest",
+  "ListOpenDataRequest",
+  "Binario__Telemetry__V1__ListOpenDataRequest",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__ListOpenDataRequest),
+  3,
+  binario__telemetry__v1__list_open_data_request__field_descriptors,
+  binario__telemetry__v1__list_open_data_request__field_indices_by_name,
+  1,  binario__telemetry__v1__list_open_data_request__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__list_open_data_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__open_data_file__field_descriptors[6] =
+{
+  {
+    "day",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__OpenDataFile, day),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "area",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__OpenDataFile, area),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "area_name",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__OpenDataFile, area_name),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "readings",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Binario__Telemetry__V1__OpenDataFile, has_readings),
+    offsetof(Binario__Telemetry__V1__OpenDataFile, readings),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "boards",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Binario__Telemetry__V1__OpenDataFile, has_boards),
+    offsetof(Binario__Telemetry__V1__OpenDataFile, boards),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "path",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__OpenDataFile, path),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__open_data_file__field_indices_by_name[] = {
+  1,   /* field[1] = area */
+  2,   /* field[2] = area_name */
+  4,   /* field[4] = boards */
+  0,   /* field[0] = day */
+  5,   /* field[5] = path */
+  3,   /* field[3] = readings */
+};
+static const ProtobufCIntRange binario__telemetry__v1__open_data_file__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__open_data_file__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.OpenDataFile",
+  "OpenDataFile",
+  "Binario__Telemetry__V1__OpenDataFile",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__OpenDataFile),
+  6,
+  binario__telemetry__v1__open_data_file__field_descriptors,
+  binario__telemetry__v1__open_data_file__field_indices_by_name,
+  1,  binario__telemetry__v1__open_data_file__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__open_data_file__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__open_data_area__field_descriptors[2] =
+{
+  {
+    "area",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__OpenDataArea, area),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "name",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__OpenDataArea, name),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__open_data_area__field_indices_by_name[] = {
+  0,   /* field[0] = area */
+  1,   /* field[1] = name */
+};
+static const ProtobufCIntRange binario__telemetry__v1__open_data_area__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__open_data_area__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.OpenDataArea",
+  "OpenDataArea",
+  "Binario__Telemetry__V1__OpenDataArea",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__OpenDataArea),
+  2,
+  binario__telemetry__v1__open_data_area__field_descriptors,
+  binario__telemetry__v1__open_data_area__field_indices_by_name,
+  1,  binario__telemetry__v1__open_data_area__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__open_data_area__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__list_open_data_response__field_descriptors[5] =
+{
+  {
+    "files",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Binario__Telemetry__V1__ListOpenDataResponse, n_files),
+    offsetof(Binario__Telemetry__V1__ListOpenDataResponse, files),
+    &binario__telemetry__v1__open_data_file__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "from_day",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__ListOpenDataResponse, from_day),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "to_day",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__ListOpenDataResponse, to_day),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "earlier_day",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__ListOpenDataResponse, earlier_day),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "areas",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Binario__Telemetry__V1__ListOpenDataResponse, n_areas),
+    offsetof(Binario__Telemetry__V1__ListOpenDataResponse, areas),
+    &binario__telemetry__v1__open_data_area__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__list_open_data_response__field_indices_by_name[] = {
+  4,   /* field[4] = areas */
+  3,   /* field[3] = earlier_day */
+  0,   /* field[0] = files */
+  1,   /* field[1] = from_day */
+  2,   /* field[2] = to_day */
+};
+static const ProtobufCIntRange binario__telemetry__v1__list_open_data_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__list_open_data_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.ListOpenDataResponse",
+  "ListOpenDataResponse",
+  "Binario__Telemetry__V1__ListOpenDataResponse",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__ListOpenDataResponse),
+  5,
+  binario__telemetry__v1__list_open_data_response__field_descriptors,
+  binario__telemetry__v1__list_open_data_response__field_indices_by_name,
+  1,  binario__telemetry__v1__list_open_data_response__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__list_open_data_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__telemetry__v1__download_open_data_request__field_descriptors[2] =
+{
+  {
+    "day",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__DownloadOpenDataRequest, day),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "area",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__DownloadOpenDataRequest, area),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__telemetry__v1__download_open_data_request__field_indices_by_name[] = {
+  1,   /* field[1] = area */
+  0,   /* field[0] = day */
+};
+static const ProtobufCIntRange binario__telemetry__v1__download_open_data_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor binario__telemetry__v1__download_open_data_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.telemetry.v1.DownloadOpenDataRequest",
+  "DownloadOpenDataRequest",
+  "Binario__Telemetry__V1__DownloadOpenDataRequest",
+  "binario.telemetry.v1",
+  sizeof(Binario__Telemetry__V1__DownloadOpenDataRequest),
+  2,
+  binario__telemetry__v1__download_open_data_request__field_descriptors,
+  binario__telemetry__v1__download_open_data_request__field_indices_by_name,
+  1,  binario__telemetry__v1__download_open_data_request__number_ranges,
+  (ProtobufCMessageInit) binario__telemetry__v1__download_open_data_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor binario__telemetry__v1__get_grid_request__field_descriptors[10] =

@@ -58,6 +58,11 @@ typedef struct Binario__Telemetry__V1__ReferenceValue Binario__Telemetry__V1__Re
 typedef struct Binario__Telemetry__V1__GetMapResponse Binario__Telemetry__V1__GetMapResponse;
 typedef struct Binario__Telemetry__V1__GetPublicMapRequest Binario__Telemetry__V1__GetPublicMapRequest;
 typedef struct Binario__Telemetry__V1__GetPublicMapResponse Binario__Telemetry__V1__GetPublicMapResponse;
+typedef struct Binario__Telemetry__V1__ListOpenDataRequest Binario__Telemetry__V1__ListOpenDataRequest;
+typedef struct Binario__Telemetry__V1__OpenDataFile Binario__Telemetry__V1__OpenDataFile;
+typedef struct Binario__Telemetry__V1__OpenDataArea Binario__Telemetry__V1__OpenDataArea;
+typedef struct Binario__Telemetry__V1__ListOpenDataResponse Binario__Telemetry__V1__ListOpenDataResponse;
+typedef struct Binario__Telemetry__V1__DownloadOpenDataRequest Binario__Telemetry__V1__DownloadOpenDataRequest;
 typedef struct Binario__Telemetry__V1__GetGridRequest Binario__Telemetry__V1__GetGridRequest;
 typedef struct Binario__Telemetry__V1__GridCell Binario__Telemetry__V1__GridCell;
 typedef struct Binario__Telemetry__V1__GetGridResponse Binario__Telemetry__V1__GetGridResponse;
@@ -918,6 +923,109 @@ struct  Binario__Telemetry__V1__GetPublicMapResponse
 #define BINARIO__TELEMETRY__V1__GET_PUBLIC_MAP_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__get_public_map_response__descriptor) \
     , 0,NULL, 0, 0, 0, 0, 0,NULL, NULL, NULL, NULL, 0,NULL }
+
+
+struct  Binario__Telemetry__V1__ListOpenDataRequest
+{
+  ProtobufCMessage base;
+  /*
+   * YYYY-MM-DD, a day in Europe/Rome; empty: 30 days before to_day
+   */
+  char *from_day;
+  /*
+   * included; empty: the latest public reading's day
+   */
+  char *to_day;
+  /*
+   * empty: every area
+   */
+  char *area;
+};
+#define BINARIO__TELEMETRY__V1__LIST_OPEN_DATA_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__list_open_data_request__descriptor) \
+    , NULL, NULL, NULL }
+
+
+/*
+ * One downloadable file: a day's public readings in an area.
+ */
+struct  Binario__Telemetry__V1__OpenDataFile
+{
+  ProtobufCMessage base;
+  /*
+   * YYYY-MM-DD
+   */
+  char *day;
+  /*
+   * a province's code ("MI"), or "other"
+   */
+  char *area;
+  /*
+   * "Milano", or "Beyond the stations"
+   */
+  char *area_name;
+  protobuf_c_boolean has_readings;
+  int32_t readings;
+  protobuf_c_boolean has_boards;
+  int32_t boards;
+  /*
+   * the HTTP door's path of its CSV
+   */
+  char *path;
+};
+#define BINARIO__TELEMETRY__V1__OPEN_DATA_FILE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__open_data_file__descriptor) \
+    , NULL, NULL, NULL, 0, 0, 0, 0, NULL }
+
+
+struct  Binario__Telemetry__V1__OpenDataArea
+{
+  ProtobufCMessage base;
+  char *area;
+  char *name;
+};
+#define BINARIO__TELEMETRY__V1__OPEN_DATA_AREA__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__open_data_area__descriptor) \
+    , NULL, NULL }
+
+
+struct  Binario__Telemetry__V1__ListOpenDataResponse
+{
+  ProtobufCMessage base;
+  /*
+   * newest day first, then by area
+   */
+  size_t n_files;
+  Binario__Telemetry__V1__OpenDataFile **files;
+  /*
+   * the range listed
+   */
+  char *from_day;
+  char *to_day;
+  /*
+   * the latest day before from_day with public readings, if any
+   */
+  char *earlier_day;
+  /*
+   * the areas the stations define, and "other"
+   */
+  size_t n_areas;
+  Binario__Telemetry__V1__OpenDataArea **areas;
+};
+#define BINARIO__TELEMETRY__V1__LIST_OPEN_DATA_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__list_open_data_response__descriptor) \
+    , 0,NULL, NULL, NULL, NULL, 0,NULL }
+
+
+struct  Binario__Telemetry__V1__DownloadOpenDataRequest
+{
+  ProtobufCMessage base;
+  char *day;
+  char *area;
+};
+#define BINARIO__TELEMETRY__V1__DOWNLOAD_OPEN_DATA_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__download_open_data_request__descriptor) \
+    , NULL, NULL }
 
 
 struct  Binario__Telemetry__V1__GetGridRequest
@@ -2629,6 +2737,101 @@ Binario__Telemetry__V1__GetPublicMapResponse *
 void   binario__telemetry__v1__get_public_map_response__free_unpacked
                      (Binario__Telemetry__V1__GetPublicMapResponse *message,
                       ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__ListOpenDataRequest methods */
+void   binario__telemetry__v1__list_open_data_request__init
+                     (Binario__Telemetry__V1__ListOpenDataRequest         *message);
+size_t binario__telemetry__v1__list_open_data_request__get_packed_size
+                     (const Binario__Telemetry__V1__ListOpenDataRequest   *message);
+size_t binario__telemetry__v1__list_open_data_request__pack
+                     (const Binario__Telemetry__V1__ListOpenDataRequest   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__list_open_data_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__ListOpenDataRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__ListOpenDataRequest *
+       binario__telemetry__v1__list_open_data_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__list_open_data_request__free_unpacked
+                     (Binario__Telemetry__V1__ListOpenDataRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__OpenDataFile methods */
+void   binario__telemetry__v1__open_data_file__init
+                     (Binario__Telemetry__V1__OpenDataFile         *message);
+size_t binario__telemetry__v1__open_data_file__get_packed_size
+                     (const Binario__Telemetry__V1__OpenDataFile   *message);
+size_t binario__telemetry__v1__open_data_file__pack
+                     (const Binario__Telemetry__V1__OpenDataFile   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__open_data_file__pack_to_buffer
+                     (const Binario__Telemetry__V1__OpenDataFile   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__OpenDataFile *
+       binario__telemetry__v1__open_data_file__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__open_data_file__free_unpacked
+                     (Binario__Telemetry__V1__OpenDataFile *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__OpenDataArea methods */
+void   binario__telemetry__v1__open_data_area__init
+                     (Binario__Telemetry__V1__OpenDataArea         *message);
+size_t binario__telemetry__v1__open_data_area__get_packed_size
+                     (const Binario__Telemetry__V1__OpenDataArea   *message);
+size_t binario__telemetry__v1__open_data_area__pack
+                     (const Binario__Telemetry__V1__OpenDataArea   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__open_data_area__pack_to_buffer
+                     (const Binario__Telemetry__V1__OpenDataArea   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__OpenDataArea *
+       binario__telemetry__v1__open_data_area__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__open_data_area__free_unpacked
+                     (Binario__Telemetry__V1__OpenDataArea *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__ListOpenDataResponse methods */
+void   binario__telemetry__v1__list_open_data_response__init
+                     (Binario__Telemetry__V1__ListOpenDataResponse         *message);
+size_t binario__telemetry__v1__list_open_data_response__get_packed_size
+                     (const Binario__Telemetry__V1__ListOpenDataResponse   *message);
+size_t binario__telemetry__v1__list_open_data_response__pack
+                     (const Binario__Telemetry__V1__ListOpenDataResponse   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__list_open_data_response__pack_to_buffer
+                     (const Binario__Telemetry__V1__ListOpenDataResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__ListOpenDataResponse *
+       binario__telemetry__v1__list_open_data_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__list_open_data_response__free_unpacked
+                     (Binario__Telemetry__V1__ListOpenDataResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Telemetry__V1__DownloadOpenDataRequest methods */
+void   binario__telemetry__v1__download_open_data_request__init
+                     (Binario__Telemetry__V1__DownloadOpenDataRequest         *message);
+size_t binario__telemetry__v1__download_open_data_request__get_packed_size
+                     (const Binario__Telemetry__V1__DownloadOpenDataRequest   *message);
+size_t binario__telemetry__v1__download_open_data_request__pack
+                     (const Binario__Telemetry__V1__DownloadOpenDataRequest   *message,
+                      uint8_t             *out);
+size_t binario__telemetry__v1__download_open_data_request__pack_to_buffer
+                     (const Binario__Telemetry__V1__DownloadOpenDataRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Telemetry__V1__DownloadOpenDataRequest *
+       binario__telemetry__v1__download_open_data_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__telemetry__v1__download_open_data_request__free_unpacked
+                     (Binario__Telemetry__V1__DownloadOpenDataRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Binario__Telemetry__V1__GetGridRequest methods */
 void   binario__telemetry__v1__get_grid_request__init
                      (Binario__Telemetry__V1__GetGridRequest         *message);
@@ -3764,6 +3967,21 @@ typedef void (*Binario__Telemetry__V1__GetPublicMapRequest_Closure)
 typedef void (*Binario__Telemetry__V1__GetPublicMapResponse_Closure)
                  (const Binario__Telemetry__V1__GetPublicMapResponse *message,
                   void *closure_data);
+typedef void (*Binario__Telemetry__V1__ListOpenDataRequest_Closure)
+                 (const Binario__Telemetry__V1__ListOpenDataRequest *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__OpenDataFile_Closure)
+                 (const Binario__Telemetry__V1__OpenDataFile *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__OpenDataArea_Closure)
+                 (const Binario__Telemetry__V1__OpenDataArea *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__ListOpenDataResponse_Closure)
+                 (const Binario__Telemetry__V1__ListOpenDataResponse *message,
+                  void *closure_data);
+typedef void (*Binario__Telemetry__V1__DownloadOpenDataRequest_Closure)
+                 (const Binario__Telemetry__V1__DownloadOpenDataRequest *message,
+                  void *closure_data);
 typedef void (*Binario__Telemetry__V1__GetGridRequest_Closure)
                  (const Binario__Telemetry__V1__GetGridRequest *message,
                   void *closure_data);
@@ -3974,6 +4192,11 @@ extern const ProtobufCMessageDescriptor binario__telemetry__v1__reference_value_
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_map_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_public_map_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_public_map_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__list_open_data_request__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__open_data_file__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__open_data_area__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__list_open_data_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__telemetry__v1__download_open_data_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_grid_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__grid_cell__descriptor;
 extern const ProtobufCMessageDescriptor binario__telemetry__v1__get_grid_response__descriptor;
