@@ -124,7 +124,7 @@ struct OpenDataTests {
     #expect(try await openData.csv(day: day27, area: "MI").rows == 2)
 
     // Nothing there; a range backwards or too long.
-    await #expect(throws: ServiceError.notFound("no public readings in More than 50 km from a station on 2026-11-28")) {
+    await #expect(throws: ServiceError.notFound("no public readings on 2026-11-28 in the area “More than 50 km from a station”")) {
       try await openData.csv(day: day28, area: "other")
     }
     await #expect(throws: ServiceError.self) { try await openData.list(from: day28, to: day27, area: nil) }

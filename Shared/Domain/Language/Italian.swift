@@ -791,8 +791,8 @@ extension PersonText {
       "nessun metodo di pagamento %@ tra le carte dell'utente",
     "no payment method %@ among your cards":
       "nessun metodo di pagamento %@ tra le tue carte",
-    "no public readings in %@ on %@":
-      "nessuna lettura pubblica in %@ il %@",
+    "no public readings on %@ in the area “%@”":
+      "nessuna lettura pubblica il %@ nella zona «%@»",
     "no quote %@":
       "nessun preventivo %@",
     "no quote %@ of yours: ask for a quote first":

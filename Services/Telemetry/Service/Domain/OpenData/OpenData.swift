@@ -87,7 +87,7 @@ public struct OpenData: Sendable {
       rows += 1
     }
     guard rows > 0 else {
-      throw ServiceError.notFound("no public readings in \(OpenDataAreas.name(of: area)) on \(day.description)")
+      throw ServiceError.notFound("no public readings on \(day.description) in the area “\(OpenDataAreas.name(of: area))”")
     }
     return (csv, rows)
   }
