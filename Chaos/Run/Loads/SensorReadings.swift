@@ -97,7 +97,7 @@ struct SensorReadings: ChaosLoad {
           },
           metadata: await passenger.person.metadata()
         ).csv
-        for line in csv.split(separator: "\n").dropFirst() {
+        for line in csv.split(whereSeparator: \.isNewline).dropFirst() {
           times[String(line.prefix { $0 != "," }), default: 0] += 1
         }
         from = to
