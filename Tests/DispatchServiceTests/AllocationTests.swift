@@ -68,12 +68,80 @@ struct AllocationTests {
     await #expect(throws: ServiceError.self) {
       try await test.domain.accept(driverUserID: "driver-B", offerID: late.offer.id)
     }
-    #expect(try await test.ride(ride.id).state == .noTaxi)
+    // Both taxis in reach were asked: the search pauses, to go round again.
+    let waiting = try await test.ride(ride.id)
+    #expect(waiting.state == .searching && waiting.searchRound == 2)
+    #expect(waiting.nextRoundAt == test.clock.now().addingTimeInterval(test.domain.settings.searchRoundPause))
+  }
+
+  @Test("a request every taxi in reach declines goes round again, a ring wider, the passenger told, until the search limit")
+  func searchRounds() async throws {
+    var settings = DispatchSettings()
+    settings.searchLimit = 120
+    settings.searchRoundPause = 30
+    let test = try TestDispatch(settings: settings)
+    try await test.taxi("X", at: TestDispatch.isola)  // N
+    try await test.taxi("Y", at: TestDispatch.abbiategrasso)  // S: two rings from N
+    test.passenger("pat")
+    let start = test.clock.now()
+    let ride = try await test.request("pat", at: TestDispatch.isola)
+    #expect(ride.searchingUntil == start.addingTimeInterval(120))
+    // Round 1 reaches N and its neighbours: X only.
+    let first = try #require(try await test.offer(of: "X"))
+    _ = try await test.domain.reject(driverUserID: "driver-X", offerID: first.offer.id)
+    #expect(try await test.offer(of: "Y") == nil)
+    var paused = try await test.ride(ride.id)
+    #expect(paused.state == .searching && paused.searchRound == 2 && paused.nextRoundAt == start.addingTimeInterval(30))
+    // Nothing happens before the pause ends, even when a pass runs.
+    #expect(try await test.domain.expireOffersPass() == .seconds(30))
+    #expect(try await test.offer(of: "X") == nil)
+    // Round 2, one ring wider: X again (head of the nearest zone), then Y in S.
+    test.clock.set(start.addingTimeInterval(30))
+    _ = try await test.domain.expireOffersPass()
+    let again = try #require(try await test.offer(of: "X"))
+    _ = try await test.domain.reject(driverUserID: "driver-X", offerID: again.offer.id)
+    let wider = try #require(try await test.offer(of: "Y"))
+    #expect(wider.ride.id == ride.id)
+    _ = try await test.domain.reject(driverUserID: "driver-Y", offerID: wider.offer.id)
+    paused = try await test.ride(ride.id)
+    #expect(paused.searchRound == 3)
+    // Past the limit, the last round's refusals end it: no taxi, nothing charged, told once.
+    test.clock.set(start.addingTimeInterval(121))
+    _ = try await test.domain.expireOffersPass()
+    let last = try #require(try await test.offer(of: "X"))
+    _ = try await test.domain.reject(driverUserID: "driver-X", offerID: last.offer.id)
+    let lastY = try #require(try await test.offer(of: "Y"))
+    _ = try await test.domain.reject(driverUserID: "driver-Y", offerID: lastY.offer.id)
+    let ended = try await test.ride(ride.id)
+    #expect(ended.state == .noTaxi && ended.endReason == .noTaxi)
+    try await test.domain.sendOutbox(through: test.notifier)
+    #expect(test.notifier.messages(to: "pat").map(\.title) == ["Still looking for a taxi", "No taxi found"])
+    #expect(test.notifier.messages(to: "admin").map { $0.data["alert"] } == ["no_taxi"])
+    #expect(try await test.store.payments().filter { $0.kind == "charge" }.isEmpty)
+  }
+
+  @Test("a passenger may cancel a search between rounds, free")
+  func cancelBetweenRounds() async throws {
+    let test = try TestDispatch()
+    try await test.taxi("X", at: TestDispatch.isola)
+    test.passenger("pat")
+    let ride = try await test.request("pat", at: TestDispatch.isola)
+    let offer = try #require(try await test.offer(of: "X"))
+    _ = try await test.domain.reject(driverUserID: "driver-X", offerID: offer.offer.id)
+    test.clock.advance(by: 10)
+    let cancelled = try await test.domain.cancelRide(id: ride.id, passengerUserID: "pat")
+    #expect(cancelled.state == .cancelled && cancelled.cancellationFeeMinor == 0 && cancelled.endReason == .passenger)
+    test.clock.advance(by: 60)
+    _ = try await test.domain.expireOffersPass()
+    #expect(try await test.offer(of: "X") == nil)
   }
 
   @Test("a taxi that lets three offers in a row time out is made unavailable and the admins are alerted")
   func missedOffers() async throws {
-    let test = try TestDispatch()
+    // No second round: a request nobody took ends at once.
+    var settings = DispatchSettings()
+    settings.searchLimit = 0
+    let test = try TestDispatch(settings: settings)
     try await test.taxi("A", at: TestDispatch.duomo)
     for (index, passenger) in ["p1", "p2", "p3"].enumerated() {
       test.passenger(passenger)

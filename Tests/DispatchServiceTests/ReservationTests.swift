@@ -53,9 +53,10 @@ struct ReservationTests {
     #expect(test.notifier.messages(to: "pat").map(\.title) == ["Your taxi is being allocated", "Taxi A is on its way"])
   }
 
-  @Test("editable until its deadline; deleting is free until the last ten minutes, then costs the fee")
+  @Test("editable until its deadline; deleting is free until a driver accepted its ride, then costs the fee")
   func editAndDelete() async throws {
     let test = try TestDispatch()
+    try await test.taxi("A", at: TestDispatch.duomo)
     test.passenger("pat")
     let first = try await reserve(test, "pat", in: 3 * Self.hour)
     let moved = try await test.domain.updateReservation(
@@ -83,8 +84,23 @@ struct ReservationTests {
     let free = try await test.domain.deleteReservation(id: first.id, passengerUserID: "pat")
     #expect(free.cancellationFeeMinor == 0)
 
+    // In its last ten minutes, still searching: free (no taxi on its way yet).
+    let searching = try await reserve(test, "pat", in: 3 * Self.hour)
+    test.clock.set(searching.meetingAt.addingTimeInterval(-10 * 60))
+    #expect(try await test.domain.dispatchDueReservations() == 1)
+    let unaccepted = try #require(try await test.offer(of: "A"))
+    #expect(unaccepted.ride.reservationID == searching.id)
+    #expect(try await test.domain.deleteReservation(id: searching.id, passengerUserID: "pat").cancellationFeeMinor == 0)
+
+    // Once a driver accepted: the fee.
+    test.clock.set(searching.meetingAt.addingTimeInterval(3600))
     let late = try await reserve(test, "pat", in: 3 * Self.hour)
-    test.clock.set(late.meetingAt.addingTimeInterval(-5 * 60))
+    test.clock.set(late.meetingAt.addingTimeInterval(-10 * 60))
+    #expect(try await test.domain.dispatchDueReservations() == 1)
+    let offer = try #require(try await test.offer(of: "A"))
+    let ride = try await test.domain.accept(driverUserID: "driver-A", offerID: offer.offer.id)
+    #expect(ride.passengerCode == late.passengerCode)
+    test.clock.advance(by: 5 * 60)
     let charged = try await test.domain.deleteReservation(id: late.id, passengerUserID: "pat")
     #expect(charged.cancellationFeeMinor == 500)
     let charges = try await test.store.payments().filter { $0.kind == "charge" }.map(\.receipt.amountMinor)
@@ -168,9 +184,24 @@ struct ReservationTests {
     #expect(offer.ride.passengers == 2)
     #expect(offer.ride.route.map(\.passengerName) == ["Passenger ann", "Passenger ben", "Passenger ann", "Passenger ben"])
     let ride = try await test.domain.accept(driverUserID: "driver-A", offerID: offer.offer.id)
-    // Ben sees the ride he shares.
-    #expect(try await test.domain.ride(id: ride.id, passengerUserID: "ben").route.count == 4)
-    _ = try await test.domain.startRide(driverUserID: "driver-A", rideID: ride.id, passengerCode: ride.passengerCode)
+    // Each rider sees the ride they share with their own code and share; both are told.
+    let annSees = try await test.domain.ride(id: ride.id, passengerUserID: "ann")
+    let benSees = try await test.domain.ride(id: ride.id, passengerUserID: "ben")
+    #expect(benSees.route.count == 4)
+    #expect(annSees.passengerCode != benSees.passengerCode || annSees.reservationID != benSees.reservationID)
+    #expect(benSees.passengerCode == back.passengerCode && benSees.pickup.position == TestDispatch.brera)
+    #expect(benSees.estimatedFareMinor == (try await test.domain.reservations(passengerUserID: "ben").first?.fareMinor))
+    try await test.domain.sendOutbox(through: test.notifier)
+    #expect(test.notifier.messages(to: "ben").last?.body.english.contains(back.passengerCode) == true)
+    #expect(test.notifier.messages(to: "ben").last?.title == "Taxi A is on its way")
+    // Both in their histories.
+    #expect(try await test.domain.rides(passengerUserID: "ben", pageSize: 0, pageToken: "").rides.map(\.id) == [ride.id])
+    // Each boards with their own code; the ride ends once both are on board.
+    _ = try await test.domain.startRide(driverUserID: "driver-A", rideID: ride.id, passengerCode: annSees.passengerCode)
+    await #expect(throws: ServiceError.failedPrecondition("Passenger ben is not on board: take them on with their code, or mark them absent")) {
+      try await test.domain.completeRide(driverUserID: "driver-A", rideID: ride.id)
+    }
+    _ = try await test.domain.startRide(driverUserID: "driver-A", rideID: ride.id, passengerCode: benSees.passengerCode)
     let done = try await test.domain.completeRide(driverUserID: "driver-A", rideID: ride.id)
     let final = try await test.domain.reservations(passengerUserID: "ann") + test.domain.reservations(passengerUserID: "ben")
     #expect(done.fareMinor == final.map(\.fareMinor).reduce(0, +))
@@ -178,7 +209,7 @@ struct ReservationTests {
     #expect(charges == final.map(\.fareMinor).sorted())
   }
 
-  @Test("shares add up to the fare exactly, whatever the weights")
+  @Test("shares add up to the fare exactly, whatever the weights, and none is more than riding alone")
   func sharesAddUp() {
     var random = SeededGenerator(state: 42)
     let tariff = Tariff()
@@ -215,10 +246,16 @@ struct ReservationTests {
           cancellationFeeMinor: nil
         )
       }
-      let shares = SharedRoute.shares(members, tariff: tariff)
+      let uncapped = SharedRoute.uncappedShares(members, tariff: tariff)
       let total = tariff.fare(metres: SharedRoute.length(SharedRoute.plan(members)) * tariff.detourFactor)
-      #expect(shares.values.reduce(0, +) == total)
-      #expect(shares.values.allSatisfy { $0 >= 0 })
+      #expect(uncapped.values.reduce(0, +) == total)
+      #expect(uncapped.values.allSatisfy { $0 >= 0 })
+      // Capped: nobody pays more than their trip alone, nor more than their uncapped share.
+      let shares = SharedRoute.shares(members, tariff: tariff)
+      for member in members {
+        let alone = tariff.estimate(from: member.pickup.position, to: member.destination.position)
+        #expect(shares[member.id]! == min(alone, uncapped[member.id]!))
+      }
     }
   }
 }

@@ -27,8 +27,10 @@ struct RideTests {
     #expect(try await test.offer(of: "A") == nil)
     // Bad input names its field.
     test.passenger("pat")
-    await #expect(throws: ServiceError.invalid("passengers", "a taxi takes 1 to 4 passengers")) {
-      try await test.request("pat", at: TestDispatch.duomo, passengers: 5)
+    await #expect(
+      throws: ServiceError.invalid("passengers", "a request takes 1 to 16 passengers; a party larger than a taxi gets several taxis")
+    ) {
+      try await test.request("pat", at: TestDispatch.duomo, passengers: 17)
     }
     await #expect(throws: ServiceError.invalid("pickup", "the pickup is outside the city's taxi zones")) {
       try await test.request("pat", at: GeoPoint(latitude: 45.6270, longitude: 8.7112))
@@ -65,7 +67,7 @@ struct RideTests {
       destination: .address("piazza duca d'aosta 1, Milano"),
       passengers: 2,
       idempotencyKey: "a"
-    )
+    )[0]
     #expect(home.pickup.position == TestDispatch.brera)
     #expect(home.pickup.zoneID == "C")
     #expect(home.destination?.position == TestDispatch.centrale)
@@ -103,8 +105,16 @@ struct RideTests {
     #expect(cancelled.settled)
     #expect(try await test.queue("C") == ["A", "B"])
 
+    // Past the free period while no driver has accepted yet: still free.
+    let unaccepted = try await test.request("pat", at: TestDispatch.duomo, key: "unaccepted")
+    #expect(try await test.offer(of: "A")?.ride.id == unaccepted.id)
+    test.clock.advance(by: 31)
+    #expect(try await test.domain.cancelRide(id: unaccepted.id, passengerUserID: "pat").cancellationFeeMinor == 0)
+
     let charged = try await test.request("pat", at: TestDispatch.duomo, key: "charged")
-    #expect(try await test.offer(of: "A")?.ride.id == charged.id)
+    let accepted = try #require(try await test.offer(of: "A"))
+    #expect(accepted.ride.id == charged.id)
+    _ = try await test.domain.accept(driverUserID: "driver-A", offerID: accepted.offer.id)
     test.clock.advance(by: 31)
     let late = try await test.domain.cancelRide(id: charged.id, passengerUserID: "pat")
     #expect(late.cancellationFeeMinor == 500)
@@ -115,9 +125,17 @@ struct RideTests {
     }
     let payments = try await test.store.payments()
     #expect(payments.filter { $0.kind == "charge" }.map(\.receipt.amountMinor) == [500])
-    #expect(payments.filter { $0.kind == "release" }.count == 2)
+    #expect(payments.filter { $0.kind == "release" }.count == 3)
     try await test.domain.sendOutbox(through: test.notifier)
-    #expect(test.notifier.messages(to: "driver-A").map(\.title) == ["Ride cancelled"])
+    // The driver was told of each offer (a push, for a closed page) and of the cancellations of
+    // the jobs they had accepted.
+    #expect(
+      test.notifier.messages(to: "driver-A").map(\.title) == [
+        "New job for taxi A", "Ride cancelled", "New job for taxi A", "New job for taxi A", "Ride cancelled",
+      ]
+    )
+    // The passenger has the fee's receipt.
+    #expect(test.notifier.messages(to: "pat").last?.title == "Cancellation fee: 5.00 EUR")
     #expect(test.notifier.sent.withLock { $0.first { $0.userIDs == ["driver-A"] }?.pushOnly } == true)
   }
 
@@ -201,19 +219,15 @@ struct RideTests {
     let test = try TestDispatch()
     try await test.taxi("A", at: TestDispatch.duomo)
     try await test.taxi("N1", at: TestDispatch.isola)
-    let moved = try await test.domain.reportPosition(driverUserID: "driver-A", position: TestDispatch.isola, reportedAt: nil)
+    let moved = try await test.move("A", to: TestDispatch.isola, after: 600).taxi
     #expect(moved.zoneID == "N")
     #expect(try await test.queue("N") == ["N1", "A"])
     #expect(try await test.queue("C").isEmpty)
-    let away = try await test.domain.reportPosition(
-      driverUserID: "driver-A",
-      position: GeoPoint(latitude: 45.6270, longitude: 8.7112),
-      reportedAt: nil
-    )
+    let away = try await test.move("A", to: GeoPoint(latitude: 45.6270, longitude: 8.7112), after: 3600).taxi
     #expect(away.zoneID == nil)
     #expect(away.state == .unavailable)
     #expect(try await test.queue("N") == ["N1"])
-    _ = try await test.domain.reportPosition(driverUserID: "driver-A", position: TestDispatch.duomo, reportedAt: nil)
+    try await test.move("A", to: TestDispatch.duomo, after: 3600)
     #expect(try await test.queue("C") == ["A"])
   }
 

@@ -68,6 +68,32 @@ extension Setting {
     valueName: "minutes"
   )
 
+  static let searchLimit = Setting(
+    "searchLimit",
+    help:
+      "How long (minutes) a request keeps asking the taxis in reach, round after round, before it ends with no taxi (a reservation's ride: as long after its meeting time); default 10.",
+    valueName: "minutes"
+  )
+
+  static let searchRoundPause = Setting(
+    "searchRoundPause",
+    help: "How long (seconds) a request every taxi in reach declined waits before asking again, one ring of zones wider; default 30.",
+    valueName: "seconds"
+  )
+
+  static let noShowWait = Setting(
+    "noShowWait",
+    help: "How long (minutes) a driver waits at the pickup before they may mark the passenger absent (the fee applies); default 5.",
+    valueName: "minutes"
+  )
+
+  static let positionFilter = Setting(
+    "positionFilter",
+    help:
+      "How taxis' position fixes are filtered (JSON: worstAccuracyMetres, fastestKmh, zoneHysteresisMetres); default 100 m, 150 km/h, 40 m.",
+    valueName: "file"
+  )
+
   static let alertEmails = Setting(
     "alertEmails",
     help:
@@ -114,6 +140,18 @@ struct DispatchOptions: ParsableArguments {
   @Option(name: .customLong(Setting.sharingWindow.flagName), help: Setting.sharingWindow.argumentHelp)
   var sharingWindow: String?
 
+  @Option(name: .customLong(Setting.searchLimit.flagName), help: Setting.searchLimit.argumentHelp)
+  var searchLimit: String?
+
+  @Option(name: .customLong(Setting.searchRoundPause.flagName), help: Setting.searchRoundPause.argumentHelp)
+  var searchRoundPause: String?
+
+  @Option(name: .customLong(Setting.noShowWait.flagName), help: Setting.noShowWait.argumentHelp)
+  var noShowWait: String?
+
+  @Option(name: .customLong(Setting.positionFilter.flagName), help: Setting.positionFilter.argumentHelp)
+  var positionFilter: String?
+
   @Option(name: .customLong(Setting.alertEmails.flagName), help: Setting.alertEmails.argumentHelp)
   var alertEmails: String?
 
@@ -133,6 +171,10 @@ struct DispatchOptions: ParsableArguments {
       Setting.reservationLead.given(reservationLead),
       Setting.reservationEditCutoff.given(reservationEditCutoff),
       Setting.sharingWindow.given(sharingWindow),
+      Setting.searchLimit.given(searchLimit),
+      Setting.searchRoundPause.given(searchRoundPause),
+      Setting.noShowWait.given(noShowWait),
+      Setting.positionFilter.given(positionFilter),
       Setting.alertEmails.given(alertEmails),
       Setting.dispatchZone.given(zone),
     ]
@@ -163,9 +205,30 @@ struct DispatchOptions: ParsableArguments {
     if let value = try values.number(.reservationLead, in: 15 ... (60 * 24 * 30)) { settings.reservationLeadTime = value * 60 }
     if let value = try values.number(.reservationEditCutoff, in: 10 ... (60 * 24)) { settings.reservationEditCutoff = value * 60 }
     if let value = try values.number(.sharingWindow, in: 0 ... 240) { settings.sharingWindow = value * 60 }
+    if let value = try values.number(.searchLimit, in: 0.5 ... 240) { settings.searchLimit = value * 60 }
+    if let value = try values.number(.searchRoundPause, in: 1 ... 600) { settings.searchRoundPause = value }
+    if let value = try values.number(.noShowWait, in: 0 ... 60) { settings.noShowWait = value * 60 }
+    if let filter = try values.file(.positionFilter, { try JSONDecoder().decode(PositionFilterFile.self, from: $0) }) {
+      for (name, value) in [
+        ("worstAccuracyMetres", filter.worstAccuracyMetres), ("fastestKmh", filter.fastestKmh),
+        ("zoneHysteresisMetres", filter.zoneHysteresisMetres),
+      ] where value.map({ !($0 >= 0 && $0.isFinite) }) ?? false {
+        throw ConfigurationError(setting: Setting.positionFilter.key, source: .defaults, reason: "\(name) is a distance or speed, 0 or more")
+      }
+      if let value = filter.worstAccuracyMetres { settings.worstAccuracyMetres = value }
+      if let value = filter.fastestKmh { settings.fastestKmh = value }
+      if let value = filter.zoneHysteresisMetres { settings.zoneHysteresisMetres = value }
+    }
     settings.alertEmails = values.list(.alertEmails)
     if let tariff = try values.file(.tariff, { try JSONDecoder().decode(Tariff.self, from: $0) }) { settings.tariff = tariff }
     settings.zone = try values.timeZone(.dispatchZone)
     return settings
   }
+}
+
+/// The `--position-filter` file: each value optional (the default stays).
+struct PositionFilterFile: Decodable {
+  var worstAccuracyMetres: Double?
+  var fastestKmh: Double?
+  var zoneHysteresisMetres: Double?
 }

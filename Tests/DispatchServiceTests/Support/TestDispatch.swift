@@ -95,6 +95,7 @@ struct TestDispatch {
     accounts.add("driver-\(code)", name: "Driver \(code)", driver: true)
     _ = try await domain.createTaxi(code: code, plate: "PL\(code)", capacity: capacity, driverUserID: "driver-\(code)")
     _ = try await domain.reportPosition(driverUserID: "driver-\(code)", position: position, reportedAt: nil)
+    clock.advance(by: 1)
     return try await domain.setAvailability(driverUserID: "driver-\(code)", available: true, reason: "")
   }
 
@@ -104,6 +105,11 @@ struct TestDispatch {
   }
 
   func request(_ passenger: String, at position: GeoPoint, key: String = "", passengers: Int = 1) async throws -> Ride {
+    try await party(passenger, at: position, key: key, passengers: passengers)[0]
+  }
+
+  /// Every ride of a request (several for a party larger than a taxi).
+  func party(_ passenger: String, at position: GeoPoint, key: String = "", passengers: Int = 1) async throws -> [Ride] {
     try await domain.requestRide(
       passengerUserID: passenger,
       pickup: .position(position),
@@ -125,5 +131,20 @@ struct TestDispatch {
 
   func ride(_ id: String) async throws -> Ride {
     try await store.read { tx in try tx.ride(id: id) }!
+  }
+
+  /// Moves the taxi `code` to `position` as its driver reports it, `seconds` after the clock's
+  /// now (the clock moves there first): a fix each report, never a duplicate.
+  @discardableResult
+  func move(
+    _ code: String,
+    to position: GeoPoint,
+    after seconds: TimeInterval = 10,
+    accuracy: Double? = nil
+  ) async throws
+    -> (taxi: Taxi, verdict: PositionVerdict)
+  {
+    clock.advance(by: seconds)
+    return try await domain.reportPosition(driverUserID: "driver-\(code)", position: position, reportedAt: nil, accuracyMetres: accuracy)
   }
 }

@@ -11,4 +11,6 @@ public enum DispatchChange: Sendable, Hashable {
   case rideChanged(Ride)
   /// A taxi as it is now (availability, zone, queue).
   case taxiChanged(Taxi)
+  /// A taxi reported a new position (the control room's map moves it).
+  case taxiMoved(code: String)
 }

@@ -53,6 +53,8 @@ public final class DispatchFeeds: Sendable {
         if let code = ride.taxiCode { drivers.publish(.ride(ride), to: code) }
       case .taxiChanged(let taxi):
         drivers.publish(.taxi(taxi), to: taxi.code)
+      case .taxiMoved:
+        break
       }
     }
     monitors.publish((), to: "")

@@ -47,8 +47,20 @@ public struct DispatchSettings: Sendable {
   public var reservationAllocationLead: TimeInterval = 10 * 60
   /// Shared reservations are matched when their meeting times are at most this far apart.
   public var sharingWindow: TimeInterval = 15 * 60
-  /// The seats a shared ride may fill.
-  public var sharedCapacity = 4
+  /// How long a request keeps looking for a taxi, round after round, before it ends with no taxi
+  /// (a reservation's ride counts from its dispatch).
+  public var searchLimit: TimeInterval = 10 * 60
+  /// When every taxi in reach refused or ignored a request, how long before they are asked again
+  /// (with one more ring of zones).
+  public var searchRoundPause: TimeInterval = 30
+  /// How long a driver waits at the pickup before they may mark the passenger absent.
+  public var noShowWait: TimeInterval = 5 * 60
+  /// Position reports: a fix less accurate than this is not used.
+  public var worstAccuracyMetres = 100.0
+  /// Position reports: a fix implying a faster drive from the last one is not used.
+  public var fastestKmh = 150.0
+  /// A taxi stays in its zone while this close outside its border (GPS jitter).
+  public var zoneHysteresisMetres = 40.0
   /// A ride called now blocks the passenger's reservations within this long, and the other way.
   public var openRideHorizon: TimeInterval = 3600
   /// Admins alerted when something goes wrong (their account emails).

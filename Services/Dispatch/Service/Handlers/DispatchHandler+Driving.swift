@@ -32,12 +32,17 @@ extension DispatchHandler {
     context: ServerContext
   ) async throws -> Binario_Dispatch_V1_ReportPositionResponse {
     guard request.hasPosition else { throw ServiceError.invalid("position", "a position is required") }
-    let taxi = try await domain.reportPosition(
+    let report = try await domain.reportPosition(
       driverUserID: try Self.user(),
       position: request.position.point,
-      reportedAt: request.hasReportedAt ? request.reportedAt.date : nil
+      reportedAt: request.hasReportedAt ? request.reportedAt.date : nil,
+      accuracyMetres: request.hasAccuracyMetres ? request.accuracyMetres : nil
     )
-    return .with { $0.taxi = .init(taxi) }
+    return .with {
+      $0.taxi = .init(report.taxi)
+      $0.used = report.verdict == .used
+      $0.ignoredReason = report.verdict == .used ? "" : report.verdict.rawValue
+    }
   }
 
   public func watchJobs(
@@ -59,6 +64,8 @@ extension DispatchHandler {
       for await event in feed.events {
         // A driver unlinked from the taxi stops hearing of its jobs.
         if case .taxi(let taxi) = event, taxi.driverUserID != userID { return }
+        var shown = Ride?.none
+        if case .ride(let ride) = event { shown = try await domain.driverView(ride) }
         try await response.write(
           .with {
             switch event {
@@ -68,7 +75,7 @@ extension DispatchHandler {
                 $0.offerID = offerID
                 $0.reason = reason
               }
-            case .ride(let ride): $0.ride = .init(forDriver: ride)
+            case .ride: $0.ride = .init(forDriver: shown!)
             case .taxi(let taxi): $0.taxi = .init(taxi)
             }
           }
@@ -84,7 +91,8 @@ extension DispatchHandler {
     context: ServerContext
   ) async throws -> Binario_Dispatch_V1_AcceptOfferResponse {
     let value = try await domain.accept(driverUserID: try Self.user(), offerID: request.offerID)
-    return .with { $0.ride = .init(forDriver: value) }
+    let shown = try await domain.driverView(value)
+    return .with { $0.ride = .init(forDriver: shown) }
   }
 
   public func rejectOffer(
@@ -100,7 +108,8 @@ extension DispatchHandler {
     context: ServerContext
   ) async throws -> Binario_Dispatch_V1_ReportDelayResponse {
     let ride = try await domain.reportDelay(driverUserID: try Self.user(), rideID: request.rideID, minutes: Int(clamping: request.minutes))
-    return .with { $0.ride = .init(forDriver: ride) }
+    let shown = try await domain.driverView(ride)
+    return .with { $0.ride = .init(forDriver: shown) }
   }
 
   public func reportArrived(
@@ -108,7 +117,8 @@ extension DispatchHandler {
     context: ServerContext
   ) async throws -> Binario_Dispatch_V1_ReportArrivedResponse {
     let value = try await domain.reportArrived(driverUserID: try Self.user(), rideID: request.rideID)
-    return .with { $0.ride = .init(forDriver: value) }
+    let shown = try await domain.driverView(value)
+    return .with { $0.ride = .init(forDriver: shown) }
   }
 
   public func startRide(
@@ -116,7 +126,8 @@ extension DispatchHandler {
     context: ServerContext
   ) async throws -> Binario_Dispatch_V1_StartRideResponse {
     let ride = try await domain.startRide(driverUserID: try Self.user(), rideID: request.rideID, passengerCode: request.passengerCode)
-    return .with { $0.ride = .init(forDriver: ride) }
+    let shown = try await domain.driverView(ride)
+    return .with { $0.ride = .init(forDriver: shown) }
   }
 
   public func completeRide(
@@ -124,6 +135,25 @@ extension DispatchHandler {
     context: ServerContext
   ) async throws -> Binario_Dispatch_V1_CompleteRideResponse {
     let value = try await domain.completeRide(driverUserID: try Self.user(), rideID: request.rideID)
-    return .with { $0.ride = .init(forDriver: value) }
+    let shown = try await domain.driverView(value)
+    return .with { $0.ride = .init(forDriver: shown) }
+  }
+
+  public func reportNoShow(
+    request: Binario_Dispatch_V1_ReportNoShowRequest,
+    context: ServerContext
+  ) async throws -> Binario_Dispatch_V1_ReportNoShowResponse {
+    let ride = try await domain.reportNoShow(driverUserID: try Self.user(), rideID: request.rideID, reservationID: request.reservationID)
+    let shown = try await domain.driverView(ride)
+    return .with { $0.ride = .init(forDriver: shown) }
+  }
+
+  public func giveUpRide(
+    request: Binario_Dispatch_V1_GiveUpRideRequest,
+    context: ServerContext
+  ) async throws -> Binario_Dispatch_V1_GiveUpRideResponse {
+    let ride = try await domain.giveUpRide(driverUserID: try Self.user(), rideID: request.rideID, reason: request.reason)
+    let shown = try await domain.driverView(ride)
+    return .with { $0.ride = .init(forDriver: shown) }
   }
 }

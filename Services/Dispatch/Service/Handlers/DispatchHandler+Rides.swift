@@ -11,14 +11,40 @@ extension DispatchHandler {
     request: Binario_Dispatch_V1_RequestRideRequest,
     context: ServerContext
   ) async throws -> Binario_Dispatch_V1_RequestRideResponse {
-    let ride = try await domain.requestRide(
+    let rides = try await domain.requestRide(
       passengerUserID: try Self.user(),
       pickup: request.hasPickup ? request.pickup.domain : nil,
       destination: request.hasDestination ? request.destination.domain : nil,
       passengers: Int(clamping: request.passengers),
       idempotencyKey: request.idempotencyKey
     )
-    return .with { $0.ride = .init(ride) }
+    return .with {
+      $0.ride = .init(rides[0])
+      if rides.count > 1 { $0.party = rides.map { Binario_Dispatch_V1_Ride($0) } }
+    }
+  }
+
+  public func estimateRide(
+    request: Binario_Dispatch_V1_EstimateRideRequest,
+    context: ServerContext
+  ) async throws -> Binario_Dispatch_V1_EstimateRideResponse {
+    let estimate = try await domain.estimateRide(
+      passengerUserID: try Self.user(),
+      pickup: request.hasPickup ? request.pickup.domain : nil,
+      destination: request.hasDestination ? request.destination.domain : nil,
+      passengers: Int(clamping: request.passengers)
+    )
+    let tariff = domain.settings.tariff
+    return .with {
+      $0.pickup = .init(estimate.pickup)
+      if let destination = estimate.destination { $0.destination = .init(destination) }
+      if let fare = estimate.fareMinor { $0.estimatedFare = .init(minor: fare, currency: estimate.currency) }
+      $0.taxis = UInt32(estimate.taxis)
+      if let eta = estimate.pickupETA { $0.pickupEta = .init(date: eta) }
+      $0.taxisFreeNearby = UInt32(estimate.freeNearby)
+      $0.freeCancellationSeconds = UInt32(tariff.freeCancellationSeconds)
+      $0.cancellationFee = .init(minor: tariff.cancellationFeeMinor, currency: tariff.currency)
+    }
   }
 
   public func getRide(
@@ -43,7 +69,9 @@ extension DispatchHandler {
     guard ride.state.isOpen || !ride.settled else { return }
     try await withRPCCancellationHandler {
       for await change in feed.changes {
-        try await response.write(.with { $0.ride = .init(change) })
+        // Each rider sees their own side of it (a shared ride's member their code and share).
+        let mine = try await domain.watched(change, by: userID)
+        try await response.write(.with { $0.ride = .init(mine) })
         if !change.state.isOpen && change.settled { return }
       }
     } onCancelRPC: {

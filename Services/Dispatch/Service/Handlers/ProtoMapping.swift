@@ -95,6 +95,15 @@ extension Binario_Dispatch_V1_Ride {
     self.passengerName = ride.passengerName
     self.route = ride.route.map(Binario_Dispatch_V1_Stop.init)
     self.reservationID = ride.reservationID
+    self.searchRound = UInt32(ride.searchRound)
+    if let next = ride.nextRoundAt { self.nextRoundAt = .init(date: next) }
+    if let until = ride.searchingUntil { self.searchingUntil = .init(date: until) }
+    if let position = ride.taxiPosition { self.taxiPosition = .init(position) }
+    if let at = ride.taxiPositionAt { self.taxiPositionAt = .init(date: at) }
+    if let eta = ride.taxiEta { self.taxiEta = .init(date: eta) }
+    self.endReason = .init(ride.endReason)
+    self.partyID = ride.partyID ?? ""
+    if let from = ride.noShowFrom { self.noShowFrom = .init(date: from) }
   }
 
   /// As the driver sees it: the passenger's code is theirs to tell, not the driver's to read.
@@ -102,6 +111,19 @@ extension Binario_Dispatch_V1_Ride {
     self.init(ride)
     self.passengerCode = ""
     self.cardLast4 = ""
+  }
+}
+
+extension Binario_Dispatch_V1_RideEndReason {
+  init(_ reason: Ride.EndReason) {
+    switch reason {
+    case .none: self = .unspecified
+    case .passenger: self = .passenger
+    case .noShow: self = .noShow
+    case .noTaxi: self = .noTaxi
+    case .accountClosed: self = .accountClosed
+    case .taxiOutOfService: self = .taxiOutOfService
+    }
   }
 }
 
@@ -176,6 +198,7 @@ extension Binario_Dispatch_V1_Stop {
     self.passengerName = stop.passengerName
     self.passengers = UInt32(stop.passengers)
     self.reservationID = stop.reservationID
+    self.done = stop.done
   }
 }
 
@@ -198,5 +221,8 @@ extension Binario_Dispatch_V1_Reservation {
     self.rideID = reservation.rideID ?? ""
     self.editableUntil = .init(date: editableUntil)
     if let fee = reservation.cancellationFeeMinor { self.cancellationFee = .init(minor: fee, currency: reservation.currency) }
+    self.passengerCode = reservation.passengerCode
+    self.soloFare = .init(minor: reservation.soloFareMinor ?? reservation.fareMinor, currency: reservation.currency)
+    self.endReason = .init(reservation.endReason)
   }
 }

@@ -180,4 +180,31 @@ public enum DispatchMigrations {
     }
     // Where dispatch stands in identity's events (account deleted, disabled).
     .add("v3-identity-events", EventSchema.createCursors)
+    .add("v4-rounds-riders-parties") { db in
+      // A search goes round again (`search_round`, `next_round_at`; an offer remembers its
+      // round) until the search limit; `end_reason` says why a ride ended ("passenger",
+      // "no_show", "no_taxi", ...). A party larger than one taxi is several rides of one
+      // `party_id`, each its own `party_index`: one open ride per passenger and slot. Every rider
+      // of a shared ride has their own code, boarding time and the fare they would pay alone.
+      try db.execute(
+        sql: """
+          ALTER TABLE ride ADD COLUMN search_round INTEGER NOT NULL DEFAULT 1;
+          ALTER TABLE ride ADD COLUMN next_round_at REAL;
+          ALTER TABLE ride ADD COLUMN end_reason TEXT NOT NULL DEFAULT '';
+          ALTER TABLE ride ADD COLUMN party_id TEXT;
+          ALTER TABLE ride ADD COLUMN party_index INTEGER NOT NULL DEFAULT 0;
+          DROP INDEX ride_open_passenger;
+          CREATE UNIQUE INDEX ride_open_passenger ON ride(passenger_user_id, party_index)
+            WHERE state IN ('searching', 'allocated', 'arrived', 'in_progress');
+          CREATE INDEX ride_by_party ON ride(party_id) WHERE party_id IS NOT NULL;
+          ALTER TABLE offer ADD COLUMN round INTEGER NOT NULL DEFAULT 1;
+          ALTER TABLE reservation ADD COLUMN passenger_code TEXT NOT NULL DEFAULT '';
+          ALTER TABLE reservation ADD COLUMN boarded_at REAL;
+          ALTER TABLE reservation ADD COLUMN solo_fare_minor INTEGER;
+          ALTER TABLE reservation ADD COLUMN end_reason TEXT NOT NULL DEFAULT '';
+          UPDATE reservation SET passenger_code = printf('%04d', abs(random()) % 10000), solo_fare_minor = fare_minor;
+          CREATE INDEX reservation_by_ride ON reservation(ride_id) WHERE ride_id IS NOT NULL;
+          """
+      )
+    }
 }

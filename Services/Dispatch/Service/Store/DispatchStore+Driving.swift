@@ -3,15 +3,16 @@ import Foundation
 import GRDB
 
 extension DispatchTransaction {
-  /// The taxi of a driver as a position report needs it: without its offer or queue rank (`onRide`
-  /// is true only for a ride in progress, whose distance grows).
+  /// The taxi of a driver as a position report needs it: without its offer or queue rank
+  /// (`onRide`: it has an active ride, whose passenger watches it come).
   public func taxiForReport(driverUserID: String) throws -> Taxi? {
     try Row.fetchOne(
       db.cachedStatement(
         sql: """
           SELECT t.code, t.plate, t.capacity, t.driver_user_id, t.available, t.unavailable_reason, t.latitude, t.longitude,
             t.position_at, t.zone_id, t.queue_seq, t.missed_offers, 0 AS has_offer,
-            EXISTS (SELECT 1 FROM ride r WHERE r.taxi_code = t.code AND r.state = 'in_progress') AS on_ride, 0 AS queue_position
+            EXISTS (SELECT 1 FROM ride r WHERE r.taxi_code = t.code AND r.state IN ('allocated', 'arrived', 'in_progress'))
+              AS on_ride, 0 AS queue_position
           FROM taxi t WHERE t.driver_user_id = ?
           """
       ),
@@ -61,20 +62,21 @@ extension DispatchTransaction {
   }
 
   /// The taxi to offer `ride` to in `zoneID`: the nearest the head of the queue that holds no
-  /// pending offer, seats the passengers, and was not offered this ride before.
+  /// pending offer, seats the passengers, and was not offered this ride in its current round.
   public func candidate(for ride: Ride, in zoneID: String) throws -> Taxi? {
     try taxis(
       where: """
         t.zone_id = ? AND t.queue_seq IS NOT NULL AND t.capacity >= ?
           AND NOT EXISTS (SELECT 1 FROM offer o WHERE o.taxi_code = t.code AND o.state = 'pending')
-          AND NOT EXISTS (SELECT 1 FROM offer o WHERE o.ride_seq = ? AND o.taxi_code = t.code)
+          AND NOT EXISTS (SELECT 1 FROM offer o WHERE o.ride_seq = ? AND o.taxi_code = t.code AND o.round = ?)
         """,
-      [zoneID, ride.passengers, ride.seq],
+      [zoneID, ride.passengers, ride.seq, ride.searchRound],
       orderBy: "t.queue_seq LIMIT 1"
     ).first
   }
 
-  /// Whether some queued taxi of `zoneIDs` could still take `ride` once free of its own offer.
+  /// Whether some queued taxi of `zoneIDs` could still take `ride` this round once free of its
+  /// own offer.
   public func hasBusyCandidate(for ride: Ride, in zoneIDs: [String]) throws -> Bool {
     guard !zoneIDs.isEmpty else { return false }
     let marks = zoneIDs.map { _ in "?" }.joined(separator: ", ")
@@ -82,9 +84,26 @@ extension DispatchTransaction {
       db,
       sql: """
         SELECT EXISTS (SELECT 1 FROM taxi t WHERE t.zone_id IN (\(marks)) AND t.queue_seq IS NOT NULL AND t.capacity >= ?
-          AND NOT EXISTS (SELECT 1 FROM offer o WHERE o.ride_seq = ? AND o.taxi_code = t.code))
+          AND NOT EXISTS (SELECT 1 FROM offer o WHERE o.ride_seq = ? AND o.taxi_code = t.code AND o.round = ?))
         """,
-      arguments: StatementArguments(zoneIDs) + [ride.passengers, ride.seq]
+      arguments: StatementArguments(zoneIDs) + [ride.passengers, ride.seq, ride.searchRound]
     ) ?? false
+  }
+
+  /// The queued taxis of `zoneIDs` free of any offer that seat `seats`, in the order a request
+  /// would ask them (zone by zone as given, each from the head of its queue).
+  public func freeTaxis(in zoneIDs: [String], seating seats: Int) throws -> [Taxi] {
+    var free: [Taxi] = []
+    for zoneID in zoneIDs {
+      free += try taxis(
+        where: """
+          t.zone_id = ? AND t.queue_seq IS NOT NULL AND t.capacity >= ?
+            AND NOT EXISTS (SELECT 1 FROM offer o WHERE o.taxi_code = t.code AND o.state = 'pending')
+          """,
+        [zoneID, seats],
+        orderBy: "t.queue_seq"
+      )
+    }
+    return free
   }
 }

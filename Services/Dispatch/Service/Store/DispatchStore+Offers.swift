@@ -11,7 +11,8 @@ extension DispatchTransaction {
       queueSeq: row["queue_seq"],
       distanceMetres: row["distance_metres"],
       offeredAt: DispatchStore.date(row["offered_at"] as Double),
-      expiresAt: DispatchStore.date(row["expires_at"] as Double)
+      expiresAt: DispatchStore.date(row["expires_at"] as Double),
+      round: row["round"]
     )
   }
 
@@ -50,12 +51,12 @@ extension DispatchTransaction {
   public func insertOffer(_ offer: Offer) throws {
     try db.executeCached(
       sql: """
-        INSERT INTO offer (id, ride_seq, taxi_code, state, queue_seq, distance_metres, offered_at, expires_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO offer (id, ride_seq, taxi_code, state, queue_seq, distance_metres, offered_at, expires_at, round)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
         offer.id, offer.rideSeq, offer.taxiCode, offer.state.rawValue, offer.queueSeq, offer.distanceMetres,
-        DispatchStore.seconds(offer.offeredAt), DispatchStore.seconds(offer.expiresAt),
+        DispatchStore.seconds(offer.offeredAt), DispatchStore.seconds(offer.expiresAt), offer.round,
       ]
     )
   }

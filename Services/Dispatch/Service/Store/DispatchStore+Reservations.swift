@@ -34,6 +34,10 @@ extension DispatchTransaction {
       cancellationFeeMinor: row["cancellation_fee_minor"]
     )
     reservation.seq = row["seq"]
+    reservation.passengerCode = row["passenger_code"]
+    reservation.boardedAt = DispatchStore.date(row["boarded_at"] as Double?)
+    reservation.soloFareMinor = row["solo_fare_minor"]
+    reservation.endReason = Ride.EndReason(rawValue: row["end_reason"]) ?? .none
     return reservation
   }
 
@@ -103,8 +107,9 @@ extension DispatchTransaction {
       sql: """
         INSERT INTO reservation (id, passenger_user_id, passenger_name, idempotency_key, state, pickup_latitude, pickup_longitude,
           pickup_address, pickup_zone_id, destination_latitude, destination_longitude, destination_address, destination_zone_id,
-          passengers, meeting_at, ends_at, shared, group_id, currency, fare_minor, card_token, card_last4, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          passengers, meeting_at, ends_at, shared, group_id, currency, fare_minor, card_token, card_last4, created_at,
+          passenger_code, solo_fare_minor)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
         reservation.id, reservation.passengerUserID, reservation.passengerName, reservation.idempotencyKey, reservation.state.rawValue,
@@ -113,7 +118,7 @@ extension DispatchTransaction {
         reservation.destination.address, reservation.destination.zoneID, reservation.passengers,
         DispatchStore.seconds(reservation.meetingAt), DispatchStore.seconds(reservation.endsAt), reservation.shared,
         reservation.groupID, reservation.currency, reservation.fareMinor, reservation.cardToken, reservation.cardLast4,
-        DispatchStore.seconds(reservation.createdAt),
+        DispatchStore.seconds(reservation.createdAt), reservation.passengerCode, reservation.soloFareMinor,
       ]
     )
   }
@@ -125,7 +130,7 @@ extension DispatchTransaction {
         UPDATE reservation SET state = ?, pickup_latitude = ?, pickup_longitude = ?, pickup_address = ?, pickup_zone_id = ?,
           destination_latitude = ?, destination_longitude = ?, destination_address = ?, destination_zone_id = ?, passengers = ?,
           meeting_at = ?, ends_at = ?, shared = ?, group_id = ?, fare_minor = ?, ride_id = ?, cancelled_at = ?,
-          cancellation_fee_minor = ?
+          cancellation_fee_minor = ?, boarded_at = ?, solo_fare_minor = ?, end_reason = ?
         WHERE id = ?
         """,
       arguments: [
@@ -134,7 +139,8 @@ extension DispatchTransaction {
         reservation.destination.position.longitude, reservation.destination.address, reservation.destination.zoneID,
         reservation.passengers, DispatchStore.seconds(reservation.meetingAt), DispatchStore.seconds(reservation.endsAt),
         reservation.shared, reservation.groupID, reservation.fareMinor, reservation.rideID,
-        DispatchStore.seconds(reservation.cancelledAt), reservation.cancellationFeeMinor, reservation.id,
+        DispatchStore.seconds(reservation.cancelledAt), reservation.cancellationFeeMinor, DispatchStore.seconds(reservation.boardedAt),
+        reservation.soloFareMinor, reservation.endReason.rawValue, reservation.id,
       ]
     )
   }

@@ -49,6 +49,11 @@ extension DispatchTransaction {
     ride.positionAlerted = row["position_alerted"]
     ride.reservationID = row["reservation_id"]
     ride.groupID = row["group_id"]
+    ride.searchRound = row["search_round"]
+    ride.nextRoundAt = DispatchStore.date(row["next_round_at"] as Double?)
+    ride.endReason = Ride.EndReason(rawValue: row["end_reason"]) ?? .none
+    ride.partyID = row["party_id"]
+    ride.partyIndex = row["party_index"]
     return ride
   }
 
@@ -83,11 +88,22 @@ extension DispatchTransaction {
     try rides(where: "state IN ('searching', 'allocated', 'arrived', 'in_progress')")
   }
 
-  /// Rides searching with no pending offer (waiting for a taxi to be free to ask), oldest first.
-  public func ridesWaitingForTaxi() throws -> [Ride] {
+  /// Rides searching with no pending offer (waiting for a taxi to be free to ask, or for their
+  /// next round, due by `now`), oldest first.
+  public func ridesWaitingForTaxi(now: Date) throws -> [Ride] {
     try rides(
-      where: "state = 'searching' AND NOT EXISTS (SELECT 1 FROM offer o WHERE o.ride_seq = ride.seq AND o.state = 'pending')"
+      where: """
+        state = 'searching' AND (next_round_at IS NULL OR next_round_at <= ?)
+          AND NOT EXISTS (SELECT 1 FROM offer o WHERE o.ride_seq = ride.seq AND o.state = 'pending')
+        """,
+      [DispatchStore.seconds(now)]
     )
+  }
+
+  /// When the next search paused between rounds asks again.
+  public func nextSearchRound() throws -> Date? {
+    try Double.fetchOne(db.cachedStatement(sql: "SELECT MIN(next_round_at) FROM ride WHERE state = 'searching' AND next_round_at IS NOT NULL"))
+      .map(DispatchStore.date)
   }
 
   /// Ended rides whose money is not settled yet.
@@ -95,11 +111,15 @@ extension DispatchTransaction {
     try rides(where: "settled = 0 AND state IN ('completed', 'cancelled', 'no_taxi')")
   }
 
-  /// A passenger's rides, newest first, after `beforeSeq` (a page token), at most `limit`.
+  /// A passenger's rides, newest first, after `beforeSeq` (a page token), at most `limit`: their
+  /// own, and the shared rides a reservation of theirs was dispatched to.
   public func rides(passengerUserID: String, beforeSeq: Int64?, limit: Int) throws -> [Ride] {
     try rides(
-      where: "passenger_user_id = ? AND seq < ?",
-      [passengerUserID, beforeSeq ?? Int64.max],
+      where: """
+        seq < ? AND (passenger_user_id = ?
+          OR id IN (SELECT r.ride_id FROM reservation r WHERE r.passenger_user_id = ? AND r.ride_id IS NOT NULL))
+        """,
+      [beforeSeq ?? Int64.max, passengerUserID, passengerUserID],
       orderBy: "seq DESC LIMIT \(limit)"
     )
   }
@@ -111,8 +131,8 @@ extension DispatchTransaction {
         INSERT INTO ride (id, passenger_user_id, passenger_name, idempotency_key, state, pickup_latitude, pickup_longitude,
           pickup_address, pickup_zone_id, destination_latitude, destination_longitude, destination_address,
           destination_zone_id, passengers, requested_at, passenger_code, currency, estimated_fare_minor, card_token,
-          card_last4, hold_id, reservation_id, group_id)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          card_last4, hold_id, reservation_id, group_id, party_id, party_index)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
         ride.id, ride.passengerUserID, ride.passengerName, ride.idempotencyKey, ride.state.rawValue,
@@ -120,6 +140,7 @@ extension DispatchTransaction {
         ride.destination?.position.latitude, ride.destination?.position.longitude, ride.destination?.address ?? "",
         ride.destination?.zoneID ?? "", ride.passengers, DispatchStore.seconds(ride.requestedAt), ride.passengerCode,
         ride.currency, ride.estimatedFareMinor, ride.cardToken, ride.cardLast4, ride.holdID, ride.reservationID, ride.groupID,
+        ride.partyID, ride.partyIndex,
       ]
     )
     var inserted = ride
@@ -134,7 +155,8 @@ extension DispatchTransaction {
         UPDATE ride SET state = ?, taxi_code = ?, taxi_plate = ?, allocated_at = ?, estimated_pickup_at = ?, delayed = ?,
           arrived_at = ?, started_at = ?, ended_at = ?, distance_metres = ?, last_latitude = ?, last_longitude = ?,
           last_position_at = ?, fare_minor = ?, cancellation_fee_minor = ?, card_last4 = ?, settled = ?, position_alerted = ?,
-          passengers = ?, passenger_user_id = ?, passenger_name = ?, estimated_fare_minor = ?
+          passengers = ?, passenger_user_id = ?, passenger_name = ?, estimated_fare_minor = ?, search_round = ?, next_round_at = ?,
+          end_reason = ?
         WHERE seq = ?
         """,
       arguments: [
@@ -143,7 +165,8 @@ extension DispatchTransaction {
         DispatchStore.seconds(ride.startedAt), DispatchStore.seconds(ride.endedAt), ride.distanceMetres,
         ride.lastPosition?.latitude, ride.lastPosition?.longitude, DispatchStore.seconds(ride.lastPositionAt), ride.fareMinor,
         ride.cancellationFeeMinor, ride.cardLast4, ride.settled, ride.positionAlerted, ride.passengers, ride.passengerUserID,
-        ride.passengerName, ride.estimatedFareMinor, ride.seq,
+        ride.passengerName, ride.estimatedFareMinor, ride.searchRound, DispatchStore.seconds(ride.nextRoundAt), ride.endReason.rawValue,
+        ride.seq,
       ]
     )
   }

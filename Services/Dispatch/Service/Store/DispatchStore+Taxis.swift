@@ -43,4 +43,9 @@ extension DispatchTransaction {
   public func taxi(driverUserID: String) throws -> Taxi? {
     try taxis(where: "t.driver_user_id = ?", [driverUserID]).first
   }
+
+  /// The most seats any taxi with a driver has; `nil` for a fleet without drivers.
+  public func largestCapacity() throws -> Int? {
+    try Int.fetchOne(db.cachedStatement(sql: "SELECT MAX(capacity) FROM taxi WHERE driver_user_id IS NOT NULL"))
+  }
 }

@@ -65,13 +65,15 @@ extension DispatchDomain {
         try tx.save(reservation)
         continue
       }
+      reservation.endReason = .accountClosed
       _ = try withdraw(&reservation, ride: ride, fee: 0, tx, now: now)
       try tx.enqueue(reservationClosedMessage(reservation))
     }
     for var ride in try tx.openRides(passengerUserID: userID) where ride.groupID == nil {
       if ride.state == .inProgress && !includingRidesInProgress { continue }
+      ride.endReason = .accountClosed
       try cancel(&ride, fee: 0, tx, now: now)
-      try tx.enqueue(passengerMessage(ride, event: "closed"))
+      try enqueueToRiders(ride, event: "closed", tx)
     }
   }
 
@@ -85,21 +87,13 @@ extension DispatchDomain {
     try withdrawOffer(ofTaxi: taxi.code, reason: "unavailable", tx, now: now)
     if var ride = try tx.activeRide(taxiCode: taxi.code) {
       if ride.state == .inProgress {
+        ride.endReason = .taxiOutOfService
         try complete(&ride, tx, now: now)
         tx.record(.rideChanged(ride))
-        try tx.enqueue(passengerMessage(ride, event: "ended_early"))
+        try enqueueToRiders(ride, event: "ended_early", tx)
       } else {
-        ride.state = .searching
-        ride.taxiCode = nil
-        ride.taxiPlate = ""
-        ride.allocatedAt = nil
-        ride.estimatedPickupAt = nil
-        ride.arrivedAt = nil
-        ride.delayed = false
-        try tx.save(ride)
-        tx.record(.rideChanged(ride))
-        try tx.enqueue(passengerMessage(ride, event: "reallocating"))
-        try offerNext(&ride, tx, now: now)
+        try enqueueToRiders(ride, event: "reallocating", tx)
+        try searchAgain(&ride, tx, now: now)
       }
     }
     try recordTaxi(tx, taxi.code)

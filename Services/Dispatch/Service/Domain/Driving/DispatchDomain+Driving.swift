@@ -12,10 +12,21 @@ extension DispatchDomain {
       }
       var ride = try tx.activeRide(taxiCode: taxi.code)
       if let groupID = ride?.groupID { ride?.route = SharedRoute.plan(try tx.members(groupID: groupID)) }
+      ride = ride.map(self.shown)
       var job = offer
       if let groupID = job?.ride.groupID { job?.ride.route = SharedRoute.plan(try tx.members(groupID: groupID)) }
       return (taxi, job, ride)
     }
+  }
+
+  /// A ride as its driver sees it: a shared ride's route with who is on board, and when they may
+  /// mark a passenger absent.
+  public func driverView(_ ride: Ride) async throws -> Ride {
+    var view = ride
+    if let groupID = ride.groupID, ride.route.isEmpty {
+      view.route = SharedRoute.plan(try await store.read { tx in try tx.members(groupID: groupID) })
+    }
+    return shown(view)
   }
 
   /// Available: the taxi joins the tail of its zone's queue. Unavailable (with a reason): it
@@ -50,39 +61,69 @@ extension DispatchDomain {
     }
   }
 
-  /// Where the driver's taxi is. A taxi that enters another zone joins the tail of its queue;
-  /// on a ride, the distance driven grows. A report older than the last one is ignored.
-  public func reportPosition(driverUserID: String, position: GeoPoint, reportedAt: Date?) async throws -> Taxi {
+  /// Where the driver's taxi is. A fix that is invalid is refused; one that is inaccurate, a
+  /// duplicate, out of order or implausibly far from the last is not used (the answer says
+  /// why; ``PositionVerdict``). A taxi that enters another zone (clearly: hysteresis at the
+  /// borders) joins the tail of its queue; on a ride in progress, the distance driven grows; a
+  /// passenger watching their ride sees the taxi move.
+  public func reportPosition(
+    driverUserID: String,
+    position: GeoPoint,
+    reportedAt: Date?,
+    accuracyMetres: Double? = nil
+  ) async throws -> (taxi: Taxi, verdict: PositionVerdict) {
     var check = InputValidation()
     _ = check.position(latitude: position.latitude, longitude: position.longitude, field: "position")
     let now = clock.now()
     let instant = reportedAt ?? now
     if instant > now.addingTimeInterval(60) { check.fail("reported_at", "a report cannot be from the future") }
+    if let accuracyMetres, !(accuracyMetres >= 0 && accuracyMetres.isFinite) {
+      check.fail("accuracy_metres", "an accuracy is a distance in metres, 0 or more")
+    }
     try check.finish()
-    let zoneID = zones.zone(containing: position)?.id
+    let settings = self.settings
     return try await commit { tx in
       guard let taxi = try tx.taxiForReport(driverUserID: driverUserID) else {
         throw ServiceError.notFound("no taxi is linked to your account; ask an admin to link one")
       }
-      if let last = taxi.positionAt, instant < last { return taxi }
+      let verdict = PositionVerdict.of(
+        position,
+        at: instant,
+        accuracyMetres: accuracyMetres,
+        last: taxi.position,
+        lastAt: taxi.positionAt,
+        settings: settings
+      )
+      guard verdict == .used else { return (taxi, verdict) }
+      let zoneID = self.zones.zone(for: position, current: taxi.zoneID, hysteresis: settings.zoneHysteresisMetres)?.id
       try tx.setPosition(code: taxi.code, position, at: instant, zoneID: zoneID)
-      if taxi.onRide, var ride = try tx.activeRide(taxiCode: taxi.code), ride.state == .inProgress {
-        if let last = ride.lastPosition { ride.distanceMetres += last.distance(to: position) }
-        ride.lastPosition = position
-        ride.lastPositionAt = instant
-        try tx.save(ride)
+      tx.record(.taxiMoved(code: taxi.code))
+      if taxi.onRide, var ride = try tx.activeRide(taxiCode: taxi.code) {
+        if ride.state == .inProgress {
+          if let last = ride.lastPosition { ride.distanceMetres += last.distance(to: position) }
+          ride.lastPosition = position
+          ride.lastPositionAt = instant
+          try tx.save(ride)
+        }
+        // The passenger's map follows the taxi.
+        ride.taxiPosition = position
+        ride.taxiPositionAt = instant
+        tx.record(.rideChanged(ride))
       }
       guard zoneID != taxi.zoneID else {
         // Nothing a queue or a stream shows changed: answered without ranking the queue.
-        return try tx.taxi(code: taxi.code) ?? taxi
+        var moved = taxi
+        moved.position = position
+        moved.positionAt = instant
+        return (moved, verdict)
       }
       if zoneID == nil {
         try tx.leaveQueue(code: taxi.code)
-      } else if taxi.available, try tx.activeRide(taxiCode: taxi.code) == nil {
+      } else if taxi.available, !taxi.onRide {
         try tx.joinTail(code: taxi.code)
         try self.offerWaitingRides(tx, now: now)
       }
-      return try self.recordTaxi(tx, taxi.code)
+      return (try self.recordTaxi(tx, taxi.code), verdict)
     }
   }
 }

@@ -24,7 +24,8 @@ extension DispatchDomain {
     let now = clock.now()
     var check = InputValidation()
     let count = passengers == 0 ? 1 : passengers
-    if !(1 ... Self.maximumPassengers).contains(count) { check.fail("passengers", "a taxi takes 1 to \(Self.maximumPassengers) passengers") }
+    let seats = try await store.read { tx in try tx.largestCapacity() } ?? 4
+    if !(1 ... seats).contains(count) { check.fail("passengers", "a reserved taxi takes 1 to \(seats) passengers") }
     if pickup == nil { check.fail("pickup", "a pickup position or address is required") }
     if destination == nil { check.fail("destination", "a reservation needs a destination") }
     if let meetingAt {
@@ -66,7 +67,9 @@ extension DispatchDomain {
       rideID: nil,
       createdAt: now,
       cancelledAt: nil,
-      cancellationFeeMinor: nil
+      cancellationFeeMinor: nil,
+      passengerCode: Self.newCode(),
+      soloFareMinor: tariff.estimate(from: from.position, to: to.position)
     )
     return try await commit { tx in
       if let earlier = try tx.reservation(passengerUserID: passengerUserID, idempotencyKey: requestKey) { return earlier }
@@ -90,8 +93,9 @@ extension DispatchDomain {
     shared: Bool?
   ) async throws -> Reservation {
     let now = clock.now()
-    if let passengers, !(1 ... Self.maximumPassengers).contains(passengers) {
-      throw ServiceError.invalid("passengers", "a taxi takes 1 to \(Self.maximumPassengers) passengers")
+    let seats = try await store.read { tx in try tx.largestCapacity() } ?? 4
+    if let passengers, !(1 ... seats).contains(passengers) {
+      throw ServiceError.invalid("passengers", "a reserved taxi takes 1 to \(seats) passengers")
     }
     if let meetingAt, meetingAt < now.addingTimeInterval(settings.reservationLeadTime) {
       throw ServiceError.invalid("meeting_at", "a reservation is made at least \(Int(settings.reservationLeadTime / 60)) minutes ahead")
@@ -127,6 +131,7 @@ extension DispatchDomain {
         self.driveTime(metres: reservation.pickup.position.distance(to: reservation.destination.position))
       )
       reservation.fareMinor = self.settings.tariff.estimate(from: reservation.pickup.position, to: reservation.destination.position)
+      reservation.soloFareMinor = reservation.fareMinor
       try self.checkOverlap(reservation, tx, now: now)
       reservation.groupID = nil
       try tx.save(reservation)
@@ -136,41 +141,55 @@ extension DispatchDomain {
     }
   }
 
-  /// Deletes a reservation: free until the taxi is due (the allocation lead before the meeting),
+  /// Deletes a reservation: free until a driver has accepted its ride (in its last minutes),
   /// the cancellation fee after. A dispatched one leaves its ride (a shared ride's route and
-  /// shares are redone; a ride left empty is cancelled).
+  /// shares are redone; a ride left empty is cancelled). One whose ride found no taxi is always
+  /// deleted, free.
   public func deleteReservation(id: String, passengerUserID: String) async throws -> Reservation {
     let now = clock.now()
     let tariff = settings.tariff
-    let lead = settings.reservationAllocationLead
     let (reservation, chargeHere) = try await commit { tx -> (Reservation, Bool) in
       guard var reservation = try tx.reservation(id: id), reservation.passengerUserID == passengerUserID else {
         throw ServiceError.notFound("no reservation \(id) of yours")
       }
       guard reservation.state != .cancelled else { throw ServiceError.failedPrecondition("the reservation \(id) is deleted already") }
-      let fee = now >= reservation.meetingAt.addingTimeInterval(-lead) ? tariff.cancellationFeeMinor : 0
       let ride = try reservation.rideID.flatMap { try tx.ride(id: $0) }
-      if let found = ride, found.state == .inProgress || !found.state.isOpen {
+      if let found = ride, found.state == .completed || (found.state == .inProgress && reservation.boardedAt != nil) {
         throw ServiceError.failedPrecondition(
           "the reservation's ride \(found.id) is \(found.state.rawValue.replacingOccurrences(of: "_", with: " ")); it can no longer be deleted"
         )
       }
+      let fee = ride?.state.isActive == true ? tariff.cancellationFeeMinor : 0
+      reservation.endReason = .passenger
       let chargeHere = try self.withdraw(&reservation, ride: ride, fee: fee, tx, now: now)
       return (reservation, chargeHere)
     }
-    if chargeHere, let fee = reservation.cancellationFeeMinor {
-      _ = try await payments.charge(
-        ChargeRequest(
-          cardToken: reservation.cardToken,
-          cardLast4: reservation.cardLast4,
-          amountMinor: fee,
-          currency: reservation.currency,
-          reference: "reservation:\(reservation.id):fee",
-          description: "Binario taxi: reservation deleted in its last minutes"
-        )
-      )
-    }
+    if chargeHere { try await chargeFee(of: reservation) }
     return reservation
+  }
+
+  /// Charges a reservation's cancellation fee apart from any ride's settlement (a rider who left
+  /// a shared ride), and sends its receipt. Idempotent by the reservation.
+  func chargeFee(of reservation: Reservation) async throws {
+    guard let fee = reservation.cancellationFeeMinor, fee > 0 else { return }
+    _ = try await payments.charge(
+      ChargeRequest(
+        cardToken: reservation.cardToken,
+        cardLast4: reservation.cardLast4,
+        amountMinor: fee,
+        currency: reservation.currency,
+        reference: "reservation:\(reservation.id):fee",
+        description: "Binario taxi: reservation cancelled once its taxi was on its way"
+      )
+    )
+    let receipt = feeReceipt(
+      userID: reservation.passengerUserID,
+      key: "reservation:\(reservation.id)",
+      amount: Money(amountMinor: fee, currency: reservation.currency),
+      cardLast4: reservation.cardLast4,
+      data: ["reservation_id": reservation.id, "ride_id": reservation.rideID ?? ""]
+    )
+    try await commit { tx in try tx.enqueue(receipt) }
   }
 
   /// Cancels a reservation not ridden yet in a transaction, with `fee`. A dispatched one leaves
@@ -181,19 +200,24 @@ extension DispatchDomain {
     reservation.state = .cancelled
     reservation.cancelledAt = now
     reservation.cancellationFeeMinor = fee
+    if reservation.endReason == .none { reservation.endReason = .passenger }
     try tx.save(reservation)
+    // A ride that ended already (no taxi found) is left as it is.
+    let ride = ride.flatMap { $0.state.isOpen ? $0 : nil }
     if let groupID = reservation.groupID {
       let others = try tx.members(groupID: groupID)
       if others.isEmpty, var whole = ride {
         // The last member: the ride itself is cancelled (its settlement takes the fee).
-        try cancel(&whole, fee: fee, tx, now: now)
+        whole.endReason = reservation.endReason
+        try cancel(&whole, fee: fee, tellDriver: reservation.endReason != .noShow, tx, now: now)
         return false
       }
       try resplit(group: groupID, tx, now: now)
       return fee > 0
     }
     if var solo = ride {
-      try cancel(&solo, fee: fee, tx, now: now)
+      solo.endReason = reservation.endReason
+      try cancel(&solo, fee: fee, tellDriver: reservation.endReason != .noShow, tx, now: now)
       return false
     }
     return fee > 0
@@ -255,7 +279,7 @@ extension DispatchDomain {
         destination: route.last?.place ?? leader.destination,
         passengers: members.map(\.passengers).reduce(0, +),
         requestedAt: now,
-        passengerCode: String(format: "%04d", Int.random(in: 0 ... 9999)),
+        passengerCode: leader.passengerCode,
         currency: tariff.currency,
         cardToken: leader.cardToken,
         cardLast4: leader.cardLast4,
@@ -276,8 +300,8 @@ extension DispatchDomain {
             userID: member.passengerUserID,
             title: "Your taxi is being allocated",
             body:
-              "For your \(self.clockTime(member.meetingAt)) reservation from \(Self.describe(member.pickup)): we are asking the taxis nearby now.",
-            data: ["reservation_id": member.id, "ride_id": inserted.id, "event": "dispatched"]
+              "For your \(self.clockTime(member.meetingAt)) reservation from \(Self.describe(member.pickup)): we are asking the taxis nearby now. Your code for the driver: \(member.passengerCode).",
+            data: ["reservation_id": member.id, "ride_id": inserted.id, "event": "dispatched", "url": "/#/taxi/\(inserted.id)"]
           )
         )
       }
@@ -317,14 +341,15 @@ extension DispatchDomain {
       try tx.save(reservation)
       return
     }
-    reservation.groupID =
-      try tx.joinableGroup(for: reservation, window: settings.sharingWindow, capacity: settings.sharedCapacity) ?? Self.newID("grp")
+    let seats = try tx.largestCapacity() ?? 4
+    reservation.groupID = try tx.joinableGroup(for: reservation, window: settings.sharingWindow, capacity: seats) ?? Self.newID("grp")
     try tx.save(reservation)
     try resplit(group: reservation.groupID!, tx, now: now)
   }
 
   /// Recomputes a group's shares (and, once dispatched, its ride's route, seats and leader);
-  /// tells each member whose share changed.
+  /// tells each member whose share changed, or who now rides with others than before. No share
+  /// is more than that member's trip alone (``SharedRoute/shares(_:tariff:)``, capped).
   func resplit(group groupID: String, _ tx: DispatchTransaction, now: Date) throws {
     let members = try tx.members(groupID: groupID)
     let shares = SharedRoute.shares(members, tariff: settings.tariff)
@@ -334,15 +359,17 @@ extension DispatchDomain {
       if share != member.fareMinor || members.count > 1 {
         member.fareMinor = share
         try tx.save(member)
+        let amount = Money(amountMinor: share, currency: member.currency)
+        let alone = Money(amountMinor: member.soloFareMinor ?? share, currency: member.currency)
         try tx.enqueue(
           OutboxMessage(
-            dedupeKey: "dispatch:share:\(member.id):\(members.count):\(share)",
+            dedupeKey: "dispatch:share:\(member.id):\(members.map(\.id).joined(separator: ",")):\(share)",
             audience: .user,
             userID: member.passengerUserID,
-            title: "Your shared taxi: \(Money(amountMinor: share, currency: member.currency))",
+            title: "Your shared taxi: \(amount)",
             body: others == 0
-              ? "You are the only one in your shared taxi at \(clockTime(member.meetingAt)) for now; your fare is \(Money(amountMinor: share, currency: member.currency))."
-              : "\(others) other passenger(s) share your taxi at \(clockTime(member.meetingAt)); your share is now \(Money(amountMinor: share, currency: member.currency)).",
+              ? "You are the only one in your shared taxi at \(clockTime(member.meetingAt)) for now; your fare is \(amount)."
+              : "\(others) other passenger(s) now share your taxi at \(clockTime(member.meetingAt)); your share is \(amount) (never more than riding alone, \(alone)).",
             data: ["reservation_id": member.id, "event": "share", "share_minor": "\(share)", "currency": member.currency]
           )
         )

@@ -35,6 +35,14 @@ public struct Reservation: Sendable, Hashable {
   public var createdAt: Date
   public var cancelledAt: Date?
   public var cancellationFeeMinor: Int64?
+  /// What this passenger tells the driver at their pickup (each rider of a shared ride their own).
+  public var passengerCode = ""
+  /// When the driver took them on board with their code.
+  public var boardedAt: Date?
+  /// What the trip would cost riding alone: a shared fare never exceeds it.
+  public var soloFareMinor: Int64?
+  /// Why a cancelled one ended: the passenger deleted it, was absent, or left.
+  public var endReason: Ride.EndReason = .none
 }
 
 /// A stop of a shared ride's route.
@@ -48,6 +56,8 @@ public struct RouteStop: Sendable, Hashable {
   public var passengerName: String
   public var passengers: Int
   public var reservationID: String
+  /// A pickup whose rider is on board, or a drop-off passed.
+  public var done = false
 }
 
 /// How a shared ride is driven and paid: the route through every pickup, then every drop-off,
@@ -58,7 +68,14 @@ public enum SharedRoute {
   public static func plan(_ members: [Reservation]) -> [RouteStop] {
     let pickups = members.sorted { ($0.meetingAt, $0.seq) < ($1.meetingAt, $1.seq) }
     var stops = pickups.map {
-      RouteStop(kind: .pickup, place: $0.pickup, passengerName: $0.passengerName, passengers: $0.passengers, reservationID: $0.id)
+      RouteStop(
+        kind: .pickup,
+        place: $0.pickup,
+        passengerName: $0.passengerName,
+        passengers: $0.passengers,
+        reservationID: $0.id,
+        done: $0.boardedAt != nil
+      )
     }
     var remaining = pickups
     var here = pickups.last?.pickup.position
@@ -88,8 +105,19 @@ public enum SharedRoute {
 
   /// Each member's share of the route's fare (the tariff on the route's length with the detour
   /// factor), in proportion to what their own trip would cover (distance × passengers); the
-  /// shares add up to the fare exactly (largest remainders get the odd cents).
+  /// shares add up to the fare exactly (largest remainders get the odd cents), except that no
+  /// share is more than the member's trip alone would cost (a detour for others is never theirs
+  /// to pay): such a share is capped, and the fare is the capped shares' sum.
   public static func shares(_ members: [Reservation], tariff: Tariff) -> [String: Int64] {
+    var shares = uncappedShares(members, tariff: tariff)
+    for member in members {
+      let alone = member.soloFareMinor ?? tariff.estimate(from: member.pickup.position, to: member.destination.position)
+      if let share = shares[member.id], share > alone { shares[member.id] = alone }
+    }
+    return shares
+  }
+
+  static func uncappedShares(_ members: [Reservation], tariff: Tariff) -> [String: Int64] {
     guard !members.isEmpty else { return [:] }
     let total = tariff.fare(metres: length(plan(members)) * tariff.detourFactor)
     let weights = members.map { max(1, $0.pickup.position.distance(to: $0.destination.position)) * Double($0.passengers) }

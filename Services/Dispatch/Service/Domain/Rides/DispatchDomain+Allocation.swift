@@ -37,7 +37,7 @@ extension DispatchDomain {
       try tx.save(ride)
       tx.record(.rideChanged(ride))
       try self.recordTaxi(tx, taxi.code)
-      try tx.enqueue(self.passengerMessage(ride, event: "allocated"))
+      try self.enqueueToRiders(ride, event: "allocated", tx)
       return .success(ride)
     }
   }
@@ -81,14 +81,18 @@ extension DispatchDomain {
     try await store.read { tx in try tx.nextOfferExpiry() }
   }
 
-  /// The offer-timeouts job's pass: expires the offers that are due (a read first; the write only
-  /// when something is), then says how soon the next pending offer expires (`nil`: none pending).
-  /// A restart simply expires what fell due while the process was down.
+  /// The offer-timeouts job's pass: expires the offers that are due and starts the search rounds
+  /// that are (a read first; a write only when something is), then says how soon the next is due
+  /// (`nil`: nothing pending). A restart simply does what fell due while the process was down.
   public func expireOffersPass() async throws -> Duration? {
     if let next = try await nextOfferExpiry(), next <= clock.now() {
       try await expireDueOffers()
     }
-    return try await nextOfferExpiry().map { .milliseconds(Int64(max(0, $0.timeIntervalSince(clock.now())) * 1000)) }
+    if let next = try await nextSearchRound(), next <= clock.now() {
+      try await startDueRounds()
+    }
+    let due = [try await nextOfferExpiry(), try await nextSearchRound()].compactMap { $0 }.min()
+    return due.map { .milliseconds(Int64(max(0, $0.timeIntervalSince(clock.now())) * 1000)) }
   }
 
   // MARK: - Inside a transaction
@@ -122,11 +126,18 @@ extension DispatchDomain {
     }
   }
 
-  /// Offers a searching ride (that holds no pending offer) to the next taxi, or leaves it waiting
-  /// for a busy one, or ends it with no taxi.
+  /// Offers a searching ride (that holds no pending offer) to the next taxi of its round's reach,
+  /// or leaves it waiting for a busy one. When every taxi in reach was asked this round, the
+  /// search pauses and goes round again, one ring of zones wider, the passenger told; past the
+  /// search limit it ends with no taxi.
   func offerNext(_ ride: inout Ride, _ tx: DispatchTransaction, now: Date) throws {
+    if let next = ride.nextRoundAt, next > now { return }
     if let groupID = ride.groupID, ride.route.isEmpty { ride.route = SharedRoute.plan(try tx.members(groupID: groupID)) }
-    let zoneIDs = [ride.pickup.zoneID] + (zones.neighbours[ride.pickup.zoneID] ?? [])
+    let zoneIDs = zones.reach(from: ride.pickup.zoneID, round: ride.searchRound)
+    if ride.nextRoundAt != nil {
+      ride.nextRoundAt = nil
+      try tx.save(ride)
+    }
     for zoneID in zoneIDs {
       guard let taxi = try tx.candidate(for: ride, in: zoneID) else { continue }
       let offer = Offer(
@@ -137,21 +148,34 @@ extension DispatchDomain {
         queueSeq: taxi.queueSeq,
         distanceMetres: taxi.position.map { $0.distance(to: ride.pickup.position) } ?? 0,
         offeredAt: now,
-        expiresAt: now.addingTimeInterval(settings.offerTimeout)
+        expiresAt: now.addingTimeInterval(settings.offerTimeout),
+        round: ride.searchRound
       )
       try tx.insertOffer(offer)
       tx.record(.offerMade(OfferedJob(offer: offer, ride: ride)))
+      try tx.enqueue(offerPush(offer, ride: ride, taxi: taxi))
       var offered = taxi
       offered.hasPendingOffer = true
       tx.record(.taxiChanged(offered))
       return
     }
     if try tx.hasBusyCandidate(for: ride, in: zoneIDs) { return }
+    let deadline = searchDeadline(ride)
+    if now < deadline {
+      // Everyone in reach was asked: ask again after a pause, one ring wider.
+      ride.searchRound += 1
+      ride.nextRoundAt = min(now.addingTimeInterval(settings.searchRoundPause), deadline)
+      try tx.save(ride)
+      tx.record(.rideChanged(ride))
+      if ride.searchRound == 2 { try enqueueToRiders(ride, event: "searching_again", tx) }
+      return
+    }
     ride.state = .noTaxi
+    ride.endReason = .noTaxi
     ride.endedAt = now
     try tx.save(ride)
     tx.record(.rideChanged(ride))
-    try tx.enqueue(passengerMessage(ride, event: "no_taxi"))
+    try enqueueToRiders(ride, event: "no_taxi", tx)
     let zoneName = zones.zone(id: ride.pickup.zoneID)?.name ?? ride.pickup.zoneID
     try tx.enqueue(
       OutboxMessage(
@@ -159,17 +183,52 @@ extension DispatchDomain {
         audience: .admins,
         userID: "",
         title: "No taxi for a request",
-        body: "Ride \(ride.id) in \(zoneName) found no taxi in its zone or the neighbouring ones.",
+        body: "Ride \(ride.id) in \(zoneName) found no taxi in \(ride.searchRound) rounds of asking.",
         data: ["alert": "no_taxi", "ride_id": ride.id, "zone_id": ride.pickup.zoneID]
       )
     )
   }
 
-  /// Offers every ride that waits for a free taxi, oldest first.
-  func offerWaitingRides(_ tx: DispatchTransaction, now: Date) throws {
-    for var ride in try tx.ridesWaitingForTaxi() {
+  /// Offers every searching ride that holds no offer and whose next round is due: the rides
+  /// that wait for a free taxi, and those pausing between rounds. Returns how many it looked at.
+  @discardableResult
+  public func startDueRounds() async throws -> Int {
+    let now = clock.now()
+    return try await commit { tx in try self.offerWaitingRides(tx, now: now) }
+  }
+
+  /// When the next paused search goes round again; `nil` when none is paused.
+  public func nextSearchRound() async throws -> Date? {
+    try await store.read { tx in try tx.nextSearchRound() }
+  }
+
+  /// A push to the driver of an offer, for a driver whose page is closed (their open stream
+  /// has it at once).
+  func offerPush(_ offer: Offer, ride: Ride, taxi: Taxi) -> OutboxMessage {
+    let destination = ride.destination.map { Self.describe($0) } ?? ""
+    let body: PersonText =
+      destination.isEmpty
+      ? "Pickup at \(Self.describe(ride.pickup)), \(Int(offer.distanceMetres.rounded())) m away. Answer by \(clockTime(offer.expiresAt))."
+      : "Pickup at \(Self.describe(ride.pickup)), \(Int(offer.distanceMetres.rounded())) m away, to \(destination). Answer by \(clockTime(offer.expiresAt))."
+    return OutboxMessage(
+      dedupeKey: "dispatch:offer:\(offer.id)",
+      audience: .user,
+      userID: taxi.driverUserID ?? "",
+      title: "New job for taxi \(taxi.code)",
+      body: TranslatedText(body),
+      data: ["offer_id": offer.id, "ride_id": ride.id, "event": "offer", "url": "/#/driver"],
+      pushOnly: true
+    )
+  }
+
+  /// Offers every ride that waits for a free taxi or a new round that is due, oldest first.
+  @discardableResult
+  func offerWaitingRides(_ tx: DispatchTransaction, now: Date) throws -> Int {
+    let waiting = try tx.ridesWaitingForTaxi(now: now)
+    for var ride in waiting {
       try offerNext(&ride, tx, now: now)
     }
+    return waiting.count
   }
 
   /// Withdraws a taxi's pending offer (the taxi keeps its place) and offers the job to the next.

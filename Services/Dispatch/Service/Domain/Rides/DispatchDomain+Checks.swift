@@ -19,7 +19,7 @@ extension DispatchDomain {
         if ride.state == .allocated, !ride.delayed, let estimate = ride.estimatedPickupAt, now > estimate.addingTimeInterval(grace) {
           ride.delayed = true
           ride.estimatedPickupAt = now.addingTimeInterval(grace)
-          try tx.enqueue(self.passengerMessage(ride, event: "delayed"))
+          try self.enqueueToRiders(ride, event: "delayed", tx)
           touched = true
         }
         if !ride.positionAlerted, let code = ride.taxiCode, let taxi = try tx.taxi(code: code) {
@@ -61,15 +61,18 @@ extension DispatchDomain {
   }
 
   /// Settles an ended ride: its fare (completed) or cancellation fee is charged and the hold
-  /// released. Every payment carries a reference, so settling twice charges nothing twice.
-  /// Returns whether it is settled; a failure is logged and retried by ``settleEndedRides()``.
+  /// released, and each rider charged is sent a receipt. Every payment carries a reference (and
+  /// every receipt a key), so settling twice charges and tells nothing twice. Returns whether it
+  /// is settled; a failure is logged and retried by ``settleEndedRides()``.
   @discardableResult
   func settle(rideID: String) async -> Bool {
     do {
       guard var ride = try await store.read({ tx in try tx.ride(id: rideID) }), !ride.settled, !ride.state.isOpen else {
         return true
       }
+      var receipts: [OutboxMessage] = []
       let amount: Int64 = ride.state == .completed ? ride.fareMinor ?? 0 : ride.cancellationFeeMinor ?? 0
+      let data = ["ride_id": ride.id, "url": "/#/taxi/\(ride.id)"]
       if ride.state == .completed, let groupID = ride.groupID {
         // Each member of a shared ride pays their share, on their own card.
         for member in try await store.read({ tx in try tx.members(groupID: groupID) }) where member.fareMinor > 0 {
@@ -81,6 +84,18 @@ extension DispatchDomain {
               currency: member.currency,
               reference: "ride:\(ride.id):share:\(member.id)",
               description: "Binario taxi: your share of shared ride \(ride.id)"
+            )
+          )
+          receipts.append(
+            fareReceipt(
+              userID: member.passengerUserID,
+              key: "ride:\(ride.id):\(member.id)",
+              amount: Money(amountMinor: member.fareMinor, currency: member.currency),
+              from: member.pickup,
+              to: member.destination,
+              metres: nil,
+              cardLast4: member.cardLast4,
+              data: data
             )
           )
         }
@@ -96,19 +111,77 @@ extension DispatchDomain {
             description: "Binario taxi: \(what), ride \(ride.id)"
           )
         )
+        let money = Money(amountMinor: amount, currency: ride.currency)
+        receipts.append(
+          ride.state == .completed
+            ? fareReceipt(
+              userID: ride.passengerUserID,
+              key: "ride:\(ride.id)",
+              amount: money,
+              from: ride.pickup,
+              to: ride.destination,
+              metres: ride.distanceMetres,
+              cardLast4: ride.cardLast4,
+              data: data
+            )
+            : feeReceipt(userID: ride.passengerUserID, key: "ride:\(ride.id)", amount: money, cardLast4: ride.cardLast4, data: data)
+        )
       }
       try await payments.release(holdID: ride.holdID, reference: "ride:\(ride.id):release")
       ride.settled = true
-      let settledRide = ride
+      let (settledRide, told) = (ride, receipts)
       try await commit { tx in
         try tx.save(settledRide)
         tx.record(.rideChanged(settledRide))
+        for receipt in told { try tx.enqueue(receipt) }
       }
       return true
     } catch {
       logger.warning("settling a ride failed; retrying later", metadata: ["ride_id": "\(rideID)", "error": "\(error)"])
       return false
     }
+  }
+
+  /// The receipt of a fare charged: the trip, its distance when driven alone, the amount and the
+  /// card.
+  func fareReceipt(
+    userID: String,
+    key: String,
+    amount: Money,
+    from: RidePlace,
+    to: RidePlace?,
+    metres: Double?,
+    cardLast4: String,
+    data: [String: String]
+  ) -> OutboxMessage {
+    let trip: PersonText =
+      if let to { "from \(Self.describe(from)) to \(Self.describe(to))" } else { "from \(Self.describe(from))" }
+    let body: PersonText =
+      if let metres {
+        "Your taxi ride \(trip), \(PersonText.number(metres / 1000, digits: 1)) km: \(amount) charged to your card ending \(cardLast4)."
+      } else {
+        "Your share of the shared taxi \(trip): \(amount) charged to your card ending \(cardLast4)."
+      }
+    return OutboxMessage(
+      dedupeKey: "dispatch:receipt:\(key)",
+      audience: .user,
+      userID: userID,
+      title: "Receipt: \(amount)",
+      body: TranslatedText(body),
+      data: data.merging(["event": "receipt"]) { $1 }
+    )
+  }
+
+  /// The receipt of a cancellation fee charged.
+  func feeReceipt(userID: String, key: String, amount: Money, cardLast4: String, data: [String: String]) -> OutboxMessage {
+    OutboxMessage(
+      dedupeKey: "dispatch:receipt:\(key):fee",
+      audience: .user,
+      userID: userID,
+      title: "Cancellation fee: \(amount)",
+      body: "\(amount) was charged to your card ending \(cardLast4): the taxi was already on its way.",
+      data: data.merging(["event": "fee"]) { $1 }
+    )
   }
 
   /// Sends what the outbox holds, oldest first, removing each once scheduling has it. Admin

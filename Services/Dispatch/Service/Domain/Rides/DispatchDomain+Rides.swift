@@ -10,30 +10,32 @@ public enum RideLocation: Sendable, Hashable {
 
 /// A passenger's rides: the request, watching it, cancelling it, the history.
 extension DispatchDomain {
-  /// The most passengers a request may carry.
-  public static let maximumPassengers = 4
+  /// The most passengers one request may carry: a party larger than a taxi seats gets several.
+  public static let maximumParty = 16
 
-  /// Calls a taxi now. Needs a verified phone and a card on file; holds the cancellation fee on
-  /// the card, then offers the job to the first taxi. A retry with the same idempotency key
-  /// answers the ride the first call made.
+  /// Calls a taxi now (or several, for a party larger than the fleet's largest taxi seats: the
+  /// party is split as evenly as it goes, each group its own ride, taxi and code). Needs a
+  /// verified phone and a card on file; holds the cancellation fee on the card for each ride,
+  /// then offers each job to the first taxi. A retry with the same idempotency key answers the
+  /// rides the first call made. The first ride is the party's first group.
   public func requestRide(
     passengerUserID: String,
     pickup: RideLocation?,
     destination: RideLocation?,
     passengers: Int,
     idempotencyKey: String
-  ) async throws -> Ride {
+  ) async throws -> [Ride] {
     var check = InputValidation()
     let count = passengers == 0 ? 1 : passengers
-    if !(1 ... Self.maximumPassengers).contains(count) {
-      check.fail("passengers", "a taxi takes 1 to \(Self.maximumPassengers) passengers")
+    if !(1 ... Self.maximumParty).contains(count) {
+      check.fail("passengers", "a request takes 1 to \(Self.maximumParty) passengers; a party larger than a taxi gets several taxis")
     }
     let key = idempotencyKey.trimmingCharacters(in: .whitespaces)
     if key.count > 100 { check.fail("idempotency_key", "an idempotency key has at most 100 characters") }
     if pickup == nil { check.fail("pickup", "a pickup position or address is required") }
     try check.finish()
     let requestKey = key.isEmpty ? Self.newID("key") : key
-    if let earlier = try await store.read({ tx in try tx.ride(passengerUserID: passengerUserID, idempotencyKey: requestKey) }) {
+    if let earlier = try await store.read({ tx in try self.requested(passengerUserID, requestKey, tx) }) {
       return earlier
     }
     let from = try await resolve(pickup!, field: "pickup", userID: passengerUserID)
@@ -46,38 +48,49 @@ extension DispatchDomain {
       throw ServiceError.failedPrecondition("you already have ride \(open.id) open; cancel it or wait for it to end")
     }
     let (name, card) = try await passengerReadiness(passengerUserID)
+    let seats = try await store.read { tx in try tx.largestCapacity() } ?? 4
+    let groups = Self.partyGroups(count, seats: seats)
+    let partyID = groups.count > 1 ? Self.newID("party") : nil
     let tariff = settings.tariff
-    let hold = try await payments.hold(
-      ChargeRequest(
+    var holds: [String] = []
+    for index in groups.indices {
+      let hold = try await payments.hold(
+        ChargeRequest(
+          cardToken: card.providerToken,
+          cardLast4: card.last4,
+          amountMinor: tariff.cancellationFeeMinor,
+          currency: tariff.currency,
+          reference: "ride-hold:\(passengerUserID):\(Self.slotKey(requestKey, index))",
+          description: "Binario taxi: cancellation fee held"
+        )
+      )
+      holds.append(hold.chargeID)
+    }
+    let now = clock.now()
+    let prepared = groups.enumerated().map { index, size in
+      var ride = Ride(
+        id: Self.newID("ride"),
+        passengerUserID: passengerUserID,
+        passengerName: name,
+        idempotencyKey: Self.slotKey(requestKey, index),
+        state: .searching,
+        pickup: from,
+        destination: to,
+        passengers: size,
+        requestedAt: now,
+        passengerCode: Self.newCode(),
+        currency: tariff.currency,
         cardToken: card.providerToken,
         cardLast4: card.last4,
-        amountMinor: tariff.cancellationFeeMinor,
-        currency: tariff.currency,
-        reference: "ride-hold:\(passengerUserID):\(requestKey)",
-        description: "Binario taxi: cancellation fee held"
+        holdID: holds[index]
       )
-    )
-    let now = clock.now()
-    var ride = Ride(
-      id: Self.newID("ride"),
-      passengerUserID: passengerUserID,
-      passengerName: name,
-      idempotencyKey: requestKey,
-      state: .searching,
-      pickup: from,
-      destination: to,
-      passengers: count,
-      requestedAt: now,
-      passengerCode: String(format: "%04d", Int.random(in: 0 ... 9999)),
-      currency: tariff.currency,
-      cardToken: card.providerToken,
-      cardLast4: card.last4,
-      holdID: hold.chargeID
-    )
-    if let to { ride.estimatedFareMinor = tariff.estimate(from: from.position, to: to.position) }
-    let prepared = ride
-    let outcome: Result<Ride, ServiceError> = try await commit { tx in
-      if let earlier = try tx.ride(passengerUserID: passengerUserID, idempotencyKey: requestKey) { return .success(earlier) }
+      ride.partyID = partyID
+      ride.partyIndex = index
+      if let to { ride.estimatedFareMinor = tariff.estimate(from: from.position, to: to.position) }
+      return ride
+    }
+    let outcome: Result<[Ride], ServiceError> = try await commit { tx in
+      if let earlier = try self.requested(passengerUserID, requestKey, tx) { return .success(earlier) }
       if let open = try tx.openRide(passengerUserID: passengerUserID) {
         return .failure(.failedPrecondition("you already have ride \(open.id) open; cancel it or wait for it to end"))
       }
@@ -90,18 +103,50 @@ extension DispatchDomain {
           .failedPrecondition("your reservation \(booked.id) at \(self.clockTime(booked.meetingAt)) is due; delete it or wait for it")
         )
       }
-      var inserted = try tx.insertRide(prepared)
-      tx.record(.rideChanged(inserted))
-      try self.offerNext(&inserted, tx, now: now)
-      return .success(inserted)
+      var rides: [Ride] = []
+      for ride in prepared {
+        var inserted = try tx.insertRide(ride)
+        tx.record(.rideChanged(inserted))
+        try self.offerNext(&inserted, tx, now: now)
+        rides.append(inserted)
+      }
+      return .success(rides)
     }
     switch outcome {
-    case .success(let ride):
-      return ride.state.isOpen ? ride : try await self.ride(id: ride.id, passengerUserID: passengerUserID)
+    case .success(let rides):
+      var answered: [Ride] = []
+      for ride in rides { answered.append(try await self.ride(id: ride.id, passengerUserID: passengerUserID)) }
+      return answered
     case .failure(let refusal):
-      try? await payments.release(holdID: hold.chargeID, reference: "ride-hold-release:\(passengerUserID):\(requestKey)")
+      for (index, hold) in holds.enumerated() {
+        try? await payments.release(holdID: hold, reference: "ride-hold-release:\(passengerUserID):\(Self.slotKey(requestKey, index))")
+      }
       throw refusal
     }
+  }
+
+  /// The rides an earlier request with this key made (its party's, in order), if any.
+  func requested(_ passengerUserID: String, _ requestKey: String, _ tx: DispatchTransaction) throws -> [Ride]? {
+    guard let first = try tx.ride(passengerUserID: passengerUserID, idempotencyKey: requestKey) else { return nil }
+    guard let partyID = first.partyID else { return [first] }
+    return try tx.rides(where: "party_id = ?", [partyID])
+  }
+
+  /// A party of `count` split into the fewest taxis of `seats`, as evenly as it goes (7 in
+  /// taxis of 4: 4 and 3).
+  static func partyGroups(_ count: Int, seats: Int) -> [Int] {
+    let taxis = (count + max(1, seats) - 1) / max(1, seats)
+    return (0 ..< taxis).map { count / taxis + ($0 < count % taxis ? 1 : 0) }
+  }
+
+  /// The idempotency key of a party's ride `index` (the first keeps the request's key).
+  static func slotKey(_ key: String, _ index: Int) -> String {
+    index == 0 ? key : "\(key):party:\(index)"
+  }
+
+  /// A four-digit code a passenger tells the driver.
+  static func newCode() -> String {
+    String(format: "%04d", Int.random(in: 0 ... 9999))
   }
 
   /// The passenger's name, and their default card, or FAILED_PRECONDITION naming what is missing.
@@ -143,56 +188,73 @@ extension DispatchDomain {
     }
   }
 
-  /// One of the passenger's rides.
-  /// One of the passenger's rides: theirs, or the shared ride their reservation is in.
+  /// One of the passenger's rides as they see it: their own, or the shared ride their
+  /// reservation is in (``personalised(_:for:_:)``).
   public func ride(id: String, passengerUserID: String) async throws -> Ride {
     let found = try await store.read { tx -> Ride? in
-      guard var ride = try tx.ride(id: id) else { return nil }
-      if let groupID = ride.groupID {
-        let members = try tx.reservations(where: "group_id = ?", [groupID])
-        guard ride.passengerUserID == passengerUserID || members.contains(where: { $0.passengerUserID == passengerUserID }) else {
-          return nil
-        }
-        ride.route = SharedRoute.plan(members.filter { $0.state != .cancelled })
-        return ride
-      }
-      return ride.passengerUserID == passengerUserID ? ride : nil
+      guard let ride = try tx.ride(id: id) else { return nil }
+      return try self.personalised(ride, for: passengerUserID, tx)
     }
     guard let found else { throw ServiceError.notFound("no ride \(id) of yours") }
     return found
   }
 
-  /// Cancels a ride that has not started: free within the free period after the request, else
-  /// the cancellation fee is taken. A taxi on its way gets its place in the queue back and its
+  /// Cancels a ride that has not started: free until a driver has accepted it and within the
+  /// free period after the request; else the cancellation fee is taken (R2: it pays for a taxi
+  /// already on its way). A rider of a shared ride leaves it alone: the others ride on, their
+  /// shares recomputed and told. A taxi on its way gets its place in the queue back and its
   /// driver is told.
   public func cancelRide(id: String, passengerUserID: String) async throws -> Ride {
     let now = clock.now()
-    let tariff = settings.tariff
-    let ride = try await commitThenRefuse { tx -> Result<Ride, ServiceError> in
-      guard var ride = try tx.ride(id: id), ride.passengerUserID == passengerUserID else {
+    let (rideID, chargeApart) = try await commitThenRefuse { tx -> Result<(String, Reservation?), ServiceError> in
+      guard var ride = try tx.ride(id: id), try self.personalised(ride, for: passengerUserID, tx) != nil else {
         throw ServiceError.notFound("no ride \(id) of yours")
+      }
+      if let groupID = ride.groupID {
+        guard var mine = try tx.members(groupID: groupID).first(where: { $0.passengerUserID == passengerUserID }) else {
+          return .failure(.failedPrecondition("you left the shared ride \(id) already"))
+        }
+        guard ride.state.isOpen, mine.boardedAt == nil else {
+          return .failure(.failedPrecondition("you are on board the ride \(id); it ends at your destination"))
+        }
+        let fee = ride.state.isActive ? self.settings.tariff.cancellationFeeMinor : 0
+        mine.endReason = .passenger
+        let apart = try self.withdraw(&mine, ride: ride, fee: fee, tx, now: now)
+        return .success((ride.id, apart ? mine : nil))
       }
       switch ride.state {
       case .searching, .allocated, .arrived: break
       case .inProgress: return .failure(.failedPrecondition("the ride \(id) has started; it ends at the destination"))
       case .completed, .cancelled, .noTaxi: return .failure(.failedPrecondition("the ride \(id) has ended already"))
       }
-      let free = now.timeIntervalSince(ride.requestedAt) <= Double(tariff.freeCancellationSeconds)
-      try self.cancel(&ride, fee: free ? 0 : tariff.cancellationFeeMinor, tx, now: now)
-      // The reservations it was booked as are cancelled with it.
+      ride.endReason = .passenger
+      try self.cancel(&ride, fee: self.cancellationFee(ride, now: now), tx, now: now)
+      // The reservation it was booked as is cancelled with it.
       for var member in try tx.reservations(where: "ride_id = ? AND state = 'dispatched'", [ride.id]) {
         member.state = .cancelled
         member.cancelledAt = now
+        member.cancellationFeeMinor = ride.cancellationFeeMinor
+        member.endReason = .passenger
         try tx.save(member)
       }
-      return .success(ride)
+      return .success((ride.id, nil))
     }
-    return try await self.ride(id: ride.id, passengerUserID: passengerUserID)
+    if let chargeApart { try await chargeFee(of: chargeApart) }
+    return try await self.ride(id: rideID, passengerUserID: passengerUserID)
+  }
+
+  /// What cancelling `ride` costs now: nothing until a driver accepted it, nor within the free
+  /// period after the request; the cancellation fee after.
+  func cancellationFee(_ ride: Ride, now: Date) -> Int64 {
+    let tariff = settings.tariff
+    guard ride.state.isActive, ride.allocatedAt != nil else { return 0 }
+    return now.timeIntervalSince(ride.requestedAt) <= Double(tariff.freeCancellationSeconds) ? 0 : tariff.cancellationFeeMinor
   }
 
   /// Cancels an open ride (not started) in a transaction: its pending offer is withdrawn, a taxi
-  /// on its way gets its place back and its driver is told; `fee` is what its settlement takes.
-  func cancel(_ ride: inout Ride, fee: Int64, _ tx: DispatchTransaction, now: Date) throws {
+  /// on its way gets its place back and its driver is told (unless the driver ended it); `fee`
+  /// is what its settlement takes.
+  func cancel(_ ride: inout Ride, fee: Int64, tellDriver: Bool = true, _ tx: DispatchTransaction, now: Date) throws {
     if let offer = try tx.pendingOffer(rideSeq: ride.seq) {
       try tx.answer(offerID: offer.id, .withdrawn, at: now)
       tx.record(.offerWithdrawn(offerID: offer.id, taxiCode: offer.taxiCode, reason: "cancelled"))
@@ -201,16 +263,18 @@ extension DispatchDomain {
     let taxiCode = ride.state.isActive ? ride.taxiCode : nil
     ride.state = .cancelled
     ride.endedAt = now
+    ride.nextRoundAt = nil
     ride.cancellationFeeMinor = fee
+    if ride.endReason == .none { ride.endReason = .passenger }
     try tx.save(ride)
     tx.record(.rideChanged(ride))
     if let taxiCode, let taxi = try tx.taxi(code: taxiCode) {
       if taxi.available, taxi.zoneID != nil {
-        let accepted = try tx.offers(where: "ride_seq = ? AND state = 'accepted'", [ride.seq]).first
+        let accepted = try tx.offers(where: "ride_seq = ? AND state = 'accepted'", [ride.seq]).last
         if let place = accepted?.queueSeq { try tx.rejoin(code: taxiCode, queueSeq: place) } else { try tx.joinTail(code: taxiCode) }
       }
       try recordTaxi(tx, taxiCode)
-      if let driver = taxi.driverUserID {
+      if tellDriver, let driver = taxi.driverUserID {
         try tx.enqueue(
           OutboxMessage(
             dedupeKey: "dispatch:driver:cancelled:\(ride.id)",
@@ -218,7 +282,7 @@ extension DispatchDomain {
             userID: driver,
             title: "Ride cancelled",
             body: "The passenger at \(Self.describe(ride.pickup)) cancelled; you are back in the queue.",
-            data: ["ride_id": ride.id, "event": "cancelled"],
+            data: ["ride_id": ride.id, "event": "cancelled", "url": "/#/driver"],
             pushOnly: true
           )
         )
@@ -227,7 +291,8 @@ extension DispatchDomain {
     try offerWaitingRides(tx, now: now)
   }
 
-  /// The passenger's rides, newest first.
+  /// The passenger's rides as they saw them, newest first: their own, and the shared rides
+  /// they were booked on.
   public func rides(passengerUserID: String, pageSize: Int, pageToken: String) async throws -> (rides: [Ride], nextPageToken: String) {
     let size = try Paging.size(pageSize)
     var before: Int64?
@@ -236,47 +301,13 @@ extension DispatchDomain {
       before = seq
     }
     let beforeSeq = before
-    let page = try await store.read { tx in try tx.rides(passengerUserID: passengerUserID, beforeSeq: beforeSeq, limit: size + 1) }
+    let page = try await store.read { tx in
+      try tx.rides(passengerUserID: passengerUserID, beforeSeq: beforeSeq, limit: size + 1).compactMap {
+        try self.personalised($0, for: passengerUserID, tx)
+      }
+    }
     let rides = Array(page.prefix(size))
     return (rides, page.count > size ? Paging.token(after: [String(rides.last!.seq)]) : "")
-  }
-
-  /// The passenger's notification (kind TAXI_UPDATE) of a ride's event.
-  func passengerMessage(_ ride: Ride, event: String) -> OutboxMessage {
-    let clock = ride.estimatedPickupAt.map { clockTime($0) } ?? ""
-    let taxi = ride.taxiCode ?? ""
-    let pickup = Self.describe(ride.pickup)
-    let title: PersonText =
-      switch event {
-      case "allocated": "Taxi \(taxi) is on its way"
-      case "delayed": "Your taxi is late"
-      case "arrived": "Your taxi is here"
-      case "no_taxi": "No taxi found"
-      case "reallocating": "Finding you another taxi"
-      case "ended_early": "Your ride has ended"
-      case "closed": "Ride cancelled"
-      default: "Ride update"
-      }
-    let body: PersonText =
-      switch event {
-      case "allocated":
-        "Taxi \(taxi) (\(ride.taxiPlate)) will be at \(pickup) at about \(clock). Your code for the driver: \(ride.passengerCode)."
-      case "delayed": "Taxi \(taxi) is delayed; it should now reach you at about \(clock)."
-      case "arrived": "Taxi \(taxi) (\(ride.taxiPlate)) is waiting at \(pickup). Your code: \(ride.passengerCode)."
-      case "no_taxi": "No taxi near \(pickup) could take your ride; nothing was charged. Please try again in a few minutes."
-      case "reallocating": "The taxi on its way to \(pickup) is out of service; we are offering your ride to another one."
-      case "ended_early": "Taxi \(taxi) went out of service during your ride; you pay only the distance driven."
-      case "closed": "Your ride from \(pickup) was cancelled without charge: your account is suspended."
-      default: "Your ride \(ride.id) is \(ride.state.rawValue)."
-      }
-    return OutboxMessage(
-      dedupeKey: "dispatch:ride:\(ride.id):\(event)\(event == "delayed" ? ":\(Int(ride.estimatedPickupAt?.timeIntervalSince1970 ?? 0))" : "")",
-      audience: .user,
-      userID: ride.passengerUserID,
-      title: TranslatedText(title),
-      body: TranslatedText(body),
-      data: ["ride_id": ride.id, "event": event, "taxi_code": ride.taxiCode ?? ""]
-    )
   }
 
   static func describe(_ place: RidePlace) -> String {

@@ -83,6 +83,40 @@ public struct Ride: Sendable, Hashable {
   public var groupID: String?
   /// A shared ride's stops in order (filled by reads that show it).
   public var route: [RouteStop] = []
+  /// Which round of asking the taxis in reach this search is in: every taxi may be asked once a
+  /// round; the reach widens by a ring of zones each round.
+  public var searchRound = 1
+  /// When a search that found every taxi in reach refusing asks again (`nil`: asking now).
+  public var nextRoundAt: Date?
+  /// Why an ended ride ended, beside its state.
+  public var endReason: EndReason = .none
+  /// A party larger than one taxi: its rides share this id, each its own slot (0 for the first).
+  public var partyID: String?
+  public var partyIndex = 0
+  /// Where its taxi was last heard from, for the passenger's map (filled by reads that show it).
+  public var taxiPosition: GeoPoint?
+  public var taxiPositionAt: Date?
+  /// What reads show beside the stored state (``DispatchDomain/shown(_:)``): until when a search
+  /// keeps looking, when the taxi should reach the pickup from its last position, from when the
+  /// driver may mark the passenger absent.
+  public var searchingUntil: Date?
+  public var taxiEta: Date?
+  public var noShowFrom: Date?
+
+  /// Why a ride ended.
+  public enum EndReason: String, Sendable, Hashable {
+    case none = ""
+    /// The passenger cancelled it.
+    case passenger
+    /// The passenger was not at the pickup when the driver had waited long enough.
+    case noShow = "no_show"
+    /// Every taxi in reach refused it until the search limit.
+    case noTaxi = "no_taxi"
+    /// The passenger's account was closed or suspended.
+    case accountClosed = "account_closed"
+    /// Its taxi went out of service on the way (the distance so far is paid).
+    case taxiOutOfService = "taxi_out_of_service"
+  }
 
   public init(
     id: String,
@@ -135,6 +169,8 @@ public struct Offer: Sendable, Hashable {
   public var distanceMetres: Double
   public var offeredAt: Date
   public var expiresAt: Date
+  /// The search round it belongs to (a taxi is asked once a round).
+  var round = 1
 }
 
 /// An offer with the ride it is for, as a driver sees it.

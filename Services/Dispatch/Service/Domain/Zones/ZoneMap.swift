@@ -61,6 +61,11 @@ public struct Zone: Sendable, Hashable, Codable {
     return best
   }
 
+  /// The least distance in metres from `point` to the polygon's border (inside or out).
+  public func borderDistance(to point: GeoPoint) -> Double {
+    edges.map { Self.segmentDistance($0.0, $0.1, point, point, around: point) }.min() ?? .infinity
+  }
+
   var edges: [(GeoPoint, GeoPoint)] {
     polygon.indices.map { (polygon[$0], polygon[($0 + 1) % polygon.count]) }
   }
@@ -168,5 +173,35 @@ public struct ZoneMap: Sendable {
 
   public func zone(id: String) -> Zone? {
     zones.first { $0.id == id }
+  }
+
+  /// The zone a taxi at `point` counts as in, given the one it was in: it stays in `current`
+  /// while within `hysteresis` metres outside its border, so GPS jitter along a border does not
+  /// move it from queue to queue (it joins another zone once clearly inside it).
+  public func zone(for point: GeoPoint, current: String?, hysteresis: Double) -> Zone? {
+    if let current, let zone = zone(id: current), zone.contains(point) || zone.borderDistance(to: point) <= hysteresis {
+      return zone
+    }
+    return zone(containing: point)
+  }
+
+  /// The zones a request from `zoneID` asks in round `round`: the zone and its neighbours in
+  /// round 1, then one more ring of neighbours each round; each ring nearest (by centre) first.
+  public func reach(from zoneID: String, round: Int) -> [String] {
+    guard let origin = zone(id: zoneID) else { return [] }
+    var seen: Set<String> = [zoneID]
+    var order = [zoneID]
+    var ring = [zoneID]
+    for _ in 0 ..< max(1, round) {
+      let next = ring.flatMap { neighbours[$0] ?? [] }.filter { seen.insert($0).inserted }
+      if next.isEmpty { break }
+      let sorted = next.sorted { a, b in
+        let (za, zb) = (zone(id: a)!, zone(id: b)!)
+        return (origin.centre.distance(to: za.centre), a) < (origin.centre.distance(to: zb.centre), b)
+      }
+      order += sorted
+      ring = sorted
+    }
+    return order
   }
 }

@@ -26,7 +26,7 @@ extension HTTPRouteTable {
       resumesAtCursor: false,
       parameterKinds: ["ride_id": .string],
       transcoder: MessageTranscoder<Binario_Dispatch_V1_CancelRideRequest, Binario_Dispatch_V1_CancelRideResponse>(),
-      summary: "Cancels one of the caller's rides that has not started: free within 30 seconds of the request, else the cancellation fee is charged. The driver is told."
+      summary: "Cancels one of the caller's rides that has not started: free until a driver has accepted it and within 30 seconds of the request, else the cancellation fee is charged. The driver is told. A rider of a shared ride leaves it alone; the others ride on, told their new shares."
     ),
     HTTPRoute(
       verb: .post,
@@ -37,7 +37,7 @@ extension HTTPRouteTable {
       resumesAtCursor: false,
       parameterKinds: ["ride_id": .string],
       transcoder: MessageTranscoder<Binario_Dispatch_V1_CompleteRideRequest, Binario_Dispatch_V1_CompleteRideResponse>(),
-      summary: "The passenger is at the destination: the fare for the distance driven is charged and the taxi joins the tail of its zone's queue."
+      summary: "The passenger is at the destination: the fare for the distance driven is charged and the taxi joins the tail of its zone's queue. A shared ride ends once every rider is on board or marked absent."
     ),
     HTTPRoute(
       verb: .post,
@@ -70,7 +70,7 @@ extension HTTPRouteTable {
       resumesAtCursor: false,
       parameterKinds: ["reservation_id": .string],
       transcoder: MessageTranscoder<Binario_Dispatch_V1_DeleteReservationRequest, Binario_Dispatch_V1_DeleteReservationResponse>(),
-      summary: "Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after."
+      summary: "Deletes a reservation: free until a driver has accepted its ride (its last 10 minutes), the cancellation fee after. One whose ride found no taxi is always deleted, free."
     ),
     HTTPRoute(
       verb: .delete,
@@ -93,6 +93,17 @@ extension HTTPRouteTable {
       parameterKinds: ["code": .string],
       transcoder: MessageTranscoder<Binario_Dispatch_V1_DeleteTaxiRequest, Binario_Dispatch_V1_DeleteTaxiResponse>(),
       summary: "FAILED_PRECONDITION while the taxi has a ride or an offer."
+    ),
+    HTTPRoute(
+      verb: .post,
+      template: "/v1/taxi/estimate",
+      body: "*",
+      rpc: "/binario.dispatch.v1.Dispatch/EstimateRide",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["destination.address": .string, "destination.position.latitude": .number, "destination.position.longitude": .number, "passengers": .number, "pickup.address": .string, "pickup.position.latitude": .number, "pickup.position.longitude": .number],
+      transcoder: MessageTranscoder<Binario_Dispatch_V1_EstimateRideRequest, Binario_Dispatch_V1_EstimateRideResponse>(),
+      summary: "What a ride would cost and how soon a taxi could be at the pickup, before calling one: the estimate (great-circle distance with the detour factor; per taxi for a party), the pickup time of the taxi that would be asked first, and the cancellation rule."
     ),
     HTTPRoute(
       verb: .get,
@@ -128,6 +139,17 @@ extension HTTPRouteTable {
       summary: "One of the caller's rides."
     ),
     HTTPRoute(
+      verb: .post,
+      template: "/v1/driver/rides/{ride_id}:give-up",
+      body: "*",
+      rpc: "/binario.dispatch.v1.Dispatch/GiveUpRide",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["reason": .string, "ride_id": .string],
+      transcoder: MessageTranscoder<Binario_Dispatch_V1_GiveUpRideRequest, Binario_Dispatch_V1_GiveUpRideResponse>(),
+      summary: "The driver cannot do the job after all (with a reason, for the operators): before the passenger is on board, the ride is offered to the next taxi at once and the passenger told; the taxi goes to the tail of its zone's queue."
+    ),
+    HTTPRoute(
       verb: .get,
       template: "/v1/taxi/rides",
       body: "",
@@ -136,7 +158,7 @@ extension HTTPRouteTable {
       resumesAtCursor: false,
       parameterKinds: ["page_size": .number, "page_token": .string],
       transcoder: MessageTranscoder<Binario_Dispatch_V1_ListMyRidesRequest, Binario_Dispatch_V1_ListMyRidesResponse>(),
-      summary: "The caller's rides, newest first, a page at a time, with what each cost."
+      summary: "The caller's rides, newest first, a page at a time, with what each cost: their own and the shared rides they were booked on (each shown as that rider saw it)."
     ),
     HTTPRoute(
       verb: .get,
@@ -228,14 +250,25 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .post,
+      template: "/v1/driver/rides/{ride_id}:no-show",
+      body: "*",
+      rpc: "/binario.dispatch.v1.Dispatch/ReportNoShow",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["reservation_id": .string, "ride_id": .string],
+      transcoder: MessageTranscoder<Binario_Dispatch_V1_ReportNoShowRequest, Binario_Dispatch_V1_ReportNoShowResponse>(),
+      summary: "The passenger is not at the pickup: after waiting the operator's no-show time since arriving (Ride.no_show_from), the driver marks them absent; the cancellation fee is taken and the taxi gets its place in the queue back. A shared ride names the absent rider's reservation; the others ride on."
+    ),
+    HTTPRoute(
+      verb: .post,
       template: "/v1/driver/position",
       body: "*",
       rpc: "/binario.dispatch.v1.Dispatch/ReportPosition",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["position.latitude": .number, "position.longitude": .number, "reported_at": .string],
+      parameterKinds: ["accuracy_metres": .number, "position.latitude": .number, "position.longitude": .number, "reported_at": .string],
       transcoder: MessageTranscoder<Binario_Dispatch_V1_ReportPositionRequest, Binario_Dispatch_V1_ReportPositionResponse>(),
-      summary: "Where the caller's taxi is (every few seconds). A taxi that enters another zone moves to the tail of that zone's queue; on a ride, the distance driven grows."
+      summary: "Where the caller's taxi is (every few seconds). A fix that is inaccurate, a duplicate, out of order or implausibly far from the last is not used (`used` false, and why). A taxi that clearly enters another zone (not jitter at a border) moves to the tail of that zone's queue; on a ride, the distance driven grows and the passenger's map follows."
     ),
     HTTPRoute(
       verb: .post,
@@ -246,7 +279,7 @@ extension HTTPRouteTable {
       resumesAtCursor: false,
       parameterKinds: ["destination.address": .string, "destination.position.latitude": .number, "destination.position.longitude": .number, "idempotency_key": .string, "passengers": .number, "pickup.address": .string, "pickup.position.latitude": .number, "pickup.position.longitude": .number],
       transcoder: MessageTranscoder<Binario_Dispatch_V1_RequestRideRequest, Binario_Dispatch_V1_RequestRideResponse>(),
-      summary: "Calls a taxi now. The pickup is a position or an address (resolved from the caller's saved places and the city's address gazetteer; NOT_FOUND asks for a position). Needs a verified phone and a payment method on file (FAILED_PRECONDITION names what is missing); the cancellation fee is held on the default card until the ride ends. The answer is the ride, searching; WatchRide follows it. A retry with the same idempotency key returns the same ride."
+      summary: "Calls a taxi now. The pickup is a position or an address (resolved from the caller's saved places and the city's address gazetteer; NOT_FOUND asks for a position). Needs a verified phone and a payment method on file (FAILED_PRECONDITION names what is missing); the cancellation fee is held on the default card until the ride ends. The answer is the ride, searching; WatchRide follows it. A retry with the same idempotency key returns the same ride. A party larger than the largest taxi seats gets several taxis (`party`), each its own code. When every taxi in reach declines or lets the offer expire, the search pauses and goes round again one ring of zones wider, until the operator's search limit."
     ),
     HTTPRoute(
       verb: .put,
@@ -279,7 +312,7 @@ extension HTTPRouteTable {
       resumesAtCursor: false,
       parameterKinds: ["passenger_code": .string, "ride_id": .string],
       transcoder: MessageTranscoder<Binario_Dispatch_V1_StartRideRequest, Binario_Dispatch_V1_StartRideResponse>(),
-      summary: "The passenger is on board; they gave the driver their ride's code (PERMISSION_DENIED for another code)."
+      summary: "A passenger is on board; they gave the driver their code (PERMISSION_DENIED for another code). A shared ride takes each rider on with their own code. The fare counts from the pickup."
     ),
     HTTPRoute(
       verb: .patch,

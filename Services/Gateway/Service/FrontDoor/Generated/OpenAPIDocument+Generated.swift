@@ -7913,7 +7913,7 @@ extension OpenAPIDocument {
           "Dispatch"
         ],
         "summary": "Where the caller's taxi is (every few seconds).",
-        "description": "Where the caller's taxi is (every few seconds). A taxi that enters another zone moves to the tail of that zone's queue; on a ride, the distance driven grows.",
+        "description": "Where the caller's taxi is (every few seconds). A fix that is inaccurate, a duplicate, out of order or implausibly far from the last is not used (`used` false, and why). A taxi that clearly enters another zone (not jitter at a border) moves to the tail of that zone's queue; on a ride, the distance driven grows and the passenger's map follows.",
         "security": [
           {
             "bearer": []
@@ -8219,7 +8219,7 @@ extension OpenAPIDocument {
           "Dispatch"
         ],
         "summary": "The passenger is at the destination:",
-        "description": "The passenger is at the destination: the fare for the distance driven is charged and the taxi joins the tail of its zone's queue.",
+        "description": "The passenger is at the destination: the fare for the distance driven is charged and the taxi joins the tail of its zone's queue. A shared ride ends once every rider is on board or marked absent.",
         "security": [
           {
             "bearer": []
@@ -8528,14 +8528,330 @@ extension OpenAPIDocument {
         }
       }
     },
+    "/v1/driver/rides/{ride_id}:give-up": {
+      "post": {
+        "operationId": "Dispatch_GiveUpRide",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "The driver cannot do the job after all (with a reason, for the operators):",
+        "description": "The driver cannot do the job after all (with a reason, for the operators): before the passenger is on board, the ride is offered to the next taxi at once and the passenger told; the taxi goes to the tail of its zone's queue.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "DRIVER",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.GiveUpRideResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "ride_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.GiveUpRideRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/driver/rides/{ride_id}:no-show": {
+      "post": {
+        "operationId": "Dispatch_ReportNoShow",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "The passenger is not at the pickup:",
+        "description": "The passenger is not at the pickup: after waiting the operator's no-show time since arriving (Ride.no_show_from), the driver marks them absent; the cancellation fee is taken and the taxi gets its place in the queue back. A shared ride names the absent rider's reservation; the others ride on.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "DRIVER",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.ReportNoShowResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "ride_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.ReportNoShowRequest"
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/driver/rides/{ride_id}:start": {
       "post": {
         "operationId": "Dispatch_StartRide",
         "tags": [
           "Dispatch"
         ],
-        "summary": "The passenger is on board;",
-        "description": "The passenger is on board; they gave the driver their ride's code (PERMISSION_DENIED for another code).",
+        "summary": "A passenger is on board;",
+        "description": "A passenger is on board; they gave the driver their code (PERMISSION_DENIED for another code). A shared ride takes each rider on with their own code. The fare counts from the pickup.",
         "security": [
           {
             "bearer": []
@@ -19016,6 +19332,154 @@ extension OpenAPIDocument {
         }
       }
     },
+    "/v1/taxi/estimate": {
+      "post": {
+        "operationId": "Dispatch_EstimateRide",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "What a ride would cost and how soon a taxi could be at the pickup, before calling one:",
+        "description": "What a ride would cost and how soon a taxi could be at the pickup, before calling one: the estimate (great-circle distance with the detour factor; per taxi for a party), the pickup time of the taxi that would be asked first, and the cancellation rule.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.EstimateRideResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.EstimateRideRequest"
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/taxi/places": {
       "get": {
         "operationId": "Dispatch_ListSavedPlaces",
@@ -19789,7 +20253,7 @@ extension OpenAPIDocument {
           "Dispatch"
         ],
         "summary": "Deletes a reservation:",
-        "description": "Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after.",
+        "description": "Deletes a reservation: free until a driver has accepted its ride (its last 10 minutes), the cancellation fee after. One whose ride found no taxi is always deleted, free.",
         "security": [
           {
             "bearer": []
@@ -20082,8 +20546,8 @@ extension OpenAPIDocument {
         "tags": [
           "Dispatch"
         ],
-        "summary": "The caller's rides, newest first, a page at a time, with what each cost.",
-        "description": "The caller's rides, newest first, a page at a time, with what each cost.",
+        "summary": "The caller's rides, newest first, a page at a time, with what each cost:",
+        "description": "The caller's rides, newest first, a page at a time, with what each cost: their own and the shared rides they were booked on (each shown as that rider saw it).",
         "security": [
           {
             "bearer": []
@@ -20207,7 +20671,7 @@ extension OpenAPIDocument {
           "Dispatch"
         ],
         "summary": "Calls a taxi now.",
-        "description": "Calls a taxi now. The pickup is a position or an address (resolved from the caller's saved places and the city's address gazetteer; NOT_FOUND asks for a position). Needs a verified phone and a payment method on file (FAILED_PRECONDITION names what is missing); the cancellation fee is held on the default card until the ride ends. The answer is the ride, searching; WatchRide follows it. A retry with the same idempotency key returns the same ride.",
+        "description": "Calls a taxi now. The pickup is a position or an address (resolved from the caller's saved places and the city's address gazetteer; NOT_FOUND asks for a position). Needs a verified phone and a payment method on file (FAILED_PRECONDITION names what is missing); the cancellation fee is held on the default card until the ride ends. The answer is the ride, searching; WatchRide follows it. A retry with the same idempotency key returns the same ride. A party larger than the largest taxi seats gets several taxis (`party`), each its own code. When every taxi in reach declines or lets the offer expire, the search pauses and goes round again one ring of zones wider, until the operator's search limit.",
         "security": [
           {
             "bearer": []
@@ -20483,7 +20947,7 @@ extension OpenAPIDocument {
           "Dispatch"
         ],
         "summary": "Cancels one of the caller's rides that has not started:",
-        "description": "Cancels one of the caller's rides that has not started: free within 30 seconds of the request, else the cancellation fee is charged. The driver is told.",
+        "description": "Cancels one of the caller's rides that has not started: free until a driver has accepted it and within 30 seconds of the request, else the cancellation fee is charged. The driver is told. A rider of a shared ride leaves it alone; the others ride on, told their new shares.",
         "security": [
           {
             "bearer": []
@@ -27729,6 +28193,64 @@ extension OpenAPIDocument {
         "properties": {},
         "additionalProperties": false
       },
+      "binario.dispatch.v1.EstimateRideRequest": {
+        "type": "object",
+        "properties": {
+          "pickup": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Location"
+          },
+          "destination": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Location"
+          },
+          "passengers": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.EstimateRideResponse": {
+        "type": "object",
+        "properties": {
+          "pickup": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Place"
+          },
+          "destination": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Place"
+          },
+          "estimatedFare": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "taxis": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "pickupEta": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "taxisFreeNearby": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "freeCancellationSeconds": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "cancellationFee": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.dispatch.v1.GetMonitorSnapshotResponse": {
         "type": "object",
         "properties": {
@@ -27754,6 +28276,27 @@ extension OpenAPIDocument {
         "additionalProperties": false
       },
       "binario.dispatch.v1.GetRideResponse": {
+        "type": "object",
+        "properties": {
+          "ride": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.GiveUpRideRequest": {
+        "type": "object",
+        "properties": {
+          "rideId": {
+            "type": "string"
+          },
+          "reason": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.GiveUpRideResponse": {
         "type": "object",
         "properties": {
           "ride": {
@@ -27996,6 +28539,27 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.dispatch.v1.ReportNoShowRequest": {
+        "type": "object",
+        "properties": {
+          "rideId": {
+            "type": "string"
+          },
+          "reservationId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.ReportNoShowResponse": {
+        "type": "object",
+        "properties": {
+          "ride": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.dispatch.v1.ReportPositionRequest": {
         "type": "object",
         "properties": {
@@ -28005,6 +28569,10 @@ extension OpenAPIDocument {
           "reportedAt": {
             "type": "string",
             "format": "date-time"
+          },
+          "accuracyMetres": {
+            "type": "number",
+            "format": "double"
           }
         },
         "additionalProperties": false
@@ -28014,6 +28582,12 @@ extension OpenAPIDocument {
         "properties": {
           "taxi": {
             "$ref": "#/components/schemas/binario.dispatch.v1.Taxi"
+          },
+          "used": {
+            "type": "boolean"
+          },
+          "ignoredReason": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -28044,6 +28618,12 @@ extension OpenAPIDocument {
         "properties": {
           "ride": {
             "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+          },
+          "party": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.dispatch.v1.Ride"
+            }
           }
         },
         "additionalProperties": false
@@ -28100,6 +28680,23 @@ extension OpenAPIDocument {
           },
           "cancellationFee": {
             "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "passengerCode": {
+            "type": "string"
+          },
+          "soloFare": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "endReason": {
+            "type": "string",
+            "enum": [
+              "RIDE_END_REASON_UNSPECIFIED",
+              "RIDE_END_REASON_PASSENGER",
+              "RIDE_END_REASON_NO_SHOW",
+              "RIDE_END_REASON_NO_TAXI",
+              "RIDE_END_REASON_ACCOUNT_CLOSED",
+              "RIDE_END_REASON_TAXI_OUT_OF_SERVICE"
+            ]
           }
         },
         "additionalProperties": false
@@ -28194,6 +28791,49 @@ extension OpenAPIDocument {
           },
           "reservationId": {
             "type": "string"
+          },
+          "searchRound": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "nextRoundAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "searchingUntil": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "taxiPosition": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.Position"
+          },
+          "taxiPositionAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "taxiEta": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "endReason": {
+            "type": "string",
+            "enum": [
+              "RIDE_END_REASON_UNSPECIFIED",
+              "RIDE_END_REASON_PASSENGER",
+              "RIDE_END_REASON_NO_SHOW",
+              "RIDE_END_REASON_NO_TAXI",
+              "RIDE_END_REASON_ACCOUNT_CLOSED",
+              "RIDE_END_REASON_TAXI_OUT_OF_SERVICE"
+            ]
+          },
+          "partyId": {
+            "type": "string"
+          },
+          "noShowFrom": {
+            "type": "string",
+            "format": "date-time"
           }
         },
         "additionalProperties": false
@@ -28295,6 +28935,9 @@ extension OpenAPIDocument {
           },
           "reservationId": {
             "type": "string"
+          },
+          "done": {
+            "type": "boolean"
           }
         },
         "additionalProperties": false

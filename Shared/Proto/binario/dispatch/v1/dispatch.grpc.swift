@@ -47,6 +47,19 @@ public enum Binario_Dispatch_V1_Dispatch: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "EstimateRide" metadata.
+        public enum EstimateRide: Sendable {
+            /// Request type for "EstimateRide".
+            public typealias Input = Binario_Dispatch_V1_EstimateRideRequest
+            /// Response type for "EstimateRide".
+            public typealias Output = Binario_Dispatch_V1_EstimateRideResponse
+            /// Descriptor for "EstimateRide".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.dispatch.v1.Dispatch"),
+                method: "EstimateRide",
+                type: .unary
+            )
+        }
         /// Namespace for "RequestRide" metadata.
         public enum RequestRide: Sendable {
             /// Request type for "RequestRide".
@@ -346,6 +359,32 @@ public enum Binario_Dispatch_V1_Dispatch: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "ReportNoShow" metadata.
+        public enum ReportNoShow: Sendable {
+            /// Request type for "ReportNoShow".
+            public typealias Input = Binario_Dispatch_V1_ReportNoShowRequest
+            /// Response type for "ReportNoShow".
+            public typealias Output = Binario_Dispatch_V1_ReportNoShowResponse
+            /// Descriptor for "ReportNoShow".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.dispatch.v1.Dispatch"),
+                method: "ReportNoShow",
+                type: .unary
+            )
+        }
+        /// Namespace for "GiveUpRide" metadata.
+        public enum GiveUpRide: Sendable {
+            /// Request type for "GiveUpRide".
+            public typealias Input = Binario_Dispatch_V1_GiveUpRideRequest
+            /// Response type for "GiveUpRide".
+            public typealias Output = Binario_Dispatch_V1_GiveUpRideResponse
+            /// Descriptor for "GiveUpRide".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.dispatch.v1.Dispatch"),
+                method: "GiveUpRide",
+                type: .unary
+            )
+        }
         /// Namespace for "CreateTaxi" metadata.
         public enum CreateTaxi: Sendable {
             /// Request type for "CreateTaxi".
@@ -427,6 +466,7 @@ public enum Binario_Dispatch_V1_Dispatch: Sendable {
         /// Descriptors for all methods in the "binario.dispatch.v1.Dispatch" service.
         public static let descriptors: [GRPCCore.MethodDescriptor] = [
             ListZones.descriptor,
+            EstimateRide.descriptor,
             RequestRide.descriptor,
             GetRide.descriptor,
             WatchRide.descriptor,
@@ -450,6 +490,8 @@ public enum Binario_Dispatch_V1_Dispatch: Sendable {
             ReportArrived.descriptor,
             StartRide.descriptor,
             CompleteRide.descriptor,
+            ReportNoShow.descriptor,
+            GiveUpRide.descriptor,
             CreateTaxi.descriptor,
             UpdateTaxi.descriptor,
             DeleteTaxi.descriptor,
@@ -504,6 +546,26 @@ extension Binario_Dispatch_V1_Dispatch {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_ListZonesResponse>
 
+        /// Handle the "EstimateRide" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > What a ride would cost and how soon a taxi could be at the pickup, before calling one: the
+        /// > estimate (great-circle distance with the detour factor; per taxi for a party), the pickup
+        /// > time of the taxi that would be asked first, and the cancellation rule.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Dispatch_V1_EstimateRideRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Dispatch_V1_EstimateRideResponse` messages.
+        func estimateRide(
+            request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_EstimateRideRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_EstimateRideResponse>
+
         /// Handle the "RequestRide" method.
         ///
         /// > Source IDL Documentation:
@@ -513,6 +575,9 @@ extension Binario_Dispatch_V1_Dispatch {
         /// > phone and a payment method on file (FAILED_PRECONDITION names what is missing); the
         /// > cancellation fee is held on the default card until the ride ends. The answer is the ride,
         /// > searching; WatchRide follows it. A retry with the same idempotency key returns the same ride.
+        /// > A party larger than the largest taxi seats gets several taxis (`party`), each its own code.
+        /// > When every taxi in reach declines or lets the offer expire, the search pauses and goes round
+        /// > again one ring of zones wider, until the operator's search limit.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Dispatch_V1_RequestRideRequest` messages.
@@ -567,8 +632,9 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Cancels one of the caller's rides that has not started: free within 30 seconds of the
-        /// > request, else the cancellation fee is charged. The driver is told.
+        /// > Cancels one of the caller's rides that has not started: free until a driver has accepted
+        /// > it and within 30 seconds of the request, else the cancellation fee is charged. The driver is
+        /// > told. A rider of a shared ride leaves it alone; the others ride on, told their new shares.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Dispatch_V1_CancelRideRequest` messages.
@@ -627,7 +693,8 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after.
+        /// > Deletes a reservation: free until a driver has accepted its ride (its last 10 minutes), the
+        /// > cancellation fee after. One whose ride found no taxi is always deleted, free.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Dispatch_V1_DeleteReservationRequest` messages.
@@ -663,7 +730,8 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The caller's rides, newest first, a page at a time, with what each cost.
+        /// > The caller's rides, newest first, a page at a time, with what each cost: their own and the
+        /// > shared rides they were booked on (each shown as that rider saw it).
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Dispatch_V1_ListMyRidesRequest` messages.
@@ -784,8 +852,10 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Where the caller's taxi is (every few seconds). A taxi that enters another zone moves to
-        /// > the tail of that zone's queue; on a ride, the distance driven grows.
+        /// > Where the caller's taxi is (every few seconds). A fix that is inaccurate, a duplicate, out of
+        /// > order or implausibly far from the last is not used (`used` false, and why). A taxi that
+        /// > clearly enters another zone (not jitter at a border) moves to the tail of that zone's queue;
+        /// > on a ride, the distance driven grows and the passenger's map follows.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Dispatch_V1_ReportPositionRequest` messages.
@@ -896,8 +966,9 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The passenger is on board; they gave the driver their ride's code (PERMISSION_DENIED for
-        /// > another code).
+        /// > A passenger is on board; they gave the driver their code (PERMISSION_DENIED for another
+        /// > code). A shared ride takes each rider on with their own code. The fare counts from the
+        /// > pickup.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Dispatch_V1_StartRideRequest` messages.
@@ -916,7 +987,8 @@ extension Binario_Dispatch_V1_Dispatch {
         /// > Source IDL Documentation:
         /// >
         /// > The passenger is at the destination: the fare for the distance driven is charged and the
-        /// > taxi joins the tail of its zone's queue.
+        /// > taxi joins the tail of its zone's queue. A shared ride ends once every rider is on board or
+        /// > marked absent.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Dispatch_V1_CompleteRideRequest` messages.
@@ -929,6 +1001,47 @@ extension Binario_Dispatch_V1_Dispatch {
             request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_CompleteRideRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_CompleteRideResponse>
+
+        /// Handle the "ReportNoShow" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The passenger is not at the pickup: after waiting the operator's no-show time since
+        /// > arriving (Ride.no_show_from), the driver marks them absent; the cancellation fee is taken and
+        /// > the taxi gets its place in the queue back. A shared ride names the absent rider's
+        /// > reservation; the others ride on.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Dispatch_V1_ReportNoShowRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Dispatch_V1_ReportNoShowResponse` messages.
+        func reportNoShow(
+            request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_ReportNoShowRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_ReportNoShowResponse>
+
+        /// Handle the "GiveUpRide" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The driver cannot do the job after all (with a reason, for the operators): before the
+        /// > passenger is on board, the ride is offered to the next taxi at once and the passenger told;
+        /// > the taxi goes to the tail of its zone's queue.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Dispatch_V1_GiveUpRideRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Dispatch_V1_GiveUpRideResponse` messages.
+        func giveUpRide(
+            request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_GiveUpRideRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_GiveUpRideResponse>
 
         /// Handle the "CreateTaxi" method.
         ///
@@ -1067,6 +1180,26 @@ extension Binario_Dispatch_V1_Dispatch {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_ListZonesResponse>
 
+        /// Handle the "EstimateRide" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > What a ride would cost and how soon a taxi could be at the pickup, before calling one: the
+        /// > estimate (great-circle distance with the detour factor; per taxi for a party), the pickup
+        /// > time of the taxi that would be asked first, and the cancellation rule.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_EstimateRideRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Dispatch_V1_EstimateRideResponse` message.
+        func estimateRide(
+            request: GRPCCore.ServerRequest<Binario_Dispatch_V1_EstimateRideRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_EstimateRideResponse>
+
         /// Handle the "RequestRide" method.
         ///
         /// > Source IDL Documentation:
@@ -1076,6 +1209,9 @@ extension Binario_Dispatch_V1_Dispatch {
         /// > phone and a payment method on file (FAILED_PRECONDITION names what is missing); the
         /// > cancellation fee is held on the default card until the ride ends. The answer is the ride,
         /// > searching; WatchRide follows it. A retry with the same idempotency key returns the same ride.
+        /// > A party larger than the largest taxi seats gets several taxis (`party`), each its own code.
+        /// > When every taxi in reach declines or lets the offer expire, the search pauses and goes round
+        /// > again one ring of zones wider, until the operator's search limit.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_RequestRideRequest` message.
@@ -1130,8 +1266,9 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Cancels one of the caller's rides that has not started: free within 30 seconds of the
-        /// > request, else the cancellation fee is charged. The driver is told.
+        /// > Cancels one of the caller's rides that has not started: free until a driver has accepted
+        /// > it and within 30 seconds of the request, else the cancellation fee is charged. The driver is
+        /// > told. A rider of a shared ride leaves it alone; the others ride on, told their new shares.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_CancelRideRequest` message.
@@ -1190,7 +1327,8 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after.
+        /// > Deletes a reservation: free until a driver has accepted its ride (its last 10 minutes), the
+        /// > cancellation fee after. One whose ride found no taxi is always deleted, free.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_DeleteReservationRequest` message.
@@ -1226,7 +1364,8 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The caller's rides, newest first, a page at a time, with what each cost.
+        /// > The caller's rides, newest first, a page at a time, with what each cost: their own and the
+        /// > shared rides they were booked on (each shown as that rider saw it).
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_ListMyRidesRequest` message.
@@ -1347,8 +1486,10 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Where the caller's taxi is (every few seconds). A taxi that enters another zone moves to
-        /// > the tail of that zone's queue; on a ride, the distance driven grows.
+        /// > Where the caller's taxi is (every few seconds). A fix that is inaccurate, a duplicate, out of
+        /// > order or implausibly far from the last is not used (`used` false, and why). A taxi that
+        /// > clearly enters another zone (not jitter at a border) moves to the tail of that zone's queue;
+        /// > on a ride, the distance driven grows and the passenger's map follows.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_ReportPositionRequest` message.
@@ -1459,8 +1600,9 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The passenger is on board; they gave the driver their ride's code (PERMISSION_DENIED for
-        /// > another code).
+        /// > A passenger is on board; they gave the driver their code (PERMISSION_DENIED for another
+        /// > code). A shared ride takes each rider on with their own code. The fare counts from the
+        /// > pickup.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_StartRideRequest` message.
@@ -1479,7 +1621,8 @@ extension Binario_Dispatch_V1_Dispatch {
         /// > Source IDL Documentation:
         /// >
         /// > The passenger is at the destination: the fare for the distance driven is charged and the
-        /// > taxi joins the tail of its zone's queue.
+        /// > taxi joins the tail of its zone's queue. A shared ride ends once every rider is on board or
+        /// > marked absent.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_CompleteRideRequest` message.
@@ -1492,6 +1635,47 @@ extension Binario_Dispatch_V1_Dispatch {
             request: GRPCCore.ServerRequest<Binario_Dispatch_V1_CompleteRideRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_CompleteRideResponse>
+
+        /// Handle the "ReportNoShow" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The passenger is not at the pickup: after waiting the operator's no-show time since
+        /// > arriving (Ride.no_show_from), the driver marks them absent; the cancellation fee is taken and
+        /// > the taxi gets its place in the queue back. A shared ride names the absent rider's
+        /// > reservation; the others ride on.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_ReportNoShowRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Dispatch_V1_ReportNoShowResponse` message.
+        func reportNoShow(
+            request: GRPCCore.ServerRequest<Binario_Dispatch_V1_ReportNoShowRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_ReportNoShowResponse>
+
+        /// Handle the "GiveUpRide" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The driver cannot do the job after all (with a reason, for the operators): before the
+        /// > passenger is on board, the ride is offered to the next taxi at once and the passenger told;
+        /// > the taxi goes to the tail of its zone's queue.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_GiveUpRideRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Dispatch_V1_GiveUpRideResponse` message.
+        func giveUpRide(
+            request: GRPCCore.ServerRequest<Binario_Dispatch_V1_GiveUpRideRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_GiveUpRideResponse>
 
         /// Handle the "CreateTaxi" method.
         ///
@@ -1628,6 +1812,26 @@ extension Binario_Dispatch_V1_Dispatch {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Dispatch_V1_ListZonesResponse
 
+        /// Handle the "EstimateRide" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > What a ride would cost and how soon a taxi could be at the pickup, before calling one: the
+        /// > estimate (great-circle distance with the detour factor; per taxi for a party), the pickup
+        /// > time of the taxi that would be asked first, and the cancellation rule.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Dispatch_V1_EstimateRideRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Dispatch_V1_EstimateRideResponse` to respond with.
+        func estimateRide(
+            request: Binario_Dispatch_V1_EstimateRideRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Dispatch_V1_EstimateRideResponse
+
         /// Handle the "RequestRide" method.
         ///
         /// > Source IDL Documentation:
@@ -1637,6 +1841,9 @@ extension Binario_Dispatch_V1_Dispatch {
         /// > phone and a payment method on file (FAILED_PRECONDITION names what is missing); the
         /// > cancellation fee is held on the default card until the ride ends. The answer is the ride,
         /// > searching; WatchRide follows it. A retry with the same idempotency key returns the same ride.
+        /// > A party larger than the largest taxi seats gets several taxis (`party`), each its own code.
+        /// > When every taxi in reach declines or lets the offer expire, the search pauses and goes round
+        /// > again one ring of zones wider, until the operator's search limit.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Dispatch_V1_RequestRideRequest` message.
@@ -1692,8 +1899,9 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Cancels one of the caller's rides that has not started: free within 30 seconds of the
-        /// > request, else the cancellation fee is charged. The driver is told.
+        /// > Cancels one of the caller's rides that has not started: free until a driver has accepted
+        /// > it and within 30 seconds of the request, else the cancellation fee is charged. The driver is
+        /// > told. A rider of a shared ride leaves it alone; the others ride on, told their new shares.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Dispatch_V1_CancelRideRequest` message.
@@ -1752,7 +1960,8 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after.
+        /// > Deletes a reservation: free until a driver has accepted its ride (its last 10 minutes), the
+        /// > cancellation fee after. One whose ride found no taxi is always deleted, free.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Dispatch_V1_DeleteReservationRequest` message.
@@ -1788,7 +1997,8 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The caller's rides, newest first, a page at a time, with what each cost.
+        /// > The caller's rides, newest first, a page at a time, with what each cost: their own and the
+        /// > shared rides they were booked on (each shown as that rider saw it).
         ///
         /// - Parameters:
         ///   - request: A `Binario_Dispatch_V1_ListMyRidesRequest` message.
@@ -1909,8 +2119,10 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Where the caller's taxi is (every few seconds). A taxi that enters another zone moves to
-        /// > the tail of that zone's queue; on a ride, the distance driven grows.
+        /// > Where the caller's taxi is (every few seconds). A fix that is inaccurate, a duplicate, out of
+        /// > order or implausibly far from the last is not used (`used` false, and why). A taxi that
+        /// > clearly enters another zone (not jitter at a border) moves to the tail of that zone's queue;
+        /// > on a ride, the distance driven grows and the passenger's map follows.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Dispatch_V1_ReportPositionRequest` message.
@@ -2022,8 +2234,9 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The passenger is on board; they gave the driver their ride's code (PERMISSION_DENIED for
-        /// > another code).
+        /// > A passenger is on board; they gave the driver their code (PERMISSION_DENIED for another
+        /// > code). A shared ride takes each rider on with their own code. The fare counts from the
+        /// > pickup.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Dispatch_V1_StartRideRequest` message.
@@ -2042,7 +2255,8 @@ extension Binario_Dispatch_V1_Dispatch {
         /// > Source IDL Documentation:
         /// >
         /// > The passenger is at the destination: the fare for the distance driven is charged and the
-        /// > taxi joins the tail of its zone's queue.
+        /// > taxi joins the tail of its zone's queue. A shared ride ends once every rider is on board or
+        /// > marked absent.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Dispatch_V1_CompleteRideRequest` message.
@@ -2055,6 +2269,47 @@ extension Binario_Dispatch_V1_Dispatch {
             request: Binario_Dispatch_V1_CompleteRideRequest,
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Dispatch_V1_CompleteRideResponse
+
+        /// Handle the "ReportNoShow" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The passenger is not at the pickup: after waiting the operator's no-show time since
+        /// > arriving (Ride.no_show_from), the driver marks them absent; the cancellation fee is taken and
+        /// > the taxi gets its place in the queue back. A shared ride names the absent rider's
+        /// > reservation; the others ride on.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Dispatch_V1_ReportNoShowRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Dispatch_V1_ReportNoShowResponse` to respond with.
+        func reportNoShow(
+            request: Binario_Dispatch_V1_ReportNoShowRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Dispatch_V1_ReportNoShowResponse
+
+        /// Handle the "GiveUpRide" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The driver cannot do the job after all (with a reason, for the operators): before the
+        /// > passenger is on board, the ride is offered to the next taxi at once and the passenger told;
+        /// > the taxi goes to the tail of its zone's queue.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Dispatch_V1_GiveUpRideRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Dispatch_V1_GiveUpRideResponse` to respond with.
+        func giveUpRide(
+            request: Binario_Dispatch_V1_GiveUpRideRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Dispatch_V1_GiveUpRideResponse
 
         /// Handle the "CreateTaxi" method.
         ///
@@ -2175,6 +2430,17 @@ extension Binario_Dispatch_V1_Dispatch.StreamingServiceProtocol {
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_ListZonesResponse>(),
             handler: { request, context in
                 try await self.listZones(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Dispatch_V1_Dispatch.Method.EstimateRide.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_EstimateRideRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_EstimateRideResponse>(),
+            handler: { request, context in
+                try await self.estimateRide(
                     request: request,
                     context: context
                 )
@@ -2434,6 +2700,28 @@ extension Binario_Dispatch_V1_Dispatch.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Dispatch_V1_Dispatch.Method.ReportNoShow.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_ReportNoShowRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_ReportNoShowResponse>(),
+            handler: { request, context in
+                try await self.reportNoShow(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Dispatch_V1_Dispatch.Method.GiveUpRide.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_GiveUpRideRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_GiveUpRideResponse>(),
+            handler: { request, context in
+                try await self.giveUpRide(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Dispatch_V1_Dispatch.Method.CreateTaxi.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_CreateTaxiRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_CreateTaxiResponse>(),
@@ -2510,6 +2798,17 @@ extension Binario_Dispatch_V1_Dispatch.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_ListZonesResponse> {
         let response = try await self.listZones(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func estimateRide(
+        request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_EstimateRideRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_EstimateRideResponse> {
+        let response = try await self.estimateRide(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -2769,6 +3068,28 @@ extension Binario_Dispatch_V1_Dispatch.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
+    public func reportNoShow(
+        request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_ReportNoShowRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_ReportNoShowResponse> {
+        let response = try await self.reportNoShow(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func giveUpRide(
+        request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_GiveUpRideRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_GiveUpRideResponse> {
+        let response = try await self.giveUpRide(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
     public func createTaxi(
         request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_CreateTaxiRequest>,
         context: GRPCCore.ServerContext
@@ -2845,6 +3166,19 @@ extension Binario_Dispatch_V1_Dispatch.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_ListZonesResponse> {
         return GRPCCore.ServerResponse<Binario_Dispatch_V1_ListZonesResponse>(
             message: try await self.listZones(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func estimateRide(
+        request: GRPCCore.ServerRequest<Binario_Dispatch_V1_EstimateRideRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_EstimateRideResponse> {
+        return GRPCCore.ServerResponse<Binario_Dispatch_V1_EstimateRideResponse>(
+            message: try await self.estimateRide(
                 request: request.message,
                 context: context
             ),
@@ -3159,6 +3493,32 @@ extension Binario_Dispatch_V1_Dispatch.SimpleServiceProtocol {
         )
     }
 
+    public func reportNoShow(
+        request: GRPCCore.ServerRequest<Binario_Dispatch_V1_ReportNoShowRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_ReportNoShowResponse> {
+        return GRPCCore.ServerResponse<Binario_Dispatch_V1_ReportNoShowResponse>(
+            message: try await self.reportNoShow(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func giveUpRide(
+        request: GRPCCore.ServerRequest<Binario_Dispatch_V1_GiveUpRideRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_GiveUpRideResponse> {
+        return GRPCCore.ServerResponse<Binario_Dispatch_V1_GiveUpRideResponse>(
+            message: try await self.giveUpRide(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
     public func createTaxi(
         request: GRPCCore.ServerRequest<Binario_Dispatch_V1_CreateTaxiRequest>,
         context: GRPCCore.ServerContext
@@ -3278,6 +3638,31 @@ extension Binario_Dispatch_V1_Dispatch {
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_ListZonesResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
+        /// Call the "EstimateRide" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > What a ride would cost and how soon a taxi could be at the pickup, before calling one: the
+        /// > estimate (great-circle distance with the detour factor; per taxi for a party), the pickup
+        /// > time of the taxi that would be asked first, and the cancellation rule.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_EstimateRideRequest` message.
+        ///   - serializer: A serializer for `Binario_Dispatch_V1_EstimateRideRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Dispatch_V1_EstimateRideResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func estimateRide<Result>(
+            request: GRPCCore.ClientRequest<Binario_Dispatch_V1_EstimateRideRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Dispatch_V1_EstimateRideRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_EstimateRideResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_EstimateRideResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
         /// Call the "RequestRide" method.
         ///
         /// > Source IDL Documentation:
@@ -3287,6 +3672,9 @@ extension Binario_Dispatch_V1_Dispatch {
         /// > phone and a payment method on file (FAILED_PRECONDITION names what is missing); the
         /// > cancellation fee is held on the default card until the ride ends. The answer is the ride,
         /// > searching; WatchRide follows it. A retry with the same idempotency key returns the same ride.
+        /// > A party larger than the largest taxi seats gets several taxis (`party`), each its own code.
+        /// > When every taxi in reach declines or lets the offer expire, the search pauses and goes round
+        /// > again one ring of zones wider, until the operator's search limit.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_RequestRideRequest` message.
@@ -3356,8 +3744,9 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Cancels one of the caller's rides that has not started: free within 30 seconds of the
-        /// > request, else the cancellation fee is charged. The driver is told.
+        /// > Cancels one of the caller's rides that has not started: free until a driver has accepted
+        /// > it and within 30 seconds of the request, else the cancellation fee is charged. The driver is
+        /// > told. A rider of a shared ride leaves it alone; the others ride on, told their new shares.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_CancelRideRequest` message.
@@ -3431,7 +3820,8 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after.
+        /// > Deletes a reservation: free until a driver has accepted its ride (its last 10 minutes), the
+        /// > cancellation fee after. One whose ride found no taxi is always deleted, free.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_DeleteReservationRequest` message.
@@ -3477,7 +3867,8 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The caller's rides, newest first, a page at a time, with what each cost.
+        /// > The caller's rides, newest first, a page at a time, with what each cost: their own and the
+        /// > shared rides they were booked on (each shown as that rider saw it).
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_ListMyRidesRequest` message.
@@ -3633,8 +4024,10 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Where the caller's taxi is (every few seconds). A taxi that enters another zone moves to
-        /// > the tail of that zone's queue; on a ride, the distance driven grows.
+        /// > Where the caller's taxi is (every few seconds). A fix that is inaccurate, a duplicate, out of
+        /// > order or implausibly far from the last is not used (`used` false, and why). A taxi that
+        /// > clearly enters another zone (not jitter at a border) moves to the tail of that zone's queue;
+        /// > on a ride, the distance driven grows and the passenger's map follows.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_ReportPositionRequest` message.
@@ -3775,8 +4168,9 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The passenger is on board; they gave the driver their ride's code (PERMISSION_DENIED for
-        /// > another code).
+        /// > A passenger is on board; they gave the driver their code (PERMISSION_DENIED for another
+        /// > code). A shared ride takes each rider on with their own code. The fare counts from the
+        /// > pickup.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_StartRideRequest` message.
@@ -3800,7 +4194,8 @@ extension Binario_Dispatch_V1_Dispatch {
         /// > Source IDL Documentation:
         /// >
         /// > The passenger is at the destination: the fare for the distance driven is charged and the
-        /// > taxi joins the tail of its zone's queue.
+        /// > taxi joins the tail of its zone's queue. A shared ride ends once every rider is on board or
+        /// > marked absent.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_CompleteRideRequest` message.
@@ -3817,6 +4212,57 @@ extension Binario_Dispatch_V1_Dispatch {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_CompleteRideResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_CompleteRideResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ReportNoShow" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The passenger is not at the pickup: after waiting the operator's no-show time since
+        /// > arriving (Ride.no_show_from), the driver marks them absent; the cancellation fee is taken and
+        /// > the taxi gets its place in the queue back. A shared ride names the absent rider's
+        /// > reservation; the others ride on.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_ReportNoShowRequest` message.
+        ///   - serializer: A serializer for `Binario_Dispatch_V1_ReportNoShowRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Dispatch_V1_ReportNoShowResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func reportNoShow<Result>(
+            request: GRPCCore.ClientRequest<Binario_Dispatch_V1_ReportNoShowRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Dispatch_V1_ReportNoShowRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_ReportNoShowResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_ReportNoShowResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "GiveUpRide" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The driver cannot do the job after all (with a reason, for the operators): before the
+        /// > passenger is on board, the ride is offered to the next taxi at once and the passenger told;
+        /// > the taxi goes to the tail of its zone's queue.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_GiveUpRideRequest` message.
+        ///   - serializer: A serializer for `Binario_Dispatch_V1_GiveUpRideRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Dispatch_V1_GiveUpRideResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func giveUpRide<Result>(
+            request: GRPCCore.ClientRequest<Binario_Dispatch_V1_GiveUpRideRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Dispatch_V1_GiveUpRideRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_GiveUpRideResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_GiveUpRideResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "CreateTaxi" method.
@@ -4010,6 +4456,42 @@ extension Binario_Dispatch_V1_Dispatch {
             )
         }
 
+        /// Call the "EstimateRide" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > What a ride would cost and how soon a taxi could be at the pickup, before calling one: the
+        /// > estimate (great-circle distance with the detour factor; per taxi for a party), the pickup
+        /// > time of the taxi that would be asked first, and the cancellation rule.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_EstimateRideRequest` message.
+        ///   - serializer: A serializer for `Binario_Dispatch_V1_EstimateRideRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Dispatch_V1_EstimateRideResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func estimateRide<Result>(
+            request: GRPCCore.ClientRequest<Binario_Dispatch_V1_EstimateRideRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Dispatch_V1_EstimateRideRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_EstimateRideResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_EstimateRideResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Dispatch_V1_Dispatch.Method.EstimateRide.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
         /// Call the "RequestRide" method.
         ///
         /// > Source IDL Documentation:
@@ -4019,6 +4501,9 @@ extension Binario_Dispatch_V1_Dispatch {
         /// > phone and a payment method on file (FAILED_PRECONDITION names what is missing); the
         /// > cancellation fee is held on the default card until the ride ends. The answer is the ride,
         /// > searching; WatchRide follows it. A retry with the same idempotency key returns the same ride.
+        /// > A party larger than the largest taxi seats gets several taxis (`party`), each its own code.
+        /// > When every taxi in reach declines or lets the offer expire, the search pauses and goes round
+        /// > again one ring of zones wider, until the operator's search limit.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_RequestRideRequest` message.
@@ -4119,8 +4604,9 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Cancels one of the caller's rides that has not started: free within 30 seconds of the
-        /// > request, else the cancellation fee is charged. The driver is told.
+        /// > Cancels one of the caller's rides that has not started: free until a driver has accepted
+        /// > it and within 30 seconds of the request, else the cancellation fee is charged. The driver is
+        /// > told. A rider of a shared ride leaves it alone; the others ride on, told their new shares.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_CancelRideRequest` message.
@@ -4227,7 +4713,8 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after.
+        /// > Deletes a reservation: free until a driver has accepted its ride (its last 10 minutes), the
+        /// > cancellation fee after. One whose ride found no taxi is always deleted, free.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_DeleteReservationRequest` message.
@@ -4295,7 +4782,8 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The caller's rides, newest first, a page at a time, with what each cost.
+        /// > The caller's rides, newest first, a page at a time, with what each cost: their own and the
+        /// > shared rides they were booked on (each shown as that rider saw it).
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_ListMyRidesRequest` message.
@@ -4528,8 +5016,10 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > Where the caller's taxi is (every few seconds). A taxi that enters another zone moves to
-        /// > the tail of that zone's queue; on a ride, the distance driven grows.
+        /// > Where the caller's taxi is (every few seconds). A fix that is inaccurate, a duplicate, out of
+        /// > order or implausibly far from the last is not used (`used` false, and why). A taxi that
+        /// > clearly enters another zone (not jitter at a border) moves to the tail of that zone's queue;
+        /// > on a ride, the distance driven grows and the passenger's map follows.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_ReportPositionRequest` message.
@@ -4734,8 +5224,9 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The passenger is on board; they gave the driver their ride's code (PERMISSION_DENIED for
-        /// > another code).
+        /// > A passenger is on board; they gave the driver their code (PERMISSION_DENIED for another
+        /// > code). A shared ride takes each rider on with their own code. The fare counts from the
+        /// > pickup.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_StartRideRequest` message.
@@ -4770,7 +5261,8 @@ extension Binario_Dispatch_V1_Dispatch {
         /// > Source IDL Documentation:
         /// >
         /// > The passenger is at the destination: the fare for the distance driven is charged and the
-        /// > taxi joins the tail of its zone's queue.
+        /// > taxi joins the tail of its zone's queue. A shared ride ends once every rider is on board or
+        /// > marked absent.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_CompleteRideRequest` message.
@@ -4793,6 +5285,79 @@ extension Binario_Dispatch_V1_Dispatch {
             try await self.client.unary(
                 request: request,
                 descriptor: Binario_Dispatch_V1_Dispatch.Method.CompleteRide.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "ReportNoShow" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The passenger is not at the pickup: after waiting the operator's no-show time since
+        /// > arriving (Ride.no_show_from), the driver marks them absent; the cancellation fee is taken and
+        /// > the taxi gets its place in the queue back. A shared ride names the absent rider's
+        /// > reservation; the others ride on.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_ReportNoShowRequest` message.
+        ///   - serializer: A serializer for `Binario_Dispatch_V1_ReportNoShowRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Dispatch_V1_ReportNoShowResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func reportNoShow<Result>(
+            request: GRPCCore.ClientRequest<Binario_Dispatch_V1_ReportNoShowRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Dispatch_V1_ReportNoShowRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_ReportNoShowResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_ReportNoShowResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Dispatch_V1_Dispatch.Method.ReportNoShow.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "GiveUpRide" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The driver cannot do the job after all (with a reason, for the operators): before the
+        /// > passenger is on board, the ride is offered to the next taxi at once and the passenger told;
+        /// > the taxi goes to the tail of its zone's queue.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_GiveUpRideRequest` message.
+        ///   - serializer: A serializer for `Binario_Dispatch_V1_GiveUpRideRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Dispatch_V1_GiveUpRideResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func giveUpRide<Result>(
+            request: GRPCCore.ClientRequest<Binario_Dispatch_V1_GiveUpRideRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Dispatch_V1_GiveUpRideRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_GiveUpRideResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_GiveUpRideResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Dispatch_V1_Dispatch.Method.GiveUpRide.descriptor,
                 serializer: serializer,
                 deserializer: deserializer,
                 options: options,
@@ -5034,6 +5599,37 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
         )
     }
 
+    /// Call the "EstimateRide" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > What a ride would cost and how soon a taxi could be at the pickup, before calling one: the
+    /// > estimate (great-circle distance with the detour factor; per taxi for a party), the pickup
+    /// > time of the taxi that would be asked first, and the cancellation rule.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Dispatch_V1_EstimateRideRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func estimateRide<Result>(
+        request: GRPCCore.ClientRequest<Binario_Dispatch_V1_EstimateRideRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_EstimateRideResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.estimateRide(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_EstimateRideRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_EstimateRideResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "RequestRide" method.
     ///
     /// > Source IDL Documentation:
@@ -5043,6 +5639,9 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
     /// > phone and a payment method on file (FAILED_PRECONDITION names what is missing); the
     /// > cancellation fee is held on the default card until the ride ends. The answer is the ride,
     /// > searching; WatchRide follows it. A retry with the same idempotency key returns the same ride.
+    /// > A party larger than the largest taxi seats gets several taxis (`party`), each its own code.
+    /// > When every taxi in reach declines or lets the offer expire, the search pauses and goes round
+    /// > again one ring of zones wider, until the operator's search limit.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Dispatch_V1_RequestRideRequest` message.
@@ -5128,8 +5727,9 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Cancels one of the caller's rides that has not started: free within 30 seconds of the
-    /// > request, else the cancellation fee is charged. The driver is told.
+    /// > Cancels one of the caller's rides that has not started: free until a driver has accepted
+    /// > it and within 30 seconds of the request, else the cancellation fee is charged. The driver is
+    /// > told. A rider of a shared ride leaves it alone; the others ride on, told their new shares.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Dispatch_V1_CancelRideRequest` message.
@@ -5221,7 +5821,8 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after.
+    /// > Deletes a reservation: free until a driver has accepted its ride (its last 10 minutes), the
+    /// > cancellation fee after. One whose ride found no taxi is always deleted, free.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Dispatch_V1_DeleteReservationRequest` message.
@@ -5279,7 +5880,8 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > The caller's rides, newest first, a page at a time, with what each cost.
+    /// > The caller's rides, newest first, a page at a time, with what each cost: their own and the
+    /// > shared rides they were booked on (each shown as that rider saw it).
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Dispatch_V1_ListMyRidesRequest` message.
@@ -5477,8 +6079,10 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Where the caller's taxi is (every few seconds). A taxi that enters another zone moves to
-    /// > the tail of that zone's queue; on a ride, the distance driven grows.
+    /// > Where the caller's taxi is (every few seconds). A fix that is inaccurate, a duplicate, out of
+    /// > order or implausibly far from the last is not used (`used` false, and why). A taxi that
+    /// > clearly enters another zone (not jitter at a border) moves to the tail of that zone's queue;
+    /// > on a ride, the distance driven grows and the passenger's map follows.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Dispatch_V1_ReportPositionRequest` message.
@@ -5653,8 +6257,9 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > The passenger is on board; they gave the driver their ride's code (PERMISSION_DENIED for
-    /// > another code).
+    /// > A passenger is on board; they gave the driver their code (PERMISSION_DENIED for another
+    /// > code). A shared ride takes each rider on with their own code. The fare counts from the
+    /// > pickup.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Dispatch_V1_StartRideRequest` message.
@@ -5684,7 +6289,8 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
     /// > Source IDL Documentation:
     /// >
     /// > The passenger is at the destination: the fare for the distance driven is charged and the
-    /// > taxi joins the tail of its zone's queue.
+    /// > taxi joins the tail of its zone's queue. A shared ride ends once every rider is on board or
+    /// > marked absent.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Dispatch_V1_CompleteRideRequest` message.
@@ -5704,6 +6310,69 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_CompleteRideRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_CompleteRideResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ReportNoShow" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The passenger is not at the pickup: after waiting the operator's no-show time since
+    /// > arriving (Ride.no_show_from), the driver marks them absent; the cancellation fee is taken and
+    /// > the taxi gets its place in the queue back. A shared ride names the absent rider's
+    /// > reservation; the others ride on.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Dispatch_V1_ReportNoShowRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func reportNoShow<Result>(
+        request: GRPCCore.ClientRequest<Binario_Dispatch_V1_ReportNoShowRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_ReportNoShowResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.reportNoShow(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_ReportNoShowRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_ReportNoShowResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GiveUpRide" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The driver cannot do the job after all (with a reason, for the operators): before the
+    /// > passenger is on board, the ride is offered to the next taxi at once and the passenger told;
+    /// > the taxi goes to the tail of its zone's queue.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Dispatch_V1_GiveUpRideRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func giveUpRide<Result>(
+        request: GRPCCore.ClientRequest<Binario_Dispatch_V1_GiveUpRideRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_GiveUpRideResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.giveUpRide(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_GiveUpRideRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_GiveUpRideResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -5916,6 +6585,41 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
         )
     }
 
+    /// Call the "EstimateRide" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > What a ride would cost and how soon a taxi could be at the pickup, before calling one: the
+    /// > estimate (great-circle distance with the detour factor; per taxi for a party), the pickup
+    /// > time of the taxi that would be asked first, and the cancellation rule.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func estimateRide<Result>(
+        _ message: Binario_Dispatch_V1_EstimateRideRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_EstimateRideResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Dispatch_V1_EstimateRideRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.estimateRide(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "RequestRide" method.
     ///
     /// > Source IDL Documentation:
@@ -5925,6 +6629,9 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
     /// > phone and a payment method on file (FAILED_PRECONDITION names what is missing); the
     /// > cancellation fee is held on the default card until the ride ends. The answer is the ride,
     /// > searching; WatchRide follows it. A retry with the same idempotency key returns the same ride.
+    /// > A party larger than the largest taxi seats gets several taxis (`party`), each its own code.
+    /// > When every taxi in reach declines or lets the offer expire, the search pauses and goes round
+    /// > again one ring of zones wider, until the operator's search limit.
     ///
     /// - Parameters:
     ///   - message: request message to send.
@@ -6022,8 +6729,9 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Cancels one of the caller's rides that has not started: free within 30 seconds of the
-    /// > request, else the cancellation fee is charged. The driver is told.
+    /// > Cancels one of the caller's rides that has not started: free until a driver has accepted
+    /// > it and within 30 seconds of the request, else the cancellation fee is charged. The driver is
+    /// > told. A rider of a shared ride leaves it alone; the others ride on, told their new shares.
     ///
     /// - Parameters:
     ///   - message: request message to send.
@@ -6127,7 +6835,8 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Deletes a reservation: free until 10 minutes before the meeting, the cancellation fee after.
+    /// > Deletes a reservation: free until a driver has accepted its ride (its last 10 minutes), the
+    /// > cancellation fee after. One whose ride found no taxi is always deleted, free.
     ///
     /// - Parameters:
     ///   - message: request message to send.
@@ -6193,7 +6902,8 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > The caller's rides, newest first, a page at a time, with what each cost.
+    /// > The caller's rides, newest first, a page at a time, with what each cost: their own and the
+    /// > shared rides they were booked on (each shown as that rider saw it).
     ///
     /// - Parameters:
     ///   - message: request message to send.
@@ -6419,8 +7129,10 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > Where the caller's taxi is (every few seconds). A taxi that enters another zone moves to
-    /// > the tail of that zone's queue; on a ride, the distance driven grows.
+    /// > Where the caller's taxi is (every few seconds). A fix that is inaccurate, a duplicate, out of
+    /// > order or implausibly far from the last is not used (`used` false, and why). A taxi that
+    /// > clearly enters another zone (not jitter at a border) moves to the tail of that zone's queue;
+    /// > on a ride, the distance driven grows and the passenger's map follows.
     ///
     /// - Parameters:
     ///   - message: request message to send.
@@ -6619,8 +7331,9 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > The passenger is on board; they gave the driver their ride's code (PERMISSION_DENIED for
-    /// > another code).
+    /// > A passenger is on board; they gave the driver their code (PERMISSION_DENIED for another
+    /// > code). A shared ride takes each rider on with their own code. The fare counts from the
+    /// > pickup.
     ///
     /// - Parameters:
     ///   - message: request message to send.
@@ -6654,7 +7367,8 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
     /// > Source IDL Documentation:
     /// >
     /// > The passenger is at the destination: the fare for the distance driven is charged and the
-    /// > taxi joins the tail of its zone's queue.
+    /// > taxi joins the tail of its zone's queue. A shared ride ends once every rider is on board or
+    /// > marked absent.
     ///
     /// - Parameters:
     ///   - message: request message to send.
@@ -6677,6 +7391,77 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
             metadata: metadata
         )
         return try await self.completeRide(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ReportNoShow" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The passenger is not at the pickup: after waiting the operator's no-show time since
+    /// > arriving (Ride.no_show_from), the driver marks them absent; the cancellation fee is taken and
+    /// > the taxi gets its place in the queue back. A shared ride names the absent rider's
+    /// > reservation; the others ride on.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func reportNoShow<Result>(
+        _ message: Binario_Dispatch_V1_ReportNoShowRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_ReportNoShowResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Dispatch_V1_ReportNoShowRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.reportNoShow(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GiveUpRide" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The driver cannot do the job after all (with a reason, for the operators): before the
+    /// > passenger is on board, the ride is offered to the next taxi at once and the passenger told;
+    /// > the taxi goes to the tail of its zone's queue.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func giveUpRide<Result>(
+        _ message: Binario_Dispatch_V1_GiveUpRideRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_GiveUpRideResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Dispatch_V1_GiveUpRideRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.giveUpRide(
             request: request,
             options: options,
             onResponse: handleResponse

@@ -52,7 +52,7 @@ public nonisolated enum Binario_Dispatch_V1_RideState: SwiftProtobuf.Enum, Swift
   case completed // = 5
   case cancelled // = 6
 
-  /// No taxi in the pickup zone or its neighbours took it.
+  /// No taxi in reach took it before the search limit.
   case noTaxi // = 7
   case UNRECOGNIZED(Int)
 
@@ -98,6 +98,67 @@ public nonisolated enum Binario_Dispatch_V1_RideState: SwiftProtobuf.Enum, Swift
     .completed,
     .cancelled,
     .noTaxi,
+  ]
+
+}
+
+/// Why a ride ended, beside its state.
+public nonisolated enum Binario_Dispatch_V1_RideEndReason: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+
+  /// The passenger cancelled (or left a shared ride).
+  case passenger // = 1
+
+  /// The passenger was not at the pickup when the driver had waited the no-show time.
+  case noShow // = 2
+
+  /// Every taxi in reach declined until the search limit.
+  case noTaxi // = 3
+
+  /// The passenger's account was closed or suspended.
+  case accountClosed // = 4
+
+  /// The taxi went out of service during the ride; the distance so far is paid.
+  case taxiOutOfService // = 5
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .passenger
+    case 2: self = .noShow
+    case 3: self = .noTaxi
+    case 4: self = .accountClosed
+    case 5: self = .taxiOutOfService
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .passenger: return 1
+    case .noShow: return 2
+    case .noTaxi: return 3
+    case .accountClosed: return 4
+    case .taxiOutOfService: return 5
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Binario_Dispatch_V1_RideEndReason] = [
+    .unspecified,
+    .passenger,
+    .noShow,
+    .noTaxi,
+    .accountClosed,
+    .taxiOutOfService,
   ]
 
 }
@@ -544,6 +605,82 @@ public nonisolated struct Binario_Dispatch_V1_Ride: @unchecked Sendable {
     set {_uniqueStorage()._reservationID = newValue}
   }
 
+  /// Searching: which round of asking the taxis in reach (each round one ring of zones wider),
+  /// when the next round starts while every taxi in reach has declined, and until when it keeps
+  /// looking.
+  public var searchRound: UInt32 {
+    get {_storage._searchRound}
+    set {_uniqueStorage()._searchRound = newValue}
+  }
+
+  public var nextRoundAt: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_storage._nextRoundAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_uniqueStorage()._nextRoundAt = newValue}
+  }
+  /// Returns true if `nextRoundAt` has been explicitly set.
+  public var hasNextRoundAt: Bool {_storage._nextRoundAt != nil}
+  /// Clears the value of `nextRoundAt`. Subsequent reads from it will return its default value.
+  public mutating func clearNextRoundAt() {_uniqueStorage()._nextRoundAt = nil}
+
+  public var searchingUntil: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_storage._searchingUntil ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_uniqueStorage()._searchingUntil = newValue}
+  }
+  /// Returns true if `searchingUntil` has been explicitly set.
+  public var hasSearchingUntil: Bool {_storage._searchingUntil != nil}
+  /// Clears the value of `searchingUntil`. Subsequent reads from it will return its default value.
+  public mutating func clearSearchingUntil() {_uniqueStorage()._searchingUntil = nil}
+
+  /// Allocated, arrived or in progress: where the taxi was last heard of, and (allocated) when
+  /// it should reach the pickup from there.
+  public var taxiPosition: Binario_Dispatch_V1_Position {
+    get {_storage._taxiPosition ?? Binario_Dispatch_V1_Position()}
+    set {_uniqueStorage()._taxiPosition = newValue}
+  }
+  /// Returns true if `taxiPosition` has been explicitly set.
+  public var hasTaxiPosition: Bool {_storage._taxiPosition != nil}
+  /// Clears the value of `taxiPosition`. Subsequent reads from it will return its default value.
+  public mutating func clearTaxiPosition() {_uniqueStorage()._taxiPosition = nil}
+
+  public var taxiPositionAt: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_storage._taxiPositionAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_uniqueStorage()._taxiPositionAt = newValue}
+  }
+  /// Returns true if `taxiPositionAt` has been explicitly set.
+  public var hasTaxiPositionAt: Bool {_storage._taxiPositionAt != nil}
+  /// Clears the value of `taxiPositionAt`. Subsequent reads from it will return its default value.
+  public mutating func clearTaxiPositionAt() {_uniqueStorage()._taxiPositionAt = nil}
+
+  public var taxiEta: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_storage._taxiEta ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_uniqueStorage()._taxiEta = newValue}
+  }
+  /// Returns true if `taxiEta` has been explicitly set.
+  public var hasTaxiEta: Bool {_storage._taxiEta != nil}
+  /// Clears the value of `taxiEta`. Subsequent reads from it will return its default value.
+  public mutating func clearTaxiEta() {_uniqueStorage()._taxiEta = nil}
+
+  public var endReason: Binario_Dispatch_V1_RideEndReason {
+    get {_storage._endReason}
+    set {_uniqueStorage()._endReason = newValue}
+  }
+
+  /// A party larger than one taxi: its rides share this id.
+  public var partyID: String {
+    get {_storage._partyID}
+    set {_uniqueStorage()._partyID = newValue}
+  }
+
+  /// Arrived: from when the driver may mark the passenger absent.
+  public var noShowFrom: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_storage._noShowFrom ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_uniqueStorage()._noShowFrom = newValue}
+  }
+  /// Returns true if `noShowFrom` has been explicitly set.
+  public var hasNoShowFrom: Bool {_storage._noShowFrom != nil}
+  /// Clears the value of `noShowFrom`. Subsequent reads from it will return its default value.
+  public mutating func clearNoShowFrom() {_uniqueStorage()._noShowFrom = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -573,6 +710,9 @@ public nonisolated struct Binario_Dispatch_V1_Stop: Sendable {
   public var passengers: UInt32 = 0
 
   public var reservationID: String = String()
+
+  /// A pickup whose rider is on board.
+  public var done: Bool = false
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -702,7 +842,7 @@ public nonisolated struct Binario_Dispatch_V1_Reservation: @unchecked Sendable {
   /// Clears the value of `editableUntil`. Subsequent reads from it will return its default value.
   public mutating func clearEditableUntil() {_uniqueStorage()._editableUntil = nil}
 
-  /// Deleted in the last minutes before the meeting: the fee charged.
+  /// Deleted once its taxi was on its way: the fee charged.
   public var cancellationFee: Binario_Type_V1_Money {
     get {_storage._cancellationFee ?? Binario_Type_V1_Money()}
     set {_uniqueStorage()._cancellationFee = newValue}
@@ -711,6 +851,27 @@ public nonisolated struct Binario_Dispatch_V1_Reservation: @unchecked Sendable {
   public var hasCancellationFee: Bool {_storage._cancellationFee != nil}
   /// Clears the value of `cancellationFee`. Subsequent reads from it will return its default value.
   public mutating func clearCancellationFee() {_uniqueStorage()._cancellationFee = nil}
+
+  /// What this passenger tells the driver at the pickup.
+  public var passengerCode: String {
+    get {_storage._passengerCode}
+    set {_uniqueStorage()._passengerCode = newValue}
+  }
+
+  /// What the trip costs riding alone: a shared fare is never more.
+  public var soloFare: Binario_Type_V1_Money {
+    get {_storage._soloFare ?? Binario_Type_V1_Money()}
+    set {_uniqueStorage()._soloFare = newValue}
+  }
+  /// Returns true if `soloFare` has been explicitly set.
+  public var hasSoloFare: Bool {_storage._soloFare != nil}
+  /// Clears the value of `soloFare`. Subsequent reads from it will return its default value.
+  public mutating func clearSoloFare() {_uniqueStorage()._soloFare = nil}
+
+  public var endReason: Binario_Dispatch_V1_RideEndReason {
+    get {_storage._endReason}
+    set {_uniqueStorage()._endReason = newValue}
+  }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -920,6 +1081,120 @@ public nonisolated struct Binario_Dispatch_V1_ListReservationsResponse: Sendable
   public init() {}
 }
 
+public nonisolated struct Binario_Dispatch_V1_EstimateRideRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var pickup: Binario_Dispatch_V1_Location {
+    get {_pickup ?? Binario_Dispatch_V1_Location()}
+    set {_pickup = newValue}
+  }
+  /// Returns true if `pickup` has been explicitly set.
+  public var hasPickup: Bool {self._pickup != nil}
+  /// Clears the value of `pickup`. Subsequent reads from it will return its default value.
+  public mutating func clearPickup() {self._pickup = nil}
+
+  /// Optional: without it there is no price.
+  public var destination: Binario_Dispatch_V1_Location {
+    get {_destination ?? Binario_Dispatch_V1_Location()}
+    set {_destination = newValue}
+  }
+  /// Returns true if `destination` has been explicitly set.
+  public var hasDestination: Bool {self._destination != nil}
+  /// Clears the value of `destination`. Subsequent reads from it will return its default value.
+  public mutating func clearDestination() {self._destination = nil}
+
+  /// 1 to 16; 0 means 1.
+  public var passengers: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _pickup: Binario_Dispatch_V1_Location? = nil
+  fileprivate var _destination: Binario_Dispatch_V1_Location? = nil
+}
+
+public nonisolated struct Binario_Dispatch_V1_EstimateRideResponse: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var pickup: Binario_Dispatch_V1_Place {
+    get {_storage._pickup ?? Binario_Dispatch_V1_Place()}
+    set {_uniqueStorage()._pickup = newValue}
+  }
+  /// Returns true if `pickup` has been explicitly set.
+  public var hasPickup: Bool {_storage._pickup != nil}
+  /// Clears the value of `pickup`. Subsequent reads from it will return its default value.
+  public mutating func clearPickup() {_uniqueStorage()._pickup = nil}
+
+  public var destination: Binario_Dispatch_V1_Place {
+    get {_storage._destination ?? Binario_Dispatch_V1_Place()}
+    set {_uniqueStorage()._destination = newValue}
+  }
+  /// Returns true if `destination` has been explicitly set.
+  public var hasDestination: Bool {_storage._destination != nil}
+  /// Clears the value of `destination`. Subsequent reads from it will return its default value.
+  public mutating func clearDestination() {_uniqueStorage()._destination = nil}
+
+  /// The whole party's estimate (every taxi's), unset without a destination.
+  public var estimatedFare: Binario_Type_V1_Money {
+    get {_storage._estimatedFare ?? Binario_Type_V1_Money()}
+    set {_uniqueStorage()._estimatedFare = newValue}
+  }
+  /// Returns true if `estimatedFare` has been explicitly set.
+  public var hasEstimatedFare: Bool {_storage._estimatedFare != nil}
+  /// Clears the value of `estimatedFare`. Subsequent reads from it will return its default value.
+  public mutating func clearEstimatedFare() {_uniqueStorage()._estimatedFare = nil}
+
+  /// How many taxis the party needs.
+  public var taxis: UInt32 {
+    get {_storage._taxis}
+    set {_uniqueStorage()._taxis = newValue}
+  }
+
+  /// When the taxi asked first could be at the pickup; unset when no taxi is free in reach now
+  /// (the request would wait for one).
+  public var pickupEta: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_storage._pickupEta ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_uniqueStorage()._pickupEta = newValue}
+  }
+  /// Returns true if `pickupEta` has been explicitly set.
+  public var hasPickupEta: Bool {_storage._pickupEta != nil}
+  /// Clears the value of `pickupEta`. Subsequent reads from it will return its default value.
+  public mutating func clearPickupEta() {_uniqueStorage()._pickupEta = nil}
+
+  /// Free taxis in the pickup zone and its neighbours now.
+  public var taxisFreeNearby: UInt32 {
+    get {_storage._taxisFreeNearby}
+    set {_uniqueStorage()._taxisFreeNearby = newValue}
+  }
+
+  /// The cancellation rule: free until a driver accepts and within this many seconds of the
+  /// request, this fee after.
+  public var freeCancellationSeconds: UInt32 {
+    get {_storage._freeCancellationSeconds}
+    set {_uniqueStorage()._freeCancellationSeconds = newValue}
+  }
+
+  public var cancellationFee: Binario_Type_V1_Money {
+    get {_storage._cancellationFee ?? Binario_Type_V1_Money()}
+    set {_uniqueStorage()._cancellationFee = newValue}
+  }
+  /// Returns true if `cancellationFee` has been explicitly set.
+  public var hasCancellationFee: Bool {_storage._cancellationFee != nil}
+  /// Clears the value of `cancellationFee`. Subsequent reads from it will return its default value.
+  public mutating func clearCancellationFee() {_uniqueStorage()._cancellationFee = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
 public nonisolated struct Binario_Dispatch_V1_RequestRideRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -944,7 +1219,7 @@ public nonisolated struct Binario_Dispatch_V1_RequestRideRequest: Sendable {
   /// Clears the value of `destination`. Subsequent reads from it will return its default value.
   public mutating func clearDestination() {self._destination = nil}
 
-  /// 1 to 4; 0 means 1.
+  /// 1 to 16; 0 means 1. More than the largest taxi seats asks for several taxis.
   public var passengers: UInt32 = 0
 
   /// The client's key for this request: a retry with the same key returns the same ride.
@@ -963,6 +1238,7 @@ public nonisolated struct Binario_Dispatch_V1_RequestRideResponse: Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
+  /// The first (or only) ride.
   public var ride: Binario_Dispatch_V1_Ride {
     get {_ride ?? Binario_Dispatch_V1_Ride()}
     set {_ride = newValue}
@@ -971,6 +1247,9 @@ public nonisolated struct Binario_Dispatch_V1_RequestRideResponse: Sendable {
   public var hasRide: Bool {self._ride != nil}
   /// Clears the value of `ride`. Subsequent reads from it will return its default value.
   public mutating func clearRide() {self._ride = nil}
+
+  /// A party's rides, the first included; empty for one taxi.
+  public var party: [Binario_Dispatch_V1_Ride] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1438,12 +1717,23 @@ public nonisolated struct Binario_Dispatch_V1_ReportPositionRequest: Sendable {
   /// Clears the value of `reportedAt`. Subsequent reads from it will return its default value.
   public mutating func clearReportedAt() {self._reportedAt = nil}
 
+  /// The fix's accuracy (the radius, metres) as the device gives it; unset: unknown.
+  public var accuracyMetres: Double {
+    get {_accuracyMetres ?? 0}
+    set {_accuracyMetres = newValue}
+  }
+  /// Returns true if `accuracyMetres` has been explicitly set.
+  public var hasAccuracyMetres: Bool {self._accuracyMetres != nil}
+  /// Clears the value of `accuracyMetres`. Subsequent reads from it will return its default value.
+  public mutating func clearAccuracyMetres() {self._accuracyMetres = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _position: Binario_Dispatch_V1_Position? = nil
   fileprivate var _reportedAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _accuracyMetres: Double? = nil
 }
 
 public nonisolated struct Binario_Dispatch_V1_ReportPositionResponse: Sendable {
@@ -1459,6 +1749,12 @@ public nonisolated struct Binario_Dispatch_V1_ReportPositionResponse: Sendable {
   public var hasTaxi: Bool {self._taxi != nil}
   /// Clears the value of `taxi`. Subsequent reads from it will return its default value.
   public mutating func clearTaxi() {self._taxi = nil}
+
+  /// Whether the fix moved the taxi; if not, why: "inaccurate", "duplicate", "out_of_order",
+  /// "too_fast".
+  public var used: Bool = false
+
+  public var ignoredReason: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1755,6 +2051,78 @@ public nonisolated struct Binario_Dispatch_V1_CompleteRideResponse: Sendable {
   fileprivate var _ride: Binario_Dispatch_V1_Ride? = nil
 }
 
+public nonisolated struct Binario_Dispatch_V1_ReportNoShowRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var rideID: String = String()
+
+  /// A shared ride: the absent rider's reservation (a stop's reservation_id).
+  public var reservationID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Dispatch_V1_ReportNoShowResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var ride: Binario_Dispatch_V1_Ride {
+    get {_ride ?? Binario_Dispatch_V1_Ride()}
+    set {_ride = newValue}
+  }
+  /// Returns true if `ride` has been explicitly set.
+  public var hasRide: Bool {self._ride != nil}
+  /// Clears the value of `ride`. Subsequent reads from it will return its default value.
+  public mutating func clearRide() {self._ride = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _ride: Binario_Dispatch_V1_Ride? = nil
+}
+
+public nonisolated struct Binario_Dispatch_V1_GiveUpRideRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var rideID: String = String()
+
+  /// Why (required): "breakdown", "road closed", ...
+  public var reason: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Dispatch_V1_GiveUpRideResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var ride: Binario_Dispatch_V1_Ride {
+    get {_ride ?? Binario_Dispatch_V1_Ride()}
+    set {_ride = newValue}
+  }
+  /// Returns true if `ride` has been explicitly set.
+  public var hasRide: Bool {self._ride != nil}
+  /// Clears the value of `ride`. Subsequent reads from it will return its default value.
+  public mutating func clearRide() {self._ride = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _ride: Binario_Dispatch_V1_Ride? = nil
+}
+
 public nonisolated struct Binario_Dispatch_V1_CreateTaxiRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -2001,6 +2369,10 @@ fileprivate nonisolated let _protobuf_package = "binario.dispatch.v1"
 
 nonisolated extension Binario_Dispatch_V1_RideState: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0RIDE_STATE_UNSPECIFIED\0\u{1}RIDE_STATE_SEARCHING\0\u{1}RIDE_STATE_ALLOCATED\0\u{1}RIDE_STATE_ARRIVED\0\u{1}RIDE_STATE_IN_PROGRESS\0\u{1}RIDE_STATE_COMPLETED\0\u{1}RIDE_STATE_CANCELLED\0\u{1}RIDE_STATE_NO_TAXI\0")
+}
+
+nonisolated extension Binario_Dispatch_V1_RideEndReason: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0RIDE_END_REASON_UNSPECIFIED\0\u{1}RIDE_END_REASON_PASSENGER\0\u{1}RIDE_END_REASON_NO_SHOW\0\u{1}RIDE_END_REASON_NO_TAXI\0\u{1}RIDE_END_REASON_ACCOUNT_CLOSED\0\u{1}RIDE_END_REASON_TAXI_OUT_OF_SERVICE\0")
 }
 
 nonisolated extension Binario_Dispatch_V1_ReservationState: SwiftProtobuf._ProtoNameProviding {
@@ -2311,7 +2683,7 @@ nonisolated extension Binario_Dispatch_V1_Place: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Ride"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ride_id\0\u{1}state\0\u{1}pickup\0\u{1}destination\0\u{1}passengers\0\u{3}requested_at\0\u{3}taxi_code\0\u{3}taxi_plate\0\u{3}estimated_pickup_at\0\u{3}passenger_code\0\u{1}delayed\0\u{3}arrived_at\0\u{3}started_at\0\u{3}ended_at\0\u{3}distance_metres\0\u{1}fare\0\u{3}cancellation_fee\0\u{3}card_last4\0\u{3}estimated_fare\0\u{3}passenger_name\0\u{1}route\0\u{3}reservation_id\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ride_id\0\u{1}state\0\u{1}pickup\0\u{1}destination\0\u{1}passengers\0\u{3}requested_at\0\u{3}taxi_code\0\u{3}taxi_plate\0\u{3}estimated_pickup_at\0\u{3}passenger_code\0\u{1}delayed\0\u{3}arrived_at\0\u{3}started_at\0\u{3}ended_at\0\u{3}distance_metres\0\u{1}fare\0\u{3}cancellation_fee\0\u{3}card_last4\0\u{3}estimated_fare\0\u{3}passenger_name\0\u{1}route\0\u{3}reservation_id\0\u{3}search_round\0\u{3}next_round_at\0\u{3}searching_until\0\u{3}taxi_position\0\u{3}taxi_position_at\0\u{3}taxi_eta\0\u{3}end_reason\0\u{3}party_id\0\u{3}no_show_from\0")
 
   fileprivate class _StorageClass {
     var _rideID: String = String()
@@ -2336,6 +2708,15 @@ nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProt
     var _passengerName: String = String()
     var _route: [Binario_Dispatch_V1_Stop] = []
     var _reservationID: String = String()
+    var _searchRound: UInt32 = 0
+    var _nextRoundAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+    var _searchingUntil: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+    var _taxiPosition: Binario_Dispatch_V1_Position? = nil
+    var _taxiPositionAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+    var _taxiEta: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+    var _endReason: Binario_Dispatch_V1_RideEndReason = .unspecified
+    var _partyID: String = String()
+    var _noShowFrom: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2368,6 +2749,15 @@ nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProt
       _passengerName = source._passengerName
       _route = source._route
       _reservationID = source._reservationID
+      _searchRound = source._searchRound
+      _nextRoundAt = source._nextRoundAt
+      _searchingUntil = source._searchingUntil
+      _taxiPosition = source._taxiPosition
+      _taxiPositionAt = source._taxiPositionAt
+      _taxiEta = source._taxiEta
+      _endReason = source._endReason
+      _partyID = source._partyID
+      _noShowFrom = source._noShowFrom
     }
   }
 
@@ -2408,6 +2798,15 @@ nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProt
         case 20: try { try decoder.decodeSingularStringField(value: &_storage._passengerName) }()
         case 21: try { try decoder.decodeRepeatedMessageField(value: &_storage._route) }()
         case 22: try { try decoder.decodeSingularStringField(value: &_storage._reservationID) }()
+        case 23: try { try decoder.decodeSingularUInt32Field(value: &_storage._searchRound) }()
+        case 24: try { try decoder.decodeSingularMessageField(value: &_storage._nextRoundAt) }()
+        case 25: try { try decoder.decodeSingularMessageField(value: &_storage._searchingUntil) }()
+        case 26: try { try decoder.decodeSingularMessageField(value: &_storage._taxiPosition) }()
+        case 27: try { try decoder.decodeSingularMessageField(value: &_storage._taxiPositionAt) }()
+        case 28: try { try decoder.decodeSingularMessageField(value: &_storage._taxiEta) }()
+        case 29: try { try decoder.decodeSingularEnumField(value: &_storage._endReason) }()
+        case 30: try { try decoder.decodeSingularStringField(value: &_storage._partyID) }()
+        case 31: try { try decoder.decodeSingularMessageField(value: &_storage._noShowFrom) }()
         default: break
         }
       }
@@ -2486,6 +2885,33 @@ nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProt
       if !_storage._reservationID.isEmpty {
         try visitor.visitSingularStringField(value: _storage._reservationID, fieldNumber: 22)
       }
+      if _storage._searchRound != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._searchRound, fieldNumber: 23)
+      }
+      try { if let v = _storage._nextRoundAt {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 24)
+      } }()
+      try { if let v = _storage._searchingUntil {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 25)
+      } }()
+      try { if let v = _storage._taxiPosition {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 26)
+      } }()
+      try { if let v = _storage._taxiPositionAt {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 27)
+      } }()
+      try { if let v = _storage._taxiEta {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 28)
+      } }()
+      if _storage._endReason != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._endReason, fieldNumber: 29)
+      }
+      if !_storage._partyID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._partyID, fieldNumber: 30)
+      }
+      try { if let v = _storage._noShowFrom {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 31)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2517,6 +2943,15 @@ nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProt
         if _storage._passengerName != rhs_storage._passengerName {return false}
         if _storage._route != rhs_storage._route {return false}
         if _storage._reservationID != rhs_storage._reservationID {return false}
+        if _storage._searchRound != rhs_storage._searchRound {return false}
+        if _storage._nextRoundAt != rhs_storage._nextRoundAt {return false}
+        if _storage._searchingUntil != rhs_storage._searchingUntil {return false}
+        if _storage._taxiPosition != rhs_storage._taxiPosition {return false}
+        if _storage._taxiPositionAt != rhs_storage._taxiPositionAt {return false}
+        if _storage._taxiEta != rhs_storage._taxiEta {return false}
+        if _storage._endReason != rhs_storage._endReason {return false}
+        if _storage._partyID != rhs_storage._partyID {return false}
+        if _storage._noShowFrom != rhs_storage._noShowFrom {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -2528,7 +2963,7 @@ nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Binario_Dispatch_V1_Stop: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Stop"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}place\0\u{3}passenger_name\0\u{1}passengers\0\u{3}reservation_id\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}place\0\u{3}passenger_name\0\u{1}passengers\0\u{3}reservation_id\0\u{1}done\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2541,6 +2976,7 @@ nonisolated extension Binario_Dispatch_V1_Stop: SwiftProtobuf.Message, SwiftProt
       case 3: try { try decoder.decodeSingularStringField(value: &self.passengerName) }()
       case 4: try { try decoder.decodeSingularUInt32Field(value: &self.passengers) }()
       case 5: try { try decoder.decodeSingularStringField(value: &self.reservationID) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.done) }()
       default: break
       }
     }
@@ -2566,6 +3002,9 @@ nonisolated extension Binario_Dispatch_V1_Stop: SwiftProtobuf.Message, SwiftProt
     if !self.reservationID.isEmpty {
       try visitor.visitSingularStringField(value: self.reservationID, fieldNumber: 5)
     }
+    if self.done != false {
+      try visitor.visitSingularBoolField(value: self.done, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2575,6 +3014,7 @@ nonisolated extension Binario_Dispatch_V1_Stop: SwiftProtobuf.Message, SwiftProt
     if lhs.passengerName != rhs.passengerName {return false}
     if lhs.passengers != rhs.passengers {return false}
     if lhs.reservationID != rhs.reservationID {return false}
+    if lhs.done != rhs.done {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2586,7 +3026,7 @@ nonisolated extension Binario_Dispatch_V1_Stop.Kind: SwiftProtobuf._ProtoNamePro
 
 nonisolated extension Binario_Dispatch_V1_Reservation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Reservation"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reservation_id\0\u{1}state\0\u{1}pickup\0\u{1}destination\0\u{1}passengers\0\u{3}meeting_at\0\u{1}shared\0\u{3}sharing_with\0\u{1}fare\0\u{3}ride_id\0\u{3}editable_until\0\u{3}cancellation_fee\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reservation_id\0\u{1}state\0\u{1}pickup\0\u{1}destination\0\u{1}passengers\0\u{3}meeting_at\0\u{1}shared\0\u{3}sharing_with\0\u{1}fare\0\u{3}ride_id\0\u{3}editable_until\0\u{3}cancellation_fee\0\u{3}passenger_code\0\u{3}solo_fare\0\u{3}end_reason\0")
 
   fileprivate class _StorageClass {
     var _reservationID: String = String()
@@ -2601,6 +3041,9 @@ nonisolated extension Binario_Dispatch_V1_Reservation: SwiftProtobuf.Message, Sw
     var _rideID: String = String()
     var _editableUntil: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
     var _cancellationFee: Binario_Type_V1_Money? = nil
+    var _passengerCode: String = String()
+    var _soloFare: Binario_Type_V1_Money? = nil
+    var _endReason: Binario_Dispatch_V1_RideEndReason = .unspecified
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2623,6 +3066,9 @@ nonisolated extension Binario_Dispatch_V1_Reservation: SwiftProtobuf.Message, Sw
       _rideID = source._rideID
       _editableUntil = source._editableUntil
       _cancellationFee = source._cancellationFee
+      _passengerCode = source._passengerCode
+      _soloFare = source._soloFare
+      _endReason = source._endReason
     }
   }
 
@@ -2653,6 +3099,9 @@ nonisolated extension Binario_Dispatch_V1_Reservation: SwiftProtobuf.Message, Sw
         case 10: try { try decoder.decodeSingularStringField(value: &_storage._rideID) }()
         case 11: try { try decoder.decodeSingularMessageField(value: &_storage._editableUntil) }()
         case 12: try { try decoder.decodeSingularMessageField(value: &_storage._cancellationFee) }()
+        case 13: try { try decoder.decodeSingularStringField(value: &_storage._passengerCode) }()
+        case 14: try { try decoder.decodeSingularMessageField(value: &_storage._soloFare) }()
+        case 15: try { try decoder.decodeSingularEnumField(value: &_storage._endReason) }()
         default: break
         }
       }
@@ -2701,6 +3150,15 @@ nonisolated extension Binario_Dispatch_V1_Reservation: SwiftProtobuf.Message, Sw
       try { if let v = _storage._cancellationFee {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 12)
       } }()
+      if !_storage._passengerCode.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._passengerCode, fieldNumber: 13)
+      }
+      try { if let v = _storage._soloFare {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 14)
+      } }()
+      if _storage._endReason != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._endReason, fieldNumber: 15)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2722,6 +3180,9 @@ nonisolated extension Binario_Dispatch_V1_Reservation: SwiftProtobuf.Message, Sw
         if _storage._rideID != rhs_storage._rideID {return false}
         if _storage._editableUntil != rhs_storage._editableUntil {return false}
         if _storage._cancellationFee != rhs_storage._cancellationFee {return false}
+        if _storage._passengerCode != rhs_storage._passengerCode {return false}
+        if _storage._soloFare != rhs_storage._soloFare {return false}
+        if _storage._endReason != rhs_storage._endReason {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -3030,6 +3491,169 @@ nonisolated extension Binario_Dispatch_V1_ListReservationsResponse: SwiftProtobu
   }
 }
 
+nonisolated extension Binario_Dispatch_V1_EstimateRideRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".EstimateRideRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}pickup\0\u{1}destination\0\u{1}passengers\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._pickup) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._destination) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.passengers) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._pickup {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._destination {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if self.passengers != 0 {
+      try visitor.visitSingularUInt32Field(value: self.passengers, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_EstimateRideRequest, rhs: Binario_Dispatch_V1_EstimateRideRequest) -> Bool {
+    if lhs._pickup != rhs._pickup {return false}
+    if lhs._destination != rhs._destination {return false}
+    if lhs.passengers != rhs.passengers {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_EstimateRideResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".EstimateRideResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}pickup\0\u{1}destination\0\u{3}estimated_fare\0\u{1}taxis\0\u{3}pickup_eta\0\u{3}taxis_free_nearby\0\u{3}free_cancellation_seconds\0\u{3}cancellation_fee\0")
+
+  fileprivate class _StorageClass {
+    var _pickup: Binario_Dispatch_V1_Place? = nil
+    var _destination: Binario_Dispatch_V1_Place? = nil
+    var _estimatedFare: Binario_Type_V1_Money? = nil
+    var _taxis: UInt32 = 0
+    var _pickupEta: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+    var _taxisFreeNearby: UInt32 = 0
+    var _freeCancellationSeconds: UInt32 = 0
+    var _cancellationFee: Binario_Type_V1_Money? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _pickup = source._pickup
+      _destination = source._destination
+      _estimatedFare = source._estimatedFare
+      _taxis = source._taxis
+      _pickupEta = source._pickupEta
+      _taxisFreeNearby = source._taxisFreeNearby
+      _freeCancellationSeconds = source._freeCancellationSeconds
+      _cancellationFee = source._cancellationFee
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularMessageField(value: &_storage._pickup) }()
+        case 2: try { try decoder.decodeSingularMessageField(value: &_storage._destination) }()
+        case 3: try { try decoder.decodeSingularMessageField(value: &_storage._estimatedFare) }()
+        case 4: try { try decoder.decodeSingularUInt32Field(value: &_storage._taxis) }()
+        case 5: try { try decoder.decodeSingularMessageField(value: &_storage._pickupEta) }()
+        case 6: try { try decoder.decodeSingularUInt32Field(value: &_storage._taxisFreeNearby) }()
+        case 7: try { try decoder.decodeSingularUInt32Field(value: &_storage._freeCancellationSeconds) }()
+        case 8: try { try decoder.decodeSingularMessageField(value: &_storage._cancellationFee) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      try { if let v = _storage._pickup {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+      } }()
+      try { if let v = _storage._destination {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+      } }()
+      try { if let v = _storage._estimatedFare {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+      } }()
+      if _storage._taxis != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._taxis, fieldNumber: 4)
+      }
+      try { if let v = _storage._pickupEta {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+      } }()
+      if _storage._taxisFreeNearby != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._taxisFreeNearby, fieldNumber: 6)
+      }
+      if _storage._freeCancellationSeconds != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._freeCancellationSeconds, fieldNumber: 7)
+      }
+      try { if let v = _storage._cancellationFee {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+      } }()
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_EstimateRideResponse, rhs: Binario_Dispatch_V1_EstimateRideResponse) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._pickup != rhs_storage._pickup {return false}
+        if _storage._destination != rhs_storage._destination {return false}
+        if _storage._estimatedFare != rhs_storage._estimatedFare {return false}
+        if _storage._taxis != rhs_storage._taxis {return false}
+        if _storage._pickupEta != rhs_storage._pickupEta {return false}
+        if _storage._taxisFreeNearby != rhs_storage._taxisFreeNearby {return false}
+        if _storage._freeCancellationSeconds != rhs_storage._freeCancellationSeconds {return false}
+        if _storage._cancellationFee != rhs_storage._cancellationFee {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Binario_Dispatch_V1_RequestRideRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".RequestRideRequest"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}pickup\0\u{1}destination\0\u{1}passengers\0\u{3}idempotency_key\0")
@@ -3081,7 +3705,7 @@ nonisolated extension Binario_Dispatch_V1_RequestRideRequest: SwiftProtobuf.Mess
 
 nonisolated extension Binario_Dispatch_V1_RequestRideResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".RequestRideResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}ride\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}ride\0\u{1}party\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3090,6 +3714,7 @@ nonisolated extension Binario_Dispatch_V1_RequestRideResponse: SwiftProtobuf.Mes
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._ride) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.party) }()
       default: break
       }
     }
@@ -3103,11 +3728,15 @@ nonisolated extension Binario_Dispatch_V1_RequestRideResponse: SwiftProtobuf.Mes
     try { if let v = self._ride {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
     } }()
+    if !self.party.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.party, fieldNumber: 2)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Dispatch_V1_RequestRideResponse, rhs: Binario_Dispatch_V1_RequestRideResponse) -> Bool {
     if lhs._ride != rhs._ride {return false}
+    if lhs.party != rhs.party {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3936,7 +4565,7 @@ nonisolated extension Binario_Dispatch_V1_SetAvailabilityResponse: SwiftProtobuf
 
 nonisolated extension Binario_Dispatch_V1_ReportPositionRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ReportPositionRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}position\0\u{3}reported_at\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}position\0\u{3}reported_at\0\u{3}accuracy_metres\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3946,6 +4575,7 @@ nonisolated extension Binario_Dispatch_V1_ReportPositionRequest: SwiftProtobuf.M
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._position) }()
       case 2: try { try decoder.decodeSingularMessageField(value: &self._reportedAt) }()
+      case 3: try { try decoder.decodeSingularDoubleField(value: &self._accuracyMetres) }()
       default: break
       }
     }
@@ -3962,12 +4592,16 @@ nonisolated extension Binario_Dispatch_V1_ReportPositionRequest: SwiftProtobuf.M
     try { if let v = self._reportedAt {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
     } }()
+    try { if let v = self._accuracyMetres {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 3)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Dispatch_V1_ReportPositionRequest, rhs: Binario_Dispatch_V1_ReportPositionRequest) -> Bool {
     if lhs._position != rhs._position {return false}
     if lhs._reportedAt != rhs._reportedAt {return false}
+    if lhs._accuracyMetres != rhs._accuracyMetres {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3975,7 +4609,7 @@ nonisolated extension Binario_Dispatch_V1_ReportPositionRequest: SwiftProtobuf.M
 
 nonisolated extension Binario_Dispatch_V1_ReportPositionResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ReportPositionResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}taxi\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}taxi\0\u{1}used\0\u{3}ignored_reason\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3984,6 +4618,8 @@ nonisolated extension Binario_Dispatch_V1_ReportPositionResponse: SwiftProtobuf.
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._taxi) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.used) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.ignoredReason) }()
       default: break
       }
     }
@@ -3997,11 +4633,19 @@ nonisolated extension Binario_Dispatch_V1_ReportPositionResponse: SwiftProtobuf.
     try { if let v = self._taxi {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
     } }()
+    if self.used != false {
+      try visitor.visitSingularBoolField(value: self.used, fieldNumber: 2)
+    }
+    if !self.ignoredReason.isEmpty {
+      try visitor.visitSingularStringField(value: self.ignoredReason, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Dispatch_V1_ReportPositionResponse, rhs: Binario_Dispatch_V1_ReportPositionResponse) -> Bool {
     if lhs._taxi != rhs._taxi {return false}
+    if lhs.used != rhs.used {return false}
+    if lhs.ignoredReason != rhs.ignoredReason {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4550,6 +5194,144 @@ nonisolated extension Binario_Dispatch_V1_CompleteRideResponse: SwiftProtobuf.Me
   }
 
   public static func ==(lhs: Binario_Dispatch_V1_CompleteRideResponse, rhs: Binario_Dispatch_V1_CompleteRideResponse) -> Bool {
+    if lhs._ride != rhs._ride {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_ReportNoShowRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ReportNoShowRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ride_id\0\u{3}reservation_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.rideID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.reservationID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.rideID.isEmpty {
+      try visitor.visitSingularStringField(value: self.rideID, fieldNumber: 1)
+    }
+    if !self.reservationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.reservationID, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_ReportNoShowRequest, rhs: Binario_Dispatch_V1_ReportNoShowRequest) -> Bool {
+    if lhs.rideID != rhs.rideID {return false}
+    if lhs.reservationID != rhs.reservationID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_ReportNoShowResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ReportNoShowResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}ride\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._ride) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._ride {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_ReportNoShowResponse, rhs: Binario_Dispatch_V1_ReportNoShowResponse) -> Bool {
+    if lhs._ride != rhs._ride {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_GiveUpRideRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GiveUpRideRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ride_id\0\u{1}reason\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.rideID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.rideID.isEmpty {
+      try visitor.visitSingularStringField(value: self.rideID, fieldNumber: 1)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_GiveUpRideRequest, rhs: Binario_Dispatch_V1_GiveUpRideRequest) -> Bool {
+    if lhs.rideID != rhs.rideID {return false}
+    if lhs.reason != rhs.reason {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_GiveUpRideResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GiveUpRideResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}ride\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._ride) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._ride {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_GiveUpRideResponse, rhs: Binario_Dispatch_V1_GiveUpRideResponse) -> Bool {
     if lhs._ride != rhs._ride {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true

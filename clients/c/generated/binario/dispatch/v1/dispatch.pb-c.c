@@ -817,6 +817,96 @@ void   binario__dispatch__v1__list_reservations_response__free_unpacked
   assert(message->base.descriptor == &binario__dispatch__v1__list_reservations_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   binario__dispatch__v1__estimate_ride_request__init
+                     (Binario__Dispatch__V1__EstimateRideRequest         *message)
+{
+  static const Binario__Dispatch__V1__EstimateRideRequest init_value = BINARIO__DISPATCH__V1__ESTIMATE_RIDE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__dispatch__v1__estimate_ride_request__get_packed_size
+                     (const Binario__Dispatch__V1__EstimateRideRequest *message)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__estimate_ride_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__dispatch__v1__estimate_ride_request__pack
+                     (const Binario__Dispatch__V1__EstimateRideRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__estimate_ride_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__dispatch__v1__estimate_ride_request__pack_to_buffer
+                     (const Binario__Dispatch__V1__EstimateRideRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__estimate_ride_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Dispatch__V1__EstimateRideRequest *
+       binario__dispatch__v1__estimate_ride_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Dispatch__V1__EstimateRideRequest *)
+     protobuf_c_message_unpack (&binario__dispatch__v1__estimate_ride_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__dispatch__v1__estimate_ride_request__free_unpacked
+                     (Binario__Dispatch__V1__EstimateRideRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__dispatch__v1__estimate_ride_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__dispatch__v1__estimate_ride_response__init
+                     (Binario__Dispatch__V1__EstimateRideResponse         *message)
+{
+  static const Binario__Dispatch__V1__EstimateRideResponse init_value = BINARIO__DISPATCH__V1__ESTIMATE_RIDE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t binario__dispatch__v1__estimate_ride_response__get_packed_size
+                     (const Binario__Dispatch__V1__EstimateRideResponse *message)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__estimate_ride_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__dispatch__v1__estimate_ride_response__pack
+                     (const Binario__Dispatch__V1__EstimateRideResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__estimate_ride_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__dispatch__v1__estimate_ride_response__pack_to_buffer
+                     (const Binario__Dispatch__V1__EstimateRideResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__estimate_ride_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Dispatch__V1__EstimateRideResponse *
+       binario__dispatch__v1__estimate_ride_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Dispatch__V1__EstimateRideResponse *)
+     protobuf_c_message_unpack (&binario__dispatch__v1__estimate_ride_response__descriptor,
+                                allocator, len, data);
+}
+void   binario__dispatch__v1__estimate_ride_response__free_unpacked
+                     (Binario__Dispatch__V1__EstimateRideResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__dispatch__v1__estimate_ride_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   binario__dispatch__v1__request_ride_request__init
                      (Binario__Dispatch__V1__RequestRideRequest         *message)
 {
@@ -2707,6 +2797,186 @@ void   binario__dispatch__v1__complete_ride_response__free_unpacked
   assert(message->base.descriptor == &binario__dispatch__v1__complete_ride_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   binario__dispatch__v1__report_no_show_request__init
+                     (Binario__Dispatch__V1__ReportNoShowRequest         *message)
+{
+  static const Binario__Dispatch__V1__ReportNoShowRequest init_value = BINARIO__DISPATCH__V1__REPORT_NO_SHOW_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__dispatch__v1__report_no_show_request__get_packed_size
+                     (const Binario__Dispatch__V1__ReportNoShowRequest *message)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__report_no_show_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__dispatch__v1__report_no_show_request__pack
+                     (const Binario__Dispatch__V1__ReportNoShowRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__report_no_show_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__dispatch__v1__report_no_show_request__pack_to_buffer
+                     (const Binario__Dispatch__V1__ReportNoShowRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__report_no_show_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Dispatch__V1__ReportNoShowRequest *
+       binario__dispatch__v1__report_no_show_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Dispatch__V1__ReportNoShowRequest *)
+     protobuf_c_message_unpack (&binario__dispatch__v1__report_no_show_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__dispatch__v1__report_no_show_request__free_unpacked
+                     (Binario__Dispatch__V1__ReportNoShowRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__dispatch__v1__report_no_show_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__dispatch__v1__report_no_show_response__init
+                     (Binario__Dispatch__V1__ReportNoShowResponse         *message)
+{
+  static const Binario__Dispatch__V1__ReportNoShowResponse init_value = BINARIO__DISPATCH__V1__REPORT_NO_SHOW_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t binario__dispatch__v1__report_no_show_response__get_packed_size
+                     (const Binario__Dispatch__V1__ReportNoShowResponse *message)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__report_no_show_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__dispatch__v1__report_no_show_response__pack
+                     (const Binario__Dispatch__V1__ReportNoShowResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__report_no_show_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__dispatch__v1__report_no_show_response__pack_to_buffer
+                     (const Binario__Dispatch__V1__ReportNoShowResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__report_no_show_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Dispatch__V1__ReportNoShowResponse *
+       binario__dispatch__v1__report_no_show_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Dispatch__V1__ReportNoShowResponse *)
+     protobuf_c_message_unpack (&binario__dispatch__v1__report_no_show_response__descriptor,
+                                allocator, len, data);
+}
+void   binario__dispatch__v1__report_no_show_response__free_unpacked
+                     (Binario__Dispatch__V1__ReportNoShowResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__dispatch__v1__report_no_show_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__dispatch__v1__give_up_ride_request__init
+                     (Binario__Dispatch__V1__GiveUpRideRequest         *message)
+{
+  static const Binario__Dispatch__V1__GiveUpRideRequest init_value = BINARIO__DISPATCH__V1__GIVE_UP_RIDE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__dispatch__v1__give_up_ride_request__get_packed_size
+                     (const Binario__Dispatch__V1__GiveUpRideRequest *message)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__give_up_ride_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__dispatch__v1__give_up_ride_request__pack
+                     (const Binario__Dispatch__V1__GiveUpRideRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__give_up_ride_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__dispatch__v1__give_up_ride_request__pack_to_buffer
+                     (const Binario__Dispatch__V1__GiveUpRideRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__give_up_ride_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Dispatch__V1__GiveUpRideRequest *
+       binario__dispatch__v1__give_up_ride_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Dispatch__V1__GiveUpRideRequest *)
+     protobuf_c_message_unpack (&binario__dispatch__v1__give_up_ride_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__dispatch__v1__give_up_ride_request__free_unpacked
+                     (Binario__Dispatch__V1__GiveUpRideRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__dispatch__v1__give_up_ride_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__dispatch__v1__give_up_ride_response__init
+                     (Binario__Dispatch__V1__GiveUpRideResponse         *message)
+{
+  static const Binario__Dispatch__V1__GiveUpRideResponse init_value = BINARIO__DISPATCH__V1__GIVE_UP_RIDE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t binario__dispatch__v1__give_up_ride_response__get_packed_size
+                     (const Binario__Dispatch__V1__GiveUpRideResponse *message)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__give_up_ride_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__dispatch__v1__give_up_ride_response__pack
+                     (const Binario__Dispatch__V1__GiveUpRideResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__give_up_ride_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__dispatch__v1__give_up_ride_response__pack_to_buffer
+                     (const Binario__Dispatch__V1__GiveUpRideResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__give_up_ride_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Dispatch__V1__GiveUpRideResponse *
+       binario__dispatch__v1__give_up_ride_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Dispatch__V1__GiveUpRideResponse *)
+     protobuf_c_message_unpack (&binario__dispatch__v1__give_up_ride_response__descriptor,
+                                allocator, len, data);
+}
+void   binario__dispatch__v1__give_up_ride_response__free_unpacked
+                     (Binario__Dispatch__V1__GiveUpRideResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__dispatch__v1__give_up_ride_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   binario__dispatch__v1__create_taxi_request__init
                      (Binario__Dispatch__V1__CreateTaxiRequest         *message)
 {
@@ -3739,7 +4009,7 @@ const ProtobufCMessageDescriptor binario__dispatch__v1__place__descriptor =
   (ProtobufCMessageInit) binario__dispatch__v1__place__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__dispatch__v1__ride__field_descriptors[22] =
+static const ProtobufCFieldDescriptor binario__dispatch__v1__ride__field_descriptors[31] =
 {
   {
     "ride_id",
@@ -4005,6 +4275,114 @@ static const ProtobufCFieldDescriptor binario__dispatch__v1__ride__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "search_round",
+    23,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Binario__Dispatch__V1__Ride, has_search_round),
+    offsetof(Binario__Dispatch__V1__Ride, search_round),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "next_round_at",
+    24,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__Ride, next_round_at),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "searching_until",
+    25,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__Ride, searching_until),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "taxi_position",
+    26,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__Ride, taxi_position),
+    &binario__dispatch__v1__position__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "taxi_position_at",
+    27,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__Ride, taxi_position_at),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "taxi_eta",
+    28,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__Ride, taxi_eta),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end_reason",
+    29,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Binario__Dispatch__V1__Ride, has_end_reason),
+    offsetof(Binario__Dispatch__V1__Ride, end_reason),
+    &binario__dispatch__v1__ride_end_reason__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "party_id",
+    30,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__Ride, party_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "no_show_from",
+    31,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__Ride, no_show_from),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__dispatch__v1__ride__field_indices_by_name[] = {
   11,   /* field[11] = arrived_at */
@@ -4013,10 +4391,14 @@ static const unsigned binario__dispatch__v1__ride__field_indices_by_name[] = {
   10,   /* field[10] = delayed */
   3,   /* field[3] = destination */
   14,   /* field[14] = distance_metres */
+  28,   /* field[28] = end_reason */
   13,   /* field[13] = ended_at */
   18,   /* field[18] = estimated_fare */
   8,   /* field[8] = estimated_pickup_at */
   15,   /* field[15] = fare */
+  23,   /* field[23] = next_round_at */
+  30,   /* field[30] = no_show_from */
+  29,   /* field[29] = party_id */
   9,   /* field[9] = passenger_code */
   19,   /* field[19] = passenger_name */
   4,   /* field[4] = passengers */
@@ -4025,15 +4407,20 @@ static const unsigned binario__dispatch__v1__ride__field_indices_by_name[] = {
   21,   /* field[21] = reservation_id */
   0,   /* field[0] = ride_id */
   20,   /* field[20] = route */
+  22,   /* field[22] = search_round */
+  24,   /* field[24] = searching_until */
   12,   /* field[12] = started_at */
   1,   /* field[1] = state */
   6,   /* field[6] = taxi_code */
+  27,   /* field[27] = taxi_eta */
   7,   /* field[7] = taxi_plate */
+  25,   /* field[25] = taxi_position */
+  26,   /* field[26] = taxi_position_at */
 };
 static const ProtobufCIntRange binario__dispatch__v1__ride__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 22 }
+  { 0, 31 }
 };
 const ProtobufCMessageDescriptor binario__dispatch__v1__ride__descriptor =
 {
@@ -4043,7 +4430,7 @@ const ProtobufCMessageDescriptor binario__dispatch__v1__ride__descriptor =
   "Binario__Dispatch__V1__Ride",
   "binario.dispatch.v1",
   sizeof(Binario__Dispatch__V1__Ride),
-  22,
+  31,
   binario__dispatch__v1__ride__field_descriptors,
   binario__dispatch__v1__ride__field_indices_by_name,
   1,  binario__dispatch__v1__ride__number_ranges,
@@ -4080,7 +4467,7 @@ const ProtobufCEnumDescriptor binario__dispatch__v1__stop__kind__descriptor =
   binario__dispatch__v1__stop__kind__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCFieldDescriptor binario__dispatch__v1__stop__field_descriptors[5] =
+static const ProtobufCFieldDescriptor binario__dispatch__v1__stop__field_descriptors[6] =
 {
   {
     "kind",
@@ -4142,8 +4529,21 @@ static const ProtobufCFieldDescriptor binario__dispatch__v1__stop__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "done",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Binario__Dispatch__V1__Stop, has_done),
+    offsetof(Binario__Dispatch__V1__Stop, done),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__dispatch__v1__stop__field_indices_by_name[] = {
+  5,   /* field[5] = done */
   0,   /* field[0] = kind */
   2,   /* field[2] = passenger_name */
   3,   /* field[3] = passengers */
@@ -4153,7 +4553,7 @@ static const unsigned binario__dispatch__v1__stop__field_indices_by_name[] = {
 static const ProtobufCIntRange binario__dispatch__v1__stop__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor binario__dispatch__v1__stop__descriptor =
 {
@@ -4163,14 +4563,14 @@ const ProtobufCMessageDescriptor binario__dispatch__v1__stop__descriptor =
   "Binario__Dispatch__V1__Stop",
   "binario.dispatch.v1",
   sizeof(Binario__Dispatch__V1__Stop),
-  5,
+  6,
   binario__dispatch__v1__stop__field_descriptors,
   binario__dispatch__v1__stop__field_indices_by_name,
   1,  binario__dispatch__v1__stop__number_ranges,
   (ProtobufCMessageInit) binario__dispatch__v1__stop__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__dispatch__v1__reservation__field_descriptors[12] =
+static const ProtobufCFieldDescriptor binario__dispatch__v1__reservation__field_descriptors[15] =
 {
   {
     "reservation_id",
@@ -4316,25 +4716,64 @@ static const ProtobufCFieldDescriptor binario__dispatch__v1__reservation__field_
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "passenger_code",
+    13,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__Reservation, passenger_code),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "solo_fare",
+    14,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__Reservation, solo_fare),
+    &binario__type__v1__money__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end_reason",
+    15,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Binario__Dispatch__V1__Reservation, has_end_reason),
+    offsetof(Binario__Dispatch__V1__Reservation, end_reason),
+    &binario__dispatch__v1__ride_end_reason__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__dispatch__v1__reservation__field_indices_by_name[] = {
   11,   /* field[11] = cancellation_fee */
   3,   /* field[3] = destination */
   10,   /* field[10] = editable_until */
+  14,   /* field[14] = end_reason */
   8,   /* field[8] = fare */
   5,   /* field[5] = meeting_at */
+  12,   /* field[12] = passenger_code */
   4,   /* field[4] = passengers */
   2,   /* field[2] = pickup */
   0,   /* field[0] = reservation_id */
   9,   /* field[9] = ride_id */
   6,   /* field[6] = shared */
   7,   /* field[7] = sharing_with */
+  13,   /* field[13] = solo_fare */
   1,   /* field[1] = state */
 };
 static const ProtobufCIntRange binario__dispatch__v1__reservation__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 0, 15 }
 };
 const ProtobufCMessageDescriptor binario__dispatch__v1__reservation__descriptor =
 {
@@ -4344,7 +4783,7 @@ const ProtobufCMessageDescriptor binario__dispatch__v1__reservation__descriptor 
   "Binario__Dispatch__V1__Reservation",
   "binario.dispatch.v1",
   sizeof(Binario__Dispatch__V1__Reservation),
-  12,
+  15,
   binario__dispatch__v1__reservation__field_descriptors,
   binario__dispatch__v1__reservation__field_indices_by_name,
   1,  binario__dispatch__v1__reservation__number_ranges,
@@ -4765,6 +5204,199 @@ const ProtobufCMessageDescriptor binario__dispatch__v1__list_reservations_respon
   (ProtobufCMessageInit) binario__dispatch__v1__list_reservations_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor binario__dispatch__v1__estimate_ride_request__field_descriptors[3] =
+{
+  {
+    "pickup",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__EstimateRideRequest, pickup),
+    &binario__dispatch__v1__location__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "destination",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__EstimateRideRequest, destination),
+    &binario__dispatch__v1__location__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "passengers",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Binario__Dispatch__V1__EstimateRideRequest, has_passengers),
+    offsetof(Binario__Dispatch__V1__EstimateRideRequest, passengers),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__dispatch__v1__estimate_ride_request__field_indices_by_name[] = {
+  1,   /* field[1] = destination */
+  2,   /* field[2] = passengers */
+  0,   /* field[0] = pickup */
+};
+static const ProtobufCIntRange binario__dispatch__v1__estimate_ride_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor binario__dispatch__v1__estimate_ride_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.dispatch.v1.EstimateRideRequest",
+  "EstimateRideRequest",
+  "Binario__Dispatch__V1__EstimateRideRequest",
+  "binario.dispatch.v1",
+  sizeof(Binario__Dispatch__V1__EstimateRideRequest),
+  3,
+  binario__dispatch__v1__estimate_ride_request__field_descriptors,
+  binario__dispatch__v1__estimate_ride_request__field_indices_by_name,
+  1,  binario__dispatch__v1__estimate_ride_request__number_ranges,
+  (ProtobufCMessageInit) binario__dispatch__v1__estimate_ride_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__dispatch__v1__estimate_ride_response__field_descriptors[8] =
+{
+  {
+    "pickup",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__EstimateRideResponse, pickup),
+    &binario__dispatch__v1__place__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "destination",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__EstimateRideResponse, destination),
+    &binario__dispatch__v1__place__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "estimated_fare",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__EstimateRideResponse, estimated_fare),
+    &binario__type__v1__money__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "taxis",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Binario__Dispatch__V1__EstimateRideResponse, has_taxis),
+    offsetof(Binario__Dispatch__V1__EstimateRideResponse, taxis),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "pickup_eta",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__EstimateRideResponse, pickup_eta),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "taxis_free_nearby",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Binario__Dispatch__V1__EstimateRideResponse, has_taxis_free_nearby),
+    offsetof(Binario__Dispatch__V1__EstimateRideResponse, taxis_free_nearby),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "free_cancellation_seconds",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Binario__Dispatch__V1__EstimateRideResponse, has_free_cancellation_seconds),
+    offsetof(Binario__Dispatch__V1__EstimateRideResponse, free_cancellation_seconds),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "cancellation_fee",
+    8,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__EstimateRideResponse, cancellation_fee),
+    &binario__type__v1__money__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__dispatch__v1__estimate_ride_response__field_indices_by_name[] = {
+  7,   /* field[7] = cancellation_fee */
+  1,   /* field[1] = destination */
+  2,   /* field[2] = estimated_fare */
+  6,   /* field[6] = free_cancellation_seconds */
+  0,   /* field[0] = pickup */
+  4,   /* field[4] = pickup_eta */
+  3,   /* field[3] = taxis */
+  5,   /* field[5] = taxis_free_nearby */
+};
+static const ProtobufCIntRange binario__dispatch__v1__estimate_ride_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor binario__dispatch__v1__estimate_ride_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.dispatch.v1.EstimateRideResponse",
+  "EstimateRideResponse",
+  "Binario__Dispatch__V1__EstimateRideResponse",
+  "binario.dispatch.v1",
+  sizeof(Binario__Dispatch__V1__EstimateRideResponse),
+  8,
+  binario__dispatch__v1__estimate_ride_response__field_descriptors,
+  binario__dispatch__v1__estimate_ride_response__field_indices_by_name,
+  1,  binario__dispatch__v1__estimate_ride_response__number_ranges,
+  (ProtobufCMessageInit) binario__dispatch__v1__estimate_ride_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor binario__dispatch__v1__request_ride_request__field_descriptors[4] =
 {
   {
@@ -4842,7 +5474,7 @@ const ProtobufCMessageDescriptor binario__dispatch__v1__request_ride_request__de
   (ProtobufCMessageInit) binario__dispatch__v1__request_ride_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__dispatch__v1__request_ride_response__field_descriptors[1] =
+static const ProtobufCFieldDescriptor binario__dispatch__v1__request_ride_response__field_descriptors[2] =
 {
   {
     "ride",
@@ -4856,14 +5488,27 @@ static const ProtobufCFieldDescriptor binario__dispatch__v1__request_ride_respon
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "party",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Binario__Dispatch__V1__RequestRideResponse, n_party),
+    offsetof(Binario__Dispatch__V1__RequestRideResponse, party),
+    &binario__dispatch__v1__ride__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__dispatch__v1__request_ride_response__field_indices_by_name[] = {
+  1,   /* field[1] = party */
   0,   /* field[0] = ride */
 };
 static const ProtobufCIntRange binario__dispatch__v1__request_ride_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor binario__dispatch__v1__request_ride_response__descriptor =
 {
@@ -4873,7 +5518,7 @@ const ProtobufCMessageDescriptor binario__dispatch__v1__request_ride_response__d
   "Binario__Dispatch__V1__RequestRideResponse",
   "binario.dispatch.v1",
   sizeof(Binario__Dispatch__V1__RequestRideResponse),
-  1,
+  2,
   binario__dispatch__v1__request_ride_response__field_descriptors,
   binario__dispatch__v1__request_ride_response__field_indices_by_name,
   1,  binario__dispatch__v1__request_ride_response__number_ranges,
@@ -5921,7 +6566,7 @@ const ProtobufCMessageDescriptor binario__dispatch__v1__set_availability_respons
   (ProtobufCMessageInit) binario__dispatch__v1__set_availability_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__dispatch__v1__report_position_request__field_descriptors[2] =
+static const ProtobufCFieldDescriptor binario__dispatch__v1__report_position_request__field_descriptors[3] =
 {
   {
     "position",
@@ -5947,15 +6592,28 @@ static const ProtobufCFieldDescriptor binario__dispatch__v1__report_position_req
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "accuracy_metres",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Binario__Dispatch__V1__ReportPositionRequest, has_accuracy_metres),
+    offsetof(Binario__Dispatch__V1__ReportPositionRequest, accuracy_metres),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__dispatch__v1__report_position_request__field_indices_by_name[] = {
+  2,   /* field[2] = accuracy_metres */
   0,   /* field[0] = position */
   1,   /* field[1] = reported_at */
 };
 static const ProtobufCIntRange binario__dispatch__v1__report_position_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor binario__dispatch__v1__report_position_request__descriptor =
 {
@@ -5965,14 +6623,14 @@ const ProtobufCMessageDescriptor binario__dispatch__v1__report_position_request_
   "Binario__Dispatch__V1__ReportPositionRequest",
   "binario.dispatch.v1",
   sizeof(Binario__Dispatch__V1__ReportPositionRequest),
-  2,
+  3,
   binario__dispatch__v1__report_position_request__field_descriptors,
   binario__dispatch__v1__report_position_request__field_indices_by_name,
   1,  binario__dispatch__v1__report_position_request__number_ranges,
   (ProtobufCMessageInit) binario__dispatch__v1__report_position_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__dispatch__v1__report_position_response__field_descriptors[1] =
+static const ProtobufCFieldDescriptor binario__dispatch__v1__report_position_response__field_descriptors[3] =
 {
   {
     "taxi",
@@ -5986,14 +6644,40 @@ static const ProtobufCFieldDescriptor binario__dispatch__v1__report_position_res
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "used",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Binario__Dispatch__V1__ReportPositionResponse, has_used),
+    offsetof(Binario__Dispatch__V1__ReportPositionResponse, used),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "ignored_reason",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__ReportPositionResponse, ignored_reason),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__dispatch__v1__report_position_response__field_indices_by_name[] = {
+  2,   /* field[2] = ignored_reason */
   0,   /* field[0] = taxi */
+  1,   /* field[1] = used */
 };
 static const ProtobufCIntRange binario__dispatch__v1__report_position_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor binario__dispatch__v1__report_position_response__descriptor =
 {
@@ -6003,7 +6687,7 @@ const ProtobufCMessageDescriptor binario__dispatch__v1__report_position_response
   "Binario__Dispatch__V1__ReportPositionResponse",
   "binario.dispatch.v1",
   sizeof(Binario__Dispatch__V1__ReportPositionResponse),
-  1,
+  3,
   binario__dispatch__v1__report_position_response__field_descriptors,
   binario__dispatch__v1__report_position_response__field_indices_by_name,
   1,  binario__dispatch__v1__report_position_response__number_ranges,
@@ -6638,6 +7322,184 @@ const ProtobufCMessageDescriptor binario__dispatch__v1__complete_ride_response__
   (ProtobufCMessageInit) binario__dispatch__v1__complete_ride_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor binario__dispatch__v1__report_no_show_request__field_descriptors[2] =
+{
+  {
+    "ride_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__ReportNoShowRequest, ride_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reservation_id",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__ReportNoShowRequest, reservation_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__dispatch__v1__report_no_show_request__field_indices_by_name[] = {
+  1,   /* field[1] = reservation_id */
+  0,   /* field[0] = ride_id */
+};
+static const ProtobufCIntRange binario__dispatch__v1__report_no_show_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor binario__dispatch__v1__report_no_show_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.dispatch.v1.ReportNoShowRequest",
+  "ReportNoShowRequest",
+  "Binario__Dispatch__V1__ReportNoShowRequest",
+  "binario.dispatch.v1",
+  sizeof(Binario__Dispatch__V1__ReportNoShowRequest),
+  2,
+  binario__dispatch__v1__report_no_show_request__field_descriptors,
+  binario__dispatch__v1__report_no_show_request__field_indices_by_name,
+  1,  binario__dispatch__v1__report_no_show_request__number_ranges,
+  (ProtobufCMessageInit) binario__dispatch__v1__report_no_show_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__dispatch__v1__report_no_show_response__field_descriptors[1] =
+{
+  {
+    "ride",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__ReportNoShowResponse, ride),
+    &binario__dispatch__v1__ride__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__dispatch__v1__report_no_show_response__field_indices_by_name[] = {
+  0,   /* field[0] = ride */
+};
+static const ProtobufCIntRange binario__dispatch__v1__report_no_show_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor binario__dispatch__v1__report_no_show_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.dispatch.v1.ReportNoShowResponse",
+  "ReportNoShowResponse",
+  "Binario__Dispatch__V1__ReportNoShowResponse",
+  "binario.dispatch.v1",
+  sizeof(Binario__Dispatch__V1__ReportNoShowResponse),
+  1,
+  binario__dispatch__v1__report_no_show_response__field_descriptors,
+  binario__dispatch__v1__report_no_show_response__field_indices_by_name,
+  1,  binario__dispatch__v1__report_no_show_response__number_ranges,
+  (ProtobufCMessageInit) binario__dispatch__v1__report_no_show_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__dispatch__v1__give_up_ride_request__field_descriptors[2] =
+{
+  {
+    "ride_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__GiveUpRideRequest, ride_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reason",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__GiveUpRideRequest, reason),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__dispatch__v1__give_up_ride_request__field_indices_by_name[] = {
+  1,   /* field[1] = reason */
+  0,   /* field[0] = ride_id */
+};
+static const ProtobufCIntRange binario__dispatch__v1__give_up_ride_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor binario__dispatch__v1__give_up_ride_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.dispatch.v1.GiveUpRideRequest",
+  "GiveUpRideRequest",
+  "Binario__Dispatch__V1__GiveUpRideRequest",
+  "binario.dispatch.v1",
+  sizeof(Binario__Dispatch__V1__GiveUpRideRequest),
+  2,
+  binario__dispatch__v1__give_up_ride_request__field_descriptors,
+  binario__dispatch__v1__give_up_ride_request__field_indices_by_name,
+  1,  binario__dispatch__v1__give_up_ride_request__number_ranges,
+  (ProtobufCMessageInit) binario__dispatch__v1__give_up_ride_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__dispatch__v1__give_up_ride_response__field_descriptors[1] =
+{
+  {
+    "ride",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__GiveUpRideResponse, ride),
+    &binario__dispatch__v1__ride__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__dispatch__v1__give_up_ride_response__field_indices_by_name[] = {
+  0,   /* field[0] = ride */
+};
+static const ProtobufCIntRange binario__dispatch__v1__give_up_ride_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor binario__dispatch__v1__give_up_ride_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.dispatch.v1.GiveUpRideResponse",
+  "GiveUpRideResponse",
+  "Binario__Dispatch__V1__GiveUpRideResponse",
+  "binario.dispatch.v1",
+  sizeof(Binario__Dispatch__V1__GiveUpRideResponse),
+  1,
+  binario__dispatch__v1__give_up_ride_response__field_descriptors,
+  binario__dispatch__v1__give_up_ride_response__field_indices_by_name,
+  1,  binario__dispatch__v1__give_up_ride_response__number_ranges,
+  (ProtobufCMessageInit) binario__dispatch__v1__give_up_ride_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor binario__dispatch__v1__create_taxi_request__field_descriptors[1] =
 {
   {
@@ -7206,6 +8068,42 @@ const ProtobufCEnumDescriptor binario__dispatch__v1__ride_state__descriptor =
   binario__dispatch__v1__ride_state__enum_values_by_name,
   1,
   binario__dispatch__v1__ride_state__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue binario__dispatch__v1__ride_end_reason__enum_values_by_number[6] =
+{
+  { "RIDE_END_REASON_UNSPECIFIED", "BINARIO__DISPATCH__V1__RIDE_END_REASON__RIDE_END_REASON_UNSPECIFIED", 0 },
+  { "RIDE_END_REASON_PASSENGER", "BINARIO__DISPATCH__V1__RIDE_END_REASON__RIDE_END_REASON_PASSENGER", 1 },
+  { "RIDE_END_REASON_NO_SHOW", "BINARIO__DISPATCH__V1__RIDE_END_REASON__RIDE_END_REASON_NO_SHOW", 2 },
+  { "RIDE_END_REASON_NO_TAXI", "BINARIO__DISPATCH__V1__RIDE_END_REASON__RIDE_END_REASON_NO_TAXI", 3 },
+  { "RIDE_END_REASON_ACCOUNT_CLOSED", "BINARIO__DISPATCH__V1__RIDE_END_REASON__RIDE_END_REASON_ACCOUNT_CLOSED", 4 },
+  { "RIDE_END_REASON_TAXI_OUT_OF_SERVICE", "BINARIO__DISPATCH__V1__RIDE_END_REASON__RIDE_END_REASON_TAXI_OUT_OF_SERVICE", 5 },
+};
+static const ProtobufCIntRange binario__dispatch__v1__ride_end_reason__value_ranges[] = {
+{0, 0},{0, 6}
+};
+static const ProtobufCEnumValueIndex binario__dispatch__v1__ride_end_reason__enum_values_by_name[6] =
+{
+  { "RIDE_END_REASON_ACCOUNT_CLOSED", 4 },
+  { "RIDE_END_REASON_NO_SHOW", 2 },
+  { "RIDE_END_REASON_NO_TAXI", 3 },
+  { "RIDE_END_REASON_PASSENGER", 1 },
+  { "RIDE_END_REASON_TAXI_OUT_OF_SERVICE", 5 },
+  { "RIDE_END_REASON_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor binario__dispatch__v1__ride_end_reason__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "binario.dispatch.v1.RideEndReason",
+  "RideEndReason",
+  "Binario__Dispatch__V1__RideEndReason",
+  "binario.dispatch.v1",
+  6,
+  binario__dispatch__v1__ride_end_reason__enum_values_by_number,
+  6,
+  binario__dispatch__v1__ride_end_reason__enum_values_by_name,
+  1,
+  binario__dispatch__v1__ride_end_reason__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
 static const ProtobufCEnumValue binario__dispatch__v1__reservation_state__enum_values_by_number[4] =

@@ -35,6 +35,8 @@ typedef struct Binario__Dispatch__V1__DeleteReservationRequest Binario__Dispatch
 typedef struct Binario__Dispatch__V1__DeleteReservationResponse Binario__Dispatch__V1__DeleteReservationResponse;
 typedef struct Binario__Dispatch__V1__ListReservationsRequest Binario__Dispatch__V1__ListReservationsRequest;
 typedef struct Binario__Dispatch__V1__ListReservationsResponse Binario__Dispatch__V1__ListReservationsResponse;
+typedef struct Binario__Dispatch__V1__EstimateRideRequest Binario__Dispatch__V1__EstimateRideRequest;
+typedef struct Binario__Dispatch__V1__EstimateRideResponse Binario__Dispatch__V1__EstimateRideResponse;
 typedef struct Binario__Dispatch__V1__RequestRideRequest Binario__Dispatch__V1__RequestRideRequest;
 typedef struct Binario__Dispatch__V1__RequestRideResponse Binario__Dispatch__V1__RequestRideResponse;
 typedef struct Binario__Dispatch__V1__GetRideRequest Binario__Dispatch__V1__GetRideRequest;
@@ -77,6 +79,10 @@ typedef struct Binario__Dispatch__V1__StartRideRequest Binario__Dispatch__V1__St
 typedef struct Binario__Dispatch__V1__StartRideResponse Binario__Dispatch__V1__StartRideResponse;
 typedef struct Binario__Dispatch__V1__CompleteRideRequest Binario__Dispatch__V1__CompleteRideRequest;
 typedef struct Binario__Dispatch__V1__CompleteRideResponse Binario__Dispatch__V1__CompleteRideResponse;
+typedef struct Binario__Dispatch__V1__ReportNoShowRequest Binario__Dispatch__V1__ReportNoShowRequest;
+typedef struct Binario__Dispatch__V1__ReportNoShowResponse Binario__Dispatch__V1__ReportNoShowResponse;
+typedef struct Binario__Dispatch__V1__GiveUpRideRequest Binario__Dispatch__V1__GiveUpRideRequest;
+typedef struct Binario__Dispatch__V1__GiveUpRideResponse Binario__Dispatch__V1__GiveUpRideResponse;
 typedef struct Binario__Dispatch__V1__CreateTaxiRequest Binario__Dispatch__V1__CreateTaxiRequest;
 typedef struct Binario__Dispatch__V1__CreateTaxiResponse Binario__Dispatch__V1__CreateTaxiResponse;
 typedef struct Binario__Dispatch__V1__UpdateTaxiRequest Binario__Dispatch__V1__UpdateTaxiRequest;
@@ -122,11 +128,38 @@ typedef enum _Binario__Dispatch__V1__RideState {
   BINARIO__DISPATCH__V1__RIDE_STATE__RIDE_STATE_COMPLETED = 5,
   BINARIO__DISPATCH__V1__RIDE_STATE__RIDE_STATE_CANCELLED = 6,
   /*
-   * No taxi in the pickup zone or its neighbours took it.
+   * No taxi in reach took it before the search limit.
    */
   BINARIO__DISPATCH__V1__RIDE_STATE__RIDE_STATE_NO_TAXI = 7
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(BINARIO__DISPATCH__V1__RIDE_STATE)
 } Binario__Dispatch__V1__RideState;
+/*
+ * Why a ride ended, beside its state.
+ */
+typedef enum _Binario__Dispatch__V1__RideEndReason {
+  BINARIO__DISPATCH__V1__RIDE_END_REASON__RIDE_END_REASON_UNSPECIFIED = 0,
+  /*
+   * The passenger cancelled (or left a shared ride).
+   */
+  BINARIO__DISPATCH__V1__RIDE_END_REASON__RIDE_END_REASON_PASSENGER = 1,
+  /*
+   * The passenger was not at the pickup when the driver had waited the no-show time.
+   */
+  BINARIO__DISPATCH__V1__RIDE_END_REASON__RIDE_END_REASON_NO_SHOW = 2,
+  /*
+   * Every taxi in reach declined until the search limit.
+   */
+  BINARIO__DISPATCH__V1__RIDE_END_REASON__RIDE_END_REASON_NO_TAXI = 3,
+  /*
+   * The passenger's account was closed or suspended.
+   */
+  BINARIO__DISPATCH__V1__RIDE_END_REASON__RIDE_END_REASON_ACCOUNT_CLOSED = 4,
+  /*
+   * The taxi went out of service during the ride; the distance so far is paid.
+   */
+  BINARIO__DISPATCH__V1__RIDE_END_REASON__RIDE_END_REASON_TAXI_OUT_OF_SERVICE = 5
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(BINARIO__DISPATCH__V1__RIDE_END_REASON)
+} Binario__Dispatch__V1__RideEndReason;
 typedef enum _Binario__Dispatch__V1__ReservationState {
   BINARIO__DISPATCH__V1__RESERVATION_STATE__RESERVATION_STATE_UNSPECIFIED = 0,
   /*
@@ -337,10 +370,36 @@ struct  Binario__Dispatch__V1__Ride
    * The reservation it was booked as (empty for a ride called now).
    */
   char *reservation_id;
+  /*
+   * Searching: which round of asking the taxis in reach (each round one ring of zones wider),
+   * when the next round starts while every taxi in reach has declined, and until when it keeps
+   * looking.
+   */
+  protobuf_c_boolean has_search_round;
+  uint32_t search_round;
+  Google__Protobuf__Timestamp *next_round_at;
+  Google__Protobuf__Timestamp *searching_until;
+  /*
+   * Allocated, arrived or in progress: where the taxi was last heard of, and (allocated) when
+   * it should reach the pickup from there.
+   */
+  Binario__Dispatch__V1__Position *taxi_position;
+  Google__Protobuf__Timestamp *taxi_position_at;
+  Google__Protobuf__Timestamp *taxi_eta;
+  protobuf_c_boolean has_end_reason;
+  Binario__Dispatch__V1__RideEndReason end_reason;
+  /*
+   * A party larger than one taxi: its rides share this id.
+   */
+  char *party_id;
+  /*
+   * Arrived: from when the driver may mark the passenger absent.
+   */
+  Google__Protobuf__Timestamp *no_show_from;
 };
 #define BINARIO__DISPATCH__V1__RIDE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__ride__descriptor) \
-    , NULL, 0, BINARIO__DISPATCH__V1__RIDE_STATE__RIDE_STATE_UNSPECIFIED, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0,NULL, NULL }
+    , NULL, 0, BINARIO__DISPATCH__V1__RIDE_STATE__RIDE_STATE_UNSPECIFIED, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0,NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0, BINARIO__DISPATCH__V1__RIDE_END_REASON__RIDE_END_REASON_UNSPECIFIED, NULL, NULL }
 
 
 /*
@@ -356,10 +415,15 @@ struct  Binario__Dispatch__V1__Stop
   protobuf_c_boolean has_passengers;
   uint32_t passengers;
   char *reservation_id;
+  /*
+   * A pickup whose rider is on board.
+   */
+  protobuf_c_boolean has_done;
+  protobuf_c_boolean done;
 };
 #define BINARIO__DISPATCH__V1__STOP__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__stop__descriptor) \
-    , 0, BINARIO__DISPATCH__V1__STOP__KIND__KIND_UNSPECIFIED, NULL, NULL, 0, 0, NULL }
+    , 0, BINARIO__DISPATCH__V1__STOP__KIND__KIND_UNSPECIFIED, NULL, NULL, 0, 0, NULL, 0, 0 }
 
 
 struct  Binario__Dispatch__V1__Reservation
@@ -390,13 +454,23 @@ struct  Binario__Dispatch__V1__Reservation
   char *ride_id;
   Google__Protobuf__Timestamp *editable_until;
   /*
-   * Deleted in the last minutes before the meeting: the fee charged.
+   * Deleted once its taxi was on its way: the fee charged.
    */
   Binario__Type__V1__Money *cancellation_fee;
+  /*
+   * What this passenger tells the driver at the pickup.
+   */
+  char *passenger_code;
+  /*
+   * What the trip costs riding alone: a shared fare is never more.
+   */
+  Binario__Type__V1__Money *solo_fare;
+  protobuf_c_boolean has_end_reason;
+  Binario__Dispatch__V1__RideEndReason end_reason;
 };
 #define BINARIO__DISPATCH__V1__RESERVATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__reservation__descriptor) \
-    , NULL, 0, BINARIO__DISPATCH__V1__RESERVATION_STATE__RESERVATION_STATE_UNSPECIFIED, NULL, NULL, 0, 0, NULL, 0, 0, 0, 0, NULL, NULL, NULL, NULL }
+    , NULL, 0, BINARIO__DISPATCH__V1__RESERVATION_STATE__RESERVATION_STATE_UNSPECIFIED, NULL, NULL, 0, 0, NULL, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, BINARIO__DISPATCH__V1__RIDE_END_REASON__RIDE_END_REASON_UNSPECIFIED }
 
 
 struct  Binario__Dispatch__V1__CreateReservationRequest
@@ -499,6 +573,62 @@ struct  Binario__Dispatch__V1__ListReservationsResponse
     , 0,NULL }
 
 
+struct  Binario__Dispatch__V1__EstimateRideRequest
+{
+  ProtobufCMessage base;
+  Binario__Dispatch__V1__Location *pickup;
+  /*
+   * Optional: without it there is no price.
+   */
+  Binario__Dispatch__V1__Location *destination;
+  /*
+   * 1 to 16; 0 means 1.
+   */
+  protobuf_c_boolean has_passengers;
+  uint32_t passengers;
+};
+#define BINARIO__DISPATCH__V1__ESTIMATE_RIDE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__estimate_ride_request__descriptor) \
+    , NULL, NULL, 0, 0 }
+
+
+struct  Binario__Dispatch__V1__EstimateRideResponse
+{
+  ProtobufCMessage base;
+  Binario__Dispatch__V1__Place *pickup;
+  Binario__Dispatch__V1__Place *destination;
+  /*
+   * The whole party's estimate (every taxi's), unset without a destination.
+   */
+  Binario__Type__V1__Money *estimated_fare;
+  /*
+   * How many taxis the party needs.
+   */
+  protobuf_c_boolean has_taxis;
+  uint32_t taxis;
+  /*
+   * When the taxi asked first could be at the pickup; unset when no taxi is free in reach now
+   * (the request would wait for one).
+   */
+  Google__Protobuf__Timestamp *pickup_eta;
+  /*
+   * Free taxis in the pickup zone and its neighbours now.
+   */
+  protobuf_c_boolean has_taxis_free_nearby;
+  uint32_t taxis_free_nearby;
+  /*
+   * The cancellation rule: free until a driver accepts and within this many seconds of the
+   * request, this fee after.
+   */
+  protobuf_c_boolean has_free_cancellation_seconds;
+  uint32_t free_cancellation_seconds;
+  Binario__Type__V1__Money *cancellation_fee;
+};
+#define BINARIO__DISPATCH__V1__ESTIMATE_RIDE_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__estimate_ride_response__descriptor) \
+    , NULL, NULL, NULL, 0, 0, NULL, 0, 0, 0, 0, NULL }
+
+
 struct  Binario__Dispatch__V1__RequestRideRequest
 {
   ProtobufCMessage base;
@@ -508,7 +638,7 @@ struct  Binario__Dispatch__V1__RequestRideRequest
    */
   Binario__Dispatch__V1__Location *destination;
   /*
-   * 1 to 4; 0 means 1.
+   * 1 to 16; 0 means 1. More than the largest taxi seats asks for several taxis.
    */
   protobuf_c_boolean has_passengers;
   uint32_t passengers;
@@ -525,11 +655,19 @@ struct  Binario__Dispatch__V1__RequestRideRequest
 struct  Binario__Dispatch__V1__RequestRideResponse
 {
   ProtobufCMessage base;
+  /*
+   * The first (or only) ride.
+   */
   Binario__Dispatch__V1__Ride *ride;
+  /*
+   * A party's rides, the first included; empty for one taxi.
+   */
+  size_t n_party;
+  Binario__Dispatch__V1__Ride **party;
 };
 #define BINARIO__DISPATCH__V1__REQUEST_RIDE_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__request_ride_response__descriptor) \
-    , NULL }
+    , NULL, 0,NULL }
 
 
 struct  Binario__Dispatch__V1__GetRideRequest
@@ -821,20 +959,32 @@ struct  Binario__Dispatch__V1__ReportPositionRequest
    * When the device took it; unset: on arrival. A report older than the last one is ignored.
    */
   Google__Protobuf__Timestamp *reported_at;
+  /*
+   * The fix's accuracy (the radius, metres) as the device gives it; unset: unknown.
+   */
+  protobuf_c_boolean has_accuracy_metres;
+  double accuracy_metres;
 };
 #define BINARIO__DISPATCH__V1__REPORT_POSITION_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__report_position_request__descriptor) \
-    , NULL, NULL }
+    , NULL, NULL, 0, 0 }
 
 
 struct  Binario__Dispatch__V1__ReportPositionResponse
 {
   ProtobufCMessage base;
   Binario__Dispatch__V1__Taxi *taxi;
+  /*
+   * Whether the fix moved the taxi; if not, why: "inaccurate", "duplicate", "out_of_order",
+   * "too_fast".
+   */
+  protobuf_c_boolean has_used;
+  protobuf_c_boolean used;
+  char *ignored_reason;
 };
 #define BINARIO__DISPATCH__V1__REPORT_POSITION_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__report_position_response__descriptor) \
-    , NULL }
+    , NULL, 0, 0, NULL }
 
 
 struct  Binario__Dispatch__V1__WatchJobsRequest
@@ -1020,6 +1170,54 @@ struct  Binario__Dispatch__V1__CompleteRideResponse
 };
 #define BINARIO__DISPATCH__V1__COMPLETE_RIDE_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__complete_ride_response__descriptor) \
+    , NULL }
+
+
+struct  Binario__Dispatch__V1__ReportNoShowRequest
+{
+  ProtobufCMessage base;
+  char *ride_id;
+  /*
+   * A shared ride: the absent rider's reservation (a stop's reservation_id).
+   */
+  char *reservation_id;
+};
+#define BINARIO__DISPATCH__V1__REPORT_NO_SHOW_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__report_no_show_request__descriptor) \
+    , NULL, NULL }
+
+
+struct  Binario__Dispatch__V1__ReportNoShowResponse
+{
+  ProtobufCMessage base;
+  Binario__Dispatch__V1__Ride *ride;
+};
+#define BINARIO__DISPATCH__V1__REPORT_NO_SHOW_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__report_no_show_response__descriptor) \
+    , NULL }
+
+
+struct  Binario__Dispatch__V1__GiveUpRideRequest
+{
+  ProtobufCMessage base;
+  char *ride_id;
+  /*
+   * Why (required): "breakdown", "road closed", ...
+   */
+  char *reason;
+};
+#define BINARIO__DISPATCH__V1__GIVE_UP_RIDE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__give_up_ride_request__descriptor) \
+    , NULL, NULL }
+
+
+struct  Binario__Dispatch__V1__GiveUpRideResponse
+{
+  ProtobufCMessage base;
+  Binario__Dispatch__V1__Ride *ride;
+};
+#define BINARIO__DISPATCH__V1__GIVE_UP_RIDE_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__give_up_ride_response__descriptor) \
     , NULL }
 
 
@@ -1527,6 +1725,44 @@ Binario__Dispatch__V1__ListReservationsResponse *
                       const uint8_t       *data);
 void   binario__dispatch__v1__list_reservations_response__free_unpacked
                      (Binario__Dispatch__V1__ListReservationsResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Dispatch__V1__EstimateRideRequest methods */
+void   binario__dispatch__v1__estimate_ride_request__init
+                     (Binario__Dispatch__V1__EstimateRideRequest         *message);
+size_t binario__dispatch__v1__estimate_ride_request__get_packed_size
+                     (const Binario__Dispatch__V1__EstimateRideRequest   *message);
+size_t binario__dispatch__v1__estimate_ride_request__pack
+                     (const Binario__Dispatch__V1__EstimateRideRequest   *message,
+                      uint8_t             *out);
+size_t binario__dispatch__v1__estimate_ride_request__pack_to_buffer
+                     (const Binario__Dispatch__V1__EstimateRideRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Dispatch__V1__EstimateRideRequest *
+       binario__dispatch__v1__estimate_ride_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__dispatch__v1__estimate_ride_request__free_unpacked
+                     (Binario__Dispatch__V1__EstimateRideRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Dispatch__V1__EstimateRideResponse methods */
+void   binario__dispatch__v1__estimate_ride_response__init
+                     (Binario__Dispatch__V1__EstimateRideResponse         *message);
+size_t binario__dispatch__v1__estimate_ride_response__get_packed_size
+                     (const Binario__Dispatch__V1__EstimateRideResponse   *message);
+size_t binario__dispatch__v1__estimate_ride_response__pack
+                     (const Binario__Dispatch__V1__EstimateRideResponse   *message,
+                      uint8_t             *out);
+size_t binario__dispatch__v1__estimate_ride_response__pack_to_buffer
+                     (const Binario__Dispatch__V1__EstimateRideResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Dispatch__V1__EstimateRideResponse *
+       binario__dispatch__v1__estimate_ride_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__dispatch__v1__estimate_ride_response__free_unpacked
+                     (Binario__Dispatch__V1__EstimateRideResponse *message,
                       ProtobufCAllocator *allocator);
 /* Binario__Dispatch__V1__RequestRideRequest methods */
 void   binario__dispatch__v1__request_ride_request__init
@@ -2326,6 +2562,82 @@ Binario__Dispatch__V1__CompleteRideResponse *
 void   binario__dispatch__v1__complete_ride_response__free_unpacked
                      (Binario__Dispatch__V1__CompleteRideResponse *message,
                       ProtobufCAllocator *allocator);
+/* Binario__Dispatch__V1__ReportNoShowRequest methods */
+void   binario__dispatch__v1__report_no_show_request__init
+                     (Binario__Dispatch__V1__ReportNoShowRequest         *message);
+size_t binario__dispatch__v1__report_no_show_request__get_packed_size
+                     (const Binario__Dispatch__V1__ReportNoShowRequest   *message);
+size_t binario__dispatch__v1__report_no_show_request__pack
+                     (const Binario__Dispatch__V1__ReportNoShowRequest   *message,
+                      uint8_t             *out);
+size_t binario__dispatch__v1__report_no_show_request__pack_to_buffer
+                     (const Binario__Dispatch__V1__ReportNoShowRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Dispatch__V1__ReportNoShowRequest *
+       binario__dispatch__v1__report_no_show_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__dispatch__v1__report_no_show_request__free_unpacked
+                     (Binario__Dispatch__V1__ReportNoShowRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Dispatch__V1__ReportNoShowResponse methods */
+void   binario__dispatch__v1__report_no_show_response__init
+                     (Binario__Dispatch__V1__ReportNoShowResponse         *message);
+size_t binario__dispatch__v1__report_no_show_response__get_packed_size
+                     (const Binario__Dispatch__V1__ReportNoShowResponse   *message);
+size_t binario__dispatch__v1__report_no_show_response__pack
+                     (const Binario__Dispatch__V1__ReportNoShowResponse   *message,
+                      uint8_t             *out);
+size_t binario__dispatch__v1__report_no_show_response__pack_to_buffer
+                     (const Binario__Dispatch__V1__ReportNoShowResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Dispatch__V1__ReportNoShowResponse *
+       binario__dispatch__v1__report_no_show_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__dispatch__v1__report_no_show_response__free_unpacked
+                     (Binario__Dispatch__V1__ReportNoShowResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Dispatch__V1__GiveUpRideRequest methods */
+void   binario__dispatch__v1__give_up_ride_request__init
+                     (Binario__Dispatch__V1__GiveUpRideRequest         *message);
+size_t binario__dispatch__v1__give_up_ride_request__get_packed_size
+                     (const Binario__Dispatch__V1__GiveUpRideRequest   *message);
+size_t binario__dispatch__v1__give_up_ride_request__pack
+                     (const Binario__Dispatch__V1__GiveUpRideRequest   *message,
+                      uint8_t             *out);
+size_t binario__dispatch__v1__give_up_ride_request__pack_to_buffer
+                     (const Binario__Dispatch__V1__GiveUpRideRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Dispatch__V1__GiveUpRideRequest *
+       binario__dispatch__v1__give_up_ride_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__dispatch__v1__give_up_ride_request__free_unpacked
+                     (Binario__Dispatch__V1__GiveUpRideRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Dispatch__V1__GiveUpRideResponse methods */
+void   binario__dispatch__v1__give_up_ride_response__init
+                     (Binario__Dispatch__V1__GiveUpRideResponse         *message);
+size_t binario__dispatch__v1__give_up_ride_response__get_packed_size
+                     (const Binario__Dispatch__V1__GiveUpRideResponse   *message);
+size_t binario__dispatch__v1__give_up_ride_response__pack
+                     (const Binario__Dispatch__V1__GiveUpRideResponse   *message,
+                      uint8_t             *out);
+size_t binario__dispatch__v1__give_up_ride_response__pack_to_buffer
+                     (const Binario__Dispatch__V1__GiveUpRideResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Dispatch__V1__GiveUpRideResponse *
+       binario__dispatch__v1__give_up_ride_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__dispatch__v1__give_up_ride_response__free_unpacked
+                     (Binario__Dispatch__V1__GiveUpRideResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Binario__Dispatch__V1__CreateTaxiRequest methods */
 void   binario__dispatch__v1__create_taxi_request__init
                      (Binario__Dispatch__V1__CreateTaxiRequest         *message);
@@ -2648,6 +2960,12 @@ typedef void (*Binario__Dispatch__V1__ListReservationsRequest_Closure)
 typedef void (*Binario__Dispatch__V1__ListReservationsResponse_Closure)
                  (const Binario__Dispatch__V1__ListReservationsResponse *message,
                   void *closure_data);
+typedef void (*Binario__Dispatch__V1__EstimateRideRequest_Closure)
+                 (const Binario__Dispatch__V1__EstimateRideRequest *message,
+                  void *closure_data);
+typedef void (*Binario__Dispatch__V1__EstimateRideResponse_Closure)
+                 (const Binario__Dispatch__V1__EstimateRideResponse *message,
+                  void *closure_data);
 typedef void (*Binario__Dispatch__V1__RequestRideRequest_Closure)
                  (const Binario__Dispatch__V1__RequestRideRequest *message,
                   void *closure_data);
@@ -2774,6 +3092,18 @@ typedef void (*Binario__Dispatch__V1__CompleteRideRequest_Closure)
 typedef void (*Binario__Dispatch__V1__CompleteRideResponse_Closure)
                  (const Binario__Dispatch__V1__CompleteRideResponse *message,
                   void *closure_data);
+typedef void (*Binario__Dispatch__V1__ReportNoShowRequest_Closure)
+                 (const Binario__Dispatch__V1__ReportNoShowRequest *message,
+                  void *closure_data);
+typedef void (*Binario__Dispatch__V1__ReportNoShowResponse_Closure)
+                 (const Binario__Dispatch__V1__ReportNoShowResponse *message,
+                  void *closure_data);
+typedef void (*Binario__Dispatch__V1__GiveUpRideRequest_Closure)
+                 (const Binario__Dispatch__V1__GiveUpRideRequest *message,
+                  void *closure_data);
+typedef void (*Binario__Dispatch__V1__GiveUpRideResponse_Closure)
+                 (const Binario__Dispatch__V1__GiveUpRideResponse *message,
+                  void *closure_data);
 typedef void (*Binario__Dispatch__V1__CreateTaxiRequest_Closure)
                  (const Binario__Dispatch__V1__CreateTaxiRequest *message,
                   void *closure_data);
@@ -2823,6 +3153,7 @@ typedef void (*Binario__Dispatch__V1__WatchMonitorResponse_Closure)
 /* --- descriptors --- */
 
 extern const ProtobufCEnumDescriptor    binario__dispatch__v1__ride_state__descriptor;
+extern const ProtobufCEnumDescriptor    binario__dispatch__v1__ride_end_reason__descriptor;
 extern const ProtobufCEnumDescriptor    binario__dispatch__v1__reservation_state__descriptor;
 extern const ProtobufCEnumDescriptor    binario__dispatch__v1__taxi_state__descriptor;
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__position__descriptor;
@@ -2844,6 +3175,8 @@ extern const ProtobufCMessageDescriptor binario__dispatch__v1__delete_reservatio
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__delete_reservation_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__list_reservations_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__list_reservations_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__dispatch__v1__estimate_ride_request__descriptor;
+extern const ProtobufCMessageDescriptor binario__dispatch__v1__estimate_ride_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__request_ride_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__request_ride_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__get_ride_request__descriptor;
@@ -2886,6 +3219,10 @@ extern const ProtobufCMessageDescriptor binario__dispatch__v1__start_ride_reques
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__start_ride_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__complete_ride_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__complete_ride_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__dispatch__v1__report_no_show_request__descriptor;
+extern const ProtobufCMessageDescriptor binario__dispatch__v1__report_no_show_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__dispatch__v1__give_up_ride_request__descriptor;
+extern const ProtobufCMessageDescriptor binario__dispatch__v1__give_up_ride_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__create_taxi_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__create_taxi_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__update_taxi_request__descriptor;
