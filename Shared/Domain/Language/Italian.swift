@@ -109,8 +109,12 @@ extension PersonText {
       "%@ non è tra i tuoi amici",
     "%@ is not geo-offers demo data: %@":
       "%@ non sono dati dimostrativi di geo-offers: %@",
+    "%@ is not on board: take them on with their code, or mark them absent":
+      "%@ non è a bordo: fallo salire con il suo codice, oppure segnalalo assente",
     "%@ is not your friend: a subscription is shared with friends only":
       "%@ non è tuo amico: un abbonamento si condivide solo con gli amici",
+    "%@ is on board already":
+      "%@ è già a bordo",
     "%@ is required":
       "serve %@",
     "%@ is set in the service's settings (--reference-sources); change it there":
@@ -137,8 +141,8 @@ extension PersonText {
       "%@ richiede l'accesso; invia authorization: Bearer <access token>",
     "%@ needs the %@ role":
       "%@ richiede il ruolo %@",
-    "%@ other passenger(s) share your taxi at %@; your share is now %@.":
-      "%@ altri passeggeri condividono il tuo taxi delle %@; la tua quota ora è %@.",
+    "%@ other passenger(s) now share your taxi at %@; your share is %@ (never more than riding alone, %@).":
+      "Ora %@ altri passeggeri condividono il tuo taxi delle %@; la tua quota è %@ (mai più che viaggiando da solo, %@).",
     "%@ read %@ %@.":
       "%@ ha misurato %@ %@.",
     "%@ renews in %@ days (%@)":
@@ -155,6 +159,8 @@ extension PersonText {
       "%@ richiede un token di dispositivo: invia authorization: Device <token>",
     "%@ was cancelled":
       "%@ è stato annullato",
+    "%@ was charged to your card ending %@: the taxi was already on its way.":
+      "%@ addebitati sulla tua carta che termina con %@: il taxi era già in viaggio.",
     "%@ → %@ via %@":
       "%@ → %@ via %@",
     "%@%% is not a discount (1 to 100)":
@@ -211,6 +217,8 @@ extension PersonText {
       "Evita l'attività fisica all'aperto.",
     "Binario: your phone verification code is %@. It is valid for %@ minutes.":
       "Binario: il tuo codice di verifica del telefono è %@. È valido per %@ minuti.",
+    "Cancellation fee: %@":
+      "Penale di cancellazione: %@",
     "Carnet of %@ rides, %@":
       "Carnet di %@ corse, %@",
     "Consider doing less physical activity, above all outdoors and if you have symptoms.":
@@ -227,14 +235,16 @@ extension PersonText {
       "Servizi di emergenza",
     "Enjoy your usual outdoor activities.":
       "Goditi le tue solite attività all'aperto.",
+    "Every taxi near %@ is busy or declined; we keep asking, further afield, until %@. Nothing is charged until a driver accepts.":
+      "Tutti i taxi vicino a %@ sono occupati o hanno rifiutato; continuiamo a chiedere, anche più lontano, fino alle %@. Non paghi nulla finché un tassista non accetta.",
     "Extremely poor":
       "Estremamente scadente",
     "Fair":
       "Discreta",
     "Finding you another taxi":
       "Ti stiamo cercando un altro taxi",
-    "For your %@ reservation from %@: we are asking the taxis nearby now.":
-      "Per la tua prenotazione delle %@ da %@: stiamo contattando ora i taxi vicini.",
+    "For your %@ reservation from %@: we are asking the taxis nearby now. Your code for the driver: %@.":
+      "Per la tua prenotazione delle %@ da %@: stiamo chiedendo ora ai taxi vicini. Il tuo codice per il tassista: %@.",
     "Good":
       "Buona",
     "Hello %@,\n\n%@ (%@) saved you as a friend on Binario, to plan trips and share subscriptions together.\nSign up with this address and you will be friends straight away.\n\nIf you do not know them, ignore this message.":
@@ -261,6 +271,8 @@ extension PersonText {
       "Abbonamento mensile %@ dal %@",
     "More than 50 km from a station":
       "Oltre 50 km da una stazione",
+    "New job for taxi %@":
+      "Nuova corsa per il taxi %@",
     "No taxi for a request":
       "Nessun taxi per una richiesta",
     "No taxi found":
@@ -287,12 +299,14 @@ extension PersonText {
       "Posizione sconosciuta: il suo dispositivo non ha saputo indicarla.",
     "Position: %@":
       "Posizione: %@",
+    "Receipt: %@":
+      "Ricevuta: %@",
     "Reservation cancelled":
       "Prenotazione annullata",
     "Reset your Binario password":
       "Reimposta la tua password Binario",
-    "Ride %@ in %@ found no taxi in its zone or the neighbouring ones.":
-      "La corsa %@ in %@ non ha trovato taxi nella sua zona né in quelle vicine.",
+    "Ride %@ in %@ found no taxi in %@ rounds of asking.":
+      "La corsa %@ in %@ non ha trovato taxi in %@ giri di richieste.",
     "Ride cancelled":
       "Corsa annullata",
     "Ride update":
@@ -301,12 +315,18 @@ extension PersonText {
       "Una persona con cui non sei più amico non lo condivide più.",
     "Someone you shared it with left Binario.":
       "Una persona con cui lo condividevi ha lasciato Binario.",
+    "Still looking for a taxi":
+      "Stiamo ancora cercando un taxi",
     "TVOC":
       "TVOC",
     "Taxi %@ (%@) is waiting at %@. Your code: %@.":
       "Il taxi %@ (%@) ti aspetta a %@. Il tuo codice: %@.",
     "Taxi %@ (%@) will be at %@ at about %@. Your code for the driver: %@.":
       "Il taxi %@ (%@) sarà a %@ verso le %@. Il tuo codice per il tassista: %@.",
+    "Taxi %@ gave up a job":
+      "Il taxi %@ ha rinunciato a una corsa",
+    "Taxi %@ gave up ride %@ at %@: %@. It was offered again.":
+      "Il taxi %@ ha rinunciato alla corsa %@ in %@: %@. È stata offerta di nuovo.",
     "Taxi %@ is delayed; it should now reach you at about %@.":
       "Il taxi %@ è in ritardo; ora dovrebbe raggiungerti verso le %@.",
     "Taxi %@ is not answering":
@@ -317,12 +337,16 @@ extension PersonText {
       "Il taxi %@ è silenzioso",
     "Taxi %@ let %@ offers in a row time out; it was made unavailable until its driver is back.":
       "Il taxi %@ ha lasciato scadere %@ offerte di fila; è stato reso non disponibile finché il tassista non torna.",
+    "Taxi %@ waited for you at %@ and has left; the cancellation fee applies.":
+      "Il taxi %@ ti ha aspettato in %@ ed è ripartito; si applica la penale di cancellazione.",
     "Taxi %@ went out of service during your ride; you pay only the distance driven.":
       "Il taxi %@ è andato fuori servizio durante la corsa; paghi solo la distanza percorsa.",
     "Taxi %@, on ride %@, has not reported its position for %@ minutes.":
       "Il taxi %@, nella corsa %@, non comunica la sua posizione da %@ minuti.",
     "The air is good: enjoy your usual outdoor activities.":
       "L'aria è buona: goditi le tue solite attività all'aperto.",
+    "The driver of taxi %@ cannot come to %@; we are offering your ride to another taxi now.":
+      "Il tassista del taxi %@ non può venire in %@; stiamo offrendo subito la tua corsa a un altro taxi.",
     "The organiser deleted the trip to %@.":
       "L'organizzatore ha eliminato il viaggio a %@.",
     "The passenger at %@ cancelled; you are back in the queue.":
@@ -343,6 +367,8 @@ extension PersonText {
       "Per ora sei l'unico nel tuo taxi condiviso delle %@; la tua tariffa è %@.",
     "You no longer share %@":
       "Non condividi più %@",
+    "You were marked absent":
+      "Sei stato segnalato come assente",
     "Your Binario confirmation code: %@":
       "Il tuo codice di conferma Binario: %@",
     "Your friend":
@@ -353,6 +379,8 @@ extension PersonText {
       "La tua corsa da %@ è stata annullata senza addebito: il tuo account è sospeso.",
     "Your ride has ended":
       "La tua corsa è terminata",
+    "Your share of the shared taxi %@: %@ charged to your card ending %@.":
+      "La tua quota del taxi condiviso %@: %@ addebitati sulla tua carta che termina con %@.",
     "Your share: %@. %@, %@.":
       "La tua quota: %@. %@, %@.",
     "Your shared taxi: %@":
@@ -365,6 +393,8 @@ extension PersonText {
       "Il tuo taxi è arrivato",
     "Your taxi is late":
       "Il tuo taxi è in ritardo",
+    "Your taxi ride %@, %@ km: %@ charged to your card ending %@.":
+      "La tua corsa in taxi %@, %@ km: %@ addebitati sulla tua carta che termina con %@.",
     "Zone ticket %@, one ride of %@ minutes":
       "Biglietto a zone %@, una corsa di %@ minuti",
     "a GeoJSON catalogue is a FeatureCollection":
@@ -439,6 +469,8 @@ extension PersonText {
       "un abbonamento acquistato nel portafoglio cambia con il suo biglietto: rimborsa invece il biglietto",
     "a pass is personal: one passenger":
       "un abbonamento è personale: un solo passeggero",
+    "a passenger is on board; complete the ride instead":
+      "un passeggero è a bordo; concludi invece la corsa",
     "a password is required":
       "serve una password",
     "a payment method id":
@@ -469,10 +501,14 @@ extension PersonText {
       "una segnalazione non può venire dal futuro",
     "a request id":
       "un id di richiesta",
+    "a request takes 1 to %@ passengers; a party larger than a taxi gets several taxis":
+      "una richiesta va da 1 a %@ passeggeri; un gruppo più grande di un taxi riceve più taxi",
     "a reservation is made at least %@ minutes ahead":
       "una prenotazione si fa con almeno %@ minuti di anticipo",
     "a reservation needs a destination":
       "una prenotazione richiede una destinazione",
+    "a reserved taxi takes 1 to %@ passengers":
+      "un taxi prenotato porta da 1 a %@ passeggeri",
     "a run has at least two stops":
       "una corsa ha almeno due fermate",
     "a series has 1 to %@ points":
@@ -497,8 +533,6 @@ extension PersonText {
       "un codice taxi",
     "a taxi seats 1 to 8 passengers":
       "un taxi porta da 1 a 8 passeggeri",
-    "a taxi takes 1 to %@ passengers":
-      "un taxi porta da 1 a %@ passeggeri",
     "a ticket id is required":
       "serve un id di biglietto",
     "a time as HH:MM (past 24:00 after midnight)":
@@ -547,6 +581,8 @@ extension PersonText {
       "un URL http(s) assoluto, come https://www.dati.lombardia.it/resource/ykhg-b8rs.json?$limit=50000",
     "an account with the address %@ already exists":
       "esiste già un account con l'indirizzo %@",
+    "an accuracy is a distance in metres, 0 or more":
+      "la precisione è una distanza in metri, 0 o più",
     "an address has 1 to 200 characters":
       "un indirizzo ha da 1 a 200 caratteri",
     "an email address is required":
@@ -637,6 +673,10 @@ extension PersonText {
       "zones oppure due stazioni diverse (from_station_id, to_station_id)",
     "every one of this ticket's %@ rides was used%@":
       "tutte le %@ corse di questo biglietto sono state usate%@",
+    "from %@":
+      "da %@",
+    "from %@ to %@":
+      "da %@ a %@",
     "from -%@ (early) to 1440; 0 is on time":
       "da -%@ (in anticipo) a 1440; 0 è in orario",
     "from -180 to 180":
@@ -741,6 +781,8 @@ extension PersonText {
       "non deve essere negativo",
     "name a measure (%@)":
       "indica una grandezza (%@)",
+    "name a rider of this shared ride not yet on board":
+      "indica un passeggero di questa corsa condivisa non ancora a bordo",
     "name at least one field to change":
       "indica almeno un campo da modificare",
     "name at least one user":
@@ -879,6 +921,8 @@ extension PersonText {
       "trimestrale",
     "rate limit exceeded (%@ calls per second per client); slow down and retry":
       "limite di frequenza superato (%@ chiamate al secondo per client); rallenta e riprova",
+    "report that you are at the pickup first":
+      "segnala prima di essere arrivato al punto di partenza",
     "report your position first: a taxi waits in the queue of the zone it is in":
       "comunica prima la tua posizione: un taxi attende nella coda della zona in cui si trova",
     "return":
@@ -1127,6 +1171,8 @@ extension PersonText {
       "la corsa %@ è iniziata; termina a destinazione",
     "the ride %@ is %@":
       "la corsa %@ è %@",
+    "the ride %@ is in progress":
+      "la corsa %@ è in corso",
     "the run calls at %@ only before %@":
       "la corsa ferma a %@ solo prima di %@",
     "the run does not call at %@":
@@ -1241,6 +1287,8 @@ extension PersonText {
       "la corsa %@ non circola il %@",
     "unknown role %@":
       "ruolo sconosciuto %@",
+    "wait for the passenger until %@ (%@ minutes after arriving) before marking them absent":
+      "aspetta il passeggero fino alle %@ (%@ minuti dopo l'arrivo) prima di segnalarlo assente",
     "watch one board or an area, not both":
       "controlla una centralina o una zona, non entrambe",
     "weekly":
@@ -1269,6 +1317,8 @@ extension PersonText {
       "hai già la corsa %@ aperta; annullala o aspetta che finisca",
     "you and %@ are already friends":
       "tu e %@ siete già amici",
+    "you are on board the ride %@; it ends at your destination":
+      "sei a bordo della corsa %@; termina alla tua destinazione",
     "you are on ride %@; complete it first":
       "sei nella corsa %@; concludila prima",
     "you are the last admin; make someone else admin first":
@@ -1307,6 +1357,8 @@ extension PersonText {
       "non hai il metodo di pagamento %@",
     "you keep %@ alerts, the most a person may: delete one first":
       "hai già %@ avvisi, il massimo consentito: eliminane prima uno",
+    "you left the shared ride %@ already":
+      "hai già lasciato la corsa condivisa %@",
     "you organise this trip":
       "organizzi tu questo viaggio",
     "you organise this trip: delete it instead of leaving":
