@@ -31,7 +31,7 @@ extension DispatchTransaction {
     let rides = db.changesCount
     try db.execute(
       sql: """
-        UPDATE reservation SET passenger_user_id = '', passenger_name = '', idempotency_key = id,
+        UPDATE reservation SET passenger_user_id = '', passenger_name = '', idempotency_key = id, passenger_code = '',
           pickup_latitude = 0, pickup_longitude = 0, pickup_address = '',
           destination_latitude = 0, destination_longitude = 0, destination_address = '', card_token = '', card_last4 = ''
         WHERE passenger_user_id = ?
