@@ -71,6 +71,7 @@ extension Target.Dependency {
   static let otel = product(name: "OTel", package: "swift-otel")
   static let prometheus = product(name: "Prometheus", package: "swift-prometheus")
   static let serviceLifecycle = product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+  static let unixSignals = product(name: "UnixSignals", package: "swift-service-lifecycle")
   static let swiftASN1 = product(name: "SwiftASN1", package: "swift-asn1")
   static let swiftProtobuf = product(name: "SwiftProtobuf", package: "swift-protobuf")
   static let tracing = product(name: "Tracing", package: "swift-distributed-tracing")
@@ -107,7 +108,7 @@ let sharedLibraries: [Target] = [
     dependencies: [
       "BinarioConcurrencyHook", "BinarioDomain", "BinarioTracing", "BinarioProto", "BinarioTransport",
       .tracing, .otel, .grpcCore, .grpcProtobuf, .argumentParser, .logging, .metrics, .prometheus,
-      .serviceLifecycle, .nioCore, .nioPosix, .nioConcurrencyHelpers, .nioHTTP1,
+      .serviceLifecycle, .unixSignals, .nioCore, .nioPosix, .nioConcurrencyHelpers, .nioHTTP1,
     ],
     path: "Shared/ServiceKit"
   ),

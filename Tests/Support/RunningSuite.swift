@@ -216,11 +216,32 @@ public final class RunningSuite: Sendable {
       arguments: self.commonFlags("dispatch") + [
         "--port", "\(self.dispatchPort)", "--identity-address", "127.0.0.1:\(self.identityPort)",
         "--scheduling-address", "127.0.0.1:\(self.schedulingPort)", "--zones", Self.demoZones.path,
-        "--addresses", Self.demoAddresses.path, "--alert-emails", Self.adminEmail,
+        "--addresses", Self.demoAddresses.path, "--alert-emails", Self.adminEmail, "--test-clock", self.clockFile("dispatch").path,
       ] + self.extraFlags.dispatch,
       environment: self.extraFlags.environment
     )
     self.processes.withLock { $0["dispatch"] = process }
+  }
+
+  /// The file a process started with `--test-clock` reads its clock's offset from.
+  func clockFile(_ name: String) -> URL {
+    folder.appendingPathComponent("\(name).clock")
+  }
+
+  /// Moves the clock of `name` (started with `--test-clock`: dispatch) `seconds` ahead: the file
+  /// gets the new offset and the process a SIGUSR1; its jobs due by then run at once. A test
+  /// then waits for what the jobs do (a stream's event), never for time.
+  public func advanceClock(of name: String, by seconds: TimeInterval) throws {
+    let file = clockFile(name)
+    let current = (try? String(contentsOf: file, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+    try "\(current + seconds)\n".write(to: file, atomically: true, encoding: .utf8)
+    guard let pid = processIdentifiers[name] else { throw CocoaError(.fileNoSuchFile) }
+    Foundation.kill(pid, SIGUSR1)
+  }
+
+  /// How far ahead of the wall clock the clock of `name` runs.
+  public func clockOffset(of name: String) -> TimeInterval {
+    (try? String(contentsOf: clockFile(name), encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
   }
 
   /// Starts telemetry on its port with its data folder (kept across restarts), following

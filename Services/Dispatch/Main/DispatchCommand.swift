@@ -21,19 +21,21 @@ struct DispatchCommand: EventLoopCommand {
   @OptionGroup var identityAddress: IdentityAddressOption
   @OptionGroup var schedulingAddress: SchedulingAddressOption
   @OptionGroup var dispatch: DispatchOptions
+  @OptionGroup var testClock: TestClockOption
 
   func runOnEventLoops() async throws {
     try await ServiceRunner.run(
       options: options,
       serviceName: "dispatch",
-      additionalSettings: identityAddress.additionalSettings + schedulingAddress.additionalSettings + dispatch.given,
+      additionalSettings: identityAddress.additionalSettings + schedulingAddress.additionalSettings + dispatch.given
+        + testClock.additionalSettings,
       transport: .binario
     ) { context in
       let settings = try DispatchOptions.settings(context.additionalSettings)
       let zones = try DispatchOptions.zoneMap(context.additionalSettings)
       let gazetteer = try DispatchOptions.gazetteer(context.additionalSettings)
       let store = try DispatchStore(directory: context.configuration.dataDirectory)
-      let clock = SystemClock()
+      let clock = try context.domainClock()
       let logger = context.logger
       let domain = DispatchDomain(
         store: store,

@@ -15,7 +15,7 @@ public struct PeriodicJob: Service {
   let interval: Duration
   let wakeUps: AsyncStream<Void>?
   let retry: Backoff
-  let timer: any JobTimer
+  var timer: any JobTimer
   let logger: Logger
   let pass: @Sendable () async throws -> Duration?
 
@@ -89,8 +89,11 @@ public struct PeriodicJob: Service {
 }
 
 extension ServiceRunnerContext {
-  /// Runs `job` beside the server until graceful shutdown.
+  /// Runs `job` beside the server until graceful shutdown (waiting on the test clock, when the
+  /// process runs on one: ``domainClock()``).
   public func addJob(_ job: PeriodicJob) {
-    addService(job, name: job.name)
+    var timed = job
+    if let timer = jobTimer.withLock({ $0 }) { timed.timer = timer }
+    addService(timed, name: job.name)
   }
 }

@@ -1,3 +1,4 @@
+import BinarioDomain
 import GRPCCore
 import Logging
 import Prometheus
@@ -23,6 +24,8 @@ public final class ServiceRunnerContext: Sendable {
   private let added = Mutex<[ServiceGroupConfiguration.ServiceConfiguration]>([])
   private let interceptors = Mutex<[any ServerInterceptor]>([])
   private let shutdownActions = Mutex<[@Sendable () -> Void]>([])
+  /// What jobs wait on when the process runs on a test clock (``domainClock()``).
+  let jobTimer = Mutex<(any JobTimer)?>(nil)
 
   init(
     configuration: ServiceConfiguration,
