@@ -116,6 +116,7 @@ struct DispatchTests {
         }
         let history = try await dispatch.listMyRides(.init(), metadata: bearer(ada)).rides
         #expect(history.map(\.rideID).count == 1)
+        try await Self.rulesForEveryone(suite, connection, admin: admin, ada: ada, driverA: a)
       }
     }
   }
