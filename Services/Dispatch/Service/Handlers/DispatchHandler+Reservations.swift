@@ -54,10 +54,13 @@ extension DispatchHandler {
     request: Binario_Dispatch_V1_ListReservationsRequest,
     context: ServerContext
   ) async throws -> Binario_Dispatch_V1_ListReservationsResponse {
-    let reservations = try await domain.reservations(passengerUserID: try Self.user())
-    let companions = try await domain.companions(of: reservations)
+    let listed = try await domain.reservationsToComeAndPast(passengerUserID: try Self.user())
+    let companions = try await domain.companions(of: listed.toCome + listed.past)
     return .with {
-      $0.reservations = reservations.map {
+      $0.reservations = listed.toCome.map {
+        Binario_Dispatch_V1_Reservation($0, sharingWith: companions[$0.id] ?? 0, editableUntil: domain.editableUntil($0))
+      }
+      $0.past = listed.past.map {
         Binario_Dispatch_V1_Reservation($0, sharingWith: companions[$0.id] ?? 0, editableUntil: domain.editableUntil($0))
       }
     }

@@ -104,6 +104,7 @@ extension Binario_Dispatch_V1_Ride {
     self.endReason = .init(ride.endReason)
     self.partyID = ride.partyID ?? ""
     if let from = ride.noShowFrom { self.noShowFrom = .init(date: from) }
+    if let meeting = ride.meetingAt { self.meetingAt = .init(date: meeting) }
   }
 
   /// As the driver sees it: the passenger's code is theirs to tell, not the driver's to read.

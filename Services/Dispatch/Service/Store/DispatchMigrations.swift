@@ -183,7 +183,7 @@ public enum DispatchMigrations {
     .add("v4-rounds-riders-parties") { db in
       // A search goes round again (`search_round`, `next_round_at`; an offer remembers its
       // round) until the search limit; `end_reason` says why a ride ended ("passenger",
-      // "no_show", "no_taxi", ...). A party larger than one taxi is several rides of one
+      // "no_show", "no_taxi", ...). A reservation's ride keeps its meeting time. A party larger than one taxi is several rides of one
       // `party_id`, each its own `party_index`: one open ride per passenger and slot. Every rider
       // of a shared ride has their own code, boarding time and the fare they would pay alone.
       try db.execute(
@@ -193,6 +193,7 @@ public enum DispatchMigrations {
           ALTER TABLE ride ADD COLUMN end_reason TEXT NOT NULL DEFAULT '';
           ALTER TABLE ride ADD COLUMN party_id TEXT;
           ALTER TABLE ride ADD COLUMN party_index INTEGER NOT NULL DEFAULT 0;
+          ALTER TABLE ride ADD COLUMN meeting_at REAL;
           DROP INDEX ride_open_passenger;
           CREATE UNIQUE INDEX ride_open_passenger ON ride(passenger_user_id, party_index)
             WHERE state IN ('searching', 'allocated', 'arrived', 'in_progress');

@@ -67,6 +67,11 @@ extension DispatchTransaction {
     try reservations(where: "passenger_user_id = ? AND state <> 'cancelled'", [passengerUserID])
   }
 
+  /// Every reservation of the passenger meeting since `since`, cancelled ones too, soonest first.
+  public func reservations(passengerUserID: String, since: Date) throws -> [Reservation] {
+    try reservations(where: "passenger_user_id = ? AND meeting_at >= ?", [passengerUserID, DispatchStore.seconds(since)])
+  }
+
   /// The members of a shared group (not cancelled), in meeting order.
   public func members(groupID: String) throws -> [Reservation] {
     try reservations(where: "group_id = ? AND state <> 'cancelled'", [groupID])

@@ -54,6 +54,7 @@ extension DispatchTransaction {
     ride.endReason = Ride.EndReason(rawValue: row["end_reason"]) ?? .none
     ride.partyID = row["party_id"]
     ride.partyIndex = row["party_index"]
+    ride.meetingAt = DispatchStore.date(row["meeting_at"] as Double?)
     return ride
   }
 
@@ -131,8 +132,8 @@ extension DispatchTransaction {
         INSERT INTO ride (id, passenger_user_id, passenger_name, idempotency_key, state, pickup_latitude, pickup_longitude,
           pickup_address, pickup_zone_id, destination_latitude, destination_longitude, destination_address,
           destination_zone_id, passengers, requested_at, passenger_code, currency, estimated_fare_minor, card_token,
-          card_last4, hold_id, reservation_id, group_id, party_id, party_index)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          card_last4, hold_id, reservation_id, group_id, party_id, party_index, meeting_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
         ride.id, ride.passengerUserID, ride.passengerName, ride.idempotencyKey, ride.state.rawValue,
@@ -140,7 +141,7 @@ extension DispatchTransaction {
         ride.destination?.position.latitude, ride.destination?.position.longitude, ride.destination?.address ?? "",
         ride.destination?.zoneID ?? "", ride.passengers, DispatchStore.seconds(ride.requestedAt), ride.passengerCode,
         ride.currency, ride.estimatedFareMinor, ride.cardToken, ride.cardLast4, ride.holdID, ride.reservationID, ride.groupID,
-        ride.partyID, ride.partyIndex,
+        ride.partyID, ride.partyIndex, DispatchStore.seconds(ride.meetingAt),
       ]
     )
     var inserted = ride

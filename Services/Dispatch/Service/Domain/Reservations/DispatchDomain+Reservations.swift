@@ -228,6 +228,20 @@ extension DispatchDomain {
     try await store.read { tx in try tx.reservations(passengerUserID: passengerUserID) }
   }
 
+  /// The passenger's reservations to come, soonest first, then their past ones (deleted, or
+  /// whose meeting is over an hour gone) of the last `pastDays`, latest first.
+  public func reservationsToComeAndPast(passengerUserID: String, pastDays: Int = 90) async throws
+    -> (toCome: [Reservation], past: [Reservation])
+  {
+    let now = clock.now()
+    let all = try await store.read { tx in
+      try tx.reservations(passengerUserID: passengerUserID, since: now.addingTimeInterval(-Double(pastDays) * 86400))
+    }
+    let toCome = all.filter { $0.state != .cancelled && $0.meetingAt > now.addingTimeInterval(-3600) }
+    let past = all.filter { !toCome.contains($0) }.reversed()
+    return (toCome, Array(past))
+  }
+
   /// Dispatches every reservation (or shared group) whose taxi is due: a ride is created and
   /// offered like one called now, the cancellation fee held on the (first) passenger's card.
   /// Idempotent: a reservation dispatched is never dispatched again. Returns how many rides.
@@ -287,6 +301,7 @@ extension DispatchDomain {
       )
       ride.reservationID = leader.id
       ride.groupID = first.groupID
+      ride.meetingAt = members.map(\.meetingAt).min()
       ride.estimatedFareMinor = members.map(\.fareMinor).reduce(0, +)
       var inserted = try tx.insertRide(ride)
       for var member in members {

@@ -93,6 +93,8 @@ public struct Ride: Sendable, Hashable {
   /// A party larger than one taxi: its rides share this id, each its own slot (0 for the first).
   public var partyID: String?
   public var partyIndex = 0
+  /// A reservation's ride: when the (first) passenger is to be met.
+  public var meetingAt: Date?
   /// Where its taxi was last heard from, for the passenger's map (filled by reads that show it).
   public var taxiPosition: GeoPoint?
   public var taxiPositionAt: Date?

@@ -180,7 +180,7 @@ extension HTTPRouteTable {
       resumesAtCursor: false,
       parameterKinds: [:],
       transcoder: MessageTranscoder<Binario_Dispatch_V1_ListReservationsRequest, Binario_Dispatch_V1_ListReservationsResponse>(),
-      summary: "The caller's reservations to come (and those dispatched, with their ride), soonest first."
+      summary: "The caller's reservations to come (and those dispatched, with their ride), soonest first; and their past ones of the last 90 days (deleted, or met), latest first."
     ),
     HTTPRoute(
       verb: .get,

@@ -19998,8 +19998,8 @@ extension OpenAPIDocument {
         "tags": [
           "Dispatch"
         ],
-        "summary": "The caller's reservations to come (and those dispatched, with their ride), soonest first.",
-        "description": "The caller's reservations to come (and those dispatched, with their ride), soonest first.",
+        "summary": "The caller's reservations to come (and those dispatched, with their ride), soonest first;",
+        "description": "The caller's reservations to come (and those dispatched, with their ride), soonest first; and their past ones of the last 90 days (deleted, or met), latest first.",
         "security": [
           {
             "bearer": []
@@ -28340,6 +28340,12 @@ extension OpenAPIDocument {
             "items": {
               "$ref": "#/components/schemas/binario.dispatch.v1.Reservation"
             }
+          },
+          "past": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.dispatch.v1.Reservation"
+            }
           }
         },
         "additionalProperties": false
@@ -28832,6 +28838,10 @@ extension OpenAPIDocument {
             "type": "string"
           },
           "noShowFrom": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "meetingAt": {
             "type": "string",
             "format": "date-time"
           }

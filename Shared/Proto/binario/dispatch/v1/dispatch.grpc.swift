@@ -712,7 +712,8 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The caller's reservations to come (and those dispatched, with their ride), soonest first.
+        /// > The caller's reservations to come (and those dispatched, with their ride), soonest first;
+        /// > and their past ones of the last 90 days (deleted, or met), latest first.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Dispatch_V1_ListReservationsRequest` messages.
@@ -1346,7 +1347,8 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The caller's reservations to come (and those dispatched, with their ride), soonest first.
+        /// > The caller's reservations to come (and those dispatched, with their ride), soonest first;
+        /// > and their past ones of the last 90 days (deleted, or met), latest first.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_ListReservationsRequest` message.
@@ -1979,7 +1981,8 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The caller's reservations to come (and those dispatched, with their ride), soonest first.
+        /// > The caller's reservations to come (and those dispatched, with their ride), soonest first;
+        /// > and their past ones of the last 90 days (deleted, or met), latest first.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Dispatch_V1_ListReservationsRequest` message.
@@ -3844,7 +3847,8 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The caller's reservations to come (and those dispatched, with their ride), soonest first.
+        /// > The caller's reservations to come (and those dispatched, with their ride), soonest first;
+        /// > and their past ones of the last 90 days (deleted, or met), latest first.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_ListReservationsRequest` message.
@@ -4748,7 +4752,8 @@ extension Binario_Dispatch_V1_Dispatch {
         ///
         /// > Source IDL Documentation:
         /// >
-        /// > The caller's reservations to come (and those dispatched, with their ride), soonest first.
+        /// > The caller's reservations to come (and those dispatched, with their ride), soonest first;
+        /// > and their past ones of the last 90 days (deleted, or met), latest first.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Dispatch_V1_ListReservationsRequest` message.
@@ -5851,7 +5856,8 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > The caller's reservations to come (and those dispatched, with their ride), soonest first.
+    /// > The caller's reservations to come (and those dispatched, with their ride), soonest first;
+    /// > and their past ones of the last 90 days (deleted, or met), latest first.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Dispatch_V1_ListReservationsRequest` message.
@@ -6869,7 +6875,8 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
     ///
     /// > Source IDL Documentation:
     /// >
-    /// > The caller's reservations to come (and those dispatched, with their ride), soonest first.
+    /// > The caller's reservations to come (and those dispatched, with their ride), soonest first;
+    /// > and their past ones of the last 90 days (deleted, or met), latest first.
     ///
     /// - Parameters:
     ///   - message: request message to send.

@@ -681,6 +681,16 @@ public nonisolated struct Binario_Dispatch_V1_Ride: @unchecked Sendable {
   /// Clears the value of `noShowFrom`. Subsequent reads from it will return its default value.
   public mutating func clearNoShowFrom() {_uniqueStorage()._noShowFrom = nil}
 
+  /// A reservation's ride: when the (first) passenger is to be met.
+  public var meetingAt: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_storage._meetingAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_uniqueStorage()._meetingAt = newValue}
+  }
+  /// Returns true if `meetingAt` has been explicitly set.
+  public var hasMeetingAt: Bool {_storage._meetingAt != nil}
+  /// Clears the value of `meetingAt`. Subsequent reads from it will return its default value.
+  public mutating func clearMeetingAt() {_uniqueStorage()._meetingAt = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1074,7 +1084,11 @@ public nonisolated struct Binario_Dispatch_V1_ListReservationsResponse: Sendable
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
+  /// To come, soonest first.
   public var reservations: [Binario_Dispatch_V1_Reservation] = []
+
+  /// Past (deleted, or met over an hour ago), latest first.
+  public var past: [Binario_Dispatch_V1_Reservation] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2683,7 +2697,7 @@ nonisolated extension Binario_Dispatch_V1_Place: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Ride"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ride_id\0\u{1}state\0\u{1}pickup\0\u{1}destination\0\u{1}passengers\0\u{3}requested_at\0\u{3}taxi_code\0\u{3}taxi_plate\0\u{3}estimated_pickup_at\0\u{3}passenger_code\0\u{1}delayed\0\u{3}arrived_at\0\u{3}started_at\0\u{3}ended_at\0\u{3}distance_metres\0\u{1}fare\0\u{3}cancellation_fee\0\u{3}card_last4\0\u{3}estimated_fare\0\u{3}passenger_name\0\u{1}route\0\u{3}reservation_id\0\u{3}search_round\0\u{3}next_round_at\0\u{3}searching_until\0\u{3}taxi_position\0\u{3}taxi_position_at\0\u{3}taxi_eta\0\u{3}end_reason\0\u{3}party_id\0\u{3}no_show_from\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ride_id\0\u{1}state\0\u{1}pickup\0\u{1}destination\0\u{1}passengers\0\u{3}requested_at\0\u{3}taxi_code\0\u{3}taxi_plate\0\u{3}estimated_pickup_at\0\u{3}passenger_code\0\u{1}delayed\0\u{3}arrived_at\0\u{3}started_at\0\u{3}ended_at\0\u{3}distance_metres\0\u{1}fare\0\u{3}cancellation_fee\0\u{3}card_last4\0\u{3}estimated_fare\0\u{3}passenger_name\0\u{1}route\0\u{3}reservation_id\0\u{3}search_round\0\u{3}next_round_at\0\u{3}searching_until\0\u{3}taxi_position\0\u{3}taxi_position_at\0\u{3}taxi_eta\0\u{3}end_reason\0\u{3}party_id\0\u{3}no_show_from\0\u{3}meeting_at\0")
 
   fileprivate class _StorageClass {
     var _rideID: String = String()
@@ -2717,6 +2731,7 @@ nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProt
     var _endReason: Binario_Dispatch_V1_RideEndReason = .unspecified
     var _partyID: String = String()
     var _noShowFrom: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+    var _meetingAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2758,6 +2773,7 @@ nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProt
       _endReason = source._endReason
       _partyID = source._partyID
       _noShowFrom = source._noShowFrom
+      _meetingAt = source._meetingAt
     }
   }
 
@@ -2807,6 +2823,7 @@ nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProt
         case 29: try { try decoder.decodeSingularEnumField(value: &_storage._endReason) }()
         case 30: try { try decoder.decodeSingularStringField(value: &_storage._partyID) }()
         case 31: try { try decoder.decodeSingularMessageField(value: &_storage._noShowFrom) }()
+        case 32: try { try decoder.decodeSingularMessageField(value: &_storage._meetingAt) }()
         default: break
         }
       }
@@ -2912,6 +2929,9 @@ nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProt
       try { if let v = _storage._noShowFrom {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 31)
       } }()
+      try { if let v = _storage._meetingAt {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 32)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2952,6 +2972,7 @@ nonisolated extension Binario_Dispatch_V1_Ride: SwiftProtobuf.Message, SwiftProt
         if _storage._endReason != rhs_storage._endReason {return false}
         if _storage._partyID != rhs_storage._partyID {return false}
         if _storage._noShowFrom != rhs_storage._noShowFrom {return false}
+        if _storage._meetingAt != rhs_storage._meetingAt {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -3463,7 +3484,7 @@ nonisolated extension Binario_Dispatch_V1_ListReservationsRequest: SwiftProtobuf
 
 nonisolated extension Binario_Dispatch_V1_ListReservationsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ListReservationsResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}reservations\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}reservations\0\u{1}past\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3472,6 +3493,7 @@ nonisolated extension Binario_Dispatch_V1_ListReservationsResponse: SwiftProtobu
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeRepeatedMessageField(value: &self.reservations) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.past) }()
       default: break
       }
     }
@@ -3481,11 +3503,15 @@ nonisolated extension Binario_Dispatch_V1_ListReservationsResponse: SwiftProtobu
     if !self.reservations.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.reservations, fieldNumber: 1)
     }
+    if !self.past.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.past, fieldNumber: 2)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Dispatch_V1_ListReservationsResponse, rhs: Binario_Dispatch_V1_ListReservationsResponse) -> Bool {
     if lhs.reservations != rhs.reservations {return false}
+    if lhs.past != rhs.past {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -4009,7 +4009,7 @@ const ProtobufCMessageDescriptor binario__dispatch__v1__place__descriptor =
   (ProtobufCMessageInit) binario__dispatch__v1__place__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__dispatch__v1__ride__field_descriptors[31] =
+static const ProtobufCFieldDescriptor binario__dispatch__v1__ride__field_descriptors[32] =
 {
   {
     "ride_id",
@@ -4383,6 +4383,18 @@ static const ProtobufCFieldDescriptor binario__dispatch__v1__ride__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "meeting_at",
+    32,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__Ride, meeting_at),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__dispatch__v1__ride__field_indices_by_name[] = {
   11,   /* field[11] = arrived_at */
@@ -4396,6 +4408,7 @@ static const unsigned binario__dispatch__v1__ride__field_indices_by_name[] = {
   18,   /* field[18] = estimated_fare */
   8,   /* field[8] = estimated_pickup_at */
   15,   /* field[15] = fare */
+  31,   /* field[31] = meeting_at */
   23,   /* field[23] = next_round_at */
   30,   /* field[30] = no_show_from */
   29,   /* field[29] = party_id */
@@ -4420,7 +4433,7 @@ static const unsigned binario__dispatch__v1__ride__field_indices_by_name[] = {
 static const ProtobufCIntRange binario__dispatch__v1__ride__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 31 }
+  { 0, 32 }
 };
 const ProtobufCMessageDescriptor binario__dispatch__v1__ride__descriptor =
 {
@@ -4430,7 +4443,7 @@ const ProtobufCMessageDescriptor binario__dispatch__v1__ride__descriptor =
   "Binario__Dispatch__V1__Ride",
   "binario.dispatch.v1",
   sizeof(Binario__Dispatch__V1__Ride),
-  31,
+  32,
   binario__dispatch__v1__ride__field_descriptors,
   binario__dispatch__v1__ride__field_indices_by_name,
   1,  binario__dispatch__v1__ride__number_ranges,
@@ -5166,7 +5179,7 @@ const ProtobufCMessageDescriptor binario__dispatch__v1__list_reservations_reques
   (ProtobufCMessageInit) binario__dispatch__v1__list_reservations_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__dispatch__v1__list_reservations_response__field_descriptors[1] =
+static const ProtobufCFieldDescriptor binario__dispatch__v1__list_reservations_response__field_descriptors[2] =
 {
   {
     "reservations",
@@ -5180,14 +5193,27 @@ static const ProtobufCFieldDescriptor binario__dispatch__v1__list_reservations_r
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "past",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Binario__Dispatch__V1__ListReservationsResponse, n_past),
+    offsetof(Binario__Dispatch__V1__ListReservationsResponse, past),
+    &binario__dispatch__v1__reservation__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__dispatch__v1__list_reservations_response__field_indices_by_name[] = {
+  1,   /* field[1] = past */
   0,   /* field[0] = reservations */
 };
 static const ProtobufCIntRange binario__dispatch__v1__list_reservations_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor binario__dispatch__v1__list_reservations_response__descriptor =
 {
@@ -5197,7 +5223,7 @@ const ProtobufCMessageDescriptor binario__dispatch__v1__list_reservations_respon
   "Binario__Dispatch__V1__ListReservationsResponse",
   "binario.dispatch.v1",
   sizeof(Binario__Dispatch__V1__ListReservationsResponse),
-  1,
+  2,
   binario__dispatch__v1__list_reservations_response__field_descriptors,
   binario__dispatch__v1__list_reservations_response__field_indices_by_name,
   1,  binario__dispatch__v1__list_reservations_response__number_ranges,

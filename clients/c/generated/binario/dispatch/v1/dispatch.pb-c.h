@@ -396,10 +396,14 @@ struct  Binario__Dispatch__V1__Ride
    * Arrived: from when the driver may mark the passenger absent.
    */
   Google__Protobuf__Timestamp *no_show_from;
+  /*
+   * A reservation's ride: when the (first) passenger is to be met.
+   */
+  Google__Protobuf__Timestamp *meeting_at;
 };
 #define BINARIO__DISPATCH__V1__RIDE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__ride__descriptor) \
-    , NULL, 0, BINARIO__DISPATCH__V1__RIDE_STATE__RIDE_STATE_UNSPECIFIED, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0,NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0, BINARIO__DISPATCH__V1__RIDE_END_REASON__RIDE_END_REASON_UNSPECIFIED, NULL, NULL }
+    , NULL, 0, BINARIO__DISPATCH__V1__RIDE_STATE__RIDE_STATE_UNSPECIFIED, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0,NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, 0, BINARIO__DISPATCH__V1__RIDE_END_REASON__RIDE_END_REASON_UNSPECIFIED, NULL, NULL, NULL }
 
 
 /*
@@ -565,12 +569,20 @@ struct  Binario__Dispatch__V1__ListReservationsRequest
 struct  Binario__Dispatch__V1__ListReservationsResponse
 {
   ProtobufCMessage base;
+  /*
+   * To come, soonest first.
+   */
   size_t n_reservations;
   Binario__Dispatch__V1__Reservation **reservations;
+  /*
+   * Past (deleted, or met over an hour ago), latest first.
+   */
+  size_t n_past;
+  Binario__Dispatch__V1__Reservation **past;
 };
 #define BINARIO__DISPATCH__V1__LIST_RESERVATIONS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__list_reservations_response__descriptor) \
-    , 0,NULL }
+    , 0,NULL, 0,NULL }
 
 
 struct  Binario__Dispatch__V1__EstimateRideRequest
