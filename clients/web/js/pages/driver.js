@@ -1,5 +1,8 @@
-// A taxi driver's page: their taxi and its place in the zone's queue, availability, the offers
-// arriving live (accept or reject, before they expire), and the current ride's steps.
+// A taxi driver's page: their taxi and its place in the zone's queue, availability (a break, the
+// end of the shift), the device's position reported while on shift, the offers arriving live
+// (the pickup, the destination, a booking's meeting time, a shared ride's stops; accept or reject
+// before they expire), and the current ride's steps: late, arrived, each passenger on board with
+// their code, absent after the wait, given up, completed.
 
 import { api, segment } from "../api.js";
 import { openStream } from "../events.js";
@@ -7,32 +10,89 @@ import { h, replace, field, form, failure, announce, time, money, enumText } fro
 import { t, number } from "../i18n.js";
 
 const place = (value) => (value ? value.address || `${number(value.position.latitude, 4)}, ${number(value.position.longitude, 4)}` : "");
+/** The least time between two position reports. */
+const reportEvery = 4000;
+/** Why a fix was not used, as ReportPosition says. */
+const ignoredReasons = {
+  inaccurate: "driver.ignoredInaccurate", duplicate: "driver.ignoredDuplicate",
+  out_of_order: "driver.ignoredOutOfOrder", too_fast: "driver.ignoredTooFast",
+};
+
+function stops(ride) {
+  if (!ride.route || !ride.route.length) return null;
+  return h("ol", { class: "route" }, ride.route.map((stop) => h("li", { class: stop.done ? "done" : "" },
+    `${t(stop.kind === "KIND_PICKUP" ? "taxi.stopPickup" : "taxi.stopDropOff", { name: stop.passengerName })}: ${place(stop.place)}`,
+    ` · ${t("driver.passengers", { count: stop.passengers || 1 })}`, stop.done ? ` · ${t("driver.onBoard")}` : "")));
+}
 
 export async function show(main) {
   const taxiBox = h("section", { id: "my-taxi", "aria-labelledby": "taxi-heading" });
+  const positionBox = h("p", { id: "position-status", role: "status" });
   const offers = h("section", { id: "offers", "aria-labelledby": "offers-heading" });
   // Labelled by its heading once there is a ride to show (an empty section names nothing).
   const rideBox = h("section", { id: "ride" });
   const connection = h("p", { class: "connection", role: "status" }, t("board.connecting"));
-  main.append(connection, taxiBox, offers, rideBox);
+  main.append(connection, taxiBox, positionBox, offers, rideBox);
   const live = new Map();
+  let onShift = false;
+  let watchID = null;
+  let lastSent = 0;
+
+  // ---- The device's position, while on shift ----
+  function followPosition() {
+    if (!onShift) {
+      if (watchID !== null) navigator.geolocation.clearWatch(watchID);
+      watchID = null;
+      replace(positionBox, t("driver.positionOff"));
+      return;
+    }
+    if (watchID !== null) return;
+    if (!navigator.geolocation) return replace(positionBox, t("taxi.noGeolocation"));
+    replace(positionBox, t("driver.positionWaiting"));
+    watchID = navigator.geolocation.watchPosition(async (found) => {
+      if (Date.now() - lastSent < reportEvery) return;
+      lastSent = Date.now();
+      try {
+        const answer = await api("POST", "/v1/driver/position", {
+          position: { latitude: found.coords.latitude, longitude: found.coords.longitude },
+          reportedAt: new Date(found.timestamp || Date.now()).toISOString(),
+          accuracyMetres: Math.max(0, found.coords.accuracy || 0),
+        });
+        replace(positionBox, answer.used
+          ? t("driver.positionSent", { time: time(new Date().toISOString()), zone: answer.taxi.zoneId || "—" })
+          : t("driver.positionIgnored", { reason: t(ignoredReasons[answer.ignoredReason] || "driver.ignoredInaccurate") }));
+        positionBox.dataset.zone = answer.taxi.zoneId || "";
+      } catch (error) {
+        replace(positionBox, failure(error));
+      }
+    }, (error) => replace(positionBox, t("location.failed", { reason: error.message })), { enableHighAccuracy: true, maximumAge: 2000 });
+  }
 
   function drawTaxi(taxi) {
     if (!taxi) return replace(taxiBox, h("h2", { id: "taxi-heading" }, t("driver.taxi")), h("p", {}, t("driver.noTaxi")));
     const available = taxi.state !== "TAXI_STATE_UNAVAILABLE";
+    onShift = available || taxi.state === "TAXI_STATE_BUSY";
+    followPosition();
+    const unavailable = async (reason) => {
+      drawTaxi((await api("POST", "/v1/driver/availability", { available: false, reason })).taxi);
+      announce(t("driver.unavailable"));
+    };
     replace(taxiBox, h("h2", { id: "taxi-heading" }, t("driver.taxiCode", { code: taxi.code })),
       h("p", { id: "taxi-state" }, enumText(taxi.state),
         taxi.zoneId ? ` ${t("driver.zone", { zone: taxi.zoneId })}` : "",
         taxi.queuePosition ? `, ${t("driver.queue", { position: taxi.queuePosition })}` : "",
         taxi.unavailableReason ? ` (${taxi.unavailableReason})` : ""),
       available
-        ? form(t("driver.stop"), [field(t("driver.why"), { name: "reason", required: true, value: t("driver.break") })], t("driver.goUnavailable"), async (values) => {
-          drawTaxi((await api("POST", "/v1/driver/availability", { available: false, reason: values.reason })).taxi);
-          announce(t("driver.unavailable"));
-        }, { id: "unavailable-form", class: "inline" })
+        ? [form(t("driver.stop"), [field(t("driver.why"), { name: "reason", required: true, value: t("driver.break") })], t("driver.goUnavailable"),
+          (values) => unavailable(values.reason), { id: "unavailable-form", class: "inline" }),
+        h("button", { type: "button", class: "secondary", id: "end-shift", onclick: () => unavailable(t("driver.endOfShift")) }, t("driver.endShift"))]
         : h("button", { type: "button", id: "go-available", onclick: async () => {
-          drawTaxi((await api("POST", "/v1/driver/availability", { available: true })).taxi);
-          announce(t("driver.available"));
+          try {
+            drawTaxi((await api("POST", "/v1/driver/availability", { available: true })).taxi);
+            announce(t("driver.available"));
+          } catch (error) {
+            taxiBox.append(failure(error));
+          }
         } }, t("driver.goAvailable")));
   }
 
@@ -43,6 +103,8 @@ export async function show(main) {
         h("h3", {}, t("driver.pickup", { place: place(offer.ride.pickup) })),
         h("p", {}, t("driver.away", { metres: Math.round(offer.distanceMetres) }), offer.ride.destination ? ` · ${t("driver.to", { place: place(offer.ride.destination) })}` : "",
           ` · ${t("driver.passengers", { count: offer.ride.passengers || 1 })}`, offer.ride.estimatedFare ? ` · ${t("driver.about", { fare: money(offer.ride.estimatedFare) })}` : ""),
+        offer.ride.meetingAt ? h("p", { class: "meeting" }, t("driver.meeting", { time: time(offer.ride.meetingAt) })) : null,
+        stops(offer.ride),
         h("p", {}, t("driver.answerBy", { time: time(offer.expiresAt) })),
         h("div", { class: "toolbar" },
           h("button", { type: "button", class: "accept", onclick: () => answer(offer, "accept") }, t("itinerary.accept")),
@@ -63,24 +125,59 @@ export async function show(main) {
     }
   }
 
-  function drawRide(ride) {
+  // Position reports change the ride every few seconds; only a change the driver acts on redraws
+  // it (a code half typed stays).
+  let shownRide = "";
+  function drawRide(ride, force = false) {
+    const signature = JSON.stringify(ride ? [ride.rideId, ride.state, (ride.route || []).map((stop) => stop.done), ride.noShowFrom,
+      ride.delayed, ride.fare, ride.estimatedPickupAt] : null);
+    if (!force && signature === shownRide) return;
+    shownRide = signature;
+    const ongoing = ride && ride.rideId && ["RIDE_STATE_ALLOCATED", "RIDE_STATE_ARRIVED", "RIDE_STATE_IN_PROGRESS"].includes(ride.state);
     if (!ride || !ride.rideId) {
       rideBox.removeAttribute("aria-labelledby");
       return replace(rideBox);
     }
     rideBox.setAttribute("aria-labelledby", "ride-heading");
     const path = `/v1/driver/rides/${segment(ride.rideId)}`;
-    const step = (verb, label, body = {}) => h("button", { type: "button", onclick: async () => {
+    const run = async (verb, body = {}) => {
       try { drawRide((await api("POST", `${path}:${verb}`, body)).ride); } catch (error) { rideBox.append(failure(error)); }
-    } }, label);
+    };
+    const step = (verb, label, id) => h("button", { type: "button", id, onclick: () => run(verb) }, label);
+    const shared = ride.route && ride.route.length > 0;
+    const waiting = shared ? ride.route.filter((stop) => stop.kind === "KIND_PICKUP" && !stop.done) : [];
+    const noShowFrom = ride.noShowFrom ? new Date(ride.noShowFrom) : null;
     replace(rideBox, h("h2", { id: "ride-heading" }, t("driver.ride")),
-      h("p", {}, `${enumText(ride.state)}: ${place(ride.pickup)}`, ride.destination ? ` → ${place(ride.destination)}` : "",
-        ride.passengerName ? ` · ${ride.passengerName}` : "", ride.estimatedPickupAt ? ` · ${t("driver.pickupBy", { time: time(ride.estimatedPickupAt) })}` : ""),
-      ride.state === "RIDE_STATE_ALLOCATED" ? step("arrived", t("driver.arrived")) : null,
-      ride.state === "RIDE_STATE_ARRIVED" ? form(t("driver.start"), [field(t("driver.code"), { name: "code", inputmode: "numeric", required: true })],
-        t("driver.startButton"), async (values) => drawRide((await api("POST", `${path}:start`, { passengerCode: values.code })).ride), { id: "start-form", class: "inline" }) : null,
-      ride.state === "RIDE_STATE_IN_PROGRESS" ? step("complete", t("driver.complete")) : null,
-      ride.fare ? h("p", {}, t("driver.fare", { fare: money(ride.fare) })) : null);
+      h("p", { id: "ride-state" }, `${enumText(ride.state)}: ${place(ride.pickup)}`, ride.destination ? ` → ${place(ride.destination)}` : "",
+        ride.passengerName ? ` · ${ride.passengerName}` : "", ride.estimatedPickupAt && ride.state === "RIDE_STATE_ALLOCATED" ? ` · ${t("driver.pickupBy", { time: time(ride.estimatedPickupAt) })}` : ""),
+      ride.meetingAt ? h("p", { class: "meeting" }, t("driver.meeting", { time: time(ride.meetingAt) })) : null,
+      stops(ride),
+      ride.state === "RIDE_STATE_ALLOCATED" ? [
+        step("arrived", t("driver.arrived"), "arrived"),
+        form(t("driver.late"), [field(t("driver.lateMinutes"), { name: "minutes", type: "number", min: 1, max: 120, value: 5, required: true })],
+          t("driver.lateButton"), (values) => run("delay", { minutes: Number(values.minutes) }), { id: "late-form", class: "inline" }),
+      ] : null,
+      ride.state === "RIDE_STATE_ARRIVED" || (shared && ride.state === "RIDE_STATE_IN_PROGRESS" && waiting.length)
+        ? form(t("driver.start"), [field(t("driver.code"), { name: "code", inputmode: "numeric", required: true })],
+          t("driver.startButton"), async (values) => drawRide((await api("POST", `${path}:start`, { passengerCode: values.code })).ride), { id: "start-form", class: "inline" })
+        : null,
+      ride.state === "RIDE_STATE_ARRIVED" || (shared && ride.state === "RIDE_STATE_IN_PROGRESS")
+        ? (shared ? waiting : [null]).map((stop) => h("button", {
+          type: "button", class: "secondary no-show", disabled: noShowFrom && noShowFrom > new Date() ? true : undefined,
+          onclick: () => run("no-show", stop ? { reservationId: stop.reservationId } : {}),
+        }, stop ? t("driver.noShowOf", { name: stop.passengerName }) : t("driver.noShow")))
+        : null,
+      noShowFrom && noShowFrom > new Date() ? h("p", { class: "hint", id: "no-show-from" }, t("driver.noShowFrom", { time: time(ride.noShowFrom) })) : null,
+      ride.state === "RIDE_STATE_ALLOCATED" || ride.state === "RIDE_STATE_ARRIVED"
+        ? h("details", { id: "give-up" }, h("summary", {}, t("driver.giveUp")),
+          form(t("driver.giveUp"), [field(t("driver.why"), { name: "reason", required: true })], t("driver.giveUpButton"),
+            (values) => run("give-up", { reason: values.reason }), { class: "inline" }))
+        : null,
+      ride.state === "RIDE_STATE_IN_PROGRESS" ? step("complete", t("driver.complete"), "complete") : null,
+      ride.fare ? h("p", {}, t("driver.fare", { fare: money(ride.fare) })) : null,
+      !ongoing ? h("p", { class: "hint" }, enumText(ride.state)) : null);
+    // The no-show button comes alive when the wait is over.
+    if (noShowFrom && noShowFrom > new Date()) setTimeout(() => drawRide(ride, true), Math.min(noShowFrom - new Date() + 250, 600_000));
   }
 
   try {
@@ -111,5 +208,8 @@ export async function show(main) {
       }
     },
   });
-  return () => stream.close();
+  return () => {
+    stream.close();
+    if (watchID !== null) navigator.geolocation.clearWatch(watchID);
+  };
 }
