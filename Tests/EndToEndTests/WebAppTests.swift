@@ -6,7 +6,8 @@ import Testing
 /// `Tests/FrontDoorClients/web_app.py` signs up and in, watches the demo station's board change
 /// live as an admin delays a train, buys a ticket whose QR code zbarimg decodes and the
 /// inspectors accept, adds subscriptions and an itinerary, uploads a board's readings and finds
-/// them on the chart and the map, watches the control room as a driver rejects an offer, resets
+/// them on the chart and the map, watches the control room as a driver rejects an offer, calls a
+/// taxi from the passenger's position and watches it come as the driver's page reports, resets
 /// a password, and checks the board on a phone-sized screen, with no console error anywhere.
 /// Its screenshots of every page are the test's artefacts, in `.build/web-app-screenshots`.
 @Suite("The web app in a browser, end to end", .serialized)
@@ -23,7 +24,13 @@ struct WebAppTests {
       FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg"),
       "the web app's test reads QR codes with Debian's zbar-tools: scripts/test.sh installs it"
     )
-    try await RunningSuite.with { suite in
+    // The driver's emulated device moves 200 m as soon as the passenger's map shows its last
+    // move: far faster than a taxi drives. The speed limit of the position filter is the
+    // operator's to set (it is tested in PositionFilterTests and DispatchTests): here, none.
+    let filter = FileManager.default.temporaryDirectory.appendingPathComponent("position-filter-\(UUID().uuidString).json")
+    try Data(#"{"fastestKmh": 1000000}"#.utf8).write(to: filter)
+    defer { try? FileManager.default.removeItem(at: filter) }
+    try await RunningSuite.with(extraFlags: .init(dispatch: ["--position-filter", filter.path])) { suite in
       try await suite.waitUntilTheGatewaySeesServing("dispatch")
       try await suite.waitUntilTheGatewaySeesServing("telemetry")
       let run = try await tools.python(

@@ -377,7 +377,10 @@ def main():
         nearby(traveller, gateway, email)
         driver = Browser(arguments, "driver")
         browsers.append(driver)
-        control_room(admin, driver, gateway, admin_token)
+        taxi = control_room(admin, driver, gateway, admin_token)
+        rider = Browser(arguments, "rider", language="en")
+        browsers.append(rider)
+        taxi_ride(rider, driver, gateway, taxi)
         tourist = Browser(arguments, "tourist", language="en")
         browsers.append(tourist)
         in_english(tourist, gateway, admin_token)
@@ -1028,6 +1031,102 @@ def control_room(admin, driver, gateway, admin_token):
     driver.shot("driver")
     admin.shot("control-room")
     print("ok: the driver rejected the offer; the control room showed their taxi move to the tail of the queue")
+    return {"rider": passenger, "rider_token": rider, "drivers": drivers}
+
+
+def north_of(place, metres):
+    """A point `metres` north of `place` (a degree of latitude is 111.2 km)."""
+    return (place[0] + metres / 111_195, place[1])
+
+
+def emulate_position(browser, place):
+    browser.driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": browser.base, "permissions": ["geolocation"]})
+    browser.driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": place[0], "longitude": place[1], "accuracy": 10})
+
+
+def taxi_ride(rider, driver, gateway, taxi):
+    """A passenger calls a taxi from their position on the taxi page, sees the price and the wait
+    first, watches the car come on the map as the driver's page reports it (geolocation emulated)
+    and the time to wait fall; the driver accepts on their page, arrives, takes them on with
+    their code and completes; the passenger has the receipt. Then a booking for tomorrow,
+    listed with its code and deleted free."""
+    # The control room's ride: cancelled (free: nobody accepted it). The second taxi goes on a
+    # break, so the first (this driver's) is asked.
+    waiting = gateway.call("GET", "/v1/taxi/rides", token=taxi["rider_token"])["rides"][0]
+    gateway.call("POST", f"/v1/taxi/rides/{waiting['rideId']}:cancel", {}, token=taxi["rider_token"])
+    second = gateway.sign_in(taxi["drivers"][1], PASSWORD)
+    gateway.call("POST", "/v1/driver/availability", {"available": False, "reason": "break"}, token=second)
+
+    # The driver's page reports where the device is: 900 m north of the Duomo.
+    steps = [north_of(DUOMO, metres) for metres in (900, 700, 500, 300, 80)]
+    emulate_position(driver, steps[0])
+    driver.open("#/board")
+    driver.open("#/driver")
+    driver.until(lambda: driver.find("#position-status").get_attribute("data-zone") == "C", "the driver's page does not report its position")
+
+    rider.sign_in(taxi["rider"], PASSWORD)
+    emulate_position(rider, DUOMO)
+    rider.open("#/board")
+    if rider.driver.find_elements(By.ID, "menu-button") and rider.driver.find_element(By.ID, "menu-button").is_displayed():
+        rider.find("#menu-button").click()
+    rider.find('#site-nav a[href="#/taxi"]').click()
+    rider.find("#pickup-here").click()
+    rider.until(lambda: rider.find("#call-form input[name=pickup]").get_attribute("value").startswith(rider.words("taxi.positionValue", point="")[:5]),
+                "the pickup is not the device's position")
+    rider.fill("#call-form", {"destination": "Piazza Duca d'Aosta 1", "passengers": "1"})
+    rider.until(lambda: rider.driver.find_elements(By.CSS_SELECTOR, "#estimate #confirm-taxi"), "no estimate before calling")
+    estimate = rider.text("#estimate")
+    assert "€" in estimate or "EUR" in estimate, f"the estimate has no price: {estimate}"
+    assert rider.text("#estimate-eta") and "min" in rider.text("#estimate-eta"), f"the estimate has no wait: {estimate}"
+    rider.shot("taxi-estimate")
+    rider.find("#confirm-taxi").click()
+    rider.until(lambda: "#/taxi/" in rider.driver.current_url, "calling did not open the ride")
+
+    driver.until(lambda: driver.driver.find_elements(By.CSS_SELECTOR, "#offer-list .offer button.accept"), "the offer does not reach the driver's page")
+    driver.find("#offer-list .offer button.accept").click()
+    driver.until(lambda: driver.driver.find_elements(By.ID, "arrived"), "the accepted ride shows no step to take")
+
+    def eta():
+        found = rider.driver.find_elements(By.CSS_SELECTOR, "#taxi-eta")
+        return int(found[0].get_attribute("data-minutes")) if found else None
+
+    def taxi_at():
+        return rider.driver.find_element(By.ID, "ride-map").get_attribute("data-taxi") or ""
+
+    rider.until(lambda: eta() is not None and taxi_at(), "the ride does not show the taxi coming")
+    first_eta, seen = eta(), [taxi_at()]
+    for step in steps[1:]:
+        emulate_position(driver, step)
+        rider.until(lambda: taxi_at() not in seen, f"the taxi does not move on the passenger's map (at {seen[-1]})")
+        seen.append(taxi_at())
+    rider.until(lambda: eta() is not None and eta() < first_eta, f"the wait does not fall: {first_eta} then {eta()}")
+    assert rider.driver.find_elements(By.CSS_SELECTOR, "#ride-map path.taxi"), "no taxi marker on the map"
+    assert rider.text("#cancel-rule"), "the cancellation rule is not stated"
+    rider.shot("taxi-coming")
+
+    driver.find("#arrived").click()
+    rider.until(lambda: rider.driver.find_elements(By.CSS_SELECTOR, "#passenger-code"), "no code to give the driver")
+    code = rider.text("#passenger-code")
+    driver.fill("#start-form", {"code": code})
+    driver.until(lambda: driver.driver.find_elements(By.ID, "complete"), "the ride does not start with the passenger's code")
+    driver.shot("driver-ride")
+    driver.find("#complete").click()
+    rider.until(lambda: "4242" in rider.text("#receipt"), "no receipt after the ride")
+    rider.shot("taxi-receipt")
+
+    # A booking for tomorrow: listed with its code, then deleted free.
+    rider.open("#/taxi")
+    tomorrow = (datetime.datetime.now() + datetime.timedelta(days=1)).strftime("%Y-%m-%dT09:30")
+    rider.driver.execute_script("arguments[0].value = arguments[1]", rider.find("#book-form input[name=meetingAt]"), tomorrow)
+    rider.fill("#book-form", {"book-pickup": "Piazza del Duomo 1", "book-destination": "Piazza Duca d'Aosta 1", "passengers": "2"})
+    rider.until(lambda: rider.driver.find_elements(By.CSS_SELECTOR, "#reservations-to-come .reservation .code"), "the booking is not listed with its code")
+    history = rider.text("#rides")
+    assert "Piazza Duca d'Aosta 1" in history, f"the ride is not in the history: {history}"
+    assert rider.driver.find_elements(By.CSS_SELECTOR, "#rides a.again"), "no way to ride again from the history"
+    rider.shot("taxi-page")
+    rider.find("#reservations-to-come .reservation button.delete-reservation").click()
+    rider.until(lambda: rider.driver.find_elements(By.CSS_SELECTOR, "#reservations-past .reservation"), "the deleted booking is not among the past ones")
+    print("ok: a passenger called a taxi from their position, saw it come and the wait fall, rode and had the receipt; a driver took it from their page")
 
 
 def profile(traveller, gateway, admin_token, email):

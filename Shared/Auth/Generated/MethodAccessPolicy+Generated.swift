@@ -8,6 +8,7 @@ extension MethodAccessPolicy {
   /// Who may call each method of `binario.dispatch.v1.Dispatch`.
   public static let dispatch = MethodAccessPolicy([
     Binario_Dispatch_V1_Dispatch.Method.AcceptOffer.descriptor: .level(.driver),
+    Binario_Dispatch_V1_Dispatch.Method.AcknowledgeTaxiAlert.descriptor: .level(.admin),
     Binario_Dispatch_V1_Dispatch.Method.CancelRide.descriptor: .level(.signedIn),
     Binario_Dispatch_V1_Dispatch.Method.CompleteRide.descriptor: .level(.driver),
     Binario_Dispatch_V1_Dispatch.Method.CreateReservation.descriptor: .level(.signedIn),
@@ -24,6 +25,7 @@ extension MethodAccessPolicy {
     Binario_Dispatch_V1_Dispatch.Method.ListRecentAddresses.descriptor: .level(.signedIn),
     Binario_Dispatch_V1_Dispatch.Method.ListReservations.descriptor: .level(.signedIn),
     Binario_Dispatch_V1_Dispatch.Method.ListSavedPlaces.descriptor: .level(.signedIn),
+    Binario_Dispatch_V1_Dispatch.Method.ListTaxiAlerts.descriptor: .level(.admin),
     Binario_Dispatch_V1_Dispatch.Method.ListTaxis.descriptor: .level(.admin),
     Binario_Dispatch_V1_Dispatch.Method.ListZones.descriptor: .level(.public),
     Binario_Dispatch_V1_Dispatch.Method.RejectOffer.descriptor: .level(.driver),

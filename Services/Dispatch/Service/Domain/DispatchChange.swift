@@ -13,4 +13,6 @@ public enum DispatchChange: Sendable, Hashable {
   case taxiChanged(Taxi)
   /// A taxi reported a new position (the control room's map moves it).
   case taxiMoved(code: String)
+  /// An alert was raised or acknowledged (the control room lists the open ones).
+  case alertRaised
 }

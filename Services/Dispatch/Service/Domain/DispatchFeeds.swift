@@ -53,7 +53,7 @@ public final class DispatchFeeds: Sendable {
         if let code = ride.taxiCode { drivers.publish(.ride(ride), to: code) }
       case .taxiChanged(let taxi):
         drivers.publish(.taxi(taxi), to: taxi.code)
-      case .taxiMoved:
+      case .taxiMoved, .alertRaised:
         break
       }
     }

@@ -40,4 +40,23 @@ extension DispatchHandler {
       feed.end()
     }
   }
+
+  public func listTaxiAlerts(
+    request: Binario_Dispatch_V1_ListTaxiAlertsRequest,
+    context: ServerContext
+  ) async throws -> Binario_Dispatch_V1_ListTaxiAlertsResponse {
+    let alerts = try await domain.alerts()
+    return .with {
+      $0.open = alerts.open.map { Binario_Dispatch_V1_TaxiAlert($0) }
+      $0.acknowledged = alerts.acknowledged.map { Binario_Dispatch_V1_TaxiAlert($0) }
+    }
+  }
+
+  public func acknowledgeTaxiAlert(
+    request: Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest,
+    context: ServerContext
+  ) async throws -> Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse {
+    let alert = try await domain.acknowledgeAlert(id: request.alertID, by: try Self.user())
+    return .with { $0.alert = .init(alert) }
+  }
 }

@@ -188,6 +188,24 @@ extension Binario_Dispatch_V1_MonitorSnapshot {
     }
     self.otherTaxis = snapshot.otherTaxis.map { Binario_Dispatch_V1_Taxi($0) }
     self.takenAt = .init(date: snapshot.takenAt)
+    self.alerts = snapshot.alerts.map { Binario_Dispatch_V1_TaxiAlert($0) }
+  }
+}
+
+extension Binario_Dispatch_V1_TaxiAlert {
+  /// In the caller's language.
+  init(_ alert: TaxiAlert) {
+    self.init()
+    self.alertID = alert.id
+    self.kind = alert.kind
+    self.title = alert.title.text(in: RequestLanguage.current)
+    self.body = alert.body.text(in: RequestLanguage.current)
+    self.taxiCode = alert.taxiCode
+    self.rideID = alert.rideID
+    self.zoneID = alert.zoneID
+    self.raisedAt = .init(date: alert.raisedAt)
+    if let at = alert.acknowledgedAt { self.acknowledgedAt = .init(date: at) }
+    self.acknowledgedBy = alert.acknowledgedBy
   }
 }
 

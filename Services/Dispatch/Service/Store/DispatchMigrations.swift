@@ -186,6 +186,7 @@ public enum DispatchMigrations {
       // "no_show", "no_taxi", ...). A reservation's ride keeps its meeting time. A party larger than one taxi is several rides of one
       // `party_id`, each its own `party_index`: one open ride per passenger and slot. Every rider
       // of a shared ride has their own code, boarding time and the fare they would pay alone.
+      // `alert` keeps what the admins were told until one of them acknowledges it.
       try db.execute(
         sql: """
           ALTER TABLE ride ADD COLUMN search_round INTEGER NOT NULL DEFAULT 1;
@@ -205,6 +206,20 @@ public enum DispatchMigrations {
           ALTER TABLE reservation ADD COLUMN end_reason TEXT NOT NULL DEFAULT '';
           UPDATE reservation SET passenger_code = printf('%04d', abs(random()) % 10000), solo_fare_minor = fare_minor;
           CREATE INDEX reservation_by_ride ON reservation(ride_id) WHERE ride_id IS NOT NULL;
+          CREATE TABLE alert (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            kind TEXT NOT NULL,
+            title TEXT NOT NULL,
+            body TEXT NOT NULL,
+            taxi_code TEXT NOT NULL,
+            ride_id TEXT NOT NULL,
+            zone_id TEXT NOT NULL,
+            raised_at REAL NOT NULL,
+            acknowledged_at REAL,
+            acknowledged_by TEXT NOT NULL DEFAULT ''
+          );
+          CREATE INDEX alert_open ON alert(raised_at) WHERE acknowledged_at IS NULL;
           """
       )
     }

@@ -49,23 +49,34 @@ export async function show(main) {
     if (watchID !== null) return;
     if (!navigator.geolocation) return replace(positionBox, t("taxi.noGeolocation"));
     replace(positionBox, t("driver.positionWaiting"));
-    watchID = navigator.geolocation.watchPosition(async (found) => {
-      if (Date.now() - lastSent < reportEvery) return;
-      lastSent = Date.now();
-      try {
-        const answer = await api("POST", "/v1/driver/position", {
-          position: { latitude: found.coords.latitude, longitude: found.coords.longitude },
-          reportedAt: new Date(found.timestamp || Date.now()).toISOString(),
-          accuracyMetres: Math.max(0, found.coords.accuracy || 0),
-        });
-        replace(positionBox, answer.used
-          ? t("driver.positionSent", { time: time(new Date().toISOString()), zone: answer.taxi.zoneId || "—" })
-          : t("driver.positionIgnored", { reason: t(ignoredReasons[answer.ignoredReason] || "driver.ignoredInaccurate") }));
-        positionBox.dataset.zone = answer.taxi.zoneId || "";
-      } catch (error) {
-        replace(positionBox, failure(error));
-      }
-    }, (error) => replace(positionBox, t("location.failed", { reason: error.message })), { enableHighAccuracy: true, maximumAge: 2000 });
+    watchID = navigator.geolocation.watchPosition((found) => send(found),
+      (error) => replace(positionBox, t("location.failed", { reason: error.message })), { enableHighAccuracy: true, maximumAge: 2000 });
+  }
+
+  // At most one report every few seconds: a fix that comes sooner waits, and only the latest
+  // waiting one is sent.
+  let waiting = null;
+  async function send(found) {
+    const early = reportEvery - (Date.now() - lastSent);
+    if (early > 0) {
+      if (!waiting) setTimeout(() => { const latest = waiting; waiting = null; if (latest && onShift) send(latest); }, early);
+      waiting = found;
+      return;
+    }
+    lastSent = Date.now();
+    try {
+      const answer = await api("POST", "/v1/driver/position", {
+        position: { latitude: found.coords.latitude, longitude: found.coords.longitude },
+        reportedAt: new Date(found.timestamp || Date.now()).toISOString(),
+        accuracyMetres: Math.max(0, found.coords.accuracy || 0),
+      });
+      replace(positionBox, answer.used
+        ? t("driver.positionSent", { time: time(new Date().toISOString()), zone: answer.taxi.zoneId || "—" })
+        : t("driver.positionIgnored", { reason: t(ignoredReasons[answer.ignoredReason] || "driver.ignoredInaccurate") }));
+      positionBox.dataset.zone = answer.taxi.zoneId || "";
+    } catch (error) {
+      replace(positionBox, failure(error));
+    }
   }
 
   function drawTaxi(taxi) {
@@ -82,7 +93,9 @@ export async function show(main) {
         taxi.zoneId ? ` ${t("driver.zone", { zone: taxi.zoneId })}` : "",
         taxi.queuePosition ? `, ${t("driver.queue", { position: taxi.queuePosition })}` : "",
         taxi.unavailableReason ? ` (${taxi.unavailableReason})` : ""),
-      available
+      taxi.state === "TAXI_STATE_BUSY"
+        ? h("p", { class: "hint" }, t("driver.onAJob"))
+        : available
         ? [form(t("driver.stop"), [field(t("driver.why"), { name: "reason", required: true, value: t("driver.break") })], t("driver.goUnavailable"),
           (values) => unavailable(values.reason), { id: "unavailable-form", class: "inline" }),
         h("button", { type: "button", class: "secondary", id: "end-shift", onclick: () => unavailable(t("driver.endOfShift")) }, t("driver.endShift"))]

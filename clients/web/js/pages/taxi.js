@@ -123,7 +123,7 @@ export async function show(main, { query }) {
   replace(bookSection, h("h2", { id: "book-heading" }, t("taxi.book")),
     form(t("taxi.book"), [
       bookPickup.element, bookDestination.element,
-      field(t("taxi.meetingAt"), { name: "meetingAt", type: "datetime-local", required: true, value: toZonedInput(earliest.toISOString()) }, t("taxi.meetingHint")),
+      field(t("taxi.meetingAt"), { name: "meetingAt", type: "datetime-local", required: true, value: toZonedInput(earliest) }, t("taxi.meetingHint")),
       field(t("taxi.passengers"), { name: "passengers", type: "number", min: 1, max: 8, value: 1, required: true }),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "shared", value: "yes" }), ` ${t("taxi.shared")}`),
       h("p", { class: "hint" }, t("taxi.sharedHint")),
@@ -170,7 +170,7 @@ export async function show(main, { query }) {
     if (editable) {
       card.append(h("details", {}, h("summary", {}, t("taxi.change")),
         form(t("taxi.change"), [
-          field(t("taxi.meetingAt"), { name: "meetingAt", type: "datetime-local", required: true, value: toZonedInput(reservation.meetingAt) }),
+          field(t("taxi.meetingAt"), { name: "meetingAt", type: "datetime-local", required: true, value: toZonedInput(new Date(reservation.meetingAt)) }),
           field(t("taxi.passengers"), { name: "passengers", type: "number", min: 1, max: 8, value: reservation.passengers || 1 }),
           field(t("taxi.pickup"), { name: "pickup", value: reservation.pickup.address || "" }, t("taxi.keepHint")),
           field(t("taxi.destination"), { name: "destination", value: reservation.destination.address || "" }, t("taxi.keepHint")),

@@ -137,7 +137,7 @@ extension DispatchDomain {
         throw ServiceError.failedPrecondition("a passenger is on board; complete the ride instead")
       }
       try self.enqueueToRiders(ride, event: "given_up", tx)
-      try tx.enqueue(
+      try self.alertAdmins(
         OutboxMessage(
           dedupeKey: "dispatch:alert:given-up:\(ride.id):\(taxi.code)",
           audience: .admins,
@@ -145,7 +145,9 @@ extension DispatchDomain {
           title: "Taxi \(taxi.code) gave up a job",
           body: "Taxi \(taxi.code) gave up ride \(ride.id) at \(Self.describe(ride.pickup)): \(reason). It was offered again.",
           data: ["alert": "given_up", "taxi_code": taxi.code, "ride_id": ride.id]
-        )
+        ),
+        tx,
+        now: now
       )
       if taxi.available, taxi.zoneID != nil { try tx.joinTail(code: taxi.code) }
       try self.searchAgain(&ride, tx, now: now)

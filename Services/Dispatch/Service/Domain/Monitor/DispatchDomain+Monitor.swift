@@ -15,6 +15,8 @@ public struct MonitorSnapshot: Sendable, Hashable {
   /// Taxis not queued: unavailable, busy, or outside every zone.
   public var otherTaxis: [Taxi]
   public var takenAt: Date
+  /// The alerts not acknowledged, newest first.
+  public var alerts: [TaxiAlert] = []
 }
 
 extension DispatchDomain {
@@ -32,7 +34,7 @@ extension DispatchDomain {
           inProgress: rides.filter { $0.state.isActive && $0.pickup.zoneID == zone.id }
         )
       }
-      return MonitorSnapshot(zones: zones, otherTaxis: taxis.filter { !$0.isQueued }, takenAt: now)
+      return MonitorSnapshot(zones: zones, otherTaxis: taxis.filter { !$0.isQueued }, takenAt: now, alerts: try tx.openAlerts())
     }
   }
 }

@@ -230,7 +230,10 @@ extension DispatchDomain {
 
   /// The passenger's reservations to come, soonest first, then their past ones (deleted, or
   /// whose meeting is over an hour gone) of the last `pastDays`, latest first.
-  public func reservationsToComeAndPast(passengerUserID: String, pastDays: Int = 90) async throws
+  public func reservationsToComeAndPast(
+    passengerUserID: String,
+    pastDays: Int = 90
+  ) async throws
     -> (toCome: [Reservation], past: [Reservation])
   {
     let now = clock.now()

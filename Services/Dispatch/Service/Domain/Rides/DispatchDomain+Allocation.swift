@@ -106,7 +106,7 @@ extension DispatchDomain {
       if missed >= settings.missedOffersAlert {
         try tx.setAvailability(code: taxi.code, available: false, reason: "did not answer \(missed) offers in a row")
         try tx.leaveQueue(code: taxi.code)
-        try tx.enqueue(
+        try self.alertAdmins(
           OutboxMessage(
             dedupeKey: "dispatch:alert:missed-offers:\(offer.id)",
             audience: .admins,
@@ -114,7 +114,9 @@ extension DispatchDomain {
             title: "Taxi \(taxi.code) is not answering",
             body: "Taxi \(taxi.code) let \(missed) offers in a row time out; it was made unavailable until its driver is back.",
             data: ["alert": "missed_offers", "taxi_code": taxi.code]
-          )
+          ),
+          tx,
+          now: now
         )
       } else if taxi.isQueued {
         try tx.joinTail(code: taxi.code)
@@ -177,7 +179,7 @@ extension DispatchDomain {
     tx.record(.rideChanged(ride))
     try enqueueToRiders(ride, event: "no_taxi", tx)
     let zoneName = zones.zone(id: ride.pickup.zoneID)?.name ?? ride.pickup.zoneID
-    try tx.enqueue(
+    try self.alertAdmins(
       OutboxMessage(
         dedupeKey: "dispatch:alert:no-taxi:\(ride.id)",
         audience: .admins,
@@ -185,7 +187,9 @@ extension DispatchDomain {
         title: "No taxi for a request",
         body: "Ride \(ride.id) in \(zoneName) found no taxi in \(ride.searchRound) rounds of asking.",
         data: ["alert": "no_taxi", "ride_id": ride.id, "zone_id": ride.pickup.zoneID]
-      )
+      ),
+      tx,
+      now: now
     )
   }
 

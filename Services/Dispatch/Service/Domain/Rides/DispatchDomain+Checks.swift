@@ -26,7 +26,7 @@ extension DispatchDomain {
           let lastHeard = max(taxi.positionAt ?? .distantPast, ride.allocatedAt ?? .distantPast)
           if now.timeIntervalSince(lastHeard) > silence {
             ride.positionAlerted = true
-            try tx.enqueue(
+            try self.alertAdmins(
               OutboxMessage(
                 dedupeKey: "dispatch:alert:silent:\(ride.id)",
                 audience: .admins,
@@ -34,7 +34,9 @@ extension DispatchDomain {
                 title: "Taxi \(code) is silent",
                 body: "Taxi \(code), on ride \(ride.id), has not reported its position for \(Int(silence / 60)) minutes.",
                 data: ["alert": "position_silence", "taxi_code": code, "ride_id": ride.id]
-              )
+              ),
+              tx,
+              now: now
             )
             touched = true
           }

@@ -19,6 +19,17 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .post,
+      template: "/v1/admin/taxi-alerts/{alert_id}:acknowledge",
+      body: "*",
+      rpc: "/binario.dispatch.v1.Dispatch/AcknowledgeTaxiAlert",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["alert_id": .string],
+      transcoder: MessageTranscoder<Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest, Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse>(),
+      summary: "An admin has seen to an alert: it leaves the control room's open alerts."
+    ),
+    HTTPRoute(
+      verb: .post,
       template: "/v1/taxi/rides/{ride_id}:cancel",
       body: "*",
       rpc: "/binario.dispatch.v1.Dispatch/CancelRide",
@@ -192,6 +203,17 @@ extension HTTPRouteTable {
       parameterKinds: [:],
       transcoder: MessageTranscoder<Binario_Dispatch_V1_ListSavedPlacesRequest, Binario_Dispatch_V1_ListSavedPlacesResponse>(),
       summary: ""
+    ),
+    HTTPRoute(
+      verb: .get,
+      template: "/v1/admin/taxi-alerts",
+      body: "",
+      rpc: "/binario.dispatch.v1.Dispatch/ListTaxiAlerts",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: [:],
+      transcoder: MessageTranscoder<Binario_Dispatch_V1_ListTaxiAlertsRequest, Binario_Dispatch_V1_ListTaxiAlertsResponse>(),
+      summary: "What the admins were alerted of (no taxi for a request, a driver not answering, a taxi silent on a ride, a job given up): those not acknowledged, newest first, and those acknowledged in the last day."
     ),
     HTTPRoute(
       verb: .get,

@@ -5186,6 +5186,272 @@ extension OpenAPIDocument {
         ]
       }
     },
+    "/v1/admin/taxi-alerts": {
+      "get": {
+        "operationId": "Dispatch_ListTaxiAlerts",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "What the admins were alerted of (no taxi for a request, a driver not answering, a taxi silent on a ride, a job given up)",
+        "description": "What the admins were alerted of (no taxi for a request, a driver not answering, a taxi silent on a ride, a job given up): those not acknowledged, newest first, and those acknowledged in the last day.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "ADMIN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.ListTaxiAlertsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/admin/taxi-alerts/{alert_id}:acknowledge": {
+      "post": {
+        "operationId": "Dispatch_AcknowledgeTaxiAlert",
+        "tags": [
+          "Dispatch"
+        ],
+        "summary": "An admin has seen to an alert:",
+        "description": "An admin has seen to an alert: it leaves the control room's open alerts.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "ADMIN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.dispatch.v1.AcknowledgeTaxiAlertResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "alert_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.dispatch.v1.AcknowledgeTaxiAlertRequest"
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/admin/taxi-monitor": {
       "get": {
         "operationId": "Dispatch_GetMonitorSnapshot",
@@ -28083,6 +28349,24 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.dispatch.v1.AcknowledgeTaxiAlertRequest": {
+        "type": "object",
+        "properties": {
+          "alertId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.AcknowledgeTaxiAlertResponse": {
+        "type": "object",
+        "properties": {
+          "alert": {
+            "$ref": "#/components/schemas/binario.dispatch.v1.TaxiAlert"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.dispatch.v1.CancelRideRequest": {
         "type": "object",
         "properties": {
@@ -28362,6 +28646,24 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.dispatch.v1.ListTaxiAlertsResponse": {
+        "type": "object",
+        "properties": {
+          "open": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.dispatch.v1.TaxiAlert"
+            }
+          },
+          "acknowledged": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.dispatch.v1.TaxiAlert"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.dispatch.v1.ListTaxisResponse": {
         "type": "object",
         "properties": {
@@ -28420,6 +28722,12 @@ extension OpenAPIDocument {
           "takenAt": {
             "type": "string",
             "format": "date-time"
+          },
+          "alerts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.dispatch.v1.TaxiAlert"
+            }
           }
         },
         "additionalProperties": false
@@ -29026,6 +29334,44 @@ extension OpenAPIDocument {
             "format": "int64",
             "minimum": 0,
             "maximum": 4294967295
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.dispatch.v1.TaxiAlert": {
+        "type": "object",
+        "properties": {
+          "alertId": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "body": {
+            "type": "string"
+          },
+          "taxiCode": {
+            "type": "string"
+          },
+          "rideId": {
+            "type": "string"
+          },
+          "zoneId": {
+            "type": "string"
+          },
+          "raisedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "acknowledgedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "acknowledgedBy": {
+            "type": "string"
           }
         },
         "additionalProperties": false

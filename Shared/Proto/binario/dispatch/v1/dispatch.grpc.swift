@@ -463,6 +463,32 @@ public enum Binario_Dispatch_V1_Dispatch: Sendable {
                 type: .serverStreaming
             )
         }
+        /// Namespace for "ListTaxiAlerts" metadata.
+        public enum ListTaxiAlerts: Sendable {
+            /// Request type for "ListTaxiAlerts".
+            public typealias Input = Binario_Dispatch_V1_ListTaxiAlertsRequest
+            /// Response type for "ListTaxiAlerts".
+            public typealias Output = Binario_Dispatch_V1_ListTaxiAlertsResponse
+            /// Descriptor for "ListTaxiAlerts".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.dispatch.v1.Dispatch"),
+                method: "ListTaxiAlerts",
+                type: .unary
+            )
+        }
+        /// Namespace for "AcknowledgeTaxiAlert" metadata.
+        public enum AcknowledgeTaxiAlert: Sendable {
+            /// Request type for "AcknowledgeTaxiAlert".
+            public typealias Input = Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest
+            /// Response type for "AcknowledgeTaxiAlert".
+            public typealias Output = Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse
+            /// Descriptor for "AcknowledgeTaxiAlert".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.dispatch.v1.Dispatch"),
+                method: "AcknowledgeTaxiAlert",
+                type: .unary
+            )
+        }
         /// Descriptors for all methods in the "binario.dispatch.v1.Dispatch" service.
         public static let descriptors: [GRPCCore.MethodDescriptor] = [
             ListZones.descriptor,
@@ -497,7 +523,9 @@ public enum Binario_Dispatch_V1_Dispatch: Sendable {
             DeleteTaxi.descriptor,
             ListTaxis.descriptor,
             GetMonitorSnapshot.descriptor,
-            WatchMonitor.descriptor
+            WatchMonitor.descriptor,
+            ListTaxiAlerts.descriptor,
+            AcknowledgeTaxiAlert.descriptor
         ]
     }
 }
@@ -1149,6 +1177,44 @@ extension Binario_Dispatch_V1_Dispatch {
             request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_WatchMonitorRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_WatchMonitorResponse>
+
+        /// Handle the "ListTaxiAlerts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > What the admins were alerted of (no taxi for a request, a driver not answering, a taxi
+        /// > silent on a ride, a job given up): those not acknowledged, newest first, and those
+        /// > acknowledged in the last day.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Dispatch_V1_ListTaxiAlertsRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Dispatch_V1_ListTaxiAlertsResponse` messages.
+        func listTaxiAlerts(
+            request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_ListTaxiAlertsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_ListTaxiAlertsResponse>
+
+        /// Handle the "AcknowledgeTaxiAlert" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > An admin has seen to an alert: it leaves the control room's open alerts.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse` messages.
+        func acknowledgeTaxiAlert(
+            request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse>
     }
 
     /// Service protocol for the "binario.dispatch.v1.Dispatch" service.
@@ -1784,6 +1850,44 @@ extension Binario_Dispatch_V1_Dispatch {
             request: GRPCCore.ServerRequest<Binario_Dispatch_V1_WatchMonitorRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_WatchMonitorResponse>
+
+        /// Handle the "ListTaxiAlerts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > What the admins were alerted of (no taxi for a request, a driver not answering, a taxi
+        /// > silent on a ride, a job given up): those not acknowledged, newest first, and those
+        /// > acknowledged in the last day.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_ListTaxiAlertsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Dispatch_V1_ListTaxiAlertsResponse` message.
+        func listTaxiAlerts(
+            request: GRPCCore.ServerRequest<Binario_Dispatch_V1_ListTaxiAlertsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_ListTaxiAlertsResponse>
+
+        /// Handle the "AcknowledgeTaxiAlert" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > An admin has seen to an alert: it leaves the control room's open alerts.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse` message.
+        func acknowledgeTaxiAlert(
+            request: GRPCCore.ServerRequest<Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse>
     }
 
     /// Simple service protocol for the "binario.dispatch.v1.Dispatch" service.
@@ -2420,6 +2524,44 @@ extension Binario_Dispatch_V1_Dispatch {
             response: GRPCCore.RPCWriter<Binario_Dispatch_V1_WatchMonitorResponse>,
             context: GRPCCore.ServerContext
         ) async throws
+
+        /// Handle the "ListTaxiAlerts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > What the admins were alerted of (no taxi for a request, a driver not answering, a taxi
+        /// > silent on a ride, a job given up): those not acknowledged, newest first, and those
+        /// > acknowledged in the last day.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Dispatch_V1_ListTaxiAlertsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Dispatch_V1_ListTaxiAlertsResponse` to respond with.
+        func listTaxiAlerts(
+            request: Binario_Dispatch_V1_ListTaxiAlertsRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Dispatch_V1_ListTaxiAlertsResponse
+
+        /// Handle the "AcknowledgeTaxiAlert" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > An admin has seen to an alert: it leaves the control room's open alerts.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse` to respond with.
+        func acknowledgeTaxiAlert(
+            request: Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse
     }
 }
 
@@ -2785,6 +2927,28 @@ extension Binario_Dispatch_V1_Dispatch.StreamingServiceProtocol {
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_WatchMonitorResponse>(),
             handler: { request, context in
                 try await self.watchMonitor(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Dispatch_V1_Dispatch.Method.ListTaxiAlerts.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_ListTaxiAlertsRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_ListTaxiAlertsResponse>(),
+            handler: { request, context in
+                try await self.listTaxiAlerts(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Dispatch_V1_Dispatch.Method.AcknowledgeTaxiAlert.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse>(),
+            handler: { request, context in
+                try await self.acknowledgeTaxiAlert(
                     request: request,
                     context: context
                 )
@@ -3157,6 +3321,28 @@ extension Binario_Dispatch_V1_Dispatch.ServiceProtocol {
             context: context
         )
         return response
+    }
+
+    public func listTaxiAlerts(
+        request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_ListTaxiAlertsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_ListTaxiAlertsResponse> {
+        let response = try await self.listTaxiAlerts(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func acknowledgeTaxiAlert(
+        request: GRPCCore.StreamingServerRequest<Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse> {
+        let response = try await self.acknowledgeTaxiAlert(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
     }
 }
 
@@ -3601,6 +3787,32 @@ extension Binario_Dispatch_V1_Dispatch.SimpleServiceProtocol {
                 )
                 return [:]
             }
+        )
+    }
+
+    public func listTaxiAlerts(
+        request: GRPCCore.ServerRequest<Binario_Dispatch_V1_ListTaxiAlertsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_ListTaxiAlertsResponse> {
+        return GRPCCore.ServerResponse<Binario_Dispatch_V1_ListTaxiAlertsResponse>(
+            message: try await self.listTaxiAlerts(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func acknowledgeTaxiAlert(
+        request: GRPCCore.ServerRequest<Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse> {
+        return GRPCCore.ServerResponse<Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse>(
+            message: try await self.acknowledgeTaxiAlert(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
         )
     }
 }
@@ -4403,6 +4615,54 @@ extension Binario_Dispatch_V1_Dispatch {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_WatchMonitorResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.StreamingClientResponse<Binario_Dispatch_V1_WatchMonitorResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ListTaxiAlerts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > What the admins were alerted of (no taxi for a request, a driver not answering, a taxi
+        /// > silent on a ride, a job given up): those not acknowledged, newest first, and those
+        /// > acknowledged in the last day.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_ListTaxiAlertsRequest` message.
+        ///   - serializer: A serializer for `Binario_Dispatch_V1_ListTaxiAlertsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Dispatch_V1_ListTaxiAlertsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func listTaxiAlerts<Result>(
+            request: GRPCCore.ClientRequest<Binario_Dispatch_V1_ListTaxiAlertsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Dispatch_V1_ListTaxiAlertsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_ListTaxiAlertsResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_ListTaxiAlertsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "AcknowledgeTaxiAlert" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > An admin has seen to an alert: it leaves the control room's open alerts.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest` message.
+        ///   - serializer: A serializer for `Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func acknowledgeTaxiAlert<Result>(
+            request: GRPCCore.ClientRequest<Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
     }
 
@@ -5569,6 +5829,76 @@ extension Binario_Dispatch_V1_Dispatch {
                 onResponse: handleResponse
             )
         }
+
+        /// Call the "ListTaxiAlerts" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > What the admins were alerted of (no taxi for a request, a driver not answering, a taxi
+        /// > silent on a ride, a job given up): those not acknowledged, newest first, and those
+        /// > acknowledged in the last day.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_ListTaxiAlertsRequest` message.
+        ///   - serializer: A serializer for `Binario_Dispatch_V1_ListTaxiAlertsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Dispatch_V1_ListTaxiAlertsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func listTaxiAlerts<Result>(
+            request: GRPCCore.ClientRequest<Binario_Dispatch_V1_ListTaxiAlertsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Dispatch_V1_ListTaxiAlertsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_ListTaxiAlertsResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_ListTaxiAlertsResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Dispatch_V1_Dispatch.Method.ListTaxiAlerts.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "AcknowledgeTaxiAlert" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > An admin has seen to an alert: it leaves the control room's open alerts.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest` message.
+        ///   - serializer: A serializer for `Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func acknowledgeTaxiAlert<Result>(
+            request: GRPCCore.ClientRequest<Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Dispatch_V1_Dispatch.Method.AcknowledgeTaxiAlert.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
     }
 }
 
@@ -6549,6 +6879,66 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_WatchMonitorRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_WatchMonitorResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListTaxiAlerts" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > What the admins were alerted of (no taxi for a request, a driver not answering, a taxi
+    /// > silent on a ride, a job given up): those not acknowledged, newest first, and those
+    /// > acknowledged in the last day.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Dispatch_V1_ListTaxiAlertsRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listTaxiAlerts<Result>(
+        request: GRPCCore.ClientRequest<Binario_Dispatch_V1_ListTaxiAlertsRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_ListTaxiAlertsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.listTaxiAlerts(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_ListTaxiAlertsRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_ListTaxiAlertsResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "AcknowledgeTaxiAlert" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > An admin has seen to an alert: it leaves the control room's open alerts.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func acknowledgeTaxiAlert<Result>(
+        request: GRPCCore.ClientRequest<Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.acknowledgeTaxiAlert(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -7663,6 +8053,74 @@ extension Binario_Dispatch_V1_Dispatch.ClientProtocol {
             metadata: metadata
         )
         return try await self.watchMonitor(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListTaxiAlerts" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > What the admins were alerted of (no taxi for a request, a driver not answering, a taxi
+    /// > silent on a ride, a job given up): those not acknowledged, newest first, and those
+    /// > acknowledged in the last day.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listTaxiAlerts<Result>(
+        _ message: Binario_Dispatch_V1_ListTaxiAlertsRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_ListTaxiAlertsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Dispatch_V1_ListTaxiAlertsRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.listTaxiAlerts(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "AcknowledgeTaxiAlert" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > An admin has seen to an alert: it leaves the control room's open alerts.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func acknowledgeTaxiAlert<Result>(
+        _ message: Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.acknowledgeTaxiAlert(
             request: request,
             options: options,
             onResponse: handleResponse

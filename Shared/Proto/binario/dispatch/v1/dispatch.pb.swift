@@ -2308,11 +2308,122 @@ public nonisolated struct Binario_Dispatch_V1_MonitorSnapshot: Sendable {
   /// Clears the value of `takenAt`. Subsequent reads from it will return its default value.
   public mutating func clearTakenAt() {self._takenAt = nil}
 
+  /// The alerts not acknowledged yet, newest first.
+  public var alerts: [Binario_Dispatch_V1_TaxiAlert] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _takenAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+}
+
+/// Something the operators must look at, in the admin's language.
+public nonisolated struct Binario_Dispatch_V1_TaxiAlert: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Its id (what AcknowledgeTaxiAlert names).
+  public var alertID: String = String()
+
+  /// "no_taxi", "missed_offers", "position_silence", "given_up".
+  public var kind: String = String()
+
+  public var title: String = String()
+
+  public var body: String = String()
+
+  public var taxiCode: String = String()
+
+  public var rideID: String = String()
+
+  public var zoneID: String = String()
+
+  public var raisedAt: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_raisedAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_raisedAt = newValue}
+  }
+  /// Returns true if `raisedAt` has been explicitly set.
+  public var hasRaisedAt: Bool {self._raisedAt != nil}
+  /// Clears the value of `raisedAt`. Subsequent reads from it will return its default value.
+  public mutating func clearRaisedAt() {self._raisedAt = nil}
+
+  /// Unset while open.
+  public var acknowledgedAt: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_acknowledgedAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_acknowledgedAt = newValue}
+  }
+  /// Returns true if `acknowledgedAt` has been explicitly set.
+  public var hasAcknowledgedAt: Bool {self._acknowledgedAt != nil}
+  /// Clears the value of `acknowledgedAt`. Subsequent reads from it will return its default value.
+  public mutating func clearAcknowledgedAt() {self._acknowledgedAt = nil}
+
+  public var acknowledgedBy: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _raisedAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _acknowledgedAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+}
+
+public nonisolated struct Binario_Dispatch_V1_ListTaxiAlertsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Dispatch_V1_ListTaxiAlertsResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var `open`: [Binario_Dispatch_V1_TaxiAlert] = []
+
+  public var acknowledged: [Binario_Dispatch_V1_TaxiAlert] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var alertID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var alert: Binario_Dispatch_V1_TaxiAlert {
+    get {_alert ?? Binario_Dispatch_V1_TaxiAlert()}
+    set {_alert = newValue}
+  }
+  /// Returns true if `alert` has been explicitly set.
+  public var hasAlert: Bool {self._alert != nil}
+  /// Clears the value of `alert`. Subsequent reads from it will return its default value.
+  public mutating func clearAlert() {self._alert = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _alert: Binario_Dispatch_V1_TaxiAlert? = nil
 }
 
 public nonisolated struct Binario_Dispatch_V1_GetMonitorSnapshotRequest: Sendable {
@@ -5650,7 +5761,7 @@ nonisolated extension Binario_Dispatch_V1_ZoneMonitor: SwiftProtobuf.Message, Sw
 
 nonisolated extension Binario_Dispatch_V1_MonitorSnapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".MonitorSnapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}zones\0\u{3}other_taxis\0\u{3}taken_at\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}zones\0\u{3}other_taxis\0\u{3}taken_at\0\u{1}alerts\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5661,6 +5772,7 @@ nonisolated extension Binario_Dispatch_V1_MonitorSnapshot: SwiftProtobuf.Message
       case 1: try { try decoder.decodeRepeatedMessageField(value: &self.zones) }()
       case 2: try { try decoder.decodeRepeatedMessageField(value: &self.otherTaxis) }()
       case 3: try { try decoder.decodeSingularMessageField(value: &self._takenAt) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.alerts) }()
       default: break
       }
     }
@@ -5680,6 +5792,9 @@ nonisolated extension Binario_Dispatch_V1_MonitorSnapshot: SwiftProtobuf.Message
     try { if let v = self._takenAt {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
     } }()
+    if !self.alerts.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.alerts, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5687,6 +5802,204 @@ nonisolated extension Binario_Dispatch_V1_MonitorSnapshot: SwiftProtobuf.Message
     if lhs.zones != rhs.zones {return false}
     if lhs.otherTaxis != rhs.otherTaxis {return false}
     if lhs._takenAt != rhs._takenAt {return false}
+    if lhs.alerts != rhs.alerts {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_TaxiAlert: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".TaxiAlert"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}alert_id\0\u{1}kind\0\u{1}title\0\u{1}body\0\u{3}taxi_code\0\u{3}ride_id\0\u{3}zone_id\0\u{3}raised_at\0\u{3}acknowledged_at\0\u{3}acknowledged_by\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.alertID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.kind) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.title) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.body) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.taxiCode) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.rideID) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.zoneID) }()
+      case 8: try { try decoder.decodeSingularMessageField(value: &self._raisedAt) }()
+      case 9: try { try decoder.decodeSingularMessageField(value: &self._acknowledgedAt) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self.acknowledgedBy) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.alertID.isEmpty {
+      try visitor.visitSingularStringField(value: self.alertID, fieldNumber: 1)
+    }
+    if !self.kind.isEmpty {
+      try visitor.visitSingularStringField(value: self.kind, fieldNumber: 2)
+    }
+    if !self.title.isEmpty {
+      try visitor.visitSingularStringField(value: self.title, fieldNumber: 3)
+    }
+    if !self.body.isEmpty {
+      try visitor.visitSingularStringField(value: self.body, fieldNumber: 4)
+    }
+    if !self.taxiCode.isEmpty {
+      try visitor.visitSingularStringField(value: self.taxiCode, fieldNumber: 5)
+    }
+    if !self.rideID.isEmpty {
+      try visitor.visitSingularStringField(value: self.rideID, fieldNumber: 6)
+    }
+    if !self.zoneID.isEmpty {
+      try visitor.visitSingularStringField(value: self.zoneID, fieldNumber: 7)
+    }
+    try { if let v = self._raisedAt {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+    } }()
+    try { if let v = self._acknowledgedAt {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+    } }()
+    if !self.acknowledgedBy.isEmpty {
+      try visitor.visitSingularStringField(value: self.acknowledgedBy, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_TaxiAlert, rhs: Binario_Dispatch_V1_TaxiAlert) -> Bool {
+    if lhs.alertID != rhs.alertID {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.title != rhs.title {return false}
+    if lhs.body != rhs.body {return false}
+    if lhs.taxiCode != rhs.taxiCode {return false}
+    if lhs.rideID != rhs.rideID {return false}
+    if lhs.zoneID != rhs.zoneID {return false}
+    if lhs._raisedAt != rhs._raisedAt {return false}
+    if lhs._acknowledgedAt != rhs._acknowledgedAt {return false}
+    if lhs.acknowledgedBy != rhs.acknowledgedBy {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_ListTaxiAlertsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListTaxiAlertsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_ListTaxiAlertsRequest, rhs: Binario_Dispatch_V1_ListTaxiAlertsRequest) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_ListTaxiAlertsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListTaxiAlertsResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}open\0\u{1}acknowledged\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.`open`) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.acknowledged) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.`open`.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.`open`, fieldNumber: 1)
+    }
+    if !self.acknowledged.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.acknowledged, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_ListTaxiAlertsResponse, rhs: Binario_Dispatch_V1_ListTaxiAlertsResponse) -> Bool {
+    if lhs.`open` != rhs.`open` {return false}
+    if lhs.acknowledged != rhs.acknowledged {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AcknowledgeTaxiAlertRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}alert_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.alertID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.alertID.isEmpty {
+      try visitor.visitSingularStringField(value: self.alertID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest, rhs: Binario_Dispatch_V1_AcknowledgeTaxiAlertRequest) -> Bool {
+    if lhs.alertID != rhs.alertID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AcknowledgeTaxiAlertResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}alert\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._alert) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._alert {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse, rhs: Binario_Dispatch_V1_AcknowledgeTaxiAlertResponse) -> Bool {
+    if lhs._alert != rhs._alert {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -3427,6 +3427,231 @@ void   binario__dispatch__v1__monitor_snapshot__free_unpacked
   assert(message->base.descriptor == &binario__dispatch__v1__monitor_snapshot__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   binario__dispatch__v1__taxi_alert__init
+                     (Binario__Dispatch__V1__TaxiAlert         *message)
+{
+  static const Binario__Dispatch__V1__TaxiAlert init_value = BINARIO__DISPATCH__V1__TAXI_ALERT__INIT;
+  *message = init_value;
+}
+size_t binario__dispatch__v1__taxi_alert__get_packed_size
+                     (const Binario__Dispatch__V1__TaxiAlert *message)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__taxi_alert__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__dispatch__v1__taxi_alert__pack
+                     (const Binario__Dispatch__V1__TaxiAlert *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__taxi_alert__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__dispatch__v1__taxi_alert__pack_to_buffer
+                     (const Binario__Dispatch__V1__TaxiAlert *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__taxi_alert__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Dispatch__V1__TaxiAlert *
+       binario__dispatch__v1__taxi_alert__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Dispatch__V1__TaxiAlert *)
+     protobuf_c_message_unpack (&binario__dispatch__v1__taxi_alert__descriptor,
+                                allocator, len, data);
+}
+void   binario__dispatch__v1__taxi_alert__free_unpacked
+                     (Binario__Dispatch__V1__TaxiAlert *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__dispatch__v1__taxi_alert__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__dispatch__v1__list_taxi_alerts_request__init
+                     (Binario__Dispatch__V1__ListTaxiAlertsRequest         *message)
+{
+  static const Binario__Dispatch__V1__ListTaxiAlertsRequest init_value = BINARIO__DISPATCH__V1__LIST_TAXI_ALERTS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__dispatch__v1__list_taxi_alerts_request__get_packed_size
+                     (const Binario__Dispatch__V1__ListTaxiAlertsRequest *message)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__list_taxi_alerts_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__dispatch__v1__list_taxi_alerts_request__pack
+                     (const Binario__Dispatch__V1__ListTaxiAlertsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__list_taxi_alerts_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__dispatch__v1__list_taxi_alerts_request__pack_to_buffer
+                     (const Binario__Dispatch__V1__ListTaxiAlertsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__list_taxi_alerts_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Dispatch__V1__ListTaxiAlertsRequest *
+       binario__dispatch__v1__list_taxi_alerts_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Dispatch__V1__ListTaxiAlertsRequest *)
+     protobuf_c_message_unpack (&binario__dispatch__v1__list_taxi_alerts_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__dispatch__v1__list_taxi_alerts_request__free_unpacked
+                     (Binario__Dispatch__V1__ListTaxiAlertsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__dispatch__v1__list_taxi_alerts_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__dispatch__v1__list_taxi_alerts_response__init
+                     (Binario__Dispatch__V1__ListTaxiAlertsResponse         *message)
+{
+  static const Binario__Dispatch__V1__ListTaxiAlertsResponse init_value = BINARIO__DISPATCH__V1__LIST_TAXI_ALERTS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t binario__dispatch__v1__list_taxi_alerts_response__get_packed_size
+                     (const Binario__Dispatch__V1__ListTaxiAlertsResponse *message)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__list_taxi_alerts_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__dispatch__v1__list_taxi_alerts_response__pack
+                     (const Binario__Dispatch__V1__ListTaxiAlertsResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__list_taxi_alerts_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__dispatch__v1__list_taxi_alerts_response__pack_to_buffer
+                     (const Binario__Dispatch__V1__ListTaxiAlertsResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__list_taxi_alerts_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Dispatch__V1__ListTaxiAlertsResponse *
+       binario__dispatch__v1__list_taxi_alerts_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Dispatch__V1__ListTaxiAlertsResponse *)
+     protobuf_c_message_unpack (&binario__dispatch__v1__list_taxi_alerts_response__descriptor,
+                                allocator, len, data);
+}
+void   binario__dispatch__v1__list_taxi_alerts_response__free_unpacked
+                     (Binario__Dispatch__V1__ListTaxiAlertsResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__dispatch__v1__list_taxi_alerts_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__dispatch__v1__acknowledge_taxi_alert_request__init
+                     (Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest         *message)
+{
+  static const Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest init_value = BINARIO__DISPATCH__V1__ACKNOWLEDGE_TAXI_ALERT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__dispatch__v1__acknowledge_taxi_alert_request__get_packed_size
+                     (const Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest *message)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__acknowledge_taxi_alert_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__dispatch__v1__acknowledge_taxi_alert_request__pack
+                     (const Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__acknowledge_taxi_alert_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__dispatch__v1__acknowledge_taxi_alert_request__pack_to_buffer
+                     (const Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__acknowledge_taxi_alert_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest *
+       binario__dispatch__v1__acknowledge_taxi_alert_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest *)
+     protobuf_c_message_unpack (&binario__dispatch__v1__acknowledge_taxi_alert_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__dispatch__v1__acknowledge_taxi_alert_request__free_unpacked
+                     (Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__dispatch__v1__acknowledge_taxi_alert_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__dispatch__v1__acknowledge_taxi_alert_response__init
+                     (Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse         *message)
+{
+  static const Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse init_value = BINARIO__DISPATCH__V1__ACKNOWLEDGE_TAXI_ALERT_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t binario__dispatch__v1__acknowledge_taxi_alert_response__get_packed_size
+                     (const Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse *message)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__acknowledge_taxi_alert_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__dispatch__v1__acknowledge_taxi_alert_response__pack
+                     (const Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__acknowledge_taxi_alert_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__dispatch__v1__acknowledge_taxi_alert_response__pack_to_buffer
+                     (const Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__dispatch__v1__acknowledge_taxi_alert_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse *
+       binario__dispatch__v1__acknowledge_taxi_alert_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse *)
+     protobuf_c_message_unpack (&binario__dispatch__v1__acknowledge_taxi_alert_response__descriptor,
+                                allocator, len, data);
+}
+void   binario__dispatch__v1__acknowledge_taxi_alert_response__free_unpacked
+                     (Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__dispatch__v1__acknowledge_taxi_alert_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   binario__dispatch__v1__get_monitor_snapshot_request__init
                      (Binario__Dispatch__V1__GetMonitorSnapshotRequest         *message)
 {
@@ -7880,7 +8105,7 @@ const ProtobufCMessageDescriptor binario__dispatch__v1__zone_monitor__descriptor
   (ProtobufCMessageInit) binario__dispatch__v1__zone_monitor__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__dispatch__v1__monitor_snapshot__field_descriptors[3] =
+static const ProtobufCFieldDescriptor binario__dispatch__v1__monitor_snapshot__field_descriptors[4] =
 {
   {
     "zones",
@@ -7918,8 +8143,21 @@ static const ProtobufCFieldDescriptor binario__dispatch__v1__monitor_snapshot__f
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "alerts",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Binario__Dispatch__V1__MonitorSnapshot, n_alerts),
+    offsetof(Binario__Dispatch__V1__MonitorSnapshot, alerts),
+    &binario__dispatch__v1__taxi_alert__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__dispatch__v1__monitor_snapshot__field_indices_by_name[] = {
+  3,   /* field[3] = alerts */
   1,   /* field[1] = other_taxis */
   2,   /* field[2] = taken_at */
   0,   /* field[0] = zones */
@@ -7927,7 +8165,7 @@ static const unsigned binario__dispatch__v1__monitor_snapshot__field_indices_by_
 static const ProtobufCIntRange binario__dispatch__v1__monitor_snapshot__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor binario__dispatch__v1__monitor_snapshot__descriptor =
 {
@@ -7937,11 +8175,311 @@ const ProtobufCMessageDescriptor binario__dispatch__v1__monitor_snapshot__descri
   "Binario__Dispatch__V1__MonitorSnapshot",
   "binario.dispatch.v1",
   sizeof(Binario__Dispatch__V1__MonitorSnapshot),
-  3,
+  4,
   binario__dispatch__v1__monitor_snapshot__field_descriptors,
   binario__dispatch__v1__monitor_snapshot__field_indices_by_name,
   1,  binario__dispatch__v1__monitor_snapshot__number_ranges,
   (ProtobufCMessageInit) binario__dispatch__v1__monitor_snapshot__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__dispatch__v1__taxi_alert__field_descriptors[10] =
+{
+  {
+    "alert_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__TaxiAlert, alert_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "kind",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__TaxiAlert, kind),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "title",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__TaxiAlert, title),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "body",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__TaxiAlert, body),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "taxi_code",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__TaxiAlert, taxi_code),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "ride_id",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__TaxiAlert, ride_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "zone_id",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__TaxiAlert, zone_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "raised_at",
+    8,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__TaxiAlert, raised_at),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "acknowledged_at",
+    9,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__TaxiAlert, acknowledged_at),
+    &google__protobuf__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "acknowledged_by",
+    10,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__TaxiAlert, acknowledged_by),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__dispatch__v1__taxi_alert__field_indices_by_name[] = {
+  8,   /* field[8] = acknowledged_at */
+  9,   /* field[9] = acknowledged_by */
+  0,   /* field[0] = alert_id */
+  3,   /* field[3] = body */
+  1,   /* field[1] = kind */
+  7,   /* field[7] = raised_at */
+  5,   /* field[5] = ride_id */
+  4,   /* field[4] = taxi_code */
+  2,   /* field[2] = title */
+  6,   /* field[6] = zone_id */
+};
+static const ProtobufCIntRange binario__dispatch__v1__taxi_alert__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 10 }
+};
+const ProtobufCMessageDescriptor binario__dispatch__v1__taxi_alert__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.dispatch.v1.TaxiAlert",
+  "TaxiAlert",
+  "Binario__Dispatch__V1__TaxiAlert",
+  "binario.dispatch.v1",
+  sizeof(Binario__Dispatch__V1__TaxiAlert),
+  10,
+  binario__dispatch__v1__taxi_alert__field_descriptors,
+  binario__dispatch__v1__taxi_alert__field_indices_by_name,
+  1,  binario__dispatch__v1__taxi_alert__number_ranges,
+  (ProtobufCMessageInit) binario__dispatch__v1__taxi_alert__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define binario__dispatch__v1__list_taxi_alerts_request__field_descriptors NULL
+#define binario__dispatch__v1__list_taxi_alerts_request__field_indices_by_name NULL
+#define binario__dispatch__v1__list_taxi_alerts_request__number_ranges NULL
+const ProtobufCMessageDescriptor binario__dispatch__v1__list_taxi_alerts_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.dispatch.v1.ListTaxiAlertsRequest",
+  "ListTaxiAlertsRequest",
+  "Binario__Dispatch__V1__ListTaxiAlertsRequest",
+  "binario.dispatch.v1",
+  sizeof(Binario__Dispatch__V1__ListTaxiAlertsRequest),
+  0,
+  binario__dispatch__v1__list_taxi_alerts_request__field_descriptors,
+  binario__dispatch__v1__list_taxi_alerts_request__field_indices_by_name,
+  0,  binario__dispatch__v1__list_taxi_alerts_request__number_ranges,
+  (ProtobufCMessageInit) binario__dispatch__v1__list_taxi_alerts_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__dispatch__v1__list_taxi_alerts_response__field_descriptors[2] =
+{
+  {
+    "open",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Binario__Dispatch__V1__ListTaxiAlertsResponse, n_open),
+    offsetof(Binario__Dispatch__V1__ListTaxiAlertsResponse, open),
+    &binario__dispatch__v1__taxi_alert__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "acknowledged",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Binario__Dispatch__V1__ListTaxiAlertsResponse, n_acknowledged),
+    offsetof(Binario__Dispatch__V1__ListTaxiAlertsResponse, acknowledged),
+    &binario__dispatch__v1__taxi_alert__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__dispatch__v1__list_taxi_alerts_response__field_indices_by_name[] = {
+  1,   /* field[1] = acknowledged */
+  0,   /* field[0] = open */
+};
+static const ProtobufCIntRange binario__dispatch__v1__list_taxi_alerts_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor binario__dispatch__v1__list_taxi_alerts_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.dispatch.v1.ListTaxiAlertsResponse",
+  "ListTaxiAlertsResponse",
+  "Binario__Dispatch__V1__ListTaxiAlertsResponse",
+  "binario.dispatch.v1",
+  sizeof(Binario__Dispatch__V1__ListTaxiAlertsResponse),
+  2,
+  binario__dispatch__v1__list_taxi_alerts_response__field_descriptors,
+  binario__dispatch__v1__list_taxi_alerts_response__field_indices_by_name,
+  1,  binario__dispatch__v1__list_taxi_alerts_response__number_ranges,
+  (ProtobufCMessageInit) binario__dispatch__v1__list_taxi_alerts_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__dispatch__v1__acknowledge_taxi_alert_request__field_descriptors[1] =
+{
+  {
+    "alert_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest, alert_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__dispatch__v1__acknowledge_taxi_alert_request__field_indices_by_name[] = {
+  0,   /* field[0] = alert_id */
+};
+static const ProtobufCIntRange binario__dispatch__v1__acknowledge_taxi_alert_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor binario__dispatch__v1__acknowledge_taxi_alert_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.dispatch.v1.AcknowledgeTaxiAlertRequest",
+  "AcknowledgeTaxiAlertRequest",
+  "Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest",
+  "binario.dispatch.v1",
+  sizeof(Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest),
+  1,
+  binario__dispatch__v1__acknowledge_taxi_alert_request__field_descriptors,
+  binario__dispatch__v1__acknowledge_taxi_alert_request__field_indices_by_name,
+  1,  binario__dispatch__v1__acknowledge_taxi_alert_request__number_ranges,
+  (ProtobufCMessageInit) binario__dispatch__v1__acknowledge_taxi_alert_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__dispatch__v1__acknowledge_taxi_alert_response__field_descriptors[1] =
+{
+  {
+    "alert",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse, alert),
+    &binario__dispatch__v1__taxi_alert__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__dispatch__v1__acknowledge_taxi_alert_response__field_indices_by_name[] = {
+  0,   /* field[0] = alert */
+};
+static const ProtobufCIntRange binario__dispatch__v1__acknowledge_taxi_alert_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor binario__dispatch__v1__acknowledge_taxi_alert_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.dispatch.v1.AcknowledgeTaxiAlertResponse",
+  "AcknowledgeTaxiAlertResponse",
+  "Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse",
+  "binario.dispatch.v1",
+  sizeof(Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse),
+  1,
+  binario__dispatch__v1__acknowledge_taxi_alert_response__field_descriptors,
+  binario__dispatch__v1__acknowledge_taxi_alert_response__field_indices_by_name,
+  1,  binario__dispatch__v1__acknowledge_taxi_alert_response__number_ranges,
+  (ProtobufCMessageInit) binario__dispatch__v1__acknowledge_taxi_alert_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 #define binario__dispatch__v1__get_monitor_snapshot_request__field_descriptors NULL

@@ -93,6 +93,11 @@ typedef struct Binario__Dispatch__V1__ListTaxisRequest Binario__Dispatch__V1__Li
 typedef struct Binario__Dispatch__V1__ListTaxisResponse Binario__Dispatch__V1__ListTaxisResponse;
 typedef struct Binario__Dispatch__V1__ZoneMonitor Binario__Dispatch__V1__ZoneMonitor;
 typedef struct Binario__Dispatch__V1__MonitorSnapshot Binario__Dispatch__V1__MonitorSnapshot;
+typedef struct Binario__Dispatch__V1__TaxiAlert Binario__Dispatch__V1__TaxiAlert;
+typedef struct Binario__Dispatch__V1__ListTaxiAlertsRequest Binario__Dispatch__V1__ListTaxiAlertsRequest;
+typedef struct Binario__Dispatch__V1__ListTaxiAlertsResponse Binario__Dispatch__V1__ListTaxiAlertsResponse;
+typedef struct Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest;
+typedef struct Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse;
 typedef struct Binario__Dispatch__V1__GetMonitorSnapshotRequest Binario__Dispatch__V1__GetMonitorSnapshotRequest;
 typedef struct Binario__Dispatch__V1__GetMonitorSnapshotResponse Binario__Dispatch__V1__GetMonitorSnapshotResponse;
 typedef struct Binario__Dispatch__V1__WatchMonitorRequest Binario__Dispatch__V1__WatchMonitorRequest;
@@ -1352,10 +1357,88 @@ struct  Binario__Dispatch__V1__MonitorSnapshot
   size_t n_other_taxis;
   Binario__Dispatch__V1__Taxi **other_taxis;
   Google__Protobuf__Timestamp *taken_at;
+  /*
+   * The alerts not acknowledged yet, newest first.
+   */
+  size_t n_alerts;
+  Binario__Dispatch__V1__TaxiAlert **alerts;
 };
 #define BINARIO__DISPATCH__V1__MONITOR_SNAPSHOT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__monitor_snapshot__descriptor) \
-    , 0,NULL, 0,NULL, NULL }
+    , 0,NULL, 0,NULL, NULL, 0,NULL }
+
+
+/*
+ * Something the operators must look at, in the admin's language.
+ */
+struct  Binario__Dispatch__V1__TaxiAlert
+{
+  ProtobufCMessage base;
+  /*
+   * Its id (what AcknowledgeTaxiAlert names).
+   */
+  char *alert_id;
+  /*
+   * "no_taxi", "missed_offers", "position_silence", "given_up".
+   */
+  char *kind;
+  char *title;
+  char *body;
+  char *taxi_code;
+  char *ride_id;
+  char *zone_id;
+  Google__Protobuf__Timestamp *raised_at;
+  /*
+   * Unset while open.
+   */
+  Google__Protobuf__Timestamp *acknowledged_at;
+  char *acknowledged_by;
+};
+#define BINARIO__DISPATCH__V1__TAXI_ALERT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__taxi_alert__descriptor) \
+    , NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
+
+
+struct  Binario__Dispatch__V1__ListTaxiAlertsRequest
+{
+  ProtobufCMessage base;
+};
+#define BINARIO__DISPATCH__V1__LIST_TAXI_ALERTS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__list_taxi_alerts_request__descriptor) \
+     }
+
+
+struct  Binario__Dispatch__V1__ListTaxiAlertsResponse
+{
+  ProtobufCMessage base;
+  size_t n_open;
+  Binario__Dispatch__V1__TaxiAlert **open;
+  size_t n_acknowledged;
+  Binario__Dispatch__V1__TaxiAlert **acknowledged;
+};
+#define BINARIO__DISPATCH__V1__LIST_TAXI_ALERTS_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__list_taxi_alerts_response__descriptor) \
+    , 0,NULL, 0,NULL }
+
+
+struct  Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest
+{
+  ProtobufCMessage base;
+  char *alert_id;
+};
+#define BINARIO__DISPATCH__V1__ACKNOWLEDGE_TAXI_ALERT_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__acknowledge_taxi_alert_request__descriptor) \
+    , NULL }
+
+
+struct  Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse
+{
+  ProtobufCMessage base;
+  Binario__Dispatch__V1__TaxiAlert *alert;
+};
+#define BINARIO__DISPATCH__V1__ACKNOWLEDGE_TAXI_ALERT_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__dispatch__v1__acknowledge_taxi_alert_response__descriptor) \
+    , NULL }
 
 
 struct  Binario__Dispatch__V1__GetMonitorSnapshotRequest
@@ -2840,6 +2923,101 @@ Binario__Dispatch__V1__MonitorSnapshot *
 void   binario__dispatch__v1__monitor_snapshot__free_unpacked
                      (Binario__Dispatch__V1__MonitorSnapshot *message,
                       ProtobufCAllocator *allocator);
+/* Binario__Dispatch__V1__TaxiAlert methods */
+void   binario__dispatch__v1__taxi_alert__init
+                     (Binario__Dispatch__V1__TaxiAlert         *message);
+size_t binario__dispatch__v1__taxi_alert__get_packed_size
+                     (const Binario__Dispatch__V1__TaxiAlert   *message);
+size_t binario__dispatch__v1__taxi_alert__pack
+                     (const Binario__Dispatch__V1__TaxiAlert   *message,
+                      uint8_t             *out);
+size_t binario__dispatch__v1__taxi_alert__pack_to_buffer
+                     (const Binario__Dispatch__V1__TaxiAlert   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Dispatch__V1__TaxiAlert *
+       binario__dispatch__v1__taxi_alert__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__dispatch__v1__taxi_alert__free_unpacked
+                     (Binario__Dispatch__V1__TaxiAlert *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Dispatch__V1__ListTaxiAlertsRequest methods */
+void   binario__dispatch__v1__list_taxi_alerts_request__init
+                     (Binario__Dispatch__V1__ListTaxiAlertsRequest         *message);
+size_t binario__dispatch__v1__list_taxi_alerts_request__get_packed_size
+                     (const Binario__Dispatch__V1__ListTaxiAlertsRequest   *message);
+size_t binario__dispatch__v1__list_taxi_alerts_request__pack
+                     (const Binario__Dispatch__V1__ListTaxiAlertsRequest   *message,
+                      uint8_t             *out);
+size_t binario__dispatch__v1__list_taxi_alerts_request__pack_to_buffer
+                     (const Binario__Dispatch__V1__ListTaxiAlertsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Dispatch__V1__ListTaxiAlertsRequest *
+       binario__dispatch__v1__list_taxi_alerts_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__dispatch__v1__list_taxi_alerts_request__free_unpacked
+                     (Binario__Dispatch__V1__ListTaxiAlertsRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Dispatch__V1__ListTaxiAlertsResponse methods */
+void   binario__dispatch__v1__list_taxi_alerts_response__init
+                     (Binario__Dispatch__V1__ListTaxiAlertsResponse         *message);
+size_t binario__dispatch__v1__list_taxi_alerts_response__get_packed_size
+                     (const Binario__Dispatch__V1__ListTaxiAlertsResponse   *message);
+size_t binario__dispatch__v1__list_taxi_alerts_response__pack
+                     (const Binario__Dispatch__V1__ListTaxiAlertsResponse   *message,
+                      uint8_t             *out);
+size_t binario__dispatch__v1__list_taxi_alerts_response__pack_to_buffer
+                     (const Binario__Dispatch__V1__ListTaxiAlertsResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Dispatch__V1__ListTaxiAlertsResponse *
+       binario__dispatch__v1__list_taxi_alerts_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__dispatch__v1__list_taxi_alerts_response__free_unpacked
+                     (Binario__Dispatch__V1__ListTaxiAlertsResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest methods */
+void   binario__dispatch__v1__acknowledge_taxi_alert_request__init
+                     (Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest         *message);
+size_t binario__dispatch__v1__acknowledge_taxi_alert_request__get_packed_size
+                     (const Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest   *message);
+size_t binario__dispatch__v1__acknowledge_taxi_alert_request__pack
+                     (const Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest   *message,
+                      uint8_t             *out);
+size_t binario__dispatch__v1__acknowledge_taxi_alert_request__pack_to_buffer
+                     (const Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest *
+       binario__dispatch__v1__acknowledge_taxi_alert_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__dispatch__v1__acknowledge_taxi_alert_request__free_unpacked
+                     (Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse methods */
+void   binario__dispatch__v1__acknowledge_taxi_alert_response__init
+                     (Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse         *message);
+size_t binario__dispatch__v1__acknowledge_taxi_alert_response__get_packed_size
+                     (const Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse   *message);
+size_t binario__dispatch__v1__acknowledge_taxi_alert_response__pack
+                     (const Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse   *message,
+                      uint8_t             *out);
+size_t binario__dispatch__v1__acknowledge_taxi_alert_response__pack_to_buffer
+                     (const Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse *
+       binario__dispatch__v1__acknowledge_taxi_alert_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__dispatch__v1__acknowledge_taxi_alert_response__free_unpacked
+                     (Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Binario__Dispatch__V1__GetMonitorSnapshotRequest methods */
 void   binario__dispatch__v1__get_monitor_snapshot_request__init
                      (Binario__Dispatch__V1__GetMonitorSnapshotRequest         *message);
@@ -3146,6 +3324,21 @@ typedef void (*Binario__Dispatch__V1__ZoneMonitor_Closure)
 typedef void (*Binario__Dispatch__V1__MonitorSnapshot_Closure)
                  (const Binario__Dispatch__V1__MonitorSnapshot *message,
                   void *closure_data);
+typedef void (*Binario__Dispatch__V1__TaxiAlert_Closure)
+                 (const Binario__Dispatch__V1__TaxiAlert *message,
+                  void *closure_data);
+typedef void (*Binario__Dispatch__V1__ListTaxiAlertsRequest_Closure)
+                 (const Binario__Dispatch__V1__ListTaxiAlertsRequest *message,
+                  void *closure_data);
+typedef void (*Binario__Dispatch__V1__ListTaxiAlertsResponse_Closure)
+                 (const Binario__Dispatch__V1__ListTaxiAlertsResponse *message,
+                  void *closure_data);
+typedef void (*Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest_Closure)
+                 (const Binario__Dispatch__V1__AcknowledgeTaxiAlertRequest *message,
+                  void *closure_data);
+typedef void (*Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse_Closure)
+                 (const Binario__Dispatch__V1__AcknowledgeTaxiAlertResponse *message,
+                  void *closure_data);
 typedef void (*Binario__Dispatch__V1__GetMonitorSnapshotRequest_Closure)
                  (const Binario__Dispatch__V1__GetMonitorSnapshotRequest *message,
                   void *closure_data);
@@ -3245,6 +3438,11 @@ extern const ProtobufCMessageDescriptor binario__dispatch__v1__list_taxis_reques
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__list_taxis_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__zone_monitor__descriptor;
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__monitor_snapshot__descriptor;
+extern const ProtobufCMessageDescriptor binario__dispatch__v1__taxi_alert__descriptor;
+extern const ProtobufCMessageDescriptor binario__dispatch__v1__list_taxi_alerts_request__descriptor;
+extern const ProtobufCMessageDescriptor binario__dispatch__v1__list_taxi_alerts_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__dispatch__v1__acknowledge_taxi_alert_request__descriptor;
+extern const ProtobufCMessageDescriptor binario__dispatch__v1__acknowledge_taxi_alert_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__get_monitor_snapshot_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__get_monitor_snapshot_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__dispatch__v1__watch_monitor_request__descriptor;
