@@ -801,6 +801,8 @@ extension PersonText {
       "nessun account %@; crea il tassista con CreateDriver di identity",
     "no account has the address %@":
       "nessun account ha l'indirizzo %@",
+    "no alert %@":
+      "nessun avviso %@",
     "no campaign %@ of yours":
       "nessuna tua campagna %@",
     "no campaign %@ you are a member of":

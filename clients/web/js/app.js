@@ -45,6 +45,7 @@ const pages = [
   { path: "admin/trips", title: "page.timetable", show: lazy("admin-trips", "show"), role: "ROLE_ADMIN" },
   { path: "admin/notices", title: "page.notices", show: lazy("admin-notices", "show"), role: "ROLE_ADMIN" },
   { path: "admin/control-room", title: "page.controlRoom", show: lazy("control-room", "show"), role: "ROLE_ADMIN" },
+  { path: "admin/fleet", title: "page.fleet", show: lazy("fleet", "show"), role: "ROLE_ADMIN" },
 ];
 
 /** The menu: [label's key, address, who sees it]. */
@@ -67,6 +68,7 @@ const menu = [
   ["menu.timetable", "#/admin/trips", "ROLE_ADMIN"],
   ["page.notices", "#/admin/notices", "ROLE_ADMIN"],
   ["menu.controlRoom", "#/admin/control-room", "ROLE_ADMIN"],
+  ["page.fleet", "#/admin/fleet", "ROLE_ADMIN"],
 ];
 
 const state = { cleanup: null, unread: 0, stream: null };

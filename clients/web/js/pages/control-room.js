@@ -1,8 +1,10 @@
-// The taxi company's control room: every zone's queue (head first), the requests waiting for a
-// taxi and the rides under way, and where each taxi is, updated live from the monitor stream.
+// The taxi company's control room: the alerts not acknowledged yet, every zone's queue (head
+// first), the requests waiting for a taxi and the rides under way, and where each taxi is, moving
+// as it reports, updated live from the monitor stream.
 
+import { api, segment } from "../api.js";
 import { openStream } from "../events.js";
-import { h, replace, failure, time, enumText } from "../dom.js";
+import { h, replace, failure, announce, time, enumText } from "../dom.js";
 import { baseMapIn } from "../maps.js";
 import { t, number } from "../i18n.js";
 
@@ -16,8 +18,25 @@ export async function show(main) {
   const mapElement = h("div", { id: "control-map", class: "map" });
   const zones = h("div", { id: "zones", class: "cards zones" });
   const others = h("section", { id: "other-taxis" });
-  main.append(connection, mapElement, h("p", { class: "hint" }, t("control.legend")),
+  const alerts = h("section", { id: "alerts", "aria-labelledby": "alerts-heading", "aria-live": "polite" });
+  main.append(connection, alerts, mapElement, h("p", { class: "hint" }, t("control.legend")),
     h("h2", {}, t("control.zones")), zones, others);
+
+  function drawAlerts(open) {
+    replace(alerts, h("h2", { id: "alerts-heading" }, t("control.alerts")), open.length
+      ? h("ul", { class: "cards", id: "alert-list" }, open.map((alert) => h("li", { class: "card alert", dataset: { alert: alert.alertId, kind: alert.kind } },
+        h("h3", {}, alert.title), h("p", {}, alert.body), h("p", { class: "hint" }, t("control.raisedAt", { time: time(alert.raisedAt) })),
+        h("button", { type: "button", class: "secondary acknowledge", onclick: async (event) => {
+          event.currentTarget.disabled = true;
+          try {
+            await api("POST", `/v1/admin/taxi-alerts/${segment(alert.alertId)}:acknowledge`, {});
+            announce(t("control.acknowledged"));
+          } catch (error) {
+            alerts.append(failure(error));
+          }
+        } }, t("control.acknowledge")))))
+      : h("p", { class: "empty" }, t("control.noAlerts")));
+  }
   const map = await baseMapIn(mapElement, t("control.mapLabel"), { fitZones: true });
   const layer = window.L.layerGroup().addTo(map);
 
@@ -50,6 +69,7 @@ export async function show(main) {
       ? h("ul", {}, snapshot.otherTaxis.map((taxi) => h("li", { dataset: { taxi: taxi.code } },
         `${taxiLabel(taxi)}: ${enumText(taxi.state)}${taxi.unavailableReason ? ` (${taxi.unavailableReason})` : ""}`)))
       : h("p", { class: "empty" }, t("control.none")));
+    drawAlerts(snapshot.alerts || []);
     connection.textContent = t("control.live", { time: time(snapshot.takenAt) });
   }
 
