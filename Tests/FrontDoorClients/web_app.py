@@ -381,6 +381,7 @@ def main():
         rider = Browser(arguments, "rider", language="en")
         browsers.append(rider)
         taxi_ride(rider, driver, gateway, taxi)
+        fleet(admin, gateway, admin_token)
         tourist = Browser(arguments, "tourist", language="en")
         browsers.append(tourist)
         in_english(tourist, gateway, admin_token)
@@ -1014,6 +1015,8 @@ def control_room(admin, driver, gateway, admin_token):
     admin.mark_loaded()
 
     driver.sign_in(drivers[0], PASSWORD)
+    # The driver's device knows where it is (the page reports it while on shift).
+    emulate_position(driver, DUOMO)
     driver.open("#/driver")
     driver.until(lambda: "MI-W1" in driver.text("#my-taxi h2"), "the driver's page does not show their taxi")
     gateway.call("POST", "/v1/taxi/rides", {"pickup": {"position": {"latitude": DUOMO[0], "longitude": DUOMO[1]}},
@@ -1031,7 +1034,47 @@ def control_room(admin, driver, gateway, admin_token):
     driver.shot("driver")
     admin.shot("control-room")
     print("ok: the driver rejected the offer; the control room showed their taxi move to the tail of the queue")
+
+    # The second driver takes the job, then gives it up: the control room shows the alert until
+    # the admin acknowledges it.
+    second = gateway.sign_in(drivers[1], PASSWORD)
+    offer = gateway.call("GET", "/v1/driver/taxi", token=second)["offer"]
+    ride = gateway.call("POST", f"/v1/driver/offers/{offer['offerId']}:accept", {}, token=second)["ride"]
+    gateway.call("POST", f"/v1/driver/rides/{ride['rideId']}:give-up", {"reason": "flat tyre"}, token=second)
+    alert = '#alert-list .alert[data-kind="given_up"]'
+    admin.until(lambda: "flat tyre" in admin.text(alert), "the control room does not show the given-up job's alert")
+    admin.shot("control-room-alert")
+    admin.find(f"{alert} button.acknowledge").click()
+    admin.until(lambda: not admin.driver.find_elements(By.CSS_SELECTOR, alert), "the acknowledged alert stays")
+    assert admin.still_loaded(), "the control room was reloaded"
+    print("ok: a driver gave up a job; the control room showed the alert until the admin acknowledged it")
     return {"rider": passenger, "rider_token": rider, "drivers": drivers}
+
+
+def fleet(admin, gateway, admin_token):
+    """The admin adds a driver and a taxi for them on the fleet page, changes the taxi's seats,
+    then deletes both."""
+    admin.open("#/admin/fleet")
+    email = f"fleet-{uuid.uuid4().hex[:6]}@drivers.test"
+    admin.fill("#add-driver-form", {"firstName": "Franca", "lastName": "Ruota", "email": email, "password": PASSWORD})
+    admin.until(lambda: email in admin.text("#driver-list"), "the new driver is not listed")
+    user_id = gateway.call("GET", f"/v1/admin/accounts?query={urllib.parse.quote(email)}", token=admin_token)["accounts"][0]["userId"]
+    admin.fill("#add-taxi-form", {"code": "MI-F1", "plate": "FF111FF", "capacity": "6", "driverUserId": user_id})
+    row = '#taxi-table tr[data-taxi="MI-F1"]'
+    admin.until(lambda: "Franca Ruota" in admin.text(row), "the new taxi is not listed with its driver")
+    admin.until(lambda: "MI-F1" in admin.text(f'#driver-list [data-driver="{user_id}"]'), "the driver does not show their taxi")
+    admin.find(f"{row} details summary").click()
+    admin.fill(f"{row} form.edit-taxi", {"capacity": "7"})
+    admin.until(lambda: admin.text(f"{row} td:nth-of-type(2)") == "7", "the taxi's seats did not change")
+    admin.until(lambda: admin.driver.find_elements(By.CSS_SELECTOR, "#zone-list li[data-zone]"), "the zones are not listed")
+    admin.shot("fleet")
+    admin.find(f"{row} button.delete-taxi").click()
+    admin.driver.switch_to.alert.accept()
+    admin.until(lambda: not admin.driver.find_elements(By.CSS_SELECTOR, row), "the deleted taxi stays")
+    admin.find(f'#driver-list [data-driver="{user_id}"] button.delete-driver').click()
+    admin.driver.switch_to.alert.accept()
+    admin.until(lambda: email not in admin.text("#driver-list"), "the deleted driver stays")
+    print("ok: the admin added a driver and their taxi, changed its seats, and deleted both on the fleet page")
 
 
 def north_of(place, metres):

@@ -66,7 +66,7 @@ export async function show(main) {
       form(t("fleet.addDriver"), [
         field(t("fleet.firstName"), { name: "firstName", required: true }),
         field(t("fleet.lastName"), { name: "lastName", required: true }),
-        field(t("fleet.email"), { name: "email", type: "email", required: true, autocomplete: "off" }),
+        field(t("fleet.email"), { name: "email", type: "email", required: true }),
         field(t("fleet.password"), { name: "password", type: "password", required: true, autocomplete: "new-password" }, t("fleet.passwordHint")),
         field(t("fleet.phone"), { name: "phone", type: "tel" }),
       ], t("fleet.add"), async (values) => {
@@ -125,7 +125,6 @@ export async function show(main) {
   async function drawZones() {
     const zones = await api("GET", "/v1/taxi/zones");
     const mapElement = h("div", { id: "zones-map", class: "map" });
-    const names = new Map((zones.zones || []).map((zone) => [zone.zoneId, zone.name]));
     const tariff = zones.tariff || {};
     replace(zonesSection, h("h2", { id: "zones-heading" }, t("fleet.zones")), mapElement,
       h("p", { id: "tariff" }, t("fleet.tariff", {
@@ -133,7 +132,7 @@ export async function show(main) {
       })),
       h("ul", { id: "zone-list" }, (zones.zones || []).map((zone) => h("li", { dataset: { zone: zone.zoneId } },
         h("strong", {}, `${zone.zoneId} · ${zone.name}`), " — ",
-        t("fleet.neighbours", { zones: (zone.neighbourZoneIds || []).map((id) => names.get(id) || id).join(", ") })))));
+        t("fleet.neighbours", { zones: (zone.neighbourZoneIds || []).join(", ") })))));
     await baseMapIn(mapElement, t("fleet.zonesMap"), { fitZones: true });
   }
 
