@@ -8,35 +8,15 @@ import Testing
 struct ReservationTests {
   static let hour: TimeInterval = 3600
 
-  func reserve(
-    _ test: TestDispatch,
-    _ passenger: String,
-    from: GeoPoint = TestDispatch.duomo,
-    to: GeoPoint = TestDispatch.bicocca,
-    in seconds: TimeInterval = 3 * hour,
-    passengers: Int = 1,
-    shared: Bool = false
-  ) async throws -> Reservation {
-    try await test.domain.createReservation(
-      passengerUserID: passenger,
-      pickup: .position(from),
-      destination: .position(to),
-      meetingAt: test.clock.now().addingTimeInterval(seconds),
-      passengers: passengers,
-      shared: shared,
-      idempotencyKey: ""
-    )
-  }
-
   @Test("at least two hours ahead; allocated ten minutes before the meeting by the job; never twice")
   func allocation() async throws {
     let test = try TestDispatch()
     try await test.taxi("A", at: TestDispatch.duomo)
     test.passenger("pat")
     await #expect(throws: ServiceError.invalid("meeting_at", "a reservation is made at least 120 minutes ahead")) {
-      try await reserve(test, "pat", in: 2 * Self.hour - 1)
+      try await test.reserve("pat", in: 2 * Self.hour - 1)
     }
-    let reservation = try await reserve(test, "pat", in: 3 * Self.hour)
+    let reservation = try await test.reserve("pat", in: 3 * Self.hour)
     #expect(reservation.state == .scheduled && reservation.fareMinor > 0)
     test.clock.set(reservation.meetingAt.addingTimeInterval(-10 * 60 - 1))
     #expect(try await test.domain.dispatchDueReservations() == 0)
@@ -58,7 +38,7 @@ struct ReservationTests {
     let test = try TestDispatch()
     try await test.taxi("A", at: TestDispatch.duomo)
     test.passenger("pat")
-    let first = try await reserve(test, "pat", in: 3 * Self.hour)
+    let first = try await test.reserve("pat", in: 3 * Self.hour)
     let moved = try await test.domain.updateReservation(
       id: first.id,
       passengerUserID: "pat",
@@ -85,7 +65,7 @@ struct ReservationTests {
     #expect(free.cancellationFeeMinor == 0)
 
     // In its last ten minutes, still searching: free (no taxi on its way yet).
-    let searching = try await reserve(test, "pat", in: 3 * Self.hour)
+    let searching = try await test.reserve("pat", in: 3 * Self.hour)
     test.clock.set(searching.meetingAt.addingTimeInterval(-10 * 60))
     #expect(try await test.domain.dispatchDueReservations() == 1)
     let unaccepted = try #require(try await test.offer(of: "A"))
@@ -94,7 +74,7 @@ struct ReservationTests {
 
     // Once a driver accepted: the fee.
     test.clock.set(searching.meetingAt.addingTimeInterval(3600))
-    let late = try await reserve(test, "pat", in: 3 * Self.hour)
+    let late = try await test.reserve("pat", in: 3 * Self.hour)
     test.clock.set(late.meetingAt.addingTimeInterval(-10 * 60))
     #expect(try await test.domain.dispatchDueReservations() == 1)
     let offer = try #require(try await test.offer(of: "A"))
@@ -115,11 +95,11 @@ struct ReservationTests {
     let test = try TestDispatch()
     try await test.taxi("A", at: TestDispatch.duomo)
     test.passenger("pat")
-    let booked = try await reserve(test, "pat", in: 3 * Self.hour)
+    let booked = try await test.reserve("pat", in: 3 * Self.hour)
     await #expect(throws: ServiceError.self) {
-      try await reserve(test, "pat", in: 3 * Self.hour + 60)
+      try await test.reserve("pat", in: 3 * Self.hour + 60)
     }
-    _ = try await reserve(test, "pat", in: 5 * Self.hour)
+    _ = try await test.reserve("pat", in: 5 * Self.hour)
     test.clock.set(booked.meetingAt.addingTimeInterval(-30 * 60))
     await #expect(
       throws: ServiceError.failedPrecondition(
@@ -136,12 +116,11 @@ struct ReservationTests {
     try await test.taxi("A", at: TestDispatch.duomo)
     for passenger in ["ann", "ben", "cat"] { test.passenger(passenger) }
     let tariff = test.domain.settings.tariff
-    let ann = try await reserve(test, "ann", from: TestDispatch.duomo, to: TestDispatch.bicocca, shared: true)
+    let ann = try await test.reserve("ann", from: TestDispatch.duomo, to: TestDispatch.bicocca, shared: true)
     let alone = ann.fareMinor
     #expect(alone == tariff.estimate(from: TestDispatch.duomo, to: TestDispatch.bicocca))
     // Ben: from the same zone (C) to the same zone (NE), ten minutes later: matched.
-    let ben = try await reserve(
-      test,
+    let ben = try await test.reserve(
       "ben",
       from: TestDispatch.brera,
       to: GeoPoint(latitude: 45.5200, longitude: 9.2200),
@@ -156,7 +135,7 @@ struct ReservationTests {
     #expect(shares["ann"]! + shares["ben"]! == tariff.fare(metres: SharedRoute.length(route) * tariff.detourFactor))
     #expect(shares["ann"]! < alone)
     // Cat's three seats do not fit beside them: a group of her own.
-    let cat = try await reserve(test, "cat", from: TestDispatch.duomo, to: TestDispatch.bicocca, in: 3 * Self.hour + 300, passengers: 3, shared: true)
+    let cat = try await test.reserve("cat", from: TestDispatch.duomo, to: TestDispatch.bicocca, in: 3 * Self.hour + 300, passengers: 3, shared: true)
     #expect(cat.groupID != ann.groupID)
     try await test.domain.sendOutbox(through: test.notifier)
     #expect(test.notifier.messages(to: "ann").last?.data["share_minor"] == "\(shares["ann"]!)")
@@ -168,8 +147,7 @@ struct ReservationTests {
     #expect(test.notifier.messages(to: "ann").last?.data["share_minor"] == "\(alone)")
 
     // Ben comes back; the group is dispatched as one ride with the route, each pays their share.
-    let back = try await reserve(
-      test,
+    let back = try await test.reserve(
       "ben",
       from: TestDispatch.brera,
       to: GeoPoint(latitude: 45.5200, longitude: 9.2200),

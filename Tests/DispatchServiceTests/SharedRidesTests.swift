@@ -9,36 +9,15 @@ import Testing
 struct SharedRidesTests {
   static let hour: TimeInterval = 3600
 
-  static func reserve(
-    _ test: TestDispatch,
-    _ passenger: String,
-    from: GeoPoint,
-    to: GeoPoint,
-    minutesLater: Double,
-    passengers: Int = 1
-  )
-    async throws -> Reservation
-  {
-    try await test.domain.createReservation(
-      passengerUserID: passenger,
-      pickup: .position(from),
-      destination: .position(to),
-      meetingAt: test.clock.now().addingTimeInterval(3 * hour + minutesLater * 60),
-      passengers: passengers,
-      shared: true,
-      idempotencyKey: ""
-    )
-  }
-
   @Test("three riders: each their own code, notifications and history; one cancelling leaves the others riding, re-split and told")
   func threeRiders() async throws {
     let test = try TestDispatch()
     try await test.taxi("A", at: TestDispatch.duomo)
     for passenger in ["ann", "ben", "cat"] { test.passenger(passenger) }
     let toNE = GeoPoint(latitude: 45.5200, longitude: 9.2200)
-    let ann = try await Self.reserve(test, "ann", from: TestDispatch.duomo, to: TestDispatch.bicocca, minutesLater: 0)
-    let ben = try await Self.reserve(test, "ben", from: TestDispatch.brera, to: toNE, minutesLater: 5)
-    let cat = try await Self.reserve(test, "cat", from: TestDispatch.centrale, to: TestDispatch.bicocca, minutesLater: 10)
+    let ann = try await test.reserve("ann", from: TestDispatch.duomo, to: TestDispatch.bicocca, in: 3 * Self.hour, shared: true)
+    let ben = try await test.reserve("ben", from: TestDispatch.brera, to: toNE, in: 3 * Self.hour + 5 * 60, shared: true)
+    let cat = try await test.reserve("cat", from: TestDispatch.centrale, to: TestDispatch.bicocca, in: 3 * Self.hour + 10 * 60, shared: true)
     #expect(Set([ann.groupID, ben.groupID, cat.groupID]).count == 1)
     #expect(Set([ann.passengerCode, ben.passengerCode, cat.passengerCode]).count == 3 || ann.passengerCode.count == 4)
     // Nobody pays more than alone.
@@ -107,14 +86,14 @@ struct SharedRidesTests {
     let test = try TestDispatch()
     try await test.taxi("V", at: TestDispatch.duomo, capacity: 7)
     for passenger in ["ann", "ben"] { test.passenger(passenger) }
-    let ann = try await Self.reserve(test, "ann", from: TestDispatch.duomo, to: TestDispatch.bicocca, minutesLater: 0, passengers: 4)
-    let ben = try await Self.reserve(test, "ben", from: TestDispatch.brera, to: TestDispatch.bicocca, minutesLater: 5, passengers: 3)
+    let ann = try await test.reserve("ann", from: TestDispatch.duomo, to: TestDispatch.bicocca, in: 3 * Self.hour, passengers: 4, shared: true)
+    let ben = try await test.reserve("ben", from: TestDispatch.brera, to: TestDispatch.bicocca, in: 3 * Self.hour + 5 * 60, passengers: 3, shared: true)
     #expect(ann.groupID == ben.groupID)
     test.passenger("cat")
-    let cat = try await Self.reserve(test, "cat", from: TestDispatch.brera, to: TestDispatch.bicocca, minutesLater: 5)
+    let cat = try await test.reserve("cat", from: TestDispatch.brera, to: TestDispatch.bicocca, in: 3 * Self.hour + 5 * 60, shared: true)
     #expect(cat.groupID != ann.groupID)
     await #expect(throws: ServiceError.invalid("passengers", "a reserved taxi takes 1 to 7 passengers")) {
-      try await Self.reserve(test, "cat", from: TestDispatch.brera, to: TestDispatch.bicocca, minutesLater: 60, passengers: 8)
+      try await test.reserve("cat", from: TestDispatch.brera, to: TestDispatch.bicocca, in: 4 * Self.hour, passengers: 8, shared: true)
     }
   }
 

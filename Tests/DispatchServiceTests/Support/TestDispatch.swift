@@ -147,4 +147,24 @@ struct TestDispatch {
     clock.advance(by: seconds)
     return try await domain.reportPosition(driverUserID: "driver-\(code)", position: position, reportedAt: nil, accuracyMetres: accuracy)
   }
+
+  /// A reservation of `passenger`'s, `seconds` from now.
+  func reserve(
+    _ passenger: String,
+    from: GeoPoint = TestDispatch.duomo,
+    to: GeoPoint = TestDispatch.bicocca,
+    in seconds: TimeInterval = 3 * 3600,
+    passengers: Int = 1,
+    shared: Bool = false
+  ) async throws -> Reservation {
+    try await domain.createReservation(
+      passengerUserID: passenger,
+      pickup: .position(from),
+      destination: .position(to),
+      meetingAt: clock.now().addingTimeInterval(seconds),
+      passengers: passengers,
+      shared: shared,
+      idempotencyKey: ""
+    )
+  }
 }

@@ -212,7 +212,8 @@ export async function show(main, { query }) {
         list.append(h("li", { class: "card ride", dataset: { ride: ride.rideId } },
           h("h3", {}, h("a", { href: `#/taxi/${segment(ride.rideId)}` }, dateTime(ride.requestedAt))),
           h("p", {}, `${place(ride.pickup)}${ride.destination ? ` → ${place(ride.destination)}` : ""}`),
-          h("p", {}, enumText(ride.state), ride.route && ride.route.length ? ` · ${t("taxi.sharedRide")}` : "",
+          h("p", {}, enumText(ride.state), ride.endReason && ride.state !== "RIDE_STATE_COMPLETED" ? ` (${enumText(ride.endReason)})` : "",
+            ride.route && ride.route.length ? ` · ${t("taxi.sharedRide")}` : "",
             ride.fare ? ` · ${money(ride.fare)}` : "",
             ride.cancellationFee && ride.cancellationFee.amountMinor > 0 ? ` · ${t("taxi.feeCharged", { fee: money(ride.cancellationFee) })}` : ""),
           again.toString() ? h("a", { class: "button secondary again", href: `#/taxi?${again}` }, t("taxi.again")) : null));
