@@ -87,7 +87,14 @@ struct SharedRidesTests {
     try await test.taxi("V", at: TestDispatch.duomo, capacity: 7)
     for passenger in ["ann", "ben"] { test.passenger(passenger) }
     let ann = try await test.reserve("ann", from: TestDispatch.duomo, to: TestDispatch.bicocca, in: 3 * Self.hour, passengers: 4, shared: true)
-    let ben = try await test.reserve("ben", from: TestDispatch.brera, to: TestDispatch.bicocca, in: 3 * Self.hour + 5 * 60, passengers: 3, shared: true)
+    let ben = try await test.reserve(
+      "ben",
+      from: TestDispatch.brera,
+      to: TestDispatch.bicocca,
+      in: 3 * Self.hour + 5 * 60,
+      passengers: 3,
+      shared: true
+    )
     #expect(ann.groupID == ben.groupID)
     test.passenger("cat")
     let cat = try await test.reserve("cat", from: TestDispatch.brera, to: TestDispatch.bicocca, in: 3 * Self.hour + 5 * 60, shared: true)

@@ -33,7 +33,7 @@ extension DispatchTests {
     let notifications = Notifications(wrapping: connection)
     /// Dispatch's time: the wall clock plus how far the test moved it.
     func now() -> Date { Date().addingTimeInterval(suite.clockOffset(of: "dispatch")) }
-    func advance(to instant: Date) throws { try suite.advanceClock(of: "dispatch", by: max(0, instant.timeIntervalSince(now()))) }
+    func advance(to instant: Date) async throws { try await suite.advanceClock(of: "dispatch", by: max(0, instant.timeIntervalSince(now()))) }
     func inbox(_ who: Tokens) async throws -> [Binario_Scheduling_V1_Notification] {
       try await notifications.listNotifications(.init(), metadata: bearer(who)).notifications
     }
@@ -83,7 +83,7 @@ extension DispatchTests {
       let paused = try await watched.next { $0.searchRound == 2 && $0.hasNextRoundAt }
       #expect(paused.state == .searching && paused.hasSearchingUntil)
       _ = try await told(bea, "Still looking for a taxi")
-      try advance(to: paused.nextRoundAt.date)
+      try await advance(to: paused.nextRoundAt.date)
       let again = try await offer(jobsN, for: first.rideID)
       let allocated = try await accept(again, by: n)
       #expect(allocated.state == .allocated)
@@ -97,7 +97,7 @@ extension DispatchTests {
       // No driver has accepted yet: free, however long the search.
       let unaccepted = try await dispatch.requestRide(Self.request(at: Self.duomo), metadata: bearer(bea)).ride
       _ = try await offer(jobsA, for: unaccepted.rideID)
-      try advance(to: now().addingTimeInterval(10))
+      try await advance(to: now().addingTimeInterval(10))
       let free = try await dispatch.cancelRide(.with { $0.rideID = unaccepted.rideID }, metadata: bearer(bea)).ride
       #expect(free.cancellationFee.amountMinor == 0)
 
@@ -121,7 +121,7 @@ extension DispatchTests {
         },
         metadata: bearer(ada)
       ).reservation
-      try advance(to: reservation.meetingAt.date.addingTimeInterval(-25 * 60))
+      try await advance(to: reservation.meetingAt.date.addingTimeInterval(-25 * 60))
       let tooLate = await #expect(throws: RPCError.self) {
         _ = try await dispatch.updateReservation(
           .with {
@@ -132,7 +132,7 @@ extension DispatchTests {
         )
       }
       #expect(tooLate?.code == .failedPrecondition)
-      try advance(to: reservation.meetingAt.date.addingTimeInterval(-10 * 60))
+      try await advance(to: reservation.meetingAt.date.addingTimeInterval(-10 * 60))
       let booked = try await offer(jobsA)
       #expect(booked.ride.reservationID == reservation.reservationID)
       let bookedRide = try await accept(booked, by: a)
@@ -161,7 +161,7 @@ extension DispatchTests {
       let seen = try await dispatch.listReservations(.init(), metadata: bearer(dan)).reservations
       #expect(seen.first?.sharingWith == 2)
       #expect(seen.first.map { $0.fare.amountMinor <= $0.soloFare.amountMinor } == true)
-      try advance(to: sharedMeeting.addingTimeInterval(-10 * 60))
+      try await advance(to: sharedMeeting.addingTimeInterval(-10 * 60))
       let sharedOffer = try await offer(jobsA)
       #expect(sharedOffer.ride.passengers == 3 && sharedOffer.ride.route.count == 6)
       let shared = try await accept(sharedOffer, by: a)
@@ -213,7 +213,7 @@ extension DispatchTests {
         _ = try await dispatch.reportNoShow(.with { $0.rideID = rideN.rideID }, metadata: bearer(n))
       }
       #expect(early?.code == .failedPrecondition)
-      try advance(to: arrived.noShowFrom.date)
+      try await advance(to: arrived.noShowFrom.date)
       let absent = try await dispatch.reportNoShow(.with { $0.rideID = rideN.rideID }, metadata: bearer(n)).ride
       #expect(absent.state == .cancelled && absent.endReason == .noShow && absent.cancellationFee.amountMinor == 500)
       _ = try await dispatch.giveUpRide(

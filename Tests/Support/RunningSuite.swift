@@ -229,14 +229,20 @@ public final class RunningSuite: Sendable {
   }
 
   /// Moves the clock of `name` (started with `--test-clock`: dispatch) `seconds` ahead: the file
-  /// gets the new offset and the process a SIGUSR1; its jobs due by then run at once. A test
-  /// then waits for what the jobs do (a stream's event), never for time.
-  public func advanceClock(of name: String, by seconds: TimeInterval) throws {
+  /// gets the new offset and the process a SIGUSR1; this returns once the process says it runs
+  /// at the new offset (`<file>.applied`), and its jobs due by then run at once. A test then
+  /// waits for what the jobs do (a stream's event), never for time.
+  public func advanceClock(of name: String, by seconds: TimeInterval) async throws {
     let file = clockFile(name)
-    let current = (try? String(contentsOf: file, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
-    try "\(current + seconds)\n".write(to: file, atomically: true, encoding: .utf8)
+    let target = clockOffset(of: name) + seconds
+    try "\(target)\n".write(to: file, atomically: true, encoding: .utf8)
     guard let pid = processIdentifiers[name] else { throw CocoaError(.fileNoSuchFile) }
     Foundation.kill(pid, SIGUSR1)
+    let applied = URL(fileURLWithPath: file.path + ".applied")
+    _ = try await eventually("\(name) runs \(target) s ahead") { () -> Bool? in
+      let now = (try? String(contentsOf: applied, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      return (now ?? -1) >= target ? true : nil
+    }
   }
 
   /// How far ahead of the wall clock the clock of `name` runs.

@@ -8,8 +8,9 @@ import UnixSignals
 /// `--test-clock <file>`: runs the process on a clock an end-to-end test moves ahead, so what
 /// takes hours (a reservation dispatched ten minutes before its meeting, a driver's wait for a
 /// passenger) is tested in moments, without sleeping. The file holds how many seconds ahead of
-/// the wall clock the process runs; the test writes it and sends the process `SIGUSR1`, and the
-/// jobs waiting wake at once. The clock never goes back. Not for production: a service adopts it
+/// the wall clock the process runs; the test writes it and sends the process `SIGUSR1`, the
+/// process writes the offset it now runs at to `<file>.applied`, and the jobs waiting wake at
+/// once. The clock never goes back. Not for production: a service adopts it
 /// with `@OptionGroup var testClock: TestClockOption`, passes ``additionalSettings`` and reads
 /// its time from ``ServiceRunnerContext/domainClock()``.
 public struct TestClockOption: ParsableArguments, Sendable {
@@ -27,6 +28,12 @@ public struct TestClockOption: ParsableArguments, Sendable {
 
   public var additionalSettings: [AdditionalSetting] {
     [Self.setting.given(file)]
+  }
+
+  /// Writes the offset the process now runs at to `<file>.applied`: what a test waits for after
+  /// signalling, before it calls the process on the new time.
+  static func acknowledge(_ offset: TimeInterval, of path: String) throws {
+    try "\(offset)\n".write(toFile: path + ".applied", atomically: true, encoding: .utf8)
   }
 
   /// The offset a test clock file holds (seconds; a missing or empty file is 0).
@@ -48,6 +55,7 @@ extension ServiceRunnerContext {
   public func domainClock() throws -> any DomainClock {
     guard let path = try additionalSettings.value(TestClockOption.setting, { $0 }) else { return SystemClock() }
     let clock = AdjustableClock(offset: try TestClockOption.offset(in: path))
+    try TestClockOption.acknowledge(clock.currentOffset, of: path)
     jobTimer.withLock { $0 = AdjustableJobTimer(clock: clock) }
     logger.warning("running on a test clock", metadata: ["file": "\(path)", "offset_seconds": "\(clock.currentOffset)"])
     addService(TestClockSignals(clock: clock, path: path, logger: logger), name: "test-clock")
@@ -66,6 +74,7 @@ struct TestClockSignals: Service {
       for await _ in await UnixSignalsSequence(trapping: .sigusr1) {
         do {
           clock.set(offset: try TestClockOption.offset(in: path))
+          try TestClockOption.acknowledge(clock.currentOffset, of: path)
           logger.notice("test clock moved", metadata: ["offset_seconds": "\(clock.currentOffset)"])
         } catch {
           logger.error("test clock file unreadable", metadata: ["error": "\(error)"])
