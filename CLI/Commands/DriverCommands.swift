@@ -68,6 +68,7 @@ struct DriverCommand: AsyncParsableCommand {
           }
         }
       )
+      if !response.used { print("position not used: \(response.ignoredReason.replacingOccurrences(of: "_", with: " "))") }
       Print.taxi(response.taxi)
     }
   }

@@ -434,7 +434,11 @@ extension CommandLineClientTests {
     let wrong = try await cli.run(["driver", "start", rideID, "--code", code == "0000" ? "1111" : "0000", "--session", driverSession])
     #expect(wrong.status != 0 && wrong.standardError.contains("[permissionDenied]"), "\(wrong.standardError)")
     #expect(try await cli.run(["driver", "start", rideID, "--code", code, "--session", driverSession]).status == 0)
-    _ = try await cli.run(["driver", "position", "--latitude", "45.48558", "--longitude", "9.20320", "--session", driverSession])
+    // Ten minutes later (dispatch's test clock: a fix 2.6 km from the last one a moment ago
+    // would be refused as too fast), at the destination.
+    try await cli.suite.advanceClock(of: "dispatch", by: 600)
+    let moved = try await cli.run(["driver", "position", "--latitude", "45.48558", "--longitude", "9.20320", "--session", driverSession])
+    #expect(moved.status == 0 && !moved.standardOutput.contains("not used"), "\(moved.standardOutput)\(moved.standardError)")
     let completed = try await cli.run(["driver", "complete", rideID, "--session", driverSession])
     #expect(
       completed.standardOutput.contains("completed") && completed.standardOutput.contains("km driven, fare "),
