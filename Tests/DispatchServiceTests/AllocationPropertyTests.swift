@@ -49,7 +49,13 @@ struct AllocationPropertyTests {
 
   @Test("no taxi allocated twice, no job to two taxis, under random concurrent interleavings", arguments: 1 ... 12)
   func neverTwice(seed: UInt64) async throws {
-    let test = try TestDispatch()
+    // Every move counts: what is examined is the queues, not the position filter (its own
+    // tests): any speed, and each fix a millisecond after the last (the manual clock moves only
+    // on timeouts).
+    var settings = DispatchSettings()
+    settings.fastestKmh = .infinity
+    let test = try TestDispatch(settings: settings)
+    let fixes = Recorder<Int>(0)
     for (index, code) in Self.taxis.enumerated() {
       try await test.taxi(code, at: Self.places[index % 3 == 0 ? 3 : index % 3])
     }
@@ -63,7 +69,7 @@ struct AllocationPropertyTests {
         for operation in operations[batch ..< min(batch + 8, operations.count)] {
           group.addTask {
             do {
-              try await Self.run(operation, on: test, accepted: accepted)
+              try await Self.run(operation, on: test, accepted: accepted, fixes: fixes)
             } catch is ServiceError {
               // A refusal (an offer already answered, a ride already ended, ...) is an answer.
             } catch {
@@ -81,7 +87,7 @@ struct AllocationPropertyTests {
     #expect(!accepted.value.withLock { $0 }.isEmpty, "the run allocated nothing: the property was not exercised")
   }
 
-  static func run(_ operation: Operation, on test: TestDispatch, accepted: Recorder<[String: [String]]>) async throws {
+  static func run(_ operation: Operation, on test: TestDispatch, accepted: Recorder<[String: [String]]>, fixes: Recorder<Int>) async throws {
     let domain = test.domain
     switch operation {
     case .request(let passenger, let place):
@@ -109,7 +115,16 @@ struct AllocationPropertyTests {
     case .availability(let taxi, let available):
       _ = try await domain.setAvailability(driverUserID: "driver-\(taxis[taxi])", available: available, reason: "break")
     case .move(let taxi, let place):
-      _ = try await domain.reportPosition(driverUserID: "driver-\(taxis[taxi])", position: places[place], reportedAt: nil)
+      let fix = fixes.value.withLock { count in
+        count += 1
+        return count
+      }
+      let moved = try await domain.reportPosition(
+        driverUserID: "driver-\(taxis[taxi])",
+        position: places[place],
+        reportedAt: test.clock.now().addingTimeInterval(Double(fix) / 1000)
+      )
+      #expect(moved.verdict == .used || moved.verdict == .outOfOrder)
     }
   }
 
