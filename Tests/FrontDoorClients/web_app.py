@@ -1392,13 +1392,17 @@ def open_data(person):
     person.fill("#open-data-form", {"from_day": "2024-01-01", "to_day": "2024-01-31"})
     row = "#open-data-table tbody tr[data-day='2024-01-15'][data-area='MI']"
     person.until(lambda: person.driver.find_elements(By.CSS_SELECTOR, row), "the public walk's day in Milan is not listed")
-    readings = int(re.sub(r"\D", "", person.find(row).find_elements(By.TAG_NAME, "td")[2].text))
+    # Read in one script: the table may be drawn again meanwhile (the first listing's answer).
+    count, download, href = person.until(lambda: person.driver.execute_script(
+        "const r = document.querySelector(arguments[0]); const a = r && r.querySelector('a.open-data-download');"
+        "return a ? [r.querySelectorAll('td')[2].textContent, a.getAttribute('download'), a.href] : null;", row),
+        "the walk's day has no download link")
+    readings = int(re.sub(r"\D", "", count))
     assert readings > 20, f"the walk's day lists {readings} readings"
-    link = person.find(f"{row} a.open-data-download")
-    assert link.get_attribute("download") == "binario-air-2024-01-15-MI.csv", link.get_attribute("download")
+    assert download == "binario-air-2024-01-15-MI.csv", download
     kind, text = person.driver.execute_async_script(
         "const done = arguments[1]; fetch(arguments[0]).then(async (r) => done([r.headers.get('content-type'), await r.text()]));",
-        link.get_attribute("href"))
+        href)
     lines = text.strip().splitlines()
     assert kind.startswith("text/csv"), f"the file is {kind}"
     assert lines[0].startswith("board,campaign,time,latitude,longitude,position_altitude,"), lines[0]
