@@ -40,12 +40,10 @@ extension DispatchDomain {
     var to: RidePlace?
     if let destination { to = try await resolve(destination, field: "destination", userID: passengerUserID) }
     let reach = zones.reach(from: from.zoneID, round: 1)
-    let (seats, free) = try await store.read { tx in
-      let seats = try tx.largestCapacity() ?? 4
-      let groups = Self.partyGroups(count, seats: seats)
-      return (seats, try tx.freeTaxis(in: reach, seating: groups.min() ?? 1))
+    let (groups, free) = try await store.read { tx in
+      let groups = Self.partyGroups(count, seats: try tx.largestCapacity() ?? 4)
+      return (groups, try tx.freeTaxis(in: reach, seating: groups.min() ?? 1))
     }
-    let groups = Self.partyGroups(count, seats: seats)
     let tariff = settings.tariff
     let eta = free.first?.position.map { clock.now().addingTimeInterval(driveTime(metres: $0.distance(to: from.position))) }
     return RideEstimate(
