@@ -39,6 +39,35 @@ struct AccountLifecycleTests {
     return (test, history, waiting, reservation)
   }
 
+  @Test("a passenger's profile from identity's events: used without asking identity when ready, identity asked when not, erased with the account")
+  func passengerProfile() async throws {
+    let test = try TestDispatch()
+    try await test.taxi("A", at: TestDispatch.duomo)
+    try await test.taxi("B", at: TestDispatch.duomo)
+    // Identity would refuse Pat (no card); the events say Pat added one since.
+    test.accounts.add(Self.pat, name: "Pat Before", card: false)
+    let card = CardOnFile(paymentMethodID: "pm-new", providerToken: "tok_visa_new", last4: "1881")
+    let profile = PassengerProfile(userID: Self.pat, displayName: "Pat Rossi", verifiedPhone: "+393331234567", card: card)
+    let position = EventPosition(producer: "identity", sequence: 3)
+    try await test.domain.accountProfileChanged(profile, position: position)
+    await #expect(throws: EventAlreadyApplied.self) { try await test.domain.accountProfileChanged(profile, position: position) }
+    let ride = try await test.request(Self.pat, at: TestDispatch.duomo)
+    #expect(ride.passengerName == "Pat Rossi" && ride.cardToken == "tok_visa_new" && ride.cardLast4 == "1881")
+    #expect(test.accounts.cardLookups.withLock { $0 } == 0)
+
+    // Sam's events have not said the phone is verified yet; identity has (it was just now).
+    test.accounts.add("usr-sam", name: "Sam Identity")
+    let unverified = PassengerProfile(userID: "usr-sam", displayName: "Sam Events", verifiedPhone: "", card: card)
+    try await test.domain.accountProfileChanged(unverified, position: EventPosition(producer: "identity", sequence: 4))
+    let sams = try await test.request("usr-sam", at: TestDispatch.duomo)
+    #expect(sams.passengerName == "Sam Identity" && sams.cardToken == "tok_visa_usr-sam")
+    #expect(test.accounts.cardLookups.withLock { $0 } == 1)
+
+    _ = try await test.domain.accountDeleted(userID: Self.pat, position: EventPosition(producer: "identity", sequence: 5))
+    #expect(try await test.store.read { tx in try tx.passengerProfile(userID: Self.pat) } == nil)
+    #expect(try await test.store.read { tx in try tx.passengerProfile(userID: "usr-sam") }?.displayName == "Sam Events")
+  }
+
   @Test("a deleted passenger: bookings cancelled without a fee, history kept without them, places and messages erased, once")
   func passengerDeleted() async throws {
     let (test, history, waiting, reservation) = try await Self.setUp()

@@ -1,4 +1,6 @@
+import BinarioEvents
 import BinarioPayments
+import BinarioProto
 import Foundation
 import GRDB
 import IdentityService
@@ -48,6 +50,32 @@ struct PaymentMethodsTests {
     #expect(try await identity.domain.paymentMethodOnFile(userID: ada.id)?.id == second.id)
     try await identity.domain.removePaymentMethod(userID: ada.id, paymentMethodID: second.id)
     #expect(try await identity.domain.paymentMethodOnFile(userID: ada.id) == nil)
+  }
+
+  @Test("each change of the name, verified phone or default card is told whole as an event, in its transaction")
+  func profileEvents() async throws {
+    let identity = try await TestIdentity()
+    let ada = try await identity.confirmedAccount("ada@example.com")
+    let visa = try await identity.domain.addPaymentMethod(userID: ada.id, card: Self.visa, makeDefault: false)
+    _ = try await identity.domain.verifyPhone(userID: ada.id, code: try await identity.latestPhoneCode(to: "+393331234567"))
+    identity.clock.advance(by: 1)
+    let amex = try await identity.domain.addPaymentMethod(userID: ada.id, card: Self.amex, makeDefault: true)
+    try await identity.domain.removePaymentMethod(userID: ada.id, paymentMethodID: amex.id)
+    try await identity.domain.removePaymentMethod(userID: ada.id, paymentMethodID: visa.id)
+
+    let told = try await EventLogStore(pool: identity.database.pool).events(
+      after: 0,
+      types: [Binario_Identity_V1_AccountProfileChanged.protoMessageName],
+      limit: 20
+    ).events
+    let profiles = try told.map { try Binario_Identity_V1_AccountProfileChanged(serializedBytes: $0.payload) }
+    #expect(told.allSatisfy { $0.subjects == [ada.id] })
+    #expect(profiles.allSatisfy { $0.userID == ada.id && $0.displayName == "Ada Lovelace" })
+    // Added visa; verified; added amex as default; removed it (visa again); removed visa.
+    #expect(profiles.map(\.verifiedPhone) == ["", "+393331234567", "+393331234567", "+393331234567", "+393331234567"])
+    #expect(profiles.map(\.defaultPaymentMethodID) == [visa.id, visa.id, amex.id, visa.id, ""])
+    #expect(profiles.map(\.defaultCardLast4) == ["4242", "4242", "0005", "4242", ""])
+    #expect(profiles[0].defaultCardProviderToken == visa.providerToken)
   }
 
   @Test("the card number and security code are never stored")

@@ -10,6 +10,8 @@ import Synchronization
 /// Accounts and cards as identity would answer, set by hand.
 final class FakeAccounts: AccountDirectory {
   let known = Mutex<[String: (account: PeerAccount, card: CardOnFile?)]>([:])
+  /// How many times a card was asked for.
+  let cardLookups = Mutex(0)
 
   func add(_ userID: String, name: String, verifiedPhone: Bool = true, card: Bool = true, driver: Bool = false, email: String? = nil) {
     known.withLock {
@@ -39,7 +41,8 @@ final class FakeAccounts: AccountDirectory {
   func isPendingContact(userID: String, email: String) async throws -> Bool { false }
 
   func card(userID: String, paymentMethodID: String) async throws -> CardOnFile? {
-    known.withLock { $0[userID]?.card }
+    cardLookups.withLock { $0 += 1 }
+    return known.withLock { $0[userID]?.card }
   }
 }
 

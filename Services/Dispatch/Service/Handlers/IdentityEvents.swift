@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioEvents
 import BinarioProto
 import Logging
@@ -9,6 +10,7 @@ public struct IdentityEvents: Sendable {
   public static let types = [
     Binario_Identity_V1_AccountDeleted.protoMessageName,
     Binario_Identity_V1_AccountDisabled.protoMessageName,
+    Binario_Identity_V1_AccountProfileChanged.protoMessageName,
   ]
 
   let domain: DispatchDomain
@@ -34,6 +36,25 @@ public struct IdentityEvents: Sendable {
     if event.is(Binario_Identity_V1_AccountDisabled.self) {
       let disabled = try event.payload(as: Binario_Identity_V1_AccountDisabled.self)
       try await domain.accountDisabled(userID: disabled.userID, position: event.position)
+      return .applied
+    }
+    if event.is(Binario_Identity_V1_AccountProfileChanged.self) {
+      let changed = try event.payload(as: Binario_Identity_V1_AccountProfileChanged.self)
+      let card =
+        changed.defaultPaymentMethodID.isEmpty
+        ? nil
+        : CardOnFile(
+          paymentMethodID: changed.defaultPaymentMethodID,
+          providerToken: changed.defaultCardProviderToken,
+          last4: changed.defaultCardLast4
+        )
+      let profile = PassengerProfile(
+        userID: changed.userID,
+        displayName: changed.displayName,
+        verifiedPhone: changed.verifiedPhone,
+        card: card
+      )
+      try await domain.accountProfileChanged(profile, position: event.position)
       return .applied
     }
     return .ignored

@@ -223,4 +223,22 @@ public enum DispatchMigrations {
           """
       )
     }
+    .add("v5-passenger-profiles") { db in
+      // What a request needs about its passenger (name, verified phone, default card), kept from
+      // identity's `AccountProfileChanged` events so a request need not ask identity. Erased with
+      // the account.
+      try db.execute(
+        sql: """
+          CREATE TABLE passenger_profile (
+            user_id TEXT PRIMARY KEY,
+            display_name TEXT NOT NULL,
+            verified_phone TEXT NOT NULL,
+            payment_method_id TEXT NOT NULL,
+            card_token TEXT NOT NULL,
+            card_last4 TEXT NOT NULL,
+            updated_at REAL NOT NULL
+          ) WITHOUT ROWID;
+          """
+      )
+    }
 }

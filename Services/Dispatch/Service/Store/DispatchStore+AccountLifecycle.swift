@@ -45,8 +45,45 @@ extension DispatchTransaction {
       arguments: [userID]
     )
     try db.execute(sql: "DELETE FROM saved_place WHERE user_id = ?", arguments: [userID])
+    try db.execute(sql: "DELETE FROM passenger_profile WHERE user_id = ?", arguments: [userID])
     try db.execute(sql: "DELETE FROM outbox WHERE user_id = ?", arguments: [userID])
     return (rides, reservations)
+  }
+
+  /// Keeps the passenger's profile as identity's latest event tells it.
+  public func savePassengerProfile(_ profile: PassengerProfile, at now: Date) throws {
+    try db.execute(
+      sql: """
+        INSERT INTO passenger_profile (user_id, display_name, verified_phone, payment_method_id, card_token, card_last4, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (user_id) DO UPDATE SET
+          display_name = excluded.display_name, verified_phone = excluded.verified_phone,
+          payment_method_id = excluded.payment_method_id, card_token = excluded.card_token,
+          card_last4 = excluded.card_last4, updated_at = excluded.updated_at
+        """,
+      arguments: [
+        profile.userID, profile.displayName, profile.verifiedPhone, profile.card?.paymentMethodID ?? "",
+        profile.card?.providerToken ?? "", profile.card?.last4 ?? "", now.timeIntervalSince1970,
+      ]
+    )
+  }
+
+  /// The passenger's profile as identity last told it, if it has.
+  public func passengerProfile(userID: String) throws -> PassengerProfile? {
+    try Row.fetchOne(
+      db.cachedStatement(
+        sql: "SELECT display_name, verified_phone, payment_method_id, card_token, card_last4 FROM passenger_profile WHERE user_id = ?"
+      ),
+      arguments: [userID]
+    ).map {
+      let methodID: String = $0["payment_method_id"]
+      return PassengerProfile(
+        userID: userID,
+        displayName: $0["display_name"],
+        verifiedPhone: $0["verified_phone"],
+        card: methodID.isEmpty ? nil : CardOnFile(paymentMethodID: methodID, providerToken: $0["card_token"], last4: $0["card_last4"])
+      )
+    }
   }
 
   /// Moves dispatch's cursor in `position`'s producer's events, with the transaction.

@@ -35,7 +35,8 @@ extension IdentityDomain {
         method,
         accountID: account.id,
         makeDefault: makeDefault,
-        limit: policy.maximumPaymentMethods
+        limit: policy.maximumPaymentMethods,
+        at: now
       )
     else {
       throw ServiceError.failedPrecondition(
@@ -54,7 +55,7 @@ extension IdentityDomain {
   /// Removes a card of the caller's; if it was the default, the newest remaining card becomes it.
   public func removePaymentMethod(userID: String, paymentMethodID rawID: String) async throws {
     let id = try Self.requiredID(rawID, field: "payment_method_id", what: "a payment method id")
-    guard try await store.removePaymentMethod(id: id, accountID: userID) else {
+    guard try await store.removePaymentMethod(id: id, accountID: userID, at: clock.now()) else {
       throw ServiceError.notFound("you have no payment method \(id)")
     }
   }
@@ -62,7 +63,7 @@ extension IdentityDomain {
   /// Makes a card of the caller's their default.
   public func setDefaultPaymentMethod(userID: String, paymentMethodID rawID: String) async throws -> PaymentMethod {
     let id = try Self.requiredID(rawID, field: "payment_method_id", what: "a payment method id")
-    guard let method = try await store.setDefaultPaymentMethod(id: id, accountID: userID) else {
+    guard let method = try await store.setDefaultPaymentMethod(id: id, accountID: userID, at: clock.now()) else {
       throw ServiceError.notFound("you have no payment method \(id)")
     }
     return method

@@ -35,7 +35,7 @@ extension IdentityDomain {
       try await store.recordLoginFailure(email: throttleKey) { throttle.lock(afterFailures: $0, at: now) }
       throw ServiceError.invalid("code", "the code is wrong")
     }
-    guard try await store.completePhoneVerification(pending) else {
+    guard try await store.completePhoneVerification(pending, at: now) else {
       throw ServiceError.failedPrecondition("that code was replaced or used meanwhile; ask for a new one")
     }
     if failures.count > 0 { try await store.clearLoginFailures(email: throttleKey) }

@@ -47,7 +47,7 @@ extension IdentityDomain {
         verification = phoneVerification(code: code, for: account.id, phone: account.phone, now: now)
       }
     }
-    try await store.updateProfile(account, phoneVerification: verification)
+    try await store.updateProfile(account, phoneVerification: verification, at: now)
     if let phoneCode {
       try await textPhoneCode(phoneCode, to: account.phone, language: account.language)
     }

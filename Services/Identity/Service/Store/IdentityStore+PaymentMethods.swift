@@ -8,7 +8,8 @@ extension IdentityStore {
     _ method: PaymentMethod,
     accountID: String,
     makeDefault: Bool,
-    limit: Int
+    limit: Int,
+    at now: Date
   ) async throws -> PaymentMethod? {
     try await pool.write { db in
       let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM payment_method WHERE account_id = ?"), arguments: [accountID]) ?? 0
@@ -29,6 +30,7 @@ extension IdentityStore {
           method.expiryYear, method.isDefault, method.createdAt.storedValue,
         ]
       )
+      try recordAccountProfileChanged(accountID, at: now, db)
       return method
     }
   }
@@ -49,7 +51,7 @@ extension IdentityStore {
 
   /// Removes a card of the account; if it was the default, the newest remaining becomes default.
   /// - Returns: Whether the account had that card.
-  public func removePaymentMethod(id: String, accountID: String) async throws -> Bool {
+  public func removePaymentMethod(id: String, accountID: String, at now: Date) async throws -> Bool {
     try await pool.write { db in
       try db.execute(sql: "DELETE FROM payment_method WHERE id = ? AND account_id = ?", arguments: [id, accountID])
       guard db.changesCount == 1 else { return false }
@@ -61,13 +63,14 @@ extension IdentityStore {
           """,
         arguments: [accountID, accountID]
       )
+      try recordAccountProfileChanged(accountID, at: now, db)
       return true
     }
   }
 
   /// Makes a card of the account its default.
   /// - Returns: The card, or `nil` when the account has no such card.
-  public func setDefaultPaymentMethod(id: String, accountID: String) async throws -> PaymentMethod? {
+  public func setDefaultPaymentMethod(id: String, accountID: String, at now: Date) async throws -> PaymentMethod? {
     try await pool.write { db in
       guard
         try Bool.fetchOne(
@@ -79,6 +82,7 @@ extension IdentityStore {
         sql: "UPDATE payment_method SET is_default = (id = ?) WHERE account_id = ?",
         arguments: [id, accountID]
       )
+      try recordAccountProfileChanged(accountID, at: now, db)
       return try Self.fetchPaymentMethods(db, where: "id = ?", id).first
     }
   }

@@ -28,7 +28,7 @@ extension IdentityStore {
   /// Marks the phone verified and uses up its code, in one transaction, if the account still has
   /// that phone and that code.
   /// - Returns: Whether it did (`false`: the code was used or replaced meanwhile).
-  public func completePhoneVerification(_ verification: PhoneVerification) async throws -> Bool {
+  public func completePhoneVerification(_ verification: PhoneVerification, at now: Date) async throws -> Bool {
     try await pool.write { db in
       try db.execute(
         sql: "DELETE FROM phone_verification WHERE account_id = ? AND code_hash = ?",
@@ -39,7 +39,9 @@ extension IdentityStore {
         sql: "UPDATE account SET phone_verified = 1 WHERE id = ? AND phone = ?",
         arguments: [verification.accountID, verification.phone]
       )
-      return db.changesCount == 1
+      guard db.changesCount == 1 else { return false }
+      try recordAccountProfileChanged(verification.accountID, at: now, db)
+      return true
     }
   }
 

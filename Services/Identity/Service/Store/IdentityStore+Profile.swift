@@ -6,7 +6,7 @@ extension IdentityStore {
   /// Writes the profile fields of `account` (names, phone and whether it is verified, birth
   /// date, gender); with `phoneVerification`, also stores that code (replacing any earlier one),
   /// and without it forgets any code waiting for a phone the account no longer has.
-  public func updateProfile(_ account: Account, phoneVerification: PhoneVerification? = nil) async throws {
+  public func updateProfile(_ account: Account, phoneVerification: PhoneVerification? = nil, at now: Date) async throws {
     try await pool.write { db in
       try db.execute(
         sql: """
@@ -27,6 +27,7 @@ extension IdentityStore {
           arguments: [account.id, account.phone]
         )
       }
+      try recordAccountProfileChanged(account.id, at: now, db)
     }
   }
 

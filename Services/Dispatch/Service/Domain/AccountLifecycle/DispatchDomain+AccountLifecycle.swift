@@ -15,7 +15,7 @@ public struct DispatchErasure: Sendable, Hashable {
 /// when they drive one, leaves its queue without a driver (a job offered goes to the next taxi,
 /// a passenger waiting for it gets another, a ride in progress ends with the fare so far); their
 /// history keeps its fares, dates and zones without them; their saved places and waiting
-/// messages are erased. Disabled: their waiting requests and reservations are cancelled without
+/// messages are erased, and so is their profile. Disabled: their waiting requests and reservations are cancelled without
 /// a fee and their taxi leaves its queue the same way. Each change commits with the event's
 /// position (exactly once).
 extension DispatchDomain {
@@ -35,6 +35,16 @@ extension DispatchDomain {
       let erased = try tx.eraseAccount(userID: userID)
       try tx.advanceEventCursor(to: position, at: now)
       return DispatchErasure(rides: erased.rides, reservations: erased.reservations, drove: taxi != nil)
+    }
+  }
+
+  /// Keeps what a request needs about the passenger (``PassengerProfile``), so a request asks
+  /// identity nothing when it is ready.
+  public func accountProfileChanged(_ profile: PassengerProfile, position: EventPosition) async throws {
+    let now = clock.now()
+    try await commit { tx in
+      try tx.savePassengerProfile(profile, at: now)
+      try tx.advanceEventCursor(to: position, at: now)
     }
   }
 

@@ -150,7 +150,14 @@ extension DispatchDomain {
   }
 
   /// The passenger's name, and their default card, or FAILED_PRECONDITION naming what is missing.
+  /// Read from the profile identity's events keep (``PassengerProfile``); identity is asked only
+  /// when that is missing or not ready, which it may be for the events' few milliseconds.
   func passengerReadiness(_ userID: String) async throws -> (name: String, card: CardOnFile) {
+    if let kept = try await store.read({ tx in try tx.passengerProfile(userID: userID) }), !kept.verifiedPhone.isEmpty,
+      let card = kept.card
+    {
+      return (kept.displayName, card)
+    }
     // Both asked of identity at once.
     async let found = accounts.accounts(ids: [userID])
     async let onFile = accounts.card(userID: userID, paymentMethodID: "")

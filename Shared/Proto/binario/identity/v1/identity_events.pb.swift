@@ -88,6 +88,35 @@ public nonisolated struct Binario_Identity_V1_FriendshipEnded: Sendable {
   public init() {}
 }
 
+/// What a service acting for a person needs without asking identity at each request: the name
+/// others see, the verified phone, the default card. Recorded whole whenever one of them may have
+/// changed (the profile edited, the phone verified, a card added, removed or made default), so the
+/// latest event is the person's state.
+public nonisolated struct Binario_Identity_V1_AccountProfileChanged: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var userID: String = String()
+
+  /// First and last name, as others see it.
+  public var displayName: String = String()
+
+  /// Empty unless verified.
+  public var verifiedPhone: String = String()
+
+  /// The default card; all three empty when the person has none.
+  public var defaultPaymentMethodID: String = String()
+
+  public var defaultCardProviderToken: String = String()
+
+  public var defaultCardLast4: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "binario.identity.v1"
@@ -227,6 +256,61 @@ nonisolated extension Binario_Identity_V1_FriendshipEnded: SwiftProtobuf.Message
   public static func ==(lhs: Binario_Identity_V1_FriendshipEnded, rhs: Binario_Identity_V1_FriendshipEnded) -> Bool {
     if lhs.userID != rhs.userID {return false}
     if lhs.friendID != rhs.friendID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Identity_V1_AccountProfileChanged: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AccountProfileChanged"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{3}display_name\0\u{3}verified_phone\0\u{3}default_payment_method_id\0\u{3}default_card_provider_token\0\u{3}default_card_last4\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.userID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.displayName) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.verifiedPhone) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.defaultPaymentMethodID) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.defaultCardProviderToken) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.defaultCardLast4) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.userID.isEmpty {
+      try visitor.visitSingularStringField(value: self.userID, fieldNumber: 1)
+    }
+    if !self.displayName.isEmpty {
+      try visitor.visitSingularStringField(value: self.displayName, fieldNumber: 2)
+    }
+    if !self.verifiedPhone.isEmpty {
+      try visitor.visitSingularStringField(value: self.verifiedPhone, fieldNumber: 3)
+    }
+    if !self.defaultPaymentMethodID.isEmpty {
+      try visitor.visitSingularStringField(value: self.defaultPaymentMethodID, fieldNumber: 4)
+    }
+    if !self.defaultCardProviderToken.isEmpty {
+      try visitor.visitSingularStringField(value: self.defaultCardProviderToken, fieldNumber: 5)
+    }
+    if !self.defaultCardLast4.isEmpty {
+      try visitor.visitSingularStringField(value: self.defaultCardLast4, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Identity_V1_AccountProfileChanged, rhs: Binario_Identity_V1_AccountProfileChanged) -> Bool {
+    if lhs.userID != rhs.userID {return false}
+    if lhs.displayName != rhs.displayName {return false}
+    if lhs.verifiedPhone != rhs.verifiedPhone {return false}
+    if lhs.defaultPaymentMethodID != rhs.defaultPaymentMethodID {return false}
+    if lhs.defaultCardProviderToken != rhs.defaultCardProviderToken {return false}
+    if lhs.defaultCardLast4 != rhs.defaultCardLast4 {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
