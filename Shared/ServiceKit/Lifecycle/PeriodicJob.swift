@@ -42,7 +42,7 @@ public struct PeriodicJob: Service {
   }
 
   public func run() async throws {
-    try await cancelWhenGracefulShutdown { await self.runPasses() }
+    await cancelWhenGracefulShutdown { await self.runPasses() }
   }
 
   /// The passes and the waits between them, until cancelled or the wake-ups finish.

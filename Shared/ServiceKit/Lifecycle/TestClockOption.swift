@@ -70,7 +70,7 @@ struct TestClockSignals: Service {
   let logger: Logger
 
   func run() async throws {
-    try await cancelWhenGracefulShutdown {
+    await cancelWhenGracefulShutdown {
       for await _ in await UnixSignalsSequence(trapping: .sigusr1) {
         do {
           clock.set(offset: try TestClockOption.offset(in: path))

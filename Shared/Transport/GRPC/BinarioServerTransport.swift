@@ -140,17 +140,19 @@ public final class BinarioServerTransport: ServerTransport, Sendable {
       continuation.finish()
     }
 
+    // Not a task group: see `CallTasks`.
+    let calls = CallTasks()
     await withTaskCancellationHandler {
-      await withDiscardingTaskGroup { group in
-        for await accepted in incoming {
-          // On the call's own loop: see `EventLoopTaskExecutor`.
-          group.addTask(executorPreference: accepted.executor) {
-            await accepted.run(streamHandler)
-          }
+      for await accepted in incoming {
+        // On the call's own loop: see `EventLoopTaskExecutor`.
+        calls.start(executorPreference: accepted.executor) {
+          await accepted.run(streamHandler)
         }
       }
+      await calls.waitUntilAllFinished()
     } onCancel: {
       listener.close()
+      calls.cancelAll()
     }
   }
 
