@@ -83,14 +83,16 @@ struct DispatchBench: ParsableCommand, Sendable {
             }
           }
         }
-        let processes = pids.filter { ["gateway", "dispatch", "identity"].contains($0.key) }
+        var processes = pids.filter { ["gateway", "dispatch", "identity"].contains($0.key) }
+        // The clients' own share of the two cores: a thousand taxis' TLS and streams.
+        processes["clients"] = ProcessInfo.processInfo.processIdentifier
 
         Output.line()
         Output.line("## Position reports, \(taxis) taxis once a second each, \(seconds) s per case (CPU: µs per call)")
         Output.line(
-          "| case | requests per s | reports per s | report p99 µs | offers | request → offer p50 µs | p99 µs | RequestRide p50 µs | p99 µs | CPU dispatch | gateway |"
+          "| case | requests per s | reports per s | report p99 µs | offers | request → offer p50 µs | p99 µs | RequestRide p50 µs | p99 µs | CPU dispatch | gateway | clients | cores busy |"
         )
-        Output.line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        Output.line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         var best: Double?
         for rate in [0] + rates {
           let outcome = try await Self.run(fleet: fleet, clients: clients, rate: rate, seconds: seconds, offers: offers, processes: processes)
@@ -98,6 +100,12 @@ struct DispatchBench: ParsableCommand, Sendable {
           func cpu(_ name: String) -> String {
             guard let usage = outcome.reports.usage[name], calls > 0 else { return "-" }
             return String(Int((Double(usage.cpuNanoseconds) / 1_000 / Double(calls)).rounded()))
+          }
+          // All the processes' CPU over the case's wall time: 2.0 is both cores.
+          func busy(_ load: LoadResult) -> String {
+            let seconds = Double(load.elapsed.components.seconds) + Double(load.elapsed.components.attoseconds) / 1e18
+            let total = load.usage.values.reduce(0) { $0 + Double($1.cpuNanoseconds) }
+            return seconds > 0 ? String(format: "%.2f", total / 1e9 / seconds) : "-"
           }
           let latency = outcome.offerLatencies.sorted()
           func percentile(_ p: Double) -> String {
@@ -107,7 +115,7 @@ struct DispatchBench: ParsableCommand, Sendable {
             "| \(rate == 0 ? "reports only (baseline)" : "reports + requests") | \(Int(rate)) | \(Int(outcome.reports.callsPerSecond)) "
               + "| \(Int(outcome.reports.percentile(0.99))) | \(latency.count)/\(outcome.requests) | \(percentile(0.5)) | \(percentile(0.99)) "
               + "| \(outcome.requestP50.map(String.init) ?? "-") | \(outcome.requestP99.map(String.init) ?? "-") "
-              + "| \(cpu("dispatch")) | \(cpu("gateway")) |"
+              + "| \(cpu("dispatch")) | \(cpu("gateway")) | \(cpu("clients")) | \(busy(outcome.reports)) |"
           )
           if outcome.reports.failures > 0, let failure = outcome.reports.firstFailure {
             Output.line("warning: \(outcome.reports.failures) reports failed: \(failure)")

@@ -35,21 +35,25 @@ extension DispatchDomain {
     if pickup == nil { check.fail("pickup", "a pickup position or address is required") }
     try check.finish()
     let requestKey = key.isEmpty ? Self.newID("key") : key
-    if let earlier = try await store.read({ tx in try self.requested(passengerUserID, requestKey, tx) }) {
-      return earlier
+    // What the request reads before its commit, in one snapshot (each read costs a transaction).
+    let (earlier, open, kept, seats) = try await store.read { tx in
+      (
+        try self.requested(passengerUserID, requestKey, tx), try tx.openRide(passengerUserID: passengerUserID),
+        try tx.passengerProfile(userID: passengerUserID), try tx.largestCapacity()
+      )
     }
+    if let earlier { return earlier }
     let from = try await resolve(pickup!, field: "pickup", userID: passengerUserID)
     guard !from.zoneID.isEmpty else {
       throw ServiceError.invalid("pickup", "the pickup is outside the city's taxi zones")
     }
     var to: RidePlace?
     if let destination { to = try await resolve(destination, field: "destination", userID: passengerUserID) }
-    if let open = try await store.read({ tx in try tx.openRide(passengerUserID: passengerUserID) }) {
+    if let open {
       throw ServiceError.failedPrecondition("you already have ride \(open.id) open; cancel it or wait for it to end")
     }
-    let (name, card) = try await passengerReadiness(passengerUserID)
-    let seats = try await store.read { tx in try tx.largestCapacity() } ?? 4
-    let groups = Self.partyGroups(count, seats: seats)
+    let (name, card) = try await passengerReadiness(passengerUserID, kept: kept)
+    let groups = Self.partyGroups(count, seats: seats ?? 4)
     let partyID = groups.count > 1 ? Self.newID("party") : nil
     let tariff = settings.tariff
     var holds: [String] = []
@@ -110,13 +114,12 @@ extension DispatchDomain {
         try self.offerNext(&inserted, tx, now: now)
         rides.append(inserted)
       }
-      return .success(rides)
+      // As the passenger sees them once committed (read here: no second transaction).
+      return .success(try rides.compactMap { ride in try tx.ride(id: ride.id).flatMap { try self.personalised($0, for: passengerUserID, tx) } })
     }
     switch outcome {
     case .success(let rides):
-      var answered: [Ride] = []
-      for ride in rides { answered.append(try await self.ride(id: ride.id, passengerUserID: passengerUserID)) }
-      return answered
+      return rides
     case .failure(let refusal):
       for (index, hold) in holds.enumerated() {
         try? await payments.release(holdID: hold, reference: "ride-hold-release:\(passengerUserID):\(Self.slotKey(requestKey, index))")
@@ -153,9 +156,12 @@ extension DispatchDomain {
   /// Read from the profile identity's events keep (``PassengerProfile``); identity is asked only
   /// when that is missing or not ready, which it may be for the events' few milliseconds.
   func passengerReadiness(_ userID: String) async throws -> (name: String, card: CardOnFile) {
-    if let kept = try await store.read({ tx in try tx.passengerProfile(userID: userID) }), !kept.verifiedPhone.isEmpty,
-      let card = kept.card
-    {
+    try await passengerReadiness(userID, kept: try await store.read { tx in try tx.passengerProfile(userID: userID) })
+  }
+
+  /// ``passengerReadiness(_:)`` with the kept profile already read.
+  func passengerReadiness(_ userID: String, kept: PassengerProfile?) async throws -> (name: String, card: CardOnFile) {
+    if let kept, !kept.verifiedPhone.isEmpty, let card = kept.card {
       return (kept.displayName, card)
     }
     // Both asked of identity at once.
