@@ -247,3 +247,27 @@ struct AdminMonitorCommand: ConnectedCommand {
     }
   }
 }
+
+/// `binario admin alerts [--acknowledge ID]`: what the control room was told (no taxi, missed
+/// offers, a silent taxi, a job given up), kept until an admin has seen to it.
+struct AdminAlertsCommand: ConnectedCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "alerts",
+    abstract: "The control room's alerts, open then seen to; --acknowledge ID once you have seen to one."
+  )
+  @OptionGroup var gateway: GatewayConnectionOptions
+  @Option(help: "Mark this alert seen to (it leaves the open alerts).") var acknowledge: String?
+
+  func call(_ gateway: GatewayConnection) async throws {
+    if let acknowledge {
+      let alert = try await gateway.dispatch.acknowledgeTaxiAlert(.with { $0.alertID = acknowledge }).alert
+      print(Print.alertText(alert))
+      return
+    }
+    let response = try await gateway.dispatch.listTaxiAlerts(.init())
+    print(response.open.isEmpty ? "No open alerts." : "Open:")
+    for alert in response.open { print("  " + Print.alertText(alert)) }
+    if !response.acknowledged.isEmpty { print("Seen to:") }
+    for alert in response.acknowledged { print("  " + Print.alertText(alert)) }
+  }
+}

@@ -10,7 +10,7 @@ struct DriverCommand: AsyncParsableCommand {
     abstract: "Drive a taxi: availability, position, offers as they arrive, accept or reject, the ride to its end.",
     subcommands: [
       Status.self, Available.self, Unavailable.self, Position.self, Jobs.self, Accept.self, Reject.self, Delay.self, Arrived.self,
-      Start.self, Complete.self,
+      NoShow.self, GiveUp.self, Start.self, Complete.self,
     ]
   )
 
@@ -199,6 +199,48 @@ struct DriverCommand: AsyncParsableCommand {
       Print.ride(
         try await gateway.dispatch.reportArrived(.with { $0.rideID = rideID })
           .ride
+      )
+    }
+  }
+
+  struct NoShow: ConnectedCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "no-show",
+      abstract: "The passenger did not come after the wait the operator sets: the fee is taken, your taxi gets its place back."
+    )
+    @OptionGroup var gateway: GatewayConnectionOptions
+    @Argument(help: "The ride's id.") var rideID: String
+    @Option(help: "A shared ride: the absent rider's reservation (a stop's reservation id).") var reservation = ""
+
+    func call(_ gateway: GatewayConnection) async throws {
+      Print.ride(
+        try await gateway.dispatch.reportNoShow(
+          .with {
+            $0.rideID = rideID
+            $0.reservationID = reservation
+          }
+        ).ride
+      )
+    }
+  }
+
+  struct GiveUp: ConnectedCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "give-up",
+      abstract: "You cannot do the job after all: it is offered to the next taxi at once, the operators told why."
+    )
+    @OptionGroup var gateway: GatewayConnectionOptions
+    @Argument(help: "The ride's id.") var rideID: String
+    @Option(help: "Why (\"breakdown\", \"road closed\", ...).") var reason: String
+
+    func call(_ gateway: GatewayConnection) async throws {
+      Print.ride(
+        try await gateway.dispatch.giveUpRide(
+          .with {
+            $0.rideID = rideID
+            $0.reason = reason
+          }
+        ).ride
       )
     }
   }

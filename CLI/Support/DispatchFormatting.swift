@@ -127,7 +127,17 @@ extension Print {
         "  off the queues: \(taxi.code) \(taxiState(taxi.state))" + (taxi.unavailableReason.isEmpty ? "" : " (\(taxi.unavailableReason))")
       )
     }
+    for alert in snapshot.alerts { lines.append("  ALERT " + alertText(alert)) }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// One alert on a line: when, its id, what it says, what it names.
+  static func alertText(_ alert: Binario_Dispatch_V1_TaxiAlert) -> String {
+    let names = [alert.taxiCode.isEmpty ? nil : "taxi \(alert.taxiCode)", alert.rideID.isEmpty ? nil : "ride \(alert.rideID)"]
+      .compactMap { $0 }.joined(separator: ", ")
+    var text = "\(date(alert.raisedAt)) \(alert.alertID): \(alert.title) - \(alert.body)" + (names.isEmpty ? "" : " (\(names))")
+    if alert.hasAcknowledgedAt { text += "; seen to \(date(alert.acknowledgedAt))" }
+    return text
   }
 
 }

@@ -1,6 +1,7 @@
 import BinarioEvents
 import BinarioPayments
 import BinarioProto
+import BinarioStorage
 import Foundation
 import GRDB
 import IdentityService
@@ -76,6 +77,25 @@ struct PaymentMethodsTests {
     #expect(profiles.map(\.defaultPaymentMethodID) == [visa.id, visa.id, amex.id, visa.id, ""])
     #expect(profiles.map(\.defaultCardLast4) == ["4242", "4242", "0005", "4242", ""])
     #expect(profiles[0].defaultCardProviderToken == visa.providerToken)
+  }
+
+  @Test("accounts ready before the event existed are told once, by a migration")
+  func profilesToldByMigration() async throws {
+    let identity = try await TestIdentity()
+    let ada = try await identity.confirmedAccount("ada@example.com")
+    _ = try await identity.domain.addPaymentMethod(userID: ada.id, card: Self.visa, makeDefault: false)
+    _ = try await identity.confirmedAccount("bob@example.com")  // no card, phone not verified: nothing to tell
+    // As a database was before v8: no profile events, v8 not applied.
+    try await identity.database.pool.write { db in
+      try db.execute(sql: "DELETE FROM event_log")
+      try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v8-account-profiles-told'")
+    }
+    try identity.database.pool.close()
+    let reopened = try ServiceDatabase.open(at: identity.database.path, migrations: IdentityMigrations.all)
+    let told = try await EventLogStore(pool: reopened).events(after: 0, types: [], limit: 10).events
+    #expect(told.map(\.type) == [Binario_Identity_V1_AccountProfileChanged.protoMessageName])
+    let profile = try Binario_Identity_V1_AccountProfileChanged(serializedBytes: told[0].payload)
+    #expect(profile.userID == ada.id && profile.defaultCardLast4 == "4242" && profile.verifiedPhone.isEmpty)
   }
 
   @Test("the card number and security code are never stored")

@@ -241,4 +241,26 @@ public enum DispatchMigrations {
           """
       )
     }
+    .add("v6-alert-if-missing") { db in
+      // v4's first form (commit 4365097) had no `alert` table yet, and a database it migrated
+      // never got one: every alert read failed there.
+      try db.execute(
+        sql: """
+          CREATE TABLE IF NOT EXISTS alert (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            kind TEXT NOT NULL,
+            title TEXT NOT NULL,
+            body TEXT NOT NULL,
+            taxi_code TEXT NOT NULL,
+            ride_id TEXT NOT NULL,
+            zone_id TEXT NOT NULL,
+            raised_at REAL NOT NULL,
+            acknowledged_at REAL,
+            acknowledged_by TEXT NOT NULL DEFAULT ''
+          );
+          CREATE INDEX IF NOT EXISTS alert_open ON alert(raised_at) WHERE acknowledged_at IS NULL;
+          """
+      )
+    }
 }

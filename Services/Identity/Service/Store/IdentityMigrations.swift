@@ -1,4 +1,5 @@
 import BinarioEvents
+import Foundation
 import BinarioStorage
 import GRDB
 
@@ -195,5 +196,17 @@ public enum IdentityMigrations {
     // The language an emergency contact is written to ('': the sender's).
     .add("v7-emergency-contact-language") { db in
       try db.execute(sql: "ALTER TABLE emergency_contact ADD COLUMN language TEXT NOT NULL DEFAULT ''")
+    }
+    // `AccountProfileChanged` for every account that had a verified phone or a card before the
+    // event existed: the services that keep profiles (dispatch) learn them without asking.
+    .add("v8-account-profiles-told") { db in
+      let outbox = EventOutbox()
+      let ids = try String.fetchAll(
+        db,
+        sql: "SELECT id FROM account WHERE phone_verified = 1 OR id IN (SELECT account_id FROM payment_method) ORDER BY rowid"
+      )
+      for id in ids {
+        if let event = try IdentityStore.accountProfile(id, db) { try outbox.record(event, subjects: [id], at: Date(), in: db) }
+      }
     }
 }

@@ -33,18 +33,24 @@ extension IdentityStore {
 
   /// The account's name, verified phone and default card as they are now in this transaction.
   func recordAccountProfileChanged(_ accountID: String, at now: Date, _ db: Database) throws {
+    guard let event = try Self.accountProfile(accountID, db) else { return }
+    try events.record(event, subjects: [accountID], at: now, in: db)
+  }
+
+  /// The account's ``Binario_Identity_V1_AccountProfileChanged`` as it is now, `nil` when it is gone.
+  static func accountProfile(_ accountID: String, _ db: Database) throws -> Binario_Identity_V1_AccountProfileChanged? {
     guard
       let row = try Row.fetchOne(
         db.cachedStatement(sql: "SELECT first_name, last_name, phone, phone_verified FROM account WHERE id = ?"),
         arguments: [accountID]
       )
-    else { return }
+    else { return nil }
     let first: String = row["first_name"]
     let last: String = row["last_name"]
     let phone: String = row["phone"]
     let verified: Bool = row["phone_verified"]
-    let card = try Self.fetchPaymentMethods(db, where: "account_id = ? AND is_default = 1", accountID).first
-    let event = Binario_Identity_V1_AccountProfileChanged.with {
+    let card = try fetchPaymentMethods(db, where: "account_id = ? AND is_default = 1", accountID).first
+    return Binario_Identity_V1_AccountProfileChanged.with {
       $0.userID = accountID
       $0.displayName = last.isEmpty ? first : "\(first) \(last)"
       $0.verifiedPhone = verified ? phone : ""
@@ -54,6 +60,5 @@ extension IdentityStore {
         $0.defaultCardLast4 = card.last4
       }
     }
-    try events.record(event, subjects: [accountID], at: now, in: db)
   }
 }
