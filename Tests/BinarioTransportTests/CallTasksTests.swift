@@ -20,7 +20,10 @@ struct CallTasksTests {
     let count = 1_000
     for _ in 0 ..< count {
       calls.start(executorPreference: nil) {
-        let started = tally.started.withLock { $0 += 1; return $0 }
+        let started = tally.started.withLock {
+          $0 += 1
+          return $0
+        }
         if started == count { tally.allStarted.continuation.yield() }
         // Waits until cancelled: an AsyncStream's next() returns nil on cancellation (its
         // continuation, kept until then, never yields).

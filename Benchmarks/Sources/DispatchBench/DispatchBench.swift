@@ -28,7 +28,8 @@ struct DispatchBench: ParsableCommand, Sendable {
   @Option(help: "Passengers taking turns to request.") var passengers = 64
   @Option(help: "Seconds per case.") var seconds: Double = 8
   @Option(help: "Request rates (per second) to try, in order.") var rates: [Double] = [5, 10, 20, 40, 80]
-  @Option(help: "Connections to the gateway the taxis share (a connection takes at most 100 open calls: 1,000 driver streams need more than 10).") var connections = 32
+  @Option(help: "Connections to the gateway the taxis share (a connection takes at most 100 open calls: 1,000 driver streams need more than 10).")
+  var connections = 32
   @Option(help: "The p99 target for request → offer, in milliseconds.") var targetMilliseconds: Double = 5
 
   func run() throws {

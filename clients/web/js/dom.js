@@ -121,6 +121,8 @@ export { zone, time, dateTime, date, calendarDate, number, money } from "./i18n.
 
 /** An enum value for people, from the catalogue: "TICKET_STATUS_VALID" → "valid" / "valido". */
 export const enumText = (value) => (value ? t(`enum.${value}`) : "");
+/** `text` with its first letter a capital: an enum's words (written for inside a sentence) as a heading. */
+export const initialCapital = (text) => (text ? text.charAt(0).toLocaleUpperCase() + text.slice(1) : text);
 
 /** Today's date in Milan, YYYY-MM-DD. */
 export function today() {

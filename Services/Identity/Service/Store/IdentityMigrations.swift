@@ -1,6 +1,6 @@
 import BinarioEvents
-import Foundation
 import BinarioStorage
+import Foundation
 import GRDB
 
 /// Identity's database schema, one migration per shipped change (append, never edit).

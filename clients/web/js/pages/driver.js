@@ -6,7 +6,7 @@
 
 import { api, segment } from "../api.js";
 import { openStream } from "../events.js";
-import { h, replace, field, form, failure, announce, time, money, enumText } from "../dom.js";
+import { h, replace, field, form, failure, announce, time, money, enumText, initialCapital } from "../dom.js";
 import { t, number } from "../i18n.js";
 
 const place = (value) => (value ? value.address || `${number(value.position.latitude, 4)}, ${number(value.position.longitude, 4)}` : "");
@@ -89,7 +89,7 @@ export async function show(main) {
       announce(t("driver.unavailable"));
     };
     replace(taxiBox, h("h2", { id: "taxi-heading" }, t("driver.taxiCode", { code: taxi.code })),
-      h("p", { id: "taxi-state" }, enumText(taxi.state),
+      h("p", { id: "taxi-state" }, initialCapital(enumText(taxi.state)),
         taxi.zoneId ? ` ${t("driver.zone", { zone: taxi.zoneId })}` : "",
         taxi.queuePosition ? `, ${t("driver.queue", { position: taxi.queuePosition })}` : "",
         taxi.unavailableReason ? ` (${taxi.unavailableReason})` : ""),

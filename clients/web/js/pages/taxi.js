@@ -5,7 +5,7 @@
 
 import { api, segment } from "../api.js";
 import { openStream } from "../events.js";
-import { h, replace, field, form, failure, announce, time, dateTime, money, enumText, toZonedInput, fromZonedInput } from "../dom.js";
+import { h, replace, field, form, failure, announce, time, dateTime, money, enumText, initialCapital, toZonedInput, fromZonedInput } from "../dom.js";
 import { baseMapIn } from "../maps.js";
 import { t, number } from "../i18n.js";
 
@@ -268,7 +268,7 @@ export async function showRide(main, { params }) {
       mapElement.dataset.taxi = `${ride.taxiPosition.latitude},${ride.taxiPosition.longitude}`;
     }
     const open = ["RIDE_STATE_SEARCHING", "RIDE_STATE_ALLOCATED", "RIDE_STATE_ARRIVED"].includes(ride.state);
-    const lines = [h("h2", { id: "ride-heading" }, enumText(ride.state))];
+    const lines = [h("h2", { id: "ride-heading" }, initialCapital(enumText(ride.state)))];
     if (ride.state === "RIDE_STATE_SEARCHING") {
       lines.push(h("p", { id: "searching" }, ride.searchRound > 1
         ? t("taxi.searchingAgain", { round: ride.searchRound, time: time(ride.searchingUntil) })
