@@ -55,6 +55,10 @@ extension DispatchTests {
     try await withThrowingTaskGroup(of: Void.self) { group in
       let jobsA = JobFeed(dispatch, a, group: &group)
       let jobsN = JobFeed(dispatch, n, group: &group)
+      // Each stream's first event is its taxi, sent once it listens: an offer made before that
+      // would come twice (in the snapshot and live), and the second copy be taken for the next.
+      _ = try await jobsA.next { if case .taxi = $0 { true } else { false } }
+      _ = try await jobsN.next { if case .taxi = $0 { true } else { false } }
       func offer(
         _ feed: StreamFeed<Binario_Dispatch_V1_WatchJobsResponse.OneOf_Event>,
         for rideID: String? = nil
