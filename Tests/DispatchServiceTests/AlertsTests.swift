@@ -1,4 +1,5 @@
 import BinarioDomain
+import BinarioStorage
 import Foundation
 import Testing
 
@@ -7,6 +8,17 @@ import Testing
 /// The control room's alerts: raised with the admins' notification, open until acknowledged.
 @Suite("Taxi alerts")
 struct AlertsTests {
+  @Test("a database migrated by v4's first form, without the alert table, gets it")
+  func alertTableRepaired() async throws {
+    let old = try TemporaryDatabase(migrations: DispatchMigrations.all.through("v5-passenger-profiles"))
+    defer { try? old.remove() }
+    try await old.pool.write { db in try db.execute(sql: "DROP TABLE alert") }
+    try old.pool.close()
+    let pool = try ServiceDatabase.open(at: old.path, migrations: DispatchMigrations.all)
+    let count = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM alert") }
+    #expect(count == 0)
+  }
+
   @Test("a request no taxi took and a driver not answering are open alerts in the control room until an admin acknowledges them")
   func raisedAndAcknowledged() async throws {
     var settings = DispatchSettings()

@@ -206,22 +206,9 @@ public enum DispatchMigrations {
           ALTER TABLE reservation ADD COLUMN end_reason TEXT NOT NULL DEFAULT '';
           UPDATE reservation SET passenger_code = printf('%04d', abs(random()) % 10000), solo_fare_minor = fare_minor;
           CREATE INDEX reservation_by_ride ON reservation(ride_id) WHERE ride_id IS NOT NULL;
-          CREATE TABLE alert (
-            seq INTEGER PRIMARY KEY,
-            id TEXT NOT NULL UNIQUE,
-            kind TEXT NOT NULL,
-            title TEXT NOT NULL,
-            body TEXT NOT NULL,
-            taxi_code TEXT NOT NULL,
-            ride_id TEXT NOT NULL,
-            zone_id TEXT NOT NULL,
-            raised_at REAL NOT NULL,
-            acknowledged_at REAL,
-            acknowledged_by TEXT NOT NULL DEFAULT ''
-          );
-          CREATE INDEX alert_open ON alert(raised_at) WHERE acknowledged_at IS NULL;
           """
       )
+      try db.execute(sql: alertTable)
     }
     .add("v5-passenger-profiles") { db in
       // What a request needs about its passenger (name, verified phone, default card), kept from
@@ -244,23 +231,25 @@ public enum DispatchMigrations {
     .add("v6-alert-if-missing") { db in
       // v4's first form (commit 4365097) had no `alert` table yet, and a database it migrated
       // never got one: every alert read failed there.
-      try db.execute(
-        sql: """
-          CREATE TABLE IF NOT EXISTS alert (
-            seq INTEGER PRIMARY KEY,
-            id TEXT NOT NULL UNIQUE,
-            kind TEXT NOT NULL,
-            title TEXT NOT NULL,
-            body TEXT NOT NULL,
-            taxi_code TEXT NOT NULL,
-            ride_id TEXT NOT NULL,
-            zone_id TEXT NOT NULL,
-            raised_at REAL NOT NULL,
-            acknowledged_at REAL,
-            acknowledged_by TEXT NOT NULL DEFAULT ''
-          );
-          CREATE INDEX IF NOT EXISTS alert_open ON alert(raised_at) WHERE acknowledged_at IS NULL;
-          """
-      )
+      try db.execute(sql: alertTable)
     }
+
+  /// What the admins were told, kept until one of them acknowledges it (v4, and v6 where v4's
+  /// first form left it out).
+  static let alertTable = """
+    CREATE TABLE IF NOT EXISTS alert (
+      seq INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      kind TEXT NOT NULL,
+      title TEXT NOT NULL,
+      body TEXT NOT NULL,
+      taxi_code TEXT NOT NULL,
+      ride_id TEXT NOT NULL,
+      zone_id TEXT NOT NULL,
+      raised_at REAL NOT NULL,
+      acknowledged_at REAL,
+      acknowledged_by TEXT NOT NULL DEFAULT ''
+    );
+    CREATE INDEX IF NOT EXISTS alert_open ON alert(raised_at) WHERE acknowledged_at IS NULL;
+    """
 }
