@@ -38,6 +38,8 @@ extension IdentityStore {
   }
 
   /// The account's ``Binario_Identity_V1_AccountProfileChanged`` as it is now, `nil` when it is gone.
+  /// Reads only the four columns it needs, not `fetchAccount`'s whole row: migration v8 runs it,
+  /// and must keep working when a later migration adds a column to that row.
   static func accountProfile(_ accountID: String, _ db: Database) throws -> Binario_Identity_V1_AccountProfileChanged? {
     guard
       let row = try Row.fetchOne(
