@@ -33,6 +33,21 @@ public struct Money: Sendable, Hashable, Codable, CustomStringConvertible {
   }
 }
 
+extension Money {
+  /// How many digits the currency's minor unit has (ISO 4217): 0 for the yen, 3 for the dinars
+  /// of Bahrain, Jordan, Kuwait…, else 2.
+  public static func minorUnitDigits(_ currency: String) -> Int {
+    switch currency {
+    case "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF", "XPF":
+      return 0
+    case "BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND":
+      return 3
+    default:
+      return 2
+    }
+  }
+}
+
 extension InputValidation {
   /// An amount of at least zero in a currency; returns it with the currency upper-cased.
   @discardableResult

@@ -60,11 +60,22 @@ struct CalendarDateTests {
     #expect(CalendarDate(lateEvening, in: TimeZone(identifier: "UTC")!).description == "2027-03-09")
   }
 
-  @Test("renewals count from the start date, so month ends do not drift")
+  @Test("renewals count from the start date, so month ends do not drift; a trial's first charge is its last day")
   func renewals() {
-    let start = CalendarDate(iso: "2027-01-31")!
-    #expect(Subscription.firstRenewal(start: start, period: .monthly, onOrAfter: CalendarDate(iso: "2027-03-01")!).description == "2027-03-31")
-    #expect(Subscription.firstRenewal(start: start, period: .monthly, onOrAfter: CalendarDate(iso: "2027-02-10")!).description == "2027-02-28")
-    #expect(Subscription.firstRenewal(start: start, period: .weekly, onOrAfter: start).description == "2027-02-07")
+    func details(_ period: SubscriptionPeriod, trial: String? = nil) -> SubscriptionDetails {
+      SubscriptionDetails(
+        serviceName: "Netflix", customServiceName: false, planType: "", customPlanType: false,
+        startDate: CalendarDate(iso: "2027-01-31")!, period: period, price: Money(amountMinor: 999, currency: "EUR"),
+        cardLast4: "", automaticRenewal: false, category: .moviesAndTV, trialEndsOn: trial.flatMap { CalendarDate(iso: $0) }
+      )
+    }
+    func first(_ details: SubscriptionDetails, _ day: String) -> String {
+      Subscription.firstCharge(details, onOrAfter: CalendarDate(iso: day)!).description
+    }
+    #expect(first(details(.monthly), "2027-03-01") == "2027-03-31")
+    #expect(first(details(.monthly), "2027-02-10") == "2027-02-28")
+    #expect(first(details(.weekly), "2027-01-31") == "2027-02-07")
+    #expect(first(details(.monthly, trial: "2027-02-14"), "2027-01-31") == "2027-02-14")
+    #expect(first(details(.monthly, trial: "2027-02-14"), "2027-02-15") == "2027-03-14")
   }
 }

@@ -82,6 +82,14 @@ struct TicketValidationTests {
     let (mine, _) = try await ticketing.subscriptions.list(userID: "ada")
     #expect(mine.count == 1 && mine[0].details.category == .transport && mine[0].ticketID == ticket.id)
     #expect(mine[0].nextRenewal.description == "2027-04-11" && mine[0].details.price.amountMinor == 3900)
+    // Until it expires: its last day 04-10, a cost while it runs, none after; never due.
+    #expect(mine[0].endsOn?.description == "2027-04-10" && mine[0].status(on: ticketing.subscriptions.today) == .active)
+    #expect(try await ticketing.subscriptions.home(userID: "ada", renewals: 5).totals.map(\.monthly.amountMinor) == [3900])
+    ticketing.clock.advance(by: 31 * 86_400)  // 04-11
+    let ended = try await ticketing.subscriptions.subscription(userID: "ada", subscriptionID: mine[0].id)
+    #expect(ended.status(on: ticketing.subscriptions.today) == .ended && !ended.isDue(on: ticketing.subscriptions.today))
+    let home = try await ticketing.subscriptions.home(userID: "ada", renewals: 5)
+    #expect(home.totals.isEmpty && home.subscriptions == 0 && home.nextRenewals.isEmpty && home.due.isEmpty)
   }
 
   static func padded(_ text: String) -> String {

@@ -68,6 +68,7 @@ struct TicketingCommand: EventLoopCommand {
         clock: clock,
         accounts: accounts,
         zone: zone,
+        defaultReminderDays: reminderDays,
         changed: { reminders.wake() }
       )
       let logger = context.logger

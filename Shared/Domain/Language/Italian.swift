@@ -3,6 +3,10 @@ extension PersonText {
   /// ``PersonText``), and its Italian. `%@` takes the arguments in order; `%2$@` reorders.
   /// `scripts/check-person-texts.py` keeps it complete.
   static let italian: [String: String] = [
+    "\"%@\" is not a currency code":
+      "\"%@\" non è un codice di valuta",
+    "\"%@\" is not a date":
+      "\"%@\" non è una data",
     "\"%@\" is not a date (expected YYYY-MM-DD)":
       "\"%@\" non è una data (atteso AAAA-MM-GG)",
     "\"%@\" is not a language the suite speaks (it or en)":
@@ -55,12 +59,16 @@ extension PersonText {
       "%@ è terminato senza errori ma senza risposta",
     "%@ ends at %@":
       "%@ termina a %@",
+    "%@ ends on %@: nothing is due after that day":
+      "%@ termina il %@: dopo quel giorno non c'è nulla da pagare",
     "%@ fills its gaps from %@, which is not a source":
       "%@ colma le sue lacune da %@, che non è una fonte",
     "%@ has already asked you; accept their request instead":
       "%@ te l'ha già chiesto; accetta invece la sua richiesta",
     "%@ has already left %@":
       "%@ è già partito da %@",
+    "%@ has ended":
+      "%@ è terminato",
     "%@ has no event %@":
       "%@ non ha la tappa %@",
     "%@ has no extension %@ here":
@@ -81,6 +89,8 @@ extension PersonText {
       "%@ è soppresso",
     "%@ is cancelled between %@ and %@":
       "%@ è soppresso tra %@ e %@",
+    "%@ is cancelled: it ends on %@":
+      "%@ è disdetto: termina il %@",
     "%@ is due in %@ days (%@)":
       "%@ scade tra %@ giorni (%@)",
     "%@ is due today":
@@ -115,6 +125,10 @@ extension PersonText {
       "%@ non è tuo amico: un abbonamento si condivide solo con gli amici",
     "%@ is on board already":
       "%@ è già a bordo",
+    "%@ is overdue since %@":
+      "%@ è scaduto dal %@",
+    "%@ is paused: resume it first":
+      "%@ è in pausa: riattivalo prima",
     "%@ is required":
       "serve %@",
     "%@ is set in the service's settings (--reference-sources); change it there":
@@ -145,6 +159,8 @@ extension PersonText {
       "Ora %@ altri passeggeri condividono il tuo taxi delle %@; la tua quota è %@ (mai più che viaggiando da solo, %@).",
     "%@ read %@ %@.":
       "%@ ha misurato %@ %@.",
+    "%@ renews automatically: its payments are recorded by themselves":
+      "%@ si rinnova automaticamente: i suoi pagamenti si registrano da soli",
     "%@ renews in %@ days (%@)":
       "%@ si rinnova tra %@ giorni (%@)",
     "%@ renews today":
@@ -161,6 +177,8 @@ extension PersonText {
       "%@ è stato annullato",
     "%@ was charged to your card ending %@: the taxi was already on its way.":
       "%@ addebitati sulla tua carta che termina con %@: il taxi era già in viaggio.",
+    "%@ was due yesterday":
+      "%@ era da pagare ieri",
     "%@ → %@ via %@":
       "%@ → %@ via %@",
     "%@%% is not a discount (1 to 100)":
@@ -353,6 +371,8 @@ extension PersonText {
       "Il passeggero a %@ ha annullato; sei di nuovo in coda.",
     "The taxi on its way to %@ is out of service; we are offering your ride to another one.":
       "Il taxi diretto a %@ è fuori servizio; stiamo offrendo la tua corsa a un altro.",
+    "Then %@ %@, your share %@: cancel it before if you do not want to keep it.":
+      "Poi %@ %@, la tua quota %@: disdici prima se non vuoi tenerlo.",
     "Very poor":
       "Molto scadente",
     "Welcome to %@":
@@ -371,6 +391,12 @@ extension PersonText {
       "Sei stato segnalato come assente",
     "Your Binario confirmation code: %@":
       "Il tuo codice di conferma Binario: %@",
+    "Your free trial of %@ ends in %@ days (%@)":
+      "La tua prova gratuita di %@ termina tra %@ giorni (%@)",
+    "Your free trial of %@ ends today":
+      "La tua prova gratuita di %@ termina oggi",
+    "Your free trial of %@ ends tomorrow":
+      "La tua prova gratuita di %@ termina domani",
     "Your friend":
       "Il tuo amico",
     "Your ride %@ is %@.":
@@ -381,8 +407,10 @@ extension PersonText {
       "La tua corsa è terminata",
     "Your share of the shared taxi %@: %@ charged to your card ending %@.":
       "La tua quota del taxi condiviso %@: %@ addebitati sulla tua carta che termina con %@.",
-    "Your share: %@. %@, %@.":
-      "La tua quota: %@. %@, %@.",
+    "Your share: %@. %@.":
+      "La tua quota: %@. %@.",
+    "Your share: %@. Mark it paid once it is.":
+      "La tua quota: %@. Segnalo come pagato quando lo è.",
     "Your shared taxi: %@":
       "Il tuo taxi condiviso: %@",
     "Your taxi at %@ was cancelled without charge: your account is suspended.":
@@ -425,6 +453,10 @@ extension PersonText {
       "una data AAAA-MM-GG da oggi a 60 giorni da oggi",
     "a date YYYY-MM-DD is required":
       "serve una data AAAA-MM-GG",
+    "a date YYYY-MM-DD, or nothing":
+      "una data AAAA-MM-GG, o niente",
+    "a date YYYY-MM-DD, or nothing for today":
+      "una data AAAA-MM-GG, o niente per oggi",
     "a date as YYYY-MM-DD, not \"%@\"":
       "una data come AAAA-MM-GG, non \"%@\"",
     "a dedupe key":
@@ -443,6 +475,8 @@ extension PersonText {
       "una cifra",
     "a first name":
       "un nome",
+    "a free trial ends on or after the start date":
+      "una prova gratuita termina alla data di inizio o dopo",
     "a grid has 1 to %@ cells (rows × columns)":
       "una griglia ha da 1 a %@ celle (righe × colonne)",
     "a letter":
@@ -467,12 +501,16 @@ extension PersonText {
       "una pagina contiene da 1 a %@ elementi (0 per %@); %@ non è una dimensione di pagina",
     "a pass bought in the wallet changes with its ticket: refund the ticket instead":
       "un abbonamento acquistato nel portafoglio cambia con il suo biglietto: rimborsa invece il biglietto",
+    "a pass is paid when it is bought":
+      "un abbonamento si paga quando lo si acquista",
     "a pass is personal: one passenger":
       "un abbonamento è personale: un solo passeggero",
     "a passenger is on board; complete the ride instead":
       "un passeggero è a bordo; concludi invece la corsa",
     "a password is required":
       "serve una password",
+    "a payment cannot be recorded in the future":
+      "non si può registrare un pagamento nel futuro",
     "a payment method id":
       "un id di metodo di pagamento",
     "a payment method on file (add a card with AddPaymentMethod)":
@@ -481,8 +519,6 @@ extension PersonText {
       "serve un numero di telefono",
     "a pickup position or address is required":
       "serve una posizione o un indirizzo di partenza",
-    "a plan type":
-      "un tipo di piano",
     "a plate":
       "una targa",
     "a position is required":
@@ -527,6 +563,8 @@ extension PersonText {
       "serve un biglietto di tratta, un biglietto a zone, un carnet o un abbonamento",
     "a string is malformed":
       "una stringa non è valida",
+    "a subscription ends on or after its start date (%@)":
+      "un abbonamento termina alla sua data di inizio o dopo (%@)",
     "a subscription id is required":
       "serve un id di abbonamento",
     "a taxi code":
@@ -637,6 +675,8 @@ extension PersonText {
       "al massimo 500 id per chiamata",
     "at most 500 per call":
       "al massimo 500 per chiamata",
+    "at most 60 characters":
+      "al massimo 60 caratteri",
     "bands go up in distance":
       "le fasce crescono con la distanza",
     "before your first ride you need %@":
@@ -683,6 +723,10 @@ extension PersonText {
       "da -180 a 180",
     "from -90 to 90":
       "da -90 a 90",
+    "from 0 to 60 days before":
+      "da 0 a 60 giorni prima",
+    "from 1 to 10":
+      "da 1 a 10",
     "give the alert a name of 1 to 60 characters":
       "dai all'avviso un nome da 1 a 60 caratteri",
     "humidity":
@@ -795,6 +839,8 @@ extension PersonText {
       "indica un altro dei tuoi collegamenti",
     "names another source (the current year's dataset), not this one":
       "indica un'altra fonte (il dataset dell'anno in corso), non questa",
+    "no <Cube time=\"…\"> day in the XML: not the ECB's reference rates file":
+      "nessun giorno <Cube time=\"…\"> nell'XML: non è il file dei tassi di riferimento della BCE",
     "no account %@":
       "nessun account %@",
     "no account %@; create the driver with identity's CreateDriver":
@@ -829,6 +875,8 @@ extension PersonText {
       "nessun tipo di messaggio \"%@\"",
     "no offer %@ for your taxi":
       "nessuna offerta %@ per il tuo taxi",
+    "no one has registered with %@":
+      "nessuno si è registrato con %@",
     "no payment card on file: add one first (binario cards add)":
       "nessuna carta di pagamento registrata: aggiungine prima una (binario cards add)",
     "no payment method %@ among the user's cards":
@@ -899,6 +947,8 @@ extension PersonText {
       "non è un intervallo di zone",
     "now":
       "ora",
+    "one budget per category":
+      "un budget per categoria",
     "one text per language":
       "un testo per lingua",
     "one way":
@@ -939,6 +989,8 @@ extension PersonText {
       "imposta minutes o new_departure, non entrambi",
     "sign-in with Google is not configured on this server":
       "l'accesso con Google non è configurato su questo server",
+    "someone else marked %@ paid meanwhile: look at it again":
+      "qualcun altro ha segnato %@ come pagato nel frattempo: guardalo di nuovo",
     "stop %@":
       "fermata %@",
     "taxi %@ has the plate %@":
@@ -961,6 +1013,10 @@ extension PersonText {
       "non è il codice passeggero di questa corsa; chiedi al passeggero il suo",
     "that is your own address":
       "è il tuo stesso indirizzo",
+    "the CSV starts with \"Date, USD, …\": not the ECB's reference rates file":
+      "il CSV inizia con \"Date, USD, …\": non è il file dei tassi di riferimento della BCE",
+    "the ECB's reference rates file (XML or CSV) is required":
+      "serve il file dei tassi di riferimento della BCE (XML o CSV)",
     "the ID token carries no email address; allow the email scope":
       "l'ID token non contiene un indirizzo email; consenti l'ambito email",
     "the ID token does not verify: %@":
@@ -1037,6 +1093,10 @@ extension PersonText {
       "le condizioni",
     "the current password is required":
       "serve la password attuale",
+    "the date being paid (YYYY-MM-DD) is required":
+      "serve la data che si paga (AAAA-MM-GG)",
+    "the day %@ is not a date":
+      "il giorno %@ non è una data",
     "the deal must end after it starts":
       "l'offerta deve finire dopo l'inizio",
     "the deal's id is required":
@@ -1069,6 +1129,8 @@ extension PersonText {
       "la tabella tariffaria non ha un prezzo per %@",
     "the feed's zip archive is required":
       "serve l'archivio zip del feed",
+    "the file has no exchange rate":
+      "il file non contiene alcun tasso di cambio",
     "the gateway has not loaded identity's signing keys yet; retry shortly":
       "il gateway non ha ancora caricato le chiavi di firma di identity; riprova a breve",
     "the headsign":
@@ -1089,6 +1151,8 @@ extension PersonText {
       "la longitudine deve essere tra -180 e 180",
     "the name":
       "il nome",
+    "the next date to pay for %@ is %@, not %@":
+      "la prossima data da pagare per %@ è %@, non %@",
     "the note is longer than 500 characters":
       "la nota supera i 500 caratteri",
     "the notes":
@@ -1141,6 +1205,8 @@ extension PersonText {
       "l'intervallo deve finire dopo l'inizio",
     "the range must end after it starts (from %@, to %@)":
       "l'intervallo deve finire dopo l'inizio (da %@, a %@)",
+    "the rate of %@, \"%@\", is not a positive number":
+      "il tasso di %@, \"%@\", non è un numero positivo",
     "the reason":
       "il motivo",
     "the refresh token has expired; sign in again":

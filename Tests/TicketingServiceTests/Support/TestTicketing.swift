@@ -96,7 +96,10 @@ final class FakeAccounts: AccountDirectory {
     userIDs.map { PeerAccount(userID: $0, displayName: $0.capitalized, email: "\($0)@example.com") }
   }
 
-  func accounts(emails: [String]) async throws -> [PeerAccount] { [] }
+  /// Those at example.com exist, their id before the @.
+  func accounts(emails: [String]) async throws -> [PeerAccount] {
+    emails.filter { $0.hasSuffix("@example.com") }.map { PeerAccount(userID: String($0.prefix { $0 != "@" }), displayName: "", email: $0) }
+  }
 
   func isPendingContact(userID: String, email: String) async throws -> Bool { false }
 

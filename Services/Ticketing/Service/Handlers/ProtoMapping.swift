@@ -260,7 +260,7 @@ extension SubscriptionCategory {
 }
 
 extension SubscriptionsDomain.Draft {
-  init(_ details: Binario_Ticketing_V1_SubscriptionDetails, sharedWith: [String]) {
+  init(_ details: Binario_Ticketing_V1_SubscriptionDetails, sharedWith: [String], sharedWithEmails: [String]) {
     self.init(
       serviceName: details.serviceName,
       customServiceName: details.customServiceName,
@@ -273,13 +273,17 @@ extension SubscriptionsDomain.Draft {
       cardLast4: details.cardLast4,
       automaticRenewal: details.automaticRenewal,
       category: SubscriptionCategory(details.category),
-      sharedWith: sharedWith
+      trialEndsOn: details.trialEndsOn,
+      reminderDays: details.hasReminderDays ? Int(details.reminderDays) : nil,
+      sharedWith: sharedWith,
+      sharedWithEmails: sharedWithEmails
     )
   }
 }
 
 extension Binario_Ticketing_V1_Subscription {
-  init(_ subscription: Subscription, for userID: String, names: [String: String], today: CalendarDate) {
+  /// `people` by id (names and emails); `reminderDays` the lead time in force.
+  init(_ subscription: Subscription, for userID: String, people: [String: PeerAccount], today: CalendarDate, reminderDays: Int) {
     self.init()
     self.subscriptionID = subscription.id
     let details = subscription.details
@@ -294,12 +298,15 @@ extension Binario_Ticketing_V1_Subscription {
       $0.cardLast4 = details.cardLast4
       $0.automaticRenewal = details.automaticRenewal
       $0.category = details.category.proto
+      $0.trialEndsOn = details.trialEndsOn?.description ?? ""
+      if let days = details.reminderDays { $0.reminderDays = Int32(days) }
     }
     let shares = subscription.shares
     func member(_ entry: (userID: String, share: Money)) -> Binario_Ticketing_V1_SubscriptionMember {
       .with {
         $0.userID = entry.userID
-        $0.name = names[entry.userID] ?? ""
+        $0.name = people[entry.userID]?.displayName ?? ""
+        $0.email = people[entry.userID]?.email ?? ""
         $0.share = .init(entry.share)
       }
     }
@@ -311,5 +318,83 @@ extension Binario_Ticketing_V1_Subscription {
     self.owned = subscription.ownerID == userID
     self.ticketID = subscription.ticketID ?? ""
     self.createdAt = Google_Protobuf_Timestamp(date: subscription.createdAt)
+    self.status = subscription.status(on: today).proto
+    self.due = subscription.isDue(on: today)
+    self.daysOverdue = Int32(subscription.daysOverdue(on: today))
+    self.pausedOn = subscription.pausedOn?.description ?? ""
+    self.endsOn = subscription.endsOn?.description ?? ""
+    self.reminderDays = Int32(subscription.details.reminderDays ?? reminderDays)
+  }
+}
+
+extension Subscription.Status {
+  var proto: Binario_Ticketing_V1_SubscriptionStatus {
+    switch self {
+    case .active: return .active
+    case .trial: return .trial
+    case .paused: return .paused
+    case .cancelled: return .cancelled
+    case .ended: return .ended
+    }
+  }
+}
+
+extension Binario_Ticketing_V1_SubscriptionPayment {
+  init(_ payment: SubscriptionPayment, people: [String: PeerAccount]) {
+    self.init()
+    self.dueDate = payment.dueDate.description
+    self.paidOn = payment.paidOn.description
+    self.amount = .init(payment.amount)
+    self.automatic = payment.automatic
+    self.paidByUserID = payment.paidBy ?? ""
+    self.paidByName = payment.paidBy.flatMap { people[$0]?.displayName } ?? ""
+  }
+}
+
+extension Binario_Ticketing_V1_SubscriptionSettings {
+  init(_ settings: SubscriptionSettings) {
+    self.init()
+    self.reminderDays = Int32(settings.reminderDays)
+    self.homeRenewals = UInt32(settings.homeRenewals)
+    self.mainCurrency = settings.mainCurrency
+    self.monthlyBudgetMinor = settings.monthlyBudgetMinor
+    self.categoryBudgets = SubscriptionCategory.allCases.compactMap { category in
+      settings.categoryBudgets[category].map { amount in
+        .with {
+          $0.category = category.proto
+          $0.amountMinor = amount
+        }
+      }
+    }
+  }
+}
+
+extension Binario_Ticketing_V1_SpendTotal {
+  init(_ total: SpendingSummary.Total) {
+    self.init()
+    self.monthly = .init(total.monthly)
+    self.yearly = .init(total.yearly)
+  }
+}
+
+extension Binario_Ticketing_V1_UpcomingRenewal {
+  init(_ renewal: SpendingSummary.Renewal) {
+    self.init()
+    self.subscriptionID = renewal.subscription.id
+    self.serviceName = renewal.subscription.details.serviceName
+    self.date = renewal.date.description
+    self.daysLeft = Int32(renewal.daysLeft)
+    self.yourShare = .init(renewal.yourShare)
+  }
+}
+
+extension Binario_Ticketing_V1_CategoryStatistics {
+  init(_ figure: SpendingSummary.CategoryFigures) {
+    self.init()
+    self.category = figure.category.proto
+    self.subscriptions = UInt32(figure.subscriptions)
+    self.monthly = .init(figure.monthly)
+    self.shareBasisPoints = UInt32(figure.shareBasisPoints)
+    self.subscriptionsShareBasisPoints = UInt32(figure.subscriptionsShareBasisPoints)
   }
 }

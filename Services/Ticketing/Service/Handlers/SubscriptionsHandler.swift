@@ -13,11 +13,18 @@ public struct SubscriptionsHandler: Binario_Ticketing_V1_Subscriptions.SimpleSer
     self.domain = domain
   }
 
-  /// The subscriptions as the caller sees them, with everyone's names.
-  private func shown(_ subscriptions: [Subscription], for userID: String) async -> [Binario_Ticketing_V1_Subscription] {
-    let names = await domain.names(in: subscriptions)
+  /// The subscriptions as the caller sees them, with everyone's names and emails.
+  private func shown(_ subscriptions: [Subscription], for userID: String) async throws -> [Binario_Ticketing_V1_Subscription] {
+    let people = await domain.people(in: subscriptions)
+    let leads = try await domain.reminderDays(ownerIDs: subscriptions.map(\.ownerID))
     let today = domain.today
-    return subscriptions.map { Binario_Ticketing_V1_Subscription($0, for: userID, names: names, today: today) }
+    return subscriptions.map {
+      Binario_Ticketing_V1_Subscription($0, for: userID, people: people, today: today, reminderDays: leads[$0.ownerID] ?? 0)
+    }
+  }
+
+  private func shown(_ subscription: Subscription, for userID: String) async throws -> Binario_Ticketing_V1_Subscription {
+    try await shown([subscription], for: userID)[0]
   }
 
   public func getSubscriptionOptions(
@@ -39,10 +46,10 @@ public struct SubscriptionsHandler: Binario_Ticketing_V1_Subscriptions.SimpleSer
     let caller = try CallerIdentity.signedIn()
     let added = try await domain.add(
       ownerID: caller.userID,
-      .init(request.details, sharedWith: request.sharedWithUserIds),
+      .init(request.details, sharedWith: request.sharedWithUserIds, sharedWithEmails: request.sharedWithEmails),
       idempotencyKey: request.idempotencyKey
     )
-    let shown = await shown([added], for: caller.userID)[0]
+    let shown = try await shown(added, for: caller.userID)
     return .with { $0.subscription = shown }
   }
 
@@ -52,7 +59,7 @@ public struct SubscriptionsHandler: Binario_Ticketing_V1_Subscriptions.SimpleSer
   ) async throws -> Binario_Ticketing_V1_ListSubscriptionsResponse {
     let caller = try CallerIdentity.signedIn()
     let (mine, shared) = try await domain.list(userID: caller.userID)
-    let all = await shown(mine + shared, for: caller.userID)
+    let all = try await shown(mine + shared, for: caller.userID)
     return .with {
       $0.mine = Array(all.prefix(mine.count))
       $0.sharedWithMe = Array(all.dropFirst(mine.count))
@@ -65,7 +72,7 @@ public struct SubscriptionsHandler: Binario_Ticketing_V1_Subscriptions.SimpleSer
   ) async throws -> Binario_Ticketing_V1_GetSubscriptionResponse {
     let caller = try CallerIdentity.signedIn()
     let subscription = try await domain.subscription(userID: caller.userID, subscriptionID: request.subscriptionID)
-    let shown = await shown([subscription], for: caller.userID)[0]
+    let shown = try await shown(subscription, for: caller.userID)
     return .with { $0.subscription = shown }
   }
 
@@ -77,9 +84,9 @@ public struct SubscriptionsHandler: Binario_Ticketing_V1_Subscriptions.SimpleSer
     let updated = try await domain.update(
       userID: caller.userID,
       subscriptionID: request.subscriptionID,
-      .init(request.details, sharedWith: request.sharedWithUserIds)
+      .init(request.details, sharedWith: request.sharedWithUserIds, sharedWithEmails: request.sharedWithEmails)
     )
-    let shown = await shown([updated], for: caller.userID)[0]
+    let shown = try await shown(updated, for: caller.userID)
     return .with { $0.subscription = shown }
   }
 
@@ -106,20 +113,18 @@ public struct SubscriptionsHandler: Binario_Ticketing_V1_Subscriptions.SimpleSer
     let caller = try CallerIdentity.signedIn()
     let home = try await domain.home(userID: caller.userID, renewals: Int(clamping: request.renewals))
     return .with {
-      $0.totals = home.totals.map { total in
-        .with {
-          $0.monthly = .init(total.monthly)
-          $0.yearly = .init(total.yearly)
-        }
-      }
+      $0.totals = home.totals.map(Binario_Ticketing_V1_SpendTotal.init)
       $0.subscriptions = UInt32(home.subscriptions)
-      $0.nextRenewals = home.nextRenewals.map { renewal in
+      $0.nextRenewals = home.nextRenewals.map(Binario_Ticketing_V1_UpcomingRenewal.init)
+      $0.due = home.due.map(Binario_Ticketing_V1_UpcomingRenewal.init)
+      if let grand = home.grandTotal { $0.grandTotal = .init(grand) }
+      $0.ratesDate = home.ratesDate?.description ?? ""
+      $0.unconverted = home.unconverted
+      $0.budgetNotices = home.budgetNotices.map { notice in
         .with {
-          $0.subscriptionID = renewal.subscription.id
-          $0.serviceName = renewal.subscription.details.serviceName
-          $0.date = renewal.date.description
-          $0.daysLeft = Int32(renewal.daysLeft)
-          $0.yourShare = .init(renewal.yourShare)
+          $0.category = notice.category?.proto ?? .unspecified
+          $0.budget = .init(notice.budget)
+          $0.spent = .init(notice.spent)
         }
       }
     }
@@ -132,14 +137,122 @@ public struct SubscriptionsHandler: Binario_Ticketing_V1_Subscriptions.SimpleSer
     let caller = try CallerIdentity.signedIn()
     let figures = try await domain.statistics(userID: caller.userID)
     return .with {
-      $0.categories = figures.map { figure in
+      $0.categories = figures.perCurrency.map(Binario_Ticketing_V1_CategoryStatistics.init)
+      $0.converted = figures.converted.map(Binario_Ticketing_V1_CategoryStatistics.init)
+      $0.ratesDate = figures.ratesDate?.description ?? ""
+    }
+  }
+
+  public func markSubscriptionPaid(
+    request: Binario_Ticketing_V1_MarkSubscriptionPaidRequest,
+    context: ServerContext
+  ) async throws -> Binario_Ticketing_V1_MarkSubscriptionPaidResponse {
+    let caller = try CallerIdentity.signedIn()
+    let (subscription, payment) = try await domain.markPaid(
+      userID: caller.userID,
+      subscriptionID: request.subscriptionID,
+      dueDate: request.dueDate,
+      paidOn: request.paidOn
+    )
+    let shown = try await shown(subscription, for: caller.userID)
+    let people = await domain.people(ids: payment.paidBy.map { [$0] } ?? [])
+    return .with {
+      $0.subscription = shown
+      $0.payment = .init(payment, people: people)
+    }
+  }
+
+  public func listSubscriptionPayments(
+    request: Binario_Ticketing_V1_ListSubscriptionPaymentsRequest,
+    context: ServerContext
+  ) async throws -> Binario_Ticketing_V1_ListSubscriptionPaymentsResponse {
+    let caller = try CallerIdentity.signedIn()
+    let (payments, total) = try await domain.payments(userID: caller.userID, subscriptionID: request.subscriptionID)
+    let people = await domain.people(ids: payments.compactMap(\.paidBy))
+    return .with {
+      $0.payments = payments.map { .init($0, people: people) }
+      $0.totalPaid = .init(total)
+    }
+  }
+
+  public func pauseSubscription(
+    request: Binario_Ticketing_V1_PauseSubscriptionRequest,
+    context: ServerContext
+  ) async throws -> Binario_Ticketing_V1_PauseSubscriptionResponse {
+    let caller = try CallerIdentity.signedIn()
+    let paused = try await domain.pause(userID: caller.userID, subscriptionID: request.subscriptionID)
+    let shown = try await shown(paused, for: caller.userID)
+    return .with { $0.subscription = shown }
+  }
+
+  public func cancelSubscription(
+    request: Binario_Ticketing_V1_CancelSubscriptionRequest,
+    context: ServerContext
+  ) async throws -> Binario_Ticketing_V1_CancelSubscriptionResponse {
+    let caller = try CallerIdentity.signedIn()
+    let cancelled = try await domain.cancel(userID: caller.userID, subscriptionID: request.subscriptionID, endsOn: request.endsOn)
+    let shown = try await shown(cancelled, for: caller.userID)
+    return .with { $0.subscription = shown }
+  }
+
+  public func resumeSubscription(
+    request: Binario_Ticketing_V1_ResumeSubscriptionRequest,
+    context: ServerContext
+  ) async throws -> Binario_Ticketing_V1_ResumeSubscriptionResponse {
+    let caller = try CallerIdentity.signedIn()
+    let resumed = try await domain.resume(userID: caller.userID, subscriptionID: request.subscriptionID)
+    let shown = try await shown(resumed, for: caller.userID)
+    return .with { $0.subscription = shown }
+  }
+
+  public func getSubscriptionSettings(
+    request: Binario_Ticketing_V1_GetSubscriptionSettingsRequest,
+    context: ServerContext
+  ) async throws -> Binario_Ticketing_V1_GetSubscriptionSettingsResponse {
+    let settings = try await domain.settings(userID: try CallerIdentity.signedIn().userID)
+    return .with { $0.settings = .init(settings) }
+  }
+
+  public func updateSubscriptionSettings(
+    request: Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest,
+    context: ServerContext
+  ) async throws -> Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse {
+    let given = request.settings
+    let settings = try await domain.updateSettings(
+      userID: try CallerIdentity.signedIn().userID,
+      reminderDays: Int(given.reminderDays),
+      homeRenewals: Int(given.homeRenewals),
+      mainCurrency: given.mainCurrency,
+      monthlyBudgetMinor: given.monthlyBudgetMinor,
+      categoryBudgets: given.categoryBudgets.map { (SubscriptionCategory($0.category), $0.amountMinor) }
+    )
+    return .with { $0.settings = .init(settings) }
+  }
+
+  public func getExchangeRates(
+    request: Binario_Ticketing_V1_GetExchangeRatesRequest,
+    context: ServerContext
+  ) async throws -> Binario_Ticketing_V1_GetExchangeRatesResponse {
+    guard let rates = try await domain.exchangeRates() else { return .init() }
+    return .with {
+      $0.ratesDate = rates.date.description
+      $0.rates = rates.perEuro.keys.sorted().map { currency in
         .with {
-          $0.category = figure.category.proto
-          $0.subscriptions = UInt32(figure.subscriptions)
-          $0.monthly = .init(figure.monthly)
-          $0.shareBasisPoints = UInt32(figure.shareBasisPoints)
+          $0.currency = currency
+          $0.perEuro = "\(rates.perEuro[currency]!)"
         }
       }
+    }
+  }
+
+  public func loadExchangeRates(
+    request: Binario_Ticketing_V1_LoadExchangeRatesRequest,
+    context: ServerContext
+  ) async throws -> Binario_Ticketing_V1_LoadExchangeRatesResponse {
+    let rates = try await domain.loadExchangeRates(request.content)
+    return .with {
+      $0.ratesDate = rates.date.description
+      $0.currencies = UInt32(rates.perEuro.count)
     }
   }
 }

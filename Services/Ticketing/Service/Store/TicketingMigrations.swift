@@ -156,4 +156,56 @@ public enum TicketingMigrations {
           """
       )
     }
+    // A subscription's life (SubscribeME's issue #42): a free trial's last day, its own reminder
+    // lead time, paused from, ended on; every payment recorded (`subscription_payment`, the
+    // renewal date it paid unique per subscription); each person's settings and budgets; the
+    // exchange rates the operator loaded; the overdue notices sent. A pass ends on its last day,
+    // the day before the renewal the pass's subscription was given (passes were a period long).
+    .add("v5-subscription-life") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE subscription ADD COLUMN trial_ends_on TEXT;
+          ALTER TABLE subscription ADD COLUMN reminder_days INTEGER;
+          ALTER TABLE subscription ADD COLUMN paused_on TEXT;
+          ALTER TABLE subscription ADD COLUMN ends_on TEXT;
+          UPDATE subscription SET ends_on = date(next_renewal, '-1 day') WHERE ticket_id IS NOT NULL;
+          CREATE TABLE subscription_payment (
+            subscription_id TEXT NOT NULL REFERENCES subscription(id) ON DELETE CASCADE,
+            due_date TEXT NOT NULL,
+            paid_on TEXT NOT NULL,
+            amount_minor INTEGER NOT NULL,
+            currency TEXT NOT NULL,
+            automatic INTEGER NOT NULL,
+            paid_by TEXT,
+            recorded_at REAL NOT NULL,
+            PRIMARY KEY (subscription_id, due_date)
+          );
+          CREATE INDEX subscription_payment_by_payer ON subscription_payment(paid_by) WHERE paid_by IS NOT NULL;
+          CREATE TABLE subscription_settings (
+            user_id TEXT PRIMARY KEY NOT NULL,
+            reminder_days INTEGER NOT NULL,
+            home_renewals INTEGER NOT NULL,
+            main_currency TEXT NOT NULL,
+            monthly_budget_minor INTEGER NOT NULL
+          );
+          CREATE TABLE subscription_budget (
+            user_id TEXT NOT NULL,
+            category TEXT NOT NULL,
+            amount_minor INTEGER NOT NULL,
+            PRIMARY KEY (user_id, category)
+          );
+          CREATE TABLE exchange_rate (
+            currency TEXT PRIMARY KEY NOT NULL,
+            per_euro TEXT NOT NULL,
+            rates_date TEXT NOT NULL
+          );
+          CREATE TABLE overdue_notice (
+            subscription_id TEXT NOT NULL REFERENCES subscription(id) ON DELETE CASCADE,
+            renewal_date TEXT NOT NULL,
+            sent_at REAL NOT NULL,
+            PRIMARY KEY (subscription_id, renewal_date)
+          );
+          """
+      )
+    }
 }

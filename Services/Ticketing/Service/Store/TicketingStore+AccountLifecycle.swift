@@ -7,8 +7,9 @@ import GRDB
 /// transaction with the event cursor.
 extension TicketingStore {
   /// Erases or de-identifies what ticketing holds about `userID`: their quotes and pending
-  /// follow changes are erased; the subscriptions they own are deleted (with their members and
-  /// reminders) and their memberships of others' end; their purchases, charges and tickets stay
+  /// follow changes are erased; the subscriptions they own are deleted (with their members,
+  /// reminders and payments), their memberships of others' end, their subscription settings and
+  /// budgets go, and the payments they marked on others' subscriptions stay without them; their purchases, charges and tickets stay
   /// for accounting (amount, currency, dates, what was sold) without the buyer, the card or the
   /// signed code that named them; the rides they checked as an inspector lose the inspector.
   public func eraseAccount(userID: String, position: EventPosition, at now: Date) async throws -> TicketingErasure {
@@ -19,6 +20,10 @@ extension TicketingStore {
       let subscriptions = db.changesCount
       try db.execute(sql: "DELETE FROM subscription_member WHERE user_id = ?", arguments: [userID])
       let memberships = db.changesCount
+      // Their settings go; the payments they marked on others' subscriptions stay, by no one.
+      try db.execute(sql: "DELETE FROM subscription_settings WHERE user_id = ?", arguments: [userID])
+      try db.execute(sql: "DELETE FROM subscription_budget WHERE user_id = ?", arguments: [userID])
+      try db.execute(sql: "UPDATE subscription_payment SET paid_by = NULL WHERE paid_by = ?", arguments: [userID])
       // The card's last digits on the person's charges and their refunds.
       try db.execute(
         sql: """

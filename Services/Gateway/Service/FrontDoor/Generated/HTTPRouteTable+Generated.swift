@@ -2048,9 +2048,20 @@ extension HTTPRouteTable {
       rpc: "/binario.ticketing.v1.Subscriptions/AddSubscription",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["details.automatic_renewal": .bool, "details.card_last4": .string, "details.category": .string, "details.custom_plan_type": .bool, "details.custom_service_name": .bool, "details.period": .string, "details.plan_type": .string, "details.price.amount_minor": .string, "details.price.currency": .string, "details.service_name": .string, "details.start_date": .string, "idempotency_key": .string],
+      parameterKinds: ["details.automatic_renewal": .bool, "details.card_last4": .string, "details.category": .string, "details.custom_plan_type": .bool, "details.custom_service_name": .bool, "details.period": .string, "details.plan_type": .string, "details.price.amount_minor": .string, "details.price.currency": .string, "details.reminder_days": .number, "details.service_name": .string, "details.start_date": .string, "details.trial_ends_on": .string, "idempotency_key": .string],
       transcoder: MessageTranscoder<Binario_Ticketing_V1_AddSubscriptionRequest, Binario_Ticketing_V1_AddSubscriptionResponse>(),
       summary: "Records a subscription of the caller's, shared with friends of theirs. The same `idempotency_key` again returns the subscription it added (as it is now) and adds nothing."
+    ),
+    HTTPRoute(
+      verb: .post,
+      template: "/v1/me/subscriptions/{subscription_id}:cancel",
+      body: "*",
+      rpc: "/binario.ticketing.v1.Subscriptions/CancelSubscription",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["ends_on": .string, "subscription_id": .string],
+      transcoder: MessageTranscoder<Binario_Ticketing_V1_CancelSubscriptionRequest, Binario_Ticketing_V1_CancelSubscriptionResponse>(),
+      summary: "Owner only: a cancelled subscription ends on `ends_on` (today when empty); it renews up to that day, not after. It is kept, with its payments, among the owner's subscriptions as ended."
     ),
     HTTPRoute(
       verb: .delete,
@@ -2062,6 +2073,17 @@ extension HTTPRouteTable {
       parameterKinds: ["subscription_id": .string],
       transcoder: MessageTranscoder<Binario_Ticketing_V1_DeleteSubscriptionRequest, Binario_Ticketing_V1_DeleteSubscriptionResponse>(),
       summary: "Owner only."
+    ),
+    HTTPRoute(
+      verb: .get,
+      template: "/v1/exchange-rates",
+      body: "",
+      rpc: "/binario.ticketing.v1.Subscriptions/GetExchangeRates",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: [:],
+      transcoder: MessageTranscoder<Binario_Ticketing_V1_GetExchangeRatesRequest, Binario_Ticketing_V1_GetExchangeRatesResponse>(),
+      summary: "The exchange rates in force: per euro, with the day they are the reference rates of."
     ),
     HTTPRoute(
       verb: .get,
@@ -2087,6 +2109,17 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .get,
+      template: "/v1/me/subscription-settings",
+      body: "",
+      rpc: "/binario.ticketing.v1.Subscriptions/GetSubscriptionSettings",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: [:],
+      transcoder: MessageTranscoder<Binario_Ticketing_V1_GetSubscriptionSettingsRequest, Binario_Ticketing_V1_GetSubscriptionSettingsResponse>(),
+      summary: "The caller's settings: the default reminder lead time, how many renewals home shows, the main currency and the budgets."
+    ),
+    HTTPRoute(
+      verb: .get,
       template: "/v1/me/subscription-statistics",
       body: "",
       rpc: "/binario.ticketing.v1.Subscriptions/GetSubscriptionStatistics",
@@ -2109,6 +2142,17 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .get,
+      template: "/v1/me/subscriptions/{subscription_id}/payments",
+      body: "",
+      rpc: "/binario.ticketing.v1.Subscriptions/ListSubscriptionPayments",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["subscription_id": .string],
+      transcoder: MessageTranscoder<Binario_Ticketing_V1_ListSubscriptionPaymentsRequest, Binario_Ticketing_V1_ListSubscriptionPaymentsResponse>(),
+      summary: "Every payment recorded, newest first: by hand (who marked it) or automatic."
+    ),
+    HTTPRoute(
+      verb: .get,
       template: "/v1/me/subscriptions",
       body: "",
       rpc: "/binario.ticketing.v1.Subscriptions/ListSubscriptions",
@@ -2119,15 +2163,70 @@ extension HTTPRouteTable {
       summary: "The caller's own subscriptions and those shared with them, apart."
     ),
     HTTPRoute(
+      verb: .post,
+      template: "/v1/admin/exchange-rates",
+      body: "*",
+      rpc: "/binario.ticketing.v1.Subscriptions/LoadExchangeRates",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["content": .string],
+      transcoder: MessageTranscoder<Binario_Ticketing_V1_LoadExchangeRatesRequest, Binario_Ticketing_V1_LoadExchangeRatesResponse>(),
+      summary: "Replaces the exchange rates with those of a file as the ECB publishes its euro foreign exchange reference rates: eurofxref-daily.xml, or the CSV inside eurofxref.zip."
+    ),
+    HTTPRoute(
+      verb: .post,
+      template: "/v1/me/subscriptions/{subscription_id}:markPaid",
+      body: "*",
+      rpc: "/binario.ticketing.v1.Subscriptions/MarkSubscriptionPaid",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["due_date": .string, "paid_on": .string, "subscription_id": .string],
+      transcoder: MessageTranscoder<Binario_Ticketing_V1_MarkSubscriptionPaidRequest, Binario_Ticketing_V1_MarkSubscriptionPaidResponse>(),
+      summary: "The owner or a member records the payment of the date due (`due_date`, which makes a retry harmless: the same date again returns the payment it recorded); the next date moves on by one period."
+    ),
+    HTTPRoute(
+      verb: .post,
+      template: "/v1/me/subscriptions/{subscription_id}:pause",
+      body: "*",
+      rpc: "/binario.ticketing.v1.Subscriptions/PauseSubscription",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["subscription_id": .string],
+      transcoder: MessageTranscoder<Binario_Ticketing_V1_PauseSubscriptionRequest, Binario_Ticketing_V1_PauseSubscriptionResponse>(),
+      summary: "Owner only: nothing falls due and nothing is reminded until it is resumed."
+    ),
+    HTTPRoute(
+      verb: .post,
+      template: "/v1/me/subscriptions/{subscription_id}:resume",
+      body: "*",
+      rpc: "/binario.ticketing.v1.Subscriptions/ResumeSubscription",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["subscription_id": .string],
+      transcoder: MessageTranscoder<Binario_Ticketing_V1_ResumeSubscriptionRequest, Binario_Ticketing_V1_ResumeSubscriptionResponse>(),
+      summary: "Owner only: a paused or cancelled subscription renews again, from its next date on or after today (the paused periods are not owed)."
+    ),
+    HTTPRoute(
       verb: .put,
       template: "/v1/me/subscriptions/{subscription_id}",
       body: "*",
       rpc: "/binario.ticketing.v1.Subscriptions/UpdateSubscription",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["details.automatic_renewal": .bool, "details.card_last4": .string, "details.category": .string, "details.custom_plan_type": .bool, "details.custom_service_name": .bool, "details.period": .string, "details.plan_type": .string, "details.price.amount_minor": .string, "details.price.currency": .string, "details.service_name": .string, "details.start_date": .string, "subscription_id": .string],
+      parameterKinds: ["details.automatic_renewal": .bool, "details.card_last4": .string, "details.category": .string, "details.custom_plan_type": .bool, "details.custom_service_name": .bool, "details.period": .string, "details.plan_type": .string, "details.price.amount_minor": .string, "details.price.currency": .string, "details.reminder_days": .number, "details.service_name": .string, "details.start_date": .string, "details.trial_ends_on": .string, "subscription_id": .string],
       transcoder: MessageTranscoder<Binario_Ticketing_V1_UpdateSubscriptionRequest, Binario_Ticketing_V1_UpdateSubscriptionResponse>(),
       summary: "Replaces a subscription's details and who it is shared with (owner only)."
+    ),
+    HTTPRoute(
+      verb: .put,
+      template: "/v1/me/subscription-settings",
+      body: "*",
+      rpc: "/binario.ticketing.v1.Subscriptions/UpdateSubscriptionSettings",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["settings.home_renewals": .number, "settings.main_currency": .string, "settings.monthly_budget_minor": .string, "settings.reminder_days": .number],
+      transcoder: MessageTranscoder<Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest, Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse>(),
+      summary: ""
     ),
     HTTPRoute(
       verb: .post,

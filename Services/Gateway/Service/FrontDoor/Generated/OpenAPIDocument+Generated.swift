@@ -2390,6 +2390,154 @@ extension OpenAPIDocument {
         ]
       }
     },
+    "/v1/admin/exchange-rates": {
+      "post": {
+        "operationId": "Subscriptions_LoadExchangeRates",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "Replaces the exchange rates with those of a file as the ECB publishes its euro foreign exchange reference rates:",
+        "description": "Replaces the exchange rates with those of a file as the ECB publishes its euro foreign exchange reference rates: eurofxref-daily.xml, or the CSV inside eurofxref.zip.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "ADMIN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.LoadExchangeRatesResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.ticketing.v1.LoadExchangeRatesRequest"
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/admin/lines": {
       "get": {
         "operationId": "Scheduling_ListLines",
@@ -10063,6 +10211,105 @@ extension OpenAPIDocument {
         }
       }
     },
+    "/v1/exchange-rates": {
+      "get": {
+        "operationId": "Subscriptions_GetExchangeRates",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "The exchange rates in force:",
+        "description": "The exchange rates in force: per euro, with the day they are the reference rates of.",
+        "security": [
+          {},
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "PUBLIC",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.GetExchangeRatesResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/fares": {
       "get": {
         "operationId": "Tickets_GetFareTable",
@@ -15045,6 +15292,260 @@ extension OpenAPIDocument {
         ]
       }
     },
+    "/v1/me/subscription-settings": {
+      "get": {
+        "operationId": "Subscriptions_GetSubscriptionSettings",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "The caller's settings:",
+        "description": "The caller's settings: the default reminder lead time, how many renewals home shows, the main currency and the budgets.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.GetSubscriptionSettingsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "put": {
+        "operationId": "Subscriptions_UpdateSubscriptionSettings",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "UpdateSubscriptionSettings",
+        "description": "UpdateSubscriptionSettings",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.UpdateSubscriptionSettingsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.ticketing.v1.UpdateSubscriptionSettingsRequest"
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/me/subscription-statistics": {
       "get": {
         "operationId": "Subscriptions_GetSubscriptionStatistics",
@@ -15939,6 +16440,766 @@ extension OpenAPIDocument {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/binario.ticketing.v1.UpdateSubscriptionRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/me/subscriptions/{subscription_id}/payments": {
+      "get": {
+        "operationId": "Subscriptions_ListSubscriptionPayments",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "Every payment recorded, newest first:",
+        "description": "Every payment recorded, newest first: by hand (who marked it) or automatic.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.ListSubscriptionPaymentsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "subscription_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/me/subscriptions/{subscription_id}:cancel": {
+      "post": {
+        "operationId": "Subscriptions_CancelSubscription",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "Owner only:",
+        "description": "Owner only: a cancelled subscription ends on `ends_on` (today when empty); it renews up to that day, not after. It is kept, with its payments, among the owner's subscriptions as ended.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.CancelSubscriptionResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "subscription_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.ticketing.v1.CancelSubscriptionRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/me/subscriptions/{subscription_id}:markPaid": {
+      "post": {
+        "operationId": "Subscriptions_MarkSubscriptionPaid",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "The owner or a member records the payment of the date due (`due_date`, which makes a retry harmless:",
+        "description": "The owner or a member records the payment of the date due (`due_date`, which makes a retry harmless: the same date again returns the payment it recorded); the next date moves on by one period.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.MarkSubscriptionPaidResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "subscription_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.ticketing.v1.MarkSubscriptionPaidRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/me/subscriptions/{subscription_id}:pause": {
+      "post": {
+        "operationId": "Subscriptions_PauseSubscription",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "Owner only:",
+        "description": "Owner only: nothing falls due and nothing is reminded until it is resumed.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.PauseSubscriptionResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "subscription_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.ticketing.v1.PauseSubscriptionRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/me/subscriptions/{subscription_id}:resume": {
+      "post": {
+        "operationId": "Subscriptions_ResumeSubscription",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "Owner only:",
+        "description": "Owner only: a paused or cancelled subscription renews again, from its next date on or after today (the paused periods are not owed).",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.ResumeSubscriptionResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "subscription_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.ticketing.v1.ResumeSubscriptionRequest"
               }
             }
           }
@@ -34418,6 +35679,12 @@ extension OpenAPIDocument {
           },
           "idempotencyKey": {
             "type": "string"
+          },
+          "sharedWithEmails": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
           }
         },
         "additionalProperties": false
@@ -34446,6 +35713,51 @@ extension OpenAPIDocument {
           },
           "fullUnitPrice": {
             "$ref": "#/components/schemas/binario.type.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.BudgetNotice": {
+        "type": "object",
+        "properties": {
+          "category": {
+            "type": "string",
+            "enum": [
+              "SUBSCRIPTION_CATEGORY_UNSPECIFIED",
+              "SUBSCRIPTION_CATEGORY_MOVIES_AND_TV",
+              "SUBSCRIPTION_CATEGORY_MUSIC",
+              "SUBSCRIPTION_CATEGORY_SHOPPING",
+              "SUBSCRIPTION_CATEGORY_TECH",
+              "SUBSCRIPTION_CATEGORY_OTHER",
+              "SUBSCRIPTION_CATEGORY_TRANSPORT"
+            ]
+          },
+          "budget": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "spent": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.CancelSubscriptionRequest": {
+        "type": "object",
+        "properties": {
+          "subscriptionId": {
+            "type": "string"
+          },
+          "endsOn": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.CancelSubscriptionResponse": {
+        "type": "object",
+        "properties": {
+          "subscription": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.Subscription"
           }
         },
         "additionalProperties": false
@@ -34483,6 +35795,29 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.ticketing.v1.CategoryBudget": {
+        "type": "object",
+        "properties": {
+          "category": {
+            "type": "string",
+            "enum": [
+              "SUBSCRIPTION_CATEGORY_UNSPECIFIED",
+              "SUBSCRIPTION_CATEGORY_MOVIES_AND_TV",
+              "SUBSCRIPTION_CATEGORY_MUSIC",
+              "SUBSCRIPTION_CATEGORY_SHOPPING",
+              "SUBSCRIPTION_CATEGORY_TECH",
+              "SUBSCRIPTION_CATEGORY_OTHER",
+              "SUBSCRIPTION_CATEGORY_TRANSPORT"
+            ]
+          },
+          "amountMinor": {
+            "type": "string",
+            "format": "int64",
+            "pattern": "^-?[0-9]+$"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.ticketing.v1.CategoryStatistics": {
         "type": "object",
         "properties": {
@@ -34508,6 +35843,12 @@ extension OpenAPIDocument {
             "$ref": "#/components/schemas/binario.type.v1.Money"
           },
           "shareBasisPoints": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "subscriptionsShareBasisPoints": {
             "type": "integer",
             "format": "int64",
             "minimum": 0,
@@ -34541,6 +35882,33 @@ extension OpenAPIDocument {
           },
           "yearlyPass": {
             "$ref": "#/components/schemas/binario.type.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.ExchangeRate": {
+        "type": "object",
+        "properties": {
+          "currency": {
+            "type": "string"
+          },
+          "perEuro": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.GetExchangeRatesResponse": {
+        "type": "object",
+        "properties": {
+          "ratesDate": {
+            "type": "string"
+          },
+          "rates": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.ExchangeRate"
+            }
           }
         },
         "additionalProperties": false
@@ -34642,6 +36010,15 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.ticketing.v1.GetSubscriptionSettingsResponse": {
+        "type": "object",
+        "properties": {
+          "settings": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.SubscriptionSettings"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.ticketing.v1.GetSubscriptionStatisticsResponse": {
         "type": "object",
         "properties": {
@@ -34650,6 +36027,15 @@ extension OpenAPIDocument {
             "items": {
               "$ref": "#/components/schemas/binario.ticketing.v1.CategoryStatistics"
             }
+          },
+          "converted": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.CategoryStatistics"
+            }
+          },
+          "ratesDate": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -34670,6 +36056,30 @@ extension OpenAPIDocument {
             "maximum": 4294967295
           },
           "nextRenewals": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.UpcomingRenewal"
+            }
+          },
+          "grandTotal": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.SpendTotal"
+          },
+          "ratesDate": {
+            "type": "string"
+          },
+          "unconverted": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "budgetNotices": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.BudgetNotice"
+            }
+          },
+          "due": {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/binario.ticketing.v1.UpcomingRenewal"
@@ -34738,6 +36148,21 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.ticketing.v1.ListSubscriptionPaymentsResponse": {
+        "type": "object",
+        "properties": {
+          "payments": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.SubscriptionPayment"
+            }
+          },
+          "totalPaid": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.ticketing.v1.ListSubscriptionsResponse": {
         "type": "object",
         "properties": {
@@ -34791,6 +36216,57 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.ticketing.v1.LoadExchangeRatesRequest": {
+        "type": "object",
+        "properties": {
+          "content": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.LoadExchangeRatesResponse": {
+        "type": "object",
+        "properties": {
+          "ratesDate": {
+            "type": "string"
+          },
+          "currencies": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.MarkSubscriptionPaidRequest": {
+        "type": "object",
+        "properties": {
+          "subscriptionId": {
+            "type": "string"
+          },
+          "dueDate": {
+            "type": "string"
+          },
+          "paidOn": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.MarkSubscriptionPaidResponse": {
+        "type": "object",
+        "properties": {
+          "subscription": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.Subscription"
+          },
+          "payment": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.SubscriptionPayment"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.ticketing.v1.PassRequest": {
         "type": "object",
         "properties": {
@@ -34821,6 +36297,24 @@ extension OpenAPIDocument {
               "TRAVEL_CLASS_SECOND",
               "TRAVEL_CLASS_FIRST"
             ]
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.PauseSubscriptionRequest": {
+        "type": "object",
+        "properties": {
+          "subscriptionId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.PauseSubscriptionResponse": {
+        "type": "object",
+        "properties": {
+          "subscription": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.Subscription"
           }
         },
         "additionalProperties": false
@@ -34994,6 +36488,24 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.ticketing.v1.ResumeSubscriptionRequest": {
+        "type": "object",
+        "properties": {
+          "subscriptionId": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.ResumeSubscriptionResponse": {
+        "type": "object",
+        "properties": {
+          "subscription": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.Subscription"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.ticketing.v1.SpendTotal": {
         "type": "object",
         "properties": {
@@ -35081,6 +36593,34 @@ extension OpenAPIDocument {
           "createdAt": {
             "type": "string",
             "format": "date-time"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "SUBSCRIPTION_STATUS_UNSPECIFIED",
+              "SUBSCRIPTION_STATUS_ACTIVE",
+              "SUBSCRIPTION_STATUS_TRIAL",
+              "SUBSCRIPTION_STATUS_PAUSED",
+              "SUBSCRIPTION_STATUS_CANCELLED",
+              "SUBSCRIPTION_STATUS_ENDED"
+            ]
+          },
+          "due": {
+            "type": "boolean"
+          },
+          "daysOverdue": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "pausedOn": {
+            "type": "string"
+          },
+          "endsOn": {
+            "type": "string"
+          },
+          "reminderDays": {
+            "type": "integer",
+            "format": "int32"
           }
         },
         "additionalProperties": false
@@ -35133,6 +36673,13 @@ extension OpenAPIDocument {
               "SUBSCRIPTION_CATEGORY_OTHER",
               "SUBSCRIPTION_CATEGORY_TRANSPORT"
             ]
+          },
+          "trialEndsOn": {
+            "type": "string"
+          },
+          "reminderDays": {
+            "type": "integer",
+            "format": "int32"
           }
         },
         "additionalProperties": false
@@ -35148,6 +36695,63 @@ extension OpenAPIDocument {
           },
           "share": {
             "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "email": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.SubscriptionPayment": {
+        "type": "object",
+        "properties": {
+          "dueDate": {
+            "type": "string"
+          },
+          "paidOn": {
+            "type": "string"
+          },
+          "amount": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "automatic": {
+            "type": "boolean"
+          },
+          "paidByUserId": {
+            "type": "string"
+          },
+          "paidByName": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.SubscriptionSettings": {
+        "type": "object",
+        "properties": {
+          "reminderDays": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "homeRenewals": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "mainCurrency": {
+            "type": "string"
+          },
+          "monthlyBudgetMinor": {
+            "type": "string",
+            "format": "int64",
+            "pattern": "^-?[0-9]+$"
+          },
+          "categoryBudgets": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.CategoryBudget"
+            }
           }
         },
         "additionalProperties": false
@@ -35361,6 +36965,12 @@ extension OpenAPIDocument {
             "items": {
               "type": "string"
             }
+          },
+          "sharedWithEmails": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
           }
         },
         "additionalProperties": false
@@ -35370,6 +36980,24 @@ extension OpenAPIDocument {
         "properties": {
           "subscription": {
             "$ref": "#/components/schemas/binario.ticketing.v1.Subscription"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.UpdateSubscriptionSettingsRequest": {
+        "type": "object",
+        "properties": {
+          "settings": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.SubscriptionSettings"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.UpdateSubscriptionSettingsResponse": {
+        "type": "object",
+        "properties": {
+          "settings": {
+            "$ref": "#/components/schemas/binario.ticketing.v1.SubscriptionSettings"
           }
         },
         "additionalProperties": false

@@ -9,6 +9,8 @@ public final class SubscriptionsDomain: Sendable {
   let accounts: any AccountDirectory
   /// The zone whose calendar days renewals fall on.
   let zone: TimeZone
+  /// The reminder lead time of people who chose none.
+  let defaultReminderDays: Int
   /// Called after a subscription is added or changed (the reminder job's ``RenewalReminders/wake()``).
   let changed: @Sendable () -> Void
 
@@ -17,12 +19,14 @@ public final class SubscriptionsDomain: Sendable {
     clock: any DomainClock,
     accounts: any AccountDirectory,
     zone: TimeZone,
+    defaultReminderDays: Int = 3,
     changed: @escaping @Sendable () -> Void = {}
   ) {
     self.store = store
     self.clock = clock
     self.accounts = accounts
     self.zone = zone
+    self.defaultReminderDays = defaultReminderDays
     self.changed = changed
   }
 
@@ -41,7 +45,12 @@ public final class SubscriptionsDomain: Sendable {
     public var cardLast4: String
     public var automaticRenewal: Bool
     public var category: SubscriptionCategory?
+    /// Empty, or a free trial's last day (YYYY-MM-DD).
+    public var trialEndsOn: String
+    public var reminderDays: Int?
     public var sharedWith: [String]
+    /// Friends by the email they registered with.
+    public var sharedWithEmails: [String]
 
     public init(
       serviceName: String,
@@ -55,7 +64,10 @@ public final class SubscriptionsDomain: Sendable {
       cardLast4: String,
       automaticRenewal: Bool,
       category: SubscriptionCategory?,
-      sharedWith: [String]
+      trialEndsOn: String = "",
+      reminderDays: Int? = nil,
+      sharedWith: [String],
+      sharedWithEmails: [String] = []
     ) {
       self.serviceName = serviceName
       self.customServiceName = customServiceName
@@ -68,7 +80,10 @@ public final class SubscriptionsDomain: Sendable {
       self.cardLast4 = cardLast4
       self.automaticRenewal = automaticRenewal
       self.category = category
+      self.trialEndsOn = trialEndsOn
+      self.reminderDays = reminderDays
       self.sharedWith = sharedWith
+      self.sharedWithEmails = sharedWithEmails
     }
   }
 
@@ -94,13 +109,17 @@ public final class SubscriptionsDomain: Sendable {
     return stored
   }
 
-  /// The owner replaces the details and who it is shared with.
+  /// The owner replaces the details and who it is shared with. The next date stays unless the
+  /// dates it comes from (start, period, trial) changed.
   public func update(userID: String, subscriptionID: String, _ draft: Draft) async throws -> Subscription {
     var subscription = try await owned(userID: userID, subscriptionID: subscriptionID, action: "edit")
     let (details, members) = try await checked(draft, ownerID: userID)
+    let before = subscription.details
     subscription.details = details
     subscription.memberIDs = members
-    subscription.nextRenewal = Self.nextRenewal(details, today: today)
+    if (before.startDate, before.period, before.trialEndsOn) != (details.startDate, details.period, details.trialEndsOn) {
+      subscription.nextRenewal = Self.nextRenewal(details, today: today)
+    }
     try await store.replaceSubscription(subscription)
     changed()
     return subscription
@@ -130,14 +149,17 @@ public final class SubscriptionsDomain: Sendable {
     return (all.filter { $0.ownerID == userID }, all.filter { $0.ownerID != userID })
   }
 
-  /// Display names of the people in `subscriptions` (owner and members).
-  public func names(in subscriptions: [Subscription]) async -> [String: String] {
-    let ids = Set(subscriptions.flatMap { [$0.ownerID] + $0.memberIDs })
-    let found = (try? await accounts.accounts(ids: ids.sorted())) ?? []
-    return Dictionary(found.map { ($0.userID, $0.displayName) }, uniquingKeysWith: { first, _ in first })
+  /// The people in `subscriptions` (owner and members), by id: their names and emails.
+  public func people(in subscriptions: [Subscription]) async -> [String: PeerAccount] {
+    await people(ids: subscriptions.flatMap { [$0.ownerID] + $0.memberIDs })
   }
 
-  private func visible(userID: String, subscriptionID: String) async throws -> Subscription {
+  func people(ids: [String]) async -> [String: PeerAccount] {
+    let found = (try? await accounts.accounts(ids: Set(ids).sorted())) ?? []
+    return Dictionary(found.map { ($0.userID, $0) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  func visible(userID: String, subscriptionID: String) async throws -> Subscription {
     if subscriptionID.isEmpty { throw ServiceError.invalid("subscription_id", "a subscription id is required") }
     guard let subscription = try await store.subscription(id: subscriptionID),
       subscription.ownerID == userID || subscription.memberIDs.contains(userID)
@@ -145,7 +167,7 @@ public final class SubscriptionsDomain: Sendable {
     return subscription
   }
 
-  private func owned(userID: String, subscriptionID: String, action: String) async throws -> Subscription {
+  func owned(userID: String, subscriptionID: String, action: String) async throws -> Subscription {
     let subscription = try await visible(userID: userID, subscriptionID: subscriptionID)
     guard subscription.ownerID == userID else {
       throw ServiceError.permissionDenied("only the owner may \(action) a shared subscription; you may withdraw from it")
@@ -166,7 +188,8 @@ public final class SubscriptionsDomain: Sendable {
         check.fail("details.service_name", "\"\(serviceName)\" is not in the list (GetSubscriptionOptions); set custom_service_name for another")
       }
     }
-    var planType = check.requiredText(draft.planType, field: "details.plan_type", what: "a plan type", maxLength: 60)
+    var planType = draft.planType.trimmingCharacters(in: .whitespaces)
+    if planType.count > 60 { check.fail("details.plan_type", "at most 60 characters") }
     if !draft.customPlanType, !planType.isEmpty {
       if let listed = SubscriptionDetails.planTypes.first(where: { $0.caseInsensitiveCompare(planType) == .orderedSame }) {
         planType = listed
@@ -180,6 +203,16 @@ public final class SubscriptionsDomain: Sendable {
     let start = CalendarDate(iso: draft.startDate.trimmingCharacters(in: .whitespaces))
     if start == nil { check.fail("details.start_date", "a date YYYY-MM-DD is required") }
     if draft.period == nil { check.fail("details.period", "weekly, monthly, quarterly or yearly") }
+    let rawTrial = draft.trialEndsOn.trimmingCharacters(in: .whitespaces)
+    let trialEndsOn = rawTrial.isEmpty ? nil : CalendarDate(iso: rawTrial)
+    if !rawTrial.isEmpty, trialEndsOn == nil {
+      check.fail("details.trial_ends_on", "a date YYYY-MM-DD, or nothing")
+    } else if let trialEndsOn, let start, trialEndsOn < start {
+      check.fail("details.trial_ends_on", "a free trial ends on or after the start date")
+    }
+    if let days = draft.reminderDays, !(0 ... 60).contains(days) {
+      check.fail("details.reminder_days", "from 0 to 60 days before")
+    }
     if draft.category == nil { check.fail("details.category", "a category is required") }
     let price = check.money(draft.priceMinor, currency: draft.currency, field: "details.price")
     let last4 = draft.cardLast4.trimmingCharacters(in: .whitespaces)
@@ -195,15 +228,35 @@ public final class SubscriptionsDomain: Sendable {
         members.append(id)
       }
     }
-    if members.count > 20 { check.fail("shared_with_user_ids", "at most 20 people") }
-    try check.finish()
-    for (index, member) in members.enumerated() {
-      if try await !accounts.areFriends(ownerID, member) {
-        throw ServiceError.invalid(
-          "shared_with_user_ids[\(index)]",
-          "\(member) is not your friend: a subscription is shared with friends only"
-        )
+    var emails: [String] = []
+    for (index, raw) in draft.sharedWithEmails.enumerated() {
+      let email = raw.trimmingCharacters(in: .whitespaces).lowercased()
+      if email.isEmpty || !email.contains("@") {
+        check.fail("shared_with_emails[\(index)]", "an email address is required")
+      } else if !emails.contains(email) {
+        emails.append(email)
       }
+    }
+    try check.finish()
+    // Each member with the field that named them, for an error.
+    var named = members.enumerated().map { (id: $1, field: "shared_with_user_ids[\($0)]", shown: $1) }
+    if !emails.isEmpty {
+      let found = try await accounts.accounts(emails: emails)
+      for (index, email) in emails.enumerated() {
+        let field = "shared_with_emails[\(index)]"
+        guard let account = found.first(where: { $0.email.lowercased() == email }) else {
+          throw ServiceError.invalid(field, "no one has registered with \(email)")
+        }
+        if account.userID == ownerID { throw ServiceError.invalid(field, "you are the owner") }
+        if !members.contains(account.userID) {
+          members.append(account.userID)
+          named.append((account.userID, field, email))
+        }
+      }
+    }
+    if members.count > 20 { throw ServiceError.invalid("shared_with_user_ids", "at most 20 people") }
+    for member in named where try await !accounts.areFriends(ownerID, member.id) {
+      throw ServiceError.invalid(member.field, "\(member.shown) is not your friend: a subscription is shared with friends only")
     }
     let details = SubscriptionDetails(
       serviceName: serviceName,
@@ -215,15 +268,17 @@ public final class SubscriptionsDomain: Sendable {
       price: price,
       cardLast4: last4,
       automaticRenewal: draft.automaticRenewal,
-      category: draft.category!
+      category: draft.category!,
+      trialEndsOn: trialEndsOn,
+      reminderDays: draft.reminderDays
     )
     return (details, members)
   }
 
-  /// A subscription starting later first falls due on its start date; else the first renewal
-  /// from today on.
+  /// A subscription starting later (without a trial) first falls due on its start date; else
+  /// its first charge from today on (the dates before today taken as paid).
   static func nextRenewal(_ details: SubscriptionDetails, today: CalendarDate) -> CalendarDate {
-    details.startDate > today
-      ? details.startDate : Subscription.firstRenewal(start: details.startDate, period: details.period, onOrAfter: today)
+    details.trialEndsOn == nil && details.startDate > today
+      ? details.startDate : Subscription.firstCharge(details, onOrAfter: today)
   }
 }

@@ -114,7 +114,8 @@ extension TicketingDomain {
     return ticket
   }
 
-  /// A pass shows among its holder's subscriptions (category Transport).
+  /// A pass shows among its holder's subscriptions (category Transport) until it expires: its last
+  /// day is the one before the start of the day it stops being valid.
   private func passSubscription(for purchase: PurchaseRecord) -> Subscription? {
     guard let pass = purchase.tickets.first, pass.kind == .pass, let period = pass.passPeriod else { return nil }
     let start = CalendarDate(pass.validFrom, in: zone)
@@ -136,7 +137,8 @@ extension TicketingDomain {
       memberIDs: [],
       nextRenewal: start.adding(months: period == .monthly ? 1 : 12),
       ticketID: pass.id,
-      createdAt: purchase.createdAt
+      createdAt: purchase.createdAt,
+      endsOn: CalendarDate(pass.validUntil, in: zone).adding(days: -1)
     )
   }
 

@@ -5,9 +5,20 @@
 /// owner's friends (identity's AreFriends): each member sees it among "shared with me", with
 /// their share of the price (the price split exactly in minor units, the owner taking any
 /// remainder), and may withdraw. Monthly and yearly passes bought in the wallet appear among
-/// their holder's subscriptions with category Transport; they change with their ticket.
+/// their holder's subscriptions with category Transport until they expire; they change with
+/// their ticket.
 ///
-/// Amounts in different currencies are never added together: totals are per currency.
+/// Its life: a subscription paid by hand falls due on each renewal date and stays due (overdue
+/// after the day) until the owner or a member marks it paid, which records a payment and moves
+/// the date on by one period; an automatic one records its payment and moves on by itself. It may
+/// start with a free trial (the first charge on the trial's last day), be paused (no dues, no
+/// reminders; resumed from the next date) or cancelled with an end date (no renewal after it;
+/// kept, with its payments, as ended). Reminders come the person's lead time before each date.
+///
+/// Totals are per currency; besides them, one grand total in the person's main currency,
+/// converted with the exchange rates the operator loaded (the ECB's reference rates), when every
+/// currency has a rate. Paused, cancelled and ended subscriptions are not in the totals; a free
+/// trial is, at the price it converts to.
 
 // DO NOT EDIT.
 // swift-format-ignore-file
@@ -148,6 +159,123 @@ public enum Binario_Ticketing_V1_Subscriptions: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "MarkSubscriptionPaid" metadata.
+        public enum MarkSubscriptionPaid: Sendable {
+            /// Request type for "MarkSubscriptionPaid".
+            public typealias Input = Binario_Ticketing_V1_MarkSubscriptionPaidRequest
+            /// Response type for "MarkSubscriptionPaid".
+            public typealias Output = Binario_Ticketing_V1_MarkSubscriptionPaidResponse
+            /// Descriptor for "MarkSubscriptionPaid".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.ticketing.v1.Subscriptions"),
+                method: "MarkSubscriptionPaid",
+                type: .unary
+            )
+        }
+        /// Namespace for "ListSubscriptionPayments" metadata.
+        public enum ListSubscriptionPayments: Sendable {
+            /// Request type for "ListSubscriptionPayments".
+            public typealias Input = Binario_Ticketing_V1_ListSubscriptionPaymentsRequest
+            /// Response type for "ListSubscriptionPayments".
+            public typealias Output = Binario_Ticketing_V1_ListSubscriptionPaymentsResponse
+            /// Descriptor for "ListSubscriptionPayments".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.ticketing.v1.Subscriptions"),
+                method: "ListSubscriptionPayments",
+                type: .unary
+            )
+        }
+        /// Namespace for "PauseSubscription" metadata.
+        public enum PauseSubscription: Sendable {
+            /// Request type for "PauseSubscription".
+            public typealias Input = Binario_Ticketing_V1_PauseSubscriptionRequest
+            /// Response type for "PauseSubscription".
+            public typealias Output = Binario_Ticketing_V1_PauseSubscriptionResponse
+            /// Descriptor for "PauseSubscription".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.ticketing.v1.Subscriptions"),
+                method: "PauseSubscription",
+                type: .unary
+            )
+        }
+        /// Namespace for "CancelSubscription" metadata.
+        public enum CancelSubscription: Sendable {
+            /// Request type for "CancelSubscription".
+            public typealias Input = Binario_Ticketing_V1_CancelSubscriptionRequest
+            /// Response type for "CancelSubscription".
+            public typealias Output = Binario_Ticketing_V1_CancelSubscriptionResponse
+            /// Descriptor for "CancelSubscription".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.ticketing.v1.Subscriptions"),
+                method: "CancelSubscription",
+                type: .unary
+            )
+        }
+        /// Namespace for "ResumeSubscription" metadata.
+        public enum ResumeSubscription: Sendable {
+            /// Request type for "ResumeSubscription".
+            public typealias Input = Binario_Ticketing_V1_ResumeSubscriptionRequest
+            /// Response type for "ResumeSubscription".
+            public typealias Output = Binario_Ticketing_V1_ResumeSubscriptionResponse
+            /// Descriptor for "ResumeSubscription".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.ticketing.v1.Subscriptions"),
+                method: "ResumeSubscription",
+                type: .unary
+            )
+        }
+        /// Namespace for "GetSubscriptionSettings" metadata.
+        public enum GetSubscriptionSettings: Sendable {
+            /// Request type for "GetSubscriptionSettings".
+            public typealias Input = Binario_Ticketing_V1_GetSubscriptionSettingsRequest
+            /// Response type for "GetSubscriptionSettings".
+            public typealias Output = Binario_Ticketing_V1_GetSubscriptionSettingsResponse
+            /// Descriptor for "GetSubscriptionSettings".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.ticketing.v1.Subscriptions"),
+                method: "GetSubscriptionSettings",
+                type: .unary
+            )
+        }
+        /// Namespace for "UpdateSubscriptionSettings" metadata.
+        public enum UpdateSubscriptionSettings: Sendable {
+            /// Request type for "UpdateSubscriptionSettings".
+            public typealias Input = Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest
+            /// Response type for "UpdateSubscriptionSettings".
+            public typealias Output = Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse
+            /// Descriptor for "UpdateSubscriptionSettings".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.ticketing.v1.Subscriptions"),
+                method: "UpdateSubscriptionSettings",
+                type: .unary
+            )
+        }
+        /// Namespace for "GetExchangeRates" metadata.
+        public enum GetExchangeRates: Sendable {
+            /// Request type for "GetExchangeRates".
+            public typealias Input = Binario_Ticketing_V1_GetExchangeRatesRequest
+            /// Response type for "GetExchangeRates".
+            public typealias Output = Binario_Ticketing_V1_GetExchangeRatesResponse
+            /// Descriptor for "GetExchangeRates".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.ticketing.v1.Subscriptions"),
+                method: "GetExchangeRates",
+                type: .unary
+            )
+        }
+        /// Namespace for "LoadExchangeRates" metadata.
+        public enum LoadExchangeRates: Sendable {
+            /// Request type for "LoadExchangeRates".
+            public typealias Input = Binario_Ticketing_V1_LoadExchangeRatesRequest
+            /// Response type for "LoadExchangeRates".
+            public typealias Output = Binario_Ticketing_V1_LoadExchangeRatesResponse
+            /// Descriptor for "LoadExchangeRates".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.ticketing.v1.Subscriptions"),
+                method: "LoadExchangeRates",
+                type: .unary
+            )
+        }
         /// Descriptors for all methods in the "binario.ticketing.v1.Subscriptions" service.
         public static let descriptors: [GRPCCore.MethodDescriptor] = [
             GetSubscriptionOptions.descriptor,
@@ -158,7 +286,16 @@ public enum Binario_Ticketing_V1_Subscriptions: Sendable {
             DeleteSubscription.descriptor,
             WithdrawFromSubscription.descriptor,
             GetSubscriptionsHome.descriptor,
-            GetSubscriptionStatistics.descriptor
+            GetSubscriptionStatistics.descriptor,
+            MarkSubscriptionPaid.descriptor,
+            ListSubscriptionPayments.descriptor,
+            PauseSubscription.descriptor,
+            CancelSubscription.descriptor,
+            ResumeSubscription.descriptor,
+            GetSubscriptionSettings.descriptor,
+            UpdateSubscriptionSettings.descriptor,
+            GetExchangeRates.descriptor,
+            LoadExchangeRates.descriptor
         ]
     }
 }
@@ -348,6 +485,170 @@ extension Binario_Ticketing_V1_Subscriptions {
             request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_GetSubscriptionStatisticsRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_GetSubscriptionStatisticsResponse>
+
+        /// Handle the "MarkSubscriptionPaid" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The owner or a member records the payment of the date due (`due_date`, which makes a retry
+        /// > harmless: the same date again returns the payment it recorded); the next date moves on by one
+        /// > period.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Ticketing_V1_MarkSubscriptionPaidRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Ticketing_V1_MarkSubscriptionPaidResponse` messages.
+        func markSubscriptionPaid(
+            request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_MarkSubscriptionPaidRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_MarkSubscriptionPaidResponse>
+
+        /// Handle the "ListSubscriptionPayments" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every payment recorded, newest first: by hand (who marked it) or automatic.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Ticketing_V1_ListSubscriptionPaymentsRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Ticketing_V1_ListSubscriptionPaymentsResponse` messages.
+        func listSubscriptionPayments(
+            request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_ListSubscriptionPaymentsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_ListSubscriptionPaymentsResponse>
+
+        /// Handle the "PauseSubscription" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Owner only: nothing falls due and nothing is reminded until it is resumed.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Ticketing_V1_PauseSubscriptionRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Ticketing_V1_PauseSubscriptionResponse` messages.
+        func pauseSubscription(
+            request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_PauseSubscriptionRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_PauseSubscriptionResponse>
+
+        /// Handle the "CancelSubscription" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Owner only: a cancelled subscription ends on `ends_on` (today when empty); it renews up to that
+        /// > day, not after. It is kept, with its payments, among the owner's subscriptions as ended.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Ticketing_V1_CancelSubscriptionRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Ticketing_V1_CancelSubscriptionResponse` messages.
+        func cancelSubscription(
+            request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_CancelSubscriptionRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_CancelSubscriptionResponse>
+
+        /// Handle the "ResumeSubscription" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Owner only: a paused or cancelled subscription renews again, from its next date on or after
+        /// > today (the paused periods are not owed).
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Ticketing_V1_ResumeSubscriptionRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Ticketing_V1_ResumeSubscriptionResponse` messages.
+        func resumeSubscription(
+            request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_ResumeSubscriptionRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_ResumeSubscriptionResponse>
+
+        /// Handle the "GetSubscriptionSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's settings: the default reminder lead time, how many renewals home shows, the main
+        /// > currency and the budgets.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Ticketing_V1_GetSubscriptionSettingsRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Ticketing_V1_GetSubscriptionSettingsResponse` messages.
+        func getSubscriptionSettings(
+            request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_GetSubscriptionSettingsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_GetSubscriptionSettingsResponse>
+
+        /// Handle the "UpdateSubscriptionSettings" method.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse` messages.
+        func updateSubscriptionSettings(
+            request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse>
+
+        /// Handle the "GetExchangeRates" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The exchange rates in force: per euro, with the day they are the reference rates of.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Ticketing_V1_GetExchangeRatesRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Ticketing_V1_GetExchangeRatesResponse` messages.
+        func getExchangeRates(
+            request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_GetExchangeRatesRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_GetExchangeRatesResponse>
+
+        /// Handle the "LoadExchangeRates" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Replaces the exchange rates with those of a file as the ECB publishes its euro foreign
+        /// > exchange reference rates: eurofxref-daily.xml, or the CSV inside eurofxref.zip.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Ticketing_V1_LoadExchangeRatesRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Ticketing_V1_LoadExchangeRatesResponse` messages.
+        func loadExchangeRates(
+            request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_LoadExchangeRatesRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_LoadExchangeRatesResponse>
     }
 
     /// Service protocol for the "binario.ticketing.v1.Subscriptions" service.
@@ -521,6 +822,170 @@ extension Binario_Ticketing_V1_Subscriptions {
             request: GRPCCore.ServerRequest<Binario_Ticketing_V1_GetSubscriptionStatisticsRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_GetSubscriptionStatisticsResponse>
+
+        /// Handle the "MarkSubscriptionPaid" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The owner or a member records the payment of the date due (`due_date`, which makes a retry
+        /// > harmless: the same date again returns the payment it recorded); the next date moves on by one
+        /// > period.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_MarkSubscriptionPaidRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Ticketing_V1_MarkSubscriptionPaidResponse` message.
+        func markSubscriptionPaid(
+            request: GRPCCore.ServerRequest<Binario_Ticketing_V1_MarkSubscriptionPaidRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_MarkSubscriptionPaidResponse>
+
+        /// Handle the "ListSubscriptionPayments" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every payment recorded, newest first: by hand (who marked it) or automatic.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_ListSubscriptionPaymentsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Ticketing_V1_ListSubscriptionPaymentsResponse` message.
+        func listSubscriptionPayments(
+            request: GRPCCore.ServerRequest<Binario_Ticketing_V1_ListSubscriptionPaymentsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_ListSubscriptionPaymentsResponse>
+
+        /// Handle the "PauseSubscription" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Owner only: nothing falls due and nothing is reminded until it is resumed.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_PauseSubscriptionRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Ticketing_V1_PauseSubscriptionResponse` message.
+        func pauseSubscription(
+            request: GRPCCore.ServerRequest<Binario_Ticketing_V1_PauseSubscriptionRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_PauseSubscriptionResponse>
+
+        /// Handle the "CancelSubscription" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Owner only: a cancelled subscription ends on `ends_on` (today when empty); it renews up to that
+        /// > day, not after. It is kept, with its payments, among the owner's subscriptions as ended.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_CancelSubscriptionRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Ticketing_V1_CancelSubscriptionResponse` message.
+        func cancelSubscription(
+            request: GRPCCore.ServerRequest<Binario_Ticketing_V1_CancelSubscriptionRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_CancelSubscriptionResponse>
+
+        /// Handle the "ResumeSubscription" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Owner only: a paused or cancelled subscription renews again, from its next date on or after
+        /// > today (the paused periods are not owed).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_ResumeSubscriptionRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Ticketing_V1_ResumeSubscriptionResponse` message.
+        func resumeSubscription(
+            request: GRPCCore.ServerRequest<Binario_Ticketing_V1_ResumeSubscriptionRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_ResumeSubscriptionResponse>
+
+        /// Handle the "GetSubscriptionSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's settings: the default reminder lead time, how many renewals home shows, the main
+        /// > currency and the budgets.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_GetSubscriptionSettingsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Ticketing_V1_GetSubscriptionSettingsResponse` message.
+        func getSubscriptionSettings(
+            request: GRPCCore.ServerRequest<Binario_Ticketing_V1_GetSubscriptionSettingsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_GetSubscriptionSettingsResponse>
+
+        /// Handle the "UpdateSubscriptionSettings" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse` message.
+        func updateSubscriptionSettings(
+            request: GRPCCore.ServerRequest<Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse>
+
+        /// Handle the "GetExchangeRates" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The exchange rates in force: per euro, with the day they are the reference rates of.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_GetExchangeRatesRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Ticketing_V1_GetExchangeRatesResponse` message.
+        func getExchangeRates(
+            request: GRPCCore.ServerRequest<Binario_Ticketing_V1_GetExchangeRatesRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_GetExchangeRatesResponse>
+
+        /// Handle the "LoadExchangeRates" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Replaces the exchange rates with those of a file as the ECB publishes its euro foreign
+        /// > exchange reference rates: eurofxref-daily.xml, or the CSV inside eurofxref.zip.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_LoadExchangeRatesRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Ticketing_V1_LoadExchangeRatesResponse` message.
+        func loadExchangeRates(
+            request: GRPCCore.ServerRequest<Binario_Ticketing_V1_LoadExchangeRatesRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_LoadExchangeRatesResponse>
     }
 
     /// Simple service protocol for the "binario.ticketing.v1.Subscriptions" service.
@@ -692,6 +1157,170 @@ extension Binario_Ticketing_V1_Subscriptions {
             request: Binario_Ticketing_V1_GetSubscriptionStatisticsRequest,
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Ticketing_V1_GetSubscriptionStatisticsResponse
+
+        /// Handle the "MarkSubscriptionPaid" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The owner or a member records the payment of the date due (`due_date`, which makes a retry
+        /// > harmless: the same date again returns the payment it recorded); the next date moves on by one
+        /// > period.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Ticketing_V1_MarkSubscriptionPaidRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Ticketing_V1_MarkSubscriptionPaidResponse` to respond with.
+        func markSubscriptionPaid(
+            request: Binario_Ticketing_V1_MarkSubscriptionPaidRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Ticketing_V1_MarkSubscriptionPaidResponse
+
+        /// Handle the "ListSubscriptionPayments" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every payment recorded, newest first: by hand (who marked it) or automatic.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Ticketing_V1_ListSubscriptionPaymentsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Ticketing_V1_ListSubscriptionPaymentsResponse` to respond with.
+        func listSubscriptionPayments(
+            request: Binario_Ticketing_V1_ListSubscriptionPaymentsRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Ticketing_V1_ListSubscriptionPaymentsResponse
+
+        /// Handle the "PauseSubscription" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Owner only: nothing falls due and nothing is reminded until it is resumed.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Ticketing_V1_PauseSubscriptionRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Ticketing_V1_PauseSubscriptionResponse` to respond with.
+        func pauseSubscription(
+            request: Binario_Ticketing_V1_PauseSubscriptionRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Ticketing_V1_PauseSubscriptionResponse
+
+        /// Handle the "CancelSubscription" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Owner only: a cancelled subscription ends on `ends_on` (today when empty); it renews up to that
+        /// > day, not after. It is kept, with its payments, among the owner's subscriptions as ended.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Ticketing_V1_CancelSubscriptionRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Ticketing_V1_CancelSubscriptionResponse` to respond with.
+        func cancelSubscription(
+            request: Binario_Ticketing_V1_CancelSubscriptionRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Ticketing_V1_CancelSubscriptionResponse
+
+        /// Handle the "ResumeSubscription" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Owner only: a paused or cancelled subscription renews again, from its next date on or after
+        /// > today (the paused periods are not owed).
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Ticketing_V1_ResumeSubscriptionRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Ticketing_V1_ResumeSubscriptionResponse` to respond with.
+        func resumeSubscription(
+            request: Binario_Ticketing_V1_ResumeSubscriptionRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Ticketing_V1_ResumeSubscriptionResponse
+
+        /// Handle the "GetSubscriptionSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's settings: the default reminder lead time, how many renewals home shows, the main
+        /// > currency and the budgets.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Ticketing_V1_GetSubscriptionSettingsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Ticketing_V1_GetSubscriptionSettingsResponse` to respond with.
+        func getSubscriptionSettings(
+            request: Binario_Ticketing_V1_GetSubscriptionSettingsRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Ticketing_V1_GetSubscriptionSettingsResponse
+
+        /// Handle the "UpdateSubscriptionSettings" method.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse` to respond with.
+        func updateSubscriptionSettings(
+            request: Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse
+
+        /// Handle the "GetExchangeRates" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The exchange rates in force: per euro, with the day they are the reference rates of.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Ticketing_V1_GetExchangeRatesRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Ticketing_V1_GetExchangeRatesResponse` to respond with.
+        func getExchangeRates(
+            request: Binario_Ticketing_V1_GetExchangeRatesRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Ticketing_V1_GetExchangeRatesResponse
+
+        /// Handle the "LoadExchangeRates" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Replaces the exchange rates with those of a file as the ECB publishes its euro foreign
+        /// > exchange reference rates: eurofxref-daily.xml, or the CSV inside eurofxref.zip.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Ticketing_V1_LoadExchangeRatesRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Ticketing_V1_LoadExchangeRatesResponse` to respond with.
+        func loadExchangeRates(
+            request: Binario_Ticketing_V1_LoadExchangeRatesRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Ticketing_V1_LoadExchangeRatesResponse
     }
 }
 
@@ -798,6 +1427,105 @@ extension Binario_Ticketing_V1_Subscriptions.StreamingServiceProtocol {
                 )
             }
         )
+        router.registerHandler(
+            forMethod: Binario_Ticketing_V1_Subscriptions.Method.MarkSubscriptionPaid.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_MarkSubscriptionPaidRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_MarkSubscriptionPaidResponse>(),
+            handler: { request, context in
+                try await self.markSubscriptionPaid(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Ticketing_V1_Subscriptions.Method.ListSubscriptionPayments.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_ListSubscriptionPaymentsRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_ListSubscriptionPaymentsResponse>(),
+            handler: { request, context in
+                try await self.listSubscriptionPayments(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Ticketing_V1_Subscriptions.Method.PauseSubscription.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_PauseSubscriptionRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_PauseSubscriptionResponse>(),
+            handler: { request, context in
+                try await self.pauseSubscription(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Ticketing_V1_Subscriptions.Method.CancelSubscription.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_CancelSubscriptionRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_CancelSubscriptionResponse>(),
+            handler: { request, context in
+                try await self.cancelSubscription(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Ticketing_V1_Subscriptions.Method.ResumeSubscription.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_ResumeSubscriptionRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_ResumeSubscriptionResponse>(),
+            handler: { request, context in
+                try await self.resumeSubscription(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Ticketing_V1_Subscriptions.Method.GetSubscriptionSettings.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_GetSubscriptionSettingsRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_GetSubscriptionSettingsResponse>(),
+            handler: { request, context in
+                try await self.getSubscriptionSettings(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Ticketing_V1_Subscriptions.Method.UpdateSubscriptionSettings.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse>(),
+            handler: { request, context in
+                try await self.updateSubscriptionSettings(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Ticketing_V1_Subscriptions.Method.GetExchangeRates.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_GetExchangeRatesRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_GetExchangeRatesResponse>(),
+            handler: { request, context in
+                try await self.getExchangeRates(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Ticketing_V1_Subscriptions.Method.LoadExchangeRates.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_LoadExchangeRatesRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_LoadExchangeRatesResponse>(),
+            handler: { request, context in
+                try await self.loadExchangeRates(
+                    request: request,
+                    context: context
+                )
+            }
+        )
     }
 }
 
@@ -897,6 +1625,105 @@ extension Binario_Ticketing_V1_Subscriptions.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_GetSubscriptionStatisticsResponse> {
         let response = try await self.getSubscriptionStatistics(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func markSubscriptionPaid(
+        request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_MarkSubscriptionPaidRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_MarkSubscriptionPaidResponse> {
+        let response = try await self.markSubscriptionPaid(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func listSubscriptionPayments(
+        request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_ListSubscriptionPaymentsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_ListSubscriptionPaymentsResponse> {
+        let response = try await self.listSubscriptionPayments(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func pauseSubscription(
+        request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_PauseSubscriptionRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_PauseSubscriptionResponse> {
+        let response = try await self.pauseSubscription(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func cancelSubscription(
+        request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_CancelSubscriptionRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_CancelSubscriptionResponse> {
+        let response = try await self.cancelSubscription(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func resumeSubscription(
+        request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_ResumeSubscriptionRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_ResumeSubscriptionResponse> {
+        let response = try await self.resumeSubscription(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func getSubscriptionSettings(
+        request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_GetSubscriptionSettingsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_GetSubscriptionSettingsResponse> {
+        let response = try await self.getSubscriptionSettings(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func updateSubscriptionSettings(
+        request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse> {
+        let response = try await self.updateSubscriptionSettings(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func getExchangeRates(
+        request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_GetExchangeRatesRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_GetExchangeRatesResponse> {
+        let response = try await self.getExchangeRates(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func loadExchangeRates(
+        request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_LoadExchangeRatesRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_LoadExchangeRatesResponse> {
+        let response = try await self.loadExchangeRates(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -1017,6 +1844,123 @@ extension Binario_Ticketing_V1_Subscriptions.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_GetSubscriptionStatisticsResponse> {
         return GRPCCore.ServerResponse<Binario_Ticketing_V1_GetSubscriptionStatisticsResponse>(
             message: try await self.getSubscriptionStatistics(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func markSubscriptionPaid(
+        request: GRPCCore.ServerRequest<Binario_Ticketing_V1_MarkSubscriptionPaidRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_MarkSubscriptionPaidResponse> {
+        return GRPCCore.ServerResponse<Binario_Ticketing_V1_MarkSubscriptionPaidResponse>(
+            message: try await self.markSubscriptionPaid(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func listSubscriptionPayments(
+        request: GRPCCore.ServerRequest<Binario_Ticketing_V1_ListSubscriptionPaymentsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_ListSubscriptionPaymentsResponse> {
+        return GRPCCore.ServerResponse<Binario_Ticketing_V1_ListSubscriptionPaymentsResponse>(
+            message: try await self.listSubscriptionPayments(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func pauseSubscription(
+        request: GRPCCore.ServerRequest<Binario_Ticketing_V1_PauseSubscriptionRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_PauseSubscriptionResponse> {
+        return GRPCCore.ServerResponse<Binario_Ticketing_V1_PauseSubscriptionResponse>(
+            message: try await self.pauseSubscription(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func cancelSubscription(
+        request: GRPCCore.ServerRequest<Binario_Ticketing_V1_CancelSubscriptionRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_CancelSubscriptionResponse> {
+        return GRPCCore.ServerResponse<Binario_Ticketing_V1_CancelSubscriptionResponse>(
+            message: try await self.cancelSubscription(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func resumeSubscription(
+        request: GRPCCore.ServerRequest<Binario_Ticketing_V1_ResumeSubscriptionRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_ResumeSubscriptionResponse> {
+        return GRPCCore.ServerResponse<Binario_Ticketing_V1_ResumeSubscriptionResponse>(
+            message: try await self.resumeSubscription(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func getSubscriptionSettings(
+        request: GRPCCore.ServerRequest<Binario_Ticketing_V1_GetSubscriptionSettingsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_GetSubscriptionSettingsResponse> {
+        return GRPCCore.ServerResponse<Binario_Ticketing_V1_GetSubscriptionSettingsResponse>(
+            message: try await self.getSubscriptionSettings(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func updateSubscriptionSettings(
+        request: GRPCCore.ServerRequest<Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse> {
+        return GRPCCore.ServerResponse<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse>(
+            message: try await self.updateSubscriptionSettings(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func getExchangeRates(
+        request: GRPCCore.ServerRequest<Binario_Ticketing_V1_GetExchangeRatesRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_GetExchangeRatesResponse> {
+        return GRPCCore.ServerResponse<Binario_Ticketing_V1_GetExchangeRatesResponse>(
+            message: try await self.getExchangeRates(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func loadExchangeRates(
+        request: GRPCCore.ServerRequest<Binario_Ticketing_V1_LoadExchangeRatesRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_LoadExchangeRatesResponse> {
+        return GRPCCore.ServerResponse<Binario_Ticketing_V1_LoadExchangeRatesResponse>(
+            message: try await self.loadExchangeRates(
                 request: request.message,
                 context: context
             ),
@@ -1241,6 +2185,215 @@ extension Binario_Ticketing_V1_Subscriptions {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_GetSubscriptionStatisticsResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_GetSubscriptionStatisticsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "MarkSubscriptionPaid" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The owner or a member records the payment of the date due (`due_date`, which makes a retry
+        /// > harmless: the same date again returns the payment it recorded); the next date moves on by one
+        /// > period.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_MarkSubscriptionPaidRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_MarkSubscriptionPaidRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_MarkSubscriptionPaidResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func markSubscriptionPaid<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_MarkSubscriptionPaidRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_MarkSubscriptionPaidRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_MarkSubscriptionPaidResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_MarkSubscriptionPaidResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ListSubscriptionPayments" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every payment recorded, newest first: by hand (who marked it) or automatic.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_ListSubscriptionPaymentsRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_ListSubscriptionPaymentsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_ListSubscriptionPaymentsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func listSubscriptionPayments<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_ListSubscriptionPaymentsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_ListSubscriptionPaymentsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_ListSubscriptionPaymentsResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ListSubscriptionPaymentsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "PauseSubscription" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Owner only: nothing falls due and nothing is reminded until it is resumed.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_PauseSubscriptionRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_PauseSubscriptionRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_PauseSubscriptionResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func pauseSubscription<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_PauseSubscriptionRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_PauseSubscriptionRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_PauseSubscriptionResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_PauseSubscriptionResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "CancelSubscription" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Owner only: a cancelled subscription ends on `ends_on` (today when empty); it renews up to that
+        /// > day, not after. It is kept, with its payments, among the owner's subscriptions as ended.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_CancelSubscriptionRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_CancelSubscriptionRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_CancelSubscriptionResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func cancelSubscription<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_CancelSubscriptionRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_CancelSubscriptionRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_CancelSubscriptionResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_CancelSubscriptionResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ResumeSubscription" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Owner only: a paused or cancelled subscription renews again, from its next date on or after
+        /// > today (the paused periods are not owed).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_ResumeSubscriptionRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_ResumeSubscriptionRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_ResumeSubscriptionResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func resumeSubscription<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_ResumeSubscriptionRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_ResumeSubscriptionRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_ResumeSubscriptionResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ResumeSubscriptionResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "GetSubscriptionSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's settings: the default reminder lead time, how many renewals home shows, the main
+        /// > currency and the budgets.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_GetSubscriptionSettingsRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_GetSubscriptionSettingsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_GetSubscriptionSettingsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func getSubscriptionSettings<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_GetSubscriptionSettingsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_GetSubscriptionSettingsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_GetSubscriptionSettingsResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_GetSubscriptionSettingsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "UpdateSubscriptionSettings" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func updateSubscriptionSettings<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "GetExchangeRates" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The exchange rates in force: per euro, with the day they are the reference rates of.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_GetExchangeRatesRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_GetExchangeRatesRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_GetExchangeRatesResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func getExchangeRates<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_GetExchangeRatesRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_GetExchangeRatesRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_GetExchangeRatesResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_GetExchangeRatesResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "LoadExchangeRates" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Replaces the exchange rates with those of a file as the ECB publishes its euro foreign
+        /// > exchange reference rates: eurofxref-daily.xml, or the CSV inside eurofxref.zip.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_LoadExchangeRatesRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_LoadExchangeRatesRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_LoadExchangeRatesResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func loadExchangeRates<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_LoadExchangeRatesRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_LoadExchangeRatesRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_LoadExchangeRatesResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_LoadExchangeRatesResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
     }
 
@@ -1567,6 +2720,314 @@ extension Binario_Ticketing_V1_Subscriptions {
                 onResponse: handleResponse
             )
         }
+
+        /// Call the "MarkSubscriptionPaid" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The owner or a member records the payment of the date due (`due_date`, which makes a retry
+        /// > harmless: the same date again returns the payment it recorded); the next date moves on by one
+        /// > period.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_MarkSubscriptionPaidRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_MarkSubscriptionPaidRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_MarkSubscriptionPaidResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func markSubscriptionPaid<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_MarkSubscriptionPaidRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_MarkSubscriptionPaidRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_MarkSubscriptionPaidResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_MarkSubscriptionPaidResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Ticketing_V1_Subscriptions.Method.MarkSubscriptionPaid.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "ListSubscriptionPayments" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Every payment recorded, newest first: by hand (who marked it) or automatic.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_ListSubscriptionPaymentsRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_ListSubscriptionPaymentsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_ListSubscriptionPaymentsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func listSubscriptionPayments<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_ListSubscriptionPaymentsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_ListSubscriptionPaymentsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_ListSubscriptionPaymentsResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ListSubscriptionPaymentsResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Ticketing_V1_Subscriptions.Method.ListSubscriptionPayments.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "PauseSubscription" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Owner only: nothing falls due and nothing is reminded until it is resumed.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_PauseSubscriptionRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_PauseSubscriptionRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_PauseSubscriptionResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func pauseSubscription<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_PauseSubscriptionRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_PauseSubscriptionRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_PauseSubscriptionResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_PauseSubscriptionResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Ticketing_V1_Subscriptions.Method.PauseSubscription.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "CancelSubscription" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Owner only: a cancelled subscription ends on `ends_on` (today when empty); it renews up to that
+        /// > day, not after. It is kept, with its payments, among the owner's subscriptions as ended.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_CancelSubscriptionRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_CancelSubscriptionRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_CancelSubscriptionResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func cancelSubscription<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_CancelSubscriptionRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_CancelSubscriptionRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_CancelSubscriptionResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_CancelSubscriptionResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Ticketing_V1_Subscriptions.Method.CancelSubscription.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "ResumeSubscription" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Owner only: a paused or cancelled subscription renews again, from its next date on or after
+        /// > today (the paused periods are not owed).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_ResumeSubscriptionRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_ResumeSubscriptionRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_ResumeSubscriptionResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func resumeSubscription<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_ResumeSubscriptionRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_ResumeSubscriptionRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_ResumeSubscriptionResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ResumeSubscriptionResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Ticketing_V1_Subscriptions.Method.ResumeSubscription.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "GetSubscriptionSettings" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's settings: the default reminder lead time, how many renewals home shows, the main
+        /// > currency and the budgets.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_GetSubscriptionSettingsRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_GetSubscriptionSettingsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_GetSubscriptionSettingsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func getSubscriptionSettings<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_GetSubscriptionSettingsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_GetSubscriptionSettingsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_GetSubscriptionSettingsResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_GetSubscriptionSettingsResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Ticketing_V1_Subscriptions.Method.GetSubscriptionSettings.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "UpdateSubscriptionSettings" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func updateSubscriptionSettings<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Ticketing_V1_Subscriptions.Method.UpdateSubscriptionSettings.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "GetExchangeRates" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The exchange rates in force: per euro, with the day they are the reference rates of.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_GetExchangeRatesRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_GetExchangeRatesRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_GetExchangeRatesResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func getExchangeRates<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_GetExchangeRatesRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_GetExchangeRatesRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_GetExchangeRatesResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_GetExchangeRatesResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Ticketing_V1_Subscriptions.Method.GetExchangeRates.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "LoadExchangeRates" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Replaces the exchange rates with those of a file as the ECB publishes its euro foreign
+        /// > exchange reference rates: eurofxref-daily.xml, or the CSV inside eurofxref.zip.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_LoadExchangeRatesRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_LoadExchangeRatesRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_LoadExchangeRatesResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func loadExchangeRates<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_LoadExchangeRatesRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_LoadExchangeRatesRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_LoadExchangeRatesResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_LoadExchangeRatesResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Ticketing_V1_Subscriptions.Method.LoadExchangeRates.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
     }
 }
 
@@ -1827,6 +3288,269 @@ extension Binario_Ticketing_V1_Subscriptions.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_GetSubscriptionStatisticsRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_GetSubscriptionStatisticsResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "MarkSubscriptionPaid" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The owner or a member records the payment of the date due (`due_date`, which makes a retry
+    /// > harmless: the same date again returns the payment it recorded); the next date moves on by one
+    /// > period.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Ticketing_V1_MarkSubscriptionPaidRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func markSubscriptionPaid<Result>(
+        request: GRPCCore.ClientRequest<Binario_Ticketing_V1_MarkSubscriptionPaidRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_MarkSubscriptionPaidResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.markSubscriptionPaid(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_MarkSubscriptionPaidRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_MarkSubscriptionPaidResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListSubscriptionPayments" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Every payment recorded, newest first: by hand (who marked it) or automatic.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Ticketing_V1_ListSubscriptionPaymentsRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listSubscriptionPayments<Result>(
+        request: GRPCCore.ClientRequest<Binario_Ticketing_V1_ListSubscriptionPaymentsRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ListSubscriptionPaymentsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.listSubscriptionPayments(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_ListSubscriptionPaymentsRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_ListSubscriptionPaymentsResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "PauseSubscription" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Owner only: nothing falls due and nothing is reminded until it is resumed.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Ticketing_V1_PauseSubscriptionRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func pauseSubscription<Result>(
+        request: GRPCCore.ClientRequest<Binario_Ticketing_V1_PauseSubscriptionRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_PauseSubscriptionResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.pauseSubscription(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_PauseSubscriptionRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_PauseSubscriptionResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "CancelSubscription" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Owner only: a cancelled subscription ends on `ends_on` (today when empty); it renews up to that
+    /// > day, not after. It is kept, with its payments, among the owner's subscriptions as ended.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Ticketing_V1_CancelSubscriptionRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func cancelSubscription<Result>(
+        request: GRPCCore.ClientRequest<Binario_Ticketing_V1_CancelSubscriptionRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_CancelSubscriptionResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.cancelSubscription(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_CancelSubscriptionRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_CancelSubscriptionResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ResumeSubscription" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Owner only: a paused or cancelled subscription renews again, from its next date on or after
+    /// > today (the paused periods are not owed).
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Ticketing_V1_ResumeSubscriptionRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func resumeSubscription<Result>(
+        request: GRPCCore.ClientRequest<Binario_Ticketing_V1_ResumeSubscriptionRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ResumeSubscriptionResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.resumeSubscription(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_ResumeSubscriptionRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_ResumeSubscriptionResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetSubscriptionSettings" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The caller's settings: the default reminder lead time, how many renewals home shows, the main
+    /// > currency and the budgets.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Ticketing_V1_GetSubscriptionSettingsRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getSubscriptionSettings<Result>(
+        request: GRPCCore.ClientRequest<Binario_Ticketing_V1_GetSubscriptionSettingsRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_GetSubscriptionSettingsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.getSubscriptionSettings(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_GetSubscriptionSettingsRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_GetSubscriptionSettingsResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "UpdateSubscriptionSettings" method.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func updateSubscriptionSettings<Result>(
+        request: GRPCCore.ClientRequest<Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.updateSubscriptionSettings(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetExchangeRates" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The exchange rates in force: per euro, with the day they are the reference rates of.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Ticketing_V1_GetExchangeRatesRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getExchangeRates<Result>(
+        request: GRPCCore.ClientRequest<Binario_Ticketing_V1_GetExchangeRatesRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_GetExchangeRatesResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.getExchangeRates(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_GetExchangeRatesRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_GetExchangeRatesResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "LoadExchangeRates" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Replaces the exchange rates with those of a file as the ECB publishes its euro foreign
+    /// > exchange reference rates: eurofxref-daily.xml, or the CSV inside eurofxref.zip.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Ticketing_V1_LoadExchangeRatesRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func loadExchangeRates<Result>(
+        request: GRPCCore.ClientRequest<Binario_Ticketing_V1_LoadExchangeRatesRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_LoadExchangeRatesResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.loadExchangeRates(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_LoadExchangeRatesRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_LoadExchangeRatesResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -2125,6 +3849,305 @@ extension Binario_Ticketing_V1_Subscriptions.ClientProtocol {
             metadata: metadata
         )
         return try await self.getSubscriptionStatistics(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "MarkSubscriptionPaid" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The owner or a member records the payment of the date due (`due_date`, which makes a retry
+    /// > harmless: the same date again returns the payment it recorded); the next date moves on by one
+    /// > period.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func markSubscriptionPaid<Result>(
+        _ message: Binario_Ticketing_V1_MarkSubscriptionPaidRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_MarkSubscriptionPaidResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Ticketing_V1_MarkSubscriptionPaidRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.markSubscriptionPaid(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListSubscriptionPayments" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Every payment recorded, newest first: by hand (who marked it) or automatic.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listSubscriptionPayments<Result>(
+        _ message: Binario_Ticketing_V1_ListSubscriptionPaymentsRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ListSubscriptionPaymentsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Ticketing_V1_ListSubscriptionPaymentsRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.listSubscriptionPayments(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "PauseSubscription" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Owner only: nothing falls due and nothing is reminded until it is resumed.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func pauseSubscription<Result>(
+        _ message: Binario_Ticketing_V1_PauseSubscriptionRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_PauseSubscriptionResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Ticketing_V1_PauseSubscriptionRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.pauseSubscription(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "CancelSubscription" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Owner only: a cancelled subscription ends on `ends_on` (today when empty); it renews up to that
+    /// > day, not after. It is kept, with its payments, among the owner's subscriptions as ended.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func cancelSubscription<Result>(
+        _ message: Binario_Ticketing_V1_CancelSubscriptionRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_CancelSubscriptionResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Ticketing_V1_CancelSubscriptionRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.cancelSubscription(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ResumeSubscription" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Owner only: a paused or cancelled subscription renews again, from its next date on or after
+    /// > today (the paused periods are not owed).
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func resumeSubscription<Result>(
+        _ message: Binario_Ticketing_V1_ResumeSubscriptionRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ResumeSubscriptionResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Ticketing_V1_ResumeSubscriptionRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.resumeSubscription(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetSubscriptionSettings" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The caller's settings: the default reminder lead time, how many renewals home shows, the main
+    /// > currency and the budgets.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getSubscriptionSettings<Result>(
+        _ message: Binario_Ticketing_V1_GetSubscriptionSettingsRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_GetSubscriptionSettingsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Ticketing_V1_GetSubscriptionSettingsRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.getSubscriptionSettings(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "UpdateSubscriptionSettings" method.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func updateSubscriptionSettings<Result>(
+        _ message: Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.updateSubscriptionSettings(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetExchangeRates" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The exchange rates in force: per euro, with the day they are the reference rates of.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getExchangeRates<Result>(
+        _ message: Binario_Ticketing_V1_GetExchangeRatesRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_GetExchangeRatesResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Ticketing_V1_GetExchangeRatesRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.getExchangeRates(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "LoadExchangeRates" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Replaces the exchange rates with those of a file as the ECB publishes its euro foreign
+    /// > exchange reference rates: eurofxref-daily.xml, or the CSV inside eurofxref.zip.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func loadExchangeRates<Result>(
+        _ message: Binario_Ticketing_V1_LoadExchangeRatesRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_LoadExchangeRatesResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Ticketing_V1_LoadExchangeRatesRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.loadExchangeRates(
             request: request,
             options: options,
             onResponse: handleResponse

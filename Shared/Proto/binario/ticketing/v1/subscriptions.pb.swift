@@ -15,9 +15,20 @@
 /// owner's friends (identity's AreFriends): each member sees it among "shared with me", with
 /// their share of the price (the price split exactly in minor units, the owner taking any
 /// remainder), and may withdraw. Monthly and yearly passes bought in the wallet appear among
-/// their holder's subscriptions with category Transport; they change with their ticket.
+/// their holder's subscriptions with category Transport until they expire; they change with
+/// their ticket.
 ///
-/// Amounts in different currencies are never added together: totals are per currency.
+/// Its life: a subscription paid by hand falls due on each renewal date and stays due (overdue
+/// after the day) until the owner or a member marks it paid, which records a payment and moves
+/// the date on by one period; an automatic one records its payment and moves on by itself. It may
+/// start with a free trial (the first charge on the trial's last day), be paused (no dues, no
+/// reminders; resumed from the next date) or cancelled with an end date (no renewal after it;
+/// kept, with its payments, as ended). Reminders come the person's lead time before each date.
+///
+/// Totals are per currency; besides them, one grand total in the person's main currency,
+/// converted with the exchange rates the operator loaded (the ECB's reference rates), when every
+/// currency has a rate. Paused, cancelled and ended subscriptions are not in the totals; a free
+/// trial is, at the price it converts to.
 
 import SwiftProtobuf
 
@@ -29,6 +40,63 @@ import SwiftProtobuf
 fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobuf.ProtobufAPIVersionCheck {
   struct _2: SwiftProtobuf.ProtobufAPIVersion_2 {}
   typealias Version = _2
+}
+
+/// Where a subscription is in its life (from its dates and today).
+public nonisolated enum Binario_Ticketing_V1_SubscriptionStatus: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+  case active // = 1
+
+  /// Free until `trial_ends_on`, then charged the price.
+  case trial // = 2
+  case paused // = 3
+
+  /// Cancelled, ending on `ends_on` (still running until then).
+  case cancelled // = 4
+
+  /// Past its end: a cancelled subscription after `ends_on`, or an expired pass.
+  case ended // = 5
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .active
+    case 2: self = .trial
+    case 3: self = .paused
+    case 4: self = .cancelled
+    case 5: self = .ended
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .active: return 1
+    case .trial: return 2
+    case .paused: return 3
+    case .cancelled: return 4
+    case .ended: return 5
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Binario_Ticketing_V1_SubscriptionStatus] = [
+    .unspecified,
+    .active,
+    .trial,
+    .paused,
+    .cancelled,
+    .ended,
+  ]
+
 }
 
 public nonisolated enum Binario_Ticketing_V1_SubscriptionPeriod: SwiftProtobuf.Enum, Swift.CaseIterable {
@@ -144,7 +212,8 @@ public nonisolated struct Binario_Ticketing_V1_SubscriptionDetails: Sendable {
 
   public var customServiceName: Bool = false
 
-  /// One of the options' plan types (individual, student, family, ...), or any with `custom_plan_type`.
+  /// Optional: one of the options' plan types (individual, student, family, ...), or any with
+  /// `custom_plan_type`.
   public var planType: String = String()
 
   public var customPlanType: Bool = false
@@ -171,11 +240,27 @@ public nonisolated struct Binario_Ticketing_V1_SubscriptionDetails: Sendable {
 
   public var category: Binario_Ticketing_V1_SubscriptionCategory = .unspecified
 
+  /// Optional, YYYY-MM-DD: a free trial's last day, the day of the first charge (on or after the
+  /// start date).
+  public var trialEndsOn: String = String()
+
+  /// How many days before each date the people of this subscription are reminded (0-60); absent:
+  /// the owner's default (GetSubscriptionSettings).
+  public var reminderDays: Int32 {
+    get {_reminderDays ?? 0}
+    set {_reminderDays = newValue}
+  }
+  /// Returns true if `reminderDays` has been explicitly set.
+  public var hasReminderDays: Bool {self._reminderDays != nil}
+  /// Clears the value of `reminderDays`. Subsequent reads from it will return its default value.
+  public mutating func clearReminderDays() {self._reminderDays = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _price: Binario_Type_V1_Money? = nil
+  fileprivate var _reminderDays: Int32? = nil
 }
 
 public nonisolated struct Binario_Ticketing_V1_SubscriptionMember: Sendable {
@@ -195,6 +280,9 @@ public nonisolated struct Binario_Ticketing_V1_SubscriptionMember: Sendable {
   public var hasShare: Bool {self._share != nil}
   /// Clears the value of `share`. Subsequent reads from it will return its default value.
   public mutating func clearShare() {self._share = nil}
+
+  /// Names are not unique: the email tells people apart.
+  public var email: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -277,6 +365,41 @@ public nonisolated struct Binario_Ticketing_V1_Subscription: @unchecked Sendable
   /// Clears the value of `createdAt`. Subsequent reads from it will return its default value.
   public mutating func clearCreatedAt() {_uniqueStorage()._createdAt = nil}
 
+  public var status: Binario_Ticketing_V1_SubscriptionStatus {
+    get {_storage._status}
+    set {_uniqueStorage()._status = newValue}
+  }
+
+  /// Payment by hand: `next_renewal` is the oldest date not yet paid; due from that day, overdue
+  /// after it.
+  public var due: Bool {
+    get {_storage._due}
+    set {_uniqueStorage()._due = newValue}
+  }
+
+  public var daysOverdue: Int32 {
+    get {_storage._daysOverdue}
+    set {_uniqueStorage()._daysOverdue = newValue}
+  }
+
+  /// YYYY-MM-DD, while paused
+  public var pausedOn: String {
+    get {_storage._pausedOn}
+    set {_uniqueStorage()._pausedOn = newValue}
+  }
+
+  /// YYYY-MM-DD: a cancelled subscription's last day, a pass's
+  public var endsOn: String {
+    get {_storage._endsOn}
+    set {_uniqueStorage()._endsOn = newValue}
+  }
+
+  /// The lead time in force (the subscription's own or the owner's default).
+  public var reminderDays: Int32 {
+    get {_storage._reminderDays}
+    set {_uniqueStorage()._reminderDays = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -332,6 +455,9 @@ public nonisolated struct Binario_Ticketing_V1_AddSubscriptionRequest: Sendable 
   /// Chosen by the client, unique per subscription it means to add (a UUID); optional, but
   /// without it a retry after a lost answer may add the subscription twice.
   public var idempotencyKey: String = String()
+
+  /// Friends of the caller, by the email they registered with (besides or instead of ids).
+  public var sharedWithEmails: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -435,6 +561,8 @@ public nonisolated struct Binario_Ticketing_V1_UpdateSubscriptionRequest: Sendab
   public mutating func clearDetails() {self._details = nil}
 
   public var sharedWithUserIds: [String] = []
+
+  public var sharedWithEmails: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -576,7 +704,7 @@ public nonisolated struct Binario_Ticketing_V1_GetSubscriptionsHomeRequest: Send
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// how many next renewals; 0: 5
+  /// how many next renewals; 0: the caller's setting
   public var renewals: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -592,13 +720,73 @@ public nonisolated struct Binario_Ticketing_V1_GetSubscriptionsHomeResponse: Sen
   /// one per currency, by currency code
   public var totals: [Binario_Ticketing_V1_SpendTotal] = []
 
+  /// those in the totals
   public var subscriptions: UInt32 = 0
 
   public var nextRenewals: [Binario_Ticketing_V1_UpcomingRenewal] = []
 
+  /// All the totals in the caller's main currency, when every currency has an exchange rate
+  /// (unset otherwise: `unconverted` names those without).
+  public var grandTotal: Binario_Ticketing_V1_SpendTotal {
+    get {_grandTotal ?? Binario_Ticketing_V1_SpendTotal()}
+    set {_grandTotal = newValue}
+  }
+  /// Returns true if `grandTotal` has been explicitly set.
+  public var hasGrandTotal: Bool {self._grandTotal != nil}
+  /// Clears the value of `grandTotal`. Subsequent reads from it will return its default value.
+  public mutating func clearGrandTotal() {self._grandTotal = nil}
+
+  /// YYYY-MM-DD: the reference rates' day
+  public var ratesDate: String = String()
+
+  public var unconverted: [String] = []
+
+  /// The budgets passed this month (the month's spend in the main currency against each).
+  public var budgetNotices: [Binario_Ticketing_V1_BudgetNotice] = []
+
+  /// Dates not paid yet (payment by hand), the oldest first.
+  public var due: [Binario_Ticketing_V1_UpcomingRenewal] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
+
+  fileprivate var _grandTotal: Binario_Ticketing_V1_SpendTotal? = nil
+}
+
+/// A budget the month's spend passed.
+public nonisolated struct Binario_Ticketing_V1_BudgetNotice: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// unspecified: the whole month's budget
+  public var category: Binario_Ticketing_V1_SubscriptionCategory = .unspecified
+
+  public var budget: Binario_Type_V1_Money {
+    get {_budget ?? Binario_Type_V1_Money()}
+    set {_budget = newValue}
+  }
+  /// Returns true if `budget` has been explicitly set.
+  public var hasBudget: Bool {self._budget != nil}
+  /// Clears the value of `budget`. Subsequent reads from it will return its default value.
+  public mutating func clearBudget() {self._budget = nil}
+
+  public var spent: Binario_Type_V1_Money {
+    get {_spent ?? Binario_Type_V1_Money()}
+    set {_spent = newValue}
+  }
+  /// Returns true if `spent` has been explicitly set.
+  public var hasSpent: Bool {self._spent != nil}
+  /// Clears the value of `spent`. Subsequent reads from it will return its default value.
+  public mutating func clearSpent() {self._spent = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _budget: Binario_Type_V1_Money? = nil
+  fileprivate var _spent: Binario_Type_V1_Money? = nil
 }
 
 public nonisolated struct Binario_Ticketing_V1_CategoryStatistics: Sendable {
@@ -621,6 +809,10 @@ public nonisolated struct Binario_Ticketing_V1_CategoryStatistics: Sendable {
 
   /// This category's share of the currency's monthly spend, in hundredths of a percent (2500 = 25%).
   public var shareBasisPoints: UInt32 = 0
+
+  /// This category's share of all the subscriptions counted (in every currency), in hundredths of
+  /// a percent: SubscribeME's "category shares".
+  public var subscriptionsShareBasisPoints: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -647,6 +839,411 @@ public nonisolated struct Binario_Ticketing_V1_GetSubscriptionStatisticsResponse
   /// by currency, then category
   public var categories: [Binario_Ticketing_V1_CategoryStatistics] = []
 
+  /// Every currency's spend converted to the main currency, per category (empty when a currency
+  /// has no exchange rate).
+  public var converted: [Binario_Ticketing_V1_CategoryStatistics] = []
+
+  public var ratesDate: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Ticketing_V1_MarkSubscriptionPaidRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var subscriptionID: String = String()
+
+  /// YYYY-MM-DD: the date paid (the subscription's next_renewal)
+  public var dueDate: String = String()
+
+  /// YYYY-MM-DD; empty: today
+  public var paidOn: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Ticketing_V1_MarkSubscriptionPaidResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var subscription: Binario_Ticketing_V1_Subscription {
+    get {_subscription ?? Binario_Ticketing_V1_Subscription()}
+    set {_subscription = newValue}
+  }
+  /// Returns true if `subscription` has been explicitly set.
+  public var hasSubscription: Bool {self._subscription != nil}
+  /// Clears the value of `subscription`. Subsequent reads from it will return its default value.
+  public mutating func clearSubscription() {self._subscription = nil}
+
+  public var payment: Binario_Ticketing_V1_SubscriptionPayment {
+    get {_payment ?? Binario_Ticketing_V1_SubscriptionPayment()}
+    set {_payment = newValue}
+  }
+  /// Returns true if `payment` has been explicitly set.
+  public var hasPayment: Bool {self._payment != nil}
+  /// Clears the value of `payment`. Subsequent reads from it will return its default value.
+  public mutating func clearPayment() {self._payment = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _subscription: Binario_Ticketing_V1_Subscription? = nil
+  fileprivate var _payment: Binario_Ticketing_V1_SubscriptionPayment? = nil
+}
+
+public nonisolated struct Binario_Ticketing_V1_SubscriptionPayment: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// YYYY-MM-DD: the renewal it paid
+  public var dueDate: String = String()
+
+  /// YYYY-MM-DD
+  public var paidOn: String = String()
+
+  public var amount: Binario_Type_V1_Money {
+    get {_amount ?? Binario_Type_V1_Money()}
+    set {_amount = newValue}
+  }
+  /// Returns true if `amount` has been explicitly set.
+  public var hasAmount: Bool {self._amount != nil}
+  /// Clears the value of `amount`. Subsequent reads from it will return its default value.
+  public mutating func clearAmount() {self._amount = nil}
+
+  public var automatic: Bool = false
+
+  /// Who marked it paid (by hand); empty for an automatic payment or a person who has left.
+  public var paidByUserID: String = String()
+
+  public var paidByName: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _amount: Binario_Type_V1_Money? = nil
+}
+
+public nonisolated struct Binario_Ticketing_V1_ListSubscriptionPaymentsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var subscriptionID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Ticketing_V1_ListSubscriptionPaymentsResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var payments: [Binario_Ticketing_V1_SubscriptionPayment] = []
+
+  public var totalPaid: Binario_Type_V1_Money {
+    get {_totalPaid ?? Binario_Type_V1_Money()}
+    set {_totalPaid = newValue}
+  }
+  /// Returns true if `totalPaid` has been explicitly set.
+  public var hasTotalPaid: Bool {self._totalPaid != nil}
+  /// Clears the value of `totalPaid`. Subsequent reads from it will return its default value.
+  public mutating func clearTotalPaid() {self._totalPaid = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _totalPaid: Binario_Type_V1_Money? = nil
+}
+
+public nonisolated struct Binario_Ticketing_V1_PauseSubscriptionRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var subscriptionID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Ticketing_V1_PauseSubscriptionResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var subscription: Binario_Ticketing_V1_Subscription {
+    get {_subscription ?? Binario_Ticketing_V1_Subscription()}
+    set {_subscription = newValue}
+  }
+  /// Returns true if `subscription` has been explicitly set.
+  public var hasSubscription: Bool {self._subscription != nil}
+  /// Clears the value of `subscription`. Subsequent reads from it will return its default value.
+  public mutating func clearSubscription() {self._subscription = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _subscription: Binario_Ticketing_V1_Subscription? = nil
+}
+
+public nonisolated struct Binario_Ticketing_V1_CancelSubscriptionRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var subscriptionID: String = String()
+
+  /// YYYY-MM-DD; empty: today
+  public var endsOn: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Ticketing_V1_CancelSubscriptionResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var subscription: Binario_Ticketing_V1_Subscription {
+    get {_subscription ?? Binario_Ticketing_V1_Subscription()}
+    set {_subscription = newValue}
+  }
+  /// Returns true if `subscription` has been explicitly set.
+  public var hasSubscription: Bool {self._subscription != nil}
+  /// Clears the value of `subscription`. Subsequent reads from it will return its default value.
+  public mutating func clearSubscription() {self._subscription = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _subscription: Binario_Ticketing_V1_Subscription? = nil
+}
+
+public nonisolated struct Binario_Ticketing_V1_ResumeSubscriptionRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var subscriptionID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Ticketing_V1_ResumeSubscriptionResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var subscription: Binario_Ticketing_V1_Subscription {
+    get {_subscription ?? Binario_Ticketing_V1_Subscription()}
+    set {_subscription = newValue}
+  }
+  /// Returns true if `subscription` has been explicitly set.
+  public var hasSubscription: Bool {self._subscription != nil}
+  /// Clears the value of `subscription`. Subsequent reads from it will return its default value.
+  public mutating func clearSubscription() {self._subscription = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _subscription: Binario_Ticketing_V1_Subscription? = nil
+}
+
+public nonisolated struct Binario_Ticketing_V1_CategoryBudget: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var category: Binario_Ticketing_V1_SubscriptionCategory = .unspecified
+
+  /// in the main currency, per month
+  public var amountMinor: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Ticketing_V1_SubscriptionSettings: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 0-60; the default is the service's (3 unless configured)
+  public var reminderDays: Int32 = 0
+
+  /// 1-10; the default is 2, as SubscribeME's home shows
+  public var homeRenewals: UInt32 = 0
+
+  /// the default is EUR
+  public var mainCurrency: String = String()
+
+  /// 0: none
+  public var monthlyBudgetMinor: Int64 = 0
+
+  public var categoryBudgets: [Binario_Ticketing_V1_CategoryBudget] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Ticketing_V1_GetSubscriptionSettingsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Ticketing_V1_GetSubscriptionSettingsResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var settings: Binario_Ticketing_V1_SubscriptionSettings {
+    get {_settings ?? Binario_Ticketing_V1_SubscriptionSettings()}
+    set {_settings = newValue}
+  }
+  /// Returns true if `settings` has been explicitly set.
+  public var hasSettings: Bool {self._settings != nil}
+  /// Clears the value of `settings`. Subsequent reads from it will return its default value.
+  public mutating func clearSettings() {self._settings = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _settings: Binario_Ticketing_V1_SubscriptionSettings? = nil
+}
+
+public nonisolated struct Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var settings: Binario_Ticketing_V1_SubscriptionSettings {
+    get {_settings ?? Binario_Ticketing_V1_SubscriptionSettings()}
+    set {_settings = newValue}
+  }
+  /// Returns true if `settings` has been explicitly set.
+  public var hasSettings: Bool {self._settings != nil}
+  /// Clears the value of `settings`. Subsequent reads from it will return its default value.
+  public mutating func clearSettings() {self._settings = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _settings: Binario_Ticketing_V1_SubscriptionSettings? = nil
+}
+
+public nonisolated struct Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var settings: Binario_Ticketing_V1_SubscriptionSettings {
+    get {_settings ?? Binario_Ticketing_V1_SubscriptionSettings()}
+    set {_settings = newValue}
+  }
+  /// Returns true if `settings` has been explicitly set.
+  public var hasSettings: Bool {self._settings != nil}
+  /// Clears the value of `settings`. Subsequent reads from it will return its default value.
+  public mutating func clearSettings() {self._settings = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _settings: Binario_Ticketing_V1_SubscriptionSettings? = nil
+}
+
+public nonisolated struct Binario_Ticketing_V1_ExchangeRate: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var currency: String = String()
+
+  /// a decimal, as the ECB writes it: "1.0512"
+  public var perEuro: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Ticketing_V1_GetExchangeRatesRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Ticketing_V1_GetExchangeRatesResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// empty: none loaded
+  public var ratesDate: String = String()
+
+  public var rates: [Binario_Ticketing_V1_ExchangeRate] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Ticketing_V1_LoadExchangeRatesRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the file's text (XML or CSV)
+  public var content: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Ticketing_V1_LoadExchangeRatesResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var ratesDate: String = String()
+
+  public var currencies: UInt32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -655,6 +1252,10 @@ public nonisolated struct Binario_Ticketing_V1_GetSubscriptionStatisticsResponse
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "binario.ticketing.v1"
+
+nonisolated extension Binario_Ticketing_V1_SubscriptionStatus: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SUBSCRIPTION_STATUS_UNSPECIFIED\0\u{1}SUBSCRIPTION_STATUS_ACTIVE\0\u{1}SUBSCRIPTION_STATUS_TRIAL\0\u{1}SUBSCRIPTION_STATUS_PAUSED\0\u{1}SUBSCRIPTION_STATUS_CANCELLED\0\u{1}SUBSCRIPTION_STATUS_ENDED\0")
+}
 
 nonisolated extension Binario_Ticketing_V1_SubscriptionPeriod: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SUBSCRIPTION_PERIOD_UNSPECIFIED\0\u{1}SUBSCRIPTION_PERIOD_WEEKLY\0\u{1}SUBSCRIPTION_PERIOD_MONTHLY\0\u{1}SUBSCRIPTION_PERIOD_QUARTERLY\0\u{1}SUBSCRIPTION_PERIOD_YEARLY\0")
@@ -666,7 +1267,7 @@ nonisolated extension Binario_Ticketing_V1_SubscriptionCategory: SwiftProtobuf._
 
 nonisolated extension Binario_Ticketing_V1_SubscriptionDetails: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SubscriptionDetails"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}service_name\0\u{3}custom_service_name\0\u{3}plan_type\0\u{3}custom_plan_type\0\u{3}start_date\0\u{1}period\0\u{1}price\0\u{3}card_last4\0\u{3}automatic_renewal\0\u{1}category\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}service_name\0\u{3}custom_service_name\0\u{3}plan_type\0\u{3}custom_plan_type\0\u{3}start_date\0\u{1}period\0\u{1}price\0\u{3}card_last4\0\u{3}automatic_renewal\0\u{1}category\0\u{3}trial_ends_on\0\u{3}reminder_days\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -684,6 +1285,8 @@ nonisolated extension Binario_Ticketing_V1_SubscriptionDetails: SwiftProtobuf.Me
       case 8: try { try decoder.decodeSingularStringField(value: &self.cardLast4) }()
       case 9: try { try decoder.decodeSingularBoolField(value: &self.automaticRenewal) }()
       case 10: try { try decoder.decodeSingularEnumField(value: &self.category) }()
+      case 11: try { try decoder.decodeSingularStringField(value: &self.trialEndsOn) }()
+      case 12: try { try decoder.decodeSingularInt32Field(value: &self._reminderDays) }()
       default: break
       }
     }
@@ -724,6 +1327,12 @@ nonisolated extension Binario_Ticketing_V1_SubscriptionDetails: SwiftProtobuf.Me
     if self.category != .unspecified {
       try visitor.visitSingularEnumField(value: self.category, fieldNumber: 10)
     }
+    if !self.trialEndsOn.isEmpty {
+      try visitor.visitSingularStringField(value: self.trialEndsOn, fieldNumber: 11)
+    }
+    try { if let v = self._reminderDays {
+      try visitor.visitSingularInt32Field(value: v, fieldNumber: 12)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -738,6 +1347,8 @@ nonisolated extension Binario_Ticketing_V1_SubscriptionDetails: SwiftProtobuf.Me
     if lhs.cardLast4 != rhs.cardLast4 {return false}
     if lhs.automaticRenewal != rhs.automaticRenewal {return false}
     if lhs.category != rhs.category {return false}
+    if lhs.trialEndsOn != rhs.trialEndsOn {return false}
+    if lhs._reminderDays != rhs._reminderDays {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -745,7 +1356,7 @@ nonisolated extension Binario_Ticketing_V1_SubscriptionDetails: SwiftProtobuf.Me
 
 nonisolated extension Binario_Ticketing_V1_SubscriptionMember: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SubscriptionMember"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{1}name\0\u{1}share\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{1}name\0\u{1}share\0\u{1}email\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -756,6 +1367,7 @@ nonisolated extension Binario_Ticketing_V1_SubscriptionMember: SwiftProtobuf.Mes
       case 1: try { try decoder.decodeSingularStringField(value: &self.userID) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
       case 3: try { try decoder.decodeSingularMessageField(value: &self._share) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.email) }()
       default: break
       }
     }
@@ -775,6 +1387,9 @@ nonisolated extension Binario_Ticketing_V1_SubscriptionMember: SwiftProtobuf.Mes
     try { if let v = self._share {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
     } }()
+    if !self.email.isEmpty {
+      try visitor.visitSingularStringField(value: self.email, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -782,6 +1397,7 @@ nonisolated extension Binario_Ticketing_V1_SubscriptionMember: SwiftProtobuf.Mes
     if lhs.userID != rhs.userID {return false}
     if lhs.name != rhs.name {return false}
     if lhs._share != rhs._share {return false}
+    if lhs.email != rhs.email {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -789,7 +1405,7 @@ nonisolated extension Binario_Ticketing_V1_SubscriptionMember: SwiftProtobuf.Mes
 
 nonisolated extension Binario_Ticketing_V1_Subscription: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Subscription"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}subscription_id\0\u{1}details\0\u{1}owner\0\u{1}members\0\u{3}your_share\0\u{3}next_renewal\0\u{3}days_until_renewal\0\u{1}owned\0\u{3}ticket_id\0\u{3}created_at\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}subscription_id\0\u{1}details\0\u{1}owner\0\u{1}members\0\u{3}your_share\0\u{3}next_renewal\0\u{3}days_until_renewal\0\u{1}owned\0\u{3}ticket_id\0\u{3}created_at\0\u{1}status\0\u{1}due\0\u{3}days_overdue\0\u{3}paused_on\0\u{3}ends_on\0\u{3}reminder_days\0")
 
   fileprivate class _StorageClass {
     var _subscriptionID: String = String()
@@ -802,6 +1418,12 @@ nonisolated extension Binario_Ticketing_V1_Subscription: SwiftProtobuf.Message, 
     var _owned: Bool = false
     var _ticketID: String = String()
     var _createdAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+    var _status: Binario_Ticketing_V1_SubscriptionStatus = .unspecified
+    var _due: Bool = false
+    var _daysOverdue: Int32 = 0
+    var _pausedOn: String = String()
+    var _endsOn: String = String()
+    var _reminderDays: Int32 = 0
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -822,6 +1444,12 @@ nonisolated extension Binario_Ticketing_V1_Subscription: SwiftProtobuf.Message, 
       _owned = source._owned
       _ticketID = source._ticketID
       _createdAt = source._createdAt
+      _status = source._status
+      _due = source._due
+      _daysOverdue = source._daysOverdue
+      _pausedOn = source._pausedOn
+      _endsOn = source._endsOn
+      _reminderDays = source._reminderDays
     }
   }
 
@@ -850,6 +1478,12 @@ nonisolated extension Binario_Ticketing_V1_Subscription: SwiftProtobuf.Message, 
         case 8: try { try decoder.decodeSingularBoolField(value: &_storage._owned) }()
         case 9: try { try decoder.decodeSingularStringField(value: &_storage._ticketID) }()
         case 10: try { try decoder.decodeSingularMessageField(value: &_storage._createdAt) }()
+        case 11: try { try decoder.decodeSingularEnumField(value: &_storage._status) }()
+        case 12: try { try decoder.decodeSingularBoolField(value: &_storage._due) }()
+        case 13: try { try decoder.decodeSingularInt32Field(value: &_storage._daysOverdue) }()
+        case 14: try { try decoder.decodeSingularStringField(value: &_storage._pausedOn) }()
+        case 15: try { try decoder.decodeSingularStringField(value: &_storage._endsOn) }()
+        case 16: try { try decoder.decodeSingularInt32Field(value: &_storage._reminderDays) }()
         default: break
         }
       }
@@ -892,6 +1526,24 @@ nonisolated extension Binario_Ticketing_V1_Subscription: SwiftProtobuf.Message, 
       try { if let v = _storage._createdAt {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
       } }()
+      if _storage._status != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._status, fieldNumber: 11)
+      }
+      if _storage._due != false {
+        try visitor.visitSingularBoolField(value: _storage._due, fieldNumber: 12)
+      }
+      if _storage._daysOverdue != 0 {
+        try visitor.visitSingularInt32Field(value: _storage._daysOverdue, fieldNumber: 13)
+      }
+      if !_storage._pausedOn.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._pausedOn, fieldNumber: 14)
+      }
+      if !_storage._endsOn.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._endsOn, fieldNumber: 15)
+      }
+      if _storage._reminderDays != 0 {
+        try visitor.visitSingularInt32Field(value: _storage._reminderDays, fieldNumber: 16)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -911,6 +1563,12 @@ nonisolated extension Binario_Ticketing_V1_Subscription: SwiftProtobuf.Message, 
         if _storage._owned != rhs_storage._owned {return false}
         if _storage._ticketID != rhs_storage._ticketID {return false}
         if _storage._createdAt != rhs_storage._createdAt {return false}
+        if _storage._status != rhs_storage._status {return false}
+        if _storage._due != rhs_storage._due {return false}
+        if _storage._daysOverdue != rhs_storage._daysOverdue {return false}
+        if _storage._pausedOn != rhs_storage._pausedOn {return false}
+        if _storage._endsOn != rhs_storage._endsOn {return false}
+        if _storage._reminderDays != rhs_storage._reminderDays {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -986,7 +1644,7 @@ nonisolated extension Binario_Ticketing_V1_GetSubscriptionOptionsResponse: Swift
 
 nonisolated extension Binario_Ticketing_V1_AddSubscriptionRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AddSubscriptionRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}details\0\u{3}shared_with_user_ids\0\u{3}idempotency_key\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}details\0\u{3}shared_with_user_ids\0\u{3}idempotency_key\0\u{3}shared_with_emails\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -997,6 +1655,7 @@ nonisolated extension Binario_Ticketing_V1_AddSubscriptionRequest: SwiftProtobuf
       case 1: try { try decoder.decodeSingularMessageField(value: &self._details) }()
       case 2: try { try decoder.decodeRepeatedStringField(value: &self.sharedWithUserIds) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
+      case 4: try { try decoder.decodeRepeatedStringField(value: &self.sharedWithEmails) }()
       default: break
       }
     }
@@ -1016,6 +1675,9 @@ nonisolated extension Binario_Ticketing_V1_AddSubscriptionRequest: SwiftProtobuf
     if !self.idempotencyKey.isEmpty {
       try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 3)
     }
+    if !self.sharedWithEmails.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.sharedWithEmails, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1023,6 +1685,7 @@ nonisolated extension Binario_Ticketing_V1_AddSubscriptionRequest: SwiftProtobuf
     if lhs._details != rhs._details {return false}
     if lhs.sharedWithUserIds != rhs.sharedWithUserIds {return false}
     if lhs.idempotencyKey != rhs.idempotencyKey {return false}
+    if lhs.sharedWithEmails != rhs.sharedWithEmails {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1182,7 +1845,7 @@ nonisolated extension Binario_Ticketing_V1_GetSubscriptionResponse: SwiftProtobu
 
 nonisolated extension Binario_Ticketing_V1_UpdateSubscriptionRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".UpdateSubscriptionRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}subscription_id\0\u{1}details\0\u{3}shared_with_user_ids\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}subscription_id\0\u{1}details\0\u{3}shared_with_user_ids\0\u{3}shared_with_emails\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1193,6 +1856,7 @@ nonisolated extension Binario_Ticketing_V1_UpdateSubscriptionRequest: SwiftProto
       case 1: try { try decoder.decodeSingularStringField(value: &self.subscriptionID) }()
       case 2: try { try decoder.decodeSingularMessageField(value: &self._details) }()
       case 3: try { try decoder.decodeRepeatedStringField(value: &self.sharedWithUserIds) }()
+      case 4: try { try decoder.decodeRepeatedStringField(value: &self.sharedWithEmails) }()
       default: break
       }
     }
@@ -1212,6 +1876,9 @@ nonisolated extension Binario_Ticketing_V1_UpdateSubscriptionRequest: SwiftProto
     if !self.sharedWithUserIds.isEmpty {
       try visitor.visitRepeatedStringField(value: self.sharedWithUserIds, fieldNumber: 3)
     }
+    if !self.sharedWithEmails.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.sharedWithEmails, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1219,6 +1886,7 @@ nonisolated extension Binario_Ticketing_V1_UpdateSubscriptionRequest: SwiftProto
     if lhs.subscriptionID != rhs.subscriptionID {return false}
     if lhs._details != rhs._details {return false}
     if lhs.sharedWithUserIds != rhs.sharedWithUserIds {return false}
+    if lhs.sharedWithEmails != rhs.sharedWithEmails {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1481,7 +2149,7 @@ nonisolated extension Binario_Ticketing_V1_GetSubscriptionsHomeRequest: SwiftPro
 
 nonisolated extension Binario_Ticketing_V1_GetSubscriptionsHomeResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".GetSubscriptionsHomeResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}totals\0\u{1}subscriptions\0\u{3}next_renewals\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}totals\0\u{1}subscriptions\0\u{3}next_renewals\0\u{3}grand_total\0\u{3}rates_date\0\u{1}unconverted\0\u{3}budget_notices\0\u{1}due\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1492,12 +2160,21 @@ nonisolated extension Binario_Ticketing_V1_GetSubscriptionsHomeResponse: SwiftPr
       case 1: try { try decoder.decodeRepeatedMessageField(value: &self.totals) }()
       case 2: try { try decoder.decodeSingularUInt32Field(value: &self.subscriptions) }()
       case 3: try { try decoder.decodeRepeatedMessageField(value: &self.nextRenewals) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._grandTotal) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.ratesDate) }()
+      case 6: try { try decoder.decodeRepeatedStringField(value: &self.unconverted) }()
+      case 7: try { try decoder.decodeRepeatedMessageField(value: &self.budgetNotices) }()
+      case 8: try { try decoder.decodeRepeatedMessageField(value: &self.due) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if !self.totals.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.totals, fieldNumber: 1)
     }
@@ -1507,6 +2184,21 @@ nonisolated extension Binario_Ticketing_V1_GetSubscriptionsHomeResponse: SwiftPr
     if !self.nextRenewals.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.nextRenewals, fieldNumber: 3)
     }
+    try { if let v = self._grandTotal {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
+    if !self.ratesDate.isEmpty {
+      try visitor.visitSingularStringField(value: self.ratesDate, fieldNumber: 5)
+    }
+    if !self.unconverted.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.unconverted, fieldNumber: 6)
+    }
+    if !self.budgetNotices.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.budgetNotices, fieldNumber: 7)
+    }
+    if !self.due.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.due, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1514,6 +2206,55 @@ nonisolated extension Binario_Ticketing_V1_GetSubscriptionsHomeResponse: SwiftPr
     if lhs.totals != rhs.totals {return false}
     if lhs.subscriptions != rhs.subscriptions {return false}
     if lhs.nextRenewals != rhs.nextRenewals {return false}
+    if lhs._grandTotal != rhs._grandTotal {return false}
+    if lhs.ratesDate != rhs.ratesDate {return false}
+    if lhs.unconverted != rhs.unconverted {return false}
+    if lhs.budgetNotices != rhs.budgetNotices {return false}
+    if lhs.due != rhs.due {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_BudgetNotice: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".BudgetNotice"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}category\0\u{1}budget\0\u{1}spent\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.category) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._budget) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._spent) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.category != .unspecified {
+      try visitor.visitSingularEnumField(value: self.category, fieldNumber: 1)
+    }
+    try { if let v = self._budget {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._spent {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_BudgetNotice, rhs: Binario_Ticketing_V1_BudgetNotice) -> Bool {
+    if lhs.category != rhs.category {return false}
+    if lhs._budget != rhs._budget {return false}
+    if lhs._spent != rhs._spent {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1521,7 +2262,7 @@ nonisolated extension Binario_Ticketing_V1_GetSubscriptionsHomeResponse: SwiftPr
 
 nonisolated extension Binario_Ticketing_V1_CategoryStatistics: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".CategoryStatistics"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}category\0\u{1}subscriptions\0\u{1}monthly\0\u{3}share_basis_points\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}category\0\u{1}subscriptions\0\u{1}monthly\0\u{3}share_basis_points\0\u{3}subscriptions_share_basis_points\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1533,6 +2274,7 @@ nonisolated extension Binario_Ticketing_V1_CategoryStatistics: SwiftProtobuf.Mes
       case 2: try { try decoder.decodeSingularUInt32Field(value: &self.subscriptions) }()
       case 3: try { try decoder.decodeSingularMessageField(value: &self._monthly) }()
       case 4: try { try decoder.decodeSingularUInt32Field(value: &self.shareBasisPoints) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.subscriptionsShareBasisPoints) }()
       default: break
       }
     }
@@ -1555,6 +2297,9 @@ nonisolated extension Binario_Ticketing_V1_CategoryStatistics: SwiftProtobuf.Mes
     if self.shareBasisPoints != 0 {
       try visitor.visitSingularUInt32Field(value: self.shareBasisPoints, fieldNumber: 4)
     }
+    if self.subscriptionsShareBasisPoints != 0 {
+      try visitor.visitSingularUInt32Field(value: self.subscriptionsShareBasisPoints, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1563,6 +2308,7 @@ nonisolated extension Binario_Ticketing_V1_CategoryStatistics: SwiftProtobuf.Mes
     if lhs.subscriptions != rhs.subscriptions {return false}
     if lhs._monthly != rhs._monthly {return false}
     if lhs.shareBasisPoints != rhs.shareBasisPoints {return false}
+    if lhs.subscriptionsShareBasisPoints != rhs.subscriptionsShareBasisPoints {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1589,7 +2335,7 @@ nonisolated extension Binario_Ticketing_V1_GetSubscriptionStatisticsRequest: Swi
 
 nonisolated extension Binario_Ticketing_V1_GetSubscriptionStatisticsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".GetSubscriptionStatisticsResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}categories\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}categories\0\u{1}converted\0\u{3}rates_date\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1598,6 +2344,8 @@ nonisolated extension Binario_Ticketing_V1_GetSubscriptionStatisticsResponse: Sw
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeRepeatedMessageField(value: &self.categories) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.converted) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.ratesDate) }()
       default: break
       }
     }
@@ -1607,11 +2355,783 @@ nonisolated extension Binario_Ticketing_V1_GetSubscriptionStatisticsResponse: Sw
     if !self.categories.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.categories, fieldNumber: 1)
     }
+    if !self.converted.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.converted, fieldNumber: 2)
+    }
+    if !self.ratesDate.isEmpty {
+      try visitor.visitSingularStringField(value: self.ratesDate, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Ticketing_V1_GetSubscriptionStatisticsResponse, rhs: Binario_Ticketing_V1_GetSubscriptionStatisticsResponse) -> Bool {
     if lhs.categories != rhs.categories {return false}
+    if lhs.converted != rhs.converted {return false}
+    if lhs.ratesDate != rhs.ratesDate {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_MarkSubscriptionPaidRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".MarkSubscriptionPaidRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}subscription_id\0\u{3}due_date\0\u{3}paid_on\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.subscriptionID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.dueDate) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.paidOn) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.subscriptionID.isEmpty {
+      try visitor.visitSingularStringField(value: self.subscriptionID, fieldNumber: 1)
+    }
+    if !self.dueDate.isEmpty {
+      try visitor.visitSingularStringField(value: self.dueDate, fieldNumber: 2)
+    }
+    if !self.paidOn.isEmpty {
+      try visitor.visitSingularStringField(value: self.paidOn, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_MarkSubscriptionPaidRequest, rhs: Binario_Ticketing_V1_MarkSubscriptionPaidRequest) -> Bool {
+    if lhs.subscriptionID != rhs.subscriptionID {return false}
+    if lhs.dueDate != rhs.dueDate {return false}
+    if lhs.paidOn != rhs.paidOn {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_MarkSubscriptionPaidResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".MarkSubscriptionPaidResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}subscription\0\u{1}payment\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._subscription) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._payment) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._subscription {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._payment {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_MarkSubscriptionPaidResponse, rhs: Binario_Ticketing_V1_MarkSubscriptionPaidResponse) -> Bool {
+    if lhs._subscription != rhs._subscription {return false}
+    if lhs._payment != rhs._payment {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_SubscriptionPayment: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SubscriptionPayment"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}due_date\0\u{3}paid_on\0\u{1}amount\0\u{1}automatic\0\u{3}paid_by_user_id\0\u{3}paid_by_name\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.dueDate) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.paidOn) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._amount) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.automatic) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.paidByUserID) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.paidByName) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.dueDate.isEmpty {
+      try visitor.visitSingularStringField(value: self.dueDate, fieldNumber: 1)
+    }
+    if !self.paidOn.isEmpty {
+      try visitor.visitSingularStringField(value: self.paidOn, fieldNumber: 2)
+    }
+    try { if let v = self._amount {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    if self.automatic != false {
+      try visitor.visitSingularBoolField(value: self.automatic, fieldNumber: 4)
+    }
+    if !self.paidByUserID.isEmpty {
+      try visitor.visitSingularStringField(value: self.paidByUserID, fieldNumber: 5)
+    }
+    if !self.paidByName.isEmpty {
+      try visitor.visitSingularStringField(value: self.paidByName, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_SubscriptionPayment, rhs: Binario_Ticketing_V1_SubscriptionPayment) -> Bool {
+    if lhs.dueDate != rhs.dueDate {return false}
+    if lhs.paidOn != rhs.paidOn {return false}
+    if lhs._amount != rhs._amount {return false}
+    if lhs.automatic != rhs.automatic {return false}
+    if lhs.paidByUserID != rhs.paidByUserID {return false}
+    if lhs.paidByName != rhs.paidByName {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_ListSubscriptionPaymentsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListSubscriptionPaymentsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}subscription_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.subscriptionID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.subscriptionID.isEmpty {
+      try visitor.visitSingularStringField(value: self.subscriptionID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_ListSubscriptionPaymentsRequest, rhs: Binario_Ticketing_V1_ListSubscriptionPaymentsRequest) -> Bool {
+    if lhs.subscriptionID != rhs.subscriptionID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_ListSubscriptionPaymentsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListSubscriptionPaymentsResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}payments\0\u{3}total_paid\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.payments) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._totalPaid) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.payments.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.payments, fieldNumber: 1)
+    }
+    try { if let v = self._totalPaid {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_ListSubscriptionPaymentsResponse, rhs: Binario_Ticketing_V1_ListSubscriptionPaymentsResponse) -> Bool {
+    if lhs.payments != rhs.payments {return false}
+    if lhs._totalPaid != rhs._totalPaid {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_PauseSubscriptionRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PauseSubscriptionRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}subscription_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.subscriptionID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.subscriptionID.isEmpty {
+      try visitor.visitSingularStringField(value: self.subscriptionID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_PauseSubscriptionRequest, rhs: Binario_Ticketing_V1_PauseSubscriptionRequest) -> Bool {
+    if lhs.subscriptionID != rhs.subscriptionID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_PauseSubscriptionResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PauseSubscriptionResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}subscription\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._subscription) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._subscription {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_PauseSubscriptionResponse, rhs: Binario_Ticketing_V1_PauseSubscriptionResponse) -> Bool {
+    if lhs._subscription != rhs._subscription {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_CancelSubscriptionRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CancelSubscriptionRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}subscription_id\0\u{3}ends_on\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.subscriptionID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.endsOn) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.subscriptionID.isEmpty {
+      try visitor.visitSingularStringField(value: self.subscriptionID, fieldNumber: 1)
+    }
+    if !self.endsOn.isEmpty {
+      try visitor.visitSingularStringField(value: self.endsOn, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_CancelSubscriptionRequest, rhs: Binario_Ticketing_V1_CancelSubscriptionRequest) -> Bool {
+    if lhs.subscriptionID != rhs.subscriptionID {return false}
+    if lhs.endsOn != rhs.endsOn {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_CancelSubscriptionResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CancelSubscriptionResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}subscription\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._subscription) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._subscription {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_CancelSubscriptionResponse, rhs: Binario_Ticketing_V1_CancelSubscriptionResponse) -> Bool {
+    if lhs._subscription != rhs._subscription {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_ResumeSubscriptionRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ResumeSubscriptionRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}subscription_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.subscriptionID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.subscriptionID.isEmpty {
+      try visitor.visitSingularStringField(value: self.subscriptionID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_ResumeSubscriptionRequest, rhs: Binario_Ticketing_V1_ResumeSubscriptionRequest) -> Bool {
+    if lhs.subscriptionID != rhs.subscriptionID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_ResumeSubscriptionResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ResumeSubscriptionResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}subscription\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._subscription) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._subscription {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_ResumeSubscriptionResponse, rhs: Binario_Ticketing_V1_ResumeSubscriptionResponse) -> Bool {
+    if lhs._subscription != rhs._subscription {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_CategoryBudget: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CategoryBudget"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}category\0\u{3}amount_minor\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.category) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.amountMinor) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.category != .unspecified {
+      try visitor.visitSingularEnumField(value: self.category, fieldNumber: 1)
+    }
+    if self.amountMinor != 0 {
+      try visitor.visitSingularInt64Field(value: self.amountMinor, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_CategoryBudget, rhs: Binario_Ticketing_V1_CategoryBudget) -> Bool {
+    if lhs.category != rhs.category {return false}
+    if lhs.amountMinor != rhs.amountMinor {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_SubscriptionSettings: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SubscriptionSettings"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reminder_days\0\u{3}home_renewals\0\u{3}main_currency\0\u{3}monthly_budget_minor\0\u{3}category_budgets\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt32Field(value: &self.reminderDays) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.homeRenewals) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.mainCurrency) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.monthlyBudgetMinor) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.categoryBudgets) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.reminderDays != 0 {
+      try visitor.visitSingularInt32Field(value: self.reminderDays, fieldNumber: 1)
+    }
+    if self.homeRenewals != 0 {
+      try visitor.visitSingularUInt32Field(value: self.homeRenewals, fieldNumber: 2)
+    }
+    if !self.mainCurrency.isEmpty {
+      try visitor.visitSingularStringField(value: self.mainCurrency, fieldNumber: 3)
+    }
+    if self.monthlyBudgetMinor != 0 {
+      try visitor.visitSingularInt64Field(value: self.monthlyBudgetMinor, fieldNumber: 4)
+    }
+    if !self.categoryBudgets.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.categoryBudgets, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_SubscriptionSettings, rhs: Binario_Ticketing_V1_SubscriptionSettings) -> Bool {
+    if lhs.reminderDays != rhs.reminderDays {return false}
+    if lhs.homeRenewals != rhs.homeRenewals {return false}
+    if lhs.mainCurrency != rhs.mainCurrency {return false}
+    if lhs.monthlyBudgetMinor != rhs.monthlyBudgetMinor {return false}
+    if lhs.categoryBudgets != rhs.categoryBudgets {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_GetSubscriptionSettingsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetSubscriptionSettingsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_GetSubscriptionSettingsRequest, rhs: Binario_Ticketing_V1_GetSubscriptionSettingsRequest) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_GetSubscriptionSettingsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetSubscriptionSettingsResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}settings\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._settings) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._settings {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_GetSubscriptionSettingsResponse, rhs: Binario_Ticketing_V1_GetSubscriptionSettingsResponse) -> Bool {
+    if lhs._settings != rhs._settings {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".UpdateSubscriptionSettingsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}settings\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._settings) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._settings {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest, rhs: Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest) -> Bool {
+    if lhs._settings != rhs._settings {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".UpdateSubscriptionSettingsResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}settings\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._settings) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._settings {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse, rhs: Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse) -> Bool {
+    if lhs._settings != rhs._settings {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_ExchangeRate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ExchangeRate"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}currency\0\u{3}per_euro\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.currency) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.perEuro) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.currency.isEmpty {
+      try visitor.visitSingularStringField(value: self.currency, fieldNumber: 1)
+    }
+    if !self.perEuro.isEmpty {
+      try visitor.visitSingularStringField(value: self.perEuro, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_ExchangeRate, rhs: Binario_Ticketing_V1_ExchangeRate) -> Bool {
+    if lhs.currency != rhs.currency {return false}
+    if lhs.perEuro != rhs.perEuro {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_GetExchangeRatesRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetExchangeRatesRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_GetExchangeRatesRequest, rhs: Binario_Ticketing_V1_GetExchangeRatesRequest) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_GetExchangeRatesResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetExchangeRatesResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}rates_date\0\u{1}rates\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.ratesDate) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.rates) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.ratesDate.isEmpty {
+      try visitor.visitSingularStringField(value: self.ratesDate, fieldNumber: 1)
+    }
+    if !self.rates.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.rates, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_GetExchangeRatesResponse, rhs: Binario_Ticketing_V1_GetExchangeRatesResponse) -> Bool {
+    if lhs.ratesDate != rhs.ratesDate {return false}
+    if lhs.rates != rhs.rates {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_LoadExchangeRatesRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".LoadExchangeRatesRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}content\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.content) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.content.isEmpty {
+      try visitor.visitSingularStringField(value: self.content, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_LoadExchangeRatesRequest, rhs: Binario_Ticketing_V1_LoadExchangeRatesRequest) -> Bool {
+    if lhs.content != rhs.content {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_LoadExchangeRatesResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".LoadExchangeRatesResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}rates_date\0\u{1}currencies\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.ratesDate) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.currencies) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.ratesDate.isEmpty {
+      try visitor.visitSingularStringField(value: self.ratesDate, fieldNumber: 1)
+    }
+    if self.currencies != 0 {
+      try visitor.visitSingularUInt32Field(value: self.currencies, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_LoadExchangeRatesResponse, rhs: Binario_Ticketing_V1_LoadExchangeRatesResponse) -> Bool {
+    if lhs.ratesDate != rhs.ratesDate {return false}
+    if lhs.currencies != rhs.currencies {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
