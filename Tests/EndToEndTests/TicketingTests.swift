@@ -152,6 +152,7 @@ struct TicketingTests {
         try await Self.journeyWithAChange(scheduling, tickets, ada: ada, admin: admin)
         try await Self.subscriptions(identity, Subscriptions(wrapping: connection), ada: ada, bob: bob, admin: admin)
         try await Self.renewalReminder(Subscriptions(wrapping: connection), notifications, ada: ada)
+        try await Self.subscriptionLife(Subscriptions(wrapping: connection), ada: ada, bob: bob, admin: admin)
 
         // kill -9 after the acknowledged purchase: it is there after the restart, and a retry
         // with its key returns it without charging again.
@@ -465,6 +466,130 @@ struct TicketingTests {
     }
     #expect(reminded.map(\.notification.kind) == [.renewalReminder])
     #expect(reminded.first?.notification.title == "Spotify renews tomorrow")
+  }
+
+  /// A subscription's life through the gateway: the operator's exchange rates, a gym paid by hand
+  /// shared with Bob by his email, due today, marked paid by Bob (a retry harmless), paused,
+  /// resumed and cancelled; home's grand total, budgets and statistics in exact minor units.
+  static func subscriptionLife(
+    _ subscriptions: Subscriptions,
+    ada: Binario_Identity_V1_TokenPair,
+    bob: Binario_Identity_V1_TokenPair,
+    admin: Binario_Identity_V1_TokenPair
+  ) async throws {
+    let ecb = """
+      <gesmes:Envelope><Cube><Cube time='2026-11-27'><Cube currency='USD' rate='1.0512'/><Cube currency='JPY' rate='162.39'/></Cube></Cube></gesmes:Envelope>
+      """
+    let notAdmin = await #expect(throws: RPCError.self) {
+      _ = try await subscriptions.loadExchangeRates(.with { $0.content = ecb }, metadata: bearer(ada))
+    }
+    #expect(notAdmin?.code == .permissionDenied)
+    let loaded = try await subscriptions.loadExchangeRates(.with { $0.content = ecb }, metadata: bearer(admin))
+    #expect(loaded.ratesDate == "2026-11-27" && loaded.currencies == 2)
+    let rates = try await subscriptions.getExchangeRates(.init())
+    #expect(rates.ratesDate == "2026-11-27" && rates.rates.map { "\($0.currency) \($0.perEuro)" } == ["JPY 162.39", "USD 1.0512"])
+
+    // Weekly, by hand, started a week ago: due today. 30.01 USD split: Ada 15.01, Bob 15.00.
+    let today = romeDate(daysFromToday: 0)
+    let gym = try await subscriptions.addSubscription(
+      .with {
+        $0.details = .with {
+          $0.serviceName = "Palestra Navigli"
+          $0.customServiceName = true
+          $0.startDate = romeDate(daysFromToday: -7)
+          $0.period = .weekly
+          $0.price = .with {
+            $0.amountMinor = 3001
+            $0.currency = "USD"
+          }
+          $0.category = .other
+          $0.reminderDays = 1
+        }
+        $0.sharedWithEmails = ["bob@example.com"]
+        $0.idempotencyKey = "gym-1"
+      },
+      metadata: bearer(ada)
+    ).subscription
+    #expect(gym.members.map(\.email) == ["bob@example.com"] && gym.members.map(\.share.amountMinor) == [1500])
+    #expect(gym.yourShare.amountMinor == 1501 && gym.details.planType.isEmpty && gym.reminderDays == 1)
+    #expect(gym.status == .active && gym.due && gym.daysOverdue == 0 && gym.nextRenewal == today)
+
+    var home = try await subscriptions.getSubscriptionsHome(.init(), metadata: bearer(ada))
+    #expect(home.due.map(\.subscriptionID) == [gym.subscriptionID] && home.due[0].yourShare.amountMinor == 1501)
+    // USD: 15.01 × 52 = 780.52 a year, 65.04 a month; the grand total in euros adds it at 1.0512.
+    let usd = try #require(home.totals.first { $0.yearly.currency == "USD" })
+    #expect(usd.yearly.amountMinor == 78_052 && usd.monthly.amountMinor == 6_504)
+    let euros = home.totals.first { $0.yearly.currency == "EUR" }?.yearly.amountMinor ?? 0
+    var grand = Decimal(euros) + Decimal(78_052) / Decimal(string: "1.0512")!
+    var rounded = Decimal()
+    NSDecimalRound(&rounded, &grand, 0, .plain)
+    let grandYearly = NSDecimalNumber(decimal: rounded).int64Value
+    #expect(home.grandTotal.yearly == .with { $0.amountMinor = grandYearly; $0.currency = "EUR" })
+    #expect(home.grandTotal.monthly.amountMinor == (grandYearly * 2 + 12) / 24 && home.ratesDate == "2026-11-27")
+
+    // Bob, a member, marks today's date paid; again (a retry) changes nothing.
+    let paid = try await subscriptions.markSubscriptionPaid(
+      .with {
+        $0.subscriptionID = gym.subscriptionID
+        $0.dueDate = today
+      },
+      metadata: bearer(bob)
+    )
+    #expect(paid.subscription.nextRenewal == romeDate(daysFromToday: 7) && !paid.subscription.due)
+    #expect(paid.payment.amount.amountMinor == 3001 && paid.payment.paidByUserID == bob.userID && !paid.payment.paidByName.isEmpty)
+    let again = try await subscriptions.markSubscriptionPaid(
+      .with {
+        $0.subscriptionID = gym.subscriptionID
+        $0.dueDate = today
+      },
+      metadata: bearer(ada)
+    )
+    #expect(again.payment == paid.payment && again.subscription.nextRenewal == romeDate(daysFromToday: 7))
+    let history = try await subscriptions.listSubscriptionPayments(.with { $0.subscriptionID = gym.subscriptionID }, metadata: bearer(ada))
+    #expect(history.payments.map(\.dueDate) == [today] && history.totalPaid.amountMinor == 3001)
+
+    // Only the owner pauses; paused, it leaves the totals; resumed, it is back.
+    let bobPauses = await #expect(throws: RPCError.self) {
+      _ = try await subscriptions.pauseSubscription(.with { $0.subscriptionID = gym.subscriptionID }, metadata: bearer(bob))
+    }
+    #expect(bobPauses?.code == .permissionDenied)
+    let paused = try await subscriptions.pauseSubscription(.with { $0.subscriptionID = gym.subscriptionID }, metadata: bearer(ada))
+    #expect(paused.subscription.status == .paused && paused.subscription.pausedOn == today)
+    home = try await subscriptions.getSubscriptionsHome(.init(), metadata: bearer(ada))
+    #expect(!home.totals.contains { $0.yearly.currency == "USD" })
+    let resumed = try await subscriptions.resumeSubscription(.with { $0.subscriptionID = gym.subscriptionID }, metadata: bearer(ada))
+    #expect(resumed.subscription.status == .active && resumed.subscription.nextRenewal == romeDate(daysFromToday: 7))
+
+    // Settings: dollars, a month's budget of 1.00 USD and one for Other: both passed.
+    let settings = try await subscriptions.updateSubscriptionSettings(
+      .with {
+        $0.settings = .with {
+          $0.reminderDays = 2
+          $0.homeRenewals = 3
+          $0.mainCurrency = "usd"
+          $0.monthlyBudgetMinor = 100
+          $0.categoryBudgets = [.with { $0.category = .other; $0.amountMinor = 6_000 }]
+        }
+      },
+      metadata: bearer(ada)
+    ).settings
+    #expect(settings.mainCurrency == "USD" && settings.categoryBudgets.map(\.amountMinor) == [6_000])
+    home = try await subscriptions.getSubscriptionsHome(.init(), metadata: bearer(ada))
+    #expect(home.grandTotal.monthly.currency == "USD" && home.nextRenewals.count <= 3)
+    #expect(home.budgetNotices.map(\.category) == [.unspecified, .other])
+    #expect(home.budgetNotices[1].spent == .with { $0.amountMinor = 6_504; $0.currency = "USD" })
+    let statistics = try await subscriptions.getSubscriptionStatistics(.init(), metadata: bearer(ada))
+    let other = try #require(statistics.converted.first { $0.category == .other })
+    #expect(other.monthly.amountMinor == 6_504 && other.monthly.currency == "USD" && statistics.ratesDate == "2026-11-27")
+    #expect(statistics.converted.map(\.subscriptions).reduce(0, +) == home.subscriptions)
+
+    // Cancelled today: it ends today, out of the totals, kept with its payment.
+    let cancelled = try await subscriptions.cancelSubscription(.with { $0.subscriptionID = gym.subscriptionID }, metadata: bearer(ada))
+    #expect(cancelled.subscription.status == .cancelled && cancelled.subscription.endsOn == today)
+    home = try await subscriptions.getSubscriptionsHome(.init(), metadata: bearer(ada))
+    #expect(!home.totals.contains { $0.yearly.currency == "USD" } && home.budgetNotices.map(\.category) == [.unspecified])
+    let kept = try await subscriptions.listSubscriptions(.init(), metadata: bearer(ada)).mine.first { $0.subscriptionID == gym.subscriptionID }
+    #expect(kept?.status == .cancelled)
   }
 
   static func faresOverHTTP(_ suite: RunningSuite) async throws {
