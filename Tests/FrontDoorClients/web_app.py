@@ -372,7 +372,7 @@ def main():
         emergency(traveller)
         buying(traveller)
         wallet(traveller, gateway, admin_token, arguments.zbarimg)
-        subscriptions_and_itineraries(traveller)
+        subscriptions_and_itineraries(traveller, gateway, admin_token)
         air_quality(traveller, gateway, admin_token, arguments)
         nearby(traveller, gateway, email)
         driver = Browser(arguments, "driver")
@@ -686,20 +686,63 @@ def wallet(traveller, gateway, admin_token, zbarimg):
     print("ok: offline, the wallet showed the ticket's QR code from the device, and the inspectors accepted it")
 
 
-def subscriptions_and_itineraries(traveller):
-    traveller.open("#/subscriptions")
-    traveller.fill("#subscription-form", {"serviceName": "Netflix", "planType": "family", "price": "23.99",
-                                          "category": "SUBSCRIPTION_CATEGORY_MOVIES_AND_TV"})
+ECB_RATES = ("<gesmes:Envelope><Cube><Cube time='2026-11-27'><Cube currency='USD' rate='1.0512'/>"
+             "<Cube currency='GBP' rate='0.8351'/></Cube></Cube></gesmes:Envelope>")
+
+
+def subscriptions_and_itineraries(traveller, gateway, admin_token):
+    """SubscribeME in the browser: four subscriptions added with the whole form (two currencies, a
+    free trial, one paid by hand and due today), home's figures per currency and converted with
+    the operator's ECB rates, the due date marked paid and in the payment history, the two
+    statistics charts, and a budget passed."""
+    gateway.call("POST", "/v1/admin/exchange-rates", {"content": ECB_RATES}, admin_token)
+    rome = datetime.datetime.now(zoneinfo.ZoneInfo("Europe/Rome")).date()
+    typed = lambda day: day.strftime("%m%d%Y")  # what Chromium's date input takes from keys
+
+    def add(values):
+        traveller.open("#/subscriptions/new")
+        traveller.fill("#subscription-form", values)
+        traveller.until(lambda: re.search(r"#/subscriptions/sb_[0-9a-f]+$", traveller.driver.current_url), f"{values['serviceName']} was not added")
+        traveller.find("#subscription-detail h2")
+
+    add({"serviceName": "Netflix", "planType": "family", "price": "23.99", "category": "SUBSCRIPTION_CATEGORY_MOVIES_AND_TV", "cardLast4": "4242"})
+    add({"serviceName": "Spotify", "price": "10.99", "category": "SUBSCRIPTION_CATEGORY_MUSIC"})
+    add({"serviceName": "Disney+", "price": "8.99", "currency": "USD", "category": "SUBSCRIPTION_CATEGORY_MOVIES_AND_TV",
+         "trialEndsOn": typed(rome + datetime.timedelta(days=14)), "reminderDays": "5"})
+    assert traveller.words("enum.SUBSCRIPTION_STATUS_TRIAL").lower() in traveller.text("#subscription-detail .status").lower(), "the trial is not shown"
+    add({"serviceName": "Palestra", "price": "5", "category": "SUBSCRIPTION_CATEGORY_OTHER", "period": "SUBSCRIPTION_PERIOD_WEEKLY",
+         "startDate": typed(rome - datetime.timedelta(days=7)), "automaticRenewal": False})
+    assert traveller.words("subs.dueToday") in traveller.text("#subscription-detail .due"), "the gym is not due today"
+
     money = (lambda text: text.replace(".", ",")) if traveller.language == "it" else (lambda text: text)
-    traveller.until(lambda: money("23.99") in traveller.text("#subscription-home .monthly"), "the monthly figure does not include the subscription")
-    traveller.fill("#subscription-form", {"serviceName": "Spotify", "planType": "individual", "price": "10.99",
-                                          "category": "SUBSCRIPTION_CATEGORY_MUSIC"})
-    traveller.until(lambda: money("34.98") in traveller.text("#subscription-home .monthly"), "the monthly figure does not add up")
-    traveller.until(lambda: traveller.driver.execute_script(
-        "const chart = window.Chart.getChart(document.getElementById('category-chart'));"
-        "return chart ? chart.data.datasets[0].data.length : 0") == 2, "the per-category chart does not show two categories")
-    assert money("419.76") in traveller.text("#subscription-home .yearly"), "the yearly figure is not twelve months"
+    traveller.open("#/subscriptions")
+    # EUR a month: 23.99 + 10.99 + 5 × 52 / 12 = 21.67: 56.65; a year 287.88 + 131.88 + 260 = 679.76.
+    traveller.until(lambda: money("56.65") in traveller.text("#subscription-home .monthly"), "the monthly figure does not add up")
+    assert money("679.76") in traveller.text("#subscription-home .yearly"), "the yearly figure is not the periods' sum"
+    assert money("8.99") in traveller.text("#subscription-home .monthly"), "the dollars are not apart"
+    # All together: 679.76 € + 107.88 USD / 1.0512 = 102.63 €: 782.39 € a year, 65.20 € a month.
+    assert money("782.39") in traveller.text("#subscription-home .grand-yearly"), "the grand total is not converted"
+    assert money("65.20") in traveller.text("#subscription-home .grand-monthly"), "the grand total's month is not a twelfth"
     traveller.shot("subscriptions")
+    traveller.find("#due button").click()
+    traveller.until(lambda: not traveller.driver.find_elements(By.CSS_SELECTOR, "#due"), "the date paid is still due")
+    traveller.find("#my-subscriptions [data-category='SUBSCRIPTION_CATEGORY_OTHER'] h3 a").click()
+    traveller.until(lambda: money("5.00") in traveller.text("#payments .total-paid"), "the payment is not in the history")
+    traveller.shot("subscription")
+
+    traveller.open("#/subscription-statistics")
+    traveller.until(lambda: traveller.driver.execute_script(
+        "const chart = window.Chart && window.Chart.getChart(document.getElementById('category-shares-chart'));"
+        "return chart ? chart.data.datasets[0].data.join(' ') : ''") == "50 25 25", "the category shares are not two, one and one of four")
+    assert traveller.driver.execute_script(
+        "return window.Chart.getChart(document.getElementById('category-chart')).data.datasets[0].data.length") == 3
+    traveller.shot("subscription-statistics")
+    traveller.open("#/subscription-settings")
+    traveller.fill("#subscription-settings-form", {"monthlyBudget": "50"})
+    traveller.until(lambda: traveller.words("subs.settingsSaved") == traveller.driver.execute_script(
+        "return document.getElementById('announcer').textContent"), "the settings were not saved")
+    traveller.open("#/subscriptions")
+    traveller.until(lambda: money("65.20") in traveller.text("#subscription-home .budget"), "the budget passed is not told")
 
     traveller.open("#/itineraries")
     traveller.fill("#itinerary-form", {"name": "Lake Como", "destination": "Bellagio", "startDate": "05012027",
@@ -710,7 +753,7 @@ def subscriptions_and_itineraries(traveller):
     traveller.fill("#invite-form", {"name": "Friend", "email": "friend-of-web@example.com"})
     traveller.until(lambda: "friend-of-web@example.com" in traveller.text("#itinerary-invites-sent"), "the invite is not listed")
     traveller.shot("itinerary")
-    print("ok: subscriptions add up per month and year with the chart; an itinerary with an event and an invite")
+    print("ok: subscriptions through their life (trial, due, paid, rates, statistics, budget); an itinerary with an event and an invite")
 
 
 def air_alerts(traveller, gateway, balcony_token):
