@@ -9,7 +9,7 @@ struct AdminCommand: AsyncParsableCommand {
       CreateDriver.self, Grant.self, Revoke.self, Outbox.self, AdminUsersCommand.self, AdminTripsCommand.self,
       AdminDeliveriesCommand.self, AdminShopsCommand.self, AdminDealsCommand.self, AdminPlacesCommand.self,
       AdminRouteOffersCommand.self, AdminTaxisCommand.self, AdminDriversCommand.self, AdminZonesCommand.self,
-      AdminMonitorCommand.self, AdminAlertsCommand.self,
+      AdminMonitorCommand.self, AdminAlertsCommand.self, AdminExchangeRatesCommand.self,
     ]
   )
 

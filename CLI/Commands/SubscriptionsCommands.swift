@@ -2,12 +2,15 @@ import ArgumentParser
 import BinarioProto
 import Foundation
 
-/// `binario subscriptions add|list|edit|delete|withdraw|home|stats|options`.
+/// `binario subscriptions add|list|show|edit|delete|withdraw|pay|payments|pause|cancel|resume|home|stats|settings|options`.
 struct SubscriptionsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "subscriptions",
     abstract: "The services you pay for regularly, shared with friends: what they cost per month and per year.",
-    subcommands: [List.self, Add.self, Edit.self, Delete.self, Withdraw.self, Home.self, Stats.self, Options.self],
+    subcommands: [
+      List.self, Add.self, Show.self, Edit.self, Delete.self, Withdraw.self, Pay.self, Payments.self, Pause.self, Cancel.self,
+      Resume.self, Home.self, Stats.self, Settings.self, Options.self,
+    ],
     defaultSubcommand: List.self
   )
 
@@ -24,8 +27,12 @@ struct SubscriptionsCommand: AsyncParsableCommand {
     @Option(help: "The last four digits of the card it is paid with.") var cardLast4: String?
     @Option(help: "Automatic renewal: on or off.") var autoRenew: String?
     @Option(help: "movies-and-tv, music, shopping, tech, other or transport.") var category: String?
+    @Option(help: "A free trial's last day (its first charge), YYYY-MM-DD; 'none' to remove it.") var trialEnds: String?
+    @Option(help: "Remind how many days before each date (0-60); 'default' for yours.") var reminderDays: String?
     @Option(parsing: .upToNextOption, help: "Friends' user ids to share it with (replaces the list; none to stop sharing).")
     var shareWith: [String] = []
+    @Option(parsing: .upToNextOption, help: "Friends to share it with, by the email they registered with.")
+    var shareWithEmail: [String] = []
     @Flag(help: "Stop sharing it with anyone.") var unshare = false
 
     func apply(to details: inout Binario_Ticketing_V1_SubscriptionDetails) throws {
@@ -57,6 +64,15 @@ struct SubscriptionsCommand: AsyncParsableCommand {
           throw ValidationError("--category is one of \(Self.categories.keys.sorted().joined(separator: ", "))")
         }
         details.category = parsed
+      }
+      if let trialEnds { details.trialEndsOn = trialEnds == "none" ? "" : trialEnds }
+      if let reminderDays {
+        if reminderDays == "default" {
+          details.clearReminderDays()
+        } else {
+          guard let days = Int32(reminderDays) else { throw ValidationError("--reminder-days is a number of days or 'default'") }
+          details.reminderDays = days
+        }
       }
     }
 
@@ -105,6 +121,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
         .with {
           $0.details = proto
           $0.sharedWithUserIds = details.shareWith
+          $0.sharedWithEmails = details.shareWithEmail
           $0.idempotencyKey = idempotencyKey ?? UUID().uuidString
         }
       )
@@ -130,6 +147,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
           $0.subscriptionID = subscriptionID
           $0.details = proto
           $0.sharedWithUserIds = members
+          $0.sharedWithEmails = details.shareWithEmail
         }
       )
       Print.subscription(response.subscription)
@@ -162,10 +180,101 @@ struct SubscriptionsCommand: AsyncParsableCommand {
     }
   }
 
-  struct Home: ConnectedCommand {
-    static let configuration = CommandConfiguration(abstract: "What you spend per month and per year, and the next renewals.")
+  struct Show: ConnectedCommand {
+    static let configuration = CommandConfiguration(abstract: "One subscription: its details, members and status.")
     @OptionGroup var gateway: GatewayConnectionOptions
-    @Option(help: "How many renewals to show (default 5).") var renewals: UInt32 = 0
+    @Argument var subscriptionID: String
+
+    func call(_ gateway: GatewayConnection) async throws {
+      Print.subscription(try await gateway.subscriptions.getSubscription(.with { $0.subscriptionID = subscriptionID }).subscription)
+    }
+  }
+
+  struct Pay: ConnectedCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Mark a subscription paid by hand paid: its next date (or --date), today (or --paid-on).",
+      discussion: "Again with the same date it changes nothing: the date is what makes a retry harmless."
+    )
+    @OptionGroup var gateway: GatewayConnectionOptions
+    @Argument var subscriptionID: String
+    @Option(help: "The date being paid, YYYY-MM-DD (default: the subscription's next date).") var date: String?
+    @Option(help: "When it was paid, YYYY-MM-DD (default: today).") var paidOn: String = ""
+
+    func call(_ gateway: GatewayConnection) async throws {
+      let due: String
+      if let date {
+        due = date
+      } else {
+        due = try await gateway.subscriptions.getSubscription(.with { $0.subscriptionID = subscriptionID }).subscription.nextRenewal
+      }
+      let response = try await gateway.subscriptions.markSubscriptionPaid(
+        .with {
+          $0.subscriptionID = subscriptionID
+          $0.dueDate = due
+          $0.paidOn = paidOn
+        }
+      )
+      print("paid \(response.payment.dueDate) (\(Print.money(response.payment.amount))); next \(response.subscription.nextRenewal)")
+    }
+  }
+
+  struct Payments: ConnectedCommand {
+    static let configuration = CommandConfiguration(abstract: "Every payment recorded for a subscription, newest first.")
+    @OptionGroup var gateway: GatewayConnectionOptions
+    @Argument var subscriptionID: String
+
+    func call(_ gateway: GatewayConnection) async throws {
+      let response = try await gateway.subscriptions.listSubscriptionPayments(.with { $0.subscriptionID = subscriptionID })
+      if response.payments.isEmpty { print("no payments recorded") }
+      for payment in response.payments {
+        let who = payment.automatic ? "automatic" : payment.paidByName.isEmpty ? "by someone who left" : "by \(payment.paidByName)"
+        print("  \(payment.dueDate)  paid \(payment.paidOn)  \(Print.money(payment.amount))  \(who)")
+      }
+      print("In all: \(Print.money(response.totalPaid))")
+    }
+  }
+
+  struct Pause: ConnectedCommand {
+    static let configuration = CommandConfiguration(abstract: "Pause a subscription you own: nothing due or reminded until resumed.")
+    @OptionGroup var gateway: GatewayConnectionOptions
+    @Argument var subscriptionID: String
+
+    func call(_ gateway: GatewayConnection) async throws {
+      Print.subscription(try await gateway.subscriptions.pauseSubscription(.with { $0.subscriptionID = subscriptionID }).subscription)
+    }
+  }
+
+  struct Cancel: ConnectedCommand {
+    static let configuration = CommandConfiguration(abstract: "Cancel a subscription you own: it renews up to its last day, then ends.")
+    @OptionGroup var gateway: GatewayConnectionOptions
+    @Argument var subscriptionID: String
+    @Option(help: "Its last day, YYYY-MM-DD (default: today).") var lastDay: String = ""
+
+    func call(_ gateway: GatewayConnection) async throws {
+      let response = try await gateway.subscriptions.cancelSubscription(
+        .with {
+          $0.subscriptionID = subscriptionID
+          $0.endsOn = lastDay
+        }
+      )
+      Print.subscription(response.subscription)
+    }
+  }
+
+  struct Resume: ConnectedCommand {
+    static let configuration = CommandConfiguration(abstract: "Resume a paused or cancelled subscription you own.")
+    @OptionGroup var gateway: GatewayConnectionOptions
+    @Argument var subscriptionID: String
+
+    func call(_ gateway: GatewayConnection) async throws {
+      Print.subscription(try await gateway.subscriptions.resumeSubscription(.with { $0.subscriptionID = subscriptionID }).subscription)
+    }
+  }
+
+  struct Home: ConnectedCommand {
+    static let configuration = CommandConfiguration(abstract: "What you spend per month and per year, what is due, and the next renewals.")
+    @OptionGroup var gateway: GatewayConnectionOptions
+    @Option(help: "How many renewals to show (default: your setting).") var renewals: UInt32 = 0
 
     func call(_ gateway: GatewayConnection) async throws {
       let home = try await gateway.subscriptions.getSubscriptionsHome(
@@ -174,6 +283,20 @@ struct SubscriptionsCommand: AsyncParsableCommand {
       print("\(home.subscriptions) subscription\(home.subscriptions == 1 ? "" : "s")")
       for total in home.totals {
         print("  \(Print.money(total.monthly)) a month, \(Print.money(total.yearly)) a year")
+      }
+      if home.hasGrandTotal, home.totals.count > 1 {
+        print("  all together \(Print.money(home.grandTotal.monthly)) a month, \(Print.money(home.grandTotal.yearly)) a year (rates of \(home.ratesDate))")
+      } else if !home.unconverted.isEmpty, home.totals.count > 1 {
+        print("  no exchange rate for \(home.unconverted.joined(separator: ", ")): no grand total")
+      }
+      for notice in home.budgetNotices {
+        let what = notice.category == .unspecified ? "this month" : Print.category(notice.category)
+        print("  over budget: \(what) \(Print.money(notice.spent)) of \(Print.money(notice.budget))")
+      }
+      if !home.due.isEmpty { print("To pay:") }
+      for due in home.due {
+        let when = due.daysLeft == 0 ? "today" : "overdue \(-due.daysLeft) day\(due.daysLeft == -1 ? "" : "s")"
+        print("  \(due.date) (\(when))  \(due.serviceName)  your share \(Print.money(due.yourShare))  [\(due.subscriptionID)]")
       }
       if !home.nextRenewals.isEmpty { print("Next renewals:") }
       for renewal in home.nextRenewals {
@@ -184,7 +307,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
   }
 
   struct Stats: ConnectedCommand {
-    static let configuration = CommandConfiguration(abstract: "Per category: how many, the monthly spend and its share.")
+    static let configuration = CommandConfiguration(abstract: "Per category: how many and their share, the monthly spend and its share.")
     @OptionGroup var gateway: GatewayConnectionOptions
 
     func call(_ gateway: GatewayConnection) async throws {
@@ -192,9 +315,57 @@ struct SubscriptionsCommand: AsyncParsableCommand {
         .init()
       )
       if statistics.categories.isEmpty { print("no subscriptions") }
+      func percent(_ basisPoints: UInt32) -> String { String(format: "%.2f %%", Double(basisPoints) / 100) }
       for category in statistics.categories {
-        let share = String(format: "%.2f %%", Double(category.shareBasisPoints) / 100)
-        print("  \(Print.category(category.category))  \(category.subscriptions)  \(Print.money(category.monthly)) a month  \(share)")
+        print(
+          "  \(Print.category(category.category))  \(category.subscriptions) (\(percent(category.subscriptionsShareBasisPoints)))  \(Print.money(category.monthly)) a month  \(percent(category.shareBasisPoints))"
+        )
+      }
+      if !statistics.converted.isEmpty { print("Converted (rates of \(statistics.ratesDate)):") }
+      for category in statistics.converted {
+        print("  \(Print.category(category.category))  \(Print.money(category.monthly)) a month  \(percent(category.shareBasisPoints))")
+      }
+    }
+  }
+
+  struct Settings: ConnectedCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Your reminders, home, main currency and budgets: shown, or changed by the options given.",
+      discussion: "binario subscriptions settings --main-currency EUR --monthly-budget 50 --budget music=15 --budget movies-and-tv=20"
+    )
+    @OptionGroup var gateway: GatewayConnectionOptions
+    @Option(help: "Remind how many days before each date (0-60).") var reminderDays: Int32?
+    @Option(help: "How many renewals home shows (1-10).") var homeRenewals: UInt32?
+    @Option(help: "The currency of the grand total and the budgets (ISO 4217).") var mainCurrency: String?
+    @Option(help: "A month's budget in the main currency, e.g. 50 (0: none).") var monthlyBudget: Decimal?
+    @Option(help: "A category's budget a month: CATEGORY=AMOUNT (0 removes it); repeatable.") var budget: [String] = []
+
+    func call(_ gateway: GatewayConnection) async throws {
+      var settings = try await gateway.subscriptions.getSubscriptionSettings(.init()).settings
+      let changing = reminderDays != nil || homeRenewals != nil || mainCurrency != nil || monthlyBudget != nil || !budget.isEmpty
+      if changing {
+        if let reminderDays { settings.reminderDays = reminderDays }
+        if let homeRenewals { settings.homeRenewals = homeRenewals }
+        if let mainCurrency { settings.mainCurrency = mainCurrency }
+        if let monthlyBudget { settings.monthlyBudgetMinor = minorUnits(monthlyBudget) }
+        for entry in budget {
+          let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+          guard parts.count == 2, let category = DetailOptions.categories[parts[0].lowercased()], let amount = Decimal(string: parts[1]) else {
+            throw ValidationError("--budget is CATEGORY=AMOUNT, e.g. music=15")
+          }
+          settings.categoryBudgets.removeAll { $0.category == category }
+          settings.categoryBudgets.append(.with {
+            $0.category = category
+            $0.amountMinor = minorUnits(amount)
+          })
+        }
+        settings = try await gateway.subscriptions.updateSubscriptionSettings(.with { $0.settings = settings }).settings
+      }
+      print("Reminders \(settings.reminderDays) day\(settings.reminderDays == 1 ? "" : "s") before; home shows \(settings.homeRenewals) renewals")
+      let budget = settings.monthlyBudgetMinor == 0 ? "none" : Print.money(.with { $0.amountMinor = settings.monthlyBudgetMinor; $0.currency = settings.mainCurrency })
+      print("Main currency \(settings.mainCurrency); a month's budget \(budget)")
+      for entry in settings.categoryBudgets {
+        print("  \(Print.category(entry.category)): \(Print.money(.with { $0.amountMinor = entry.amountMinor; $0.currency = settings.mainCurrency }))")
       }
     }
   }
@@ -223,12 +394,21 @@ extension Print {
     print(
       "  \(details.serviceName) (\(details.planType), \(category(details.category)))  \(money(details.price)) \(period)  [\(subscription.subscriptionID)]"
     )
+    let status = String(describing: subscription.status).lowercased()
     var facts = [
-      "next \(subscription.nextRenewal) (\(subscription.daysUntilRenewal) days)",
-      details.automaticRenewal ? "renews automatically" : "renewed by hand",
+      status,
+      subscription.due
+        ? "due since \(subscription.nextRenewal) (\(subscription.daysOverdue) days)"
+        : "next \(subscription.nextRenewal) (\(subscription.daysUntilRenewal) days)",
+      details.automaticRenewal ? "renews automatically" : "paid by hand",
     ]
+    if !details.trialEndsOn.isEmpty { facts.append("free trial until \(details.trialEndsOn)") }
+    if !subscription.endsOn.isEmpty { facts.append("last day \(subscription.endsOn)") }
+    if !subscription.pausedOn.isEmpty { facts.append("paused since \(subscription.pausedOn)") }
     if !subscription.members.isEmpty {
-      let members = ([subscription.owner] + subscription.members).map { "\($0.name.isEmpty ? $0.userID : $0.name) \(money($0.share))" }
+      let members = ([subscription.owner] + subscription.members).map {
+        "\($0.name.isEmpty ? $0.userID : $0.name)\($0.email.isEmpty ? "" : " <\($0.email)>") \(money($0.share))"
+      }
       facts.append("shared: " + members.joined(separator: ", "))
     }
     if !subscription.owned { facts.append("your share \(money(subscription.yourShare))") }

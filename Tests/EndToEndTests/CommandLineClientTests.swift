@@ -571,7 +571,33 @@ extension CommandLineClientTests {
     let edited = try await cli.run(["subscriptions", "edit", String(subscriptionID), "--period", "monthly", "--price", "5.99"])
     #expect(edited.standardOutput.contains("5.99 EUR monthly"), "\(edited.standardOutput)\(edited.standardError)")
     let stats = try await cli.run(["subscriptions", "stats"])
-    #expect(stats.standardOutput.contains("music  1  5.99 EUR a month  100.00 %"), "\(stats.standardOutput)")
+    #expect(stats.standardOutput.contains("music  1 (100.00 %)  5.99 EUR a month  100.00 %"), "\(stats.standardOutput)")
+
+    // A gym paid by hand, started a week ago: due today; paid from here, listed, then paused.
+    let today = romeDate(daysFromToday: 0)
+    let gym = try await cli.run(
+      [
+        "subscriptions", "add", "--service", "Palestra", "--custom-service", "--start", romeDate(daysFromToday: -7),
+        "--period", "weekly", "--price", "5", "--currency", "USD", "--category", "other", "--auto-renew", "off",
+      ])
+    let gymID = try #require(gym.standardOutput.split(separator: "[").last?.split(separator: "]").first.map(String.init))
+    #expect(gym.standardOutput.contains("due since \(today) (0 days)"), "\(gym.standardOutput)\(gym.standardError)")
+    var gymHome = try await cli.run(["subscriptions", "home"])
+    #expect(gymHome.standardOutput.contains("To pay:\n  \(today) (today)  Palestra  your share 5.00 USD"), "\(gymHome.standardOutput)")
+    #expect(gymHome.standardOutput.contains("no exchange rate for USD"), "\(gymHome.standardOutput)")
+    let paid = try await cli.run(["subscriptions", "pay", gymID])
+    #expect(paid.standardOutput.contains("paid \(today) (5.00 USD); next \(romeDate(daysFromToday: 7))"), "\(paid.standardOutput)\(paid.standardError)")
+    let payments = try await cli.run(["subscriptions", "payments", gymID])
+    #expect(payments.standardOutput.contains("  \(today)  paid \(today)  5.00 USD  by "), "\(payments.standardOutput)")
+    let rates = cli.file("eurofxref.csv")
+    try "Date, USD, JPY, \n27 November 2026, 1.0512, 162.39, \n".write(toFile: rates, atomically: true, encoding: .utf8)
+    let loaded = try await cli.run(["admin", "exchange-rates", "load", rates, "--session", adminSession])
+    #expect(loaded.standardOutput.contains("loaded 2 currencies, the reference rates of 2026-11-27"), "\(loaded.standardOutput)\(loaded.standardError)")
+    // 5.99 EUR a month and 5 USD a week (260 a year): 71.88 + 260 / 1.0512 = 319.22 EUR a year, 26.60 a month.
+    gymHome = try await cli.run(["subscriptions", "home"])
+    #expect(gymHome.standardOutput.contains("all together 26.60 EUR a month, 319.22 EUR a year (rates of 2026-11-27)"), "\(gymHome.standardOutput)")
+    let paused = try await cli.run(["subscriptions", "pause", gymID])
+    #expect(paused.standardOutput.contains("paused since \(today)"), "\(paused.standardOutput)\(paused.standardError)")
   }
 }
 

@@ -20,7 +20,7 @@ extension Setting {
 
   static let renewalReminderDays = Setting(
     "renewalReminderDays",
-    help: "How many days before a subscription renews its reminder goes out; default 3.",
+    help: "How many days before each renewal the reminder goes out, for people who chose none; default 3.",
     valueName: "days"
   )
 }
