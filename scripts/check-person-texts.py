@@ -164,7 +164,7 @@ labelled_calls = {
     "GatewayRefusal": {"message"}, "HTTPErrorBody": {"message"}, "TranscodingError": {"reason"}, "throttled": {"reason"},
     "FieldProblem": {"description"}, "CardProblem": {"description"}, "PeerNotification": {"title", "body"}, "NotificationContent": {"title", "body"},
     "OutboxMessage": {"title", "body"}, "Email": {"subject", "body"}, "TextMessage": {"body"}, "tell": {"title", "body"},
-    "tellOwner": {"title", "reason"},
+    "tellOwner": {"title", "reason"}, "refuse": {"reason"}, "Problem": {"reason"},
 }
 call = re.compile(r"\b(" + "|".join(labelled_calls) + r")\(")
 

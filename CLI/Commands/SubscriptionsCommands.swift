@@ -2,14 +2,14 @@ import ArgumentParser
 import BinarioProto
 import Foundation
 
-/// `binario subscriptions add|list|show|edit|delete|withdraw|pay|payments|pause|cancel|resume|home|stats|settings|options`.
+/// `binario subscriptions add|list|show|edit|delete|withdraw|pay|payments|pause|cancel|resume|home|stats|settings|export|import|options`.
 struct SubscriptionsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "subscriptions",
     abstract: "The services you pay for regularly, shared with friends: what they cost per month and per year.",
     subcommands: [
       List.self, Add.self, Show.self, Edit.self, Delete.self, Withdraw.self, Pay.self, Payments.self, Pause.self, Cancel.self,
-      Resume.self, Home.self, Stats.self, Settings.self, Options.self,
+      Resume.self, Home.self, Stats.self, Settings.self, Export.self, Import.self, Options.self,
     ],
     defaultSubcommand: List.self
   )
@@ -367,6 +367,42 @@ struct SubscriptionsCommand: AsyncParsableCommand {
       for entry in settings.categoryBudgets {
         print("  \(Print.category(entry.category)): \(Print.money(.with { $0.amountMinor = entry.amountMinor; $0.currency = settings.mainCurrency }))")
       }
+    }
+  }
+
+  struct Export: ConnectedCommand {
+    static let configuration = CommandConfiguration(abstract: "Your subscriptions as a file: Binario's CSV, or Wallos's JSON or CSV.")
+    @OptionGroup var gateway: GatewayConnectionOptions
+    @Option(help: "csv (Binario's, every field), wallos-json or wallos-csv.") var format: String = "csv"
+    @Option(help: "Where to write it (default: printed).") var output: String?
+
+    func call(_ gateway: GatewayConnection) async throws {
+      let formats: [String: Binario_Ticketing_V1_SubscriptionFileFormat] = ["csv": .binarioCsv, "wallos-json": .wallosJson, "wallos-csv": .wallosCsv]
+      guard let chosen = formats[format] else { throw ValidationError("--format is csv, wallos-json or wallos-csv") }
+      let response = try await gateway.subscriptions.exportSubscriptions(.with { $0.format = chosen })
+      if let output {
+        try response.content.write(toFile: output, atomically: true, encoding: .utf8)
+        print("\(response.subscriptions) subscription\(response.subscriptions == 1 ? "" : "s") written to \(output)")
+      } else {
+        print(response.content, terminator: "")
+      }
+    }
+  }
+
+  struct Import: ConnectedCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Add the subscriptions of a file: Binario's CSV, or Wallos's export (JSON or CSV).",
+      discussion: "Each row on its own: a row that cannot be added is named with why. The same file again adds nothing."
+    )
+    @OptionGroup var gateway: GatewayConnectionOptions
+    @Argument(help: "The file.") var file: String
+
+    func call(_ gateway: GatewayConnection) async throws {
+      let content = try String(contentsOfFile: file, encoding: .utf8)
+      let response = try await gateway.subscriptions.importSubscriptions(.with { $0.content = content })
+      print("\(response.imported.count) subscription\(response.imported.count == 1 ? "" : "s") imported")
+      for subscription in response.imported { Print.subscription(subscription) }
+      for problem in response.problems { print("  line \(problem.line) (\(problem.name)): \(problem.reason)") }
     }
   }
 

@@ -598,6 +598,26 @@ extension CommandLineClientTests {
     #expect(gymHome.standardOutput.contains("all together 26.60 EUR a month, 319.22 EUR a year (rates of 2026-11-27)"), "\(gymHome.standardOutput)")
     let paused = try await cli.run(["subscriptions", "pause", gymID])
     #expect(paused.standardOutput.contains("paused since \(today)"), "\(paused.standardOutput)\(paused.standardError)")
+
+    // Out as Wallos's JSON, and a Wallos export in: one row added, one refused by its line.
+    let exported = cli.file("subscriptions.json")
+    let export = try await cli.run(["subscriptions", "export", "--format", "wallos-json", "--output", exported])
+    #expect(export.standardOutput.contains("2 subscriptions written"), "\(export.standardOutput)\(export.standardError)")
+    #expect(try String(contentsOfFile: exported, encoding: .utf8).contains("\"Price\":\"$5.00\""))
+    let wallos = cli.file("wallos.csv")
+    try """
+      Name,Payment Cycle,Next Payment,Renewal,Category,Payment Method,Paid By,Price,Notes,URL,State,Notifications,Cancellation Date,Active
+      Tidal,Monthly,\(romeDate(daysFromToday: 10)),Automatic,Music,PayPal,Me,€10.99,,,Enabled,Enabled,,Yes
+      Vultr,Every 2 Weeks,\(romeDate(daysFromToday: 3)),Automatic,Servers,Card,Me,$5,,,Enabled,Enabled,,Yes
+
+      """.write(toFile: wallos, atomically: true, encoding: .utf8)
+    let imported = try await cli.run(["subscriptions", "import", wallos])
+    #expect(imported.standardOutput.contains("1 subscription imported"), "\(imported.standardOutput)\(imported.standardError)")
+    #expect(imported.standardOutput.contains("line 3 (Vultr): Binario counts weekly, monthly, quarterly or yearly payments"), "\(imported.standardOutput)")
+    let reimported = try await cli.run(["subscriptions", "import", wallos])
+    #expect(reimported.standardOutput.contains("1 subscription imported"), "\(reimported.standardOutput)")
+    let listed = try await cli.run(["subscriptions", "list"])
+    #expect(listed.standardOutput.components(separatedBy: "Tidal").count == 2, "\(listed.standardOutput)")
   }
 }
 

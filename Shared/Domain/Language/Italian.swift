@@ -3,6 +3,8 @@ extension PersonText {
   /// ``PersonText``), and its Italian. `%@` takes the arguments in order; `%2$@` reorders.
   /// `scripts/check-person-texts.py` keeps it complete.
   static let italian: [String: String] = [
+    "\"%@\" is not a category":
+      "\"%@\" non è una categoria",
     "\"%@\" is not a currency code":
       "\"%@\" non è un codice di valuta",
     "\"%@\" is not a date":
@@ -233,6 +235,8 @@ extension PersonText {
       "Un viaggio a %@, dal %@ al %@.",
     "Avoid physical activity outdoors.":
       "Evita l'attività fisica all'aperto.",
+    "Binario counts weekly, monthly, quarterly or yearly payments, not \"%@\"":
+      "Binario conta pagamenti settimanali, mensili, trimestrali o annuali, non \"%@\"",
     "Binario: your phone verification code is %@. It is valid for %@ minutes.":
       "Binario: il tuo codice di verifica del telefono è %@. È valido per %@ minuti.",
     "Cancellation fee: %@":
@@ -473,6 +477,8 @@ extension PersonText {
       "un token di dispositivo carica solo le letture del suo dispositivo; %@ richiede authorization: Bearer <access token>",
     "a digit":
       "una cifra",
+    "a file of at most 1 MB":
+      "un file di al massimo 1 MB",
     "a first name":
       "un nome",
     "a free trial ends on or after the start date":
@@ -605,6 +611,8 @@ extension PersonText {
       "una zona richiede almeno 3 vertici, %@ ne ha %@",
     "account %@ is not an enabled driver":
       "l'account %@ non è un tassista abilitato",
+    "added without sharing: %@":
+      "aggiunto senza condividerlo: %@",
     "after the start":
       "dopo l'inizio",
     "altitude":
@@ -675,6 +683,8 @@ extension PersonText {
       "al massimo 500 id per chiamata",
     "at most 500 per call":
       "al massimo 500 per chiamata",
+    "at most 500 subscriptions a file":
+      "al massimo 500 abbonamenti per file",
     "at most 60 characters":
       "al massimo 60 caratteri",
     "bands go up in distance":
@@ -1013,6 +1023,10 @@ extension PersonText {
       "non è il codice passeggero di questa corsa; chiedi al passeggero il suo",
     "that is your own address":
       "è il tuo stesso indirizzo",
+    "the CSV cannot be read: %@":
+      "il CSV non si può leggere: %@",
+    "the CSV has no column %@: not a subscriptions file":
+      "il CSV non ha la colonna %@: non è un file di abbonamenti",
     "the CSV starts with \"Date, USD, …\": not the ECB's reference rates file":
       "il CSV inizia con \"Date, USD, …\": non è il file dei tassi di riferimento della BCE",
     "the ECB's reference rates file (XML or CSV) is required":
@@ -1131,6 +1145,8 @@ extension PersonText {
       "serve l'archivio zip del feed",
     "the file has no exchange rate":
       "il file non contiene alcun tasso di cambio",
+    "the file is neither CSV nor the JSON Wallos exports":
+      "il file non è né un CSV né il JSON che esporta Wallos",
     "the gateway has not loaded identity's signing keys yet; retry shortly":
       "il gateway non ha ancora caricato le chiavi di firma di identity; riprova a breve",
     "the headsign":
@@ -1153,6 +1169,8 @@ extension PersonText {
       "il nome",
     "the next date to pay for %@ is %@, not %@":
       "la prossima data da pagare per %@ è %@, non %@",
+    "the next payment \"%@\" is not a date YYYY-MM-DD":
+      "il prossimo pagamento \"%@\" non è una data AAAA-MM-GG",
     "the note is longer than 500 characters":
       "la nota supera i 500 caratteri",
     "the notes":
@@ -1181,6 +1199,8 @@ extension PersonText {
       "la password non deve essere l'indirizzo email",
     "the password needs %@":
       "alla password servono %@",
+    "the period is weekly, monthly, quarterly or yearly, not \"%@\"":
+      "il periodo è settimanale, mensile, trimestrale o annuale, non \"%@\"",
     "the pickup is outside the city's taxi zones":
       "il punto di partenza è fuori dalle zone taxi della città",
     "the place":
@@ -1191,6 +1211,10 @@ extension PersonText {
       "il nome del luogo",
     "the platform":
       "il binario",
+    "the price \"%@\" has no currency Binario knows: write its code, as in 12.50 EUR":
+      "il prezzo \"%@\" non ha una valuta che Binario conosce: scrivine il codice, come in 12.50 EUR",
+    "the price \"%@\" is not an amount in %@":
+      "il prezzo \"%@\" non è un importo in %@",
     "the provider has not verified %@; verify it with the provider first":
       "il fornitore non ha verificato %@; verificalo prima con il fornitore",
     "the purchase of this ticket has no charge to refund":
@@ -1213,6 +1237,8 @@ extension PersonText {
       "il refresh token è scaduto; accedi di nuovo",
     "the refresh token is not valid; sign in again":
       "il refresh token non è valido; accedi di nuovo",
+    "the reminder days \"%@\" are not a number":
+      "i giorni del promemoria \"%@\" non sono un numero",
     "the request could not be encoded":
       "non è stato possibile codificare la richiesta",
     "the request does not fit %@: %@":

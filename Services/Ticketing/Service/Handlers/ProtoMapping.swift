@@ -398,3 +398,22 @@ extension Binario_Ticketing_V1_CategoryStatistics {
     self.subscriptionsShareBasisPoints = UInt32(figure.subscriptionsShareBasisPoints)
   }
 }
+
+extension SubscriptionFile.Format {
+  init?(_ proto: Binario_Ticketing_V1_SubscriptionFileFormat) {
+    switch proto {
+    case .binarioCsv: self = .binarioCSV
+    case .wallosJson: self = .wallosJSON
+    case .wallosCsv: self = .wallosCSV
+    case .unspecified, .UNRECOGNIZED: return nil
+    }
+  }
+
+  var proto: Binario_Ticketing_V1_SubscriptionFileFormat {
+    switch self {
+    case .binarioCSV: return .binarioCsv
+    case .wallosJSON: return .wallosJson
+    case .wallosCSV: return .wallosCsv
+    }
+  }
+}

@@ -229,6 +229,40 @@ public struct SubscriptionsHandler: Binario_Ticketing_V1_Subscriptions.SimpleSer
     return .with { $0.settings = .init(settings) }
   }
 
+  public func exportSubscriptions(
+    request: Binario_Ticketing_V1_ExportSubscriptionsRequest,
+    context: ServerContext
+  ) async throws -> Binario_Ticketing_V1_ExportSubscriptionsResponse {
+    let format = SubscriptionFile.Format(request.format) ?? .binarioCSV
+    let (content, count) = try await domain.export(userID: try CallerIdentity.signedIn().userID, format: format)
+    return .with {
+      $0.content = content
+      $0.fileName = format.fileName
+      $0.mediaType = format.mediaType
+      $0.subscriptions = UInt32(count)
+    }
+  }
+
+  public func importSubscriptions(
+    request: Binario_Ticketing_V1_ImportSubscriptionsRequest,
+    context: ServerContext
+  ) async throws -> Binario_Ticketing_V1_ImportSubscriptionsResponse {
+    let caller = try CallerIdentity.signedIn()
+    let result = try await domain.importFile(userID: caller.userID, content: request.content)
+    let shown = try await shown(result.added, for: caller.userID)
+    return .with {
+      $0.format = result.format.proto
+      $0.imported = shown
+      $0.problems = result.problems.map { problem in
+        .with {
+          $0.line = UInt32(clamping: problem.line)
+          $0.name = problem.name
+          $0.reason = problem.reason.rendered(in: RequestLanguage.current)
+        }
+      }
+    }
+  }
+
   public func getExchangeRates(
     request: Binario_Ticketing_V1_GetExchangeRatesRequest,
     context: ServerContext

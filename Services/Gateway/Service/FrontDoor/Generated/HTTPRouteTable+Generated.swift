@@ -2076,6 +2076,17 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .get,
+      template: "/v1/me/subscriptions:export",
+      body: "",
+      rpc: "/binario.ticketing.v1.Subscriptions/ExportSubscriptions",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["format": .string],
+      transcoder: MessageTranscoder<Binario_Ticketing_V1_ExportSubscriptionsRequest, Binario_Ticketing_V1_ExportSubscriptionsResponse>(),
+      summary: "The caller's own subscriptions as a file: Binario's CSV (every field; ImportSubscriptions reads it back), or Wallos's export (JSON or CSV), so people can move between the two."
+    ),
+    HTTPRoute(
+      verb: .get,
       template: "/v1/exchange-rates",
       body: "",
       rpc: "/binario.ticketing.v1.Subscriptions/GetExchangeRates",
@@ -2139,6 +2150,17 @@ extension HTTPRouteTable {
       parameterKinds: ["renewals": .number],
       transcoder: MessageTranscoder<Binario_Ticketing_V1_GetSubscriptionsHomeRequest, Binario_Ticketing_V1_GetSubscriptionsHomeResponse>(),
       summary: "What the caller spends per month and per year (per currency; shared subscriptions at the caller's share), how many subscriptions, and the next renewals."
+    ),
+    HTTPRoute(
+      verb: .post,
+      template: "/v1/me/subscriptions:import",
+      body: "*",
+      rpc: "/binario.ticketing.v1.Subscriptions/ImportSubscriptions",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["content": .string],
+      transcoder: MessageTranscoder<Binario_Ticketing_V1_ImportSubscriptionsRequest, Binario_Ticketing_V1_ImportSubscriptionsResponse>(),
+      summary: "Adds the subscriptions of a file (its format recognised: Binario's CSV, Wallos's JSON or CSV), each row on its own: a row that cannot be read is named with why, the others are added. The same file again adds nothing (each row's key comes from the file's content)."
     ),
     HTTPRoute(
       verb: .get,

@@ -17364,6 +17364,272 @@ extension OpenAPIDocument {
         }
       }
     },
+    "/v1/me/subscriptions:export": {
+      "get": {
+        "operationId": "Subscriptions_ExportSubscriptions",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "The caller's own subscriptions as a file:",
+        "description": "The caller's own subscriptions as a file: Binario's CSV (every field; ImportSubscriptions reads it back), or Wallos's export (JSON or CSV), so people can move between the two.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.ExportSubscriptionsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "format",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/me/subscriptions:import": {
+      "post": {
+        "operationId": "Subscriptions_ImportSubscriptions",
+        "tags": [
+          "Subscriptions"
+        ],
+        "summary": "Adds the subscriptions of a file (its format recognised:",
+        "description": "Adds the subscriptions of a file (its format recognised: Binario's CSV, Wallos's JSON or CSV), each row on its own: a row that cannot be read is named with why, the others are added. The same file again adds nothing (each row's key comes from the file's content).",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.ticketing.v1.ImportSubscriptionsResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.ticketing.v1.ImportSubscriptionsRequest"
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/me/tickets/{ticket_id}": {
       "get": {
         "operationId": "Tickets_GetTicket",
@@ -35898,6 +36164,27 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.ticketing.v1.ExportSubscriptionsResponse": {
+        "type": "object",
+        "properties": {
+          "content": {
+            "type": "string"
+          },
+          "fileName": {
+            "type": "string"
+          },
+          "mediaType": {
+            "type": "string"
+          },
+          "subscriptions": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.ticketing.v1.GetExchangeRatesResponse": {
         "type": "object",
         "properties": {
@@ -36104,6 +36391,60 @@ extension OpenAPIDocument {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/binario.ticketing.v1.ValidationKey"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.ImportProblem": {
+        "type": "object",
+        "properties": {
+          "line": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 0,
+            "maximum": 4294967295
+          },
+          "name": {
+            "type": "string"
+          },
+          "reason": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.ImportSubscriptionsRequest": {
+        "type": "object",
+        "properties": {
+          "content": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.ticketing.v1.ImportSubscriptionsResponse": {
+        "type": "object",
+        "properties": {
+          "format": {
+            "type": "string",
+            "enum": [
+              "SUBSCRIPTION_FILE_FORMAT_UNSPECIFIED",
+              "SUBSCRIPTION_FILE_FORMAT_BINARIO_CSV",
+              "SUBSCRIPTION_FILE_FORMAT_WALLOS_JSON",
+              "SUBSCRIPTION_FILE_FORMAT_WALLOS_CSV"
+            ]
+          },
+          "imported": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.Subscription"
+            }
+          },
+          "problems": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.ticketing.v1.ImportProblem"
             }
           }
         },

@@ -88,8 +88,14 @@ public final class SubscriptionsDomain: Sendable {
   }
 
   /// Adds the owner's subscription; with an `idempotencyKey` the owner used before, returns the
-  /// subscription that call added (as it is now) and adds nothing.
-  public func add(ownerID: String, _ draft: Draft, idempotencyKey rawKey: String = "") async throws -> Subscription {
+  /// subscription that call added (as it is now) and adds nothing. `nextRenewal`: the date it is
+  /// next due as a file says (an import), taken when it is on or after the start date.
+  public func add(
+    ownerID: String,
+    _ draft: Draft,
+    idempotencyKey rawKey: String = "",
+    nextRenewal given: CalendarDate? = nil
+  ) async throws -> Subscription {
     let key = rawKey.trimmingCharacters(in: .whitespaces)
     if key.count > 100 { throw ServiceError.invalid("idempotency_key", "an idempotency key has at most 100 characters") }
     // A retry is answered before the draft is checked again (which asks identity about friends).
@@ -100,7 +106,7 @@ public final class SubscriptionsDomain: Sendable {
       ownerID: ownerID,
       details: details,
       memberIDs: members,
-      nextRenewal: Self.nextRenewal(details, today: today),
+      nextRenewal: given.flatMap { $0 >= details.startDate ? $0 : nil } ?? Self.nextRenewal(details, today: today),
       ticketID: nil,
       createdAt: clock.now()
     )

@@ -250,6 +250,32 @@ public enum Binario_Ticketing_V1_Subscriptions: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "ExportSubscriptions" metadata.
+        public enum ExportSubscriptions: Sendable {
+            /// Request type for "ExportSubscriptions".
+            public typealias Input = Binario_Ticketing_V1_ExportSubscriptionsRequest
+            /// Response type for "ExportSubscriptions".
+            public typealias Output = Binario_Ticketing_V1_ExportSubscriptionsResponse
+            /// Descriptor for "ExportSubscriptions".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.ticketing.v1.Subscriptions"),
+                method: "ExportSubscriptions",
+                type: .unary
+            )
+        }
+        /// Namespace for "ImportSubscriptions" metadata.
+        public enum ImportSubscriptions: Sendable {
+            /// Request type for "ImportSubscriptions".
+            public typealias Input = Binario_Ticketing_V1_ImportSubscriptionsRequest
+            /// Response type for "ImportSubscriptions".
+            public typealias Output = Binario_Ticketing_V1_ImportSubscriptionsResponse
+            /// Descriptor for "ImportSubscriptions".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.ticketing.v1.Subscriptions"),
+                method: "ImportSubscriptions",
+                type: .unary
+            )
+        }
         /// Namespace for "GetExchangeRates" metadata.
         public enum GetExchangeRates: Sendable {
             /// Request type for "GetExchangeRates".
@@ -294,6 +320,8 @@ public enum Binario_Ticketing_V1_Subscriptions: Sendable {
             ResumeSubscription.descriptor,
             GetSubscriptionSettings.descriptor,
             UpdateSubscriptionSettings.descriptor,
+            ExportSubscriptions.descriptor,
+            ImportSubscriptions.descriptor,
             GetExchangeRates.descriptor,
             LoadExchangeRates.descriptor
         ]
@@ -612,6 +640,45 @@ extension Binario_Ticketing_V1_Subscriptions {
             request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse>
+
+        /// Handle the "ExportSubscriptions" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's own subscriptions as a file: Binario's CSV (every field; ImportSubscriptions
+        /// > reads it back), or Wallos's export (JSON or CSV), so people can move between the two.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Ticketing_V1_ExportSubscriptionsRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Ticketing_V1_ExportSubscriptionsResponse` messages.
+        func exportSubscriptions(
+            request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_ExportSubscriptionsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_ExportSubscriptionsResponse>
+
+        /// Handle the "ImportSubscriptions" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Adds the subscriptions of a file (its format recognised: Binario's CSV, Wallos's JSON or CSV),
+        /// > each row on its own: a row that cannot be read is named with why, the others are added.
+        /// > The same file again adds nothing (each row's key comes from the file's content).
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Ticketing_V1_ImportSubscriptionsRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Ticketing_V1_ImportSubscriptionsResponse` messages.
+        func importSubscriptions(
+            request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_ImportSubscriptionsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_ImportSubscriptionsResponse>
 
         /// Handle the "GetExchangeRates" method.
         ///
@@ -950,6 +1017,45 @@ extension Binario_Ticketing_V1_Subscriptions {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse>
 
+        /// Handle the "ExportSubscriptions" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's own subscriptions as a file: Binario's CSV (every field; ImportSubscriptions
+        /// > reads it back), or Wallos's export (JSON or CSV), so people can move between the two.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_ExportSubscriptionsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Ticketing_V1_ExportSubscriptionsResponse` message.
+        func exportSubscriptions(
+            request: GRPCCore.ServerRequest<Binario_Ticketing_V1_ExportSubscriptionsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_ExportSubscriptionsResponse>
+
+        /// Handle the "ImportSubscriptions" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Adds the subscriptions of a file (its format recognised: Binario's CSV, Wallos's JSON or CSV),
+        /// > each row on its own: a row that cannot be read is named with why, the others are added.
+        /// > The same file again adds nothing (each row's key comes from the file's content).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_ImportSubscriptionsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Ticketing_V1_ImportSubscriptionsResponse` message.
+        func importSubscriptions(
+            request: GRPCCore.ServerRequest<Binario_Ticketing_V1_ImportSubscriptionsRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_ImportSubscriptionsResponse>
+
         /// Handle the "GetExchangeRates" method.
         ///
         /// > Source IDL Documentation:
@@ -1285,6 +1391,45 @@ extension Binario_Ticketing_V1_Subscriptions {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse
 
+        /// Handle the "ExportSubscriptions" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's own subscriptions as a file: Binario's CSV (every field; ImportSubscriptions
+        /// > reads it back), or Wallos's export (JSON or CSV), so people can move between the two.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Ticketing_V1_ExportSubscriptionsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Ticketing_V1_ExportSubscriptionsResponse` to respond with.
+        func exportSubscriptions(
+            request: Binario_Ticketing_V1_ExportSubscriptionsRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Ticketing_V1_ExportSubscriptionsResponse
+
+        /// Handle the "ImportSubscriptions" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Adds the subscriptions of a file (its format recognised: Binario's CSV, Wallos's JSON or CSV),
+        /// > each row on its own: a row that cannot be read is named with why, the others are added.
+        /// > The same file again adds nothing (each row's key comes from the file's content).
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Ticketing_V1_ImportSubscriptionsRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Ticketing_V1_ImportSubscriptionsResponse` to respond with.
+        func importSubscriptions(
+            request: Binario_Ticketing_V1_ImportSubscriptionsRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Ticketing_V1_ImportSubscriptionsResponse
+
         /// Handle the "GetExchangeRates" method.
         ///
         /// > Source IDL Documentation:
@@ -1505,6 +1650,28 @@ extension Binario_Ticketing_V1_Subscriptions.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Ticketing_V1_Subscriptions.Method.ExportSubscriptions.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_ExportSubscriptionsRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_ExportSubscriptionsResponse>(),
+            handler: { request, context in
+                try await self.exportSubscriptions(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Ticketing_V1_Subscriptions.Method.ImportSubscriptions.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_ImportSubscriptionsRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_ImportSubscriptionsResponse>(),
+            handler: { request, context in
+                try await self.importSubscriptions(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Ticketing_V1_Subscriptions.Method.GetExchangeRates.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_GetExchangeRatesRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_GetExchangeRatesResponse>(),
@@ -1702,6 +1869,28 @@ extension Binario_Ticketing_V1_Subscriptions.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse> {
         let response = try await self.updateSubscriptionSettings(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func exportSubscriptions(
+        request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_ExportSubscriptionsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_ExportSubscriptionsResponse> {
+        let response = try await self.exportSubscriptions(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func importSubscriptions(
+        request: GRPCCore.StreamingServerRequest<Binario_Ticketing_V1_ImportSubscriptionsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Ticketing_V1_ImportSubscriptionsResponse> {
+        let response = try await self.importSubscriptions(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -1935,6 +2124,32 @@ extension Binario_Ticketing_V1_Subscriptions.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse> {
         return GRPCCore.ServerResponse<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse>(
             message: try await self.updateSubscriptionSettings(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func exportSubscriptions(
+        request: GRPCCore.ServerRequest<Binario_Ticketing_V1_ExportSubscriptionsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_ExportSubscriptionsResponse> {
+        return GRPCCore.ServerResponse<Binario_Ticketing_V1_ExportSubscriptionsResponse>(
+            message: try await self.exportSubscriptions(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func importSubscriptions(
+        request: GRPCCore.ServerRequest<Binario_Ticketing_V1_ImportSubscriptionsRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Ticketing_V1_ImportSubscriptionsResponse> {
+        return GRPCCore.ServerResponse<Binario_Ticketing_V1_ImportSubscriptionsResponse>(
+            message: try await self.importSubscriptions(
                 request: request.message,
                 context: context
             ),
@@ -2347,6 +2562,55 @@ extension Binario_Ticketing_V1_Subscriptions {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ExportSubscriptions" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's own subscriptions as a file: Binario's CSV (every field; ImportSubscriptions
+        /// > reads it back), or Wallos's export (JSON or CSV), so people can move between the two.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_ExportSubscriptionsRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_ExportSubscriptionsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_ExportSubscriptionsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func exportSubscriptions<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_ExportSubscriptionsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_ExportSubscriptionsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_ExportSubscriptionsResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ExportSubscriptionsResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ImportSubscriptions" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Adds the subscriptions of a file (its format recognised: Binario's CSV, Wallos's JSON or CSV),
+        /// > each row on its own: a row that cannot be read is named with why, the others are added.
+        /// > The same file again adds nothing (each row's key comes from the file's content).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_ImportSubscriptionsRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_ImportSubscriptionsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_ImportSubscriptionsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func importSubscriptions<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_ImportSubscriptionsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_ImportSubscriptionsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_ImportSubscriptionsResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ImportSubscriptionsResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "GetExchangeRates" method.
@@ -2960,6 +3224,77 @@ extension Binario_Ticketing_V1_Subscriptions {
             )
         }
 
+        /// Call the "ExportSubscriptions" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The caller's own subscriptions as a file: Binario's CSV (every field; ImportSubscriptions
+        /// > reads it back), or Wallos's export (JSON or CSV), so people can move between the two.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_ExportSubscriptionsRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_ExportSubscriptionsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_ExportSubscriptionsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func exportSubscriptions<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_ExportSubscriptionsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_ExportSubscriptionsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_ExportSubscriptionsResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ExportSubscriptionsResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Ticketing_V1_Subscriptions.Method.ExportSubscriptions.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "ImportSubscriptions" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Adds the subscriptions of a file (its format recognised: Binario's CSV, Wallos's JSON or CSV),
+        /// > each row on its own: a row that cannot be read is named with why, the others are added.
+        /// > The same file again adds nothing (each row's key comes from the file's content).
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Ticketing_V1_ImportSubscriptionsRequest` message.
+        ///   - serializer: A serializer for `Binario_Ticketing_V1_ImportSubscriptionsRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Ticketing_V1_ImportSubscriptionsResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func importSubscriptions<Result>(
+            request: GRPCCore.ClientRequest<Binario_Ticketing_V1_ImportSubscriptionsRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Ticketing_V1_ImportSubscriptionsRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Ticketing_V1_ImportSubscriptionsResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ImportSubscriptionsResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Ticketing_V1_Subscriptions.Method.ImportSubscriptions.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
         /// Call the "GetExchangeRates" method.
         ///
         /// > Source IDL Documentation:
@@ -3492,6 +3827,67 @@ extension Binario_Ticketing_V1_Subscriptions.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_UpdateSubscriptionSettingsRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ExportSubscriptions" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The caller's own subscriptions as a file: Binario's CSV (every field; ImportSubscriptions
+    /// > reads it back), or Wallos's export (JSON or CSV), so people can move between the two.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Ticketing_V1_ExportSubscriptionsRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func exportSubscriptions<Result>(
+        request: GRPCCore.ClientRequest<Binario_Ticketing_V1_ExportSubscriptionsRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ExportSubscriptionsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.exportSubscriptions(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_ExportSubscriptionsRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_ExportSubscriptionsResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ImportSubscriptions" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Adds the subscriptions of a file (its format recognised: Binario's CSV, Wallos's JSON or CSV),
+    /// > each row on its own: a row that cannot be read is named with why, the others are added.
+    /// > The same file again adds nothing (each row's key comes from the file's content).
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Ticketing_V1_ImportSubscriptionsRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func importSubscriptions<Result>(
+        request: GRPCCore.ClientRequest<Binario_Ticketing_V1_ImportSubscriptionsRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ImportSubscriptionsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.importSubscriptions(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Ticketing_V1_ImportSubscriptionsRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Ticketing_V1_ImportSubscriptionsResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -4081,6 +4477,75 @@ extension Binario_Ticketing_V1_Subscriptions.ClientProtocol {
             metadata: metadata
         )
         return try await self.updateSubscriptionSettings(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ExportSubscriptions" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The caller's own subscriptions as a file: Binario's CSV (every field; ImportSubscriptions
+    /// > reads it back), or Wallos's export (JSON or CSV), so people can move between the two.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func exportSubscriptions<Result>(
+        _ message: Binario_Ticketing_V1_ExportSubscriptionsRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ExportSubscriptionsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Ticketing_V1_ExportSubscriptionsRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.exportSubscriptions(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ImportSubscriptions" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Adds the subscriptions of a file (its format recognised: Binario's CSV, Wallos's JSON or CSV),
+    /// > each row on its own: a row that cannot be read is named with why, the others are added.
+    /// > The same file again adds nothing (each row's key comes from the file's content).
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func importSubscriptions<Result>(
+        _ message: Binario_Ticketing_V1_ImportSubscriptionsRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Ticketing_V1_ImportSubscriptionsResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Ticketing_V1_ImportSubscriptionsRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.importSubscriptions(
             request: request,
             options: options,
             onResponse: handleResponse

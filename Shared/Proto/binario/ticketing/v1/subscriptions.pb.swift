@@ -201,6 +201,54 @@ public nonisolated enum Binario_Ticketing_V1_SubscriptionCategory: SwiftProtobuf
 
 }
 
+public nonisolated enum Binario_Ticketing_V1_SubscriptionFileFormat: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+
+  /// One row per subscription, every field (the header names them: service, plan, category, ...).
+  case binarioCsv // = 1
+
+  /// Wallos's "Export as JSON" and "Export as CSV" (Name, Payment Cycle, Next Payment, Renewal,
+  /// Category, Payment Method, Paid By, Price, Notes, URL, State, Notifications, Cancellation
+  /// Date, Active).
+  case wallosJson // = 2
+  case wallosCsv // = 3
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .binarioCsv
+    case 2: self = .wallosJson
+    case 3: self = .wallosCsv
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .binarioCsv: return 1
+    case .wallosJson: return 2
+    case .wallosCsv: return 3
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Binario_Ticketing_V1_SubscriptionFileFormat] = [
+    .unspecified,
+    .binarioCsv,
+    .wallosJson,
+    .wallosCsv,
+  ]
+
+}
+
 /// What a person types about a subscription.
 public nonisolated struct Binario_Ticketing_V1_SubscriptionDetails: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -1182,6 +1230,87 @@ public nonisolated struct Binario_Ticketing_V1_UpdateSubscriptionSettingsRespons
   fileprivate var _settings: Binario_Ticketing_V1_SubscriptionSettings? = nil
 }
 
+public nonisolated struct Binario_Ticketing_V1_ExportSubscriptionsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// unspecified: Binario's CSV
+  public var format: Binario_Ticketing_V1_SubscriptionFileFormat = .unspecified
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Ticketing_V1_ExportSubscriptionsResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var content: String = String()
+
+  /// subscriptions.csv, subscriptions.json
+  public var fileName: String = String()
+
+  /// text/csv, application/json
+  public var mediaType: String = String()
+
+  public var subscriptions: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Ticketing_V1_ImportSubscriptionsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the file's text
+  public var content: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A row not added, and why.
+public nonisolated struct Binario_Ticketing_V1_ImportProblem: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the file's line (a JSON file: the entry's position, from 1)
+  public var line: UInt32 = 0
+
+  public var name: String = String()
+
+  public var reason: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Ticketing_V1_ImportSubscriptionsResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var format: Binario_Ticketing_V1_SubscriptionFileFormat = .unspecified
+
+  /// added now, or by an earlier import of the same rows
+  public var imported: [Binario_Ticketing_V1_Subscription] = []
+
+  public var problems: [Binario_Ticketing_V1_ImportProblem] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Binario_Ticketing_V1_ExchangeRate: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1263,6 +1392,10 @@ nonisolated extension Binario_Ticketing_V1_SubscriptionPeriod: SwiftProtobuf._Pr
 
 nonisolated extension Binario_Ticketing_V1_SubscriptionCategory: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SUBSCRIPTION_CATEGORY_UNSPECIFIED\0\u{1}SUBSCRIPTION_CATEGORY_MOVIES_AND_TV\0\u{1}SUBSCRIPTION_CATEGORY_MUSIC\0\u{1}SUBSCRIPTION_CATEGORY_SHOPPING\0\u{1}SUBSCRIPTION_CATEGORY_TECH\0\u{1}SUBSCRIPTION_CATEGORY_OTHER\0\u{1}SUBSCRIPTION_CATEGORY_TRANSPORT\0")
+}
+
+nonisolated extension Binario_Ticketing_V1_SubscriptionFileFormat: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SUBSCRIPTION_FILE_FORMAT_UNSPECIFIED\0\u{1}SUBSCRIPTION_FILE_FORMAT_BINARIO_CSV\0\u{1}SUBSCRIPTION_FILE_FORMAT_WALLOS_JSON\0\u{1}SUBSCRIPTION_FILE_FORMAT_WALLOS_CSV\0")
 }
 
 nonisolated extension Binario_Ticketing_V1_SubscriptionDetails: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -2978,6 +3111,191 @@ nonisolated extension Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse: S
 
   public static func ==(lhs: Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse, rhs: Binario_Ticketing_V1_UpdateSubscriptionSettingsResponse) -> Bool {
     if lhs._settings != rhs._settings {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_ExportSubscriptionsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ExportSubscriptionsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}format\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.format) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.format != .unspecified {
+      try visitor.visitSingularEnumField(value: self.format, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_ExportSubscriptionsRequest, rhs: Binario_Ticketing_V1_ExportSubscriptionsRequest) -> Bool {
+    if lhs.format != rhs.format {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_ExportSubscriptionsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ExportSubscriptionsResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}content\0\u{3}file_name\0\u{3}media_type\0\u{1}subscriptions\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.content) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.fileName) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.mediaType) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.subscriptions) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.content.isEmpty {
+      try visitor.visitSingularStringField(value: self.content, fieldNumber: 1)
+    }
+    if !self.fileName.isEmpty {
+      try visitor.visitSingularStringField(value: self.fileName, fieldNumber: 2)
+    }
+    if !self.mediaType.isEmpty {
+      try visitor.visitSingularStringField(value: self.mediaType, fieldNumber: 3)
+    }
+    if self.subscriptions != 0 {
+      try visitor.visitSingularUInt32Field(value: self.subscriptions, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_ExportSubscriptionsResponse, rhs: Binario_Ticketing_V1_ExportSubscriptionsResponse) -> Bool {
+    if lhs.content != rhs.content {return false}
+    if lhs.fileName != rhs.fileName {return false}
+    if lhs.mediaType != rhs.mediaType {return false}
+    if lhs.subscriptions != rhs.subscriptions {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_ImportSubscriptionsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ImportSubscriptionsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}content\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.content) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.content.isEmpty {
+      try visitor.visitSingularStringField(value: self.content, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_ImportSubscriptionsRequest, rhs: Binario_Ticketing_V1_ImportSubscriptionsRequest) -> Bool {
+    if lhs.content != rhs.content {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_ImportProblem: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ImportProblem"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}line\0\u{1}name\0\u{1}reason\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.line) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.line != 0 {
+      try visitor.visitSingularUInt32Field(value: self.line, fieldNumber: 1)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 2)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_ImportProblem, rhs: Binario_Ticketing_V1_ImportProblem) -> Bool {
+    if lhs.line != rhs.line {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.reason != rhs.reason {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Ticketing_V1_ImportSubscriptionsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ImportSubscriptionsResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}format\0\u{1}imported\0\u{1}problems\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.format) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.imported) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.problems) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.format != .unspecified {
+      try visitor.visitSingularEnumField(value: self.format, fieldNumber: 1)
+    }
+    if !self.imported.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.imported, fieldNumber: 2)
+    }
+    if !self.problems.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.problems, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Ticketing_V1_ImportSubscriptionsResponse, rhs: Binario_Ticketing_V1_ImportSubscriptionsResponse) -> Bool {
+    if lhs.format != rhs.format {return false}
+    if lhs.imported != rhs.imported {return false}
+    if lhs.problems != rhs.problems {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
