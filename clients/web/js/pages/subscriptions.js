@@ -353,8 +353,53 @@ export async function showSettings(main) {
       });
       announce(t("subs.settingsSaved"));
     }, { id: "subscription-settings-form" }));
+    section.append(files());
   } catch (error) {
     section.append(failure(error));
   }
+}
+
+/** Export (Binario's CSV, Wallos's JSON or CSV) and import of the person's subscriptions. */
+function files() {
+  const result = h("div", { id: "import-result", "aria-live": "polite" });
+  const download = (format) => async (event) => {
+    event.target.disabled = true;
+    try {
+      const answer = await api("GET", `/v1/me/subscriptions:export?format=${format}`);
+      const link = h("a", { href: URL.createObjectURL(new Blob([answer.content], { type: answer.mediaType })), download: answer.fileName });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      announce(t("subs.exported", { count: answer.subscriptions || 0 }));
+    } catch (error) {
+      result.replaceChildren(failure(error));
+    } finally {
+      event.target.disabled = false;
+    }
+  };
+  const importing = form(t("subs.import"), [
+    field(t("subs.importFile"), { name: "file", type: "file", accept: ".csv,.json,text/csv,application/json", required: true }, t("subs.importHint")),
+  ], t("subs.importButton"), async (values, element) => {
+    const file = element.querySelector('input[name="file"]').files[0];
+    if (!file) return;
+    const answer = await api("POST", "/v1/me/subscriptions:import", { content: await file.text() });
+    const imported = answer.imported || [];
+    const problems = answer.problems || [];
+    replace(result,
+      h("p", { role: "status" }, t("subs.imported", { count: imported.length })),
+      imported.length ? h("ul", { id: "imported" }, imported.map((subscription) =>
+        h("li", {}, h("a", { href: `#/subscriptions/${segment(subscription.subscriptionId)}` }, subscription.details.serviceName)))) : null,
+      problems.length ? [h("p", {}, t("subs.importProblems")), h("ul", { id: "import-problems" }, problems.map((problem) =>
+        h("li", {}, t("subs.importProblem", { line: problem.line, name: problem.name, reason: problem.reason }))))] : null);
+    element.reset();
+  }, { id: "subscription-import-form" });
+  return h("section", { id: "subscription-files", "aria-labelledby": "files-heading" },
+    h("h2", { id: "files-heading" }, t("subs.files")),
+    h("p", {}, t("subs.exportHint")),
+    h("div", { class: "actions" },
+      h("button", { type: "button", class: "secondary", id: "export-csv", onclick: download("SUBSCRIPTION_FILE_FORMAT_BINARIO_CSV") }, t("subs.exportCsv")),
+      h("button", { type: "button", class: "secondary", id: "export-wallos", onclick: download("SUBSCRIPTION_FILE_FORMAT_WALLOS_JSON") }, t("subs.exportWallos")),
+      h("button", { type: "button", class: "secondary", id: "export-wallos-csv", onclick: download("SUBSCRIPTION_FILE_FORMAT_WALLOS_CSV") }, t("subs.exportWallosCsv"))),
+    importing, result);
 }
 
