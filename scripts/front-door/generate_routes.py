@@ -76,7 +76,9 @@ def messages_by_name(files):
 
 
 # Well-known message types proto3's JSON writes as one string, settable from a query.
-STRING_WELL_KNOWN_TYPES = {".google.protobuf.Timestamp": "timestamp", ".google.protobuf.Duration": "duration"}
+STRING_WELL_KNOWN_TYPES = {
+    ".google.protobuf.Timestamp": "timestamp", ".google.protobuf.Duration": "duration", ".google.protobuf.FieldMask": "fieldmask",
+}
 
 
 def scalar_fields(message, messages, prefix="", depth=0):
@@ -144,6 +146,7 @@ WELL_KNOWN = {
     ".google.protobuf.Timestamp": {"type": "string", "format": "date-time"},
     ".google.protobuf.Duration": {"type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?s$"},
     ".google.protobuf.Empty": {"type": "object", "additionalProperties": False},
+    ".google.protobuf.FieldMask": {"type": "string", "description": "Field paths, comma-separated (proto3 JSON's FieldMask)"},
 }
 LOCALIZED_MESSAGE = {
     "type": "object",
@@ -280,12 +283,13 @@ class OpenAPIBuilder:
 
 def kind_schema(kind):
     return {"string": {"type": "string"}, "number": {"type": "number"}, "bool": {"type": "boolean"},
-            "timestamp": {"type": "string", "format": "date-time"}, "duration": {"type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?s$"}}[kind]
+            "timestamp": {"type": "string", "format": "date-time"}, "duration": {"type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?s$"},
+            "fieldmask": {"type": "string"}}[kind]
 
 
 def swift_kind(kind):
     """The gateway's ParameterKind: a Timestamp or Duration goes into the JSON as a string."""
-    return "string" if kind in ("timestamp", "duration") else kind
+    return "string" if kind in ("timestamp", "duration", "fieldmask") else kind
 
 
 def first_sentence(text):

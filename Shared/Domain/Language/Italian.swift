@@ -11,6 +11,8 @@ extension PersonText {
       "\"%@\" non è una data",
     "\"%@\" is not a date (expected YYYY-MM-DD)":
       "\"%@\" non è una data (atteso AAAA-MM-GG)",
+    "\"%@\" is not a field that changes: %@":
+      "\"%@\" non è un campo che si può cambiare: %@",
     "\"%@\" is not a language the suite speaks (it or en)":
       "\"%@\" non è una lingua che il servizio parla (it o en)",
     "\"%@\" is not a number":
@@ -49,6 +51,8 @@ extension PersonText {
       "%@ ha risposto HTTP %@",
     "%@ answered the same page twice: does it ignore $offset?":
       "%@ ha risposto due volte con la stessa pagina: ignora $offset?",
+    "%@ changed":
+      "%@ è cambiato",
     "%@ deals near you":
       "%@ offerte vicino a te",
     "%@ declined %@":
@@ -73,8 +77,12 @@ extension PersonText {
       "%@ è terminato",
     "%@ has no event %@":
       "%@ non ha la tappa %@",
+    "%@ has no expense %@":
+      "%@ non ha la spesa %@",
     "%@ has no extension %@ here":
       "%@ non ha l'estensione %@ qui",
+    "%@ has no invite %@":
+      "%@ non ha l'invito %@",
     "%@ has no times at these stops":
       "%@ non ha orari a queste fermate",
     "%@ invited you to %@":
@@ -123,6 +131,8 @@ extension PersonText {
       "%@ non sono dati dimostrativi di geo-offers: %@",
     "%@ is not on board: take them on with their code, or mark them absent":
       "%@ non è a bordo: fallo salire con il suo codice, oppure segnalalo assente",
+    "%@ is not on the trip":
+      "%@ non è nel viaggio",
     "%@ is not your friend: a subscription is shared with friends only":
       "%@ non è tuo amico: un abbonamento si condivide solo con gli amici",
     "%@ is on board already":
@@ -207,12 +217,20 @@ extension PersonText {
       "%@: modificata la tappa %@",
     "%@: %@ has gone silent":
       "%@: %@ non trasmette più",
+    "%@: %@ paid %@ for %@":
+      "%@: %@ ha pagato %@ per %@",
+    "%@: %@ paid %@ to settle up":
+      "%@: %@ ha pagato %@ per saldare i conti",
     "%@: %@ removed":
       "%@: rimossa la tappa %@",
+    "%@: %@, %@ to %@.":
+      "%@: %@, dal %@ al %@.",
     "%@: platform %@ at %@":
       "%@: binario %@ a %@",
     "%@: the address \"%@\" is not known; give a position (latitude and longitude) instead":
       "%@: l'indirizzo \"%@\" non è noto; indica invece una posizione (latitudine e longitudine)",
+    "%@: the expense %@ was removed":
+      "%@: la spesa %@ è stata tolta",
     "%@; and %@ more":
       "%@; e altre %@",
     "%@; sign in again":
@@ -371,6 +389,8 @@ extension PersonText {
       "Il tassista del taxi %@ non può venire in %@; stiamo offrendo subito la tua corsa a un altro taxi.",
     "The organiser deleted the trip to %@.":
       "L'organizzatore ha eliminato il viaggio a %@.",
+    "The organiser removed you from the trip to %@.":
+      "L'organizzatore ti ha tolto dal viaggio a %@.",
     "The passenger at %@ cancelled; you are back in the queue.":
       "Il passeggero a %@ ha annullato; sei di nuovo in coda.",
     "The taxi on its way to %@ is out of service; we are offering your ride to another one.":
@@ -387,6 +407,8 @@ extension PersonText {
       "Abbonamento annuale %@ dal %@",
     "You and its owner are no longer friends, so %@ is no longer shared with you.":
       "Tu e il titolare non siete più amici, quindi %@ non è più condiviso con te.",
+    "You are no longer on %@":
+      "Non fai più parte di %@",
     "You are the only one in your shared taxi at %@ for now; your fare is %@.":
       "Per ora sei l'unico nel tuo taxi condiviso delle %@; la tua tariffa è %@.",
     "You no longer share %@":
@@ -403,6 +425,8 @@ extension PersonText {
       "La tua prova gratuita di %@ termina domani",
     "Your friend":
       "Il tuo amico",
+    "Your invite to %@ was withdrawn":
+      "Il tuo invito a %@ è stato ritirato",
     "Your ride %@ is %@.":
       "La tua corsa %@ è %@.",
     "Your ride from %@ was cancelled without charge: your account is suspended.":
@@ -505,6 +529,8 @@ extension PersonText {
       "un numero non è valido",
     "a page holds 1 to %@ items (0 for %@); %@ is not a page size":
       "una pagina contiene da 1 a %@ elementi (0 per %@); %@ non è una dimensione di pagina",
+    "a part cannot be negative":
+      "una parte non può essere negativa",
     "a pass bought in the wallet changes with its ticket: refund the ticket instead":
       "un abbonamento acquistato nel portafoglio cambia con il suo biglietto: rimborsa invece il biglietto",
     "a pass is paid when it is bought":
@@ -557,6 +583,8 @@ extension PersonText {
       "una serie ha da 1 a %@ punti",
     "a service name":
       "un nome di servizio",
+    "a settlement is paid to one other person":
+      "un saldo si paga a un'altra persona",
     "a silence alert watches your boards or one board, not an area":
       "un avviso di silenzio controlla le tue centraline o una centralina, non una zona",
     "a station catalogue in JSON is an array of rows":
@@ -635,6 +663,8 @@ extension PersonText {
       "serve un indirizzo email",
     "an enum value is not one of the documented names":
       "un valore enum non è tra i nomi documentati",
+    "an expense of more than zero":
+      "una spesa maggiore di zero",
     "an idempotency key":
       "una chiave di idempotenza",
     "an idempotency key has at most 100 characters":
@@ -713,6 +743,10 @@ extension PersonText {
       "non è adatto a questo campo (%@)",
     "eCO2":
       "eCO2",
+    "each person once":
+      "ogni persona una volta",
+    "each share is a whole number above zero":
+      "ogni quota è un numero intero maggiore di zero",
     "each topic once":
       "ogni argomento una volta sola",
     "each vertex is [latitude, longitude]":
@@ -1057,6 +1091,8 @@ extension PersonText {
       "l'account di questa centralina è disabilitato; i suoi caricamenti sono rifiutati finché un amministratore non lo riabilita",
     "the account was deleted meanwhile; sign in again":
       "l'account è stato eliminato nel frattempo; accedi di nuovo",
+    "the amounts add up to %@, not the expense's amount":
+      "gli importi sommano a %@, non all'importo della spesa",
     "the answer does not decode: %@":
       "la risposta non si decodifica: %@",
     "the answer is not a %@: %@":
@@ -1199,6 +1235,10 @@ extension PersonText {
       "la password non deve essere l'indirizzo email",
     "the password needs %@":
       "alla password servono %@",
+    "the payer is someone on the trip":
+      "chi paga è qualcuno del viaggio",
+    "the percentages add up to %@ %%, not 100 %%":
+      "le percentuali sommano a %@ %%, non a 100 %%",
     "the period is weekly, monthly, quarterly or yearly, not \"%@\"":
       "il periodo è settimanale, mensile, trimestrale o annuale, non \"%@\"",
     "the pickup is outside the city's taxi zones":
@@ -1389,10 +1429,14 @@ extension PersonText {
       "settimanale",
     "weekly, monthly, quarterly or yearly":
       "settimanale, mensile, trimestrale o annuale",
+    "what it was for":
+      "a cosa è servita",
     "when the event starts is required":
       "serve l'ora di inizio della tappa",
     "when the notice ends":
       "quando finisce l'avviso",
+    "whom the expense was for is required":
+      "serve per chi era la spesa",
     "within %@ days":
       "entro %@ giorni",
     "wrong email or password":

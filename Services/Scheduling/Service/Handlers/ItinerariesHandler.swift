@@ -121,13 +121,186 @@ public struct ItinerariesHandler: Binario_Scheduling_V1_Itineraries.SimpleServic
     request: Binario_Scheduling_V1_UpdateItineraryEventRequest,
     context: ServerContext
   ) async throws -> Binario_Scheduling_V1_UpdateItineraryEventResponse {
+    // A mask names the fields; without one, those given; "*": all of them.
+    let fields: Set<ItineraryEventField>?
+    if request.updateMask.paths == ["*"] {
+      fields = nil
+    } else if request.hasUpdateMask, !request.updateMask.paths.isEmpty {
+      fields = try Self.fields(request.updateMask.paths, ItineraryEventField.self, prefix: "event.")
+    } else {
+      let event = request.event
+      let given: [(ItineraryEventField, Bool)] = [
+        (.title, !event.title.isEmpty), (.place, !event.place.isEmpty), (.latitude, event.latitude != 0),
+        (.longitude, event.longitude != 0), (.startsAt, event.hasStartsAt), (.endsAt, event.hasEndsAt), (.notes, !event.notes.isEmpty),
+        (.cost, event.hasCost),
+      ]
+      fields = Set(given.filter(\.1).map(\.0))
+    }
     let event = try await planner.updateEvent(
       userID: try caller().userID,
       itineraryID: request.itineraryID,
       eventID: request.eventID,
-      ItineraryEventDraft(request.event)
+      ItineraryEventDraft(request.event),
+      fields: fields
     )
     return .with { $0.event = Binario_Scheduling_V1_ItineraryEvent(event) }
+  }
+
+  /// A field mask's paths as fields (a path may start with `prefix`, the message's field name);
+  /// an unknown path is refused by name.
+  static func fields<Field: RawRepresentable & CaseIterable & Hashable>(_ paths: [String], _: Field.Type, prefix: String = "") throws
+    -> Set<Field> where Field.RawValue == String
+  {
+    var fields = Set<Field>()
+    for path in paths {
+      let name = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+      // proto3 JSON writes a mask's paths in lowerCamelCase.
+      let snake = name.reduce(into: "") { $0 += $1.isUppercase ? "_" + $1.lowercased() : String($1) }
+      guard let field = Field(rawValue: snake) else {
+        throw ServiceError.invalid(
+          "update_mask",
+          "\"\(path)\" is not a field that changes: \(Field.allCases.map(\.rawValue).joined(separator: ", "))"
+        )
+      }
+      fields.insert(field)
+    }
+    return fields
+  }
+
+  public func updateItinerary(
+    request: Binario_Scheduling_V1_UpdateItineraryRequest,
+    context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_UpdateItineraryResponse {
+    let fields: Set<ItineraryField>
+    if request.hasUpdateMask, !request.updateMask.paths.isEmpty, request.updateMask.paths != ["*"] {
+      fields = try Self.fields(request.updateMask.paths, ItineraryField.self)
+    } else if request.updateMask.paths == ["*"] {
+      fields = Set(ItineraryField.allCases)
+    } else {
+      let given: [(ItineraryField, Bool)] = [
+        (.name, !request.name.isEmpty), (.destination, !request.destination.isEmpty), (.startDate, !request.startDate.isEmpty),
+        (.endDate, !request.endDate.isEmpty), (.estimatedCost, request.hasEstimatedCost),
+      ]
+      fields = Set(given.filter(\.1).map(\.0))
+    }
+    let details = try await planner.update(
+      userID: try caller().userID,
+      itineraryID: request.itineraryID,
+      fields: fields,
+      name: request.name,
+      destination: request.destination,
+      startDate: request.startDate,
+      endDate: request.endDate,
+      estimatedCostMinor: request.estimatedCost.amountMinor,
+      currency: request.estimatedCost.currency
+    )
+    return .with { $0.itinerary = Binario_Scheduling_V1_Itinerary(details) }
+  }
+
+  public func removeItineraryInvite(
+    request: Binario_Scheduling_V1_RemoveItineraryInviteRequest,
+    context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_RemoveItineraryInviteResponse {
+    try await planner.removeInvite(userID: try caller().userID, itineraryID: request.itineraryID, inviteID: request.inviteID)
+    return .init()
+  }
+
+  public func exportItineraryCalendar(
+    request: Binario_Scheduling_V1_ExportItineraryCalendarRequest,
+    context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_ExportItineraryCalendarResponse {
+    let (content, fileName) = try await planner.calendar(userID: try caller().userID, itineraryID: request.itineraryID)
+    return .with {
+      $0.content = content
+      $0.fileName = fileName
+    }
+  }
+
+  /// Everyone's names in `expenses`.
+  private func names(_ expenses: [ItineraryExpense]) async -> [String: String] {
+    await planner.names(ids: expenses.flatMap { [$0.paidBy] + $0.shares.map(\.userID) })
+  }
+
+  public func addItineraryExpense(
+    request: Binario_Scheduling_V1_AddItineraryExpenseRequest,
+    context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_AddItineraryExpenseResponse {
+    let expense = try await planner.addExpense(
+      userID: try caller().userID,
+      itineraryID: request.itineraryID,
+      ItineraryExpenseDraft(request.expense),
+      idempotencyKey: request.idempotencyKey
+    )
+    let names = await names([expense])
+    return .with { $0.expense = .init(expense, names: names) }
+  }
+
+  public func listItineraryExpenses(
+    request: Binario_Scheduling_V1_ListItineraryExpensesRequest,
+    context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_ListItineraryExpensesResponse {
+    let expenses = try await planner.expenses(userID: try caller().userID, itineraryID: request.itineraryID)
+    let names = await names(expenses)
+    return .with { $0.expenses = expenses.map { .init($0, names: names) } }
+  }
+
+  public func updateItineraryExpense(
+    request: Binario_Scheduling_V1_UpdateItineraryExpenseRequest,
+    context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_UpdateItineraryExpenseResponse {
+    let expense = try await planner.updateExpense(
+      userID: try caller().userID,
+      itineraryID: request.itineraryID,
+      expenseID: request.expenseID,
+      ItineraryExpenseDraft(request.expense)
+    )
+    let names = await names([expense])
+    return .with { $0.expense = .init(expense, names: names) }
+  }
+
+  public func deleteItineraryExpense(
+    request: Binario_Scheduling_V1_DeleteItineraryExpenseRequest,
+    context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_DeleteItineraryExpenseResponse {
+    try await planner.deleteExpense(userID: try caller().userID, itineraryID: request.itineraryID, expenseID: request.expenseID)
+    return .init()
+  }
+
+  public func getItineraryBalances(
+    request: Binario_Scheduling_V1_GetItineraryBalancesRequest,
+    context: ServerContext
+  ) async throws -> Binario_Scheduling_V1_GetItineraryBalancesResponse {
+    let balances = try await planner.balances(userID: try caller().userID, itineraryID: request.itineraryID)
+    let names = await planner.names(ids: balances.currencies.flatMap { $0.balances.map(\.userID) })
+    return .with {
+      $0.estimatedCost = Binario_Type_V1_Money(balances.estimatedCost)
+      $0.eventsCost = balances.eventsCost.map(Binario_Type_V1_Money.init)
+      $0.currencies = balances.currencies.map { currency in
+        .with {
+          $0.currency = currency.currency
+          $0.spent = Binario_Type_V1_Money(currency.spent)
+          $0.members = currency.balances.map { balance in
+            .with {
+              $0.userID = balance.userID
+              $0.displayName = names[balance.userID] ?? ""
+              $0.paid = Binario_Type_V1_Money(balance.paid)
+              $0.share = Binario_Type_V1_Money(balance.share)
+              $0.balance = Binario_Type_V1_Money(balance.balance)
+              $0.member = balances.memberIDs.contains(balance.userID)
+            }
+          }
+          $0.transfers = currency.transfers.map { transfer in
+            .with {
+              $0.fromUserID = transfer.from
+              $0.fromName = names[transfer.from] ?? ""
+              $0.toUserID = transfer.to
+              $0.toName = names[transfer.to] ?? ""
+              $0.amount = Binario_Type_V1_Money(transfer.amount)
+            }
+          }
+        }
+      }
+    }
   }
 
   public func deleteItineraryEvent(

@@ -264,9 +264,18 @@ extension Binario_Scheduling_V1_Itinerary {
         $0.displayName = member.displayName
         $0.organiser = member.organiser
         $0.costShare = Binario_Type_V1_Money(member.costShare)
+        $0.email = member.email
       }
     }
-    invites = details.invites.map(Binario_Scheduling_V1_ItineraryInvite.init)
+    let organiser = details.people[details.itinerary.organiserID]
+    invites = details.invites.map { invite in
+      var shown = Binario_Scheduling_V1_ItineraryInvite(invite)
+      shown.inviteeName = details.people[invite.inviteeUserID]?.displayName ?? ""
+      if shown.inviteeEmail.isEmpty { shown.inviteeEmail = details.people[invite.inviteeUserID]?.email ?? "" }
+      shown.invitedByUserID = details.itinerary.organiserID
+      shown.invitedByName = organiser?.displayName ?? ""
+      return shown
+    }
     events = details.events.map(Binario_Scheduling_V1_ItineraryEvent.init)
   }
 }
@@ -318,5 +327,69 @@ extension ItineraryEventDraft {
       notes: event.notes,
       cost: event.cost.money
     )
+  }
+}
+
+// MARK: - Itinerary expenses
+
+extension ItineraryExpense.Split {
+  init(_ proto: Binario_Scheduling_V1_SplitMethod) {
+    switch proto {
+    case .shares: self = .shares
+    case .percentages: self = .percentages
+    case .exact: self = .exact
+    case .equal, .unspecified, .UNRECOGNIZED: self = .equal
+    }
+  }
+
+  var proto: Binario_Scheduling_V1_SplitMethod {
+    switch self {
+    case .equal: return .equal
+    case .shares: return .shares
+    case .percentages: return .percentages
+    case .exact: return .exact
+    }
+  }
+}
+
+extension ItineraryExpenseDraft {
+  init(_ expense: Binario_Scheduling_V1_ItineraryExpense) {
+    self.init(
+      description: expense.description_p,
+      amountMinor: expense.amount.amountMinor,
+      currency: expense.amount.currency,
+      paidBy: expense.paidByUserID,
+      split: ItineraryExpense.Split(expense.split),
+      parts: expense.shares.map { ($0.userID, $0.value) },
+      eventID: expense.eventID,
+      settlement: expense.settlement,
+      spentAt: expense.hasSpentAt ? expense.spentAt.date : nil
+    )
+  }
+}
+
+extension Binario_Scheduling_V1_ItineraryExpense {
+  /// `names` by user id; someone not in it has left the suite.
+  init(_ expense: ItineraryExpense, names: [String: String]) {
+    self.init()
+    expenseID = expense.id
+    description_p = expense.description
+    amount = Binario_Type_V1_Money(expense.amount)
+    paidByUserID = expense.paidBy
+    paidByName = names[expense.paidBy] ?? ""
+    split = expense.split.proto
+    shares = expense.shares.map { share in
+      .with {
+        $0.userID = share.userID
+        $0.value = share.value
+        $0.amount = Binario_Type_V1_Money(share.amount)
+        $0.displayName = names[share.userID] ?? ""
+      }
+    }
+    eventID = expense.eventID ?? ""
+    settlement = expense.settlement
+    spentAt = Google_Protobuf_Timestamp(date: expense.spentAt)
+    createdBy = expense.createdBy
+    createdAt = Google_Protobuf_Timestamp(date: expense.createdAt)
   }
 }

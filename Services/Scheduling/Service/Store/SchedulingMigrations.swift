@@ -282,4 +282,39 @@ public enum SchedulingMigrations {
           """
       )
     }
+    // A trip's expenses: who paid what in which currency, split among whom (each part in minor
+    // units, adding up to the amount); the adding call's key, unique per author and trip.
+    .add("v10-itinerary-expenses") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE itinerary_expense (
+            id TEXT PRIMARY KEY NOT NULL,
+            itinerary_id TEXT NOT NULL REFERENCES itinerary(id) ON DELETE CASCADE,
+            description TEXT NOT NULL,
+            amount_minor INTEGER NOT NULL,
+            currency TEXT NOT NULL,
+            paid_by TEXT NOT NULL,
+            split TEXT NOT NULL,
+            event_id TEXT,
+            settlement INTEGER NOT NULL,
+            spent_at REAL NOT NULL,
+            created_by TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            idempotency_key TEXT
+          );
+          CREATE INDEX itinerary_expense_by_itinerary ON itinerary_expense(itinerary_id, spent_at);
+          CREATE UNIQUE INDEX itinerary_expense_key ON itinerary_expense(itinerary_id, created_by, idempotency_key)
+            WHERE idempotency_key IS NOT NULL;
+          CREATE TABLE itinerary_expense_share (
+            expense_id TEXT NOT NULL REFERENCES itinerary_expense(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            user_id TEXT NOT NULL,
+            value INTEGER NOT NULL,
+            amount_minor INTEGER NOT NULL,
+            PRIMARY KEY (expense_id, position)
+          );
+          CREATE INDEX itinerary_expense_share_by_user ON itinerary_expense_share(user_id);
+          """
+      )
+    }
 }

@@ -31,6 +31,12 @@ extension SchedulingStore {
         )
       }
       try db.execute(sql: "UPDATE itinerary_event SET created_by = '' WHERE created_by = ?", arguments: [userID])
+      // Their expenses on others' trips stay (the balances must still add up), under a name that
+      // is no one's: the same one for all their rows, so what they paid and owed still nets out.
+      let departed = "left-" + UUID().uuidString.lowercased().prefix(12)
+      try db.execute(sql: "UPDATE itinerary_expense SET paid_by = ? WHERE paid_by = ?", arguments: [departed, userID])
+      try db.execute(sql: "UPDATE itinerary_expense SET created_by = '' WHERE created_by = ?", arguments: [userID])
+      try db.execute(sql: "UPDATE itinerary_expense_share SET user_id = ? WHERE user_id = ?", arguments: [departed, userID])
       try db.execute(sql: "DELETE FROM notification WHERE user_id = ?", arguments: [userID])
       let notifications = db.changesCount
       try db.execute(sql: "DELETE FROM delivery WHERE user_id = ?", arguments: [userID])

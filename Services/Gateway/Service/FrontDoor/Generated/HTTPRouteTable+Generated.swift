@@ -1130,6 +1130,17 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .post,
+      template: "/v1/itineraries/{itinerary_id}/expenses",
+      body: "*",
+      rpc: "/binario.scheduling.v1.Itineraries/AddItineraryExpense",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["expense.amount.amount_minor": .string, "expense.amount.currency": .string, "expense.created_at": .string, "expense.created_by": .string, "expense.description": .string, "expense.event_id": .string, "expense.expense_id": .string, "expense.paid_by_name": .string, "expense.paid_by_user_id": .string, "expense.settlement": .bool, "expense.spent_at": .string, "expense.split": .string, "idempotency_key": .string, "itinerary_id": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_AddItineraryExpenseRequest, Binario_Scheduling_V1_AddItineraryExpenseResponse>(),
+      summary: "Expenses: recorded, changed and removed by the organiser or a member; everyone else on the trip is told. The same `idempotency_key` again returns the expense it added."
+    ),
+    HTTPRoute(
+      verb: .post,
       template: "/v1/itineraries",
       body: "*",
       rpc: "/binario.scheduling.v1.Itineraries/CreateItinerary",
@@ -1162,6 +1173,28 @@ extension HTTPRouteTable {
       summary: ""
     ),
     HTTPRoute(
+      verb: .delete,
+      template: "/v1/itineraries/{itinerary_id}/expenses/{expense_id}",
+      body: "",
+      rpc: "/binario.scheduling.v1.Itineraries/DeleteItineraryExpense",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["expense_id": .string, "itinerary_id": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_DeleteItineraryExpenseRequest, Binario_Scheduling_V1_DeleteItineraryExpenseResponse>(),
+      summary: ""
+    ),
+    HTTPRoute(
+      verb: .get,
+      template: "/v1/itineraries/{itinerary_id}/calendar",
+      body: "",
+      rpc: "/binario.scheduling.v1.Itineraries/ExportItineraryCalendar",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["itinerary_id": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_ExportItineraryCalendarRequest, Binario_Scheduling_V1_ExportItineraryCalendarResponse>(),
+      summary: "The events as an iCalendar file (RFC 5545), for a calendar app."
+    ),
+    HTTPRoute(
       verb: .get,
       template: "/v1/itineraries/{itinerary_id}",
       body: "",
@@ -1171,6 +1204,17 @@ extension HTTPRouteTable {
       parameterKinds: ["itinerary_id": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_GetItineraryRequest, Binario_Scheduling_V1_GetItineraryResponse>(),
       summary: "One itinerary with its members, invites and events; organiser and members only."
+    ),
+    HTTPRoute(
+      verb: .get,
+      template: "/v1/itineraries/{itinerary_id}/balances",
+      body: "",
+      rpc: "/binario.scheduling.v1.Itineraries/GetItineraryBalances",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["itinerary_id": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_GetItineraryBalancesRequest, Binario_Scheduling_V1_GetItineraryBalancesResponse>(),
+      summary: "Per currency: what each person paid, their share and their balance, and the fewest transfers that settle up."
     ),
     HTTPRoute(
       verb: .post,
@@ -1207,6 +1251,17 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .get,
+      template: "/v1/itineraries/{itinerary_id}/expenses",
+      body: "",
+      rpc: "/binario.scheduling.v1.Itineraries/ListItineraryExpenses",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["itinerary_id": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_ListItineraryExpensesRequest, Binario_Scheduling_V1_ListItineraryExpensesResponse>(),
+      summary: ""
+    ),
+    HTTPRoute(
+      verb: .get,
       template: "/v1/me/itinerary-invites",
       body: "",
       rpc: "/binario.scheduling.v1.Itineraries/ListItineraryInvites",
@@ -1215,6 +1270,17 @@ extension HTTPRouteTable {
       parameterKinds: [:],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_ListItineraryInvitesRequest, Binario_Scheduling_V1_ListItineraryInvitesResponse>(),
       summary: "The invites waiting for the caller's answer."
+    ),
+    HTTPRoute(
+      verb: .delete,
+      template: "/v1/itineraries/{itinerary_id}/invites/{invite_id}",
+      body: "",
+      rpc: "/binario.scheduling.v1.Itineraries/RemoveItineraryInvite",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["invite_id": .string, "itinerary_id": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_RemoveItineraryInviteRequest, Binario_Scheduling_V1_RemoveItineraryInviteResponse>(),
+      summary: "The organiser removes a member or cancels an invite; the person is told. What a removed member paid or owes stays in the balances."
     ),
     HTTPRoute(
       verb: .post,
@@ -1229,14 +1295,36 @@ extension HTTPRouteTable {
     ),
     HTTPRoute(
       verb: .patch,
+      template: "/v1/itineraries/{itinerary_id}",
+      body: "*",
+      rpc: "/binario.scheduling.v1.Itineraries/UpdateItinerary",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["destination": .string, "end_date": .string, "estimated_cost.amount_minor": .string, "estimated_cost.currency": .string, "itinerary_id": .string, "name": .string, "start_date": .string, "update_mask": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_UpdateItineraryRequest, Binario_Scheduling_V1_UpdateItineraryResponse>(),
+      summary: "Edits the trip (organiser only): the fields `update_mask` names (name, destination, start_date, end_date, estimated_cost), or without a mask those given (not empty); the members are told."
+    ),
+    HTTPRoute(
+      verb: .patch,
       template: "/v1/itineraries/{itinerary_id}/events/{event_id}",
       body: "*",
       rpc: "/binario.scheduling.v1.Itineraries/UpdateItineraryEvent",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["event.cost.amount_minor": .string, "event.cost.currency": .string, "event.created_by": .string, "event.ends_at": .string, "event.event_id": .string, "event.latitude": .number, "event.longitude": .number, "event.notes": .string, "event.place": .string, "event.starts_at": .string, "event.title": .string, "event_id": .string, "itinerary_id": .string],
+      parameterKinds: ["event.cost.amount_minor": .string, "event.cost.currency": .string, "event.created_by": .string, "event.ends_at": .string, "event.event_id": .string, "event.latitude": .number, "event.longitude": .number, "event.notes": .string, "event.place": .string, "event.starts_at": .string, "event.title": .string, "event_id": .string, "itinerary_id": .string, "update_mask": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_UpdateItineraryEventRequest, Binario_Scheduling_V1_UpdateItineraryEventResponse>(),
       summary: ""
+    ),
+    HTTPRoute(
+      verb: .put,
+      template: "/v1/itineraries/{itinerary_id}/expenses/{expense_id}",
+      body: "*",
+      rpc: "/binario.scheduling.v1.Itineraries/UpdateItineraryExpense",
+      serverStreaming: false,
+      resumesAtCursor: false,
+      parameterKinds: ["expense.amount.amount_minor": .string, "expense.amount.currency": .string, "expense.created_at": .string, "expense.created_by": .string, "expense.description": .string, "expense.event_id": .string, "expense.expense_id": .string, "expense.paid_by_name": .string, "expense.paid_by_user_id": .string, "expense.settlement": .bool, "expense.spent_at": .string, "expense.split": .string, "expense_id": .string, "itinerary_id": .string],
+      transcoder: MessageTranscoder<Binario_Scheduling_V1_UpdateItineraryExpenseRequest, Binario_Scheduling_V1_UpdateItineraryExpenseResponse>(),
+      summary: "Replaces an expense's description, amount, payer and split."
     ),
     HTTPRoute(
       verb: .get,

@@ -11898,6 +11898,418 @@ extension OpenAPIDocument {
             }
           }
         ]
+      },
+      "patch": {
+        "operationId": "Itineraries_UpdateItinerary",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "Edits the trip (organiser only):",
+        "description": "Edits the trip (organiser only): the fields `update_mask` names (name, destination, start_date, end_date, estimated_cost), or without a mask those given (not empty); the members are told.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.UpdateItineraryResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.UpdateItineraryRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/itineraries/{itinerary_id}/balances": {
+      "get": {
+        "operationId": "Itineraries_GetItineraryBalances",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "Per currency:",
+        "description": "Per currency: what each person paid, their share and their balance, and the fewest transfers that settle up.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.GetItineraryBalancesResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/itineraries/{itinerary_id}/calendar": {
+      "get": {
+        "operationId": "Itineraries_ExportItineraryCalendar",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "The events as an iCalendar file (RFC 5545), for a calendar app.",
+        "description": "The events as an iCalendar file (RFC 5545), for a calendar app.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.ExportItineraryCalendarResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
       }
     },
     "/v1/itineraries/{itinerary_id}/events": {
@@ -12368,6 +12780,600 @@ extension OpenAPIDocument {
         }
       }
     },
+    "/v1/itineraries/{itinerary_id}/expenses": {
+      "get": {
+        "operationId": "Itineraries_ListItineraryExpenses",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "ListItineraryExpenses",
+        "description": "ListItineraryExpenses",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.ListItineraryExpensesResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      },
+      "post": {
+        "operationId": "Itineraries_AddItineraryExpense",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "Expenses:",
+        "description": "Expenses: recorded, changed and removed by the organiser or a member; everyone else on the trip is told. The same `idempotency_key` again returns the expense it added.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.AddItineraryExpenseResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.AddItineraryExpenseRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/itineraries/{itinerary_id}/expenses/{expense_id}": {
+      "delete": {
+        "operationId": "Itineraries_DeleteItineraryExpense",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "DeleteItineraryExpense",
+        "description": "DeleteItineraryExpense",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.DeleteItineraryExpenseResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "expense_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      },
+      "put": {
+        "operationId": "Itineraries_UpdateItineraryExpense",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "Replaces an expense's description, amount, payer and split.",
+        "description": "Replaces an expense's description, amount, payer and split.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.UpdateItineraryExpenseResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "the body is larger than the door takes",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "expense_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/binario.scheduling.v1.UpdateItineraryExpenseRequest"
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/itineraries/{itinerary_id}/invites": {
       "post": {
         "operationId": "Itineraries_InviteToItinerary",
@@ -12524,6 +13530,152 @@ extension OpenAPIDocument {
             }
           }
         }
+      }
+    },
+    "/v1/itineraries/{itinerary_id}/invites/{invite_id}": {
+      "delete": {
+        "operationId": "Itineraries_RemoveItineraryInvite",
+        "tags": [
+          "Itineraries"
+        ],
+        "summary": "The organiser removes a member or cancels an invite;",
+        "description": "The organiser removes a member or cancels an invite; the person is told. What a removed member paid or owes stays in the balances.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "x-binario-access": "SIGNED_IN",
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/binario.scheduling.v1.RemoveItineraryInviteResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "INVALID_ARGUMENT (each field at fault in fieldViolations, by its JSON name) or FAILED_PRECONDITION",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "UNAUTHENTICATED: no token, or one that is malformed, expired or revoked",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "PERMISSION_DENIED: the caller's role or relation does not allow it",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "NOT_FOUND: nothing with that id (or nothing the caller may see)",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "ALREADY_EXISTS or ABORTED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "RESOURCE_EXHAUSTED: too many calls (Retry-After says when to try again) or too many attempts",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "INTERNAL or UNKNOWN",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "UNAVAILABLE: the service behind the route cannot be reached; try again",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "504": {
+            "description": "DEADLINE_EXCEEDED",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "The call failed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "itinerary_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "invite_id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
       }
     },
     "/v1/itineraries/{itinerary_id}:leave": {
@@ -32872,6 +34024,30 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.scheduling.v1.AddItineraryExpenseRequest": {
+        "type": "object",
+        "properties": {
+          "itineraryId": {
+            "type": "string"
+          },
+          "expense": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryExpense"
+          },
+          "idempotencyKey": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.AddItineraryExpenseResponse": {
+        "type": "object",
+        "properties": {
+          "expense": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryExpense"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.scheduling.v1.CancelRunRequest": {
         "type": "object",
         "properties": {
@@ -33072,6 +34248,30 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.scheduling.v1.CurrencyBalances": {
+        "type": "object",
+        "properties": {
+          "currency": {
+            "type": "string"
+          },
+          "spent": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "members": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.MemberBalance"
+            }
+          },
+          "transfers": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.SettleUpTransfer"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.scheduling.v1.DelayRunRequest": {
         "type": "object",
         "properties": {
@@ -33108,6 +34308,11 @@ extension OpenAPIDocument {
         "additionalProperties": false
       },
       "binario.scheduling.v1.DeleteItineraryEventResponse": {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.DeleteItineraryExpenseResponse": {
         "type": "object",
         "properties": {},
         "additionalProperties": false
@@ -33185,6 +34390,38 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.scheduling.v1.ExpenseShare": {
+        "type": "object",
+        "properties": {
+          "userId": {
+            "type": "string"
+          },
+          "value": {
+            "type": "string",
+            "format": "int64",
+            "pattern": "^-?[0-9]+$"
+          },
+          "amount": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "displayName": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ExportItineraryCalendarResponse": {
+        "type": "object",
+        "properties": {
+          "content": {
+            "type": "string"
+          },
+          "fileName": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.scheduling.v1.FollowRunRequest": {
         "type": "object",
         "properties": {
@@ -33221,6 +34458,27 @@ extension OpenAPIDocument {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/binario.scheduling.v1.ServiceNotice"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.GetItineraryBalancesResponse": {
+        "type": "object",
+        "properties": {
+          "currencies": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.CurrencyBalances"
+            }
+          },
+          "estimatedCost": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "eventsCost": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.type.v1.Money"
             }
           }
         },
@@ -33441,6 +34699,60 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.scheduling.v1.ItineraryExpense": {
+        "type": "object",
+        "properties": {
+          "expenseId": {
+            "type": "string"
+          },
+          "description": {
+            "type": "string"
+          },
+          "amount": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "paidByUserId": {
+            "type": "string"
+          },
+          "paidByName": {
+            "type": "string"
+          },
+          "split": {
+            "type": "string",
+            "enum": [
+              "SPLIT_METHOD_UNSPECIFIED",
+              "SPLIT_METHOD_EQUAL",
+              "SPLIT_METHOD_SHARES",
+              "SPLIT_METHOD_PERCENTAGES",
+              "SPLIT_METHOD_EXACT"
+            ]
+          },
+          "shares": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.ExpenseShare"
+            }
+          },
+          "eventId": {
+            "type": "string"
+          },
+          "settlement": {
+            "type": "boolean"
+          },
+          "spentAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "createdBy": {
+            "type": "string"
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.scheduling.v1.ItineraryInvite": {
         "type": "object",
         "properties": {
@@ -33473,6 +34785,15 @@ extension OpenAPIDocument {
           "answeredAt": {
             "type": "string",
             "format": "date-time"
+          },
+          "inviteeName": {
+            "type": "string"
+          },
+          "invitedByUserId": {
+            "type": "string"
+          },
+          "invitedByName": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -33491,6 +34812,9 @@ extension OpenAPIDocument {
           },
           "costShare": {
             "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "email": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -33604,6 +34928,18 @@ extension OpenAPIDocument {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/binario.scheduling.v1.Itinerary"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ListItineraryExpensesResponse": {
+        "type": "object",
+        "properties": {
+          "expenses": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryExpense"
             }
           }
         },
@@ -33743,6 +35079,30 @@ extension OpenAPIDocument {
             "format": "int64",
             "minimum": 0,
             "maximum": 4294967295
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.MemberBalance": {
+        "type": "object",
+        "properties": {
+          "userId": {
+            "type": "string"
+          },
+          "displayName": {
+            "type": "string"
+          },
+          "paid": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "share": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "balance": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "member": {
+            "type": "boolean"
           }
         },
         "additionalProperties": false
@@ -33907,6 +35267,11 @@ extension OpenAPIDocument {
             "$ref": "#/components/schemas/binario.scheduling.v1.PushDevice"
           }
         },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.RemoveItineraryInviteResponse": {
+        "type": "object",
+        "properties": {},
         "additionalProperties": false
       },
       "binario.scheduling.v1.RemovePushDeviceResponse": {
@@ -34214,6 +35579,27 @@ extension OpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "binario.scheduling.v1.SettleUpTransfer": {
+        "type": "object",
+        "properties": {
+          "fromUserId": {
+            "type": "string"
+          },
+          "fromName": {
+            "type": "string"
+          },
+          "toUserId": {
+            "type": "string"
+          },
+          "toName": {
+            "type": "string"
+          },
+          "amount": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          }
+        },
+        "additionalProperties": false
+      },
       "binario.scheduling.v1.Station": {
         "type": "object",
         "properties": {
@@ -34293,6 +35679,10 @@ extension OpenAPIDocument {
           },
           "event": {
             "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryEvent"
+          },
+          "updateMask": {
+            "type": "string",
+            "description": "Field paths, comma-separated (proto3 JSON's FieldMask)"
           }
         },
         "additionalProperties": false
@@ -34302,6 +35692,67 @@ extension OpenAPIDocument {
         "properties": {
           "event": {
             "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryEvent"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.UpdateItineraryExpenseRequest": {
+        "type": "object",
+        "properties": {
+          "itineraryId": {
+            "type": "string"
+          },
+          "expenseId": {
+            "type": "string"
+          },
+          "expense": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryExpense"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.UpdateItineraryExpenseResponse": {
+        "type": "object",
+        "properties": {
+          "expense": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryExpense"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.UpdateItineraryRequest": {
+        "type": "object",
+        "properties": {
+          "itineraryId": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "destination": {
+            "type": "string"
+          },
+          "startDate": {
+            "type": "string"
+          },
+          "endDate": {
+            "type": "string"
+          },
+          "estimatedCost": {
+            "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "updateMask": {
+            "type": "string",
+            "description": "Field paths, comma-separated (proto3 JSON's FieldMask)"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.UpdateItineraryResponse": {
+        "type": "object",
+        "properties": {
+          "itinerary": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.Itinerary"
           }
         },
         "additionalProperties": false

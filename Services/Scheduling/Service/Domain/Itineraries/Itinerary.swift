@@ -157,6 +157,7 @@ public struct ItineraryDetails: Sendable {
     public var displayName: String
     public var organiser: Bool
     public var costShare: Money
+    public var email: String
   }
 
   public var itinerary: Itinerary
@@ -166,4 +167,6 @@ public struct ItineraryDetails: Sendable {
   public var invites: [ItineraryInvite]
   /// By start time.
   public var events: [ItineraryEvent]
+  /// The accounts of the members and invitees, by id: their names and emails.
+  public var people: [String: PeerAccount]
 }

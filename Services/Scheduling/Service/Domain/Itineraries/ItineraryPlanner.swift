@@ -217,12 +217,14 @@ public final class ItineraryPlanner: Sendable {
     return event
   }
 
-  /// Replaces an event's fields (organiser or member); the others are told.
+  /// Changes an event's `fields` (all of them when `nil`) to the draft's (organiser or member);
+  /// the others are told.
   public func updateEvent(
     userID: String,
     itineraryID: String,
     eventID: String,
-    _ draft: ItineraryEventDraft
+    _ draft: ItineraryEventDraft,
+    fields: Set<ItineraryEventField>? = nil
   ) async throws
     -> ItineraryEvent
   {
@@ -230,7 +232,8 @@ public final class ItineraryPlanner: Sendable {
     guard let existing = try store.events(itineraryID: itinerary.id).first(where: { $0.id == eventID }) else {
       throw ServiceError.notFound("\(itinerary.name) has no event \(eventID)")
     }
-    let event = try checked(draft, id: existing.id, itinerary: itinerary, createdBy: existing.createdBy)
+    let edited = fields.map { Self.merged(existing, draft, fields: $0) } ?? draft
+    let event = try checked(edited, id: existing.id, itinerary: itinerary, createdBy: existing.createdBy)
     try await store.saveEvent(
       event,
       at: clock.now(),
@@ -281,24 +284,26 @@ public final class ItineraryPlanner: Sendable {
       [itinerary.organiserID]
       + invites.filter { $0.status == .accepted }
       .sorted { ($0.answeredAt ?? $0.invitedAt) < ($1.answeredAt ?? $1.invitedAt) }.map(\.inviteeUserID)
-    let names = Dictionary(
-      try await directory.accounts(ids: memberIDs).map { ($0.userID, $0.displayName) },
+    let people = Dictionary(
+      try await directory.accounts(ids: memberIDs + invites.map(\.inviteeUserID).filter { !$0.isEmpty }).map { ($0.userID, $0) },
       uniquingKeysWith: { first, _ in first }
     )
     let shares = itinerary.estimatedCost.split(into: memberIDs.count)
     let members = zip(memberIDs, shares).map { id, share in
       ItineraryDetails.Member(
         userID: id,
-        displayName: names[id] ?? "",
+        displayName: people[id]?.displayName ?? "",
         organiser: id == itinerary.organiserID,
-        costShare: share
+        costShare: share,
+        email: people[id]?.email ?? ""
       )
     }
     return ItineraryDetails(
       itinerary: itinerary,
       members: members,
       invites: itinerary.organiserID == userID ? invites : invites.filter { $0.inviteeUserID == userID },
-      events: try store.events(itineraryID: itinerary.id)
+      events: try store.events(itineraryID: itinerary.id),
+      people: people
     )
   }
 

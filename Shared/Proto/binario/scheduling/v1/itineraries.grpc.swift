@@ -1,6 +1,13 @@
 /// Shared trip itineraries: an organiser plans a trip (destination, dates, estimated cost),
 /// invites friends, registered or not yet, and the members share the events and the cost.
 ///
+/// What the trip costs is recorded as expenses: who paid, how much, in which currency, split
+/// among the members it was for (equally, by shares, by percentages or by exact amounts). The
+/// balances say, per currency, what each person paid less their shares; settle-up proposes the
+/// fewest transfers that bring every balance to zero, and a transfer made is recorded as a
+/// settlement (an expense paid by the debtor for the creditor). The estimated cost stays an
+/// estimate: it is split among the members as a guide, never added to the expenses.
+///
 /// An itinerary is seen only by its organiser and its accepted members (and, while invited, its
 /// invitees, who see the summary): to anyone else it does not exist (NOT_FOUND).
 ///
@@ -67,6 +74,19 @@ public enum Binario_Scheduling_V1_Itineraries: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "UpdateItinerary" metadata.
+        public enum UpdateItinerary: Sendable {
+            /// Request type for "UpdateItinerary".
+            public typealias Input = Binario_Scheduling_V1_UpdateItineraryRequest
+            /// Response type for "UpdateItinerary".
+            public typealias Output = Binario_Scheduling_V1_UpdateItineraryResponse
+            /// Descriptor for "UpdateItinerary".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Itineraries"),
+                method: "UpdateItinerary",
+                type: .unary
+            )
+        }
         /// Namespace for "DeleteItinerary" metadata.
         public enum DeleteItinerary: Sendable {
             /// Request type for "DeleteItinerary".
@@ -90,6 +110,19 @@ public enum Binario_Scheduling_V1_Itineraries: Sendable {
             public static let descriptor = GRPCCore.MethodDescriptor(
                 service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Itineraries"),
                 method: "InviteToItinerary",
+                type: .unary
+            )
+        }
+        /// Namespace for "RemoveItineraryInvite" metadata.
+        public enum RemoveItineraryInvite: Sendable {
+            /// Request type for "RemoveItineraryInvite".
+            public typealias Input = Binario_Scheduling_V1_RemoveItineraryInviteRequest
+            /// Response type for "RemoveItineraryInvite".
+            public typealias Output = Binario_Scheduling_V1_RemoveItineraryInviteResponse
+            /// Descriptor for "RemoveItineraryInvite".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Itineraries"),
+                method: "RemoveItineraryInvite",
                 type: .unary
             )
         }
@@ -171,19 +204,105 @@ public enum Binario_Scheduling_V1_Itineraries: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "ExportItineraryCalendar" metadata.
+        public enum ExportItineraryCalendar: Sendable {
+            /// Request type for "ExportItineraryCalendar".
+            public typealias Input = Binario_Scheduling_V1_ExportItineraryCalendarRequest
+            /// Response type for "ExportItineraryCalendar".
+            public typealias Output = Binario_Scheduling_V1_ExportItineraryCalendarResponse
+            /// Descriptor for "ExportItineraryCalendar".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Itineraries"),
+                method: "ExportItineraryCalendar",
+                type: .unary
+            )
+        }
+        /// Namespace for "AddItineraryExpense" metadata.
+        public enum AddItineraryExpense: Sendable {
+            /// Request type for "AddItineraryExpense".
+            public typealias Input = Binario_Scheduling_V1_AddItineraryExpenseRequest
+            /// Response type for "AddItineraryExpense".
+            public typealias Output = Binario_Scheduling_V1_AddItineraryExpenseResponse
+            /// Descriptor for "AddItineraryExpense".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Itineraries"),
+                method: "AddItineraryExpense",
+                type: .unary
+            )
+        }
+        /// Namespace for "ListItineraryExpenses" metadata.
+        public enum ListItineraryExpenses: Sendable {
+            /// Request type for "ListItineraryExpenses".
+            public typealias Input = Binario_Scheduling_V1_ListItineraryExpensesRequest
+            /// Response type for "ListItineraryExpenses".
+            public typealias Output = Binario_Scheduling_V1_ListItineraryExpensesResponse
+            /// Descriptor for "ListItineraryExpenses".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Itineraries"),
+                method: "ListItineraryExpenses",
+                type: .unary
+            )
+        }
+        /// Namespace for "UpdateItineraryExpense" metadata.
+        public enum UpdateItineraryExpense: Sendable {
+            /// Request type for "UpdateItineraryExpense".
+            public typealias Input = Binario_Scheduling_V1_UpdateItineraryExpenseRequest
+            /// Response type for "UpdateItineraryExpense".
+            public typealias Output = Binario_Scheduling_V1_UpdateItineraryExpenseResponse
+            /// Descriptor for "UpdateItineraryExpense".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Itineraries"),
+                method: "UpdateItineraryExpense",
+                type: .unary
+            )
+        }
+        /// Namespace for "DeleteItineraryExpense" metadata.
+        public enum DeleteItineraryExpense: Sendable {
+            /// Request type for "DeleteItineraryExpense".
+            public typealias Input = Binario_Scheduling_V1_DeleteItineraryExpenseRequest
+            /// Response type for "DeleteItineraryExpense".
+            public typealias Output = Binario_Scheduling_V1_DeleteItineraryExpenseResponse
+            /// Descriptor for "DeleteItineraryExpense".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Itineraries"),
+                method: "DeleteItineraryExpense",
+                type: .unary
+            )
+        }
+        /// Namespace for "GetItineraryBalances" metadata.
+        public enum GetItineraryBalances: Sendable {
+            /// Request type for "GetItineraryBalances".
+            public typealias Input = Binario_Scheduling_V1_GetItineraryBalancesRequest
+            /// Response type for "GetItineraryBalances".
+            public typealias Output = Binario_Scheduling_V1_GetItineraryBalancesResponse
+            /// Descriptor for "GetItineraryBalances".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.scheduling.v1.Itineraries"),
+                method: "GetItineraryBalances",
+                type: .unary
+            )
+        }
         /// Descriptors for all methods in the "binario.scheduling.v1.Itineraries" service.
         public static let descriptors: [GRPCCore.MethodDescriptor] = [
             CreateItinerary.descriptor,
             ListItineraries.descriptor,
             GetItinerary.descriptor,
+            UpdateItinerary.descriptor,
             DeleteItinerary.descriptor,
             InviteToItinerary.descriptor,
+            RemoveItineraryInvite.descriptor,
             ListItineraryInvites.descriptor,
             RespondToItineraryInvite.descriptor,
             LeaveItinerary.descriptor,
             AddItineraryEvent.descriptor,
             UpdateItineraryEvent.descriptor,
-            DeleteItineraryEvent.descriptor
+            DeleteItineraryEvent.descriptor,
+            ExportItineraryCalendar.descriptor,
+            AddItineraryExpense.descriptor,
+            ListItineraryExpenses.descriptor,
+            UpdateItineraryExpense.descriptor,
+            DeleteItineraryExpense.descriptor,
+            GetItineraryBalances.descriptor
         ]
     }
 }
@@ -264,6 +383,26 @@ extension Binario_Scheduling_V1_Itineraries {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_GetItineraryResponse>
 
+        /// Handle the "UpdateItinerary" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Edits the trip (organiser only): the fields `update_mask` names (name, destination,
+        /// > start_date, end_date, estimated_cost), or without a mask those given (not empty); the
+        /// > members are told.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_UpdateItineraryRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_UpdateItineraryResponse` messages.
+        func updateItinerary(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_UpdateItineraryRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_UpdateItineraryResponse>
+
         /// Handle the "DeleteItinerary" method.
         ///
         /// > Source IDL Documentation:
@@ -300,6 +439,25 @@ extension Binario_Scheduling_V1_Itineraries {
             request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_InviteToItineraryRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_InviteToItineraryResponse>
+
+        /// Handle the "RemoveItineraryInvite" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The organiser removes a member or cancels an invite; the person is told. What a removed
+        /// > member paid or owes stays in the balances.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_RemoveItineraryInviteRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_RemoveItineraryInviteResponse` messages.
+        func removeItineraryInvite(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_RemoveItineraryInviteRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_RemoveItineraryInviteResponse>
 
         /// Handle the "ListItineraryInvites" method.
         ///
@@ -400,6 +558,108 @@ extension Binario_Scheduling_V1_Itineraries {
             request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_DeleteItineraryEventRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_DeleteItineraryEventResponse>
+
+        /// Handle the "ExportItineraryCalendar" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The events as an iCalendar file (RFC 5545), for a calendar app.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_ExportItineraryCalendarRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_ExportItineraryCalendarResponse` messages.
+        func exportItineraryCalendar(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_ExportItineraryCalendarRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_ExportItineraryCalendarResponse>
+
+        /// Handle the "AddItineraryExpense" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Expenses: recorded, changed and removed by the organiser or a member; everyone else on the
+        /// > trip is told. The same `idempotency_key` again returns the expense it added.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_AddItineraryExpenseRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_AddItineraryExpenseResponse` messages.
+        func addItineraryExpense(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_AddItineraryExpenseRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_AddItineraryExpenseResponse>
+
+        /// Handle the "ListItineraryExpenses" method.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_ListItineraryExpensesRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_ListItineraryExpensesResponse` messages.
+        func listItineraryExpenses(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_ListItineraryExpensesRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_ListItineraryExpensesResponse>
+
+        /// Handle the "UpdateItineraryExpense" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Replaces an expense's description, amount, payer and split.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_UpdateItineraryExpenseRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_UpdateItineraryExpenseResponse` messages.
+        func updateItineraryExpense(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_UpdateItineraryExpenseRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_UpdateItineraryExpenseResponse>
+
+        /// Handle the "DeleteItineraryExpense" method.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_DeleteItineraryExpenseRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_DeleteItineraryExpenseResponse` messages.
+        func deleteItineraryExpense(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_DeleteItineraryExpenseRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_DeleteItineraryExpenseResponse>
+
+        /// Handle the "GetItineraryBalances" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Per currency: what each person paid, their share and their balance, and the fewest transfers
+        /// > that settle up.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Scheduling_V1_GetItineraryBalancesRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Scheduling_V1_GetItineraryBalancesResponse` messages.
+        func getItineraryBalances(
+            request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_GetItineraryBalancesRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_GetItineraryBalancesResponse>
     }
 
     /// Service protocol for the "binario.scheduling.v1.Itineraries" service.
@@ -464,6 +724,26 @@ extension Binario_Scheduling_V1_Itineraries {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_GetItineraryResponse>
 
+        /// Handle the "UpdateItinerary" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Edits the trip (organiser only): the fields `update_mask` names (name, destination,
+        /// > start_date, end_date, estimated_cost), or without a mask those given (not empty); the
+        /// > members are told.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_UpdateItineraryRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_UpdateItineraryResponse` message.
+        func updateItinerary(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_UpdateItineraryRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_UpdateItineraryResponse>
+
         /// Handle the "DeleteItinerary" method.
         ///
         /// > Source IDL Documentation:
@@ -500,6 +780,25 @@ extension Binario_Scheduling_V1_Itineraries {
             request: GRPCCore.ServerRequest<Binario_Scheduling_V1_InviteToItineraryRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_InviteToItineraryResponse>
+
+        /// Handle the "RemoveItineraryInvite" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The organiser removes a member or cancels an invite; the person is told. What a removed
+        /// > member paid or owes stays in the balances.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_RemoveItineraryInviteRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_RemoveItineraryInviteResponse` message.
+        func removeItineraryInvite(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_RemoveItineraryInviteRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_RemoveItineraryInviteResponse>
 
         /// Handle the "ListItineraryInvites" method.
         ///
@@ -600,6 +899,108 @@ extension Binario_Scheduling_V1_Itineraries {
             request: GRPCCore.ServerRequest<Binario_Scheduling_V1_DeleteItineraryEventRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_DeleteItineraryEventResponse>
+
+        /// Handle the "ExportItineraryCalendar" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The events as an iCalendar file (RFC 5545), for a calendar app.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_ExportItineraryCalendarRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_ExportItineraryCalendarResponse` message.
+        func exportItineraryCalendar(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_ExportItineraryCalendarRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_ExportItineraryCalendarResponse>
+
+        /// Handle the "AddItineraryExpense" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Expenses: recorded, changed and removed by the organiser or a member; everyone else on the
+        /// > trip is told. The same `idempotency_key` again returns the expense it added.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_AddItineraryExpenseRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_AddItineraryExpenseResponse` message.
+        func addItineraryExpense(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_AddItineraryExpenseRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_AddItineraryExpenseResponse>
+
+        /// Handle the "ListItineraryExpenses" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_ListItineraryExpensesRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_ListItineraryExpensesResponse` message.
+        func listItineraryExpenses(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_ListItineraryExpensesRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_ListItineraryExpensesResponse>
+
+        /// Handle the "UpdateItineraryExpense" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Replaces an expense's description, amount, payer and split.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_UpdateItineraryExpenseRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_UpdateItineraryExpenseResponse` message.
+        func updateItineraryExpense(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_UpdateItineraryExpenseRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_UpdateItineraryExpenseResponse>
+
+        /// Handle the "DeleteItineraryExpense" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_DeleteItineraryExpenseRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_DeleteItineraryExpenseResponse` message.
+        func deleteItineraryExpense(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_DeleteItineraryExpenseRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_DeleteItineraryExpenseResponse>
+
+        /// Handle the "GetItineraryBalances" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Per currency: what each person paid, their share and their balance, and the fewest transfers
+        /// > that settle up.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_GetItineraryBalancesRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Scheduling_V1_GetItineraryBalancesResponse` message.
+        func getItineraryBalances(
+            request: GRPCCore.ServerRequest<Binario_Scheduling_V1_GetItineraryBalancesRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_GetItineraryBalancesResponse>
     }
 
     /// Simple service protocol for the "binario.scheduling.v1.Itineraries" service.
@@ -662,6 +1063,26 @@ extension Binario_Scheduling_V1_Itineraries {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Scheduling_V1_GetItineraryResponse
 
+        /// Handle the "UpdateItinerary" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Edits the trip (organiser only): the fields `update_mask` names (name, destination,
+        /// > start_date, end_date, estimated_cost), or without a mask those given (not empty); the
+        /// > members are told.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_UpdateItineraryRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_UpdateItineraryResponse` to respond with.
+        func updateItinerary(
+            request: Binario_Scheduling_V1_UpdateItineraryRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_UpdateItineraryResponse
+
         /// Handle the "DeleteItinerary" method.
         ///
         /// > Source IDL Documentation:
@@ -698,6 +1119,25 @@ extension Binario_Scheduling_V1_Itineraries {
             request: Binario_Scheduling_V1_InviteToItineraryRequest,
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Scheduling_V1_InviteToItineraryResponse
+
+        /// Handle the "RemoveItineraryInvite" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The organiser removes a member or cancels an invite; the person is told. What a removed
+        /// > member paid or owes stays in the balances.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_RemoveItineraryInviteRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_RemoveItineraryInviteResponse` to respond with.
+        func removeItineraryInvite(
+            request: Binario_Scheduling_V1_RemoveItineraryInviteRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_RemoveItineraryInviteResponse
 
         /// Handle the "ListItineraryInvites" method.
         ///
@@ -798,6 +1238,108 @@ extension Binario_Scheduling_V1_Itineraries {
             request: Binario_Scheduling_V1_DeleteItineraryEventRequest,
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Scheduling_V1_DeleteItineraryEventResponse
+
+        /// Handle the "ExportItineraryCalendar" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The events as an iCalendar file (RFC 5545), for a calendar app.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_ExportItineraryCalendarRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_ExportItineraryCalendarResponse` to respond with.
+        func exportItineraryCalendar(
+            request: Binario_Scheduling_V1_ExportItineraryCalendarRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_ExportItineraryCalendarResponse
+
+        /// Handle the "AddItineraryExpense" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Expenses: recorded, changed and removed by the organiser or a member; everyone else on the
+        /// > trip is told. The same `idempotency_key` again returns the expense it added.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_AddItineraryExpenseRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_AddItineraryExpenseResponse` to respond with.
+        func addItineraryExpense(
+            request: Binario_Scheduling_V1_AddItineraryExpenseRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_AddItineraryExpenseResponse
+
+        /// Handle the "ListItineraryExpenses" method.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_ListItineraryExpensesRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_ListItineraryExpensesResponse` to respond with.
+        func listItineraryExpenses(
+            request: Binario_Scheduling_V1_ListItineraryExpensesRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_ListItineraryExpensesResponse
+
+        /// Handle the "UpdateItineraryExpense" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Replaces an expense's description, amount, payer and split.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_UpdateItineraryExpenseRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_UpdateItineraryExpenseResponse` to respond with.
+        func updateItineraryExpense(
+            request: Binario_Scheduling_V1_UpdateItineraryExpenseRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_UpdateItineraryExpenseResponse
+
+        /// Handle the "DeleteItineraryExpense" method.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_DeleteItineraryExpenseRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_DeleteItineraryExpenseResponse` to respond with.
+        func deleteItineraryExpense(
+            request: Binario_Scheduling_V1_DeleteItineraryExpenseRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_DeleteItineraryExpenseResponse
+
+        /// Handle the "GetItineraryBalances" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Per currency: what each person paid, their share and their balance, and the fewest transfers
+        /// > that settle up.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Scheduling_V1_GetItineraryBalancesRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Scheduling_V1_GetItineraryBalancesResponse` to respond with.
+        func getItineraryBalances(
+            request: Binario_Scheduling_V1_GetItineraryBalancesRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Scheduling_V1_GetItineraryBalancesResponse
     }
 }
 
@@ -839,6 +1381,17 @@ extension Binario_Scheduling_V1_Itineraries.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Itineraries.Method.UpdateItinerary.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_UpdateItineraryRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_UpdateItineraryResponse>(),
+            handler: { request, context in
+                try await self.updateItinerary(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Scheduling_V1_Itineraries.Method.DeleteItinerary.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_DeleteItineraryRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_DeleteItineraryResponse>(),
@@ -855,6 +1408,17 @@ extension Binario_Scheduling_V1_Itineraries.StreamingServiceProtocol {
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_InviteToItineraryResponse>(),
             handler: { request, context in
                 try await self.inviteToItinerary(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Itineraries.Method.RemoveItineraryInvite.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_RemoveItineraryInviteRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_RemoveItineraryInviteResponse>(),
+            handler: { request, context in
+                try await self.removeItineraryInvite(
                     request: request,
                     context: context
                 )
@@ -926,6 +1490,72 @@ extension Binario_Scheduling_V1_Itineraries.StreamingServiceProtocol {
                 )
             }
         )
+        router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Itineraries.Method.ExportItineraryCalendar.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_ExportItineraryCalendarRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_ExportItineraryCalendarResponse>(),
+            handler: { request, context in
+                try await self.exportItineraryCalendar(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Itineraries.Method.AddItineraryExpense.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_AddItineraryExpenseRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_AddItineraryExpenseResponse>(),
+            handler: { request, context in
+                try await self.addItineraryExpense(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Itineraries.Method.ListItineraryExpenses.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_ListItineraryExpensesRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_ListItineraryExpensesResponse>(),
+            handler: { request, context in
+                try await self.listItineraryExpenses(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Itineraries.Method.UpdateItineraryExpense.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_UpdateItineraryExpenseRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_UpdateItineraryExpenseResponse>(),
+            handler: { request, context in
+                try await self.updateItineraryExpense(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Itineraries.Method.DeleteItineraryExpense.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_DeleteItineraryExpenseRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_DeleteItineraryExpenseResponse>(),
+            handler: { request, context in
+                try await self.deleteItineraryExpense(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
+            forMethod: Binario_Scheduling_V1_Itineraries.Method.GetItineraryBalances.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_GetItineraryBalancesRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_GetItineraryBalancesResponse>(),
+            handler: { request, context in
+                try await self.getItineraryBalances(
+                    request: request,
+                    context: context
+                )
+            }
+        )
     }
 }
 
@@ -965,6 +1595,17 @@ extension Binario_Scheduling_V1_Itineraries.ServiceProtocol {
         return GRPCCore.StreamingServerResponse(single: response)
     }
 
+    public func updateItinerary(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_UpdateItineraryRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_UpdateItineraryResponse> {
+        let response = try await self.updateItinerary(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
     public func deleteItinerary(
         request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_DeleteItineraryRequest>,
         context: GRPCCore.ServerContext
@@ -981,6 +1622,17 @@ extension Binario_Scheduling_V1_Itineraries.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_InviteToItineraryResponse> {
         let response = try await self.inviteToItinerary(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func removeItineraryInvite(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_RemoveItineraryInviteRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_RemoveItineraryInviteResponse> {
+        let response = try await self.removeItineraryInvite(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -1052,6 +1704,72 @@ extension Binario_Scheduling_V1_Itineraries.ServiceProtocol {
         )
         return GRPCCore.StreamingServerResponse(single: response)
     }
+
+    public func exportItineraryCalendar(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_ExportItineraryCalendarRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_ExportItineraryCalendarResponse> {
+        let response = try await self.exportItineraryCalendar(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func addItineraryExpense(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_AddItineraryExpenseRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_AddItineraryExpenseResponse> {
+        let response = try await self.addItineraryExpense(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func listItineraryExpenses(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_ListItineraryExpensesRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_ListItineraryExpensesResponse> {
+        let response = try await self.listItineraryExpenses(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func updateItineraryExpense(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_UpdateItineraryExpenseRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_UpdateItineraryExpenseResponse> {
+        let response = try await self.updateItineraryExpense(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func deleteItineraryExpense(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_DeleteItineraryExpenseRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_DeleteItineraryExpenseResponse> {
+        let response = try await self.deleteItineraryExpense(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func getItineraryBalances(
+        request: GRPCCore.StreamingServerRequest<Binario_Scheduling_V1_GetItineraryBalancesRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Scheduling_V1_GetItineraryBalancesResponse> {
+        let response = try await self.getItineraryBalances(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
 }
 
 // Default implementation of methods from 'ServiceProtocol'.
@@ -1096,6 +1814,19 @@ extension Binario_Scheduling_V1_Itineraries.SimpleServiceProtocol {
         )
     }
 
+    public func updateItinerary(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_UpdateItineraryRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_UpdateItineraryResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_UpdateItineraryResponse>(
+            message: try await self.updateItinerary(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
     public func deleteItinerary(
         request: GRPCCore.ServerRequest<Binario_Scheduling_V1_DeleteItineraryRequest>,
         context: GRPCCore.ServerContext
@@ -1115,6 +1846,19 @@ extension Binario_Scheduling_V1_Itineraries.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_InviteToItineraryResponse> {
         return GRPCCore.ServerResponse<Binario_Scheduling_V1_InviteToItineraryResponse>(
             message: try await self.inviteToItinerary(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func removeItineraryInvite(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_RemoveItineraryInviteRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_RemoveItineraryInviteResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_RemoveItineraryInviteResponse>(
+            message: try await self.removeItineraryInvite(
                 request: request.message,
                 context: context
             ),
@@ -1193,6 +1937,84 @@ extension Binario_Scheduling_V1_Itineraries.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_DeleteItineraryEventResponse> {
         return GRPCCore.ServerResponse<Binario_Scheduling_V1_DeleteItineraryEventResponse>(
             message: try await self.deleteItineraryEvent(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func exportItineraryCalendar(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_ExportItineraryCalendarRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_ExportItineraryCalendarResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_ExportItineraryCalendarResponse>(
+            message: try await self.exportItineraryCalendar(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func addItineraryExpense(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_AddItineraryExpenseRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_AddItineraryExpenseResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_AddItineraryExpenseResponse>(
+            message: try await self.addItineraryExpense(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func listItineraryExpenses(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_ListItineraryExpensesRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_ListItineraryExpensesResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_ListItineraryExpensesResponse>(
+            message: try await self.listItineraryExpenses(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func updateItineraryExpense(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_UpdateItineraryExpenseRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_UpdateItineraryExpenseResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_UpdateItineraryExpenseResponse>(
+            message: try await self.updateItineraryExpense(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func deleteItineraryExpense(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_DeleteItineraryExpenseRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_DeleteItineraryExpenseResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_DeleteItineraryExpenseResponse>(
+            message: try await self.deleteItineraryExpense(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func getItineraryBalances(
+        request: GRPCCore.ServerRequest<Binario_Scheduling_V1_GetItineraryBalancesRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Scheduling_V1_GetItineraryBalancesResponse> {
+        return GRPCCore.ServerResponse<Binario_Scheduling_V1_GetItineraryBalancesResponse>(
+            message: try await self.getItineraryBalances(
                 request: request.message,
                 context: context
             ),
@@ -1279,6 +2101,31 @@ extension Binario_Scheduling_V1_Itineraries {
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_GetItineraryResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
+        /// Call the "UpdateItinerary" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Edits the trip (organiser only): the fields `update_mask` names (name, destination,
+        /// > start_date, end_date, estimated_cost), or without a mask those given (not empty); the
+        /// > members are told.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_UpdateItineraryRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_UpdateItineraryRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_UpdateItineraryResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func updateItinerary<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_UpdateItineraryRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_UpdateItineraryRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_UpdateItineraryResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_UpdateItineraryResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
         /// Call the "DeleteItinerary" method.
         ///
         /// > Source IDL Documentation:
@@ -1324,6 +2171,30 @@ extension Binario_Scheduling_V1_Itineraries {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_InviteToItineraryResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_InviteToItineraryResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "RemoveItineraryInvite" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The organiser removes a member or cancels an invite; the person is told. What a removed
+        /// > member paid or owes stays in the balances.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_RemoveItineraryInviteRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_RemoveItineraryInviteRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_RemoveItineraryInviteResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func removeItineraryInvite<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_RemoveItineraryInviteRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_RemoveItineraryInviteRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_RemoveItineraryInviteResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_RemoveItineraryInviteResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "ListItineraryInvites" method.
@@ -1455,6 +2326,138 @@ extension Binario_Scheduling_V1_Itineraries {
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_DeleteItineraryEventResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
+
+        /// Call the "ExportItineraryCalendar" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The events as an iCalendar file (RFC 5545), for a calendar app.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_ExportItineraryCalendarRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_ExportItineraryCalendarRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_ExportItineraryCalendarResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func exportItineraryCalendar<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_ExportItineraryCalendarRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_ExportItineraryCalendarRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_ExportItineraryCalendarResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ExportItineraryCalendarResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "AddItineraryExpense" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Expenses: recorded, changed and removed by the organiser or a member; everyone else on the
+        /// > trip is told. The same `idempotency_key` again returns the expense it added.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_AddItineraryExpenseRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_AddItineraryExpenseRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_AddItineraryExpenseResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func addItineraryExpense<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_AddItineraryExpenseRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_AddItineraryExpenseRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_AddItineraryExpenseResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_AddItineraryExpenseResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "ListItineraryExpenses" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_ListItineraryExpensesRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_ListItineraryExpensesRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_ListItineraryExpensesResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func listItineraryExpenses<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_ListItineraryExpensesRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_ListItineraryExpensesRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_ListItineraryExpensesResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ListItineraryExpensesResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "UpdateItineraryExpense" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Replaces an expense's description, amount, payer and split.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_UpdateItineraryExpenseRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_UpdateItineraryExpenseRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_UpdateItineraryExpenseResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func updateItineraryExpense<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_UpdateItineraryExpenseRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_UpdateItineraryExpenseRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_UpdateItineraryExpenseResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_UpdateItineraryExpenseResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "DeleteItineraryExpense" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_DeleteItineraryExpenseRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_DeleteItineraryExpenseRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_DeleteItineraryExpenseResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func deleteItineraryExpense<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_DeleteItineraryExpenseRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_DeleteItineraryExpenseRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_DeleteItineraryExpenseResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_DeleteItineraryExpenseResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "GetItineraryBalances" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Per currency: what each person paid, their share and their balance, and the fewest transfers
+        /// > that settle up.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_GetItineraryBalancesRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_GetItineraryBalancesRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_GetItineraryBalancesResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func getItineraryBalances<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_GetItineraryBalancesRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_GetItineraryBalancesRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_GetItineraryBalancesResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_GetItineraryBalancesResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
     }
 
     /// Generated client for the "binario.scheduling.v1.Itineraries" service.
@@ -1575,6 +2578,42 @@ extension Binario_Scheduling_V1_Itineraries {
             )
         }
 
+        /// Call the "UpdateItinerary" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Edits the trip (organiser only): the fields `update_mask` names (name, destination,
+        /// > start_date, end_date, estimated_cost), or without a mask those given (not empty); the
+        /// > members are told.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_UpdateItineraryRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_UpdateItineraryRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_UpdateItineraryResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func updateItinerary<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_UpdateItineraryRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_UpdateItineraryRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_UpdateItineraryResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_UpdateItineraryResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Itineraries.Method.UpdateItinerary.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
         /// Call the "DeleteItinerary" method.
         ///
         /// > Source IDL Documentation:
@@ -1637,6 +2676,41 @@ extension Binario_Scheduling_V1_Itineraries {
             try await self.client.unary(
                 request: request,
                 descriptor: Binario_Scheduling_V1_Itineraries.Method.InviteToItinerary.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "RemoveItineraryInvite" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The organiser removes a member or cancels an invite; the person is told. What a removed
+        /// > member paid or owes stays in the balances.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_RemoveItineraryInviteRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_RemoveItineraryInviteRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_RemoveItineraryInviteResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func removeItineraryInvite<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_RemoveItineraryInviteRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_RemoveItineraryInviteRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_RemoveItineraryInviteResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_RemoveItineraryInviteResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Itineraries.Method.RemoveItineraryInvite.descriptor,
                 serializer: serializer,
                 deserializer: deserializer,
                 options: options,
@@ -1839,6 +2913,204 @@ extension Binario_Scheduling_V1_Itineraries {
                 onResponse: handleResponse
             )
         }
+
+        /// Call the "ExportItineraryCalendar" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > The events as an iCalendar file (RFC 5545), for a calendar app.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_ExportItineraryCalendarRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_ExportItineraryCalendarRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_ExportItineraryCalendarResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func exportItineraryCalendar<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_ExportItineraryCalendarRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_ExportItineraryCalendarRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_ExportItineraryCalendarResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ExportItineraryCalendarResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Itineraries.Method.ExportItineraryCalendar.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "AddItineraryExpense" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Expenses: recorded, changed and removed by the organiser or a member; everyone else on the
+        /// > trip is told. The same `idempotency_key` again returns the expense it added.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_AddItineraryExpenseRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_AddItineraryExpenseRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_AddItineraryExpenseResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func addItineraryExpense<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_AddItineraryExpenseRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_AddItineraryExpenseRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_AddItineraryExpenseResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_AddItineraryExpenseResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Itineraries.Method.AddItineraryExpense.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "ListItineraryExpenses" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_ListItineraryExpensesRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_ListItineraryExpensesRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_ListItineraryExpensesResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func listItineraryExpenses<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_ListItineraryExpensesRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_ListItineraryExpensesRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_ListItineraryExpensesResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ListItineraryExpensesResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Itineraries.Method.ListItineraryExpenses.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "UpdateItineraryExpense" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Replaces an expense's description, amount, payer and split.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_UpdateItineraryExpenseRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_UpdateItineraryExpenseRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_UpdateItineraryExpenseResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func updateItineraryExpense<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_UpdateItineraryExpenseRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_UpdateItineraryExpenseRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_UpdateItineraryExpenseResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_UpdateItineraryExpenseResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Itineraries.Method.UpdateItineraryExpense.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "DeleteItineraryExpense" method.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_DeleteItineraryExpenseRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_DeleteItineraryExpenseRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_DeleteItineraryExpenseResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func deleteItineraryExpense<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_DeleteItineraryExpenseRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_DeleteItineraryExpenseRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_DeleteItineraryExpenseResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_DeleteItineraryExpenseResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Itineraries.Method.DeleteItineraryExpense.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
+        /// Call the "GetItineraryBalances" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > Per currency: what each person paid, their share and their balance, and the fewest transfers
+        /// > that settle up.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Scheduling_V1_GetItineraryBalancesRequest` message.
+        ///   - serializer: A serializer for `Binario_Scheduling_V1_GetItineraryBalancesRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Scheduling_V1_GetItineraryBalancesResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func getItineraryBalances<Result>(
+            request: GRPCCore.ClientRequest<Binario_Scheduling_V1_GetItineraryBalancesRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Scheduling_V1_GetItineraryBalancesRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Scheduling_V1_GetItineraryBalancesResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_GetItineraryBalancesResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Scheduling_V1_Itineraries.Method.GetItineraryBalances.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
     }
 }
 
@@ -1928,6 +3200,37 @@ extension Binario_Scheduling_V1_Itineraries.ClientProtocol {
         )
     }
 
+    /// Call the "UpdateItinerary" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Edits the trip (organiser only): the fields `update_mask` names (name, destination,
+    /// > start_date, end_date, estimated_cost), or without a mask those given (not empty); the
+    /// > members are told.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_UpdateItineraryRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func updateItinerary<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_UpdateItineraryRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_UpdateItineraryResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.updateItinerary(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_UpdateItineraryRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_UpdateItineraryResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "DeleteItinerary" method.
     ///
     /// > Source IDL Documentation:
@@ -1982,6 +3285,36 @@ extension Binario_Scheduling_V1_Itineraries.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_InviteToItineraryRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_InviteToItineraryResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "RemoveItineraryInvite" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The organiser removes a member or cancels an invite; the person is told. What a removed
+    /// > member paid or owes stays in the balances.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_RemoveItineraryInviteRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func removeItineraryInvite<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_RemoveItineraryInviteRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_RemoveItineraryInviteResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.removeItineraryInvite(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_RemoveItineraryInviteRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_RemoveItineraryInviteResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -2152,6 +3485,174 @@ extension Binario_Scheduling_V1_Itineraries.ClientProtocol {
             onResponse: handleResponse
         )
     }
+
+    /// Call the "ExportItineraryCalendar" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The events as an iCalendar file (RFC 5545), for a calendar app.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_ExportItineraryCalendarRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func exportItineraryCalendar<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_ExportItineraryCalendarRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ExportItineraryCalendarResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.exportItineraryCalendar(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_ExportItineraryCalendarRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_ExportItineraryCalendarResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "AddItineraryExpense" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Expenses: recorded, changed and removed by the organiser or a member; everyone else on the
+    /// > trip is told. The same `idempotency_key` again returns the expense it added.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_AddItineraryExpenseRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func addItineraryExpense<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_AddItineraryExpenseRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_AddItineraryExpenseResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.addItineraryExpense(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_AddItineraryExpenseRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_AddItineraryExpenseResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListItineraryExpenses" method.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_ListItineraryExpensesRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listItineraryExpenses<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_ListItineraryExpensesRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ListItineraryExpensesResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.listItineraryExpenses(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_ListItineraryExpensesRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_ListItineraryExpensesResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "UpdateItineraryExpense" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Replaces an expense's description, amount, payer and split.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_UpdateItineraryExpenseRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func updateItineraryExpense<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_UpdateItineraryExpenseRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_UpdateItineraryExpenseResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.updateItineraryExpense(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_UpdateItineraryExpenseRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_UpdateItineraryExpenseResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DeleteItineraryExpense" method.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_DeleteItineraryExpenseRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func deleteItineraryExpense<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_DeleteItineraryExpenseRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_DeleteItineraryExpenseResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.deleteItineraryExpense(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_DeleteItineraryExpenseRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_DeleteItineraryExpenseResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetItineraryBalances" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Per currency: what each person paid, their share and their balance, and the fewest transfers
+    /// > that settle up.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Scheduling_V1_GetItineraryBalancesRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getItineraryBalances<Result>(
+        request: GRPCCore.ClientRequest<Binario_Scheduling_V1_GetItineraryBalancesRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_GetItineraryBalancesResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.getItineraryBalances(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Scheduling_V1_GetItineraryBalancesRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Scheduling_V1_GetItineraryBalancesResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
 }
 
 // Helpers providing sugared APIs for 'ClientProtocol' methods.
@@ -2252,6 +3753,41 @@ extension Binario_Scheduling_V1_Itineraries.ClientProtocol {
         )
     }
 
+    /// Call the "UpdateItinerary" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Edits the trip (organiser only): the fields `update_mask` names (name, destination,
+    /// > start_date, end_date, estimated_cost), or without a mask those given (not empty); the
+    /// > members are told.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func updateItinerary<Result>(
+        _ message: Binario_Scheduling_V1_UpdateItineraryRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_UpdateItineraryResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_UpdateItineraryRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.updateItinerary(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
     /// Call the "DeleteItinerary" method.
     ///
     /// > Source IDL Documentation:
@@ -2313,6 +3849,40 @@ extension Binario_Scheduling_V1_Itineraries.ClientProtocol {
             metadata: metadata
         )
         return try await self.inviteToItinerary(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "RemoveItineraryInvite" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The organiser removes a member or cancels an invite; the person is told. What a removed
+    /// > member paid or owes stays in the balances.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func removeItineraryInvite<Result>(
+        _ message: Binario_Scheduling_V1_RemoveItineraryInviteRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_RemoveItineraryInviteResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_RemoveItineraryInviteRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.removeItineraryInvite(
             request: request,
             options: options,
             onResponse: handleResponse
@@ -2503,6 +4073,198 @@ extension Binario_Scheduling_V1_Itineraries.ClientProtocol {
             metadata: metadata
         )
         return try await self.deleteItineraryEvent(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ExportItineraryCalendar" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > The events as an iCalendar file (RFC 5545), for a calendar app.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func exportItineraryCalendar<Result>(
+        _ message: Binario_Scheduling_V1_ExportItineraryCalendarRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ExportItineraryCalendarResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_ExportItineraryCalendarRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.exportItineraryCalendar(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "AddItineraryExpense" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Expenses: recorded, changed and removed by the organiser or a member; everyone else on the
+    /// > trip is told. The same `idempotency_key` again returns the expense it added.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func addItineraryExpense<Result>(
+        _ message: Binario_Scheduling_V1_AddItineraryExpenseRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_AddItineraryExpenseResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_AddItineraryExpenseRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.addItineraryExpense(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "ListItineraryExpenses" method.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func listItineraryExpenses<Result>(
+        _ message: Binario_Scheduling_V1_ListItineraryExpensesRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_ListItineraryExpensesResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_ListItineraryExpensesRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.listItineraryExpenses(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "UpdateItineraryExpense" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Replaces an expense's description, amount, payer and split.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func updateItineraryExpense<Result>(
+        _ message: Binario_Scheduling_V1_UpdateItineraryExpenseRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_UpdateItineraryExpenseResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_UpdateItineraryExpenseRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.updateItineraryExpense(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "DeleteItineraryExpense" method.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func deleteItineraryExpense<Result>(
+        _ message: Binario_Scheduling_V1_DeleteItineraryExpenseRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_DeleteItineraryExpenseResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_DeleteItineraryExpenseRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.deleteItineraryExpense(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "GetItineraryBalances" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > Per currency: what each person paid, their share and their balance, and the fewest transfers
+    /// > that settle up.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func getItineraryBalances<Result>(
+        _ message: Binario_Scheduling_V1_GetItineraryBalancesRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Scheduling_V1_GetItineraryBalancesResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Scheduling_V1_GetItineraryBalancesRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.getItineraryBalances(
             request: request,
             options: options,
             onResponse: handleResponse

@@ -11,6 +11,13 @@
 /// Shared trip itineraries: an organiser plans a trip (destination, dates, estimated cost),
 /// invites friends, registered or not yet, and the members share the events and the cost.
 ///
+/// What the trip costs is recorded as expenses: who paid, how much, in which currency, split
+/// among the members it was for (equally, by shares, by percentages or by exact amounts). The
+/// balances say, per currency, what each person paid less their shares; settle-up proposes the
+/// fewest transfers that bring every balance to zero, and a transfer made is recorded as a
+/// settlement (an expense paid by the debtor for the creditor). The estimated cost stays an
+/// estimate: it is split among the members as a guide, never added to the expenses.
+///
 /// An itinerary is seen only by its organiser and its accepted members (and, while invited, its
 /// invitees, who see the summary): to anyone else it does not exist (NOT_FOUND).
 ///
@@ -26,6 +33,61 @@ import SwiftProtobuf
 fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobuf.ProtobufAPIVersionCheck {
   struct _2: SwiftProtobuf.ProtobufAPIVersion_2 {}
   typealias Version = _2
+}
+
+/// How an expense is divided among the people it was for.
+public nonisolated enum Binario_Scheduling_V1_SplitMethod: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+
+  /// In equal parts (a remainder's minor units to the first listed).
+  case equal // = 1
+
+  /// In proportion to each one's `value` (2 and 1: two thirds and a third).
+  case shares // = 2
+
+  /// Each one's `value` in hundredths of a percent, adding up to 10000.
+  case percentages // = 3
+
+  /// Each one's `value` in minor units, adding up to the amount.
+  case exact // = 4
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .equal
+    case 2: self = .shares
+    case 3: self = .percentages
+    case 4: self = .exact
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .equal: return 1
+    case .shares: return 2
+    case .percentages: return 3
+    case .exact: return 4
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Binario_Scheduling_V1_SplitMethod] = [
+    .unspecified,
+    .equal,
+    .shares,
+    .percentages,
+    .exact,
+  ]
+
 }
 
 public nonisolated enum Binario_Scheduling_V1_ItineraryStatus: SwiftProtobuf.Enum, Swift.CaseIterable {
@@ -114,6 +176,104 @@ public nonisolated enum Binario_Scheduling_V1_InviteStatus: SwiftProtobuf.Enum, 
 
 }
 
+/// One person's part of an expense. Shares and percentages are rounded to minor units by largest
+/// remainder, so the parts always add up to the amount exactly.
+public nonisolated struct Binario_Scheduling_V1_ExpenseShare: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var userID: String = String()
+
+  /// ignored for an equal split
+  public var value: Int64 = 0
+
+  /// what it comes to (set in answers)
+  public var amount: Binario_Type_V1_Money {
+    get {_amount ?? Binario_Type_V1_Money()}
+    set {_amount = newValue}
+  }
+  /// Returns true if `amount` has been explicitly set.
+  public var hasAmount: Bool {self._amount != nil}
+  /// Clears the value of `amount`. Subsequent reads from it will return its default value.
+  public mutating func clearAmount() {self._amount = nil}
+
+  /// (set in answers)
+  public var displayName: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _amount: Binario_Type_V1_Money? = nil
+}
+
+public nonisolated struct Binario_Scheduling_V1_ItineraryExpense: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var expenseID: String = String()
+
+  public var description_p: String = String()
+
+  public var amount: Binario_Type_V1_Money {
+    get {_amount ?? Binario_Type_V1_Money()}
+    set {_amount = newValue}
+  }
+  /// Returns true if `amount` has been explicitly set.
+  public var hasAmount: Bool {self._amount != nil}
+  /// Clears the value of `amount`. Subsequent reads from it will return its default value.
+  public mutating func clearAmount() {self._amount = nil}
+
+  /// empty: the caller
+  public var paidByUserID: String = String()
+
+  /// (set in answers)
+  public var paidByName: String = String()
+
+  /// unspecified: equal
+  public var split: Binario_Scheduling_V1_SplitMethod = .unspecified
+
+  /// The people it was for (organiser or members); empty with an equal split: every member now.
+  public var shares: [Binario_Scheduling_V1_ExpenseShare] = []
+
+  /// optional: the event it paid for
+  public var eventID: String = String()
+
+  /// A transfer made to settle up: paid by the debtor for one creditor.
+  public var settlement: Bool = false
+
+  /// unset: now
+  public var spentAt: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_spentAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_spentAt = newValue}
+  }
+  /// Returns true if `spentAt` has been explicitly set.
+  public var hasSpentAt: Bool {self._spentAt != nil}
+  /// Clears the value of `spentAt`. Subsequent reads from it will return its default value.
+  public mutating func clearSpentAt() {self._spentAt = nil}
+
+  public var createdBy: String = String()
+
+  public var createdAt: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_createdAt ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_createdAt = newValue}
+  }
+  /// Returns true if `createdAt` has been explicitly set.
+  public var hasCreatedAt: Bool {self._createdAt != nil}
+  /// Clears the value of `createdAt`. Subsequent reads from it will return its default value.
+  public mutating func clearCreatedAt() {self._createdAt = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _amount: Binario_Type_V1_Money? = nil
+  fileprivate var _spentAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _createdAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+}
+
 public nonisolated struct Binario_Scheduling_V1_ItineraryMember: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -134,6 +294,9 @@ public nonisolated struct Binario_Scheduling_V1_ItineraryMember: Sendable {
   public var hasCostShare: Bool {self._costShare != nil}
   /// Clears the value of `costShare`. Subsequent reads from it will return its default value.
   public mutating func clearCostShare() {self._costShare = nil}
+
+  /// names are not unique
+  public var email: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -176,6 +339,13 @@ public nonisolated struct Binario_Scheduling_V1_ItineraryInvite: Sendable {
   public var hasAnsweredAt: Bool {self._answeredAt != nil}
   /// Clears the value of `answeredAt`. Subsequent reads from it will return its default value.
   public mutating func clearAnsweredAt() {self._answeredAt = nil}
+
+  /// once they have an account
+  public var inviteeName: String = String()
+
+  public var invitedByUserID: String = String()
+
+  public var invitedByName: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -400,6 +570,69 @@ public nonisolated struct Binario_Scheduling_V1_GetItineraryResponse: Sendable {
   fileprivate var _itinerary: Binario_Scheduling_V1_Itinerary? = nil
 }
 
+public nonisolated struct Binario_Scheduling_V1_UpdateItineraryRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var itineraryID: String = String()
+
+  public var name: String = String()
+
+  public var destination: String = String()
+
+  public var startDate: String = String()
+
+  public var endDate: String = String()
+
+  public var estimatedCost: Binario_Type_V1_Money {
+    get {_estimatedCost ?? Binario_Type_V1_Money()}
+    set {_estimatedCost = newValue}
+  }
+  /// Returns true if `estimatedCost` has been explicitly set.
+  public var hasEstimatedCost: Bool {self._estimatedCost != nil}
+  /// Clears the value of `estimatedCost`. Subsequent reads from it will return its default value.
+  public mutating func clearEstimatedCost() {self._estimatedCost = nil}
+
+  /// Paths among name, destination, start_date, end_date, estimated_cost.
+  public var updateMask: SwiftProtobuf.Google_Protobuf_FieldMask {
+    get {_updateMask ?? SwiftProtobuf.Google_Protobuf_FieldMask()}
+    set {_updateMask = newValue}
+  }
+  /// Returns true if `updateMask` has been explicitly set.
+  public var hasUpdateMask: Bool {self._updateMask != nil}
+  /// Clears the value of `updateMask`. Subsequent reads from it will return its default value.
+  public mutating func clearUpdateMask() {self._updateMask = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _estimatedCost: Binario_Type_V1_Money? = nil
+  fileprivate var _updateMask: SwiftProtobuf.Google_Protobuf_FieldMask? = nil
+}
+
+public nonisolated struct Binario_Scheduling_V1_UpdateItineraryResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var itinerary: Binario_Scheduling_V1_Itinerary {
+    get {_itinerary ?? Binario_Scheduling_V1_Itinerary()}
+    set {_itinerary = newValue}
+  }
+  /// Returns true if `itinerary` has been explicitly set.
+  public var hasItinerary: Bool {self._itinerary != nil}
+  /// Clears the value of `itinerary`. Subsequent reads from it will return its default value.
+  public mutating func clearItinerary() {self._itinerary = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _itinerary: Binario_Scheduling_V1_Itinerary? = nil
+}
+
 public nonisolated struct Binario_Scheduling_V1_DeleteItineraryRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -481,6 +714,30 @@ public nonisolated struct Binario_Scheduling_V1_InviteToItineraryResponse: Senda
   public init() {}
 
   fileprivate var _invite: Binario_Scheduling_V1_ItineraryInvite? = nil
+}
+
+public nonisolated struct Binario_Scheduling_V1_RemoveItineraryInviteRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var itineraryID: String = String()
+
+  public var inviteID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Scheduling_V1_RemoveItineraryInviteResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 public nonisolated struct Binario_Scheduling_V1_ListItineraryInvitesRequest: Sendable {
@@ -647,7 +904,6 @@ public nonisolated struct Binario_Scheduling_V1_UpdateItineraryEventRequest: Sen
 
   public var eventID: String = String()
 
-  /// replaces the event's fields
   public var event: Binario_Scheduling_V1_ItineraryEvent {
     get {_event ?? Binario_Scheduling_V1_ItineraryEvent()}
     set {_event = newValue}
@@ -657,11 +913,23 @@ public nonisolated struct Binario_Scheduling_V1_UpdateItineraryEventRequest: Sen
   /// Clears the value of `event`. Subsequent reads from it will return its default value.
   public mutating func clearEvent() {self._event = nil}
 
+  /// The fields of `event` to change (title, place, latitude, longitude, starts_at, ends_at,
+  /// notes, cost); without a mask, those given (not empty or zero); "*": all of them.
+  public var updateMask: SwiftProtobuf.Google_Protobuf_FieldMask {
+    get {_updateMask ?? SwiftProtobuf.Google_Protobuf_FieldMask()}
+    set {_updateMask = newValue}
+  }
+  /// Returns true if `updateMask` has been explicitly set.
+  public var hasUpdateMask: Bool {self._updateMask != nil}
+  /// Clears the value of `updateMask`. Subsequent reads from it will return its default value.
+  public mutating func clearUpdateMask() {self._updateMask = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _event: Binario_Scheduling_V1_ItineraryEvent? = nil
+  fileprivate var _updateMask: SwiftProtobuf.Google_Protobuf_FieldMask? = nil
 }
 
 public nonisolated struct Binario_Scheduling_V1_UpdateItineraryEventResponse: Sendable {
@@ -709,9 +977,341 @@ public nonisolated struct Binario_Scheduling_V1_DeleteItineraryEventResponse: Se
   public init() {}
 }
 
+public nonisolated struct Binario_Scheduling_V1_ExportItineraryCalendarRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var itineraryID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Scheduling_V1_ExportItineraryCalendarResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// text/calendar
+  public var content: String = String()
+
+  public var fileName: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Scheduling_V1_AddItineraryExpenseRequest: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var itineraryID: String {
+    get {_storage._itineraryID}
+    set {_uniqueStorage()._itineraryID = newValue}
+  }
+
+  /// expense_id, created_by and created_at are ignored
+  public var expense: Binario_Scheduling_V1_ItineraryExpense {
+    get {_storage._expense ?? Binario_Scheduling_V1_ItineraryExpense()}
+    set {_uniqueStorage()._expense = newValue}
+  }
+  /// Returns true if `expense` has been explicitly set.
+  public var hasExpense: Bool {_storage._expense != nil}
+  /// Clears the value of `expense`. Subsequent reads from it will return its default value.
+  public mutating func clearExpense() {_uniqueStorage()._expense = nil}
+
+  /// Chosen by the client, unique per expense it means to add; the same key again returns it.
+  public var idempotencyKey: String {
+    get {_storage._idempotencyKey}
+    set {_uniqueStorage()._idempotencyKey = newValue}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+public nonisolated struct Binario_Scheduling_V1_AddItineraryExpenseResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var expense: Binario_Scheduling_V1_ItineraryExpense {
+    get {_expense ?? Binario_Scheduling_V1_ItineraryExpense()}
+    set {_expense = newValue}
+  }
+  /// Returns true if `expense` has been explicitly set.
+  public var hasExpense: Bool {self._expense != nil}
+  /// Clears the value of `expense`. Subsequent reads from it will return its default value.
+  public mutating func clearExpense() {self._expense = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _expense: Binario_Scheduling_V1_ItineraryExpense? = nil
+}
+
+public nonisolated struct Binario_Scheduling_V1_ListItineraryExpensesRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var itineraryID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Scheduling_V1_ListItineraryExpensesResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// newest first
+  public var expenses: [Binario_Scheduling_V1_ItineraryExpense] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Scheduling_V1_UpdateItineraryExpenseRequest: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var itineraryID: String {
+    get {_storage._itineraryID}
+    set {_uniqueStorage()._itineraryID = newValue}
+  }
+
+  public var expenseID: String {
+    get {_storage._expenseID}
+    set {_uniqueStorage()._expenseID = newValue}
+  }
+
+  public var expense: Binario_Scheduling_V1_ItineraryExpense {
+    get {_storage._expense ?? Binario_Scheduling_V1_ItineraryExpense()}
+    set {_uniqueStorage()._expense = newValue}
+  }
+  /// Returns true if `expense` has been explicitly set.
+  public var hasExpense: Bool {_storage._expense != nil}
+  /// Clears the value of `expense`. Subsequent reads from it will return its default value.
+  public mutating func clearExpense() {_uniqueStorage()._expense = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+public nonisolated struct Binario_Scheduling_V1_UpdateItineraryExpenseResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var expense: Binario_Scheduling_V1_ItineraryExpense {
+    get {_expense ?? Binario_Scheduling_V1_ItineraryExpense()}
+    set {_expense = newValue}
+  }
+  /// Returns true if `expense` has been explicitly set.
+  public var hasExpense: Bool {self._expense != nil}
+  /// Clears the value of `expense`. Subsequent reads from it will return its default value.
+  public mutating func clearExpense() {self._expense = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _expense: Binario_Scheduling_V1_ItineraryExpense? = nil
+}
+
+public nonisolated struct Binario_Scheduling_V1_DeleteItineraryExpenseRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var itineraryID: String = String()
+
+  public var expenseID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Scheduling_V1_DeleteItineraryExpenseResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Scheduling_V1_GetItineraryBalancesRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var itineraryID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One person's standing in one currency: `balance` = `paid` - `share`, positive when they are
+/// owed. Every balance of a currency adds up to zero.
+public nonisolated struct Binario_Scheduling_V1_MemberBalance: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var userID: String = String()
+
+  public var displayName: String = String()
+
+  public var paid: Binario_Type_V1_Money {
+    get {_paid ?? Binario_Type_V1_Money()}
+    set {_paid = newValue}
+  }
+  /// Returns true if `paid` has been explicitly set.
+  public var hasPaid: Bool {self._paid != nil}
+  /// Clears the value of `paid`. Subsequent reads from it will return its default value.
+  public mutating func clearPaid() {self._paid = nil}
+
+  public var share: Binario_Type_V1_Money {
+    get {_share ?? Binario_Type_V1_Money()}
+    set {_share = newValue}
+  }
+  /// Returns true if `share` has been explicitly set.
+  public var hasShare: Bool {self._share != nil}
+  /// Clears the value of `share`. Subsequent reads from it will return its default value.
+  public mutating func clearShare() {self._share = nil}
+
+  public var balance: Binario_Type_V1_Money {
+    get {_balance ?? Binario_Type_V1_Money()}
+    set {_balance = newValue}
+  }
+  /// Returns true if `balance` has been explicitly set.
+  public var hasBalance: Bool {self._balance != nil}
+  /// Clears the value of `balance`. Subsequent reads from it will return its default value.
+  public mutating func clearBalance() {self._balance = nil}
+
+  /// false: they left or were removed
+  public var member: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _paid: Binario_Type_V1_Money? = nil
+  fileprivate var _share: Binario_Type_V1_Money? = nil
+  fileprivate var _balance: Binario_Type_V1_Money? = nil
+}
+
+public nonisolated struct Binario_Scheduling_V1_SettleUpTransfer: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var fromUserID: String = String()
+
+  public var fromName: String = String()
+
+  public var toUserID: String = String()
+
+  public var toName: String = String()
+
+  public var amount: Binario_Type_V1_Money {
+    get {_amount ?? Binario_Type_V1_Money()}
+    set {_amount = newValue}
+  }
+  /// Returns true if `amount` has been explicitly set.
+  public var hasAmount: Bool {self._amount != nil}
+  /// Clears the value of `amount`. Subsequent reads from it will return its default value.
+  public mutating func clearAmount() {self._amount = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _amount: Binario_Type_V1_Money? = nil
+}
+
+public nonisolated struct Binario_Scheduling_V1_CurrencyBalances: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var currency: String = String()
+
+  /// every expense but settlements
+  public var spent: Binario_Type_V1_Money {
+    get {_spent ?? Binario_Type_V1_Money()}
+    set {_spent = newValue}
+  }
+  /// Returns true if `spent` has been explicitly set.
+  public var hasSpent: Bool {self._spent != nil}
+  /// Clears the value of `spent`. Subsequent reads from it will return its default value.
+  public mutating func clearSpent() {self._spent = nil}
+
+  public var members: [Binario_Scheduling_V1_MemberBalance] = []
+
+  public var transfers: [Binario_Scheduling_V1_SettleUpTransfer] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _spent: Binario_Type_V1_Money? = nil
+}
+
+public nonisolated struct Binario_Scheduling_V1_GetItineraryBalancesResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// by currency code
+  public var currencies: [Binario_Scheduling_V1_CurrencyBalances] = []
+
+  public var estimatedCost: Binario_Type_V1_Money {
+    get {_estimatedCost ?? Binario_Type_V1_Money()}
+    set {_estimatedCost = newValue}
+  }
+  /// Returns true if `estimatedCost` has been explicitly set.
+  public var hasEstimatedCost: Bool {self._estimatedCost != nil}
+  /// Clears the value of `estimatedCost`. Subsequent reads from it will return its default value.
+  public mutating func clearEstimatedCost() {self._estimatedCost = nil}
+
+  /// the events' costs, per currency
+  public var eventsCost: [Binario_Type_V1_Money] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _estimatedCost: Binario_Type_V1_Money? = nil
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "binario.scheduling.v1"
+
+nonisolated extension Binario_Scheduling_V1_SplitMethod: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SPLIT_METHOD_UNSPECIFIED\0\u{1}SPLIT_METHOD_EQUAL\0\u{1}SPLIT_METHOD_SHARES\0\u{1}SPLIT_METHOD_PERCENTAGES\0\u{1}SPLIT_METHOD_EXACT\0")
+}
 
 nonisolated extension Binario_Scheduling_V1_ItineraryStatus: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ITINERARY_STATUS_UNSPECIFIED\0\u{1}ITINERARY_STATUS_ACTIVE\0\u{1}ITINERARY_STATUS_DELETED\0")
@@ -721,9 +1321,147 @@ nonisolated extension Binario_Scheduling_V1_InviteStatus: SwiftProtobuf._ProtoNa
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0INVITE_STATUS_UNSPECIFIED\0\u{1}INVITE_STATUS_PENDING\0\u{1}INVITE_STATUS_ACCEPTED\0\u{1}INVITE_STATUS_REJECTED\0\u{1}INVITE_STATUS_LEFT\0")
 }
 
+nonisolated extension Binario_Scheduling_V1_ExpenseShare: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ExpenseShare"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{1}value\0\u{1}amount\0\u{3}display_name\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.userID) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.value) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._amount) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.displayName) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.userID.isEmpty {
+      try visitor.visitSingularStringField(value: self.userID, fieldNumber: 1)
+    }
+    if self.value != 0 {
+      try visitor.visitSingularInt64Field(value: self.value, fieldNumber: 2)
+    }
+    try { if let v = self._amount {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    if !self.displayName.isEmpty {
+      try visitor.visitSingularStringField(value: self.displayName, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_ExpenseShare, rhs: Binario_Scheduling_V1_ExpenseShare) -> Bool {
+    if lhs.userID != rhs.userID {return false}
+    if lhs.value != rhs.value {return false}
+    if lhs._amount != rhs._amount {return false}
+    if lhs.displayName != rhs.displayName {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_ItineraryExpense: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ItineraryExpense"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}expense_id\0\u{1}description\0\u{1}amount\0\u{3}paid_by_user_id\0\u{3}paid_by_name\0\u{1}split\0\u{1}shares\0\u{3}event_id\0\u{1}settlement\0\u{3}spent_at\0\u{3}created_by\0\u{3}created_at\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.expenseID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.description_p) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._amount) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.paidByUserID) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.paidByName) }()
+      case 6: try { try decoder.decodeSingularEnumField(value: &self.split) }()
+      case 7: try { try decoder.decodeRepeatedMessageField(value: &self.shares) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.eventID) }()
+      case 9: try { try decoder.decodeSingularBoolField(value: &self.settlement) }()
+      case 10: try { try decoder.decodeSingularMessageField(value: &self._spentAt) }()
+      case 11: try { try decoder.decodeSingularStringField(value: &self.createdBy) }()
+      case 12: try { try decoder.decodeSingularMessageField(value: &self._createdAt) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.expenseID.isEmpty {
+      try visitor.visitSingularStringField(value: self.expenseID, fieldNumber: 1)
+    }
+    if !self.description_p.isEmpty {
+      try visitor.visitSingularStringField(value: self.description_p, fieldNumber: 2)
+    }
+    try { if let v = self._amount {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    if !self.paidByUserID.isEmpty {
+      try visitor.visitSingularStringField(value: self.paidByUserID, fieldNumber: 4)
+    }
+    if !self.paidByName.isEmpty {
+      try visitor.visitSingularStringField(value: self.paidByName, fieldNumber: 5)
+    }
+    if self.split != .unspecified {
+      try visitor.visitSingularEnumField(value: self.split, fieldNumber: 6)
+    }
+    if !self.shares.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.shares, fieldNumber: 7)
+    }
+    if !self.eventID.isEmpty {
+      try visitor.visitSingularStringField(value: self.eventID, fieldNumber: 8)
+    }
+    if self.settlement != false {
+      try visitor.visitSingularBoolField(value: self.settlement, fieldNumber: 9)
+    }
+    try { if let v = self._spentAt {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+    } }()
+    if !self.createdBy.isEmpty {
+      try visitor.visitSingularStringField(value: self.createdBy, fieldNumber: 11)
+    }
+    try { if let v = self._createdAt {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 12)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_ItineraryExpense, rhs: Binario_Scheduling_V1_ItineraryExpense) -> Bool {
+    if lhs.expenseID != rhs.expenseID {return false}
+    if lhs.description_p != rhs.description_p {return false}
+    if lhs._amount != rhs._amount {return false}
+    if lhs.paidByUserID != rhs.paidByUserID {return false}
+    if lhs.paidByName != rhs.paidByName {return false}
+    if lhs.split != rhs.split {return false}
+    if lhs.shares != rhs.shares {return false}
+    if lhs.eventID != rhs.eventID {return false}
+    if lhs.settlement != rhs.settlement {return false}
+    if lhs._spentAt != rhs._spentAt {return false}
+    if lhs.createdBy != rhs.createdBy {return false}
+    if lhs._createdAt != rhs._createdAt {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Binario_Scheduling_V1_ItineraryMember: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ItineraryMember"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{3}display_name\0\u{1}organiser\0\u{3}cost_share\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{3}display_name\0\u{1}organiser\0\u{3}cost_share\0\u{1}email\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -735,6 +1473,7 @@ nonisolated extension Binario_Scheduling_V1_ItineraryMember: SwiftProtobuf.Messa
       case 2: try { try decoder.decodeSingularStringField(value: &self.displayName) }()
       case 3: try { try decoder.decodeSingularBoolField(value: &self.organiser) }()
       case 4: try { try decoder.decodeSingularMessageField(value: &self._costShare) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.email) }()
       default: break
       }
     }
@@ -757,6 +1496,9 @@ nonisolated extension Binario_Scheduling_V1_ItineraryMember: SwiftProtobuf.Messa
     try { if let v = self._costShare {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
     } }()
+    if !self.email.isEmpty {
+      try visitor.visitSingularStringField(value: self.email, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -765,6 +1507,7 @@ nonisolated extension Binario_Scheduling_V1_ItineraryMember: SwiftProtobuf.Messa
     if lhs.displayName != rhs.displayName {return false}
     if lhs.organiser != rhs.organiser {return false}
     if lhs._costShare != rhs._costShare {return false}
+    if lhs.email != rhs.email {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -772,7 +1515,7 @@ nonisolated extension Binario_Scheduling_V1_ItineraryMember: SwiftProtobuf.Messa
 
 nonisolated extension Binario_Scheduling_V1_ItineraryInvite: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ItineraryInvite"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}invite_id\0\u{3}itinerary_id\0\u{3}invitee_user_id\0\u{3}invitee_email\0\u{1}status\0\u{3}invited_at\0\u{3}answered_at\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}invite_id\0\u{3}itinerary_id\0\u{3}invitee_user_id\0\u{3}invitee_email\0\u{1}status\0\u{3}invited_at\0\u{3}answered_at\0\u{3}invitee_name\0\u{3}invited_by_user_id\0\u{3}invited_by_name\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -787,6 +1530,9 @@ nonisolated extension Binario_Scheduling_V1_ItineraryInvite: SwiftProtobuf.Messa
       case 5: try { try decoder.decodeSingularEnumField(value: &self.status) }()
       case 6: try { try decoder.decodeSingularMessageField(value: &self._invitedAt) }()
       case 7: try { try decoder.decodeSingularMessageField(value: &self._answeredAt) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.inviteeName) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self.invitedByUserID) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self.invitedByName) }()
       default: break
       }
     }
@@ -818,6 +1564,15 @@ nonisolated extension Binario_Scheduling_V1_ItineraryInvite: SwiftProtobuf.Messa
     try { if let v = self._answeredAt {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
     } }()
+    if !self.inviteeName.isEmpty {
+      try visitor.visitSingularStringField(value: self.inviteeName, fieldNumber: 8)
+    }
+    if !self.invitedByUserID.isEmpty {
+      try visitor.visitSingularStringField(value: self.invitedByUserID, fieldNumber: 9)
+    }
+    if !self.invitedByName.isEmpty {
+      try visitor.visitSingularStringField(value: self.invitedByName, fieldNumber: 10)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -829,6 +1584,9 @@ nonisolated extension Binario_Scheduling_V1_ItineraryInvite: SwiftProtobuf.Messa
     if lhs.status != rhs.status {return false}
     if lhs._invitedAt != rhs._invitedAt {return false}
     if lhs._answeredAt != rhs._answeredAt {return false}
+    if lhs.inviteeName != rhs.inviteeName {return false}
+    if lhs.invitedByUserID != rhs.invitedByUserID {return false}
+    if lhs.invitedByName != rhs.invitedByName {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1203,6 +1961,104 @@ nonisolated extension Binario_Scheduling_V1_GetItineraryResponse: SwiftProtobuf.
   }
 }
 
+nonisolated extension Binario_Scheduling_V1_UpdateItineraryRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".UpdateItineraryRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}itinerary_id\0\u{1}name\0\u{1}destination\0\u{3}start_date\0\u{3}end_date\0\u{3}estimated_cost\0\u{3}update_mask\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.itineraryID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.destination) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.startDate) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.endDate) }()
+      case 6: try { try decoder.decodeSingularMessageField(value: &self._estimatedCost) }()
+      case 7: try { try decoder.decodeSingularMessageField(value: &self._updateMask) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.itineraryID.isEmpty {
+      try visitor.visitSingularStringField(value: self.itineraryID, fieldNumber: 1)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 2)
+    }
+    if !self.destination.isEmpty {
+      try visitor.visitSingularStringField(value: self.destination, fieldNumber: 3)
+    }
+    if !self.startDate.isEmpty {
+      try visitor.visitSingularStringField(value: self.startDate, fieldNumber: 4)
+    }
+    if !self.endDate.isEmpty {
+      try visitor.visitSingularStringField(value: self.endDate, fieldNumber: 5)
+    }
+    try { if let v = self._estimatedCost {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    } }()
+    try { if let v = self._updateMask {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_UpdateItineraryRequest, rhs: Binario_Scheduling_V1_UpdateItineraryRequest) -> Bool {
+    if lhs.itineraryID != rhs.itineraryID {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.destination != rhs.destination {return false}
+    if lhs.startDate != rhs.startDate {return false}
+    if lhs.endDate != rhs.endDate {return false}
+    if lhs._estimatedCost != rhs._estimatedCost {return false}
+    if lhs._updateMask != rhs._updateMask {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_UpdateItineraryResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".UpdateItineraryResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}itinerary\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._itinerary) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._itinerary {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_UpdateItineraryResponse, rhs: Binario_Scheduling_V1_UpdateItineraryResponse) -> Bool {
+    if lhs._itinerary != rhs._itinerary {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Binario_Scheduling_V1_DeleteItineraryRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".DeleteItineraryRequest"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}itinerary_id\0")
@@ -1343,6 +2199,60 @@ nonisolated extension Binario_Scheduling_V1_InviteToItineraryResponse: SwiftProt
 
   public static func ==(lhs: Binario_Scheduling_V1_InviteToItineraryResponse, rhs: Binario_Scheduling_V1_InviteToItineraryResponse) -> Bool {
     if lhs._invite != rhs._invite {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_RemoveItineraryInviteRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RemoveItineraryInviteRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}itinerary_id\0\u{3}invite_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.itineraryID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.inviteID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.itineraryID.isEmpty {
+      try visitor.visitSingularStringField(value: self.itineraryID, fieldNumber: 1)
+    }
+    if !self.inviteID.isEmpty {
+      try visitor.visitSingularStringField(value: self.inviteID, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_RemoveItineraryInviteRequest, rhs: Binario_Scheduling_V1_RemoveItineraryInviteRequest) -> Bool {
+    if lhs.itineraryID != rhs.itineraryID {return false}
+    if lhs.inviteID != rhs.inviteID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_RemoveItineraryInviteResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RemoveItineraryInviteResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_RemoveItineraryInviteResponse, rhs: Binario_Scheduling_V1_RemoveItineraryInviteResponse) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1667,7 +2577,7 @@ nonisolated extension Binario_Scheduling_V1_AddItineraryEventResponse: SwiftProt
 
 nonisolated extension Binario_Scheduling_V1_UpdateItineraryEventRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".UpdateItineraryEventRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}itinerary_id\0\u{3}event_id\0\u{1}event\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}itinerary_id\0\u{3}event_id\0\u{1}event\0\u{3}update_mask\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1678,6 +2588,7 @@ nonisolated extension Binario_Scheduling_V1_UpdateItineraryEventRequest: SwiftPr
       case 1: try { try decoder.decodeSingularStringField(value: &self.itineraryID) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.eventID) }()
       case 3: try { try decoder.decodeSingularMessageField(value: &self._event) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._updateMask) }()
       default: break
       }
     }
@@ -1697,6 +2608,9 @@ nonisolated extension Binario_Scheduling_V1_UpdateItineraryEventRequest: SwiftPr
     try { if let v = self._event {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
     } }()
+    try { if let v = self._updateMask {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1704,6 +2618,7 @@ nonisolated extension Binario_Scheduling_V1_UpdateItineraryEventRequest: SwiftPr
     if lhs.itineraryID != rhs.itineraryID {return false}
     if lhs.eventID != rhs.eventID {return false}
     if lhs._event != rhs._event {return false}
+    if lhs._updateMask != rhs._updateMask {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1792,6 +2707,657 @@ nonisolated extension Binario_Scheduling_V1_DeleteItineraryEventResponse: SwiftP
   }
 
   public static func ==(lhs: Binario_Scheduling_V1_DeleteItineraryEventResponse, rhs: Binario_Scheduling_V1_DeleteItineraryEventResponse) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_ExportItineraryCalendarRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ExportItineraryCalendarRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}itinerary_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.itineraryID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.itineraryID.isEmpty {
+      try visitor.visitSingularStringField(value: self.itineraryID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_ExportItineraryCalendarRequest, rhs: Binario_Scheduling_V1_ExportItineraryCalendarRequest) -> Bool {
+    if lhs.itineraryID != rhs.itineraryID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_ExportItineraryCalendarResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ExportItineraryCalendarResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}content\0\u{3}file_name\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.content) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.fileName) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.content.isEmpty {
+      try visitor.visitSingularStringField(value: self.content, fieldNumber: 1)
+    }
+    if !self.fileName.isEmpty {
+      try visitor.visitSingularStringField(value: self.fileName, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_ExportItineraryCalendarResponse, rhs: Binario_Scheduling_V1_ExportItineraryCalendarResponse) -> Bool {
+    if lhs.content != rhs.content {return false}
+    if lhs.fileName != rhs.fileName {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_AddItineraryExpenseRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AddItineraryExpenseRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}itinerary_id\0\u{1}expense\0\u{3}idempotency_key\0")
+
+  fileprivate class _StorageClass {
+    var _itineraryID: String = String()
+    var _expense: Binario_Scheduling_V1_ItineraryExpense? = nil
+    var _idempotencyKey: String = String()
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _itineraryID = source._itineraryID
+      _expense = source._expense
+      _idempotencyKey = source._idempotencyKey
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._itineraryID) }()
+        case 2: try { try decoder.decodeSingularMessageField(value: &_storage._expense) }()
+        case 3: try { try decoder.decodeSingularStringField(value: &_storage._idempotencyKey) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._itineraryID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._itineraryID, fieldNumber: 1)
+      }
+      try { if let v = _storage._expense {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+      } }()
+      if !_storage._idempotencyKey.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._idempotencyKey, fieldNumber: 3)
+      }
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_AddItineraryExpenseRequest, rhs: Binario_Scheduling_V1_AddItineraryExpenseRequest) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._itineraryID != rhs_storage._itineraryID {return false}
+        if _storage._expense != rhs_storage._expense {return false}
+        if _storage._idempotencyKey != rhs_storage._idempotencyKey {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_AddItineraryExpenseResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AddItineraryExpenseResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}expense\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._expense) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._expense {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_AddItineraryExpenseResponse, rhs: Binario_Scheduling_V1_AddItineraryExpenseResponse) -> Bool {
+    if lhs._expense != rhs._expense {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_ListItineraryExpensesRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListItineraryExpensesRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}itinerary_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.itineraryID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.itineraryID.isEmpty {
+      try visitor.visitSingularStringField(value: self.itineraryID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_ListItineraryExpensesRequest, rhs: Binario_Scheduling_V1_ListItineraryExpensesRequest) -> Bool {
+    if lhs.itineraryID != rhs.itineraryID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_ListItineraryExpensesResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListItineraryExpensesResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}expenses\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.expenses) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.expenses.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.expenses, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_ListItineraryExpensesResponse, rhs: Binario_Scheduling_V1_ListItineraryExpensesResponse) -> Bool {
+    if lhs.expenses != rhs.expenses {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_UpdateItineraryExpenseRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".UpdateItineraryExpenseRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}itinerary_id\0\u{3}expense_id\0\u{1}expense\0")
+
+  fileprivate class _StorageClass {
+    var _itineraryID: String = String()
+    var _expenseID: String = String()
+    var _expense: Binario_Scheduling_V1_ItineraryExpense? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _itineraryID = source._itineraryID
+      _expenseID = source._expenseID
+      _expense = source._expense
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._itineraryID) }()
+        case 2: try { try decoder.decodeSingularStringField(value: &_storage._expenseID) }()
+        case 3: try { try decoder.decodeSingularMessageField(value: &_storage._expense) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._itineraryID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._itineraryID, fieldNumber: 1)
+      }
+      if !_storage._expenseID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._expenseID, fieldNumber: 2)
+      }
+      try { if let v = _storage._expense {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+      } }()
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_UpdateItineraryExpenseRequest, rhs: Binario_Scheduling_V1_UpdateItineraryExpenseRequest) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._itineraryID != rhs_storage._itineraryID {return false}
+        if _storage._expenseID != rhs_storage._expenseID {return false}
+        if _storage._expense != rhs_storage._expense {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_UpdateItineraryExpenseResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".UpdateItineraryExpenseResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}expense\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._expense) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._expense {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_UpdateItineraryExpenseResponse, rhs: Binario_Scheduling_V1_UpdateItineraryExpenseResponse) -> Bool {
+    if lhs._expense != rhs._expense {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_DeleteItineraryExpenseRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DeleteItineraryExpenseRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}itinerary_id\0\u{3}expense_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.itineraryID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.expenseID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.itineraryID.isEmpty {
+      try visitor.visitSingularStringField(value: self.itineraryID, fieldNumber: 1)
+    }
+    if !self.expenseID.isEmpty {
+      try visitor.visitSingularStringField(value: self.expenseID, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_DeleteItineraryExpenseRequest, rhs: Binario_Scheduling_V1_DeleteItineraryExpenseRequest) -> Bool {
+    if lhs.itineraryID != rhs.itineraryID {return false}
+    if lhs.expenseID != rhs.expenseID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_DeleteItineraryExpenseResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DeleteItineraryExpenseResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_DeleteItineraryExpenseResponse, rhs: Binario_Scheduling_V1_DeleteItineraryExpenseResponse) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_GetItineraryBalancesRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetItineraryBalancesRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}itinerary_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.itineraryID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.itineraryID.isEmpty {
+      try visitor.visitSingularStringField(value: self.itineraryID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_GetItineraryBalancesRequest, rhs: Binario_Scheduling_V1_GetItineraryBalancesRequest) -> Bool {
+    if lhs.itineraryID != rhs.itineraryID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_MemberBalance: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".MemberBalance"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{3}display_name\0\u{1}paid\0\u{1}share\0\u{1}balance\0\u{1}member\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.userID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.displayName) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._paid) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._share) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._balance) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.member) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.userID.isEmpty {
+      try visitor.visitSingularStringField(value: self.userID, fieldNumber: 1)
+    }
+    if !self.displayName.isEmpty {
+      try visitor.visitSingularStringField(value: self.displayName, fieldNumber: 2)
+    }
+    try { if let v = self._paid {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    try { if let v = self._share {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
+    try { if let v = self._balance {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    if self.member != false {
+      try visitor.visitSingularBoolField(value: self.member, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_MemberBalance, rhs: Binario_Scheduling_V1_MemberBalance) -> Bool {
+    if lhs.userID != rhs.userID {return false}
+    if lhs.displayName != rhs.displayName {return false}
+    if lhs._paid != rhs._paid {return false}
+    if lhs._share != rhs._share {return false}
+    if lhs._balance != rhs._balance {return false}
+    if lhs.member != rhs.member {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_SettleUpTransfer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SettleUpTransfer"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}from_user_id\0\u{3}from_name\0\u{3}to_user_id\0\u{3}to_name\0\u{1}amount\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.fromUserID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.fromName) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.toUserID) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.toName) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._amount) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.fromUserID.isEmpty {
+      try visitor.visitSingularStringField(value: self.fromUserID, fieldNumber: 1)
+    }
+    if !self.fromName.isEmpty {
+      try visitor.visitSingularStringField(value: self.fromName, fieldNumber: 2)
+    }
+    if !self.toUserID.isEmpty {
+      try visitor.visitSingularStringField(value: self.toUserID, fieldNumber: 3)
+    }
+    if !self.toName.isEmpty {
+      try visitor.visitSingularStringField(value: self.toName, fieldNumber: 4)
+    }
+    try { if let v = self._amount {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_SettleUpTransfer, rhs: Binario_Scheduling_V1_SettleUpTransfer) -> Bool {
+    if lhs.fromUserID != rhs.fromUserID {return false}
+    if lhs.fromName != rhs.fromName {return false}
+    if lhs.toUserID != rhs.toUserID {return false}
+    if lhs.toName != rhs.toName {return false}
+    if lhs._amount != rhs._amount {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_CurrencyBalances: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CurrencyBalances"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}currency\0\u{1}spent\0\u{1}members\0\u{1}transfers\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.currency) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._spent) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.members) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.transfers) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.currency.isEmpty {
+      try visitor.visitSingularStringField(value: self.currency, fieldNumber: 1)
+    }
+    try { if let v = self._spent {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if !self.members.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.members, fieldNumber: 3)
+    }
+    if !self.transfers.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.transfers, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_CurrencyBalances, rhs: Binario_Scheduling_V1_CurrencyBalances) -> Bool {
+    if lhs.currency != rhs.currency {return false}
+    if lhs._spent != rhs._spent {return false}
+    if lhs.members != rhs.members {return false}
+    if lhs.transfers != rhs.transfers {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_GetItineraryBalancesResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetItineraryBalancesResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}currencies\0\u{3}estimated_cost\0\u{3}events_cost\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.currencies) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._estimatedCost) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.eventsCost) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.currencies.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.currencies, fieldNumber: 1)
+    }
+    try { if let v = self._estimatedCost {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if !self.eventsCost.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.eventsCost, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_GetItineraryBalancesResponse, rhs: Binario_Scheduling_V1_GetItineraryBalancesResponse) -> Bool {
+    if lhs.currencies != rhs.currencies {return false}
+    if lhs._estimatedCost != rhs._estimatedCost {return false}
+    if lhs.eventsCost != rhs.eventsCost {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
