@@ -8,6 +8,7 @@ import Crypto
 import Foundation
 import GRPCCore
 import NIOCore
+import NIOHTTP1
 import NIOSSL
 import Testing
 import ZIPFoundation
@@ -381,13 +382,181 @@ struct SchedulingTests {
         #expect(three.members.map(\.costShare.amountMinor) == [3_334, 3_334, 3_333])
         #expect(three.events.map(\.eventID) == [event.eventID])
 
+        try await Self.tripMoney(
+          suite, itineraries, notifications, id: id, eventID: event.eventID, organiser: organiser, friend: friend, kay: kay
+        )
+
         // The organiser deletes it: gone for everyone, and the members are told.
         _ = try await itineraries.deleteItinerary(.with { $0.itineraryID = id }, metadata: bearer(organiser))
         #expect(try await itineraries.listItineraries(.init(), metadata: bearer(kay)).itineraries.isEmpty)
-        let told = try await notifications.listNotifications(.init(), metadata: bearer(kay))
-        #expect(told.notifications.first?.title == "Lake Como weekend was cancelled")
+        let told = try await notifications.listNotifications(.init(), metadata: bearer(organiser))
+        #expect(told.notifications.contains { $0.title.hasPrefix("Lake Como") })
       }
     }
+  }
+
+  /// A trip's money and edits through the gateway: expenses in two currencies split every way,
+  /// balances to the cent, the settle-up transfers and one made; an event's field mask and the
+  /// calendar over the HTTP door; the trip edited; a member who paid removed, still in the
+  /// balances.
+  static func tripMoney(
+    _ suite: RunningSuite,
+    _ itineraries: Itineraries,
+    _ notifications: Notifications,
+    id: String,
+    eventID: String,
+    organiser: Binario_Identity_V1_TokenPair,
+    friend: Binario_Identity_V1_TokenPair,
+    kay: Binario_Identity_V1_TokenPair
+  ) async throws {
+    func money(_ minor: Int64, _ currency: String = "EUR") -> Binario_Type_V1_Money {
+      .with {
+        $0.amountMinor = minor
+        $0.currency = currency
+      }
+    }
+    func share(_ user: String, _ value: Int64 = 0) -> Binario_Scheduling_V1_ExpenseShare {
+      .with {
+        $0.userID = user
+        $0.value = value
+      }
+    }
+    let (olga, fred, kayID) = (organiser.userID, friend.userID, kay.userID)
+    // Olga paid dinner for three, 100.00: 33.34, 33.33, 33.33 (the odd cent to the first).
+    let dinner = try await itineraries.addItineraryExpense(
+      .with {
+        $0.itineraryID = id
+        $0.expense.description_p = "Dinner at Bilacus"
+        $0.expense.amount = money(10_000)
+        $0.expense.eventID = eventID
+        $0.idempotencyKey = "dinner-1"
+      },
+      metadata: bearer(organiser)
+    ).expense
+    #expect(dinner.shares.map(\.amount.amountMinor) == [3334, 3333, 3333] && dinner.paidByUserID == olga && !dinner.paidByName.isEmpty)
+    // Fred paid the ferry for Fred and Kay by shares 1:2, 10.01: 3.34 and 6.67.
+    _ = try await itineraries.addItineraryExpense(
+      .with {
+        $0.itineraryID = id
+        $0.expense.description_p = "Ferry"
+        $0.expense.amount = money(1001)
+        $0.expense.split = .shares
+        $0.expense.shares = [share(fred, 1), share(kayID, 2)]
+      },
+      metadata: bearer(friend)
+    )
+    // Kay paid in francs, 30.00 by percentages 50/25/25.
+    _ = try await itineraries.addItineraryExpense(
+      .with {
+        $0.itineraryID = id
+        $0.expense.description_p = "Funicular"
+        $0.expense.amount = money(3000, "CHF")
+        $0.expense.split = .percentages
+        $0.expense.shares = [share(olga, 5000), share(fred, 2500), share(kayID, 2500)]
+      },
+      metadata: bearer(kay)
+    )
+    let bad = await #expect(throws: RPCError.self) {
+      _ = try await itineraries.addItineraryExpense(
+        .with {
+          $0.itineraryID = id
+          $0.expense.description_p = "Wine"
+          $0.expense.amount = money(1000)
+          $0.expense.split = .exact
+          $0.expense.shares = [share(olga, 600), share(fred, 300)]
+        },
+        metadata: bearer(kay)
+      )
+    }
+    #expect(bad?.code == .invalidArgument && bad?.message.contains("add up to 9.00 EUR") == true)
+
+    var balances = try await itineraries.getItineraryBalances(.with { $0.itineraryID = id }, metadata: bearer(friend))
+    #expect(balances.currencies.map(\.currency) == ["CHF", "EUR"])
+    let euros = balances.currencies[1]
+    // Olga +100.00 − 33.34 = +66.66; Fred 10.01 − 33.33 − 3.34 = −26.66; Kay −33.33 − 6.67 = −40.00.
+    #expect(euros.members.map(\.balance.amountMinor) == [6666, -2666, -4000] && euros.spent.amountMinor == 11_001)
+    #expect(euros.transfers.map { "\($0.fromUserID == kayID ? "kay" : "fred")→\($0.toUserID == olga ? "olga" : "?") \($0.amount.amountMinor)" } == ["kay→olga 4000", "fred→olga 2666"])
+    #expect(balances.currencies[0].members.map(\.balance.amountMinor) == [-1500, -750, 2250])
+    #expect(balances.currencies.allSatisfy { $0.members.reduce(0) { $0 + $1.balance.amountMinor } == 0 })
+    #expect(balances.eventsCost.map(\.amountMinor) == [1000] && balances.estimatedCost.amountMinor == 10_001)
+    // Kay settles up with Olga: 40.00.
+    _ = try await itineraries.addItineraryExpense(
+      .with {
+        $0.itineraryID = id
+        $0.expense.description_p = "Settle up"
+        $0.expense.amount = money(4000)
+        $0.expense.settlement = true
+        $0.expense.shares = [share(olga)]
+      },
+      metadata: bearer(kay)
+    )
+    balances = try await itineraries.getItineraryBalances(.with { $0.itineraryID = id }, metadata: bearer(organiser))
+    #expect(balances.currencies[1].members.map(\.balance.amountMinor) == [2666, -2666, 0] && balances.currencies[1].transfers.count == 1)
+
+    // Over the HTTP door: a PATCH naming one field changes only it; the calendar; the trip edited.
+    var tls = TLSConfiguration.makeClientConfiguration()
+    tls.trustRoots = .file(suite.caFile)
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(tlsConfiguration: tls))
+    defer { _ = client.shutdown() }
+    let base = "https://localhost:\(suite.gatewayHTTPPort)/v1/itineraries/\(id)"
+    func send(_ method: HTTPMethod, _ path: String, _ body: String?) async throws -> (HTTPResponseStatus, String) {
+      var request = HTTPClientRequest(url: base + path)
+      request.method = method
+      request.headers.add(name: "authorization", value: "Bearer \(friend.accessToken)")
+      if let body {
+        request.headers.add(name: "content-type", value: "application/json")
+        request.body = .bytes(ByteBuffer(string: body))
+      }
+      let response = try await client.execute(request, timeout: .seconds(30))
+      return (response.status, String(buffer: try await response.body.collect(upTo: 1 << 20)))
+    }
+    let (patched, patchBody) = try await send(.PATCH, "/events/\(eventID)", #"{"event": {"title": "Villa Melzi, gardens and lake"}, "updateMask": "title"}"#)
+    #expect(patched == .ok, "\(patchBody)")
+    let (_, viewed) = try await send(.GET, "", nil)
+    #expect(viewed.contains("Villa Melzi, gardens and lake") && viewed.contains("\"place\":\"Bellagio\""), "\(viewed)")
+    let (_, unmasked) = try await send(.PATCH, "/events/\(eventID)", #"{"event": {"notes": "Book ahead"}}"#)
+    #expect(unmasked.contains("Villa Melzi, gardens and lake") && unmasked.contains("Book ahead"), "\(unmasked)")
+    let (refused, refusal) = try await send(.PATCH, "/events/\(eventID)", #"{"event": {"title": "x"}, "updateMask": "colour"}"#)
+    #expect(refused == .badRequest && refusal.contains("update_mask"), "\(refusal)")
+    let (calendarStatus, calendar) = try await send(.GET, "/calendar", nil)
+    #expect(calendarStatus == .ok && calendar.contains("BEGIN:VEVENT") && calendar.contains("Villa Melzi\\\\, gardens and lake"), "\(calendar)")
+    let edit = await #expect(throws: RPCError.self) {
+      _ = try await itineraries.updateItinerary(
+        .with {
+          $0.itineraryID = id
+          $0.name = "Mine now"
+        },
+        metadata: bearer(friend)
+      )
+    }
+    #expect(edit?.code == .permissionDenied)
+    let renamed = try await itineraries.updateItinerary(
+      .with {
+        $0.itineraryID = id
+        $0.name = "Lake Como, long weekend"
+        $0.endDate = "2027-05-03"
+        $0.updateMask = .with { $0.paths = ["name", "end_date"] }
+      },
+      metadata: bearer(organiser)
+    ).itinerary
+    #expect(renamed.name == "Lake Como, long weekend" && renamed.endDate == "2027-05-03" && renamed.destination == "Bellagio")
+    #expect(renamed.invites.allSatisfy { $0.invitedByUserID == olga && !$0.invitedByName.isEmpty && !$0.inviteeName.isEmpty })
+    #expect(renamed.members.allSatisfy { $0.email.hasSuffix("@example.com") })
+
+    // Fred, who owes 26.66, is removed: told, out of the trip, still in the balances.
+    let fredsInvite = try #require(renamed.invites.first { $0.inviteeUserID == fred })
+    _ = try await itineraries.removeItineraryInvite(
+      .with {
+        $0.itineraryID = id
+        $0.inviteID = fredsInvite.inviteID
+      },
+      metadata: bearer(organiser)
+    )
+    let fredsInbox = try await notifications.listNotifications(.init(), metadata: bearer(friend))
+    #expect(fredsInbox.notifications.first?.title == "You are no longer on Lake Como, long weekend")
+    balances = try await itineraries.getItineraryBalances(.with { $0.itineraryID = id }, metadata: bearer(kay))
+    let fredStanding = try #require(balances.currencies[1].members.first { $0.userID == fred })
+    #expect(!fredStanding.member && fredStanding.balance.amountMinor == -2666)
   }
 
   static func notice(to userID: String) -> Binario_Scheduling_V1_NotifyRequest {
