@@ -770,6 +770,21 @@ def subscriptions_and_itineraries(traveller, gateway, admin_token):
     traveller.until(lambda: "Ferry to Bellagio" in traveller.text("#itinerary-events"), "the event is not in the itinerary")
     traveller.fill("#invite-form", {"name": "Friend", "email": "friend-of-web@example.com"})
     traveller.until(lambda: "friend-of-web@example.com" in traveller.text("#itinerary-invites-sent"), "the invite is not listed")
+    assert traveller.words("itinerary.waitsForSignUp") in traveller.text("#itinerary-invites-sent"), "the invite does not say it waits"
+    # The trip's money: an expense paid for all (one member: even), the balance per currency.
+    traveller.fill("#expense-form", {"description": "Ferry tickets", "amount": "18.40"})
+    traveller.until(lambda: "Ferry tickets" in traveller.text("#itinerary-expenses"), "the expense is not listed")
+    assert money("18.40") in traveller.text("#itinerary-money .balances h3"), "the money spent is not shown"
+    assert traveller.words("itinerary.allSettled") in traveller.text("#itinerary-money"), "one person alone is not even"
+    # The trip edited by its organiser; an event edited through its own form (a PATCH with a mask).
+    traveller.find("#itinerary-edit summary").click()
+    traveller.fill("#itinerary-edit-form", {"name": "Lake Como long weekend"})
+    traveller.until(lambda: "Lake Como long weekend" in traveller.text("h1"), "the trip was not renamed")
+    traveller.find("#itinerary-events details summary").click()
+    traveller.fill("#itinerary-events details form", {"notes": "Buy the tickets at the pier"})
+    traveller.until(lambda: "Buy the tickets at the pier" in traveller.text("#itinerary-events"), "the event was not edited")
+    assert "Varenna" in traveller.text("#itinerary-events"), "the event's edit lost its place"
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#itinerary-map .leaflet-pane"), "no map of the events")
     traveller.shot("itinerary")
     print("ok: subscriptions through their life (trial, due, paid, rates, statistics, budget); an itinerary with an event and an invite")
 

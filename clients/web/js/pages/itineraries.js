@@ -2,8 +2,9 @@
 // cost) and invites; inviting a friend or a contact by email; answering invites.
 
 import { api, segment } from "../api.js";
-import { h, replace, field, form, failure, announce, dateTime, money, enumText, fromZonedInput } from "../dom.js";
+import { h, replace, field, form, failure, announce, dateTime, money, enumText, fromZonedInput, toZonedInput } from "../dom.js";
 import { t, calendarDate } from "../i18n.js";
+import { baseMapIn } from "../maps.js";
 
 /** "12 mag 2027 – 14 mag 2027" */
 const dates = (itinerary) => `${calendarDate(itinerary.startDate)} – ${calendarDate(itinerary.endDate)}`;
@@ -49,11 +50,22 @@ export async function show(main) {
   }
 }
 
+/** Minor units of a currency (the yen none), as Intl knows it. */
+const minorDigits = (currency) => new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits;
+const amountOf = (text, currency) => ({ amountMinor: String(Math.round(Number(String(text || 0).replace(",", ".")) * 10 ** minorDigits(currency))), currency });
+const currencies = ["EUR", "CHF", "USD", "GBP"];
+/** A person by name, with their email (names are not unique). */
+const person = (name, email) => (name && email ? `${name} (${email})` : name || email || t("itinerary.someoneWhoLeft"));
+
+/** One trip: its details (the organiser edits or deletes it, a member leaves), the events by day
+ * on a map (added, edited, deleted), what was spent and by whom, the balances and settle-up, the
+ * people and their invites, and the calendar file. */
 export async function showOne(main, { params }) {
   const path = `/v1/itineraries/${segment(params.id)}`;
   let itinerary;
+  let me;
   try {
-    itinerary = (await api("GET", path)).itinerary;
+    [itinerary, me] = await Promise.all([api("GET", path).then((answer) => answer.itinerary), api("GET", "/v1/me").then((answer) => answer.profile)]);
   } catch (error) {
     return main.append(failure(error));
   }
@@ -61,29 +73,229 @@ export async function showOne(main, { params }) {
     main.replaceChildren(h("h1", {}, t("page.itinerary")));
     await showOne(main, { params });
   };
+  const organiser = itinerary.organiserUserId === me.userId;
+  const members = itinerary.members || [];
+  const names = new Map(members.map((member) => [member.userId, member.displayName]));
+  const act = (label, method, suffix, body, done, after = reload) => h("button", { type: "button", class: "secondary", onclick: async (event) => {
+    event.target.disabled = true;
+    try {
+      await api(method, `${path}${suffix}`, body);
+      announce(done);
+      await after();
+    } catch (error) {
+      event.target.disabled = false;
+      main.append(failure(error));
+    }
+  } }, label);
   main.querySelector("h1").textContent = itinerary.name;
   main.append(
-    h("p", {}, `${itinerary.destination}, ${dates(itinerary)}`, itinerary.estimatedCost ? ` · ${t("itinerary.estimated", { cost: money(itinerary.estimatedCost) })}` : ""),
-    h("h2", {}, t("itinerary.events")),
-    (itinerary.events || []).length ? h("ol", { id: "itinerary-events" }, itinerary.events.map((event) => h("li", {},
-      h("strong", {}, event.title), ` — ${dateTime(event.startsAt)}`, event.place ? `, ${event.place}` : "", event.cost ? ` (${money(event.cost)})` : "",
-      event.notes ? h("p", {}, event.notes) : null))) : h("p", { class: "empty" }, t("itinerary.noEvents")),
-    form(t("itinerary.addEvent"), [
-      field(t("itinerary.what"), { name: "title", required: true, placeholder: t("itinerary.whatExample") }),
-      field(t("itinerary.where"), { name: "place" }),
-      field(t("itinerary.starts"), { name: "startsAt", type: "datetime-local", required: true }),
-      field(t("itinerary.cost"), { name: "cost", type: "number", step: "0.01", min: "0" }),
-    ], t("subs.addButton"), async (values) => {
-      await api("POST", `${path}/events`, { event: { title: values.title, place: values.place, startsAt: fromZonedInput(values.startsAt).toISOString(), cost: euros(values.cost) } });
-      announce(t("subs.added", { name: values.title }));
+    h("p", { id: "itinerary-summary" }, `${itinerary.destination}, ${dates(itinerary)}`, itinerary.estimatedCost ? ` · ${t("itinerary.estimated", { cost: money(itinerary.estimatedCost) })}` : ""),
+    h("div", { class: "actions" },
+      h("button", { type: "button", class: "secondary", id: "calendar-file", onclick: async () => {
+        const answer = await api("GET", `${path}/calendar`);
+        const link = h("a", { href: URL.createObjectURL(new Blob([answer.content], { type: "text/calendar" })), download: answer.fileName });
+        document.body.append(link);
+        link.click();
+        link.remove();
+        announce(t("itinerary.calendarSaved"));
+      } }, t("itinerary.calendar")),
+      organiser
+        ? act(t("itinerary.delete"), "DELETE", "", undefined, t("itinerary.deleted"), () => { location.hash = "#/itineraries"; })
+        : act(t("itinerary.leave"), "POST", ":leave", {}, t("itinerary.left"), () => { location.hash = "#/itineraries"; })),
+    organiser ? h("details", { id: "itinerary-edit" }, h("summary", {}, t("itinerary.edit")), form(t("itinerary.edit"), [
+      field(t("itinerary.name"), { name: "name", required: true, value: itinerary.name }),
+      field(t("itinerary.destination"), { name: "destination", required: true, value: itinerary.destination }),
+      field(t("itinerary.fromDate"), { name: "startDate", type: "date", required: true, value: itinerary.startDate }),
+      field(t("itinerary.toDate"), { name: "endDate", type: "date", required: true, value: itinerary.endDate }),
+      field(t("itinerary.estimatedCost"), { name: "cost", type: "number", step: "0.01", min: "0", value: itinerary.estimatedCost ? Number(itinerary.estimatedCost.amountMinor) / 100 : "" }),
+    ], t("subs.save"), async (values) => {
+      await api("PATCH", path, {
+        name: values.name, destination: values.destination, startDate: values.startDate, endDate: values.endDate,
+        estimatedCost: amountOf(values.cost, (itinerary.estimatedCost || {}).currency || "EUR"),
+        updateMask: ["name", "destination", "startDate", "endDate", "estimatedCost"].join(),
+      });
+      announce(t("itinerary.saved"));
       await reload();
-    }, { id: "event-form", class: "inline" }),
+    }, { id: "itinerary-edit-form", class: "inline" })) : null);
+
+  main.append(events(itinerary, path, reload));
+  const money_ = h("section", { id: "itinerary-money", "aria-labelledby": "money-heading" });
+  main.append(money_);
+  await drawMoney(money_, itinerary, path, members, names, me);
+
+  main.append(
     h("h2", {}, t("itinerary.members")),
-    h("ul", { id: "itinerary-members" }, (itinerary.members || []).map((member) => h("li", {},
-      member.displayName, member.organiser ? ` (${t("itinerary.organiser")})` : "", member.costShare ? ` — ${t("itinerary.share", { share: money(member.costShare) })}` : ""))),
+    h("ul", { id: "itinerary-members" }, members.map((member) => {
+      const invite = (itinerary.invites || []).find((entry) => entry.inviteeUserId === member.userId);
+      return h("li", {}, person(member.displayName, member.email), member.organiser ? ` (${t("itinerary.organiser")})` : "",
+        member.costShare ? ` — ${t("itinerary.share", { share: money(member.costShare) })}` : "",
+        organiser && invite ? [" ", act(t("itinerary.remove"), "DELETE", `/invites/${segment(invite.inviteId)}`, undefined, t("itinerary.removed", { name: member.displayName }))] : null);
+    })),
     (itinerary.invites || []).length ? h("section", {}, h("h2", {}, t("itinerary.invites")), h("ul", { id: "itinerary-invites-sent" }, itinerary.invites.map((invite) => h("li", {},
-      invite.inviteeEmail || invite.inviteeUserId, ` — ${enumText(invite.status)}`)))) : null,
-    inviteForm(path, await api("GET", "/v1/friends").catch(() => ({})), reload));
+      person(invite.inviteeName, invite.inviteeEmail), ` — ${enumText(invite.status)}`,
+      invite.invitedByName ? ` · ${t("itinerary.invitedBy", { name: invite.invitedByName })}` : "",
+      !invite.inviteeUserId ? ` · ${t("itinerary.waitsForSignUp")}` : "",
+      organiser && invite.status === "INVITE_STATUS_PENDING" ? [" ", act(t("itinerary.cancelInvite"), "DELETE", `/invites/${segment(invite.inviteId)}`, undefined, t("itinerary.inviteCancelled"))] : null)))) : null,
+    organiser ? inviteForm(path, await api("GET", "/v1/friends").catch(() => ({})), reload) : null);
+}
+
+/** The events grouped by day, on a map; each can be edited or deleted; a new one added (a click
+ * on the map sets its place). */
+function events(itinerary, path, reload) {
+  const section = h("section", { id: "itinerary-events-section", "aria-labelledby": "events-heading" });
+  const list = itinerary.events || [];
+  const byDay = new Map();
+  for (const event of list) {
+    const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Rome" }).format(new Date(event.startsAt));
+    if (!byDay.has(day)) byDay.set(day, []);
+    byDay.get(day).push(event);
+  }
+  const mapElement = h("div", { id: "itinerary-map", class: "map" });
+  const position = h("p", { class: "hint", id: "event-position" }, t("itinerary.mapHint"));
+  const eventForm = (event) => {
+    const editing = !!event;
+    const values = event || {};
+    return form(editing ? t("itinerary.editEvent") : t("itinerary.addEvent"), [
+      field(t("itinerary.what"), { name: "title", required: true, placeholder: t("itinerary.whatExample"), value: values.title || "" }),
+      field(t("itinerary.where"), { name: "place", value: values.place || "" }),
+      field(t("itinerary.starts"), { name: "startsAt", type: "datetime-local", required: true, value: values.startsAt ? toZonedInput(new Date(values.startsAt)) : "" }),
+      field(t("itinerary.ends"), { name: "endsAt", type: "datetime-local", value: values.endsAt ? toZonedInput(new Date(values.endsAt)) : "" }),
+      field(t("itinerary.cost"), { name: "cost", type: "number", step: "0.01", min: "0", value: values.cost && Number(values.cost.amountMinor) ? Number(values.cost.amountMinor) / 100 : "" }),
+      field(t("itinerary.notes"), { name: "notes", value: values.notes || "" }),
+      h("input", { type: "hidden", name: "latitude", value: values.latitude || "" }),
+      h("input", { type: "hidden", name: "longitude", value: values.longitude || "" }),
+    ], editing ? t("subs.save") : t("subs.addButton"), async (entered) => {
+      const body = {
+        title: entered.title, place: entered.place, startsAt: fromZonedInput(entered.startsAt).toISOString(),
+        notes: entered.notes, cost: amountOf(entered.cost, (itinerary.estimatedCost || {}).currency || "EUR"),
+        latitude: Number(entered.latitude || 0), longitude: Number(entered.longitude || 0),
+        ...(entered.endsAt ? { endsAt: fromZonedInput(entered.endsAt).toISOString() } : {}),
+      };
+      if (editing) {
+        // Only what this form shows: the mask names each field.
+        await api("PATCH", `${path}/events/${segment(event.eventId)}`, { event: body, updateMask: Object.keys(body).join() });
+      } else {
+        await api("POST", `${path}/events`, { event: body });
+      }
+      announce(editing ? t("subs.saved", { name: entered.title }) : t("subs.added", { name: entered.title }));
+      await reload();
+    }, { id: editing ? `event-edit-${event.eventId}` : "event-form", class: "inline" });
+  };
+  const adding = eventForm(null);
+  section.append(
+    h("h2", { id: "events-heading" }, t("itinerary.events")),
+    list.length ? h("div", { id: "itinerary-events" }, [...byDay.entries()].map(([day, events]) => [
+      h("h3", {}, calendarDate(day)),
+      h("ol", { class: "events-of-day" }, events.map((event) => h("li", { dataset: { event: event.eventId } },
+        h("strong", {}, event.title), ` — ${dateTime(event.startsAt)}`, event.place ? `, ${event.place}` : "",
+        event.cost && Number(event.cost.amountMinor) ? ` (${money(event.cost)})` : "", event.notes ? h("p", {}, event.notes) : null,
+        h("details", {}, h("summary", {}, t("itinerary.editEvent")), eventForm(event)),
+        h("button", { type: "button", class: "secondary", onclick: async () => {
+          await api("DELETE", `${path}/events/${segment(event.eventId)}`);
+          announce(t("subs.removed", { name: event.title }));
+          await reload();
+        } }, t("subs.remove"))))),
+    ]))
+      : h("p", { class: "empty" }, t("itinerary.noEvents")),
+    mapElement, position, adding);
+  // The map after the section is in the page (Leaflet measures its element).
+  queueMicrotask(async () => {
+    try {
+      const placed = list.filter((event) => event.latitude || event.longitude);
+      const map = await baseMapIn(mapElement, t("itinerary.map"), placed.length ? { center: [placed[0].latitude, placed[0].longitude], zoom: 11 } : {});
+      for (const event of placed) {
+        window.L.circleMarker([event.latitude, event.longitude], { radius: 8, color: "#0b5394", weight: 3, fillColor: "#fff", fillOpacity: 1, className: "event-point" })
+          .bindTooltip(event.title).addTo(map);
+      }
+      if (placed.length > 1) map.fitBounds(placed.map((event) => [event.latitude, event.longitude]), { padding: [30, 30] });
+      let chosen = null;
+      map.on("click", (click) => {
+        adding.querySelector('input[name="latitude"]').value = click.latlng.lat.toFixed(5);
+        adding.querySelector('input[name="longitude"]').value = click.latlng.lng.toFixed(5);
+        if (chosen) chosen.remove();
+        chosen = window.L.circleMarker(click.latlng, { radius: 7, color: "#9a6700", fillColor: "#fb8c00", fillOpacity: 0.9 }).addTo(map);
+        position.textContent = t("itinerary.placeChosen", { latitude: click.latlng.lat.toFixed(4), longitude: click.latlng.lng.toFixed(4) });
+      });
+    } catch (error) {
+      mapElement.replaceWith(failure(error));
+    }
+  });
+  return section;
+}
+
+/** What was spent, the balances per currency with the settle-up transfers, and the form to add
+ * an expense split equally, by shares, by percentages or by exact amounts. */
+async function drawMoney(section, itinerary, path, members, names, me) {
+  const [{ expenses = [] }, balances] = await Promise.all([api("GET", `${path}/expenses`), api("GET", `${path}/balances`)]);
+  const nameOf = (id, fallback) => names.get(id) || fallback || t("itinerary.someoneWhoLeft");
+  const reloadMoney = async () => {
+    section.replaceChildren();
+    await drawMoney(section, itinerary, path, members, names, me);
+  };
+  const split = (expense) => (expense.shares || []).map((share) => `${nameOf(share.userId, share.displayName)} ${money(share.amount)}`).join(", ");
+  const methods = ["SPLIT_METHOD_EQUAL", "SPLIT_METHOD_SHARES", "SPLIT_METHOD_PERCENTAGES", "SPLIT_METHOD_EXACT"];
+  const currency = (itinerary.estimatedCost || {}).currency || "EUR";
+  const adding = form(t("itinerary.addExpense"), [
+    field(t("itinerary.expenseWhat"), { name: "description", required: true, placeholder: t("itinerary.expenseExample") }),
+    field(t("subs.amount"), { name: "amount", type: "number", step: "any", min: "0", required: true, inputmode: "decimal" }),
+    field(t("subs.currency"), { name: "currency", options: [...new Set([currency, ...currencies])].map((code) => [code, code]), value: currency }),
+    field(t("itinerary.paidBy"), { name: "paidBy", options: members.map((member) => [member.userId, member.displayName]), value: me.userId }),
+    field(t("itinerary.split"), { name: "split", options: methods.map((method) => [method, enumText(method)]), value: "SPLIT_METHOD_EQUAL" }, t("itinerary.splitHint")),
+    h("fieldset", { id: "expense-parts" }, h("legend", {}, t("itinerary.forWhom")), members.map((member) => h("div", { class: "part" },
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: `for:${member.userId}`, checked: true }), ` ${member.displayName}`),
+      h("input", { type: "number", name: `value:${member.userId}`, step: "any", min: "0", "aria-label": t("itinerary.partOf", { name: member.displayName }) })))),
+    (itinerary.events || []).length ? field(t("itinerary.forEvent"), { name: "eventId", options: [["", "—"], ...itinerary.events.map((event) => [event.eventId, event.title])] }) : null,
+  ], t("subs.addButton"), async (values, element) => {
+    const chosen = members.filter((member) => element.querySelector(`input[name="for:${CSS.escape(member.userId)}"]`).checked);
+    const value = (member) => values[`value:${member.userId}`] || "0";
+    const parts = chosen.map((member) => ({
+      userId: member.userId,
+      value: values.split === "SPLIT_METHOD_EXACT" ? amountOf(value(member), values.currency).amountMinor
+        : values.split === "SPLIT_METHOD_PERCENTAGES" ? String(Math.round(Number(value(member)) * 100))
+          : String(Math.round(Number(value(member)) || 0)),
+    }));
+    await api("POST", `${path}/expenses`, {
+      expense: { description: values.description, amount: amountOf(values.amount, values.currency), paidByUserId: values.paidBy, split: values.split, shares: parts, eventId: values.eventId || "" },
+      idempotencyKey: crypto.randomUUID(),
+    });
+    announce(t("subs.added", { name: values.description }));
+    await reloadMoney();
+  }, { id: "expense-form", class: "inline" });
+  const settle = (transfer) => h("button", { type: "button", class: "secondary", onclick: async (event) => {
+    event.target.disabled = true;
+    await api("POST", `${path}/expenses`, {
+      expense: { description: t("itinerary.settlement"), amount: transfer.amount, paidByUserId: transfer.fromUserId, settlement: true, shares: [{ userId: transfer.toUserId }] },
+      idempotencyKey: crypto.randomUUID(),
+    });
+    announce(t("itinerary.settled"));
+    await reloadMoney();
+  } }, t("itinerary.recordTransfer"));
+  replace(section,
+    h("h2", { id: "money-heading" }, t("itinerary.money")),
+    h("p", { class: "hint" }, t("itinerary.estimateHint", { cost: money(balances.estimatedCost) }),
+      (balances.eventsCost || []).length ? ` ${t("itinerary.eventsCost", { cost: balances.eventsCost.map(money).join(" + ") })}` : ""),
+    (balances.currencies || []).map((entry) => h("div", { class: "balances", dataset: { currency: entry.currency } },
+      h("h3", {}, t("itinerary.balancesIn", { currency: entry.currency, spent: money(entry.spent) })),
+      h("table", { class: "compact" },
+        h("thead", {}, h("tr", {}, ["itinerary.who", "itinerary.paid", "itinerary.owes", "itinerary.balance"].map((key) => h("th", { scope: "col" }, t(key))))),
+        h("tbody", {}, entry.members.map((member) => h("tr", { class: member.member ? "" : "left" },
+          h("th", { scope: "row" }, nameOf(member.userId, member.displayName), member.member ? "" : ` (${t("itinerary.notOnTrip")})`),
+          h("td", {}, money(member.paid)), h("td", {}, money(member.share)), h("td", { class: "balance" }, money(member.balance)))))),
+      (entry.transfers || []).length
+        ? h("ul", { class: "transfers" }, entry.transfers.map((transfer) => h("li", {},
+          t("itinerary.transfer", { from: nameOf(transfer.fromUserId, transfer.fromName), to: nameOf(transfer.toUserId, transfer.toName), amount: money(transfer.amount) }), " ", settle(transfer))))
+        : h("p", { class: "settled" }, t("itinerary.allSettled")))),
+    h("h3", {}, t("itinerary.expenses")),
+    expenses.length ? h("ul", { id: "itinerary-expenses" }, expenses.map((expense) => h("li", {},
+      expense.settlement
+        ? t("itinerary.settledItem", { from: nameOf(expense.paidByUserId, expense.paidByName), to: split(expense), amount: money(expense.amount) })
+        : t("itinerary.expenseItem", { what: expense.description, who: nameOf(expense.paidByUserId, expense.paidByName), amount: money(expense.amount), parts: split(expense) }),
+      " ", h("button", { type: "button", class: "secondary", onclick: async () => {
+        await api("DELETE", `${path}/expenses/${segment(expense.expenseId)}`);
+        announce(t("subs.removed", { name: expense.description }));
+        await reloadMoney();
+      } }, t("subs.remove"))))) : h("p", { class: "empty" }, t("itinerary.noExpenses")),
+    adding);
 }
 
 /** Invite a friend, a saved contact, or someone new by email (saved as a contact first: an
