@@ -786,7 +786,15 @@ def subscriptions_and_itineraries(traveller, gateway, admin_token):
     assert "Varenna" in traveller.text("#itinerary-events"), "the event's edit lost its place"
     traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#itinerary-map .leaflet-pane"), "no map of the events")
     traveller.shot("itinerary")
-    print("ok: subscriptions through their life (trial, due, paid, rates, statistics, budget); an itinerary with an event and an invite")
+    # Friends: a contact saved for a trip before they sign up, and a request to someone unknown refused by its field.
+    traveller.open("#/friends")
+    traveller.fill("#contact-form", {"name": "Kay", "email": "kay-of-web@example.com"})
+    traveller.until(lambda: "kay-of-web@example.com" in traveller.text("#contact-list"), "the contact is not listed")
+    traveller.provoked.append(("/v1/friend-requests", 404))
+    traveller.fill("#friend-request-form", {"email": "nobody-of-web@example.com"})
+    traveller.until(lambda: traveller.text("#friend-request-form .form-alert"), "a request to no one is not refused")
+    traveller.shot("friends")
+    print("ok: subscriptions through their life (trial, due, paid, rates, statistics, budget); a trip with its money and edits; friends")
 
 
 def air_alerts(traveller, gateway, balcony_token):

@@ -235,7 +235,7 @@ export async function showForm(main, { params }) {
       field(t("subs.trialEnds"), { name: "trialEndsOn", type: "date", value: details.trialEndsOn || "" }, t("subs.trialHint")),
       field(t("subs.reminder"), { name: "reminderDays", type: "number", min: 0, max: 60, value: details.reminderDays ?? "" }, t("subs.reminderHint")),
       h("fieldset", {}, h("legend", {}, t("subs.shareWith")), friendBoxes.length ? friendBoxes : h("p", { class: "hint" }, t("subs.noFriends")),
-        field(t("subs.shareByEmail"), { name: "sharedWithEmails", type: "email", autocomplete: "off" }, t("subs.shareByEmailHint"))),
+        field(t("subs.shareByEmail"), { name: "sharedWithEmails", type: "email" }, t("subs.shareByEmailHint"))),
     ], existing ? t("subs.save") : t("subs.addButton"), async (values, element) => {
       const shared = [...element.querySelectorAll('input[name="share"]:checked')].map((box) => box.value);
       const body = {
