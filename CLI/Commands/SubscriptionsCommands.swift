@@ -285,7 +285,9 @@ struct SubscriptionsCommand: AsyncParsableCommand {
         print("  \(Print.money(total.monthly)) a month, \(Print.money(total.yearly)) a year")
       }
       if home.hasGrandTotal, home.totals.count > 1 {
-        print("  all together \(Print.money(home.grandTotal.monthly)) a month, \(Print.money(home.grandTotal.yearly)) a year (rates of \(home.ratesDate))")
+        print(
+          "  all together \(Print.money(home.grandTotal.monthly)) a month, \(Print.money(home.grandTotal.yearly)) a year (rates of \(home.ratesDate))"
+        )
       } else if !home.unconverted.isEmpty, home.totals.count > 1 {
         print("  no exchange rate for \(home.unconverted.joined(separator: ", ")): no grand total")
       }
@@ -354,18 +356,32 @@ struct SubscriptionsCommand: AsyncParsableCommand {
             throw ValidationError("--budget is CATEGORY=AMOUNT, e.g. music=15")
           }
           settings.categoryBudgets.removeAll { $0.category == category }
-          settings.categoryBudgets.append(.with {
-            $0.category = category
-            $0.amountMinor = minorUnits(amount)
-          })
+          settings.categoryBudgets.append(
+            .with {
+              $0.category = category
+              $0.amountMinor = minorUnits(amount)
+            }
+          )
         }
         settings = try await gateway.subscriptions.updateSubscriptionSettings(.with { $0.settings = settings }).settings
       }
       print("Reminders \(settings.reminderDays) day\(settings.reminderDays == 1 ? "" : "s") before; home shows \(settings.homeRenewals) renewals")
-      let budget = settings.monthlyBudgetMinor == 0 ? "none" : Print.money(.with { $0.amountMinor = settings.monthlyBudgetMinor; $0.currency = settings.mainCurrency })
+      let budget =
+        settings.monthlyBudgetMinor == 0
+        ? "none"
+        : Print.money(
+          .with {
+            $0.amountMinor = settings.monthlyBudgetMinor
+            $0.currency = settings.mainCurrency
+          }
+        )
       print("Main currency \(settings.mainCurrency); a month's budget \(budget)")
       for entry in settings.categoryBudgets {
-        print("  \(Print.category(entry.category)): \(Print.money(.with { $0.amountMinor = entry.amountMinor; $0.currency = settings.mainCurrency }))")
+        let amount = Binario_Type_V1_Money.with {
+          $0.amountMinor = entry.amountMinor
+          $0.currency = settings.mainCurrency
+        }
+        print("  \(Print.category(entry.category)): \(Print.money(amount))")
       }
     }
   }

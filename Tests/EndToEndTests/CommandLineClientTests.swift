@@ -586,13 +586,19 @@ extension CommandLineClientTests {
     #expect(gymHome.standardOutput.contains("To pay:\n  \(today) (today)  Palestra  your share 5.00 USD"), "\(gymHome.standardOutput)")
     #expect(gymHome.standardOutput.contains("no exchange rate for USD"), "\(gymHome.standardOutput)")
     let paid = try await cli.run(["subscriptions", "pay", gymID])
-    #expect(paid.standardOutput.contains("paid \(today) (5.00 USD); next \(romeDate(daysFromToday: 7))"), "\(paid.standardOutput)\(paid.standardError)")
+    #expect(
+      paid.standardOutput.contains("paid \(today) (5.00 USD); next \(romeDate(daysFromToday: 7))"),
+      "\(paid.standardOutput)\(paid.standardError)"
+    )
     let payments = try await cli.run(["subscriptions", "payments", gymID])
     #expect(payments.standardOutput.contains("  \(today)  paid \(today)  5.00 USD  by "), "\(payments.standardOutput)")
     let rates = cli.file("eurofxref.csv")
     try "Date, USD, JPY, \n27 November 2026, 1.0512, 162.39, \n".write(toFile: rates, atomically: true, encoding: .utf8)
     let loaded = try await cli.run(["admin", "exchange-rates", "load", rates, "--session", adminSession])
-    #expect(loaded.standardOutput.contains("loaded 2 currencies, the reference rates of 2026-11-27"), "\(loaded.standardOutput)\(loaded.standardError)")
+    #expect(
+      loaded.standardOutput.contains("loaded 2 currencies, the reference rates of 2026-11-27"),
+      "\(loaded.standardOutput)\(loaded.standardError)"
+    )
     // 5.99 EUR a month and 5 USD a week (260 a year): 71.88 + 260 / 1.0512 = 319.22 EUR a year, 26.60 a month.
     gymHome = try await cli.run(["subscriptions", "home"])
     #expect(gymHome.standardOutput.contains("all together 26.60 EUR a month, 319.22 EUR a year (rates of 2026-11-27)"), "\(gymHome.standardOutput)")
@@ -606,14 +612,17 @@ extension CommandLineClientTests {
     #expect(try String(contentsOfFile: exported, encoding: .utf8).contains("\"Price\":\"$5.00\""))
     let wallos = cli.file("wallos.csv")
     try """
-      Name,Payment Cycle,Next Payment,Renewal,Category,Payment Method,Paid By,Price,Notes,URL,State,Notifications,Cancellation Date,Active
-      Tidal,Monthly,\(romeDate(daysFromToday: 10)),Automatic,Music,PayPal,Me,€10.99,,,Enabled,Enabled,,Yes
-      Vultr,Every 2 Weeks,\(romeDate(daysFromToday: 3)),Automatic,Servers,Card,Me,$5,,,Enabled,Enabled,,Yes
+    Name,Payment Cycle,Next Payment,Renewal,Category,Payment Method,Paid By,Price,Notes,URL,State,Notifications,Cancellation Date,Active
+    Tidal,Monthly,\(romeDate(daysFromToday: 10)),Automatic,Music,PayPal,Me,€10.99,,,Enabled,Enabled,,Yes
+    Vultr,Every 2 Weeks,\(romeDate(daysFromToday: 3)),Automatic,Servers,Card,Me,$5,,,Enabled,Enabled,,Yes
 
-      """.write(toFile: wallos, atomically: true, encoding: .utf8)
+    """.write(toFile: wallos, atomically: true, encoding: .utf8)
     let imported = try await cli.run(["subscriptions", "import", wallos])
     #expect(imported.standardOutput.contains("1 subscription imported"), "\(imported.standardOutput)\(imported.standardError)")
-    #expect(imported.standardOutput.contains("line 3 (Vultr): Binario counts weekly, monthly, quarterly or yearly payments"), "\(imported.standardOutput)")
+    #expect(
+      imported.standardOutput.contains("line 3 (Vultr): Binario counts weekly, monthly, quarterly or yearly payments"),
+      "\(imported.standardOutput)"
+    )
     let reimported = try await cli.run(["subscriptions", "import", wallos])
     #expect(reimported.standardOutput.contains("1 subscription imported"), "\(reimported.standardOutput)")
     let listed = try await cli.run(["subscriptions", "list"])

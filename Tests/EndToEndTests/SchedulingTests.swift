@@ -383,7 +383,14 @@ struct SchedulingTests {
         #expect(three.events.map(\.eventID) == [event.eventID])
 
         try await Self.tripMoney(
-          suite, itineraries, notifications, id: id, eventID: event.eventID, organiser: organiser, friend: friend, kay: kay
+          suite,
+          itineraries,
+          notifications,
+          id: id,
+          eventID: event.eventID,
+          organiser: organiser,
+          friend: friend,
+          kay: kay
         )
 
         // The organiser deletes it: gone for everyone, and the members are told.
@@ -475,7 +482,11 @@ struct SchedulingTests {
     let euros = balances.currencies[1]
     // Olga +100.00 − 33.34 = +66.66; Fred 10.01 − 33.33 − 3.34 = −26.66; Kay −33.33 − 6.67 = −40.00.
     #expect(euros.members.map(\.balance.amountMinor) == [6666, -2666, -4000] && euros.spent.amountMinor == 11_001)
-    #expect(euros.transfers.map { "\($0.fromUserID == kayID ? "kay" : "fred")→\($0.toUserID == olga ? "olga" : "?") \($0.amount.amountMinor)" } == ["kay→olga 4000", "fred→olga 2666"])
+    #expect(
+      euros.transfers.map { "\($0.fromUserID == kayID ? "kay" : "fred")→\($0.toUserID == olga ? "olga" : "?") \($0.amount.amountMinor)" } == [
+        "kay→olga 4000", "fred→olga 2666",
+      ]
+    )
     #expect(balances.currencies[0].members.map(\.balance.amountMinor) == [-1500, -750, 2250])
     #expect(balances.currencies.allSatisfy { $0.members.reduce(0) { $0 + $1.balance.amountMinor } == 0 })
     #expect(balances.eventsCost.map(\.amountMinor) == [1000] && balances.estimatedCost.amountMinor == 10_001)
@@ -510,7 +521,11 @@ struct SchedulingTests {
       let response = try await client.execute(request, timeout: .seconds(30))
       return (response.status, String(buffer: try await response.body.collect(upTo: 1 << 20)))
     }
-    let (patched, patchBody) = try await send(.PATCH, "/events/\(eventID)", #"{"event": {"title": "Villa Melzi, gardens and lake"}, "updateMask": "title"}"#)
+    let (patched, patchBody) = try await send(
+      .PATCH,
+      "/events/\(eventID)",
+      #"{"event": {"title": "Villa Melzi, gardens and lake"}, "updateMask": "title"}"#
+    )
     #expect(patched == .ok, "\(patchBody)")
     let (_, viewed) = try await send(.GET, "", nil)
     #expect(viewed.contains("Villa Melzi, gardens and lake") && viewed.contains("\"place\":\"Bellagio\""), "\(viewed)")

@@ -524,7 +524,13 @@ struct TicketingTests {
     var rounded = Decimal()
     NSDecimalRound(&rounded, &grand, 0, .plain)
     let grandYearly = NSDecimalNumber(decimal: rounded).int64Value
-    #expect(home.grandTotal.yearly == .with { $0.amountMinor = grandYearly; $0.currency = "EUR" })
+    #expect(
+      home.grandTotal.yearly
+        == .with {
+          $0.amountMinor = grandYearly
+          $0.currency = "EUR"
+        }
+    )
     #expect(home.grandTotal.monthly.amountMinor == (grandYearly * 2 + 12) / 24 && home.ratesDate == "2026-11-27")
 
     // Bob, a member, marks today's date paid; again (a retry) changes nothing.
@@ -568,7 +574,12 @@ struct TicketingTests {
           $0.homeRenewals = 3
           $0.mainCurrency = "usd"
           $0.monthlyBudgetMinor = 100
-          $0.categoryBudgets = [.with { $0.category = .other; $0.amountMinor = 6_000 }]
+          $0.categoryBudgets = [
+            .with {
+              $0.category = .other
+              $0.amountMinor = 6_000
+            }
+          ]
         }
       },
       metadata: bearer(ada)
@@ -577,7 +588,13 @@ struct TicketingTests {
     home = try await subscriptions.getSubscriptionsHome(.init(), metadata: bearer(ada))
     #expect(home.grandTotal.monthly.currency == "USD" && home.nextRenewals.count <= 3)
     #expect(home.budgetNotices.map(\.category) == [.unspecified, .other])
-    #expect(home.budgetNotices[1].spent == .with { $0.amountMinor = 6_504; $0.currency = "USD" })
+    #expect(
+      home.budgetNotices[1].spent
+        == .with {
+          $0.amountMinor = 6_504
+          $0.currency = "USD"
+        }
+    )
     let statistics = try await subscriptions.getSubscriptionStatistics(.init(), metadata: bearer(ada))
     let other = try #require(statistics.converted.first { $0.category == .other })
     #expect(other.monthly.amountMinor == 6_504 && other.monthly.currency == "USD" && statistics.ratesDate == "2026-11-27")

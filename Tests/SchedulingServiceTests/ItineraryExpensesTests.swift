@@ -42,8 +42,13 @@ struct ItineraryExpensesTests {
     let centre = NotificationCentre(store: store, clock: clock, dispatcher: dispatcher)
     let planner = ItineraryPlanner(store: store, clock: clock, directory: Directory(), notifications: centre)
     let trip = try await planner.create(
-      userID: "ada", name: "Lake Como", destination: "Bellagio", startDate: "2027-05-01", endDate: "2027-05-02",
-      estimatedCostMinor: 18_000, currency: "EUR"
+      userID: "ada",
+      name: "Lake Como",
+      destination: "Bellagio",
+      startDate: "2027-05-01",
+      endDate: "2027-05-02",
+      estimatedCostMinor: 18_000,
+      currency: "EUR"
     )
     for friend in ["bob", "carl"] {
       let invite = try await planner.invite(userID: "ada", itineraryID: trip.itinerary.id, inviteeUserID: friend, email: nil)
@@ -95,26 +100,44 @@ struct ItineraryExpensesTests {
     defer { try? database.remove() }
     // Ada paid the hotel, 100.00 EUR for all three: 33.34, 33.33, 33.33.
     let hotel = try await planner.addExpense(
-      userID: "ada", itineraryID: trip,
+      userID: "ada",
+      itineraryID: trip,
       ItineraryExpenseDraft(description: "Hotel", amountMinor: 10_000, currency: "EUR", paidBy: "", split: .equal, parts: []),
       idempotencyKey: "hotel-1"
     )
     #expect(hotel.shares.map(\.amount.amountMinor) == [3334, 3333, 3333] && hotel.paidBy == "ada")
     let again = try await planner.addExpense(
-      userID: "ada", itineraryID: trip,
+      userID: "ada",
+      itineraryID: trip,
       ItineraryExpenseDraft(description: "Hotel", amountMinor: 10_000, currency: "EUR", paidBy: "", split: .equal, parts: []),
       idempotencyKey: "hotel-1"
     )
     #expect(again.id == hotel.id)
     // Bob paid the ferry, 30.00 EUR, for himself and Carl, shares 1 and 2.
     _ = try await planner.addExpense(
-      userID: "bob", itineraryID: trip,
-      ItineraryExpenseDraft(description: "Ferry", amountMinor: 3000, currency: "EUR", paidBy: "bob", split: .shares, parts: [("bob", 1), ("carl", 2)])
+      userID: "bob",
+      itineraryID: trip,
+      ItineraryExpenseDraft(
+        description: "Ferry",
+        amountMinor: 3000,
+        currency: "EUR",
+        paidBy: "bob",
+        split: .shares,
+        parts: [("bob", 1), ("carl", 2)]
+      )
     )
     // Carl paid a museum in Switzerland, 20.00 CHF: 5.00 Ada's, 15.00 Bob's.
     _ = try await planner.addExpense(
-      userID: "carl", itineraryID: trip,
-      ItineraryExpenseDraft(description: "Museum", amountMinor: 2000, currency: "CHF", paidBy: "carl", split: .exact, parts: [("ada", 500), ("bob", 1500)])
+      userID: "carl",
+      itineraryID: trip,
+      ItineraryExpenseDraft(
+        description: "Museum",
+        amountMinor: 2000,
+        currency: "CHF",
+        paidBy: "carl",
+        split: .exact,
+        parts: [("ada", 500), ("bob", 1500)]
+      )
     )
     var money = try await planner.balances(userID: "bob", itineraryID: trip)
     #expect(money.currencies.map(\.currency) == ["CHF", "EUR"])
@@ -128,8 +151,17 @@ struct ItineraryExpensesTests {
 
     // Carl settles up with Ada; Ada and Bob are told.
     _ = try await planner.addExpense(
-      userID: "carl", itineraryID: trip,
-      ItineraryExpenseDraft(description: "Settle up", amountMinor: 5333, currency: "EUR", paidBy: "carl", split: .exact, parts: [("ada", 0)], settlement: true)
+      userID: "carl",
+      itineraryID: trip,
+      ItineraryExpenseDraft(
+        description: "Settle up",
+        amountMinor: 5333,
+        currency: "EUR",
+        paidBy: "carl",
+        split: .exact,
+        parts: [("ada", 0)],
+        settlement: true
+      )
     )
     money = try await planner.balances(userID: "ada", itineraryID: trip)
     #expect(money.currencies[1].balances.map(\.balance.amountMinor) == [1333, -1333, 0] && money.currencies[1].spent == Self.euros(13_000))
@@ -145,15 +177,32 @@ struct ItineraryExpensesTests {
     // Refused: a payer not on the trip, a part for someone who left, a settlement to oneself.
     let stranger = await #expect(throws: ServiceError.self) {
       _ = try await planner.addExpense(
-        userID: "ada", itineraryID: trip,
-        ItineraryExpenseDraft(description: "Taxi", amountMinor: 1000, currency: "EUR", paidBy: "dave", split: .equal, parts: [("ada", 0), ("bob", 0)])
+        userID: "ada",
+        itineraryID: trip,
+        ItineraryExpenseDraft(
+          description: "Taxi",
+          amountMinor: 1000,
+          currency: "EUR",
+          paidBy: "dave",
+          split: .equal,
+          parts: [("ada", 0), ("bob", 0)]
+        )
       )
     }
     #expect(stranger?.description.contains("expense.paid_by_user_id") == true && stranger?.description.contains("expense.shares[1].user_id") == true)
     let toSelf = await #expect(throws: ServiceError.self) {
       _ = try await planner.addExpense(
-        userID: "ada", itineraryID: trip,
-        ItineraryExpenseDraft(description: "Back", amountMinor: 1000, currency: "EUR", paidBy: "ada", split: .exact, parts: [("ada", 0)], settlement: true)
+        userID: "ada",
+        itineraryID: trip,
+        ItineraryExpenseDraft(
+          description: "Back",
+          amountMinor: 1000,
+          currency: "EUR",
+          paidBy: "ada",
+          split: .exact,
+          parts: [("ada", 0)],
+          settlement: true
+        )
       )
     }
     #expect(toSelf?.description.contains("a settlement is paid to one other person") == true)
@@ -164,33 +213,69 @@ struct ItineraryExpensesTests {
     let (planner, centre, trip, database) = try await Self.trip()
     defer { try? database.remove() }
     let edited = try await planner.update(
-      userID: "ada", itineraryID: trip, fields: [.name, .estimatedCost], name: "Lake Como, again", destination: "",
-      startDate: "", endDate: "", estimatedCostMinor: 24_001, currency: ""
+      userID: "ada",
+      itineraryID: trip,
+      fields: [.name, .estimatedCost],
+      name: "Lake Como, again",
+      destination: "",
+      startDate: "",
+      endDate: "",
+      estimatedCostMinor: 24_001,
+      currency: ""
     )
     #expect(edited.itinerary.name == "Lake Como, again" && edited.itinerary.destination == "Bellagio")
-    #expect(edited.members.map(\.costShare.amountMinor) == [8001, 8000, 8000] && edited.members.map(\.email) == ["ada@example.com", "bob@example.com", "carl@example.com"])
+    #expect(
+      edited.members.map(\.costShare.amountMinor) == [8001, 8000, 8000]
+        && edited.members.map(\.email) == ["ada@example.com", "bob@example.com", "carl@example.com"]
+    )
     let backwards = await #expect(throws: ServiceError.self) {
       _ = try await planner.update(
-        userID: "ada", itineraryID: trip, fields: [.endDate], name: "", destination: "", startDate: "", endDate: "2027-04-30",
-        estimatedCostMinor: 0, currency: ""
+        userID: "ada",
+        itineraryID: trip,
+        fields: [.endDate],
+        name: "",
+        destination: "",
+        startDate: "",
+        endDate: "2027-04-30",
+        estimatedCostMinor: 0,
+        currency: ""
       )
     }
     #expect(backwards?.description.contains("end_date") == true)
     let notOrganiser = await #expect(throws: ServiceError.self) {
-      _ = try await planner.update(userID: "bob", itineraryID: trip, fields: [.name], name: "Mine", destination: "", startDate: "", endDate: "", estimatedCostMinor: 0, currency: "")
+      _ = try await planner.update(
+        userID: "bob",
+        itineraryID: trip,
+        fields: [.name],
+        name: "Mine",
+        destination: "",
+        startDate: "",
+        endDate: "",
+        estimatedCostMinor: 0,
+        currency: ""
+      )
     }
     if case .permissionDenied = notOrganiser {} else { Issue.record("expected PERMISSION_DENIED, got \(String(describing: notOrganiser))") }
 
     let start = Date(timeIntervalSince1970: 1_809_160_200)  // 2027-05-01 08:30 UTC
     let ferry = try await planner.addEvent(
-      userID: "bob", itineraryID: trip,
+      userID: "bob",
+      itineraryID: trip,
       ItineraryEventDraft(
-        title: "Ferry to Bellagio", place: "Varenna, pier 2", latitude: 46.0106, longitude: 9.2840, startsAt: start,
-        endsAt: start.addingTimeInterval(1200), notes: "Buy the ticket at the pier; cash only", cost: Self.euros(920)
+        title: "Ferry to Bellagio",
+        place: "Varenna, pier 2",
+        latitude: 46.0106,
+        longitude: 9.2840,
+        startsAt: start,
+        endsAt: start.addingTimeInterval(1200),
+        notes: "Buy the ticket at the pier; cash only",
+        cost: Self.euros(920)
       )
     )
     let retitled = try await planner.updateEvent(
-      userID: "carl", itineraryID: trip, eventID: ferry.id,
+      userID: "carl",
+      itineraryID: trip,
+      eventID: ferry.id,
       ItineraryEventDraft(title: "Fast ferry", place: "", latitude: 0, longitude: 0, startsAt: nil, endsAt: nil, notes: "", cost: Self.euros(0)),
       fields: [.title]
     )

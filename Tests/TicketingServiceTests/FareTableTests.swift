@@ -64,9 +64,17 @@ struct CalendarDateTests {
   func renewals() {
     func details(_ period: SubscriptionPeriod, trial: String? = nil) -> SubscriptionDetails {
       SubscriptionDetails(
-        serviceName: "Netflix", customServiceName: false, planType: "", customPlanType: false,
-        startDate: CalendarDate(iso: "2027-01-31")!, period: period, price: Money(amountMinor: 999, currency: "EUR"),
-        cardLast4: "", automaticRenewal: false, category: .moviesAndTV, trialEndsOn: trial.flatMap { CalendarDate(iso: $0) }
+        serviceName: "Netflix",
+        customServiceName: false,
+        planType: "",
+        customPlanType: false,
+        startDate: CalendarDate(iso: "2027-01-31")!,
+        period: period,
+        price: Money(amountMinor: 999, currency: "EUR"),
+        cardLast4: "",
+        automaticRenewal: false,
+        category: .moviesAndTV,
+        trialEndsOn: trial.flatMap { CalendarDate(iso: $0) }
       )
     }
     func first(_ details: SubscriptionDetails, _ day: String) -> String {

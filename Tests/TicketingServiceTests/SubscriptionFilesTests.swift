@@ -89,7 +89,8 @@ struct SubscriptionFilesTests {
     )
     _ = try await book.pause(userID: "ada", subscriptionID: yen.id)
     let gym = try await book.add(
-      ownerID: "ada", SubscriptionsTests.draft("Gym", .weekly, 500, start: "2027-03-03", category: .other, automatic: false, custom: true)
+      ownerID: "ada",
+      SubscriptionsTests.draft("Gym", .weekly, 500, start: "2027-03-03", category: .other, automatic: false, custom: true)
     )
     _ = try await book.cancel(userID: "ada", subscriptionID: gym.id, endsOn: "2027-03-31")
 

@@ -64,7 +64,9 @@ struct SubscriptionLifeTests {
     #expect(repeated == payment && again.nextRenewal.description == "2027-03-17")
     let wrongDate = await serviceError { _ = try await book.markPaid(userID: "ada", subscriptionID: gym.id, dueDate: "2027-03-24", paidOn: "") }
     #expect(wrongDate?.isFailedPrecondition == true && wrongDate?.description.contains("2027-03-17") == true)
-    let future = await serviceError { _ = try await book.markPaid(userID: "ada", subscriptionID: gym.id, dueDate: "2027-03-17", paidOn: "2027-03-13") }
+    let future = await serviceError {
+      _ = try await book.markPaid(userID: "ada", subscriptionID: gym.id, dueDate: "2027-03-17", paidOn: "2027-03-13")
+    }
     #expect(future?.description.contains("paid_on") == true)
     let stranger = await serviceError { _ = try await book.markPaid(userID: "carl", subscriptionID: gym.id, dueDate: "2027-03-17", paidOn: "") }
     if case .notFound = stranger {} else { Issue.record("expected NOT_FOUND, got \(String(describing: stranger))") }
@@ -75,7 +77,9 @@ struct SubscriptionLifeTests {
     #expect(total == Money(amountMinor: 1000, currency: "EUR"))
   }
 
-  @Test("an automatic renewal records each payment as its date passes; a cancelled one renews up to its end, then is ended, kept and out of the totals")
+  @Test(
+    "an automatic renewal records each payment as its date passes; a cancelled one renews up to its end, then is ended, kept and out of the totals"
+  )
   func automaticAndCancelled() async throws {
     let ticketing = try await TestTicketing()
     let notifier = RecordingNotificationSender()
@@ -174,13 +178,22 @@ struct SubscriptionLifeTests {
     _ = try await book.add(ownerID: "ada", SubscriptionsTests.draft("Netflix", .monthly, 1799, start: "2027-01-15", category: .moviesAndTV))
     #expect(try await Self.job(ticketing, notifier).runOnce() == 0)
     _ = try await book.updateSettings(
-      userID: "ada", reminderDays: 7, homeRenewals: 2, mainCurrency: "eur", monthlyBudgetMinor: 0, categoryBudgets: []
+      userID: "ada",
+      reminderDays: 7,
+      homeRenewals: 2,
+      mainCurrency: "eur",
+      monthlyBudgetMinor: 0,
+      categoryBudgets: []
     )
     #expect(try await Self.job(ticketing, notifier).runOnce() == 1)
     #expect(notifier.delivered.map(\.title) == ["Netflix renews in 5 days (2027-03-15)"])
     let bad = await serviceError {
       _ = try await book.updateSettings(
-        userID: "ada", reminderDays: 61, homeRenewals: 0, mainCurrency: "euro", monthlyBudgetMinor: -1,
+        userID: "ada",
+        reminderDays: 61,
+        homeRenewals: 0,
+        mainCurrency: "euro",
+        monthlyBudgetMinor: -1,
         categoryBudgets: [(.music, 100), (.music, 200), (nil, 5)]
       )
     }
@@ -195,7 +208,10 @@ struct SubscriptionLifeTests {
   @Test("the ECB's rates read from its XML and CSV files; amounts converted between minor units exactly")
   func exchangeRates() throws {
     let xml = try ExchangeRates.parse(Self.ecbXML)
-    #expect(xml.date.description == "2027-03-09" && xml.perEuro == ["USD": Decimal(string: "1.0512")!, "JPY": Decimal(string: "162.39")!, "GBP": Decimal(string: "0.8351")!])
+    #expect(
+      xml.date.description == "2027-03-09"
+        && xml.perEuro == ["USD": Decimal(string: "1.0512")!, "JPY": Decimal(string: "162.39")!, "GBP": Decimal(string: "0.8351")!]
+    )
     let csv = try ExchangeRates.parse("Date, USD, JPY, BGN, CYP, \n9 March 2027, 1.0512, 162.39, N/A, N/A, \n")
     #expect(csv.date.description == "2027-03-09" && csv.perEuro.keys.sorted() == ["JPY", "USD"])
     let history = try ExchangeRates.parse("Date,USD,JPY\n2027-03-09,1.0512,162.39\n2027-03-08,1.2,160\n")
@@ -223,7 +239,11 @@ struct SubscriptionLifeTests {
     #expect(home.grandTotal?.yearly == Money(amountMinor: 63_969, currency: "EUR") && home.grandTotal?.monthly.amountMinor == 5_331)
     #expect(home.ratesDate?.description == "2027-03-09" && home.unconverted.isEmpty && home.budgetNotices.isEmpty)
     _ = try await book.updateSettings(
-      userID: "ada", reminderDays: 3, homeRenewals: 4, mainCurrency: "USD", monthlyBudgetMinor: 5_000,
+      userID: "ada",
+      reminderDays: 3,
+      homeRenewals: 4,
+      mainCurrency: "USD",
+      monthlyBudgetMinor: 5_000,
       categoryBudgets: [(.moviesAndTV, 1_300), (.music, 1_000)]
     )
     // In dollars: 53,600 × 1.0512 = 56,344.32 + 10,900: 67,244 a year, 5,603.67 → 5,604 a month.
@@ -250,7 +270,9 @@ struct SubscriptionLifeTests {
     // Five subscriptions: two movies & TV, two music, one other.
     #expect(figures.perCurrency.map(\.subscriptionsShareBasisPoints) == [4000, 4000, 2000, 4000])
     // In euros a month: movies & TV 1,300; music 12,000 + 10,369.10 = 22,369 a year → 1,864; other 2,167.
-    let converted = figures.converted.map { "\($0.category.rawValue) \($0.subscriptions) \($0.monthly) \($0.shareBasisPoints) \($0.subscriptionsShareBasisPoints)" }
+    let converted = figures.converted.map {
+      "\($0.category.rawValue) \($0.subscriptions) \($0.monthly) \($0.shareBasisPoints) \($0.subscriptionsShareBasisPoints)"
+    }
     #expect(converted == ["moviesAndTV 2 13.00 EUR 2439 4000", "music 2 18.64 EUR 3497 4000", "other 1 21.67 EUR 4065 2000"])
     #expect(figures.ratesDate?.description == "2027-03-09")
   }

@@ -171,7 +171,9 @@ struct SubscriptionsTests {
   func statistics() async throws {
     let (ticketing, _) = try await Self.setUp()
     let figures = try await ticketing.subscriptions.statistics(userID: "ada")
-    let shown = figures.perCurrency.map { "\($0.currency) \($0.category.rawValue) \($0.subscriptions) \($0.monthly.amountMinor) \($0.shareBasisPoints)" }
+    let shown = figures.perCurrency.map {
+      "\($0.currency) \($0.category.rawValue) \($0.subscriptions) \($0.monthly.amountMinor) \($0.shareBasisPoints)"
+    }
     // EUR: movies & TV 15,600 a year (1,300 a month, 29.10 %), music 12,000 (1,000, 22.39 %), other 26,000 (2,167, 48.51 %).
     #expect(shown == ["EUR moviesAndTV 2 1300 2910", "EUR music 1 1000 2239", "EUR other 1 2167 4851", "USD music 1 908 10000"])
   }

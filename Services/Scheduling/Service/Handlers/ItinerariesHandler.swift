@@ -148,7 +148,11 @@ public struct ItinerariesHandler: Binario_Scheduling_V1_Itineraries.SimpleServic
 
   /// A field mask's paths as fields (a path may start with `prefix`, the message's field name);
   /// an unknown path is refused by name.
-  static func fields<Field: RawRepresentable & CaseIterable & Hashable>(_ paths: [String], _: Field.Type, prefix: String = "") throws
+  static func fields<Field: RawRepresentable & CaseIterable & Hashable>(
+    _ paths: [String],
+    _: Field.Type,
+    prefix: String = ""
+  ) throws
     -> Set<Field> where Field.RawValue == String
   {
     var fields = Set<Field>()

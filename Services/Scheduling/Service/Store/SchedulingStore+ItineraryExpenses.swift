@@ -103,7 +103,9 @@ extension SchedulingStore {
         let shares = try Row.fetchAll(
           db.cachedStatement(sql: "SELECT * FROM itinerary_expense_share WHERE expense_id = ? ORDER BY position"),
           arguments: [id]
-        ).map { ItineraryExpense.Share(userID: $0["user_id"], value: $0["value"], amount: Money(amountMinor: $0["amount_minor"], currency: currency)) }
+        ).map {
+          ItineraryExpense.Share(userID: $0["user_id"], value: $0["value"], amount: Money(amountMinor: $0["amount_minor"], currency: currency))
+        }
         return ItineraryExpense(
           id: id,
           itineraryID: row["itinerary_id"],

@@ -3,12 +3,18 @@ import Foundation
 
 /// The fields of a trip its organiser edits.
 public enum ItineraryField: String, Sendable, Hashable, CaseIterable {
-  case name, destination, startDate = "start_date", endDate = "end_date", estimatedCost = "estimated_cost"
+  case name, destination
+  case startDate = "start_date"
+  case endDate = "end_date"
+  case estimatedCost = "estimated_cost"
 }
 
 /// The fields of an event a person on the trip edits.
 public enum ItineraryEventField: String, Sendable, Hashable, CaseIterable {
-  case title, place, latitude, longitude, startsAt = "starts_at", endsAt = "ends_at", notes, cost
+  case title, place, latitude, longitude
+  case startsAt = "starts_at"
+  case endsAt = "ends_at"
+  case notes, cost
 }
 
 extension ItineraryPlanner {
@@ -31,14 +37,22 @@ extension ItineraryPlanner {
     if fields.contains(.name) { itinerary.name = check.requiredText(name, field: "name", what: "a name") }
     if fields.contains(.destination) { itinerary.destination = check.requiredText(destination, field: "destination", what: "a destination") }
     if fields.contains(.startDate) {
-      if let date = ServiceDate(iso: startDate) { itinerary.startDate = date } else { check.fail("start_date", "a date as YYYY-MM-DD, not \"\(startDate)\"") }
+      if let date = ServiceDate(iso: startDate) {
+        itinerary.startDate = date
+      } else {
+        check.fail("start_date", "a date as YYYY-MM-DD, not \"\(startDate)\"")
+      }
     }
     if fields.contains(.endDate) {
       if let date = ServiceDate(iso: endDate) { itinerary.endDate = date } else { check.fail("end_date", "a date as YYYY-MM-DD, not \"\(endDate)\"") }
     }
     if itinerary.endDate < itinerary.startDate { check.fail("end_date", "the trip ends before it starts") }
     if fields.contains(.estimatedCost) {
-      itinerary.estimatedCost = check.money(estimatedCostMinor, currency: currency.isEmpty ? current.estimatedCost.currency : currency, field: "estimated_cost")
+      itinerary.estimatedCost = check.money(
+        estimatedCostMinor,
+        currency: currency.isEmpty ? current.estimatedCost.currency : currency,
+        field: "estimated_cost"
+      )
     }
     try check.finish()
     let members = Self.memberIDs(itinerary, invites).filter { $0 != userID }

@@ -86,7 +86,12 @@ extension ItineraryPlanner {
   }
 
   /// Replaces an expense (organiser or member).
-  public func updateExpense(userID: String, itineraryID: String, expenseID: String, _ draft: ItineraryExpenseDraft) async throws
+  public func updateExpense(
+    userID: String,
+    itineraryID: String,
+    expenseID: String,
+    _ draft: ItineraryExpenseDraft
+  ) async throws
     -> ItineraryExpense
   {
     let (itinerary, invites) = try visible(itineraryID, to: userID)
@@ -195,7 +200,11 @@ extension ItineraryPlanner {
     }
     try check.finish()
     let shares: [ItineraryExpense.Share]
-    switch ItineraryExpense.divide(amount, by: draft.settlement ? .exact : draft.split, among: draft.settlement ? [(parts[0].userID, amount.amountMinor)] : parts) {
+    switch ItineraryExpense.divide(
+      amount,
+      by: draft.settlement ? .exact : draft.split,
+      among: draft.settlement ? [(parts[0].userID, amount.amountMinor)] : parts
+    ) {
     case .success(let divided): shares = divided
     case .failure(let problem): throw ServiceError.invalid("expense.shares", problem.reason)
     }

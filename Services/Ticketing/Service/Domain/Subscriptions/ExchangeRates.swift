@@ -69,7 +69,9 @@ public struct ExchangeRates: Sendable, Hashable {
   }
 
   private static func parseCSV(_ text: String) throws -> ExchangeRates {
-    let lines = text.split(whereSeparator: \.isNewline).map { $0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) } }
+    let lines = text.split(whereSeparator: \.isNewline).map {
+      $0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    }
     guard lines.count >= 2, lines[0].first?.lowercased() == "date" else {
       throw ServiceError.invalid("content", "the CSV starts with \"Date, USD, …\": not the ECB's reference rates file")
     }

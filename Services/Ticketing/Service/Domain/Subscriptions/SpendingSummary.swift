@@ -107,13 +107,19 @@ public struct SpendingSummary: Sendable, Hashable {
     let monthSpent = Self.twelfth(grandYearly)
     if settings.monthlyBudgetMinor > 0, monthSpent > settings.monthlyBudgetMinor {
       notices.append(
-        BudgetNotice(category: nil, budget: Money(amountMinor: settings.monthlyBudgetMinor, currency: main), spent: Money(amountMinor: monthSpent, currency: main))
+        BudgetNotice(
+          category: nil,
+          budget: Money(amountMinor: settings.monthlyBudgetMinor, currency: main),
+          spent: Money(amountMinor: monthSpent, currency: main)
+        )
       )
     }
     let byCategory = Self.convertedByCategory(counted, userID: userID, to: main, rates: rates)
     for category in SubscriptionCategory.allCases {
       guard let budget = settings.categoryBudgets[category], let spent = byCategory[category], spent > budget else { continue }
-      notices.append(BudgetNotice(category: category, budget: Money(amountMinor: budget, currency: main), spent: Money(amountMinor: spent, currency: main)))
+      notices.append(
+        BudgetNotice(category: category, budget: Money(amountMinor: budget, currency: main), spent: Money(amountMinor: spent, currency: main))
+      )
     }
     self.budgetNotices = notices
   }
@@ -132,10 +138,14 @@ public struct SpendingSummary: Sendable, Hashable {
   }
 
   /// Per category, the monthly spend in `main` of the currencies that convert.
-  static func convertedByCategory(_ counted: [Subscription], userID: String, to main: String, rates: ExchangeRates?) -> [SubscriptionCategory: Int64] {
+  static func convertedByCategory(_ counted: [Subscription], userID: String, to main: String, rates: ExchangeRates?) -> [SubscriptionCategory: Int64]
+  {
     var yearly: [SubscriptionCategory: [String: Int64]] = [:]
     for subscription in counted {
-      yearly[subscription.details.category, default: [:]][subscription.details.price.currency, default: 0] += Self.yearly(subscription, userID: userID)
+      yearly[subscription.details.category, default: [:]][subscription.details.price.currency, default: 0] += Self.yearly(
+        subscription,
+        userID: userID
+      )
     }
     return yearly.mapValues { twelfth(ExchangeRates.rounded(converted($0, to: main, rates: rates).values.reduce(0, +))) }
   }
@@ -228,7 +238,9 @@ extension SubscriptionsDomain {
     )
   }
 
-  public func statistics(userID: String) async throws -> (
+  public func statistics(
+    userID: String
+  ) async throws -> (
     perCurrency: [SpendingSummary.CategoryFigures], converted: [SpendingSummary.CategoryFigures], ratesDate: CalendarDate?
   ) {
     let rates = try await store.exchangeRates()

@@ -214,7 +214,14 @@ public enum SubscriptionFile {
       return refuse(reason: "the price \"\(fields["Price", default: ""])\" is not an amount in \(currency)")
     }
     let category = wallosCategories[fields["Category", default: ""].trimmingCharacters(in: .whitespaces).lowercased()] ?? .other
-    var draft = draft(name: name, plan: fields["Notes", default: ""].count <= 60 ? fields["Notes", default: ""] : "", category: category, period: period, minor: minor, currency: currency)
+    var draft = draft(
+      name: name,
+      plan: fields["Notes", default: ""].count <= 60 ? fields["Notes", default: ""] : "",
+      category: category,
+      period: period,
+      minor: minor,
+      currency: currency
+    )
     let start = Subscription.renewal(start: next, period: period, number: -1)
     draft.startDate = start.description
     draft.automaticRenewal = fields["Renewal", default: "Automatic"].lowercased() != "manual"
@@ -334,7 +341,10 @@ extension SubscriptionsDomain {
   /// why. Each row's idempotency key is the file's digest and the row's line, so the same file
   /// again adds nothing. A row shared with someone who is not a friend is added unshared, and
   /// said so.
-  public func importFile(userID: String, content: String) async throws -> (
+  public func importFile(
+    userID: String,
+    content: String
+  ) async throws -> (
     format: SubscriptionFile.Format, added: [Subscription], problems: [SubscriptionFile.Problem]
   ) {
     if content.utf8.count > 1 << 20 { throw ServiceError.invalid("content", "a file of at most 1 MB") }

@@ -112,7 +112,11 @@ extension SubscriptionsDomain {
 
   /// The automatic payments of the dates from `subscription`'s next date until before `today`
   /// (up to its end), and the date it moves to.
-  static func automaticPayments(_ subscription: Subscription, today: CalendarDate, at now: Date) -> (
+  static func automaticPayments(
+    _ subscription: Subscription,
+    today: CalendarDate,
+    at now: Date
+  ) -> (
     payments: [SubscriptionPayment], next: CalendarDate
   ) {
     var payments: [SubscriptionPayment] = []
