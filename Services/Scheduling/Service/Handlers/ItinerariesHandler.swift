@@ -121,40 +121,36 @@ public struct ItinerariesHandler: Binario_Scheduling_V1_Itineraries.SimpleServic
     request: Binario_Scheduling_V1_UpdateItineraryEventRequest,
     context: ServerContext
   ) async throws -> Binario_Scheduling_V1_UpdateItineraryEventResponse {
-    // A mask names the fields; without one, those given; "*": all of them.
-    let fields: Set<ItineraryEventField>?
-    if request.updateMask.paths == ["*"] {
-      fields = nil
-    } else if request.hasUpdateMask, !request.updateMask.paths.isEmpty {
-      fields = try Self.fields(request.updateMask.paths, ItineraryEventField.self, prefix: "event.")
-    } else {
-      let event = request.event
-      let given: [(ItineraryEventField, Bool)] = [
-        (.title, !event.title.isEmpty), (.place, !event.place.isEmpty), (.latitude, event.latitude != 0),
+    let event = request.event
+    let fields = try Self.fields(
+      request.hasUpdateMask ? request.updateMask.paths : [],
+      prefix: "event.",
+      given: [
+        (ItineraryEventField.title, !event.title.isEmpty), (.place, !event.place.isEmpty), (.latitude, event.latitude != 0),
         (.longitude, event.longitude != 0), (.startsAt, event.hasStartsAt), (.endsAt, event.hasEndsAt), (.notes, !event.notes.isEmpty),
         (.cost, event.hasCost),
       ]
-      fields = Set(given.filter(\.1).map(\.0))
-    }
-    let event = try await planner.updateEvent(
+    )
+    let updated = try await planner.updateEvent(
       userID: try caller().userID,
       itineraryID: request.itineraryID,
       eventID: request.eventID,
-      ItineraryEventDraft(request.event),
+      ItineraryEventDraft(event),
       fields: fields
     )
-    return .with { $0.event = Binario_Scheduling_V1_ItineraryEvent(event) }
+    return .with { $0.event = Binario_Scheduling_V1_ItineraryEvent(updated) }
   }
 
-  /// A field mask's paths as fields (a path may start with `prefix`, the message's field name);
-  /// an unknown path is refused by name.
+  /// The fields a PATCH changes: those its mask's paths name (a path may start with `prefix`, the
+  /// message's field name; "*" names them all), or without a mask those `given`. An unknown path
+  /// is refused by name.
   static func fields<Field: RawRepresentable & CaseIterable & Hashable>(
     _ paths: [String],
-    _: Field.Type,
-    prefix: String = ""
-  ) throws
-    -> Set<Field> where Field.RawValue == String
-  {
+    prefix: String = "",
+    given: [(Field, Bool)]
+  ) throws -> Set<Field> where Field.RawValue == String {
+    if paths.isEmpty { return Set(given.filter(\.1).map(\.0)) }
+    if paths == ["*"] { return Set(Field.allCases) }
     var fields = Set<Field>()
     for path in paths {
       let name = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
@@ -175,18 +171,13 @@ public struct ItinerariesHandler: Binario_Scheduling_V1_Itineraries.SimpleServic
     request: Binario_Scheduling_V1_UpdateItineraryRequest,
     context: ServerContext
   ) async throws -> Binario_Scheduling_V1_UpdateItineraryResponse {
-    let fields: Set<ItineraryField>
-    if request.hasUpdateMask, !request.updateMask.paths.isEmpty, request.updateMask.paths != ["*"] {
-      fields = try Self.fields(request.updateMask.paths, ItineraryField.self)
-    } else if request.updateMask.paths == ["*"] {
-      fields = Set(ItineraryField.allCases)
-    } else {
-      let given: [(ItineraryField, Bool)] = [
-        (.name, !request.name.isEmpty), (.destination, !request.destination.isEmpty), (.startDate, !request.startDate.isEmpty),
+    let fields = try Self.fields(
+      request.hasUpdateMask ? request.updateMask.paths : [],
+      given: [
+        (ItineraryField.name, !request.name.isEmpty), (.destination, !request.destination.isEmpty), (.startDate, !request.startDate.isEmpty),
         (.endDate, !request.endDate.isEmpty), (.estimatedCost, request.hasEstimatedCost),
       ]
-      fields = Set(given.filter(\.1).map(\.0))
-    }
+    )
     let details = try await planner.update(
       userID: try caller().userID,
       itineraryID: request.itineraryID,
