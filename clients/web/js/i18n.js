@@ -98,11 +98,21 @@ export const calendarDate = (day) => (day ? format("calendarDate", (l) => new In
 /** A number with the locale's separators, at most `digits` decimals. */
 export const number = (value, digits = 2) => format(`number${digits}`, (l) => new Intl.NumberFormat(l, { maximumFractionDigits: digits })).format(value);
 
+const moneyFormat = (currency) => format(`money:${currency}`, (l) => new Intl.NumberFormat(l, { style: "currency", currency }));
+
+/** How many digits a currency's minor unit has (the yen none), as Intl knows it. */
+export const minorUnitDigits = (currency) => moneyFormat(currency).resolvedOptions().maximumFractionDigits;
+
 /** Money as the proto's JSON has it: `{amountMinor: "1250", currency: "EUR"}` (int64 is a string). */
 export function money(value) {
   if (!value) return "";
   const currency = value.currency || "EUR";
-  const formatter = format(`money:${currency}`, (l) => new Intl.NumberFormat(l, { style: "currency", currency }));
-  const digits = formatter.resolvedOptions().maximumFractionDigits;
-  return formatter.format(Number(value.amountMinor || 0) / 10 ** digits);
+  return moneyFormat(currency).format(Number(value.amountMinor || 0) / 10 ** minorUnitDigits(currency));
 }
+
+/** An amount typed in major units ("12,5" or "12.5") as the proto's Money. */
+export const moneyOf = (text, currency) =>
+  ({ amountMinor: String(Math.round(Number(String(text || 0).replace(",", ".")) * 10 ** minorUnitDigits(currency))), currency });
+
+/** The proto's Money in major units, for an input or a chart. */
+export const majorUnits = (value) => Number(value.amountMinor || 0) / 10 ** minorUnitDigits(value.currency || "EUR");

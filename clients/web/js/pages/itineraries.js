@@ -3,13 +3,12 @@
 
 import { api, segment } from "../api.js";
 import { h, replace, field, form, failure, announce, dateTime, money, enumText, fromZonedInput, toZonedInput } from "../dom.js";
-import { t, calendarDate } from "../i18n.js";
+import { t, calendarDate, moneyOf } from "../i18n.js";
 import { baseMapIn } from "../maps.js";
 
 /** "12 mag 2027 – 14 mag 2027" */
 const dates = (itinerary) => `${calendarDate(itinerary.startDate)} – ${calendarDate(itinerary.endDate)}`;
 
-const euros = (text) => ({ amountMinor: String(Math.round(Number(text || 0) * 100)), currency: "EUR" });
 
 export async function show(main) {
   const invites = h("section", { id: "itinerary-invites" });
@@ -22,7 +21,7 @@ export async function show(main) {
     field(t("itinerary.estimatedCost"), { name: "cost", type: "number", step: "0.01", min: "0" }),
   ], t("itinerary.create"), async (values, element) => {
     const created = await api("POST", "/v1/itineraries", {
-      name: values.name, destination: values.destination, startDate: values.startDate, endDate: values.endDate, estimatedCost: euros(values.cost),
+      name: values.name, destination: values.destination, startDate: values.startDate, endDate: values.endDate, estimatedCost: moneyOf(values.cost, "EUR"),
     });
     announce(t("itinerary.created", { name: values.name }));
     element.reset();
@@ -50,9 +49,6 @@ export async function show(main) {
   }
 }
 
-/** Minor units of a currency (the yen none), as Intl knows it. */
-const minorDigits = (currency) => new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits;
-const amountOf = (text, currency) => ({ amountMinor: String(Math.round(Number(String(text || 0).replace(",", ".")) * 10 ** minorDigits(currency))), currency });
 const currencies = ["EUR", "CHF", "USD", "GBP"];
 /** A person by name, with their email (names are not unique). */
 const person = (name, email) => (name && email ? `${name} (${email})` : name || email || t("itinerary.someoneWhoLeft"));
@@ -111,7 +107,7 @@ export async function showOne(main, { params }) {
     ], t("subs.save"), async (values) => {
       await api("PATCH", path, {
         name: values.name, destination: values.destination, startDate: values.startDate, endDate: values.endDate,
-        estimatedCost: amountOf(values.cost, (itinerary.estimatedCost || {}).currency || "EUR"),
+        estimatedCost: moneyOf(values.cost, (itinerary.estimatedCost || {}).currency || "EUR"),
         updateMask: ["name", "destination", "startDate", "endDate", "estimatedCost"].join(),
       });
       announce(t("itinerary.saved"));
@@ -167,7 +163,7 @@ function events(itinerary, path, reload) {
     ], editing ? t("subs.save") : t("subs.addButton"), async (entered) => {
       const body = {
         title: entered.title, place: entered.place, startsAt: fromZonedInput(entered.startsAt).toISOString(),
-        notes: entered.notes, cost: amountOf(entered.cost, (itinerary.estimatedCost || {}).currency || "EUR"),
+        notes: entered.notes, cost: moneyOf(entered.cost, (itinerary.estimatedCost || {}).currency || "EUR"),
         latitude: Number(entered.latitude || 0), longitude: Number(entered.longitude || 0),
         ...(entered.endsAt ? { endsAt: fromZonedInput(entered.endsAt).toISOString() } : {}),
       };
@@ -250,12 +246,12 @@ async function drawMoney(section, itinerary, path, members, names, me) {
     const value = (member) => values[`value:${member.userId}`] || "0";
     const parts = chosen.map((member) => ({
       userId: member.userId,
-      value: values.split === "SPLIT_METHOD_EXACT" ? amountOf(value(member), values.currency).amountMinor
+      value: values.split === "SPLIT_METHOD_EXACT" ? moneyOf(value(member), values.currency).amountMinor
         : values.split === "SPLIT_METHOD_PERCENTAGES" ? String(Math.round(Number(value(member)) * 100))
           : String(Math.round(Number(value(member)) || 0)),
     }));
     await api("POST", `${path}/expenses`, {
-      expense: { description: values.description, amount: amountOf(values.amount, values.currency), paidByUserId: values.paidBy, split: values.split, shares: parts, eventId: values.eventId || "" },
+      expense: { description: values.description, amount: moneyOf(values.amount, values.currency), paidByUserId: values.paidBy, split: values.split, shares: parts, eventId: values.eventId || "" },
       idempotencyKey: crypto.randomUUID(),
     });
     announce(t("subs.added", { name: values.description }));

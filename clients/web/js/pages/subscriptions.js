@@ -7,7 +7,7 @@
 import { api, segment } from "../api.js";
 import { h, replace, field, form, failure, announce, money, enumText, initialCapital, today } from "../dom.js";
 import { chart, colours } from "../charts.js";
-import { t, calendarDate, number } from "../i18n.js";
+import { t, calendarDate, number, moneyOf, majorUnits, minorUnitDigits } from "../i18n.js";
 import { chartJs } from "../libraries.js";
 
 const categoryText = (category) => enumText(category);
@@ -18,12 +18,8 @@ const path = (subscription) => `/v1/me/subscriptions/${segment(subscription.subs
 /** The currencies the form offers; any other comes from an edited subscription. */
 const currencies = ["EUR", "USD", "GBP", "CHF", "JPY", "SEK", "DKK", "NOK", "PLN", "CZK"];
 
-/** How many minor units a currency has (the yen none), as the browser's Intl knows it. */
-function minorDigits(currency) {
-  return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits;
-}
-const toMinor = (text, currency) => String(Math.round(Number(String(text).replace(",", ".")) * 10 ** minorDigits(currency)));
-const fromMinor = (value) => (value ? Number(value.amountMinor || 0) / 10 ** minorDigits(value.currency || "EUR") : "");
+const toMinor = (text, currency) => moneyOf(text, currency).amountMinor;
+const fromMinor = (value) => (value ? majorUnits(value) : "");
 
 /** The pages of SubscribeME, each a link in a row under the heading. */
 function tabs(current) {
@@ -331,7 +327,7 @@ export async function showSettings(main) {
     const budgets = new Map((settings.categoryBudgets || []).map((budget) => [budget.category, budget.amountMinor]));
     const main_ = settings.mainCurrency || "EUR";
     const known = [...new Set([main_, "EUR", ...(rates.rates || []).map((rate) => rate.currency)])].sort();
-    const inMain = (minor) => (minor && Number(minor) > 0 ? Number(minor) / 10 ** minorDigits(main_) : "");
+    const inMain = (minor) => (minor && Number(minor) > 0 ? Number(minor) / 10 ** minorUnitDigits(main_) : "");
     replace(section, form(t("subs.settings"), [
       field(t("subs.defaultReminder"), { name: "reminderDays", type: "number", min: 0, max: 60, required: true, value: settings.reminderDays ?? 3 }, t("subs.defaultReminderHint")),
       field(t("subs.homeRenewals"), { name: "homeRenewals", type: "number", min: 1, max: 10, required: true, value: settings.homeRenewals || 2 }),
