@@ -191,7 +191,7 @@ templates = {}
 for path in sources:
     text = path.read_text()
     if "PersonText" not in text and not re.search(
-        message_cases + r"|\.invalid\(|\bfail\(|GatewayRefusal|HTTPErrorBody|PeerNotification|OutboxMessage|Email\(|TextMessage\(", text
+        message_cases + r"|\.invalid\(|\bfail\(|GatewayRefusal|HTTPErrorBody|PeerNotification|NotificationContent\(|OutboxMessage|Email\(|TextMessage\(", text
     ):
         continue
     where = lambda index: f"{path.relative_to(root)}:{text.count(chr(10), 0, index) + 1}"

@@ -55,6 +55,9 @@ public protocol AccountDirectory: Sendable {
   func areFriends(_ userID: String, _ otherUserID: String) async throws -> Bool
   /// Whether `userID` saved `email` as a contact who has not registered yet.
   func isPendingContact(userID: String, email: String) async throws -> Bool
+  /// Sends a friend request from `userID` to `otherUserID` for them; `true` when they are friends
+  /// now (already, or `otherUserID` had asked and that request is accepted).
+  func sendFriendRequest(from userID: String, to otherUserID: String) async throws -> Bool
   /// The user's default card (`paymentMethodID` empty), or the one named; `nil` when they have
   /// none. `NOT_FOUND` when the account is gone or the card is not theirs.
   func card(userID: String, paymentMethodID: String) async throws -> CardOnFile?

@@ -282,17 +282,28 @@ struct SchedulingTests {
         ).itinerary
         let id = created.itineraryID
 
-        // Only friends: a stranger is refused; the friend and the contact by email are invited.
+        // By id only friends: a stranger's id is refused. The friend and the contact by email are
+        // invited; the stranger by email is sent a friend request, and the invite waits for it.
+        let samID = try await identity.getMe(.init(), metadata: bearer(stranger)).profile.userID
         let notFriends = await #expect(throws: RPCError.self) {
           _ = try await itineraries.inviteToItinerary(
             .with {
               $0.itineraryID = id
-              $0.email = "sam@example.com"
+              $0.userID = samID
             },
             metadata: bearer(organiser)
           )
         }
         #expect(notFriends?.code == .failedPrecondition)
+        let toSam = try await itineraries.inviteToItinerary(
+          .with {
+            $0.itineraryID = id
+            $0.email = "sam@example.com"
+          },
+          metadata: bearer(organiser)
+        ).invite
+        #expect(toSam.awaitsFriendship && toSam.inviteeUserID == samID && toSam.status == .pending)
+        #expect(try await itineraries.listItineraryInvites(.init(), metadata: bearer(stranger)).invites.isEmpty)
         let fredID = try await identity.getMe(.init(), metadata: bearer(friend)).profile.userID
         _ = try await itineraries.inviteToItinerary(
           .with {
@@ -367,8 +378,54 @@ struct SchedulingTests {
         let organiserInbox = try await notifications.listNotifications(.init(), metadata: bearer(organiser))
         #expect(organiserInbox.notifications.map(\.title).contains { $0.contains("Villa Melzi gardens") })
 
-        // Kay registers with the invited address: the invite is theirs now.
+        // Sam accepts Olga's friend request: identity's FriendshipStarted hands Sam the invite.
+        let samsRequest = try await identity.listFriendRequests(.init(), metadata: bearer(stranger)).incoming
+        #expect(samsRequest.map(\.from.email) == ["olga@example.com"])
+        _ = try await identity.respondToFriendRequest(
+          .with {
+            $0.requestID = samsRequest[0].requestID
+            $0.accept = true
+          },
+          metadata: bearer(stranger)
+        )
+        let samsInvites = try await eventually("the invite waiting for the friendship reaches Sam") {
+          let invites = try await itineraries.listItineraryInvites(.init(), metadata: bearer(stranger)).invites
+          return invites.isEmpty ? nil : invites
+        }
+        #expect(samsInvites.map(\.invite.inviteID) == [toSam.inviteID] && !samsInvites[0].invite.awaitsFriendship)
+        #expect(try await notifications.listNotifications(.init(), metadata: bearer(stranger)).notifications.first?.kind == .itineraryInvite)
+
+        // Dan, a stranger too, declines the friend request: the invite is declined with it.
+        let dan = try await identity.signUp(email: "dan@example.com", firstName: "Dan", admin: admin)
+        let toDan = try await itineraries.inviteToItinerary(
+          .with {
+            $0.itineraryID = id
+            $0.email = "dan@example.com"
+          },
+          metadata: bearer(organiser)
+        ).invite
+        #expect(toDan.awaitsFriendship)
+        let dansRequest = try await identity.listFriendRequests(.init(), metadata: bearer(dan)).incoming[0]
+        _ = try await identity.respondToFriendRequest(
+          .with {
+            $0.requestID = dansRequest.requestID
+            $0.accept = false
+          },
+          metadata: bearer(dan)
+        )
+        _ = try await eventually("the invite is declined with the friend request") {
+          let invites = try await itineraries.getItinerary(.with { $0.itineraryID = id }, metadata: bearer(organiser)).itinerary.invites
+          return invites.first { $0.inviteID == toDan.inviteID && $0.status == .rejected }
+        }
+        #expect(try await itineraries.listItineraryInvites(.init(), metadata: bearer(dan)).invites.isEmpty)
+
+        // Kay registers with the invited address: identity's AddressConfirmed makes the invite
+        // theirs, and tells the organiser.
         let kay = try await identity.signUp(email: "kay@example.com", firstName: "Kay", admin: admin)
+        _ = try await eventually("the organiser hears Kay joined") {
+          let inbox = try await notifications.listNotifications(.init(), metadata: bearer(organiser)).notifications
+          return inbox.first { $0.title.hasPrefix("Kay") && $0.title.hasSuffix("joined Binario") }
+        }
         let kaysInvites = try await itineraries.listItineraryInvites(.init(), metadata: bearer(kay)).invites
         #expect(kaysInvites.map(\.invite.inviteID) == [toKay.inviteID])
         _ = try await itineraries.respondToItineraryInvite(

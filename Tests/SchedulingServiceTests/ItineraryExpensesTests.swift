@@ -24,6 +24,7 @@ struct ItineraryExpensesTests {
     func card(userID: String, paymentMethodID: String) async throws -> CardOnFile? { nil }
     func areFriends(_ userID: String, _ otherUserID: String) async throws -> Bool { true }
     func isPendingContact(userID: String, email: String) async throws -> Bool { false }
+    func sendFriendRequest(from userID: String, to otherUserID: String) async throws -> Bool { false }
   }
 
   /// Delivered nowhere: what is told is read from the inbox.

@@ -63,6 +63,7 @@ struct NotificationCentreTests {
     func card(userID: String, paymentMethodID: String) async throws -> CardOnFile? { nil }
     func areFriends(_ userID: String, _ otherUserID: String) async throws -> Bool { false }
     func isPendingContact(userID: String, email: String) async throws -> Bool { false }
+    func sendFriendRequest(from userID: String, to otherUserID: String) async throws -> Bool { false }
   }
 
   private func withCentre(

@@ -79,9 +79,11 @@ struct SchedulingCommand: EventLoopCommand {
       // ended, clients reconnect with their cursor and miss nothing.
       context.onGracefulShutdown { centre.broadcaster.close() }
       // Identity's events: a deleted account's itineraries, inbox and devices erased; friends
-      // who part leave each other's itineraries.
+      // who part leave each other's itineraries; invites that waited for a friendship or an
+      // account go out.
       let identityEvents = IdentityEvents(
         accounts: AccountLifecycle(store: store, clock: clock, notifications: centre),
+        itineraries: planner,
         logger: context.logger
       )
       try context.subscribe(to: IdentityPeer.self, database: store.database, types: IdentityEvents.types, handle: identityEvents.handle)

@@ -128,6 +128,7 @@ extension MethodAccessPolicy {
     Binario_Identity_V1_Identity.Method.RevokeRole.descriptor: .level(.admin),
     Binario_Identity_V1_Identity.Method.SendEmergencyAlert.descriptor: .level(.public),
     Binario_Identity_V1_Identity.Method.SendFriendRequest.descriptor: .level(.signedIn),
+    Binario_Identity_V1_Identity.Method.SendFriendRequestFor.descriptor: .internal(allowedPeers: [WorkloadIdentity.scheduling]),
     Binario_Identity_V1_Identity.Method.SetDefaultPaymentMethod.descriptor: .level(.signedIn),
     Binario_Identity_V1_Identity.Method.UpdateAccount.descriptor: .level(.admin),
     Binario_Identity_V1_Identity.Method.UpdateEmergencyContact.descriptor: .level(.signedIn),

@@ -45,6 +45,8 @@ extension PersonText {
       "%@ Nota: %@ %@",
     "%@ Your share is now %@.":
       "%@ La tua quota ora è %@.",
+    "%@ accepted your friend request":
+      "%@ ha accettato la tua richiesta di amicizia",
     "%@ added you on Binario":
       "%@ ti ha aggiunto su Binario",
     "%@ answered HTTP %@":
@@ -153,6 +155,8 @@ extension PersonText {
       "%@ è l'ultimo amministratore; nomina un altro amministratore prima di revocare questo ruolo",
     "%@ joined %@":
       "%@ si è unito a %@",
+    "%@ joined Binario":
+      "%@ si è iscritto a Binario",
     "%@ km is beyond the fare table's distance bands":
       "%@ km è oltre le fasce di distanza della tabella tariffaria",
     "%@ leaves %@ minutes early":
@@ -299,6 +303,8 @@ extension PersonText {
       "Se senti irritazione a occhi, gola o petto, valuta di ridurre le attività intense all'aperto.",
     "It was taken out of the timetable.":
       "È stato tolto dall'orario.",
+    "Its organiser left Binario, so the trip to %@ is no longer planned.":
+      "Il suo organizzatore ha lasciato Binario, quindi il viaggio a %@ non è più in programma.",
     "Its owner left Binario, so you no longer share %@ (%@).":
       "Il titolare ha lasciato Binario, quindi non condividi più %@ (%@).",
     "Its stops changed.":
@@ -351,6 +357,8 @@ extension PersonText {
       "Corsa annullata",
     "Ride update":
       "Aggiornamento della corsa",
+    "Someone you are no longer friends with is no longer part of the trip to %@.":
+      "Una persona con cui non sei più amico non fa più parte del viaggio a %@.",
     "Someone you are no longer friends with no longer shares it.":
       "Una persona con cui non sei più amico non lo condivide più.",
     "Someone you shared it with left Binario.":
@@ -397,6 +405,8 @@ extension PersonText {
       "Il taxi diretto a %@ è fuori servizio; stiamo offrendo la tua corsa a un altro.",
     "Then %@ %@, your share %@: cancel it before if you do not want to keep it.":
       "Poi %@ %@, la tua quota %@: disdici prima se non vuoi tenerlo.",
+    "They declined your friend request, so your invite to the trip to %@ was declined with it.":
+      "Ha rifiutato la tua richiesta di amicizia, quindi anche il tuo invito al viaggio a %@ è stato rifiutato.",
     "Very poor":
       "Molto scadente",
     "Welcome to %@":
@@ -405,12 +415,16 @@ extension PersonText {
       "Benvenuto a %@ — %@ %@ %@",
     "Yearly pass %@ from %@":
       "Abbonamento annuale %@ dal %@",
+    "You and its organiser are no longer friends, so you are no longer part of the trip to %@.":
+      "Tu e il suo organizzatore non siete più amici, quindi non fai più parte del viaggio a %@.",
     "You and its owner are no longer friends, so %@ is no longer shared with you.":
       "Tu e il titolare non siete più amici, quindi %@ non è più condiviso con te.",
     "You are no longer on %@":
       "Non fai più parte di %@",
     "You are the only one in your shared taxi at %@ for now; your fare is %@.":
       "Per ora sei l'unico nel tuo taxi condiviso delle %@; la tua tariffa è %@.",
+    "You left %@":
+      "Hai lasciato %@",
     "You no longer share %@":
       "Non condividi più %@",
     "You were marked absent":
@@ -425,6 +439,10 @@ extension PersonText {
       "La tua prova gratuita di %@ termina domani",
     "Your friend":
       "Il tuo amico",
+    "Your invite to %@ is now theirs to answer.":
+      "Ora può rispondere al tuo invito a %@.",
+    "Your invite to %@ now waits for their answer.":
+      "Il tuo invito a %@ ora attende la sua risposta.",
     "Your invite to %@ was withdrawn":
       "Il tuo invito a %@ è stato ritirato",
     "Your ride %@ is %@.":
@@ -547,6 +565,8 @@ extension PersonText {
       "un id di metodo di pagamento",
     "a payment method on file (add a card with AddPaymentMethod)":
       "un metodo di pagamento registrato (aggiungi una carta con AddPaymentMethod)",
+    "a person cannot befriend themselves":
+      "una persona non può fare amicizia con sé stessa",
     "a phone number is required":
       "serve un numero di telefono",
     "a pickup position or address is required":

@@ -39,6 +39,15 @@ public struct IdentityAccountDirectory: AccountDirectory {
     ).pendingContact
   }
 
+  public func sendFriendRequest(from userID: String, to otherUserID: String) async throws -> Bool {
+    try await identity.sendFriendRequestFor(
+      .with {
+        $0.userID = userID
+        $0.otherUserID = otherUserID
+      }
+    ).friends
+  }
+
   public func card(userID: String, paymentMethodID: String) async throws -> CardOnFile? {
     do {
       let response = try await identity.getDefaultPaymentMethod(

@@ -40,6 +40,8 @@ final class FakeAccounts: AccountDirectory {
 
   func isPendingContact(userID: String, email: String) async throws -> Bool { false }
 
+  func sendFriendRequest(from userID: String, to otherUserID: String) async throws -> Bool { false }
+
   func card(userID: String, paymentMethodID: String) async throws -> CardOnFile? {
     cardLookups.withLock { $0 += 1 }
     return known.withLock { $0[userID]?.card }

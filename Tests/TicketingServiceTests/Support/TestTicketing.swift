@@ -103,6 +103,8 @@ final class FakeAccounts: AccountDirectory {
 
   func isPendingContact(userID: String, email: String) async throws -> Bool { false }
 
+  func sendFriendRequest(from userID: String, to otherUserID: String) async throws -> Bool { false }
+
   func befriend(_ a: String, _ b: String) {
     _ = friendships.withLock { $0.insert([a, b].sorted()) }
   }

@@ -35,6 +35,31 @@ extension IdentityDomain {
     return try await store.hasPendingContact(accountID: id, email: email)
   }
 
+  /// A friend request from `userID` to `otherID`, sent for `userID` by a service they asked (an
+  /// itinerary invite). Returns whether they are friends now: already, or because `otherID` had
+  /// asked `userID` and that request is accepted (both want it). A request already sent stays
+  /// as it is.
+  public func sendFriendRequest(for rawID: String, to rawOther: String) async throws -> Bool {
+    let userID = try Self.requiredID(rawID, field: "user_id", what: "a user id")
+    let otherID = try Self.requiredID(rawOther, field: "other_user_id", what: "a user id")
+    if userID == otherID { throw ServiceError.invalid("other_user_id", "a person cannot befriend themselves") }
+    guard let other = try await store.account(id: otherID) else { throw ServiceError.notFound("no account \(otherID)") }
+    guard try await store.account(id: userID) != nil else { throw ServiceError.notFound("no account \(userID)") }
+    if try await store.areFriends(userID, otherID) { return true }
+    let requests = try await store.friendRequests(of: userID)
+    if let theirs = requests.incoming.first(where: { $0.from.userID == otherID }) {
+      try await store.resolveFriendRequest(theirs, accept: true, at: clock.now())
+      return true
+    }
+    if requests.outgoing.contains(where: { $0.to.userID == otherID }) { return false }
+    do {
+      _ = try await store.insertFriendRequest(id: Self.newID(), from: userID, to: other.id, at: clock.now())
+    } catch StoreConflict.duplicate {
+      // Sent meanwhile by another call: the request waits either way.
+    }
+    return false
+  }
+
   /// A user's card with its provider token, for a service that charges it: the default (`nil`
   /// when none) or the one named; `NOT_FOUND` for an unknown user.
   /// - Parameter paymentMethodID: Empty for the default; else that method, which must be the

@@ -28,6 +28,14 @@ extension IdentityHandler {
     return .with { $0.pendingContact = pending }
   }
 
+  public func sendFriendRequestFor(
+    request: Binario_Identity_V1_SendFriendRequestForRequest,
+    context: ServerContext
+  ) async throws -> Binario_Identity_V1_SendFriendRequestForResponse {
+    let friends = try await domain.sendFriendRequest(for: request.userID, to: request.otherUserID)
+    return .with { $0.friends = friends }
+  }
+
   public func getDefaultPaymentMethod(
     request: Binario_Identity_V1_GetDefaultPaymentMethodRequest,
     context: ServerContext

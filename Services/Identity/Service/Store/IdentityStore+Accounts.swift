@@ -38,7 +38,7 @@ extension IdentityStore {
           try Self.writeExternalLogin(externalLogin, db)
         }
         if account.emailConfirmed {
-          try Self.befriendPendingContacts(db, accountID: account.id, at: account.createdAt)
+          try addressConfirmed(db, accountID: account.id, at: account.createdAt)
         }
       }
     } catch let error as DatabaseError where error.isUniqueViolation {

@@ -56,21 +56,18 @@ extension IdentityStore {
     }
   }
 
-  /// Turns every contact saved with the account's (just confirmed) address into a friendship.
-  static func befriendPendingContacts(_ db: Database, accountID: String, at now: Date) throws {
+  /// The account's address was just confirmed: records `AddressConfirmed`, and turns every
+  /// contact saved with that address into a friendship (`FriendshipStarted` for each).
+  func addressConfirmed(_ db: Database, accountID: String, at now: Date) throws {
     guard let email = try String.fetchOne(db.cachedStatement(sql: "SELECT email FROM account WHERE id = ?"), arguments: [accountID])
     else { return }
+    try recordAddressConfirmed(accountID, email: email, at: now, db)
     let savers = try String.fetchAll(
       db.cachedStatement(sql: "SELECT account_id FROM pending_contact WHERE email = ? AND account_id != ?"),
       arguments: [email, accountID]
     )
     for saver in savers {
-      for (account, friend) in [(saver, accountID), (accountID, saver)] {
-        try db.execute(
-          sql: "INSERT OR IGNORE INTO friendship (account_id, friend_id, created_at) VALUES (?, ?, ?)",
-          arguments: [account, friend, now.storedValue]
-        )
-      }
+      try befriend(saver, accountID, at: now, db)
       try db.execute(
         sql: """
           DELETE FROM friend_request
@@ -80,5 +77,18 @@ extension IdentityStore {
       )
     }
     try db.execute(sql: "DELETE FROM pending_contact WHERE email = ?", arguments: [email])
+  }
+
+  /// Makes `a` and `b` friends both ways, recording `FriendshipStarted` unless they already were.
+  func befriend(_ a: String, _ b: String, at now: Date, _ db: Database) throws {
+    var started = false
+    for (account, friend) in [(a, b), (b, a)] {
+      try db.execute(
+        sql: "INSERT OR IGNORE INTO friendship (account_id, friend_id, created_at) VALUES (?, ?, ?)",
+        arguments: [account, friend, now.storedValue]
+      )
+      started = started || db.changesCount > 0
+    }
+    if started { try recordFriendshipStarted(a, b, at: now, db) }
   }
 }

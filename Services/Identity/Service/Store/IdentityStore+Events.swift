@@ -31,6 +31,30 @@ extension IdentityStore {
     try events.record(event, subjects: [a, b], at: now, in: db)
   }
 
+  func recordFriendshipStarted(_ a: String, _ b: String, at now: Date, _ db: Database) throws {
+    let event = Binario_Identity_V1_FriendshipStarted.with {
+      $0.userID = a
+      $0.friendID = b
+    }
+    try events.record(event, subjects: [a, b], at: now, in: db)
+  }
+
+  func recordFriendRequestDeclined(from: String, to: String, at now: Date, _ db: Database) throws {
+    let event = Binario_Identity_V1_FriendRequestDeclined.with {
+      $0.fromUserID = from
+      $0.toUserID = to
+    }
+    try events.record(event, subjects: [from, to], at: now, in: db)
+  }
+
+  func recordAddressConfirmed(_ accountID: String, email: String, at now: Date, _ db: Database) throws {
+    let event = Binario_Identity_V1_AddressConfirmed.with {
+      $0.userID = accountID
+      $0.email = email
+    }
+    try events.record(event, subjects: [accountID], at: now, in: db)
+  }
+
   /// The account's name, verified phone and default card as they are now in this transaction.
   func recordAccountProfileChanged(_ accountID: String, at now: Date, _ db: Database) throws {
     guard let event = try Self.accountProfile(accountID, db) else { return }

@@ -27,7 +27,7 @@ extension IdentityStore {
           arguments: [login.accountID]
         )
         try db.execute(sql: "DELETE FROM email_confirmation WHERE account_id = ?", arguments: [login.accountID])
-        try Self.befriendPendingContacts(db, accountID: login.accountID, at: login.createdAt)
+        try addressConfirmed(db, accountID: login.accountID, at: login.createdAt)
       }
     }
   }

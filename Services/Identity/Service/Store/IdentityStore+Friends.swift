@@ -42,22 +42,21 @@ extension IdentityStore {
   }
 
   /// Removes the request; if `accept`, the two become friends (in the same transaction), and a
-  /// request the other way, if any, goes too.
+  /// request the other way, if any, goes too. Records `FriendshipStarted` or
+  /// `FriendRequestDeclined`.
   public func resolveFriendRequest(_ request: FriendRequest, accept: Bool, at now: Date) async throws {
     try await pool.write { db in
       try db.execute(sql: "DELETE FROM friend_request WHERE id = ?", arguments: [request.id])
-      guard accept else { return }
       let (a, b) = (request.from.userID, request.to.userID)
+      guard accept else {
+        try recordFriendRequestDeclined(from: a, to: b, at: now, db)
+        return
+      }
       try db.execute(
         sql: "DELETE FROM friend_request WHERE from_account_id = ? AND to_account_id = ?",
         arguments: [b, a]
       )
-      for (account, friend) in [(a, b), (b, a)] {
-        try db.execute(
-          sql: "INSERT OR IGNORE INTO friendship (account_id, friend_id, created_at) VALUES (?, ?, ?)",
-          arguments: [account, friend, now.storedValue]
-        )
-      }
+      try befriend(a, b, at: now, db)
     }
   }
 

@@ -50,7 +50,7 @@ extension IdentityStore {
           arguments: [email, email, accountID, email, email]
         )
         try db.execute(sql: "DELETE FROM email_confirmation WHERE account_id = ?", arguments: [accountID])
-        try Self.befriendPendingContacts(db, accountID: accountID, at: now)
+        try addressConfirmed(db, accountID: accountID, at: now)
       }
     } catch let error as DatabaseError where error.isUniqueViolation {
       throw StoreConflict.emailTaken

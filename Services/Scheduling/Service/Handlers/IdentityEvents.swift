@@ -8,13 +8,18 @@ public struct IdentityEvents: Sendable {
   public static let types = [
     Binario_Identity_V1_AccountDeleted.protoMessageName,
     Binario_Identity_V1_FriendshipEnded.protoMessageName,
+    Binario_Identity_V1_FriendshipStarted.protoMessageName,
+    Binario_Identity_V1_FriendRequestDeclined.protoMessageName,
+    Binario_Identity_V1_AddressConfirmed.protoMessageName,
   ]
 
   let accounts: AccountLifecycle
+  let itineraries: ItineraryPlanner
   let logger: Logger
 
-  public init(accounts: AccountLifecycle, logger: Logger) {
+  public init(accounts: AccountLifecycle, itineraries: ItineraryPlanner, logger: Logger) {
     self.accounts = accounts
+    self.itineraries = itineraries
     self.logger = logger
   }
 
@@ -34,6 +39,21 @@ public struct IdentityEvents: Sendable {
     if event.is(Binario_Identity_V1_FriendshipEnded.self) {
       let ended = try event.payload(as: Binario_Identity_V1_FriendshipEnded.self)
       try await accounts.friendshipEnded(ended.userID, ended.friendID, position: event.position)
+      return .applied
+    }
+    if event.is(Binario_Identity_V1_FriendshipStarted.self) {
+      let started = try event.payload(as: Binario_Identity_V1_FriendshipStarted.self)
+      try await itineraries.friendshipStarted(started.userID, started.friendID, position: event.position)
+      return .applied
+    }
+    if event.is(Binario_Identity_V1_FriendRequestDeclined.self) {
+      let declined = try event.payload(as: Binario_Identity_V1_FriendRequestDeclined.self)
+      try await itineraries.friendRequestDeclined(from: declined.fromUserID, to: declined.toUserID, position: event.position)
+      return .applied
+    }
+    if event.is(Binario_Identity_V1_AddressConfirmed.self) {
+      let confirmed = try event.payload(as: Binario_Identity_V1_AddressConfirmed.self)
+      try await itineraries.addressConfirmed(userID: confirmed.userID, email: confirmed.email, position: event.position)
       return .applied
     }
     return .ignored

@@ -296,6 +296,7 @@ extension Binario_Scheduling_V1_ItineraryInvite {
       }
     invitedAt = Google_Protobuf_Timestamp(date: invite.invitedAt)
     if let answered = invite.answeredAt { answeredAt = Google_Protobuf_Timestamp(date: answered) }
+    awaitsFriendship = invite.awaitsFriendship
   }
 }
 

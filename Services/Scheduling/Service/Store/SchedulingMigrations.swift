@@ -317,4 +317,9 @@ public enum SchedulingMigrations {
           """
       )
     }
+    // An invite to a registered person who is not yet the organiser's friend waits for the
+    // friendship (identity's FriendshipStarted releases it, FriendRequestDeclined declines it).
+    .add("v11-invites-await-friendship") { db in
+      try db.execute(sql: "ALTER TABLE itinerary_invite ADD COLUMN awaits_friendship INTEGER NOT NULL DEFAULT 0")
+    }
 }

@@ -91,32 +91,26 @@ extension SchedulingStore {
         guard existing.status == .rejected || existing.status == .left else { throw StoreConflict.duplicate }
         saved.id = existing.id
         try db.execute(
-          sql: "UPDATE itinerary_invite SET status = 'pending', invited_at = ?, answered_at = NULL WHERE id = ?",
-          arguments: [invite.invitedAt.timeIntervalSince1970, existing.id]
+          sql: """
+            UPDATE itinerary_invite SET status = 'pending', invited_at = ?, answered_at = NULL, awaits_friendship = ?
+            WHERE id = ?
+            """,
+          arguments: [invite.invitedAt.timeIntervalSince1970, invite.awaitsFriendship, existing.id]
         )
       } else {
         try db.execute(
           sql: """
-            INSERT INTO itinerary_invite (id, itinerary_id, invitee_user_id, invitee_email, status, invited_at)
-            VALUES (?, ?, ?, ?, 'pending', ?)
+            INSERT INTO itinerary_invite (id, itinerary_id, invitee_user_id, invitee_email, status, invited_at, awaits_friendship)
+            VALUES (?, ?, ?, ?, 'pending', ?, ?)
             """,
           arguments: [
             invite.id, invite.itineraryID, invite.inviteeUserID, invite.inviteeEmail, invite.invitedAt.timeIntervalSince1970,
+            invite.awaitsFriendship,
           ]
         )
       }
       try Self.send(notice, db, at: invite.invitedAt, onCommitted: onCommitted)
       return saved
-    }
-  }
-
-  /// Gives the invites waiting for `email`'s account to `userID`, now that it exists.
-  public func claimEmailInvites(email: String, userID: String) async throws {
-    try await pool.write { db in
-      try db.execute(
-        sql: "UPDATE OR IGNORE itinerary_invite SET invitee_user_id = ? WHERE invitee_email = ? AND invitee_user_id = ''",
-        arguments: [userID, email]
-      )
     }
   }
 
@@ -129,6 +123,7 @@ extension SchedulingStore {
             SELECT itinerary_invite.* FROM itinerary_invite
             JOIN itinerary ON itinerary.id = itinerary_invite.itinerary_id AND itinerary.status = 'active'
             WHERE itinerary_invite.invitee_user_id = ? AND itinerary_invite.status = 'pending'
+              AND itinerary_invite.awaits_friendship = 0
             ORDER BY itinerary_invite.invited_at, itinerary_invite.rowid
             """
         ),
@@ -261,7 +256,8 @@ extension SchedulingStore {
       inviteeEmail: row["invitee_email"],
       status: ItineraryInvite.Status(rawValue: row["status"]) ?? .pending,
       invitedAt: Date(timeIntervalSince1970: row["invited_at"]),
-      answeredAt: (row["answered_at"] as Double?).map(Date.init(timeIntervalSince1970:))
+      answeredAt: (row["answered_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+      awaitsFriendship: row["awaits_friendship"]
     )
   }
 }

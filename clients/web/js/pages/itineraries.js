@@ -131,6 +131,7 @@ export async function showOne(main, { params }) {
       person(invite.inviteeName, invite.inviteeEmail), ` — ${enumText(invite.status)}`,
       invite.invitedByName ? ` · ${t("itinerary.invitedBy", { name: invite.invitedByName })}` : "",
       !invite.inviteeUserId ? ` · ${t("itinerary.waitsForSignUp")}` : "",
+      invite.awaitsFriendship ? ` · ${t("itinerary.waitsForFriendship")}` : "",
       organiser && invite.status === "INVITE_STATUS_PENDING" ? [" ", act(t("itinerary.cancelInvite"), "DELETE", `/invites/${segment(invite.inviteId)}`, undefined, t("itinerary.inviteCancelled"))] : null)))) : null,
     organiser ? inviteForm(path, await api("GET", "/v1/friends").catch(() => ({})), reload) : null);
 }
@@ -305,15 +306,21 @@ function inviteForm(path, friends, reload) {
     field(t("itinerary.contactName"), { name: "name", placeholder: "Kay" }),
     field(t("itinerary.contactEmail"), { name: "email", type: "email" }),
   ], t("itinerary.invite"), async (values) => {
-    let body;
-    if (values.who.startsWith("user:")) body = { userId: values.who.slice(5) };
-    else if (values.who.startsWith("email:")) body = { email: values.who.slice(6) };
+    let invite;
+    if (values.who.startsWith("user:")) invite = await api("POST", `${path}/invites`, { userId: values.who.slice(5) });
+    else if (values.who.startsWith("email:")) invite = await api("POST", `${path}/invites`, { email: values.who.slice(6) });
     else {
-      await api("POST", "/v1/contacts", { name: values.name || values.email, email: values.email });
-      body = { email: values.email };
+      // Someone registered is asked to be a friend by the invite itself; someone who is not is
+      // saved as a contact first (an email asks them to sign up), and the invite waits for them.
+      try {
+        invite = await api("POST", `${path}/invites`, { email: values.email });
+      } catch (error) {
+        if (error.status !== 400) throw error;
+        await api("POST", "/v1/contacts", { name: values.name || values.email, email: values.email });
+        invite = await api("POST", `${path}/invites`, { email: values.email });
+      }
     }
-    await api("POST", `${path}/invites`, body);
-    announce(t("itinerary.invited"));
+    announce(invite.invite.awaitsFriendship ? t("itinerary.invitedAwaitingFriendship") : t("itinerary.invited"));
     await reload();
   }, { id: "invite-form", class: "inline" });
 }

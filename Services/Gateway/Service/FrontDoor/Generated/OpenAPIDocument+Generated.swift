@@ -34794,6 +34794,9 @@ extension OpenAPIDocument {
           },
           "invitedByName": {
             "type": "string"
+          },
+          "awaitsFriendship": {
+            "type": "boolean"
           }
         },
         "additionalProperties": false

@@ -91,7 +91,7 @@ public struct AccountLifecycle: Sendable {
   /// Who is told of a change to `itinerary`: its accepted and invited members with an account.
   func members(of itinerary: Itinerary, except userID: String) throws -> [String] {
     try store.invites(itineraryID: itinerary.id)
-      .filter { ($0.status == .accepted || $0.status == .pending) && !$0.inviteeUserID.isEmpty && $0.inviteeUserID != userID }
+      .filter { ($0.status == .accepted || $0.isOpen) && !$0.inviteeUserID.isEmpty && $0.inviteeUserID != userID }
       .map(\.inviteeUserID)
   }
 }

@@ -57,6 +57,12 @@ public struct ItineraryInvite: Sendable, Hashable {
   public var status: Status
   public var invitedAt: Date
   public var answeredAt: Date?
+  /// A pending invite to a registered person who is not the organiser's friend yet: it waits,
+  /// unseen by them, until they accept the friend request sent with it (declined with it).
+  public var awaitsFriendship: Bool
+
+  /// Whether the invitee sees it and can answer: pending, and not waiting for a friendship.
+  public var isOpen: Bool { status == .pending && !awaitsFriendship }
 
   public init(
     id: String,
@@ -65,7 +71,8 @@ public struct ItineraryInvite: Sendable, Hashable {
     inviteeEmail: String,
     status: Status,
     invitedAt: Date,
-    answeredAt: Date?
+    answeredAt: Date?,
+    awaitsFriendship: Bool = false
   ) {
     self.id = id
     self.itineraryID = itineraryID
@@ -74,6 +81,7 @@ public struct ItineraryInvite: Sendable, Hashable {
     self.status = status
     self.invitedAt = invitedAt
     self.answeredAt = answeredAt
+    self.awaitsFriendship = awaitsFriendship
   }
 }
 

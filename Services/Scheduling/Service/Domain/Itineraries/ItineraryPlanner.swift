@@ -69,7 +69,7 @@ public final class ItineraryPlanner: Sendable {
   public func delete(userID: String, itineraryID: String) async throws {
     let (itinerary, invites) = try visible(itineraryID, to: userID)
     try requireOrganiser(itinerary, userID)
-    let told = invites.filter { ($0.status == .accepted || $0.status == .pending) && !$0.inviteeUserID.isEmpty }
+    let told = invites.filter { ($0.status == .accepted || $0.isOpen) && !$0.inviteeUserID.isEmpty }
     let notice = Notice(
       userIDs: told.map(\.inviteeUserID),
       content: NotificationContent(
@@ -88,7 +88,9 @@ public final class ItineraryPlanner: Sendable {
   }
 
   /// Invites a friend by user id, or by email a friend or a contact waiting to register
-  /// (organiser only).
+  /// (organiser only). By email, a registered person who is not a friend yet is sent a friend
+  /// request for the organiser, and the invite waits for the friendship
+  /// (`ItineraryPlanner+WaitingInvites.swift`).
   public func invite(
     userID: String,
     itineraryID: String,
@@ -119,8 +121,14 @@ public final class ItineraryPlanner: Sendable {
       }
     }
     if inviteeUserID == userID { throw ServiceError.invalid("user_id", "you organise this trip") }
+    var awaitsFriendship = false
     if !inviteeUserID.isEmpty, try await !directory.areFriends(userID, inviteeUserID) {
-      throw ServiceError.failedPrecondition("you can invite only your friends; send them a friend request first")
+      // By id only friends (an id is learnt from the friends list); by email, a registered
+      // person is asked to be a friend and the invite waits for their answer.
+      guard rawEmail != nil else {
+        throw ServiceError.failedPrecondition("you can invite only your friends; send them a friend request first")
+      }
+      awaitsFriendship = try await !directory.sendFriendRequest(from: userID, to: inviteeUserID)
     }
     let organiser = try await directory.accounts(ids: [userID]).first?.displayName ?? "A friend"
     let invite = ItineraryInvite(
@@ -130,9 +138,12 @@ public final class ItineraryPlanner: Sendable {
       inviteeEmail: email,
       status: .pending,
       invitedAt: clock.now(),
-      answeredAt: nil
+      answeredAt: nil,
+      awaitsFriendship: awaitsFriendship
     )
-    let notice = inviteeUserID.isEmpty ? nil : Notice(userIDs: [inviteeUserID], content: Self.invitation(itinerary, from: organiser, invite))
+    let notice =
+      inviteeUserID.isEmpty || awaitsFriendship
+      ? nil : Notice(userIDs: [inviteeUserID], content: Self.invitation(itinerary, from: organiser, invite))
     do {
       return try await store.insertInvite(invite, notice: notice, onCommitted: notifications.onCommitted)
     } catch StoreConflict.duplicate {
@@ -147,10 +158,11 @@ public final class ItineraryPlanner: Sendable {
     return try store.pendingInvites(userID: userID)
   }
 
-  /// Gives the user the invites sent to their address before they registered.
+  /// Gives the user the invites sent to their address before they registered, if identity's
+  /// `AddressConfirmed` has not yet (``addressConfirmed(userID:email:position:)``).
   private func claimInvites(of account: PeerAccount?, userID: String) async throws {
     if let email = account?.email, !email.isEmpty {
-      try await store.claimEmailInvites(email: email, userID: userID)
+      try await claimEmailInvites(email: email, userID: userID, position: nil)
     }
   }
 
@@ -161,7 +173,7 @@ public final class ItineraryPlanner: Sendable {
     try await claimInvites(of: account, userID: userID)
     let id = rawID.trimmingCharacters(in: .whitespaces)
     guard !id.isEmpty else { throw ServiceError.invalid("invite_id", "an invite id is required") }
-    guard var invite = try store.invite(id: id), invite.inviteeUserID == userID,
+    guard var invite = try store.invite(id: id), invite.inviteeUserID == userID, !invite.awaitsFriendship,
       let itinerary = try store.itinerary(id: invite.itineraryID), itinerary.status == .active
     else { throw ServiceError.notFound("you have no invite \(id)") }
     guard invite.status == .pending else {

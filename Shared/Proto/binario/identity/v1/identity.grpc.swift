@@ -658,6 +658,19 @@ public enum Binario_Identity_V1_Identity: Sendable {
                 type: .unary
             )
         }
+        /// Namespace for "SendFriendRequestFor" metadata.
+        public enum SendFriendRequestFor: Sendable {
+            /// Request type for "SendFriendRequestFor".
+            public typealias Input = Binario_Identity_V1_SendFriendRequestForRequest
+            /// Response type for "SendFriendRequestFor".
+            public typealias Output = Binario_Identity_V1_SendFriendRequestForResponse
+            /// Descriptor for "SendFriendRequestFor".
+            public static let descriptor = GRPCCore.MethodDescriptor(
+                service: GRPCCore.ServiceDescriptor(fullyQualifiedService: "binario.identity.v1.Identity"),
+                method: "SendFriendRequestFor",
+                type: .unary
+            )
+        }
         /// Namespace for "GetDefaultPaymentMethod" metadata.
         public enum GetDefaultPaymentMethod: Sendable {
             /// Request type for "GetDefaultPaymentMethod".
@@ -721,6 +734,7 @@ public enum Binario_Identity_V1_Identity: Sendable {
             LookupAccounts.descriptor,
             AreFriends.descriptor,
             IsPendingContact.descriptor,
+            SendFriendRequestFor.descriptor,
             GetDefaultPaymentMethod.descriptor
         ]
     }
@@ -1571,6 +1585,28 @@ extension Binario_Identity_V1_Identity {
             request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_IsPendingContactRequest>,
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_IsPendingContactResponse>
+
+        /// Handle the "SendFriendRequestFor" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A friend request from `user_id` to `other_user_id`, sent for them by a service they asked
+        /// > (scheduling: an itinerary invite to a registered person who is not yet a friend). When the
+        /// > other person had already asked them, that request is accepted instead: both wanted it.
+        /// > `friends` says whether they are friends now; otherwise the request waits for an answer, and
+        /// > identity's FriendshipStarted or FriendRequestDeclined event tells how it ended.
+        ///
+        /// - Parameters:
+        ///   - request: A streaming request of `Binario_Identity_V1_SendFriendRequestForRequest` messages.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A streaming response of `Binario_Identity_V1_SendFriendRequestForResponse` messages.
+        func sendFriendRequestFor(
+            request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_SendFriendRequestForRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_SendFriendRequestForResponse>
 
         /// Handle the "GetDefaultPaymentMethod" method.
         ///
@@ -2424,6 +2460,28 @@ extension Binario_Identity_V1_Identity {
             context: GRPCCore.ServerContext
         ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_IsPendingContactResponse>
 
+        /// Handle the "SendFriendRequestFor" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A friend request from `user_id` to `other_user_id`, sent for them by a service they asked
+        /// > (scheduling: an itinerary invite to a registered person who is not yet a friend). When the
+        /// > other person had already asked them, that request is accepted instead: both wanted it.
+        /// > `friends` says whether they are friends now; otherwise the request waits for an answer, and
+        /// > identity's FriendshipStarted or FriendRequestDeclined event tells how it ended.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_SendFriendRequestForRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A response containing a single `Binario_Identity_V1_SendFriendRequestForResponse` message.
+        func sendFriendRequestFor(
+            request: GRPCCore.ServerRequest<Binario_Identity_V1_SendFriendRequestForRequest>,
+            context: GRPCCore.ServerContext
+        ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_SendFriendRequestForResponse>
+
         /// Handle the "GetDefaultPaymentMethod" method.
         ///
         /// > Source IDL Documentation:
@@ -3275,6 +3333,28 @@ extension Binario_Identity_V1_Identity {
             context: GRPCCore.ServerContext
         ) async throws -> Binario_Identity_V1_IsPendingContactResponse
 
+        /// Handle the "SendFriendRequestFor" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A friend request from `user_id` to `other_user_id`, sent for them by a service they asked
+        /// > (scheduling: an itinerary invite to a registered person who is not yet a friend). When the
+        /// > other person had already asked them, that request is accepted instead: both wanted it.
+        /// > `friends` says whether they are friends now; otherwise the request waits for an answer, and
+        /// > identity's FriendshipStarted or FriendRequestDeclined event tells how it ended.
+        ///
+        /// - Parameters:
+        ///   - request: A `Binario_Identity_V1_SendFriendRequestForRequest` message.
+        ///   - context: Context providing information about the RPC.
+        /// - Throws: Any error which occurred during the processing of the request. Thrown errors
+        ///     of type `RPCError` are mapped to appropriate statuses. All other errors are converted
+        ///     to an internal error.
+        /// - Returns: A `Binario_Identity_V1_SendFriendRequestForResponse` to respond with.
+        func sendFriendRequestFor(
+            request: Binario_Identity_V1_SendFriendRequestForRequest,
+            context: GRPCCore.ServerContext
+        ) async throws -> Binario_Identity_V1_SendFriendRequestForResponse
+
         /// Handle the "GetDefaultPaymentMethod" method.
         ///
         /// > Source IDL Documentation:
@@ -3829,6 +3909,17 @@ extension Binario_Identity_V1_Identity.StreamingServiceProtocol {
             }
         )
         router.registerHandler(
+            forMethod: Binario_Identity_V1_Identity.Method.SendFriendRequestFor.descriptor,
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_SendFriendRequestForRequest>(),
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_SendFriendRequestForResponse>(),
+            handler: { request, context in
+                try await self.sendFriendRequestFor(
+                    request: request,
+                    context: context
+                )
+            }
+        )
+        router.registerHandler(
             forMethod: Binario_Identity_V1_Identity.Method.GetDefaultPaymentMethod.descriptor,
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_GetDefaultPaymentMethodRequest>(),
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_GetDefaultPaymentMethodResponse>(),
@@ -4367,6 +4458,17 @@ extension Binario_Identity_V1_Identity.ServiceProtocol {
         context: GRPCCore.ServerContext
     ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_IsPendingContactResponse> {
         let response = try await self.isPendingContact(
+            request: GRPCCore.ServerRequest(stream: request),
+            context: context
+        )
+        return GRPCCore.StreamingServerResponse(single: response)
+    }
+
+    public func sendFriendRequestFor(
+        request: GRPCCore.StreamingServerRequest<Binario_Identity_V1_SendFriendRequestForRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.StreamingServerResponse<Binario_Identity_V1_SendFriendRequestForResponse> {
+        let response = try await self.sendFriendRequestFor(
             request: GRPCCore.ServerRequest(stream: request),
             context: context
         )
@@ -5009,6 +5111,19 @@ extension Binario_Identity_V1_Identity.SimpleServiceProtocol {
     ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_IsPendingContactResponse> {
         return GRPCCore.ServerResponse<Binario_Identity_V1_IsPendingContactResponse>(
             message: try await self.isPendingContact(
+                request: request.message,
+                context: context
+            ),
+            metadata: [:]
+        )
+    }
+
+    public func sendFriendRequestFor(
+        request: GRPCCore.ServerRequest<Binario_Identity_V1_SendFriendRequestForRequest>,
+        context: GRPCCore.ServerContext
+    ) async throws -> GRPCCore.ServerResponse<Binario_Identity_V1_SendFriendRequestForResponse> {
+        return GRPCCore.ServerResponse<Binario_Identity_V1_SendFriendRequestForResponse>(
+            message: try await self.sendFriendRequestFor(
                 request: request.message,
                 context: context
             ),
@@ -6101,6 +6216,33 @@ extension Binario_Identity_V1_Identity {
             deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_IsPendingContactResponse>,
             options: GRPCCore.CallOptions,
             onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_IsPendingContactResponse>) async throws -> Result
+        ) async throws -> Result where Result: Sendable
+
+        /// Call the "SendFriendRequestFor" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A friend request from `user_id` to `other_user_id`, sent for them by a service they asked
+        /// > (scheduling: an itinerary invite to a registered person who is not yet a friend). When the
+        /// > other person had already asked them, that request is accepted instead: both wanted it.
+        /// > `friends` says whether they are friends now; otherwise the request waits for an answer, and
+        /// > identity's FriendshipStarted or FriendRequestDeclined event tells how it ended.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_SendFriendRequestForRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_SendFriendRequestForRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_SendFriendRequestForResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        func sendFriendRequestFor<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_SendFriendRequestForRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_SendFriendRequestForRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_SendFriendRequestForResponse>,
+            options: GRPCCore.CallOptions,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_SendFriendRequestForResponse>) async throws -> Result
         ) async throws -> Result where Result: Sendable
 
         /// Call the "GetDefaultPaymentMethod" method.
@@ -7734,6 +7876,44 @@ extension Binario_Identity_V1_Identity {
             )
         }
 
+        /// Call the "SendFriendRequestFor" method.
+        ///
+        /// > Source IDL Documentation:
+        /// >
+        /// > A friend request from `user_id` to `other_user_id`, sent for them by a service they asked
+        /// > (scheduling: an itinerary invite to a registered person who is not yet a friend). When the
+        /// > other person had already asked them, that request is accepted instead: both wanted it.
+        /// > `friends` says whether they are friends now; otherwise the request waits for an answer, and
+        /// > identity's FriendshipStarted or FriendRequestDeclined event tells how it ended.
+        ///
+        /// - Parameters:
+        ///   - request: A request containing a single `Binario_Identity_V1_SendFriendRequestForRequest` message.
+        ///   - serializer: A serializer for `Binario_Identity_V1_SendFriendRequestForRequest` messages.
+        ///   - deserializer: A deserializer for `Binario_Identity_V1_SendFriendRequestForResponse` messages.
+        ///   - options: Options to apply to this RPC.
+        ///   - handleResponse: A closure which handles the response and returns its result to
+        ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+        ///       already finished.
+        /// - Returns: The result of `handleResponse`.
+        public func sendFriendRequestFor<Result>(
+            request: GRPCCore.ClientRequest<Binario_Identity_V1_SendFriendRequestForRequest>,
+            serializer: some GRPCCore.MessageSerializer<Binario_Identity_V1_SendFriendRequestForRequest>,
+            deserializer: some GRPCCore.MessageDeserializer<Binario_Identity_V1_SendFriendRequestForResponse>,
+            options: GRPCCore.CallOptions = .defaults,
+            onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_SendFriendRequestForResponse>) async throws -> Result = { response in
+                try response.message
+            }
+        ) async throws -> Result where Result: Sendable {
+            try await self.client.unary(
+                request: request,
+                descriptor: Binario_Identity_V1_Identity.Method.SendFriendRequestFor.descriptor,
+                serializer: serializer,
+                deserializer: deserializer,
+                options: options,
+                onResponse: handleResponse
+            )
+        }
+
         /// Call the "GetDefaultPaymentMethod" method.
         ///
         /// > Source IDL Documentation:
@@ -9115,6 +9295,39 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
             request: request,
             serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_IsPendingContactRequest>(),
             deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_IsPendingContactResponse>(),
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "SendFriendRequestFor" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > A friend request from `user_id` to `other_user_id`, sent for them by a service they asked
+    /// > (scheduling: an itinerary invite to a registered person who is not yet a friend). When the
+    /// > other person had already asked them, that request is accepted instead: both wanted it.
+    /// > `friends` says whether they are friends now; otherwise the request waits for an answer, and
+    /// > identity's FriendshipStarted or FriendRequestDeclined event tells how it ended.
+    ///
+    /// - Parameters:
+    ///   - request: A request containing a single `Binario_Identity_V1_SendFriendRequestForRequest` message.
+    ///   - options: Options to apply to this RPC.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func sendFriendRequestFor<Result>(
+        request: GRPCCore.ClientRequest<Binario_Identity_V1_SendFriendRequestForRequest>,
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_SendFriendRequestForResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        try await self.sendFriendRequestFor(
+            request: request,
+            serializer: GRPCProtobuf.ProtobufSerializer<Binario_Identity_V1_SendFriendRequestForRequest>(),
+            deserializer: GRPCProtobuf.ProtobufDeserializer<Binario_Identity_V1_SendFriendRequestForResponse>(),
             options: options,
             onResponse: handleResponse
         )
@@ -10686,6 +10899,43 @@ extension Binario_Identity_V1_Identity.ClientProtocol {
             metadata: metadata
         )
         return try await self.isPendingContact(
+            request: request,
+            options: options,
+            onResponse: handleResponse
+        )
+    }
+
+    /// Call the "SendFriendRequestFor" method.
+    ///
+    /// > Source IDL Documentation:
+    /// >
+    /// > A friend request from `user_id` to `other_user_id`, sent for them by a service they asked
+    /// > (scheduling: an itinerary invite to a registered person who is not yet a friend). When the
+    /// > other person had already asked them, that request is accepted instead: both wanted it.
+    /// > `friends` says whether they are friends now; otherwise the request waits for an answer, and
+    /// > identity's FriendshipStarted or FriendRequestDeclined event tells how it ended.
+    ///
+    /// - Parameters:
+    ///   - message: request message to send.
+    ///   - metadata: Additional metadata to send, defaults to empty.
+    ///   - options: Options to apply to this RPC, defaults to `.defaults`.
+    ///   - handleResponse: A closure which handles the response and returns its result to
+    ///       the caller. Returning from the closure will cancel the RPC if it hasn't
+    ///       already finished.
+    /// - Returns: The result of `handleResponse`.
+    public func sendFriendRequestFor<Result>(
+        _ message: Binario_Identity_V1_SendFriendRequestForRequest,
+        metadata: GRPCCore.Metadata = [:],
+        options: GRPCCore.CallOptions = .defaults,
+        onResponse handleResponse: @Sendable @escaping (GRPCCore.ClientResponse<Binario_Identity_V1_SendFriendRequestForResponse>) async throws -> Result = { response in
+            try response.message
+        }
+    ) async throws -> Result where Result: Sendable {
+        let request = GRPCCore.ClientRequest<Binario_Identity_V1_SendFriendRequestForRequest>(
+            message: message,
+            metadata: metadata
+        )
+        return try await self.sendFriendRequestFor(
             request: request,
             options: options,
             onResponse: handleResponse

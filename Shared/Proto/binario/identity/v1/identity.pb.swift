@@ -2407,6 +2407,32 @@ public nonisolated struct Binario_Identity_V1_IsPendingContactResponse: Sendable
   public init() {}
 }
 
+public nonisolated struct Binario_Identity_V1_SendFriendRequestForRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var userID: String = String()
+
+  public var otherUserID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Binario_Identity_V1_SendFriendRequestForResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var friends: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 /// A payment method with what a payment provider needs to charge it.
 public nonisolated struct Binario_Identity_V1_PaymentMethodOnFile: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -6402,6 +6428,71 @@ nonisolated extension Binario_Identity_V1_IsPendingContactResponse: SwiftProtobu
 
   public static func ==(lhs: Binario_Identity_V1_IsPendingContactResponse, rhs: Binario_Identity_V1_IsPendingContactResponse) -> Bool {
     if lhs.pendingContact != rhs.pendingContact {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Identity_V1_SendFriendRequestForRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SendFriendRequestForRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{3}other_user_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.userID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.otherUserID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.userID.isEmpty {
+      try visitor.visitSingularStringField(value: self.userID, fieldNumber: 1)
+    }
+    if !self.otherUserID.isEmpty {
+      try visitor.visitSingularStringField(value: self.otherUserID, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Identity_V1_SendFriendRequestForRequest, rhs: Binario_Identity_V1_SendFriendRequestForRequest) -> Bool {
+    if lhs.userID != rhs.userID {return false}
+    if lhs.otherUserID != rhs.otherUserID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Identity_V1_SendFriendRequestForResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SendFriendRequestForResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}friends\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBoolField(value: &self.friends) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.friends != false {
+      try visitor.visitSingularBoolField(value: self.friends, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Identity_V1_SendFriendRequestForResponse, rhs: Binario_Identity_V1_SendFriendRequestForResponse) -> Bool {
+    if lhs.friends != rhs.friends {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

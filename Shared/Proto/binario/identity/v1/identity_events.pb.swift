@@ -88,6 +88,55 @@ public nonisolated struct Binario_Identity_V1_FriendshipEnded: Sendable {
   public init() {}
 }
 
+/// Two people became friends: one accepted the other's request, or a contact someone had saved
+/// registered. Scheduling sends the itinerary invites that waited for the friendship.
+public nonisolated struct Binario_Identity_V1_FriendshipStarted: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var userID: String = String()
+
+  public var friendID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A friend request was declined by the person asked: what waited for the friendship (an
+/// itinerary invite) is declined with it.
+public nonisolated struct Binario_Identity_V1_FriendRequestDeclined: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var fromUserID: String = String()
+
+  public var toUserID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// An account's address is confirmed as its own: at registration's confirmation, a change of
+/// address confirmed, or a Google sign-in that proves it. What was sent to that address before
+/// (an itinerary invite by email) is the account's from now on.
+public nonisolated struct Binario_Identity_V1_AddressConfirmed: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var userID: String = String()
+
+  public var email: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 /// What a service acting for a person needs without asking identity at each request: the name
 /// others see, the verified phone, the default card. Recorded whole whenever one of them may have
 /// changed (the profile edited, the phone verified, a card added, removed or made default), so the
@@ -256,6 +305,111 @@ nonisolated extension Binario_Identity_V1_FriendshipEnded: SwiftProtobuf.Message
   public static func ==(lhs: Binario_Identity_V1_FriendshipEnded, rhs: Binario_Identity_V1_FriendshipEnded) -> Bool {
     if lhs.userID != rhs.userID {return false}
     if lhs.friendID != rhs.friendID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Identity_V1_FriendshipStarted: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".FriendshipStarted"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{3}friend_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.userID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.friendID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.userID.isEmpty {
+      try visitor.visitSingularStringField(value: self.userID, fieldNumber: 1)
+    }
+    if !self.friendID.isEmpty {
+      try visitor.visitSingularStringField(value: self.friendID, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Identity_V1_FriendshipStarted, rhs: Binario_Identity_V1_FriendshipStarted) -> Bool {
+    if lhs.userID != rhs.userID {return false}
+    if lhs.friendID != rhs.friendID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Identity_V1_FriendRequestDeclined: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".FriendRequestDeclined"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}from_user_id\0\u{3}to_user_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.fromUserID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.toUserID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.fromUserID.isEmpty {
+      try visitor.visitSingularStringField(value: self.fromUserID, fieldNumber: 1)
+    }
+    if !self.toUserID.isEmpty {
+      try visitor.visitSingularStringField(value: self.toUserID, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Identity_V1_FriendRequestDeclined, rhs: Binario_Identity_V1_FriendRequestDeclined) -> Bool {
+    if lhs.fromUserID != rhs.fromUserID {return false}
+    if lhs.toUserID != rhs.toUserID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Identity_V1_AddressConfirmed: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AddressConfirmed"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{1}email\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.userID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.email) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.userID.isEmpty {
+      try visitor.visitSingularStringField(value: self.userID, fieldNumber: 1)
+    }
+    if !self.email.isEmpty {
+      try visitor.visitSingularStringField(value: self.email, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Identity_V1_AddressConfirmed, rhs: Binario_Identity_V1_AddressConfirmed) -> Bool {
+    if lhs.userID != rhs.userID {return false}
+    if lhs.email != rhs.email {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

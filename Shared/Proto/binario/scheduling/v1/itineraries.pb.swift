@@ -347,6 +347,10 @@ public nonisolated struct Binario_Scheduling_V1_ItineraryInvite: Sendable {
 
   public var invitedByName: String = String()
 
+  /// Pending, to a registered person who is not yet the organiser's friend: it waits, unseen by
+  /// them, for their answer to the friend request sent with it (declined with it).
+  public var awaitsFriendship: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1515,7 +1519,7 @@ nonisolated extension Binario_Scheduling_V1_ItineraryMember: SwiftProtobuf.Messa
 
 nonisolated extension Binario_Scheduling_V1_ItineraryInvite: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ItineraryInvite"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}invite_id\0\u{3}itinerary_id\0\u{3}invitee_user_id\0\u{3}invitee_email\0\u{1}status\0\u{3}invited_at\0\u{3}answered_at\0\u{3}invitee_name\0\u{3}invited_by_user_id\0\u{3}invited_by_name\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}invite_id\0\u{3}itinerary_id\0\u{3}invitee_user_id\0\u{3}invitee_email\0\u{1}status\0\u{3}invited_at\0\u{3}answered_at\0\u{3}invitee_name\0\u{3}invited_by_user_id\0\u{3}invited_by_name\0\u{3}awaits_friendship\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1533,6 +1537,7 @@ nonisolated extension Binario_Scheduling_V1_ItineraryInvite: SwiftProtobuf.Messa
       case 8: try { try decoder.decodeSingularStringField(value: &self.inviteeName) }()
       case 9: try { try decoder.decodeSingularStringField(value: &self.invitedByUserID) }()
       case 10: try { try decoder.decodeSingularStringField(value: &self.invitedByName) }()
+      case 11: try { try decoder.decodeSingularBoolField(value: &self.awaitsFriendship) }()
       default: break
       }
     }
@@ -1573,6 +1578,9 @@ nonisolated extension Binario_Scheduling_V1_ItineraryInvite: SwiftProtobuf.Messa
     if !self.invitedByName.isEmpty {
       try visitor.visitSingularStringField(value: self.invitedByName, fieldNumber: 10)
     }
+    if self.awaitsFriendship != false {
+      try visitor.visitSingularBoolField(value: self.awaitsFriendship, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1587,6 +1595,7 @@ nonisolated extension Binario_Scheduling_V1_ItineraryInvite: SwiftProtobuf.Messa
     if lhs.inviteeName != rhs.inviteeName {return false}
     if lhs.invitedByUserID != rhs.invitedByUserID {return false}
     if lhs.invitedByName != rhs.invitedByName {return false}
+    if lhs.awaitsFriendship != rhs.awaitsFriendship {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

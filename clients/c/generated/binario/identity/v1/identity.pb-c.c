@@ -4912,6 +4912,96 @@ void   binario__identity__v1__is_pending_contact_response__free_unpacked
   assert(message->base.descriptor == &binario__identity__v1__is_pending_contact_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   binario__identity__v1__send_friend_request_for_request__init
+                     (Binario__Identity__V1__SendFriendRequestForRequest         *message)
+{
+  static const Binario__Identity__V1__SendFriendRequestForRequest init_value = BINARIO__IDENTITY__V1__SEND_FRIEND_REQUEST_FOR_REQUEST__INIT;
+  *message = init_value;
+}
+size_t binario__identity__v1__send_friend_request_for_request__get_packed_size
+                     (const Binario__Identity__V1__SendFriendRequestForRequest *message)
+{
+  assert(message->base.descriptor == &binario__identity__v1__send_friend_request_for_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__identity__v1__send_friend_request_for_request__pack
+                     (const Binario__Identity__V1__SendFriendRequestForRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__identity__v1__send_friend_request_for_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__identity__v1__send_friend_request_for_request__pack_to_buffer
+                     (const Binario__Identity__V1__SendFriendRequestForRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__identity__v1__send_friend_request_for_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Identity__V1__SendFriendRequestForRequest *
+       binario__identity__v1__send_friend_request_for_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Identity__V1__SendFriendRequestForRequest *)
+     protobuf_c_message_unpack (&binario__identity__v1__send_friend_request_for_request__descriptor,
+                                allocator, len, data);
+}
+void   binario__identity__v1__send_friend_request_for_request__free_unpacked
+                     (Binario__Identity__V1__SendFriendRequestForRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__identity__v1__send_friend_request_for_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   binario__identity__v1__send_friend_request_for_response__init
+                     (Binario__Identity__V1__SendFriendRequestForResponse         *message)
+{
+  static const Binario__Identity__V1__SendFriendRequestForResponse init_value = BINARIO__IDENTITY__V1__SEND_FRIEND_REQUEST_FOR_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t binario__identity__v1__send_friend_request_for_response__get_packed_size
+                     (const Binario__Identity__V1__SendFriendRequestForResponse *message)
+{
+  assert(message->base.descriptor == &binario__identity__v1__send_friend_request_for_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t binario__identity__v1__send_friend_request_for_response__pack
+                     (const Binario__Identity__V1__SendFriendRequestForResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &binario__identity__v1__send_friend_request_for_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t binario__identity__v1__send_friend_request_for_response__pack_to_buffer
+                     (const Binario__Identity__V1__SendFriendRequestForResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &binario__identity__v1__send_friend_request_for_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Binario__Identity__V1__SendFriendRequestForResponse *
+       binario__identity__v1__send_friend_request_for_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Binario__Identity__V1__SendFriendRequestForResponse *)
+     protobuf_c_message_unpack (&binario__identity__v1__send_friend_request_for_response__descriptor,
+                                allocator, len, data);
+}
+void   binario__identity__v1__send_friend_request_for_response__free_unpacked
+                     (Binario__Identity__V1__SendFriendRequestForResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &binario__identity__v1__send_friend_request_for_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   binario__identity__v1__payment_method_on_file__init
                      (Binario__Identity__V1__PaymentMethodOnFile         *message)
 {
@@ -10371,6 +10461,95 @@ const ProtobufCMessageDescriptor binario__identity__v1__is_pending_contact_respo
   binario__identity__v1__is_pending_contact_response__field_indices_by_name,
   1,  binario__identity__v1__is_pending_contact_response__number_ranges,
   (ProtobufCMessageInit) binario__identity__v1__is_pending_contact_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__identity__v1__send_friend_request_for_request__field_descriptors[2] =
+{
+  {
+    "user_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Identity__V1__SendFriendRequestForRequest, user_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "other_user_id",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Identity__V1__SendFriendRequestForRequest, other_user_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__identity__v1__send_friend_request_for_request__field_indices_by_name[] = {
+  1,   /* field[1] = other_user_id */
+  0,   /* field[0] = user_id */
+};
+static const ProtobufCIntRange binario__identity__v1__send_friend_request_for_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor binario__identity__v1__send_friend_request_for_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.identity.v1.SendFriendRequestForRequest",
+  "SendFriendRequestForRequest",
+  "Binario__Identity__V1__SendFriendRequestForRequest",
+  "binario.identity.v1",
+  sizeof(Binario__Identity__V1__SendFriendRequestForRequest),
+  2,
+  binario__identity__v1__send_friend_request_for_request__field_descriptors,
+  binario__identity__v1__send_friend_request_for_request__field_indices_by_name,
+  1,  binario__identity__v1__send_friend_request_for_request__number_ranges,
+  (ProtobufCMessageInit) binario__identity__v1__send_friend_request_for_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor binario__identity__v1__send_friend_request_for_response__field_descriptors[1] =
+{
+  {
+    "friends",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Binario__Identity__V1__SendFriendRequestForResponse, has_friends),
+    offsetof(Binario__Identity__V1__SendFriendRequestForResponse, friends),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned binario__identity__v1__send_friend_request_for_response__field_indices_by_name[] = {
+  0,   /* field[0] = friends */
+};
+static const ProtobufCIntRange binario__identity__v1__send_friend_request_for_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor binario__identity__v1__send_friend_request_for_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "binario.identity.v1.SendFriendRequestForResponse",
+  "SendFriendRequestForResponse",
+  "Binario__Identity__V1__SendFriendRequestForResponse",
+  "binario.identity.v1",
+  sizeof(Binario__Identity__V1__SendFriendRequestForResponse),
+  1,
+  binario__identity__v1__send_friend_request_for_response__field_descriptors,
+  binario__identity__v1__send_friend_request_for_response__field_indices_by_name,
+  1,  binario__identity__v1__send_friend_request_for_response__number_ranges,
+  (ProtobufCMessageInit) binario__identity__v1__send_friend_request_for_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor binario__identity__v1__payment_method_on_file__field_descriptors[2] =

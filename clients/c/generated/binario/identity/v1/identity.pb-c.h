@@ -125,6 +125,8 @@ typedef struct Binario__Identity__V1__AreFriendsRequest Binario__Identity__V1__A
 typedef struct Binario__Identity__V1__AreFriendsResponse Binario__Identity__V1__AreFriendsResponse;
 typedef struct Binario__Identity__V1__IsPendingContactRequest Binario__Identity__V1__IsPendingContactRequest;
 typedef struct Binario__Identity__V1__IsPendingContactResponse Binario__Identity__V1__IsPendingContactResponse;
+typedef struct Binario__Identity__V1__SendFriendRequestForRequest Binario__Identity__V1__SendFriendRequestForRequest;
+typedef struct Binario__Identity__V1__SendFriendRequestForResponse Binario__Identity__V1__SendFriendRequestForResponse;
 typedef struct Binario__Identity__V1__PaymentMethodOnFile Binario__Identity__V1__PaymentMethodOnFile;
 typedef struct Binario__Identity__V1__GetDefaultPaymentMethodRequest Binario__Identity__V1__GetDefaultPaymentMethodRequest;
 typedef struct Binario__Identity__V1__GetDefaultPaymentMethodResponse Binario__Identity__V1__GetDefaultPaymentMethodResponse;
@@ -1631,6 +1633,28 @@ struct  Binario__Identity__V1__IsPendingContactResponse
 };
 #define BINARIO__IDENTITY__V1__IS_PENDING_CONTACT_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__identity__v1__is_pending_contact_response__descriptor) \
+    , 0, 0 }
+
+
+struct  Binario__Identity__V1__SendFriendRequestForRequest
+{
+  ProtobufCMessage base;
+  char *user_id;
+  char *other_user_id;
+};
+#define BINARIO__IDENTITY__V1__SEND_FRIEND_REQUEST_FOR_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__identity__v1__send_friend_request_for_request__descriptor) \
+    , NULL, NULL }
+
+
+struct  Binario__Identity__V1__SendFriendRequestForResponse
+{
+  ProtobufCMessage base;
+  protobuf_c_boolean has_friends;
+  protobuf_c_boolean friends;
+};
+#define BINARIO__IDENTITY__V1__SEND_FRIEND_REQUEST_FOR_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&binario__identity__v1__send_friend_request_for_response__descriptor) \
     , 0, 0 }
 
 
@@ -3747,6 +3771,44 @@ Binario__Identity__V1__IsPendingContactResponse *
 void   binario__identity__v1__is_pending_contact_response__free_unpacked
                      (Binario__Identity__V1__IsPendingContactResponse *message,
                       ProtobufCAllocator *allocator);
+/* Binario__Identity__V1__SendFriendRequestForRequest methods */
+void   binario__identity__v1__send_friend_request_for_request__init
+                     (Binario__Identity__V1__SendFriendRequestForRequest         *message);
+size_t binario__identity__v1__send_friend_request_for_request__get_packed_size
+                     (const Binario__Identity__V1__SendFriendRequestForRequest   *message);
+size_t binario__identity__v1__send_friend_request_for_request__pack
+                     (const Binario__Identity__V1__SendFriendRequestForRequest   *message,
+                      uint8_t             *out);
+size_t binario__identity__v1__send_friend_request_for_request__pack_to_buffer
+                     (const Binario__Identity__V1__SendFriendRequestForRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Identity__V1__SendFriendRequestForRequest *
+       binario__identity__v1__send_friend_request_for_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__identity__v1__send_friend_request_for_request__free_unpacked
+                     (Binario__Identity__V1__SendFriendRequestForRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Binario__Identity__V1__SendFriendRequestForResponse methods */
+void   binario__identity__v1__send_friend_request_for_response__init
+                     (Binario__Identity__V1__SendFriendRequestForResponse         *message);
+size_t binario__identity__v1__send_friend_request_for_response__get_packed_size
+                     (const Binario__Identity__V1__SendFriendRequestForResponse   *message);
+size_t binario__identity__v1__send_friend_request_for_response__pack
+                     (const Binario__Identity__V1__SendFriendRequestForResponse   *message,
+                      uint8_t             *out);
+size_t binario__identity__v1__send_friend_request_for_response__pack_to_buffer
+                     (const Binario__Identity__V1__SendFriendRequestForResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Binario__Identity__V1__SendFriendRequestForResponse *
+       binario__identity__v1__send_friend_request_for_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   binario__identity__v1__send_friend_request_for_response__free_unpacked
+                     (Binario__Identity__V1__SendFriendRequestForResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Binario__Identity__V1__PaymentMethodOnFile methods */
 void   binario__identity__v1__payment_method_on_file__init
                      (Binario__Identity__V1__PaymentMethodOnFile         *message);
@@ -4133,6 +4195,12 @@ typedef void (*Binario__Identity__V1__IsPendingContactRequest_Closure)
 typedef void (*Binario__Identity__V1__IsPendingContactResponse_Closure)
                  (const Binario__Identity__V1__IsPendingContactResponse *message,
                   void *closure_data);
+typedef void (*Binario__Identity__V1__SendFriendRequestForRequest_Closure)
+                 (const Binario__Identity__V1__SendFriendRequestForRequest *message,
+                  void *closure_data);
+typedef void (*Binario__Identity__V1__SendFriendRequestForResponse_Closure)
+                 (const Binario__Identity__V1__SendFriendRequestForResponse *message,
+                  void *closure_data);
 typedef void (*Binario__Identity__V1__PaymentMethodOnFile_Closure)
                  (const Binario__Identity__V1__PaymentMethodOnFile *message,
                   void *closure_data);
@@ -4262,6 +4330,8 @@ extern const ProtobufCMessageDescriptor binario__identity__v1__are_friends_reque
 extern const ProtobufCMessageDescriptor binario__identity__v1__are_friends_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__identity__v1__is_pending_contact_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__identity__v1__is_pending_contact_response__descriptor;
+extern const ProtobufCMessageDescriptor binario__identity__v1__send_friend_request_for_request__descriptor;
+extern const ProtobufCMessageDescriptor binario__identity__v1__send_friend_request_for_response__descriptor;
 extern const ProtobufCMessageDescriptor binario__identity__v1__payment_method_on_file__descriptor;
 extern const ProtobufCMessageDescriptor binario__identity__v1__get_default_payment_method_request__descriptor;
 extern const ProtobufCMessageDescriptor binario__identity__v1__get_default_payment_method_response__descriptor;
