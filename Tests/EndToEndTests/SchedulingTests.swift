@@ -439,6 +439,68 @@ struct SchedulingTests {
         #expect(three.members.map(\.costShare.amountMinor) == [3_334, 3_334, 3_333])
         #expect(three.events.map(\.eventID) == [event.eventID])
 
+        // Kay adds their train there, three days on (a run no other test changes): the event's
+        // times and place are the timetable's, and a delay the operator records shows on the trip.
+        let scheduling = Scheduling(wrapping: connection)
+        let board = try await scheduling.getDeparturesBoard(
+          .with {
+            $0.stationID = "MI_CENTRALE"
+            $0.after = .init(date: Date().addingTimeInterval(3 * 86_400))
+            $0.limit = 1
+          }
+        )
+        let departure = try #require(board.departures.first)
+        let toStation = try #require(departure.run.stops.last).station
+        let train = try await itineraries.addItineraryEvent(
+          .with {
+            $0.itineraryID = id
+            $0.event.train = .with {
+              $0.tripID = departure.run.run.tripID
+              $0.serviceDate = departure.run.run.serviceDate
+              $0.fromStationID = "MI_CENTRALE"
+              $0.toStationID = toStation.stationID
+              $0.ticketID = "ticket-in-kays-wallet"
+            }
+          },
+          metadata: bearer(kay)
+        ).event
+        #expect(train.place == "Milano Centrale" && train.title.hasSuffix("→ \(toStation.name)"))
+        #expect(train.startsAt == departure.run.stops[0].scheduledDeparture && train.train.ride.delayMinutes == 0)
+        #expect(train.latitude != 0 && train.train.ticketID == "ticket-in-kays-wallet")
+        _ = try await scheduling.delayRun(
+          .with {
+            $0.run = departure.run.run
+            $0.minutes = 7
+            $0.reason = "Late connecting train"
+          },
+          metadata: bearer(admin)
+        )
+        let live = try await itineraries.getItinerary(.with { $0.itineraryID = id }, metadata: bearer(organiser)).itinerary
+        let ride = try #require(live.events.first { $0.eventID == train.eventID }).train.ride
+        #expect(ride.delayMinutes == 7 && ride.expectedDeparture.date == train.startsAt.date.addingTimeInterval(7 * 60))
+        let nowhere = await #expect(throws: RPCError.self) {
+          _ = try await itineraries.addItineraryEvent(
+            .with {
+              $0.itineraryID = id
+              $0.event.train = .with {
+                $0.tripID = departure.run.run.tripID
+                $0.serviceDate = departure.run.run.serviceDate
+                $0.fromStationID = toStation.stationID
+                $0.toStationID = "MI_CENTRALE"
+              }
+            },
+            metadata: bearer(kay)
+          )
+        }
+        #expect(nowhere?.code == .invalidArgument)
+        _ = try await itineraries.deleteItineraryEvent(
+          .with {
+            $0.itineraryID = id
+            $0.eventID = train.eventID
+          },
+          metadata: bearer(kay)
+        )
+
         try await Self.tripMoney(
           suite,
           itineraries,

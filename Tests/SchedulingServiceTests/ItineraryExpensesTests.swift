@@ -41,7 +41,8 @@ struct ItineraryExpensesTests {
     let clock = Clock()
     let dispatcher = DeliveryDispatcher(store: store, directory: Directory(), push: Nowhere(), email: Nowhere(), text: Nowhere())
     let centre = NotificationCentre(store: store, clock: clock, dispatcher: dispatcher)
-    let planner = ItineraryPlanner(store: store, clock: clock, directory: Directory(), notifications: centre)
+    let domain = try SchedulingDomain(store: store, clock: clock, zone: ServiceDayZone(identifier: "Europe/Rome")!, notifications: centre)
+    let planner = ItineraryPlanner(store: store, clock: clock, directory: Directory(), notifications: centre, trains: domain)
     let trip = try await planner.create(
       userID: "ada",
       name: "Lake Como",

@@ -61,7 +61,7 @@ struct SchedulingCommand: EventLoopCommand {
       )
       let centre = NotificationCentre(store: store, clock: clock, dispatcher: dispatcher, webPushPublicKey: webPush?.publicKey ?? "")
       let domain = try SchedulingDomain(store: store, clock: clock, zone: zone, notifications: centre)
-      let planner = ItineraryPlanner(store: store, clock: clock, directory: directory, notifications: centre)
+      let planner = ItineraryPlanner(store: store, clock: clock, directory: directory, notifications: centre, trains: domain)
       if let folder, let loaded = try await domain.importIfEmpty(folder: folder) {
         context.logger.notice(
           "loaded the timetable at first start",

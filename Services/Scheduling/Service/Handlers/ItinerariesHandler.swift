@@ -112,9 +112,9 @@ public struct ItinerariesHandler: Binario_Scheduling_V1_Itineraries.SimpleServic
     let event = try await planner.addEvent(
       userID: try caller().userID,
       itineraryID: request.itineraryID,
-      ItineraryEventDraft(request.event)
+      try ItineraryEventDraft(request.event)
     )
-    return .with { $0.event = Binario_Scheduling_V1_ItineraryEvent(event) }
+    return .with { $0.event = Binario_Scheduling_V1_ItineraryEvent(event, ride: planner.trainLegs(of: [event])[event.id]) }
   }
 
   public func updateItineraryEvent(
@@ -128,17 +128,17 @@ public struct ItinerariesHandler: Binario_Scheduling_V1_Itineraries.SimpleServic
       given: [
         (ItineraryEventField.title, !event.title.isEmpty), (.place, !event.place.isEmpty), (.latitude, event.latitude != 0),
         (.longitude, event.longitude != 0), (.startsAt, event.hasStartsAt), (.endsAt, event.hasEndsAt), (.notes, !event.notes.isEmpty),
-        (.cost, event.hasCost),
+        (.cost, event.hasCost), (.train, event.hasTrain),
       ]
     )
     let updated = try await planner.updateEvent(
       userID: try caller().userID,
       itineraryID: request.itineraryID,
       eventID: request.eventID,
-      ItineraryEventDraft(event),
+      try ItineraryEventDraft(event),
       fields: fields
     )
-    return .with { $0.event = Binario_Scheduling_V1_ItineraryEvent(updated) }
+    return .with { $0.event = Binario_Scheduling_V1_ItineraryEvent(updated, ride: planner.trainLegs(of: [updated])[updated.id]) }
   }
 
   /// The fields a PATCH changes: those its mask's paths name (a path may start with `prefix`, the

@@ -276,7 +276,7 @@ extension Binario_Scheduling_V1_Itinerary {
       shown.invitedByName = organiser?.displayName ?? ""
       return shown
     }
-    events = details.events.map(Binario_Scheduling_V1_ItineraryEvent.init)
+    events = details.events.map { Binario_Scheduling_V1_ItineraryEvent($0, ride: details.trainLegs[$0.id]) }
   }
 }
 
@@ -301,8 +301,18 @@ extension Binario_Scheduling_V1_ItineraryInvite {
 }
 
 extension Binario_Scheduling_V1_ItineraryEvent {
-  init(_ event: ItineraryEvent) {
+  init(_ event: ItineraryEvent, ride: ItineraryTrainLeg? = nil) {
     self.init()
+    if let train = event.train {
+      self.train = .with {
+        $0.tripID = train.tripID
+        $0.serviceDate = train.serviceDate.description
+        $0.fromStationID = train.fromStationID
+        $0.toStationID = train.toStationID
+        $0.ticketID = train.ticketID
+        if let ride { $0.ride = Binario_Scheduling_V1_ItineraryTrainRide(ride) }
+      }
+    }
     eventID = event.id
     title = event.title
     place = event.place
@@ -317,7 +327,7 @@ extension Binario_Scheduling_V1_ItineraryEvent {
 }
 
 extension ItineraryEventDraft {
-  init(_ event: Binario_Scheduling_V1_ItineraryEvent) {
+  init(_ event: Binario_Scheduling_V1_ItineraryEvent) throws {
     self.init(
       title: event.title,
       place: event.place,
@@ -326,8 +336,42 @@ extension ItineraryEventDraft {
       startsAt: event.hasStartsAt ? event.startsAt.date : nil,
       endsAt: event.hasEndsAt ? event.endsAt.date : nil,
       notes: event.notes,
-      cost: event.cost.money
+      cost: event.cost.money,
+      train: try event.hasTrain ? ItineraryTrain(event.train) : nil
     )
+  }
+}
+
+extension ItineraryTrain {
+  init(_ train: Binario_Scheduling_V1_ItineraryTrain) throws {
+    guard let date = ServiceDate(iso: train.serviceDate) else {
+      throw ServiceError.invalid("event.train.service_date", "a date as YYYY-MM-DD, not \"\(train.serviceDate)\"")
+    }
+    self.init(
+      tripID: train.tripID.trimmingCharacters(in: .whitespaces),
+      serviceDate: date,
+      fromStationID: train.fromStationID.trimmingCharacters(in: .whitespaces),
+      toStationID: train.toStationID.trimmingCharacters(in: .whitespaces),
+      ticketID: train.ticketID.trimmingCharacters(in: .whitespaces)
+    )
+  }
+}
+
+extension Binario_Scheduling_V1_ItineraryTrainRide {
+  init(_ leg: ItineraryTrainLeg) {
+    self.init()
+    trainNumber = leg.trainNumber
+    line = leg.line
+    fromStationName = leg.fromStation.name
+    toStationName = leg.toStation.name
+    scheduledDeparture = Google_Protobuf_Timestamp(date: leg.scheduledDeparture)
+    scheduledArrival = Google_Protobuf_Timestamp(date: leg.scheduledArrival)
+    expectedDeparture = Google_Protobuf_Timestamp(date: leg.expectedDeparture)
+    expectedArrival = Google_Protobuf_Timestamp(date: leg.expectedArrival)
+    delayMinutes = Int32(leg.delayMinutes)
+    platform = leg.platform
+    platformChanged = leg.platformChanged
+    cancelled = leg.cancelled
   }
 }
 

@@ -322,4 +322,18 @@ public enum SchedulingMigrations {
     .add("v11-invites-await-friendship") { db in
       try db.execute(sql: "ALTER TABLE itinerary_invite ADD COLUMN awaits_friendship INTEGER NOT NULL DEFAULT 0")
     }
+    // An event may be a ride on a train of the timetable (its run and the part ridden) and name
+    // the ticket for it in its author's wallet.
+    .add("v12-itinerary-train-events") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE itinerary_event ADD COLUMN train_trip_id TEXT;
+          ALTER TABLE itinerary_event ADD COLUMN train_service_date TEXT;
+          ALTER TABLE itinerary_event ADD COLUMN train_from_station_id TEXT;
+          ALTER TABLE itinerary_event ADD COLUMN train_to_station_id TEXT;
+          ALTER TABLE itinerary_event ADD COLUMN ticket_id TEXT;
+          CREATE INDEX itinerary_event_by_run ON itinerary_event(train_trip_id, train_service_date) WHERE train_trip_id IS NOT NULL;
+          """
+      )
+    }
 }

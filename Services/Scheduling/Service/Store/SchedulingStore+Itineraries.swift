@@ -178,16 +178,21 @@ extension SchedulingStore {
       try db.execute(
         sql: """
           INSERT INTO itinerary_event (id, itinerary_id, title, place, latitude, longitude, starts_at, ends_at, notes,
-            cost_minor, currency, created_by)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            cost_minor, currency, created_by, train_trip_id, train_service_date, train_from_station_id,
+            train_to_station_id, ticket_id)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           ON CONFLICT (id) DO UPDATE SET title = excluded.title, place = excluded.place, latitude = excluded.latitude,
             longitude = excluded.longitude, starts_at = excluded.starts_at, ends_at = excluded.ends_at,
-            notes = excluded.notes, cost_minor = excluded.cost_minor, currency = excluded.currency
+            notes = excluded.notes, cost_minor = excluded.cost_minor, currency = excluded.currency,
+            train_trip_id = excluded.train_trip_id, train_service_date = excluded.train_service_date,
+            train_from_station_id = excluded.train_from_station_id, train_to_station_id = excluded.train_to_station_id,
+            ticket_id = excluded.ticket_id
           """,
         arguments: [
           event.id, event.itineraryID, event.title, event.place, event.latitude, event.longitude,
           event.startsAt.timeIntervalSince1970, event.endsAt.timeIntervalSince1970, event.notes, event.cost.amountMinor,
-          event.cost.currency, event.createdBy,
+          event.cost.currency, event.createdBy, event.train?.tripID, event.train?.serviceDate.description,
+          event.train?.fromStationID, event.train?.toStationID, event.train?.ticketID,
         ]
       )
       try Self.send(notice, db, at: now, onCommitted: onCommitted)
@@ -228,7 +233,8 @@ extension SchedulingStore {
           endsAt: Date(timeIntervalSince1970: row["ends_at"]),
           notes: row["notes"],
           cost: Money(amountMinor: row["cost_minor"], currency: row["currency"]),
-          createdBy: row["created_by"]
+          createdBy: row["created_by"],
+          train: Self.train(row)
         )
       }
     }
@@ -258,6 +264,17 @@ extension SchedulingStore {
       invitedAt: Date(timeIntervalSince1970: row["invited_at"]),
       answeredAt: (row["answered_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
       awaitsFriendship: row["awaits_friendship"]
+    )
+  }
+
+  static func train(_ row: Row) -> ItineraryTrain? {
+    guard let tripID: String = row["train_trip_id"], let date = ServiceDate(iso: row["train_service_date"]) else { return nil }
+    return ItineraryTrain(
+      tripID: tripID,
+      serviceDate: date,
+      fromStationID: row["train_from_station_id"] ?? "",
+      toStationID: row["train_to_station_id"] ?? "",
+      ticketID: row["ticket_id"] ?? ""
     )
   }
 }

@@ -108,6 +108,10 @@ extension SchedulingStore {
         sql: "UPDATE run_change SET trip_id = ? WHERE trip_id = ? AND service_day = ?",
         arguments: [newTripID, tripID, day]
       )
+      try db.execute(
+        sql: "UPDATE itinerary_event SET train_trip_id = ? WHERE train_trip_id = ? AND train_service_date = ?",
+        arguments: [newTripID, tripID, date.description]
+      )
       try self.recordRunRenamed(tripID, on: date, to: newTripID, at: now, db)
       try self.recordRunEdited(newTripID, on: date, stopsChanged: stopsChanged, at: now, db)
       try Self.timetableEdited(db, at: now)

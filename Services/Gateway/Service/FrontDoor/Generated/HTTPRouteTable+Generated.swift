@@ -1124,7 +1124,7 @@ extension HTTPRouteTable {
       rpc: "/binario.scheduling.v1.Itineraries/AddItineraryEvent",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["event.cost.amount_minor": .string, "event.cost.currency": .string, "event.created_by": .string, "event.ends_at": .string, "event.event_id": .string, "event.latitude": .number, "event.longitude": .number, "event.notes": .string, "event.place": .string, "event.starts_at": .string, "event.title": .string, "itinerary_id": .string],
+      parameterKinds: ["event.cost.amount_minor": .string, "event.cost.currency": .string, "event.created_by": .string, "event.ends_at": .string, "event.event_id": .string, "event.latitude": .number, "event.longitude": .number, "event.notes": .string, "event.place": .string, "event.starts_at": .string, "event.title": .string, "event.train.from_station_id": .string, "event.train.service_date": .string, "event.train.ticket_id": .string, "event.train.to_station_id": .string, "event.train.trip_id": .string, "itinerary_id": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_AddItineraryEventRequest, Binario_Scheduling_V1_AddItineraryEventResponse>(),
       summary: "Events: added, edited and deleted by the organiser or an accepted member."
     ),
@@ -1311,7 +1311,7 @@ extension HTTPRouteTable {
       rpc: "/binario.scheduling.v1.Itineraries/UpdateItineraryEvent",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["event.cost.amount_minor": .string, "event.cost.currency": .string, "event.created_by": .string, "event.ends_at": .string, "event.event_id": .string, "event.latitude": .number, "event.longitude": .number, "event.notes": .string, "event.place": .string, "event.starts_at": .string, "event.title": .string, "event_id": .string, "itinerary_id": .string, "update_mask": .string],
+      parameterKinds: ["event.cost.amount_minor": .string, "event.cost.currency": .string, "event.created_by": .string, "event.ends_at": .string, "event.event_id": .string, "event.latitude": .number, "event.longitude": .number, "event.notes": .string, "event.place": .string, "event.starts_at": .string, "event.title": .string, "event.train.from_station_id": .string, "event.train.service_date": .string, "event.train.ticket_id": .string, "event.train.to_station_id": .string, "event.train.trip_id": .string, "event_id": .string, "itinerary_id": .string, "update_mask": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_UpdateItineraryEventRequest, Binario_Scheduling_V1_UpdateItineraryEventResponse>(),
       summary: ""
     ),

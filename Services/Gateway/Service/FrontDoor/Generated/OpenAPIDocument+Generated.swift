@@ -34695,6 +34695,9 @@ extension OpenAPIDocument {
           },
           "createdBy": {
             "type": "string"
+          },
+          "train": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryTrain"
           }
         },
         "additionalProperties": false
@@ -34818,6 +34821,77 @@ extension OpenAPIDocument {
           },
           "email": {
             "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ItineraryTrain": {
+        "type": "object",
+        "properties": {
+          "tripId": {
+            "type": "string"
+          },
+          "serviceDate": {
+            "type": "string"
+          },
+          "fromStationId": {
+            "type": "string"
+          },
+          "toStationId": {
+            "type": "string"
+          },
+          "ticketId": {
+            "type": "string"
+          },
+          "ride": {
+            "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryTrainRide"
+          }
+        },
+        "additionalProperties": false
+      },
+      "binario.scheduling.v1.ItineraryTrainRide": {
+        "type": "object",
+        "properties": {
+          "trainNumber": {
+            "type": "string"
+          },
+          "line": {
+            "type": "string"
+          },
+          "fromStationName": {
+            "type": "string"
+          },
+          "toStationName": {
+            "type": "string"
+          },
+          "scheduledDeparture": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "scheduledArrival": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "expectedDeparture": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "expectedArrival": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "delayMinutes": {
+            "type": "integer",
+            "format": "int32"
+          },
+          "platform": {
+            "type": "string"
+          },
+          "platformChanged": {
+            "type": "boolean"
+          },
+          "cancelled": {
+            "type": "boolean"
           }
         },
         "additionalProperties": false

@@ -98,6 +98,8 @@ public struct ItineraryEvent: Sendable, Hashable {
   public var notes: String
   public var cost: Money
   public var createdBy: String
+  /// Set when the event is a ride on a train of the timetable.
+  public var train: ItineraryTrain?
 
   public init(
     id: String,
@@ -110,7 +112,8 @@ public struct ItineraryEvent: Sendable, Hashable {
     endsAt: Date,
     notes: String,
     cost: Money,
-    createdBy: String
+    createdBy: String,
+    train: ItineraryTrain? = nil
   ) {
     self.id = id
     self.itineraryID = itineraryID
@@ -123,6 +126,7 @@ public struct ItineraryEvent: Sendable, Hashable {
     self.notes = notes
     self.cost = cost
     self.createdBy = createdBy
+    self.train = train
   }
 }
 
@@ -136,6 +140,8 @@ public struct ItineraryEventDraft: Sendable, Hashable {
   public var endsAt: Date?
   public var notes: String
   public var cost: Money
+  /// A train's ride: its times, place and position replace those given.
+  public var train: ItineraryTrain?
 
   public init(
     title: String,
@@ -145,7 +151,8 @@ public struct ItineraryEventDraft: Sendable, Hashable {
     startsAt: Date?,
     endsAt: Date?,
     notes: String,
-    cost: Money
+    cost: Money,
+    train: ItineraryTrain? = nil
   ) {
     self.title = title
     self.place = place
@@ -155,6 +162,7 @@ public struct ItineraryEventDraft: Sendable, Hashable {
     self.endsAt = endsAt
     self.notes = notes
     self.cost = cost
+    self.train = train
   }
 }
 
@@ -177,4 +185,6 @@ public struct ItineraryDetails: Sendable {
   public var events: [ItineraryEvent]
   /// The accounts of the members and invitees, by id: their names and emails.
   public var people: [String: PeerAccount]
+  /// The train events' rides, live, by event id.
+  public var trainLegs: [String: ItineraryTrainLeg]
 }

@@ -14,7 +14,7 @@ public enum ItineraryEventField: String, Sendable, Hashable, CaseIterable {
   case title, place, latitude, longitude
   case startsAt = "starts_at"
   case endsAt = "ends_at"
-  case notes, cost
+  case notes, cost, train
 }
 
 extension ItineraryPlanner {
@@ -105,7 +105,8 @@ extension ItineraryPlanner {
       startsAt: fields.contains(.startsAt) ? draft.startsAt : existing.startsAt,
       endsAt: fields.contains(.endsAt) ? draft.endsAt : (fields.contains(.startsAt) && existing.endsAt == existing.startsAt ? nil : existing.endsAt),
       notes: fields.contains(.notes) ? draft.notes : existing.notes,
-      cost: fields.contains(.cost) ? draft.cost : existing.cost
+      cost: fields.contains(.cost) ? draft.cost : existing.cost,
+      train: fields.contains(.train) ? draft.train : existing.train
     )
   }
 

@@ -11,12 +11,20 @@ public final class ItineraryPlanner: Sendable {
   let clock: any DomainClock
   let directory: any AccountDirectory
   let notifications: NotificationCentre
+  let trains: any ItineraryTrains
 
-  public init(store: SchedulingStore, clock: any DomainClock, directory: any AccountDirectory, notifications: NotificationCentre) {
+  public init(
+    store: SchedulingStore,
+    clock: any DomainClock,
+    directory: any AccountDirectory,
+    notifications: NotificationCentre,
+    trains: any ItineraryTrains
+  ) {
     self.store = store
     self.clock = clock
     self.directory = directory
     self.notifications = notifications
+    self.trains = trains
   }
 
   public func create(
@@ -300,6 +308,7 @@ public final class ItineraryPlanner: Sendable {
       try await directory.accounts(ids: memberIDs + invites.map(\.inviteeUserID).filter { !$0.isEmpty }).map { ($0.userID, $0) },
       uniquingKeysWith: { first, _ in first }
     )
+    let events = try store.events(itineraryID: itinerary.id)
     let shares = itinerary.estimatedCost.split(into: memberIDs.count)
     let members = zip(memberIDs, shares).map { id, share in
       ItineraryDetails.Member(
@@ -314,9 +323,20 @@ public final class ItineraryPlanner: Sendable {
       itinerary: itinerary,
       members: members,
       invites: itinerary.organiserID == userID ? invites : invites.filter { $0.inviteeUserID == userID },
-      events: try store.events(itineraryID: itinerary.id),
-      people: people
+      events: events,
+      people: people,
+      trainLegs: trainLegs(of: events)
     )
+  }
+
+  /// The train events' rides as they run now, by event id; a run gone from the timetable (a
+  /// new one imported) is left out, the event keeping its planned times.
+  public func trainLegs(of events: [ItineraryEvent]) -> [String: ItineraryTrainLeg] {
+    var legs: [String: ItineraryTrainLeg] = [:]
+    for event in events {
+      if let train = event.train, let leg = try? trains.leg(train, field: "train") { legs[event.id] = leg }
+    }
+    return legs
   }
 
   private func checked(
@@ -327,6 +347,22 @@ public final class ItineraryPlanner: Sendable {
   ) throws
     -> ItineraryEvent
   {
+    var draft = draft
+    if let train = draft.train {
+      // A train's ride: when, where and the map position are the timetable's.
+      var check = InputValidation()
+      if train.ticketID.count > 100 { check.fail("event.ticket_id", "at most 100 characters") }
+      try check.finish()
+      let leg = try trains.leg(train, field: "event.train")
+      if draft.title.trimmingCharacters(in: .whitespaces).isEmpty {
+        draft.title = "\(leg.line.isEmpty ? "" : "\(leg.line) ")\(leg.trainNumber) → \(leg.toStation.name)"
+      }
+      draft.place = leg.fromStation.name
+      draft.latitude = leg.fromStation.latitude
+      draft.longitude = leg.fromStation.longitude
+      draft.startsAt = leg.scheduledDeparture
+      draft.endsAt = leg.scheduledArrival
+    }
     var check = InputValidation()
     let title = check.requiredText(draft.title, field: "event.title", what: "a title")
     let place = check.optionalText(draft.place, field: "event.place", what: "the place", maxLength: 200)
@@ -353,7 +389,8 @@ public final class ItineraryPlanner: Sendable {
       endsAt: endsAt!,
       notes: notes,
       cost: cost,
-      createdBy: createdBy
+      createdBy: createdBy,
+      train: draft.train
     )
   }
 

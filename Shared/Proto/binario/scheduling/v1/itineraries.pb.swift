@@ -405,6 +405,17 @@ public nonisolated struct Binario_Scheduling_V1_ItineraryEvent: Sendable {
 
   public var createdBy: String = String()
 
+  /// Set when the event is a ride on a train of the timetable: its times, place and position are
+  /// then the timetable's (those given are replaced), and its live state is shown.
+  public var train: Binario_Scheduling_V1_ItineraryTrain {
+    get {_train ?? Binario_Scheduling_V1_ItineraryTrain()}
+    set {_train = newValue}
+  }
+  /// Returns true if `train` has been explicitly set.
+  public var hasTrain: Bool {self._train != nil}
+  /// Clears the value of `train`. Subsequent reads from it will return its default value.
+  public mutating func clearTrain() {self._train = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -412,6 +423,127 @@ public nonisolated struct Binario_Scheduling_V1_ItineraryEvent: Sendable {
   fileprivate var _startsAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
   fileprivate var _endsAt: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
   fileprivate var _cost: Binario_Type_V1_Money? = nil
+  fileprivate var _train: Binario_Scheduling_V1_ItineraryTrain? = nil
+}
+
+/// A train ride on a trip: the run and the part ridden, given; the rest filled by scheduling.
+public nonisolated struct Binario_Scheduling_V1_ItineraryTrain: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var tripID: String {
+    get {_storage._tripID}
+    set {_uniqueStorage()._tripID = newValue}
+  }
+
+  /// YYYY-MM-DD
+  public var serviceDate: String {
+    get {_storage._serviceDate}
+    set {_uniqueStorage()._serviceDate = newValue}
+  }
+
+  public var fromStationID: String {
+    get {_storage._fromStationID}
+    set {_uniqueStorage()._fromStationID = newValue}
+  }
+
+  public var toStationID: String {
+    get {_storage._toStationID}
+    set {_uniqueStorage()._toStationID = newValue}
+  }
+
+  /// The ticket for it in its author's wallet (ticketing's id), if any: it opens for its owner.
+  public var ticketID: String {
+    get {_storage._ticketID}
+    set {_uniqueStorage()._ticketID = newValue}
+  }
+
+  /// Filled by scheduling, live when the trip is read; unset when the run is no longer in the
+  /// timetable (the event keeps its planned times).
+  public var ride: Binario_Scheduling_V1_ItineraryTrainRide {
+    get {_storage._ride ?? Binario_Scheduling_V1_ItineraryTrainRide()}
+    set {_uniqueStorage()._ride = newValue}
+  }
+  /// Returns true if `ride` has been explicitly set.
+  public var hasRide: Bool {_storage._ride != nil}
+  /// Clears the value of `ride`. Subsequent reads from it will return its default value.
+  public mutating func clearRide() {_uniqueStorage()._ride = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+public nonisolated struct Binario_Scheduling_V1_ItineraryTrainRide: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var trainNumber: String = String()
+
+  public var line: String = String()
+
+  public var fromStationName: String = String()
+
+  public var toStationName: String = String()
+
+  public var scheduledDeparture: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_scheduledDeparture ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_scheduledDeparture = newValue}
+  }
+  /// Returns true if `scheduledDeparture` has been explicitly set.
+  public var hasScheduledDeparture: Bool {self._scheduledDeparture != nil}
+  /// Clears the value of `scheduledDeparture`. Subsequent reads from it will return its default value.
+  public mutating func clearScheduledDeparture() {self._scheduledDeparture = nil}
+
+  public var scheduledArrival: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_scheduledArrival ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_scheduledArrival = newValue}
+  }
+  /// Returns true if `scheduledArrival` has been explicitly set.
+  public var hasScheduledArrival: Bool {self._scheduledArrival != nil}
+  /// Clears the value of `scheduledArrival`. Subsequent reads from it will return its default value.
+  public mutating func clearScheduledArrival() {self._scheduledArrival = nil}
+
+  public var expectedDeparture: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_expectedDeparture ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_expectedDeparture = newValue}
+  }
+  /// Returns true if `expectedDeparture` has been explicitly set.
+  public var hasExpectedDeparture: Bool {self._expectedDeparture != nil}
+  /// Clears the value of `expectedDeparture`. Subsequent reads from it will return its default value.
+  public mutating func clearExpectedDeparture() {self._expectedDeparture = nil}
+
+  public var expectedArrival: SwiftProtobuf.Google_Protobuf_Timestamp {
+    get {_expectedArrival ?? SwiftProtobuf.Google_Protobuf_Timestamp()}
+    set {_expectedArrival = newValue}
+  }
+  /// Returns true if `expectedArrival` has been explicitly set.
+  public var hasExpectedArrival: Bool {self._expectedArrival != nil}
+  /// Clears the value of `expectedArrival`. Subsequent reads from it will return its default value.
+  public mutating func clearExpectedArrival() {self._expectedArrival = nil}
+
+  /// at the boarding station
+  public var delayMinutes: Int32 = 0
+
+  public var platform: String = String()
+
+  public var platformChanged: Bool = false
+
+  /// the boarding or the alighting stop
+  public var cancelled: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _scheduledDeparture: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _scheduledArrival: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _expectedDeparture: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
+  fileprivate var _expectedArrival: SwiftProtobuf.Google_Protobuf_Timestamp? = nil
 }
 
 public nonisolated struct Binario_Scheduling_V1_Itinerary: Sendable {
@@ -899,41 +1031,46 @@ public nonisolated struct Binario_Scheduling_V1_AddItineraryEventResponse: Senda
   fileprivate var _event: Binario_Scheduling_V1_ItineraryEvent? = nil
 }
 
-public nonisolated struct Binario_Scheduling_V1_UpdateItineraryEventRequest: Sendable {
+public nonisolated struct Binario_Scheduling_V1_UpdateItineraryEventRequest: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var itineraryID: String = String()
+  public var itineraryID: String {
+    get {_storage._itineraryID}
+    set {_uniqueStorage()._itineraryID = newValue}
+  }
 
-  public var eventID: String = String()
+  public var eventID: String {
+    get {_storage._eventID}
+    set {_uniqueStorage()._eventID = newValue}
+  }
 
   public var event: Binario_Scheduling_V1_ItineraryEvent {
-    get {_event ?? Binario_Scheduling_V1_ItineraryEvent()}
-    set {_event = newValue}
+    get {_storage._event ?? Binario_Scheduling_V1_ItineraryEvent()}
+    set {_uniqueStorage()._event = newValue}
   }
   /// Returns true if `event` has been explicitly set.
-  public var hasEvent: Bool {self._event != nil}
+  public var hasEvent: Bool {_storage._event != nil}
   /// Clears the value of `event`. Subsequent reads from it will return its default value.
-  public mutating func clearEvent() {self._event = nil}
+  public mutating func clearEvent() {_uniqueStorage()._event = nil}
 
   /// The fields of `event` to change (title, place, latitude, longitude, starts_at, ends_at,
   /// notes, cost); without a mask, those given (not empty or zero); "*": all of them.
   public var updateMask: SwiftProtobuf.Google_Protobuf_FieldMask {
-    get {_updateMask ?? SwiftProtobuf.Google_Protobuf_FieldMask()}
-    set {_updateMask = newValue}
+    get {_storage._updateMask ?? SwiftProtobuf.Google_Protobuf_FieldMask()}
+    set {_uniqueStorage()._updateMask = newValue}
   }
   /// Returns true if `updateMask` has been explicitly set.
-  public var hasUpdateMask: Bool {self._updateMask != nil}
+  public var hasUpdateMask: Bool {_storage._updateMask != nil}
   /// Clears the value of `updateMask`. Subsequent reads from it will return its default value.
-  public mutating func clearUpdateMask() {self._updateMask = nil}
+  public mutating func clearUpdateMask() {_uniqueStorage()._updateMask = nil}
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _event: Binario_Scheduling_V1_ItineraryEvent? = nil
-  fileprivate var _updateMask: SwiftProtobuf.Google_Protobuf_FieldMask? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 public nonisolated struct Binario_Scheduling_V1_UpdateItineraryEventResponse: Sendable {
@@ -1603,7 +1740,7 @@ nonisolated extension Binario_Scheduling_V1_ItineraryInvite: SwiftProtobuf.Messa
 
 nonisolated extension Binario_Scheduling_V1_ItineraryEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ItineraryEvent"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}event_id\0\u{1}title\0\u{1}place\0\u{1}latitude\0\u{1}longitude\0\u{3}starts_at\0\u{3}ends_at\0\u{1}notes\0\u{1}cost\0\u{3}created_by\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}event_id\0\u{1}title\0\u{1}place\0\u{1}latitude\0\u{1}longitude\0\u{3}starts_at\0\u{3}ends_at\0\u{1}notes\0\u{1}cost\0\u{3}created_by\0\u{1}train\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1621,6 +1758,7 @@ nonisolated extension Binario_Scheduling_V1_ItineraryEvent: SwiftProtobuf.Messag
       case 8: try { try decoder.decodeSingularStringField(value: &self.notes) }()
       case 9: try { try decoder.decodeSingularMessageField(value: &self._cost) }()
       case 10: try { try decoder.decodeSingularStringField(value: &self.createdBy) }()
+      case 11: try { try decoder.decodeSingularMessageField(value: &self._train) }()
       default: break
       }
     }
@@ -1661,6 +1799,9 @@ nonisolated extension Binario_Scheduling_V1_ItineraryEvent: SwiftProtobuf.Messag
     if !self.createdBy.isEmpty {
       try visitor.visitSingularStringField(value: self.createdBy, fieldNumber: 10)
     }
+    try { if let v = self._train {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1675,6 +1816,201 @@ nonisolated extension Binario_Scheduling_V1_ItineraryEvent: SwiftProtobuf.Messag
     if lhs.notes != rhs.notes {return false}
     if lhs._cost != rhs._cost {return false}
     if lhs.createdBy != rhs.createdBy {return false}
+    if lhs._train != rhs._train {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_ItineraryTrain: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ItineraryTrain"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}trip_id\0\u{3}service_date\0\u{3}from_station_id\0\u{3}to_station_id\0\u{3}ticket_id\0\u{1}ride\0")
+
+  fileprivate class _StorageClass {
+    var _tripID: String = String()
+    var _serviceDate: String = String()
+    var _fromStationID: String = String()
+    var _toStationID: String = String()
+    var _ticketID: String = String()
+    var _ride: Binario_Scheduling_V1_ItineraryTrainRide? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _tripID = source._tripID
+      _serviceDate = source._serviceDate
+      _fromStationID = source._fromStationID
+      _toStationID = source._toStationID
+      _ticketID = source._ticketID
+      _ride = source._ride
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._tripID) }()
+        case 2: try { try decoder.decodeSingularStringField(value: &_storage._serviceDate) }()
+        case 3: try { try decoder.decodeSingularStringField(value: &_storage._fromStationID) }()
+        case 4: try { try decoder.decodeSingularStringField(value: &_storage._toStationID) }()
+        case 5: try { try decoder.decodeSingularStringField(value: &_storage._ticketID) }()
+        case 6: try { try decoder.decodeSingularMessageField(value: &_storage._ride) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._tripID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._tripID, fieldNumber: 1)
+      }
+      if !_storage._serviceDate.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._serviceDate, fieldNumber: 2)
+      }
+      if !_storage._fromStationID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._fromStationID, fieldNumber: 3)
+      }
+      if !_storage._toStationID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._toStationID, fieldNumber: 4)
+      }
+      if !_storage._ticketID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._ticketID, fieldNumber: 5)
+      }
+      try { if let v = _storage._ride {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+      } }()
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_ItineraryTrain, rhs: Binario_Scheduling_V1_ItineraryTrain) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._tripID != rhs_storage._tripID {return false}
+        if _storage._serviceDate != rhs_storage._serviceDate {return false}
+        if _storage._fromStationID != rhs_storage._fromStationID {return false}
+        if _storage._toStationID != rhs_storage._toStationID {return false}
+        if _storage._ticketID != rhs_storage._ticketID {return false}
+        if _storage._ride != rhs_storage._ride {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Scheduling_V1_ItineraryTrainRide: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ItineraryTrainRide"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}train_number\0\u{1}line\0\u{3}from_station_name\0\u{3}to_station_name\0\u{3}scheduled_departure\0\u{3}scheduled_arrival\0\u{3}expected_departure\0\u{3}expected_arrival\0\u{3}delay_minutes\0\u{1}platform\0\u{3}platform_changed\0\u{1}cancelled\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.trainNumber) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.line) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.fromStationName) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.toStationName) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._scheduledDeparture) }()
+      case 6: try { try decoder.decodeSingularMessageField(value: &self._scheduledArrival) }()
+      case 7: try { try decoder.decodeSingularMessageField(value: &self._expectedDeparture) }()
+      case 8: try { try decoder.decodeSingularMessageField(value: &self._expectedArrival) }()
+      case 9: try { try decoder.decodeSingularInt32Field(value: &self.delayMinutes) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self.platform) }()
+      case 11: try { try decoder.decodeSingularBoolField(value: &self.platformChanged) }()
+      case 12: try { try decoder.decodeSingularBoolField(value: &self.cancelled) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.trainNumber.isEmpty {
+      try visitor.visitSingularStringField(value: self.trainNumber, fieldNumber: 1)
+    }
+    if !self.line.isEmpty {
+      try visitor.visitSingularStringField(value: self.line, fieldNumber: 2)
+    }
+    if !self.fromStationName.isEmpty {
+      try visitor.visitSingularStringField(value: self.fromStationName, fieldNumber: 3)
+    }
+    if !self.toStationName.isEmpty {
+      try visitor.visitSingularStringField(value: self.toStationName, fieldNumber: 4)
+    }
+    try { if let v = self._scheduledDeparture {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    try { if let v = self._scheduledArrival {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    } }()
+    try { if let v = self._expectedDeparture {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    } }()
+    try { if let v = self._expectedArrival {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+    } }()
+    if self.delayMinutes != 0 {
+      try visitor.visitSingularInt32Field(value: self.delayMinutes, fieldNumber: 9)
+    }
+    if !self.platform.isEmpty {
+      try visitor.visitSingularStringField(value: self.platform, fieldNumber: 10)
+    }
+    if self.platformChanged != false {
+      try visitor.visitSingularBoolField(value: self.platformChanged, fieldNumber: 11)
+    }
+    if self.cancelled != false {
+      try visitor.visitSingularBoolField(value: self.cancelled, fieldNumber: 12)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Scheduling_V1_ItineraryTrainRide, rhs: Binario_Scheduling_V1_ItineraryTrainRide) -> Bool {
+    if lhs.trainNumber != rhs.trainNumber {return false}
+    if lhs.line != rhs.line {return false}
+    if lhs.fromStationName != rhs.fromStationName {return false}
+    if lhs.toStationName != rhs.toStationName {return false}
+    if lhs._scheduledDeparture != rhs._scheduledDeparture {return false}
+    if lhs._scheduledArrival != rhs._scheduledArrival {return false}
+    if lhs._expectedDeparture != rhs._expectedDeparture {return false}
+    if lhs._expectedArrival != rhs._expectedArrival {return false}
+    if lhs.delayMinutes != rhs.delayMinutes {return false}
+    if lhs.platform != rhs.platform {return false}
+    if lhs.platformChanged != rhs.platformChanged {return false}
+    if lhs.cancelled != rhs.cancelled {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2588,46 +2924,88 @@ nonisolated extension Binario_Scheduling_V1_UpdateItineraryEventRequest: SwiftPr
   public static let protoMessageName: String = _protobuf_package + ".UpdateItineraryEventRequest"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}itinerary_id\0\u{3}event_id\0\u{1}event\0\u{3}update_mask\0")
 
+  fileprivate class _StorageClass {
+    var _itineraryID: String = String()
+    var _eventID: String = String()
+    var _event: Binario_Scheduling_V1_ItineraryEvent? = nil
+    var _updateMask: SwiftProtobuf.Google_Protobuf_FieldMask? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _itineraryID = source._itineraryID
+      _eventID = source._eventID
+      _event = source._event
+      _updateMask = source._updateMask
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self.itineraryID) }()
-      case 2: try { try decoder.decodeSingularStringField(value: &self.eventID) }()
-      case 3: try { try decoder.decodeSingularMessageField(value: &self._event) }()
-      case 4: try { try decoder.decodeSingularMessageField(value: &self._updateMask) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._itineraryID) }()
+        case 2: try { try decoder.decodeSingularStringField(value: &_storage._eventID) }()
+        case 3: try { try decoder.decodeSingularMessageField(value: &_storage._event) }()
+        case 4: try { try decoder.decodeSingularMessageField(value: &_storage._updateMask) }()
+        default: break
+        }
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if !self.itineraryID.isEmpty {
-      try visitor.visitSingularStringField(value: self.itineraryID, fieldNumber: 1)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._itineraryID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._itineraryID, fieldNumber: 1)
+      }
+      if !_storage._eventID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._eventID, fieldNumber: 2)
+      }
+      try { if let v = _storage._event {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+      } }()
+      try { if let v = _storage._updateMask {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+      } }()
     }
-    if !self.eventID.isEmpty {
-      try visitor.visitSingularStringField(value: self.eventID, fieldNumber: 2)
-    }
-    try { if let v = self._event {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
-    } }()
-    try { if let v = self._updateMask {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
-    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Scheduling_V1_UpdateItineraryEventRequest, rhs: Binario_Scheduling_V1_UpdateItineraryEventRequest) -> Bool {
-    if lhs.itineraryID != rhs.itineraryID {return false}
-    if lhs.eventID != rhs.eventID {return false}
-    if lhs._event != rhs._event {return false}
-    if lhs._updateMask != rhs._updateMask {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._itineraryID != rhs_storage._itineraryID {return false}
+        if _storage._eventID != rhs_storage._eventID {return false}
+        if _storage._event != rhs_storage._event {return false}
+        if _storage._updateMask != rhs_storage._updateMask {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
