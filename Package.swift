@@ -240,7 +240,9 @@ let tools: [Target] = [
   // The command-line client: every feature, through the gateway.
   .executableTarget(
     name: "binario",
-    dependencies: ["BinarioAuth", "BinarioProto", "BinarioTransport", .grpcCore, .grpcProtobuf, .swiftProtobuf, .argumentParser],
+    dependencies: [
+      "BinarioAuth", "BinarioDomain", "BinarioProto", "BinarioTransport", .grpcCore, .grpcProtobuf, .swiftProtobuf, .argumentParser,
+    ],
     path: "CLI"
   ),
   .executableTarget(

@@ -49,11 +49,11 @@ struct SubscriptionsCommand: AsyncParsableCommand {
         guard let parsed = Self.periods[period.lowercased()] else { throw ValidationError("--period is weekly, monthly, quarterly or yearly") }
         details.period = parsed
       }
-      if let price {
-        details.price.amountMinor = minorUnits(price)
-      }
       if let currency { details.price.currency = currency }
       if details.price.currency.isEmpty { details.price.currency = "EUR" }
+      if let price {
+        details.price.amountMinor = minorUnits(price, details.price.currency)
+      }
       if let cardLast4 { details.cardLast4 = cardLast4 }
       if let autoRenew {
         guard ["on", "off"].contains(autoRenew) else { throw ValidationError("--auto-renew is on or off") }
@@ -349,7 +349,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
         if let reminderDays { settings.reminderDays = reminderDays }
         if let homeRenewals { settings.homeRenewals = homeRenewals }
         if let mainCurrency { settings.mainCurrency = mainCurrency }
-        if let monthlyBudget { settings.monthlyBudgetMinor = minorUnits(monthlyBudget) }
+        if let monthlyBudget { settings.monthlyBudgetMinor = minorUnits(monthlyBudget, settings.mainCurrency) }
         for entry in budget {
           let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
           guard parts.count == 2, let category = DetailOptions.categories[parts[0].lowercased()], let amount = Decimal(string: parts[1]) else {
@@ -359,7 +359,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
           settings.categoryBudgets.append(
             .with {
               $0.category = category
-              $0.amountMinor = minorUnits(amount)
+              $0.amountMinor = minorUnits(amount, settings.mainCurrency)
             }
           )
         }

@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioProto
 import Foundation
 import SwiftProtobuf
@@ -60,9 +61,13 @@ extension Print {
     amount(money.amountMinor, money.currency)
   }
 
-  /// `12.50 EUR` (minor units are cents: every currency the suite handles has two decimals).
+  /// `12.50 EUR`, `1200 JPY`: the currency's minor-unit digits.
   static func amount(_ units: Int64, _ currency: String) -> String {
-    String(format: "%@%lld.%02lld %@", units < 0 ? "-" : "", abs(units) / 100, abs(units % 100), currency)
+    let digits = Money.minorUnitDigits(currency)
+    guard digits > 0 else { return "\(units) \(currency)" }
+    let scale = Int64(pow(10, Double(digits)))
+    let fraction = String(abs(units % scale)).leftPadded(to: digits)
+    return "\(units < 0 ? "-" : "")\(abs(units) / scale).\(fraction) \(currency)"
   }
 
   static func itinerary(_ itinerary: Binario_Scheduling_V1_Itinerary) {
@@ -72,11 +77,36 @@ extension Print {
       print("  \(member.organiser ? "organiser" : "member   ") \(member.displayName)  share \(money(member.costShare))")
     }
     for invite in itinerary.invites {
-      let who = invite.inviteeUserID.isEmpty ? invite.inviteeEmail + " (not registered yet)" : invite.inviteeUserID
+      let who =
+        invite.inviteeUserID.isEmpty
+        ? invite.inviteeEmail + " (not registered yet)"
+        : "\(invite.inviteeName) \(invite.inviteeEmail)" + (invite.awaitsFriendship ? " (waits for your friend request)" : "")
       print("  invite \(invite.inviteID)  \(who)  \(String(describing: invite.status))")
     }
     for event in itinerary.events {
       print("  event \(event.eventID)  \(date(event.startsAt))  \(event.title)  \(event.place)  \(money(event.cost))")
+      if event.hasTrain {
+        let ride = event.train.ride
+        let state =
+          !event.train.hasRide
+          ? "no longer in the timetable" : ride.cancelled ? "cancelled" : ride.delayMinutes > 0 ? "\(ride.delayMinutes) min late" : "on time"
+        let ticket = event.train.ticketID.isEmpty ? "" : "  ticket \(event.train.ticketID)"
+        print("    train \(ride.line) \(ride.trainNumber)  \(state)\(ride.platform.isEmpty ? "" : "  platform \(ride.platform)")\(ticket)")
+      }
     }
+  }
+
+  static func expense(_ expense: Binario_Scheduling_V1_ItineraryExpense) {
+    let kind = expense.settlement ? "settlement" : String(describing: expense.split)
+    print(
+      "expense \(expense.expenseID)  \(date(expense.spentAt))  \(expense.description_p)  \(money(expense.amount))  paid by \(expense.paidByName)  (\(kind))"
+    )
+    for share in expense.shares { print("  \(share.displayName)  \(money(share.amount))") }
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: "0", count: width - count) + self
   }
 }

@@ -302,12 +302,68 @@ extension CommandLineClientTests {
         ])
       #expect(created.status == 0, "\(created.standardError)")
       #expect(created.standardOutput.contains("organiser Rita") && created.standardOutput.contains("share 45.50 EUR"), "\(created.standardOutput)")
+      try await Self.tripEditsAndMoney(cli, trip: created.standardOutput, run: createdRun.standardOutput)
 
       try await Self.ticketsAndSubscriptions(cli, adminSession: adminSession)
       try await Self.geoOffers(cli, adminSession: adminSession)
       try await Self.taxis(cli, adminSession: adminSession)
       try await Self.telemetry(cli, adminSession: adminSession)
     }
+  }
+
+  /// A trip edited, its train from the timetable added, expenses in two currencies and the
+  /// balances, the calendar file. `trip` and `run` are what `itineraries create` and
+  /// `trips create` printed.
+  static func tripEditsAndMoney(_ cli: CommandLine, trip: String, run: String) async throws {
+    let id = String(try #require(trip.split(separator: "[").last?.split(separator: "]").first))
+    let runReference = try #require(run.split(separator: "\n").first?.split(separator: "[").last?.split(separator: "]").first).split(separator: " ")
+    let edited = try await cli.run(["itineraries", "edit", id, "--name", "Bergamo Alta day", "--cost", "60"])
+    #expect(
+      edited.standardOutput.hasPrefix("Bergamo Alta day — Bergamo") && edited.standardOutput.contains("share 60.00 EUR"),
+      "\(edited.standardOutput)\(edited.standardError)"
+    )
+    let nothing = try await cli.run(["itineraries", "edit", id])
+    #expect(nothing.status != 0 && nothing.standardError.contains("pass what changes"), "\(nothing.standardError)")
+
+    let train = try await cli.run(
+      [
+        "itineraries", "event", "train", id, "--trip", String(runReference[0]), "--date", String(runReference[1]), "--from", "MI_CENTRALE",
+        "--to", "BERGAMO", "--ticket", "t-123",
+      ])
+    #expect(train.status == 0 && train.standardOutput.contains("R4 9999 → Bergamo"), "\(train.standardOutput)\(train.standardError)")
+    let backwards = try await cli.run(
+      [
+        "itineraries", "event", "train", id, "--trip", String(runReference[0]), "--date", String(runReference[1]), "--from", "BERGAMO", "--to",
+        "MI_CENTRALE",
+      ]
+    )
+    #expect(backwards.status != 0 && backwards.standardError.contains("event.train.to_station_id"), "\(backwards.standardError)")
+    let shown = try await cli.run(["itineraries", "show", id])
+    #expect(shown.standardOutput.contains("train R4 9999  on time  platform 7  ticket t-123"), "\(shown.standardOutput)")
+
+    let lunch = try await cli.run(["itineraries", "expense", "add", id, "--description", "Lunch", "--amount", "31.30"])
+    #expect(
+      lunch.standardOutput.contains("Lunch  31.30 EUR  paid by Rita") && lunch.standardOutput.contains("(equal)"),
+      "\(lunch.standardOutput)\(lunch.standardError)"
+    )
+    let yen = try await cli.run(["itineraries", "expense", "add", id, "--description", "Souvenir", "--amount", "1200", "--currency", "JPY"])
+    #expect(yen.standardOutput.contains("Souvenir  1200 JPY"), "\(yen.standardOutput)\(yen.standardError)")
+    let badSplit = try await cli.run(["itineraries", "expense", "add", id, "--description", "X", "--amount", "1", "--split", "thirds"])
+    #expect(badSplit.status != 0 && badSplit.standardError.contains("--split is"), "\(badSplit.standardError)")
+    let balances = try await cli.run(["itineraries", "balances", id])
+    #expect(
+      balances.standardOutput.contains("EUR: spent 31.30 EUR") && balances.standardOutput.contains("JPY: spent 1200 JPY")
+        && balances.standardOutput.contains("all settled"),
+      "\(balances.standardOutput)"
+    )
+    let listed = try await cli.run(["itineraries", "expense", "list", id])
+    #expect(listed.standardOutput.components(separatedBy: "expense ").count == 3, "\(listed.standardOutput)")
+
+    let file = cli.file("trip.ics")
+    let calendar = try await cli.run(["itineraries", "calendar", id, "--output", file])
+    #expect(calendar.standardOutput == "wrote \(file)\n", "\(calendar.standardOutput)\(calendar.standardError)")
+    let ics = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(ics.contains("BEGIN:VCALENDAR") && ics.contains("SUMMARY:R4 9999 → Bergamo"), "\(ics)")
   }
 
   /// A board registered (its token saved), readings uploaded from the demo walk (and a bad one

@@ -784,6 +784,12 @@ def subscriptions_and_itineraries(traveller, gateway, admin_token):
     traveller.fill("#itinerary-events details form", {"notes": "Buy the tickets at the pier"})
     traveller.until(lambda: "Buy the tickets at the pier" in traveller.text("#itinerary-events"), "the event was not edited")
     assert "Varenna" in traveller.text("#itinerary-events"), "the event's edit lost its place"
+    # A train of the wallet joins the trip: its times and station from the timetable, its live
+    # state, and the ticket linked for its owner.
+    traveller.fill("#wallet-train-form", {"way": "0"})
+    traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#itinerary-events .train-ride"), "the wallet's train is not on the trip")
+    ride = traveller.text("#itinerary-events .train-ride")
+    assert "→" in ride and traveller.words("itinerary.yourTicket") in ride, ride
     traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#itinerary-map .leaflet-pane"), "no map of the events")
     traveller.shot("itinerary")
     # Friends: a contact saved for a trip before they sign up, and a request to someone unknown refused by its field.

@@ -114,7 +114,7 @@ export async function showOne(main, { params }) {
       await reload();
     }, { id: "itinerary-edit-form", class: "inline" })) : null);
 
-  main.append(events(itinerary, path, reload));
+  main.append(events(itinerary, path, reload, me));
   const money_ = h("section", { id: "itinerary-money", "aria-labelledby": "money-heading" });
   main.append(money_);
   await drawMoney(money_, itinerary, path, members, names, me);
@@ -138,7 +138,7 @@ export async function showOne(main, { params }) {
 
 /** The events grouped by day, on a map; each can be edited or deleted; a new one added (a click
  * on the map sets its place). */
-function events(itinerary, path, reload) {
+function events(itinerary, path, reload, me) {
   const section = h("section", { id: "itinerary-events-section", "aria-labelledby": "events-heading" });
   const list = itinerary.events || [];
   const byDay = new Map();
@@ -186,7 +186,8 @@ function events(itinerary, path, reload) {
       h("ol", { class: "events-of-day" }, events.map((event) => h("li", { dataset: { event: event.eventId } },
         h("strong", {}, event.title), ` — ${dateTime(event.startsAt)}`, event.place ? `, ${event.place}` : "",
         event.cost && Number(event.cost.amountMinor) ? ` (${money(event.cost)})` : "", event.notes ? h("p", {}, event.notes) : null,
-        h("details", {}, h("summary", {}, t("itinerary.editEvent")), eventForm(event)),
+        event.train ? trainRide(event, me) : null,
+        event.train ? null : h("details", {}, h("summary", {}, t("itinerary.editEvent")), eventForm(event)),
         h("button", { type: "button", class: "secondary", onclick: async () => {
           await api("DELETE", `${path}/events/${segment(event.eventId)}`);
           announce(t("subs.removed", { name: event.title }));
@@ -194,7 +195,7 @@ function events(itinerary, path, reload) {
         } }, t("subs.remove"))))),
     ]))
       : h("p", { class: "empty" }, t("itinerary.noEvents")),
-    mapElement, position, adding);
+    mapElement, position, adding, trainFromWallet(path, reload));
   // The map after the section is in the page (Leaflet measures its element).
   queueMicrotask(async () => {
     try {
@@ -216,6 +217,52 @@ function events(itinerary, path, reload) {
     } catch (error) {
       mapElement.replaceWith(failure(error));
     }
+  });
+  return section;
+}
+
+/** A train event's ride as it runs now: the train, its platform, how late, cancelled; the
+ * ticket in the wallet of whoever added it, for them. */
+function trainRide(event, me) {
+  const ride = event.train.ride;
+  const ticket = event.train.ticketId && event.createdBy === me.userId ? [" · ", h("a", { href: "#/wallet" }, t("itinerary.yourTicket"))] : [];
+  if (!ride) return h("p", { class: "train-ride" }, t("itinerary.trainGone"), ticket);
+  return h("p", { class: "train-ride", dataset: { delay: String(ride.delayMinutes || 0) } },
+    `${t("wallet.train", { train: `${ride.line ? `${ride.line} ` : ""}${ride.trainNumber}` })}, ${ride.fromStationName} → ${ride.toStationName}`,
+    h("span", { class: `live status ${ride.cancelled ? "cancelled" : ride.delayMinutes > 0 ? "delayed" : "on-time"}` },
+      ride.cancelled ? ` · ${t("run.cancelled")}`
+        : ride.delayMinutes > 0 ? ` · ${t("run.late", { count: ride.delayMinutes })} (${dateTime(ride.expectedDeparture)})`
+          : ` · ${t("run.onTime")}`,
+      ride.platform ? ` · ${t(ride.platformChanged ? "wallet.platformChanged" : "wallet.platform", { platform: ride.platform })}` : ""),
+    ticket);
+}
+
+/** Adds a train of the person's wallet to the trip: each way of each station ticket still to
+ * travel, with its ticket linked. */
+function trainFromWallet(path, reload) {
+  const section = h("div", { id: "train-from-wallet" });
+  queueMicrotask(async () => {
+    let tickets;
+    try {
+      tickets = (await api("GET", "/v1/me/wallet")).tickets || [];
+    } catch (error) {
+      return section.append(failure(error));
+    }
+    const ways = tickets.filter((ticket) => ticket.status === "TICKET_STATUS_VALID")
+      .flatMap((ticket) => [ticket.outbound, ticket.returnJourney].filter((way) => way && way.run && way.run.tripId)
+        .map((way) => ({ ticket, way })));
+    if (!ways.length) return section.append(h("p", { class: "hint" }, t("itinerary.noWalletTrains"), " ", h("a", { href: "#/buy" }, t("buy.title"))));
+    section.append(form(t("itinerary.trainFromWallet"), [
+      field(t("itinerary.walletTrain"), { name: "way", options: ways.map(({ way }, index) => [String(index),
+        `${way.fromStationName} → ${way.toStationName}, ${t("wallet.train", { train: way.trainNumber })}, ${dateTime(way.scheduledDeparture)}`]) }),
+    ], t("subs.addButton"), async (values) => {
+      const { ticket, way } = ways[Number(values.way)];
+      await api("POST", `${path}/events`, { event: { train: {
+        tripId: way.run.tripId, serviceDate: way.run.serviceDate, fromStationId: way.fromStationId, toStationId: way.toStationId, ticketId: ticket.ticketId,
+      } } });
+      announce(t("subs.added", { name: `${way.fromStationName} → ${way.toStationName}` }));
+      await reload();
+    }, { id: "wallet-train-form", class: "inline" }));
   });
   return section;
 }

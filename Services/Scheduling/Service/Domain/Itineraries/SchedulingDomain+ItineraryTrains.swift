@@ -18,8 +18,10 @@ extension SchedulingDomain: ItineraryTrains {
     return ItineraryTrainLeg(
       trainNumber: run.state.run.trainNumber,
       line: run.line.shortName,
-      fromStation: run.stations[from.planned.stationID] ?? Station(id: from.planned.stationID, code: "", name: from.planned.stationID, latitude: 0, longitude: 0),
-      toStation: run.stations[to.planned.stationID] ?? Station(id: to.planned.stationID, code: "", name: to.planned.stationID, latitude: 0, longitude: 0),
+      fromStation: run.stations[from.planned.stationID]
+        ?? Station(id: from.planned.stationID, code: "", name: from.planned.stationID, latitude: 0, longitude: 0),
+      toStation: run.stations[to.planned.stationID]
+        ?? Station(id: to.planned.stationID, code: "", name: to.planned.stationID, latitude: 0, longitude: 0),
       scheduledDeparture: run.instant(from.planned.departure),
       scheduledArrival: run.instant(to.planned.arrival),
       expectedDeparture: run.instant(from.expectedDeparture),
