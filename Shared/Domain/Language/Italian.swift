@@ -713,6 +713,8 @@ extension PersonText {
       "al massimo %@ treni per ogni tratta",
     "at most %@ users per call":
       "al massimo %@ utenti per chiamata",
+    "at most 100 characters":
+      "al massimo 100 caratteri",
     "at most 100 runs":
       "al massimo 100 corse",
     "at most 20":
@@ -1435,6 +1437,10 @@ extension PersonText {
       "troppi codici sbagliati",
     "too many wrong codes for %@; ask for a new code":
       "troppi codici sbagliati per %@; chiedi un nuovo codice",
+    "train %@ does not call at %@":
+      "il treno %@ non ferma a %@",
+    "train %@ does not call at %@ after %@":
+      "il treno %@ non ferma a %@ dopo %@",
     "train changes, tickets, trips and taxi rides always reach your inbox: choose how you are told of them instead":
       "variazioni dei treni, biglietti, viaggi e corse in taxi arrivano sempre nella tua casella: scegli piuttosto come esserne avvisato",
     "trip %@ does not run on %@":
