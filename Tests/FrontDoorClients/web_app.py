@@ -790,6 +790,13 @@ def subscriptions_and_itineraries(traveller, gateway, admin_token):
     traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#itinerary-events .train-ride"), "the wallet's train is not on the trip")
     ride = traveller.text("#itinerary-events .train-ride")
     assert "→" in ride and traveller.words("itinerary.yourTicket") in ride, ride
+    # Someone registered who is not a friend yet: the invite sends a friend request and waits for it.
+    stranger = "stranger-of-web@example.com"
+    gateway.call("POST", "/v1/accounts", {"email": stranger, "password": PASSWORD, "firstName": "Stella"})
+    gateway.call("POST", "/v1/accounts:confirmEmail", {"email": stranger, "code": gateway.code(admin_token, stranger)})
+    traveller.fill("#invite-form", {"name": "Stella", "email": stranger})
+    traveller.until(lambda: stranger in traveller.text("#itinerary-invites-sent"), "the invite to someone registered is not listed")
+    assert traveller.words("itinerary.waitsForFriendship") in traveller.text("#itinerary-invites-sent"), "the invite does not say it waits for the friendship"
     traveller.until(lambda: traveller.driver.find_elements(By.CSS_SELECTOR, "#itinerary-map .leaflet-pane"), "no map of the events")
     traveller.shot("itinerary")
     # Friends: a contact saved for a trip before they sign up, and a request to someone unknown refused by its field.
@@ -800,6 +807,9 @@ def subscriptions_and_itineraries(traveller, gateway, admin_token):
     traveller.fill("#friend-request-form", {"email": "nobody-of-web@example.com"})
     traveller.until(lambda: traveller.text("#friend-request-form .form-alert"), "a request to no one is not refused")
     traveller.shot("friends")
+    # The profile shows the friends in short, with the request sent with the invite.
+    traveller.open("#/profile")
+    traveller.until(lambda: traveller.words("profile.requestsOut", count=1) in traveller.text("#friends-summary"), "the profile does not show the request sent")
     print("ok: subscriptions through their life (trial, due, paid, rates, statistics, budget); a trip with its money and edits; friends")
 
 

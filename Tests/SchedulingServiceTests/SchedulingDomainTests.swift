@@ -132,6 +132,20 @@ struct SchedulingDomainTests {
       let first = try #require(try domain.departures(stationID: "MI_CENTRALE", after: nil, limit: 1).departures.first)
       let (trip, date) = (first.run.tripID, first.run.serviceDate.description)
       try await domain.follow(userID: "ada", tripID: trip, date: date)
+      // Ada's trip has this train on it, to its last stop.
+      let planner = ItineraryPlanner(store: domain.store, clock: FixedClock(), directory: NoAccounts(), notifications: domain.notifications, trains: domain)
+      let itinerary = try await planner.create(
+        userID: "ada", name: "Bergamo", destination: "Bergamo", startDate: date, endDate: date, estimatedCostMinor: 0, currency: "EUR"
+      ).itinerary
+      let lastStation = try #require(first.run.state.stops.last?.planned.stationID)
+      let onTheTrip = try await planner.addEvent(
+        userID: "ada",
+        itineraryID: itinerary.id,
+        ItineraryEventDraft(
+          title: "", place: "", latitude: 0, longitude: 0, startsAt: nil, endsAt: nil, notes: "", cost: Money(amountMinor: 0, currency: "EUR"),
+          train: ItineraryTrain(tripID: trip, serviceDate: first.run.serviceDate, fromStationID: "MI_CENTRALE", toStationID: lastStation)
+        )
+      )
       // Ten minutes later at every stop: the trip runs on other dates too, so this date's run
       // becomes `<trip>@<date>`; both facts are recorded, and Ada hears of the new times.
       let later = try domain.liveRun(tripID: trip, on: first.run.serviceDate).state.run.stops.map {
@@ -150,6 +164,10 @@ struct SchedulingDomainTests {
       let told = try domain.notifications.inbox(userID: "ada", pageSize: 0, pageToken: "", unreadOnly: true).notifications
       #expect(told.map(\.content.title.english).first?.hasSuffix("new times") == true)
       #expect(told.first?.content.data["trip_id"] == edited.tripID)
+      // The trip's train follows the renamed run, with its new times.
+      let moved = try await planner.get(userID: "ada", itineraryID: itinerary.id)
+      #expect(moved.events.first?.train?.tripID == edited.tripID)
+      #expect(moved.trainLegs[onTheTrip.id]?.scheduledDeparture == onTheTrip.startsAt.addingTimeInterval(600))
       // A new headsign alone tells nobody; removing the run is recorded.
       _ = try await domain.updateRun(tripID: edited.tripID, date: date, trainNumber: "", headsign: "Elsewhere", stops: [])
       try await domain.removeRun(adminID: "admin", tripID: edited.tripID, date: date, reason: "Strike")

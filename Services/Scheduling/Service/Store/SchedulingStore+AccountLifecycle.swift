@@ -30,7 +30,8 @@ extension SchedulingStore {
           arguments: [email]
         )
       }
-      try db.execute(sql: "UPDATE itinerary_event SET created_by = '' WHERE created_by = ?", arguments: [userID])
+      // The ticket id points into the departed person's wallet: it goes with their author id.
+      try db.execute(sql: "UPDATE itinerary_event SET created_by = '', ticket_id = NULL WHERE created_by = ?", arguments: [userID])
       // Their expenses on others' trips stay (the balances must still add up), under a name that
       // is no one's: the same one for all their rows, so what they paid and owed still nets out.
       let departed = "left-" + UUID().uuidString.lowercased().prefix(12)

@@ -357,15 +357,15 @@ function inviteForm(path, friends, reload) {
     if (values.who.startsWith("user:")) invite = await api("POST", `${path}/invites`, { userId: values.who.slice(5) });
     else if (values.who.startsWith("email:")) invite = await api("POST", `${path}/invites`, { email: values.who.slice(6) });
     else {
-      // Someone registered is asked to be a friend by the invite itself; someone who is not is
-      // saved as a contact first (an email asks them to sign up), and the invite waits for them.
+      // Saved as a contact first: someone not registered gets an email asking them to sign up
+      // (the invite waits for their account), someone registered a friend request (the invite
+      // waits for their answer). Already a friend or already asked is no obstacle to inviting.
       try {
-        invite = await api("POST", `${path}/invites`, { email: values.email });
-      } catch (error) {
-        if (error.status !== 400) throw error;
         await api("POST", "/v1/contacts", { name: values.name || values.email, email: values.email });
-        invite = await api("POST", `${path}/invites`, { email: values.email });
+      } catch (error) {
+        if (error.status !== 409) throw error;
       }
+      invite = await api("POST", `${path}/invites`, { email: values.email });
     }
     announce(invite.invite.awaitsFriendship ? t("itinerary.invitedAwaitingFriendship") : t("itinerary.invited"));
     await reload();

@@ -29,16 +29,31 @@ export async function show(main) {
     details: h("section", { id: "profile-details", "aria-labelledby": "details-heading" }),
     email: h("section", { id: "profile-email", "aria-labelledby": "email-heading" }),
     password: h("section", { id: "profile-password", "aria-labelledby": "password-heading" }),
+    friends: h("section", { id: "profile-friends", "aria-labelledby": "friends-heading" }),
     cards: h("section", { id: "profile-cards", "aria-labelledby": "cards-heading" }),
     notifications: h("section", { id: "profile-notifications", "aria-labelledby": "notifications-heading" }),
     leaving: h("section", { id: "profile-delete", "aria-labelledby": "delete-heading" }),
   };
   main.append(...Object.values(sections));
-  for (const [draw, where] of [[drawProfile, sections.details], [drawCards, sections.cards], [drawNotifications, sections.notifications]]) {
+  for (const [draw, where] of [[drawProfile, sections.details], [drawFriends, sections.friends], [drawCards, sections.cards], [drawNotifications, sections.notifications]]) {
     try { await draw(); } catch (error) { where.append(failure(error)); }
   }
   drawPassword();
   drawLeaving();
+
+  /** The friends in short, as SubscribeME's and Trip Itinerary's profile shows them: how many,
+   * the requests waiting, and the way to manage them. */
+  async function drawFriends() {
+    const [friends, requests] = await Promise.all([api("GET", "/v1/friends"), api("GET", "/v1/friend-requests")]);
+    const count = (friends.friends || []).length;
+    const incoming = (requests.incoming || []).length;
+    const outgoing = (requests.outgoing || []).length;
+    replace(sections.friends, h("h2", { id: "friends-heading" }, t("page.friends")),
+      h("p", { id: "friends-summary" }, t("profile.friendsCount", { count }),
+        incoming ? ` · ${t("profile.requestsIn", { count: incoming })}` : "",
+        outgoing ? ` · ${t("profile.requestsOut", { count: outgoing })}` : ""),
+      h("p", {}, h("a", { href: "#/friends" }, t("profile.manageFriends"))));
+  }
 
   /** The details, the language, the phone and the email: all from the profile. */
   async function drawProfile() {
