@@ -304,6 +304,10 @@ struct SchedulingTests {
         ).invite
         #expect(toSam.awaitsFriendship && toSam.inviteeUserID == samID && toSam.status == .pending)
         #expect(try await itineraries.listItineraryInvites(.init(), metadata: bearer(stranger)).invites.isEmpty)
+        // Sam is told of the request, not of the trip.
+        let olgaID = try await identity.getMe(.init(), metadata: bearer(organiser)).profile.userID
+        let asked = try await notifications.listNotifications(.init(), metadata: bearer(stranger)).notifications
+        #expect(asked.map(\.data) == [["friend_request_from": olgaID]] && !asked[0].body.contains("Lake Como"))
         let fredID = try await identity.getMe(.init(), metadata: bearer(friend)).profile.userID
         _ = try await itineraries.inviteToItinerary(
           .with {
@@ -393,7 +397,8 @@ struct SchedulingTests {
           return invites.isEmpty ? nil : invites
         }
         #expect(samsInvites.map(\.invite.inviteID) == [toSam.inviteID] && !samsInvites[0].invite.awaitsFriendship)
-        #expect(try await notifications.listNotifications(.init(), metadata: bearer(stranger)).notifications.first?.kind == .itineraryInvite)
+        let samsInbox = try await notifications.listNotifications(.init(), metadata: bearer(stranger)).notifications
+        #expect(samsInbox.first?.kind == .itineraryInvite && samsInbox.first?.data["invite_id"] == toSam.inviteID)
 
         // Dan, a stranger too, declines the friend request: the invite is declined with it.
         let dan = try await identity.signUp(email: "dan@example.com", firstName: "Dan", admin: admin)

@@ -133,16 +133,35 @@ struct SchedulingDomainTests {
       let (trip, date) = (first.run.tripID, first.run.serviceDate.description)
       try await domain.follow(userID: "ada", tripID: trip, date: date)
       // Ada's trip has this train on it, to its last stop.
-      let planner = ItineraryPlanner(store: domain.store, clock: FixedClock(), directory: NoAccounts(), notifications: domain.notifications, trains: domain)
+      let planner = ItineraryPlanner(
+        store: domain.store,
+        clock: FixedClock(),
+        directory: NoAccounts(),
+        notifications: domain.notifications,
+        trains: domain
+      )
       let itinerary = try await planner.create(
-        userID: "ada", name: "Bergamo", destination: "Bergamo", startDate: date, endDate: date, estimatedCostMinor: 0, currency: "EUR"
+        userID: "ada",
+        name: "Bergamo",
+        destination: "Bergamo",
+        startDate: date,
+        endDate: date,
+        estimatedCostMinor: 0,
+        currency: "EUR"
       ).itinerary
       let lastStation = try #require(first.run.state.stops.last?.planned.stationID)
       let onTheTrip = try await planner.addEvent(
         userID: "ada",
         itineraryID: itinerary.id,
         ItineraryEventDraft(
-          title: "", place: "", latitude: 0, longitude: 0, startsAt: nil, endsAt: nil, notes: "", cost: Money(amountMinor: 0, currency: "EUR"),
+          title: "",
+          place: "",
+          latitude: 0,
+          longitude: 0,
+          startsAt: nil,
+          endsAt: nil,
+          notes: "",
+          cost: Money(amountMinor: 0, currency: "EUR"),
           train: ItineraryTrain(tripID: trip, serviceDate: first.run.serviceDate, fromStationID: "MI_CENTRALE", toStationID: lastStation)
         )
       )

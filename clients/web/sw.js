@@ -114,6 +114,9 @@ self.addEventListener("push", (event) => {
 function pageOf(notification) {
   const { kind, data = {} } = notification.data || {};
   if (data.trip_id && data.service_date) return `/#/trips/${encodeURIComponent(data.trip_id)}/${encodeURIComponent(data.service_date)}`;
+  if (data.friend_request_from) return "/#/friends";
+  // An invite is answered on the trips page; the trip itself opens once joined.
+  if (kind === "itinerary_invite") return "/#/itineraries";
   if (data.itinerary_id) return `/#/itineraries/${encodeURIComponent(data.itinerary_id)}`;
   if (kind === "ticket") return "/#/wallet";
   if (kind === "renewal_reminder") return "/#/subscriptions";

@@ -53,6 +53,8 @@ extension PersonText {
       "%@ ha risposto HTTP %@",
     "%@ answered the same page twice: does it ignore $offset?":
       "%@ ha risposto due volte con la stessa pagina: ignora $offset?",
+    "%@ asked to be your friend":
+      "%@ ti ha chiesto l'amicizia",
     "%@ changed":
       "%@ è cambiato",
     "%@ deals near you":
@@ -255,6 +257,8 @@ extension PersonText {
       "Una centralina pubblica nella zona ha misurato %@ %@.",
     "A trip to %@, %@ to %@.":
       "Un viaggio a %@, dal %@ al %@.",
+    "Accept their friend request to see their invite to a trip.":
+      "Accetta la sua richiesta di amicizia per vedere il suo invito a un viaggio.",
     "Avoid physical activity outdoors.":
       "Evita l'attività fisica all'aperto.",
     "Binario counts weekly, monthly, quarterly or yearly payments, not \"%@\"":

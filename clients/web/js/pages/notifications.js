@@ -9,10 +9,14 @@ const measureOf = (name) => `MEASURE_${name.toUpperCase().replace(".", "_")}`;
 
 function item(notification) {
   const data = notification.data || {};
-  // A train's change opens its run; an air alert opens the air page on its board and measure.
+  // A train's change opens its run; an air alert opens the air page on its board and measure; a
+  // friend request the friends page; a trip's news the trip.
   const link = data.trip_id && data.service_date ? `#/trips/${encodeURIComponent(data.trip_id)}/${data.service_date}`
     : data.alert_id ? `#/air?${new URLSearchParams({ ...(data.device_id ? { device: data.device_id } : {}), ...(data.measure ? { measure: measureOf(data.measure) } : {}) })}`
-      : null;
+      : data.friend_request_from ? "#/friends"
+        : notification.kind === "NOTIFICATION_KIND_ITINERARY_INVITE" ? "#/itineraries"
+          : data.itinerary_id ? `#/itineraries/${encodeURIComponent(data.itinerary_id)}`
+            : null;
   return h("li", { class: notification.read ? "notification" : "notification unread", dataset: { id: notification.notificationId } },
     h("p", { class: "title" }, link ? h("a", { href: link }, notification.title) : notification.title,
       notification.read ? null : h("span", { class: "visually-hidden" }, ` (${t("notifications.unread")})`)),

@@ -149,9 +149,23 @@ public final class ItineraryPlanner: Sendable {
       answeredAt: nil,
       awaitsFriendship: awaitsFriendship
     )
-    let notice =
-      inviteeUserID.isEmpty || awaitsFriendship
-      ? nil : Notice(userIDs: [inviteeUserID], content: Self.invitation(itinerary, from: organiser, invite))
+    let notice: Notice? =
+      if inviteeUserID.isEmpty {
+        nil
+      } else if awaitsFriendship {
+        // The trip stays theirs to discover once friends; the request is what they answer now.
+        Notice(
+          userIDs: [inviteeUserID],
+          content: NotificationContent(
+            kind: .itineraryInvite,
+            title: "\(organiser) asked to be your friend",
+            body: "Accept their friend request to see their invite to a trip.",
+            data: ["friend_request_from": userID]
+          )
+        )
+      } else {
+        Notice(userIDs: [inviteeUserID], content: Self.invitation(itinerary, from: organiser, invite))
+      }
     do {
       return try await store.insertInvite(invite, notice: notice, onCommitted: notifications.onCommitted)
     } catch StoreConflict.duplicate {
