@@ -31,12 +31,17 @@ extension SchedulingStore {
           """,
         [b, a, a, b]
       )
-      for (invite, itinerary) in waiting {
-        try db.execute(sql: "UPDATE itinerary_invite SET awaits_friendship = 0 WHERE id = ?", arguments: [invite.id])
-        for notice in notices(invite, itinerary) { try Self.send(notice, db, at: now, onCommitted: onCommitted) }
-      }
+      let released = try Self.change(
+        waiting,
+        db,
+        sql: "UPDATE itinerary_invite SET awaits_friendship = 0 WHERE id = ?",
+        arguments: { [$0.id] },
+        notices: notices,
+        at: now,
+        onCommitted: onCommitted
+      )
       try db.advanceEventCursor(to: position, at: now)
-      return waiting.count
+      return released
     }
   }
 
@@ -57,15 +62,17 @@ extension SchedulingStore {
         where: "i.awaits_friendship = 1 AND i.status = 'pending' AND i.invitee_user_id = ? AND t.organiser_id = ?",
         [invitee, organiser]
       )
-      for (invite, itinerary) in waiting {
-        try db.execute(
-          sql: "UPDATE itinerary_invite SET status = 'rejected', answered_at = ?, awaits_friendship = 0 WHERE id = ?",
-          arguments: [now.timeIntervalSince1970, invite.id]
-        )
-        for notice in notices(invite, itinerary) { try Self.send(notice, db, at: now, onCommitted: onCommitted) }
-      }
+      let declined = try Self.change(
+        waiting,
+        db,
+        sql: "UPDATE itinerary_invite SET status = 'rejected', answered_at = ?, awaits_friendship = 0 WHERE id = ?",
+        arguments: { [now.timeIntervalSince1970, $0.id] },
+        notices: notices,
+        at: now,
+        onCommitted: onCommitted
+      )
       try db.advanceEventCursor(to: position, at: now)
-      return waiting.count
+      return declined
     }
   }
 
@@ -87,16 +94,15 @@ extension SchedulingStore {
         where: "i.invitee_email = ? AND i.invitee_user_id = '' AND i.status = 'pending'",
         [email]
       )
-      var claimed = 0
-      for (invite, itinerary) in waiting {
-        try db.execute(
-          sql: "UPDATE OR IGNORE itinerary_invite SET invitee_user_id = ? WHERE id = ?",
-          arguments: [userID, invite.id]
-        )
-        guard db.changesCount > 0 else { continue }
-        claimed += 1
-        for notice in notices(invite, itinerary) { try Self.send(notice, db, at: now, onCommitted: onCommitted) }
-      }
+      let claimed = try Self.change(
+        waiting,
+        db,
+        sql: "UPDATE OR IGNORE itinerary_invite SET invitee_user_id = ? WHERE id = ?",
+        arguments: { [userID, $0.id] },
+        notices: notices,
+        at: now,
+        onCommitted: onCommitted
+      )
       if let position { try db.advanceEventCursor(to: position, at: now) }
       return claimed
     }
@@ -115,6 +121,27 @@ extension SchedulingStore {
         arguments: [email]
       )
     }
+  }
+
+  /// Runs `sql` for each invite with its `arguments`; each invite it changed sends its notices.
+  /// Returns how many it changed.
+  private static func change(
+    _ invites: [(ItineraryInvite, Itinerary)],
+    _ db: Database,
+    sql: String,
+    arguments: (ItineraryInvite) -> StatementArguments,
+    notices: InviteNotices,
+    at now: Date,
+    onCommitted: @escaping @Sendable ([UserNotification]) -> Void
+  ) throws -> Int {
+    var changed = 0
+    for (invite, itinerary) in invites {
+      try db.execute(sql: sql, arguments: arguments(invite))
+      guard db.changesCount > 0 else { continue }
+      changed += 1
+      for notice in notices(invite, itinerary) { try send(notice, db, at: now, onCommitted: onCommitted) }
+    }
+    return changed
   }
 
   /// Invites to active itineraries matching `condition` (a constant SQL fragment over `i`, the
