@@ -2,6 +2,7 @@ import BinarioDomain
 import BinarioEvents
 import BinarioProto
 import BinarioStorage
+import BinarioTestSupport
 import Foundation
 import GRDB
 import GRPCCore
@@ -215,6 +216,12 @@ struct EventStreamTests {
       let second = pair.subscription(client)
       let again = Task { try await second.runUntilCancelled() }
       await second.status.waitUntilCaughtUp(through: 5)
+      // Its acknowledgement goes out beside the stream, not before the status says caught up:
+      // wait until the producer has it, or cancelling may drop it (the next connection's
+      // request would acknowledge it again, but this test makes none).
+      _ = try await eventually("the producer has the acknowledgement through 5") {
+        try await pair.log.progress().first { $0.acknowledged == 5 }
+      }
       again.cancel()
       _ = await again.result
       #expect(second.status.applied == 1)
