@@ -39,6 +39,8 @@ let packageDependencies: [Package.Dependency] = [
   .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
   .package(url: "https://github.com/swift-otel/swift-w3c-trace-context.git", from: "1.0.0"),
   .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0"),
+  // The load generator's latency percentiles.
+  .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
 ]
 
 extension Target.Dependency {
@@ -52,6 +54,7 @@ extension Target.Dependency {
   static let grpcHTTP2Transport = product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport")
   static let grpcProtobuf = product(name: "GRPCProtobuf", package: "grpc-swift-protobuf")
   static let httpTypes = product(name: "HTTPTypes", package: "swift-http-types")
+  static let histogram = product(name: "Histogram", package: "hdrhistogram-swift")
   static let hummingbird = product(name: "Hummingbird", package: "hummingbird")
   static let hummingbirdCore = product(name: "HummingbirdCore", package: "hummingbird")
   static let hummingbirdTLS = product(name: "HummingbirdTLS", package: "hummingbird")
@@ -268,6 +271,18 @@ let tools: [Target] = [
     path: "Chaos/Run"
   ),
   .executableTarget(name: "binario-chaos", dependencies: ["BinarioChaos", "BinarioTestSupport", .argumentParser], path: "Chaos/Command"),
+  // The load generator: the five apps' people at a constant arrival rate through any front door
+  // (`docs/capacity.md`). `binario-loadgen` runs it against a running suite (compose's and
+  // Kubernetes' `loadgenerator`); `Benchmarks/`' capacity-bench finds the suite's capacity with it.
+  .target(
+    name: "BinarioLoad",
+    dependencies: [
+      "BinarioProto", "BinarioTransport", "GatewayService", .grpcCore, .grpcProtobuf, .grpcHTTP2Transport, .swiftProtobuf, .asyncHTTPClient,
+      .nioCore, .nioHTTP1, .nioSSL, .histogram,
+    ],
+    path: "Benchmarks/LoadGenerator/Run"
+  ),
+  .executableTarget(name: "binario-loadgen", dependencies: ["BinarioLoad", .argumentParser], path: "Benchmarks/LoadGenerator/Command"),
 ]
 
 // MARK: - Tests
@@ -336,10 +351,12 @@ let package = Package(
   products: [
     "BinarioProto", "BinarioTransport", "BinarioStorage", "BinarioTracing", "BinarioDomain", "BinarioServiceKit",
     "BinarioEvents", "BinarioDevCertificates", "BinarioEcho", "BinarioAuth", "BinarioPayments", "BinarioWebPush", "BinarioTestSupport",
-    "BinarioFuzzTargets",
+    "BinarioFuzzTargets", "BinarioLoad",
   ].map { Product.library(name: $0, targets: [$0]) }
     + services.flatMap(\.products)
-    + ["binario", "binario-dev-certs", "binario-echo-server", "binario-probe", "binario-chaos"].map { Product.executable(name: $0, targets: [$0]) },
+    + ["binario", "binario-dev-certs", "binario-echo-server", "binario-probe", "binario-chaos", "binario-loadgen"].map {
+      Product.executable(name: $0, targets: [$0])
+    },
   dependencies: packageDependencies,
   targets: sharedLibraries + services.flatMap(\.targets) + tools + testTargets
 )

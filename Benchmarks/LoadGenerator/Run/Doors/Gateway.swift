@@ -1,0 +1,70 @@
+import AsyncHTTPClient
+import BinarioTransport
+import GRPCCore
+import GRPCNIOTransportHTTP2
+import NIOCore
+import NIOSSL
+
+/// Where the gateway's three front doors listen and the CA its certificate is checked against.
+public struct Gateway: Sendable {
+  /// The name in the gateway's certificate, also the host to connect to (`localhost`, `gateway`).
+  public var host: String
+  public var binarioPort: Int
+  public var grpcPort: Int
+  public var httpPort: Int
+  /// The PEM file of the CA that signed the gateway's certificate.
+  public var caFile: String
+
+  public init(host: String, binarioPort: Int, grpcPort: Int, httpPort: Int, caFile: String) {
+    self.host = host
+    self.binarioPort = binarioPort
+    self.grpcPort = grpcPort
+    self.httpPort = httpPort
+    self.caFile = caFile
+  }
+
+  /// Runs `body` with a connection through `kind`, closed after it.
+  public func withDoor<Result: Sendable>(
+    _ kind: DoorKind,
+    timeout: Duration,
+    _ body: (any Door) async throws -> Result
+  ) async throws -> Result {
+    switch kind {
+    case .binario:
+      let transport = try BinarioClientTransport(
+        host: host,
+        port: binarioPort,
+        serverHostname: host,
+        tls: .client(trustRoots: .file(caFile))
+      )
+      return try await withGRPCClient(transport: transport) { client in
+        try await body(GRPCCoreDoor(kind: .binario, client: client, timeout: timeout))
+      }
+    case .grpc:
+      let transport = try HTTP2ClientTransport.Posix(
+        target: .dns(host: host, port: grpcPort),
+        transportSecurity: .tls { $0.trustRoots = .certificates([.file(path: caFile, format: .pem)]) },
+        config: .defaults { $0.http2.authority = host }
+      )
+      return try await withGRPCClient(transport: transport) { client in
+        try await body(GRPCCoreDoor(kind: .grpc, client: client, timeout: timeout))
+      }
+    case .httpJSON:
+      var tls = TLSConfiguration.makeClientConfiguration()
+      tls.trustRoots = .file(caFile)
+      var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+      configuration.httpVersion = .http1Only
+      // Many people, each on a connection of their own, as browsers are: no queue in the client.
+      configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 512
+      let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+      do {
+        let result = try await body(HTTPJSONDoor(client: client, base: "https://\(host):\(httpPort)", timeout: timeout))
+        try await client.shutdown()
+        return result
+      } catch {
+        try? await client.shutdown()
+        throw error
+      }
+    }
+  }
+}
