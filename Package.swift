@@ -282,7 +282,7 @@ let tools: [Target] = [
     ],
     path: "Benchmarks/LoadGenerator/Run"
   ),
-  .executableTarget(name: "binario-loadgen", dependencies: ["BinarioLoad", .argumentParser], path: "Benchmarks/LoadGenerator/Command"),
+  .executableTarget(name: "binario-loadgen", dependencies: ["BinarioLoad", "BinarioServiceKit", .argumentParser], path: "Benchmarks/LoadGenerator/Command"),
 ]
 
 // MARK: - Tests

@@ -2,17 +2,19 @@ import GRPCCore
 import GRPCProtobuf
 import SwiftProtobuf
 
-/// The Binario door and the gRPC door: GRPCCore's client, over the Binario transport or over
-/// HTTP/2 (grpc-swift-nio-transport), with the generated method descriptors.
+/// The Binario door and the gRPC door: GRPCCore's clients, over the Binario transport or over
+/// HTTP/2 (grpc-swift-nio-transport), with the generated method descriptors. Calls are spread
+/// over several connections, as many people's phones would be (a connection carries at most 100
+/// calls at once, and the notification streams stay open on them).
 struct GRPCCoreDoor<Transport: ClientTransport>: Door {
   let kind: DoorKind
-  let client: GRPCClient<Transport>
+  let clients: [GRPCClient<Transport>]
   /// Every call's deadline: a call the suite cannot answer in time counts as failed.
   let options: CallOptions
 
-  init(kind: DoorKind, client: GRPCClient<Transport>, timeout: Duration) {
+  init(kind: DoorKind, clients: [GRPCClient<Transport>], timeout: Duration) {
     self.kind = kind
-    self.client = client
+    self.clients = clients
     var options = CallOptions.defaults
     options.timeout = timeout
     self.options = options
@@ -25,7 +27,7 @@ struct GRPCCoreDoor<Transport: ClientTransport>: Door {
     answer: Response.Type
   ) async throws -> Response {
     do {
-      return try await client.unary(
+      return try await clients.randomElement()!.unary(
         request: ClientRequest(message: request, metadata: Self.metadata(caller)),
         descriptor: method,
         serializer: ProtobufSerializer<Request>(),
@@ -45,7 +47,7 @@ struct GRPCCoreDoor<Transport: ClientTransport>: Door {
     received: @escaping @Sendable (Response) -> Void
   ) async throws {
     do {
-      try await client.serverStreaming(
+      try await clients.randomElement()!.serverStreaming(
         request: ClientRequest(message: request, metadata: Self.metadata(caller)),
         descriptor: method,
         serializer: ProtobufSerializer<Request>(),

@@ -23,31 +23,32 @@ public struct Gateway: Sendable {
     self.caFile = caFile
   }
 
-  /// Runs `body` with a connection through `kind`, closed after it.
+  /// Runs `body` with `connections` connections through `kind` (HTTP/JSON: a pool of up to 512),
+  /// closed after it.
   public func withDoor<Result: Sendable>(
     _ kind: DoorKind,
+    connections: Int = 8,
     timeout: Duration,
     _ body: (any Door) async throws -> Result
   ) async throws -> Result {
     switch kind {
     case .binario:
-      let transport = try BinarioClientTransport(
-        host: host,
-        port: binarioPort,
-        serverHostname: host,
-        tls: .client(trustRoots: .file(caFile))
-      )
-      return try await withGRPCClient(transport: transport) { client in
-        try await body(GRPCCoreDoor(kind: .binario, client: client, timeout: timeout))
+      let transports = try (0 ..< max(1, connections)).map { _ in
+        try BinarioClientTransport(host: host, port: binarioPort, serverHostname: host, tls: .client(trustRoots: .file(caFile)))
+      }
+      return try await Self.withClients(transports) { clients in
+        try await body(GRPCCoreDoor(kind: .binario, clients: clients, timeout: timeout))
       }
     case .grpc:
-      let transport = try HTTP2ClientTransport.Posix(
-        target: .dns(host: host, port: grpcPort),
-        transportSecurity: .tls { $0.trustRoots = .certificates([.file(path: caFile, format: .pem)]) },
-        config: .defaults { $0.http2.authority = host }
-      )
-      return try await withGRPCClient(transport: transport) { client in
-        try await body(GRPCCoreDoor(kind: .grpc, client: client, timeout: timeout))
+      let transports = try (0 ..< max(1, connections)).map { _ in
+        try HTTP2ClientTransport.Posix(
+          target: .dns(host: host, port: grpcPort),
+          transportSecurity: .tls { $0.trustRoots = .certificates([.file(path: caFile, format: .pem)]) },
+          config: .defaults { $0.http2.authority = host }
+        )
+      }
+      return try await Self.withClients(transports) { clients in
+        try await body(GRPCCoreDoor(kind: .grpc, clients: clients, timeout: timeout))
       }
     case .httpJSON:
       var tls = TLSConfiguration.makeClientConfiguration()
@@ -65,6 +66,21 @@ public struct Gateway: Sendable {
         try? await client.shutdown()
         throw error
       }
+    }
+  }
+
+  /// A client on each transport, running while `body` runs, then shut down.
+  private static func withClients<Transport: ClientTransport, Result: Sendable>(
+    _ transports: [Transport],
+    _ body: ([GRPCClient<Transport>]) async throws -> Result
+  ) async throws -> Result {
+    let clients = transports.map { GRPCClient(transport: $0) }
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+      for client in clients { group.addTask { try await client.runConnections() } }
+      defer {
+        for client in clients { client.beginGracefulShutdown() }
+      }
+      return try await body(clients)
     }
   }
 }
