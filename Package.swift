@@ -282,7 +282,11 @@ let tools: [Target] = [
     ],
     path: "Benchmarks/LoadGenerator/Run"
   ),
-  .executableTarget(name: "binario-loadgen", dependencies: ["BinarioLoad", "BinarioServiceKit", .argumentParser], path: "Benchmarks/LoadGenerator/Command"),
+  .executableTarget(
+    name: "binario-loadgen",
+    dependencies: ["BinarioLoad", "BinarioServiceKit", .argumentParser],
+    path: "Benchmarks/LoadGenerator/Command"
+  ),
 ]
 
 // MARK: - Tests
@@ -328,6 +332,7 @@ let testTargets: [Target] = [
     dependencies: ["BinarioAuth", "BinarioDomain", "BinarioProto", "BinarioTransport", .grpcCore, .grpcInProcessTransport, .jwtKit, .crypto]
   ),
   .testTarget(name: "BinarioPaymentsTests", dependencies: ["BinarioPayments"]),
+  .testTarget(name: "BinarioLoadTests", dependencies: ["BinarioLoad", "BinarioProto", "GatewayService", .nioCore]),
   .testTarget(name: "BinarioWebPushTests", dependencies: ["BinarioWebPush", "BinarioDomain", .crypto, .jwtKit]),
   .testTarget(name: "BinarioDomainTests", dependencies: ["BinarioDomain"]),
   .testTarget(name: "BinarioDevCertificatesTests", dependencies: ["BinarioDevCertificates", .x509, .crypto]),
@@ -336,6 +341,7 @@ let testTargets: [Target] = [
     name: "EndToEndTests",
     dependencies: [
       "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTestSupport", "BinarioServiceKit", "BinarioChaos", "BinarioWebPush",
+      "BinarioLoad",
       "BinarioDomain", .crypto, .jwtKit, .logging, .prometheus, .serviceLifecycle, .grpcCore, .grpcProtobuf, .asyncHTTPClient, .nioSSL, .nioHTTP1,
       .zipFoundation,
       .grdb, .nioCore, .swiftProtobuf, .grpcHTTP2Transport, .nioPosix, .nioTLS, .nioConcurrencyHelpers,

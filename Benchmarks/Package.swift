@@ -4,7 +4,8 @@ import PackageDescription
 /// Benchmarks, one program each: the Binario transport against gRPC over HTTP/2
 /// (`transport-bench`), the gateway against calling a service directly and through each front
 /// door (`gateway-bench`), and each service's own hot paths (`scheduling-bench`, `ticketing-bench`,
-/// `geo-bench`, `dispatch-bench`, `telemetry-bench`), and the C device client (`c-client-bench`).
+/// `geo-bench`, `dispatch-bench`, `telemetry-bench`), the C device client (`c-client-bench`), and the
+/// whole suite's capacity under the five apps' mix (`capacity-bench`, with the load generator).
 ///
 /// A package of its own so that the HTTP/2 baseline (grpc-swift-nio-transport, nio-http2, a second
 /// BoringSSL) never enters the main package's build. Run from the repository root, e.g.
@@ -86,6 +87,8 @@ let package = Package(
       uses: [.binario("BinarioDomain"), .binario("TelemetryService"), .swiftProtobuf]
     ),
     suiteBenchmark("dispatch-bench", folder: "DispatchBench"),
+    // The whole suite's capacity under the five apps' mix, per front door (the load generator).
+    suiteBenchmark("capacity-bench", folder: "CapacityBench", uses: [.binario("BinarioLoad")]),
     suiteBenchmark(
       "events-bench",
       folder: "EventsBench",

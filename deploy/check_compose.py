@@ -13,6 +13,8 @@ import sys
 import yaml
 
 SERVICES = {"certs", "identity", "scheduling", "ticketing", "geo-offers", "dispatch", "telemetry", "gateway"}
+# Services that run only when their profile is asked for (`--profile loadgenerator`).
+OPTIONAL = {"loadgenerator"}
 # service -> (metrics port its health check asks, the services it waits on and how)
 LONG_RUNNING = {
     "identity": ("9101", {"certs": "service_completed_successfully"}),
@@ -75,7 +77,7 @@ def check(condition, message):
 
 
 services = compose.get("services", {})
-check(set(services) == SERVICES, f"services are {sorted(services)}, expected {sorted(SERVICES)}")
+check(set(services) - OPTIONAL == SERVICES, f"services are {sorted(services)}, expected {sorted(SERVICES)} (and optionally {sorted(OPTIONAL)})")
 
 for name, service in services.items():
     check(service.get("read_only") is True, f"{name}: read_only must be true")
@@ -135,8 +137,17 @@ check(telemetry.get("BINARIO_IDENTITY_ADDRESS") == "identity:7101", "telemetry: 
 check(telemetry.get("BINARIO_SCHEDULING_ADDRESS") == "scheduling:7102", "telemetry: BINARIO_SCHEDULING_ADDRESS must be scheduling:7102")
 
 raw = yaml.safe_load(open(sys.argv[1]))
-admin_password = str(raw["services"]["identity"]["environment"].get("BINARIO_ADMIN_PASSWORD", ""))
-check(admin_password.startswith("${") and admin_password.endswith("}"), "identity: BINARIO_ADMIN_PASSWORD must come from the environment (${...}), not be written in the file")
+for name in ("identity", "loadgenerator"):
+    admin_password = str(raw["services"][name]["environment"].get("BINARIO_ADMIN_PASSWORD", ""))
+    check(admin_password.startswith("${") and admin_password.endswith("}"), f"{name}: BINARIO_ADMIN_PASSWORD must come from the environment (${{...}}), not be written in the file")
+
+# The load generator: off by default (its profile), a client of the gateway only.
+loadgenerator = raw["services"].get("loadgenerator", {})
+check(loadgenerator.get("profiles") == ["loadgenerator"], "loadgenerator: must run only with --profile loadgenerator")
+check("binario-loadgen" in loadgenerator.get("command", []), "loadgenerator: must run binario-loadgen")
+check("--host=gateway" in loadgenerator.get("command", []), "loadgenerator: must call the gateway")
+check(not loadgenerator.get("ports"), "loadgenerator: publishes no port")
+check(loadgenerator.get("depends_on", {}).get("gateway", {}).get("condition") == "service_healthy", "loadgenerator: must wait for the gateway to be healthy")
 
 if problems:
     print("docker-compose.yml:", *problems, sep="\n  ", file=sys.stderr)

@@ -94,6 +94,7 @@ cp Services/Ticketing/DemoFares/fares.json "$rootfs/usr/share/binario/demo-fares
 cp Services/GeoOffers/DemoData/offers.json "$rootfs/usr/share/binario/demo-offers.json"  # geo-offers' demo data
 cp Services/Dispatch/DemoData/zones.json "$rootfs/usr/share/binario/taxi-zones.json"  # dispatch's zones and addresses
 cp Services/Dispatch/DemoData/addresses.json "$rootfs/usr/share/binario/taxi-addresses.json"
+cp Benchmarks/LoadGenerator/mix.json "$rootfs/usr/share/binario/loadgenerator-mix.json"  # the load generator's mix
 printf 'root:x:0:0:root:/root:/usr/sbin/nologin\nbinario:x:10001:10001::/var/lib/binario:/usr/sbin/nologin\n' >"$rootfs/etc/passwd"
 printf 'root:x:0:\nbinario:x:10001:\n' >"$rootfs/etc/group"
 install -d -m 1777 "$rootfs/tmp"
@@ -221,6 +222,16 @@ grep -q "^1 of 2 readings accepted" <<<"$uploaded" || fail "telemetry did not st
 stats=$(cli readings stats --measure pm2.5 --from 2024-01-15 --to 2024-01-16)
 echo "$stats"
 grep -q "^count 1 " <<<"$stats" || fail "telemetry's statistics did not count the stored reading: $stats"
+
+say "the load generator (compose's loadgenerator, off by default): 5 s of the five apps' mix through the gateway"
+load_started=$(date +%s.%N)
+load=$(compose --profile loadgenerator run --rm --no-deps loadgenerator binario-loadgen --host=gateway \
+  --ca=/etc/binario/certs/ca.pem --mix=/usr/share/binario/loadgenerator-mix.json --travellers=6 --drivers=2 \
+  --seconds=5 --rate=20 2>&1) || fail "the load generator failed: $(tail -n 40 <<<"$load")"
+grep -E '^door binario|^notification streams' <<<"$load"
+grep -q '^door binario, 20 operations/s scheduled for 5 s: .*, 0 failed$' <<<"$load" ||
+  fail "the load generator's run was not clean: $(tail -n 40 <<<"$load")"
+echo "the load generator ran in $(python3 -c "print(f'{$(date +%s.%N) - $load_started:.1f}')") s, nothing failed"
 
 say "SIGTERM to identity: it drains and stops"
 stopping=$(date +%s.%N)

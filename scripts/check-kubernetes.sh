@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 # The API version the schemas are taken from (kubernetes-validate ships 1.25 to 1.37).
 kubernetes_version=1.32.0
-variants=(base overlays/development overlays/development-with-google overlays/development-with-tracing overlays/production)
+variants=(base overlays/development overlays/development-with-google overlays/development-with-tracing overlays/development-with-loadgenerator overlays/production)
 
 if ! command -v kubectl >/dev/null 2>&1; then
   echo "check-kubernetes: kubectl not found; install kubectl 1.27 or later (it renders the manifests with its built-in kustomize)" >&2

@@ -4,7 +4,7 @@
     check_rendered.py VARIANT RENDERED.yaml     e.g. check_rendered.py overlays/production out.yaml
 
 VARIANT is base, overlays/development, overlays/development-with-google,
-overlays/development-with-tracing or overlays/production. Prints the number of documents on
+overlays/development-with-tracing, overlays/development-with-loadgenerator or overlays/production. Prints the number of documents on
 success; otherwise one line per failure on stderr, and exits 1.
 
 What it checks: the kinds and names rendered (kubernetes-validate only warns on a kind it has no
@@ -114,6 +114,15 @@ EXPECTED_TRACING = [
     "NetworkPolicy/allow-egress-to-otel-collector",
 ]
 
+# components/loadgenerator: a client of the gateway, checked as a client (no ports, probes or
+# certificate of its own).
+EXPECTED_LOADGENERATOR = [
+    "ConfigMap/binario-loadgenerator",
+    "Deployment/loadgenerator",
+    "NetworkPolicy/allow-loadgenerator-egress-to-gateway",
+]
+CLIENT_WORKLOADS = {"loadgenerator"}
+
 VARIANTS = {
     "base": {
         "objects": EXPECTED_BASE,
@@ -139,6 +148,12 @@ VARIANTS = {
         "gateway_service_type": "ClusterIP",
         "image": re.compile(r"binario:local"),
         "exports_spans": True,
+    },
+    "overlays/development-with-loadgenerator": {
+        "objects": [o for o in EXPECTED_BASE if o != "PodDisruptionBudget/gateway"] + EXPECTED_LOADGENERATOR,
+        "gateway_replicas": 1,
+        "gateway_service_type": "ClusterIP",
+        "image": re.compile(r"binario:local"),
     },
     "overlays/production": {
         "objects": EXPECTED_BASE + EXPECTED_CERT_MANAGER + EXPECTED_WEB_PUSH,
@@ -187,7 +202,10 @@ class Checker:
         self.check_metadata()
         config_maps = {d["metadata"]["name"]: d.get("data") or {} for d in self.of_kind("ConfigMap")}
         for workload in self.workloads():
-            self.check_workload(workload, config_maps)
+            if workload["metadata"]["name"] in CLIENT_WORKLOADS:
+                self.check_client(workload)
+            else:
+                self.check_workload(workload, config_maps)
         self.check_services()
         self.check_network_policies()
         self.check_upstreams(config_maps)
@@ -234,6 +252,41 @@ class Checker:
                 self.fail(where, f"is not in namespace {NAMESPACE}")
             if (document["metadata"].get("labels") or {}).get(PART_OF_LABEL) != "binario":
                 self.fail(where, f"lacks the label {PART_OF_LABEL}: binario")
+
+    # A client workload: the pod and container hardening, resources, only the gateway's CA
+    # (never its key) from the gateway's Secret, and egress to the gateway allowed.
+    def check_client(self, workload):
+        name = workload["metadata"]["name"]
+        where = f"{workload['kind']}/{name}"
+        pod = workload["spec"]["template"]["spec"]
+        security = pod.get("securityContext") or {}
+        for field, value in {"runAsNonRoot": True, "runAsUser": UID, "runAsGroup": GID}.items():
+            if security.get(field) != value:
+                self.fail(where, f"pod securityContext.{field} is {security.get(field)!r}, must be {value!r}")
+        if pod.get("automountServiceAccountToken") is not False:
+            self.fail(where, "automountServiceAccountToken must be false")
+        for volume in pod.get("volumes") or []:
+            secret = volume.get("secret")
+            if secret and [item.get("key") for item in secret.get("items") or []] != ["ca.crt"]:
+                self.fail(where, f"volume {volume['name']}: may take only ca.crt from Secret {secret.get('secretName')}")
+        for container in pod.get("containers") or []:
+            container_where = f"{where} container {container['name']}"
+            if not self.expected["image"].fullmatch(container.get("image", "")):
+                self.fail(container_where, f"image {container.get('image')!r} does not match {self.expected['image'].pattern!r}")
+            container_security = container.get("securityContext") or {}
+            if container_security.get("allowPrivilegeEscalation") is not False or container_security.get("readOnlyRootFilesystem") is not True:
+                self.fail(container_where, "needs allowPrivilegeEscalation: false and readOnlyRootFilesystem: true")
+            if (container_security.get("capabilities") or {}).get("drop") != ["ALL"]:
+                self.fail(container_where, 'securityContext.capabilities.drop must be ["ALL"]')
+            if container.get("ports"):
+                self.fail(container_where, "a client listens on no port")
+            resources = container.get("resources") or {}
+            for section, field in [("requests", "cpu"), ("requests", "memory"), ("limits", "memory")]:
+                if field not in (resources.get(section) or {}):
+                    self.fail(container_where, f"resources.{section}.{field} is not set")
+        for port in (7100, 7110, 7443):
+            if not self.allows("egress", name, "gateway", port):
+                self.fail(where, f"no NetworkPolicy lets it reach the gateway on {port}")
 
     def check_workload(self, workload, config_maps):
         kind, name = workload["kind"], workload["metadata"]["name"]

@@ -33,8 +33,8 @@ struct LoadGeneratorCommand: ParsableCommand, Sendable {
   @Option(help: "The CA certificate (PEM) the gateway's certificate is checked against.")
   var ca = ".dev/certs/ca.pem"
 
-  @Option(help: "The front door: binario, grpc or http-json.")
-  var door: DoorKind = .binario
+  @Option(help: "The front door: binario, grpc or http-json; repeated, each in turn with the same people (made through the first).")
+  var door: [DoorKind] = [.binario]
 
   @Option(help: "The mix: what people do, how often, and how many of them.")
   var mix = "Benchmarks/LoadGenerator/mix.json"
@@ -108,9 +108,9 @@ struct LoadGeneratorCommand: ParsableCommand, Sendable {
     }
     let password = try adminPassword()
     let gateway = Gateway(host: host, binarioPort: binarioPort, grpcPort: grpcPort, httpPort: httpPort, caFile: ca)
-    let reports = try await gateway.withDoor(door, connections: connections, timeout: .seconds(10)) { door in
-      let began = ContinuousClock.now
-      let cast = try await Cast.make(
+    let began = ContinuousClock.now
+    let cast = try await gateway.withDoor(door[0], connections: 1, timeout: .seconds(30)) { door in
+      try await Cast.make(
         through: door,
         admin: adminEmail,
         password: password,
@@ -118,36 +118,48 @@ struct LoadGeneratorCommand: ParsableCommand, Sendable {
         drivers: mix.drivers,
         progress: { print("cast: \($0)") }
       )
-      print("cast: ready in \(ContinuousClock.now - began)")
-      let generator = LoadGenerator(door: door, cast: cast, mix: mix)
-      return try await play(generator, mix: mix)
+    }
+    print("cast: ready in \(ContinuousClock.now - began)")
+    var reports: [LoadReport] = []
+    var failed = false
+    for kind in door {
+      try await gateway.withDoor(kind, connections: connections, timeout: .seconds(10)) { door in
+        let (played, clean) = await play(LoadGenerator(door: door, cast: cast, mix: mix), mix: mix)
+        reports += played
+        failed = failed || !clean
+      }
     }
     if let json {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
       try encoder.encode(reports).write(to: URL(fileURLWithPath: json))
     }
+    if failed { throw ExitCode(1) }
   }
 
-  private func play(_ generator: LoadGenerator, mix: LoadMix) async throws -> [LoadReport] {
+  /// Plays the mix through one door as the flags say: its reports, and whether they were clean
+  /// (nothing failed; with --find-capacity, a rate sustained).
+  private func play(_ generator: LoadGenerator, mix: LoadMix) async -> ([LoadReport], Bool) {
     let rate = self.rate ?? mix.rate
+    let door = generator.door.kind.rawValue
     if findCapacity {
       let search = CapacitySearch(startRate: rate, p99Limit: .milliseconds(p99Limit), stepDuration: .seconds(seconds), warmUp: .seconds(warmUp))
-      let result = await search.run(generator) { report, sustained in
-        print("\n\(sustained ? "sustained" : "NOT sustained"): \(report.table)")
-      }
+      let result = await search.run(
+        generator,
+        step: { report, sustained in print("\n\(sustained ? "sustained" : "NOT sustained"): \(report.table)") }
+      )
       if let best = result.sustained {
         print(
-          "\ncapacity through \(door.rawValue): \(String(format: "%.0f", best.rate)) operations/s (\(String(format: "%.0f", best.completedPerSecond)) completed/s) with every p99 under \(p99Limit) ms"
+          "\ncapacity through \(door): \(String(format: "%.0f", best.rate)) operations/s "
+            + "(\(String(format: "%.0f", best.completedPerSecond)) completed/s) with every p99 under \(p99Limit) ms"
         )
       } else {
-        print("\ncapacity through \(door.rawValue): no rate tried was sustained")
+        print("\ncapacity through \(door): no rate tried was sustained")
       }
       if let failed = result.failedAbove, let slowest = failed.slowest {
         print("what gave first at \(String(format: "%.0f", failed.rate))/s: \(slowest.name) p99 \(slowest.p99 / 1000) ms, \(failed.failed) failed")
       }
-      if result.sustained == nil { throw ExitCode(1) }
-      return result.steps
+      return (result.steps, result.sustained != nil)
     }
     if seconds == 0 {
       var warmUp = Duration.seconds(self.warmUp)
@@ -156,12 +168,11 @@ struct LoadGeneratorCommand: ParsableCommand, Sendable {
         print("\n\(report.table)")
         warmUp = .zero
       }
-      return []
+      return ([], true)
     }
     let report = await generator.run(rate: rate, for: .seconds(seconds), warmUp: .seconds(warmUp))
     print("\n\(report.table)")
-    if report.failed > 0 { throw ExitCode(1) }
-    return [report]
+    return ([report], report.failed == 0)
   }
 
   private func adminPassword() throws -> String {

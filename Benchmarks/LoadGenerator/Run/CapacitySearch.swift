@@ -26,14 +26,20 @@ public struct CapacitySearch: Sendable {
     public var failedAbove: LoadReport?
   }
 
-  /// Runs `generator` at the rates the search picks; `step` hears each run as it ends.
-  public func run(_ generator: LoadGenerator, step: @Sendable (LoadReport, Bool) -> Void = { _, _ in }) async -> Result {
+  /// Runs `generator` at the rates the search picks; `beforeStep` hears each rate before its run,
+  /// `step` each run as it ends (and whether it was sustained).
+  public func run(
+    _ generator: LoadGenerator,
+    beforeStep: (Double) -> Void = { _ in },
+    step: (LoadReport, Bool) -> Void = { _, _ in }
+  ) async -> Result {
     let limit = UInt64(p99Limit.components.seconds) * 1_000_000 + UInt64(p99Limit.components.attoseconds / 1_000_000_000_000)
     var steps: [LoadReport] = []
     var best: LoadReport?
     var worst: LoadReport?
 
     func attempt(_ rate: Double) async -> Bool {
+      beforeStep(rate)
       let report = await generator.run(rate: rate, for: stepDuration, warmUp: warmUp)
       let passed = report.sustained(p99Under: limit)
       steps.append(report)

@@ -11,6 +11,12 @@ public struct LoadMix: Codable, Sendable {
     public var share: Double
     /// Where the share comes from (the apps' scenarios): read by people, not the generator.
     public var why: String?
+
+    public init(name: String, share: Double, why: String?) {
+      self.name = name
+      self.share = share
+      self.why = why
+    }
   }
 
   /// Operations started per second, all together, unless the command line says otherwise.
@@ -22,6 +28,14 @@ public struct LoadMix: Codable, Sendable {
   /// Travellers keeping their notification stream open the whole run (the apps do while open).
   public var notificationStreams: Int
   public var operations: [Operation]
+
+  public init(rate: Double, travellers: Int, drivers: Int, notificationStreams: Int, operations: [Operation]) {
+    self.rate = rate
+    self.travellers = travellers
+    self.drivers = drivers
+    self.notificationStreams = notificationStreams
+    self.operations = operations
+  }
 
   /// Reads and checks the mix in `file`; a refusal names the field at fault.
   public static func read(_ file: URL) throws -> LoadMix {
