@@ -119,8 +119,8 @@ let sharedLibraries: [Target] = [
   .target(
     name: "BinarioEvents",
     dependencies: [
-      "BinarioAuth", "BinarioDomain", "BinarioProto", "BinarioServiceKit", "BinarioTransport", .grdb, .grpcCore, .swiftProtobuf,
-      .logging, .metrics, .serviceLifecycle,
+      "BinarioAuth", "BinarioDomain", "BinarioProto", "BinarioServiceKit", "BinarioStorage", "BinarioTransport", .grdb, .grpcCore,
+      .swiftProtobuf, .logging, .metrics, .serviceLifecycle,
     ],
     path: "Shared/Events"
   ),

@@ -1,4 +1,5 @@
 import BinarioDomain
+import BinarioStorage
 import Foundation
 import GRDB
 
@@ -36,7 +37,7 @@ public struct EventCursorStore: Sendable {
 
   /// The last event applied from `producer` (0: none yet).
   public func sequence(of producer: String) async throws -> Int64 {
-    try await pool.read { db in
+    try await pool.readOnReaderQueue { db in
       try Int64.fetchOne(db, sql: "SELECT sequence FROM event_cursor WHERE producer = ?", arguments: [producer]) ?? 0
     }
   }
@@ -71,7 +72,7 @@ public struct EventCursorStore: Sendable {
 
   /// How many events from `producer` were lost, in all.
   public func lost(from producer: String) async throws -> Int64 {
-    try await pool.read { db in
+    try await pool.readOnReaderQueue { db in
       try Int64.fetchOne(db, sql: "SELECT lost FROM event_cursor WHERE producer = ?", arguments: [producer]) ?? 0
     }
   }

@@ -1,3 +1,4 @@
+import BinarioStorage
 import Foundation
 import GRDB
 
@@ -40,7 +41,7 @@ public struct EventLogStore: Sendable {
   /// pruned mark read in the same snapshot: when fewer than `limit` come back, every event of
   /// those types up to `head` has been read.
   public func events(after sequence: Int64, types: [String], limit: Int) async throws -> EventBatch {
-    try await pool.read { db in
+    try await pool.readOnReaderQueue { db in
       let typeFilter = types.isEmpty ? "" : " AND type IN (\(databaseQuestionMarks(count: types.count)))"
       let rows = try Row.fetchAll(
         db,
@@ -113,7 +114,7 @@ public struct EventLogStore: Sendable {
 
   /// How far each of `consumers` has acknowledged, and how far behind the head it is.
   public func progress(of consumers: [String]) async throws -> [ConsumerProgress] {
-    try await pool.read { db in
+    try await pool.readOnReaderQueue { db in
       let head = try Self.head(db)
       return try consumers.map { consumer in
         let mark = try Int64.fetchOne(db, sql: "SELECT acknowledged FROM event_consumer WHERE consumer = ?", arguments: [consumer]) ?? 0

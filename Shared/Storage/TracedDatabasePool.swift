@@ -37,24 +37,15 @@ public struct TracedDatabasePool: Sendable {
     try self.readOnCurrentThread(body)
   }
 
-  /// A read-only transaction on one of GRDB's reader threads, for reads too long to hold an
-  /// event loop (short, indexed reads use ``readOnCurrentThread(_:)``).
-  ///
-  /// Not GRDB's async `read`: that one keeps its reader until the awaiting task resumes, and a
-  /// task resumes on an event loop (NIO's loops are the global executor), while a synchronous
-  /// read blocks its loop until a reader is free. With both in use, the readers can end up held
-  /// by tasks that only a blocked loop could run: measured, dispatch hung for good under 64
-  /// `ListSavedPlaces` in flight. Here `body` runs and the reader is released on GRDB's reader
-  /// queue; the task is resumed with the result after.
+  /// A read-only transaction on one of GRDB's reader threads
+  /// (``GRDB/DatabasePool/readOnReaderQueue(_:)``: never GRDB's own async `read`, which can hang
+  /// a process), for reads too long to hold an event loop (short, indexed reads use
+  /// ``readOnCurrentThread(_:)``).
   public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
     let span = self.start(.read)
     defer { span.end() }
     do {
-      return try await withCheckedThrowingContinuation { continuation in
-        self.underlying.asyncRead { database in
-          continuation.resume(with: Result { try body(database.get()) })
-        }
-      }
+      return try await self.underlying.readOnReaderQueue(body)
     } catch {
       Self.failed(span, error)
       throw error

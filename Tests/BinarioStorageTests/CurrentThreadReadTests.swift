@@ -39,3 +39,31 @@ private func readNamesReportingTheThread(_ pool: DatabasePool) throws -> ([Strin
     (try String.fetchAll(db, sql: "SELECT name FROM place"), pthread_equal(pthread_self(), caller) != 0)
   }
 }
+
+@Suite("Async reads beside reads on the current thread")
+struct ReaderQueueReadTests {
+  /// The mix that hung identity under the load generator: many async reads (an event log served
+  /// to its consumers) while calls read on the executor's threads, with fewer readers than calls.
+  /// GRDB's own async read keeps its reader until the awaiting task resumes on a thread the
+  /// synchronous reads block (this test hangs with it); ``readOnReaderQueue`` releases it first,
+  /// so all of them finish.
+  @Test(.timeLimit(.minutes(1))) func asyncAndCurrentThreadReadsTogetherAllFinish() async throws {
+    let database = try TemporaryDatabase(migrations: placeMigrations)
+    try await database.pool.write { db in
+      for name in ["Duomo", "Brera", "Navigli"] { try db.execute(sql: "INSERT INTO place (name) VALUES (?)", arguments: [name]) }
+    }
+    let pool = database.pool
+    let counted = try await withThrowingTaskGroup(of: Int.self) { group in
+      for index in 0 ..< 2_000 {
+        group.addTask {
+          if index % 2 == 0 {
+            return try await pool.readOnReaderQueue { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM place") ?? 0 }
+          }
+          return try pool.readOnCurrentThread { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM place") ?? 0 }
+        }
+      }
+      return try await group.reduce(0, +)
+    }
+    #expect(counted == 2_000 * 3)
+  }
+}
