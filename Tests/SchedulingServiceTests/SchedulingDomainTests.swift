@@ -198,10 +198,10 @@ struct SchedulingDomainTests {
 
   @Test func journeysAreDirectOrWithOneChangeEarliestArrivalFirst() async throws {
     try await withDomain { domain in
-      let direct = try domain.journeys(from: "MI_CENTRALE", to: "BERGAMO", after: nil, limit: 3)
+      let direct = try await domain.journeys(from: "MI_CENTRALE", to: "BERGAMO", after: nil, limit: 3)
       #expect(!direct.isEmpty && direct.allSatisfy { $0.legs.count == 1 })
       #expect(direct.map(\.arrival) == direct.map(\.arrival).sorted())
-      let changing = try domain.journeys(from: "MALPENSA_T1", to: "BERGAMO", after: nil, limit: 2)
+      let changing = try await domain.journeys(from: "MALPENSA_T1", to: "BERGAMO", after: nil, limit: 2)
       #expect(!changing.isEmpty && changing.allSatisfy { $0.legs.count == 2 })
       for journey in changing {
         let change = journey.legs[1].departure!.timeIntervalSince(journey.legs[0].arrival!)
@@ -215,10 +215,10 @@ struct SchedulingDomainTests {
       // 23:55 in Milan, after the day's last train to Bergamo: the search looks into tomorrow.
       let today = domain.zone.serviceTime(at: FixedClock().now()).date
       let lateEvening = domain.zone.start(of: today).addingTimeInterval(23 * 3600 + 55 * 60)
-      let direct = try domain.journeys(from: "MI_CENTRALE", to: "BERGAMO", after: lateEvening, limit: 2)
+      let direct = try await domain.journeys(from: "MI_CENTRALE", to: "BERGAMO", after: lateEvening, limit: 2)
       #expect(direct.count == 2 && direct.allSatisfy { $0.legs.count == 1 && $0.departure >= lateEvening })
       #expect(direct.first?.legs.first?.run.serviceDate == today.adding(days: 1))
-      let changing = try domain.journeys(from: "MALPENSA_T1", to: "BERGAMO", after: lateEvening, limit: 1)
+      let changing = try await domain.journeys(from: "MALPENSA_T1", to: "BERGAMO", after: lateEvening, limit: 1)
       #expect(changing.count == 1 && changing.allSatisfy { $0.departure >= lateEvening })
     }
   }

@@ -116,7 +116,10 @@ struct LoadGeneratorCommand: ParsableCommand, Sendable {
         password: password,
         travellers: mix.travellers,
         drivers: mix.drivers,
-        progress: { print("cast: \($0)") }
+        progress: {
+          print("cast: \($0)")
+          fflush(nil)
+        }
       )
     }
     print("cast: ready in \(ContinuousClock.now - began)")
@@ -146,7 +149,10 @@ struct LoadGeneratorCommand: ParsableCommand, Sendable {
       let search = CapacitySearch(startRate: rate, p99Limit: .milliseconds(p99Limit), stepDuration: .seconds(seconds), warmUp: .seconds(warmUp))
       let result = await search.run(
         generator,
-        step: { report, sustained in print("\n\(sustained ? "sustained" : "NOT sustained"): \(report.table)") }
+        step: { report, sustained in
+          print("\n\(sustained ? "sustained" : "NOT sustained"): \(report.table)")
+          fflush(nil)
+        }
       )
       if let best = result.sustained {
         print(
@@ -166,6 +172,7 @@ struct LoadGeneratorCommand: ParsableCommand, Sendable {
       while !Task.isCancelled {
         let report = await generator.run(rate: rate, for: .seconds(reportEvery), warmUp: warmUp)
         print("\n\(report.table)")
+        fflush(nil)  // each report as it is made, also into a container's log
         warmUp = .zero
       }
       return ([], true)

@@ -60,6 +60,7 @@ struct CapacityBench: ParsableCommand, Sendable {
         )
       }
       print("\(mix.travellers) travellers and \(mix.drivers) drivers made in \(ContinuousClock.now - began)")
+      fflush(nil)
       var processes = suite.processIdentifiers
       processes["generator"] = ProcessInfo.processInfo.processIdentifier
 
@@ -93,6 +94,7 @@ struct CapacityBench: ParsableCommand, Sendable {
         let (start, before) = window.withLock { $0! }
         print("\n\(sustained ? "sustained" : "NOT sustained"): \(report.table)")
         print("CPU, cores busy over the step (warm-up included): \(Self.cores(since: before, at: start, processes))")
+        fflush(nil)  // each step as it ends, also into a file
       }
     )
     let door = generator.door.kind.rawValue
@@ -114,11 +116,12 @@ struct CapacityBench: ParsableCommand, Sendable {
     let pids = processes.values.map(String.init).joined(separator: ",")
     let perf = Process()
     perf.executableURL = URL(fileURLWithPath: "/usr/bin/perf")
-    perf.arguments = ["record", "-F", "499", "-g", "-o", file, "-p", pids, "--", "sleep", "\(seconds)"]
+    perf.arguments = ["record", "-F", "499", "-g", "-o", file, "-p", pids]
     perf.standardOutput = FileHandle.nullDevice
     perf.standardError = FileHandle.nullDevice
     try perf.run()
     let report = await generator.run(rate: rate, for: .seconds(seconds), warmUp: .zero)
+    perf.interrupt()  // SIGINT: perf writes its file and exits
     perf.waitUntilExit()
     print("\nprofiled at \(String(format: "%.0f", rate))/s (\(report.failed) failed), \(file):")
     let names = Dictionary(uniqueKeysWithValues: processes.map { ("\($0.value)", $0.key) })

@@ -23,7 +23,7 @@ public struct Gateway: Sendable {
     self.caFile = caFile
   }
 
-  /// Runs `body` with `connections` connections through `kind` (HTTP/JSON: a pool of up to 512),
+  /// Runs `body` with `connections` connections through `kind` (HTTP/JSON: a pool of up to 200),
   /// closed after it.
   public func withDoor<Result: Sendable>(
     _ kind: DoorKind,
@@ -55,8 +55,10 @@ public struct Gateway: Sendable {
       tls.trustRoots = .file(caFile)
       var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
       configuration.httpVersion = .http1Only
-      // Many people, each on a connection of their own, as browsers are: no queue in the client.
-      configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 512
+      // Many people, each on a connection of their own, as browsers are, but under the gateway's
+      // limit of connections from one address (256; every person here has the same one): past
+      // it, new connections are refused and calls wait for the pool instead.
+      configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 200
       let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
       do {
         let result = try await body(HTTPJSONDoor(client: client, base: "https://\(host):\(httpPort)", timeout: timeout))

@@ -20,7 +20,7 @@ extension SchedulingHandler {
     request: Binario_Scheduling_V1_SearchJourneysRequest,
     context: ServerContext
   ) async throws -> Binario_Scheduling_V1_SearchJourneysResponse {
-    let journeys = try domain.journeys(
+    let journeys = try await domain.journeys(
       from: request.fromStationID,
       to: request.toStationID,
       after: request.hasDepartureAfter ? request.departureAfter.date : nil,

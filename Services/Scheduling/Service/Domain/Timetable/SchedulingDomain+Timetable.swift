@@ -67,7 +67,11 @@ extension SchedulingDomain {
   /// Journeys from one station to another leaving at or after `after` (default now): direct
   /// runs, and journeys with one change where direct ones (within a day) do not fill `limit`,
   /// earliest arrival first. A journey whose boarding or alighting stop is cancelled is left out.
-  public func journeys(from rawFrom: String, to rawTo: String, after: Date?, limit rawLimit: Int) throws -> [Journey] {
+  ///
+  /// Journeys with a change are looked for only when the direct ones do not fill the answer, and
+  /// off the calling event loop: that search joins every run through the origin with every run
+  /// to the destination, a few milliseconds that calls sharing the loop would otherwise wait.
+  public func journeys(from rawFrom: String, to rawTo: String, after: Date?, limit rawLimit: Int) async throws -> [Journey] {
     var check = InputValidation()
     let from = check.requiredText(rawFrom, field: "from_station_id", what: "a station id", maxLength: 100)
     let to = check.requiredText(rawTo, field: "to_station_id", what: "a station id", maxLength: 100)
@@ -80,8 +84,38 @@ extension SchedulingDomain {
     let limit = rawLimit == 0 ? 5 : rawLimit
     let (date, time) = zone.serviceTime(at: after ?? clock.now())
     let earliest = time.secondsSinceServiceDayStart
+    let catalog = catalog.withLock { $0 }
+    var runs: [RunKey: LiveRun] = [:]
+    // Every run the candidates use that is not known yet, live, in one read.
+    func addRuns(_ legs: [PlannedLeg]) throws {
+      var keys: [RunKey] = []
+      for planned in legs {
+        let key = RunKey(tripID: planned.tripID, serviceDate: planned.serviceDate)
+        if runs[key] == nil, !keys.contains(key) { keys.append(key) }
+      }
+      guard !keys.isEmpty else { return }
+      for (planned, changes) in try store.runsWithChanges(keys.map { ($0.tripID, $0.serviceDate) }) {
+        runs[RunKey(tripID: planned.tripID, serviceDate: planned.serviceDate)] = liveRun(planned, changes: changes, catalog: catalog)
+      }
+    }
+    func leg(_ planned: PlannedLeg) -> LiveLeg? {
+      runs[RunKey(tripID: planned.tripID, serviceDate: planned.serviceDate)].map {
+        LiveLeg(run: $0, boardSequence: planned.boardSequence, alightSequence: planned.alightSequence)
+      }
+    }
+
     let direct = try store.directLegs(from: from, to: to, on: date, after: earliest, limit: limit * 2)
-    let withChange = try store.oneChangeLegs(
+    try addRuns(direct)
+    var journeys: [Journey] = []
+    for planned in direct {
+      if let leg = leg(planned), leg.isRunning { journeys.append(Journey(legs: [leg])) }
+    }
+    journeys.sort { $0.arrival < $1.arrival }
+    journeys = Array(journeys.prefix(limit))
+    guard journeys.count < limit else { return journeys }
+
+    // Journeys with a change only where direct runs do not fill the answer.
+    let withChange = try await store.oneChangeLegs(
       from: from,
       to: to,
       on: date,
@@ -89,33 +123,10 @@ extension SchedulingDomain {
       minimumTransfer: Self.minimumTransfer,
       limit: limit
     )
-    // Every run any candidate uses, live, in one read.
-    var keys: [RunKey] = []
-    var seenKeys = Set<RunKey>()
-    for planned in direct + withChange.flatMap({ [$0.0, $0.1] }) {
-      let key = RunKey(tripID: planned.tripID, serviceDate: planned.serviceDate)
-      if seenKeys.insert(key).inserted { keys.append(key) }
-    }
-    let catalog = catalog.withLock { $0 }
-    var runs: [RunKey: LiveRun] = [:]
-    for (planned, changes) in try store.runsWithChanges(keys.map { ($0.tripID, $0.serviceDate) }) {
-      runs[RunKey(tripID: planned.tripID, serviceDate: planned.serviceDate)] = liveRun(planned, changes: changes, catalog: catalog)
-    }
-    func leg(_ planned: PlannedLeg) -> LiveLeg? {
-      runs[RunKey(tripID: planned.tripID, serviceDate: planned.serviceDate)].map {
-        LiveLeg(run: $0, boardSequence: planned.boardSequence, alightSequence: planned.alightSequence)
-      }
-    }
-    var journeys: [Journey] = []
-    for planned in direct {
-      if let leg = leg(planned), leg.isRunning { journeys.append(Journey(legs: [leg])) }
-    }
-    journeys.sort { $0.arrival < $1.arrival }
-    journeys = Array(journeys.prefix(limit))
-    // Journeys with a change only where direct runs do not fill the answer.
+    try addRuns(withChange.flatMap { [$0.0, $0.1] })
     var changing: [Journey] = []
     var seen = Set<[RunKey]>()
-    for (first, second) in withChange where journeys.count < limit {
+    for (first, second) in withChange where journeys.count + changing.count < limit {
       guard let one = leg(first), let two = leg(second), one.isRunning, two.isRunning,
         let reach = one.arrival, let leave = two.departure, leave.timeIntervalSince(reach) >= Double(Self.minimumTransfer)
       else { continue }
