@@ -127,7 +127,9 @@ struct LoadGeneratorCommand: ParsableCommand, Sendable {
     var failed = false
     for kind in door {
       try await gateway.withDoor(kind, connections: connections, timeout: .seconds(10)) { door in
-        let (played, clean) = await play(LoadGenerator(door: door, cast: cast, mix: mix), mix: mix)
+        let (played, clean) = try await LoadGenerator(door: door, cast: cast, mix: mix).withNotificationStreamsOpen { generator in
+          await play(generator, mix: mix)
+        }
         reports += played
         failed = failed || !clean
       }

@@ -63,7 +63,7 @@ public struct LoadReport: Sendable, Codable {
     let streamFailures = streams.failures.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
     lines.append("")
     lines.append(
-      "notification streams: \(streams.opened) opened, \(streams.messages) messages, "
+      "notification streams: \(streams.open) open, \(streams.opened) opened during the run, \(streams.messages) messages, "
         + (streamFailures.isEmpty ? "none failed" : "failed: \(streamFailures)")
     )
     if notStarted > 0 { lines.append("not started (over the in-flight bound): \(notStarted)") }

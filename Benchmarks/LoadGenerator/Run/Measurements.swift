@@ -12,7 +12,6 @@ final class Measurements: Sendable {
   }
 
   private let operations = Mutex<[String: Operation]>([:])
-  private let streams = Mutex(StreamFigures())
 
   func succeeded(_ operation: String, microseconds: UInt64) {
     operations.withLock { _ = $0[operation, default: Operation()].latencies.record(max(1, microseconds)) }
@@ -26,22 +25,56 @@ final class Measurements: Sendable {
     }
   }
 
-  func streamOpened() { streams.withLock { $0.opened += 1 } }
-  func streamMessage() { streams.withLock { $0.messages += 1 } }
-  func streamFailed(_ failure: CallFailure) {
-    streams.withLock {
-      $0.failures[failure.code, default: 0] += 1
-      $0.example = failure.description
+  var snapshot: [String: Operation] { operations.withLock { $0 } }
+}
+
+/// What the notification streams did, for the run under way: the streams may outlive a run
+/// (``LoadGenerator/withNotificationStreamsOpen(_:)``), so they report here and each run takes its
+/// figures at its end.
+final class StreamRecorder: Sendable {
+  private struct State {
+    var open = 0
+    var figures = StreamFigures()
+  }
+
+  private let state = Mutex(State())
+
+  func opened() {
+    state.withLock {
+      $0.open += 1
+      $0.figures.opened += 1
     }
   }
 
-  var snapshot: (operations: [String: Operation], streams: StreamFigures) {
-    (operations.withLock { $0 }, streams.withLock { $0 })
+  func message() { state.withLock { $0.figures.messages += 1 } }
+
+  /// The stream ended: by the generator when `failure` is nil, else counted as a failure.
+  func closed(_ failure: CallFailure?) {
+    state.withLock {
+      $0.open -= 1
+      if let failure {
+        $0.figures.failures[failure.code, default: 0] += 1
+        $0.figures.example = failure.description
+      }
+    }
+  }
+
+  /// The figures since the last call, with the streams open now.
+  func takeFigures() -> StreamFigures {
+    state.withLock {
+      var figures = $0.figures
+      figures.open = $0.open
+      $0.figures = StreamFigures()
+      return figures
+    }
   }
 }
 
 /// The notification streams kept open during a run.
 public struct StreamFigures: Sendable, Codable {
+  /// Open when the run ended.
+  public var open = 0
+  /// Opened during the run (a failed stream is opened again).
   public var opened = 0
   public var messages = 0
   public var failures: [String: Int] = [:]

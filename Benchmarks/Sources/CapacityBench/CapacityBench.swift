@@ -68,7 +68,9 @@ struct CapacityBench: ParsableCommand, Sendable {
       for kind in doors {
         print("\n## \(kind.rawValue)")
         let line = try await gateway.withDoor(kind, connections: connections, timeout: .seconds(10)) { door in
-          try await self.search(LoadGenerator(door: door, cast: cast, mix: mix), processes: processes)
+          try await LoadGenerator(door: door, cast: cast, mix: mix).withNotificationStreamsOpen { generator in
+            try await self.search(generator, processes: processes)
+          }
         }
         summary.append(line)
       }
@@ -124,21 +126,26 @@ struct CapacityBench: ParsableCommand, Sendable {
     perf.interrupt()  // SIGINT: perf writes its file and exits
     perf.waitUntilExit()
     print("\nprofiled at \(String(format: "%.0f", rate))/s (\(report.failed) failed), \(file):")
-    let names = Dictionary(uniqueKeysWithValues: processes.map { ("\($0.value)", $0.key) })
-    for (title, sort, lines) in [("by process", "pid", 10), ("hottest symbols", "pid,dso,symbol", 40)] {
-      print("\n\(title):")
+    let perfTool = URL(fileURLWithPath: "/usr/bin/perf")
+    // The share of every process: each sample's pid, counted.
+    let sampled = try await CommandRun.run(executable: perfTool, ["script", "-i", file, "-F", "pid"])
+    var samples: [Int32: Int] = [:]
+    for line in sampled.standardOutput.split(separator: "\n") {
+      if let pid = Int32(line.trimmingCharacters(in: .whitespaces)) { samples[pid, default: 0] += 1 }
+    }
+    let total = max(1, samples.values.reduce(0, +))
+    let names = Dictionary(uniqueKeysWithValues: processes.map { ($0.value, $0.key) })
+    let busiest = samples.sorted { $0.value > $1.value }
+    print("share of the samples: " + busiest.map { "\(names[$0.key] ?? "\($0.key)") \(String(format: "%.1f", Double($0.value) * 100 / Double(total)))%" }.joined(separator: ", "))
+    // The hottest symbols of the three busiest processes.
+    for (pid, _) in busiest.prefix(3) {
+      print("\n\(names[pid] ?? "\(pid)"), hottest symbols (share of all samples):")
       let output = try await CommandRun.run(
-        executable: URL(fileURLWithPath: "/usr/bin/perf"),
-        ["report", "-i", file, "--no-children", "--sort", sort, "--stdio", "--percent-limit", "0.5", "-g", "none"]
+        executable: perfTool,
+        ["report", "-i", file, "--pid", "\(pid)", "--no-children", "--sort", "dso,symbol", "--stdio", "-g", "none", "--percent-limit", "1"]
       )
-      var shown = 0
-      for line in output.standardOutput.split(separator: "\n") where !line.hasPrefix("#") && !line.trimmingCharacters(in: .whitespaces).isEmpty {
-        var text = String(line)
-        for (pid, name) in names { text = text.replacingOccurrences(of: ":\(pid) ", with: ":\(pid) (\(name)) ") }
-        print(text)
-        shown += 1
-        if shown == lines { break }
-      }
+      let lines = output.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+      for line in lines.prefix(15) { print(String(line).replacingOccurrences(of: #"(\s+-)*\s*$"#, with: "", options: .regularExpression)) }
     }
   }
 

@@ -26,9 +26,12 @@ public struct Cast: Sendable {
   public let admin: Person
   public let travellers: [Traveller]
   public let drivers: [Driver]
-  /// Runs leaving Milano Centrale at least 20 minutes after the cast was made, which travellers
-  /// follow and the admin delays.
+  /// Runs leaving Milano Centrale at least 20 minutes after the cast was made and not cancelled,
+  /// which travellers follow and the admin delays.
   let runs: [Binario_Scheduling_V1_RunRef]
+  /// Who of the travellers has a taxi ride open: what dispatch knows of them, kept as long as they
+  /// are (across runs and doors).
+  let taxis: TaxiDesk
 
   static let password = "load-generator-password-1"
   /// Stations of the demo network whose boards and searches the travellers open.
@@ -61,7 +64,7 @@ public struct Cast: Sendable {
       try await setup.driver(index, tag: tag, admin: admin)
     }
     progress("\(drivers.count) drivers ready")
-    return Cast(admin: admin, travellers: travellers, drivers: drivers, runs: runs)
+    return Cast(admin: admin, travellers: travellers, drivers: drivers, runs: runs, taxis: TaxiDesk(travellers: travellers.count))
   }
 
   private static func inParallel<Made: Sendable>(
@@ -137,12 +140,14 @@ private struct Setup: Sendable {
     )
     let later = Date().addingTimeInterval(20 * 60)
     var runs: [Binario_Scheduling_V1_RunRef] = []
-    for departure in board.departures where departure.run.stops.first.map({ $0.scheduledDeparture.date > later }) ?? false {
+    // Not a cancelled run: the control room could not delay it.
+    for departure in board.departures
+    where !departure.run.cancelled && (departure.run.stops.first.map { $0.scheduledDeparture.date > later } ?? false) {
       if !runs.contains(where: { $0.tripID == departure.run.run.tripID }) { runs.append(departure.run.run) }
       if runs.count == 4 { break }
     }
     guard !runs.isEmpty else {
-      throw CallFailure(code: "FAILED_PRECONDITION", message: "Milano Centrale's board has no run leaving 20 minutes from now")
+      throw CallFailure(code: "FAILED_PRECONDITION", message: "Milano Centrale's board has no run leaving 20 minutes from now that is not cancelled")
     }
     return runs
   }
