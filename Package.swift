@@ -277,7 +277,8 @@ let tools: [Target] = [
   .target(
     name: "BinarioLoad",
     dependencies: [
-      "BinarioProto", "BinarioTransport", "GatewayService", .grpcCore, .grpcProtobuf, .grpcHTTP2Transport, .swiftProtobuf, .asyncHTTPClient,
+      "BinarioProto", "BinarioServiceKit", "BinarioTransport", "GatewayService", .grpcCore, .grpcProtobuf, .grpcHTTP2Transport, .swiftProtobuf,
+      .asyncHTTPClient,
       .nioCore, .nioHTTP1, .nioSSL, .histogram,
     ],
     path: "Benchmarks/LoadGenerator/Run"
@@ -332,7 +333,7 @@ let testTargets: [Target] = [
     dependencies: ["BinarioAuth", "BinarioDomain", "BinarioProto", "BinarioTransport", .grpcCore, .grpcInProcessTransport, .jwtKit, .crypto]
   ),
   .testTarget(name: "BinarioPaymentsTests", dependencies: ["BinarioPayments"]),
-  .testTarget(name: "BinarioLoadTests", dependencies: ["BinarioLoad", "BinarioProto", "GatewayService", .nioCore]),
+  .testTarget(name: "BinarioLoadTests", dependencies: ["BinarioLoad", "BinarioProto", "GatewayService", .grpcCore, .nioCore]),
   .testTarget(name: "BinarioWebPushTests", dependencies: ["BinarioWebPush", "BinarioDomain", .crypto, .jwtKit]),
   .testTarget(name: "BinarioDomainTests", dependencies: ["BinarioDomain"]),
   .testTarget(name: "BinarioDevCertificatesTests", dependencies: ["BinarioDevCertificates", .x509, .crypto]),

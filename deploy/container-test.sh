@@ -231,9 +231,11 @@ grep -q "^count 1 " <<<"$stats" || fail "telemetry's statistics did not count th
 
 say "the load generator (compose's loadgenerator, off by default): 5 s of the five apps' mix through the gateway"
 load_started=$(date +%s.%N)
-load=$(compose --profile loadgenerator run --rm --no-deps loadgenerator binario-loadgen --host=gateway \
+# -T: no terminal, so no carriage returns in its lines.
+load=$(compose --profile loadgenerator run -T --rm --no-deps loadgenerator binario-loadgen --host=gateway \
   --ca=/etc/binario/certs/ca.pem --mix=/usr/share/binario/loadgenerator-mix.json --travellers=6 --drivers=2 \
   --seconds=5 --rate=20 2>&1) || fail "the load generator failed: $(tail -n 40 <<<"$load")"
+load=$(tr -d '\r' <<<"$load")
 grep -E '^door binario|^notification streams' <<<"$load"
 grep -q '^door binario, 20 operations/s scheduled for 5 s: .*, 0 failed$' <<<"$load" ||
   fail "the load generator's run was not clean: $(tail -n 40 <<<"$load")"

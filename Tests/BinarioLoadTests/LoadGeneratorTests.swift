@@ -1,5 +1,6 @@
 import BinarioProto
 import Foundation
+import GRPCCore
 import GatewayService
 import NIOCore
 import Testing
@@ -152,8 +153,8 @@ struct LoadGeneratorTests {
   }
 
   @Test func failuresAreNamedAsTheDoorsNameThem() {
-    #expect(CallFailure.name(of: .deadlineExceeded) == "DEADLINE_EXCEEDED")
-    #expect(CallFailure.name(of: .unavailable) == "UNAVAILABLE")
-    #expect(CallFailure.name(of: .resourceExhausted) == "RESOURCE_EXHAUSTED")
+    #expect(CallFailure.from(RPCError(code: .deadlineExceeded, message: "late")).code == "DEADLINE_EXCEEDED")
+    #expect(CallFailure.from(RPCError(code: .resourceExhausted, message: "slow down")).code == "RESOURCE_EXHAUSTED")
+    #expect(CallFailure.from(CallFailure(code: "HTTP 502", message: "bad gateway")).code == "HTTP 502")
   }
 }

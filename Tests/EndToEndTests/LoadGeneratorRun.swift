@@ -41,7 +41,10 @@ extension FrontDoorTests {
       #expect(report.operations.map(\.name).sorted() == names)
       for operation in report.operations {
         // Two a second for two seconds (taxi requests one in two seconds), from their intended starts.
-        #expect(operation.completed >= (operation.name == "taxi request" ? 1 : 3), "\(report.door) \(operation.name): \(operation.completed) completed")
+        #expect(
+          operation.completed >= (operation.name == "taxi request" ? 1 : 3),
+          "\(report.door) \(operation.name): \(operation.completed) completed"
+        )
         #expect(operation.failed == 0, "\(report.door) \(operation.name): \(operation.failures) \(operation.examples)")
         #expect(operation.p50 > 0 && operation.p50 <= operation.p99 && operation.p99 <= operation.max)
       }

@@ -136,7 +136,10 @@ struct CapacityBench: ParsableCommand, Sendable {
     let total = max(1, samples.values.reduce(0, +))
     let names = Dictionary(uniqueKeysWithValues: processes.map { ($0.value, $0.key) })
     let busiest = samples.sorted { $0.value > $1.value }
-    print("share of the samples: " + busiest.map { "\(names[$0.key] ?? "\($0.key)") \(String(format: "%.1f", Double($0.value) * 100 / Double(total)))%" }.joined(separator: ", "))
+    print(
+      "share of the samples: "
+        + busiest.map { "\(names[$0.key] ?? "\($0.key)") \(String(format: "%.1f", Double($0.value) * 100 / Double(total)))%" }.joined(separator: ", ")
+    )
     // The hottest symbols of the three busiest processes.
     for (pid, _) in busiest.prefix(3) {
       print("\n\(names[pid] ?? "\(pid)"), hottest symbols (share of all samples):")

@@ -77,7 +77,15 @@ public final class BinarioClientConnection: Sendable {
           )
         }
       }
-    let channel = try await bootstrap.connect(host: host, port: port).get()
+    let channel: any Channel
+    do {
+      channel = try await bootstrap.connect(host: host, port: port).get()
+    } catch {
+      // Nobody listens (a peer not started yet): the promise is answered all the same, as NIO
+      // requires of every promise (a debug build stops the process on one left unanswered).
+      ready.fail(error)
+      throw error
+    }
     channel.closeFuture.whenComplete { _ in ready.fail(BinarioConnectionError.closedBeforeReady) }
     do {
       return try await ready.futureResult.get()

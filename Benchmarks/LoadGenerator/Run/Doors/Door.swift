@@ -1,3 +1,4 @@
+import BinarioServiceKit
 import GRPCCore
 import SwiftProtobuf
 
@@ -71,18 +72,8 @@ public struct CallFailure: Error, Sendable, CustomStringConvertible {
   static func from(_ error: any Error) -> CallFailure {
     switch error {
     case let failure as CallFailure: return failure
-    case let rpc as RPCError: return CallFailure(code: Self.name(of: rpc.code), message: rpc.message)
+    case let rpc as RPCError: return CallFailure(code: StatusCodeName.of(Status.Code(rpc.code)), message: rpc.message)
     default: return CallFailure(code: "\(type(of: error))", message: "\(error)")
     }
-  }
-
-  /// `UNAVAILABLE` for `.unavailable`: the names gRPC and the HTTP door's JSON errors use.
-  static func name(of code: RPCError.Code) -> String {
-    var name = ""
-    for character in "\(code)" {
-      if character.isUppercase, !name.isEmpty { name.append("_") }
-      name.append(contentsOf: character.uppercased())
-    }
-    return name
   }
 }
