@@ -44,7 +44,7 @@ public struct LoadGenerator: Sendable {
   /// for (each has the door's deadline), so the report counts them all.
   public func run(rate: Double, for duration: Duration, warmUp: Duration = .seconds(2)) async -> LoadReport {
     let measurements = Measurements()
-    let context = LoadContext(door: door, cast: cast, taxis: cast.taxis)
+    let context = LoadContext(door: door, cast: cast)
     let counters = Counters()
     let start = ContinuousClock.now + .milliseconds(50)
     let measuredFrom = start + warmUp

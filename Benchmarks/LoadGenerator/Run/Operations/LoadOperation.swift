@@ -29,7 +29,8 @@ public struct LoadOperation: Sendable {
 struct LoadContext: Sendable {
   let door: any Door
   let cast: Cast
-  let taxis: TaxiDesk
+  /// Who has a taxi ride open (the cast's, shared by every door).
+  var taxis: TaxiDesk { cast.taxis }
 
   var anyTraveller: Traveller { cast.travellers.randomElement()! }
 
