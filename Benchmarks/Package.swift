@@ -75,7 +75,10 @@ let package = Package(
     suiteBenchmark(
       "gateway-bench",
       folder: "GatewayBench",
-      uses: [.grpcHTTP2Transport, .asyncHTTPClient, .nioConcurrencyHelpers, .nioCore, .nioSSL, .logging]
+      uses: [
+        .grpcHTTP2Transport, .asyncHTTPClient, .nioConcurrencyHelpers, .nioCore, .nioSSL, .logging, .binario("BinarioEcho"),
+        .binario("binario-echo-server"),
+      ]
     ),
     suiteBenchmark("scheduling-bench", folder: "SchedulingBench", uses: [.binario("BinarioAuth"), .binario("IdentityService")]),
     suiteBenchmark("ticketing-bench", folder: "TicketingBench"),

@@ -189,25 +189,32 @@ extension GatewayBench {
         metadata: ["authorization": "Bearer \(suite.accessToken)"]
       )
     }
+    let echo = try await suite.startEchoServer()
+    defer { _ = echo.terminate() }
     Output.line()
-    Output.line("Each service's simplest read, straight at the service with the caller the gateway would forward:")
+    Output.line("Each service's simplest read, straight at the service with the caller the gateway would forward;")
+    Output.line("first the baseline, binario-echo-server's Echo/Get (the same server path, no access check, no database):")
     Output.line()
-    Output.line("| service | method | in flight | calls/s | p50 µs | p99 µs | CPU µs/call: service | client |")
-    Output.line("|---|---|---:|---:|---:|---:|---:|---:|")
+    Output.line("| service | method | in flight | calls/s | p50 µs | p99 µs | CPU µs/call: service | above echo | client |")
+    Output.line("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for inFlight in self.inFlight {
-      for read in ServiceRead.all {
+      var echoCPU: Double?
+      for read in [ServiceRead.echo] + ServiceRead.all {
         var results: [LoadResult] = []
         for _ in 0 ..< self.runs {
-          let result = try await suite.measure(read, inFlight: inFlight, for: duration)
+          let result = try await suite.measure(read, echo: echo, inFlight: inFlight, for: duration)
           if let failure = result.firstFailure { Output.line("warning: \(result.failures) failed calls (\(read.method)): \(failure)") }
           results.append(result)
         }
         let median = results.sorted { $0.callsPerSecond < $1.callsPerSecond }[results.count / 2]
         medians["read-\(read.service)-\(inFlight)"] = median
         func cpu(_ value: Double?) -> String { value.map { String(Int($0.rounded())) } ?? "-" }
+        let serviceCPU = median.cpuPerCall(read.service)
+        if read.service == "echo" { echoCPU = serviceCPU }
+        let above = read.service == "echo" ? "" : cpu(serviceCPU.flatMap { service in echoCPU.map { service - $0 } })
         Output.line(
           "| \(read.service) | \(read.method.split(separator: "/").last ?? "") | \(inFlight) | \(Int(median.callsPerSecond)) "
-            + "| \(Int(median.percentile(0.5))) | \(Int(median.percentile(0.99))) | \(cpu(median.cpuPerCall(read.service))) "
+            + "| \(Int(median.percentile(0.5))) | \(Int(median.percentile(0.99))) | \(cpu(serviceCPU)) | \(above) "
             + "| \(cpu(median.cpuPerCall("client"))) |"
         )
       }

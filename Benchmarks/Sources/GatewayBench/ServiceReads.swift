@@ -1,5 +1,7 @@
 import BenchSupport
+import BinarioEcho
 import BinarioProto
+import BinarioTestSupport
 import BinarioTransport
 import Foundation
 import SwiftProtobuf
@@ -12,6 +14,12 @@ struct ServiceRead: Sendable {
   var service: String
   var method: String
   var request: Data
+
+  /// The baseline of the table, measured in the same run: `binario-echo-server` answering
+  /// `Echo/Get` through the same server path as every service (GRPCCore on the Binario transport,
+  /// TLS, the tracing, logging, metrics and error interceptors) with no access check and no
+  /// database. What a read costs above it is the read's own.
+  static let echo = ServiceRead(service: "echo", method: "/binario.echo.v1.Echo/Get", request: Binario_Echo_V1_EchoRequest.with { $0.text = "bench" })
 
   static let all: [ServiceRead] = [
     ServiceRead(service: "identity", method: "/binario.identity.v1.Identity/GetMe", request: Binario_Identity_V1_GetMeRequest()),
@@ -50,18 +58,40 @@ extension BenchSuite {
     }
   }
 
-  /// `read` at `inFlight` calls in flight for `duration`, on a connection of its own.
-  func measure(_ read: ServiceRead, inFlight: Int, for duration: Duration) async throws -> LoadResult {
+  /// Starts ``ServiceRead/echo``'s server, `binario-echo-server` (built beside this benchmark),
+  /// with identity's certificate and a data folder of its own.
+  func startEchoServer() async throws -> ServiceProcess {
+    let certificates = self.suite.certificates.path
+    let data = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-bench-echo-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+    return try await ServiceProcess.start(
+      "binario-echo-server",
+      arguments: [
+        "--host", "127.0.0.1", "--port", "0",
+        "--tls-certificate", "\(certificates)/identity.pem",
+        "--tls-private-key", "\(certificates)/identity.key",
+        "--tls-trusted-ca", self.suite.caFile,
+        "--data-directory", data.path,
+        "--metrics-port", "off",
+      ]
+    )
+  }
+
+  /// `read` at `inFlight` calls in flight for `duration`, on a connection of its own; `echo`
+  /// serves ``ServiceRead/echo``.
+  func measure(_ read: ServiceRead, echo: ServiceProcess? = nil, inFlight: Int, for duration: Duration) async throws -> LoadResult {
     let certificates = self.suite.certificates.path
     let asGateway = BinarioTLSConfiguration.mutual(
       certificateChain: .file("\(certificates)/gateway.pem"),
       privateKey: .file("\(certificates)/gateway.key"),
       trustRoots: .file(self.suite.caFile)
     )
+    var processes = self.processIdentifiers
+    if let echo { processes["echo"] = echo.processIdentifier }
     let connection = try await BinarioClientConnection.connect(
       host: "127.0.0.1",
-      port: self.port(of: read.service),
-      serverHostname: read.service,
+      port: read.service == "echo" ? echo?.port ?? 0 : self.port(of: read.service),
+      serverHostname: read.service == "echo" ? "identity" : read.service,
       tls: try asGateway.makeClientContext(),
       logger: self.quietLogger
     )
@@ -74,6 +104,6 @@ extension BenchSuite {
       metadata.append(entry)
     }
     let request = BinarioCallRequest(method: read.method, metadata: metadata, firstMessage: read.request, halfClose: true)
-    return try await FrameCallLoad.run(request, on: connection, concurrency: inFlight, for: duration, measuring: self.processIdentifiers)
+    return try await FrameCallLoad.run(request, on: connection, concurrency: inFlight, for: duration, measuring: processes)
   }
 }

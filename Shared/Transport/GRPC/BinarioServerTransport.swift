@@ -100,8 +100,9 @@ public final class BinarioServerTransport: ServerTransport, Sendable {
         _ context: ServerContext
       ) async -> Void
   ) async throws {
-    let (incoming, continuation) = AsyncStream.makeStream(of: ServerStreamAdapter.Accepted.self)
-    let acceptor = GRPCCallAcceptor(incoming: continuation, configuration: self.configuration.connection)
+    // Not a task group: see `CallTasks`.
+    let calls = CallTasks()
+    let acceptor = GRPCCallAcceptor(calls: calls, streamHandler: streamHandler, configuration: self.configuration.connection)
     let listener: BinarioListener
     do {
       listener = try await BinarioListener.bind(
@@ -133,22 +134,10 @@ public final class BinarioServerTransport: ServerTransport, Sendable {
     if shutdownRequested {
       listener.beginGracefulShutdown(gracePeriod: self.configuration.gracefulShutdownGracePeriod)
     }
-    // Once every connection is closed no new call can arrive: end the stream of calls so
-    // `listen` returns after the handlers of the last calls finish.
-    Task { [continuation] in
-      await listener.waitUntilClosed()
-      continuation.finish()
-    }
-
-    // Not a task group: see `CallTasks`.
-    let calls = CallTasks()
+    // Once every connection is closed no new call can arrive: `listen` returns after the handlers
+    // of the last calls finish.
     await withTaskCancellationHandler {
-      for await accepted in incoming {
-        // On the call's own loop: see `EventLoopTaskExecutor`.
-        calls.start(executorPreference: accepted.executor) {
-          await accepted.run(streamHandler)
-        }
-      }
+      await listener.waitUntilClosed()
       await calls.waitUntilAllFinished()
     } onCancel: {
       listener.close()
@@ -170,12 +159,30 @@ public final class BinarioServerTransport: ServerTransport, Sendable {
   }
 }
 
-/// Hands each call to the GRPCCore side of the transport.
+/// Hands each call to the GRPCCore side of the transport: starts the call's handler task right
+/// where the call arrives, on its connection's event loop.
+///
+/// Started here rather than from the listening task (as a task group's child would be): handing
+/// each call to that task first cost every call a wake-up of a thread of Swift's global executor
+/// and a second hop back to the loop. The handler tasks inherit no task-locals from `listen`
+/// (GRPCCore sets none there; each call's interceptors set their own).
 private struct GRPCCallAcceptor: BinarioCallAcceptor {
-  let incoming: AsyncStream<ServerStreamAdapter.Accepted>.Continuation
+  typealias StreamHandler =
+    @Sendable (
+      RPCStream<ServerStreamAdapter.Inbound, ServerStreamAdapter.Outbound>,
+      ServerContext
+    ) async -> Void
+
+  let calls: CallTasks
+  let streamHandler: StreamHandler
   let configuration: BinarioConnectionConfiguration
 
   func acceptCall(_ call: BinarioServerCall) {
-    self.incoming.yield(ServerStreamAdapter.accept(call, configuration: self.configuration))
+    let accepted = ServerStreamAdapter.accept(call, configuration: self.configuration)
+    let streamHandler = self.streamHandler
+    // On the call's own loop: see `EventLoopTaskExecutor`.
+    self.calls.start(executorPreference: accepted.executor) {
+      await accepted.run(streamHandler)
+    }
   }
 }

@@ -5,9 +5,9 @@ import Synchronization
 /// Why not a task group: Swift's runtime keeps a group's children in a linked list that it
 /// walks to add and to remove one, so with a thousand long-lived streams open (a thousand taxis'
 /// driver streams) every short call paid two walks of the list: `TaskGroup::removeChildTask` was
-/// 7.6% of dispatch's CPU in dispatch-bench. These are unstructured tasks that keep a group's
-/// guarantees: they inherit the listener's task-locals and priority, are cancelled with it, and
-/// ``waitUntilAllFinished()`` returns only once the last has finished.
+/// 7.6% of dispatch's CPU in dispatch-bench. These are unstructured tasks that keep what the
+/// server needs of a group: they are cancelled with the listener, and ``waitUntilAllFinished()``
+/// returns only once the last has finished.
 final class CallTasks: Sendable {
   private struct State {
     var running: [UInt64: Task<Void, Never>] = [:]

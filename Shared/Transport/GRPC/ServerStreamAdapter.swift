@@ -47,11 +47,8 @@ enum ServerStreamAdapter {
       lowWatermark: configuration.inboundBufferLowWatermark,
       resumeReading: { call.eventLoop.execute { call.setReadPaused(false) } }
     )
-    var metadata = Metadata(wire: call.metadata)
-    if let timeout = call.timeout {
-      metadata.addString("\(timeout.roundedUpMilliseconds)m", forKey: Metadata.grpcTimeoutKey)
-    }
-    _ = source.yield(.metadata(metadata))
+    // The timeout goes to the context, not to the metadata: see `BinarioServerContext.timeout`.
+    _ = source.yield(.metadata(Metadata(wire: call.metadata)))
 
     let cancellation = CancellationRelay()
     let writer = ServerResponseWriter(call: call)
@@ -82,7 +79,7 @@ enum ServerStreamAdapter {
       localPeer: call.peer.localAddress,
       cancellation: ServerContext.RPCCancellationHandle()
     )
-    context.transportSpecific = BinarioServerContext(peerIdentity: call.peer.identity)
+    context.transportSpecific = BinarioServerContext(peerIdentity: call.peer.identity, timeout: call.timeout)
     let stream = RPCStream(
       descriptor: descriptor,
       inbound: RPCAsyncSequence(wrapping: InboundPartSequence(buffer: source)),

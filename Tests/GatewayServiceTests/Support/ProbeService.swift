@@ -1,4 +1,5 @@
 import BinarioEcho
+import BinarioTransport
 import GRPCCore
 import GRPCProtobuf
 import Synchronization
@@ -6,8 +7,8 @@ import Synchronization
 /// `binario.echo.v1.Probe`, an upstream that shows what reached it:
 ///
 /// - `Metadata` (unary) answers the request metadata it received, one `key=value` per line,
-///   sorted, in `text`.
-/// - `Hang` (unary) records `started` (with the `grpc-timeout` it received, if any), waits for
+///   sorted, in `text`, and the call's timeout as `timeout=<milliseconds>ms` when it has one.
+/// - `Hang` (unary) records `started` (with the timeout it received in ms, if any), waits for
 ///   the call's cancellation, records `cancelled`, and ends.
 struct ProbeService: RegistrableRPCService {
   static let serviceName = "binario.echo.v1.Probe"
@@ -21,14 +22,16 @@ struct ProbeService: RegistrableRPCService {
       forMethod: Self.metadata,
       deserializer: ProtobufDeserializer<Binario_Echo_V1_EchoRequest>(),
       serializer: ProtobufSerializer<Binario_Echo_V1_EchoResponse>()
-    ) { request, _ in
+    ) { request, context in
       _ = try await ServerRequest(stream: request).message
-      let lines = request.metadata.map { key, value -> String in
+      var lines = request.metadata.map { key, value -> String in
         switch value {
         case .string(let text): return "\(key)=\(text)"
         case .binary(let bytes): return "\(key)=<\(bytes.count) bytes>"
         }
-      }.sorted()
+      }
+      if let timeout = context.binarioTimeout { lines.append("timeout=\(Self.milliseconds(timeout))ms") }
+      lines.sort()
       return StreamingServerResponse(single: ServerResponse(message: .with { $0.text = lines.joined(separator: "\n") }))
     }
 
@@ -38,12 +41,18 @@ struct ProbeService: RegistrableRPCService {
       deserializer: ProtobufDeserializer<Binario_Echo_V1_EchoRequest>(),
       serializer: ProtobufSerializer<Binario_Echo_V1_EchoResponse>()
     ) { request, context in
-      let timeout = request.metadata[stringValues: "grpc-timeout"].first(where: { _ in true }) ?? "none"
+      let timeout = context.binarioTimeout.map { "\(Self.milliseconds($0))ms" } ?? "none"
       events.record("started timeout=\(timeout)")
       try? await context.cancellation.cancelled
       events.record("cancelled")
       throw RPCError(code: .cancelled, message: "cancelled")
     }
+  }
+}
+
+extension ProbeService {
+  static func milliseconds(_ duration: Duration) -> Int64 {
+    duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
   }
 }
 
