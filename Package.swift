@@ -101,7 +101,7 @@ let sharedLibraries: [Target] = [
   .target(name: "BinarioTracing", dependencies: [.tracing, .w3cTraceContext, .logging], path: "Shared/Tracing"),
   // What every service's domain layer shares: refusals, input checks, the injected clock.
   .target(name: "BinarioDomain", path: "Shared/Domain"),
-  .target(name: "BinarioStorage", dependencies: ["BinarioDomain", "BinarioTracing", .tracing, .grdb, .logging], path: "Shared/Storage"),
+  .target(name: "BinarioStorage", dependencies: ["BinarioDomain", "BinarioTracing", .tracing, .grdb, .logging, .nioPosix], path: "Shared/Storage"),
   // The Swift runtime's global-executor hook, by address: NIO's event loops as the executor
   // also when the Swift runtime is linked statically (the container image). C, not Swift.
   .target(name: "BinarioConcurrencyHook", path: "Shared/ConcurrencyHook"),
@@ -319,7 +319,10 @@ let testTargets: [Target] = [
       .grdb, .grpcCore, .grpcInProcessTransport, .logging,
     ]
   ),
-  .testTarget(name: "BinarioStorageTests", dependencies: ["BinarioStorage", "BinarioTracing", .grdb, .tracing, .inMemoryTracing]),
+  .testTarget(
+    name: "BinarioStorageTests",
+    dependencies: ["BinarioStorage", "BinarioTracing", .grdb, .tracing, .inMemoryTracing, .nioCore, .nioPosix]
+  ),
   .testTarget(
     name: "BinarioServiceKitTests",
     dependencies: [

@@ -17,23 +17,29 @@ extension DatabasePool {
   ///
   /// Writes stay on GRDB's async `write`: a write may wait for the writer lock.
   public func readOnCurrentThread<T>(_ body: (Database) throws -> T) throws -> T {
-    try self.unsafeRead { db in
-      try db.executeCached(sql: "BEGIN DEFERRED TRANSACTION")
-      let result: T
-      do {
-        result = try body(db)
-      } catch {
-        try? db.executeCached(sql: "ROLLBACK TRANSACTION")
-        throw error
-      }
-      do {
-        try db.executeCached(sql: "COMMIT TRANSACTION")
-      } catch {
-        // Never hand the reader back inside a transaction.
-        try? db.executeCached(sql: "ROLLBACK TRANSACTION")
-        throw error
-      }
-      return result
+    try self.unsafeRead { db in try db.readOnlyTransaction(body) }
+  }
+}
+
+extension Database {
+  /// `body` in a transaction begun and committed with cached statements (see
+  /// ``GRDB/DatabasePool/readOnCurrentThread(_:)``), rolled back if `body` or the commit throws.
+  func readOnlyTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+    try self.executeCached(sql: "BEGIN DEFERRED TRANSACTION")
+    let result: T
+    do {
+      result = try body(self)
+    } catch {
+      try? self.executeCached(sql: "ROLLBACK TRANSACTION")
+      throw error
     }
+    do {
+      try self.executeCached(sql: "COMMIT TRANSACTION")
+    } catch {
+      // Never hand the connection back inside a transaction.
+      try? self.executeCached(sql: "ROLLBACK TRANSACTION")
+      throw error
+    }
+    return result
   }
 }

@@ -17,6 +17,7 @@ import Tracing
 /// and later writes need nothing done.
 public struct TracedDatabasePool: Sendable {
   public let underlying: DatabasePool
+  private let loopReaders: LoopReaders
   private let tracer: any Tracer
   private let readName: String
   private let writeName: String
@@ -25,6 +26,7 @@ public struct TracedDatabasePool: Sendable {
   /// - Parameter tracer: By default the process's (``InstrumentationSystem``), read once here.
   public init(_ pool: DatabasePool, tracer: any Tracer = InstrumentationSystem.tracer) {
     self.underlying = pool
+    self.loopReaders = LoopReaders(of: pool)
     self.tracer = tracer
     let label = pool.configuration.label ?? "database"
     self.namespace = label
@@ -52,11 +54,14 @@ public struct TracedDatabasePool: Sendable {
     }
   }
 
-  /// A read on the calling thread (``GRDB/DatabasePool/readOnCurrentThread(_:)``).
+  /// A read on the calling thread: on an event loop, on that loop's own read-only connection
+  /// (``LoopReaders``); elsewhere through the pool (``GRDB/DatabasePool/readOnCurrentThread(_:)``).
   public func readOnCurrentThread<T>(_ body: (Database) throws -> T) throws -> T {
     let span = self.start(.read)
     defer { span.end() }
-    return try self.recording(span) { try self.underlying.readOnCurrentThread(body) }
+    return try self.recording(span) {
+      try self.loopReaders.read(body) { try self.underlying.readOnCurrentThread(body) }
+    }
   }
 
   public func write<T>(_ body: (Database) throws -> T) throws -> T {
@@ -88,7 +93,9 @@ public struct TracedDatabasePool: Sendable {
     return .storageFull("the service's storage (\(self.namespace)) is full: nothing was written; retry once space is freed")
   }
 
+  /// Closes the loops' connections, then the pool.
   public func close() throws {
+    try self.loopReaders.close()
     try self.underlying.close()
   }
 
