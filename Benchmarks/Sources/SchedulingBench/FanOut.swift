@@ -74,7 +74,13 @@ enum FanOut {
               metadata: metadata(index),
               options: options
             ) { response in
-              for try await _ in response.messages { receipts.record(follower: index, at: .now) }
+              do {
+                for try await _ in response.messages { receipts.record(follower: index, at: .now) }
+                receipts.fail("follower \(index)'s stream ended")
+              } catch {
+                receipts.fail("follower \(index)'s stream failed: \(error)")
+                throw error
+              }
             }
           }
         }
@@ -82,7 +88,7 @@ enum FanOut {
 
         let opening = ContinuousClock.now
         _ = try await delay(scheduling, run, minutes: 1, admin: admin)
-        await receipts.waitForAll(count: 1)
+        try await receipts.waitForAll(count: 1)
         Output.line("warm-up: \(followers) streams open and notified \(seconds(ContinuousClock.now - opening)) s after the first opened")
         let memory = ["gateway", "scheduling"].compactMap { name -> String? in
           guard let pid = suite.processIdentifiers[name], let figures = ProcessMemory.of(processIdentifier: pid) else { return nil }
@@ -100,7 +106,7 @@ enum FanOut {
           let start = ContinuousClock.now
           try await delay(scheduling, run, minutes: Int32(round + 1), admin: admin)
           let acknowledged = ContinuousClock.now - start
-          await receipts.waitForAll(count: round + 1)
+          try await receipts.waitForAll(count: round + 1)
           let latencies = receipts.latencies(ofReceipt: round, since: start).sorted()
           let cpu = pids.compactMapValues { pid in ProcessUsage.of(processIdentifier: pid) }
           func cpuMilliseconds(_ name: String) -> String {
@@ -147,7 +153,8 @@ final class Receipts: Sendable {
   private struct State {
     var times: [[ContinuousClock.Instant]]
     var complete: [Int]  // how many followers have received at least k+1 notifications
-    var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var waiters: [(count: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+    var failure: BenchError?
   }
 
   private let state: Mutex<State>
@@ -159,12 +166,12 @@ final class Receipts: Sendable {
   }
 
   func record(follower: Int, at instant: ContinuousClock.Instant) {
-    let ready: [CheckedContinuation<Void, Never>] = state.withLock { state in
+    let ready: [CheckedContinuation<Void, any Error>] = state.withLock { state in
       state.times[follower].append(instant)
       let received = state.times[follower].count
       while state.complete.count < received { state.complete.append(0) }
       state.complete[received - 1] += 1
-      var ready: [CheckedContinuation<Void, Never>] = []
+      var ready: [CheckedContinuation<Void, any Error>] = []
       state.waiters.removeAll { waiter in
         guard state.complete.count >= waiter.count, state.complete[waiter.count - 1] == followers else { return false }
         ready.append(waiter.continuation)
@@ -175,15 +182,30 @@ final class Receipts: Sendable {
     for continuation in ready { continuation.resume() }
   }
 
-  /// Returns once every follower has received `count` notifications.
-  func waitForAll(count: Int) async {
-    await withCheckedContinuation { continuation in
-      let done = state.withLock { state in
-        if state.complete.count >= count, state.complete[count - 1] == followers { return true }
+  /// A stream ended or failed: waiting for every follower would never end, so the waits throw.
+  func fail(_ message: String) {
+    let waiters = state.withLock { state in
+      if state.failure == nil { state.failure = BenchError(message: message) }
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.continuation.resume(throwing: BenchError(message: message)) }
+  }
+
+  /// Returns once every follower has received `count` notifications; throws once a stream ended.
+  func waitForAll(count: Int) async throws {
+    try await withCheckedThrowingContinuation { continuation in
+      let outcome = state.withLock { state -> Result<Bool, BenchError> in
+        if let failure = state.failure { return .failure(failure) }
+        if state.complete.count >= count, state.complete[count - 1] == followers { return .success(true) }
         state.waiters.append((count, continuation))
-        return false
+        return .success(false)
       }
-      if done { continuation.resume() }
+      switch outcome {
+      case .failure(let error): continuation.resume(throwing: error)
+      case .success(true): continuation.resume()
+      case .success(false): break
+      }
     }
   }
 

@@ -27,7 +27,11 @@ struct SchedulingBench: ParsableCommand, Sendable {
   )
 
   @Option(help: "Followers, each with an open notification stream (0: only the departures board).") var followers: Int = 10_000
-  @Option(help: "Client connections to the gateway the streams share.") var connections: Int = 8
+  @Option(
+    help:
+      "Client connections to the gateway the streams share; by default as many as the gateway's limit of calls per connection (100) asks for, at least 8."
+  )
+  var connections: Int?
   @Option(help: "Delays measured (after one warm-up).") var rounds: Int = 3
   @Option(help: "Seconds per departures-board case.") var seconds: Double = 3
   @Option(help: "Departures-board calls in flight.") var inFlight: [Int] = [1, 16]
@@ -56,7 +60,7 @@ struct SchedulingBench: ParsableCommand, Sendable {
           signer: signer,
           admin: admin.accessToken,
           followers: self.followers,
-          connections: self.connections,
+          connections: self.connections ?? max(8, (self.followers + 89) / 90),
           rounds: self.rounds
         )
       }

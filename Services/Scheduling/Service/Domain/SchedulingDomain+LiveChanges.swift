@@ -139,7 +139,7 @@ extension SchedulingDomain {
     let earlier = try await store.record(
       change,
       idempotencyKey: key.isEmpty ? nil : key,
-      notifying: { follower in Self.notice(of: change, on: after, for: follower.part) },
+      notifying: { part in Self.notice(of: change, on: after, for: part) },
       onCommitted: notifications.onCommitted
     )
     if let earlier {

@@ -86,14 +86,18 @@ extension SchedulingStore {
   }
 
   /// Records a live change and, in the same transaction, notifies each follower of the run
-  /// `notice` has words for (`nil`: the change does not concern them): acknowledged, the change
-  /// and its notifications are both kept; `onCommitted` gets the notifications after the
-  /// commit. With an `idempotencyKey` its admin used before, records nothing and returns that
-  /// earlier change (`nil`: recorded).
+  /// whose part `notice` has words for (`nil`: the change does not concern that part):
+  /// acknowledged, the change and its notifications are both kept; `onCommitted` gets the
+  /// notifications after the commit. With an `idempotencyKey` its admin used before, records
+  /// nothing and returns that earlier change (`nil`: recorded).
+  ///
+  /// `notice` is asked once per part followed, not per follower: the ten thousand followers of a
+  /// run follow a handful of parts of it, and each notice is rendered and stored once for all of
+  /// a part's followers.
   public func record(
     _ change: RecordedRunChange,
     idempotencyKey: String? = nil,
-    notifying notice: @escaping @Sendable (RunFollower) -> NotificationContent?,
+    notifying notice: @escaping @Sendable (FollowedPart) -> NotificationContent?,
     onCommitted: @escaping @Sendable ([UserNotification]) -> Void
   ) async throws -> RecordedRunChange? {
     defer { timetableChanged() }
@@ -102,10 +106,17 @@ extension SchedulingStore {
         return earlier
       }
       try Self.insert(change, db, idempotencyKey: idempotencyKey)
-      var made: [UserNotification] = []
+      // The followers of each part, in the order they are read.
+      var parts: [FollowedPart] = []
+      var followersOfPart: [FollowedPart: [String]] = [:]
       for follower in try Self.followersWithParts(db, tripID: change.tripID, day: change.serviceDate.daysSinceEpoch) {
-        guard let content = notice(follower) else { continue }
-        made += try Self.insertNotifications(db, userIDs: [follower.userID], content: content, pushOnly: false, at: change.changedAt)
+        if followersOfPart[follower.part] == nil { parts.append(follower.part) }
+        followersOfPart[follower.part, default: []].append(follower.userID)
+      }
+      var made: [UserNotification] = []
+      for part in parts {
+        guard let content = notice(part), let userIDs = followersOfPart[part] else { continue }
+        made += try Self.insertNotifications(db, userIDs: userIDs, content: content, pushOnly: false, at: change.changedAt)
       }
       Self.publish(made, from: db, to: onCommitted)
       return nil

@@ -38,7 +38,9 @@ extension SchedulingStore {
     pushOnly: Bool,
     at now: Date
   ) throws -> [UserNotification] {
+    // Encoded once for every user: each is a JSON encoding.
     let data = try Self.encodedData(content.data)
+    let (title, body) = (content.title.stored, content.body.stored)
     let insert = try db.cachedStatement(
       sql: """
         INSERT INTO notification (id, user_id, kind, title, body, data, created_at, push_only)
@@ -50,7 +52,7 @@ extension SchedulingStore {
     for userID in userIDs {
       let id = UUID().uuidString.lowercased()
       try insert.execute(arguments: [
-        id, userID, content.kind.rawValue, content.title.stored, content.body.stored, data, now.timeIntervalSince1970, pushOnly,
+        id, userID, content.kind.rawValue, title, body, data, now.timeIntervalSince1970, pushOnly,
       ])
       made.append(
         UserNotification(
