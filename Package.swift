@@ -35,10 +35,9 @@ let packageDependencies: [Package.Dependency] = [
   .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
   // Tests write GTFS zip archives with it (scheduling reads them with its own reader and zlib).
   .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
-  // Traces: the API every library speaks, W3C trace context, and the OTLP exporter.
+  // Traces: the API every library speaks and W3C trace context (the OTLP exporter is Shared/ServiceKit's).
   .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
   .package(url: "https://github.com/swift-otel/swift-w3c-trace-context.git", from: "1.0.0"),
-  .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0"),
   // The load generator's latency percentiles.
   .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
 ]
@@ -71,7 +70,6 @@ extension Target.Dependency {
   static let nioPosix = product(name: "NIOPosix", package: "swift-nio")
   static let nioSSL = product(name: "NIOSSL", package: "swift-nio-ssl")
   static let nioTLS = product(name: "NIOTLS", package: "swift-nio")
-  static let otel = product(name: "OTel", package: "swift-otel")
   static let prometheus = product(name: "Prometheus", package: "swift-prometheus")
   static let serviceLifecycle = product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
   static let unixSignals = product(name: "UnixSignals", package: "swift-service-lifecycle")
@@ -110,7 +108,8 @@ let sharedLibraries: [Target] = [
     name: "BinarioServiceKit",
     dependencies: [
       "BinarioConcurrencyHook", "BinarioDomain", "BinarioTracing", "BinarioProto", "BinarioTransport",
-      .tracing, .otel, .grpcCore, .grpcProtobuf, .argumentParser, .logging, .metrics, .prometheus,
+      .tracing, .w3cTraceContext, .asyncHTTPClient, .grpcHTTP2Transport, .swiftProtobuf, .grpcCore, .grpcProtobuf, .argumentParser, .logging,
+      .metrics, .prometheus,
       .serviceLifecycle, .unixSignals, .nioCore, .nioPosix, .nioConcurrencyHelpers, .nioHTTP1,
     ],
     path: "Shared/ServiceKit"
@@ -328,7 +327,7 @@ let testTargets: [Target] = [
     dependencies: [
       "BinarioServiceKit", "BinarioDomain", "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTracing",
       "BinarioTestSupport", .tracing, .inMemoryTracing, .w3cTraceContext, .grpcCore, .grpcInProcessTransport, .grpcProtobuf, .logging, .metrics,
-      .serviceLifecycle, .nioCore, .nioPosix,
+      .serviceLifecycle, .nioCore, .nioPosix, .grpcHTTP2Transport, .swiftProtobuf,
     ]
   ),
   .testTarget(

@@ -33,6 +33,7 @@ targets=(
   "Shared/Proto|Public|google/api/httpbody.proto binario/wire/v1/frame.proto grpc/health/v1/health.proto grpc/reflection/v1/reflection.proto binario/identity/v1/identity.proto binario/scheduling/v1/scheduling.proto binario/scheduling/v1/notifications.proto binario/scheduling/v1/itineraries.proto binario/type/v1/money.proto binario/ticketing/v1/tickets.proto binario/ticketing/v1/subscriptions.proto binario/geo_offers/v1/geo_offers.proto binario/dispatch/v1/dispatch.proto binario/telemetry/v1/telemetry.proto binario/events/v1/events.proto binario/identity/v1/identity_events.proto binario/scheduling/v1/scheduling_events.proto"
   "Shared/Echo/Generated|Public|binario/echo/v1/echo.proto"
   "Services/Scheduling/Service/Generated|Internal|transit_realtime/gtfs-realtime.proto"
+  "Shared/ServiceKit/Tracing/Export/Generated|Internal|opentelemetry/proto/common/v1/common.proto opentelemetry/proto/resource/v1/resource.proto opentelemetry/proto/trace/v1/trace.proto opentelemetry/proto/collector/trace/v1/trace_service.proto"
   "Tests/BinarioTransportTests/Interop/Generated|Internal|grpc/testing/empty.proto grpc/testing/messages.proto grpc/testing/test.proto"
 )
 

@@ -5,8 +5,9 @@ import NIOPosix
 import Synchronization
 
 /// An OpenTelemetry collector's OTLP/HTTP traces receiver, for tests: on 127.0.0.1, it takes
-/// `POST /v1/traces` in OTLP/JSON (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`), answers `200 {}`,
-/// and keeps every span it was sent, with the `service.name` of its resource.
+/// `POST /v1/traces`, answers `200 {}`, and keeps every request as it came (content type and
+/// body); of those in OTLP/JSON (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`) it also keeps every
+/// span, with the `service.name` of its resource.
 public final class OTLPTraceReceiver: Sendable {
   /// One span as exported; ids in lowercase hex.
   public struct ReceivedSpan: Sendable, Hashable {
@@ -23,8 +24,22 @@ public final class OTLPTraceReceiver: Sendable {
     public var statusCode: Int
   }
 
+  /// One export as it arrived.
+  public struct ReceivedRequest: Sendable {
+    public var contentType: String
+    public var body: [UInt8]
+  }
+
   private final class State: Sendable {
     let spans = Mutex<[ReceivedSpan]>([])
+    let requests = Mutex<[ReceivedRequest]>([])
+    /// Answer `503` to every export while set.
+    let refusing = Mutex(false)
+    let keepsRequests: Bool
+
+    init(keepsRequests: Bool) {
+      self.keepsRequests = keepsRequests
+    }
     let arrivals = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
   }
 
@@ -37,8 +52,18 @@ public final class OTLPTraceReceiver: Sendable {
 
   public var spans: [ReceivedSpan] { self.state.spans.withLock { $0 } }
 
-  public static func start() async throws -> OTLPTraceReceiver {
-    let state = State()
+  public var requests: [ReceivedRequest] { self.state.requests.withLock { $0 } }
+
+  /// While true, every export is answered `503 Service Unavailable` (and not kept).
+  public var refusing: Bool {
+    get { self.state.refusing.withLock { $0 } }
+    set { self.state.refusing.withLock { $0 = newValue } }
+  }
+
+  /// - Parameter keepsRequests: Keep every request's body (``requests``), not only the spans
+  ///   of OTLP/JSON ones. Off for benchmarks, whose exports would pile up.
+  public static func start(keepsRequests: Bool = false) async throws -> OTLPTraceReceiver {
+    let state = State(keepsRequests: keepsRequests)
     let channel = try await LoopbackHTTPListener.bind { Handler(state: state) }
     return OTLPTraceReceiver(channel: channel, state: state)
   }
@@ -59,6 +84,16 @@ public final class OTLPTraceReceiver: Sendable {
     while true {
       let spans = self.spans
       if done(spans) || Task.isCancelled { return spans }
+      _ = await arrivals.next()
+    }
+  }
+
+  /// Waits (on arrivals, not on time) until the requests received satisfy `done`; returns them.
+  public func requests(until done: ([ReceivedRequest]) -> Bool) async -> [ReceivedRequest] {
+    var arrivals = self.state.arrivals.stream.makeAsyncIterator()
+    while true {
+      let requests = self.requests
+      if done(requests) || Task.isCancelled { return requests }
       _ = await arrivals.next()
     }
   }
@@ -127,10 +162,17 @@ public final class OTLPTraceReceiver: Sendable {
         let (head, bytes) = self.body.withLock { $0 }
         guard let head else { return }
         var status = HTTPResponseStatus.notFound
-        if head.method == .POST, head.uri == "/v1/traces" {
+        if head.method == .POST, head.uri == "/v1/traces", self.state.refusing.withLock({ $0 }) {
+          status = .serviceUnavailable
+        } else if head.method == .POST, head.uri == "/v1/traces" {
           status = .ok
-          let received = OTLPTraceReceiver.spans(inExport: Data(bytes.readableBytesView))
+          let contentType = head.headers.first(name: "content-type") ?? ""
+          let body = Array(bytes.readableBytesView)
+          let received = contentType.hasPrefix("application/json") ? OTLPTraceReceiver.spans(inExport: Data(body)) : []
           self.state.spans.withLock { $0 += received }
+          if self.state.keepsRequests {
+            self.state.requests.withLock { $0.append(ReceivedRequest(contentType: contentType, body: body)) }
+          }
           self.state.arrivals.continuation.yield()
         }
         let reply = Array("{}".utf8)

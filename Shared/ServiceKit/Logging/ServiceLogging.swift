@@ -1,6 +1,5 @@
 import BinarioTracing
 import Logging
-import OTel
 import Tracing
 
 /// Installs the process-wide log handler from the configuration.
@@ -42,19 +41,8 @@ public enum ServiceLogging {
   /// One provider, not a multiplex of three: each would build and merge a dictionary per line.
   public static let metadataProvider = Logger.MetadataProvider {
     let context = ServiceContext.current
-    var fields = context?.traceContext != nil ? TraceLogMetadata.fields(of: context) : Self.otelProvider.get()
+    var fields = TraceLogMetadata.fields(of: context)
     if let requestID = RequestID.current { fields[RequestID.metadataKey] = .string(requestID) }
-    return fields
-  }
-
-  /// swift-otel's, for the spans of its tracer (when traces are exported).
-  private static let otelProvider = OTel.makeLoggingMetadataProvider(configuration: Self.otelFields)
-
-  private static var otelFields: OTel.Configuration.LoggingMetadataProviderConfiguration {
-    var fields = OTel.Configuration.LoggingMetadataProviderConfiguration.default
-    fields.traceIDKey = TraceLogMetadata.traceIDKey
-    fields.spanIDKey = TraceLogMetadata.spanIDKey
-    fields.traceFlagsKey = TraceLogMetadata.traceFlagsKey
     return fields
   }
 }

@@ -1,16 +1,16 @@
 import BinarioTracing
 import Logging
-import OTel
 import ServiceLifecycle
 import Tracing
 
 /// Installs the process's tracer (swift-distributed-tracing's `InstrumentationSystem`).
 ///
 /// - With an OTLP endpoint (``ServiceConfiguration/otlpEndpoint``, or OpenTelemetry's own
-///   `OTEL_EXPORTER_OTLP_ENDPOINT` / `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`), swift-otel's tracer:
-///   spans are batched and exported over OTLP (HTTP/protobuf unless
-///   `OTEL_EXPORTER_OTLP_PROTOCOL` says `http/json` or `grpc`), parent-based sampling: a caller's
-///   sampled flag is followed, a new trace is sampled.
+///   `OTEL_EXPORTER_OTLP_ENDPOINT` / `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`), ``RecordingTracer``:
+///   ended spans wait in a queue and one task exports them in batches over OTLP (HTTP/protobuf
+///   unless `OTEL_EXPORTER_OTLP_PROTOCOL` says `http/json` or `grpc`; ``OTLPExportSettings``
+///   lists the variables read); parent-based sampling by default: a caller's sampled flag is
+///   followed, a new trace is sampled.
 /// - Without one (the default), ``PropagatingTracer``: nothing recorded or sent, but every call
 ///   still continues or starts a W3C trace, and every log line and onward call carries its ids.
 ///
@@ -46,24 +46,26 @@ public enum ServiceTracing {
       InstrumentationSystem.bootstrap(PropagatingTracer())
       return nil
     case .otlp(let endpoint):
-      var otel = OTel.Configuration.default
-      otel.serviceName = configuration.serviceName
-      otel.propagators = [.traceContext]
-      otel.diagnosticLogger = .custom(logger)
-      otel.diagnosticLogLevel = .warning
-      otel.metrics.enabled = false
-      otel.logs.enabled = false
-      otel.traces.enabled = true
-      otel.traces.sampler = .parentBasedAlwaysOn
-      otel.traces.exporter = .otlp
-      if configuration.otlpEndpoint != nil {
-        // As OTEL_EXPORTER_OTLP_ENDPOINT would: a base URL the traces path goes under. The
-        // OTel variables, if also set, still win (swift-otel reads them over this).
-        otel.traces.otlpExporter.endpoint = Self.tracesURL(base: endpoint)
-      }
-      let (tracer, service) = try OTel.makeTracingBackend(configuration: otel)
-      InstrumentationSystem.bootstrap(tracer)
-      return service
+      let settings = try OTLPExportSettings.from(
+        base: endpoint,
+        serviceName: configuration.serviceName,
+        environment: environment
+      )
+      let queue = SpanExportQueue(maxQueueSize: settings.maxQueueSize, batchSize: settings.maxExportBatchSize)
+      let sender: any OTLPTraceSender =
+        switch settings.wireProtocol {
+        case .httpProtobuf, .httpJSON: OTLPHTTPTraceSender(settings: settings)
+        case .grpc: try OTLPGRPCTraceSender(settings: settings)
+        }
+      InstrumentationSystem.bootstrap(RecordingTracer(sampler: settings.sampler, sink: queue))
+      return OTLPSpanExporter(
+        queue: queue,
+        sender: sender,
+        resource: settings.resource,
+        scheduleDelay: settings.scheduleDelay,
+        clock: ContinuousClock(),
+        logger: logger
+      )
     }
   }
 
