@@ -21,8 +21,8 @@ private final class RecordingSender: OTLPTraceSender {
   var requests: [OTLPTraceRequest] { self.sent.withLock { $0 } }
   var spanCounts: [Int] { self.requests.map { $0.resourceSpans[0].scopeSpans[0].spans.count } }
 
-  func send(_ request: OTLPTraceRequest) async throws {
-    self.sent.withLock { $0.append(request) }
+  func send(_ export: OTLPTraceExport) async throws {
+    self.sent.withLock { $0.append(export.message) }
     self.arrivals.continuation.yield()
   }
 
@@ -121,6 +121,35 @@ struct SpanExportTests {
     #expect(span.status.code == .error && span.status.message == "UNAVAILABLE")
   }
 
+  @Test func theProtobufBodyIsWhatSwiftProtobufWouldWrite() throws {
+    var full = Self.span("binario.ticketing.v1.Tickets/Purchase", kind: .server)
+    full.parentSpanID = TraceIdentifiers.spanID()
+    full.trace.state = TraceState([(.simple("rojo"), "00f067aa0ba902b7")])
+    full.attributes["rpc.system"] = "grpc"
+    full.attributes["empty"] = ""
+    full.attributes["port"] = 8443
+    full.attributes["negative"] = -3
+    full.attributes["ratio"] = 0.25
+    full.attributes["zero"] = 0
+    full.attributes["yes"] = true
+    full.attributes["no"] = false
+    full.attributes["roles"] = ["traveller", "driver"]
+    full.attributes["counts"] = [1, 2, 3] as [Int64]
+    // Longer than 127 and than 16,383 bytes: lengths of two and three bytes.
+    full.attributes["long"] = String(repeating: "binario ", count: 40)
+    full.attributes["longer"] = String(repeating: "lombardia ", count: 2_000)
+    full.status = SpanStatus(code: .error, message: "INTERNAL")
+    full.events = [SpanEvent(name: "exception", at: DefaultTracerClock.now, attributes: ["exception.type": "Refused"])]
+    full.links = [FinishedSpan.Link(trace: Self.span("other").trace, attributes: ["why": "retry"])]
+    var ok = Self.span("ok")
+    ok.status = SpanStatus(code: .ok)
+    let spans = [full, ok] + (0..<300).map { Self.span("call \($0)") }
+    let export = OTLPTraceExport(spans: spans, resource: [(key: "service.name", value: "ticketing"), (key: "host", value: "")])
+    let decoded = try OTLPTraceRequest(serializedBytes: export.protobuf)
+    #expect(decoded == export.message)
+    #expect(export.protobuf == (try export.message.serializedBytes() as [UInt8]))
+  }
+
   @Test func settingsComeFromOpenTelemetrysVariables() throws {
     let plain = try OTLPExportSettings.from(base: "http://collector:4318", serviceName: "identity", environment: [:])
     #expect(plain.endpoint == "http://collector:4318/v1/traces")
@@ -174,7 +203,7 @@ struct SpanExportTests {
     defer { Task { await receiver.stop() } }
     var span = Self.span("binario.scheduling.v1.SchedulingService/ListDepartures")
     span.parentSpanID = TraceIdentifiers.spanID()
-    let request = OTLPTraceEncoding.request(spans: [span], resource: [(key: "service.name", value: "scheduling")])
+    let export = OTLPTraceExport(spans: [span], resource: [(key: "service.name", value: "scheduling")])
 
     for wireProtocol in [OTLPExportSettings.WireProtocol.httpProtobuf, .httpJSON] {
       var settings = try OTLPExportSettings.from(base: receiver.endpoint, serviceName: "scheduling", environment: [:])
@@ -182,7 +211,7 @@ struct SpanExportTests {
       let sender = OTLPHTTPTraceSender(settings: settings)
       try await withThrowingTaskGroup(of: Void.self) { tasks in
         tasks.addTask { try await sender.run() }
-        try await sender.send(request)
+        try await sender.send(export)
         sender.close()
         try await tasks.waitForAll()
       }
@@ -190,7 +219,7 @@ struct SpanExportTests {
     let requests = receiver.requests
     try #require(requests.count == 2)
     #expect(requests[0].contentType == "application/x-protobuf")
-    #expect(try OTLPTraceRequest(serializedBytes: requests[0].body) == request)
+    #expect(try OTLPTraceRequest(serializedBytes: requests[0].body) == export.message)
     #expect(requests[1].contentType == "application/json")
     let received = try #require(receiver.spans.first)
     #expect(received.service == "scheduling" && received.name == span.operationName)
@@ -210,7 +239,7 @@ struct SpanExportTests {
     try await withThrowingTaskGroup(of: Void.self) { tasks in
       tasks.addTask { try await sender.run() }
       await #expect(throws: OTLPExportFailure.self) {
-        try await sender.send(OTLPTraceEncoding.request(spans: [Self.span("x")], resource: []))
+        try await sender.send(OTLPTraceExport(spans: [Self.span("x")], resource: []))
       }
       sender.close()
       try await tasks.waitForAll()
@@ -235,12 +264,12 @@ struct SpanExportTests {
       settings.timeout = .seconds(30)
       let sender = try OTLPGRPCTraceSender(settings: settings)
       tasks.addTask { try await sender.run() }
-      let request = OTLPTraceEncoding.request(spans: [Self.span("a"), Self.span("b")], resource: [(key: "service.name", value: "dispatch")])
-      try await sender.send(request)
+      let export = OTLPTraceExport(spans: [Self.span("a"), Self.span("b")], resource: [(key: "service.name", value: "dispatch")])
+      try await sender.send(export)
       sender.close()
       server.beginGracefulShutdown()
       try await tasks.waitForAll()
-      #expect(collector.received == [request])
+      #expect(collector.received == [export.message])
       #expect(collector.apiKeys == ["k"])
     }
   }

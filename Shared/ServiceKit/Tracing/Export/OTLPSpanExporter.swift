@@ -63,7 +63,7 @@ struct OTLPSpanExporter<C: Clock>: Service where C.Duration == Duration {
 
   private func export(_ spans: [FinishedSpan]) async {
     do {
-      try await self.sender.send(OTLPTraceEncoding.request(spans: spans, resource: self.resource))
+      try await self.sender.send(OTLPTraceExport(spans: spans, resource: self.resource))
       self.exported.increment(by: spans.count)
     } catch {
       self.dropped.increment(by: spans.count)

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import BinarioTracing
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2Posix
@@ -8,10 +9,21 @@ import SwiftProtobuf
 
 typealias OTLPTraceRequest = Opentelemetry_Proto_Collector_Trace_V1_ExportTraceServiceRequest
 
+/// One batch to export: the spans and the process's resource, encoded as the sender needs.
+struct OTLPTraceExport: Sendable {
+  var spans: [FinishedSpan]
+  var resource: [(key: String, value: String)]
+
+  /// The generated message (OTLP/JSON and gRPC).
+  var message: OTLPTraceRequest { OTLPTraceEncoding.request(spans: self.spans, resource: self.resource) }
+  /// The protobuf body (OTLP/HTTP's default), written without the generated message.
+  var protobuf: [UInt8] { OTLPProtobufEncoding.request(spans: self.spans, resource: self.resource) }
+}
+
 /// Sends one OTLP export to a collector. ``run()`` holds what the sender needs between exports
 /// (its connections) until ``close()``.
 protocol OTLPTraceSender: Sendable {
-  func send(_ request: OTLPTraceRequest) async throws
+  func send(_ export: OTLPTraceExport) async throws
   func run() async throws
   func close()
 }
@@ -42,16 +54,16 @@ struct OTLPHTTPTraceSender: OTLPTraceSender {
     self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
   }
 
-  func send(_ request: OTLPTraceRequest) async throws {
+  func send(_ export: OTLPTraceExport) async throws {
     var post = HTTPClientRequest(url: self.url)
     post.method = .POST
     for header in self.headers { post.headers.add(name: header.name, value: header.value) }
     if self.json {
       post.headers.replaceOrAdd(name: "Content-Type", value: "application/json")
-      post.body = .bytes(ByteBuffer(bytes: try OTLPJSON.encode(request)))
+      post.body = .bytes(ByteBuffer(bytes: try OTLPJSON.encode(export.message)))
     } else {
       post.headers.replaceOrAdd(name: "Content-Type", value: "application/x-protobuf")
-      post.body = .bytes(ByteBuffer(bytes: try request.serializedBytes() as [UInt8]))
+      post.body = .bytes(ByteBuffer(bytes: export.protobuf))
     }
     let response = try await self.client.execute(post, timeout: TimeAmount(self.timeout))
     // A collector's answer is at most a partial-success note; only its status matters here.
@@ -95,11 +107,11 @@ struct OTLPGRPCTraceSender: OTLPTraceSender {
     self.timeout = settings.timeout
   }
 
-  func send(_ request: OTLPTraceRequest) async throws {
+  func send(_ export: OTLPTraceExport) async throws {
     let service = Opentelemetry_Proto_Collector_Trace_V1_TraceService.Client(wrapping: self.client)
     var options = CallOptions.defaults
     options.timeout = self.timeout
-    _ = try await service.export(request, metadata: self.metadata, options: options)
+    _ = try await service.export(export.message, metadata: self.metadata, options: options)
   }
 
   func run() async throws { try await self.client.runConnections() }
