@@ -19,9 +19,13 @@ public struct TracedDatabasePool: Sendable {
   public let underlying: DatabasePool
   private let loopReaders: LoopReaders
   private let tracer: any Tracer
+  private let namespace: String
   private let readName: String
   private let writeName: String
-  private let namespace: String
+  /// A transaction span's attributes, the same for every read and every write of this file:
+  /// built once, given to each span whole.
+  private let readAttributes: SpanAttributes
+  private let writeAttributes: SpanAttributes
 
   /// - Parameter tracer: By default the process's (``InstrumentationSystem``), read once here.
   public init(_ pool: DatabasePool, tracer: any Tracer = InstrumentationSystem.tracer) {
@@ -32,6 +36,13 @@ public struct TracedDatabasePool: Sendable {
     self.namespace = label
     self.readName = "read " + label
     self.writeName = "write " + label
+    var attributes = SpanAttributes()
+    attributes[SpanAttributeName.databaseSystem] = "sqlite"
+    attributes[SpanAttributeName.databaseNamespace] = label
+    attributes[SpanAttributeName.databaseOperation] = Operation.read.rawValue
+    self.readAttributes = attributes
+    attributes[SpanAttributeName.databaseOperation] = Operation.write.rawValue
+    self.writeAttributes = attributes
   }
 
   /// A read-only transaction, as ``readOnCurrentThread(_:)``.
@@ -115,11 +126,7 @@ public struct TracedDatabasePool: Sendable {
       ofKind: .client
     )
     if span.isRecording {
-      span.updateAttributes { attributes in
-        attributes[SpanAttributeName.databaseSystem] = "sqlite"
-        attributes[SpanAttributeName.databaseNamespace] = self.namespace
-        attributes[SpanAttributeName.databaseOperation] = operation.rawValue
-      }
+      span.attributes = operation == .read ? self.readAttributes : self.writeAttributes
     }
     return span
   }

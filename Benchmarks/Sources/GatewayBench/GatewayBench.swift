@@ -31,7 +31,7 @@ struct GatewayBench: ParsableCommand, Sendable {
   @Option(help: "The numbers of calls in flight to measure at.") var inFlight: [Int] = [1, 64]
   @Option(
     help:
-      "off: spans carry trace context only (the default deployment); export: identity and the gateway export every span over OTLP to a receiver in this process; compare: both, one suite after the other, and the CPU tracing adds."
+      "off: spans carry trace context only (the default deployment); export: identity and the gateway export every span over OTLP to a receiver in this process; compare: both, one suite after the other, and the CPU tracing adds; paired: one exporting suite, each service's read called with its caller's trace unsampled then sampled, run after run, and the CPU recording and exporting the spans adds."
   )
   var tracing: TracingMode = .off
   @Option(
@@ -50,6 +50,12 @@ struct GatewayBench: ParsableCommand, Sendable {
     switch self.tracing {
     case .off:
       _ = try await self.measure(exportingTo: nil)
+    case .paired:
+      let receiver = try await OTLPTraceReceiver.start()
+      try await BenchSuite.with(exportingTo: receiver.endpoint, environment: [:]) { suite in
+        try await self.measurePairedReads(suite)
+      }
+      await receiver.stop()
     case .export, .compare:
       let receiver = try await OTLPTraceReceiver.start()
       var off: [String: LoadResult] = [:]
@@ -179,16 +185,7 @@ struct GatewayBench: ParsableCommand, Sendable {
 extension GatewayBench {
   /// The table of ``ServiceRead``s: each service's CPU per call for its simplest read.
   func measureReads(_ suite: BenchSuite, duration: Duration, into medians: inout [String: LoadResult]) async throws {
-    try await suite.suite.withGatewayConnection { connection in
-      // GetMyLocation reads a location the passenger reported.
-      _ = try await Binario_GeoOffers_V1_GeoOffers.Client(wrapping: connection).reportLocation(
-        .with {
-          $0.latitude = 45.4853
-          $0.longitude = 9.2041
-        },
-        metadata: ["authorization": "Bearer \(suite.accessToken)"]
-      )
-    }
+    try await self.reportLocationForReads(suite)
     let echo = try await suite.startEchoServer()
     defer { _ = echo.terminate() }
     Output.line()
@@ -220,10 +217,57 @@ extension GatewayBench {
       }
     }
   }
+
+  /// Reports a location for the bench's passenger: `GetMyLocation` reads it.
+  func reportLocationForReads(_ suite: BenchSuite) async throws {
+    try await suite.suite.withGatewayConnection { connection in
+      _ = try await Binario_GeoOffers_V1_GeoOffers.Client(wrapping: connection).reportLocation(
+        .with {
+          $0.latitude = 45.4853
+          $0.longitude = 9.2041
+        },
+        metadata: ["authorization": "Bearer \(suite.accessToken)"]
+      )
+    }
+  }
+}
+
+extension GatewayBench {
+  /// ``TracingMode/paired``: each service's read, run after run unsampled then sampled on the
+  /// same suite, so the machine's drift moves both sides of each difference alike.
+  func measurePairedReads(_ suite: BenchSuite) async throws {
+    try await self.reportLocationForReads(suite)
+    let duration = Duration.milliseconds(Int64(self.seconds * 1000))
+    Output.line("Each service's simplest read with every span recorded and exported (the caller's trace sampled)")
+    Output.line("against the same read with none (unsampled), \(self.runs) pairs of \(self.seconds) s runs; one suite exporting to this process:")
+    Output.line()
+    Output.line("| service | in flight | CPU µs/call: unsampled | sampled | added (median of the pairs) | pairs |")
+    Output.line("|---|---:|---:|---:|---:|---|")
+    for inFlight in self.inFlight {
+      for read in ServiceRead.all {
+        var without: [Double] = []
+        var with: [Double] = []
+        for _ in 0 ..< self.runs {
+          for sampled in [false, true] {
+            let result = try await suite.measure(read, inFlight: inFlight, for: duration, sampled: sampled)
+            if let failure = result.firstFailure { Output.line("warning: \(result.failures) failed calls (\(read.method)): \(failure)") }
+            guard let cpu = result.cpuPerCall(read.service) else { continue }
+            if sampled { with.append(cpu) } else { without.append(cpu) }
+          }
+        }
+        let added = zip(without, with).map { $1 - $0 }
+        func median(_ values: [Double]) -> Int { Int(values.sorted()[values.count / 2].rounded()) }
+        Output.line(
+          "| \(read.service) | \(inFlight) | \(median(without)) | \(median(with)) | \(median(added)) (target: at most 15) "
+            + "| \(added.map { String(Int($0.rounded())) }.joined(separator: ", ")) |"
+        )
+      }
+    }
+  }
 }
 
 enum TracingMode: String, CaseIterable, ExpressibleByArgument {
-  case off, export, compare
+  case off, export, compare, paired
 }
 
 /// The ways a call is measured.

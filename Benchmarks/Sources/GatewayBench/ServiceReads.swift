@@ -79,7 +79,17 @@ extension BenchSuite {
 
   /// `read` at `inFlight` calls in flight for `duration`, on a connection of its own; `echo`
   /// serves ``ServiceRead/echo``.
-  func measure(_ read: ServiceRead, echo: ServiceProcess? = nil, inFlight: Int, for duration: Duration) async throws -> LoadResult {
+  ///
+  /// With `sampled`, every call carries a `traceparent` whose flag says whether the caller
+  /// sampled the trace: services follow it (parent-based sampling), so one suite that exports
+  /// spans measures a read with and without its spans recorded.
+  func measure(
+    _ read: ServiceRead,
+    echo: ServiceProcess? = nil,
+    inFlight: Int,
+    for duration: Duration,
+    sampled: Bool? = nil
+  ) async throws -> LoadResult {
     let certificates = self.suite.certificates.path
     let asGateway = BinarioTLSConfiguration.mutual(
       certificateChain: .file("\(certificates)/gateway.pem"),
@@ -97,7 +107,9 @@ extension BenchSuite {
     )
     defer { connection.close() }
     var metadata = WireMetadata()
-    for (key, value) in [("x-user-id", self.userID), ("x-roles", "passenger"), ("x-session-id", "bench")] {
+    var entries = [("x-user-id", self.userID), ("x-roles", "passenger"), ("x-session-id", "bench")]
+    if let sampled { entries.append(("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-\(sampled ? "01" : "00")")) }
+    for (key, value) in entries {
       var entry = WireMetadataEntry()
       entry.key = key
       entry.value = .text(value)

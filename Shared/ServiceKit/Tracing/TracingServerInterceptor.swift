@@ -27,14 +27,15 @@ public struct TracingServerInterceptor: ServerInterceptor {
     let method = context.descriptor.fullyQualifiedMethod
     let span = self.tracer.startSpan(method, context: parent, ofKind: .server)
     if span.isRecording {
-      span.updateAttributes { attributes in
-        attributes[SpanAttributeName.rpcSystem] = "grpc"
-        attributes[SpanAttributeName.rpcMethod] = method
-        attributes[SpanAttributeName.clientAddress] = context.remotePeer
-        if let peer = context.binarioPeerIdentity?.uri {
-          attributes[SpanAttributeName.peerIdentity] = peer
-        }
+      // Built here and given whole: one lock on the span, not a read and a write.
+      var attributes = SpanAttributes()
+      attributes[SpanAttributeName.rpcSystem] = "grpc"
+      attributes[SpanAttributeName.rpcMethod] = method
+      attributes[SpanAttributeName.clientAddress] = context.remotePeer
+      if let peer = context.binarioPeerIdentity?.uri {
+        attributes[SpanAttributeName.peerIdentity] = peer
       }
+      span.attributes = attributes
     }
     let spanContext = span.context
     var response = try await ServiceContext.$current.withValue(spanContext) {
