@@ -143,7 +143,7 @@ struct SpanExportTests {
     full.links = [FinishedSpan.Link(trace: Self.span("other").trace, attributes: ["why": "retry"])]
     var ok = Self.span("ok")
     ok.status = SpanStatus(code: .ok)
-    let spans = [full, ok] + (0..<300).map { Self.span("call \($0)") }
+    let spans = [full, ok] + (0 ..< 300).map { Self.span("call \($0)") }
     let export = OTLPTraceExport(spans: spans, resource: [(key: "service.name", value: "ticketing"), (key: "host", value: "")])
     let decoded = try OTLPTraceRequest(serializedBytes: export.protobuf)
     #expect(decoded == export.message)

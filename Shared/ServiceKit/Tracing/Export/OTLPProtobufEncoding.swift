@@ -196,6 +196,6 @@ struct ProtobufWriter {
       value >>= 7
     }
     prefix.append(UInt8(value))
-    self.bytes.replaceSubrange(lengthAt..<lengthAt + 1, with: prefix)
+    self.bytes.replaceSubrange(lengthAt ..< lengthAt + 1, with: prefix)
   }
 }
