@@ -88,16 +88,6 @@ public final class OTLPTraceReceiver: Sendable {
     }
   }
 
-  /// Waits (on arrivals, not on time) until the requests received satisfy `done`; returns them.
-  public func requests(until done: ([ReceivedRequest]) -> Bool) async -> [ReceivedRequest] {
-    var arrivals = self.state.arrivals.stream.makeAsyncIterator()
-    while true {
-      let requests = self.requests
-      if done(requests) || Task.isCancelled { return requests }
-      _ = await arrivals.next()
-    }
-  }
-
   /// Reads an OTLP/JSON `ExportTraceServiceRequest`. Ids may be hex (as the OTLP/JSON spec
   /// says) or base64 (protobuf's own JSON mapping of bytes, which some exporters send).
   static func spans(inExport body: Data) -> [ReceivedSpan] {
