@@ -315,7 +315,7 @@ let testTargets: [Target] = [
     name: "BinarioEventsTests",
     dependencies: [
       "BinarioEvents", "BinarioDomain", "BinarioProto", "BinarioStorage", "BinarioTransport", "BinarioDevCertificates", "BinarioTestSupport",
-      .grdb, .grpcCore, .grpcInProcessTransport, .logging,
+      .grdb, .grpcCore, .grpcInProcessTransport, .logging, .serviceLifecycle,
     ]
   ),
   .testTarget(

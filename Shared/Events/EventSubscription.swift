@@ -83,7 +83,9 @@ public struct EventSubscription<Transport: ClientTransport>: Service {
         }
         self.status.setConnected(false)
         failures = progressed ? 1 : failures + 1
-        try await Task.sleep(for: self.backoff.delay(afterFailures: failures))
+        // Cancelled while waiting (the service is stopping): the loop ends, not an error, or a
+        // graceful SIGTERM would end the process "with an error" whenever the producer stopped first.
+        try? await Task.sleep(for: self.backoff.delay(afterFailures: failures))
       }
     }
   }

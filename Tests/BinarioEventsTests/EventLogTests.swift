@@ -8,6 +8,8 @@ import GRDB
 import GRPCCore
 import GRPCInProcessTransport
 import Logging
+import ServiceLifecycle
+import Synchronization
 import Testing
 
 /// A producer's database: the log, and a table its changes go to.
@@ -275,6 +277,34 @@ struct EventStreamTests {
     }
   }
 
+  @Test("a consumer waiting to retry a producer that is away stops without an error on a graceful shutdown")
+  func gracefulStopWhileRetrying() async throws {
+    let pair = EventPair()
+    let lines = CapturedLogLines()
+    try await pair.serving(to: "spiffe://binario/stranger") { client in
+      let subscription = EventSubscription(
+        producer: "identity",
+        client: client,
+        cursors: EventCursorStore(pool: pair.consumer.pool),
+        types: [Binario_Identity_V1_AccountDeleted.protoMessageName],
+        clock: pair.clock,
+        // Refused, it waits an hour before trying again: the shutdown comes while it waits.
+        backoff: Backoff(initial: .seconds(3600), maximum: .seconds(3600)),
+        logger: Logger(label: "test", factory: { _ in lines.handler })
+      ) { _ in .applied }
+      let group = ServiceGroup(services: [subscription], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+      try await withThrowingTaskGroup(of: Void.self) { tasks in
+        tasks.addTask { try await group.run() }
+        _ = try await eventually("the subscription was refused and waits to retry") {
+          lines.all.contains { $0.contains("retrying") } ? true : nil
+        }
+        await group.triggerGracefulShutdown()
+        // Threw CancellationError (the process "stopped with an error") before.
+        try await tasks.waitForAll()
+      }
+    }
+  }
+
   @Test("a service the producer does not list is refused")
   func strangersRefused() async throws {
     let pair = EventPair()
@@ -291,5 +321,29 @@ extension EventSubscription {
   /// `run()` outside a service group (no graceful shutdown comes): until the task is cancelled.
   func runUntilCancelled() async throws {
     try await self.run()
+  }
+}
+
+/// Log lines as written, for a test to wait on.
+final class CapturedLogLines: Sendable {
+  private let lines = Mutex<[String]>([])
+  var all: [String] { self.lines.withLock { $0 } }
+  var handler: any LogHandler { Handler(lines: self) }
+
+  fileprivate func append(_ line: String) { self.lines.withLock { $0.append(line) } }
+
+  private struct Handler: LogHandler {
+    let lines: CapturedLogLines
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+      get { self.metadata[key] }
+      set { self.metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+      self.lines.append("\(event.level) \(event.message)")
+    }
   }
 }

@@ -97,7 +97,10 @@ public enum ServiceRunner {
       do {
         try await body()
       } catch {
+        // The exporter still sends what it holds (the spans of what failed) before the error
+        // ends the process: throwing from here at once would cancel it mid-send.
         await group.triggerGracefulShutdown()
+        try? await tasks.waitForAll()
         throw error
       }
       await group.triggerGracefulShutdown()

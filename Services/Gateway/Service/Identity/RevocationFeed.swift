@@ -52,7 +52,8 @@ public struct RevocationFeed: Service {
           self.logger.warning("cannot follow identity's revocation feed; retrying", metadata: ["error": "\(error)"])
         }
         failures = received.value > 0 ? 1 : failures + 1
-        try await Task.sleep(for: self.backoff.delay(afterFailures: failures))
+        // Cancelled while waiting (the gateway is stopping): the loop ends, not an error.
+        try? await Task.sleep(for: self.backoff.delay(afterFailures: failures))
       }
     }
   }

@@ -21,6 +21,14 @@ public struct SigningKeysFetcher: Service {
   let logger: Logger
 
   public func run() async throws {
+    do {
+      try await self.fetchUntilStopped()
+    } catch is CancellationError {
+      // Stopping while fetching or waiting to fetch again (identity may stop first): not a failure.
+    }
+  }
+
+  private func fetchUntilStopped() async throws {
     try await cancelWhenGracefulShutdown {
       try await self.fetchUntilItWorks()
       var last = ContinuousClock.now
