@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import BinarioTransport
 import GRPCCore
-import GRPCNIOTransportHTTP2
+import GRPCNIOTransportHTTP2Posix
 import NIOCore
 import NIOSSL
 
