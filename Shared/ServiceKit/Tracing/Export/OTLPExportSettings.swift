@@ -5,7 +5,7 @@ import Foundation
 /// (which win, as in every OpenTelemetry SDK): the endpoint, protocol, headers and timeout of
 /// `OTEL_EXPORTER_OTLP_*`, the batching of `OTEL_BSP_*`, `OTEL_TRACES_SAMPLER(_ARG)`,
 /// `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`.
-public struct OTLPExportSettings: Sendable, Equatable {
+public struct OTLPExportSettings: Sendable {
   /// OTLP's three encodings.
   public enum WireProtocol: String, Sendable, Equatable {
     case httpProtobuf = "http/protobuf"
@@ -28,14 +28,6 @@ public struct OTLPExportSettings: Sendable, Equatable {
   public var sampler: TraceSampler = .parentBased(root: .alwaysOn)
   /// `service.name` first, then `OTEL_RESOURCE_ATTRIBUTES`' pairs.
   public var resource: [(key: String, value: String)] = []
-
-  public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.endpoint == rhs.endpoint && lhs.wireProtocol == rhs.wireProtocol
-      && lhs.headers.elementsEqual(rhs.headers, by: { $0 == $1 }) && lhs.timeout == rhs.timeout
-      && lhs.scheduleDelay == rhs.scheduleDelay && lhs.maxQueueSize == rhs.maxQueueSize
-      && lhs.maxExportBatchSize == rhs.maxExportBatchSize && lhs.sampler == rhs.sampler
-      && lhs.resource.elementsEqual(rhs.resource, by: { $0 == $1 })
-  }
 
   /// The settings for `serviceName` exporting to `base` (a collector's base URL, from the flag
   /// or `OTEL_EXPORTER_OTLP_ENDPOINT`), with the environment's variables applied.

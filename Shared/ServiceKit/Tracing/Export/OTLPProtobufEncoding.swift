@@ -126,12 +126,16 @@ struct ProtobufWriter {
   mutating func reserve(_ capacity: Int) { self.bytes.reserveCapacity(capacity) }
 
   private mutating func rawVarint(_ value: UInt64) {
+    Self.appendVarint(value, to: &self.bytes)
+  }
+
+  private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
     var value = value
     while value >= 0x80 {
-      self.bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+      bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
       value >>= 7
     }
-    self.bytes.append(UInt8(value))
+    bytes.append(UInt8(value))
   }
 
   private mutating func tag(_ field: Int, _ wireType: UInt64) {
@@ -190,12 +194,7 @@ struct ProtobufWriter {
       return
     }
     var prefix: [UInt8] = []
-    var value = UInt64(length)
-    while value >= 0x80 {
-      prefix.append(UInt8(truncatingIfNeeded: value) | 0x80)
-      value >>= 7
-    }
-    prefix.append(UInt8(value))
+    Self.appendVarint(UInt64(length), to: &prefix)
     self.bytes.replaceSubrange(lengthAt ..< lengthAt + 1, with: prefix)
   }
 }
