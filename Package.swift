@@ -107,7 +107,7 @@ let sharedLibraries: [Target] = [
   .target(
     name: "BinarioServiceKit",
     dependencies: [
-      "BinarioConcurrencyHook", "BinarioDomain", "BinarioTracing", "BinarioProto", "BinarioTransport",
+      "BinarioAuth", "BinarioConcurrencyHook", "BinarioDomain", "BinarioTracing", "BinarioProto", "BinarioTransport",
       .tracing, .w3cTraceContext, .asyncHTTPClient, .grpcHTTP2Transport, .swiftProtobuf, .grpcCore, .grpcProtobuf, .argumentParser, .logging,
       .metrics, .prometheus,
       .serviceLifecycle, .unixSignals, .nioCore, .nioPosix, .nioConcurrencyHelpers, .nioHTTP1,
@@ -325,8 +325,9 @@ let testTargets: [Target] = [
   .testTarget(
     name: "BinarioServiceKitTests",
     dependencies: [
-      "BinarioServiceKit", "BinarioDomain", "BinarioProto", "BinarioTransport", "BinarioDevCertificates", "BinarioTracing",
-      "BinarioTestSupport", .tracing, .inMemoryTracing, .w3cTraceContext, .grpcCore, .grpcInProcessTransport, .grpcProtobuf, .logging, .metrics,
+      "BinarioServiceKit", "BinarioAuth", "BinarioDomain", "BinarioProto", "BinarioTransport", "BinarioDevCertificates",
+      "BinarioTracing", "BinarioTestSupport", .tracing, .inMemoryTracing, .w3cTraceContext, .grpcCore, .grpcInProcessTransport, .grpcProtobuf,
+      .logging, .metrics,
       .serviceLifecycle, .nioCore, .nioPosix, .grpcHTTP2Transport, .swiftProtobuf,
     ]
   ),

@@ -70,31 +70,48 @@ public struct AuthorizationServerInterceptor: ServerInterceptor {
     return caller
   }
 
+  /// The caller and device token a call may run with, or the `RPCError` refusing it.
+  public func admit(metadata: Metadata, context: ServerContext) throws(RPCError) -> CallAdmission {
+    let peer = self.peerIdentity(context)
+    let access = self.policy.access(for: context.descriptor)
+    let caller = try self.authorize(method: context.descriptor, access: access, metadata: metadata, peer: peer)
+    // Only a device method sees a device token.
+    let deviceToken =
+      access == .level(.device)
+      ? DeviceCredential.token(metadata: metadata, peerIdentity: peer, trustedGateway: self.trustedGateway) : nil
+    return CallAdmission(caller: caller, deviceToken: deviceToken)
+  }
+
+  /// On its own (services run it inside their `ServerCallPipeline`, which binds the same values).
   public func intercept<Input: Sendable, Output: Sendable>(
     request: StreamingServerRequest<Input>,
     context: ServerContext,
     next: @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
   ) async throws -> StreamingServerResponse<Output> {
-    let peer = self.peerIdentity(context)
-    let access = self.policy.access(for: context.descriptor)
-    let caller = try self.authorize(method: context.descriptor, access: access, metadata: request.metadata, peer: peer)
-    // Only a device method sees a device token.
-    let deviceToken =
-      access == .level(.device)
-      ? DeviceCredential.token(metadata: request.metadata, peerIdentity: peer, trustedGateway: self.trustedGateway) : nil
-    var response = try await CallerIdentity.$current.withValue(caller) {
-      try await DeviceCredential.$current.withValue(deviceToken) { try await next(request, context) }
-    }
+    let admission = try self.admit(metadata: request.metadata, context: context)
+    var response = try await admission.bound { try await next(request, context) }
     // A streaming handler runs in the response's producer, after `next` returned: bind it there too.
     if case .success(var contents) = response.accepted {
       let producer = contents.producer
-      contents.producer = { writer in
-        try await CallerIdentity.$current.withValue(caller) {
-          try await DeviceCredential.$current.withValue(deviceToken) { try await producer(writer) }
-        }
-      }
+      contents.producer = { writer in try await admission.bound { try await producer(writer) } }
       response.accepted = .success(contents)
     }
     return response
+  }
+}
+
+/// Who a call the access check let through runs as: ``CallerIdentity/current`` and
+/// ``DeviceCredential/current`` while its handler runs.
+public struct CallAdmission: Sendable {
+  public var caller: CallerIdentity?
+  public var deviceToken: String?
+
+  /// No caller and no device token (a server without an access check).
+  public static let none = CallAdmission(caller: nil, deviceToken: nil)
+
+  func bound<Result>(_ body: () async throws -> Result) async throws -> Result {
+    try await CallerIdentity.$current.withValue(self.caller) {
+      try await DeviceCredential.$current.withValue(self.deviceToken) { try await body() }
+    }
   }
 }

@@ -80,7 +80,7 @@ struct DispatchCommand: EventLoopCommand {
       // its taxi out of its queue; a deleted one's rides de-identified, its places erased.
       let identityEvents = IdentityEvents(domain: domain, logger: logger)
       try context.subscribe(to: IdentityPeer.self, database: store.database, types: IdentityEvents.types, handle: identityEvents.handle)
-      context.addInterceptor(AuthorizationServerInterceptor(policy: .dispatch.merging(.health)))
+      context.checkAccess(with: AuthorizationServerInterceptor(policy: .dispatch.merging(.health)))
       return [DispatchHandler(domain: domain)]
     }
   }

@@ -76,7 +76,7 @@ struct GeoOffersCommand: EventLoopCommand {
       // Identity's events: a deleted account's position, offers and welcomes erased.
       let identityEvents = IdentityEvents(domain: domain, logger: logger)
       try context.subscribe(to: IdentityPeer.self, database: store.database, types: IdentityEvents.types, handle: identityEvents.handle)
-      context.addInterceptor(AuthorizationServerInterceptor(policy: .geoOffers.merging(.health)))
+      context.checkAccess(with: AuthorizationServerInterceptor(policy: .geoOffers.merging(.health)))
       return [GeoOffersHandler(domain: domain)]
     }
   }

@@ -48,7 +48,7 @@ struct IdentityCommand: EventLoopCommand {
       let events = context.addEventLog(
         EventLog(producer: "identity", database: store.database, outbox: store.events, consumers: Self.eventConsumers)
       )
-      context.addInterceptor(AuthorizationServerInterceptor(policy: .identity.merging(.events).merging(.health)))
+      context.checkAccess(with: AuthorizationServerInterceptor(policy: .identity.merging(.events).merging(.health)))
       return [IdentityHandler(domain: domain), events]
     }
   }

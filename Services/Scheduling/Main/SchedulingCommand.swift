@@ -91,7 +91,7 @@ struct SchedulingCommand: EventLoopCommand {
       let events = context.addEventLog(
         EventLog(producer: "scheduling", database: store.database, outbox: store.events, consumers: Self.eventConsumers)
       )
-      context.addInterceptor(AuthorizationServerInterceptor(policy: .scheduling.merging(.events).merging(.health)))
+      context.checkAccess(with: AuthorizationServerInterceptor(policy: .scheduling.merging(.events).merging(.health)))
       return [
         events,
         SchedulingHandler(domain: domain, logger: context.logger),

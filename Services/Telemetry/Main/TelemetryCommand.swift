@@ -66,7 +66,7 @@ struct TelemetryCommand: EventLoopCommand {
       try context.subscribe(to: IdentityPeer.self, database: store.database, types: IdentityEvents.types, handle: identityEvents.handle)
       // Live mode's streams end at shutdown: watchers reconnect rather than hold the drain open.
       context.onGracefulShutdown { domain.live.uploads.close() }
-      context.addInterceptor(AuthorizationServerInterceptor(policy: .telemetry.merging(.health)))
+      context.checkAccess(with: AuthorizationServerInterceptor(policy: .telemetry.merging(.health)))
       return [TelemetryHandler(domain: domain)]
     }
   }

@@ -107,7 +107,7 @@ struct TicketingCommand: EventLoopCommand {
         logger: logger
       )
       try context.subscribe(to: SchedulingPeer.self, database: store.database, types: SchedulingEvents.types, handle: schedulingEvents.handle)
-      context.addInterceptor(AuthorizationServerInterceptor(policy: .ticketing.merging(.health)))
+      context.checkAccess(with: AuthorizationServerInterceptor(policy: .ticketing.merging(.health)))
       return [
         TicketsHandler(domain: domain, codes: codes),
         SubscriptionsHandler(domain: subscriptions),

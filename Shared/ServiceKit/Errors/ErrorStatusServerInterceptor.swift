@@ -23,26 +23,9 @@ public struct ErrorStatusServerInterceptor: ServerInterceptor {
   public func intercept<Input: Sendable, Output: Sendable>(
     request: StreamingServerRequest<Input>,
     context: ServerContext,
-    next: (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
+    next: @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
   ) async throws -> StreamingServerResponse<Output> {
-    let response: StreamingServerResponse<Output>
-    let language = Language(metadata: request.metadata)
-    do {
-      response = try await RequestLanguage.$current.withValue(language) { try await next(request, context) }
-    } catch {
-      throw self.status(for: error, method: context.descriptor.method, language: language)
-    }
-    guard case .success(var contents) = response.accepted else { return response }
-    let produce = contents.producer
-    let method = context.descriptor.method
-    contents.producer = { writer in
-      do {
-        return try await RequestLanguage.$current.withValue(language) { try await produce(writer) }
-      } catch {
-        throw self.status(for: error, method: method, language: language)
-      }
-    }
-    return StreamingServerResponse(accepted: .success(contents))
+    try await ServerCallPipeline(errors: self).intercept(request: request, context: context, next: next)
   }
 
   /// The status a caller gets for `error`.

@@ -220,15 +220,20 @@ public enum ServiceRunner {
     for service in rpcServices {
       service.registerMethods(with: &router)
     }
-    // Tracing first: the call's log line and metrics are taken inside its span. Errors become
-    // statuses innermost, so everything outside sees the status the caller gets.
-    let interceptors: [any ServerInterceptor] =
-      [
-        TracingServerInterceptor(),
-        LoggingServerInterceptor(logger: logger),
-        MetricsServerInterceptor(registry: metricsRegistry),
-      ] + context.addedInterceptors + [ErrorStatusServerInterceptor(serviceName: configuration.serviceName, logger: logger)]
-    router.registerInterceptors(pipeline: interceptors.map { .apply($0, to: .all) })
+    router.registerInterceptors(
+      pipeline: [
+        .apply(
+          ServerCallPipeline(
+            tracing: TracingServerInterceptor(),
+            logging: LoggingServerInterceptor(logger: logger),
+            metrics: MetricsServerInterceptor(registry: metricsRegistry),
+            authorization: context.accessCheck,
+            errors: ErrorStatusServerInterceptor(serviceName: configuration.serviceName, logger: logger)
+          ),
+          to: .all
+        )
+      ]
+    )
 
     health.setStatus(.serving, forService: "")
     for name in Set(router.methods.map(\.service.fullyQualifiedService)) {

@@ -1,3 +1,4 @@
+import BinarioAuth
 import BinarioDomain
 import GRPCCore
 import Logging
@@ -22,7 +23,7 @@ public final class ServiceRunnerContext: Sendable {
   public let readiness = Readiness()
 
   private let added = Mutex<[ServiceGroupConfiguration.ServiceConfiguration]>([])
-  private let interceptors = Mutex<[any ServerInterceptor]>([])
+  private let authorization = Mutex<AuthorizationServerInterceptor?>(nil)
   private let shutdownActions = Mutex<[@Sendable () -> Void]>([])
   /// What jobs wait on when the process runs on a test clock (``domainClock()``).
   let jobTimer = Mutex<(any JobTimer)?>(nil)
@@ -73,15 +74,14 @@ public final class ServiceRunnerContext: Sendable {
     for action in self.shutdownActions.withLock({ $0 }) { action() }
   }
 
-  /// Adds a server interceptor for every method (an access check, say). Interceptors run in the
-  /// order added, inside the runner's own logging and metrics interceptors, so what they refuse
-  /// is logged and counted.
-  public func addInterceptor(_ interceptor: any ServerInterceptor) {
-    self.interceptors.withLock { $0.append(interceptor) }
+  /// The service's own access check on every call (``BinarioAuth/AuthorizationServerInterceptor``),
+  /// run inside the runner's tracing, logging and metrics, so what it refuses is logged and counted.
+  public func checkAccess(with authorization: AuthorizationServerInterceptor) {
+    self.authorization.withLock { $0 = authorization }
   }
 
-  var addedInterceptors: [any ServerInterceptor] {
-    self.interceptors.withLock { $0 }
+  var accessCheck: AuthorizationServerInterceptor? {
+    self.authorization.withLock { $0 }
   }
 
   var addedServices: [ServiceGroupConfiguration.ServiceConfiguration] {

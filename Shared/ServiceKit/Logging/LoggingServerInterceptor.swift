@@ -25,49 +25,38 @@ public struct LoggingServerInterceptor: ServerInterceptor {
     context: ServerContext,
     next: @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
   ) async throws -> StreamingServerResponse<Output> {
-    var request = request
-    let requestID: String
-    if let given = request.metadata[stringValues: RequestID.metadataKey].first(where: { !$0.isEmpty }) {
-      requestID = given
-    } else {
-      requestID = RequestID.generate()
-      request.metadata.addString(requestID, forKey: RequestID.metadataKey)
-    }
+    try await ServerCallPipeline(logging: self).intercept(request: request, context: context, next: next)
+  }
 
-    let start = ContinuousClock.now
-    let (logger, successLevel, failureLevel) = (self.logger, self.successLevel, self.failureLevel)
+  /// The call's request id: the caller's, or a new one added to `metadata` for the handler.
+  func requestID(taking metadata: inout Metadata) -> String {
+    if let given = metadata[stringValues: RequestID.metadataKey].first(where: { !$0.isEmpty }) {
+      return given
+    }
+    let generated = RequestID.generate()
+    metadata.addString(generated, forKey: RequestID.metadataKey)
+    return generated
+  }
 
-    var response = try await RequestID.$current.withValue(requestID) {
-      try await observingCallCompletion(request: request, context: context, next: next) { outcome in
-        let duration = ContinuousClock.now - start
-        let level: Logger.Level
-        switch outcome.code {
-        case .ok: level = successLevel
-        case .internalError, .unknown, .dataLoss: level = .error
-        default: level = failureLevel
-        }
-        logger.log(
-          level: level,
-          "call ended",
-          metadata: [
-            RequestID.metadataKey: .string(requestID),
-            "rpc.method": .string(context.descriptor.fullyQualifiedMethod),
-            "rpc.peer": .string(context.remotePeer),
-            "rpc.code": .string(outcome.name),
-            "rpc.duration_ms": .stringConvertible(Self.milliseconds(duration)),
-          ]
-        )
-      }
+  /// The call's one line, once its status is known.
+  func logCallEnded(requestID: String, context: ServerContext, outcome: RPCOutcome, elapsed: Duration) {
+    let level: Logger.Level
+    switch outcome.code {
+    case .ok: level = self.successLevel
+    case .internalError, .unknown, .dataLoss: level = .error
+    default: level = self.failureLevel
     }
-    if case .success(var contents) = response.accepted {
-      contents.metadata.replaceOrAddString(requestID, forKey: RequestID.metadataKey)
-      let producer = contents.producer
-      contents.producer = { writer in
-        try await RequestID.$current.withValue(requestID) { try await producer(writer) }
-      }
-      response.accepted = .success(contents)
-    }
-    return response
+    self.logger.log(
+      level: level,
+      "call ended",
+      metadata: [
+        RequestID.metadataKey: .string(requestID),
+        "rpc.method": .string(context.descriptor.fullyQualifiedMethod),
+        "rpc.peer": .string(context.remotePeer),
+        "rpc.code": .string(outcome.name),
+        "rpc.duration_ms": .stringConvertible(Self.milliseconds(elapsed)),
+      ]
+    )
   }
 
   private static func milliseconds(_ duration: Duration) -> Double {

@@ -43,14 +43,10 @@ public final class MetricsServerInterceptor: ServerInterceptor {
     context: ServerContext,
     next: @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
   ) async throws -> StreamingServerResponse<Output> {
-    let start = ContinuousClock.now
-    let method = context.descriptor.fullyQualifiedMethod
-    return try await observingCallCompletion(request: request, context: context, next: next) { outcome in
-      self.record(method: method, outcome: outcome, elapsed: ContinuousClock.now - start)
-    }
+    try await ServerCallPipeline(metrics: self).intercept(request: request, context: context, next: next)
   }
 
-  private func record(method: String, outcome: RPCOutcome, elapsed: Duration) {
+  func record(method: String, outcome: RPCOutcome, elapsed: Duration) {
     let (latency, calls, errors) = self.made.withLock { made in
       var metrics =
         made[method]

@@ -22,8 +22,14 @@ public struct TracingServerInterceptor: ServerInterceptor {
     context: ServerContext,
     next: @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
   ) async throws -> StreamingServerResponse<Output> {
+    try await ServerCallPipeline(tracing: self).intercept(request: request, context: context, next: next)
+  }
+
+  /// The call's span, started, and the context that carries it (``ServerCallPipeline`` binds it
+  /// and ends the span with the call's status).
+  func startSpan(metadata: Metadata, context: ServerContext) -> (span: any Span, context: ServiceContext) {
     var parent = ServiceContext.current ?? .topLevel
-    self.tracer.extract(request.metadata, into: &parent, using: MetadataExtractor())
+    self.tracer.extract(metadata, into: &parent, using: MetadataExtractor())
     let method = context.descriptor.fullyQualifiedMethod
     let span = self.tracer.startSpan(method, context: parent, ofKind: .server)
     if span.isRecording {
@@ -37,19 +43,6 @@ public struct TracingServerInterceptor: ServerInterceptor {
       }
       span.attributes = attributes
     }
-    let spanContext = span.context
-    var response = try await ServiceContext.$current.withValue(spanContext) {
-      try await observingCallCompletion(request: request, context: context, next: next) { outcome in
-        CallSpan.end(span, outcome: outcome, kind: .server)
-      }
-    }
-    if case .success(var contents) = response.accepted {
-      let producer = contents.producer
-      contents.producer = { writer in
-        try await ServiceContext.$current.withValue(spanContext) { try await producer(writer) }
-      }
-      response.accepted = .success(contents)
-    }
-    return response
+    return (span, span.context)
   }
 }

@@ -1,3 +1,5 @@
+import BinarioAuth
+import BinarioDomain
 import BinarioServiceKit
 import BinarioTracing
 import GRPCCore
@@ -10,7 +12,7 @@ import Tracing
 ///   and the current span's `traceparent` (``PropagatingTracer``'s) for `traceparent?`.
 /// - `Collect` (client streaming) joins the messages.
 /// - `Expand` (server streaming) sends each character, then waits for `release` (if given)
-///   before ending.
+///   before ending; for `scope?` it sends the task-local values its producer runs with.
 /// - `Chat` (bidirectional) echoes each message; `fail` ends the call with INVALID_ARGUMENT.
 /// - `Hang` (unary) sleeps until its task is cancelled, ignoring the RPC's cancellation.
 struct StringsService: RegistrableRPCService {
@@ -64,6 +66,14 @@ struct StringsService: RegistrableRPCService {
     ) { request, _ in
       let message = try await ServerRequest(stream: request).message
       return StreamingServerResponse { writer in
+        if message == "scope?" {
+          // What a streaming handler, running in the response's producer, sees of its call.
+          try await writer.write("request-id=\(RequestID.current ?? "none")")
+          try await writer.write("caller=\(CallerIdentity.current?.userID ?? "none")")
+          try await writer.write("language=\(RequestLanguage.current.rawValue)")
+          try await writer.write("traceparent=\(ServiceContext.current?.traceContext?.traceParentHeaderValue ?? "none")")
+          return [:]
+        }
         for character in message { try await writer.write(String(character)) }
         if let release {
           for await _ in release { break }
