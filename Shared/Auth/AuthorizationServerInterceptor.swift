@@ -106,9 +106,6 @@ public struct CallAdmission: Sendable {
   public var caller: CallerIdentity?
   public var deviceToken: String?
 
-  /// No caller and no device token (a server without an access check).
-  public static let none = CallAdmission(caller: nil, deviceToken: nil)
-
   func bound<Result>(_ body: () async throws -> Result) async throws -> Result {
     try await CallerIdentity.$current.withValue(self.caller) {
       try await DeviceCredential.$current.withValue(self.deviceToken) { try await body() }

@@ -49,7 +49,6 @@ public struct ServerCallPipeline: ServerInterceptor {
     let span = self.tracing?.startSpan(metadata: request.metadata, context: context)
     let requestID = self.logging?.requestID(taking: &request.metadata)
     let language = self.errors == nil ? RequestLanguage.current : Language(metadata: request.metadata)
-    // Checked here, refused inside the scope below: a refusal is logged, counted and traced too.
     // Checked now, refused inside the scope below: a refusal is logged, counted and traced too.
     let admission = Result { () throws(RPCError) -> CallAdmission? in
       try self.authorization?.admit(metadata: request.metadata, context: context)
