@@ -74,22 +74,20 @@ public struct ServerCallPipeline: ServerInterceptor {
       }
       if let span { CallSpan.end(span.span, outcome: outcome, kind: .server) }
     }
-    @Sendable func status(for error: any Error) -> any Error {
-      errors?.status(for: error, method: method.method, language: language) ?? error
+    // The status the caller gets for `error`, once everything outside has seen it.
+    @Sendable func failed(_ error: any Error) -> any Error {
+      let status = errors?.status(for: error, method: method.method, language: language) ?? error
+      finish(RPCOutcome(error: status))
+      return status
     }
 
     return try await scope.bound {
-      if case .failure(let refusal) = admission {
-        finish(RPCOutcome(error: refusal))
-        throw refusal
-      }
+      if case .failure(let refusal) = admission { throw failed(refusal) }
       var response: StreamingServerResponse<Output>
       do {
         response = try await next(request, context)
       } catch {
-        let status = status(for: error)
-        finish(RPCOutcome(error: status))
-        throw status
+        throw failed(error)
       }
       switch response.accepted {
       case .success(var contents):
@@ -106,9 +104,7 @@ public struct ServerCallPipeline: ServerInterceptor {
               finish(.ok)
               return trailers
             } catch {
-              let status = status(for: error)
-              finish(RPCOutcome(error: status))
-              throw status
+              throw failed(error)
             }
           }
         }
