@@ -145,15 +145,17 @@ let sharedLibraries: [Target] = [
 
 // MARK: - Services (Services/)
 
-/// A service's three targets: the library `<name>Service` (`Services/<name>/Service`: handlers,
-/// domain, store, peers), the executable `<name>Main` (`Services/<name>/Main`, only wiring; its
-/// product is the process's name) and the unit tests `<name>ServiceTests`. Every service library
-/// gets what all of them use; `uses` adds its own.
+/// A service's four targets: the library `<name>Service` (`Services/<name>/Service`: handlers,
+/// domain, store, peers), the library `<name>Process` (`Services/<name>/Process`: the command line
+/// and the wiring), the executable `<name>Main` (`Services/<name>/Main`, one line that runs the
+/// command; its product is the process's name) and the unit tests `<name>ServiceTests`. The
+/// command is a library so that the container image links every process's from one shared
+/// library (`deploy/image`). Every service library gets what all of them use; `uses` adds its own.
 struct Service {
   let name: String
   let product: String
   let uses: [Target.Dependency]
-  let mainUses: [Target.Dependency]
+  let processUses: [Target.Dependency]
   let testUses: [Target.Dependency]
 
   static let everyServiceUses: [Target.Dependency] = [
@@ -164,14 +166,15 @@ struct Service {
   var targets: [Target] {
     [
       .target(name: "\(name)Service", dependencies: Self.everyServiceUses + uses, path: "Services/\(name)/Service"),
-      .executableTarget(
-        name: "\(name)Main",
+      .target(
+        name: "\(name)Process",
         dependencies: [
           .target(name: "\(name)Service"), "BinarioAuth", "BinarioDomain", "BinarioEvents", "BinarioServiceKit", .argumentParser, .logging,
         ]
-          + mainUses,
-        path: "Services/\(name)/Main"
+          + processUses,
+        path: "Services/\(name)/Process"
       ),
+      .executableTarget(name: "\(name)Main", dependencies: [.target(name: "\(name)Process")], path: "Services/\(name)/Main"),
       .testTarget(
         name: "\(name)ServiceTests",
         dependencies: [.target(name: "\(name)Service"), "BinarioTestSupport"] + Self.everyServiceUses + testUses
@@ -180,7 +183,10 @@ struct Service {
   }
 
   var products: [Product] {
-    [.library(name: "\(name)Service", targets: ["\(name)Service"]), .executable(name: product, targets: ["\(name)Main"])]
+    [
+      .library(name: "\(name)Service", targets: ["\(name)Service"]), .library(name: "\(name)Process", targets: ["\(name)Process"]),
+      .executable(name: product, targets: ["\(name)Main"]),
+    ]
   }
 }
 
@@ -188,10 +194,10 @@ func service(
   _ name: String,
   product: String,
   uses: [Target.Dependency] = [],
-  mainUses: [Target.Dependency] = [],
+  processUses: [Target.Dependency] = [],
   testUses: [Target.Dependency] = []
 ) -> Service {
-  Service(name: name, product: product, uses: uses, mainUses: mainUses, testUses: testUses)
+  Service(name: name, product: product, uses: uses, processUses: processUses, testUses: testUses)
 }
 
 let services: [Service] = [
@@ -200,7 +206,7 @@ let services: [Service] = [
     "Identity",
     product: "identity",
     uses: ["BinarioPayments", .grpcProtobuf, .crypto, .cryptoExtras, .jwtKit, .asyncHTTPClient, .nioCore],
-    mainUses: ["BinarioStorage"],
+    processUses: ["BinarioStorage"],
     testUses: ["BinarioDevCertificates", "BinarioPayments", .prometheus, .jwtKit, .cryptoExtras, .grpcInProcessTransport, .grpcProtobuf, .crypto]
   ),
   // The timetable (GTFS), live changes, the notification centre, itineraries.
@@ -208,7 +214,7 @@ let services: [Service] = [
     "Scheduling",
     product: "scheduling",
     uses: ["BinarioZlib", "BinarioCompression", "BinarioWebPush", .asyncHTTPClient, .nioCore],
-    mainUses: ["BinarioWebPush", .asyncHTTPClient, .nioSSL],
+    processUses: ["BinarioWebPush", .asyncHTTPClient, .nioSSL],
     testUses: ["BinarioWebPush", .zipFoundation]
   ),
   // Fares, tickets, the wallet, validation, subscriptions shared among friends.
@@ -228,7 +234,7 @@ let services: [Service] = [
       .grpcProtobuf,
       .hummingbird, .hummingbirdCore, .hummingbirdTLS, .httpTypes, .crypto, .nioHTTP2, .nioHPACK,
     ],
-    mainUses: ["BinarioTransport", .serviceLifecycle],
+    processUses: ["BinarioTransport", .serviceLifecycle],
     testUses: [
       "BinarioEcho", "BinarioDevCertificates", "IdentityService", .crypto, .prometheus, .grpcProtobuf, .nioCore, .nioPosix,
       .nioEmbedded, .hummingbird,
@@ -239,22 +245,27 @@ let services: [Service] = [
 // MARK: - Tools
 
 let tools: [Target] = [
-  // The command-line client: every feature, through the gateway.
-  .executableTarget(
-    name: "binario",
+  // The command-line client: every feature, through the gateway. Like each tool the image holds,
+  // its commands are a library and its executable one line (see `Service`).
+  .target(
+    name: "BinarioCLI",
     dependencies: [
       "BinarioAuth", "BinarioDomain", "BinarioProto", "BinarioTransport", .grpcCore, .grpcProtobuf, .swiftProtobuf, .argumentParser,
     ],
-    path: "CLI"
+    path: "CLI",
+    exclude: ["Main", "README.md"]
   ),
-  .executableTarget(
-    name: "binario-dev-certs",
+  .executableTarget(name: "binario", dependencies: ["BinarioCLI"], path: "CLI/Main"),
+  .target(
+    name: "BinarioDevCertsCommand",
     dependencies: ["BinarioDevCertificates", "BinarioWebPush", .argumentParser],
-    path: "deploy/dev-certs"
+    path: "deploy/dev-certs/Command"
   ),
+  .executableTarget(name: "binario-dev-certs", dependencies: ["BinarioDevCertsCommand"], path: "deploy/dev-certs/Main"),
   .executableTarget(name: "binario-echo-server", dependencies: ["BinarioServiceKit", "BinarioEcho", .argumentParser], path: "deploy/echo-server"),
   // Asks a process's /livez or /readyz: container health checks without curl in the image.
-  .executableTarget(name: "binario-probe", dependencies: [.argumentParser, .nioCore, .nioPosix, .nioHTTP1], path: "deploy/probe"),
+  .target(name: "BinarioProbeCommand", dependencies: [.argumentParser, .nioCore, .nioPosix, .nioHTTP1], path: "deploy/probe/Command"),
+  .executableTarget(name: "binario-probe", dependencies: ["BinarioProbeCommand"], path: "deploy/probe/Main"),
   // Every parser of a stranger's bytes as a function of bytes: what `Fuzz/`'s libFuzzer program
   // drives and `FuzzRegressionTests` replays.
   .target(
@@ -282,11 +293,12 @@ let tools: [Target] = [
     ],
     path: "Benchmarks/LoadGenerator/Run"
   ),
-  .executableTarget(
-    name: "binario-loadgen",
+  .target(
+    name: "BinarioLoadCommand",
     dependencies: ["BinarioLoad", "BinarioServiceKit", .argumentParser],
     path: "Benchmarks/LoadGenerator/Command"
   ),
+  .executableTarget(name: "binario-loadgen", dependencies: ["BinarioLoadCommand"], path: "Benchmarks/LoadGenerator/Main"),
 ]
 
 // MARK: - Tests
@@ -361,7 +373,7 @@ let package = Package(
   products: [
     "BinarioProto", "BinarioTransport", "BinarioStorage", "BinarioTracing", "BinarioDomain", "BinarioServiceKit",
     "BinarioEvents", "BinarioDevCertificates", "BinarioEcho", "BinarioAuth", "BinarioPayments", "BinarioWebPush", "BinarioTestSupport",
-    "BinarioFuzzTargets", "BinarioLoad",
+    "BinarioFuzzTargets", "BinarioLoad", "BinarioCLI", "BinarioDevCertsCommand", "BinarioProbeCommand", "BinarioLoadCommand",
   ].map { Product.library(name: $0, targets: [$0]) }
     + services.flatMap(\.products)
     + ["binario", "binario-dev-certs", "binario-echo-server", "binario-probe", "binario-chaos", "binario-loadgen"].map {

@@ -1,9 +1,8 @@
 import ArgumentParser
 
 /// `binario`: drives every feature of the platform through the gateway.
-@main
-struct BinarioCommand: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(
+public struct BinarioCommand: AsyncParsableCommand {
+  public static let configuration = CommandConfiguration(
     commandName: "binario",
     abstract: "The Binario command-line client: talks to the platform through its gateway.",
     discussion: """
@@ -29,4 +28,6 @@ struct BinarioCommand: AsyncParsableCommand {
       HealthCommand.self,
     ]
   )
+
+  public init() {}
 }

@@ -1,20 +1,36 @@
 #!/usr/bin/env bash
-# The release build the container image holds: the executables in deploy/image-executables, with
-# the Swift standard library and Foundation linked in statically, and without debug information
-# (the image's executables are stripped of it anyway; leaving it out saves the compiler and the
-# linker a third of their work). deploy/Dockerfile runs this script, so the image and
-# deploy/container-test.sh hold the same build. In its own build folder, .build/static, so it can
-# run beside the debug build of the tests (SwiftPM locks a build folder while it builds).
+# The release build the container image holds (deploy/Dockerfile and deploy/container-test.sh run
+# this script, so both hold the same build): the executables in deploy/image-executables, each a
+# small C program that calls its entry point in one shared library, libBinarioSuite.so
+# (deploy/image), which links the Swift runtime and Foundation dynamically. The image then holds
+# the runtime, the libraries and Binario's own code once, not once per executable.
 #
-#   deploy/build-release.sh             build, then print the folder that holds the executables
+#   deploy/build-release.sh             build, then print the folder that holds bin/ and lib/
 #
-# Only the image's executables: `swift build` with no product would also build the chaos run, the
-# echo server and the test support, which no image holds. SwiftPM takes one --product a run; the
-# runs after the first reuse what it built.
+# Without debug information (the image's files are stripped of it anyway; leaving it out saves
+# the compiler and the linker a third of their work), in its own build folder, .build/image, so
+# it can run beside the debug build of the tests (SwiftPM locks a build folder while it builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-flags=(-c release --static-swift-stdlib --scratch-path "$PWD/.build/static" --disable-index-store -Xswiftc -gnone -Xcc -g0)
-while read -r product; do
-  swift build "${flags[@]}" --product "$product" >&2
+root=$PWD
+flags=(
+  -c release --package-path deploy/image --scratch-path "$root/.build/image" --disable-index-store
+  -Xswiftc -gnone -Xcc -g0
+  # Only the entry points are exported (deploy/image/exports.map); with the sections nothing
+  # reaches dropped.
+  -Xlinker --version-script="$root/deploy/image/exports.map" -Xlinker --gc-sections
+)
+swift build "${flags[@]}" --product BinarioSuite >&2
+built=$(swift build "${flags[@]}" --show-bin-path)
+
+out=$root/.build/image/suite
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/lib"
+cp "$built/libBinarioSuite.so" "$out/lib/"
+# Each executable: main.c with its entry point, binario_main_<name> with '-' spelled '_'. It finds
+# the library beside it, in ../lib (the image's /usr/local/lib).
+while read -r tool; do
+  clang -O2 -DENTRY="binario_main_${tool//-/_}" -o "$out/bin/$tool" deploy/image/main.c \
+    -L"$out/lib" -lBinarioSuite -Wl,-rpath,'$ORIGIN/../lib'
 done < <(grep -v '^#' deploy/image-executables)
-swift build "${flags[@]}" --show-bin-path
+echo "$out"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The suite in real containers, without a Docker engine: builds the release executables
-# (statically linked Swift runtime, as deploy/Dockerfile does; deploy/build-release.sh), assembles the runtime image from
-# them (the executables, the shared libraries they link, /bin/sh for health checks, CA
-# certificates, a non-root user: the Dockerfile's runtime stage, with this machine's Debian 12
-# libraries), runs docker-compose.yml under podman (podman-compose), and drives it:
+# The suite in real containers, without a Docker engine: builds the release (deploy/build-release.sh:
+# the executables, one shared library of Binario's code, the Swift runtime shared), assembles the
+# runtime image from it with deploy/image/assemble.sh as deploy/Dockerfile does (with this
+# machine's Debian 12 libraries), checks its size, runs docker-compose.yml under podman
+# (podman-compose), and drives it:
 #
 #   1. certs, identity, scheduling, ticketing, geo-offers and gateway start in compose's order; each
 #      waits on the one before to be healthy, by compose's own health check (`podman healthcheck
@@ -16,8 +16,9 @@
 #      grace period) while the gateway answers UNAVAILABLE for it;
 #   4. identity starts again on the same volume: the account and its password are still there.
 #
-# It prints the image size, each process's idle RSS and the cold start time, and fails, naming
-# the reason, if podman cannot run containers here: it never passes by skipping.
+# It prints the image size and what each layer weighs, each process's idle memory and the cold
+# start time, and fails if the image or an idle process is over its budget (below), or, naming the
+# reason, if podman cannot run containers here: it never passes by skipping.
 #
 #   deploy/container-test.sh            (about 1.5 minutes after the release build)
 #   deploy/container-test.sh --keep     leave the containers running afterwards
@@ -26,6 +27,12 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 keep=false
+# What the image and each idle process may weigh (docs/deployment.md "The image").
+image_budget_mib=150
+# Proportional memory (PSS): a process's own pages, and its share of the pages the seven share
+# (the suite's library and the Swift runtime's code, mapped from the same files). Its RSS counts
+# those whole in every process, so the seven's RSS adds up to far more than they use.
+idle_pss_budget_mib=30
 [ "${1:-}" = "--keep" ] && keep=true
 
 say() { printf '\n== %s\n' "$*"; }
@@ -46,17 +53,17 @@ scripts/install-python-tools.sh
 export CONTAINERS_CONF=$root/deploy/podman/containers.conf
 podman info >/dev/null 2>&1 || fail "podman cannot run here: $(podman info 2>&1 | tail -n 3)"
 
-say "Release build (static Swift runtime; deploy/build-release.sh)"
-mapfile -t tools < <(grep -v '^#' deploy/image-executables)
-# BINARIO_CONTAINER_BIN: a folder of executables already built (the debug build, say) to check
-# the containers' steps without waiting for the release build; the test command never sets it.
-if [ -n "${BINARIO_CONTAINER_BIN:-}" ]; then
-  bin=$BINARIO_CONTAINER_BIN
+say "Release build (one shared library and the Swift runtime, shared; deploy/build-release.sh)"
+# BINARIO_CONTAINER_SUITE: a folder deploy/build-release.sh made earlier, to check the containers'
+# steps without waiting for the release build; the test command never sets it.
+if [ -n "${BINARIO_CONTAINER_SUITE:-}" ]; then
+  suite=$BINARIO_CONTAINER_SUITE
 else
-  bin=$(deploy/build-release.sh 2> >(tail -n 1 >&2))
+  suite=$(deploy/build-release.sh 2> >(tail -n 1 >&2))
 fi
+bin=$suite/bin
 
-say "Assembling the runtime image binario:local"
+say "Assembling the runtime image binario:local (deploy/image/assemble.sh, as the Dockerfile does)"
 work=$(mktemp -d)
 project=binario-container-test
 compose() {
@@ -70,40 +77,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
-rootfs=$work/rootfs
-mkdir -p "$rootfs/usr/local/bin" "$rootfs/etc/ssl/certs" "$rootfs/bin"
-for tool in "${tools[@]}"; do
-  install -s -m 0755 "$bin/$tool" "$rootfs/usr/local/bin/"  # stripped, as in deploy/Dockerfile
-done
-cp /bin/dash "$rootfs/bin/sh"  # health checks are CMD-SHELL
-# Every shared library the executables and the shell link, at the same paths.
-for file in "$rootfs/usr/local/bin/"* "$rootfs/bin/sh"; do
-  ldd "$file" | grep -o '/[^ ]*' || true
-done | sort -u | while read -r library; do
-  mkdir -p "$rootfs$(dirname "$library")"
-  cp -L "$library" "$rootfs$library"
-done
-cp -L /etc/ssl/certs/ca-certificates.crt "$rootfs/etc/ssl/certs/"
+layers=$work/layers
+deploy/image/assemble.sh "$suite" "$layers"
 scripts/install-swagger-ui.sh  # the gateway's /docs page, as the Dockerfile's docs stage adds it
-mkdir -p "$rootfs/usr/share/binario"
-cp -r .tools/swagger-ui "$rootfs/usr/share/binario/swagger-ui"
-# The web app, and the libraries the Dockerfile installs from Debian (libjs-leaflet,
-# libjs-chart.js, node-qrcode-generator), symlinks resolved.
-cp -r clients/web "$rootfs/usr/share/binario/web"
-mkdir -p "$rootfs/usr/share/javascript"
-for library in leaflet chart.js qrcode-generator; do
-  cp -rL "/usr/share/javascript/$library" "$rootfs/usr/share/javascript/"
+mkdir -p "$layers/data/usr/share/binario"
+cp -r .tools/swagger-ui "$layers/data/usr/share/binario/swagger-ui"
+rootfs=$work/rootfs
+mkdir -p "$rootfs"
+for layer in system swift data suite; do
+  cp -a "$layers/$layer/." "$rootfs/"
 done
-mkdir -p "$rootfs/usr/share/binario/demo-network"  # scheduling's first-start timetable, as the Dockerfile copies it
-cp Services/Scheduling/DemoNetwork/*.txt "$rootfs/usr/share/binario/demo-network/"
-cp Services/Ticketing/DemoFares/fares.json "$rootfs/usr/share/binario/demo-fares.json"  # ticketing's fare table
-cp Services/GeoOffers/DemoData/offers.json "$rootfs/usr/share/binario/demo-offers.json"  # geo-offers' demo data
-cp Services/Dispatch/DemoData/zones.json "$rootfs/usr/share/binario/taxi-zones.json"  # dispatch's zones and addresses
-cp Services/Dispatch/DemoData/addresses.json "$rootfs/usr/share/binario/taxi-addresses.json"
-cp Benchmarks/LoadGenerator/mix.json "$rootfs/usr/share/binario/loadgenerator-mix.json"  # the load generator's mix
-printf 'root:x:0:0:root:/root:/usr/sbin/nologin\nbinario:x:10001:10001::/var/lib/binario:/usr/sbin/nologin\n' >"$rootfs/etc/passwd"
-printf 'root:x:0:\nbinario:x:10001:\n' >"$rootfs/etc/group"
-install -d -m 1777 "$rootfs/tmp"
 install -d -o 10001 -g 10001 -m 0750 "$rootfs/var/lib/binario" "$rootfs/etc/binario/certs"
 podman rmi --force binario:local >/dev/null 2>&1 || true
 tar -C "$rootfs" --numeric-owner -c . | podman import \
@@ -113,7 +96,16 @@ tar -C "$rootfs" --numeric-owner -c . | podman import \
   --change 'CMD ["gateway", "--help"]' \
   - binario:local >/dev/null
 image_bytes=$(podman image inspect --format '{{.Size}}' binario:local)
-echo "binario:local: $((image_bytes / 1024 / 1024)) MiB"
+mib() { python3 -c "print(f'{$1 / 1048576:.1f}')"; }
+echo "binario:local: $(mib "$image_bytes") MiB (budget ${image_budget_mib} MiB); its layers, as deploy/Dockerfile copies them:"
+for layer in system swift data suite; do
+  printf '  %-7s %6s MiB\n' "$layer" "$(mib "$(du -sb "$layers/$layer" | cut -f1)")"
+done
+printf '  of which ICU (lib_FoundationICU.so) %s MiB, libBinarioSuite.so %s MiB, the %s executables %s MiB\n' \
+  "$(mib "$(stat -c %s "$layers/swift/usr/local/lib/lib_FoundationICU.so")")" \
+  "$(mib "$(stat -c %s "$layers/suite/usr/local/lib/libBinarioSuite.so")")" \
+  "$(ls "$layers/suite/usr/local/bin" | wc -l)" "$(mib "$(du -sb "$layers/suite/usr/local/bin" | cut -f1)")"
+[ "$image_bytes" -le $((image_budget_mib * 1048576)) ] || fail "the image is $(mib "$image_bytes") MiB, over its ${image_budget_mib} MiB budget"
 
 # Free ports for the gateway's front doors, so a suite running from scripts/run-local.sh is not
 # in the way.
@@ -169,11 +161,18 @@ wait_healthy gateway 60
 cold_start=$(python3 -c "print(f'{$(date +%s.%N) - $started:.1f}')")
 echo "cold start, from no containers to all healthy: $cold_start s"
 
-say "Idle RSS per process"
+say "Idle memory per process: resident (RSS), and its proportional share (PSS: a page the processes share counted once among them)"
+over=""
 for service in identity scheduling ticketing geo-offers dispatch telemetry gateway; do
   pid=$(podman inspect --format '{{.State.Pid}}' "$(container "$service")")
-  echo "$service: $(awk '/^VmRSS/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$pid/status")"
+  rss_kib=$(awk '/^Rss:/ { print $2 }' "/proc/$pid/smaps_rollup")
+  pss_kib=$(awk '/^Pss:/ { print $2 }' "/proc/$pid/smaps_rollup")
+  awk -v s="$service" -v r="$rss_kib" -v p="$pss_kib" 'BEGIN { printf "  %-10s RSS %5.1f MiB  PSS %5.1f MiB\n", s, r / 1024, p / 1024 }'
+  [ "$pss_kib" -le $((idle_pss_budget_mib * 1024)) ] || over="$over $service"
+  pss_total_kib=$((${pss_total_kib:-0} + pss_kib))
 done
+awk -v p="$pss_total_kib" 'BEGIN { printf "  all seven: PSS %.1f MiB\n", p / 1024 }'
+[ -z "$over" ] || fail "idle over ${idle_pss_budget_mib} MiB PSS:$over"
 
 say "register → confirm → login → me through the published gateway port"
 podman cp "$(container certs):/etc/binario/certs/ca.pem" "$work/ca.pem"

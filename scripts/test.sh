@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command (.ci/run runs it; README "The test command" lists its phases and their cost).
 #
-# Two builds are unavoidable — debug for the tests, static release for the containers — and on
+# Two builds are unavoidable — debug for the tests, release for the containers — and on
 # two cores the machine's CPU is the limit, so the phases run in three streams that overlap where
 # one leaves a core idle:
 #
@@ -9,7 +9,7 @@
 #             checked offline → (release build done) → containers under podman
 #   checks    lint → the web app's catalogues and base map → the services' words in Italian →
 #             the C client (ASan build, tests, 40 s of fuzzing)              at nice 10
-#   release   the static release build for the containers                  at nice 5
+#   release   the release build for the containers (deploy/build-release.sh)  at nice 5
 #
 # The Swift fuzzers are not here: their build (Binario's modules under AddressSanitizer and
 # libFuzzer, with every service they reach) was a third full build, and the run passed its budget.
@@ -125,7 +125,7 @@ checks_stream() {
 
 release_stream() {
   renice -n 5 -p "$BASHPID" >/dev/null
-  phase "release build (static, for the containers)" deploy/build-release.sh >/dev/null
+  phase "release build (one shared library, for the containers)" deploy/build-release.sh >/dev/null
 }
 
 # Tests that hang must fail the run rather than eat CI's time, and say which test it was. Serially:

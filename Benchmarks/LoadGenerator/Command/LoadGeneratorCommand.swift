@@ -5,9 +5,8 @@ import Foundation
 
 /// `binario-loadgen`: the five apps' people against a running suite, at a constant arrival rate,
 /// through one of the gateway's front doors (`docs/capacity.md`).
-@main
-struct LoadGeneratorCommand: ParsableCommand, Sendable {
-  static let configuration = CommandConfiguration(
+public struct LoadGeneratorCommand: ParsableCommand, Sendable {
+  public static let configuration = CommandConfiguration(
     commandName: "binario-loadgen",
     abstract: "Plays the five apps' people against a running suite at a constant arrival rate and reports each operation's latency.",
     discussion: """
@@ -75,7 +74,7 @@ struct LoadGeneratorCommand: ParsableCommand, Sendable {
   @Option(help: "Also write the reports as JSON to this file.")
   var json: String?
 
-  func validate() throws {
+  public func validate() throws {
     guard seconds >= 0 else { throw ValidationError("--seconds: \(seconds) is below 0") }
     guard warmUp >= 0 else { throw ValidationError("--warm-up: \(warmUp) is below 0") }
     guard reportEvery > 0 else { throw ValidationError("--report-every: \(reportEvery) is not above 0") }
@@ -85,7 +84,9 @@ struct LoadGeneratorCommand: ParsableCommand, Sendable {
     if findCapacity, seconds == 0 { throw ValidationError("--find-capacity needs --seconds above 0 (each step's length)") }
   }
 
-  func run() throws {
+  public init() {}
+
+  public func run() throws {
     // NIO's event loops as the executor, as the services run: fewer thread hops per call, so
     // more of the two cores is left to the suite.
     try EventLoopConcurrency.run(installing: true) { try await self.generate() }

@@ -10,9 +10,8 @@ import SchedulingService
 /// shared itineraries. Listens on the Binario transport (mutual TLS), keeps `scheduling.sqlite`
 /// in its data directory, loads the timetable folder at first start, and calls identity (who
 /// people are, who is whose friend) with its own certificate.
-@main
-struct SchedulingCommand: EventLoopCommand {
-  static let configuration = CommandConfiguration(
+public struct SchedulingCommand: EventLoopCommand {
+  public static let configuration = CommandConfiguration(
     commandName: "scheduling",
     abstract: "Binario's scheduling service: timetable, live changes, notifications, itineraries."
   )
@@ -25,7 +24,9 @@ struct SchedulingCommand: EventLoopCommand {
   @OptionGroup var identityAddress: IdentityAddressOption
   @OptionGroup var scheduling: SchedulingOptions
 
-  func runOnEventLoops() async throws {
+  public init() {}
+
+  public func runOnEventLoops() async throws {
     try await ServiceRunner.run(
       options: options,
       serviceName: "scheduling",

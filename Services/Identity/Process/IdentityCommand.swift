@@ -9,9 +9,8 @@ import IdentityService
 /// phone verification, roles, friends and contacts, emergency contacts, payment methods,
 /// administration. Listens on the Binario transport (mutual TLS), keeps `identity.sqlite` in its data
 /// directory, and creates its signing key (and, if configured, the first admin) at first start.
-@main
-struct IdentityCommand: EventLoopCommand {
-  static let configuration = CommandConfiguration(
+public struct IdentityCommand: EventLoopCommand {
+  public static let configuration = CommandConfiguration(
     commandName: "identity",
     abstract: "Binario's identity service."
   )
@@ -23,7 +22,9 @@ struct IdentityCommand: EventLoopCommand {
   /// and it keeps events until each has acknowledged them.
   static let eventConsumers = ["scheduling", "geo-offers", "telemetry", "ticketing", "dispatch"]
 
-  func runOnEventLoops() async throws {
+  public init() {}
+
+  public func runOnEventLoops() async throws {
     try await ServiceRunner.run(options: options, serviceName: "identity", additionalSettings: identity.given, transport: .binario) { context in
       let policy = try IdentityOptions.policy(context.additionalSettings)
       let admin = try IdentityOptions.admin(context.additionalSettings)

@@ -11,9 +11,8 @@ import GeoOffersService
 /// `geo-offers.sqlite` in its data directory, calls scheduling (stations, live runs,
 /// notifications) and ticketing (a user's tickets leaving a station) with its own certificate,
 /// and follows identity's account events.
-@main
-struct GeoOffersCommand: EventLoopCommand {
-  static let configuration = CommandConfiguration(
+public struct GeoOffersCommand: EventLoopCommand {
+  public static let configuration = CommandConfiguration(
     commandName: "geo-offers",
     abstract: "Binario's geo-offers service: deals, route offers and places nearby, nearest stations, welcomes."
   )
@@ -24,7 +23,9 @@ struct GeoOffersCommand: EventLoopCommand {
   @OptionGroup var ticketingAddress: TicketingAddressOption
   @OptionGroup var geoOffers: GeoOffersOptions
 
-  func runOnEventLoops() async throws {
+  public init() {}
+
+  public func runOnEventLoops() async throws {
     try await ServiceRunner.run(
       options: options,
       serviceName: "geo-offers",

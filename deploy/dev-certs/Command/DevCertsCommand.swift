@@ -4,9 +4,8 @@ import BinarioWebPush
 import Foundation
 
 /// Creates the development CA and one certificate per Binario process.
-@main
-struct DevCertsCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
+public struct DevCertsCommand: ParsableCommand {
+  public static let configuration = CommandConfiguration(
     commandName: "binario-dev-certs",
     abstract: "Create the development CA and a mutual-TLS certificate for each Binario process.",
     discussion: """
@@ -45,7 +44,7 @@ struct DevCertsCommand: ParsableCommand {
   )
   var webPushKey: String?
 
-  func validate() throws {
+  public func validate() throws {
     let label = Set("abcdefghijklmnopqrstuvwxyz0123456789-")
     guard !namespace.isEmpty, namespace.count <= 63, namespace.allSatisfy(label.contains),
       namespace.first != "-", namespace.last != "-"
@@ -54,7 +53,9 @@ struct DevCertsCommand: ParsableCommand {
     }
   }
 
-  func run() throws {
+  public init() {}
+
+  public func run() throws {
     let directory = URL(fileURLWithPath: out, isDirectory: true).standardizedFileURL
     do {
       let summary = try DevCertificateSet.write(to: directory, force: force)

@@ -11,9 +11,8 @@ import TelemetryService
 /// follows identity's account events (a deleted account's boards are erased). Beside the server
 /// runs the scheduled fetch of the open-data portal sources (configured, and saved by admins;
 /// with async-http-client), retried with backoff, never fatal.
-@main
-struct TelemetryCommand: EventLoopCommand {
-  static let configuration = CommandConfiguration(
+public struct TelemetryCommand: EventLoopCommand {
+  public static let configuration = CommandConfiguration(
     commandName: "telemetry",
     abstract: "Binario's telemetry service: sensor boards' readings beside the regional reference stations."
   )
@@ -23,7 +22,9 @@ struct TelemetryCommand: EventLoopCommand {
   @OptionGroup var schedulingAddress: SchedulingAddressOption
   @OptionGroup var telemetry: TelemetryOptions
 
-  func runOnEventLoops() async throws {
+  public init() {}
+
+  public func runOnEventLoops() async throws {
     try await ServiceRunner.run(
       options: options,
       serviceName: "telemetry",

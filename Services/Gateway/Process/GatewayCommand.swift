@@ -7,9 +7,8 @@ import Logging
 /// `gateway`: the front doors. Listens for clients with server-only TLS (Binario, gRPC over
 /// HTTP/2, HTTP/JSON), checks each call's access token and rate limit, and forwards it over
 /// mutual TLS to the service that owns the method's proto package.
-@main
-struct GatewayCommand: EventLoopCommand {
-  static let configuration = CommandConfiguration(
+public struct GatewayCommand: EventLoopCommand {
+  public static let configuration = CommandConfiguration(
     commandName: "gateway",
     abstract: "Binario's gateway: routes, checks and forwards client calls to the services.",
     discussion: """
@@ -33,7 +32,9 @@ struct GatewayCommand: EventLoopCommand {
   @OptionGroup var options: ServiceOptions
   @OptionGroup var gatewayOptions: GatewayOptions
 
-  func runOnEventLoops() async throws {
+  public init() {}
+
+  public func runOnEventLoops() async throws {
     var defaults = ServiceConfiguration.defaults(serviceName: "gateway")
     defaults.port = GatewaySettings.defaultPort
     defaults.tlsClientAuthentication = .none

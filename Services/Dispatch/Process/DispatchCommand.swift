@@ -10,9 +10,8 @@ import Foundation
 /// `dispatch.sqlite` in its data directory, and calls identity (accounts, cards) and scheduling
 /// (notifications) with its own certificate. Beside the server run the offer timeouts, the
 /// checks for late and silent taxis, the settlement of ended rides and the notification outbox.
-@main
-struct DispatchCommand: EventLoopCommand {
-  static let configuration = CommandConfiguration(
+public struct DispatchCommand: EventLoopCommand {
+  public static let configuration = CommandConfiguration(
     commandName: "dispatch",
     abstract: "Binario's dispatch service: taxis on demand, fair zone queues, drivers' offers and the control room."
   )
@@ -23,7 +22,9 @@ struct DispatchCommand: EventLoopCommand {
   @OptionGroup var dispatch: DispatchOptions
   @OptionGroup var testClock: TestClockOption
 
-  func runOnEventLoops() async throws {
+  public init() {}
+
+  public func runOnEventLoops() async throws {
     try await ServiceRunner.run(
       options: options,
       serviceName: "dispatch",

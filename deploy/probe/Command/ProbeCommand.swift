@@ -7,9 +7,8 @@ import NIOPosix
 ///
 /// For container health checks (compose's `healthcheck`, Docker's `HEALTHCHECK`), so the runtime
 /// image needs no curl; Kubernetes probes use their own `httpGet` instead.
-@main
-struct ProbeCommand: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(
+public struct ProbeCommand: AsyncParsableCommand {
+  public static let configuration = CommandConfiguration(
     commandName: "binario-probe",
     abstract: "Exit 0 if a Binario process's health endpoint answers 200, 1 otherwise.",
     discussion: """
@@ -23,12 +22,14 @@ struct ProbeCommand: AsyncParsableCommand {
   @Option(help: "Seconds to wait for the whole exchange.")
   var timeout: Double = 3
 
-  func validate() throws {
+  public func validate() throws {
     _ = try ProbeTarget(parsing: url)
     guard timeout > 0, timeout <= 60 else { throw ValidationError("--timeout must be between 0 and 60 seconds") }
   }
 
-  func run() async throws {
+  public init() {}
+
+  public func run() async throws {
     let target = try ProbeTarget(parsing: url)
     do {
       let status = try await Self.status(of: target, timeout: .nanoseconds(Int64(timeout * 1e9)))

@@ -10,9 +10,8 @@ import TicketingService
 /// friends. Listens on the Binario transport (mutual TLS), keeps `ticketing.sqlite` in its data
 /// directory, and calls identity (cards, friends, names) and scheduling (runs, followers,
 /// notifications) with its own certificate.
-@main
-struct TicketingCommand: EventLoopCommand {
-  static let configuration = CommandConfiguration(
+public struct TicketingCommand: EventLoopCommand {
+  public static let configuration = CommandConfiguration(
     commandName: "ticketing",
     abstract: "Binario's ticketing service: tickets, wallet, validation, subscriptions."
   )
@@ -24,7 +23,9 @@ struct TicketingCommand: EventLoopCommand {
   @OptionGroup var geoOffersAddress: GeoOffersAddressOption
   @OptionGroup var ticketing: TicketingOptions
 
-  func runOnEventLoops() async throws {
+  public init() {}
+
+  public func runOnEventLoops() async throws {
     try await ServiceRunner.run(
       options: options,
       serviceName: "ticketing",
