@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 configuration=debug
 [ "${1:-}" = "--release" ] && configuration=release
 
-scripts/install-system-packages.sh
+scripts/install-system-packages.sh curl
 echo "Building ($configuration)..."
 swift build -c "$configuration"
 bin=$(swift build -c "$configuration" --show-bin-path)
@@ -48,32 +48,50 @@ stop_all() {
 }
 trap stop_all INT TERM EXIT
 
-# start <name> <port> <metrics port> [extra flags...]: starts a process and waits until it
-# logs that it is listening (or exits, which ends the script with its log).
+names=() metrics_ports=()
+# start <name> <port> <metrics port> [extra flags...]: starts a process in the background. All
+# seven start at once: none waits for another to start, each calls the others when it needs them
+# (its clients connect, and its event subscriptions read, once the other answers).
 start() {
   local name=$1 port=$2 metrics=$3
   shift 3
-  local log=$dev/logs/$name.log
   mkdir -p "$dev/data/$name"
   "$bin/$name" \
     --host 127.0.0.1 --port "$port" \
     --tls-certificate "$certs/$name.pem" --tls-private-key "$certs/$name.key" --tls-trusted-ca "$certs/ca.pem" \
     --data-directory "$dev/data/$name" --metrics-host 127.0.0.1 --metrics-port "$metrics" \
-    --log-format human "$@" >"$log" 2>&1 &
-  local pid=$!
-  pids+=("$pid")
-  until grep -q "listening" "$log" 2>/dev/null; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      echo "$name failed to start; its log ($log):" >&2
-      tail -n 30 "$log" >&2
-      exit 1
-    fi
-    sleep 0.2
-  done
-  echo "  $name listening on 127.0.0.1:$port (log: $log)"
+    --log-format human "$@" >"$dev/logs/$name.log" 2>&1 &
+  pids+=("$!")
+  names+=("$name")
+  metrics_ports+=("$metrics")
 }
 
+# wait_ready: until every process's /readyz answers 200; a process that exits first ends the
+# script with its log. Prints how long the suite took from its first start.
+wait_ready() {
+  local i waiting=("${!names[@]}") still
+  while [ ${#waiting[@]} -gt 0 ]; do
+    still=()
+    for i in "${waiting[@]}"; do
+      if curl --silent --fail --max-time 1 "http://127.0.0.1:${metrics_ports[$i]}/readyz" >/dev/null 2>&1; then
+        echo "  ${names[$i]} ready (log: $dev/logs/${names[$i]}.log)"
+      elif ! kill -0 "${pids[$i]}" 2>/dev/null; then
+        echo "${names[$i]} failed to start; its log ($dev/logs/${names[$i]}.log):" >&2
+        tail -n 30 "$dev/logs/${names[$i]}.log" >&2
+        exit 1
+      else
+        still+=("$i")
+      fi
+    done
+    waiting=(${still[@]+"${still[@]}"})
+    [ ${#waiting[@]} -eq 0 ] || sleep 0.05
+  done
+  echo "All ${#names[@]} processes ready in $(awk -v s="$starting" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }') s."
+}
+
+scripts/install-swagger-ui.sh
 echo "Starting the suite..."
+starting=$(date +%s.%N)
 BINARIO_ADMIN_EMAIL=$admin_email BINARIO_ADMIN_PASSWORD=$admin_password \
   start identity 7101 9101
 # The demo network (Services/Scheduling/DemoNetwork) is loaded at scheduling's first start.
@@ -81,7 +99,7 @@ BINARIO_WEB_PUSH_PRIVATE_KEY=$(cat "$dev/web-push-private-key") \
   start scheduling 7102 9102 --identity-address 127.0.0.1:7101 --timetable-folder Services/Scheduling/DemoNetwork
 # The demo fare table (Services/Ticketing/DemoFares) is loaded when it differs from the one in force.
 # Ticketing asks geo-offers for route offers (and geo-offers asks ticketing for tickets at a
-# station): it starts first and quotes the full fare until geo-offers answers.
+# station): it quotes the full fare while geo-offers does not answer.
 start ticketing 7103 9103 --identity-address 127.0.0.1:7101 --scheduling-address 127.0.0.1:7102 \
   --fare-table Services/Ticketing/DemoFares/fares.json --geo-offers-address 127.0.0.1:7104
 # The demo shops, deals, places and route offers (Services/GeoOffers/DemoData) are loaded at
@@ -96,11 +114,11 @@ start dispatch 7105 9105 --identity-address 127.0.0.1:7101 --scheduling-address 
 # Telemetry: sensor boards' readings beside the regional reference stations (its demo data is
 # imported through the gateway below, as a user would).
 start telemetry 7106 9106 --identity-address 127.0.0.1:7101 --scheduling-address 127.0.0.1:7102
-scripts/install-swagger-ui.sh
 start gateway 7100 9100 --tls-client-authentication none --upstream identity=127.0.0.1:7101 \
   --upstream scheduling=127.0.0.1:7102 --upstream ticketing=127.0.0.1:7103 --upstream geo-offers=127.0.0.1:7104 \
   --upstream dispatch=127.0.0.1:7105 --upstream telemetry=127.0.0.1:7106 \
   --grpc-port 7110 --http-port 7443 --docs-folder .tools/swagger-ui --web-folder clients/web
+wait_ready
 
 export BINARIO_GATEWAY=localhost:7100 BINARIO_CA=$PWD/$certs/ca.pem
 cli() { "$bin/binario" "$@"; }

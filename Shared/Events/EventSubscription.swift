@@ -1,5 +1,6 @@
 import BinarioDomain
 import BinarioProto
+import BinarioTransport
 import Foundation
 import GRPCCore
 import Logging
@@ -67,6 +68,7 @@ public struct EventSubscription<Transport: ClientTransport>: Service {
     status.setLost(try await cursors.lost(from: producer))
     try await cancelWhenGracefulShutdown {
       var failures = 0
+      var everConnected = false
       while !Task.isCancelled {
         var progressed = false
         do {
@@ -76,11 +78,13 @@ public struct EventSubscription<Transport: ClientTransport>: Service {
         } catch {
           if Task.isCancelled { return }
           progressed = self.status.appliedSinceConnect > 0
-          self.logger.warning(
+          self.logger.log(
+            level: PeerFailureLog.level(attempt: failures + 1, peerAnsweredBefore: everConnected || self.status.isConnected),
             "cannot follow \(self.producer)'s events; retrying",
             metadata: ["producer": "\(self.producer)", "error": "\(error)"]
           )
         }
+        everConnected = everConnected || self.status.isConnected
         self.status.setConnected(false)
         failures = progressed ? 1 : failures + 1
         // Cancelled while waiting (the service is stopping): the loop ends, not an error, or a

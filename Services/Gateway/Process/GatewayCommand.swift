@@ -62,6 +62,13 @@ public struct GatewayCommand: EventLoopCommand {
       for (index, service) in gateway.backgroundServices.enumerated() {
         context.addService(service, name: "gateway-identity-\(index)")
       }
+      if !gateway.backgroundServices.isEmpty {
+        // Ready once it can check a token: the suite's processes start at once, and until
+        // identity answers every signed-in call would be refused.
+        context.readiness.add("identity-signing-keys") {
+          gateway.signingKeys.verifier == nil ? "identity's signing keys are not loaded yet" : nil
+        }
+      }
       let limits = settings.frontDoorLimits
       let listener = try FrameListenerService(
         configuration: context.configuration,

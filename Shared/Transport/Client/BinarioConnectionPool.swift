@@ -292,18 +292,19 @@ public final class BinarioConnectionPool: Sendable {
 
   private func connectFailed(slot: Int, _ error: any Error) {
     let reason = ConnectFailureReason.describe(error)
-    let (waiters, delay) = self.state.withLockedValue { state -> ([Waiter], Duration?) in
-      guard !state.isShutDown else { return ([], nil) }
+    let (waiters, delay, level) = self.state.withLockedValue { state -> ([Waiter], Duration?, Logger.Level) in
+      guard !state.isShutDown else { return ([], nil, .debug) }
       state.slots[slot] = .backingOff(lastError: reason)
       state.failures += 1
       let delay = self.backoff(afterFailures: state.failures)
       // Waiters that asked to wait for readiness stay for the next attempt; the others fail now.
       let failing = state.waiters.filter { !$0.value.waitForReady }
       for id in failing.keys { state.waiters.removeValue(forKey: id) }
-      return (Array(failing.values), delay)
+      let level = PeerFailureLog.level(attempt: state.failures, peerAnsweredBefore: state.connectionsMade > 0)
+      return (Array(failing.values), delay, level)
     }
     self.logger.log(
-      level: self.peerName == nil ? .debug : .warning,
+      level: self.peerName == nil ? .debug : level,
       "connection attempt failed",
       metadata: ["peer": "\(self.peerName ?? "")", "target": "\(self.target)", "error": "\(reason)"]
     )

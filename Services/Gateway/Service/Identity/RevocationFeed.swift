@@ -49,7 +49,11 @@ public struct RevocationFeed: Service {
             metadata: ["code": "\(end.statusCode)", "message": "\(end.statusMessage)"]
           )
         } catch {
-          self.logger.warning("cannot follow identity's revocation feed; retrying", metadata: ["error": "\(error)"])
+          self.logger.log(
+            level: PeerFailureLog.level(attempt: failures + 1, peerAnsweredBefore: received.value > 0),
+            "cannot follow identity's revocation feed; retrying",
+            metadata: ["error": "\(error)"]
+          )
         }
         failures = received.value > 0 ? 1 : failures + 1
         // Cancelled while waiting (the gateway is stopping): the loop ends, not an error.

@@ -62,7 +62,8 @@ public struct SigningKeysFetcher: Service {
       } catch {
         failures += 1
         let delay = self.backoff.delay(afterFailures: failures)
-        self.logger.warning(
+        self.logger.log(
+          level: PeerFailureLog.level(attempt: failures, peerAnsweredBefore: self.store.verifier != nil),
           "cannot fetch identity's signing keys; retrying",
           metadata: ["error": "\(error)", "retry-in": "\(delay)"]
         )

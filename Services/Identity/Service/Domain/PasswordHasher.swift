@@ -13,14 +13,16 @@ import _CryptoExtras
 /// meanwhile: from a request's task, call it through ``inBackground(_:)``.
 public struct PasswordHasher: Sendable {
   public let parameters: ScryptParameters
-  /// A hash of a random password with ``parameters``: ``verifyAgainstNothing(_:)`` checks against
-  /// it so that an unknown email costs what a wrong password costs.
+  /// A stored hash with ``parameters``, a random salt and a random key, which no password
+  /// derives: ``verifyAgainstNothing(_:)`` checks against it so that an unknown email costs what a
+  /// wrong password costs (the derivation is the cost; the key is only compared). Made without
+  /// deriving, so a process starts without spending a derivation on it.
   private let dummyHash: String
 
   public init(parameters: ScryptParameters) {
     precondition(parameters.isValid, "invalid scrypt parameters \(parameters)")
     self.parameters = parameters
-    self.dummyHash = Self.hash(UUID().uuidString, parameters: parameters)
+    self.dummyHash = Self.encode(parameters: parameters, salt: Self.randomBytes(16), key: Self.randomBytes(32))
   }
 
   /// A new salted hash of `password`.
@@ -77,16 +79,23 @@ public struct PasswordHasher: Sendable {
   // MARK: -
 
   private static func hash(_ password: String, parameters: ScryptParameters) -> String {
-    var salt = [UInt8](repeating: 0, count: 16)
-    var generator = SystemRandomNumberGenerator()
-    for index in salt.indices { salt[index] = generator.next() }
+    let salt = randomBytes(16)
     guard let key = derive(password, salt: salt, parameters: parameters, length: 32) else {
       preconditionFailure("scrypt refused valid parameters \(parameters)")
     }
-    return [
+    return encode(parameters: parameters, salt: salt, key: key)
+  }
+
+  private static func encode(parameters: ScryptParameters, salt: [UInt8], key: [UInt8]) -> String {
+    [
       "scrypt", "\(parameters.rounds)", "\(parameters.blockSize)", "\(parameters.parallelism)",
       Data(salt).base64EncodedString(), Data(key).base64EncodedString(),
     ].joined(separator: "$")
+  }
+
+  private static func randomBytes(_ count: Int) -> [UInt8] {
+    var generator = SystemRandomNumberGenerator()
+    return (0 ..< count).map { _ in generator.next() }
   }
 
   private static func derive(_ password: String, salt: [UInt8], parameters: ScryptParameters, length: Int) -> [UInt8]? {
