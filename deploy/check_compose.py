@@ -16,38 +16,16 @@ SERVICES = {"certs", "identity", "scheduling", "ticketing", "geo-offers", "dispa
 # Services that run only when their profile is asked for (`--profile loadgenerator`).
 OPTIONAL = {"loadgenerator"}
 # service -> (metrics port its health check asks, the services it waits on and how)
+# service -> the metrics port its health check asks. Each waits only for certs: the suite's
+# processes start at once and each is ready when what it needs answers (deploy/README.md).
 LONG_RUNNING = {
-    "identity": ("9101", {"certs": "service_completed_successfully"}),
-    "scheduling": ("9102", {"certs": "service_completed_successfully", "identity": "service_healthy"}),
-    "ticketing": (
-        "9103",
-        {"certs": "service_completed_successfully", "identity": "service_healthy", "scheduling": "service_healthy"},
-    ),
-    "geo-offers": (
-        "9104",
-        {
-            "certs": "service_completed_successfully",
-            "identity": "service_healthy",
-            "scheduling": "service_healthy",
-            "ticketing": "service_healthy",
-        },
-    ),
-    "dispatch": (
-        "9105",
-        {"certs": "service_completed_successfully", "identity": "service_healthy", "scheduling": "service_healthy"},
-    ),
-    "telemetry": ("9106", {"certs": "service_completed_successfully", "identity": "service_healthy"}),
-    "gateway": (
-        "9100",
-        {
-            "identity": "service_healthy",
-            "scheduling": "service_healthy",
-            "ticketing": "service_healthy",
-            "geo-offers": "service_healthy",
-            "dispatch": "service_healthy",
-            "telemetry": "service_healthy",
-        },
-    ),
+    "identity": "9101",
+    "scheduling": "9102",
+    "ticketing": "9103",
+    "geo-offers": "9104",
+    "dispatch": "9105",
+    "telemetry": "9106",
+    "gateway": "9100",
 }
 STATEFUL = {
     "identity": "identity-data",
@@ -88,15 +66,18 @@ for name, service in services.items():
     for key in service.get("environment", {}) or {}:
         check(key.startswith("BINARIO_"), f"{name}: setting {key} is not a BINARIO_* variable")
 
-for name, (metrics_port, dependencies) in LONG_RUNNING.items():
+for name, metrics_port in LONG_RUNNING.items():
     service = services.get(name, {})
     environment = service.get("environment", {}) or {}
     test = " ".join(service.get("healthcheck", {}).get("test", []))
     check(f"http://127.0.0.1:{metrics_port}/readyz" in test, f"{name}: health check must ask /readyz on {metrics_port}, is {test!r}")
     check(environment.get("BINARIO_METRICS_PORT") == metrics_port, f"{name}: BINARIO_METRICS_PORT must be {metrics_port}")
-    for dependency, condition in dependencies.items():
-        depends = service.get("depends_on", {}).get(dependency, {})
-        check(depends.get("condition") == condition, f"{name}: must depend on {dependency} with condition {condition}")
+    depends_on = service.get("depends_on", {})
+    check(
+        {dependency: how.get("condition") for dependency, how in depends_on.items()} == {"certs": "service_completed_successfully"},
+        f"{name}: must wait for certs only (service_completed_successfully), not {depends_on}",
+    )
+    check(service.get("healthcheck", {}).get("start_interval") == "500ms", f"{name}: health check must run every 500ms while starting")
     check(service.get("restart") == "unless-stopped", f"{name}: restart must be unless-stopped")
     grace = float(environment.get("BINARIO_SHUTDOWN_GRACE_PERIOD", "20"))
     stop = service.get("stop_grace_period", "10s")
