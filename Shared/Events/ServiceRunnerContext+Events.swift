@@ -2,15 +2,27 @@ import BinarioDomain
 import BinarioProto
 import BinarioServiceKit
 import GRDB
+import Metrics
 
 extension ServiceRunnerContext {
   /// Serves `log` to its consumers (return the handler with the service's own), prunes it every
-  /// hour (``EventLog/prune()``), and ends its streams at graceful shutdown.
+  /// hour (``EventLog/prune()``), ends its streams at graceful shutdown, and every 15 seconds
+  /// tells how many events each consumer has not acknowledged yet
+  /// (`binario_events_consumer_behind{consumer}`, which `deploy/monitoring`'s alerts watch).
   public func addEventLog(_ log: EventLog) -> EventLogHandler {
     onGracefulShutdown { log.outbox.close() }
     addJob(
       PeriodicJob("event-log-pruning", every: .seconds(3600), logger: logger) {
         try await log.prune()
+        return nil
+      }
+    )
+    let behind = Dictionary(
+      uniqueKeysWithValues: log.consumers.map { ($0, Gauge(label: "binario_events_consumer_behind", dimensions: [("consumer", $0)])) }
+    )
+    addJob(
+      PeriodicJob("event-log-progress", every: .seconds(15), logger: logger) {
+        for progress in try await log.progress() { behind[progress.consumer]?.record(progress.behind) }
         return nil
       }
     )

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Prometheus
 import ServiceLifecycle
@@ -25,7 +26,7 @@ struct MetricsHTTPServerTests {
       let metrics = try await exchangeHTTP("GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n", with: address)
       #expect(metrics.hasPrefix("HTTP/1.1 200 OK\r\n"))
       #expect(metrics.lowercased().contains("content-type: text/plain; version=0.0.4"))
-      #expect(metrics.contains("\r\n\r\n# HELP rides_total Rides booked.\n# TYPE rides_total counter\n"))
+      #expect(metrics.contains("\n# HELP rides_total Rides booked.\n# TYPE rides_total counter\n"))
       #expect(metrics.contains(#"rides_total{zone="milano"} 3"#))
 
       let other = try await exchangeHTTP("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n", with: address)
@@ -95,6 +96,45 @@ struct MetricsHTTPServerTests {
 
       let post = try await exchangeHTTP("POST /livez HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n", with: address)
       #expect(post.hasPrefix("HTTP/1.1 405 Method Not Allowed\r\n"))
+
+      await group.triggerGracefulShutdown()
+      try await tasks.next()
+    }
+  }
+
+  @Test("A scrape says whether the process is ready and how much room its data directory's file system has", .timeLimit(.minutes(1)))
+  func scrapeTimeGauges() async throws {
+    let readiness = Readiness()
+    let listener = ListenerState()
+    readiness.add("server", listener: listener)
+    let server = MetricsHTTPServer(
+      host: "127.0.0.1",
+      port: 0,
+      registry: PrometheusCollectorRegistry(),
+      readiness: readiness,
+      dataDirectory: FileManager.default.temporaryDirectory.path,
+      logger: Logger(label: "test")
+    )
+    let group = ServiceGroup(services: [server], logger: Logger(label: "test"))
+    try await withThrowingTaskGroup(of: Void.self) { tasks in
+      tasks.addTask { try await group.run() }
+      let address = try await server.listeningAddress()
+      func gauge(_ name: String, in text: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix("\(name) ") }.flatMap { Double($0.split(separator: " ")[1]) }
+      }
+
+      let starting = try await exchangeHTTP("GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n", with: address)
+      #expect(gauge("binario_ready", in: starting) == 0)
+      listener.advance(to: .listening)
+      let ready = try await exchangeHTTP("GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n", with: address)
+      #expect(gauge("binario_ready", in: ready) == 1)
+
+      var stats = statvfs()
+      #expect(statvfs(FileManager.default.temporaryDirectory.path, &stats) == 0)
+      let size = try #require(gauge("binario_data_volume_size_bytes", in: ready))
+      let available = try #require(gauge("binario_data_volume_available_bytes", in: ready))
+      #expect(size == Double(stats.f_blocks) * Double(stats.f_frsize))
+      #expect(available > 0 && available <= size)
 
       await group.triggerGracefulShutdown()
       try await tasks.next()

@@ -11,6 +11,7 @@ import Testing
 struct BridgedClientCallTests {
   private func makeCall(timeout: Duration? = nil, on loop: NIOAsyncTestingEventLoop) -> BridgedClientCall {
     BridgedClientCall(
+      door: .grpc,
       method: "/binario.identity.v1.Identity/GetMe",
       metadata: [],
       timeout: timeout,
@@ -141,6 +142,7 @@ struct BridgedClientCallTests {
   @Test func writabilityFollowsWhatTheClientHasTaken() async throws {
     let loop = NIOAsyncTestingEventLoop()
     let call = BridgedClientCall(
+      door: .grpc,
       method: "/m.v1.S/M",
       metadata: [],
       timeout: nil,

@@ -20,7 +20,7 @@ struct MetricsTests {
     var buffer: [UInt8] = []
     registry.emit(into: &buffer)
     let text = String(decoding: buffer, as: UTF8.self)
-    #expect(text.contains(#"gateway_calls_total{upstream="echo",code="OK"} 2"#))
-    #expect(text.contains(#"gateway_call_duration_seconds_count{upstream="echo"} 2"#))
+    #expect(text.contains(#"gateway_calls_total{door="binario",upstream="echo",code="OK"} 2"#))
+    #expect(text.contains(#"gateway_call_duration_seconds_count{door="binario",upstream="echo"} 2"#))
   }
 }

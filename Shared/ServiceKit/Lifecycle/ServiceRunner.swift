@@ -135,6 +135,7 @@ public enum ServiceRunner {
       port: metricsPort,
       registry: registry,
       readiness: readiness,
+      dataDirectory: configuration.dataDirectory,
       logger: logger
     )
     let member = ServiceGroupConfiguration.ServiceConfiguration(

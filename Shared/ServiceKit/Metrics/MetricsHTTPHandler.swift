@@ -3,7 +3,7 @@ import NIOHTTP1
 import Prometheus
 
 /// Answers one HTTP/1.1 request per connection, then closes it:
-/// - `GET /metrics`: the registry in Prometheus text format;
+/// - `GET /metrics`: the registry in Prometheus text format, its ``ScrapeTimeGauges`` updated first;
 /// - `GET /livez`: 200 `ok` (the process answers);
 /// - `GET /readyz`: 200 `ready`, or 503 with one line per failing ``Readiness`` check; then a
 ///   `note:` line per ``Readiness`` note that has something to say;
@@ -18,12 +18,14 @@ final class MetricsHTTPHandler: ChannelInboundHandler {
 
   private let registry: PrometheusCollectorRegistry
   private let readiness: Readiness
+  private let gauges: ScrapeTimeGauges
   private var head: HTTPRequestHead?
   private var responded = false
 
-  init(registry: PrometheusCollectorRegistry, readiness: Readiness) {
+  init(registry: PrometheusCollectorRegistry, readiness: Readiness, gauges: ScrapeTimeGauges) {
     self.registry = registry
     self.readiness = readiness
+    self.gauges = gauges
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -56,6 +58,7 @@ final class MetricsHTTPHandler: ChannelInboundHandler {
     }
     switch path {
     case "/metrics":
+      self.gauges.update()
       return Response(status: .ok, contentType: Self.contentType, body: self.registry.emitToBuffer())
     case "/livez":
       return Response(status: .ok, body: Array("ok\n".utf8))

@@ -19,6 +19,7 @@ public final class MetricsHTTPServer: Service, Sendable {
   private let port: Int
   private let registry: PrometheusCollectorRegistry
   private let readiness: Readiness
+  private let gauges: ScrapeTimeGauges
   private let group: any EventLoopGroup
   private let logger: Logger
   private let boundAddress = OnceValue<SocketAddress>()
@@ -29,6 +30,7 @@ public final class MetricsHTTPServer: Service, Sendable {
     port: Int,
     registry: PrometheusCollectorRegistry,
     readiness: Readiness = Readiness(),
+    dataDirectory: String? = nil,
     group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
     logger: Logger
   ) {
@@ -36,6 +38,7 @@ public final class MetricsHTTPServer: Service, Sendable {
     self.port = port
     self.registry = registry
     self.readiness = readiness
+    self.gauges = ScrapeTimeGauges(registry: registry, readiness: readiness, dataDirectory: dataDirectory)
     self.group = group
     self.logger = logger
   }
@@ -50,11 +53,11 @@ public final class MetricsHTTPServer: Service, Sendable {
     do {
       channel = try await ServerBootstrap(group: self.group)
         .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-        .childChannelInitializer { [registry, readiness, weak self] child in
+        .childChannelInitializer { [registry, readiness, gauges, weak self] child in
           self?.track(child)
           return child.eventLoop.makeCompletedFuture {
             try child.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-            try child.pipeline.syncOperations.addHandler(MetricsHTTPHandler(registry: registry, readiness: readiness))
+            try child.pipeline.syncOperations.addHandler(MetricsHTTPHandler(registry: registry, readiness: readiness, gauges: gauges))
           }
         }
         .bind(host: self.host, port: self.port)

@@ -9,6 +9,7 @@ import Tracing
 struct CallLog: Sendable {
   let logger: Logger
   let metrics: GatewayMetrics?
+  let door: GatewayDoor
   let requestID: String
   let method: String
   /// The upstream the call goes to; `gateway` for calls the gateway answers itself.
@@ -20,9 +21,10 @@ struct CallLog: Sendable {
   /// that could carry the span as its `ServiceContext`.
   private let traceFields: Logger.Metadata
 
-  init(logger: Logger, metrics: GatewayMetrics?, requestID: String, method: String, upstream: String, span: any Span) {
+  init(logger: Logger, metrics: GatewayMetrics?, door: GatewayDoor, requestID: String, method: String, upstream: String, span: any Span) {
     self.logger = logger
     self.metrics = metrics
+    self.door = door
     self.requestID = requestID
     self.method = method
     self.upstream = upstream
@@ -35,7 +37,7 @@ struct CallLog: Sendable {
   /// the end of its span.
   func ended(code: Int32, message: String) {
     let duration = ContinuousClock.now - self.started
-    self.metrics?.record(upstream: self.upstream, code: code, duration: duration)
+    self.metrics?.record(door: self.door, upstream: self.upstream, code: code, duration: duration)
     self.logger.log(
       level: .info,
       "call ended",

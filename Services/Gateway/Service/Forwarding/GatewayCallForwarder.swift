@@ -91,14 +91,14 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
           code: WireStatusCode.resourceExhausted,
           message: "the call's metadata is \(metadataSize) bytes; the gateway takes at most \(Self.maximumMetadataSize)"
         ),
-        log: self.log(requestID, call.method, upstream: "gateway", span: span),
+        log: self.log(call, requestID, upstream: "gateway", span: span),
         language: language
       )
       return
     }
 
     if GatewayHealth.handles(call.method) {
-      self.health.accept(call, log: self.log(requestID, call.method, upstream: "gateway", span: span))
+      self.health.accept(call, log: self.log(call, requestID, upstream: "gateway", span: span))
       return
     }
 
@@ -108,12 +108,12 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
       self.refuse(
         call,
         GatewayRefusal(code: WireStatusCode.unimplemented, message: "no service behind this gateway serves \(call.method)"),
-        log: self.log(requestID, call.method, upstream: "gateway", span: span),
+        log: self.log(call, requestID, upstream: "gateway", span: span),
         language: language
       )
       return
     }
-    let log = self.log(requestID, call.method, upstream: upstreamName, span: span)
+    let log = self.log(call, requestID, upstream: upstreamName, span: span)
 
     let decision = self.authorizer.authorize(method: call.method, authorization: metadata.firstText("authorization"))
     let clientIP = ClientAddress.ip(fromPeerDescription: call.peer.remoteAddress)
@@ -167,8 +167,16 @@ public final class GatewayCallForwarder: BinarioCallAcceptor {
     )
   }
 
-  private func log(_ requestID: String, _ method: String, upstream: String, span: any Span) -> CallLog {
-    CallLog(logger: self.logger, metrics: self.metrics, requestID: requestID, method: method, upstream: upstream, span: span)
+  private func log(_ call: any GatewayClientCall, _ requestID: String, upstream: String, span: any Span) -> CallLog {
+    CallLog(
+      logger: self.logger,
+      metrics: self.metrics,
+      door: call.door,
+      requestID: requestID,
+      method: call.method,
+      upstream: upstream,
+      span: span
+    )
   }
 
   /// Ends `call` with `refusal`: its English words as the status message, and the same words in

@@ -11,6 +11,8 @@ import NIOCore
 /// with ``onEvent(_:)`` (earlier ones are kept and replayed); answers may be sent from the loop;
 /// nothing is delivered after ``end(_:)``.
 public protocol GatewayClientCall: AnyObject, Sendable {
+  /// The front door the call came through (the `door` label of the gateway's metrics).
+  var door: GatewayDoor { get }
   /// The full method name, e.g. `/binario.identity.v1.Identity/Login`.
   var method: String { get }
   var metadata: WireMetadata { get }
@@ -33,4 +35,13 @@ public protocol GatewayClientCall: AnyObject, Sendable {
   func setReadPaused(_ paused: Bool)
 }
 
-extension BinarioServerCall: GatewayClientCall {}
+extension BinarioServerCall: GatewayClientCall {
+  public var door: GatewayDoor { .binario }
+}
+
+/// The gateway's front doors.
+public enum GatewayDoor: String, Sendable, CaseIterable {
+  case binario
+  case grpc
+  case httpJSON = "http-json"
+}

@@ -4,41 +4,51 @@ import Synchronization
 
 /// What the gateway records for Prometheus:
 ///
-/// - `gateway_calls_total{upstream, code}`: calls by upstream (`identity`; `gateway` for calls
-///   the gateway answered itself: unknown routes, refusals, health) and status code name;
-/// - `gateway_call_duration_seconds{upstream}`: from the call's `Open` to its `End`.
+/// - `gateway_calls_total{door, upstream, code}`: calls by front door (`binario`, `grpc`,
+///   `http-json`), upstream (`identity`; `gateway` for calls the gateway answered itself: unknown
+///   routes, refusals, health) and status code name;
+/// - `gateway_call_duration_seconds{door, upstream}`: from the call's `Open` to its `End`.
 public final class GatewayMetrics: Sendable {
   private let registry: PrometheusCollectorRegistry
   /// The metrics already made, by labels: asking the registry takes its lock and builds the
   /// label set on every call, which the gateway would do for each call it forwards.
-  private let made = Mutex<(counters: [CounterLabels: Counter], histograms: [String: DurationHistogram])>(([:], [:]))
+  private let made = Mutex<(counters: [CounterLabels: Counter], histograms: [HistogramLabels: DurationHistogram])>(([:], [:]))
 
   private struct CounterLabels: Hashable {
+    var door: GatewayDoor
     var upstream: String
     var code: Int32
+  }
+
+  private struct HistogramLabels: Hashable {
+    var door: GatewayDoor
+    var upstream: String
   }
 
   public init(registry: PrometheusCollectorRegistry) {
     self.registry = registry
   }
 
-  func record(upstream: String, code: Int32, duration: Duration) {
+  func record(door: GatewayDoor, upstream: String, code: Int32, duration: Duration) {
     let (counter, histogram) = self.made.withLock { made in
-      let labels = CounterLabels(upstream: upstream, code: code)
-      if let counter = made.counters[labels], let histogram = made.histograms[upstream] {
+      let labels = CounterLabels(door: door, upstream: upstream, code: code)
+      let histogramLabels = HistogramLabels(door: door, upstream: upstream)
+      if let counter = made.counters[labels], let histogram = made.histograms[histogramLabels] {
         return (counter, histogram)
       }
       let counter = self.registry.makeCounter(
         descriptor: Self.calls,
-        labels: [("upstream", upstream), ("code", StatusCodeName.of(code))]
+        labels: [("door", door.rawValue), ("upstream", upstream), ("code", StatusCodeName.of(code))]
       )
-      let histogram = self.registry.makeDurationHistogram(
-        descriptor: Self.latency,
-        labels: [("upstream", upstream)],
-        buckets: MetricsServerInterceptor.latencyBuckets
-      )
+      let histogram =
+        made.histograms[histogramLabels]
+        ?? self.registry.makeDurationHistogram(
+          descriptor: Self.latency,
+          labels: [("door", door.rawValue), ("upstream", upstream)],
+          buckets: MetricsServerInterceptor.latencyBuckets
+        )
       made.counters[labels] = counter
-      made.histograms[upstream] = histogram
+      made.histograms[histogramLabels] = histogram
       return (counter, histogram)
     }
     counter.increment()
@@ -51,7 +61,7 @@ public final class GatewayMetrics: Sendable {
       namespace: "gateway",
       metricName: "calls",
       unitName: "total",
-      helpText: "Calls the gateway ended, by upstream and status code."
+      helpText: "Calls the gateway ended, by front door, upstream and status code."
     )
   }
 
@@ -60,7 +70,7 @@ public final class GatewayMetrics: Sendable {
       namespace: "gateway",
       metricName: "call_duration",
       unitName: "seconds",
-      helpText: "Time from a call's Open to its End at the gateway, by upstream."
+      helpText: "Time from a call's Open to its End at the gateway, by front door and upstream."
     )
   }
 }

@@ -149,6 +149,7 @@ public final class GRPCFrontDoor: Service, Sendable {
       wire.append(entry)
     }
     let call = BridgedClientCall(
+      door: .grpc,
       method: method,
       metadata: wire,
       timeout: requestMetadata.grpcTimeout,

@@ -144,6 +144,7 @@ struct HTTPFrontDoorResponder: HTTPResponder {
     metadata.append(.text(GatewayRequestID.key, doorRequestID))
     let channel = context.channel
     let call = BridgedClientCall(
+      door: .httpJSON,
       method: route.rpc,
       metadata: metadata,
       timeout: route.serverStreaming ? nil : self.requestTimeout,

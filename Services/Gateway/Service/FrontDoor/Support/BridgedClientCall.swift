@@ -26,6 +26,7 @@ public final class BridgedClientCall: GatewayClientCall {
   /// Unwritten response bytes above which ``isWritable`` is false.
   static let highWaterBytes = 256 * 1024
 
+  public let door: GatewayDoor
   public let method: String
   public let metadata: WireMetadata
   public let timeout: Duration?
@@ -52,6 +53,7 @@ public final class BridgedClientCall: GatewayClientCall {
   }
 
   public init(
+    door: GatewayDoor,
     method: String,
     metadata: WireMetadata,
     timeout: Duration?,
@@ -59,6 +61,7 @@ public final class BridgedClientCall: GatewayClientCall {
     eventLoop: any EventLoop,
     maximumPayloadSize: Int
   ) {
+    self.door = door
     self.method = method
     self.metadata = metadata
     self.timeout = timeout
