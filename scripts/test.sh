@@ -98,8 +98,9 @@ finish() {
 install() {
   # chromium and chromium-driver: the docs page and the web app in headless Chromium;
   # zbar-tools: the wallet's QR code read back; iptables: PartitionTests cuts a link with it;
-  # podman, runc, curl: the containers. Then the pinned Python tools and Swagger UI.
-  scripts/install-system-packages.sh chromium chromium-driver zbar-tools iptables podman runc curl
+  # podman, runc, curl: the containers; prometheus: promtool, which checks deploy/monitoring's
+  # alerts and dashboard against the processes' metrics. Then the pinned Python tools and Swagger UI.
+  scripts/install-system-packages.sh chromium chromium-driver zbar-tools iptables podman runc curl prometheus
   scripts/install-python-tools.sh
   scripts/install-swagger-ui.sh
 }

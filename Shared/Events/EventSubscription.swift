@@ -1,5 +1,6 @@
 import BinarioDomain
 import BinarioProto
+import BinarioServiceKit
 import BinarioTransport
 import Foundation
 import GRPCCore
@@ -61,6 +62,9 @@ public struct EventSubscription<Transport: ClientTransport>: Service {
   }
 
   public func run() async throws {
+    ServiceMetrics.describe("binario_events_applied_total", help: "Events of the producer this service applied")
+    ServiceMetrics.describe("binario_events_lost_total", help: "Events of the producer pruned before this service read them")
+    ServiceMetrics.describe("binario_events_delay_seconds", help: "Time from an event's commit at its producer to its application here")
     let applied = Counter(label: "binario_events_applied_total", dimensions: [("producer", producer)])
     let lost = Counter(label: "binario_events_lost_total", dimensions: [("producer", producer)])
     let delay = Metrics.Timer(label: "binario_events_delay_seconds", dimensions: [("producer", producer)], preferredDisplayUnit: .seconds)

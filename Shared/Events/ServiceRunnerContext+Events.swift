@@ -17,6 +17,7 @@ extension ServiceRunnerContext {
         return nil
       }
     )
+    ServiceMetrics.describe("binario_events_consumer_behind", help: "Events each consumer has not acknowledged yet")
     let behind = Dictionary(
       uniqueKeysWithValues: log.consumers.map { ($0, Gauge(label: "binario_events_consumer_behind", dimensions: [("consumer", $0)])) }
     )

@@ -9,8 +9,9 @@ import Testing
 /// The gateway's standard front doors on one suite start: HTTP/JSON with an HTTP client (the
 /// flow, each error's status and body, an SSE stream, CORS, the documents), then the standard
 /// clients — Python's grpcio over gRPC/HTTP/2, Swagger UI in headless Chromium, a GTFS-realtime
-/// consumer, the load generator through all three doors, and schemathesis against the served
-/// OpenAPI document.
+/// consumer, the load generator through all three doors, the alerts and the dashboard against
+/// every process's metrics (deploy/monitoring), and schemathesis against the served OpenAPI
+/// document.
 @Suite("The gateway's front doors, end to end", .serialized)
 struct FrontDoorTests {
   static let webOrigin = "https://app.binario.test"
@@ -94,6 +95,7 @@ struct FrontDoorTests {
       #expect(feed.status == 0, "GTFS-realtime: \(feed.standardOutput)\(feed.standardError)")
 
       try await Self.loadGenerator(suite)
+      try await Self.monitoring(suite, tools)
 
       // Last: it signs its own user out, changes passwords and deletes things.
       let fuzzed = try await Self.signUp(http, email: "fuzz@example.com", admin: admin)

@@ -101,6 +101,8 @@ public final class RunningSuite: Sendable {
   public static let demoFareTable = packageRoot.appendingPathComponent("Services/Ticketing/DemoFares/fares.json")
   /// The demo network scheduling loads at first start.
   public static let demoNetworkFolder = packageRoot.appendingPathComponent("Services/Scheduling/DemoNetwork")
+  /// The port of each running service's `/metrics` endpoint, by executable name.
+  public var metricsPorts: [String: Int] { self.processes.withLock { $0.mapValues { $0.port(of: "metrics") } } }
   /// The process ids of the running services, by executable name.
   public var processIdentifiers: [String: Int32] { self.processes.withLock { $0.mapValues(\.processIdentifier) } }
 
@@ -147,7 +149,7 @@ public final class RunningSuite: Sendable {
       "--tls-private-key", "\(certificates)/\(name).key",
       "--tls-trusted-ca", "\(certificates)/ca.pem",
       "--data-directory", self.folder.appendingPathComponent("data/\(name)").path,
-      "--metrics-port", "off",
+      "--metrics-host", "127.0.0.1", "--metrics-port", "0",
     ] + self.extraFlags.all
   }
 

@@ -16,7 +16,7 @@ public final class ServiceProcess: Sendable {
   /// `host:port` from the process's `listening` event.
   public let address: String
   /// `host:port` of each of its other listeners (the gateway's `grpc` and `http` front doors),
-  /// from their `listening` events' `listener` key.
+  /// from their `listening` events' `listener` key, and of its `metrics` endpoint if it has one.
   public let listenerAddresses: [String: String]
   private let process: Process
 
@@ -164,15 +164,16 @@ public final class ServiceProcess: Sendable {
     return object["message"] as? String
   }
 
-  /// The listener's name (`nil` for the main listener) and address of a `listening` event.
+  /// The listener's name (`nil` for the main listener; `metrics` for the `/metrics` endpoint)
+  /// and address of a `listening` event.
   private static func listeningAddress(inLogLine line: String) -> (String?, String)? {
     guard let data = line.data(using: .utf8),
       let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      object["message"] as? String == "listening"
+      let message = object["message"] as? String, message == "listening" || message == "metrics endpoint listening"
     else { return nil }
     let metadata = object["metadata"] as? [String: Any] ?? object
     guard let address = metadata["address"] as? String else { return nil }
-    return (metadata["listener"] as? String, address)
+    return (message == "listening" ? metadata["listener"] as? String : "metrics", address)
   }
 
   /// `kill -9`: the process is gone at once, its sockets closed by the kernel.

@@ -37,7 +37,12 @@ struct CallLog: Sendable {
   /// the end of its span.
   func ended(code: Int32, message: String) {
     let duration = ContinuousClock.now - self.started
-    self.metrics?.record(door: self.door, upstream: self.upstream, code: code, duration: duration)
+    self.metrics?.record(
+      door: self.door,
+      upstream: self.upstream,
+      code: code,
+      duration: GatewayCallForwarder.streamingMethods.contains(self.method) ? nil : duration
+    )
     self.logger.log(
       level: .info,
       "call ended",

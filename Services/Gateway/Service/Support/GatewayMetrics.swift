@@ -7,7 +7,9 @@ import Synchronization
 /// - `gateway_calls_total{door, upstream, code}`: calls by front door (`binario`, `grpc`,
 ///   `http-json`), upstream (`identity`; `gateway` for calls the gateway answered itself: unknown
 ///   routes, refusals, health) and status code name;
-/// - `gateway_call_duration_seconds{door, upstream}`: from the call's `Open` to its `End`.
+/// - `gateway_call_duration_seconds{door, upstream}`: from the call's `Open` to its `End`, for
+///   calls that are not streams (a stream's length says how long someone watched, not how fast
+///   the suite answered).
 public final class GatewayMetrics: Sendable {
   private let registry: PrometheusCollectorRegistry
   /// The metrics already made, by labels: asking the registry takes its lock and builds the
@@ -29,7 +31,8 @@ public final class GatewayMetrics: Sendable {
     self.registry = registry
   }
 
-  func record(door: GatewayDoor, upstream: String, code: Int32, duration: Duration) {
+  /// - Parameter duration: the call's; `nil` for a stream.
+  func record(door: GatewayDoor, upstream: String, code: Int32, duration: Duration?) {
     let (counter, histogram) = self.made.withLock { made in
       let labels = CounterLabels(door: door, upstream: upstream, code: code)
       let histogramLabels = HistogramLabels(door: door, upstream: upstream)
@@ -52,7 +55,7 @@ public final class GatewayMetrics: Sendable {
       return (counter, histogram)
     }
     counter.increment()
-    histogram.record(duration)
+    if let duration { histogram.record(duration) }
   }
 
   // `MetricNameDescriptor` is not `Sendable`, so these are made on use rather than stored.

@@ -17,8 +17,8 @@ struct OTLPSpanExporter<C: Clock>: Service where C.Duration == Duration {
   let scheduleDelay: Duration
   let clock: C
   let logger: Logger
-  private let dropped = Counter(label: "binario_trace_spans_dropped_total")
-  private let exported = Counter(label: "binario_trace_spans_exported_total")
+  private let dropped: Counter
+  private let exported: Counter
 
   init(
     queue: SpanExportQueue,
@@ -28,6 +28,10 @@ struct OTLPSpanExporter<C: Clock>: Service where C.Duration == Duration {
     clock: C,
     logger: Logger
   ) {
+    ServiceMetrics.describe("binario_trace_spans_dropped_total", help: "Spans dropped: the export queue was full or the collector refused them")
+    ServiceMetrics.describe("binario_trace_spans_exported_total", help: "Spans the collector accepted")
+    self.dropped = Counter(label: "binario_trace_spans_dropped_total")
+    self.exported = Counter(label: "binario_trace_spans_exported_total")
     self.queue = queue
     self.sender = sender
     self.resource = resource
