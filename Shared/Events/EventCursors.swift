@@ -70,6 +70,17 @@ public struct EventCursorStore: Sendable {
     }
   }
 
+  /// Moves the cursor back to `sequence` if it is past it: the producer's log went back in time
+  /// (``EventSubscription`` heard `LogRewound`), and its next events will be numbered after it.
+  public func rewind(_ producer: String, to sequence: Int64, at time: Date) async throws {
+    try await pool.write { db in
+      try db.execute(
+        sql: "UPDATE event_cursor SET sequence = ?, updated_at = ? WHERE producer = ? AND sequence > ?",
+        arguments: [sequence, time.timeIntervalSince1970, producer, sequence]
+      )
+    }
+  }
+
   /// How many events from `producer` were lost, in all.
   public func lost(from producer: String) async throws -> Int64 {
     try await pool.readOnReaderQueue { db in

@@ -33,6 +33,14 @@ public struct EventLogHandler: Binario_Events_V1_EventLog.SimpleServiceProtocol 
     let consumer = try self.consumer(of: context)
     var after = Int64(clamping: request.afterSequence)
     let types = request.types
+    // A log that ends before the caller's cursor went back in time (this process was restored
+    // from a backup): say so and end, before acknowledging anything the log does not hold. The
+    // caller subscribes again after the head, where the next events will be numbered.
+    let head = try await log.store.head()
+    if after > head {
+      try await response.write(.with { $0.rewound = .with { $0.headSequence = UInt64(head) } })
+      return
+    }
     // The caller asks after what it has applied: that is an acknowledgement too.
     try await log.store.acknowledge(consumer: consumer, through: after, at: log.clock.now())
     // Watch before the first read: a commit in between wakes the loop once more.

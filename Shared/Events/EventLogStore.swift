@@ -62,6 +62,11 @@ public struct EventLogStore: Sendable {
     }
   }
 
+  /// The sequence of the newest event ever recorded (pruned or not): 0 for an empty log.
+  public func head() async throws -> Int64 {
+    try await pool.read { db in try Self.head(db) }
+  }
+
   /// Records that `consumer` has applied everything through `sequence` (never moves it back).
   public func acknowledge(consumer: String, through sequence: Int64, at time: Date) async throws {
     try await pool.write { db in

@@ -65,10 +65,15 @@ public struct EventSubscription<Transport: ClientTransport>: Service {
     ServiceMetrics.describe("binario_events_applied_total", help: "Events of the producer this service applied")
     ServiceMetrics.describe("binario_events_lost_total", help: "Events of the producer pruned before this service read them")
     ServiceMetrics.describe("binario_events_delay_seconds", help: "Time from an event's commit at its producer to its application here")
+    ServiceMetrics.describe(
+      "binario_events_rewound_total",
+      help: "Events this service applied that its producer's log no longer holds (the producer went back in time: restored from a backup)"
+    )
     let applied = Counter(label: "binario_events_applied_total", dimensions: [("producer", producer)])
     let lost = Counter(label: "binario_events_lost_total", dimensions: [("producer", producer)])
     let delay = Metrics.Timer(label: "binario_events_delay_seconds", dimensions: [("producer", producer)], preferredDisplayUnit: .seconds)
-    let meters = Meters(applied: applied, lost: lost, delay: delay)
+    let rewound = Counter(label: "binario_events_rewound_total", dimensions: [("producer", producer)])
+    let meters = Meters(applied: applied, lost: lost, delay: delay, rewound: rewound)
     status.setLost(try await cursors.lost(from: producer))
     try await cancelWhenGracefulShutdown {
       var failures = 0
@@ -102,6 +107,7 @@ public struct EventSubscription<Transport: ClientTransport>: Service {
     let applied: Counter
     let lost: Counter
     let delay: Metrics.Timer
+    let rewound: Counter
   }
 
   /// One subscription, from the stored cursor until the stream ends. Returns whether anything
@@ -171,6 +177,20 @@ public struct EventSubscription<Transport: ClientTransport>: Service {
             meters.lost.increment(by: Int(clamping: count))
             status.addLost(count)
             cursor = last
+          case .rewound(let rewound):
+            // The stream ends after this; the loop subscribes again at once, after the head.
+            let head = Int64(clamping: rewound.headSequence)
+            guard head < cursor else { continue }
+            try await cursors.rewind(producer, to: head, at: clock.now())
+            self.logger.error(
+              "\(producer)'s event log ends at \(head), before this service's cursor \(cursor): \(producer) went back in time (restored from a backup?); reading its events again after \(head). What this service applied from events \(head + 1) to \(cursor) stays here, though \(producer) no longer holds them (docs/events.md, After a restore)",
+              metadata: ["producer": "\(producer)", "head": "\(head)", "cursor": "\(cursor)"]
+            )
+            meters.rewound.increment(by: Int(clamping: cursor - head))
+            status.addRewound(cursor - head)
+            cursor = head
+            acknowledged = min(acknowledged, head)
+            progressed = true
           case nil:
             continue
           }
@@ -214,6 +234,7 @@ public final class EventSubscriptionStatus: Sendable {
     var applied = 0
     var appliedSinceConnect = 0
     var lost: Int64 = 0
+    var rewound: Int64 = 0
     var waiters: [(sequence: Int64, continuation: CheckedContinuation<Void, Never>)] = []
   }
 
@@ -227,6 +248,9 @@ public final class EventSubscriptionStatus: Sendable {
   public var applied: Int { state.withLock { $0.applied } }
   /// Events lost (pruned by the producer before they were read), in all.
   public var lost: Int64 { state.withLock { $0.lost } }
+  /// Events applied here that the producer's log no longer holds (it went back in time), since
+  /// the process started.
+  public var rewound: Int64 { state.withLock { $0.rewound } }
   /// The cursor at the last time the stream drained the backlog (and acknowledged it).
   public var caughtUpThrough: Int64 { state.withLock { $0.caughtUpThrough } }
 
@@ -266,5 +290,6 @@ public final class EventSubscriptionStatus: Sendable {
 
   func resetAppliedSinceConnect() { state.withLock { $0.appliedSinceConnect = 0 } }
   func setLost(_ lost: Int64) { state.withLock { $0.lost = lost } }
+  func addRewound(_ count: Int64) { state.withLock { $0.rewound += count } }
   func addLost(_ lost: Int64) { state.withLock { $0.lost += lost } }
 }

@@ -53,8 +53,13 @@ extension ServiceRunnerContext {
     addService(subscription, name: "\(Peer.name)-events")
     let status = subscription.status
     readiness.addNote("\(Peer.name)-events") {
-      let lost = status.lost
-      return lost == 0 ? nil : "\(lost) events from \(Peer.name) were pruned before this service read them; see the log"
+      let (lost, rewound) = (status.lost, status.rewound)
+      var notes: [String] = []
+      if lost > 0 { notes.append("\(lost) events from \(Peer.name) were pruned before this service read them; see the log") }
+      if rewound > 0 {
+        notes.append("\(Peer.name)'s event log went back in time: \(rewound) events applied here are not in it any more; see the log")
+      }
+      return notes.isEmpty ? nil : notes.joined(separator: "; ")
     }
     return status
   }

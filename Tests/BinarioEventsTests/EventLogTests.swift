@@ -256,6 +256,45 @@ struct EventStreamTests {
     #expect(try await EventCursorStore(pool: pair.consumer.pool).lost(from: "identity") == 2)
   }
 
+  @Test("a producer restored from an older backup: its consumer notices, says so, and reads the producer's new events")
+  func producerWentBackInTime() async throws {
+    let pair = EventPair()
+    for user in ["u1", "u2", "u3", "u4"] { try await deleteAccount(user, pair.producer.pool, pair.outbox) }
+    try await pair.serving { client in
+      let subscription = pair.subscription(client)
+      let running = Task { try await subscription.runUntilCancelled() }
+      await subscription.status.waitUntilCaughtUp(through: 4)
+      running.cancel()
+      _ = await running.result
+    }
+
+    // The producer as its backup had it, taken after its second event.
+    let restored = try TemporaryDatabase(migrations: producerMigrations)
+    let restoredOutbox = EventOutbox()
+    for user in ["u1", "u2"] { try await deleteAccount(user, restored.pool, restoredOutbox) }
+    let restoredLog = EventLog(producer: "identity", database: restored.pool, outbox: restoredOutbox, consumers: ["telemetry"], clock: pair.clock)
+    let transport = InProcessTransport()
+    let handler = EventLogHandler(log: restoredLog, peerIdentity: { _ in "spiffe://binario/telemetry" })
+    let subscription = try await withGRPCServer(transport: transport.server, services: [handler]) { _ in
+      try await withGRPCClient(transport: transport.client) { client in
+        let subscription = pair.subscription(Binario_Events_V1_EventLog.Client(wrapping: client))
+        let running = Task { try await subscription.runUntilCancelled() }
+        await subscription.status.waitUntilCaughtUp(through: 2)
+        // Its next event is numbered 3 again: the consumer must apply it.
+        try await deleteAccount("u5", restored.pool, restoredOutbox)
+        await subscription.status.waitUntilCaughtUp(through: 3)
+        running.cancel()
+        _ = await running.result
+        return subscription
+      }
+    }
+    #expect(subscription.status.rewound == 2)
+    #expect(try Set(pair.erased) == ["u1", "u2", "u3", "u4", "u5"])
+    #expect(try await EventCursorStore(pool: pair.consumer.pool).sequence(of: "identity") == 3)
+    // Nothing beyond the restored log's head was acknowledged to it.
+    #expect(try await restoredLog.progress().map(\.acknowledged) == [3])
+  }
+
   @Test("closing the log (graceful shutdown) ends its open streams at once, and any opened later")
   func closingEndsStreams() async throws {
     let pair = EventPair()

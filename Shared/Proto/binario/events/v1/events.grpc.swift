@@ -95,7 +95,10 @@ extension Binario_Events_V1_EventLog {
         /// > The producer's events after `after_sequence`, oldest first, then each as it commits, for as
         /// > long as the call stays open. Whenever the backlog is drained the stream says so (CaughtUp).
         /// > If the producer has already pruned events the caller had not acknowledged, the stream starts
-        /// > with EventsLost: the caller must not apply what follows as if nothing were missing.
+        /// > with EventsLost: the caller must not apply what follows as if nothing were missing. If the
+        /// > producer's log ends before `after_sequence` (it was restored from a backup older than what
+        /// > the caller applied), the stream is only LogRewound, and ends: the caller reads again from the
+        /// > head it names.
         ///
         /// - Parameters:
         ///   - request: A streaming request of `Binario_Events_V1_WatchEventsRequest` messages.
@@ -144,7 +147,10 @@ extension Binario_Events_V1_EventLog {
         /// > The producer's events after `after_sequence`, oldest first, then each as it commits, for as
         /// > long as the call stays open. Whenever the backlog is drained the stream says so (CaughtUp).
         /// > If the producer has already pruned events the caller had not acknowledged, the stream starts
-        /// > with EventsLost: the caller must not apply what follows as if nothing were missing.
+        /// > with EventsLost: the caller must not apply what follows as if nothing were missing. If the
+        /// > producer's log ends before `after_sequence` (it was restored from a backup older than what
+        /// > the caller applied), the stream is only LogRewound, and ends: the caller reads again from the
+        /// > head it names.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Events_V1_WatchEventsRequest` message.
@@ -191,7 +197,10 @@ extension Binario_Events_V1_EventLog {
         /// > The producer's events after `after_sequence`, oldest first, then each as it commits, for as
         /// > long as the call stays open. Whenever the backlog is drained the stream says so (CaughtUp).
         /// > If the producer has already pruned events the caller had not acknowledged, the stream starts
-        /// > with EventsLost: the caller must not apply what follows as if nothing were missing.
+        /// > with EventsLost: the caller must not apply what follows as if nothing were missing. If the
+        /// > producer's log ends before `after_sequence` (it was restored from a backup older than what
+        /// > the caller applied), the stream is only LogRewound, and ends: the caller reads again from the
+        /// > head it names.
         ///
         /// - Parameters:
         ///   - request: A `Binario_Events_V1_WatchEventsRequest` message.
@@ -332,7 +341,10 @@ extension Binario_Events_V1_EventLog {
         /// > The producer's events after `after_sequence`, oldest first, then each as it commits, for as
         /// > long as the call stays open. Whenever the backlog is drained the stream says so (CaughtUp).
         /// > If the producer has already pruned events the caller had not acknowledged, the stream starts
-        /// > with EventsLost: the caller must not apply what follows as if nothing were missing.
+        /// > with EventsLost: the caller must not apply what follows as if nothing were missing. If the
+        /// > producer's log ends before `after_sequence` (it was restored from a backup older than what
+        /// > the caller applied), the stream is only LogRewound, and ends: the caller reads again from the
+        /// > head it names.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Events_V1_WatchEventsRequest` message.
@@ -399,7 +411,10 @@ extension Binario_Events_V1_EventLog {
         /// > The producer's events after `after_sequence`, oldest first, then each as it commits, for as
         /// > long as the call stays open. Whenever the backlog is drained the stream says so (CaughtUp).
         /// > If the producer has already pruned events the caller had not acknowledged, the stream starts
-        /// > with EventsLost: the caller must not apply what follows as if nothing were missing.
+        /// > with EventsLost: the caller must not apply what follows as if nothing were missing. If the
+        /// > producer's log ends before `after_sequence` (it was restored from a backup older than what
+        /// > the caller applied), the stream is only LogRewound, and ends: the caller reads again from the
+        /// > head it names.
         ///
         /// - Parameters:
         ///   - request: A request containing a single `Binario_Events_V1_WatchEventsRequest` message.
@@ -474,7 +489,10 @@ extension Binario_Events_V1_EventLog.ClientProtocol {
     /// > The producer's events after `after_sequence`, oldest first, then each as it commits, for as
     /// > long as the call stays open. Whenever the backlog is drained the stream says so (CaughtUp).
     /// > If the producer has already pruned events the caller had not acknowledged, the stream starts
-    /// > with EventsLost: the caller must not apply what follows as if nothing were missing.
+    /// > with EventsLost: the caller must not apply what follows as if nothing were missing. If the
+    /// > producer's log ends before `after_sequence` (it was restored from a backup older than what
+    /// > the caller applied), the stream is only LogRewound, and ends: the caller reads again from the
+    /// > head it names.
     ///
     /// - Parameters:
     ///   - request: A request containing a single `Binario_Events_V1_WatchEventsRequest` message.
@@ -538,7 +556,10 @@ extension Binario_Events_V1_EventLog.ClientProtocol {
     /// > The producer's events after `after_sequence`, oldest first, then each as it commits, for as
     /// > long as the call stays open. Whenever the backlog is drained the stream says so (CaughtUp).
     /// > If the producer has already pruned events the caller had not acknowledged, the stream starts
-    /// > with EventsLost: the caller must not apply what follows as if nothing were missing.
+    /// > with EventsLost: the caller must not apply what follows as if nothing were missing. If the
+    /// > producer's log ends before `after_sequence` (it was restored from a backup older than what
+    /// > the caller applied), the stream is only LogRewound, and ends: the caller reads again from the
+    /// > head it names.
     ///
     /// - Parameters:
     ///   - message: request message to send.

@@ -118,12 +118,21 @@ public nonisolated struct Binario_Events_V1_WatchEventsResponse: Sendable {
     set {kind = .lost(newValue)}
   }
 
+  public var rewound: Binario_Events_V1_LogRewound {
+    get {
+      if case .rewound(let v)? = kind {return v}
+      return Binario_Events_V1_LogRewound()
+    }
+    set {kind = .rewound(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
     case event(Binario_Events_V1_Event)
     case caughtUp(Binario_Events_V1_CaughtUp)
     case lost(Binario_Events_V1_EventsLost)
+    case rewound(Binario_Events_V1_LogRewound)
 
   }
 
@@ -154,6 +163,21 @@ public nonisolated struct Binario_Events_V1_EventsLost: Sendable {
   public var firstSequence: UInt64 = 0
 
   public var lastSequence: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The producer's log ends at `head_sequence`, before the caller's `after_sequence`: the producer
+/// went back in time (restored from a backup). Sequences after the head will be used again, for
+/// new events; what the caller applied after the head is not in the producer's log any more.
+public nonisolated struct Binario_Events_V1_LogRewound: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var headSequence: UInt64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -277,7 +301,7 @@ nonisolated extension Binario_Events_V1_WatchEventsRequest: SwiftProtobuf.Messag
 
 nonisolated extension Binario_Events_V1_WatchEventsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WatchEventsResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}event\0\u{3}caught_up\0\u{1}lost\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}event\0\u{3}caught_up\0\u{1}lost\0\u{1}rewound\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -324,6 +348,19 @@ nonisolated extension Binario_Events_V1_WatchEventsResponse: SwiftProtobuf.Messa
           self.kind = .lost(v)
         }
       }()
+      case 4: try {
+        var v: Binario_Events_V1_LogRewound?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .rewound(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .rewound(v)
+        }
+      }()
       default: break
       }
     }
@@ -346,6 +383,10 @@ nonisolated extension Binario_Events_V1_WatchEventsResponse: SwiftProtobuf.Messa
     case .lost?: try {
       guard case .lost(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    }()
+    case .rewound?: try {
+      guard case .rewound(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
     }()
     case nil: break
     }
@@ -419,6 +460,36 @@ nonisolated extension Binario_Events_V1_EventsLost: SwiftProtobuf.Message, Swift
   public static func ==(lhs: Binario_Events_V1_EventsLost, rhs: Binario_Events_V1_EventsLost) -> Bool {
     if lhs.firstSequence != rhs.firstSequence {return false}
     if lhs.lastSequence != rhs.lastSequence {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Binario_Events_V1_LogRewound: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".LogRewound"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}head_sequence\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.headSequence) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.headSequence != 0 {
+      try visitor.visitSingularUInt64Field(value: self.headSequence, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Binario_Events_V1_LogRewound, rhs: Binario_Events_V1_LogRewound) -> Bool {
+    if lhs.headSequence != rhs.headSequence {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
