@@ -107,8 +107,8 @@ let sharedLibraries: [Target] = [
   .target(
     name: "BinarioServiceKit",
     dependencies: [
-      "BinarioAuth", "BinarioConcurrencyHook", "BinarioDomain", "BinarioTracing", "BinarioProto", "BinarioTransport",
-      .tracing, .w3cTraceContext, .asyncHTTPClient, .grpcHTTP2Transport, .swiftProtobuf, .grpcCore, .grpcProtobuf, .argumentParser, .logging,
+      "BinarioAuth", "BinarioConcurrencyHook", "BinarioDomain", "BinarioStorage", "BinarioTracing", "BinarioProto", "BinarioTransport",
+      .grdb, .tracing, .w3cTraceContext, .asyncHTTPClient, .grpcHTTP2Transport, .swiftProtobuf, .grpcCore, .grpcProtobuf, .argumentParser, .logging,
       .metrics, .prometheus,
       .serviceLifecycle, .unixSignals, .nioCore, .nioPosix, .nioConcurrencyHelpers, .nioHTTP1,
     ],
@@ -266,6 +266,9 @@ let tools: [Target] = [
   // Asks a process's /livez or /readyz: container health checks without curl in the image.
   .target(name: "BinarioProbeCommand", dependencies: [.argumentParser, .nioCore, .nioPosix, .nioHTTP1], path: "deploy/probe/Command"),
   .executableTarget(name: "binario-probe", dependencies: ["BinarioProbeCommand"], path: "deploy/probe/Main"),
+  // Lists, takes and restores a service's database backups (the services take them on a schedule).
+  .target(name: "BinarioBackupCommand", dependencies: ["BinarioStorage", .argumentParser], path: "deploy/backup/Command"),
+  .executableTarget(name: "binario-backup", dependencies: ["BinarioBackupCommand"], path: "deploy/backup/Main"),
   // Every parser of a stranger's bytes as a function of bytes: what `Fuzz/`'s libFuzzer program
   // drives and `FuzzRegressionTests` replays.
   .target(
@@ -374,9 +377,10 @@ let package = Package(
     "BinarioProto", "BinarioTransport", "BinarioStorage", "BinarioTracing", "BinarioDomain", "BinarioServiceKit",
     "BinarioEvents", "BinarioDevCertificates", "BinarioEcho", "BinarioAuth", "BinarioPayments", "BinarioWebPush", "BinarioTestSupport",
     "BinarioFuzzTargets", "BinarioLoad", "BinarioCLI", "BinarioDevCertsCommand", "BinarioProbeCommand", "BinarioLoadCommand",
+    "BinarioBackupCommand",
   ].map { Product.library(name: $0, targets: [$0]) }
     + services.flatMap(\.products)
-    + ["binario", "binario-dev-certs", "binario-echo-server", "binario-probe", "binario-chaos", "binario-loadgen"].map {
+    + ["binario", "binario-dev-certs", "binario-echo-server", "binario-probe", "binario-backup", "binario-chaos", "binario-loadgen"].map {
       Product.executable(name: $0, targets: [$0])
     },
   dependencies: packageDependencies,

@@ -20,6 +20,7 @@ let package = Package(
       dependencies: [
         "IdentityProcess", "SchedulingProcess", "TicketingProcess", "GeoOffersProcess", "DispatchProcess", "TelemetryProcess",
         "GatewayProcess", "BinarioCLI", "BinarioDevCertsCommand", "BinarioProbeCommand", "BinarioLoadCommand",
+        "BinarioBackupCommand",
       ].map { .product(name: $0, package: "Binario") },
       path: "Suite",
       swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]

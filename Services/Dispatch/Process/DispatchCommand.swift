@@ -35,8 +35,9 @@ public struct DispatchCommand: EventLoopCommand {
       let settings = try DispatchOptions.settings(context.additionalSettings)
       let zones = try DispatchOptions.zoneMap(context.additionalSettings)
       let gazetteer = try DispatchOptions.gazetteer(context.additionalSettings)
-      let store = try DispatchStore(directory: context.configuration.dataDirectory)
+      let store = try DispatchStore(directory: try context.ownDataDirectory())
       let clock = try context.domainClock()
+      context.backUp(database: store.database, clock: clock)
       let logger = context.logger
       let domain = DispatchDomain(
         store: store,

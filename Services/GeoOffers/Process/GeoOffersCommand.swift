@@ -35,7 +35,8 @@ public struct GeoOffersCommand: EventLoopCommand {
     ) { context in
       let settings = try GeoOffersOptions.settings(context.additionalSettings)
       let demoData = try GeoOffersOptions.demoData(context.additionalSettings)
-      let store = try GeoOffersStore(directory: context.configuration.dataDirectory)
+      let store = try GeoOffersStore(directory: try context.ownDataDirectory())
+      context.backUp(database: store.database)
       let scheduling = try context.schedulingClient()
       let ticketing = try context.peerClient(TicketingPeer.self)
       let logger = context.logger

@@ -29,7 +29,8 @@ public struct IdentityCommand: EventLoopCommand {
       let policy = try IdentityOptions.policy(context.additionalSettings)
       let admin = try IdentityOptions.admin(context.additionalSettings)
       let google = try IdentityOptions.googleSignIn(context.additionalSettings)
-      let store = try IdentityStore(directory: context.configuration.dataDirectory)
+      let store = try IdentityStore(directory: try context.ownDataDirectory())
+      context.backUp(database: store.database)
       let domain = try await IdentityDomain.start(
         store: store,
         policy: policy,

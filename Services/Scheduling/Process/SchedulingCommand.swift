@@ -35,8 +35,9 @@ public struct SchedulingCommand: EventLoopCommand {
     ) { context in
       let folder = try SchedulingOptions.folder(context.additionalSettings)
       let zone = try SchedulingOptions.zone(context.additionalSettings)
-      let store = try SchedulingStore(directory: context.configuration.dataDirectory)
+      let store = try SchedulingStore(directory: try context.ownDataDirectory())
       let clock = SystemClock()
+      context.backUp(database: store.database, clock: clock)
       let directory = IdentityAccountDirectory(identity: try context.identityClient())
       let webPush = try SchedulingOptions.webPush(context.additionalSettings)
       let outbox = OutboxPushProvider(store: store, clock: clock)

@@ -33,7 +33,8 @@ public struct TelemetryCommand: EventLoopCommand {
     ) { context in
       let sources = try TelemetryOptions.referenceSources(context.additionalSettings)
       let fetchPeriod = try TelemetryOptions.fetchPeriod(context.additionalSettings)
-      let store = try TelemetryStore(directory: context.configuration.dataDirectory)
+      let store = try TelemetryStore(directory: try context.ownDataDirectory())
+      context.backUp(database: store.database)
       let logger = context.logger
       let domain = TelemetryDomain(
         store: store,

@@ -20,6 +20,9 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable {
   case otlpEndpoint
   case keepaliveInterval
   case keepaliveTimeout
+  case backupDirectory
+  case backupInterval
+  case backupKeep
 
   /// The key in the JSON config file (camelCase, as the property).
   public var key: String { self.rawValue }
@@ -47,6 +50,11 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable {
       Setting(self.rawValue, help: "Seconds without receiving anything on a connection before it is pinged (default 30).", valueName: "seconds")
     case .keepaliveTimeout:
       Setting(self.rawValue, help: "Seconds a ping may go unanswered before the connection is closed as dead (default 10).", valueName: "seconds")
+    case .backupDirectory:
+      Setting(self.rawValue, help: "Where the database's backups go (default: backups in the data directory).", valueName: "directory")
+    case .backupInterval:
+      Setting(self.rawValue, help: "Seconds between two backups of the database (default 3600); off takes none.", valueName: "seconds|off")
+    case .backupKeep: Setting(self.rawValue, help: "How many backups are kept (default 48).", valueName: "count")
     }
   }
 
@@ -84,6 +92,9 @@ public enum ConfigurationSetting: String, CaseIterable, Sendable {
     case .otlpEndpoint: configuration.otlpEndpoint = try value.optionalURL(schemes: ["http", "https"])
     case .keepaliveInterval: configuration.keepaliveInterval = try value.seconds(in: 0.1 ... 3600)
     case .keepaliveTimeout: configuration.keepaliveTimeout = try value.seconds(in: 0.1 ... 3600)
+    case .backupDirectory: configuration.backupDirectory = try value.optionalPath()
+    case .backupInterval: configuration.backupInterval = try value.optionalSeconds(in: 1 ... 7 * 24 * 3600)
+    case .backupKeep: configuration.backupKeep = try value.integer(in: 1 ... 10_000, "a number of backups")
     }
   }
 }

@@ -1,4 +1,5 @@
 import BinarioTransport
+import Foundation
 import Logging
 
 /// The settings every Binario service process starts from.
@@ -51,6 +52,13 @@ public struct ServiceConfiguration: Codable, Sendable, Hashable {
   /// Seconds a `Ping` may wait for anything to arrive before the connection is taken for dead and
   /// closed: its calls fail `UNAVAILABLE`, and a client connects anew.
   public var keepaliveTimeout: Double
+  /// Where the database's backups go (``DatabaseBackups``); unless set, `<dataDirectory>/backups`.
+  /// In a deployment, a volume of its own, so that losing the data volume keeps them.
+  public var backupDirectory: String?
+  /// Seconds between two backups of the service's database; `nil` takes none.
+  public var backupInterval: Double?
+  /// How many backups are kept; older ones are deleted after each new one.
+  public var backupKeep: Int
 
   public init(
     serviceName: String,
@@ -69,7 +77,10 @@ public struct ServiceConfiguration: Codable, Sendable, Hashable {
     maxFrameSize: Int = 4 * 1024 * 1024,
     otlpEndpoint: String? = nil,
     keepaliveInterval: Double = 30,
-    keepaliveTimeout: Double = 10
+    keepaliveTimeout: Double = 10,
+    backupDirectory: String? = nil,
+    backupInterval: Double? = 3600,
+    backupKeep: Int = 48
   ) {
     self.serviceName = serviceName
     self.host = host
@@ -88,6 +99,9 @@ public struct ServiceConfiguration: Codable, Sendable, Hashable {
     self.otlpEndpoint = otlpEndpoint
     self.keepaliveInterval = keepaliveInterval
     self.keepaliveTimeout = keepaliveTimeout
+    self.backupDirectory = backupDirectory
+    self.backupInterval = backupInterval
+    self.backupKeep = backupKeep
   }
 
   /// The configuration used where no file, environment variable or flag says otherwise.
@@ -107,6 +121,11 @@ public struct ServiceConfiguration: Codable, Sendable, Hashable {
       keepaliveInterval: .milliseconds(Int64(self.keepaliveInterval * 1000)),
       keepaliveTimeout: .milliseconds(Int64(self.keepaliveTimeout * 1000))
     )
+  }
+
+  /// Where backups go: ``backupDirectory``, or `backups` in the data directory.
+  public var backupFolder: String {
+    self.backupDirectory ?? (self.dataDirectory as NSString).appendingPathComponent("backups")
   }
 
   /// ``shutdownGracePeriod`` as a `Duration`.

@@ -68,6 +68,15 @@ public struct ServiceOptions: ParsableArguments, Sendable {
   @Option(name: .customLong(ConfigurationSetting.keepaliveTimeout.setting.flagName), help: ConfigurationSetting.keepaliveTimeout.setting.argumentHelp)
   public var keepaliveTimeout: String?
 
+  @Option(name: .customLong(ConfigurationSetting.backupDirectory.setting.flagName), help: ConfigurationSetting.backupDirectory.setting.argumentHelp)
+  public var backupDirectory: String?
+
+  @Option(name: .customLong(ConfigurationSetting.backupInterval.setting.flagName), help: ConfigurationSetting.backupInterval.setting.argumentHelp)
+  public var backupInterval: String?
+
+  @Option(name: .customLong(ConfigurationSetting.backupKeep.setting.flagName), help: ConfigurationSetting.backupKeep.setting.argumentHelp)
+  public var backupKeep: String?
+
   public init() {}
 
   /// The flag's value for `setting`, if the flag was given.
@@ -90,6 +99,9 @@ public struct ServiceOptions: ParsableArguments, Sendable {
     case .otlpEndpoint: return self.otlpEndpoint
     case .keepaliveInterval: return self.keepaliveInterval
     case .keepaliveTimeout: return self.keepaliveTimeout
+    case .backupDirectory: return self.backupDirectory
+    case .backupInterval: return self.backupInterval
+    case .backupKeep: return self.backupKeep
     }
   }
 }

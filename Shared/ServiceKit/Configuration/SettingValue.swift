@@ -99,6 +99,20 @@ enum SettingValue: Sendable {
     return parsed
   }
 
+  /// A number of seconds, or `off` (text, any case) / JSON `null` for none.
+  func optionalSeconds(in range: ClosedRange<Double>) throws(Invalid) -> Double? {
+    switch self {
+    case .text(let text) where text.lowercased() == "off": return nil
+    case .json(.null): return nil
+    default:
+      do {
+        return try self.seconds(in: range)
+      } catch {
+        throw self.refuse("a number of seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound)), or off")
+      }
+    }
+  }
+
   func choice<Choice: RawRepresentable & CaseIterable>(
     of type: Choice.Type
   ) throws(Invalid) -> Choice where Choice.RawValue == String {

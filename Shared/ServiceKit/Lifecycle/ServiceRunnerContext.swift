@@ -1,5 +1,6 @@
 import BinarioAuth
 import BinarioDomain
+import BinarioStorage
 import GRPCCore
 import Logging
 import Prometheus
@@ -25,6 +26,8 @@ public final class ServiceRunnerContext: Sendable {
   private let added = Mutex<[ServiceGroupConfiguration.ServiceConfiguration]>([])
   private let authorization = Mutex<AuthorizationServerInterceptor?>(nil)
   private let shutdownActions = Mutex<[@Sendable () -> Void]>([])
+  /// The data directory's lock, once ``ownDataDirectory()`` took it: held until the process exits.
+  let dataDirectoryLock = Mutex<DataDirectoryLock?>(nil)
   /// What jobs wait on when the process runs on a test clock (``domainClock()``).
   let jobTimer = Mutex<(any JobTimer)?>(nil)
 

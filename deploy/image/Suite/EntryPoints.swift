@@ -1,3 +1,4 @@
+import BinarioBackupCommand
 import BinarioCLI
 import BinarioDevCertsCommand
 import BinarioLoadCommand
@@ -25,6 +26,7 @@ import TicketingProcess
 @_cdecl("binario_main_binario") public func binarioEntry() { runAsync { await BinarioCommand.main() } }
 @_cdecl("binario_main_binario_dev_certs") public func devCertsEntry() { DevCertsCommand.main() }
 @_cdecl("binario_main_binario_probe") public func probeEntry() { runAsync { await ProbeCommand.main() } }
+@_cdecl("binario_main_binario_backup") public func backupEntry() { BackupCommand.main() }
 @_cdecl("binario_main_binario_loadgen") public func loadGeneratorEntry() { LoadGeneratorCommand.main() }
 
 /// Runs an async command's `main` from a synchronous C `main`: on a task, while the main thread
