@@ -88,9 +88,13 @@ published = sorted(str(port).rsplit(":", 1)[-1] for port in ports)
 check(published == ["7100", "7110", "7443"], f"gateway: must publish exactly its front doors 7100, 7110 and 7443, publishes {ports}")
 
 for name, volume in STATEFUL.items():
-    mounts = services.get(name, {}).get("volumes", [])
-    check(any(str(mount).startswith(f"{volume}:/var/lib/binario") for mount in mounts), f"{name}: its data must be in the named volume {volume}")
+    mounts = [str(mount) for mount in services.get(name, {}).get("volumes", [])]
+    check(any(mount.startswith(f"{volume}:/var/lib/binario") for mount in mounts), f"{name}: its data must be in the named volume {volume}")
     check(volume in compose.get("volumes", {}), f"volume {volume} is not declared")
+    backups = f"{name}-backups"
+    directory = (services.get(name, {}).get("environment", {}) or {}).get("BINARIO_BACKUP_DIRECTORY")
+    check(f"{backups}:{directory}" in mounts, f"{name}: BINARIO_BACKUP_DIRECTORY must be the named volume {backups} (not its data volume)")
+    check(backups in compose.get("volumes", {}), f"volume {backups} is not declared")
 
 upstreams = set(str(services.get("gateway", {}).get("environment", {}).get("BINARIO_UPSTREAM", "")).split(","))
 for name, address in UPSTREAMS.items():

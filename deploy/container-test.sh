@@ -86,7 +86,7 @@ mkdir -p "$rootfs"
 for layer in system swift data suite; do
   cp -a "$layers/$layer/." "$rootfs/"
 done
-install -d -o 10001 -g 10001 -m 0750 "$rootfs/var/lib/binario" "$rootfs/etc/binario/certs"
+install -d -o 10001 -g 10001 -m 0750 "$rootfs/var/lib/binario" "$rootfs/var/lib/binario-backups" "$rootfs/etc/binario/certs"
 podman rmi --force binario:local >/dev/null 2>&1 || true
 tar -C "$rootfs" --numeric-owner -c . | podman import \
   --change 'USER 10001:10001' \
@@ -183,6 +183,14 @@ for service in identity scheduling ticketing geo-offers dispatch telemetry gatew
 done
 awk -v p="$pss_total_kib" 'BEGIN { printf "  all seven: PSS %.1f MiB\n", p / 1024 }'
 [ -z "$over" ] || fail "idle over ${idle_pss_budget_mib} MiB PSS:$over"
+
+say "each service backed its database up at its first start, on its backup volume"
+for service in identity scheduling ticketing geo-offers dispatch telemetry; do
+  listed=$(podman exec "$(container "$service")" binario-backup list --service "$service" 2>&1) ||
+    fail "binario-backup list in $service failed: $listed"
+  grep -q "^$service .*/var/lib/binario-backups/$service-" <<<"$listed" || fail "$service has no backup on its backup volume: $listed"
+done
+echo "six databases, six backups ($(podman exec "$(container identity)" binario-backup list --service identity | head -n 1))"
 
 say "register → confirm → login → me through the published gateway port"
 podman cp "$(container certs):/etc/binario/certs/ca.pem" "$work/ca.pem"

@@ -60,4 +60,20 @@ for variant in "${variants[@]}"; do
     failed=1
   fi
 done
+# The restore Job deploy/kubernetes/restore.sh runs, for every service with a database: valid
+# against the schemas, on the volume claims the service's StatefulSet makes (data-<service>-0,
+# backups-<service>-0), running the image's binario-backup.
+rendered=$work/base.yaml
+for service in identity scheduling ticketing geo-offers dispatch telemetry; do
+  job=$work/restore-$service.yaml
+  deploy/kubernetes/restore.sh "$service" --render >"$job"
+  if ! "$venv/bin/kubernetes-validate" --strict --quiet -k "$kubernetes_version" "$job" >"$work/validate.log" 2>&1 \
+    || ! grep -q "claimName: data-$service-0" "$job" || ! grep -q "claimName: backups-$service-0" "$job" \
+    || ! grep -q "name: backups\$" "$rendered"; then
+    echo "kubernetes/restore.sh $service: FAILED" >&2
+    sed 's/^/  /' "$work/validate.log" >&2
+    failed=1
+  fi
+done
+[ "$failed" = 1 ] || echo "kubernetes/restore.sh: the restore Job of each of the 6 services valid"
 exit "$failed"

@@ -427,6 +427,13 @@ class Checker:
         elif not writable:
             self.fail(where, f"BINARIO_DATA_DIRECTORY {data} is on no writable volume (the root filesystem is read-only)")
 
+        # A service with a database keeps its backups on a volume claim of their own.
+        if claims:
+            backups = environment.get("BINARIO_BACKUP_DIRECTORY")
+            mount = mounts.get(backups or "")
+            if mount is None or mount["name"] == (mounts.get(data or "") or {}).get("name") or mount["name"] not in claims or mount.get("readOnly"):
+                self.fail(where, "BINARIO_BACKUP_DIRECTORY must be the mount of a writable volume claim of its own (not the data volume)")
+
     def check_services(self):
         for service in self.of_kind("Service"):
             name = service["metadata"]["name"]
