@@ -56,6 +56,7 @@ struct ConfigurationTests {
       .dataDirectory: "/var/lib/dispatch", .logLevel: "trace", .logFormat: "json",
       .metricsHost: "0.0.0.0", .metricsPort: "9100", .shutdownGracePeriod: "2.5", .maxFrameSize: "65536",
       .otlpEndpoint: "http://collector:4318", .keepaliveInterval: "5", .keepaliveTimeout: "0.5",
+      .backupDirectory: "/var/lib/binario-backups", .backupInterval: "off", .backupKeep: "7",
     ]
     let expected = ServiceConfiguration(
       serviceName: "dispatch",
@@ -74,7 +75,10 @@ struct ConfigurationTests {
       maxFrameSize: 65536,
       otlpEndpoint: "http://collector:4318",
       keepaliveInterval: 5,
-      keepaliveTimeout: 0.5
+      keepaliveTimeout: 0.5,
+      backupDirectory: "/var/lib/binario-backups",
+      backupInterval: nil,
+      backupKeep: 7
     )
     #expect(Set(values.keys) == Set(ConfigurationSetting.allCases))
 
@@ -140,6 +144,31 @@ struct ConfigurationTests {
       environment: [:]
     )
     #expect(explicit.dataDirectory == "/srv")
+  }
+
+  @Test("backups: hourly into backups in the data directory, 48 kept, unless set; an interval of 0 is refused, naming the setting")
+  func backupSettings() throws {
+    let defaults = try ServiceConfiguration.load(
+      serviceName: "ticketing",
+      options: try ServiceOptions.parse(["--data-directory", "/var/lib/binario"]),
+      environment: [:]
+    )
+    #expect(defaults.backupFolder == "/var/lib/binario/backups")
+    #expect(defaults.backupInterval == 3600 && defaults.backupKeep == 48)
+    let set = try ServiceConfiguration.load(
+      serviceName: "ticketing",
+      options: try ServiceOptions.parse(["--backup-directory", "/backups", "--backup-interval", "900"]),
+      environment: ["BINARIO_BACKUP_KEEP": "96"]
+    )
+    #expect(set.backupFolder == "/backups" && set.backupInterval == 900 && set.backupKeep == 96)
+    #expect(throws: ConfigurationError.self) {
+      _ = try ServiceConfiguration.load(serviceName: "x", options: try ServiceOptions.parse([]), environment: ["BINARIO_BACKUP_INTERVAL": "0"])
+    }
+    do {
+      _ = try ServiceConfiguration.load(serviceName: "x", options: try ServiceOptions.parse([]), environment: ["BINARIO_BACKUP_INTERVAL": "0"])
+    } catch {
+      #expect("\(error)".contains("BINARIO_BACKUP_INTERVAL"), "\(error)")
+    }
   }
 
   @Test("metrics can be turned off over a file that turns them on")
