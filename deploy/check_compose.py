@@ -77,7 +77,7 @@ for name, metrics_port in LONG_RUNNING.items():
         {dependency: how.get("condition") for dependency, how in depends_on.items()} == {"certs": "service_completed_successfully"},
         f"{name}: must wait for certs only (service_completed_successfully), not {depends_on}",
     )
-    check(service.get("healthcheck", {}).get("start_interval") == "500ms", f"{name}: health check must run every 500ms while starting")
+    check(service.get("healthcheck", {}).get("interval") == "2s", f"{name}: health check must run every 2s, so healthy follows ready soon after a start")
     check(service.get("restart") == "unless-stopped", f"{name}: restart must be unless-stopped")
     grace = float(environment.get("BINARIO_SHUTDOWN_GRACE_PERIOD", "20"))
     stop = service.get("stop_grace_period", "10s")

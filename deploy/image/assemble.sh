@@ -10,9 +10,9 @@
 #   OUT/system  the C libraries the executables link (glibc, libstdc++, SQLite, zlib) at their
 #               Debian paths, /bin/sh for compose's health checks, CA certificates, the binario user
 #   OUT/swift   the Swift runtime and Foundation (ICU's data among it), in /usr/local/lib
-#   OUT/data    the web app and its libraries from Debian (libjs-leaflet, libjs-chart.js,
-#               node-qrcode-generator), the demo data the services load at their first start, the
-#               load generator's mix
+#   OUT/data    the time zone database, the web app and its libraries from Debian (libjs-leaflet,
+#               libjs-chart.js, node-qrcode-generator), the demo data the services load at their
+#               first start, the load generator's mix
 #   OUT/suite   libBinarioSuite.so in /usr/local/lib, the executables in /usr/local/bin
 #
 # Swagger UI (the gateway's /docs) is not here: the Dockerfile's docs stage and the container test
@@ -53,6 +53,9 @@ install -d -m 1777 "$out/system/tmp"
 
 share=$out/data/usr/share
 mkdir -p "$share/binario/demo-network" "$share/javascript"
+# The time zone database (Debian's tzdata): Foundation formats a time in a zone other than UTC
+# (Europe/Rome, a feed's agency_timezone) from its files, and traps without them.
+cp -a /usr/share/zoneinfo "$share/zoneinfo"
 # The web app the gateway serves at / (--web-folder), and the libraries it serves from
 # /usr/share/javascript (its default --web-libraries), symlinks resolved.
 cp -r clients/web "$share/binario/web"
