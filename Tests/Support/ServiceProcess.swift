@@ -92,7 +92,8 @@ public final class ServiceProcess: Sendable {
   }
 
   /// Starts `executableName` from ``productsFolder`` with `arguments` (plus `--log-format json`)
-  /// and returns once it logs that it is listening, that each of `listeners` is, and each
+  /// and returns once it logs that it is listening, that each of `listeners` is (its metrics
+  /// endpoint too, when `arguments` give it a port), and each
   /// message of `events` (work it does before it is of use: geo-offers' first copy of the
   /// stations). Fails if it exits first.
   ///
@@ -137,6 +138,11 @@ public final class ServiceProcess: Sendable {
     var main: String?
     var others: [String: String] = [:]
     var awaited = events
+    // A metrics endpoint asked for is awaited too: it may say it listens after the main listener.
+    var listeners = listeners
+    if let flag = arguments.firstIndex(of: "--metrics-port"), flag + 1 < arguments.count, arguments[flag + 1] != "off" {
+      listeners.insert("metrics")
+    }
     for await line in lines {
       seen.append(line)
       if let message = Self.message(inLogLine: line) { awaited.remove(message) }
