@@ -78,7 +78,8 @@ public struct DatabaseBackups: Sendable {
     try FileManager.default.moveItem(at: partial, to: file)
     try Self.sync(self.directory)
     let bytes = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
-    return Backup(file: file, takenAt: Self.fileTime.date(from: Self.fileTime.string(from: now)) ?? now, bytes: bytes)
+    // The time its name says: to the second, as ``list()`` reads it back.
+    return Backup(file: file, takenAt: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), bytes: bytes)
   }
 
   /// Deletes all but the newest `count` backups; returns those deleted.
