@@ -79,14 +79,16 @@ routes=Services/Gateway/Service/FrontDoor/Generated/HTTPRouteTable+Generated.swi
 openapi=Services/Gateway/Service/FrontDoor/Generated/OpenAPIDocument+Generated.swift
 reflection=Services/Gateway/Service/FrontDoor/Generated/ProtoDescriptors+Generated.swift
 access_policy=Shared/Auth/Generated/MethodAccessPolicy+Generated.swift
+retry_safety=Services/Gateway/Service/Forwarding/Generated/RetrySafety+Generated.swift
 descriptors=$(mktemp)
 openapi_json=$(mktemp --suffix=.json)
 trap 'rm -f "$descriptors" "$openapi_json"; if [ "$mode" = check ]; then rm -rf "$out_root"; fi' EXIT
 protoc --proto_path=proto --include_imports --include_source_info --descriptor_set_out="$descriptors" "${service_protos[@]}"
-mkdir -p "$(dirname "$out_root/$routes")" "$(dirname "$out_root/$access_policy")"
+mkdir -p "$(dirname "$out_root/$routes")" "$(dirname "$out_root/$access_policy")" "$(dirname "$out_root/$retry_safety")"
 .tools/venv/bin/python scripts/front-door/generate_routes.py "$descriptors" \
   --routes "$out_root/$routes" --openapi "$out_root/$openapi" --openapi-json "$openapi_json" \
-  --descriptors "$out_root/$reflection" --access-policy "$out_root/$access_policy" --feature-indexes "$out_root"
+  --descriptors "$out_root/$reflection" --access-policy "$out_root/$access_policy" --feature-indexes "$out_root" \
+  --retry-safety "$out_root/$retry_safety"
 if ! .tools/venv/bin/openapi-spec-validator "$openapi_json" >/dev/null; then
   .tools/venv/bin/openapi-spec-validator "$openapi_json" >&2 || true
   echo "the generated OpenAPI document is not valid OpenAPI 3.1" >&2
@@ -114,7 +116,7 @@ rm -rf "$c_proto"
 if [ "$mode" = check ]; then
   stale=0
   if ! diff -r "$out_root/$c_generated" "$c_generated" >/dev/null; then echo "stale: $c_generated" >&2; stale=1; fi
-  for file in "$routes" "$openapi" "$reflection" "$access_policy" Services/*/README.md docs/development.md; do
+  for file in "$routes" "$openapi" "$reflection" "$access_policy" "$retry_safety" Services/*/README.md docs/development.md; do
     if ! cmp -s "$out_root/$file" "$file"; then echo "stale: $file" >&2; stale=1; fi
   done
   for entry in "${targets[@]}"; do

@@ -109,6 +109,13 @@ extension Setting {
     help: "Seconds a Binario or gRPC door connection may stay open with no call before it is closed (default 300).",
     valueName: "seconds"
   )
+
+  static let upstreamHold = Setting(
+    GatewaySettings.Key.upstreamHold,
+    help:
+      "How long a call may wait for an upstream that is unavailable (restarting) before it fails, and how many calls may wait per upstream (default 10/1000); off: they fail at once.",
+    valueName: "seconds[/calls]|off"
+  )
 }
 
 /// The flags of the settings above; ``additionalSettings`` pairs each with its values.
@@ -164,6 +171,9 @@ struct GatewayOptions: ParsableArguments {
   @Option(name: .customLong(Setting.idleTimeout.flagName), help: Setting.idleTimeout.argumentHelp)
   var idleTimeout: String?
 
+  @Option(name: .customLong(Setting.upstreamHold.flagName), help: Setting.upstreamHold.argumentHelp)
+  var upstreamHold: String?
+
   var additionalSettings: [AdditionalSetting] {
     [
       Setting.upstream.given(upstream),
@@ -183,6 +193,7 @@ struct GatewayOptions: ParsableArguments {
       Setting.slowClientTimeout.given(slowClientTimeout),
       Setting.callsPerConnection.given(callsPerConnection),
       Setting.idleTimeout.given(idleTimeout),
+      Setting.upstreamHold.given(upstreamHold),
     ]
   }
 }

@@ -49,7 +49,9 @@ public final class Gateway: Sendable {
         tls: configuration.upstreamTLS,
         connection: configuration.connection,
         pool: configuration.upstreamPool,
+        hold: configuration.upstreamHold,
         group: group,
+        metrics: metrics,
         logger: logger
       )
     }

@@ -11,8 +11,12 @@ public struct GatewayConfiguration: Sendable {
   /// `nil`: no rate limits.
   public var rateLimit: RateLimit?
   public var connection: BinarioConnectionConfiguration
-  /// Per event loop, per upstream.
+  /// Per event loop, per upstream. The gateway's default tries an upstream it lost at least
+  /// every half second (not the pool's five), so a call held for it waits at most that long
+  /// once the upstream is back.
   public var upstreamPool: BinarioConnectionPool.Configuration
+  /// Calls held while their upstream is unavailable; `nil`: they fail at once.
+  public var upstreamHold: UpstreamHold?
   /// How long an upstream's health answer is reused.
   public var healthCacheDuration: Duration
   /// How long the gateway waits for an upstream's health answer before taking it as down.
@@ -29,7 +33,8 @@ public struct GatewayConfiguration: Sendable {
     upstreamTLS: BinarioTLSConfiguration,
     rateLimit: RateLimit? = nil,
     connection: BinarioConnectionConfiguration = .defaults,
-    upstreamPool: BinarioConnectionPool.Configuration = .defaults,
+    upstreamPool: BinarioConnectionPool.Configuration = Self.defaultUpstreamPool,
+    upstreamHold: UpstreamHold? = .defaults,
     healthCacheDuration: Duration = .seconds(1),
     healthCheckTimeout: Duration = .seconds(1),
     healthWatchInterval: Duration = .seconds(2),
@@ -41,10 +46,15 @@ public struct GatewayConfiguration: Sendable {
     self.rateLimit = rateLimit
     self.connection = connection
     self.upstreamPool = upstreamPool
+    self.upstreamHold = upstreamHold
     self.healthCacheDuration = healthCacheDuration
     self.healthCheckTimeout = healthCheckTimeout
     self.healthWatchInterval = healthWatchInterval
     self.identityRetry = identityRetry
     self.minimumKeyRefreshInterval = minimumKeyRefreshInterval
+  }
+
+  public static var defaultUpstreamPool: BinarioConnectionPool.Configuration {
+    BinarioConnectionPool.Configuration(initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(500))
   }
 }

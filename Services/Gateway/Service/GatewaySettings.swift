@@ -22,6 +22,7 @@ public struct GatewaySettings: Sendable {
     public static let slowClientTimeout = "slowClientTimeout"
     public static let callsPerConnection = "callsPerConnection"
     public static let idleTimeout = "idleTimeout"
+    public static let upstreamHold = "upstreamHold"
   }
 
   public static let defaultPort = 7100
@@ -133,12 +134,35 @@ public struct GatewaySettings: Sendable {
         reason: "\(purpose) needs the deployment CA; set --tls-trusted-ca"
       )
     }
+    var hold: UpstreamHold? = .defaults
+    if let text = try additional.value(Key.upstreamHold) {
+      hold = text.lowercased() == "off" ? nil : try additional.parsed(Key.upstreamHold, Self.upstreamHold).first
+    }
     self.gateway = GatewayConfiguration(
       routing: routing,
       upstreamTLS: .mutual(certificateChain: .file(certificate), privateKey: .file(privateKey), trustRoots: .file(trustedCA)),
       rateLimit: rateLimit,
-      connection: configuration.connection
+      connection: configuration.connection,
+      upstreamHold: hold
     )
+  }
+
+  /// `seconds[/calls]`, e.g. `10/1000`.
+  private static func upstreamHold(_ text: String) throws(GatewayConfigurationError) -> UpstreamHold {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    let expected = "seconds[/calls] a call may wait for its upstream and how many may wait per upstream (e.g. 10/1000), or off"
+    guard (1 ... 2).contains(parts.count), let seconds = Double(parts[0]), seconds > 0, seconds <= 300 else {
+      throw GatewayConfigurationError("\"\(text)\" is not \(expected); the seconds are above 0 and at most 300")
+    }
+    var hold = UpstreamHold.defaults
+    hold.maximumWait = .milliseconds(Int64(seconds * 1000))
+    if parts.count == 2 {
+      guard let calls = Int(parts[1]), calls > 0 else {
+        throw GatewayConfigurationError("\"\(text)\" is not \(expected); the calls are a number above 0")
+      }
+      hold.maximumCalls = calls
+    }
+    return hold
   }
 
   /// A front door's port: `off` for none, else 0...65535.

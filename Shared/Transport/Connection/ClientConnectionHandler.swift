@@ -36,7 +36,7 @@ final class ClientConnectionHandler: FrameConnectionHandler {
   ) {
     guard self.acceptsNewCalls, let context else {
       outbound.close()
-      onEvent(.end(WireEnd(code: WireStatusCode.unavailable, message: "connection is closing; retry")))
+      onEvent(.end(WireEnd.refused("connection is closing; retry")))
       return
     }
     var open = WireOpen()

@@ -68,7 +68,7 @@ final class ServerConnectionHandler: FrameConnectionHandler {
     if self.goAwaySent || shutdown != nil {
       var end = WireFrame()
       end.callID = id
-      end.kind = .end(WireEnd(code: WireStatusCode.unavailable, message: "server is shutting down; retry"))
+      end.kind = .end(WireEnd.refused("server is shutting down; retry"))
       self.writeFrame(end)
       // The listener's shutdown event is still on its way to this connection: apply it now.
       if let shutdown { self.beginGracefulShutdown(gracePeriod: shutdown.gracePeriod) }

@@ -28,6 +28,14 @@ extension WireEnd {
     self.statusMessage = message
     self.trailers = trailers
   }
+
+  /// The `UNAVAILABLE` of a call the callee refused before running any of it (`refused`): the
+  /// caller may send it again as it was, whatever it does.
+  public static func refused(_ message: String) -> WireEnd {
+    var end = WireEnd(code: WireStatusCode.unavailable, message: message)
+    end.refused = true
+    return end
+  }
 }
 
 /// gRPC's canonical status codes, as they appear in `End.status_code`.

@@ -91,6 +91,7 @@ func withGateway<Result: Sendable>(
   healthCacheDuration: Duration = .zero,
   healthWatchInterval: Duration = .milliseconds(50),
   metrics: GatewayMetrics? = nil,
+  upstreamHold: UpstreamHold? = nil,
   _ body: (_ gateway: RunningGateway) async throws -> Result
 ) async throws -> Result {
   let configuration = GatewayConfiguration(
@@ -101,6 +102,7 @@ func withGateway<Result: Sendable>(
     upstreamTLS: GatewayTestPKI.gatewayClientTLS,
     rateLimit: rateLimit,
     upstreamPool: .init(initialBackoff: .milliseconds(20), maximumBackoff: .milliseconds(200)),
+    upstreamHold: upstreamHold,
     healthCacheDuration: healthCacheDuration,
     healthCheckTimeout: .seconds(2),
     healthWatchInterval: healthWatchInterval,

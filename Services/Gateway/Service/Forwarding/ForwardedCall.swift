@@ -8,6 +8,12 @@ import NIOCore
 /// normally on the same loop: ``UpstreamConnections`` keeps a pool per loop). Client events go
 /// upstream, upstream events go to the client; cancellation and deadlines travel both ways; when
 /// one side cannot take more bytes, reads on the other side pause until it can.
+///
+/// A call whose upstream is unavailable is held (``UpstreamHold``): it waits for the upstream
+/// to come back, within the hold's bound and the call's deadline, and is sent then. A call the
+/// upstream ends `UNAVAILABLE` before any answer reached the client is sent again the same way
+/// when that is safe: always when the upstream `refused` it (it ran none of it), otherwise when
+/// its method is a read or a write carrying its idempotency key (``RetrySafety``).
 final class ForwardedCall {
   private enum State {
     /// Before the upstream call is open: the client's events wait here.
@@ -26,8 +32,21 @@ final class ForwardedCall {
   private var sessionWatch: (sessions: RevokedSessions, watch: RevokedSessions.Watch)?
   private var state = State.waiting([])
   private var sentHeaders = false
-  /// An upstream connection has been asked for (once per call).
+  /// Headers or a message went to the client: the call can no longer be sent again.
+  private var answered = false
+  /// An upstream connection has been asked for (the first attempt).
   private var upstreamRequested = false
+  /// The pool's wait for a connection, cancelled if the client goes away meanwhile.
+  private var upstreamWait: Task<Void, Never>?
+  /// What was sent upstream, kept to send it again: the first message and whether the client
+  /// had half-closed. `nil` once a further message went upstream (the call cannot be repeated).
+  private var retained: (first: Data?, halfClose: Bool)?
+  /// The request bytes of this call's place among the upstream's held calls, while it holds one.
+  private var heldBytes: Int?
+  /// Times the call was sent again.
+  private var retries = 0
+  /// The most times a call is sent again; the hold's time bound usually comes first.
+  private static let maximumRetries = 8
   /// Client reads are paused because the upstream connection is full.
   private var clientReadsPaused = false
   /// Upstream reads are paused because the client connection is full.
@@ -88,21 +107,37 @@ final class ForwardedCall {
   private func openUpstream() {
     guard case .waiting = self.state, !self.upstreamRequested else { return }
     self.upstreamRequested = true
+    self.askForConnection(wait: nil)
+  }
+
+  /// Asks the upstream's pool for a connection; `wait`: for how long to wait while the upstream
+  /// is unavailable (a held call), `nil` to fail at once.
+  private func askForConnection(wait: Duration?) {
+    guard case .waiting = self.state else { return }
     let bound = self.bound
-    self.upstream.withConnection(on: self.call.eventLoop) { result in
-      bound.value.connected(result)
+    // `connected` may run before this returns (a ready connection), and clears the wait.
+    if let task = self.upstream.withConnection(on: self.call.eventLoop, wait: wait, { bound.value.connected($0) }) {
+      self.upstreamWait = task
     }
   }
 
   private func connected(_ result: Result<BinarioClientConnection, UpstreamCallError>) {
+    self.upstreamWait = nil
     guard case .waiting(var events) = self.state else { return }  // the client gave up meanwhile
     let connection: BinarioClientConnection
     switch result {
     case .failure(let error):
+      if self.heldBytes == nil, let wait = self.holdPlace(for: events) {
+        // The upstream is unavailable: wait for it rather than fail the call.
+        self.log.log(.debug, "upstream unavailable; holding the call", ["wait": "\(wait)"])
+        self.askForConnection(wait: wait)
+        return
+      }
       self.endClient(WireEnd(code: error.code, message: error.message))
       return
     case .success(let ready):
       connection = ready
+      self.leaveHoldPlace()
     }
 
     var first: Data?
@@ -118,10 +153,11 @@ final class ForwardedCall {
       halfClose = true
       events.removeFirst()
     }
+    self.retained = (first, halfClose)
     let request = BinarioCallRequest(
       method: self.call.method,
       metadata: self.metadata,
-      timeout: self.call.timeout,
+      timeout: self.remainingTimeout,
       firstMessage: first,
       halfClose: halfClose
     )
@@ -134,9 +170,83 @@ final class ForwardedCall {
         loop.execute { bound.value.upstreamEvent(event) }
       }
     }
-    guard case .waiting = self.state else { return }  // ended at once (connection closing)
+    guard case .waiting = self.state else { return }  // ended at once, or being sent again
     self.state = .open(upstreamCall, connection)
     for event in events { self.clientEvent(event) }
+  }
+
+  /// The caller's timeout less the time the call has spent at the gateway (held, or sent before).
+  private var remainingTimeout: Duration? {
+    guard let timeout = self.call.timeout else { return nil }
+    return max(.milliseconds(1), timeout - (ContinuousClock.now - self.log.started))
+  }
+
+  // MARK: Holding and sending again
+
+  /// A place among the upstream's held calls (taken now if the call holds none yet) and how
+  /// long it may still wait; `nil` when holding is off, the call's time to hold is up, or the
+  /// upstream's places are full.
+  private func holdPlace(for events: [ServerCallEvent]) -> Duration? {
+    guard let hold = self.upstream.hold else { return nil }
+    var until = self.log.started + hold.maximumWait
+    if let timeout = self.call.timeout {
+      // A held call gives up a little before its caller's deadline, so the caller hears why
+      // (UNAVAILABLE, naming the service) rather than DEADLINE_EXCEEDED.
+      until = min(until, self.log.started + timeout - max(.milliseconds(50), timeout / 10))
+    }
+    let wait = until - ContinuousClock.now
+    guard wait > .zero else { return nil }
+    if self.heldBytes == nil {
+      let bytes = events.reduce(0) { total, event in
+        if case .message(let payload) = event { total + payload.count } else { total }
+      }
+      guard self.upstream.heldCalls.enter(bytes: bytes) else {
+        self.log.log(.warning, "upstream unavailable and its held calls are at their limit; failing the call")
+        return nil
+      }
+      self.heldBytes = bytes
+    }
+    return wait
+  }
+
+  private func leaveHoldPlace() {
+    guard let bytes = self.heldBytes else { return }
+    self.heldBytes = nil
+    self.upstream.heldCalls.leave(bytes: bytes)
+  }
+
+  /// Sends the call again after its upstream ended it `UNAVAILABLE` with `end`, when that is
+  /// safe and time is left; `false` when the client must hear `end`.
+  private func sendAgain(after end: WireEnd, on connection: BinarioClientConnection) -> Bool {
+    guard end.statusCode == WireStatusCode.unavailable, !self.answered, let retained = self.retained,
+      self.retries < Self.maximumRetries
+    else { return false }
+    guard end.refused || RetrySafety.of(method: self.call.method)?.allowsRetry(of: retained.first) == true else { return false }
+    var events: [ServerCallEvent] = []
+    if let first = retained.first { events.append(.message(first)) }
+    if retained.halfClose { events.append(.halfClose) }
+    guard let wait = self.holdPlace(for: events) else { return false }
+    self.retries += 1
+    self.retained = nil
+    self.state = .waiting(events)
+    self.log.metrics?.recordRetry(upstream: self.log.upstream, refused: end.refused)
+    self.log.log(
+      .debug,
+      "upstream ended the call unavailable; sending it again",
+      ["attempt": "\(self.retries + 1)", "refused": "\(end.refused)", "upstream_message": "\(end.statusMessage)"]
+    )
+    if end.refused || !connection.isUsable {
+      // The upstream is going or gone: the pool connects anew, or waits for it to come back.
+      self.askForConnection(wait: wait)
+    } else {
+      // The upstream answered UNAVAILABLE itself (one of its own peers is away): a pause first.
+      let delay = min(Duration.milliseconds(25 << min(self.retries - 1, 6)), wait)
+      let bound = self.bound
+      self.call.eventLoop.scheduleTask(in: TimeAmount(delay)) {
+        bound.value.askForConnection(wait: max(.milliseconds(1), wait - delay))
+      }
+    }
+    return true
   }
 
   // MARK: Client → upstream
@@ -147,6 +257,9 @@ final class ForwardedCall {
       switch event {
       case .cancelled(let reason):
         self.state = .done
+        self.upstreamWait?.cancel()
+        self.upstreamWait = nil
+        self.leaveHoldPlace()
         self.clientGaveUp(reason)
         self.endSessionWatch()
       case .halfClose:
@@ -162,6 +275,7 @@ final class ForwardedCall {
     case .open(let upstreamCall, let connection):
       switch event {
       case .message(let payload):
+        self.retained = nil
         guard upstreamCall.send(payload) else {
           upstreamCall.cancel()
           self.endClient(WireEnd(code: WireStatusCode.resourceExhausted, message: "the message is larger than the upstream's frame limit"))
@@ -169,6 +283,7 @@ final class ForwardedCall {
         }
         if !connection.channel.isWritable { self.pauseClientReads(until: upstreamCall) }
       case .halfClose:
+        self.retained?.halfClose = true
         upstreamCall.halfClose()
       case .cancelled(let reason):
         self.state = .done
@@ -214,9 +329,11 @@ final class ForwardedCall {
     switch event {
     case .headers(var headers):
       self.sentHeaders = true
+      self.answered = true
       headers.append(.text(GatewayRequestID.key, self.log.requestID))
       self.call.sendHeaders(headers)
     case .message(let payload):
+      self.answered = true
       guard self.call.sendMessage(payload) else {
         if case .open(let upstreamCall, _) = self.state { upstreamCall.cancel() }
         self.endClient(WireEnd(code: WireStatusCode.resourceExhausted, message: "the upstream's message is larger than the frame limit"))
@@ -226,6 +343,7 @@ final class ForwardedCall {
         self.pauseUpstreamReads(upstreamCall)
       }
     case .end(let end):
+      if case .open(_, let connection) = self.state, self.sendAgain(after: end, on: connection) { return }
       if end.statusCode == WireStatusCode.ok { self.onOK?() }
       self.endClient(end)
     }
@@ -259,6 +377,9 @@ final class ForwardedCall {
     var end = end
     if !self.sentHeaders { end.trailers.append(.text(GatewayRequestID.key, self.log.requestID)) }
     self.state = .done
+    self.upstreamWait?.cancel()
+    self.upstreamWait = nil
+    self.leaveHoldPlace()
     self.call.end(end)
     self.log.ended(code: end.statusCode, message: end.statusMessage)
     self.endSessionWatch()

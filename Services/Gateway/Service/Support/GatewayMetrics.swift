@@ -9,7 +9,11 @@ import Synchronization
 ///   routes, refusals, health) and status code name;
 /// - `gateway_call_duration_seconds{door, upstream}`: from the call's `Open` to its `End`, for
 ///   calls that are not streams (a stream's length says how long someone watched, not how fast
-///   the suite answered).
+///   the suite answered);
+/// - `gateway_held_calls{upstream}`: calls held now for an upstream that is unavailable;
+/// - `gateway_call_retries_total{upstream, reason}`: calls sent to their upstream again, because
+///   it `refused` them (it was going away) or ended them `unavailable` part way (a read or a
+///   keyed write).
 public final class GatewayMetrics: Sendable {
   private let registry: PrometheusCollectorRegistry
   /// The metrics already made, by labels: asking the registry takes its lock and builds the
@@ -56,6 +60,31 @@ public final class GatewayMetrics: Sendable {
     }
     counter.increment()
     if let duration { histogram.record(duration) }
+  }
+
+  /// The gauge of the calls held for `upstream` (made once per upstream, at start).
+  func heldCalls(upstream: String) -> Gauge {
+    self.registry.makeGauge(
+      descriptor: MetricNameDescriptor(
+        namespace: "gateway",
+        metricName: "held_calls",
+        helpText: "Calls the gateway holds for an upstream that is unavailable, to send when it is back."
+      ),
+      labels: [("upstream", upstream)]
+    )
+  }
+
+  /// A call sent to `upstream` again.
+  func recordRetry(upstream: String, refused: Bool) {
+    self.registry.makeCounter(
+      descriptor: MetricNameDescriptor(
+        namespace: "gateway",
+        metricName: "call_retries",
+        unitName: "total",
+        helpText: "Calls the gateway sent to their upstream again: refused (it was going away) or unavailable part way (reads and keyed writes)."
+      ),
+      labels: [("upstream", upstream), ("reason", refused ? "refused" : "unavailable")]
+    ).increment()
   }
 
   // `MetricNameDescriptor` is not `Sendable`, so these are made on use rather than stored.

@@ -12,9 +12,14 @@ import NIOPosix
 /// Each loop remembers its last ready connection, so opening a call is synchronous while the
 /// upstream is up; only when none is ready does a task ask the pool (which fails fast with
 /// `UNAVAILABLE` while the upstream is down, and reconnects with backoff in the background).
+/// A call may then be held (``hold``, ``heldCalls``): it waits for the next connection instead.
 public final class UpstreamConnections: Sendable {
   public let name: String
   public let address: UpstreamAddress
+  /// How calls to this upstream are held while it is unavailable; `nil`: they fail at once.
+  let hold: UpstreamHold?
+  /// The places for held calls.
+  let heldCalls: HeldCalls
 
   private struct LoopPool: Sendable {
     let pool: BinarioConnectionPool
@@ -33,11 +38,15 @@ public final class UpstreamConnections: Sendable {
     tls: BinarioTLSConfiguration,
     connection: BinarioConnectionConfiguration,
     pool: BinarioConnectionPool.Configuration,
+    hold: UpstreamHold? = .defaults,
     group: any EventLoopGroup,
+    metrics: GatewayMetrics? = nil,
     logger: Logger
   ) throws {
     self.name = name
     self.address = address
+    self.hold = hold
+    self.heldCalls = HeldCalls(bounds: hold ?? .defaults, gauge: metrics?.heldCalls(upstream: name))
     let serverHostname = (try? SocketAddress(ipAddress: address.host, port: 0)) == nil ? address.host : nil
     var loopPools: [ObjectIdentifier: LoopPool] = [:]
     for loop in group.makeIterator() {
@@ -74,22 +83,34 @@ public final class UpstreamConnections: Sendable {
   /// Hands a ready connection to `body` on `loop`: at once when one is ready, otherwise after
   /// asking the pool. A failure carries `UNAVAILABLE` and a message naming the upstream.
   /// Must be called on `loop`.
+  ///
+  /// - Parameter wait: how long to wait for the upstream while it is unavailable (for a held
+  ///   call, which has taken a place in ``heldCalls``); `nil`: fail at once.
+  /// - Returns: the task asking the pool, to cancel when the caller stops waiting (`body` is
+  ///   then not called); `nil` when `body` has already run.
+  @discardableResult
   func withConnection(
     on loop: any EventLoop,
+    wait: Duration? = nil,
     _ body: @escaping @Sendable (Result<BinarioClientConnection, UpstreamCallError>) -> Void
-  ) {
+  ) -> Task<Void, Never>? {
     let loopPool = self.loopPools[ObjectIdentifier(loop)]
     if let loopPool, let connection = loopPool.cached.value, connection.isUsable {
       body(.success(connection))
-      return
+      return nil
     }
     let pool = loopPool?.pool ?? self.sharedPool
     let name = self.name
-    Task {
+    return Task {
       var result: Result<BinarioClientConnection, UpstreamCallError>
       do {
-        result = .success(try await pool.connection())
+        if let wait {
+          result = .success(try await self.waitForReady(pool, upTo: wait))
+        } else {
+          result = .success(try await pool.connection())
+        }
       } catch {
+        if Task.isCancelled { return }
         if let sibling = self.readyConnectionOnAnotherLoop(than: pool) {
           // This loop's pool is still backing off from the upstream's outage while another
           // loop's has reached it again: the call crosses loops rather than fail, and this
@@ -109,6 +130,22 @@ public final class UpstreamConnections: Sendable {
         }
         body(outcome)
       }
+    }
+  }
+
+  /// The pool's next connection, waiting for the upstream to come back for at most `wait`.
+  private func waitForReady(_ pool: BinarioConnectionPool, upTo wait: Duration) async throws -> BinarioClientConnection {
+    try await withThrowingTaskGroup(of: BinarioClientConnection?.self) { group in
+      group.addTask { try await pool.connection(waitForReady: true) }
+      group.addTask {
+        try await Task.sleep(for: wait)
+        return nil
+      }
+      defer { group.cancelAll() }
+      guard let connection = try await group.next() ?? nil else {
+        throw RPCError(code: .unavailable, message: "the \(self.name) service is unavailable; try again shortly")
+      }
+      return connection
     }
   }
 

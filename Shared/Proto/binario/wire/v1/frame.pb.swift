@@ -268,6 +268,9 @@ public nonisolated struct Binario_Wire_V1_End: Sendable {
 
   public var trailers: [Binario_Wire_V1_MetadataEntry] = []
 
+  /// true: the callee refused the call before running any of it
+  public var refused: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -711,7 +714,7 @@ nonisolated extension Binario_Wire_V1_Headers: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Binario_Wire_V1_End: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".End"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}status_code\0\u{3}status_message\0\u{1}trailers\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}status_code\0\u{3}status_message\0\u{1}trailers\0\u{1}refused\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -722,6 +725,7 @@ nonisolated extension Binario_Wire_V1_End: SwiftProtobuf.Message, SwiftProtobuf.
       case 1: try { try decoder.decodeSingularInt32Field(value: &self.statusCode) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.statusMessage) }()
       case 3: try { try decoder.decodeRepeatedMessageField(value: &self.trailers) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.refused) }()
       default: break
       }
     }
@@ -737,6 +741,9 @@ nonisolated extension Binario_Wire_V1_End: SwiftProtobuf.Message, SwiftProtobuf.
     if !self.trailers.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.trailers, fieldNumber: 3)
     }
+    if self.refused != false {
+      try visitor.visitSingularBoolField(value: self.refused, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -744,6 +751,7 @@ nonisolated extension Binario_Wire_V1_End: SwiftProtobuf.Message, SwiftProtobuf.
     if lhs.statusCode != rhs.statusCode {return false}
     if lhs.statusMessage != rhs.statusMessage {return false}
     if lhs.trailers != rhs.trailers {return false}
+    if lhs.refused != rhs.refused {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -905,7 +905,7 @@ const ProtobufCMessageDescriptor binario__wire__v1__headers__descriptor =
   (ProtobufCMessageInit) binario__wire__v1__headers__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__wire__v1__end__field_descriptors[3] =
+static const ProtobufCFieldDescriptor binario__wire__v1__end__field_descriptors[4] =
 {
   {
     "status_code",
@@ -943,8 +943,21 @@ static const ProtobufCFieldDescriptor binario__wire__v1__end__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "refused",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Binario__Wire__V1__End, has_refused),
+    offsetof(Binario__Wire__V1__End, refused),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__wire__v1__end__field_indices_by_name[] = {
+  3,   /* field[3] = refused */
   0,   /* field[0] = status_code */
   1,   /* field[1] = status_message */
   2,   /* field[2] = trailers */
@@ -952,7 +965,7 @@ static const unsigned binario__wire__v1__end__field_indices_by_name[] = {
 static const ProtobufCIntRange binario__wire__v1__end__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor binario__wire__v1__end__descriptor =
 {
@@ -962,7 +975,7 @@ const ProtobufCMessageDescriptor binario__wire__v1__end__descriptor =
   "Binario__Wire__V1__End",
   "binario.wire.v1",
   sizeof(Binario__Wire__V1__End),
-  3,
+  4,
   binario__wire__v1__end__field_descriptors,
   binario__wire__v1__end__field_indices_by_name,
   1,  binario__wire__v1__end__number_ranges,

@@ -205,10 +205,15 @@ struct  Binario__Wire__V1__End
   char *status_message;
   size_t n_trailers;
   Binario__Wire__V1__MetadataEntry **trailers;
+  /*
+   * true: the callee refused the call before running any of it
+   */
+  protobuf_c_boolean has_refused;
+  protobuf_c_boolean refused;
 };
 #define BINARIO__WIRE__V1__END__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__wire__v1__end__descriptor) \
-    , 0, 0, NULL, 0,NULL }
+    , 0, 0, NULL, 0,NULL, 0, 0 }
 
 
 struct  Binario__Wire__V1__Cancel
