@@ -355,15 +355,42 @@ public final class RunningSuite: Sendable {
   /// Every process of the suite, in the order it starts them.
   public static let processNames = ["identity", "scheduling", "ticketing", "geo-offers", "dispatch", "telemetry", "gateway"]
 
+  /// How a process is stopped before it starts again.
+  public enum Stop: String, Sendable, CaseIterable {
+    /// SIGTERM: it drains (refusing new calls, finishing those in flight) and exits.
+    case terminate = "SIGTERM"
+    /// `kill -9`: gone at once, its sockets closed by the kernel.
+    case kill = "kill -9"
+  }
+
+  /// How long a restart took: from the signal to the old process's exit, and from that exit to
+  /// the new process listening.
+  public struct RestartTimes: Sendable {
+    public var stopping: Duration
+    public var starting: Duration
+  }
+
   /// `kill -9` of the process named `name` (one of ``processNames``), then starts it again on
   /// the port it had with its data folder, returning once it listens: a crash and a restart,
   /// as a supervisor would do it.
   public func killAndRestart(_ name: String) async throws {
+    try await self.restart(name, stop: .kill)
+  }
+
+  /// Stops the process named `name` (one of ``processNames``) as `stop` says, then starts it
+  /// again on the port it had with its data folder, returning once it listens.
+  @discardableResult
+  public func restart(_ name: String, stop: Stop) async throws -> RestartTimes {
     guard let process = self.processes.withLock({ $0[name] }) else {
       throw ServiceProcess.Failure(description: "no process \(name) is running")
     }
     let port = process.port
-    process.kill()
+    let signalled = ContinuousClock.now
+    switch stop {
+    case .terminate: process.terminate()
+    case .kill: process.kill()
+    }
+    let exited = ContinuousClock.now
     switch name {
     case "identity": try await self.startIdentity(port: port)
     case "scheduling": try await self.startScheduling(port: port)
@@ -374,6 +401,7 @@ public final class RunningSuite: Sendable {
     case "gateway": try await self.startGateway(port: port)
     default: throw ServiceProcess.Failure(description: "\(name) is not a process of the suite")
     }
+    return RestartTimes(stopping: exited - signalled, starting: ContinuousClock.now - exited)
   }
 
   private func stopAll() {

@@ -150,8 +150,14 @@ public final class ServiceProcess: Sendable {
         if let listener { others[listener] = address } else { main = address }
       }
       if let main, listeners.isSubset(of: others.keys), awaited.isEmpty {
-        // Keep draining the pipe so the process never blocks on a full stderr.
-        Task { for await _ in lines {} }
+        // Keep draining the pipe so the process never blocks on a full stderr; with
+        // BINARIO_TEST_LOGS=FOLDER, into FOLDER/<executable>.log (to debug a test by hand).
+        let log = Self.logFile(executableName)
+        log?.write(Data(seen.map { $0 + "\n" }.joined().utf8))
+        Task {
+          for await line in lines { log?.write(Data((line + "\n").utf8)) }
+          try? log?.close()
+        }
         return ServiceProcess(executableName: executableName, address: main, listenerAddresses: others, process: process)
       }
     }
@@ -160,6 +166,16 @@ public final class ServiceProcess: Sendable {
       description: "\(executableName) exited (status \(process.terminationStatus)) before listening:\n"
         + seen.suffix(20).joined(separator: "\n")
     )
+  }
+
+  /// Where a process's log goes when BINARIO_TEST_LOGS names a folder; appended to.
+  private static func logFile(_ executableName: String) -> FileHandle? {
+    guard let folder = ProcessInfo.processInfo.environment["BINARIO_TEST_LOGS"] else { return nil }
+    let path = URL(fileURLWithPath: folder).appendingPathComponent("\(executableName).log").path
+    if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+    let handle = FileHandle(forWritingAtPath: path)
+    _ = try? handle?.seekToEnd()
+    return handle
   }
 
   /// A JSON log line's message.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AsyncHTTPClient
 import BinarioAuth
 import BinarioDomain
 import BinarioEvents
@@ -41,11 +42,13 @@ public struct SchedulingCommand: EventLoopCommand {
       let directory = IdentityAccountDirectory(identity: try context.identityClient())
       let webPush = try SchedulingOptions.webPush(context.additionalSettings)
       let outbox = OutboxPushProvider(store: store, clock: clock)
+      let pushClient = try SchedulingOptions.pushClient(context.additionalSettings)
+      if pushClient !== HTTPClient.shared { context.addService(PushClientLifetime(client: pushClient), name: "web-push-client") }
       let push: any PushProvider =
         if let webPush {
           WebPushProvider(
             identity: webPush,
-            client: try SchedulingOptions.pushClient(context.additionalSettings),
+            client: pushClient,
             outbox: outbox,
             clock: clock,
             logger: context.logger

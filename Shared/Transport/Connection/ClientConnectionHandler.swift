@@ -26,7 +26,11 @@ final class ClientConnectionHandler: FrameConnectionHandler {
   override var openCallCount: Int { self.calls.count }
 
   /// Whether a new call may be opened on this connection.
-  var acceptsNewCalls: Bool { self.isReady && !self.goAwayReceived && !self.goAwaySent }
+  var acceptsNewCalls: Bool { self.isReady && !self.goAwayReceived && !self.goAwaySent && !self.peerRefusesCalls }
+
+  /// The server refused a call because it is going away (`End.refused`): its `GoAway` is on the
+  /// way, and every call opened meanwhile would be refused too.
+  private var peerRefusesCalls = false
 
   func openCall(
     id: UInt64,
@@ -139,6 +143,12 @@ final class ClientConnectionHandler: FrameConnectionHandler {
     case .message(let message):
       self.calls[id]?.onEvent(.message(message.payload))
     case .end(let end):
+      if end.refused, !self.peerRefusesCalls {
+        // Before the call hears of it: a caller sending it again must find this connection
+        // unusable, not open the call here once more.
+        self.peerRefusesCalls = true
+        self.onUnusable?()
+      }
       if let state = self.remove(id) {
         state.onEvent(.end(end))
       }

@@ -218,10 +218,17 @@ final class ForwardedCall {
   /// Sends the call again after its upstream ended it `UNAVAILABLE` with `end`, when that is
   /// safe and time is left; `false` when the client must hear `end`.
   private func sendAgain(after end: WireEnd, on connection: BinarioClientConnection) -> Bool {
-    guard end.statusCode == WireStatusCode.unavailable, !self.answered, let retained = self.retained,
-      self.retries < Self.maximumRetries
-    else { return false }
-    guard end.refused || RetrySafety.of(method: self.call.method)?.allowsRetry(of: retained.first) == true else { return false }
+    guard end.statusCode == WireStatusCode.unavailable else { return false }
+    guard !self.answered, let retained = self.retained, self.retries < Self.maximumRetries,
+      end.refused || RetrySafety.of(method: self.call.method)?.allowsRetry(of: retained.first) == true
+    else {
+      self.log.log(
+        .debug,
+        "upstream ended the call unavailable; not sending it again",
+        ["answered": "\(self.answered)", "kept": "\(self.retained != nil)", "attempts": "\(self.retries + 1)"]
+      )
+      return false
+    }
     var events: [ServerCallEvent] = []
     if let first = retained.first { events.append(.message(first)) }
     if retained.halfClose { events.append(.halfClose) }
