@@ -98,7 +98,7 @@ let sharedLibraries: [Target] = [
   // W3C trace context without exporting: ids for every call, its log lines and its onward calls.
   .target(name: "BinarioTracing", dependencies: [.tracing, .w3cTraceContext, .logging], path: "Shared/Tracing"),
   // What every service's domain layer shares: refusals, input checks, the injected clock.
-  .target(name: "BinarioDomain", path: "Shared/Domain"),
+  .target(name: "BinarioDomain", dependencies: [.crypto], path: "Shared/Domain"),
   .target(name: "BinarioStorage", dependencies: ["BinarioDomain", "BinarioTracing", .tracing, .grdb, .logging, .nioPosix], path: "Shared/Storage"),
   // The Swift runtime's global-executor hook, by address: NIO's event loops as the executor
   // also when the Swift runtime is linked statically (the container image). C, not Swift.

@@ -92,6 +92,8 @@ let package = Package(
     suiteBenchmark("dispatch-bench", folder: "DispatchBench"),
     // The whole suite's capacity under the five apps' mix, per front door (the load generator).
     suiteBenchmark("capacity-bench", folder: "CapacityBench", uses: [.binario("BinarioLoad")]),
+    // What clients see while every service restarts in turn under the mix (the load generator).
+    suiteBenchmark("restart-bench", folder: "RestartBench", uses: [.binario("BinarioLoad")]),
     suiteBenchmark(
       "events-bench",
       folder: "EventsBench",

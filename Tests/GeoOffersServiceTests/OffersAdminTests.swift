@@ -60,6 +60,45 @@ struct OffersAdminTests {
     #expect(Set(problems.map(\.field)) == ["offer.origin_station_id", "offer.discount_percent", "offer.valid_until"])
   }
 
+  @Test("a create sent again with its idempotency key answers what the first made, and makes nothing")
+  func keyedCreates() async throws {
+    let test = try await TestGeoOffers()
+    let key = try IdempotencyKey(caller: "admin-1", key: "7b0e")
+    let draft = Shop(id: "", name: "Bar Centrale", description: "", position: GeoPoint(latitude: 45.4862, longitude: 9.2050), stationID: "")
+    let shop = try await test.domain.createShop(draft, key: key)
+    #expect(try await test.domain.createShop(draft, key: key).id == shop.id)
+    // Another admin's same key is another write.
+    let other = try await test.domain.createShop(draft, key: try IdempotencyKey(caller: "admin-2", key: "7b0e"))
+    #expect(other.id != shop.id)
+    #expect(try await test.domain.shops(pageSize: 10, pageToken: "").items.count == 2)
+
+    let dealDraft = DealDraft(shopID: shop.id, description: "Coffee", discountPercent: 20, validFrom: nil, validUntil: nil)
+    let deal = try await test.domain.createDeal(dealDraft, key: key)
+    #expect(try await test.domain.createDeal(dealDraft, key: key) == deal)
+    #expect(try await test.domain.deals(shopID: shop.id, pageSize: 10, pageToken: "").items.map(\.id) == [deal.id])
+
+    let placeDraft = Place(id: "", name: "Duomo", description: "", category: .monument, position: GeoPoint(latitude: 45.4641, longitude: 9.1919))
+    let place = try await test.domain.createPlace(placeDraft, key: key)
+    #expect(try await test.domain.createPlace(placeDraft, key: key).id == place.id)
+    #expect(try await test.domain.places(pageSize: 10, pageToken: "").items.count == 1)
+
+    let offerDraft = RouteOffer(
+      id: "",
+      originStationID: "MI_GARIBALDI",
+      destinationStationID: "COMO_SG",
+      line: "",
+      title: "To Como",
+      discountPercent: 10,
+      conditions: "",
+      validFrom: test.clock.now(),
+      validUntil: test.clock.now().addingTimeInterval(86_400)
+    )
+    let offer = try await test.domain.createRouteOffer(offerDraft, key: key)
+    #expect(try await test.domain.createRouteOffer(offerDraft, key: key) == offer)
+    // Without a key, each create is a new one.
+    #expect(try await test.domain.createPlace(placeDraft).id != place.id)
+  }
+
   @Test("a shop, deal or place with bad fields names each")
   func validation() async throws {
     let test = try await TestGeoOffers()

@@ -306,4 +306,53 @@ struct ItineraryExpensesTests {
     #expect(folded.count == 2 && folded.allSatisfy { $0.utf8.count <= 75 } && folded[1].hasPrefix(" "))
     #expect(folded.joined().replacingOccurrences(of: " è", with: "è") == line)
   }
+
+  @Test("a trip and an event created again with their idempotency key are the same, told once")
+  func keyedCreates() async throws {
+    let (planner, centre, trip, database) = try await Self.trip()
+    _ = database
+    let key = try IdempotencyKey(caller: "ada", key: "trip-2")
+    let created = try await planner.create(
+      userID: "ada",
+      name: "Bergamo",
+      destination: "Città Alta",
+      startDate: "2027-06-01",
+      endDate: "2027-06-01",
+      estimatedCostMinor: 0,
+      currency: "EUR",
+      key: key
+    )
+    let again = try await planner.create(
+      userID: "ada",
+      name: "Bergamo",
+      destination: "Città Alta",
+      startDate: "2027-06-01",
+      endDate: "2027-06-01",
+      estimatedCostMinor: 0,
+      currency: "EUR",
+      key: key
+    )
+    #expect(again.itinerary.id == created.itinerary.id)
+    #expect(try await planner.list(userID: "ada").filter { $0.itinerary.name == "Bergamo" }.count == 1)
+
+    let bobsKey = try IdempotencyKey(caller: "bob", key: "ferry")
+    let start = Date(timeIntervalSince1970: 1_809_160_200)  // 2027-05-01 08:30 UTC
+    let draft = ItineraryEventDraft(
+      title: "Ferry",
+      place: "",
+      latitude: 0,
+      longitude: 0,
+      startsAt: start,
+      endsAt: start.addingTimeInterval(1200),
+      notes: "",
+      cost: Self.euros(0)
+    )
+    let told = { try centre.inbox(userID: "carl", pageSize: 0, pageToken: "", unreadOnly: false).notifications.count }
+    let before = try told()
+    let ferry = try await planner.addEvent(userID: "bob", itineraryID: trip, draft, key: bobsKey)
+    let resent = try await planner.addEvent(userID: "bob", itineraryID: trip, draft, key: bobsKey)
+    #expect(resent.id == ferry.id)
+    #expect(try await planner.get(userID: "bob", itineraryID: trip).events.filter { $0.title == "Ferry" }.count == 1)
+    #expect(try told() == before + 1, "Carl is told of the ferry once")
+  }
 }

@@ -444,6 +444,18 @@ def lower_camel(name):
     return name[:1].lower() + name[1:]
 
 
+# Creating writes (Create*, Add*, Register*) that take no idempotency_key, and why a retry of
+# one never makes a second thing: every other creating write must take a key.
+NATURALLY_ONCE = {
+    "Register": "the email is the account's key: a second registration with it is refused",
+    "CreateDriver": "the email is the account's key",
+    "CreateTaxi": "its code and its plate are unique",
+    "CreateRun": "with a trip_id, the trip's key (a second one is refused); without, a new trip each time",
+    "RegisterPushDevice": "the push token is the device's key: the same token again updates it",
+    "AddCampaignMember": "a member is added once (the same account again changes nothing)",
+}
+
+
 def write_retry_safety(rules, files, messages, output):
     """The gateway's RetrySafety table: which forwarded methods it may send again after their
     upstream ended them UNAVAILABLE part way (the call may have run). A method marked
@@ -470,6 +482,10 @@ def write_retry_safety(rules, files, messages, output):
             verb = method.options.Extensions[annotations_pb2.http].WhichOneof("pattern")
         if (verb == "get") != reads and verb is not None:
             raise SystemExit(f"{path}: a GET route and `option idempotency_level = NO_SIDE_EFFECTS` go together")
+        creating = re.match(r"(Create|Add|Register)[A-Z]", method.name) is not None
+        keyed_request = has_string_field(messages[method.input_type], "idempotency_key")
+        if creating and not keyed_request and method.name not in NATURALLY_ONCE:
+            raise SystemExit(f"{path}: a creating write takes an idempotency_key (or says in NATURALLY_ONCE why it is done once)")
         if method.client_streaming:
             continue  # the gateway keeps only a call's first message: it cannot send a stream again
         if reads:

@@ -14,9 +14,10 @@ extension GeoOffersDomain {
 
   // MARK: - Shops
 
-  public func createShop(_ shop: Shop) async throws -> Shop {
+  /// A new shop; with `key`, the same admin's same key again answers the shop it made.
+  public func createShop(_ shop: Shop, key: IdempotencyKey? = nil) async throws -> Shop {
     var checked = try await checkShop(shop)
-    checked.id = Self.newID("sh")
+    checked.id = key.id(prefix: "sh") { Self.newID("sh") }
     try await store.insertShop(checked)
     return checked
   }
@@ -54,9 +55,11 @@ extension GeoOffersDomain {
 
   // MARK: - Deals
 
-  public func createDeal(_ draft: DealDraft) async throws -> Deal {
+  /// A new deal; with `key`, the same admin's same key again answers the deal it made.
+  public func createDeal(_ draft: DealDraft, key: IdempotencyKey? = nil) async throws -> Deal {
     let (checked, from, until) = try checkDeal(draft, creating: true)
-    guard let deal = try await store.insertDeal(id: Self.newID("dl"), checked, validFrom: from, validUntil: until) else {
+    let id = key.id(prefix: "dl") { Self.newID("dl") }
+    guard let deal = try await store.insertDeal(id: id, checked, validFrom: from, validUntil: until) else {
       throw ServiceError.invalid("deal.shop_id", "there is no shop \(draft.shopID)")
     }
     return deal
@@ -111,9 +114,10 @@ extension GeoOffersDomain {
 
   // MARK: - Places
 
-  public func createPlace(_ place: Place) async throws -> Place {
+  /// A new place; with `key`, the same admin's same key again answers the place it made.
+  public func createPlace(_ place: Place, key: IdempotencyKey? = nil) async throws -> Place {
     var checked = try checkPlace(place)
-    checked.id = Self.newID("pl")
+    checked.id = key.id(prefix: "pl") { Self.newID("pl") }
     try await store.insertPlace(checked)
     return checked
   }
@@ -147,9 +151,10 @@ extension GeoOffersDomain {
 
   // MARK: - Route offers
 
-  public func createRouteOffer(_ offer: RouteOffer) async throws -> RouteOffer {
+  /// A new route offer; with `key`, the same admin's same key again answers the offer it made.
+  public func createRouteOffer(_ offer: RouteOffer, key: IdempotencyKey? = nil) async throws -> RouteOffer {
     var checked = try await checkRouteOffer(offer)
-    checked.id = Self.newID("ro")
+    checked.id = key.id(prefix: "ro") { Self.newID("ro") }
     try await store.insertRouteOffer(checked)
     return try await storedRouteOffer(checked)
   }

@@ -11,7 +11,7 @@ extension GeoOffersHandler {
     request: Binario_GeoOffers_V1_CreateShopRequest,
     context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_CreateShopResponse {
-    let result = try await domain.createShop(request.shop.domain)
+    let result = try await domain.createShop(request.shop.domain, key: try Self.key(request.idempotencyKey))
     return .with { $0.shop = .init(result) }
   }
 
@@ -46,7 +46,7 @@ extension GeoOffersHandler {
     request: Binario_GeoOffers_V1_CreateDealRequest,
     context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_CreateDealResponse {
-    let result = try await domain.createDeal(request.deal.draft)
+    let result = try await domain.createDeal(request.deal.draft, key: try Self.key(request.idempotencyKey))
     return .with { $0.deal = .init(result) }
   }
 
@@ -85,7 +85,7 @@ extension GeoOffersHandler {
     request: Binario_GeoOffers_V1_CreatePlaceRequest,
     context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_CreatePlaceResponse {
-    let result = try await domain.createPlace(request.place.domain)
+    let result = try await domain.createPlace(request.place.domain, key: try Self.key(request.idempotencyKey))
     return .with { $0.place = .init(result) }
   }
 
@@ -120,7 +120,7 @@ extension GeoOffersHandler {
     request: Binario_GeoOffers_V1_CreateRouteOfferRequest,
     context: ServerContext
   ) async throws -> Binario_GeoOffers_V1_CreateRouteOfferResponse {
-    let result = try await domain.createRouteOffer(request.offer.domain(now: domain.clock.now()))
+    let result = try await domain.createRouteOffer(request.offer.domain(now: domain.clock.now()), key: try Self.key(request.idempotencyKey))
     return .with { $0.offer = .init(result) }
   }
 
@@ -138,5 +138,12 @@ extension GeoOffersHandler {
   ) async throws -> Binario_GeoOffers_V1_DeleteRouteOfferResponse {
     try await domain.deleteRouteOffer(id: request.offerID)
     return .init()
+  }
+}
+
+extension GeoOffersHandler {
+  /// An admin's idempotency key on a creating write.
+  static func key(_ key: String) throws -> IdempotencyKey? {
+    try IdempotencyKey(caller: try CallerIdentity.signedIn().userID, key: key)
   }
 }

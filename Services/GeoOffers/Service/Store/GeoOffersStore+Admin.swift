@@ -4,8 +4,12 @@ import Foundation
 import GRDB
 
 extension GeoOffersStore {
+  /// Inserts `shop` unless a shop with its id exists already (a keyed write sent again).
   public func insertShop(_ shop: Shop) async throws {
-    try await pool.write { db in try Self.insertShop(db, shop) }
+    try await pool.write { db in
+      guard try !db.hasRow(in: "shop", id: shop.id) else { return }
+      try Self.insertShop(db, shop)
+    }
   }
 
   static func insertShop(_ db: Database, _ shop: Shop) throws {
@@ -59,9 +63,13 @@ extension GeoOffersStore {
     }
   }
 
-  /// Adds a deal to its shop. Returns `nil` when there is no such shop.
+  /// Adds a deal to its shop. Returns `nil` when there is no such shop; the deal with `id` as it
+  /// is, when it exists already (a keyed write sent again).
   public func insertDeal(id: String, _ draft: DealDraft, validFrom: Date, validUntil: Date) async throws -> Deal? {
-    try await pool.write { db in try Self.insertDeal(db, id: id, draft, validFrom: validFrom, validUntil: validUntil) }
+    try await pool.write { db in
+      if try db.hasRow(in: "deal", id: id) { return try Self.deal(db, id: id) }
+      return try Self.insertDeal(db, id: id, draft, validFrom: validFrom, validUntil: validUntil)
+    }
   }
 
   static func insertDeal(_ db: Database, id: String, _ draft: DealDraft, validFrom: Date, validUntil: Date) throws -> Deal? {
@@ -128,8 +136,12 @@ extension GeoOffersStore {
     }
   }
 
+  /// Inserts `place` unless a place with its id exists already (a keyed write sent again).
   public func insertPlace(_ place: Place) async throws {
-    try await pool.write { db in try Self.insertPlace(db, place) }
+    try await pool.write { db in
+      guard try !db.hasRow(in: "place", id: place.id) else { return }
+      try Self.insertPlace(db, place)
+    }
   }
 
   static func insertPlace(_ db: Database, _ place: Place) throws {
@@ -165,8 +177,12 @@ extension GeoOffersStore {
     }
   }
 
+  /// Inserts `offer` unless an offer with its id exists already (a keyed write sent again).
   public func insertRouteOffer(_ offer: RouteOffer) async throws {
-    try await pool.write { db in try Self.insertRouteOffer(db, offer) }
+    try await pool.write { db in
+      guard try !db.hasRow(in: "route_offer", id: offer.id) else { return }
+      try Self.insertRouteOffer(db, offer)
+    }
   }
 
   static func insertRouteOffer(_ db: Database, _ offer: RouteOffer) throws {

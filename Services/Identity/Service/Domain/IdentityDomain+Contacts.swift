@@ -7,9 +7,12 @@ extension IdentityDomain {
   /// become friends. Someone with a confirmed account is sent a friend request instead.
   ///
   /// `INVALID_ARGUMENT` naming each bad field or the caller's own address; `ALREADY_EXISTS` when
-  /// already saved, already friends or already asked.
-  public func addContact(userID: String, name rawName: String, email rawEmail: String) async throws -> AddedContact {
+  /// already saved, already friends or already asked. With `key`, the same key again answers the
+  /// contact it saved, without a second invitation.
+  public func addContact(userID: String, name rawName: String, email rawEmail: String, key: IdempotencyKey? = nil) async throws -> AddedContact {
     let caller = try await callerAccount(userID)
+    let id = key.id(prefix: "ct") { Self.newID() }
+    if key != nil, let earlier = try await store.pendingContacts(accountID: userID).first(where: { $0.id == id }) { return .pending(earlier) }
     var check = InputValidation()
     let name = check.requiredText(rawName, field: "name", what: "a name")
     let email = check.email(rawEmail, field: "email")
@@ -23,7 +26,7 @@ extension IdentityDomain {
         "you already have \(policy.maximumPendingContacts) contacts waiting to register; remove some first"
       )
     }
-    let contact = PendingContact(id: Self.newID(), name: name, email: email, createdAt: clock.now())
+    let contact = PendingContact(id: id, name: name, email: email, createdAt: clock.now())
     do {
       try await store.insertPendingContact(contact, accountID: userID)
     } catch StoreConflict.duplicate {

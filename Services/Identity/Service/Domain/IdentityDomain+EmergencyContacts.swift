@@ -2,14 +2,18 @@ import BinarioDomain
 import Foundation
 
 extension IdentityDomain {
+  /// A new emergency contact; with `key`, the same key again answers the contact it added.
   public func addEmergencyContact(
     userID: String,
     name: String,
     phone: String,
     channel: ContactChannel?,
-    language rawLanguage: String = ""
+    language rawLanguage: String = "",
+    key: IdempotencyKey? = nil
   ) async throws -> EmergencyContact {
     _ = try await callerAccount(userID)
+    let id = key.id(prefix: "ec") { Self.newID() }
+    if key != nil, let earlier = try await store.emergencyContact(id: id, accountID: userID) { return earlier }
     var check = InputValidation()
     let name = check.requiredText(name, field: "name", what: "a name")
     let phone = check.phone(phone, field: "phone")
@@ -22,7 +26,7 @@ extension IdentityDomain {
         "you already have \(existing.count) emergency contacts, the most allowed; remove one first"
       )
     }
-    let contact = EmergencyContact(id: Self.newID(), name: name, phone: phone, channel: channel ?? .sms, language: language)
+    let contact = EmergencyContact(id: id, name: name, phone: phone, channel: channel ?? .sms, language: language)
     try await store.insertEmergencyContact(contact, accountID: userID, at: clock.now())
     return contact
   }

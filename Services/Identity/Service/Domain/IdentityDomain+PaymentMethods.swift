@@ -9,8 +9,12 @@ extension IdentityDomain {
   ///
   /// `INVALID_ARGUMENT` naming each bad card field; `FAILED_PRECONDITION` for a declined card or
   /// when the account already has ``IdentityPolicy/maximumPaymentMethods`` cards.
-  public func addPaymentMethod(userID: String, card: PaymentCard, makeDefault: Bool) async throws -> PaymentMethod {
+  ///
+  /// With `key`, the same key again answers the card it added, without asking the provider.
+  public func addPaymentMethod(userID: String, card: PaymentCard, makeDefault: Bool, key: IdempotencyKey? = nil) async throws -> PaymentMethod {
     let account = try await callerAccount(userID)
+    let id = key.id(prefix: "pm") { Self.newID() }
+    if key != nil, let earlier = try await store.paymentMethods(accountID: account.id).first(where: { $0.id == id }) { return earlier }
     let now = clock.now()
     let token: CardToken
     do {
@@ -21,7 +25,7 @@ extension IdentityDomain {
       throw ServiceError.failedPrecondition(reason)
     }
     let method = PaymentMethod(
-      id: Self.newID(),
+      id: id,
       providerToken: token.token,
       brand: token.brand,
       last4: token.last4,

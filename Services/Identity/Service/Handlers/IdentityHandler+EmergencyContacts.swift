@@ -1,4 +1,5 @@
 import BinarioAuth
+import BinarioDomain
 import BinarioProto
 import GRPCCore
 
@@ -7,12 +8,14 @@ extension IdentityHandler {
     request: Binario_Identity_V1_AddEmergencyContactRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_AddEmergencyContactResponse {
+    let userID = try caller().userID
     let contact = try await domain.addEmergencyContact(
-      userID: try caller().userID,
+      userID: userID,
       name: request.name,
       phone: request.phone,
       channel: ContactChannel(proto: request.channel),
-      language: request.language
+      language: request.language,
+      key: try IdempotencyKey(caller: userID, key: request.idempotencyKey)
     )
     return .with { $0.contact = Binario_Identity_V1_EmergencyContact(contact) }
   }

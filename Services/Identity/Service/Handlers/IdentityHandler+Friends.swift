@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioProto
 import GRPCCore
 
@@ -58,7 +59,9 @@ extension IdentityHandler {
     request: Binario_Identity_V1_AddContactRequest,
     context: ServerContext
   ) async throws -> Binario_Identity_V1_AddContactResponse {
-    switch try await domain.addContact(userID: try caller().userID, name: request.name, email: request.email) {
+    let userID = try caller().userID
+    let key = try IdempotencyKey(caller: userID, key: request.idempotencyKey)
+    switch try await domain.addContact(userID: userID, name: request.name, email: request.email, key: key) {
     case .pending(let contact):
       return .with { $0.pendingContact = Binario_Identity_V1_PendingContact(contact) }
     case .friendRequestSent(let friendRequest):

@@ -1,3 +1,4 @@
+import BinarioDomain
 import BinarioPayments
 import BinarioProto
 import GRPCCore
@@ -13,7 +14,13 @@ extension IdentityHandler {
       expiryYear: Int(request.expiryYear),
       securityCode: request.securityCode
     )
-    let method = try await domain.addPaymentMethod(userID: try caller().userID, card: card, makeDefault: request.makeDefault)
+    let userID = try caller().userID
+    let method = try await domain.addPaymentMethod(
+      userID: userID,
+      card: card,
+      makeDefault: request.makeDefault,
+      key: try IdempotencyKey(caller: userID, key: request.idempotencyKey)
+    )
     return .with { $0.paymentMethod = Binario_Identity_V1_PaymentMethod(method) }
   }
 

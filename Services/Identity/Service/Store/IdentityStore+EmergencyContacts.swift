@@ -1,10 +1,13 @@
 import BinarioDomain
+import BinarioStorage
 import Foundation
 import GRDB
 
 extension IdentityStore {
+  /// Inserts `contact` unless one with its id exists already (a keyed write sent again).
   public func insertEmergencyContact(_ contact: EmergencyContact, accountID: String, at now: Date) async throws {
     try await pool.write { db in
+      guard try !db.hasRow(in: "emergency_contact", id: contact.id) else { return }
       try db.execute(
         sql: "INSERT INTO emergency_contact (id, account_id, name, phone, channel, created_at, language) VALUES (?, ?, ?, ?, ?, ?, ?)",
         arguments: [contact.id, accountID, contact.name, contact.phone, contact.channel.rawValue, now.storedValue, contact.language?.rawValue ?? ""]

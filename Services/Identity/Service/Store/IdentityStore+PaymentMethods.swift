@@ -1,3 +1,4 @@
+import BinarioStorage
 import Foundation
 import GRDB
 
@@ -12,6 +13,10 @@ extension IdentityStore {
     at now: Date
   ) async throws -> PaymentMethod? {
     try await pool.write { db in
+      // A keyed write sent again while its first attempt was still being made: that one's card.
+      if try db.hasRow(in: "payment_method", id: method.id) {
+        return try Self.fetchPaymentMethods(db, where: "account_id = ? AND id = ?", accountID, method.id).first
+      }
       let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM payment_method WHERE account_id = ?"), arguments: [accountID]) ?? 0
       guard count < limit else { return nil }
       var method = method
@@ -88,7 +93,7 @@ extension IdentityStore {
   }
 
   /// `condition` is a constant SQL fragment from this file; the value is an argument.
-  static func fetchPaymentMethods(_ db: Database, where condition: String, _ value: String) throws -> [PaymentMethod] {
+  static func fetchPaymentMethods(_ db: Database, where condition: String, _ values: String...) throws -> [PaymentMethod] {
     try Row.fetchAll(
       db,
       sql: """
@@ -96,7 +101,7 @@ extension IdentityStore {
         FROM payment_method WHERE \(condition)
         ORDER BY is_default DESC, created_at DESC, rowid DESC
         """,
-      arguments: [value]
+      arguments: StatementArguments(values)
     ).map {
       PaymentMethod(
         id: $0["id"],

@@ -18,14 +18,16 @@ public struct ItinerariesHandler: Binario_Scheduling_V1_Itineraries.SimpleServic
     request: Binario_Scheduling_V1_CreateItineraryRequest,
     context: ServerContext
   ) async throws -> Binario_Scheduling_V1_CreateItineraryResponse {
+    let userID = try caller().userID
     let created = try await planner.create(
-      userID: try caller().userID,
+      userID: userID,
       name: request.name,
       destination: request.destination,
       startDate: request.startDate,
       endDate: request.endDate,
       estimatedCostMinor: request.estimatedCost.amountMinor,
-      currency: request.estimatedCost.currency
+      currency: request.estimatedCost.currency,
+      key: try IdempotencyKey(caller: userID, key: request.idempotencyKey)
     )
     return .with { $0.itinerary = Binario_Scheduling_V1_Itinerary(created) }
   }
@@ -109,10 +111,12 @@ public struct ItinerariesHandler: Binario_Scheduling_V1_Itineraries.SimpleServic
     request: Binario_Scheduling_V1_AddItineraryEventRequest,
     context: ServerContext
   ) async throws -> Binario_Scheduling_V1_AddItineraryEventResponse {
+    let userID = try caller().userID
     let event = try await planner.addEvent(
-      userID: try caller().userID,
+      userID: userID,
       itineraryID: request.itineraryID,
-      try ItineraryEventDraft(request.event)
+      try ItineraryEventDraft(request.event),
+      key: try IdempotencyKey(caller: userID, key: request.idempotencyKey)
     )
     return .with { $0.event = Binario_Scheduling_V1_ItineraryEvent(event, ride: planner.trainLegs(of: [event])[event.id]) }
   }

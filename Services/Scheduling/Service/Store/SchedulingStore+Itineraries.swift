@@ -1,4 +1,5 @@
 import BinarioDomain
+import BinarioStorage
 import Foundation
 import GRDB
 
@@ -16,8 +17,10 @@ extension SchedulingStore {
     publish(made, from: db, to: onCommitted)
   }
 
+  /// Inserts `itinerary` unless one with its id exists already (a keyed write sent again).
   public func insertItinerary(_ itinerary: Itinerary) async throws {
     try await pool.write { db in
+      guard try !db.hasRow(in: "itinerary", id: itinerary.id) else { return }
       try db.execute(
         sql: """
           INSERT INTO itinerary (id, organiser_id, name, destination, start_day, end_day, cost_minor, currency, status, created_at)

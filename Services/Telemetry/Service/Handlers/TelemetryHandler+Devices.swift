@@ -12,7 +12,11 @@ extension TelemetryHandler {
     context: ServerContext
   ) async throws -> Binario_Telemetry_V1_RegisterDeviceResponse {
     let caller = try CallerIdentity.signedIn()
-    let (device, token) = try await domain.registry.register(ownerUserID: caller.userID, name: request.name)
+    let (device, token) = try await domain.registry.register(
+      ownerUserID: caller.userID,
+      name: request.name,
+      key: try IdempotencyKey(caller: caller.userID, key: request.idempotencyKey)
+    )
     return .with {
       $0.device = .init(device, callerID: caller.userID, presence: domain.live.presence(of: device))
       $0.token = token
@@ -69,10 +73,12 @@ extension TelemetryHandler {
     request: Binario_Telemetry_V1_CreateCampaignRequest,
     context: ServerContext
   ) async throws -> Binario_Telemetry_V1_CreateCampaignResponse {
+    let owner = try CallerIdentity.signedIn().userID
     let campaign = try await domain.registry.createCampaign(
-      ownerUserID: try CallerIdentity.signedIn().userID,
+      ownerUserID: owner,
       name: request.name,
-      isPublic: request.public
+      isPublic: request.public,
+      key: try IdempotencyKey(caller: owner, key: request.idempotencyKey)
     )
     return .with { $0.campaign = .init(campaign) }
   }

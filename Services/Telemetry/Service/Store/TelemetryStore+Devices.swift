@@ -1,3 +1,4 @@
+import BinarioStorage
 import Foundation
 import GRDB
 
@@ -15,8 +16,10 @@ extension TelemetryStore {
     )
   }
 
+  /// Inserts the device unless one with `id` exists already (a keyed write sent again).
   public func insertDevice(id: String, ownerUserID: String, name: String, tokenHash: Data? = nil, at instant: Date) async throws {
     try await pool.write { db in
+      guard try !db.hasRow(in: "device", id: id) else { return }
       try db.execute(
         sql: "INSERT INTO device (id, owner_user_id, name, token_hash, token_issued_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
         arguments: [id, ownerUserID, name, tokenHash, tokenHash == nil ? nil : instant.timeIntervalSince1970, instant.timeIntervalSince1970]
@@ -105,8 +108,10 @@ extension TelemetryStore {
 
   // MARK: - Campaigns
 
+  /// Inserts `campaign` unless one with its id exists already (a keyed write sent again).
   public func insertCampaign(_ campaign: Campaign, at instant: Date) async throws {
     try await pool.write { db in
+      guard try !db.hasRow(in: "campaign", id: campaign.id) else { return }
       try db.execute(
         sql: "INSERT INTO campaign (id, owner_user_id, name, public, created_at) VALUES (?, ?, ?, ?, ?)",
         arguments: [campaign.id, campaign.ownerUserID, campaign.name, campaign.isPublic, instant.timeIntervalSince1970]

@@ -21,6 +21,10 @@ extension RetrySafety {
     "/binario.dispatch.v1.Dispatch/WatchJobs": .noSideEffects,
     "/binario.dispatch.v1.Dispatch/WatchMonitor": .noSideEffects,
     "/binario.dispatch.v1.Dispatch/WatchRide": .noSideEffects,
+    "/binario.geo_offers.v1.GeoOffers/CreateDeal": .keyed(Binario_GeoOffers_V1_CreateDealRequest.self),
+    "/binario.geo_offers.v1.GeoOffers/CreatePlace": .keyed(Binario_GeoOffers_V1_CreatePlaceRequest.self),
+    "/binario.geo_offers.v1.GeoOffers/CreateRouteOffer": .keyed(Binario_GeoOffers_V1_CreateRouteOfferRequest.self),
+    "/binario.geo_offers.v1.GeoOffers/CreateShop": .keyed(Binario_GeoOffers_V1_CreateShopRequest.self),
     "/binario.geo_offers.v1.GeoOffers/GetMyLocation": .noSideEffects,
     "/binario.geo_offers.v1.GeoOffers/ListDeals": .noSideEffects,
     "/binario.geo_offers.v1.GeoOffers/ListNearbyDeals": .noSideEffects,
@@ -29,6 +33,9 @@ extension RetrySafety {
     "/binario.geo_offers.v1.GeoOffers/ListPlaces": .noSideEffects,
     "/binario.geo_offers.v1.GeoOffers/ListRouteOffers": .noSideEffects,
     "/binario.geo_offers.v1.GeoOffers/ListShops": .noSideEffects,
+    "/binario.identity.v1.Identity/AddContact": .keyed(Binario_Identity_V1_AddContactRequest.self),
+    "/binario.identity.v1.Identity/AddEmergencyContact": .keyed(Binario_Identity_V1_AddEmergencyContactRequest.self),
+    "/binario.identity.v1.Identity/AddPaymentMethod": .keyed(Binario_Identity_V1_AddPaymentMethodRequest.self),
     "/binario.identity.v1.Identity/GetAccount": .noSideEffects,
     "/binario.identity.v1.Identity/GetMe": .noSideEffects,
     "/binario.identity.v1.Identity/GetSigningKeys": .noSideEffects,
@@ -39,7 +46,9 @@ extension RetrySafety {
     "/binario.identity.v1.Identity/ListFriends": .noSideEffects,
     "/binario.identity.v1.Identity/ListOutboxMessages": .noSideEffects,
     "/binario.identity.v1.Identity/ListPaymentMethods": .noSideEffects,
+    "/binario.scheduling.v1.Itineraries/AddItineraryEvent": .keyed(Binario_Scheduling_V1_AddItineraryEventRequest.self),
     "/binario.scheduling.v1.Itineraries/AddItineraryExpense": .keyed(Binario_Scheduling_V1_AddItineraryExpenseRequest.self),
+    "/binario.scheduling.v1.Itineraries/CreateItinerary": .keyed(Binario_Scheduling_V1_CreateItineraryRequest.self),
     "/binario.scheduling.v1.Itineraries/ExportItineraryCalendar": .noSideEffects,
     "/binario.scheduling.v1.Itineraries/GetItinerary": .noSideEffects,
     "/binario.scheduling.v1.Itineraries/GetItineraryBalances": .noSideEffects,
@@ -72,6 +81,7 @@ extension RetrySafety {
     "/binario.telemetry.v1.Telemetry/CompareWithReference": .noSideEffects,
     "/binario.telemetry.v1.Telemetry/CorrelateMeasures": .noSideEffects,
     "/binario.telemetry.v1.Telemetry/CreateAirAlert": .keyed(Binario_Telemetry_V1_CreateAirAlertRequest.self),
+    "/binario.telemetry.v1.Telemetry/CreateCampaign": .keyed(Binario_Telemetry_V1_CreateCampaignRequest.self),
     "/binario.telemetry.v1.Telemetry/DownloadOpenData": .noSideEffects,
     "/binario.telemetry.v1.Telemetry/ExportReadings": .noSideEffects,
     "/binario.telemetry.v1.Telemetry/GetAirQualityIndex": .noSideEffects,
@@ -90,6 +100,7 @@ extension RetrySafety {
     "/binario.telemetry.v1.Telemetry/ListOpenData": .noSideEffects,
     "/binario.telemetry.v1.Telemetry/ListReferenceSensors": .noSideEffects,
     "/binario.telemetry.v1.Telemetry/ListReferenceSources": .noSideEffects,
+    "/binario.telemetry.v1.Telemetry/RegisterDevice": .keyed(Binario_Telemetry_V1_RegisterDeviceRequest.self),
     "/binario.telemetry.v1.Telemetry/WatchReadings": .noSideEffects,
     "/binario.ticketing.v1.Subscriptions/AddSubscription": .keyed(Binario_Ticketing_V1_AddSubscriptionRequest.self),
     "/binario.ticketing.v1.Subscriptions/ExportSubscriptions": .noSideEffects,
@@ -112,11 +123,22 @@ extension RetrySafety {
 
 extension Binario_Dispatch_V1_CreateReservationRequest: KeyedRequest {}
 extension Binario_Dispatch_V1_RequestRideRequest: KeyedRequest {}
+extension Binario_GeoOffers_V1_CreateDealRequest: KeyedRequest {}
+extension Binario_GeoOffers_V1_CreatePlaceRequest: KeyedRequest {}
+extension Binario_GeoOffers_V1_CreateRouteOfferRequest: KeyedRequest {}
+extension Binario_GeoOffers_V1_CreateShopRequest: KeyedRequest {}
+extension Binario_Identity_V1_AddContactRequest: KeyedRequest {}
+extension Binario_Identity_V1_AddEmergencyContactRequest: KeyedRequest {}
+extension Binario_Identity_V1_AddPaymentMethodRequest: KeyedRequest {}
+extension Binario_Scheduling_V1_AddItineraryEventRequest: KeyedRequest {}
 extension Binario_Scheduling_V1_AddItineraryExpenseRequest: KeyedRequest {}
 extension Binario_Scheduling_V1_CancelRunRequest: KeyedRequest {}
 extension Binario_Scheduling_V1_ChangePlatformRequest: KeyedRequest {}
+extension Binario_Scheduling_V1_CreateItineraryRequest: KeyedRequest {}
 extension Binario_Scheduling_V1_CreateServiceNoticeRequest: KeyedRequest {}
 extension Binario_Scheduling_V1_DelayRunRequest: KeyedRequest {}
 extension Binario_Telemetry_V1_CreateAirAlertRequest: KeyedRequest {}
+extension Binario_Telemetry_V1_CreateCampaignRequest: KeyedRequest {}
+extension Binario_Telemetry_V1_RegisterDeviceRequest: KeyedRequest {}
 extension Binario_Ticketing_V1_AddSubscriptionRequest: KeyedRequest {}
 extension Binario_Ticketing_V1_PurchaseTicketsRequest: KeyedRequest {}

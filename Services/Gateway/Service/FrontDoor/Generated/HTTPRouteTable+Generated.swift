@@ -398,7 +398,7 @@ extension HTTPRouteTable {
       rpc: "/binario.geo_offers.v1.GeoOffers/CreateDeal",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["deal.deal_id": .string, "deal.description": .string, "deal.discount_percent": .number, "deal.latitude": .number, "deal.longitude": .number, "deal.shop_id": .string, "deal.shop_name": .string, "deal.station_id": .string, "deal.valid_from": .string, "deal.valid_until": .string],
+      parameterKinds: ["deal.deal_id": .string, "deal.description": .string, "deal.discount_percent": .number, "deal.latitude": .number, "deal.longitude": .number, "deal.shop_id": .string, "deal.shop_name": .string, "deal.station_id": .string, "deal.valid_from": .string, "deal.valid_until": .string, "idempotency_key": .string],
       transcoder: MessageTranscoder<Binario_GeoOffers_V1_CreateDealRequest, Binario_GeoOffers_V1_CreateDealResponse>(),
       summary: ""
     ),
@@ -409,7 +409,7 @@ extension HTTPRouteTable {
       rpc: "/binario.geo_offers.v1.GeoOffers/CreatePlace",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["place.category": .string, "place.description": .string, "place.latitude": .number, "place.longitude": .number, "place.name": .string, "place.place_id": .string],
+      parameterKinds: ["idempotency_key": .string, "place.category": .string, "place.description": .string, "place.latitude": .number, "place.longitude": .number, "place.name": .string, "place.place_id": .string],
       transcoder: MessageTranscoder<Binario_GeoOffers_V1_CreatePlaceRequest, Binario_GeoOffers_V1_CreatePlaceResponse>(),
       summary: ""
     ),
@@ -420,7 +420,7 @@ extension HTTPRouteTable {
       rpc: "/binario.geo_offers.v1.GeoOffers/CreateRouteOffer",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["offer.conditions": .string, "offer.destination_station_id": .string, "offer.destination_station_name": .string, "offer.discount_percent": .number, "offer.line": .string, "offer.offer_id": .string, "offer.origin_station_id": .string, "offer.origin_station_name": .string, "offer.title": .string, "offer.valid_from": .string, "offer.valid_until": .string],
+      parameterKinds: ["idempotency_key": .string, "offer.conditions": .string, "offer.destination_station_id": .string, "offer.destination_station_name": .string, "offer.discount_percent": .number, "offer.line": .string, "offer.offer_id": .string, "offer.origin_station_id": .string, "offer.origin_station_name": .string, "offer.title": .string, "offer.valid_from": .string, "offer.valid_until": .string],
       transcoder: MessageTranscoder<Binario_GeoOffers_V1_CreateRouteOfferRequest, Binario_GeoOffers_V1_CreateRouteOfferResponse>(),
       summary: ""
     ),
@@ -431,7 +431,7 @@ extension HTTPRouteTable {
       rpc: "/binario.geo_offers.v1.GeoOffers/CreateShop",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["shop.description": .string, "shop.latitude": .number, "shop.longitude": .number, "shop.name": .string, "shop.shop_id": .string, "shop.station_id": .string],
+      parameterKinds: ["idempotency_key": .string, "shop.description": .string, "shop.latitude": .number, "shop.longitude": .number, "shop.name": .string, "shop.shop_id": .string, "shop.station_id": .string],
       transcoder: MessageTranscoder<Binario_GeoOffers_V1_CreateShopRequest, Binario_GeoOffers_V1_CreateShopResponse>(),
       summary: ""
     ),
@@ -640,7 +640,7 @@ extension HTTPRouteTable {
       rpc: "/binario.identity.v1.Identity/AddContact",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["email": .string, "name": .string],
+      parameterKinds: ["email": .string, "idempotency_key": .string, "name": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_AddContactRequest, Binario_Identity_V1_AddContactResponse>(),
       summary: "Saves a person by name and email. Someone not registered yet is listed among the caller's friends as pending registration and becomes a friend when they register and confirm that address; someone registered is sent a friend request instead."
     ),
@@ -651,7 +651,7 @@ extension HTTPRouteTable {
       rpc: "/binario.identity.v1.Identity/AddEmergencyContact",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["channel": .string, "language": .string, "name": .string, "phone": .string],
+      parameterKinds: ["channel": .string, "idempotency_key": .string, "language": .string, "name": .string, "phone": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_AddEmergencyContactRequest, Binario_Identity_V1_AddEmergencyContactResponse>(),
       summary: ""
     ),
@@ -662,7 +662,7 @@ extension HTTPRouteTable {
       rpc: "/binario.identity.v1.Identity/AddPaymentMethod",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["card_number": .string, "expiry_month": .number, "expiry_year": .number, "make_default": .bool, "security_code": .string],
+      parameterKinds: ["card_number": .string, "expiry_month": .number, "expiry_year": .number, "idempotency_key": .string, "make_default": .bool, "security_code": .string],
       transcoder: MessageTranscoder<Binario_Identity_V1_AddPaymentMethodRequest, Binario_Identity_V1_AddPaymentMethodResponse>(),
       summary: "Payment cards on file, kept as the payment provider's token: never the number or the code. The first card added is the default."
     ),
@@ -1124,7 +1124,7 @@ extension HTTPRouteTable {
       rpc: "/binario.scheduling.v1.Itineraries/AddItineraryEvent",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["event.cost.amount_minor": .string, "event.cost.currency": .string, "event.created_by": .string, "event.ends_at": .string, "event.event_id": .string, "event.latitude": .number, "event.longitude": .number, "event.notes": .string, "event.place": .string, "event.starts_at": .string, "event.title": .string, "event.train.from_station_id": .string, "event.train.service_date": .string, "event.train.ticket_id": .string, "event.train.to_station_id": .string, "event.train.trip_id": .string, "itinerary_id": .string],
+      parameterKinds: ["event.cost.amount_minor": .string, "event.cost.currency": .string, "event.created_by": .string, "event.ends_at": .string, "event.event_id": .string, "event.latitude": .number, "event.longitude": .number, "event.notes": .string, "event.place": .string, "event.starts_at": .string, "event.title": .string, "event.train.from_station_id": .string, "event.train.service_date": .string, "event.train.ticket_id": .string, "event.train.to_station_id": .string, "event.train.trip_id": .string, "idempotency_key": .string, "itinerary_id": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_AddItineraryEventRequest, Binario_Scheduling_V1_AddItineraryEventResponse>(),
       summary: "Events: added, edited and deleted by the organiser or an accepted member."
     ),
@@ -1146,7 +1146,7 @@ extension HTTPRouteTable {
       rpc: "/binario.scheduling.v1.Itineraries/CreateItinerary",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["destination": .string, "end_date": .string, "estimated_cost.amount_minor": .string, "estimated_cost.currency": .string, "name": .string, "start_date": .string],
+      parameterKinds: ["destination": .string, "end_date": .string, "estimated_cost.amount_minor": .string, "estimated_cost.currency": .string, "idempotency_key": .string, "name": .string, "start_date": .string],
       transcoder: MessageTranscoder<Binario_Scheduling_V1_CreateItineraryRequest, Binario_Scheduling_V1_CreateItineraryResponse>(),
       summary: ""
     ),
@@ -1751,7 +1751,7 @@ extension HTTPRouteTable {
       rpc: "/binario.telemetry.v1.Telemetry/CreateCampaign",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["name": .string, "public": .bool],
+      parameterKinds: ["idempotency_key": .string, "name": .string, "public": .bool],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_CreateCampaignRequest, Binario_Telemetry_V1_CreateCampaignResponse>(),
       summary: "A new measurement campaign, the caller its owner and first member."
     ),
@@ -2026,7 +2026,7 @@ extension HTTPRouteTable {
       rpc: "/binario.telemetry.v1.Telemetry/RegisterDevice",
       serverStreaming: false,
       resumesAtCursor: false,
-      parameterKinds: ["name": .string],
+      parameterKinds: ["idempotency_key": .string, "name": .string],
       transcoder: MessageTranscoder<Binario_Telemetry_V1_RegisterDeviceRequest, Binario_Telemetry_V1_RegisterDeviceResponse>(),
       summary: "Registers a board; the answer holds its device token, shown this once."
     ),

@@ -32206,6 +32206,9 @@ extension OpenAPIDocument {
         "properties": {
           "deal": {
             "$ref": "#/components/schemas/binario.geo_offers.v1.Deal"
+          },
+          "idempotencyKey": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -32224,6 +32227,9 @@ extension OpenAPIDocument {
         "properties": {
           "place": {
             "$ref": "#/components/schemas/binario.geo_offers.v1.Place"
+          },
+          "idempotencyKey": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -32242,6 +32248,9 @@ extension OpenAPIDocument {
         "properties": {
           "offer": {
             "$ref": "#/components/schemas/binario.geo_offers.v1.RouteOffer"
+          },
+          "idempotencyKey": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -32260,6 +32269,9 @@ extension OpenAPIDocument {
         "properties": {
           "shop": {
             "$ref": "#/components/schemas/binario.geo_offers.v1.Shop"
+          },
+          "idempotencyKey": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -32830,6 +32842,9 @@ extension OpenAPIDocument {
           },
           "email": {
             "type": "string"
+          },
+          "idempotencyKey": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -32865,6 +32880,9 @@ extension OpenAPIDocument {
             ]
           },
           "language": {
+            "type": "string"
+          },
+          "idempotencyKey": {
             "type": "string"
           }
         },
@@ -32902,6 +32920,9 @@ extension OpenAPIDocument {
           },
           "makeDefault": {
             "type": "boolean"
+          },
+          "idempotencyKey": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -34011,6 +34032,9 @@ extension OpenAPIDocument {
           },
           "event": {
             "$ref": "#/components/schemas/binario.scheduling.v1.ItineraryEvent"
+          },
+          "idempotencyKey": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -34124,6 +34148,9 @@ extension OpenAPIDocument {
           },
           "estimatedCost": {
             "$ref": "#/components/schemas/binario.type.v1.Money"
+          },
+          "idempotencyKey": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -36244,6 +36271,9 @@ extension OpenAPIDocument {
           },
           "public": {
             "type": "boolean"
+          },
+          "idempotencyKey": {
+            "type": "string"
           }
         },
         "additionalProperties": false
@@ -37165,6 +37195,9 @@ extension OpenAPIDocument {
         "type": "object",
         "properties": {
           "name": {
+            "type": "string"
+          },
+          "idempotencyKey": {
             "type": "string"
           }
         },

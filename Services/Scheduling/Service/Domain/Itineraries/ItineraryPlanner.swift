@@ -34,8 +34,13 @@ public final class ItineraryPlanner: Sendable {
     startDate rawStart: String,
     endDate rawEnd: String,
     estimatedCostMinor: Int64,
-    currency: String
+    currency: String,
+    key: IdempotencyKey? = nil
   ) async throws -> ItineraryDetails {
+    let id = key.id(prefix: "it") { UUID().uuidString.lowercased() }
+    if key != nil, let earlier = try store.itinerary(id: id), earlier.organiserID == userID {
+      return try await details(of: earlier, for: userID)
+    }
     var check = InputValidation()
     let name = check.requiredText(rawName, field: "name", what: "a name")
     let destination = check.requiredText(rawDestination, field: "destination", what: "a destination")
@@ -47,7 +52,7 @@ public final class ItineraryPlanner: Sendable {
     let cost = check.money(estimatedCostMinor, currency: currency.isEmpty ? "EUR" : currency, field: "estimated_cost")
     try check.finish()
     let itinerary = Itinerary(
-      id: UUID().uuidString.lowercased(),
+      id: id,
       organiserID: userID,
       name: name,
       destination: destination,
@@ -238,10 +243,13 @@ public final class ItineraryPlanner: Sendable {
     try await store.setInviteStatus(id: membership.id, .left, at: clock.now(), notice: notice, onCommitted: notifications.onCommitted)
   }
 
-  /// Adds an event (organiser or member); the others are told.
-  public func addEvent(userID: String, itineraryID: String, _ draft: ItineraryEventDraft) async throws -> ItineraryEvent {
+  /// Adds an event (organiser or member); the others are told. With `key`, the same key again
+  /// answers the event it added, telling no one again.
+  public func addEvent(userID: String, itineraryID: String, _ draft: ItineraryEventDraft, key: IdempotencyKey? = nil) async throws -> ItineraryEvent {
     let (itinerary, invites) = try visible(itineraryID, to: userID)
-    let event = try checked(draft, id: UUID().uuidString.lowercased(), itinerary: itinerary, createdBy: userID)
+    let id = key.id(prefix: "ev") { UUID().uuidString.lowercased() }
+    if key != nil, let earlier = try store.events(itineraryID: itinerary.id).first(where: { $0.id == id }) { return earlier }
+    let event = try checked(draft, id: id, itinerary: itinerary, createdBy: userID)
     try await store.saveEvent(
       event,
       at: clock.now(),

@@ -13,13 +13,19 @@ public struct DeviceRegistry: Sendable {
     self.clock = clock
   }
 
-  /// A new device of `ownerUserID`'s, with its upload token (shown this once).
-  public func register(ownerUserID: String, name rawName: String) async throws -> (device: Device, token: String) {
+  /// A new device of `ownerUserID`'s, with its upload token (shown this once). With `key`, the
+  /// same key again answers the device it registered with a new token: the first answer may
+  /// have been lost, and only a token's hash is kept.
+  public func register(ownerUserID: String, name rawName: String, key: IdempotencyKey? = nil) async throws -> (device: Device, token: String) {
     var check = InputValidation()
     let name = check.requiredText(rawName, field: "name", what: "a device name", maxLength: 80)
     try check.finish()
     let token = DeviceToken.generate()
-    let id = "dev_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
+    let id = key.id(prefix: "dev") { "dev_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20) }
+    if key != nil, let earlier = try await store.device(id: id), earlier.ownerUserID == ownerUserID {
+      _ = try await store.setToken(deviceID: id, hash: DeviceToken.hash(token), at: clock.now())
+      return (earlier, token)
+    }
     try await store.insertDevice(id: id, ownerUserID: ownerUserID, name: name, tokenHash: DeviceToken.hash(token), at: clock.now())
     return (try await store.device(id: id)!, token)
   }
@@ -70,12 +76,15 @@ public struct DeviceRegistry: Sendable {
 
   // MARK: - Campaigns
 
-  public func createCampaign(ownerUserID: String, name rawName: String, isPublic: Bool) async throws -> Campaign {
+  /// A new campaign; with `key`, the same key again answers the campaign it made.
+  public func createCampaign(ownerUserID: String, name rawName: String, isPublic: Bool, key: IdempotencyKey? = nil) async throws -> Campaign {
+    let id = key.id(prefix: "cmp") { "cmp_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20) }
+    if key != nil, let earlier = try await store.campaign(id: id), earlier.ownerUserID == ownerUserID { return earlier }
     var check = InputValidation()
     let name = check.requiredText(rawName, field: "name", what: "a campaign name", maxLength: 80)
     try check.finish()
     let campaign = Campaign(
-      id: "cmp_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20),
+      id: id,
       ownerUserID: ownerUserID,
       name: name,
       isPublic: isPublic,

@@ -722,6 +722,11 @@ public nonisolated struct Binario_GeoOffers_V1_CreateShopRequest: Sendable {
   /// Clears the value of `shop`. Subsequent reads from it will return its default value.
   public mutating func clearShop() {self._shop = nil}
 
+  /// Chosen by the client, unique per thing it means to create (a UUID); optional, but
+  /// without it a retry after a lost answer may create it twice. The same admin's key again
+  /// answers what it created.
+  public var idempotencyKey: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -856,6 +861,11 @@ public nonisolated struct Binario_GeoOffers_V1_CreateDealRequest: Sendable {
   public var hasDeal: Bool {self._deal != nil}
   /// Clears the value of `deal`. Subsequent reads from it will return its default value.
   public mutating func clearDeal() {self._deal = nil}
+
+  /// Chosen by the client, unique per thing it means to create (a UUID); optional, but
+  /// without it a retry after a lost answer may create it twice. The same admin's key again
+  /// answers what it created.
+  public var idempotencyKey: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -995,6 +1005,11 @@ public nonisolated struct Binario_GeoOffers_V1_CreatePlaceRequest: Sendable {
   /// Clears the value of `place`. Subsequent reads from it will return its default value.
   public mutating func clearPlace() {self._place = nil}
 
+  /// Chosen by the client, unique per thing it means to create (a UUID); optional, but
+  /// without it a retry after a lost answer may create it twice. The same admin's key again
+  /// answers what it created.
+  public var idempotencyKey: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1129,6 +1144,11 @@ public nonisolated struct Binario_GeoOffers_V1_CreateRouteOfferRequest: Sendable
   public var hasOffer: Bool {self._offer != nil}
   /// Clears the value of `offer`. Subsequent reads from it will return its default value.
   public mutating func clearOffer() {self._offer = nil}
+
+  /// Chosen by the client, unique per thing it means to create (a UUID); optional, but
+  /// without it a retry after a lost answer may create it twice. The same admin's key again
+  /// answers what it created.
+  public var idempotencyKey: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2404,7 +2424,7 @@ nonisolated extension Binario_GeoOffers_V1_ForgetMyLocationResponse: SwiftProtob
 
 nonisolated extension Binario_GeoOffers_V1_CreateShopRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".CreateShopRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}shop\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}shop\0\u{3}idempotency_key\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2413,6 +2433,7 @@ nonisolated extension Binario_GeoOffers_V1_CreateShopRequest: SwiftProtobuf.Mess
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._shop) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
       default: break
       }
     }
@@ -2426,11 +2447,15 @@ nonisolated extension Binario_GeoOffers_V1_CreateShopRequest: SwiftProtobuf.Mess
     try { if let v = self._shop {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
     } }()
+    if !self.idempotencyKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 2)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_GeoOffers_V1_CreateShopRequest, rhs: Binario_GeoOffers_V1_CreateShopRequest) -> Bool {
     if lhs._shop != rhs._shop {return false}
+    if lhs.idempotencyKey != rhs.idempotencyKey {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2659,7 +2684,7 @@ nonisolated extension Binario_GeoOffers_V1_ListShopsResponse: SwiftProtobuf.Mess
 
 nonisolated extension Binario_GeoOffers_V1_CreateDealRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".CreateDealRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}deal\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}deal\0\u{3}idempotency_key\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2668,6 +2693,7 @@ nonisolated extension Binario_GeoOffers_V1_CreateDealRequest: SwiftProtobuf.Mess
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._deal) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
       default: break
       }
     }
@@ -2681,11 +2707,15 @@ nonisolated extension Binario_GeoOffers_V1_CreateDealRequest: SwiftProtobuf.Mess
     try { if let v = self._deal {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
     } }()
+    if !self.idempotencyKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 2)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_GeoOffers_V1_CreateDealRequest, rhs: Binario_GeoOffers_V1_CreateDealRequest) -> Bool {
     if lhs._deal != rhs._deal {return false}
+    if lhs.idempotencyKey != rhs.idempotencyKey {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2919,7 +2949,7 @@ nonisolated extension Binario_GeoOffers_V1_ListDealsResponse: SwiftProtobuf.Mess
 
 nonisolated extension Binario_GeoOffers_V1_CreatePlaceRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".CreatePlaceRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}place\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}place\0\u{3}idempotency_key\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2928,6 +2958,7 @@ nonisolated extension Binario_GeoOffers_V1_CreatePlaceRequest: SwiftProtobuf.Mes
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._place) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
       default: break
       }
     }
@@ -2941,11 +2972,15 @@ nonisolated extension Binario_GeoOffers_V1_CreatePlaceRequest: SwiftProtobuf.Mes
     try { if let v = self._place {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
     } }()
+    if !self.idempotencyKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 2)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_GeoOffers_V1_CreatePlaceRequest, rhs: Binario_GeoOffers_V1_CreatePlaceRequest) -> Bool {
     if lhs._place != rhs._place {return false}
+    if lhs.idempotencyKey != rhs.idempotencyKey {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3174,7 +3209,7 @@ nonisolated extension Binario_GeoOffers_V1_ListPlacesResponse: SwiftProtobuf.Mes
 
 nonisolated extension Binario_GeoOffers_V1_CreateRouteOfferRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".CreateRouteOfferRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}offer\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}offer\0\u{3}idempotency_key\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3183,6 +3218,7 @@ nonisolated extension Binario_GeoOffers_V1_CreateRouteOfferRequest: SwiftProtobu
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._offer) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
       default: break
       }
     }
@@ -3196,11 +3232,15 @@ nonisolated extension Binario_GeoOffers_V1_CreateRouteOfferRequest: SwiftProtobu
     try { if let v = self._offer {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
     } }()
+    if !self.idempotencyKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 2)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_GeoOffers_V1_CreateRouteOfferRequest, rhs: Binario_GeoOffers_V1_CreateRouteOfferRequest) -> Bool {
     if lhs._offer != rhs._offer {return false}
+    if lhs.idempotencyKey != rhs.idempotencyKey {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

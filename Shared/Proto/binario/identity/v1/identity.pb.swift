@@ -1268,6 +1268,10 @@ public nonisolated struct Binario_Identity_V1_AddContactRequest: Sendable {
 
   public var email: String = String()
 
+  /// Chosen by the client, unique per contact it means to add (a UUID); optional, but without it a
+  /// retry after a lost answer may add it twice. The same key again answers what it added.
+  public var idempotencyKey: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1368,6 +1372,10 @@ public nonisolated struct Binario_Identity_V1_AddEmergencyContactRequest: Sendab
 
   /// "it", "en", or empty: the sender's language
   public var language: String = String()
+
+  /// Chosen by the client, unique per contact it means to add (a UUID); optional, but without it a
+  /// retry after a lost answer may add it twice. The same key again answers what it added.
+  public var idempotencyKey: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1568,6 +1576,10 @@ public nonisolated struct Binario_Identity_V1_AddPaymentMethodRequest: Sendable 
 
   /// Make it the default (the first card always is).
   public var makeDefault: Bool = false
+
+  /// Chosen by the client, unique per card it means to add (a UUID); optional, but without it a
+  /// retry after a lost answer may add it twice. The same key again answers what it added.
+  public var idempotencyKey: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -4351,7 +4363,7 @@ nonisolated extension Binario_Identity_V1_PendingContact: SwiftProtobuf.Message,
 
 nonisolated extension Binario_Identity_V1_AddContactRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AddContactRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}email\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}email\0\u{3}idempotency_key\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4361,6 +4373,7 @@ nonisolated extension Binario_Identity_V1_AddContactRequest: SwiftProtobuf.Messa
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.email) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
       default: break
       }
     }
@@ -4373,12 +4386,16 @@ nonisolated extension Binario_Identity_V1_AddContactRequest: SwiftProtobuf.Messa
     if !self.email.isEmpty {
       try visitor.visitSingularStringField(value: self.email, fieldNumber: 2)
     }
+    if !self.idempotencyKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Identity_V1_AddContactRequest, rhs: Binario_Identity_V1_AddContactRequest) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.email != rhs.email {return false}
+    if lhs.idempotencyKey != rhs.idempotencyKey {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4552,7 +4569,7 @@ nonisolated extension Binario_Identity_V1_EmergencyContact: SwiftProtobuf.Messag
 
 nonisolated extension Binario_Identity_V1_AddEmergencyContactRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AddEmergencyContactRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}phone\0\u{1}channel\0\u{1}language\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}phone\0\u{1}channel\0\u{1}language\0\u{3}idempotency_key\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4564,6 +4581,7 @@ nonisolated extension Binario_Identity_V1_AddEmergencyContactRequest: SwiftProto
       case 2: try { try decoder.decodeSingularStringField(value: &self.phone) }()
       case 3: try { try decoder.decodeSingularEnumField(value: &self.channel) }()
       case 4: try { try decoder.decodeSingularStringField(value: &self.language) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
       default: break
       }
     }
@@ -4582,6 +4600,9 @@ nonisolated extension Binario_Identity_V1_AddEmergencyContactRequest: SwiftProto
     if !self.language.isEmpty {
       try visitor.visitSingularStringField(value: self.language, fieldNumber: 4)
     }
+    if !self.idempotencyKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4590,6 +4611,7 @@ nonisolated extension Binario_Identity_V1_AddEmergencyContactRequest: SwiftProto
     if lhs.phone != rhs.phone {return false}
     if lhs.channel != rhs.channel {return false}
     if lhs.language != rhs.language {return false}
+    if lhs.idempotencyKey != rhs.idempotencyKey {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4881,7 +4903,7 @@ nonisolated extension Binario_Identity_V1_PaymentMethod: SwiftProtobuf.Message, 
 
 nonisolated extension Binario_Identity_V1_AddPaymentMethodRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AddPaymentMethodRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}card_number\0\u{3}expiry_month\0\u{3}expiry_year\0\u{3}security_code\0\u{3}make_default\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}card_number\0\u{3}expiry_month\0\u{3}expiry_year\0\u{3}security_code\0\u{3}make_default\0\u{3}idempotency_key\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4894,6 +4916,7 @@ nonisolated extension Binario_Identity_V1_AddPaymentMethodRequest: SwiftProtobuf
       case 3: try { try decoder.decodeSingularUInt32Field(value: &self.expiryYear) }()
       case 4: try { try decoder.decodeSingularStringField(value: &self.securityCode) }()
       case 5: try { try decoder.decodeSingularBoolField(value: &self.makeDefault) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
       default: break
       }
     }
@@ -4915,6 +4938,9 @@ nonisolated extension Binario_Identity_V1_AddPaymentMethodRequest: SwiftProtobuf
     if self.makeDefault != false {
       try visitor.visitSingularBoolField(value: self.makeDefault, fieldNumber: 5)
     }
+    if !self.idempotencyKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4924,6 +4950,7 @@ nonisolated extension Binario_Identity_V1_AddPaymentMethodRequest: SwiftProtobuf
     if lhs.expiryYear != rhs.expiryYear {return false}
     if lhs.securityCode != rhs.securityCode {return false}
     if lhs.makeDefault != rhs.makeDefault {return false}
+    if lhs.idempotencyKey != rhs.idempotencyKey {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

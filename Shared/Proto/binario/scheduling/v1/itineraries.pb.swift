@@ -623,6 +623,10 @@ public nonisolated struct Binario_Scheduling_V1_CreateItineraryRequest: Sendable
   /// Clears the value of `estimatedCost`. Subsequent reads from it will return its default value.
   public mutating func clearEstimatedCost() {self._estimatedCost = nil}
 
+  /// Chosen by the client, unique per itinerary it means to add (a UUID); optional, but without it a
+  /// retry after a lost answer may add it twice. The same key again answers what it added.
+  public var idempotencyKey: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1002,6 +1006,10 @@ public nonisolated struct Binario_Scheduling_V1_AddItineraryEventRequest: Sendab
   public var hasEvent: Bool {self._event != nil}
   /// Clears the value of `event`. Subsequent reads from it will return its default value.
   public mutating func clearEvent() {self._event = nil}
+
+  /// Chosen by the client, unique per event it means to add (a UUID); optional, but without it a
+  /// retry after a lost answer may add it twice. The same key again answers what it added.
+  public var idempotencyKey: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2107,7 +2115,7 @@ nonisolated extension Binario_Scheduling_V1_Itinerary: SwiftProtobuf.Message, Sw
 
 nonisolated extension Binario_Scheduling_V1_CreateItineraryRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".CreateItineraryRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}destination\0\u{3}start_date\0\u{3}end_date\0\u{3}estimated_cost\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}destination\0\u{3}start_date\0\u{3}end_date\0\u{3}estimated_cost\0\u{3}idempotency_key\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2120,6 +2128,7 @@ nonisolated extension Binario_Scheduling_V1_CreateItineraryRequest: SwiftProtobu
       case 3: try { try decoder.decodeSingularStringField(value: &self.startDate) }()
       case 4: try { try decoder.decodeSingularStringField(value: &self.endDate) }()
       case 5: try { try decoder.decodeSingularMessageField(value: &self._estimatedCost) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
       default: break
       }
     }
@@ -2145,6 +2154,9 @@ nonisolated extension Binario_Scheduling_V1_CreateItineraryRequest: SwiftProtobu
     try { if let v = self._estimatedCost {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
     } }()
+    if !self.idempotencyKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2154,6 +2166,7 @@ nonisolated extension Binario_Scheduling_V1_CreateItineraryRequest: SwiftProtobu
     if lhs.startDate != rhs.startDate {return false}
     if lhs.endDate != rhs.endDate {return false}
     if lhs._estimatedCost != rhs._estimatedCost {return false}
+    if lhs.idempotencyKey != rhs.idempotencyKey {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2849,7 +2862,7 @@ nonisolated extension Binario_Scheduling_V1_LeaveItineraryResponse: SwiftProtobu
 
 nonisolated extension Binario_Scheduling_V1_AddItineraryEventRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AddItineraryEventRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}itinerary_id\0\u{1}event\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}itinerary_id\0\u{1}event\0\u{3}idempotency_key\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2859,6 +2872,7 @@ nonisolated extension Binario_Scheduling_V1_AddItineraryEventRequest: SwiftProto
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.itineraryID) }()
       case 2: try { try decoder.decodeSingularMessageField(value: &self._event) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
       default: break
       }
     }
@@ -2875,12 +2889,16 @@ nonisolated extension Binario_Scheduling_V1_AddItineraryEventRequest: SwiftProto
     try { if let v = self._event {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
     } }()
+    if !self.idempotencyKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Scheduling_V1_AddItineraryEventRequest, rhs: Binario_Scheduling_V1_AddItineraryEventRequest) -> Bool {
     if lhs.itineraryID != rhs.itineraryID {return false}
     if lhs._event != rhs._event {return false}
+    if lhs.idempotencyKey != rhs.idempotencyKey {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -669,6 +669,11 @@ public nonisolated struct Binario_Telemetry_V1_RegisterDeviceRequest: Sendable {
 
   public var name: String = String()
 
+  /// Chosen by the client, unique per board it means to register (a UUID); optional, but without
+  /// it a retry after a lost answer may register the board twice. The same key again answers the
+  /// device it registered, with a new token (the first answer's may be lost; a token is shown once).
+  public var idempotencyKey: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -820,6 +825,10 @@ public nonisolated struct Binario_Telemetry_V1_CreateCampaignRequest: Sendable {
   public var name: String = String()
 
   public var `public`: Bool = false
+
+  /// Chosen by the client, unique per campaign it means to create (a UUID); optional, but without
+  /// it a retry after a lost answer may create it twice. The same key again answers what it made.
+  public var idempotencyKey: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -3336,7 +3345,7 @@ nonisolated extension Binario_Telemetry_V1_ListReferenceSensorsResponse: SwiftPr
 
 nonisolated extension Binario_Telemetry_V1_RegisterDeviceRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".RegisterDeviceRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{3}idempotency_key\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3345,6 +3354,7 @@ nonisolated extension Binario_Telemetry_V1_RegisterDeviceRequest: SwiftProtobuf.
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
       default: break
       }
     }
@@ -3354,11 +3364,15 @@ nonisolated extension Binario_Telemetry_V1_RegisterDeviceRequest: SwiftProtobuf.
     if !self.name.isEmpty {
       try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
     }
+    if !self.idempotencyKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 2)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Telemetry_V1_RegisterDeviceRequest, rhs: Binario_Telemetry_V1_RegisterDeviceRequest) -> Bool {
     if lhs.name != rhs.name {return false}
+    if lhs.idempotencyKey != rhs.idempotencyKey {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3666,7 +3680,7 @@ nonisolated extension Binario_Telemetry_V1_SetDeviceCampaignResponse: SwiftProto
 
 nonisolated extension Binario_Telemetry_V1_CreateCampaignRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".CreateCampaignRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}public\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}public\0\u{3}idempotency_key\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3676,6 +3690,7 @@ nonisolated extension Binario_Telemetry_V1_CreateCampaignRequest: SwiftProtobuf.
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
       case 2: try { try decoder.decodeSingularBoolField(value: &self.`public`) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.idempotencyKey) }()
       default: break
       }
     }
@@ -3688,12 +3703,16 @@ nonisolated extension Binario_Telemetry_V1_CreateCampaignRequest: SwiftProtobuf.
     if self.`public` != false {
       try visitor.visitSingularBoolField(value: self.`public`, fieldNumber: 2)
     }
+    if !self.idempotencyKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.idempotencyKey, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Binario_Telemetry_V1_CreateCampaignRequest, rhs: Binario_Telemetry_V1_CreateCampaignRequest) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.`public` != rhs.`public` {return false}
+    if lhs.idempotencyKey != rhs.idempotencyKey {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

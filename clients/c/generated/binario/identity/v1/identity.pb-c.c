@@ -7604,7 +7604,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__pending_contact__descrip
   (ProtobufCMessageInit) binario__identity__v1__pending_contact__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__identity__v1__add_contact_request__field_descriptors[2] =
+static const ProtobufCFieldDescriptor binario__identity__v1__add_contact_request__field_descriptors[3] =
 {
   {
     "name",
@@ -7630,15 +7630,28 @@ static const ProtobufCFieldDescriptor binario__identity__v1__add_contact_request
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "idempotency_key",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Identity__V1__AddContactRequest, idempotency_key),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__identity__v1__add_contact_request__field_indices_by_name[] = {
   1,   /* field[1] = email */
+  2,   /* field[2] = idempotency_key */
   0,   /* field[0] = name */
 };
 static const ProtobufCIntRange binario__identity__v1__add_contact_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor binario__identity__v1__add_contact_request__descriptor =
 {
@@ -7648,7 +7661,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__add_contact_request__des
   "Binario__Identity__V1__AddContactRequest",
   "binario.identity.v1",
   sizeof(Binario__Identity__V1__AddContactRequest),
-  2,
+  3,
   binario__identity__v1__add_contact_request__field_descriptors,
   binario__identity__v1__add_contact_request__field_indices_by_name,
   1,  binario__identity__v1__add_contact_request__number_ranges,
@@ -7852,7 +7865,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__emergency_contact__descr
   (ProtobufCMessageInit) binario__identity__v1__emergency_contact__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__identity__v1__add_emergency_contact_request__field_descriptors[4] =
+static const ProtobufCFieldDescriptor binario__identity__v1__add_emergency_contact_request__field_descriptors[5] =
 {
   {
     "name",
@@ -7902,9 +7915,22 @@ static const ProtobufCFieldDescriptor binario__identity__v1__add_emergency_conta
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "idempotency_key",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Identity__V1__AddEmergencyContactRequest, idempotency_key),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__identity__v1__add_emergency_contact_request__field_indices_by_name[] = {
   2,   /* field[2] = channel */
+  4,   /* field[4] = idempotency_key */
   3,   /* field[3] = language */
   0,   /* field[0] = name */
   1,   /* field[1] = phone */
@@ -7912,7 +7938,7 @@ static const unsigned binario__identity__v1__add_emergency_contact_request__fiel
 static const ProtobufCIntRange binario__identity__v1__add_emergency_contact_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor binario__identity__v1__add_emergency_contact_request__descriptor =
 {
@@ -7922,7 +7948,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__add_emergency_contact_re
   "Binario__Identity__V1__AddEmergencyContactRequest",
   "binario.identity.v1",
   sizeof(Binario__Identity__V1__AddEmergencyContactRequest),
-  4,
+  5,
   binario__identity__v1__add_emergency_contact_request__field_descriptors,
   binario__identity__v1__add_emergency_contact_request__field_indices_by_name,
   1,  binario__identity__v1__add_emergency_contact_request__number_ranges,
@@ -8323,7 +8349,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__payment_method__descript
   (ProtobufCMessageInit) binario__identity__v1__payment_method__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__identity__v1__add_payment_method_request__field_descriptors[5] =
+static const ProtobufCFieldDescriptor binario__identity__v1__add_payment_method_request__field_descriptors[6] =
 {
   {
     "card_number",
@@ -8385,18 +8411,31 @@ static const ProtobufCFieldDescriptor binario__identity__v1__add_payment_method_
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "idempotency_key",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Identity__V1__AddPaymentMethodRequest, idempotency_key),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__identity__v1__add_payment_method_request__field_indices_by_name[] = {
   0,   /* field[0] = card_number */
   1,   /* field[1] = expiry_month */
   2,   /* field[2] = expiry_year */
+  5,   /* field[5] = idempotency_key */
   4,   /* field[4] = make_default */
   3,   /* field[3] = security_code */
 };
 static const ProtobufCIntRange binario__identity__v1__add_payment_method_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor binario__identity__v1__add_payment_method_request__descriptor =
 {
@@ -8406,7 +8445,7 @@ const ProtobufCMessageDescriptor binario__identity__v1__add_payment_method_reque
   "Binario__Identity__V1__AddPaymentMethodRequest",
   "binario.identity.v1",
   sizeof(Binario__Identity__V1__AddPaymentMethodRequest),
-  5,
+  6,
   binario__identity__v1__add_payment_method_request__field_descriptors,
   binario__identity__v1__add_payment_method_request__field_indices_by_name,
   1,  binario__identity__v1__add_payment_method_request__number_ranges,

@@ -869,10 +869,15 @@ struct  Binario__Identity__V1__AddContactRequest
   ProtobufCMessage base;
   char *name;
   char *email;
+  /*
+   * Chosen by the client, unique per contact it means to add (a UUID); optional, but without it a
+   * retry after a lost answer may add it twice. The same key again answers what it added.
+   */
+  char *idempotency_key;
 };
 #define BINARIO__IDENTITY__V1__ADD_CONTACT_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__identity__v1__add_contact_request__descriptor) \
-    , NULL, NULL }
+    , NULL, NULL, NULL }
 
 
 typedef enum {
@@ -953,10 +958,15 @@ struct  Binario__Identity__V1__AddEmergencyContactRequest
    * "it", "en", or empty: the sender's language
    */
   char *language;
+  /*
+   * Chosen by the client, unique per contact it means to add (a UUID); optional, but without it a
+   * retry after a lost answer may add it twice. The same key again answers what it added.
+   */
+  char *idempotency_key;
 };
 #define BINARIO__IDENTITY__V1__ADD_EMERGENCY_CONTACT_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__identity__v1__add_emergency_contact_request__descriptor) \
-    , NULL, NULL, 0, BINARIO__IDENTITY__V1__CONTACT_CHANNEL__CONTACT_CHANNEL_UNSPECIFIED, NULL }
+    , NULL, NULL, 0, BINARIO__IDENTITY__V1__CONTACT_CHANNEL__CONTACT_CHANNEL_UNSPECIFIED, NULL, NULL }
 
 
 struct  Binario__Identity__V1__AddEmergencyContactResponse
@@ -1085,10 +1095,15 @@ struct  Binario__Identity__V1__AddPaymentMethodRequest
    */
   protobuf_c_boolean has_make_default;
   protobuf_c_boolean make_default;
+  /*
+   * Chosen by the client, unique per card it means to add (a UUID); optional, but without it a
+   * retry after a lost answer may add it twice. The same key again answers what it added.
+   */
+  char *idempotency_key;
 };
 #define BINARIO__IDENTITY__V1__ADD_PAYMENT_METHOD_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__identity__v1__add_payment_method_request__descriptor) \
-    , NULL, 0, 0, 0, 0, NULL, 0, 0 }
+    , NULL, 0, 0, 0, 0, NULL, 0, 0, NULL }
 
 
 struct  Binario__Identity__V1__AddPaymentMethodResponse

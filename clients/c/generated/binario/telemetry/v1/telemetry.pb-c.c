@@ -5664,7 +5664,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__list_reference_sensors_
   (ProtobufCMessageInit) binario__telemetry__v1__list_reference_sensors_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__telemetry__v1__register_device_request__field_descriptors[1] =
+static const ProtobufCFieldDescriptor binario__telemetry__v1__register_device_request__field_descriptors[2] =
 {
   {
     "name",
@@ -5678,14 +5678,27 @@ static const ProtobufCFieldDescriptor binario__telemetry__v1__register_device_re
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "idempotency_key",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__RegisterDeviceRequest, idempotency_key),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__telemetry__v1__register_device_request__field_indices_by_name[] = {
+  1,   /* field[1] = idempotency_key */
   0,   /* field[0] = name */
 };
 static const ProtobufCIntRange binario__telemetry__v1__register_device_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor binario__telemetry__v1__register_device_request__descriptor =
 {
@@ -5695,7 +5708,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__register_device_request
   "Binario__Telemetry__V1__RegisterDeviceRequest",
   "binario.telemetry.v1",
   sizeof(Binario__Telemetry__V1__RegisterDeviceRequest),
-  1,
+  2,
   binario__telemetry__v1__register_device_request__field_descriptors,
   binario__telemetry__v1__register_device_request__field_indices_by_name,
   1,  binario__telemetry__v1__register_device_request__number_ranges,
@@ -6066,7 +6079,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__set_device_campaign_res
   (ProtobufCMessageInit) binario__telemetry__v1__set_device_campaign_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor binario__telemetry__v1__create_campaign_request__field_descriptors[2] =
+static const ProtobufCFieldDescriptor binario__telemetry__v1__create_campaign_request__field_descriptors[3] =
 {
   {
     "name",
@@ -6092,15 +6105,28 @@ static const ProtobufCFieldDescriptor binario__telemetry__v1__create_campaign_re
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "idempotency_key",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Binario__Telemetry__V1__CreateCampaignRequest, idempotency_key),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned binario__telemetry__v1__create_campaign_request__field_indices_by_name[] = {
+  2,   /* field[2] = idempotency_key */
   0,   /* field[0] = name */
   1,   /* field[1] = public */
 };
 static const ProtobufCIntRange binario__telemetry__v1__create_campaign_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor binario__telemetry__v1__create_campaign_request__descriptor =
 {
@@ -6110,7 +6136,7 @@ const ProtobufCMessageDescriptor binario__telemetry__v1__create_campaign_request
   "Binario__Telemetry__V1__CreateCampaignRequest",
   "binario.telemetry.v1",
   sizeof(Binario__Telemetry__V1__CreateCampaignRequest),
-  2,
+  3,
   binario__telemetry__v1__create_campaign_request__field_descriptors,
   binario__telemetry__v1__create_campaign_request__field_indices_by_name,
   1,  binario__telemetry__v1__create_campaign_request__number_ranges,

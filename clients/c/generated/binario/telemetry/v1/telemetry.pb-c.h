@@ -491,10 +491,16 @@ struct  Binario__Telemetry__V1__RegisterDeviceRequest
 {
   ProtobufCMessage base;
   char *name;
+  /*
+   * Chosen by the client, unique per board it means to register (a UUID); optional, but without
+   * it a retry after a lost answer may register the board twice. The same key again answers the
+   * device it registered, with a new token (the first answer's may be lost; a token is shown once).
+   */
+  char *idempotency_key;
 };
 #define BINARIO__TELEMETRY__V1__REGISTER_DEVICE_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__register_device_request__descriptor) \
-    , NULL }
+    , NULL, NULL }
 
 
 struct  Binario__Telemetry__V1__RegisterDeviceResponse
@@ -615,10 +621,15 @@ struct  Binario__Telemetry__V1__CreateCampaignRequest
   char *name;
   protobuf_c_boolean has_public_;
   protobuf_c_boolean public_;
+  /*
+   * Chosen by the client, unique per campaign it means to create (a UUID); optional, but without
+   * it a retry after a lost answer may create it twice. The same key again answers what it made.
+   */
+  char *idempotency_key;
 };
 #define BINARIO__TELEMETRY__V1__CREATE_CAMPAIGN_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&binario__telemetry__v1__create_campaign_request__descriptor) \
-    , NULL, 0, 0 }
+    , NULL, 0, 0, NULL }
 
 
 struct  Binario__Telemetry__V1__CreateCampaignResponse
