@@ -3,6 +3,11 @@ import GRPCCore
 import NIOCore
 
 extension ServiceRunnerContext {
+  /// How long a call to a peer service waits for it while it is away (restarting, replaced)
+  /// before it fails with `UNAVAILABLE`: less than the gateway holds a client's call (ten
+  /// seconds by default), so the client still hears why.
+  public static let peerReadyWait = Duration.seconds(5)
+
   /// A gRPC client to another service of the suite over the Binario transport, presenting this
   /// process's own certificate (``ServiceConfiguration/tlsCertificate`` and key, verifying the
   /// peer against ``ServiceConfiguration/tlsTrustedCA``). Its connections run as a lifecycle
@@ -11,7 +16,8 @@ extension ServiceRunnerContext {
   /// (``TracingClientInterceptor``). When `name` cannot be reached, or goes away during a call,
   /// the caller's `UNAVAILABLE` names it, and its address and the reason go to the log. It
   /// connects as the service starts and stays connected, so no caller pays for a first
-  /// connection.
+  /// connection. A call finding `name` away waits up to ``peerReadyWait`` for it (a restart
+  /// takes well under a second), trying again at least every second.
   ///
   /// - Parameter name: Names the lifecycle service (`identity-client`).
   /// - Throws: ``ConfigurationError`` when the certificate, key or CA is not configured.
@@ -32,9 +38,11 @@ extension ServiceRunnerContext {
       serverHostname: (try? SocketAddress(ipAddress: address.host, port: 0)) == nil ? address.host : nil,
       tls: .mutual(certificateChain: .file(certificate), privateKey: .file(privateKey), trustRoots: .file(trustedCA)),
       connection: configuration.connection,
+      pool: BinarioConnectionPool.Configuration(maximumBackoff: .seconds(1)),
       logger: logger,
       peerName: name,
-      connectsEagerly: true
+      connectsEagerly: true,
+      readyWait: Self.peerReadyWait
     )
     let client = GRPCClient(
       transport: transport,

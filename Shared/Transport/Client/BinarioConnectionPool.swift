@@ -152,6 +152,27 @@ public final class BinarioConnectionPool: Sendable {
     }
   }
 
+  /// A ready connection, waiting at most `wait` for the server while it is unreachable (a peer
+  /// restarting): then `UNAVAILABLE`, as ``connection(waitForReady:)`` without waiting.
+  public func connection(waitingAtMost wait: Duration) async throws -> BinarioClientConnection {
+    try await withThrowingTaskGroup(of: BinarioClientConnection?.self) { group in
+      group.addTask { try await self.connection(waitForReady: true) }
+      group.addTask {
+        try await Task.sleep(for: wait)
+        return nil
+      }
+      defer { group.cancelAll() }
+      guard let connection = try await group.next() ?? nil else {
+        let lastError = self.state.withLockedValue { $0.slots.lazy.compactMap(\.lastError).first }
+        throw self.unreachable(lastError ?? "no connection within \(wait)")
+      }
+      return connection
+    }
+  }
+
+  /// Calls waiting for a connection now (tests).
+  var waitingCalls: Int { self.state.withLockedValue { $0.waiters.count } }
+
   /// A connection that is ready now, without connecting or waiting; `nil` if none is.
   public func readyConnection() -> BinarioClientConnection? {
     self.state.withLockedValue { $0.takeReadyConnection() }

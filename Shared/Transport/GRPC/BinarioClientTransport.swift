@@ -13,8 +13,8 @@ import NIOPosix
 /// ```
 ///
 /// It connects lazily, spreads calls over a small pool of connections, fails calls at once
-/// with `UNAVAILABLE` while the server is unreachable (unless a call sets `waitForReady`), and
-/// reconnects with exponential backoff and jitter.
+/// with `UNAVAILABLE` while the server is unreachable (unless a call sets `waitForReady`, or
+/// the transport has a ``readyWait``), and reconnects with exponential backoff and jitter.
 public final class BinarioClientTransport: ClientTransport, Sendable {
   public typealias Bytes = BinarioBytes
 
@@ -24,6 +24,10 @@ public final class BinarioClientTransport: ClientTransport, Sendable {
   /// What a method's calls get unless their own `CallOptions` say otherwise (a timeout, say):
   /// GRPCCore's client merges it under each call's options.
   private let methodConfig: @Sendable (MethodDescriptor) -> MethodConfig?
+  /// How long a call that does not say (`CallOptions.waitForReady` nil) waits for an
+  /// unreachable server to come back before it fails: for a service's calls to a peer, which
+  /// then live through the peer's restart. `nil`: it fails at once.
+  public let readyWait: Duration?
   private let shutdown = NIOLockedValueBox(ShutdownState())
 
   private struct ShutdownState {
@@ -50,9 +54,11 @@ public final class BinarioClientTransport: ClientTransport, Sendable {
     logger: Logger = Logger(label: "binario.transport.client"),
     peerName: String? = nil,
     connectsEagerly: Bool = false,
+    readyWait: Duration? = nil,
     methodConfig: @escaping @Sendable (MethodDescriptor) -> MethodConfig? = { _ in nil }
   ) throws {
     self.methodConfig = methodConfig
+    self.readyWait = readyWait
     self.connectsEagerly = connectsEagerly
     let hostname = serverHostname ?? (Self.isIPAddress(host) ? nil : host)
     self.pool = try BinarioConnectionPool(
@@ -109,7 +115,12 @@ public final class BinarioClientTransport: ClientTransport, Sendable {
     options: CallOptions,
     _ closure: (_ stream: RPCStream<Inbound, Outbound>, _ context: ClientContext) async throws -> T
   ) async throws -> T {
-    let connection = try await self.pool.connection(waitForReady: options.waitForReady ?? false)
+    let connection: BinarioClientConnection
+    if options.waitForReady == nil, let readyWait = self.readyWait {
+      connection = try await self.pool.connection(waitingAtMost: readyWait)
+    } else {
+      connection = try await self.pool.connection(waitForReady: options.waitForReady ?? false)
+    }
     let adapter = ClientStreamAdapter(connection: connection, descriptor: descriptor)
     let stream = RPCStream(descriptor: descriptor, inbound: adapter.inbound, outbound: adapter.outbound)
     let context = ClientContext(

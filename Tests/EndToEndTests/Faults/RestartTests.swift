@@ -53,6 +53,17 @@ struct RestartTests {
         let identity = Binario_Identity_V1_Identity.Client(wrapping: client)
         let ada = try await identity.signUp(email: "ada@example.com", admin: try await identity.signInAdmin())
         let subscriptions = Binario_Ticketing_V1_Subscriptions.Client(wrapping: client)
+        // A read that crosses services: scheduling asks identity for the members' names.
+        let trip = try await Binario_Scheduling_V1_Itineraries.Client(wrapping: client).createItinerary(
+          .with {
+            $0.name = "Lake Como"
+            $0.destination = "Bellagio"
+            $0.startDate = romeDate(daysFromToday: 30)
+            $0.endDate = romeDate(daysFromToday: 31)
+            $0.idempotencyKey = UUID().uuidString
+          },
+          metadata: bearer(ada)
+        ).itinerary.itineraryID
         let acknowledged = Acknowledged()
 
         for stop in RunningSuite.Stop.allCases {
@@ -60,7 +71,7 @@ struct RestartTests {
           let load = Task {
             await withTaskGroup(of: Void.self) { group in
               for reader in 0 ..< 2 {
-                group.addTask { await Self.read(through: client, as: ada, from: reader, until: outcomes) }
+                group.addTask { await Self.read(through: client, as: ada, trip: trip, from: reader * 3, until: outcomes) }
               }
               group.addTask {
                 await Self.addSubscriptions(subscriptions, as: ada, acknowledged: acknowledged, outcomes: outcomes)
@@ -118,6 +129,7 @@ struct RestartTests {
   static func read(
     through client: GRPCClient<BinarioClientTransport>,
     as person: Binario_Identity_V1_TokenPair,
+    trip: String,
     from start: Int,
     until outcomes: Outcomes
   ) async {
@@ -127,6 +139,16 @@ struct RestartTests {
         { _ = try await Binario_Identity_V1_Identity.Client(wrapping: client).getMe(.init(), metadata: bearer(person), options: options) }
       ),
       ("scheduling ListStations", { _ = try await Scheduling(wrapping: client).listStations(.init(), options: options) }),
+      (
+        "scheduling GetItinerary",
+        {
+          _ = try await Binario_Scheduling_V1_Itineraries.Client(wrapping: client).getItinerary(
+            .with { $0.itineraryID = trip },
+            metadata: bearer(person),
+            options: options
+          )
+        }
+      ),
       ("ticketing GetFareTable", { _ = try await Binario_Ticketing_V1_Tickets.Client(wrapping: client).getFareTable(.init(), options: options) }),
       (
         "geo-offers ListNearestStations",

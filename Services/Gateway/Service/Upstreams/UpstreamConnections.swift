@@ -105,7 +105,7 @@ public final class UpstreamConnections: Sendable {
       var result: Result<BinarioClientConnection, UpstreamCallError>
       do {
         if let wait {
-          result = .success(try await self.waitForReady(pool, upTo: wait))
+          result = .success(try await pool.connection(waitingAtMost: wait))
         } else {
           result = .success(try await pool.connection())
         }
@@ -130,22 +130,6 @@ public final class UpstreamConnections: Sendable {
         }
         body(outcome)
       }
-    }
-  }
-
-  /// The pool's next connection, waiting for the upstream to come back for at most `wait`.
-  private func waitForReady(_ pool: BinarioConnectionPool, upTo wait: Duration) async throws -> BinarioClientConnection {
-    try await withThrowingTaskGroup(of: BinarioClientConnection?.self) { group in
-      group.addTask { try await pool.connection(waitForReady: true) }
-      group.addTask {
-        try await Task.sleep(for: wait)
-        return nil
-      }
-      defer { group.cancelAll() }
-      guard let connection = try await group.next() ?? nil else {
-        throw RPCError(code: .unavailable, message: "the \(self.name) service is unavailable; try again shortly")
-      }
-      return connection
     }
   }
 
