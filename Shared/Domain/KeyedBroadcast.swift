@@ -74,6 +74,9 @@ public final class KeyedBroadcast<Key: Hashable & Sendable, Element: Sendable>: 
     state.withLock { $0.open[key]?.count ?? 0 }
   }
 
+  /// Whether ``close()`` ended the streams (the process is shutting down).
+  public var isClosed: Bool { state.withLock { $0.isClosed } }
+
   /// Ends every stream, and later ones at once: the process is shutting down, and watchers
   /// should reconnect (to this process once it is back) rather than hold the drain open.
   public func close() {

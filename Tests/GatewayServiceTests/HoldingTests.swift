@@ -4,6 +4,7 @@ import BinarioTransport
 import Foundation
 import GatewayService
 import SwiftProtobuf
+import Synchronization
 import Testing
 
 @testable import GatewayService
@@ -115,6 +116,66 @@ struct HoldingTests {
       #expect(end.statusCode == WireStatusCode.unavailable, "\(end)")
       #expect(end.statusMessage == "the identity service is unavailable; try again shortly")
       #expect(held.count == 0)
+    }
+  }
+}
+
+/// A stream that resumes after a cursor, interrupted by its upstream's restart: the gateway
+/// opens it again after the last cursor the client was sent, and the client sees one stream.
+@Suite("A resumable stream through an upstream's restart")
+struct ResumedStreamTests {
+  static let watch = "/binario.scheduling.v1.Notifications/WatchNotifications"
+
+  static func answer(_ cursor: String) throws -> Data {
+    try Binario_Scheduling_V1_WatchNotificationsResponse.with {
+      $0.cursor = cursor
+      $0.notification = .with { $0.notificationID = "n-\(cursor)" }
+    }.serializedData()
+  }
+
+  @Test func theStreamGoesOnAfterItsLastCursor() async throws {
+    let upstream = ScriptedUpstream { _, attempt in
+      do {
+        if attempt == 0 {
+          return .answers(
+            [try Self.answer("c1"), try Self.answer("c2")],
+            end: WireEnd(code: WireStatusCode.unavailable, message: "the scheduling service is restarting")
+          )
+        }
+        return .answers([try Self.answer("c3")], end: WireEnd(code: WireStatusCode.ok))
+      } catch {
+        return .end(WireEnd(code: WireStatusCode.internalError, message: "\(error)"))
+      }
+    }
+    let listener = try await upstream.listen()
+    defer { listener.close() }
+    try await withGateway(upstreams: ["scheduling": listener.localAddress!.port!], upstreamHold: .defaults) { gateway in
+      let connection = try await BinarioClientConnection.connect(
+        host: "127.0.0.1",
+        port: gateway.port,
+        serverHostname: nil,
+        tls: GatewayTestPKI.clientTLS.makeClientContext(verifyHostname: false)
+      )
+      defer { connection.close() }
+      let seen = Mutex<(headers: Int, cursors: [String])>((0, []))
+      let request = try Binario_Scheduling_V1_WatchNotificationsRequest.with { $0.cursor = "c0" }.serializedData()
+      let end = await withCheckedContinuation { (continuation: CheckedContinuation<WireEnd, Never>) in
+        _ = connection.openCall(BinarioCallRequest(method: Self.watch, firstMessage: request, halfClose: true)) { event in
+          switch event {
+          case .headers: seen.withLock { $0.headers += 1 }
+          case .message(let data):
+            let cursor = (try? Binario_Scheduling_V1_WatchNotificationsResponse(serializedBytes: data))?.cursor ?? "?"
+            seen.withLock { $0.cursors.append(cursor) }
+          case .end(let end): continuation.resume(returning: end)
+          }
+        }
+      }
+      #expect(end.statusCode == WireStatusCode.ok, "\(end)")
+      let (headers, cursors) = seen.withLock { $0 }
+      #expect(cursors == ["c1", "c2", "c3"] && headers == 1)
+      // The second opening asked for what came after c2.
+      let asked = try upstream.requests(of: Self.watch).map { try Binario_Scheduling_V1_WatchNotificationsRequest(serializedBytes: $0).cursor }
+      #expect(asked == ["c0", "c2"])
     }
   }
 }

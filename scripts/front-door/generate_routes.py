@@ -473,6 +473,7 @@ def write_retry_safety(rules, files, messages, output):
         "  static let generated: [String: RetrySafety] = [",
     ]
     keyed = []
+    resumable = []
     for path, (level, _, proto, service, method) in sorted(rules.items()):
         if level == "INTERNAL" or not proto.package.startswith("binario."):
             continue
@@ -488,7 +489,12 @@ def write_retry_safety(rules, files, messages, output):
             raise SystemExit(f"{path}: a creating write takes an idempotency_key (or says in NATURALLY_ONCE why it is done once)")
         if method.client_streaming:
             continue  # the gateway keeps only a call's first message: it cannot send a stream again
-        if reads:
+        if reads and method.server_streaming and has_string_field(messages[method.input_type], "cursor") \
+                and has_string_field(messages[method.output_type], "cursor"):
+            request, response = swift_type(method.input_type, files), swift_type(method.output_type, files)
+            resumable.append((request, response))
+            lines.append(f"    {swift_string(path)}: .resumable({request}.self, {response}.self),")
+        elif reads:
             lines.append(f"    {swift_string(path)}: .noSideEffects,")
         elif has_string_field(messages[method.input_type], "idempotency_key"):
             request = swift_type(method.input_type, files)
@@ -496,6 +502,8 @@ def write_retry_safety(rules, files, messages, output):
             lines.append(f"    {swift_string(path)}: .keyed({request}.self),")
     lines += ["  ]", "}", ""]
     lines += [f"extension {request}: KeyedRequest {{}}" for request in sorted(set(keyed))]
+    lines += [f"extension {request}: ResumableRequest {{}}" for request, _ in sorted(set(resumable))]
+    lines += [f"extension {response}: CursorResponse {{}}" for _, response in sorted(set(resumable))]
     lines.append("")
     with open(output, "w") as out:
         out.write("\n".join(lines))

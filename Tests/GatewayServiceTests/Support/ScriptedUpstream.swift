@@ -11,10 +11,13 @@ final class ScriptedUpstream: BinarioCallAcceptor {
   enum Outcome: Sendable {
     case echo
     case end(WireEnd)
+    /// Headers, these answers, then `end`.
+    case answers([Data], end: WireEnd)
   }
 
   private let script: @Sendable (_ method: String, _ attempt: Int) -> Outcome
   private let calls = Mutex<[String: Int]>([:])
+  private let requests = Mutex<[String: [Data]]>([:])
 
   init(script: @escaping @Sendable (_ method: String, _ attempt: Int) -> Outcome) {
     self.script = script
@@ -22,6 +25,9 @@ final class ScriptedUpstream: BinarioCallAcceptor {
 
   /// How many calls of `method` arrived.
   func calls(of method: String) -> Int { self.calls.withLock { $0[method, default: 0] } }
+
+  /// The requests of `method`'s calls, in order.
+  func requests(of method: String) -> [Data] { self.requests.withLock { $0[method, default: []] } }
 
   func acceptCall(_ call: BinarioServerCall) {
     let attempt = self.calls.withLock { calls in
@@ -34,12 +40,18 @@ final class ScriptedUpstream: BinarioCallAcceptor {
       switch event {
       case .message(let payload): request.withLock { $0 = payload }
       case .halfClose:
+        let payload = request.withLock { $0 } ?? Data()
+        self.requests.withLock { $0[call.method, default: []].append(payload) }
         switch outcome {
         case .echo:
           call.sendHeaders([])
           call.sendMessage(request.withLock { $0 } ?? Data())
           call.end(WireEnd(code: WireStatusCode.ok))
         case .end(let end):
+          call.end(end)
+        case .answers(let answers, let end):
+          call.sendHeaders([])
+          for answer in answers { call.sendMessage(answer) }
           call.end(end)
         }
       case .cancelled: ()

@@ -13,7 +13,9 @@ import NIOCore
 /// to come back, within the hold's bound and the call's deadline, and is sent then. A call the
 /// upstream ends `UNAVAILABLE` before any answer reached the client is sent again the same way
 /// when that is safe: always when the upstream `refused` it (it ran none of it), otherwise when
-/// its method is a read or a write carrying its idempotency key (``RetrySafety``).
+/// its method is a read or a write carrying its idempotency key (``RetrySafety``). A stream
+/// that resumes after a cursor is opened again after the last cursor the client was sent, even
+/// part way: the client sees one stream through the upstream's restart.
 final class ForwardedCall {
   private enum State {
     /// Before the upstream call is open: the client's events wait here.
@@ -43,8 +45,14 @@ final class ForwardedCall {
   private var retained: (first: Data?, halfClose: Bool)?
   /// The request bytes of this call's place among the upstream's held calls, while it holds one.
   private var heldBytes: Int?
-  /// Times the call was sent again.
+  /// Times the call was sent again since its upstream last answered.
   private var retries = 0
+  /// Whether and how the call may be sent again once it may have run.
+  private let safety: RetrySafety?
+  /// For a resumable stream: the cursor of the last answer the client was sent.
+  private var lastCursor: String?
+  /// When the call began to wait for its upstream: its arrival, or a stream's interruption.
+  private var holdingSince: ContinuousClock.Instant
   /// The most times a call is sent again; the hold's time bound usually comes first.
   private static let maximumRetries = 8
   /// Client reads are paused because the upstream connection is full.
@@ -64,6 +72,8 @@ final class ForwardedCall {
     self.metadata = metadata
     self.log = log
     self.onOK = onOK
+    self.safety = RetrySafety.of(method: call.method)
+    self.holdingSince = log.started
   }
 
   /// Starts relaying `call`; runs on its event loop, inside `acceptCall`.
@@ -188,7 +198,7 @@ final class ForwardedCall {
   /// upstream's places are full.
   private func holdPlace(for events: [ServerCallEvent]) -> Duration? {
     guard let hold = self.upstream.hold else { return nil }
-    var until = self.log.started + hold.maximumWait
+    var until = self.holdingSince + hold.maximumWait
     if let timeout = self.call.timeout {
       // A held call gives up a little before its caller's deadline, so the caller hears why
       // (UNAVAILABLE, naming the service) rather than DEADLINE_EXCEEDED.
@@ -219,8 +229,10 @@ final class ForwardedCall {
   /// safe and time is left; `false` when the client must hear `end`.
   private func sendAgain(after end: WireEnd, on connection: BinarioClientConnection) -> Bool {
     guard end.statusCode == WireStatusCode.unavailable else { return false }
-    guard !self.answered, let retained = self.retained, self.retries < Self.maximumRetries,
-      end.refused || RetrySafety.of(method: self.call.method)?.allowsRetry(of: retained.first) == true
+    var resuming = false
+    if case .resumable? = self.safety { resuming = self.answered }
+    guard !self.answered || resuming, let retained = self.retained, self.retries < Self.maximumRetries,
+      end.refused || self.safety?.allowsRetry(of: retained.first) == true
     else {
       self.log.log(
         .debug,
@@ -230,13 +242,20 @@ final class ForwardedCall {
       return false
     }
     var events: [ServerCallEvent] = []
-    if let first = retained.first { events.append(.message(first)) }
+    var first = retained.first
+    if resuming {
+      // After what the client has: its headers came already, and each answer since told where.
+      // The hold's time runs from the interruption (not from a long stream's start).
+      if self.retries == 0 { self.holdingSince = .now }
+      if let cursor = self.lastCursor { first = self.safety?.request(first, resumingAfter: cursor) ?? first }
+    }
+    if let first { events.append(.message(first)) }
     if retained.halfClose { events.append(.halfClose) }
     guard let wait = self.holdPlace(for: events) else { return false }
     self.retries += 1
     self.retained = nil
     self.state = .waiting(events)
-    self.log.metrics?.recordRetry(upstream: self.log.upstream, refused: end.refused)
+    self.log.metrics?.recordRetry(upstream: self.log.upstream, reason: resuming ? "resumed" : end.refused ? "refused" : "unavailable")
     self.log.log(
       .debug,
       "upstream ended the call unavailable; sending it again",
@@ -335,12 +354,16 @@ final class ForwardedCall {
     if case .done = self.state { return }
     switch event {
     case .headers(var headers):
+      // A resumed stream's upstream sends headers again; the client had them.
+      guard !self.sentHeaders else { return }
       self.sentHeaders = true
       self.answered = true
       headers.append(.text(GatewayRequestID.key, self.log.requestID))
       self.call.sendHeaders(headers)
     case .message(let payload):
       self.answered = true
+      self.retries = 0
+      if let cursor = self.safety?.cursor(of: payload) { self.lastCursor = cursor }
       guard self.call.sendMessage(payload) else {
         if case .open(let upstreamCall, _) = self.state { upstreamCall.cancel() }
         self.endClient(WireEnd(code: WireStatusCode.resourceExhausted, message: "the upstream's message is larger than the frame limit"))

@@ -12,8 +12,8 @@ import Synchronization
 ///   the suite answered);
 /// - `gateway_held_calls{upstream}`: calls held now for an upstream that is unavailable;
 /// - `gateway_call_retries_total{upstream, reason}`: calls sent to their upstream again, because
-///   it `refused` them (it was going away) or ended them `unavailable` part way (a read or a
-///   keyed write).
+///   it `refused` them (it was going away), ended them `unavailable` part way (a read or a
+///   keyed write), or a stream that resumes at a cursor was interrupted (`resumed`).
 public final class GatewayMetrics: Sendable {
   private let registry: PrometheusCollectorRegistry
   /// The metrics already made, by labels: asking the registry takes its lock and builds the
@@ -74,16 +74,17 @@ public final class GatewayMetrics: Sendable {
     )
   }
 
-  /// A call sent to `upstream` again.
-  func recordRetry(upstream: String, refused: Bool) {
+  /// A call sent to `upstream` again: `refused`, `unavailable` or `resumed` (a stream).
+  func recordRetry(upstream: String, reason: String) {
     self.registry.makeCounter(
       descriptor: MetricNameDescriptor(
         namespace: "gateway",
         metricName: "call_retries",
         unitName: "total",
-        helpText: "Calls the gateway sent to their upstream again: refused (it was going away) or unavailable part way (reads and keyed writes)."
+        helpText:
+          "Calls the gateway sent to their upstream again: refused (it was going away), unavailable part way (reads and keyed writes), or a stream resumed at its cursor."
       ),
-      labels: [("upstream", upstream), ("reason", refused ? "refused" : "unavailable")]
+      labels: [("upstream", upstream), ("reason", reason)]
     ).increment()
   }
 

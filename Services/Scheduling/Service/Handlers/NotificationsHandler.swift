@@ -63,6 +63,11 @@ public struct NotificationsHandler: Binario_Scheduling_V1_Notifications.SimpleSe
     } onCancelRPC: {
       feed.end()
     }
+    if centre.broadcaster.isClosed {
+      // Interrupted, not finished: the caller (or the gateway, for it) watches again after the
+      // last cursor it had once scheduling is back.
+      throw RPCError(code: .unavailable, message: "the scheduling service is restarting; watch again after your last cursor")
+    }
   }
 
   public func markNotificationsRead(

@@ -60,7 +60,7 @@ extension RetrySafety {
     "/binario.scheduling.v1.Notifications/ListDeliveries": .noSideEffects,
     "/binario.scheduling.v1.Notifications/ListNotifications": .noSideEffects,
     "/binario.scheduling.v1.Notifications/ListPushDevices": .noSideEffects,
-    "/binario.scheduling.v1.Notifications/WatchNotifications": .noSideEffects,
+    "/binario.scheduling.v1.Notifications/WatchNotifications": .resumable(Binario_Scheduling_V1_WatchNotificationsRequest.self, Binario_Scheduling_V1_WatchNotificationsResponse.self),
     "/binario.scheduling.v1.Scheduling/CancelRun": .keyed(Binario_Scheduling_V1_CancelRunRequest.self),
     "/binario.scheduling.v1.Scheduling/ChangePlatform": .keyed(Binario_Scheduling_V1_ChangePlatformRequest.self),
     "/binario.scheduling.v1.Scheduling/CreateServiceNotice": .keyed(Binario_Scheduling_V1_CreateServiceNoticeRequest.self),
@@ -142,3 +142,5 @@ extension Binario_Telemetry_V1_CreateCampaignRequest: KeyedRequest {}
 extension Binario_Telemetry_V1_RegisterDeviceRequest: KeyedRequest {}
 extension Binario_Ticketing_V1_AddSubscriptionRequest: KeyedRequest {}
 extension Binario_Ticketing_V1_PurchaseTicketsRequest: KeyedRequest {}
+extension Binario_Scheduling_V1_WatchNotificationsRequest: ResumableRequest {}
+extension Binario_Scheduling_V1_WatchNotificationsResponse: CursorResponse {}
