@@ -10,7 +10,8 @@ import Testing
 /// Every service restarted in turn under load, first with SIGTERM, then with `kill -9`, while
 /// clients read from all six through the gateway and add subscriptions with idempotency keys:
 /// no client sees an error (the gateway holds calls while a service is away and sends again the
-/// ones that are safe), and every subscription acknowledged is there once, afterwards. A suite
+/// ones that are safe), a notification stream open throughout never ends (the gateway resumes it
+/// after its last cursor), and every subscription acknowledged is there once, afterwards. A suite
 /// start of its own: it restarts every service, which no shared suite could go on with.
 @Suite("Services restarted under load", .serialized, .timeLimit(.minutes(4)))
 struct RestartTests {
@@ -66,6 +67,15 @@ struct RestartTests {
         ).itinerary.itineraryID
         let acknowledged = Acknowledged()
 
+        // Ada's notification stream stays open through every restart: the gateway resumes it
+        // after its last cursor when scheduling goes.
+        let notifications = Binario_Scheduling_V1_Notifications.Client(wrapping: client)
+        let stream = Task {
+          try await notifications.watchNotifications(.init(), metadata: bearer(ada)) { response in
+            for try await _ in response.messages {}
+          }
+        }
+
         for stop in RunningSuite.Stop.allCases {
           let outcomes = Outcomes()
           let load = Task {
@@ -97,6 +107,14 @@ struct RestartTests {
           )
           print("gateway, so far: \(try await Self.retries(suite))")
           #expect(outcomes.failures.isEmpty, "\(stop.rawValue): \(outcomes.failures)")
+        }
+
+        stream.cancel()
+        let streamEnd = await stream.result
+        if case .failure(let error) = streamEnd {
+          #expect(error is CancellationError || (error as? RPCError)?.code == .cancelled, "the notification stream ended: \(error)")
+        } else {
+          Issue.record("the notification stream ended while scheduling restarted")
         }
 
         // Every subscription acknowledged is there, once: a write sent again by the gateway

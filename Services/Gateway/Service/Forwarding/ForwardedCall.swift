@@ -301,7 +301,12 @@ final class ForwardedCall {
     case .open(let upstreamCall, let connection):
       switch event {
       case .message(let payload):
-        self.retained = nil
+        // Kept only while it is the call's one message (it may come after the `Open`).
+        if let retained = self.retained, retained.first == nil, !retained.halfClose {
+          self.retained = (payload, false)
+        } else {
+          self.retained = nil
+        }
         guard upstreamCall.send(payload) else {
           upstreamCall.cancel()
           self.endClient(WireEnd(code: WireStatusCode.resourceExhausted, message: "the message is larger than the upstream's frame limit"))
