@@ -23,7 +23,7 @@ public struct IdempotencyKey: Sendable, Hashable {
     let trimmed = key.trimmingCharacters(in: .whitespaces)
     guard !trimmed.isEmpty else { return nil }
     guard trimmed.count <= Self.maximumLength else {
-      throw ServiceError.invalid(field, "an idempotency key has at most \(Self.maximumLength) characters")
+      throw ServiceError.invalid(field, "an idempotency key has at most 100 characters")
     }
     self.caller = caller
     self.key = trimmed

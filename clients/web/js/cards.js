@@ -19,7 +19,7 @@ export function cardFields({ required = true } = {}) {
 export async function addCard(values) {
   const answer = await api("POST", "/v1/payment-methods", {
     cardNumber: (values.cardNumber || "").replace(/\s+/g, ""), expiryMonth: Number(values.expiryMonth),
-    expiryYear: Number(values.expiryYear), securityCode: values.securityCode,
+    expiryYear: Number(values.expiryYear), securityCode: values.securityCode, idempotencyKey: crypto.randomUUID(),
   });
   return answer.paymentMethod;
 }

@@ -356,13 +356,13 @@ export async function show(main, { query }) {
         field(t("air.campaignName"), { name: "name", required: true }),
         h("div", { class: "field" }, h("label", { class: "check" }, h("input", { type: "checkbox", name: "public", value: "true" }), ` ${t("air.makePublic")}`)),
       ], t("air.createCampaign"), async (values) => {
-        await api("POST", "/v1/telemetry/campaigns", { name: values.name, public: values.public === "true" });
+        await api("POST", "/v1/telemetry/campaigns", { name: values.name, public: values.public === "true", idempotencyKey: crypto.randomUUID() });
         announce(t("subs.added", { name: values.name }));
         await drawDevices((await api("GET", "/v1/telemetry/devices")).devices || []);
       }, { id: "campaign-form", class: "inline" }),
       token ? h("p", { class: "token", role: "status" }, t("air.newToken"), " ", h("code", { id: "new-token" }, token)) : null,
       form(t("air.addBoard"), [field(t("itinerary.name"), { name: "name", required: true, placeholder: t("air.boardExample") })], t("air.addBoardButton"), async (values) => {
-        const added = await api("POST", "/v1/telemetry/devices", { name: values.name });
+        const added = await api("POST", "/v1/telemetry/devices", { name: values.name, idempotencyKey: crypto.randomUUID() });
         announce(t("subs.added", { name: values.name }));
         await drawDevices((await api("GET", "/v1/telemetry/devices")).devices || [], added.token);
       }, { id: "device-form", class: "inline" }),

@@ -92,7 +92,7 @@ async function contacts() {
         field(t("emergency.channel"), { name: "channel", options: channels, value: "CONTACT_CHANNEL_SMS" }),
         field(t("emergency.language"), { name: "language", options: languageOptions, value: "" }),
       ], t("emergency.addButton"), async (values) => {
-        await api("POST", "/v1/emergency-contacts", values);
+        await api("POST", "/v1/emergency-contacts", { ...values, idempotencyKey: crypto.randomUUID() });
         announce(t("emergency.added", { name: values.name }));
         await draw();
       }, { id: "add-contact-form" }));

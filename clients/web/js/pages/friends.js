@@ -61,7 +61,7 @@ export async function show(main) {
         field(t("itinerary.contactName"), { name: "name", required: true }),
         field(t("itinerary.contactEmail"), { name: "email", type: "email", required: true }),
       ], t("friends.save"), async (values, element) => {
-        await api("POST", "/v1/contacts", { name: values.name, email: values.email });
+        await api("POST", "/v1/contacts", { name: values.name, email: values.email, idempotencyKey: crypto.randomUUID() });
         announce(t("friends.contactSaved", { name: values.name }));
         element.reset();
         await load();

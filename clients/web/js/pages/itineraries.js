@@ -22,6 +22,7 @@ export async function show(main) {
   ], t("itinerary.create"), async (values, element) => {
     const created = await api("POST", "/v1/itineraries", {
       name: values.name, destination: values.destination, startDate: values.startDate, endDate: values.endDate, estimatedCost: moneyOf(values.cost, "EUR"),
+      idempotencyKey: crypto.randomUUID(),
     });
     announce(t("itinerary.created", { name: values.name }));
     element.reset();
@@ -172,7 +173,7 @@ function events(itinerary, path, reload, me) {
         // Only what this form shows: the mask names each field.
         await api("PATCH", `${path}/events/${segment(event.eventId)}`, { event: body, updateMask: Object.keys(body).join() });
       } else {
-        await api("POST", `${path}/events`, { event: body });
+        await api("POST", `${path}/events`, { event: body, idempotencyKey: crypto.randomUUID() });
       }
       announce(editing ? t("subs.saved", { name: entered.title }) : t("subs.added", { name: entered.title }));
       await reload();
@@ -259,7 +260,7 @@ function trainFromWallet(path, reload) {
       const { ticket, way } = ways[Number(values.way)];
       await api("POST", `${path}/events`, { event: { train: {
         tripId: way.run.tripId, serviceDate: way.run.serviceDate, fromStationId: way.fromStationId, toStationId: way.toStationId, ticketId: ticket.ticketId,
-      } } });
+      } }, idempotencyKey: crypto.randomUUID() });
       announce(t("subs.added", { name: `${way.fromStationName} → ${way.toStationName}` }));
       await reload();
     }, { id: "wallet-train-form", class: "inline" }));
@@ -361,7 +362,7 @@ function inviteForm(path, friends, reload) {
       // (the invite waits for their account), someone registered a friend request (the invite
       // waits for their answer). Already a friend or already asked is no obstacle to inviting.
       try {
-        await api("POST", "/v1/contacts", { name: values.name || values.email, email: values.email });
+        await api("POST", "/v1/contacts", { name: values.name || values.email, email: values.email, idempotencyKey: crypto.randomUUID() });
       } catch (error) {
         if (error.status !== 409) throw error;
       }
