@@ -4,9 +4,11 @@ import NIOCore
 
 extension ServiceRunnerContext {
   /// How long a call to a peer service waits for it while it is away (restarting, replaced)
-  /// before it fails with `UNAVAILABLE`: less than the gateway holds a client's call (ten
-  /// seconds by default), so the client still hears why.
-  public static let peerReadyWait = Duration.seconds(5)
+  /// before it fails with `UNAVAILABLE`: long enough for a restart in place (a fraction of a
+  /// second), short enough that the service's own caller, whose deadline the peer call does not
+  /// know, hears `UNAVAILABLE` rather than `DEADLINE_EXCEEDED` (`PartitionTests` calls with a
+  /// 4 s deadline). Longer absences are the gateway's to hold (safe calls are sent again).
+  public static let peerReadyWait = Duration.seconds(2)
 
   /// A gRPC client to another service of the suite over the Binario transport, presenting this
   /// process's own certificate (``ServiceConfiguration/tlsCertificate`` and key, verifying the

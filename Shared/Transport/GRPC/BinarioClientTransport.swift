@@ -117,7 +117,8 @@ public final class BinarioClientTransport: ClientTransport, Sendable {
   ) async throws -> T {
     let connection: BinarioClientConnection
     if options.waitForReady == nil, let readyWait = self.readyWait {
-      connection = try await self.pool.connection(waitingAtMost: readyWait)
+      // Within the call's own timeout, with time left to say why it failed.
+      connection = try await self.pool.connection(waitingAtMost: options.timeout.map { min(readyWait, $0 * 0.8) } ?? readyWait)
     } else {
       connection = try await self.pool.connection(waitForReady: options.waitForReady ?? false)
     }
